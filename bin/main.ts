@@ -1,0 +1,38 @@
+import { runSandboxCommand, UsageError } from '../sandbox/cli.js';
+
+/**
+ * The `instantstart` command. It lives outside `src/` because it composes the product with the
+ * sandbox (which `src/` must never import).
+ */
+const USAGE = `usage: instantstart <command> [options]
+
+commands:
+  sandbox     start the local sandbox cloud (AWS wire protocols on 127.0.0.1:4566)
+
+Run 'instantstart <command> --help' for a command's options.`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'sandbox':
+      await runSandboxCommand(rest);
+      return;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+    process.stderr.write(`instantstart: ${err.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`instantstart: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

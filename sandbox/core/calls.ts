@@ -1,0 +1,63 @@
+/**
+ * The call log behind `GET /_sandbox/calls`: every AWS request the sandbox received, so tests can
+ * count mutations ("a retry must not create twice") and users can see what the product did.
+ * It lives in memory and is bounded; a sandbox restart starts a new log.
+ */
+export interface CallRecord {
+  seq: number;
+  /** Real wall-clock time of the call (ISO 8601). */
+  time: string;
+  /** Sandbox time of the call (ISO 8601). */
+  sandboxTime: string;
+  service: string;
+  operation: string;
+  region: string;
+  paramsDigest: string;
+  mutating: boolean;
+  status: number;
+  errorCode?: string;
+}
+
+const MUTATING = /^(Create|Delete|Update|Put|Attach|Detach|Associate|Disassociate|Batch(Add|Delete|Reboot|Replace)|Start|Stop|Request|Tag|Untag|Allocate|Release|Authorize|Revoke|Modify|Replace|Complete|Abort|Upload|Copy|Add|Remove|Set|Enable|Disable|Reboot|Terminate|Run|Accept|Reject|Register|Deregister|Restore)/;
+
+export function isMutatingOperation(operation: string): boolean {
+  return MUTATING.test(operation);
+}
+
+export interface CallQuery {
+  service?: string;
+  operation?: string;
+  region?: string;
+  mutating?: boolean;
+  /** Only calls with `seq` greater than this. */
+  after?: number;
+}
+
+export class CallLog {
+  private records: CallRecord[] = [];
+  private nextSeq = 1;
+
+  constructor(private readonly capacity = 50_000) {}
+
+  record(entry: Omit<CallRecord, 'seq'>): CallRecord {
+    const rec = { seq: this.nextSeq++, ...entry };
+    this.records.push(rec);
+    if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+    return rec;
+  }
+
+  query(q: CallQuery = {}): CallRecord[] {
+    return this.records.filter(
+      (r) =>
+        (q.service === undefined || r.service === q.service) &&
+        (q.operation === undefined || r.operation === q.operation) &&
+        (q.region === undefined || r.region === q.region) &&
+        (q.mutating === undefined || r.mutating === q.mutating) &&
+        (q.after === undefined || r.seq > q.after),
+    );
+  }
+
+  clear(): void {
+    this.records = [];
+  }
+}

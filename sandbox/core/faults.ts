@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { uuid } from './ids.js';
+
+/**
+ * Fault injection (`POST /_sandbox/faults`): lets tests and demos prove the product copes with
+ * throttling, server errors, failed creates, capacity shortfalls and node faults.
+ */
+export const faultSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('throttle'),
+    service: z.string().min(1).describe('signing name, e.g. sagemaker, eks, ec2, iam, sts, s3'),
+    operation: z.string().min(1).optional().describe('only this operation; all of the service when absent'),
+    rate: z.number().gt(0).max(1).describe('fraction of matching calls throttled, spread evenly'),
+    count: z.number().int().positive().optional().describe('stop after throttling this many calls'),
+  }),
+  z.object({
+    type: z.literal('error'),
+    service: z.string().min(1),
+    operation: z.string().min(1),
+    code: z.string().min(1).default('InternalFailure'),
+    status: z.number().int().min(400).max(599).default(500),
+    message: z.string().default('We encountered an internal error. Please try again.'),
+    count: z.number().int().positive().default(1).describe('fail the next N calls'),
+  }),
+  z.object({
+    type: z.literal('insufficient-capacity'),
+    region: z.string().optional(),
+    availabilityZone: z.string().min(1),
+    instanceType: z.string().min(1).describe('ml.* or EC2 name; both spellings match'),
+    available: z.number().int().min(0).default(0).describe('instances that can still launch there'),
+  }),
+  z.object({
+    type: z.literal('create-failure'),
+    service: z.enum(['eks', 'sagemaker']),
+    name: z.string().optional().describe('only the create of this resource name'),
+    message: z.string().min(1),
+  }),
+  z.object({
+    type: z.literal('node-fault'),
+    region: z.string().optional(),
+    cluster: z.string().min(1).describe('HyperPod cluster name'),
+    instanceId: z.string().min(1),
+    health: z.enum(['UnschedulablePendingReboot', 'UnschedulablePendingReplacement']).default('UnschedulablePendingReboot'),
+    reason: z.string().default('Xid 79: GPU has fallen off the bus'),
+  }),
+]);
+
+export type FaultSpec = z.infer<typeof faultSchema>;
+export type Fault = FaultSpec & { id: string; triggered: number };
+type OfType<T extends FaultSpec['type']> = Fault & { type: T };
+
+/** Applies node faults immediately; the HyperPod service registers it. */
+export type NodeFaultApplier = (fault: OfType<'node-fault'>) => void;
+
+const baseInstanceType = (t: string) => t.replace(/^ml\./, '');
+
+export class FaultRegistry {
+  private faults: Fault[] = [];
+  /** Per-throttle-fault accumulators: throttling "rate" calls out of every 1, deterministically. */
+  private accumulators = new Map<string, number>();
+  nodeFaultApplier: NodeFaultApplier | undefined;
+
+  add(spec: FaultSpec): Fault {
+    const fault = { ...spec, id: uuid(), triggered: 0 } as Fault;
+    if (fault.type === 'node-fault') {
+      if (!this.nodeFaultApplier) throw new Error('node faults need the SageMaker service');
+      this.nodeFaultApplier(fault);
+      fault.triggered = 1;
+      return fault; // one-shot: applied now, not kept
+    }
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return [...this.faults];
+  }
+
+  clear(id?: string): number {
+    const before = this.faults.length;
+    this.faults = id ? this.faults.filter((f) => f.id !== id) : [];
+    if (!id) this.accumulators.clear();
+    return before - this.faults.length;
+  }
+
+  /** Called for every AWS call before the handler runs. */
+  intercept(service: string, operation: string): { kind: 'throttle' } | { kind: 'error'; code: string; status: number; message: string } | undefined {
+    for (const f of this.faults) {
+      if (f.type === 'error' && f.service === service && f.operation === operation && f.triggered < f.count) {
+        f.triggered++;
+        this.dropSpent();
+        return { kind: 'error', code: f.code, status: f.status, message: f.message };
+      }
+      if (f.type === 'throttle' && f.service === service && (f.operation === undefined || f.operation === operation)) {
+        if (f.count !== undefined && f.triggered >= f.count) continue;
+        const acc = (this.accumulators.get(f.id) ?? 0) + f.rate;
+        if (acc >= 1 - 1e-9) {
+          this.accumulators.set(f.id, acc - 1);
+          f.triggered++;
+          this.dropSpent();
+          return { kind: 'throttle' };
+        }
+        this.accumulators.set(f.id, acc);
+      }
+    }
+    return undefined;
+  }
+
+  /** Consumes a create-failure fault for this service/resource, returning its message. */
+  takeCreateFailure(service: 'eks' | 'sagemaker', name: string): string | undefined {
+    const f = this.faults.find(
+      (x): x is OfType<'create-failure'> => x.type === 'create-failure' && x.service === service && (x.name === undefined || x.name === name),
+    );
+    if (!f) return undefined;
+    this.faults = this.faults.filter((x) => x !== f);
+    return f.message;
+  }
+
+  /**
+   * How many more instances of a type can launch in an AZ: Infinity unless an
+   * insufficient-capacity fault says otherwise. Launching consumes from the fault's budget.
+   */
+  capacityAvailable(region: string, availabilityZone: string, instanceType: string): number {
+    const f = this.capacityFault(region, availabilityZone, instanceType);
+    return f ? f.available : Infinity;
+  }
+
+  consumeCapacity(region: string, availabilityZone: string, instanceType: string, count: number): void {
+    const f = this.capacityFault(region, availabilityZone, instanceType);
+    if (f) f.available = Math.max(0, f.available - count);
+  }
+
+  private capacityFault(region: string, availabilityZone: string, instanceType: string): OfType<'insufficient-capacity'> | undefined {
+    return this.faults.find(
+      (x): x is OfType<'insufficient-capacity'> =>
+        x.type === 'insufficient-capacity' &&
+        (x.region === undefined || x.region === region) &&
+        x.availabilityZone === availabilityZone &&
+        baseInstanceType(x.instanceType) === baseInstanceType(instanceType),
+    );
+  }
+
+  private dropSpent(): void {
+    this.faults = this.faults.filter(
+      (f) => !((f.type === 'error' && f.triggered >= f.count) || (f.type === 'throttle' && f.count !== undefined && f.triggered >= f.count)),
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClockSnapshot } from './clock.js';
+
+/**
+ * The sandbox's whole world. Each service owns one top-level section (created lazily by that
+ * service's `section()` accessor); other services reach into it only through the owner's exported
+ * functions, never by shape.
+ */
+export interface SandboxState {
+  schemaVersion: 1;
+  clock?: ClockSnapshot;
+  [section: string]: unknown;
+}
+
+const STATE_FILE = 'state.json';
+
+export function emptyState(): SandboxState {
+  return { schemaVersion: 1 };
+}
+
+/**
+ * Persists the state as one JSON document in the state directory, written atomically
+ * (temp file + rename) shortly after each change and on shutdown, so a restart keeps every resource.
+ */
+export class StateStore {
+  state: SandboxState;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly clockSnapshot: () => ClockSnapshot,
+    private readonly debounceMs = 50,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    this.state = this.load();
+  }
+
+  private load(): SandboxState {
+    const file = join(this.dir, STATE_FILE);
+    if (!existsSync(file)) return emptyState();
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
+    if (parsed.schemaVersion !== 1) throw new Error(`${file}: unsupported sandbox state version ${String(parsed.schemaVersion)}`);
+    return parsed;
+  }
+
+  /** Schedules a save; many changes in a burst cost one write. */
+  markDirty(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), this.debounceMs);
+    this.timer.unref();
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.state.clock = this.clockSnapshot();
+    const file = join(this.dir, STATE_FILE);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state));
+    renameSync(tmp, file);
+  }
+
+  /** Forgets every resource (the catalogue is code, so it stays). */
+  reset(): void {
+    this.state = emptyState();
+    rmSync(join(this.dir, 'blobs'), { recursive: true, force: true });
+    this.flush();
+  }
+
+  /** A directory for large payloads (S3 object bodies) that do not belong in the JSON document. */
+  blobDir(): string {
+    const dir = join(this.dir, 'blobs');
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+}

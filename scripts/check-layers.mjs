@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// Enforces ARCHITECTURE.md's layering with dependency-cruiser on the compiled JavaScript
+// (dist/ mirrors the source tree one-to-one). Exit status 1 on any violation.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const target = process.argv[2] ?? 'dist';
+const roots = ['src', 'sandbox', 'bin', 'web'].map((d) => `${target}/${d}`).filter((d) => existsSync(d));
+const r = spawnSync('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...roots], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
