@@ -254,7 +254,12 @@ function renderSuccess(service: ServiceModule, operation: string, output: unknow
   }
 }
 
-function renderError(service: ServiceModule | undefined, err: AwsError, rid: string, raw: RawHttpRequest, _operation: string): RawHttpResponse {
+function renderError(service: ServiceModule | undefined, err: AwsError, rid: string, raw: RawHttpRequest, operation: string): RawHttpResponse {
+  const out = renderErrorBody(service, err, rid, raw, operation);
+  return { ...out, headers: { ...(out.headers ?? {}), ...err.headers } };
+}
+
+function renderErrorBody(service: ServiceModule | undefined, err: AwsError, rid: string, raw: RawHttpRequest, _operation: string): RawHttpResponse {
   switch (service?.protocol) {
     case 'awsJson1_1':
       return jsonError(err, rid, 'application/x-amz-json-1.1');

@@ -75,7 +75,7 @@ function constraint(issue: Issue): string {
       return `Member must have value less than or equal to ${String(issue.maximum)}`;
     case 'invalid_format':
       return issue.format === 'regex' && 'pattern' in issue
-        ? `Member must satisfy regular expression pattern: ${String((issue as { pattern?: unknown }).pattern)}`
+        ? `Member must satisfy regular expression pattern: ${patternText((issue as { pattern?: unknown }).pattern)}`
         : `Member must be a valid ${issue.format}`;
     case 'invalid_value':
       return `Member must satisfy enum value set: [${issue.values.map(String).join(', ')}]`;
@@ -84,6 +84,11 @@ function constraint(issue: Issue): string {
     default:
       return issue.message;
   }
+}
+
+/** AWS prints the bare pattern, not a JavaScript regex literal. */
+function patternText(pattern: unknown): string {
+  return pattern instanceof RegExp ? pattern.source : String(pattern).replace(/^\/(.*)\/[a-z]*$/, '$1');
 }
 
 function coralPart(issue: Issue): string {

@@ -91,11 +91,11 @@ export async function startTestSandbox(options: { stateDir?: string; speed?: num
           env: childEnv,
           maxBuffer: 64 * 1024 * 1024,
         });
-        return { code: 0, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout) : undefined };
+        return { code: 0, stdout, stderr, json: parseJson(stdout) };
       } catch (err) {
-        const e = err as { code?: number; stdout?: string; stderr?: string };
-        if (!opts.allowFailure) throw new Error(`aws ${args.join(' ')} failed (${e.code}): ${e.stderr}`);
-        return { code: e.code ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '', json: undefined };
+        const e = err as { code?: number | string; stdout?: string; stderr?: string; message?: string };
+        if (!opts.allowFailure) throw new Error(`aws ${args.join(' ')} failed (${e.code}): ${e.stderr || e.message}`);
+        return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '', json: undefined };
       }
     },
     stop,
@@ -104,6 +104,16 @@ export async function startTestSandbox(options: { stateDir?: string; speed?: num
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The CLI prints JSON for API commands and plain text for `aws s3 ls` and friends. */
+function parseJson(text: string): any {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Polls `probe` until it returns a truthy value, advancing sandbox time by `stepSeconds` between tries. */
