@@ -1,0 +1,41 @@
+import { awsQueryErrors } from '../../core/error-styles.js';
+import type { ServiceModule } from '../../core/service.js';
+import type { SandboxState } from '../../core/store.js';
+import { oidcOperations } from './oidc.js';
+import { policyOperations } from './policies.js';
+import { rolePolicyOperations } from './role-policies.js';
+import { roleOperations } from './roles.js';
+import { peekIam } from './state.js';
+import { roleTagOperations } from './tags.js';
+
+/** IAM roles, managed policies and OIDC providers, for the account (global: any signing region). */
+function inventory(state: SandboxState): Record<string, unknown[]> {
+  const section = peekIam(state);
+  return {
+    roles: Object.values(section?.roles ?? {}).map((r) => ({
+      name: r.roleName,
+      arn: r.arn,
+      attachedPolicies: r.attachedPolicyArns,
+      inlinePolicies: Object.keys(r.inlinePolicies),
+      tags: r.tags,
+    })),
+    policies: Object.values(section?.policies ?? {}).map((p) => ({ name: p.policyName, arn: p.arn })),
+    oidcProviders: Object.values(section?.oidcProviders ?? {}).map((p) => ({ arn: p.arn, url: p.url, clientIds: p.clientIds })),
+  };
+}
+
+export const iam: ServiceModule = {
+  signingName: 'iam',
+  protocol: 'awsQuery',
+  xmlNamespace: 'https://iam.amazonaws.com/doc/2010-05-08/',
+  global: true,
+  errors: awsQueryErrors(),
+  operations: {
+    ...roleOperations,
+    ...roleTagOperations,
+    ...rolePolicyOperations,
+    ...policyOperations,
+    ...oidcOperations,
+  },
+  inventory,
+};
