@@ -1,0 +1,12 @@
+import type { SandboxState } from '../../core/store.js';
+import { peekBucket } from './state.js';
+
+/** Cross-service view of S3 (buckets are global: one namespace across regions). */
+export function bucketExists(state: SandboxState, bucket: string): boolean {
+  return peekBucket(state, bucket) !== undefined;
+}
+
+export function objectExists(state: SandboxState, bucket: string, key: string): boolean {
+  const b = peekBucket(state, bucket);
+  return b !== undefined && Object.hasOwn(b.objects, key);
+}

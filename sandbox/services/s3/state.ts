@@ -1,0 +1,68 @@
+import type { SandboxState } from '../../core/store.js';
+
+/**
+ * S3 state. Bucket names are one global namespace (a bucket lives in one region but no other
+ * region can reuse its name), so buckets are keyed by name, not by region. Object bodies are files
+ * in the runtime's blob directory; only their metadata lives here.
+ */
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** Quoted, as S3 sends it: `"<md5>"` or `"<md5-of-md5s>-N"` for multipart uploads. */
+  etag: string;
+  lastModified: number;
+  contentType: string;
+  /** `x-amz-meta-*` headers, names lower-cased without the prefix. */
+  metadata: Record<string, string>;
+  /** Other representation headers S3 stores and returns as sent. */
+  contentEncoding?: string;
+  contentDisposition?: string;
+  contentLanguage?: string;
+  cacheControl?: string;
+  /** File name inside the blob directory. */
+  blob: string;
+}
+
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  etag: string;
+  lastModified: number;
+  blob: string;
+}
+
+export interface StoredUpload {
+  uploadId: string;
+  key: string;
+  initiated: number;
+  contentType: string;
+  metadata: Record<string, string>;
+  contentEncoding?: string;
+  contentDisposition?: string;
+  contentLanguage?: string;
+  cacheControl?: string;
+  parts: Record<string, StoredPart>;
+}
+
+export interface StoredBucket {
+  name: string;
+  region: string;
+  createdAt: number;
+  tags?: Record<string, string>;
+  objects: Record<string, StoredObject>;
+  uploads: Record<string, StoredUpload>;
+}
+
+export interface S3State {
+  buckets: Record<string, StoredBucket>;
+}
+
+export function s3State(state: SandboxState): S3State {
+  return ((state.s3 as S3State | undefined) ??= { buckets: {} });
+}
+
+/** Reads without creating the section, so read-only calls leave the state document as it was. */
+export function peekBucket(state: SandboxState, name: string): StoredBucket | undefined {
+  const section = state.s3 as S3State | undefined;
+  return section && Object.hasOwn(section.buckets, name) ? section.buckets[name] : undefined;
+}
