@@ -1,0 +1,130 @@
+import { findAddon } from '../../catalog/eks-addons.js';
+import type { TickContext } from '../../core/service.js';
+import { deleteManagedSecurityGroup, deleteNetworkInterface } from '../ec2/public.js';
+import { grantCreatorAdmin } from './cluster-create.js';
+import { eksRegions, type StoredAddon, type StoredCluster, type StoredUpdate } from './state.js';
+
+/**
+ * EKS's simulated controllers: clusters CREATING → ACTIVE (or FAILED), UPDATING → ACTIVE when their
+ * update completes, DELETING → gone (with their network interfaces and cluster security group);
+ * add-ons likewise, and add-ons whose prerequisites are missing are DEGRADED until they appear.
+ */
+export function eksTick({ state, now }: TickContext): boolean {
+  let changed = false;
+  for (const [region, rs] of eksRegions(state)) {
+    for (const c of Object.values(rs.clusters)) {
+      if (c.status === 'DELETING' && c.readyAt !== undefined && now >= c.readyAt) {
+        removeCluster(state, region, c);
+        delete rs.clusters[c.name];
+        changed = true;
+        continue;
+      }
+      if (c.status === 'CREATING' && c.readyAt !== undefined && now >= c.readyAt) {
+        c.status = c.failureMessage ? 'FAILED' : 'ACTIVE';
+        delete c.readyAt;
+        changed = true;
+      }
+      for (const u of c.updates) if (u.status === 'InProgress' && now >= u.completeAt) changed = completeUpdate(c, u) || changed;
+      if (c.status === 'UPDATING' && !c.updates.some((u) => u.status === 'InProgress' && u.addonName === undefined)) {
+        c.status = 'ACTIVE';
+        changed = true;
+      }
+      changed = advanceAddons(c, now) || changed;
+      changed = evaluateAddonHealth(c) || changed;
+    }
+  }
+  return changed;
+}
+
+function removeCluster(state: TickContext['state'], region: string, c: StoredCluster): void {
+  for (const id of c.controlPlaneEniIds) deleteNetworkInterface(state, region, id);
+  if (c.clusterSecurityGroupId) {
+    try {
+      deleteManagedSecurityGroup(state, region, c.clusterSecurityGroupId);
+    } catch {
+      // Something outside EKS still uses the cluster security group; AWS leaves it behind then too.
+    }
+  }
+}
+
+function completeUpdate(c: StoredCluster, u: StoredUpdate): boolean {
+  u.status = 'Successful';
+  const ch = u.changes;
+  if (u.addonName) {
+    const a = c.addons[u.addonName];
+    if (!a) return true;
+    if (ch.addonVersion) a.addonVersion = ch.addonVersion;
+    if (ch.serviceAccountRoleArn !== undefined) {
+      if (ch.serviceAccountRoleArn) a.serviceAccountRoleArn = ch.serviceAccountRoleArn;
+      else delete a.serviceAccountRoleArn;
+    }
+    if (ch.configurationValues !== undefined) {
+      if (ch.configurationValues) a.configurationValues = ch.configurationValues;
+      else delete a.configurationValues;
+    }
+    if (a.status === 'UPDATING') a.status = 'ACTIVE';
+    a.modifiedAt = u.completeAt;
+    return true;
+  }
+  if (ch.authenticationMode) {
+    const from = c.authenticationMode;
+    c.authenticationMode = ch.authenticationMode;
+    // Leaving CONFIG_MAP, EKS gives the bootstrap cluster creator an access entry (when it was granted admin).
+    if (from === 'CONFIG_MAP' && c.bootstrapClusterCreatorAdminPermissions) grantCreatorAdmin(c, u.completeAt);
+  }
+  if (ch.logging) c.logging = ch.logging;
+  if (ch.deletionProtection !== undefined) c.deletionProtection = ch.deletionProtection;
+  if (ch.supportType) c.supportType = ch.supportType;
+  return true;
+}
+
+function advanceAddons(c: StoredCluster, now: number): boolean {
+  let changed = false;
+  for (const a of Object.values(c.addons)) {
+    if (a.readyAt === undefined || now < a.readyAt) continue;
+    if (a.status === 'CREATING') {
+      a.status = 'ACTIVE';
+      a.modifiedAt = a.readyAt;
+      delete a.readyAt;
+      changed = true;
+    } else if (a.status === 'DELETING') {
+      removeAddon(c, a);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** The add-on and the pod identity associations it made go; `preserve` keeps only the in-cluster software, which the sandbox does not run. */
+function removeAddon(c: StoredCluster, a: StoredAddon): void {
+  for (const [id, p] of Object.entries(c.podIdentityAssociations)) if (p.ownerArn === a.addonArn) delete c.podIdentityAssociations[id];
+  delete c.addons[a.addonName];
+}
+
+/** Present for a dependant: running, even while being updated. */
+const RUNNING = new Set(['ACTIVE', 'UPDATING']);
+
+function evaluateAddonHealth(c: StoredCluster): boolean {
+  let changed = false;
+  for (const a of Object.values(c.addons)) {
+    if (a.status !== 'ACTIVE' && a.status !== 'DEGRADED') continue;
+    const required = findAddon(a.addonName)?.requiresAddons ?? [];
+    const missing = required.filter((name) => !RUNNING.has(c.addons[name]?.status ?? ''));
+    const next = missing.length ? 'DEGRADED' : 'ACTIVE';
+    const issues = missing.length
+      ? [
+          {
+            code: 'InsufficientNumberOfReplicas',
+            message: `The add-on is unhealthy because it requires the ${required.join(' and ')} add-ons; not ACTIVE on this cluster: ${missing.join(', ')}.`,
+            resourceIds: missing,
+          },
+        ]
+      : [];
+    if (a.status !== next || JSON.stringify(a.healthIssues) !== JSON.stringify(issues)) {
+      a.status = next;
+      a.healthIssues = issues;
+      changed = true;
+    }
+  }
+  return changed;
+}
