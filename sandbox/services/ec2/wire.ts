@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
+import { offsetPage } from '../../core/paging.js';
 import { ec2Errors } from '../../core/error-styles.js';
 import { validateInput } from '../../core/validation.js';
 import type { Tags } from './state.js';
@@ -93,17 +94,9 @@ export function selectIds<T>(all: Record<string, T>, ids: string[] | undefined, 
 
 /** `MaxResults`/`NextToken` paging with an opaque token; without MaxResults everything is returned. */
 export function page<T>(items: T[], maxResults: number | undefined, nextToken: string | undefined, limits = { min: 5, max: 1000 }): { items: T[]; nextToken?: string } {
-  let start = 0;
-  if (nextToken) {
-    const decoded = Number(Buffer.from(nextToken, 'base64url').toString('utf8').replace(/^offset:/, ''));
-    if (!Number.isInteger(decoded) || decoded < 0) throw new AwsError('InvalidNextToken', 'The token provided is invalid.');
-    start = decoded;
-  }
-  if (maxResults === undefined) return { items: items.slice(start) };
-  if (maxResults < limits.min || maxResults > limits.max) {
+  if (maxResults !== undefined && (maxResults < limits.min || maxResults > limits.max)) {
     throw new AwsError('InvalidParameterValue', `Value (${maxResults}) for parameter maxResults is invalid. Expecting a value between ${limits.min} and ${limits.max}.`);
   }
-  const slice = items.slice(start, start + maxResults);
-  const next = start + maxResults < items.length ? Buffer.from(`offset:${start + maxResults}`).toString('base64url') : undefined;
+  const { items: slice, next } = offsetPage(items, nextToken, maxResults, () => new AwsError('InvalidNextToken', 'The token provided is invalid.'));
   return next ? { items: slice, nextToken: next } : { items: slice };
 }

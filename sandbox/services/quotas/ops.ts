@@ -1,3 +1,4 @@
+import { offsetPage } from '../../core/paging.js';
 import { AwsError } from '../../core/errors.js';
 import { hexId, unitHash } from '../../core/ids.js';
 import type { OperationHandler, RequestContext } from '../../core/service.js';
@@ -51,17 +52,10 @@ function renderQuota(ctx: RequestContext, def: QuotaDefinition, value: number) {
 
 const currentValue = (ctx: RequestContext, def: QuotaDefinition) => peekQuotaRegion(ctx.state, ctx.region)?.applied[def.quotaCode] ?? def.defaultValue;
 
-/** Opaque tokens carrying an offset; anything else is InvalidPaginationTokenException. */
+/** Opaque tokens; one the sandbox did not issue is InvalidPaginationTokenException. */
 function page<T>(items: T[], req: { NextToken?: string; MaxResults?: number }) {
-  let start = 0;
-  if (req.NextToken !== undefined) {
-    const m = /^sq:(\d+)$/.exec(Buffer.from(req.NextToken, 'base64').toString('utf8'));
-    if (!m) throw new AwsError('InvalidPaginationTokenException', 'Invalid pagination token.', 400);
-    start = Number(m[1]);
-  }
-  const slice = items.slice(start, start + (req.MaxResults ?? 100));
-  const end = start + slice.length;
-  return { slice, NextToken: end < items.length ? Buffer.from(`sq:${end}`).toString('base64') : undefined };
+  const { items: slice, next } = offsetPage(items, req.NextToken, req.MaxResults ?? 100, () => new AwsError('InvalidPaginationTokenException', 'Invalid pagination token.', 400));
+  return { slice, NextToken: next };
 }
 
 const listServiceQuotas: OperationHandler = (input, ctx) => {

@@ -5,7 +5,9 @@ import type { OperationHandler, RequestContext } from '../../../core/service.js'
 import { validateInput } from '../../../core/validation.js';
 import { freeCapacity, searchOfferings, type Booked } from './offerings.js';
 import { renderOffering, renderPlan } from './render.js';
-import { createSchema, describeSchema, listSchema, SAGEMAKER_VALIDATION, searchSchema, toMillis } from './schemas.js';
+import { page } from '../paging.js';
+import { toMillis } from '../schemas.js';
+import { createSchema, describeSchema, listSchema, SAGEMAKER_VALIDATION, searchSchema } from './schemas.js';
 import { lookupPlan, peekPlanRegions, planRegion, type StoredPlan } from './state.js';
 
 const validation = (message: string) => new AwsError('ValidationException', message, 400);
@@ -125,25 +127,9 @@ const listTrainingPlans: OperationHandler = (input, ctx) => {
   const key = (v: (typeof views)[number]) => (by === 'StartTime' ? v.StartTime.getTime() : by === 'Status' ? v.Status : v.TrainingPlanName);
   views.sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.TrainingPlanName < b.TrainingPlanName ? -1 : 1));
 
-  const offset = req.NextToken === undefined ? 0 : decodeToken(req.NextToken);
-  const size = req.MaxResults ?? 100;
-  const page = views.slice(offset, offset + size);
-  const end = offset + page.length;
-  return {
-    TrainingPlanSummaries: page,
-    NextToken: end < views.length ? Buffer.from(JSON.stringify({ offset: end })).toString('base64url') : undefined,
-  };
+  const { items, NextToken } = page(views, req, 100);
+  return { TrainingPlanSummaries: items, NextToken };
 };
-
-function decodeToken(token: string): number {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { offset?: unknown };
-    if (typeof parsed.offset === 'number' && Number.isInteger(parsed.offset) && parsed.offset >= 0) return parsed.offset;
-  } catch {
-    // reported below
-  }
-  throw validation('Invalid pagination token: the NextToken was not issued by ListTrainingPlans.');
-}
 
 export const trainingPlanOperations: Record<string, OperationHandler> = {
   SearchTrainingPlanOfferings: searchTrainingPlanOfferings,

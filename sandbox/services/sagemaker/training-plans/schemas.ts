@@ -7,14 +7,6 @@ export const SAGEMAKER_VALIDATION: ValidationStyle = { style: 'coral', code: 'Va
 /** JSON timestamps arrive as epoch seconds (SDK, CLI) or ISO text. */
 const timestamp = z.union([z.number(), z.string(), z.date()]);
 
-export function toMillis(value: number | string | Date | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'number') return value * 1000;
-  const n = Number(value);
-  return Number.isFinite(n) ? n * 1000 : Date.parse(value);
-}
-
 export const RESERVED_CAPACITY_INSTANCE_TYPES = [
   'ml.p4d.24xlarge',
   'ml.p5.48xlarge',
