@@ -1,3 +1,4 @@
+import type { CertificateAuthority } from './certificate-authority.js';
 import type { Principal } from './credentials.js';
 import type { SandboxClock } from './clock.js';
 import type { FaultRegistry } from './faults.js';
@@ -30,6 +31,8 @@ export interface SandboxRuntime {
   endpointUrl: string;
   /** Directory for large payloads (S3 object bodies). */
   blobDir: string;
+  /** Signs the Kubernetes API's TLS certificates; EKS hands its certificate out. */
+  ca: CertificateAuthority;
 }
 
 /** What a tick (a simulated controller step) gets. Ticks must be idempotent functions of state and time. */

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DeleteSubnetCommand, DescribeNetworkInterfacesCommand, DescribeSecurityGroupsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import {
@@ -34,6 +36,7 @@ describe('EKS clusters through the SDK', () => {
     const created = await eks().send(new CreateClusterCommand(clusterInput(world, 'alpha', { tags: { team: 'ml' }, logging: { clusterLogging: [{ types: ['api', 'audit'], enabled: true }] } })));
     assert.equal(created.cluster?.status, 'CREATING');
     assert.equal(created.cluster?.endpoint, undefined, 'no endpoint while CREATING');
+    assert.deepEqual(created.cluster?.certificateAuthority, {}, 'no CA data while CREATING');
     await sb.advance(7 * 60);
     assert.equal((await eks().send(new DescribeClusterCommand({ name: 'alpha' }))).cluster?.status, 'CREATING');
     await sb.advance(6 * 60);
@@ -53,7 +56,8 @@ describe('EKS clusters through the SDK', () => {
     assert.deepEqual(c.tags, { team: 'ml' });
     assert.deepEqual(c.health?.issues, []);
     assert.ok(c.createdAt instanceof Date);
-    assert.equal(c.certificateAuthority, undefined, 'the CA arrives with the sandbox Kubernetes API');
+    const caPem = Buffer.from(c.certificateAuthority!.data!, 'base64').toString();
+    assert.equal(caPem, readFileSync(join(sb.stateDir, 'ca', 'ca.crt'), 'utf8'), "the sandbox CA, kept in the state directory");
   });
 
   it('makes the cluster security group and two control-plane ENIs in EC2', async () => {

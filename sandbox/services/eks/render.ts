@@ -3,15 +3,16 @@ import { clusterEndpoint, clusterOidcIssuer } from './public.js';
 import type { StoredAccessEntry, StoredAccessPolicy, StoredAddon, StoredCluster, StoredPodIdentityAssociation, StoredUpdate } from './state.js';
 
 /** Wire shapes of EKS outputs. State keeps epoch ms; outputs carry `Date`s, which JSON renders as epoch seconds. */
-export function renderCluster(c: StoredCluster, region: string): Record<string, unknown> {
+export function renderCluster(c: StoredCluster, region: string, caData: string): Record<string, unknown> {
   const live = c.status !== 'CREATING' && c.status !== 'FAILED';
   return {
     name: c.name,
     arn: c.arn,
     createdAt: new Date(c.createdAt),
     version: c.version,
-    // The sandbox's Kubernetes API arrives with the next issue; until then there is no CA to show.
     ...(live ? { endpoint: clusterEndpoint(c, region) } : {}),
+    // As on AWS, the authority's data appears with the endpoint; an empty object until then.
+    certificateAuthority: live ? { data: caData } : {},
     roleArn: c.roleArn,
     resourcesVpcConfig: {
       subnetIds: c.subnetIds,
