@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { findRegion, REGIONS } from './catalog/regions.js';
 import { CallLog, isMutatingOperation } from './core/calls.js';
+import { CertificateAuthority } from './core/certificate-authority.js';
 import { SandboxClock } from './core/clock.js';
 import { SANDBOX_ACCOUNT_ID } from './core/credentials.js';
 import { AwsError, isAwsError } from './core/errors.js';
@@ -53,7 +54,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   if (options.speed !== undefined) clock.setSpeed(options.speed);
   const faults = new FaultRegistry();
   const calls = new CallLog();
-  const runtime: SandboxRuntime = { store, clock, faults, endpointUrl: '', blobDir: store.blobDir() };
+  const ca = await CertificateAuthority.loadOrCreate(options.stateDir);
+  const runtime: SandboxRuntime = { store, clock, faults, endpointUrl: '', blobDir: store.blobDir(), ca };
   const services = SERVICES;
   for (const s of services) s.init?.(runtime);
 
@@ -101,7 +103,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const rid = newRequestId();
     const signed: IncomingSignedRequest = { method: raw.method, rawPath: raw.rawPath, rawQuery, headers: raw.headers, body: raw.body };
     const scope = readCredentialScope(signed);
-    const service = (scope && services.find((s) => s.signingName === scope.service)) ?? guessService(raw, services);
+    // Unsigned requests still get their service's own error shape, so the service is guessed from the request.
+    const service = scope ? services.find((s) => s.signingName === scope.service) : guessService(raw, services);
     const fail = (err: AwsError, operation = 'Unknown') => renderError(service, err, rid, raw, operation);
 
     if (!service) {

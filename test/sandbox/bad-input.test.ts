@@ -128,6 +128,14 @@ describe('bad input on every protocol: the real error code, and nothing changes'
     }
   }
 
+  it('a request signed for a service the sandbox does not serve → 400 naming the services it does', async () => {
+    const before = await sb.inventory();
+    const res = await send({ service: 'dynamodb', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables' }, body: '{}' });
+    assert.equal(res.status, 400);
+    assert.match(res.text, /does not serve service 'dynamodb'.*sagemaker/);
+    assert.deepEqual(await sb.inventory(), before);
+  });
+
   for (const c of CASES) {
     it(`${c.name} → ${c.code}`, async () => {
       const before = await sb.inventory();
