@@ -1,0 +1,66 @@
+import { ClusterObjects, emptyClusterKubeState, type ClusterKubeState } from './objects.js';
+import { BUILTIN_RESOURCES, CRD_TYPE, typesOfCrd } from './resources.js';
+import type { KubeObject, ResourceType } from './types.js';
+
+/**
+ * One sandbox EKS cluster's Kubernetes side: its objects and the resource types it serves
+ * (built-ins plus the custom resources of its established CRDs). The API layer, the controllers
+ * and the tests all work through this.
+ */
+export interface KubeCluster {
+  /** The EKS cluster's ARN (its identity in the sandbox state). */
+  arn: string;
+  name: string;
+  region: string;
+  objects: ClusterObjects;
+  /** Sandbox time, epoch ms. */
+  now(): number;
+  /** Built-in types and every served version of every established CRD. */
+  types(): ResourceType[];
+  findType(group: string, version: string, resource: string): ResourceType | undefined;
+  /** By apiVersion + kind (for ownerReferences and `kubectl apply` of mixed documents). */
+  findTypeByKind(apiVersion: string, kind: string): ResourceType | undefined;
+}
+
+export function makeKubeCluster(
+  identity: { arn: string; name: string; region: string },
+  data: ClusterKubeState,
+  hooks: { now(): number; changed(): void },
+): KubeCluster {
+  const objects = new ClusterObjects(data, hooks);
+  const types = (): ResourceType[] => [
+    ...BUILTIN_RESOURCES,
+    ...objects
+      .list(CRD_TYPE)
+      .filter(isEstablished)
+      .flatMap((crd) => typesOfCrd(crd)),
+  ];
+  return {
+    ...identity,
+    objects,
+    now: () => hooks.now(),
+    types,
+    findType: (group, version, resource) => types().find((t) => t.group === group && t.version === version && t.resource === resource),
+    findTypeByKind: (apiVersion, kind) => {
+      const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+      return types().find((t) => t.group === group && t.version === version && t.kind === kind);
+    },
+  };
+}
+
+/** A cluster that lives only in memory, on a clock the caller controls (unit tests of the API and controllers). */
+export function makeMemoryKubeCluster(options: { name?: string; region?: string; now?: () => number } = {}): KubeCluster {
+  const name = options.name ?? 'unit';
+  const region = options.region ?? 'us-west-2';
+  let t = Date.parse('2026-01-01T00:00:00Z');
+  return makeKubeCluster(
+    { arn: `arn:aws:eks:${region}:000000000000:cluster/${name}`, name, region },
+    emptyClusterKubeState(),
+    { now: options.now ?? (() => (t += 1)), changed: () => {} },
+  );
+}
+
+export function isEstablished(crd: KubeObject): boolean {
+  const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+  return conditions.some((c) => c.type === 'Established' && c.status === 'True');
+}

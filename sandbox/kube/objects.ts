@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { alreadyExists, conflict, gone, notFound } from './errors.js';
+import { apiVersionOf, type KubeObject, type ResourceType, type WatchEvent } from './types.js';
+
+/**
+ * One cluster's objects: the etcd of a sandbox EKS cluster. Objects live in the sandbox state
+ * (so a restart keeps them); each change gets the next resourceVersion and is kept in a bounded
+ * in-memory history that watches replay from. A watch from a version older than that history
+ * gets 410 Gone, as from a compacted etcd.
+ *
+ * This layer stores and versions; it does not validate, authorise or run finalizers — the API
+ * layer and the controllers do.
+ */
+export interface ClusterKubeState {
+  resourceVersion: number;
+  objects: Record<string, KubeObject>;
+}
+
+export const emptyClusterKubeState = (): ClusterKubeState => ({ resourceVersion: 0, objects: {} });
+
+interface Change {
+  rv: number;
+  typeKey: string;
+  namespace: string | undefined;
+  event: WatchEvent;
+}
+
+export interface WatchFilter {
+  type: ResourceType;
+  /** Only this namespace; all when undefined. */
+  namespace?: string;
+}
+
+type Listener = (event: WatchEvent) => void;
+
+const typeKeyOf = (t: ResourceType) => `${t.group}/${t.resource}`;
+const HISTORY = 5000;
+
+export class ClusterObjects {
+  private readonly history: Change[] = [];
+  private readonly listeners = new Set<{ typeKey: string; namespace?: string; listener: Listener }>();
+  /** The oldest resourceVersion a watch may resume from (history before it is gone). */
+  private oldestWatchable: number;
+
+  constructor(
+    private readonly data: ClusterKubeState,
+    private readonly hooks: { now(): number; changed(): void },
+  ) {
+    this.oldestWatchable = data.resourceVersion;
+  }
+
+  static key(t: ResourceType, namespace: string | undefined, name: string): string {
+    return `${typeKeyOf(t)}/${t.namespaced ? (namespace ?? '') : ''}/${name}`;
+  }
+
+  get resourceVersion(): string {
+    return String(this.data.resourceVersion);
+  }
+
+  get(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const found = this.data.objects[ClusterObjects.key(t, namespace, name)];
+    return found ? structuredClone(found) : undefined;
+  }
+
+  /** Every object of a type (in one namespace, or all), ordered by namespace then name. */
+  list(t: ResourceType, namespace?: string): KubeObject[] {
+    const prefix = `${typeKeyOf(t)}/${t.namespaced && namespace !== undefined ? `${namespace}/` : ''}`;
+    return Object.keys(this.data.objects)
+      .filter((k) => k.startsWith(prefix))
+      .sort()
+      .map((k) => structuredClone(this.data.objects[k]!));
+  }
+
+  /** Stores a new object: uid, resourceVersion, generation 1, creationTimestamp; `generateName` honoured. */
+  create(t: ResourceType, input: KubeObject): KubeObject {
+    const obj = structuredClone(input);
+    obj.apiVersion = apiVersionOf(t);
+    obj.kind = t.kind;
+    const meta = obj.metadata;
+    if (!meta.name && meta.generateName) meta.name = this.generatedName(t, meta.namespace, meta.generateName);
+    const key = ClusterObjects.key(t, meta.namespace, meta.name!);
+    if (this.data.objects[key]) throw alreadyExists(t, meta.name!);
+    if (!t.namespaced) delete meta.namespace;
+    meta.uid = randomUUID();
+    meta.generation = 1;
+    meta.creationTimestamp = new Date(this.hooks.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    delete meta.deletionTimestamp;
+    return this.commit(t, key, obj, 'ADDED');
+  }
+
+  /**
+   * Replaces a stored object. `metadata.resourceVersion`, when given, must match (optimistic
+   * concurrency → 409 Conflict). uid and creationTimestamp are kept; generation moves when anything
+   * outside metadata and status changes.
+   */
+  update(t: ResourceType, input: KubeObject): KubeObject {
+    const meta = input.metadata;
+    const key = ClusterObjects.key(t, meta.namespace, meta.name!);
+    const current = this.data.objects[key];
+    if (!current) throw notFound(t, meta.name!);
+    if (meta.resourceVersion && meta.resourceVersion !== current.metadata.resourceVersion) throw conflict(t, meta.name!);
+    const obj = structuredClone(input);
+    obj.apiVersion = apiVersionOf(t);
+    obj.kind = t.kind;
+    obj.metadata.uid = current.metadata.uid;
+    obj.metadata.creationTimestamp = current.metadata.creationTimestamp;
+    if (current.metadata.deletionTimestamp) obj.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
+    if (!t.namespaced) delete obj.metadata.namespace;
+    obj.metadata.generation = (current.metadata.generation ?? 1) + (specChanged(current, obj) ? 1 : 0);
+    if (isDeepStrictEqual(withoutVersion(current), withoutVersion(obj))) return structuredClone(current);
+    return this.commit(t, key, obj, 'MODIFIED');
+  }
+
+  /** Removes an object for good (finalizers are the caller's business) and tells watchers. */
+  remove(t: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    const key = ClusterObjects.key(t, namespace, name);
+    const current = this.data.objects[key];
+    if (!current) throw notFound(t, name);
+    delete this.data.objects[key];
+    const gone = structuredClone(current);
+    gone.metadata.resourceVersion = String(++this.data.resourceVersion);
+    this.record(t, gone, 'DELETED');
+    this.hooks.changed();
+    return gone;
+  }
+
+  /**
+   * Streams changes after `fromResourceVersion` (replayed from history, then live). With no
+   * version, the caller lists first and passes the list's version. Too old → 410 Gone.
+   */
+  watch(filter: WatchFilter, fromResourceVersion: number, listener: Listener): () => void {
+    if (fromResourceVersion < this.oldestWatchable) {
+      throw gone(`too old resource version: ${fromResourceVersion} (${this.oldestWatchable})`);
+    }
+    const typeKey = typeKeyOf(filter.type);
+    for (const c of this.history) {
+      if (c.rv > fromResourceVersion && c.typeKey === typeKey && (filter.namespace === undefined || c.namespace === filter.namespace)) {
+        listener(structuredClone(c.event));
+      }
+    }
+    const entry = { typeKey, ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}), listener };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+
+  /** Every stored object of every type (for garbage collection and the inventory). */
+  all(): KubeObject[] {
+    return Object.values(this.data.objects).map((o) => structuredClone(o));
+  }
+
+  private commit(t: ResourceType, key: string, obj: KubeObject, type: 'ADDED' | 'MODIFIED'): KubeObject {
+    obj.metadata.resourceVersion = String(++this.data.resourceVersion);
+    this.data.objects[key] = obj;
+    this.record(t, obj, type);
+    this.hooks.changed();
+    return structuredClone(obj);
+  }
+
+  private record(t: ResourceType, obj: KubeObject, type: WatchEvent['type']): void {
+    const change: Change = { rv: Number(obj.metadata.resourceVersion), typeKey: typeKeyOf(t), namespace: obj.metadata.namespace, event: { type, object: structuredClone(obj) } };
+    this.history.push(change);
+    if (this.history.length > HISTORY) this.oldestWatchable = this.history.shift()!.rv;
+    for (const l of this.listeners) {
+      if (l.typeKey === change.typeKey && (l.namespace === undefined || l.namespace === change.namespace)) l.listener(structuredClone(change.event));
+    }
+  }
+
+  private generatedName(t: ResourceType, namespace: string | undefined, prefix: string): string {
+    const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+    for (;;) {
+      let suffix = '';
+      for (let i = 0; i < 5; i++) suffix += alphabet[Math.floor(Math.random() * alphabet.length)];
+      const name = `${prefix}${suffix}`;
+      if (!this.data.objects[ClusterObjects.key(t, namespace, name)]) return name;
+    }
+  }
+}
+
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = ({ metadata: _m, status: _s, ...rest }: KubeObject) => rest;
+  return !isDeepStrictEqual(strip(a), strip(b));
+}
+
+function withoutVersion(o: KubeObject): unknown {
+  const { resourceVersion: _rv, managedFields: _mf, ...meta } = o.metadata;
+  return { ...o, metadata: meta };
+}
