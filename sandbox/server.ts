@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { findRegion, REGIONS } from './catalog/regions.js';
 import { CallLog, isMutatingOperation } from './core/calls.js';
@@ -11,6 +12,8 @@ import { paramsDigest, requestId as newRequestId } from './core/ids.js';
 import type { RawHttpRequest, RawHttpResponse, RequestContext, SandboxRuntime, ServiceModule } from './core/service.js';
 import { readCredentialScope, verifySigV4, type IncomingSignedRequest } from './core/sigv4.js';
 import { StateStore } from './core/store.js';
+import { listenShared } from './core/shared-port.js';
+import { KubernetesApis } from './kube/service.js';
 import { handleAdmin } from './admin.js';
 import { jsonError, jsonSuccess, parseJsonBody } from './protocols/json.js';
 import { nestQueryParams, queryError, querySuccess, readQueryParams } from './protocols/query.js';
@@ -58,6 +61,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const runtime: SandboxRuntime = { store, clock, faults, endpointUrl: '', blobDir: store.blobDir(), ca };
   const services = SERVICES;
   for (const s of services) s.init?.(runtime);
+  const kube = new KubernetesApis(runtime);
 
   const tick = (): void => {
     const now = clock.now();
@@ -66,6 +70,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       if (s.tick?.({ state: store.state, now, runtime })) changed = true;
     }
     if (changed) store.markDirty();
+    kube.tick(store.state, now);
   };
 
   const server = createServer((req, res) => {
@@ -74,6 +79,26 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('internal sandbox error');
     });
+  });
+
+  // The Kubernetes APIs of the sandbox EKS clusters: HTTPS on the same port, certificates of the sandbox CA.
+  const tlsHost = /^[\d.]+$/.test(host) && host !== '0.0.0.0' ? [host] : [];
+  const tls = await ca.issueServerCertificate({ commonName: 'sandbox-kube-apiserver', dnsNames: ['localhost'], ipAddresses: [...new Set(['127.0.0.1', ...tlsHost])] });
+  const httpsServer = createHttpsServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (req, res) => {
+    tick();
+    kube
+      .serve(req, res)
+      .then((served) => {
+        if (!served) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'Kubernetes APIs are served at /k8s/<endpoint id> (see the EKS cluster endpoint)' }));
+        }
+      })
+      .catch((err: unknown) => {
+        process.stderr.write(`sandbox: unhandled kube error: ${err instanceof Error ? err.stack : String(err)}\n`);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -216,11 +241,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const actualPort = (server.address() as AddressInfo).port;
+  const front = await listenShared(server, httpsServer, port, host);
+  const actualPort = (front.address() as AddressInfo).port;
   runtime.endpointUrl = `http://${host}:${actualPort}`;
   const ticker = setInterval(tick, tickIntervalMs);
   ticker.unref();
@@ -236,8 +258,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clearInterval(ticker);
       store.flush();
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        front.close(() => resolve());
         server.closeAllConnections();
+        httpsServer.closeAllConnections();
       });
     },
   };

@@ -20,10 +20,24 @@ export const SANDBOX_PRINCIPAL: Principal = {
   userId: 'AIDASANDBOXADMIN00000',
 };
 
+/**
+ * A second documented identity with no special standing, so access entries and access policies can
+ * be tried with someone who is not the cluster creator (e.g. a read-only viewer).
+ */
+export const SANDBOX_VIEWER_ACCESS_KEY_ID = 'AKIASANDBOXVIEWER000';
+export const SANDBOX_VIEWER_SECRET_ACCESS_KEY = 'sandbox-viewer-secret';
+export const SANDBOX_VIEWER_PRINCIPAL: Principal = {
+  accountId: SANDBOX_ACCOUNT_ID,
+  arn: `arn:aws:iam::${SANDBOX_ACCOUNT_ID}:user/sandbox-viewer`,
+  userId: 'AIDASANDBOXVIEWER0000',
+};
+
+const KEYS: Record<string, { secret: string; principal: Principal }> = {
+  [SANDBOX_ACCESS_KEY_ID]: { secret: SANDBOX_SECRET_ACCESS_KEY, principal: SANDBOX_PRINCIPAL },
+  [SANDBOX_VIEWER_ACCESS_KEY_ID]: { secret: SANDBOX_VIEWER_SECRET_ACCESS_KEY, principal: SANDBOX_VIEWER_PRINCIPAL },
+};
+
 /** Looks up the secret and principal of an access key id; undefined when the key is unknown. */
 export function lookupAccessKey(accessKeyId: string): { secret: string; principal: Principal } | undefined {
-  if (accessKeyId === SANDBOX_ACCESS_KEY_ID) {
-    return { secret: SANDBOX_SECRET_ACCESS_KEY, principal: SANDBOX_PRINCIPAL };
-  }
-  return undefined;
+  return KEYS[accessKeyId];
 }

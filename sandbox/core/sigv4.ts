@@ -40,6 +40,15 @@ const ALGORITHM = 'AWS4-HMAC-SHA256';
 const MAX_SKEW_MS = 15 * 60 * 1000;
 const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
 
+export interface VerifyOptions {
+  /**
+   * For presigned URLs: accept them this long after X-Amz-Date whatever X-Amz-Expires says. The EKS
+   * authenticator does this (15 minutes), so tokens from `aws eks get-token` (X-Amz-Expires=60) work
+   * for as long as kubectl caches them.
+   */
+  presignedMaxAgeMs?: number;
+}
+
 /** Reads the credential scope without verifying anything: used to pick the service and protocol. */
 export function readCredentialScope(req: IncomingSignedRequest): CredentialScope | undefined {
   const auth = header(req, 'authorization');
@@ -63,7 +72,7 @@ function parseCredential(credential: string): CredentialScope | undefined {
  * Verifies a request's signature. `nowMs` is the real wall clock (signatures are about real time,
  * not sandbox time).
  */
-export function verifySigV4(req: IncomingSignedRequest, nowMs = Date.now()): VerifyResult {
+export function verifySigV4(req: IncomingSignedRequest, nowMs = Date.now(), options: VerifyOptions = {}): VerifyResult {
   const auth = header(req, 'authorization');
   const query = queryParams(req.rawQuery);
   const presigned = !auth && query.has('X-Amz-Signature');
@@ -115,7 +124,8 @@ export function verifySigV4(req: IncomingSignedRequest, nowMs = Date.now()): Ver
     if (!Number.isFinite(expiresSeconds) || expiresSeconds! < 1 || expiresSeconds! > 604800) {
       return { ok: false, reason: 'malformed', message: 'X-Amz-Expires must be between 1 and 604800 seconds', scope };
     }
-    if (nowMs > requestTime + expiresSeconds! * 1000) {
+    const validForMs = options.presignedMaxAgeMs ?? expiresSeconds! * 1000;
+    if (nowMs > requestTime + validForMs) {
       return { ok: false, reason: 'expired', message: 'Request has expired', scope };
     }
   } else if (Math.abs(nowMs - requestTime) > MAX_SKEW_MS) {

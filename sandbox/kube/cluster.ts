@@ -12,6 +12,8 @@ export interface KubeCluster {
   arn: string;
   name: string;
   region: string;
+  /** The EKS cluster's Kubernetes version (`1.35`), reported by `/version`; '1.35' when unset. */
+  kubernetesVersion?: string;
   objects: ClusterObjects;
   /** Sandbox time, epoch ms. */
   now(): number;
@@ -23,7 +25,7 @@ export interface KubeCluster {
 }
 
 export function makeKubeCluster(
-  identity: { arn: string; name: string; region: string },
+  identity: { arn: string; name: string; region: string; kubernetesVersion?: string },
   data: ClusterKubeState,
   hooks: { now(): number; changed(): void },
 ): KubeCluster {

@@ -53,7 +53,7 @@ export const invalid = (t: ResourceType, name: string, causes: StatusCause[]) =>
   new KubeError(
     422,
     'Invalid',
-    `${t.kind} "${name}" is invalid: ${causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ')}`,
+    `${t.kind}${t.group ? `.${t.group}` : ''} "${name}" is invalid: ${causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ')}`,
     { name, group: t.group, kind: t.kind, causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field })) },
   );
 

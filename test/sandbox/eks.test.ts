@@ -43,7 +43,7 @@ describe('EKS clusters through the SDK', () => {
     const c = (await eks().send(new DescribeClusterCommand({ name: 'alpha' }))).cluster!;
     assert.equal(c.status, 'ACTIVE');
     assert.equal(c.arn, 'arn:aws:eks:us-west-2:000000000000:cluster/alpha');
-    assert.match(c.endpoint!, /^https:\/\/[0-9A-F]{32}\.gr7\.us-west-2\.eks\.amazonaws\.com$/);
+    assert.match(c.endpoint!, /^https:\/\/127\.0\.0\.1:\d+\/k8s\/[0-9a-f]{32}$/, "the sandbox serves the Kubernetes API on its own port");
     assert.match(c.identity!.oidc!.issuer!, /^https:\/\/oidc\.eks\.us-west-2\.amazonaws\.com\/id\/[0-9A-F]{32}$/);
     assert.equal(c.version, '1.35');
     assert.match(c.platformVersion!, /^eks\.\d+$/);

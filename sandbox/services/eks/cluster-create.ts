@@ -63,7 +63,7 @@ export function createCluster(input: unknown, ctx: RequestContext) {
   const regionState = eksRegion(ctx.state, ctx.region);
   const mismatch = () => clientError('The clientRequestToken was already used for a different CreateCluster request.', { clusterName: req.name });
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
-  if (earlier && regionState.clusters[earlier]) return { cluster: renderCluster(regionState.clusters[earlier], ctx.region, ctx.runtime.ca.base64Data) };
+  if (earlier && regionState.clusters[earlier]) return { cluster: renderCluster(regionState.clusters[earlier], ctx.region, ctx.runtime) };
   if (regionState.clusters[req.name]) throw inUse(`Cluster already exists with name: ${req.name}`, { clusterName: req.name });
 
   for (const [field, feature] of Object.entries(NOT_EMULATED)) {
@@ -169,7 +169,7 @@ export function createCluster(input: unknown, ctx: RequestContext) {
   if (authenticationMode !== 'CONFIG_MAP' && bootstrapAdmin) grantCreatorAdmin(cluster, now);
   regionState.clusters[req.name] = cluster;
   rememberClientToken(ctx, req.clientRequestToken, input, req.name);
-  return { cluster: renderCluster(cluster, ctx.region, ctx.runtime.ca.base64Data) };
+  return { cluster: renderCluster(cluster, ctx.region, ctx.runtime) };
 }
 
 /** The cluster creator's access entry with AmazonEKSClusterAdminPolicy (bootstrapClusterCreatorAdminPermissions). */

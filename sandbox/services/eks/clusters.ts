@@ -21,7 +21,7 @@ export function requireCluster(ctx: RequestContext, name: string): StoredCluster
 
 export function describeCluster(input: unknown, ctx: RequestContext) {
   const req = validateInput(z.object({ name: z.string().min(1) }), input, VALIDATION);
-  return { cluster: renderCluster(requireCluster(ctx, req.name), ctx.region, ctx.runtime.ca.base64Data) };
+  return { cluster: renderCluster(requireCluster(ctx, req.name), ctx.region, ctx.runtime) };
 }
 
 export function listClusters(input: unknown, ctx: RequestContext) {
@@ -48,7 +48,7 @@ export function deleteCluster(input: unknown, ctx: RequestContext) {
     addon.readyAt = c.readyAt;
     addon.modifiedAt = now;
   }
-  return { cluster: renderCluster(c, ctx.region, ctx.runtime.ca.base64Data) };
+  return { cluster: renderCluster(c, ctx.region, ctx.runtime) };
 }
 
 const versionsSchema = z.object({

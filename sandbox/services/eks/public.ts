@@ -1,6 +1,6 @@
 import type { SandboxState } from '../../core/store.js';
 import { newAccessEntry } from './access-model.js';
-import { clustersIn, findCluster, type StoredCluster } from './state.js';
+import { clustersIn, eksRegions, findCluster, type StoredCluster } from './state.js';
 
 /**
  * What other parts of the sandbox may know about EKS: SageMaker HyperPod checks its orchestrator
@@ -12,7 +12,8 @@ export interface EksClusterView {
   status: 'CREATING' | 'ACTIVE' | 'DELETING' | 'FAILED' | 'UPDATING' | 'PENDING';
   version: string;
   authenticationMode: 'API' | 'API_AND_CONFIG_MAP' | 'CONFIG_MAP';
-  endpoint?: string;
+  /** The id in the cluster's Kubernetes API path (`/k8s/<endpointId>`), lower case. */
+  endpointId: string;
   oidcIssuer?: string;
   vpcId: string;
   subnetIds: string[];
@@ -21,8 +22,12 @@ export interface EksClusterView {
   createdAt: number;
 }
 
-export function clusterEndpoint(c: StoredCluster, region: string): string {
-  return `https://${c.endpointId}.gr7.${region}.eks.amazonaws.com`;
+/**
+ * The cluster's Kubernetes API: served by the sandbox itself over HTTPS on its own port, one path
+ * per cluster (`https://127.0.0.1:4566/k8s/<endpoint id>`), with certificates of the sandbox CA.
+ */
+export function clusterEndpoint(c: Pick<StoredCluster, 'endpointId'>, sandboxUrl: string): string {
+  return `${sandboxUrl.replace(/^http:/, 'https:')}/k8s/${c.endpointId.toLowerCase()}`;
 }
 
 export function clusterOidcIssuer(c: StoredCluster, region: string): string {
@@ -30,15 +35,13 @@ export function clusterOidcIssuer(c: StoredCluster, region: string): string {
 }
 
 function view(c: StoredCluster, region: string): EksClusterView {
-  // The endpoint exists once the control plane is up (AWS omits it while CREATING); the issuer from the start.
-  const live = c.status !== 'CREATING' && c.status !== 'FAILED';
   return {
     name: c.name,
     arn: c.arn,
     status: c.status,
     version: c.version,
     authenticationMode: c.authenticationMode,
-    ...(live ? { endpoint: clusterEndpoint(c, region) } : {}),
+    endpointId: c.endpointId.toLowerCase(),
     oidcIssuer: clusterOidcIssuer(c, region),
     vpcId: c.vpcId,
     subnetIds: [...c.subnetIds],
@@ -51,6 +54,15 @@ function view(c: StoredCluster, region: string): EksClusterView {
 export function getEksCluster(state: SandboxState, region: string, nameOrArn: string): EksClusterView | undefined {
   const c = findCluster(state, region, nameOrArn);
   return c ? view(c, region) : undefined;
+}
+
+/** Clusters whose control plane is up (ACTIVE or UPDATING) in every region: the ones with a Kubernetes API. */
+export function listLiveEksClusters(state: SandboxState): Array<EksClusterView & { region: string }> {
+  return eksRegions(state).flatMap(([region, r]) =>
+    Object.values(r.clusters)
+      .filter((c) => c.status === 'ACTIVE' || c.status === 'UPDATING')
+      .map((c) => ({ ...view(c, region), region })),
+  );
 }
 
 export function listEksClusters(state: SandboxState, region: string): EksClusterView[] {
@@ -92,4 +104,26 @@ export function accessFor(
     kubernetesGroups: [...e.kubernetesGroups],
     policies: e.policies.map((p) => ({ policyArn: p.policyArn, accessScope: { type: p.accessScope.type, namespaces: [...p.accessScope.namespaces] } })),
   };
+}
+
+/** The add-ons of a cluster with their status (the Kubernetes side materialises what they install; `preserve` when DeleteAddon keeps the software). */
+export function listEksAddons(
+  state: SandboxState,
+  region: string,
+  clusterName: string,
+): Array<{ name: string; version: string; status: string; namespace?: string; preserve?: boolean }> {
+  const c = findCluster(state, region, clusterName);
+  return Object.values(c?.addons ?? {}).map((a) => ({
+    name: a.addonName,
+    version: a.addonVersion,
+    status: a.status,
+    ...(a.namespace ? { namespace: a.namespace } : {}),
+    ...(a.preserve ? { preserve: true } : {}),
+  }));
+}
+
+/** What a cluster's Kubernetes side starts from: its service CIDR and whether EKS installs the self-managed add-ons (vpc-cni, kube-proxy, CoreDNS). */
+export function eksKubernetesSetup(state: SandboxState, region: string, clusterName: string): { serviceIpv4Cidr: string; bootstrapSelfManagedAddons: boolean; version: string } | undefined {
+  const c = findCluster(state, region, clusterName);
+  return c ? { serviceIpv4Cidr: c.serviceIpv4Cidr, bootstrapSelfManagedAddons: c.bootstrapSelfManagedAddons, version: c.version } : undefined;
 }

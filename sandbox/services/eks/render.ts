@@ -3,16 +3,16 @@ import { clusterEndpoint, clusterOidcIssuer } from './public.js';
 import type { StoredAccessEntry, StoredAccessPolicy, StoredAddon, StoredCluster, StoredPodIdentityAssociation, StoredUpdate } from './state.js';
 
 /** Wire shapes of EKS outputs. State keeps epoch ms; outputs carry `Date`s, which JSON renders as epoch seconds. */
-export function renderCluster(c: StoredCluster, region: string, caData: string): Record<string, unknown> {
+export function renderCluster(c: StoredCluster, region: string, sandbox: { endpointUrl: string; ca: { base64Data: string } }): Record<string, unknown> {
   const live = c.status !== 'CREATING' && c.status !== 'FAILED';
   return {
     name: c.name,
     arn: c.arn,
     createdAt: new Date(c.createdAt),
     version: c.version,
-    ...(live ? { endpoint: clusterEndpoint(c, region) } : {}),
+    ...(live ? { endpoint: clusterEndpoint(c, sandbox.endpointUrl) } : {}),
     // As on AWS, the authority's data appears with the endpoint; an empty object until then.
-    certificateAuthority: live ? { data: caData } : {},
+    certificateAuthority: live ? { data: sandbox.ca.base64Data } : {},
     roleArn: c.roleArn,
     resourcesVpcConfig: {
       subnetIds: c.subnetIds,
