@@ -1,4 +1,5 @@
 import { runSandboxCommand, UsageError } from '../sandbox/cli.js';
+import { runKubeconfigCommand, runTokenCommand } from './kube-commands.js';
 
 /**
  * The `instantstart` command. It lives outside `src/` because it composes the product with the
@@ -8,14 +9,26 @@ const USAGE = `usage: instantstart <command> [options]
 
 commands:
   sandbox     start the local sandbox cloud (AWS wire protocols on 127.0.0.1:4566)
+  kubeconfig  print a kubeconfig for an EKS cluster (sandbox or real AWS)
+  token       print an EKS token as an ExecCredential (for kubeconfig exec plugins)
 
 Run 'instantstart <command> --help' for a command's options.`;
+
+// The SDK's notice about future Node.js support would otherwise print on every kubectl call that
+// runs `instantstart token` as its credential plugin; the lockfile pins SDK versions that support Node 20.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'sandbox':
       await runSandboxCommand(rest);
+      return;
+    case 'kubeconfig':
+      await runKubeconfigCommand(rest);
+      return;
+    case 'token':
+      await runTokenCommand(rest);
       return;
     case undefined:
     case '--help':

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SandboxRuntime } from '../core/service.js';
+import type { SandboxState } from '../core/store.js';
+import { getEksCluster, listLiveEksClusters } from '../services/eks/public.js';
+import { authorize } from './authz.js';
+import { mapPrincipal, verifyEksToken } from './auth.js';
+import { makeKubeCluster, type KubeCluster } from './cluster.js';
+import { bootstrapCluster, runControllers } from './controllers/index.js';
+import { handleKubeApi } from './api/router.js';
+import { KubeError, unauthorized } from './errors.js';
+import { emptyClusterKubeState, type ClusterKubeState } from './objects.js';
+
+/**
+ * The Kubernetes side of the sandbox: one API per live EKS cluster (ACTIVE or UPDATING), served
+ * over HTTPS on the sandbox's own port at `/k8s/<endpoint id>`, and the simulated controllers that
+ * run on every tick. A cluster's objects live in `state.kube[<EKS cluster ARN>]` and go with it.
+ */
+
+interface StoredKubeCluster extends ClusterKubeState {
+  bootstrapped?: boolean;
+}
+
+const ENDPOINT_PATH = /^\/k8s\/([0-9a-f]{32})(\/[^?]*)?(\?.*)?$/;
+
+export class KubernetesApis {
+  private readonly handles = new Map<string, { data: StoredKubeCluster; cluster: KubeCluster }>();
+
+  constructor(private readonly runtime: SandboxRuntime) {}
+
+  /** The cluster handle of a live EKS cluster (creating its store on first use). */
+  clusterFor(state: SandboxState, arn: string): KubeCluster | undefined {
+    const live = listLiveEksClusters(state).find((c) => c.arn === arn);
+    return live ? this.clusterHandle(state, live) : undefined;
+  }
+
+  /** Runs bootstrap (once per cluster) and the controllers of every live cluster; forgets deleted ones. */
+  tick(state: SandboxState, now: number): void {
+    const live = listLiveEksClusters(state);
+    const sections = kubeSection(state);
+    for (const arn of Object.keys(sections)) {
+      if (!live.some((c) => c.arn === arn) && !isEksClusterStillThere(state, arn)) {
+        delete sections[arn];
+        this.handles.delete(arn);
+        this.runtime.store.markDirty();
+      }
+    }
+    for (const c of live) {
+      const cluster = this.clusterHandle(state, c);
+      const data = sections[c.arn]!;
+      const ctx = { state, now, runtime: this.runtime };
+      if (!data.bootstrapped) {
+        bootstrapCluster(cluster, ctx);
+        data.bootstrapped = true;
+        this.runtime.store.markDirty();
+      }
+      runControllers(cluster, ctx);
+    }
+  }
+
+  /** Serves an HTTPS request; false when the path is not a cluster endpoint. */
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const m = ENDPOINT_PATH.exec(req.url ?? '/');
+    if (!m) return false;
+    const state = this.runtime.store.state;
+    const live = listLiveEksClusters(state).find((c) => c.endpointId === m[1]);
+    try {
+      if (!live) throw new KubeError(404, 'NotFound', 'no sandbox EKS cluster serves this endpoint (it was deleted, or is not ACTIVE yet)');
+      const cluster = this.clusterHandle(state, live);
+      const principal = verifyEksToken(req.headers.authorization, live.name);
+      const who = principal ? mapPrincipal(state, cluster, principal) : undefined;
+      if (!who) throw unauthorized();
+      const ctx = {
+        cluster,
+        user: who.user,
+        authorize: (verb: Parameters<typeof authorize>[2], type: Parameters<typeof authorize>[3], ns: string | undefined, sub?: string) =>
+          authorize(cluster, who, verb, type, ns, sub),
+      };
+      await handleKubeApi(req, res, `${m[2] ?? '/'}${m[3] ?? ''}`, ctx);
+    } catch (err) {
+      const e = err instanceof KubeError ? err : new KubeError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      if (!(err instanceof KubeError)) process.stderr.write(`sandbox kube: ${err instanceof Error ? err.stack : String(err)}\n`);
+      if (!res.headersSent) res.writeHead(e.code, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(e.toStatus()));
+    }
+    return true;
+  }
+
+  private clusterHandle(state: SandboxState, eks: { arn: string; name: string; region: string; version: string }): KubeCluster {
+    const sections = kubeSection(state);
+    const data = (sections[eks.arn] ??= emptyClusterKubeState());
+    const cached = this.handles.get(eks.arn);
+    if (cached && cached.data === data) return cached.cluster;
+    const cluster = makeKubeCluster({ arn: eks.arn, name: eks.name, region: eks.region, kubernetesVersion: eks.version }, data, {
+      now: () => this.runtime.clock.now(),
+      changed: () => this.runtime.store.markDirty(),
+    });
+    this.handles.set(eks.arn, { data, cluster });
+    return cluster;
+  }
+}
+
+function kubeSection(state: SandboxState): Record<string, StoredKubeCluster> {
+  return (state.kube ??= {}) as Record<string, StoredKubeCluster>;
+}
+
+/** A cluster that is DELETING keeps its objects until EKS removes it (its API is gone already). */
+function isEksClusterStillThere(state: SandboxState, arn: string): boolean {
+  const [, , , region, , resource] = arn.split(':');
+  const name = resource?.split('/')[1];
+  return Boolean(region && name && getEksCluster(state, region, name));
+}
