@@ -1,7 +1,21 @@
-// CONTRACT (owned by the controllers helper; bodies are being written now).
 import type { SandboxRuntime } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
+import { eksKubernetesSetup } from '../../services/eks/public.js';
 import type { KubeCluster } from '../cluster.js';
+import { materialiseAddons } from './addons.js';
+import { bootstrap, clusterDnsIp, ensureNamespaceBasics, type ClusterSetup } from './bootstrap.js';
+import { runDaemonSets } from './daemonsets.js';
+import { runDeployments } from './deployments.js';
+import { expireEvents } from './events.js';
+import { collectGarbage } from './gc.js';
+import { syncHyperPodNodes } from './hyperpod-nodes.js';
+import { runJobs } from './jobs.js';
+import { runNodeLifecycle } from './node-lifecycle.js';
+import { runKubelets } from './pod-lifecycle.js';
+import { runReplicaSets } from './replicasets.js';
+import { schedule } from './scheduler.js';
+import { runServices } from './services.js';
+import { runStatefulSets } from './statefulsets.js';
 
 export interface ControllerContext {
   state: SandboxState;
@@ -9,8 +23,50 @@ export interface ControllerContext {
   runtime: SandboxRuntime;
 }
 
-/** Once, when a cluster's Kubernetes API first comes up: default namespaces, service accounts, kube-system workloads. Idempotent. */
-export function bootstrapCluster(_cluster: KubeCluster, _ctx: ControllerContext): void {}
+const MIN_INTERVAL_MS = 100;
+const lastRun = new WeakMap<KubeCluster, number>();
 
-/** Every sandbox tick, for every live cluster: nodes from HyperPod, workloads, scheduler, jobs, services, GC, add-ons. Idempotent. */
-export function runControllers(_cluster: KubeCluster, _ctx: ControllerContext): void {}
+/** The EKS cluster's settings that shape its Kubernetes side (defaults for a cluster EKS does not know, as in unit tests). */
+function setupOf(cluster: KubeCluster, ctx: ControllerContext): ClusterSetup {
+  const eks = eksKubernetesSetup(ctx.state, cluster.region, cluster.name);
+  const caPem = (ctx.runtime as SandboxRuntime | undefined)?.ca?.certificatePem;
+  return {
+    serviceCidr: eks?.serviceIpv4Cidr ?? '172.20.0.0/16',
+    kubernetesVersion: eks?.version ?? cluster.kubernetesVersion ?? '1.35',
+    selfManagedAddons: eks?.bootstrapSelfManagedAddons ?? false,
+    ...(caPem ? { caPem } : {}),
+  };
+}
+
+/** Once, when a cluster's Kubernetes API first comes up: default namespaces, service accounts, system objects, self-managed add-ons. Idempotent. */
+export function bootstrapCluster(cluster: KubeCluster, ctx: ControllerContext): void {
+  bootstrap(cluster, setupOf(cluster, ctx));
+}
+
+/**
+ * Every sandbox tick, for every live cluster, in the order the real control loops settle: nodes
+ * and add-ons from the AWS side, node lifecycle, the workload controllers, the scheduler, the
+ * kubelets, services and endpoints, then garbage collection. Each step is an idempotent function of
+ * the stored objects and sandbox time.
+ */
+export function runControllers(cluster: KubeCluster, ctx: ControllerContext): void {
+  // Ticks also come with every API request; a pass per 100 ms of sandbox time is as fast as anyone can notice.
+  const now = cluster.now();
+  if (now - (lastRun.get(cluster) ?? -Infinity) < MIN_INTERVAL_MS) return;
+  lastRun.set(cluster, now);
+  const setup = setupOf(cluster, ctx);
+  ensureNamespaceBasics(cluster, setup.caPem);
+  syncHyperPodNodes(cluster, ctx.state, setup.kubernetesVersion);
+  materialiseAddons(cluster, ctx.state, clusterDnsIp(setup.serviceCidr));
+  runNodeLifecycle(cluster);
+  runDeployments(cluster);
+  runReplicaSets(cluster);
+  runStatefulSets(cluster);
+  runDaemonSets(cluster);
+  runJobs(cluster);
+  schedule(cluster);
+  runKubelets(cluster);
+  runServices(cluster, setup.serviceCidr);
+  collectGarbage(cluster);
+  expireEvents(cluster);
+}

@@ -1,6 +1,8 @@
-// CONTRACT (owned by the controllers helper; bodies are being written now).
 import type { KubeCluster } from '../cluster.js';
+import { badRequest } from '../errors.js';
 import type { KubeObject } from '../types.js';
+import { programOf } from './log-programs.js';
+import { nodeNameOf, T, type Any } from './util.js';
 
 export interface LogOptions {
   container?: string;
@@ -12,12 +14,120 @@ export interface LogOptions {
   timestamps?: boolean;
 }
 
-/** The log text of a pod's container so far (sandbox time). Unknown container / not started → KubeError 400 as the API server words it. */
-export function readLogs(_cluster: KubeCluster, _pod: KubeObject, _options: LogOptions): string {
-  return '';
+/**
+ * Pod logs, computed from what each container runs (log-programs.ts) and when it ran, so nothing is
+ * stored: the current run (or, for a container waiting in CrashLoopBackOff, the run that just
+ * ended), or with `previous` the run before the last restart. The errors are the API server's and
+ * the kubelet's own words.
+ */
+
+interface Run {
+  container: Any;
+  start: number;
+  /** When the run ended; undefined while it runs. */
+  end: number | undefined;
+  /** Which run of the container (its restart count then). */
+  index: number;
 }
 
-/** Streams new log lines as the container produces them (on the sandbox clock); returns a stop function. `onEnd` when the container terminates. */
-export function followLogs(_cluster: KubeCluster, _pod: KubeObject, _options: LogOptions, _onChunk: (text: string) => void, _onEnd: () => void): () => void {
-  return () => {};
+type Line = { at: number; text: string };
+
+function containerOf(pod: KubeObject, options: LogOptions): { container: Any; status: Any | undefined } {
+  const spec = (pod.spec ?? {}) as Any;
+  const containers = (spec.containers ?? []) as Any[];
+  const inits = (spec.initContainers ?? []) as Any[];
+  const name = options.container ?? (containers.length === 1 ? containers[0].name : undefined);
+  if (!name) throw badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]${inits.length ? ` or one of the init containers: [${inits.map((c) => c.name).join(' ')}]` : ''}`);
+  const container = containers.find((c) => c.name === name) ?? inits.find((c) => c.name === name);
+  if (!container) throw badRequest(`container ${name} is not valid for pod ${pod.metadata.name}`);
+  const st = (pod.status ?? {}) as Any;
+  const status = [...((st.containerStatuses ?? []) as Any[]), ...((st.initContainerStatuses ?? []) as Any[])].find((c) => c.name === name);
+  return { container, status };
+}
+
+/** The run logs are read from; undefined for a pod no node has taken yet (the API answers with nothing). */
+function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
+  const { container, status: found } = containerOf(pod, options);
+  const status = (found ?? { restartCount: 0, state: {} }) as Any;
+  if (!nodeNameOf(pod)) return undefined;
+  const where = `container "${container.name}" in pod "${pod.metadata.name}"`;
+  const last = status?.lastState?.terminated as Any | undefined;
+  const ofTerminated = (t: Any, index: number): Run => ({ container, start: Date.parse(t.startedAt), end: Date.parse(t.finishedAt), index });
+  if (options.previous) {
+    if (!last) throw badRequest(`previous terminated ${where} not found`);
+    return ofTerminated(last, status.restartCount - 1);
+  }
+  const state = (status?.state ?? {}) as Any;
+  if (state.running) return { container, start: Date.parse(state.running.startedAt), end: undefined, index: status.restartCount };
+  if (state.terminated) return ofTerminated(state.terminated, status.restartCount);
+  if (last) return ofTerminated(last, status.restartCount - 1);
+  throw badRequest(`${where} is waiting to start: ${state.waiting?.reason ?? 'ContainerCreating'}`);
+}
+
+/** RFC3339Nano with fixed nine digits, as the kubelet prefixes lines with `timestamps=true`. */
+const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+const format = (lines: Line[], timestamps?: boolean) => lines.map((l) => `${timestamps ? `${stamp(l.at)} ` : ''}${l.text}\n`).join('');
+
+function linesOf(pod: KubeObject, run: Run, from: number, until: number): Line[] {
+  return programOf(pod, run.container, run.index).lines(run.start, from, Math.min(until, run.end ?? until));
+}
+
+export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions): string {
+  const run = runOf(pod, options);
+  if (!run) return '';
+  const now = cluster.now();
+  const since = options.sinceTime ? Date.parse(options.sinceTime) : options.sinceSeconds !== undefined ? now - options.sinceSeconds * 1000 : run.start;
+  let lines = linesOf(pod, run, Math.max(run.start, since), now);
+  if (options.tailLines !== undefined && options.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - options.tailLines));
+  const text = format(lines, options.timestamps);
+  if (options.limitBytes === undefined || options.limitBytes < 0) return text;
+  return Buffer.from(text).subarray(0, options.limitBytes).toString('utf8');
+}
+
+/** Streams the lines produced after now as sandbox time passes; ends when the run ends, the container restarts or the pod goes. */
+export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions, onChunk: (text: string) => void, onEnd: () => void): () => void {
+  const run = runOf(pod, options);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  if (!run || run.end !== undefined) {
+    // Nothing more will come: a finished run (or `previous`) ends the stream at once.
+    queueMicrotask(() => !stopped && onEnd());
+    return () => {
+      stopped = true;
+    };
+  }
+  let sentUntil = cluster.now();
+  const poll = () => {
+    if (stopped) return;
+    const now = cluster.now();
+    const current = cluster.objects.get(T.pods, pod.metadata.namespace, pod.metadata.name!);
+    const status = [...(((current?.status as Any)?.containerStatuses ?? []) as Any[]), ...(((current?.status as Any)?.initContainerStatuses ?? []) as Any[])].find((c) => c.name === run.container.name);
+    const end = endOfRun(current, pod, status, run.index, sentUntil);
+    const until = Math.min(now, end ?? now);
+    const fresh = linesOf(pod, run, sentUntil + 1, until);
+    if (fresh.length > 0) onChunk(format(fresh, options.timestamps));
+    sentUntil = Math.max(sentUntil, until);
+    if (end !== undefined) {
+      stopped = true;
+      onEnd();
+      return;
+    }
+    timer = setTimeout(poll, 100);
+  };
+  timer = setTimeout(poll, 100);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/** When the followed run ended (undefined while it runs): its termination, or now-ish when the pod or container is gone. */
+function endOfRun(current: KubeObject | undefined, pod: KubeObject, status: Any | undefined, index: number, sentUntil: number): number | undefined {
+  if (!current || current.metadata.uid !== pod.metadata.uid || !status) return sentUntil;
+  if (status.restartCount === index) {
+    if (status.state?.running) return undefined;
+    return status.state?.terminated ? Date.parse(status.state.terminated.finishedAt) : sentUntil;
+  }
+  const last = status.lastState?.terminated;
+  return status.restartCount === index + 1 && last ? Date.parse(last.finishedAt) : sentUntil;
 }

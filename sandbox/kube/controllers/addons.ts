@@ -1,0 +1,120 @@
+import { defaultAddonVersion, findAddon } from '../../catalog/eks-addons.js';
+import type { SandboxState } from '../../core/store.js';
+import { listEksAddons } from '../../services/eks/public.js';
+import { applyDefaults } from '../api/defaults.js';
+import { deleteObject } from '../api/deletion.js';
+import type { KubeCluster } from '../cluster.js';
+import type { KubeObject } from '../types.js';
+import type { AddonParams } from './addon-builders.js';
+import { ADDON_MANIFESTS } from './addon-manifests.js';
+import { rfc3339, save, T, type Any } from './util.js';
+
+/**
+ * EKS add-ons materialise in the cluster as EKS installs them: once CreateAddon starts, the add-on's
+ * objects (addon-manifests.ts) appear labelled `app.kubernetes.io/managed-by: eks` and annotated
+ * with the add-on's name and version; objects of the same name already there (the self-managed
+ * vpc-cni, kube-proxy and CoreDNS a new cluster starts with) are adopted. An update to another
+ * version moves the images. DeleteAddon removes what the add-on made — namespaces with their
+ * contents, CRDs with their custom resources — unless `preserve` keeps the software (then it is
+ * only released). CRDs are established at once, so their resources are served.
+ */
+
+export const ADDON = 'sandbox.instantstart.dev/eks-addon';
+const VERSION = 'sandbox.instantstart.dev/eks-addon-version';
+const MANAGED_BY = 'app.kubernetes.io/managed-by';
+/** The kinds add-ons install (reading only these keeps a tick from cloning every pod and event). */
+const ADDON_KINDS = [T.namespaces, T.serviceaccounts, T.configmaps, T.services, T.deployments, T.daemonsets, T.csidrivers, T.crds];
+const LIVE = new Set(['CREATING', 'ACTIVE', 'DEGRADED', 'UPDATING', 'UPDATE_FAILED', 'DELETE_FAILED']);
+
+export function materialiseAddons(cluster: KubeCluster, state: SandboxState, clusterDns: string): void {
+  const addons = new Map(listEksAddons(state, cluster.region, cluster.name).map((a) => [a.name, a]));
+  const installed = new Map<string, KubeObject[]>();
+  for (const o of ADDON_KINDS.flatMap((t) => cluster.objects.list(t))) {
+    const name = o.metadata.annotations?.[ADDON];
+    if (name) installed.set(name, [...(installed.get(name) ?? []), o]);
+  }
+  for (const name of Object.keys(ADDON_MANIFESTS)) {
+    const addon = addons.get(name);
+    const mine = installed.get(name) ?? [];
+    if (addon && LIVE.has(addon.status)) {
+      const params = { version: addon.version, namespace: addon.namespace ?? findAddon(name)?.defaultNamespace ?? 'kube-system', region: cluster.region, clusterDns };
+      const current = mine.some((o) => o.metadata.annotations?.[VERSION] === addon.version && !o.metadata.deletionTimestamp);
+      if (!current) install(cluster, name, params, true);
+    } else if (addon?.status === 'DELETING' && addon.preserve) {
+      for (const o of mine) release(cluster, o);
+    } else {
+      for (const o of mine) remove(cluster, o);
+    }
+  }
+}
+
+/** The self-managed add-ons EKS puts in a new cluster (bootstrapSelfManagedAddons): vpc-cni, kube-proxy, CoreDNS at the cluster's default versions. */
+export function installSelfManagedAddons(cluster: KubeCluster, kubernetesVersion: string, clusterDns: string): void {
+  for (const name of ['vpc-cni', 'kube-proxy', 'coredns']) {
+    const spec = findAddon(name);
+    const version = spec ? defaultAddonVersion(spec, kubernetesVersion) : undefined;
+    if (!version) continue;
+    install(cluster, name, { version, namespace: 'kube-system', region: cluster.region, clusterDns }, false);
+  }
+}
+
+function install(cluster: KubeCluster, name: string, params: AddonParams, managed: boolean): void {
+  for (const manifest of ADDON_MANIFESTS[name]!(params)) {
+    const type = cluster.findTypeByKind(manifest.apiVersion, manifest.kind);
+    if (!type) continue;
+    const obj = structuredClone(manifest);
+    if (managed) {
+      obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [MANAGED_BY]: 'eks' };
+      obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [ADDON]: name, [VERSION]: params.version };
+    }
+    applyDefaults(type, obj);
+    if (obj.kind === 'CustomResourceDefinition') establish(obj, cluster.now());
+    const existing = cluster.objects.get(type, obj.metadata.namespace, obj.metadata.name!);
+    if (!existing) {
+      cluster.objects.create(type, obj);
+      continue;
+    }
+    // A namespace that was there before is not the add-on's to take (or to delete later).
+    if (!managed || existing.metadata.deletionTimestamp || (obj.kind === 'Namespace' && !existing.metadata.annotations?.[ADDON])) continue;
+    const adopted: KubeObject = { ...existing, metadata: { ...existing.metadata, labels: { ...existing.metadata.labels, ...obj.metadata.labels }, annotations: { ...existing.metadata.annotations, ...obj.metadata.annotations } } };
+    const template = (adopted.spec as Any | undefined)?.template;
+    if (template) adopted.spec = { ...(adopted.spec as Any), template: withImagesOf(template, (obj.spec as Any).template) };
+    save(cluster, type, existing, adopted);
+  }
+}
+
+/** The existing template with the add-on version's images (an update rolls the pods; other customisations stay). */
+function withImagesOf(template: Any, wanted: Any): Any {
+  const images = new Map<string, string>();
+  for (const c of [...((wanted?.spec?.containers ?? []) as Any[]), ...((wanted?.spec?.initContainers ?? []) as Any[])]) images.set(c.name, c.image);
+  const next = structuredClone(template);
+  for (const c of [...((next.spec?.containers ?? []) as Any[]), ...((next.spec?.initContainers ?? []) as Any[])]) if (images.has(c.name)) c.image = images.get(c.name);
+  return next;
+}
+
+function release(cluster: KubeCluster, o: KubeObject): void {
+  const type = cluster.findTypeByKind(o.apiVersion, o.kind);
+  if (!type) return;
+  const { [ADDON]: _name, [VERSION]: _version, ...annotations } = o.metadata.annotations ?? {};
+  const { [MANAGED_BY]: _by, ...labels } = o.metadata.labels ?? {};
+  save(cluster, type, o, { ...o, metadata: { ...o.metadata, labels, annotations } });
+}
+
+function remove(cluster: KubeCluster, o: KubeObject): void {
+  const type = cluster.findTypeByKind(o.apiVersion, o.kind);
+  const live = type && cluster.objects.get(type, o.metadata.namespace, o.metadata.name!);
+  if (type && live && !live.metadata.deletionTimestamp) deleteObject(cluster, type, live, 'Background');
+}
+
+function establish(crd: KubeObject, now: number): void {
+  const at = rfc3339(now);
+  const spec = crd.spec as Any;
+  crd.status = {
+    acceptedNames: spec.names,
+    storedVersions: ((spec.versions ?? []) as Any[]).filter((v) => v.storage).map((v) => v.name),
+    conditions: [
+      { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: at },
+      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: at },
+    ],
+  };
+}

@@ -1,0 +1,195 @@
+import type { KubeObject } from '../types.js';
+import { parseScript, scriptOf, timelineOf } from './shell-script.js';
+import { unit, type Any } from './util.js';
+
+/**
+ * What a container "runs" in the sandbox. The pod annotation `sandbox.instantstart.dev/program`
+ * (or `sandbox.instantstart.dev/program.<container>` for one container) picks it, else the image:
+ *
+ * - `training` (images with pytorch, training, nemo, megatron, torchrun, deepspeed): a banner, then
+ *   every `step-seconds` (default 10) `step=N loss=… tokens/s=… lr=…` with a falling loss; after
+ *   `steps` steps (annotation, default 100) it saves a checkpoint and exits 0.
+ * - `server` (nginx, vllm, tgi, triton, inference, server, httpd, envoy): start-up lines, then a
+ *   request line every 5 s; never exits.
+ * - `failing` (images with fail or crash): starts, prints an error, exits `exit-code` (default 1)
+ *   after `fail-after-seconds` (default 5) — restarts then back off into CrashLoopBackOff.
+ * - `controller` (what EKS add-ons run): klog start-up lines, then a reconcile line every 30 s.
+ * - `oneshot`: one line, exits 0 after 2 s (the add-ons' init containers).
+ * - `command` (everything else, also `sleep`): runs the container's command and args as a tiny
+ *   shell (shell-script.ts): `echo hello` prints `hello` and exits 0, `sleep 30` exits after 30 s,
+ *   a `while true` loop repeats; with no command, or an unknown one, it prints one line and runs
+ *   until stopped.
+ *
+ * Lines are a pure function of (pod uid, container, restart, time), so logs need no storage.
+ */
+export interface Program {
+  /** Lines of a run that started at `startMs`, with times in [fromMs, untilMs]. */
+  lines(startMs: number, fromMs: number, untilMs: number): Array<{ at: number; text: string }>;
+  /** Milliseconds after start when the process exits; undefined = runs until stopped. */
+  exitAfterMs?: number;
+  exitCode: number;
+}
+
+const PREFIX = 'sandbox.instantstart.dev/';
+type Line = { at: number; text: string };
+
+export function programKind(pod: KubeObject, container: Any): string {
+  const a = pod.metadata.annotations ?? {};
+  const chosen = a[`${PREFIX}program.${container.name}`] ?? a[`${PREFIX}program`];
+  if (chosen) return chosen === 'sleep' ? 'command' : chosen;
+  const image = String(container.image ?? '').toLowerCase();
+  if (/fail|crash/.test(image)) return 'failing';
+  if (/pytorch|training|nemo|megatron|torchrun|deepspeed/.test(image)) return 'training';
+  if (/nginx|vllm|tgi|text-generation-inference|triton|inference|server|httpd|envoy/.test(image)) return 'server';
+  return 'command';
+}
+
+export function programOf(pod: KubeObject, container: Any, run: number): Program {
+  const a = pod.metadata.annotations ?? {};
+  const num = (key: string, fallback: number) => {
+    const v = Number(a[`${PREFIX}${key}`]);
+    return Number.isFinite(v) && v >= 0 ? v : fallback;
+  };
+  const seed = `${pod.metadata.uid}|${container.name}|${run}`;
+  switch (programKind(pod, container)) {
+    case 'training':
+      return training(seed, container, Math.floor(num('steps', 100)), Math.max(1, num('step-seconds', 10)) * 1000);
+    case 'server':
+      return server(seed, container);
+    case 'failing':
+      return failing(container, num('exit-code', 1), Math.max(1, num('fail-after-seconds', 5)) * 1000);
+    case 'controller':
+      return controller(seed, container);
+    case 'oneshot':
+      return { lines: (t0, from, until) => inRange([{ at: t0, text: `${container.name}: initialisation complete` }], from, until), exitAfterMs: 2000, exitCode: 0 };
+    default:
+      return command(pod, container);
+  }
+}
+
+/** Lines `at = start + i * period` for i ≥ first, restricted to [from, until] without walking the whole run. */
+function periodic(start: number, from: number, until: number, period: number, first: number, last: number, line: (i: number) => string): Line[] {
+  const out: Line[] = [];
+  for (let i = Math.max(first, Math.ceil((from - start) / period)); i <= last && start + i * period <= until; i++) out.push({ at: start + i * period, text: line(i) });
+  return out;
+}
+
+const inRange = (lines: Line[], from: number, until: number) => lines.filter((l) => l.at >= from && l.at <= until);
+
+function training(seed: string, container: Any, steps: number, period: number): Program {
+  const gpus = Number(container.resources?.limits?.['nvidia.com/gpu'] ?? container.resources?.requests?.['nvidia.com/gpu'] ?? 0);
+  const neuron = Number(container.resources?.limits?.['aws.amazon.com/neuron'] ?? 0);
+  const world = Math.max(1, gpus, neuron);
+  const start = 2.2 + unit(seed) * 1.4;
+  const floor = 0.9 + unit(`${seed}|floor`) * 0.5;
+  const tau = Math.max(30, steps / 3);
+  const throughput = Math.round((9_000 + unit(`${seed}|tp`) * 6_000) * world);
+  const loss = (i: number) => floor + (start - floor) * Math.exp(-i / tau) + (unit(`${seed}|${i}`) - 0.5) * 0.02;
+  const last = steps > 0 ? steps : Number.MAX_SAFE_INTEGER;
+  const doneAt = steps * period + 1000;
+  return {
+    lines(t0, from, until) {
+      const banner = [
+        { at: t0, text: `[sandbox training] image=${container.image} world_size=${world} steps=${steps > 0 ? steps : 'unlimited'}` },
+        { at: t0, text: `Initializing process group: backend=${neuron ? 'xla' : gpus ? 'nccl' : 'gloo'} world_size=${world} rank=0` },
+        { at: t0 + 500, text: 'Loaded dataset: 128 shards, 4.1B tokens; tokenizer ready' },
+      ];
+      const stepLines = periodic(t0, from, until, period, 1, last, (i) => `step=${i} loss=${loss(i).toFixed(4)} tokens/s=${Math.round(throughput * (0.97 + unit(`${seed}|t${i}`) * 0.06))} lr=3.0e-04`);
+      const end = steps > 0 ? [{ at: t0 + doneAt, text: `Training complete: ${steps} steps, final loss ${loss(steps).toFixed(4)}; checkpoint saved to /checkpoints/step-${steps}` }] : [];
+      return [...inRange(banner, from, until), ...stepLines, ...inRange(end, from, until)];
+    },
+    ...(steps > 0 ? { exitAfterMs: doneAt + 1000 } : {}),
+    exitCode: 0,
+  };
+}
+
+function server(seed: string, container: Any): Program {
+  const port = container.ports?.[0]?.containerPort ?? 8080;
+  const nginx = /nginx/.test(String(container.image));
+  const paths = nginx ? ['/', '/healthz', '/index.html', '/api/status'] : ['/v1/completions', '/v1/chat/completions', '/health', '/metrics'];
+  const client = (i: number) => `10.0.${Math.floor(unit(`${seed}|c${i}`) * 200) + 10}.${Math.floor(unit(`${seed}|d${i}`) * 240) + 10}`;
+  return {
+    lines(t0, from, until) {
+      const banner = nginx
+        ? [{ at: t0, text: '/docker-entrypoint.sh: Configuration complete; ready for start up' }, { at: t0, text: `nginx: listening on 0.0.0.0:${port}` }]
+        : [{ at: t0, text: 'INFO:     Started server process [1]' }, { at: t0 + 1000, text: `INFO:     Uvicorn running on http://0.0.0.0:${port} (Press CTRL+C to quit)` }];
+      const requests = periodic(t0, from, until, 5000, 1, Number.MAX_SAFE_INTEGER, (i) => {
+        const path = paths[Math.floor(unit(`${seed}|p${i}`) * paths.length)]!;
+        const ms = Math.round(3 + unit(`${seed}|l${i}`) * (path.startsWith('/v1') ? 900 : 20));
+        return nginx
+          ? `${client(i)} - - "GET ${path} HTTP/1.1" 200 ${Math.round(200 + unit(`${seed}|b${i}`) * 4000)} "-" "kube-probe/1.32" ${ms}ms`
+          : `INFO:     ${client(i)}:${40000 + (i % 20000)} - "${path.startsWith('/v1') ? 'POST' : 'GET'} ${path} HTTP/1.1" 200 OK (${ms}ms)`;
+      });
+      return [...inRange(banner, from, until), ...requests];
+    },
+    exitCode: 0,
+  };
+}
+
+/** What `date` prints in a container (UTC): `Mon Jun  1 12:00:05 UTC 2026`. */
+function dateOutput(at: number): string {
+  const [weekday, day, month, year, time] = new Date(at).toUTCString().replace(',', '').split(' ');
+  return `${weekday} ${month} ${String(Number(day)).padStart(2, ' ')} ${time} UTC ${year}`;
+}
+
+/** klog's header: `I0601 12:00:05.000000       1 file.go:42] `. */
+function klog(at: number, where: string): string {
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `I${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${String(d.getUTCMilliseconds()).padStart(3, '0')}000       1 ${where}] `;
+}
+
+function controller(seed: string, container: Any): Program {
+  const version = /:([^:/]+)$/.exec(String(container.image))?.[1] ?? 'latest';
+  return {
+    lines(t0, from, until) {
+      const banner = [
+        { at: t0, text: `${klog(t0, 'main.go:64')}"Starting" component="${container.name}" version="${version}"` },
+        { at: t0 + 1000, text: `${klog(t0 + 1000, 'leaderelection.go:257')}"Attempting to acquire leader lease"` },
+        { at: t0 + 2000, text: `${klog(t0 + 2000, 'leaderelection.go:271')}"Successfully acquired lease"` },
+      ];
+      const ticks = periodic(t0, from, until, 30_000, 1, Number.MAX_SAFE_INTEGER, (i) => `${klog(t0 + i * 30_000, 'controller.go:117')}"Reconciled" controller="${container.name}" duration="${Math.round(2 + unit(`${seed}|r${i}`) * 40)}ms"`);
+      return [...inRange(banner, from, until), ...ticks];
+    },
+    exitCode: 0,
+  };
+}
+
+function failing(container: Any, code: number, after: number): Program {
+  return {
+    lines: (t0, from, until) =>
+      inRange(
+        [
+          { at: t0, text: `starting ${container.image}` },
+          { at: t0 + Math.max(0, after - 1000), text: 'Traceback (most recent call last):' },
+          { at: t0 + Math.max(0, after - 1000), text: '  File "/app/main.py", line 42, in <module>' },
+          { at: t0 + Math.max(0, after - 1000), text: `RuntimeError: CUDA error: an illegal memory access was encountered (exit code ${code})` },
+        ],
+        from,
+        until,
+      ),
+    exitAfterMs: after,
+    exitCode: code,
+  };
+}
+
+function command(pod: KubeObject, container: Any): Program {
+  const command = ((container.command ?? []) as string[]).map(String);
+  const args = ((container.args ?? []) as string[]).map(String);
+  const script = scriptOf(command, args);
+  const timeline = script ? timelineOf(parseScript(script)) : undefined;
+  const fill = (text: string, at: number) => text.replace(/\$\(date\)/g, dateOutput(at)).replace(/\$\(hostname\)/g, pod.metadata.name ?? '');
+  if (!timeline) {
+    return { lines: (t0, from, until) => inRange([{ at: t0, text: `[sandbox] ${container.image} started (no command: running until stopped)` }], from, until), exitCode: 0 };
+  }
+  // A script that prints nothing (`sleep 3600`, `python train.py`) says what it runs, so its log is not empty.
+  const printsNothing = timeline.lines(0, (timeline.exitOffset ?? 0) + 60_000).length === 0;
+  return {
+    lines: (t0, from, until) => {
+      const lines = timeline.lines(from - t0, until - t0).map((l) => ({ at: t0 + l.offset, text: fill(l.text, t0 + l.offset) }));
+      return printsNothing ? [...inRange([{ at: t0, text: `[sandbox] running: ${script}` }], from, until), ...lines] : lines;
+    },
+    ...(timeline.exitOffset !== undefined ? { exitAfterMs: Math.max(500, timeline.exitOffset) } : {}),
+    exitCode: timeline.exitCode,
+  };
+}

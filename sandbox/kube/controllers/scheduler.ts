@@ -1,0 +1,102 @@
+import type { KubeCluster } from '../cluster.js';
+import type { KubeObject } from '../types.js';
+import { recordEvent } from './events.js';
+import { parseQuantity } from './quantity.js';
+import { filterNode, requestsOf } from './scheduler-filters.js';
+import { condition, isTerminal, nodeNameOf, rfc3339, save, T, type Any } from './util.js';
+
+/**
+ * The default scheduler: binds each pending pod without a node (and with `schedulerName`
+ * default-scheduler, no scheduling gates) to the feasible node with the most room left, spreading
+ * a workload's replicas. A pod that fits nowhere stays Pending with PodScheduled=False
+ * (Unschedulable) and a FailedScheduling event that counts the reasons the way kube-scheduler does:
+ * `0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's node
+ * affinity/selector. preemption: …`. Pods are retried every tick (nodes come and go); the event
+ * is counted at most once a minute, like the scheduler's back-off.
+ */
+
+const EVENT_INTERVAL_MS = 60_000;
+
+export function schedule(cluster: KubeCluster): void {
+  const pods = cluster.objects.list(T.pods);
+  const pending = pods.filter((p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p));
+  if (pending.length === 0) return;
+  const nodes = cluster.objects.list(T.nodes).filter((n) => !n.metadata.deletionTimestamp);
+  const bound = pods.filter((p) => nodeNameOf(p) && !isTerminal(p));
+  const onNode = new Map<string, KubeObject[]>();
+  for (const p of bound) onNode.set(nodeNameOf(p)!, [...(onNode.get(nodeNameOf(p)!) ?? []), p]);
+  const now = cluster.now();
+  // Oldest first, as the scheduling queue orders pods of equal priority.
+  pending.sort((a, b) => Number((b.spec as Any)?.priority ?? 0) - Number((a.spec as Any)?.priority ?? 0) || (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+  for (const pod of pending) {
+    const spec = (pod.spec ?? {}) as Any;
+    if ((spec.schedulerName ?? 'default-scheduler') !== 'default-scheduler') continue;
+    if ((spec.schedulingGates ?? []).length > 0) {
+      markUnschedulable(cluster, pod, 'SchedulingGated', 'Scheduling is blocked due to non-empty scheduling gates', now);
+      continue;
+    }
+    const histogram = new Map<string, number>();
+    let unresolvable = 0;
+    const feasible: Array<{ node: KubeObject; score: number }> = [];
+    for (const node of nodes) {
+      const here = onNode.get(node.metadata.name!) ?? [];
+      const verdict = filterNode(pod, node, here);
+      if (!verdict) {
+        feasible.push({ node, score: score(pod, node, here) });
+        continue;
+      }
+      for (const r of verdict.reasons) histogram.set(r, (histogram.get(r) ?? 0) + 1);
+      if (!verdict.resolvable) unresolvable += 1;
+    }
+    if (feasible.length > 0) {
+      const best = feasible.sort((a, b) => a.score - b.score || a.node.metadata.name!.localeCompare(b.node.metadata.name!))[0]!.node;
+      bind(cluster, pod, best, now);
+      onNode.set(best.metadata.name!, [...(onNode.get(best.metadata.name!) ?? []), pod]);
+      continue;
+    }
+    const message = nodes.length === 0 ? 'no nodes available to schedule pods' : unschedulableMessage(nodes.length, histogram, unresolvable);
+    markUnschedulable(cluster, pod, 'Unschedulable', message, now);
+    recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'default-scheduler', { minIntervalMs: EVENT_INTERVAL_MS });
+  }
+}
+
+/** kube-scheduler's FitError wording: reasons counted per node, sorted, then the preemption verdict. */
+export function unschedulableMessage(total: number, histogram: Map<string, number>, unresolvable: number): string {
+  const reasons = [...histogram].map(([r, n]) => `${n} ${r}`).sort();
+  const preemption = [
+    ...(total - unresolvable > 0 ? [`${total - unresolvable} No preemption victims found for incoming pod`] : []),
+    ...(unresolvable > 0 ? [`${unresolvable} Preemption is not helpful for scheduling`] : []),
+  ].sort();
+  return `0/${total} nodes are available: ${reasons.join(', ')}. preemption: 0/${total} nodes are available: ${preemption.join(', ')}.`;
+}
+
+/** Lower is better: the share of cpu and memory in use after placing the pod, plus a penalty per sibling already there. */
+function score(pod: KubeObject, node: KubeObject, here: KubeObject[]): number {
+  const allocatable = ((node.status as Any)?.allocatable ?? {}) as Record<string, string>;
+  const used = (resource: string) => [...here, pod].reduce((n, p) => n + (requestsOf(p).get(resource) ?? 0), 0);
+  const share = (resource: string) => used(resource) / Math.max(1e-9, parseQuantity(allocatable[resource] ?? '0'));
+  const owner = pod.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+  const siblings = owner ? here.filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === owner)).length : 0;
+  return (share('cpu') + share('memory')) / 2 + siblings;
+}
+
+function bind(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: number): void {
+  const next = structuredClone(pod);
+  (next.spec as Any).nodeName = node.metadata.name;
+  const st = (next.status ?? {}) as Any;
+  const others = ((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'PodScheduled');
+  next.status = { ...st, phase: 'Pending', conditions: [...others, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) }] };
+  save(cluster, T.pods, pod, next);
+  recordEvent(cluster, pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`, 'default-scheduler');
+}
+
+function markUnschedulable(cluster: KubeCluster, pod: KubeObject, reason: string, message: string, now: number): void {
+  const old = condition(pod, 'PodScheduled');
+  if (old?.status === 'False' && old.reason === reason && old.message === message) return;
+  const next = structuredClone(pod);
+  const st = (next.status ?? {}) as Any;
+  const others = ((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'PodScheduled');
+  const at = old?.status === 'False' ? old.lastTransitionTime : rfc3339(now);
+  next.status = { ...st, phase: 'Pending', conditions: [...others, { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: at, reason, message }] };
+  save(cluster, T.pods, pod, next);
+}
