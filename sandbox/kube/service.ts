@@ -27,12 +27,6 @@ export class KubernetesApis {
 
   constructor(private readonly runtime: SandboxRuntime) {}
 
-  /** The cluster handle of a live EKS cluster (creating its store on first use). */
-  clusterFor(state: SandboxState, arn: string): KubeCluster | undefined {
-    const live = listLiveEksClusters(state).find((c) => c.arn === arn);
-    return live ? this.clusterHandle(state, live) : undefined;
-  }
-
   /** Runs bootstrap (once per cluster) and the controllers of every live cluster; forgets deleted ones. */
   tick(state: SandboxState, now: number): void {
     const live = listLiveEksClusters(state);

@@ -7,7 +7,7 @@ import { invalidArgument, invalidRequest, noSuchBucket, noSuchKey, preconditionF
 import { header, xmlResponse, type S3Request } from './http.js';
 import { assertValidKey } from './names.js';
 import { findObject, storeObject } from './objects.js';
-import { checkUploadHeaders, representationFromRequest } from './representation.js';
+import { checkUploadHeaders, representationFromRequest, representationOf } from './representation.js';
 import { peekBucket, type StoredObject } from './state.js';
 
 /** CopyObject, and the source side of UploadPartCopy (`x-amz-copy-source`). */
@@ -63,17 +63,7 @@ export function copyObject(req: S3Request, ctx: RequestContext): RawHttpResponse
       "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
     );
   }
-  const representation =
-    directive === 'REPLACE'
-      ? representationFromRequest(req.raw)
-      : {
-          contentType: source.object.contentType,
-          metadata: { ...source.object.metadata },
-          ...(source.object.contentEncoding !== undefined ? { contentEncoding: source.object.contentEncoding } : {}),
-          ...(source.object.contentDisposition !== undefined ? { contentDisposition: source.object.contentDisposition } : {}),
-          ...(source.object.contentLanguage !== undefined ? { contentLanguage: source.object.contentLanguage } : {}),
-          ...(source.object.cacheControl !== undefined ? { cacheControl: source.object.cacheControl } : {}),
-        };
+  const representation = directive === 'REPLACE' ? representationFromRequest(req.raw) : representationOf(source.object);
   // A copy is a new single-part object: its ETag is the MD5 of its bytes, even when the source was multipart.
   const etag = source.object.etag.includes('-') ? `"${md5Hex(readBlob(ctx.runtime, source.object.blob))}"` : source.object.etag;
   const blob = copyBlob(ctx.runtime, source.object.blob);

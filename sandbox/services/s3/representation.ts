@@ -2,13 +2,26 @@ import { AwsError } from '../../core/errors.js';
 import type { RawHttpRequest } from '../../core/service.js';
 import { notImplemented } from './errors.js';
 import { header, userMetadata } from './http.js';
-import type { StoredObject } from './state.js';
+import type { StoredObject, StoredRepresentation } from './state.js';
 
 /**
  * What S3 stores about an object besides its bytes, taken from the upload's headers (PutObject,
  * CreateMultipartUpload, CopyObject with REPLACE), and the headers it sends back on reads.
  */
-export type Representation = Pick<StoredObject, 'contentType' | 'metadata' | 'contentEncoding' | 'contentDisposition' | 'contentLanguage' | 'cacheControl'>;
+export type Representation = StoredRepresentation;
+
+/** The representation of a stored object, detached from it (CopyObject with the COPY directive). */
+export function representationOf(source: StoredRepresentation): Representation {
+  const { contentType, metadata, contentEncoding, contentDisposition, contentLanguage, cacheControl } = source;
+  return {
+    contentType,
+    metadata: { ...metadata },
+    ...(contentEncoding !== undefined ? { contentEncoding } : {}),
+    ...(contentDisposition !== undefined ? { contentDisposition } : {}),
+    ...(contentLanguage !== undefined ? { contentLanguage } : {}),
+    ...(cacheControl !== undefined ? { cacheControl } : {}),
+  };
+}
 
 const MAX_METADATA_BYTES = 2048;
 const STORAGE_CLASSES = ['STANDARD', 'REDUCED_REDUNDANCY', 'STANDARD_IA', 'ONEZONE_IA', 'INTELLIGENT_TIERING', 'GLACIER', 'DEEP_ARCHIVE', 'OUTPOSTS', 'GLACIER_IR', 'SNOW', 'EXPRESS_ONEZONE', 'FSX_OPENZFS', 'FSX_ONTAP'];

@@ -5,12 +5,8 @@ import type { SandboxState } from '../../core/store.js';
  * region can reuse its name), so buckets are keyed by name, not by region. Object bodies are files
  * in the runtime's blob directory; only their metadata lives here.
  */
-export interface StoredObject {
-  key: string;
-  size: number;
-  /** Quoted, as S3 sends it: `"<md5>"` or `"<md5-of-md5s>-N"` for multipart uploads. */
-  etag: string;
-  lastModified: number;
+/** What S3 keeps about an object besides its bytes; an upload carries it until it completes. */
+export interface StoredRepresentation {
   contentType: string;
   /** `x-amz-meta-*` headers, names lower-cased without the prefix. */
   metadata: Record<string, string>;
@@ -19,6 +15,14 @@ export interface StoredObject {
   contentDisposition?: string;
   contentLanguage?: string;
   cacheControl?: string;
+}
+
+export interface StoredObject extends StoredRepresentation {
+  key: string;
+  size: number;
+  /** Quoted, as S3 sends it: `"<md5>"` or `"<md5-of-md5s>-N"` for multipart uploads. */
+  etag: string;
+  lastModified: number;
   /** File name inside the blob directory. */
   blob: string;
 }
@@ -31,16 +35,10 @@ export interface StoredPart {
   blob: string;
 }
 
-export interface StoredUpload {
+export interface StoredUpload extends StoredRepresentation {
   uploadId: string;
   key: string;
   initiated: number;
-  contentType: string;
-  metadata: Record<string, string>;
-  contentEncoding?: string;
-  contentDisposition?: string;
-  contentLanguage?: string;
-  cacheControl?: string;
   parts: Record<string, StoredPart>;
 }
 
