@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import {
+  AvailabilityZoneSchema,
+  CapacityTypeSchema,
+  ClusterNameSchema,
+  ClusterRefSchema,
+  InstanceTypeSchema,
+  RegionSchema,
+  TrainingPlanArnSchema,
+} from './common.js';
+
+/**
+ * Create-cluster input asks only the decision-relevant questions (SPEC: zone, instance type,
+ * capacity type, count, storage). CIDRs, routes, security groups and roles are ours.
+ */
+export const StorageRequestSchema = z
+  .object({
+    s3: z.boolean().default(true).describe('Create a shared S3 bucket mounted in pods through the Mountpoint for Amazon S3 CSI driver (PV + PVC).'),
+    fsxLustre: z
+      .object({
+        storageCapacityGiB: z
+          .number()
+          .int()
+          .min(1200, 'must be at least 1200 GiB')
+          .max(100800)
+          .refine((n) => n % 1200 === 0, 'must be a multiple of 1200 GiB (FSx for Lustre SCRATCH_2/PERSISTENT_2 sizes)')
+          .default(1200)
+          .describe('FSx for Lustre capacity in GiB (1200, 2400, … multiples of 1200).'),
+      })
+      .optional()
+      .describe('Also create an FSx for Lustre file system in the compute zone, mounted through the FSx CSI driver.'),
+  })
+  .describe('Shared storage for the cluster.');
+
+export const CreateClusterRequestSchema = z
+  .object({
+    name: ClusterNameSchema,
+    region: RegionSchema.optional(),
+    availabilityZone: AvailabilityZoneSchema,
+    instanceType: InstanceTypeSchema,
+    capacityType: CapacityTypeSchema.default('on-demand'),
+    trainingPlanArn: TrainingPlanArnSchema.optional(),
+    instanceCount: z.number().int().min(1, 'must be at least 1').max(1000).describe('Number of instances in the first instance group.'),
+    deepHealthChecks: z
+      .boolean()
+      .default(false)
+      .describe('Run deep health checks (GPU stress and EFA connectivity) on new nodes before they take work. Adds time to node start.'),
+    kubernetesVersion: z
+      .string()
+      .regex(/^\d+\.\d+$/, 'must look like 1.32')
+      .optional()
+      .describe('EKS Kubernetes version; defaults to EKS\'s default version.'),
+    storage: StorageRequestSchema.default({ s3: true }),
+  })
+  .strict()
+  .superRefine((req, ctx) => {
+    if (req.capacityType === 'training-plan' && !req.trainingPlanArn) {
+      ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is required when capacityType is training-plan' });
+    }
+    if (req.capacityType !== 'training-plan' && req.trainingPlanArn) {
+      ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is only allowed when capacityType is training-plan' });
+    }
+    if (req.region && !req.availabilityZone.startsWith(req.region)) {
+      ctx.addIssue({ code: 'custom', path: ['availabilityZone'], message: `is not in region ${req.region}` });
+    }
+  })
+  .describe('Create a SageMaker HyperPod cluster on a new Amazon EKS cluster, with its network, roles, dependencies and storage.');
+export type CreateClusterRequest = z.output<typeof CreateClusterRequestSchema>;
+
+export const DeleteClusterQuerySchema = z
+  .object({
+    region: RegionSchema.optional(),
+    confirm: z
+      .literal('true', 'must be true: deleting a cluster removes its nodes, EKS cluster, network and storage')
+      .describe('Must be "true" — deletion removes the nodes, the EKS cluster, the network and (unless keepStorage) the storage.'),
+    keepStorage: z.enum(['true', 'false']).default('false').describe('"true" keeps the S3 bucket and FSx file system (their data).'),
+  })
+  .strict();
+export type DeleteClusterQuery = z.output<typeof DeleteClusterQuerySchema>;
+
+export const InstanceGroupSummarySchema = z.object({
+  name: z.string(),
+  instanceType: z.string(),
+  currentCount: z.number().int(),
+  targetCount: z.number().int(),
+  status: z.string().describe('HyperPod instance group status, e.g. InService, Creating, Updating, Failed.'),
+  capacityType: CapacityTypeSchema,
+  trainingPlanArn: z.string().optional(),
+});
+
+export const ClusterSummarySchema = z.object({
+  name: z.string(),
+  region: z.string(),
+  status: z
+    .string()
+    .describe('HyperPod ClusterStatus (Creating, InService, Updating, Deleting, Failed, RollingBack, SystemUpdating), or Creating/Deleting while an operation works on a cluster not yet in HyperPod.'),
+  clusterArn: z.string().optional(),
+  eksClusterName: z.string().optional(),
+  createdAt: z.string().optional(),
+  failureMessage: z.string().optional(),
+  managedByInstantStart: z.boolean().describe('True when this server created the cluster (its resources carry our tags).'),
+  activeOperation: z
+    .object({ id: z.string(), kind: z.string(), status: z.string(), currentPhase: z.string().optional() })
+    .optional()
+    .describe('The operation now working on this cluster, if any.'),
+});
+export type ClusterSummary = z.infer<typeof ClusterSummarySchema>;
+
+export const ClusterDetailSchema = ClusterSummarySchema.extend({
+  eks: z
+    .object({
+      name: z.string(),
+      arn: z.string(),
+      status: z.string(),
+      version: z.string().optional(),
+      endpoint: z.string().optional(),
+      vpcId: z.string().optional(),
+      subnetIds: z.array(z.string()),
+    })
+    .optional(),
+  nodeRecovery: z.string().optional(),
+  nodeProvisioningMode: z.string().optional(),
+  instanceGroups: z.array(InstanceGroupSummarySchema),
+  storage: z
+    .object({
+      s3Bucket: z.string().optional(),
+      persistentVolumeClaim: z.string().optional(),
+      fsxFileSystemId: z.string().optional(),
+    })
+    .optional(),
+  isActive: z.boolean().describe('Whether this is the active cluster that later calls act on.'),
+});
+export type ClusterDetail = z.infer<typeof ClusterDetailSchema>;
+
+export const ActiveClusterSchema = z.object({
+  name: z.string().nullable().describe('The active cluster, or null when none is selected.'),
+  region: z.string().nullable(),
+});
+export const SetActiveClusterRequestSchema = z
+  .object({ name: ClusterRefSchema, region: RegionSchema.optional() })
+  .strict()
+  .describe('Select the cluster later calls act on by default.');

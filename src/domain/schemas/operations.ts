@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * The public shape of durable operations (ARCHITECTURE.md → Operations). Every mutating endpoint
+ * answers 202 with an operation; `statusUrl` / `statusTool` name what decides completion.
+ */
+export const OperationStatusSchema = z
+  .enum(['pending', 'running', 'succeeded', 'failed', 'cancelling', 'cancelled'])
+  .describe('pending: queued; running: a phase works; succeeded/failed/cancelled: terminal.');
+export type OperationStatus = z.infer<typeof OperationStatusSchema>;
+export const TERMINAL_OPERATION_STATUSES: readonly OperationStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+export const PhaseStatusSchema = z
+  .enum(['pending', 'observing', 'acting', 'awaiting', 'succeeded', 'skipped', 'failed', 'cancelled'])
+  .describe('observing: reading actual state; acting: one mutation journaled before the call; awaiting: polling to a terminal state; skipped: already done, nothing changed.');
+export type PhaseStatus = z.infer<typeof PhaseStatusSchema>;
+
+export const OperationErrorSchema = z.object({
+  phase: z.string().optional(),
+  code: z.string().describe('The cloud\'s own error code (e.g. ValidationException) or ours.'),
+  message: z.string(),
+});
+export type OperationError = z.infer<typeof OperationErrorSchema>;
+
+export const LogLineSchema = z.object({
+  seq: z.number().int().describe('Increasing sequence number within the operation; use it as `after` to page.'),
+  at: z.string().describe('ISO-8601 time.'),
+  phase: z.string().optional(),
+  level: z.enum(['info', 'warn', 'error']),
+  message: z.string(),
+});
+export type LogLine = z.infer<typeof LogLineSchema>;
+
+export const PhaseViewSchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  status: PhaseStatusSchema,
+  attempts: z.number().int().describe('How many times the phase started (retries add one).'),
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
+  durationMs: z.number().optional(),
+  expectedSeconds: z.number().describe('Typical duration on AWS, for progress estimates.'),
+  progress: z.string().optional().describe('Latest progress note while awaiting, e.g. "EKS cluster CREATING".'),
+  error: OperationErrorSchema.optional(),
+  retryable: z.boolean().describe('True when this phase failed and can be retried alone.'),
+});
+export type PhaseView = z.infer<typeof PhaseViewSchema>;
+
+export const OperationViewSchema = z.object({
+  id: z.string(),
+  kind: z.string().describe('Workflow kind, e.g. create-cluster, delete-cluster.'),
+  target: z.string().describe('What the operation works on, e.g. cluster/us-west-2/my-cluster.'),
+  status: OperationStatusSchema,
+  input: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: OperationErrorSchema.optional(),
+  currentPhase: z.string().optional(),
+  phases: z.array(PhaseViewSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  finishedAt: z.string().optional(),
+  statusUrl: z.string(),
+  statusTool: z.string().describe('MCP tool that reports this operation (wait_for_operation / get_operation).'),
+});
+export type OperationView = z.infer<typeof OperationViewSchema>;
+
+/** The 202 body of every mutation. */
+export const AcceptedSchema = z.object({
+  operation: OperationViewSchema,
+  statusUrl: z.string().describe('GET this URL until operation.status is terminal.'),
+  statusTool: z.string().describe('MCP tool to poll: wait_for_operation with this operation id.'),
+  existing: z.boolean().describe('True when an operation for the same request/target was already running and is returned instead of a new one.'),
+});
+export type Accepted = z.infer<typeof AcceptedSchema>;
+
+export const ListOperationsQuerySchema = z
+  .object({
+    status: OperationStatusSchema.optional(),
+    kind: z.string().max(64).optional(),
+    target: z.string().max(256).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+
+export const OperationEventsQuerySchema = z
+  .object({
+    after: z.coerce.number().int().min(0).default(0).describe('Return log lines with seq greater than this.'),
+    limit: z.coerce.number().int().min(1).max(1000).default(200),
+  })
+  .strict();
+
+export const WaitQuerySchema = z
+  .object({
+    timeoutSeconds: z.coerce.number().min(0).max(300).default(30).describe('Block up to this many seconds for a terminal status.'),
+  })
+  .strict();

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { AvailabilityZoneSchema, CapacityTypeSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
+
+/** What AWS tells us about where capacity exists and whether the account may use it. */
+
+export const RegionViewSchema = z.object({ name: z.string(), optInStatus: z.string().optional() });
+export const AvailabilityZoneViewSchema = z.object({
+  name: z.string(),
+  zoneId: z.string(),
+  state: z.string(),
+});
+export const RegionQuerySchema = z.object({ region: RegionSchema.optional() }).strict();
+
+export const InstanceTypesQuerySchema = z
+  .object({ region: RegionSchema.optional(), availabilityZone: AvailabilityZoneSchema.optional() })
+  .strict();
+export const InstanceTypeViewSchema = z.object({
+  instanceType: z.string().describe('HyperPod type, e.g. ml.p5.48xlarge.'),
+  availabilityZones: z.array(z.string()).describe('Zones of the region where EC2 offers the type.'),
+  vcpus: z.number().optional(),
+  memoryGiB: z.number().optional(),
+  acceleratorName: z.string().optional().describe('GPU or Trainium model, e.g. H100.'),
+  acceleratorCount: z.number().int().optional(),
+  efaSupported: z.boolean(),
+  maximumEfaInterfaces: z.number().int().optional(),
+  spotSupported: z.boolean(),
+  clusterUsageQuota: z.number().optional().describe('Account quota "<type> for cluster usage" (how many this account may run across HyperPod clusters).'),
+});
+export type InstanceTypeView = z.infer<typeof InstanceTypeViewSchema>;
+
+export const QuotaCheckRequestSchema = z
+  .object({
+    region: RegionSchema.optional(),
+    instanceType: InstanceTypeSchema,
+    instanceCount: z.number().int().min(1).max(1000),
+    capacityType: CapacityTypeSchema.default('on-demand'),
+    trainingPlanArn: TrainingPlanArnSchema.optional(),
+    availabilityZone: AvailabilityZoneSchema.optional(),
+  })
+  .strict();
+export type QuotaCheckRequest = z.output<typeof QuotaCheckRequestSchema>;
+
+export const QuotaFindingSchema = z.object({
+  quotaName: z.string(),
+  quotaCode: z.string().optional(),
+  serviceCode: z.string(),
+  value: z.number().describe('The account\'s current limit.'),
+  inUse: z.number().describe('How many are already used by existing HyperPod clusters.'),
+  requested: z.number(),
+  ok: z.boolean(),
+  remedy: z.string().optional().describe('How to raise it, when short.'),
+});
+export const PreflightProblemSchema = z.object({
+  field: z.string(),
+  code: z.string(),
+  message: z.string(),
+  remedy: z.string().optional(),
+});
+export type PreflightProblem = z.infer<typeof PreflightProblemSchema>;
+export const QuotaCheckResultSchema = z.object({
+  ok: z.boolean(),
+  quotas: z.array(QuotaFindingSchema),
+  problems: z.array(PreflightProblemSchema).describe('Every reason the request would fail, each naming the field and the fix.'),
+});
+export type QuotaCheckResult = z.infer<typeof QuotaCheckResultSchema>;
+
+export const TrainingPlanViewSchema = z.object({
+  arn: z.string(),
+  name: z.string(),
+  status: z.string(),
+  instanceType: z.string().optional(),
+  totalInstanceCount: z.number().int().optional(),
+  availableInstanceCount: z.number().int().optional(),
+  inUseInstanceCount: z.number().int().optional(),
+  availabilityZone: z.string().optional(),
+  startTime: z.string().optional(),
+  endTime: z.string().optional(),
+  targetResources: z.array(z.string()),
+});
+export type TrainingPlanView = z.infer<typeof TrainingPlanViewSchema>;

@@ -1,0 +1,78 @@
+/**
+ * The contract between the operation engine and the workflows (src/workflows): a workflow is an
+ * ordered list of phases; each phase is observe → act → await.
+ *
+ * - `observe` reads actual state and decides: `done` (nothing to do, phase skipped/succeeded),
+ *   `in-progress` (the mutation already happened — go straight to await) or `needs-act`.
+ * - `act` performs the phase's mutation(s). Each call uses client tokens or deterministic names and
+ *   finds-before-creating, so repeating it after a crash is harmless. The engine journals
+ *   "acting" BEFORE calling it and "awaiting" right after it returns.
+ * - `await` is polled with expected-duration-aware backoff until it reports done (or throws).
+ *   It is optional: phases whose act completes synchronously omit it.
+ *
+ * After a restart, or on a retry, a phase always starts again at observe — never by mutating blindly.
+ *
+ * @example
+ * const phase: PhaseDefinition<{ name: string }, { vpcId?: string }> = {
+ *   name: 'network', title: 'Network', expectedSeconds: 120,
+ *   observe: async (ctx) => ((await findVpc(ctx.input.name)) ? 'done' : 'needs-act'),
+ *   act: async (ctx) => ctx.setState({ vpcId: await createVpc(ctx.input.name) }),
+ * };
+ */
+
+export type ObserveOutcome = 'done' | 'in-progress' | 'needs-act';
+
+export interface AwaitOutcome {
+  done: boolean;
+  /** One line for the progress panel, e.g. "EKS cluster CREATING". */
+  progress?: string;
+}
+
+export interface PhaseContext<I, S> {
+  readonly operationId: string;
+  /** The validated operation input (as stored). */
+  readonly input: I;
+  /** The operation's scratch state (JSON): ids found or made by earlier phases. */
+  readonly state: Readonly<S>;
+  /** Merge into the scratch state and persist it at once. */
+  setState(patch: Partial<S>): void;
+  /** Add a line to this phase's log (stored, streamed to watchers). */
+  log(message: string, level?: 'info' | 'warn' | 'error'): void;
+  /** Aborted when the operation is cancelled or the engine stops. */
+  readonly signal: AbortSignal;
+  /** How many times this phase has started (1 on the first run). */
+  readonly attempt: number;
+}
+
+export interface PhaseDefinition<I, S> {
+  /** Stable id used in URLs (`…/phases/{name}/retry`). */
+  name: string;
+  title: string;
+  /** Typical duration on AWS; sets the polling cadence and the progress estimate. */
+  expectedSeconds: number;
+  observe(ctx: PhaseContext<I, S>): Promise<ObserveOutcome>;
+  act?(ctx: PhaseContext<I, S>): Promise<void>;
+  await?(ctx: PhaseContext<I, S>): Promise<AwaitOutcome>;
+  /**
+   * Identifies the resource awaited (e.g. `eks:us-west-2/my-cluster`) so that every watcher of the
+   * same resource shares one poller.
+   */
+  pollKey?(ctx: PhaseContext<I, S>): string;
+}
+
+export interface WorkflowDefinition<I, S> {
+  /** e.g. `create-cluster`. */
+  kind: string;
+  /** What the operation works on, e.g. `cluster/us-west-2/demo`; one running operation per target and kind family. */
+  target(input: I): string;
+  /** Kinds that must not run on the same target at the same time as this one (itself included). */
+  conflictsWith?: string[];
+  initialState(input: I): S;
+  phases: PhaseDefinition<I, S>[];
+  /** Summarises the final state as the operation's result (shown by the status endpoint). */
+  result?(state: S, input: I): Record<string, unknown>;
+}
+
+// Workflows are registered in a heterogeneous list; their input/state types are erased there.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyWorkflow = WorkflowDefinition<any, any>;
