@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import {
+  AcceptedSchema,
+  OperationStatusSchema,
+  OperationViewSchema,
+  PhaseStatusSchema,
+  TERMINAL_OPERATION_STATUSES,
+  type Accepted,
+  type OperationView,
+  type PhaseView,
+} from '../domain/schemas/operations.js';
+import type { ToolAnswer } from './tool-kit.js';
+
+/**
+ * How operations read to an agent. The prototype's mutating tools returned "submitted" with a tip
+ * that most of them forgot; here every mutating answer names the status tool with its arguments and
+ * says in so many words that the work is NOT done, and every status answer ends with the next step.
+ */
+
+export const STATUS_TOOL = 'wait_for_operation';
+
+const PhaseLineSchema = z.object({
+  name: z.string().describe('Phase id; pass it to retry_operation_phase when the phase failed.'),
+  title: z.string(),
+  status: PhaseStatusSchema,
+  attempts: z.number().int(),
+  progress: z.string().optional().describe('Latest progress note while the phase awaits the cloud.'),
+  error: z.string().optional(),
+  retryable: z.boolean(),
+});
+
+const NextCallSchema = z
+  .object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) })
+  .describe('The call to make next, when there is one.');
+
+/** Answer of every tool that starts (or returns) an operation: create_cluster, delete_cluster, retry, cancel. */
+export const OperationStartedSchema = z.object({
+  operationId: z.string(),
+  kind: z.string(),
+  target: z.string(),
+  status: OperationStatusSchema,
+  done: z.boolean().describe('Always false unless the operation already reached a terminal status: poll statusTool until it is.'),
+  existing: z.boolean().describe('True when an operation for the same target/request was already running and is returned instead of a new one.'),
+  statusTool: z.string().describe('The tool that decides completion: wait_for_operation.'),
+  statusToolArguments: z.object({ operationId: z.string() }),
+  statusUrl: z.string(),
+  nextStep: z.string(),
+  operation: OperationViewSchema,
+});
+
+/** Answer of get_operation and wait_for_operation. */
+export const OperationReportSchema = z.object({
+  operationId: z.string(),
+  kind: z.string(),
+  target: z.string(),
+  status: OperationStatusSchema,
+  terminal: z.boolean().describe('True for succeeded, failed and cancelled: nothing more will happen without a retry.'),
+  succeeded: z.boolean(),
+  currentPhase: z.string().optional(),
+  phases: z.array(PhaseLineSchema).describe('Per-phase progress, in order.'),
+  failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
+  waitedSeconds: z.number().optional().describe('How long wait_for_operation blocked.'),
+  nextStep: z.string(),
+  next: NextCallSchema.optional(),
+  operation: OperationViewSchema,
+});
+export type OperationReport = z.infer<typeof OperationReportSchema>;
+
+export const isTerminal = (op: OperationView) => TERMINAL_OPERATION_STATUSES.includes(op.status);
+
+/** The answer of a mutating tool, from the server's 202 body. */
+export function startedAnswer(raw: unknown, verb: string): ToolAnswer {
+  const accepted: Accepted = AcceptedSchema.parse(raw);
+  const op = accepted.operation;
+  // Always our own status tool: the playbooks and the pinned tool list rely on this exact name.
+  const statusTool = STATUS_TOOL;
+  const terminal = isTerminal(op);
+  const args = JSON.stringify({ operationId: op.id });
+  const nextStep = terminal
+    ? `Operation ${op.id} is already ${op.status}. Call ${statusTool} with ${args} to read its phases.`
+    : `NOT done yet: operation ${op.id} is ${op.status}. Call ${statusTool} with ${args} and keep calling it until it reports status "succeeded" (or "failed"). Do not tell the user the work is finished before that.`;
+  const head = accepted.existing
+    ? `${verb}: an operation for this target was already under way; returning it (${op.kind} ${op.target}).`
+    : `${verb}: accepted as operation ${op.id} (${op.kind} ${op.target}).`;
+  return {
+    text: `${head}\n${nextStep}`,
+    data: {
+      operationId: op.id,
+      kind: op.kind,
+      target: op.target,
+      status: op.status,
+      done: terminal,
+      existing: accepted.existing,
+      statusTool,
+      statusToolArguments: { operationId: op.id },
+      statusUrl: accepted.statusUrl,
+      nextStep,
+      operation: op,
+    },
+  };
+}
+
+/** The answer of get_operation / wait_for_operation: status, per-phase progress, next step. */
+export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
+  const op = OperationViewSchema.parse(raw);
+  const failed = op.phases.find((p) => p.status === 'failed');
+  const { nextStep, next } = nextStepFor(op, failed);
+  const report: OperationReport = {
+    operationId: op.id,
+    kind: op.kind,
+    target: op.target,
+    status: op.status,
+    terminal: isTerminal(op),
+    succeeded: op.status === 'succeeded',
+    currentPhase: op.currentPhase,
+    phases: op.phases.map(phaseLine),
+    failedPhase: failed?.name,
+    waitedSeconds,
+    nextStep,
+    next,
+    operation: op,
+  };
+  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()}`];
+  op.phases.forEach((p, i) => lines.push(`  ${i + 1}/${op.phases.length} ${describePhase(p)}`));
+  if (op.error && !failed) lines.push(`Error: ${op.error.code}: ${op.error.message}`);
+  lines.push(nextStep);
+  return { text: lines.join('\n'), data: report };
+}
+
+function phaseLine(p: PhaseView): z.infer<typeof PhaseLineSchema> {
+  return {
+    name: p.name,
+    title: p.title,
+    status: p.status,
+    attempts: p.attempts,
+    progress: p.progress,
+    error: p.error ? `${p.error.code}: ${p.error.message}` : undefined,
+    retryable: p.retryable,
+  };
+}
+
+function describePhase(p: PhaseView): string {
+  let s = `[${p.status}] ${p.name} — ${p.title}`;
+  if (p.durationMs !== undefined && p.finishedAt) s += ` (${Math.round(p.durationMs / 1000)} s)`;
+  else if (p.status === 'observing' || p.status === 'acting' || p.status === 'awaiting') s += ` (typically ~${p.expectedSeconds} s)`;
+  if (p.attempts > 1) s += `, attempt ${p.attempts}`;
+  if (p.progress && !p.finishedAt) s += `: ${p.progress}`;
+  if (p.error) s += `: ${p.error.code}: ${p.error.message}`;
+  return s;
+}
+
+function nextStepFor(op: OperationView, failed: PhaseView | undefined): { nextStep: string; next?: z.infer<typeof NextCallSchema> } {
+  const id = { operationId: op.id };
+  switch (op.status) {
+    case 'succeeded':
+      return { nextStep: 'Succeeded: the operation is complete.' };
+    case 'cancelled':
+      return { nextStep: 'Cancelled: nothing more will run for this operation.' };
+    case 'failed':
+      if (failed?.retryable) {
+        return {
+          nextStep:
+            `FAILED in phase "${failed.name}". Read get_operation_logs ${JSON.stringify(id)} to find the cause; once it is fixed ` +
+            `(or if it was transient), call retry_operation_phase ${JSON.stringify({ ...id, phase: failed.name })}, then wait_for_operation again. Completed phases are not repeated.`,
+          next: { tool: 'get_operation_logs', arguments: id },
+        };
+      }
+      return {
+        nextStep: `FAILED${failed ? ` in phase "${failed.name}"` : ''} and not retryable. Read get_operation_logs ${JSON.stringify(id)} and tell the user the cause.`,
+        next: { tool: 'get_operation_logs', arguments: id },
+      };
+    default:
+      return {
+        nextStep: `NOT finished (${op.status}${op.currentPhase ? `, phase ${op.currentPhase}` : ''}). Call wait_for_operation ${JSON.stringify(id)} again; do not report the work as done.`,
+        next: { tool: STATUS_TOOL, arguments: id },
+      };
+  }
+}

@@ -1,0 +1,186 @@
+import type { FieldProblem } from '../domain/errors.js';
+
+/**
+ * The MCP server's only way into InstantStart: plain HTTP calls to the REST API, exactly like the
+ * browser makes. It holds no privileges of its own (ARCHITECTURE.md → Security): whatever token it
+ * is given is the caller's, and every validation happens once, in the server.
+ *
+ * @example
+ * const api = new RestClient({ baseUrl: 'http://127.0.0.1:3099' });
+ * const { clusters } = await api.get<{ clusters: unknown[] }>('/api/v1/clusters', { query: { region: 'us-west-2' } });
+ */
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+export interface RestClientOptions {
+  /** Server root, e.g. `http://127.0.0.1:3099` (no `/api/v1`). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>` when set. */
+  token?: string;
+  /** Per-request limit unless a call sets its own. */
+  timeoutMs?: number;
+  /** Injected in tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Sent as `Idempotency-Key`: the server answers a repeat with the same operation. */
+  idempotencyKey?: string;
+  /** Aborts the call (the MCP request's signal: a cancelled tool call stops its HTTP call). */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** An RFC 9457 problem answer (or any non-2xx answer), with the fields a person needs to act. */
+export class RestApiError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string | undefined,
+    readonly errors: FieldProblem[] = [],
+    readonly code?: string,
+    readonly type?: string,
+  ) {
+    super(detail ? `${title}: ${detail}` : title);
+    this.name = 'RestApiError';
+  }
+}
+
+/** No HTTP answer at all: server down, wrong URL, timeout. */
+export class RestUnreachableError extends Error {
+  constructor(
+    readonly baseUrl: string,
+    readonly reason: string,
+    readonly timedOut = false,
+  ) {
+    super(`cannot reach the InstantStart server at ${baseUrl}: ${reason}`);
+    this.name = 'RestUnreachableError';
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export class RestClient {
+  readonly baseUrl: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor({ baseUrl, token, timeoutMs = DEFAULT_TIMEOUT_MS, fetch: fetchImpl = globalThis.fetch }: RestClientOptions) {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`baseUrl must be http(s): ${baseUrl}`);
+    this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
+    this.#token = token || undefined;
+    this.#timeoutMs = timeoutMs;
+    this.#fetch = fetchImpl;
+  }
+
+  get<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('POST', path, options);
+  }
+  put<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('PUT', path, options);
+  }
+  delete<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('DELETE', path, options);
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = this.baseUrl + path + queryString(options.query);
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const { signal, dispose, timedOut } = deadline(timeoutMs, options.signal);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(url, { method, headers, body, signal });
+      text = await response.text();
+    } catch (err) {
+      if (timedOut()) throw new RestUnreachableError(this.baseUrl, `no answer to ${method} ${path} within ${Math.round(timeoutMs / 1000)} s`, true);
+      if (options.signal?.aborted) throw new Error(`${method} ${path} was cancelled`);
+      throw new RestUnreachableError(this.baseUrl, describeFetchError(err));
+    } finally {
+      dispose();
+    }
+    if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
+    throw toApiError(method, path, response, text);
+  }
+}
+
+function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** One signal for "the caller gave up" or "too slow"; `timedOut()` tells which fired. */
+function deadline(timeoutMs: number, outer?: AbortSignal): { signal: AbortSignal; dispose(): void; timedOut(): boolean } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new Error('timeout'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** Node's fetch hides the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
+function describeFetchError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  if (cause?.message) return cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function toApiError(method: string, path: string, response: Response, text: string): RestApiError {
+  let problem: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) problem = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON (a proxy's HTML page, say): keep a short excerpt as the detail.
+  }
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  const title = str(problem?.title) ?? (response.statusText || `HTTP ${response.status}`);
+  const detail = problem ? (str(problem.detail) ?? str(problem.message) ?? str(problem.error)) : text.trim().slice(0, 500) || undefined;
+  return new RestApiError(method, path, response.status, title, detail, fieldProblems(problem?.errors), str(problem?.code), str(problem?.type));
+}
+
+/** `errors[]` as the API documents it ({path, message}); a path given as an array is joined with dots. */
+function fieldProblems(raw: unknown): FieldProblem[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((e): FieldProblem[] => {
+    if (!e || typeof e !== 'object') return [];
+    const { path, message } = e as { path?: unknown; message?: unknown };
+    const p = Array.isArray(path) ? path.join('.') : typeof path === 'string' ? path : '';
+    return typeof message === 'string' ? [{ path: p, message }] : [];
+  });
+}

@@ -1,0 +1,148 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { RestApiError, RestUnreachableError, type RestClient } from './rest-client.js';
+
+/**
+ * What every tool file shares: one registration helper (input and output schemas, annotations,
+ * error handling) so that each tool file only says which REST call it makes and how to word the
+ * answer. Errors become readable `isError` results here and nowhere else (STYLE.md: one place).
+ */
+
+/** What a tool's `run` gets: the REST client and the MCP request's cancellation and progress. */
+export interface ToolContext {
+  api: RestClient;
+  /** Aborted when the MCP client cancels the call or the connection closes. */
+  signal: AbortSignal;
+  /** Sends `notifications/progress` when the client asked for it (a no-op otherwise). */
+  progress(progress: number, total: number | undefined, message: string): Promise<void>;
+}
+
+/** A successful answer: the first text line(s) for people and models, `data` for structuredContent. */
+export interface ToolAnswer {
+  text: string;
+  data: unknown;
+}
+
+export interface RestToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  name: string;
+  title: string;
+  /** "When to use" text; it carries the workflow rules (SPEC.md → Workflow rules). */
+  description: string;
+  input: I;
+  output: O;
+  annotations: Omit<ToolAnnotations, 'title'>;
+  run(args: z.output<I>, ctx: ToolContext): Promise<ToolAnswer>;
+}
+
+/** Hints for tools that only read (GETs, and preflight POSTs that change nothing). */
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
+
+/**
+ * Registers one REST-backed tool. The answer's `data` goes through the output schema before it is
+ * sent: zod drops fields the schema does not know, because the JSON Schema a client validates
+ * against forbids additional properties — an extra field from a newer server must not fail the call.
+ */
+export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
+  server: McpServer,
+  api: RestClient,
+  spec: RestToolSpec<I, O>,
+): void {
+  const handler = async (args: unknown, extra: ToolExtra): Promise<CallToolResult> => {
+    try {
+      const answer = await spec.run(args as z.output<I>, contextFor(api, extra));
+      // A ZodError here (answer off the contract) is worded by describeToolError like any other.
+      const structuredContent = spec.output.parse(answer.data) as Record<string, unknown>;
+      // Text first for clients that ignore structuredContent (MCP spec: also send the JSON as text).
+      return { content: [{ type: 'text', text: answer.text }, { type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+    } catch (err) {
+      return errorResult(describeToolError(spec.name, err));
+    }
+  };
+  server.registerTool(
+    spec.name,
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.input,
+      outputSchema: spec.output,
+      annotations: { title: spec.title, ...spec.annotations },
+    },
+    handler as never,
+  );
+}
+
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function contextFor(api: RestClient, extra: ToolExtra): ToolContext {
+  const token = extra._meta?.progressToken;
+  return {
+    api,
+    signal: extra.signal,
+    async progress(progress, total, message) {
+      if (token === undefined || extra.signal.aborted) return;
+      // A lost progress notification must never fail the tool call itself.
+      await extra
+        .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
+        .catch(() => undefined);
+    },
+  };
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * The one mapping from errors to what an agent reads: the problem's title and detail, then one line
+ * per offending field (`- instanceType: is not offered in us-west-2b`), then what to do next.
+ */
+export function describeToolError(tool: string, err: unknown): string {
+  if (err instanceof RestApiError) {
+    // Servers often repeat the field messages in `detail`; say each thing once.
+    const detailAddsNothing = !err.detail || err.detail === err.title || err.errors.some((p) => err.detail?.includes(p.message));
+    const lines = [`${tool} failed: HTTP ${err.status} ${err.title}${detailAddsNothing ? '' : ` — ${err.detail}`}`];
+    for (const p of err.errors) lines.push(`- ${p.path || '(request)'}: ${p.message}`);
+    if (err.code) lines.push(`(code ${err.code})`);
+    const hint = hintFor(err.status);
+    if (hint) lines.push(hint);
+    return lines.join('\n');
+  }
+  if (err instanceof z.ZodError) {
+    // Raised when a server answer is parsed against the shared schemas (e.g. a 202 body).
+    return `${tool}: the server's answer does not match the documented shape (${z.prettifyError(err)}). The MCP server and the InstantStart server may be different versions.`;
+  }
+  if (err instanceof RestUnreachableError) {
+    return err.timedOut
+      ? `${tool} failed: ${err.message}. The server may be busy; call the tool again.`
+      : `${tool} failed: ${err.message}. Is \`instantstart serve\` running there? (Nothing was changed by this call.)`;
+  }
+  return `${tool} failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+function hintFor(status: number): string | undefined {
+  switch (status) {
+    case 400:
+    case 422:
+      return 'Nothing was changed. Fix the named fields (ask the user only if the choice is theirs: zone, instance type, capacity type, count) and call again.';
+    case 401:
+      return 'The server requires an API token: start the MCP server with `instantstart mcp --token <token>`, or send `Authorization: Bearer <token>` to /mcp.';
+    case 404:
+      return 'Check the name or id with list_clusters / list_operations.';
+    case 409:
+      return 'The request clashes with current state; read it with get_cluster or get_operation before trying again.';
+    default:
+      return status >= 500 ? 'The server failed; call get_operation_logs or try again shortly.' : undefined;
+  }
+}
+
+/** Path segment encoding for names and ids that come from the agent. */
+export const seg = (value: string) => encodeURIComponent(value);
+
+/** A field that must name an operation (ids come from a mutating tool's answer or list_operations). */
+export const OperationIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe('Operation id: operationId from a mutating tool\'s answer (create_cluster, delete_cluster, …) or from list_operations.');

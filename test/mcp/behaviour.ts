@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call } from './client-helpers.js';
+import { accepted, operation, problem, startFakeRest, type FakeRest } from './fake-rest.js';
+
+/** Opens an MCP client whose server's tools call `restUrl`; returns the client and how to shut it down. */
+export type Connect = (restUrl: string) => Promise<{ client: Client; close(): Promise<void> }>;
+
+const CREATE_ARGS = { name: 'demo', availabilityZone: 'us-west-2b', instanceType: 'ml.g5.8xlarge', instanceCount: 2 };
+
+/**
+ * The behaviour every transport must show, run once over streamable HTTP and once over stdio:
+ * the same tools, the same REST calls, the same wording of operations and errors.
+ */
+export function describeToolBehaviour(transport: string, connect: Connect): void {
+  describe(`MCP tools over ${transport}`, () => {
+    let rest: FakeRest;
+    let client: Client;
+    let close: () => Promise<void>;
+
+    before(async () => {
+      rest = await startFakeRest();
+      ({ client, close } = await connect(rest.url));
+    });
+    after(async () => {
+      await close();
+      await rest.close();
+    });
+    beforeEach(() => {
+      rest.requests.length = 0;
+      rest.routes.clear();
+    });
+
+    it('create_cluster posts the request (with the schema defaults) and names wait_for_operation', async () => {
+      rest.routes.set('POST /api/v1/clusters', () => accepted(operation({ status: 'pending' })));
+      const result = await call(client, 'create_cluster', CREATE_ARGS);
+      assert.equal(result.isError, undefined, result.text);
+      assert.equal(rest.requests.length, 1);
+      const [req] = rest.requests;
+      assert.equal(req.headers['content-type'], 'application/json');
+      assert.deepEqual(req.body, { ...CREATE_ARGS, capacityType: 'on-demand', deepHealthChecks: false, storage: { s3: true } });
+      const data = result.structuredContent as Record<string, unknown>;
+      assert.equal(data.statusTool, 'wait_for_operation');
+      assert.deepEqual(data.statusToolArguments, { operationId: 'op-123' });
+      assert.equal(data.done, false);
+      assert.match(result.text, /NOT done/);
+      assert.match(result.text, /wait_for_operation with \{"operationId":"op-123"\}/);
+    });
+
+    it('a problem+json 400 becomes an isError result naming the field', async () => {
+      rest.routes.set('POST /api/v1/clusters', () => problem(400, 'instanceType', 'is not offered in us-west-2b'));
+      const result = await call(client, 'create_cluster', CREATE_ARGS);
+      assert.equal(result.isError, true);
+      assert.match(result.text, /HTTP 400/);
+      assert.match(result.text, /- instanceType: is not offered in us-west-2b/);
+      assert.equal(result.structuredContent, undefined);
+    });
+
+    it('input the shared schema rejects never reaches the REST API, and the error names the field', async () => {
+      const result = await call(client, 'create_cluster', { ...CREATE_ARGS, instanceCount: 0 });
+      assert.equal(result.isError, true);
+      assert.match(result.text, /instanceCount/);
+      assert.equal(rest.requests.length, 0);
+    });
+
+    it('wait_for_operation passes timeoutSeconds and reports a terminal success', async () => {
+      rest.routes.set('GET /api/v1/operations/op-123/wait', () => ({
+        body: operation({ status: 'succeeded', currentPhase: undefined, phases: [{ name: 'network', title: 'Network', status: 'succeeded', attempts: 1, expectedSeconds: 600, durationMs: 4000, finishedAt: '2026-01-01T00:10:00.000Z', retryable: false }] }),
+      }));
+      const result = await call(client, 'wait_for_operation', { operationId: 'op-123', timeoutSeconds: 7 });
+      assert.equal(result.isError, undefined, result.text);
+      assert.equal(rest.requests[0].query.timeoutSeconds, '7');
+      const data = result.structuredContent as Record<string, unknown>;
+      assert.equal(data.terminal, true);
+      assert.equal(data.succeeded, true);
+      assert.match(result.text, /SUCCEEDED/);
+    });
+
+    it('wait_for_operation says to call again while the operation runs', async () => {
+      rest.routes.set('GET /api/v1/operations/op-123/wait', () => ({ body: operation() }));
+      const result = await call(client, 'wait_for_operation', { operationId: 'op-123', timeoutSeconds: 1 });
+      const data = result.structuredContent as Record<string, unknown>;
+      assert.equal(data.terminal, false);
+      assert.deepEqual(data.next, { tool: 'wait_for_operation', arguments: { operationId: 'op-123' } });
+      assert.match(result.text, /NOT finished/);
+      assert.match(result.text, /EKS cluster CREATING/);
+    });
+
+    it('a failed operation names the phase to retry, and retry_operation_phase posts to it', async () => {
+      const failed = operation({
+        status: 'failed',
+        phases: [{ name: 'hyperpod', title: 'HyperPod cluster', status: 'failed', attempts: 1, expectedSeconds: 900, retryable: true, error: { code: 'ResourceLimitExceeded', message: 'quota' } }],
+      });
+      rest.routes.set('GET /api/v1/operations/op-123', () => ({ body: failed }));
+      rest.routes.set('POST /api/v1/operations/op-123/phases/hyperpod/retry', () => accepted(operation({ status: 'running' })));
+      const report = await call(client, 'get_operation', { operationId: 'op-123' });
+      assert.equal((report.structuredContent as Record<string, unknown>).failedPhase, 'hyperpod');
+      assert.match(report.text, /retry_operation_phase \{"operationId":"op-123","phase":"hyperpod"\}/);
+      const retry = await call(client, 'retry_operation_phase', { operationId: 'op-123', phase: 'hyperpod' });
+      assert.equal(retry.isError, undefined, retry.text);
+      assert.match(retry.text, /wait_for_operation/);
+    });
+
+    it('delete_cluster requires confirm: true and then sends confirm=true', async () => {
+      const refused = await call(client, 'delete_cluster', { name: 'demo' });
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /confirm/);
+      assert.equal(rest.requests.length, 0);
+      rest.routes.set('DELETE /api/v1/clusters/demo', () => accepted(operation({ kind: 'delete-cluster' })));
+      const result = await call(client, 'delete_cluster', { name: 'demo', confirm: true });
+      assert.equal(result.isError, undefined, result.text);
+      assert.deepEqual(rest.requests[0].query, { confirm: 'true', keepStorage: 'false' });
+    });
+
+    it('set_active_cluster puts the selection; an answer off the contract is an error, not a crash', async () => {
+      rest.routes.set('PUT /api/v1/active-cluster', (req) => ({ body: { name: (req.body as { name: string }).name, region: 'us-west-2' } }));
+      const set = await call(client, 'set_active_cluster', { name: 'demo' });
+      assert.equal(set.isError, undefined, set.text);
+      assert.deepEqual(rest.requests[0].body, { name: 'demo' });
+      assert.match(set.text, /Active cluster is now demo/);
+
+      rest.routes.set('GET /api/v1/clusters', () => ({ body: { clusters: [{ name: 'demo' }] } }));
+      const listed = await call(client, 'list_clusters');
+      assert.equal(listed.isError, true);
+      assert.match(listed.text, /does not match the documented shape/);
+    });
+
+    it('list tools pass their query and summarise the answer', async () => {
+      rest.routes.set('GET /api/v1/instance-types', () => ({
+        body: { region: 'us-west-2', availabilityZone: 'us-west-2b', instanceTypes: [{ instanceType: 'ml.p5.48xlarge', availabilityZones: ['us-west-2b'], acceleratorName: 'H100', acceleratorCount: 8, efaSupported: true, spotSupported: false, clusterUsageQuota: 4, newField: 'dropped' }] },
+      }));
+      const result = await call(client, 'list_instance_types', { availabilityZone: 'us-west-2b' });
+      assert.equal(result.isError, undefined, result.text);
+      assert.deepEqual(rest.requests[0].query, { availabilityZone: 'us-west-2b' });
+      assert.match(result.text, /ml\.p5\.48xlarge: 8× H100/);
+      // Fields the schema does not know are dropped, so a newer server cannot fail the client's validation.
+      const types = (result.structuredContent as { instanceTypes: Record<string, unknown>[] }).instanceTypes;
+      assert.equal(types[0].newField, undefined);
+    });
+  });
+}

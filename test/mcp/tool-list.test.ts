@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { MUTATING_TOOLS, OPERATION_TOOLS, TOOL_NAMES } from '../../src/mcp/tool-list.js';
+
+/** The repository root, found from this compiled file (dist/test/mcp or .build-mcp/out/test/mcp). */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+
+describe('the MCP tool list', () => {
+  let client: Client;
+  let tools: Tool[];
+
+  before(async () => {
+    const server = createMcpServer({ baseUrl: 'http://127.0.0.1:1' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    tools = (await client.listTools()).tools;
+  });
+  after(() => client.close());
+
+  it('is pinned: agents and playbooks hard-code these names', () => {
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      [
+        'cancel_operation',
+        'check_cluster_request',
+        'check_quotas',
+        'create_cluster',
+        'delete_cluster',
+        'get_active_cluster',
+        'get_cluster',
+        'get_operation',
+        'get_operation_logs',
+        'get_server_info',
+        'list_availability_zones',
+        'list_clusters',
+        'list_instance_types',
+        'list_operations',
+        'list_training_plans',
+        'retry_operation_phase',
+        'set_active_cluster',
+        'wait_for_operation',
+      ],
+    );
+    assert.deepEqual([...TOOL_NAMES], tools.map((t) => t.name).sort());
+  });
+
+  it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
+    for (const tool of tools) {
+      assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
+      assert.match(tool.name, /^(list|get|check|create|delete|set|wait|retry|cancel)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.equal(tool.inputSchema.type, 'object');
+      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
+      }
+      assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: no output schema`);
+      const a = tool.annotations ?? {};
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        assert.equal(typeof a[hint], 'boolean', `${tool.name}: ${hint} not set`);
+      }
+    }
+  });
+
+  it('marks exactly the mutating tools as not read-only, and delete_cluster as destructive', () => {
+    for (const tool of tools) {
+      const mutating = (MUTATING_TOOLS as readonly string[]).includes(tool.name);
+      assert.equal(tool.annotations?.readOnlyHint, !mutating, tool.name);
+      if (!mutating) assert.equal(tool.annotations?.destructiveHint, false, tool.name);
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    assert.equal(byName.get('delete_cluster')?.annotations?.destructiveHint, true);
+    assert.equal(byName.get('create_cluster')?.annotations?.destructiveHint, false);
+    assert.deepEqual(byName.get('delete_cluster')?.inputSchema.required?.includes('confirm'), true);
+  });
+
+  it('has every operation tool name its status tool and say it is not done until it succeeds', () => {
+    for (const name of OPERATION_TOOLS) {
+      const tool = tools.find((t) => t.name === name);
+      assert.match(tool?.description ?? '', /wait_for_operation/, name);
+      assert.match(tool?.description ?? '', /NOT (done|the end)|until it reports|until status/, name);
+      assert.ok(tool?.outputSchema?.properties && 'statusTool' in tool.outputSchema.properties, `${name}: statusTool in output`);
+    }
+  });
+
+  it('carries the three workflow rules in the tool descriptions', () => {
+    const text = (name: string) => tools.find((t) => t.name === name)?.description ?? '';
+    assert.match(text('wait_for_operation'), /terminal/);
+    assert.match(text('create_cluster'), /Ask the user ONLY for: availability zone, instance type, capacity type/);
+    assert.match(text('create_cluster'), /list_clusters.*list_availability_zones.*list_instance_types/s);
+    assert.match(text('list_clusters'), /check before create/);
+  });
+
+  it('is the list docs/MCP.md, the agent config and the playbook use', () => {
+    const root = repoRoot();
+    const doc = readFileSync(join(root, 'docs/MCP.md'), 'utf8');
+    for (const name of TOOL_NAMES) assert.match(doc, new RegExp(`\\| \`${name}\` \\|`), `docs/MCP.md lacks ${name}`);
+    const agent = JSON.parse(readFileSync(join(root, 'agent/hypd-inst-agent.json'), 'utf8')) as { name: string; allowedTools: string[] };
+    assert.equal(agent.name, 'hypd-inst-agent');
+    for (const allowed of agent.allowedTools.filter((t) => t.startsWith('@instantstart/'))) {
+      const name = allowed.slice('@instantstart/'.length);
+      assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
+      assert.ok(!(MUTATING_TOOLS as readonly string[]).includes(name), `allowedTools auto-approves mutating tool ${name}`);
+    }
+    const playbook = readFileSync(join(root, 'agent/skills/create-cluster.md'), 'utf8');
+    for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
+      const bare = name.slice(1, -1);
+      if (/^(list|get|check|create|delete|set|wait|retry|cancel)_/.test(bare)) {
+        assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
+      }
+    }
+  });
+});
