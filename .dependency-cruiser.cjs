@@ -52,6 +52,26 @@ module.exports = {
       to: { path: '(^|/)src/(?!workflows/|engine/|cloud/|domain/)' },
     },
     {
+      name: 'store-imports-only-domain',
+      severity: 'error',
+      from: { path: '(^|/)src/store/' },
+      to: { path: '(^|/)src/(?!store/|domain/)' },
+    },
+    {
+      name: 'api-imports-workflows-engine-domain-store',
+      comment: 'The HTTP layer reaches the cloud only through workflows; it may mount the MCP handler.',
+      severity: 'error',
+      from: { path: '(^|/)src/api/' },
+      to: { path: '(^|/)src/(?!api/|workflows/|engine/|domain/|store/|mcp/)' },
+    },
+    {
+      name: 'web-talks-only-rest',
+      comment: 'The UI uses the REST API and the shared schemas, nothing else of ours.',
+      severity: 'error',
+      from: { path: '(^|/)web/' },
+      to: { path: '(^|/)(src/(?!domain/)|sandbox/|bin/)' },
+    },
+    {
       name: 'mcp-calls-rest-only',
       comment: 'MCP tools are REST calls: only their client and the shared schemas.',
       severity: 'error',

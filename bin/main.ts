@@ -1,5 +1,7 @@
 import { runSandboxCommand, UsageError } from '../sandbox/cli.js';
 import { runKubeconfigCommand, runTokenCommand } from './kube-commands.js';
+import { runMcpCommand } from './mcp-command.js';
+import { runServeCommand } from './serve-command.js';
 
 /**
  * The `instantstart` command. It lives outside `src/` because it composes the product with the
@@ -8,6 +10,8 @@ import { runKubeconfigCommand, runTokenCommand } from './kube-commands.js';
 const USAGE = `usage: instantstart <command> [options]
 
 commands:
+  serve       serve the web UI, REST API and MCP (on the embedded sandbox cloud unless --cloud aws)
+  mcp         MCP server over stdio that calls a running server's REST API
   sandbox     start the local sandbox cloud (AWS wire protocols on 127.0.0.1:4566)
   kubeconfig  print a kubeconfig for an EKS cluster (sandbox or real AWS)
   token       print an EKS token as an ExecCredential (for kubeconfig exec plugins)
@@ -21,6 +25,12 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
+    case 'serve':
+      await runServeCommand(rest);
+      return;
+    case 'mcp':
+      await runMcpCommand(rest);
+      return;
     case 'sandbox':
       await runSandboxCommand(rest);
       return;

@@ -30,13 +30,20 @@ export function installIfNeeded() {
   }
 }
 
-/** Compile with the project's own TypeScript (never a global or npx-downloaded one). */
+/** Compile with the project's own TypeScript (never a global or npx-downloaded one), then bundle the UI. */
 export function build({ always = false } = {}) {
   const sources = Math.max(...['src', 'sandbox', 'bin', 'test'].map(newestMtime), statSync('tsconfig.json').mtimeMs);
-  const built = existsSync('dist/bin/main.js') ? newestMtime('dist') : 0;
-  if (always || built < sources) {
+  const built = existsSync('dist/bin/main.js') ? newestMtime('dist/bin') : 0;
+  const webSources = Math.max(newestMtime('web'), newestMtime('src/domain'));
+  const webBuilt = existsSync('dist/web/index.html') ? statSync('dist/web/index.html').mtimeMs : 0;
+  const rebuildAll = always || built < sources;
+  if (rebuildAll) {
     // A clean build: compiled files of deleted sources must not linger (tests are found in dist/).
     rmSync('dist', { recursive: true, force: true });
     step('Building (tsc)…', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
+  }
+  if (existsSync('web/vite.config.ts') && (rebuildAll || webBuilt < webSources)) {
+    step('Type-checking the UI (tsc)…', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'web/tsconfig.json']);
+    step('Building the UI (vite)…', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
   }
 }

@@ -10,8 +10,10 @@ import { STSClient } from '@aws-sdk/client-sts';
 /**
  * One place that builds AWS SDK v3 clients, cached per service and Region. The clients read the
  * standard settings themselves (credential chain, `AWS_ENDPOINT_URL[_<SERVICE>]`), which is how the
- * same code reaches the sandbox or real AWS. Retries use the SDK's adaptive mode, so throttling is
- * absorbed with client-side rate limiting before an operation phase ever sees it.
+ * same code reaches the sandbox or real AWS. Retries use the SDK's standard mode (exponential backoff
+ * with jitter, a retry quota), so occasional throttling is absorbed before an operation phase sees it;
+ * the engine retries what still gets through. (Adaptive mode's client-side rate limiter slowed a
+ * 30 %-throttled create five-fold without making it any more reliable.)
  *
  * @example
  * const aws = new AwsClients({ defaultRegion: 'us-west-2' });
@@ -22,7 +24,7 @@ export class AwsClients {
   private readonly cache = new Map<string, unknown>();
   private readonly maxAttempts: number;
 
-  constructor({ defaultRegion, maxAttempts = 8 }: { defaultRegion: string; maxAttempts?: number }) {
+  constructor({ defaultRegion, maxAttempts = 6 }: { defaultRegion: string; maxAttempts?: number }) {
     this.defaultRegion = defaultRegion;
     this.maxAttempts = maxAttempts;
   }
@@ -58,7 +60,7 @@ export class AwsClients {
     const key = `${service}:${r}`;
     let c = this.cache.get(key) as T | undefined;
     if (!c) {
-      c = make({ region: r, maxAttempts: this.maxAttempts, retryMode: 'adaptive' });
+      c = make({ region: r, maxAttempts: this.maxAttempts, retryMode: 'standard' });
       this.cache.set(key, c);
     }
     return c;

@@ -23,13 +23,15 @@ export const StorageRequestSchema = z
           .int()
           .min(1200, 'must be at least 1200 GiB')
           .max(100800)
-          .refine((n) => n % 1200 === 0, 'must be a multiple of 1200 GiB (FSx for Lustre SCRATCH_2/PERSISTENT_2 sizes)')
+          .refine((n) => n === 1200 || n % 2400 === 0, 'must be 1200 GiB or a multiple of 2400 GiB (FSx for Lustre SSD sizes)')
           .default(1200)
-          .describe('FSx for Lustre capacity in GiB (1200, 2400, … multiples of 1200).'),
+          .describe('FSx for Lustre capacity in GiB: 1200, 2400, 4800, … (1200 or multiples of 2400).'),
       })
+      .strict()
       .optional()
       .describe('Also create an FSx for Lustre file system in the compute zone, mounted through the FSx CSI driver.'),
   })
+  .strict()
   .describe('Shared storage for the cluster.');
 
 export const CreateClusterRequestSchema = z

@@ -1,0 +1,112 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../sandbox/cli.js';
+import { exportLines, sandboxEnvironment } from '../sandbox/environment.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { startServer } from '../src/cli/serve.js';
+
+const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1] [--port 3099] [--data-dir .instantstart]
+                         [--region us-west-2] [--token TOKEN] [--sandbox-port 4566] [--sandbox-speed 20]
+                         [--sandbox-url http://127.0.0.1:4566]
+
+Serves the web UI at /, the REST API under /api/v1, OpenAPI at /api/openapi.json and MCP at /mcp.
+--cloud sandbox (the default, or INSTANTSTART_CLOUD=sandbox) embeds the sandbox cloud: nothing costs money.
+--cloud aws uses the default AWS credential chain and Region (AWS_PROFILE, AWS_REGION, …).
+--sandbox-speed N runs sandbox time N× faster (default 20: EKS's ~10 minutes take ~30 seconds).
+--sandbox-url uses a sandbox already running (\`instantstart sandbox\`) instead of embedding one.
+Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).`;
+
+/** Starts the embedded sandbox on `port`, or on a free port when that one is taken. */
+async function sandboxOn(port: number, stateDir: string, speed: number): Promise<RunningSandbox> {
+  try {
+    return await startSandbox({ port, stateDir, speed });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    process.stderr.write(`Port ${port} is taken; the sandbox cloud uses a free port instead.\n`);
+    return startSandbox({ port: 0, stateDir, speed });
+  }
+}
+
+/** The speed of a running sandbox, so polling keeps pace with its clock. */
+async function sandboxSpeed(url: string): Promise<number> {
+  const res = await fetch(`${url}/_sandbox/health`).catch((err: Error) => {
+    throw new UsageError(`no sandbox answers at ${url} (${err.message}); start one with 'instantstart sandbox'`);
+  });
+  const health = (await res.json()) as { speed?: number };
+  return health.speed && health.speed > 0 ? health.speed : 1;
+}
+
+/** `instantstart serve …`: runs until SIGINT/SIGTERM. */
+export async function runServeCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      cloud: { type: 'string', default: process.env.INSTANTSTART_CLOUD ?? 'sandbox' },
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '3099' },
+      'data-dir': { type: 'string', default: '.instantstart' },
+      region: { type: 'string' },
+      token: { type: 'string', default: process.env.INSTANTSTART_API_TOKEN },
+      'sandbox-port': { type: 'string', default: '4566' },
+      'sandbox-speed': { type: 'string', default: '20' },
+      'sandbox-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const cloud = values.cloud;
+  if (cloud !== 'sandbox' && cloud !== 'aws') throw new UsageError(`--cloud must be sandbox or aws, got '${cloud}'`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${values.port}'`);
+  const speed = Number(values['sandbox-speed']);
+  if (!(speed > 0)) throw new UsageError(`--sandbox-speed must be a number greater than 0, got '${values['sandbox-speed']}'`);
+  const dataDir = resolve(values['data-dir']);
+
+  let sandbox: RunningSandbox | undefined;
+  let sandboxUrl = values['sandbox-url'];
+  let timeScale = 1;
+  if (cloud === 'sandbox') {
+    if (sandboxUrl) {
+      timeScale = 1 / (await sandboxSpeed(sandboxUrl));
+    } else {
+      sandbox = await sandboxOn(Number(values['sandbox-port']), resolve(dataDir, 'sandbox'), speed);
+      sandboxUrl = sandbox.url;
+      timeScale = 1 / speed;
+    }
+    // The product reaches the sandbox exactly as it reaches AWS: through the standard settings.
+    Object.assign(process.env, sandboxEnvironment(sandboxUrl, values.region), { AWS_EC2_METADATA_DISABLED: 'true' });
+    delete process.env.AWS_PROFILE;
+  }
+  const region = values.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+  if (!region) throw new UsageError('no AWS Region: give --region or set AWS_REGION');
+
+  const server = await startServer({
+    cloud,
+    host: values.host,
+    port,
+    dataDir,
+    region,
+    token: values.token,
+    pollTimeScale: timeScale,
+  });
+  process.stdout.write(
+    `\nInstantStart on ${cloud === 'sandbox' ? `the sandbox cloud (${sandboxUrl}, ${Math.round(1 / timeScale)}× time)` : `AWS (${region})`}\n` +
+      `  UI        ${server.url}/\n  REST API  ${server.url}/api/v1  (OpenAPI: ${server.url}/api/openapi.json)\n  MCP       ${server.url}/mcp  (stdio: instantstart mcp --url ${server.url})\n` +
+      (sandboxUrl ? `\nInspect the sandbox with the AWS CLI and kubectl:\n${exportLines(sandboxEnvironment(sandboxUrl, region))}\n  instantstart kubeconfig <cluster>-eks > kubeconfig\n` : '') +
+      '\n',
+  );
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await sandbox?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

@@ -1,0 +1,39 @@
+import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
+import type { ActiveClusterPort } from '../workflows/context.js';
+import type { ClusterViews } from '../workflows/cluster-views.js';
+import type { PreflightService } from '../workflows/preflight.js';
+
+/** What the routes use of the operation engine (src/engine). */
+export interface OperationsApi {
+  start(kind: string, input: unknown, options?: { idempotencyKey?: string }): { operation: OperationView; existing: boolean };
+  get(id: string): OperationView;
+  byIdempotencyKey(key: string): OperationView | undefined;
+  activeFor(target: string): OperationView | undefined;
+  list(query: { status?: OperationStatus; kind?: string; target?: string; limit: number }): OperationView[];
+  events(id: string, after: number, limit: number): { lines: LogLine[]; nextAfter: number };
+  retryPhase(id: string, phase: string): OperationView;
+  cancel(id: string): OperationView;
+  waitFor(id: string, timeoutMs: number): Promise<OperationView>;
+  on(event: 'operation', listener: (op: OperationView) => void): unknown;
+  on(event: 'log', listener: (e: { operationId: string; line: LogLine }) => void): unknown;
+  off(event: string, listener: (...args: never[]) => void): unknown;
+}
+
+export interface ServerConfig {
+  cloud: 'sandbox' | 'aws';
+  region: string;
+  version: string;
+  /** Bearer token every request must carry (required when binding beyond loopback). */
+  token?: string;
+}
+
+/** Everything the HTTP layer is built with. */
+export interface ApiContext {
+  config: ServerConfig;
+  /** The AWS account the server acts in (STS), for display. */
+  accountId(): Promise<string>;
+  operations: OperationsApi;
+  preflight: PreflightService;
+  clusters: ClusterViews;
+  activeCluster: ActiveClusterPort;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { AnyRouteSpec } from './route.js';
+
+const ProblemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('One entry per field at fault.'),
+  code: z.string().optional().describe('The cloud\'s own error code, when the cloud refused.'),
+  remedy: z.string().optional(),
+});
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const s = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete s.$schema;
+  return s;
+}
+
+/** Path/query parameters of an object schema as OpenAPI parameter objects. */
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): unknown[] {
+  if (!schema) return [];
+  const js = jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (js.required ?? []).includes(name),
+    description: s.description,
+    schema: s,
+  }));
+}
+
+/** The OpenAPI 3.1 document of every registered route, from the same zod schemas that validate them. */
+export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, resp] of Object.entries(r.responses)) {
+      responses[status] = { description: resp.description, ...(resp.schema ? { content: { 'application/json': { schema: jsonSchema(resp.schema, 'output') } } } : {}) };
+    }
+    responses['4XX'] = { description: 'Problem: the request or the cloud refused', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
+    if (r.idempotent) {
+      params.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Repeat the same request safely: the same key returns the same operation.', schema: { type: 'string', maxLength: 200 } });
+    }
+    (paths[r.url] ??= {})[r.method.toLowerCase()] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: r.tags,
+      ...(params.length ? { parameters: params } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'InstantStart API',
+      version: info.version,
+      description: 'Control plane for Amazon SageMaker HyperPod clusters on Amazon EKS. Mutations answer 202 with an operation; poll its statusUrl until it is terminal.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: { schemas: { Problem: jsonSchema(ProblemSchema, 'output') } },
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseOrThrow } from './problem.js';
+
+/**
+ * A typed route whose zod schemas both validate the request and document it: every route
+ * registered through `defineRoute` lands in the OpenAPI document, so the two cannot drift.
+ */
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status → schema of the answer (202 for mutations). */
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Accepts the Idempotency-Key header. */
+  idempotent?: boolean;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type AnyRouteSpec = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
+
+export class RouteRegistry {
+  readonly routes: AnyRouteSpec[] = [];
+
+  define<P extends z.ZodType = z.ZodObject<{}>, Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+    app: FastifyInstance,
+    spec: RouteSpec<P, Q, B>,
+    handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>,
+  ): void {
+    this.routes.push(spec as unknown as AnyRouteSpec);
+    const successStatus = Number(Object.keys(spec.responses).find((s) => Number(s) < 300) ?? 200);
+    app.route({
+      method: spec.method,
+      url: spec.url.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (request, reply) => {
+        const params = spec.params ? parseOrThrow(spec.params, request.params, 'path parameters') : {};
+        const query = spec.query ? parseOrThrow(spec.query, request.query, 'query parameters') : {};
+        const body = spec.body ? parseOrThrow(spec.body, request.body, 'request body') : undefined;
+        const out = await handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
+        if (reply.sent) return reply;
+        return reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus).send(out);
+      },
+    });
+  }
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../api/server.js';
+import type { ApiContext, OperationsApi, ServerConfig } from '../api/context.js';
+import { AwsClients, Cloud } from '../cloud/index.js';
+import { AwsCatalog } from '../cloud/aws/catalog.js';
+import { OperationEngine } from '../engine/engine.js';
+import { createMcpHttpHandler } from '../mcp/http.js';
+import { openStores } from '../store/index.js';
+import { ClusterViews, type OperationsLookup } from '../workflows/cluster-views.js';
+import type { ActiveClusterPort } from '../workflows/context.js';
+import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
+import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
+import { PreflightService } from '../workflows/preflight.js';
+
+export interface ServeOptions {
+  cloud: 'sandbox' | 'aws';
+  host: string;
+  port: number;
+  dataDir: string;
+  region: string;
+  token?: string;
+  /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
+  pollTimeScale?: number;
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  engine: OperationEngine;
+  /** Stops accepting requests and pollers; the journal stays as it is, so a restart resumes. */
+  close(): Promise<void>;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** dist/src/cli → repo root. */
+const repoRoot = resolve(here, '..', '..', '..');
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The composition root: store → engine (+ workflows) → cloud adapters → REST/WebSocket/MCP/UI.
+ * Resumes every unfinished operation before it starts listening.
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  if (!LOOPBACK.has(options.host) && !options.token) {
+    throw new Error(`Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`);
+  }
+  const logger =
+    options.logger ??
+    pino({ level: process.env.INSTANTSTART_LOG_LEVEL ?? 'info', redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.token', '*.secretAccessKey'], censor: '[redacted]' } });
+  const stores = openStores(options.dataDir);
+  const activeCluster: ActiveClusterPort = {
+    get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
+    set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
+  };
+  const clients = new AwsClients({ defaultRegion: options.region });
+  const cloud = new Cloud(clients);
+  const engine = new OperationEngine({
+    store: stores.operations,
+    logger: logger.child({ component: 'engine' }),
+    polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: options.pollTimeScale ?? 1 },
+  });
+  const deps = { cloud, activeCluster };
+  engine.register(createClusterWorkflow(deps));
+  engine.register(deleteClusterWorkflow(deps));
+
+  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
+  const operations: OperationsApi & OperationsLookup = {
+    start: (kind, input, opts) => engine.start(kind, input as Record<string, unknown>, opts),
+    get: (id) => engine.get(id),
+    list: (query) => engine.list(query),
+    events: (id, after, limit) => engine.events(id, after, limit),
+    retryPhase: (id, phase) => engine.retryPhase(id, phase),
+    cancel: (id) => engine.cancel(id),
+    waitFor: (id, ms) => engine.waitFor(id, ms),
+    on: (event: 'operation' | 'log', listener: (...args: never[]) => void) => engine.on(event, listener as never),
+    off: (event: string, listener: (...args: never[]) => void) => engine.off(event as 'operation', listener as never),
+    activeFor: (target) => engine.activeFor(target)[0],
+    byIdempotencyKey: (key) => {
+      const found = stores.operations.findByIdempotencyKey(key);
+      return found ? engine.get(found.id) : undefined;
+    },
+    listRunning: (kind) => [...engine.list({ kind, status: 'running', limit: 200 }), ...engine.list({ kind, status: 'pending', limit: 200 })],
+  };
+  const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
+  const ctx: ApiContext = {
+    config,
+    accountId: () => cloud.accountId(),
+    operations,
+    preflight: new PreflightService(new AwsCatalog(clients), options.region),
+    clusters: new ClusterViews(cloud, operations, activeCluster),
+    activeCluster,
+  };
+  let baseUrl = '';
+  const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl, token: options.token });
+  const app = await buildServer(ctx, { logger, webRoot: join(repoRoot, 'dist', 'web'), mcp });
+  engine.resume();
+  const address = await app.listen({ host: options.host, port: options.port });
+  const port = new URL(address).port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  baseUrl = `http://127.0.0.1:${port}`;
+  logger.info({ url, cloud: options.cloud, region: options.region, dataDir: options.dataDir }, 'InstantStart is serving the UI, REST API and MCP');
+  return {
+    url,
+    app,
+    engine,
+    async close() {
+      await engine.stop();
+      await app.close();
+      stores.close();
+    },
+  };
+}

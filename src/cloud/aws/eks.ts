@@ -1,0 +1,173 @@
+import {
+  CreateAddonCommand,
+  CreateClusterCommand,
+  CreatePodIdentityAssociationCommand,
+  DeleteAddonCommand,
+  DeleteClusterCommand,
+  DeletePodIdentityAssociationCommand,
+  DescribeAddonCommand,
+  DescribeAddonVersionsCommand,
+  DescribeClusterCommand,
+  DescribeClusterVersionsCommand,
+  ListPodIdentityAssociationsCommand,
+  type Addon,
+  type Cluster,
+} from '@aws-sdk/client-eks';
+import { CloudError } from '../../domain/errors.js';
+import type { AwsClients } from './clients.js';
+import { awsCall, hasCode } from './errors.js';
+
+export interface EksClusterSpec {
+  name: string;
+  roleArn: string;
+  subnetIds: string[];
+  securityGroupIds: string[];
+  version?: string;
+  tags: Record<string, string>;
+}
+
+const NOT_FOUND = ['ResourceNotFoundException'];
+
+/** Amazon EKS: clusters, add-ons and pod identity associations. Reads return undefined for "not found". */
+export class EksAdapter {
+  constructor(private readonly clients: AwsClients) {}
+
+  async describeCluster(region: string, name: string): Promise<Cluster | undefined> {
+    try {
+      const r = await awsCall('eks', 'DescribeCluster', () => this.clients.eks(region).send(new DescribeClusterCommand({ name })));
+      return r.cluster;
+    } catch (err) {
+      if (hasCode(err, ...NOT_FOUND)) return undefined;
+      throw err;
+    }
+  }
+
+  /** EKS's own default Kubernetes version for new clusters (never a hard-coded list). */
+  async defaultVersion(region: string): Promise<string> {
+    const r = await awsCall('eks', 'DescribeClusterVersions', () => this.clients.eks(region).send(new DescribeClusterVersionsCommand({ defaultOnly: true })));
+    const v = r.clusterVersions?.find((c) => c.defaultVersion)?.clusterVersion ?? r.clusterVersions?.[0]?.clusterVersion;
+    if (!v) throw new CloudError('eks', 'DescribeClusterVersions', 'NoDefaultVersion', `EKS reported no default Kubernetes version in ${region}.`);
+    return v;
+  }
+
+  /**
+   * HyperPod needs API_AND_CONFIG_MAP authentication (it adds access entries for its nodes); the
+   * caller becomes cluster admin so this server can install what HyperPod needs.
+   */
+  async createCluster(region: string, spec: EksClusterSpec): Promise<Cluster> {
+    const r = await awsCall('eks', 'CreateCluster', () =>
+      this.clients.eks(region).send(
+        new CreateClusterCommand({
+          name: spec.name,
+          roleArn: spec.roleArn,
+          version: spec.version,
+          resourcesVpcConfig: { subnetIds: spec.subnetIds, securityGroupIds: spec.securityGroupIds, endpointPublicAccess: true, endpointPrivateAccess: true },
+          accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP', bootstrapClusterCreatorAdminPermissions: true },
+          logging: { clusterLogging: [{ types: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'], enabled: true }] },
+          tags: spec.tags,
+          clientRequestToken: `instantstart-${spec.name}`,
+        }),
+      ),
+    );
+    return r.cluster!;
+  }
+
+  async deleteCluster(region: string, name: string): Promise<void> {
+    try {
+      await awsCall('eks', 'DeleteCluster', () => this.clients.eks(region).send(new DeleteClusterCommand({ name })));
+    } catch (err) {
+      if (!hasCode(err, ...NOT_FOUND)) throw err;
+    }
+  }
+
+  async describeAddon(region: string, clusterName: string, addonName: string): Promise<Addon | undefined> {
+    try {
+      const r = await awsCall('eks', 'DescribeAddon', () => this.clients.eks(region).send(new DescribeAddonCommand({ clusterName, addonName })));
+      return r.addon;
+    } catch (err) {
+      if (hasCode(err, ...NOT_FOUND)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The add-on version EKS marks default for this Kubernetes version. */
+  async defaultAddonVersion(region: string, addonName: string, kubernetesVersion: string): Promise<string | undefined> {
+    const r = await awsCall('eks', 'DescribeAddonVersions', () =>
+      this.clients.eks(region).send(new DescribeAddonVersionsCommand({ addonName, kubernetesVersion })),
+    );
+    const versions = r.addons?.[0]?.addonVersions ?? [];
+    const preferred = versions.find((v) => v.compatibilities?.some((c) => c.clusterVersion === kubernetesVersion && c.defaultVersion));
+    return (preferred ?? versions[0])?.addonVersion;
+  }
+
+  async createAddon(
+    region: string,
+    clusterName: string,
+    addonName: string,
+    options: { version?: string; podIdentity?: { serviceAccount: string; roleArn: string }; tags: Record<string, string> },
+  ): Promise<void> {
+    try {
+      await awsCall('eks', 'CreateAddon', () =>
+        this.clients.eks(region).send(
+          new CreateAddonCommand({
+            clusterName,
+            addonName,
+            addonVersion: options.version,
+            resolveConflicts: 'OVERWRITE',
+            ...(options.podIdentity ? { podIdentityAssociations: [options.podIdentity] } : {}),
+            tags: options.tags,
+            clientRequestToken: `instantstart-${clusterName}-${addonName}`,
+          }),
+        ),
+      );
+    } catch (err) {
+      // Made already (by an earlier attempt): observe decides what happens next.
+      if (!hasCode(err, 'ResourceInUseException')) throw err;
+    }
+  }
+
+  async deleteAddon(region: string, clusterName: string, addonName: string): Promise<void> {
+    try {
+      await awsCall('eks', 'DeleteAddon', () => this.clients.eks(region).send(new DeleteAddonCommand({ clusterName, addonName })));
+    } catch (err) {
+      if (!hasCode(err, ...NOT_FOUND)) throw err;
+    }
+  }
+
+  async findPodIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<string | undefined> {
+    const r = await awsCall('eks', 'ListPodIdentityAssociations', () =>
+      this.clients.eks(region).send(new ListPodIdentityAssociationsCommand({ clusterName, namespace, serviceAccount })),
+    );
+    return r.associations?.[0]?.associationId;
+  }
+
+  async ensurePodIdentityAssociation(
+    region: string,
+    clusterName: string,
+    spec: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> },
+  ): Promise<string> {
+    const existing = await this.findPodIdentityAssociation(region, clusterName, spec.namespace, spec.serviceAccount);
+    if (existing) return existing;
+    const r = await awsCall('eks', 'CreatePodIdentityAssociation', () =>
+      this.clients.eks(region).send(
+        new CreatePodIdentityAssociationCommand({
+          clusterName,
+          namespace: spec.namespace,
+          serviceAccount: spec.serviceAccount,
+          roleArn: spec.roleArn,
+          tags: spec.tags,
+          clientRequestToken: `instantstart-${clusterName}-${spec.namespace}-${spec.serviceAccount}`.slice(0, 64),
+        }),
+      ),
+    );
+    return r.association!.associationId!;
+  }
+
+  async deletePodIdentityAssociation(region: string, clusterName: string, associationId: string): Promise<void> {
+    try {
+      await awsCall('eks', 'DeletePodIdentityAssociation', () => this.clients.eks(region).send(new DeletePodIdentityAssociationCommand({ clusterName, associationId })));
+    } catch (err) {
+      if (!hasCode(err, ...NOT_FOUND)) throw err;
+    }
+  }
+}

@@ -1,0 +1,279 @@
+import {
+  AllocateAddressCommand,
+  AssociateRouteTableCommand,
+  AttachInternetGatewayCommand,
+  AuthorizeSecurityGroupEgressCommand,
+  AuthorizeSecurityGroupIngressCommand,
+  CreateInternetGatewayCommand,
+  CreateNatGatewayCommand,
+  CreateRouteCommand,
+  CreateRouteTableCommand,
+  CreateSecurityGroupCommand,
+  CreateSubnetCommand,
+  CreateVpcCommand,
+  CreateVpcEndpointCommand,
+  DescribeAddressesCommand,
+  DescribeInternetGatewaysCommand,
+  DescribeNatGatewaysCommand,
+  DescribeRouteTablesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  DescribeVpcEndpointsCommand,
+  DescribeVpcsCommand,
+  ModifySubnetAttributeCommand,
+  ModifyVpcAttributeCommand,
+  type Filter,
+  type ResourceType,
+  type RouteTable,
+} from '@aws-sdk/client-ec2';
+import { clusterTags, TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
+import type { AwsClients } from './clients.js';
+import { awsCall } from './errors.js';
+
+export type SubnetRole = 'public' | 'private' | 'compute';
+
+export interface ClusterSubnet {
+  subnetId: string;
+  cidr: string;
+  zone: string;
+  role: SubnetRole | 'other';
+}
+
+/** Everything of a cluster's network that exists now, found by our tags. */
+export interface ClusterNetwork {
+  vpcId?: string;
+  vpcCidr?: string;
+  subnets: ClusterSubnet[];
+  internetGatewayId?: string;
+  internetGatewayAttached: boolean;
+  allocationId?: string;
+  natGatewayId?: string;
+  natGatewayState?: string;
+  publicRouteTable?: RouteTable;
+  privateRouteTable?: RouteTable;
+  securityGroupId?: string;
+  s3EndpointId?: string;
+}
+
+/** The subnets to make: computed by the pure planner in src/domain/network. */
+export interface NetworkPlan {
+  vpcCidr: string;
+  subnets: Array<{ cidr: string; zone: string; role: SubnetRole }>;
+}
+
+const byCluster = (cluster: string, part?: string): Filter[] => [
+  { Name: `tag:${TAG_CLUSTER}`, Values: [cluster] },
+  ...(part ? [{ Name: `tag:${TAG_PART}`, Values: [part] }] : []),
+];
+const tagSpec = (type: ResourceType, cluster: string, part: string) => [{ ResourceType: type, Tags: tagList(clusterTags(cluster, part)) }];
+
+/**
+ * The cluster network as EC2 resources: reads find everything by tag; `ensure*` calls find first and
+ * create only what is missing, so running them again after a crash or on a retry is harmless.
+ */
+export class NetworkAdapter {
+  constructor(private readonly clients: AwsClients) {}
+
+  /** Reads the network of `cluster` in `region` (nothing created). */
+  async find(region: string, cluster: string): Promise<ClusterNetwork> {
+    const ec2 = this.clients.ec2(region);
+    const vpcs = await awsCall('ec2', 'DescribeVpcs', () => ec2.send(new DescribeVpcsCommand({ Filters: byCluster(cluster, 'vpc') })));
+    const vpc = vpcs.Vpcs?.[0];
+    const net: ClusterNetwork = { subnets: [], internetGatewayAttached: false };
+    if (!vpc?.VpcId) return net;
+    net.vpcId = vpc.VpcId;
+    net.vpcCidr = vpc.CidrBlock;
+    const inVpc: Filter[] = [{ Name: 'vpc-id', Values: [vpc.VpcId] }];
+
+    const [subnets, igws, nats, rts, sgs, endpoints, addresses] = await Promise.all([
+      awsCall('ec2', 'DescribeSubnets', () => ec2.send(new DescribeSubnetsCommand({ Filters: inVpc }))),
+      awsCall('ec2', 'DescribeInternetGateways', () => ec2.send(new DescribeInternetGatewaysCommand({ Filters: byCluster(cluster, 'igw') }))),
+      awsCall('ec2', 'DescribeNatGateways', () => ec2.send(new DescribeNatGatewaysCommand({ Filter: [...inVpc, ...byCluster(cluster, 'nat')] }))),
+      awsCall('ec2', 'DescribeRouteTables', () => ec2.send(new DescribeRouteTablesCommand({ Filters: [...inVpc, ...byCluster(cluster)] }))),
+      awsCall('ec2', 'DescribeSecurityGroups', () => ec2.send(new DescribeSecurityGroupsCommand({ Filters: [...inVpc, ...byCluster(cluster, 'nodes')] }))),
+      awsCall('ec2', 'DescribeVpcEndpoints', () => ec2.send(new DescribeVpcEndpointsCommand({ Filters: [...inVpc, ...byCluster(cluster, 's3-endpoint')] }))),
+      awsCall('ec2', 'DescribeAddresses', () => ec2.send(new DescribeAddressesCommand({ Filters: byCluster(cluster, 'nat-ip') }))),
+    ]);
+    for (const s of subnets.Subnets ?? []) {
+      const part = s.Tags?.find((t) => t.Key === TAG_PART)?.Value;
+      const role: ClusterSubnet['role'] = part === 'public' || part === 'private' || part === 'compute' ? part : part?.startsWith('compute') ? 'compute' : 'other';
+      net.subnets.push({ subnetId: s.SubnetId!, cidr: s.CidrBlock!, zone: s.AvailabilityZone!, role });
+    }
+    const igw = igws.InternetGateways?.[0];
+    net.internetGatewayId = igw?.InternetGatewayId;
+    net.internetGatewayAttached = Boolean(igw?.Attachments?.some((a) => a.VpcId === vpc.VpcId));
+    const nat = nats.NatGateways?.find((n) => n.State !== 'deleted' && n.State !== 'deleting' && n.State !== 'failed');
+    net.natGatewayId = nat?.NatGatewayId;
+    net.natGatewayState = nat?.State;
+    net.allocationId = addresses.Addresses?.[0]?.AllocationId;
+    const part = (t: RouteTable) => t.Tags?.find((x) => x.Key === TAG_PART)?.Value;
+    net.publicRouteTable = rts.RouteTables?.find((t) => part(t) === 'public-routes');
+    net.privateRouteTable = rts.RouteTables?.find((t) => part(t) === 'private-routes');
+    net.securityGroupId = sgs.SecurityGroups?.[0]?.GroupId;
+    net.s3EndpointId = endpoints.VpcEndpoints?.find((e) => !['deleted', 'deleting'].includes(String(e.State).toLowerCase()))?.VpcEndpointId;
+    return net;
+  }
+
+  /** Whether every piece exists and the NAT gateway is available. */
+  static isComplete(net: ClusterNetwork, plan: NetworkPlan): boolean {
+    return (
+      Boolean(net.vpcId && net.internetGatewayAttached && net.securityGroupId && net.s3EndpointId && net.natGatewayState === 'available') &&
+      plan.subnets.every((p) => net.subnets.some((s) => s.cidr === p.cidr)) &&
+      hasDefaultRoute(net.publicRouteTable, 'igw') &&
+      hasDefaultRoute(net.privateRouteTable, 'nat') &&
+      associatedAll(net, net.publicRouteTable, ['public']) &&
+      associatedAll(net, net.privateRouteTable, ['private', 'compute'])
+    );
+  }
+
+  /** Creates whatever of `plan` is missing; logs each creation. Returns the network as it now is. */
+  async ensure(region: string, cluster: string, plan: NetworkPlan, log: (m: string) => void): Promise<ClusterNetwork> {
+    const ec2 = this.clients.ec2(region);
+    let net = await this.find(region, cluster);
+    if (!net.vpcId) {
+      const r = await awsCall('ec2', 'CreateVpc', () =>
+        ec2.send(new CreateVpcCommand({ CidrBlock: plan.vpcCidr, TagSpecifications: tagSpec('vpc', cluster, 'vpc') })),
+      );
+      log(`Created VPC ${r.Vpc!.VpcId} (${plan.vpcCidr})`);
+      // EKS private endpoints and node registration need DNS names inside the VPC.
+      await awsCall('ec2', 'ModifyVpcAttribute', () => ec2.send(new ModifyVpcAttributeCommand({ VpcId: r.Vpc!.VpcId, EnableDnsHostnames: { Value: true } })));
+      net = await this.find(region, cluster);
+    }
+    const vpcId = net.vpcId!;
+    for (const want of plan.subnets) {
+      if (net.subnets.some((s) => s.cidr === want.cidr)) continue;
+      const r = await awsCall('ec2', 'CreateSubnet', () =>
+        ec2.send(
+          new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: want.cidr, AvailabilityZone: want.zone, TagSpecifications: tagSpec('subnet', cluster, want.role) }),
+        ),
+      );
+      const id = r.Subnet!.SubnetId!;
+      if (want.role === 'public') {
+        await awsCall('ec2', 'ModifySubnetAttribute', () => ec2.send(new ModifySubnetAttributeCommand({ SubnetId: id, MapPublicIpOnLaunch: { Value: true } })));
+      }
+      net.subnets.push({ subnetId: id, cidr: want.cidr, zone: want.zone, role: want.role });
+      log(`Created ${want.role} subnet ${id} ${want.cidr} in ${want.zone}`);
+    }
+    if (!net.internetGatewayId) {
+      const r = await awsCall('ec2', 'CreateInternetGateway', () => ec2.send(new CreateInternetGatewayCommand({ TagSpecifications: tagSpec('internet-gateway', cluster, 'igw') })));
+      net.internetGatewayId = r.InternetGateway!.InternetGatewayId!;
+      log(`Created internet gateway ${net.internetGatewayId}`);
+    }
+    if (!net.internetGatewayAttached) {
+      await awsCall('ec2', 'AttachInternetGateway', () => ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId, VpcId: vpcId })));
+      net.internetGatewayAttached = true;
+    }
+    const publicSubnet = net.subnets.find((s) => s.role === 'public' && s.zone === plan.subnets.find((p) => p.role === 'public')?.zone);
+    if (!net.natGatewayId) {
+      if (!net.allocationId) {
+        const r = await awsCall('ec2', 'AllocateAddress', () => ec2.send(new AllocateAddressCommand({ Domain: 'vpc', TagSpecifications: tagSpec('elastic-ip', cluster, 'nat-ip') })));
+        net.allocationId = r.AllocationId!;
+      }
+      const r = await awsCall('ec2', 'CreateNatGateway', () =>
+        ec2.send(
+          new CreateNatGatewayCommand({
+            SubnetId: publicSubnet!.subnetId,
+            AllocationId: net.allocationId,
+            ClientToken: `${cluster}-nat-${vpcId}`,
+            TagSpecifications: tagSpec('natgateway', cluster, 'nat'),
+          }),
+        ),
+      );
+      net.natGatewayId = r.NatGateway!.NatGatewayId!;
+      net.natGatewayState = r.NatGateway!.State;
+      log(`Created NAT gateway ${net.natGatewayId} in ${publicSubnet!.zone}`);
+    }
+    net.publicRouteTable = await this.ensureRouteTable(region, cluster, vpcId, net.publicRouteTable, 'public-routes', { GatewayId: net.internetGatewayId }, log);
+    net.privateRouteTable = await this.ensureRouteTable(region, cluster, vpcId, net.privateRouteTable, 'private-routes', { NatGatewayId: net.natGatewayId }, log);
+    await this.ensureAssociations(region, net, net.publicRouteTable, ['public']);
+    await this.ensureAssociations(region, net, net.privateRouteTable, ['private', 'compute']);
+    if (!net.securityGroupId) net.securityGroupId = await this.createNodeSecurityGroup(region, cluster, vpcId, log);
+    if (!net.s3EndpointId) {
+      const r = await awsCall('ec2', 'CreateVpcEndpoint', () =>
+        ec2.send(
+          new CreateVpcEndpointCommand({
+            VpcId: vpcId,
+            ServiceName: `com.amazonaws.${region}.s3`,
+            VpcEndpointType: 'Gateway',
+            RouteTableIds: [net.privateRouteTable!.RouteTableId!],
+            ClientToken: `${cluster}-s3-${vpcId}`,
+            TagSpecifications: tagSpec('vpc-endpoint', cluster, 's3-endpoint'),
+          }),
+        ),
+      );
+      net.s3EndpointId = r.VpcEndpoint!.VpcEndpointId!;
+      log(`Created S3 gateway endpoint ${net.s3EndpointId}`);
+    }
+    return net;
+  }
+
+  /** The NAT gateway's state, for the await step. */
+  async natGatewayState(region: string, natGatewayId: string): Promise<string | undefined> {
+    const r = await awsCall('ec2', 'DescribeNatGateways', () => this.clients.ec2(region).send(new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] })));
+    return r.NatGateways?.[0]?.State;
+  }
+
+  private async ensureRouteTable(
+    region: string,
+    cluster: string,
+    vpcId: string,
+    existing: RouteTable | undefined,
+    part: string,
+    target: { GatewayId?: string; NatGatewayId?: string },
+    log: (m: string) => void,
+  ): Promise<RouteTable> {
+    const ec2 = this.clients.ec2(region);
+    let table = existing;
+    if (!table) {
+      const r = await awsCall('ec2', 'CreateRouteTable', () => ec2.send(new CreateRouteTableCommand({ VpcId: vpcId, TagSpecifications: tagSpec('route-table', cluster, part) })));
+      table = r.RouteTable!;
+      log(`Created route table ${table.RouteTableId} (${part})`);
+    }
+    if (!hasDefaultRoute(table, target.GatewayId ? 'igw' : 'nat')) {
+      await awsCall('ec2', 'CreateRoute', () => ec2.send(new CreateRouteCommand({ RouteTableId: table!.RouteTableId, DestinationCidrBlock: '0.0.0.0/0', ...target })));
+      table = { ...table, Routes: [...(table.Routes ?? []), { DestinationCidrBlock: '0.0.0.0/0', ...target }] };
+    }
+    return table;
+  }
+
+  private async ensureAssociations(region: string, net: ClusterNetwork, table: RouteTable | undefined, roles: SubnetRole[]): Promise<void> {
+    const ec2 = this.clients.ec2(region);
+    const associated = new Set((table?.Associations ?? []).map((a) => a.SubnetId));
+    for (const s of net.subnets.filter((x) => roles.includes(x.role as SubnetRole) && !associated.has(x.subnetId))) {
+      await awsCall('ec2', 'AssociateRouteTable', () => ec2.send(new AssociateRouteTableCommand({ RouteTableId: table!.RouteTableId, SubnetId: s.subnetId })));
+      table!.Associations = [...(table!.Associations ?? []), { SubnetId: s.subnetId, RouteTableId: table!.RouteTableId }];
+    }
+  }
+
+  /** Nodes, pods and EFA need all traffic within the group itself, in and out (HyperPod's own template). */
+  private async createNodeSecurityGroup(region: string, cluster: string, vpcId: string, log: (m: string) => void): Promise<string> {
+    const ec2 = this.clients.ec2(region);
+    const r = await awsCall('ec2', 'CreateSecurityGroup', () =>
+      ec2.send(
+        new CreateSecurityGroupCommand({
+          GroupName: `${cluster}-nodes`,
+          Description: `InstantStart ${cluster}: HyperPod nodes and EKS control plane (all traffic within the group, for EFA)`,
+          VpcId: vpcId,
+          TagSpecifications: tagSpec('security-group', cluster, 'nodes'),
+        }),
+      ),
+    );
+    const groupId = r.GroupId!;
+    const self = [{ IpProtocol: '-1', UserIdGroupPairs: [{ GroupId: groupId }] }];
+    await awsCall('ec2', 'AuthorizeSecurityGroupIngress', () => ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: self })));
+    await awsCall('ec2', 'AuthorizeSecurityGroupEgress', () => ec2.send(new AuthorizeSecurityGroupEgressCommand({ GroupId: groupId, IpPermissions: self })));
+    log(`Created security group ${groupId} (self-referencing, all traffic)`);
+    return groupId;
+  }
+}
+
+function hasDefaultRoute(table: RouteTable | undefined, kind: 'igw' | 'nat'): boolean {
+  return Boolean(
+    table?.Routes?.some((r) => r.DestinationCidrBlock === '0.0.0.0/0' && (kind === 'igw' ? r.GatewayId?.startsWith('igw-') : r.NatGatewayId)),
+  );
+}
+
+function associatedAll(net: ClusterNetwork, table: RouteTable | undefined, roles: SubnetRole[]): boolean {
+  const associated = new Set((table?.Associations ?? []).map((a) => a.SubnetId));
+  return net.subnets.filter((s) => roles.includes(s.role as SubnetRole)).every((s) => associated.has(s.subnetId));
+}

@@ -1,0 +1,77 @@
+/**
+ * Deterministic names and tags of everything a managed cluster owns. Deterministic names make
+ * creates idempotent (a repeat finds the first one) and tags make every resource findable again —
+ * by the delete saga and by a person with the AWS CLI:
+ * `aws ec2 describe-vpcs --filters Name=tag:instantstart.io/cluster,Values=demo`.
+ */
+
+export const TAG_CLUSTER = 'instantstart.io/cluster';
+export const TAG_MANAGED_BY = 'instantstart.io/managed-by';
+export const TAG_PART = 'instantstart.io/part';
+export const MANAGED_BY_VALUE = 'instantstart';
+
+/** The tags every resource of `cluster` carries; `part` says which piece it is (vpc, nat, …). */
+export function clusterTags(cluster: string, part?: string): Record<string, string> {
+  return {
+    [TAG_CLUSTER]: cluster,
+    [TAG_MANAGED_BY]: MANAGED_BY_VALUE,
+    ...(part ? { [TAG_PART]: part } : {}),
+    Name: part ? `${cluster}-${part}` : cluster,
+  };
+}
+
+/** The same tags as AWS's `[{Key, Value}]` list. */
+export function tagList(tags: Record<string, string>): Array<{ Key: string; Value: string }> {
+  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+}
+
+/** FNV-1a, enough to derive a short stable suffix (no crypto, so domain stays dependency-free). */
+function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36).padStart(7, '0').slice(0, 6);
+}
+
+export interface ClusterResourceNames {
+  hyperpodCluster: string;
+  eksCluster: string;
+  eksClusterRole: string;
+  executionRole: string;
+  trainingOperatorRole: string;
+  s3CsiRole: string;
+  /** Starts with `sagemaker-` because the HyperPod instance managed policy grants S3 access to such buckets. */
+  bucket: string;
+  persistentVolume: string;
+  persistentVolumeClaim: string;
+  fsxPersistentVolume: string;
+  fsxPersistentVolumeClaim: string;
+  /** First instance group. */
+  initialGroup: string;
+}
+
+/**
+ * @example
+ * resourceNames('demo', '000000000000', 'us-west-2').eksCluster // 'demo-eks'
+ */
+export function resourceNames(cluster: string, accountId: string, region: string): ClusterResourceNames {
+  return {
+    hyperpodCluster: cluster,
+    eksCluster: `${cluster}-eks`,
+    eksClusterRole: `instantstart-${cluster}-eks-cluster`,
+    executionRole: `instantstart-${cluster}-hyperpod-exec`,
+    trainingOperatorRole: `instantstart-${cluster}-training-op`,
+    s3CsiRole: `instantstart-${cluster}-s3-csi`,
+    bucket: `sagemaker-${cluster}-${shortHash(`${accountId}/${region}/${cluster}`)}`,
+    persistentVolume: `${cluster}-s3-pv`,
+    persistentVolumeClaim: 'shared-s3',
+    fsxPersistentVolume: `${cluster}-fsx-pv`,
+    fsxPersistentVolumeClaim: 'shared-fsx',
+    initialGroup: 'workers',
+  };
+}
+
+/** Target strings used by operations, so creates and deletes of one cluster exclude each other. */
+export const clusterTarget = (region: string, cluster: string): string => `cluster/${region}/${cluster}`;

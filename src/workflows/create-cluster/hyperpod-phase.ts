@@ -1,0 +1,86 @@
+import type { ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+import { CloudError } from '../../domain/errors.js';
+import { clusterTags } from '../../domain/naming.js';
+import type { PhaseContext, PhaseDefinition } from '../../engine/workflow.js';
+import type { WorkflowDeps } from '../context.js';
+import { namesFor } from './iam-eks-phases.js';
+import type { CreateClusterInput, CreateClusterState } from './types.js';
+
+type Ctx = PhaseContext<CreateClusterInput, CreateClusterState>;
+
+/** The first instance group, from the four decisions the user made (zone, type, capacity type, count). */
+export function initialInstanceGroup(input: CreateClusterInput, executionRoleArn: string, groupName: string): ClusterInstanceGroupSpecification {
+  return {
+    InstanceGroupName: groupName,
+    InstanceType: input.instanceType as ClusterInstanceGroupSpecification['InstanceType'],
+    InstanceCount: input.instanceCount,
+    ExecutionRole: executionRoleArn,
+    ...(input.deepHealthChecks ? { OnStartDeepHealthChecks: ['InstanceStress', 'InstanceConnectivity'] } : {}),
+    ...(input.capacityType === 'training-plan' ? { TrainingPlanArn: input.trainingPlanArn } : {}),
+    ...(input.capacityType === 'spot' ? { CapacityRequirements: { Spot: {} } } : input.capacityType === 'on-demand' ? { CapacityRequirements: { OnDemand: {} } } : {}),
+  };
+}
+
+const failure = (name: string, message: string | undefined) =>
+  new CloudError('sagemaker', 'CreateCluster', 'ClusterFailed', `HyperPod cluster ${name} failed: ${message ?? 'no reason given'}`);
+
+/**
+ * SageMaker CreateCluster with the EKS orchestrator, automatic node recovery and the first group.
+ * A cluster left Failed by an earlier attempt is deleted first (HyperPod cannot reuse the name).
+ */
+export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
+  return {
+    name: 'hyperpod',
+    title: 'HyperPod cluster with automatic node recovery',
+    expectedSeconds: 900,
+    async observe(ctx) {
+      const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
+      if (!c) return 'needs-act';
+      ctx.setState({ hyperpodClusterArn: c.ClusterArn });
+      if (c.ClusterStatus === 'InService') return 'done';
+      if (c.ClusterStatus === 'Failed') {
+        // First sight of the failure: report it. On a retry the user has fixed the cause; start over.
+        if (ctx.attempt === 1) throw failure(ctx.input.name, c.FailureMessage);
+        return 'needs-act';
+      }
+      if (c.ClusterStatus === 'Deleting') return 'needs-act';
+      return 'in-progress';
+    },
+    async act(ctx) {
+      await removeFailedCluster(deps, ctx);
+      const names = await namesFor(deps, ctx);
+      const subnets = ctx.state.subnets!;
+      const arn = await deps.cloud.hyperpod.create(ctx.input.region, {
+        name: names.hyperpodCluster,
+        eksClusterArn: ctx.state.eksClusterArn!,
+        subnetIds: [subnets.compute],
+        securityGroupIds: [ctx.state.securityGroupId!],
+        instanceGroups: [initialInstanceGroup(ctx.input, ctx.state.executionRoleArn!, names.initialGroup)],
+        tags: { ...clusterTags(ctx.input.name, 'hyperpod'), 'SageMaker': 'true' },
+      });
+      ctx.setState({ hyperpodClusterArn: arn });
+      ctx.log(`Requested HyperPod cluster ${names.hyperpodCluster}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`);
+    },
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
+    async await(ctx) {
+      const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
+      if (!c) throw new CloudError('sagemaker', 'DescribeCluster', 'ResourceNotFound', `HyperPod cluster ${ctx.input.name} disappeared while being created.`);
+      if (c.ClusterStatus === 'Failed') throw failure(ctx.input.name, c.FailureMessage);
+      const groups = (c.InstanceGroups ?? []).map((g) => `${g.InstanceGroupName} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0}`).join(', ');
+      return { done: c.ClusterStatus === 'InService', progress: `HyperPod ${c.ClusterStatus}${groups ? ` (${groups})` : ''}` };
+    },
+  };
+}
+
+async function removeFailedCluster(deps: WorkflowDeps, ctx: Ctx): Promise<void> {
+  let c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
+  if (c?.ClusterStatus === 'Failed') {
+    ctx.log(`Deleting the failed HyperPod cluster ${ctx.input.name} before creating it again`, 'warn');
+    await deps.cloud.hyperpod.delete(ctx.input.region, ctx.input.name);
+  }
+  for (let i = 0; c && i < 600 && !ctx.signal.aborted; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
+  }
+  if (c) throw new CloudError('sagemaker', 'DeleteCluster', 'ClusterStillDeleting', `HyperPod cluster ${ctx.input.name} is still ${c.ClusterStatus}; retry the phase when it is gone.`, undefined, true);
+}

@@ -1,0 +1,184 @@
+import { eksClusterRole, hyperpodExecutionRole, s3CsiDriverRole, trainingOperatorRole } from '../../domain/cluster-roles.js';
+import { CloudError } from '../../domain/errors.js';
+import { clusterTarget, resourceNames } from '../../domain/naming.js';
+import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
+import type { WorkflowDeps } from '../context.js';
+import { findLeftovers } from './leftovers.js';
+
+export interface DeleteClusterInput {
+  name: string;
+  region: string;
+  keepStorage: boolean;
+}
+export interface DeleteClusterState {
+  accountId?: string;
+  fileSystemId?: string;
+}
+type Ctx = PhaseContext<DeleteClusterInput, DeleteClusterState>;
+type Phase = PhaseDefinition<DeleteClusterInput, DeleteClusterState>;
+
+async function names(deps: WorkflowDeps, ctx: Ctx) {
+  let accountId = ctx.state.accountId;
+  if (!accountId) {
+    accountId = await deps.cloud.accountId();
+    ctx.setState({ accountId });
+  }
+  return resourceNames(ctx.input.name, accountId, ctx.input.region);
+}
+
+/** The HyperPod cluster first: its nodes hold network interfaces in our subnets. */
+function hyperpodPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'hyperpod',
+    title: 'Delete the HyperPod cluster and its nodes',
+    expectedSeconds: 300,
+    async observe(ctx) {
+      const c = await deps.cloud.hyperpod.describe(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
+      if (!c) return 'done';
+      return c.ClusterStatus === 'Deleting' ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      await deps.cloud.hyperpod.delete(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
+      ctx.log(`Deleting HyperPod cluster ${ctx.input.name}`);
+    },
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
+    async await(ctx) {
+      const c = await deps.cloud.hyperpod.describe(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
+      if (c?.ClusterStatus === 'Failed' && c.FailureMessage && /delet/i.test(c.FailureMessage)) {
+        throw new CloudError('sagemaker', 'DeleteCluster', 'DeleteFailed', `HyperPod could not delete ${ctx.input.name}: ${c.FailureMessage}`);
+      }
+      return { done: !c, progress: c ? `HyperPod ${c.ClusterStatus}` : 'HyperPod cluster gone' };
+    },
+  };
+}
+
+function storagePhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'storage',
+    title: 'Delete shared storage (S3 bucket, FSx for Lustre)',
+    expectedSeconds: 120,
+    async observe(ctx) {
+      if (ctx.input.keepStorage) {
+        ctx.log('Keeping the S3 bucket and FSx file system as asked (keepStorage)');
+        return 'done';
+      }
+      const n = await names(deps, ctx);
+      const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
+      if (fs) ctx.setState({ fileSystemId: fs.FileSystemId });
+      const bucket = await deps.cloud.storage.bucketExists(ctx.input.region, n.bucket);
+      if (!fs && !bucket) return 'done';
+      return !bucket && fs?.Lifecycle === 'DELETING' ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      const n = await names(deps, ctx);
+      await deps.cloud.storage.deleteBucket(ctx.input.region, n.bucket, (m) => ctx.log(m));
+      const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
+      if (fs) {
+        ctx.setState({ fileSystemId: fs.FileSystemId });
+        await deps.cloud.storage.deleteFileSystem(ctx.input.region, fs.FileSystemId!);
+        ctx.log(`Deleting FSx file system ${fs.FileSystemId}`);
+      }
+    },
+    pollKey: (ctx) => `fsx:${ctx.input.region}:${ctx.state.fileSystemId ?? ctx.input.name}`,
+    async await(ctx) {
+      if (!ctx.state.fileSystemId) return { done: true };
+      const fs = await deps.cloud.storage.describeFileSystem(ctx.input.region, ctx.state.fileSystemId);
+      return { done: !fs, progress: fs ? `FSx ${fs.Lifecycle}` : 'FSx gone' };
+    },
+  };
+}
+
+function eksPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'eks',
+    title: 'Delete the EKS cluster (and its add-ons)',
+    expectedSeconds: 300,
+    async observe(ctx) {
+      const c = await deps.cloud.eks.describeCluster(ctx.input.region, (await names(deps, ctx)).eksCluster);
+      if (!c) return 'done';
+      return c.status === 'DELETING' ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      const n = await names(deps, ctx);
+      await deps.cloud.eks.deleteCluster(ctx.input.region, n.eksCluster);
+      ctx.log(`Deleting EKS cluster ${n.eksCluster}`);
+    },
+    pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
+    async await(ctx) {
+      const c = await deps.cloud.eks.describeCluster(ctx.input.region, (await names(deps, ctx)).eksCluster);
+      return { done: !c, progress: c ? `EKS ${c.status}` : 'EKS cluster gone' };
+    },
+  };
+}
+
+function iamPhase(deps: WorkflowDeps): Phase {
+  const roles = async (ctx: Ctx) => {
+    const n = await names(deps, ctx);
+    return [eksClusterRole(n), hyperpodExecutionRole(n, ''), trainingOperatorRole(n), s3CsiDriverRole(n)].map((r) => r.roleName);
+  };
+  return {
+    name: 'iam',
+    title: 'Delete IAM roles',
+    expectedSeconds: 20,
+    async observe(ctx) {
+      for (const r of await roles(ctx)) if (await deps.cloud.iam.find(r)) return 'needs-act';
+      return 'done';
+    },
+    async act(ctx) {
+      for (const r of await roles(ctx)) await deps.cloud.iam.delete(r, (m) => ctx.log(m));
+    },
+  };
+}
+
+function networkPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'network',
+    title: 'Delete the network (NAT gateway, subnets, gateways, VPC)',
+    expectedSeconds: 120,
+    async observe(ctx) {
+      const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
+      return net.vpcId || net.allocationId || net.internetGatewayId ? 'needs-act' : 'done';
+    },
+    async act(ctx) {
+      await deps.cloud.teardown.startTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
+    },
+    pollKey: (ctx) => `ec2:${ctx.input.region}:teardown:${ctx.input.name}`,
+    // Deleting is idempotent ("already gone" is success), so finishing the teardown while polling is safe.
+    async await(ctx) {
+      const left = await deps.cloud.teardown.finishTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
+      return { done: left.length === 0, progress: left.length ? `waiting for ${left.join(', ')}` : 'network gone' };
+    },
+  };
+}
+
+/** Ends the saga with the truth: fails, listing them, when resources remain. */
+function verifyPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'verify',
+    title: 'Verify nothing of the cluster remains',
+    expectedSeconds: 10,
+    async observe(ctx) {
+      const left = await findLeftovers(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), ctx.input.keepStorage);
+      if (left.length) throw new CloudError('instantstart', 'DeleteCluster', 'ResourcesRemain', `These resources of ${ctx.input.name} still exist: ${left.join('; ')}. Retry this operation's failed phase, or delete them by hand.`);
+      const active = deps.activeCluster.get();
+      if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
+      ctx.log(`Nothing tagged ${ctx.input.name} remains${ctx.input.keepStorage ? ' (storage kept as asked)' : ''}`);
+      return 'done';
+    },
+  };
+}
+
+/**
+ * delete-cluster: the create in reverse, as a saga. Every step treats "already gone" as success, so
+ * a second delete — or a delete after a failed create — is harmless.
+ */
+export function deleteClusterWorkflow(deps: WorkflowDeps): WorkflowDefinition<DeleteClusterInput, DeleteClusterState> {
+  return {
+    kind: 'delete-cluster',
+    target: (input) => clusterTarget(input.region, input.name),
+    conflictsWith: ['create-cluster', 'delete-cluster'],
+    initialState: () => ({}),
+    phases: [hyperpodPhase(deps), storagePhase(deps), eksPhase(deps), iamPhase(deps), networkPhase(deps), verifyPhase(deps)],
+    result: (_state, input) => ({ clusterName: input.name, region: input.region, storageKept: input.keepStorage }),
+  };
+}

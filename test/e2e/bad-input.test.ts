@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const good = { name: 'fine', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 };
+
+/** [method, path, body, the field the problem must name] */
+const CASES: Array<[string, string, unknown, string]> = [
+  ['POST', '/api/v1/clusters', {}, 'name'],
+  ['POST', '/api/v1/clusters', { ...good, name: 'Bad_Name' }, 'name'],
+  ['POST', '/api/v1/clusters', { ...good, name: 'x'.repeat(40) }, 'name'],
+  ['POST', '/api/v1/clusters', { ...good, instanceCount: 0 }, 'instanceCount'],
+  ['POST', '/api/v1/clusters', { ...good, instanceCount: 'four' }, 'instanceCount'],
+  ['POST', '/api/v1/clusters', { ...good, instanceType: 'p5.48xlarge' }, 'instanceType'],
+  ['POST', '/api/v1/clusters', { ...good, availabilityZone: 'mars-1a' }, 'availabilityZone'],
+  ['POST', '/api/v1/clusters', { ...good, region: 'us-east-1' }, 'availabilityZone'],
+  ['POST', '/api/v1/clusters', { ...good, capacityType: 'training-plan' }, 'trainingPlanArn'],
+  ['POST', '/api/v1/clusters', { ...good, capacityType: 'reserved' }, 'capacityType'],
+  ['POST', '/api/v1/clusters', { ...good, subnetCidr: '10.0.0.0/16' }, 'subnetCidr'],
+  ['POST', '/api/v1/clusters', { ...good, storage: { fsxLustre: { storageCapacityGiB: 3600 } } }, 'storage.fsxLustre.storageCapacityGiB'],
+  ['POST', '/api/v1/clusters', { ...good, storage: { fsxlustre: {} } }, 'storage.fsxlustre'],
+  ['POST', '/api/v1/clusters', '{"name": ', '(body)'],
+  ['DELETE', '/api/v1/clusters/fine', undefined, 'confirm'],
+  ['DELETE', '/api/v1/clusters/fine?confirm=yes', undefined, 'confirm'],
+  ['DELETE', '/api/v1/clusters/bad_name!?confirm=true', undefined, 'name'],
+  ['PUT', '/api/v1/active-cluster', { name: '' }, 'name'],
+  ['PUT', '/api/v1/active-cluster', { name: 'ghost' }, ''],
+  ['GET', '/api/v1/instance-types?availabilityZone=nowhere', undefined, 'availabilityZone'],
+  ['GET', '/api/v1/availability-zones?region=Oregon', undefined, 'region'],
+  ['GET', '/api/v1/clusters?region=1', undefined, 'region'],
+  ['POST', '/api/v1/preflight/quotas', { instanceType: 'ml.g5.8xlarge', instanceCount: -1 }, 'instanceCount'],
+  ['POST', '/api/v1/preflight/clusters', { ...good, deepHealthChecks: 'yes' }, 'deepHealthChecks'],
+  ['GET', '/api/v1/operations?limit=0', undefined, 'limit'],
+  ['GET', '/api/v1/operations?status=done', undefined, 'status'],
+  ['GET', '/api/v1/operations/nope', undefined, ''],
+  ['GET', '/api/v1/operations/nope/wait?timeoutSeconds=999', undefined, 'timeoutSeconds'],
+  ['GET', '/api/v1/operations/nope/events?after=-1', undefined, 'after'],
+  ['POST', '/api/v1/operations/nope/phases/eks/retry', undefined, ''],
+  ['POST', '/api/v1/operations/nope/phases/Bad Phase/retry', undefined, 'phase'],
+  ['POST', '/api/v1/operations/nope/cancel', undefined, ''],
+];
+
+describe('bad input on every endpoint: 4xx problem+json naming the field, no state change', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  before(async () => {
+    sb = await startTestSandbox({ speed: 600 });
+    server = await startTestServer(sb, { speed: 600 });
+  });
+  after(async () => {
+    await server?.close();
+    await sb?.dispose();
+  });
+
+  it('refuses each case clearly and changes nothing in the cloud', async () => {
+    const before = JSON.stringify(await sb.inventory());
+    const mutationsBefore = (await sb.calls({ mutating: true })).length;
+    for (const [method, path, body, field] of CASES) {
+      const r = await server.api(method, path, body);
+      const what = `${method} ${path} ${typeof body === 'string' ? body : JSON.stringify(body)} → ${r.status} ${JSON.stringify(r.body)}`;
+      assert.ok(r.status >= 400 && r.status < 500, what);
+      assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/, what);
+      assert.equal(typeof r.body.detail, 'string', what);
+      assert.equal(r.body.status, r.status, what);
+      if (field) assert.ok(r.body.errors?.some((e: any) => e.path === field), `names ${field}: ${what}`);
+    }
+    assert.equal(JSON.stringify(await sb.inventory()), before, 'the sandbox inventory did not change');
+    assert.equal((await sb.calls({ mutating: true })).length, mutationsBefore, 'no mutating AWS call was made');
+    const ops = await server.api('GET', '/api/v1/operations');
+    assert.deepEqual(ops.body.operations, [], 'no operation was started');
+  });
+
+  it('explains a quota shortfall before anything is created', async () => {
+    const r = await server.api('POST', '/api/v1/clusters', { ...good, name: 'big', instanceType: 'ml.p5.48xlarge', availabilityZone: 'us-west-2b', instanceCount: 4 });
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    const problem = r.body.errors.find((e: any) => e.path === 'instanceCount' || e.path === 'instanceType');
+    assert.ok(problem, JSON.stringify(r.body));
+    assert.match(r.body.detail, /ml\.p5\.48xlarge for cluster usage/);
+    assert.match(JSON.stringify(r.body), /service-quotas|Service Quotas/);
+    assert.equal((await sb.calls({ mutating: true })).length, 0);
+  });
+});

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { tagged } from '../helpers/inventory.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { call } from '../mcp/client-helpers.js';
+
+const SPEED = 600;
+
+/** What an agent does: call wait_for_operation until the operation is terminal. */
+async function pollToTerminal(client: Client, operationId: string): Promise<any> {
+  for (let i = 0; i < 40; i++) {
+    const r = await call(client, 'wait_for_operation', { operationId, timeoutSeconds: 30 });
+    assert.ok(!r.isError, r.text);
+    const op = r.structuredContent as any;
+    if (['succeeded', 'failed', 'cancelled'].includes(op.status)) return op;
+  }
+  throw new Error(`operation ${operationId} did not finish`);
+}
+
+describe('create and delete a HyperPod cluster through MCP (streamable HTTP and stdio) on the sandbox', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let http: Client;
+  let stdio: Client;
+  before(async () => {
+    sb = await startTestSandbox({ speed: SPEED });
+    server = await startTestServer(sb, { speed: SPEED });
+    http = new Client({ name: 'e2e-http', version: '1.0.0' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    stdio = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/instantstart.mjs', 'mcp', '--url', server.url], stderr: 'ignore' }));
+  });
+  after(async () => {
+    await http?.close();
+    await stdio?.close();
+    await server?.close();
+    await sb?.dispose();
+  });
+
+  let zone = '';
+  let instanceType = '';
+  it('checks before create: zones and the instance types offered there come from the cloud', async () => {
+    const zones = await call(http, 'list_availability_zones', {});
+    assert.ok(!zones.isError, zones.text);
+    const fromCli = await sb.aws(['ec2', 'describe-availability-zones']);
+    const names = (zones.structuredContent as any).availabilityZones.map((z: any) => z.name).sort();
+    assert.deepEqual(names, fromCli.json.AvailabilityZones.map((z: any) => z.ZoneName).sort());
+    zone = names[1];
+    const types = await call(http, 'list_instance_types', { availabilityZone: zone });
+    assert.ok(!types.isError, types.text);
+    const offered = (types.structuredContent as any).instanceTypes;
+    const g5 = offered.find((t: any) => t.instanceType === 'ml.g5.8xlarge');
+    assert.ok(g5, 'ml.g5.8xlarge is offered in the zone');
+    instanceType = g5.instanceType;
+    const quotas = await call(http, 'check_quotas', { instanceType, instanceCount: 1, availabilityZone: zone });
+    assert.ok(!quotas.isError, quotas.text);
+    assert.equal((quotas.structuredContent as any).ok, true, quotas.text);
+  });
+
+  let operationId = '';
+  it('create_cluster answers with an operation and names wait_for_operation as its status tool', async () => {
+    const r = await call(http, 'create_cluster', { name: 'agent', availabilityZone: zone, instanceType, instanceCount: 1 });
+    assert.ok(!r.isError, r.text);
+    assert.match(r.text, /wait_for_operation/);
+    operationId = (r.structuredContent as any).operationId;
+    assert.ok(operationId);
+  });
+
+  it('wait_for_operation (HTTP) polls it to InService; get_cluster over stdio sees it', async () => {
+    const op = await pollToTerminal(http, operationId);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op));
+    const cluster = await call(stdio, 'get_cluster', { name: 'agent' });
+    assert.ok(!cluster.isError, cluster.text);
+    assert.equal((cluster.structuredContent as any).status, 'InService');
+    const active = await call(stdio, 'get_active_cluster', {});
+    assert.equal((active.structuredContent as any).name, 'agent');
+    const hp = await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'agent']);
+    assert.equal(hp.json.ClusterStatus, 'InService');
+  });
+
+  it('bad input becomes a readable tool error naming the field, with nothing created', async () => {
+    const r = await call(stdio, 'create_cluster', { name: 'Bad Name', availabilityZone: zone, instanceType, instanceCount: 0 });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /name|instanceCount/);
+  });
+
+  it('delete_cluster over stdio, polled to a terminal state, leaves nothing tagged', async () => {
+    const r = await call(stdio, 'delete_cluster', { name: 'agent', confirm: true });
+    assert.ok(!r.isError, r.text);
+    const op = await pollToTerminal(stdio, (r.structuredContent as any).operationId);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op));
+    assert.deepEqual(tagged(await sb.inventory(), 'agent'), []);
+  });
+});

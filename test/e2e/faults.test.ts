@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { tagged } from '../helpers/inventory.js';
+
+const SPEED = 600;
+const request = (name: string) => ({ name, availabilityZone: 'us-west-2c', instanceType: 'ml.g5.8xlarge', instanceCount: 1, storage: { s3: true } });
+
+describe('faults: a failed phase fails alone, is retried alone; throttling is absorbed; delete after failure leaves nothing', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  before(async () => {
+    sb = await startTestSandbox({ speed: SPEED });
+    server = await startTestServer(sb, { speed: SPEED });
+  });
+  after(async () => {
+    await server?.close();
+    await sb?.dispose();
+  });
+
+  it('a failed HyperPod create fails only that phase with the AWS message; retrying the phase completes', async () => {
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'sagemaker', name: 'flaky', message: 'Instance ml.g5.8xlarge failed lifecycle configuration' } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    const created = await server.api('POST', '/api/v1/clusters', request('flaky'));
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const failed = await server.waitForOperation(created.body.operation.id);
+    assert.equal(failed.status, 'failed');
+    const byName = Object.fromEntries(failed.phases.map((p: any) => [p.name, p]));
+    assert.equal(byName.hyperpod.status, 'failed');
+    assert.match(byName.hyperpod.error.message, /failed lifecycle configuration/);
+    assert.equal(byName.hyperpod.retryable, true);
+    assert.equal(byName.storage.status, 'pending');
+    for (const name of ['network', 'iam', 'eks', 'dependencies']) assert.ok(['succeeded', 'skipped'].includes(byName[name].status));
+    assert.equal(failed.error.phase, 'hyperpod');
+
+    const notFailed = await server.api('POST', `/api/v1/operations/${failed.id}/phases/network/retry`);
+    assert.equal(notFailed.status, 409, 'only the failed phase can be retried');
+
+    const retried = await server.api('POST', `/api/v1/operations/${failed.id}/phases/hyperpod/retry`);
+    assert.equal(retried.status, 202, JSON.stringify(retried.body));
+    const done = await server.waitForOperation(failed.id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
+    assert.equal(done.phases.find((p: any) => p.name === 'hyperpod').attempts, 2);
+    assert.equal((await sb.calls({ service: 'eks', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1, 'earlier phases did not run again');
+  });
+
+  it('completes while 30 % of calls are throttled', async () => {
+    for (const service of ['ec2', 'eks', 'sagemaker', 'iam', 's3', 'sts']) {
+      const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'throttle', service, rate: 0.3 } });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const created = await server.api('POST', '/api/v1/clusters', request('throttled'));
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const op = await server.waitForOperation(created.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    const throttled = (await sb.calls()).filter((c) => c.errorCode && /Throttl|RequestLimitExceeded|SlowDown/.test(c.errorCode));
+    assert.ok(throttled.length > 10, `calls were throttled (${throttled.length})`);
+    await sb.admin('/_sandbox/faults', { method: 'DELETE' });
+  });
+
+  it('deleting after a failed create leaves nothing tagged in the sandbox', async () => {
+    await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', name: 'broken-eks', message: 'The subnets lack free addresses' } });
+    const created = await server.api('POST', '/api/v1/clusters', request('broken'));
+    const failed = await server.waitForOperation(created.body.operation.id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.phase, 'eks');
+    assert.ok(tagged(await sb.inventory(), 'broken').length > 0, 'the failed create left resources to clean up');
+    const del = await server.api('DELETE', '/api/v1/clusters/broken?confirm=true');
+    assert.equal(del.status, 202, JSON.stringify(del.body));
+    const op = await server.waitForOperation(del.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    assert.deepEqual(tagged(await sb.inventory(), 'broken'), []);
+  });
+
+  it('cleans up the clusters it made', async () => {
+    for (const name of ['flaky', 'throttled']) {
+      const del = await server.api('DELETE', `/api/v1/clusters/${name}?confirm=true`);
+      const op = await server.waitForOperation(del.body.operation.id);
+      assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+      assert.deepEqual(tagged(await sb.inventory(), name), []);
+    }
+  });
+});

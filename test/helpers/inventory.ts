@@ -1,0 +1,17 @@
+/**
+ * Sandbox inventory entries that carry InstantStart's tag for `cluster`, as `service/type` names.
+ * Records AWS keeps for a while after deletion (a NAT gateway in state `deleted`) are not resources.
+ */
+export function tagged(inventory: Record<string, Record<string, unknown[]>>, cluster: string): string[] {
+  const found: string[] = [];
+  for (const [service, types] of Object.entries(inventory)) {
+    for (const [type, items] of Object.entries(types)) {
+      for (const item of items) {
+        if ((item as { state?: string }).state === 'deleted') continue;
+        const text = JSON.stringify(item);
+        if (text.includes('instantstart.io/cluster') && text.includes(`"${cluster}"`)) found.push(`${service}/${type}`);
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '../../src/cli/serve.js';
+import type { TestSandbox } from './sandbox.js';
+import pino from 'pino';
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
+  /** Polls the operation (via the wait endpoint) until it is terminal; returns its final view. */
+  waitForOperation(id: string, timeoutMs?: number): Promise<any>;
+  close(): Promise<void>;
+}
+
+function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
+  const api: TestServer['api'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON (the UI's HTML); keep the text
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  return {
+    api,
+    async waitForOperation(id, timeoutMs = 240_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const r = await api('GET', `/api/v1/operations/${id}/wait?timeoutSeconds=20`);
+        if (r.status !== 200) throw new Error(`wait for ${id}: ${r.status} ${JSON.stringify(r.body)}`);
+        if (['succeeded', 'failed', 'cancelled'].includes(r.body.status)) return r.body;
+      }
+      const last = await api('GET', `/api/v1/operations/${id}`);
+      throw new Error(`operation ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(last.body.phases?.map((p: any) => [p.name, p.status, p.progress]))}`);
+    },
+  };
+}
+
+/** The product server in this process, on a free port, talking to the test sandbox through AWS_* settings. */
+export async function startTestServer(sb: TestSandbox, options: { speed: number; dataDir?: string; token?: string }): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'instantstart-server-'));
+  const server: RunningServer = await startServer({
+    cloud: 'sandbox',
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    region: sb.env.AWS_REGION!,
+    token: options.token,
+    pollTimeScale: 1 / options.speed,
+    logger: pino({ level: process.env.TEST_SERVER_LOG ?? 'silent' }),
+  });
+  return {
+    url: server.url,
+    dataDir,
+    ...client(server.url),
+    async close() {
+      await server.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServerProcess extends Omit<TestServer, 'close'> {
+  child: ChildProcess;
+  /** SIGKILL: no shutdown code runs, as in a crash. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The real `instantstart serve` as a child process using the test sandbox (`--sandbox-url`). */
+export async function spawnServer(sb: TestSandbox, dataDir: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['bin/instantstart.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--sandbox-url', sb.url, '--region', sb.env.AWS_REGION!], {
+    env: { ...process.env, INSTANTSTART_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 30_000);
+    const check = () => {
+      const m = /UI\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}\n${err}`)));
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    url,
+    dataDir,
+    child,
+    ...client(url),
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
