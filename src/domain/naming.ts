@@ -52,6 +52,9 @@ export interface ClusterResourceNames {
   initialGroup: string;
 }
 
+/** The EKS cluster that orchestrates the managed HyperPod cluster `cluster`. */
+export const eksClusterNameFor = (cluster: string): string => `${cluster}-eks`;
+
 /**
  * @example
  * resourceNames('demo', '000000000000', 'us-west-2').eksCluster // 'demo-eks'
@@ -59,7 +62,7 @@ export interface ClusterResourceNames {
 export function resourceNames(cluster: string, accountId: string, region: string): ClusterResourceNames {
   return {
     hyperpodCluster: cluster,
-    eksCluster: `${cluster}-eks`,
+    eksCluster: eksClusterNameFor(cluster),
     eksClusterRole: `instantstart-${cluster}-eks-cluster`,
     executionRole: `instantstart-${cluster}-hyperpod-exec`,
     trainingOperatorRole: `instantstart-${cluster}-training-op`,

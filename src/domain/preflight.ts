@@ -39,10 +39,8 @@ export function instanceTypeFromClusterUsageQuota(quotaName: string): string | u
   return type !== quotaName && /^ml\.[a-z0-9-]+\.[a-z0-9]+$/.test(type) ? type : undefined;
 }
 
-/** The managed cluster `<name>` runs its control plane on the EKS cluster `<name>-eks` (see naming.ts). */
-export function managedEksClusterName(name: string): string {
-  return `${name}-eks`;
-}
+/** The managed cluster `<name>` runs its control plane on the EKS cluster `<name>-eks` (naming.ts decides). */
+export { eksClusterNameFor as managedEksClusterName } from './naming.js';
 
 /** One quota as Service Quotas reports it in a Region. */
 export interface QuotaFact {

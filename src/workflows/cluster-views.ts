@@ -1,6 +1,6 @@
 import type { Cloud } from '../cloud/index.js';
 import { NotFoundError } from '../domain/errors.js';
-import { clusterTarget, resourceNames, TAG_MANAGED_BY } from '../domain/naming.js';
+import { clusterTarget, eksClusterNameFor, resourceNames, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../domain/schemas/clusters.js';
 import type { OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from './context.js';
@@ -38,14 +38,14 @@ export class ClusterViews {
         clusterArn: c.arn,
         createdAt: c.createdAt?.toISOString(),
         managedByInstantStart: TAG_MANAGED_BY in tags,
-        ...(TAG_MANAGED_BY in tags ? { eksClusterName: `${c.name}-eks` } : {}),
+        ...(TAG_MANAGED_BY in tags ? { eksClusterName: eksClusterNameFor(c.name) } : {}),
         ...this.operationOf(region, c.name),
       });
     }
     for (const op of this.operations.listRunning('create-cluster')) {
       const input = op.input as { name?: string; region?: string };
       if (input.region !== region || !input.name || out.some((c) => c.name === input.name)) continue;
-      out.push({ name: input.name, region, status: 'Creating', managedByInstantStart: true, eksClusterName: `${input.name}-eks`, createdAt: op.createdAt, ...this.operationOf(region, input.name) });
+      out.push({ name: input.name, region, status: 'Creating', managedByInstantStart: true, eksClusterName: eksClusterNameFor(input.name), createdAt: op.createdAt, ...this.operationOf(region, input.name) });
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -57,7 +57,7 @@ export class ClusterViews {
     const tags = hp?.ClusterArn ? await this.cloud.hyperpod.tags(region, hp.ClusterArn).catch(() => ({}) as Record<string, string>) : {};
     const managed = !hp || TAG_MANAGED_BY in tags;
     const eksArn = hp?.Orchestrator?.Eks?.ClusterArn;
-    const eksName = eksArn ? eksArn.split('/').pop()! : `${name}-eks`;
+    const eksName = eksArn ? eksArn.split('/').pop()! : eksClusterNameFor(name);
     const eks = await this.cloud.eks.describeCluster(region, eksName);
     const active = this.activeCluster.get();
     let storage: ClusterDetail['storage'];
