@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+/**
+ * ARCHITECTURE: the UI talks only to the REST API; of our code it may import the shared schemas
+ * (src/domain/schemas) and nothing else. dependency-cruiser cannot parse .ts/.tsx with TypeScript 7,
+ * so web/src is checked here by reading its import specifiers.
+ */
+const WEB_SRC = resolve('web/src');
+const ALLOWED_OUTSIDE = /^src\/domain\/schemas\/[^/]+\.js$/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? sources(p) : /\.(ts|tsx)$/.test(name) ? [p] : [];
+  });
+}
+
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g)) {
+    found.push((m[1] ?? m[2] ?? m[3])!);
+  }
+  return found;
+}
+
+describe('web/src imports', () => {
+  it('reach only web/src, packages and the shared zod schemas', () => {
+    const files = sources(WEB_SRC);
+    assert.ok(files.length > 10, `found the UI sources in ${WEB_SRC}`);
+    const bad: string[] = [];
+    for (const file of files) {
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) {
+          if (/^(node:|fs$|path$|child_process$)/.test(spec)) bad.push(`${relative('.', file)} → ${spec} (Node built-in in the browser)`);
+          continue;
+        }
+        const target = relative('.', resolve(dirname(file), spec)).split('\\').join('/');
+        if (target.startsWith('web/src/')) continue;
+        if (!ALLOWED_OUTSIDE.test(target)) bad.push(`${relative('.', file)} → ${target}`);
+      }
+    }
+    assert.deepEqual(bad, []);
+  });
+});

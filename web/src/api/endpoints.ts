@@ -1,0 +1,48 @@
+import { api, qs } from './client.js';
+import type {
+  Accepted,
+  ActiveCluster,
+  AvailabilityZoneView,
+  ClusterDetail,
+  ClusterSummary,
+  CreateClusterInput,
+  EventsPage,
+  InstanceTypeView,
+  OperationView,
+  QuotaCheckResult,
+  RegionView,
+  ServerConfig,
+  TrainingPlanView,
+} from './types.js';
+
+/** One function per REST endpoint of docs/API.md that the UI uses. */
+
+export const getConfig = () => api<ServerConfig>('/api/v1/config');
+export const listRegions = () => api<{ regions: RegionView[] }>('/api/v1/regions').then((r) => r.regions);
+export const listAvailabilityZones = (region?: string) =>
+  api<{ region: string; availabilityZones: AvailabilityZoneView[] }>(`/api/v1/availability-zones${qs({ region })}`).then((r) => r.availabilityZones);
+export const listInstanceTypes = (region: string | undefined, availabilityZone: string | undefined) =>
+  api<{ instanceTypes: InstanceTypeView[] }>(`/api/v1/instance-types${qs({ region, availabilityZone })}`).then((r) => r.instanceTypes);
+export const listTrainingPlans = (region?: string) =>
+  api<{ trainingPlans: TrainingPlanView[] }>(`/api/v1/training-plans${qs({ region })}`).then((r) => r.trainingPlans);
+export const preflightCluster = (body: CreateClusterInput) => api<QuotaCheckResult>('/api/v1/preflight/clusters', { method: 'POST', body });
+
+export const listClusters = (region?: string) => api<{ clusters: ClusterSummary[] }>(`/api/v1/clusters${qs({ region })}`).then((r) => r.clusters);
+export const getCluster = (name: string, region?: string) => api<ClusterDetail>(`/api/v1/clusters/${encodeURIComponent(name)}${qs({ region })}`);
+export const createCluster = (body: CreateClusterInput, idempotencyKey: string) =>
+  api<Accepted>('/api/v1/clusters', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+export const deleteCluster = (name: string, options: { region?: string; keepStorage?: boolean } = {}) =>
+  api<Accepted>(`/api/v1/clusters/${encodeURIComponent(name)}${qs({ confirm: 'true', region: options.region, keepStorage: options.keepStorage ? 'true' : undefined })}`, {
+    method: 'DELETE',
+  });
+export const getActiveCluster = () => api<ActiveCluster>('/api/v1/active-cluster');
+export const setActiveCluster = (name: string, region?: string) => api<ActiveCluster>('/api/v1/active-cluster', { method: 'PUT', body: { name, region } });
+
+export const listOperations = (params: { status?: string; kind?: string; target?: string; limit?: number } = {}) =>
+  api<{ operations: OperationView[] }>(`/api/v1/operations${qs(params)}`).then((r) => r.operations);
+export const getOperation = (id: string) => api<OperationView>(`/api/v1/operations/${encodeURIComponent(id)}`);
+export const getOperationEvents = (id: string, after: number, limit = 1000) =>
+  api<EventsPage>(`/api/v1/operations/${encodeURIComponent(id)}/events${qs({ after, limit })}`);
+export const retryPhase = (id: string, phase: string) =>
+  api<Accepted>(`/api/v1/operations/${encodeURIComponent(id)}/phases/${encodeURIComponent(phase)}/retry`, { method: 'POST' });
+export const cancelOperation = (id: string) => api<Accepted>(`/api/v1/operations/${encodeURIComponent(id)}/cancel`, { method: 'POST' });

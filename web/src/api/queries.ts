@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import { useLiveStatus } from '../hooks/live-context.js';
+import * as endpoints from './endpoints.js';
+import type { OperationView } from './types.js';
+
+/** Query keys in one place, so the live-update code and the pages agree. */
+export const keys = {
+  config: ['config'] as const,
+  regions: ['regions'] as const,
+  zones: (region?: string) => ['availability-zones', region ?? ''] as const,
+  instanceTypes: (region?: string, zone?: string) => ['instance-types', region ?? '', zone ?? ''] as const,
+  trainingPlans: (region?: string) => ['training-plans', region ?? ''] as const,
+  clusters: ['clusters'] as const,
+  clusterList: (region?: string) => ['clusters', 'list', region ?? ''] as const,
+  cluster: (name: string, region?: string) => ['clusters', 'detail', name, region ?? ''] as const,
+  activeCluster: ['clusters', 'active'] as const,
+  operations: ['operations'] as const,
+  operationList: ['operations', 'list'] as const,
+  operation: (id: string) => ['operations', 'detail', id] as const,
+};
+
+export const isTerminal = (op: Pick<OperationView, 'status'>) => op.status === 'succeeded' || op.status === 'failed' || op.status === 'cancelled';
+
+/** While the WebSocket is down, anything that changes on its own is polled every 5 s. */
+function usePollInterval(): number | false {
+  return useLiveStatus().connected ? false : 5000;
+}
+
+export function useConfig() {
+  return useQuery({ queryKey: keys.config, queryFn: endpoints.getConfig, staleTime: Infinity });
+}
+export function useRegions() {
+  return useQuery({ queryKey: keys.regions, queryFn: endpoints.listRegions, staleTime: 10 * 60_000 });
+}
+export function useAvailabilityZones(region: string | undefined) {
+  return useQuery({ queryKey: keys.zones(region), queryFn: () => endpoints.listAvailabilityZones(region), enabled: !!region, staleTime: 5 * 60_000 });
+}
+export function useInstanceTypes(region: string | undefined, zone: string | undefined) {
+  return useQuery({
+    queryKey: keys.instanceTypes(region, zone),
+    queryFn: () => endpoints.listInstanceTypes(region, zone),
+    enabled: !!region && !!zone,
+    staleTime: 5 * 60_000,
+  });
+}
+export function useTrainingPlans(region: string | undefined) {
+  return useQuery({ queryKey: keys.trainingPlans(region), queryFn: () => endpoints.listTrainingPlans(region), enabled: !!region, staleTime: 60_000 });
+}
+
+export function useClusters(region?: string) {
+  const poll = usePollInterval();
+  // Cluster status also moves without our operations (HyperPod's own updates): a slow refresh always.
+  return useQuery({ queryKey: keys.clusterList(region), queryFn: () => endpoints.listClusters(region), refetchInterval: poll || 30_000 });
+}
+export function useCluster(name: string, region?: string) {
+  const poll = usePollInterval();
+  return useQuery({ queryKey: keys.cluster(name, region), queryFn: () => endpoints.getCluster(name, region), refetchInterval: poll || 30_000 });
+}
+export function useActiveCluster() {
+  return useQuery({ queryKey: keys.activeCluster, queryFn: endpoints.getActiveCluster });
+}
+
+export function useOperations() {
+  const poll = usePollInterval();
+  return useQuery({ queryKey: keys.operationList, queryFn: () => endpoints.listOperations({ limit: 100 }), refetchInterval: poll });
+}
+export function useOperation(id: string) {
+  const poll = usePollInterval();
+  return useQuery({
+    queryKey: keys.operation(id),
+    queryFn: () => endpoints.getOperation(id),
+    refetchInterval: (q) => (q.state.data && isTerminal(q.state.data) ? false : poll),
+  });
+}

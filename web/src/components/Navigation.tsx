@@ -1,0 +1,59 @@
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import SideNavigation from '@cloudscape-design/components/side-navigation';
+import { useLocation } from 'react-router-dom';
+import { useConfig } from '../api/queries.js';
+import { useLiveStatus } from '../hooks/live-context.js';
+import { useFollow } from '../hooks/use-follow.js';
+
+/** Which cloud the server talks to: users must know whether anything they do costs money. */
+export function CloudBadge() {
+  const config = useConfig();
+  if (!config.data) return null;
+  return config.data.cloud === 'sandbox' ? (
+    <span data-testid="cloud-mode" data-cloud="sandbox" title="A local simulated cloud: nothing is created in AWS and nothing costs money.">
+      <Badge color="green">Sandbox cloud</Badge>
+    </span>
+  ) : (
+    <span data-testid="cloud-mode" data-cloud="aws" title="Real AWS: what you create here is billed to your account.">
+      <Badge color="red">AWS</Badge>
+    </span>
+  );
+}
+
+export function Navigation() {
+  const follow = useFollow();
+  const location = useLocation();
+  const config = useConfig();
+  const live = useLiveStatus();
+  const active = location.pathname.startsWith('/operations') ? '/operations' : '/clusters';
+  return (
+    <>
+      <SideNavigation
+        header={{ text: 'InstantStart', href: '/clusters' }}
+        activeHref={active}
+        onFollow={follow}
+        items={[
+          { type: 'link', text: 'Clusters', href: '/clusters' },
+          { type: 'link', text: 'Operations', href: '/operations' },
+          { type: 'divider' },
+          { type: 'link', text: 'REST API (OpenAPI)', href: '/api/openapi.json', external: true },
+        ]}
+      />
+      <Box padding={{ horizontal: 'l', vertical: 'm' }}>
+        <Box variant="awsui-key-label">Cloud</Box>
+        <CloudBadge />
+        {config.data && (
+          <Box variant="small" color="text-body-secondary" data-testid="cloud-details">
+            {config.data.region}
+            {config.data.accountId ? ` · account ${config.data.accountId}` : ''}
+            {config.data.version ? ` · v${config.data.version}` : ''}
+          </Box>
+        )}
+        <Box variant="small" color="text-body-secondary" data-testid="live-status">
+          {live.connected ? 'Live updates on' : 'Live updates off — refreshing every 5 s'}
+        </Box>
+      </Box>
+    </>
+  );
+}

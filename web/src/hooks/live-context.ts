@@ -1,0 +1,21 @@
+import { createContext, useContext } from 'react';
+import type { LogLine } from '../api/types.js';
+
+/** What a log view hears from the live connection for one operation. */
+export interface LogListener {
+  onLine(line: LogLine): void;
+  /** The socket (re)connected: lines may have been missed, fetch what came after the last one. */
+  onResync(): void;
+}
+
+export interface LiveStatus {
+  /** True while the WebSocket is open; queries poll every 5 s otherwise. */
+  connected: boolean;
+  subscribeLogs(operationId: string, listener: LogListener): () => void;
+}
+
+export const LiveContext = createContext<LiveStatus>({ connected: false, subscribeLogs: () => () => undefined });
+
+export function useLiveStatus(): LiveStatus {
+  return useContext(LiveContext);
+}

@@ -1,0 +1,39 @@
+/** Formatting helpers shared by the pages. */
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+export function formatExpected(seconds: number): string {
+  if (seconds <= 0) return '';
+  return seconds < 90 ? `~${Math.round(seconds)}s on AWS` : `~${Math.round(seconds / 60)} min on AWS`;
+}
+
+export function formatTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+export function formatClock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour12: false });
+}
+
+/** "cluster/us-west-2/my-cluster" → { region, name } when the target is a cluster. */
+export function parseClusterTarget(target: string): { region: string; name: string } | undefined {
+  const m = /^cluster\/([^/]+)\/([^/]+)$/.exec(target);
+  return m ? { region: m[1]!, name: m[2]! } : undefined;
+}
+
+export function clusterPath(name: string, region?: string): string {
+  return `/clusters/${encodeURIComponent(name)}${region ? `?region=${encodeURIComponent(region)}` : ''}`;
+}
+
+export const operationPath = (id: string) => `/operations/${encodeURIComponent(id)}`;

@@ -1,0 +1,36 @@
+import '@cloudscape-design/global-styles/index.css';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { captureTokenFromHash, ProblemError } from './api/client.js';
+import { App } from './App.js';
+import { LiveUpdatesProvider } from './hooks/LiveUpdatesProvider.js';
+import { NotificationsProvider } from './hooks/notifications.js';
+
+captureTokenFromHash();
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 2000,
+      // A 4xx will not get better by asking again; network blips and 5xx may.
+      retry: (count, error) => !(error instanceof ProblemError && error.status >= 400 && error.status < 500) && count < 2,
+      refetchOnWindowFocus: true,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <NotificationsProvider>
+          <LiveUpdatesProvider>
+            <App />
+          </LiveUpdatesProvider>
+        </NotificationsProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
+  </StrictMode>,
+);

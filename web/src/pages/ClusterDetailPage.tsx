@@ -1,0 +1,160 @@
+import Alert from '@cloudscape-design/components/alert';
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Spinner from '@cloudscape-design/components/spinner';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { ProblemError } from '../api/client.js';
+import { setActiveCluster } from '../api/endpoints.js';
+import { keys, useCluster } from '../api/queries.js';
+import type { ClusterDetail } from '../api/types.js';
+import { DeleteClusterModal } from '../components/DeleteClusterModal.js';
+import { OperationLink } from '../components/OperationLink.js';
+import { ClusterStatus } from '../components/status.js';
+import { ProblemText, useNotifications } from '../hooks/notifications.js';
+import { formatTime, operationPath } from '../lib/format.js';
+
+const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
+
+function Overview({ c }: { c: ClusterDetail }) {
+  return (
+    <Container header={<Header variant="h2">Overview</Header>} data-testid="cluster-overview">
+      <KeyValuePairs
+        columns={3}
+        items={[
+          { label: 'Status', value: <span data-testid="cluster-detail-status"><ClusterStatus status={c.status} /></span> },
+          { label: 'Region', value: c.region },
+          { label: 'Created', value: formatTime(c.createdAt) },
+          { label: 'HyperPod cluster ARN', value: code(c.clusterArn) },
+          { label: 'Node recovery', value: c.nodeRecovery ?? '—' },
+          { label: 'Node provisioning mode', value: c.nodeProvisioningMode ?? '—' },
+          { label: 'EKS cluster', value: c.eks ? `${c.eks.name} (${c.eks.status})` : c.eksClusterName ?? '—' },
+          { label: 'Kubernetes version', value: c.eks?.version ?? '—' },
+          { label: 'EKS endpoint', value: code(c.eks?.endpoint) },
+          { label: 'VPC', value: code(c.eks?.vpcId) },
+          { label: 'Subnets', value: c.eks?.subnetIds.length ? c.eks.subnetIds.join(', ') : '—' },
+          { label: 'Managed by InstantStart', value: c.managedByInstantStart ? 'Yes' : 'No (created elsewhere)' },
+          ...(c.failureMessage ? [{ label: 'Failure', value: <Box color="text-status-error">{c.failureMessage}</Box> }] : []),
+        ]}
+      />
+    </Container>
+  );
+}
+
+function InstanceGroups({ c }: { c: ClusterDetail }) {
+  return (
+    <Table
+      data-testid="instance-groups-table"
+      items={c.instanceGroups}
+      trackBy="name"
+      header={<Header variant="h2" counter={`(${c.instanceGroups.length})`} description="Capacity type and EFA mode are fixed for a group's lifetime.">Instance groups</Header>}
+      columnDefinitions={[
+        { id: 'name', header: 'Name', cell: (g) => g.name, isRowHeader: true },
+        { id: 'type', header: 'Instance type', cell: (g) => g.instanceType },
+        { id: 'count', header: 'Instances (current / target)', cell: (g) => `${g.currentCount} / ${g.targetCount}` },
+        { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} /> },
+        { id: 'capacity', header: 'Capacity type', cell: (g) => (g.trainingPlanArn ? `training plan (${g.trainingPlanArn.split('/').pop()})` : g.capacityType) },
+      ]}
+      empty={<Box textAlign="center">No instance groups yet</Box>}
+    />
+  );
+}
+
+function Storage({ c }: { c: ClusterDetail }) {
+  return (
+    <Container header={<Header variant="h2">Storage</Header>} data-testid="cluster-storage">
+      <KeyValuePairs
+        columns={3}
+        items={[
+          { label: 'S3 bucket (Mountpoint CSI)', value: code(c.storage?.s3Bucket) },
+          { label: 'PersistentVolumeClaim', value: code(c.storage?.persistentVolumeClaim) },
+          { label: 'FSx for Lustre file system', value: code(c.storage?.fsxFileSystemId) },
+        ]}
+      />
+    </Container>
+  );
+}
+
+export function ClusterDetailPage() {
+  const { name = '' } = useParams();
+  const [search] = useSearchParams();
+  const region = search.get('region') ?? undefined;
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { notify, notifyError } = useNotifications();
+  const cluster = useCluster(name, region);
+  const [deleting, setDeleting] = useState(false);
+  const setActive = useMutation({
+    mutationFn: () => setActiveCluster(name, region ?? cluster.data?.region),
+    onSuccess: (result) => {
+      qc.setQueryData(keys.activeCluster, result);
+      void qc.invalidateQueries({ queryKey: keys.clusters });
+      notify({ type: 'success', header: `${name} is now the active cluster` });
+    },
+    onError: (err) => notifyError('Could not set the active cluster', err),
+  });
+
+  if (cluster.isLoading) return <Spinner size="large" />;
+  if (!cluster.data) {
+    const gone = cluster.error instanceof ProblemError && cluster.error.status === 404;
+    return (
+      <Alert type={gone ? 'info' : 'error'} header={gone ? `Cluster ${name} does not exist (any more)` : `Cluster ${name}`} data-testid="cluster-error">
+        <ProblemText error={cluster.error} />
+      </Alert>
+    );
+  }
+  const c = cluster.data;
+  return (
+    <ContentLayout
+      header={
+        <Header
+          variant="h1"
+          description={c.eksClusterName ? `HyperPod cluster orchestrated by EKS cluster ${c.eksClusterName}` : 'HyperPod cluster'}
+          info={c.isActive ? <Badge color="blue">Active</Badge> : undefined}
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button disabled={c.isActive} loading={setActive.isPending} onClick={() => setActive.mutate()} data-testid="detail-set-active">
+                Set active
+              </Button>
+              <Button disabled={c.status === 'Deleting'} onClick={() => setDeleting(true)} data-testid="detail-delete">
+                Delete
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          <span data-testid="cluster-detail-name">{c.name}</span>
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        {c.activeOperation && (
+          <Alert type="info" header="An operation is working on this cluster" data-testid="cluster-active-operation">
+            <StatusIndicator type="in-progress">
+              <OperationLink op={c.activeOperation} />
+            </StatusIndicator>
+          </Alert>
+        )}
+        <Overview c={c} />
+        <InstanceGroups c={c} />
+        <Storage c={c} />
+      </SpaceBetween>
+      <DeleteClusterModal
+        cluster={deleting ? { name: c.name, region: c.region } : null}
+        onDismiss={() => setDeleting(false)}
+        onDeleted={(accepted) => {
+          setDeleting(false);
+          navigate(operationPath(accepted.operation.id));
+        }}
+      />
+    </ContentLayout>
+  );
+}

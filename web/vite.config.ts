@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+/** The dev server forwards the API, health check, MCP and the WebSocket to a running `instantstart serve`. */
+const backend = process.env.INSTANTSTART_URL ?? 'http://127.0.0.1:3099';
+
+export default defineConfig({
+  root,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    // Cloudscape is large even when imported per component; the warning would only be noise.
+    chunkSizeWarningLimit: 4000,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: backend, changeOrigin: false, ws: true },
+      '/healthz': { target: backend },
+      '/mcp': { target: backend },
+    },
+  },
+});
