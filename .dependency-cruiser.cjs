@@ -65,13 +65,6 @@ module.exports = {
       to: { path: '(^|/)src/(?!api/|workflows/|engine/|domain/|store/|mcp/)' },
     },
     {
-      name: 'web-talks-only-rest',
-      comment: 'The UI uses the REST API and the shared schemas, nothing else of ours.',
-      severity: 'error',
-      from: { path: '(^|/)web/' },
-      to: { path: '(^|/)(src/(?!domain/)|sandbox/|bin/)' },
-    },
-    {
       name: 'mcp-calls-rest-only',
       comment: 'MCP tools are REST calls: only their client and the shared schemas.',
       severity: 'error',
