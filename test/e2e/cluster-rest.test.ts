@@ -58,6 +58,7 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     assert.equal(detail.body.nodeRecovery, 'Automatic');
     assert.equal(detail.body.isActive, true);
     assert.equal(detail.body.instanceGroups[0].instanceType, 'ml.g5.8xlarge');
+    assert.equal(detail.body.instanceGroups[0].currentCount, 1, 'the operation ends when the node runs, not just when HyperPod says InService');
     assert.ok(detail.body.storage.s3Bucket.startsWith('sagemaker-demo-'));
     const events = await server.api('GET', `/api/v1/operations/${operationId}/events?after=0&limit=1000`);
     assert.ok(events.body.lines.some((l: any) => l.phase === 'network' && /Created VPC/.test(l.message)), 'phases log what they did');
@@ -87,6 +88,8 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'demo-s3-pv');
     const pv = await kube.kubectl(['get', 'pv', 'demo-s3-pv', '-o', 'json']);
     assert.equal(JSON.parse(pv.stdout).spec.csi.driver, 's3.csi.aws.com');
+    const nodes = await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=HyperPod', '-o', 'name']);
+    assert.equal(nodes.stdout.trim().split('\n').filter(Boolean).length, 1);
     const ds = await kube.kubectl(['get', 'daemonset', 'health-monitoring-agent', '-n', 'aws-hyperpod', '-o', 'name']);
     assert.match(ds.stdout, /health-monitoring-agent/);
   });

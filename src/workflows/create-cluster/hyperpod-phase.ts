@@ -37,7 +37,7 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
       if (!c) return 'needs-act';
       ctx.setState({ hyperpodClusterArn: c.ClusterArn });
-      if (c.ClusterStatus === 'InService') return 'done';
+      if (c.ClusterStatus === 'InService' && (c.InstanceGroups ?? []).every((g) => (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0))) return 'done';
       if (c.ClusterStatus === 'Failed') {
         // First sight of the failure: report it. On a retry the user has fixed the cause; start over.
         if (ctx.attempt === 1) throw failure(ctx.input.name, c.FailureMessage);
@@ -66,8 +66,11 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
       if (!c) throw new CloudError('sagemaker', 'DescribeCluster', 'ResourceNotFound', `HyperPod cluster ${ctx.input.name} disappeared while being created.`);
       if (c.ClusterStatus === 'Failed') throw failure(ctx.input.name, c.FailureMessage);
-      const groups = (c.InstanceGroups ?? []).map((g) => `${g.InstanceGroupName} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0}`).join(', ');
-      return { done: c.ClusterStatus === 'InService', progress: `HyperPod ${c.ClusterStatus}${groups ? ` (${groups})` : ''}` };
+      const groups = c.InstanceGroups ?? [];
+      const counts = groups.map((g) => `${g.InstanceGroupName} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`).join(', ');
+      // With Continuous provisioning HyperPod is InService before its nodes run; the user asked for nodes.
+      const nodesUp = groups.every((g) => (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0));
+      return { done: c.ClusterStatus === 'InService' && nodesUp, progress: `HyperPod ${c.ClusterStatus}${counts ? ` (${counts})` : ''}` };
     },
   };
 }
