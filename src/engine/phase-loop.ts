@@ -1,0 +1,129 @@
+import type { PhaseStatus } from '../domain/schemas/operations.js';
+import type { PhaseRecord } from '../store/operations-store.js';
+import { raceAbort, sleep } from './abort.js';
+import { isTransient, MAX_TRANSIENT_RETRIES } from './failures.js';
+import type { OperationJournal } from './journal.js';
+import { nominalPollIntervalMs, pollDelayMs, transientBackoffMs, type PollingOptions, type SharedPoller } from './poller.js';
+import type { AwaitOutcome, ObserveOutcome, PhaseContext, PhaseDefinition } from './workflow.js';
+
+type Step = 'observe' | 'act' | 'await';
+
+/** Everything one run of one phase needs. */
+export interface PhaseLoopEnv {
+  definition: PhaseDefinition<unknown, Record<string, unknown>>;
+  /** The phase row as it was when this run began (after the attempt was counted). */
+  record: PhaseRecord;
+  context: PhaseContext<unknown, Record<string, unknown>>;
+  journal: OperationJournal;
+  signal: AbortSignal;
+  polling: PollingOptions;
+  poller: SharedPoller;
+  random: () => number;
+  nowMs: () => number;
+}
+
+const OBSERVE_OUTCOMES: readonly ObserveOutcome[] = ['done', 'in-progress', 'needs-act'];
+
+/**
+ * Runs one phase to completion: observe → (act) → await, journaling each state before entering it.
+ * Resolves with the final phase status (`skipped` when observe found the work done and no attempt
+ * ever acted, else `succeeded`). Rejects with the error that failed the phase, or with the signal's
+ * reason on cancel/stop; the caller journals those outcomes.
+ *
+ * Transient cloud errors are absorbed here: up to {@link MAX_TRANSIENT_RETRIES} in a row, with
+ * backoff and a warn line each. A failed act is never repeated blindly: the loop goes back to observe.
+ */
+export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStatus, 'succeeded' | 'skipped'>> {
+  const { definition: phase, context: ctx, journal, signal } = env;
+  const startedAtMs = env.record.startedAt ? Date.parse(env.record.startedAt) : env.nowMs();
+  let acted = env.record.acted;
+  let progress = env.record.progress;
+  let step: Step = 'observe';
+  let failures = 0;
+  let failedStep: Step | undefined;
+  let pollNumber = 0;
+  let previousIntervalMs: number | undefined;
+
+  // A run of transient errors ends when the work moves forward. Observe answering "needs-act"
+  // after a failed act is not progress: the act must get through before the count starts over.
+  const madeProgress = () => {
+    failures = 0;
+    failedStep = undefined;
+  };
+
+  for (;;) {
+    signal.throwIfAborted();
+    try {
+      if (step === 'observe') {
+        journal.phase(phase.name, { status: 'observing' });
+        const outcome = await raceAbort(phase.observe(ctx), signal);
+        if (!OBSERVE_OUTCOMES.includes(outcome)) throw new Error(`Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`);
+        if (outcome !== 'needs-act' || failedStep === 'observe') madeProgress();
+        if (outcome === 'done') {
+          if (!acted) journal.log('info', 'Already in place; nothing to change.', phase.name);
+          return acted ? 'succeeded' : 'skipped';
+        }
+        if (outcome === 'needs-act') {
+          if (!phase.act) throw new Error(`Phase '${phase.name}' needs a change but defines no act.`);
+          step = 'act';
+          continue;
+        }
+        journal.together(() => {
+          journal.phase(phase.name, { status: 'awaiting' });
+          journal.log('info', 'Already under way; waiting for it to finish.', phase.name);
+        });
+        step = 'await';
+        continue;
+      }
+
+      if (step === 'act') {
+        // Journaled and durable BEFORE the mutation: a crash from here on resumes at observe.
+        journal.phase(phase.name, { status: 'acting', acted: true });
+        acted = true;
+        await raceAbort(phase.act!(ctx), signal);
+        madeProgress();
+        if (!phase.await) return 'succeeded';
+        journal.phase(phase.name, { status: 'awaiting' });
+        step = 'await';
+        continue;
+      }
+
+      // step === 'await'
+      const nominal = nominalPollIntervalMs(
+        { pollNumber, elapsedMs: env.nowMs() - startedAtMs, expectedSeconds: phase.expectedSeconds, previousMs: previousIntervalMs },
+        env.polling,
+      );
+      previousIntervalMs = nominal;
+      pollNumber++;
+      await sleep(pollDelayMs(nominal, env.polling, env.random), signal);
+      if (!phase.await) {
+        // Observe said "in progress" but there is nothing else to poll: observe again.
+        step = 'observe';
+        continue;
+      }
+      const outcome = await poll(env);
+      madeProgress();
+      if (outcome.progress !== undefined && outcome.progress !== progress) {
+        progress = outcome.progress;
+        journal.phase(phase.name, { progress });
+      }
+      if (outcome.done) return 'succeeded';
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      if (!isTransient(err) || failures >= MAX_TRANSIENT_RETRIES) throw err;
+      failures++;
+      failedStep = step;
+      journal.log('warn', `${err.code} from ${err.service} ${err.operation} (transient, retry ${failures} of ${MAX_TRANSIENT_RETRIES}): ${err.message}`, phase.name);
+      await sleep(transientBackoffMs(failures, env.polling, env.random), signal);
+      if (step === 'act') step = 'observe';
+    }
+  }
+}
+
+async function poll(env: PhaseLoopEnv): Promise<AwaitOutcome> {
+  const { definition: phase, context: ctx, signal } = env;
+  const key = phase.pollKey?.(ctx);
+  const call = () => phase.await!(ctx);
+  const outcome = key === undefined ? call() : env.poller.poll(key, call, signal);
+  return raceAbort(outcome, signal);
+}

@@ -1,0 +1,161 @@
+/**
+ * How often the engine asks the cloud whether something finished. AWS bills nothing for Describe
+ * calls but throttles them per account, and one busy server may await many resources at once, so
+ * the cadence follows what we know: how long the wait usually takes.
+ */
+
+export interface PollingOptions {
+  /** Floor between two calls for one resource (before `timeScale`). Default 1000. */
+  minIntervalMs: number;
+  /** Ceiling between two calls (before `timeScale`). Default 30000. */
+  maxIntervalMs: number;
+  /**
+   * Multiplies every wait. 1 on AWS; the server sets it small when the sandbox clock runs fast, so
+   * a 10-minute EKS create that takes 6 s of real time is polled at the same relative cadence.
+   */
+  timeScale: number;
+}
+
+export const DEFAULT_POLLING: PollingOptions = { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 };
+
+/** Jitter spreads polls of many operations started together (±20%). */
+export const JITTER = 0.2;
+
+/** Fills in defaults and refuses values that would spin or never poll. */
+export function resolvePolling(options: Partial<PollingOptions> = {}): PollingOptions {
+  const resolved = { ...DEFAULT_POLLING, ...options };
+  const { minIntervalMs, maxIntervalMs, timeScale } = resolved;
+  if (!(minIntervalMs > 0) || !(maxIntervalMs >= minIntervalMs) || !(timeScale > 0)) {
+    throw new RangeError(`Polling needs 0 < minIntervalMs ≤ maxIntervalMs and timeScale > 0 (got ${JSON.stringify(resolved)}).`);
+  }
+  return resolved;
+}
+
+export interface PollSchedule {
+  /** 0 for the first poll of this wait, then 1, 2, … */
+  pollNumber: number;
+  /** Time since the phase attempt started, in real milliseconds. */
+  elapsedMs: number;
+  /** The phase's typical duration on AWS. */
+  expectedSeconds: number;
+  /** The nominal interval returned for the previous poll, if any. */
+  previousMs?: number;
+}
+
+/**
+ * The interval before the next poll, without jitter and before `timeScale` (so in "AWS time").
+ * First poll at expected/6 (a fast mutation can finish early), then every expected/15 while within
+ * the expected duration, then ×1.5 per poll once overdue; always within [min, max].
+ *
+ * @example
+ * nominalPollIntervalMs({ pollNumber: 0, elapsedMs: 0, expectedSeconds: 600 }, DEFAULT_POLLING); // → 30000 (100 s clamped)
+ */
+export function nominalPollIntervalMs(schedule: PollSchedule, polling: PollingOptions): number {
+  const expectedMs = schedule.expectedSeconds * 1000;
+  // Elapsed real time, converted back to AWS time so that a sped-up sandbox keeps the same shape.
+  const elapsedAwsMs = schedule.elapsedMs / polling.timeScale;
+  const steady = expectedMs / 15;
+  let base: number;
+  if (elapsedAwsMs > expectedMs) base = Math.max(schedule.previousMs ?? steady, steady) * 1.5;
+  else if (schedule.pollNumber === 0) base = expectedMs / 6;
+  else base = steady;
+  return clamp(base, polling.minIntervalMs, polling.maxIntervalMs);
+}
+
+/**
+ * The real wait for a nominal interval: ±20% jitter, clamped to [min, max] (the floor protects
+ * the API budget, the ceiling bounds how late we notice), then scaled by `timeScale`.
+ */
+export function pollDelayMs(nominalMs: number, polling: PollingOptions, random: () => number = Math.random): number {
+  const jittered = nominalMs * (1 + (random() * 2 - 1) * JITTER);
+  return clamp(jittered, polling.minIntervalMs, polling.maxIntervalMs) * polling.timeScale;
+}
+
+/**
+ * The real wait before retrying after the `failures`-th consecutive transient cloud error:
+ * min, 2×min, 4×min, … up to max, with jitter, scaled. With the defaults six retries span about a minute.
+ */
+export function transientBackoffMs(failures: number, polling: PollingOptions, random: () => number = Math.random): number {
+  const nominal = clamp(polling.minIntervalMs * 2 ** Math.max(0, failures - 1), polling.minIntervalMs, polling.maxIntervalMs);
+  return pollDelayMs(nominal, polling, random);
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+interface PollEntry {
+  inFlight?: Promise<unknown>;
+  /** Aborting this signal rejects the shared call; other waiters then call again themselves. */
+  ownerSignal?: AbortSignal;
+  settledAt?: number;
+  value?: unknown;
+}
+
+/**
+ * One poller per resource, shared by every operation awaiting it: while a call for `key` is in
+ * flight, later callers join it; a result younger than `freshForMs` is handed out again instead of
+ * calling the cloud. Errors are shared with the callers in flight but never reused afterwards.
+ *
+ * @example
+ * const poller = new SharedPoller({ freshForMs: 1000 });
+ * const outcome = await poller.poll('eks:us-west-2/demo', () => describeCluster(), signal);
+ */
+export class SharedPoller {
+  private readonly entries = new Map<string, PollEntry>();
+  private readonly freshForMs: number;
+  private readonly nowMs: () => number;
+
+  constructor({ freshForMs, nowMs = Date.now }: { freshForMs: number; nowMs?: () => number }) {
+    this.freshForMs = freshForMs;
+    this.nowMs = nowMs;
+  }
+
+  /** Calls `call` unless a call for `key` is in flight or fresh; `signal` is this caller's own. */
+  async poll<T>(key: string, call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    this.forgetStale();
+    const entry = this.entries.get(key);
+    if (entry?.inFlight) {
+      try {
+        return (await entry.inFlight) as T;
+      } catch (err) {
+        // The owner was cancelled or stopped; that is no reason for this caller to fail.
+        if (entry.ownerSignal?.aborted && !signal?.aborted) return this.poll(key, call, signal);
+        throw err;
+      }
+    }
+    if (entry?.settledAt !== undefined && this.nowMs() - entry.settledAt < this.freshForMs) return entry.value as T;
+    return this.callAndShare(key, call, signal);
+  }
+
+  /** Number of resources with a call in flight or a fresh result (for tests and diagnostics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private async callAndShare<T>(key: string, call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const entry: PollEntry = { ownerSignal: signal };
+    const inFlight = call();
+    entry.inFlight = inFlight;
+    this.entries.set(key, entry);
+    try {
+      const value = await inFlight;
+      if (this.entries.get(key) === entry) {
+        entry.inFlight = undefined;
+        entry.value = value;
+        entry.settledAt = this.nowMs();
+      }
+      return value;
+    } catch (err) {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+      throw err;
+    }
+  }
+
+  private forgetStale(): void {
+    const now = this.nowMs();
+    for (const [key, entry] of this.entries) {
+      if (!entry.inFlight && entry.settledAt !== undefined && now - entry.settledAt >= this.freshForMs) this.entries.delete(key);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { OperationStatus, OperationView, PhaseStatus, PhaseView } from '../domain/schemas/operations.js';
+import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
+import type { OperationRecord, PhaseRecord } from '../store/operations-store.js';
+
+/** The MCP tool that decides completion of any operation. */
+export const OPERATION_STATUS_TOOL = 'wait_for_operation';
+
+/** The REST endpoint that reports one operation. */
+export function operationStatusUrl(id: string): string {
+  return `/api/v1/operations/${encodeURIComponent(id)}`;
+}
+
+export function isTerminal(status: OperationStatus): boolean {
+  return TERMINAL_OPERATION_STATUSES.includes(status);
+}
+
+/** Phase states in which a phase has finished for good (the operation moves past it). */
+export function isPhaseComplete(status: PhaseStatus): boolean {
+  return status === 'succeeded' || status === 'skipped';
+}
+
+/** Phase states in which work is (or was, before a crash) under way. */
+export function isPhaseActive(status: PhaseStatus): boolean {
+  return status === 'observing' || status === 'acting' || status === 'awaiting';
+}
+
+/**
+ * The phase a person should look at: the one working, failed or cancelled; else, while the
+ * operation is still going, the next pending one; nothing once it succeeded.
+ */
+export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): PhaseRecord | undefined {
+  const working = phases.find((p) => isPhaseActive(p.status) || p.status === 'failed' || p.status === 'cancelled');
+  if (working) return working;
+  return isTerminal(status) ? undefined : phases.find((p) => p.status === 'pending');
+}
+
+/**
+ * The public view of an operation (OperationViewSchema) from its journal rows. `now` gives a
+ * running phase its duration so far.
+ */
+export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now: Date): OperationView {
+  const current = currentPhaseOf(op.status, phases);
+  return {
+    id: op.id,
+    kind: op.kind,
+    target: op.target,
+    status: op.status,
+    input: op.input,
+    ...(op.result === undefined ? {} : { result: op.result }),
+    ...(op.error === undefined ? {} : { error: op.error }),
+    ...(current === undefined ? {} : { currentPhase: current.name }),
+    phases: phases.map((p) => toPhaseView(op, p, now)),
+    createdAt: op.createdAt,
+    updatedAt: op.updatedAt,
+    ...(op.finishedAt === undefined ? {} : { finishedAt: op.finishedAt }),
+    statusUrl: operationStatusUrl(op.id),
+    statusTool: OPERATION_STATUS_TOOL,
+  };
+}
+
+function toPhaseView(op: OperationRecord, p: PhaseRecord, now: Date): PhaseView {
+  const end = p.finishedAt ? Date.parse(p.finishedAt) : isPhaseActive(p.status) && !isTerminal(op.status) ? now.getTime() : undefined;
+  const durationMs = p.startedAt && end !== undefined ? Math.max(0, end - Date.parse(p.startedAt)) : undefined;
+  return {
+    name: p.name,
+    title: p.title,
+    status: p.status,
+    attempts: p.attempts,
+    ...(p.startedAt === undefined ? {} : { startedAt: p.startedAt }),
+    ...(p.finishedAt === undefined ? {} : { finishedAt: p.finishedAt }),
+    ...(durationMs === undefined ? {} : { durationMs }),
+    expectedSeconds: p.expectedSeconds,
+    ...(p.progress === undefined ? {} : { progress: p.progress }),
+    ...(p.error === undefined ? {} : { error: p.error }),
+    retryable: op.status === 'failed' && p.status === 'failed',
+  };
+}

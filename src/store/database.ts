@@ -1,0 +1,123 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+
+/** An open SQLite connection (better-sqlite3 v12: synchronous, one connection per process). */
+export type Database = BetterSqlite3.Database;
+
+/** The file inside the data directory that holds every table. */
+export const DATABASE_FILE = 'instantstart.db';
+
+/**
+ * Schema migrations, applied in order. `PRAGMA user_version` records how many have run, so each
+ * runs exactly once per database. Never edit a shipped entry: append a new one instead.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE operations (
+    id              TEXT PRIMARY KEY,
+    kind            TEXT NOT NULL,
+    target          TEXT NOT NULL,
+    status          TEXT NOT NULL,
+    input           TEXT NOT NULL,
+    state           TEXT NOT NULL,
+    result          TEXT,
+    error           TEXT,
+    idempotency_key TEXT UNIQUE,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    finished_at     TEXT
+  );
+  CREATE INDEX operations_by_target ON operations (target, status);
+  CREATE INDEX operations_by_status ON operations (status);
+
+  CREATE TABLE phases (
+    operation_id     TEXT NOT NULL REFERENCES operations (id) ON DELETE CASCADE,
+    idx              INTEGER NOT NULL,
+    name             TEXT NOT NULL,
+    title            TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    acted            INTEGER NOT NULL DEFAULT 0,
+    started_at       TEXT,
+    finished_at      TEXT,
+    progress         TEXT,
+    error            TEXT,
+    expected_seconds REAL NOT NULL,
+    PRIMARY KEY (operation_id, idx),
+    UNIQUE (operation_id, name)
+  );
+
+  CREATE TABLE operation_log (
+    operation_id TEXT NOT NULL REFERENCES operations (id) ON DELETE CASCADE,
+    seq          INTEGER NOT NULL,
+    at           TEXT NOT NULL,
+    phase        TEXT,
+    level        TEXT NOT NULL,
+    message      TEXT NOT NULL,
+    PRIMARY KEY (operation_id, seq)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE settings (
+    key        TEXT PRIMARY KEY,
+    value      TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
+];
+
+/**
+ * Opens (creating if needed) `<dataDir>/instantstart.db` and brings its schema up to date.
+ *
+ * WAL lets readers (a second engine in a test, the sqlite3 shell) work beside the writer;
+ * `synchronous = FULL` makes each journal write durable before the engine calls the cloud, which is
+ * the whole point of writing "acting" first.
+ *
+ * @example
+ * const db = openDatabase('.instantstart');
+ * const operations = new OperationsStore(db);
+ */
+export function openDatabase(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    return prepare(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** A private in-memory database with the full schema, for tests. */
+export function openMemoryDatabase(): Database {
+  return prepare(new BetterSqlite3(':memory:'));
+}
+
+function prepare(db: Database): Database {
+  // Another process (or a dying one) may hold the write lock briefly; wait instead of failing.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+/** Applies the migrations this database has not seen yet, each in its own transaction. */
+export function migrate(db: Database): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  if (applied > MIGRATIONS.length) {
+    throw new Error(
+      `The database was written by a newer InstantStart (schema ${applied}, this build knows ${MIGRATIONS.length}); upgrade InstantStart or use another --data-dir.`,
+    );
+  }
+  for (let version = applied; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,34 @@
+import { openDatabase, openMemoryDatabase, type Database } from './database.js';
+import { OperationsStore } from './operations-store.js';
+import { SettingsStore } from './settings-store.js';
+
+export * from './database.js';
+export * from './operations-store.js';
+export * from './settings-store.js';
+
+/** Everything the server keeps on disk, over one connection. */
+export interface Stores {
+  db: Database;
+  operations: OperationsStore;
+  settings: SettingsStore;
+  /** Closes the connection; call after the engine has stopped. */
+  close(): void;
+}
+
+/**
+ * Opens `<dataDir>/instantstart.db` (or a private in-memory database when `dataDir` is omitted)
+ * and wraps it in the operation journal and the settings store.
+ *
+ * @example
+ * const stores = openStores('.instantstart');
+ * const engine = new OperationEngine({ store: stores.operations });
+ */
+export function openStores(dataDir?: string): Stores {
+  const db = dataDir === undefined ? openMemoryDatabase() : openDatabase(dataDir);
+  return {
+    db,
+    operations: new OperationsStore(db),
+    settings: new SettingsStore(db),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConflictError, InputError, NotFoundError } from '../../src/domain/errors.js';
+import { deferred, FakeResource, newEngine, phaseReaches, workflow } from './helpers.js';
+
+describe('starting operations', () => {
+  it('returns the same operation for the same idempotency key, whatever its status', async () => {
+    const { engine } = newEngine();
+    const res = new FakeResource();
+    res.ready = true;
+    engine.register(workflow('make', [res.phase('build')]));
+
+    const first = engine.start('make', { name: 'a' }, { idempotencyKey: 'k-1' });
+    await engine.waitFor(first.operation.id, 3000);
+    const again = engine.start('make', { name: 'a' }, { idempotencyKey: 'k-1' });
+
+    assert.equal(again.existing, true);
+    assert.equal(again.operation.id, first.operation.id);
+    assert.equal(again.operation.status, 'succeeded');
+    assert.equal(res.actCalls, 1);
+    assert.throws(() => engine.start('other', { name: 'a' }, { idempotencyKey: 'k-1' }), InputError, 'unknown kind');
+  });
+
+  it('refuses an idempotency key reused for another kind of operation', async () => {
+    const { engine } = newEngine();
+    engine.register(workflow('make', [new FakeResource().phase('build')]));
+    engine.register(workflow('remove', [new FakeResource().phase('build')]));
+    engine.start('make', { name: 'a' }, { idempotencyKey: 'k-1' });
+    assert.throws(() => engine.start('remove', { name: 'b' }, { idempotencyKey: 'k-1' }), ConflictError);
+    await engine.stop();
+  });
+
+  it('returns the running operation for a second start on the same target, and conflicting kinds too', async () => {
+    const { engine } = newEngine();
+    engine.register(workflow('create', [new FakeResource().phase('build')]));
+    engine.register(workflow('delete', [new FakeResource().phase('build')], { conflictsWith: ['create', 'delete'] }));
+    engine.register(workflow('tag', [new FakeResource().phase('build')]));
+
+    const first = engine.start('create', { name: 'a' });
+    const second = engine.start('create', { name: 'a' });
+    assert.deepEqual([second.existing, second.operation.id], [true, first.operation.id]);
+
+    const deletion = engine.start('delete', { name: 'a' });
+    assert.deepEqual([deletion.existing, deletion.operation.id], [true, first.operation.id], 'delete declares the conflict');
+
+    const tag = engine.start('tag', { name: 'a' });
+    assert.equal(tag.existing, false, 'kinds that do not conflict run side by side');
+    const elsewhere = engine.start('create', { name: 'b' });
+    assert.equal(elsewhere.existing, false, 'another target is another operation');
+
+    assert.deepEqual(engine.activeFor('thing/a').map((v) => v.kind).sort(), ['create', 'tag']);
+    assert.deepEqual(engine.list({ target: 'thing/a' }).map((v) => v.kind), ['tag', 'create'], 'newest first');
+    assert.equal(engine.list({ kind: 'create' }).length, 2);
+    assert.equal(engine.list({ status: 'succeeded' }).length, 0);
+    assert.equal(engine.list({ limit: 1 }).length, 1);
+    await engine.stop();
+  });
+
+  it('knows no operation it never started', () => {
+    const { engine } = newEngine();
+    assert.throws(() => engine.get('op-nope'), NotFoundError);
+    assert.throws(() => engine.events('op-nope'), NotFoundError);
+    assert.throws(() => engine.cancel('op-nope'), NotFoundError);
+  });
+});
+
+describe('cancel', () => {
+  it('aborts the phase in flight; the operation goes cancelling → cancelled and later phases stay pending', async () => {
+    const { engine } = newEngine();
+    const aborted = deferred<string>();
+    const awaiting = deferred();
+    engine.register(
+      workflow('make', [
+        new FakeResource().phase('build', {
+          await: (ctx) => {
+            awaiting.resolve();
+            return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => {
+              aborted.resolve('aborted');
+              reject(ctx.signal.reason);
+            }));
+          },
+        }),
+        new FakeResource().phase('finish'),
+      ]),
+    );
+    const { operation } = engine.start('make', { name: 'a' });
+    await awaiting.promise;
+    const statuses: string[] = [];
+    engine.on('operation', (v) => statuses.push(v.status));
+
+    const answer = engine.cancel(operation.id);
+    assert.equal(answer.status, 'cancelling');
+    assert.equal(await aborted.promise, 'aborted', 'the phase saw ctx.signal abort');
+    const done = await engine.waitFor(operation.id, 3000);
+
+    assert.equal(done.status, 'cancelled');
+    assert.deepEqual(done.phases.map((p) => p.status), ['cancelled', 'pending']);
+    assert.deepEqual([statuses[0], statuses.at(-1)], ['cancelling', 'cancelled']);
+    assert.ok(done.phases.every((p) => !p.retryable));
+    assert.throws(() => engine.cancel(operation.id), ConflictError, 'a finished operation cannot be cancelled');
+  });
+
+  it('cancels even when the phase ignores its signal', async () => {
+    const { engine } = newEngine();
+    engine.register(workflow('make', [new FakeResource().phase('build', { act: () => new Promise(() => undefined) })]));
+    const { operation } = engine.start('make', { name: 'a' });
+    await phaseReaches(engine, operation.id, 'build', 'acting');
+    engine.cancel(operation.id);
+    const done = await engine.waitFor(operation.id, 3000);
+    assert.equal(done.status, 'cancelled');
+    assert.match(engine.events(operation.id).lines.at(-1)!.message, /may still complete/);
+  });
+});
