@@ -124,7 +124,7 @@ describe('CreateClusterRequestSchema', () => {
     const small = problems(CreateClusterRequestSchema, fsx(600));
     assert.deepEqual(small.map((p) => p.path), ['storage.fsxLustre.storageCapacityGiB', 'storage.fsxLustre.storageCapacityGiB']);
     assert.equal(small[0]!.message, 'must be at least 1200 GiB');
-    rejectsOn(CreateClusterRequestSchema, fsx(1300), 'storage.fsxLustre.storageCapacityGiB', /multiple of 1200 GiB/);
+    rejectsOn(CreateClusterRequestSchema, fsx(1300), 'storage.fsxLustre.storageCapacityGiB', /multiple of 2400 GiB/);
     rejectsOn(CreateClusterRequestSchema, fsx(201600), 'storage.fsxLustre.storageCapacityGiB', /100800/);
     assert.ok(CreateClusterRequestSchema.safeParse(fsx(2400)).success);
   });

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { tagged } from '../helpers/inventory.js';
+import { kubeAccess } from '../helpers/kube.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
@@ -21,7 +22,7 @@ async function pollToTerminal(client: Client, operationId: string): Promise<any>
   throw new Error(`operation ${operationId} did not finish`);
 }
 
-describe('create and delete a HyperPod cluster through MCP (streamable HTTP and stdio) on the sandbox', () => {
+describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster through MCP (streamable HTTP and stdio) on the sandbox', () => {
   let sb: TestSandbox;
   let server: TestServer;
   let http: Client;
@@ -63,7 +64,7 @@ describe('create and delete a HyperPod cluster through MCP (streamable HTTP and 
 
   let operationId = '';
   it('create_cluster answers with an operation and names wait_for_operation as its status tool', async () => {
-    const r = await call(http, 'create_cluster', { name: 'agent', availabilityZone: zone, instanceType, instanceCount: 1 });
+    const r = await call(http, 'create_cluster', { name: 'agent', availabilityZone: zone, instanceType, instanceCount: 1, storage: { s3: true, fsxLustre: { storageCapacityGiB: 1200 } } });
     assert.ok(!r.isError, r.text);
     assert.match(r.text, /wait_for_operation/);
     operationId = (r.structuredContent as any).operationId;
@@ -80,6 +81,13 @@ describe('create and delete a HyperPod cluster through MCP (streamable HTTP and 
     assert.equal((active.structuredContent as any).name, 'agent');
     const hp = await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'agent']);
     assert.equal(hp.json.ClusterStatus, 'InService');
+    const fsxId = (cluster.structuredContent as any).storage.fsxFileSystemId;
+    const fsx = await sb.aws(['fsx', 'describe-file-systems', '--file-system-ids', fsxId]);
+    assert.equal(fsx.json.FileSystems[0].Lifecycle, 'AVAILABLE');
+    assert.equal(fsx.json.FileSystems[0].SubnetIds[0], (await sb.aws(['ec2', 'describe-subnets', '--filters', 'Name=tag:instantstart.io/part,Values=compute'])).json.Subnets[0].SubnetId, 'FSx sits in the compute subnet');
+    const kube = await kubeAccess(sb, 'agent-eks');
+    const pvc = await kube.kubectl(['get', 'pvc', 'shared-fsx', '-n', 'default', '-o', 'json']);
+    assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'agent-fsx-pv');
   });
 
   it('bad input becomes a readable tool error naming the field, with nothing created', async () => {

@@ -59,9 +59,18 @@ describe('faults: a failed phase fails alone, is retried alone; throttling is ab
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
   });
 
+  it('deletes the clusters it made (freeing their quota)', async () => {
+    for (const name of ['flaky', 'throttled']) {
+      const del = await server.api('DELETE', `/api/v1/clusters/${name}?confirm=true`);
+      const op = await server.waitForOperation(del.body.operation.id);
+      assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+      assert.deepEqual(tagged(await sb.inventory(), name), []);
+    }
+  });
   it('deleting after a failed create leaves nothing tagged in the sandbox', async () => {
     await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', name: 'broken-eks', message: 'The subnets lack free addresses' } });
     const created = await server.api('POST', '/api/v1/clusters', request('broken'));
+    assert.equal(created.status, 202, JSON.stringify(created.body));
     const failed = await server.waitForOperation(created.body.operation.id);
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error.phase, 'eks');
@@ -73,12 +82,4 @@ describe('faults: a failed phase fails alone, is retried alone; throttling is ab
     assert.deepEqual(tagged(await sb.inventory(), 'broken'), []);
   });
 
-  it('cleans up the clusters it made', async () => {
-    for (const name of ['flaky', 'throttled']) {
-      const del = await server.api('DELETE', `/api/v1/clusters/${name}?confirm=true`);
-      const op = await server.waitForOperation(del.body.operation.id);
-      assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-      assert.deepEqual(tagged(await sb.inventory(), name), []);
-    }
-  });
 });
