@@ -22,4 +22,5 @@ build({ always: true });
 step('', process.execPath, ['scripts/check-layers.mjs'], env);
 const filter = process.argv.slice(2);
 const files = findTests('dist/test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
-step('', process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=300000', ...files], env);
+// Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
+step('', process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files], env);

@@ -8,12 +8,13 @@ import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
 import { StorageAdapter } from './aws/storage.js';
 import { KubeClusterClient } from './k8s/cluster-client.js';
+import type { CloudPort } from './ports.js';
 
 /**
  * Everything the workflows use to reach the cloud, built once per server. Workflows depend on this
  * bundle, never on SDK clients directly, so a test can hand them the same bundle pointed at the sandbox.
  */
-export class Cloud {
+export class Cloud implements CloudPort {
   readonly network: NetworkAdapter;
   readonly teardown: NetworkTeardown;
   readonly iam: IamRoles;

@@ -6,24 +6,12 @@ import type { KubeObject } from './kube-object.js';
  * volumes are ReadWriteMany with a nominal capacity (S3 has none; Kubernetes requires one).
  */
 export function s3VolumeManifests(p: { volumeName: string; claimName: string; bucket: string; region: string; namespace?: string }): KubeObject[] {
-  const namespace = p.namespace ?? 'default';
-  return [
-    {
-      apiVersion: 'v1',
-      kind: 'PersistentVolume',
-      metadata: { name: p.volumeName, labels: { 'app.kubernetes.io/managed-by': 'instantstart' } },
-      spec: {
-        capacity: { storage: '1200Gi' },
-        accessModes: ['ReadWriteMany'],
-        persistentVolumeReclaimPolicy: 'Retain',
-        storageClassName: '',
-        claimRef: { namespace, name: p.claimName },
-        mountOptions: ['allow-delete', 'allow-other', `region ${p.region}`],
-        csi: { driver: 's3.csi.aws.com', volumeHandle: `s3-csi-${p.bucket}`, volumeAttributes: { bucketName: p.bucket } },
-      },
-    },
-    claim(p.claimName, namespace, p.volumeName, '1200Gi'),
-  ];
+  return boundVolume({
+    ...p,
+    storage: '1200Gi',
+    mountOptions: ['allow-delete', 'allow-other', `region ${p.region}`],
+    csi: { driver: 's3.csi.aws.com', volumeHandle: `s3-csi-${p.bucket}`, volumeAttributes: { bucketName: p.bucket } },
+  });
 }
 
 export function fsxVolumeManifests(p: {
@@ -35,31 +23,45 @@ export function fsxVolumeManifests(p: {
   capacityGiB: number;
   namespace?: string;
 }): KubeObject[] {
+  return boundVolume({
+    ...p,
+    storage: `${p.capacityGiB}Gi`,
+    mountOptions: ['flock'],
+    csi: { driver: 'fsx.csi.aws.com', volumeHandle: p.fileSystemId, volumeAttributes: { dnsname: p.dnsName, mountname: p.mountName } },
+  });
+}
+
+/** A ReadWriteMany PV reserved (claimRef) for one claim, and that claim bound to it by name. */
+function boundVolume(p: {
+  volumeName: string;
+  claimName: string;
+  namespace?: string;
+  storage: string;
+  mountOptions: string[];
+  csi: { driver: string; volumeHandle: string; volumeAttributes: Record<string, string> };
+}): KubeObject[] {
   const namespace = p.namespace ?? 'default';
+  const labels = { 'app.kubernetes.io/managed-by': 'instantstart' };
   return [
     {
       apiVersion: 'v1',
       kind: 'PersistentVolume',
-      metadata: { name: p.volumeName, labels: { 'app.kubernetes.io/managed-by': 'instantstart' } },
+      metadata: { name: p.volumeName, labels },
       spec: {
-        capacity: { storage: `${p.capacityGiB}Gi` },
+        capacity: { storage: p.storage },
         accessModes: ['ReadWriteMany'],
         persistentVolumeReclaimPolicy: 'Retain',
         storageClassName: '',
         claimRef: { namespace, name: p.claimName },
-        mountOptions: ['flock'],
-        csi: { driver: 'fsx.csi.aws.com', volumeHandle: p.fileSystemId, volumeAttributes: { dnsname: p.dnsName, mountname: p.mountName } },
+        mountOptions: p.mountOptions,
+        csi: p.csi,
       },
     },
-    claim(p.claimName, namespace, p.volumeName, `${p.capacityGiB}Gi`),
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: p.claimName, namespace, labels },
+      spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: p.volumeName, resources: { requests: { storage: p.storage } } },
+    },
   ];
-}
-
-function claim(name: string, namespace: string, volumeName: string, storage: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: { name, namespace, labels: { 'app.kubernetes.io/managed-by': 'instantstart' } },
-    spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName, resources: { requests: { storage } } },
-  };
 }

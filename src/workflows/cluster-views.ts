@@ -1,4 +1,4 @@
-import type { Cloud } from '../cloud/index.js';
+import type { CloudPort } from '../cloud/ports.js';
 import { NotFoundError } from '../domain/errors.js';
 import { clusterTarget, eksClusterNameFor, resourceNames, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../domain/schemas/clusters.js';
@@ -21,7 +21,7 @@ const capacityTypeOf = (g: { TrainingPlanArn?: string; CapacityRequirements?: { 
  */
 export class ClusterViews {
   constructor(
-    private readonly cloud: Cloud,
+    private readonly cloud: CloudPort,
     private readonly operations: OperationsLookup,
     private readonly activeCluster: ActiveClusterPort,
   ) {}

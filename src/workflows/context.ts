@@ -1,4 +1,4 @@
-import type { Cloud } from '../cloud/index.js';
+import type { CloudPort } from '../cloud/ports.js';
 
 /** The selection of the active cluster lives in the server's store; workflows reach it through this port. */
 export interface ActiveClusterPort {
@@ -8,6 +8,6 @@ export interface ActiveClusterPort {
 
 /** What every workflow is built with. */
 export interface WorkflowDeps {
-  cloud: Cloud;
+  cloud: CloudPort;
   activeCluster: ActiveClusterPort;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
 const good = { name: 'fine', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 };
 
@@ -45,13 +45,9 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
   let sb: TestSandbox;
   let server: TestServer;
   before(async () => {
-    sb = await startTestSandbox({ speed: 600 });
-    server = await startTestServer(sb, { speed: 600 });
+    ({ sb, server } = await startSandboxAndServer(600));
   });
-  after(async () => {
-    await server?.close();
-    await sb?.dispose();
-  });
+  after(() => stopAll(server, sb));
 
   it('refuses each case clearly and changes nothing in the cloud', async () => {
     const before = JSON.stringify(await sb.inventory());

@@ -5,8 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { tagged } from '../helpers/inventory.js';
 import { kubeAccess } from '../helpers/kube.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
 
 const SPEED = 600;
@@ -28,19 +28,13 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
   let http: Client;
   let stdio: Client;
   before(async () => {
-    sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED });
+    ({ sb, server } = await startSandboxAndServer(SPEED));
     http = new Client({ name: 'e2e-http', version: '1.0.0' });
     await http.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
     stdio = new Client({ name: 'e2e-stdio', version: '1.0.0' });
     await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/instantstart.mjs', 'mcp', '--url', server.url], stderr: 'ignore' }));
   });
-  after(async () => {
-    await http?.close();
-    await stdio?.close();
-    await server?.close();
-    await sb?.dispose();
-  });
+  after(() => stopAll(http, stdio, server, sb));
 
   let zone = '';
   let instanceType = '';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tagged } from '../helpers/inventory.js';
 import { kubeAccess } from '../helpers/kube.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
 const SPEED = 600;
 const ZONE = 'us-west-2b';
@@ -12,13 +12,9 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
   let sb: TestSandbox;
   let server: TestServer;
   before(async () => {
-    sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED });
+    ({ sb, server } = await startSandboxAndServer(SPEED));
   });
-  after(async () => {
-    await server?.close();
-    await sb?.dispose();
-  });
+  after(() => stopAll(server, sb));
 
   let operationId = '';
   it('answers 202 with the operation and its status endpoint and tool; a repeat returns the same operation', async () => {

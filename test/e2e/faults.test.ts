@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { tagged } from '../helpers/inventory.js';
 
 const SPEED = 600;
@@ -11,13 +11,9 @@ describe('faults: a failed phase fails alone, is retried alone; throttling is ab
   let sb: TestSandbox;
   let server: TestServer;
   before(async () => {
-    sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED });
+    ({ sb, server } = await startSandboxAndServer(SPEED));
   });
-  after(async () => {
-    await server?.close();
-    await sb?.dispose();
-  });
+  after(() => stopAll(server, sb));
 
   it('a failed HyperPod create fails only that phase with the AWS message; retrying the phase completes', async () => {
     const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'sagemaker', name: 'flaky', message: 'Instance ml.g5.8xlarge failed lifecycle configuration' } });

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
 describe('OpenAPI document', () => {
   let sb: TestSandbox;
   let server: TestServer;
   before(async () => {
-    sb = await startTestSandbox();
-    server = await startTestServer(sb, { speed: 1 });
+    ({ sb, server } = await startSandboxAndServer(1));
   });
-  after(async () => {
-    await server?.close();
-    await sb?.dispose();
-  });
+  after(() => stopAll(server, sb));
 
   it('documents every endpoint with the schemas that validate it', async () => {
     const r = await server.api('GET', '/api/openapi.json');

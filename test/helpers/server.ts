@@ -121,3 +121,19 @@ export async function spawnServer(sb: TestSandbox, dataDir: string): Promise<Ser
     },
   };
 }
+
+/** A fresh sandbox at `speed` with the product server on it: the set-up of most end-to-end tests. */
+export async function startSandboxAndServer(speed: number): Promise<{ sb: TestSandbox; server: TestServer }> {
+  const { startTestSandbox } = await import('./sandbox.js');
+  const sb = await startTestSandbox({ speed });
+  return { sb, server: await startTestServer(sb, { speed }) };
+}
+
+/** Stops what a test started, last first; tolerates what never started. */
+export async function stopAll(...things: Array<{ close(): Promise<void> } | { dispose(): Promise<void> } | undefined>): Promise<void> {
+  for (const t of things) {
+    if (!t) continue;
+    if ('close' in t) await t.close();
+    else await t.dispose();
+  }
+}

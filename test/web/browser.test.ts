@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
 /**
  * The web UI (dist/web, built by `npm test` before this runs) in Debian's chromium against the real
@@ -43,17 +43,12 @@ describe('web UI in chromium against the real server on the sandbox', () => {
   let browser: TestBrowser;
   let page: Page;
   before(async () => {
-    sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED });
+    ({ sb, server } = await startSandboxAndServer(SPEED));
     browser = await launchBrowser();
     page = await browser.newPage();
     page.setDefaultTimeout(30_000);
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await sb?.dispose();
-  });
+  after(() => stopAll(browser, server, sb));
 
   it('shows the clusters page, the sandbox badge and live updates', async () => {
     await page.goto(server.url);

@@ -1,35 +1,29 @@
 import {
   CreateAddonCommand,
   CreateClusterCommand,
-  CreatePodIdentityAssociationCommand,
   DeleteAddonCommand,
   DeleteClusterCommand,
-  DeletePodIdentityAssociationCommand,
   DescribeAddonCommand,
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
   DescribeClusterVersionsCommand,
-  ListPodIdentityAssociationsCommand,
   type Addon,
   type Cluster,
 } from '@aws-sdk/client-eks';
 import { CloudError } from '../../domain/errors.js';
+import type { EksClusterSpec, EksPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
-export interface EksClusterSpec {
-  name: string;
-  roleArn: string;
-  subnetIds: string[];
-  securityGroupIds: string[];
-  version?: string;
-  tags: Record<string, string>;
-}
+export type { EksClusterSpec } from '../ports.js';
 
 const NOT_FOUND = ['ResourceNotFoundException'];
 
-/** Amazon EKS: clusters, add-ons and pod identity associations. Reads return undefined for "not found". */
-export class EksAdapter {
+/**
+ * Amazon EKS: clusters and add-ons (pod identity associations are made with the add-on, through
+ * CreateAddon's podIdentityAssociations). Reads return undefined for "not found".
+ */
+export class EksAdapter implements EksPort {
   constructor(private readonly clients: AwsClients) {}
 
   async describeCluster(region: string, name: string): Promise<Cluster | undefined> {
@@ -129,43 +123,6 @@ export class EksAdapter {
   async deleteAddon(region: string, clusterName: string, addonName: string): Promise<void> {
     try {
       await awsCall('eks', 'DeleteAddon', () => this.clients.eks(region).send(new DeleteAddonCommand({ clusterName, addonName })));
-    } catch (err) {
-      if (!hasCode(err, ...NOT_FOUND)) throw err;
-    }
-  }
-
-  async findPodIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<string | undefined> {
-    const r = await awsCall('eks', 'ListPodIdentityAssociations', () =>
-      this.clients.eks(region).send(new ListPodIdentityAssociationsCommand({ clusterName, namespace, serviceAccount })),
-    );
-    return r.associations?.[0]?.associationId;
-  }
-
-  async ensurePodIdentityAssociation(
-    region: string,
-    clusterName: string,
-    spec: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> },
-  ): Promise<string> {
-    const existing = await this.findPodIdentityAssociation(region, clusterName, spec.namespace, spec.serviceAccount);
-    if (existing) return existing;
-    const r = await awsCall('eks', 'CreatePodIdentityAssociation', () =>
-      this.clients.eks(region).send(
-        new CreatePodIdentityAssociationCommand({
-          clusterName,
-          namespace: spec.namespace,
-          serviceAccount: spec.serviceAccount,
-          roleArn: spec.roleArn,
-          tags: spec.tags,
-          clientRequestToken: `instantstart-${clusterName}-${spec.namespace}-${spec.serviceAccount}`.slice(0, 64),
-        }),
-      ),
-    );
-    return r.association!.associationId!;
-  }
-
-  async deletePodIdentityAssociation(region: string, clusterName: string, associationId: string): Promise<void> {
-    try {
-      await awsCall('eks', 'DeletePodIdentityAssociation', () => this.clients.eks(region).send(new DeletePodIdentityAssociationCommand({ clusterName, associationId })));
     } catch (err) {
       if (!hasCode(err, ...NOT_FOUND)) throw err;
     }

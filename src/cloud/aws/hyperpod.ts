@@ -4,27 +4,17 @@ import {
   DescribeClusterCommand,
   ListClustersCommand,
   ListTagsCommand,
-  type ClusterInstanceGroupSpecification,
-  type DescribeClusterCommandOutput,
 } from '@aws-sdk/client-sagemaker';
+import type { HyperPodCluster, HyperPodClusterSpec, HyperPodPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
-export type HyperPodCluster = DescribeClusterCommandOutput;
-
-export interface HyperPodClusterSpec {
-  name: string;
-  eksClusterArn: string;
-  subnetIds: string[];
-  securityGroupIds: string[];
-  instanceGroups: ClusterInstanceGroupSpecification[];
-  tags: Record<string, string>;
-}
+export type { HyperPodCluster, HyperPodClusterSpec } from '../ports.js';
 
 const NOT_FOUND = ['ResourceNotFound', 'ResourceNotFoundException'];
 
 /** SageMaker HyperPod clusters orchestrated by EKS. */
-export class HyperPodAdapter {
+export class HyperPodAdapter implements HyperPodPort {
   constructor(private readonly clients: AwsClients) {}
 
   async describe(region: string, name: string): Promise<HyperPodCluster | undefined> {

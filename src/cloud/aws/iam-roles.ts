@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-iam';
 import type { RoleDefinition } from '../../domain/cluster-roles.js';
 import { clusterTags, tagList } from '../../domain/naming.js';
+import type { IamPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -23,7 +24,7 @@ const policyDocument = (spec: RoleSpec) =>
   });
 
 /** IAM roles found by name, created when missing, with their policies attached idempotently. */
-export class IamRoles {
+export class IamRoles implements IamPort {
   constructor(private readonly clients: AwsClients) {}
 
   /** The role's ARN, or undefined when it does not exist. */

@@ -11,6 +11,7 @@ import {
   ReleaseAddressCommand,
 } from '@aws-sdk/client-ec2';
 import { CloudError } from '../../domain/errors.js';
+import type { NetworkTeardownPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 import type { ClusterNetwork, NetworkAdapter } from './network.js';
@@ -35,7 +36,7 @@ const GONE = [
  * endpoint and asks for the NAT gateway's deletion; `finishTeardown` (called while awaiting) deletes
  * the rest once nothing depends on it, and reports what still exists.
  */
-export class NetworkTeardown {
+export class NetworkTeardown implements NetworkTeardownPort {
   constructor(
     private readonly clients: AwsClients,
     private readonly network: NetworkAdapter,

@@ -13,6 +13,7 @@ import {
   CreateVpcCommand,
   CreateVpcEndpointCommand,
   DescribeAddressesCommand,
+  DescribeAvailabilityZonesCommand,
   DescribeInternetGatewaysCommand,
   DescribeNatGatewaysCommand,
   DescribeRouteTablesCommand,
@@ -27,39 +28,11 @@ import {
   type RouteTable,
 } from '@aws-sdk/client-ec2';
 import { clusterTags, TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
+import type { ClusterNetwork, ClusterSubnet, NetworkPlan, NetworkPort, SubnetRole } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall } from './errors.js';
 
-export type SubnetRole = 'public' | 'private' | 'compute';
-
-export interface ClusterSubnet {
-  subnetId: string;
-  cidr: string;
-  zone: string;
-  role: SubnetRole | 'other';
-}
-
-/** Everything of a cluster's network that exists now, found by our tags. */
-export interface ClusterNetwork {
-  vpcId?: string;
-  vpcCidr?: string;
-  subnets: ClusterSubnet[];
-  internetGatewayId?: string;
-  internetGatewayAttached: boolean;
-  allocationId?: string;
-  natGatewayId?: string;
-  natGatewayState?: string;
-  publicRouteTable?: RouteTable;
-  privateRouteTable?: RouteTable;
-  securityGroupId?: string;
-  s3EndpointId?: string;
-}
-
-/** The subnets to make: computed by the pure planner in src/domain/network. */
-export interface NetworkPlan {
-  vpcCidr: string;
-  subnets: Array<{ cidr: string; zone: string; role: SubnetRole }>;
-}
+export type { ClusterNetwork, ClusterSubnet, NetworkPlan, SubnetRole } from '../ports.js';
 
 const byCluster = (cluster: string, part?: string): Filter[] => [
   { Name: `tag:${TAG_CLUSTER}`, Values: [cluster] },
@@ -71,7 +44,7 @@ const tagSpec = (type: ResourceType, cluster: string, part: string) => [{ Resour
  * The cluster network as EC2 resources: reads find everything by tag; `ensure*` calls find first and
  * create only what is missing, so running them again after a crash or on a retry is harmless.
  */
-export class NetworkAdapter {
+export class NetworkAdapter implements NetworkPort {
   constructor(private readonly clients: AwsClients) {}
 
   /** Reads the network of `cluster` in `region` (nothing created). */
@@ -205,6 +178,14 @@ export class NetworkAdapter {
       log(`Created S3 gateway endpoint ${net.s3EndpointId}`);
     }
     return net;
+  }
+
+  /** Names of the Region's available Availability Zones (not Local or Wavelength Zones), sorted. */
+  async availableZones(region: string): Promise<string[]> {
+    const r = await awsCall('ec2', 'DescribeAvailabilityZones', () =>
+      this.clients.ec2(region).send(new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-type', Values: ['availability-zone'] }] })),
+    );
+    return (r.AvailabilityZones ?? []).filter((z) => z.State === 'available').map((z) => z.ZoneName!).sort();
   }
 
   /** The NAT gateway's state, for the await step. */

@@ -9,11 +9,12 @@ import {
   type BucketLocationConstraint,
 } from '@aws-sdk/client-s3';
 import { TAG_CLUSTER, tagList } from '../../domain/naming.js';
+import type { StoragePort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
 /** The shared S3 bucket and the optional FSx for Lustre file system of a cluster. */
-export class StorageAdapter {
+export class StorageAdapter implements StoragePort {
   constructor(private readonly clients: AwsClients) {}
 
   async bucketExists(region: string, bucket: string): Promise<boolean> {

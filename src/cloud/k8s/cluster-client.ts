@@ -1,6 +1,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { CloudError } from '../../domain/errors.js';
+import type { KubeObjectRef, KubePort } from '../ports.js';
 import { createEksToken, type CredentialsProvider } from './eks-token.js';
 
 /** Where an EKS cluster's API lives, from DescribeCluster. */
@@ -19,7 +20,7 @@ const FIELD_MANAGER = 'instantstart';
  * applied with server-side apply under the field manager `instantstart`, so a repeat is a no-op
  * and `kubectl` shows who owns each field.
  */
-export class KubeClusterClient {
+export class KubeClusterClient implements KubePort {
   private token?: { token: string; expiresAt: Date };
   private readonly credentials: CredentialsProvider;
 
@@ -54,17 +55,17 @@ export class KubeClusterClient {
   }
 
   /** The object, or undefined when it does not exist. */
-  async read<T extends KubernetesObject>(ref: { apiVersion: string; kind: string; name: string; namespace?: string }): Promise<T | undefined> {
+  async read(ref: KubeObjectRef): Promise<KubernetesObject | undefined> {
     const api = await this.api();
     try {
-      return (await api.read({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } })) as T;
+      return await api.read({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
     } catch (err) {
       if (statusOf(err) === 404) return undefined;
       throw toKubeError('read', ref, err);
     }
   }
 
-  async delete(ref: { apiVersion: string; kind: string; name: string; namespace?: string }): Promise<void> {
+  async delete(ref: KubeObjectRef): Promise<void> {
     const api = await this.api();
     try {
       await api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });

@@ -1,5 +1,3 @@
-import { DescribeAvailabilityZonesCommand } from '@aws-sdk/client-ec2';
-import { awsCall } from '../../cloud/aws/errors.js';
 import { NetworkAdapter, type ClusterNetwork, type NetworkPlan } from '../../cloud/aws/network.js';
 import { planBaseNetwork } from '../../domain/network/base-plan.js';
 import { placeComputeSubnet } from '../../domain/network/capacity-placement.js';
@@ -18,10 +16,7 @@ const VPC_CIDR = '10.0.0.0/16';
 async function zonesFor(deps: WorkflowDeps, ctx: Ctx): Promise<string[]> {
   if (ctx.state.zones) return ctx.state.zones;
   const { region, availabilityZone } = ctx.input;
-  const r = await awsCall('ec2', 'DescribeAvailabilityZones', () =>
-    deps.cloud.clients.ec2(region).send(new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-type', Values: ['availability-zone'] }] })),
-  );
-  const available = (r.AvailabilityZones ?? []).filter((z) => z.State === 'available').map((z) => z.ZoneName!).sort();
+  const available = await deps.cloud.network.availableZones(region);
   if (!available.includes(availabilityZone)) throw InputError.field('availabilityZone', `${availabilityZone} is not an available zone of ${region} (available: ${available.join(', ')})`);
   const other = available.find((z) => z !== availabilityZone);
   if (!other) throw InputError.field('availabilityZone', `${region} has no second available zone; EKS needs subnets in two zones`);

@@ -26,30 +26,60 @@ async function names(deps: WorkflowDeps, ctx: Ctx) {
   return resourceNames(ctx.input.name, accountId, ctx.input.region);
 }
 
+/**
+ * A phase that deletes one resource and waits until it is gone: observe finds it (or not), act
+ * asks for the deletion, await polls until the describe call no longer finds it.
+ */
+function removalPhase(spec: {
+  name: string;
+  title: string;
+  expectedSeconds: number;
+  pollKey: (ctx: Ctx) => string;
+  /** The resource's status, or undefined when it is gone. */
+  status: (ctx: Ctx) => Promise<{ status: string; failure?: string } | undefined>;
+  deletingStatus: string;
+  remove: (ctx: Ctx) => Promise<string>;
+}): Phase {
+  return {
+    name: spec.name,
+    title: spec.title,
+    expectedSeconds: spec.expectedSeconds,
+    async observe(ctx) {
+      const found = await spec.status(ctx);
+      if (!found) return 'done';
+      return found.status === spec.deletingStatus ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      ctx.log(await spec.remove(ctx));
+    },
+    pollKey: spec.pollKey,
+    async await(ctx) {
+      const found = await spec.status(ctx);
+      if (found?.failure) throw new CloudError(spec.name, 'Delete', 'DeleteFailed', found.failure);
+      return { done: !found, progress: found ? `${spec.name} ${found.status}` : `${spec.name} gone` };
+    },
+  };
+}
+
 /** The HyperPod cluster first: its nodes hold network interfaces in our subnets. */
 function hyperpodPhase(deps: WorkflowDeps): Phase {
-  return {
+  return removalPhase({
     name: 'hyperpod',
     title: 'Delete the HyperPod cluster and its nodes',
     expectedSeconds: 300,
-    async observe(ctx) {
-      const c = await deps.cloud.hyperpod.describe(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
-      if (!c) return 'done';
-      return c.ClusterStatus === 'Deleting' ? 'in-progress' : 'needs-act';
-    },
-    async act(ctx) {
-      await deps.cloud.hyperpod.delete(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
-      ctx.log(`Deleting HyperPod cluster ${ctx.input.name}`);
-    },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
-    async await(ctx) {
+    deletingStatus: 'Deleting',
+    async status(ctx) {
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
-      if (c?.ClusterStatus === 'Failed' && c.FailureMessage && /delet/i.test(c.FailureMessage)) {
-        throw new CloudError('sagemaker', 'DeleteCluster', 'DeleteFailed', `HyperPod could not delete ${ctx.input.name}: ${c.FailureMessage}`);
-      }
-      return { done: !c, progress: c ? `HyperPod ${c.ClusterStatus}` : 'HyperPod cluster gone' };
+      if (!c) return undefined;
+      const failed = c.ClusterStatus === 'Failed' && c.FailureMessage && /delet/i.test(c.FailureMessage);
+      return { status: c.ClusterStatus!, ...(failed ? { failure: `HyperPod could not delete ${ctx.input.name}: ${c.FailureMessage}` } : {}) };
     },
-  };
+    async remove(ctx) {
+      await deps.cloud.hyperpod.delete(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
+      return `Deleting HyperPod cluster ${ctx.input.name}`;
+    },
+  });
 }
 
 function storagePhase(deps: WorkflowDeps): Phase {
@@ -89,26 +119,22 @@ function storagePhase(deps: WorkflowDeps): Phase {
 }
 
 function eksPhase(deps: WorkflowDeps): Phase {
-  return {
+  return removalPhase({
     name: 'eks',
     title: 'Delete the EKS cluster (and its add-ons)',
     expectedSeconds: 300,
-    async observe(ctx) {
+    pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
+    deletingStatus: 'DELETING',
+    async status(ctx) {
       const c = await deps.cloud.eks.describeCluster(ctx.input.region, (await names(deps, ctx)).eksCluster);
-      if (!c) return 'done';
-      return c.status === 'DELETING' ? 'in-progress' : 'needs-act';
+      return c ? { status: c.status! } : undefined;
     },
-    async act(ctx) {
+    async remove(ctx) {
       const n = await names(deps, ctx);
       await deps.cloud.eks.deleteCluster(ctx.input.region, n.eksCluster);
-      ctx.log(`Deleting EKS cluster ${n.eksCluster}`);
+      return `Deleting EKS cluster ${n.eksCluster}`;
     },
-    pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
-    async await(ctx) {
-      const c = await deps.cloud.eks.describeCluster(ctx.input.region, (await names(deps, ctx)).eksCluster);
-      return { done: !c, progress: c ? `EKS ${c.status}` : 'EKS cluster gone' };
-    },
-  };
+  });
 }
 
 function iamPhase(deps: WorkflowDeps): Phase {

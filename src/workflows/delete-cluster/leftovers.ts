@@ -1,4 +1,4 @@
-import type { Cloud } from '../../cloud/index.js';
+import type { CloudPort } from '../../cloud/ports.js';
 import { eksClusterRole, hyperpodExecutionRole, s3CsiDriverRole, trainingOperatorRole } from '../../domain/cluster-roles.js';
 import type { ClusterResourceNames } from '../../domain/naming.js';
 
@@ -6,7 +6,7 @@ import type { ClusterResourceNames } from '../../domain/naming.js';
  * Everything of a managed cluster that still exists, found by deterministic name or by our tags —
  * the delete saga's last word: it ends with this list instead of claiming success while things remain.
  */
-export async function findLeftovers(cloud: Cloud, region: string, cluster: string, names: ClusterResourceNames, keepStorage: boolean): Promise<string[]> {
+export async function findLeftovers(cloud: CloudPort, region: string, cluster: string, names: ClusterResourceNames, keepStorage: boolean): Promise<string[]> {
   const left: string[] = [];
   const hp = await cloud.hyperpod.describe(region, names.hyperpodCluster);
   if (hp) left.push(`HyperPod cluster ${names.hyperpodCluster} (${hp.ClusterStatus})`);

@@ -1,0 +1,153 @@
+import type { RouteTable } from '@aws-sdk/client-ec2';
+import type { Addon, Cluster } from '@aws-sdk/client-eks';
+import type { FileSystem } from '@aws-sdk/client-fsx';
+import type { ClusterInstanceGroupSpecification, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
+import type { RoleDefinition } from '../domain/cluster-roles.js';
+import type { KubeObject } from '../domain/kube-object.js';
+
+/**
+ * The ports: what workflows and read models need from the cloud, as interfaces. The adapters in
+ * aws/ (AWS SDK v3) and k8s/ (client-node) implement them; a test can hand a workflow its own.
+ * Data shapes are the SDKs' own where AWS defines them, so nothing is lost in translation.
+ */
+
+export type Log = (message: string) => void;
+
+// ── network ──────────────────────────────────────────────────────────────────────────────────────
+export type SubnetRole = 'public' | 'private' | 'compute';
+
+export interface ClusterSubnet {
+  subnetId: string;
+  cidr: string;
+  zone: string;
+  role: SubnetRole | 'other';
+}
+
+/** Everything of a cluster's network that exists now, found by our tags. */
+export interface ClusterNetwork {
+  vpcId?: string;
+  vpcCidr?: string;
+  subnets: ClusterSubnet[];
+  internetGatewayId?: string;
+  internetGatewayAttached: boolean;
+  allocationId?: string;
+  natGatewayId?: string;
+  natGatewayState?: string;
+  publicRouteTable?: RouteTable;
+  privateRouteTable?: RouteTable;
+  securityGroupId?: string;
+  s3EndpointId?: string;
+}
+
+/** The subnets to make: computed by the pure planner in src/domain/network. */
+export interface NetworkPlan {
+  vpcCidr: string;
+  subnets: Array<{ cidr: string; zone: string; role: SubnetRole }>;
+}
+
+export interface NetworkPort {
+  find(region: string, cluster: string): Promise<ClusterNetwork>;
+  ensure(region: string, cluster: string, plan: NetworkPlan, log: Log): Promise<ClusterNetwork>;
+  availableZones(region: string): Promise<string[]>;
+  natGatewayState(region: string, natGatewayId: string): Promise<string | undefined>;
+}
+
+export interface NetworkTeardownPort {
+  startTeardown(region: string, cluster: string, log: Log): Promise<void>;
+  /** What still exists; empty when the network is gone. */
+  finishTeardown(region: string, cluster: string, log: Log): Promise<string[]>;
+}
+
+// ── IAM ──────────────────────────────────────────────────────────────────────────────────────────
+export interface IamPort {
+  find(roleName: string): Promise<string | undefined>;
+  isComplete(spec: RoleDefinition): Promise<boolean>;
+  ensure(cluster: string, spec: RoleDefinition, log: Log): Promise<string>;
+  delete(roleName: string, log: Log): Promise<void>;
+}
+
+// ── EKS ──────────────────────────────────────────────────────────────────────────────────────────
+export interface EksClusterSpec {
+  name: string;
+  roleArn: string;
+  subnetIds: string[];
+  securityGroupIds: string[];
+  version?: string;
+  tags: Record<string, string>;
+}
+
+export interface EksPort {
+  describeCluster(region: string, name: string): Promise<Cluster | undefined>;
+  defaultVersion(region: string): Promise<string>;
+  createCluster(region: string, spec: EksClusterSpec): Promise<Cluster>;
+  deleteCluster(region: string, name: string): Promise<void>;
+  describeAddon(region: string, clusterName: string, addonName: string): Promise<Addon | undefined>;
+  defaultAddonVersion(region: string, addonName: string, kubernetesVersion: string): Promise<string | undefined>;
+  createAddon(
+    region: string,
+    clusterName: string,
+    addonName: string,
+    options: { version?: string; podIdentity?: { serviceAccount: string; roleArn: string }; tags: Record<string, string> },
+  ): Promise<void>;
+  deleteAddon(region: string, clusterName: string, addonName: string): Promise<void>;
+}
+
+// ── SageMaker HyperPod ───────────────────────────────────────────────────────────────────────────
+export type HyperPodCluster = DescribeClusterCommandOutput;
+
+export interface HyperPodClusterSpec {
+  name: string;
+  eksClusterArn: string;
+  subnetIds: string[];
+  securityGroupIds: string[];
+  instanceGroups: ClusterInstanceGroupSpecification[];
+  tags: Record<string, string>;
+}
+
+export interface HyperPodPort {
+  describe(region: string, name: string): Promise<HyperPodCluster | undefined>;
+  create(region: string, spec: HyperPodClusterSpec): Promise<string>;
+  delete(region: string, name: string): Promise<void>;
+  list(region: string): Promise<Array<{ name: string; arn: string; status: string; createdAt?: Date }>>;
+  tags(region: string, arn: string): Promise<Record<string, string>>;
+}
+
+// ── storage ──────────────────────────────────────────────────────────────────────────────────────
+export interface StoragePort {
+  bucketExists(region: string, bucket: string): Promise<boolean>;
+  ensureBucket(region: string, bucket: string, tags: Record<string, string>, log: Log): Promise<void>;
+  deleteBucket(region: string, bucket: string, log: Log): Promise<void>;
+  findFileSystem(region: string, cluster: string): Promise<FileSystem | undefined>;
+  createFileSystem(region: string, cluster: string, spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string> }): Promise<FileSystem>;
+  describeFileSystem(region: string, id: string): Promise<FileSystem | undefined>;
+  deleteFileSystem(region: string, id: string): Promise<void>;
+}
+
+// ── Kubernetes ───────────────────────────────────────────────────────────────────────────────────
+export interface KubeObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface KubePort {
+  apply(objects: KubeObject[]): Promise<void>;
+  /** The object, or undefined when it does not exist. */
+  read(ref: KubeObjectRef): Promise<object | undefined>;
+  delete(ref: KubeObjectRef): Promise<void>;
+}
+
+// ── everything together ──────────────────────────────────────────────────────────────────────────
+export interface CloudPort {
+  readonly defaultRegion: string;
+  readonly network: NetworkPort;
+  readonly teardown: NetworkTeardownPort;
+  readonly iam: IamPort;
+  readonly eks: EksPort;
+  readonly hyperpod: HyperPodPort;
+  readonly storage: StoragePort;
+  accountId(): Promise<string>;
+  /** A Kubernetes client for an ACTIVE EKS cluster. */
+  kube(region: string, eksClusterName: string): Promise<KubePort>;
+}
