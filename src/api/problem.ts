@@ -43,6 +43,7 @@ const STATUS: Record<DomainError['kind'], number> = {
   precondition: 422,
   cloud: 502,
   unauthorized: 401,
+  forbidden: 403,
 };
 
 export function problemFor(err: unknown, instance?: string): Problem {
@@ -79,6 +80,7 @@ const TITLES: Record<DomainError['kind'], string> = {
   precondition: 'Precondition failed',
   cloud: 'Cloud request failed',
   unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
 };
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {

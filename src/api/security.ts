@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InputError, UnauthorizedError } from '../domain/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -29,9 +29,18 @@ export function installGuards(app: FastifyInstance, options: { token?: string })
     if (MUTATING.has(request.method) && !request.url.startsWith('/mcp')) {
       const origin = request.headers.origin;
       const host = request.headers.host;
-      if (origin && host && new URL(origin).host !== host) {
-        throw new InputError(`Cross-site request refused: Origin ${origin} is not this server (${host}).`, [{ path: 'Origin', message: 'must be this server' }]);
+      if (origin && host && originHost(origin) !== host) {
+        throw new ForbiddenError(`Cross-site request refused: Origin ${origin} is not this server (${host}).`);
       }
     }
   });
+}
+
+/** The host of an Origin header; `null` (sandboxed frames, file://) and garbage count as foreign. */
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }

@@ -11,7 +11,7 @@ export interface FieldProblem {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized';
+  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized' | 'forbidden';
 }
 
 /** The request itself is wrong (400/422): names each offending field. */
@@ -93,5 +93,14 @@ export class UnauthorizedError extends DomainError {
   constructor(message = 'This server requires an API token: send `Authorization: Bearer <token>`.') {
     super(message);
     this.name = 'UnauthorizedError';
+  }
+}
+
+/** The caller is known (or needs no identity) but this request is not allowed, e.g. a cross-site mutation. */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForbiddenError';
   }
 }
