@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { CreateClusterCommand, DescribeClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
+import { HyperPodGroupsAdapter } from '../../src/cloud/aws/hyperpod-groups.js';
 import { HyperPodNodesAdapter, NODE_BATCH_LIMITS } from '../../src/cloud/aws/hyperpod-nodes.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { buildPrereqs, group, waitForCluster } from '../sandbox/sagemaker-fixtures.js';
@@ -53,5 +54,48 @@ describe('HyperPod nodes adapter against the sandbox', () => {
     assert.ok(events.length > 0);
     const times = events.map((e) => e.EventTime!.getTime());
     assert.deepEqual(times, [...times].sort((a, b) => b - a));
+  });
+});
+
+describe('HyperPod instance groups adapter against the sandbox', () => {
+  let sb: TestSandbox;
+  const clients = new AwsClients({ defaultRegion: 'us-west-2' });
+  const groups = new HyperPodGroupsAdapter(clients);
+  const sm = () => new SageMakerClient({});
+  let p: Awaited<ReturnType<typeof buildPrereqs>>;
+  before(async () => {
+    sb = await startTestSandbox({ speed: 600 });
+    p = await buildPrereqs(sb, 'groups');
+    await sm().send(
+      new CreateClusterCommand({
+        ClusterName: 'grow',
+        InstanceGroups: [group(p, 'workers', 'ml.c5.xlarge', 1)],
+        VpcConfig: { SecurityGroupIds: [p.securityGroupId], Subnets: p.privateSubnets },
+        Orchestrator: { Eks: { ClusterArn: p.eksClusterArn } },
+        NodeProvisioningMode: 'Continuous',
+      }),
+    );
+    await waitForCluster(sb, 'grow', 'InService');
+  });
+  after(() => sb?.dispose());
+
+  it('adds a group, adds nodes with an idempotent client token, and deletes the group', async () => {
+    await groups.putGroups('us-west-2', 'grow', [group(p, 'extra', 'ml.c5.xlarge', 1)]);
+    const added = await eventually(async () => {
+      const c = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
+      return c.ClusterStatus === 'InService' && c.InstanceGroups?.find((g) => g.InstanceGroupName === 'extra');
+    }, { sandbox: sb, stepSeconds: 60, what: 'group extra' });
+    assert.equal(added.TargetCount, 1);
+    const first = await groups.addNodes('us-west-2', 'grow', 'extra', 2, 'scale-extra-1');
+    assert.equal(first.Failed?.length ?? 0, 0);
+    await groups.addNodes('us-west-2', 'grow', 'extra', 2, 'scale-extra-1');
+    const c = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
+    assert.equal(c.InstanceGroups?.find((g) => g.InstanceGroupName === 'extra')?.TargetCount, 3, 'the repeated token added nothing');
+    await eventually(async () => (await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }))).ClusterStatus === 'InService', { sandbox: sb, stepSeconds: 60 });
+    await groups.deleteGroups('us-west-2', 'grow', ['extra']);
+    await eventually(async () => {
+      const d = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
+      return !d.InstanceGroups?.some((g) => g.InstanceGroupName === 'extra');
+    }, { sandbox: sb, stepSeconds: 60, what: 'group extra gone' });
   });
 });

@@ -1,0 +1,40 @@
+import {
+  BatchAddClusterNodesCommand,
+  UpdateClusterCommand,
+  type BatchAddClusterNodesCommandOutput,
+  type ClusterInstanceGroupSpecification,
+} from '@aws-sdk/client-sagemaker';
+import type { AwsClients } from './clients.js';
+import { awsCall } from './errors.js';
+
+/**
+ * Instance-group changes through UpdateCluster: HyperPod takes the full specification of each group
+ * it should create or change (unlisted groups are left alone) and the names of groups to delete.
+ * BatchAddClusterNodes adds nodes to a group of a Continuous-mode cluster without restating it.
+ */
+export class HyperPodGroupsAdapter {
+  constructor(private readonly clients: AwsClients) {}
+
+  /** Creates or updates the given groups (full specifications). */
+  async putGroups(region: string, cluster: string, groups: ClusterInstanceGroupSpecification[]): Promise<void> {
+    await awsCall('sagemaker', 'UpdateCluster', () => this.clients.sagemaker(region).send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroups: groups })));
+  }
+
+  async deleteGroups(region: string, cluster: string, groupNames: string[]): Promise<void> {
+    await awsCall('sagemaker', 'UpdateCluster', () =>
+      this.clients.sagemaker(region).send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroupsToDelete: groupNames })),
+    );
+  }
+
+  /**
+   * Adds `count` nodes to one group (Continuous provisioning only). The client token makes a repeat
+   * of the same request within HyperPod's 8-hour window a no-op.
+   */
+  async addNodes(region: string, cluster: string, groupName: string, count: number, clientToken: string): Promise<BatchAddClusterNodesCommandOutput> {
+    return awsCall('sagemaker', 'BatchAddClusterNodes', () =>
+      this.clients.sagemaker(region).send(
+        new BatchAddClusterNodesCommand({ ClusterName: cluster, ClientToken: clientToken, NodesToAdd: [{ InstanceGroupName: groupName, IncrementTargetCountBy: count }] }),
+      ),
+    );
+  }
+}
