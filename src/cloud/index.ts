@@ -3,6 +3,7 @@ import { AwsClients } from './aws/clients.js';
 import { EksAdapter } from './aws/eks.js';
 import { awsCall } from './aws/errors.js';
 import { HyperPodAdapter } from './aws/hyperpod.js';
+import { HyperPodGroupsAdapter } from './aws/hyperpod-groups.js';
 import { IamRoles } from './aws/iam-roles.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
@@ -21,6 +22,7 @@ export class Cloud implements CloudPort {
   readonly eks: EksAdapter;
   readonly hyperpod: HyperPodAdapter;
   readonly storage: StorageAdapter;
+  readonly hyperpodGroups: HyperPodGroupsAdapter;
   private account?: Promise<string>;
 
   constructor(readonly clients: AwsClients) {
@@ -30,6 +32,7 @@ export class Cloud implements CloudPort {
     this.eks = new EksAdapter(clients);
     this.hyperpod = new HyperPodAdapter(clients);
     this.storage = new StorageAdapter(clients);
+    this.hyperpodGroups = new HyperPodGroupsAdapter(clients);
   }
 
   get defaultRegion(): string {

@@ -112,6 +112,12 @@ export interface HyperPodPort {
   tags(region: string, arn: string): Promise<Record<string, string>>;
 }
 
+export interface HyperPodGroupsPort {
+  /** Creates or updates the given groups (full specifications); other groups are left alone. */
+  putGroups(region: string, cluster: string, groups: ClusterInstanceGroupSpecification[]): Promise<void>;
+  deleteGroups(region: string, cluster: string, groupNames: string[]): Promise<void>;
+}
+
 // ── storage ──────────────────────────────────────────────────────────────────────────────────────
 export interface StoragePort {
   bucketExists(region: string, bucket: string): Promise<boolean>;
@@ -147,6 +153,7 @@ export interface CloudPort {
   readonly eks: EksPort;
   readonly hyperpod: HyperPodPort;
   readonly storage: StoragePort;
+  readonly hyperpodGroups: HyperPodGroupsPort;
   accountId(): Promise<string>;
   /** A Kubernetes client for an ACTIVE EKS cluster. */
   kube(region: string, eksClusterName: string): Promise<KubePort>;

@@ -4,6 +4,7 @@ import {
   type BatchAddClusterNodesCommandOutput,
   type ClusterInstanceGroupSpecification,
 } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupsPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall } from './errors.js';
 
@@ -12,7 +13,7 @@ import { awsCall } from './errors.js';
  * it should create or change (unlisted groups are left alone) and the names of groups to delete.
  * BatchAddClusterNodes adds nodes to a group of a Continuous-mode cluster without restating it.
  */
-export class HyperPodGroupsAdapter {
+export class HyperPodGroupsAdapter implements HyperPodGroupsPort {
   constructor(private readonly clients: AwsClients) {}
 
   /** Creates or updates the given groups (full specifications). */

@@ -3,6 +3,7 @@ import { CloudError } from '../../domain/errors.js';
 import { clusterTags } from '../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
+import { instanceGroupSpec } from '../instance-group-spec.js';
 import { namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
@@ -10,15 +11,7 @@ type Ctx = PhaseContext<CreateClusterInput, CreateClusterState>;
 
 /** The first instance group, from the four decisions the user made (zone, type, capacity type, count). */
 export function initialInstanceGroup(input: CreateClusterInput, executionRoleArn: string, groupName: string): ClusterInstanceGroupSpecification {
-  return {
-    InstanceGroupName: groupName,
-    InstanceType: input.instanceType as ClusterInstanceGroupSpecification['InstanceType'],
-    InstanceCount: input.instanceCount,
-    ExecutionRole: executionRoleArn,
-    ...(input.deepHealthChecks ? { OnStartDeepHealthChecks: ['InstanceStress', 'InstanceConnectivity'] } : {}),
-    ...(input.capacityType === 'training-plan' ? { TrainingPlanArn: input.trainingPlanArn } : {}),
-    ...(input.capacityType === 'spot' ? { CapacityRequirements: { Spot: {} } } : input.capacityType === 'on-demand' ? { CapacityRequirements: { OnDemand: {} } } : {}),
-  };
+  return instanceGroupSpec({ ...input, name: groupName }, executionRoleArn);
 }
 
 const failure = (name: string, message: string | undefined) =>

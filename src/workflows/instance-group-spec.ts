@@ -1,0 +1,49 @@
+import type { ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+
+/** The decisions that make one HyperPod instance group; every capacity path builds its spec here. */
+export interface InstanceGroupDecisions {
+  name: string;
+  instanceType: string;
+  instanceCount: number;
+  minInstanceCount?: number;
+  capacityType: 'on-demand' | 'spot' | 'training-plan';
+  trainingPlanArn?: string;
+  /** EFA alongside ENA, or EFA-only interfaces (EFA-capable types only; fixed for the group's lifetime). */
+  networkInterface?: 'efa' | 'efa-only';
+  deepHealthChecks?: boolean;
+  threadsPerCore?: number;
+  labels?: Record<string, string>;
+  taints?: Array<{ key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }>;
+}
+
+/**
+ * The SageMaker specification of a group. `placement` pins the group to the /20 compute subnet the
+ * capacity-placement function chose (OverrideVpcConfig), which is how a group lands in its zone.
+ */
+export function instanceGroupSpec(
+  d: InstanceGroupDecisions,
+  executionRoleArn: string,
+  placement?: { subnetId: string; securityGroupId: string },
+): ClusterInstanceGroupSpecification {
+  return {
+    InstanceGroupName: d.name,
+    InstanceType: d.instanceType as ClusterInstanceGroupSpecification['InstanceType'],
+    InstanceCount: d.instanceCount,
+    ...(d.minInstanceCount !== undefined ? { MinInstanceCount: d.minInstanceCount } : {}),
+    ExecutionRole: executionRoleArn,
+    ...(d.deepHealthChecks ? { OnStartDeepHealthChecks: ['InstanceStress', 'InstanceConnectivity'] } : {}),
+    ...(d.capacityType === 'training-plan' ? { TrainingPlanArn: d.trainingPlanArn } : {}),
+    ...(d.capacityType === 'spot' ? { CapacityRequirements: { Spot: {} } } : d.capacityType === 'on-demand' ? { CapacityRequirements: { OnDemand: {} } } : {}),
+    ...(d.networkInterface ? { NetworkInterface: { InterfaceType: d.networkInterface } } : {}),
+    ...(d.threadsPerCore ? { ThreadsPerCore: d.threadsPerCore } : {}),
+    ...(d.labels || d.taints
+      ? {
+          KubernetesConfig: {
+            ...(d.labels ? { Labels: d.labels } : {}),
+            ...(d.taints ? { Taints: d.taints.map((t) => ({ Key: t.key, Value: t.value, Effect: t.effect })) } : {}),
+          },
+        }
+      : {}),
+    ...(placement ? { OverrideVpcConfig: { Subnets: [placement.subnetId], SecurityGroupIds: [placement.securityGroupId] } } : {}),
+  };
+}
