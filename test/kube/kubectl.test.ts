@@ -142,9 +142,12 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata: { name: trainer, namespace: default }\nspec:\n  restartPolicy: Never\n  containers:\n    - { name: main, image: pytorch/pytorch:2.5.1-cuda12.4, resources: { limits: { nvidia.com/gpu: 1 } } }\n';
     await k.kubectl(['apply', '-f', file('trainer.yaml', pod)]);
     await eventually(async () => /Running/.test((await k.kubectl(['get', 'pod', 'trainer', '--no-headers'])).stdout), { sandbox: sb, stepSeconds: 10, what: 'trainer running' });
+    // Let the trainer print some steps, then attach without moving time: on a loaded machine kubectl
+    // (and its token plugin) can take seconds to attach, and time racing ahead would end the run first.
+    await eventually(async () => /step=\d+/.test((await k.kubectl(['logs', 'trainer'])).stdout), { sandbox: sb, stepSeconds: 10, what: 'first steps logged' });
     const logs = k.kubectlStream(['logs', '-f', '--tail=2', 'trainer']);
     try {
-      await logs.waitFor(/step=\d+/, { advanceSeconds: 30 });
+      await logs.waitFor(/step=\d+/, { tries: 300 });
       const first = logs.output().split('\n').filter(Boolean).length;
       await logs.waitFor(new RegExp(`(?:[^\\n]*\\n){${first + 2}}`), { advanceSeconds: 30 });
     } finally {
