@@ -116,6 +116,8 @@ export interface HyperPodGroupsPort {
   /** Creates or updates the given groups (full specifications); other groups are left alone. */
   putGroups(region: string, cluster: string, groups: ClusterInstanceGroupSpecification[]): Promise<void>;
   deleteGroups(region: string, cluster: string, groupNames: string[]): Promise<void>;
+  /** BatchAddClusterNodes (Continuous provisioning only); the client token makes a repeat harmless. */
+  addNodes(region: string, cluster: string, groupName: string, count: number, clientToken: string): Promise<{ Failed?: Array<{ ErrorCode?: string; Message?: string }> }>;
 }
 
 // ── storage ──────────────────────────────────────────────────────────────────────────────────────

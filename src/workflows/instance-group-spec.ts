@@ -1,4 +1,4 @@
-import type { ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+import type { ClusterInstanceGroupDetails, ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
 
 /** The decisions that make one HyperPod instance group; every capacity path builds its spec here. */
 export interface InstanceGroupDecisions {
@@ -45,5 +45,33 @@ export function instanceGroupSpec(
         }
       : {}),
     ...(placement ? { OverrideVpcConfig: { Subnets: [placement.subnetId], SecurityGroupIds: [placement.securityGroupId] } } : {}),
+  };
+}
+
+/**
+ * The specification that keeps a group exactly as HyperPod describes it, with `changes` applied.
+ * UpdateCluster takes whole group specifications, so a change of one field must restate the rest
+ * as they are — never as we remember them.
+ */
+export function specFromDetails(details: ClusterInstanceGroupDetails, changes: Partial<ClusterInstanceGroupSpecification> = {}): ClusterInstanceGroupSpecification {
+  const k = details.KubernetesConfig;
+  return {
+    InstanceGroupName: details.InstanceGroupName!,
+    InstanceType: details.InstanceType,
+    InstanceCount: details.TargetCount ?? details.CurrentCount ?? 0,
+    ...(details.MinCount !== undefined ? { MinInstanceCount: details.MinCount } : {}),
+    ExecutionRole: details.ExecutionRole!,
+    ...(details.LifeCycleConfig ? { LifeCycleConfig: details.LifeCycleConfig } : {}),
+    ...(details.ThreadsPerCore ? { ThreadsPerCore: details.ThreadsPerCore } : {}),
+    ...(details.InstanceStorageConfigs?.length ? { InstanceStorageConfigs: details.InstanceStorageConfigs } : {}),
+    ...(details.OnStartDeepHealthChecks?.length ? { OnStartDeepHealthChecks: details.OnStartDeepHealthChecks } : {}),
+    ...(details.TrainingPlanArn ? { TrainingPlanArn: details.TrainingPlanArn } : {}),
+    ...(details.OverrideVpcConfig ? { OverrideVpcConfig: details.OverrideVpcConfig } : {}),
+    ...(details.ScheduledUpdateConfig ? { ScheduledUpdateConfig: details.ScheduledUpdateConfig } : {}),
+    ...(details.CapacityRequirements ? { CapacityRequirements: details.CapacityRequirements } : {}),
+    ...(k?.DesiredLabels || k?.DesiredTaints || k?.CurrentLabels || k?.CurrentTaints
+      ? { KubernetesConfig: { Labels: k.DesiredLabels ?? k.CurrentLabels, Taints: k.DesiredTaints ?? k.CurrentTaints } }
+      : {}),
+    ...changes,
   };
 }

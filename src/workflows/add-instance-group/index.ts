@@ -103,6 +103,7 @@ export function addInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition
   return {
     kind: 'add-instance-group',
     target: (input) => `cluster/${input.region}/${input.cluster}/instance-group/${input.name}`,
+    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
     initialState: () => ({}),
     phases: [placementPhase(deps), groupPhase(deps)],
     result: (state, input) => ({ cluster: input.cluster, instanceGroup: input.name, availabilityZone: input.availabilityZone, computeSubnetId: state.computeSubnetId }),

@@ -1,0 +1,109 @@
+import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
+import { CloudError, NotFoundError } from '../../domain/errors.js';
+import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
+import type { WorkflowDeps } from '../context.js';
+import { specFromDetails } from '../instance-group-spec.js';
+
+export interface GroupRef {
+  cluster: string;
+  region: string;
+  name: string;
+}
+export interface ScaleInstanceGroupInput extends GroupRef {
+  instanceCount: number;
+}
+type Empty = Record<string, never>;
+
+const groupTarget = (g: GroupRef) => `cluster/${g.region}/${g.cluster}/instance-group/${g.name}`;
+
+async function describeGroup(deps: WorkflowDeps, g: GroupRef): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
+  const c = await deps.cloud.hyperpod.describe(g.region, g.cluster);
+  if (!c) throw new NotFoundError('HyperPod cluster', g.cluster);
+  return { continuous: c.NodeProvisioningMode === 'Continuous', group: c.InstanceGroups?.find((x) => x.InstanceGroupName === g.name), clusterStatus: c.ClusterStatus };
+}
+
+const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`;
+
+/**
+ * Scale: a no-op (no AWS mutation at all) when the group already has the requested target; growth
+ * of a Continuous-mode cluster goes through BatchAddClusterNodes, everything else through
+ * UpdateCluster restating the group as HyperPod describes it with the new count.
+ */
+function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput, Empty> {
+  return {
+    name: 'scale',
+    title: 'Scale the instance group',
+    expectedSeconds: 420,
+    async observe(ctx) {
+      const { group } = await describeGroup(deps, ctx.input);
+      if (!group) throw new NotFoundError('instance group', ctx.input.name, `Cluster ${ctx.input.cluster} has no instance group '${ctx.input.name}'.`);
+      if ((group.TargetCount ?? 0) !== ctx.input.instanceCount) return 'needs-act';
+      return group.CurrentCount === ctx.input.instanceCount && group.Status === 'InService' ? 'done' : 'in-progress';
+    },
+    async act(ctx: PhaseContext<ScaleInstanceGroupInput, Empty>) {
+      const { group, continuous } = await describeGroup(deps, ctx.input);
+      const target = group!.TargetCount ?? 0;
+      const delta = ctx.input.instanceCount - target;
+      if (delta > 0 && continuous) {
+        const r = await deps.cloud.hyperpodGroups.addNodes(ctx.input.region, ctx.input.cluster, ctx.input.name, delta, ctx.operationId.slice(-36));
+        const failed = r.Failed?.[0];
+        if (failed) throw new CloudError('sagemaker', 'BatchAddClusterNodes', failed.ErrorCode ?? 'AddNodesFailed', failed.Message ?? `HyperPod refused to add ${delta} nodes to ${ctx.input.name}.`);
+        ctx.log(`Adding ${delta} node(s) to ${ctx.input.name} (BatchAddClusterNodes): ${target} → ${ctx.input.instanceCount}`);
+        return;
+      }
+      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specFromDetails(group!, { InstanceCount: ctx.input.instanceCount })]);
+      ctx.log(`Scaling ${ctx.input.name} (UpdateCluster): ${target} → ${ctx.input.instanceCount}`);
+    },
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
+    async await(ctx) {
+      const { group } = await describeGroup(deps, ctx.input);
+      if (!group) throw new CloudError('sagemaker', 'DescribeCluster', 'InstanceGroupMissing', `Instance group ${ctx.input.name} disappeared while scaling.`);
+      if (group.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed while scaling.`);
+      return { done: group.Status === 'InService' && group.CurrentCount === ctx.input.instanceCount, progress: `${ctx.input.name} ${group.Status} ${counts(group)}` };
+    },
+  };
+}
+
+function deleteGroupPhase(deps: WorkflowDeps): PhaseDefinition<GroupRef, Empty> {
+  return {
+    name: 'delete-group',
+    title: 'Delete the instance group and its nodes',
+    expectedSeconds: 240,
+    async observe(ctx) {
+      const { group } = await describeGroup(deps, ctx.input);
+      if (!group) return 'done';
+      return group.Status === 'Deleting' ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      await deps.cloud.hyperpodGroups.deleteGroups(ctx.input.region, ctx.input.cluster, [ctx.input.name]);
+      ctx.log(`Deleting instance group ${ctx.input.name}`);
+    },
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
+    async await(ctx) {
+      const { group } = await describeGroup(deps, ctx.input);
+      return { done: !group, progress: group ? `${ctx.input.name} ${group.Status} ${counts(group)}` : `${ctx.input.name} gone` };
+    },
+  };
+}
+
+export function scaleInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<ScaleInstanceGroupInput, Empty> {
+  return {
+    kind: 'scale-instance-group',
+    target: groupTarget,
+    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
+    initialState: () => ({}),
+    phases: [scalePhase(deps)],
+    result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, instanceCount: input.instanceCount }),
+  };
+}
+
+export function deleteInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<GroupRef, Empty> {
+  return {
+    kind: 'delete-instance-group',
+    target: groupTarget,
+    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
+    initialState: () => ({}),
+    phases: [deleteGroupPhase(deps)],
+    result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, deleted: true }),
+  };
+}
