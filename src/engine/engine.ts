@@ -158,7 +158,11 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     if (!phase) throw new NotFoundError('phase', phaseName, `Operation ${id} has no phase '${phaseName}'.`);
     if (op.status !== 'failed') throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
     if (phase.status !== 'failed') {
-      throw new ConflictError(`Phase '${phaseName}' is ${phase.status}, not failed; retry the failed phase '${op.error?.phase ?? '?'}' instead.`);
+      throw new ConflictError(
+        op.error?.phase === undefined
+          ? `Operation ${id} failed outside its phases (${op.error?.code ?? 'unknown'}); no phase can be retried — start a new operation.`
+          : `Phase '${phaseName}' is ${phase.status}, not failed; retry the failed phase '${op.error.phase}' instead.`,
+      );
     }
     const workflow = this.workflows.get(op.kind);
     if (!workflow) throw new ConflictError(`This server cannot run '${op.kind}' operations, so it cannot retry this one.`);

@@ -63,6 +63,15 @@ export function viewWhere(engine: OperationEngine, id: string, predicate: (view:
   });
 }
 
+/** Resolves once `condition()` holds, checking every few milliseconds (for state outside the engine). */
+export async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 /** The view once a given phase reaches a given status. */
 export function phaseReaches(engine: OperationEngine, id: string, phase: string, status: string): Promise<OperationView> {
   return viewWhere(engine, id, (v) => v.phases.find((p) => p.name === phase)?.status === status);

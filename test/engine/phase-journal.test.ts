@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PreconditionError } from '../../src/domain/errors.js';
 import type { PhaseStatus } from '../../src/domain/schemas/operations.js';
-import { FakeResource, newEngine, workflow } from './helpers.js';
+import { FakeResource, newEngine, viewWhere, workflow } from './helpers.js';
 
 describe('phase journal', () => {
   it('journals acting before act runs and awaiting before the first poll', async () => {
@@ -121,9 +121,11 @@ describe('phase journal', () => {
     assert.equal(operation.currentPhase, 'build');
     assert.equal(operation.phases[0]!.status, 'pending');
 
+    const polled = await viewWhere(engine, operation.id, (v) => v.phases[0]!.progress === 'CREATING');
+    assert.equal(polled.currentPhase, 'build');
+    assert.equal(polled.phases[0]!.status, 'awaiting');
     const timedOut = await engine.waitFor(operation.id, 30);
     assert.equal(timedOut.status, 'running', 'waitFor answers with the current view on timeout');
-    assert.equal(timedOut.phases[0]!.progress, 'CREATING');
     res.ready = true;
     assert.equal((await engine.waitFor(operation.id, 3000)).status, 'succeeded');
   });

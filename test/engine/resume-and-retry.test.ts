@@ -166,4 +166,15 @@ describe('retry of a failed phase', () => {
     assert.throws(() => engine.retryPhase('op-unknown', 'cluster'), NotFoundError);
     assert.equal(engine.get(operation.id).status, 'failed', 'refusals change nothing');
   });
+
+  it('is refused with a reason when the operation failed outside its phases', async () => {
+    const { engine } = newEngine();
+    const done = new FakeResource();
+    done.exists = done.ready = true;
+    engine.register(workflow('make', [done.phase('network')], { result: () => { throw new Error('summary broke'); } }));
+    const { operation } = engine.start('make', { name: 'a' });
+    const failed = await engine.waitFor(operation.id, 3000);
+    assert.deepEqual(failed.error, { code: 'InternalError', message: 'summary broke' });
+    assert.throws(() => engine.retryPhase(operation.id, 'network'), /failed outside its phases/);
+  });
 });

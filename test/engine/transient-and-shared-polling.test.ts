@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CloudError } from '../../src/domain/errors.js';
 import { MAX_TRANSIENT_RETRIES } from '../../src/engine/failures.js';
-import { deferred, FakeResource, newEngine, phaseReaches, workflow } from './helpers.js';
+import { deferred, FakeResource, newEngine, phaseReaches, until, workflow } from './helpers.js';
 
 const throttled = () => new CloudError('eks', 'DescribeCluster', 'ThrottlingException', 'Rate exceeded', 400, true);
 
@@ -125,7 +125,7 @@ describe('shared polling', () => {
 
     engine.cancel(owner!);
     assert.equal((await engine.waitFor(owner!, 3000)).status, 'cancelled');
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => callers.length === 2);
     assert.deepEqual(callers, [owner, other], 'the survivor called again on its own');
     release.resolve({ done: true });
     assert.equal((await engine.waitFor(other, 3000)).status, 'succeeded');
