@@ -7,7 +7,7 @@ import { parseOrThrow } from './problem.js';
  * registered through `defineRoute` lands in the OpenAPI document, so the two cannot drift.
  */
 export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   operationId: string;
   summary: string;
@@ -18,6 +18,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   body?: B;
   /** Status → schema of the answer (202 for mutations). */
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Parses the body instead of `body.parse` (to map some field problems to other statuses); `body` still documents it. */
+  parseBody?: (raw: unknown) => z.output<B>;
   /** Accepts the Idempotency-Key header. */
   idempotent?: boolean;
 }
@@ -48,7 +50,7 @@ export class RouteRegistry {
       handler: async (request, reply) => {
         const params = spec.params ? parseOrThrow(spec.params, request.params, 'path parameters') : {};
         const query = spec.query ? parseOrThrow(spec.query, request.query, 'query parameters') : {};
-        const body = spec.body ? parseOrThrow(spec.body, request.body, 'request body') : undefined;
+        const body = spec.parseBody ? spec.parseBody(request.body) : spec.body ? parseOrThrow(spec.body, request.body, 'request body') : undefined;
         const out = await handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
         if (reply.sent) return reply;
         return reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus).send(out);

@@ -10,6 +10,7 @@ import { buildOpenApi } from './openapi.js';
 import { sendProblem } from './problem.js';
 import { RouteRegistry } from './route.js';
 import { registerClusterRoutes } from './routes/clusters.js';
+import { registerInstanceGroupRoutes } from './routes/instance-groups.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -57,6 +58,7 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   registerSystemRoutes(app, routes, ctx);
   registerPreflightRoutes(app, routes, ctx);
   registerClusterRoutes(app, routes, ctx);
+  registerInstanceGroupRoutes(app, routes, ctx);
   registerOperationRoutes(app, routes, ctx);
   registerLiveUpdates(app, ctx);
   const openapi = buildOpenApi(routes.routes, { version: ctx.config.version });

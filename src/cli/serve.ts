@@ -14,6 +14,8 @@ import { ClusterViews, type OperationsLookup } from '../workflows/cluster-views.
 import type { ActiveClusterPort } from '../workflows/context.js';
 import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
 import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
+import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
+import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
 import { PreflightService } from '../workflows/preflight.js';
 
 export interface ServeOptions {
@@ -76,6 +78,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const deps = { cloud, activeCluster };
   engine.register(createClusterWorkflow(deps));
   engine.register(deleteClusterWorkflow(deps));
+  engine.register(addInstanceGroupWorkflow(deps));
+  engine.register(scaleInstanceGroupWorkflow(deps));
+  engine.register(deleteInstanceGroupWorkflow(deps));
 
   // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
   const operations: OperationsApi & OperationsLookup = {

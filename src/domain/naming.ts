@@ -78,3 +78,5 @@ export function resourceNames(cluster: string, accountId: string, region: string
 
 /** Target strings used by operations, so creates and deletes of one cluster exclude each other. */
 export const clusterTarget = (region: string, cluster: string): string => `cluster/${region}/${cluster}`;
+/** Operations on one instance group exclude each other, not operations on the cluster's other groups. */
+export const instanceGroupTarget = (region: string, cluster: string, group: string): string => `${clusterTarget(region, cluster)}/instance-group/${group}`;

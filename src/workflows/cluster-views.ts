@@ -1,7 +1,9 @@
+import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
 import type { CloudPort } from '../cloud/ports.js';
 import { NotFoundError } from '../domain/errors.js';
-import { clusterTarget, eksClusterNameFor, resourceNames, TAG_MANAGED_BY } from '../domain/naming.js';
+import { clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../domain/schemas/clusters.js';
+import type { InstanceGroupView } from '../domain/schemas/instance-groups.js';
 import type { OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from './context.js';
 
@@ -106,8 +108,41 @@ export class ClusterViews {
     };
   }
 
+  /** The cluster's instance groups, each with the operation now working on it. */
+  async instanceGroups(region: string, name: string): Promise<InstanceGroupView[]> {
+    const hp = await this.cloud.hyperpod.describe(region, name);
+    if (!hp) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+    return (hp.InstanceGroups ?? []).map((g) => {
+      const op = this.operations.activeFor(instanceGroupTarget(region, name, g.InstanceGroupName!));
+      return { ...instanceGroupView(g, hp.VpcConfig?.Subnets ?? []), ...(op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status } } : {}) };
+    });
+  }
+
   private operationOf(region: string, name: string): Pick<ClusterSummary, 'activeOperation'> {
     const op = this.operations.activeFor(clusterTarget(region, name));
     return op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}) } } : {};
   }
+}
+
+/** One group as the API shows it, from HyperPod's description (the source of truth). */
+export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets: string[]): InstanceGroupView {
+  const k = g.KubernetesConfig;
+  return {
+    name: g.InstanceGroupName!,
+    instanceType: g.InstanceType ?? 'unknown',
+    status: g.Status ?? 'Unknown',
+    currentCount: g.CurrentCount ?? 0,
+    targetCount: g.TargetCount ?? 0,
+    ...(g.MinCount !== undefined ? { minCount: g.MinCount } : {}),
+    capacityType: capacityTypeOf(g as { TrainingPlanArn?: string; CapacityRequirements?: { Spot?: unknown } }),
+    ...(g.TrainingPlanArn ? { trainingPlanArn: g.TrainingPlanArn } : {}),
+    ...((g as { NetworkInterface?: { InterfaceType?: 'efa' | 'efa-only' } }).NetworkInterface?.InterfaceType
+      ? { networkInterface: (g as { NetworkInterface: { InterfaceType: 'efa' | 'efa-only' } }).NetworkInterface.InterfaceType }
+      : {}),
+    ...(g.ThreadsPerCore ? { threadsPerCore: g.ThreadsPerCore } : {}),
+    deepHealthChecks: (g.OnStartDeepHealthChecks?.length ?? 0) > 0,
+    subnetIds: g.OverrideVpcConfig?.Subnets ?? clusterSubnets,
+    labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
+    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect! })),
+  };
 }

@@ -1,5 +1,6 @@
 import type { ClusterNetwork, NetworkPlan } from '../../cloud/ports.js';
 import { CloudError, PreconditionError } from '../../domain/errors.js';
+import { instanceGroupTarget } from '../../domain/naming.js';
 import { placeComputeSubnet } from '../../domain/network/capacity-placement.js';
 import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
@@ -102,7 +103,7 @@ function groupPhase(deps: WorkflowDeps): Phase {
 export function addInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<AddInstanceGroupInput, AddInstanceGroupState> {
   return {
     kind: 'add-instance-group',
-    target: (input) => `cluster/${input.region}/${input.cluster}/instance-group/${input.name}`,
+    target: (input) => instanceGroupTarget(input.region, input.cluster, input.name),
     conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
     initialState: () => ({}),
     phases: [placementPhase(deps), groupPhase(deps)],

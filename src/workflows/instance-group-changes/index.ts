@@ -1,5 +1,6 @@
 import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
 import { CloudError, NotFoundError } from '../../domain/errors.js';
+import { instanceGroupTarget } from '../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
 import { specFromDetails } from '../instance-group-spec.js';
@@ -14,7 +15,7 @@ export interface ScaleInstanceGroupInput extends GroupRef {
 }
 type Empty = Record<string, never>;
 
-const groupTarget = (g: GroupRef) => `cluster/${g.region}/${g.cluster}/instance-group/${g.name}`;
+const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.name);
 
 async function describeGroup(deps: WorkflowDeps, g: GroupRef): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
   const c = await deps.cloud.hyperpod.describe(g.region, g.cluster);
