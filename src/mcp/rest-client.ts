@@ -88,6 +88,9 @@ export class RestClient {
   put<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
     return this.request<T>('PUT', path, options);
   }
+  patch<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('PATCH', path, options);
+  }
   delete<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
     return this.request<T>('DELETE', path, options);
   }

@@ -1,10 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RestClient } from './rest-client.js';
+import { registerAddInstanceGroupTool } from './tools/add-instance-group.js';
 import { registerCancelOperationTool } from './tools/cancel-operation.js';
 import { registerCheckClusterRequestTool } from './tools/check-cluster-request.js';
 import { registerCheckQuotasTool } from './tools/check-quotas.js';
 import { registerCreateClusterTool } from './tools/create-cluster.js';
 import { registerDeleteClusterTool } from './tools/delete-cluster.js';
+import { registerDeleteInstanceGroupTool } from './tools/delete-instance-group.js';
 import { registerGetActiveClusterTool } from './tools/get-active-cluster.js';
 import { registerGetClusterTool } from './tools/get-cluster.js';
 import { registerGetOperationLogsTool } from './tools/get-operation-logs.js';
@@ -12,10 +14,12 @@ import { registerGetOperationTool } from './tools/get-operation.js';
 import { registerGetServerInfoTool } from './tools/get-server-info.js';
 import { registerListAvailabilityZonesTool } from './tools/list-availability-zones.js';
 import { registerListClustersTool } from './tools/list-clusters.js';
+import { registerListInstanceGroupsTool } from './tools/list-instance-groups.js';
 import { registerListInstanceTypesTool } from './tools/list-instance-types.js';
 import { registerListOperationsTool } from './tools/list-operations.js';
 import { registerListTrainingPlansTool } from './tools/list-training-plans.js';
 import { registerRetryOperationPhaseTool } from './tools/retry-operation-phase.js';
+import { registerScaleInstanceGroupTool } from './tools/scale-instance-group.js';
 import { registerSetActiveClusterTool } from './tools/set-active-cluster.js';
 import { registerWaitForOperationTool } from './tools/wait-for-operation.js';
 
@@ -60,6 +64,10 @@ export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch }: Mc
     registerCheckClusterRequestTool,
     registerCreateClusterTool,
     registerDeleteClusterTool,
+    registerListInstanceGroupsTool,
+    registerAddInstanceGroupTool,
+    registerScaleInstanceGroupTool,
+    registerDeleteInstanceGroupTool,
     registerGetActiveClusterTool,
     registerSetActiveClusterTool,
     registerGetOperationTool,

@@ -3,11 +3,13 @@
  * rename must fail a test (test/mcp/tool-list.test.ts) rather than break a user's agent silently.
  */
 export const TOOL_NAMES = [
+  'add_instance_group',
   'cancel_operation',
   'check_cluster_request',
   'check_quotas',
   'create_cluster',
   'delete_cluster',
+  'delete_instance_group',
   'get_active_cluster',
   'get_cluster',
   'get_operation',
@@ -15,17 +17,27 @@ export const TOOL_NAMES = [
   'get_server_info',
   'list_availability_zones',
   'list_clusters',
+  'list_instance_groups',
   'list_instance_types',
   'list_operations',
   'list_training_plans',
   'retry_operation_phase',
+  'scale_instance_group',
   'set_active_cluster',
   'wait_for_operation',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** Tools whose answer is an operation: each names wait_for_operation as the status tool. */
-export const OPERATION_TOOLS: readonly ToolName[] = ['cancel_operation', 'create_cluster', 'delete_cluster', 'retry_operation_phase'];
+export const OPERATION_TOOLS: readonly ToolName[] = [
+  'add_instance_group',
+  'cancel_operation',
+  'create_cluster',
+  'delete_cluster',
+  'delete_instance_group',
+  'retry_operation_phase',
+  'scale_instance_group',
+];
 
 /** Tools that change something (operation tools plus the synchronous set_active_cluster). */
 export const MUTATING_TOOLS: readonly ToolName[] = [...OPERATION_TOOLS, 'set_active_cluster'];

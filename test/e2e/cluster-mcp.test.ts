@@ -84,6 +84,24 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'agent-fsx-pv');
   });
 
+  it('adds a spot instance group in another zone, lists it and scales it through MCP', async () => {
+    const otherZone = (await sb.aws(['ec2', 'describe-availability-zones'])).json.AvailabilityZones.map((z: any) => z.ZoneName).find((z: string) => z !== zone);
+    const r = await call(http, 'add_instance_group', { cluster: 'agent', name: 'spot', availabilityZone: otherZone, instanceType, instanceCount: 1, capacityType: 'spot' });
+    assert.ok(!r.isError, r.text);
+    assert.match(r.text, /wait_for_operation/);
+    assert.equal((await pollToTerminal(http, (r.structuredContent as any).operationId)).status, 'succeeded');
+    const list = await call(stdio, 'list_instance_groups', { cluster: 'agent' });
+    const spot = (list.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot');
+    assert.equal(spot.capacityType, 'spot');
+    assert.equal(spot.currentCount, 1);
+    const scaled = await call(stdio, 'scale_instance_group', { cluster: 'agent', name: 'spot', instanceCount: 0 });
+    assert.ok(!scaled.isError, scaled.text);
+    assert.equal((await pollToTerminal(stdio, (scaled.structuredContent as any).operationId)).status, 'succeeded');
+    const refused = await call(http, 'add_instance_group', { cluster: 'agent', name: 'efa', availabilityZone: zone, instanceType: 'ml.g5.8xlarge', instanceCount: 99 });
+    assert.equal(refused.isError, true, 'a quota shortfall is a readable error');
+    assert.match(refused.text, /quota|instanceCount/i);
+  });
+
   it('bad input becomes a readable tool error naming the field, with nothing created', async () => {
     const r = await call(stdio, 'create_cluster', { name: 'Bad Name', availabilityZone: zone, instanceType, instanceCount: 0 });
     assert.equal(r.isError, true);

@@ -33,11 +33,13 @@ describe('the MCP tool list', () => {
     assert.deepEqual(
       tools.map((t) => t.name).sort(),
       [
+        'add_instance_group',
         'cancel_operation',
         'check_cluster_request',
         'check_quotas',
         'create_cluster',
         'delete_cluster',
+        'delete_instance_group',
         'get_active_cluster',
         'get_cluster',
         'get_operation',
@@ -45,10 +47,12 @@ describe('the MCP tool list', () => {
         'get_server_info',
         'list_availability_zones',
         'list_clusters',
+        'list_instance_groups',
         'list_instance_types',
         'list_operations',
         'list_training_plans',
         'retry_operation_phase',
+        'scale_instance_group',
         'set_active_cluster',
         'wait_for_operation',
       ],
@@ -59,7 +63,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|create|delete|set|wait|retry|cancel)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
