@@ -2,6 +2,8 @@ import { api, qs } from './client.js';
 import type {
   Accepted,
   ActiveCluster,
+  AddInstanceGroupInput,
+  InstanceGroupView,
   AvailabilityZoneView,
   ClusterDetail,
   ClusterSummary,
@@ -35,6 +37,17 @@ export const deleteCluster = (name: string, options: { region?: string; keepStor
   api<Accepted>(`/api/v1/clusters/${encodeURIComponent(name)}${qs({ confirm: 'true', region: options.region, keepStorage: options.keepStorage ? 'true' : undefined })}`, {
     method: 'DELETE',
   });
+const groupsPath = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/instance-groups`;
+export const listInstanceGroups = (cluster: string, region?: string) =>
+  api<{ instanceGroups: InstanceGroupView[] }>(`${groupsPath(cluster)}${qs({ region })}`).then((r) => r.instanceGroups);
+export const addInstanceGroup = (cluster: string, body: AddInstanceGroupInput, idempotencyKey: string) =>
+  api<Accepted>(groupsPath(cluster), { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+/** Sends only the count: the diff contract (never unchanged fields). */
+export const scaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string) =>
+  api<Accepted>(`${groupsPath(cluster)}/${encodeURIComponent(group)}`, { method: 'PATCH', body: { instanceCount, ...(region ? { region } : {}) } });
+export const deleteInstanceGroup = (cluster: string, group: string, region?: string) =>
+  api<Accepted>(`${groupsPath(cluster)}/${encodeURIComponent(group)}${qs({ confirm: 'true', region })}`, { method: 'DELETE' });
+
 export const getActiveCluster = () => api<ActiveCluster>('/api/v1/active-cluster');
 export const setActiveCluster = (name: string, region?: string) => api<ActiveCluster>('/api/v1/active-cluster', { method: 'PUT', body: { name, region } });
 

@@ -14,6 +14,8 @@ export const keys = {
   clusterList: (region?: string) => ['clusters', 'list', region ?? ''] as const,
   cluster: (name: string, region?: string) => ['clusters', 'detail', name, region ?? ''] as const,
   activeCluster: ['clusters', 'active'] as const,
+  // Under 'clusters' so that every operation change refreshes them too.
+  instanceGroups: (cluster: string, region?: string) => ['clusters', 'instance-groups', cluster, region ?? ''] as const,
   operations: ['operations'] as const,
   operationList: ['operations', 'list'] as const,
   operation: (id: string) => ['operations', 'detail', id] as const,
@@ -55,6 +57,10 @@ export function useClusters(region?: string) {
 export function useCluster(name: string, region?: string) {
   const poll = usePollInterval();
   return useQuery({ queryKey: keys.cluster(name, region), queryFn: () => endpoints.getCluster(name, region), refetchInterval: poll || 30_000 });
+}
+export function useInstanceGroups(cluster: string, region?: string) {
+  const poll = usePollInterval();
+  return useQuery({ queryKey: keys.instanceGroups(cluster, region), queryFn: () => endpoints.listInstanceGroups(cluster, region), refetchInterval: poll || 30_000 });
 }
 export function useActiveCluster() {
   return useQuery({ queryKey: keys.activeCluster, queryFn: endpoints.getActiveCluster });

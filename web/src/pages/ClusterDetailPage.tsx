@@ -9,7 +9,6 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import Table from '@cloudscape-design/components/table';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -18,6 +17,7 @@ import { setActiveCluster } from '../api/endpoints.js';
 import { keys, useCluster } from '../api/queries.js';
 import type { ClusterDetail } from '../api/types.js';
 import { DeleteClusterModal } from '../components/DeleteClusterModal.js';
+import { InstanceGroupsPanel } from '../components/groups/InstanceGroupsPanel.js';
 import { OperationLink } from '../components/OperationLink.js';
 import { ClusterStatus } from '../components/status.js';
 import { ProblemText, useNotifications } from '../hooks/notifications.js';
@@ -47,25 +47,6 @@ function Overview({ c }: { c: ClusterDetail }) {
         ]}
       />
     </Container>
-  );
-}
-
-function InstanceGroups({ c }: { c: ClusterDetail }) {
-  return (
-    <Table
-      data-testid="instance-groups-table"
-      items={c.instanceGroups}
-      trackBy="name"
-      header={<Header variant="h2" counter={`(${c.instanceGroups.length})`} description="Capacity type and EFA mode are fixed for a group's lifetime.">Instance groups</Header>}
-      columnDefinitions={[
-        { id: 'name', header: 'Name', cell: (g) => g.name, isRowHeader: true },
-        { id: 'type', header: 'Instance type', cell: (g) => g.instanceType },
-        { id: 'count', header: 'Instances (current / target)', cell: (g) => `${g.currentCount} / ${g.targetCount}` },
-        { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} /> },
-        { id: 'capacity', header: 'Capacity type', cell: (g) => (g.trainingPlanArn ? `training plan (${g.trainingPlanArn.split('/').pop()})` : g.capacityType) },
-      ]}
-      empty={<Box textAlign="center">No instance groups yet</Box>}
-    />
   );
 }
 
@@ -144,7 +125,7 @@ export function ClusterDetailPage() {
           </Alert>
         )}
         <Overview c={c} />
-        <InstanceGroups c={c} />
+        <InstanceGroupsPanel cluster={c.name} region={c.region} />
         <Storage c={c} />
       </SpaceBetween>
       <DeleteClusterModal
