@@ -4,6 +4,7 @@ import { EksAdapter } from './aws/eks.js';
 import { awsCall } from './aws/errors.js';
 import { HyperPodAdapter } from './aws/hyperpod.js';
 import { HyperPodGroupsAdapter } from './aws/hyperpod-groups.js';
+import { HyperPodNodesAdapter } from './aws/hyperpod-nodes.js';
 import { IamRoles } from './aws/iam-roles.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
@@ -23,6 +24,7 @@ export class Cloud implements CloudPort {
   readonly hyperpod: HyperPodAdapter;
   readonly storage: StorageAdapter;
   readonly hyperpodGroups: HyperPodGroupsAdapter;
+  readonly hyperpodNodes: HyperPodNodesAdapter;
   private account?: Promise<string>;
 
   constructor(readonly clients: AwsClients) {
@@ -33,6 +35,7 @@ export class Cloud implements CloudPort {
     this.hyperpod = new HyperPodAdapter(clients);
     this.storage = new StorageAdapter(clients);
     this.hyperpodGroups = new HyperPodGroupsAdapter(clients);
+    this.hyperpodNodes = new HyperPodNodesAdapter(clients);
   }
 
   get defaultRegion(): string {

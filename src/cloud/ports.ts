@@ -1,7 +1,7 @@
 import type { RouteTable } from '@aws-sdk/client-ec2';
 import type { Addon, Cluster } from '@aws-sdk/client-eks';
 import type { FileSystem } from '@aws-sdk/client-fsx';
-import type { ClusterInstanceGroupSpecification, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
+import type { ClusterEventSummary, ClusterInstanceGroupSpecification, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
 import type { RoleDefinition } from '../domain/cluster-roles.js';
 import type { KubeObject } from '../domain/kube-object.js';
 
@@ -120,6 +120,11 @@ export interface HyperPodGroupsPort {
   addNodes(region: string, cluster: string, groupName: string, count: number, clientToken: string): Promise<{ Failed?: Array<{ ErrorCode?: string; Message?: string }> }>;
 }
 
+export interface HyperPodNodesPort {
+  /** ListClusterEvents, newest first (Continuous-mode clusters only). */
+  events(region: string, cluster: string, options?: { groupName?: string; nextToken?: string; maxResults?: number }): Promise<{ events: ClusterEventSummary[]; nextToken?: string }>;
+}
+
 // ── storage ──────────────────────────────────────────────────────────────────────────────────────
 export interface StoragePort {
   bucketExists(region: string, bucket: string): Promise<boolean>;
@@ -156,6 +161,7 @@ export interface CloudPort {
   readonly hyperpod: HyperPodPort;
   readonly storage: StoragePort;
   readonly hyperpodGroups: HyperPodGroupsPort;
+  readonly hyperpodNodes: HyperPodNodesPort;
   accountId(): Promise<string>;
   /** A Kubernetes client for an ACTIVE EKS cluster. */
   kube(region: string, eksClusterName: string): Promise<KubePort>;

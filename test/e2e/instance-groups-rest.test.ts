@@ -94,4 +94,20 @@ describe('instance groups through the REST API: placement, immutability, the dif
     const list = await server.api('GET', groupsUrl);
     assert.deepEqual(list.body.instanceGroups.map((g: any) => g.name).sort(), ['spot-a', 'workers']);
   });
+
+  it('fails clearly, with what to do, when HyperPod cannot get capacity; deleting the group cleans up', async () => {
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', available: 0 } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    const r = await server.api('POST', groupsUrl, { name: 'starved', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', instanceCount: 1 });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const op = await server.waitForOperation(r.body.operation.id);
+    assert.equal(op.status, 'failed');
+    assert.equal(op.error.code, 'InsufficientCapacity');
+    assert.match(op.error.message, /another Availability Zone/);
+    await sb.admin('/_sandbox/faults', { method: 'DELETE' });
+    const del = await server.api('DELETE', `${groupsUrl}/starved?confirm=true`);
+    assert.equal((await server.waitForOperation(del.body.operation.id)).status, 'succeeded');
+    const list = await server.api('GET', groupsUrl);
+    assert.ok(!list.body.instanceGroups.some((g: any) => g.name === 'starved'));
+  });
 });

@@ -11,6 +11,7 @@ import {
   type ClusterNodeSummary,
   type DeepHealthCheckType,
 } from '@aws-sdk/client-sagemaker';
+import type { HyperPodNodesPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -36,7 +37,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** HyperPod nodes: listing (paged), details, events, and the Batch* node actions. */
-export class HyperPodNodesAdapter {
+export class HyperPodNodesAdapter implements HyperPodNodesPort {
   constructor(private readonly clients: AwsClients) {}
 
   /** One page of ListClusterNodes (MaxResults ≤ 100); includes nodes still provisioning. */

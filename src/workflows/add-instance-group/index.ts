@@ -4,6 +4,7 @@ import { instanceGroupTarget } from '../../domain/naming.js';
 import { placeComputeSubnet } from '../../domain/network/capacity-placement.js';
 import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
+import { checkCapacity, eventMark } from '../capacity-watch.js';
 import { instanceGroupSpec, type InstanceGroupDecisions } from '../instance-group-spec.js';
 
 export interface AddInstanceGroupInput extends InstanceGroupDecisions {
@@ -15,6 +16,7 @@ export interface AddInstanceGroupState {
   vpcId?: string;
   computeSubnetId?: string;
   securityGroupId?: string;
+  capacityEventMark?: number;
 }
 type Ctx = PhaseContext<AddInstanceGroupInput, AddInstanceGroupState>;
 type Phase = PhaseDefinition<AddInstanceGroupInput, AddInstanceGroupState>;
@@ -83,6 +85,7 @@ function groupPhase(deps: WorkflowDeps): Phase {
       const executionRole = cluster.InstanceGroups?.[0]?.ExecutionRole;
       if (!executionRole) throw new PreconditionError(`Cluster ${ctx.input.cluster} has no instance group whose execution role a new group could use.`);
       const spec = instanceGroupSpec(ctx.input, executionRole, { subnetId: ctx.state.computeSubnetId!, securityGroupId: ctx.state.securityGroupId! });
+      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster) });
       await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [spec]);
       ctx.log(`Requested instance group ${ctx.input.name}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`);
     },
@@ -94,7 +97,8 @@ function groupPhase(deps: WorkflowDeps): Phase {
         return { done: false, progress: `HyperPod ${cluster.ClusterStatus}` };
       }
       if (g.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`);
-      return { done: ready(g), progress: `${ctx.input.name} ${g.Status} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes` };
+      const waiting = ready(g) ? '' : await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster');
+      return { done: ready(g), progress: `${ctx.input.name} ${g.Status} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes${waiting}` };
     },
   };
 }

@@ -3,6 +3,7 @@ import { CloudError } from '../../domain/errors.js';
 import { clusterTags } from '../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
+import { checkCapacity } from '../capacity-watch.js';
 import { instanceGroupSpec } from '../instance-group-spec.js';
 import { namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
@@ -51,7 +52,7 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
         instanceGroups: [initialInstanceGroup(ctx.input, ctx.state.executionRoleArn!, names.initialGroup)],
         tags: { ...clusterTags(ctx.input.name, 'hyperpod'), 'SageMaker': 'true' },
       });
-      ctx.setState({ hyperpodClusterArn: arn });
+      ctx.setState({ hyperpodClusterArn: arn, capacityEventMark: 0 });
       ctx.log(`Requested HyperPod cluster ${names.hyperpodCluster}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`);
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
@@ -63,7 +64,8 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
       const counts = groups.map((g) => `${g.InstanceGroupName} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`).join(', ');
       // With Continuous provisioning HyperPod is InService before its nodes run; the user asked for nodes.
       const nodesUp = groups.every((g) => (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0));
-      return { done: c.ClusterStatus === 'InService' && nodesUp, progress: `HyperPod ${c.ClusterStatus}${counts ? ` (${counts})` : ''}` };
+      const waiting = nodesUp ? '' : await checkCapacity(deps.cloud, ctx.input.region, ctx.input.name, groups[0]?.InstanceGroupName ?? 'workers', ctx.state.capacityEventMark ?? 0, 'CreateCluster');
+      return { done: c.ClusterStatus === 'InService' && nodesUp, progress: `HyperPod ${c.ClusterStatus}${counts ? ` (${counts})` : ''}${waiting}` };
     },
   };
 }

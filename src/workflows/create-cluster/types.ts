@@ -16,6 +16,8 @@ export interface CreateClusterState {
   eksClusterArn?: string;
   kubernetesVersion?: string;
   hyperpodClusterArn?: string;
+  /** Newest cluster event when the nodes were requested (capacity trouble after it is ours). */
+  capacityEventMark?: number;
   bucket?: string;
   fileSystemId?: string;
 }

@@ -3,6 +3,7 @@ import { CloudError, NotFoundError } from '../../domain/errors.js';
 import { instanceGroupTarget } from '../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
+import { checkCapacity, eventMark } from '../capacity-watch.js';
 import { specFromDetails } from '../instance-group-spec.js';
 
 export interface GroupRef {
@@ -14,6 +15,9 @@ export interface ScaleInstanceGroupInput extends GroupRef {
   instanceCount: number;
 }
 type Empty = Record<string, never>;
+interface ScaleState {
+  capacityEventMark?: number;
+}
 
 const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.name);
 
@@ -30,7 +34,7 @@ const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.T
  * of a Continuous-mode cluster goes through BatchAddClusterNodes, everything else through
  * UpdateCluster restating the group as HyperPod describes it with the new count.
  */
-function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput, Empty> {
+function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput, ScaleState> {
   return {
     name: 'scale',
     title: 'Scale the instance group',
@@ -41,8 +45,9 @@ function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput
       if ((group.TargetCount ?? 0) !== ctx.input.instanceCount) return 'needs-act';
       return group.CurrentCount === ctx.input.instanceCount && group.Status === 'InService' ? 'done' : 'in-progress';
     },
-    async act(ctx: PhaseContext<ScaleInstanceGroupInput, Empty>) {
+    async act(ctx: PhaseContext<ScaleInstanceGroupInput, ScaleState>) {
       const { group, continuous } = await describeGroup(deps, ctx.input);
+      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster) });
       const target = group!.TargetCount ?? 0;
       const delta = ctx.input.instanceCount - target;
       if (delta > 0 && continuous) {
@@ -60,7 +65,10 @@ function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput
       const { group } = await describeGroup(deps, ctx.input);
       if (!group) throw new CloudError('sagemaker', 'DescribeCluster', 'InstanceGroupMissing', `Instance group ${ctx.input.name} disappeared while scaling.`);
       if (group.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed while scaling.`);
-      return { done: group.Status === 'InService' && group.CurrentCount === ctx.input.instanceCount, progress: `${ctx.input.name} ${group.Status} ${counts(group)}` };
+      const done = group.Status === 'InService' && group.CurrentCount === ctx.input.instanceCount;
+      const growing = (group.CurrentCount ?? 0) < ctx.input.instanceCount;
+      const waiting = !done && growing ? await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster') : '';
+      return { done, progress: `${ctx.input.name} ${group.Status} ${counts(group)}${waiting}` };
     },
   };
 }
@@ -87,7 +95,7 @@ function deleteGroupPhase(deps: WorkflowDeps): PhaseDefinition<GroupRef, Empty> 
   };
 }
 
-export function scaleInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<ScaleInstanceGroupInput, Empty> {
+export function scaleInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<ScaleInstanceGroupInput, ScaleState> {
   return {
     kind: 'scale-instance-group',
     target: groupTarget,
