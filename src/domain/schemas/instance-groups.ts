@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { IMMUTABLE_GROUP_FIELDS, MUTABLE_GROUP_FIELDS, isImmutableGroupField } from '../instance-groups.js';
+import { LabelsSchema, TaintSchema, TaintsSchema } from '../instance-groups/kubernetes-labels.js';
 import { AvailabilityZoneSchema, CapacityTypeSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
+
+export { IMMUTABLE_GROUP_FIELDS, TaintSchema };
 
 /**
  * Instance groups: what a user decides when adding one (zone, type, capacity type, count, network
@@ -11,35 +15,79 @@ export const InstanceGroupNameSchema = z
   .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, 'must be 1–63 letters, digits and hyphens, starting and ending with a letter or digit')
   .describe('Instance group name, unique in the cluster (fixed for the group\'s lifetime).');
 
-const LabelKey = z.string().regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/, 'must be a Kubernetes label key');
-const LabelValue = z.string().regex(/^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/, 'must be a Kubernetes label value (≤ 63 characters)');
+/** Our UI and API cap a group at 1000 nodes (HyperPod allows 6758); bigger fleets are several groups. */
+const InstanceCountSchema = z.number().int().min(0, 'must be at least 0').max(1000, 'must be at most 1000');
 
-export const TaintSchema = z
+const DeepHealthChecksSchema = z
+  .boolean()
+  .describe('Run deep health checks (GPU stress with DCGM, EFA/NCCL connectivity) on new nodes before they take work. Adds time to node start.');
+
+const S3_URI = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/;
+const ScriptNameSchema = z
+  .string()
+  .min(1, 'must name a script file')
+  .max(128, 'must be at most 128 characters')
+  .regex(/^[^/\s][^\s]*$/, 'must be a file name relative to sourceS3Uri, such as on_create.sh');
+
+export const LifecycleConfigSchema = z
   .object({
-    key: LabelKey,
-    value: LabelValue.optional(),
-    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
+    sourceS3Uri: z
+      .string()
+      .max(1024, 'must be at most 1024 characters')
+      .regex(S3_URI, 'must be an S3 URI such as s3://sagemaker-my-bucket/lifecycle/')
+      .describe('S3 folder of the lifecycle scripts. The execution role\'s managed policy only reads buckets named sagemaker-…; other buckets need an explicit s3:GetObject grant.'),
+    onCreate: ScriptNameSchema.describe('Script in that folder run when a node is created, e.g. on_create.sh.'),
+    onInitComplete: ScriptNameSchema.optional().describe('Optional script run after HyperPod\'s own node initialisation completes.'),
   })
-  .strict();
+  .strict()
+  .describe('Lifecycle scripts the group\'s nodes run at creation. Left out, the server\'s default script is used.');
+
+export const ScheduledUpdateSchema = z
+  .object({
+    scheduleExpression: z
+      .string()
+      .regex(/^cron\(.+\)$/, 'must be a cron expression such as cron(0 3 ? * SUN *)')
+      .describe('When HyperPod may roll AMI updates over the group, e.g. cron(0 3 ? * SUN *).'),
+    waitIntervalSeconds: z.number().int().min(0).max(3600, 'must be at most 3600').optional().describe('Pause between update batches, 0–3600 seconds.'),
+    maxBatch: z
+      .object({
+        type: z.enum(['INSTANCE_COUNT', 'CAPACITY_PERCENTAGE']).describe('Batch size as a node count or as a percentage of the group.'),
+        value: z.number().int().min(1, 'must be at least 1').describe('Nodes (or percent) updated at once.'),
+      })
+      .strict()
+      .optional()
+      .describe('Largest batch of nodes updated at once (rolling update).'),
+  })
+  .strict()
+  .describe('Scheduled AMI updates for the group.');
+
+export const AutoPatchSchema = z
+  .object({
+    patchingStrategy: z.enum(['WhenIdle', 'WhenAllIdle']).describe('WhenIdle: patch each node when it runs no pods; WhenAllIdle: only when the whole group is idle.'),
+    nextPatchDate: z.iso.datetime('must be an ISO-8601 time such as 2026-06-01T03:00:00Z').optional().describe('Earliest time of the next patch.'),
+  })
+  .strict()
+  .describe('Automatic security patching when nodes are idle.');
 
 export const AddInstanceGroupRequestSchema = z
   .object({
     name: InstanceGroupNameSchema,
-    region: RegionSchema.optional(),
-    availabilityZone: AvailabilityZoneSchema.describe('Zone of the group; its /20 compute subnet is reused or created there.'),
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    availabilityZone: AvailabilityZoneSchema.describe('Zone of the group; its /20 compute subnet is reused or created there. Fixed for the group\'s lifetime.'),
     instanceType: InstanceTypeSchema,
-    instanceCount: z.number().int().min(0, 'must be at least 0').max(1000).describe('Number of instances (0 for a group that managed autoscaling grows from zero).'),
-    minInstanceCount: z.number().int().min(0).max(1000).optional().describe('Fewest instances HyperPod must get for the group to count as created.'),
-    capacityType: CapacityTypeSchema.default('on-demand'),
-    trainingPlanArn: TrainingPlanArnSchema.optional(),
+    instanceCount: InstanceCountSchema.describe('Number of instances (0 for a group that managed autoscaling grows from zero).'),
+    minInstanceCount: InstanceCountSchema.optional().describe('Fewest instances HyperPod must get for the group to count as created (else it rolls back after 3 hours).'),
+    capacityType: CapacityTypeSchema.default('on-demand').describe(CapacityTypeSchema.description!),
+    trainingPlanArn: TrainingPlanArnSchema.optional().describe(TrainingPlanArnSchema.description!),
     networkInterface: z
       .enum(['efa', 'efa-only'])
       .optional()
       .describe('EFA network interfaces (EFA-capable types only): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Fixed for the group\'s lifetime.'),
-    deepHealthChecks: z.boolean().default(false).describe('Run deep health checks (GPU stress, EFA connectivity) on new nodes before they take work.'),
-    threadsPerCore: z.union([z.literal(1), z.literal(2)]).optional().describe('1 disables hyper-threading. Fixed for the group\'s lifetime.'),
-    labels: z.record(LabelKey, LabelValue).optional().describe('Kubernetes labels for the group\'s nodes.'),
-    taints: z.array(TaintSchema).max(50).optional().describe('Kubernetes taints for the group\'s nodes.'),
+    deepHealthChecks: DeepHealthChecksSchema.default(false).describe(DeepHealthChecksSchema.description!),
+    threadsPerCore: z.union([z.literal(1), z.literal(2)], 'must be 1 or 2').optional().describe('1 disables hyper-threading. Fixed for the group\'s lifetime.'),
+    labels: LabelsSchema.optional().describe(LabelsSchema.description!),
+    taints: TaintsSchema.optional().describe(TaintsSchema.description!),
+    lifecycleConfig: LifecycleConfigSchema.optional().describe(LifecycleConfigSchema.description!),
   })
   .strict()
   .superRefine((req, ctx) => {
@@ -51,53 +99,83 @@ export const AddInstanceGroupRequestSchema = z
   .describe('Add an instance group to a cluster: capacity type, network interface mode and subnet placement are fixed in this one create.');
 export type AddInstanceGroupRequest = z.output<typeof AddInstanceGroupRequestSchema>;
 
-/** Fields fixed for a group's lifetime, and why — the message a refused change carries. */
-export const IMMUTABLE_GROUP_FIELDS: Record<string, string> = {
-  name: 'the group name identifies it for its lifetime; add a new group instead',
-  instanceType: 'HyperPod cannot change a group\'s instance type; add a group with the new type and scale this one down',
-  capacityType: 'the capacity type (on-demand, spot, training plan) is fixed when the group is created',
-  trainingPlanArn: 'the training plan is part of the capacity type, fixed when the group is created',
-  networkInterface: 'the EFA / EFA-only network interface mode is fixed when the group is created',
-  availabilityZone: 'the group\'s subnet placement (its zone) is fixed when the group is created',
-  threadsPerCore: 'threads per core are fixed when the group is created',
-  executionRole: 'the execution role is fixed when the group is created',
-  overrideVpcConfig: 'the VPC override is fixed when the group is created',
-};
+const UPDATE_KEYS = new Set<string>(['region', ...MUTABLE_GROUP_FIELDS]);
 
+/**
+ * Unknown keys are let through to the refinement, which names each one: a fixed field gets
+ * "cannot change: <why>" on its own path (the route answers 422), anything else "is not a field".
+ */
 export const UpdateInstanceGroupRequestSchema = z
   .object({
-    region: RegionSchema.optional(),
-    instanceCount: z.number().int().min(0, 'must be at least 0').max(1000).optional().describe('New number of instances. Send only the fields you change.'),
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    instanceCount: InstanceCountSchema.optional().describe('New number of instances. Send only the fields you change.'),
+    minInstanceCount: InstanceCountSchema.optional().describe('New minimum count (it matters only until the group first becomes InService).'),
+    labels: LabelsSchema.optional().describe('The complete new set of labels HyperPod keeps on the group\'s nodes ({} removes them all).'),
+    taints: TaintsSchema.optional().describe('The complete new list of taints HyperPod keeps on the group\'s nodes ([] removes them all).'),
+    deepHealthChecks: DeepHealthChecksSchema.optional().describe(DeepHealthChecksSchema.description!),
+    lifecycleConfig: LifecycleConfigSchema.optional().describe('New lifecycle scripts; they run on nodes created from now on.'),
+    scheduledUpdate: ScheduledUpdateSchema.nullable().optional().describe('Scheduled AMI updates; null removes the schedule.'),
+    autoPatch: AutoPatchSchema.nullable().optional().describe('Automatic patching when idle; null turns it off.'),
   })
   .catchall(z.unknown())
   .superRefine((req, ctx) => {
     for (const key of Object.keys(req)) {
-      if (key === 'region' || key === 'instanceCount') continue;
-      const why = IMMUTABLE_GROUP_FIELDS[key];
-      ctx.addIssue({ code: 'custom', path: [key], message: why ? `cannot change: ${why}` : 'is not a field of an instance group update' });
+      if (UPDATE_KEYS.has(key)) continue;
+      const message = isImmutableGroupField(key) ? `cannot change: ${IMMUTABLE_GROUP_FIELDS[key]}` : 'is not a field of an instance group update';
+      ctx.addIssue({ code: 'custom', path: [key], message });
     }
-    if (req.instanceCount === undefined && Object.keys(req).every((k) => k === 'region')) {
-      ctx.addIssue({ code: 'custom', path: ['instanceCount'], message: 'is required: there is nothing else to change yet' });
+    if (!MUTABLE_GROUP_FIELDS.some((k) => req[k] !== undefined) && Object.keys(req).every((k) => k === 'region')) {
+      ctx.addIssue({ code: 'custom', path: [], message: `names nothing to change: send at least one of ${MUTABLE_GROUP_FIELDS.join(', ')}` });
+    }
+    if (req.instanceCount !== undefined && req.minInstanceCount !== undefined && req.minInstanceCount > req.instanceCount) {
+      ctx.addIssue({ code: 'custom', path: ['minInstanceCount'], message: 'must not exceed instanceCount' });
     }
   })
-  .describe('Change a group. Only the count can change here; fixed fields are refused, naming the field and why.');
+  .describe(`Change a group: send only what changes (${MUTABLE_GROUP_FIELDS.join(', ')}). Fixed fields (${Object.keys(IMMUTABLE_GROUP_FIELDS).join(', ')}) are refused, naming the field and why; a request equal to the group's state changes nothing.`);
 export type UpdateInstanceGroupRequest = z.output<typeof UpdateInstanceGroupRequestSchema>;
 
-export const InstanceGroupViewSchema = z.object({
-  name: z.string(),
-  instanceType: z.string(),
-  status: z.string().describe('HyperPod instance group status (InService, Creating, Updating, Deleting, Failed, …).'),
-  currentCount: z.number().int(),
-  targetCount: z.number().int(),
-  minCount: z.number().int().optional(),
-  capacityType: CapacityTypeSchema,
-  trainingPlanArn: z.string().optional(),
-  networkInterface: z.enum(['efa', 'efa-only']).optional(),
-  threadsPerCore: z.number().int().optional(),
-  deepHealthChecks: z.boolean(),
-  subnetIds: z.array(z.string()).describe('The group\'s subnets (its OverrideVpcConfig, else the cluster\'s).'),
-  labels: z.record(z.string(), z.string()),
-  taints: z.array(z.object({ key: z.string(), value: z.string().optional(), effect: z.string() })),
-  activeOperation: z.object({ id: z.string(), kind: z.string(), status: z.string() }).optional(),
-});
+export const ScaleInstanceGroupRequestSchema = z
+  .object({
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    instanceCount: InstanceCountSchema.describe('The new number of instances (0 allowed). The same count as now changes nothing.'),
+  })
+  .strict()
+  .describe('Set the number of instances of a group.');
+export type ScaleInstanceGroupRequest = z.output<typeof ScaleInstanceGroupRequestSchema>;
+
+export const SetAutoscalingRequestSchema = z
+  .object({
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    enabled: z.boolean('must be true or false').describe('true turns HyperPod-managed node autoscaling (Karpenter, run by AWS) on; false turns it off.'),
+  })
+  .strict()
+  .describe(
+    'Managed node autoscaling: HyperPod-managed Karpenter launches nodes from HyperPod instance groups (they can scale from zero). ' +
+      'It scales HyperPod instance groups only, not general EC2 capacity (no EKS managed node groups, no plain EC2 instances).',
+  );
+export type SetAutoscalingRequest = z.output<typeof SetAutoscalingRequestSchema>;
+
+export const InstanceGroupViewSchema = z
+  .object({
+    name: z.string().describe('Instance group name.'),
+    instanceType: z.string().describe('SageMaker instance type, e.g. ml.p5.48xlarge.'),
+    status: z.string().describe('HyperPod instance group status (InService, Creating, Updating, Deleting, Failed, …).'),
+    currentCount: z.number().int().describe('Instances the group has now.'),
+    targetCount: z.number().int().describe('Instances HyperPod works towards.'),
+    minCount: z.number().int().optional().describe('Fewest instances for the group to count as created.'),
+    capacityType: CapacityTypeSchema,
+    trainingPlanArn: z.string().optional().describe('Training plan the capacity comes from (capacityType training-plan).'),
+    networkInterface: z.enum(['efa', 'efa-only']).optional().describe('EFA mode; absent for ENA only.'),
+    threadsPerCore: z.number().int().optional().describe('Threads per core (1 = no hyper-threading).'),
+    deepHealthChecks: z.boolean().describe('Whether new nodes run deep health checks before they take work.'),
+    subnetIds: z.array(z.string()).describe('The group\'s subnets (its OverrideVpcConfig, else the cluster\'s).'),
+    labels: z.record(z.string(), z.string()).describe('Kubernetes labels HyperPod keeps on the group\'s nodes.'),
+    taints: z.array(z.object({ key: z.string(), value: z.string().optional(), effect: z.string() })).describe('Kubernetes taints HyperPod keeps on the group\'s nodes.'),
+    lifecycleConfig: z.object({ sourceS3Uri: z.string(), onCreate: z.string(), onInitComplete: z.string().optional() }).optional().describe('The group\'s lifecycle scripts.'),
+    activeOperation: z
+      .object({ id: z.string(), kind: z.string(), status: z.string() })
+      .optional()
+      .describe('The operation now working on this group, if any.'),
+  })
+  .describe('An instance group as HyperPod describes it.');
 export type InstanceGroupView = z.infer<typeof InstanceGroupViewSchema>;
