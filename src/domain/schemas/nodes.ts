@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { BATCH_DELETE_LIMIT, BATCH_REBOOT_LIMIT, BATCH_REPLACE_LIMIT, DEEP_HEALTH_CHECK_INSTANCE_LIMIT, type NodeAction } from '../instance-groups.js';
+import { NodeHealthSchema, NodeHealthStateSchema } from '../node-health.js';
+import { AvailabilityZoneSchema, PageLimitSchema, PageTokenSchema, RegionSchema } from './common.js';
+import { InstanceGroupNameSchema } from './instance-groups.js';
+
+/**
+ * Nodes of a HyperPod cluster: SageMaker's node joined with its Kubernetes Node, judged once by
+ * `nodeHealth`, and the actions of the escalation (reboot, replace, delete) with their guards.
+ */
+
+export const NodeIdSchema = z
+  .string()
+  .regex(/^i-[0-9a-f]{8,17}$/, 'must be an EC2 instance id such as i-0123456789abcdef0 (the instanceId list_nodes shows)')
+  .describe('EC2 instance id of a HyperPod node, e.g. i-0123456789abcdef0.');
+
+/** The most nodes one request may name: a page of list_nodes. The server batches them to AWS's limits. */
+export const MAX_NODES_PER_REQUEST = 500;
+
+export const ListNodesQuerySchema = z
+  .object({
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    group: InstanceGroupNameSchema.optional().describe('Only nodes of this instance group.'),
+    health: NodeHealthStateSchema.optional().describe('Only nodes in this health state: healthy, degraded, failed or transitional.'),
+    availabilityZone: AvailabilityZoneSchema.optional().describe('Only nodes in this Availability Zone.'),
+    limit: PageLimitSchema,
+    nextToken: PageTokenSchema,
+  })
+  .strict()
+  .describe('Filter and page the nodes of a cluster.');
+export type ListNodesQuery = z.output<typeof ListNodesQuerySchema>;
+
+export const NodeViewSchema = z
+  .object({
+    instanceId: z.string().describe('EC2 instance id; the id node actions take.'),
+    nodeLogicalId: z.string().optional().describe('HyperPod\'s id for the node slot; stays while the instance is replaced.'),
+    nodeName: z.string().optional().describe('Kubernetes Node name (hyperpod-i-…); absent until the instance joins Kubernetes.'),
+    instanceGroupName: z.string().describe('Instance group the node belongs to.'),
+    instanceType: z.string().describe('SageMaker instance type, e.g. ml.p5.48xlarge.'),
+    availabilityZone: z.string().optional().describe('Availability Zone of the instance.'),
+    privateIp: z.string().optional().describe('Primary private IPv4 address.'),
+    launchTime: z.string().optional().describe('ISO-8601 time the instance launched.'),
+    capacityType: z.enum(['on-demand', 'spot']).optional().describe('How the instance is paid for (DescribeClusterNode CapacityType).'),
+    instanceStatus: z
+      .object({ status: z.string().describe('SageMaker ClusterInstanceStatus: Running, Pending, Failure, ShuttingDown, SystemUpdating, DeepHealthCheckInProgress or NotFound.'), message: z.string().optional().describe('SageMaker\'s message, if any.') })
+      .describe('What SageMaker says of the instance.'),
+    labels: z
+      .object({
+        healthStatus: z.string().optional().describe('sagemaker.amazonaws.com/node-health-status: Schedulable, Unschedulable, UnschedulablePendingReboot or UnschedulablePendingReplacement.'),
+        deepHealthCheckStatus: z.string().optional().describe('sagemaker.amazonaws.com/deep-health-check-status: InProgress, Passed or Failed.'),
+        faultType: z.string().optional().describe('sagemaker.amazonaws.com/fault-type, set by the health-monitoring agent.'),
+        faultReason: z.string().optional().describe('sagemaker.amazonaws.com/fault-reason, set by the health-monitoring agent.'),
+      })
+      .describe('HyperPod\'s health labels on the Kubernetes Node, as they are.'),
+    kubernetes: z
+      .object({
+        ready: z.enum(['True', 'False', 'Unknown']).optional().describe('The Node\'s Ready condition; absent before the kubelet first reports.'),
+        unschedulable: z.boolean().describe('Whether the Node is cordoned.'),
+        taints: z.array(z.object({ key: z.string(), value: z.string().optional(), effect: z.string() })).describe('The Node\'s taints.'),
+      })
+      .optional()
+      .describe('The Kubernetes Node\'s state; absent while the instance is not in Kubernetes.'),
+    health: NodeHealthSchema,
+    allocatable: z
+      .object({
+        gpus: z.number().int().describe('NVIDIA GPUs pods can request (nvidia.com/gpu).'),
+        neuronDevices: z.number().int().describe('AWS Neuron devices pods can request (aws.amazon.com/neurondevice).'),
+        efa: z.number().int().describe('EFA interfaces pods can request (vpc.amazonaws.com/efa).'),
+      })
+      .describe('Accelerators and EFA interfaces the Node offers to pods (0 when not in Kubernetes).'),
+    podCount: z.number().int().describe('Pods bound to the node that are not finished.'),
+  })
+  .describe('One HyperPod node: SageMaker\'s view joined with its Kubernetes Node, with one health verdict.');
+export type NodeView = z.infer<typeof NodeViewSchema>;
+
+/** Kubernetes extended-resource quantities are whole numbers; anything else counts as none. */
+const count = (q: string | undefined) => (q !== undefined && /^\d+$/.test(q) ? Number(q) : 0);
+
+/**
+ * The accelerator part of a Node's `status.allocatable`.
+ *
+ * @example
+ * allocatableAccelerators({ 'nvidia.com/gpu': '8', 'vpc.amazonaws.com/efa': '32', cpu: '192' });
+ * // { gpus: 8, neuronDevices: 0, efa: 32 }
+ */
+export function allocatableAccelerators(allocatable: Record<string, string> | undefined): NodeView['allocatable'] {
+  return { gpus: count(allocatable?.['nvidia.com/gpu']), neuronDevices: count(allocatable?.['aws.amazon.com/neurondevice']), efa: count(allocatable?.['vpc.amazonaws.com/efa']) };
+}
+
+const CONFIRM_WHY: Record<NodeAction, string | undefined> = {
+  reboot: undefined,
+  replace: 'replacing terminates the instance and destroys its root and secondary volumes (local data is lost); a new instance takes its place',
+  delete: 'deleting terminates the instances and removes them from their group, which shrinks by as many',
+};
+
+const PER_CALL: Record<NodeAction, number> = { reboot: BATCH_REBOOT_LIMIT, replace: BATCH_REPLACE_LIMIT, delete: BATCH_DELETE_LIMIT };
+
+const NodeIdsSchema = z
+  .array(NodeIdSchema)
+  .min(1, 'must name at least one node')
+  .max(MAX_NODES_PER_REQUEST, `must name at most ${MAX_NODES_PER_REQUEST} nodes`)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `names ${id} twice` });
+      seen.add(id);
+    });
+  });
+
+/**
+ * The request of one node action. Replace and delete need `confirm: true` because they lose data
+ * or capacity; reboot, the first step after investigating, does not.
+ *
+ * @example
+ * nodeActionRequestSchema('replace').parse({ nodeIds: ['i-0123456789abcdef0'], confirm: true });
+ */
+export function nodeActionRequestSchema(action: NodeAction) {
+  const why = CONFIRM_WHY[action];
+  const confirm = why
+    ? z.literal(true, `must be true: ${why}`).describe(`Must be true: ${why}.`)
+    : z.literal(true, 'must be true or left out: a reboot needs no confirmation').optional().describe('Not needed: a reboot keeps the instance and its volumes.');
+  return z
+    .object({
+      region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+      nodeIds: NodeIdsSchema.describe(`Instance ids of the nodes to ${action} (from list_nodes). The server sends them to AWS ${PER_CALL[action]} at a time.`),
+      confirm,
+    })
+    .strict()
+    .describe(
+      `${action[0]!.toUpperCase()}${action.slice(1)} nodes. Escalate in order: investigate, then reboot, then replace${action === 'delete' ? '; delete only to give capacity back' : ''}.`,
+    );
+}
+
+export const RebootNodesRequestSchema = nodeActionRequestSchema('reboot');
+export const ReplaceNodesRequestSchema = nodeActionRequestSchema('replace');
+export const DeleteNodesRequestSchema = nodeActionRequestSchema('delete');
+export type NodeActionRequest = z.output<ReturnType<typeof nodeActionRequestSchema>>;
+
+export const DeepHealthCheckSchema = z.enum(['InstanceStress', 'InstanceConnectivity']).describe('InstanceStress: GPU/Neuron stress, DCGM diagnostics, EFA loopback on each instance; InstanceConnectivity: NCCL/NCCOM tests across instances.');
+
+export const StartDeepHealthCheckRequestSchema = z
+  .object({
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    instanceGroupName: InstanceGroupNameSchema.describe('Instance group whose nodes are checked.'),
+    nodeIds: NodeIdsSchema.max(DEEP_HEALTH_CHECK_INSTANCE_LIMIT, `must name at most ${DEEP_HEALTH_CHECK_INSTANCE_LIMIT} nodes (StartClusterHealthCheck's limit)`)
+      .optional()
+      .describe('Only these nodes of the group; left out, every node of the group.'),
+    checks: z
+      .array(DeepHealthCheckSchema)
+      .min(1, 'must name at least one check')
+      .max(2)
+      .refine((c) => new Set(c).size === c.length, 'must not repeat a check')
+      .default(['InstanceStress', 'InstanceConnectivity'])
+      .describe('Which deep health checks to run; both by default.'),
+  })
+  .strict()
+  .describe('Run deep health checks on demand. The checked nodes take no new work until the checks end; follow them in the node health state (transitional, then healthy or failed).');
+export type StartDeepHealthCheckRequest = z.output<typeof StartDeepHealthCheckRequestSchema>;
