@@ -12,6 +12,7 @@ export interface InstanceGroupDecisions {
   networkInterface?: 'efa' | 'efa-only';
   deepHealthChecks?: boolean;
   threadsPerCore?: number;
+  lifecycleConfig?: { sourceS3Uri: string; onCreate: string; onInitComplete?: string };
   labels?: Record<string, string>;
   taints?: Array<{ key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }>;
 }
@@ -36,6 +37,9 @@ export function instanceGroupSpec(
     ...(d.capacityType === 'spot' ? { CapacityRequirements: { Spot: {} } } : d.capacityType === 'on-demand' ? { CapacityRequirements: { OnDemand: {} } } : {}),
     ...(d.networkInterface ? { NetworkInterface: { InterfaceType: d.networkInterface } } : {}),
     ...(d.threadsPerCore ? { ThreadsPerCore: d.threadsPerCore } : {}),
+    ...(d.lifecycleConfig
+      ? { LifeCycleConfig: { SourceS3Uri: d.lifecycleConfig.sourceS3Uri, OnCreate: d.lifecycleConfig.onCreate, ...(d.lifecycleConfig.onInitComplete ? { OnInitComplete: d.lifecycleConfig.onInitComplete } : {}) } }
+      : {}),
     ...(d.labels || d.taints
       ? {
           KubernetesConfig: {

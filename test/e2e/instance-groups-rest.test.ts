@@ -67,6 +67,9 @@ describe('instance groups through the REST API: placement, immutability, the dif
       assert.equal(r.status, 422, JSON.stringify(r.body));
       assert.ok(r.body.errors.some((e: any) => e.path === field && /fixed|cannot change/.test(e.message)), JSON.stringify(r.body));
     }
+    const labels = await server.api('PATCH', `${groupsUrl}/spot-a`, { labels: { team: 'ml' } });
+    assert.equal(labels.status, 422, 'changes this server cannot apply yet are refused by name, not half-done');
+    assert.ok(labels.body.errors.some((e: any) => e.path === 'labels'), JSON.stringify(labels.body));
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length, updatesBefore, 'no UpdateCluster was called');
   });
 

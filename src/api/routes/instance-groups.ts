@@ -71,6 +71,15 @@ export function registerInstanceGroupRoutes(app: FastifyInstance, routes: RouteR
     },
     async ({ params, body, request }) => {
       const r = region(body.region);
+      // The schema knows every changeable field; this server applies only the count so far. Say so
+      // by name rather than start a scale with no count.
+      const unsupported = Object.keys(body).filter((k) => k !== 'region' && k !== 'instanceCount' && (body as Record<string, unknown>)[k] !== undefined);
+      if (unsupported.length || body.instanceCount === undefined) {
+        throw new PreconditionError(
+          `This server changes only instanceCount of an existing group so far; ${unsupported.length ? unsupported.join(', ') : 'the request'} cannot be applied yet.`,
+          (unsupported.length ? unsupported : ['instanceCount']).map((path) => ({ path, message: path === 'instanceCount' ? 'is required' : 'changing it on an existing group is not supported yet; only instanceCount is' })),
+        );
+      }
       const groups = await ctx.clusters.instanceGroups(r, params.name);
       if (!groups.some((g) => g.name === params.group)) throw InputError.field('group', `cluster ${params.name} has no instance group '${params.group}'`);
       return accepted(ctx.operations.start('scale-instance-group', { cluster: params.name, region: r, name: params.group, instanceCount: body.instanceCount! }, { idempotencyKey: idempotencyKey(request) }));

@@ -40,7 +40,7 @@ export const LifecycleConfigSchema = z
     onInitComplete: ScriptNameSchema.optional().describe('Optional script run after HyperPod\'s own node initialisation completes.'),
   })
   .strict()
-  .describe('Lifecycle scripts the group\'s nodes run at creation. Left out, the server\'s default script is used.');
+  .describe('Lifecycle scripts the group\'s nodes run at creation. Left out, the nodes run none (HyperPod on EKS does not need them).');
 
 export const ScheduledUpdateSchema = z
   .object({
