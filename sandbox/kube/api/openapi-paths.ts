@@ -50,6 +50,8 @@ const LOG = [
 const ref = (name: string): Schema => ({ $ref: `${REF}${name}` });
 const content = (schema: Schema, types = ['application/json', 'application/yaml']) => Object.fromEntries(types.map((t) => [t, { schema }]));
 const PATCH_TYPES = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+/** Custom resources take no strategic merge patch; kubectl reads this list to choose its apply patch (merge patch for them). */
+const CUSTOM_PATCH_TYPES = PATCH_TYPES.filter((m) => !m.includes('strategic'));
 
 /** `''` → Core, `rbac.authorization.k8s.io` → RbacAuthorization, `stable.example.com` → StableExampleCom. */
 function groupWord(group: string): string {
@@ -110,7 +112,7 @@ export function resourcePaths(t: ResourceType, schemaName: string, listName: str
       parameters: named,
       get: operation(t, '', base('read', 'get', `read the specified ${t.kind}`, [], ['200'])),
       put: operation(t, '', base('replace', 'put', `replace the specified ${t.kind}`, WRITE, ['200', '201'], { body: kind })),
-      patch: operation(t, '', base('patch', 'patch', `partially update the specified ${t.kind}`, [...WRITE, query('force', 'boolean', 'Take over fields other managers own (server-side apply).')], ['200', '201'], { body: ref(PATCH), bodyTypes: PATCH_TYPES })),
+      patch: operation(t, '', base('patch', 'patch', `partially update the specified ${t.kind}`, [...WRITE, query('force', 'boolean', 'Take over fields other managers own (server-side apply).')], ['200', '201'], { body: ref(PATCH), bodyTypes: t.crd ? CUSTOM_PATCH_TYPES : PATCH_TYPES })),
       delete: operation(t, '', base('delete', 'delete', `delete a ${t.kind}`, DELETE, ['200', '202'], { body: ref(DELETE_OPTIONS) })),
     },
   };
@@ -122,7 +124,7 @@ export function resourcePaths(t: ResourceType, schemaName: string, listName: str
     parameters: named,
     get: operation(t, suffix, base('read', 'get', `read ${name} of the specified ${t.kind}`, [], ['200'], { response, gvk: subGvk })),
     put: operation(t, suffix, base('replace', 'put', `replace ${name} of the specified ${t.kind}`, WRITE, ['200', '201'], { response, gvk: subGvk, body: response })),
-    patch: operation(t, suffix, base('patch', 'patch', `partially update ${name} of the specified ${t.kind}`, [...WRITE, query('force', 'boolean', 'Take over fields other managers own (server-side apply).')], ['200', '201'], { response, gvk: subGvk, body: ref(PATCH), bodyTypes: PATCH_TYPES })),
+    patch: operation(t, suffix, base('patch', 'patch', `partially update ${name} of the specified ${t.kind}`, [...WRITE, query('force', 'boolean', 'Take over fields other managers own (server-side apply).')], ['200', '201'], { response, gvk: subGvk, body: ref(PATCH), bodyTypes: t.crd ? CUSTOM_PATCH_TYPES : PATCH_TYPES })),
   });
   if (t.subresources?.status) paths[`${item}/status`] = sub('status', 'Status', kind, gvk);
   if (t.subresources?.scale) paths[`${item}/scale`] = sub('scale', 'Scale', ref('io.k8s.api.autoscaling.v1.Scale'), { group: 'autoscaling', version: 'v1', kind: 'Scale' });

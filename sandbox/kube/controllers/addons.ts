@@ -106,7 +106,7 @@ function remove(cluster: KubeCluster, o: KubeObject): void {
   if (type && live && !live.metadata.deletionTimestamp) deleteObject(cluster, type, live, 'Background');
 }
 
-function establish(crd: KubeObject, now: number): void {
+export function establish(crd: KubeObject, now: number): void {
   const at = rfc3339(now);
   const spec = crd.spec as Any;
   crd.status = {

@@ -10,6 +10,7 @@ import { expireEvents } from './events.js';
 import { collectGarbage } from './gc.js';
 import { syncHyperPodNodes } from './hyperpod-nodes.js';
 import { runJobs } from './jobs.js';
+import { runKarpenter } from './karpenter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
 import { runKubelets } from './pod-lifecycle.js';
 import { runReplicaSets } from './replicasets.js';
@@ -45,7 +46,8 @@ export function bootstrapCluster(cluster: KubeCluster, ctx: ControllerContext): 
 
 /**
  * Every sandbox tick, for every live cluster, in the order the real control loops settle: nodes
- * and add-ons from the AWS side, node lifecycle, the workload controllers, the scheduler, the
+ * and add-ons from the AWS side, node lifecycle, the workload controllers, HyperPod's Karpenter
+ * (when autoscaling is on), the scheduler, the
  * kubelets, services and endpoints, then garbage collection. Each step is an idempotent function of
  * the stored objects and sandbox time.
  */
@@ -64,6 +66,8 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runStatefulSets(cluster);
   runDaemonSets(cluster);
   runJobs(cluster);
+  // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
+  runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);
   runKubelets(cluster);
   runServices(cluster, setup.serviceCidr);

@@ -1,5 +1,6 @@
 import type { SandboxState } from '../../core/store.js';
 import { markFault } from './node-lifecycle.js';
+export { autoscalerAddNode, autoscalerRemoveNode, findAutoscaledNode, hyperPodAutoscaling, type AutoscaledNodeView, type AutoscalingGroupView, type AutoscalingView } from './autoscaling.js';
 import { clustersIn, findCluster, type DeepHealthCheckStatus, type HealthStatus, type NodeStatus, type StoredCluster, type StoredNode } from './state.js';
 
 /**
