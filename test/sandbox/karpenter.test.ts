@@ -63,7 +63,7 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
   before(async () => {
     sb = await startTestSandbox();
     p = await buildPrereqs(sb, 'kp');
-    await ensureQuota(sb, `${GPU} for cluster usage`, 4);
+    await ensureQuota(sb, `${GPU} for cluster usage`, 6);
     await ensureQuota(sb, `${CPU} for cluster usage`, 1);
     // A fixed system group runs CoreDNS; Karpenter would otherwise (rightly) launch a GPU node for it.
     await sm.send(
@@ -198,5 +198,34 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     assert.equal(events.filter((d) => /^Autoscaling \(Karpenter\) added a node to instance group 'gpu'/.test(d)).length, 2);
     assert.equal(events.filter((d) => /^Autoscaling \(Karpenter\) removed node i-[0-9a-f]+ from instance group 'gpu' \(empty/.test(d)).length, 2);
     assert.match(await kubectl('get', 'nodepools'), /gpu-pool\s+gpu-class\s+0\s+True/);
+  });
+
+  it('stops at the NodePool limits and says so on the pod that does not fit', async () => {
+    await k.kubectl(['apply', '-f', '-'], { input: DEPLOYMENT.replace('replicas: 2', 'replicas: 5') });
+    await eventually(async () => (await json('get', 'nodeclaims')).items.length === 4, { sandbox: sb, stepSeconds: 1, what: 'four NodeClaims' });
+    await sb.advance(5);
+    assert.equal((await json('get', 'nodeclaims')).items.length, 4, 'nvidia.com/gpu: 4 allows four one-GPU nodes');
+    assert.equal((await gpuGroup()).TargetCount, 4);
+    const events = (await json('get', 'events', '--field-selector', 'reason=FailedScheduling')).items;
+    assert.ok(events.some((e) => e.source?.component === 'karpenter' && /incompatible with nodepool "gpu-pool", all available instance types exceed limits for nodepool/.test(e.message)));
+  });
+
+  it('a deleted NodeClaim takes its node away through HyperPod, and Karpenter provisions again for the displaced pod', async () => {
+    const victim = (await json('get', 'nodeclaims')).items[0]!.metadata.name as string;
+    await kubectl('delete', 'nodeclaim', victim, '--wait=false');
+    await sb.advance(1);
+    const deleting = JSON.parse(await kubectl('get', 'nodeclaim', victim, '-o', 'json'));
+    assert.ok(deleting.metadata.deletionTimestamp, 'held by karpenter.sh/termination until the instance is gone');
+    assert.deepEqual(deleting.metadata.finalizers, ['karpenter.sh/termination']);
+    await eventually(
+      async () => {
+        const names = (await json('get', 'nodeclaims')).items.map((c) => c.metadata.name as string);
+        return !names.includes(victim) && names.length === 4;
+      },
+      { sandbox: sb, stepSeconds: 30, what: 'the deleted claim gone and a new one made' },
+    );
+    const events = (await sm.send(new ListClusterEventsCommand({ ClusterName: 'auto', InstanceGroupName: 'gpu', MaxResults: 100 }))).Events!.map((e) => e.Description ?? '');
+    assert.ok(events.some((d) => /removed node \S+ from instance group 'gpu' \(its NodeClaim was deleted/.test(d)));
+    await kubectl('delete', 'deployment', 'infer');
   });
 });

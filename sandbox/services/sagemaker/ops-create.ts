@@ -75,6 +75,11 @@ export function newGroup(spec: StoredGroupSpec, placement: { subnets: string[]; 
   };
 }
 
+/** Karpenter is the only autoscaler HyperPod offers: an enabled config without a type means Karpenter. */
+export function withAutoScalerType(a: { Mode: 'Enable' | 'Disable'; AutoScalerType?: 'Karpenter' }): { Mode: 'Enable' | 'Disable'; AutoScalerType?: 'Karpenter' } {
+  return a.Mode === 'Enable' && !a.AutoScalerType ? { ...a, AutoScalerType: 'Karpenter' } : a;
+}
+
 export function registerAccessEntries(world: World, cluster: StoredCluster, roles: string[], now: number): void {
   for (const role of new Set(roles)) {
     ensureAccessEntry(world.state, world.region, cluster.eksClusterName, { principalArn: role, type: 'HYPERPOD_LINUX' }, now);
@@ -128,7 +133,7 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
     ...(continuous ? { nodeProvisioningMode: 'Continuous' as const } : {}),
     ...(req.TieredStorageConfig ? { tieredStorageConfig: req.TieredStorageConfig } : {}),
     ...(req.ClusterRole ? { clusterRole: req.ClusterRole } : {}),
-    ...(req.AutoScaling ? { autoScaling: { ...req.AutoScaling, Status: 'Creating' as const } } : {}),
+    ...(req.AutoScaling ? { autoScaling: { ...withAutoScalerType(req.AutoScaling), Status: 'Creating' as const } } : {}),
     tags: req.Tags ?? [],
     groups: [],
     nodes: [],

@@ -6,7 +6,7 @@ import { checkGroupSpec, checkRole } from './checks.js';
 import { conflict, validation } from './errors.js';
 import { recordEvent } from './events.js';
 import { requireCluster } from './ops-clusters.js';
-import { checkPlanTotals, duplicateGroupNames, newGroup, normalizeSpec, registerAccessEntries, worldOf } from './ops-create.js';
+import { checkPlanTotals, duplicateGroupNames, newGroup, normalizeSpec, registerAccessEntries, withAutoScalerType, worldOf } from './ops-create.js';
 import { checkQuotas } from './quotas.js';
 import { reconcileGroup, setTarget } from './scaling.js';
 import { updateClusterInput, type GroupSpecInput } from './schemas.js';
@@ -114,7 +114,7 @@ export function updateClusterOp(input: unknown, ctx: RequestContext) {
   if (req.TieredStorageConfig) cluster.tieredStorageConfig = req.TieredStorageConfig;
   if (req.NodeProvisioningMode) cluster.nodeProvisioningMode = req.NodeProvisioningMode;
   if (req.ClusterRole) cluster.clusterRole = req.ClusterRole;
-  if (req.AutoScaling) cluster.autoScaling = { ...req.AutoScaling, Status: 'InService' };
+  if (req.AutoScaling) cluster.autoScaling = { ...withAutoScalerType(req.AutoScaling), Status: 'InService' };
   // Continuous clusters stay InService while they change; the settle instant still wakes the controller.
   cluster.transitionEndsAt = now + durations.updateSettle(`${cluster.arn}:${now}`);
   if (!continuous) {
