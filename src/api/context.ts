@@ -1,6 +1,7 @@
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
 import type { ClusterViews } from '../workflows/cluster-views.js';
+import type { NodeViews } from '../workflows/nodes/node-views.js';
 import type { PreflightService } from '../workflows/preflight.js';
 
 /** What the routes use of the operation engine (src/engine). */
@@ -35,5 +36,6 @@ export interface ApiContext {
   operations: OperationsApi;
   preflight: PreflightService;
   clusters: ClusterViews;
+  nodes: NodeViews;
   activeCluster: ActiveClusterPort;
 }

@@ -16,6 +16,7 @@ import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
 import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
 import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
 import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
+import { NodeViews } from '../workflows/nodes/node-views.js';
 import { PreflightService } from '../workflows/preflight.js';
 
 export interface ServeOptions {
@@ -107,6 +108,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     operations,
     preflight: new PreflightService(new AwsCatalog(clients), options.region),
     clusters: new ClusterViews(cloud, operations, activeCluster),
+    nodes: new NodeViews(cloud),
     activeCluster,
   };
   let baseUrl = '';

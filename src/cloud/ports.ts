@@ -1,7 +1,7 @@
 import type { RouteTable } from '@aws-sdk/client-ec2';
 import type { Addon, Cluster } from '@aws-sdk/client-eks';
 import type { FileSystem } from '@aws-sdk/client-fsx';
-import type { ClusterEventSummary, ClusterInstanceGroupSpecification, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
+import type { ClusterEventSummary, ClusterInstanceGroupSpecification, ClusterNodeDetails, ClusterNodeSummary, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
 import type { RoleDefinition } from '../domain/cluster-roles.js';
 import type { KubeObject } from '../domain/kube-object.js';
 
@@ -122,7 +122,23 @@ export interface HyperPodGroupsPort {
 
 export interface HyperPodNodesPort {
   /** ListClusterEvents, newest first (Continuous-mode clusters only). */
-  events(region: string, cluster: string, options?: { groupName?: string; nextToken?: string; maxResults?: number }): Promise<{ events: ClusterEventSummary[]; nextToken?: string }>;
+  events(region: string, cluster: string, options?: { nodeId?: string; groupName?: string; nextToken?: string; maxResults?: number }): Promise<{ events: ClusterEventSummary[]; nextToken?: string }>;
+  /** Every node of the cluster (all pages of ListClusterNodes). */
+  listAll(region: string, cluster: string, groupName?: string): Promise<ClusterNodeSummary[]>;
+  /** DescribeClusterNode; undefined when HyperPod does not know the node. */
+  describe(region: string, cluster: string, nodeId: string): Promise<ClusterNodeDetails | undefined>;
+  reboot(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]>;
+  replace(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]>;
+  delete(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]>;
+  startDeepHealthCheck(region: string, cluster: string, groupName: string, nodeIds: string[], checks: Array<'InstanceStress' | 'InstanceConnectivity'>): Promise<void>;
+}
+
+/** One node's outcome of a Batch* node action. */
+export interface NodeActionResult {
+  nodeId: string;
+  ok: boolean;
+  code?: string;
+  message?: string;
 }
 
 // ── storage ──────────────────────────────────────────────────────────────────────────────────────
@@ -144,11 +160,21 @@ export interface KubeObjectRef {
   namespace?: string;
 }
 
+/** An item of a Kubernetes list: lists leave out apiVersion and kind, and read code must not trust shapes. */
+export interface ListedKubeObject {
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; creationTimestamp?: Date | string };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 export interface KubePort {
   apply(objects: KubeObject[]): Promise<void>;
   /** The object, or undefined when it does not exist. */
   read(ref: KubeObjectRef): Promise<object | undefined>;
   delete(ref: KubeObjectRef): Promise<void>;
+  /** Every object of a kind (all pages), optionally in one namespace and matching selectors. */
+  list(apiVersion: string, kind: string, options?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): Promise<ListedKubeObject[]>;
 }
 
 // ── everything together ──────────────────────────────────────────────────────────────────────────

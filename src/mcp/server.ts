@@ -14,7 +14,11 @@ import { registerGetOperationTool } from './tools/get-operation.js';
 import { registerGetServerInfoTool } from './tools/get-server-info.js';
 import { registerListAvailabilityZonesTool } from './tools/list-availability-zones.js';
 import { registerListClustersTool } from './tools/list-clusters.js';
+import { registerGetNodeTool } from './tools/get-node.js';
+import { registerListClusterEventsTool } from './tools/list-cluster-events.js';
 import { registerListInstanceGroupsTool } from './tools/list-instance-groups.js';
+import { registerListNodesTool } from './tools/list-nodes.js';
+import { registerNodeActionTools, registerStartDeepHealthCheckTool } from './tools/node-actions.js';
 import { registerListInstanceTypesTool } from './tools/list-instance-types.js';
 import { registerListOperationsTool } from './tools/list-operations.js';
 import { registerListTrainingPlansTool } from './tools/list-training-plans.js';
@@ -68,6 +72,11 @@ export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch }: Mc
     registerAddInstanceGroupTool,
     registerScaleInstanceGroupTool,
     registerDeleteInstanceGroupTool,
+    registerListNodesTool,
+    registerGetNodeTool,
+    registerNodeActionTools,
+    registerStartDeepHealthCheckTool,
+    registerListClusterEventsTool,
     registerGetActiveClusterTool,
     registerSetActiveClusterTool,
     registerGetOperationTool,

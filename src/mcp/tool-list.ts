@@ -10,20 +10,27 @@ export const TOOL_NAMES = [
   'create_cluster',
   'delete_cluster',
   'delete_instance_group',
+  'delete_nodes',
   'get_active_cluster',
   'get_cluster',
+  'get_node',
   'get_operation',
   'get_operation_logs',
   'get_server_info',
   'list_availability_zones',
+  'list_cluster_events',
   'list_clusters',
   'list_instance_groups',
   'list_instance_types',
+  'list_nodes',
   'list_operations',
   'list_training_plans',
+  'reboot_nodes',
+  'replace_nodes',
   'retry_operation_phase',
   'scale_instance_group',
   'set_active_cluster',
+  'start_deep_health_check',
   'wait_for_operation',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -40,4 +47,4 @@ export const OPERATION_TOOLS: readonly ToolName[] = [
 ];
 
 /** Tools that change something (operation tools plus the synchronous set_active_cluster). */
-export const MUTATING_TOOLS: readonly ToolName[] = [...OPERATION_TOOLS, 'set_active_cluster'];
+export const MUTATING_TOOLS: readonly ToolName[] = [...OPERATION_TOOLS, 'set_active_cluster', 'reboot_nodes', 'replace_nodes', 'delete_nodes', 'start_deep_health_check'];

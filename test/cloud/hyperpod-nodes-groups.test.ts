@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { CreateClusterCommand, DescribeClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { HyperPodGroupsAdapter } from '../../src/cloud/aws/hyperpod-groups.js';
-import { HyperPodNodesAdapter, NODE_BATCH_LIMITS } from '../../src/cloud/aws/hyperpod-nodes.js';
+import { HyperPodNodesAdapter } from '../../src/cloud/aws/hyperpod-nodes.js';
+import { NODE_ACTION_BATCH_LIMITS as NODE_BATCH_LIMITS } from '../../src/domain/instance-groups.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { buildPrereqs, group, waitForCluster } from '../sandbox/sagemaker-fixtures.js';
 

@@ -40,20 +40,27 @@ describe('the MCP tool list', () => {
         'create_cluster',
         'delete_cluster',
         'delete_instance_group',
+        'delete_nodes',
         'get_active_cluster',
         'get_cluster',
+        'get_node',
         'get_operation',
         'get_operation_logs',
         'get_server_info',
         'list_availability_zones',
+        'list_cluster_events',
         'list_clusters',
         'list_instance_groups',
         'list_instance_types',
+        'list_nodes',
         'list_operations',
         'list_training_plans',
+        'reboot_nodes',
+        'replace_nodes',
         'retry_operation_phase',
         'scale_instance_group',
         'set_active_cluster',
+        'start_deep_health_check',
         'wait_for_operation',
       ],
     );
@@ -63,7 +70,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel|reboot|replace|start)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -84,6 +91,12 @@ describe('the MCP tool list', () => {
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.equal(byName.get('delete_cluster')?.annotations?.destructiveHint, true);
+    for (const name of ['replace_nodes', 'delete_nodes']) {
+      assert.equal(byName.get(name)?.annotations?.destructiveHint, true, name);
+      assert.ok(byName.get(name)?.inputSchema.required?.includes('confirm'), `${name} requires confirm`);
+      assert.match(byName.get(name)?.description ?? '', /investigate.*reboot_nodes.*replace_nodes/, `${name} carries the escalation order`);
+    }
+    assert.equal(byName.get('reboot_nodes')?.inputSchema.required?.includes('confirm'), false);
     assert.equal(byName.get('create_cluster')?.annotations?.destructiveHint, false);
     assert.deepEqual(byName.get('delete_cluster')?.inputSchema.required?.includes('confirm'), true);
   });

@@ -11,24 +11,12 @@ import {
   type ClusterNodeSummary,
   type DeepHealthCheckType,
 } from '@aws-sdk/client-sagemaker';
-import type { HyperPodNodesPort } from '../ports.js';
+import { NODE_ACTION_BATCH_LIMITS } from '../../domain/instance-groups.js';
+import type { HyperPodNodesPort, NodeActionResult } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
-/**
- * The largest batches HyperPod accepts per call (SageMaker API model / docs): reboot and replace
- * take up to 25 node ids, delete up to 50 identifiers combined. Larger requests are split here so
- * callers see one result per node, whatever the batching.
- */
-export const NODE_BATCH_LIMITS = { reboot: 25, replace: 25, delete: 50 } as const;
 
-/** One node's outcome of a batch action. */
-export interface NodeActionResult {
-  nodeId: string;
-  ok: boolean;
-  code?: string;
-  message?: string;
-}
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -99,21 +87,21 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
   }
 
   reboot(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]> {
-    return this.batch(nodeIds, NODE_BATCH_LIMITS.reboot, async (ids) => {
+    return this.batch(nodeIds, NODE_ACTION_BATCH_LIMITS.reboot, async (ids) => {
       const r = await awsCall('sagemaker', 'BatchRebootClusterNodes', () => this.clients.sagemaker(region).send(new BatchRebootClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })));
       return { ok: r.Successful ?? [], failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.ErrorCode, message: f.Message })) };
     });
   }
 
   replace(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]> {
-    return this.batch(nodeIds, NODE_BATCH_LIMITS.replace, async (ids) => {
+    return this.batch(nodeIds, NODE_ACTION_BATCH_LIMITS.replace, async (ids) => {
       const r = await awsCall('sagemaker', 'BatchReplaceClusterNodes', () => this.clients.sagemaker(region).send(new BatchReplaceClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })));
       return { ok: r.Successful ?? [], failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.ErrorCode, message: f.Message })) };
     });
   }
 
   delete(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]> {
-    return this.batch(nodeIds, NODE_BATCH_LIMITS.delete, async (ids) => {
+    return this.batch(nodeIds, NODE_ACTION_BATCH_LIMITS.delete, async (ids) => {
       const r = await awsCall('sagemaker', 'BatchDeleteClusterNodes', () => this.clients.sagemaker(region).send(new BatchDeleteClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })));
       return { ok: r.Successful ?? [], failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.Code, message: f.Message })) };
     });
@@ -128,6 +116,7 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
     );
   }
 
+  /** Larger requests are split to HyperPod's batch limits so callers see one result per node, whatever the batching. */
   private async batch(
     nodeIds: string[],
     limit: number,

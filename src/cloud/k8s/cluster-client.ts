@@ -1,7 +1,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { CloudError } from '../../domain/errors.js';
-import type { KubeObjectRef, KubePort } from '../ports.js';
+import type { KubeObjectRef, KubePort, ListedKubeObject } from '../ports.js';
 import { createEksToken, type CredentialsProvider } from './eks-token.js';
 
 /** Where an EKS cluster's API lives, from DescribeCluster. */
@@ -63,6 +63,23 @@ export class KubeClusterClient implements KubePort {
       if (statusOf(err) === 404) return undefined;
       throw toKubeError('read', ref, err);
     }
+  }
+
+  /** Every object of a kind, 500 per request, following `continue` tokens. */
+  async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<ListedKubeObject[]> {
+    const api = await this.api();
+    const out: ListedKubeObject[] = [];
+    let continueToken: string | undefined;
+    do {
+      const page = await api
+        .list(apiVersion, kind, options.namespace, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, 500, continueToken)
+        .catch((err: unknown) => {
+          throw toKubeError('list', { kind, namespace: options.namespace, name: '' }, err);
+        });
+      out.push(...(page.items as unknown as ListedKubeObject[]));
+      continueToken = page.metadata?._continue || undefined;
+    } while (continueToken);
+    return out;
   }
 
   async delete(ref: KubeObjectRef): Promise<void> {

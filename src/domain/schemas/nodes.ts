@@ -156,3 +156,90 @@ export const StartDeepHealthCheckRequestSchema = z
   .strict()
   .describe('Run deep health checks on demand. The checked nodes take no new work until the checks end; follow them in the node health state (transitional, then healthy or failed).');
 export type StartDeepHealthCheckRequest = z.output<typeof StartDeepHealthCheckRequestSchema>;
+
+// ── responses ────────────────────────────────────────────────────────────────────────────────────
+
+export const NodeHealthCountsSchema = z
+  .object({ healthy: z.number().int(), degraded: z.number().int(), failed: z.number().int(), transitional: z.number().int() })
+  .describe('How many nodes of the cluster (after the group and zone filters, before the health filter) are in each health state.');
+
+export const NodeListSchema = z
+  .object({
+    cluster: z.string(),
+    region: z.string(),
+    nodes: z.array(NodeViewSchema).describe('This page of nodes, ordered by instance group, then instance id.'),
+    total: z.number().int().describe('Nodes matching every filter, over all pages.'),
+    counts: NodeHealthCountsSchema,
+    nextToken: z.string().optional().describe('Pass as nextToken for the next page; absent on the last page.'),
+  })
+  .describe('One page of a cluster\'s nodes.');
+export type NodeList = z.infer<typeof NodeListSchema>;
+
+export const ClusterEventSchema = z
+  .object({
+    time: z.string().describe('ISO-8601 time of the event.'),
+    source: z.enum(['hyperpod', 'kubernetes']).describe('hyperpod: ListClusterEvents; kubernetes: an Event about one of the cluster\'s nodes.'),
+    level: z.enum(['info', 'warning', 'error']).describe('Severity.'),
+    kind: z.string().describe('HyperPod ResourceType (Cluster, InstanceGroup, Instance) or the Kubernetes event reason.'),
+    instanceGroupName: z.string().optional().describe('Instance group the event is about, when known.'),
+    instanceId: z.string().optional().describe('Node (EC2 instance id) the event is about, when known.'),
+    message: z.string().describe('What happened.'),
+    count: z.number().int().optional().describe('Kubernetes: how many times the event repeated.'),
+  })
+  .describe('One event of the cluster timeline.');
+export type ClusterEvent = z.infer<typeof ClusterEventSchema>;
+
+export const ListClusterEventsQuerySchema = z
+  .object({
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    group: InstanceGroupNameSchema.optional().describe('Only events of this instance group.'),
+    nodeId: NodeIdSchema.optional().describe('Only events of this node.'),
+    limit: z.coerce.number().int().min(1).max(200).default(50).describe('Most events to return (1–200), newest first.'),
+  })
+  .strict()
+  .describe('The newest events of a cluster: HyperPod\'s (ListClusterEvents) and Kubernetes\' for its nodes, merged newest first.');
+export type ListClusterEventsQuery = z.output<typeof ListClusterEventsQuerySchema>;
+
+export const ClusterEventsSchema = z
+  .object({
+    cluster: z.string(),
+    region: z.string(),
+    events: z.array(ClusterEventSchema).describe('Newest first.'),
+    notes: z.array(z.string()).describe('What could not be read (e.g. HyperPod lists events only for Continuous-provisioning clusters).'),
+  })
+  .describe('The cluster\'s event timeline.');
+
+export const NodeDetailSchema = z
+  .object({
+    cluster: z.string(),
+    region: z.string(),
+    node: NodeViewSchema,
+    conditions: z
+      .array(z.object({ type: z.string(), status: z.string(), reason: z.string().optional(), message: z.string().optional(), lastTransitionTime: z.string().optional() }))
+      .describe('The Kubernetes Node\'s conditions (empty when not in Kubernetes).'),
+    labels: z.record(z.string(), z.string()).describe('Every label of the Kubernetes Node.'),
+    pods: z.array(z.object({ namespace: z.string(), name: z.string(), phase: z.string() })).describe('Unfinished pods bound to the node.'),
+    events: z.array(ClusterEventSchema).describe('The node\'s recent events, HyperPod\'s and Kubernetes\', newest first.'),
+  })
+  .describe('Everything about one node.');
+export type NodeDetail = z.infer<typeof NodeDetailSchema>;
+
+export const NodeActionResultSchema = z
+  .object({
+    nodeId: z.string(),
+    ok: z.boolean().describe('Whether HyperPod accepted the action for this node.'),
+    code: z.string().optional().describe('AWS error code when refused.'),
+    message: z.string().optional().describe('Why it was refused.'),
+  })
+  .describe('One node\'s outcome.');
+
+export const NodeActionResultsSchema = z
+  .object({
+    action: z.enum(['reboot', 'replace', 'delete', 'deep-health-check']),
+    results: z.array(NodeActionResultSchema).describe('One entry per node asked for, in the order asked.'),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    next: z.string().describe('What to watch next.'),
+  })
+  .describe('Per-node results of a node action. HyperPod acts asynchronously: follow the nodes\' health until they are healthy again.');
+export type NodeActionResults = z.infer<typeof NodeActionResultsSchema>;
