@@ -16,6 +16,7 @@ import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
 import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
 import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
 import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
+import { updateInstanceGroupWorkflow } from '../workflows/instance-group-changes/update.js';
 import { NodeViews } from '../workflows/nodes/node-views.js';
 import { PreflightService } from '../workflows/preflight.js';
 
@@ -81,6 +82,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   engine.register(deleteClusterWorkflow(deps));
   engine.register(addInstanceGroupWorkflow(deps));
   engine.register(scaleInstanceGroupWorkflow(deps));
+  engine.register(updateInstanceGroupWorkflow(deps));
   engine.register(deleteInstanceGroupWorkflow(deps));
 
   // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).

@@ -25,6 +25,7 @@ import { registerListTrainingPlansTool } from './tools/list-training-plans.js';
 import { registerRetryOperationPhaseTool } from './tools/retry-operation-phase.js';
 import { registerScaleInstanceGroupTool } from './tools/scale-instance-group.js';
 import { registerSetActiveClusterTool } from './tools/set-active-cluster.js';
+import { registerUpdateInstanceGroupTool } from './tools/update-instance-group.js';
 import { registerWaitForOperationTool } from './tools/wait-for-operation.js';
 
 export interface McpServerOptions {
@@ -71,6 +72,7 @@ export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch }: Mc
     registerListInstanceGroupsTool,
     registerAddInstanceGroupTool,
     registerScaleInstanceGroupTool,
+    registerUpdateInstanceGroupTool,
     registerDeleteInstanceGroupTool,
     registerListNodesTool,
     registerGetNodeTool,

@@ -31,6 +31,7 @@ export const TOOL_NAMES = [
   'scale_instance_group',
   'set_active_cluster',
   'start_deep_health_check',
+  'update_instance_group',
   'wait_for_operation',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -44,6 +45,7 @@ export const OPERATION_TOOLS: readonly ToolName[] = [
   'delete_instance_group',
   'retry_operation_phase',
   'scale_instance_group',
+  'update_instance_group',
 ];
 
 /** Tools that change something (operation tools plus the synchronous set_active_cluster). */

@@ -5,7 +5,9 @@ import { clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, T
 import type { ClusterDetail, ClusterSummary } from '../domain/schemas/clusters.js';
 import type { InstanceGroupView } from '../domain/schemas/instance-groups.js';
 import type { OperationView } from '../domain/schemas/operations.js';
+import type { InstanceGroupSpec } from '../domain/instance-groups.js';
 import type { ActiveClusterPort } from './context.js';
+import { groupSpecOf } from './instance-group-spec.js';
 
 /** What the views need from the operation engine: the operation working on a target, and recent creates. */
 export interface OperationsLookup {
@@ -116,6 +118,14 @@ export class ClusterViews {
       const op = this.operations.activeFor(instanceGroupTarget(region, name, g.InstanceGroupName!));
       return { ...instanceGroupView(g, hp.VpcConfig?.Subnets ?? []), ...(op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status } } : {}) };
     });
+  }
+
+  /** One group in domain terms (what a change request is diffed against); undefined when it does not exist. */
+  async groupSpec(region: string, name: string, group: string): Promise<InstanceGroupSpec | undefined> {
+    const hp = await this.cloud.hyperpod.describe(region, name);
+    if (!hp) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+    const details = hp.InstanceGroups?.find((g) => g.InstanceGroupName === group);
+    return details ? groupSpecOf(details) : undefined;
   }
 
   private operationOf(region: string, name: string): Pick<ClusterSummary, 'activeOperation'> {

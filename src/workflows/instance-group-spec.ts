@@ -1,4 +1,5 @@
 import type { ClusterInstanceGroupDetails, ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+import type { InstanceGroupChanges, InstanceGroupSpec, TaintEffect } from '../domain/instance-groups.js';
 
 /** The decisions that make one HyperPod instance group; every capacity path builds its spec here. */
 export interface InstanceGroupDecisions {
@@ -73,9 +74,100 @@ export function specFromDetails(details: ClusterInstanceGroupDetails, changes: P
     ...(details.OverrideVpcConfig ? { OverrideVpcConfig: details.OverrideVpcConfig } : {}),
     ...(details.ScheduledUpdateConfig ? { ScheduledUpdateConfig: details.ScheduledUpdateConfig } : {}),
     ...(details.CapacityRequirements ? { CapacityRequirements: details.CapacityRequirements } : {}),
+    ...(details.AutoPatchConfig?.PatchingStrategy
+      ? {
+          AutoPatchConfig: {
+            PatchingStrategy: details.AutoPatchConfig.PatchingStrategy,
+            ...(details.AutoPatchConfig.DesiredPatchSchedule?.NextPatchDate ? { PatchSchedule: { NextPatchDate: details.AutoPatchConfig.DesiredPatchSchedule.NextPatchDate } } : {}),
+          },
+        }
+      : {}),
     ...(k?.DesiredLabels || k?.DesiredTaints || k?.CurrentLabels || k?.CurrentTaints
       ? { KubernetesConfig: { Labels: k.DesiredLabels ?? k.CurrentLabels, Taints: k.DesiredTaints ?? k.CurrentTaints } }
       : {}),
     ...changes,
   };
+}
+
+const iso = (d: Date | string | undefined) => (d === undefined ? undefined : new Date(d).toISOString());
+
+/**
+ * The group in our terms, as HyperPod describes it: what a change request is diffed against
+ * (diffInstanceGroup). Desired Kubernetes labels and taints win over current ones, because a change
+ * already asked for is what the user sees as the group's setting.
+ */
+export function groupSpecOf(d: ClusterInstanceGroupDetails): InstanceGroupSpec {
+  const k = d.KubernetesConfig;
+  const iface = (d as { NetworkInterface?: { InterfaceType?: 'efa' | 'efa-only' } }).NetworkInterface?.InterfaceType;
+  const schedule = d.ScheduledUpdateConfig;
+  const batch = schedule?.DeploymentConfig?.RollingUpdatePolicy?.MaximumBatchSize;
+  return {
+    name: d.InstanceGroupName!,
+    instanceType: d.InstanceType ?? 'unknown',
+    capacityType: d.TrainingPlanArn ? 'training-plan' : d.CapacityRequirements?.Spot ? 'spot' : 'on-demand',
+    ...(d.TrainingPlanArn ? { trainingPlanArn: d.TrainingPlanArn } : {}),
+    ...(iface ? { networkInterface: iface } : {}),
+    ...(d.ThreadsPerCore === 1 || d.ThreadsPerCore === 2 ? { threadsPerCore: d.ThreadsPerCore } : {}),
+    ...(d.ExecutionRole ? { executionRole: d.ExecutionRole } : {}),
+    ...(d.OverrideVpcConfig ? { overrideVpcConfig: { subnetIds: d.OverrideVpcConfig.Subnets ?? [], securityGroupIds: d.OverrideVpcConfig.SecurityGroupIds ?? [] } } : {}),
+    instanceCount: d.TargetCount ?? d.CurrentCount ?? 0,
+    ...(d.MinCount !== undefined ? { minInstanceCount: d.MinCount } : {}),
+    labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
+    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value ? { value: t.Value } : {}), effect: t.Effect as TaintEffect })),
+    deepHealthChecks: (d.OnStartDeepHealthChecks?.length ?? 0) > 0,
+    ...(d.LifeCycleConfig?.SourceS3Uri
+      ? { lifecycleConfig: { sourceS3Uri: d.LifeCycleConfig.SourceS3Uri, onCreate: d.LifeCycleConfig.OnCreate!, ...(d.LifeCycleConfig.OnInitComplete ? { onInitComplete: d.LifeCycleConfig.OnInitComplete } : {}) } }
+      : {}),
+    scheduledUpdate: schedule?.ScheduleExpression
+      ? {
+          scheduleExpression: schedule.ScheduleExpression,
+          ...(schedule.DeploymentConfig?.WaitIntervalInSeconds !== undefined ? { waitIntervalSeconds: schedule.DeploymentConfig.WaitIntervalInSeconds } : {}),
+          ...(batch?.Type && batch.Value !== undefined ? { maxBatch: { type: batch.Type, value: batch.Value } } : {}),
+        }
+      : null,
+    autoPatch: d.AutoPatchConfig?.PatchingStrategy
+      ? { patchingStrategy: d.AutoPatchConfig.PatchingStrategy, ...(d.AutoPatchConfig.DesiredPatchSchedule?.NextPatchDate ? { nextPatchDate: iso(d.AutoPatchConfig.DesiredPatchSchedule.NextPatchDate) } : {}) }
+      : null,
+  };
+}
+
+/**
+ * UpdateCluster's specification of the group: everything restated as HyperPod describes it, with
+ * only `changes` applied (null settings and deepHealthChecks: false remove their block).
+ */
+export function specWithChanges(d: ClusterInstanceGroupDetails, changes: InstanceGroupChanges): ClusterInstanceGroupSpecification {
+  const spec: ClusterInstanceGroupSpecification = specFromDetails(d);
+  if (changes.instanceCount !== undefined) spec.InstanceCount = changes.instanceCount;
+  if (changes.minInstanceCount !== undefined) spec.MinInstanceCount = changes.minInstanceCount;
+  if (changes.labels !== undefined || changes.taints !== undefined) {
+    const now = groupSpecOf(d);
+    const taints = changes.taints ?? now.taints ?? [];
+    spec.KubernetesConfig = { Labels: changes.labels ?? now.labels ?? {}, Taints: taints.map((t) => ({ Key: t.key, ...(t.value ? { Value: t.value } : {}), Effect: t.effect })) };
+  }
+  if (changes.deepHealthChecks === true) spec.OnStartDeepHealthChecks = ['InstanceStress', 'InstanceConnectivity'];
+  if (changes.deepHealthChecks === false) delete spec.OnStartDeepHealthChecks;
+  if (changes.lifecycleConfig) {
+    const l = changes.lifecycleConfig;
+    spec.LifeCycleConfig = { SourceS3Uri: l.sourceS3Uri, OnCreate: l.onCreate, ...(l.onInitComplete ? { OnInitComplete: l.onInitComplete } : {}) };
+  }
+  if (changes.scheduledUpdate === null) delete spec.ScheduledUpdateConfig;
+  else if (changes.scheduledUpdate) {
+    const u = changes.scheduledUpdate;
+    spec.ScheduledUpdateConfig = {
+      ScheduleExpression: u.scheduleExpression,
+      ...(u.waitIntervalSeconds !== undefined || u.maxBatch
+        ? {
+            DeploymentConfig: {
+              ...(u.waitIntervalSeconds !== undefined ? { WaitIntervalInSeconds: u.waitIntervalSeconds } : {}),
+              ...(u.maxBatch ? { RollingUpdatePolicy: { MaximumBatchSize: { Type: u.maxBatch.type, Value: u.maxBatch.value } } } : {}),
+            },
+          }
+        : {}),
+    };
+  }
+  if (changes.autoPatch === null) delete spec.AutoPatchConfig;
+  else if (changes.autoPatch) {
+    spec.AutoPatchConfig = { PatchingStrategy: changes.autoPatch.patchingStrategy, ...(changes.autoPatch.nextPatchDate ? { PatchSchedule: { NextPatchDate: new Date(changes.autoPatch.nextPatchDate) } } : {}) };
+  }
+  return spec;
 }

@@ -97,6 +97,13 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     const scaled = await call(stdio, 'scale_instance_group', { cluster: 'agent', name: 'spot', instanceCount: 0 });
     assert.ok(!scaled.isError, scaled.text);
     assert.equal((await pollToTerminal(stdio, (scaled.structuredContent as any).operationId)).status, 'succeeded');
+    const labelled = await call(http, 'update_instance_group', { cluster: 'agent', name: 'spot', labels: { tier: 'batch' } });
+    assert.ok(!labelled.isError, labelled.text);
+    assert.equal((await pollToTerminal(http, (labelled.structuredContent as any).operationId)).status, 'succeeded');
+    const groups = await call(http, 'list_instance_groups', { cluster: 'agent' });
+    assert.deepEqual((groups.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot').labels, { tier: 'batch' });
+    const fixed = await call(http, 'update_instance_group', { cluster: 'agent', name: 'spot', instanceType: 'ml.c5.2xlarge' } as any);
+    assert.equal(fixed.isError, true, 'a fixed field is not even an input of the tool');
     const refused = await call(http, 'add_instance_group', { cluster: 'agent', name: 'efa', availabilityZone: zone, instanceType: 'ml.g5.8xlarge', instanceCount: 99 });
     assert.equal(refused.isError, true, 'a quota shortfall is a readable error');
     assert.match(refused.text, /quota|instanceCount/i);

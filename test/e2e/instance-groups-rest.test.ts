@@ -67,9 +67,9 @@ describe('instance groups through the REST API: placement, immutability, the dif
       assert.equal(r.status, 422, JSON.stringify(r.body));
       assert.ok(r.body.errors.some((e: any) => e.path === field && /fixed|cannot change/.test(e.message)), JSON.stringify(r.body));
     }
-    const labels = await server.api('PATCH', `${groupsUrl}/spot-a`, { labels: { team: 'ml' } });
-    assert.equal(labels.status, 422, 'changes this server cannot apply yet are refused by name, not half-done');
-    assert.ok(labels.body.errors.some((e: any) => e.path === 'labels'), JSON.stringify(labels.body));
+    const mixed = await server.api('PATCH', `${groupsUrl}/spot-a`, { labels: { team: 'ml' }, threadsPerCore: 1 });
+    assert.equal(mixed.status, 422, 'a request with one fixed field is refused whole, not half-done');
+    assert.ok(mixed.body.errors.some((e: any) => e.path === 'threadsPerCore'), JSON.stringify(mixed.body));
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length, updatesBefore, 'no UpdateCluster was called');
   });
 
@@ -85,6 +85,36 @@ describe('instance groups through the REST API: placement, immutability, the dif
     assert.equal(op.status, 'succeeded');
     assert.equal(op.phases[0].status, 'skipped');
     assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, mutations);
+  });
+
+  it('changes labels, taints and patching in one UpdateCluster; Nodes get them; the same request again changes nothing', async () => {
+    const updatesBefore = (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length;
+    const change = { labels: { team: 'ml' }, taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }], autoPatch: { patchingStrategy: 'WhenIdle' } };
+    const r = await server.api('PATCH', `${groupsUrl}/spot-a`, change);
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const op = await server.waitForOperation(r.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    assert.equal(op.kind, 'update-instance-group');
+    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length, updatesBefore + 1, 'one UpdateCluster');
+    const hp = await new SageMakerClient({}).send(new DescribeClusterCommand({ ClusterName: 'fleet' }));
+    const spot = hp.InstanceGroups!.find((g) => g.InstanceGroupName === 'spot-a')!;
+    assert.deepEqual(spot.KubernetesConfig?.DesiredLabels, { team: 'ml' });
+    assert.equal(spot.AutoPatchConfig?.PatchingStrategy, 'WhenIdle');
+    assert.equal(spot.TargetCount, 2, 'the count is restated as it was');
+    assert.ok(spot.CapacityRequirements?.Spot, 'the capacity type is restated as it was');
+    const kube = await kubeAccess(sb, 'fleet-eks');
+    const nodes = JSON.parse((await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/instance-group-name=spot-a', '-o', 'json'])).stdout).items;
+    assert.equal(nodes.length, 2);
+    for (const n of nodes) {
+      assert.equal(n.metadata.labels.team, 'ml');
+      assert.ok(n.spec.taints.some((t: any) => t.key === 'gpu' && t.effect === 'NoSchedule'));
+    }
+    const view = (await server.api('GET', groupsUrl)).body.instanceGroups.find((g: any) => g.name === 'spot-a');
+    assert.deepEqual(view.labels, { team: 'ml' });
+    const mutations = (await sb.calls({ service: 'sagemaker', mutating: true })).length;
+    const again = await server.api('PATCH', `${groupsUrl}/spot-a`, { ...change, instanceCount: 2 });
+    assert.equal((await server.waitForOperation(again.body.operation.id)).status, 'succeeded');
+    assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, mutations, 'nothing differed, so nothing was sent');
   });
 
   it('deletes a group only with confirm=true', async () => {

@@ -61,6 +61,7 @@ describe('the MCP tool list', () => {
         'scale_instance_group',
         'set_active_cluster',
         'start_deep_health_check',
+        'update_instance_group',
         'wait_for_operation',
       ],
     );
@@ -70,7 +71,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel|reboot|replace|start)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel|reboot|replace|start|update)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);

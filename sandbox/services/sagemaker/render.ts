@@ -33,6 +33,13 @@ function kubernetesConfig(group: StoredGroup) {
 /** Looks up a training plan's status (the plan lives in the training-plans part of SageMaker). */
 export type PlanStatusLookup = (trainingPlanArn: string) => string | undefined;
 
+/** ClusterAutoPatchConfigDetails: the strategy, and the asked-for next patch date as both current and desired. */
+function autoPatchDetails(c: Record<string, unknown>) {
+  const next = (c.PatchSchedule as { NextPatchDate?: unknown } | undefined)?.NextPatchDate;
+  const schedule = next !== undefined ? { NextPatchDate: next } : undefined;
+  return { PatchingStrategy: c.PatchingStrategy, ...(schedule ? { CurrentPatchSchedule: schedule, DesiredPatchSchedule: schedule } : {}) };
+}
+
 export function groupDetails(cluster: StoredCluster, group: StoredGroup, planStatus: PlanStatusLookup) {
   const s = group.spec;
   const scaling = groupBusy(cluster, group) && !group.deleting && cluster.status !== 'Failed' && cluster.status !== 'Deleting';
@@ -52,6 +59,7 @@ export function groupDetails(cluster: StoredCluster, group: StoredGroup, planSta
     ...(s.TrainingPlanArn ? { TrainingPlanArn: s.TrainingPlanArn, ...(tpStatus ? { TrainingPlanStatus: tpStatus } : {}) } : {}),
     ...(s.OverrideVpcConfig ? { OverrideVpcConfig: s.OverrideVpcConfig } : {}),
     ...(s.ScheduledUpdateConfig ? { ScheduledUpdateConfig: s.ScheduledUpdateConfig } : {}),
+    ...(s.AutoPatchConfig ? { AutoPatchConfig: autoPatchDetails(s.AutoPatchConfig) } : {}),
     ...(s.ImageId ? { CurrentImageId: s.ImageId, DesiredImageId: s.ImageId } : {}),
     ...(scaling ? { ActiveOperations: { Scaling: 1 } } : {}),
     ...(s.KubernetesConfig ? { KubernetesConfig: kubernetesConfig(group) } : {}),

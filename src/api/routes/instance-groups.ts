@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InputError, PreconditionError } from '../../domain/errors.js';
+import { diffInstanceGroup, throwIfRefused, type InstanceGroupSpec } from '../../domain/instance-groups.js';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import {
   AddInstanceGroupRequestSchema,
@@ -64,25 +65,28 @@ export function registerInstanceGroupRoutes(app: FastifyInstance, routes: RouteR
     app,
     {
       method: 'PATCH', url: '/api/v1/clusters/{name}/instance-groups/{group}', operationId: 'updateInstanceGroup', tags: ['instance-groups'], idempotent: true,
-      summary: 'Change a group (send only what changes): the count; fixed fields are refused before AWS is called',
-      description: 'When the group already has the requested count, the operation succeeds without any AWS mutation (diff contract).',
+      summary: 'Change a group (send only what changes): count, labels, taints, deep health checks, lifecycle scripts, scheduled and automatic patching',
+      description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract).',
       params: GroupParams, body: UpdateInstanceGroupRequestSchema, parseBody: parseUpdate,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
     },
     async ({ params, body, request }) => {
       const r = region(body.region);
-      // The schema knows every changeable field; this server applies only the count so far. Say so
-      // by name rather than start a scale with no count.
-      const unsupported = Object.keys(body).filter((k) => k !== 'region' && k !== 'instanceCount' && (body as Record<string, unknown>)[k] !== undefined);
-      if (unsupported.length || body.instanceCount === undefined) {
-        throw new PreconditionError(
-          `This server changes only instanceCount of an existing group so far; ${unsupported.length ? unsupported.join(', ') : 'the request'} cannot be applied yet.`,
-          (unsupported.length ? unsupported : ['instanceCount']).map((path) => ({ path, message: path === 'instanceCount' ? 'is required' : 'changing it on an existing group is not supported yet; only instanceCount is' })),
-        );
+      const current = await ctx.clusters.groupSpec(r, params.name, params.group);
+      if (!current) throw InputError.field('group', `cluster ${params.name} has no instance group '${params.group}'`);
+      const { region: _r, ...requested } = body;
+      // The same instant written two ways is no change: compare ISO forms.
+      if (requested.autoPatch?.nextPatchDate) requested.autoPatch = { ...requested.autoPatch, nextPatchDate: new Date(requested.autoPatch.nextPatchDate).toISOString() };
+      const diff = diffInstanceGroup(current, requested as Partial<InstanceGroupSpec>);
+      throwIfRefused(diff);
+      const { instanceCount, ...settings } = diff.changes;
+      const key = idempotencyKey(request);
+      const group = { cluster: params.name, region: r, name: params.group };
+      if (Object.keys(settings).length === 0) {
+        // Only the count (or nothing) differs: the scale operation no-ops when the count already holds.
+        return accepted(ctx.operations.start('scale-instance-group', { ...group, instanceCount: instanceCount ?? current.instanceCount }, { idempotencyKey: key }));
       }
-      const groups = await ctx.clusters.instanceGroups(r, params.name);
-      if (!groups.some((g) => g.name === params.group)) throw InputError.field('group', `cluster ${params.name} has no instance group '${params.group}'`);
-      return accepted(ctx.operations.start('scale-instance-group', { cluster: params.name, region: r, name: params.group, instanceCount: body.instanceCount! }, { idempotencyKey: idempotencyKey(request) }));
+      return accepted(ctx.operations.start('update-instance-group', { ...group, changes: settings, ...(instanceCount !== undefined ? { instanceCount } : {}) }, { idempotencyKey: key }));
     },
   );
 

@@ -12,16 +12,17 @@ export interface GroupRef {
   name: string;
 }
 export interface ScaleInstanceGroupInput extends GroupRef {
-  instanceCount: number;
+  /** Absent when an update changes only settings. */
+  instanceCount?: number;
 }
 type Empty = Record<string, never>;
-interface ScaleState {
+export interface ScaleState {
   capacityEventMark?: number;
 }
 
 const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.name);
 
-async function describeGroup(deps: WorkflowDeps, g: GroupRef): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
+export async function describeGroup(deps: WorkflowDeps, g: GroupRef): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
   const c = await deps.cloud.hyperpod.describe(g.region, g.cluster);
   if (!c) throw new NotFoundError('HyperPod cluster', g.cluster);
   return { continuous: c.NodeProvisioningMode === 'Continuous', group: c.InstanceGroups?.find((x) => x.InstanceGroupName === g.name), clusterStatus: c.ClusterStatus };
@@ -34,7 +35,7 @@ const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.T
  * of a Continuous-mode cluster goes through BatchAddClusterNodes, everything else through
  * UpdateCluster restating the group as HyperPod describes it with the new count.
  */
-function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput, ScaleState> {
+export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleState>(deps: WorkflowDeps): PhaseDefinition<I, S> {
   return {
     name: 'scale',
     title: 'Scale the instance group',
@@ -42,31 +43,34 @@ function scalePhase(deps: WorkflowDeps): PhaseDefinition<ScaleInstanceGroupInput
     async observe(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
       if (!group) throw new NotFoundError('instance group', ctx.input.name, `Cluster ${ctx.input.cluster} has no instance group '${ctx.input.name}'.`);
+      if (ctx.input.instanceCount === undefined) return 'done';
       if ((group.TargetCount ?? 0) !== ctx.input.instanceCount) return 'needs-act';
       return group.CurrentCount === ctx.input.instanceCount && group.Status === 'InService' ? 'done' : 'in-progress';
     },
-    async act(ctx: PhaseContext<ScaleInstanceGroupInput, ScaleState>) {
+    async act(ctx: PhaseContext<I, S>) {
       const { group, continuous } = await describeGroup(deps, ctx.input);
-      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster) });
+      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster) } as Partial<S>);
+      const wanted = ctx.input.instanceCount!;
       const target = group!.TargetCount ?? 0;
-      const delta = ctx.input.instanceCount - target;
+      const delta = wanted - target;
       if (delta > 0 && continuous) {
         const r = await deps.cloud.hyperpodGroups.addNodes(ctx.input.region, ctx.input.cluster, ctx.input.name, delta, ctx.operationId.slice(-36));
         const failed = r.Failed?.[0];
         if (failed) throw new CloudError('sagemaker', 'BatchAddClusterNodes', failed.ErrorCode ?? 'AddNodesFailed', failed.Message ?? `HyperPod refused to add ${delta} nodes to ${ctx.input.name}.`);
-        ctx.log(`Adding ${delta} node(s) to ${ctx.input.name} (BatchAddClusterNodes): ${target} → ${ctx.input.instanceCount}`);
+        ctx.log(`Adding ${delta} node(s) to ${ctx.input.name} (BatchAddClusterNodes): ${target} → ${wanted}`);
         return;
       }
-      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specFromDetails(group!, { InstanceCount: ctx.input.instanceCount })]);
-      ctx.log(`Scaling ${ctx.input.name} (UpdateCluster): ${target} → ${ctx.input.instanceCount}`);
+      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specFromDetails(group!, { InstanceCount: wanted })]);
+      ctx.log(`Scaling ${ctx.input.name} (UpdateCluster): ${target} → ${wanted}`);
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
       if (!group) throw new CloudError('sagemaker', 'DescribeCluster', 'InstanceGroupMissing', `Instance group ${ctx.input.name} disappeared while scaling.`);
       if (group.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed while scaling.`);
-      const done = group.Status === 'InService' && group.CurrentCount === ctx.input.instanceCount;
-      const growing = (group.CurrentCount ?? 0) < ctx.input.instanceCount;
+      const wanted = ctx.input.instanceCount ?? group.TargetCount ?? 0;
+      const done = group.Status === 'InService' && group.CurrentCount === wanted;
+      const growing = (group.CurrentCount ?? 0) < wanted;
       const waiting = !done && growing ? await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster') : '';
       return { done, progress: `${ctx.input.name} ${group.Status} ${counts(group)}${waiting}` };
     },
@@ -99,7 +103,7 @@ export function scaleInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefiniti
   return {
     kind: 'scale-instance-group',
     target: groupTarget,
-    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
+    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group', 'update-instance-group'],
     initialState: () => ({}),
     phases: [scalePhase(deps)],
     result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, instanceCount: input.instanceCount }),
@@ -110,7 +114,7 @@ export function deleteInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinit
   return {
     kind: 'delete-instance-group',
     target: groupTarget,
-    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
+    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group', 'update-instance-group'],
     initialState: () => ({}),
     phases: [deleteGroupPhase(deps)],
     result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, deleted: true }),
