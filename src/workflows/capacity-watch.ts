@@ -44,19 +44,26 @@ export async function capacityTrouble(
 
 /**
  * Fails with InsufficientCapacity once HyperPod has tried often enough; otherwise returns a progress
- * suffix naming the wait (empty when all is well).
+ * suffix naming the wait (empty when all is well). `giveUp` undoes what the operation asked for (so
+ * nothing is left half-made) and returns what the user can do next; without it the advice is to
+ * scale down, move, or retry the phase.
  */
-export async function checkCapacity(cloud: CloudPort, region: string, cluster: string, group: string, sinceMs: number, operation: string): Promise<string> {
+export async function checkCapacity(
+  cloud: CloudPort,
+  region: string,
+  cluster: string,
+  group: string,
+  sinceMs: number,
+  operation: string,
+  giveUp?: () => Promise<string>,
+): Promise<string> {
   const trouble = await capacityTrouble(cloud, region, cluster, group, sinceMs);
   if (!trouble) return '';
   if (trouble.rounds >= CAPACITY_ROUNDS_BEFORE_FAILING) {
-    throw new CloudError(
-      'sagemaker',
-      operation,
-      'InsufficientCapacity',
-      `${trouble.latest} After ${trouble.rounds} attempts the nodes of '${group}' are still missing. HyperPod keeps retrying in the background: ` +
-        `scale the group down (or delete it) to stop, or add a group in another Availability Zone, with another instance type or on a training plan; retry this phase to keep waiting.`,
-    );
+    const advice = giveUp
+      ? await giveUp()
+      : 'HyperPod keeps retrying in the background: scale the group down (or delete it) to stop, or add a group in another Availability Zone, with another instance type or on a training plan; retry this phase to keep waiting.';
+    throw new CloudError('sagemaker', operation, 'InsufficientCapacity', `${trouble.latest} After ${trouble.rounds} attempts the nodes of '${group}' are still missing. ${advice}`);
   }
   return ` — waiting for capacity: ${trouble.latest}`;
 }

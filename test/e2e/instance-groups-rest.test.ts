@@ -128,7 +128,7 @@ describe('instance groups through the REST API: placement, immutability, the dif
     assert.deepEqual(list.body.instanceGroups.map((g: any) => g.name).sort(), ['spot-a', 'workers']);
   });
 
-  it('fails clearly, with what to do, when HyperPod cannot get capacity; deleting the group cleans up', async () => {
+  it('fails clearly, with what to do, when HyperPod cannot get capacity, and leaves nothing half-made', async () => {
     const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', available: 0 } });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     const r = await server.api('POST', groupsUrl, { name: 'starved', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', instanceCount: 1 });
@@ -137,10 +137,21 @@ describe('instance groups through the REST API: placement, immutability, the dif
     assert.equal(op.status, 'failed');
     assert.equal(op.error.code, 'InsufficientCapacity');
     assert.match(op.error.message, /another Availability Zone/);
+    assert.match(op.error.message, /nothing is left half-made/);
+    const gone = async () => !(await server.api('GET', groupsUrl)).body.instanceGroups.some((g: any) => g.name === 'starved');
+    for (let i = 0; i < 60 && !(await gone()); i++) await new Promise((res) => setTimeout(res, 500));
+    assert.ok(await gone(), 'the half-made group was removed without the user asking');
+
+    // Growth that finds no capacity puts the target back where it was.
+    const spotZone = (await server.api('GET', groupsUrl)).body.instanceGroups.find((g: any) => g.name === 'spot-a');
+    await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', available: 0 } });
+    const grow = await server.api('PATCH', `${groupsUrl}/spot-a`, { instanceCount: spotZone.targetCount + 2 });
+    const grown = await server.waitForOperation(grow.body.operation.id);
+    assert.equal(grown.status, 'failed');
+    assert.equal(grown.error.code, 'InsufficientCapacity');
+    assert.match(grown.error.message, new RegExp(`target is set back to ${spotZone.targetCount}`));
+    const after = (await server.api('GET', groupsUrl)).body.instanceGroups.find((g: any) => g.name === 'spot-a');
+    assert.equal(after.targetCount, spotZone.targetCount);
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
-    const del = await server.api('DELETE', `${groupsUrl}/starved?confirm=true`);
-    assert.equal((await server.waitForOperation(del.body.operation.id)).status, 'succeeded');
-    const list = await server.api('GET', groupsUrl);
-    assert.ok(!list.body.instanceGroups.some((g: any) => g.name === 'starved'));
   });
 });

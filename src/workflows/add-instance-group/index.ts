@@ -97,10 +97,20 @@ function groupPhase(deps: WorkflowDeps): Phase {
         return { done: false, progress: `HyperPod ${cluster.ClusterStatus}` };
       }
       if (g.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`);
-      const waiting = ready(g) ? '' : await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster');
+      const waiting = ready(g) ? '' : await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster', () => removeHalfMadeGroup(deps, ctx));
       return { done: ready(g), progress: `${ctx.input.name} ${g.Status} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes${waiting}` };
     },
   };
+}
+
+/** No capacity: the group this operation added goes again, so no half-made group keeps HyperPod retrying. */
+async function removeHalfMadeGroup(deps: WorkflowDeps, ctx: Ctx): Promise<string> {
+  await deps.cloud.hyperpodGroups.deleteGroups(ctx.input.region, ctx.input.cluster, [ctx.input.name]);
+  ctx.log(`No capacity for ${ctx.input.name}: removing the group (UpdateCluster InstanceGroupsToDelete) so nothing is left half-made`);
+  return (
+    `The group '${ctx.input.name}' is being removed, so nothing is left half-made (its zone's compute subnet stays for later groups). ` +
+    'Add it again in another Availability Zone, with another instance type, or on a training plan (list_training_plans).'
+  );
 }
 
 /** add-instance-group: placement (/20 compute subnet) → instance-group (UpdateCluster, polled until its nodes run). */

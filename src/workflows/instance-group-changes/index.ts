@@ -18,6 +18,8 @@ export interface ScaleInstanceGroupInput extends GroupRef {
 type Empty = Record<string, never>;
 export interface ScaleState {
   capacityEventMark?: number;
+  /** The group's target before this operation raised it: what a give-up restores. */
+  previousTarget?: number;
 }
 
 const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.name);
@@ -49,7 +51,7 @@ export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleSta
     },
     async act(ctx: PhaseContext<I, S>) {
       const { group, continuous } = await describeGroup(deps, ctx.input);
-      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster) } as Partial<S>);
+      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster), previousTarget: group!.TargetCount ?? 0 } as Partial<S>);
       const wanted = ctx.input.instanceCount!;
       const target = group!.TargetCount ?? 0;
       const delta = wanted - target;
@@ -71,10 +73,20 @@ export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleSta
       const wanted = ctx.input.instanceCount ?? group.TargetCount ?? 0;
       const done = group.Status === 'InService' && group.CurrentCount === wanted;
       const growing = (group.CurrentCount ?? 0) < wanted;
-      const waiting = !done && growing ? await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster') : '';
+      const waiting = !done && growing ? await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster', () => restoreTarget(deps, ctx)) : '';
       return { done, progress: `${ctx.input.name} ${group.Status} ${counts(group)}${waiting}` };
     },
   };
+}
+
+/** No capacity for the growth: the group's target goes back to what it was, so HyperPod stops retrying. */
+async function restoreTarget<I extends ScaleInstanceGroupInput, S extends ScaleState>(deps: WorkflowDeps, ctx: PhaseContext<I, S>): Promise<string> {
+  const previous = ctx.state.previousTarget;
+  const { group } = await describeGroup(deps, ctx.input);
+  if (previous === undefined || !group) return 'HyperPod keeps retrying in the background: scale the group down to stop.';
+  await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specFromDetails(group, { InstanceCount: previous })]);
+  ctx.log(`No capacity for ${ctx.input.name}: target set back to ${previous} so nothing is left half-made`);
+  return `The group's target is set back to ${previous}, so nothing is left half-made. Add a group in another Availability Zone, with another instance type, or on a training plan instead.`;
 }
 
 function deleteGroupPhase(deps: WorkflowDeps): PhaseDefinition<GroupRef, Empty> {
