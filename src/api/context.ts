@@ -1,3 +1,4 @@
+import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
 import type { ClusterViews } from '../workflows/cluster-views.js';
@@ -37,5 +38,7 @@ export interface ApiContext {
   preflight: PreflightService;
   clusters: ClusterViews;
   nodes: NodeViews;
+  /** Managed autoscaling as HyperPod and the cluster's Karpenter objects report it. */
+  autoscaling(region: string, cluster: string): Promise<AutoscalingView>;
   activeCluster: ActiveClusterPort;
 }

@@ -12,6 +12,7 @@ import { RouteRegistry } from './route.js';
 import { registerClusterRoutes } from './routes/clusters.js';
 import { registerInstanceGroupRoutes } from './routes/instance-groups.js';
 import { registerNodeRoutes } from './routes/nodes.js';
+import { registerAutoscalingRoutes } from './routes/autoscaling.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -60,6 +61,7 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   registerPreflightRoutes(app, routes, ctx);
   registerClusterRoutes(app, routes, ctx);
   registerInstanceGroupRoutes(app, routes, ctx);
+  registerAutoscalingRoutes(app, routes, ctx);
   registerNodeRoutes(app, routes, ctx);
   registerOperationRoutes(app, routes, ctx);
   registerLiveUpdates(app, ctx);

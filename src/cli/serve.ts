@@ -17,6 +17,8 @@ import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
 import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
 import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
 import { updateInstanceGroupWorkflow } from '../workflows/instance-group-changes/update.js';
+import { readAutoscaling } from '../workflows/autoscaling-view.js';
+import { setAutoscalingWorkflow } from '../workflows/set-autoscaling.js';
 import { NodeViews } from '../workflows/nodes/node-views.js';
 import { PreflightService } from '../workflows/preflight.js';
 
@@ -84,6 +86,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   engine.register(scaleInstanceGroupWorkflow(deps));
   engine.register(updateInstanceGroupWorkflow(deps));
   engine.register(deleteInstanceGroupWorkflow(deps));
+  engine.register(setAutoscalingWorkflow(deps));
 
   // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
   const operations: OperationsApi & OperationsLookup = {
@@ -111,6 +114,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     preflight: new PreflightService(new AwsCatalog(clients), options.region),
     clusters: new ClusterViews(cloud, operations, activeCluster),
     nodes: new NodeViews(cloud),
+    autoscaling: (region, cluster) => readAutoscaling(cloud, region, cluster),
     activeCluster,
   };
   let baseUrl = '';

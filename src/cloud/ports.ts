@@ -110,6 +110,8 @@ export interface HyperPodPort {
   delete(region: string, name: string): Promise<void>;
   list(region: string): Promise<Array<{ name: string; arn: string; status: string; createdAt?: Date }>>;
   tags(region: string, arn: string): Promise<Record<string, string>>;
+  /** Turns HyperPod-managed Karpenter on (with the ClusterRole HyperPod assumes) or off (UpdateCluster AutoScaling). */
+  setAutoScaling(region: string, name: string, setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' }): Promise<void>;
 }
 
 export interface HyperPodGroupsPort {

@@ -87,3 +87,27 @@ export function s3CsiDriverRole(names: ClusterResourceNames): RoleDefinition {
     },
   };
 }
+
+/**
+ * The ClusterRole of managed autoscaling: HyperPod assumes it to add and remove the cluster's nodes
+ * for Karpenter, so it may call the two Batch* node APIs on this cluster and nothing else.
+ */
+export function hyperpodAutoscalingRole(names: ClusterResourceNames, hyperpodClusterArn: string): RoleDefinition {
+  return {
+    roleName: names.autoscalingRole,
+    description: `HyperPod-managed autoscaling (Karpenter) of ${names.hyperpodCluster} (InstantStart)`,
+    trustedServices: ['hyperpod.sagemaker.amazonaws.com'],
+    managedPolicyArns: [],
+    inlinePolicies: {
+      'scale-nodes': {
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Action: ['sagemaker:BatchAddClusterNodes', 'sagemaker:BatchDeleteClusterNodes'], Resource: hyperpodClusterArn || '*' }],
+      },
+    },
+  };
+}
+
+/** Every role a managed cluster may own, by name: what the delete saga and the leftovers check look for. */
+export function clusterRoleNames(names: ClusterResourceNames): string[] {
+  return [eksClusterRole(names), hyperpodExecutionRole(names, ''), trainingOperatorRole(names), s3CsiDriverRole(names), hyperpodAutoscalingRole(names, '')].map((r) => r.roleName);
+}

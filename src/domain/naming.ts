@@ -42,6 +42,8 @@ export interface ClusterResourceNames {
   executionRole: string;
   trainingOperatorRole: string;
   s3CsiRole: string;
+  /** The ClusterRole HyperPod assumes to add and remove nodes for managed autoscaling. */
+  autoscalingRole: string;
   /** Starts with `sagemaker-` because the HyperPod instance managed policy grants S3 access to such buckets. */
   bucket: string;
   persistentVolume: string;
@@ -67,6 +69,7 @@ export function resourceNames(cluster: string, accountId: string, region: string
     executionRole: `instantstart-${cluster}-hyperpod-exec`,
     trainingOperatorRole: `instantstart-${cluster}-training-op`,
     s3CsiRole: `instantstart-${cluster}-s3-csi`,
+    autoscalingRole: `instantstart-${cluster}-autoscaling`,
     bucket: `sagemaker-${cluster}-${shortHash(`${accountId}/${region}/${cluster}`)}`,
     persistentVolume: `${cluster}-s3-pv`,
     persistentVolumeClaim: 'shared-s3',

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RestClient } from './rest-client.js';
 import { registerAddInstanceGroupTool } from './tools/add-instance-group.js';
+import { registerGetAutoscalingTool, registerSetAutoscalingTool } from './tools/autoscaling.js';
 import { registerCancelOperationTool } from './tools/cancel-operation.js';
 import { registerCheckClusterRequestTool } from './tools/check-cluster-request.js';
 import { registerCheckQuotasTool } from './tools/check-quotas.js';
@@ -74,6 +75,8 @@ export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch }: Mc
     registerScaleInstanceGroupTool,
     registerUpdateInstanceGroupTool,
     registerDeleteInstanceGroupTool,
+    registerGetAutoscalingTool,
+    registerSetAutoscalingTool,
     registerListNodesTool,
     registerGetNodeTool,
     registerNodeActionTools,

@@ -12,6 +12,7 @@ export const TOOL_NAMES = [
   'delete_instance_group',
   'delete_nodes',
   'get_active_cluster',
+  'get_autoscaling',
   'get_cluster',
   'get_node',
   'get_operation',
@@ -30,6 +31,7 @@ export const TOOL_NAMES = [
   'retry_operation_phase',
   'scale_instance_group',
   'set_active_cluster',
+  'set_autoscaling',
   'start_deep_health_check',
   'update_instance_group',
   'wait_for_operation',
@@ -45,6 +47,7 @@ export const OPERATION_TOOLS: readonly ToolName[] = [
   'delete_instance_group',
   'retry_operation_phase',
   'scale_instance_group',
+  'set_autoscaling',
   'update_instance_group',
 ];
 

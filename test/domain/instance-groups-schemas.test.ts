@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
+import { SetAutoscalingRequestSchema } from '../../src/domain/schemas/autoscaling.js';
 import type { InstanceGroupSpec } from '../../src/domain/instance-groups.js';
 import { labelKeyProblem } from '../../src/domain/instance-groups/kubernetes-labels.js';
 import {
   AddInstanceGroupRequestSchema,
   type AddInstanceGroupRequest,
   ScaleInstanceGroupRequestSchema,
-  SetAutoscalingRequestSchema,
   UpdateInstanceGroupRequestSchema,
   type UpdateInstanceGroupRequest,
 } from '../../src/domain/schemas/instance-groups.js';
@@ -116,8 +116,15 @@ describe('ScaleInstanceGroupRequest and SetAutoscalingRequest', () => {
   });
 
   it('autoscaling says it manages HyperPod instance groups only', () => {
-    assert.match(SetAutoscalingRequestSchema.description ?? '', /HyperPod instance groups only, not general EC2 capacity/);
+    assert.match(SetAutoscalingRequestSchema.description ?? '', /HyperPod instance groups only .*does not scale EKS managed node groups/);
     rejectsOn(SetAutoscalingRequestSchema, { enabled: 'yes' }, 'enabled', /^must be true or false$/);
+    rejectsOn(SetAutoscalingRequestSchema, { enabled: true }, 'instanceGroups', /is required when enabled is true/);
+    rejectsOn(SetAutoscalingRequestSchema, { enabled: false, instanceGroups: ['gpu'] }, 'instanceGroups', /only goes with enabled: true/);
+    rejectsOn(SetAutoscalingRequestSchema, { enabled: true, instanceGroups: [] }, 'instanceGroups', /at least one/);
+    rejectsOn(SetAutoscalingRequestSchema, { enabled: true, instanceGroups: ['gpu', 'gpu'] }, 'instanceGroups', /twice/);
+    rejectsOn(SetAutoscalingRequestSchema, { enabled: true, instanceGroups: Array.from({ length: 11 }, (_, i) => `g${i}`) }, 'instanceGroups', /at most 10/);
+    assert.deepEqual(SetAutoscalingRequestSchema.parse({ enabled: true, instanceGroups: ['gpu'] }), { enabled: true, instanceGroups: ['gpu'] });
+    assert.deepEqual(SetAutoscalingRequestSchema.parse({ enabled: false }), { enabled: false });
   });
 });
 

@@ -4,6 +4,7 @@ import {
   DescribeClusterCommand,
   ListClustersCommand,
   ListTagsCommand,
+  UpdateClusterCommand,
 } from '@aws-sdk/client-sagemaker';
 import type { HyperPodCluster, HyperPodClusterSpec, HyperPodPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
@@ -70,5 +71,21 @@ export class HyperPodAdapter implements HyperPodPort {
   async tags(region: string, arn: string): Promise<Record<string, string>> {
     const r = await awsCall('sagemaker', 'ListTags', () => this.clients.sagemaker(region).send(new ListTagsCommand({ ResourceArn: arn })));
     return Object.fromEntries((r.Tags ?? []).map((t) => [t.Key!, t.Value ?? '']));
+  }
+
+  /**
+   * The ClusterRole goes with Enable only: HyperPod refuses to change it while autoscaling is on,
+   * and Disable needs none.
+   */
+  async setAutoScaling(region: string, name: string, setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' }): Promise<void> {
+    await awsCall('sagemaker', 'UpdateCluster', () =>
+      this.clients.sagemaker(region).send(
+        new UpdateClusterCommand({
+          ClusterName: name,
+          AutoScaling: { Mode: setting.mode, ...(setting.mode === 'Enable' ? { AutoScalerType: 'Karpenter' as const } : {}) },
+          ...(setting.mode === 'Enable' ? { ClusterRole: setting.clusterRoleArn } : {}),
+        }),
+      ),
+    );
   }
 }

@@ -143,17 +143,6 @@ export const ScaleInstanceGroupRequestSchema = z
   .describe('Set the number of instances of a group.');
 export type ScaleInstanceGroupRequest = z.output<typeof ScaleInstanceGroupRequestSchema>;
 
-export const SetAutoscalingRequestSchema = z
-  .object({
-    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
-    enabled: z.boolean('must be true or false').describe('true turns HyperPod-managed node autoscaling (Karpenter, run by AWS) on; false turns it off.'),
-  })
-  .strict()
-  .describe(
-    'Managed node autoscaling: HyperPod-managed Karpenter launches nodes from HyperPod instance groups (they can scale from zero). ' +
-      'It scales HyperPod instance groups only, not general EC2 capacity (no EKS managed node groups, no plain EC2 instances).',
-  );
-export type SetAutoscalingRequest = z.output<typeof SetAutoscalingRequestSchema>;
 
 export const InstanceGroupViewSchema = z
   .object({

@@ -1,4 +1,4 @@
-import { eksClusterRole, hyperpodExecutionRole, s3CsiDriverRole, trainingOperatorRole } from '../../domain/cluster-roles.js';
+import { clusterRoleNames } from '../../domain/cluster-roles.js';
 import { CloudError } from '../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
@@ -140,7 +140,7 @@ function eksPhase(deps: WorkflowDeps): Phase {
 function iamPhase(deps: WorkflowDeps): Phase {
   const roles = async (ctx: Ctx) => {
     const n = await names(deps, ctx);
-    return [eksClusterRole(n), hyperpodExecutionRole(n, ''), trainingOperatorRole(n), s3CsiDriverRole(n)].map((r) => r.roleName);
+    return clusterRoleNames(n);
   };
   return {
     name: 'iam',

@@ -1,5 +1,5 @@
 import type { CloudPort } from '../../cloud/ports.js';
-import { eksClusterRole, hyperpodExecutionRole, s3CsiDriverRole, trainingOperatorRole } from '../../domain/cluster-roles.js';
+import { clusterRoleNames } from '../../domain/cluster-roles.js';
 import type { ClusterResourceNames } from '../../domain/naming.js';
 
 /**
@@ -18,8 +18,8 @@ export async function findLeftovers(cloud: CloudPort, region: string, cluster: s
   if (net.natGatewayId) left.push(`NAT gateway ${net.natGatewayId} (${net.natGatewayState})`);
   if (net.allocationId) left.push(`Elastic IP ${net.allocationId}`);
   if (net.internetGatewayId) left.push(`internet gateway ${net.internetGatewayId}`);
-  for (const role of [eksClusterRole(names), hyperpodExecutionRole(names, ''), trainingOperatorRole(names), s3CsiDriverRole(names)]) {
-    if (await cloud.iam.find(role.roleName)) left.push(`IAM role ${role.roleName}`);
+  for (const role of clusterRoleNames(names)) {
+    if (await cloud.iam.find(role)) left.push(`IAM role ${role}`);
   }
   if (!keepStorage) {
     if (await cloud.storage.bucketExists(region, names.bucket)) left.push(`S3 bucket ${names.bucket}`);

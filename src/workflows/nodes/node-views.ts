@@ -13,6 +13,7 @@ import type {
   NodeView,
   StartDeepHealthCheckRequest,
 } from '../../domain/schemas/nodes.js';
+import { kubeOfHyperPod } from '../cluster-kube.js';
 import { conditionsOf, joinNodes, nodeViewOf, podsByNode } from './join.js';
 import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
 
@@ -70,7 +71,7 @@ export class NodeViews {
   async get(region: string, cluster: string, instanceId: string): Promise<NodeDetail> {
     const hp = await this.describeCluster(region, cluster);
     const details = await this.cloud.hyperpodNodes.describe(region, cluster, instanceId);
-    const kube = await this.kubeOf(hp, region);
+    const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const nodeName = `hyperpod-${instanceId}`;
     const kubeNode = kube ? ((await kube.list('v1', 'Node', { fieldSelector: `metadata.name=${nodeName}` }))[0] as ListedKubeObject | undefined) : undefined;
     if (!details && !kubeNode) throw new NotFoundError('node', instanceId, `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`);
@@ -127,7 +128,7 @@ export class NodeViews {
   /** HyperPod's and Kubernetes' events of the cluster, newest first. */
   async events(region: string, cluster: string, query: ListClusterEventsQuery): Promise<{ cluster: string; region: string; events: ClusterEvent[]; notes: string[] }> {
     const hp = await this.describeCluster(region, cluster);
-    const kube = await this.kubeOf(hp, region);
+    const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const notes: string[] = [];
     const events = await this.timeline(hp, region, cluster, kube, { nodeId: query.nodeId, nodeName: query.nodeId ? `hyperpod-${query.nodeId}` : undefined, group: query.group, limit: query.limit }, notes);
     return { cluster, region, events, notes };
@@ -187,7 +188,7 @@ export class NodeViews {
 
   private async read(region: string, cluster: string): Promise<Snapshot> {
     const hp = await this.describeCluster(region, cluster);
-    const kube = await this.kubeOf(hp, region);
+    const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const [summaries, kubeNodes, pods] = await Promise.all([
       this.cloud.hyperpodNodes.listAll(region, cluster),
       kube ? kube.list('v1', 'Node') : Promise.resolve([]),
@@ -203,14 +204,6 @@ export class NodeViews {
     return hp;
   }
 
-  /** The cluster's Kubernetes API, or undefined while its EKS cluster has none. */
-  private async kubeOf(hp: HyperPodCluster, region: string): Promise<KubePort | undefined> {
-    const eksName = hp.Orchestrator?.Eks?.ClusterArn?.split('/').pop();
-    if (!eksName) return undefined;
-    const eks = await this.cloud.eks.describeCluster(region, eksName);
-    if (!eks?.endpoint) return undefined;
-    return this.cloud.kube(region, eksName);
-  }
 }
 
 function summarize(action: NodeActionResults['action'], asked: string[], results: Array<{ nodeId: string; ok: boolean; code?: string; message?: string }>): NodeActionResults {
