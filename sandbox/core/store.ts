@@ -26,6 +26,8 @@ export function emptyState(): SandboxState {
 export class StateStore {
   state: SandboxState;
   private timer: NodeJS.Timeout | undefined;
+  /** How long the last write took: a large world (thousands of nodes) is written less often. */
+  private lastFlushMs = 0;
 
   constructor(
     readonly dir: string,
@@ -44,10 +46,14 @@ export class StateStore {
     return parsed;
   }
 
-  /** Schedules a save; many changes in a burst cost one write. */
+  /**
+   * Schedules a save; many changes in a burst cost one write. The wait grows with the cost of the
+   * last write (20×, at most 5 s), so writing the state never takes more than a few percent of the
+   * time however large it gets; shutdown still flushes at once.
+   */
   markDirty(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), this.debounceMs);
+    this.timer = setTimeout(() => this.flush(), Math.min(5000, Math.max(this.debounceMs, this.lastFlushMs * 20)));
     this.timer.unref();
   }
 
@@ -57,8 +63,10 @@ export class StateStore {
     this.state.clock = this.clockSnapshot();
     const file = join(this.dir, STATE_FILE);
     const tmp = `${file}.${process.pid}.tmp`;
+    const started = performance.now();
     writeFileSync(tmp, JSON.stringify(this.state));
     renameSync(tmp, file);
+    this.lastFlushMs = performance.now() - started;
   }
 
   /** Forgets every resource (the catalogue is code, so it stays). */

@@ -35,6 +35,8 @@ export interface WatchFilter {
 type Listener = (event: WatchEvent) => void;
 
 const typeKeyOf = (t: ResourceType) => `${t.group}/${t.resource}`;
+type TypeIndex = Map<string, { keys: Set<string>; sorted?: string[] }>;
+const INDEXES = new WeakMap<ClusterKubeState, TypeIndex>();
 const HISTORY = 5000;
 
 export class ClusterObjects {
@@ -42,12 +44,46 @@ export class ClusterObjects {
   private readonly listeners = new Set<{ typeKey: string; namespace?: string; listener: Listener }>();
   /** The oldest resourceVersion a watch may resume from (history before it is gone). */
   private oldestWatchable: number;
+  /**
+   * The keys of each type, with their sorted order cached until a key comes or goes: a list of one
+   * type must not scan (and sort) every object of the cluster, which at thousands of nodes (and
+   * their DaemonSet pods) is what made every controller tick slow.
+   */
+  private readonly keysByType: TypeIndex;
 
   constructor(
     private readonly data: ClusterKubeState,
     private readonly hooks: { now(): number; changed(): void },
   ) {
     this.oldestWatchable = data.resourceVersion;
+    // One index per stored state, shared by every view of it (a test may open a second view).
+    const shared = INDEXES.get(data);
+    this.keysByType = shared ?? new Map();
+    if (!shared) {
+      INDEXES.set(data, this.keysByType);
+      for (const key of Object.keys(data.objects)) this.indexKey(key);
+    }
+  }
+
+  /** `<group>/<resource>` of an object key (group may be empty, neither contains a slash). */
+  private static typeKeyOfKey(key: string): string {
+    const second = key.indexOf('/', key.indexOf('/') + 1);
+    return key.slice(0, second);
+  }
+
+  private indexKey(key: string): void {
+    const typeKey = ClusterObjects.typeKeyOfKey(key);
+    let entry = this.keysByType.get(typeKey);
+    if (!entry) this.keysByType.set(typeKey, (entry = { keys: new Set() }));
+    entry.keys.add(key);
+    delete entry.sorted;
+  }
+
+  private unindexKey(key: string): void {
+    const entry = this.keysByType.get(ClusterObjects.typeKeyOfKey(key));
+    if (!entry) return;
+    entry.keys.delete(key);
+    delete entry.sorted;
   }
 
   static key(t: ResourceType, namespace: string | undefined, name: string): string {
@@ -65,11 +101,35 @@ export class ClusterObjects {
 
   /** Every object of a type (in one namespace, or all), ordered by namespace then name. */
   list(t: ResourceType, namespace?: string): KubeObject[] {
-    const prefix = `${typeKeyOf(t)}/${t.namespaced && namespace !== undefined ? `${namespace}/` : ''}`;
-    return Object.keys(this.data.objects)
-      .filter((k) => k.startsWith(prefix))
-      .sort()
-      .map((k) => structuredClone(this.data.objects[k]!));
+    const typeKey = typeKeyOf(t);
+    const entry = this.keysByType.get(typeKey);
+    if (!entry) return [];
+    const sorted = (entry.sorted ??= [...entry.keys].sort());
+    const prefix = t.namespaced && namespace !== undefined ? `${typeKey}/${namespace}/` : undefined;
+    return (prefix ? sorted.filter((k) => k.startsWith(prefix)) : sorted).map((k) => structuredClone(this.data.objects[k]!));
+  }
+
+  /**
+   * The objects of a type (one namespace, or all) that `match` accepts, in key order. `match` sees
+   * the stored object and must not change it; only the first `limit` matches (all without a limit)
+   * are copied, and `total` counts every match — so a paged list of 30,000 pods copies one page.
+   */
+  select(t: ResourceType, namespace: string | undefined, match: (o: Readonly<KubeObject>) => boolean, limit?: number): { items: KubeObject[]; total: number } {
+    const typeKey = typeKeyOf(t);
+    const entry = this.keysByType.get(typeKey);
+    if (!entry) return { items: [], total: 0 };
+    const sorted = (entry.sorted ??= [...entry.keys].sort());
+    const prefix = t.namespaced && namespace !== undefined ? `${typeKey}/${namespace}/` : undefined;
+    const items: KubeObject[] = [];
+    let total = 0;
+    for (const k of sorted) {
+      if (prefix && !k.startsWith(prefix)) continue;
+      const o = this.data.objects[k]!;
+      if (!match(o)) continue;
+      total++;
+      if (limit === undefined || items.length < limit) items.push(structuredClone(o));
+    }
+    return { items, total };
   }
 
   /** Stores a new object: uid, resourceVersion, generation 1, creationTimestamp; `generateName` honoured. */
@@ -118,6 +178,7 @@ export class ClusterObjects {
     const current = this.data.objects[key];
     if (!current) throw notFound(t, name);
     delete this.data.objects[key];
+    this.unindexKey(key);
     const gone = structuredClone(current);
     gone.metadata.resourceVersion = String(++this.data.resourceVersion);
     this.record(t, gone, 'DELETED');
@@ -144,13 +205,19 @@ export class ClusterObjects {
     return () => this.listeners.delete(entry);
   }
 
-  /** Every stored object of every type (for garbage collection and the inventory). */
-  all(): KubeObject[] {
-    return Object.values(this.data.objects).map((o) => structuredClone(o));
+  /**
+   * Every stored object of every type (for garbage collection and the inventory). With
+   * `copy: false` the stored objects themselves, for a reader that changes nothing (a change goes
+   * through update, which copies).
+   */
+  all(options: { copy?: boolean } = {}): KubeObject[] {
+    const stored = Object.values(this.data.objects);
+    return options.copy === false ? stored : stored.map((o) => structuredClone(o));
   }
 
   private commit(t: ResourceType, key: string, obj: KubeObject, type: 'ADDED' | 'MODIFIED'): KubeObject {
     obj.metadata.resourceVersion = String(++this.data.resourceVersion);
+    if (!this.data.objects[key]) this.indexKey(key);
     this.data.objects[key] = obj;
     this.record(t, obj, type);
     this.hooks.changed();

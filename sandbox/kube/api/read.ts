@@ -19,8 +19,7 @@ export function getOne(cluster: KubeCluster, r: ResourceRequest, req: IncomingMe
 
 /** The objects a list (or deletecollection) selects, in key order (namespace, then name). */
 export function selectObjects(cluster: KubeCluster, r: ResourceRequest, query: URLSearchParams): KubeObject[] {
-  const matches = objectMatcher(r.type, query);
-  return cluster.objects.list(r.type, r.namespace).filter(matches);
+  return cluster.objects.select(r.type, r.namespace, objectMatcher(r.type, query)).items;
 }
 
 /**
@@ -58,24 +57,22 @@ function decodeContinue(cluster: KubeCluster, r: ResourceRequest, text: string):
 
 export function list(cluster: KubeCluster, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
   const table = tableOptions(req.headers.accept, query);
-  let items = selectObjects(cluster, r, query);
   let resourceVersion = cluster.objects.resourceVersion;
   const cont = query.get('continue');
-  if (cont) {
-    const token = decodeContinue(cluster, r, cont);
-    resourceVersion = token.rv;
-    items = items.filter((o) => keyOf(o) > token.start);
-  }
+  const token = cont ? decodeContinue(cluster, r, cont) : undefined;
+  if (token) resourceVersion = token.rv;
   const limitText = query.get('limit');
   const limit = limitText ? Number(limitText) : 0;
   if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+  const matches = objectMatcher(r.type, query);
+  // Only the page is copied out of the store: selectors and the continue position are tested in place.
+  const selected = cluster.objects.select(r.type, r.namespace, (o) => (!token || keyOf(o) > token.start) && matches(o), limit > 0 ? limit : undefined);
+  let items = selected.items;
   const metadata: Record<string, unknown> = { resourceVersion };
-  if (limit > 0 && items.length > limit) {
-    const remaining = items.length - limit;
-    items = items.slice(0, limit);
+  if (limit > 0 && selected.total > limit) {
     metadata.continue = encodeContinue({ rv: resourceVersion, start: keyOf(items[items.length - 1]!) });
     // The API only counts what is left when no selector filters the list.
-    if (!hasSelectors(query)) metadata.remainingItemCount = remaining;
+    if (!hasSelectors(query)) metadata.remainingItemCount = selected.total - limit;
   }
   items = items.map((o) => served(r.type, o));
   if (table) return sendJson(res, 200, toTable(r.type, items, cluster.now(), table, metadata));

@@ -71,8 +71,9 @@ export function expireEvents(cluster: KubeCluster): void {
   if (now - (lastSweep.get(cluster) ?? -Infinity) < 60_000) return;
   lastSweep.set(cluster, now);
   const cutoff = now - EVENT_TTL_MS;
-  for (const e of cluster.objects.list(T.events)) {
+  const expired = (e: Readonly<KubeObject>) => {
     const last = Date.parse(String(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp));
-    if (Number.isFinite(last) && last < cutoff) cluster.objects.remove(T.events, e.metadata.namespace, e.metadata.name!);
-  }
+    return Number.isFinite(last) && last < cutoff;
+  };
+  for (const e of cluster.objects.select(T.events, undefined, expired).items) cluster.objects.remove(T.events, e.metadata.namespace, e.metadata.name!);
 }

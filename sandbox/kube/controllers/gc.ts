@@ -29,7 +29,8 @@ export function collectGarbage(cluster: KubeCluster): void {
 }
 
 function collect(cluster: KubeCluster): void {
-  const all = cluster.objects.all();
+  // Read in place: this pass only reads these; deletions and updates go through the store, which copies.
+  const all = cluster.objects.all({ copy: false });
   const byUid = new Map(all.map((o) => [o.metadata.uid!, o]));
   const typeOf = (o: KubeObject) => cluster.findTypeByKind(o.apiVersion, o.kind);
   const current = (o: KubeObject) => {

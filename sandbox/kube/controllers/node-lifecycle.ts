@@ -22,9 +22,19 @@ export function runNodeLifecycle(cluster: KubeCluster): void {
   const now = cluster.now();
   const nodes = new Map<string, KubeObject>();
   for (const node of cluster.objects.list(T.nodes)) nodes.set(node.metadata.name!, syncTaints(cluster, node, now));
-  for (const pod of cluster.objects.list(T.pods)) {
+  // Only pods something happens to are copied: on a gone node, to evict, or to mark not ready.
+  const affected = (p: Readonly<KubeObject>) => {
+    const pod = p as KubeObject;
     const nodeName = nodeNameOf(pod);
-    if (!nodeName || pod.metadata.deletionTimestamp) continue;
+    if (!nodeName || pod.metadata.deletionTimestamp) return false;
+    const node = nodes.get(nodeName);
+    if (!node) return true;
+    if (isTerminal(pod)) return false;
+    const evictAt = evictionTime(pod, node);
+    return (evictAt !== undefined && now >= evictAt) || (!isReady(node) && isReady(pod));
+  };
+  for (const pod of cluster.objects.select(T.pods, undefined, affected).items) {
+    const nodeName = nodeNameOf(pod)!;
     const node = nodes.get(nodeName);
     if (!node) {
       cluster.objects.remove(T.pods, pod.metadata.namespace, pod.metadata.name!);

@@ -16,22 +16,33 @@ import { isReady, isTerminal, keepConditionTimes, nodeNameOf, rfc3339, save, T, 
 export function runKubelets(cluster: KubeCluster): void {
   const now = cluster.now();
   const nodes = new Map(cluster.objects.list(T.nodes).map((n) => [n.metadata.name!, n]));
-  const pods = cluster.objects.list(T.pods);
-  const usedIps = new Set(pods.map((p) => (p.status as Any | undefined)?.podIP).filter(Boolean));
-  const images = new Map<string, Set<string>>();
-  for (const p of pods) {
-    const node = nodeNameOf(p);
-    if (!node) continue;
-    const set = images.get(node) ?? new Set<string>();
-    for (const cs of [...(((p.status as Any)?.containerStatuses ?? []) as Any[]), ...(((p.status as Any)?.initContainerStatuses ?? []) as Any[])]) if (cs.imageID) set.add(cs.image);
-    images.set(node, set);
-  }
-  for (const pod of pods) {
-    const nodeName = nodeNameOf(pod);
-    if (!nodeName || pod.metadata.deletionTimestamp || isTerminal(pod)) continue;
+  // A kubelet that is not Ready does nothing (the node lifecycle controller marks its pods), and a
+  // settled pod has nothing due: both are told apart in place, so a quiet cluster copies no pod.
+  const due = (p: Readonly<KubeObject>) => {
+    const nodeName = nodeNameOf(p as KubeObject);
+    if (!nodeName || p.metadata.deletionTimestamp || isTerminal(p as KubeObject)) return false;
     const node = nodes.get(nodeName);
-    // A kubelet that is not Ready does nothing; the node lifecycle controller marks its pods.
-    if (!node || !isReady(node) || settled(pod, now)) continue;
+    return !!node && isReady(node) && !settled(p as KubeObject, now);
+  };
+  const work = cluster.objects.select(T.pods, undefined, due).items;
+  if (work.length === 0) return;
+  const usedIps = new Set<string>();
+  const images = new Map<string, Set<string>>();
+  // Read in place (nothing here changes a pod): addresses in use and images already on each node.
+  cluster.objects.select(T.pods, undefined, (p) => {
+    const st = p.status as Any | undefined;
+    if (st?.podIP) usedIps.add(st.podIP);
+    const node = nodeNameOf(p as KubeObject);
+    if (node) {
+      const set = images.get(node) ?? new Set<string>();
+      for (const cs of [...((st?.containerStatuses ?? []) as Any[]), ...((st?.initContainerStatuses ?? []) as Any[])]) if (cs.imageID) set.add(cs.image);
+      images.set(node, set);
+    }
+    return false;
+  });
+  for (const pod of work) {
+    const nodeName = nodeNameOf(pod)!;
+    const node = nodes.get(nodeName)!;
     const next = step(cluster, pod, node, now, usedIps, images.get(nodeName) ?? new Set());
     save(cluster, T.pods, pod, next);
   }

@@ -18,9 +18,10 @@ import { condition, isTerminal, nodeNameOf, rfc3339, save, T, type Any } from '.
 const EVENT_INTERVAL_MS = 60_000;
 
 export function schedule(cluster: KubeCluster): void {
-  const pods = cluster.objects.list(T.pods);
-  const pending = pods.filter((p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p));
+  // Tested in place first: with nothing pending (the steady state) no pod is copied.
+  const pending = cluster.objects.select(T.pods, undefined, (p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p)).items;
   if (pending.length === 0) return;
+  const pods = cluster.objects.list(T.pods);
   const nodes = cluster.objects.list(T.nodes).filter((n) => !n.metadata.deletionTimestamp);
   const bound = pods.filter((p) => nodeNameOf(p) && !isTerminal(p));
   const onNode = new Map<string, KubeObject[]>();

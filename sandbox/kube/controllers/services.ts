@@ -20,7 +20,6 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
   const services = cluster.objects.list(T.services);
   const usedIps = new Set(services.map((s) => (s.spec as Any)?.clusterIP).filter(Boolean));
   const usedPorts = new Set(services.flatMap((s) => (((s.spec as Any)?.ports ?? []) as Any[]).map((p) => p.nodePort)).filter(Boolean));
-  const pods = cluster.objects.list(T.pods);
   for (const svc of services) {
     if (svc.metadata.deletionTimestamp) continue;
     const spec = structuredClone((svc.spec ?? {}) as Any);
@@ -44,7 +43,7 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
     }
     if (type !== 'LoadBalancer' && status.loadBalancer?.ingress) status.loadBalancer = {};
     save(cluster, T.services, svc, { ...svc, spec, status });
-    if (spec.selector && Object.keys(spec.selector).length > 0) syncEndpoints(cluster, { ...svc, spec }, pods, now);
+    if (spec.selector && Object.keys(spec.selector).length > 0) syncEndpoints(cluster, { ...svc, spec }, now);
   }
   // The endpoints controller removes what it made for Services that are gone.
   const live = new Set(services.map((s) => `${s.metadata.namespace}/${s.metadata.name}`));
@@ -53,9 +52,14 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
   }
 }
 
-function syncEndpoints(cluster: KubeCluster, svc: KubeObject, pods: KubeObject[], now: number): void {
+function syncEndpoints(cluster: KubeCluster, svc: KubeObject, now: number): void {
   const spec = svc.spec as Any;
-  const selected = pods.filter((p) => p.metadata.namespace === svc.metadata.namespace && !p.metadata.deletionTimestamp && !isTerminal(p) && (p.status as Any)?.podIP && matchesSelector(p.metadata.labels, { matchLabels: spec.selector }));
+  // The selector is tested in place: only the Service's pods are copied.
+  const selected = cluster.objects.select(
+    T.pods,
+    svc.metadata.namespace,
+    (p) => !p.metadata.deletionTimestamp && !isTerminal(p as KubeObject) && !!(p.status as Any)?.podIP && matchesSelector(p.metadata.labels, { matchLabels: spec.selector }),
+  ).items;
   const address = (p: KubeObject) => ({ ip: (p.status as Any).podIP, nodeName: (p.spec as Any).nodeName, targetRef: { kind: 'Pod', namespace: p.metadata.namespace, name: p.metadata.name, uid: p.metadata.uid } });
   const ready = selected.filter(isReady).map(address);
   const notReady = selected.filter((p) => !isReady(p)).map(address);

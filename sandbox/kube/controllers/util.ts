@@ -52,10 +52,10 @@ export function controllerRef(owner: KubeObject): OwnerReference {
   return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
-export const ownedBy = (obj: KubeObject, owner: KubeObject) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.controller);
+export const ownedBy = (obj: Readonly<KubeObject>, owner: KubeObject) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.controller);
 
 /** The objects of a type in the owner's namespace whose controller is the owner. */
-export const dependentsOf = (cluster: KubeCluster, type: ResourceType, owner: KubeObject) => cluster.objects.list(type, owner.metadata.namespace).filter((o) => ownedBy(o, owner));
+export const dependentsOf = (cluster: KubeCluster, type: ResourceType, owner: KubeObject) => cluster.objects.select(type, owner.metadata.namespace, (o) => ownedBy(o, owner)).items;
 
 /**
  * Every object of a type, grouped by its controller's uid: one read for a whole controller pass
@@ -66,7 +66,8 @@ export function byController(cluster: KubeCluster, type: ResourceType): (owner: 
   return (owner) => {
     if (!groups) {
       groups = new Map();
-      for (const o of cluster.objects.list(type)) {
+      // Only objects that have a controller are copied.
+      for (const o of cluster.objects.select(type, undefined, (x) => (x.metadata.ownerReferences ?? []).some((r) => r.controller)).items) {
         const uid = o.metadata.ownerReferences?.find((r) => r.controller)?.uid;
         if (uid) groups.set(uid, [...(groups.get(uid) ?? []), o]);
       }
