@@ -4,16 +4,24 @@ import type {
   ActiveCluster,
   AddInstanceGroupInput,
   InstanceGroupView,
+  AutoscalingView,
   AvailabilityZoneView,
   ClusterDetail,
+  ClusterEvents,
   ClusterSummary,
   CreateClusterInput,
   EventsPage,
   InstanceTypeView,
+  NodeActionResults,
+  NodeDetail,
+  NodeList,
+  NodeListParams,
   OperationView,
   QuotaCheckResult,
   RegionView,
   ServerConfig,
+  SetAutoscalingInput,
+  StartDeepHealthCheckInput,
   TrainingPlanView,
 } from './types.js';
 
@@ -47,6 +55,26 @@ export const scaleInstanceGroup = (cluster: string, group: string, instanceCount
   api<Accepted>(`${groupsPath(cluster)}/${encodeURIComponent(group)}`, { method: 'PATCH', body: { instanceCount, ...(region ? { region } : {}) } });
 export const deleteInstanceGroup = (cluster: string, group: string, region?: string) =>
   api<Accepted>(`${groupsPath(cluster)}/${encodeURIComponent(group)}${qs({ confirm: 'true', region })}`, { method: 'DELETE' });
+
+const nodesPath = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/nodes`;
+/** One page of nodes, filtered on the server; `nextToken` comes from the previous page. */
+export const listNodes = (cluster: string, params: NodeListParams, region?: string) => api<NodeList>(`${nodesPath(cluster)}${qs({ region, ...params })}`);
+export const getNode = (cluster: string, instanceId: string, region?: string) =>
+  api<NodeDetail>(`${nodesPath(cluster)}/${encodeURIComponent(instanceId)}${qs({ region })}`);
+/** Reboot needs no confirmation; replace and delete send `confirm: true` (the user typed the word). */
+export const actOnNodes = (cluster: string, action: 'reboot' | 'replace' | 'delete', nodeIds: string[], region?: string) =>
+  api<NodeActionResults>(`${nodesPath(cluster)}/${action}`, {
+    method: 'POST',
+    body: { nodeIds, ...(action === 'reboot' ? {} : { confirm: true }), ...(region ? { region } : {}) },
+  });
+export const startDeepHealthCheck = (cluster: string, body: StartDeepHealthCheckInput) =>
+  api<NodeActionResults>(`${nodesPath(cluster)}/deep-health-check`, { method: 'POST', body });
+export const listClusterEvents = (cluster: string, params: { group?: string; nodeId?: string; limit?: number }, region?: string) =>
+  api<ClusterEvents>(`/api/v1/clusters/${encodeURIComponent(cluster)}/events${qs({ region, ...params })}`);
+
+const autoscalingPath = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/autoscaling`;
+export const getAutoscaling = (cluster: string, region?: string) => api<AutoscalingView>(`${autoscalingPath(cluster)}${qs({ region })}`);
+export const setAutoscaling = (cluster: string, body: SetAutoscalingInput) => api<Accepted>(autoscalingPath(cluster), { method: 'PUT', body });
 
 export const getActiveCluster = () => api<ActiveCluster>('/api/v1/active-cluster');
 export const setActiveCluster = (name: string, region?: string) => api<ActiveCluster>('/api/v1/active-cluster', { method: 'PUT', body: { name, region } });

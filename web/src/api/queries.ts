@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLiveStatus } from '../hooks/live-context.js';
 import * as endpoints from './endpoints.js';
-import type { OperationView } from './types.js';
+import type { NodeListParams, OperationView } from './types.js';
 
 /** Query keys in one place, so the live-update code and the pages agree. */
 export const keys = {
@@ -16,6 +16,12 @@ export const keys = {
   activeCluster: ['clusters', 'active'] as const,
   // Under 'clusters' so that every operation change refreshes them too.
   instanceGroups: (cluster: string, region?: string) => ['clusters', 'instance-groups', cluster, region ?? ''] as const,
+  autoscaling: (cluster: string, region?: string) => ['clusters', 'autoscaling', cluster, region ?? ''] as const,
+  // Nodes are not under 'clusters': a 5,000-node page read should follow its own 10 s rhythm, not every operation note.
+  nodes: (cluster: string, region?: string) => ['nodes', cluster, region ?? ''] as const,
+  nodePage: (cluster: string, region: string | undefined, params: NodeListParams) => ['nodes', cluster, region ?? '', 'page', params] as const,
+  node: (cluster: string, region: string | undefined, instanceId: string) => ['nodes', cluster, region ?? '', 'detail', instanceId] as const,
+  clusterEvents: (cluster: string, region: string | undefined, group?: string) => ['nodes', cluster, region ?? '', 'events', group ?? ''] as const,
   operations: ['operations'] as const,
   operationList: ['operations', 'list'] as const,
   operation: (id: string) => ['operations', 'detail', id] as const,
@@ -62,6 +68,43 @@ export function useInstanceGroups(cluster: string, region?: string) {
   const poll = usePollInterval();
   return useQuery({ queryKey: keys.instanceGroups(cluster, region), queryFn: () => endpoints.listInstanceGroups(cluster, region), refetchInterval: poll || 30_000 });
 }
+
+/** How often the node views refresh themselves: one page, one node or one event list at a time. */
+export const NODES_REFRESH_MS = 10_000;
+
+/**
+ * One page of a cluster's nodes. Only this page is fetched and kept; it refreshes every 10 s and
+ * keeps showing the previous answer while the next one (another page, other filters) loads.
+ */
+export function useNodePage(cluster: string, region: string | undefined, params: NodeListParams) {
+  return useQuery({
+    queryKey: keys.nodePage(cluster, region, params),
+    queryFn: () => endpoints.listNodes(cluster, params, region),
+    refetchInterval: NODES_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+export function useNode(cluster: string, region: string | undefined, instanceId: string | undefined) {
+  return useQuery({
+    queryKey: keys.node(cluster, region, instanceId ?? ''),
+    queryFn: () => endpoints.getNode(cluster, instanceId!, region),
+    enabled: !!instanceId,
+    refetchInterval: NODES_REFRESH_MS,
+  });
+}
+export function useClusterEvents(cluster: string, region: string | undefined, group: string | undefined, limit = 100) {
+  return useQuery({
+    queryKey: [...keys.clusterEvents(cluster, region, group), limit],
+    queryFn: () => endpoints.listClusterEvents(cluster, { group, limit }, region),
+    refetchInterval: NODES_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+export function useAutoscaling(cluster: string, region?: string) {
+  const poll = usePollInterval();
+  return useQuery({ queryKey: keys.autoscaling(cluster, region), queryFn: () => endpoints.getAutoscaling(cluster, region), refetchInterval: poll || 30_000 });
+}
+
 export function useActiveCluster() {
   return useQuery({ queryKey: keys.activeCluster, queryFn: endpoints.getActiveCluster });
 }

@@ -1,8 +1,19 @@
 /** View and request types, straight from the backend's zod schemas (type-only imports). */
 import type { z } from 'zod';
+import type { AutoscalingView, SetAutoscalingRequestSchema } from '../../../src/domain/schemas/autoscaling.js';
 import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '../../../src/domain/schemas/clusters.js';
 import type { AddInstanceGroupRequestSchema, InstanceGroupView } from '../../../src/domain/schemas/instance-groups.js';
 import type { Accepted, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../../../src/domain/schemas/operations.js';
+import type {
+  ClusterEvent,
+  ClusterEventsSchema,
+  ListNodesQuery,
+  NodeActionResults,
+  NodeDetail,
+  NodeList,
+  NodeView,
+  StartDeepHealthCheckRequestSchema,
+} from '../../../src/domain/schemas/nodes.js';
 import type {
   AvailabilityZoneViewSchema,
   InstanceTypeView,
@@ -35,3 +46,16 @@ export interface EventsPage {
   lines: LogLine[];
   nextAfter: number;
 }
+
+// ── nodes, events, autoscaling ───────────────────────────────────────────────────────────────────
+export type { ClusterEvent, NodeActionResults, NodeDetail, NodeList, NodeView };
+export type NodeHealthState = NodeView['health']['state'];
+export type NodeActionKind = NodeActionResults['action'];
+/** The list filters and page the node table sends (limit and nextToken included). */
+export type NodeListParams = Partial<Pick<ListNodesQuery, 'group' | 'health' | 'availabilityZone' | 'limit' | 'nextToken'>>;
+export type ClusterEvents = z.infer<typeof ClusterEventsSchema>;
+export type StartDeepHealthCheckInput = z.input<typeof StartDeepHealthCheckRequestSchema>;
+
+/** GET /api/v1/clusters/{name}/autoscaling and the PUT body, from the backend's schemas. */
+export type { AutoscalingView };
+export type SetAutoscalingInput = z.input<typeof SetAutoscalingRequestSchema>;

@@ -17,7 +17,10 @@ import { setActiveCluster } from '../api/endpoints.js';
 import { keys, useCluster } from '../api/queries.js';
 import type { ClusterDetail } from '../api/types.js';
 import { DeleteClusterModal } from '../components/DeleteClusterModal.js';
+import { EventsPanel } from '../components/events/EventsPanel.js';
+import { AutoscalingPanel } from '../components/groups/AutoscalingPanel.js';
 import { InstanceGroupsPanel } from '../components/groups/InstanceGroupsPanel.js';
+import { NodesPanel } from '../components/nodes/NodesPanel.js';
 import { OperationLink } from '../components/OperationLink.js';
 import { ClusterStatus } from '../components/status.js';
 import { ProblemText, useNotifications } from '../hooks/notifications.js';
@@ -126,6 +129,9 @@ export function ClusterDetailPage() {
         )}
         <Overview c={c} />
         <InstanceGroupsPanel cluster={c.name} region={c.region} />
+        <AutoscalingPanel cluster={c.name} region={c.region} />
+        <NodesPanel cluster={c.name} region={c.region} />
+        <EventsPanel cluster={c.name} region={c.region} />
         <Storage c={c} />
       </SpaceBetween>
       <DeleteClusterModal

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+
+const CLUSTER = 'ui-nodes';
+const REASON = 'Xid 79: GPU has fallen off the bus';
+
+async function choose(page: Page, testId: string, option: string | RegExp): Promise<void> {
+  await page.locator(`[data-testid="${testId}"] button`).first().click();
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+/** The selection checkbox of a node's row (Cloudscape puts it in the row's first cell). */
+const rowCheckbox = (page: Page, id: string) => page.locator(`tr:has([data-testid="node-row-${id}"]) input[type="checkbox"]`);
+
+describe('nodes, node actions and events in the web UI (chromium, real server on the sandbox)', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let browser: TestBrowser;
+  let page: Page;
+  let ids: string[] = [];
+  let group = '';
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(600));
+    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 3, storage: { s3: false } });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
+    // Manual node recovery, so the person at the UI (not HyperPod) heals the faulted node.
+    await sb.aws(['sagemaker', 'update-cluster', '--cluster-name', CLUSTER, '--node-recovery', 'None']);
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+  });
+  after(() => stopAll(browser, server, sb));
+
+  const openCluster = async () => {
+    await page.goto(`${server.url}/clusters/${CLUSTER}`);
+    await page.locator('[data-testid="nodes-table"]').waitFor();
+  };
+
+  it('lists the cluster\'s nodes, healthy, with their group, type and zone', async () => {
+    await openCluster();
+    await page.locator('[data-testid="nodes-total"][data-total="3"]').waitFor();
+    const listed = await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    ids = listed.body.nodes.map((n: any) => n.instanceId);
+    group = listed.body.nodes[0].instanceGroupName;
+    assert.equal(ids.length, 3);
+    for (const id of ids) {
+      await page.locator(`[data-testid="node-health-${id}"][data-state="healthy"]`).waitFor({ timeout: 60_000 });
+      const row = page.locator(`tr:has([data-testid="node-row-${id}"])`);
+      const text = await row.innerText();
+      assert.match(text, /ml\.c5\.xlarge/);
+      assert.match(text, /us-west-2b/);
+      assert.ok(text.includes(group), `the row names the group ${group}: ${text}`);
+    }
+    await screenshot(page, 'nodes-01-healthy');
+  });
+
+  it('shows a faulted node as failed with the reason, and its detail with conditions and events', async () => {
+    const victim = ids[0]!;
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReboot', reason: REASON } });
+    assert.ok(fault.status < 300, JSON.stringify(fault.body));
+    // The page refreshes itself every 10 s: no reload.
+    const health = page.locator(`[data-testid="node-health-${victim}"][data-state="failed"]`);
+    await health.waitFor({ timeout: 45_000 });
+    assert.match(await health.innerText(), /GPU has fallen off the bus/);
+    assert.match(await page.locator(`[data-testid="node-next-${victim}"]`).innerText(), /Reboot/);
+
+    await page.locator(`[data-testid="nodes-filter-health"] button`).first().click();
+    const failedOption = page.getByRole('option', { name: /Failed/ });
+    assert.match(await failedOption.innerText(), /1/, 'the health filter shows the count of failed nodes');
+    await failedOption.click();
+    await page.locator('[data-testid="nodes-total"][data-total="1"]').waitFor();
+    assert.equal(await page.locator('[data-testid^="node-row-"]').count(), 1);
+
+    await page.locator(`[data-testid="node-row-${victim}"] button`).click();
+    const detail = page.locator('[data-testid="node-detail"]');
+    await detail.locator('[data-testid="node-detail-health"][data-state="failed"]').waitFor();
+    assert.match(await detail.locator('[data-testid="node-detail-reason"]').innerText(), /GPU has fallen off the bus/);
+    assert.match(await detail.locator('[data-testid="node-detail-sagemaker-status"]').innerText(), /Running/);
+    await detail.locator('[data-testid="node-detail-conditions"]').getByText('Ready', { exact: true }).first().waitFor();
+    assert.ok((await detail.locator('[data-testid="node-detail-events"] tbody tr').count()) > 0, 'the node has events');
+    assert.match(await detail.locator('[data-testid="node-escalation"]').innerText(), /investigate → reboot → replace/);
+    await screenshot(page, 'nodes-02-detail');
+    await detail.locator('[data-testid="node-detail-close"]').click();
+    await detail.waitFor({ state: 'hidden' });
+  });
+
+  it('reboots the selected node and shows HyperPod\'s answer per node', async () => {
+    const victim = ids[0]!;
+    await rowCheckbox(page, victim).check();
+    await page.locator('[data-testid="node-action-reboot"]').click();
+    const modal = page.locator('[data-testid="node-action-modal"]');
+    assert.match(await modal.locator('[data-testid="node-escalation"]').innerText(), /investigate → reboot → replace/);
+    assert.match(await modal.innerText(), new RegExp(victim));
+    assert.equal(await modal.locator('[data-testid="node-confirm-input"]').count(), 0, 'a reboot needs no typed confirmation');
+    await modal.locator('[data-testid="node-confirm"]').click();
+    await modal.locator(`[data-testid="node-results"] [data-testid="node-result-status-${victim}"][data-ok="true"]`).waitFor();
+    await screenshot(page, 'nodes-03-reboot-results');
+    await modal.locator('[data-testid="node-action-close"]').click();
+    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'BatchRebootClusterNodes' })).length, 1);
+    // Back to every node: the rebooted one heals (transitional, then healthy) without a reload.
+    await choose(page, 'nodes-filter-health', /Any health/);
+    await page.locator(`[data-testid="node-health-${victim}"][data-state="healthy"]`).waitFor({ timeout: 60_000 });
+  });
+
+  it('asks for the typed word before replacing or deleting, and says why', async () => {
+    const other = ids[1]!;
+    const before = (await sb.calls({ service: 'sagemaker', mutating: true })).length;
+    for (const action of ['replace', 'delete'] as const) {
+      await rowCheckbox(page, other).check();
+      await page.locator(`[data-testid="node-action-${action}"]`).click();
+      const modal = page.locator('[data-testid="node-action-modal"]');
+      assert.match(await modal.innerText(), action === 'replace' ? /data on the root and secondary volumes is lost/ : /capacity is given back/);
+      assert.match(await modal.innerText(), new RegExp(other));
+      const confirm = modal.locator('[data-testid="node-confirm"]');
+      assert.equal(await confirm.isDisabled(), true);
+      await modal.locator('[data-testid="node-confirm-input"] input').fill(action.slice(0, -1));
+      assert.equal(await confirm.isDisabled(), true, 'a partial word does not confirm');
+      await modal.locator('[data-testid="node-confirm-input"] input').fill(action);
+      assert.equal(await confirm.isDisabled(), false);
+      if (action === 'replace') await screenshot(page, 'nodes-04-replace-confirm');
+      await modal.locator('[data-testid="node-action-close"]').click();
+      await modal.waitFor({ state: 'hidden' });
+    }
+    assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, before, 'cancelled actions call nothing');
+  });
+
+  it('shows the events timeline, newest first, with the fault and the reboot; filters by group', async () => {
+    const table = page.locator('[data-testid="events-table"]');
+    await table.getByText(/reboot/i).first().waitFor({ timeout: 30_000 });
+    const times = await table.locator('tbody tr time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
+    assert.ok(times.length > 3, `several events: ${times.length}`);
+    const parsed = times.map((t) => Date.parse(t));
+    assert.deepEqual(parsed, [...parsed].sort((a, b) => b - a), 'newest first');
+    await choose(page, 'events-filter-group', group);
+    await table.getByText(/reboot/i).first().waitFor();
+    await screenshot(page, 'nodes-05-events');
+  });
+
+  it('fills the node table with the nodes of a group added through the modal', async () => {
+    await page.locator('[data-testid="add-instance-group"]').click();
+    await page.locator('[data-testid="group-name"] input').fill('extra');
+    await choose(page, 'group-zone', 'us-west-2a');
+    await choose(page, 'group-instance-type', /^ml\.c5\.xlarge/);
+    await page.locator('[data-testid="group-count"] input').fill('2');
+    await page.locator('[data-testid="group-submit"]').click();
+    await page.waitForURL(/\/operations\//);
+    await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor({ timeout: 120_000 });
+    await openCluster();
+    await page.locator('[data-testid="nodes-total"][data-total="5"]').waitFor({ timeout: 45_000 });
+    await choose(page, 'nodes-filter-group', 'extra');
+    await page.locator('[data-testid="nodes-total"][data-total="2"]').waitFor();
+    const zones = await page.locator('[data-testid="nodes-table"] tbody tr').allInnerTexts();
+    assert.equal(zones.length, 2);
+    for (const row of zones) assert.match(row, /extra[\s\S]*us-west-2a/);
+    await page.locator('[data-testid="nodes-table"] [data-testid^="node-health-"][data-state="healthy"]').nth(1).waitFor({ timeout: 60_000 });
+    await screenshot(page, 'nodes-06-new-group');
+    assert.deepEqual(browser.errors, []);
+  });
+
+  it('shows what managed autoscaling covers, and turns it on for a chosen group as an operation', async () => {
+    await openCluster();
+    const panel = page.locator('[data-testid="autoscaling-panel"]');
+    await panel.locator('[data-testid="autoscaling-mode"][data-mode="Disable"]').waitFor();
+    assert.match(await panel.locator('[data-testid="autoscaling-scope"]').innerText(), /HyperPod instance groups only.*does not scale EKS managed node groups/s);
+    await panel.locator('[data-testid="autoscaling-enable"]').click();
+    const modal = page.locator('[data-testid="autoscaling-modal"]');
+    await modal.locator('[data-testid="autoscaling-groups"] button').first().click();
+    await page.getByRole('option', { name: /^extra/ }).first().click();
+    await page.keyboard.press('Escape');
+    await modal.locator('[data-testid="autoscaling-submit"]').click();
+    await page.waitForURL(/\/operations\//);
+    await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor({ timeout: 120_000 });
+    await openCluster();
+    await panel.locator('[data-testid="autoscaling-mode"][data-mode="Enable"]').waitFor();
+    assert.equal(await panel.locator('[data-testid="autoscaling-managed-groups"]').innerText(), 'extra');
+    await panel.locator('[data-testid="autoscaling-nodepool"][data-ready="true"]').waitFor().catch(async (e) => {
+      throw new Error(`${(e as Error).message}\npanel: ${await panel.innerText()}\nAPI: ${JSON.stringify((await server.api('GET', `/api/v1/clusters/${CLUSTER}/autoscaling`)).body)}`);
+    });
+    const role = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', CLUSTER])).json;
+    assert.equal(role.AutoScaling.Mode, 'Enable');
+    await screenshot(page, 'nodes-07-autoscaling');
+    assert.deepEqual(browser.errors, []);
+  });
+});
