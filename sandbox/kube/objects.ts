@@ -109,6 +109,11 @@ export class ClusterObjects {
     return (prefix ? sorted.filter((k) => k.startsWith(prefix)) : sorted).map((k) => structuredClone(this.data.objects[k]!));
   }
 
+  /** Visits the stored objects of a type (one namespace, or all), in key order, without copying; `visit` must not change them. */
+  scan(t: ResourceType, namespace: string | undefined, visit: (o: Readonly<KubeObject>) => void): void {
+    this.select(t, namespace, (o) => (visit(o), false));
+  }
+
   /**
    * The objects of a type (one namespace, or all) that `match` accepts, in key order. `match` sees
    * the stored object and must not change it; only the first `limit` matches (all without a limit)

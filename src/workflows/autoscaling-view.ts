@@ -1,8 +1,7 @@
 import type { CloudPort } from '../cloud/ports.js';
 import { KARPENTER_OBJECT_NAME, NODECLASS_API, NODECLASS_KIND, NODEPOOL_API, NODEPOOL_KIND, nodeClassGroups, readyCondition } from '../domain/autoscaling.js';
-import { NotFoundError } from '../domain/errors.js';
 import { AUTOSCALING_SCOPE, type AutoscalingView } from '../domain/schemas/autoscaling.js';
-import { kubeOfHyperPod } from './cluster-kube.js';
+import { describeHyperPod, kubeOfHyperPod } from './cluster-access.js';
 
 /**
  * Managed autoscaling as HyperPod (DescribeCluster AutoScaling, ClusterRole) and the cluster's
@@ -10,8 +9,7 @@ import { kubeOfHyperPod } from './cluster-kube.js';
  * autoscaling: before that their kinds do not exist in the cluster.
  */
 export async function readAutoscaling(cloud: CloudPort, region: string, cluster: string): Promise<AutoscalingView> {
-  const hp = await cloud.hyperpod.describe(region, cluster);
-  if (!hp) throw new NotFoundError('HyperPod cluster', cluster, `HyperPod cluster '${cluster}' does not exist in ${region}.`);
+  const hp = await describeHyperPod(cloud, region, cluster);
   const a = hp.AutoScaling;
   const view: AutoscalingView = {
     cluster,

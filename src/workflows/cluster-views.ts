@@ -7,6 +7,7 @@ import type { InstanceGroupView } from '../domain/schemas/instance-groups.js';
 import type { OperationView } from '../domain/schemas/operations.js';
 import type { InstanceGroupSpec } from '../domain/instance-groups.js';
 import type { ActiveClusterPort } from './context.js';
+import { describeHyperPod } from './cluster-access.js';
 import { groupSpecOf } from './instance-group-spec.js';
 
 /** What the views need from the operation engine: the operation working on a target, and recent creates. */
@@ -112,8 +113,7 @@ export class ClusterViews {
 
   /** The cluster's instance groups, each with the operation now working on it. */
   async instanceGroups(region: string, name: string): Promise<InstanceGroupView[]> {
-    const hp = await this.cloud.hyperpod.describe(region, name);
-    if (!hp) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+    const hp = await describeHyperPod(this.cloud, region, name);
     return (hp.InstanceGroups ?? []).map((g) => {
       const op = this.operations.activeFor(instanceGroupTarget(region, name, g.InstanceGroupName!));
       return { ...instanceGroupView(g, hp.VpcConfig?.Subnets ?? []), ...(op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status } } : {}) };
@@ -122,8 +122,7 @@ export class ClusterViews {
 
   /** One group in domain terms (what a change request is diffed against); undefined when it does not exist. */
   async groupSpec(region: string, name: string, group: string): Promise<InstanceGroupSpec | undefined> {
-    const hp = await this.cloud.hyperpod.describe(region, name);
-    if (!hp) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+    const hp = await describeHyperPod(this.cloud, region, name);
     const details = hp.InstanceGroups?.find((g) => g.InstanceGroupName === group);
     return details ? groupSpecOf(details) : undefined;
   }

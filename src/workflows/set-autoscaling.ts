@@ -11,11 +11,11 @@ import {
   sameGroups,
 } from '../domain/autoscaling.js';
 import { hyperpodAutoscalingRole } from '../domain/cluster-roles.js';
-import { CloudError, NotFoundError } from '../domain/errors.js';
+import { CloudError } from '../domain/errors.js';
 import { clusterTarget, resourceNames } from '../domain/naming.js';
 import type { HyperPodCluster, KubePort } from '../cloud/ports.js';
 import type { PhaseDefinition, WorkflowDefinition } from '../engine/workflow.js';
-import { kubeOfHyperPod } from './cluster-kube.js';
+import { describeHyperPod, kubeOfHyperPod } from './cluster-access.js';
 import type { WorkflowDeps } from './context.js';
 
 export interface SetAutoscalingInput {
@@ -32,11 +32,7 @@ type Phase = PhaseDefinition<SetAutoscalingInput, SetAutoscalingState>;
 
 const wantedMode = (input: SetAutoscalingInput) => (input.enabled ? 'Enable' : 'Disable');
 
-async function describe(deps: WorkflowDeps, input: SetAutoscalingInput): Promise<HyperPodCluster> {
-  const c = await deps.cloud.hyperpod.describe(input.region, input.cluster);
-  if (!c) throw new NotFoundError('HyperPod cluster', input.cluster, `HyperPod cluster '${input.cluster}' does not exist in ${input.region}.`);
-  return c;
-}
+const describe = (deps: WorkflowDeps, input: SetAutoscalingInput) => describeHyperPod(deps.cloud, input.region, input.cluster);
 
 /** The cluster's Kubernetes API; Karpenter's objects live there. */
 export async function kubeOfCluster(deps: WorkflowDeps, hp: HyperPodCluster, region: string): Promise<KubePort> {

@@ -29,7 +29,7 @@ export function runKubelets(cluster: KubeCluster): void {
   const usedIps = new Set<string>();
   const images = new Map<string, Set<string>>();
   // Read in place (nothing here changes a pod): addresses in use and images already on each node.
-  cluster.objects.select(T.pods, undefined, (p) => {
+  cluster.objects.scan(T.pods, undefined, (p) => {
     const st = p.status as Any | undefined;
     if (st?.podIP) usedIps.add(st.podIP);
     const node = nodeNameOf(p as KubeObject);
@@ -38,7 +38,6 @@ export function runKubelets(cluster: KubeCluster): void {
       for (const cs of [...((st?.containerStatuses ?? []) as Any[]), ...((st?.initContainerStatuses ?? []) as Any[])]) if (cs.imageID) set.add(cs.image);
       images.set(node, set);
     }
-    return false;
   });
   for (const pod of work) {
     const nodeName = nodeNameOf(pod)!;

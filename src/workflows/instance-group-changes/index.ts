@@ -4,6 +4,7 @@ import { instanceGroupTarget } from '../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../engine/workflow.js';
 import type { WorkflowDeps } from '../context.js';
 import { checkCapacity, eventMark } from '../capacity-watch.js';
+import { describeHyperPod } from '../cluster-access.js';
 import { specFromDetails } from '../instance-group-spec.js';
 
 export interface GroupRef {
@@ -25,8 +26,7 @@ export interface ScaleState {
 const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.name);
 
 export async function describeGroup(deps: WorkflowDeps, g: GroupRef): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
-  const c = await deps.cloud.hyperpod.describe(g.region, g.cluster);
-  if (!c) throw new NotFoundError('HyperPod cluster', g.cluster);
+  const c = await describeHyperPod(deps.cloud, g.region, g.cluster);
   return { continuous: c.NodeProvisioningMode === 'Continuous', group: c.InstanceGroups?.find((x) => x.InstanceGroupName === g.name), clusterStatus: c.ClusterStatus };
 }
 

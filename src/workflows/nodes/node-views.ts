@@ -13,7 +13,7 @@ import type {
   NodeView,
   StartDeepHealthCheckRequest,
 } from '../../domain/schemas/nodes.js';
-import { kubeOfHyperPod } from '../cluster-kube.js';
+import { describeHyperPod, kubeOfHyperPod } from '../cluster-access.js';
 import { conditionsOf, joinNodes, nodeViewOf, podsByNode } from './join.js';
 import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
 
@@ -69,7 +69,7 @@ export class NodeViews {
 
   /** Everything about one node, read fresh (no snapshot): SageMaker, Kubernetes, pods, events. */
   async get(region: string, cluster: string, instanceId: string): Promise<NodeDetail> {
-    const hp = await this.describeCluster(region, cluster);
+    const hp = await describeHyperPod(this.cloud, region, cluster);
     const details = await this.cloud.hyperpodNodes.describe(region, cluster, instanceId);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const nodeName = `hyperpod-${instanceId}`;
@@ -105,7 +105,7 @@ export class NodeViews {
 
   /** Reboot, replace or delete nodes; HyperPod's per-node answers in the order asked. */
   async act(region: string, cluster: string, action: NodeAction, nodeIds: string[]): Promise<NodeActionResults> {
-    await this.describeCluster(region, cluster);
+    await describeHyperPod(this.cloud, region, cluster);
     const port = this.cloud.hyperpodNodes;
     const results = action === 'reboot' ? await port.reboot(region, cluster, nodeIds) : action === 'replace' ? await port.replace(region, cluster, nodeIds) : await port.delete(region, cluster, nodeIds);
     this.forget(region, cluster);
@@ -114,7 +114,7 @@ export class NodeViews {
 
   /** On-demand deep health checks of a group's nodes (all of them when none are named). */
   async deepHealthCheck(region: string, cluster: string, req: StartDeepHealthCheckRequest): Promise<NodeActionResults> {
-    const hp = await this.describeCluster(region, cluster);
+    const hp = await describeHyperPod(this.cloud, region, cluster);
     if (!hp.InstanceGroups?.some((g) => g.InstanceGroupName === req.instanceGroupName)) {
       throw InputError.field('instanceGroupName', `cluster ${cluster} has no instance group '${req.instanceGroupName}'`);
     }
@@ -127,7 +127,7 @@ export class NodeViews {
 
   /** HyperPod's and Kubernetes' events of the cluster, newest first. */
   async events(region: string, cluster: string, query: ListClusterEventsQuery): Promise<{ cluster: string; region: string; events: ClusterEvent[]; notes: string[] }> {
-    const hp = await this.describeCluster(region, cluster);
+    const hp = await describeHyperPod(this.cloud, region, cluster);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const notes: string[] = [];
     const events = await this.timeline(hp, region, cluster, kube, { nodeId: query.nodeId, nodeName: query.nodeId ? `hyperpod-${query.nodeId}` : undefined, group: query.group, limit: query.limit }, notes);
@@ -187,7 +187,7 @@ export class NodeViews {
   }
 
   private async read(region: string, cluster: string): Promise<Snapshot> {
-    const hp = await this.describeCluster(region, cluster);
+    const hp = await describeHyperPod(this.cloud, region, cluster);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const [summaries, kubeNodes, pods] = await Promise.all([
       this.cloud.hyperpodNodes.listAll(region, cluster),
@@ -196,12 +196,6 @@ export class NodeViews {
     ]);
     const now = this.now();
     return { at: now, nodes: joinNodes({ summaries, kubeNodes, pods, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now }) };
-  }
-
-  private async describeCluster(region: string, cluster: string): Promise<HyperPodCluster> {
-    const hp = await this.cloud.hyperpod.describe(region, cluster);
-    if (!hp) throw new NotFoundError('HyperPod cluster', cluster, `HyperPod cluster '${cluster}' does not exist in ${region}.`);
-    return hp;
   }
 
 }

@@ -1,4 +1,13 @@
 import type { CloudPort, HyperPodCluster, KubePort } from '../cloud/ports.js';
+import { NotFoundError } from '../domain/errors.js';
+
+/** DescribeCluster of a HyperPod cluster that must exist (404 naming it and the Region otherwise). */
+export async function describeHyperPod(cloud: CloudPort, region: string, cluster: string): Promise<HyperPodCluster> {
+  const hp = await cloud.hyperpod.describe(region, cluster);
+  if (!hp) throw new NotFoundError('HyperPod cluster', cluster, `HyperPod cluster '${cluster}' does not exist in ${region}.`);
+  return hp;
+}
+
 
 /**
  * The Kubernetes API of a HyperPod cluster, through the EKS cluster that orchestrates it; undefined
