@@ -7,14 +7,18 @@ import { startServer } from '../src/cli/serve.js';
 
 const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1] [--port 3099] [--data-dir .instantstart]
                          [--region us-west-2] [--token TOKEN] [--sandbox-port 4566] [--sandbox-speed 20]
-                         [--sandbox-url http://127.0.0.1:4566]
+                         [--sandbox-url http://127.0.0.1:4566] [--allowed-host NAME ...]
 
 Serves the web UI at /, the REST API under /api/v1, OpenAPI at /api/openapi.json and MCP at /mcp.
 --cloud sandbox (the default, or INSTANTSTART_CLOUD=sandbox) embeds the sandbox cloud: nothing costs money.
 --cloud aws uses the default AWS credential chain and Region (AWS_PROFILE, AWS_REGION, …).
 --sandbox-speed N runs sandbox time N× faster (default 20: EKS's ~10 minutes take ~30 seconds).
 --sandbox-url uses a sandbox already running (\`instantstart sandbox\`) instead of embedding one.
-Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).`;
+Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).
+--allowed-host NAME (repeatable, or INSTANTSTART_ALLOWED_HOSTS=a,b) adds a name clients use to reach the server;
+requests whose Host is not a loopback name, the bound address or such a name are refused (DNS rebinding).`;
+
+const SHUTDOWN_DEADLINE_MS = 15_000;
 
 /** Starts the embedded sandbox on `port`, or on a free port when that one is taken. */
 async function sandboxOn(port: number, stateDir: string, speed: number): Promise<RunningSandbox> {
@@ -50,6 +54,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       'sandbox-port': { type: 'string', default: '4566' },
       'sandbox-speed': { type: 'string', default: '20' },
       'sandbox-url': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true, default: (process.env.INSTANTSTART_ALLOWED_HOSTS ?? '').split(',').filter(Boolean) },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -91,6 +96,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     dataDir,
     region,
     token: values.token,
+    allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
     pollTimeScale: timeScale,
   });
   process.stdout.write(
@@ -103,6 +109,12 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // Shutdown always completes: whatever still holds on after the deadline is cut off (the journal
+    // is already durable, so the next start resumes where this one stopped).
+    setTimeout(() => {
+      process.stderr.write(`instantstart: shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway\n`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     await server.close();
     await sandbox?.stop();
     process.exit(0);

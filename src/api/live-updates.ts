@@ -27,7 +27,8 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext): void
     ctx.operations.off('log', onLog as never);
     for (const ws of clients) ws.terminate();
   });
-  app.get('/api/v1/ws', { websocket: true }, (socket) => {
+  // Browsers cannot set headers on a WebSocket, so the UI sends its token as ?token= (redacted from logs).
+  app.get('/api/v1/ws', { websocket: true, config: { tokenInQuery: true } }, (socket) => {
     clients.add(socket);
     socket.send(JSON.stringify({ type: 'hello' }));
     socket.on('close', () => clients.delete(socket));

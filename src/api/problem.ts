@@ -17,23 +17,38 @@ export interface Problem {
   instance?: string;
 }
 
-/** zod issues → field problems, paths joined with dots (`storage.fsxLustre.storageCapacityGiB`). */
-export function zodProblems(error: z.ZodError, prefix?: string): FieldProblem[] {
+/** Where a request part lives; names the field path of a problem with the whole part (`(query)`). */
+export type RequestPart = 'path' | 'query' | 'body';
+
+const PART_WHAT: Record<RequestPart, string> = { path: 'path parameters', query: 'query parameters', body: 'request body' };
+
+/** Names and values a client sent are echoed back at most this long (a 900 KB key must not come back whole). */
+const MAX_ECHO = 100;
+const clip = (text: string, max = MAX_ECHO) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** zod issues → field problems, paths joined with dots (`storage.fsxLustre.storageCapacityGiB`); `(body)`/`(query)`/`(path)` for the part as a whole. */
+export function zodProblems(error: z.ZodError, part: RequestPart = 'body'): FieldProblem[] {
+  const whole = `(${part})`;
   return error.issues.map((i) => {
-    const path = [...(prefix ? [prefix] : []), ...i.path.map(String)].join('.') || (prefix ?? '(body)');
+    const path = clip(i.path.map(String).join('.')) || whole;
     let message = i.message;
-    if (i.code === 'unrecognized_keys') message = `unknown field(s) ${i.keys.map((k) => `'${k}'`).join(', ')}`;
+    if (i.code === 'unrecognized_keys') {
+      const noun = part === 'query' ? 'query parameter' : part === 'path' ? 'path parameter' : 'field';
+      message = `unknown ${noun}${i.keys.length > 1 ? 's' : ''} ${i.keys.slice(0, 5).map((k) => `'${clip(k)}'`).join(', ')}${i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : ''}`;
+    }
     if (i.code === 'invalid_type' && /received undefined/.test(i.message)) message = 'is required';
-    return { path: i.code === 'unrecognized_keys' && i.keys.length === 1 ? [path === '(body)' ? '' : path, i.keys[0]].filter(Boolean).join('.') : path, message };
+    const single = i.code === 'unrecognized_keys' && i.keys.length === 1 ? [path === whole ? '' : path, clip(i.keys[0]!)].filter(Boolean).join('.') : path;
+    return { path: single, message: clip(message, 500) };
   });
 }
 
-/** Parses `data` with `schema` or throws an InputError naming every bad field. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, what: string): z.output<S> {
+/** Parses one part of a request with `schema` or throws an InputError naming every bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, part: RequestPart): z.output<S> {
   const r = schema.safeParse(data ?? {});
   if (r.success) return r.data;
-  const problems = zodProblems(r.error);
-  throw new InputError(`Invalid ${what}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
+  const problems = zodProblems(r.error, part);
+  const listed = problems.slice(0, 10).map((p) => `${p.path}: ${p.message}`).join('; ');
+  throw new InputError(`Invalid ${PART_WHAT[part]}: ${listed}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`, problems);
 }
 
 const STATUS: Record<DomainError['kind'], number> = {
@@ -58,7 +73,7 @@ export function problemFor(err: unknown, instance?: string): Problem {
       type: `https://instantstart.dev/problems/${err.kind}`,
       title: TITLES[err.kind],
       status,
-      detail: err.message,
+      detail: clip(err.message, 4000),
       ...(errors ? { errors } : {}),
       ...(e.code ? { code: e.code } : {}),
       ...(e.remedy ? { remedy: e.remedy } : {}),
@@ -67,8 +82,11 @@ export function problemFor(err: unknown, instance?: string): Problem {
   }
   const fe = err as FastifyError;
   if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-    // Fastify's own rejections: malformed JSON, wrong content type, body too large.
-    return { type: 'https://instantstart.dev/problems/input', title: 'Bad request', status: fe.statusCode, detail: fe.message, errors: [{ path: '(body)', message: fe.message }] };
+    // Fastify's own rejections (malformed JSON, unsupported media type, body too large, bad URL):
+    // they concern the request as a whole, and may quote it — clipped.
+    const part = fe.code === 'FST_ERR_BAD_URL' || fe.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '(path)' : '(body)';
+    const detail = clip(fe.message, 300);
+    return { type: 'https://instantstart.dev/problems/input', title: 'Bad request', status: fe.statusCode, detail, errors: [{ path: part, message: detail }], ...(instance ? { instance } : {}) };
   }
   return { type: 'https://instantstart.dev/problems/internal', title: 'Internal error', status: 500, detail: 'The server failed unexpectedly; see its log for the request id.' };
 }
@@ -84,8 +102,23 @@ const TITLES: Record<DomainError['kind'], string> = {
 };
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {
-  const problem = problemFor(err, request.url);
+  const problem = problemFor(err, clip(request.url.split('?')[0]!, 300));
   if (problem.status >= 500) request.log.error({ err }, 'request failed');
-  else request.log.info({ status: problem.status, detail: problem.detail }, 'request refused');
+  else request.log.info({ status: problem.status, detail: clip(problem.detail, 300) }, 'request refused');
+  if (problem.status === 401) void reply.header('www-authenticate', 'Bearer realm="instantstart"');
+  if (request.routeOptions.config?.errorDialect === 'jsonrpc') return reply.code(problem.status).type('application/json').send(jsonRpcError(problem, err));
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }
+
+/**
+ * The same refusal in JSON-RPC, for /mcp: MCP clients read `error.code`/`error.message`, not
+ * problem+json. Invalid JSON is a Parse error (-32700); every other refusal before the MCP server
+ * sees the message (Host, Origin, token, size, media type) is a server error (-32000) with the detail.
+ */
+export function jsonRpcError(problem: Problem, err: unknown): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
+  const parseError = (err as { code?: string })?.code === INVALID_JSON;
+  return { jsonrpc: '2.0', error: { code: parseError ? -32700 : -32000, message: parseError ? `Parse error: ${problem.detail}` : problem.detail }, id: null };
+}
+
+/** The code our JSON body parser gives a body that is not JSON. */
+export const INVALID_JSON = 'INSTANTSTART_INVALID_JSON';

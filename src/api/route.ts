@@ -32,6 +32,9 @@ export interface RouteInput<P, Q, B> {
   reply: FastifyReply;
 }
 
+/** A route without query parameters refuses any it is sent, naming them, instead of ignoring them. */
+const NO_QUERY = z.object({}).strict();
+
 export type AnyRouteSpec = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
 export class RouteRegistry {
@@ -48,9 +51,9 @@ export class RouteRegistry {
       method: spec.method,
       url: spec.url.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (request, reply) => {
-        const params = spec.params ? parseOrThrow(spec.params, request.params, 'path parameters') : {};
-        const query = spec.query ? parseOrThrow(spec.query, request.query, 'query parameters') : {};
-        const body = spec.parseBody ? spec.parseBody(request.body) : spec.body ? parseOrThrow(spec.body, request.body, 'request body') : undefined;
+        const params = spec.params ? parseOrThrow(spec.params, request.params, 'path') : {};
+        const query = parseOrThrow(spec.query ?? NO_QUERY, request.query, 'query');
+        const body = spec.parseBody ? spec.parseBody(request.body) : spec.body ? parseOrThrow(spec.body, request.body, 'body') : undefined;
         const out = await handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
         if (reply.sent) return reply;
         return reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus).send(out);

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
+import { hostPolicy } from '../api/guard/hosts.js';
 import { buildServer } from '../api/server.js';
 import type { ApiContext, OperationsApi, ServerConfig } from '../api/context.js';
 import { AwsClients, Cloud } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OperationEngine } from '../engine/engine.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
+import { createServerLogger } from './logger.js';
 import { openStores } from '../store/index.js';
 import { ClusterViews, type OperationsLookup } from '../workflows/cluster-views.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
@@ -29,6 +31,8 @@ export interface ServeOptions {
   dataDir: string;
   region: string;
   token?: string;
+  /** Names (besides loopback and the bound address) that clients use to reach this server; other Host headers are refused. */
+  allowedHosts?: string[];
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
   pollTimeScale?: number;
   logger?: Logger;
@@ -64,9 +68,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!LOOPBACK.has(options.host) && !options.token) {
     throw new Error(`Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`);
   }
-  const logger =
-    options.logger ??
-    pino({ level: process.env.INSTANTSTART_LOG_LEVEL ?? 'info', redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.token', '*.secretAccessKey'], censor: '[redacted]' } });
+  const logger = options.logger ?? createServerLogger();
   const stores = openStores(options.dataDir);
   const activeCluster: ActiveClusterPort = {
     get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
@@ -118,8 +120,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     activeCluster,
   };
   let baseUrl = '';
-  const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl, token: options.token });
-  const app = await buildServer(ctx, { logger, webRoot: join(repoRoot, 'dist', 'web'), mcp });
+  const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl });
+  const hosts = hostPolicy({ bind: options.host, configured: options.allowedHosts });
+  if (!hosts.names) logger.warn({ host: options.host }, 'bound to every address with no --allowed-host: any Host header is accepted (the API token still applies)');
+  const app = await buildServer(ctx, { logger, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });
   engine.resume();
   const address = await app.listen({ host: options.host, port: options.port });
   const port = new URL(address).port;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { bearerToken, checkHostAndOrigin, LOOPBACK_HOSTS, sameToken, sendJsonRpcError } from './http-guards.js';
+import { bearerToken, findInvalidParams, readJsonBody, sendJsonRpcError } from './jsonrpc-http.js';
 import { createMcpServer } from './server.js';
 
 export interface McpHttpHandlerOptions {
@@ -10,16 +10,6 @@ export interface McpHttpHandlerOptions {
    * A function is read on each request, for servers that learn their port only after listen().
    */
   baseUrl: string | (() => string);
-  /**
-   * The server's API token, when it has one (it must when bound beyond loopback). Requests to /mcp
-   * must then carry `Authorization: Bearer <token>`. Either way the caller's own bearer token is what
-   * the tools forward to the REST API: the MCP endpoint never lends a caller privileges.
-   */
-  token?: string;
-  /** Host names (no port) accepted in Host and Origin. Default: 127.0.0.1, localhost, [::1]. */
-  allowedHosts?: readonly string[];
-  /** Exact Origin values accepted besides those whose host is in allowedHosts. */
-  allowedOrigins?: readonly string[];
   /** Where unexpected failures are reported (never tokens or bodies). Default: nowhere. */
   onError?: (error: Error) => void;
   /** For tests: a fetch for the REST calls. */
@@ -41,32 +31,29 @@ export type McpHttpHandler = HandleMcpRequest & {
  * keep-alives). Stateless needs no session store, survives server restarts, and is the SDK's
  * robust mode; GET (standalone notification stream) and DELETE (end session) answer 405.
  *
- * Host and Origin must name an allowed host (default: loopback names) — pass `allowedHosts` when the
- * server is reached under another name.
+ * It checks no credentials of its own: mount it behind the HTTP server's request guard (Host, Origin,
+ * token — src/api/guard), as src/api/server.ts does. The caller's own bearer token is what the tools
+ * forward to the REST API, so the MCP endpoint never lends a caller privileges.
  *
  * @example
  * const mcp = createMcpHttpHandler({ baseUrl: 'http://127.0.0.1:3099' });
  * http.createServer((req, res) => (req.url?.startsWith('/mcp') ? mcp.handle(req, res) : other(req, res)));
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
-  const allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
-  const allowedOrigins = options.allowedOrigins ?? [];
   const open = new Set<{ server: McpServer; transport: StreamableHTTPServerTransport }>();
   let closed = false;
 
   async function handleMcpRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
     if (closed) return sendJsonRpcError(res, 503, 'MCP endpoint is shutting down');
-    const refused = checkHostAndOrigin(req, allowedHosts, allowedOrigins);
-    if (refused) return sendJsonRpcError(res, 403, refused);
-    const token = bearerToken(req);
-    if (options.token && !(token && sameToken(token, options.token))) {
-      return sendJsonRpcError(res, 401, 'This server requires an API token: send Authorization: Bearer <token>.', {
-        'www-authenticate': 'Bearer realm="instantstart"',
-      });
-    }
     if (req.method !== 'POST') {
       return sendJsonRpcError(res, 405, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.', { allow: 'POST' });
     }
+    // Mounted in Fastify the body arrives parsed; standalone, it is read here, so that it is always checked.
+    const body = parsedBody !== undefined ? { ok: true as const, value: parsedBody } : await readJsonBody(req);
+    if (!body.ok) return sendJsonRpcError(res, 400, body.message, {}, -32700);
+    const invalid = findInvalidParams(body.value);
+    if (invalid) return sendJsonRpcError(res, 200, invalid.message, {}, -32602, invalid.id);
+    const token = bearerToken(req);
 
     const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
     const server = createMcpServer({ baseUrl, token, fetch: options.fetch });
@@ -82,7 +69,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res, parsedBody);
+      await transport.handleRequest(req, res, body.value);
     } catch (err) {
       options.onError?.(err instanceof Error ? err : new Error(String(err)));
       sendJsonRpcError(res, 500, 'Internal error in the MCP endpoint');

@@ -39,6 +39,16 @@ const CASES: Array<[string, string, unknown, string]> = [
   ['POST', '/api/v1/operations/nope/phases/eks/retry', undefined, ''],
   ['POST', '/api/v1/operations/nope/phases/Bad Phase/retry', undefined, 'phase'],
   ['POST', '/api/v1/operations/nope/cancel', undefined, ''],
+  // Query parameters no route declares are refused by name, not ignored.
+  ['GET', '/api/v1/config?foo=1', undefined, 'foo'],
+  ['GET', '/api/v1/clusters/demo?verbose=true', undefined, 'verbose'],
+  ['POST', '/api/v1/operations/nope/cancel?force=1', undefined, 'force'],
+  // What the router itself refuses is problem+json too.
+  ['GET', '/api/v1/clusters/%E0%A4%A', undefined, '(path)'],
+  ['GET', `/api/v1/clusters/${'a'.repeat(2000)}`, undefined, '(path)'],
+  // Keys that would reach an object's prototype are refused outright.
+  ['POST', '/api/v1/clusters', `{"__proto__": {"admin": true}, "name": "fine"}`, '(body)'],
+  ['POST', '/api/v1/clusters', `{"constructor": {"prototype": {"admin": true}}}`, '(body)'],
 ];
 
 describe('bad input on every endpoint: 4xx problem+json naming the field, no state change', () => {
@@ -65,6 +75,27 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
     assert.equal((await sb.calls({ mutating: true })).length, mutationsBefore, 'no mutating AWS call was made');
     const ops = await server.api('GET', '/api/v1/operations');
     assert.deepEqual(ops.body.operations, [], 'no operation was started');
+  });
+
+  it('refuses bodies that are not UTF-8 JSON with 415, and MCP errors in JSON-RPC', async () => {
+    const utf16 = await fetch(`${server.url}/api/v1/clusters`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-16' }, body: Buffer.from(JSON.stringify(good), 'utf16le') });
+    assert.equal(utf16.status, 415);
+    assert.match(utf16.headers.get('content-type') ?? '', /problem\+json/);
+    assert.match(((await utf16.json()) as any).detail, /UTF-8/);
+    const text = await server.api('POST', '/api/v1/clusters', 'name=fine', { 'content-type': 'text/plain' });
+    assert.equal(text.status, 415);
+    assert.match(text.headers.get('content-type') ?? '', /problem\+json/);
+
+    const mcp = (body: string) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const notJson = await mcp('{"jsonrpc": "2.0", "id": 1, "method": ');
+    assert.equal(notJson.status, 400);
+    assert.equal(((await notJson.json()) as any).error.code, -32700, 'invalid JSON is a JSON-RPC Parse error');
+    const badParams = await mcp(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 42 } }));
+    const answer = (await badParams.json()) as any;
+    assert.equal(answer.error.code, -32602, JSON.stringify(answer));
+    assert.equal(answer.id, 3);
+    assert.match(answer.error.message, /params\.name/);
+    assert.equal((await sb.calls({ mutating: true })).length, 0);
   });
 
   it('explains a quota shortfall before anything is created', async () => {

@@ -106,7 +106,7 @@ export function registerInstanceGroupRoutes(app: FastifyInstance, routes: RouteR
 /** Immutable fields are a precondition of the group's life (422), other mistakes plain bad input (400). */
 function parseUpdate(body: unknown) {
   try {
-    return parseOrThrow(UpdateInstanceGroupRequestSchema, body, 'request body');
+    return parseOrThrow(UpdateInstanceGroupRequestSchema, body, 'body');
   } catch (err) {
     if (err instanceof InputError && err.problems.some((p) => p.path in IMMUTABLE_GROUP_FIELDS)) {
       throw new PreconditionError(`These fields are fixed for the group's lifetime: ${err.problems.map((p) => `${p.path} (${p.message})`).join('; ')}.`, err.problems);

@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthorizedError } from '../../domain/errors.js';
+import { refuseHost, refuseOrigin, type HostPolicy } from './hosts.js';
+import { bearerToken, sameToken } from './token.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What the request guard asks of a route's callers. Default (absent): everything — a Host of
+     * ours, a same-origin browser for mutations and WebSocket upgrades, and the token when the server
+     * has one. `ui`: a Host of ours only (the UI's static files: public, they hold no data).
+     * `liveness`: nothing (/healthz answers probes that address the server by any name).
+     */
+    guard?: 'ui' | 'liveness';
+    /** The route may carry its token as `?token=` (the WebSocket: browsers cannot set its headers). */
+    tokenInQuery?: boolean;
+    /** How the route reports errors: problem+json (default) or JSON-RPC (/mcp). */
+    errorDialect?: 'jsonrpc';
+  }
+}
+
+export interface RequestGuardOptions {
+  /** Bearer token every request must carry; none on a loopback server started without --token. */
+  token?: string;
+  hosts: HostPolicy;
+  /**
+   * True when a request that matched no route will be answered with the UI's index.html (the SPA
+   * fallback): those are as public as the UI's files. Any other unmatched request is guarded fully,
+   * so an unknown path never tells an anonymous caller more than 401.
+   */
+  servesUiShell(request: FastifyRequest): boolean;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The one request guard for the REST API, the WebSocket, MCP and the UI, deny by default. It runs
+ * on the **routed** request (an onRequest hook sees the route Fastify chose after decoding the
+ * path), never on the raw URL — so `/%61pi/v1/…`, `//api/…` or `/API/…` get exactly the guard of the
+ * route they reach. Only routes that say so (`config.guard`) are open, and only as far as they say.
+ */
+export function installRequestGuard(app: FastifyInstance, options: RequestGuardOptions): void {
+  app.addHook('onRequest', async (request) => {
+    const level = request.is404 ? (options.servesUiShell(request) ? 'ui' : undefined) : request.routeOptions.config.guard;
+    if (level === 'liveness') return;
+    const host = request.headers.host;
+    const badHost = refuseHost(options.hosts, host);
+    if (badHost) throw new ForbiddenError(badHost);
+    if (level === 'ui') return;
+    if (MUTATING.has(request.method) || isUpgrade(request)) {
+      const badOrigin = refuseOrigin(request.headers.origin, host);
+      if (badOrigin) throw new ForbiddenError(badOrigin);
+    }
+    if (options.token && !presentsToken(request, options.token)) throw new UnauthorizedError();
+  });
+}
+
+function isUpgrade(request: FastifyRequest): boolean {
+  return (request.headers.upgrade ?? '').toLowerCase() === 'websocket';
+}
+
+function presentsToken(request: FastifyRequest, token: string): boolean {
+  const presented = bearerToken(request.headers.authorization) ?? (request.routeOptions.config.tokenInQuery ? queryToken(request) : undefined);
+  return presented !== undefined && sameToken(presented, token);
+}
+
+function queryToken(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.token;
+  return typeof value === 'string' ? value : undefined;
+}
