@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { rawRequest, rawUpgrade } from '../helpers/raw-http.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
+import { spawnServer, startTestServer, stopAll, type TestServer } from '../helpers/server.js';
 
 const TOKEN = 'sekret-token';
 const CREATE = { name: 'sneaky', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 };
@@ -159,6 +162,21 @@ describe('request guard on the default loopback server (no token)', () => {
     const open = new WebSocket(`${extra.url.replace('http', 'ws')}/api/v1/ws?token=${TOKEN}`);
     await firstMessage(open);
     await withDeadline(extra.close(), 20_000, 'close() completes although a WebSocket client is still connected');
+  });
+
+  it('SIGTERM ends `instantstart serve` although refused upgrades and a live client are still open', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'instantstart-sigterm-'));
+    const proc = await spawnServer(sb, dataDir);
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await rawUpgrade(proc.url, '/api/v1/ws', { Origin: 'http://evil.example' })).status, 403);
+      const live = new WebSocket(`${proc.url.replace('http', 'ws')}/api/v1/ws`);
+      await new Promise((resolve, reject) => live.once('message', resolve).once('error', reject));
+      await withDeadline(proc.stop(), 30_000, 'the server exits after SIGTERM');
+      assert.equal(proc.child.exitCode, 0, 'a clean exit, not the shutdown deadline');
+    } finally {
+      if (proc.child.exitCode === null) await proc.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('tells the browser not to frame, sniff or run foreign scripts', async () => {
