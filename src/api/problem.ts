@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DomainError, InputError, type FieldProblem } from '../domain/errors.js';
+import { DomainError, InputError, StoreUnavailableError, type FieldProblem } from '../domain/errors.js';
 
 /**
  * The one place business errors become HTTP: RFC 9457 problem+json with the fields at fault.
@@ -44,6 +44,8 @@ const STATUS: Record<DomainError['kind'], number> = {
   cloud: 502,
   unauthorized: 401,
   forbidden: 403,
+  // The server's own data directory cannot be written: nothing was started; retry once it can.
+  unavailable: 503,
 };
 
 export function problemFor(err: unknown, instance?: string): Problem {
@@ -81,11 +83,14 @@ const TITLES: Record<DomainError['kind'], string> = {
   cloud: 'Cloud request failed',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  unavailable: 'Data directory cannot be written',
 };
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {
   const problem = problemFor(err, request.url);
-  if (problem.status >= 500) request.log.error({ err }, 'request failed');
+  // The store outage is reported once by the engine; each refused request is a line, not a stack.
+  if (err instanceof StoreUnavailableError) request.log.warn({ status: problem.status, code: err.code }, 'request refused: the data directory cannot be written');
+  else if (problem.status >= 500) request.log.error({ err }, 'request failed');
   else request.log.info({ status: problem.status, detail: problem.detail }, 'request refused');
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }
