@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DomainError, InputError, type FieldProblem } from '../domain/errors.js';
+import { DomainError, InputError, StoreUnavailableError, type FieldProblem } from '../domain/errors.js';
 
 /**
  * The one place business errors become HTTP: RFC 9457 problem+json with the fields at fault.
@@ -59,6 +59,8 @@ const STATUS: Record<DomainError['kind'], number> = {
   cloud: 502,
   unauthorized: 401,
   forbidden: 403,
+  // The server's own data directory cannot be written: nothing was started; retry once it can.
+  unavailable: 503,
 };
 
 export function problemFor(err: unknown, instance?: string): Problem {
@@ -99,11 +101,14 @@ const TITLES: Record<DomainError['kind'], string> = {
   cloud: 'Cloud request failed',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  unavailable: 'Data directory cannot be written',
 };
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {
   const problem = problemFor(err, clip(request.url.split('?')[0]!, 300));
-  if (problem.status >= 500) request.log.error({ err }, 'request failed');
+  // The store outage is reported once by the engine; each refused request is a line, not a stack.
+  if (err instanceof StoreUnavailableError) request.log.warn({ status: problem.status, code: err.code }, 'request refused: the data directory cannot be written');
+  else if (problem.status >= 500) request.log.error({ err }, 'request failed');
   else request.log.info({ status: problem.status, detail: clip(problem.detail, 300) }, 'request refused');
   if (problem.status === 401) void reply.header('www-authenticate', 'Bearer realm="instantstart"');
   if (request.routeOptions.config?.errorDialect === 'jsonrpc') return reply.code(problem.status).type('application/json').send(jsonRpcError(problem, err));

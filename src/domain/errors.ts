@@ -11,7 +11,7 @@ export interface FieldProblem {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized' | 'forbidden';
+  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized' | 'forbidden' | 'unavailable';
 }
 
 /** The request itself is wrong (400/422): names each offending field. */
@@ -102,5 +102,23 @@ export class ForbiddenError extends DomainError {
   constructor(message: string) {
     super(message);
     this.name = 'ForbiddenError';
+  }
+}
+
+/**
+ * The server cannot write its own data directory (disk full, read-only, I/O error, locked, damaged),
+ * so it refuses to start anything it could not journal (503). `code` is SQLite's (`SQLITE_FULL`, …)
+ * or the file system's (`EACCES`, …); `remedy` says what an operator does about it.
+ */
+export class StoreUnavailableError extends DomainError {
+  readonly kind = 'unavailable' as const;
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly file: string,
+    readonly remedy: string,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailableError';
   }
 }

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { canonicalJson } from '../domain/canonical-json.js';
 import { ConflictError, InputError, NotFoundError } from '../domain/errors.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
 import { OperationJournal } from './journal.js';
-import { finishCancelled, runOperation, type EngineLogger, type Run, type RunMode } from './operation-runner.js';
+import { EngineStoppedError } from './failures.js';
+import { finishCancelled, runOperation, type EngineLogger, type Run, type RunEnd, type RunMode } from './operation-runner.js';
 import { resolvePolling, SharedPoller, type PollingOptions } from './poller.js';
+import { DEFAULT_STORE_PROBE, StorePauses, type StoreProbeOptions } from './store-pauses.js';
 import { isTerminal, toOperationView } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
 
 export type { EngineLogger } from './operation-runner.js';
+export type { StoreProbeOptions } from './store-pauses.js';
 
 export interface OperationEngineOptions {
   /** The journal (src/store). The engine never closes it. */
@@ -22,6 +26,11 @@ export interface OperationEngineOptions {
   idFactory?: () => string;
   /** Source of jitter (tests pin it). */
   random?: () => number;
+  /**
+   * How often to probe a store that cannot be written (then resume the paused operations): doubling
+   * from `minIntervalMs` to `maxIntervalMs`. Defaults: 1000 ms … 30000 ms.
+   */
+  storeProbe?: Partial<StoreProbeOptions>;
 }
 
 export interface StartResult {
@@ -48,6 +57,8 @@ const SILENT: EngineLogger = { info() {}, warn() {}, error() {} };
  * Durable operations (ARCHITECTURE.md → Operations): every phase state is journaled before it is
  * entered, so after a crash `resume()` continues each unfinished operation by observing, never by
  * mutating blindly. Emits `'operation'` (OperationView) after every change and `'log'` per log line.
+ * When the journal itself cannot be written, operations pause (store-pauses.ts) instead of failing
+ * or turning into zombies, and resume the same way, by observing, once it can.
  *
  * @example
  * const stores = openStores('.instantstart');
@@ -68,9 +79,19 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   private readonly workflows = new Map<string, AnyWorkflow>();
   private readonly runs = new Map<string, Run & { done: Promise<void> }>();
   private readonly waiters = new Map<string, Set<(view: OperationView, force?: boolean) => void>>();
+  /** Operations paused because the store could not be written (in memory: the journal is what failed). */
+  private readonly paused: StorePauses;
   private stopped = false;
 
-  constructor({ store, logger = SILENT, polling, now = () => new Date(), idFactory = () => `op-${randomUUID()}`, random = Math.random }: OperationEngineOptions) {
+  constructor({
+    store,
+    logger = SILENT,
+    polling,
+    now = () => new Date(),
+    idFactory = () => `op-${randomUUID()}`,
+    random = Math.random,
+    storeProbe,
+  }: OperationEngineOptions) {
     super();
     this.store = store;
     this.logger = logger;
@@ -79,6 +100,15 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.idFactory = idFactory;
     this.random = random;
     this.poller = new SharedPoller({ freshForMs: this.polling.minIntervalMs * this.polling.timeScale, nowMs: () => this.now().getTime() });
+    this.paused = new StorePauses({
+      store,
+      logger,
+      now,
+      random,
+      probe: { ...DEFAULT_STORE_PROBE, ...storeProbe },
+      relaunch: (id, note) => this.launch(id, 'unpause', note),
+      publish: (id) => this.publish(id),
+    });
   }
 
   /** Makes a workflow kind startable (and resumable). Registering a kind twice is a programming error. */
@@ -92,31 +122,37 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   /**
    * Starts an operation, or returns the one that already answers this request: the operation with
    * the same idempotency key (whatever its status), else a running operation on the same target
-   * whose kind conflicts with this one.
+   * whose kind conflicts with this one. ConflictError (naming `Idempotency-Key`) when the key was
+   * used for another kind or another input: a key names one request, never two.
+   * StoreUnavailableError when the journal cannot be written (nothing starts).
    */
   start(kind: string, input: Record<string, unknown>, { idempotencyKey }: { idempotencyKey?: string } = {}): StartResult {
     this.assertRunning();
     const workflow = this.workflows.get(kind);
     if (!workflow) throw new InputError(`Unknown operation kind '${kind}'. Known kinds: ${[...this.workflows.keys()].join(', ') || 'none'}.`);
     const target = workflow.target(input);
-    const found = this.store.transaction(() => {
+    const found = this.store.transaction((): { record: OperationRecord; existing: boolean; accepted?: LogLine } => {
       if (idempotencyKey !== undefined) {
         const same = this.store.findByIdempotencyKey(idempotencyKey);
-        if (same && same.kind !== kind) {
-          throw new ConflictError(`Idempotency key '${idempotencyKey}' was already used for ${same.kind} operation ${same.id}; use a new key for a different request.`, 'Idempotency-Key');
+        if (same) {
+          assertSameRequest(idempotencyKey, same, kind, input);
+          return { record: same, existing: true };
         }
-        if (same) return { record: same, existing: true };
       }
       const running = this.conflictingOperation(workflow, target);
       if (running) return { record: running, existing: true };
+      const createdAt = this.now().toISOString();
       const record = this.store.createOperation(
-        { id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt: this.now().toISOString(), ...(idempotencyKey === undefined ? {} : { idempotencyKey }) },
+        { id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) },
         workflow.phases.map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
-      return { record, existing: false };
+      // In the same transaction: an operation is in the journal with its first line, or not at all.
+      const accepted = this.store.appendLog(record.id, { at: createdAt, level: 'info', message: `Operation ${kind} on ${target} accepted.` });
+      return { record, existing: false, accepted };
     });
     if (!found.existing) {
-      this.journal(found.record.id).log('info', `Operation ${kind} on ${target} accepted.`);
+      this.paused.written();
+      this.safeEmit('log', { operationId: found.record.id, line: found.accepted! });
       this.publish(found.record.id);
       this.launch(found.record.id, 'start');
       this.logger.info({ operationId: found.record.id, kind, target }, 'operation started');
@@ -147,9 +183,12 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   }
 
   /**
-   * Runs the failed phase of a failed operation again (one more attempt), then the phases after it.
-   * ConflictError when the operation is not failed, the phase is not the failed one, or another
-   * operation now works on the same target.
+   * Runs a failed operation's failed phases again (one more attempt each, each observing first), in
+   * order, then the phases after them; completed phases are not repeated. Usually one phase failed;
+   * when teardown phases went on past failures (onFailure: 'continue') several did, and naming any of
+   * them retries them all — a teardown is only done when every step is. ConflictError when the
+   * operation is not failed, the phase is not a failed one, or another operation now works on the
+   * same target.
    */
   retryPhase(id: string, phaseName: string): OperationView {
     this.assertRunning();
@@ -157,11 +196,15 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     const phase = this.store.getPhase(id, phaseName);
     if (!phase) throw new NotFoundError('phase', phaseName, `Operation ${id} has no phase '${phaseName}'.`);
     if (op.status !== 'failed') throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
+    const failed = this.store.listPhases(id).filter((p) => p.status === 'failed');
     if (phase.status !== 'failed') {
+      const names = failed.map((p) => `'${p.name}'`);
       throw new ConflictError(
-        op.error?.phase === undefined
+        failed.length === 0
           ? `Operation ${id} failed outside its phases (${op.error?.code ?? 'unknown'}); no phase can be retried — start a new operation.`
-          : `Phase '${phaseName}' is ${phase.status}, not failed; retry the failed phase '${op.error.phase}' instead.`,
+          : failed.length === 1
+            ? `Phase '${phaseName}' is ${phase.status}, not failed; retry the failed phase ${names[0]} instead.`
+            : `Phase '${phaseName}' is ${phase.status}, not failed; retry one of the failed phases ${names.join(', ')} (all of them run again, in order).`,
       );
     }
     const workflow = this.workflows.get(op.kind);
@@ -169,10 +212,19 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     const running = this.conflictingOperation(workflow, op.target);
     if (running) throw new ConflictError(`Operation ${running.id} (${running.kind}) is working on ${op.target}; retry after it finishes.`);
     const journal = this.journal(id);
+    const [first, ...later] = failed;
     journal.together(() => {
-      journal.phase(phaseName, { status: 'observing', attempts: phase.attempts + 1, startedAt: journal.timestamp(), finishedAt: null, error: null, progress: null });
+      // The first failed phase starts now (its attempt counts at once); later ones count theirs when reached.
+      journal.phase(first!.name, { status: 'observing', attempts: first!.attempts + 1, startedAt: journal.timestamp(), finishedAt: null, error: null, progress: null });
+      for (const p of later) journal.phase(p.name, { status: 'pending', finishedAt: null, error: null, progress: null });
       journal.operation({ status: 'running', error: null, finishedAt: null });
-      journal.log('info', `Retrying ${phase.title} (attempt ${phase.attempts + 1}): observing actual state first.`, phaseName);
+      journal.log(
+        'info',
+        later.length === 0
+          ? `Retrying ${first!.title} (attempt ${first!.attempts + 1}): observing actual state first.`
+          : `Retrying the ${failed.length} failed phases in order (${failed.map((p) => p.name).join(', ')}), each observing actual state first.`,
+        first!.name,
+      );
     });
     this.launch(id, 'retry');
     return this.get(id);
@@ -189,7 +241,9 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     const run = this.runs.get(id);
     const journal = this.journal(id);
     if (!run) {
-      finishCancelled(journal, this.store, id); // not running in this process (e.g. before resume()): nothing to abort
+      // Not running in this process (before resume(), or paused on the store): nothing to abort.
+      finishCancelled(journal, this.store, id);
+      this.paused.forget(id);
     } else if (!run.cancelRequested) {
       journal.together(() => {
         journal.operation({ status: 'cancelling' });
@@ -229,7 +283,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.assertRunning();
     const resumed: OperationView[] = [];
     for (const op of this.store.listActive()) {
-      if (this.runs.has(op.id)) continue;
+      if (this.runs.has(op.id) || this.paused.has(op.id)) continue;
       if (!this.workflows.has(op.kind)) {
         this.logger.warn({ operationId: op.id, kind: op.kind }, 'cannot resume an operation of an unregistered kind');
         continue;
@@ -248,8 +302,9 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
    */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.paused.stop();
     const runs = [...this.runs.values()];
-    for (const run of runs) run.controller.abort(new Error('The operation engine stopped.'));
+    for (const run of runs) run.controller.abort(new EngineStoppedError());
     await Promise.allSettled(runs.map((r) => r.done));
     for (const [id, set] of this.waiters) {
       const view = this.get(id);
@@ -257,8 +312,8 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     }
   }
 
-  private launch(id: string, mode: RunMode): void {
-    const run = { operationId: id, controller: new AbortController(), cancelRequested: false } as Run & { done: Promise<void> };
+  private launch(id: string, mode: RunMode, note?: string): void {
+    const run = { operationId: id, controller: new AbortController(), cancelRequested: false, ...(note === undefined ? {} : { note }) } as Run & { done: Promise<void> };
     const deps = {
       store: this.store,
       journalFor: (operationId: string) => this.journal(operationId),
@@ -269,8 +324,12 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       nowMs: () => this.now().getTime(),
       logger: this.logger,
     };
-    run.done = runOperation(deps, run, mode).finally(() => {
+    run.done = runOperation(deps, run, mode).then((end: RunEnd) => {
       if (this.runs.get(id) === run) this.runs.delete(id);
+      if (end.paused) {
+        run.controller.abort(new Error(`Operation ${id} paused: the store cannot be written.`)); // stray work stops
+        if (!this.stopped) this.paused.pause(id, end.paused);
+      }
     });
     this.runs.set(id, run);
   }
@@ -289,8 +348,14 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       {
         store: this.store,
         now: this.now,
-        changed: (operationId) => this.publish(operationId),
-        logged: (operationId, line) => this.safeEmit('log', { operationId, line }),
+        changed: (operationId) => {
+          this.paused.written();
+          this.publish(operationId);
+        },
+        logged: (operationId, line) => {
+          this.paused.written();
+          this.safeEmit('log', { operationId, line });
+        },
         halted: () => this.stopped,
       },
       id,
@@ -319,10 +384,28 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   }
 
   private view(op: OperationRecord): OperationView {
-    return toOperationView(op, this.store.listPhases(op.id), this.now());
+    return toOperationView(op, this.store.listPhases(op.id), this.now(), this.paused.get(op.id));
   }
 
   private assertRunning(): void {
     if (this.stopped) throw new Error('The operation engine has stopped; create a new one to continue.');
+  }
+}
+
+/**
+ * A repeat under the same Idempotency-Key must be the same request: same kind and the same validated
+ * input (compared in canonical JSON: both went through the same schema), or it is refused naming the
+ * key and the operation that holds it — returning the first operation would silently drop the second
+ * request.
+ */
+function assertSameRequest(key: string, same: OperationRecord, kind: string, input: Record<string, unknown>): void {
+  if (same.kind !== kind) {
+    throw new ConflictError(`Idempotency key '${key}' was already used for ${same.kind} operation ${same.id}; use a new key for a different request.`, 'Idempotency-Key');
+  }
+  if (canonicalJson(same.input) !== canonicalJson(input)) {
+    throw new ConflictError(
+      `Idempotency key '${key}' was already used for ${same.kind} operation ${same.id} on ${same.target} with a different request body; send the same body to get that operation back, or use a new key for a different request.`,
+      'Idempotency-Key',
+    );
   }
 }

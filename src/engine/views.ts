@@ -1,4 +1,4 @@
-import type { OperationStatus, OperationView, PhaseStatus, PhaseView } from '../domain/schemas/operations.js';
+import type { OperationPause, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../domain/schemas/operations.js';
 import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
 import type { OperationRecord, PhaseRecord } from '../store/operations-store.js';
 
@@ -25,20 +25,22 @@ export function isPhaseActive(status: PhaseStatus): boolean {
 }
 
 /**
- * The phase a person should look at: the one working, failed or cancelled; else, while the
- * operation is still going, the next pending one; nothing once it succeeded.
+ * The phase a person should look at: the one working; else the failed or cancelled one; else, while
+ * the operation is still going, the next pending one; nothing once it succeeded. (A teardown goes on
+ * past a failed phase: the phase working then is the current one, not the failure behind it.)
  */
 export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): PhaseRecord | undefined {
-  const working = phases.find((p) => isPhaseActive(p.status) || p.status === 'failed' || p.status === 'cancelled');
+  const working = phases.find((p) => isPhaseActive(p.status)) ?? phases.find((p) => p.status === 'failed' || p.status === 'cancelled');
   if (working) return working;
   return isTerminal(status) ? undefined : phases.find((p) => p.status === 'pending');
 }
 
 /**
  * The public view of an operation (OperationViewSchema) from its journal rows. `now` gives a
- * running phase its duration so far.
+ * running phase its duration so far; `paused` is the engine's in-memory note while the store
+ * cannot be written.
  */
-export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now: Date): OperationView {
+export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now: Date, paused?: OperationPause): OperationView {
   const current = currentPhaseOf(op.status, phases);
   return {
     id: op.id,
@@ -49,6 +51,7 @@ export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now:
     ...(op.result === undefined ? {} : { result: op.result }),
     ...(op.error === undefined ? {} : { error: op.error }),
     ...(current === undefined ? {} : { currentPhase: current.name }),
+    ...(paused === undefined ? {} : { paused }),
     phases: phases.map((p) => toPhaseView(op, p, now)),
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,

@@ -12,6 +12,12 @@
  *
  * After a restart, or on a retry, a phase always starts again at observe — never by mutating blindly.
  *
+ * A phase fails the operation where it stands unless it declares `onFailure: 'continue'` — a teardown
+ * step (a saga's compensation) whose failure must not strand what the later phases remove: it is
+ * journaled failed with its error, the later phases still run (they see it in `ctx.earlierFailures`),
+ * and the operation ends failed with the last failure's error. A retry re-runs every failed phase in
+ * order (OperationEngine.retryPhase).
+ *
  * @example
  * const phase: PhaseDefinition<{ name: string }, { vpcId?: string }> = {
  *   name: 'network', title: 'Network', expectedSeconds: 120,
@@ -19,6 +25,8 @@
  *   act: async (ctx) => ctx.setState({ vpcId: await createVpc(ctx.input.name) }),
  * };
  */
+
+import type { OperationError } from '../domain/schemas/operations.js';
 
 export type ObserveOutcome = 'done' | 'in-progress' | 'needs-act';
 
@@ -42,6 +50,12 @@ export interface PhaseContext<I, S> {
   readonly signal: AbortSignal;
   /** How many times this phase has started (1 on the first run). */
   readonly attempt: number;
+  /**
+   * The errors of earlier phases that failed and that the workflow went on past (`onFailure:
+   * 'continue'`), in phase order; empty when none did. A teardown phase uses them to say why
+   * something remains, or to stop waiting for what a failed phase left in its way.
+   */
+  readonly earlierFailures: readonly OperationError[];
 }
 
 export interface PhaseDefinition<I, S> {
@@ -53,6 +67,13 @@ export interface PhaseDefinition<I, S> {
   observe(ctx: PhaseContext<I, S>): Promise<ObserveOutcome>;
   act?(ctx: PhaseContext<I, S>): Promise<void>;
   await?(ctx: PhaseContext<I, S>): Promise<AwaitOutcome>;
+  /**
+   * `stop` (the default): a failure fails the operation here and later phases stay pending.
+   * `continue`: a teardown step — the failure is journaled on this phase and the later phases still
+   * run; the operation ends failed. Use it only where going on is safe and better than stopping
+   * (removing what remains of something being deleted), never in a create or a change.
+   */
+  onFailure?: 'stop' | 'continue';
   /**
    * Identifies the resource awaited (e.g. `eks:us-west-2/my-cluster`) so that every watcher of the
    * same resource shares one poller.

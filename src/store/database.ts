@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { unusableStore } from './store-failures.js';
 
 /** An open SQLite connection (better-sqlite3 v12: synchronous, one connection per process). */
 export type Database = BetterSqlite3.Database;
@@ -67,27 +68,59 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /**
- * Opens (creating if needed) `<dataDir>/instantstart.db` and brings its schema up to date.
+ * Opens (creating if needed) `<dataDir>/instantstart.db`, checks it is sound and writable, and
+ * brings its schema up to date.
  *
  * WAL lets readers (a second engine in a test, the sqlite3 shell) work beside the writer;
  * `synchronous = FULL` makes each journal write durable before the engine calls the cloud, which is
  * the whole point of writing "acting" first.
+ *
+ * A damaged file or a data directory that cannot be written is refused here, with a message naming
+ * the file, what is wrong and what to do ({@link StoreUnavailableError}) — otherwise reads would
+ * work and the first mutation would fail long after start.
  *
  * @example
  * const db = openDatabase('.instantstart');
  * const operations = new OperationsStore(db);
  */
 export function openDatabase(dataDir: string): Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
+  const file = join(dataDir, DATABASE_FILE);
+  let db: Database | undefined;
   try {
+    mkdirSync(dataDir, { recursive: true });
+    db = new BetterSqlite3(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
-    return prepare(db);
+    checkIntegrity(db);
+    prepare(db);
+    probeWrite(db);
+    return db;
   } catch (err) {
-    db.close();
-    throw err;
+    db?.close();
+    throw unusableStore(err, file);
   }
+}
+
+/**
+ * `PRAGMA quick_check`: every page and index entry readable and well formed (it skips the slow
+ * index-content comparison of `integrity_check`). Throws SQLITE_CORRUPT with SQLite's first findings.
+ */
+function checkIntegrity(db: Database): void {
+  const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
+  const findings = rows.map((r) => r.quick_check.replace(/\s+/g, ' ').trim()).filter((r) => r !== 'ok');
+  if (findings.length > 0) {
+    throw Object.assign(new Error(`quick_check found ${findings.length} problem(s): ${findings.slice(0, 3).join('; ')}`), { code: 'SQLITE_CORRUPT' });
+  }
+}
+
+/**
+ * A real, committed write that changes nothing: rewriting `user_version` with its own value takes
+ * the write lock and writes the database header. It fails exactly as a journal write would
+ * (SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR…, SQLITE_BUSY after the busy timeout).
+ */
+export function probeWrite(db: Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  db.pragma(`user_version = ${version}`);
 }
 
 /** A private in-memory database with the full schema, for tests. */

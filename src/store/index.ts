@@ -5,6 +5,7 @@ import { SettingsStore } from './settings-store.js';
 export * from './database.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
+export { unwritableStore } from './store-failures.js';
 
 /** Everything the server keeps on disk, over one connection. */
 export interface Stores {

@@ -1,6 +1,7 @@
 import type { LogLine, OperationError, OperationStatus, PhaseStatus } from '../domain/schemas/operations.js';
 import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
-import type { Database } from './database.js';
+import { probeWrite, type Database } from './database.js';
+import { guardWrite } from './store-failures.js';
 
 /** One operation as journaled. JSON columns come back parsed. */
 export interface OperationRecord {
@@ -89,7 +90,8 @@ const TERMINAL_LIST = TERMINAL_OPERATION_STATUSES.map((s) => `'${s}'`).join(', '
 /**
  * The operation journal: operations, their phases and their log lines. Every write is synchronous
  * and durable when the call returns, so the engine can journal "acting" and only then call the cloud.
- * Callers group related writes with {@link OperationsStore.transaction}.
+ * Callers group related writes with {@link OperationsStore.transaction}. A write the store itself
+ * cannot make (disk full, read-only, I/O error, lock held elsewhere) throws StoreUnavailableError.
  *
  * @example
  * const store = new OperationsStore(openMemoryDatabase());
@@ -100,7 +102,12 @@ export class OperationsStore {
 
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE): all its writes land together or not at all. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return guardWrite(this.db.name, () => this.db.transaction(fn).immediate());
+  }
+
+  /** A committed write that changes nothing: throws StoreUnavailableError while the store cannot be written. */
+  probeWrite(): void {
+    guardWrite(this.db.name, () => probeWrite(this.db));
   }
 
   /** Inserts an operation and all its phases (as `pending`, never started) together. */
@@ -165,7 +172,7 @@ export class OperationsStore {
       sets.push(`${OPERATION_COLUMNS[key]} = ?`);
       params.push(encode(value));
     }
-    const info = this.db.prepare(`UPDATE operations SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+    const info = guardWrite(this.db.name, () => this.db.prepare(`UPDATE operations SET ${sets.join(', ')} WHERE id = ?`).run(...params, id));
     if (info.changes === 0) throw new Error(`Operation ${id} is not in the journal.`);
     return this.getOperation(id)!;
   }
@@ -190,7 +197,7 @@ export class OperationsStore {
       params.push(typeof value === 'boolean' ? Number(value) : encode(value));
     }
     if (sets.length > 0) {
-      const info = this.db.prepare(`UPDATE phases SET ${sets.join(', ')} WHERE operation_id = ? AND name = ?`).run(...params, operationId, name);
+      const info = guardWrite(this.db.name, () => this.db.prepare(`UPDATE phases SET ${sets.join(', ')} WHERE operation_id = ? AND name = ?`).run(...params, operationId, name));
       if (info.changes === 0) throw new Error(`Phase ${name} of operation ${operationId} is not in the journal.`);
     }
     return this.getPhase(operationId, name)!;

@@ -1,8 +1,9 @@
 import type { Database } from './database.js';
+import { guardWrite } from './store-failures.js';
 
 /**
  * Small server settings as key → JSON value, e.g. the active cluster. Resources themselves never
- * live here: the cloud is their source of truth.
+ * live here: the cloud is their source of truth. Writes the store cannot make throw StoreUnavailableError.
  *
  * @example
  * const settings = new SettingsStore(db);
@@ -27,16 +28,18 @@ export class SettingsStore {
       this.deleteSetting(key);
       return;
     }
-    this.db
-      .prepare(
-        `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-      )
-      .run(key, JSON.stringify(value), this.now().toISOString());
+    guardWrite(this.db.name, () =>
+      this.db
+        .prepare(
+          `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+        )
+        .run(key, JSON.stringify(value), this.now().toISOString()),
+    );
   }
 
   /** Removes the key; returns whether it existed. */
   deleteSetting(key: string): boolean {
-    return this.db.prepare('DELETE FROM settings WHERE key = ?').run(key).changes > 0;
+    return guardWrite(this.db.name, () => this.db.prepare('DELETE FROM settings WHERE key = ?').run(key).changes > 0);
   }
 }

@@ -30,6 +30,28 @@ describe('starting operations', () => {
     await engine.stop();
   });
 
+  it('refuses an idempotency key reused with a different input, naming the key and the operation holding it', async () => {
+    const { engine } = newEngine();
+    const res = new FakeResource();
+    res.ready = true;
+    engine.register(workflow('make', [res.phase('build')]));
+    const first = engine.start('make', { name: 'a', size: 1, labels: { x: '1', y: '2' } }, { idempotencyKey: 'k-1' });
+    await engine.waitFor(first.operation.id, 3000);
+
+    const reordered = engine.start('make', { labels: { y: '2', x: '1' }, size: 1, name: 'a', absent: undefined }, { idempotencyKey: 'k-1' });
+    assert.deepEqual([reordered.existing, reordered.operation.id], [true, first.operation.id], 'the same input spelled differently is the same request');
+    assert.throws(
+      () => engine.start('make', { name: 'a', size: 2, labels: { x: '1', y: '2' } }, { idempotencyKey: 'k-1' }),
+      (err: Error) =>
+        err instanceof ConflictError &&
+        err.field === 'Idempotency-Key' &&
+        err.message.includes(`operation ${first.operation.id}`) &&
+        /different request body/.test(err.message),
+    );
+    assert.equal(engine.list().length, 1, 'nothing new was started');
+    assert.equal(res.actCalls, 1);
+  });
+
   it('returns the running operation for a second start on the same target, and conflicting kinds too', async () => {
     const { engine } = newEngine();
     engine.register(workflow('create', [new FakeResource().phase('build')]));

@@ -108,7 +108,10 @@ export async function spawnServer(sb: TestSandbox, dataDir: string): Promise<Ser
       }
     };
     child.stdout!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}\n${err}`)));
+    child.on('exit', (code) => {
+      clearTimeout(timer); // a server that exits at start must not keep the test process waiting
+      reject(new Error(`server exited (${code}):\n${out}\n${err}`));
+    });
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return {

@@ -46,6 +46,15 @@ export const PhaseViewSchema = z.object({
 });
 export type PhaseView = z.infer<typeof PhaseViewSchema>;
 
+export const OperationPauseSchema = z
+  .object({
+    since: z.string().describe('ISO-8601 time the operation paused.'),
+    code: z.string().describe('The store\'s error code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE, SQLITE_BUSY.'),
+    reason: z.string().describe('Which file cannot be written, why, what to do; the operation resumes by itself, observing first, once it can.'),
+  })
+  .describe('Present while the operation is paused because the server cannot write its data directory (kept in memory only: the journal is what cannot be written).');
+export type OperationPause = z.infer<typeof OperationPauseSchema>;
+
 export const OperationViewSchema = z.object({
   id: z.string(),
   kind: z.string().describe('Workflow kind, e.g. create-cluster, delete-cluster.'),
@@ -55,6 +64,7 @@ export const OperationViewSchema = z.object({
   result: z.record(z.string(), z.unknown()).optional(),
   error: OperationErrorSchema.optional(),
   currentPhase: z.string().optional(),
+  paused: OperationPauseSchema.optional(),
   phases: z.array(PhaseViewSchema),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -44,6 +44,7 @@ function removalPhase(spec: {
     name: spec.name,
     title: spec.title,
     expectedSeconds: spec.expectedSeconds,
+    onFailure: 'continue',
     async observe(ctx) {
       const found = await spec.status(ctx);
       if (!found) return 'done';
@@ -87,6 +88,7 @@ function storagePhase(deps: WorkflowDeps): Phase {
     name: 'storage',
     title: 'Delete shared storage (S3 bucket, FSx for Lustre)',
     expectedSeconds: 120,
+    onFailure: 'continue',
     async observe(ctx) {
       if (ctx.input.keepStorage) {
         ctx.log('Keeping the S3 bucket and FSx file system as asked (keepStorage)');
@@ -146,6 +148,7 @@ function iamPhase(deps: WorkflowDeps): Phase {
     name: 'iam',
     title: 'Delete IAM roles',
     expectedSeconds: 20,
+    onFailure: 'continue',
     async observe(ctx) {
       for (const r of await roles(ctx)) if (await deps.cloud.iam.find(r)) return 'needs-act';
       return 'done';
@@ -161,6 +164,7 @@ function networkPhase(deps: WorkflowDeps): Phase {
     name: 'network',
     title: 'Delete the network (NAT gateway, subnets, gateways, VPC)',
     expectedSeconds: 120,
+    onFailure: 'continue',
     async observe(ctx) {
       const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
       return net.vpcId || net.allocationId || net.internetGatewayId ? 'needs-act' : 'done';
@@ -172,12 +176,42 @@ function networkPhase(deps: WorkflowDeps): Phase {
     // Deleting is idempotent ("already gone" is success), so finishing the teardown while polling is safe.
     async await(ctx) {
       const left = await deps.cloud.teardown.finishTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
-      return { done: left.length === 0, progress: left.length ? `waiting for ${left.join(', ')}` : 'network gone' };
+      if (left.length === 0) return { done: true, progress: 'network gone' };
+      const heldBy = await networkHeldByFailedPhase(deps, ctx);
+      if (heldBy) throw new CloudError('ec2', 'DeleteSubnet', 'DependencyViolation', `${left.join(', ')} cannot be deleted: ${heldBy}`);
+      return { done: false, progress: `waiting for ${left.join(', ')}` };
     },
   };
 }
 
-/** Ends the saga with the truth: fails, listing them, when resources remain. */
+/**
+ * Why the rest of the network cannot go in this run, or undefined while it can still go on its own.
+ * Subnets wait for the network interfaces in them to leave; when an earlier phase failed, what it
+ * should have removed (HyperPod nodes, the EKS control plane, FSx) keeps its interfaces for good, so
+ * the phase stops waiting — but only after the NAT gateway and its address are gone: they cost money.
+ */
+async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<string | undefined> {
+  const failures = ctx.earlierFailures;
+  if (failures.length === 0) return undefined;
+  const { region, name } = ctx.input;
+  const net = await deps.cloud.network.find(region, name);
+  if (net.natGatewayId || net.allocationId) return undefined;
+  const n = await names(deps, ctx);
+  const holders: string[] = [];
+  const hp = await deps.cloud.hyperpod.describe(region, n.hyperpodCluster);
+  if (hp && hp.ClusterStatus !== 'Deleting') holders.push(`HyperPod cluster ${n.hyperpodCluster} (${hp.ClusterStatus}) still has nodes in them`);
+  const eks = await deps.cloud.eks.describeCluster(region, n.eksCluster);
+  if (eks && eks.status !== 'DELETING') holders.push(`EKS cluster ${n.eksCluster} (${eks.status}) still has network interfaces in them`);
+  const fs = await deps.cloud.storage.findFileSystem(region, name);
+  if (fs && fs.Lifecycle !== 'DELETING') holders.push(`FSx file system ${fs.FileSystemId} (${fs.Lifecycle}) still has network interfaces in them`);
+  if (holders.length === 0) return undefined;
+  return `${holders.join('; ')}, because ${failures.map((f) => `phase '${f.phase}' failed (${f.code})`).join(' and ')}.`;
+}
+
+/**
+ * Ends the saga with the truth: fails when resources remain, listing them and the failed phases
+ * (with their errors) that left them — the operation's error, so one message says what and why.
+ */
 function verifyPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'verify',
@@ -185,7 +219,13 @@ function verifyPhase(deps: WorkflowDeps): Phase {
     expectedSeconds: 10,
     async observe(ctx) {
       const left = await findLeftovers(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), ctx.input.keepStorage);
-      if (left.length) throw new CloudError('instantstart', 'DeleteCluster', 'ResourcesRemain', `These resources of ${ctx.input.name} still exist: ${left.join('; ')}. Retry this operation's failed phase, or delete them by hand.`);
+      if (left.length) {
+        const failures = ctx.earlierFailures;
+        const why = failures.length
+          ? ` They remain because ${failures.length === 1 ? 'this phase' : 'these phases'} failed: ${failures.map((f) => `'${f.phase}' (${f.code}: ${f.message.replace(/\.$/, '')})`).join('; ')}. Fix the cause, then retry a failed phase: every failed phase runs again, in order, then this check.`
+          : " Retry this operation's failed phase, or delete them by hand.";
+        throw new CloudError('instantstart', 'DeleteCluster', 'ResourcesRemain', `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`);
+      }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
       ctx.log(`Nothing tagged ${ctx.input.name} remains${ctx.input.keepStorage ? ' (storage kept as asked)' : ''}`);
@@ -196,7 +236,10 @@ function verifyPhase(deps: WorkflowDeps): Phase {
 
 /**
  * delete-cluster: the create in reverse, as a saga. Every step treats "already gone" as success, so
- * a second delete — or a delete after a failed create — is harmless.
+ * a second delete — or a delete after a failed create — is harmless. Every removal goes on past its
+ * own failure (onFailure: 'continue'): a HyperPod cluster that cannot be deleted must not leave the
+ * EKS cluster, roles and NAT gateway behind. The verify phase then lists what remains and why, and
+ * the operation fails; a retry re-runs every failed phase, then verify.
  */
 export function deleteClusterWorkflow(deps: WorkflowDeps): WorkflowDefinition<DeleteClusterInput, DeleteClusterState> {
   return {

@@ -106,7 +106,16 @@ export function OperationPage() {
         {op.error && (
           <Alert type="error" header={`Failed${op.error.phase ? ` in phase ${op.error.phase}` : ''}: ${op.error.code}`} data-testid="operation-error">
             {op.error.message}
-            {op.status === 'failed' && op.phases.some((p) => p.retryable) ? ' — fix the cause, then retry the failed phase below; completed phases are not repeated.' : ''}
+            {op.status === 'failed' && op.phases.some((p) => p.retryable)
+              ? op.phases.filter((p) => p.retryable).length > 1
+                ? ' — fix the cause, then retry a failed phase below: every failed phase runs again, in order; completed phases are not repeated.'
+                : ' — fix the cause, then retry the failed phase below; completed phases are not repeated.'
+              : ''}
+          </Alert>
+        )}
+        {op.paused && (
+          <Alert type="warning" header={`Paused: the server cannot write its data directory (${op.paused.code})`} data-testid="operation-paused">
+            {op.paused.reason}
           </Alert>
         )}
         <Summary op={op} />
