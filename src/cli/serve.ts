@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../api/server.js';
 import type { ApiContext, OperationsApi, ServerConfig } from '../api/context.js';
-import { AwsClients, Cloud } from '../cloud/index.js';
+import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OperationEngine } from '../engine/engine.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
@@ -31,6 +31,8 @@ export interface ServeOptions {
   token?: string;
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
   pollTimeScale?: number;
+  /** Deadlines of every AWS and Kubernetes call (defaults: 10 s to connect, 30 s per call). */
+  cloudTimeouts?: Partial<CloudTimeouts>;
   logger?: Logger;
 }
 
@@ -72,7 +74,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
     set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
   };
-  const clients = new AwsClients({ defaultRegion: options.region });
+  const clients = new AwsClients({ defaultRegion: options.region, timeouts: options.cloudTimeouts });
   const cloud = new Cloud(clients);
   const engine = new OperationEngine({
     store: stores.operations,

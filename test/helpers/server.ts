@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../../src/cli/serve.js';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/cli/serve.js';
 import type { TestSandbox } from './sandbox.js';
 import pino from 'pino';
 
@@ -53,7 +53,7 @@ function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
 }
 
 /** The product server in this process, on a free port, talking to the test sandbox through AWS_* settings. */
-export async function startTestServer(sb: TestSandbox, options: { speed: number; dataDir?: string; token?: string }): Promise<TestServer> {
+export async function startTestServer(sb: TestSandbox, options: { speed: number; dataDir?: string; token?: string; cloudTimeouts?: ServeOptions['cloudTimeouts'] }): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'instantstart-server-'));
   const server: RunningServer = await startServer({
     cloud: 'sandbox',
@@ -63,6 +63,7 @@ export async function startTestServer(sb: TestSandbox, options: { speed: number;
     region: sb.env.AWS_REGION!,
     token: options.token,
     pollTimeScale: 1 / options.speed,
+    cloudTimeouts: options.cloudTimeouts,
     logger: pino({ level: process.env.TEST_SERVER_LOG ?? 'silent' }),
   });
   return {
