@@ -106,7 +106,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const found = stores.operations.findByIdempotencyKey(key);
       return found ? engine.get(found.id) : undefined;
     },
-    listRunning: (kind) => [...engine.list({ kind, status: 'running', limit: 200 }), ...engine.list({ kind, status: 'pending', limit: 200 })],
+    unsettledClusterOperations: () =>
+      stores.operations
+        .latestPerTarget(['create-cluster', 'delete-cluster'])
+        .filter((op) => op.status !== 'succeeded')
+        .map((op) => engine.get(op.id)),
   };
   const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
   const ctx: ApiContext = {
