@@ -1,6 +1,6 @@
 import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
 import type { CloudPort } from '../cloud/ports.js';
-import { NotFoundError } from '../domain/errors.js';
+import { CLOUD_TIMEOUT, CloudError, NotFoundError } from '../domain/errors.js';
 import { clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../domain/schemas/clusters.js';
 import type { InstanceGroupView } from '../domain/schemas/instance-groups.js';
@@ -44,9 +44,10 @@ export class ClusterViews {
   async list(region: string): Promise<ClusterSummary[]> {
     const clusters = await this.cloud.hyperpod.list(region);
     const unsettled = this.unsettled(region);
+    const tagsByCluster = await Promise.all(clusters.map((c) => tagsOrNone(this.cloud.hyperpod.tags(region, c.arn))));
     const out: ClusterSummary[] = [];
-    for (const c of clusters) {
-      const tags = await this.cloud.hyperpod.tags(region, c.arn).catch(() => ({}) as Record<string, string>);
+    for (const [i, c] of clusters.entries()) {
+      const tags = tagsByCluster[i]!;
       out.push({
         name: c.name,
         region,
@@ -72,7 +73,7 @@ export class ClusterViews {
     const op = this.operationOf(region, name);
     const unsettled = this.unsettled(region).get(name);
     if (!hp && !op.activeOperation && !unsettled) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
-    const tags = hp?.ClusterArn ? await this.cloud.hyperpod.tags(region, hp.ClusterArn).catch(() => ({}) as Record<string, string>) : {};
+    const tags = hp?.ClusterArn ? await tagsOrNone(this.cloud.hyperpod.tags(region, hp.ClusterArn)) : {};
     const managed = !hp || TAG_MANAGED_BY in tags;
     const eksArn = hp?.Orchestrator?.Eks?.ClusterArn;
     const eksName = eksArn ? eksArn.split('/').pop()! : eksClusterNameFor(name);
@@ -155,6 +156,17 @@ export class ClusterViews {
     const op = this.operations.activeFor(clusterTarget(region, name));
     return op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}) } } : {};
   }
+}
+
+/**
+ * Tags only tell whether we made a cluster: a refusal (say, no permission to read them) reads as
+ * "none", but a cloud that does not answer is still a timeout — a 504, not a slow half-empty answer.
+ */
+function tagsOrNone(tags: Promise<Record<string, string>>): Promise<Record<string, string>> {
+  return tags.catch((err: unknown) => {
+    if (err instanceof CloudError && err.code === CLOUD_TIMEOUT) throw err;
+    return {};
+  });
 }
 
 const isStopped = (op: OperationView) => op.status === 'failed' || op.status === 'cancelled';

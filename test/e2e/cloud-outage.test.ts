@@ -81,6 +81,16 @@ describe('the cloud stops answering', () => {
     assert.equal((await sb.calls({ service: 'eks', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1, 'the EKS cluster was created once');
   });
 
+  it('a silent call the view could do without (the tags that say who made a cluster) is still a 504, not a slow half answer', async () => {
+    const id = await hang('sagemaker', 300, 'ListTags');
+    const r = await server.api('GET', '/api/v1/clusters');
+    assert.equal(r.status, 504, JSON.stringify(r.body));
+    assert.match(r.body.detail, /^AWS is not answering: sagemaker ListTags took longer than 1 s/);
+    assert.ok(await active(id));
+    await sb.admin('/_sandbox/faults', { method: 'DELETE' });
+    assert.equal((await server.api('GET', '/api/v1/clusters')).body.clusters.find((c: any) => c.name === 'outage')?.managedByInstantStart, true);
+  });
+
   it('a Kubernetes read behind a REST route answers 504 too when the API server is silent', async () => {
     const id = await hang('kubernetes', 300, 'GET');
     const r = await server.api('GET', '/api/v1/clusters/outage/nodes');
