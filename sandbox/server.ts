@@ -103,6 +103,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const tlsHost = /^[\d.]+$/.test(host) && host !== '0.0.0.0' ? [host] : [];
   const tls = await ca.issueServerCertificate({ commonName: 'sandbox-kube-apiserver', dnsNames: ['localhost'], ipAddresses: [...new Set(['127.0.0.1', ...tlsHost])] });
   const httpsServer = createHttpsServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (req, res) => {
+    const held = faults.hold('kubernetes', req.method ?? 'GET');
+    if (held) void held.then(() => req.socket.destroyed || serveKube(req, res));
+    else serveKube(req, res);
+  });
+
+  function serveKube(req: IncomingMessage, res: ServerResponse): void {
     tick();
     kube
       .serve(req, res)
@@ -117,7 +123,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });
-  });
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -139,10 +145,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       headers,
       body,
     };
-    send(res, await dispatchAws(raw, rawQuery));
+    const out = await dispatchAws(raw, rawQuery, () => req.socket.destroyed);
+    if (out) send(res, out);
   }
 
-  function dispatchAws(raw: RawHttpRequest, rawQuery: string): RawHttpResponse | Promise<RawHttpResponse> {
+  /** The answer to one AWS call; undefined for a call held by a hang fault whose client gave up (never answered). */
+  function dispatchAws(raw: RawHttpRequest, rawQuery: string, abandoned: () => boolean): RawHttpResponse | undefined | Promise<RawHttpResponse | undefined> {
     const rid = newRequestId();
     const signed: IncomingSignedRequest = { method: raw.method, rawPath: raw.rawPath, rawQuery, headers: raw.headers, body: raw.body };
     const scope = readCredentialScope(signed);
@@ -215,48 +223,55 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const record = (status: number, errorCode?: string) =>
       calls.record(callEntryAt(clock, service.signingName, operation, region, input, status, errorCode));
 
-    const injected = faults.intercept(service.signingName, operation);
-    if (injected) {
-      const e =
-        injected.kind === 'throttle'
-          ? new AwsError(service.errors.throttling.code, 'Rate exceeded', service.errors.throttling.status)
-          : new AwsError(injected.code, injected.message, injected.status);
-      record(e.status, e.code);
-      return fail(e, operation);
-    }
-
-    tick();
-    const ctx: RequestContext = {
-      service: service.signingName,
-      operation,
-      region,
-      accountId: SANDBOX_ACCOUNT_ID,
-      principal: verdict.principal,
-      requestId: rid,
-      state: store.state,
-      now: () => clock.now(),
-      runtime,
-    };
-    const finish = (out: RawHttpResponse): RawHttpResponse => {
-      record(out.status);
-      if (isMutatingOperation(operation)) store.markDirty();
-      return out;
-    };
-    const onError = (err: unknown): RawHttpResponse => {
-      const e = isAwsError(err) ? err : internalError(service, err);
-      record(e.status, e.code);
-      return fail(e, operation);
-    };
-    try {
-      if (restXml) {
-        const result = restXml.handle(ctx);
-        return result instanceof Promise ? result.then(finish, onError) : finish(result);
+    const serve = (): RawHttpResponse | Promise<RawHttpResponse> => {
+      const injected = faults.intercept(service.signingName, operation);
+      if (injected) {
+        const e =
+          injected.kind === 'throttle'
+            ? new AwsError(service.errors.throttling.code, 'Rate exceeded', service.errors.throttling.status)
+            : new AwsError(injected.code, injected.message, injected.status);
+        record(e.status, e.code);
+        return fail(e, operation);
       }
-      const output = service.operations[operation]!(input, ctx);
-      return finish(renderSuccess(service, operation, output, rid));
-    } catch (err) {
-      return onError(err);
-    }
+
+      tick();
+      const ctx: RequestContext = {
+        service: service.signingName,
+        operation,
+        region,
+        accountId: SANDBOX_ACCOUNT_ID,
+        principal: verdict.principal,
+        requestId: rid,
+        state: store.state,
+        now: () => clock.now(),
+        runtime,
+      };
+      const finish = (out: RawHttpResponse): RawHttpResponse => {
+        record(out.status);
+        if (isMutatingOperation(operation)) store.markDirty();
+        return out;
+      };
+      const onError = (err: unknown): RawHttpResponse => {
+        const e = isAwsError(err) ? err : internalError(service, err);
+        record(e.status, e.code);
+        return fail(e, operation);
+      };
+      try {
+        if (restXml) {
+          const result = restXml.handle(ctx);
+          return result instanceof Promise ? result.then(finish, onError) : finish(result);
+        }
+        const output = service.operations[operation]!(input, ctx);
+        return finish(renderSuccess(service, operation, output, rid));
+      } catch (err) {
+        return onError(err);
+      }
+    };
+    // A hang fault holds the call until it ends; a client that gave up meanwhile gets nothing, and
+    // the call never happened (as if the network had lost it).
+    const held = faults.hold(service.signingName, operation);
+    if (held) return held.then(() => (abandoned() ? undefined : serve()));
+    return serve();
   }
 
   const front = await listenShared(server, httpsServer, port, host);

@@ -3,7 +3,8 @@ import { uuid } from './ids.js';
 
 /**
  * Fault injection (`POST /_sandbox/faults`): lets tests and demos prove the product copes with
- * throttling, server errors, failed creates, capacity shortfalls and node faults.
+ * throttling, server errors, failed creates, capacity shortfalls, node faults and a cloud that
+ * does not answer at all.
  */
 export const faultSchema = z.discriminatedUnion('type', [
   z.object({
@@ -36,6 +37,12 @@ export const faultSchema = z.discriminatedUnion('type', [
     message: z.string().min(1),
   }),
   z.object({
+    type: z.literal('hang'),
+    service: z.string().min(1).describe('signing name (eks, sagemaker, ec2, iam, sts, s3, …), or kubernetes for the Kubernetes APIs of the sandbox EKS clusters'),
+    operation: z.string().min(1).optional().describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
+    seconds: z.number().positive().max(3600).describe('real seconds from now during which matching calls get no answer'),
+  }),
+  z.object({
     type: z.literal('node-fault'),
     region: z.string().optional(),
     cluster: z.string().min(1).describe('HyperPod cluster name'),
@@ -46,7 +53,8 @@ export const faultSchema = z.discriminatedUnion('type', [
 ]);
 
 export type FaultSpec = z.infer<typeof faultSchema>;
-export type Fault = FaultSpec & { id: string; triggered: number };
+/** `endsAt` (epoch ms, real time) is set on hang faults. */
+export type Fault = FaultSpec & { id: string; triggered: number; endsAt?: number };
 type OfType<T extends FaultSpec['type']> = Fault & { type: T };
 
 /** Applies node faults immediately; the HyperPod service registers it. */
@@ -58,6 +66,8 @@ export class FaultRegistry {
   private faults: Fault[] = [];
   /** Per-throttle-fault accumulators: throttling "rate" calls out of every 1, deterministically. */
   private accumulators = new Map<string, number>();
+  /** Per hang fault: its end timer and the calls it holds (each waits for its release). */
+  private hangs = new Map<string, { timer: NodeJS.Timeout; held: Set<() => void> }>();
   nodeFaultApplier: NodeFaultApplier | undefined;
 
   add(spec: FaultSpec): Fault {
@@ -68,8 +78,27 @@ export class FaultRegistry {
       fault.triggered = 1;
       return fault; // one-shot: applied now, not kept
     }
+    if (fault.type === 'hang') {
+      fault.endsAt = Date.now() + fault.seconds * 1000;
+      const timer = setTimeout(() => this.clear(fault.id), fault.seconds * 1000);
+      timer.unref();
+      this.hangs.set(fault.id, { timer, held: new Set() });
+    }
     this.faults.push(fault);
     return fault;
+  }
+
+  /**
+   * For a call about to be served: a promise that settles when the hang fault matching it ends (its
+   * time is up, or it is cleared), or undefined when no hang fault matches. The server answers only
+   * then — and drops the call if the client gave up meanwhile, as a black-holed network would.
+   */
+  hold(service: string, operation: string): Promise<void> | undefined {
+    const f = this.faults.find((x): x is OfType<'hang'> => x.type === 'hang' && x.service === service && (x.operation === undefined || x.operation === operation));
+    const hang = f && this.hangs.get(f.id);
+    if (!f || !hang) return undefined;
+    f.triggered++;
+    return new Promise((resolve) => hang.held.add(resolve));
   }
 
   list(): Fault[] {
@@ -80,6 +109,12 @@ export class FaultRegistry {
     const before = this.faults.length;
     this.faults = id ? this.faults.filter((f) => f.id !== id) : [];
     if (!id) this.accumulators.clear();
+    for (const [hangId, hang] of this.hangs) {
+      if (id !== undefined && hangId !== id) continue;
+      clearTimeout(hang.timer);
+      for (const release of hang.held) release();
+      this.hangs.delete(hangId);
+    }
     return before - this.faults.length;
   }
 

@@ -1,4 +1,5 @@
 import { paramsDigest } from './ids.js';
+import { keyed, type Keyed } from './keyed.js';
 import type { AwsError } from './errors.js';
 import type { RequestContext } from './service.js';
 
@@ -11,8 +12,8 @@ interface TokenRecord {
   resourceId: string;
 }
 
-function tokens(ctx: RequestContext): Record<string, TokenRecord> {
-  return ((ctx.state.clientTokens as Record<string, TokenRecord> | undefined) ??= {}) as Record<string, TokenRecord>;
+function tokens(ctx: RequestContext): Keyed<TokenRecord> {
+  return (ctx.state.clientTokens ??= {}) as Keyed<TokenRecord>;
 }
 
 const tokenKey = (ctx: RequestContext, token: string) => `${ctx.service}:${ctx.region}:${ctx.operation}:${token}`;
@@ -25,7 +26,7 @@ export function lookupClientToken(
   mismatch: () => AwsError,
 ): string | undefined {
   if (!token) return undefined;
-  const rec = tokens(ctx)[tokenKey(ctx, token)];
+  const rec = keyed.get(tokens(ctx), tokenKey(ctx, token));
   if (!rec) return undefined;
   if (rec.digest !== paramsDigest(params)) throw mismatch();
   return rec.resourceId;
@@ -33,5 +34,5 @@ export function lookupClientToken(
 
 export function rememberClientToken(ctx: RequestContext, token: string | undefined, params: unknown, resourceId: string): void {
   if (!token) return;
-  tokens(ctx)[tokenKey(ctx, token)] = { digest: paramsDigest(params), resourceId };
+  keyed.set(tokens(ctx), tokenKey(ctx, token), { digest: paramsDigest(params), resourceId });
 }

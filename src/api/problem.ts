@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DomainError, InputError, StoreUnavailableError, type FieldProblem } from '../domain/errors.js';
+import { CLOUD_TIMEOUT, DomainError, InputError, StoreUnavailableError, type FieldProblem } from '../domain/errors.js';
 
 /**
  * The one place business errors become HTTP: RFC 9457 problem+json with the fields at fault.
@@ -70,6 +70,8 @@ export function problemFor(err: unknown, instance?: string): Problem {
     // The cloud's own 4xx (e.g. a quota it enforces) is the caller's to fix; keep it.
     if (err.kind === 'cloud' && e.httpStatus && e.httpStatus >= 400 && e.httpStatus < 500 && e.httpStatus !== 429) status = 422;
     if (err.kind === 'cloud' && e.httpStatus === 429) status = 503;
+    // The cloud did not answer within its deadline: a gateway timeout, not a failure of the request.
+    if (err.kind === 'cloud' && e.code === CLOUD_TIMEOUT) status = 504;
     const errors = e.problems?.length ? e.problems : e.field ? [{ path: e.field, message: err.message }] : undefined;
     return {
       type: `https://instantstart.dev/problems/${err.kind}`,

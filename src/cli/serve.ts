@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { hostPolicy } from '../api/guard/hosts.js';
 import { buildServer } from '../api/server.js';
 import type { ApiContext, OperationsApi, ServerConfig } from '../api/context.js';
-import { AwsClients, Cloud } from '../cloud/index.js';
+import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OperationEngine } from '../engine/engine.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
@@ -35,6 +35,8 @@ export interface ServeOptions {
   allowedHosts?: string[];
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
   pollTimeScale?: number;
+  /** Deadlines of every AWS and Kubernetes call (defaults: 10 s to connect, 30 s per call). */
+  cloudTimeouts?: Partial<CloudTimeouts>;
   logger?: Logger;
 }
 
@@ -74,7 +76,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
     set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
   };
-  const clients = new AwsClients({ defaultRegion: options.region });
+  const clients = new AwsClients({ defaultRegion: options.region, timeouts: options.cloudTimeouts });
   const cloud = new Cloud(clients);
   const engine = new OperationEngine({
     store: stores.operations,
@@ -106,7 +108,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const found = stores.operations.findByIdempotencyKey(key);
       return found ? engine.get(found.id) : undefined;
     },
-    listRunning: (kind) => [...engine.list({ kind, status: 'running', limit: 200 }), ...engine.list({ kind, status: 'pending', limit: 200 })],
+    unsettledClusterOperations: () =>
+      stores.operations
+        .latestPerTarget(['create-cluster', 'delete-cluster'])
+        .filter((op) => op.status !== 'succeeded')
+        .map((op) => engine.get(op.id)),
   };
   const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
   const ctx: ApiContext = {

@@ -55,8 +55,12 @@ export class Cloud implements CloudPort {
     if (!c?.endpoint || !c.certificateAuthority?.data) {
       throw new Error(`EKS cluster ${eksClusterName} has no API endpoint yet (status ${c?.status ?? 'missing'}).`);
     }
-    return new KubeClusterClient({ clusterName: eksClusterName, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data });
+    return new KubeClusterClient(
+      { clusterName: eksClusterName, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data },
+      { requestMs: this.clients.timeouts.requestMs },
+    );
   }
 }
 
 export { AwsClients };
+export { DEFAULT_CLOUD_TIMEOUTS, type CloudTimeouts } from './timeouts.js';

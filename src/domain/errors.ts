@@ -87,6 +87,25 @@ export class CloudError extends DomainError {
   }
 }
 
+/**
+ * The code of a CloudError for a call the cloud did not answer within its deadline (the AWS SDK's
+ * own name for it, so people can search for it). Such an error is transient: an operation keeps
+ * retrying while the cloud is silent, and a REST read answers 504.
+ */
+export const CLOUD_TIMEOUT = 'TimeoutError';
+
+/**
+ * A call that got no answer in time.
+ *
+ * @example
+ * cloudTimeout('eks', 'DescribeCluster', 30).message
+ * // "AWS is not answering: eks DescribeCluster took longer than 30 s; check …"
+ */
+export function cloudTimeout(service: string, operation: string, seconds: number, who = 'AWS'): CloudError {
+  const message = `${who} is not answering: ${service} ${operation} took longer than ${seconds} s; check this server's network path to it (VPN, proxy, firewall, DNS) and the AWS Health Dashboard, then try again.`;
+  return new CloudError(service, operation, CLOUD_TIMEOUT, message, undefined, true);
+}
+
 /** Missing or wrong API token. */
 export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized' as const;

@@ -1,7 +1,7 @@
 import type { PhaseStatus } from '../domain/schemas/operations.js';
 import type { PhaseRecord } from '../store/operations-store.js';
 import { raceAbort, sleep } from './abort.js';
-import { isTransient, MAX_TRANSIENT_RETRIES } from './failures.js';
+import { isOutage, isTransient, MAX_TRANSIENT_RETRIES, OUTAGE_RETRY_MS, silentParty } from './failures.js';
 import type { OperationJournal } from './journal.js';
 import { nominalPollIntervalMs, pollDelayMs, transientBackoffMs, type PollingOptions, type SharedPoller } from './poller.js';
 import type { AwaitOutcome, ObserveOutcome, PhaseContext, PhaseDefinition } from './workflow.js';
@@ -31,7 +31,10 @@ const OBSERVE_OUTCOMES: readonly ObserveOutcome[] = ['done', 'in-progress', 'nee
  * reason on cancel/stop; the caller journals those outcomes.
  *
  * Transient cloud errors are absorbed here: up to {@link MAX_TRANSIENT_RETRIES} in a row, with
- * backoff and a warn line each. A failed act is never repeated blindly: the loop goes back to observe.
+ * backoff and a warn line each. A cloud that does not answer at all (timeouts, unreachable) is an
+ * outage instead: retried with backoff for up to {@link OUTAGE_RETRY_MS}, shown once as the phase's
+ * progress and one warn line, and closed by one info line when the cloud answers again. A failed act
+ * is never repeated blindly: the loop goes back to observe.
  */
 export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStatus, 'succeeded' | 'skipped'>> {
   const { definition: phase, context: ctx, journal, signal } = env;
@@ -43,6 +46,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
   let failedStep: Step | undefined;
   let pollNumber = 0;
   let previousIntervalMs: number | undefined;
+  let outage: { since: number; attempts: number; who: string } | undefined;
 
   // A run of transient errors ends when the work moves forward. Observe answering "needs-act"
   // after a failed act is not progress: the act must get through before the count starts over.
@@ -51,12 +55,24 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
     failedStep = undefined;
   };
 
+  // Any answer from the cloud ends an outage: say so once, and show the phase's own progress again.
+  const answered = () => {
+    if (!outage) return;
+    const { since, who } = outage;
+    outage = undefined;
+    journal.together(() => {
+      journal.log('info', `${who} answers again after ${Math.round((env.nowMs() - since) / 1000)} s without an answer; carrying on.`, phase.name);
+      journal.phase(phase.name, { progress: progress ?? null });
+    });
+  };
+
   for (;;) {
     signal.throwIfAborted();
     try {
       if (step === 'observe') {
         journal.phase(phase.name, { status: 'observing' });
         const outcome = await raceAbort(phase.observe(ctx), signal);
+        answered();
         if (!OBSERVE_OUTCOMES.includes(outcome)) throw new Error(`Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`);
         if (outcome !== 'needs-act' || failedStep === 'observe') madeProgress();
         if (outcome === 'done') {
@@ -81,6 +97,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
         journal.phase(phase.name, { status: 'acting', acted: true });
         acted = true;
         await raceAbort(phase.act!(ctx), signal);
+        answered();
         madeProgress();
         if (!phase.await) return 'succeeded';
         journal.phase(phase.name, { status: 'awaiting' });
@@ -102,6 +119,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
         continue;
       }
       const outcome = await poll(env);
+      answered();
       madeProgress();
       if (outcome.progress !== undefined && outcome.progress !== progress) {
         progress = outcome.progress;
@@ -110,6 +128,22 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
       if (outcome.done) return 'succeeded';
     } catch (err) {
       if (signal.aborted) throw signal.reason;
+      if (isOutage(err)) {
+        if (!outage) {
+          const started = { since: env.nowMs(), attempts: 0, who: silentParty(err) };
+          outage = started;
+          journal.together(() => {
+            journal.log('warn', `${started.who} is not answering (${err.service} ${err.operation}: ${err.code}); retrying with backoff until it answers, for at most ${OUTAGE_RETRY_MS / 60_000} minutes.`, phase.name);
+            journal.phase(phase.name, { progress: `${started.who} is not answering, retrying` });
+          });
+        } else if (env.nowMs() - outage.since >= OUTAGE_RETRY_MS) {
+          throw err;
+        }
+        outage.attempts++;
+        await sleep(transientBackoffMs(outage.attempts, env.polling, env.random), signal);
+        if (step === 'act') step = 'observe';
+        continue;
+      }
       if (!isTransient(err) || failures >= MAX_TRANSIENT_RETRIES) throw err;
       failures++;
       failedStep = step;

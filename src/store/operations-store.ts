@@ -153,6 +153,23 @@ export class OperationsStore {
     return rows.map(toOperation);
   }
 
+  /**
+   * The newest operation of one of `kinds` on each target, in one query (oldest target first): e.g.
+   * for every cluster, its last create-cluster or delete-cluster and how it ended.
+   */
+  latestPerTarget(kinds: readonly string[]): OperationRecord[] {
+    if (kinds.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM (
+           SELECT *, ROW_NUMBER() OVER (PARTITION BY target ORDER BY created_at DESC, rowid DESC) AS newest
+           FROM operations WHERE kind IN (${kinds.map(() => '?').join(', ')})
+         ) WHERE newest = 1 ORDER BY created_at, id`,
+      )
+      .all(...kinds) as OperationRow[];
+    return rows.map(toOperation);
+  }
+
   /** Operations not yet succeeded, failed or cancelled, oldest first; `target` narrows to one target. */
   listActive(target?: string): OperationRecord[] {
     const rows = (

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServerLogger } from '../../src/cli/logger.js';
-import { startServer, type RunningServer } from '../../src/cli/serve.js';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/cli/serve.js';
 import type { TestSandbox } from './sandbox.js';
 import pino from 'pino';
 
@@ -54,7 +54,10 @@ function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
 }
 
 /** The product server in this process, on a free port, talking to the test sandbox through AWS_* settings. */
-export async function startTestServer(sb: TestSandbox, options: { speed: number; dataDir?: string; token?: string; allowedHosts?: string[]; logLines?: string[] }): Promise<TestServer> {
+export async function startTestServer(
+  sb: TestSandbox,
+  options: { speed: number; dataDir?: string; token?: string; allowedHosts?: string[]; logLines?: string[]; cloudTimeouts?: ServeOptions['cloudTimeouts'] },
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'instantstart-server-'));
   const server: RunningServer = await startServer({
     cloud: 'sandbox',
@@ -65,6 +68,7 @@ export async function startTestServer(sb: TestSandbox, options: { speed: number;
     token: options.token,
     allowedHosts: options.allowedHosts,
     pollTimeScale: 1 / options.speed,
+    cloudTimeouts: options.cloudTimeouts,
     // logLines: the server's real logger (redaction included), writing into the array instead of stdout.
     logger: options.logLines
       ? createServerLogger('info', { write: (line: string) => void options.logLines!.push(line) })

@@ -42,6 +42,18 @@ describe('operations store', () => {
     assert.throws(() => store.updatePhase('op-1', 'nope', { status: 'acting' }), /not in the journal/);
   });
 
+  it('finds the newest operation of given kinds on each target in one query', () => {
+    const store = new OperationsStore(openMemoryDatabase());
+    store.createOperation(op('create-a', { createdAt: at(1), target: 'cluster/us-west-2/a' }), PHASES);
+    store.createOperation(op('delete-a', { createdAt: at(2), target: 'cluster/us-west-2/a', kind: 'delete-cluster' }), PHASES);
+    store.createOperation(op('group-a', { createdAt: at(3), target: 'cluster/us-west-2/a', kind: 'add-instance-group' }), PHASES);
+    store.createOperation(op('create-b', { createdAt: at(1), target: 'cluster/us-west-2/b' }), PHASES);
+    store.createOperation(op('create-b2', { createdAt: at(1), target: 'cluster/us-west-2/b' }), PHASES); // same instant: the later insert is newer
+    assert.deepEqual(store.latestPerTarget(['create-cluster', 'delete-cluster']).map((o) => o.id).sort(), ['create-b2', 'delete-a']);
+    assert.deepEqual(store.latestPerTarget(['create-cluster']).map((o) => o.id).sort(), ['create-a', 'create-b2']);
+    assert.deepEqual(store.latestPerTarget([]), []);
+  });
+
   it('lists newest first with filters, and the active operations of a target', () => {
     const store = new OperationsStore(openMemoryDatabase());
     store.createOperation(op('op-1', { createdAt: at(1) }), PHASES);

@@ -52,7 +52,7 @@ function parseLabelTerm(term: string): (labels: Record<string, string>) => boole
     const key = m[1]!;
     const values = m[3]!.split(',').map((v) => v.trim());
     if (values.some((v) => !new RegExp(`^${VALUE}$`).test(v))) throw unparsable(term);
-    return m[2] === 'in' ? (l) => key in l && values.includes(l[key]!) : (l) => !(key in l) || !values.includes(l[key]!);
+    return m[2] === 'in' ? (l) => Object.hasOwn(l, key) && values.includes(l[key]!) : (l) => !Object.hasOwn(l, key) || !values.includes(l[key]!);
   }
   m = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*(${VALUE})$`).exec(term);
   if (m) {
@@ -62,7 +62,7 @@ function parseLabelTerm(term: string): (labels: Record<string, string>) => boole
   m = new RegExp(`^(!?)\\s*(${KEY})$`).exec(term);
   if (m) {
     const key = m[2]!;
-    return m[1] ? (l) => !(key in l) : (l) => key in l;
+    return m[1] ? (l) => !Object.hasOwn(l, key) : (l) => Object.hasOwn(l, key);
   }
   throw unparsable(term);
 }

@@ -8,6 +8,7 @@ import { apiVersionOf, type KubeObject, type ResourceType } from '../types.js';
 import { applyDefaults } from './defaults.js';
 import { finishPendingDeletions } from './deletion.js';
 import { mediaType, parseBody, rfc3339, sendJson } from './http.js';
+import { setField } from './schema/walk.js';
 import { checkUpdate } from './immutable.js';
 import { served, type ResourceRequest } from './paths.js';
 import { crdStatus, isCrd, prepareForCreate } from './prepare.js';
@@ -72,8 +73,8 @@ function validate(cluster: KubeCluster, type: ResourceType, obj: KubeObject, str
     }
   }
   const admitted = defaultObject(cluster, type, pruneObject(cluster, type, obj));
-  for (const k of Object.keys(obj)) if (!(k in admitted)) delete obj[k];
-  Object.assign(obj, admitted);
+  for (const k of Object.keys(obj)) if (!Object.hasOwn(admitted, k)) delete obj[k];
+  for (const [k, v] of Object.entries(admitted)) setField(obj as unknown as Record<string, unknown>, k, v); // not Object.assign: a `__proto__` key stays data
   const causes = validateObject(cluster, type, obj);
   if (causes.length > 0) throw invalid(type, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);
 }

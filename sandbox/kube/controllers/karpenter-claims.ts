@@ -119,7 +119,7 @@ function updateStatus(run: KarpenterRun, claim: KubeObject, hp: NonNullable<Retu
 function labelNode(run: KarpenterRun, node: KubeObject, claim: KubeObject): void {
   const ready = conditionOf(claim, 'Initialized')?.status === 'True';
   const labels: Record<string, string> = { ...(node.metadata.labels ?? {}) };
-  for (const [k, v] of Object.entries(claim.metadata.labels ?? {})) if (!(k in labels)) labels[k] = v;
+  for (const [k, v] of Object.entries(claim.metadata.labels ?? {})) if (!Object.hasOwn(labels, k)) labels[k] = v;
   labels[NODEPOOL_LABEL] = claim.metadata.labels?.[NODEPOOL_LABEL] ?? '';
   labels[CAPACITY_TYPE_LABEL] = claim.metadata.labels?.[CAPACITY_TYPE_LABEL] ?? 'on-demand';
   labels['karpenter.sh/registered'] = 'true';

@@ -82,7 +82,7 @@ export function poolLabelsFor(pool: KubeObject, group: AutoscalingGroupView, reg
   for (const r of (templateSpecOf(pool).requirements ?? []) as Any[]) {
     if (r.key === ZONE_LABEL && group.zones.length > 1) {
       if (!group.zones.some((z) => matchesRequirement(true, z, r.operator, r.values))) return undefined;
-    } else if (r.key in labels) {
+    } else if (Object.hasOwn(labels, r.key)) {
       if (!matchesRequirement(true, labels[r.key], r.operator, r.values)) return undefined;
     } else if (r.operator === 'In' && Array.isArray(r.values) && r.values.length > 0) {
       labels[r.key] = String(r.values[0]);

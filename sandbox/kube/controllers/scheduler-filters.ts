@@ -55,8 +55,8 @@ export function nodeAffinityMatches(podSpec: Any, node: KubeObject): boolean {
   return terms.some(
     (term) =>
       ((term.matchExpressions ?? []).length > 0 || (term.matchFields ?? []).length > 0) &&
-      ((term.matchExpressions ?? []) as Any[]).every((e) => matchesRequirement(e.key in labels, labels[e.key], e.operator, e.values)) &&
-      ((term.matchFields ?? []) as Any[]).every((e) => matchesRequirement(e.key in fields, fields[e.key], e.operator, e.values)),
+      ((term.matchExpressions ?? []) as Any[]).every((e) => matchesRequirement(Object.hasOwn(labels, e.key), labels[e.key], e.operator, e.values)) &&
+      ((term.matchFields ?? []) as Any[]).every((e) => matchesRequirement(Object.hasOwn(fields, e.key), fields[e.key], e.operator, e.values)),
   );
 }
 

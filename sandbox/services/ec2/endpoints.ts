@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { resourceId, unitHash } from '../../core/ids.js';
@@ -23,7 +24,7 @@ function renderEndpoint(e: VpcEndpoint, r: Ec2Region, region: string) {
     policyDocument: e.policyDocument ?? JSON.stringify({ Version: '2008-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }] }),
     routeTableIdSet: e.routeTableIds,
     subnetIdSet: e.subnetIds,
-    groupSet: e.groupIds.map((g) => ({ groupId: g, groupName: r.securityGroups[g]?.groupName })),
+    groupSet: e.groupIds.map((g) => ({ groupId: g, groupName: keyed.get(r.securityGroups, g)?.groupName })),
     privateDnsEnabled: e.privateDnsEnabled,
     requesterManaged: false,
     networkInterfaceIdSet: e.networkInterfaceIds,
@@ -40,7 +41,7 @@ function renderEndpoint(e: VpcEndpoint, r: Ec2Region, region: string) {
 /** Removes an endpoint's footprint: its prefix-list routes and its ENIs. */
 function releaseEndpoint(r: Ec2Region, e: VpcEndpoint): void {
   for (const id of e.routeTableIds) {
-    const t = r.routeTables[id];
+    const t = keyed.get(r.routeTables, id);
     if (t) t.routes = t.routes.filter((route) => route.gatewayId !== e.vpcEndpointId);
   }
   for (const eni of e.networkInterfaceIds) deleteInterface(r, eni);
@@ -67,8 +68,8 @@ export const endpointOperations: Record<string, OperationHandler> = {
     );
     const r = ec2Region(ctx.state, ctx.region);
     const existing = lookupClientToken(ctx, req.ClientToken, req, () => new AwsError('IdempotentParameterMismatch', 'The client token was used with different parameters.'));
-    if (existing && r.vpcEndpoints[existing]) return { vpcEndpoint: renderEndpoint(r.vpcEndpoints[existing]!, r, ctx.region), clientToken: req.ClientToken };
-    const vpc = r.vpcs[req.VpcId];
+    if (existing && keyed.get(r.vpcEndpoints, existing)) return { vpcEndpoint: renderEndpoint(keyed.get(r.vpcEndpoints, existing)!, r, ctx.region), clientToken: req.ClientToken };
+    const vpc = keyed.get(r.vpcs, req.VpcId);
     if (!vpc) throw new AwsError('InvalidVpcId.NotFound', `The Vpc Id '${req.VpcId}' does not exist`);
     const type = req.VpcEndpointType ?? 'Gateway';
     const service = endpointServices(ctx.region).find((s) => s.serviceName === req.ServiceName);
@@ -105,14 +106,14 @@ export const endpointOperations: Record<string, OperationHandler> = {
       if (req.SubnetId?.length) throw new AwsError('InvalidParameter', 'Subnets cannot be specified for a gateway endpoint.');
       const pl = prefixListId(req.ServiceName);
       for (const rtId of req.RouteTableId ?? []) {
-        const t = r.routeTables[rtId];
+        const t = keyed.get(r.routeTables, rtId);
         if (!t || t.vpcId !== vpc.vpcId) throw new AwsError('InvalidRouteTableId.NotFound', `The routeTable ID '${rtId}' does not exist in ${vpc.vpcId}`);
         if (t.routes.some((route) => route.destinationPrefixListId === pl)) {
           throw new AwsError('RouteAlreadyExists', `route table ${rtId} already has a route with destination-prefix-list-id ${pl}`);
         }
       }
       for (const rtId of req.RouteTableId ?? []) {
-        r.routeTables[rtId]!.routes.push({ destinationPrefixListId: pl, gatewayId: id, origin: 'CreateRoute' });
+        keyed.get(r.routeTables, rtId)!.routes.push({ destinationPrefixListId: pl, gatewayId: id, origin: 'CreateRoute' });
       }
       endpoint.routeTableIds = [...(req.RouteTableId ?? [])];
       endpoint.readyAt = now + 5 * SECOND;
@@ -120,13 +121,13 @@ export const endpointOperations: Record<string, OperationHandler> = {
       const subnetIds = req.SubnetId ?? [];
       const zones = new Set<string>();
       for (const sid of subnetIds) {
-        const s = r.subnets[sid];
+        const s = keyed.get(r.subnets, sid);
         if (!s || s.vpcId !== vpc.vpcId) throw new AwsError('InvalidSubnetId.NotFound', `The subnet ID '${sid}' does not exist in ${vpc.vpcId}`);
         if (zones.has(s.availabilityZone)) throw new AwsError('DuplicateSubnetsInSameZone', `Found another VPC endpoint subnet in the availability zone of ${sid}.`);
         zones.add(s.availabilityZone);
       }
       const groupIds = req.SecurityGroupId?.length ? req.SecurityGroupId : [vpc.defaultSecurityGroupId];
-      for (const g of groupIds) if (r.securityGroups[g]?.vpcId !== vpc.vpcId) throw new AwsError('InvalidSecurityGroupId.NotFound', `The security group '${g}' does not exist in ${vpc.vpcId}`);
+      for (const g of groupIds) if (keyed.get(r.securityGroups, g)?.vpcId !== vpc.vpcId) throw new AwsError('InvalidSecurityGroupId.NotFound', `The security group '${g}' does not exist in ${vpc.vpcId}`);
       const privateDns = req.PrivateDnsEnabled ?? true;
       if (privateDns && !(vpc.enableDnsSupport && vpc.enableDnsHostnames)) {
         throw new AwsError('InvalidParameter', 'Enabling private DNS requires both enableDnsSupport and enableDnsHostnames VPC attributes set to true for ' + vpc.vpcId);
@@ -139,7 +140,7 @@ export const endpointOperations: Record<string, OperationHandler> = {
       endpoint.privateDnsEnabled = privateDns;
       endpoint.readyAt = now + 60 * SECOND + Math.round(unitHash(id) * 60 * SECOND);
     }
-    r.vpcEndpoints[id] = endpoint;
+    keyed.set(r.vpcEndpoints, id, endpoint);
     rememberClientToken(ctx, req.ClientToken, req, id);
     return { vpcEndpoint: renderEndpoint(endpoint, r, ctx.region), clientToken: req.ClientToken };
   },
@@ -148,9 +149,9 @@ export const endpointOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ VpcEndpointId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
     const r = ec2Region(ctx.state, ctx.region);
     for (const id of req.VpcEndpointId ?? []) {
-      if (!r.vpcEndpoints[id]) throw new AwsError('InvalidVpcEndpointId.NotFound', `The Vpc Endpoint Id '${id}' does not exist`);
+      if (!keyed.get(r.vpcEndpoints, id)) throw new AwsError('InvalidVpcEndpointId.NotFound', `The Vpc Endpoint Id '${id}' does not exist`);
     }
-    const items = req.VpcEndpointId?.length ? req.VpcEndpointId.map((id) => r.vpcEndpoints[id]!) : Object.values(r.vpcEndpoints);
+    const items = req.VpcEndpointId?.length ? req.VpcEndpointId.map((id) => keyed.get(r.vpcEndpoints, id)!) : keyed.values(r.vpcEndpoints);
     const filtered = applyFilters(items, req.Filter, (e, name) =>
       ({ 'vpc-endpoint-id': [e.vpcEndpointId], 'vpc-id': [e.vpcId], 'service-name': [e.serviceName], 'vpc-endpoint-state': [e.state], 'vpc-endpoint-type': [e.vpcEndpointType] })[name],
     );
@@ -163,7 +164,7 @@ export const endpointOperations: Record<string, OperationHandler> = {
     const r = ec2Region(ctx.state, ctx.region);
     const unsuccessful: Array<{ resourceId: string; error: { code: string; message: string } }> = [];
     for (const id of req.VpcEndpointId) {
-      const e = r.vpcEndpoints[id];
+      const e = keyed.get(r.vpcEndpoints, id);
       if (!e) {
         unsuccessful.push({ resourceId: id, error: { code: 'InvalidVpcEndpoint.NotFound', message: `The VPC endpoint '${id}' does not exist` } });
         continue;
@@ -212,12 +213,12 @@ export const endpointOperations: Record<string, OperationHandler> = {
 /** pending → available; deleting → gone. */
 export function tickEndpoints(r: Ec2Region, now: number): boolean {
   let changed = false;
-  for (const e of Object.values(r.vpcEndpoints)) {
+  for (const e of keyed.values(r.vpcEndpoints)) {
     if (e.state === 'pending' && now >= e.readyAt) {
       e.state = 'available';
       changed = true;
     } else if (e.state === 'deleting' && e.goneAt !== undefined && now >= e.goneAt) {
-      delete r.vpcEndpoints[e.vpcEndpointId];
+      keyed.delete(r.vpcEndpoints, e.vpcEndpointId);
       changed = true;
     }
   }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { resourceId, unitHash } from '../../core/ids.js';
@@ -36,7 +37,7 @@ function renderAddress(a: Address, region: string) {
 }
 
 export function renderNat(n: NatGateway, r: ReturnType<typeof ec2Region>) {
-  const address = n.allocationId ? r.addresses[n.allocationId] : undefined;
+  const address = n.allocationId ? keyed.get(r.addresses, n.allocationId) : undefined;
   return {
     natGatewayId: n.natGatewayId,
     subnetId: n.subnetId,
@@ -69,7 +70,7 @@ export const gatewayOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ TagSpecification: tagSpecificationsSchema, DryRun: qBool.optional() }), input);
     const tags = tagsFor(req.TagSpecification, 'internet-gateway');
     const g: InternetGateway = { internetGatewayId: resourceId('igw'), tags };
-    ec2Region(ctx.state, ctx.region).internetGateways[g.internetGatewayId] = g;
+    keyed.set(ec2Region(ctx.state, ctx.region).internetGateways, g.internetGatewayId, g);
     return { internetGateway: renderIgw(g) };
   },
 
@@ -87,11 +88,11 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   AttachInternetGateway(input, ctx) {
     const req = validate(z.object({ InternetGatewayId: z.string(), VpcId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const g = r.internetGateways[req.InternetGatewayId];
+    const g = keyed.get(r.internetGateways, req.InternetGatewayId);
     if (!g) throw notFound('InvalidInternetGatewayID.NotFound', 'internet gateway', req.InternetGatewayId);
-    if (!r.vpcs[req.VpcId]) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
+    if (!keyed.get(r.vpcs, req.VpcId)) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     if (g.attachedVpcId) throw new AwsError('Resource.AlreadyAssociated', `resource ${g.internetGatewayId} is already attached to network ${g.attachedVpcId}`);
-    const other = Object.values(r.internetGateways).find((x) => x.attachedVpcId === req.VpcId);
+    const other = keyed.values(r.internetGateways).find((x) => x.attachedVpcId === req.VpcId);
     if (other) throw new AwsError('Resource.AlreadyAssociated', `Network ${req.VpcId} already has an internet gateway attached`);
     g.attachedVpcId = req.VpcId;
     return { return: true };
@@ -100,10 +101,10 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   DetachInternetGateway(input, ctx) {
     const req = validate(z.object({ InternetGatewayId: z.string(), VpcId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const g = r.internetGateways[req.InternetGatewayId];
+    const g = keyed.get(r.internetGateways, req.InternetGatewayId);
     if (!g) throw notFound('InvalidInternetGatewayID.NotFound', 'internet gateway', req.InternetGatewayId);
     if (g.attachedVpcId !== req.VpcId) throw new AwsError('Gateway.NotAttached', `resource ${g.internetGatewayId} is not attached to network ${req.VpcId}`);
-    const mapped = Object.values(r.addresses).some((a) => a.networkInterfaceId && r.networkInterfaces[a.networkInterfaceId]?.vpcId === req.VpcId);
+    const mapped = keyed.values(r.addresses).some((a) => a.networkInterfaceId && keyed.get(r.networkInterfaces, a.networkInterfaceId)?.vpcId === req.VpcId);
     if (mapped) {
       throw new AwsError('DependencyViolation', `Network ${req.VpcId} has some mapped public address(es). Please unmap those public address(es) before detaching the gateway.`);
     }
@@ -114,10 +115,10 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   DeleteInternetGateway(input, ctx) {
     const req = validate(z.object({ InternetGatewayId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const g = r.internetGateways[req.InternetGatewayId];
+    const g = keyed.get(r.internetGateways, req.InternetGatewayId);
     if (!g) throw notFound('InvalidInternetGatewayID.NotFound', 'internet gateway', req.InternetGatewayId);
     if (g.attachedVpcId) throw new AwsError('DependencyViolation', `The internetGateway '${g.internetGatewayId}' has dependencies and cannot be deleted.`);
-    delete r.internetGateways[g.internetGatewayId];
+    keyed.delete(r.internetGateways, g.internetGatewayId);
     return { return: true };
   },
 
@@ -125,7 +126,7 @@ export const gatewayOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ Domain: z.enum(['vpc', 'standard']).optional(), TagSpecification: tagSpecificationsSchema, DryRun: qBool.optional() }), input);
     const tags = tagsFor(req.TagSpecification, 'elastic-ip');
     const a: Address = { allocationId: resourceId('eipalloc'), publicIp: publicIp(), tags };
-    ec2Region(ctx.state, ctx.region).addresses[a.allocationId] = a;
+    keyed.set(ec2Region(ctx.state, ctx.region).addresses, a.allocationId, a);
     return { allocationId: a.allocationId, publicIp: a.publicIp, domain: 'vpc', publicIpv4Pool: 'amazon', networkBorderGroup: ctx.region };
   },
 
@@ -146,14 +147,14 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   ReleaseAddress(input, ctx) {
     const req = validate(z.object({ AllocationId: z.string().optional(), PublicIp: z.string().optional(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const a = req.AllocationId ? r.addresses[req.AllocationId] : Object.values(r.addresses).find((x) => x.publicIp === req.PublicIp);
+    const a = req.AllocationId ? keyed.get(r.addresses, req.AllocationId) : keyed.values(r.addresses).find((x) => x.publicIp === req.PublicIp);
     if (!a) {
       if (!req.AllocationId && !req.PublicIp) throw new AwsError('MissingParameter', 'The request must contain the parameter AllocationId');
       throw new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${req.AllocationId ?? req.PublicIp}' does not exist`);
     }
-    const usedByNat = Object.values(r.natGateways).some((n) => n.allocationId === a.allocationId && n.state !== 'deleted');
+    const usedByNat = keyed.values(r.natGateways).some((n) => n.allocationId === a.allocationId && n.state !== 'deleted');
     if (a.associationId || usedByNat) throw new AwsError('InvalidIPAddress.InUse', `Address ${a.publicIp} is in use.`);
-    delete r.addresses[a.allocationId];
+    keyed.delete(r.addresses, a.allocationId);
     return { return: true };
   },
 
@@ -171,15 +172,15 @@ export const gatewayOperations: Record<string, OperationHandler> = {
     );
     const r = ec2Region(ctx.state, ctx.region);
     const existing = lookupClientToken(ctx, req.ClientToken, req, () => new AwsError('IdempotentParameterMismatch', 'The client token you provided is associated with a resource that is already deleted or was created with different parameters.'));
-    if (existing && r.natGateways[existing]) return { clientToken: req.ClientToken, natGateway: renderNat(r.natGateways[existing]!, r) };
-    const subnet = r.subnets[req.SubnetId];
+    if (existing && keyed.get(r.natGateways, existing)) return { clientToken: req.ClientToken, natGateway: renderNat(keyed.get(r.natGateways, existing)!, r) };
+    const subnet = keyed.get(r.subnets, req.SubnetId);
     if (!subnet) throw notFound('InvalidSubnetID.NotFound', 'subnet', req.SubnetId);
     const connectivityType = req.ConnectivityType ?? 'public';
     if (connectivityType === 'public') {
       if (!req.AllocationId) throw new AwsError('MissingParameter', 'The request must contain the parameter AllocationId for a public NAT gateway');
-      const a = r.addresses[req.AllocationId];
+      const a = keyed.get(r.addresses, req.AllocationId);
       if (!a) throw new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${req.AllocationId}' does not exist`);
-      if (a.associationId || Object.values(r.natGateways).some((n) => n.allocationId === a.allocationId && n.state !== 'deleted' && n.state !== 'failed')) {
+      if (a.associationId || keyed.values(r.natGateways).some((n) => n.allocationId === a.allocationId && n.state !== 'deleted' && n.state !== 'failed')) {
         throw new AwsError('InvalidAllocationID.InUse', `Elastic IP address [${req.AllocationId}] is already associated`);
       }
     }
@@ -201,7 +202,7 @@ export const gatewayOperations: Record<string, OperationHandler> = {
       ...(req.AllocationId ? { allocationId: req.AllocationId } : {}),
       ...(req.ClientToken ? { clientToken: req.ClientToken } : {}),
     };
-    r.natGateways[natGatewayId] = nat;
+    keyed.set(r.natGateways, natGatewayId, nat);
     rememberClientToken(ctx, req.ClientToken, req, natGatewayId);
     return { clientToken: req.ClientToken, natGateway: renderNat(nat, r) };
   },
@@ -220,7 +221,7 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   DeleteNatGateway(input, ctx) {
     const req = validate(z.object({ NatGatewayId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const nat = r.natGateways[req.NatGatewayId];
+    const nat = keyed.get(r.natGateways, req.NatGatewayId);
     if (!nat || nat.state === 'deleted') throw new AwsError('NatGatewayNotFound', `NAT gateway ${req.NatGatewayId} was not found`);
     if (nat.state !== 'deleting') {
       nat.state = 'deleting';
@@ -233,7 +234,7 @@ export const gatewayOperations: Record<string, OperationHandler> = {
 /** Moves NAT gateways through pending → available and deleting → deleted (→ forgotten an hour later). */
 export function tickNatGateways(r: ReturnType<typeof ec2Region>, now: number): boolean {
   let changed = false;
-  for (const nat of Object.values(r.natGateways)) {
+  for (const nat of keyed.values(r.natGateways)) {
     if (nat.state === 'pending' && now >= nat.readyAt) {
       nat.state = 'available';
       changed = true;
@@ -241,12 +242,12 @@ export function tickNatGateways(r: ReturnType<typeof ec2Region>, now: number): b
       nat.state = 'deleted';
       nat.forgetAt = now + 60 * MINUTE;
       if (nat.networkInterfaceId) deleteInterface(r, nat.networkInterfaceId);
-      for (const t of Object.values(r.routeTables)) {
+      for (const t of keyed.values(r.routeTables)) {
         for (const route of t.routes) if (route.natGatewayId === nat.natGatewayId) route.blackhole = true;
       }
       changed = true;
     } else if (nat.state === 'deleted' && nat.forgetAt !== undefined && now >= nat.forgetAt) {
-      delete r.natGateways[nat.natGatewayId];
+      keyed.delete(r.natGateways, nat.natGatewayId);
       changed = true;
     }
   }

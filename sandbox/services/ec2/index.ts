@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { ServiceModule } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
 import { catalogOperations } from './catalog-ops.js';
@@ -39,7 +40,7 @@ export const ec2: ServiceModule = {
     const out: Record<string, unknown[]> = {};
     for (const [region, r] of allEc2Regions(state)) {
       for (const [type, items] of Object.entries(r)) {
-        const list = Object.values(items as Record<string, unknown>).map((item) => ({ region, ...(item as object) }));
+        const list = keyed.values(items as Keyed<object>).map((item) => ({ region, ...item }));
         if (list.length) (out[type] ??= []).push(...list);
       }
     }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { randomBytes } from 'node:crypto';
 import { AwsError } from '../../core/errors.js';
 import { resourceId } from '../../core/ids.js';
@@ -52,10 +53,10 @@ export interface NewInterface {
 }
 
 export function createInterface(r: Ec2Region, req: NewInterface): NetworkInterface {
-  const subnet = r.subnets[req.subnetId];
+  const subnet = keyed.get(r.subnets, req.subnetId);
   if (!subnet) throw new AwsError('InvalidSubnetID.NotFound', `The subnet ID '${req.subnetId}' does not exist`);
   for (const g of req.groupIds) {
-    const sg = r.securityGroups[g];
+    const sg = keyed.get(r.securityGroups, g);
     if (!sg) throw new AwsError('InvalidGroup.NotFound', `The security group '${g}' does not exist`);
     if (sg.vpcId !== subnet.vpcId) {
       throw new AwsError('InvalidParameter', `Security group ${g} and subnet ${subnet.subnetId} belong to different networks.`);
@@ -77,28 +78,28 @@ export function createInterface(r: Ec2Region, req: NewInterface): NetworkInterfa
     tags: { ...(req.tags ?? {}) },
     ...(req.requesterId ? { requesterId: req.requesterId } : {}),
   };
-  r.networkInterfaces[eniId] = eni;
+  keyed.set(r.networkInterfaces, eniId, eni);
   return eni;
 }
 
 export function deleteInterface(r: Ec2Region, eniId: string): void {
-  const eni = r.networkInterfaces[eniId];
+  const eni = keyed.get(r.networkInterfaces, eniId);
   if (!eni) return;
-  const subnet = r.subnets[eni.subnetId];
+  const subnet = keyed.get(r.subnets, eni.subnetId);
   if (subnet) releaseIp(subnet, eni.privateIpAddress);
-  for (const a of Object.values(r.addresses)) {
+  for (const a of keyed.values(r.addresses)) {
     if (a.networkInterfaceId === eniId) {
       delete a.networkInterfaceId;
       delete a.associationId;
       delete a.privateIpAddress;
     }
   }
-  delete r.networkInterfaces[eniId];
+  keyed.delete(r.networkInterfaces, eniId);
 }
 
 /** The route table that governs a subnet: its explicit association, else the VPC's main table. */
 export function routeTableOf(r: Ec2Region, subnet: Subnet) {
-  const tables = Object.values(r.routeTables).filter((t) => t.vpcId === subnet.vpcId);
+  const tables = keyed.values(r.routeTables).filter((t) => t.vpcId === subnet.vpcId);
   return tables.find((t) => t.associations.some((a) => a.subnetId === subnet.subnetId)) ?? tables.find((t) => t.associations.some((a) => a.main));
 }
 

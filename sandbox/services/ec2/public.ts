@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { resourceId } from '../../core/ids.js';
 import { AwsError } from '../../core/errors.js';
@@ -18,13 +19,13 @@ export interface SubnetView {
 }
 
 export function getVpc(state: SandboxState, region: string, vpcId: string): { vpcId: string; cidrBlock: string; tags: Record<string, string> } | undefined {
-  const vpc = peekEc2Region(state, region)?.vpcs[vpcId];
-  return vpc ? { vpcId: vpc.vpcId, cidrBlock: vpc.cidrBlock, tags: { ...vpc.tags } } : undefined;
+  const vpc = keyed.get(peekEc2Region(state, region)?.vpcs, vpcId);
+  return vpc ? { vpcId: vpc.vpcId, cidrBlock: vpc.cidrBlock, tags: keyed.toRecord(vpc.tags) } : undefined;
 }
 
 export function getSubnet(state: SandboxState, region: string, subnetId: string): SubnetView | undefined {
   const r = peekEc2Region(state, region);
-  const s = r?.subnets[subnetId];
+  const s = keyed.get(r?.subnets, subnetId);
   if (!r || !s) return undefined;
   return {
     subnetId: s.subnetId,
@@ -34,12 +35,12 @@ export function getSubnet(state: SandboxState, region: string, subnetId: string)
     availabilityZoneId: s.availabilityZoneId,
     availableIpAddressCount: availableIpCount(s),
     isPublic: isPublicSubnet(r, s),
-    tags: { ...s.tags },
+    tags: keyed.toRecord(s.tags),
   };
 }
 
 export function getSecurityGroup(state: SandboxState, region: string, groupId: string): { groupId: string; groupName: string; vpcId: string } | undefined {
-  const g = peekEc2Region(state, region)?.securityGroups[groupId];
+  const g = keyed.get(peekEc2Region(state, region)?.securityGroups, groupId);
   return g ? { groupId: g.groupId, groupName: g.groupName, vpcId: g.vpcId } : undefined;
 }
 
@@ -68,9 +69,9 @@ export function createManagedSecurityGroup(
   req: { vpcId: string; groupName: string; description: string; selfReferencing: boolean; tags?: Record<string, string> },
 ): string {
   const r = ec2Region(state, region);
-  if (!r.vpcs[req.vpcId]) throw new AwsError('InvalidVpcID.NotFound', `The vpc ID '${req.vpcId}' does not exist`);
+  if (!keyed.get(r.vpcs, req.vpcId)) throw new AwsError('InvalidVpcID.NotFound', `The vpc ID '${req.vpcId}' does not exist`);
   const groupId = resourceId('sg');
-  r.securityGroups[groupId] = {
+  keyed.set(r.securityGroups, groupId, {
     groupId,
     groupName: req.groupName,
     description: req.description,
@@ -81,14 +82,14 @@ export function createManagedSecurityGroup(
       { ruleId: newRuleId(), isEgress: true, ipProtocol: '-1', cidrIpv4: '0.0.0.0/0' },
       ...(req.selfReferencing ? [{ ruleId: newRuleId(), isEgress: false, ipProtocol: '-1', referencedGroupId: groupId }] : []),
     ],
-  };
+  });
   return groupId;
 }
 
 export function deleteManagedSecurityGroup(state: SandboxState, region: string, groupId: string): void {
   const r = peekEc2Region(state, region);
   if (!r) return;
-  delete r.securityGroups[groupId];
+  keyed.delete(r.securityGroups, groupId);
   // Rules elsewhere that referenced it go stale on AWS; drop them so teardown can complete.
-  for (const g of Object.values(r.securityGroups)) g.rules = g.rules.filter((rule) => rule.referencedGroupId !== groupId);
+  for (const g of keyed.values(r.securityGroups)) g.rules = g.rules.filter((rule) => rule.referencedGroupId !== groupId);
 }

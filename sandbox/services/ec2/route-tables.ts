@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { resourceId } from '../../core/ids.js';
@@ -34,7 +35,7 @@ export function renderRouteTable(t: RouteTable) {
 }
 
 function table(ctx: RequestContext, id: string): RouteTable {
-  const t = ec2Region(ctx.state, ctx.region).routeTables[id];
+  const t = keyed.get(ec2Region(ctx.state, ctx.region).routeTables, id);
   if (!t) throw notFound('InvalidRouteTableID.NotFound', 'routeTable', id);
   return t;
 }
@@ -60,14 +61,14 @@ function buildRoute(ctx: RequestContext, t: RouteTable, req: z.output<typeof rou
   const targets = [req.GatewayId, req.NatGatewayId].filter(Boolean);
   if (targets.length !== 1) throw new AwsError('InvalidParameterCombination', 'Exactly one route target (GatewayId or NatGatewayId) must be specified.');
   if (req.GatewayId) {
-    const igw = r.internetGateways[req.GatewayId];
+    const igw = keyed.get(r.internetGateways, req.GatewayId);
     if (!igw) throw new AwsError('InvalidGatewayID.NotFound', `The gateway ID '${req.GatewayId}' does not exist`);
     if (igw.attachedVpcId !== t.vpcId) {
       throw new AwsError('InvalidParameterValue', `route table ${t.routeTableId} and network gateway ${req.GatewayId} belong to different networks`);
     }
   }
   if (req.NatGatewayId) {
-    const nat = r.natGateways[req.NatGatewayId];
+    const nat = keyed.get(r.natGateways, req.NatGatewayId);
     if (!nat || nat.state === 'deleted' || nat.state === 'deleting') {
       throw new AwsError('InvalidNatGatewayID.NotFound', `The natGateway ID '${req.NatGatewayId}' does not exist`);
     }
@@ -90,8 +91,8 @@ export const routeTableOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ VpcId: z.string(), ClientToken: z.string().optional(), TagSpecification: tagSpecificationsSchema, DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
     const existing = lookupClientToken(ctx, req.ClientToken, req, () => new AwsError('IdempotentParameterMismatch', 'The client token was used with different parameters.'));
-    if (existing && r.routeTables[existing]) return { routeTable: renderRouteTable(r.routeTables[existing]!), clientToken: req.ClientToken };
-    const vpc = r.vpcs[req.VpcId];
+    if (existing && keyed.get(r.routeTables, existing)) return { routeTable: renderRouteTable(keyed.get(r.routeTables, existing)!), clientToken: req.ClientToken };
+    const vpc = keyed.get(r.vpcs, req.VpcId);
     if (!vpc) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     const tags = tagsFor(req.TagSpecification, 'route-table');
     const t: RouteTable = {
@@ -101,7 +102,7 @@ export const routeTableOperations: Record<string, OperationHandler> = {
       associations: [],
       tags,
     };
-    r.routeTables[t.routeTableId] = t;
+    keyed.set(r.routeTables, t.routeTableId, t);
     rememberClientToken(ctx, req.ClientToken, req, t.routeTableId);
     return { routeTable: renderRouteTable(t), clientToken: req.ClientToken };
   },
@@ -132,7 +133,7 @@ export const routeTableOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ RouteTableId: z.string(), DryRun: qBool.optional() }), input);
     const t = table(ctx, req.RouteTableId);
     if (t.associations.length) throw new AwsError('DependencyViolation', `The routeTable '${t.routeTableId}' has dependencies and cannot be deleted.`);
-    delete ec2Region(ctx.state, ctx.region).routeTables[t.routeTableId];
+    keyed.delete(ec2Region(ctx.state, ctx.region).routeTables, t.routeTableId);
     return { return: true };
   },
 
@@ -176,10 +177,10 @@ export const routeTableOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ RouteTableId: z.string(), SubnetId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
     const t = table(ctx, req.RouteTableId);
-    const subnet = r.subnets[req.SubnetId];
+    const subnet = keyed.get(r.subnets, req.SubnetId);
     if (!subnet) throw notFound('InvalidSubnetID.NotFound', 'subnet', req.SubnetId);
     if (subnet.vpcId !== t.vpcId) throw new AwsError('InvalidParameterValue', `Route table ${t.routeTableId} and subnet ${subnet.subnetId} belong to different networks`);
-    const current = Object.values(r.routeTables).find((x) => x.associations.some((a) => a.subnetId === subnet.subnetId));
+    const current = keyed.values(r.routeTables).find((x) => x.associations.some((a) => a.subnetId === subnet.subnetId));
     if (current) {
       throw new AwsError('Resource.AlreadyAssociated', `the specified association for route table ${current.routeTableId} conflicts with an existing association`);
     }
@@ -191,7 +192,7 @@ export const routeTableOperations: Record<string, OperationHandler> = {
   DisassociateRouteTable(input, ctx) {
     const req = validate(z.object({ AssociationId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const t = Object.values(r.routeTables).find((x) => x.associations.some((a) => a.routeTableAssociationId === req.AssociationId));
+    const t = keyed.values(r.routeTables).find((x) => x.associations.some((a) => a.routeTableAssociationId === req.AssociationId));
     if (!t) throw new AwsError('InvalidAssociationID.NotFound', `The association ID '${req.AssociationId}' does not exist`);
     const association = t.associations.find((a) => a.routeTableAssociationId === req.AssociationId)!;
     if (association.main) throw new AwsError('InvalidParameterValue', 'The main route table association cannot be disassociated; replace it instead.');

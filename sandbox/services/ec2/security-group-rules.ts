@@ -18,7 +18,7 @@ const PROTOCOL_NAMES: Record<string, string> = { '6': 'tcp', '17': 'udp', '1': '
 
 function normalizeProtocol(p: string): string {
   const lower = p.toLowerCase();
-  const named = PROTOCOL_NAMES[lower] ?? lower;
+  const named = (Object.hasOwn(PROTOCOL_NAMES, lower) ? PROTOCOL_NAMES[lower] : undefined) ?? lower;
   if (['tcp', 'udp', 'icmp', 'icmpv6', '-1'].includes(named) || (/^\d+$/.test(named) && Number(named) <= 255)) return named;
   throw new AwsError('InvalidParameterValue', `Invalid value '${p}' for IP protocol. Unknown protocol.`);
 }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { resourceId } from '../../core/ids.js';
@@ -44,12 +45,12 @@ export function renderGroup(g: SecurityGroup, region: string) {
 function findGroup(ctx: RequestContext, groupId: string | undefined, groupName: string | undefined): SecurityGroup {
   const r = ec2Region(ctx.state, ctx.region);
   if (groupId) {
-    const g = r.securityGroups[groupId];
+    const g = keyed.get(r.securityGroups, groupId);
     if (!g) throw new AwsError('InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
     return g;
   }
   if (groupName) {
-    const g = Object.values(r.securityGroups).find((x) => x.groupName === groupName);
+    const g = keyed.values(r.securityGroups).find((x) => x.groupName === groupName);
     if (!g) throw new AwsError('InvalidGroup.NotFound', `The security group '${groupName}' does not exist in default VPC`);
     return g;
   }
@@ -69,7 +70,7 @@ function authorize(isEgress: boolean): OperationHandler {
     const req = validate(ruleChangeSchema, input);
     const r = ec2Region(ctx.state, ctx.region);
     const group = findGroup(ctx, req.GroupId, req.GroupName);
-    const rules = rulesFromPermissions(permissionsOf(req), isEgress, (id) => !!r.securityGroups[id]);
+    const rules = rulesFromPermissions(permissionsOf(req), isEgress, (id) => !!keyed.get(r.securityGroups, id));
     for (const rule of rules) {
       const dup = group.rules.find((existing) => sameRule(existing, rule));
       if (dup || rules.filter((x) => sameRule(x, rule)).length > 1) {
@@ -130,9 +131,9 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
       input,
     );
     const r = ec2Region(ctx.state, ctx.region);
-    if (!r.vpcs[req.VpcId]) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
+    if (!keyed.get(r.vpcs, req.VpcId)) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     if (req.GroupName.toLowerCase().startsWith('sg-')) throw new AwsError('InvalidParameterValue', "Group names may not be in the format sg-*.");
-    if (Object.values(r.securityGroups).some((g) => g.vpcId === req.VpcId && g.groupName === req.GroupName)) {
+    if (keyed.values(r.securityGroups).some((g) => g.vpcId === req.VpcId && g.groupName === req.GroupName)) {
       throw new AwsError('InvalidGroup.Duplicate', `The security group '${req.GroupName}' already exists for VPC '${req.VpcId}'`);
     }
     const tags = tagsFor(req.TagSpecification, 'security-group');
@@ -146,7 +147,7 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
       tags,
       rules: [{ ruleId: resourceId('sgr'), isEgress: true, ipProtocol: '-1', cidrIpv4: '0.0.0.0/0' }],
     };
-    r.securityGroups[groupId] = group;
+    keyed.set(r.securityGroups, groupId, group);
     return { return: true, groupId, tagSet: tagSet(tags), securityGroupArn: renderGroup(group, ctx.region).securityGroupArn };
   },
 
@@ -178,11 +179,11 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
       throw new AwsError('CannotDelete', `the specified group: "${group.groupId}" name: "default" cannot be deleted by a user`);
     }
     const inUse =
-      Object.values(r.networkInterfaces).some((e) => e.groupIds.includes(group.groupId)) ||
-      Object.values(r.securityGroups).some((g) => g !== group && g.rules.some((rule) => rule.referencedGroupId === group.groupId)) ||
-      Object.values(r.vpcEndpoints).some((e) => e.groupIds.includes(group.groupId));
+      keyed.values(r.networkInterfaces).some((e) => e.groupIds.includes(group.groupId)) ||
+      keyed.values(r.securityGroups).some((g) => g !== group && g.rules.some((rule) => rule.referencedGroupId === group.groupId)) ||
+      keyed.values(r.vpcEndpoints).some((e) => e.groupIds.includes(group.groupId));
     if (inUse) throw new AwsError('DependencyViolation', `resource ${group.groupId} has a dependent object`);
-    delete r.securityGroups[group.groupId];
+    keyed.delete(r.securityGroups, group.groupId);
     return { return: true, groupId: group.groupId };
   },
 
@@ -194,7 +195,7 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
   DescribeSecurityGroupRules(input, ctx) {
     const req = validate(z.object({ SecurityGroupRuleId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const all = Object.values(r.securityGroups).flatMap((g) => g.rules.map((rule) => ({ group: g, rule, tags: {} as Record<string, string> })));
+    const all = keyed.values(r.securityGroups).flatMap((g) => g.rules.map((rule) => ({ group: g, rule, tags: {} as Record<string, string> })));
     for (const id of req.SecurityGroupRuleId ?? []) {
       if (!all.some((x) => x.rule.ruleId === id)) throw new AwsError('InvalidSecurityGroupRuleId.NotFound', `The security group rule ID '${id}' does not exist`);
     }

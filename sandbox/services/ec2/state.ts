@@ -1,7 +1,8 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 
 /** EC2's slice of the sandbox world, per region. Timestamps are sandbox epoch ms. */
-export type Tags = Record<string, string>;
+export type Tags = Keyed<string>;
 
 export interface Vpc {
   vpcId: string;
@@ -140,19 +141,19 @@ export interface NetworkInterface {
 }
 
 export interface Ec2Region {
-  vpcs: Record<string, Vpc>;
-  subnets: Record<string, Subnet>;
-  internetGateways: Record<string, InternetGateway>;
-  natGateways: Record<string, NatGateway>;
-  addresses: Record<string, Address>;
-  routeTables: Record<string, RouteTable>;
-  securityGroups: Record<string, SecurityGroup>;
-  vpcEndpoints: Record<string, VpcEndpoint>;
-  networkInterfaces: Record<string, NetworkInterface>;
+  vpcs: Keyed<Vpc>;
+  subnets: Keyed<Subnet>;
+  internetGateways: Keyed<InternetGateway>;
+  natGateways: Keyed<NatGateway>;
+  addresses: Keyed<Address>;
+  routeTables: Keyed<RouteTable>;
+  securityGroups: Keyed<SecurityGroup>;
+  vpcEndpoints: Keyed<VpcEndpoint>;
+  networkInterfaces: Keyed<NetworkInterface>;
 }
 
 interface Ec2State {
-  regions: Record<string, Ec2Region>;
+  regions: Keyed<Ec2Region>;
 }
 
 function section(state: SandboxState): Ec2State {
@@ -161,7 +162,7 @@ function section(state: SandboxState): Ec2State {
 
 export function ec2Region(state: SandboxState, region: string): Ec2Region {
   const regions = section(state).regions;
-  return (regions[region] ??= {
+  return keyed.ensure(regions, region, () => ({
     vpcs: {},
     subnets: {},
     internetGateways: {},
@@ -171,14 +172,14 @@ export function ec2Region(state: SandboxState, region: string): Ec2Region {
     securityGroups: {},
     vpcEndpoints: {},
     networkInterfaces: {},
-  });
+  }));
 }
 
 /** Read-only lookup: does not create the region's section (reads must not change the saved state). */
 export function peekEc2Region(state: SandboxState, region: string): Ec2Region | undefined {
-  return (state.ec2 as Ec2State | undefined)?.regions[region];
+  return keyed.get((state.ec2 as Ec2State | undefined)?.regions, region);
 }
 
 export function allEc2Regions(state: SandboxState): Array<[string, Ec2Region]> {
-  return Object.entries(section(state).regions);
+  return keyed.entries(section(state).regions);
 }

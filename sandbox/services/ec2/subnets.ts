@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { resourceId } from '../../core/ids.js';
@@ -42,7 +43,7 @@ export const subnetOperations: Record<string, OperationHandler> = {
       input,
     );
     const r = ec2Region(ctx.state, ctx.region);
-    const vpc = r.vpcs[req.VpcId];
+    const vpc = keyed.get(r.vpcs, req.VpcId);
     if (!vpc) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     const cidr = parseCidr(req.CidrBlock);
     if (!cidr || !isCanonical(req.CidrBlock)) {
@@ -51,7 +52,7 @@ export const subnetOperations: Record<string, OperationHandler> = {
     if (cidr.prefix < 16 || cidr.prefix > 28 || !contains(parseCidr(vpc.cidrBlock)!, cidr)) {
       throw new AwsError('InvalidSubnet.Range', `The CIDR '${req.CidrBlock}' is invalid.`);
     }
-    const clash = Object.values(r.subnets).find((s) => s.vpcId === vpc.vpcId && overlaps(parseCidr(s.cidrBlock)!, cidr));
+    const clash = keyed.values(r.subnets).find((s) => s.vpcId === vpc.vpcId && overlaps(parseCidr(s.cidrBlock)!, cidr));
     if (clash) throw new AwsError('InvalidSubnet.Conflict', `The CIDR '${req.CidrBlock}' conflicts with another subnet`);
     if (req.AvailabilityZone && req.AvailabilityZoneId) {
       throw new AwsError('InvalidParameterCombination', 'Only one of AvailabilityZone or AvailabilityZoneId may be given.');
@@ -72,7 +73,7 @@ export const subnetOperations: Record<string, OperationHandler> = {
       usedIps: {},
       tags,
     };
-    r.subnets[subnet.subnetId] = subnet;
+    keyed.set(r.subnets, subnet.subnetId, subnet);
     return { subnet: renderSubnet(subnet, ctx.region) };
   },
 
@@ -103,22 +104,22 @@ export const subnetOperations: Record<string, OperationHandler> = {
   DeleteSubnet(input, ctx) {
     const req = validate(z.object({ SubnetId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const subnet = r.subnets[req.SubnetId];
+    const subnet = keyed.get(r.subnets, req.SubnetId);
     if (!subnet) throw notFound('InvalidSubnetID.NotFound', 'subnet', req.SubnetId);
-    const enis = Object.values(r.networkInterfaces).filter((e) => e.subnetId === subnet.subnetId);
-    const nats = Object.values(r.natGateways).filter((n) => n.subnetId === subnet.subnetId && n.state !== 'deleted');
+    const enis = keyed.values(r.networkInterfaces).filter((e) => e.subnetId === subnet.subnetId);
+    const nats = keyed.values(r.natGateways).filter((n) => n.subnetId === subnet.subnetId && n.state !== 'deleted');
     if (enis.length || nats.length) {
       throw new AwsError('DependencyViolation', `The subnet '${subnet.subnetId}' has dependencies and cannot be deleted.`);
     }
-    for (const t of Object.values(r.routeTables)) t.associations = t.associations.filter((a) => a.subnetId !== subnet.subnetId);
-    for (const e of Object.values(r.vpcEndpoints)) e.subnetIds = e.subnetIds.filter((id) => id !== subnet.subnetId);
-    delete r.subnets[subnet.subnetId];
+    for (const t of keyed.values(r.routeTables)) t.associations = t.associations.filter((a) => a.subnetId !== subnet.subnetId);
+    for (const e of keyed.values(r.vpcEndpoints)) e.subnetIds = e.subnetIds.filter((id) => id !== subnet.subnetId);
+    keyed.delete(r.subnets, subnet.subnetId);
     return { return: true };
   },
 
   ModifySubnetAttribute(input, ctx) {
     const req = validate(z.object({ SubnetId: z.string(), MapPublicIpOnLaunch: z.object({ Value: qBool }).optional(), DryRun: qBool.optional() }), input);
-    const subnet = ec2Region(ctx.state, ctx.region).subnets[req.SubnetId];
+    const subnet = keyed.get(ec2Region(ctx.state, ctx.region).subnets, req.SubnetId);
     if (!subnet) throw notFound('InvalidSubnetID.NotFound', 'subnet', req.SubnetId);
     if (req.MapPublicIpOnLaunch) subnet.mapPublicIpOnLaunch = req.MapPublicIpOnLaunch.Value;
     return { return: true };

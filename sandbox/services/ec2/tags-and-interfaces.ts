@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { SANDBOX_ACCOUNT_ID } from '../../core/credentials.js';
@@ -21,13 +22,13 @@ const RESOURCE_TYPES: Array<{ prefix: string; type: string; collection: keyof Ec
 function taggable(r: Ec2Region, id: string): { tags: Tags; type: string } {
   const kind = RESOURCE_TYPES.find((k) => id.startsWith(k.prefix));
   if (!kind) throw new AwsError('InvalidID', `The ID '${id}' is not valid`);
-  const resource = (r[kind.collection] as Record<string, { tags: Tags }>)[id];
+  const resource = keyed.get(r[kind.collection] as Keyed<{ tags: Tags }>, id);
   if (!resource) throw new AwsError(kind.notFound, `The ID '${id}' does not exist`);
   return { tags: resource.tags, type: kind.type };
 }
 
 function renderInterface(e: NetworkInterface, r: Ec2Region) {
-  const address = Object.values(r.addresses).find((a) => a.networkInterfaceId === e.networkInterfaceId);
+  const address = keyed.values(r.addresses).find((a) => a.networkInterfaceId === e.networkInterfaceId);
   return {
     networkInterfaceId: e.networkInterfaceId,
     subnetId: e.subnetId,
@@ -43,7 +44,7 @@ function renderInterface(e: NetworkInterface, r: Ec2Region) {
     privateDnsName: `ip-${e.privateIpAddress.replace(/\./g, '-')}.ec2.internal`,
     sourceDestCheck: true,
     interfaceType: e.interfaceType,
-    groupSet: e.groupIds.map((g) => ({ groupId: g, groupName: r.securityGroups[g]?.groupName })),
+    groupSet: e.groupIds.map((g) => ({ groupId: g, groupName: keyed.get(r.securityGroups, g)?.groupName })),
     association: address ? { allocationId: address.allocationId, associationId: address.associationId, publicIp: address.publicIp, ipOwnerId: 'amazon' } : undefined,
     privateIpAddressesSet: [{ privateIpAddress: e.privateIpAddress, primary: true }],
     tagSet: tagSet(e.tags),
@@ -58,8 +59,8 @@ export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
     const r = ec2Region(ctx.state, ctx.region);
     const targets = req.ResourceId.map((id) => taggable(r, id)); // all must exist before any is tagged
     for (const t of targets) {
-      for (const tag of req.Tag) t.tags[tag.Key] = tag.Value ?? '';
-      if (Object.keys(t.tags).length > 50) throw new AwsError('TagLimitExceeded', 'The maximum number of tags (50) for a resource has been reached.');
+      for (const tag of req.Tag) keyed.set(t.tags, tag.Key, tag.Value ?? '');
+      if (keyed.keys(t.tags).length > 50) throw new AwsError('TagLimitExceeded', 'The maximum number of tags (50) for a resource has been reached.');
     }
     return { return: true };
   },
@@ -70,11 +71,11 @@ export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
     const targets = req.ResourceId.map((id) => taggable(r, id));
     for (const t of targets) {
       if (!req.Tag?.length) {
-        for (const key of Object.keys(t.tags)) delete t.tags[key];
+        for (const key of keyed.keys(t.tags)) keyed.delete(t.tags, key);
         continue;
       }
       for (const tag of req.Tag) {
-        if (tag.Value === undefined || t.tags[tag.Key] === tag.Value) delete t.tags[tag.Key];
+        if (tag.Value === undefined || keyed.get(t.tags, tag.Key) === tag.Value) keyed.delete(t.tags, tag.Key);
       }
     }
     return { return: true };
@@ -85,8 +86,8 @@ export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
     const r = ec2Region(ctx.state, ctx.region);
     const rows: Array<{ resourceId: string; resourceType: string; key: string; value: string }> = [];
     for (const kind of RESOURCE_TYPES) {
-      for (const [id, resource] of Object.entries(r[kind.collection] as Record<string, { tags: Tags }>)) {
-        for (const [key, value] of Object.entries(resource.tags)) rows.push({ resourceId: id, resourceType: kind.type, key, value });
+      for (const [id, resource] of keyed.entries(r[kind.collection] as Keyed<{ tags: Tags }>)) {
+        for (const [key, value] of keyed.entries(resource.tags)) rows.push({ resourceId: id, resourceType: kind.type, key, value });
       }
     }
     const filtered = applyFilters(rows, req.Filter, (row, name) =>
@@ -100,9 +101,9 @@ export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ NetworkInterfaceId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
     const r = ec2Region(ctx.state, ctx.region);
     for (const id of req.NetworkInterfaceId ?? []) {
-      if (!r.networkInterfaces[id]) throw new AwsError('InvalidNetworkInterfaceID.NotFound', `The networkInterface ID '${id}' does not exist`);
+      if (!keyed.get(r.networkInterfaces, id)) throw new AwsError('InvalidNetworkInterfaceID.NotFound', `The networkInterface ID '${id}' does not exist`);
     }
-    const items = req.NetworkInterfaceId?.length ? req.NetworkInterfaceId.map((id) => r.networkInterfaces[id]!) : Object.values(r.networkInterfaces);
+    const items = req.NetworkInterfaceId?.length ? req.NetworkInterfaceId.map((id) => keyed.get(r.networkInterfaces, id)!) : keyed.values(r.networkInterfaces);
     const filtered = applyFilters(items, req.Filter, (e, name) =>
       ({
         'network-interface-id': [e.networkInterfaceId],

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { AwsError } from '../../core/errors.js';
 import { resourceId } from '../../core/ids.js';
@@ -25,13 +26,13 @@ export function renderVpc(v: Vpc) {
 /** Why a VPC cannot be deleted yet, as AWS checks it: anything still inside it. */
 function vpcDependencies(r: Ec2Region, vpc: Vpc): string[] {
   const deps: string[] = [];
-  for (const s of Object.values(r.subnets)) if (s.vpcId === vpc.vpcId) deps.push(s.subnetId);
-  for (const g of Object.values(r.internetGateways)) if (g.attachedVpcId === vpc.vpcId) deps.push(g.internetGatewayId);
-  for (const sg of Object.values(r.securityGroups)) if (sg.vpcId === vpc.vpcId && !sg.isDefault) deps.push(sg.groupId);
-  for (const t of Object.values(r.routeTables)) if (t.vpcId === vpc.vpcId && t.routeTableId !== vpc.mainRouteTableId) deps.push(t.routeTableId);
-  for (const e of Object.values(r.vpcEndpoints)) if (e.vpcId === vpc.vpcId) deps.push(e.vpcEndpointId);
-  for (const n of Object.values(r.natGateways)) if (n.vpcId === vpc.vpcId && n.state !== 'deleted') deps.push(n.natGatewayId);
-  for (const e of Object.values(r.networkInterfaces)) if (e.vpcId === vpc.vpcId) deps.push(e.networkInterfaceId);
+  for (const s of keyed.values(r.subnets)) if (s.vpcId === vpc.vpcId) deps.push(s.subnetId);
+  for (const g of keyed.values(r.internetGateways)) if (g.attachedVpcId === vpc.vpcId) deps.push(g.internetGatewayId);
+  for (const sg of keyed.values(r.securityGroups)) if (sg.vpcId === vpc.vpcId && !sg.isDefault) deps.push(sg.groupId);
+  for (const t of keyed.values(r.routeTables)) if (t.vpcId === vpc.vpcId && t.routeTableId !== vpc.mainRouteTableId) deps.push(t.routeTableId);
+  for (const e of keyed.values(r.vpcEndpoints)) if (e.vpcId === vpc.vpcId) deps.push(e.vpcEndpointId);
+  for (const n of keyed.values(r.natGateways)) if (n.vpcId === vpc.vpcId && n.state !== 'deleted') deps.push(n.natGatewayId);
+  for (const e of keyed.values(r.networkInterfaces)) if (e.vpcId === vpc.vpcId) deps.push(e.networkInterfaceId);
   return deps;
 }
 
@@ -64,15 +65,15 @@ export const vpcOperations: Record<string, OperationHandler> = {
       defaultSecurityGroupId,
       tags,
     };
-    r.vpcs[vpcId] = vpc;
-    r.routeTables[mainRouteTableId] = {
+    keyed.set(r.vpcs, vpcId, vpc);
+    keyed.set(r.routeTables, mainRouteTableId, {
       routeTableId: mainRouteTableId,
       vpcId,
       routes: [{ destinationCidrBlock: req.CidrBlock, gatewayId: 'local', origin: 'CreateRouteTable' }],
       associations: [{ routeTableAssociationId: resourceId('rtbassoc'), main: true }],
       tags: {},
-    };
-    r.securityGroups[defaultSecurityGroupId] = {
+    });
+    keyed.set(r.securityGroups, defaultSecurityGroupId, {
       groupId: defaultSecurityGroupId,
       groupName: 'default',
       description: 'default VPC security group',
@@ -83,7 +84,7 @@ export const vpcOperations: Record<string, OperationHandler> = {
         { ruleId: newRuleId(), isEgress: false, ipProtocol: '-1', referencedGroupId: defaultSecurityGroupId },
         { ruleId: newRuleId(), isEgress: true, ipProtocol: '-1', cidrIpv4: '0.0.0.0/0' },
       ],
-    };
+    });
     return { vpc: { ...renderVpc(vpc), state: 'pending' } };
   },
 
@@ -101,15 +102,15 @@ export const vpcOperations: Record<string, OperationHandler> = {
   DeleteVpc(input, ctx) {
     const req = validate(z.object({ VpcId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
-    const vpc = r.vpcs[req.VpcId];
+    const vpc = keyed.get(r.vpcs, req.VpcId);
     if (!vpc) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     const deps = vpcDependencies(r, vpc);
     if (deps.length) {
       throw new AwsError('DependencyViolation', `The vpc '${vpc.vpcId}' has dependencies and cannot be deleted. (still in it: ${deps.slice(0, 10).join(', ')})`);
     }
-    delete r.routeTables[vpc.mainRouteTableId];
-    delete r.securityGroups[vpc.defaultSecurityGroupId];
-    delete r.vpcs[vpc.vpcId];
+    keyed.delete(r.routeTables, vpc.mainRouteTableId);
+    keyed.delete(r.securityGroups, vpc.defaultSecurityGroupId);
+    keyed.delete(r.vpcs, vpc.vpcId);
     return { return: true };
   },
 
@@ -118,7 +119,7 @@ export const vpcOperations: Record<string, OperationHandler> = {
       z.object({ VpcId: z.string(), EnableDnsSupport: attributeValue.optional(), EnableDnsHostnames: attributeValue.optional(), DryRun: qBool.optional() }),
       input,
     );
-    const vpc = ec2Region(ctx.state, ctx.region).vpcs[req.VpcId];
+    const vpc = keyed.get(ec2Region(ctx.state, ctx.region).vpcs, req.VpcId);
     if (!vpc) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     if ((req.EnableDnsSupport === undefined) === (req.EnableDnsHostnames === undefined)) {
       throw new AwsError('InvalidParameterCombination', 'Exactly one attribute may be modified per request: EnableDnsSupport or EnableDnsHostnames.');
@@ -133,7 +134,7 @@ export const vpcOperations: Record<string, OperationHandler> = {
 
   DescribeVpcAttribute(input, ctx) {
     const req = validate(z.object({ VpcId: z.string(), Attribute: z.enum(['enableDnsSupport', 'enableDnsHostnames', 'enableNetworkAddressUsageMetrics']), DryRun: qBool.optional() }), input);
-    const vpc = ec2Region(ctx.state, ctx.region).vpcs[req.VpcId];
+    const vpc = keyed.get(ec2Region(ctx.state, ctx.region).vpcs, req.VpcId);
     if (!vpc) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
     const value = req.Attribute === 'enableDnsSupport' ? vpc.enableDnsSupport : req.Attribute === 'enableDnsHostnames' ? vpc.enableDnsHostnames : false;
     return { vpcId: vpc.vpcId, [req.Attribute]: { value } };

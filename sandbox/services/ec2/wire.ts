@@ -3,6 +3,7 @@ import { AwsError } from '../../core/errors.js';
 import { offsetPage } from '../../core/paging.js';
 import { ec2Errors } from '../../core/error-styles.js';
 import { validateInput } from '../../core/validation.js';
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { Tags } from './state.js';
 
 /**
@@ -37,13 +38,13 @@ export function tagsFor(specs: z.output<typeof tagSpecificationsSchema>, resourc
     if (spec.ResourceType !== resourceType) {
       throw new AwsError('InvalidParameterValue', `'${spec.ResourceType}' is not a valid taggable resource type for this operation.`);
     }
-    for (const t of spec.Tag ?? []) tags[t.Key] = t.Value ?? '';
+    for (const t of spec.Tag ?? []) keyed.set(tags, t.Key, t.Value ?? '');
   }
   return tags;
 }
 
 export function tagSet(tags: Tags): Array<{ key: string; value: string }> | undefined {
-  const entries = Object.entries(tags);
+  const entries = keyed.entries(tags);
   return entries.length ? entries.map(([key, value]) => ({ key, value })) : undefined;
 }
 
@@ -72,10 +73,15 @@ export function applyFilters<T extends object>(
       const tags = (item as { tags?: Tags }).tags;
       const values = (f.Value ?? []).map(wildcard);
       let actual: Array<string | undefined> | undefined;
-      if (f.Name.startsWith('tag:')) actual = tags && f.Name.slice(4) in tags ? [tags[f.Name.slice(4)]] : [];
-      else if (f.Name === 'tag-key') actual = Object.keys(tags ?? {});
-      else if (f.Name === 'tag-value') actual = Object.values(tags ?? {});
-      else actual = fields(item, f.Name);
+      if (f.Name.startsWith('tag:')) actual = keyed.has(tags, f.Name.slice(4)) ? [keyed.get(tags, f.Name.slice(4))] : [];
+      else if (f.Name === 'tag-key') actual = keyed.keys(tags);
+      else if (f.Name === 'tag-value') actual = keyed.values(tags);
+      else {
+        // `fields` looks the name up in an object literal: a name like `constructor` finds a
+        // prototype member, not a filter, and is refused like any other unknown name.
+        const found: unknown = fields(item, f.Name);
+        actual = Array.isArray(found) ? found : undefined;
+      }
       if (actual === undefined) throw new AwsError('InvalidParameterValue', `The filter '${f.Name}' is invalid`);
       return actual.some((a) => a !== undefined && values.some((re) => re.test(a)));
     }),
@@ -83,10 +89,10 @@ export function applyFilters<T extends object>(
 }
 
 /** Keeps only the listed ids; an id that does not exist is an error, as in every EC2 Describe call. */
-export function selectIds<T>(all: Record<string, T>, ids: string[] | undefined, onMissing: (id: string) => AwsError): T[] {
-  if (!ids?.length) return Object.values(all);
+export function selectIds<T>(all: Keyed<T>, ids: string[] | undefined, onMissing: (id: string) => AwsError): T[] {
+  if (!ids?.length) return keyed.values(all);
   return ids.map((id) => {
-    const found = all[id];
+    const found = keyed.get(all, id);
     if (!found) throw onMissing(id);
     return found;
   });

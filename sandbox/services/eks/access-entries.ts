@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { EKS_ACCESS_POLICIES, findAccessPolicy } from '../../catalog/eks-access-policies.js';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
@@ -28,7 +29,7 @@ function requireApiCluster(ctx: RequestContext, name: string): StoredCluster {
 }
 
 function requireEntry(c: StoredCluster, principalArn: string): StoredAccessEntry {
-  const e = c.accessEntries[principalArn];
+  const e = keyed.get(c.accessEntries, principalArn);
   if (!e) throw notFound(`The specified principalArn could not be found. You can view your available access entries with 'list-access-entries'.`, { clusterName: c.name });
   return e;
 }
@@ -61,7 +62,8 @@ export function createAccessEntry(input: unknown, ctx: RequestContext) {
   const about = { clusterName: c.name };
   const mismatch = () => clientError('The clientRequestToken was already used for a different CreateAccessEntry request.', about);
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
-  if (earlier && c.accessEntries[earlier]) return { accessEntry: renderAccessEntry(c, c.accessEntries[earlier]) };
+  const repeated = earlier ? keyed.get(c.accessEntries, earlier) : undefined;
+  if (repeated) return { accessEntry: renderAccessEntry(c, repeated) };
   if (c.status === 'DELETING') throw invalidRequest('Cluster has status of DELETING.', about);
   const type = req.type ?? 'STANDARD';
   if (!PRINCIPAL_ARN_PATTERN.test(req.principalArn)) throw invalidParameter(`The specified principalArn is invalid: ${req.principalArn} is not an IAM role or user ARN.`, about);
@@ -70,10 +72,10 @@ export function createAccessEntry(input: unknown, ctx: RequestContext) {
   // Roles are checked against IAM; IAM users are not modelled by the sandbox, so any user ARN of the account is taken.
   if (principal.kind === 'role' && !findRole(ctx.state, req.principalArn)) throw invalidParameter(`The specified principalArn could not be found: role ${req.principalArn} does not exist.`, about);
   checkNames(c, type, req.username, req.kubernetesGroups);
-  if (c.accessEntries[req.principalArn]) throw inUse('The specified access entry resource is already in use on this cluster.', about);
+  if (keyed.get(c.accessEntries, req.principalArn)) throw inUse('The specified access entry resource is already in use on this cluster.', about);
 
   const entry = newAccessEntry(c, { ...req, type }, ctx.now());
-  c.accessEntries[req.principalArn] = entry;
+  keyed.set(c.accessEntries, req.principalArn, entry);
   rememberClientToken(ctx, req.clientRequestToken, input, req.principalArn);
   return { accessEntry: renderAccessEntry(c, entry) };
 }
@@ -87,7 +89,7 @@ export function describeAccessEntry(input: unknown, ctx: RequestContext) {
 export function listAccessEntries(input: unknown, ctx: RequestContext) {
   const req = validateInput(z.object({ clusterName: z.string().min(1), associatedPolicyArn: z.string().optional(), maxResults: maxResults(), nextToken }), input, VALIDATION);
   const c = requireApiCluster(ctx, req.clusterName);
-  const arns = Object.values(c.accessEntries)
+  const arns = keyed.values(c.accessEntries)
     .filter((e) => !req.associatedPolicyArn || e.policies.some((p) => p.policyArn === req.associatedPolicyArn))
     .map((e) => e.principalArn)
     .sort();
@@ -118,7 +120,7 @@ export function deleteAccessEntry(input: unknown, ctx: RequestContext) {
   const req = validateInput(z.object({ clusterName: z.string().min(1), principalArn: z.string().min(1) }), input, VALIDATION);
   const c = requireApiCluster(ctx, req.clusterName);
   requireEntry(c, req.principalArn);
-  delete c.accessEntries[req.principalArn];
+  keyed.delete(c.accessEntries, req.principalArn);
   return {};
 }
 

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { defaultAddonVersion, findAddon, type AddonSpec } from '../../catalog/eks-addons.js';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
@@ -19,7 +20,7 @@ const VALIDATION = { style: 'coral', code: 'InvalidParameterException' } as cons
 const podIdentityList = z.array(z.object({ serviceAccount: z.string().min(1), roleArn: z.string().min(1) })).optional();
 
 function requireAddon(c: StoredCluster, addonName: string): StoredAddon {
-  const a = c.addons[addonName];
+  const a = keyed.get(c.addons, addonName);
   if (!a) throw notFound(`No addon: ${addonName} found in cluster: ${c.name}`, { clusterName: c.name, addonName });
   return a;
 }
@@ -50,9 +51,10 @@ export function createAddon(input: unknown, ctx: RequestContext) {
   if (c.status !== 'ACTIVE' && c.status !== 'UPDATING') throw invalidRequest(`Cluster has status of ${c.status}; add-ons can only be created on an ACTIVE cluster.`, about);
   const mismatch = () => clientError('The clientRequestToken was already used for a different CreateAddon request.', about);
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
-  if (earlier && c.addons[earlier]) return { addon: renderAddon(c, c.addons[earlier]) };
+  const repeated = earlier ? keyed.get(c.addons, earlier) : undefined;
+  if (repeated) return { addon: renderAddon(c, repeated) };
   const spec = requireSpec(req.addonName, c);
-  if (c.addons[req.addonName]) throw inUse('Addon already exists.', about);
+  if (keyed.get(c.addons, req.addonName)) throw inUse('Addon already exists.', about);
   const addonVersion = req.addonVersion ?? defaultAddonVersion(spec, c.version);
   if (!addonVersion) throw invalidParameter(`Addon ${spec.addonName} specified is not supported in ${c.version} kubernetes version`, about);
   checkAddonVersion(spec, addonVersion, c);
@@ -65,7 +67,7 @@ export function createAddon(input: unknown, ctx: RequestContext) {
   const now = ctx.now();
   const addonArn = `${c.arn.replace(/:cluster\/.*$/, '')}:addon/${c.name}/${spec.addonName}/${uuid()}`;
   const pias = associations.map((a) => newPodIdentityAssociation(c, { namespace, serviceAccount: a.serviceAccount, roleArn: a.roleArn, ownerArn: addonArn }, now));
-  for (const p of pias) c.podIdentityAssociations[p.associationId] = p;
+  for (const p of pias) keyed.set(c.podIdentityAssociations, p.associationId, p);
   const addon: StoredAddon = {
     addonName: spec.addonName,
     addonArn,
@@ -81,7 +83,7 @@ export function createAddon(input: unknown, ctx: RequestContext) {
     createdAt: now,
     modifiedAt: now,
   };
-  c.addons[spec.addonName] = addon;
+  keyed.set(c.addons, spec.addonName, addon);
   rememberClientToken(ctx, req.clientRequestToken, input, spec.addonName);
   return { addon: renderAddon(c, addon) };
 }
@@ -95,7 +97,7 @@ export function describeAddon(input: unknown, ctx: RequestContext) {
 export function listAddons(input: unknown, ctx: RequestContext) {
   const req = validateInput(z.object({ clusterName: z.string().min(1), maxResults: maxResults(), nextToken }), input, VALIDATION);
   const c = requireCluster(ctx, req.clusterName);
-  const p = page(Object.keys(c.addons).sort(), (n) => n, req);
+  const p = page(keyed.keys(c.addons).sort(), (n) => n, req);
   return { addons: p.items, ...(p.nextToken ? { nextToken: p.nextToken } : {}) };
 }
 
@@ -129,7 +131,7 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
   checkConfigurationValues(req.configurationValues, spec, c);
   const associations = req.podIdentityAssociations ? checkAddonPodIdentity(ctx.state, req.podIdentityAssociations, spec, c) : undefined;
   const namespace = a.namespace ?? spec.defaultNamespace;
-  const owned = a.podIdentityAssociationIds.map((id) => c.podIdentityAssociations[id]).filter((x) => !!x);
+  const owned = a.podIdentityAssociationIds.map((id) => keyed.get(c.podIdentityAssociations, id)).filter((x) => !!x);
   for (const n of associations ?? []) {
     if (!owned.some((o) => o.serviceAccount === n.serviceAccount)) checkNoAssociationFor(c, namespace, n.serviceAccount);
   }
@@ -145,14 +147,14 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
     params.push({ type: 'PodIdentityAssociations', value: JSON.stringify(associations) });
     for (const o of owned) {
       const wanted = associations.find((n) => n.serviceAccount === o.serviceAccount);
-      if (!wanted) delete c.podIdentityAssociations[o.associationId];
+      if (!wanted) keyed.delete(c.podIdentityAssociations, o.associationId);
       else if (wanted.roleArn !== o.roleArn) Object.assign(o, { roleArn: wanted.roleArn, modifiedAt: now });
     }
     const fresh = associations
       .filter((n) => !owned.some((o) => o.serviceAccount === n.serviceAccount))
       .map((n) => newPodIdentityAssociation(c, { namespace, serviceAccount: n.serviceAccount, roleArn: n.roleArn, ownerArn: a.addonArn }, now));
-    for (const p of fresh) c.podIdentityAssociations[p.associationId] = p;
-    a.podIdentityAssociationIds = Object.values(c.podIdentityAssociations).filter((p) => p.ownerArn === a.addonArn).map((p) => p.associationId);
+    for (const p of fresh) keyed.set(c.podIdentityAssociations, p.associationId, p);
+    a.podIdentityAssociationIds = keyed.values(c.podIdentityAssociations).filter((p) => p.ownerArn === a.addonArn).map((p) => p.associationId);
   }
   const id = uuid();
   const update: StoredUpdate = {

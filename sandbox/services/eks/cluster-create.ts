@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { findEksVersion, DEFAULT_EKS_VERSION } from '../../catalog/eks-versions.js';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
@@ -63,8 +64,9 @@ export function createCluster(input: unknown, ctx: RequestContext) {
   const regionState = eksRegion(ctx.state, ctx.region);
   const mismatch = () => clientError('The clientRequestToken was already used for a different CreateCluster request.', { clusterName: req.name });
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
-  if (earlier && regionState.clusters[earlier]) return { cluster: renderCluster(regionState.clusters[earlier], ctx.region, ctx.runtime) };
-  if (regionState.clusters[req.name]) throw inUse(`Cluster already exists with name: ${req.name}`, { clusterName: req.name });
+  const repeated = earlier ? keyed.get(regionState.clusters, earlier) : undefined;
+  if (repeated) return { cluster: renderCluster(repeated, ctx.region, ctx.runtime) };
+  if (keyed.get(regionState.clusters, req.name)) throw inUse(`Cluster already exists with name: ${req.name}`, { clusterName: req.name });
 
   for (const [field, feature] of Object.entries(NOT_EMULATED)) {
     if ((input as Record<string, unknown>)[field] !== undefined) throw invalidParameter(`${field}: the sandbox does not emulate ${feature}.`, { clusterName: req.name });
@@ -167,15 +169,15 @@ export function createCluster(input: unknown, ctx: RequestContext) {
     updates: [],
   };
   if (authenticationMode !== 'CONFIG_MAP' && bootstrapAdmin) grantCreatorAdmin(cluster, now);
-  regionState.clusters[req.name] = cluster;
+  keyed.set(regionState.clusters, req.name, cluster);
   rememberClientToken(ctx, req.clientRequestToken, input, req.name);
   return { cluster: renderCluster(cluster, ctx.region, ctx.runtime) };
 }
 
 /** The cluster creator's access entry with AmazonEKSClusterAdminPolicy (bootstrapClusterCreatorAdminPermissions). */
 export function grantCreatorAdmin(cluster: StoredCluster, now: number): void {
-  if (cluster.accessEntries[cluster.creatorArn]) return;
+  if (keyed.get(cluster.accessEntries, cluster.creatorArn)) return;
   const entry = newAccessEntry(cluster, { principalArn: cluster.creatorArn, type: 'STANDARD' }, now);
   entry.policies.push({ policyArn: CLUSTER_ADMIN_POLICY_ARN, accessScope: { type: 'cluster', namespaces: [] }, associatedAt: now, modifiedAt: now });
-  cluster.accessEntries[cluster.creatorArn] = entry;
+  keyed.set(cluster.accessEntries, cluster.creatorArn, entry);
 }

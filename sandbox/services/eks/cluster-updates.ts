@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
 import { unitHash, uuid } from '../../core/ids.js';
@@ -87,7 +88,7 @@ export function updateClusterConfig(input: unknown, ctx: RequestContext) {
 }
 
 function findUpdates(c: StoredCluster, addonName: string | undefined): StoredUpdate[] {
-  if (addonName && !c.addons[addonName]) throw notFound(`No addon: ${addonName} found in cluster: ${c.name}`, { clusterName: c.name, addonName });
+  if (addonName && !keyed.get(c.addons, addonName)) throw notFound(`No addon: ${addonName} found in cluster: ${c.name}`, { clusterName: c.name, addonName });
   return c.updates.filter((u) => u.addonName === addonName);
 }
 

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { EKS_VERSIONS } from '../../catalog/eks-versions.js';
 import { DEFAULT_EKS_VERSION } from '../../catalog/eks-versions.js';
@@ -26,7 +27,7 @@ export function describeCluster(input: unknown, ctx: RequestContext) {
 
 export function listClusters(input: unknown, ctx: RequestContext) {
   const req = validateInput(z.object({ maxResults: maxResults(), nextToken, include: z.array(z.string()).optional() }), input, VALIDATION);
-  const names = Object.keys(eksRegion(ctx.state, ctx.region).clusters).sort();
+  const names = keyed.keys(eksRegion(ctx.state, ctx.region).clusters).sort();
   const p = page(names, (n) => n, req);
   return { clusters: p.items, ...(p.nextToken ? { nextToken: p.nextToken } : {}) };
 }
@@ -43,7 +44,7 @@ export function deleteCluster(input: unknown, ctx: RequestContext) {
   const now = ctx.now();
   c.status = 'DELETING';
   c.readyAt = now + Math.round((3 + 2 * unitHash(`${c.name}:delete`)) * MINUTE);
-  for (const addon of Object.values(c.addons)) {
+  for (const addon of keyed.values(c.addons)) {
     addon.status = 'DELETING';
     addon.readyAt = c.readyAt;
     addon.modifiedAt = now;

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { restJsonErrors } from '../../core/error-styles.js';
 import type { ServiceModule } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
@@ -63,11 +64,11 @@ function eksInventory(state: SandboxState): Record<string, unknown[]> {
   const accessEntries: unknown[] = [];
   const podIdentityAssociations: unknown[] = [];
   for (const [region, rs] of eksRegions(state)) {
-    for (const c of Object.values(rs.clusters)) {
+    for (const c of keyed.values(rs.clusters)) {
       clusters.push({ region, name: c.name, arn: c.arn, status: c.status, version: c.version, authenticationMode: c.authenticationMode });
-      for (const a of Object.values(c.addons)) addons.push({ region, cluster: c.name, addonName: a.addonName, addonVersion: a.addonVersion, status: a.status });
-      for (const e of Object.values(c.accessEntries)) accessEntries.push({ region, cluster: c.name, principalArn: e.principalArn, type: e.type, policies: e.policies.map((p) => p.policyArn) });
-      for (const p of Object.values(c.podIdentityAssociations)) {
+      for (const a of keyed.values(c.addons)) addons.push({ region, cluster: c.name, addonName: a.addonName, addonVersion: a.addonVersion, status: a.status });
+      for (const e of keyed.values(c.accessEntries)) accessEntries.push({ region, cluster: c.name, principalArn: e.principalArn, type: e.type, policies: e.policies.map((p) => p.policyArn) });
+      for (const p of keyed.values(c.podIdentityAssociations)) {
         podIdentityAssociations.push({ region, cluster: c.name, associationId: p.associationId, namespace: p.namespace, serviceAccount: p.serviceAccount, roleArn: p.roleArn });
       }
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { uuid } from '../../core/ids.js';
 import { findRole, roleTrustsService } from '../iam/public.js';
@@ -28,7 +29,7 @@ export function checkPodIdentityRole(state: SandboxState, roleArn: string, field
 }
 
 export function checkNoAssociationFor(cluster: StoredCluster, namespace: string, serviceAccount: string): void {
-  const existing = Object.values(cluster.podIdentityAssociations).find((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
+  const existing = keyed.values(cluster.podIdentityAssociations).find((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
   if (existing) {
     throw inUse(`Association already exists: ${existing.associationId} for namespace ${namespace} and service account ${serviceAccount}.`, { clusterName: cluster.name });
   }

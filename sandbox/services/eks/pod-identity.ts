@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
 import { uuid } from '../../core/ids.js';
@@ -37,7 +38,7 @@ function checkTargetRole(ctx: RequestContext, targetRoleArn: string | undefined,
 }
 
 function requireAssociation(c: StoredCluster, associationId: string): StoredPodIdentityAssociation {
-  const a = c.podIdentityAssociations[associationId];
+  const a = keyed.get(c.podIdentityAssociations, associationId);
   if (!a) throw notFound(`No Pod Identity Association found for ID: ${associationId}`, { clusterName: c.name });
   return a;
 }
@@ -59,13 +60,14 @@ export function createPodIdentityAssociation(input: unknown, ctx: RequestContext
   const c = requireUsableCluster(ctx, req.clusterName);
   const mismatch = () => clientError('The clientRequestToken was already used for a different CreatePodIdentityAssociation request.', { clusterName: c.name });
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
-  if (earlier && c.podIdentityAssociations[earlier]) return { association: renderPodIdentityAssociation(c, c.podIdentityAssociations[earlier]) };
+  const repeated = earlier ? keyed.get(c.podIdentityAssociations, earlier) : undefined;
+  if (repeated) return { association: renderPodIdentityAssociation(c, repeated) };
   const roleArn = checkPodIdentityRole(ctx.state, req.roleArn, 'roleArn', c.name);
   checkTargetRole(ctx, req.targetRoleArn, c.name);
   checkPolicy(req.policy, c.name);
   checkNoAssociationFor(c, req.namespace, req.serviceAccount);
   const a = newPodIdentityAssociation(c, { ...req, roleArn }, ctx.now());
-  c.podIdentityAssociations[a.associationId] = a;
+  keyed.set(c.podIdentityAssociations, a.associationId, a);
   rememberClientToken(ctx, req.clientRequestToken, input, a.associationId);
   return { association: renderPodIdentityAssociation(c, a) };
 }
@@ -83,7 +85,7 @@ export function listPodIdentityAssociations(input: unknown, ctx: RequestContext)
     VALIDATION,
   );
   const c = requireCluster(ctx, req.clusterName);
-  const matching = Object.values(c.podIdentityAssociations)
+  const matching = keyed.values(c.podIdentityAssociations)
     .filter((a) => (!req.namespace || a.namespace === req.namespace) && (!req.serviceAccount || a.serviceAccount === req.serviceAccount))
     .sort((x, y) => (x.associationId < y.associationId ? -1 : 1));
   const p = page(matching, (a) => a.associationId, req);
@@ -137,6 +139,6 @@ export function deletePodIdentityAssociation(input: unknown, ctx: RequestContext
   const c = requireCluster(ctx, req.clusterName);
   const a = requireAssociation(c, req.associationId);
   refuseAddonOwned(c, a);
-  delete c.podIdentityAssociations[a.associationId];
+  keyed.delete(c.podIdentityAssociations, a.associationId);
   return { association: renderPodIdentityAssociation(c, a) };
 }

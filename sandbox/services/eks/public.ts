@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { newAccessEntry } from './access-model.js';
 import { clustersIn, eksRegions, findCluster, type StoredCluster } from './state.js';
@@ -59,7 +60,7 @@ export function getEksCluster(state: SandboxState, region: string, nameOrArn: st
 /** Clusters whose control plane is up (ACTIVE or UPDATING) in every region: the ones with a Kubernetes API. */
 export function listLiveEksClusters(state: SandboxState): Array<EksClusterView & { region: string }> {
   return eksRegions(state).flatMap(([region, r]) =>
-    Object.values(r.clusters)
+    keyed.values(r.clusters)
       .filter((c) => c.status === 'ACTIVE' || c.status === 'UPDATING')
       .map((c) => ({ ...view(c, region), region })),
   );
@@ -78,13 +79,13 @@ export function ensureAccessEntry(
   now: number,
 ): void {
   const c = findCluster(state, region, clusterName);
-  if (!c || c.accessEntries[entry.principalArn]) return;
-  c.accessEntries[entry.principalArn] = newAccessEntry(c, entry, now);
+  if (!c || keyed.get(c.accessEntries, entry.principalArn)) return;
+  keyed.set(c.accessEntries, entry.principalArn, newAccessEntry(c, entry, now));
 }
 
 export function deleteAccessEntryIfPresent(state: SandboxState, region: string, clusterName: string, principalArn: string): void {
   const c = findCluster(state, region, clusterName);
-  if (c) delete c.accessEntries[principalArn];
+  if (c) keyed.delete(c.accessEntries, principalArn);
 }
 
 /** For the Kubernetes API (next issue): the entry and its associated policies, or undefined. */
@@ -96,7 +97,7 @@ export function accessFor(
 ):
   | { type: string; username?: string; kubernetesGroups: string[]; policies: { policyArn: string; accessScope: { type: 'cluster' | 'namespace'; namespaces: string[] } }[] }
   | undefined {
-  const e = findCluster(state, region, clusterName)?.accessEntries[principalArn];
+  const e = keyed.get(findCluster(state, region, clusterName)?.accessEntries, principalArn);
   if (!e) return undefined;
   return {
     type: e.type,
@@ -113,7 +114,7 @@ export function listEksAddons(
   clusterName: string,
 ): Array<{ name: string; version: string; status: string; namespace?: string; preserve?: boolean }> {
   const c = findCluster(state, region, clusterName);
-  return Object.values(c?.addons ?? {}).map((a) => ({
+  return keyed.values(c?.addons).map((a) => ({
     name: a.addonName,
     version: a.addonVersion,
     status: a.status,

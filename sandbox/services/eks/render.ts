@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { findAddon } from '../../catalog/eks-addons.js';
 import { clusterEndpoint, clusterOidcIssuer } from './public.js';
 import type { StoredAccessEntry, StoredAccessPolicy, StoredAddon, StoredCluster, StoredPodIdentityAssociation, StoredUpdate } from './state.js';
@@ -41,7 +42,7 @@ export function renderCluster(c: StoredCluster, region: string, sandbox: { endpo
 
 export function renderAddon(c: StoredCluster, a: StoredAddon): Record<string, unknown> {
   const spec = findAddon(a.addonName);
-  const piaArns = a.podIdentityAssociationIds.map((id) => c.podIdentityAssociations[id]?.associationArn).filter((x): x is string => !!x);
+  const piaArns = a.podIdentityAssociationIds.map((id) => keyed.get(c.podIdentityAssociations, id)?.associationArn).filter((x): x is string => !!x);
   return {
     addonName: a.addonName,
     clusterName: c.name,

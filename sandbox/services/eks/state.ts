@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 
 /**
@@ -32,7 +33,7 @@ export interface StoredAccessEntry {
   type: string;
   username: string;
   kubernetesGroups: string[];
-  tags: Record<string, string>;
+  tags: Keyed<string>;
   createdAt: number;
   modifiedAt: number;
   policies: StoredAccessPolicy[];
@@ -52,7 +53,7 @@ export interface StoredPodIdentityAssociation {
   disableSessionTags: boolean;
   /** The add-on that made it (CreateAddon podIdentityAssociations); such associations go with it. */
   ownerArn?: string;
-  tags: Record<string, string>;
+  tags: Keyed<string>;
   createdAt: number;
   modifiedAt: number;
 }
@@ -72,7 +73,7 @@ export interface StoredAddon {
   /** DeleteAddon `preserve`: only the management goes, the software stays (nothing to keep in the sandbox). */
   preserve?: boolean;
   healthIssues: HealthIssue[];
-  tags: Record<string, string>;
+  tags: Keyed<string>;
   createdAt: number;
   modifiedAt: number;
 }
@@ -134,37 +135,40 @@ export interface StoredCluster {
   clientRequestToken?: string;
   /** Who called CreateCluster (role ARN for assumed roles): the bootstrap cluster admin. */
   creatorArn: string;
-  tags: Record<string, string>;
-  addons: Record<string, StoredAddon>;
-  accessEntries: Record<string, StoredAccessEntry>;
-  podIdentityAssociations: Record<string, StoredPodIdentityAssociation>;
+  tags: Keyed<string>;
+  addons: Keyed<StoredAddon>;
+  /** By principal ARN. */
+  accessEntries: Keyed<StoredAccessEntry>;
+  podIdentityAssociations: Keyed<StoredPodIdentityAssociation>;
   updates: StoredUpdate[];
 }
 
 export interface EksRegionState {
-  clusters: Record<string, StoredCluster>;
+  clusters: Keyed<StoredCluster>;
 }
+
+const regionsOf = (state: SandboxState) => state.eks as Keyed<EksRegionState> | undefined;
 
 /** `state.eks[region]`, created lazily. */
 export function eksRegion(state: SandboxState, region: string): EksRegionState {
-  const all = (state.eks ??= {}) as Record<string, EksRegionState>;
-  return (all[region] ??= { clusters: {} });
+  const all = (state.eks ??= {}) as Keyed<EksRegionState>;
+  return keyed.ensure(all, region, () => ({ clusters: {} }));
 }
 
 /** Every region's EKS state (for ticks and the inventory); does not create the section. */
 export function eksRegions(state: SandboxState): Array<[string, EksRegionState]> {
-  return Object.entries((state.eks ?? {}) as Record<string, EksRegionState>);
+  return keyed.entries(regionsOf(state));
 }
 
 /** The clusters of a region (empty when there are none); does not create the section. */
 export function clustersIn(state: SandboxState, region: string): StoredCluster[] {
-  return Object.values(((state.eks ?? {}) as Record<string, EksRegionState>)[region]?.clusters ?? {});
+  return keyed.values(keyed.get(regionsOf(state), region)?.clusters);
 }
 
 /** A cluster by name or by arn (`arn:aws:eks:<region>:<acct>:cluster/<name>`). */
 export function findCluster(state: SandboxState, region: string, nameOrArn: string): StoredCluster | undefined {
   const name = nameOrArn.startsWith('arn:') ? nameOrArn.slice(nameOrArn.lastIndexOf('/') + 1) : nameOrArn;
-  const c = ((state.eks ?? {}) as Record<string, EksRegionState>)[region]?.clusters[name];
+  const c = keyed.get(keyed.get(regionsOf(state), region)?.clusters, name);
   if (c && nameOrArn.startsWith('arn:') && c.arn !== nameOrArn) return undefined;
   return c;
 }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { findAddon } from '../../catalog/eks-addons.js';
 import type { TickContext } from '../../core/service.js';
 import { deleteManagedSecurityGroup, deleteNetworkInterface } from '../ec2/public.js';
@@ -12,10 +13,10 @@ import { eksRegions, type StoredAddon, type StoredCluster, type StoredUpdate } f
 export function eksTick({ state, now }: TickContext): boolean {
   let changed = false;
   for (const [region, rs] of eksRegions(state)) {
-    for (const c of Object.values(rs.clusters)) {
+    for (const c of keyed.values(rs.clusters)) {
       if (c.status === 'DELETING' && c.readyAt !== undefined && now >= c.readyAt) {
         removeCluster(state, region, c);
-        delete rs.clusters[c.name];
+        keyed.delete(rs.clusters, c.name);
         changed = true;
         continue;
       }
@@ -51,7 +52,7 @@ function completeUpdate(c: StoredCluster, u: StoredUpdate): boolean {
   u.status = 'Successful';
   const ch = u.changes;
   if (u.addonName) {
-    const a = c.addons[u.addonName];
+    const a = keyed.get(c.addons, u.addonName);
     if (!a) return true;
     if (ch.addonVersion) a.addonVersion = ch.addonVersion;
     if (ch.serviceAccountRoleArn !== undefined) {
@@ -80,7 +81,7 @@ function completeUpdate(c: StoredCluster, u: StoredUpdate): boolean {
 
 function advanceAddons(c: StoredCluster, now: number): boolean {
   let changed = false;
-  for (const a of Object.values(c.addons)) {
+  for (const a of keyed.values(c.addons)) {
     if (a.readyAt === undefined || now < a.readyAt) continue;
     if (a.status === 'CREATING') {
       a.status = 'ACTIVE';
@@ -97,8 +98,8 @@ function advanceAddons(c: StoredCluster, now: number): boolean {
 
 /** The add-on and the pod identity associations it made go; `preserve` keeps only the in-cluster software, which the sandbox does not run. */
 function removeAddon(c: StoredCluster, a: StoredAddon): void {
-  for (const [id, p] of Object.entries(c.podIdentityAssociations)) if (p.ownerArn === a.addonArn) delete c.podIdentityAssociations[id];
-  delete c.addons[a.addonName];
+  for (const [id, p] of keyed.entries(c.podIdentityAssociations)) if (p.ownerArn === a.addonArn) keyed.delete(c.podIdentityAssociations, id);
+  keyed.delete(c.addons, a.addonName);
 }
 
 /** Present for a dependant: running, even while being updated. */
@@ -106,10 +107,10 @@ const RUNNING = new Set(['ACTIVE', 'UPDATING']);
 
 function evaluateAddonHealth(c: StoredCluster): boolean {
   let changed = false;
-  for (const a of Object.values(c.addons)) {
+  for (const a of keyed.values(c.addons)) {
     if (a.status !== 'ACTIVE' && a.status !== 'DEGRADED') continue;
     const required = findAddon(a.addonName)?.requiresAddons ?? [];
-    const missing = required.filter((name) => !RUNNING.has(c.addons[name]?.status ?? ''));
+    const missing = required.filter((name) => !RUNNING.has(keyed.get(c.addons, name)?.status ?? ''));
     const next = missing.length ? 'DEGRADED' : 'ACTIVE';
     const issues = missing.length
       ? [

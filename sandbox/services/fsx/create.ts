@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { randomBytes } from 'node:crypto';
 import { isAwsError } from '../../core/errors.js';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
@@ -91,7 +92,7 @@ export function createFileSystem(input: unknown, ctx: RequestContext) {
   const now = ctx.now();
   const region = fsxRegion(ctx.state, ctx.region);
   const lustre = req.LustreConfiguration ?? {};
-  const mountNames = new Set(Object.values(region.fileSystems).map((f) => f.lustre.mountName));
+  const mountNames = new Set(keyed.values(region.fileSystems).map((f) => f.lustre.mountName));
   const retention = plan.persistent ? (lustre.AutomaticBackupRetentionDays ?? 0) : undefined;
   const logLevel = lustre.LogConfiguration?.Level ?? 'DISABLED';
   const fs: StoredFileSystem = {
@@ -144,7 +145,7 @@ export function createFileSystem(input: unknown, ctx: RequestContext) {
       ...(dataRepository ? { dataRepository } : {}),
     },
   };
-  region.fileSystems[id] = fs;
+  keyed.set(region.fileSystems, id, fs);
   rememberClientToken(ctx, token, params, id);
   return { FileSystem: renderFileSystem(fs) };
 }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { lookupClientToken, rememberClientToken } from '../../core/idempotency.js';
 import { unitHash } from '../../core/ids.js';
@@ -21,7 +22,7 @@ const describeSchema = z.object({
 
 export function describeFileSystems(input: unknown, ctx: RequestContext) {
   const req = validateInput(describeSchema, input, VALIDATION);
-  const all = Object.values(peekFsxRegion(ctx.state, ctx.region)?.fileSystems ?? {}).sort(
+  const all = keyed.values(peekFsxRegion(ctx.state, ctx.region)?.fileSystems).sort(
     (a, b) => a.creationTime - b.creationTime || (a.fileSystemId < b.fileSystemId ? -1 : 1),
   );
   let selected = all;

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { ServiceModule } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
 import { createFileSystem } from './create.js';
@@ -11,7 +12,7 @@ import { fsxTick } from './tick.js';
 function inventory(state: SandboxState): Record<string, unknown[]> {
   return {
     fileSystems: allFsxRegions(state).flatMap(([region, section]) =>
-      Object.values(section.fileSystems).map((fs) => ({
+      keyed.values(section.fileSystems).map((fs) => ({
         region,
         fileSystemId: fs.fileSystemId,
         lifecycle: fs.lifecycle,

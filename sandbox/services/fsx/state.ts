@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 
 /**
@@ -60,26 +61,25 @@ export interface StoredFileSystem {
 }
 
 export interface FsxRegion {
-  fileSystems: Record<string, StoredFileSystem>;
+  fileSystems: Keyed<StoredFileSystem>;
 }
 
-type FsxState = Record<string, FsxRegion>;
+type FsxState = Keyed<FsxRegion>;
 
 export function fsxRegion(state: SandboxState, region: string): FsxRegion {
   const all = ((state.fsx as FsxState | undefined) ??= {});
-  return (all[region] ??= { fileSystems: {} });
+  return keyed.ensure(all, region, () => ({ fileSystems: {} }));
 }
 
 /** Reads without creating sections, so read-only calls leave the state document as it was. */
 export function peekFsxRegion(state: SandboxState, region: string): FsxRegion | undefined {
-  return (state.fsx as FsxState | undefined)?.[region];
+  return keyed.get(state.fsx as FsxState | undefined, region);
 }
 
 export function allFsxRegions(state: SandboxState): [string, FsxRegion][] {
-  return Object.entries((state.fsx as FsxState | undefined) ?? {});
+  return keyed.entries(state.fsx as FsxState | undefined);
 }
 
 export function findFileSystem(state: SandboxState, region: string, id: string): StoredFileSystem | undefined {
-  const fileSystems = peekFsxRegion(state, region)?.fileSystems;
-  return fileSystems && Object.hasOwn(fileSystems, id) ? fileSystems[id] : undefined;
+  return keyed.get(peekFsxRegion(state, region)?.fileSystems, id);
 }

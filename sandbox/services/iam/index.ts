@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { awsQueryErrors } from '../../core/error-styles.js';
 import type { ServiceModule } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
@@ -12,15 +13,15 @@ import { roleTagOperations } from './tags.js';
 function inventory(state: SandboxState): Record<string, unknown[]> {
   const section = peekIam(state);
   return {
-    roles: Object.values(section?.roles ?? {}).map((r) => ({
+    roles: keyed.values(section?.roles).map((r) => ({
       name: r.roleName,
       arn: r.arn,
       attachedPolicies: r.attachedPolicyArns,
-      inlinePolicies: Object.keys(r.inlinePolicies),
+      inlinePolicies: keyed.keys(r.inlinePolicies),
       tags: r.tags,
     })),
-    policies: Object.values(section?.policies ?? {}).map((p) => ({ name: p.policyName, arn: p.arn })),
-    oidcProviders: Object.values(section?.oidcProviders ?? {}).map((p) => ({ arn: p.arn, url: p.url, clientIds: p.clientIds })),
+    policies: keyed.values(section?.policies).map((p) => ({ name: p.policyName, arn: p.arn })),
+    oidcProviders: keyed.values(section?.oidcProviders).map((p) => ({ arn: p.arn, url: p.url, clientIds: p.clientIds })),
   };
 }
 

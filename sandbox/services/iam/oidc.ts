@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import type { OperationHandler } from '../../core/service.js';
 import { validateInput } from '../../core/validation.js';
@@ -34,7 +35,7 @@ const createOpenIDConnectProvider: OperationHandler = (input, ctx) => {
   const resource = providerResource(req.Url);
   const newTags = checkNewTags([], req.Tags ?? []);
   const arn = `arn:aws:iam::${ctx.accountId}:oidc-provider/${resource}`;
-  if (peekIam(ctx.state)?.oidcProviders[arn]) throw alreadyExists(`Provider with url https://${resource} already exists.`);
+  if (keyed.get(peekIam(ctx.state)?.oidcProviders, arn)) throw alreadyExists(`Provider with url https://${resource} already exists.`);
   const provider: StoredOidcProvider = {
     arn,
     url: `https://${resource}`,
@@ -43,14 +44,14 @@ const createOpenIDConnectProvider: OperationHandler = (input, ctx) => {
     createDate: ctx.now(),
     tags: newTags,
   };
-  iamSection(ctx.state).oidcProviders[arn] = provider;
+  keyed.set(iamSection(ctx.state).oidcProviders, arn, provider);
   return { OpenIDConnectProviderArn: arn, Tags: newTags.length > 0 ? newTags : undefined };
 };
 
 const arnOnly = z.object({ OpenIDConnectProviderArn: arnType });
 
 function requireProvider(state: Parameters<typeof peekIam>[0], arn: string): StoredOidcProvider {
-  const provider = peekIam(state)?.oidcProviders[arn];
+  const provider = keyed.get(peekIam(state)?.oidcProviders, arn);
   if (!provider) throw noSuchEntity(`OpenIDConnect Provider not found for arn ${arn}`);
   return provider;
 }
@@ -61,7 +62,7 @@ const getOpenIDConnectProvider: OperationHandler = (input, ctx) => {
 };
 
 const listOpenIDConnectProviders: OperationHandler = (_input, ctx) => ({
-  OpenIDConnectProviderList: Object.keys(peekIam(ctx.state)?.oidcProviders ?? {})
+  OpenIDConnectProviderList: keyed.keys(peekIam(ctx.state)?.oidcProviders)
     .sort()
     .map((Arn) => ({ Arn })),
 });
@@ -69,7 +70,7 @@ const listOpenIDConnectProviders: OperationHandler = (_input, ctx) => ({
 const deleteOpenIDConnectProvider: OperationHandler = (input, ctx) => {
   const req = validateInput(arnOnly, input, IAM_VALIDATION);
   const provider = requireProvider(ctx.state, req.OpenIDConnectProviderArn);
-  delete iamSection(ctx.state).oidcProviders[provider.arn];
+  keyed.delete(iamSection(ctx.state).oidcProviders, provider.arn);
   return {};
 };
 

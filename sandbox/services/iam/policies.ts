@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { upperId } from '../../core/ids.js';
 import type { OperationHandler } from '../../core/service.js';
@@ -28,7 +29,7 @@ export interface PolicyRef {
 export function lookupPolicy(state: SandboxState, arn: string): PolicyRef | undefined {
   const managed = findManagedPolicy(arn);
   if (managed) return { policyName: managed.policyName, arn, path: managed.path, aws: true };
-  const own = peekIam(state)?.policies[arn];
+  const own = keyed.get(peekIam(state)?.policies, arn);
   return own ? { policyName: own.policyName, arn, path: own.path, aws: false } : undefined;
 }
 
@@ -38,7 +39,7 @@ export function requireValidPolicyArn(arn: string): void {
 }
 
 function usageOf(state: SandboxState, arn: string): PolicyUsage {
-  const roles = Object.values(peekIam(state)?.roles ?? {});
+  const roles = keyed.values(peekIam(state)?.roles);
   return {
     attachments: roles.filter((r) => r.attachedPolicyArns.includes(arn)).length,
     boundaryUses: roles.filter((r) => r.permissionsBoundaryArn === arn).length,
@@ -60,7 +61,7 @@ const createPolicy: OperationHandler = (input, ctx) => {
   checkPolicyDocument(req.PolicyDocument, 'identity');
   if (policySize(req.PolicyDocument) > POLICY_SIZE_LIMIT) throw limitExceeded(`Cannot exceed quota for PolicySize: ${POLICY_SIZE_LIMIT}`);
   const newTags = checkNewTags([], req.Tags ?? []);
-  const existing = Object.values(peekIam(ctx.state)?.policies ?? {});
+  const existing = keyed.values(peekIam(ctx.state)?.policies);
   if (existing.some((p) => p.policyName.toLowerCase() === req.PolicyName.toLowerCase())) {
     throw alreadyExists(`A policy called ${req.PolicyName} already exists. Duplicate names are not allowed.`);
   }
@@ -77,7 +78,7 @@ const createPolicy: OperationHandler = (input, ctx) => {
     tags: newTags,
     versions: [{ versionId: 'v1', document: req.PolicyDocument, isDefault: true, createDate: now }],
   };
-  iamSection(ctx.state).policies[policy.arn] = policy;
+  keyed.set(iamSection(ctx.state).policies, policy.arn, policy);
   return { Policy: renderCustomerPolicy(policy, { attachments: 0, boundaryUses: 0 }, true) };
 };
 
@@ -88,7 +89,7 @@ const getPolicy: OperationHandler = (input, ctx) => {
   requireValidPolicyArn(req.PolicyArn);
   const managed = findManagedPolicy(req.PolicyArn);
   if (managed) return { Policy: renderManagedPolicy(managed, usageOf(ctx.state, managed.arn), true) };
-  const own = peekIam(ctx.state)?.policies[req.PolicyArn];
+  const own = keyed.get(peekIam(ctx.state)?.policies, req.PolicyArn);
   if (!own) throw noSuchPolicy(req.PolicyArn);
   return { Policy: renderCustomerPolicy(own, usageOf(ctx.state, own.arn), true) };
 };
@@ -97,12 +98,12 @@ const deletePolicy: OperationHandler = (input, ctx) => {
   const req = validateInput(policyArnOnly, input, IAM_VALIDATION);
   requireValidPolicyArn(req.PolicyArn);
   if (findManagedPolicy(req.PolicyArn)) throw invalidInput(`Cannot delete AWS managed policy ${req.PolicyArn}.`);
-  const own = peekIam(ctx.state)?.policies[req.PolicyArn];
+  const own = keyed.get(peekIam(ctx.state)?.policies, req.PolicyArn);
   if (!own) throw noSuchPolicy(req.PolicyArn);
   const usage = usageOf(ctx.state, own.arn);
   if (usage.attachments > 0) throw deleteConflict('Cannot delete a policy attached to entities.');
   if (usage.boundaryUses > 0) throw deleteConflict('Cannot delete a policy used as a permissions boundary.');
-  delete iamSection(ctx.state).policies[own.arn];
+  keyed.delete(iamSection(ctx.state).policies, own.arn);
   return {};
 };
 
@@ -119,7 +120,7 @@ const listPolicies: OperationHandler = (input, ctx) => {
   const scope = req.Scope ?? 'All';
   const prefix = req.PathPrefix ?? '/';
   const aws = scope === 'Local' ? [] : MANAGED_POLICIES.map((p) => ({ render: () => renderManagedPolicy(p, usageOf(ctx.state, p.arn), false), name: p.policyName, path: p.path, arn: p.arn }));
-  const own = scope === 'AWS' ? [] : Object.values(peekIam(ctx.state)?.policies ?? {}).map((p) => ({ render: () => renderCustomerPolicy(p, usageOf(ctx.state, p.arn), false), name: p.policyName, path: p.path, arn: p.arn }));
+  const own = scope === 'AWS' ? [] : keyed.values(peekIam(ctx.state)?.policies).map((p) => ({ render: () => renderCustomerPolicy(p, usageOf(ctx.state, p.arn), false), name: p.policyName, path: p.path, arn: p.arn }));
   const selected = [...aws, ...own]
     .filter((p) => p.path.startsWith(prefix))
     .filter((p) => {
@@ -146,7 +147,7 @@ const getPolicyVersion: OperationHandler = (input, ctx) => {
     if (managed.defaultVersionId !== req.VersionId) throw missing();
     return { PolicyVersion: { Document: encodeDocument(managed.document), VersionId: managed.defaultVersionId, IsDefaultVersion: true, CreateDate: new Date(managed.updateDate) } };
   }
-  const own = peekIam(ctx.state)?.policies[req.PolicyArn];
+  const own = keyed.get(peekIam(ctx.state)?.policies, req.PolicyArn);
   if (!own) throw noSuchPolicy(req.PolicyArn);
   const version = own.versions.find((v) => v.versionId === req.VersionId);
   if (!version) throw missing();

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { statementsOf } from './policy-document.js';
 import { lookupRole } from './state.js';
@@ -24,7 +25,7 @@ export function findRole(state: SandboxState, nameOrArn: string): RoleView | und
     path: role.path,
     assumeRolePolicyDocument: role.assumeRolePolicyDocument,
     attachedPolicyArns: [...role.attachedPolicyArns],
-    inlinePolicyNames: Object.keys(role.inlinePolicies),
+    inlinePolicyNames: keyed.keys(role.inlinePolicies),
   };
 }
 

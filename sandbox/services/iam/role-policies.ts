@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import type { OperationHandler } from '../../core/service.js';
 import { validateInput } from '../../core/validation.js';
@@ -18,10 +19,10 @@ const putRolePolicy: OperationHandler = (input, ctx) => {
   const req = validateInput(z.object({ RoleName: roleName, PolicyName: policyName, PolicyDocument: policyDocument }), input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
   checkPolicyDocument(req.PolicyDocument, 'identity');
-  const others = Object.entries(role.inlinePolicies).filter(([name]) => name !== req.PolicyName);
+  const others = keyed.entries(role.inlinePolicies).filter(([name]) => name !== req.PolicyName);
   const total = others.reduce((n, [, doc]) => n + policySize(doc), 0) + policySize(req.PolicyDocument);
   if (total > INLINE_TOTAL_LIMIT) throw limitExceeded(`Maximum policy size of ${INLINE_TOTAL_LIMIT} bytes exceeded for role ${role.roleName}`);
-  role.inlinePolicies[req.PolicyName] = req.PolicyDocument;
+  keyed.set(role.inlinePolicies, req.PolicyName, req.PolicyDocument);
   return {};
 };
 
@@ -32,7 +33,7 @@ const noSuchRolePolicy = (name: string) => noSuchEntity(`The role policy with na
 const getRolePolicy: OperationHandler = (input, ctx) => {
   const req = validateInput(rolePolicySchema, input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
-  const doc = role.inlinePolicies[req.PolicyName];
+  const doc = keyed.get(role.inlinePolicies, req.PolicyName);
   if (doc === undefined) throw noSuchRolePolicy(req.PolicyName);
   return { RoleName: role.roleName, PolicyName: req.PolicyName, PolicyDocument: encodeDocument(doc) };
 };
@@ -40,15 +41,15 @@ const getRolePolicy: OperationHandler = (input, ctx) => {
 const deleteRolePolicy: OperationHandler = (input, ctx) => {
   const req = validateInput(rolePolicySchema, input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
-  if (role.inlinePolicies[req.PolicyName] === undefined) throw noSuchRolePolicy(req.PolicyName);
-  delete role.inlinePolicies[req.PolicyName];
+  if (keyed.get(role.inlinePolicies, req.PolicyName) === undefined) throw noSuchRolePolicy(req.PolicyName);
+  keyed.delete(role.inlinePolicies, req.PolicyName);
   return {};
 };
 
 const listRolePolicies: OperationHandler = (input, ctx) => {
   const req = validateInput(z.object({ RoleName: roleName, ...paging }), input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
-  const { page, ...rest } = pageOf(Object.keys(role.inlinePolicies).sort(), req);
+  const { page, ...rest } = pageOf(keyed.keys(role.inlinePolicies).sort(), req);
   return { PolicyNames: page, ...rest };
 };
 

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { z } from 'zod';
 import { upperId } from '../../core/ids.js';
 import type { OperationHandler } from '../../core/service.js';
@@ -38,7 +39,7 @@ const createRole: OperationHandler = (input, ctx) => {
   if (req.PermissionsBoundary && !lookupPolicy(ctx.state, req.PermissionsBoundary)) {
     throw noSuchEntity(`Scope ARN: ${req.PermissionsBoundary} does not exist or is not attachable.`);
   }
-  if (peekIam(ctx.state)?.roles[req.RoleName.toLowerCase()]) throw alreadyExists(`Role with name ${req.RoleName} already exists.`);
+  if (keyed.get(peekIam(ctx.state)?.roles, req.RoleName.toLowerCase())) throw alreadyExists(`Role with name ${req.RoleName} already exists.`);
   const rolePath = req.Path ?? '/';
   const role: StoredRole = {
     roleName: req.RoleName,
@@ -54,7 +55,7 @@ const createRole: OperationHandler = (input, ctx) => {
     inlinePolicies: {},
     attachedPolicyArns: [],
   };
-  iamSection(ctx.state).roles[role.roleName.toLowerCase()] = role;
+  keyed.set(iamSection(ctx.state).roles, role.roleName.toLowerCase(), role);
   return { Role: renderRole(role, 'full') };
 };
 
@@ -69,8 +70,8 @@ const deleteRole: OperationHandler = (input, ctx) => {
   const req = validateInput(roleOnly, input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
   if (role.attachedPolicyArns.length > 0) throw deleteConflict('Cannot delete entity, must detach all policies first.');
-  if (Object.keys(role.inlinePolicies).length > 0) throw deleteConflict('Cannot delete entity, must delete policies first.');
-  delete iamSection(ctx.state).roles[role.roleName.toLowerCase()];
+  if (keyed.keys(role.inlinePolicies).length > 0) throw deleteConflict('Cannot delete entity, must delete policies first.');
+  keyed.delete(iamSection(ctx.state).roles, role.roleName.toLowerCase());
   return {};
 };
 
@@ -79,7 +80,7 @@ const listRolesSchema = z.object({ PathPrefix: pathPrefix.optional(), ...paging 
 const listRoles: OperationHandler = (input, ctx) => {
   const req = validateInput(listRolesSchema, input, IAM_VALIDATION);
   const prefix = req.PathPrefix ?? '/';
-  const roles = Object.values(peekIam(ctx.state)?.roles ?? {})
+  const roles = keyed.values(peekIam(ctx.state)?.roles)
     .filter((r) => r.path.startsWith(prefix))
     .sort((a, b) => (a.roleName.toLowerCase() < b.roleName.toLowerCase() ? -1 : 1));
   const { page, ...rest } = pageOf(roles, req);

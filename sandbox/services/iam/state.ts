@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { noSuchRole } from './errors.js';
 
@@ -24,7 +25,7 @@ export interface StoredRole {
   createDate: number;
   tags: Tag[];
   /** Inline policy name → decoded JSON text, in the order they were put. */
-  inlinePolicies: Record<string, string>;
+  inlinePolicies: Keyed<string>;
   attachedPolicyArns: string[];
 }
 
@@ -57,9 +58,9 @@ export interface StoredOidcProvider {
 }
 
 export interface IamSection {
-  roles: Record<string, StoredRole>;
-  policies: Record<string, StoredPolicy>;
-  oidcProviders: Record<string, StoredOidcProvider>;
+  roles: Keyed<StoredRole>;
+  policies: Keyed<StoredPolicy>;
+  oidcProviders: Keyed<StoredOidcProvider>;
 }
 
 export function iamSection(state: SandboxState): IamSection {
@@ -82,15 +83,15 @@ export function lookupRole(state: SandboxState, nameOrArn: string): StoredRole |
   if (nameOrArn.startsWith('arn:')) {
     const m = /^arn:aws[\w-]*:iam::(\d{12}):role\/(?:.*\/)?([\w+=,.@-]+)$/.exec(nameOrArn);
     if (!m) return undefined;
-    const role = section.roles[m[2]!.toLowerCase()];
+    const role = keyed.get(section.roles, m[2]!.toLowerCase());
     return role && role.arn === nameOrArn ? role : undefined;
   }
-  return section.roles[nameOrArn.toLowerCase()];
+  return keyed.get(section.roles, nameOrArn.toLowerCase());
 }
 
 /** The role by name (case-insensitive, as IAM matches), or NoSuchEntity (404) in IAM's words. */
 export function requireRole(state: SandboxState, name: string): StoredRole {
-  const role = peekIam(state)?.roles[name.toLowerCase()];
+  const role = keyed.get(peekIam(state)?.roles, name.toLowerCase());
   if (!role) throw noSuchRole(name);
   return role;
 }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { offsetPage } from '../../core/paging.js';
 import { AwsError } from '../../core/errors.js';
 import { hexId, unitHash } from '../../core/ids.js';
@@ -50,7 +51,7 @@ function renderQuota(ctx: RequestContext, def: QuotaDefinition, value: number) {
   };
 }
 
-const currentValue = (ctx: RequestContext, def: QuotaDefinition) => peekQuotaRegion(ctx.state, ctx.region)?.applied[def.quotaCode] ?? def.defaultValue;
+const currentValue = (ctx: RequestContext, def: QuotaDefinition) => keyed.get(peekQuotaRegion(ctx.state, ctx.region)?.applied, def.quotaCode) ?? def.defaultValue;
 
 /** Opaque tokens; one the sandbox did not issue is InvalidPaginationTokenException. */
 function page<T>(items: T[], req: { NextToken?: string; MaxResults?: number }) {
@@ -117,7 +118,7 @@ const requestServiceQuotaIncrease: OperationHandler = (input, ctx) => {
   if (req.DesiredValue <= current) {
     throw new AwsError('IllegalArgumentException', `The desired value ${req.DesiredValue} must be greater than the current quota value ${current}.`, 400);
   }
-  const open = Object.values(peekQuotaRegion(ctx.state, ctx.region)?.requests ?? {}).find(
+  const open = keyed.values(peekQuotaRegion(ctx.state, ctx.region)?.requests).find(
     (r) => r.serviceCode === def.serviceCode && r.quotaCode === def.quotaCode && OPEN.has(r.status),
   );
   if (open) {
@@ -138,19 +139,19 @@ const requestServiceQuotaIncrease: OperationHandler = (input, ctx) => {
     approvesAt: now + Math.round((30 + unitHash(`approve|${id}`) * 60) * MINUTE),
     requester: JSON.stringify({ accountId: ctx.accountId, callerArn: ctx.principal.arn }),
   };
-  quotaRegion(ctx.state, ctx.region).requests[id] = stored;
+  keyed.set(quotaRegion(ctx.state, ctx.region).requests, id, stored);
   return { RequestedQuota: renderRequest(ctx, stored) };
 };
 
 const getRequestedServiceQuotaChange: OperationHandler = (input, ctx) => {
   const req = validateInput(getRequestSchema, input, QUOTAS_VALIDATION);
-  const found = peekQuotaRegion(ctx.state, ctx.region)?.requests[req.RequestId];
+  const found = keyed.get(peekQuotaRegion(ctx.state, ctx.region)?.requests, req.RequestId);
   if (!found) throw noSuchResource(`The request failed because the specified quota increase request does not exist. Request id: ${req.RequestId}`);
   return { RequestedQuota: renderRequest(ctx, found) };
 };
 
 function history(ctx: RequestContext, filter: { serviceCode?: string; quotaCode?: string; status?: string }) {
-  return Object.values(peekQuotaRegion(ctx.state, ctx.region)?.requests ?? {})
+  return keyed.values(peekQuotaRegion(ctx.state, ctx.region)?.requests)
     .filter((r) => (!filter.serviceCode || r.serviceCode === filter.serviceCode) && (!filter.quotaCode || r.quotaCode === filter.quotaCode))
     .filter((r) => !filter.status || r.status === filter.status)
     .sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : 1));

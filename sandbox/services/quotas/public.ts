@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { clusterUsageQuotaName, findQuotaByName, HYPERPOD_INSTANCES_PER_CLUSTER, HYPERPOD_TOTAL_INSTANCES } from '../../catalog/quotas.js';
 import { peekQuotaRegion } from './state.js';
@@ -17,5 +18,5 @@ export const HYPERPOD_QUOTA_NAMES: {
 export function getQuotaValue(state: SandboxState, region: string, serviceCode: string, quotaName: string): number | undefined {
   const def = findQuotaByName(serviceCode, quotaName);
   if (!def) return undefined;
-  return peekQuotaRegion(state, region)?.applied[def.quotaCode] ?? def.defaultValue;
+  return keyed.get(peekQuotaRegion(state, region)?.applied, def.quotaCode) ?? def.defaultValue;
 }

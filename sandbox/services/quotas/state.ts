@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 
 /**
@@ -22,11 +23,12 @@ export interface StoredQuotaRequest {
 }
 
 export interface QuotaRegion {
-  applied: Record<string, number>;
-  requests: Record<string, StoredQuotaRequest>;
+  /** Quota code → raised value. */
+  applied: Keyed<number>;
+  requests: Keyed<StoredQuotaRequest>;
 }
 
-type QuotasSection = Record<string, QuotaRegion>;
+type QuotasSection = Keyed<QuotaRegion>;
 
 export function quotaRegions(state: SandboxState): QuotasSection {
   return (state.servicequotas ??= {}) as QuotasSection;
@@ -34,10 +36,10 @@ export function quotaRegions(state: SandboxState): QuotasSection {
 
 export function quotaRegion(state: SandboxState, region: string): QuotaRegion {
   const all = quotaRegions(state);
-  return (all[region] ??= { applied: {}, requests: {} });
+  return keyed.ensure(all, region, () => ({ applied: {}, requests: {} }));
 }
 
 /** Read-only: never creates the section. */
 export function peekQuotaRegion(state: SandboxState, region: string): QuotaRegion | undefined {
-  return (state.servicequotas as QuotasSection | undefined)?.[region];
+  return keyed.get(state.servicequotas as QuotasSection | undefined, region);
 }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { TickContext } from '../../core/service.js';
 import { quotaRegions } from './state.js';
 
@@ -7,10 +8,10 @@ import { quotaRegions } from './state.js';
  * Every request is approved; the sandbox has no one to say no.
  */
 export function quotaTick(ctx: TickContext): boolean {
-  const regions = ctx.state.servicequotas === undefined ? {} : quotaRegions(ctx.state);
+  const regions = ctx.state.servicequotas === undefined ? undefined : quotaRegions(ctx.state);
   let changed = false;
-  for (const region of Object.values(regions)) {
-    for (const req of Object.values(region.requests)) {
+  for (const region of keyed.values(regions)) {
+    for (const req of keyed.values(region.requests)) {
       if (req.status === 'PENDING' && ctx.now >= req.caseOpensAt) {
         req.status = 'CASE_OPENED';
         req.lastUpdated = req.caseOpensAt;
@@ -19,7 +20,7 @@ export function quotaTick(ctx: TickContext): boolean {
       if (req.status === 'CASE_OPENED' && ctx.now >= req.approvesAt) {
         req.status = 'APPROVED';
         req.lastUpdated = req.approvesAt;
-        region.applied[req.quotaCode] = Math.max(region.applied[req.quotaCode] ?? 0, req.desiredValue);
+        keyed.set(region.applied, req.quotaCode, Math.max(keyed.get(region.applied, req.quotaCode) ?? 0, req.desiredValue));
         changed = true;
       }
     }

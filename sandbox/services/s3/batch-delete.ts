@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { RawHttpResponse, RequestContext } from '../../core/service.js';
 import { requireBucket } from './access.js';
 import { removeBlob } from './blobs.js';
@@ -35,7 +36,7 @@ export function deleteObjects(req: S3Request, ctx: RequestContext): RawHttpRespo
     }
     const object = findObject(bucket, key);
     if (object) {
-      delete bucket.objects[key];
+      keyed.delete(bucket.objects, key);
       removeBlob(ctx.runtime, object.blob);
     }
     deleted.push({ Key: key });

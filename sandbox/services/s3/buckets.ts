@@ -1,5 +1,6 @@
 import { findRegion } from '../../catalog/regions.js';
 import { AwsError } from '../../core/errors.js';
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { RawHttpResponse, RequestContext } from '../../core/service.js';
 import { requireBucket } from './access.js';
 import { removeBlob } from './blobs.js';
@@ -7,7 +8,7 @@ import { requireIntegrityHeader, verifyIntegrityHeaders } from './checksums.js';
 import { invalidArgument, malformedXml, notImplemented } from './errors.js';
 import { compareKeys, decodeToken, emptyResponse, encodeToken, header, OWNER, xmlResponse, type S3Request } from './http.js';
 import { assertValidBucketName } from './names.js';
-import { peekBucket, s3State, type S3State } from './state.js';
+import { allBuckets, peekBucket, s3State } from './state.js';
 import { readTagSet, renderTagSet } from './tags.js';
 import { childNode, childText, parseXmlBody } from './xml-input.js';
 
@@ -29,7 +30,7 @@ export function listBuckets(req: S3Request, ctx: RequestContext): RawHttpRespons
     if (typeof decoded?.after !== 'string') throw invalidArgument('The continuation token provided is incorrect', 'continuation-token', token);
     after = decoded.after;
   }
-  const all = Object.values((ctx.state.s3 as S3State | undefined)?.buckets ?? {})
+  const all = allBuckets(ctx.state)
     .filter((b) => (prefix === undefined || b.name.startsWith(prefix)) && (regionFilter === undefined || b.region === regionFilter))
     .filter((b) => after === undefined || compareKeys(b.name, after) > 0)
     .sort((a, b) => compareKeys(a.name, b.name));
@@ -46,7 +47,7 @@ export function listBuckets(req: S3Request, ctx: RequestContext): RawHttpRespons
 export function createBucket(req: S3Request, ctx: RequestContext): RawHttpResponse {
   assertValidBucketName(req.bucket);
   let constraint: string | undefined;
-  let tags: Record<string, string> | undefined;
+  let tags: Keyed<string> | undefined;
   if (req.raw.body.length > 0) {
     const config = parseXmlBody(req.raw.body, 'CreateBucketConfiguration');
     if (config.Location !== undefined || config.Bucket !== undefined) throw notImplemented('Directory buckets (CreateBucketConfiguration Location/Bucket)');
@@ -74,14 +75,14 @@ export function createBucket(req: S3Request, ctx: RequestContext): RawHttpRespon
     if (region === 'us-east-1' && existing.region === 'us-east-1') return emptyResponse(ctx.requestId, 200, created);
     throw new AwsError('BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', 409, { BucketName: req.bucket });
   }
-  s3State(ctx.state).buckets[req.bucket] = {
+  keyed.set(s3State(ctx.state).buckets, req.bucket, {
     name: req.bucket,
     region,
     createdAt: ctx.now(),
-    ...(tags && Object.keys(tags).length > 0 ? { tags } : {}),
+    ...(tags && keyed.size(tags) > 0 ? { tags } : {}),
     objects: {},
     uploads: {},
-  };
+  });
   return emptyResponse(ctx.requestId, 200, created);
 }
 
@@ -98,13 +99,13 @@ export function getBucketLocation(req: S3Request, ctx: RequestContext): RawHttpR
 
 export function deleteBucket(req: S3Request, ctx: RequestContext): RawHttpResponse {
   const bucket = requireBucket(ctx, req);
-  if (Object.keys(bucket.objects).length > 0) {
+  if (keyed.keys(bucket.objects).length > 0) {
     throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, { BucketName: bucket.name });
   }
   // As on S3, unfinished multipart uploads do not keep a bucket alive: they go with it.
-  delete s3State(ctx.state).buckets[bucket.name];
-  for (const upload of Object.values(bucket.uploads)) {
-    for (const part of Object.values(upload.parts)) removeBlob(ctx.runtime, part.blob);
+  keyed.delete(s3State(ctx.state).buckets, bucket.name);
+  for (const upload of keyed.values(bucket.uploads)) {
+    for (const part of keyed.values(upload.parts)) removeBlob(ctx.runtime, part.blob);
   }
   return emptyResponse(ctx.requestId, 204);
 }
@@ -117,7 +118,7 @@ export function putBucketTagging(req: S3Request, ctx: RequestContext): RawHttpRe
   const tagSet = childNode(tagging, 'TagSet');
   if (!tagSet) throw malformedXml();
   const tags = readTagSet(tagSet);
-  if (Object.keys(tags).length > 0) bucket.tags = tags;
+  if (keyed.size(tags) > 0) bucket.tags = tags;
   else delete bucket.tags;
   return emptyResponse(ctx.requestId, 204);
 }

@@ -22,11 +22,8 @@ export function header(req: RawHttpRequest, name: string): string | undefined {
 
 /** `x-amz-meta-*` headers, names lower-cased without the prefix (S3 stores them that way). */
 export function userMetadata(req: RawHttpRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, values] of req.headers) {
-    if (name.startsWith('x-amz-meta-')) out[name.slice('x-amz-meta-'.length)] = values.join(',');
-  }
-  return out;
+  // fromEntries defines own properties, so a header `x-amz-meta-__proto__` is kept like any other.
+  return Object.fromEntries([...req.headers].filter(([name]) => name.startsWith('x-amz-meta-')).map(([name, values]) => [name.slice('x-amz-meta-'.length), values.join(',')]));
 }
 
 export function baseHeaders(requestId: string): Record<string, string> {

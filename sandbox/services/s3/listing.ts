@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { RawHttpResponse, RequestContext } from '../../core/service.js';
 import { requireBucket } from './access.js';
 import { invalidArgument } from './errors.js';
@@ -25,7 +26,7 @@ function listPage(bucket: StoredBucket, prefix: string, delimiter: string, after
     const at = key.indexOf(delimiter, prefix.length);
     return at < 0 ? undefined : key.slice(0, at + delimiter.length);
   };
-  const keys = Object.keys(bucket.objects)
+  const keys = keyed.keys(bucket.objects)
     .filter((k) => k.startsWith(prefix))
     .sort(compareKeys);
   let count = 0;
@@ -43,7 +44,7 @@ function listPage(bucket: StoredBucket, prefix: string, delimiter: string, after
       page.commonPrefixes.push(common);
       page.last = common;
     } else {
-      page.contents.push(bucket.objects[key]!);
+      page.contents.push(keyed.get(bucket.objects, key)!);
       page.last = key;
     }
     count++;

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { RawHttpResponse, RequestContext } from '../../core/service.js';
 import { requireBucket } from './access.js';
 import { invalidArgument } from './errors.js';
@@ -26,7 +27,7 @@ export function listMultipartUploads(req: S3Request, ctx: RequestContext): RawHt
   if (encodingType !== undefined && encodingType !== 'url') throw invalidArgument('Invalid Encoding Method specified in Request', 'encoding-type', encodingType);
   const encode = encodingType === 'url' ? urlEncodeKey : (s: string) => s;
 
-  const ordered = Object.values(bucket.uploads)
+  const ordered = keyed.values(bucket.uploads)
     .filter((u) => u.key.startsWith(prefix))
     .sort((a, b) => compareKeys(a.key, b.key) || a.initiated - b.initiated || (a.uploadId < b.uploadId ? -1 : 1));
   // After key-marker alone: keys greater than it. With upload-id-marker too: later uploads of that key.
@@ -81,7 +82,7 @@ export function listParts(req: S3Request, ctx: RequestContext): RawHttpResponse 
   const markerText = req.raw.query.get('part-number-marker') ?? '0';
   if (!/^\d+$/.test(markerText)) throw invalidArgument('Provided part-number-marker not an integer or within integer range', 'part-number-marker', markerText);
   const marker = Number(markerText);
-  const remaining = Object.values(upload.parts)
+  const remaining = keyed.values(upload.parts)
     .filter((p) => p.partNumber > marker)
     .sort((a, b) => a.partNumber - b.partNumber);
   const page = remaining.slice(0, maxParts);

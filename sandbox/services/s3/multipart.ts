@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { randomBytes } from 'node:crypto';
 import { AwsError } from '../../core/errors.js';
 import type { RawHttpResponse, RequestContext } from '../../core/service.js';
@@ -23,7 +24,7 @@ const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MAX_PART_NUMBER = 10000;
 
 export function requireUpload(bucket: StoredBucket, key: string, uploadId: string | null): StoredUpload {
-  const upload = uploadId !== null && Object.hasOwn(bucket.uploads, uploadId) ? bucket.uploads[uploadId] : undefined;
+  const upload = uploadId !== null ? keyed.get(bucket.uploads, uploadId) : undefined;
   if (!upload || upload.key !== key) throw noSuchUpload(uploadId ?? '');
   return upload;
 }
@@ -34,7 +35,7 @@ export function createMultipartUpload(req: S3Request, ctx: RequestContext): RawH
   checkUploadHeaders(req.raw);
   const representation = representationFromRequest(req.raw);
   const uploadId = randomBytes(48).toString('base64url');
-  bucket.uploads[uploadId] = { uploadId, key: req.key, initiated: ctx.now(), ...representation, parts: {} };
+  keyed.set(bucket.uploads, uploadId, { uploadId, key: req.key, initiated: ctx.now(), ...representation, parts: {} });
   return xmlResponse(ctx.requestId, 'InitiateMultipartUploadResult', { Bucket: bucket.name, Key: req.key, UploadId: uploadId });
 }
 
@@ -50,8 +51,8 @@ function readPartNumber(req: S3Request): number {
 function storePart(ctx: RequestContext, upload: StoredUpload, partNumber: number, data: Buffer): string {
   const etag = `"${md5Hex(data)}"`;
   const blob = writeBlob(ctx.runtime, data);
-  const previous = upload.parts[String(partNumber)];
-  upload.parts[String(partNumber)] = { partNumber, size: data.length, etag, lastModified: ctx.now(), blob };
+  const previous = keyed.get(upload.parts, String(partNumber));
+  keyed.set(upload.parts, String(partNumber), { partNumber, size: data.length, etag, lastModified: ctx.now(), blob });
   if (previous) removeBlob(ctx.runtime, previous.blob);
   return etag;
 }
@@ -87,7 +88,7 @@ export function uploadPartCopy(req: S3Request, ctx: RequestContext): RawHttpResp
   }
   const data = source.size === 0 ? Buffer.alloc(0) : readBlobRange(ctx.runtime, source.blob, start, end);
   const etag = storePart(ctx, upload, partNumber, data);
-  return xmlResponse(ctx.requestId, 'CopyPartResult', { ETag: etag, LastModified: new Date(upload.parts[String(partNumber)]!.lastModified) });
+  return xmlResponse(ctx.requestId, 'CopyPartResult', { ETag: etag, LastModified: new Date(keyed.get(upload.parts, String(partNumber))!.lastModified) });
 }
 
 const unquote = (etag: string) => etag.trim().replace(/^"|"$/g, '');
@@ -109,7 +110,7 @@ export function completeMultipartUpload(req: S3Request, ctx: RequestContext): Ra
     }
   }
   const parts = listed.map(({ partNumber, etag }) => {
-    const part = upload.parts[String(partNumber)];
+    const part = keyed.get(upload.parts, String(partNumber));
     if (!part || unquote(part.etag) !== unquote(etag)) {
       throw new AwsError(
         'InvalidPart',
@@ -137,9 +138,9 @@ export function completeMultipartUpload(req: S3Request, ctx: RequestContext): Ra
   const blob = concatBlobs(ctx.runtime, parts.map((p) => p.blob));
   const { uploadId: _id, key, initiated: _initiated, parts: allParts, ...representation } = upload;
   storeObject(ctx, bucket, { key, size: parts.reduce((n, p) => n + p.size, 0), etag, lastModified: ctx.now(), ...representation, blob });
-  delete bucket.uploads[upload.uploadId];
+  keyed.delete(bucket.uploads, upload.uploadId);
   // Parts uploaded but left out of the list are discarded, as on S3.
-  for (const part of Object.values(allParts)) removeBlob(ctx.runtime, part.blob);
+  for (const part of keyed.values(allParts)) removeBlob(ctx.runtime, part.blob);
   const location = `${ctx.runtime.endpointUrl}/${encodeURIComponent(bucket.name)}/${key.split('/').map(encodeURIComponent).join('/')}`;
   const response = xmlResponse(ctx.requestId, 'CompleteMultipartUploadResult', { Location: location, Bucket: bucket.name, Key: key, ETag: etag });
   response.headers!['x-amz-server-side-encryption'] = 'AES256';
@@ -149,7 +150,7 @@ export function completeMultipartUpload(req: S3Request, ctx: RequestContext): Ra
 export function abortMultipartUpload(req: S3Request, ctx: RequestContext): RawHttpResponse {
   const bucket = requireBucket(ctx, req);
   const upload = requireUpload(bucket, req.key, req.raw.query.get('uploadId'));
-  delete bucket.uploads[upload.uploadId];
-  for (const part of Object.values(upload.parts)) removeBlob(ctx.runtime, part.blob);
+  keyed.delete(bucket.uploads, upload.uploadId);
+  for (const part of keyed.values(upload.parts)) removeBlob(ctx.runtime, part.blob);
   return emptyResponse(ctx.requestId, 204);
 }

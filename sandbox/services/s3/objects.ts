@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { AwsError } from '../../core/errors.js';
 import type { RawHttpResponse, RequestContext } from '../../core/service.js';
 import { requireBucket } from './access.js';
@@ -14,13 +15,13 @@ import type { StoredBucket, StoredObject } from './state.js';
 
 /** Replaces (or adds) an object; the old body's file goes once the state no longer points at it. */
 export function storeObject(ctx: RequestContext, bucket: StoredBucket, object: StoredObject): void {
-  const previous = Object.hasOwn(bucket.objects, object.key) ? bucket.objects[object.key] : undefined;
-  bucket.objects[object.key] = object;
+  const previous = keyed.get(bucket.objects, object.key);
+  keyed.set(bucket.objects, object.key, object);
   if (previous && previous.blob !== object.blob) removeBlob(ctx.runtime, previous.blob);
 }
 
 export function findObject(bucket: StoredBucket, key: string): StoredObject | undefined {
-  return Object.hasOwn(bucket.objects, key) ? bucket.objects[key] : undefined;
+  return keyed.get(bucket.objects, key);
 }
 
 export function putObject(req: S3Request, ctx: RequestContext): RawHttpResponse {
@@ -88,7 +89,7 @@ export function deleteObject(req: S3Request, ctx: RequestContext): RawHttpRespon
   const bucket = requireBucket(ctx, req);
   const object = findObject(bucket, req.key);
   if (object) {
-    delete bucket.objects[req.key];
+    keyed.delete(bucket.objects, req.key);
     removeBlob(ctx.runtime, object.blob);
   }
   return emptyResponse(ctx.requestId, 204);

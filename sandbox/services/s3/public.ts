@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 import { peekBucket } from './state.js';
 
@@ -8,5 +9,5 @@ export function bucketExists(state: SandboxState, bucket: string): boolean {
 
 export function objectExists(state: SandboxState, bucket: string, key: string): boolean {
   const b = peekBucket(state, bucket);
-  return b !== undefined && Object.hasOwn(b.objects, key);
+  return keyed.has(b?.objects, key);
 }

@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 
 /**
@@ -39,20 +40,21 @@ export interface StoredUpload extends StoredRepresentation {
   uploadId: string;
   key: string;
   initiated: number;
-  parts: Record<string, StoredPart>;
+  /** By part number. */
+  parts: Keyed<StoredPart>;
 }
 
 export interface StoredBucket {
   name: string;
   region: string;
   createdAt: number;
-  tags?: Record<string, string>;
-  objects: Record<string, StoredObject>;
-  uploads: Record<string, StoredUpload>;
+  tags?: Keyed<string>;
+  objects: Keyed<StoredObject>;
+  uploads: Keyed<StoredUpload>;
 }
 
 export interface S3State {
-  buckets: Record<string, StoredBucket>;
+  buckets: Keyed<StoredBucket>;
 }
 
 export function s3State(state: SandboxState): S3State {
@@ -61,6 +63,10 @@ export function s3State(state: SandboxState): S3State {
 
 /** Reads without creating the section, so read-only calls leave the state document as it was. */
 export function peekBucket(state: SandboxState, name: string): StoredBucket | undefined {
-  const section = state.s3 as S3State | undefined;
-  return section && Object.hasOwn(section.buckets, name) ? section.buckets[name] : undefined;
+  return keyed.get((state.s3 as S3State | undefined)?.buckets, name);
+}
+
+/** Every bucket (all regions: one namespace), without creating the section. */
+export function allBuckets(state: SandboxState): StoredBucket[] {
+  return keyed.values((state.s3 as S3State | undefined)?.buckets);
 }

@@ -1,4 +1,5 @@
 import { AwsError } from '../../core/errors.js';
+import { keyed, type Keyed } from '../../core/keyed.js';
 import { childNodes, childText, type XmlNode } from './xml-input.js';
 import { malformedXml } from './errors.js';
 
@@ -8,8 +9,8 @@ const MAX_BUCKET_TAGS = 50;
 
 const invalidTag = (message: string, key?: string) => new AwsError('InvalidTag', message, 400, key === undefined ? {} : { TagKey: key });
 
-export function readTagSet(container: XmlNode): Record<string, string> {
-  const tags: Record<string, string> = {};
+export function readTagSet(container: XmlNode): Keyed<string> {
+  const tags: Keyed<string> = {};
   const list = childNodes(container, 'Tag');
   for (const tag of list) {
     const key = childText(tag, 'Key');
@@ -18,13 +19,13 @@ export function readTagSet(container: XmlNode): Record<string, string> {
     if (key.length < 1 || key.length > 128 || !TAG_TEXT.test(key)) throw invalidTag('The TagKey you have provided is invalid', key);
     if (value.length > 256 || !TAG_TEXT.test(value)) throw invalidTag('The TagValue you have provided is invalid', key);
     if (key.toLowerCase().startsWith('aws:')) throw invalidTag('System tags cannot be added/updated by requester', key);
-    if (Object.hasOwn(tags, key)) throw invalidTag('Cannot provide multiple Tags with the same key', key);
-    tags[key] = value;
+    if (keyed.has(tags, key)) throw invalidTag('Cannot provide multiple Tags with the same key', key);
+    keyed.set(tags, key, value);
   }
   if (list.length > MAX_BUCKET_TAGS) throw invalidTag(`Bucket tag count cannot be greater than ${MAX_BUCKET_TAGS}`);
   return tags;
 }
 
-export function renderTagSet(tags: Record<string, string>) {
-  return { '#flat:Tag': Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) };
+export function renderTagSet(tags: Keyed<string>) {
+  return { '#flat:Tag': keyed.entries(tags).map(([Key, Value]) => ({ Key, Value })) };
 }

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import type { TickContext } from '../../core/service.js';
 import { deleteAccessEntryIfPresent } from '../eks/public.js';
 import { recordEvent } from './events.js';
@@ -26,7 +27,7 @@ export function hyperpodTick(ctx: TickContext): boolean {
   let changed = false;
   for (const [region, section] of hyperpodRegions(ctx.state)) {
     const world: World = { state: ctx.state, region, faults: ctx.runtime.faults };
-    for (const cluster of Object.values(section.clusters)) {
+    for (const cluster of keyed.values(section.clusters)) {
       if (advanceCluster(world, cluster, ctx.now)) changed = true;
     }
   }
@@ -254,5 +255,5 @@ export function requiredCount(cluster: StoredCluster, group: StoredGroup): numbe
 function finishDelete(world: World, cluster: StoredCluster): void {
   for (const roleArn of cluster.accessEntryRoles) deleteAccessEntryIfPresent(world.state, world.region, cluster.eksClusterName, roleArn);
   for (const g of cluster.groups) releaseReservation(world, g);
-  delete hyperpodRegion(world.state, world.region).clusters[cluster.name];
+  keyed.delete(hyperpodRegion(world.state, world.region).clusters, cluster.name);
 }

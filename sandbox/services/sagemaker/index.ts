@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { jsonRpcErrors } from '../../core/error-styles.js';
 import type { ServiceModule } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
@@ -24,7 +25,7 @@ function hyperpodInventory(state: SandboxState): Record<string, unknown[]> {
   const clusters: unknown[] = [];
   const nodes: unknown[] = [];
   for (const [region, section] of hyperpodRegions(state)) {
-    for (const c of Object.values(section.clusters)) {
+    for (const c of keyed.values(section.clusters)) {
       clusters.push({
         region,
         name: c.name,

@@ -1,3 +1,4 @@
+import { keyed } from '../../core/keyed.js';
 import { randomBytes } from 'node:crypto';
 import { findInstanceType } from '../../catalog/instance-types.js';
 import { arn } from '../../core/ids.js';
@@ -151,6 +152,6 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
     reconcileGroup(cluster, group, now);
   });
   registerAccessEntries(world, cluster, groups.map((g) => g.ExecutionRole), now);
-  hyperpodRegion(ctx.state, ctx.region).clusters[name] = cluster;
+  keyed.set(hyperpodRegion(ctx.state, ctx.region).clusters, name, cluster);
   return { ClusterArn: clusterArn };
 }

@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../core/keyed.js';
 import type { SandboxState } from '../../core/store.js';
 
 /**
@@ -148,30 +149,32 @@ export interface StoredCluster {
 }
 
 export interface HyperPodRegionState {
-  clusters: Record<string, StoredCluster>;
+  clusters: Keyed<StoredCluster>;
 }
+
+const regionsOf = (state: SandboxState) => state.hyperpod as Keyed<HyperPodRegionState> | undefined;
 
 /** `state.hyperpod[region]`, created lazily. */
 export function hyperpodRegion(state: SandboxState, region: string): HyperPodRegionState {
-  const all = (state.hyperpod ??= {}) as Record<string, HyperPodRegionState>;
-  return (all[region] ??= { clusters: {} });
+  const all = (state.hyperpod ??= {}) as Keyed<HyperPodRegionState>;
+  return keyed.ensure(all, region, () => ({ clusters: {} }));
 }
 
 /** Every region's HyperPod state; does not create the section. */
 export function hyperpodRegions(state: SandboxState): Array<[string, HyperPodRegionState]> {
-  return Object.entries((state.hyperpod ?? {}) as Record<string, HyperPodRegionState>);
+  return keyed.entries(regionsOf(state));
 }
 
 /** The region's clusters without creating the section (for read-only callers). */
 export function clustersIn(state: SandboxState, region: string): StoredCluster[] {
-  return Object.values(((state.hyperpod ?? {}) as Record<string, HyperPodRegionState>)[region]?.clusters ?? {});
+  return keyed.values(keyed.get(regionsOf(state), region)?.clusters);
 }
 
 /** A cluster by name or by ARN (`arn:aws:sagemaker:<region>:<acct>:cluster/<12-char id>`). */
 export function findCluster(state: SandboxState, region: string, nameOrArn: string): StoredCluster | undefined {
-  const clusters = ((state.hyperpod ?? {}) as Record<string, HyperPodRegionState>)[region]?.clusters ?? {};
-  if (nameOrArn.startsWith('arn:')) return Object.values(clusters).find((c) => c.arn === nameOrArn);
-  return clusters[nameOrArn];
+  const clusters = keyed.get(regionsOf(state), region)?.clusters;
+  if (nameOrArn.startsWith('arn:')) return keyed.values(clusters).find((c) => c.arn === nameOrArn);
+  return keyed.get(clusters, nameOrArn);
 }
 
 export function findGroup(cluster: StoredCluster, groupName: string): StoredGroup | undefined {

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InputError, PreconditionError } from '../../domain/errors.js';
-import { diffInstanceGroup, throwIfRefused, type InstanceGroupSpec } from '../../domain/instance-groups.js';
+import { diffInstanceGroup, isImmutableGroupField, throwIfRefused, type InstanceGroupSpec } from '../../domain/instance-groups.js';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import {
   AddInstanceGroupRequestSchema,
-  IMMUTABLE_GROUP_FIELDS,
   InstanceGroupNameSchema,
   InstanceGroupViewSchema,
   UpdateInstanceGroupRequestSchema,
@@ -108,7 +107,7 @@ function parseUpdate(body: unknown) {
   try {
     return parseOrThrow(UpdateInstanceGroupRequestSchema, body, 'body');
   } catch (err) {
-    if (err instanceof InputError && err.problems.some((p) => p.path in IMMUTABLE_GROUP_FIELDS)) {
+    if (err instanceof InputError && err.problems.some((p) => isImmutableGroupField(p.path))) {
       throw new PreconditionError(`These fields are fixed for the group's lifetime: ${err.problems.map((p) => `${p.path} (${p.message})`).join('; ')}.`, err.problems);
     }
     throw err;

@@ -6,6 +6,16 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { STSClient } from '@aws-sdk/client-sts';
+import { cloudTimeout } from '../../domain/errors.js';
+import { resolveCloudTimeouts, secondsOf, type CloudTimeouts } from '../timeouts.js';
+
+/** What every client is built with: Region, retries and the per-attempt connection and request limits. */
+interface ClientConfig {
+  region: string;
+  maxAttempts: number;
+  retryMode: string;
+  requestHandler: { connectionTimeout: number; requestTimeout: number; throwOnRequestTimeout: boolean };
+}
 
 /**
  * One place that builds AWS SDK v3 clients, cached per service and Region. The clients read the
@@ -15,18 +25,24 @@ import { STSClient } from '@aws-sdk/client-sts';
  * the engine retries what still gets through. (Adaptive mode's client-side rate limiter slowed a
  * 30 %-throttled create five-fold without making it any more reliable.)
  *
+ * Every call has a deadline ({@link CloudTimeouts}): a connection must open within `connectMs`, and
+ * the call — the SDK's retries included — must answer within `requestMs`, or it fails with a
+ * retryable `TimeoutError` CloudError naming the service and operation.
+ *
  * @example
- * const aws = new AwsClients({ defaultRegion: 'us-west-2' });
+ * const aws = new AwsClients({ defaultRegion: 'us-west-2', timeouts: { requestMs: 5000 } });
  * await aws.eks().send(new ListClustersCommand({}));
  */
 export class AwsClients {
   readonly defaultRegion: string;
   private readonly cache = new Map<string, unknown>();
   private readonly maxAttempts: number;
+  readonly timeouts: CloudTimeouts;
 
-  constructor({ defaultRegion, maxAttempts = 6 }: { defaultRegion: string; maxAttempts?: number }) {
+  constructor({ defaultRegion, maxAttempts = 6, timeouts = {} }: { defaultRegion: string; maxAttempts?: number; timeouts?: Partial<CloudTimeouts> }) {
     this.defaultRegion = defaultRegion;
     this.maxAttempts = maxAttempts;
+    this.timeouts = resolveCloudTimeouts(timeouts);
   }
 
   ec2(region?: string): EC2Client {
@@ -55,14 +71,59 @@ export class AwsClients {
     return this.client('iam', undefined, (cfg) => new IAMClient(cfg));
   }
 
-  private client<T>(service: string, region: string | undefined, make: (cfg: { region: string; maxAttempts: number; retryMode: string }) => T): T {
+  private client<T extends SendingClient>(service: string, region: string | undefined, make: (cfg: ClientConfig) => T): T {
     const r = region ?? this.defaultRegion;
     const key = `${service}:${r}`;
     let c = this.cache.get(key) as T | undefined;
     if (!c) {
-      c = make({ region: r, maxAttempts: this.maxAttempts, retryMode: 'standard' });
+      const { connectMs, requestMs } = this.timeouts;
+      // Per attempt: connect within connectMs, answer within requestMs (throwOnRequestTimeout turns the
+      // SDK's warning into an error). Per call, retries included: the deadline below.
+      c = make({
+        region: r,
+        maxAttempts: this.maxAttempts,
+        retryMode: 'standard',
+        requestHandler: { connectionTimeout: connectMs, requestTimeout: requestMs, throwOnRequestTimeout: true },
+      });
+      withDeadline(c, service, requestMs);
       this.cache.set(key, c);
     }
     return c;
   }
+}
+
+type SendOptions = { abortSignal?: AbortSignal } & Record<string, unknown>;
+interface SendingClient {
+  send(command: object, options?: SendOptions): Promise<unknown>;
+}
+
+/**
+ * Bounds every `send` of `client` to `ms` in all, SDK retries included, through the SDK's own
+ * `abortSignal` (the retry loop and the HTTP handler both honour it, so nothing keeps running once
+ * the deadline passes). A call that runs out of time — or whose connection or answer timed out in
+ * every attempt — fails with the `TimeoutError` CloudError for that service and operation.
+ */
+function withDeadline(client: SendingClient, service: string, ms: number): void {
+  const send = client.send.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  client.send = function sendWithDeadline(command: object, options?: SendOptions, ...rest: unknown[]) {
+    // The callback forms of send are not used here; pass them through untouched.
+    if (typeof options === 'function' || rest.length > 0) return send(command, options, ...rest);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), ms);
+    const outer = options?.abortSignal;
+    const forward = () => controller.abort(outer?.reason);
+    outer?.addEventListener('abort', forward, { once: true });
+    const started = Date.now();
+    return send(command, { ...options, abortSignal: controller.signal })
+      .catch((err: unknown) => {
+        const timedOut = (controller.signal.aborted && !outer?.aborted) || (err as { name?: string })?.name === 'TimeoutError';
+        if (!timedOut) throw err;
+        const operation = command.constructor.name.replace(/Command$/, '');
+        throw cloudTimeout(service, operation, secondsOf(controller.signal.aborted ? ms : Date.now() - started));
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', forward);
+      });
+  };
 }

@@ -1,6 +1,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
-import { CloudError } from '../../domain/errors.js';
+import { createConfiguration, KubeConfig, KubernetesObjectApi, PatchStrategy, ServerConfiguration, type KubernetesObject, type Middleware } from '@kubernetes/client-node';
+import { CloudError, cloudTimeout } from '../../domain/errors.js';
+import { DEFAULT_CLOUD_TIMEOUTS, secondsOf } from '../timeouts.js';
 import type { KubeObjectRef, KubePort, ListedKubeObject } from '../ports.js';
 import { createEksToken, type CredentialsProvider } from './eks-token.js';
 
@@ -18,17 +19,20 @@ const FIELD_MANAGER = 'instantstart';
  * A Kubernetes client for one EKS cluster, authenticated with an EKS token (presigned STS URL)
  * made from the same credentials as the AWS SDK — real EKS and the sandbox alike. Objects are
  * applied with server-side apply under the field manager `instantstart`, so a repeat is a no-op
- * and `kubectl` shows who owns each field.
+ * and `kubectl` shows who owns each field. Every request (discovery included) must answer within
+ * `requestMs`, or it fails with a retryable `TimeoutError` CloudError naming the cluster and call.
  */
 export class KubeClusterClient implements KubePort {
   private token?: { token: string; expiresAt: Date };
   private readonly credentials: CredentialsProvider;
+  private readonly requestMs: number;
 
   constructor(
     private readonly target: EksEndpoint,
-    credentials?: CredentialsProvider,
+    { credentials, requestMs = DEFAULT_CLOUD_TIMEOUTS.requestMs }: { credentials?: CredentialsProvider; requestMs?: number } = {},
   ) {
     this.credentials = credentials ?? defaultProvider();
+    this.requestMs = requestMs;
   }
 
   /** A current KubeConfig (tokens are refreshed a minute before EKS stops accepting them). */
@@ -43,14 +47,24 @@ export class KubeClusterClient implements KubePort {
       contexts: [{ name: 'instantstart', cluster: this.target.clusterName, user: 'instantstart' }],
       currentContext: 'instantstart',
     });
-    return KubernetesObjectApi.makeApiClient(kc);
+    // What kc.makeApiClient builds, plus a deadline on each request: the generated client has no
+    // timeout of its own, and a silent API server would otherwise hold the caller forever.
+    const deadline: Middleware = {
+      pre: async (request) => {
+        request.setSignal(AbortSignal.timeout(this.requestMs));
+        return request;
+      },
+      post: async (response) => response,
+    };
+    const config = createConfiguration({ baseServer: new ServerConfiguration(this.target.endpoint, {}), authMethods: { default: kc }, promiseMiddleware: [deadline] });
+    return new KubernetesObjectApi(config);
   }
 
   /** Server-side apply of each object, in order. */
   async apply(objects: KubernetesObject[]): Promise<void> {
     const api = await this.api();
     for (const obj of objects) {
-      await k8sCall('apply', obj, () => api.patch(obj, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply));
+      await this.call('apply', obj, () => api.patch(obj, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply));
     }
   }
 
@@ -61,7 +75,7 @@ export class KubeClusterClient implements KubePort {
       return await api.read({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
     } catch (err) {
       if (statusOf(err) === 404) return undefined;
-      throw toKubeError('read', ref, err);
+      throw this.error('read', ref, err);
     }
   }
 
@@ -74,7 +88,7 @@ export class KubeClusterClient implements KubePort {
       const page = await api
         .list(apiVersion, kind, options.namespace, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, 500, continueToken)
         .catch((err: unknown) => {
-          throw toKubeError('list', { kind, namespace: options.namespace, name: '' }, err);
+          throw this.error('list', { kind, namespace: options.namespace, name: '' }, err);
         });
       out.push(...(page.items as unknown as ListedKubeObject[]));
       continueToken = page.metadata?._continue || undefined;
@@ -87,19 +101,43 @@ export class KubeClusterClient implements KubePort {
     try {
       await api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
     } catch (err) {
-      if (statusOf(err) !== 404) throw toKubeError('delete', ref, err);
+      if (statusOf(err) !== 404) throw this.error('delete', ref, err);
     }
+  }
+
+  private async call<T>(verb: string, obj: KubernetesObject, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      throw this.error(verb, { kind: obj.kind ?? 'object', metadata: obj.metadata }, err);
+    }
+  }
+
+  /** A request the API server did not answer in time is a timeout; anything else keeps Kubernetes' own status. */
+  private error(verb: string, ref: ObjectNaming, err: unknown): CloudError {
+    if ((err as { name?: string })?.name === 'AbortError') {
+      return cloudTimeout('kubernetes', `${verb} ${ref.kind}`, secondsOf(this.requestMs), `The Kubernetes API of EKS cluster ${this.target.clusterName}`);
+    }
+    return toKubeError(verb, ref, err);
   }
 }
 
+type ObjectNaming = { kind: string; name?: string; namespace?: string; metadata?: { name?: string; namespace?: string } };
+
+/** The HTTP status of a Kubernetes answer (ApiException's `code`); undefined when there was no answer. */
 function statusOf(err: unknown): number | undefined {
-  const e = err as { code?: number; statusCode?: number; response?: { statusCode?: number } };
-  return e?.code ?? e?.statusCode ?? e?.response?.statusCode;
+  const e = err as { code?: unknown; statusCode?: number; response?: { statusCode?: number } };
+  return (typeof e?.code === 'number' ? e.code : undefined) ?? e?.statusCode ?? e?.response?.statusCode;
 }
 
 /** Keeps the Kubernetes status code and message, with the object named, as Headlamp's error type does. */
-function toKubeError(verb: string, ref: { kind: string; name?: string; namespace?: string; metadata?: { name?: string; namespace?: string } }, err: unknown): CloudError {
+function toKubeError(verb: string, ref: ObjectNaming, err: unknown): CloudError {
   const status = statusOf(err);
+  const network = (err as { code?: unknown })?.code;
+  if (status === undefined && typeof network === 'string' && /^E[A-Z]+$/.test(network)) {
+    // No answer at all (refused, reset, unresolvable): the same retryable code the AWS adapters use.
+    return new CloudError('kubernetes', verb, 'NetworkingError', `${verb} ${ref.kind}: could not reach the Kubernetes API (${network}): ${(err as Error).message}`, undefined, true);
+  }
   const body = (err as { body?: unknown }).body;
   const parsed = typeof body === 'string' ? safeJson(body) : (body as { message?: string; reason?: string } | undefined);
   const name = ref.name ?? ref.metadata?.name;
@@ -114,13 +152,5 @@ function safeJson(text: string): { message?: string; reason?: string } | undefin
     return JSON.parse(text);
   } catch {
     return undefined;
-  }
-}
-
-async function k8sCall<T>(verb: string, obj: KubernetesObject, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw toKubeError(verb, { kind: obj.kind ?? 'object', metadata: obj.metadata }, err);
   }
 }

@@ -95,7 +95,9 @@ export const ClusterSummarySchema = z.object({
   region: z.string(),
   status: z
     .string()
-    .describe('HyperPod ClusterStatus (Creating, InService, Updating, Deleting, Failed, RollingBack, SystemUpdating), or Creating/Deleting while an operation works on a cluster not yet in HyperPod.'),
+    .describe(
+      'HyperPod ClusterStatus (Creating, InService, Updating, Deleting, Failed, RollingBack, SystemUpdating); for a cluster not (or no longer) in HyperPod: Creating/Deleting while an operation works on it, Failed when its create or delete stopped part-way and left resources behind (see failedOperation) — it stays listed until it is deleted.',
+    ),
   clusterArn: z.string().optional(),
   eksClusterName: z.string().optional(),
   createdAt: z.string().optional(),
@@ -105,6 +107,18 @@ export const ClusterSummarySchema = z.object({
     .object({ id: z.string(), kind: z.string(), status: z.string(), currentPhase: z.string().optional() })
     .optional()
     .describe('The operation now working on this cluster, if any.'),
+  failedOperation: z
+    .object({
+      id: z.string(),
+      kind: z.string().describe('create-cluster or delete-cluster.'),
+      status: z.string().describe('failed or cancelled.'),
+      phase: z.string().optional().describe('The phase it stopped in.'),
+      code: z.string().optional(),
+      message: z.string().optional(),
+      remedy: z.string().describe('What to do: delete the cluster to remove what was made, or retry the failed phase.'),
+    })
+    .optional()
+    .describe('The last create or delete of this cluster, when it failed or was cancelled part-way: what it made is still there (and may cost money) until the cluster is deleted.'),
 });
 export type ClusterSummary = z.infer<typeof ClusterSummarySchema>;
 

@@ -1,4 +1,4 @@
-import { deref, isPlainObject, type Resolver, type Schema } from './walk.js';
+import { deref, isPlainObject, setField, type Resolver, type Schema } from './walk.js';
 
 /**
  * Structural defaulting, as the API server applies the `default`s of a CRD's schema: a field that
@@ -18,7 +18,7 @@ export function applyDefaults(value: unknown, raw: Schema, resolve: Resolver): u
     if (out[key] !== undefined) out[key] = applyDefaults(out[key], sub, resolve);
   }
   if (isPlainObject(s.additionalProperties)) {
-    for (const key of Object.keys(out)) if (!(key in properties)) out[key] = applyDefaults(out[key], s.additionalProperties, resolve);
+    for (const key of Object.keys(out)) if (!Object.hasOwn(properties, key)) setField(out, key, applyDefaults(out[key], s.additionalProperties, resolve));
   }
   return out;
 }

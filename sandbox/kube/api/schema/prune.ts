@@ -1,4 +1,4 @@
-import { deref, isPlainObject, joinPath, type Resolver, type Schema } from './walk.js';
+import { deref, fieldOf, isPlainObject, joinPath, setField, type Resolver, type Schema } from './walk.js';
 
 /**
  * Pruning, as the API server does it: fields a schema does not declare are dropped instead of
@@ -32,16 +32,16 @@ function walk(value: unknown, raw: Schema, path: string, resolve: Resolver, unkn
   if (s.type === undefined && !properties && additional === undefined) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    const field = properties?.[key];
+    const field = fieldOf(properties, key);
     if (field) {
       if (v === null && !deref(field, resolve).nullable) continue;
-      out[key] = walk(v, field, joinPath(path, key), resolve, unknown);
+      setField(out, key, walk(v, field, joinPath(path, key), resolve, unknown));
     } else if (s['x-kubernetes-embedded-resource'] && EMBEDDED_KEEP.has(key)) {
-      out[key] = v;
+      setField(out, key, v);
     } else if (isPlainObject(additional)) {
-      out[key] = walk(v, additional, joinPath(path, key), resolve, unknown);
+      setField(out, key, walk(v, additional, joinPath(path, key), resolve, unknown));
     } else if (additional === true || preserve) {
-      out[key] = v;
+      setField(out, key, v);
     } else {
       unknown.push(joinPath(path, key));
     }

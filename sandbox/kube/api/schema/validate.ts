@@ -1,5 +1,5 @@
 import type { StatusCause } from '../../errors.js';
-import { deref, isPlainObject, joinPath, jsonType, shown, type Resolver, type Schema } from './walk.js';
+import { deref, fieldOf, isPlainObject, joinPath, jsonType, shown, type Resolver, type Schema } from './walk.js';
 
 /**
  * Validates a value against an OpenAPI v3 schema the way the API server validates custom
@@ -133,12 +133,12 @@ function objectRules(value: Record<string, unknown>, s: Schema, path: string, o:
   const count = Object.keys(value).length;
   if (typeof s.minProperties === 'number' && count < s.minProperties) out.push(invalid(path, count, `${inBody(path)} in body should have at least ${s.minProperties} properties`));
   if (typeof s.maxProperties === 'number' && count > s.maxProperties) out.push({ field: path, reason: 'FieldValueTooMany', message: `Too many: ${count}: must have at most ${s.maxProperties} items` });
-  const properties = (s.properties ?? {}) as Record<string, Schema>;
   for (const [key, v] of Object.entries(value)) {
     if (v === undefined) continue;
+    const field = fieldOf(s.properties, key);
     // A null field the schema does not allow is dropped before validation (see prune.ts), like an absent one.
-    if (v === null && properties[key] && !deref(properties[key], o.resolve).nullable) continue;
-    if (properties[key]) check(v, properties[key], joinPath(path, key), o, out);
+    if (v === null && field && !deref(field, o.resolve).nullable) continue;
+    if (field) check(v, field, joinPath(path, key), o, out);
     else if (isPlainObject(s.additionalProperties)) check(v, s.additionalProperties, joinPath(path, key), o, out);
   }
 }

@@ -49,6 +49,18 @@ export function jsonType(value: unknown): string {
 
 export const isPlainObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The schema of field `key` among `properties`. Objects' keys come from the request, and a key such
+ * as `constructor` must not find Object.prototype's member and pass for a known field.
+ */
+export const fieldOf = (properties: unknown, key: string): Schema | undefined =>
+  isPlainObject(properties) && Object.hasOwn(properties, key) ? (properties[key] as Schema) : undefined;
+
+/** Sets `key` on `out` as plain data (a `__proto__` key too, which assignment would turn into a prototype). */
+export function setField(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** How the API server prints a value inside `Invalid value: …` (strings quoted, numbers bare, the rest as JSON). */
 export function shown(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

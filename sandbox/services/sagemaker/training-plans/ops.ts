@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AwsError } from '../../../core/errors.js';
+import { keyed } from '../../../core/keyed.js';
 import { unitHash } from '../../../core/ids.js';
 import type { OperationHandler, RequestContext } from '../../../core/service.js';
 import { validateInput } from '../../../core/validation.js';
@@ -8,7 +9,7 @@ import { renderOffering, renderPlan } from './render.js';
 import { page } from '../paging.js';
 import { toMillis } from '../schemas.js';
 import { createSchema, describeSchema, listSchema, SAGEMAKER_VALIDATION, searchSchema } from './schemas.js';
-import { lookupPlan, peekPlanRegions, planRegion, type StoredPlan } from './state.js';
+import { lookupPlan, peekPlanRegions, planRegion, plansIn, type StoredPlan } from './state.js';
 
 const validation = (message: string) => new AwsError('ValidationException', message, 400);
 /** SageMaker sells plans in whole days, from one day to 182 days. */
@@ -46,13 +47,13 @@ const searchTrainingPlanOfferings: OperationHandler = (input, ctx) => {
 
   // Remember what was offered so CreateTrainingPlan can buy it by id.
   const section = planRegion(ctx.state, ctx.region);
-  for (const o of offerings) section.offerings[o.id] = o;
+  for (const o of offerings) keyed.set(section.offerings, o.id, o);
   return { TrainingPlanOfferings: offerings.map(renderOffering) };
 };
 
 /** Instances already sold in a zone over a window: those days have that much less to offer. */
 function bookedInstances(ctx: RequestContext): Booked {
-  const plans = Object.values(peekPlanRegions(ctx.state)?.[ctx.region]?.plans ?? {});
+  const plans = plansIn(ctx.state, ctx.region);
   return (zone, type, start, end) =>
     plans
       .flatMap((p) => (p.status === 'Expired' || p.status === 'Failed' ? [] : p.capacity))
@@ -62,11 +63,11 @@ function bookedInstances(ctx: RequestContext): Booked {
 
 const createTrainingPlan: OperationHandler = (input, ctx) => {
   const req = validateInput(createSchema, input, SAGEMAKER_VALIDATION);
-  const section = peekPlanRegions(ctx.state)?.[ctx.region];
-  if (section?.plans[req.TrainingPlanName]) {
+  const section = keyed.get(peekPlanRegions(ctx.state), ctx.region);
+  if (keyed.has(section?.plans, req.TrainingPlanName)) {
     throw new AwsError('ResourceInUse', `Training plan with name '${req.TrainingPlanName}' already exists.`, 400);
   }
-  const offering = section?.offerings[req.TrainingPlanOfferingId];
+  const offering = keyed.get(section?.offerings, req.TrainingPlanOfferingId);
   if (!offering) throw new AwsError('ResourceNotFound', `Training plan offering '${req.TrainingPlanOfferingId}' not found.`, 400);
   const now = ctx.now();
   const startTime = Math.min(...offering.capacity.map((c) => c.startTime));
@@ -100,8 +101,8 @@ const createTrainingPlan: OperationHandler = (input, ctx) => {
     tags: req.Tags ?? [],
   };
   const mutable = planRegion(ctx.state, ctx.region);
-  mutable.plans[plan.name] = plan;
-  delete mutable.offerings[offering.id];
+  keyed.set(mutable.plans, plan.name, plan);
+  keyed.delete(mutable.offerings, offering.id);
   return { TrainingPlanArn: arn };
 };
 
@@ -118,7 +119,7 @@ const listTrainingPlans: OperationHandler = (input, ctx) => {
   const before = toMillis(req.StartTimeBefore);
   const statuses = (req.Filters ?? []).map((f) => f.Value);
   const now = ctx.now();
-  const views = Object.values(peekPlanRegions(ctx.state)?.[ctx.region]?.plans ?? {})
+  const views = plansIn(ctx.state, ctx.region)
     .map((p) => renderPlan(p, ctx.region, now))
     .filter((v) => (after === undefined || v.StartTime.getTime() > after) && (before === undefined || v.StartTime.getTime() < before))
     .filter((v) => statuses.length === 0 || statuses.includes(v.Status));

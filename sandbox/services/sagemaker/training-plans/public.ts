@@ -1,3 +1,4 @@
+import { keyed } from '../../../core/keyed.js';
 import type { OperationHandler, TickContext } from '../../../core/service.js';
 import type { SandboxState } from '../../../core/store.js';
 import { trainingPlanOperations as operations } from './ops.js';
@@ -59,8 +60,8 @@ export function trainingPlanTick(ctx: TickContext): boolean {
 
 export function trainingPlanInventory(state: SandboxState): Record<string, unknown[]> {
   const trainingPlans: unknown[] = [];
-  for (const [region, section] of Object.entries(peekPlanRegions(state) ?? {})) {
-    for (const p of Object.values(section.plans)) {
+  for (const [region, section] of keyed.entries(peekPlanRegions(state))) {
+    for (const p of keyed.values(section.plans)) {
       trainingPlans.push({
         region,
         name: p.name,

@@ -1,3 +1,4 @@
+import { keyed, type Keyed } from '../../../core/keyed.js';
 import type { SandboxState } from '../../../core/store.js';
 
 /**
@@ -48,12 +49,12 @@ export interface StoredPlan {
 }
 
 export interface PlanRegion {
-  offerings: Record<string, StoredOffering>;
-  plans: Record<string, StoredPlan>;
+  offerings: Keyed<StoredOffering>;
+  plans: Keyed<StoredPlan>;
 }
 
 const SECTION = 'sagemaker-training-plans';
-type Section = Record<string, PlanRegion>;
+type Section = Keyed<PlanRegion>;
 
 export function planRegions(state: SandboxState): Section {
   return (state[SECTION] ??= {}) as Section;
@@ -64,15 +65,19 @@ export function peekPlanRegions(state: SandboxState): Section | undefined {
 }
 
 export function planRegion(state: SandboxState, region: string): PlanRegion {
-  return (planRegions(state)[region] ??= { offerings: {}, plans: {} });
+  return keyed.ensure(planRegions(state), region, () => ({ offerings: {}, plans: {} }));
+}
+
+/** A region's plans, without creating the section. */
+export function plansIn(state: SandboxState, region: string): StoredPlan[] {
+  return keyed.values(keyed.get(peekPlanRegions(state), region)?.plans);
 }
 
 /** A plan by name or ARN, without creating the section. */
 export function lookupPlan(state: SandboxState, region: string, arnOrName: string): StoredPlan | undefined {
-  const plans = peekPlanRegions(state)?.[region]?.plans;
-  if (!plans) return undefined;
-  if (arnOrName.startsWith('arn:')) return Object.values(plans).find((p) => p.arn === arnOrName);
-  return plans[arnOrName];
+  const plans = keyed.get(peekPlanRegions(state), region)?.plans;
+  if (arnOrName.startsWith('arn:')) return keyed.values(plans).find((p) => p.arn === arnOrName);
+  return keyed.get(plans, arnOrName);
 }
 
 export const totalInstances = (plan: StoredPlan): number => plan.capacity.reduce((n, c) => n + c.instanceCount, 0);

@@ -1,3 +1,4 @@
+import { keyed } from '../../../core/keyed.js';
 import type { TickContext } from '../../../core/service.js';
 import { peekPlanRegions, type PlanStatus, type StoredPlan } from './state.js';
 
@@ -24,8 +25,8 @@ export function capacityStatusAt(plan: StoredPlan, cap: { startTime: number; end
 
 export function trainingPlanTick(ctx: TickContext): boolean {
   let changed = false;
-  for (const region of Object.values(peekPlanRegions(ctx.state) ?? {})) {
-    for (const plan of Object.values(region.plans)) {
+  for (const region of keyed.values(peekPlanRegions(ctx.state))) {
+    for (const plan of keyed.values(region.plans)) {
       const next = statusAt(plan, ctx.now);
       if (next === plan.status) continue;
       plan.status = next;
