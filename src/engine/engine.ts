@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { ConflictError, InputError, NotFoundError } from '../domain/errors.js';
+import { foreignOperationReason, type CloudIdentity, type OperationPlace } from '../domain/operation-owner.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
 import { OperationJournal } from './journal.js';
@@ -22,6 +23,12 @@ export interface OperationEngineOptions {
   idFactory?: () => string;
   /** Source of jitter (tests pin it). */
   random?: () => number;
+  /**
+   * The cloud and account this server acts on. Every new operation records it (with its Region), and an
+   * operation recorded for another cloud or account is never resumed, retried or cancelled here.
+   * Omitted (unit tests of the engine alone): nothing is recorded or checked.
+   */
+  owner?: CloudIdentity;
 }
 
 export interface StartResult {
@@ -64,13 +71,14 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   private readonly now: () => Date;
   private readonly idFactory: () => string;
   private readonly random: () => number;
+  private readonly owner: CloudIdentity | undefined;
   private readonly poller: SharedPoller;
   private readonly workflows = new Map<string, AnyWorkflow>();
   private readonly runs = new Map<string, Run & { done: Promise<void> }>();
   private readonly waiters = new Map<string, Set<(view: OperationView, force?: boolean) => void>>();
   private stopped = false;
 
-  constructor({ store, logger = SILENT, polling, now = () => new Date(), idFactory = () => `op-${randomUUID()}`, random = Math.random }: OperationEngineOptions) {
+  constructor({ store, logger = SILENT, polling, now = () => new Date(), idFactory = () => `op-${randomUUID()}`, random = Math.random, owner }: OperationEngineOptions) {
     super();
     this.store = store;
     this.logger = logger;
@@ -78,6 +86,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.now = now;
     this.idFactory = idFactory;
     this.random = random;
+    this.owner = owner;
     this.poller = new SharedPoller({ freshForMs: this.polling.minIntervalMs * this.polling.timeScale, nowMs: () => this.now().getTime() });
   }
 
@@ -110,7 +119,11 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       const running = this.conflictingOperation(workflow, target);
       if (running) return { record: running, existing: true };
       const record = this.store.createOperation(
-        { id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt: this.now().toISOString(), ...(idempotencyKey === undefined ? {} : { idempotencyKey }) },
+        {
+          id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt: this.now().toISOString(),
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+          ...this.placeOf(input),
+        },
         workflow.phases.map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
       return { record, existing: false };
@@ -154,6 +167,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   retryPhase(id: string, phaseName: string): OperationView {
     this.assertRunning();
     const op = this.record(id);
+    this.assertOwned(op);
     const phase = this.store.getPhase(id, phaseName);
     if (!phase) throw new NotFoundError('phase', phaseName, `Operation ${id} has no phase '${phaseName}'.`);
     if (op.status !== 'failed') throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
@@ -186,6 +200,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.assertRunning();
     const op = this.record(id);
     if (isTerminal(op.status)) throw new ConflictError(`Operation ${id} already ${op.status}; there is nothing to cancel.`);
+    this.assertOwned(op);
     const run = this.runs.get(id);
     const journal = this.journal(id);
     if (!run) {
@@ -222,8 +237,8 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
 
   /**
    * Continues every unfinished operation after a restart; each starts its current phase again at
-   * observe. Operations of kinds not registered here are left untouched (and logged). Returns the
-   * operations it resumed.
+   * observe. Operations of kinds not registered here, or recorded for another cloud or account than
+   * this server's, are left untouched (and logged). Returns the operations it resumed.
    */
   resume(): OperationView[] {
     this.assertRunning();
@@ -232,6 +247,11 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       if (this.runs.has(op.id)) continue;
       if (!this.workflows.has(op.kind)) {
         this.logger.warn({ operationId: op.id, kind: op.kind }, 'cannot resume an operation of an unregistered kind');
+        continue;
+      }
+      const foreign = this.foreignReason(op);
+      if (foreign) {
+        this.logger.warn({ operationId: op.id, cloud: op.cloud ?? null, accountId: op.accountId ?? null }, `not resuming: ${foreign}`);
         continue;
       }
       if (op.status === 'cancelling') finishCancelled(this.journal(op.id), this.store, op.id);
@@ -320,6 +340,23 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
 
   private view(op: OperationRecord): OperationView {
     return toOperationView(op, this.store.listPhases(op.id), this.now());
+  }
+
+  /** The cloud, account and Region a new operation acts in: its input's Region, else the server's default. */
+  private placeOf(input: Record<string, unknown>): OperationPlace {
+    if (!this.owner) return {};
+    const region = typeof input.region === 'string' && input.region ? input.region : this.owner.region;
+    return { cloud: this.owner.cloud, accountId: this.owner.accountId, region };
+  }
+
+  private foreignReason(op: OperationRecord): string | undefined {
+    return this.owner && foreignOperationReason(op.id, op, this.owner);
+  }
+
+  /** Refuses (409) to touch an operation that belongs to another cloud or account. */
+  private assertOwned(op: OperationRecord): void {
+    const foreign = this.foreignReason(op);
+    if (foreign) throw new ConflictError(foreign);
   }
 
   private assertRunning(): void {
