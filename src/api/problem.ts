@@ -44,6 +44,7 @@ const STATUS: Record<DomainError['kind'], number> = {
   cloud: 502,
   unauthorized: 401,
   forbidden: 403,
+  unavailable: 503,
 };
 
 export function problemFor(err: unknown, instance?: string): Problem {
@@ -81,6 +82,7 @@ const TITLES: Record<DomainError['kind'], string> = {
   cloud: 'Cloud request failed',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  unavailable: 'Cloud not available',
 };
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {

@@ -60,3 +60,4 @@ export class Cloud implements CloudPort {
 }
 
 export { AwsClients };
+export { checkCallerIdentity, type CallerIdentity } from './aws/identity.js';

@@ -11,7 +11,7 @@ export interface FieldProblem {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized' | 'forbidden';
+  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized' | 'forbidden' | 'unavailable';
 }
 
 /** The request itself is wrong (400/422): names each offending field. */
@@ -102,5 +102,21 @@ export class ForbiddenError extends DomainError {
   constructor(message: string) {
     super(message);
     this.name = 'ForbiddenError';
+  }
+}
+
+/**
+ * The server cannot act on its cloud yet (503), e.g. `--cloud aws` without usable credentials. `code`
+ * says why, `remedy` what to do; the same request works once the cause is fixed.
+ */
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable' as const;
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly remedy?: string,
+  ) {
+    super(message);
+    this.name = 'UnavailableError';
   }
 }
