@@ -57,6 +57,7 @@ export function lockDirectory(dir: string, { pid = process.pid, now = () => new 
   const db = new BetterSqlite3(join(dir, LOCK_FILE));
   try {
     db.pragma('busy_timeout = 0');
+    db.pragma('journal_mode = MEMORY'); // nothing is ever written: no -journal file to leave behind
     db.exec('BEGIN IMMEDIATE');
   } catch (err) {
     db.close();
