@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../sandbox/cli.js';
 import { exportLines, sandboxEnvironment } from '../sandbox/environment.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
-import { startServer } from '../src/cli/serve.js';
+import { migrateLegacyLayout, sandboxCloudStateDirectory, sandboxDirectory } from '../src/cli/data-layout.js';
+import { startServer, type RunningServer } from '../src/cli/serve.js';
+import { lockDirectory, type DirectoryLock } from '../src/store/directory-lock.js';
 
 const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1] [--port 3099] [--data-dir .instantstart]
                          [--region us-west-2] [--token TOKEN] [--sandbox-port 4566] [--sandbox-speed 20]
@@ -12,6 +14,8 @@ const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1
 Serves the web UI at /, the REST API under /api/v1, OpenAPI at /api/openapi.json and MCP at /mcp.
 --cloud sandbox (the default, or INSTANTSTART_CLOUD=sandbox) embeds the sandbox cloud: nothing costs money.
 --cloud aws uses the default AWS credential chain and Region (AWS_PROFILE, AWS_REGION, …).
+--data-dir keeps one directory per cloud and account: <data-dir>/sandbox (with the embedded sandbox's
+state in <data-dir>/sandbox/cloud) and <data-dir>/aws/<account-id>; one server at a time uses each.
 --sandbox-speed N runs sandbox time N× faster (default 20: EKS's ~10 minutes take ~30 seconds).
 --sandbox-url uses a sandbox already running (\`instantstart sandbox\`) instead of embedding one.
 Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).
@@ -38,6 +42,30 @@ async function sandboxSpeed(url: string): Promise<number> {
   });
   const health = (await res.json()) as { speed?: number };
   return health.speed && health.speed > 0 ? health.speed : 1;
+}
+
+/**
+ * Moves an older data directory to the per-cloud layout, then takes the sandbox directory's lock
+ * before the embedded sandbox starts on its state (a second server must not run a second sandbox there).
+ */
+function lockSandboxDirectory(dataDir: string): DirectoryLock {
+  migrateLegacyLayout(dataDir, (message) => process.stderr.write(`${message}\n`));
+  return lockDirectory(sandboxDirectory(dataDir));
+}
+
+function awsAccount(server: RunningServer): string {
+  const { accountId } = server.cloudAccess();
+  return accountId ? `, account ${accountId}` : ', account unknown: no usable credentials';
+}
+
+/** Says in the terminal when the server cannot act on its cloud yet (no credentials), and what to do. */
+function reportCloudAccess(server: RunningServer): void {
+  const { problem } = server.cloudAccess().access;
+  if (!problem) return;
+  process.stderr.write(
+    `\n*** Not connected to AWS — ${problem.message}\n${problem.remedy}\n` +
+      `Until then the UI explains this and every request that needs AWS answers 503 (nothing is stored for an unknown account).\n\n`,
+  );
 }
 
 /** `instantstart serve …`: runs until SIGINT/SIGTERM. */
@@ -73,12 +101,14 @@ export async function runServeCommand(argv: string[]): Promise<void> {
 
   let sandbox: RunningSandbox | undefined;
   let sandboxUrl = values['sandbox-url'];
+  let sandboxLock: DirectoryLock | undefined;
   let timeScale = 1;
   if (cloud === 'sandbox') {
+    sandboxLock = lockSandboxDirectory(dataDir);
     if (sandboxUrl) {
       timeScale = 1 / (await sandboxSpeed(sandboxUrl));
     } else {
-      sandbox = await sandboxOn(Number(values['sandbox-port']), resolve(dataDir, 'sandbox'), speed);
+      sandbox = await sandboxOn(Number(values['sandbox-port']), sandboxCloudStateDirectory(dataDir), speed);
       sandboxUrl = sandbox.url;
       timeScale = 1 / speed;
     }
@@ -98,13 +128,15 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     token: values.token,
     allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
     pollTimeScale: timeScale,
+    ...(sandboxLock ? { sandboxLock } : {}),
   });
   process.stdout.write(
-    `\nInstantStart on ${cloud === 'sandbox' ? `the sandbox cloud (${sandboxUrl}, ${Math.round(1 / timeScale)}× time)` : `AWS (${region})`}\n` +
+    `\nInstantStart on ${cloud === 'sandbox' ? `the sandbox cloud (${sandboxUrl}, ${Math.round(1 / timeScale)}× time)` : `AWS (${region}${awsAccount(server)})`}\n` +
       `  UI        ${server.url}/\n  REST API  ${server.url}/api/v1  (OpenAPI: ${server.url}/api/openapi.json)\n  MCP       ${server.url}/mcp  (stdio: instantstart mcp --url ${server.url})\n` +
       (sandboxUrl ? `\nInspect the sandbox with the AWS CLI and kubectl:\n${exportLines(sandboxEnvironment(sandboxUrl, region))}\n  instantstart kubeconfig <cluster>-eks > kubeconfig\n` : '') +
       '\n',
   );
+  reportCloudAccess(server);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

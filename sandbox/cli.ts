@@ -6,7 +6,8 @@ import { exportLines, sandboxEnvironment } from './environment.js';
 const USAGE = `usage: instantstart sandbox [--port 4566] [--host 127.0.0.1] [--speed N] [--state-dir DIR]
 
 Starts the sandbox cloud: a local AWS endpoint (STS, IAM, EC2, EKS, SageMaker, Service Quotas,
-S3, FSx) that speaks AWS's wire protocols. State is kept in --state-dir (default .instantstart/sandbox).
+S3, FSx) that speaks AWS's wire protocols. State is kept in --state-dir (default .instantstart/sandbox/cloud,
+where \`instantstart serve\` keeps its embedded sandbox's state).
 --speed N runs sandbox time N times faster than real time (EKS's ~10 minute create takes 10/N minutes).`;
 
 /** `instantstart sandbox …`: runs until SIGINT/SIGTERM, then saves its state. */
@@ -17,7 +18,7 @@ export async function runSandboxCommand(argv: string[]): Promise<void> {
       port: { type: 'string', default: '4566' },
       host: { type: 'string', default: '127.0.0.1' },
       speed: { type: 'string' },
-      'state-dir': { type: 'string', default: '.instantstart/sandbox' },
+      'state-dir': { type: 'string', default: '.instantstart/sandbox/cloud' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,

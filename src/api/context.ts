@@ -1,4 +1,5 @@
 import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
+import type { CloudAccess } from '../domain/schemas/config.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
 import type { ClusterViews } from '../workflows/cluster-views.js';
@@ -29,11 +30,20 @@ export interface ServerConfig {
   token?: string;
 }
 
+/** The account the server acts in (null until STS says) and whether it can act there now. */
+export interface CloudAccessState {
+  accountId: string | null;
+  access: CloudAccess;
+}
+
 /** Everything the HTTP layer is built with. */
 export interface ApiContext {
   config: ServerConfig;
-  /** The AWS account the server acts in (STS), for display. */
-  accountId(): Promise<string>;
+  /** Whether the server can act on its cloud: the account, or the credential problem and its remedy. */
+  cloudAccess(): CloudAccessState;
+  /** Checks the credentials again; when they work, the account's data directory is opened and its operations resume. */
+  checkCloudAccess(): Promise<CloudAccessState>;
+  /** The parts below need the cloud: while it is not available they throw UnavailableError (503). */
   operations: OperationsApi;
   preflight: PreflightService;
   clusters: ClusterViews;

@@ -59,7 +59,7 @@ const STATUS: Record<DomainError['kind'], number> = {
   cloud: 502,
   unauthorized: 401,
   forbidden: 403,
-  // The server's own data directory cannot be written: nothing was started; retry once it can.
+  // The server cannot act right now (its data directory cannot be written, no usable credentials): retry once it can.
   unavailable: 503,
 };
 
@@ -103,7 +103,7 @@ const TITLES: Record<DomainError['kind'], string> = {
   cloud: 'Cloud request failed',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
-  unavailable: 'Data directory cannot be written',
+  unavailable: 'Service unavailable',
 };
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {

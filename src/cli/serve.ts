@@ -5,24 +5,13 @@ import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { hostPolicy } from '../api/guard/hosts.js';
 import { buildServer } from '../api/server.js';
-import type { ApiContext, OperationsApi, ServerConfig } from '../api/context.js';
-import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
-import { AwsCatalog } from '../cloud/aws/catalog.js';
-import { OperationEngine } from '../engine/engine.js';
+import type { CloudAccessState, ServerConfig } from '../api/context.js';
+import type { CloudTimeouts } from '../cloud/index.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
+import type { DirectoryLock } from '../store/directory-lock.js';
+import { CloudSession, sessionApiContext } from './cloud-session.js';
+import { migrateLegacyLayout } from './data-layout.js';
 import { createServerLogger } from './logger.js';
-import { openStores } from '../store/index.js';
-import { ClusterViews, type OperationsLookup } from '../workflows/cluster-views.js';
-import type { ActiveClusterPort } from '../workflows/context.js';
-import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
-import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
-import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
-import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
-import { updateInstanceGroupWorkflow } from '../workflows/instance-group-changes/update.js';
-import { readAutoscaling } from '../workflows/autoscaling-view.js';
-import { setAutoscalingWorkflow } from '../workflows/set-autoscaling.js';
-import { NodeViews } from '../workflows/nodes/node-views.js';
-import { PreflightService } from '../workflows/preflight.js';
 
 export interface ServeOptions {
   cloud: 'sandbox' | 'aws';
@@ -33,17 +22,20 @@ export interface ServeOptions {
   token?: string;
   /** Names (besides loopback and the bound address) that clients use to reach this server; other Host headers are refused. */
   allowedHosts?: string[];
+  /** How long AWS and Kubernetes calls may take (defaults: 10 s to connect, 30 s per call). */
+  cloudTimeouts?: Partial<CloudTimeouts>;
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
   pollTimeScale?: number;
-  /** Deadlines of every AWS and Kubernetes call (defaults: 10 s to connect, 30 s per call). */
-  cloudTimeouts?: Partial<CloudTimeouts>;
   logger?: Logger;
+  /** The sandbox directory's lock, when the caller took it before starting the embedded sandbox there. */
+  sandboxLock?: DirectoryLock;
 }
 
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
-  engine: OperationEngine;
+  /** The account (once known) and whether the server can act on its cloud; the problem and remedy when not. */
+  cloudAccess(): CloudAccessState;
   /** Stops accepting requests and pollers; the journal stays as it is, so a restart resumes. */
   close(): Promise<void>;
 }
@@ -63,87 +55,71 @@ function packageVersion(): string {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
- * The composition root: store → engine (+ workflows) → cloud adapters → REST/WebSocket/MCP/UI.
- * Resumes every unfinished operation before it starts listening.
+ * The composition root: identity → the cloud's and account's data directory (store → engine + workflows →
+ * cloud adapters, cloud-session.ts and workspace.ts) → REST/WebSocket/MCP/UI. Resumes the unfinished
+ * operations of that cloud and account before it starts listening.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   if (!LOOPBACK.has(options.host) && !options.token) {
     throw new Error(`Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`);
   }
   const logger = options.logger ?? createServerLogger();
-  const stores = openStores(options.dataDir);
-  const activeCluster: ActiveClusterPort = {
-    get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
-    set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
-  };
-  const clients = new AwsClients({ defaultRegion: options.region, timeouts: options.cloudTimeouts });
-  const cloud = new Cloud(clients);
-  const engine = new OperationEngine({
-    store: stores.operations,
-    logger: logger.child({ component: 'engine' }),
-    polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: options.pollTimeScale ?? 1 },
-  });
-  const deps = { cloud, activeCluster };
-  engine.register(createClusterWorkflow(deps));
-  engine.register(deleteClusterWorkflow(deps));
-  engine.register(addInstanceGroupWorkflow(deps));
-  engine.register(scaleInstanceGroupWorkflow(deps));
-  engine.register(updateInstanceGroupWorkflow(deps));
-  engine.register(deleteInstanceGroupWorkflow(deps));
-  engine.register(setAutoscalingWorkflow(deps));
-
-  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
-  const operations: OperationsApi & OperationsLookup = {
-    start: (kind, input, opts) => engine.start(kind, input as Record<string, unknown>, opts),
-    get: (id) => engine.get(id),
-    list: (query) => engine.list(query),
-    events: (id, after, limit) => engine.events(id, after, limit),
-    retryPhase: (id, phase) => engine.retryPhase(id, phase),
-    cancel: (id) => engine.cancel(id),
-    waitFor: (id, ms) => engine.waitFor(id, ms),
-    on: (event: 'operation' | 'log', listener: (...args: never[]) => void) => engine.on(event, listener as never),
-    off: (event: string, listener: (...args: never[]) => void) => engine.off(event as 'operation', listener as never),
-    activeFor: (target) => engine.activeFor(target)[0],
-    byIdempotencyKey: (key) => {
-      const found = stores.operations.findByIdempotencyKey(key);
-      return found ? engine.get(found.id) : undefined;
-    },
-    unsettledClusterOperations: () =>
-      stores.operations
-        .latestPerTarget(['create-cluster', 'delete-cluster'])
-        .filter((op) => op.status !== 'succeeded')
-        .map((op) => engine.get(op.id)),
-  };
+  const session = await connectCloud(options, logger);
   const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
-  const ctx: ApiContext = {
-    config,
-    accountId: () => cloud.accountId(),
-    operations,
-    preflight: new PreflightService(new AwsCatalog(clients), options.region),
-    clusters: new ClusterViews(cloud, operations, activeCluster),
-    nodes: new NodeViews(cloud),
-    autoscaling: (region, cluster) => readAutoscaling(cloud, region, cluster),
-    activeCluster,
-  };
+  const ctx = sessionApiContext(session, config);
   let baseUrl = '';
   const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl });
   const hosts = hostPolicy({ bind: options.host, configured: options.allowedHosts });
   if (!hosts.names) logger.warn({ host: options.host }, 'bound to every address with no --allowed-host: any Host header is accepted (the API token still applies)');
-  const app = await buildServer(ctx, { logger, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });
-  engine.resume();
-  const address = await app.listen({ host: options.host, port: options.port });
+  let app: FastifyInstance | undefined;
+  let address: string;
+  try {
+    app = await buildServer(ctx, { logger, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });
+    address = await app.listen({ host: options.host, port: options.port });
+  } catch (err) {
+    await app?.close();
+    await session.close();
+    throw err;
+  }
   const port = new URL(address).port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   baseUrl = `http://127.0.0.1:${port}`;
+  session.announce(url);
   logger.info({ url, cloud: options.cloud, region: options.region, dataDir: options.dataDir }, 'InstantStart is serving the UI, REST API and MCP');
   return {
     url,
     app,
-    engine,
+    cloudAccess: () => session.state(),
     async close() {
-      await engine.stop();
-      await app.close();
-      stores.close();
+      await session.stop();
+      await app!.close();
+      await session.close();
     },
   };
+}
+
+/**
+ * Moves an older data directory to the per-cloud layout, checks who the credentials are and opens that
+ * cloud's and account's data directory (resuming its operations). Refuses to start when another server
+ * uses that directory, or when the sandbox does not answer; on AWS without usable credentials it starts
+ * anyway, unconnected, so the UI can say what to do.
+ */
+async function connectCloud(options: ServeOptions, logger: Logger): Promise<CloudSession> {
+  migrateLegacyLayout(options.dataDir, (message) => logger.warn({ dataDir: options.dataDir }, message));
+  const session = new CloudSession({
+    cloud: options.cloud,
+    region: options.region,
+    dataDir: options.dataDir,
+    logger,
+    pollTimeScale: options.pollTimeScale ?? 1,
+    ...(options.cloudTimeouts ? { cloudTimeouts: options.cloudTimeouts } : {}),
+    ...(options.sandboxLock ? { heldLock: options.sandboxLock } : {}),
+  });
+  const { access } = await session.connect();
+  const problem = access.problem;
+  if (problem && (problem.code === 'DataDirectoryInUse' || options.cloud === 'sandbox')) {
+    await session.close();
+    throw new Error(problem.code === 'DataDirectoryInUse' ? problem.message : `The sandbox cloud did not say who we are (STS): ${problem.message}`);
+  }
+  return session;
 }

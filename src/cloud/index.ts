@@ -64,3 +64,4 @@ export class Cloud implements CloudPort {
 
 export { AwsClients };
 export { DEFAULT_CLOUD_TIMEOUTS, type CloudTimeouts } from './timeouts.js';
+export { checkCallerIdentity, type CallerIdentity } from './aws/identity.js';

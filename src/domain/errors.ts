@@ -125,19 +125,35 @@ export class ForbiddenError extends DomainError {
 }
 
 /**
- * The server cannot write its own data directory (disk full, read-only, I/O error, locked, damaged),
- * so it refuses to start anything it could not journal (503). `code` is SQLite's (`SQLITE_FULL`, …)
- * or the file system's (`EACCES`, …); `remedy` says what an operator does about it.
+ * The server cannot act right now (503), e.g. `--cloud aws` without usable credentials. `code` says
+ * why, `remedy` what to do; the same request works once the cause is fixed.
  */
-export class StoreUnavailableError extends DomainError {
+export class UnavailableError extends DomainError {
   readonly kind = 'unavailable' as const;
   constructor(
     message: string,
     readonly code: string,
-    readonly file: string,
-    readonly remedy: string,
+    readonly remedy?: string,
   ) {
     super(message);
+    this.name = 'UnavailableError';
+  }
+}
+
+/**
+ * The server cannot write its own data directory (disk full, read-only, I/O error, locked, damaged),
+ * so it refuses to start anything it could not journal (503). `code` is SQLite's (`SQLITE_FULL`, …)
+ * or the file system's (`EACCES`, …); `remedy` says what an operator does about it.
+ */
+export class StoreUnavailableError extends UnavailableError {
+  constructor(
+    message: string,
+    code: string,
+    readonly file: string,
+    override readonly remedy: string,
+  ) {
+    super(message, code, remedy);
     this.name = 'StoreUnavailableError';
   }
 }
+

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { canonicalJson } from '../domain/canonical-json.js';
 import { ConflictError, InputError, NotFoundError } from '../domain/errors.js';
+import { foreignOperationReason, type CloudIdentity, type OperationPlace } from '../domain/operation-owner.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
 import { OperationJournal } from './journal.js';
@@ -31,6 +32,12 @@ export interface OperationEngineOptions {
    * from `minIntervalMs` to `maxIntervalMs`. Defaults: 1000 ms … 30000 ms.
    */
   storeProbe?: Partial<StoreProbeOptions>;
+  /**
+   * The cloud and account this server acts on. Every new operation records it (with its Region), and an
+   * operation recorded for another cloud or account is never resumed, retried or cancelled here.
+   * Omitted (unit tests of the engine alone): nothing is recorded or checked.
+   */
+  owner?: CloudIdentity;
 }
 
 export interface StartResult {
@@ -75,6 +82,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   private readonly now: () => Date;
   private readonly idFactory: () => string;
   private readonly random: () => number;
+  private readonly owner: CloudIdentity | undefined;
   private readonly poller: SharedPoller;
   private readonly workflows = new Map<string, AnyWorkflow>();
   private readonly runs = new Map<string, Run & { done: Promise<void> }>();
@@ -91,6 +99,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     idFactory = () => `op-${randomUUID()}`,
     random = Math.random,
     storeProbe,
+    owner,
   }: OperationEngineOptions) {
     super();
     this.store = store;
@@ -99,6 +108,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.now = now;
     this.idFactory = idFactory;
     this.random = random;
+    this.owner = owner;
     this.poller = new SharedPoller({ freshForMs: this.polling.minIntervalMs * this.polling.timeScale, nowMs: () => this.now().getTime() });
     this.paused = new StorePauses({
       store,
@@ -143,7 +153,11 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       if (running) return { record: running, existing: true };
       const createdAt = this.now().toISOString();
       const record = this.store.createOperation(
-        { id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) },
+        {
+          id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt,
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+          ...this.placeOf(input),
+        },
         workflow.phases.map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
       // In the same transaction: an operation is in the journal with its first line, or not at all.
@@ -193,6 +207,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   retryPhase(id: string, phaseName: string): OperationView {
     this.assertRunning();
     const op = this.record(id);
+    this.assertOwned(op);
     const phase = this.store.getPhase(id, phaseName);
     if (!phase) throw new NotFoundError('phase', phaseName, `Operation ${id} has no phase '${phaseName}'.`);
     if (op.status !== 'failed') throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
@@ -238,6 +253,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.assertRunning();
     const op = this.record(id);
     if (isTerminal(op.status)) throw new ConflictError(`Operation ${id} already ${op.status}; there is nothing to cancel.`);
+    this.assertOwned(op);
     const run = this.runs.get(id);
     const journal = this.journal(id);
     if (!run) {
@@ -276,8 +292,8 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
 
   /**
    * Continues every unfinished operation after a restart; each starts its current phase again at
-   * observe. Operations of kinds not registered here are left untouched (and logged). Returns the
-   * operations it resumed.
+   * observe. Operations of kinds not registered here, or recorded for another cloud or account than
+   * this server's, are left untouched (and logged). Returns the operations it resumed.
    */
   resume(): OperationView[] {
     this.assertRunning();
@@ -286,6 +302,11 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       if (this.runs.has(op.id) || this.paused.has(op.id)) continue;
       if (!this.workflows.has(op.kind)) {
         this.logger.warn({ operationId: op.id, kind: op.kind }, 'cannot resume an operation of an unregistered kind');
+        continue;
+      }
+      const foreign = this.foreignReason(op);
+      if (foreign) {
+        this.logger.warn({ operationId: op.id, cloud: op.cloud ?? null, accountId: op.accountId ?? null }, `not resuming: ${foreign}`);
         continue;
       }
       if (op.status === 'cancelling') finishCancelled(this.journal(op.id), this.store, op.id);
@@ -385,6 +406,23 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
 
   private view(op: OperationRecord): OperationView {
     return toOperationView(op, this.store.listPhases(op.id), this.now(), this.paused.get(op.id));
+  }
+
+  /** The cloud, account and Region a new operation acts in: its input's Region, else the server's default. */
+  private placeOf(input: Record<string, unknown>): OperationPlace {
+    if (!this.owner) return {};
+    const region = typeof input.region === 'string' && input.region ? input.region : this.owner.region;
+    return { cloud: this.owner.cloud, accountId: this.owner.accountId, region };
+  }
+
+  private foreignReason(op: OperationRecord): string | undefined {
+    return this.owner && foreignOperationReason(op.id, op, this.owner);
+  }
+
+  /** Refuses (409) to touch an operation that belongs to another cloud or account. */
+  private assertOwned(op: OperationRecord): void {
+    const foreign = this.foreignReason(op);
+    if (foreign) throw new ConflictError(foreign);
   }
 
   private assertRunning(): void {

@@ -65,6 +65,13 @@ const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  // Where each operation acts: a journal must never resume an operation against another cloud or
+  // account (issue 13). Rows written before this migration keep NULL: unknown.
+  `
+  ALTER TABLE operations ADD COLUMN cloud TEXT;
+  ALTER TABLE operations ADD COLUMN account_id TEXT;
+  ALTER TABLE operations ADD COLUMN region TEXT;
+  `,
 ];
 
 /**

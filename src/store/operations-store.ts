@@ -1,4 +1,4 @@
-import type { LogLine, OperationError, OperationStatus, PhaseStatus } from '../domain/schemas/operations.js';
+import type { CloudKind, LogLine, OperationError, OperationStatus, PhaseStatus } from '../domain/schemas/operations.js';
 import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
 import { probeWrite, type Database } from './database.js';
 import { guardWrite } from './store-failures.js';
@@ -14,6 +14,10 @@ export interface OperationRecord {
   result?: Record<string, unknown>;
   error?: OperationError;
   idempotencyKey?: string;
+  /** Where the operation acts; absent on operations journaled before this was recorded (unknown). */
+  cloud?: CloudKind;
+  accountId?: string;
+  region?: string;
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;
@@ -70,6 +74,7 @@ export interface OperationFilter {
 interface OperationRow {
   id: string; kind: string; target: string; status: string; input: string; state: string;
   result: string | null; error: string | null; idempotency_key: string | null;
+  cloud: string | null; account_id: string | null; region: string | null;
   created_at: string; updated_at: string; finished_at: string | null;
 }
 interface PhaseRow {
@@ -115,10 +120,13 @@ export class OperationsStore {
     return this.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO operations (id, kind, target, status, input, state, idempotency_key, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO operations (id, kind, target, status, input, state, idempotency_key, cloud, account_id, region, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(op.id, op.kind, op.target, op.status, JSON.stringify(op.input), JSON.stringify(op.state), op.idempotencyKey ?? null, op.createdAt, op.createdAt);
+        .run(
+          op.id, op.kind, op.target, op.status, JSON.stringify(op.input), JSON.stringify(op.state), op.idempotencyKey ?? null,
+          op.cloud ?? null, op.accountId ?? null, op.region ?? null, op.createdAt, op.createdAt,
+        );
       const insertPhase = this.db.prepare(
         `INSERT INTO phases (operation_id, idx, name, title, status, expected_seconds) VALUES (?, ?, ?, ?, 'pending', ?)`,
       );
@@ -265,6 +273,9 @@ function toOperation(row: OperationRow): OperationRecord {
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as Record<string, unknown> }),
     ...(row.error === null ? {} : { error: JSON.parse(row.error) as OperationError }),
     ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
+    ...(row.cloud === null ? {} : { cloud: row.cloud as CloudKind }),
+    ...(row.account_id === null ? {} : { accountId: row.account_id }),
+    ...(row.region === null ? {} : { region: row.region }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),

@@ -53,14 +53,18 @@ function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
   };
 }
 
-/** The product server in this process, on a free port, talking to the test sandbox through AWS_* settings. */
+/**
+ * The product server in this process, on a free port, talking to the test sandbox through AWS_* settings.
+ * `cloud: 'aws'` runs the real-AWS configuration (its own data directory per account) against the same
+ * sandbox, which answers as account 000000000000.
+ */
 export async function startTestServer(
   sb: TestSandbox,
-  options: { speed: number; dataDir?: string; token?: string; allowedHosts?: string[]; logLines?: string[]; cloudTimeouts?: ServeOptions['cloudTimeouts'] },
+  options: { speed: number; dataDir?: string; token?: string; cloud?: 'sandbox' | 'aws'; allowedHosts?: string[]; logLines?: string[]; cloudTimeouts?: ServeOptions['cloudTimeouts'] },
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'instantstart-server-'));
   const server: RunningServer = await startServer({
-    cloud: 'sandbox',
+    cloud: options.cloud ?? 'sandbox',
     host: '127.0.0.1',
     port: 0,
     dataDir,
@@ -94,10 +98,15 @@ export interface ServerProcess extends Omit<TestServer, 'close'> {
 
 /** The real `instantstart serve` as a child process using the test sandbox (`--sandbox-url`). */
 export async function spawnServer(sb: TestSandbox, dataDir: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['bin/instantstart.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--sandbox-url', sb.url, '--region', sb.env.AWS_REGION!], {
-    env: { ...process.env, INSTANTSTART_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawnServe(['--data-dir', dataDir, '--sandbox-url', sb.url, '--region', sb.env.AWS_REGION!], { ...process.env, INSTANTSTART_LOG_LEVEL: 'warn' }, dataDir);
+}
+
+/**
+ * `instantstart serve --port 0 <args>` as a child process with exactly `env`; resolves once it prints
+ * its UI address. `output()` is what it wrote so far (stdout and stderr).
+ */
+export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, dataDir: string): Promise<ServerProcess & { output(): string }> {
+  const child = spawn(process.execPath, ['bin/instantstart.mjs', 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -122,6 +131,7 @@ export async function spawnServer(sb: TestSandbox, dataDir: string): Promise<Ser
     url,
     dataDir,
     child,
+    output: () => `${out}${err}`,
     ...client(url),
     async kill() {
       child.kill('SIGKILL');

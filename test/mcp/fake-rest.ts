@@ -91,6 +91,9 @@ export function operation(overrides: Partial<OperationView> = {}): OperationView
     kind: 'create-cluster',
     target: 'cluster/us-west-2/demo',
     status: 'running',
+    cloud: 'sandbox',
+    accountId: '000000000000',
+    region: 'us-west-2',
     input: { name: 'demo' },
     currentPhase: 'network',
     phases: [

@@ -105,6 +105,27 @@ describe('operations store', () => {
     }
   });
 
+  it('records where an operation acts, and reads journals from before that as unknown', () => {
+    const { dir, cleanup } = tempDataDir();
+    try {
+      // A journal as the first schema left it: no cloud, account or Region columns, one operation.
+      const old = openDatabase(dir);
+      for (const column of ['cloud', 'account_id', 'region']) old.exec(`ALTER TABLE operations DROP COLUMN ${column}`);
+      old.pragma('user_version = 1');
+      old.prepare(`INSERT INTO operations (id, kind, target, status, input, state, created_at, updated_at) VALUES ('op-old', 'k', 't', 'running', '{}', '{}', ?, ?)`).run(at(0), at(0));
+      old.close();
+
+      const store = new OperationsStore(openDatabase(dir));
+      const legacy = store.getOperation('op-old')!;
+      assert.deepEqual([legacy.cloud, legacy.accountId, legacy.region], [undefined, undefined, undefined], 'unknown, not guessed');
+      const placed = store.createOperation(op('op-new', { cloud: 'aws', accountId: '123456789012', region: 'eu-west-1' }), PHASES);
+      assert.deepEqual([placed.cloud, placed.accountId, placed.region], ['aws', '123456789012', 'eu-west-1']);
+      store.db.close();
+    } finally {
+      cleanup();
+    }
+  });
+
   it('refuses a database written by a newer schema', () => {
     const { dir, cleanup } = tempDataDir();
     try {

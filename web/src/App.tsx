@@ -1,9 +1,9 @@
 import AppLayout, { type AppLayoutProps } from '@cloudscape-design/components/app-layout';
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
-import Flashbar, { type FlashbarProps } from '@cloudscape-design/components/flashbar';
+import Flashbar from '@cloudscape-design/components/flashbar';
 import { useState } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { useConfig } from './api/queries.js';
+import { useCloudNotice } from './components/CloudNotice.js';
 import { Navigation } from './components/Navigation.js';
 import { useNotifications } from './hooks/notifications.js';
 import { useFollow } from './hooks/use-follow.js';
@@ -30,31 +30,6 @@ function contentTypeFor(pathname: string): AppLayoutProps.ContentType {
   if (pathname.startsWith('/create-cluster')) return 'wizard';
   if (pathname === '/clusters' || pathname === '/operations') return 'table';
   return 'default';
-}
-
-/** A once-per-session notice saying which cloud this server uses and whether it costs money. */
-function useCloudNotice(): FlashbarProps.MessageDefinition[] {
-  const config = useConfig();
-  const [dismissed, setDismissed] = useState(() => sessionStorage.getItem('instantstart.cloudNotice') === 'dismissed');
-  if (!config.data || dismissed) return [];
-  const dismiss = () => {
-    sessionStorage.setItem('instantstart.cloudNotice', 'dismissed');
-    setDismissed(true);
-  };
-  const sandbox = config.data.cloud === 'sandbox';
-  return [
-    {
-      id: 'cloud-notice',
-      type: sandbox ? 'info' : 'warning',
-      header: sandbox ? 'Sandbox cloud' : `AWS account ${config.data.accountId ?? ''} (${config.data.region})`,
-      content: sandbox
-        ? 'This server runs on the local sandbox cloud: clusters, nodes and storage are simulated, nothing is created in AWS and nothing costs money.'
-        : 'This server calls real AWS: clusters, instances and storage you create here are billed to this account.',
-      dismissible: true,
-      dismissLabel: 'Dismiss',
-      onDismiss: dismiss,
-    },
-  ];
 }
 
 export function App() {

@@ -4,6 +4,11 @@ import { z } from 'zod';
  * The public shape of durable operations (ARCHITECTURE.md → Operations). Every mutating endpoint
  * answers 202 with an operation; `statusUrl` / `statusTool` name what decides completion.
  */
+export const CloudKindSchema = z
+  .enum(['sandbox', 'aws'])
+  .describe('sandbox: the local simulated cloud (nothing is billed); aws: real AWS.');
+export type CloudKind = z.infer<typeof CloudKindSchema>;
+
 export const OperationStatusSchema = z
   .enum(['pending', 'running', 'succeeded', 'failed', 'cancelling', 'cancelled'])
   .describe('pending: queued; running: a phase works; succeeded/failed/cancelled: terminal.');
@@ -60,6 +65,9 @@ export const OperationViewSchema = z.object({
   kind: z.string().describe('Workflow kind, e.g. create-cluster, delete-cluster.'),
   target: z.string().describe('What the operation works on, e.g. cluster/us-west-2/my-cluster.'),
   status: OperationStatusSchema,
+  cloud: CloudKindSchema.nullable().describe('The cloud the operation acts on; null for operations journaled before InstantStart recorded it (unknown).'),
+  accountId: z.string().nullable().describe('The AWS account the operation acts in (000000000000 on the sandbox); null when unknown.'),
+  region: z.string().nullable().describe('The Region the operation acts in; null when unknown.'),
   input: z.record(z.string(), z.unknown()),
   result: z.record(z.string(), z.unknown()).optional(),
   error: OperationErrorSchema.optional(),

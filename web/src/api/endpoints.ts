@@ -28,6 +28,8 @@ import type {
 /** One function per REST endpoint of docs/API.md that the UI uses. */
 
 export const getConfig = () => api<ServerConfig>('/api/v1/config');
+/** Checks the server's cloud credentials again; when they work, the server opens that account's data (no restart). */
+export const checkCredentials = () => api<ServerConfig>('/api/v1/config/credentials/check', { method: 'POST' });
 export const listRegions = () => api<{ regions: RegionView[] }>('/api/v1/regions').then((r) => r.regions);
 export const listAvailabilityZones = (region?: string) =>
   api<{ region: string; availabilityZones: AvailabilityZoneView[] }>(`/api/v1/availability-zones${qs({ region })}`).then((r) => r.availabilityZones);

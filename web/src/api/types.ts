@@ -4,6 +4,7 @@ import type { AutoscalingView, SetAutoscalingRequestSchema } from '../../../src/
 import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '../../../src/domain/schemas/clusters.js';
 import type { AddInstanceGroupRequestSchema, InstanceGroupView } from '../../../src/domain/schemas/instance-groups.js';
 import type { Accepted, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../../../src/domain/schemas/operations.js';
+import type { CloudAccessProblem, ServerConfigView } from '../../../src/domain/schemas/config.js';
 import type {
   ClusterEvent,
   ClusterEventsSchema,
@@ -32,12 +33,9 @@ export type RegionView = z.infer<typeof RegionViewSchema>;
 export type AvailabilityZoneView = z.infer<typeof AvailabilityZoneViewSchema>;
 export type QuotaFinding = z.infer<typeof QuotaFindingSchema>;
 
-export interface ServerConfig {
-  cloud: 'sandbox' | 'aws';
-  region: string;
-  accountId?: string;
-  version?: string;
-}
+/** GET /api/v1/config: the cloud, Region, account, and whether the server can act there (`cloudAccess`). */
+export type ServerConfig = ServerConfigView;
+export type { CloudAccessProblem };
 export interface ActiveCluster {
   name: string | null;
   region: string | null;

@@ -15,8 +15,13 @@ export function CloudBadge() {
       <Badge color="green">Sandbox cloud</Badge>
     </span>
   ) : (
-    <span data-testid="cloud-mode" data-cloud="aws" title="Real AWS: what you create here is billed to your account.">
+    <span data-testid="cloud-mode" data-cloud="aws" data-ready={String(config.data.cloudAccess.ready)} title="Real AWS: what you create here is billed to your account.">
       <Badge color="red">AWS</Badge>
+      {!config.data.cloudAccess.ready && (
+        <Box color="text-status-error" fontSize="body-s" data-testid="cloud-not-connected">
+          not connected: see the banner
+        </Box>
+      )}
     </span>
   );
 }
@@ -44,13 +49,13 @@ export function Navigation() {
         <Box variant="awsui-key-label">Cloud</Box>
         <CloudBadge />
         {config.data && (
-          <Box variant="small" color="text-body-secondary" data-testid="cloud-details">
+          <Box variant="small" display="block" color="text-body-secondary" data-testid="cloud-details">
             {config.data.region}
             {config.data.accountId ? ` · account ${config.data.accountId}` : ''}
             {config.data.version ? ` · v${config.data.version}` : ''}
           </Box>
         )}
-        <Box variant="small" color="text-body-secondary" data-testid="live-status">
+        <Box variant="small" display="block" color="text-body-secondary" data-testid="live-status">
           {live.connected ? 'Live updates on' : 'Live updates off — refreshing every 5 s'}
         </Box>
       </Box>

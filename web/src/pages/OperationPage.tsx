@@ -26,6 +26,13 @@ function ResultValue({ value }: { value: unknown }) {
   return <Box variant="code">{typeof value === 'string' ? value : JSON.stringify(value)}</Box>;
 }
 
+/** Where the operation acts; operations journaled by older versions did not record it. */
+function placeOf(op: OperationView): string {
+  if (!op.cloud) return 'unknown (recorded before InstantStart kept the cloud of each operation)';
+  const where = op.cloud === 'sandbox' ? 'Sandbox cloud' : 'AWS';
+  return `${where} · account ${op.accountId ?? 'unknown'}${op.region ? ` · ${op.region}` : ''}`;
+}
+
 function Summary({ op }: { op: OperationView }) {
   const follow = useFollow();
   const now = useNow(!isTerminal(op));
@@ -48,6 +55,7 @@ function Summary({ op }: { op: OperationView }) {
               op.target
             ),
           },
+          { label: 'Cloud and account', value: <span data-testid="operation-place">{placeOf(op)}</span> },
           { label: 'Elapsed', value: formatDuration(elapsed) },
           { label: 'Started', value: formatTime(op.createdAt) },
           { label: 'Finished', value: formatTime(op.finishedAt) },

@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import type { OperationsApi } from '../api/context.js';
+import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
+import { AwsCatalog } from '../cloud/aws/catalog.js';
+import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
+import type { CloudIdentity } from '../domain/operation-owner.js';
+import { OperationEngine } from '../engine/engine.js';
+import { lockDirectory, type DirectoryLock } from '../store/directory-lock.js';
+import { openStores } from '../store/index.js';
+import { ClusterViews, type OperationsLookup } from '../workflows/cluster-views.js';
+import type { ActiveClusterPort } from '../workflows/context.js';
+import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
+import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
+import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
+import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
+import { updateInstanceGroupWorkflow } from '../workflows/instance-group-changes/update.js';
+import { readAutoscaling } from '../workflows/autoscaling-view.js';
+import { setAutoscalingWorkflow } from '../workflows/set-autoscaling.js';
+import { NodeViews } from '../workflows/nodes/node-views.js';
+import { PreflightService } from '../workflows/preflight.js';
+
+/** Everything a server does for one cloud and account: its journal, engine, cloud adapters and views. */
+export interface Workspace {
+  identity: CloudIdentity;
+  /** The data directory of this cloud and account (data-layout.ts). */
+  dir: string;
+  engine: OperationEngine;
+  operations: OperationsApi & OperationsLookup;
+  preflight: PreflightService;
+  clusters: ClusterViews;
+  nodes: NodeViews;
+  autoscaling(region: string, cluster: string): Promise<AutoscalingView>;
+  activeCluster: ActiveClusterPort;
+  /** Names this server's URL in the directory's lock, for the message a second server prints. */
+  announce(url: string): void;
+  /** Stops the engine: in-flight work is aborted and the journal stays as a crash leaves it, so a restart resumes. */
+  stop(): Promise<void>;
+  /** Stops the engine, closes the store and drops the directory's lock. */
+  close(): Promise<void>;
+}
+
+export interface WorkspaceOptions {
+  identity: CloudIdentity;
+  dir: string;
+  logger: Logger;
+  /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
+  pollTimeScale: number;
+  /** Deadlines of AWS and Kubernetes calls (defaults: 10 s to connect, 30 s per call). */
+  cloudTimeouts?: Partial<CloudTimeouts>;
+  /** The directory's lock when the caller already took it (the serve command, before it starts the embedded sandbox). */
+  lock?: DirectoryLock;
+}
+
+/**
+ * Opens the workspace of one cloud and account: takes the directory's one-server lock (throws
+ * DirectoryInUseError naming the other server), opens its journal and registers the workflows. The
+ * caller subscribes to the engine's events, then calls `engine.resume()`, which continues the unfinished
+ * operations recorded for this cloud and account (and leaves any other's alone).
+ */
+export function openWorkspace({ identity, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock }: WorkspaceOptions): Workspace {
+  const lock = heldLock ?? lockDirectory(dir);
+  let stores: ReturnType<typeof openStores>;
+  try {
+    stores = openStores(dir);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const activeCluster: ActiveClusterPort = {
+    get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
+    set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
+  };
+  // Clients built after the identity check, so they see the credentials that check found.
+  const clients = new AwsClients({ defaultRegion: identity.region, ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}) });
+  const cloud = new Cloud(clients);
+  const engine = new OperationEngine({
+    store: stores.operations,
+    logger: logger.child({ component: 'engine' }),
+    polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: pollTimeScale },
+    owner: identity,
+  });
+  const deps = { cloud, activeCluster };
+  engine.register(createClusterWorkflow(deps));
+  engine.register(deleteClusterWorkflow(deps));
+  engine.register(addInstanceGroupWorkflow(deps));
+  engine.register(scaleInstanceGroupWorkflow(deps));
+  engine.register(updateInstanceGroupWorkflow(deps));
+  engine.register(deleteInstanceGroupWorkflow(deps));
+  engine.register(setAutoscalingWorkflow(deps));
+
+  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
+  const operations: OperationsApi & OperationsLookup = {
+    start: (kind, input, opts) => engine.start(kind, input as Record<string, unknown>, opts),
+    get: (id) => engine.get(id),
+    list: (query) => engine.list(query),
+    events: (id, after, limit) => engine.events(id, after, limit),
+    retryPhase: (id, phase) => engine.retryPhase(id, phase),
+    cancel: (id) => engine.cancel(id),
+    waitFor: (id, ms) => engine.waitFor(id, ms),
+    on: (event: 'operation' | 'log', listener: (...args: never[]) => void) => engine.on(event, listener as never),
+    off: (event: string, listener: (...args: never[]) => void) => engine.off(event as 'operation', listener as never),
+    activeFor: (target) => engine.activeFor(target)[0],
+    byIdempotencyKey: (key) => {
+      const found = stores.operations.findByIdempotencyKey(key);
+      return found ? engine.get(found.id) : undefined;
+    },
+    unsettledClusterOperations: () =>
+      stores.operations
+        .latestPerTarget(['create-cluster', 'delete-cluster'])
+        .filter((op) => op.status !== 'succeeded')
+        .map((op) => engine.get(op.id)),
+  };
+  logger.info({ cloud: identity.cloud, accountId: identity.accountId, dataDir: dir }, 'opened the data directory of this cloud and account');
+  return {
+    identity,
+    dir,
+    engine,
+    operations,
+    preflight: new PreflightService(new AwsCatalog(clients), identity.region),
+    clusters: new ClusterViews(cloud, operations, activeCluster),
+    nodes: new NodeViews(cloud),
+    autoscaling: (region, cluster) => readAutoscaling(cloud, region, cluster),
+    activeCluster,
+    announce: (url) => lock.announce(url),
+    stop: () => engine.stop(),
+    async close() {
+      try {
+        await engine.stop();
+        stores.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}

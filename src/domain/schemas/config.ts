@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { CloudKindSchema } from './operations.js';
+
+/** Why the server cannot act on its cloud right now, and what the person at the keyboard should do. */
+export const CloudAccessProblemSchema = z.object({
+  code: z
+    .enum(['NoCredentials', 'CredentialsRejected', 'CloudUnreachable', 'DataDirectoryInUse'])
+    .describe('NoCredentials: the default credential chain found none; CredentialsRejected: AWS refused them (expired, wrong, no sts:GetCallerIdentity); CloudUnreachable: STS did not answer; DataDirectoryInUse: another server uses this account\'s data directory.'),
+  message: z.string().describe('What went wrong, with the SDK\'s or AWS\'s own words.'),
+  remedy: z.string().describe('What to do about it (a profile, `aws sso login`, access keys, a role), then Check again.'),
+});
+export type CloudAccessProblem = z.infer<typeof CloudAccessProblemSchema>;
+
+export const CloudAccessSchema = z.object({
+  ready: z.boolean().describe('True once the server knows its account (STS GetCallerIdentity) and has opened that account\'s data directory.'),
+  checkedAt: z.string().describe('When the identity was last checked (ISO-8601).'),
+  problem: CloudAccessProblemSchema.optional().describe('Present when not ready.'),
+});
+export type CloudAccess = z.infer<typeof CloudAccessSchema>;
+
+export const ServerConfigViewSchema = z.object({
+  cloud: CloudKindSchema,
+  region: z.string().describe('The default Region of every call that omits one.'),
+  accountId: z.string().nullable().describe('The AWS account the server acts in (000000000000 on the sandbox); null until its credentials work.'),
+  version: z.string(),
+  cloudAccess: CloudAccessSchema,
+});
+export type ServerConfigView = z.infer<typeof ServerConfigViewSchema>;
