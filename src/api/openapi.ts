@@ -38,7 +38,12 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
     for (const [status, resp] of Object.entries(r.responses)) {
       responses[status] = { description: resp.description, ...(resp.schema ? { content: { 'application/json': { schema: jsonSchema(resp.schema, 'output') } } } : {}) };
     }
-    responses['4XX'] = { description: 'Problem: the request or the cloud refused', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses['4XX'] = { description: 'Problem: the request was refused (bad input 400, no token 401, foreign Host/Origin 403, unknown 404, conflict 409, precondition 422)', ...problem };
+    responses['5XX'] = {
+      description: 'Problem: the cloud failed (502), the server cannot act now (503: throttled, no usable credentials, data directory not writable — see `remedy`), or the cloud did not answer in time (504)',
+      ...problem,
+    };
     const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
     if (r.idempotent) {
       params.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Repeat the same request safely: the same key returns the same operation.', schema: { type: 'string', maxLength: 200 } });

@@ -3,7 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { withoutCredentials, writeSandboxCredentials } from '../helpers/credentials.js';
+import { call } from '../mcp/client-helpers.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { spawnServe, type ServerProcess } from '../helpers/server.js';
 
@@ -52,6 +55,19 @@ describe('--cloud aws without credentials', () => {
     assert.equal(body.cloudAccess.ready, false);
     assert.equal(body.cloudAccess.problem.code, 'NoCredentials');
     assert.match(body.cloudAccess.problem.remedy, /aws sso login/);
+  });
+
+  it('tells an agent the same through MCP get_server_info (not an error, the remedy in its answer)', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server!.url}/mcp`)));
+    try {
+      const result = await call(client, 'get_server_info');
+      assert.equal(result.isError, undefined, result.text);
+      assert.match(result.text, /account not known yet/);
+      assert.match(result.text, /NoCredentials.*aws sso login/s);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers 503 with the remedy where AWS is needed, still 400 for bad input, and stores nothing for an unknown account', async () => {

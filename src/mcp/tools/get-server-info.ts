@@ -1,13 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RestClient } from '../rest-client.js';
+import { ServerConfigViewSchema } from '../../domain/schemas/config.js';
 import { READ_ONLY, registerRestTool } from '../tool-kit.js';
 
-const ServerConfigSchema = z.object({
-  cloud: z.string().describe('"sandbox" (a local simulated cloud: nothing is billed) or "aws" (real resources, real cost).'),
-  region: z.string().describe('The default region of every call that omits region.'),
-  accountId: z.string(),
-  version: z.string(),
+const ServerConfigSchema = ServerConfigViewSchema.extend({
+  cloud: ServerConfigViewSchema.shape.cloud.describe('"sandbox" (a local simulated cloud: nothing is billed) or "aws" (real resources, real cost).'),
 });
 
 /** `get_server_info` → GET /api/v1/config. */
@@ -23,8 +21,11 @@ export function registerGetServerInfoTool(server: McpServer, api: RestClient): v
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run(_args, { api, signal }) {
       const config = await api.get<z.infer<typeof ServerConfigSchema>>('/api/v1/config', { signal });
-      const where = config.cloud === 'sandbox' ? 'the local sandbox cloud (simulated, no cost)' : `AWS account ${config.accountId} (real resources)`;
-      return { text: `InstantStart ${config.version} on ${where}; default region ${config.region}.`, data: config };
+      const where = config.cloud === 'sandbox' ? 'the local sandbox cloud (simulated, no cost)' : config.accountId ? `AWS account ${config.accountId} (real resources)` : 'AWS (account not known yet)';
+      const problem = config.cloudAccess.problem;
+      // Without usable credentials every other tool answers 503: say why and what the user must do first.
+      const access = problem ? ` It cannot act on its cloud yet (${problem.code}): ${problem.message} ${problem.remedy}` : '';
+      return { text: `InstantStart ${config.version} on ${where}; default region ${config.region}.${access}`, data: config };
     },
   });
 }
