@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { bearerToken, findInvalidParams, readJsonBody, sendJsonRpcError } from './jsonrpc-http.js';
+import { callerToken, findInvalidParams, readJsonBody, sendJsonRpcError } from './jsonrpc-http.js';
 import { createMcpServer } from './server.js';
 
 export interface McpHttpHandlerOptions {
@@ -53,7 +53,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (!body.ok) return sendJsonRpcError(res, 400, body.message, {}, -32700);
     const invalid = findInvalidParams(body.value);
     if (invalid) return sendJsonRpcError(res, 200, invalid.message, {}, -32602, invalid.id);
-    const token = bearerToken(req);
+    const token = callerToken(req);
 
     const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
     const server = createMcpServer({ baseUrl, token, fetch: options.fetch });

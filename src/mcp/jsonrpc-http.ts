@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ClientRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { bearerToken } from '../domain/bearer-token.js';
 
 /**
  * JSON-RPC details of the streamable HTTP endpoint that the MCP SDK leaves to its host: the caller's
@@ -9,10 +10,9 @@ import type { z } from 'zod';
  * `params` validation that answers -32602 Invalid params instead of the SDK's -32603 with a zod dump.
  */
 
-/** The token of `Authorization: Bearer <token>`, if any: what the tools present to the REST API. */
-export function bearerToken(req: IncomingMessage): string | undefined {
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
-  return match?.[1];
+/** The caller's token (`Authorization: Bearer <token>`), if any: what the tools present to the REST API. */
+export function callerToken(req: IncomingMessage): string | undefined {
+  return bearerToken(req.headers.authorization);
 }
 
 /** A JSON-RPC error answer, the shape MCP clients expect even outside a session. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../../domain/errors.js';
 import { refuseHost, refuseOrigin, type HostPolicy } from './hosts.js';
-import { bearerToken, sameToken } from './token.js';
+import { bearerToken } from '../../domain/bearer-token.js';
+import { sameToken } from './token.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
