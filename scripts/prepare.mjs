@@ -34,7 +34,7 @@ export function installIfNeeded() {
 export function build({ always = false } = {}) {
   const sources = Math.max(...['src', 'sandbox', 'bin', 'test'].map(newestMtime), statSync('tsconfig.json').mtimeMs);
   const built = existsSync('dist/bin/main.js') ? newestMtime('dist/bin') : 0;
-  const webSources = Math.max(newestMtime('web'), newestMtime('src/domain'));
+  const webSources = Math.max(newestMtime('web'), newestMtime('src/domain'), newestMtime('src/capabilities'));
   const webBuilt = existsSync('dist/web/index.html') ? statSync('dist/web/index.html').mtimeMs : 0;
   const rebuildAll = always || built < sources;
   if (rebuildAll) {

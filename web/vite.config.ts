@@ -18,6 +18,8 @@ export default defineConfig({
   },
   server: {
     port: 5173,
+    // The capabilities' UI lives beside their backend, in ../src/capabilities/<name>/ui.
+    fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
     proxy: {
       '/api': { target: backend, changeOrigin: false, ws: true },
       '/healthz': { target: backend },

@@ -2,9 +2,9 @@ import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
 import type { CloudAccess } from '../domain/schemas/config.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
-import type { ClusterViews } from '../workflows/cluster-views.js';
-import type { NodeViews } from '../workflows/nodes/node-views.js';
-import type { PreflightService } from '../workflows/preflight.js';
+import type { ClusterViews } from '../capabilities/clusters/views.js';
+import type { NodeViews } from '../capabilities/nodes/views.js';
+import type { PreflightService } from '../capabilities/catalog/service.js';
 
 /** What the routes use of the operation engine (src/engine). */
 export interface OperationsApi {
@@ -45,10 +45,13 @@ export interface ApiContext {
   checkCloudAccess(): Promise<CloudAccessState>;
   /** The parts below need the cloud: while it is not available they throw UnavailableError (503). */
   operations: OperationsApi;
-  preflight: PreflightService;
-  clusters: ClusterViews;
-  nodes: NodeViews;
-  /** Managed autoscaling as HyperPod and the cluster's Karpenter objects report it. */
-  autoscaling(region: string, cluster: string): Promise<AutoscalingView>;
-  activeCluster: ActiveClusterPort;
+  /** A capability's service in the open workspace (src/capabilities/capability.ts). */
+  service<S>(key: ServiceKey<S>): S;
+}
+
+/** Names a service (a capability is one); `S` only carries its type. */
+export interface ServiceKey<S> {
+  readonly name: string;
+  /** Never set: it only ties the key to its service's type. */
+  readonly __service?: S;
 }

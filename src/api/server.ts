@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { Capability } from '../capabilities/capability.js';
 import type { ApiContext } from './context.js';
 import { registerLiveUpdates } from './live-updates.js';
 import { buildOpenApi } from './openapi.js';
@@ -15,16 +16,11 @@ import { installSecurityHeaders } from './guard/security-headers.js';
 import { INVALID_JSON, problemFor, sendProblem } from './problem.js';
 import { RequestLog } from './request-log.js';
 import { RouteRegistry } from './route.js';
-import { registerClusterRoutes } from './routes/clusters.js';
-import { registerInstanceGroupRoutes } from './routes/instance-groups.js';
-import { registerNodeRoutes } from './routes/nodes.js';
-import { registerAutoscalingRoutes } from './routes/autoscaling.js';
-import { registerOperationRoutes } from './routes/operations.js';
-import { registerPreflightRoutes } from './routes/preflight.js';
-import { registerSystemRoutes } from './routes/system.js';
 
 export interface BuildServerOptions {
   logger: Logger;
+  /** The capabilities whose routes this server serves (src/capabilities/index.ts). */
+  capabilities: readonly Capability<unknown>[];
   /** Built UI (vite output); served at / with an SPA fallback when present. */
   webRoot?: string;
   /** Mounts MCP at /mcp (src/mcp's handler, which calls this server's REST API). */
@@ -71,13 +67,10 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   installSecurityHeaders(app);
 
   const routes = new RouteRegistry();
-  registerSystemRoutes(app, routes, ctx);
-  registerPreflightRoutes(app, routes, ctx);
-  registerClusterRoutes(app, routes, ctx);
-  registerInstanceGroupRoutes(app, routes, ctx);
-  registerAutoscalingRoutes(app, routes, ctx);
-  registerNodeRoutes(app, routes, ctx);
-  registerOperationRoutes(app, routes, ctx);
+  const region = (requested?: string) => requested ?? ctx.config.region;
+  for (const capability of options.capabilities) {
+    capability.routes?.({ app, routes, api: ctx, service: () => ctx.service(capability), region });
+  }
   registerLiveUpdates(app, ctx);
   const openapi = buildOpenApi(routes.routes, { version: ctx.config.version });
   app.get('/api/openapi.json', async () => openapi);

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import type { Capability } from '../capabilities/capability.js';
 import type { ApiContext, CloudAccessState, OperationsApi, ServerConfig } from '../api/context.js';
 import { checkCallerIdentity, type CloudTimeouts } from '../cloud/index.js';
 import { UnavailableError } from '../domain/errors.js';
@@ -12,6 +13,8 @@ import { openWorkspace, type Workspace } from './workspace.js';
 
 export interface CloudSessionOptions {
   cloud: CloudKind;
+  /** The capabilities each account's workspace runs (src/capabilities/index.ts). */
+  capabilities: readonly Capability<unknown>[];
   region: string;
   dataDir: string;
   logger: Logger;
@@ -107,7 +110,7 @@ export class CloudSession {
     const dir = workspaceDirectory(dataDir, identity);
     try {
       const heldLock = this.options.heldLock?.dir === dir ? this.options.heldLock : undefined;
-      this.workspace = openWorkspace({ identity, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, ...(heldLock ? { lock: heldLock } : {}) });
+      this.workspace = openWorkspace({ identity, capabilities: this.options.capabilities, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, ...(heldLock ? { lock: heldLock } : {}) });
     } catch (err) {
       if (!(err instanceof DirectoryInUseError)) throw err;
       this.problem = { code: 'DataDirectoryInUse', message: err.message, remedy: 'Stop the other server, or start this one with another --data-dir; then Check again.' };
@@ -150,18 +153,6 @@ export function sessionApiContext(session: CloudSession, config: ServerConfig): 
     cloudAccess: () => session.state(),
     checkCloudAccess: () => session.connect(),
     operations,
-    get preflight() {
-      return ws().preflight;
-    },
-    get clusters() {
-      return ws().clusters;
-    },
-    get nodes() {
-      return ws().nodes;
-    },
-    autoscaling: (region, cluster) => ws().autoscaling(region, cluster),
-    get activeCluster() {
-      return ws().activeCluster;
-    },
+    service: (key) => ws().service(key),
   };
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
+import { CAPABILITIES } from '../capabilities/index.js';
 import { hostPolicy } from '../api/guard/hosts.js';
 import { buildServer } from '../api/server.js';
 import type { CloudAccessState, ServerConfig } from '../api/context.js';
@@ -74,7 +75,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let app: FastifyInstance | undefined;
   let address: string;
   try {
-    app = await buildServer(ctx, { logger, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });
+    app = await buildServer(ctx, { logger, capabilities: CAPABILITIES, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });
     address = await app.listen({ host: options.host, port: options.port });
   } catch (err) {
     await app?.close();
@@ -108,6 +109,7 @@ async function connectCloud(options: ServeOptions, logger: Logger): Promise<Clou
   migrateLegacyLayout(options.dataDir, (message) => logger.warn({ dataDir: options.dataDir }, message));
   const session = new CloudSession({
     cloud: options.cloud,
+    capabilities: CAPABILITIES,
     region: options.region,
     dataDir: options.dataDir,
     logger,

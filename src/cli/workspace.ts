@@ -1,23 +1,14 @@
 import type { Logger } from 'pino';
-import type { OperationsApi } from '../api/context.js';
+import type { OperationsApi, ServiceKey } from '../api/context.js';
+import type { Capability, ServiceDeps } from '../capabilities/capability.js';
+import type { OperationsLookup } from '../capabilities/clusters/views.js';
 import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
-import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import { OperationEngine } from '../engine/engine.js';
 import { lockDirectory, type DirectoryLock } from '../store/directory-lock.js';
 import { openStores } from '../store/index.js';
-import { ClusterViews, type OperationsLookup } from '../workflows/cluster-views.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
-import { createClusterWorkflow } from '../workflows/create-cluster/index.js';
-import { deleteClusterWorkflow } from '../workflows/delete-cluster/index.js';
-import { addInstanceGroupWorkflow } from '../workflows/add-instance-group/index.js';
-import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../workflows/instance-group-changes/index.js';
-import { updateInstanceGroupWorkflow } from '../workflows/instance-group-changes/update.js';
-import { readAutoscaling } from '../workflows/autoscaling-view.js';
-import { setAutoscalingWorkflow } from '../workflows/set-autoscaling.js';
-import { NodeViews } from '../workflows/nodes/node-views.js';
-import { PreflightService } from '../workflows/preflight.js';
 
 /** Everything a server does for one cloud and account: its journal, engine, cloud adapters and views. */
 export interface Workspace {
@@ -26,11 +17,8 @@ export interface Workspace {
   dir: string;
   engine: OperationEngine;
   operations: OperationsApi & OperationsLookup;
-  preflight: PreflightService;
-  clusters: ClusterViews;
-  nodes: NodeViews;
-  autoscaling(region: string, cluster: string): Promise<AutoscalingView>;
-  activeCluster: ActiveClusterPort;
+  /** A capability's service, built on first use. */
+  service<S>(key: ServiceKey<S>): S;
   /** Names this server's URL in the directory's lock, for the message a second server prints. */
   announce(url: string): void;
   /** Stops the engine: in-flight work is aborted and the journal stays as a crash leaves it, so a restart resumes. */
@@ -41,6 +29,8 @@ export interface Workspace {
 
 export interface WorkspaceOptions {
   identity: CloudIdentity;
+  /** The capabilities whose workflows and services this workspace runs. */
+  capabilities: readonly Capability<unknown>[];
   dir: string;
   logger: Logger;
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
@@ -57,7 +47,7 @@ export interface WorkspaceOptions {
  * caller subscribes to the engine's events, then calls `engine.resume()`, which continues the unfinished
  * operations recorded for this cloud and account (and leaves any other's alone).
  */
-export function openWorkspace({ identity, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock }: WorkspaceOptions): Workspace {
+export function openWorkspace({ identity, capabilities, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock }: WorkspaceOptions): Workspace {
   const lock = heldLock ?? lockDirectory(dir);
   let stores: ReturnType<typeof openStores>;
   try {
@@ -80,13 +70,7 @@ export function openWorkspace({ identity, dir, logger, pollTimeScale, cloudTimeo
     owner: identity,
   });
   const deps = { cloud, activeCluster };
-  engine.register(createClusterWorkflow(deps));
-  engine.register(deleteClusterWorkflow(deps));
-  engine.register(addInstanceGroupWorkflow(deps));
-  engine.register(scaleInstanceGroupWorkflow(deps));
-  engine.register(updateInstanceGroupWorkflow(deps));
-  engine.register(deleteInstanceGroupWorkflow(deps));
-  engine.register(setAutoscalingWorkflow(deps));
+  for (const capability of capabilities) for (const workflow of capability.workflows?.(deps) ?? []) engine.register(workflow);
 
   // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
   const operations: OperationsApi & OperationsLookup = {
@@ -110,17 +94,14 @@ export function openWorkspace({ identity, dir, logger, pollTimeScale, cloudTimeo
         .filter((op) => op.status !== 'succeeded')
         .map((op) => engine.get(op.id)),
   };
+  const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster });
   logger.info({ cloud: identity.cloud, accountId: identity.accountId, dataDir: dir }, 'opened the data directory of this cloud and account');
   return {
     identity,
     dir,
     engine,
     operations,
-    preflight: new PreflightService(new AwsCatalog(clients), identity.region),
-    clusters: new ClusterViews(cloud, operations, activeCluster),
-    nodes: new NodeViews(cloud),
-    autoscaling: (region, cluster) => readAutoscaling(cloud, region, cluster),
-    activeCluster,
+    service: (key) => services.get(key),
     announce: (url) => lock.announce(url),
     stop: () => engine.stop(),
     async close() {
@@ -132,4 +113,29 @@ export function openWorkspace({ identity, dir, logger, pollTimeScale, cloudTimeo
       }
     },
   };
+}
+
+/**
+ * Each capability's service, built on first use so that services can use each other's in any order
+ * (a cycle would recurse, and is a design error to fix, not to work around).
+ */
+class CapabilityServices {
+  private readonly built = new Map<string, unknown>();
+  private readonly byName: ReadonlyMap<string, Capability<unknown>>;
+
+  constructor(
+    capabilities: readonly Capability<unknown>[],
+    private readonly deps: Omit<ServiceDeps, 'service'>,
+  ) {
+    this.byName = new Map(capabilities.map((c) => [c.name, c]));
+  }
+
+  get<S>(key: ServiceKey<S>): S {
+    if (this.built.has(key.name)) return this.built.get(key.name) as S;
+    const capability = this.byName.get(key.name);
+    if (!capability?.service) throw new Error(`No capability '${key.name}' with a service is registered in this workspace.`);
+    const service = capability.service({ ...this.deps, service: (other) => this.get(other) });
+    this.built.set(key.name, service);
+    return service as S;
+  }
 }

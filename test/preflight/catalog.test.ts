@@ -4,7 +4,7 @@ import { AwsCatalog, TtlCache } from '../../src/cloud/aws/catalog.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { InputError } from '../../src/domain/errors.js';
 import { InstanceTypeViewSchema } from '../../src/domain/schemas/preflight.js';
-import { PreflightService } from '../../src/workflows/preflight.js';
+import { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 /** HyperPod types per the quota listing (`ml.<type> for cluster usage`), asked through the real CLI. */

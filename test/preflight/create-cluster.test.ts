@@ -5,7 +5,7 @@ import { AwsCatalog } from '../../src/cloud/aws/catalog.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight.js';
 import { CreateClusterRequestSchema } from '../../src/domain/schemas/clusters.js';
-import { PreflightService } from '../../src/workflows/preflight.js';
+import { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { buildPrereqs, group, waitForCluster, type HyperPodPrereqs } from '../sandbox/sagemaker-fixtures.js';
 

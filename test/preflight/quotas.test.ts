@@ -4,7 +4,7 @@ import { AwsCatalog } from '../../src/cloud/aws/catalog.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight.js';
 import { QuotaCheckRequestSchema, QuotaCheckResultSchema } from '../../src/domain/schemas/preflight.js';
-import { PreflightService } from '../../src/workflows/preflight.js';
+import { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const P5 = 'ml.p5.48xlarge';

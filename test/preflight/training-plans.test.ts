@@ -4,7 +4,7 @@ import { CreateTrainingPlanCommand, DescribeTrainingPlanCommand, SageMakerClient
 import { AwsCatalog } from '../../src/cloud/aws/catalog.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { QuotaCheckRequestSchema, TrainingPlanViewSchema } from '../../src/domain/schemas/preflight.js';
-import { PreflightService } from '../../src/workflows/preflight.js';
+import { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { ensureQuota } from '../sandbox/sagemaker-fixtures.js';
 

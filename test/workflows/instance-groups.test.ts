@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { OperationEngine } from '../../src/engine/engine.js';
 import { openStores } from '../../src/store/index.js';
-import { addInstanceGroupWorkflow } from '../../src/workflows/add-instance-group/index.js';
-import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../../src/workflows/instance-group-changes/index.js';
+import { addInstanceGroupWorkflow } from '../../src/capabilities/instance-groups/workflows/add-instance-group/index.js';
+import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../../src/capabilities/instance-groups/workflows/changes/index.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 

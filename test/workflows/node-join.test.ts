@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ListedKubeObject } from '../../src/cloud/ports.js';
-import { instanceIdOfNode, joinNodes } from '../../src/workflows/nodes/join.js';
+import { instanceIdOfNode, joinNodes } from '../../src/capabilities/nodes/join.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const summary = (id: string, group: string, status = 'Running', launched = NOW - 3_600_000) => ({

@@ -3,6 +3,7 @@ import Box from '@cloudscape-design/components/box';
 import SideNavigation from '@cloudscape-design/components/side-navigation';
 import { useLocation } from 'react-router-dom';
 import { useConfig } from '../api/queries.js';
+import { NAVIGATION } from '../capabilities.js';
 import { useLiveStatus } from '../hooks/live-context.js';
 import { useFollow } from '../hooks/use-follow.js';
 
@@ -31,7 +32,7 @@ export function Navigation() {
   const location = useLocation();
   const config = useConfig();
   const live = useLiveStatus();
-  const active = location.pathname.startsWith('/operations') ? '/operations' : '/clusters';
+  const active = NAVIGATION.find((n) => location.pathname.startsWith(n.section))?.href ?? '/clusters';
   return (
     <>
       <SideNavigation
@@ -39,8 +40,7 @@ export function Navigation() {
         activeHref={active}
         onFollow={follow}
         items={[
-          { type: 'link', text: 'Clusters', href: '/clusters' },
-          { type: 'link', text: 'Operations', href: '/operations' },
+          ...NAVIGATION.map((n) => ({ type: 'link' as const, text: n.text, href: n.href })),
           { type: 'divider' },
           { type: 'link', text: 'REST API (OpenAPI)', href: '/api/openapi.json', external: true },
         ]}

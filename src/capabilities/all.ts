@@ -1,0 +1,8 @@
+// The one list of capabilities: adding a capability is adding its folder and one line here.
+export { system } from './system/index.js';
+export { catalog } from './catalog/index.js';
+export { operations } from './operations/index.js';
+export { clusters } from './clusters/index.js';
+export { instanceGroups } from './instance-groups/index.js';
+export { nodes } from './nodes/index.js';
+export { autoscaling } from './autoscaling/index.js';

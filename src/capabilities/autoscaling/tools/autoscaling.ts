@@ -1,0 +1,59 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { AUTOSCALING_SCOPE, AutoscalingViewSchema, SetAutoscalingRequestSchema, type AutoscalingView } from '../../../domain/schemas/autoscaling.js';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+const fields = SetAutoscalingRequestSchema.shape;
+
+const readiness = (label: string, c?: { ready: boolean; reason?: string; message?: string }) =>
+  c ? `${label} ${c.ready ? 'Ready' : `not Ready (${c.message || c.reason || 'no reason yet'})`}` : '';
+
+/** `get_autoscaling` → GET /api/v1/clusters/{cluster}/autoscaling. */
+export function registerGetAutoscalingTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'get_autoscaling',
+    title: 'Show managed node autoscaling',
+    description:
+      'Show whether HyperPod-managed Karpenter autoscaling is on for a cluster, which instance groups it may scale, the ClusterRole HyperPod uses, and whether ' +
+      `Karpenter's HyperpodNodeClass and NodePool are Ready. ${AUTOSCALING_SCOPE}`,
+    input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
+    output: AutoscalingViewSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ cluster, region }, { api, signal }) {
+      const v = await api.get<AutoscalingView>(`/api/v1/clusters/${seg(cluster)}/autoscaling`, { query: { region }, signal });
+      const state = v.mode === 'Enable' ? `on (${v.status ?? 'status unknown'})` : 'off';
+      const parts = [
+        `Autoscaling of ${cluster} is ${state}${v.failureMessage ? `: ${v.failureMessage}` : ''}.`,
+        v.instanceGroups.length ? `Groups Karpenter may scale: ${v.instanceGroups.join(', ')}.` : '',
+        [readiness('HyperpodNodeClass', v.nodeClass), readiness('NodePool', v.nodePool)].filter(Boolean).join('; '),
+        v.continuous ? '' : 'The cluster does not provision nodes continuously, so autoscaling cannot be enabled.',
+        v.activeOperation ? `Operation ${v.activeOperation.id} is changing it.` : '',
+        v.scope,
+      ];
+      return { text: parts.filter(Boolean).join('\n'), data: v };
+    },
+  });
+}
+
+/** `set_autoscaling` → PUT /api/v1/clusters/{cluster}/autoscaling. */
+export function registerSetAutoscalingTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'set_autoscaling',
+    title: 'Turn managed node autoscaling on or off',
+    description:
+      'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with instanceGroups, 1–10; call again to change the list) or off ' +
+      '(enabled: false; node counts stay where they are). Karpenter then adds nodes to those groups for pods that cannot be scheduled (groups can start at 0) and removes ' +
+      'nodes that stay empty for 5 minutes. Groups on training plans or with deep health checks are refused. ' +
+      `${AUTOSCALING_SCOPE} The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".`,
+    input: z.object({ cluster: ClusterRefSchema, region: fields.region, enabled: fields.enabled, instanceGroups: fields.instanceGroups }).strict(),
+    output: OperationStartedSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run({ cluster, ...body }, { api, signal }) {
+      const accepted = await api.put(`/api/v1/clusters/${seg(cluster)}/autoscaling`, { body, signal });
+      return startedAnswer(accepted, `set_autoscaling ${cluster} ${body.enabled ? `on for ${(body.instanceGroups ?? []).join(', ')}` : 'off'}`);
+    },
+  });
+}

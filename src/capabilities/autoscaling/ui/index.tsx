@@ -1,0 +1,6 @@
+import type { CapabilityUi } from '../../../../web/src/capabilities.js';
+import { AutoscalingPanel } from './AutoscalingPanel.js';
+
+export const ui: CapabilityUi = {
+  clusterPanels: [{ id: 'autoscaling', order: 30, Panel: AutoscalingPanel }],
+};

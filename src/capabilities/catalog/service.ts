@@ -1,0 +1,147 @@
+import type { AwsCatalog } from '../../cloud/aws/catalog.js';
+import { InputError } from '../../domain/errors.js';
+import {
+  evaluatePreflight,
+  managedEksClusterName,
+  type AvailabilityZoneView,
+  type PreflightFacts,
+  type PreflightRequest,
+  type RegionView,
+} from '../../domain/preflight.js';
+import type { CreateClusterRequest } from '../../domain/schemas/clusters.js';
+import type { InstanceTypeView, QuotaCheckRequest, QuotaCheckResult, TrainingPlanView } from '../../domain/schemas/preflight.js';
+
+/** The catalogue calls preflight needs (AwsCatalog provides them; a test may hand in its own). */
+export type PreflightCatalog = Pick<
+  AwsCatalog,
+  | 'listRegions'
+  | 'listAvailabilityZones'
+  | 'listHyperPodInstanceTypes'
+  | 'listTrainingPlans'
+  | 'getTrainingPlan'
+  | 'hyperPodQuotas'
+  | 'hyperPodUsage'
+  | 'listHyperPodClusterNames'
+  | 'eksClusterExists'
+>;
+
+/**
+ * Check before create. Gathers what AWS says (zones, where the type is offered, quotas, what
+ * existing HyperPod clusters use, the training plan, names in use) and lets the pure rules in
+ * src/domain/preflight.ts decide. Read-only: it never changes anything in the account.
+ *
+ * @example
+ * const preflight = new PreflightService(new AwsCatalog(clients), 'us-west-2');
+ * const result = await preflight.checkQuotas({ instanceType: 'ml.p5.48xlarge', instanceCount: 4, capacityType: 'on-demand' });
+ * if (!result.ok) console.log(result.problems.map((p) => `${p.field}: ${p.message} ${p.remedy}`));
+ */
+export class PreflightService {
+  constructor(
+    private readonly catalog: PreflightCatalog,
+    private readonly defaultRegion: string,
+  ) {}
+
+  /** Regions enabled for the account. */
+  regions(): Promise<RegionView[]> {
+    return this.catalog.listRegions();
+  }
+
+  /** Available Availability Zones of a Region (default: the server's). */
+  async availabilityZones(region = this.defaultRegion): Promise<AvailabilityZoneView[]> {
+    await this.requireRegion(region);
+    return this.catalog.listAvailabilityZones(region);
+  }
+
+  /** HyperPod instance types offered in a Region, or in one of its zones. An unknown zone is an InputError. */
+  async instanceTypes(region = this.defaultRegion, zone?: string): Promise<InstanceTypeView[]> {
+    await this.requireRegion(region);
+    if (zone !== undefined) {
+      const zones = (await this.catalog.listAvailabilityZones(region)).map((z) => z.name);
+      if (!zones.includes(zone)) throw InputError.field('availabilityZone', `is not an available Availability Zone of ${region}; choose one of ${zones.join(', ')}`);
+    }
+    return this.catalog.listHyperPodInstanceTypes(region, zone);
+  }
+
+  /** Training plans of the account in a Region. */
+  async trainingPlans(region = this.defaultRegion): Promise<TrainingPlanView[]> {
+    await this.requireRegion(region);
+    return this.catalog.listTrainingPlans(region);
+  }
+
+  /** Would `instanceCount` × `instanceType` fit the account's HyperPod quotas (and the training plan)? */
+  checkQuotas(req: QuotaCheckRequest): Promise<QuotaCheckResult> {
+    return this.check({
+      region: req.region ?? this.defaultRegion,
+      instanceType: req.instanceType,
+      instanceCount: req.instanceCount,
+      capacityType: req.capacityType,
+      ...(req.trainingPlanArn ? { trainingPlanArn: req.trainingPlanArn } : {}),
+      ...(req.availabilityZone ? { availabilityZone: req.availabilityZone } : {}),
+    });
+  }
+
+  /**
+   * Dry run of a create-cluster request: the name is free (no HyperPod cluster of that name and no
+   * EKS cluster `<name>-eks`, which the managed cluster would need), the zone exists, the type is
+   * offered there (and on spot, if asked), quotas suffice and the training plan covers the request.
+   */
+  checkCreateCluster(req: CreateClusterRequest): Promise<QuotaCheckResult> {
+    return this.check({
+      region: req.region ?? this.defaultRegion,
+      name: req.name,
+      instanceType: req.instanceType,
+      instanceCount: req.instanceCount,
+      capacityType: req.capacityType,
+      availabilityZone: req.availabilityZone,
+      ...(req.trainingPlanArn ? { trainingPlanArn: req.trainingPlanArn } : {}),
+    });
+  }
+
+  private async check(req: PreflightRequest): Promise<QuotaCheckResult> {
+    const regions = (await this.catalog.listRegions()).map((r) => r.name);
+    if (!regions.includes(req.region)) {
+      // Nothing else can be asked of a Region the account cannot use.
+      return { ok: false, quotas: [], problems: [regionProblem(req.region, regions)] };
+    }
+    return evaluatePreflight(req, await this.gather(req));
+  }
+
+  /** Every fact the rules need, asked in parallel (the slow-changing ones come from the catalogue cache). */
+  private async gather(req: PreflightRequest): Promise<PreflightFacts> {
+    const { region, name } = req;
+    const plan = req.capacityType === 'training-plan' && req.trainingPlanArn ? this.catalog.getTrainingPlan(region, req.trainingPlanArn) : undefined;
+    const eksName = name ? managedEksClusterName(name) : undefined;
+    const [zones, types, quotas, usage, trainingPlan, hyperPodNames, eksTaken] = await Promise.all([
+      this.catalog.listAvailabilityZones(region),
+      this.catalog.listHyperPodInstanceTypes(region),
+      this.catalog.hyperPodQuotas(region, req.instanceType),
+      this.catalog.hyperPodUsage(region),
+      plan,
+      name ? this.catalog.listHyperPodClusterNames(region) : undefined,
+      eksName ? this.catalog.eksClusterExists(region, eksName) : undefined,
+    ]);
+    const type = types.find((t) => t.instanceType === req.instanceType);
+    return {
+      zones: zones.map((z) => z.name),
+      ...(type ? { instanceType: { availabilityZones: type.availabilityZones, spotSupported: type.spotSupported } } : {}),
+      quotas,
+      usage,
+      ...(trainingPlan ? { trainingPlan } : {}),
+      ...(name ? { existing: { hyperPodCluster: hyperPodNames?.includes(name) ?? false, ...(eksTaken ? { eksCluster: eksName } : {}) } } : {}),
+    };
+  }
+
+  private async requireRegion(region: string): Promise<void> {
+    const regions = (await this.catalog.listRegions()).map((r) => r.name);
+    if (!regions.includes(region)) throw InputError.field('region', `is not a Region enabled for this account; use one of ${regions.join(', ')}`);
+  }
+}
+
+function regionProblem(region: string, regions: string[]) {
+  return {
+    field: 'region',
+    code: 'InvalidRegion',
+    message: `${region} is not a Region enabled for this account.`,
+    remedy: `Use one of ${regions.join(', ')} (list_regions / GET /api/v1/regions).`,
+  };
+}

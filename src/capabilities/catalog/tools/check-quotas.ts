@@ -1,0 +1,29 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { QuotaCheckRequestSchema, QuotaCheckResultSchema, type QuotaCheckResult } from '../../../domain/schemas/preflight.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { describeCheck } from '../../../mcp/preflight-text.js';
+
+/** The shared schema leaves instanceCount undescribed; agents need every field explained. */
+const InputSchema = QuotaCheckRequestSchema.extend({
+  instanceCount: QuotaCheckRequestSchema.shape.instanceCount.describe('How many instances of instanceType the user wants (1–1000).'),
+});
+
+/** `check_quotas` → POST /api/v1/preflight/quotas (read-only despite the POST). */
+export function registerCheckQuotasTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'check_quotas',
+    title: 'Check quotas and training plan for an instance choice',
+    description:
+      'Check, without changing anything, whether the account may run instanceCount × instanceType on HyperPod: the "<type> for cluster usage" service quota ' +
+      '(limit vs. already in use) and, for capacityType training-plan, whether the plan covers the request. Use it as soon as the user has picked an instance type ' +
+      'and count, to explain a shortfall before anything is created (quota increases take time). For the complete create request use check_cluster_request.',
+    input: InputSchema,
+    output: QuotaCheckResultSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run(args, { api, signal }) {
+      const result = await api.post<QuotaCheckResult>('/api/v1/preflight/quotas', { body: args, signal });
+      return { text: describeCheck(result, 'The quotas allow this request.'), data: result };
+    },
+  });
+}

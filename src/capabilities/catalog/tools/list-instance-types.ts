@@ -1,0 +1,52 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { AvailabilityZoneSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import { InstanceTypeViewSchema, type InstanceTypeView } from '../../../domain/schemas/preflight.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+
+const OutputSchema = z.object({
+  region: z.string(),
+  availabilityZone: z.string().optional(),
+  instanceTypes: z.array(InstanceTypeViewSchema),
+});
+
+/** `list_instance_types` → GET /api/v1/instance-types: the HyperPod types EC2 really offers there. */
+export function registerListInstanceTypesTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'list_instance_types',
+    title: 'List HyperPod instance types',
+    description:
+      'List the SageMaker HyperPod instance types AWS offers in a region — or, with availabilityZone, in that zone only — with accelerators, EFA and spot support ' +
+      'and the account\'s cluster-usage quota. Call it with the zone the user picked before asking for an instance type, and offer only types listed here ' +
+      '(check before create). A quota of 0 means the account must request an increase first (see check_quotas).',
+    input: z
+      .object({
+        region: RegionSchema.optional(),
+        availabilityZone: AvailabilityZoneSchema.optional().describe('Only list types offered in this zone, e.g. us-west-2b (recommended once the user chose a zone).'),
+      })
+      .strict(),
+    output: OutputSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ region, availabilityZone }, { api, signal }) {
+      const data = await api.get<z.infer<typeof OutputSchema>>('/api/v1/instance-types', { query: { region, availabilityZone }, signal });
+      const where = data.availabilityZone ?? data.region;
+      const text =
+        data.instanceTypes.length === 0
+          ? `No HyperPod instance types are offered in ${where}.`
+          : `${data.instanceTypes.length} instance type(s) offered in ${where}:\n${data.instanceTypes.map(describeType).join('\n')}`;
+      return { text, data };
+    },
+  });
+}
+
+function describeType(t: InstanceTypeView): string {
+  const parts: string[] = [];
+  if (t.acceleratorCount) parts.push(`${t.acceleratorCount}× ${t.acceleratorName ?? 'accelerator'}`);
+  if (t.vcpus) parts.push(`${t.vcpus} vCPU`);
+  if (t.memoryGiB) parts.push(`${t.memoryGiB} GiB`);
+  if (t.efaSupported) parts.push('EFA');
+  if (t.spotSupported) parts.push('spot');
+  if (t.clusterUsageQuota !== undefined) parts.push(`quota ${t.clusterUsageQuota}`);
+  return `- ${t.instanceType}: ${parts.join(', ')}`;
+}

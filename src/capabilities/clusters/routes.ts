@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import {
+  ActiveClusterSchema,
+  ClusterDetailSchema,
+  ClusterSummarySchema,
+  CreateClusterRequestSchema,
+  DeleteClusterQuerySchema,
+  SetActiveClusterRequestSchema,
+} from '../../domain/schemas/clusters.js';
+import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
+import { AcceptedSchema } from '../../domain/schemas/operations.js';
+import { accepted, idempotencyKey } from '../../api/accepted.js';
+import type { RouteContext } from '../capability.js';
+import type { ClusterService } from './service.js';
+
+const NameParams = z.object({ name: ClusterRefSchema });
+const RegionQuery = z.object({ region: RegionSchema.optional() }).strict();
+
+export function registerClusterRoutes({ app, routes, service, region }: RouteContext<ClusterService>): void {
+
+  routes.define(
+    app,
+    {
+      method: 'GET', url: '/api/v1/clusters', operationId: 'listClusters', tags: ['clusters'],
+      summary: 'List HyperPod clusters (and ones being created)',
+      query: RegionQuery,
+      responses: { 200: { description: 'Clusters', schema: z.object({ region: z.string(), clusters: z.array(ClusterSummarySchema) }) } },
+    },
+    async ({ query }) => ({ region: region(query.region), clusters: await service().list(region(query.region)) }),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'GET', url: '/api/v1/clusters/{name}', operationId: 'getCluster', tags: ['clusters'],
+      summary: 'Get one cluster: HyperPod, EKS, instance groups, storage, current operation',
+      params: NameParams, query: RegionQuery,
+      responses: { 200: { description: 'Cluster', schema: ClusterDetailSchema } },
+    },
+    async ({ params, query }) => service().get(region(query.region), params.name),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'POST', url: '/api/v1/clusters', operationId: 'createCluster', tags: ['clusters'], idempotent: true,
+      summary: 'Create a HyperPod cluster with its network, EKS cluster, dependencies and storage',
+      description: 'Runs the preflight first (zone, instance type offered, quotas, training plan, name free): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
+      body: CreateClusterRequestSchema,
+      responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
+    },
+    async ({ body, request }) => accepted(await service().create({ ...body, region: region(body.region) }, idempotencyKey(request))),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'DELETE', url: '/api/v1/clusters/{name}', operationId: 'deleteCluster', tags: ['clusters'], idempotent: true,
+      summary: 'Delete a cluster and everything InstantStart made for it (confirm=true required)',
+      description: 'A saga in reverse order; "already gone" is success, so a second delete is harmless. It ends by listing whatever still exists instead of claiming success.',
+      params: NameParams, query: DeleteClusterQuerySchema,
+      responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
+    },
+    async ({ params, query, request }) =>
+      accepted(service().delete({ name: params.name, region: region(query.region), keepStorage: query.keepStorage === 'true' }, idempotencyKey(request))),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'GET', url: '/api/v1/active-cluster', operationId: 'getActiveCluster', tags: ['clusters'],
+      summary: 'The cluster later calls act on by default',
+      responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },
+    },
+    async () => service().activeCluster(),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'PUT', url: '/api/v1/active-cluster', operationId: 'setActiveCluster', tags: ['clusters'],
+      summary: 'Select the active cluster (it must exist)',
+      body: SetActiveClusterRequestSchema,
+      responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },
+    },
+    async ({ body }) => service().setActive(region(body.region), body.name),
+  );
+}

@@ -1,0 +1,63 @@
+import { PreconditionError } from '../../domain/errors.js';
+import { clusterTarget } from '../../domain/naming.js';
+import type { ClusterDetail, ClusterSummary, CreateClusterRequest } from '../../domain/schemas/clusters.js';
+import type { OperationView } from '../../domain/schemas/operations.js';
+import { catalog } from '../catalog/index.js';
+import type { ServiceDeps } from '../capability.js';
+import { ClusterViews } from './views.js';
+
+type Started = { operation: OperationView; existing: boolean };
+
+/** The rules of clusters: what a create must pass before anything is made, and the active cluster. */
+export class ClusterService {
+  readonly views: ClusterViews;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.views = new ClusterViews(deps.cloud, deps.operations, deps.activeCluster);
+  }
+
+  list(region: string): Promise<ClusterSummary[]> {
+    return this.views.list(region);
+  }
+
+  get(region: string, name: string): Promise<ClusterDetail> {
+    return this.views.get(region, name);
+  }
+
+  /**
+   * A repeat (same key, or a create of a cluster whose create runs) gets the existing operation,
+   * without a preflight that would trip over the half-made cluster. Otherwise the preflight runs first
+   * and any problem is a 422 naming the field and the fix, before anything is created.
+   */
+  async create(input: CreateClusterRequest & { region: string }, idempotencyKey?: string): Promise<Started> {
+    const { operations } = this.deps;
+    const repeat = (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) || operations.activeFor(clusterTarget(input.region, input.name));
+    if (!repeat) {
+      const check = await this.deps.service(catalog).checkCreateCluster(input);
+      if (!check.ok) {
+        throw new PreconditionError(
+          `The cluster cannot be created as asked: ${check.problems.map((p) => p.message).join(' ')}`,
+          check.problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
+          check.problems.map((p) => p.remedy).filter(Boolean).join(' ') || undefined,
+        );
+      }
+    }
+    return operations.start('create-cluster', input, { idempotencyKey });
+  }
+
+  delete(input: { name: string; region: string; keepStorage: boolean }, idempotencyKey?: string): Started {
+    return this.deps.operations.start('delete-cluster', input, { idempotencyKey });
+  }
+
+  activeCluster(): { name: string | null; region: string | null } {
+    const a = this.deps.activeCluster.get();
+    return { name: a?.name ?? null, region: a?.region ?? null };
+  }
+
+  /** Only an existing cluster can be the active one (404 otherwise). */
+  async setActive(region: string, name: string): Promise<{ name: string; region: string }> {
+    await this.views.get(region, name);
+    this.deps.activeCluster.set({ name, region });
+    return { name, region };
+  }
+}

@@ -1,0 +1,43 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+const InputSchema = z
+  .object({
+    name: ClusterRefSchema.describe('Name of the HyperPod cluster to delete (from list_clusters).'),
+    region: RegionSchema.optional(),
+    confirm: z
+      .literal(true, 'must be true: set it only after the user explicitly confirmed deleting this cluster by name')
+      .describe('Must be true. Set it only after the user explicitly confirmed, by name, that this cluster and everything in it may be deleted.'),
+    keepStorage: z
+      .boolean()
+      .default(false)
+      .describe('true keeps the S3 bucket and FSx file system (and their data); false (default) deletes them too. Ask the user if data matters.'),
+  })
+  .strict();
+
+/** `delete_cluster` → DELETE /api/v1/clusters/{name}?confirm=true (202 + operation). */
+export function registerDeleteClusterTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'delete_cluster',
+    title: 'Delete a HyperPod cluster',
+    description:
+      'Delete a cluster and everything InstantStart made for it: HyperPod nodes, the EKS cluster, the network, roles and (unless keepStorage) the storage. ' +
+      'DESTRUCTIVE and irreversible: first show the user get_cluster\'s view of it, get an explicit yes for this cluster name, then pass confirm: true. ' +
+      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed"; ' +
+      'only then say the cluster is gone. A failed teardown phase can be retried with retry_operation_phase.',
+    input: InputSchema,
+    output: OperationStartedSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    async run({ name, region, keepStorage }, { api, signal }) {
+      const accepted = await api.delete(`/api/v1/clusters/${seg(name)}`, {
+        query: { confirm: 'true', keepStorage: String(keepStorage), region },
+        signal,
+      });
+      return startedAnswer(accepted, `delete_cluster ${name}`);
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ActiveClusterSchema } from '../../../domain/schemas/clusters.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+
+/** `get_active_cluster` → GET /api/v1/active-cluster (a server setting; no cloud call). */
+export function registerGetActiveClusterTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'get_active_cluster',
+    title: 'Get the active cluster',
+    description:
+      'Read which cluster is active: the one later cluster-scoped calls act on by default. Use it at the start of a session to know which cluster ' +
+      'the user is working with; name and region are null when none is selected.',
+    input: z.object({}).strict(),
+    output: ActiveClusterSchema,
+    annotations: { ...READ_ONLY, openWorldHint: false },
+    async run(_args, { api, signal }) {
+      const active = await api.get<z.infer<typeof ActiveClusterSchema>>('/api/v1/active-cluster', { signal });
+      return { text: active.name ? `Active cluster: ${active.name} (${active.region ?? 'default region'}).` : 'No active cluster is selected.', data: active };
+    },
+  });
+}

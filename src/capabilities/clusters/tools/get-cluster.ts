@@ -1,0 +1,35 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClusterDetailSchema, type ClusterDetail } from '../../../domain/schemas/clusters.js';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `get_cluster` → GET /api/v1/clusters/{name}. */
+export function registerGetClusterTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'get_cluster',
+    title: 'Describe a HyperPod cluster',
+    description:
+      'Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage, ' +
+      'and whether it is the active cluster. Use it to verify a cluster after create_cluster\'s operation succeeded, or before deleting it. ' +
+      'For the progress of a running create or delete, use wait_for_operation instead.',
+    input: z.object({ name: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
+    output: ClusterDetailSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ name, region }, { api, signal }) {
+      const c = await api.get<ClusterDetail>(`/api/v1/clusters/${seg(name)}`, { query: { region }, signal });
+      const lines = [`${c.name} (${c.region}): ${c.status}${c.isActive ? ' [active cluster]' : ''}`];
+      if (c.failureMessage) lines.push(`Failure: ${c.failureMessage}`);
+      if (c.eks) lines.push(`EKS ${c.eks.name}: ${c.eks.status}${c.eks.version ? `, Kubernetes ${c.eks.version}` : ''}`);
+      if (c.nodeRecovery) lines.push(`Node recovery: ${c.nodeRecovery}`);
+      for (const g of c.instanceGroups) {
+        lines.push(`- group ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}), ${g.status}`);
+      }
+      if (c.storage?.s3Bucket) lines.push(`S3 bucket ${c.storage.s3Bucket}${c.storage.persistentVolumeClaim ? ` (PVC ${c.storage.persistentVolumeClaim})` : ''}`);
+      if (c.storage?.fsxFileSystemId) lines.push(`FSx for Lustre ${c.storage.fsxFileSystemId}`);
+      if (c.activeOperation) lines.push(`Operation ${c.activeOperation.id} (${c.activeOperation.kind}) is ${c.activeOperation.status}: follow it with wait_for_operation.`);
+      return { text: lines.join('\n'), data: c };
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClusterSummarySchema, type ClusterSummary } from '../../../domain/schemas/clusters.js';
+import { RegionSchema } from '../../../domain/schemas/common.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+
+/** `list_clusters` → GET /api/v1/clusters. The first call of every create (check before create). */
+export function registerListClustersTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'list_clusters',
+    title: 'List HyperPod clusters',
+    description:
+      'List the SageMaker HyperPod clusters of a region, including clusters an InstantStart operation is still creating or deleting (see activeOperation). ' +
+      'Use it FIRST, before offering to create a cluster (check before create: the user may already have one, and the new name must be free), ' +
+      'and to find the name to pass to get_cluster, set_active_cluster or delete_cluster.',
+    input: z.object({ region: RegionSchema.optional() }).strict(),
+    output: z.object({ clusters: z.array(ClusterSummarySchema) }),
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ region }, { api, signal }) {
+      const data = await api.get<{ clusters: ClusterSummary[] }>('/api/v1/clusters', { query: { region }, signal });
+      const lines = data.clusters.map((c) => {
+        const op = c.activeOperation ? ` — operation ${c.activeOperation.id} (${c.activeOperation.kind}, ${c.activeOperation.status})` : '';
+        return `- ${c.name} (${c.region}): ${c.status}${c.managedByInstantStart ? '' : ' [not created by InstantStart]'}${op}`;
+      });
+      const text = data.clusters.length === 0 ? 'No HyperPod clusters in this region.' : `${data.clusters.length} cluster(s):\n${lines.join('\n')}`;
+      return { text, data };
+    },
+  });
+}

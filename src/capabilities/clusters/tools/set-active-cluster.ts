@@ -1,0 +1,23 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ActiveClusterSchema, SetActiveClusterRequestSchema } from '../../../domain/schemas/clusters.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+
+/** `set_active_cluster` → PUT /api/v1/active-cluster. Synchronous: the answer is final (no operation). */
+export function registerSetActiveClusterTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'set_active_cluster',
+    title: 'Select the active cluster',
+    description:
+      'Select the cluster that later cluster-scoped calls act on by default. It takes effect immediately (no operation to poll); the answer is the new ' +
+      'selection. create_cluster selects its new cluster itself (one of its phases), so call this only to switch between existing clusters (names from list_clusters).',
+    input: SetActiveClusterRequestSchema,
+    output: ActiveClusterSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run(args, { api, signal }) {
+      const active = await api.put<z.infer<typeof ActiveClusterSchema>>('/api/v1/active-cluster', { body: args, signal });
+      return { text: `Active cluster is now ${active.name ?? '(none)'}${active.region ? ` (${active.region})` : ''}. This change is complete.`, data: active };
+    },
+  });
+}

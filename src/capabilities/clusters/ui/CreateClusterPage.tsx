@@ -1,0 +1,171 @@
+import Alert from '@cloudscape-design/components/alert';
+import Button from '@cloudscape-design/components/button';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Wizard from '@cloudscape-design/components/wizard';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { createCluster, preflightCluster } from '../../../../web/src/api/endpoints.js';
+import { keys, useAvailabilityZones, useConfig } from '../../../../web/src/api/queries.js';
+import { CapacityStep } from './wizard/CapacityStep.js';
+import { digest, initialForm, stepErrors, STEP_FIELDS, toRequest, validate, type WizardForm } from './wizard/form.js';
+import { PlacementStep } from './wizard/PlacementStep.js';
+import { ReviewStep } from './wizard/ReviewStep.js';
+import { StorageStep } from './wizard/StorageStep.js';
+import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
+import { operationPath } from '../../../../web/src/lib/format.js';
+
+const REVIEW = 3;
+
+/**
+ * Placement → Capacity → Storage → Review. Review runs the server's preflight and keeps "Create"
+ * disabled while it reports problems. The Idempotency-Key is this wizard session plus a digest of
+ * the body: a double click (or a retry after a network error) cannot create twice, while an edited
+ * request after a refusal is a new request.
+ */
+export function CreateClusterPage() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { notify } = useNotifications();
+  const config = useConfig();
+  const [session] = useState(() => crypto.randomUUID());
+  const [form, setForm] = useState<WizardForm>(() => initialForm());
+  const [step, setStep] = useState(0);
+  const [touchedSteps, setTouchedSteps] = useState<Set<number>>(new Set());
+
+  useEffect(() => {
+    if (config.data && !form.region) setForm((f) => ({ ...f, region: config.data.region }));
+  }, [config.data, form.region]);
+
+  const zones = useAvailabilityZones(form.region || undefined);
+  const errors = useMemo(() => {
+    const e = validate(form);
+    const zoneKnown = zones.data?.some((z) => z.name === form.availabilityZone && z.state === 'available');
+    if (form.availabilityZone && zones.data && !zoneKnown) e.availabilityZone = `${form.availabilityZone} is not an available zone of ${form.region}.`;
+    return e;
+  }, [form, zones.data]);
+  const request = useMemo(() => toRequest(form), [form]);
+  const requestJson = JSON.stringify(request);
+  const formValid = Object.keys(errors).length === 0;
+
+  const preflight = useQuery({
+    queryKey: ['preflight', requestJson],
+    queryFn: () => preflightCluster(request),
+    enabled: step === REVIEW && formValid,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+
+  // A second click before React re-renders the button as loading must not send a second request.
+  const inFlight = useRef(false);
+  const submit = useMutation({
+    mutationFn: () => createCluster(request, `create-cluster:${session}:${digest(requestJson)}`),
+    onSettled: () => {
+      inFlight.current = false;
+    },
+    onSuccess: (accepted) => {
+      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
+      void qc.invalidateQueries({ queryKey: keys.clusters });
+      void qc.invalidateQueries({ queryKey: keys.operationList });
+      notify({ type: 'success', header: accepted.existing ? `An operation for ${form.name} was already running` : `Creating cluster ${form.name}` });
+      navigate(operationPath(accepted.operation.id));
+    },
+    onError: () => void preflight.refetch(),
+  });
+
+  const update = (patch: Partial<WizardForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    submit.reset();
+  };
+  const shownErrors = (s: number) => (touchedSteps.has(s) ? stepErrors(errors, s) : {});
+  const firstStepWithErrors = (upTo: number) => STEP_FIELDS.slice(0, upTo).findIndex((_, s) => Object.keys(stepErrors(errors, s)).length > 0);
+
+  const navigateTo = (requested: number) => {
+    if (requested <= step) return setStep(requested);
+    // Moving forward: every step before the target must be valid.
+    const bad = firstStepWithErrors(requested);
+    setTouchedSteps((t) => new Set([...t, ...Array.from({ length: requested }, (_, i) => i)]));
+    setStep(bad === -1 ? requested : bad);
+  };
+
+  const problems = preflight.data?.problems.length ?? 0;
+  const doSubmit = () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    submit.mutate();
+  };
+  const canSubmit = formValid && preflight.isSuccess && !preflight.isFetching && preflight.data.ok && problems === 0 && !submit.isPending;
+  const disabledReason = !formValid
+    ? 'Fix the errors in the earlier steps'
+    : preflight.isFetching
+      ? 'Preflight checks are running'
+      : preflight.isError
+        ? 'The preflight checks could not run'
+        : problems > 0
+          ? `Fix the ${problems} preflight problem${problems > 1 ? 's' : ''} first`
+          : undefined;
+
+  const props = { form, update };
+  return (
+    <Wizard
+      data-testid="create-cluster-wizard"
+      activeStepIndex={step}
+      onNavigate={(e) => navigateTo(e.detail.requestedStepIndex)}
+      onCancel={() => navigate('/clusters')}
+      onSubmit={() => canSubmit && doSubmit()}
+      submitButtonText="Create cluster"
+      isLoadingNextStep={submit.isPending}
+      i18nStrings={{
+        stepNumberLabel: (n) => `Step ${n}`,
+        collapsedStepsLabel: (n, total) => `Step ${n} of ${total}`,
+        navigationAriaLabel: 'Steps',
+        cancelButton: 'Cancel',
+        previousButton: 'Previous',
+        nextButton: 'Next',
+        optional: 'optional',
+      }}
+      customPrimaryActions={
+        step === REVIEW ? (
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={() => navigate('/clusters')}>
+              Cancel
+            </Button>
+            <Button onClick={() => setStep(REVIEW - 1)} data-testid="wizard-previous">
+              Previous
+            </Button>
+            <Button variant="primary" disabled={!canSubmit} disabledReason={disabledReason} loading={submit.isPending} onClick={doSubmit} data-testid="wizard-submit">
+              Create cluster
+            </Button>
+          </SpaceBetween>
+        ) : undefined
+      }
+      steps={[
+        { title: 'Placement', description: 'Where the cluster runs.', content: <PlacementStep {...props} errors={shownErrors(0)} /> },
+        { title: 'Capacity', description: 'What it runs on: instance type, count and where the capacity comes from.', content: <CapacityStep {...props} errors={shownErrors(1)} /> },
+        { title: 'Storage', description: 'Shared storage mounted in every pod.', content: <StorageStep {...props} errors={shownErrors(2)} /> },
+        {
+          title: 'Review and create',
+          description: 'The server checks the whole request before anything is created.',
+          errorText: submit.error ? (
+            <span data-testid="wizard-submit-error">
+              <ProblemText error={submit.error} />
+            </span>
+          ) : undefined,
+          content: (
+            <SpaceBetween size="l">
+              <ReviewStep
+                form={form}
+                goTo={setStep}
+                preflight={{ result: preflight.data, error: preflight.error, loading: preflight.isFetching, enabled: formValid, rerun: () => void preflight.refetch() }}
+              />
+              <Alert type="info">
+                Creating takes a while on AWS (the EKS control plane alone takes 8–12 minutes). You will follow each phase live; any failed phase can be retried alone.
+              </Alert>
+            </SpaceBetween>
+          ),
+        },
+      ]}
+    />
+  );
+}

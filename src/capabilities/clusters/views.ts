@@ -1,0 +1,220 @@
+import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
+import type { CloudPort } from '../../cloud/ports.js';
+import { CLOUD_TIMEOUT, CloudError, NotFoundError } from '../../domain/errors.js';
+import { clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, TAG_MANAGED_BY } from '../../domain/naming.js';
+import type { ClusterDetail, ClusterSummary } from '../../domain/schemas/clusters.js';
+import type { InstanceGroupView } from '../../domain/schemas/instance-groups.js';
+import type { OperationView } from '../../domain/schemas/operations.js';
+import type { InstanceGroupSpec } from '../../domain/instance-groups.js';
+import type { ActiveClusterPort } from '../../workflows/context.js';
+import { describeHyperPod } from '../../workflows/cluster-access.js';
+import { groupSpecOf } from '../../workflows/instance-group-spec.js';
+
+/** What the views need from the operation engine. */
+export interface OperationsLookup {
+  /** The operation now working on a target. */
+  activeFor(target: string): OperationView | undefined;
+  /**
+   * For every cluster whose newest create-cluster or delete-cluster operation has not succeeded —
+   * it is under way, failed or was cancelled — that operation (from one store query, not one per cluster).
+   */
+  unsettledClusterOperations(): OperationView[];
+}
+
+type FailedOperation = NonNullable<ClusterSummary['failedOperation']>;
+
+const capacityTypeOf = (g: { TrainingPlanArn?: string; CapacityRequirements?: { Spot?: unknown } }): 'on-demand' | 'spot' | 'training-plan' =>
+  g.TrainingPlanArn ? 'training-plan' : g.CapacityRequirements?.Spot ? 'spot' : 'on-demand';
+
+/**
+ * Read models of clusters: HyperPod (the source of truth) joined with EKS and with the operation
+ * now working on each cluster. A cluster still in its network/EKS phases is not in HyperPod yet;
+ * its create operation makes it visible as Creating so the user sees what they just asked for. A
+ * create (or delete) that stopped part-way leaves a VPC, a NAT gateway, roles or an EKS cluster
+ * behind: such a cluster stays listed as Failed, with that operation and what to do, until a delete
+ * succeeds — never silently out of sight while it still costs money.
+ */
+export class ClusterViews {
+  constructor(
+    private readonly cloud: CloudPort,
+    private readonly operations: OperationsLookup,
+    private readonly activeCluster: ActiveClusterPort,
+  ) {}
+
+  async list(region: string): Promise<ClusterSummary[]> {
+    const clusters = await this.cloud.hyperpod.list(region);
+    const unsettled = this.unsettled(region);
+    const tagsByCluster = await Promise.all(clusters.map((c) => tagsOrNone(this.cloud.hyperpod.tags(region, c.arn))));
+    const out: ClusterSummary[] = [];
+    for (const [i, c] of clusters.entries()) {
+      const tags = tagsByCluster[i]!;
+      out.push({
+        name: c.name,
+        region,
+        status: c.status,
+        clusterArn: c.arn,
+        createdAt: c.createdAt?.toISOString(),
+        managedByInstantStart: TAG_MANAGED_BY in tags,
+        ...(TAG_MANAGED_BY in tags ? { eksClusterName: eksClusterNameFor(c.name) } : {}),
+        ...this.operationOf(region, c.name),
+        ...failedOperationOf(unsettled.get(c.name)),
+      });
+    }
+    // Clusters HyperPod does not list: being created or deleted, or left half-made.
+    for (const [name, op] of unsettled) {
+      if (out.some((c) => c.name === name)) continue;
+      out.push({ name, region, status: statusWithoutHyperPod(op), managedByInstantStart: true, eksClusterName: eksClusterNameFor(name), createdAt: op.createdAt, ...this.operationOf(region, name), ...failedOperationOf(op) });
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async get(region: string, name: string): Promise<ClusterDetail> {
+    const hp = await this.cloud.hyperpod.describe(region, name);
+    const op = this.operationOf(region, name);
+    const unsettled = this.unsettled(region).get(name);
+    if (!hp && !op.activeOperation && !unsettled) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+    const tags = hp?.ClusterArn ? await tagsOrNone(this.cloud.hyperpod.tags(region, hp.ClusterArn)) : {};
+    const managed = !hp || TAG_MANAGED_BY in tags;
+    const eksArn = hp?.Orchestrator?.Eks?.ClusterArn;
+    const eksName = eksArn ? eksArn.split('/').pop()! : eksClusterNameFor(name);
+    const eks = await this.cloud.eks.describeCluster(region, eksName);
+    const active = this.activeCluster.get();
+    let storage: ClusterDetail['storage'];
+    if (managed) {
+      const names = resourceNames(name, await this.cloud.accountId(), region);
+      const [bucket, fs] = await Promise.all([this.cloud.storage.bucketExists(region, names.bucket), this.cloud.storage.findFileSystem(region, name)]);
+      storage = {
+        ...(bucket ? { s3Bucket: names.bucket, persistentVolumeClaim: `default/${names.persistentVolumeClaim}` } : {}),
+        ...(fs ? { fsxFileSystemId: fs.FileSystemId } : {}),
+      };
+    }
+    return {
+      name,
+      region,
+      status: hp?.ClusterStatus ?? (op.activeOperation?.kind === 'delete-cluster' ? 'Deleting' : unsettled ? statusWithoutHyperPod(unsettled) : 'Creating'),
+      clusterArn: hp?.ClusterArn,
+      eksClusterName: eks?.name ?? (managed ? eksName : undefined),
+      createdAt: hp?.CreationTime?.toISOString(),
+      failureMessage: hp?.FailureMessage,
+      managedByInstantStart: managed,
+      ...op,
+      ...failedOperationOf(unsettled),
+      eks: eks
+        ? {
+            name: eks.name!,
+            arn: eks.arn!,
+            status: eks.status!,
+            version: eks.version,
+            endpoint: eks.endpoint,
+            vpcId: eks.resourcesVpcConfig?.vpcId,
+            subnetIds: eks.resourcesVpcConfig?.subnetIds ?? [],
+          }
+        : undefined,
+      nodeRecovery: hp?.NodeRecovery,
+      nodeProvisioningMode: hp?.NodeProvisioningMode,
+      instanceGroups: (hp?.InstanceGroups ?? []).map((g) => ({
+        name: g.InstanceGroupName!,
+        instanceType: g.InstanceType!,
+        currentCount: g.CurrentCount ?? 0,
+        targetCount: g.TargetCount ?? 0,
+        status: g.Status ?? 'Unknown',
+        capacityType: capacityTypeOf(g as { TrainingPlanArn?: string; CapacityRequirements?: { Spot?: unknown } }),
+        ...(g.TrainingPlanArn ? { trainingPlanArn: g.TrainingPlanArn } : {}),
+      })),
+      storage,
+      isActive: active?.name === name && active.region === region,
+    };
+  }
+
+  /** The cluster's instance groups, each with the operation now working on it. */
+  async instanceGroups(region: string, name: string): Promise<InstanceGroupView[]> {
+    const hp = await describeHyperPod(this.cloud, region, name);
+    return (hp.InstanceGroups ?? []).map((g) => {
+      const op = this.operations.activeFor(instanceGroupTarget(region, name, g.InstanceGroupName!));
+      return { ...instanceGroupView(g, hp.VpcConfig?.Subnets ?? []), ...(op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status } } : {}) };
+    });
+  }
+
+  /** One group in domain terms (what a change request is diffed against); undefined when it does not exist. */
+  async groupSpec(region: string, name: string, group: string): Promise<InstanceGroupSpec | undefined> {
+    const hp = await describeHyperPod(this.cloud, region, name);
+    const details = hp.InstanceGroups?.find((g) => g.InstanceGroupName === group);
+    return details ? groupSpecOf(details) : undefined;
+  }
+
+  /** This region's clusters whose last create or delete has not succeeded, by name. */
+  private unsettled(region: string): Map<string, OperationView> {
+    const out = new Map<string, OperationView>();
+    for (const op of this.operations.unsettledClusterOperations()) {
+      const input = op.input as { name?: unknown; region?: unknown };
+      if (input.region === region && typeof input.name === 'string') out.set(input.name, op);
+    }
+    return out;
+  }
+
+  private operationOf(region: string, name: string): Pick<ClusterSummary, 'activeOperation'> {
+    const op = this.operations.activeFor(clusterTarget(region, name));
+    return op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}) } } : {};
+  }
+}
+
+/**
+ * Tags only tell whether we made a cluster: a refusal (say, no permission to read them) reads as
+ * "none", but a cloud that does not answer is still a timeout — a 504, not a slow half-empty answer.
+ */
+function tagsOrNone(tags: Promise<Record<string, string>>): Promise<Record<string, string>> {
+  return tags.catch((err: unknown) => {
+    if (err instanceof CloudError && err.code === CLOUD_TIMEOUT) throw err;
+    return {};
+  });
+}
+
+const isStopped = (op: OperationView) => op.status === 'failed' || op.status === 'cancelled';
+
+/** The status of a cluster HyperPod does not know, from its unsettled create or delete. */
+function statusWithoutHyperPod(op: OperationView): string {
+  if (isStopped(op)) return 'Failed';
+  return op.kind === 'delete-cluster' ? 'Deleting' : 'Creating';
+}
+
+/** The failed or cancelled create/delete of a cluster, with what to do about what it left. */
+function failedOperationOf(op: OperationView | undefined): { failedOperation?: FailedOperation } {
+  if (!op || !isStopped(op)) return {};
+  const { name, region } = op.input as { name: string; region: string };
+  const phase = op.error?.phase;
+  const what = op.kind === 'delete-cluster' ? 'Its delete stopped part-way' : 'Its create stopped part-way';
+  const retry = op.status === 'failed' && phase ? `, or fix the cause and retry the failed phase (POST /api/v1/operations/${op.id}/phases/${phase}/retry; MCP retry_operation_phase)` : '';
+  return {
+    failedOperation: {
+      id: op.id,
+      kind: op.kind,
+      status: op.status,
+      ...(phase ? { phase } : {}),
+      ...(op.error ? { code: op.error.code, message: op.error.message } : {}),
+      remedy: `${what}: what it made is still there and may cost money. Delete the cluster to remove it (DELETE /api/v1/clusters/${name}?region=${region}&confirm=true; MCP delete_cluster)${retry}.`,
+    },
+  };
+}
+
+/** One group as the API shows it, from HyperPod's description (the source of truth). */
+export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets: string[]): InstanceGroupView {
+  const k = g.KubernetesConfig;
+  return {
+    name: g.InstanceGroupName!,
+    instanceType: g.InstanceType ?? 'unknown',
+    status: g.Status ?? 'Unknown',
+    currentCount: g.CurrentCount ?? 0,
+    targetCount: g.TargetCount ?? 0,
+    ...(g.MinCount !== undefined ? { minCount: g.MinCount } : {}),
+    capacityType: capacityTypeOf(g as { TrainingPlanArn?: string; CapacityRequirements?: { Spot?: unknown } }),
+    ...(g.TrainingPlanArn ? { trainingPlanArn: g.TrainingPlanArn } : {}),
+    ...((g as { NetworkInterface?: { InterfaceType?: 'efa' | 'efa-only' } }).NetworkInterface?.InterfaceType
+      ? { networkInterface: (g as { NetworkInterface: { InterfaceType: 'efa' | 'efa-only' } }).NetworkInterface.InterfaceType }
+      : {}),
+    ...(g.ThreadsPerCore ? { threadsPerCore: g.ThreadsPerCore } : {}),
+    deepHealthChecks: (g.OnStartDeepHealthChecks?.length ?? 0) > 0,
+    subnetIds: g.OverrideVpcConfig?.Subnets ?? clusterSubnets,
+    labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
+    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect! })),
+  };
+}

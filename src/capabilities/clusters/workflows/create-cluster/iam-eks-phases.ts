@@ -1,0 +1,129 @@
+import { BASE_EKS_ADDONS } from '../../../../domain/cluster-dependencies.js';
+import { eksClusterRole, hyperpodExecutionRole } from '../../../../domain/cluster-roles.js';
+import { CloudError } from '../../../../domain/errors.js';
+import { clusterTags, resourceNames } from '../../../../domain/naming.js';
+import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
+import type { WorkflowDeps } from '../../../../workflows/context.js';
+import type { CreateClusterInput, CreateClusterState } from './types.js';
+
+type Ctx = PhaseContext<CreateClusterInput, CreateClusterState>;
+type Phase = PhaseDefinition<CreateClusterInput, CreateClusterState>;
+
+export async function namesFor(deps: WorkflowDeps, ctx: Ctx) {
+  let accountId = ctx.state.accountId;
+  if (!accountId) {
+    accountId = await deps.cloud.accountId();
+    ctx.setState({ accountId });
+  }
+  return resourceNames(ctx.input.name, accountId, ctx.input.region);
+}
+
+const eksArn = (ctx: Ctx, eksName: string) => `arn:aws:eks:${ctx.input.region}:${ctx.state.accountId}:cluster/${eksName}`;
+
+export function iamPhase(deps: WorkflowDeps): Phase {
+  const roles = async (ctx: Ctx) => {
+    const names = await namesFor(deps, ctx);
+    return [eksClusterRole(names), hyperpodExecutionRole(names, eksArn(ctx, names.eksCluster))] as const;
+  };
+  return {
+    name: 'iam',
+    title: 'IAM roles: EKS cluster role and HyperPod execution role',
+    expectedSeconds: 20,
+    async observe(ctx) {
+      const [eksRole, execRole] = await roles(ctx);
+      if (!(await deps.cloud.iam.isComplete(eksRole)) || !(await deps.cloud.iam.isComplete(execRole))) return 'needs-act';
+      ctx.setState({ eksClusterRoleArn: await deps.cloud.iam.find(eksRole.roleName), executionRoleArn: await deps.cloud.iam.find(execRole.roleName) });
+      return 'done';
+    },
+    async act(ctx) {
+      const [eksRole, execRole] = await roles(ctx);
+      const log = (m: string) => ctx.log(m);
+      ctx.setState({
+        eksClusterRoleArn: await deps.cloud.iam.ensure(ctx.input.name, eksRole, log),
+        executionRoleArn: await deps.cloud.iam.ensure(ctx.input.name, execRole, log),
+      });
+    },
+  };
+}
+
+export function eksPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'eks',
+    title: 'EKS control plane (about 8–12 minutes on AWS)',
+    expectedSeconds: 600,
+    async observe(ctx) {
+      const names = await namesFor(deps, ctx);
+      const c = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
+      if (!c) return 'needs-act';
+      ctx.setState({ eksClusterArn: c.arn, kubernetesVersion: c.version });
+      if (c.status === 'ACTIVE') return 'done';
+      if (c.status === 'CREATING') return 'in-progress';
+      throw new CloudError('eks', 'DescribeCluster', `Cluster${c.status}`, `EKS cluster ${names.eksCluster} is ${c.status}${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}. Delete the cluster and create it again.`);
+    },
+    async act(ctx) {
+      const names = await namesFor(deps, ctx);
+      const version = ctx.input.kubernetesVersion ?? (await deps.cloud.eks.defaultVersion(ctx.input.region));
+      const subnets = ctx.state.subnets!;
+      const c = await deps.cloud.eks.createCluster(ctx.input.region, {
+        name: names.eksCluster,
+        roleArn: ctx.state.eksClusterRoleArn!,
+        subnetIds: [...subnets.private, subnets.compute],
+        securityGroupIds: [ctx.state.securityGroupId!],
+        version,
+        tags: clusterTags(ctx.input.name, 'eks'),
+      });
+      ctx.setState({ eksClusterArn: c.arn, kubernetesVersion: c.version ?? version });
+      ctx.log(`Requested EKS cluster ${names.eksCluster} (Kubernetes ${c.version ?? version}, authentication API_AND_CONFIG_MAP)`);
+    },
+    pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
+    async await(ctx) {
+      const names = await namesFor(deps, ctx);
+      const c = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
+      if (!c) throw new CloudError('eks', 'DescribeCluster', 'ResourceNotFoundException', `EKS cluster ${names.eksCluster} disappeared while being created.`);
+      if (c.status === 'FAILED') throw new CloudError('eks', 'CreateCluster', 'ClusterFailed', `EKS cluster ${names.eksCluster} failed to create${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}.`);
+      return { done: c.status === 'ACTIVE', progress: `EKS cluster ${c.status}` };
+    },
+  };
+}
+
+/** vpc-cni, kube-proxy, coredns and the pod identity agent, at the versions EKS marks default. */
+export function eksAddonsPhase(deps: WorkflowDeps): Phase {
+  const statuses = async (ctx: Ctx) => {
+    const names = await namesFor(deps, ctx);
+    const out: Record<string, string | undefined> = {};
+    for (const a of BASE_EKS_ADDONS) out[a] = (await deps.cloud.eks.describeAddon(ctx.input.region, names.eksCluster, a))?.status;
+    return out;
+  };
+  // DEGRADED is normal before nodes exist (coredns has nowhere to run yet).
+  const settled = (s: string | undefined) => s === 'ACTIVE' || s === 'DEGRADED';
+  return {
+    name: 'eks-addons',
+    title: 'EKS base add-ons: vpc-cni, kube-proxy, coredns, eks-pod-identity-agent',
+    expectedSeconds: 60,
+    async observe(ctx) {
+      const s = await statuses(ctx);
+      if (Object.values(s).every(settled)) return 'done';
+      return Object.values(s).some((x) => x === undefined) ? 'needs-act' : 'in-progress';
+    },
+    async act(ctx) {
+      const names = await namesFor(deps, ctx);
+      const s = await statuses(ctx);
+      for (const addon of BASE_EKS_ADDONS) {
+        if (s[addon] !== undefined) {
+          ctx.log(`${addon}: already installed (${s[addon]})`);
+          continue;
+        }
+        const version = await deps.cloud.eks.defaultAddonVersion(ctx.input.region, addon, ctx.state.kubernetesVersion!);
+        await deps.cloud.eks.createAddon(ctx.input.region, names.eksCluster, addon, { version, tags: clusterTags(ctx.input.name, 'addon') });
+        ctx.log(`${addon}: installing ${version ?? ''}`.trim());
+      }
+    },
+    pollKey: (ctx) => `eks:${ctx.input.region}:base-addons:${ctx.input.name}`,
+    async await(ctx) {
+      const s = await statuses(ctx);
+      const failed = Object.entries(s).filter(([, v]) => v === 'CREATE_FAILED');
+      if (failed.length) throw new CloudError('eks', 'CreateAddon', 'AddonCreateFailed', `EKS add-on(s) ${failed.map(([k]) => k).join(', ')} failed to install.`);
+      return { done: Object.values(s).every(settled), progress: Object.entries(s).map(([k, v]) => `${k} ${v}`).join(', ') };
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import { clusterRoleNames } from '../../../../domain/cluster-roles.js';
+import { CloudError } from '../../../../domain/errors.js';
+import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
+import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { WorkflowDeps } from '../../../../workflows/context.js';
+import { findLeftovers } from './leftovers.js';
+
+export interface DeleteClusterInput {
+  name: string;
+  region: string;
+  keepStorage: boolean;
+}
+export interface DeleteClusterState {
+  accountId?: string;
+  fileSystemId?: string;
+}
+type Ctx = PhaseContext<DeleteClusterInput, DeleteClusterState>;
+type Phase = PhaseDefinition<DeleteClusterInput, DeleteClusterState>;
+
+async function names(deps: WorkflowDeps, ctx: Ctx) {
+  let accountId = ctx.state.accountId;
+  if (!accountId) {
+    accountId = await deps.cloud.accountId();
+    ctx.setState({ accountId });
+  }
+  return resourceNames(ctx.input.name, accountId, ctx.input.region);
+}
+
+/**
+ * A phase that deletes one resource and waits until it is gone: observe finds it (or not), act
+ * asks for the deletion, await polls until the describe call no longer finds it.
+ */
+function removalPhase(spec: {
+  name: string;
+  title: string;
+  expectedSeconds: number;
+  pollKey: (ctx: Ctx) => string;
+  /** The resource's status, or undefined when it is gone. */
+  status: (ctx: Ctx) => Promise<{ status: string; failure?: string } | undefined>;
+  deletingStatus: string;
+  remove: (ctx: Ctx) => Promise<string>;
+}): Phase {
+  return {
+    name: spec.name,
+    title: spec.title,
+    expectedSeconds: spec.expectedSeconds,
+    onFailure: 'continue',
+    async observe(ctx) {
+      const found = await spec.status(ctx);
+      if (!found) return 'done';
+      return found.status === spec.deletingStatus ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      ctx.log(await spec.remove(ctx));
+    },
+    pollKey: spec.pollKey,
+    async await(ctx) {
+      const found = await spec.status(ctx);
+      if (found?.failure) throw new CloudError(spec.name, 'Delete', 'DeleteFailed', found.failure);
+      return { done: !found, progress: found ? `${spec.name} ${found.status}` : `${spec.name} gone` };
+    },
+  };
+}
+
+/** The HyperPod cluster first: its nodes hold network interfaces in our subnets. */
+function hyperpodPhase(deps: WorkflowDeps): Phase {
+  return removalPhase({
+    name: 'hyperpod',
+    title: 'Delete the HyperPod cluster and its nodes',
+    expectedSeconds: 300,
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
+    deletingStatus: 'Deleting',
+    async status(ctx) {
+      const c = await deps.cloud.hyperpod.describe(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
+      if (!c) return undefined;
+      const failed = c.ClusterStatus === 'Failed' && c.FailureMessage && /delet/i.test(c.FailureMessage);
+      return { status: c.ClusterStatus!, ...(failed ? { failure: `HyperPod could not delete ${ctx.input.name}: ${c.FailureMessage}` } : {}) };
+    },
+    async remove(ctx) {
+      await deps.cloud.hyperpod.delete(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
+      return `Deleting HyperPod cluster ${ctx.input.name}`;
+    },
+  });
+}
+
+function storagePhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'storage',
+    title: 'Delete shared storage (S3 bucket, FSx for Lustre)',
+    expectedSeconds: 120,
+    onFailure: 'continue',
+    async observe(ctx) {
+      if (ctx.input.keepStorage) {
+        ctx.log('Keeping the S3 bucket and FSx file system as asked (keepStorage)');
+        return 'done';
+      }
+      const n = await names(deps, ctx);
+      const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
+      if (fs) ctx.setState({ fileSystemId: fs.FileSystemId });
+      const bucket = await deps.cloud.storage.bucketExists(ctx.input.region, n.bucket);
+      if (!fs && !bucket) return 'done';
+      return !bucket && fs?.Lifecycle === 'DELETING' ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      const n = await names(deps, ctx);
+      await deps.cloud.storage.deleteBucket(ctx.input.region, n.bucket, (m) => ctx.log(m));
+      const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
+      if (fs) {
+        ctx.setState({ fileSystemId: fs.FileSystemId });
+        await deps.cloud.storage.deleteFileSystem(ctx.input.region, fs.FileSystemId!);
+        ctx.log(`Deleting FSx file system ${fs.FileSystemId}`);
+      }
+    },
+    pollKey: (ctx) => `fsx:${ctx.input.region}:${ctx.state.fileSystemId ?? ctx.input.name}`,
+    async await(ctx) {
+      if (!ctx.state.fileSystemId) return { done: true };
+      const fs = await deps.cloud.storage.describeFileSystem(ctx.input.region, ctx.state.fileSystemId);
+      return { done: !fs, progress: fs ? `FSx ${fs.Lifecycle}` : 'FSx gone' };
+    },
+  };
+}
+
+function eksPhase(deps: WorkflowDeps): Phase {
+  return removalPhase({
+    name: 'eks',
+    title: 'Delete the EKS cluster (and its add-ons)',
+    expectedSeconds: 300,
+    pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
+    deletingStatus: 'DELETING',
+    async status(ctx) {
+      const c = await deps.cloud.eks.describeCluster(ctx.input.region, (await names(deps, ctx)).eksCluster);
+      return c ? { status: c.status! } : undefined;
+    },
+    async remove(ctx) {
+      const n = await names(deps, ctx);
+      await deps.cloud.eks.deleteCluster(ctx.input.region, n.eksCluster);
+      return `Deleting EKS cluster ${n.eksCluster}`;
+    },
+  });
+}
+
+function iamPhase(deps: WorkflowDeps): Phase {
+  const roles = async (ctx: Ctx) => {
+    const n = await names(deps, ctx);
+    return clusterRoleNames(n);
+  };
+  return {
+    name: 'iam',
+    title: 'Delete IAM roles',
+    expectedSeconds: 20,
+    onFailure: 'continue',
+    async observe(ctx) {
+      for (const r of await roles(ctx)) if (await deps.cloud.iam.find(r)) return 'needs-act';
+      return 'done';
+    },
+    async act(ctx) {
+      for (const r of await roles(ctx)) await deps.cloud.iam.delete(r, (m) => ctx.log(m));
+    },
+  };
+}
+
+function networkPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'network',
+    title: 'Delete the network (NAT gateway, subnets, gateways, VPC)',
+    expectedSeconds: 120,
+    onFailure: 'continue',
+    async observe(ctx) {
+      const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
+      return net.vpcId || net.allocationId || net.internetGatewayId ? 'needs-act' : 'done';
+    },
+    async act(ctx) {
+      await deps.cloud.teardown.startTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
+    },
+    pollKey: (ctx) => `ec2:${ctx.input.region}:teardown:${ctx.input.name}`,
+    // Deleting is idempotent ("already gone" is success), so finishing the teardown while polling is safe.
+    async await(ctx) {
+      const left = await deps.cloud.teardown.finishTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
+      if (left.length === 0) return { done: true, progress: 'network gone' };
+      const heldBy = await networkHeldByFailedPhase(deps, ctx);
+      if (heldBy) throw new CloudError('ec2', 'DeleteSubnet', 'DependencyViolation', `${left.join(', ')} cannot be deleted: ${heldBy}`);
+      return { done: false, progress: `waiting for ${left.join(', ')}` };
+    },
+  };
+}
+
+/**
+ * Why the rest of the network cannot go in this run, or undefined while it can still go on its own.
+ * Subnets wait for the network interfaces in them to leave; when an earlier phase failed, what it
+ * should have removed (HyperPod nodes, the EKS control plane, FSx) keeps its interfaces for good, so
+ * the phase stops waiting — but only after the NAT gateway and its address are gone: they cost money.
+ */
+async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<string | undefined> {
+  const failures = ctx.earlierFailures;
+  if (failures.length === 0) return undefined;
+  const { region, name } = ctx.input;
+  const net = await deps.cloud.network.find(region, name);
+  if (net.natGatewayId || net.allocationId) return undefined;
+  const n = await names(deps, ctx);
+  const holders: string[] = [];
+  const hp = await deps.cloud.hyperpod.describe(region, n.hyperpodCluster);
+  if (hp && hp.ClusterStatus !== 'Deleting') holders.push(`HyperPod cluster ${n.hyperpodCluster} (${hp.ClusterStatus}) still has nodes in them`);
+  const eks = await deps.cloud.eks.describeCluster(region, n.eksCluster);
+  if (eks && eks.status !== 'DELETING') holders.push(`EKS cluster ${n.eksCluster} (${eks.status}) still has network interfaces in them`);
+  const fs = await deps.cloud.storage.findFileSystem(region, name);
+  if (fs && fs.Lifecycle !== 'DELETING') holders.push(`FSx file system ${fs.FileSystemId} (${fs.Lifecycle}) still has network interfaces in them`);
+  if (holders.length === 0) return undefined;
+  return `${holders.join('; ')}, because ${failures.map((f) => `phase '${f.phase}' failed (${f.code})`).join(' and ')}.`;
+}
+
+/**
+ * Ends the saga with the truth: fails when resources remain, listing them and the failed phases
+ * (with their errors) that left them — the operation's error, so one message says what and why.
+ */
+function verifyPhase(deps: WorkflowDeps): Phase {
+  return {
+    name: 'verify',
+    title: 'Verify nothing of the cluster remains',
+    expectedSeconds: 10,
+    async observe(ctx) {
+      const left = await findLeftovers(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), ctx.input.keepStorage);
+      if (left.length) {
+        const failures = ctx.earlierFailures;
+        const why = failures.length
+          ? ` They remain because ${failures.length === 1 ? 'this phase' : 'these phases'} failed: ${failures.map((f) => `'${f.phase}' (${f.code}: ${f.message.replace(/\.$/, '')})`).join('; ')}. Fix the cause, then retry a failed phase: every failed phase runs again, in order, then this check.`
+          : " Retry this operation's failed phase, or delete them by hand.";
+        throw new CloudError('instantstart', 'DeleteCluster', 'ResourcesRemain', `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`);
+      }
+      const active = deps.activeCluster.get();
+      if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
+      ctx.log(`Nothing tagged ${ctx.input.name} remains${ctx.input.keepStorage ? ' (storage kept as asked)' : ''}`);
+      return 'done';
+    },
+  };
+}
+
+/**
+ * delete-cluster: the create in reverse, as a saga. Every step treats "already gone" as success, so
+ * a second delete — or a delete after a failed create — is harmless. Every removal goes on past its
+ * own failure (onFailure: 'continue'): a HyperPod cluster that cannot be deleted must not leave the
+ * EKS cluster, roles and NAT gateway behind. The verify phase then lists what remains and why, and
+ * the operation fails; a retry re-runs every failed phase, then verify.
+ */
+export function deleteClusterWorkflow(deps: WorkflowDeps): WorkflowDefinition<DeleteClusterInput, DeleteClusterState> {
+  return {
+    kind: 'delete-cluster',
+    target: (input) => clusterTarget(input.region, input.name),
+    conflictsWith: ['create-cluster', 'delete-cluster'],
+    initialState: () => ({}),
+    phases: [hyperpodPhase(deps), storagePhase(deps), eksPhase(deps), iamPhase(deps), networkPhase(deps), verifyPhase(deps)],
+    result: (_state, input) => ({ clusterName: input.name, region: input.region, storageKept: input.keepStorage }),
+  };
+}

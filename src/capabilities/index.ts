@@ -1,0 +1,11 @@
+import * as all from './all.js';
+import type { Capability, ToolRegistration } from './capability.js';
+
+/** Every capability of all.ts (a module namespace lists its exports in name order). */
+export const CAPABILITIES: readonly Capability<unknown>[] = Object.values(all) as Capability<unknown>[];
+
+/** Every MCP tool registration, capability by capability. */
+export const CAPABILITY_TOOLS: readonly ToolRegistration[] = CAPABILITIES.flatMap((c) => c.tools ?? []);
+
+export type { Capability, ServiceDeps, RouteContext, ToolRegistration } from './capability.js';
+export { defineCapability } from './capability.js';

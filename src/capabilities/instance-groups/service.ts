@@ -1,0 +1,83 @@
+import { InputError, PreconditionError } from '../../domain/errors.js';
+import { diffInstanceGroup, throwIfRefused, type InstanceGroupSpec } from '../../domain/instance-groups.js';
+import type { AddInstanceGroupRequest as AddRequest, InstanceGroupView, UpdateInstanceGroupRequest } from '../../domain/schemas/instance-groups.js';
+import type { OperationView } from '../../domain/schemas/operations.js';
+import { catalog } from '../catalog/index.js';
+import type { ServiceDeps } from '../capability.js';
+import { clusters } from '../clusters/index.js';
+
+type Started = { operation: OperationView; existing: boolean };
+type GroupRef = { cluster: string; region: string; name: string };
+type AddInstanceGroupRequest = Omit<AddRequest, 'region'>;
+
+/** The rules of instance groups: one name per cluster, checks before adding, and which operation a change needs. */
+export class InstanceGroupService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  list(region: string, cluster: string): Promise<InstanceGroupView[]> {
+    return this.views().instanceGroups(region, cluster);
+  }
+
+  /**
+   * A repeat (same Idempotency-Key, or the group's own add still running) gets its operation back; a
+   * name the cluster already has is refused; otherwise the zone, EFA, spot, quotas and plan are checked
+   * (422 naming the field) before the operation starts.
+   */
+  async add(region: string, cluster: string, group: AddInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
+    const existing = (await this.list(region, cluster)).find((g) => g.name === group.name);
+    const repeat = (idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey)) || existing?.activeOperation;
+    if (existing && !repeat) throw InputError.field('name', `cluster ${cluster} already has an instance group '${group.name}'`);
+    if (!repeat) await this.preflight(region, group);
+    return this.deps.operations.start('add-instance-group', { ...group, cluster, region }, { idempotencyKey });
+  }
+
+  /**
+   * Compares the request with the group as HyperPod describes it: fixed fields are refused, and only
+   * the fields that really differ are sent. A count alone is a scale (a no-op when it already holds).
+   */
+  async update(ref: GroupRef, request: UpdateInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
+    const current = await this.views().groupSpec(ref.region, ref.cluster, ref.name);
+    if (!current) throw InputError.field('group', `cluster ${ref.cluster} has no instance group '${ref.name}'`);
+    const { region: _region, ...wanted } = request;
+    // The same instant written two ways is no change: compare ISO forms.
+    if (wanted.autoPatch?.nextPatchDate) wanted.autoPatch = { ...wanted.autoPatch, nextPatchDate: new Date(wanted.autoPatch.nextPatchDate).toISOString() };
+    const diff = diffInstanceGroup(current, wanted as Partial<InstanceGroupSpec>);
+    throwIfRefused(diff);
+    const { instanceCount, ...settings } = diff.changes;
+    if (Object.keys(settings).length === 0) {
+      return this.deps.operations.start('scale-instance-group', { ...ref, instanceCount: instanceCount ?? current.instanceCount }, { idempotencyKey });
+    }
+    return this.deps.operations.start('update-instance-group', { ...ref, changes: settings, ...(instanceCount !== undefined ? { instanceCount } : {}) }, { idempotencyKey });
+  }
+
+  delete(ref: GroupRef, idempotencyKey?: string): Started {
+    return this.deps.operations.start('delete-instance-group', ref, { idempotencyKey });
+  }
+
+  /** Zone offers the type, EFA only for EFA types, spot only for spot types, quotas and plan fit. */
+  private async preflight(region: string, group: AddInstanceGroupRequest): Promise<void> {
+    const preflight = this.deps.service(catalog);
+    const types = await preflight.instanceTypes(region, group.availabilityZone);
+    const type = types.find((t) => t.instanceType === group.instanceType);
+    const problems: Array<{ path: string; message: string }> = [];
+    if (!type) problems.push({ path: 'instanceType', message: `${group.instanceType} is not offered for HyperPod in ${group.availabilityZone}` });
+    if (type && group.networkInterface && !type.efaSupported) problems.push({ path: 'networkInterface', message: `${group.instanceType} does not support EFA, so '${group.networkInterface}' is not available` });
+    if (type && group.capacityType === 'spot' && !type.spotSupported) problems.push({ path: 'capacityType', message: `${group.instanceType} is not offered as spot capacity` });
+    if (group.instanceCount > 0 && problems.length === 0) {
+      const quota = await preflight.checkQuotas({
+        region,
+        instanceType: group.instanceType,
+        instanceCount: group.instanceCount,
+        capacityType: group.capacityType,
+        ...(group.trainingPlanArn ? { trainingPlanArn: group.trainingPlanArn } : {}),
+        availabilityZone: group.availabilityZone,
+      });
+      for (const p of quota.problems) problems.push({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` });
+    }
+    if (problems.length) throw new PreconditionError(`The instance group cannot be added as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join(' ')}`, problems);
+  }
+
+  private views() {
+    return this.deps.service(clusters).views;
+  }
+}

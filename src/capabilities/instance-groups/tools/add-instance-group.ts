@@ -1,0 +1,30 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ClusterRefSchema } from '../../../domain/schemas/common.js';
+import { AddInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+const InputSchema = AddInstanceGroupRequestSchema.extend({ cluster: ClusterRefSchema.describe('The cluster to add the group to (from list_clusters).') });
+
+/** `add_instance_group` → POST /api/v1/clusters/{cluster}/instance-groups (202 + operation). */
+export function registerAddInstanceGroupTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'add_instance_group',
+    title: 'Add an instance group',
+    description:
+      'Add GPU/CPU capacity to a HyperPod cluster as a new instance group. Capacity type (on-demand, spot, training plan), network interface mode ' +
+      '(EFA or EFA-only, EFA-capable types only) and placement are fixed in this ONE create: the group lands in the /20 compute subnet of its zone ' +
+      '(reused or created by the control plane). Capacity type, EFA mode, instance type and zone cannot change later.\n' +
+      'Before calling (check before create): list_instance_groups (the name must be free), list_availability_zones, list_instance_types for the zone, ' +
+      'list_training_plans for a training plan, check_quotas. Ask the user only for zone, instance type, capacity type and count.\n' +
+      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+    input: InputSchema,
+    output: OperationStartedSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run({ cluster, ...group }, { api, signal }) {
+      const accepted = await api.post(`/api/v1/clusters/${seg(cluster)}/instance-groups`, { body: group, signal });
+      return startedAnswer(accepted, `add_instance_group ${group.name} to ${cluster}`);
+    },
+  });
+}

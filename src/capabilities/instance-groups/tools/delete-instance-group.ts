@@ -1,0 +1,33 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import { InstanceGroupNameSchema } from '../../../domain/schemas/instance-groups.js';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `delete_instance_group` → DELETE /api/v1/clusters/{cluster}/instance-groups/{name}?confirm=true. */
+export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'delete_instance_group',
+    title: 'Delete an instance group',
+    description:
+      'Delete an instance group and terminate its nodes (jobs on them stop). DESTRUCTIVE: show the user list_instance_groups\' view of it and get an ' +
+      'explicit yes for this group name, then pass confirm: true. The answer is an operation that is NOT done: call wait_for_operation with its ' +
+      'operationId until status is "succeeded" or "failed".',
+    input: z
+      .object({
+        cluster: ClusterRefSchema,
+        name: InstanceGroupNameSchema,
+        region: RegionSchema.optional(),
+        confirm: z.literal(true, 'must be true: set it only after the user confirmed deleting this group by name').describe('Must be true, after the user confirmed.'),
+      })
+      .strict(),
+    output: OperationStartedSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    async run({ cluster, name, region }, { api, signal }) {
+      const accepted = await api.delete(`/api/v1/clusters/${seg(cluster)}/instance-groups/${seg(name)}`, { query: { confirm: 'true', region }, signal });
+      return startedAnswer(accepted, `delete_instance_group ${name}`);
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import { InstanceGroupViewSchema, type InstanceGroupView } from '../../../domain/schemas/instance-groups.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `list_instance_groups` → GET /api/v1/clusters/{name}/instance-groups. */
+export function registerListInstanceGroupsTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'list_instance_groups',
+    title: 'List instance groups',
+    description:
+      'List the instance groups of a HyperPod cluster: instance type, capacity type (on-demand / spot / training plan), EFA mode, subnets, ' +
+      'current/target node counts and status, and any operation working on a group. Use it before add_instance_group (the name must be free), ' +
+      'scale_instance_group or delete_instance_group.',
+    input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
+    output: z.object({ cluster: z.string(), region: z.string(), instanceGroups: z.array(InstanceGroupViewSchema) }),
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ cluster, region }, { api, signal }) {
+      const data = await api.get<{ cluster: string; region: string; instanceGroups: InstanceGroupView[] }>(`/api/v1/clusters/${seg(cluster)}/instance-groups`, { query: { region }, signal });
+      const lines = data.instanceGroups.map(
+        (g) =>
+          `- ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}${g.networkInterface ? `, ${g.networkInterface}` : ''}), ${g.status}` +
+          (g.activeOperation ? ` — operation ${g.activeOperation.id} (${g.activeOperation.kind})` : ''),
+      );
+      return { text: lines.length ? `${lines.length} instance group(s) in ${cluster}:\n${lines.join('\n')}` : `${cluster} has no instance groups.`, data };
+    },
+  });
+}

@@ -1,0 +1,94 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
+import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { deleteInstanceGroup, scaleInstanceGroup } from '../../../../web/src/api/endpoints.js';
+import { keys } from '../../../../web/src/api/queries.js';
+import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
+import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+
+interface GroupModalProps {
+  cluster: string;
+  region: string;
+  group: InstanceGroupView;
+  onDismiss(): void;
+  onStarted(accepted: Accepted): void;
+}
+
+function useStart(fn: () => Promise<Accepted>, onStarted: (a: Accepted) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (accepted) => {
+      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
+      void qc.invalidateQueries({ queryKey: keys.clusters });
+      onStarted(accepted);
+    },
+  });
+}
+
+/** Sends only the new count, and only when it differs (the diff contract). */
+export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onStarted }: GroupModalProps) {
+  const [count, setCount] = useState(String(group.targetCount));
+  const n = Number(count);
+  const valid = Number.isInteger(n) && n >= 0 && n <= 1000;
+  const changed = valid && n !== group.targetCount;
+  const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region), onStarted);
+  return (
+    <Modal
+      visible
+      onDismiss={onDismiss}
+      header={`Scale ${group.name}`}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss}>Cancel</Button>
+            <Button variant="primary" disabled={!changed} loading={start.isPending} onClick={() => start.mutate()} data-testid="scale-submit">Scale</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box>{`${group.currentCount} running of ${group.targetCount} requested × ${group.instanceType} (${group.capacityType}).`}</Box>
+        <FormField label="Instance count" errorText={valid ? undefined : 'A whole number from 0 to 1000'} description="0 keeps the group with no nodes.">
+          <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} data-testid="scale-count" />
+        </FormField>
+        {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
+      </SpaceBetween>
+    </Modal>
+  );
+}
+
+/** Terminates the group's nodes, so the user types its name first (the API's confirm=true). */
+export function DeleteInstanceGroupModal({ cluster, region, group, onDismiss, onStarted }: GroupModalProps) {
+  const [typed, setTyped] = useState('');
+  const start = useStart(() => deleteInstanceGroup(cluster, group.name, region), onStarted);
+  return (
+    <Modal
+      visible
+      onDismiss={onDismiss}
+      header={`Delete instance group ${group.name}`}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss}>Cancel</Button>
+            <Button variant="primary" disabled={typed !== group.name} loading={start.isPending} onClick={() => start.mutate()} data-testid="group-delete-confirm">Delete</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Alert type="warning">{`Its ${group.currentCount} node(s) are terminated; jobs running on them stop.`}</Alert>
+        <FormField label={`Type ${group.name} to confirm`}>
+          <Input value={typed} onChange={({ detail }) => setTyped(detail.value)} data-testid="group-delete-confirm-input" />
+        </FormField>
+        {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
+      </SpaceBetween>
+    </Modal>
+  );
+}

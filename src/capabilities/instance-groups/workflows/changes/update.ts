@@ -1,0 +1,62 @@
+import { CloudError, NotFoundError } from '../../../../domain/errors.js';
+import { diffInstanceGroup, type InstanceGroupChanges } from '../../../../domain/instance-groups.js';
+import { instanceGroupTarget } from '../../../../domain/naming.js';
+import type { PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { WorkflowDeps } from '../../../../workflows/context.js';
+import { groupSpecOf, specWithChanges } from '../../../../workflows/instance-group-spec.js';
+import { describeGroup, scalePhase, type GroupRef, type ScaleState } from './index.js';
+
+/** A change of a group's settings (labels, taints, deep health checks, lifecycle, patching), maybe with a new count. */
+export interface UpdateInstanceGroupInput extends GroupRef {
+  /** The fields that really differ (the route diffs first); re-diffed on every observe, so a repeat is a no-op. */
+  changes: Omit<InstanceGroupChanges, 'instanceCount'>;
+  instanceCount?: number;
+}
+
+const listed = (changes: object) => Object.keys(changes).join(', ');
+
+/**
+ * Settings first (one UpdateCluster restating the group as HyperPod describes it, with only the
+ * changed fields replaced), then the count through the scale phase. Each phase asks HyperPod
+ * whether its part already holds before acting, so a resumed or repeated update changes nothing.
+ */
+function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupInput, ScaleState> {
+  const pending = async (input: UpdateInstanceGroupInput) => {
+    const { group } = await describeGroup(deps, input);
+    if (!group) throw new NotFoundError('instance group', input.name, `Cluster ${input.cluster} has no instance group '${input.name}'.`);
+    return { group, diff: diffInstanceGroup(groupSpecOf(group), input.changes) };
+  };
+  return {
+    name: 'settings',
+    title: 'Change the group\'s settings',
+    expectedSeconds: 60,
+    async observe(ctx) {
+      const { group, diff } = await pending(ctx.input);
+      if (diff.noop) return group.Status === 'Updating' ? 'in-progress' : 'done';
+      return 'needs-act';
+    },
+    async act(ctx) {
+      const { group, diff } = await pending(ctx.input);
+      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specWithChanges(group, diff.changes)]);
+      ctx.log(`Changing ${listed(diff.changes)} of ${ctx.input.name} (UpdateCluster); other fields restated as HyperPod describes them`);
+    },
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
+    async await(ctx) {
+      const { group, diff } = await pending(ctx.input);
+      if (group.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed while its settings changed.`);
+      const done = diff.noop && group.Status === 'InService';
+      return { done, progress: `${ctx.input.name} ${group.Status}${diff.noop ? '' : `; still to apply: ${listed(diff.changes)}`}` };
+    },
+  };
+}
+
+export function updateInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<UpdateInstanceGroupInput, ScaleState> {
+  return {
+    kind: 'update-instance-group',
+    target: (g) => instanceGroupTarget(g.region, g.cluster, g.name),
+    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group', 'update-instance-group'],
+    initialState: () => ({}),
+    phases: [settingsPhase(deps), scalePhase(deps)],
+    result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, changed: [...Object.keys(input.changes), ...(input.instanceCount !== undefined ? ['instanceCount'] : [])] }),
+  };
+}

@@ -1,0 +1,36 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ClusterRefSchema } from '../../../domain/schemas/common.js';
+import { ListNodesQuerySchema, NodeListSchema, type NodeList } from '../../../domain/schemas/nodes.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `list_nodes` → GET /api/v1/clusters/{cluster}/nodes (server-side filters and pages). */
+export function registerListNodesTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'list_nodes',
+    title: 'List nodes and their health',
+    description:
+      'List the nodes of a HyperPod cluster, each with one health verdict (healthy, degraded, failed, transitional), the reason in a sentence and ' +
+      'the suggested next step. Filter by instance group, health or zone; pages of up to 500 (pass nextToken for more). To heal a node escalate in ' +
+      'order: investigate (get_node, list_cluster_events) → reboot_nodes → replace_nodes; never replace before a reboot was tried.',
+    input: ListNodesQuerySchema.omit({ limit: true, nextToken: true })
+      .extend({
+        cluster: ClusterRefSchema,
+        limit: z.number().int().min(1).max(500).optional().describe('Page size (1–500, default 50).'),
+        nextToken: z.string().max(2048).optional().describe('nextToken of the previous answer, for the next page.'),
+      })
+      .strict(),
+    output: NodeListSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ cluster, ...query }, { api, signal }) {
+      const data = await api.get<NodeList>(`/api/v1/clusters/${seg(cluster)}/nodes`, { query: query as Record<string, string | number | undefined>, signal });
+      const c = data.counts;
+      const head = `${data.total} node(s) match in ${cluster} (healthy ${c.healthy}, degraded ${c.degraded}, failed ${c.failed}, transitional ${c.transitional}).`;
+      const lines = data.nodes.map(
+        (n) => `- ${n.instanceId} (${n.instanceGroupName}, ${n.instanceType}${n.availabilityZone ? `, ${n.availabilityZone}` : ''}): ${n.health.state} — ${n.health.reason}${n.health.suggestedAction !== 'none' ? ` Next: ${n.health.suggestedAction}.` : ''}`,
+      );
+      return { text: [head, ...lines, ...(data.nextToken ? [`More: call list_nodes again with nextToken "${data.nextToken}".`] : [])].join('\n'), data };
+    },
+  });
+}

@@ -1,0 +1,10 @@
+import type { CapabilityUi } from '../../../../web/src/capabilities.js';
+import { EventsPanel } from './events/EventsPanel.js';
+import { NodesPanel } from './NodesPanel.js';
+
+export const ui: CapabilityUi = {
+  clusterPanels: [
+    { id: 'nodes', order: 40, Panel: NodesPanel },
+    { id: 'events', order: 50, Panel: EventsPanel },
+  ],
+};

@@ -1,0 +1,224 @@
+import type { ClusterEventSummary } from '@aws-sdk/client-sagemaker';
+import type { CloudPort, HyperPodCluster, KubePort, ListedKubeObject } from '../../cloud/ports.js';
+import { InputError, NotFoundError } from '../../domain/errors.js';
+import type { NodeAction } from '../../domain/instance-groups.js';
+import type { NodeHealthState } from '../../domain/node-health.js';
+import type {
+  ClusterEvent,
+  ListClusterEventsQuery,
+  ListNodesQuery,
+  NodeActionResults,
+  NodeDetail,
+  NodeList,
+  NodeView,
+  StartDeepHealthCheckRequest,
+} from '../../domain/schemas/nodes.js';
+import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
+import { conditionsOf, joinNodes, nodeViewOf, podsByNode } from './join.js';
+import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
+
+/** One read of a cluster's nodes, joined; pages of a listing are cut from it. */
+interface Snapshot {
+  at: number;
+  nodes: NodeView[];
+}
+
+export interface NodeViewsOptions {
+  /** How long one joined read serves later pages and filters (a 5,000-node read is ~50 AWS calls). */
+  snapshotTtlMs?: number;
+  now?: () => number;
+}
+
+const NEXT_STEP: Record<NodeAction | 'deep-health-check', string> = {
+  reboot: 'HyperPod reboots the accepted nodes now: they show as transitional (rebooting), then healthy once Ready. If a node fails again after the reboot, replace it.',
+  replace: 'HyperPod terminates the accepted instances and launches new ones in their place (new instance ids, same logical ids): follow list_nodes until they are healthy.',
+  delete: 'HyperPod terminates the accepted instances and shrinks their groups by as many.',
+  'deep-health-check': 'The checked nodes take no new work while the checks run (transitional); they end healthy (Passed) or failed (deep-health-check-failed).',
+};
+
+/**
+ * Read models and actions of a cluster's nodes: SageMaker's ListClusterNodes joined with the
+ * Kubernetes Nodes and pods, judged by the one health model, filtered and paged on the server so a
+ * 5,000-node cluster costs the browser one page. Actions go to HyperPod's Batch* APIs and report
+ * one result per node.
+ */
+export class NodeViews {
+  private readonly snapshots = new Map<string, Promise<Snapshot>>();
+  private readonly ttl: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly cloud: CloudPort,
+    options: NodeViewsOptions = {},
+  ) {
+    this.ttl = options.snapshotTtlMs ?? 5_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async list(region: string, cluster: string, query: ListNodesQuery): Promise<NodeList> {
+    const snap = await this.snapshot(region, cluster);
+    const placed = snap.nodes.filter((n) => (!query.group || n.instanceGroupName === query.group) && (!query.availabilityZone || n.availabilityZone === query.availabilityZone));
+    const counts: Record<NodeHealthState, number> = { healthy: 0, degraded: 0, failed: 0, transitional: 0 };
+    for (const n of placed) counts[n.health.state]++;
+    const matching = query.health ? placed.filter((n) => n.health.state === query.health) : placed;
+    const offset = decodeToken(query.nextToken);
+    const page = matching.slice(offset, offset + query.limit);
+    const next = offset + page.length;
+    return { cluster, region, nodes: page, total: matching.length, counts, ...(next < matching.length ? { nextToken: encodeToken(next) } : {}) };
+  }
+
+  /** Everything about one node, read fresh (no snapshot): SageMaker, Kubernetes, pods, events. */
+  async get(region: string, cluster: string, instanceId: string): Promise<NodeDetail> {
+    const hp = await describeHyperPod(this.cloud, region, cluster);
+    const details = await this.cloud.hyperpodNodes.describe(region, cluster, instanceId);
+    const kube = await kubeOfHyperPod(this.cloud, hp, region);
+    const nodeName = `hyperpod-${instanceId}`;
+    const kubeNode = kube ? ((await kube.list('v1', 'Node', { fieldSelector: `metadata.name=${nodeName}` }))[0] as ListedKubeObject | undefined) : undefined;
+    if (!details && !kubeNode) throw new NotFoundError('node', instanceId, `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`);
+    const pods = kube && kubeNode ? await kube.list('v1', 'Pod', { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
+    const unfinished = podsByNode(pods).get(nodeName) ?? [];
+    const group = hp.InstanceGroups?.find((g) => g.InstanceGroupName === details?.InstanceGroupName);
+    const node = nodeViewOf(
+      details
+        ? { InstanceId: details.InstanceId, NodeLogicalId: details.NodeLogicalId, InstanceGroupName: details.InstanceGroupName, InstanceType: details.InstanceType, LaunchTime: details.LaunchTime, InstanceStatus: details.InstanceStatus }
+        : undefined,
+      kubeNode,
+      unfinished.length,
+      group,
+      hp.NodeRecovery as 'Automatic' | 'None' | undefined,
+      this.now(),
+    );
+    if (details?.Placement?.AvailabilityZone) node.availabilityZone = details.Placement.AvailabilityZone;
+    if (details?.PrivatePrimaryIp) node.privateIp = details.PrivatePrimaryIp;
+    const notes: string[] = [];
+    const events = await this.timeline(hp, region, cluster, kube, { nodeId: instanceId, nodeName, limit: 50 }, notes);
+    return {
+      cluster,
+      region,
+      node,
+      conditions: conditionsOf(kubeNode).map((c) => ({ ...c, lastTransitionTime: c.lastTransitionTime === undefined ? undefined : String(c.lastTransitionTime) })),
+      labels: kubeNode?.metadata?.labels ?? {},
+      pods: unfinished.map((p) => ({ namespace: p.metadata?.namespace ?? 'default', name: p.metadata?.name ?? '', phase: String((p.status as { phase?: string } | undefined)?.phase ?? 'Unknown') })),
+      events,
+    };
+  }
+
+  /** Reboot, replace or delete nodes; HyperPod's per-node answers in the order asked. */
+  async act(region: string, cluster: string, action: NodeAction, nodeIds: string[]): Promise<NodeActionResults> {
+    await describeHyperPod(this.cloud, region, cluster);
+    const port = this.cloud.hyperpodNodes;
+    const results = action === 'reboot' ? await port.reboot(region, cluster, nodeIds) : action === 'replace' ? await port.replace(region, cluster, nodeIds) : await port.delete(region, cluster, nodeIds);
+    this.forget(region, cluster);
+    return summarize(action, nodeIds, results);
+  }
+
+  /** On-demand deep health checks of a group's nodes (all of them when none are named). */
+  async deepHealthCheck(region: string, cluster: string, req: StartDeepHealthCheckRequest): Promise<NodeActionResults> {
+    const hp = await describeHyperPod(this.cloud, region, cluster);
+    if (!hp.InstanceGroups?.some((g) => g.InstanceGroupName === req.instanceGroupName)) {
+      throw InputError.field('instanceGroupName', `cluster ${cluster} has no instance group '${req.instanceGroupName}'`);
+    }
+    const ids = req.nodeIds ?? (await this.cloud.hyperpodNodes.listAll(region, cluster, req.instanceGroupName)).filter((n) => n.InstanceGroupName === req.instanceGroupName).map((n) => n.InstanceId!);
+    if (ids.length === 0) throw InputError.field('instanceGroupName', `instance group '${req.instanceGroupName}' has no nodes to check`);
+    await this.cloud.hyperpodNodes.startDeepHealthCheck(region, cluster, req.instanceGroupName, ids, req.checks);
+    this.forget(region, cluster);
+    return summarize('deep-health-check', ids, ids.map((nodeId) => ({ nodeId, ok: true })));
+  }
+
+  /** HyperPod's and Kubernetes' events of the cluster, newest first. */
+  async events(region: string, cluster: string, query: ListClusterEventsQuery): Promise<{ cluster: string; region: string; events: ClusterEvent[]; notes: string[] }> {
+    const hp = await describeHyperPod(this.cloud, region, cluster);
+    const kube = await kubeOfHyperPod(this.cloud, hp, region);
+    const notes: string[] = [];
+    const events = await this.timeline(hp, region, cluster, kube, { nodeId: query.nodeId, nodeName: query.nodeId ? `hyperpod-${query.nodeId}` : undefined, group: query.group, limit: query.limit }, notes);
+    return { cluster, region, events, notes };
+  }
+
+  private async timeline(
+    hp: HyperPodCluster,
+    region: string,
+    cluster: string,
+    kube: KubePort | undefined,
+    filter: { nodeId?: string; nodeName?: string; group?: string; limit: number },
+    notes: string[],
+  ): Promise<ClusterEvent[]> {
+    let hyperpod: ClusterEventSummary[] = [];
+    if (hp.NodeProvisioningMode === 'Continuous') {
+      let nextToken: string | undefined;
+      do {
+        const page = await this.cloud.hyperpodNodes.events(region, cluster, { nodeId: filter.nodeId, groupName: filter.group, nextToken, maxResults: 100 });
+        hyperpod.push(...page.events);
+        nextToken = hyperpod.length < filter.limit ? page.nextToken : undefined;
+      } while (nextToken);
+    } else {
+      notes.push('HyperPod lists cluster events only for clusters with Continuous node provisioning; this cluster shows Kubernetes events only.');
+    }
+    hyperpod = hyperpod.slice(0, filter.limit);
+    let kubeEvents: ListedKubeObject[] = [];
+    if (kube) {
+      const selector = filter.nodeName ? `involvedObject.kind=Node,involvedObject.name=${filter.nodeName}` : 'involvedObject.kind=Node';
+      kubeEvents = await kube.list('v1', 'Event', { fieldSelector: selector });
+      if (filter.group) {
+        const groupNodes = new Set((await kube.list('v1', 'Node', { labelSelector: `sagemaker.amazonaws.com/instance-group-name=${filter.group}` })).map((n) => n.metadata?.name));
+        kubeEvents = kubeEvents.filter((e) => groupNodes.has((e.involvedObject as { name?: string } | undefined)?.name));
+      }
+    } else {
+      notes.push('The EKS cluster has no Kubernetes API yet, so only HyperPod events are shown.');
+    }
+    return mergeNewestFirst([...hyperpod.map(hyperpodEvent), ...kubeEvents.map(kubeEvent)], filter.limit);
+  }
+
+  private snapshot(region: string, cluster: string): Promise<Snapshot> {
+    const key = `${region}/${cluster}`;
+    const cached = this.snapshots.get(key);
+    if (cached) return cached;
+    const read = this.read(region, cluster);
+    this.snapshots.set(key, read);
+    // Keep a good read for the TTL; forget a failed one at once so the next request retries.
+    read.then(
+      () => setTimeout(() => this.snapshots.get(key) === read && this.snapshots.delete(key), this.ttl).unref(),
+      () => this.snapshots.get(key) === read && this.snapshots.delete(key),
+    );
+    return read;
+  }
+
+  private forget(region: string, cluster: string): void {
+    this.snapshots.delete(`${region}/${cluster}`);
+  }
+
+  private async read(region: string, cluster: string): Promise<Snapshot> {
+    const hp = await describeHyperPod(this.cloud, region, cluster);
+    const kube = await kubeOfHyperPod(this.cloud, hp, region);
+    const [summaries, kubeNodes, pods] = await Promise.all([
+      this.cloud.hyperpodNodes.listAll(region, cluster),
+      kube ? kube.list('v1', 'Node') : Promise.resolve([]),
+      kube ? kube.list('v1', 'Pod', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }) : Promise.resolve([]),
+    ]);
+    const now = this.now();
+    return { at: now, nodes: joinNodes({ summaries, kubeNodes, pods, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now }) };
+  }
+
+}
+
+function summarize(action: NodeActionResults['action'], asked: string[], results: Array<{ nodeId: string; ok: boolean; code?: string; message?: string }>): NodeActionResults {
+  const byId = new Map(results.map((r) => [r.nodeId, r]));
+  const ordered = asked.map((nodeId) => byId.get(nodeId) ?? { nodeId, ok: false, code: 'NoAnswer', message: 'HyperPod did not answer for this node; list the nodes to see its state.' });
+  const succeeded = ordered.filter((r) => r.ok).length;
+  return { action, results: ordered, succeeded, failed: ordered.length - succeeded, next: NEXT_STEP[action] };
+}
+
+/** Page tokens are offsets into the filtered, ordered list; opaque to clients. */
+function encodeToken(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+function decodeToken(token: string | undefined): number {
+  if (!token) return 0;
+  try {
+    const o = (JSON.parse(Buffer.from(token, 'base64url').toString()) as { o?: unknown }).o;
+    if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
+  } catch {
+    /* answered below */
+  }
+  throw InputError.field('nextToken', 'is not a token this server gave out; start again without nextToken');
+}

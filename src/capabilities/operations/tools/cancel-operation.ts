@@ -1,0 +1,25 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { OperationIdSchema, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `cancel_operation` → POST /api/v1/operations/{id}/cancel (202). */
+export function registerCancelOperationTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'cancel_operation',
+    title: 'Cancel an operation',
+    description:
+      'Ask a pending or running operation to stop after its current step. Resources already made stay (delete_cluster removes them). Only on the user\'s ' +
+      'explicit request. Cancelling takes effect asynchronously (status "cancelling"): call wait_for_operation with the operationId until it reports ' +
+      '"cancelled" (or another terminal status) before telling the user it stopped.',
+    input: z.object({ operationId: OperationIdSchema }).strict(),
+    output: OperationStartedSchema,
+    // Destructive: it abandons work the user asked for; clients should confirm.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async run({ operationId }, { api, signal }) {
+      const accepted = await api.post(`/api/v1/operations/${seg(operationId)}/cancel`, { signal });
+      return startedAnswer(accepted, `cancel_operation ${operationId}`);
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { LogLineSchema, type LogLine } from '../../../domain/schemas/operations.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { OperationIdSchema, READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+const OutputSchema = z.object({
+  lines: z.array(LogLineSchema),
+  nextAfter: z.number().int().describe('Pass as `after` to read the lines that follow.'),
+});
+
+/** `get_operation_logs` → GET /api/v1/operations/{id}/events: paged, so a huge log never floods the context. */
+export function registerGetOperationLogsTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'get_operation_logs',
+    title: 'Read an operation\'s log',
+    description:
+      'Read an operation\'s log lines (per phase, with level and time), oldest first, in pages. Use it to find why a phase failed before calling ' +
+      'retry_operation_phase, or to show the user what happened. Page with after = nextAfter.',
+    input: z
+      .object({
+        operationId: OperationIdSchema,
+        after: z.number().int().min(0).default(0).describe('Return lines with seq greater than this (0 = from the start; use nextAfter to page).'),
+        limit: z.number().int().min(1).max(1000).default(200).describe('How many lines at most (1–1000, default 200).'),
+      })
+      .strict(),
+    output: OutputSchema,
+    annotations: { ...READ_ONLY, openWorldHint: false },
+    async run({ operationId, after, limit }, { api, signal }) {
+      const data = await api.get<{ lines: LogLine[]; nextAfter: number }>(`/api/v1/operations/${seg(operationId)}/events`, {
+        query: { after, limit },
+        signal,
+      });
+      const body = data.lines.map((l) => `${l.at} ${l.level.toUpperCase()}${l.phase ? ` [${l.phase}]` : ''} ${l.message}`).join('\n');
+      const more = data.lines.length >= limit ? `\n(more may follow: call again with after=${data.nextAfter})` : '';
+      return { text: data.lines.length ? `${body}${more}` : 'No log lines after that point.', data };
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { OperationReportSchema, reportAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { OperationIdSchema, READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `get_operation` → GET /api/v1/operations/{id}: a snapshot, no waiting. */
+export function registerGetOperationTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'get_operation',
+    title: 'Read an operation',
+    description:
+      'Read an operation\'s current status and per-phase progress at once, without waiting. To follow a running operation to its end prefer ' +
+      'wait_for_operation (it blocks until a terminal status). An operation is finished only when status is succeeded, failed or cancelled.',
+    input: z.object({ operationId: OperationIdSchema }).strict(),
+    output: OperationReportSchema,
+    annotations: { ...READ_ONLY, openWorldHint: false },
+    async run({ operationId }, { api, signal }) {
+      return reportAnswer(await api.get(`/api/v1/operations/${seg(operationId)}`, { signal }));
+    },
+  });
+}

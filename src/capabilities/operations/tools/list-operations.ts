@@ -1,0 +1,35 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { OperationStatusSchema, OperationViewSchema, type OperationView } from '../../../domain/schemas/operations.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+
+const InputSchema = z
+  .object({
+    status: OperationStatusSchema.optional().describe('Only operations in this status, e.g. running or failed.'),
+    kind: z.string().max(64).optional().describe('Only this workflow kind, e.g. create-cluster or delete-cluster.'),
+    target: z.string().max(256).optional().describe('Only operations on this target, e.g. cluster/us-west-2/my-cluster.'),
+    limit: z.number().int().min(1).max(200).default(20).describe('How many to return, newest first (1–200, default 20).'),
+  })
+  .strict();
+
+/** `list_operations` → GET /api/v1/operations. */
+export function registerListOperationsTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'list_operations',
+    title: 'List operations',
+    description:
+      'List InstantStart operations (creates, deletes, …), newest first, optionally filtered by status, kind or target. Use it to resume after a lost ' +
+      'session (find the running or failed operation and continue with wait_for_operation or retry_operation_phase) instead of starting the work again.',
+    input: InputSchema,
+    output: z.object({ operations: z.array(OperationViewSchema) }),
+    annotations: { ...READ_ONLY, openWorldHint: false },
+    async run(query, { api, signal }) {
+      const data = await api.get<{ operations: OperationView[] }>('/api/v1/operations', { query, signal });
+      const lines = data.operations.map(
+        (o) => `- ${o.id}: ${o.kind} ${o.target} — ${o.status}${o.currentPhase ? ` (phase ${o.currentPhase})` : ''}, created ${o.createdAt}`,
+      );
+      return { text: lines.length ? `${lines.length} operation(s):\n${lines.join('\n')}` : 'No matching operations.', data };
+    },
+  });
+}

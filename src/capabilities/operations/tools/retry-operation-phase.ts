@@ -1,0 +1,34 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { OperationIdSchema, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+
+/** `retry_operation_phase` → POST /api/v1/operations/{id}/phases/{phase}/retry (202). */
+export function registerRetryOperationPhaseTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'retry_operation_phase',
+    title: 'Retry a failed phase',
+    description:
+      'Retry the failed phase of a failed operation; the operation then continues with the phases after it. Completed phases are not repeated, and the ' +
+      'phase starts by observing actual state, so a retry never repeats a mutation that already happened. Use it after wait_for_operation reported ' +
+      '"failed" with a retryable phase and the cause is fixed or was transient (read get_operation_logs first). ' +
+      'The answer is NOT the end: call wait_for_operation with the operationId again until status is "succeeded" or "failed".',
+    input: z
+      .object({
+        operationId: OperationIdSchema,
+        phase: z
+          .string()
+          .min(1)
+          .max(64)
+          .describe('Name of the failed phase: failedPhase from wait_for_operation / get_operation (phases[].name whose status is failed and retryable is true).'),
+      })
+      .strict(),
+    output: OperationStartedSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async run({ operationId, phase }, { api, signal }) {
+      const accepted = await api.post(`/api/v1/operations/${seg(operationId)}/phases/${seg(phase)}/retry`, { signal });
+      return startedAnswer(accepted, `retry_operation_phase ${phase}`);
+    },
+  });
+}

@@ -1,0 +1,76 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { OperationView } from '../../../domain/schemas/operations.js';
+import { isTerminal, OperationReportSchema, reportAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { OperationIdSchema, READ_ONLY, registerRestTool, seg, type ToolContext } from '../../../mcp/tool-kit.js';
+
+/**
+ * Node's fetch (undici) gives up on an answer whose headers take 300 s, which is exactly the
+ * server's longest wait, so a long wait is made of shorter server-side waits.
+ */
+const MAX_SERVER_WAIT_SECONDS = 240;
+/** Progress heartbeats keep clients that reset their timeout on progress from giving up. */
+const HEARTBEAT_MS = 10_000;
+
+const InputSchema = z
+  .object({
+    operationId: OperationIdSchema,
+    timeoutSeconds: z
+      .number()
+      .min(0)
+      .max(300)
+      .default(50)
+      .describe(
+        'Block up to this many seconds (0–300, default 50) for a terminal status. Many MCP clients abort a tool call after 60 s, so keep the default ' +
+          'unless your client allows longer calls; calling again costs nothing.',
+      ),
+  })
+  .strict();
+
+/** `wait_for_operation` → GET /api/v1/operations/{id}/wait?timeoutSeconds=N: THE status tool of every mutation. */
+export function registerWaitForOperationTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'wait_for_operation',
+    title: 'Wait for an operation',
+    description:
+      'The status tool of every mutating tool: blocks until the operation reaches a terminal status (succeeded, failed, cancelled) or timeoutSeconds pass, ' +
+      'then reports its status, per-phase progress and the next step. Poll to a terminal state: when the answer says NOT finished, call it again with the ' +
+      'same operationId — the operation keeps running server-side between calls and there is no need to sleep first. Report success to the user only after ' +
+      'status "succeeded". On "failed", read get_operation_logs, then retry_operation_phase with the failed phase.',
+    input: InputSchema,
+    output: OperationReportSchema,
+    annotations: { ...READ_ONLY, openWorldHint: false },
+    async run({ operationId, timeoutSeconds }, ctx) {
+      const started = Date.now();
+      const stopHeartbeat = heartbeat(ctx, started, timeoutSeconds);
+      try {
+        let op: OperationView;
+        let remaining = timeoutSeconds;
+        let chunk: number;
+        do {
+          chunk = Math.min(remaining, MAX_SERVER_WAIT_SECONDS);
+          op = await ctx.api.get<OperationView>(`/api/v1/operations/${seg(operationId)}/wait`, {
+            query: { timeoutSeconds: chunk },
+            signal: ctx.signal,
+            // The server holds the answer up to `chunk` seconds by design.
+            timeoutMs: (chunk + 30) * 1000,
+          });
+          remaining = timeoutSeconds - (Date.now() - started) / 1000;
+          // Only a wait we split ourselves goes on; an early answer from the server is reported as it is.
+        } while (!isTerminal(op) && chunk === MAX_SERVER_WAIT_SECONDS && remaining >= 1);
+        return reportAnswer(op, Math.round((Date.now() - started) / 1000));
+      } finally {
+        stopHeartbeat();
+      }
+    },
+  });
+}
+
+function heartbeat(ctx: ToolContext, started: number, total: number): () => void {
+  const timer = setInterval(() => {
+    const elapsed = Math.round((Date.now() - started) / 1000);
+    void ctx.progress(elapsed, total, `still waiting for the operation (${elapsed} s of up to ${total} s)`);
+  }, HEARTBEAT_MS);
+  return () => clearInterval(timer);
+}

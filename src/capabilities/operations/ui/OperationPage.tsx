@@ -1,0 +1,140 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Link from '@cloudscape-design/components/link';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Spinner from '@cloudscape-design/components/spinner';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router-dom';
+import { cancelOperation } from '../../../../web/src/api/endpoints.js';
+import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
+import type { OperationView } from '../../../../web/src/api/types.js';
+import { LogViewer } from './LogViewer.js';
+import { PhaseTable } from './PhaseTable.js';
+import { OperationStatusIndicator } from '../../../../web/src/components/status.js';
+import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
+import { useFollow } from '../../../../web/src/hooks/use-follow.js';
+import { useNow } from '../../../../web/src/hooks/use-now.js';
+import { clusterPath, formatDuration, formatTime, parseClusterTarget } from '../../../../web/src/lib/format.js';
+
+function ResultValue({ value }: { value: unknown }) {
+  if (value === undefined || value === null || value === '') return <>—</>;
+  return <Box variant="code">{typeof value === 'string' ? value : JSON.stringify(value)}</Box>;
+}
+
+/** Where the operation acts; operations journaled by older versions did not record it. */
+function placeOf(op: OperationView): string {
+  if (!op.cloud) return 'unknown (recorded before InstantStart kept the cloud of each operation)';
+  const where = op.cloud === 'sandbox' ? 'Sandbox cloud' : 'AWS';
+  return `${where} · account ${op.accountId ?? 'unknown'}${op.region ? ` · ${op.region}` : ''}`;
+}
+
+function Summary({ op }: { op: OperationView }) {
+  const follow = useFollow();
+  const now = useNow(!isTerminal(op));
+  const cluster = parseClusterTarget(op.target);
+  const elapsed = (op.finishedAt ? Date.parse(op.finishedAt) : now) - Date.parse(op.createdAt);
+  return (
+    <Container header={<Header variant="h2">Summary</Header>}>
+      <KeyValuePairs
+        columns={4}
+        items={[
+          { label: 'Status', value: <span data-testid="operation-status" data-status={op.status}><OperationStatusIndicator status={op.status} /></span> },
+          { label: 'Current phase', value: op.currentPhase ?? '—' },
+          {
+            label: 'Target',
+            value: cluster ? (
+              <Link href={clusterPath(cluster.name, cluster.region)} onFollow={follow} data-testid="operation-target">
+                {cluster.name} ({cluster.region})
+              </Link>
+            ) : (
+              op.target
+            ),
+          },
+          { label: 'Cloud and account', value: <span data-testid="operation-place">{placeOf(op)}</span> },
+          { label: 'Elapsed', value: formatDuration(elapsed) },
+          { label: 'Started', value: formatTime(op.createdAt) },
+          { label: 'Finished', value: formatTime(op.finishedAt) },
+          { label: 'Operation id', value: <Box variant="code">{op.id}</Box> },
+          { label: 'Status endpoint', value: <Box variant="code">{op.statusUrl}</Box> },
+        ]}
+      />
+    </Container>
+  );
+}
+
+export function OperationPage() {
+  const { id = '' } = useParams();
+  const qc = useQueryClient();
+  const { notify, notifyError } = useNotifications();
+  const operation = useOperation(id);
+  const cancel = useMutation({
+    mutationFn: () => cancelOperation(id),
+    onSuccess: (accepted) => {
+      qc.setQueryData(keys.operation(id), accepted.operation);
+      notify({ type: 'info', header: 'Cancelling at the next safe point' });
+    },
+    onError: (err) => notifyError('Could not cancel the operation', err),
+  });
+
+  if (operation.isLoading) return <Spinner size="large" />;
+  if (operation.error || !operation.data) {
+    return (
+      <Alert type="error" header={`Operation ${id}`}>
+        <ProblemText error={operation.error} />
+      </Alert>
+    );
+  }
+  const op = operation.data;
+  const cancellable = op.status === 'running' || op.status === 'pending';
+  const result = op.status === 'succeeded' && op.result ? Object.entries(op.result) : [];
+  return (
+    <ContentLayout
+      header={
+        <Header
+          variant="h1"
+          description={op.target}
+          actions={
+            cancellable || op.status === 'cancelling' ? (
+              <Button onClick={() => cancel.mutate()} loading={cancel.isPending || op.status === 'cancelling'} disabled={op.status === 'cancelling'} data-testid="operation-cancel">
+                Cancel operation
+              </Button>
+            ) : undefined
+          }
+        >
+          <span data-testid="operation-title">{op.kind}</span>
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        {op.error && (
+          <Alert type="error" header={`Failed${op.error.phase ? ` in phase ${op.error.phase}` : ''}: ${op.error.code}`} data-testid="operation-error">
+            {op.error.message}
+            {op.status === 'failed' && op.phases.some((p) => p.retryable)
+              ? op.phases.filter((p) => p.retryable).length > 1
+                ? ' — fix the cause, then retry a failed phase below: every failed phase runs again, in order; completed phases are not repeated.'
+                : ' — fix the cause, then retry the failed phase below; completed phases are not repeated.'
+              : ''}
+          </Alert>
+        )}
+        {op.paused && (
+          <Alert type="warning" header={`Paused: the server cannot write its data directory (${op.paused.code})`} data-testid="operation-paused">
+            {op.paused.reason}
+          </Alert>
+        )}
+        <Summary op={op} />
+        <PhaseTable operation={op} />
+        {result.length > 0 && (
+          <Container header={<Header variant="h2">Result</Header>} data-testid="operation-result">
+            <KeyValuePairs columns={3} items={result.map(([k, v]) => ({ label: k, value: <ResultValue value={v} /> }))} />
+          </Container>
+        )}
+        <LogViewer operationId={op.id} live={!isTerminal(op)} />
+      </SpaceBetween>
+    </ContentLayout>
+  );
+}

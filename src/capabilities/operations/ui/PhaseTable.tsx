@@ -1,0 +1,111 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import Table, { type TableProps } from '@cloudscape-design/components/table';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { retryPhase } from '../../../../web/src/api/endpoints.js';
+import { keys } from '../../../../web/src/api/queries.js';
+import type { OperationView, PhaseView } from '../../../../web/src/api/types.js';
+import { useNotifications } from '../../../../web/src/hooks/notifications.js';
+import { useNow } from '../../../../web/src/hooks/use-now.js';
+import { formatDuration, formatExpected } from '../../../../web/src/lib/format.js';
+import { isPhaseRunning, PhaseStatusIndicator } from '../../../../web/src/components/status.js';
+
+function phaseDuration(p: PhaseView, now: number): number | undefined {
+  if (isPhaseRunning(p.status) && p.startedAt) return Math.max(0, now - Date.parse(p.startedAt));
+  if (p.durationMs !== undefined) return p.durationMs;
+  if (p.startedAt && p.finishedAt) return Date.parse(p.finishedAt) - Date.parse(p.startedAt);
+  return undefined;
+}
+
+/** The progress panel: one row per phase, its status, live duration, attempts, note, error and Retry. */
+export function PhaseTable({ operation }: { operation: OperationView }) {
+  const qc = useQueryClient();
+  const { notify, notifyError } = useNotifications();
+  const running = operation.phases.some((p) => isPhaseRunning(p.status));
+  const now = useNow(running);
+  const retry = useMutation({
+    mutationFn: (phase: string) => retryPhase(operation.id, phase),
+    onSuccess: (accepted, phase) => {
+      qc.setQueryData(keys.operation(operation.id), accepted.operation);
+      notify({ type: 'info', header: `Retrying phase ${phase}` });
+    },
+    onError: (err, phase) => notifyError(`Could not retry phase ${phase}`, err),
+  });
+
+  const done = operation.phases.filter((p) => p.status === 'succeeded' || p.status === 'skipped').length;
+  const columns: TableProps.ColumnDefinition<PhaseView>[] = [
+    {
+      id: 'phase',
+      header: 'Phase',
+      isRowHeader: true,
+      cell: (p) => (
+        <div data-testid={`phase-row-${p.name}`} data-status={p.status}>
+          <Box fontWeight="bold">{p.title}</Box>
+          <Box variant="small" color="text-body-secondary">
+            {p.name}
+            {p.expectedSeconds ? ` · ${formatExpected(p.expectedSeconds)}` : ''}
+          </Box>
+        </div>
+      ),
+      minWidth: 260,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      width: 150,
+      cell: (p) => (
+        <span data-testid={`phase-status-${p.name}`} style={{ whiteSpace: 'nowrap' }}>
+          <PhaseStatusIndicator status={p.status} />
+        </span>
+      ),
+    },
+    {
+      id: 'duration',
+      header: 'Duration',
+      width: 110,
+      cell: (p) => <span data-testid={`phase-duration-${p.name}`}>{formatDuration(phaseDuration(p, now))}</span>,
+    },
+    { id: 'attempts', header: 'Attempts', width: 100, cell: (p) => p.attempts || '—' },
+    {
+      id: 'detail',
+      header: 'Progress / error',
+      cell: (p) =>
+        p.error ? (
+          <Box color="text-status-error" data-testid={`phase-error-${p.name}`}>
+            <b>{p.error.code}</b>: {p.error.message}
+          </Box>
+        ) : (
+          <Box color="text-body-secondary">{p.progress ?? ''}</Box>
+        ),
+      minWidth: 240,
+    },
+    {
+      id: 'actions',
+      header: '',
+      width: 110,
+      cell: (p) =>
+        p.status === 'failed' && p.retryable && operation.status === 'failed' ? (
+          <Button loading={retry.isPending && retry.variables === p.name} onClick={() => retry.mutate(p.name)} data-testid={`phase-retry-${p.name}`}>
+            Retry
+          </Button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Table
+      data-testid="phase-table"
+      items={operation.phases}
+      columnDefinitions={columns}
+      trackBy="name"
+      wrapLines
+      header={
+        <Header variant="h2" counter={`(${done}/${operation.phases.length})`} description="Each phase observes the actual state first, so a retry continues where reality is.">
+          Phases
+        </Header>
+      }
+      empty={<Box textAlign="center">No phases</Box>}
+    />
+  );
+}
