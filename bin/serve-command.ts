@@ -2,17 +2,18 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../sandbox/cli.js';
 import { exportLines, sandboxEnvironment } from '../sandbox/environment.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { migrateLegacyLayout, sandboxCloudStateDirectory, sandboxDirectory } from '../src/cli/data-layout.js';
 import { startServer, type RunningServer } from '../src/cli/serve.js';
 import { lockDirectory, type DirectoryLock } from '../src/store/directory-lock.js';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 
 const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1] [--port 3099] [--data-dir .instantstart]
                          [--region us-west-2] [--token TOKEN] [--sandbox-port 4566] [--sandbox-speed 20]
                          [--sandbox-url http://127.0.0.1:4566] [--allowed-host NAME ...]
 
 Serves the web UI at /, the REST API under /api/v1, OpenAPI at /api/openapi.json and MCP at /mcp.
---cloud sandbox (the default, or INSTANTSTART_CLOUD=sandbox) embeds the sandbox cloud: nothing costs money.
+--cloud sandbox (the default, or INSTANTSTART_CLOUD=sandbox) embeds the sandbox cloud (in a child process,
+started and stopped with the server): nothing costs money.
 --cloud aws uses the default AWS credential chain and Region (AWS_PROFILE, AWS_REGION, …).
 --data-dir keeps one directory per cloud and account: <data-dir>/sandbox (with the embedded sandbox's
 state in <data-dir>/sandbox/cloud) and <data-dir>/aws/<account-id>; one server at a time uses each.
@@ -23,17 +24,6 @@ Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).
 requests whose Host is not a loopback name, the bound address or such a name are refused (DNS rebinding).`;
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
-
-/** Starts the embedded sandbox on `port`, or on a free port when that one is taken. */
-async function sandboxOn(port: number, stateDir: string, speed: number): Promise<RunningSandbox> {
-  try {
-    return await startSandbox({ port, stateDir, speed });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    process.stderr.write(`Port ${port} is taken; the sandbox cloud uses a free port instead.\n`);
-    return startSandbox({ port: 0, stateDir, speed });
-  }
-}
 
 /** The speed of a running sandbox, so polling keeps pace with its clock. */
 async function sandboxSpeed(url: string): Promise<number> {
@@ -47,6 +37,7 @@ async function sandboxSpeed(url: string): Promise<number> {
 /**
  * Moves an older data directory to the per-cloud layout, then takes the sandbox directory's lock
  * before the embedded sandbox starts on its state (a second server must not run a second sandbox there).
+ * This process keeps it (and hands it to the server); the sandbox process only runs on the state.
  */
 function lockSandboxDirectory(dataDir: string): DirectoryLock {
   migrateLegacyLayout(dataDir, (message) => process.stderr.write(`${message}\n`));
@@ -99,58 +90,85 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   if (!(speed > 0)) throw new UsageError(`--sandbox-speed must be a number greater than 0, got '${values['sandbox-speed']}'`);
   const dataDir = resolve(values['data-dir']);
 
-  let sandbox: RunningSandbox | undefined;
+  let sandbox: SandboxProcess | undefined;
   let sandboxUrl = values['sandbox-url'];
   let sandboxLock: DirectoryLock | undefined;
+  let server: RunningServer | undefined;
   let timeScale = 1;
+  let stopping = false;
+  /** Stops the server first (its pollers still talk to the sandbox), then the sandbox process, then exits. */
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    // Shutdown always completes: whatever still holds on after the deadline is cut off (the journal
+    // is already durable, so the next start resumes where this one stopped; a sandbox process left
+    // alone notices this one is gone and exits by itself).
+    setTimeout(() => {
+      process.stderr.write(`instantstart: shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway\n`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    await server?.close();
+    await sandbox?.stop();
+    process.exit(code);
+  };
   if (cloud === 'sandbox') {
     sandboxLock = lockSandboxDirectory(dataDir);
     if (sandboxUrl) {
       timeScale = 1 / (await sandboxSpeed(sandboxUrl));
     } else {
-      sandbox = await sandboxOn(Number(values['sandbox-port']), sandboxCloudStateDirectory(dataDir), speed);
+      // Its own process: its controllers' ticks never run on the server's event loop.
+      sandbox = await startSandboxProcess({
+        port: Number(values['sandbox-port']),
+        stateDir: sandboxCloudStateDirectory(dataDir),
+        speed,
+        // A server without its cloud cannot do anything useful: say so and stop (exit status 1); the
+        // journal is durable, so the next start resumes every operation.
+        onUnexpectedExit: (how, pid) => {
+          process.stderr.write(`instantstart: the sandbox cloud's process (pid ${pid}) ${how}; the server stops too (start it again to resume)\n`);
+          void stop(1);
+        },
+      }).catch((err: unknown) => {
+        sandboxLock?.release();
+        throw err;
+      });
       sandboxUrl = sandbox.url;
-      timeScale = 1 / speed;
+      timeScale = 1 / sandbox.speed;
     }
     // The product reaches the sandbox exactly as it reaches AWS: through the standard settings.
     Object.assign(process.env, sandboxEnvironment(sandboxUrl, values.region), { AWS_EC2_METADATA_DISABLED: 'true' });
     delete process.env.AWS_PROFILE;
   }
-  const region = values.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-  if (!region) throw new UsageError('no AWS Region: give --region or set AWS_REGION');
+  try {
+    const region = values.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+    if (!region) throw new UsageError('no AWS Region: give --region or set AWS_REGION');
+    server = await startServer({
+      cloud,
+      host: values.host,
+      port,
+      dataDir,
+      region,
+      token: values.token,
+      allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
+      pollTimeScale: timeScale,
+      ...(sandboxLock ? { sandboxLock } : {}),
+    });
+    printBanner(server, cloud, region, sandboxUrl, timeScale);
+  } catch (err) {
+    // Nothing serves: the sandbox process goes with this one.
+    stopping = true;
+    await sandbox?.stop();
+    throw err;
+  }
+  reportCloudAccess(server);
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+}
 
-  const server = await startServer({
-    cloud,
-    host: values.host,
-    port,
-    dataDir,
-    region,
-    token: values.token,
-    allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
-    pollTimeScale: timeScale,
-    ...(sandboxLock ? { sandboxLock } : {}),
-  });
+function printBanner(server: RunningServer, cloud: 'sandbox' | 'aws', region: string, sandboxUrl: string | undefined, timeScale: number): void {
   process.stdout.write(
     `\nInstantStart on ${cloud === 'sandbox' ? `the sandbox cloud (${sandboxUrl}, ${Math.round(1 / timeScale)}× time)` : `AWS (${region}${awsAccount(server)})`}\n` +
       `  UI        ${server.url}/\n  REST API  ${server.url}/api/v1  (OpenAPI: ${server.url}/api/openapi.json)\n  MCP       ${server.url}/mcp  (stdio: instantstart mcp --url ${server.url})\n` +
       (sandboxUrl ? `\nInspect the sandbox with the AWS CLI and kubectl:\n${exportLines(sandboxEnvironment(sandboxUrl, region))}\n  instantstart kubeconfig <cluster>-eks > kubeconfig\n` : '') +
       '\n',
   );
-  reportCloudAccess(server);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    // Shutdown always completes: whatever still holds on after the deadline is cut off (the journal
-    // is already durable, so the next start resumes where this one stopped).
-    setTimeout(() => {
-      process.stderr.write(`instantstart: shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway\n`);
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS).unref();
-    await server.close();
-    await sandbox?.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }

@@ -53,7 +53,7 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
 
   switch (route) {
     case 'GET /_sandbox/health':
-      return json(200, { status: 'ok', endpoint: runtime.endpointUrl, sandboxTime: new Date(runtime.clock.now()).toISOString(), speed: runtime.clock.speed });
+      return json(200, { status: 'ok', pid: process.pid, endpoint: runtime.endpointUrl, sandboxTime: new Date(runtime.clock.now()).toISOString(), speed: runtime.clock.speed });
 
     case 'GET /_sandbox/calls': {
       const q = url.searchParams;
