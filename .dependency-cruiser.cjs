@@ -64,14 +64,14 @@ module.exports = {
       comment: 'Routes parse (src/api, zod schemas), call their service and map the answer: no cloud, engine, store or workflow of their own.',
       severity: 'error',
       from: { path: '(^|/)src/capabilities/[^/]+/routes\\.' },
-      to: { path: '(^|/)src/(?!api/|domain/|capabilities/[^/]+/(service|views)\\.)' },
+      to: { path: '(^|/)src/(?!api/|domain/|capabilities/[^/]+/(service|views|paths)\\.)' },
     },
     {
       name: 'capability-tools-call-rest-only',
       comment: 'MCP tools are REST calls: only src/mcp\'s kit (client, tool kit, reports) and the shared schemas.',
       severity: 'error',
       from: { path: '(^|/)src/capabilities/[^/]+/tools/' },
-      to: { path: '(^|/)src/(?!mcp/(tool-kit|rest-client|operation-report|preflight-text)\\.|domain/|capabilities/[^/]+/tools/)' },
+      to: { path: '(^|/)src/(?!mcp/(tool-kit|rest-client|operation-report|preflight-text)\\.|domain/|capabilities/[^/]+/(tools/|paths\\.))' },
     },
     {
       name: 'capability-services-stay-below-http',

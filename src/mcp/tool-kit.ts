@@ -137,9 +137,6 @@ function hintFor(status: number): string | undefined {
   }
 }
 
-/** Path segment encoding for names and ids that come from the agent. */
-export const seg = (value: string) => encodeURIComponent(value);
-
 /** A field that must name an operation (ids come from a mutating tool's answer or list_operations). */
 export const OperationIdSchema = z
   .string()

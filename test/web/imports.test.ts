@@ -5,12 +5,13 @@ import { describe, it } from 'node:test';
 
 /**
  * ARCHITECTURE: the UI talks only to the REST API; of our code it may import the shared schemas
- * (src/domain/schemas), the web shell (web/src) and the capabilities' UI folders (src/capabilities/<name>/ui),
+ * (src/domain/schemas), the web shell (web/src), the capabilities' UI folders and REST paths
+ * (src/capabilities/<name>/ui, paths.ts; filled by src/domain/api-path.ts),
  * and nothing else — never a capability's service, routes or workflows. dependency-cruiser cannot parse .ts/.tsx with TypeScript 7,
  * so web/src is checked here by reading its import specifiers.
  */
 const WEB_SRC = resolve('web/src');
-const ALLOWED_OUTSIDE = /^(src\/domain\/schemas\/[^/]+\.js|src\/capabilities\/[^/]+\/ui\/.+\.js)$/;
+const ALLOWED_OUTSIDE = /^(src\/domain\/schemas\/[^/]+\.js|src\/domain\/api-path\.js|src\/capabilities\/[^/]+\/(ui\/.+|paths)\.js)$/;
 const CAPABILITIES = resolve('src/capabilities');
 
 function sources(dir: string): string[] {

@@ -5,6 +5,7 @@ import { AcceptedSchema } from '../../domain/schemas/operations.js';
 import { accepted, idempotencyKey } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
 import type { AutoscalingService } from './service.js';
+import { AUTOSCALING_PATHS } from './paths.js';
 
 const ClusterParams = z.object({ name: ClusterRefSchema });
 const RegionQuery = z.object({ region: RegionSchema.optional() }).strict();
@@ -14,7 +15,7 @@ export function registerAutoscalingRoutes({ app, routes, service, region }: Rout
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters/{name}/autoscaling', operationId: 'getAutoscaling', tags: ['autoscaling'],
+      method: 'GET', url: AUTOSCALING_PATHS.one, operationId: 'getAutoscaling', tags: ['autoscaling'],
       summary: 'Managed node autoscaling (HyperPod-managed Karpenter): mode, status, ClusterRole, the groups it scales and their readiness',
       params: ClusterParams, query: RegionQuery,
       responses: { 200: { description: 'Autoscaling of the cluster', schema: AutoscalingViewSchema } },
@@ -25,7 +26,7 @@ export function registerAutoscalingRoutes({ app, routes, service, region }: Rout
   routes.define(
     app,
     {
-      method: 'PUT', url: '/api/v1/clusters/{name}/autoscaling', operationId: 'setAutoscaling', tags: ['autoscaling'], idempotent: true,
+      method: 'PUT', url: AUTOSCALING_PATHS.one, operationId: 'setAutoscaling', tags: ['autoscaling'], idempotent: true,
       summary: 'Turn managed node autoscaling on for chosen instance groups (or change them), or off',
       description:
         'Enabling creates the ClusterRole HyperPod assumes (sagemaker:BatchAddClusterNodes and BatchDeleteClusterNodes on this cluster only), turns AutoScaling on with Karpenter, ' +

@@ -12,13 +12,14 @@ import {
 } from '../../domain/schemas/preflight.js';
 import type { RouteContext } from '../capability.js';
 import type { PreflightService } from './service.js';
+import { CATALOG_PATHS } from './paths.js';
 
 /** Check before create: where capacity exists and whether the account may use it. All read-only. */
 export function registerCatalogRoutes({ app, routes, service, region }: RouteContext<PreflightService>): void {
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/regions', operationId: 'listRegions', tags: ['preflight'], summary: 'Regions enabled for this account (EC2 DescribeRegions)',
+      method: 'GET', url: CATALOG_PATHS.regions, operationId: 'listRegions', tags: ['preflight'], summary: 'Regions enabled for this account (EC2 DescribeRegions)',
       responses: { 200: { description: 'Regions', schema: z.object({ regions: z.array(RegionViewSchema) }) } },
     },
     async () => ({ regions: await service().regions() }),
@@ -26,7 +27,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/availability-zones', operationId: 'listAvailabilityZones', tags: ['preflight'],
+      method: 'GET', url: CATALOG_PATHS.availabilityZones, operationId: 'listAvailabilityZones', tags: ['preflight'],
       summary: 'Availability Zones of a Region (EC2 DescribeAvailabilityZones)', query: RegionQuerySchema,
       responses: { 200: { description: 'Zones', schema: z.object({ region: z.string(), availabilityZones: z.array(AvailabilityZoneViewSchema) }) } },
     },
@@ -35,7 +36,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/instance-types', operationId: 'listInstanceTypes', tags: ['preflight'],
+      method: 'GET', url: CATALOG_PATHS.instanceTypes, operationId: 'listInstanceTypes', tags: ['preflight'],
       summary: 'HyperPod instance types offered in a Region or zone, with accelerators, EFA and the account quota',
       query: InstanceTypesQuerySchema,
       responses: { 200: { description: 'Instance types', schema: z.object({ region: z.string(), availabilityZone: z.string().optional(), instanceTypes: z.array(InstanceTypeViewSchema) }) } },
@@ -49,7 +50,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/training-plans', operationId: 'listTrainingPlans', tags: ['preflight'],
+      method: 'GET', url: CATALOG_PATHS.trainingPlans, operationId: 'listTrainingPlans', tags: ['preflight'],
       summary: 'SageMaker training plans (reserved capacity) of the account', query: RegionQuerySchema,
       responses: { 200: { description: 'Training plans', schema: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }) } },
     },
@@ -58,7 +59,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/preflight/quotas', operationId: 'checkQuotas', tags: ['preflight'],
+      method: 'POST', url: CATALOG_PATHS.quotaCheck, operationId: 'checkQuotas', tags: ['preflight'],
       summary: 'Check HyperPod cluster-usage quotas (and a training plan) for an instance type and count', body: QuotaCheckRequestSchema,
       responses: { 200: { description: 'Findings; problems name the field, the quota and how to raise it', schema: QuotaCheckResultSchema } },
     },
@@ -67,7 +68,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/preflight/clusters', operationId: 'checkCreateCluster', tags: ['preflight'],
+      method: 'POST', url: CATALOG_PATHS.clusterCheck, operationId: 'checkCreateCluster', tags: ['preflight'],
       summary: 'Check a whole create-cluster request without creating anything', body: CreateClusterRequestSchema,
       responses: { 200: { description: 'Findings', schema: QuotaCheckResultSchema } },
     },

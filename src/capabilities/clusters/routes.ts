@@ -12,6 +12,7 @@ import { AcceptedSchema } from '../../domain/schemas/operations.js';
 import { accepted, idempotencyKey } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
 import type { ClusterService } from './service.js';
+import { CLUSTER_PATHS } from './paths.js';
 
 const NameParams = z.object({ name: ClusterRefSchema });
 const RegionQuery = z.object({ region: RegionSchema.optional() }).strict();
@@ -21,7 +22,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters', operationId: 'listClusters', tags: ['clusters'],
+      method: 'GET', url: CLUSTER_PATHS.list, operationId: 'listClusters', tags: ['clusters'],
       summary: 'List HyperPod clusters (and ones being created)',
       query: RegionQuery,
       responses: { 200: { description: 'Clusters', schema: z.object({ region: z.string(), clusters: z.array(ClusterSummarySchema) }) } },
@@ -32,7 +33,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters/{name}', operationId: 'getCluster', tags: ['clusters'],
+      method: 'GET', url: CLUSTER_PATHS.one, operationId: 'getCluster', tags: ['clusters'],
       summary: 'Get one cluster: HyperPod, EKS, instance groups, storage, current operation',
       params: NameParams, query: RegionQuery,
       responses: { 200: { description: 'Cluster', schema: ClusterDetailSchema } },
@@ -43,7 +44,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/clusters', operationId: 'createCluster', tags: ['clusters'], idempotent: true,
+      method: 'POST', url: CLUSTER_PATHS.list, operationId: 'createCluster', tags: ['clusters'], idempotent: true,
       summary: 'Create a HyperPod cluster with its network, EKS cluster, dependencies and storage',
       description: 'Runs the preflight first (zone, instance type offered, quotas, training plan, name free): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
       body: CreateClusterRequestSchema,
@@ -55,7 +56,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'DELETE', url: '/api/v1/clusters/{name}', operationId: 'deleteCluster', tags: ['clusters'], idempotent: true,
+      method: 'DELETE', url: CLUSTER_PATHS.one, operationId: 'deleteCluster', tags: ['clusters'], idempotent: true,
       summary: 'Delete a cluster and everything InstantStart made for it (confirm=true required)',
       description: 'A saga in reverse order; "already gone" is success, so a second delete is harmless. It ends by listing whatever still exists instead of claiming success.',
       params: NameParams, query: DeleteClusterQuerySchema,
@@ -68,7 +69,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/active-cluster', operationId: 'getActiveCluster', tags: ['clusters'],
+      method: 'GET', url: CLUSTER_PATHS.active, operationId: 'getActiveCluster', tags: ['clusters'],
       summary: 'The cluster later calls act on by default',
       responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },
     },
@@ -78,7 +79,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'PUT', url: '/api/v1/active-cluster', operationId: 'setActiveCluster', tags: ['clusters'],
+      method: 'PUT', url: CLUSTER_PATHS.active, operationId: 'setActiveCluster', tags: ['clusters'],
       summary: 'Select the active cluster (it must exist)',
       body: SetActiveClusterRequestSchema,
       responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },

@@ -13,6 +13,7 @@ import { accepted, idempotencyKey } from '../../api/accepted.js';
 import { parseOrThrow } from '../../api/problem.js';
 import type { RouteContext } from '../capability.js';
 import type { InstanceGroupService } from './service.js';
+import { GROUP_PATHS } from './paths.js';
 
 const ClusterParams = z.object({ name: ClusterRefSchema });
 const GroupParams = z.object({ name: ClusterRefSchema, group: InstanceGroupNameSchema });
@@ -29,7 +30,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters/{name}/instance-groups', operationId: 'listInstanceGroups', tags: ['instance-groups'],
+      method: 'GET', url: GROUP_PATHS.list, operationId: 'listInstanceGroups', tags: ['instance-groups'],
       summary: 'Instance groups of a cluster with capacity type, EFA mode, subnets and counts',
       params: ClusterParams, query: RegionQuery,
       responses: { 200: { description: 'Instance groups', schema: z.object({ cluster: z.string(), region: z.string(), instanceGroups: z.array(InstanceGroupViewSchema) }) } },
@@ -40,7 +41,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/clusters/{name}/instance-groups', operationId: 'addInstanceGroup', tags: ['instance-groups'], idempotent: true,
+      method: 'POST', url: GROUP_PATHS.list, operationId: 'addInstanceGroup', tags: ['instance-groups'], idempotent: true,
       summary: 'Add an instance group: capacity type, network interface mode and placement (/20 compute subnet of the zone) in one create',
       description: 'Checked first (type offered in the zone, EFA support, spot support, quotas, training plan): any problem answers 422 naming the field. Capacity type, EFA mode, instance type and zone are then fixed for the group\'s lifetime.',
       params: ClusterParams, body: AddInstanceGroupRequestSchema,
@@ -55,7 +56,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'PATCH', url: '/api/v1/clusters/{name}/instance-groups/{group}', operationId: 'updateInstanceGroup', tags: ['instance-groups'], idempotent: true,
+      method: 'PATCH', url: GROUP_PATHS.one, operationId: 'updateInstanceGroup', tags: ['instance-groups'], idempotent: true,
       summary: 'Change a group (send only what changes): count, labels, taints, deep health checks, lifecycle scripts, scheduled and automatic patching',
       description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract).',
       params: GroupParams, body: UpdateInstanceGroupRequestSchema, parseBody: parseUpdate,
@@ -67,7 +68,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'DELETE', url: '/api/v1/clusters/{name}/instance-groups/{group}', operationId: 'deleteInstanceGroup', tags: ['instance-groups'], idempotent: true,
+      method: 'DELETE', url: GROUP_PATHS.one, operationId: 'deleteInstanceGroup', tags: ['instance-groups'], idempotent: true,
       summary: 'Delete an instance group and terminate its nodes (confirm=true required)',
       params: GroupParams, query: DeleteQuery,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },

@@ -16,6 +16,7 @@ import {
 } from '../../domain/schemas/nodes.js';
 import type { RouteContext } from '../capability.js';
 import type { NodeViews } from './views.js';
+import { NODE_PATHS } from './paths.js';
 
 const ClusterParams = z.object({ name: ClusterRefSchema });
 const NodeParams = z.object({ name: ClusterRefSchema, nodeId: NodeIdSchema });
@@ -49,7 +50,7 @@ export function registerNodeRoutes({ app, routes, service, region }: RouteContex
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters/{name}/nodes', operationId: 'listNodes', tags: ['nodes'],
+      method: 'GET', url: NODE_PATHS.list, operationId: 'listNodes', tags: ['nodes'],
       summary: 'Nodes of a cluster with one health verdict each, filtered and paged on the server',
       description: 'SageMaker\'s ListClusterNodes joined with the Kubernetes Nodes (health labels, conditions, allocatable GPUs/EFA, pods). `counts` gives the health states of the nodes matching group and zone, so a UI can show them next to the health filter.',
       params: ClusterParams, query: ListNodesQuerySchema,
@@ -61,7 +62,7 @@ export function registerNodeRoutes({ app, routes, service, region }: RouteContex
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters/{name}/nodes/{nodeId}', operationId: 'getNode', tags: ['nodes'],
+      method: 'GET', url: NODE_PATHS.one, operationId: 'getNode', tags: ['nodes'],
       summary: 'One node: SageMaker\'s and Kubernetes\' view, health verdict, conditions, pods and recent events',
       params: NodeParams, query: RegionQuery,
       responses: { 200: { description: 'The node', schema: NodeDetailSchema } },
@@ -73,7 +74,7 @@ export function registerNodeRoutes({ app, routes, service, region }: RouteContex
     routes.define(
       app,
       {
-        method: 'POST', url: `/api/v1/clusters/{name}/nodes/${a.action}`, operationId: `${a.action}Nodes`, tags: ['nodes'],
+        method: 'POST', url: NODE_PATHS[a.action], operationId: `${a.action}Nodes`, tags: ['nodes'],
         summary: a.summary, description: a.description,
         params: ClusterParams, body: a.body,
         responses: { 200: { description: 'Per-node results', schema: NodeActionResultsSchema } },
@@ -88,7 +89,7 @@ export function registerNodeRoutes({ app, routes, service, region }: RouteContex
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/clusters/{name}/nodes/deep-health-check', operationId: 'startDeepHealthCheck', tags: ['nodes'],
+      method: 'POST', url: NODE_PATHS.deepHealthCheck, operationId: 'startDeepHealthCheck', tags: ['nodes'],
       summary: 'Run deep health checks (GPU/Neuron stress, EFA connectivity) on chosen nodes of a group',
       description: 'StartClusterHealthCheck. The nodes take no new work until the checks end; follow their health (transitional, then healthy or failed).',
       params: ClusterParams, body: StartDeepHealthCheckRequestSchema,
@@ -100,7 +101,7 @@ export function registerNodeRoutes({ app, routes, service, region }: RouteContex
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/clusters/{name}/events', operationId: 'listClusterEvents', tags: ['nodes'],
+      method: 'GET', url: NODE_PATHS.events, operationId: 'listClusterEvents', tags: ['nodes'],
       summary: 'The cluster\'s event timeline: HyperPod cluster events and Kubernetes node events, newest first',
       params: ClusterParams, query: ListClusterEventsQuerySchema,
       responses: { 200: { description: 'Events, newest first', schema: ClusterEventsSchema } },

@@ -9,6 +9,7 @@ import {
 } from '../../domain/schemas/operations.js';
 import { accepted } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
+import { OPERATION_PATHS } from './paths.js';
 
 const IdParams = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an operation id').describe('Operation id.') });
 const PhaseParams = IdParams.extend({ phase: z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'must be a phase name such as hyperpod').describe('Phase name.') });
@@ -17,7 +18,7 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/operations', operationId: 'listOperations', tags: ['operations'],
+      method: 'GET', url: OPERATION_PATHS.list, operationId: 'listOperations', tags: ['operations'],
       summary: 'List operations, newest first', query: ListOperationsQuerySchema,
       responses: { 200: { description: 'Operations', schema: z.object({ operations: z.array(OperationViewSchema) }) } },
     },
@@ -26,7 +27,7 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/operations/{id}', operationId: 'getOperation', tags: ['operations'],
+      method: 'GET', url: OPERATION_PATHS.one, operationId: 'getOperation', tags: ['operations'],
       summary: 'An operation with each phase\'s status, duration, progress and error', params: IdParams,
       responses: { 200: { description: 'Operation', schema: OperationViewSchema } },
     },
@@ -35,7 +36,7 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/operations/{id}/wait', operationId: 'waitForOperation', tags: ['operations'],
+      method: 'GET', url: OPERATION_PATHS.wait, operationId: 'waitForOperation', tags: ['operations'],
       summary: 'Block until the operation is terminal or timeoutSeconds pass, then return it', params: IdParams, query: WaitQuerySchema,
       responses: { 200: { description: 'Operation', schema: OperationViewSchema } },
     },
@@ -47,7 +48,7 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/operations/{id}/events', operationId: 'getOperationEvents', tags: ['operations'],
+      method: 'GET', url: OPERATION_PATHS.events, operationId: 'getOperationEvents', tags: ['operations'],
       summary: 'Log lines of an operation\'s phases, paged by sequence number', params: IdParams, query: OperationEventsQuerySchema,
       responses: { 200: { description: 'Log lines', schema: z.object({ lines: z.array(LogLineSchema), nextAfter: z.number().int() }) } },
     },
@@ -56,7 +57,7 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/operations/{id}/phases/{phase}/retry', operationId: 'retryOperationPhase', tags: ['operations'],
+      method: 'POST', url: OPERATION_PATHS.retryPhase, operationId: 'retryOperationPhase', tags: ['operations'],
       summary: 'Retry the failed phase of a failed operation; it starts by observing, so nothing is done twice', params: PhaseParams,
       responses: { 202: { description: 'Operation resumed', schema: AcceptedSchema } },
     },
@@ -65,7 +66,7 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/operations/{id}/cancel', operationId: 'cancelOperation', tags: ['operations'],
+      method: 'POST', url: OPERATION_PATHS.cancel, operationId: 'cancelOperation', tags: ['operations'],
       summary: 'Cancel a running operation at its next safe point', params: IdParams,
       responses: { 202: { description: 'Cancellation accepted', schema: AcceptedSchema } },
     },

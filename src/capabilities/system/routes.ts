@@ -1,5 +1,6 @@
 import { ServerConfigViewSchema, type ServerConfigView } from '../../domain/schemas/config.js';
 import type { RouteContext } from '../capability.js';
+import { SYSTEM_PATHS } from './paths.js';
 
 export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<never>): void {
   // Liveness answers probes that address the server by any name (a pod IP, a load balancer): it says nothing else.
@@ -14,7 +15,7 @@ export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<nev
   routes.define(
     app,
     {
-      method: 'GET', url: '/api/v1/config', operationId: 'getConfig', tags: ['system'],
+      method: 'GET', url: SYSTEM_PATHS.config, operationId: 'getConfig', tags: ['system'],
       summary: 'Which cloud this server talks to (sandbox or AWS), its default Region and account, and whether its credentials work',
       description: 'When `cloudAccess.ready` is false (e.g. `--cloud aws` without usable credentials), `cloudAccess.problem` says why and what to do; every endpoint that needs the cloud answers 503 until then.',
       responses: { 200: { description: 'Server configuration', schema: ServerConfigViewSchema } },
@@ -24,7 +25,7 @@ export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<nev
   routes.define(
     app,
     {
-      method: 'POST', url: '/api/v1/config/credentials/check', operationId: 'checkCredentials', tags: ['system'],
+      method: 'POST', url: SYSTEM_PATHS.credentialsCheck, operationId: 'checkCredentials', tags: ['system'],
       summary: 'Check the cloud credentials again (after `aws sso login` or fixing a profile); when they work, the account\'s data opens without a restart',
       responses: { 200: { description: 'Server configuration after the check', schema: ServerConfigViewSchema } },
     },

@@ -4,7 +4,9 @@ import { AUTOSCALING_SCOPE, AutoscalingViewSchema, SetAutoscalingRequestSchema, 
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { AUTOSCALING_PATHS } from '../paths.js';
 
 const fields = SetAutoscalingRequestSchema.shape;
 
@@ -23,7 +25,7 @@ export function registerGetAutoscalingTool(server: McpServer, api: RestClient): 
     output: AutoscalingViewSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const v = await api.get<AutoscalingView>(`/api/v1/clusters/${seg(cluster)}/autoscaling`, { query: { region }, signal });
+      const v = await api.get<AutoscalingView>(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), { query: { region }, signal });
       const state = v.mode === 'Enable' ? `on (${v.status ?? 'status unknown'})` : 'off';
       const parts = [
         `Autoscaling of ${cluster} is ${state}${v.failureMessage ? `: ${v.failureMessage}` : ''}.`,
@@ -52,7 +54,7 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ cluster, ...body }, { api, signal }) {
-      const accepted = await api.put(`/api/v1/clusters/${seg(cluster)}/autoscaling`, { body, signal });
+      const accepted = await api.put(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), { body, signal });
       return startedAnswer(accepted, `set_autoscaling ${cluster} ${body.enabled ? `on for ${(body.instanceGroups ?? []).join(', ')}` : 'off'}`);
     },
   });

@@ -4,6 +4,7 @@ import { QuotaCheckResultSchema, type QuotaCheckResult } from '../../../domain/s
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { describeCheck } from '../../../mcp/preflight-text.js';
+import { CATALOG_PATHS } from '../paths.js';
 
 /**
  * `check_cluster_request` → POST /api/v1/preflight/clusters: the whole create request, dry. It takes
@@ -21,7 +22,7 @@ export function registerCheckClusterRequestTool(server: McpServer, api: RestClie
     output: QuotaCheckResultSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run(args, { api, signal }) {
-      const result = await api.post<QuotaCheckResult>('/api/v1/preflight/clusters', { body: args, signal });
+      const result = await api.post<QuotaCheckResult>(CATALOG_PATHS.clusterCheck, { body: args, signal });
       return { text: describeCheck(result, 'You may call create_cluster with the same arguments.'), data: result };
     },
   });

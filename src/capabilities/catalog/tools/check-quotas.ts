@@ -3,6 +3,7 @@ import { QuotaCheckRequestSchema, QuotaCheckResultSchema, type QuotaCheckResult 
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { describeCheck } from '../../../mcp/preflight-text.js';
+import { CATALOG_PATHS } from '../paths.js';
 
 /** The shared schema leaves instanceCount undescribed; agents need every field explained. */
 const InputSchema = QuotaCheckRequestSchema.extend({
@@ -22,7 +23,7 @@ export function registerCheckQuotasTool(server: McpServer, api: RestClient): voi
     output: QuotaCheckResultSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run(args, { api, signal }) {
-      const result = await api.post<QuotaCheckResult>('/api/v1/preflight/quotas', { body: args, signal });
+      const result = await api.post<QuotaCheckResult>(CATALOG_PATHS.quotaCheck, { body: args, signal });
       return { text: describeCheck(result, 'The quotas allow this request.'), data: result };
     },
   });

@@ -4,6 +4,7 @@ import { RegionSchema } from '../../../domain/schemas/common.js';
 import { AvailabilityZoneViewSchema } from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { CATALOG_PATHS } from '../paths.js';
 
 const OutputSchema = z.object({ region: z.string(), availabilityZones: z.array(AvailabilityZoneViewSchema) });
 
@@ -19,7 +20,7 @@ export function registerListAvailabilityZonesTool(server: McpServer, api: RestCl
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region }, { api, signal }) {
-      const data = await api.get<z.infer<typeof OutputSchema>>('/api/v1/availability-zones', { query: { region }, signal });
+      const data = await api.get<z.infer<typeof OutputSchema>>(CATALOG_PATHS.availabilityZones, { query: { region }, signal });
       const zones = data.availabilityZones.map((z) => `${z.name} (${z.zoneId}, ${z.state})`).join(', ');
       return { text: `Availability zones of ${data.region}: ${zones || 'none'}`, data };
     },

@@ -4,6 +4,7 @@ import { AvailabilityZoneSchema, RegionSchema } from '../../../domain/schemas/co
 import { InstanceTypeViewSchema, type InstanceTypeView } from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { CATALOG_PATHS } from '../paths.js';
 
 const OutputSchema = z.object({
   region: z.string(),
@@ -29,7 +30,7 @@ export function registerListInstanceTypesTool(server: McpServer, api: RestClient
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region, availabilityZone }, { api, signal }) {
-      const data = await api.get<z.infer<typeof OutputSchema>>('/api/v1/instance-types', { query: { region, availabilityZone }, signal });
+      const data = await api.get<z.infer<typeof OutputSchema>>(CATALOG_PATHS.instanceTypes, { query: { region, availabilityZone }, signal });
       const where = data.availabilityZone ?? data.region;
       const text =
         data.instanceTypes.length === 0

@@ -4,6 +4,7 @@ import { RegionSchema } from '../../../domain/schemas/common.js';
 import { TrainingPlanViewSchema, type TrainingPlanView } from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { CATALOG_PATHS } from '../paths.js';
 
 /** `list_training_plans` → GET /api/v1/training-plans. */
 export function registerListTrainingPlansTool(server: McpServer, api: RestClient): void {
@@ -18,7 +19,7 @@ export function registerListTrainingPlansTool(server: McpServer, api: RestClient
     output: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region }, { api, signal }) {
-      const data = await api.get<{ trainingPlans: TrainingPlanView[] }>('/api/v1/training-plans', { query: { region }, signal });
+      const data = await api.get<{ trainingPlans: TrainingPlanView[] }>(CATALOG_PATHS.trainingPlans, { query: { region }, signal });
       const lines = data.trainingPlans.map(
         (p) =>
           `- ${p.name} (${p.status}): ${p.availableInstanceCount ?? '?'}/${p.totalInstanceCount ?? '?'} × ${p.instanceType ?? '?'} available in ${p.availabilityZone ?? '?'}` +

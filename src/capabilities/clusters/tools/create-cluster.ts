@@ -3,6 +3,7 @@ import { CreateClusterRequestSchema } from '../../../domain/schemas/clusters.js'
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { CLUSTER_PATHS } from '../paths.js';
 
 /** `create_cluster` → POST /api/v1/clusters (202 + operation). */
 export function registerCreateClusterTool(server: McpServer, api: RestClient): void {
@@ -23,7 +24,7 @@ export function registerCreateClusterTool(server: McpServer, api: RestClient): v
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, { api, signal }) {
-      const accepted = await api.post('/api/v1/clusters', { body: args, signal });
+      const accepted = await api.post(CLUSTER_PATHS.list, { body: args, signal });
       return startedAnswer(accepted, `create_cluster ${args.name}`);
     },
   });

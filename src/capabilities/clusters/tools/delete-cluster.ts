@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { CLUSTER_PATHS } from '../paths.js';
 
 const InputSchema = z
   .object({
@@ -33,7 +35,7 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ name, region, keepStorage }, { api, signal }) {
-      const accepted = await api.delete(`/api/v1/clusters/${seg(name)}`, {
+      const accepted = await api.delete(apiPath(CLUSTER_PATHS.one, { name }), {
         query: { confirm: 'true', keepStorage: String(keepStorage), region },
         signal,
       });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ClusterDetailSchema, type ClusterDetail } from '../../../domain/schemas/clusters.js';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { CLUSTER_PATHS } from '../paths.js';
 
 /** `get_cluster` → GET /api/v1/clusters/{name}. */
 export function registerGetClusterTool(server: McpServer, api: RestClient): void {
@@ -18,7 +20,7 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
     output: ClusterDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ name, region }, { api, signal }) {
-      const c = await api.get<ClusterDetail>(`/api/v1/clusters/${seg(name)}`, { query: { region }, signal });
+      const c = await api.get<ClusterDetail>(apiPath(CLUSTER_PATHS.one, { name }), { query: { region }, signal });
       const lines = [`${c.name} (${c.region}): ${c.status}${c.isActive ? ' [active cluster]' : ''}`];
       if (c.failureMessage) lines.push(`Failure: ${c.failureMessage}`);
       if (c.eks) lines.push(`EKS ${c.eks.name}: ${c.eks.status}${c.eks.version ? `, Kubernetes ${c.eks.version}` : ''}`);

@@ -4,6 +4,7 @@ import { ClusterSummarySchema, type ClusterSummary } from '../../../domain/schem
 import { RegionSchema } from '../../../domain/schemas/common.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { CLUSTER_PATHS } from '../paths.js';
 
 /** `list_clusters` → GET /api/v1/clusters. The first call of every create (check before create). */
 export function registerListClustersTool(server: McpServer, api: RestClient): void {
@@ -18,7 +19,7 @@ export function registerListClustersTool(server: McpServer, api: RestClient): vo
     output: z.object({ clusters: z.array(ClusterSummarySchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region }, { api, signal }) {
-      const data = await api.get<{ clusters: ClusterSummary[] }>('/api/v1/clusters', { query: { region }, signal });
+      const data = await api.get<{ clusters: ClusterSummary[] }>(CLUSTER_PATHS.list, { query: { region }, signal });
       const lines = data.clusters.map((c) => {
         const op = c.activeOperation ? ` — operation ${c.activeOperation.id} (${c.activeOperation.kind}, ${c.activeOperation.status})` : '';
         return `- ${c.name} (${c.region}): ${c.status}${c.managedByInstantStart ? '' : ' [not created by InstantStart]'}${op}`;

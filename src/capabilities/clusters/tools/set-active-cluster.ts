@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ActiveClusterSchema, SetActiveClusterRequestSchema } from '../../../domain/schemas/clusters.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { CLUSTER_PATHS } from '../paths.js';
 
 /** `set_active_cluster` → PUT /api/v1/active-cluster. Synchronous: the answer is final (no operation). */
 export function registerSetActiveClusterTool(server: McpServer, api: RestClient): void {
@@ -16,7 +17,7 @@ export function registerSetActiveClusterTool(server: McpServer, api: RestClient)
     output: ActiveClusterSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(args, { api, signal }) {
-      const active = await api.put<z.infer<typeof ActiveClusterSchema>>('/api/v1/active-cluster', { body: args, signal });
+      const active = await api.put<z.infer<typeof ActiveClusterSchema>>(CLUSTER_PATHS.active, { body: args, signal });
       return { text: `Active cluster is now ${active.name ?? '(none)'}${active.region ? ` (${active.region})` : ''}. This change is complete.`, data: active };
     },
   });

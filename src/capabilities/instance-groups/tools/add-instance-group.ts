@@ -3,7 +3,9 @@ import { ClusterRefSchema } from '../../../domain/schemas/common.js';
 import { AddInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { GROUP_PATHS } from '../paths.js';
 
 const InputSchema = AddInstanceGroupRequestSchema.extend({ cluster: ClusterRefSchema.describe('The cluster to add the group to (from list_clusters).') });
 
@@ -23,7 +25,7 @@ export function registerAddInstanceGroupTool(server: McpServer, api: RestClient)
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ cluster, ...group }, { api, signal }) {
-      const accepted = await api.post(`/api/v1/clusters/${seg(cluster)}/instance-groups`, { body: group, signal });
+      const accepted = await api.post(apiPath(GROUP_PATHS.list, { name: cluster }), { body: group, signal });
       return startedAnswer(accepted, `add_instance_group ${group.name} to ${cluster}`);
     },
   });

@@ -4,7 +4,9 @@ import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.j
 import { InstanceGroupNameSchema } from '../../../domain/schemas/instance-groups.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { GROUP_PATHS } from '../paths.js';
 
 /** `delete_instance_group` → DELETE /api/v1/clusters/{cluster}/instance-groups/{name}?confirm=true. */
 export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClient): void {
@@ -26,7 +28,7 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, name, region }, { api, signal }) {
-      const accepted = await api.delete(`/api/v1/clusters/${seg(cluster)}/instance-groups/${seg(name)}`, { query: { confirm: 'true', region }, signal });
+      const accepted = await api.delete(apiPath(GROUP_PATHS.one, { name: cluster, group: name }), { query: { confirm: 'true', region }, signal });
       return startedAnswer(accepted, `delete_instance_group ${name}`);
     },
   });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { InstanceGroupViewSchema, type InstanceGroupView } from '../../../domain/schemas/instance-groups.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { GROUP_PATHS } from '../paths.js';
 
 /** `list_instance_groups` → GET /api/v1/clusters/{name}/instance-groups. */
 export function registerListInstanceGroupsTool(server: McpServer, api: RestClient): void {
@@ -18,7 +20,7 @@ export function registerListInstanceGroupsTool(server: McpServer, api: RestClien
     output: z.object({ cluster: z.string(), region: z.string(), instanceGroups: z.array(InstanceGroupViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const data = await api.get<{ cluster: string; region: string; instanceGroups: InstanceGroupView[] }>(`/api/v1/clusters/${seg(cluster)}/instance-groups`, { query: { region }, signal });
+      const data = await api.get<{ cluster: string; region: string; instanceGroups: InstanceGroupView[] }>(apiPath(GROUP_PATHS.list, { name: cluster }), { query: { region }, signal });
       const lines = data.instanceGroups.map(
         (g) =>
           `- ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}${g.networkInterface ? `, ${g.networkInterface}` : ''}), ${g.status}` +

@@ -4,7 +4,9 @@ import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.j
 import { InstanceGroupNameSchema } from '../../../domain/schemas/instance-groups.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { GROUP_PATHS } from '../paths.js';
 
 /** `scale_instance_group` → PATCH /api/v1/clusters/{cluster}/instance-groups/{name} with only the count. */
 export function registerScaleInstanceGroupTool(server: McpServer, api: RestClient): void {
@@ -26,7 +28,7 @@ export function registerScaleInstanceGroupTool(server: McpServer, api: RestClien
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ cluster, name, instanceCount, region }, { api, signal }) {
-      const accepted = await api.patch(`/api/v1/clusters/${seg(cluster)}/instance-groups/${seg(name)}`, { body: { instanceCount, ...(region ? { region } : {}) }, signal });
+      const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group: name }), { body: { instanceCount, ...(region ? { region } : {}) }, signal });
       return startedAnswer(accepted, `scale_instance_group ${name} to ${instanceCount}`);
     },
   });

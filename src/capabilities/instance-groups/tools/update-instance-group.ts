@@ -4,7 +4,9 @@ import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.j
 import { InstanceGroupNameSchema, UpdateInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { GROUP_PATHS } from '../paths.js';
 
 const fields = UpdateInstanceGroupRequestSchema.shape;
 
@@ -37,7 +39,7 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ cluster, name, ...body }, { api, signal }) {
-      const accepted = await api.patch(`/api/v1/clusters/${seg(cluster)}/instance-groups/${seg(name)}`, { body, signal });
+      const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group: name }), { body, signal });
       return startedAnswer(accepted, `update_instance_group ${name} (${Object.keys(body).filter((k) => k !== 'region').join(', ')})`);
     },
   });

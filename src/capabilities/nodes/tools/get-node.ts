@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { NodeDetailSchema, NodeIdSchema, type NodeDetail } from '../../../domain/schemas/nodes.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { NODE_PATHS } from '../paths.js';
 
 /** `get_node` → GET /api/v1/clusters/{cluster}/nodes/{nodeId}. */
 export function registerGetNodeTool(server: McpServer, api: RestClient): void {
@@ -17,7 +19,7 @@ export function registerGetNodeTool(server: McpServer, api: RestClient): void {
     output: NodeDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, nodeId, region }, { api, signal }) {
-      const data = await api.get<NodeDetail>(`/api/v1/clusters/${seg(cluster)}/nodes/${seg(nodeId)}`, { query: { region }, signal });
+      const data = await api.get<NodeDetail>(apiPath(NODE_PATHS.one, { name: cluster, nodeId }), { query: { region }, signal });
       const n = data.node;
       const text = [
         `${n.instanceId} (${n.instanceGroupName}, ${n.instanceType}): ${n.health.state} — ${n.health.reason}`,

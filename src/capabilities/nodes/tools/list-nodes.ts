@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
 import { ListNodesQuerySchema, NodeListSchema, type NodeList } from '../../../domain/schemas/nodes.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { NODE_PATHS } from '../paths.js';
 
 /** `list_nodes` → GET /api/v1/clusters/{cluster}/nodes (server-side filters and pages). */
 export function registerListNodesTool(server: McpServer, api: RestClient): void {
@@ -24,7 +26,7 @@ export function registerListNodesTool(server: McpServer, api: RestClient): void 
     output: NodeListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, ...query }, { api, signal }) {
-      const data = await api.get<NodeList>(`/api/v1/clusters/${seg(cluster)}/nodes`, { query: query as Record<string, string | number | undefined>, signal });
+      const data = await api.get<NodeList>(apiPath(NODE_PATHS.list, { name: cluster }), { query: query as Record<string, string | number | undefined>, signal });
       const c = data.counts;
       const head = `${data.total} node(s) match in ${cluster} (healthy ${c.healthy}, degraded ${c.degraded}, failed ${c.failed}, transitional ${c.transitional}).`;
       const lines = data.nodes.map(

@@ -3,7 +3,9 @@ import { ClusterRefSchema } from '../../../domain/schemas/common.js';
 import { nodeActionRequestSchema, NodeActionResultsSchema, StartDeepHealthCheckRequestSchema, type NodeActionResults } from '../../../domain/schemas/nodes.js';
 import type { NodeAction } from '../../../domain/instance-groups.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { NODE_PATHS } from '../paths.js';
 
 /**
  * `reboot_nodes`, `replace_nodes`, `delete_nodes` and `start_deep_health_check`: synchronous
@@ -48,7 +50,7 @@ export function registerNodeActionTools(server: McpServer, api: RestClient): voi
       output: NodeActionResultsSchema,
       annotations: { readOnlyHint: false, destructiveHint: t.destructive, idempotentHint: action !== 'reboot', openWorldHint: true },
       async run({ cluster, ...body }, { api, signal }) {
-        const data = await api.post<NodeActionResults>(`/api/v1/clusters/${seg(cluster)}/nodes/${action}`, { body, signal });
+        const data = await api.post<NodeActionResults>(apiPath(NODE_PATHS[action], { name: cluster }), { body, signal });
         return { text: resultsText(data), data };
       },
     });
@@ -67,7 +69,7 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     output: NodeActionResultsSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ cluster, ...body }, { api, signal }) {
-      const data = await api.post<NodeActionResults>(`/api/v1/clusters/${seg(cluster)}/nodes/deep-health-check`, { body, signal });
+      const data = await api.post<NodeActionResults>(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal });
       return { text: resultsText(data), data };
     },
   });

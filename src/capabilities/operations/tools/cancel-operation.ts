@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { OperationIdSchema, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { OperationIdSchema, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { OPERATION_PATHS } from '../paths.js';
 
 /** `cancel_operation` → POST /api/v1/operations/{id}/cancel (202). */
 export function registerCancelOperationTool(server: McpServer, api: RestClient): void {
@@ -18,7 +20,7 @@ export function registerCancelOperationTool(server: McpServer, api: RestClient):
     // Destructive: it abandons work the user asked for; clients should confirm.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run({ operationId }, { api, signal }) {
-      const accepted = await api.post(`/api/v1/operations/${seg(operationId)}/cancel`, { signal });
+      const accepted = await api.post(apiPath(OPERATION_PATHS.cancel, { id: operationId }), { signal });
       return startedAnswer(accepted, `cancel_operation ${operationId}`);
     },
   });

@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { LogLineSchema, type LogLine } from '../../../domain/schemas/operations.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { OperationIdSchema, READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { OperationIdSchema, READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { OPERATION_PATHS } from '../paths.js';
 
 const OutputSchema = z.object({
   lines: z.array(LogLineSchema),
@@ -27,7 +29,7 @@ export function registerGetOperationLogsTool(server: McpServer, api: RestClient)
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run({ operationId, after, limit }, { api, signal }) {
-      const data = await api.get<{ lines: LogLine[]; nextAfter: number }>(`/api/v1/operations/${seg(operationId)}/events`, {
+      const data = await api.get<{ lines: LogLine[]; nextAfter: number }>(apiPath(OPERATION_PATHS.events, { id: operationId }), {
         query: { after, limit },
         signal,
       });

@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { OperationReportSchema, reportAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { OperationIdSchema, READ_ONLY, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { OperationIdSchema, READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { OPERATION_PATHS } from '../paths.js';
 
 /** `get_operation` → GET /api/v1/operations/{id}: a snapshot, no waiting. */
 export function registerGetOperationTool(server: McpServer, api: RestClient): void {
@@ -16,7 +18,7 @@ export function registerGetOperationTool(server: McpServer, api: RestClient): vo
     output: OperationReportSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run({ operationId }, { api, signal }) {
-      return reportAnswer(await api.get(`/api/v1/operations/${seg(operationId)}`, { signal }));
+      return reportAnswer(await api.get(apiPath(OPERATION_PATHS.one, { id: operationId }), { signal }));
     },
   });
 }

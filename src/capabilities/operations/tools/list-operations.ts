@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OperationStatusSchema, OperationViewSchema, type OperationView } from '../../../domain/schemas/operations.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { OPERATION_PATHS } from '../paths.js';
 
 const InputSchema = z
   .object({
@@ -25,7 +26,7 @@ export function registerListOperationsTool(server: McpServer, api: RestClient): 
     output: z.object({ operations: z.array(OperationViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run(query, { api, signal }) {
-      const data = await api.get<{ operations: OperationView[] }>('/api/v1/operations', { query, signal });
+      const data = await api.get<{ operations: OperationView[] }>(OPERATION_PATHS.list, { query, signal });
       const lines = data.operations.map(
         (o) => `- ${o.id}: ${o.kind} ${o.target} — ${o.status}${o.currentPhase ? ` (phase ${o.currentPhase})` : ''}, created ${o.createdAt}`,
       );

@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { OperationIdSchema, registerRestTool, seg } from '../../../mcp/tool-kit.js';
+import { OperationIdSchema, registerRestTool } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { OPERATION_PATHS } from '../paths.js';
 
 /** `retry_operation_phase` → POST /api/v1/operations/{id}/phases/{phase}/retry (202). */
 export function registerRetryOperationPhaseTool(server: McpServer, api: RestClient): void {
@@ -27,7 +29,7 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ operationId, phase }, { api, signal }) {
-      const accepted = await api.post(`/api/v1/operations/${seg(operationId)}/phases/${seg(phase)}/retry`, { signal });
+      const accepted = await api.post(apiPath(OPERATION_PATHS.retryPhase, { id: operationId, phase }), { signal });
       return startedAnswer(accepted, `retry_operation_phase ${phase}`);
     },
   });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { OperationView } from '../../../domain/schemas/operations.js';
 import { isTerminal, OperationReportSchema, reportAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
-import { OperationIdSchema, READ_ONLY, registerRestTool, seg, type ToolContext } from '../../../mcp/tool-kit.js';
+import { OperationIdSchema, READ_ONLY, registerRestTool, type ToolContext } from '../../../mcp/tool-kit.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { OPERATION_PATHS } from '../paths.js';
 
 /**
  * Node's fetch (undici) gives up on an answer whose headers take 300 s, which is exactly the
@@ -50,7 +52,7 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
         let chunk: number;
         do {
           chunk = Math.min(remaining, MAX_SERVER_WAIT_SECONDS);
-          op = await ctx.api.get<OperationView>(`/api/v1/operations/${seg(operationId)}/wait`, {
+          op = await ctx.api.get<OperationView>(apiPath(OPERATION_PATHS.wait, { id: operationId }), {
             query: { timeoutSeconds: chunk },
             signal: ctx.signal,
             // The server holds the answer up to `chunk` seconds by design.

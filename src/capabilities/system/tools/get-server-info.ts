@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { ServerConfigViewSchema } from '../../../domain/schemas/config.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { SYSTEM_PATHS } from '../paths.js';
 
 const ServerConfigSchema = ServerConfigViewSchema.extend({
   cloud: ServerConfigViewSchema.shape.cloud.describe('"sandbox" (a local simulated cloud: nothing is billed) or "aws" (real resources, real cost).'),
@@ -20,7 +21,7 @@ export function registerGetServerInfoTool(server: McpServer, api: RestClient): v
     output: ServerConfigSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run(_args, { api, signal }) {
-      const config = await api.get<z.infer<typeof ServerConfigSchema>>('/api/v1/config', { signal });
+      const config = await api.get<z.infer<typeof ServerConfigSchema>>(SYSTEM_PATHS.config, { signal });
       const where = config.cloud === 'sandbox' ? 'the local sandbox cloud (simulated, no cost)' : config.accountId ? `AWS account ${config.accountId} (real resources)` : 'AWS (account not known yet)';
       const problem = config.cloudAccess.problem;
       // Without usable credentials every other tool answers 503: say why and what the user must do first.

@@ -1,0 +1,6 @@
+/** The REST paths of the clusters capability, written once (routes, MCP tools and the UI use these). */
+export const CLUSTER_PATHS = {
+  list: '/api/v1/clusters',
+  one: '/api/v1/clusters/{name}',
+  active: '/api/v1/active-cluster',
+} as const;

@@ -1,0 +1,5 @@
+/** The REST paths of the instance-groups capability, written once (routes, MCP tools and the UI use these). */
+export const GROUP_PATHS = {
+  list: '/api/v1/clusters/{name}/instance-groups',
+  one: '/api/v1/clusters/{name}/instance-groups/{group}',
+} as const;
