@@ -1,6 +1,8 @@
 /**
  * The pinned tool names. Agents, playbooks (agent/skills) and docs/MCP.md hard-code them, so a
  * rename must fail a test (test/mcp/tool-list.test.ts) rather than break a user's agent silently.
+ * Which tools mutate and which answer with an operation is read from the tools themselves (their
+ * annotations and output schema), never listed twice.
  */
 export const TOOL_NAMES = [
   'add_instance_group',
@@ -38,18 +40,3 @@ export const TOOL_NAMES = [
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-/** Tools whose answer is an operation: each names wait_for_operation as the status tool. */
-export const OPERATION_TOOLS: readonly ToolName[] = [
-  'add_instance_group',
-  'cancel_operation',
-  'create_cluster',
-  'delete_cluster',
-  'delete_instance_group',
-  'retry_operation_phase',
-  'scale_instance_group',
-  'set_autoscaling',
-  'update_instance_group',
-];
-
-/** Tools that change something (operation tools plus the synchronous set_active_cluster). */
-export const MUTATING_TOOLS: readonly ToolName[] = [...OPERATION_TOOLS, 'set_active_cluster', 'reboot_nodes', 'replace_nodes', 'delete_nodes', 'start_deep_health_check'];
