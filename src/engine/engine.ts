@@ -4,7 +4,7 @@ import { canonicalJson } from '../domain/canonical-json.js';
 import { ConflictError, InputError, NotFoundError } from '../domain/errors.js';
 import { foreignOperationReason, type CloudIdentity, type OperationPlace } from '../domain/operation-owner.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
-import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
+import type { OperationEntry, OperationRecord, OperationsStore } from '../store/operations-store.js';
 import { OperationJournal } from './journal.js';
 import { EngineStoppedError } from './failures.js';
 import { finishCancelled, runOperation, type EngineLogger, type Run, type RunEnd, type RunMode } from './operation-runner.js';
@@ -171,17 +171,27 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       this.launch(found.record.id, 'start');
       this.logger.info({ operationId: found.record.id, kind, target }, 'operation started');
     }
-    return { operation: this.view(found.record), existing: found.existing };
+    return { operation: this.get(found.record.id), existing: found.existing };
   }
 
   /** The operation's current view; NotFoundError when there is none with this id. */
   get(id: string): OperationView {
-    return this.view(this.record(id));
+    const entry = this.store.readOperation(id);
+    if (!entry) throw new NotFoundError('operation', id);
+    return this.view(entry);
   }
 
   /** Operations matching the filter, newest first (default limit 50). */
   list(filter: ListOperationsFilter = {}): OperationView[] {
-    return this.store.listOperations(filter).map((op) => this.view(op));
+    return this.store.readOperations(filter).map((entry) => this.view(entry));
+  }
+
+  /**
+   * For each target, the view of its newest operation of one of `kinds` (oldest target first): e.g.
+   * every cluster's last create-cluster or delete-cluster.
+   */
+  latestPerTarget(kinds: readonly string[]): OperationView[] {
+    return this.store.readLatestPerTarget(kinds).map((entry) => this.view(entry));
   }
 
   /** Log lines with seq > after; `nextAfter` is the value to pass next time. */
@@ -193,7 +203,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
 
   /** Operations not yet terminal on this target, newest first. */
   activeFor(target: string): OperationView[] {
-    return this.store.listActive(target).reverse().map((op) => this.view(op));
+    return this.store.readActive(target).reverse().map((entry) => this.view(entry));
   }
 
   /**
@@ -404,8 +414,8 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     return op;
   }
 
-  private view(op: OperationRecord): OperationView {
-    return toOperationView(op, this.store.listPhases(op.id), this.now(), this.paused.get(op.id));
+  private view({ operation, phases }: OperationEntry): OperationView {
+    return toOperationView(operation, phases, this.now(), this.paused.get(operation.id));
   }
 
   /** The cloud, account and Region a new operation acts in: its input's Region, else the server's default. */

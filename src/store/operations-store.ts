@@ -1,45 +1,25 @@
-import type { CloudKind, LogLine, OperationError, OperationStatus, PhaseStatus } from '../domain/schemas/operations.js';
-import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
+import type { LogLine, OperationError, OperationStatus, PhaseStatus } from '../domain/schemas/operations.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import { probeWrite, type Database } from './database.js';
+import {
+  encode,
+  TERMINAL_LIST,
+  toEntry,
+  toLogLine,
+  toOperation,
+  toPhase,
+  WITH_PHASES,
+  type LogRow,
+  type OperationEntry,
+  type OperationRecord,
+  type OperationRow,
+  type OperationWithPhasesRow,
+  type PhaseRecord,
+  type PhaseRow,
+} from './operation-rows.js';
 import { guardWrite } from './store-failures.js';
 
-/** One operation as journaled. JSON columns come back parsed. */
-export interface OperationRecord {
-  id: string;
-  kind: string;
-  target: string;
-  status: OperationStatus;
-  input: Record<string, unknown>;
-  state: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: OperationError;
-  idempotencyKey?: string;
-  /** Where the operation acts; absent on operations journaled before this was recorded (unknown). */
-  cloud?: CloudKind;
-  accountId?: string;
-  region?: string;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt?: string;
-}
-
-/** One phase of an operation as journaled. */
-export interface PhaseRecord {
-  operationId: string;
-  index: number;
-  name: string;
-  title: string;
-  status: PhaseStatus;
-  /** How many times the phase started; a retry adds one, a resume after a restart does not. */
-  attempts: number;
-  /** True once any attempt journaled "acting": the phase may have changed something in the cloud. */
-  acted: boolean;
-  startedAt?: string;
-  finishedAt?: string;
-  progress?: string;
-  error?: OperationError;
-  expectedSeconds: number;
-}
+export type { OperationEntry, OperationRecord, PhaseRecord } from './operation-rows.js';
 
 export type NewOperation = Omit<OperationRecord, 'updatedAt' | 'finishedAt' | 'result' | 'error'>;
 export type NewPhase = Pick<PhaseRecord, 'name' | 'title' | 'expectedSeconds'>;
@@ -71,17 +51,7 @@ export interface OperationFilter {
   limit?: number;
 }
 
-interface OperationRow {
-  id: string; kind: string; target: string; status: string; input: string; state: string;
-  result: string | null; error: string | null; idempotency_key: string | null;
-  cloud: string | null; account_id: string | null; region: string | null;
-  created_at: string; updated_at: string; finished_at: string | null;
-}
-interface PhaseRow {
-  operation_id: string; idx: number; name: string; title: string; status: string; attempts: number; acted: number;
-  started_at: string | null; finished_at: string | null; progress: string | null; error: string | null; expected_seconds: number;
-}
-interface LogRow { seq: number; at: string; phase: string | null; level: string; message: string }
+type Statement = BetterSqlite3.Statement;
 
 const OPERATION_COLUMNS: Record<keyof OperationPatch, string> = {
   status: 'status', state: 'state', result: 'result', error: 'error', finishedAt: 'finished_at',
@@ -90,7 +60,8 @@ const PHASE_COLUMNS: Record<keyof PhasePatch, string> = {
   status: 'status', attempts: 'attempts', acted: 'acted', startedAt: 'started_at',
   finishedAt: 'finished_at', progress: 'progress', error: 'error',
 };
-const TERMINAL_LIST = TERMINAL_OPERATION_STATUSES.map((s) => `'${s}'`).join(', ');
+const FILTER_COLUMNS = ['status', 'kind', 'target'] as const;
+const NEWEST_FIRST = 'ORDER BY o.created_at DESC, o.rowid DESC';
 
 /**
  * The operation journal: operations, their phases and their log lines. Every write is synchronous
@@ -98,12 +69,22 @@ const TERMINAL_LIST = TERMINAL_OPERATION_STATUSES.map((s) => `'${s}'`).join(', '
  * Callers group related writes with {@link OperationsStore.transaction}. A write the store itself
  * cannot make (disk full, read-only, I/O error, lock held elsewhere) throws StoreUnavailableError.
  *
+ * Statements are prepared once: the fixed ones here in the constructor, the few shapes that depend
+ * on which fields a patch or filter names on first use (cached by shape). Reads that return views
+ * (`readOperation`, `readOperations`, …) bring each operation's phases in the same query.
+ *
  * @example
  * const store = new OperationsStore(openMemoryDatabase());
  * store.createOperation({ id: 'op-1', kind: 'k', target: 't', status: 'pending', input: {}, state: {}, createdAt: now }, [{ name: 'a', title: 'A', expectedSeconds: 5 }]);
  */
 export class OperationsStore {
-  constructor(readonly db: Database) {}
+  private readonly sql: ReturnType<typeof prepareFixed>;
+  /** Statements whose text depends on a patch's or filter's fields, by that text. */
+  private readonly shaped = new Map<string, Statement>();
+
+  constructor(readonly db: Database) {
+    this.sql = prepareFixed(db);
+  }
 
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE): all its writes land together or not at all. */
   transaction<T>(fn: () => T): T {
@@ -118,47 +99,39 @@ export class OperationsStore {
   /** Inserts an operation and all its phases (as `pending`, never started) together. */
   createOperation(op: NewOperation, phases: NewPhase[]): OperationRecord {
     return this.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO operations (id, kind, target, status, input, state, idempotency_key, cloud, account_id, region, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          op.id, op.kind, op.target, op.status, JSON.stringify(op.input), JSON.stringify(op.state), op.idempotencyKey ?? null,
-          op.cloud ?? null, op.accountId ?? null, op.region ?? null, op.createdAt, op.createdAt,
-        );
-      const insertPhase = this.db.prepare(
-        `INSERT INTO phases (operation_id, idx, name, title, status, expected_seconds) VALUES (?, ?, ?, ?, 'pending', ?)`,
-      );
-      phases.forEach((p, index) => insertPhase.run(op.id, index, p.name, p.title, p.expectedSeconds));
-      return this.getOperation(op.id)!;
+      const row = this.sql.insertOperation.get(
+        op.id, op.kind, op.target, op.status, JSON.stringify(op.input), JSON.stringify(op.state), op.idempotencyKey ?? null,
+        op.cloud ?? null, op.accountId ?? null, op.region ?? null, op.createdAt, op.createdAt,
+      ) as OperationRow;
+      phases.forEach((p, index) => this.sql.insertPhase.run(op.id, index, p.name, p.title, p.expectedSeconds));
+      return toOperation(row);
     });
   }
 
   getOperation(id: string): OperationRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM operations WHERE id = ?').get(id) as OperationRow | undefined;
+    const row = this.sql.operationById.get(id) as OperationRow | undefined;
     return row && toOperation(row);
   }
 
+  /** The operation with its phases, in one query. */
+  readOperation(id: string): OperationEntry | undefined {
+    const row = this.sql.entryById.get(id) as OperationWithPhasesRow | undefined;
+    return row && toEntry(row);
+  }
+
   findByIdempotencyKey(key: string): OperationRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM operations WHERE idempotency_key = ?').get(key) as OperationRow | undefined;
+    const row = this.sql.operationByKey.get(key) as OperationRow | undefined;
     return row && toOperation(row);
   }
 
   /** Operations matching every given filter, newest first (default limit 50). */
   listOperations(filter: OperationFilter = {}): OperationRecord[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    for (const column of ['status', 'kind', 'target'] as const) {
-      if (filter[column] !== undefined) {
-        where.push(`${column} = ?`);
-        params.push(filter[column]);
-      }
-    }
-    const sql = `SELECT * FROM operations ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-                 ORDER BY created_at DESC, rowid DESC LIMIT ?`;
-    const rows = this.db.prepare(sql).all(...params, filter.limit ?? 50) as OperationRow[];
-    return rows.map(toOperation);
+    return (this.filtered('o.*', filter) as OperationRow[]).map(toOperation);
+  }
+
+  /** {@link listOperations} with each operation's phases, in one query. */
+  readOperations(filter: OperationFilter = {}): OperationEntry[] {
+    return (this.filtered(WITH_PHASES, filter) as OperationWithPhasesRow[]).map(toEntry);
   }
 
   /**
@@ -167,25 +140,25 @@ export class OperationsStore {
    */
   latestPerTarget(kinds: readonly string[]): OperationRecord[] {
     if (kinds.length === 0) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM (
-           SELECT *, ROW_NUMBER() OVER (PARTITION BY target ORDER BY created_at DESC, rowid DESC) AS newest
-           FROM operations WHERE kind IN (${kinds.map(() => '?').join(', ')})
-         ) WHERE newest = 1 ORDER BY created_at, id`,
-      )
-      .all(...kinds) as OperationRow[];
-    return rows.map(toOperation);
+    return (this.sql.latestPerTarget.all(JSON.stringify(kinds)) as OperationRow[]).map(toOperation);
+  }
+
+  /** {@link latestPerTarget} with each operation's phases, in one query. */
+  readLatestPerTarget(kinds: readonly string[]): OperationEntry[] {
+    if (kinds.length === 0) return [];
+    return (this.sql.latestPerTargetEntries.all(JSON.stringify(kinds)) as OperationWithPhasesRow[]).map(toEntry);
   }
 
   /** Operations not yet succeeded, failed or cancelled, oldest first; `target` narrows to one target. */
   listActive(target?: string): OperationRecord[] {
-    const rows = (
-      target === undefined
-        ? this.db.prepare(`SELECT * FROM operations WHERE status NOT IN (${TERMINAL_LIST}) ORDER BY created_at, rowid`).all()
-        : this.db.prepare(`SELECT * FROM operations WHERE target = ? AND status NOT IN (${TERMINAL_LIST}) ORDER BY created_at, rowid`).all(target)
-    ) as OperationRow[];
+    const rows = (target === undefined ? this.sql.active.all() : this.sql.activeOn.all(target)) as OperationRow[];
     return rows.map(toOperation);
+  }
+
+  /** {@link listActive} with each operation's phases, in one query. */
+  readActive(target?: string): OperationEntry[] {
+    const rows = (target === undefined ? this.sql.activeEntries.all() : this.sql.activeEntriesOn.all(target)) as OperationWithPhasesRow[];
+    return rows.map(toEntry);
   }
 
   /** Applies `patch` and stamps `updatedAt`; returns the updated record. */
@@ -197,18 +170,18 @@ export class OperationsStore {
       sets.push(`${OPERATION_COLUMNS[key]} = ?`);
       params.push(encode(value));
     }
-    const info = guardWrite(this.db.name, () => this.db.prepare(`UPDATE operations SET ${sets.join(', ')} WHERE id = ?`).run(...params, id));
-    if (info.changes === 0) throw new Error(`Operation ${id} is not in the journal.`);
-    return this.getOperation(id)!;
+    const statement = this.shape(`UPDATE operations SET ${sets.join(', ')} WHERE id = ? RETURNING *`);
+    const row = guardWrite(this.db.name, () => statement.get(...params, id)) as OperationRow | undefined;
+    if (!row) throw new Error(`Operation ${id} is not in the journal.`);
+    return toOperation(row);
   }
 
   listPhases(operationId: string): PhaseRecord[] {
-    const rows = this.db.prepare('SELECT * FROM phases WHERE operation_id = ? ORDER BY idx').all(operationId) as PhaseRow[];
-    return rows.map(toPhase);
+    return (this.sql.phasesOf.all(operationId) as PhaseRow[]).map(toPhase);
   }
 
   getPhase(operationId: string, name: string): PhaseRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM phases WHERE operation_id = ? AND name = ?').get(operationId, name) as PhaseRow | undefined;
+    const row = this.sql.phaseByName.get(operationId, name) as PhaseRow | undefined;
     return row && toPhase(row);
   }
 
@@ -221,80 +194,81 @@ export class OperationsStore {
       sets.push(`${PHASE_COLUMNS[key]} = ?`);
       params.push(typeof value === 'boolean' ? Number(value) : encode(value));
     }
-    if (sets.length > 0) {
-      const info = guardWrite(this.db.name, () => this.db.prepare(`UPDATE phases SET ${sets.join(', ')} WHERE operation_id = ? AND name = ?`).run(...params, operationId, name));
-      if (info.changes === 0) throw new Error(`Phase ${name} of operation ${operationId} is not in the journal.`);
+    if (sets.length === 0) {
+      const phase = this.getPhase(operationId, name);
+      if (!phase) throw new Error(`Phase ${name} of operation ${operationId} is not in the journal.`);
+      return phase;
     }
-    return this.getPhase(operationId, name)!;
+    const statement = this.shape(`UPDATE phases SET ${sets.join(', ')} WHERE operation_id = ? AND name = ? RETURNING *`);
+    const row = guardWrite(this.db.name, () => statement.get(...params, operationId, name)) as PhaseRow | undefined;
+    if (!row) throw new Error(`Phase ${name} of operation ${operationId} is not in the journal.`);
+    return toPhase(row);
   }
 
-  /** Appends a log line with the next sequence number of its operation. */
+  /** Appends a log line with the next sequence number of its operation (one statement: atomic). */
   appendLog(operationId: string, line: Omit<LogLine, 'seq'>): LogLine {
-    return this.transaction(() => {
-      const { next } = this.db
-        .prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM operation_log WHERE operation_id = ?')
-        .get(operationId) as { next: number };
-      this.db
-        .prepare('INSERT INTO operation_log (operation_id, seq, at, phase, level, message) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(operationId, next, line.at, line.phase ?? null, line.level, line.message);
-      return { seq: next, ...line };
-    });
+    const { seq } = guardWrite(this.db.name, () =>
+      this.sql.appendLog.get(operationId, line.at, line.phase ?? null, line.level, line.message, operationId),
+    ) as { seq: number };
+    return { seq, ...line };
   }
 
   /** Log lines with `seq > after`, oldest first, at most `limit`. */
   logLines(operationId: string, after = 0, limit = 200): LogLine[] {
-    const rows = this.db
-      .prepare('SELECT seq, at, phase, level, message FROM operation_log WHERE operation_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-      .all(operationId, after, limit) as LogRow[];
-    return rows.map((r) => ({
-      seq: r.seq,
-      at: r.at,
-      ...(r.phase === null ? {} : { phase: r.phase }),
-      level: r.level as LogLine['level'],
-      message: r.message,
-    }));
+    return (this.sql.logLines.all(operationId, after, limit) as LogRow[]).map(toLogLine);
+  }
+
+  private filtered(columns: string, filter: OperationFilter): unknown[] {
+    const named = FILTER_COLUMNS.filter((column) => filter[column] !== undefined);
+    const where = named.length ? `WHERE ${named.map((column) => `o.${column} = ?`).join(' AND ')}` : '';
+    const statement = this.shape(`SELECT ${columns} FROM operations o ${where} ${NEWEST_FIRST} LIMIT ?`);
+    return statement.all(...named.map((column) => filter[column]), filter.limit ?? 50);
+  }
+
+  /** The prepared statement for `sql`, prepared on its first use (a handful of shapes ever exist). */
+  private shape(sql: string): Statement {
+    let statement = this.shaped.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.shaped.set(sql, statement);
+    }
+    return statement;
   }
 }
 
-/** JSON-encodes objects, keeps strings and numbers, maps `null` to SQL NULL. */
-function encode(value: unknown): unknown {
-  if (value === null) return null;
-  return typeof value === 'object' ? JSON.stringify(value) : value;
-}
-
-function toOperation(row: OperationRow): OperationRecord {
+/** Every statement whose text is fixed, prepared once per store. */
+function prepareFixed(db: Database) {
+  // The newest row per target is picked first, so phases are gathered for the answers only.
+  const latest = (columns: string) => `SELECT ${columns} FROM operations o WHERE o.rowid IN (
+      SELECT rowid FROM (
+        SELECT rowid, ROW_NUMBER() OVER (PARTITION BY target ORDER BY created_at DESC, rowid DESC) AS newest
+        FROM operations WHERE kind IN (SELECT value FROM json_each(?))
+      ) WHERE newest = 1
+    ) ORDER BY o.created_at, o.id`;
+  const active = (columns: string, where = '') =>
+    `SELECT ${columns} FROM operations o WHERE ${where} o.status NOT IN (${TERMINAL_LIST}) ORDER BY o.created_at, o.rowid`;
   return {
-    id: row.id,
-    kind: row.kind,
-    target: row.target,
-    status: row.status as OperationStatus,
-    input: JSON.parse(row.input) as Record<string, unknown>,
-    state: JSON.parse(row.state) as Record<string, unknown>,
-    ...(row.result === null ? {} : { result: JSON.parse(row.result) as Record<string, unknown> }),
-    ...(row.error === null ? {} : { error: JSON.parse(row.error) as OperationError }),
-    ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
-    ...(row.cloud === null ? {} : { cloud: row.cloud as CloudKind }),
-    ...(row.account_id === null ? {} : { accountId: row.account_id }),
-    ...(row.region === null ? {} : { region: row.region }),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
-  };
-}
-
-function toPhase(row: PhaseRow): PhaseRecord {
-  return {
-    operationId: row.operation_id,
-    index: row.idx,
-    name: row.name,
-    title: row.title,
-    status: row.status as PhaseStatus,
-    attempts: row.attempts,
-    acted: row.acted !== 0,
-    ...(row.started_at === null ? {} : { startedAt: row.started_at }),
-    ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
-    ...(row.progress === null ? {} : { progress: row.progress }),
-    ...(row.error === null ? {} : { error: JSON.parse(row.error) as OperationError }),
-    expectedSeconds: row.expected_seconds,
+    insertOperation: db.prepare(
+      `INSERT INTO operations (id, kind, target, status, input, state, idempotency_key, cloud, account_id, region, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    ),
+    insertPhase: db.prepare(`INSERT INTO phases (operation_id, idx, name, title, status, expected_seconds) VALUES (?, ?, ?, ?, 'pending', ?)`),
+    operationById: db.prepare('SELECT * FROM operations WHERE id = ?'),
+    entryById: db.prepare(`SELECT ${WITH_PHASES} FROM operations o WHERE o.id = ?`),
+    operationByKey: db.prepare('SELECT * FROM operations WHERE idempotency_key = ?'),
+    latestPerTarget: db.prepare(latest('o.*')),
+    latestPerTargetEntries: db.prepare(latest(WITH_PHASES)),
+    active: db.prepare(active('o.*')),
+    activeOn: db.prepare(active('o.*', 'o.target = ? AND')),
+    activeEntries: db.prepare(active(WITH_PHASES)),
+    activeEntriesOn: db.prepare(active(WITH_PHASES, 'o.target = ? AND')),
+    phasesOf: db.prepare('SELECT * FROM phases WHERE operation_id = ? ORDER BY idx'),
+    phaseByName: db.prepare('SELECT * FROM phases WHERE operation_id = ? AND name = ?'),
+    // The next number and the insert in one statement, so two writers can never take the same seq.
+    appendLog: db.prepare(
+      `INSERT INTO operation_log (operation_id, seq, at, phase, level, message)
+       SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM operation_log WHERE operation_id = ? RETURNING seq`,
+    ),
+    logLines: db.prepare('SELECT seq, at, phase, level, message FROM operation_log WHERE operation_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
   };
 }

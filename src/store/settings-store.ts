@@ -11,14 +11,18 @@ import { guardWrite } from './store-failures.js';
  * settings.getSetting<{ name: string; region: string }>('activeCluster'); // → { name: 'demo', … }
  */
 export class SettingsStore {
+  private readonly sql: ReturnType<typeof prepare>;
+
   constructor(
     private readonly db: Database,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.sql = prepare(db);
+  }
 
   /** The stored value, or `undefined` when the key was never set (or was deleted). */
   getSetting<T = unknown>(key: string): T | undefined {
-    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.sql.get.get(key) as { value: string } | undefined;
     return row === undefined ? undefined : (JSON.parse(row.value) as T);
   }
 
@@ -28,18 +32,23 @@ export class SettingsStore {
       this.deleteSetting(key);
       return;
     }
-    guardWrite(this.db.name, () =>
-      this.db
-        .prepare(
-          `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
-           ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-        )
-        .run(key, JSON.stringify(value), this.now().toISOString()),
-    );
+    guardWrite(this.db.name, () => this.sql.set.run(key, JSON.stringify(value), this.now().toISOString()));
   }
 
   /** Removes the key; returns whether it existed. */
   deleteSetting(key: string): boolean {
-    return guardWrite(this.db.name, () => this.db.prepare('DELETE FROM settings WHERE key = ?').run(key).changes > 0);
+    return guardWrite(this.db.name, () => this.sql.delete.run(key).changes > 0);
   }
+}
+
+/** The settings statements, prepared once per store. */
+function prepare(db: Database) {
+  return {
+    get: db.prepare('SELECT value FROM settings WHERE key = ?'),
+    set: db.prepare(
+      `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+    delete: db.prepare('DELETE FROM settings WHERE key = ?'),
+  };
 }

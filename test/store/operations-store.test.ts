@@ -68,6 +68,42 @@ describe('operations store', () => {
     assert.deepEqual(store.listActive().map((o) => o.id), ['op-2', 'op-3']);
   });
 
+  it('reads operations with their phases in one statement, prepared once', () => {
+    const db = openMemoryDatabase();
+    const store = new OperationsStore(db);
+    store.createOperation(op('op-1', { createdAt: at(1) }), PHASES);
+    store.createOperation(op('op-2', { createdAt: at(2), target: 'cluster/us-west-2/other' }), PHASES);
+    store.createOperation(op('op-3', { createdAt: at(3), kind: 'noop' }), []);
+    store.updatePhase('op-1', 'network', { status: 'failed', attempts: 2, acted: true, error: { phase: 'network', code: 'X', message: 'm' }, progress: 'half' });
+    store.updateOperation('op-1', { status: 'failed' }, at(4));
+    const separately = (o: { id: string }) => ({ operation: store.getOperation(o.id), phases: store.listPhases(o.id) });
+
+    assert.deepEqual(store.readOperation('op-1'), separately({ id: 'op-1' }));
+    assert.deepEqual(store.readOperation('op-3')?.phases, [], 'an operation without phases');
+    assert.equal(store.readOperation('nope'), undefined);
+    assert.deepEqual(store.readOperations(), store.listOperations().map(separately));
+    assert.deepEqual(store.readOperations({ status: 'failed' }).map((e) => e.operation.id), ['op-1']);
+    assert.deepEqual(store.readActive(), store.listActive().map(separately));
+    assert.deepEqual(store.readActive('cluster/us-west-2/other').map((e) => e.operation.id), ['op-2']);
+    assert.deepEqual(store.readLatestPerTarget(['create-cluster']), store.latestPerTarget(['create-cluster']).map(separately));
+
+    const work = () => {
+      store.readOperation('op-1');
+      store.readOperations({ status: 'failed' });
+      store.updatePhase('op-2', 'network', { status: 'acting' });
+      store.updateOperation('op-2', { status: 'running' }, at(5));
+      store.appendLog('op-2', { at: at(5), level: 'info', message: 'x' });
+      store.logLines('op-2');
+    };
+    work();
+    // From now on every call reuses a statement prepared before.
+    const prepare = db.prepare.bind(db);
+    let prepared = 0;
+    db.prepare = ((sql: string) => (prepared++, prepare(sql))) as typeof db.prepare;
+    for (let i = 0; i < 3; i++) work();
+    assert.equal(prepared, 0);
+  });
+
   it('numbers log lines per operation and pages them after a seq', () => {
     const store = new OperationsStore(openMemoryDatabase());
     store.createOperation(op('op-1'), PHASES);
