@@ -3,13 +3,17 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../sandbox/cli.js';
 import { exportLines, sandboxEnvironment } from '../sandbox/environment.js';
 import { migrateLegacyLayout, sandboxCloudStateDirectory, sandboxDirectory } from '../src/cli/data-layout.js';
+import { LOG_FORMATS } from '../src/cli/logger.js';
 import { startServer, type RunningServer } from '../src/cli/serve.js';
 import { lockDirectory, type DirectoryLock } from '../src/store/directory-lock.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../src/store/retention.js';
 
 const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1] [--port 3099] [--data-dir .instantstart]
                          [--region us-west-2] [--token TOKEN] [--sandbox-port 4566] [--sandbox-speed 20]
                          [--sandbox-url http://127.0.0.1:4566] [--allowed-host NAME ...]
+                         [--log-format pretty|json] [--log-level info]
+                         [--retention-days 30] [--retention-max-operations 1000] [--retention-log-lines 5000]
 
 Serves the web UI at /, the REST API under /api/v1, OpenAPI at /api/openapi.json and MCP at /mcp.
 --cloud sandbox (the default, or INSTANTSTART_CLOUD=sandbox) embeds the sandbox cloud (in a child process,
@@ -21,9 +25,25 @@ state in <data-dir>/sandbox/cloud) and <data-dir>/aws/<account-id>; one server a
 --sandbox-url uses a sandbox already running (\`instantstart sandbox\`) instead of embedding one.
 Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).
 --allowed-host NAME (repeatable, or INSTANTSTART_ALLOWED_HOSTS=a,b) adds a name clients use to reach the server;
-requests whose Host is not a loopback name, the bound address or such a name are refused (DNS rebinding).`;
+requests whose Host is not a loopback name, the bound address or such a name are refused (DNS rebinding).
+--log-format pretty (default, or INSTANTSTART_LOG_FORMAT) prints short lines; json prints one JSON object per line.
+--log-level (or INSTANTSTART_LOG_LEVEL, default info) logs changes, errors and slow requests at info; debug logs every request.
+Finished operations and their logs are kept --retention-days days (INSTANTSTART_RETENTION_DAYS, default 30), at most
+--retention-max-operations of them (INSTANTSTART_RETENTION_MAX_OPERATIONS, default 1000), each with at most
+--retention-log-lines log lines (INSTANTSTART_RETENTION_LOG_LINES, default 5000). Unfinished operations, and the newest
+operation of each kind on each cluster, are always kept.`;
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** `value` of `--flag` as a number greater than 0 (a whole one when `whole`). */
+function positive(flag: string, value: string, whole: boolean): number {
+  const n = Number(value);
+  if (!(n > 0) || (whole && !Number.isInteger(n))) {
+    throw new UsageError(`--${flag} must be a ${whole ? 'whole number of at least 1' : 'number greater than 0'}, got '${value}'`);
+  }
+  return n;
+}
 
 /** The speed of a running sandbox, so polling keeps pace with its clock. */
 async function sandboxSpeed(url: string): Promise<number> {
@@ -74,6 +94,11 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       'sandbox-speed': { type: 'string', default: '20' },
       'sandbox-url': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true, default: (process.env.INSTANTSTART_ALLOWED_HOSTS ?? '').split(',').filter(Boolean) },
+      'log-format': { type: 'string', default: process.env.INSTANTSTART_LOG_FORMAT ?? 'pretty' },
+      'log-level': { type: 'string', default: process.env.INSTANTSTART_LOG_LEVEL ?? 'info' },
+      'retention-days': { type: 'string', default: process.env.INSTANTSTART_RETENTION_DAYS ?? String(DEFAULT_RETENTION.maxAgeDays) },
+      'retention-max-operations': { type: 'string', default: process.env.INSTANTSTART_RETENTION_MAX_OPERATIONS ?? String(DEFAULT_RETENTION.maxOperations) },
+      'retention-log-lines': { type: 'string', default: process.env.INSTANTSTART_RETENTION_LOG_LINES ?? String(DEFAULT_RETENTION.maxLogLinesPerOperation) },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -89,6 +114,15 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   const speed = Number(values['sandbox-speed']);
   if (!(speed > 0)) throw new UsageError(`--sandbox-speed must be a number greater than 0, got '${values['sandbox-speed']}'`);
   const dataDir = resolve(values['data-dir']);
+  const logFormat = LOG_FORMATS.find((f) => f === values['log-format']);
+  if (!logFormat) throw new UsageError(`--log-format must be ${LOG_FORMATS.join(' or ')}, got '${values['log-format']}'`);
+  const logLevel = values['log-level'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
+  const retention: RetentionPolicy = {
+    maxAgeDays: positive('retention-days', values['retention-days'], false),
+    maxOperations: positive('retention-max-operations', values['retention-max-operations'], true),
+    maxLogLinesPerOperation: positive('retention-log-lines', values['retention-log-lines'], true),
+  };
 
   let sandbox: SandboxProcess | undefined;
   let sandboxUrl = values['sandbox-url'];
@@ -150,6 +184,9 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       token: values.token,
       allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
       pollTimeScale: timeScale,
+      logFormat,
+      logLevel,
+      retention,
       ...(sandboxLock ? { sandboxLock } : {}),
     });
     printBanner(server, cloud, region, sandboxUrl, timeScale);

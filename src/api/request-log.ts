@@ -34,20 +34,44 @@ export function clipText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 
+/** A request slower than this is worth a line at info (long polls excepted). */
+export const SLOW_REQUEST_MS = 1000;
+/** Requests that hold their answer by design: the operation wait, the WebSocket, MCP exchanges (wait_for_operation). */
+const LONG_BY_DESIGN = /^\/api\/v1\/operations\/[^?]*\/wait(\?|$)|^\/api\/v1\/ws(\?|$)|^\/mcp(\/|\?|$)/;
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * One line per request, written when it completes: method, redacted URL, status, duration. Fastify's
- * default writes two lines (incoming + completed) with the raw URL, which put `?token=` values and
- * megabyte URLs into the log. Liveness probes log at debug: they would drown everything else.
+ * At most one line per request, written when it completes: method, redacted URL, status, duration.
+ * Fastify's default writes two lines (incoming + completed) with the raw URL, which put `?token=`
+ * values and megabyte URLs into the log.
+ *
+ * Quiet by default: at info, only what a person wants to see — changes (POST/PUT/PATCH/DELETE, except
+ * MCP exchanges, whose REST calls log themselves), answers ≥ 400, and requests slower than
+ * SLOW_REQUEST_MS; failures (≥ 500 or a thrown error) at error. Every other request (reads, the UI's
+ * files, probes) is at debug: INSTANTSTART_LOG_LEVEL=debug logs every request. The level is checked
+ * before the line is built, so a quiet request costs no formatting.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const level = requestLevel(request.method, request.url, reply.statusCode, reply.elapsedTime, error);
+    // pino's check; a logger without one (none in this server) gets every line.
+    if ((reply.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) === false) return;
     const line = { method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (request.url === '/healthz') reply.log.debug(line, 'request completed');
-    else reply.log.info(line, 'request completed');
+    else reply.log[level](line, 'request completed');
   }
 
   override routeNotFound(): void {}
+}
+
+/** The level of a completed request's line (see RequestLog). */
+export function requestLevel(method: string, url: string, status: number, elapsedMs: number, error?: Error | null): 'error' | 'info' | 'debug' {
+  if (error || status >= 500) return 'error';
+  if (status >= 400) return 'info';
+  const longByDesign = LONG_BY_DESIGN.test(url);
+  if (!READS.has(method) && !longByDesign) return 'info';
+  if (elapsedMs >= SLOW_REQUEST_MS && !longByDesign) return 'info';
+  return 'debug';
 }

@@ -8,6 +8,7 @@ import type { CloudIdentity } from '../domain/operation-owner.js';
 import type { CloudAccessProblem } from '../domain/schemas/config.js';
 import type { CloudKind } from '../domain/schemas/operations.js';
 import { DirectoryInUseError, type DirectoryLock } from '../store/directory-lock.js';
+import type { RetentionPolicy } from '../store/retention.js';
 import { workspaceDirectory } from './data-layout.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 
@@ -23,6 +24,8 @@ export interface CloudSessionOptions {
   cloudTimeouts?: Partial<CloudTimeouts>;
   /** A lock the caller already holds (the sandbox's directory, taken before the embedded sandbox started). */
   heldLock?: DirectoryLock;
+  /** How long finished operations and their logs are kept (default: src/store/retention.ts). */
+  retention?: RetentionPolicy;
   now?: () => Date;
 }
 
@@ -110,7 +113,7 @@ export class CloudSession {
     const dir = workspaceDirectory(dataDir, identity);
     try {
       const heldLock = this.options.heldLock?.dir === dir ? this.options.heldLock : undefined;
-      this.workspace = openWorkspace({ identity, capabilities: this.options.capabilities, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, ...(heldLock ? { lock: heldLock } : {}) });
+      this.workspace = openWorkspace({ identity, capabilities: this.options.capabilities, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, retention: this.options.retention, ...(heldLock ? { lock: heldLock } : {}) });
     } catch (err) {
       if (!(err instanceof DirectoryInUseError)) throw err;
       this.problem = { code: 'DataDirectoryInUse', message: err.message, remedy: 'Stop the other server, or start this one with another --data-dir; then Check again.' };

@@ -10,9 +10,10 @@ import type { CloudAccessState, ServerConfig } from '../api/context.js';
 import type { CloudTimeouts } from '../cloud/index.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import type { DirectoryLock } from '../store/directory-lock.js';
+import type { RetentionPolicy } from '../store/retention.js';
 import { CloudSession, sessionApiContext } from './cloud-session.js';
 import { migrateLegacyLayout } from './data-layout.js';
-import { createServerLogger } from './logger.js';
+import { createServerLogger, flushLogger, type LogFormat } from './logger.js';
 
 export interface ServeOptions {
   cloud: 'sandbox' | 'aws';
@@ -27,9 +28,16 @@ export interface ServeOptions {
   cloudTimeouts?: Partial<CloudTimeouts>;
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
   pollTimeScale?: number;
+  /** The logger to use; default: the server's own (createServerLogger) with `logFormat` and `logLevel`. */
   logger?: Logger;
+  /** pretty (default, or INSTANTSTART_LOG_FORMAT) or json: one JSON object per line. */
+  logFormat?: LogFormat;
+  /** pino level (default INSTANTSTART_LOG_LEVEL, else info); debug logs every request. */
+  logLevel?: string;
   /** The sandbox directory's lock, when the caller took it before starting the embedded sandbox there. */
   sandboxLock?: DirectoryLock;
+  /** How long finished operations and their logs are kept (default: 30 days, 1,000 operations, 5,000 lines each). */
+  retention?: RetentionPolicy;
 }
 
 export interface RunningServer {
@@ -64,7 +72,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!LOOPBACK.has(options.host) && !options.token) {
     throw new Error(`Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`);
   }
-  const logger = options.logger ?? createServerLogger();
+  const logger =
+    options.logger ?? createServerLogger({ ...(options.logFormat ? { format: options.logFormat } : {}), ...(options.logLevel ? { level: options.logLevel } : {}) });
   const session = await connectCloud(options, logger);
   const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
   const ctx = sessionApiContext(session, config);
@@ -95,6 +104,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await session.stop();
       await app!.close();
       await session.close();
+      await flushLogger(logger);
     },
   };
 }
@@ -116,6 +126,7 @@ async function connectCloud(options: ServeOptions, logger: Logger): Promise<Clou
     pollTimeScale: options.pollTimeScale ?? 1,
     ...(options.cloudTimeouts ? { cloudTimeouts: options.cloudTimeouts } : {}),
     ...(options.sandboxLock ? { heldLock: options.sandboxLock } : {}),
+    ...(options.retention ? { retention: options.retention } : {}),
   });
   const { access } = await session.connect();
   const problem = access.problem;

@@ -7,7 +7,7 @@ import { AwsCatalog } from '../cloud/aws/catalog.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import { OperationEngine } from '../engine/engine.js';
 import { lockDirectory, type DirectoryLock } from '../store/directory-lock.js';
-import { openStores } from '../store/index.js';
+import { openStores, OperationsRetention, RetentionSchedule, type RetentionPolicy } from '../store/index.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
 
 /** Everything a server does for one cloud and account: its journal, engine, cloud adapters and views. */
@@ -39,6 +39,8 @@ export interface WorkspaceOptions {
   cloudTimeouts?: Partial<CloudTimeouts>;
   /** The directory's lock when the caller already took it (the serve command, before it starts the embedded sandbox). */
   lock?: DirectoryLock;
+  /** How long finished operations and their logs are kept (default: DEFAULT_RETENTION, src/store/retention.ts). */
+  retention?: RetentionPolicy;
 }
 
 /**
@@ -47,12 +49,15 @@ export interface WorkspaceOptions {
  * caller subscribes to the engine's events, then calls `engine.resume()`, which continues the unfinished
  * operations recorded for this cloud and account (and leaves any other's alone).
  */
-export function openWorkspace({ identity, capabilities, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock }: WorkspaceOptions): Workspace {
+export function openWorkspace({ identity, capabilities, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock, retention }: WorkspaceOptions): Workspace {
   const lock = heldLock ?? lockDirectory(dir);
-  let stores: ReturnType<typeof openStores>;
+  let stores: ReturnType<typeof openStores> | undefined;
+  let pruning: RetentionSchedule;
   try {
     stores = openStores(dir);
+    pruning = new RetentionSchedule({ retention: new OperationsRetention(stores.db, retention), logger: logger.child({ component: 'retention' }) });
   } catch (err) {
+    stores?.close();
     lock.release();
     throw err;
   }
@@ -88,14 +93,11 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
       const found = stores.operations.findByIdempotencyKey(key);
       return found ? engine.get(found.id) : undefined;
     },
-    unsettledClusterOperations: () =>
-      stores.operations
-        .latestPerTarget(['create-cluster', 'delete-cluster'])
-        .filter((op) => op.status !== 'succeeded')
-        .map((op) => engine.get(op.id)),
+    unsettledClusterOperations: () => engine.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
   };
   const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster });
   logger.info({ cloud: identity.cloud, accountId: identity.accountId, dataDir: dir }, 'opened the data directory of this cloud and account');
+  pruning.start();
   return {
     identity,
     dir,
@@ -103,10 +105,14 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     operations,
     service: (key) => services.get(key),
     announce: (url) => lock.announce(url),
-    stop: () => engine.stop(),
+    async stop() {
+      await engine.stop();
+      await pruning.stop();
+    },
     async close() {
       try {
         await engine.stop();
+        await pruning.stop();
         stores.close();
       } finally {
         lock.release();

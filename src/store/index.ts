@@ -5,6 +5,8 @@ import { SettingsStore } from './settings-store.js';
 export * from './database.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
+export * from './retention.js';
+export * from './retention-schedule.js';
 export { unwritableStore } from './store-failures.js';
 
 /** Everything the server keeps on disk, over one connection. */

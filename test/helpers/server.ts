@@ -75,7 +75,7 @@ export async function startTestServer(
     cloudTimeouts: options.cloudTimeouts,
     // logLines: the server's real logger (redaction included), writing into the array instead of stdout.
     logger: options.logLines
-      ? createServerLogger('info', { write: (line: string) => void options.logLines!.push(line) })
+      ? createServerLogger({ level: 'info', destination: { write: (line: string) => void options.logLines!.push(line) } })
       : pino({ level: process.env.TEST_SERVER_LOG ?? 'silent' }),
   });
   return {
