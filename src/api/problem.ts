@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { noteRefusal } from './request-log.js';
 import { CLOUD_TIMEOUT, DomainError, InputError, StoreUnavailableError, type FieldProblem } from '../domain/errors.js';
 
 /**
@@ -111,7 +112,8 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: u
   // The store outage is reported once by the engine; each refused request is a line, not a stack.
   if (err instanceof StoreUnavailableError) request.log.warn({ status: problem.status, code: err.code }, 'request refused: the data directory cannot be written');
   else if (problem.status >= 500) request.log.error({ err }, 'request failed');
-  else request.log.info({ status: problem.status, detail: clip(problem.detail, 300) }, 'request refused');
+  // A refusal's reason goes on the request's own line (request-log.ts): one line per request.
+  else noteRefusal(request, clip(problem.detail, 300));
   if (problem.status === 401) void reply.header('www-authenticate', 'Bearer realm="instantstart"');
   if (request.routeOptions.config?.errorDialect === 'jsonrpc') return reply.code(problem.status).type('application/json').send(jsonRpcError(problem, err));
   return reply.code(problem.status).type('application/problem+json').send(problem);

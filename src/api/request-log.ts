@@ -34,6 +34,14 @@ export function clipText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 
+/** Why a request was refused (4xx), for its line. */
+const refusals = new WeakMap<FastifyRequest, string>();
+
+/** Records why `request` was refused, so that its one line says it (problem.ts calls this). */
+export function noteRefusal(request: FastifyRequest, detail: string): void {
+  refusals.set(request, detail);
+}
+
 /** A request slower than this is worth a line at info (long polls excepted). */
 export const SLOW_REQUEST_MS = 1000;
 /** Requests that hold their answer by design: the operation wait, the WebSocket, MCP exchanges (wait_for_operation). */
@@ -58,7 +66,8 @@ export class RequestLog extends LogController {
     const level = requestLevel(request.method, request.url, reply.statusCode, reply.elapsedTime, error);
     // pino's check; a logger without one (none in this server) gets every line.
     if ((reply.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) === false) return;
-    const line = { method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    const detail = refusals.get(request);
+    const line = { method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime), ...(detail ? { detail } : {}) };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log[level](line, 'request completed');
   }

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { requestLevel } from '../../src/api/request-log.js';
+import { createServerLogger, flushLogger, type LogFormat } from '../../src/cli/logger.js';
+
+function capture(format: LogFormat, level = 'info') {
+  const lines: string[] = [];
+  const logger = createServerLogger({ format, level, color: false, destination: { write: (line: string) => void lines.push(line) } });
+  return { logger, lines };
+}
+
+describe('server log', () => {
+  it('pretty (the default): one short line per entry, a request as method, URL, status and duration', () => {
+    const { logger, lines } = capture('pretty');
+    logger.child({ reqId: 'req-1' }).info({ method: 'POST', url: '/api/v1/clusters', status: 202, ms: 35 }, 'request completed');
+    logger.child({ component: 'engine' }).warn({ operationId: 'op-1', code: 'Throttling' }, 'transient cloud error, retrying');
+    logger.error({ err: new Error('disk on fire') }, 'the journal failed');
+    assert.match(lines[0]!, /^\d\d:\d\d:\d\d\.\d{3} INFO {2}POST \/api\/v1\/clusters 202 35 ms {2}reqId=req-1\n$/);
+    assert.match(lines[1]!, /WARN {2}\[engine\] transient cloud error, retrying {2}operationId=op-1 code=Throttling\n$/);
+    assert.match(lines[2]!, /ERROR the journal failed {2}err="disk on fire"\n {4}at /, 'an error carries its stack on the lines after');
+    assert.equal(lines.length, 3);
+  });
+
+  it('json: one JSON object per line', () => {
+    const { logger, lines } = capture('json');
+    logger.info({ method: 'GET', url: '/api/v1/operations', status: 200, ms: 3 }, 'request completed');
+    const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
+    assert.deepEqual([entry.level, entry.msg, entry.method, entry.status], [30, 'request completed', 'GET', 200]);
+  });
+
+  for (const format of ['pretty', 'json'] as const) {
+    it(`${format}: credentials never reach the log`, () => {
+      const { logger, lines } = capture(format);
+      logger.info({ token: 'tok-secret', req: { headers: { authorization: 'Bearer tok-secret' } }, creds: { secretAccessKey: 'aws-secret' } }, 'hello');
+      assert.equal(lines.length, 1);
+      assert.doesNotMatch(lines[0]!, /tok-secret|aws-secret/);
+      assert.match(lines[0]!, /\[redacted\]/);
+    });
+  }
+
+  it('quiet at info: reads are debug; changes, answers >= 400 and slow requests are info; failures are error', () => {
+    assert.equal(requestLevel('GET', '/healthz', 200, 1), 'debug');
+    assert.equal(requestLevel('GET', '/api/v1/clusters', 200, 12), 'debug');
+    assert.equal(requestLevel('POST', '/api/v1/clusters', 202, 30), 'info');
+    assert.equal(requestLevel('DELETE', '/api/v1/clusters/demo?confirm=true', 202, 30), 'info');
+    assert.equal(requestLevel('GET', '/api/v1/clusters/nope', 404, 2), 'info');
+    assert.equal(requestLevel('GET', '/api/v1/clusters', 503, 2), 'error');
+    assert.equal(requestLevel('GET', '/api/v1/clusters', 200, 200, new Error('x')), 'error');
+    assert.equal(requestLevel('GET', '/api/v1/clusters', 200, 2500), 'info', 'slow');
+    // Long by design: a wait, the WebSocket and MCP exchanges (their REST calls log themselves).
+    assert.equal(requestLevel('GET', '/api/v1/operations/op-1/wait?timeoutSeconds=50', 200, 50_000), 'debug');
+    assert.equal(requestLevel('GET', '/api/v1/ws?token=x', 200, 90_000), 'debug');
+    assert.equal(requestLevel('POST', '/mcp', 200, 40_000), 'debug');
+    assert.equal(requestLevel('POST', '/mcp', 401, 1), 'info');
+  });
+
+  it('stdout is written asynchronously, and what is buffered is written at flush and when the process exits', () => {
+    const logger = fileURLToPath(new URL('../../src/cli/logger.js', import.meta.url));
+    const script = `
+      const { createServerLogger, flushLogger } = await import(${JSON.stringify(logger)});
+      const log = createServerLogger({ format: process.argv[1], level: 'info', color: false });
+      log.info({ n: 1 }, 'first');
+      if (process.argv[2] === 'flush') await flushLogger(log);
+      log.info({ n: 2 }, 'last words');
+      process.exit(0);`;
+    for (const format of ['pretty', 'json'] as const) {
+      for (const mode of ['flush', 'exit']) {
+        const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, format, mode], { encoding: 'utf8' });
+        assert.equal(run.status, 0, run.stderr);
+        const lines = run.stdout.trim().split('\n');
+        assert.equal(lines.length, 2, `${format}/${mode}: ${run.stdout}`);
+        assert.match(lines[1]!, /last words/);
+      }
+    }
+  });
+
+  it('flushLogger resolves for a synchronous destination too', async () => {
+    const { logger, lines } = capture('json');
+    logger.info('x');
+    await flushLogger(logger);
+    assert.equal(lines.length, 1);
+  });
+});
