@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { callerToken, findInvalidParams, readJsonBody, sendJsonRpcError } from './jsonrpc-http.js';
 import { createMcpServer } from './server.js';
@@ -26,10 +26,12 @@ export type McpHttpHandler = HandleMcpRequest & {
 };
 
 /**
- * Streamable HTTP for `/mcp`, stateless: each POST gets a fresh McpServer and transport that live
- * as long as that HTTP exchange (a wait_for_operation call keeps its SSE answer open, with the SDK's
- * keep-alives). Stateless needs no session store, survives server restarts, and is the SDK's
- * robust mode; GET (standalone notification stream) and DELETE (end session) answer 405.
+ * Streamable HTTP for `/mcp`, stateless: each POST gets a fresh protocol server and transport that
+ * live as long as that HTTP exchange (a wait_for_operation call keeps its SSE answer open, with the
+ * SDK's keep-alives). Both are cheap: the tools, their schemas and the tools/list answer are built
+ * once per process (tool-set.ts), so an exchange costs about what the REST call it wraps does.
+ * Stateless needs no session store, survives server restarts, and is the SDK's robust mode; GET
+ * (standalone notification stream) and DELETE (end session) answer 405.
  *
  * It checks no credentials of its own: mount it behind the HTTP server's request guard (Host, Origin,
  * token — src/api/guard), as src/api/server.ts does. The caller's own bearer token is what the tools
@@ -40,7 +42,7 @@ export type McpHttpHandler = HandleMcpRequest & {
  * http.createServer((req, res) => (req.url?.startsWith('/mcp') ? mcp.handle(req, res) : other(req, res)));
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
-  const open = new Set<{ server: McpServer; transport: StreamableHTTPServerTransport }>();
+  const open = new Set<{ server: Server; transport: StreamableHTTPServerTransport }>();
   let closed = false;
 
   async function handleMcpRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {

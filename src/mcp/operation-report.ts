@@ -66,6 +66,38 @@ export const OperationReportSchema = z.object({
 });
 export type OperationReport = z.infer<typeof OperationReportSchema>;
 
+/** One phase in a wait answer: where it stands, nothing more. */
+const PhaseProgressSchema = z.object({
+  name: z.string().describe('Phase id; pass it to retry_operation_phase when the phase failed.'),
+  status: PhaseStatusSchema,
+  progress: z.string().optional().describe('Latest progress note while the phase works.'),
+});
+
+/**
+ * Answer of wait_for_operation: compact, because an agent calls it again and again while an operation
+ * runs — the phases as name/status/progress, the failure in one line, no operation view (get_operation
+ * has the full report, get_operation_logs the log).
+ */
+export const OperationProgressSchema = z.object({
+  operationId: z.string(),
+  kind: z.string(),
+  target: z.string(),
+  status: OperationStatusSchema,
+  terminal: z.boolean().describe('True for succeeded, failed and cancelled: nothing more will happen without a retry.'),
+  succeeded: z.boolean(),
+  currentPhase: z.string().optional(),
+  phasesDone: z.number().int().describe('Phases succeeded or skipped so far.'),
+  phases: z.array(PhaseProgressSchema).describe('Every phase, in order.'),
+  failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
+  retryable: z.boolean().describe('True when the operation failed and failedPhase can be retried with retry_operation_phase.'),
+  error: z.string().optional().describe('Why it failed, as "code: message".'),
+  result: z.record(z.string(), z.unknown()).optional().describe('What a succeeded operation produced.'),
+  waitedSeconds: z.number().describe('How long this call blocked.'),
+  nextStep: z.string(),
+  next: NextCallSchema.optional(),
+});
+export type OperationProgress = z.infer<typeof OperationProgressSchema>;
+
 export const isTerminal = (op: OperationView) => TERMINAL_OPERATION_STATUSES.includes(op.status);
 
 /** The answer of a mutating tool, from the server's 202 body. */
@@ -125,6 +157,41 @@ export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
   if (op.error && !failed) lines.push(`Error: ${op.error.code}: ${op.error.message}`);
   lines.push(nextStep);
   return { text: lines.join('\n'), data: report };
+}
+
+/** The answer of wait_for_operation: one status line, the phase working (or failed), the next step. */
+export function progressAnswer(raw: unknown, waitedSeconds: number): ToolAnswer {
+  const op = OperationViewSchema.parse(raw);
+  const failed = op.phases.find((p) => p.status === 'failed');
+  const { nextStep, next } = nextStepFor(op, failed);
+  const done = op.phases.filter((p) => p.status === 'succeeded' || p.status === 'skipped').length;
+  const failure = failed?.error ?? op.error;
+  const error = failure ? `${failure.code}: ${failure.message}` : undefined;
+  const data: OperationProgress = {
+    operationId: op.id,
+    kind: op.kind,
+    target: op.target,
+    status: op.status,
+    terminal: isTerminal(op),
+    succeeded: op.status === 'succeeded',
+    currentPhase: op.currentPhase,
+    phasesDone: done,
+    phases: op.phases.map((p) => ({ name: p.name, status: p.status, progress: p.progress })),
+    failedPhase: failed?.name,
+    retryable: op.status === 'failed' && failed?.retryable === true,
+    error,
+    result: op.result,
+    waitedSeconds,
+    nextStep,
+    next,
+  };
+  const current = op.phases.find((p) => p.name === op.currentPhase);
+  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()} — ${done}/${op.phases.length} phases done`];
+  if (current && current !== failed) lines.push(`Now: ${describePhase(current)}`);
+  if (failed) lines.push(`Failed: ${describePhase(failed)}`);
+  else if (error) lines.push(`Error: ${error}`);
+  lines.push(nextStep);
+  return { text: lines.join('\n'), data };
 }
 
 function phaseLine(p: PhaseView): z.infer<typeof PhaseLineSchema> {

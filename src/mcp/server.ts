@@ -1,6 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CAPABILITY_TOOLS } from '../capabilities/index.js';
 import { RestClient } from './rest-client.js';
+import { McpToolSet } from './tool-set.js';
 
 export interface McpServerOptions {
   /** Root URL of the InstantStart REST API, e.g. `http://127.0.0.1:3099`. */
@@ -11,6 +13,21 @@ export interface McpServerOptions {
   version?: string;
   /** For tests: a fetch to use instead of the global one. */
   fetch?: typeof fetch;
+  /** The tools to serve; default: every capability's, built once per process ({@link capabilityTools}). */
+  tools?: McpToolSet;
+}
+
+let everyTool: McpToolSet | undefined;
+/**
+ * The protocol server builds a JSON Schema validator (Ajv) unless given one, which was most of the cost
+ * of an exchange; it only checks elicitation answers, which these tools never ask for. One serves all.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
+/** Every capability's tools (the tools/ folder of each capability), built on first use and then shared. */
+export function capabilityTools(): McpToolSet {
+  everyTool ??= new McpToolSet(CAPABILITY_TOOLS);
+  return everyTool;
 }
 
 /** Sent to clients at initialize; many show it to the model as standing instructions. */
@@ -22,16 +39,20 @@ Rules:
 A failed phase is retried alone with retry_operation_phase after reading get_operation_logs. delete_cluster needs the user's explicit confirmation.`;
 
 /**
- * Builds the MCP server with every capability's tools (the tools/ folder of each capability), each a REST call to `baseUrl`. It owns no
- * transport: connect it to stdio (stdio.ts) or streamable HTTP (http.ts).
+ * An MCP server whose tools are REST calls to `baseUrl` with the caller's token. Cheap to build (the
+ * tool set is shared), so streamable HTTP builds one per exchange. It owns no transport: connect it
+ * to stdio (stdio.ts) or streamable HTTP (http.ts).
  *
  * @example
  * const server = createMcpServer({ baseUrl: 'http://127.0.0.1:3099' });
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch }: McpServerOptions): McpServer {
-  const api = new RestClient({ baseUrl, token, fetch });
-  const server = new McpServer({ name: 'instantstart', title: 'InstantStart (SageMaker HyperPod on EKS)', version }, { instructions: SERVER_INSTRUCTIONS });
-  for (const register of CAPABILITY_TOOLS) register(server, api);
+export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch, tools = capabilityTools() }: McpServerOptions): Server {
+  const server = new Server(
+    { name: 'instantstart', title: 'InstantStart (SageMaker HyperPod on EKS)', version },
+    // The tool list never changes while a server runs: no listChanged notifications.
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) },
+  );
+  tools.serve(server, new RestClient({ baseUrl, token, fetch }));
   return server;
 }

@@ -54,7 +54,7 @@ export async function runStdioMcp({
   stdin.once('end', onEnd);
   await server.connect(transport);
   // However the connection ends (close() or the transport giving up), `closed` settles.
-  server.server.onclose = () => resolveClosed();
+  server.onclose = () => resolveClosed();
   log(`serving MCP on stdio; tools call ${api.baseUrl}`);
   // A missing server is worth a warning, not a refusal: it may start after the agent does.
   void api

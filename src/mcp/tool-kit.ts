@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -39,27 +39,36 @@ export interface RestToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
 /** Hints for tools that only read (GETs, and preflight POSTs that change nothing). */
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
 
+/** A tool spec whatever its schemas (what the tool set keeps). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRestToolSpec = RestToolSpec<any, any>;
+
 /**
- * Registers one REST-backed tool. The answer's `data` goes through the output schema before it is
- * sent: zod drops fields the schema does not know, because the JSON Schema a client validates
- * against forbids additional properties — an extra field from a newer server must not fail the call.
+ * Where tool files register while the tool set is built (tool-set.ts): it only records each spec,
+ * so that the schemas and their JSON Schema are built once per process, not once per MCP exchange.
+ * It is an McpServer only so that tool files keep one signature, `(server: McpServer, api) => void`.
+ */
+export class ToolCollector extends McpServer {
+  readonly specs: AnyRestToolSpec[] = [];
+
+  constructor() {
+    super({ name: 'instantstart-tool-collector', version: '0' });
+  }
+}
+
+/**
+ * Registers one REST-backed tool: recorded by a {@link ToolCollector} (the tool set serves it),
+ * registered as is on any other McpServer.
  */
 export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
   api: RestClient,
   spec: RestToolSpec<I, O>,
 ): void {
-  const handler = async (args: unknown, extra: ToolExtra): Promise<CallToolResult> => {
-    try {
-      const answer = await spec.run(args as z.output<I>, contextFor(api, extra));
-      // A ZodError here (answer off the contract) is worded by describeToolError like any other.
-      const structuredContent = spec.output.parse(answer.data) as Record<string, unknown>;
-      // Text first for clients that ignore structuredContent (MCP spec: also send the JSON as text).
-      return { content: [{ type: 'text', text: answer.text }, { type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
-    } catch (err) {
-      return errorResult(describeToolError(spec.name, err));
-    }
-  };
+  if (server instanceof ToolCollector) {
+    server.specs.push(spec);
+    return;
+  }
   server.registerTool(
     spec.name,
     {
@@ -69,11 +78,33 @@ export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
       outputSchema: spec.output,
       annotations: { title: spec.title, ...spec.annotations },
     },
-    handler as never,
+    ((args: unknown, extra: ToolExtra) => runRestTool(spec, args, api, extra)) as never,
   );
 }
 
-type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * Runs a tool whose arguments already passed its input schema. The answer's `data` goes through the
+ * output schema before it is sent: zod drops fields the schema does not know, because the JSON Schema
+ * a client validates against forbids additional properties — an extra field from a newer server must
+ * not fail the call.
+ *
+ * The answer is the tool's short text for the model and `structuredContent` for programs, not the
+ * same JSON twice: the text is written to carry what an agent needs (names, statuses, the next call),
+ * clients that show the model `content` read it, clients that prefer structured content read the
+ * data (docs/MCP.md → Answers).
+ */
+export async function runRestTool(spec: AnyRestToolSpec, args: unknown, api: RestClient, extra: ToolExtra): Promise<CallToolResult> {
+  try {
+    const answer = await spec.run(args, contextFor(api, extra));
+    // A ZodError here (answer off the contract) is worded by describeToolError like any other.
+    const structuredContent = spec.output.parse(answer.data) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: answer.text }], structuredContent };
+  } catch (err) {
+    return errorResult(describeToolError(spec.name, err));
+  }
+}
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 function contextFor(api: RestClient, extra: ToolExtra): ToolContext {
   const token = extra._meta?.progressToken;

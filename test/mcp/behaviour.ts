@@ -74,7 +74,46 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
       const data = result.structuredContent as Record<string, unknown>;
       assert.equal(data.terminal, true);
       assert.equal(data.succeeded, true);
-      assert.match(result.text, /SUCCEEDED/);
+      assert.match(result.text, /SUCCEEDED — 1\/1 phases done/);
+    });
+
+    it('wait_for_operation answers compactly: phases as name, status and progress, the failure in one line', async () => {
+      rest.routes.set('GET /api/v1/operations/op-123/wait', () => ({
+        body: operation({
+          status: 'failed',
+          currentPhase: 'hyperpod',
+          phases: [
+            { name: 'network', title: 'Network', status: 'succeeded', attempts: 1, expectedSeconds: 600, durationMs: 4000, finishedAt: '2026-01-01T00:10:00.000Z', retryable: false },
+            { name: 'hyperpod', title: 'HyperPod cluster', status: 'failed', attempts: 2, expectedSeconds: 900, retryable: true, error: { code: 'ResourceLimitExceeded', message: 'quota' } },
+          ],
+        }),
+      }));
+      const result = await call(client, 'wait_for_operation', { operationId: 'op-123', timeoutSeconds: 1 });
+      assert.equal(result.isError, undefined, result.text);
+      const data = result.structuredContent as Record<string, unknown>;
+      assert.deepEqual(data.phases, [{ name: 'network', status: 'succeeded' }, { name: 'hyperpod', status: 'failed' }]);
+      assert.deepEqual([data.failedPhase, data.retryable, data.error, data.phasesDone], ['hyperpod', true, 'ResourceLimitExceeded: quota', 1]);
+      assert.equal(data.operation, undefined, 'no operation view: get_operation has the full report');
+      assert.match(result.text, /Failed: \[failed\] hyperpod — HyperPod cluster, attempt 2: ResourceLimitExceeded: quota/);
+      assert.match(result.text, /retry_operation_phase \{"operationId":"op-123","phase":"hyperpod"\}/);
+    });
+
+    it('answers carry their data once: a short text for the model, the data as structuredContent', async () => {
+      rest.routes.set('GET /api/v1/operations/op-123', () => ({ body: operation() }));
+      rest.routes.set('GET /api/v1/clusters', () => ({ body: { clusters: [] } }));
+      for (const [tool, args] of [['get_operation', { operationId: 'op-123' }], ['list_clusters', {}]] as const) {
+        const result = await call(client, tool, args);
+        assert.equal(result.isError, undefined, result.text);
+        assert.equal(result.content.length, 1, `${tool}: one text block`);
+        assert.ok(result.structuredContent, `${tool}: structured content`);
+        assert.throws(() => JSON.parse(result.text), `${tool}: the text is not the JSON again`);
+      }
+    });
+
+    it('an unknown tool is an error result, not a protocol failure', async () => {
+      const result = await call(client, 'make_coffee');
+      assert.equal(result.isError, true);
+      assert.match(result.text, /make_coffee not found/);
     });
 
     it('wait_for_operation says to call again while the operation runs', async () => {

@@ -6,7 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CAPABILITY_TOOLS } from '../../src/capabilities/index.js';
+import { RestClient } from '../../src/mcp/rest-client.js';
+import { capabilityTools, createMcpServer } from '../../src/mcp/server.js';
 import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
@@ -31,6 +34,22 @@ describe('the MCP tool list', () => {
     tools = (await client.listTools()).tools;
   });
   after(() => client.close());
+
+  it('lists every tool exactly as the SDK\'s McpServer lists the same registrations (built once, served from the cache)', async () => {
+    const reference = new McpServer({ name: 'reference', version: '1' });
+    for (const register of CAPABILITY_TOOLS) register(reference, new RestClient({ baseUrl: 'http://127.0.0.1:1' }));
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const other = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([reference.connect(a), other.connect(b)]);
+    try {
+      const theirs = (await other.listTools()).tools;
+      // As a client receives them (JSON on the wire).
+      assert.deepEqual(JSON.parse(JSON.stringify(tools)), JSON.parse(JSON.stringify(theirs)));
+    } finally {
+      await other.close();
+    }
+    assert.equal(capabilityTools(), capabilityTools(), 'one tool set per process');
+  });
 
   it('is pinned: agents and playbooks hard-code these names', () => {
     assert.deepEqual(

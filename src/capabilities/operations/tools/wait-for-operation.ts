@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { OperationView } from '../../../domain/schemas/operations.js';
-import { isTerminal, OperationReportSchema, reportAnswer } from '../../../mcp/operation-report.js';
+import { isTerminal, OperationProgressSchema, progressAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { OperationIdSchema, READ_ONLY, registerRestTool, type ToolContext } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -41,7 +41,7 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
       'same operationId — the operation keeps running server-side between calls and there is no need to sleep first. Report success to the user only after ' +
       'status "succeeded". On "failed", read get_operation_logs, then retry_operation_phase with the failed phase.',
     input: InputSchema,
-    output: OperationReportSchema,
+    output: OperationProgressSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run({ operationId, timeoutSeconds }, ctx) {
       const started = Date.now();
@@ -61,7 +61,7 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
           remaining = timeoutSeconds - (Date.now() - started) / 1000;
           // Only a wait we split ourselves goes on; an early answer from the server is reported as it is.
         } while (!isTerminal(op) && chunk === MAX_SERVER_WAIT_SECONDS && remaining >= 1);
-        return reportAnswer(op, Math.round((Date.now() - started) / 1000));
+        return progressAnswer(op, Math.round((Date.now() - started) / 1000));
       } finally {
         stopHeartbeat();
       }
