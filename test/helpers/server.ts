@@ -60,7 +60,10 @@ function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
  */
 export async function startTestServer(
   sb: TestSandbox,
-  options: { speed: number; dataDir?: string; token?: string; cloud?: 'sandbox' | 'aws'; allowedHosts?: string[]; logLines?: string[]; cloudTimeouts?: ServeOptions['cloudTimeouts'] },
+  options: {
+    speed: number; dataDir?: string; token?: string; cloud?: 'sandbox' | 'aws'; allowedHosts?: string[]; logLines?: string[];
+    cloudTimeouts?: ServeOptions['cloudTimeouts']; retention?: ServeOptions['retention'];
+  },
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'instantstart-server-'));
   const server: RunningServer = await startServer({
@@ -73,6 +76,7 @@ export async function startTestServer(
     allowedHosts: options.allowedHosts,
     pollTimeScale: 1 / options.speed,
     cloudTimeouts: options.cloudTimeouts,
+    retention: options.retention,
     // logLines: the server's real logger (redaction included), writing into the array instead of stdout.
     logger: options.logLines
       ? createServerLogger({ level: 'info', destination: { write: (line: string) => void options.logLines!.push(line) } })
