@@ -1,11 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { FastifyInstance } from 'fastify';
 import type { ApiContext, OperationsApi, ServiceKey } from '../api/context.js';
 import type { RouteRegistry } from '../api/route.js';
 import type { AwsCatalog } from '../cloud/aws/catalog.js';
 import type { CloudPort } from '../cloud/ports.js';
 import type { AnyWorkflow } from '../engine/workflow.js';
-import type { RestClient } from '../mcp/rest-client.js';
+import type { ToolRegistration } from '../mcp/tool-set.js';
 import type { ActiveClusterPort, WorkflowDeps } from '../workflows/context.js';
 import type { OperationsLookup } from './clusters/views.js';
 
@@ -53,7 +52,7 @@ export interface RouteContext<S> {
   region(requested?: string): string;
 }
 
-export type ToolRegistration = (server: McpServer, api: RestClient) => void;
+export type { ToolRegistration };
 
 /** Identity function that fixes the service type `S` for the routes. */
 export function defineCapability<S = never>(capability: Capability<S>): Capability<S> {
