@@ -43,6 +43,11 @@ export const faultSchema = z.discriminatedUnion('type', [
     seconds: z.number().positive().max(3600).describe('real seconds from now during which matching calls get no answer'),
   }),
   z.object({
+    type: z.literal('kube-compaction'),
+    cluster: z.string().min(1).optional().describe('EKS cluster name; any cluster when absent'),
+    count: z.number().int().positive().default(1).describe('compact before this many continued lists'),
+  }),
+  z.object({
     type: z.literal('node-fault'),
     region: z.string().optional(),
     cluster: z.string().min(1).describe('HyperPod cluster name'),
@@ -139,6 +144,18 @@ export class FaultRegistry {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Consumes one use of a kube-compaction fault for this EKS cluster: true when the cluster's object
+   * history must be compacted before the list request now being served.
+   */
+  takeCompaction(cluster: string): boolean {
+    const f = this.faults.find((x): x is OfType<'kube-compaction'> => x.type === 'kube-compaction' && (x.cluster === undefined || x.cluster === cluster) && x.triggered < x.count);
+    if (!f) return false;
+    f.triggered++;
+    if (f.triggered >= f.count) this.faults = this.faults.filter((x) => x !== f);
+    return true;
   }
 
   /** Consumes a create-failure fault for this service/resource, returning its message. */

@@ -211,6 +211,18 @@ export class ClusterObjects {
   }
 
   /**
+   * Compacts the history as etcd does on a busy cluster: every version up to now is gone, so a
+   * watch or a continue token from before this moment gets 410 Expired. The store's revision moves
+   * on (as some other write would have moved it), so a list taken after the compaction pages fine.
+   */
+  compact(): void {
+    this.data.resourceVersion++;
+    this.history.length = 0;
+    this.oldestWatchable = this.data.resourceVersion;
+    this.hooks.changed();
+  }
+
+  /**
    * Every stored object of every type (for garbage collection and the inventory). With
    * `copy: false` the stored objects themselves, for a reader that changes nothing (a change goes
    * through update, which copies).

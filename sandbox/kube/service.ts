@@ -63,6 +63,7 @@ export class KubernetesApis {
       const principal = verifyEksToken(req.headers.authorization, live.name);
       const who = principal ? mapPrincipal(state, cluster, principal) : undefined;
       if (!who) throw unauthorized();
+      if (resumesHistory(req.method, m[3]) && this.runtime.faults.takeCompaction(live.name)) cluster.objects.compact();
       const ctx = {
         cluster,
         user: who.user,
@@ -91,6 +92,18 @@ export class KubernetesApis {
     this.handles.set(eks.arn, { data, cluster });
     return cluster;
   }
+}
+
+/**
+ * A list that continues, or a watch that resumes from a resourceVersion: the requests a
+ * kube-compaction fault compacts the history before, as when etcd compacts while a client pages or
+ * reconnects.
+ */
+function resumesHistory(method: string | undefined, search: string | undefined): boolean {
+  if ((method ?? 'GET') !== 'GET' || !search) return false;
+  const q = new URLSearchParams(search.slice(1));
+  if (q.get('continue')) return true;
+  return ['true', '1'].includes(q.get('watch') ?? '') && !['', '0'].includes(q.get('resourceVersion') ?? '');
 }
 
 function kubeSection(state: SandboxState): Record<string, StoredKubeCluster> {
