@@ -47,7 +47,7 @@ module.exports = {
     },
     {
       name: 'workflow-kit-imports-engine-cloud-domain',
-      comment: 'src/workflows holds what several capabilities\' workflows share (cluster access, group specs, capacity watch).',
+      comment: 'src/workflows holds what several capabilities\' workflows and read models share (cluster access, group specs, capacity watch, the read cache).',
       severity: 'error',
       from: { path: '(^|/)src/workflows/' },
       to: { path: '(^|/)src/(?!workflows/|engine/|cloud/|domain/)' },

@@ -83,3 +83,12 @@ export function resourceNames(cluster: string, accountId: string, region: string
 export const clusterTarget = (region: string, cluster: string): string => `cluster/${region}/${cluster}`;
 /** Operations on one instance group exclude each other, not operations on the cluster's other groups. */
 export const instanceGroupTarget = (region: string, cluster: string, group: string): string => `${clusterTarget(region, cluster)}/instance-group/${group}`;
+
+/**
+ * The cluster an operation's target names (`cluster/<region>/<name>`, alone or followed by what in
+ * it: an instance group, autoscaling); undefined for a target that names no cluster.
+ */
+export function clusterOfTarget(target: string): { region: string; name: string } | undefined {
+  const m = /^cluster\/([^/]+)\/([^/]+)(?:\/|$)/.exec(target);
+  return m ? { region: m[1]!, name: m[2]! } : undefined;
+}

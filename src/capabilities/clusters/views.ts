@@ -1,7 +1,9 @@
 import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
-import type { CloudPort } from '../../cloud/ports.js';
+import type { Cluster as EksCluster } from '@aws-sdk/client-eks';
+import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
+import type { CloudPort, HyperPodCluster } from '../../cloud/ports.js';
 import { CLOUD_TIMEOUT, CloudError, NotFoundError } from '../../domain/errors.js';
-import { clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, TAG_MANAGED_BY } from '../../domain/naming.js';
+import { clusterOfTarget, clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, TAG_MANAGED_BY } from '../../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../../domain/schemas/clusters.js';
 import type { InstanceGroupView } from '../../domain/schemas/instance-groups.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
@@ -9,6 +11,7 @@ import type { InstanceGroupSpec } from '../../domain/instance-groups.js';
 import type { ActiveClusterPort } from '../../workflows/context.js';
 import { describeHyperPod } from '../../workflows/cluster-access.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
+import { ReadCache } from '../../workflows/read-cache.js';
 
 /** What the views need from the operation engine. */
 export interface OperationsLookup {
@@ -19,6 +22,39 @@ export interface OperationsLookup {
    * it is under way, failed or was cancelled — that operation (from one store query, not one per cluster).
    */
   unsettledClusterOperations(): OperationView[];
+  /** Calls `listener` after every change of any operation (the engine's 'operation' event). */
+  on(event: 'operation', listener: (op: OperationView) => void): unknown;
+}
+
+export interface ClusterViewsOptions {
+  /** How long one read of a Region's cluster list (or of one cluster) serves every caller. */
+  ttlMs?: number;
+  /** How long a cluster's tags are kept (by ARN: a new cluster of the same name has another). */
+  tagsTtlMs?: number;
+  now?: () => number;
+}
+
+/**
+ * 3 s: far below how often a person or an agent looks again (the UI polls every 5–30 s), so what
+ * changes outside InstantStart (the console, the CLI, HyperPod moving a status) shows on the next
+ * look; yet any number of browser tabs, agents and benchmarks asking at once cost one ListClusters
+ * per Region per 3 s, well inside SageMaker's List/Describe rates. Our own changes do not wait for
+ * it: every operation event drops what was read of its cluster.
+ */
+const CLUSTER_READ_TTL_MS = 3_000;
+/** Tags of a cluster only say whether we made it; they change only by our operations (which drop them) or by hand. */
+const TAGS_TTL_MS = 10 * 60_000;
+/** ListTags calls at once for one list: concurrent, but not a burst that trips SageMaker's throttling. */
+const TAG_READS_AT_ONCE = 8;
+
+type ListedCluster = Awaited<ReturnType<CloudPort['hyperpod']['list']>>[number];
+
+/** What AWS says of one cluster beyond DescribeCluster: whether we made it (its tags), its EKS cluster, its storage. */
+interface ClusterFacts {
+  managed: boolean;
+  eksName: string;
+  eks?: EksCluster;
+  storage?: ClusterDetail['storage'];
 }
 
 type FailedOperation = NonNullable<ClusterSummary['failedOperation']>;
@@ -35,19 +71,30 @@ const capacityTypeOf = (g: { TrainingPlanArn?: string; CapacityRequirements?: { 
  * succeeds — never silently out of sight while it still costs money.
  */
 export class ClusterViews {
+  /** What AWS says, read once for every concurrent caller and kept a few seconds; operations are joined per request. */
+  private readonly lists: ReadCache<Array<{ cluster: ListedCluster; tags: Record<string, string> }>>;
+  private readonly descriptions: ReadCache<HyperPodCluster | undefined>;
+  private readonly facts: ReadCache<ClusterFacts>;
+  private readonly tags: ReadCache<Record<string, string>>;
+
   constructor(
     private readonly cloud: CloudPort,
     private readonly operations: OperationsLookup,
     private readonly activeCluster: ActiveClusterPort,
-  ) {}
+    { ttlMs = CLUSTER_READ_TTL_MS, tagsTtlMs = TAGS_TTL_MS, now = Date.now }: ClusterViewsOptions = {},
+  ) {
+    this.lists = new ReadCache({ ttlMs, now });
+    this.descriptions = new ReadCache({ ttlMs, now });
+    this.facts = new ReadCache({ ttlMs, now });
+    this.tags = new ReadCache({ ttlMs: tagsTtlMs, now });
+    operations.on('operation', (op) => this.changedBy(op));
+  }
 
   async list(region: string): Promise<ClusterSummary[]> {
-    const clusters = await this.cloud.hyperpod.list(region);
+    const listed = await this.lists.get(region, () => this.readList(region));
     const unsettled = this.unsettled(region);
-    const tagsByCluster = await Promise.all(clusters.map((c) => tagsOrNone(this.cloud.hyperpod.tags(region, c.arn))));
     const out: ClusterSummary[] = [];
-    for (const [i, c] of clusters.entries()) {
-      const tags = tagsByCluster[i]!;
+    for (const { cluster: c, tags } of listed) {
       out.push({
         name: c.name,
         region,
@@ -69,25 +116,13 @@ export class ClusterViews {
   }
 
   async get(region: string, name: string): Promise<ClusterDetail> {
-    const hp = await this.cloud.hyperpod.describe(region, name);
+    const key = clusterKey(region, name);
+    const hp = await this.descriptions.get(key, () => this.cloud.hyperpod.describe(region, name));
     const op = this.operationOf(region, name);
     const unsettled = this.unsettled(region).get(name);
     if (!hp && !op.activeOperation && !unsettled) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
-    const tags = hp?.ClusterArn ? await tagsOrNone(this.cloud.hyperpod.tags(region, hp.ClusterArn)) : {};
-    const managed = !hp || TAG_MANAGED_BY in tags;
-    const eksArn = hp?.Orchestrator?.Eks?.ClusterArn;
-    const eksName = eksArn ? eksArn.split('/').pop()! : eksClusterNameFor(name);
-    const eks = await this.cloud.eks.describeCluster(region, eksName);
+    const { managed, eks, eksName, storage } = await this.facts.get(key, () => this.readFacts(region, name, hp));
     const active = this.activeCluster.get();
-    let storage: ClusterDetail['storage'];
-    if (managed) {
-      const names = resourceNames(name, await this.cloud.accountId(), region);
-      const [bucket, fs] = await Promise.all([this.cloud.storage.bucketExists(region, names.bucket), this.cloud.storage.findFileSystem(region, name)]);
-      storage = {
-        ...(bucket ? { s3Bucket: names.bucket, persistentVolumeClaim: `default/${names.persistentVolumeClaim}` } : {}),
-        ...(fs ? { fsxFileSystemId: fs.FileSystemId } : {}),
-      };
-    }
     return {
       name,
       region,
@@ -142,6 +177,48 @@ export class ClusterViews {
     return details ? groupSpecOf(details) : undefined;
   }
 
+  /**
+   * Our own operations are what change our clusters: each event drops what was read of the cluster
+   * it works on (its description, facts and tags) and its Region's list, so the next look reads AWS
+   * again — a create, a delete or a group change is never hidden behind a kept answer.
+   */
+  private changedBy(op: OperationView): void {
+    const cluster = clusterOfTarget(op.target);
+    if (!cluster) return;
+    const key = clusterKey(cluster.region, cluster.name);
+    this.lists.invalidate(cluster.region);
+    this.descriptions.invalidate(key);
+    this.facts.invalidate(key);
+    this.tags.invalidate((k) => k.startsWith(`${key}/`));
+  }
+
+  /** ListClusters, then the tags of each (kept per ARN; at most TAG_READS_AT_ONCE calls at once). */
+  private async readList(region: string): Promise<Array<{ cluster: ListedCluster; tags: Record<string, string> }>> {
+    const clusters = await this.cloud.hyperpod.list(region);
+    return mapLimited(clusters, TAG_READS_AT_ONCE, async (cluster) => ({ cluster, tags: await this.tagsOf(region, cluster.name, cluster.arn) }));
+  }
+
+  /** A refused read is "no tags" for this answer only: only tags actually read are kept. */
+  private tagsOf(region: string, name: string, arn: string): Promise<Record<string, string>> {
+    return tagsOrNone(this.tags.get(`${clusterKey(region, name)}/${arn}`, () => this.cloud.hyperpod.tags(region, arn)));
+  }
+
+  private async readFacts(region: string, name: string, hp: HyperPodCluster | undefined): Promise<ClusterFacts> {
+    const tags = hp?.ClusterArn ? await this.tagsOf(region, name, hp.ClusterArn) : {};
+    const managed = !hp || TAG_MANAGED_BY in tags;
+    const eksArn = hp?.Orchestrator?.Eks?.ClusterArn;
+    const eksName = eksArn ? eksArn.split('/').pop()! : eksClusterNameFor(name);
+    const eks = await this.cloud.eks.describeCluster(region, eksName);
+    if (!managed) return { managed, eksName, eks };
+    const names = resourceNames(name, await this.cloud.accountId(), region);
+    const [bucket, fs] = await Promise.all([this.cloud.storage.bucketExists(region, names.bucket), this.cloud.storage.findFileSystem(region, name)]);
+    const storage = {
+      ...(bucket ? { s3Bucket: names.bucket, persistentVolumeClaim: `default/${names.persistentVolumeClaim}` } : {}),
+      ...(fs ? { fsxFileSystemId: fs.FileSystemId } : {}),
+    };
+    return { managed, eksName, eks, storage };
+  }
+
   /** This region's clusters whose last create or delete has not succeeded, by name. */
   private unsettled(region: string): Map<string, OperationView> {
     const out = new Map<string, OperationView>();
@@ -157,6 +234,8 @@ export class ClusterViews {
     return op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}) } } : {};
   }
 }
+
+const clusterKey = (region: string, name: string) => `${region}/${name}`;
 
 /**
  * Tags only tell whether we made a cluster: a refusal (say, no permission to read them) reads as
