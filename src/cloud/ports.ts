@@ -175,8 +175,8 @@ export interface KubePort {
   /** The object, or undefined when it does not exist. */
   read(ref: KubeObjectRef): Promise<object | undefined>;
   delete(ref: KubeObjectRef): Promise<void>;
-  /** Every object of a kind (all pages), optionally in one namespace and matching selectors. */
-  list(apiVersion: string, kind: string, options?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): Promise<ListedKubeObject[]>;
+  /** Every object of a kind (all pages of `limit`, 500 by default; restarted when a continue token expires), optionally in one namespace and matching selectors. */
+  list(apiVersion: string, kind: string, options?: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number }): Promise<ListedKubeObject[]>;
 }
 
 // ── everything together ──────────────────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ListedKubeObject } from '../../src/cloud/ports.js';
-import { instanceIdOfNode, joinNodes } from '../../src/capabilities/nodes/join.js';
+import { instanceIdOfNode, joinNodes, podsByNode } from '../../src/capabilities/nodes/join.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const summary = (id: string, group: string, status = 'Running', launched = NOW - 3_600_000) => ({
@@ -25,16 +25,20 @@ describe('joining SageMaker nodes with Kubernetes Nodes', () => {
     assert.equal(instanceIdOfNode({ metadata: { name: 'ip-10-0-0-1' } }), undefined);
   });
 
-  it('joins, counts only unfinished pods, reads zone, IP, GPUs and the group\'s capacity type', () => {
+  it('counts only unfinished pods per node', () => {
+    const counts = podsByNode([pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Running'), pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Succeeded'), pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Pending'), pod('other', 'Failed')]);
+    assert.equal(counts.get('hyperpod-i-0aaaaaaaaaaaaaaa1')?.length, 2);
+    assert.equal(counts.get('other'), undefined);
+  });
+
+  it('joins, reads zone, IP, GPUs and the group\'s capacity type', () => {
     const [n] = joinNodes({
       summaries: [summary('i-0aaaaaaaaaaaaaaa1', 'gpu')],
       kubeNodes: [node('i-0aaaaaaaaaaaaaaa1')],
-      pods: [pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Running'), pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Succeeded')],
       groups: [{ InstanceGroupName: 'gpu', CapacityRequirements: { Spot: {} } }],
       now: NOW,
     });
     assert.equal(n!.health.state, 'healthy');
-    assert.equal(n!.podCount, 1);
     assert.equal(n!.availabilityZone, 'us-west-2b');
     assert.equal(n!.privateIp, '10.0.16.9');
     assert.equal(n!.allocatable.gpus, 1);
@@ -50,7 +54,6 @@ describe('joining SageMaker nodes with Kubernetes Nodes', () => {
         node('i-0bbbbbbbbbbbbbbb2', {}, 'False'),
         node('i-0ddddddddddddddd4'),
       ],
-      pods: [],
       groups: [],
       nodeRecovery: 'None',
       now: NOW,

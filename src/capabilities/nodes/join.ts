@@ -4,15 +4,18 @@ import { DEEP_HEALTH_CHECK_LABEL, FAULT_REASON_LABEL, FAULT_TYPE_LABEL, INSTANCE
 import { allocatableAccelerators, type NodeView } from '../../domain/schemas/nodes.js';
 
 /**
- * Joins what SageMaker says of a cluster's nodes (ListClusterNodes) with the Kubernetes Nodes and
- * pods, and judges each once with `nodeHealth`. Pure: the caller reads the cloud, this decides.
+ * Joins what SageMaker says of a cluster's nodes (ListClusterNodes) with the Kubernetes Nodes, and
+ * judges each once with `nodeHealth`. Pure: the caller reads the cloud, this decides. Pods are not
+ * part of the join: health does not depend on them, and the caller counts them only for the nodes
+ * it shows (a cluster of 5,000 nodes has tens of thousands of pods).
  */
+
+/** A node's view without its pod count (counted per page, for the nodes shown). */
+export type NodeRow = Omit<NodeView, 'podCount'>;
 
 export interface ClusterNodeFacts {
   summaries: readonly ClusterNodeSummary[];
   kubeNodes: readonly ListedKubeObject[];
-  /** Pods of the cluster; only their node and phase are read. */
-  pods: readonly ListedKubeObject[];
   groups: readonly ClusterInstanceGroupDetails[];
   nodeRecovery?: 'Automatic' | 'None';
   now: number;
@@ -52,7 +55,7 @@ function taintsOf(node: ListedKubeObject): Array<{ key: string; value?: string; 
 
 const FINISHED = new Set(['Succeeded', 'Failed']);
 
-/** Unfinished pods per Node name. */
+/** Unfinished pods per Node name (a server that ignores the phase selector is not trusted on it). */
 export function podsByNode(pods: readonly ListedKubeObject[]): Map<string, ListedKubeObject[]> {
   const out = new Map<string, ListedKubeObject[]>();
   for (const p of pods) {
@@ -74,11 +77,10 @@ function capacityTypeOf(group: ClusterInstanceGroupDetails | undefined): NodeVie
 export function nodeViewOf(
   summary: ClusterNodeSummary | undefined,
   kube: ListedKubeObject | undefined,
-  podCount: number,
   group: ClusterInstanceGroupDetails | undefined,
   nodeRecovery: 'Automatic' | 'None' | undefined,
   now: number,
-): NodeView {
+): NodeRow {
   const labels = kube?.metadata?.labels ?? {};
   const instanceId = summary?.InstanceId ?? instanceIdOfNode(kube!)!;
   const addresses = rec(kube?.status).addresses;
@@ -130,7 +132,6 @@ export function nodeViewOf(
       : {}),
     health,
     allocatable: allocatableAccelerators(rec(kube?.status).allocatable as Record<string, string> | undefined),
-    podCount,
   };
 }
 
@@ -139,26 +140,24 @@ export function nodeViewOf(
  * HyperPod-labelled Nodes whose instance HyperPod no longer lists (left-over objects worth a look).
  * Ordered by instance group, then instance id, so pages are stable.
  */
-export function joinNodes(facts: ClusterNodeFacts): NodeView[] {
+export function joinNodes(facts: ClusterNodeFacts): NodeRow[] {
   const kubeById = new Map<string, ListedKubeObject>();
   for (const n of facts.kubeNodes) {
     const id = instanceIdOfNode(n);
     if (id) kubeById.set(id, n);
   }
-  const pods = podsByNode(facts.pods);
   const groups = new Map(facts.groups.map((g) => [g.InstanceGroupName, g]));
-  const podCount = (kube: ListedKubeObject | undefined) => (kube?.metadata?.name ? (pods.get(kube.metadata.name)?.length ?? 0) : 0);
-  const out: NodeView[] = [];
+  const out: NodeRow[] = [];
   const listed = new Set<string>();
   for (const s of facts.summaries) {
     if (!s.InstanceId) continue;
     listed.add(s.InstanceId);
     const kube = kubeById.get(s.InstanceId);
-    out.push(nodeViewOf(s, kube, podCount(kube), groups.get(s.InstanceGroupName), facts.nodeRecovery, facts.now));
+    out.push(nodeViewOf(s, kube, groups.get(s.InstanceGroupName), facts.nodeRecovery, facts.now));
   }
   for (const [id, kube] of kubeById) {
     if (listed.has(id) || !kube.metadata?.labels?.[INSTANCE_GROUP_LABEL]) continue;
-    out.push(nodeViewOf(undefined, kube, podCount(kube), groups.get(kube.metadata.labels[INSTANCE_GROUP_LABEL]), facts.nodeRecovery, facts.now));
+    out.push(nodeViewOf(undefined, kube, groups.get(kube.metadata.labels[INSTANCE_GROUP_LABEL]), facts.nodeRecovery, facts.now));
   }
   return out.sort((a, b) => a.instanceGroupName.localeCompare(b.instanceGroupName) || a.instanceId.localeCompare(b.instanceId));
 }

@@ -1,5 +1,6 @@
 import type { ClusterEventSummary } from '@aws-sdk/client-sagemaker';
 import type { CloudPort, HyperPodCluster, KubePort, ListedKubeObject } from '../../cloud/ports.js';
+import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { InputError, NotFoundError } from '../../domain/errors.js';
 import type { NodeAction } from '../../domain/instance-groups.js';
 import type { NodeHealthState } from '../../domain/node-health.js';
@@ -14,14 +15,24 @@ import type {
   StartDeepHealthCheckRequest,
 } from '../../domain/schemas/nodes.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
-import { conditionsOf, joinNodes, nodeViewOf, podsByNode } from './join.js';
+import { conditionsOf, joinNodes, nodeViewOf, podsByNode, type NodeRow } from './join.js';
 import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
 
-/** One read of a cluster's nodes, joined; pages of a listing are cut from it. */
+/**
+ * One read of a cluster's nodes, joined; pages of a listing are cut from it. It holds only what the
+ * table shows (one row per node, no Kubernetes objects) and the pod counts of the nodes shown so far.
+ */
 interface Snapshot {
   at: number;
-  nodes: NodeView[];
+  nodes: NodeRow[];
+  kube?: KubePort;
+  /** Unfinished pods per Node name, counted the first time a page shows the node (shared while under way). */
+  podCounts: Map<string, Promise<number>>;
 }
+
+/** Pod lists at once for one page: a page of 50 costs ~7 rounds, not 50 requests in one burst. */
+const POD_COUNTS_AT_ONCE = 8;
+const UNFINISHED = 'status.phase!=Succeeded,status.phase!=Failed';
 
 export interface NodeViewsOptions {
   /** How long one joined read serves later pages and filters (a 5,000-node read is ~50 AWS calls). */
@@ -38,9 +49,9 @@ const NEXT_STEP: Record<NodeAction | 'deep-health-check', string> = {
 
 /**
  * Read models and actions of a cluster's nodes: SageMaker's ListClusterNodes joined with the
- * Kubernetes Nodes and pods, judged by the one health model, filtered and paged on the server so a
- * 5,000-node cluster costs the browser one page. Actions go to HyperPod's Batch* APIs and report
- * one result per node.
+ * Kubernetes Nodes, judged by the one health model, filtered and paged on the server so a
+ * 5,000-node cluster costs the browser one page — and the server the pods of that page only.
+ * Actions go to HyperPod's Batch* APIs and report one result per node.
  */
 export class NodeViews {
   private readonly snapshots = new Map<string, Promise<Snapshot>>();
@@ -62,7 +73,9 @@ export class NodeViews {
     for (const n of placed) counts[n.health.state]++;
     const matching = query.health ? placed.filter((n) => n.health.state === query.health) : placed;
     const offset = decodeToken(query.nextToken);
-    const page = matching.slice(offset, offset + query.limit);
+    const rows = matching.slice(offset, offset + query.limit);
+    const podCounts = await mapLimited(rows, POD_COUNTS_AT_ONCE, (n) => this.podCount(snap, n));
+    const page: NodeView[] = rows.map((n, i) => ({ ...n, podCount: podCounts[i]! }));
     const next = offset + page.length;
     return { cluster, region, nodes: page, total: matching.length, counts, ...(next < matching.length ? { nextToken: encodeToken(next) } : {}) };
   }
@@ -78,16 +91,18 @@ export class NodeViews {
     const pods = kube && kubeNode ? await kube.list('v1', 'Pod', { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
     const unfinished = podsByNode(pods).get(nodeName) ?? [];
     const group = hp.InstanceGroups?.find((g) => g.InstanceGroupName === details?.InstanceGroupName);
-    const node = nodeViewOf(
-      details
-        ? { InstanceId: details.InstanceId, NodeLogicalId: details.NodeLogicalId, InstanceGroupName: details.InstanceGroupName, InstanceType: details.InstanceType, LaunchTime: details.LaunchTime, InstanceStatus: details.InstanceStatus }
-        : undefined,
-      kubeNode,
-      unfinished.length,
-      group,
-      hp.NodeRecovery as 'Automatic' | 'None' | undefined,
-      this.now(),
-    );
+    const node: NodeView = {
+      ...nodeViewOf(
+        details
+          ? { InstanceId: details.InstanceId, NodeLogicalId: details.NodeLogicalId, InstanceGroupName: details.InstanceGroupName, InstanceType: details.InstanceType, LaunchTime: details.LaunchTime, InstanceStatus: details.InstanceStatus }
+          : undefined,
+        kubeNode,
+        group,
+        hp.NodeRecovery as 'Automatic' | 'None' | undefined,
+        this.now(),
+      ),
+      podCount: unfinished.length,
+    };
     if (details?.Placement?.AvailabilityZone) node.availabilityZone = details.Placement.AvailabilityZone;
     if (details?.PrivatePrimaryIp) node.privateIp = details.PrivatePrimaryIp;
     const notes: string[] = [];
@@ -186,16 +201,31 @@ export class NodeViews {
     this.snapshots.delete(`${region}/${cluster}`);
   }
 
+  /**
+   * SageMaker's nodes joined with the Kubernetes Nodes. Pods are not listed here: listing every pod
+   * of a 5,000-node cluster to count them took seconds and gigabytes, and outlived its continue
+   * token; they are counted per node, for the page shown (`podCount`).
+   */
   private async read(region: string, cluster: string): Promise<Snapshot> {
     const hp = await describeHyperPod(this.cloud, region, cluster);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
-    const [summaries, kubeNodes, pods] = await Promise.all([
-      this.cloud.hyperpodNodes.listAll(region, cluster),
-      kube ? kube.list('v1', 'Node') : Promise.resolve([]),
-      kube ? kube.list('v1', 'Pod', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }) : Promise.resolve([]),
-    ]);
+    const [summaries, kubeNodes] = await Promise.all([this.cloud.hyperpodNodes.listAll(region, cluster), kube ? kube.list('v1', 'Node') : Promise.resolve([])]);
     const now = this.now();
-    return { at: now, nodes: joinNodes({ summaries, kubeNodes, pods, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now }) };
+    const nodes = joinNodes({ summaries, kubeNodes, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now });
+    return { at: now, nodes, ...(kube ? { kube } : {}), podCounts: new Map() };
+  }
+
+  /** A node's unfinished pods, by one list of its own (`spec.nodeName`); a node without a Kubernetes Node has none. */
+  private podCount(snap: Snapshot, node: NodeRow): Promise<number> {
+    const name = node.nodeName;
+    if (!snap.kube || !name) return Promise.resolve(0);
+    const known = snap.podCounts.get(name);
+    if (known) return known;
+    const counted = snap.kube.list('v1', 'Pod', { fieldSelector: `spec.nodeName=${name},${UNFINISHED}` }).then((pods) => podsByNode(pods).get(name)?.length ?? 0);
+    snap.podCounts.set(name, counted);
+    // A failed count is not kept: the next page that shows the node asks again.
+    counted.catch(() => snap.podCounts.get(name) === counted && snap.podCounts.delete(name));
+    return counted;
   }
 
 }

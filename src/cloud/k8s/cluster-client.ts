@@ -14,6 +14,8 @@ export interface EksEndpoint {
 }
 
 const FIELD_MANAGER = 'instantstart';
+/** Fresh starts of a list whose continue token expired (410) before the 410 is the answer. */
+const LIST_RESTARTS = 3;
 
 /**
  * A Kubernetes client for one EKS cluster, authenticated with an EKS token (presigned STS URL)
@@ -79,20 +81,33 @@ export class KubeClusterClient implements KubePort {
     }
   }
 
-  /** Every object of a kind, 500 per request, following `continue` tokens. */
-  async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<ListedKubeObject[]> {
+  /**
+   * Every object of a kind, `limit` (500) per request, following `continue` tokens. When the cluster
+   * compacted its history while we paged (410 Expired on a continue token, as etcd does on a busy
+   * cluster), the list starts again from the first page — up to LIST_RESTARTS times, then the 410 is
+   * the answer.
+   */
+  async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number } = {}): Promise<ListedKubeObject[]> {
     const api = await this.api();
     const out: ListedKubeObject[] = [];
     let continueToken: string | undefined;
-    do {
+    for (let restarts = 0; ; ) {
       const page = await api
-        .list(apiVersion, kind, options.namespace, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, 500, continueToken)
+        .list(apiVersion, kind, options.namespace, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, options.limit ?? 500, continueToken)
         .catch((err: unknown) => {
+          if (continueToken && statusOf(err) === 410 && restarts < LIST_RESTARTS) return undefined;
           throw this.error('list', { kind, namespace: options.namespace, name: '' }, err);
         });
+      if (!page) {
+        restarts++;
+        out.length = 0;
+        continueToken = undefined;
+        continue;
+      }
       out.push(...(page.items as unknown as ListedKubeObject[]));
       continueToken = page.metadata?._continue || undefined;
-    } while (continueToken);
+      if (!continueToken) break;
+    }
     return out;
   }
 

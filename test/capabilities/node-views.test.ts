@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NodeViews } from '../../src/capabilities/nodes/views.js';
+import type { CloudPort, KubePort, ListedKubeObject } from '../../src/cloud/ports.js';
+import { ListNodesQuerySchema } from '../../src/domain/schemas/nodes.js';
+
+const REGION = 'us-west-2';
+const NODES = 120;
+const idOf = (i: number) => `i-${i.toString(16).padStart(17, '0')}`;
+/** Node i runs i % 4 pods, and one that finished (never counted). */
+const runningPods = (i: number) => i % 4;
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** A cluster of NODES nodes whose Kubernetes API records every Pod list and how many ran at once. */
+function cluster() {
+  const podLists: string[] = [];
+  let inFlight = 0;
+  let mostAtOnce = 0;
+  const kubeNodes: ListedKubeObject[] = Array.from({ length: NODES }, (_, i) => ({
+    metadata: { name: `hyperpod-${idOf(i)}`, labels: { 'sagemaker.amazonaws.com/instance-group-name': 'workers' } },
+    spec: { providerID: `aws:///us-west-2b/${idOf(i)}` },
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  }));
+  const kube = {
+    async list(_apiVersion: string, kind: string, options: { fieldSelector?: string } = {}) {
+      if (kind === 'Node') return kubeNodes;
+      assert.equal(kind, 'Pod');
+      podLists.push(options.fieldSelector ?? '');
+      inFlight++;
+      mostAtOnce = Math.max(mostAtOnce, inFlight);
+      await tick();
+      inFlight--;
+      const node = /spec\.nodeName=([^,]+)/.exec(options.fieldSelector ?? '')?.[1];
+      assert.ok(node, `a Pod list names its node: ${options.fieldSelector}`);
+      const i = parseInt(node.slice('hyperpod-i-'.length), 16);
+      const pod = (n: number, phase: string) => ({ metadata: { name: `p${n}`, namespace: 'default' }, spec: { nodeName: node }, status: { phase } });
+      return [...Array.from({ length: runningPods(i) }, (_, n) => pod(n, 'Running')), pod(99, 'Succeeded')];
+    },
+  } as unknown as KubePort;
+  const cloud = {
+    hyperpod: {
+      describe: async () => ({ ClusterName: 'big', ClusterArn: 'arn:c', InstanceGroups: [{ InstanceGroupName: 'workers' }], Orchestrator: { Eks: { ClusterArn: 'arn:aws:eks:us-west-2:0:cluster/big-eks' } } }),
+    },
+    eks: { describeCluster: async () => ({ name: 'big-eks', endpoint: 'https://kube.invalid' }) },
+    kube: async () => kube,
+    hyperpodNodes: {
+      listAll: async () =>
+        Array.from({ length: NODES }, (_, i) => ({ InstanceId: idOf(i), InstanceGroupName: 'workers', InstanceType: 'ml.c5.xlarge', LaunchTime: new Date(0), InstanceStatus: { Status: 'Running' } })),
+    },
+  } as unknown as CloudPort;
+  return { cloud, podLists, mostAtOnce: () => mostAtOnce };
+}
+
+const query = (q: Record<string, string>) => ListNodesQuerySchema.parse(q);
+
+describe('node pages count pods only for the nodes they show', () => {
+  it('a page of 50 lists the pods of its 50 nodes (by spec.nodeName, at most 8 at once); the same page again lists none', async () => {
+    const c = cluster();
+    const views = new NodeViews(c.cloud);
+    const first = await views.list(REGION, 'big', query({ limit: '50' }));
+    assert.equal(first.total, NODES);
+    assert.equal(first.nodes.length, 50);
+    assert.deepEqual(c.podLists.sort(), first.nodes.map((n) => `spec.nodeName=${n.nodeName},status.phase!=Succeeded,status.phase!=Failed`).sort());
+    assert.ok(c.mostAtOnce() > 1 && c.mostAtOnce() <= 8, `pod lists at once: ${c.mostAtOnce()}`);
+    for (const n of first.nodes) assert.equal(n.podCount, runningPods(parseInt(n.instanceId.slice(2), 16)), `pods of ${n.instanceId}`);
+
+    const again = await views.list(REGION, 'big', query({ limit: '50' }));
+    assert.deepEqual(again.nodes, first.nodes);
+    assert.equal(c.podLists.length, 50, 'the page again is answered from the snapshot');
+
+    const second = await views.list(REGION, 'big', query({ limit: '50', nextToken: first.nextToken! }));
+    assert.equal(c.podLists.length, 100, 'the next page counts its own 50 nodes');
+    assert.equal(new Set(c.podLists).size, 100, 'no node counted twice');
+    assert.ok(second.nodes.every((n) => !first.nodes.some((f) => f.instanceId === n.instanceId)));
+  });
+
+  it('filters and counts health over every node without listing pods beyond the page', async () => {
+    const c = cluster();
+    const views = new NodeViews(c.cloud);
+    const page = await views.list(REGION, 'big', query({ health: 'healthy', limit: '5' }));
+    assert.equal(page.total, NODES);
+    assert.equal(page.counts.healthy, NODES);
+    assert.equal(c.podLists.length, 5);
+  });
+});
