@@ -45,17 +45,20 @@ function countingCloud(names: string[]) {
   return { cloud, calls, clusters, mostAtOnce: () => mostAtOnce, refuseTags: (on: boolean) => (refuseTags = on) };
 }
 
+/** The engine as the views see it: running operations by target, counted journal reads, events. */
 function operations() {
   const listeners: Array<(op: OperationView) => void> = [];
+  const running = new Map<string, OperationView>();
+  const reads = { active: 0, unsettled: 0 };
   const lookup: OperationsLookup = {
-    activeFor: () => undefined,
-    unsettledClusterOperations: () => [],
+    activeFor: (target) => (reads.active++, running.get(target)),
+    unsettledClusterOperations: () => (reads.unsettled++, []),
     on: (_event, listener) => listeners.push(listener),
   };
-  const emit = (target: string) => {
-    for (const l of listeners) l({ id: 'op-1', kind: 'add-instance-group', target, status: 'running' } as OperationView);
+  const emit = (target: string, op = { id: 'op-1', kind: 'add-instance-group', target, status: 'running' } as OperationView) => {
+    for (const l of listeners) l(op);
   };
-  return { lookup, emit };
+  return { lookup, emit, running, reads };
 }
 
 const noActive = { get: () => undefined, set: () => {} };
@@ -99,6 +102,21 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     ops.emit('cluster/eu-west-1/alpha');
     await views.list(REGION);
     assert.equal(aws.calls.list, 3, 'an operation in another Region leaves this one kept');
+  });
+
+  it('asks the journal once per change, not once per request and cluster, and shows a new operation at once', async () => {
+    const aws = countingCloud(['alpha', 'beta']);
+    const ops = operations();
+    const views = new ClusterViews(aws.cloud, ops.lookup, noActive);
+    await Promise.all(Array.from({ length: 10 }, () => views.list(REGION)));
+    await views.get(REGION, 'alpha');
+    assert.deepEqual(ops.reads, { active: 2, unsettled: 1 });
+    const op = { id: 'op-2', kind: 'add-instance-group', target: `cluster/${REGION}/alpha/instance-group/gpu`, status: 'pending' } as OperationView;
+    ops.running.set(`cluster/${REGION}/alpha`, op);
+    ops.emit(op.target, op);
+    const alpha = (await views.list(REGION)).find((c) => c.name === 'alpha')!;
+    assert.deepEqual(alpha.activeOperation, { id: 'op-2', kind: 'add-instance-group', status: 'pending' });
+    assert.deepEqual(ops.reads, { active: 4, unsettled: 2 });
   });
 
   it('a refused ListTags reads as "not ours" for that answer only: it is not kept', async () => {

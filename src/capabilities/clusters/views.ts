@@ -76,6 +76,13 @@ export class ClusterViews {
   private readonly descriptions: ReadCache<HyperPodCluster | undefined>;
   private readonly facts: ReadCache<ClusterFacts>;
   private readonly tags: ReadCache<Record<string, string>>;
+  /**
+   * The operations joined into every answer, asked of the journal once per change rather than once
+   * per request and cluster: every operation event drops them (and they last `ttlMs` at most).
+   */
+  private journal?: { expiresAt: number; unsettled?: OperationView[]; active: Map<string, OperationView | undefined> };
+  private readonly ttlMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly cloud: CloudPort,
@@ -87,6 +94,8 @@ export class ClusterViews {
     this.descriptions = new ReadCache({ ttlMs, now });
     this.facts = new ReadCache({ ttlMs, now });
     this.tags = new ReadCache({ ttlMs: tagsTtlMs, now });
+    this.ttlMs = ttlMs;
+    this.now = now;
     operations.on('operation', (op) => this.changedBy(op));
   }
 
@@ -183,6 +192,7 @@ export class ClusterViews {
    * again — a create, a delete or a group change is never hidden behind a kept answer.
    */
   private changedBy(op: OperationView): void {
+    this.journal = undefined;
     const cluster = clusterOfTarget(op.target);
     if (!cluster) return;
     const key = clusterKey(cluster.region, cluster.name);
@@ -219,10 +229,18 @@ export class ClusterViews {
     return { managed, eksName, eks, storage };
   }
 
+  private journalView(): NonNullable<ClusterViews['journal']> {
+    const now = this.now();
+    if (!this.journal || this.journal.expiresAt <= now) this.journal = { expiresAt: now + this.ttlMs, active: new Map() };
+    return this.journal;
+  }
+
   /** This region's clusters whose last create or delete has not succeeded, by name. */
   private unsettled(region: string): Map<string, OperationView> {
     const out = new Map<string, OperationView>();
-    for (const op of this.operations.unsettledClusterOperations()) {
+    const journal = this.journalView();
+    journal.unsettled ??= this.operations.unsettledClusterOperations();
+    for (const op of journal.unsettled) {
       const input = op.input as { name?: unknown; region?: unknown };
       if (input.region === region && typeof input.name === 'string') out.set(input.name, op);
     }
@@ -230,7 +248,10 @@ export class ClusterViews {
   }
 
   private operationOf(region: string, name: string): Pick<ClusterSummary, 'activeOperation'> {
-    const op = this.operations.activeFor(clusterTarget(region, name));
+    const active = this.journalView().active;
+    const target = clusterTarget(region, name);
+    if (!active.has(target)) active.set(target, this.operations.activeFor(target));
+    const op = active.get(target);
     return op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}) } } : {};
   }
 }
