@@ -14,6 +14,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 /** A cluster of NODES nodes whose Kubernetes API records every Pod list and how many ran at once. */
 function cluster() {
   const podLists: string[] = [];
+  let nodeLists = 0;
   let inFlight = 0;
   let mostAtOnce = 0;
   const kubeNodes: ListedKubeObject[] = Array.from({ length: NODES }, (_, i) => ({
@@ -23,7 +24,7 @@ function cluster() {
   }));
   const kube = {
     async list(_apiVersion: string, kind: string, options: { fieldSelector?: string } = {}) {
-      if (kind === 'Node') return kubeNodes;
+      if (kind === 'Node') return (nodeLists++, kubeNodes);
       assert.equal(kind, 'Pod');
       podLists.push(options.fieldSelector ?? '');
       inFlight++;
@@ -48,7 +49,7 @@ function cluster() {
         Array.from({ length: NODES }, (_, i) => ({ InstanceId: idOf(i), InstanceGroupName: 'workers', InstanceType: 'ml.c5.xlarge', LaunchTime: new Date(0), InstanceStatus: { Status: 'Running' } })),
     },
   } as unknown as CloudPort;
-  return { cloud, podLists, mostAtOnce: () => mostAtOnce };
+  return { cloud, podLists, nodeLists: () => nodeLists, mostAtOnce: () => mostAtOnce };
 }
 
 const query = (q: Record<string, string>) => ListNodesQuerySchema.parse(q);
@@ -72,6 +73,7 @@ describe('node pages count pods only for the nodes they show', () => {
     assert.equal(c.podLists.length, 100, 'the next page counts its own 50 nodes');
     assert.equal(new Set(c.podLists).size, 100, 'no node counted twice');
     assert.ok(second.nodes.every((n) => !first.nodes.some((f) => f.instanceId === n.instanceId)));
+    assert.equal(c.nodeLists(), 1, 'three pages from one read of the Nodes');
   });
 
   it('filters and counts health over every node without listing pods beyond the page', async () => {

@@ -15,6 +15,7 @@ import type {
   StartDeepHealthCheckRequest,
 } from '../../domain/schemas/nodes.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
+import { ReadCache } from '../../workflows/read-cache.js';
 import { conditionsOf, joinNodes, nodeViewOf, podsByNode, type NodeRow } from './join.js';
 import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
 
@@ -30,6 +31,8 @@ interface Snapshot {
   podCounts: Map<string, Promise<number>>;
 }
 
+/** Clusters whose node snapshot is kept (each is one row per node: a few MB at 5,000 nodes). */
+const SNAPSHOTS_KEPT = 8;
 /** Pod lists at once for one page: a page of 50 costs ~7 rounds, not 50 requests in one burst. */
 const POD_COUNTS_AT_ONCE = 8;
 const UNFINISHED = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -54,16 +57,16 @@ const NEXT_STEP: Record<NodeAction | 'deep-health-check', string> = {
  * Actions go to HyperPod's Batch* APIs and report one result per node.
  */
 export class NodeViews {
-  private readonly snapshots = new Map<string, Promise<Snapshot>>();
-  private readonly ttl: number;
+  /** One read per cluster serves every page, filter and concurrent caller for its TTL; a failed read is not kept. */
+  private readonly snapshots: ReadCache<Snapshot>;
   private readonly now: () => number;
 
   constructor(
     private readonly cloud: CloudPort,
     options: NodeViewsOptions = {},
   ) {
-    this.ttl = options.snapshotTtlMs ?? 5_000;
     this.now = options.now ?? Date.now;
+    this.snapshots = new ReadCache({ ttlMs: options.snapshotTtlMs ?? 5_000, maxEntries: SNAPSHOTS_KEPT, now: this.now });
   }
 
   async list(region: string, cluster: string, query: ListNodesQuery): Promise<NodeList> {
@@ -184,21 +187,11 @@ export class NodeViews {
   }
 
   private snapshot(region: string, cluster: string): Promise<Snapshot> {
-    const key = `${region}/${cluster}`;
-    const cached = this.snapshots.get(key);
-    if (cached) return cached;
-    const read = this.read(region, cluster);
-    this.snapshots.set(key, read);
-    // Keep a good read for the TTL; forget a failed one at once so the next request retries.
-    read.then(
-      () => setTimeout(() => this.snapshots.get(key) === read && this.snapshots.delete(key), this.ttl).unref(),
-      () => this.snapshots.get(key) === read && this.snapshots.delete(key),
-    );
-    return read;
+    return this.snapshots.get(`${region}/${cluster}`, () => this.read(region, cluster));
   }
 
   private forget(region: string, cluster: string): void {
-    this.snapshots.delete(`${region}/${cluster}`);
+    this.snapshots.invalidate(`${region}/${cluster}`);
   }
 
   /**
