@@ -40,7 +40,11 @@ export function serviceTimes(inventory: Record<string, Record<string, any[]>>, f
   for (const e of inventory.ec2?.vpcEndpoints ?? []) add('network', `VPC endpoint ${e.serviceName}`, e.createdAt, e.readyAt);
   for (const c of inventory.eks?.clusters ?? []) add('eks', `EKS cluster ${c.name}`, iso(c.createdAt), iso(c.activeAt));
   for (const a of inventory.eks?.addons ?? []) add(BASE_ADDONS.has(a.addonName) ? 'base add-ons' : 'dependency add-ons', `add-on ${a.addonName}`, iso(a.createdAt), iso(a.activeAt));
-  for (const h of inventory.sagemaker?.clusters ?? []) add('hyperpod', `HyperPod cluster ${h.name}`, iso(h.createdAt), iso(h.inServiceAt));
+  for (const h of inventory.sagemaker?.clusters ?? []) {
+    // Done when InService and every node runs (with continuous provisioning InService comes first).
+    const running = (inventory.sagemaker?.nodes ?? []).filter((n) => n.cluster === h.name).map((n) => iso(n.runningAt));
+    add('hyperpod', `HyperPod cluster ${h.name} and its ${running.length} node(s)`, iso(h.createdAt), Math.max(iso(h.inServiceAt), ...running));
+  }
   return out;
 }
 

@@ -41,7 +41,7 @@ describe('sandbox admin inventory: create and completion times', () => {
     assert.equal(Date.parse(a.createdAt), described.createdAt!.getTime());
   });
 
-  it('gives a HyperPod cluster its creation time and its first InService', async () => {
+  it('gives a HyperPod cluster its creation time and its first InService, and each node the time it first ran', async () => {
     const sm = new SageMakerClient({});
     await sm.send(
       new CreateClusterCommand({
@@ -58,5 +58,8 @@ describe('sandbox admin inventory: create and completion times', () => {
     // Cluster set-up (1–2 minutes), then the node boots (4–7 minutes).
     const took = seconds(c.createdAt, c.inServiceAt);
     assert.ok(took >= 5 * 60 && took <= 9 * 60, `HyperPod took ${took} s`);
+    const node = await find('sagemaker', 'nodes', (x) => x.cluster === 'timed');
+    assert.equal(node.status, 'Running');
+    assert.ok(Date.parse(node.runningAt) > Date.parse(c.createdAt) && Date.parse(node.runningAt) <= Date.parse(c.inServiceAt), 'the node ran before the cluster went InService');
   });
 });

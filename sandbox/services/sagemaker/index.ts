@@ -50,6 +50,7 @@ function hyperpodInventory(state: SandboxState): Record<string, unknown[]> {
           availabilityZone: n.availabilityZone,
           privateIp: n.privateIp,
           networkInterfaceId: n.networkInterfaceId,
+          ...(n.joinedAt !== undefined ? { runningAt: new Date(n.joinedAt).toISOString() } : {}),
         });
       }
     }
