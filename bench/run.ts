@@ -48,7 +48,7 @@ const quick = values.quick;
 
 /** Sample sizes: the full run takes under ~10 minutes on 2 cores, the quick one under 2. */
 const settings = quick
-  ? { speed: 100, reads: { connections: 10, rounds: 1, seconds: 2, warmupSeconds: 1 }, mcpCalls: 30, nodes: { total: 1000, restarts: 0, warmReads: 5, refreshReads: 1, quietSeconds: 5 }, start: { runs: 2, idleSeconds: 2 } }
+  ? { speed: 100, reads: { connections: 10, rounds: 1, seconds: 1, warmupSeconds: 1 }, mcpCalls: 30, nodes: { total: 1000, restarts: 0, warmReads: 5, refreshReads: 0, quietSeconds: 5 }, start: { runs: 2, idleSeconds: 1 } }
   : { speed: 20, reads: { connections: 10, rounds: 3, seconds: 3, warmupSeconds: 1 }, mcpCalls: 100, nodes: { total: 5000, restarts: 2, warmReads: 10, refreshReads: 2, quietSeconds: 15 }, start: { runs: 5, idleSeconds: 5 } };
 if (values.nodes) settings.nodes.total = Number(values.nodes);
 
