@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureCreate } from './create.js';
-import { removeDir, ROOT, tempDir } from './lib/processes.js';
+import { killChildren, removeDir, ROOT, tempDir } from './lib/processes.js';
 import { logIn, SandboxAdmin, startServe, useSandbox } from './lib/servers.js';
 import { progress } from './lib/stats.js';
 import { mcpVsRest } from './mcp.js';
@@ -65,6 +65,14 @@ process.stdout.write(
     `commit ${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain']) ? ' (with uncommitted changes)' : ''}, node ${process.version}, ` +
     `${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; ${quick ? 'quick' : 'full'} run of ${[...only].sort().join(',')}\n`,
 );
+
+// Interrupted: stop the servers this run started (they would outlive it otherwise).
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
 
 const results: Record<string, unknown> = { quick, only: [...only] };
 const ZONE = 'us-west-2b';

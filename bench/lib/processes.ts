@@ -24,11 +24,25 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `instantstart-bench-${prefix}-`));
 }
 
+/** Every child still running, so an interrupted bench leaves no server behind. */
+const running = new Set<ChildProcess>();
+
+/** SIGTERM to every child the bench started and has not stopped yet. */
+export function killChildren(): void {
+  for (const child of running) child.kill('SIGTERM');
+}
+
 export function startChild(args: string[], logFile: string, env: NodeJS.ProcessEnv = process.env): Child {
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  running.add(child);
+  const exited = new Promise<void>((r) =>
+    child.once('exit', () => {
+      running.delete(child);
+      r();
+    }),
+  );
   return {
     pid: child.pid!,
     process: child,
