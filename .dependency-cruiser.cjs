@@ -27,6 +27,13 @@ module.exports = {
       to: { path: '(^|/)(src|web)/' },
     },
     {
+      name: 'bench-measures-from-outside',
+      comment: 'bench/ drives the product over HTTP, MCP and the CLI only, so it measures whatever the internals become.',
+      severity: 'error',
+      from: { path: layer('bench') },
+      to: { path: '(^|/)(src|web)/' },
+    },
+    {
       name: 'domain-is-pure',
       comment: 'src/domain imports nothing of ours outside itself.',
       severity: 'error',

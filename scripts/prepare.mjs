@@ -32,7 +32,7 @@ export function installIfNeeded() {
 
 /** Compile with the project's own TypeScript (never a global or npx-downloaded one), then bundle the UI. */
 export function build({ always = false } = {}) {
-  const sources = Math.max(...['src', 'sandbox', 'bin', 'test'].map(newestMtime), statSync('tsconfig.json').mtimeMs);
+  const sources = Math.max(...['src', 'sandbox', 'bin', 'test', 'bench'].map(newestMtime), statSync('tsconfig.json').mtimeMs);
   const built = existsSync('dist/bin/main.js') ? newestMtime('dist/bin') : 0;
   const webSources = Math.max(newestMtime('web'), newestMtime('src/domain'), newestMtime('src/capabilities'));
   const webBuilt = existsSync('dist/web/index.html') ? statSync('dist/web/index.html').mtimeMs : 0;

@@ -45,6 +45,20 @@ describe('layering rules (dependency-cruiser)', () => {
     }
   });
 
+  it('fail when the bench imports product code instead of calling it over HTTP', () => {
+    const root = fixture({
+      'src/store/db.js': 'export const db = 1;\n',
+      'bench/store.js': "import { db } from '../src/store/db.js';\nexport const b = db;\n",
+    });
+    try {
+      const r = check(root);
+      assert.notEqual(r.status, 0);
+      assert.match(r.stdout + r.stderr, /bench-measures-from-outside/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('pass on a tree that respects them', () => {
     const root = fixture({
       'src/domain/rules.js': 'export const r = 1;\n',

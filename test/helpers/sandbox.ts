@@ -119,7 +119,7 @@ function parseJson(text: string): any {
 /** Polls `probe` until it returns a truthy value, advancing sandbox time by `stepSeconds` between tries. */
 export async function eventually<T>(
   probe: () => Promise<T | undefined | false>,
-  options: { sandbox?: TestSandbox; stepSeconds?: number; tries?: number; what?: string } = {},
+  options: { sandbox?: Pick<TestSandbox, 'advance'>; stepSeconds?: number; tries?: number; what?: string } = {},
 ): Promise<T> {
   const { tries = 200, stepSeconds = 30 } = options;
   for (let i = 0; i < tries; i++) {

@@ -44,7 +44,8 @@ export interface HyperPodPrereqs {
 const trust = (service: string) =>
   JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: service }, Action: 'sts:AssumeRole' }] });
 
-export async function buildPrereqs(sb: TestSandbox, tag: string, zones = ['us-west-2a', 'us-west-2b']): Promise<HyperPodPrereqs> {
+/** `sb` needs only `advance` (so bench/ can build the same world through the admin API's clock). */
+export async function buildPrereqs(sb: Pick<TestSandbox, 'advance'>, tag: string, zones = ['us-west-2a', 'us-west-2b']): Promise<HyperPodPrereqs> {
   const ec2 = new EC2Client({});
   const vpcId = (await ec2.send(new CreateVpcCommand({ CidrBlock: '10.1.0.0/16' }))).Vpc!.VpcId!;
   const publicSubnets: string[] = [];
@@ -104,7 +105,7 @@ export async function buildPrereqs(sb: TestSandbox, tag: string, zones = ['us-we
 }
 
 /** Raises the HyperPod quota named `quotaName` to at least `value` through Service Quotas, as a user would. */
-export async function ensureQuota(sb: TestSandbox, quotaName: string, value: number): Promise<void> {
+export async function ensureQuota(sb: Pick<TestSandbox, 'advance'>, quotaName: string, value: number): Promise<void> {
   const sq = new ServiceQuotasClient({});
   let quota;
   let token: string | undefined;
@@ -133,7 +134,7 @@ export function group(p: HyperPodPrereqs, name: string, instanceType: string, co
 }
 
 /** Advances sandbox time until the cluster reaches `status` (or fails the test). */
-export async function waitForCluster(sb: TestSandbox, name: string, status: ClusterStatus, stepSeconds = 60): Promise<DescribeClusterResponse> {
+export async function waitForCluster(sb: Pick<TestSandbox, 'advance'>, name: string, status: ClusterStatus, stepSeconds = 60): Promise<DescribeClusterResponse> {
   const sm = new SageMakerClient({});
   return eventually(
     async () => {

@@ -58,6 +58,11 @@ export const eks: ServiceModule = {
   inventory: eksInventory,
 };
 
+/** Sandbox times of the create and of its completion: what `bench/` reads as the service's own time. */
+function lifecycle(createdAt: number, activeAt: number | undefined): { createdAt: string; activeAt?: string } {
+  return { createdAt: new Date(createdAt).toISOString(), ...(activeAt !== undefined ? { activeAt: new Date(activeAt).toISOString() } : {}) };
+}
+
 function eksInventory(state: SandboxState): Record<string, unknown[]> {
   const clusters: unknown[] = [];
   const addons: unknown[] = [];
@@ -65,8 +70,10 @@ function eksInventory(state: SandboxState): Record<string, unknown[]> {
   const podIdentityAssociations: unknown[] = [];
   for (const [region, rs] of eksRegions(state)) {
     for (const c of keyed.values(rs.clusters)) {
-      clusters.push({ region, name: c.name, arn: c.arn, status: c.status, version: c.version, authenticationMode: c.authenticationMode });
-      for (const a of keyed.values(c.addons)) addons.push({ region, cluster: c.name, addonName: a.addonName, addonVersion: a.addonVersion, status: a.status });
+      clusters.push({ region, name: c.name, arn: c.arn, status: c.status, version: c.version, authenticationMode: c.authenticationMode, ...lifecycle(c.createdAt, c.activeAt) });
+      for (const a of keyed.values(c.addons)) {
+        addons.push({ region, cluster: c.name, addonName: a.addonName, addonVersion: a.addonVersion, status: a.status, ...lifecycle(a.createdAt, a.activeAt) });
+      }
       for (const e of keyed.values(c.accessEntries)) accessEntries.push({ region, cluster: c.name, principalArn: e.principalArn, type: e.type, policies: e.policies.map((p) => p.policyArn) });
       for (const p of keyed.values(c.podIdentityAssociations)) {
         podIdentityAssociations.push({ region, cluster: c.name, associationId: p.associationId, namespace: p.namespace, serviceAccount: p.serviceAccount, roleArn: p.roleArn });

@@ -65,6 +65,8 @@ export interface StoredAddon {
   status: AddonStatus;
   /** Sandbox instant at which CREATING / UPDATING / DELETING completes. */
   readyAt?: number;
+  /** When the create completed (sandbox ms), for the admin inventory. */
+  activeAt?: number;
   serviceAccountRoleArn?: string;
   configurationValues?: string;
   podIdentityAssociationIds: string[];
@@ -110,6 +112,8 @@ export interface StoredCluster {
   createdAt: number;
   /** When CREATING / UPDATING / DELETING completes (sandbox ms). */
   readyAt?: number;
+  /** When the create completed (sandbox ms): the cluster's own service time, for the admin inventory. */
+  activeAt?: number;
   /** create-failure fault message: the cluster goes FAILED at readyAt with this health issue. */
   failureMessage?: string;
   endpointId: string;

@@ -22,6 +22,7 @@ export function eksTick({ state, now }: TickContext): boolean {
       }
       if (c.status === 'CREATING' && c.readyAt !== undefined && now >= c.readyAt) {
         c.status = c.failureMessage ? 'FAILED' : 'ACTIVE';
+        if (c.status === 'ACTIVE') c.activeAt = c.readyAt;
         delete c.readyAt;
         changed = true;
       }
@@ -86,6 +87,7 @@ function advanceAddons(c: StoredCluster, now: number): boolean {
     if (a.status === 'CREATING') {
       a.status = 'ACTIVE';
       a.modifiedAt = a.readyAt;
+      a.activeAt = a.readyAt;
       delete a.readyAt;
       changed = true;
     } else if (a.status === 'DELETING') {

@@ -236,6 +236,7 @@ function evaluate(world: World, cluster: StoredCluster, t: number): 'removed' | 
   const settled = cluster.transitionEndsAt === undefined && !cluster.groups.some((g) => g.deleting || (!cluster.nodeProvisioningMode && groupBusy(cluster, g)));
   if (cluster.status === 'Creating' && cluster.groups.every((g) => g.reachedInService)) {
     cluster.status = 'InService';
+    cluster.inServiceAt = t;
     if (cluster.autoScaling) cluster.autoScaling.Status = 'InService';
     recordEvent(cluster, t, 'Info', 'Cluster', `Cluster '${cluster.name}' is InService.`);
   } else if ((cluster.status === 'Updating' || cluster.status === 'RollingBack') && settled && cluster.groups.every((g) => g.reachedInService)) {

@@ -34,6 +34,9 @@ function hyperpodInventory(state: SandboxState): Record<string, unknown[]> {
         eksCluster: c.eksClusterName,
         groups: c.groups.map((g) => ({ name: g.spec.InstanceGroupName, instanceType: g.spec.InstanceType, targetCount: g.targetCount })),
         tags: c.tags,
+        // Sandbox times of the create and of the first InService: the service's own time (bench/ reads them).
+        createdAt: new Date(c.createdAt).toISOString(),
+        ...(c.inServiceAt !== undefined ? { inServiceAt: new Date(c.inServiceAt).toISOString() } : {}),
       });
       for (const n of c.nodes) {
         nodes.push({
@@ -47,6 +50,7 @@ function hyperpodInventory(state: SandboxState): Record<string, unknown[]> {
           availabilityZone: n.availabilityZone,
           privateIp: n.privateIp,
           networkInterfaceId: n.networkInterfaceId,
+          ...(n.joinedAt !== undefined ? { runningAt: new Date(n.joinedAt).toISOString() } : {}),
         });
       }
     }

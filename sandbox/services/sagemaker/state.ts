@@ -125,6 +125,8 @@ export interface StoredCluster {
   status: ClusterStatus;
   failureMessage?: string;
   createdAt: number;
+  /** When the create completed (first InService, sandbox ms), for the admin inventory. */
+  inServiceAt?: number;
   vpcConfig: StoredVpcConfig;
   eksClusterArn: string;
   eksClusterName: string;
