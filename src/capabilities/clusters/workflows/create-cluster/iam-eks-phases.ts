@@ -86,6 +86,12 @@ export function eksPhase(deps: WorkflowDeps): Phase {
   };
 }
 
+/**
+ * How long a set of EKS add-ons installed together takes on AWS: each becomes ACTIVE in one to three
+ * minutes, the set when its slowest does. Sets the polling schedule of the add-on waits.
+ */
+export const ADDON_SET_EXPECTED_SECONDS = 150;
+
 /** vpc-cni, kube-proxy, coredns and the pod identity agent, at the versions EKS marks default. */
 export function eksAddonsPhase(deps: WorkflowDeps): Phase {
   const statuses = async (ctx: Ctx) => {
@@ -99,7 +105,7 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'eks-addons',
     title: 'EKS base add-ons: vpc-cni, kube-proxy, coredns, eks-pod-identity-agent',
-    expectedSeconds: 60,
+    expectedSeconds: ADDON_SET_EXPECTED_SECONDS,
     async observe(ctx) {
       const s = await statuses(ctx);
       if (Object.values(s).every(settled)) return 'done';
