@@ -71,7 +71,9 @@ export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClu
       // An add-on being deleted (our removal of a failed one, interrupted) is awaited, then installed again.
       const goingAway = list.flatMap((item, i) => (item.kind === 'eks-addon' && states[i]!.state === 'removing' ? [item.addonName] : []));
       if (goingAway.some((name) => !removing(ctx).has(name))) ctx.setState({ dependenciesRemoving: [...new Set([...removing(ctx), ...goingAway])] });
-      return states.some((s) => s.state === 'missing' || s.state === 'failed') ? 'needs-act' : 'in-progress';
+      if (states.some((s) => s.state === 'missing' || s.state === 'failed')) return 'needs-act';
+      ctx.setState({ dependenciesReady: list.filter((_, i) => states[i]!.state === 'ready').map((item) => item.id) });
+      return 'in-progress';
     },
     async act(ctx) {
       const names = await namesFor(deps, ctx);
