@@ -65,6 +65,8 @@ export interface StoredAddon {
   status: AddonStatus;
   /** Sandbox instant at which CREATING / UPDATING / DELETING completes. */
   readyAt?: number;
+  /** create-failure fault message: the create ends CREATE_FAILED at readyAt with this health issue. */
+  failureMessage?: string;
   serviceAccountRoleArn?: string;
   configurationValues?: string;
   podIdentityAssociationIds: string[];

@@ -6,11 +6,12 @@ import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/serv
 const SPEED = 600;
 
 /**
- * Retrying a failed HyperPod create first deletes the failed cluster and waits until it is gone.
- * That wait used to be a loop inside act (up to 600 s, invisible to the journal). It is an await
- * step now: the phase shows it as awaiting with its progress, and a cancel ends it where it stands.
+ * Retrying a failed create first deletes what failed (a HyperPod cluster, an EKS add-on) and waits
+ * until it is gone, then makes it again. Those waits used to be loops inside act (up to 600 s and
+ * 120 s, invisible to the journal). They are await steps now: the phase shows them as awaiting with
+ * their progress, a cancel ends them where they stand, and the make-again is the next act.
  */
-describe('the wait for a failed HyperPod cluster to go is an await step: shown, and cancellable mid-wait', () => {
+describe('replacing what failed: delete, await its going, make it again — every wait an await step', () => {
   let sb: TestSandbox;
   let server: TestServer;
   before(async () => {
@@ -20,6 +21,37 @@ describe('the wait for a failed HyperPod cluster to go is an await step: shown, 
 
   const hyperpodStatus = async (name: string) =>
     (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', name], { allowFailure: true })).json?.ClusterStatus as string | undefined;
+
+  it('a failed add-on install is deleted on retry, awaited until gone and installed again', async () => {
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'create-failure', service: 'eks', addonName: 'cert-manager', message: 'cert-manager webhook did not become ready' },
+    });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    const created = await server.api('POST', '/api/v1/clusters', { name: 'addon-again', availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const id = created.body.operation.id;
+    const failed = await server.waitForOperation(id);
+    assert.equal(failed.error?.phase, 'dependencies', JSON.stringify(failed.error));
+    assert.match(failed.error.message, /cert-manager: cert-manager webhook did not become ready/);
+
+    assert.equal((await server.api('POST', `/api/v1/operations/${id}/phases/dependencies/retry`)).status, 202);
+    const done = await server.waitForOperation(id);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
+    const phase = done.phases.find((p: any) => p.name === 'dependencies');
+    assert.equal(phase.attempts, 2, 'one retry of the phase did delete, wait, install and wait');
+    const ok = async (operation: string) => (await sb.calls({ service: 'eks', operation })).filter((c) => c.status < 300);
+    assert.equal((await ok('DeleteAddon')).length, 1);
+    const eksName = done.result.eksClusterName as string;
+    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', eksName, '--addon-name', 'cert-manager'])).json.addon;
+    assert.equal(addon.status, 'ACTIVE');
+    const events = (await server.api('GET', `/api/v1/operations/${id}/events?limit=1000`)).body;
+    const lines: string[] = (events.lines ?? []).map((l: any) => l.message);
+    const last = (re: RegExp) => lines.findLastIndex((m) => re.test(m));
+    assert.ok(last(/cert-manager: previous install failed .*removing it to install again/) >= 0, lines.join('\n'));
+    assert.ok(last(/cert-manager: installing add-on cert-manager/) > last(/previous install failed/), 'installed again after the removal');
+    assert.equal(lines.filter((m) => /cert-manager: installing add-on cert-manager/.test(m)).length, 2, 'installed twice: first (failed) and again');
+  });
 
   it('a retry deletes the failed cluster, awaits its going with progress, and stops at once when cancelled', async () => {
     const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'sagemaker', name: 'gone-slowly', message: 'Instance ml.c5.xlarge failed lifecycle configuration' } });
@@ -52,10 +84,10 @@ describe('the wait for a failed HyperPod cluster to go is an await step: shown, 
     assert.match(phase.progress, /Deleting the failed HyperPod cluster/);
     assert.equal(await hyperpodStatus('gone-slowly'), 'Deleting', 'the operation stopped while the cluster was still going: the wait was cut short');
     const creates = (await sb.calls({ service: 'sagemaker', operation: 'CreateCluster' })).filter((c) => c.status < 300);
-    assert.equal(creates.length, 1, 'nothing was made again after the cancel');
+    assert.equal(creates.length, 2, 'one each for the two clusters: nothing was made again after the cancel');
 
     const events = (await server.api('GET', `/api/v1/operations/${id}/events?limit=500`)).body;
-    const lines: string[] = (events.lines ?? events.events ?? []).map((l: any) => l.message);
+    const lines: string[] = (events.lines ?? []).map((l: any) => l.message);
     assert.ok(lines.some((m) => /Deleting the failed HyperPod cluster gone-slowly before creating it again/.test(m)), lines.join('\n'));
     assert.equal((await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: SPEED } })).status, 200);
   });
