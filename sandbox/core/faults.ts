@@ -33,7 +33,8 @@ export const faultSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('create-failure'),
     service: z.enum(['eks', 'sagemaker']),
-    name: z.string().optional().describe('only the create of this resource name'),
+    name: z.string().optional().describe('only the create of this resource name (for an add-on: of this EKS cluster)'),
+    addonName: z.string().min(1).optional().describe('eks only: the create of this add-on fails (CREATE_FAILED) instead of a cluster create'),
     message: z.string().min(1),
   }),
   z.object({
@@ -158,10 +159,14 @@ export class FaultRegistry {
     return true;
   }
 
-  /** Consumes a create-failure fault for this service/resource, returning its message. */
-  takeCreateFailure(service: 'eks' | 'sagemaker', name: string): string | undefined {
+  /**
+   * Consumes a create-failure fault for this service/resource, returning its message. Faults naming
+   * an add-on match only that add-on's create (on cluster `name`), never a cluster create.
+   */
+  takeCreateFailure(service: 'eks' | 'sagemaker', name: string, addonName?: string): string | undefined {
     const f = this.faults.find(
-      (x): x is OfType<'create-failure'> => x.type === 'create-failure' && x.service === service && (x.name === undefined || x.name === name),
+      (x): x is OfType<'create-failure'> =>
+        x.type === 'create-failure' && x.service === service && (x.name === undefined || x.name === name) && x.addonName === addonName,
     );
     if (!f) return undefined;
     this.faults = this.faults.filter((x) => x !== f);

@@ -4,6 +4,7 @@ import type { FileSystem } from '@aws-sdk/client-fsx';
 import type { ClusterEventSummary, ClusterInstanceGroupSpecification, ClusterNodeDetails, ClusterNodeSummary, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
 import type { RoleDefinition } from '../domain/cluster-roles.js';
 import type { KubeObject } from '../domain/kube-object.js';
+import type { SecurityGroupRule, VpcAttributes } from '../domain/network/completeness.js';
 
 /**
  * The ports: what workflows and read models need from the cloud, as interfaces. The adapters in
@@ -21,12 +22,19 @@ export interface ClusterSubnet {
   cidr: string;
   zone: string;
   role: SubnetRole | 'other';
+  /** Whether instances launched here get a public IPv4 address (public subnets must). */
+  mapPublicIpOnLaunch: boolean;
 }
 
-/** Everything of a cluster's network that exists now, found by our tags. */
+/**
+ * Everything of a cluster's network that exists now, found by our tags, with the attributes that
+ * make its pieces complete (judged by src/domain/network/completeness.ts).
+ */
 export interface ClusterNetwork {
   vpcId?: string;
   vpcCidr?: string;
+  /** The VPC's DNS attributes; present when the VPC is. */
+  vpcAttributes?: VpcAttributes;
   subnets: ClusterSubnet[];
   internetGatewayId?: string;
   internetGatewayAttached: boolean;
@@ -36,6 +44,8 @@ export interface ClusterNetwork {
   publicRouteTable?: RouteTable;
   privateRouteTable?: RouteTable;
   securityGroupId?: string;
+  /** The node security group's rules; present when the group is. */
+  securityGroupRules?: SecurityGroupRule[];
   s3EndpointId?: string;
 }
 

@@ -3,7 +3,8 @@ import type { PhaseRecord } from '../store/operations-store.js';
 import { raceAbort, sleep } from './abort.js';
 import { isOutage, isTransient, MAX_TRANSIENT_RETRIES, OUTAGE_RETRY_MS, silentParty } from './failures.js';
 import type { OperationJournal } from './journal.js';
-import { nominalPollIntervalMs, pollDelayMs, transientBackoffMs, type PollingOptions, type SharedPoller } from './poller.js';
+import { PollSchedule } from './poll-schedule.js';
+import { transientBackoffMs, type PollingOptions, type SharedPoller } from './poller.js';
 import type { AwaitOutcome, ObserveOutcome, PhaseContext, PhaseDefinition } from './workflow.js';
 
 type Step = 'observe' | 'act' | 'await';
@@ -25,7 +26,9 @@ export interface PhaseLoopEnv {
 const OBSERVE_OUTCOMES: readonly ObserveOutcome[] = ['done', 'in-progress', 'needs-act'];
 
 /**
- * Runs one phase to completion: observe → (act) → await, journaling each state before entering it.
+ * Runs one phase to completion: observe → (act) → await, journaling each state before entering it
+ * (and observe again when await hands back with `observeAgain`). Awaits sleep on the wait's
+ * PollSchedule, shared per resource through the SharedPoller.
  * Resolves with the final phase status (`skipped` when observe found the work done and no attempt
  * ever acted, else `succeeded`). Rejects with the error that failed the phase, or with the signal's
  * reason on cancel/stop; the caller journals those outcomes.
@@ -44,8 +47,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
   let step: Step = 'observe';
   let failures = 0;
   let failedStep: Step | undefined;
-  let pollNumber = 0;
-  let previousIntervalMs: number | undefined;
+  const waits = new WaitSchedules(env, startedAtMs);
   let outage: { since: number; attempts: number; who: string } | undefined;
 
   // A run of transient errors ends when the work moves forward. Observe answering "needs-act"
@@ -66,91 +68,133 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
     });
   };
 
-  for (;;) {
-    signal.throwIfAborted();
-    try {
-      if (step === 'observe') {
-        journal.phase(phase.name, { status: 'observing' });
-        const outcome = await raceAbort(phase.observe(ctx), signal);
-        answered();
-        if (!OBSERVE_OUTCOMES.includes(outcome)) throw new Error(`Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`);
-        if (outcome !== 'needs-act' || failedStep === 'observe') madeProgress();
-        if (outcome === 'done') {
-          if (!acted) journal.log('info', 'Already in place; nothing to change.', phase.name);
-          return acted ? 'succeeded' : 'skipped';
-        }
-        if (outcome === 'needs-act') {
-          if (!phase.act) throw new Error(`Phase '${phase.name}' needs a change but defines no act.`);
-          step = 'act';
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      try {
+        if (step === 'observe') {
+          journal.phase(phase.name, { status: 'observing' });
+          const outcome = await raceAbort(phase.observe(ctx), signal);
+          answered();
+          if (!OBSERVE_OUTCOMES.includes(outcome)) throw new Error(`Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`);
+          if (outcome !== 'needs-act' || failedStep === 'observe') madeProgress();
+          if (outcome === 'done') {
+            if (!acted) journal.log('info', 'Already in place; nothing to change.', phase.name);
+            return acted ? 'succeeded' : 'skipped';
+          }
+          if (outcome === 'needs-act') {
+            if (!phase.act) throw new Error(`Phase '${phase.name}' needs a change but defines no act.`);
+            step = 'act';
+            continue;
+          }
+          journal.together(() => {
+            journal.phase(phase.name, { status: 'awaiting' });
+            journal.log('info', 'Already under way; waiting for it to finish.', phase.name);
+          });
+          step = 'await';
           continue;
         }
-        journal.together(() => {
-          journal.phase(phase.name, { status: 'awaiting' });
-          journal.log('info', 'Already under way; waiting for it to finish.', phase.name);
-        });
-        step = 'await';
-        continue;
-      }
 
-      if (step === 'act') {
-        // Journaled and durable BEFORE the mutation: a crash from here on resumes at observe.
-        journal.phase(phase.name, { status: 'acting', acted: true });
-        acted = true;
-        await raceAbort(phase.act!(ctx), signal);
+        if (step === 'act') {
+          // Journaled and durable BEFORE the mutation: a crash from here on resumes at observe.
+          journal.phase(phase.name, { status: 'acting', acted: true });
+          acted = true;
+          await raceAbort(phase.act!(ctx), signal);
+          answered();
+          madeProgress();
+          if (!phase.await) return 'succeeded';
+          journal.phase(phase.name, { status: 'awaiting' });
+          step = 'await';
+          continue;
+        }
+
+        // step === 'await'
+        await sleep(waits.current().delayMs(env.nowMs()), signal);
+        if (!phase.await) {
+          // Observe said "in progress" but there is nothing else to poll: observe again.
+          step = 'observe';
+          continue;
+        }
+        const outcome = await poll(env);
         answered();
         madeProgress();
-        if (!phase.await) return 'succeeded';
-        journal.phase(phase.name, { status: 'awaiting' });
-        step = 'await';
-        continue;
-      }
-
-      // step === 'await'
-      const nominal = nominalPollIntervalMs(
-        { pollNumber, elapsedMs: env.nowMs() - startedAtMs, expectedSeconds: phase.expectedSeconds, previousMs: previousIntervalMs },
-        env.polling,
-      );
-      previousIntervalMs = nominal;
-      pollNumber++;
-      await sleep(pollDelayMs(nominal, env.polling, env.random), signal);
-      if (!phase.await) {
-        // Observe said "in progress" but there is nothing else to poll: observe again.
-        step = 'observe';
-        continue;
-      }
-      const outcome = await poll(env);
-      answered();
-      madeProgress();
-      if (outcome.progress !== undefined && outcome.progress !== progress) {
-        progress = outcome.progress;
-        journal.phase(phase.name, { progress });
-      }
-      if (outcome.done) return 'succeeded';
-    } catch (err) {
-      if (signal.aborted) throw signal.reason;
-      if (isOutage(err)) {
-        if (!outage) {
-          const started = { since: env.nowMs(), attempts: 0, who: silentParty(err) };
-          outage = started;
-          journal.together(() => {
-            journal.log('warn', `${started.who} is not answering (${err.service} ${err.operation}: ${err.code}); retrying with backoff until it answers, for at most ${OUTAGE_RETRY_MS / 60_000} minutes.`, phase.name);
-            journal.phase(phase.name, { progress: `${started.who} is not answering, retrying` });
-          });
-        } else if (env.nowMs() - outage.since >= OUTAGE_RETRY_MS) {
-          throw err;
+        if (outcome.progress !== undefined && outcome.progress !== progress) {
+          progress = outcome.progress;
+          journal.phase(phase.name, { progress });
         }
-        outage.attempts++;
-        await sleep(transientBackoffMs(outage.attempts, env.polling, env.random), signal);
+        if (outcome.done) return 'succeeded';
+        if (outcome.observeAgain) {
+          // The next wait is another change (made by the next act): its schedule starts now.
+          waits.restart();
+          step = 'observe';
+        }
+      } catch (err) {
+        if (signal.aborted) throw signal.reason;
+        if (isOutage(err)) {
+          if (!outage) {
+            const started = { since: env.nowMs(), attempts: 0, who: silentParty(err) };
+            outage = started;
+            journal.together(() => {
+              journal.log('warn', `${started.who} is not answering (${err.service} ${err.operation}: ${err.code}); retrying with backoff until it answers, for at most ${OUTAGE_RETRY_MS / 60_000} minutes.`, phase.name);
+              journal.phase(phase.name, { progress: `${started.who} is not answering, retrying` });
+            });
+          } else if (env.nowMs() - outage.since >= OUTAGE_RETRY_MS) {
+            throw err;
+          }
+          outage.attempts++;
+          await sleep(transientBackoffMs(outage.attempts, env.polling, env.random), signal);
+          if (step === 'act') step = 'observe';
+          continue;
+        }
+        if (!isTransient(err) || failures >= MAX_TRANSIENT_RETRIES) throw err;
+        failures++;
+        failedStep = step;
+        journal.log('warn', `${err.code} from ${err.service} ${err.operation} (transient, retry ${failures} of ${MAX_TRANSIENT_RETRIES}): ${err.message}`, phase.name);
+        await sleep(transientBackoffMs(failures, env.polling, env.random), signal);
         if (step === 'act') step = 'observe';
-        continue;
       }
-      if (!isTransient(err) || failures >= MAX_TRANSIENT_RETRIES) throw err;
-      failures++;
-      failedStep = step;
-      journal.log('warn', `${err.code} from ${err.service} ${err.operation} (transient, retry ${failures} of ${MAX_TRANSIENT_RETRIES}): ${err.message}`, phase.name);
-      await sleep(transientBackoffMs(failures, env.polling, env.random), signal);
-      if (step === 'act') step = 'observe';
     }
+  } finally {
+    waits.leave();
+  }
+}
+
+/**
+ * The schedule of the phase's current wait: the resource's shared one when the phase names it
+ * (`pollKey`), else its own. It is anchored where the wait began — the phase's start, kept across a
+ * restart, so a resumed wait continues where it stands — and anew after `observeAgain`.
+ */
+class WaitSchedules {
+  private watch: { key: string | undefined; schedule: PollSchedule; leave(): void } | undefined;
+  private startedAtMs: number;
+
+  constructor(
+    private readonly env: PhaseLoopEnv,
+    startedAtMs: number,
+  ) {
+    this.startedAtMs = startedAtMs;
+  }
+
+  current(): PollSchedule {
+    const { definition: phase, context } = this.env;
+    // The key may name what act just made (e.g. the NAT gateway's id), so it is read for each wait.
+    const key = phase.await ? phase.pollKey?.(context) : undefined;
+    if (this.watch && this.watch.key === key) return this.watch.schedule;
+    this.leave();
+    const start = () => new PollSchedule({ startedAtMs: this.startedAtMs, expectedSeconds: phase.expectedSeconds, polling: this.env.polling, random: this.env.random });
+    const watch = key === undefined ? { schedule: start(), leave: () => undefined } : this.env.poller.watch(key, start);
+    this.watch = { key, ...watch };
+    return watch.schedule;
+  }
+
+  restart(): void {
+    this.leave();
+    this.startedAtMs = this.env.nowMs();
+  }
+
+  leave(): void {
+    this.watch?.leave();
+    this.watch = undefined;
   }
 }
 

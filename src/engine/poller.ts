@@ -1,13 +1,19 @@
 /**
  * How often the engine asks the cloud whether something finished. AWS bills nothing for Describe
  * calls but throttles them per account, and one busy server may await many resources at once, so
- * the cadence follows what we know: how long the wait usually takes.
+ * the cadence follows what we know: how long the wait usually takes (poll-schedule.ts), and every
+ * watcher of one resource shares its schedule and its calls (SharedPoller).
  */
+
+import type { PollSchedule } from './poll-schedule.js';
 
 export interface PollingOptions {
   /** Floor between two calls for one resource (before `timeScale`). Default 1000. */
   minIntervalMs: number;
-  /** Ceiling between two calls (before `timeScale`). Default 30000. */
+  /**
+   * Ceiling between two calls once a wait reaches its expected duration, and between two retries
+   * (before `timeScale`); before the expected finish an await may wait twice this. Default 30000.
+   */
   maxIntervalMs: number;
   /**
    * Multiplies every wait. 1 on AWS; the server sets it small when the sandbox clock runs fast, so
@@ -18,7 +24,7 @@ export interface PollingOptions {
 
 export const DEFAULT_POLLING: PollingOptions = { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 };
 
-/** Jitter spreads polls of many operations started together (±20%). */
+/** Jitter spreads the retries of many operations failing together (±20%). */
 export const JITTER = 0.2;
 
 /** Fills in defaults and refuses values that would spin or never poll. */
@@ -31,40 +37,10 @@ export function resolvePolling(options: Partial<PollingOptions> = {}): PollingOp
   return resolved;
 }
 
-export interface PollSchedule {
-  /** 0 for the first poll of this wait, then 1, 2, … */
-  pollNumber: number;
-  /** Time since the phase attempt started, in real milliseconds. */
-  elapsedMs: number;
-  /** The phase's typical duration on AWS. */
-  expectedSeconds: number;
-  /** The nominal interval returned for the previous poll, if any. */
-  previousMs?: number;
-}
-
-/**
- * The interval before the next poll, without jitter and before `timeScale` (so in "AWS time").
- * First poll at expected/6 (a fast mutation can finish early), then every expected/15 while within
- * the expected duration, then ×1.5 per poll once overdue; always within [min, max].
- *
- * @example
- * nominalPollIntervalMs({ pollNumber: 0, elapsedMs: 0, expectedSeconds: 600 }, DEFAULT_POLLING); // → 30000 (100 s clamped)
- */
-export function nominalPollIntervalMs(schedule: PollSchedule, polling: PollingOptions): number {
-  const expectedMs = schedule.expectedSeconds * 1000;
-  // Elapsed real time, converted back to AWS time so that a sped-up sandbox keeps the same shape.
-  const elapsedAwsMs = schedule.elapsedMs / polling.timeScale;
-  const steady = expectedMs / 15;
-  let base: number;
-  if (elapsedAwsMs > expectedMs) base = Math.max(schedule.previousMs ?? steady, steady) * 1.5;
-  else if (schedule.pollNumber === 0) base = expectedMs / 6;
-  else base = steady;
-  return clamp(base, polling.minIntervalMs, polling.maxIntervalMs);
-}
-
 /**
  * The real wait for a nominal interval: ±20% jitter, clamped to [min, max] (the floor protects
- * the API budget, the ceiling bounds how late we notice), then scaled by `timeScale`.
+ * the API budget, the ceiling bounds how long a retry waits), then scaled by `timeScale`. Used for
+ * retries after errors; awaits follow their PollSchedule (poll-schedule.ts).
  */
 export function pollDelayMs(nominalMs: number, polling: PollingOptions, random: () => number = Math.random): number {
   const jittered = nominalMs * (1 + (random() * 2 - 1) * JITTER);
@@ -103,6 +79,7 @@ interface PollEntry {
  */
 export class SharedPoller {
   private readonly entries = new Map<string, PollEntry>();
+  private readonly schedules = new Map<string, { schedule: PollSchedule; watchers: number }>();
   private readonly freshForMs: number;
   private readonly nowMs: () => number;
 
@@ -126,6 +103,36 @@ export class SharedPoller {
     }
     if (entry?.settledAt !== undefined && this.nowMs() - entry.settledAt < this.freshForMs) return entry.value as T;
     return this.callAndShare(key, call, signal);
+  }
+
+  /**
+   * The schedule of resource `key`: the first watcher's (made by `start`), followed by every later
+   * watcher until all have left, so they call at the same moments and share one call. A later
+   * watcher of a resource already being awaited starts where that wait stands, not from zero.
+   * Call `leave()` once when the wait ends, however it ends.
+   */
+  watch(key: string, start: () => PollSchedule): { schedule: PollSchedule; leave(): void } {
+    let shared = this.schedules.get(key);
+    if (!shared) {
+      shared = { schedule: start(), watchers: 0 };
+      this.schedules.set(key, shared);
+    }
+    shared.watchers++;
+    const entry = shared;
+    let left = false;
+    return {
+      schedule: entry.schedule,
+      leave: () => {
+        if (left) return;
+        left = true;
+        if (--entry.watchers === 0 && this.schedules.get(key) === entry) this.schedules.delete(key);
+      },
+    };
+  }
+
+  /** Number of resources with a shared schedule (for tests and diagnostics). */
+  get watched(): number {
+    return this.schedules.size;
   }
 
   /** Number of resources with a call in flight or a fresh result (for tests and diagnostics). */

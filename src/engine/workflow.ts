@@ -7,8 +7,10 @@
  * - `act` performs the phase's mutation(s). Each call uses client tokens or deterministic names and
  *   finds-before-creating, so repeating it after a crash is harmless. The engine journals
  *   "acting" BEFORE calling it and "awaiting" right after it returns.
- * - `await` is polled with expected-duration-aware backoff until it reports done (or throws).
- *   It is optional: phases whose act completes synchronously omit it.
+ * - `await` is polled on an expected-duration-aware schedule (poll-schedule.ts) until it reports
+ *   done (or throws), or hands back to observe (`observeAgain`). It is optional: phases whose act
+ *   completes synchronously omit it. Waiting happens only here, never inside observe or act: the
+ *   engine's waits follow the clock scale, are cancellable and show progress.
  *
  * After a restart, or on a retry, a phase always starts again at observe — never by mutating blindly.
  *
@@ -34,6 +36,12 @@ export interface AwaitOutcome {
   done: boolean;
   /** One line for the progress panel, e.g. "EKS cluster CREATING". */
   progress?: string;
+  /**
+   * The awaited change finished but the phase has more to do, e.g. a failed cluster is gone and
+   * must now be made again: the loop observes again, and observe decides the next act. So a phase
+   * that must act, wait, act and wait keeps every wait an await step. Ignored when `done`.
+   */
+  observeAgain?: boolean;
 }
 
 export interface PhaseContext<I, S> {

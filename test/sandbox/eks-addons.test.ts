@@ -125,4 +125,21 @@ describe('EKS add-ons through the SDK', () => {
     const pias = await eks().send(new ListPodIdentityAssociationsCommand({ clusterName: 'ml' }));
     assert.deepEqual(pias.associations, []);
   });
+
+  it('ends an add-on create CREATE_FAILED with the message of a create-failure fault naming it; it can be deleted and made again', async () => {
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', name: 'ml', addonName: 'metrics-server', message: 'the metrics-server pods crash at start' } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    await eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'metrics-server' }));
+    await sb.advance(4 * 60);
+    const failed = await status('metrics-server');
+    assert.equal(failed.status, 'CREATE_FAILED');
+    assert.deepEqual(failed.health?.issues?.map((i) => i.message), ['the metrics-server pods crash at start']);
+
+    await eks().send(new DeleteAddonCommand({ clusterName: 'ml', addonName: 'metrics-server' }));
+    await sb.advance(3 * 60);
+    await assert.rejects(status('metrics-server'), (e: Error) => e.name === 'ResourceNotFoundException');
+    await eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'metrics-server' }));
+    await sb.advance(4 * 60);
+    assert.equal((await status('metrics-server')).status, 'ACTIVE', 'the fault was used up by the first create');
+  });
 });

@@ -68,12 +68,14 @@ export function createAddon(input: unknown, ctx: RequestContext) {
   const addonArn = `${c.arn.replace(/:cluster\/.*$/, '')}:addon/${c.name}/${spec.addonName}/${uuid()}`;
   const pias = associations.map((a) => newPodIdentityAssociation(c, { namespace, serviceAccount: a.serviceAccount, roleArn: a.roleArn, ownerArn: addonArn }, now));
   for (const p of pias) keyed.set(c.podIdentityAssociations, p.associationId, p);
+  const failureMessage = ctx.runtime.faults.takeCreateFailure('eks', c.name, spec.addonName);
   const addon: StoredAddon = {
     addonName: spec.addonName,
     addonArn,
     addonVersion,
     status: 'CREATING',
     readyAt: now + Math.round((1 + 2 * unitHash(`${c.name}:${spec.addonName}`)) * MINUTE),
+    ...(failureMessage ? { failureMessage } : {}),
     ...(req.serviceAccountRoleArn ? { serviceAccountRoleArn: req.serviceAccountRoleArn } : {}),
     ...(req.configurationValues ? { configurationValues: req.configurationValues } : {}),
     podIdentityAssociationIds: pias.map((p) => p.associationId),

@@ -67,6 +67,8 @@ export interface StoredAddon {
   readyAt?: number;
   /** When the create completed (sandbox ms), for the admin inventory. */
   activeAt?: number;
+  /** create-failure fault message: the create ends CREATE_FAILED at readyAt with this health issue. */
+  failureMessage?: string;
   serviceAccountRoleArn?: string;
   configurationValues?: string;
   podIdentityAssociationIds: string[];

@@ -85,9 +85,12 @@ function advanceAddons(c: StoredCluster, now: number): boolean {
   for (const a of keyed.values(c.addons)) {
     if (a.readyAt === undefined || now < a.readyAt) continue;
     if (a.status === 'CREATING') {
-      a.status = 'ACTIVE';
+      // A create-failure fault ends the create CREATE_FAILED with its message, as AWS reports a failed install.
+      a.status = a.failureMessage ? 'CREATE_FAILED' : 'ACTIVE';
+      if (a.failureMessage) a.healthIssues = [{ code: 'InternalFailure', message: a.failureMessage, resourceIds: [] }];
+      delete a.failureMessage;
       a.modifiedAt = a.readyAt;
-      a.activeAt = a.readyAt;
+      if (a.status === 'ACTIVE') a.activeAt = a.readyAt;
       delete a.readyAt;
       changed = true;
     } else if (a.status === 'DELETING') {

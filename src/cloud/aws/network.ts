@@ -2,8 +2,6 @@ import {
   AllocateAddressCommand,
   AssociateRouteTableCommand,
   AttachInternetGatewayCommand,
-  AuthorizeSecurityGroupEgressCommand,
-  AuthorizeSecurityGroupIngressCommand,
   CreateInternetGatewayCommand,
   CreateNatGatewayCommand,
   CreateRouteCommand,
@@ -21,8 +19,6 @@ import {
   DescribeSubnetsCommand,
   DescribeVpcEndpointsCommand,
   DescribeVpcsCommand,
-  ModifySubnetAttributeCommand,
-  ModifyVpcAttributeCommand,
   type Filter,
   type ResourceType,
   type RouteTable,
@@ -31,6 +27,7 @@ import { clusterTags, TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming
 import type { ClusterNetwork, ClusterSubnet, NetworkPlan, NetworkPort, SubnetRole } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall } from './errors.js';
+import { describeVpcAttributes, finishAttributes, missingAttributes, securityGroupRules } from './network-attributes.js';
 
 export type { ClusterNetwork, ClusterSubnet, NetworkPlan, SubnetRole } from '../ports.js';
 
@@ -58,7 +55,8 @@ export class NetworkAdapter implements NetworkPort {
     net.vpcCidr = vpc.CidrBlock;
     const inVpc: Filter[] = [{ Name: 'vpc-id', Values: [vpc.VpcId] }];
 
-    const [subnets, igws, nats, rts, sgs, endpoints, addresses] = await Promise.all([
+    const [vpcAttributes, subnets, igws, nats, rts, sgs, endpoints, addresses] = await Promise.all([
+      describeVpcAttributes(ec2, vpc.VpcId),
       awsCall('ec2', 'DescribeSubnets', () => ec2.send(new DescribeSubnetsCommand({ Filters: inVpc }))),
       awsCall('ec2', 'DescribeInternetGateways', () => ec2.send(new DescribeInternetGatewaysCommand({ Filters: byCluster(cluster, 'igw') }))),
       awsCall('ec2', 'DescribeNatGateways', () => ec2.send(new DescribeNatGatewaysCommand({ Filter: [...inVpc, ...byCluster(cluster, 'nat')] }))),
@@ -70,7 +68,7 @@ export class NetworkAdapter implements NetworkPort {
     for (const s of subnets.Subnets ?? []) {
       const part = s.Tags?.find((t) => t.Key === TAG_PART)?.Value;
       const role: ClusterSubnet['role'] = part === 'public' || part === 'private' || part === 'compute' ? part : part?.startsWith('compute') ? 'compute' : 'other';
-      net.subnets.push({ subnetId: s.SubnetId!, cidr: s.CidrBlock!, zone: s.AvailabilityZone!, role });
+      net.subnets.push({ subnetId: s.SubnetId!, cidr: s.CidrBlock!, zone: s.AvailabilityZone!, role, mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true });
     }
     const igw = igws.InternetGateways?.[0];
     net.internetGatewayId = igw?.InternetGatewayId;
@@ -82,14 +80,21 @@ export class NetworkAdapter implements NetworkPort {
     const part = (t: RouteTable) => t.Tags?.find((x) => x.Key === TAG_PART)?.Value;
     net.publicRouteTable = rts.RouteTables?.find((t) => part(t) === 'public-routes');
     net.privateRouteTable = rts.RouteTables?.find((t) => part(t) === 'private-routes');
-    net.securityGroupId = sgs.SecurityGroups?.[0]?.GroupId;
+    net.vpcAttributes = vpcAttributes;
+    const group = sgs.SecurityGroups?.[0];
+    net.securityGroupId = group?.GroupId;
+    if (group) net.securityGroupRules = securityGroupRules(group);
     net.s3EndpointId = endpoints.VpcEndpoints?.find((e) => !['deleted', 'deleting'].includes(String(e.State).toLowerCase()))?.VpcEndpointId;
     return net;
   }
 
-  /** Whether every piece exists and the NAT gateway is available. */
+  /**
+   * Whether every piece exists with the attributes that make it work (VPC DNS, public-IP mapping
+   * of public subnets, the security group's rules) and the NAT gateway is available.
+   */
   static isComplete(net: ClusterNetwork, plan: NetworkPlan): boolean {
     return (
+      missingAttributes(net).length === 0 &&
       Boolean(net.vpcId && net.internetGatewayAttached && net.securityGroupId && net.s3EndpointId && net.natGatewayState === 'available') &&
       plan.subnets.every((p) => net.subnets.some((s) => s.cidr === p.cidr)) &&
       hasDefaultRoute(net.publicRouteTable, 'igw') &&
@@ -99,18 +104,23 @@ export class NetworkAdapter implements NetworkPort {
     );
   }
 
-  /** Creates whatever of `plan` is missing; logs each creation. Returns the network as it now is. */
+  /**
+   * Creates whatever of `plan` is missing and finishes what exists but lacks an attribute (an
+   * earlier attempt stopped between a create and its attribute change); logs each. Returns the
+   * network as it now is.
+   */
   async ensure(region: string, cluster: string, plan: NetworkPlan, log: (m: string) => void): Promise<ClusterNetwork> {
     const ec2 = this.clients.ec2(region);
     let net = await this.find(region, cluster);
+    // First what exists: from here on each new piece gets its attributes right after its create.
+    await finishAttributes(ec2, net, log);
     if (!net.vpcId) {
       const r = await awsCall('ec2', 'CreateVpc', () =>
         ec2.send(new CreateVpcCommand({ CidrBlock: plan.vpcCidr, TagSpecifications: tagSpec('vpc', cluster, 'vpc') })),
       );
       log(`Created VPC ${r.Vpc!.VpcId} (${plan.vpcCidr})`);
-      // EKS private endpoints and node registration need DNS names inside the VPC.
-      await awsCall('ec2', 'ModifyVpcAttribute', () => ec2.send(new ModifyVpcAttributeCommand({ VpcId: r.Vpc!.VpcId, EnableDnsHostnames: { Value: true } })));
       net = await this.find(region, cluster);
+      await finishAttributes(ec2, net); // DNS hostnames (EKS private endpoints and node registration need DNS names)
     }
     const vpcId = net.vpcId!;
     for (const want of plan.subnets) {
@@ -121,10 +131,8 @@ export class NetworkAdapter implements NetworkPort {
         ),
       );
       const id = r.Subnet!.SubnetId!;
-      if (want.role === 'public') {
-        await awsCall('ec2', 'ModifySubnetAttribute', () => ec2.send(new ModifySubnetAttributeCommand({ SubnetId: id, MapPublicIpOnLaunch: { Value: true } })));
-      }
-      net.subnets.push({ subnetId: id, cidr: want.cidr, zone: want.zone, role: want.role });
+      net.subnets.push({ subnetId: id, cidr: want.cidr, zone: want.zone, role: want.role, mapPublicIpOnLaunch: r.Subnet!.MapPublicIpOnLaunch === true });
+      await finishAttributes(ec2, net); // a public subnet maps public IPv4 addresses at launch
       log(`Created ${want.role} subnet ${id} ${want.cidr} in ${want.zone}`);
     }
     if (!net.internetGatewayId) {
@@ -160,7 +168,12 @@ export class NetworkAdapter implements NetworkPort {
     net.privateRouteTable = await this.ensureRouteTable(region, cluster, vpcId, net.privateRouteTable, 'private-routes', { NatGatewayId: net.natGatewayId }, log);
     await this.ensureAssociations(region, net, net.publicRouteTable, ['public']);
     await this.ensureAssociations(region, net, net.privateRouteTable, ['private', 'compute']);
-    if (!net.securityGroupId) net.securityGroupId = await this.createNodeSecurityGroup(region, cluster, vpcId, log);
+    if (!net.securityGroupId) {
+      net.securityGroupId = await this.createNodeSecurityGroup(region, cluster, vpcId);
+      net.securityGroupRules = [];
+      await finishAttributes(ec2, net); // its rules: all traffic within the group, in and out
+      log(`Created security group ${net.securityGroupId} (self-referencing, all traffic)`);
+    }
     if (!net.s3EndpointId) {
       const r = await awsCall('ec2', 'CreateVpcEndpoint', () =>
         ec2.send(
@@ -226,8 +239,8 @@ export class NetworkAdapter implements NetworkPort {
     }
   }
 
-  /** Nodes, pods and EFA need all traffic within the group itself, in and out (HyperPod's own template). */
-  private async createNodeSecurityGroup(region: string, cluster: string, vpcId: string, log: (m: string) => void): Promise<string> {
+  /** The node security group; its rules (src/domain/network/completeness.ts) are added by the caller. */
+  private async createNodeSecurityGroup(region: string, cluster: string, vpcId: string): Promise<string> {
     const ec2 = this.clients.ec2(region);
     const r = await awsCall('ec2', 'CreateSecurityGroup', () =>
       ec2.send(
@@ -239,12 +252,7 @@ export class NetworkAdapter implements NetworkPort {
         }),
       ),
     );
-    const groupId = r.GroupId!;
-    const self = [{ IpProtocol: '-1', UserIdGroupPairs: [{ GroupId: groupId }] }];
-    await awsCall('ec2', 'AuthorizeSecurityGroupIngress', () => ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: self })));
-    await awsCall('ec2', 'AuthorizeSecurityGroupEgress', () => ec2.send(new AuthorizeSecurityGroupEgressCommand({ GroupId: groupId, IpPermissions: self })));
-    log(`Created security group ${groupId} (self-referencing, all traffic)`);
-    return groupId;
+    return r.GroupId!;
   }
 }
 

@@ -1,14 +1,12 @@
 import type { ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTags } from '../../../../domain/naming.js';
-import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
+import type { PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import { checkCapacity } from '../../../../workflows/capacity-watch.js';
 import { instanceGroupSpec } from '../../../../workflows/instance-group-spec.js';
 import { namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
-
-type Ctx = PhaseContext<CreateClusterInput, CreateClusterState>;
 
 /** The first instance group, from the four decisions the user made (zone, type, capacity type, count). */
 export function initialInstanceGroup(input: CreateClusterInput, executionRoleArn: string, groupName: string): ClusterInstanceGroupSpecification {
@@ -20,7 +18,9 @@ const failure = (name: string, message: string | undefined) =>
 
 /**
  * SageMaker CreateCluster with the EKS orchestrator, automatic node recovery and the first group.
- * A cluster left Failed by an earlier attempt is deleted first (HyperPod cannot reuse the name).
+ * A cluster left Failed by an earlier attempt is deleted first (HyperPod cannot reuse the name):
+ * act deletes it, await waits until it is gone, and observe then finds nothing, so act creates it
+ * again — each wait an await step (cancellable, with progress), never a loop inside act.
  */
 export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
   return {
@@ -37,11 +37,22 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
         if (ctx.attempt === 1) throw failure(ctx.input.name, c.FailureMessage);
         return 'needs-act';
       }
-      if (c.ClusterStatus === 'Deleting') return 'needs-act';
+      if (c.ClusterStatus === 'Deleting') {
+        // Going away (our own delete of a failed cluster, interrupted): wait for it, then create anew.
+        ctx.setState({ hyperpodReplacing: true });
+        return 'in-progress';
+      }
       return 'in-progress';
     },
     async act(ctx) {
-      await removeFailedCluster(deps, ctx);
+      const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
+      if (c?.ClusterStatus === 'Failed') {
+        ctx.log(`Deleting the failed HyperPod cluster ${ctx.input.name} before creating it again`, 'warn');
+        await deps.cloud.hyperpod.delete(ctx.input.region, ctx.input.name);
+        ctx.setState({ hyperpodReplacing: true });
+        return;
+      }
+      if (c) return; // made in the meantime (a concurrent attempt): await follows it
       const names = await namesFor(deps, ctx);
       const subnets = ctx.state.subnets!;
       const arn = await deps.cloud.hyperpod.create(ctx.input.region, {
@@ -52,12 +63,19 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
         instanceGroups: [initialInstanceGroup(ctx.input, ctx.state.executionRoleArn!, names.initialGroup)],
         tags: { ...clusterTags(ctx.input.name, 'hyperpod'), 'SageMaker': 'true' },
       });
-      ctx.setState({ hyperpodClusterArn: arn, capacityEventMark: 0 });
+      ctx.setState({ hyperpodClusterArn: arn, capacityEventMark: 0, hyperpodReplacing: false });
       ctx.log(`Requested HyperPod cluster ${names.hyperpodCluster}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`);
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
     async await(ctx) {
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
+      if (ctx.state.hyperpodReplacing) {
+        if (!c) return { done: false, observeAgain: true, progress: `The failed HyperPod cluster ${ctx.input.name} is gone; creating it again` };
+        if (c.ClusterStatus === 'Deleting') return { done: false, progress: `Deleting the failed HyperPod cluster before creating it again (${c.ClusterStatus})` };
+        if (c.ClusterStatus === 'Failed') {
+          throw new CloudError('sagemaker', 'DeleteCluster', 'ClusterDeleteFailed', `The failed HyperPod cluster ${ctx.input.name} could not be deleted: ${c.FailureMessage ?? 'no reason given'}. Retry the phase to delete it again.`);
+        }
+      }
       if (!c) throw new CloudError('sagemaker', 'DescribeCluster', 'ResourceNotFound', `HyperPod cluster ${ctx.input.name} disappeared while being created.`);
       if (c.ClusterStatus === 'Failed') throw failure(ctx.input.name, c.FailureMessage);
       const groups = c.InstanceGroups ?? [];
@@ -68,17 +86,4 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
       return { done: c.ClusterStatus === 'InService' && nodesUp, progress: `HyperPod ${c.ClusterStatus}${counts ? ` (${counts})` : ''}${waiting}` };
     },
   };
-}
-
-async function removeFailedCluster(deps: WorkflowDeps, ctx: Ctx): Promise<void> {
-  let c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
-  if (c?.ClusterStatus === 'Failed') {
-    ctx.log(`Deleting the failed HyperPod cluster ${ctx.input.name} before creating it again`, 'warn');
-    await deps.cloud.hyperpod.delete(ctx.input.region, ctx.input.name);
-  }
-  for (let i = 0; c && i < 600 && !ctx.signal.aborted; i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
-  }
-  if (c) throw new CloudError('sagemaker', 'DeleteCluster', 'ClusterStillDeleting', `HyperPod cluster ${ctx.input.name} is still ${c.ClusterStatus}; retry the phase when it is gone.`, undefined, true);
 }

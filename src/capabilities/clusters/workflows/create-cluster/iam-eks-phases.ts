@@ -86,27 +86,38 @@ export function eksPhase(deps: WorkflowDeps): Phase {
   };
 }
 
+/**
+ * How long a set of EKS add-ons installed together takes on AWS: each becomes ACTIVE in one to three
+ * minutes, the set when its slowest does. Sets the polling schedule of the add-on waits.
+ */
+export const ADDON_SET_EXPECTED_SECONDS = 150;
+
 /** vpc-cni, kube-proxy, coredns and the pod identity agent, at the versions EKS marks default. */
 export function eksAddonsPhase(deps: WorkflowDeps): Phase {
-  const statuses = async (ctx: Ctx) => {
+  const statuses = async (ctx: Ctx, inWait = false) => {
     const names = await namesFor(deps, ctx);
-    const out: Record<string, string | undefined> = {};
-    for (const a of BASE_EKS_ADDONS) out[a] = (await deps.cloud.eks.describeAddon(ctx.input.region, names.eksCluster, a))?.status;
-    return out;
+    // Add-ons already seen settled in this wait are not asked again (`known`); the rest concurrently.
+    const known = new Map(inWait ? Object.entries(ctx.state.baseAddonsSettled ?? {}) : []);
+    const read = async (a: string) => known.get(a) ?? (await deps.cloud.eks.describeAddon(ctx.input.region, names.eksCluster, a))?.status;
+    const found = await Promise.all(BASE_EKS_ADDONS.map(async (a) => [a, await read(a)] as const));
+    return Object.fromEntries(found) as Record<string, string | undefined>;
   };
   // DEGRADED is normal before nodes exist (coredns has nowhere to run yet).
   const settled = (s: string | undefined) => s === 'ACTIVE' || s === 'DEGRADED';
   return {
     name: 'eks-addons',
     title: 'EKS base add-ons: vpc-cni, kube-proxy, coredns, eks-pod-identity-agent',
-    expectedSeconds: 60,
+    expectedSeconds: ADDON_SET_EXPECTED_SECONDS,
     async observe(ctx) {
       const s = await statuses(ctx);
       if (Object.values(s).every(settled)) return 'done';
-      return Object.values(s).some((x) => x === undefined) ? 'needs-act' : 'in-progress';
+      if (Object.values(s).some((x) => x === undefined)) return 'needs-act';
+      ctx.setState({ baseAddonsSettled: Object.fromEntries(Object.entries(s).filter(([, v]) => settled(v))) as Record<string, string> });
+      return 'in-progress';
     },
     async act(ctx) {
       const names = await namesFor(deps, ctx);
+      ctx.setState({ baseAddonsSettled: {} });
       const s = await statuses(ctx);
       for (const addon of BASE_EKS_ADDONS) {
         if (s[addon] !== undefined) {
@@ -120,9 +131,11 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
     },
     pollKey: (ctx) => `eks:${ctx.input.region}:base-addons:${ctx.input.name}`,
     async await(ctx) {
-      const s = await statuses(ctx);
+      const s = await statuses(ctx, true);
       const failed = Object.entries(s).filter(([, v]) => v === 'CREATE_FAILED');
       if (failed.length) throw new CloudError('eks', 'CreateAddon', 'AddonCreateFailed', `EKS add-on(s) ${failed.map(([k]) => k).join(', ')} failed to install.`);
+      const nowSettled = Object.entries(s).filter(([, v]) => settled(v)) as Array<[string, string]>;
+      if (nowSettled.length > Object.keys(ctx.state.baseAddonsSettled ?? {}).length) ctx.setState({ baseAddonsSettled: Object.fromEntries(nowSettled) });
       return { done: Object.values(s).every(settled), progress: Object.entries(s).map(([k, v]) => `${k} ${v}`).join(', ') };
     },
   };

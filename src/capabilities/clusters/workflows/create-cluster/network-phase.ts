@@ -1,7 +1,9 @@
+import { missingAttributes } from '../../../../cloud/aws/network-attributes.js';
 import { NetworkAdapter, type ClusterNetwork, type NetworkPlan } from '../../../../cloud/aws/network.js';
 import { planBaseNetwork } from '../../../../domain/network/base-plan.js';
 import { placeComputeSubnet } from '../../../../domain/network/capacity-placement.js';
 import { InputError } from '../../../../domain/errors.js';
+import { describeMissing } from '../../../../domain/network/completeness.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
@@ -68,6 +70,9 @@ export function networkPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       }
       const onlyNatPending = NetworkAdapter.isComplete({ ...net, natGatewayState: 'available' }, plan) && net.natGatewayState === 'pending';
       if (onlyNatPending) record(ctx, net, zones);
+      // Pieces that exist but lack an attribute (a create whose attribute change never ran): act finishes them.
+      const unfinished = missingAttributes(net);
+      if (unfinished.length) ctx.log(`Incomplete: ${unfinished.map(describeMissing).join('; ')}`);
       return onlyNatPending ? 'in-progress' : 'needs-act';
     },
     async act(ctx) {

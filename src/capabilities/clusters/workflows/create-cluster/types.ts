@@ -16,8 +16,16 @@ export interface CreateClusterState {
   eksClusterArn?: string;
   kubernetesVersion?: string;
   hyperpodClusterArn?: string;
+  /** A failed HyperPod cluster is being deleted so that it can be made again. */
+  hyperpodReplacing?: boolean;
   /** Newest cluster event when the nodes were requested (capacity trouble after it is ours). */
   capacityEventMark?: number;
+  /** Base add-ons seen ACTIVE or DEGRADED during the current wait, with that status: not asked again. */
+  baseAddonsSettled?: Record<string, string>;
+  /** Dependency items seen ready during the current wait (their ids): not asked again. */
+  dependenciesReady?: string[];
+  /** Add-ons whose failed install is being deleted, to be installed again once gone. */
+  dependenciesRemoving?: string[];
   bucket?: string;
   fileSystemId?: string;
 }
