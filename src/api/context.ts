@@ -1,5 +1,6 @@
 import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
 import type { CloudAccess } from '../domain/schemas/config.js';
+import type { InputOf, OperationKind } from '../domain/operation-kinds.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
 import type { ClusterViews } from '../capabilities/clusters/views.js';
@@ -8,11 +9,12 @@ import type { PreflightService } from '../capabilities/catalog/service.js';
 
 /** What the routes use of the operation engine (src/engine). */
 export interface OperationsApi {
-  start(kind: string, input: unknown, options?: { idempotencyKey?: string }): { operation: OperationView; existing: boolean };
+  /** Type-checked against the kind's input schema (src/domain/operation-kinds.ts); 409 when a running operation holds what it needs. */
+  start<K extends OperationKind>(kind: K, input: InputOf<K>, options?: { idempotencyKey?: string }): { operation: OperationView; existing: boolean };
   get(id: string): OperationView;
   byIdempotencyKey(key: string): OperationView | undefined;
   activeFor(target: string): OperationView | undefined;
-  list(query: { status?: OperationStatus; kind?: string; target?: string; limit: number }): OperationView[];
+  list(query: { status?: OperationStatus; kind?: OperationKind; target?: string; limit: number }): OperationView[];
   events(id: string, after: number, limit: number): { lines: LogLine[]; nextAfter: number };
   retryPhase(id: string, phase: string): OperationView;
   cancel(id: string): OperationView;

@@ -9,6 +9,10 @@ const ProblemSchema = z.object({
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('One entry per field at fault.'),
   code: z.string().optional().describe('The cloud\'s own error code, when the cloud refused.'),
   remedy: z.string().optional(),
+  operation: z
+    .object({ id: z.string(), kind: z.string(), status: z.string(), target: z.string(), statusUrl: z.string(), statusTool: z.string() })
+    .optional()
+    .describe('On a 409 because another operation is running and holds what this request needs: that operation. Wait for it (statusTool / statusUrl), then send the request again.'),
 });
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { noteRefusal } from './request-log.js';
-import { CLOUD_TIMEOUT, DomainError, InputError, StoreUnavailableError, type FieldProblem } from '../domain/errors.js';
+import { CLOUD_TIMEOUT, DomainError, InputError, OperationConflictError, StoreUnavailableError, type BlockingOperation, type FieldProblem } from '../domain/errors.js';
 
 /**
  * The one place business errors become HTTP: RFC 9457 problem+json with the fields at fault.
@@ -16,6 +16,8 @@ export interface Problem {
   code?: string;
   remedy?: string;
   instance?: string;
+  /** On a 409 because another operation runs: that operation, and where to wait for it. */
+  operation?: BlockingOperation;
 }
 
 /** Where a request part lives; names the field path of a problem with the whole part (`(query)`). */
@@ -82,6 +84,7 @@ export function problemFor(err: unknown, instance?: string): Problem {
       ...(errors ? { errors } : {}),
       ...(e.code ? { code: e.code } : {}),
       ...(e.remedy ? { remedy: e.remedy } : {}),
+      ...(err instanceof OperationConflictError ? { operation: err.operation } : {}),
       ...(instance ? { instance } : {}),
     };
   }

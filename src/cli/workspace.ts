@@ -4,6 +4,7 @@ import type { Capability, ServiceDeps } from '../capabilities/capability.js';
 import type { OperationsLookup } from '../capabilities/clusters/views.js';
 import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
+import { OPERATION_KINDS, type OperationInputs } from '../domain/operation-kinds.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import { OperationEngine } from '../engine/engine.js';
 import { lockDirectory, type DirectoryLock } from '../store/directory-lock.js';
@@ -15,7 +16,7 @@ export interface Workspace {
   identity: CloudIdentity;
   /** The data directory of this cloud and account (data-layout.ts). */
   dir: string;
-  engine: OperationEngine;
+  engine: OperationEngine<OperationInputs>;
   operations: OperationsApi & OperationsLookup;
   /** A capability's service, built on first use. */
   service<S>(key: ServiceKey<S>): S;
@@ -68,18 +69,20 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
   // Clients built after the identity check, so they see the credentials that check found.
   const clients = new AwsClients({ defaultRegion: identity.region, ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}) });
   const cloud = new Cloud(clients);
-  const engine = new OperationEngine({
+  const engine = new OperationEngine<OperationInputs>({
+    kinds: OPERATION_KINDS,
     store: stores.operations,
     logger: logger.child({ component: 'engine' }),
     polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: pollTimeScale },
     owner: identity,
   });
   const deps = { cloud, activeCluster };
-  for (const capability of capabilities) for (const workflow of capability.workflows?.(deps) ?? []) engine.register(workflow);
+  // Every kind of OPERATION_KINDS gets exactly one workflow, and every workflow is one of them (else: a programming error, at start-up).
+  engine.registerAll(capabilities.flatMap((capability) => capability.workflows?.(deps) ?? []));
 
   // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
   const operations: OperationsApi & OperationsLookup = {
-    start: (kind, input, opts) => engine.start(kind, input as Record<string, unknown>, opts),
+    start: (kind, input, opts) => engine.start(kind, input, opts),
     get: (id) => engine.get(id),
     list: (query) => engine.list(query),
     events: (id, after, limit) => engine.events(id, after, limit),

@@ -55,6 +55,34 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** The running operation a request clashed with: what a caller needs to wait for it. */
+export interface BlockingOperation {
+  id: string;
+  kind: string;
+  status: string;
+  target: string;
+  /** GET it for the operation's progress. */
+  statusUrl: string;
+  /** The MCP tool that waits for it: wait_for_operation. */
+  statusTool: string;
+}
+
+/**
+ * Another operation is running and holds a lock this request needs (409): e.g. a delete of a cluster
+ * while an instance group is being added to it. Names the operation and how to wait for it.
+ */
+export class OperationConflictError extends ConflictError {
+  constructor(
+    message: string,
+    readonly operation: BlockingOperation,
+    /** The locked resource both want, e.g. `cluster/us-west-2/demo/update-cluster`. */
+    readonly resource: string,
+  ) {
+    super(message);
+    this.name = 'OperationConflictError';
+  }
+}
+
 /**
  * The world is not ready for the request (422 at preflight): a quota shortfall, a training plan
  * that does not cover the request, an instance type not offered in the zone. `remedy` says how to fix it.

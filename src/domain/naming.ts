@@ -79,9 +79,9 @@ export function resourceNames(cluster: string, accountId: string, region: string
   };
 }
 
-/** Target strings used by operations, so creates and deletes of one cluster exclude each other. */
+/** What an operation on a cluster works on (its target), and the lock on the cluster itself. */
 export const clusterTarget = (region: string, cluster: string): string => `cluster/${region}/${cluster}`;
-/** Operations on one instance group exclude each other, not operations on the cluster's other groups. */
+/** What an operation on one instance group works on. */
 export const instanceGroupTarget = (region: string, cluster: string, group: string): string => `${clusterTarget(region, cluster)}/instance-group/${group}`;
 
 /**
@@ -92,3 +92,11 @@ export function clusterOfTarget(target: string): { region: string; name: string 
   const m = /^cluster\/([^/]+)\/([^/]+)(?:\/|$)/.exec(target);
   return m ? { region: m[1]!, name: m[2]! } : undefined;
 }
+
+/**
+ * The lock on a cluster's UpdateCluster channel. The operations that change a cluster's groups or
+ * settings call UpdateCluster (or BatchAddClusterNodes) with groups restated from what they last
+ * described, and HyperPod works through one update at a time: two at once could undo each other's
+ * change or be refused mid-way. So they hold this lock exclusively, one after the other.
+ */
+export const clusterUpdateChannel = (region: string, cluster: string): string => `${clusterTarget(region, cluster)}/update-cluster`;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { canonicalJson } from '../domain/canonical-json.js';
-import { ConflictError, InputError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InputError, NotFoundError, OperationConflictError } from '../domain/errors.js';
 import { foreignOperationReason, type CloudIdentity, type OperationPlace } from '../domain/operation-owner.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { OperationEntry, OperationRecord, OperationsStore } from '../store/operations-store.js';
@@ -10,13 +10,32 @@ import { EngineStoppedError } from './failures.js';
 import { finishCancelled, runOperation, type EngineLogger, type Run, type RunEnd, type RunMode } from './operation-runner.js';
 import { resolvePolling, SharedPoller, type PollingOptions } from './poller.js';
 import { DEFAULT_STORE_PROBE, StorePauses, type StoreProbeOptions } from './store-pauses.js';
-import { isTerminal, toOperationView } from './views.js';
+import { lockHolder, type LockHolder } from './locks.js';
+import { phaseNeeds, type PhaseNeeds } from './phase-graph.js';
+import { isTerminal, OPERATION_STATUS_TOOL, operationStatusUrl, toOperationView } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
 
 export type { EngineLogger } from './operation-runner.js';
 export type { StoreProbeOptions } from './store-pauses.js';
 
-export interface OperationEngineOptions {
+/** kind → the input type of that kind of operation (the product's: OperationInputs in src/domain/operation-kinds.ts). */
+export type KindInputs = { [kind: string]: object };
+
+/** What the engine needs of a zod schema: parse an input, or say what is wrong with it, field by field. */
+export interface InputSchema<T> {
+  safeParse(data: unknown):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}
+
+export interface OperationEngineOptions<M extends KindInputs = Record<string, Record<string, unknown>>> {
+  /**
+   * kind → the schema of its input (the product's OPERATION_KINDS). When given, only these kinds can be
+   * registered, `registerAll` checks every one of them got its workflow, and every start parses its
+   * input with its kind's schema (a 400 naming the fields when it does not fit) and journals what the
+   * schema returns. Omitted (the engine's own tests): any kind, inputs as given.
+   */
+  kinds?: { readonly [K in keyof M]: InputSchema<M[K]> };
   /** The journal (src/store). The engine never closes it. */
   store: OperationsStore;
   /** pino-like; silent when omitted. */
@@ -75,7 +94,8 @@ const SILENT: EngineLogger = { info() {}, warn() {}, error() {} };
  * const { operation } = engine.start('create-cluster', input, { idempotencyKey });
  * const final = await engine.waitFor(operation.id, 30_000);
  */
-export class OperationEngine extends EventEmitter<OperationEvents> {
+export class OperationEngine<M extends KindInputs = Record<string, Record<string, unknown>>> extends EventEmitter<OperationEvents> {
+  private readonly kinds: OperationEngineOptions<M>['kinds'];
   private readonly store: OperationsStore;
   private readonly logger: EngineLogger;
   private readonly polling: PollingOptions;
@@ -85,6 +105,8 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   private readonly owner: CloudIdentity | undefined;
   private readonly poller: SharedPoller;
   private readonly workflows = new Map<string, AnyWorkflow>();
+  /** Each registered kind's phase graph (phase-graph.ts). */
+  private readonly graphs = new Map<string, PhaseNeeds>();
   private readonly runs = new Map<string, Run & { done: Promise<void> }>();
   private readonly waiters = new Map<string, Set<(view: OperationView, force?: boolean) => void>>();
   /** Operations paused because the store could not be written (in memory: the journal is what failed). */
@@ -92,6 +114,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   private stopped = false;
 
   constructor({
+    kinds,
     store,
     logger = SILENT,
     polling,
@@ -100,8 +123,9 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     random = Math.random,
     storeProbe,
     owner,
-  }: OperationEngineOptions) {
+  }: OperationEngineOptions<M>) {
     super();
+    this.kinds = kinds;
     this.store = store;
     this.logger = logger;
     this.polling = resolvePolling(polling);
@@ -121,42 +145,62 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     });
   }
 
-  /** Makes a workflow kind startable (and resumable). Registering a kind twice is a programming error. */
+  /**
+   * Makes a workflow kind startable (and resumable). Programming errors throw: a kind registered twice,
+   * a kind outside the engine's `kinds`, a phase graph that names unknown or later phases.
+   */
   register(workflow: AnyWorkflow): void {
     if (this.workflows.has(workflow.kind)) throw new Error(`Workflow '${workflow.kind}' is already registered.`);
-    const names = new Set(workflow.phases.map((p) => p.name));
-    if (names.size !== workflow.phases.length) throw new Error(`Workflow '${workflow.kind}' has two phases with the same name.`);
+    if (this.kinds && !Object.hasOwn(this.kinds, workflow.kind)) {
+      throw new Error(`Workflow '${workflow.kind}' is not an operation kind (known: ${Object.keys(this.kinds).join(', ')}); add its input schema to the kinds map.`);
+    }
+    this.graphs.set(workflow.kind, phaseNeeds(workflow));
     this.workflows.set(workflow.kind, workflow);
+  }
+
+  /** Registers every workflow, then checks that every kind of the engine's `kinds` has one. */
+  registerAll(workflows: readonly AnyWorkflow[]): void {
+    for (const workflow of workflows) this.register(workflow);
+    const missing = Object.keys(this.kinds ?? {}).filter((kind) => !this.workflows.has(kind));
+    if (missing.length) throw new Error(`No workflow is registered for the operation kind(s) ${missing.join(', ')}.`);
   }
 
   /**
    * Starts an operation, or returns the one that already answers this request: the operation with
-   * the same idempotency key (whatever its status), else a running operation on the same target
-   * whose kind conflicts with this one. ConflictError (naming `Idempotency-Key`) when the key was
-   * used for another kind or another input: a key names one request, never two.
-   * StoreUnavailableError when the journal cannot be written (nothing starts).
+   * the same idempotency key (whatever its status), else a running operation of the same kind on the
+   * same target with the same input. ConflictError (naming `Idempotency-Key`) when the key was used
+   * for another kind or another input: a key names one request, never two. OperationConflictError
+   * (409, naming it) when a running operation holds a lock this one needs. InputError when the input
+   * does not fit its kind's schema. StoreUnavailableError when the journal cannot be written (nothing
+   * starts).
    */
-  start(kind: string, input: Record<string, unknown>, { idempotencyKey }: { idempotencyKey?: string } = {}): StartResult {
+  start<K extends keyof M & string>(kind: K, input: M[K], { idempotencyKey }: { idempotencyKey?: string } = {}): StartResult {
     this.assertRunning();
     const workflow = this.workflows.get(kind);
     if (!workflow) throw new InputError(`Unknown operation kind '${kind}'. Known kinds: ${[...this.workflows.keys()].join(', ') || 'none'}.`);
-    const target = workflow.target(input);
+    const parsed = this.parseInput(kind, input);
+    const target = workflow.target(parsed);
     const found = this.store.transaction((): { record: OperationRecord; existing: boolean; accepted?: LogLine } => {
       if (idempotencyKey !== undefined) {
         const same = this.store.findByIdempotencyKey(idempotencyKey);
         if (same) {
-          assertSameRequest(idempotencyKey, same, kind, input);
+          assertSameRequest(idempotencyKey, same, kind, parsed);
           return { record: same, existing: true };
         }
       }
-      const running = this.conflictingOperation(workflow, target);
-      if (running) return { record: running, existing: true };
+      // Read in this write transaction: what runs is what the journal says, and nothing starts between.
+      const active = this.store.listActive();
+      const request = canonicalJson(parsed);
+      const repeat = active.find((op) => op.kind === kind && op.target === target && canonicalJson(op.input) === request);
+      if (repeat) return { record: repeat, existing: true };
+      const holder = lockHolder(workflow.locks(parsed), active, (k) => this.workflows.get(k));
+      if (holder) throw lockConflict(holder, `${kind} on ${target} cannot start`);
       const createdAt = this.now().toISOString();
       const record = this.store.createOperation(
         {
-          id: this.idFactory(), kind, target, status: 'pending', input, state: workflow.initialState(input) as Record<string, unknown>, createdAt,
+          id: this.idFactory(), kind, target, status: 'pending', input: parsed, state: workflow.initialState(parsed) as Record<string, unknown>, createdAt,
           ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-          ...this.placeOf(input),
+          ...this.placeOf(parsed),
         },
         workflow.phases.map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
@@ -234,12 +278,13 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     }
     const workflow = this.workflows.get(op.kind);
     if (!workflow) throw new ConflictError(`This server cannot run '${op.kind}' operations, so it cannot retry this one.`);
-    const running = this.conflictingOperation(workflow, op.target);
-    if (running) throw new ConflictError(`Operation ${running.id} (${running.kind}) is working on ${op.target}; retry after it finishes.`);
     const journal = this.journal(id);
     const [first, ...later] = failed;
     journal.together(() => {
-      // The first failed phase starts now (its attempt counts at once); later ones count theirs when reached.
+      // A failed operation holds no locks: it takes them again, unless another operation took them meanwhile.
+      const holder = lockHolder(workflow.locks(op.input), this.store.listActive(), (k) => this.workflows.get(k));
+      if (holder) throw lockConflict(holder, `Operation ${id} (${op.kind} on ${op.target}) cannot be retried now`);
+      // The first failed phase starts now (its attempt counts at once); later ones count theirs when they start.
       journal.phase(first!.name, { status: 'observing', attempts: first!.attempts + 1, startedAt: journal.timestamp(), finishedAt: null, error: null, progress: null });
       for (const p of later) journal.phase(p.name, { status: 'pending', finishedAt: null, error: null, progress: null });
       journal.operation({ status: 'running', error: null, finishedAt: null });
@@ -349,6 +394,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
       store: this.store,
       journalFor: (operationId: string) => this.journal(operationId),
       workflow: (kind: string) => this.workflows.get(kind),
+      needs: (kind: string) => this.graphs.get(kind),
       polling: this.polling,
       poller: this.poller,
       random: this.random,
@@ -365,13 +411,14 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
     this.runs.set(id, run);
   }
 
-  /** A non-terminal operation on `target` that must not run beside `workflow` (either side may declare it). */
-  private conflictingOperation(workflow: AnyWorkflow, target: string): OperationRecord | undefined {
-    const mine = workflow.conflictsWith ?? [workflow.kind];
-    return this.store.listActive(target).find((other) => {
-      const theirs = this.workflows.get(other.kind)?.conflictsWith ?? [other.kind];
-      return mine.includes(other.kind) || theirs.includes(workflow.kind);
-    });
+  /** The input as its kind's schema reads it (as given when the engine has no schemas); InputError naming each bad field. */
+  private parseInput(kind: string, input: object): Record<string, unknown> {
+    const schema = this.kinds?.[kind as keyof M];
+    if (!schema) return input as Record<string, unknown>;
+    const result = schema.safeParse(input);
+    if (result.success) return result.data as Record<string, unknown>;
+    const problems = result.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: i.message }));
+    throw new InputError(`Invalid input for ${kind}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
   }
 
   private journal(id: string): OperationJournal {
@@ -415,7 +462,7 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   }
 
   private view({ operation, phases }: OperationEntry): OperationView {
-    return toOperationView(operation, phases, this.now(), this.paused.get(operation.id));
+    return toOperationView(operation, phases, this.now(), this.paused.get(operation.id), this.graphs.get(operation.kind));
   }
 
   /** The cloud, account and Region a new operation acts in: its input's Region, else the server's default. */
@@ -438,6 +485,18 @@ export class OperationEngine extends EventEmitter<OperationEvents> {
   private assertRunning(): void {
     if (this.stopped) throw new Error('The operation engine has stopped; create a new one to continue.');
   }
+}
+
+/** The 409 for a start or retry that needs what a running operation holds: names it and how to wait for it. */
+function lockConflict({ operation: op, resource, mode }: LockHolder, what: string): OperationConflictError {
+  const statusUrl = operationStatusUrl(op.id);
+  const how = mode === 'exclusive' ? 'holds' : 'shares';
+  return new OperationConflictError(
+    `${what}: ${op.kind} operation ${op.id} (${op.status}) on ${op.target} ${how} ${resource}. ` +
+      `Wait until it ends — ${OPERATION_STATUS_TOOL} ${JSON.stringify({ operationId: op.id })} or GET ${statusUrl} — then send this request again.`,
+    { id: op.id, kind: op.kind, status: op.status, target: op.target, statusUrl, statusTool: OPERATION_STATUS_TOOL },
+    resource,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { OperationPause, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../domain/schemas/operations.js';
 import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
 import type { OperationRecord, PhaseRecord } from '../store/operations-store.js';
+import type { PhaseNeeds } from './phase-graph.js';
 
 /** The MCP tool that decides completion of any operation. */
 export const OPERATION_STATUS_TOOL = 'wait_for_operation';
@@ -25,9 +26,10 @@ export function isPhaseActive(status: PhaseStatus): boolean {
 }
 
 /**
- * The phase a person should look at: the one working; else the failed or cancelled one; else, while
- * the operation is still going, the next pending one; nothing once it succeeded. (A teardown goes on
- * past a failed phase: the phase working then is the current one, not the failure behind it.)
+ * The phase a person should look at: the first one working (several may run side by side: see
+ * `runningPhases`); else the failed or cancelled one; else, while the operation is still going, the
+ * next pending one; nothing once it succeeded. (A teardown goes on past a failed phase: the phase
+ * working then is the current one, not the failure behind it.)
  */
 export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): PhaseRecord | undefined {
   const working = phases.find((p) => isPhaseActive(p.status)) ?? phases.find((p) => p.status === 'failed' || p.status === 'cancelled');
@@ -40,8 +42,10 @@ export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): 
  * running phase its duration so far; `paused` is the engine's in-memory note while the store
  * cannot be written.
  */
-export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now: Date, paused?: OperationPause): OperationView {
+export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now: Date, paused?: OperationPause, needs?: PhaseNeeds): OperationView {
   const current = currentPhaseOf(op.status, phases);
+  // A terminal operation has nothing running, whatever a crash left in its rows.
+  const running = isTerminal(op.status) ? [] : phases.filter((p) => isPhaseActive(p.status)).map((p) => p.name);
   return {
     id: op.id,
     kind: op.kind,
@@ -54,8 +58,9 @@ export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now:
     ...(op.result === undefined ? {} : { result: op.result }),
     ...(op.error === undefined ? {} : { error: op.error }),
     ...(current === undefined ? {} : { currentPhase: current.name }),
+    runningPhases: running,
     ...(paused === undefined ? {} : { paused }),
-    phases: phases.map((p) => toPhaseView(op, p, now)),
+    phases: phases.map((p) => toPhaseView(op, p, now, needs?.get(p.name))),
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,
     ...(op.finishedAt === undefined ? {} : { finishedAt: op.finishedAt }),
@@ -64,7 +69,7 @@ export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now:
   };
 }
 
-function toPhaseView(op: OperationRecord, p: PhaseRecord, now: Date): PhaseView {
+function toPhaseView(op: OperationRecord, p: PhaseRecord, now: Date, after: readonly string[] | undefined): PhaseView {
   const end = p.finishedAt ? Date.parse(p.finishedAt) : isPhaseActive(p.status) && !isTerminal(op.status) ? now.getTime() : undefined;
   const durationMs = p.startedAt && end !== undefined ? Math.max(0, end - Date.parse(p.startedAt)) : undefined;
   return {
@@ -76,6 +81,7 @@ function toPhaseView(op: OperationRecord, p: PhaseRecord, now: Date): PhaseView 
     ...(p.finishedAt === undefined ? {} : { finishedAt: p.finishedAt }),
     ...(durationMs === undefined ? {} : { durationMs }),
     expectedSeconds: p.expectedSeconds,
+    ...(after === undefined ? {} : { after: [...after] }),
     ...(p.progress === undefined ? {} : { progress: p.progress }),
     ...(p.error === undefined ? {} : { error: p.error }),
     retryable: op.status === 'failed' && p.status === 'failed',

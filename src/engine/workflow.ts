@@ -14,11 +14,21 @@
  *
  * After a restart, or on a retry, a phase always starts again at observe — never by mutating blindly.
  *
- * A phase fails the operation where it stands unless it declares `onFailure: 'continue'` — a teardown
- * step (a saga's compensation) whose failure must not strand what the later phases remove: it is
- * journaled failed with its error, the later phases still run (they see it in `ctx.earlierFailures`),
- * and the operation ends failed with the last failure's error. A retry re-runs every failed phase in
- * order (OperationEngine.retryPhase).
+ * Phases form a graph: each starts once the phases it needs (`after`, default: the one declared
+ * before it) are done, and phases whose needs are met run side by side, each journaled, resumed and
+ * retried on its own. A plain list of phases therefore runs in sequence, as it always did.
+ *
+ * A failed phase stops the phases that need it (directly or through others); phases that do not need
+ * it go on — those running finish, those whose needs are met still start — and the operation ends
+ * failed once nothing more can run. A phase that declares `onFailure: 'continue'` — a teardown step
+ * (a saga's compensation) whose failure must not strand what the later phases remove — stops nothing:
+ * it is journaled failed with its error, the phases after it still run (they see it in
+ * `ctx.earlierFailures`), and the operation ends failed with the last failure's error. A retry re-runs
+ * every failed phase (OperationEngine.retryPhase), then whatever they stopped.
+ *
+ * While it runs (until it ends), an operation holds the locks its workflow declares (`locks`), derived
+ * from its journaled input: a start whose locks clash with a running operation's is refused (409
+ * naming that operation), except a repeat of the same request, which gets the running operation back.
  *
  * @example
  * const phase: PhaseDefinition<{ name: string }, { vpcId?: string }> = {
@@ -87,15 +97,37 @@ export interface PhaseDefinition<I, S> {
    * same resource shares one poller.
    */
   pollKey?(ctx: PhaseContext<I, S>): string;
+  /**
+   * The phases that must be done (succeeded or skipped) before this one starts: names of phases
+   * declared before it. Default: the phase declared just before this one (none for the first), so a
+   * plain list runs in sequence. `[]` starts it with the operation. Declare a need only for what
+   * this phase really reads or relies on (an id in the state, a resource that must exist or be ready).
+   */
+  after?: string[];
 }
+
+/** A lock an operation holds from its start until it ends. */
+export interface LockClaim {
+  /** What is locked, e.g. `cluster/us-west-2/demo` or `cluster/us-west-2/demo/update-cluster`. */
+  resource: string;
+  /** `exclusive`: no other operation may hold the resource at all; `shared`: others may hold it shared too. */
+  mode: 'exclusive' | 'shared';
+}
+
+export const exclusive = (resource: string): LockClaim => ({ resource, mode: 'exclusive' });
+export const shared = (resource: string): LockClaim => ({ resource, mode: 'shared' });
 
 export interface WorkflowDefinition<I, S> {
   /** e.g. `create-cluster`. */
   kind: string;
-  /** What the operation works on, e.g. `cluster/us-west-2/demo`; one running operation per target and kind family. */
+  /** What the operation works on, e.g. `cluster/us-west-2/demo`: shown with it, listed and filtered by. */
   target(input: I): string;
-  /** Kinds that must not run on the same target at the same time as this one (itself included). */
-  conflictsWith?: string[];
+  /**
+   * What the operation locks while it runs, from its input. Two operations clash when they claim
+   * the same resource and either claims it exclusively; the second is refused with a 409 naming the
+   * first (or, when it is the same request — same kind, target and input — gets the first back).
+   */
+  locks(input: I): LockClaim[];
   initialState(input: I): S;
   phases: PhaseDefinition<I, S>[];
   /** Summarises the final state as the operation's result (shown by the status endpoint). */

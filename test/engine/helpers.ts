@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OperationEngine, type OperationEngineOptions } from '../../src/engine/engine.js';
-import type { AwaitOutcome, PhaseDefinition, WorkflowDefinition } from '../../src/engine/workflow.js';
+import { exclusive, type AwaitOutcome, type PhaseDefinition, type WorkflowDefinition } from '../../src/engine/workflow.js';
 import type { OperationView } from '../../src/domain/schemas/operations.js';
 import { openDatabase, openMemoryDatabase, type Database } from '../../src/store/database.js';
 import { OperationsStore } from '../../src/store/operations-store.js';
@@ -117,11 +117,12 @@ export interface Input {
 }
 export type State = Record<string, string>;
 
-/** A workflow of the given phases on target `thing/<input.name>`. */
+/** A workflow of the given phases on target `thing/<input.name>`, which it locks exclusively (unless `extra.locks` says otherwise). */
 export function workflow(kind: string, phases: PhaseDefinition<Input, State>[], extra: Partial<WorkflowDefinition<Input, State>> = {}): WorkflowDefinition<Input, State> {
   return {
     kind,
     target: (input) => `thing/${input.name}`,
+    locks: (input) => [exclusive(`thing/${input.name}`)],
     initialState: () => ({}),
     phases,
     result: (state) => ({ ...state }),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConflictError, InputError, NotFoundError } from '../../src/domain/errors.js';
+import { ConflictError, InputError, NotFoundError, OperationConflictError } from '../../src/domain/errors.js';
+import { exclusive, shared } from '../../src/engine/workflow.js';
 import { deferred, FakeResource, newEngine, phaseReaches, workflow } from './helpers.js';
 
 describe('starting operations', () => {
@@ -52,26 +53,27 @@ describe('starting operations', () => {
     assert.equal(res.actCalls, 1);
   });
 
-  it('returns the running operation for a second start on the same target, and conflicting kinds too', async () => {
+  it('returns the running operation for the same request; locks decide what else may run beside it', async () => {
     const { engine } = newEngine();
     engine.register(workflow('create', [new FakeResource().phase('build')]));
-    engine.register(workflow('delete', [new FakeResource().phase('build')], { conflictsWith: ['create', 'delete'] }));
-    engine.register(workflow('tag', [new FakeResource().phase('build')]));
+    engine.register(workflow('delete', [new FakeResource().phase('build')]));
+    engine.register(workflow('tag', [new FakeResource().phase('build')], { locks: (input) => [shared(`thing/${input.name}`), exclusive(`tags/${input.name}`)] }));
+    engine.register(workflow('note', [new FakeResource().phase('build')], { locks: (input) => [exclusive(`notes/${input.name}`)] }));
 
     const first = engine.start('create', { name: 'a' });
     const second = engine.start('create', { name: 'a' });
-    assert.deepEqual([second.existing, second.operation.id], [true, first.operation.id]);
+    assert.deepEqual([second.existing, second.operation.id], [true, first.operation.id], 'the same request gets the running operation');
+    assert.throws(() => engine.start('create', { name: 'a', size: 2 }), OperationConflictError, 'another request of the same kind on the same target is refused');
+    assert.throws(() => engine.start('delete', { name: 'a' }), OperationConflictError, 'delete needs thing/a, which create holds');
+    assert.throws(() => engine.start('tag', { name: 'a' }), OperationConflictError, 'tag shares thing/a, which create holds alone');
 
-    const deletion = engine.start('delete', { name: 'a' });
-    assert.deepEqual([deletion.existing, deletion.operation.id], [true, first.operation.id], 'delete declares the conflict');
-
-    const tag = engine.start('tag', { name: 'a' });
-    assert.equal(tag.existing, false, 'kinds that do not conflict run side by side');
+    const note = engine.start('note', { name: 'a' });
+    assert.equal(note.existing, false, 'an operation locking something else runs beside it');
     const elsewhere = engine.start('create', { name: 'b' });
     assert.equal(elsewhere.existing, false, 'another target is another operation');
 
-    assert.deepEqual(engine.activeFor('thing/a').map((v) => v.kind).sort(), ['create', 'tag']);
-    assert.deepEqual(engine.list({ target: 'thing/a' }).map((v) => v.kind), ['tag', 'create'], 'newest first');
+    assert.deepEqual(engine.activeFor('thing/a').map((v) => v.kind).sort(), ['create', 'note']);
+    assert.deepEqual(engine.list({ target: 'thing/a' }).map((v) => v.kind), ['note', 'create'], 'newest first');
     assert.equal(engine.list({ kind: 'create' }).length, 2);
     assert.equal(engine.list({ status: 'succeeded' }).length, 0);
     assert.equal(engine.list({ limit: 1 }).length, 1);

@@ -66,7 +66,7 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
 
     it('wait_for_operation passes timeoutSeconds and reports a terminal success', async () => {
       rest.routes.set('GET /api/v1/operations/op-123/wait', () => ({
-        body: operation({ status: 'succeeded', currentPhase: undefined, phases: [{ name: 'network', title: 'Network', status: 'succeeded', attempts: 1, expectedSeconds: 600, durationMs: 4000, finishedAt: '2026-01-01T00:10:00.000Z', retryable: false }] }),
+        body: operation({ status: 'succeeded', currentPhase: undefined, runningPhases: [], phases: [{ name: 'network', title: 'Network', status: 'succeeded', attempts: 1, expectedSeconds: 600, durationMs: 4000, finishedAt: '2026-01-01T00:10:00.000Z', retryable: false }] }),
       }));
       const result = await call(client, 'wait_for_operation', { operationId: 'op-123', timeoutSeconds: 7 });
       assert.equal(result.isError, undefined, result.text);

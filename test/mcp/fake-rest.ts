@@ -96,6 +96,7 @@ export function operation(overrides: Partial<OperationView> = {}): OperationView
     region: 'us-west-2',
     input: { name: 'demo' },
     currentPhase: 'network',
+    runningPhases: ['network'],
     phases: [
       { name: 'network', title: 'Network and EKS control plane', status: 'awaiting', attempts: 1, expectedSeconds: 600, progress: 'EKS cluster CREATING', retryable: false },
       { name: 'hyperpod', title: 'HyperPod cluster', status: 'pending', attempts: 0, expectedSeconds: 900, retryable: false },

@@ -4,7 +4,7 @@ import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { networkPhase } from '../../src/capabilities/clusters/workflows/create-cluster/network-phase.js';
 import type { CreateClusterInput, CreateClusterState } from '../../src/capabilities/clusters/workflows/create-cluster/types.js';
 import { OperationEngine } from '../../src/engine/engine.js';
-import type { WorkflowDefinition } from '../../src/engine/workflow.js';
+import { exclusive, type WorkflowDefinition } from '../../src/engine/workflow.js';
 import { openStores } from '../../src/store/index.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -28,6 +28,7 @@ describe('network phase: a create whose attribute change never ran is observed a
     const workflow: WorkflowDefinition<CreateClusterInput, CreateClusterState> = {
       kind: 'network-only',
       target: (input) => `network/${input.region}/${input.name}`,
+      locks: (input) => [exclusive(`network/${input.region}/${input.name}`)],
       initialState: () => ({}),
       phases: [networkPhase(deps)],
     };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RegionSchema } from './common.js';
+import { ClusterRefSchema, RegionSchema } from './common.js';
 import { InstanceGroupNameSchema } from './instance-groups.js';
 
 /** HyperpodNodeClass accepts at most ten instance groups (its CRD's maxItems). */
@@ -29,6 +29,10 @@ export const SetAutoscalingRequestSchema = z
   })
   .describe(`Managed node autoscaling: HyperPod-managed Karpenter launches nodes from HyperPod instance groups (they can scale from zero). ${AUTOSCALING_SCOPE}`);
 export type SetAutoscalingRequest = z.output<typeof SetAutoscalingRequestSchema>;
+
+/** The set-autoscaling operation's input: the request with its cluster and Region resolved. */
+export const SetAutoscalingInputSchema = SetAutoscalingRequestSchema.safeExtend({ cluster: ClusterRefSchema, region: RegionSchema });
+export type SetAutoscalingInput = z.output<typeof SetAutoscalingInputSchema>;
 
 const ConditionSchema = z.object({ ready: z.boolean(), reason: z.string().optional(), message: z.string().optional() });
 

@@ -80,6 +80,20 @@ export const DeleteClusterQuerySchema = z
   .strict();
 export type DeleteClusterQuery = z.output<typeof DeleteClusterQuerySchema>;
 
+/** The create-cluster operation's input (what the journal stores): the request with its Region resolved. */
+export const CreateClusterInputSchema = CreateClusterRequestSchema.safeExtend({ region: RegionSchema });
+export type CreateClusterInput = z.output<typeof CreateClusterInputSchema>;
+
+/** The delete-cluster operation's input. */
+export const DeleteClusterInputSchema = z
+  .object({
+    name: ClusterRefSchema,
+    region: RegionSchema,
+    keepStorage: z.boolean().describe('Keep the S3 bucket and FSx file system (their data).'),
+  })
+  .strict();
+export type DeleteClusterInput = z.output<typeof DeleteClusterInputSchema>;
+
 export const InstanceGroupSummarySchema = z.object({
   name: z.string(),
   instanceType: z.string(),

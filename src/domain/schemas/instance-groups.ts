@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IMMUTABLE_GROUP_FIELDS, MUTABLE_GROUP_FIELDS, isImmutableGroupField } from '../instance-groups.js';
 import { LabelsSchema, TaintSchema, TaintsSchema } from '../instance-groups/kubernetes-labels.js';
-import { AvailabilityZoneSchema, CapacityTypeSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
+import { AvailabilityZoneSchema, CapacityTypeSchema, ClusterRefSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
 
 export { IMMUTABLE_GROUP_FIELDS, TaintSchema };
 
@@ -142,6 +142,40 @@ export const ScaleInstanceGroupRequestSchema = z
   .strict()
   .describe('Set the number of instances of a group.');
 export type ScaleInstanceGroupRequest = z.output<typeof ScaleInstanceGroupRequestSchema>;
+
+// ---- Operation inputs (what the journal stores; the service builds them from a request and the group's state)
+
+/** The group an operation acts on. */
+const GroupRefShape = { cluster: ClusterRefSchema, region: RegionSchema, name: InstanceGroupNameSchema };
+
+/** add-instance-group: the request with its cluster and Region resolved. */
+export const AddInstanceGroupInputSchema = AddInstanceGroupRequestSchema.safeExtend({ cluster: ClusterRefSchema, region: RegionSchema });
+export type AddInstanceGroupInput = z.output<typeof AddInstanceGroupInputSchema>;
+
+/** scale-instance-group: the new count (absent when an update changes only settings). */
+export const ScaleInstanceGroupInputSchema = z.object({ ...GroupRefShape, instanceCount: InstanceCountSchema.optional() }).strict();
+export type ScaleInstanceGroupInput = z.output<typeof ScaleInstanceGroupInputSchema>;
+
+/** The settings an update changes: only the fields that really differ from the group's state. */
+const GroupSettingsChangesSchema = z
+  .object({
+    minInstanceCount: InstanceCountSchema.optional(),
+    labels: LabelsSchema.optional(),
+    taints: TaintsSchema.optional(),
+    deepHealthChecks: DeepHealthChecksSchema.optional(),
+    lifecycleConfig: LifecycleConfigSchema.optional(),
+    scheduledUpdate: ScheduledUpdateSchema.nullable().optional(),
+    autoPatch: AutoPatchSchema.nullable().optional(),
+  })
+  .strict();
+
+/** update-instance-group: the changed settings, maybe with a new count. */
+export const UpdateInstanceGroupInputSchema = z.object({ ...GroupRefShape, changes: GroupSettingsChangesSchema, instanceCount: InstanceCountSchema.optional() }).strict();
+export type UpdateInstanceGroupInput = z.output<typeof UpdateInstanceGroupInputSchema>;
+
+/** delete-instance-group. */
+export const DeleteInstanceGroupInputSchema = z.object(GroupRefShape).strict();
+export type DeleteInstanceGroupInput = z.output<typeof DeleteInstanceGroupInputSchema>;
 
 
 export const InstanceGroupViewSchema = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OperationKindSchema } from '../operation-kinds.js';
 
 /**
  * The public shape of durable operations (ARCHITECTURE.md → Operations). Every mutating endpoint
@@ -45,6 +46,10 @@ export const PhaseViewSchema = z.object({
   finishedAt: z.string().optional(),
   durationMs: z.number().optional(),
   expectedSeconds: z.number().describe('Typical duration on AWS, for progress estimates.'),
+  after: z
+    .array(z.string())
+    .optional()
+    .describe('The phases this one starts after: it runs as soon as they are done, side by side with any other phase whose needs are met. Absent when this server does not run this kind of operation.'),
   progress: z.string().optional().describe('Latest progress note while awaiting, e.g. "EKS cluster CREATING".'),
   error: OperationErrorSchema.optional(),
   retryable: z.boolean().describe('True when this phase failed and can be retried alone.'),
@@ -71,7 +76,11 @@ export const OperationViewSchema = z.object({
   input: z.record(z.string(), z.unknown()),
   result: z.record(z.string(), z.unknown()).optional(),
   error: OperationErrorSchema.optional(),
-  currentPhase: z.string().optional(),
+  currentPhase: z.string().optional().describe('The first phase working (else the failed or cancelled one, else the next pending one). Several phases may run at once: see runningPhases.'),
+  runningPhases: z
+    .array(z.string())
+    .default([])
+    .describe('Every phase working now (observing, acting or awaiting), in phase order: independent phases run side by side. Empty once the operation ended.'),
   paused: OperationPauseSchema.optional(),
   phases: z.array(PhaseViewSchema),
   createdAt: z.string(),
@@ -94,7 +103,7 @@ export type Accepted = z.infer<typeof AcceptedSchema>;
 export const ListOperationsQuerySchema = z
   .object({
     status: OperationStatusSchema.optional(),
-    kind: z.string().max(64).optional(),
+    kind: OperationKindSchema.optional(),
     target: z.string().max(256).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })

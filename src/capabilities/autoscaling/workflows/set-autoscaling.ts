@@ -13,18 +13,15 @@ import {
 import { hyperpodAutoscalingRole } from '../../../domain/cluster-roles.js';
 import { CloudError } from '../../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../../domain/naming.js';
+import type { SetAutoscalingInput } from '../../../domain/schemas/autoscaling.js';
 import type { HyperPodCluster, KubePort } from '../../../cloud/ports.js';
-import type { PhaseDefinition, WorkflowDefinition } from '../../../engine/workflow.js';
+import type { PhaseDefinition } from '../../../engine/workflow.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
+import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
 
-export interface SetAutoscalingInput {
-  cluster: string;
-  region: string;
-  enabled: boolean;
-  /** With enabled: the groups Karpenter may scale (checked by the route against the cluster). */
-  instanceGroups?: string[];
-}
+/** With enabled, `instanceGroups` are the groups Karpenter may scale (checked by the service against the cluster). */
+export type { SetAutoscalingInput };
 export interface SetAutoscalingState {
   clusterRoleArn?: string;
 }
@@ -137,13 +134,13 @@ function karpenterPhase(deps: WorkflowDeps): Phase {
   };
 }
 
-export function setAutoscalingWorkflow(deps: WorkflowDeps): WorkflowDefinition<SetAutoscalingInput, SetAutoscalingState> {
-  return {
-    kind: 'set-autoscaling',
+export function setAutoscalingWorkflow(deps: WorkflowDeps): KindWorkflow<'set-autoscaling', SetAutoscalingState> {
+  return defineWorkflow('set-autoscaling', {
     target: (i) => `${clusterTarget(i.region, i.cluster)}/autoscaling`,
-    conflictsWith: ['set-autoscaling'],
+    // UpdateCluster sets the AutoScaling mode: one change of the cluster at a time, as for its groups.
+    locks: (i) => clusterChangeLocks(i.region, i.cluster),
     initialState: () => ({}),
     phases: [rolePhase(deps), modePhase(deps), karpenterPhase(deps)],
     result: (s, i) => ({ cluster: i.cluster, enabled: i.enabled, ...(i.enabled ? { instanceGroups: i.instanceGroups, clusterRoleArn: s.clusterRoleArn } : {}) }),
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { OPERATION_KIND_NAMES, OperationKindSchema } from '../../../domain/operation-kinds.js';
 import { OperationStatusSchema, OperationViewSchema, type OperationView } from '../../../domain/schemas/operations.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
@@ -8,7 +9,7 @@ import { OPERATION_PATHS } from '../paths.js';
 const InputSchema = z
   .object({
     status: OperationStatusSchema.optional().describe('Only operations in this status, e.g. running or failed.'),
-    kind: z.string().max(64).optional().describe('Only this workflow kind, e.g. create-cluster or delete-cluster.'),
+    kind: OperationKindSchema.optional().describe(`Only this kind of operation: ${OPERATION_KIND_NAMES.join(', ')}.`),
     target: z.string().max(256).optional().describe('Only operations on this target, e.g. cluster/us-west-2/my-cluster.'),
     limit: z.number().int().min(1).max(200).default(20).describe('How many to return, newest first (1–200, default 20).'),
   })

@@ -1,6 +1,7 @@
 import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
-import type { PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { dependenciesPhase } from './dependencies-phase.js';
 import { hyperpodPhase } from './hyperpod-phase.js';
 import { eksAddonsPhase, eksPhase, iamPhase } from './iam-eks-phases.js';
@@ -31,11 +32,10 @@ function activeClusterPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterIn
  * create-cluster: network → iam → eks → eks-addons → active-cluster → dependencies → hyperpod → storage.
  * Each phase observes first, so a retry or a resume after a crash continues where reality is.
  */
-export function createClusterWorkflow(deps: WorkflowDeps): WorkflowDefinition<CreateClusterInput, CreateClusterState> {
-  return {
-    kind: 'create-cluster',
+export function createClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'create-cluster', CreateClusterState> {
+  return defineWorkflow('create-cluster', {
     target: (input) => clusterTarget(input.region, input.name),
-    conflictsWith: ['create-cluster', 'delete-cluster'],
+    locks: (input) => wholeClusterLocks(input.region, input.name),
     initialState: () => ({}),
     phases: [
       networkPhase(deps),
@@ -62,5 +62,5 @@ export function createClusterWorkflow(deps: WorkflowDeps): WorkflowDefinition<Cr
         statusUrl: `/api/v1/clusters/${input.name}?region=${input.region}`,
       };
     },
-  };
+  });
 }

@@ -1,7 +1,5 @@
-import type { CreateClusterRequest } from '../../../../domain/schemas/clusters.js';
-
-/** The stored input: the request with its Region resolved. */
-export type CreateClusterInput = CreateClusterRequest & { region: string };
+/** The stored input: the request with its Region resolved (its schema is in src/domain/schemas/clusters.ts). */
+export type { CreateClusterInput } from '../../../../domain/schemas/clusters.js';
 
 /** Ids found or made by the phases (the operation's scratch state). */
 export interface CreateClusterState {

@@ -1,15 +1,13 @@
 import { clusterRoleNames } from '../../../../domain/cluster-roles.js';
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
-import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { DeleteClusterInput } from '../../../../domain/schemas/clusters.js';
+import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { findLeftovers } from './leftovers.js';
 
-export interface DeleteClusterInput {
-  name: string;
-  region: string;
-  keepStorage: boolean;
-}
+export type { DeleteClusterInput };
 export interface DeleteClusterState {
   accountId?: string;
   fileSystemId?: string;
@@ -241,13 +239,12 @@ function verifyPhase(deps: WorkflowDeps): Phase {
  * EKS cluster, roles and NAT gateway behind. The verify phase then lists what remains and why, and
  * the operation fails; a retry re-runs every failed phase, then verify.
  */
-export function deleteClusterWorkflow(deps: WorkflowDeps): WorkflowDefinition<DeleteClusterInput, DeleteClusterState> {
-  return {
-    kind: 'delete-cluster',
+export function deleteClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
+  return defineWorkflow('delete-cluster', {
     target: (input) => clusterTarget(input.region, input.name),
-    conflictsWith: ['create-cluster', 'delete-cluster'],
+    locks: (input) => wholeClusterLocks(input.region, input.name),
     initialState: () => ({}),
     phases: [hyperpodPhase(deps), storagePhase(deps), eksPhase(deps), iamPhase(deps), networkPhase(deps), verifyPhase(deps)],
     result: (_state, input) => ({ clusterName: input.name, region: input.region, storageKept: input.keepStorage }),
-  };
+  });
 }

@@ -2,16 +2,14 @@ import type { ClusterNetwork, NetworkPlan } from '../../../../cloud/ports.js';
 import { CloudError, PreconditionError } from '../../../../domain/errors.js';
 import { instanceGroupTarget } from '../../../../domain/naming.js';
 import { placeComputeSubnet } from '../../../../domain/network/capacity-placement.js';
-import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { AddInstanceGroupInput } from '../../../../domain/schemas/instance-groups.js';
+import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import { checkCapacity, eventMark } from '../../../../workflows/capacity-watch.js';
-import { instanceGroupSpec, type InstanceGroupDecisions } from '../../../../workflows/instance-group-spec.js';
+import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../../workflows/define.js';
+import { instanceGroupSpec } from '../../../../workflows/instance-group-spec.js';
 
-export interface AddInstanceGroupInput extends InstanceGroupDecisions {
-  cluster: string;
-  region: string;
-  availabilityZone: string;
-}
+export type { AddInstanceGroupInput };
 export interface AddInstanceGroupState {
   vpcId?: string;
   computeSubnetId?: string;
@@ -114,13 +112,12 @@ async function removeHalfMadeGroup(deps: WorkflowDeps, ctx: Ctx): Promise<string
 }
 
 /** add-instance-group: placement (/20 compute subnet) → instance-group (UpdateCluster, polled until its nodes run). */
-export function addInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<AddInstanceGroupInput, AddInstanceGroupState> {
-  return {
-    kind: 'add-instance-group',
+export function addInstanceGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'add-instance-group', AddInstanceGroupState> {
+  return defineWorkflow('add-instance-group', {
     target: (input) => instanceGroupTarget(input.region, input.cluster, input.name),
-    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group'],
+    locks: (input) => clusterChangeLocks(input.region, input.cluster),
     initialState: () => ({}),
     phases: [placementPhase(deps), groupPhase(deps)],
     result: (state, input) => ({ cluster: input.cluster, instanceGroup: input.name, availabilityZone: input.availabilityZone, computeSubnetId: state.computeSubnetId }),
-  };
+  });
 }

@@ -1,20 +1,19 @@
 import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
 import { CloudError, NotFoundError } from '../../../../domain/errors.js';
 import { instanceGroupTarget } from '../../../../domain/naming.js';
-import type { PhaseContext, PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { ScaleInstanceGroupInput } from '../../../../domain/schemas/instance-groups.js';
+import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import { checkCapacity, eventMark } from '../../../../workflows/capacity-watch.js';
 import { describeHyperPod } from '../../../../workflows/cluster-access.js';
+import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../../workflows/define.js';
 import { specFromDetails } from '../../../../workflows/instance-group-spec.js';
 
+export type { ScaleInstanceGroupInput };
 export interface GroupRef {
   cluster: string;
   region: string;
   name: string;
-}
-export interface ScaleInstanceGroupInput extends GroupRef {
-  /** Absent when an update changes only settings. */
-  instanceCount?: number;
 }
 type Empty = Record<string, never>;
 export interface ScaleState {
@@ -111,24 +110,25 @@ function deleteGroupPhase(deps: WorkflowDeps): PhaseDefinition<GroupRef, Empty> 
   };
 }
 
-export function scaleInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<ScaleInstanceGroupInput, ScaleState> {
-  return {
-    kind: 'scale-instance-group',
+/** Every change of a group holds the cluster shared and its UpdateCluster channel alone. */
+export const groupChangeLocks = (g: GroupRef) => clusterChangeLocks(g.region, g.cluster);
+
+export function scaleInstanceGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'scale-instance-group', ScaleState> {
+  return defineWorkflow('scale-instance-group', {
     target: groupTarget,
-    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group', 'update-instance-group'],
+    locks: groupChangeLocks,
     initialState: () => ({}),
     phases: [scalePhase(deps)],
     result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, instanceCount: input.instanceCount }),
-  };
+  });
 }
 
-export function deleteInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<GroupRef, Empty> {
-  return {
-    kind: 'delete-instance-group',
+export function deleteInstanceGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-instance-group', Empty> {
+  return defineWorkflow('delete-instance-group', {
     target: groupTarget,
-    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group', 'update-instance-group'],
+    locks: groupChangeLocks,
     initialState: () => ({}),
     phases: [deleteGroupPhase(deps)],
     result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, deleted: true }),
-  };
+  });
 }

@@ -1,17 +1,19 @@
 import { CloudError, NotFoundError } from '../../../../domain/errors.js';
-import { diffInstanceGroup, type InstanceGroupChanges } from '../../../../domain/instance-groups.js';
+import { diffInstanceGroup } from '../../../../domain/instance-groups.js';
 import { instanceGroupTarget } from '../../../../domain/naming.js';
-import type { PhaseDefinition, WorkflowDefinition } from '../../../../engine/workflow.js';
+import type { UpdateInstanceGroupInput } from '../../../../domain/schemas/instance-groups.js';
+import type { PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import { defineWorkflow, type KindWorkflow } from '../../../../workflows/define.js';
 import { groupSpecOf, specWithChanges } from '../../../../workflows/instance-group-spec.js';
-import { describeGroup, scalePhase, type GroupRef, type ScaleState } from './index.js';
+import { describeGroup, groupChangeLocks, scalePhase, type ScaleState } from './index.js';
 
-/** A change of a group's settings (labels, taints, deep health checks, lifecycle, patching), maybe with a new count. */
-export interface UpdateInstanceGroupInput extends GroupRef {
-  /** The fields that really differ (the route diffs first); re-diffed on every observe, so a repeat is a no-op. */
-  changes: Omit<InstanceGroupChanges, 'instanceCount'>;
-  instanceCount?: number;
-}
+/**
+ * A change of a group's settings (labels, taints, deep health checks, lifecycle, patching), maybe with
+ * a new count. `changes` holds the fields that really differ (the service diffs first); they are
+ * re-diffed on every observe, so a repeat is a no-op.
+ */
+export type { UpdateInstanceGroupInput };
 
 const listed = (changes: object) => Object.keys(changes).join(', ');
 
@@ -50,13 +52,12 @@ function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupI
   };
 }
 
-export function updateInstanceGroupWorkflow(deps: WorkflowDeps): WorkflowDefinition<UpdateInstanceGroupInput, ScaleState> {
-  return {
-    kind: 'update-instance-group',
+export function updateInstanceGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'update-instance-group', ScaleState> {
+  return defineWorkflow('update-instance-group', {
     target: (g) => instanceGroupTarget(g.region, g.cluster, g.name),
-    conflictsWith: ['scale-instance-group', 'delete-instance-group', 'add-instance-group', 'update-instance-group'],
+    locks: groupChangeLocks,
     initialState: () => ({}),
     phases: [settingsPhase(deps), scalePhase(deps)],
     result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, changed: [...Object.keys(input.changes), ...(input.instanceCount !== undefined ? ['instanceCount'] : [])] }),
-  };
+  });
 }
