@@ -27,6 +27,7 @@ const PhaseLineSchema = z.object({
   progress: z.string().optional().describe('Latest progress note while the phase awaits the cloud.'),
   error: z.string().optional(),
   retryable: z.boolean(),
+  after: z.array(z.string()).optional().describe('The phases it starts after; it runs side by side with any other phase whose needs are met.'),
 });
 
 const NextCallSchema = z
@@ -56,7 +57,8 @@ export const OperationReportSchema = z.object({
   status: OperationStatusSchema,
   terminal: z.boolean().describe('True for succeeded, failed and cancelled: nothing more will happen without a retry.'),
   succeeded: z.boolean(),
-  currentPhase: z.string().optional(),
+  currentPhase: z.string().optional().describe('The first phase working; see runningPhases for all of them.'),
+  runningPhases: z.array(z.string()).describe('Every phase working now: independent phases run side by side.'),
   phases: z.array(PhaseLineSchema).describe('Per-phase progress, in order.'),
   failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
   waitedSeconds: z.number().optional().describe('How long wait_for_operation blocked.'),
@@ -86,6 +88,7 @@ export const OperationProgressSchema = z.object({
   terminal: z.boolean().describe('True for succeeded, failed and cancelled: nothing more will happen without a retry.'),
   succeeded: z.boolean(),
   currentPhase: z.string().optional(),
+  runningPhases: z.array(z.string()).describe('Every phase working now: independent phases run side by side.'),
   phasesDone: z.number().int().describe('Phases succeeded or skipped so far.'),
   phases: z.array(PhaseProgressSchema).describe('Every phase, in order.'),
   failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
@@ -145,6 +148,7 @@ export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
     terminal: isTerminal(op),
     succeeded: op.status === 'succeeded',
     currentPhase: op.currentPhase,
+    runningPhases: op.runningPhases,
     phases: op.phases.map(phaseLine),
     failedPhase: failed?.name,
     waitedSeconds,
@@ -152,7 +156,8 @@ export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
     next,
     operation: op,
   };
-  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()}`];
+  const together = op.runningPhases.length > 1 ? ` — ${op.runningPhases.length} phases running side by side (${op.runningPhases.join(', ')})` : '';
+  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()}${together}`];
   op.phases.forEach((p, i) => lines.push(`  ${i + 1}/${op.phases.length} ${describePhase(p)}`));
   if (op.error && !failed) lines.push(`Error: ${op.error.code}: ${op.error.message}`);
   lines.push(nextStep);
@@ -175,6 +180,7 @@ export function progressAnswer(raw: unknown, waitedSeconds: number): ToolAnswer 
     terminal: isTerminal(op),
     succeeded: op.status === 'succeeded',
     currentPhase: op.currentPhase,
+    runningPhases: op.runningPhases,
     phasesDone: done,
     phases: op.phases.map((p) => ({ name: p.name, status: p.status, progress: p.progress })),
     failedPhase: failed?.name,
@@ -185,9 +191,13 @@ export function progressAnswer(raw: unknown, waitedSeconds: number): ToolAnswer 
     nextStep,
     next,
   };
+  // Every phase working now (several run side by side), else the current one.
+  const working = op.phases.filter((p) => op.runningPhases.includes(p.name));
   const current = op.phases.find((p) => p.name === op.currentPhase);
-  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()} — ${done}/${op.phases.length} phases done`];
-  if (current && current !== failed) lines.push(`Now: ${describePhase(current)}`);
+  const now = working.length ? working : current && current !== failed ? [current] : [];
+  const together = working.length > 1 ? `, ${working.length} running side by side` : '';
+  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()} — ${done}/${op.phases.length} phases done${together}`];
+  for (const p of now) lines.push(`Now: ${describePhase(p)}`);
   if (failed) lines.push(`Failed: ${describePhase(failed)}`);
   else if (error) lines.push(`Error: ${error}`);
   lines.push(nextStep);
@@ -203,6 +213,7 @@ function phaseLine(p: PhaseView): z.infer<typeof PhaseLineSchema> {
     progress: p.progress,
     error: p.error ? `${p.error.code}: ${p.error.message}` : undefined,
     retryable: p.retryable,
+    after: p.after,
   };
 }
 
@@ -211,6 +222,7 @@ function describePhase(p: PhaseView): string {
   if (p.durationMs !== undefined && p.finishedAt) s += ` (${Math.round(p.durationMs / 1000)} s)`;
   else if (p.status === 'observing' || p.status === 'acting' || p.status === 'awaiting') s += ` (typically ~${p.expectedSeconds} s)`;
   if (p.attempts > 1) s += `, attempt ${p.attempts}`;
+  if (p.status === 'pending' && p.after?.length) s += ` (after ${p.after.join(', ')})`;
   if (p.progress && !p.finishedAt) s += `: ${p.progress}`;
   if (p.error) s += `: ${p.error.code}: ${p.error.message}`;
   return s;
@@ -238,8 +250,15 @@ function nextStepFor(op: OperationView, failed: PhaseView | undefined): { nextSt
       };
     default:
       return {
-        nextStep: `NOT finished (${op.status}${op.currentPhase ? `, phase ${op.currentPhase}` : ''}). Call wait_for_operation ${JSON.stringify(id)} again; do not report the work as done.`,
+        nextStep: `NOT finished (${op.status}${workingOn(op)}). Call wait_for_operation ${JSON.stringify(id)} again; do not report the work as done.`,
         next: { tool: STATUS_TOOL, arguments: id },
       };
   }
+}
+
+/** `, phase eks` or `, phases nat-ready, eks`: what works now (else the current phase), for the next step. */
+function workingOn(op: OperationView): string {
+  if (op.runningPhases.length > 1) return `, phases ${op.runningPhases.join(', ')}`;
+  const one = op.runningPhases[0] ?? op.currentPhase;
+  return one ? `, phase ${one}` : '';
 }

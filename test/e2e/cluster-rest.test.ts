@@ -45,7 +45,7 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
     assert.deepEqual(
       op.phases.map((p: any) => p.name),
-      ['network', 'iam', 'eks', 'eks-addons', 'active-cluster', 'dependencies', 'hyperpod', 'storage'],
+      ['network', 'nat-ready', 'iam', 'eks', 'eks-addons', 'active-cluster', 'dependencies', 'hyperpod', 'storage'],
     );
     for (const p of op.phases) assert.ok(['succeeded', 'skipped'].includes(p.status), `${p.name} ${p.status}`);
     const detail = await server.api('GET', '/api/v1/clusters/demo');

@@ -21,22 +21,24 @@ describe('cluster visibility: creating, half-made, deleted', () => {
 
   const listed = async (name: string) => (await server.api('GET', '/api/v1/clusters')).body.clusters.find((c: any) => c.name === name);
 
-  it('GET /clusters/{name} during the network phase answers 200 Creating with its operation', async () => {
-    await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } }); // the NAT gateway stays pending
+  it('GET /clusters/{name} while the NAT gateway and EKS are awaited side by side answers 200 Creating with its operation', async () => {
+    await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } }); // the NAT gateway stays pending, EKS CREATING
     try {
       const created = await server.api('POST', '/api/v1/clusters', request('early'));
       assert.equal(created.status, 202, JSON.stringify(created.body));
       const id = created.body.operation.id;
+      const awaiting = (op: any, name: string) => op.phases.find((p: any) => p.name === name).status === 'awaiting';
       let op = (await server.api('GET', `/api/v1/operations/${id}`)).body;
-      for (let i = 0; i < 200 && op.phases[0].status !== 'awaiting'; i++) {
+      for (let i = 0; i < 500 && !(awaiting(op, 'nat-ready') && awaiting(op, 'eks')); i++) {
         await new Promise((r) => setTimeout(r, 20));
         op = (await server.api('GET', `/api/v1/operations/${id}`)).body;
       }
-      assert.equal(op.currentPhase, 'network');
+      assert.deepEqual(op.runningPhases, ['nat-ready', 'eks'], 'EKS is created while the NAT gateway becomes available');
+      assert.equal(op.currentPhase, 'nat-ready');
       const detail = await server.api('GET', '/api/v1/clusters/early');
       assert.equal(detail.status, 200, JSON.stringify(detail.body));
       assert.equal(detail.body.status, 'Creating');
-      assert.deepEqual(detail.body.activeOperation, { id, kind: 'create-cluster', status: 'running', currentPhase: 'network' });
+      assert.deepEqual(detail.body.activeOperation, { id, kind: 'create-cluster', status: 'running', currentPhase: 'nat-ready', runningPhases: ['nat-ready', 'eks'] });
       assert.equal((await listed('early'))?.status, 'Creating');
 
       // Cancelled part-way, it made a VPC and more: it stays listed, as Failed, until deleted.
@@ -48,6 +50,14 @@ describe('cluster visibility: creating, half-made, deleted', () => {
       assert.ok(tagged(await sb.inventory(), 'early').length > 0, 'the cancelled create left resources');
     } finally {
       await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: SPEED } });
+    }
+    // The cancel left the EKS cluster CREATING (it is created beside the NAT wait). EKS refuses to delete a
+    // cluster still CREATING (ResourceInUseException) and delete-cluster does not yet wait for it to settle
+    // (docs/OPERATIONS.md, Known limits): let it settle first.
+    for (let i = 0; i < 100; i++) {
+      const eks = await sb.aws(['eks', 'describe-cluster', '--name', 'early-eks']);
+      if (eks.json?.cluster?.status !== 'CREATING') break;
+      await new Promise((r) => setTimeout(r, 100));
     }
     const del = await server.api('DELETE', '/api/v1/clusters/early?confirm=true');
     assert.equal((await server.waitForOperation(del.body.operation.id)).status, 'succeeded');

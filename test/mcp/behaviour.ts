@@ -126,6 +126,45 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
       assert.match(result.text, /EKS cluster CREATING/);
     });
 
+    it('wait_for_operation and get_operation show phases running side by side; the report says what a pending phase runs after', async () => {
+      const running = operation({
+        currentPhase: 'nat-ready',
+        runningPhases: ['nat-ready', 'eks'],
+        phases: [
+          { name: 'nat-ready', title: 'NAT gateway available', status: 'awaiting', attempts: 1, expectedSeconds: 120, after: ['network'], progress: 'NAT gateway pending', retryable: false },
+          { name: 'eks', title: 'EKS control plane', status: 'awaiting', attempts: 1, expectedSeconds: 600, after: ['network', 'iam'], progress: 'EKS cluster CREATING', retryable: false },
+          { name: 'hyperpod', title: 'HyperPod cluster', status: 'pending', attempts: 0, expectedSeconds: 900, after: ['nat-ready', 'eks-addons', 'dependencies'], retryable: false },
+        ],
+      });
+      rest.routes.set('GET /api/v1/operations/op-123/wait', () => ({ body: running }));
+      rest.routes.set('GET /api/v1/operations/op-123', () => ({ body: running }));
+      const waited = await call(client, 'wait_for_operation', { operationId: 'op-123', timeoutSeconds: 1 });
+      assert.deepEqual((waited.structuredContent as Record<string, unknown>).runningPhases, ['nat-ready', 'eks']);
+      assert.match(waited.text, /2 running side by side/);
+      assert.match(waited.text, /Now: .*nat-ready.*NAT gateway pending/);
+      assert.match(waited.text, /Now: .*eks.*EKS cluster CREATING/);
+      assert.match(waited.text, /NOT finished \(running, phases nat-ready, eks\)/);
+
+      const report = await call(client, 'get_operation', { operationId: 'op-123' });
+      assert.deepEqual((report.structuredContent as Record<string, unknown>).runningPhases, ['nat-ready', 'eks']);
+      assert.match(report.text, /2 phases running side by side \(nat-ready, eks\)/);
+      assert.match(report.text, /hyperpod — HyperPod cluster \(after nat-ready, eks-addons, dependencies\)/);
+    });
+
+    it('a 409 because another operation runs names it and wait_for_operation', async () => {
+      const detail = 'delete-cluster on cluster/us-west-2/demo cannot start: add-instance-group operation op-9 (running) on cluster/us-west-2/demo/instance-group/gpu shares cluster/us-west-2/demo. Wait until it ends — wait_for_operation {"operationId":"op-9"} or GET /api/v1/operations/op-9 — then send this request again.';
+      rest.routes.set('DELETE /api/v1/clusters/demo', () => ({
+        status: 409,
+        contentType: 'application/problem+json',
+        body: { type: 'https://instantstart.dev/problems/conflict', title: 'Conflict', status: 409, detail, operation: { id: 'op-9', kind: 'add-instance-group', status: 'running', target: 'cluster/us-west-2/demo/instance-group/gpu', statusUrl: '/api/v1/operations/op-9', statusTool: 'wait_for_operation' } },
+      }));
+      const result = await call(client, 'delete_cluster', { name: 'demo', confirm: true });
+      assert.equal(result.isError, true);
+      assert.match(result.text, /HTTP 409/);
+      assert.match(result.text, /op-9/);
+      assert.match(result.text, /wait_for_operation \{"operationId":"op-9"\}/);
+    });
+
     it('a failed operation names the phase to retry, and retry_operation_phase posts to it', async () => {
       const failed = operation({
         status: 'failed',

@@ -97,7 +97,7 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await page.waitForURL(/\/operations\//);
     createdOperation = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     assert.ok(posts.length >= 1 && posts.every((k) => k && k === posts[0]), `one Idempotency-Key per wizard session: ${posts.join(', ')}`);
-    for (const phase of ['network', 'iam', 'eks', 'eks-addons', 'active-cluster', 'dependencies', 'hyperpod', 'storage']) {
+    for (const phase of ['network', 'nat-ready', 'iam', 'eks', 'eks-addons', 'active-cluster', 'dependencies', 'hyperpod', 'storage']) {
       await page.locator(`[data-testid="phase-row-${phase}"]`).waitFor();
     }
     await screenshot(page, 'web-05-operation-running');

@@ -25,9 +25,10 @@ export class ClusterService {
   }
 
   /**
-   * A repeat (same key, or a create of a cluster whose create runs) gets the existing operation,
-   * without a preflight that would trip over the half-made cluster. Otherwise the preflight runs first
-   * and any problem is a 422 naming the field and the fix, before anything is created.
+   * A repeat (same key, or the same request while the cluster's create runs) gets the existing
+   * operation, without a preflight that would trip over the half-made cluster; another request while an
+   * operation works on the cluster is a 409 naming it (the engine's locks). Otherwise the preflight runs
+   * first and any problem is a 422 naming the field and the fix, before anything is created.
    */
   async create(input: CreateClusterRequest & { region: string }, idempotencyKey?: string): Promise<Started> {
     const { operations } = this.deps;

@@ -252,7 +252,9 @@ export class ClusterViews {
     const target = clusterTarget(region, name);
     if (!active.has(target)) active.set(target, this.operations.activeFor(target));
     const op = active.get(target);
-    return op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}) } } : {};
+    if (!op) return {};
+    const phases = { ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}), ...(op.runningPhases.length ? { runningPhases: op.runningPhases } : {}) };
+    return { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...phases } };
   }
 }
 

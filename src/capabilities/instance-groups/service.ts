@@ -19,9 +19,10 @@ export class InstanceGroupService {
   }
 
   /**
-   * A repeat (same Idempotency-Key, or the group's own add still running) gets its operation back; a
-   * name the cluster already has is refused; otherwise the zone, EFA, spot, quotas and plan are checked
-   * (422 naming the field) before the operation starts.
+   * A repeat (same Idempotency-Key, or the same request while the group's add runs) gets its operation
+   * back; a name the cluster already has is refused; otherwise the zone, EFA, spot, quotas and plan are
+   * checked (422 naming the field) before the operation starts — which is a 409 naming the running
+   * operation when another change of the cluster (or its create or delete) is under way.
    */
   async add(region: string, cluster: string, group: AddInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
     const existing = (await this.list(region, cluster)).find((g) => g.name === group.name);

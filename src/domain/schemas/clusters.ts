@@ -118,7 +118,13 @@ export const ClusterSummarySchema = z.object({
   failureMessage: z.string().optional(),
   managedByInstantStart: z.boolean().describe('True when this server created the cluster (its resources carry our tags).'),
   activeOperation: z
-    .object({ id: z.string(), kind: z.string(), status: z.string(), currentPhase: z.string().optional() })
+    .object({
+      id: z.string(),
+      kind: z.string(),
+      status: z.string(),
+      currentPhase: z.string().optional(),
+      runningPhases: z.array(z.string()).optional().describe('The phases working now, side by side (absent when none is).'),
+    })
     .optional()
     .describe('The operation now working on this cluster, if any.'),
   failedOperation: z

@@ -2,13 +2,14 @@ import Link from '@cloudscape-design/components/link';
 import { useFollow } from '../hooks/use-follow.js';
 import { operationPath } from '../lib/format.js';
 
-/** "create-cluster · eks (running)" linking to the operation's progress page. */
-export function OperationLink({ op, testId }: { op: { id: string; kind: string; status: string; currentPhase?: string }; testId?: string }) {
+/** "create-cluster · eks (running)", or "· nat-ready + eks" while phases run side by side, linking to the operation's progress page. */
+export function OperationLink({ op, testId }: { op: { id: string; kind: string; status: string; currentPhase?: string; runningPhases?: string[] }; testId?: string }) {
   const follow = useFollow();
+  const phases = op.runningPhases && op.runningPhases.length > 1 ? op.runningPhases.join(' + ') : op.currentPhase;
   return (
     <Link href={operationPath(op.id)} onFollow={follow} data-testid={testId}>
       {op.kind}
-      {op.currentPhase ? ` · ${op.currentPhase}` : ''} ({op.status})
+      {phases ? ` · ${phases}` : ''} ({op.status})
     </Link>
   );
 }

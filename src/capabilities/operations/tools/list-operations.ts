@@ -29,9 +29,16 @@ export function registerListOperationsTool(server: McpServer, api: RestClient): 
     async run(query, { api, signal }) {
       const data = await api.get<{ operations: OperationView[] }>(OPERATION_PATHS.list, { query, signal });
       const lines = data.operations.map(
-        (o) => `- ${o.id}: ${o.kind} ${o.target} — ${o.status}${o.currentPhase ? ` (phase ${o.currentPhase})` : ''}, created ${o.createdAt}`,
+        (o) => `- ${o.id}: ${o.kind} ${o.target} — ${o.status}${phasesOf(o)}, created ${o.createdAt}`,
       );
       return { text: lines.length ? `${lines.length} operation(s):\n${lines.join('\n')}` : 'No matching operations.', data };
     },
   });
+}
+
+/** ` (phases nat-ready, eks)` while several run side by side, else ` (phase <current>)`. */
+function phasesOf(o: OperationView): string {
+  const running = o.runningPhases ?? []; // absent from an older server's answer
+  if (running.length > 1) return ` (phases ${running.join(', ')})`;
+  return o.currentPhase ? ` (phase ${o.currentPhase})` : '';
 }

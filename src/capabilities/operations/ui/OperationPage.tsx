@@ -44,7 +44,7 @@ function Summary({ op }: { op: OperationView }) {
         columns={4}
         items={[
           { label: 'Status', value: <span data-testid="operation-status" data-status={op.status}><OperationStatusIndicator status={op.status} /></span> },
-          { label: 'Current phase', value: op.currentPhase ?? '—' },
+          { label: op.runningPhases.length > 1 ? 'Running phases' : 'Current phase', value: <span data-testid="operation-running-phases">{op.runningPhases.length > 1 ? op.runningPhases.join(', ') : (op.currentPhase ?? '—')}</span> },
           {
             label: 'Target',
             value: cluster ? (

@@ -77,7 +77,7 @@ export function OperationsPage() {
           },
         },
         { id: 'status', header: 'Status', cell: (o) => <OperationStatusIndicator status={o.status} /> },
-        { id: 'phase', header: 'Phase', cell: (o) => o.currentPhase ?? (o.error?.phase ? `${o.error.phase} (failed)` : '—') },
+        { id: 'phase', header: 'Phase', cell: (o) => (o.runningPhases.length > 1 ? o.runningPhases.join(', ') : o.currentPhase) ?? (o.error?.phase ? `${o.error.phase} (failed)` : '—') },
         {
           id: 'progress',
           header: 'Progress',

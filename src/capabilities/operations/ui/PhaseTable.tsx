@@ -34,6 +34,12 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
   });
 
   const done = operation.phases.filter((p) => p.status === 'succeeded' || p.status === 'skipped').length;
+  // Independent phases run side by side: say so, so several "running" rows read as intended.
+  const together = operation.phases.filter((p) => isPhaseRunning(p.status)).length;
+  const description =
+    together > 1
+      ? `${together} phases are running side by side: each starts once the phases it needs are done. Each observes the actual state first, so a retry continues where reality is.`
+      : 'Each phase starts once the phases it needs are done, and observes the actual state first, so a retry continues where reality is.';
   const columns: TableProps.ColumnDefinition<PhaseView>[] = [
     {
       id: 'phase',
@@ -45,6 +51,7 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
           <Box variant="small" color="text-body-secondary">
             {p.name}
             {p.expectedSeconds ? ` · ${formatExpected(p.expectedSeconds)}` : ''}
+            {p.status === 'pending' && p.after?.length ? <span data-testid={`phase-after-${p.name}`}>{` · after ${p.after.join(', ')}`}</span> : null}
           </Box>
         </div>
       ),
@@ -101,7 +108,7 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
       trackBy="name"
       wrapLines
       header={
-        <Header variant="h2" counter={`(${done}/${operation.phases.length})`} description="Each phase observes the actual state first, so a retry continues where reality is.">
+        <Header variant="h2" counter={`(${done}/${operation.phases.length})`} description={<span data-testid="phase-table-description">{description}</span>}>
           Phases
         </Header>
       }

@@ -5,6 +5,7 @@ import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../.
 import { dependenciesPhase } from './dependencies-phase.js';
 import { hyperpodPhase } from './hyperpod-phase.js';
 import { eksAddonsPhase, eksPhase, iamPhase } from './iam-eks-phases.js';
+import { natReadyPhase } from './nat-ready-phase.js';
 import { networkPhase } from './network-phase.js';
 import { storagePhase } from './storage-phase.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
@@ -29,7 +30,27 @@ function activeClusterPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterIn
 }
 
 /**
- * create-cluster: network → iam → eks → eks-addons → active-cluster → dependencies → hyperpod → storage.
+ * create-cluster, as a graph (docs/OPERATIONS.md draws it): each phase starts once what it reads or
+ * relies on is done, and independent phases run side by side — each still journaled, resumed and
+ * retried alone.
+ *
+ *   network ──┬─────────────── nat-ready ──────────────┐
+ *   iam ──────┴─ eks ─┬─ eks-addons ────────────────────┼─ hyperpod
+ *                     ├─ dependencies ──────────────────┘
+ *                     ├─ active-cluster
+ *                     └─ storage
+ *
+ * - network and iam need nothing of each other (subnets and roles are unrelated resources).
+ * - eks needs the subnets and security group (network) and the cluster role (iam), not the NAT
+ *   gateway: its wait (nat-ready) runs beside EKS's 8–12 minutes.
+ * - eks-addons and dependencies both need only an ACTIVE EKS cluster: EKS accepts add-ons in any
+ *   order (an add-on that needs another, like the training operator needing cert-manager and the pod
+ *   identity agent, is DEGRADED until it runs) and manifests go to the Kubernetes API.
+ * - storage needs the Kubernetes API (its PV/PVC) and the compute subnet (FSx): it runs beside the
+ *   add-ons and HyperPod, so an FSx file system (~10 minutes) no longer follows HyperPod.
+ * - hyperpod needs the NAT gateway available (its nodes reach AWS through it), the base add-ons (nodes
+ *   join through vpc-cni, kube-proxy, coredns) and the dependencies (installed before CreateCluster,
+ *   hyperpod-apis.md §5.1); the execution role and EKS come through eks.
  * Each phase observes first, so a retry or a resume after a crash continues where reality is.
  */
 export function createClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'create-cluster', CreateClusterState> {
@@ -37,15 +58,17 @@ export function createClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'create-
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),
     initialState: () => ({}),
+    // In an order they can run in (each names only phases above it); `after` as drawn above.
     phases: [
-      networkPhase(deps),
-      iamPhase(deps),
-      eksPhase(deps),
-      eksAddonsPhase(deps),
-      activeClusterPhase(deps),
-      dependenciesPhase(deps),
-      hyperpodPhase(deps),
-      storagePhase(deps),
+      { ...networkPhase(deps), after: [] },
+      { ...natReadyPhase(deps), after: ['network'] },
+      { ...iamPhase(deps), after: [] },
+      { ...eksPhase(deps), after: ['network', 'iam'] },
+      { ...eksAddonsPhase(deps), after: ['eks'] },
+      { ...activeClusterPhase(deps), after: ['eks'] },
+      { ...dependenciesPhase(deps), after: ['eks'] },
+      { ...hyperpodPhase(deps), after: ['nat-ready', 'eks-addons', 'dependencies'] },
+      { ...storagePhase(deps), after: ['eks'] },
     ],
     result: (state, input) => {
       const names = state.accountId ? resourceNames(input.name, state.accountId, input.region) : undefined;

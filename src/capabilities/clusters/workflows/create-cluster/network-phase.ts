@@ -54,38 +54,39 @@ function record(ctx: Ctx, net: ClusterNetwork, zones: string[]): void {
   });
 }
 
+/** Makes whatever of the network is missing (finding what exists first) and records its ids. */
+export async function ensureNetwork(deps: WorkflowDeps, ctx: Ctx): Promise<void> {
+  const zones = await zonesFor(deps, ctx);
+  const existing = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
+  const net = await deps.cloud.network.ensure(ctx.input.region, ctx.input.name, networkPlan(zones, existing), (m) => ctx.log(m));
+  record(ctx, net, zones);
+}
+
+/**
+ * Everything is made and the NAT gateway is requested: done here. Waiting for the NAT gateway is the
+ * nat-ready phase's, so that EKS (which needs the subnets and the security group, not the NAT
+ * gateway) is created meanwhile.
+ */
 export function networkPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
   return {
     name: 'network',
     title: 'Network: VPC, subnets in two zones, gateways, routes, security group, S3 endpoint',
-    expectedSeconds: 150,
+    expectedSeconds: 30,
     async observe(ctx) {
       const zones = await zonesFor(deps, ctx);
       const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
       if (!net.vpcId) return 'needs-act';
       const plan = networkPlan(zones, net);
-      if (NetworkAdapter.isComplete(net, plan)) {
+      const made = NetworkAdapter.isComplete({ ...net, natGatewayState: 'available' }, plan) && (net.natGatewayState === 'pending' || net.natGatewayState === 'available');
+      if (made) {
         record(ctx, net, zones);
         return 'done';
       }
-      const onlyNatPending = NetworkAdapter.isComplete({ ...net, natGatewayState: 'available' }, plan) && net.natGatewayState === 'pending';
-      if (onlyNatPending) record(ctx, net, zones);
       // Pieces that exist but lack an attribute (a create whose attribute change never ran): act finishes them.
       const unfinished = missingAttributes(net);
       if (unfinished.length) ctx.log(`Incomplete: ${unfinished.map(describeMissing).join('; ')}`);
-      return onlyNatPending ? 'in-progress' : 'needs-act';
+      return 'needs-act';
     },
-    async act(ctx) {
-      const zones = await zonesFor(deps, ctx);
-      const existing = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
-      const net = await deps.cloud.network.ensure(ctx.input.region, ctx.input.name, networkPlan(zones, existing), (m) => ctx.log(m));
-      record(ctx, net, zones);
-    },
-    pollKey: (ctx) => `ec2:${ctx.input.region}:nat:${ctx.state.natGatewayId}`,
-    async await(ctx) {
-      const state = await deps.cloud.network.natGatewayState(ctx.input.region, ctx.state.natGatewayId!);
-      if (state === 'failed') throw new Error(`NAT gateway ${ctx.state.natGatewayId} failed; retry the network phase to make a new one.`);
-      return { done: state === 'available', progress: `NAT gateway ${state}` };
-    },
+    act: (ctx) => ensureNetwork(deps, ctx),
   };
 }
