@@ -23,6 +23,7 @@ describe('cluster visibility: creating, half-made, deleted', () => {
 
   it('GET /clusters/{name} while the NAT gateway and EKS are awaited side by side answers 200 Creating with its operation', async () => {
     await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } }); // the NAT gateway stays pending, EKS CREATING
+    let deleteId = '';
     try {
       const created = await server.api('POST', '/api/v1/clusters', request('early'));
       assert.equal(created.status, 202, JSON.stringify(created.body));
@@ -48,19 +49,25 @@ describe('cluster visibility: creating, half-made, deleted', () => {
       assert.equal(cancelled?.status, 'Failed', JSON.stringify(cancelled));
       assert.equal(cancelled.failedOperation.status, 'cancelled');
       assert.ok(tagged(await sb.inventory(), 'early').length > 0, 'the cancelled create left resources');
+
+      // The cancel left the EKS cluster CREATING (it is made beside the NAT wait), which EKS refuses to
+      // delete: the delete awaits the end of its create, then deletes it.
+      const del = await server.api('DELETE', '/api/v1/clusters/early?confirm=true');
+      assert.equal(del.status, 202, JSON.stringify(del.body));
+      deleteId = del.body.operation.id;
+      let eks: any;
+      for (let i = 0; i < 500 && !/CREATING: deleted once that ends/.test(eks?.progress ?? ''); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        eks = (await server.api('GET', `/api/v1/operations/${deleteId}`)).body.phases.find((p: any) => p.name === 'eks');
+      }
+      assert.equal(eks.status, 'awaiting', JSON.stringify(eks));
+      assert.match(eks.progress, /eks CREATING: deleted once that ends/);
     } finally {
       await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: SPEED } });
     }
-    // The cancel left the EKS cluster CREATING (it is created beside the NAT wait). EKS refuses to delete a
-    // cluster still CREATING (ResourceInUseException) and delete-cluster does not yet wait for it to settle
-    // (docs/OPERATIONS.md, Known limits): let it settle first.
-    for (let i = 0; i < 100; i++) {
-      const eks = await sb.aws(['eks', 'describe-cluster', '--name', 'early-eks']);
-      if (eks.json?.cluster?.status !== 'CREATING') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const del = await server.api('DELETE', '/api/v1/clusters/early?confirm=true');
-    assert.equal((await server.waitForOperation(del.body.operation.id)).status, 'succeeded');
+    const deleted = await server.waitForOperation(deleteId);
+    assert.equal(deleted.status, 'succeeded', JSON.stringify(deleted.error ?? deleted.phases));
+    assert.equal(deleted.phases.find((p: any) => p.name === 'eks').attempts, 1, 'waited, then deleted, in one attempt');
     assert.equal(await listed('early'), undefined);
   });
 

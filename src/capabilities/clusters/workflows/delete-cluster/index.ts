@@ -26,7 +26,9 @@ async function names(deps: WorkflowDeps, ctx: Ctx) {
 
 /**
  * A phase that deletes one resource and waits until it is gone: observe finds it (or not), act
- * asks for the deletion, await polls until the describe call no longer finds it.
+ * asks for the deletion, await polls until the describe call no longer finds it. A resource still
+ * settling (`settling`, e.g. an EKS cluster still CREATING after a create was cancelled) cannot be
+ * deleted yet: the phase awaits it, then observes again and act deletes it.
  */
 function removalPhase(spec: {
   name: string;
@@ -36,8 +38,11 @@ function removalPhase(spec: {
   /** The resource's status, or undefined when it is gone. */
   status: (ctx: Ctx) => Promise<{ status: string; failure?: string } | undefined>;
   deletingStatus: string;
+  /** Statuses in which the cloud refuses the deletion until the resource settles. */
+  settling?: readonly string[];
   remove: (ctx: Ctx) => Promise<string>;
 }): Phase {
+  const settling = (status: string) => spec.settling?.includes(status) ?? false;
   return {
     name: spec.name,
     title: spec.title,
@@ -46,7 +51,8 @@ function removalPhase(spec: {
     async observe(ctx) {
       const found = await spec.status(ctx);
       if (!found) return 'done';
-      return found.status === spec.deletingStatus ? 'in-progress' : 'needs-act';
+      if (settling(found.status)) ctx.log(`${spec.name} is ${found.status}: it is deleted once that ends`);
+      return found.status === spec.deletingStatus || settling(found.status) ? 'in-progress' : 'needs-act';
     },
     async act(ctx) {
       ctx.log(await spec.remove(ctx));
@@ -55,7 +61,11 @@ function removalPhase(spec: {
     async await(ctx) {
       const found = await spec.status(ctx);
       if (found?.failure) throw new CloudError(spec.name, 'Delete', 'DeleteFailed', found.failure);
-      return { done: !found, progress: found ? `${spec.name} ${found.status}` : `${spec.name} gone` };
+      if (!found) return { done: true, progress: `${spec.name} gone` };
+      if (settling(found.status)) return { done: false, progress: `${spec.name} ${found.status}: deleted once that ends` };
+      // Settled and not being deleted (it was settling when observed): observe again, and act deletes it.
+      if (found.status !== spec.deletingStatus) return { done: false, observeAgain: true, progress: `${spec.name} ${found.status}` };
+      return { done: false, progress: `${spec.name} ${found.status}` };
     },
   };
 }
@@ -97,7 +107,8 @@ function storagePhase(deps: WorkflowDeps): Phase {
       if (fs) ctx.setState({ fileSystemId: fs.FileSystemId });
       const bucket = await deps.cloud.storage.bucketExists(ctx.input.region, n.bucket);
       if (!fs && !bucket) return 'done';
-      return !bucket && fs?.Lifecycle === 'DELETING' ? 'in-progress' : 'needs-act';
+      // FSx refuses DeleteFileSystem while CREATING (a create cancelled while it was made): await it first.
+      return !bucket && (fs?.Lifecycle === 'DELETING' || fs?.Lifecycle === 'CREATING') ? 'in-progress' : 'needs-act';
     },
     async act(ctx) {
       const n = await names(deps, ctx);
@@ -105,6 +116,10 @@ function storagePhase(deps: WorkflowDeps): Phase {
       const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
       if (fs) {
         ctx.setState({ fileSystemId: fs.FileSystemId });
+        if (fs.Lifecycle === 'CREATING') {
+          ctx.log(`FSx file system ${fs.FileSystemId} is still CREATING: it is deleted once that ends`);
+          return;
+        }
         await deps.cloud.storage.deleteFileSystem(ctx.input.region, fs.FileSystemId!);
         ctx.log(`Deleting FSx file system ${fs.FileSystemId}`);
       }
@@ -113,7 +128,11 @@ function storagePhase(deps: WorkflowDeps): Phase {
     async await(ctx) {
       if (!ctx.state.fileSystemId) return { done: true };
       const fs = await deps.cloud.storage.describeFileSystem(ctx.input.region, ctx.state.fileSystemId);
-      return { done: !fs, progress: fs ? `FSx ${fs.Lifecycle}` : 'FSx gone' };
+      if (!fs) return { done: true, progress: 'FSx gone' };
+      if (fs.Lifecycle === 'CREATING') return { done: false, progress: 'FSx CREATING: deleted once that ends' };
+      // Settled (AVAILABLE or FAILED) and not being deleted: observe again, and act deletes it.
+      if (fs.Lifecycle !== 'DELETING') return { done: false, observeAgain: true, progress: `FSx ${fs.Lifecycle}` };
+      return { done: false, progress: 'FSx DELETING' };
     },
   };
 }
@@ -125,6 +144,8 @@ function eksPhase(deps: WorkflowDeps): Phase {
     expectedSeconds: 300,
     pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
     deletingStatus: 'DELETING',
+    // EKS refuses DeleteCluster while the cluster is being created or updated (ResourceInUseException).
+    settling: ['CREATING', 'UPDATING'],
     async status(ctx) {
       const c = await deps.cloud.eks.describeCluster(ctx.input.region, (await names(deps, ctx)).eksCluster);
       return c ? { status: c.status! } : undefined;
