@@ -111,7 +111,7 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     await Promise.all(Array.from({ length: 10 }, () => views.list(REGION)));
     await views.get(REGION, 'alpha');
     assert.deepEqual(ops.reads, { active: 2, unsettled: 1 });
-    const op = { id: 'op-2', kind: 'add-instance-group', target: `cluster/${REGION}/alpha/instance-group/gpu`, status: 'pending' } as OperationView;
+    const op = { id: 'op-2', kind: 'add-instance-group', target: `cluster/${REGION}/alpha/instance-group/gpu`, status: 'pending', runningPhases: [] as string[] } as OperationView;
     ops.running.set(`cluster/${REGION}/alpha`, op);
     ops.emit(op.target, op);
     const alpha = (await views.list(REGION)).find((c) => c.name === 'alpha')!;
