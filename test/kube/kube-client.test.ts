@@ -7,7 +7,9 @@ import { KubeError, KubeExpired, KubeKindNotServed, KubeNotFound } from '../../s
 import { HYPERPOD_NODE_CLASS } from '../../src/domain/kube/hyperpod-node-class.js';
 import { kubeKind, parseBase, strings, type KubeResource } from '../../src/domain/kube/kind.js';
 import { NODE_POOL } from '../../src/domain/kube/node-pool.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { POD } from '../../src/domain/kube/pod.js';
+import { kubeAccess } from '../helpers/kube.js';
+import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
 
 /** A kind no module of ours covers, typed here: the client is generic over any descriptor. */
@@ -159,5 +161,35 @@ describe('typed Kubernetes operations on a sandbox EKS cluster', () => {
     await kube.apply(CONFIG_MAP, cm('w-a', { v: '5' }, { w: 'yes' }));
     assert.equal(summary(await next(afterCompaction)), 'MODIFIED w-a {"v":"5"}', 'and watching on from the new list');
     await afterCompaction.return!(undefined);
+  });
+
+  it('reads a container log (tailed, bounded) and follows it live until told to stop', async () => {
+    const capacity = { cpu: '8', memory: '32Gi', pods: '110' };
+    // A kubelet registers its Node with its status (apply would leave the status out).
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }], capacity, allocatable: capacity } };
+    await (await kubeAccess(sb, 'kt')).kubectl(['create', '-f', '-'], { input: JSON.stringify(node) });
+    const pod = (name: string, containers: Array<{ name: string; command: string[] }>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: containers.map((c) => ({ ...c, image: 'busybox:1.36' })) } });
+    await kube.applyAll([pod('ticker', [{ name: 'main', command: ['sh', '-c', 'while true; do echo tick; sleep 5; done'] }]), pod('pair', [{ name: 'a', command: ['sleep', '3600'] }, { name: 'b', command: ['sleep', '3600'] }])]);
+    await eventually(async () => (await kube.get(POD, 'ticker', 'default')).status.phase === 'Running', { sandbox: sb, stepSeconds: 5, what: 'ticker running' });
+    await sb.advance(30);
+    const text = async (stream: NodeJS.ReadableStream) => {
+      let out = '';
+      for await (const chunk of stream) out += String(chunk);
+      return out;
+    };
+    assert.equal(await text(await kube.logs({ name: 'ticker', namespace: 'default' }, { tailLines: 2 })), 'tick\ntick\n');
+    assert.equal(await text(await kube.logs({ name: 'ticker', namespace: 'default' }, { limitBytes: 3 })), 'tic');
+
+    const stop = new AbortController();
+    const live = await kube.logs({ name: 'ticker', namespace: 'default' }, { follow: true, tailLines: 1, signal: stop.signal });
+    let seen = '';
+    live.on('data', (chunk) => (seen += String(chunk)));
+    const ended = new Promise<void>((resolve) => live.on('end', resolve));
+    await eventually(async () => seen.split('\n').filter((l) => l === 'tick').length >= 3, { sandbox: sb, stepSeconds: 10, what: 'new lines while following' });
+    stop.abort();
+    await ended;
+
+    await assert.rejects(kube.logs({ name: 'pair', namespace: 'default' }), (err: unknown) => err instanceof KubeError && err.httpStatus === 400 && /has containers a, b: name the one/.test(err.message));
+    await assert.rejects(kube.logs({ name: 'nobody', namespace: 'default' }), (err: unknown) => err instanceof KubeNotFound && err.object.name === 'nobody' && err.object.kind === 'Pod');
   });
 });
