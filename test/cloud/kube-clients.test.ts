@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AssociateAccessPolicyCommand, CreateAccessEntryCommand, DeleteClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { AwsClients, Cloud } from '../../src/cloud/index.js';
+import { KubeClients } from '../../src/cloud/k8s/client-cache.js';
 import { KubeClusterClient, type EksEndpoint } from '../../src/cloud/k8s/cluster-client.js';
 import type { AwsCredentials } from '../../src/cloud/k8s/eks-token.js';
 import { CloudError } from '../../src/domain/errors.js';
@@ -134,5 +136,27 @@ describe('Kubernetes clients of EKS clusters (cache and tokens) on the sandbox',
     const counted = await describeCalls();
     await assert.rejects(cloud.kube(REGION, 'brief2'), (err: unknown) => err instanceof KubeApiUnavailable && /does not exist/.test(err.message));
     assert.equal((await describeCalls()) - counted, 1, 'the not-found answer dropped the cached client');
+  });
+
+  it('forgets a client whose endpoint refuses connections, and finds the cluster where it lives now', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const eks = new Cloud(new AwsClients({ defaultRegion: REGION })).eks;
+    let described = 0;
+    // The first answer is an address nothing listens on any more (the cluster moved); the next is the real one.
+    const clients = new KubeClients(async (region, name) => {
+      const c = await eks.describeCluster(region, name);
+      return described++ === 0 ? { ...c, endpoint: c!.endpoint!.replace(/:\d+\//, `:${closed}/`) } : c;
+    });
+    const stale = await clients.get(REGION, 'kc');
+    await assert.rejects(stale.list(NAMESPACE), (err: unknown) => err instanceof CloudError && err.code === 'NetworkingError' && err.retryable && /ECONNREFUSED/.test(err.message));
+    const fresh = await clients.get(REGION, 'kc');
+    assert.notEqual(fresh, stale);
+    assert.ok((await fresh.list(NAMESPACE)).length > 0);
+    assert.equal(described, 2);
   });
 });

@@ -7,6 +7,11 @@ import type { KubePage, KubeWatchEvent, KubeWatchOptions } from '../ports.js';
  * server ends the stream (it does every few minutes); and when the server says that version is gone
  * (an ERROR event with 410 Expired: the history was compacted), list again and report the
  * difference — MODIFIED/ADDED for what is there, DELETED for what vanished meanwhile.
+ *
+ * Like an informer it keeps the last object of each key it has seen (that is how it can report what
+ * vanished): watch a selected set (namespace, selectors), not every pod of a large cluster. A watch
+ * resumed from a caller's resourceVersion knows nothing from before it, so a relist reports the
+ * objects it finds as ADDED and cannot name what vanished before the watch began.
  */
 
 /** What the watch needs of the client: a full list, and one raw watch stream. */
