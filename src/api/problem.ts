@@ -68,13 +68,15 @@ const STATUS: Record<DomainError['kind'], number> = {
 
 export function problemFor(err: unknown, instance?: string): Problem {
   if (err instanceof DomainError) {
-    const e = err as DomainError & { problems?: FieldProblem[]; code?: string; remedy?: string; httpStatus?: number; field?: string; service?: string };
+    const e = err as DomainError & { problems?: FieldProblem[]; code?: string; remedy?: string; httpStatus?: number; field?: string; service?: string; answerStatus?: number };
     let status = STATUS[err.kind];
     // The cloud's own 4xx (e.g. a quota it enforces) is the caller's to fix; keep it.
     if (err.kind === 'cloud' && e.httpStatus && e.httpStatus >= 400 && e.httpStatus < 500 && e.httpStatus !== 429) status = 422;
     if (err.kind === 'cloud' && e.httpStatus === 429) status = 503;
     // The cloud did not answer within its deadline: a gateway timeout, not a failure of the request.
     if (err.kind === 'cloud' && e.code === CLOUD_TIMEOUT) status = 504;
+    // Errors that know better say so (Kubernetes: a 409 stays a conflict, a missing kind is a 422 with its remedy).
+    if (e.answerStatus) status = e.answerStatus;
     const errors = e.problems?.length ? e.problems : e.field ? [{ path: e.field, message: err.message }] : undefined;
     return {
       type: `https://instantstart.dev/problems/${err.kind}`,

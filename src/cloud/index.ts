@@ -9,8 +9,8 @@ import { IamRoles } from './aws/iam-roles.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
 import { StorageAdapter } from './aws/storage.js';
-import { KubeClusterClient } from './k8s/cluster-client.js';
-import type { CloudPort } from './ports.js';
+import { KubeClients } from './k8s/client-cache.js';
+import type { CloudPort, KubePort } from './ports.js';
 
 /**
  * Everything the workflows use to reach the cloud, built once per server. Workflows depend on this
@@ -26,16 +26,18 @@ export class Cloud implements CloudPort {
   readonly hyperpodGroups: HyperPodGroupsAdapter;
   readonly hyperpodNodes: HyperPodNodesAdapter;
   private account?: Promise<string>;
+  private readonly kubeClients: KubeClients;
 
   constructor(readonly clients: AwsClients) {
     this.network = new NetworkAdapter(clients);
     this.teardown = new NetworkTeardown(clients, this.network);
     this.iam = new IamRoles(clients);
-    this.eks = new EksAdapter(clients);
+    this.eks = new EksAdapter(clients, (region, name) => this.kubeClients.forget(region, name));
     this.hyperpod = new HyperPodAdapter(clients);
     this.storage = new StorageAdapter(clients);
     this.hyperpodGroups = new HyperPodGroupsAdapter(clients);
     this.hyperpodNodes = new HyperPodNodesAdapter(clients);
+    this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), { requestMs: clients.timeouts.requestMs });
   }
 
   get defaultRegion(): string {
@@ -49,16 +51,13 @@ export class Cloud implements CloudPort {
     return this.account;
   }
 
-  /** A Kubernetes client for an ACTIVE EKS cluster. */
-  async kube(region: string, eksClusterName: string): Promise<KubeClusterClient> {
-    const c = await this.eks.describeCluster(region, eksClusterName);
-    if (!c?.endpoint || !c.certificateAuthority?.data) {
-      throw new Error(`EKS cluster ${eksClusterName} has no API endpoint yet (status ${c?.status ?? 'missing'}).`);
-    }
-    return new KubeClusterClient(
-      { clusterName: eksClusterName, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data },
-      { requestMs: this.clients.timeouts.requestMs },
-    );
+  /** The cluster's cached Kubernetes client (one DescribeCluster per cluster, not per use). */
+  kube(region: string, eksClusterName: string): Promise<KubePort> {
+    return this.kubeClients.get(region, eksClusterName);
+  }
+
+  forgetKube(region: string, eksClusterName: string): void {
+    this.kubeClients.forget(region, eksClusterName);
   }
 }
 

@@ -1,4 +1,7 @@
 import type { FieldProblem } from './errors.js';
+import { HYPERPOD_NODE_CLASS, hyperpodNodeClassManifest } from './kube/hyperpod-node-class.js';
+import { conditionOf, type Condition } from './kube/kind.js';
+import { nodePoolManifest } from './kube/node-pool.js';
 import type { KubeObject } from './kube-object.js';
 
 /**
@@ -8,12 +11,6 @@ import type { KubeObject } from './kube-object.js';
  */
 
 export const KARPENTER_OBJECT_NAME = 'instantstart';
-export const NODECLASS_API = 'karpenter.sagemaker.amazonaws.com/v1';
-export const NODECLASS_KIND = 'HyperpodNodeClass';
-export const NODEPOOL_API = 'karpenter.sh/v1';
-export const NODEPOOL_KIND = 'NodePool';
-/** The CRD that appears once HyperPod runs Karpenter for the cluster. */
-export const NODECLASS_CRD = 'hyperpodnodeclasses.karpenter.sagemaker.amazonaws.com';
 /** How long a node may sit empty before Karpenter gives it back (HyperPod then removes the instance). */
 export const CONSOLIDATE_AFTER = '5m';
 
@@ -44,41 +41,18 @@ export function autoscalingRefusals(cluster: string, continuous: boolean, groups
 
 /** The HyperpodNodeClass and NodePool that let Karpenter scale `groups`, applied in this order. */
 export function karpenterManifests(groups: string[]): KubeObject[] {
-  const labels = { 'app.kubernetes.io/managed-by': 'instantstart' };
   return [
-    { apiVersion: NODECLASS_API, kind: NODECLASS_KIND, metadata: { name: KARPENTER_OBJECT_NAME, labels }, spec: { instanceGroups: groups } },
-    {
-      apiVersion: NODEPOOL_API,
-      kind: NODEPOOL_KIND,
-      metadata: { name: KARPENTER_OBJECT_NAME, labels },
-      spec: {
-        template: {
-          spec: {
-            nodeClassRef: { group: NODECLASS_API.split('/')[0], kind: NODECLASS_KIND, name: KARPENTER_OBJECT_NAME },
-            // Any type of the listed groups: the groups themselves are the choice of capacity.
-            requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists' }],
-            expireAfter: 'Never',
-          },
-        },
-        disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: CONSOLIDATE_AFTER },
-      },
-    },
+    hyperpodNodeClassManifest(KARPENTER_OBJECT_NAME, groups),
+    nodePoolManifest({ name: KARPENTER_OBJECT_NAME, nodeClass: { apiVersion: HYPERPOD_NODE_CLASS.apiVersion, kind: HYPERPOD_NODE_CLASS.kind, name: KARPENTER_OBJECT_NAME }, consolidateAfter: CONSOLIDATE_AFTER }),
   ];
 }
 
-/** The groups a HyperpodNodeClass read back from the cluster lists (empty for anything else). */
-export function nodeClassGroups(obj: unknown): string[] {
-  const groups = (obj as { spec?: { instanceGroups?: unknown } } | undefined)?.spec?.instanceGroups;
-  return Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [];
-}
-
-/** The Ready condition of a Karpenter object read back from the cluster. */
-export function readyCondition(obj: unknown): { ready: boolean; reason?: string; message?: string } | undefined {
+/** The Ready condition of a Karpenter object read back from the cluster, as the autoscaling view shows it. */
+export function readyCondition(obj: { status: { conditions: readonly Condition[] } } | undefined): { ready: boolean; reason?: string; message?: string } | undefined {
   if (!obj) return undefined;
-  const conditions = (obj as { status?: { conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }> } }).status?.conditions ?? [];
-  const c = conditions.find((x) => x.type === 'Ready');
+  const c = conditionOf(obj.status.conditions, 'Ready');
   if (!c) return { ready: false, reason: 'Pending', message: 'Karpenter has not reported on it yet' };
   return { ready: c.status === 'True', ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
 }
 
-export const sameGroups = (a: string[], b: string[]): boolean => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+export const sameGroups = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');

@@ -1,3 +1,6 @@
+import { daemonSetManifest } from './kube/daemon-set.js';
+import { namespaceManifest } from './kube/namespace.js';
+import { serviceAccountManifest } from './kube/service-account.js';
 import type { KubeObject } from './kube-object.js';
 
 /**
@@ -22,35 +25,14 @@ export const BASE_EKS_ADDONS = ['vpc-cni', 'kube-proxy', 'coredns', 'eks-pod-ide
 
 export const HYPERPOD_NAMESPACE = 'aws-hyperpod';
 const HYPERPOD_NODES = { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' };
-/** Agents must keep running on nodes HyperPod marked unhealthy: that is when they matter. */
-const TOLERATE_ALL = [{ operator: 'Exists' }];
 
-function daemonSet(namespace: string, name: string, image: string, extra: { serviceAccountName?: string; args?: string[] } = {}): KubeObject {
-  const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': 'instantstart' };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name, namespace, labels },
-    spec: {
-      selector: { matchLabels: { 'app.kubernetes.io/name': name } },
-      template: {
-        metadata: { labels },
-        spec: {
-          ...(extra.serviceAccountName ? { serviceAccountName: extra.serviceAccountName } : {}),
-          nodeSelector: HYPERPOD_NODES,
-          tolerations: TOLERATE_ALL,
-          priorityClassName: 'system-node-critical',
-          containers: [{ name, image, ...(extra.args ? { args: extra.args } : {}), resources: { requests: { cpu: '10m', memory: '64Mi' } } }],
-        },
-      },
-    },
-  };
-}
+const daemonSet = (namespace: string, name: string, image: string, extra: { serviceAccountName?: string; args?: string[] } = {}): KubeObject =>
+  daemonSetManifest({ namespace, name, image, nodeSelector: HYPERPOD_NODES, ...extra });
 
 function healthMonitoringAgent(region: string): KubeObject[] {
   return [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: HYPERPOD_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'instantstart' } } },
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'health-monitoring-agent', namespace: HYPERPOD_NAMESPACE } },
+    namespaceManifest(HYPERPOD_NAMESPACE),
+    serviceAccountManifest(HYPERPOD_NAMESPACE, 'health-monitoring-agent'),
     daemonSet(HYPERPOD_NAMESPACE, 'health-monitoring-agent', `905418368575.dkr.ecr.${region}.amazonaws.com/hyperpod-health-monitoring-agent:1.0.674.0_1.0.199.0`, {
       serviceAccountName: 'health-monitoring-agent',
       args: ['--enable-k8s-exporter=false', '--config.monitor=/config/system-message-monitor.json'],

@@ -80,6 +80,8 @@ export interface NodeHealthInput {
   kube?: KubeNodeFacts;
   /** The cluster's NodeRecovery: with Automatic HyperPod reboots/replaces labelled nodes itself. */
   nodeRecovery?: 'Automatic' | 'None';
+  /** SageMaker was not asked (a Kubernetes-only view): its absence then says nothing about the instance. */
+  kubernetesOnly?: boolean;
   now: Timestamp;
 }
 
@@ -137,7 +139,7 @@ export function nodeHealth(input: NodeHealthInput): NodeHealth {
     const fromInstance = instanceVerdict(sagemaker, labels, now);
     if (fromInstance) return fromInstance;
     if (!kube) return missingInKubernetes(sagemaker, now);
-  } else if (labels[NODE_HEALTH_LABEL] !== undefined || labels[INSTANCE_GROUP_LABEL] !== undefined) {
+  } else if (!input.kubernetesOnly && (labels[NODE_HEALTH_LABEL] !== undefined || labels[INSTANCE_GROUP_LABEL] !== undefined)) {
     // A HyperPod-labelled Node whose instance HyperPod no longer lists: terminated, its Node left behind.
     return verdict('degraded', 'instance-missing', `Kubernetes still has node ${kube!.name}, but HyperPod no longer lists its instance; it was probably terminated and the Node object is left over.`, 'investigate');
   }

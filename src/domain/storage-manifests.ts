@@ -1,3 +1,5 @@
+import { persistentVolumeManifest } from './kube/persistent-volume.js';
+import { persistentVolumeClaimManifest } from './kube/persistent-volume-claim.js';
 import type { KubeObject } from './kube-object.js';
 
 /**
@@ -41,27 +43,8 @@ function boundVolume(p: {
   csi: { driver: string; volumeHandle: string; volumeAttributes: Record<string, string> };
 }): KubeObject[] {
   const namespace = p.namespace ?? 'default';
-  const labels = { 'app.kubernetes.io/managed-by': 'instantstart' };
   return [
-    {
-      apiVersion: 'v1',
-      kind: 'PersistentVolume',
-      metadata: { name: p.volumeName, labels },
-      spec: {
-        capacity: { storage: p.storage },
-        accessModes: ['ReadWriteMany'],
-        persistentVolumeReclaimPolicy: 'Retain',
-        storageClassName: '',
-        claimRef: { namespace, name: p.claimName },
-        mountOptions: p.mountOptions,
-        csi: p.csi,
-      },
-    },
-    {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: p.claimName, namespace, labels },
-      spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: p.volumeName, resources: { requests: { storage: p.storage } } },
-    },
+    persistentVolumeManifest({ name: p.volumeName, claim: { namespace, name: p.claimName }, storage: p.storage, mountOptions: p.mountOptions, csi: p.csi }),
+    persistentVolumeClaimManifest({ name: p.claimName, namespace, volumeName: p.volumeName, storage: p.storage }),
   ];
 }

@@ -1,5 +1,6 @@
 import type { CloudPort, HyperPodCluster, KubePort } from '../cloud/ports.js';
 import { NotFoundError } from '../domain/errors.js';
+import { KubeApiUnavailable } from '../domain/kube/errors.js';
 
 /** DescribeCluster of a HyperPod cluster that must exist (404 naming it and the Region otherwise). */
 export async function describeHyperPod(cloud: CloudPort, region: string, cluster: string): Promise<HyperPodCluster> {
@@ -8,15 +9,27 @@ export async function describeHyperPod(cloud: CloudPort, region: string, cluster
   return hp;
 }
 
+/** The EKS cluster that orchestrates a HyperPod cluster (undefined for one that is not EKS-orchestrated). */
+export const eksClusterOf = (hp: HyperPodCluster): string | undefined => hp.Orchestrator?.Eks?.ClusterArn?.split('/').pop() || undefined;
 
 /**
- * The Kubernetes API of a HyperPod cluster, through the EKS cluster that orchestrates it; undefined
- * while that EKS cluster has no endpoint (or the cluster is not EKS-orchestrated).
+ * The one way to the Kubernetes API of a HyperPod cluster: through the EKS cluster that
+ * orchestrates it, from the cloud's per-cluster client cache. With `required`, a cluster without an
+ * API (yet) is a retryable KubeApiUnavailable error (for phases, which wait it out); without it,
+ * undefined (for read models, which show what they can).
  */
-export async function kubeOfHyperPod(cloud: CloudPort, hp: HyperPodCluster, region: string): Promise<KubePort | undefined> {
-  const eksName = hp.Orchestrator?.Eks?.ClusterArn?.split('/').pop();
-  if (!eksName) return undefined;
-  const eks = await cloud.eks.describeCluster(region, eksName);
-  if (!eks?.endpoint) return undefined;
-  return cloud.kube(region, eksName);
+export async function kubeOfHyperPod(cloud: CloudPort, hp: HyperPodCluster, region: string, options: { required: true }): Promise<KubePort>;
+export async function kubeOfHyperPod(cloud: CloudPort, hp: HyperPodCluster, region: string, options?: { required?: false }): Promise<KubePort | undefined>;
+export async function kubeOfHyperPod(cloud: CloudPort, hp: HyperPodCluster, region: string, options: { required?: boolean } = {}): Promise<KubePort | undefined> {
+  const eksName = eksClusterOf(hp);
+  if (!eksName) {
+    if (options.required) throw new KubeApiUnavailable(hp.ClusterName ?? 'unknown', 'not EKS-orchestrated');
+    return undefined;
+  }
+  try {
+    return await cloud.kube(region, eksName);
+  } catch (err) {
+    if (err instanceof KubeApiUnavailable && !options.required) return undefined;
+    throw err;
+  }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NodeViews } from '../../src/capabilities/nodes/views.js';
 import type { CloudPort, KubePort, ListedKubeObject } from '../../src/cloud/ports.js';
+import type { KubeKind } from '../../src/domain/kube/kind.js';
 import { ListNodesQuerySchema } from '../../src/domain/schemas/nodes.js';
 
 const REGION = 'us-west-2';
@@ -23,8 +24,10 @@ function cluster() {
     status: { conditions: [{ type: 'Ready', status: 'True' }] },
   }));
   const kube = {
-    async list(_apiVersion: string, kind: string, options: { fieldSelector?: string } = {}) {
-      if (kind === 'Node') return (nodeLists++, kubeNodes);
+    // As the client does: typed by the kind descriptor, each item parsed by it.
+    async list(descriptor: KubeKind, options: { fieldSelector?: string } = {}) {
+      const kind = descriptor.kind;
+      if (kind === 'Node') return (nodeLists++, kubeNodes.map((n) => descriptor.parse(n)));
       assert.equal(kind, 'Pod');
       podLists.push(options.fieldSelector ?? '');
       inFlight++;
@@ -35,7 +38,7 @@ function cluster() {
       assert.ok(node, `a Pod list names its node: ${options.fieldSelector}`);
       const i = parseInt(node.slice('hyperpod-i-'.length), 16);
       const pod = (n: number, phase: string) => ({ metadata: { name: `p${n}`, namespace: 'default' }, spec: { nodeName: node }, status: { phase } });
-      return [...Array.from({ length: runningPods(i) }, (_, n) => pod(n, 'Running')), pod(99, 'Succeeded')];
+      return [...Array.from({ length: runningPods(i) }, (_, n) => pod(n, 'Running')), pod(99, 'Succeeded')].map((p) => descriptor.parse(p));
     },
   } as unknown as KubePort;
   const cloud = {

@@ -4,6 +4,8 @@ import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { EksAdapter } from '../../src/cloud/aws/eks.js';
 import { KubeClusterClient } from '../../src/cloud/k8s/cluster-client.js';
 import { CloudError } from '../../src/domain/errors.js';
+import { NAMESPACE } from '../../src/domain/kube/namespace.js';
+import { NODE } from '../../src/domain/kube/node.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
 
@@ -56,9 +58,9 @@ describe('deadlines of cloud calls', () => {
       { clusterName: 'deadline', region: 'us-west-2', endpoint: c.endpoint!, certificateAuthorityData: c.certificateAuthority!.data! },
       { requestMs: 1000 },
     );
-    assert.ok((await kube.list('v1', 'Namespace')).length > 0, 'the API answers before the hang');
+    assert.ok((await kube.list(NAMESPACE)).length > 0, 'the API answers before the hang');
     const id = await hang('kubernetes', 'GET');
-    await assert.rejects(kube.list('v1', 'Node'), (err: unknown) => {
+    await assert.rejects(kube.list(NODE), (err: unknown) => {
       assert.ok(err instanceof CloudError, String(err));
       assert.equal(err.code, 'TimeoutError');
       assert.equal(err.retryable, true);
@@ -67,6 +69,6 @@ describe('deadlines of cloud calls', () => {
     });
     assert.ok(await stillHanging(id));
     await sb.admin(`/_sandbox/faults?id=${id}`, { method: 'DELETE' });
-    assert.ok(Array.isArray(await kube.list('v1', 'Node')));
+    assert.ok(Array.isArray(await kube.list(NODE)));
   });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import type { KubePort } from '../../src/cloud/ports.js';
 import { CloudError } from '../../src/domain/errors.js';
+import { kubeKind, parseBase } from '../../src/domain/kube/kind.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
 
@@ -11,11 +12,13 @@ import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
  * meanwhile (410 Expired). The sandbox's `kube-compaction` fault compacts the cluster's history just
  * before the next continued page: the list must start again and answer complete, not fail.
  */
+const CONFIG_MAP = kubeKind({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, (raw) => parseBase(raw, { apiVersion: 'v1', kind: 'ConfigMap' }));
+
 describe('a Kubernetes list whose continue token expires', () => {
   let sb: TestSandbox;
   let kube: KubePort;
   const names = Array.from({ length: 7 }, (_, i) => `page-${i}`);
-  const list = () => kube.list('v1', 'ConfigMap', { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
+  const list = () => kube.list(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
   const compactBeforeNextContinue = async (count: number) => {
     const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: 'relist', count } });
     assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -26,7 +29,7 @@ describe('a Kubernetes list whose continue token expires', () => {
     await activeCluster(sb, await buildEksWorld('relist'), 'relist');
     await sb.advance(1);
     kube = await new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })).kube('us-west-2', 'relist');
-    await kube.apply(names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { batch: 'pages' } }, data: {} })));
+    await kube.applyAll(names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { batch: 'pages' } }, data: {} })));
   });
   after(async () => {
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
@@ -36,7 +39,7 @@ describe('a Kubernetes list whose continue token expires', () => {
   it('starts again from the first page and answers every object once', async () => {
     await compactBeforeNextContinue(1);
     const all = await list();
-    assert.deepEqual(all.map((c) => c.metadata?.name), names, 'complete and without repeats');
+    assert.deepEqual(all.map((c) => c.metadata.name), names, 'complete and without repeats');
     assert.deepEqual((await sb.admin('/_sandbox/faults')).body.faults, [], 'the history was compacted while the list paged');
   });
 

@@ -1,5 +1,8 @@
 import type { CloudPort } from '../../cloud/ports.js';
-import { KARPENTER_OBJECT_NAME, NODECLASS_API, NODECLASS_KIND, NODEPOOL_API, NODEPOOL_KIND, nodeClassGroups, readyCondition } from '../../domain/autoscaling.js';
+import { KARPENTER_OBJECT_NAME, readyCondition } from '../../domain/autoscaling.js';
+import { KubeKindNotServed } from '../../domain/kube/errors.js';
+import { HYPERPOD_NODE_CLASS } from '../../domain/kube/hyperpod-node-class.js';
+import { NODE_POOL } from '../../domain/kube/node-pool.js';
 import { AUTOSCALING_SCOPE, type AutoscalingView } from '../../domain/schemas/autoscaling.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 
@@ -26,20 +29,19 @@ export async function readAutoscaling(cloud: CloudPort, region: string, cluster:
   if (!a) return view;
   const kube = await kubeOfHyperPod(cloud, hp, region);
   if (!kube) return view;
-  const nodeClass = await kube.read({ apiVersion: NODECLASS_API, kind: NODECLASS_KIND, name: KARPENTER_OBJECT_NAME }).catch(unknownKind);
+  const nodeClass = await kube.find(HYPERPOD_NODE_CLASS, KARPENTER_OBJECT_NAME).catch(unservedKind);
   if (!nodeClass) return view;
-  const nodePool = await kube.read({ apiVersion: NODEPOOL_API, kind: NODEPOOL_KIND, name: KARPENTER_OBJECT_NAME }).catch(unknownKind);
-  const poolNodes = (nodePool as { status?: { nodes?: unknown } } | undefined)?.status?.nodes;
+  const nodePool = await kube.find(NODE_POOL, KARPENTER_OBJECT_NAME).catch(unservedKind);
   return {
     ...view,
-    instanceGroups: nodeClassGroups(nodeClass),
+    instanceGroups: nodeClass.spec.instanceGroups,
     nodeClass: readyCondition(nodeClass)!,
-    ...(nodePool ? { nodePool: { ...readyCondition(nodePool)!, ...(typeof poolNodes === 'number' ? { nodes: poolNodes } : {}) } } : {}),
+    ...(nodePool ? { nodePool: { ...readyCondition(nodePool)!, ...(nodePool.status.nodes !== undefined ? { nodes: nodePool.status.nodes } : {}) } } : {}),
   };
 }
 
-/** A kind the cluster does not serve (its CRD is gone) reads as no object; other failures stay failures. */
-function unknownKind(err: unknown): undefined {
-  if (/unrecognized api version and kind|the server could not find the requested resource/i.test((err as Error).message ?? '')) return undefined;
+/** A kind the cluster does not serve (autoscaling never ran, or its CRD is gone) reads as no object; other failures stay failures. */
+function unservedKind(err: unknown): undefined {
+  if (err instanceof KubeKindNotServed) return undefined;
   throw err;
 }

@@ -3,6 +3,9 @@ import type { CloudPort, HyperPodCluster, KubePort, ListedKubeObject } from '../
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { InputError, NotFoundError } from '../../domain/errors.js';
 import type { NodeAction } from '../../domain/instance-groups.js';
+import { EVENT } from '../../domain/kube/event.js';
+import { NODE } from '../../domain/kube/node.js';
+import { POD, UNFINISHED_PODS } from '../../domain/kube/pod.js';
 import type { NodeHealthState } from '../../domain/node-health.js';
 import type {
   ClusterEvent,
@@ -35,7 +38,6 @@ interface Snapshot {
 const SNAPSHOTS_KEPT = 8;
 /** Pod lists at once for one page: a page of 50 costs ~7 rounds, not 50 requests in one burst. */
 const POD_COUNTS_AT_ONCE = 8;
-const UNFINISHED = 'status.phase!=Succeeded,status.phase!=Failed';
 
 export interface NodeViewsOptions {
   /** How long one joined read serves later pages and filters (a 5,000-node read is ~50 AWS calls). */
@@ -89,9 +91,9 @@ export class NodeViews {
     const details = await this.cloud.hyperpodNodes.describe(region, cluster, instanceId);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const nodeName = `hyperpod-${instanceId}`;
-    const kubeNode = kube ? ((await kube.list('v1', 'Node', { fieldSelector: `metadata.name=${nodeName}` }))[0] as ListedKubeObject | undefined) : undefined;
+    const kubeNode = kube ? await kube.find(NODE, nodeName) : undefined;
     if (!details && !kubeNode) throw new NotFoundError('node', instanceId, `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`);
-    const pods = kube && kubeNode ? await kube.list('v1', 'Pod', { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
+    const pods = kube && kubeNode ? await kube.list(POD, { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
     const unfinished = podsByNode(pods).get(nodeName) ?? [];
     const group = hp.InstanceGroups?.find((g) => g.InstanceGroupName === details?.InstanceGroupName);
     const node: NodeView = {
@@ -175,9 +177,9 @@ export class NodeViews {
     let kubeEvents: ListedKubeObject[] = [];
     if (kube) {
       const selector = filter.nodeName ? `involvedObject.kind=Node,involvedObject.name=${filter.nodeName}` : 'involvedObject.kind=Node';
-      kubeEvents = await kube.list('v1', 'Event', { fieldSelector: selector });
+      kubeEvents = await kube.list(EVENT, { fieldSelector: selector });
       if (filter.group) {
-        const groupNodes = new Set((await kube.list('v1', 'Node', { labelSelector: `sagemaker.amazonaws.com/instance-group-name=${filter.group}` })).map((n) => n.metadata?.name));
+        const groupNodes = new Set<string | undefined>((await kube.list(NODE, { labelSelector: `sagemaker.amazonaws.com/instance-group-name=${filter.group}` })).map((n) => n.metadata.name));
         kubeEvents = kubeEvents.filter((e) => groupNodes.has((e.involvedObject as { name?: string } | undefined)?.name));
       }
     } else {
@@ -202,7 +204,7 @@ export class NodeViews {
   private async read(region: string, cluster: string): Promise<Snapshot> {
     const hp = await describeHyperPod(this.cloud, region, cluster);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
-    const [summaries, kubeNodes] = await Promise.all([this.cloud.hyperpodNodes.listAll(region, cluster), kube ? kube.list('v1', 'Node') : Promise.resolve([])]);
+    const [summaries, kubeNodes] = await Promise.all([this.cloud.hyperpodNodes.listAll(region, cluster), kube ? kube.list(NODE) : Promise.resolve([])]);
     const now = this.now();
     const nodes = joinNodes({ summaries, kubeNodes, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now });
     return { at: now, nodes, ...(kube ? { kube } : {}), podCounts: new Map() };
@@ -214,7 +216,7 @@ export class NodeViews {
     if (!snap.kube || !name) return Promise.resolve(0);
     const known = snap.podCounts.get(name);
     if (known) return known;
-    const counted = snap.kube.list('v1', 'Pod', { fieldSelector: `spec.nodeName=${name},${UNFINISHED}` }).then((pods) => podsByNode(pods).get(name)?.length ?? 0);
+    const counted = snap.kube.list(POD, { fieldSelector: `spec.nodeName=${name},${UNFINISHED_PODS}` }).then((pods) => podsByNode(pods).get(name)?.length ?? 0);
     snap.podCounts.set(name, counted);
     // A failed count is not kept: the next page that shows the node asks again.
     counted.catch(() => snap.podCounts.get(name) === counted && snap.podCounts.delete(name));

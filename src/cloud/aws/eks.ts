@@ -24,14 +24,21 @@ const NOT_FOUND = ['ResourceNotFoundException'];
  * CreateAddon's podIdentityAssociations). Reads return undefined for "not found".
  */
 export class EksAdapter implements EksPort {
-  constructor(private readonly clients: AwsClients) {}
+  constructor(
+    private readonly clients: AwsClients,
+    /** Told of every cluster DescribeCluster no longer finds (the Kubernetes client cache forgets it). */
+    private readonly onGone: (region: string, name: string) => void = () => {},
+  ) {}
 
   async describeCluster(region: string, name: string): Promise<Cluster | undefined> {
     try {
       const r = await awsCall('eks', 'DescribeCluster', () => this.clients.eks(region).send(new DescribeClusterCommand({ name })));
       return r.cluster;
     } catch (err) {
-      if (hasCode(err, ...NOT_FOUND)) return undefined;
+      if (hasCode(err, ...NOT_FOUND)) {
+        this.onGone(region, name);
+        return undefined;
+      }
       throw err;
     }
   }

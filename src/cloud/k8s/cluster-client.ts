@@ -1,171 +1,287 @@
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { createConfiguration, KubeConfig, KubernetesObjectApi, PatchStrategy, ServerConfiguration, type KubernetesObject, type Middleware } from '@kubernetes/client-node';
-import { CloudError, cloudTimeout } from '../../domain/errors.js';
-import { DEFAULT_CLOUD_TIMEOUTS, secondsOf } from '../timeouts.js';
-import type { KubeObjectRef, KubePort, ListedKubeObject } from '../ports.js';
-import { createEksToken, type CredentialsProvider } from './eks-token.js';
+import { PassThrough, type Readable } from 'node:stream';
+import { Log, Watch } from '@kubernetes/client-node';
+import { DEFAULT_CLOUD_TIMEOUTS } from '../timeouts.js';
+import { KubeError, KubeExpired, KubeKindNotServed, KubeNotFound, type KubeObjectNaming } from '../../domain/kube/errors.js';
+import { knownKind } from '../../domain/kube/index.js';
+import { kubeKind, parseBase, qualifiedKind, type KubeKind, type KubeResource } from '../../domain/kube/kind.js';
+import { POD } from '../../domain/kube/pod.js';
+import type { KubeObject } from '../../domain/kube-object.js';
+import type { KubeListOptions, KubeLogOptions, KubePage, KubePort, KubeWatchEvent, KubeWatchOptions } from '../ports.js';
+import { answerError, endpointGone, noAnswerError, parseStatus } from './errors.js';
+import type { CredentialsProvider } from './eks-token.js';
+import { EksTokenSource } from './token-source.js';
+import { KubeTransport, statusOf, type EksEndpoint, type KubeRequest, type KubeResponse } from './transport.js';
+import { WATCH_SECONDS, watchKind } from './watch.js';
 
-/** Where an EKS cluster's API lives, from DescribeCluster. */
-export interface EksEndpoint {
-  clusterName: string;
-  region: string;
-  endpoint: string;
-  certificateAuthorityData: string;
-}
+export type { EksEndpoint };
 
 const FIELD_MANAGER = 'instantstart';
-/** Fresh starts of a list whose continue token expired (410) before the 410 is the answer. */
+const PAGE = 500;
+/** Restarts of a list whose continue token expired before it gives up (KubeExpired). */
 const LIST_RESTARTS = 3;
 
+export interface KubeClusterClientOptions {
+  credentials?: CredentialsProvider;
+  requestMs?: number;
+  /** Epoch ms for the token's age (tests move it). */
+  now?: () => number;
+  /** Told when the endpoint stops answering, so the cache that made this client can forget it. */
+  onUnreachable?: () => void;
+}
+
+const apiPath = (apiVersion: string) => (apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
+const enc = encodeURIComponent;
+
+function collectionPath(kind: KubeKind, namespace?: string): string {
+  return `${apiPath(kind.apiVersion)}${kind.namespaced && namespace !== undefined ? `/namespaces/${enc(namespace)}` : ''}/${kind.plural}`;
+}
+
+/** Namespaced objects named without a namespace live in `default`, as kubectl assumes. */
+const objectPath = (kind: KubeKind, name: string, namespace?: string) => `${collectionPath(kind, kind.namespaced ? (namespace ?? 'default') : undefined)}/${enc(name)}`;
+
 /**
- * A Kubernetes client for one EKS cluster, authenticated with an EKS token (presigned STS URL)
- * made from the same credentials as the AWS SDK — real EKS and the sandbox alike. Objects are
- * applied with server-side apply under the field manager `instantstart`, so a repeat is a no-op
- * and `kubectl` shows who owns each field. Every request (discovery included) must answer within
- * `requestMs`, or it fails with a retryable `TimeoutError` CloudError naming the cluster and call.
+ * A Kubernetes client for one EKS cluster (see KubePort), authenticated with an EKS token made from
+ * the same credentials as the AWS SDK — real EKS and the sandbox alike. Objects are written with
+ * server-side apply under the field manager `instantstart`, so a repeat is a no-op and `kubectl`
+ * shows who owns each field. Every request must answer within `requestMs`, or it fails with a
+ * retryable TimeoutError naming the cluster and the call.
  */
 export class KubeClusterClient implements KubePort {
-  private token?: { token: string; expiresAt: Date };
-  private readonly credentials: CredentialsProvider;
-  private readonly requestMs: number;
+  private readonly transport: KubeTransport;
 
-  constructor(
-    private readonly target: EksEndpoint,
-    { credentials, requestMs = DEFAULT_CLOUD_TIMEOUTS.requestMs }: { credentials?: CredentialsProvider; requestMs?: number } = {},
-  ) {
-    this.credentials = credentials ?? defaultProvider();
-    this.requestMs = requestMs;
+  constructor(target: EksEndpoint, options: KubeClusterClientOptions = {}) {
+    const tokens = new EksTokenSource({ clusterName: target.clusterName, region: target.region, credentials: options.credentials, now: options.now });
+    this.transport = new KubeTransport(target, tokens, options.requestMs ?? DEFAULT_CLOUD_TIMEOUTS.requestMs, options.onUnreachable);
   }
 
-  /** A current KubeConfig (tokens are refreshed a minute before EKS stops accepting them). */
-  private async api(): Promise<KubernetesObjectApi> {
-    if (!this.token || this.token.expiresAt.getTime() - Date.now() < 60_000) {
-      this.token = await createEksToken({ clusterName: this.target.clusterName, region: this.target.region, credentials: this.credentials });
-    }
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: this.target.clusterName, server: this.target.endpoint, caData: this.target.certificateAuthorityData, skipTLSVerify: false }],
-      users: [{ name: 'instantstart', token: this.token.token }],
-      contexts: [{ name: 'instantstart', cluster: this.target.clusterName, user: 'instantstart' }],
-      currentContext: 'instantstart',
-    });
-    // What kc.makeApiClient builds, plus a deadline on each request: the generated client has no
-    // timeout of its own, and a silent API server would otherwise hold the caller forever.
-    const deadline: Middleware = {
-      pre: async (request) => {
-        request.setSignal(AbortSignal.timeout(this.requestMs));
-        return request;
-      },
-      post: async (response) => response,
-    };
-    const config = createConfiguration({ baseServer: new ServerConfiguration(this.target.endpoint, {}), authMethods: { default: kc }, promiseMiddleware: [deadline] });
-    return new KubernetesObjectApi(config);
+  get cluster(): string {
+    return this.transport.target.clusterName;
   }
 
-  /** Server-side apply of each object, in order. */
-  async apply(objects: KubernetesObject[]): Promise<void> {
-    const api = await this.api();
-    for (const obj of objects) {
-      await this.call('apply', obj, () => api.patch(obj, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply));
-    }
+  async get<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<T> {
+    return kind.parse(await this.json(kind, 'get', { name, namespace }, { method: 'GET', path: objectPath(kind, name, namespace) }));
   }
 
-  /** The object, or undefined when it does not exist. */
-  async read(ref: KubeObjectRef): Promise<KubernetesObject | undefined> {
-    const api = await this.api();
+  async find<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<T | undefined> {
     try {
-      return await api.read({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
+      return await this.get(kind, name, namespace);
     } catch (err) {
-      if (statusOf(err) === 404) return undefined;
-      throw this.error('read', ref, err);
+      if (err instanceof KubeNotFound) return undefined;
+      throw err;
     }
+  }
+
+  async current(manifest: KubeObject): Promise<KubeResource | undefined> {
+    try {
+      return await this.find(await this.kindOf(manifest), manifest.metadata.name, manifest.metadata.namespace);
+    } catch (err) {
+      if (err instanceof KubeKindNotServed) return undefined;
+      throw err;
+    }
+  }
+
+  async listPage<T extends KubeResource>(kind: KubeKind<T>, options: KubeListOptions & { continue?: string } = {}): Promise<KubePage<T>> {
+    const query = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: options.limit ?? PAGE, continue: options.continue };
+    const body = (await this.json(kind, 'list', { namespace: options.namespace }, { method: 'GET', path: collectionPath(kind, options.namespace), query })) as {
+      metadata?: { resourceVersion?: string; continue?: string };
+      items?: unknown[];
+    };
+    const items = (Array.isArray(body.items) ? body.items : []).map((i) => kind.parse(i));
+    return { items, resourceVersion: body.metadata?.resourceVersion ?? '', ...(body.metadata?.continue ? { continue: body.metadata.continue } : {}) };
+  }
+
+  async list<T extends KubeResource>(kind: KubeKind<T>, options: KubeListOptions = {}): Promise<T[]> {
+    return (await this.listAll(kind, options)).items;
   }
 
   /**
-   * Every object of a kind, `limit` (500) per request, following `continue` tokens. When the cluster
-   * compacted its history while we paged (410 Expired on a continue token, as etcd does on a busy
-   * cluster), the list starts again from the first page — up to LIST_RESTARTS times, then the 410 is
-   * the answer.
+   * Every page. When the cluster compacted its history while we paged (410 Expired on a continue
+   * token: large, busy clusters), the pages so far are no consistent snapshot: start over, as
+   * client-go's pager does, a few times before giving up.
    */
-  async list(apiVersion: string, kind: string, options: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number } = {}): Promise<ListedKubeObject[]> {
-    const api = await this.api();
-    const out: ListedKubeObject[] = [];
-    let continueToken: string | undefined;
-    for (let restarts = 0; ; ) {
-      const page = await api
-        .list(apiVersion, kind, options.namespace, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, options.limit ?? 500, continueToken)
-        .catch((err: unknown) => {
-          if (continueToken && statusOf(err) === 410 && restarts < LIST_RESTARTS) return undefined;
-          throw this.error('list', { kind, namespace: options.namespace, name: '' }, err);
-        });
-      if (!page) {
-        restarts++;
-        out.length = 0;
-        continueToken = undefined;
-        continue;
+  private async listAll<T extends KubeResource>(kind: KubeKind<T>, options: KubeListOptions): Promise<KubePage<T>> {
+    for (let attempt = 0; attempt <= LIST_RESTARTS; attempt++) {
+      const items: T[] = [];
+      let page: KubePage<T> | undefined;
+      let resourceVersion = '';
+      try {
+        do {
+          page = await this.listPage(kind, { ...options, ...(page?.continue ? { continue: page.continue } : {}) });
+          resourceVersion ||= page.resourceVersion;
+          items.push(...page.items);
+        } while (page.continue);
+        return { items, resourceVersion };
+      } catch (err) {
+        if (!(err instanceof KubeError && err.httpStatus === 410)) throw err;
       }
-      out.push(...(page.items as unknown as ListedKubeObject[]));
-      continueToken = page.metadata?._continue || undefined;
-      if (!continueToken) break;
+    }
+    throw new KubeExpired(this.naming(kind, { namespace: options.namespace }), 'list', LIST_RESTARTS + 1);
+  }
+
+  watch<T extends KubeResource>(kind: KubeKind<T>, options: KubeWatchOptions = {}): AsyncIterable<KubeWatchEvent<T>> {
+    return watchKind(
+      {
+        listAll: (k, o) => this.listAll(k, o),
+        openStream: (k, o, onEvent, onDone) => this.openWatch(k, o, onEvent, onDone),
+        statusError: (k, s) => answerError(this.naming(k, {}), 'watch', s.code ?? 500, JSON.stringify({ kind: 'Status', ...s })),
+      },
+      kind,
+      options,
+    );
+  }
+
+  async apply<T extends KubeResource>(kind: KubeKind<T>, manifest: KubeObject): Promise<T> {
+    const { name, namespace } = manifest.metadata;
+    const body = { ...manifest, apiVersion: kind.apiVersion, kind: kind.kind };
+    const req: KubeRequest = {
+      method: 'PATCH',
+      path: objectPath(kind, name, namespace),
+      query: { fieldManager: FIELD_MANAGER, force: true },
+      body,
+      // JSON is YAML: the apply patch type takes either.
+      contentType: 'application/apply-patch+yaml',
+    };
+    return kind.parse(await this.json(kind, 'apply', { name, namespace }, req));
+  }
+
+  async applyAll(manifests: readonly KubeObject[]): Promise<void> {
+    for (const m of manifests) await this.apply(await this.kindOf(m), m);
+  }
+
+  async delete<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<boolean> {
+    try {
+      await this.json(kind, 'delete', { name, namespace }, { method: 'DELETE', path: objectPath(kind, name, namespace), query: { propagationPolicy: 'Background' } });
+      return true;
+    } catch (err) {
+      if (err instanceof KubeNotFound || err instanceof KubeKindNotServed) return false;
+      throw err;
+    }
+  }
+
+  async logs(pod: { name: string; namespace: string }, options: KubeLogOptions = {}): Promise<Readable> {
+    const naming = this.naming(POD, pod);
+    let container = options.container;
+    if (!container) {
+      const p = await this.get(POD, pod.name, pod.namespace);
+      if (p.spec.containers.length !== 1) {
+        throw new KubeError(naming, 'logs', 'BadRequest', `Pod ${pod.namespace}/${pod.name} has containers ${p.spec.containers.join(', ')}: name the one whose log to read.`, 400, false);
+      }
+      container = p.spec.containers[0]!;
+    }
+    const out = new PassThrough();
+    const logOptions = { follow: options.follow, tailLines: options.tailLines, sinceSeconds: options.sinceSeconds, limitBytes: options.limitBytes, previous: options.previous, timestamps: options.timestamps };
+    try {
+      const controller = await this.transport.withKubeConfig((kc) => new Log(kc).log(pod.namespace, pod.name, container!, out, logOptions));
+      const stop = () => {
+        controller.abort();
+        out.end();
+      };
+      if (options.signal?.aborted) stop();
+      else options.signal?.addEventListener('abort', stop, { once: true });
+    } catch (err) {
+      const status = statusOf(err);
+      if (status === 404) throw new KubeNotFound(naming, 'logs');
+      if (status !== undefined) throw answerError(naming, 'logs', status, JSON.stringify((err as { body?: unknown }).body ?? ''));
+      throw noAnswerError(naming, 'logs', err, this.transport.deadlineMs);
     }
     return out;
   }
 
-  async delete(ref: KubeObjectRef): Promise<void> {
-    const api = await this.api();
+  // ── internals ──────────────────────────────────────────────────────────────────────────────────
+  private naming(kind: { apiVersion: string; kind: string }, o: { name?: string; namespace?: string }): KubeObjectNaming {
+    return { cluster: this.cluster, kind: qualifiedKind(kind), ...(o.namespace !== undefined ? { namespace: o.namespace } : {}), ...(o.name !== undefined ? { name: o.name } : {}) };
+  }
+
+  /** Sends, and turns every failure into a typed error naming the object. */
+  private async json(kind: KubeKind, verb: string, o: { name?: string; namespace?: string }, req: KubeRequest): Promise<unknown> {
+    const naming = this.naming(kind, o);
+    let res: KubeResponse;
     try {
-      await api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
+      res = await this.transport.send(req);
     } catch (err) {
-      if (statusOf(err) !== 404) throw this.error('delete', ref, err);
+      throw noAnswerError(naming, verb, err, this.transport.deadlineMs);
     }
+    if (res.status >= 200 && res.status < 300) return JSON.parse(res.body) as unknown;
+    if (res.status === 404) throw await this.notFound(kind, naming, verb, res);
+    throw answerError(naming, verb, res.status, res.body);
   }
 
-  private async call<T>(verb: string, obj: KubernetesObject, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      throw this.error(verb, { kind: obj.kind ?? 'object', metadata: obj.metadata }, err);
+  /**
+   * A 404 means the object is missing, or the whole kind is: the Status names the object when it
+   * is the object; otherwise discovery decides — the group version lists the kind (object
+   * missing), does not (kind not served: no CRD), or the endpoint serves no Kubernetes at all.
+   */
+  private async notFound(kind: KubeKind, naming: KubeObjectNaming, verb: string, res: KubeResponse): Promise<Error> {
+    const status = parseStatus(res.body);
+    if (naming.name !== undefined && status?.reason === 'NotFound' && status.details?.name === naming.name) return new KubeNotFound(naming, verb);
+    const served = await this.serves(kind.apiVersion, kind.kind, naming, verb);
+    if (served === 'no-api') {
+      this.transport.endpointGone();
+      return endpointGone(naming, verb);
     }
+    if (!served) return new KubeKindNotServed(naming, verb, kind.installedBy);
+    return new KubeNotFound(naming, verb);
   }
 
-  /** A request the API server did not answer in time is a timeout; anything else keeps Kubernetes' own status. */
-  private error(verb: string, ref: ObjectNaming, err: unknown): CloudError {
-    if ((err as { name?: string })?.name === 'AbortError') {
-      return cloudTimeout('kubernetes', `${verb} ${ref.kind}`, secondsOf(this.requestMs), `The Kubernetes API of EKS cluster ${this.target.clusterName}`);
+  /** The kind's descriptor from discovery, or false when the group version does not list it; 'no-api' when nothing is served. */
+  private async serves(apiVersion: string, kindName: string, naming: KubeObjectNaming, verb: string): Promise<{ name: string; namespaced: boolean } | false | 'no-api'> {
+    const res = await this.transport.send({ method: 'GET', path: apiPath(apiVersion) }).catch((err: unknown) => {
+      throw noAnswerError(naming, verb, err, this.transport.deadlineMs);
+    });
+    if (res.status === 404) {
+      // The group version is unknown; is this still a Kubernetes API at all?
+      const core = await this.transport.send({ method: 'GET', path: '/api' }).catch((err: unknown) => {
+        throw noAnswerError(naming, verb, err, this.transport.deadlineMs);
+      });
+      return core.status === 404 ? 'no-api' : false;
     }
-    return toKubeError(verb, ref, err);
+    if (res.status !== 200) throw answerError(naming, `discover ${apiVersion}`, res.status, res.body);
+    const resources = ((JSON.parse(res.body) as { resources?: Array<{ name?: string; kind?: string; namespaced?: boolean }> }).resources ?? []).filter((r) => !r.name?.includes('/'));
+    const found = resources.find((r) => r.kind === kindName);
+    return found?.name ? { name: found.name, namespaced: found.namespaced === true } : false;
   }
-}
 
-type ObjectNaming = { kind: string; name?: string; namespace?: string; metadata?: { name?: string; namespace?: string } };
-
-/** The HTTP status of a Kubernetes answer (ApiException's `code`); undefined when there was no answer. */
-function statusOf(err: unknown): number | undefined {
-  const e = err as { code?: unknown; statusCode?: number; response?: { statusCode?: number } };
-  return (typeof e?.code === 'number' ? e.code : undefined) ?? e?.statusCode ?? e?.response?.statusCode;
-}
-
-/** Keeps the Kubernetes status code and message, with the object named, as Headlamp's error type does. */
-function toKubeError(verb: string, ref: ObjectNaming, err: unknown): CloudError {
-  const status = statusOf(err);
-  const network = (err as { code?: unknown })?.code;
-  if (status === undefined && typeof network === 'string' && /^E[A-Z]+$/.test(network)) {
-    // No answer at all (refused, reset, unresolvable): the same retryable code the AWS adapters use.
-    return new CloudError('kubernetes', verb, 'NetworkingError', `${verb} ${ref.kind}: could not reach the Kubernetes API (${network}): ${(err as Error).message}`, undefined, true);
+  /** A manifest's kind: from the known kinds, else from discovery (a kind the cluster does not serve throws KubeKindNotServed). */
+  private async kindOf(m: KubeObject): Promise<KubeKind> {
+    const known = knownKind(m.apiVersion, m.kind);
+    if (known) return known;
+    const naming = this.naming(m, { name: m.metadata.name, namespace: m.metadata.namespace });
+    const found = await this.serves(m.apiVersion, m.kind, naming, 'apply');
+    if (found === 'no-api') {
+      this.transport.endpointGone();
+      throw endpointGone(naming, 'apply');
+    }
+    if (!found) throw new KubeKindNotServed(naming, 'apply');
+    return kubeKind({ apiVersion: m.apiVersion, kind: m.kind, plural: found.name, namespaced: found.namespaced }, (raw) => parseBase(raw, m));
   }
-  const body = (err as { body?: unknown }).body;
-  const parsed = typeof body === 'string' ? safeJson(body) : (body as { message?: string; reason?: string } | undefined);
-  const name = ref.name ?? ref.metadata?.name;
-  const ns = ref.namespace ?? ref.metadata?.namespace;
-  const message = `${verb} ${ref.kind} ${ns ? `${ns}/` : ''}${name}: ${parsed?.message ?? (err as Error).message}`;
-  const retryable = status === undefined || status === 429 || status >= 500;
-  return new CloudError('kubernetes', verb, parsed?.reason ?? `Http${status ?? 'Error'}`, message, status, retryable);
-}
 
-function safeJson(text: string): { message?: string; reason?: string } | undefined {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+  private openWatch(kind: KubeKind, o: KubeWatchOptions & { resourceVersion: string }, onEvent: (type: string, object: unknown) => void, onDone: (err?: unknown) => void): Promise<() => void> {
+    const naming = this.naming(kind, { namespace: o.namespace });
+    const query = {
+      resourceVersion: o.resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(WATCH_SECONDS),
+      ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
+      ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
+    };
+    // client-node's Watch reports a refused request through `done` (and resolves): turn that into a rejection here.
+    return this.transport
+      .withKubeConfig(async (kc) => {
+        let refused: unknown;
+        let opened = false;
+        const controller = await new Watch(kc).watch(collectionPath(kind, o.namespace), query, onEvent, (err: unknown) => {
+          if (!opened && statusOf(err) !== undefined) refused = err;
+          else onDone(err ?? undefined);
+        });
+        if (refused) throw refused;
+        opened = true;
+        return () => controller.abort();
+      })
+      .catch(async (err: unknown) => {
+        const status = statusOf(err);
+        if (status === 404) throw await this.notFound(kind, naming, 'watch', { status, body: '' });
+        if (status !== undefined) throw answerError(naming, 'watch', status, '');
+        throw noAnswerError(naming, 'watch', err, this.transport.deadlineMs);
+      });
   }
 }

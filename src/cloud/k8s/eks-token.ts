@@ -16,10 +16,17 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
-export type CredentialsProvider = () => Promise<AwsCredentials>;
+/** The AWS SDK's provider shape: `forceRefresh` asks a caching provider to fetch the credentials again. */
+export type CredentialsProvider = (options?: { forceRefresh?: boolean }) => Promise<AwsCredentials>;
 
-/** EKS accepts a token for 15 minutes after signing; callers refresh a minute early, as the AWS CLI does. */
+/** EKS accepts a token for 15 minutes after signing; the kubeconfig's exec plugin reports it expiring a minute early, as the AWS CLI does. */
 export const EKS_TOKEN_LIFETIME_MS = 14 * 60 * 1000;
+
+/**
+ * The server's own clients sign a new token after 12 minutes: three minutes of margin cover a
+ * clock a little behind the cluster's and a long request started just before the renewal.
+ */
+export const EKS_TOKEN_RENEW_AFTER_MS = 12 * 60 * 1000;
 
 export async function createEksToken(options: {
   clusterName: string;

@@ -1,21 +1,12 @@
-import {
-  karpenterManifests,
-  KARPENTER_OBJECT_NAME,
-  NODECLASS_API,
-  NODECLASS_CRD,
-  NODECLASS_KIND,
-  NODEPOOL_API,
-  NODEPOOL_KIND,
-  nodeClassGroups,
-  readyCondition,
-  sameGroups,
-} from '../../../domain/autoscaling.js';
+import { karpenterManifests, KARPENTER_OBJECT_NAME, sameGroups } from '../../../domain/autoscaling.js';
 import { hyperpodAutoscalingRole } from '../../../domain/cluster-roles.js';
 import { CloudError } from '../../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../../domain/naming.js';
 import type { SetAutoscalingInput } from '../../../domain/schemas/autoscaling.js';
-import type { HyperPodCluster, KubePort } from '../../../cloud/ports.js';
+import type { HyperPodCluster } from '../../../cloud/ports.js';
+import type { KubeHyperpodNodeClass } from '../../../domain/kube/hyperpod-node-class.js';
 import type { PhaseDefinition } from '../../../engine/workflow.js';
+import { applyAndAwait } from '../../../workflows/apply-and-await.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
@@ -31,12 +22,6 @@ const wantedMode = (input: SetAutoscalingInput) => (input.enabled ? 'Enable' : '
 
 const describe = (deps: WorkflowDeps, input: SetAutoscalingInput) => describeHyperPod(deps.cloud, input.region, input.cluster);
 
-/** The cluster's Kubernetes API; Karpenter's objects live there. */
-export async function kubeOfCluster(deps: WorkflowDeps, hp: HyperPodCluster, region: string): Promise<KubePort> {
-  const kube = await kubeOfHyperPod(deps.cloud, hp, region);
-  if (!kube) throw new CloudError('eks', 'DescribeCluster', 'NoKubernetesApi', `The EKS cluster of '${hp.ClusterName}' has no Kubernetes API endpoint (yet).`, undefined, true);
-  return kube;
-}
 async function roleDefinition(deps: WorkflowDeps, input: SetAutoscalingInput, hp?: HyperPodCluster) {
   const names = resourceNames(input.cluster, await deps.cloud.accountId(), input.region);
   return hyperpodAutoscalingRole(names, (hp ?? (await describe(deps, input))).ClusterArn ?? '');
@@ -62,10 +47,8 @@ function rolePhase(deps: WorkflowDeps): Phase {
   };
 }
 
-/** UpdateCluster AutoScaling; once on, HyperPod installs the Karpenter CRDs in the cluster. */
+/** UpdateCluster AutoScaling; once on, HyperPod installs the Karpenter CRDs in the cluster (the next phase waits for them). */
 function modePhase(deps: WorkflowDeps): Phase {
-  const crdReady = async (hp: HyperPodCluster, region: string) =>
-    !!(await (await kubeOfCluster(deps, hp, region)).read({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: NODECLASS_CRD }));
   return {
     name: 'autoscaling',
     title: 'Turn HyperPod-managed autoscaling on or off',
@@ -88,50 +71,33 @@ function modePhase(deps: WorkflowDeps): Phase {
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
-      const hp = await describe(deps, ctx.input);
-      const a = hp.AutoScaling;
+      const a = (await describe(deps, ctx.input)).AutoScaling;
       if (a?.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'AutoScalingFailed', `HyperPod could not ${ctx.input.enabled ? 'start' : 'stop'} autoscaling: ${a.FailureMessage ?? 'no reason given'}`);
       const settled = (a?.Mode ?? 'Disable') === wantedMode(ctx.input) && (a?.Status === undefined || a.Status === 'InService');
       if (!settled) return { done: false, progress: `AutoScaling ${a?.Mode ?? 'off'} ${a?.Status ?? ''}`.trim() };
-      if (!ctx.input.enabled) return { done: true, progress: 'Autoscaling is off' };
-      const crd = await crdReady(hp, ctx.input.region);
-      return { done: crd, progress: crd ? 'Karpenter is running for the cluster' : 'Waiting for HyperPod to install the Karpenter resources in the cluster' };
+      return { done: true, progress: ctx.input.enabled ? 'HyperPod runs Karpenter for the cluster' : 'Autoscaling is off' };
     },
   };
 }
 
-/** One HyperpodNodeClass listing the groups and one NodePool using it, applied with server-side apply; Ready before done. */
+/**
+ * One HyperpodNodeClass listing the groups and one NodePool using it, applied with server-side apply
+ * once HyperPod has installed their CRDs; done when both are Ready. A class whose groups HyperPod
+ * cannot use (not found, not supported) fails the phase with HyperPod's reason.
+ */
 function karpenterPhase(deps: WorkflowDeps): Phase {
-  const read = async (kube: KubePort) => ({
-    nodeClass: await kube.read({ apiVersion: NODECLASS_API, kind: NODECLASS_KIND, name: KARPENTER_OBJECT_NAME }),
-    nodePool: await kube.read({ apiVersion: NODEPOOL_API, kind: NODEPOOL_KIND, name: KARPENTER_OBJECT_NAME }),
-  });
-  const kubeOf = async (input: SetAutoscalingInput) => kubeOfCluster(deps, await describe(deps, input), input.region);
-  return {
+  const groups = (input: SetAutoscalingInput) => input.instanceGroups ?? [];
+  return applyAndAwait<SetAutoscalingInput, SetAutoscalingState>({
     name: 'karpenter',
     title: 'Point Karpenter at the instance groups',
     expectedSeconds: 20,
-    async observe(ctx) {
-      if (!ctx.input.enabled) return 'done';
-      const { nodeClass, nodePool } = await read(await kubeOf(ctx.input));
-      return nodeClass && nodePool && sameGroups(nodeClassGroups(nodeClass), ctx.input.instanceGroups ?? []) ? 'in-progress' : 'needs-act';
-    },
-    async act(ctx) {
-      await (await kubeOf(ctx.input)).apply(karpenterManifests(ctx.input.instanceGroups ?? []));
-      ctx.log(`Applied HyperpodNodeClass and NodePool '${KARPENTER_OBJECT_NAME}' for ${(ctx.input.instanceGroups ?? []).join(', ')}`);
-    },
-    async await(ctx) {
-      const { nodeClass, nodePool } = await read(await kubeOf(ctx.input));
-      const classReady = readyCondition(nodeClass);
-      const poolReady = readyCondition(nodePool);
-      if (classReady && !classReady.ready && /NotFound|NotSupported/.test(classReady.reason ?? '')) {
-        throw new CloudError('kubernetes', 'HyperpodNodeClass', classReady.reason!, `Karpenter cannot use the groups: ${classReady.message ?? classReady.reason}`);
-      }
-      const done = !!classReady?.ready && !!poolReady?.ready;
-      const waiting = !classReady?.ready ? `HyperpodNodeClass: ${classReady?.message || classReady?.reason || 'not read yet'}` : `NodePool: ${poolReady?.message || poolReady?.reason || 'not read yet'}`;
-      return { done, progress: done ? `Karpenter may scale ${(ctx.input.instanceGroups ?? []).join(', ')}` : waiting };
-    },
-  };
+    skip: (ctx) => !ctx.input.enabled,
+    kube: async (ctx) => kubeOfHyperPod(deps.cloud, await describe(deps, ctx.input), ctx.input.region, { required: true }),
+    manifests: (ctx) => karpenterManifests(groups(ctx.input)),
+    matches: ([nodeClass], ctx) => sameGroups((nodeClass as KubeHyperpodNodeClass).spec.instanceGroups, groups(ctx.input)),
+    readyProgress: (ctx) => `Karpenter may scale ${groups(ctx.input).join(', ')} (HyperpodNodeClass and NodePool '${KARPENTER_OBJECT_NAME}' Ready)`,
+    pollKey: (ctx) => `kube:${ctx.input.region}:${ctx.input.cluster}:karpenter`,
+  });
 }
 
 export function setAutoscalingWorkflow(deps: WorkflowDeps): KindWorkflow<'set-autoscaling', SetAutoscalingState> {

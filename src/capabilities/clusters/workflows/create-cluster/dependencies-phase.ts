@@ -26,8 +26,7 @@ async function itemState(deps: WorkflowDeps, ctx: Ctx, item: DependencyItem): Pr
   }
   const kube = await deps.cloud.kube(ctx.input.region, names.eksCluster);
   for (const obj of item.objects) {
-    const found = await kube.read({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace });
-    if (!found) return { state: 'missing', detail: `${obj.kind} ${obj.metadata.name} missing` };
+    if (!(await kube.current(obj))) return { state: 'missing', detail: `${obj.kind} ${obj.metadata.name} missing` };
   }
   return { state: 'ready', detail: `${item.objects.length} objects present` };
 }
@@ -39,7 +38,7 @@ async function install(deps: WorkflowDeps, ctx: Ctx, item: DependencyItem): Prom
   const log = (m: string) => ctx.log(m);
   if (item.kind === 'manifests') {
     const kube = await deps.cloud.kube(ctx.input.region, names.eksCluster);
-    await kube.apply(item.objects);
+    await kube.applyAll(item.objects);
     ctx.log(`${item.title}: applied ${item.objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
     return;
   }

@@ -1,4 +1,5 @@
 import { CloudError } from '../../../../domain/errors.js';
+import { PERSISTENT_VOLUME_CLAIM } from '../../../../domain/kube/persistent-volume-claim.js';
 import { clusterTags } from '../../../../domain/naming.js';
 import { fsxVolumeManifests, s3VolumeManifests } from '../../../../domain/storage-manifests.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
@@ -29,7 +30,7 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       const { names, kube } = await wanted(deps, ctx);
       if (s3) {
         if (!(await deps.cloud.storage.bucketExists(ctx.input.region, names.bucket))) return 'needs-act';
-        if (!(await kube.read({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: names.persistentVolumeClaim, namespace: 'default' }))) return 'needs-act';
+        if (!(await kube.find(PERSISTENT_VOLUME_CLAIM, names.persistentVolumeClaim, 'default'))) return 'needs-act';
         ctx.setState({ bucket: names.bucket });
       }
       if (fsxLustre) {
@@ -37,7 +38,7 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
         if (!fs) return 'needs-act';
         ctx.setState({ fileSystemId: fs.FileSystemId });
         if (fs.Lifecycle !== 'AVAILABLE') return fs.Lifecycle === 'FAILED' ? 'needs-act' : 'in-progress';
-        if (!(await kube.read({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: names.fsxPersistentVolumeClaim, namespace: 'default' }))) return 'needs-act';
+        if (!(await kube.find(PERSISTENT_VOLUME_CLAIM, names.fsxPersistentVolumeClaim, 'default'))) return 'needs-act';
       }
       return 'done';
     },
@@ -46,7 +47,7 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       const { names, kube } = await wanted(deps, ctx);
       if (s3) {
         await deps.cloud.storage.ensureBucket(ctx.input.region, names.bucket, clusterTags(ctx.input.name, 'bucket'), (m) => ctx.log(m));
-        await kube.apply(s3VolumeManifests({ volumeName: names.persistentVolume, claimName: names.persistentVolumeClaim, bucket: names.bucket, region: ctx.input.region }));
+        await kube.applyAll(s3VolumeManifests({ volumeName: names.persistentVolume, claimName: names.persistentVolumeClaim, bucket: names.bucket, region: ctx.input.region }));
         ctx.setState({ bucket: names.bucket });
         ctx.log(`PersistentVolume ${names.persistentVolume} and claim default/${names.persistentVolumeClaim} mount s3://${names.bucket}`);
       }
@@ -73,10 +74,10 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       if (fs.Lifecycle === 'FAILED') throw new CloudError('fsx', 'CreateFileSystem', 'FileSystemFailed', `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`);
       if (fs.Lifecycle !== 'AVAILABLE') return { done: false, progress: `FSx ${fs.Lifecycle}` };
       const { names, kube } = await wanted(deps, ctx);
-      const claim = await kube.read({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: names.fsxPersistentVolumeClaim, namespace: 'default' });
+      const claim = await kube.find(PERSISTENT_VOLUME_CLAIM, names.fsxPersistentVolumeClaim, 'default');
       if (!claim) {
         // Binding the volume needs the file system's DNS name, known only once it is AVAILABLE.
-        await kube.apply(
+        await kube.applyAll(
           fsxVolumeManifests({
             volumeName: names.fsxPersistentVolume,
             claimName: names.fsxPersistentVolumeClaim,

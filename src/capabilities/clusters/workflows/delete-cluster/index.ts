@@ -152,6 +152,8 @@ function eksPhase(deps: WorkflowDeps): Phase {
     },
     async remove(ctx) {
       const n = await names(deps, ctx);
+      // Its API goes with it: the server's cached client for it must not outlive it.
+      deps.cloud.forgetKube(ctx.input.region, n.eksCluster);
       await deps.cloud.eks.deleteCluster(ctx.input.region, n.eksCluster);
       return `Deleting EKS cluster ${n.eksCluster}`;
     },

@@ -1,0 +1,120 @@
+import { Agent } from 'node:https';
+import { createConfiguration, HttpMethod, KubeConfig, ServerConfiguration, type Configuration } from '@kubernetes/client-node';
+import type { EksTokenSource } from './token-source.js';
+
+/** Where an EKS cluster's API lives, from DescribeCluster. */
+export interface EksEndpoint {
+  clusterName: string;
+  region: string;
+  endpoint: string;
+  certificateAuthorityData: string;
+}
+
+export interface KubeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+}
+
+export interface KubeResponse {
+  status: number;
+  body: string;
+}
+
+/** Network failures that mean "nothing answers at this address": the endpoint may be stale. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+export const isUnreachable = (err: unknown): boolean => UNREACHABLE.has(String((err as { code?: unknown })?.code));
+
+/**
+ * HTTP to one cluster's API through client-node's request machinery, with what every request
+ * needs: the current EKS token (and one renewal when the cluster answers 401 anyway), the
+ * cluster's CA on one keep-alive agent (so a page of reads does not pay a TLS handshake each), and
+ * a deadline. Answers of every status come back to the caller, who names the object in errors.
+ */
+export class KubeTransport {
+  private readonly agent: Agent;
+  private readonly config: Configuration;
+
+  constructor(
+    readonly target: EksEndpoint,
+    private readonly tokens: EksTokenSource,
+    private readonly requestMs: number,
+    /** Told when nothing answers at the endpoint, so a cache can forget it. */
+    private readonly onUnreachable: () => void = () => {},
+  ) {
+    this.agent = new Agent({ ca: Buffer.from(target.certificateAuthorityData, 'base64'), keepAlive: true, maxSockets: 16 });
+    this.config = createConfiguration({ baseServer: new ServerConfiguration(target.endpoint, {}) });
+  }
+
+  async send(req: KubeRequest): Promise<KubeResponse> {
+    const token = await this.tokens.token();
+    const first = await this.once(req, token);
+    if (first.status !== 401) return first;
+    return this.once(req, await this.tokens.renew(token));
+  }
+
+  /** Runs `open` with a KubeConfig carrying the current token, once more with a renewed one if it fails with 401. */
+  async withKubeConfig<T>(open: (kc: KubeConfig) => Promise<T>): Promise<T> {
+    const token = await this.tokens.token();
+    try {
+      return await open(this.kubeConfig(token));
+    } catch (err) {
+      if (statusOf(err) !== 401) throw err;
+      return open(this.kubeConfig(await this.tokens.renew(token)));
+    }
+  }
+
+  /** Tells the cache nothing serves Kubernetes at this endpoint any more (it answered, but not as a Kubernetes API). */
+  endpointGone(): void {
+    this.onUnreachable();
+  }
+
+  /** The deadline a request gets, for error messages. */
+  get deadlineMs(): number {
+    return this.requestMs;
+  }
+
+  /** A client-node KubeConfig for this cluster and token (its streaming helpers take one). */
+  private kubeConfig(token: string): KubeConfig {
+    const kc = new KubeConfig();
+    const name = this.target.clusterName;
+    kc.loadFromOptions({
+      clusters: [{ name, server: this.target.endpoint, caData: this.target.certificateAuthorityData, skipTLSVerify: false }],
+      users: [{ name: 'instantstart', token }],
+      contexts: [{ name: 'instantstart', cluster: name, user: 'instantstart' }],
+      currentContext: 'instantstart',
+    });
+    return kc;
+  }
+
+  private async once(req: KubeRequest, token: string): Promise<KubeResponse> {
+    const ctx = this.config.baseServer.makeRequestContext(req.path, HttpMethod[req.method]);
+    for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) ctx.setQueryParam(key, String(value));
+    ctx.setHeaderParam('Accept', 'application/json');
+    ctx.setHeaderParam('Authorization', `Bearer ${token}`);
+    if (req.body !== undefined) {
+      ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
+      ctx.setBody(JSON.stringify(req.body));
+    }
+    ctx.setAgent(this.agent);
+    // The generated client has no timeout of its own; a silent API server would hold the caller forever.
+    ctx.setSignal(AbortSignal.timeout(this.requestMs));
+    try {
+      const res = await this.config.httpApi.send(ctx).toPromise();
+      return { status: res.httpStatusCode, body: await res.body.text() };
+    } catch (err) {
+      if (isUnreachable(err)) this.onUnreachable();
+      throw err;
+    }
+  }
+}
+
+/** The HTTP status of a client-node failure (ApiException's `code`, Watch's `statusCode`); undefined when nothing answered. */
+export function statusOf(err: unknown): number | undefined {
+  const e = err as { code?: unknown; statusCode?: unknown };
+  if (typeof e?.code === 'number') return e.code;
+  return typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+}

@@ -1,0 +1,50 @@
+import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+
+/**
+ * Deployment: the controllers of the add-ons (cert-manager, the training operator, CSI
+ * controllers, CoreDNS), installed by EKS; read to tell whether an add-on is really serving.
+ */
+
+export type KubeDeployment = KubeResource & {
+  spec: Loose & { replicas: number };
+  status: Loose & { replicas: number; ready: number; updated: number; available: number; observedGeneration?: number; conditions: Condition[] };
+};
+
+export function parseDeployment(raw: unknown): KubeDeployment {
+  const base = parseBase(raw, { apiVersion: 'apps/v1', kind: 'Deployment' });
+  const spec = rec(base.spec);
+  const status = rec(base.status);
+  return {
+    ...base,
+    // An absent replicas field means 1 (the API's default).
+    spec: { ...spec, replicas: num(spec.replicas) ?? 1 },
+    status: {
+      ...status,
+      replicas: num(status.replicas) ?? 0,
+      ready: num(status.readyReplicas) ?? 0,
+      updated: num(status.updatedReplicas) ?? 0,
+      available: num(status.availableReplicas) ?? 0,
+      observedGeneration: num(status.observedGeneration),
+      conditions: parseConditions(status.conditions),
+    },
+  };
+}
+
+export const DEPLOYMENT = kubeKind<KubeDeployment>({ apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true, health: deploymentHealth }, parseDeployment);
+
+/** Progressing False with ProgressDeadlineExceeded fails; all replicas updated and available is healthy. */
+export function deploymentHealth(d: KubeDeployment): KubeHealth {
+  const what = `Deployment ${d.metadata.namespace ?? ''}/${d.metadata.name}`;
+  const progressing = conditionOf(d.status.conditions, 'Progressing');
+  if (progressing?.status === 'False' && progressing.reason === 'ProgressDeadlineExceeded') {
+    return health('failed', 'ProgressDeadlineExceeded', `${what} stopped making progress: ${progressing.message ?? 'its new pods never became available'}.`);
+  }
+  if (d.status.observedGeneration !== undefined && d.metadata.generation !== undefined && d.status.observedGeneration < d.metadata.generation) {
+    return health('transitional', 'rolling-out', `${what}: the controller has not seen the latest change yet.`);
+  }
+  const want = d.spec.replicas;
+  if (d.status.updated < want) return health('transitional', 'rolling-out', `${what}: ${d.status.updated} of ${want} replicas updated.`);
+  if (d.status.available < want) return health('transitional', 'starting', `${what}: ${d.status.available} of ${want} replicas available.`);
+  if (d.status.replicas > want) return health('transitional', 'scaling-down', `${what}: old replicas are going away.`);
+  return health('healthy', 'available', `${what}: ${want} of ${want} replicas available.`);
+}

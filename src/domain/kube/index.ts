@@ -1,0 +1,37 @@
+import { CUSTOM_RESOURCE_DEFINITION } from './custom-resource-definition.js';
+import { DAEMON_SET } from './daemon-set.js';
+import { DEPLOYMENT } from './deployment.js';
+import { EVENT } from './event.js';
+import { HYPERPOD_NODE_CLASS } from './hyperpod-node-class.js';
+import type { KubeKind, KubeResource } from './kind.js';
+import { NAMESPACE } from './namespace.js';
+import { NODE } from './node.js';
+import { NODE_POOL } from './node-pool.js';
+import { PERSISTENT_VOLUME } from './persistent-volume.js';
+import { PERSISTENT_VOLUME_CLAIM } from './persistent-volume-claim.js';
+import { POD } from './pod.js';
+import { SERVICE_ACCOUNT } from './service-account.js';
+
+/**
+ * Every kind InstantStart creates or reads, so a manifest (apiVersion + kind) finds where it is
+ * served without a discovery round trip. A kind not listed here is looked up by discovery.
+ */
+export const KNOWN_KINDS: readonly KubeKind[] = [
+  NODE,
+  POD,
+  EVENT,
+  NAMESPACE,
+  SERVICE_ACCOUNT,
+  PERSISTENT_VOLUME,
+  PERSISTENT_VOLUME_CLAIM,
+  DAEMON_SET,
+  DEPLOYMENT,
+  CUSTOM_RESOURCE_DEFINITION,
+  HYPERPOD_NODE_CLASS,
+  NODE_POOL,
+] as KubeKind[];
+
+const BY_TYPE = new Map(KNOWN_KINDS.map((k) => [`${k.apiVersion} ${k.kind}`, k]));
+
+/** The known descriptor of a manifest's kind, or undefined. */
+export const knownKind = (apiVersion: string, kind: string): KubeKind<KubeResource> | undefined => BY_TYPE.get(`${apiVersion} ${kind}`);
