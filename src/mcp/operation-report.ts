@@ -141,14 +141,7 @@ export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
   const failed = op.phases.find((p) => p.status === 'failed');
   const { nextStep, next } = nextStepFor(op, failed);
   const report: OperationReport = {
-    operationId: op.id,
-    kind: op.kind,
-    target: op.target,
-    status: op.status,
-    terminal: isTerminal(op),
-    succeeded: op.status === 'succeeded',
-    currentPhase: op.currentPhase,
-    runningPhases: op.runningPhases,
+    ...statusOf(op),
     phases: op.phases.map(phaseLine),
     failedPhase: failed?.name,
     waitedSeconds,
@@ -164,6 +157,20 @@ export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
   return { text: lines.join('\n'), data: report };
 }
 
+/** What every status answer opens with: which operation, where it stands, which phases run now. */
+function statusOf(op: OperationView) {
+  return {
+    operationId: op.id,
+    kind: op.kind,
+    target: op.target,
+    status: op.status,
+    terminal: isTerminal(op),
+    succeeded: op.status === 'succeeded',
+    currentPhase: op.currentPhase,
+    runningPhases: op.runningPhases,
+  };
+}
+
 /** The answer of wait_for_operation: one status line, the phase working (or failed), the next step. */
 export function progressAnswer(raw: unknown, waitedSeconds: number): ToolAnswer {
   const op = OperationViewSchema.parse(raw);
@@ -173,14 +180,7 @@ export function progressAnswer(raw: unknown, waitedSeconds: number): ToolAnswer 
   const failure = failed?.error ?? op.error;
   const error = failure ? `${failure.code}: ${failure.message}` : undefined;
   const data: OperationProgress = {
-    operationId: op.id,
-    kind: op.kind,
-    target: op.target,
-    status: op.status,
-    terminal: isTerminal(op),
-    succeeded: op.status === 'succeeded',
-    currentPhase: op.currentPhase,
-    runningPhases: op.runningPhases,
+    ...statusOf(op),
     phasesDone: done,
     phases: op.phases.map((p) => ({ name: p.name, status: p.status, progress: p.progress })),
     failedPhase: failed?.name,
