@@ -49,8 +49,8 @@ export const OperationStartedSchema = z.object({
   operation: OperationViewSchema,
 });
 
-/** Answer of get_operation and wait_for_operation. */
-export const OperationReportSchema = z.object({
+/** What every status answer opens with (statusOf fills it): which operation, where it stands, which phases run. */
+const OperationStatusFields = z.object({
   operationId: z.string(),
   kind: z.string(),
   target: z.string(),
@@ -59,6 +59,10 @@ export const OperationReportSchema = z.object({
   succeeded: z.boolean(),
   currentPhase: z.string().optional().describe('The first phase working; see runningPhases for all of them.'),
   runningPhases: z.array(z.string()).describe('Every phase working now: independent phases run side by side.'),
+});
+
+/** Answer of get_operation. */
+export const OperationReportSchema = OperationStatusFields.extend({
   phases: z.array(PhaseLineSchema).describe('Per-phase progress, in order.'),
   failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
   waitedSeconds: z.number().optional().describe('How long wait_for_operation blocked.'),
@@ -80,15 +84,7 @@ const PhaseProgressSchema = z.object({
  * runs — the phases as name/status/progress, the failure in one line, no operation view (get_operation
  * has the full report, get_operation_logs the log).
  */
-export const OperationProgressSchema = z.object({
-  operationId: z.string(),
-  kind: z.string(),
-  target: z.string(),
-  status: OperationStatusSchema,
-  terminal: z.boolean().describe('True for succeeded, failed and cancelled: nothing more will happen without a retry.'),
-  succeeded: z.boolean(),
-  currentPhase: z.string().optional(),
-  runningPhases: z.array(z.string()).describe('Every phase working now: independent phases run side by side.'),
+export const OperationProgressSchema = OperationStatusFields.extend({
   phasesDone: z.number().int().describe('Phases succeeded or skipped so far.'),
   phases: z.array(PhaseProgressSchema).describe('Every phase, in order.'),
   failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
