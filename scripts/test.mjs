@@ -20,7 +20,13 @@ function findTests(dir) {
 installIfNeeded();
 build({ always: true });
 step('', process.execPath, ['scripts/check-layers.mjs'], env);
-const filter = process.argv.slice(2);
+// Filters match compiled paths; a source path (test/api/x.test.ts) names its compiled file.
+const filter = process.argv.slice(2).map((x) => x.replace(/\.ts$/, '.js'));
 const files = findTests('dist/test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
+if (files.length === 0) {
+  // node --test without files would run every *.test.js under the current directory, fixtures included.
+  process.stderr.write(`no test file matches ${filter.join(' ')}\n`);
+  process.exit(1);
+}
 // Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
 step('', process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files], env);

@@ -14,6 +14,7 @@ import { hostPolicy, type HostPolicy } from './guard/hosts.js';
 import { installRequestGuard } from './guard/request-guard.js';
 import { installSecurityHeaders } from './guard/security-headers.js';
 import { INVALID_JSON, problemFor, sendProblem } from './problem.js';
+import { lazyChildLogger } from './lazy-request-logger.js';
 import { RequestLog } from './request-log.js';
 import { RouteRegistry } from './route.js';
 
@@ -41,7 +42,8 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
     loggerInstance: options.logger as FastifyBaseLogger,
     logController: new RequestLog(),
     bodyLimit: 1024 * 1024,
-    genReqId: () => `req-${Math.random().toString(36).slice(2, 10)}`,
+    genReqId: nextRequestId,
+    childLoggerFactory: lazyChildLogger,
     // Shutdown must not wait on clients: open keep-alive and WebSocket connections are closed.
     forceCloseConnections: true,
     // A malformed URL never reaches a route (nor its guard): answer it as problem+json, saying nothing more.
@@ -99,6 +101,17 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
     });
   }
   return app;
+}
+
+/**
+ * Request ids: a random prefix per process (ids from two runs do not collide in one log) and a
+ * counter — unique within the run and cheaper than a random string per request.
+ */
+const REQUEST_ID_PREFIX = `req-${Math.random().toString(36).slice(2, 6)}`;
+let requestCount = 0;
+function nextRequestId(): string {
+  requestCount += 1;
+  return `${REQUEST_ID_PREFIX}${requestCount.toString(36).padStart(4, '0')}`;
 }
 
 /** True for paths under /api or /mcp however they are spelled (percent-encoded, doubled slashes, any case). */

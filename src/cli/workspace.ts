@@ -56,7 +56,8 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
   let pruning: RetentionSchedule;
   try {
     stores = openStores(dir);
-    pruning = new RetentionSchedule({ retention: new OperationsRetention(stores.db, retention), logger: logger.child({ component: 'retention' }) });
+    const journal = stores.operations;
+    pruning = new RetentionSchedule({ retention: new OperationsRetention(stores.db, retention, undefined, (ids) => journal.forget(ids)), logger: logger.child({ component: 'retention' }) });
   } catch (err) {
     stores?.close();
     lock.release();

@@ -107,6 +107,8 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
   private readonly workflows = new Map<string, AnyWorkflow>();
   /** Each registered kind's phase graph (phase-graph.ts). */
   private readonly graphs = new Map<string, PhaseNeeds>();
+  /** Views of finished operations, by the store entry they were built from (see `view`). */
+  private readonly settledViews = new WeakMap<OperationEntry, OperationView>();
   private readonly runs = new Map<string, Run & { done: Promise<void> }>();
   private readonly waiters = new Map<string, Set<(view: OperationView, force?: boolean) => void>>();
   /** Operations paused because the store could not be written (in memory: the journal is what failed). */
@@ -461,8 +463,17 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
     return op;
   }
 
-  private view({ operation, phases }: OperationEntry): OperationView {
-    return toOperationView(operation, phases, this.now(), this.paused.get(operation.id), this.graphs.get(operation.kind));
+  private view(entry: OperationEntry): OperationView {
+    const { operation, phases } = entry;
+    const paused = this.paused.get(operation.id);
+    // A finished operation's view no longer depends on the clock: built once per entry the store
+    // hands out (the store keeps an entry until the operation is written again).
+    const settled = paused === undefined && isTerminal(operation.status);
+    const known = settled ? this.settledViews.get(entry) : undefined;
+    if (known) return known;
+    const view = toOperationView(operation, phases, this.now(), paused, this.graphs.get(operation.kind));
+    if (settled) this.settledViews.set(entry, view);
+    return view;
   }
 
   /** The cloud, account and Region a new operation acts in: its input's Region, else the server's default. */

@@ -60,6 +60,8 @@ const PHASE_COLUMNS: Record<keyof PhasePatch, string> = {
   status: 'status', attempts: 'attempts', acted: 'acted', startedAt: 'started_at',
   finishedAt: 'finished_at', progress: 'progress', error: 'error',
 };
+/** How many operations' entries {@link OperationsStore.readOperation} keeps (a few KB each). */
+const CACHED_ENTRIES = 256;
 const FILTER_COLUMNS = ['status', 'kind', 'target'] as const;
 const NEWEST_FIRST = 'ORDER BY o.created_at DESC, o.rowid DESC';
 
@@ -81,6 +83,13 @@ export class OperationsStore {
   private readonly sql: ReturnType<typeof prepareFixed>;
   /** Statements whose text depends on a patch's or filter's fields, by that text. */
   private readonly shaped = new Map<string, Statement>();
+  /**
+   * Entries read by id, until their operation is written: a status page, the wait endpoint and MCP
+   * poll one operation over and over, and most of those reads find nothing changed. The journal is
+   * this server's alone (the data directory is locked), so its writes are all seen here; retention
+   * reports what it removes ({@link forget}). Entries are shared: callers must not change them.
+   */
+  private readonly entries = new Map<string, OperationEntry>();
 
   constructor(readonly db: Database) {
     this.sql = prepareFixed(db);
@@ -115,8 +124,19 @@ export class OperationsStore {
 
   /** The operation with its phases, in one query. */
   readOperation(id: string): OperationEntry | undefined {
+    const cached = this.entries.get(id);
+    if (cached) return cached;
     const row = this.sql.entryById.get(id) as OperationWithPhasesRow | undefined;
-    return row && toEntry(row);
+    if (!row) return undefined;
+    const entry = toEntry(row);
+    // Inside a transaction the row may yet be rolled back: only committed state is kept.
+    if (!this.db.inTransaction) this.remember(id, entry);
+    return entry;
+  }
+
+  /** Drops what is cached of these operations (retention removed them). */
+  forget(ids: readonly string[]): void {
+    for (const id of ids) this.entries.delete(id);
   }
 
   findByIdempotencyKey(key: string): OperationRecord | undefined {
@@ -163,6 +183,7 @@ export class OperationsStore {
 
   /** Applies `patch` and stamps `updatedAt`; returns the updated record. */
   updateOperation(id: string, patch: OperationPatch, updatedAt: string): OperationRecord {
+    this.entries.delete(id);
     const sets = ['updated_at = ?'];
     const params: unknown[] = [updatedAt];
     for (const [key, value] of Object.entries(patch) as [keyof OperationPatch, unknown][]) {
@@ -187,6 +208,7 @@ export class OperationsStore {
 
   /** Applies `patch` to one phase; returns the updated record. */
   updatePhase(operationId: string, name: string, patch: PhasePatch): PhaseRecord {
+    this.entries.delete(operationId);
     const sets: string[] = [];
     const params: unknown[] = [];
     for (const [key, value] of Object.entries(patch) as [keyof PhasePatch, unknown][]) {
@@ -216,6 +238,12 @@ export class OperationsStore {
   /** Log lines with `seq > after`, oldest first, at most `limit`. */
   logLines(operationId: string, after = 0, limit = 200): LogLine[] {
     return (this.sql.logLines.all(operationId, after, limit) as LogRow[]).map(toLogLine);
+  }
+
+  private remember(id: string, entry: OperationEntry): void {
+    // Oldest out first: a Map iterates in insertion order.
+    if (this.entries.size >= CACHED_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(id, entry);
   }
 
   private filtered(columns: string, filter: OperationFilter): unknown[] {

@@ -54,6 +54,8 @@ export class OperationsRetention {
     private readonly db: Database,
     readonly policy: RetentionPolicy = DEFAULT_RETENTION,
     private readonly batchSize = 200,
+    /** Told the ids of the operations each batch removed (the store forgets what it cached of them). */
+    private readonly removed?: (operationIds: readonly string[]) => void,
   ) {
     checkRetentionPolicy(policy);
     this.sql = prepare(db);
@@ -62,9 +64,9 @@ export class OperationsRetention {
   /** One batch: at most `batchSize` operations removed and `batchSize` operations' logs trimmed. */
   pruneBatch(now: Date): PruneResult {
     const cutoff = new Date(now.getTime() - this.policy.maxAgeDays * 86_400_000).toISOString();
-    return guardWrite(this.db.name, () =>
+    const result = guardWrite(this.db.name, () =>
       this.db
-        .transaction((): PruneResult => {
+        .transaction((): PruneResult & { removedIds: string[] } => {
           const expired = (this.sql.expired.all(cutoff, this.policy.maxOperations, this.batchSize + 1) as Array<{ id: string }>).map((r) => r.id);
           const doomed = expired.slice(0, this.batchSize);
           const logLinesBefore = doomed.length ? (this.sql.logCount.get(JSON.stringify(doomed)) as { n: number }).n : 0;
@@ -74,10 +76,13 @@ export class OperationsRetention {
           for (const { id, last } of long.slice(0, this.batchSize)) {
             trimmed += this.sql.trimLog.run(id, last - this.policy.maxLogLinesPerOperation).changes;
           }
-          return { operations, logLines: logLinesBefore + trimmed, more: expired.length > this.batchSize || long.length > this.batchSize };
+          return { operations, logLines: logLinesBefore + trimmed, more: expired.length > this.batchSize || long.length > this.batchSize, removedIds: doomed };
         })
         .immediate(),
     );
+    const { removedIds, ...pruned } = result;
+    if (removedIds.length) this.removed?.(removedIds);
+    return pruned;
   }
 }
 

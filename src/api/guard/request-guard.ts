@@ -41,19 +41,32 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * route they reach. Only routes that say so (`config.guard`) are open, and only as far as they say.
  */
 export function installRequestGuard(app: FastifyInstance, options: RequestGuardOptions): void {
-  app.addHook('onRequest', async (request) => {
-    const level = request.is404 ? (options.servesUiShell(request) ? 'ui' : undefined) : request.routeOptions.config.guard;
-    if (level === 'liveness') return;
-    const host = request.headers.host;
-    const badHost = refuseHost(options.hosts, host);
-    if (badHost) throw new ForbiddenError(badHost);
-    if (level === 'ui') return;
-    if (MUTATING.has(request.method) || isUpgrade(request)) {
-      const badOrigin = refuseOrigin(request.headers.origin, host);
-      if (badOrigin) throw new ForbiddenError(badOrigin);
+  // A callback hook, not an async one: it runs on every request, and a promise per request is measurable.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let refusal: Error | undefined;
+    try {
+      refusal = refusalOf(request, options);
+    } catch (err) {
+      refusal = err as Error;
     }
-    if (options.token && !presentsToken(request, options.token)) throw new UnauthorizedError();
+    done(refusal);
   });
+}
+
+/** Why the guard refuses `request`, or undefined when it may go on. */
+function refusalOf(request: FastifyRequest, options: RequestGuardOptions): Error | undefined {
+  const level = request.is404 ? (options.servesUiShell(request) ? 'ui' : undefined) : request.routeOptions.config.guard;
+  if (level === 'liveness') return undefined;
+  const host = request.headers.host;
+  const badHost = refuseHost(options.hosts, host);
+  if (badHost) return new ForbiddenError(badHost);
+  if (level === 'ui') return undefined;
+  if (MUTATING.has(request.method) || isUpgrade(request)) {
+    const badOrigin = refuseOrigin(request.headers.origin, host);
+    if (badOrigin) return new ForbiddenError(badOrigin);
+  }
+  if (options.token && !presentsToken(request, options.token)) return new UnauthorizedError();
+  return undefined;
 }
 
 function isUpgrade(request: FastifyRequest): boolean {
