@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { CAPABILITIES } from '../capabilities/index.js';
 import { hostPolicy } from '../api/guard/hosts.js';
+import { inProcessFetch } from '../api/in-process-fetch.js';
 import { buildServer } from '../api/server.js';
 import type { CloudAccessState, ServerConfig } from '../api/context.js';
 import type { CloudTimeouts } from '../cloud/index.js';
@@ -78,10 +79,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
   const ctx = sessionApiContext(session, config);
   let baseUrl = '';
-  const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl });
+  let app: FastifyInstance | undefined;
+  // The tools of the MCP endpoint reach the REST API of this same server in-process.
+  const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl, fetch: inProcessFetch(() => app!) });
   const hosts = hostPolicy({ bind: options.host, configured: options.allowedHosts });
   if (!hosts.names) logger.warn({ host: options.host }, 'bound to every address with no --allowed-host: any Host header is accepted (the API token still applies)');
-  let app: FastifyInstance | undefined;
   let address: string;
   try {
     app = await buildServer(ctx, { logger, capabilities: CAPABILITIES, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { callerToken, findInvalidParams, readJsonBody, sendJsonRpcError } from './jsonrpc-http.js';
-import { createMcpServer } from './server.js';
+import { callerToken, findInvalidParams, readJsonBody, sendJsonRpcError, wantsEventStream } from './jsonrpc-http.js';
+import { capabilityTools, createMcpServer } from './server.js';
 
 export interface McpHttpHandlerOptions {
   /**
@@ -12,7 +12,11 @@ export interface McpHttpHandlerOptions {
   baseUrl: string | (() => string);
   /** Where unexpected failures are reported (never tokens or bodies). Default: nowhere. */
   onError?: (error: Error) => void;
-  /** For tests: a fetch for the REST calls. */
+  /**
+   * The tools' way to the REST API; default: the global fetch (HTTP to `baseUrl`). A server that
+   * mounts this handler passes its in-process fetch (src/api/in-process-fetch.ts): the same REST
+   * routes and guard, without a loopback connection per call. Tests pass their own.
+   */
   fetch?: typeof fetch;
 }
 
@@ -27,9 +31,10 @@ export type McpHttpHandler = HandleMcpRequest & {
 
 /**
  * Streamable HTTP for `/mcp`, stateless: each POST gets a fresh protocol server and transport that
- * live as long as that HTTP exchange (a wait_for_operation call keeps its SSE answer open, with the
- * SDK's keep-alives). Both are cheap: the tools, their schemas and the tools/list answer are built
- * once per process (tool-set.ts), so an exchange costs about what the REST call it wraps does.
+ * live as long as that HTTP exchange. A call is answered as one JSON body, except a call that holds
+ * its answer (wait_for_operation) or asks for progress: that one is an SSE stream, with the SDK's
+ * keep-alives (jsonrpc-http.ts → wantsEventStream). Both are cheap: the tools, their schemas and
+ * the tools/list answer are built once per process (tool-set.ts).
  * Stateless needs no session store, survives server restarts, and is the SDK's robust mode; GET
  * (standalone notification stream) and DELETE (end session) answer 405.
  *
@@ -59,7 +64,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
 
     const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
     const server = createMcpServer({ baseUrl, token, fetch: options.fetch });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const tools = capabilityTools();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !wantsEventStream(body.value, (name) => tools.holdsAnswer(name)),
+    });
     const entry = { server, transport };
     open.add(entry);
     // The exchange ends when the answer is sent or the client goes away; both close the pair,

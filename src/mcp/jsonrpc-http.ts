@@ -54,6 +54,21 @@ export function findInvalidParams(body: unknown): InvalidParams | undefined {
   return undefined;
 }
 
+/**
+ * True when an answer to `body` should be an event stream: a request asking for progress
+ * notifications (`_meta.progressToken`), or a call of a tool that holds its answer (`holdsAnswer`).
+ * Everything else is answered as one JSON body, which costs both sides less than a stream.
+ */
+export function wantsEventStream(body: unknown, holdsAnswer: (tool: string) => boolean): boolean {
+  return (Array.isArray(body) ? body : [body]).some((message) => {
+    if (!message || typeof message !== 'object') return false;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
+    if (!params || typeof params !== 'object') return false;
+    if (params._meta && typeof params._meta === 'object' && params._meta.progressToken !== undefined) return true;
+    return method === 'tools/call' && typeof params.name === 'string' && holdsAnswer(params.name);
+  });
+}
+
 /** Largest JSON-RPC body read when the handler runs without a framework in front (Fastify's limit is the same). */
 const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -33,6 +33,12 @@ export interface RestToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   input: I;
   output: O;
   annotations: Omit<ToolAnnotations, 'title'>;
+  /**
+   * The tool holds its answer by design (a wait of up to minutes): over HTTP it is answered as an
+   * event stream, whose headers leave at once and whose keep-alives hold the connection open.
+   * Every other call is answered as one plain JSON body.
+   */
+  holdsAnswer?: boolean;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolAnswer>;
 }
 

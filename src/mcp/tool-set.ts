@@ -43,6 +43,11 @@ export class McpToolSet {
     return [...this.specs.keys()];
   }
 
+  /** True when `name` is a tool that holds its answer (RestToolSpec.holdsAnswer). */
+  holdsAnswer(name: string): boolean {
+    return this.specs.get(name)?.holdsAnswer === true;
+  }
+
   /** Answers `tools/list` and `tools/call` on `server`, calling the REST API through `api`. */
   serve(server: Server, api: RestClient): void {
     const list = { tools: this.definitions as Tool[] };

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../../src/mcp/http.js';
 import { describeToolBehaviour } from './behaviour.js';
 import { call } from './client-helpers.js';
-import { startFakeRest, type FakeRest } from './fake-rest.js';
+import { operation, startFakeRest, type FakeRest } from './fake-rest.js';
 
 /** A node:http server with the handler on /mcp, as the Fastify server mounts it. */
 async function startMcpHttp(options: McpHttpHandlerOptions): Promise<{ url: string; close(): Promise<void> }> {
@@ -60,7 +60,10 @@ describe('the /mcp endpoint', () => {
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: initialize });
 
   before(async () => {
-    rest = await startFakeRest({ 'GET /api/v1/active-cluster': () => ({ body: { name: 'demo', region: 'us-west-2' } }) });
+    rest = await startFakeRest({
+      'GET /api/v1/active-cluster': () => ({ body: { name: 'demo', region: 'us-west-2' } }),
+      'GET /api/v1/operations/op-1/wait': () => ({ body: operation({ id: 'op-1', status: 'succeeded' }) }),
+    });
     open = await startMcpHttp({ baseUrl: rest.url });
   });
   after(async () => {
@@ -106,6 +109,24 @@ describe('the /mcp endpoint', () => {
     assert.equal(body.error.code, -32602);
     assert.match(body.error.message, /params\.name/);
     assert.doesNotMatch(body.error.message, /\[\s*\{/, 'no zod issue dump');
+  });
+
+  it('answers a call as one JSON body; a wait, or a call asking for progress, as an event stream', async () => {
+    const callTool = (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+      fetch(open.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } }),
+      });
+    const plain = await callTool('get_active_cluster', {});
+    assert.match(String(plain.headers.get('content-type')), /^application\/json/);
+    assert.match(((await plain.json()) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text, /Active cluster: demo/);
+    const wait = await callTool('wait_for_operation', { operationId: 'op-1', timeoutSeconds: 5 });
+    assert.match(String(wait.headers.get('content-type')), /^text\/event-stream/);
+    assert.match(await wait.text(), /SUCCEEDED/);
+    const withProgress = await callTool('get_active_cluster', {}, { progressToken: 'p-1' });
+    assert.match(String(withProgress.headers.get('content-type')), /^text\/event-stream/);
+    await withProgress.text();
   });
 
   it('forwards no credentials of its own when the caller sends none', async () => {

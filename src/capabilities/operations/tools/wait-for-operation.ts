@@ -43,6 +43,7 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
     input: InputSchema,
     output: OperationProgressSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },
+    holdsAnswer: true,
     async run({ operationId, timeoutSeconds }, ctx) {
       const started = Date.now();
       const stopHeartbeat = heartbeat(ctx, started, timeoutSeconds);
