@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { answerJson } from './answer-json.js';
 import { parseOrThrow } from './problem.js';
 
 /**
@@ -56,7 +57,9 @@ export class RouteRegistry {
         const body = spec.parseBody ? spec.parseBody(request.body) : spec.body ? parseOrThrow(spec.body, request.body, 'body') : undefined;
         const out = await handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
         if (reply.sent) return reply;
-        return reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus).send(out);
+        reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus);
+        const json = answerJson(out);
+        return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
       },
     });
   }

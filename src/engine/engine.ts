@@ -12,6 +12,7 @@ import { resolvePolling, SharedPoller, type PollingOptions } from './poller.js';
 import { DEFAULT_STORE_PROBE, StorePauses, type StoreProbeOptions } from './store-pauses.js';
 import { lockHolder, type LockHolder } from './locks.js';
 import { phaseNeeds, type PhaseNeeds } from './phase-graph.js';
+import { settledAnswer } from '../domain/settled-answer.js';
 import { isTerminal, OPERATION_STATUS_TOOL, operationStatusUrl, toOperationView } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
 
@@ -472,7 +473,7 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
     const known = settled ? this.settledViews.get(entry) : undefined;
     if (known) return known;
     const view = toOperationView(operation, phases, this.now(), paused, this.graphs.get(operation.kind));
-    if (settled) this.settledViews.set(entry, view);
+    if (settled) this.settledViews.set(entry, settledAnswer(view));
     return view;
   }
 

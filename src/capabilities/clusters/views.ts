@@ -11,6 +11,7 @@ import type { InstanceGroupSpec } from '../../domain/instance-groups.js';
 import type { ActiveClusterPort } from '../../workflows/context.js';
 import { describeHyperPod } from '../../workflows/cluster-access.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
+import { settledAnswer } from '../../domain/settled-answer.js';
 import { ReadCache } from '../../workflows/read-cache.js';
 
 /** What the views need from the operation engine. */
@@ -81,6 +82,8 @@ export class ClusterViews {
    * per request and cluster: every operation event drops them (and they last `ttlMs` at most).
    */
   private journal?: { expiresAt: number; unsettled?: OperationView[]; active: Map<string, OperationView | undefined> };
+  /** The last list answer per Region, with what it was built from (see `list`). */
+  private readonly builtLists = new Map<string, { listed: unknown; journal: unknown; out: ClusterSummary[] }>();
   private readonly ttlMs: number;
   private readonly now: () => number;
 
@@ -101,6 +104,17 @@ export class ClusterViews {
 
   async list(region: string): Promise<ClusterSummary[]> {
     const listed = await this.lists.get(region, () => this.readList(region));
+    // Built from the same read and the same journal view as last time: the same answer, the same
+    // object (so that the route serializes it once too: src/api/route.ts).
+    const journal = this.journalView();
+    const built = this.builtLists.get(region);
+    if (built && built.listed === listed && built.journal === journal) return built.out;
+    const out = settledAnswer(this.assembleList(region, listed));
+    this.builtLists.set(region, { listed, journal, out });
+    return out;
+  }
+
+  private assembleList(region: string, listed: Array<{ cluster: ListedCluster; tags: Record<string, string> }>): ClusterSummary[] {
     const unsettled = this.unsettled(region);
     const out: ClusterSummary[] = [];
     for (const { cluster: c, tags } of listed) {
