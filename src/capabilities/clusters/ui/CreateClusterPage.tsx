@@ -18,12 +18,11 @@ import { StorageStep } from './wizard/StorageStep.js';
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { operationPath } from '../../../../web/src/lib/format.js';
 
-const CAPACITY = 1;
 const REVIEW = 3;
 
 /**
  * Placement → Capacity → Storage → Review. Capacity checks the quotas as soon as a type and count are
- * chosen (and will not move on while they fall short); Review runs the whole preflight and keeps
+ * chosen, so a count the account cannot run shows where it is typed; Review runs the whole preflight and keeps
  * "Create" disabled while it reports problems. Cancel asks first: it throws the choices away. The Idempotency-Key is this wizard session plus a digest of
  * the body: a double click (or a retry after a network error) cannot create twice, while an edited
  * request after a refusal is a new request.
@@ -93,9 +92,7 @@ export function CreateClusterPage() {
     // Moving forward: every step before the target must be valid.
     const bad = firstStepWithErrors(requested);
     setTouchedSteps((t) => new Set([...t, ...Array.from({ length: requested }, (_, i) => i)]));
-    // A count the quotas refuse is fixed where it is typed, not discovered on Review.
-    const quotaShort = requested > CAPACITY && capacity.result !== undefined && !capacity.result.ok;
-    setStep(bad !== -1 ? bad : quotaShort ? CAPACITY : requested);
+    setStep(bad === -1 ? requested : bad);
   };
 
   const problems = preflight.data?.problems.length ?? 0;
