@@ -86,6 +86,11 @@ export interface PreflightRequest {
   availabilityZone?: string;
   /** Set for a create-cluster check: the cluster name must be free. */
   name?: string;
+  /**
+   * Instances the cluster already holds, for a change of an existing cluster (a scale); `instanceCount`
+   * is then what the change adds. A new cluster starts empty (0).
+   */
+  clusterInUse?: number;
 }
 
 /** What AWS says about the requested type in the Region; absent when HyperPod does not offer it there. */
@@ -122,8 +127,8 @@ export function evaluatePreflight(req: PreflightRequest, facts: PreflightFacts):
   const quotas = [
     quotaFinding(req, facts.quotas.clusterUsage, facts.usage.byType[req.instanceType] ?? 0),
     quotaFinding(req, facts.quotas.totalInstances, facts.usage.total),
-    // A new cluster starts empty, so the per-cluster limit only has to hold the request itself.
-    quotaFinding(req, facts.quotas.instancesPerCluster, 0),
+    // A new cluster starts empty, so there the per-cluster limit only has to hold the request itself.
+    quotaFinding(req, facts.quotas.instancesPerCluster, req.clusterInUse ?? 0),
   ].filter((q): q is QuotaFinding => q !== undefined);
   const problems: PreflightProblem[] = [
     ...nameProblems(req, facts),

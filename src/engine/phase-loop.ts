@@ -79,6 +79,15 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
           if (!OBSERVE_OUTCOMES.includes(outcome)) throw new Error(`Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`);
           if (outcome !== 'needs-act' || failedStep === 'observe') madeProgress();
           if (outcome === 'done') {
+            if (phase.verdict !== undefined) {
+              // A check that passed is a result, not a step found already done.
+              const verdict = phase.verdict;
+              journal.together(() => {
+                journal.phase(phase.name, { progress: verdict });
+                journal.log('info', verdict, phase.name);
+              });
+              return 'succeeded';
+            }
             if (!acted) journal.log('info', 'Already in place; nothing to change.', phase.name);
             return acted ? 'succeeded' : 'skipped';
           }

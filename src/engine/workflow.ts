@@ -93,6 +93,11 @@ export interface PhaseDefinition<I, S> {
    */
   onFailure?: 'stop' | 'continue';
   /**
+   * For a phase that only checks (observe, no act): what its passing means, e.g. "Verified: nothing
+   * tagged remains". Such a phase succeeds with this as its note, instead of reading "already done".
+   */
+  verdict?: string;
+  /**
    * Identifies the resource awaited (e.g. `eks:us-west-2/my-cluster`) so that every watcher of the
    * same resource shares one poller.
    */

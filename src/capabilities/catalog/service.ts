@@ -97,6 +97,23 @@ export class PreflightService {
     });
   }
 
+  /**
+   * Would growing an existing cluster by `instanceCount` instances of a type fit? The same rules as a
+   * create, with the instances the cluster already holds counted against the per-cluster quota (a scale
+   * of an instance group; the instance groups service works out the growth).
+   */
+  checkClusterGrowth(req: QuotaCheckRequest & { clusterInUse: number }): Promise<QuotaCheckResult> {
+    return this.check({
+      region: req.region ?? this.defaultRegion,
+      instanceType: req.instanceType,
+      instanceCount: req.instanceCount,
+      capacityType: req.capacityType,
+      clusterInUse: req.clusterInUse,
+      ...(req.trainingPlanArn ? { trainingPlanArn: req.trainingPlanArn } : {}),
+      ...(req.availabilityZone ? { availabilityZone: req.availabilityZone } : {}),
+    });
+  }
+
   private async check(req: PreflightRequest): Promise<QuotaCheckResult> {
     const regions = (await this.catalog.listRegions()).map((r) => r.name);
     if (!regions.includes(req.region)) {

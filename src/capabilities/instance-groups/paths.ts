@@ -2,4 +2,5 @@
 export const GROUP_PATHS = {
   list: '/api/v1/clusters/{name}/instance-groups',
   one: '/api/v1/clusters/{name}/instance-groups/{group}',
+  scalePreflight: '/api/v1/clusters/{name}/instance-groups/{group}/preflight/scale',
 } as const;

@@ -6,6 +6,8 @@ import {
   AddInstanceGroupRequestSchema,
   InstanceGroupNameSchema,
   InstanceGroupViewSchema,
+  ScaleInstanceGroupRequestSchema,
+  ScalePreflightResultSchema,
   UpdateInstanceGroupRequestSchema,
 } from '../../domain/schemas/instance-groups.js';
 import { AcceptedSchema } from '../../domain/schemas/operations.js';
@@ -58,11 +60,23 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
     {
       method: 'PATCH', url: GROUP_PATHS.one, operationId: 'updateInstanceGroup', tags: ['instance-groups'], idempotent: true,
       summary: 'Change a group (send only what changes): count, labels, taints, deep health checks, lifecycle scripts, scheduled and automatic patching',
-      description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract).',
+      description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; a growing instanceCount runs the scale preflight (quotas, training plan; 422 naming the quota and the fix); only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract).',
       params: GroupParams, body: UpdateInstanceGroupRequestSchema, parseBody: parseUpdate,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
     },
     async ({ params, body, request }) => accepted(await service().update({ cluster: params.name, region: region(body.region), name: params.group }, body, idempotencyKey(request))),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'POST', url: GROUP_PATHS.scalePreflight, operationId: 'checkScaleInstanceGroup', tags: ['instance-groups', 'preflight'],
+      summary: 'Check a scale without changing anything: the create\'s quota and training-plan checks, for what the new count adds',
+      description: 'Read-only. Growth from the group\'s target to instanceCount must fit the type\'s quota, the account\'s total, the per-cluster limit and the group\'s training plan; a shrink adds nothing and passes. PATCH runs the same check and refuses a failing growth with 422.',
+      params: GroupParams, body: ScaleInstanceGroupRequestSchema,
+      responses: { 200: { description: 'Findings; problems name the field, the quota and how to raise it', schema: ScalePreflightResultSchema } },
+    },
+    async ({ params, body }) => service().checkScale({ cluster: params.name, region: region(body.region), name: params.group }, body.instanceCount),
   );
 
   routes.define(

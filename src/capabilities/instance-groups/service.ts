@@ -1,10 +1,11 @@
 import { InputError, PreconditionError } from '../../domain/errors.js';
 import { diffInstanceGroup, throwIfRefused, type InstanceGroupSpec } from '../../domain/instance-groups.js';
-import type { AddInstanceGroupRequest as AddRequest, InstanceGroupView, UpdateInstanceGroupRequest } from '../../domain/schemas/instance-groups.js';
+import type { AddInstanceGroupRequest as AddRequest, InstanceGroupView, ScalePreflightResult, UpdateInstanceGroupRequest } from '../../domain/schemas/instance-groups.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { catalog } from '../catalog/index.js';
 import type { ServiceDeps } from '../capability.js';
 import { clusters } from '../clusters/index.js';
+import { checkScale, scaleRefusal } from './scale-preflight.js';
 
 type Started = { operation: OperationView; existing: boolean };
 type GroupRef = { cluster: string; region: string; name: string };
@@ -32,9 +33,16 @@ export class InstanceGroupService {
     return this.deps.operations.start('add-instance-group', { ...group, cluster, region }, { idempotencyKey });
   }
 
+  /** Would scaling the group to `instanceCount` pass the create's checks (quotas, training plan)? Read-only. */
+  async checkScale(ref: GroupRef, instanceCount: number): Promise<ScalePreflightResult> {
+    return checkScale(this.deps.service(catalog), ref.region, await this.list(ref.region, ref.cluster), ref.name, instanceCount);
+  }
+
   /**
    * Compares the request with the group as HyperPod describes it: fixed fields are refused, and only
    * the fields that really differ are sent. A count alone is a scale (a no-op when it already holds).
+   * Growth runs the scale preflight first (422 naming the quota and the fix, before anything is sent);
+   * a repeat with the same Idempotency-Key gets its operation back without it.
    */
   async update(ref: GroupRef, request: UpdateInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
     const current = await this.views().groupSpec(ref.region, ref.cluster, ref.name);
@@ -44,6 +52,11 @@ export class InstanceGroupService {
     if (wanted.autoPatch?.nextPatchDate) wanted.autoPatch = { ...wanted.autoPatch, nextPatchDate: new Date(wanted.autoPatch.nextPatchDate).toISOString() };
     const diff = diffInstanceGroup(current, wanted as Partial<InstanceGroupSpec>);
     throwIfRefused(diff);
+    const repeat = idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey);
+    if (!repeat && request.instanceCount !== undefined && request.instanceCount > current.instanceCount) {
+      const check = await this.checkScale(ref, request.instanceCount);
+      if (!check.ok) throw scaleRefusal(ref.name, check);
+    }
     const { instanceCount, ...settings } = diff.changes;
     if (Object.keys(settings).length === 0) {
       return this.deps.operations.start('scale-instance-group', { ...ref, instanceCount: instanceCount ?? current.instanceCount }, { idempotencyKey });

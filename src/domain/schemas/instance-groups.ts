@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IMMUTABLE_GROUP_FIELDS, MUTABLE_GROUP_FIELDS, isImmutableGroupField } from '../instance-groups.js';
 import { LabelsSchema, TaintSchema, TaintsSchema } from '../instance-groups/kubernetes-labels.js';
+import { QuotaCheckResultSchema } from './preflight.js';
 import { AvailabilityZoneSchema, CapacityTypeSchema, ClusterRefSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
 
 export { IMMUTABLE_GROUP_FIELDS, TaintSchema };
@@ -142,6 +143,14 @@ export const ScaleInstanceGroupRequestSchema = z
   .strict()
   .describe('Set the number of instances of a group.');
 export type ScaleInstanceGroupRequest = z.output<typeof ScaleInstanceGroupRequestSchema>;
+
+/** The answer of a scale preflight: the create's findings, about the growth from the group's target to the new count. */
+export const ScalePreflightResultSchema = QuotaCheckResultSchema.extend({
+  targetCount: z.number().int().describe('Instances the group works towards now.'),
+  instanceCount: z.number().int().describe('The count asked for.'),
+  adds: z.number().int().describe('Instances the scale adds against the quotas (0 when it shrinks or keeps the count: nothing to check).'),
+}).describe('Whether scaling the group to instanceCount fits the quotas and its training plan; problems name the field, the numbers and the fix.');
+export type ScalePreflightResult = z.infer<typeof ScalePreflightResultSchema>;
 
 // ---- Operation inputs (what the journal stores; the service builds them from a request and the group's state)
 

@@ -1,3 +1,5 @@
+import { readableFieldMessage } from '../../../src/domain/field-labels.js';
+
 /**
  * The one fetch wrapper the UI uses. Non-2xx answers become a `ProblemError` carrying the
  * RFC 9457 problem+json body the server sends (`detail`, `errors[].path/message`, `code`).
@@ -27,9 +29,9 @@ export class ProblemError extends Error {
   get status(): number {
     return this.problem.status;
   }
-  /** Field errors as "path: message" sentences, for notifications. */
+  /** Field errors as sentences a person reads ("Instance count must be at least 1"), not "path: message". */
   get fieldMessages(): string[] {
-    return (this.problem.errors ?? []).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message));
+    return (this.problem.errors ?? []).map((e) => readableFieldMessage(e.path, e.message));
   }
 }
 

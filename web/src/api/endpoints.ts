@@ -25,8 +25,10 @@ import type {
   NodeList,
   NodeListParams,
   OperationView,
+  QuotaCheckInput,
   QuotaCheckResult,
   RegionView,
+  ScalePreflightResult,
   ServerConfig,
   SetAutoscalingInput,
   StartDeepHealthCheckInput,
@@ -46,6 +48,7 @@ export const listInstanceTypes = (region: string | undefined, availabilityZone: 
 export const listTrainingPlans = (region?: string) =>
   api<{ trainingPlans: TrainingPlanView[] }>(`${CATALOG_PATHS.trainingPlans}${qs({ region })}`).then((r) => r.trainingPlans);
 export const preflightCluster = (body: CreateClusterInput) => api<QuotaCheckResult>(CATALOG_PATHS.clusterCheck, { method: 'POST', body });
+export const checkQuotas = (body: QuotaCheckInput) => api<QuotaCheckResult>(CATALOG_PATHS.quotaCheck, { method: 'POST', body });
 
 export const listClusters = (region?: string) => api<{ clusters: ClusterSummary[] }>(`${CLUSTER_PATHS.list}${qs({ region })}`).then((r) => r.clusters);
 export const getCluster = (name: string, region?: string) => api<ClusterDetail>(`${apiPath(CLUSTER_PATHS.one, { name })}${qs({ region })}`);
@@ -62,6 +65,9 @@ export const addInstanceGroup = (cluster: string, body: AddInstanceGroupInput, i
 /** Sends only the count: the diff contract (never unchanged fields). */
 export const scaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string) =>
   api<Accepted>(apiPath(GROUP_PATHS.one, { name: cluster, group }), { method: 'PATCH', body: { instanceCount, ...(region ? { region } : {}) } });
+/** The create's checks for what a new count adds (read-only; PATCH runs the same one). */
+export const checkScaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string) =>
+  api<ScalePreflightResult>(apiPath(GROUP_PATHS.scalePreflight, { name: cluster, group }), { method: 'POST', body: { instanceCount, ...(region ? { region } : {}) } });
 export const deleteInstanceGroup = (cluster: string, group: string, region?: string) =>
   api<Accepted>(`${apiPath(GROUP_PATHS.one, { name: cluster, group })}${qs({ confirm: 'true', region })}`, { method: 'DELETE' });
 

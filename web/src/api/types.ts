@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { AutoscalingView, SetAutoscalingRequestSchema } from '../../../src/domain/schemas/autoscaling.js';
 import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '../../../src/domain/schemas/clusters.js';
-import type { AddInstanceGroupRequestSchema, InstanceGroupView } from '../../../src/domain/schemas/instance-groups.js';
+import type { AddInstanceGroupRequestSchema, InstanceGroupView, ScalePreflightResult } from '../../../src/domain/schemas/instance-groups.js';
 import type { Accepted, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../../../src/domain/schemas/operations.js';
 import type { CloudAccessProblem, ServerConfigView } from '../../../src/domain/schemas/config.js';
 import type {
@@ -19,6 +19,7 @@ import type {
   AvailabilityZoneViewSchema,
   InstanceTypeView,
   PreflightProblem,
+  QuotaCheckRequestSchema,
   QuotaCheckResult,
   QuotaFindingSchema,
   RegionViewSchema,
@@ -28,10 +29,11 @@ import type {
 export type { Accepted, ClusterDetail, ClusterSummary, InstanceTypeView, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView, PreflightProblem, QuotaCheckResult, TrainingPlanView };
 export type CreateClusterInput = z.input<typeof CreateClusterRequestSchema>;
 export type AddInstanceGroupInput = z.input<typeof AddInstanceGroupRequestSchema>;
-export type { InstanceGroupView };
+export type { InstanceGroupView, ScalePreflightResult };
 export type RegionView = z.infer<typeof RegionViewSchema>;
 export type AvailabilityZoneView = z.infer<typeof AvailabilityZoneViewSchema>;
 export type QuotaFinding = z.infer<typeof QuotaFindingSchema>;
+export type QuotaCheckInput = z.input<typeof QuotaCheckRequestSchema>;
 
 /** GET /api/v1/config: the cloud, Region, account, and whether the server can act there (`cloudAccess`). */
 export type ServerConfig = ServerConfigView;

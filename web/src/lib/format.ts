@@ -1,4 +1,5 @@
 /** Formatting helpers shared by the pages. */
+import { clusterOfTarget } from '../../../src/domain/naming.js';
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
@@ -26,10 +27,18 @@ export function formatClock(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour12: false });
 }
 
-/** "cluster/us-west-2/my-cluster" → { region, name } when the target is a cluster. */
+/** "cluster/us-west-2/my-cluster", alone or followed by a part of it (an instance group, autoscaling) → the cluster's { region, name }. */
 export function parseClusterTarget(target: string): { region: string; name: string } | undefined {
-  const m = /^cluster\/([^/]+)\/([^/]+)$/.exec(target);
-  return m ? { region: m[1]!, name: m[2]! } : undefined;
+  return clusterOfTarget(target);
+}
+
+/** "cluster/us-west-2/c/instance-group/workers" → "Instance group workers"; undefined for the cluster itself. */
+export function targetPart(target: string): string | undefined {
+  const rest = /^cluster\/[^/]+\/[^/]+\/(.+)$/.exec(target)?.[1];
+  if (!rest) return undefined;
+  const [kind = '', name] = rest.split('/');
+  const label = kind.replace(/-/g, ' ');
+  return `${label.charAt(0).toUpperCase()}${label.slice(1)}${name ? ` ${name}` : ''}`;
 }
 
 export function clusterPath(name: string, region?: string): string {

@@ -1,5 +1,7 @@
 import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Wizard from '@cloudscape-design/components/wizard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { createCluster, preflightCluster } from '../../../../web/src/api/endpoints.js';
 import { keys, useAvailabilityZones, useConfig } from '../../../../web/src/api/queries.js';
+import { useCapacityCheck } from './wizard/capacity-check.js';
 import { CapacityStep } from './wizard/CapacityStep.js';
 import { digest, initialForm, stepErrors, STEP_FIELDS, toRequest, validate, type WizardForm } from './wizard/form.js';
 import { PlacementStep } from './wizard/PlacementStep.js';
@@ -18,8 +21,9 @@ import { operationPath } from '../../../../web/src/lib/format.js';
 const REVIEW = 3;
 
 /**
- * Placement → Capacity → Storage → Review. Review runs the server's preflight and keeps "Create"
- * disabled while it reports problems. The Idempotency-Key is this wizard session plus a digest of
+ * Placement → Capacity → Storage → Review. Capacity checks the quotas as soon as a type and count are
+ * chosen, so a count the account cannot run shows where it is typed; Review runs the whole preflight and keeps
+ * "Create" disabled while it reports problems. Cancel asks first: it throws the choices away. The Idempotency-Key is this wizard session plus a digest of
  * the body: a double click (or a retry after a network error) cannot create twice, while an edited
  * request after a refusal is a new request.
  */
@@ -32,6 +36,7 @@ export function CreateClusterPage() {
   const [form, setForm] = useState<WizardForm>(() => initialForm());
   const [step, setStep] = useState(0);
   const [touchedSteps, setTouchedSteps] = useState<Set<number>>(new Set());
+  const [confirmCancel, setConfirmCancel] = useState(false);
 
   useEffect(() => {
     if (config.data && !form.region) setForm((f) => ({ ...f, region: config.data.region }));
@@ -47,6 +52,7 @@ export function CreateClusterPage() {
   const request = useMemo(() => toRequest(form), [form]);
   const requestJson = JSON.stringify(request);
   const formValid = Object.keys(errors).length === 0;
+  const capacity = useCapacityCheck(form);
 
   const preflight = useQuery({
     queryKey: ['preflight', requestJson],
@@ -107,65 +113,88 @@ export function CreateClusterPage() {
           : undefined;
 
   const props = { form, update };
+  const cancel = () => setConfirmCancel(true);
   return (
-    <Wizard
-      data-testid="create-cluster-wizard"
-      activeStepIndex={step}
-      onNavigate={(e) => navigateTo(e.detail.requestedStepIndex)}
-      onCancel={() => navigate('/clusters')}
-      onSubmit={() => canSubmit && doSubmit()}
-      submitButtonText="Create cluster"
-      isLoadingNextStep={submit.isPending}
-      i18nStrings={{
-        stepNumberLabel: (n) => `Step ${n}`,
-        collapsedStepsLabel: (n, total) => `Step ${n} of ${total}`,
-        navigationAriaLabel: 'Steps',
-        cancelButton: 'Cancel',
-        previousButton: 'Previous',
-        nextButton: 'Next',
-        optional: 'optional',
-      }}
-      customPrimaryActions={
-        step === REVIEW ? (
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={() => navigate('/clusters')}>
-              Cancel
-            </Button>
-            <Button onClick={() => setStep(REVIEW - 1)} data-testid="wizard-previous">
-              Previous
-            </Button>
-            <Button variant="primary" disabled={!canSubmit} disabledReason={disabledReason} loading={submit.isPending} onClick={doSubmit} data-testid="wizard-submit">
-              Create cluster
-            </Button>
-          </SpaceBetween>
-        ) : undefined
-      }
-      steps={[
-        { title: 'Placement', description: 'Where the cluster runs.', content: <PlacementStep {...props} errors={shownErrors(0)} /> },
-        { title: 'Capacity', description: 'What it runs on: instance type, count and where the capacity comes from.', content: <CapacityStep {...props} errors={shownErrors(1)} /> },
-        { title: 'Storage', description: 'Shared storage mounted in every pod.', content: <StorageStep {...props} errors={shownErrors(2)} /> },
-        {
-          title: 'Review and create',
-          description: 'The server checks the whole request before anything is created.',
-          errorText: submit.error ? (
-            <span data-testid="wizard-submit-error">
-              <ProblemText error={submit.error} />
-            </span>
-          ) : undefined,
-          content: (
-            <SpaceBetween size="l">
-              <ReviewStep
-                form={form}
-                goTo={setStep}
-                preflight={{ result: preflight.data, error: preflight.error, loading: preflight.isFetching, enabled: formValid, rerun: () => void preflight.refetch() }}
-              />
-              <Alert type="info">
-                Creating takes a while on AWS (the EKS control plane alone takes 8–12 minutes). You will follow each phase live; any failed phase can be retried alone.
-              </Alert>
+    <>
+      <Modal
+        visible={confirmCancel}
+        onDismiss={() => setConfirmCancel(false)}
+        header="Leave the create wizard?"
+        data-testid="wizard-cancel-confirm"
+        footer={
+          <Box float="right">
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button variant="link" onClick={() => setConfirmCancel(false)} data-testid="wizard-cancel-stay">
+                Keep editing
+              </Button>
+              <Button variant="primary" onClick={() => navigate('/clusters')} data-testid="wizard-cancel-leave">
+                Leave
+              </Button>
             </SpaceBetween>
-          ),
-        },
-      ]}
-    />
+          </Box>
+        }
+      >
+        Nothing has been created. The choices made in this wizard are lost.
+      </Modal>
+      <Wizard
+        data-testid="create-cluster-wizard"
+        activeStepIndex={step}
+        onNavigate={(e) => navigateTo(e.detail.requestedStepIndex)}
+        onCancel={cancel}
+        onSubmit={() => canSubmit && doSubmit()}
+        submitButtonText="Create cluster"
+        isLoadingNextStep={submit.isPending}
+        i18nStrings={{
+          stepNumberLabel: (n) => `Step ${n}`,
+          collapsedStepsLabel: (n, total) => `Step ${n} of ${total}`,
+          navigationAriaLabel: 'Steps',
+          cancelButton: 'Cancel',
+          previousButton: 'Previous',
+          nextButton: 'Next',
+          optional: 'optional',
+        }}
+        customPrimaryActions={
+          step === REVIEW ? (
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button variant="link" onClick={cancel} data-testid="wizard-cancel">
+                Cancel
+              </Button>
+              <Button onClick={() => setStep(REVIEW - 1)} data-testid="wizard-previous">
+                Previous
+              </Button>
+              <Button variant="primary" disabled={!canSubmit} disabledReason={disabledReason} loading={submit.isPending} onClick={doSubmit} data-testid="wizard-submit">
+                Create cluster
+              </Button>
+            </SpaceBetween>
+          ) : undefined
+        }
+        steps={[
+          { title: 'Placement', description: 'Where the cluster runs.', content: <PlacementStep {...props} errors={shownErrors(0)} /> },
+          { title: 'Capacity', description: 'What it runs on: instance type, count and where the capacity comes from.', content: <CapacityStep {...props} errors={shownErrors(1)} check={capacity} /> },
+          { title: 'Storage', description: 'Shared storage mounted in every pod.', content: <StorageStep {...props} errors={shownErrors(2)} /> },
+          {
+            title: 'Review and create',
+            description: 'The server checks the whole request before anything is created.',
+            errorText: submit.error ? (
+              <span data-testid="wizard-submit-error">
+                <ProblemText error={submit.error} />
+              </span>
+            ) : undefined,
+            content: (
+              <SpaceBetween size="l">
+                <ReviewStep
+                  form={form}
+                  goTo={setStep}
+                  preflight={{ result: preflight.data, error: preflight.error, loading: preflight.isFetching, enabled: formValid, rerun: () => void preflight.refetch() }}
+                />
+                <Alert type="info">
+                  Creating takes a while on AWS (the EKS control plane alone takes 8–12 minutes). You will follow each phase live; any failed phase can be retried alone.
+                </Alert>
+              </SpaceBetween>
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }

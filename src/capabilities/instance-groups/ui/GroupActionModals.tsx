@@ -5,12 +5,15 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { deleteInstanceGroup, scaleInstanceGroup } from '../../../../web/src/api/endpoints.js';
+import { checkScaleInstanceGroup, deleteInstanceGroup, scaleInstanceGroup } from '../../../../web/src/api/endpoints.js';
 import { keys } from '../../../../web/src/api/queries.js';
 import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
+import { PreflightProblemList } from '../../../../web/src/components/PreflightProblemList.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { useDebounced } from '../../../../web/src/hooks/use-debounced.js';
 
 interface GroupModalProps {
   cluster: string;
@@ -32,13 +35,30 @@ function useStart(fn: () => Promise<Accepted>, onStarted: (a: Accepted) => void)
   });
 }
 
-/** Sends only the new count, and only when it differs (the diff contract). */
+/**
+ * Sends only the new count, and only when it differs (the diff contract). A growth is checked first by
+ * the server's scale preflight (the create's quota and training-plan checks): Scale stays disabled
+ * while it reports problems, which are shown with their fix.
+ */
 export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onStarted }: GroupModalProps) {
   const [count, setCount] = useState(String(group.targetCount));
   const n = Number(count);
-  const valid = Number.isInteger(n) && n >= 0 && n <= 1000;
+  const valid = count.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= 1000;
   const changed = valid && n !== group.targetCount;
+  const grows = changed && n > group.targetCount;
+  const settled = useDebounced(n);
+  const check = useQuery({
+    queryKey: ['scale-preflight', region, cluster, group.name, settled],
+    queryFn: () => checkScaleInstanceGroup(cluster, group.name, settled, region),
+    enabled: grows && settled === n,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+  const checking = grows && (settled !== n || check.isFetching);
+  const refused = grows && !checking && check.data !== undefined && !check.data.ok;
   const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region), onStarted);
+  const disabledReason = !changed ? 'Enter a count other than the current target' : checking ? 'Checking quotas' : refused ? 'The new count does not fit: see the problems' : undefined;
   return (
     <Modal
       visible
@@ -48,16 +68,32 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
             <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!changed} loading={start.isPending} onClick={() => start.mutate()} data-testid="scale-submit">Scale</Button>
+            <Button variant="primary" disabled={disabledReason !== undefined} disabledReason={disabledReason} loading={start.isPending} onClick={() => start.mutate()} data-testid="scale-submit">Scale</Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="m">
         <Box>{`${group.currentCount} running of ${group.targetCount} requested × ${group.instanceType} (${group.capacityType}).`}</Box>
-        <FormField label="Instance count" errorText={valid ? undefined : 'A whole number from 0 to 1000'} description="0 keeps the group with no nodes.">
+        <FormField label="Instance count" errorText={valid ? undefined : 'A whole number from 0 to 1000'} description="0 keeps the group with no nodes. A larger count is checked against your quotas first.">
           <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} data-testid="scale-count" />
         </FormField>
+        {checking && <StatusIndicator type="loading">Checking quotas for {n - group.targetCount} more instance(s)…</StatusIndicator>}
+        {grows && !checking && check.data?.ok && (
+          <span data-testid="scale-check-ok">
+            <StatusIndicator type="success">{`Quotas allow ${check.data.adds} more ${group.instanceType}.`}</StatusIndicator>
+          </span>
+        )}
+        {refused && check.data && (
+          <Alert type="error" header={`${group.name} cannot grow to ${n}`} data-testid="scale-check-problems">
+            <PreflightProblemList problems={check.data.problems} testId="scale-check-problem" />
+          </Alert>
+        )}
+        {grows && check.error ? (
+          <Alert type="warning" header="The quota check could not run">
+            <ProblemText error={check.error} />
+          </Alert>
+        ) : null}
         {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
       </SpaceBetween>
     </Modal>

@@ -9,7 +9,9 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
+import { fieldLabel } from '../../../domain/field-labels.js';
 import { cancelOperation } from '../../../../web/src/api/endpoints.js';
 import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
 import type { OperationView } from '../../../../web/src/api/types.js';
@@ -19,10 +21,14 @@ import { OperationStatusIndicator } from '../../../../web/src/components/status.
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { useNow } from '../../../../web/src/hooks/use-now.js';
-import { clusterPath, formatDuration, formatTime, parseClusterTarget } from '../../../../web/src/lib/format.js';
+import { clusterPath, formatDuration, formatTime, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
 
+/** A result value as a person reads it: yes/no, a list, a number; identifiers stay in code style. */
 function ResultValue({ value }: { value: unknown }) {
   if (value === undefined || value === null || value === '') return <>—</>;
+  if (typeof value === 'boolean') return <>{value ? 'Yes' : 'No'}</>;
+  if (typeof value === 'number') return <>{value}</>;
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object')) return <>{value.join(', ') || '—'}</>;
   return <Box variant="code">{typeof value === 'string' ? value : JSON.stringify(value)}</Box>;
 }
 
@@ -37,6 +43,7 @@ function Summary({ op }: { op: OperationView }) {
   const follow = useFollow();
   const now = useNow(!isTerminal(op));
   const cluster = parseClusterTarget(op.target);
+  const part = targetPart(op.target);
   const elapsed = (op.finishedAt ? Date.parse(op.finishedAt) : now) - Date.parse(op.createdAt);
   return (
     <Container header={<Header variant="h2">Summary</Header>}>
@@ -49,7 +56,7 @@ function Summary({ op }: { op: OperationView }) {
             label: 'Target',
             value: cluster ? (
               <Link href={clusterPath(cluster.name, cluster.region)} onFollow={follow} data-testid="operation-target">
-                {cluster.name} ({cluster.region})
+                {part ? `${part} of ` : ''}{cluster.name} ({cluster.region})
               </Link>
             ) : (
               op.target
@@ -72,6 +79,8 @@ export function OperationPage() {
   const qc = useQueryClient();
   const { notify, notifyError } = useNotifications();
   const operation = useOperation(id);
+  // Arriving from a long form (the wizard's Review) must not keep its scroll position: open at the top.
+  useEffect(() => window.scrollTo(0, 0), [id]);
   const cancel = useMutation({
     mutationFn: () => cancelOperation(id),
     onSuccess: (accepted) => {
@@ -130,7 +139,7 @@ export function OperationPage() {
         <PhaseTable operation={op} />
         {result.length > 0 && (
           <Container header={<Header variant="h2">Result</Header>} data-testid="operation-result">
-            <KeyValuePairs columns={3} items={result.map(([k, v]) => ({ label: k, value: <ResultValue value={v} /> }))} />
+            <KeyValuePairs columns={3} items={result.map(([k, v]) => ({ label: <span data-testid="operation-result-label">{fieldLabel(k)}</span>, value: <ResultValue value={v} /> }))} />
           </Container>
         )}
         <LogViewer operationId={op.id} live={!isTerminal(op)} />

@@ -9,7 +9,7 @@ import { isTerminal, useOperations } from '../../../../web/src/api/queries.js';
 import { OperationStatusIndicator } from '../../../../web/src/components/status.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath, formatDuration, formatTime, operationPath, parseClusterTarget } from '../../../../web/src/lib/format.js';
+import { clusterPath, formatDuration, formatTime, operationPath, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
 
 type Show = 'all' | 'running' | 'failed';
 
@@ -70,6 +70,7 @@ export function OperationsPage() {
             return c ? (
               <Link href={clusterPath(c.name, c.region)} onFollow={follow}>
                 {c.name}
+                {targetPart(o.target) ? ` · ${targetPart(o.target)}` : ''}
               </Link>
             ) : (
               o.target

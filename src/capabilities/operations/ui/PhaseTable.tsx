@@ -10,6 +10,7 @@ import { useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { useNow } from '../../../../web/src/hooks/use-now.js';
 import { formatDuration, formatExpected } from '../../../../web/src/lib/format.js';
 import { isPhaseRunning, PhaseStatusIndicator } from '../../../../web/src/components/status.js';
+import { checkRetry, ScaleRetryRefused, ScaleRetryRefusedNotice } from './scale-retry-check.js';
 
 function phaseDuration(p: PhaseView, now: number): number | undefined {
   if (isPhaseRunning(p.status) && p.startedAt) return Math.max(0, now - Date.parse(p.startedAt));
@@ -25,12 +26,18 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
   const running = operation.phases.some((p) => isPhaseRunning(p.status));
   const now = useNow(running);
   const retry = useMutation({
-    mutationFn: (phase: string) => retryPhase(operation.id, phase),
+    mutationFn: async (phase: string) => {
+      await checkRetry(operation);
+      return retryPhase(operation.id, phase);
+    },
     onSuccess: (accepted, phase) => {
       qc.setQueryData(keys.operation(operation.id), accepted.operation);
       notify({ type: 'info', header: `Retrying phase ${phase}` });
     },
-    onError: (err, phase) => notifyError(`Could not retry phase ${phase}`, err),
+    onError: (err, phase) =>
+      err instanceof ScaleRetryRefused
+        ? notify({ type: 'error', header: `Phase ${phase} was not retried: the count no longer fits`, content: <ScaleRetryRefusedNotice error={err} />, autoDismiss: false })
+        : notifyError(`Could not retry phase ${phase}`, err),
   });
 
   const done = operation.phases.filter((p) => p.status === 'succeeded' || p.status === 'skipped').length;

@@ -3,25 +3,44 @@ import Container from '@cloudscape-design/components/container';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
+import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import Select from '@cloudscape-design/components/select';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tiles from '@cloudscape-design/components/tiles';
 import Toggle from '@cloudscape-design/components/toggle';
+import { useState } from 'react';
+import { compareInstanceTypes } from '../../../../domain/instance-type-order.js';
 import { useInstanceTypes, useTrainingPlans } from '../../../../../web/src/api/queries.js';
+import type { InstanceTypeView } from '../../../../../web/src/api/types.js';
+import { PreflightProblemList } from '../../../../../web/src/components/PreflightProblemList.js';
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
 import type { WizardForm } from './form.js';
 import { instanceTypeOption, planUnusableReason, trainingPlanOption } from './instance-options.js';
+import type { CapacityCheck } from './capacity-check.js';
 import type { StepProps } from './step-props.js';
 
-/** Instance type (offered in the chosen zone), capacity type, training plan, count, deep health checks. */
-export function CapacityStep({ form, update, errors }: StepProps) {
+type TypeFilter = 'all' | 'accelerated' | 'cpu';
+const FILTERS: Record<TypeFilter, (t: InstanceTypeView) => boolean> = {
+  all: () => true,
+  accelerated: (t) => (t.acceleratorCount ?? 0) > 0,
+  cpu: (t) => !t.acceleratorCount,
+};
+
+/**
+ * Instance type (offered in the chosen zone; accelerators first, then family and size, with a filter),
+ * capacity type (a disabled choice says why), training plan, count — checked against the quotas here —
+ * and deep health checks.
+ */
+export function CapacityStep({ form, update, errors, check }: StepProps & { check: CapacityCheck }) {
+  const [typeFilter, setTypeFilter] = useState<TypeFilter>('all');
   const types = useInstanceTypes(form.region || undefined, form.availabilityZone || undefined);
   const plans = useTrainingPlans(form.region || undefined);
 
   const chosen = types.data?.find((t) => t.instanceType === form.instanceType);
   const plansForType = (plans.data ?? []).filter((p) => p.instanceType === form.instanceType);
   const usablePlans = plansForType.filter((p) => !planUnusableReason(p, form.availabilityZone));
-  const typeOptions = (types.data ?? []).map(instanceTypeOption);
+  const typeOptions = [...(types.data ?? [])].sort(compareInstanceTypes).filter(FILTERS[typeFilter]).map(instanceTypeOption);
 
   const chooseType = (instanceType: string) => {
     const t = types.data?.find((x) => x.instanceType === instanceType);
@@ -36,7 +55,18 @@ export function CapacityStep({ form, update, errors }: StepProps) {
     <SpaceBetween size="l">
       <Container header={<Header variant="h2" description={`Types SageMaker HyperPod offers in ${form.availabilityZone || 'the zone'}.`}>Instances</Header>}>
         <SpaceBetween size="l">
-          <FormField label="Instance type" errorText={types.error ? <ProblemText error={types.error} /> : errors.instanceType}>
+          <SegmentedControl
+            selectedId={typeFilter}
+            onChange={(e) => setTypeFilter(e.detail.selectedId as TypeFilter)}
+            label="Show instance types"
+            options={[
+              { id: 'all', text: 'All types' },
+              { id: 'accelerated', text: 'GPU and Trainium' },
+              { id: 'cpu', text: 'CPU only' },
+            ]}
+            data-testid="wizard-type-filter"
+          />
+          <FormField label="Instance type" description="Accelerated types first, then by family and size." errorText={types.error ? <ProblemText error={types.error} /> : errors.instanceType}>
             <Select
               selectedOption={chosen ? instanceTypeOption(chosen) : form.instanceType ? { value: form.instanceType, label: form.instanceType } : null}
               onChange={(e) => chooseType(e.detail.selectedOption.value ?? '')}
@@ -59,6 +89,7 @@ export function CapacityStep({ form, update, errors }: StepProps) {
           >
             <Input type="number" inputMode="numeric" value={form.instanceCount} onChange={(e) => update({ instanceCount: e.detail.value })} data-testid="wizard-count" />
           </FormField>
+          <CapacityCheckResult check={check} instanceType={form.instanceType} />
         </SpaceBetween>
       </Container>
       <Container header={<Header variant="h2" description="Fixed for the instance group's lifetime.">Capacity type</Header>}>
@@ -74,17 +105,21 @@ export function CapacityStep({ form, update, errors }: StepProps) {
                 {
                   value: 'spot',
                   label: 'Spot',
-                  description: chosen && !chosen.spotSupported ? `${chosen.instanceType} has no spot capacity.` : 'Interruptible spare capacity at a lower price.',
+                  description: !chosen
+                    ? 'Not available yet: choose an instance type first.'
+                    : !chosen.spotSupported
+                      ? `Not available: ${chosen.instanceType} is not offered as spot capacity.`
+                      : 'Interruptible spare capacity at a lower price.',
                   disabled: !chosen || !chosen.spotSupported,
                 },
                 {
                   value: 'training-plan',
                   label: 'Training plan',
                   description: !chosen
-                    ? 'Reserved capacity for a time window.'
+                    ? 'Not available yet: choose an instance type first.'
                     : usablePlans.length > 0
-                      ? `${usablePlans.length} usable plan${usablePlans.length > 1 ? 's' : ''} for ${chosen.instanceType}.`
-                      : `No usable training plan for ${chosen.instanceType} in ${form.availabilityZone}.`,
+                      ? `Reserved capacity: ${usablePlans.length} usable plan${usablePlans.length > 1 ? 's' : ''} for ${chosen.instanceType}.`
+                      : `Not available: no usable training plan reserves ${chosen.instanceType} in ${form.availabilityZone}${plansForType.length > 0 ? ` (${plansForType.map((p) => `${p.name}: ${planUnusableReason(p, form.availabilityZone) ?? 'usable'}`).join('; ')})` : ''}.`,
                   disabled: !chosen || (usablePlans.length === 0 && form.capacityType !== 'training-plan'),
                 },
               ]}
@@ -120,5 +155,31 @@ export function CapacityStep({ form, update, errors }: StepProps) {
         </FormField>
       </Container>
     </SpaceBetween>
+  );
+}
+
+/** The quota check's verdict under the count: checking, enough, or each problem with its fix. */
+function CapacityCheckResult({ check, instanceType }: { check: CapacityCheck; instanceType: string }) {
+  if (!check.enabled) return null;
+  if (check.checking) return <StatusIndicator type="loading">Checking your quotas…</StatusIndicator>;
+  if (check.error) {
+    return (
+      <Alert type="warning" header="The quota check could not run">
+        <ProblemText error={check.error} />
+      </Alert>
+    );
+  }
+  if (!check.result) return null;
+  if (check.result.ok) {
+    return (
+      <span data-testid="capacity-check-ok">
+        <StatusIndicator type="success">{`Your quotas allow this many ${instanceType}.`}</StatusIndicator>
+      </span>
+    );
+  }
+  return (
+    <Alert type="error" header="This request does not fit your quotas" data-testid="capacity-check-problems">
+      <PreflightProblemList problems={check.result.problems} testId="capacity-check-problem" />
+    </Alert>
   );
 }

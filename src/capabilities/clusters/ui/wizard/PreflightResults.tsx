@@ -1,11 +1,11 @@
 import Alert from '@cloudscape-design/components/alert';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import { PreflightProblemList } from '../../../../../web/src/components/PreflightProblemList.js';
 import type { QuotaCheckResult } from '../../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
 
@@ -53,18 +53,7 @@ export function PreflightResults({ preflight }: { preflight: PreflightState }) {
         )}
         {!loading && result && result.problems.length > 0 && (
           <Alert type="error" header={`${result.problems.length} problem${result.problems.length > 1 ? 's' : ''} to fix before creating`} data-testid="preflight-problems">
-            <ul style={{ margin: 0, paddingLeft: 20 }}>
-              {result.problems.map((p, i) => (
-                <li key={`${p.field}-${p.code}-${i}`} data-testid="preflight-problem" data-field={p.field} data-code={p.code}>
-                  <b>{p.field}</b>: {p.message}
-                  {p.remedy && (
-                    <Box variant="small" color="inherit">
-                      Fix: {p.remedy}
-                    </Box>
-                  )}
-                </li>
-              ))}
-            </ul>
+            <PreflightProblemList problems={result.problems} />
           </Alert>
         )}
         {result && result.quotas.length > 0 && (

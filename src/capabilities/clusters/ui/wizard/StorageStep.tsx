@@ -9,7 +9,7 @@ import type { StepProps } from './step-props.js';
 /** A shared S3 bucket (on by default) and an optional FSx for Lustre file system. */
 export function StorageStep({ form, update, errors }: StepProps) {
   return (
-    <Container header={<Header variant="h2" description="Shared by the dev environment and every pod, at the same paths.">Shared storage</Header>}>
+    <Container header={<Header variant="h2" description="Every pod mounts the same storage by the same claim names (shared-s3 and shared-fsx in the default namespace), so a job written for one cluster runs on any other.">Shared storage</Header>}>
       <SpaceBetween size="l">
         <FormField
           description="A bucket mounted in pods through the Mountpoint for Amazon S3 CSI driver (a PersistentVolume and a claim in the default namespace)."

@@ -238,6 +238,7 @@ function verifyPhase(deps: WorkflowDeps): Phase {
     name: 'verify',
     title: 'Verify nothing of the cluster remains',
     expectedSeconds: 10,
+    verdict: 'Verified: nothing tagged remains',
     async observe(ctx) {
       const left = await findLeftovers(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), ctx.input.keepStorage);
       if (left.length) {
@@ -249,7 +250,7 @@ function verifyPhase(deps: WorkflowDeps): Phase {
       }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
-      ctx.log(`Nothing tagged ${ctx.input.name} remains${ctx.input.keepStorage ? ' (storage kept as asked)' : ''}`);
+      if (ctx.input.keepStorage) ctx.log(`Storage of ${ctx.input.name} kept as asked`);
       return 'done';
     },
   };

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+
+const SPEED = 600;
+const groupUrl = '/api/v1/clusters/scaler/instance-groups/workers';
+// ml.c5.xlarge: a new sandbox account may run 10 across its HyperPod clusters.
+const QUOTA = 10;
+
+describe('scale runs the create\'s checks first (REST): quota problems are a 422 before anything is sent', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(SPEED));
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'scaler', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false },
+    });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
+  });
+  after(() => stopAll(server, sb));
+
+  it('the preflight answers what the growth adds and whether it fits, changing nothing', async () => {
+    const mutationsBefore = (await sb.calls({ mutating: true })).length;
+    const fits = await server.api('POST', `${groupUrl}/preflight/scale`, { instanceCount: QUOTA });
+    assert.equal(fits.status, 200, JSON.stringify(fits.body));
+    assert.deepEqual([fits.body.ok, fits.body.targetCount, fits.body.adds], [true, 1, QUOTA - 1]);
+    const over = await server.api('POST', `${groupUrl}/preflight/scale`, { instanceCount: QUOTA + 1 });
+    assert.equal(over.body.ok, false);
+    const problem = over.body.problems.find((p: any) => p.code === 'QuotaExceeded');
+    assert.equal(problem.field, 'instanceCount');
+    assert.match(problem.message, /ml\.c5\.xlarge for cluster usage' is 10 in us-west-2; existing HyperPod clusters use 1 and this request adds 10, 11 in all/);
+    assert.match(problem.remedy, /request-service-quota-increase/);
+    const shrink = await server.api('POST', `${groupUrl}/preflight/scale`, { instanceCount: 0 });
+    assert.deepEqual([shrink.body.ok, shrink.body.adds], [true, 0]);
+    assert.equal((await sb.calls({ mutating: true })).length, mutationsBefore, 'a preflight changes nothing');
+    const unknown = await server.api('POST', '/api/v1/clusters/scaler/instance-groups/nope/preflight/scale', { instanceCount: 2 });
+    assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+  });
+
+  it('PATCH refuses a growth past the quota with a 422 in sentences, starting no operation and calling no UpdateCluster', async () => {
+    const updatesBefore = (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length;
+    const opsBefore = (await server.api('GET', '/api/v1/operations')).body.operations.length;
+    const r = await server.api('PATCH', groupUrl, { instanceCount: QUOTA + 1 });
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    assert.match(r.body.detail, /^Instance group workers cannot grow from 1 to 11 instances: The quota 'ml\.c5\.xlarge for cluster usage' is 10/);
+    assert.doesNotMatch(r.body.detail, /instanceCount:/);
+    assert.ok(r.body.errors.some((e: any) => e.path === 'instanceCount' && /request-service-quota-increase/.test(e.message)), JSON.stringify(r.body));
+    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length, updatesBefore, 'nothing was sent');
+    assert.equal((await server.api('GET', '/api/v1/operations')).body.operations.length, opsBefore, 'no operation was started');
+  });
+
+  it('a growth that fits and a shrink still run', async () => {
+    const grow = await server.api('PATCH', groupUrl, { instanceCount: 2 });
+    assert.equal(grow.status, 202, JSON.stringify(grow.body));
+    assert.equal((await server.waitForOperation(grow.body.operation.id)).status, 'succeeded');
+    const shrink = await server.api('PATCH', groupUrl, { instanceCount: 1 });
+    assert.equal(shrink.status, 202, JSON.stringify(shrink.body));
+    assert.equal((await server.waitForOperation(shrink.body.operation.id)).status, 'succeeded');
+  });
+});
