@@ -1,6 +1,7 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
@@ -38,7 +39,10 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
   const n = Number(count);
   const valid = Number.isInteger(n) && n >= 0 && n <= 1000;
   const changed = valid && n !== group.targetCount;
-  const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region), onStarted);
+  // A lower count terminates nodes: the user says yes first, and that yes is the API's confirm.
+  const shrinking = changed && n < group.targetCount;
+  const [confirmed, setConfirmed] = useState(false);
+  const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region, shrinking && confirmed), onStarted);
   return (
     <Modal
       visible
@@ -48,7 +52,7 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
             <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!changed} loading={start.isPending} onClick={() => start.mutate()} data-testid="scale-submit">Scale</Button>
+            <Button variant="primary" disabled={!changed || (shrinking && !confirmed)} loading={start.isPending} onClick={() => start.mutate()} data-testid="scale-submit">Scale</Button>
           </SpaceBetween>
         </Box>
       }
@@ -58,6 +62,11 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
         <FormField label="Instance count" errorText={valid ? undefined : 'A whole number from 0 to 1000'} description="0 keeps the group with no nodes.">
           <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} data-testid="scale-count" />
         </FormField>
+        {shrinking && (
+          <Checkbox checked={confirmed} onChange={({ detail }) => setConfirmed(detail.checked)} data-testid="scale-confirm-shrink">
+            {`Terminate ${group.targetCount - n} node(s) of ${group.name}; jobs running on them stop.`}
+          </Checkbox>
+        )}
         {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
       </SpaceBetween>
     </Modal>
