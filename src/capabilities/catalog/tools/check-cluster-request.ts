@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CREATE_CLUSTER_REST_FIELDS, CreateClusterToolInputSchema, createClusterRequest } from '../../../mcp/create-cluster-input.js';
+import { CREATE_CLUSTER_REST_FIELDS, CreateClusterToolInputSchema, createClusterRequest } from '../../clusters/tools/create-cluster-input.js';
 import { QuotaCheckResultSchema, type QuotaCheckResult } from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
