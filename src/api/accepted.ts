@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { InputError } from '../domain/errors.js';
-import type { Accepted, OperationView } from '../domain/schemas/operations.js';
+import { IdempotencyKeySchema, type Accepted, type OperationView } from '../domain/schemas/operations.js';
 
 /** The 202 body every mutation answers with. */
 export function accepted(result: { operation: OperationView; existing: boolean }): Accepted {
@@ -12,8 +12,7 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw[0]! : raw;
-  if (!key || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw InputError.field('Idempotency-Key', 'must be 1–200 visible ASCII characters');
-  }
-  return key;
+  const parsed = IdempotencyKeySchema.safeParse(key);
+  if (!parsed.success) throw InputError.field('Idempotency-Key', parsed.error.issues[0]!.message);
+  return parsed.data;
 }

@@ -41,7 +41,7 @@ export const OperationStartedSchema = z.object({
   target: z.string(),
   status: OperationStatusSchema,
   done: z.boolean().describe('Always false unless the operation already reached a terminal status: poll statusTool until it is.'),
-  existing: z.boolean().describe('True when an operation for the same target/request was already running and is returned instead of a new one.'),
+  existing: z.boolean().describe('True when this request was already answered (same idempotencyKey, the same request still running, or the succeeded create that made this cluster): that operation is returned and nothing new started.'),
   statusTool: z.string().describe('The tool that decides completion: wait_for_operation.'),
   statusToolArguments: z.object({ operationId: z.string() }),
   statusUrl: z.string(),
@@ -110,9 +110,11 @@ export function startedAnswer(raw: unknown, verb: string): ToolAnswer {
   const nextStep = terminal
     ? `Operation ${op.id} is already ${op.status}. Call ${statusTool} with ${args} to read its phases.`
     : `NOT done yet: operation ${op.id} is ${op.status}. Call ${statusTool} with ${args} and keep calling it until it reports status "succeeded" (or "failed"). Do not tell the user the work is finished before that.`;
-  const head = accepted.existing
-    ? `${verb}: an operation for this target was already under way; returning it (${op.kind} ${op.target}).`
-    : `${verb}: accepted as operation ${op.id} (${op.kind} ${op.target}).`;
+  const head = !accepted.existing
+    ? `${verb}: accepted as operation ${op.id} (${op.kind} ${op.target}).`
+    : terminal
+      ? `${verb}: this request was already answered by operation ${op.id} (${op.kind} ${op.target}), which ${op.status === 'succeeded' ? 'succeeded' : `ended ${op.status}`}; nothing new was started.`
+      : `${verb}: an operation for this request was already under way; returning it (${op.id}, ${op.kind} ${op.target}).`;
   return {
     text: `${head}\n${nextStep}`,
     data: {

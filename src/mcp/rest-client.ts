@@ -69,6 +69,7 @@ export class RestClient {
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
+  #idempotencyKey: string | undefined;
 
   constructor({ baseUrl, token, timeoutMs = DEFAULT_TIMEOUT_MS, fetch: fetchImpl = globalThis.fetch }: RestClientOptions) {
     const url = new URL(baseUrl);
@@ -77,6 +78,16 @@ export class RestClient {
     this.#token = token || undefined;
     this.#timeoutMs = timeoutMs;
     this.#fetch = fetchImpl;
+  }
+
+  /**
+   * This client with `key` sent as `Idempotency-Key` on every request that is not a GET (one MCP tool
+   * call's mutation, when the agent named it with `idempotencyKey`).
+   */
+  withIdempotencyKey(key: string): RestClient {
+    const keyed = new RestClient({ baseUrl: this.baseUrl, token: this.#token, timeoutMs: this.#timeoutMs, fetch: this.#fetch });
+    keyed.#idempotencyKey = key;
+    return keyed;
   }
 
   get<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -99,7 +110,8 @@ export class RestClient {
     const url = this.baseUrl + path + queryString(options.query);
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
     if (this.#token) headers.authorization = `Bearer ${this.#token}`;
-    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    const idempotencyKey = options.idempotencyKey ?? (method === 'GET' ? undefined : this.#idempotencyKey);
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let body: string | undefined;
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

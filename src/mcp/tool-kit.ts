@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { IdempotencyKeySchema } from '../domain/schemas/operations.js';
 import { RestApiError, RestUnreachableError, type RestClient } from './rest-client.js';
 
 /**
@@ -39,6 +40,12 @@ export interface RestToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
    * Every other call is answered as one plain JSON body.
    */
   holdsAnswer?: boolean;
+  /**
+   * Request fields the REST API names differently from the tool's inputs (REST field → tool input,
+   * e.g. `{ name: 'cluster' }`): a problem the server reports on `name` reads as one on `cluster`,
+   * the field the agent sent. The tool inputs say `cluster` and `group` everywhere (docs/MCP.md).
+   */
+  restFields?: Readonly<Record<string, string>>;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolAnswer>;
 }
 
@@ -69,8 +76,9 @@ export class ToolCollector extends McpServer {
 export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
   server: McpServer,
   api: RestClient,
-  spec: RestToolSpec<I, O>,
+  declared: RestToolSpec<I, O>,
 ): void {
+  const spec = withIdempotencyKey(declared);
   if (server instanceof ToolCollector) {
     server.specs.push(spec);
     return;
@@ -86,6 +94,23 @@ export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
     },
     ((args: unknown, extra: ToolExtra) => runRestTool(spec, args, api, extra)) as never,
   );
+}
+
+/**
+ * Every mutating tool (readOnlyHint false) takes an optional `idempotencyKey`, sent as the REST
+ * `Idempotency-Key` header of the call's mutation: an agent that lost an answer repeats the call with
+ * the same key and gets the operation the first call started. Added here, once, so that no mutating
+ * tool can lack it and no tool file forwards it by hand (nor lets it slip into a request body).
+ */
+function withIdempotencyKey(spec: AnyRestToolSpec): AnyRestToolSpec {
+  if (spec.annotations.readOnlyHint !== false) return spec;
+  return {
+    ...spec,
+    input: spec.input.safeExtend({ idempotencyKey: IdempotencyKeySchema.optional() }),
+    run({ idempotencyKey, ...args }: { idempotencyKey?: string }, ctx: ToolContext) {
+      return spec.run(args, idempotencyKey ? { ...ctx, api: ctx.api.withIdempotencyKey(idempotencyKey) } : ctx);
+    },
+  };
 }
 
 /**
@@ -106,7 +131,7 @@ export async function runRestTool(spec: AnyRestToolSpec, args: unknown, api: Res
     const structuredContent = spec.output.parse(answer.data) as Record<string, unknown>;
     return { content: [{ type: 'text', text: answer.text }], structuredContent };
   } catch (err) {
-    return errorResult(describeToolError(spec.name, err));
+    return errorResult(describeToolError(spec.name, err, spec.restFields));
   }
 }
 
@@ -135,12 +160,12 @@ export function errorResult(text: string): CallToolResult {
  * The one mapping from errors to what an agent reads: the problem's title and detail, then one line
  * per offending field (`- instanceType: is not offered in us-west-2b`), then what to do next.
  */
-export function describeToolError(tool: string, err: unknown): string {
+export function describeToolError(tool: string, err: unknown, restFields: Readonly<Record<string, string>> = {}): string {
   if (err instanceof RestApiError) {
     // Servers often repeat the field messages in `detail`; say each thing once.
     const detailAddsNothing = !err.detail || err.detail === err.title || err.errors.some((p) => err.detail?.includes(p.message));
     const lines = [`${tool} failed: HTTP ${err.status} ${err.title}${detailAddsNothing ? '' : ` — ${err.detail}`}`];
-    for (const p of err.errors) lines.push(`- ${p.path || '(request)'}: ${p.message}`);
+    for (const p of err.errors) lines.push(`- ${toolPath(p.path, restFields) || '(request)'}: ${p.message}`);
     if (err.code) lines.push(`(code ${err.code})`);
     const hint = hintFor(err.status);
     if (hint) lines.push(hint);
@@ -156,6 +181,13 @@ export function describeToolError(tool: string, err: unknown): string {
       : `${tool} failed: ${err.message}. Is \`instantstart serve\` running there? (Nothing was changed by this call.)`;
   }
   return `${tool} failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** A REST field path (`name`, `instanceGroups.1`) as the tool's input calls it (`cluster`, `groups.1`). */
+function toolPath(path: string, restFields: Readonly<Record<string, string>>): string {
+  const [head, ...rest] = path.split('.');
+  const renamed = head !== undefined && Object.hasOwn(restFields, head) ? restFields[head] : head;
+  return [renamed, ...rest].join('.');
 }
 
 function hintFor(status: number): string | undefined {

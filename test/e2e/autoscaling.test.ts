@@ -95,7 +95,7 @@ describe('managed node autoscaling (HyperPod-managed Karpenter) through REST and
   });
 
   it('enables through MCP: ClusterRole trusted by HyperPod, AutoScaling on, HyperpodNodeClass and NodePool Ready', async () => {
-    const started = await call(mcp, 'set_autoscaling', { cluster: 'elastic', enabled: true, instanceGroups: ['gpu'] });
+    const started = await call(mcp, 'set_autoscaling', { cluster: 'elastic', enabled: true, groups: ['gpu'] });
     assert.ok(!started.isError, started.text);
     const opId = (started.structuredContent as any).operationId;
     const op = await server.waitForOperation(opId);

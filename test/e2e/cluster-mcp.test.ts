@@ -57,8 +57,10 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
   });
 
   let operationId = '';
+  let CREATE: Record<string, unknown> = {};
   it('create_cluster answers with an operation and names wait_for_operation as its status tool', async () => {
-    const r = await call(http, 'create_cluster', { name: 'agent', availabilityZone: zone, instanceType, instanceCount: 1, storage: { s3: true, fsxLustre: { storageCapacityGiB: 1200 } } });
+    CREATE = { cluster: 'agent', availabilityZone: zone, instanceType, instanceCount: 1, storage: { s3: true, fsxLustre: { storageCapacityGiB: 1200 } } };
+    const r = await call(http, 'create_cluster', { ...CREATE, idempotencyKey: 'agent-create-1' });
     assert.ok(!r.isError, r.text);
     assert.match(r.text, /wait_for_operation/);
     operationId = (r.structuredContent as any).operationId;
@@ -68,7 +70,7 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
   it('wait_for_operation (HTTP) polls it to InService; get_cluster over stdio sees it', async () => {
     const op = await pollToTerminal(http, operationId);
     assert.equal(op.status, 'succeeded', JSON.stringify(op));
-    const cluster = await call(stdio, 'get_cluster', { name: 'agent' });
+    const cluster = await call(stdio, 'get_cluster', { cluster: 'agent' });
     assert.ok(!cluster.isError, cluster.text);
     assert.equal((cluster.structuredContent as any).status, 'InService');
     const active = await call(stdio, 'get_active_cluster', {});
@@ -84,39 +86,63 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'agent-fsx-pv');
   });
 
+  it('a retry of the succeeded create_cluster (lost answer) gets its operation back, with or without the key; other arguments for the name are refused', async () => {
+    for (const [client, args] of [[stdio, CREATE], [http, { ...CREATE, idempotencyKey: 'agent-create-1' }]] as const) {
+      const again = await call(client, 'create_cluster', args);
+      assert.ok(!again.isError, again.text);
+      assert.equal((again.structuredContent as any).operationId, operationId);
+      assert.equal((again.structuredContent as any).existing, true);
+      assert.match(again.text, /already answered by operation .* which succeeded; nothing new was started/);
+    }
+    const other = await call(http, 'create_cluster', { ...CREATE, instanceCount: 2 });
+    assert.equal(other.isError, true);
+    assert.match(other.text, /- cluster: /, 'the taken name is reported on the tool\'s own field');
+    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1);
+  });
+
   it('adds a spot instance group in another zone, lists it and scales it through MCP', async () => {
     const otherZone = (await sb.aws(['ec2', 'describe-availability-zones'])).json.AvailabilityZones.map((z: any) => z.ZoneName).find((z: string) => z !== zone);
-    const r = await call(http, 'add_instance_group', { cluster: 'agent', name: 'spot', availabilityZone: otherZone, instanceType, instanceCount: 1, capacityType: 'spot' });
+    const addArgs = { cluster: 'agent', group: 'spot', availabilityZone: otherZone, instanceType, instanceCount: 1, capacityType: 'spot', idempotencyKey: 'add-spot-1' };
+    const r = await call(http, 'add_instance_group', addArgs);
     assert.ok(!r.isError, r.text);
     assert.match(r.text, /wait_for_operation/);
     assert.equal((await pollToTerminal(http, (r.structuredContent as any).operationId)).status, 'succeeded');
+    const retried = await call(stdio, 'add_instance_group', addArgs);
+    assert.ok(!retried.isError, `the key reaches REST: a retry after success is answered, not refused as a taken name — ${retried.text}`);
+    assert.equal((retried.structuredContent as any).operationId, (r.structuredContent as any).operationId);
     const list = await call(stdio, 'list_instance_groups', { cluster: 'agent' });
     const spot = (list.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot');
     assert.equal(spot.capacityType, 'spot');
     assert.equal(spot.currentCount, 1);
-    const scaled = await call(stdio, 'scale_instance_group', { cluster: 'agent', name: 'spot', instanceCount: 0 });
+    const updates = async () => (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length;
+    const updatesBefore = await updates();
+    const unconfirmed = await call(stdio, 'scale_instance_group', { cluster: 'agent', group: 'spot', instanceCount: 0 });
+    assert.equal(unconfirmed.isError, true, 'a shrink without confirm is refused');
+    assert.match(unconfirmed.text, /HTTP 422[\s\S]*- confirm: must be true to shrink/);
+    assert.equal(await updates(), updatesBefore, 'nothing was sent to AWS');
+    const scaled = await call(stdio, 'scale_instance_group', { cluster: 'agent', group: 'spot', instanceCount: 0, confirm: true });
     assert.ok(!scaled.isError, scaled.text);
     assert.equal((await pollToTerminal(stdio, (scaled.structuredContent as any).operationId)).status, 'succeeded');
-    const labelled = await call(http, 'update_instance_group', { cluster: 'agent', name: 'spot', labels: { tier: 'batch' } });
+    const labelled = await call(http, 'update_instance_group', { cluster: 'agent', group: 'spot', labels: { tier: 'batch' } });
     assert.ok(!labelled.isError, labelled.text);
     assert.equal((await pollToTerminal(http, (labelled.structuredContent as any).operationId)).status, 'succeeded');
     const groups = await call(http, 'list_instance_groups', { cluster: 'agent' });
     assert.deepEqual((groups.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot').labels, { tier: 'batch' });
-    const fixed = await call(http, 'update_instance_group', { cluster: 'agent', name: 'spot', instanceType: 'ml.c5.2xlarge' } as any);
+    const fixed = await call(http, 'update_instance_group', { cluster: 'agent', group: 'spot', instanceType: 'ml.c5.2xlarge' } as any);
     assert.equal(fixed.isError, true, 'a fixed field is not even an input of the tool');
-    const refused = await call(http, 'add_instance_group', { cluster: 'agent', name: 'efa', availabilityZone: zone, instanceType: 'ml.g5.8xlarge', instanceCount: 99 });
+    const refused = await call(http, 'add_instance_group', { cluster: 'agent', group: 'efa', availabilityZone: zone, instanceType: 'ml.g5.8xlarge', instanceCount: 99 });
     assert.equal(refused.isError, true, 'a quota shortfall is a readable error');
     assert.match(refused.text, /quota|instanceCount/i);
   });
 
   it('bad input becomes a readable tool error naming the field, with nothing created', async () => {
-    const r = await call(stdio, 'create_cluster', { name: 'Bad Name', availabilityZone: zone, instanceType, instanceCount: 0 });
+    const r = await call(stdio, 'create_cluster', { cluster: 'Bad Name', availabilityZone: zone, instanceType, instanceCount: 0 });
     assert.equal(r.isError, true);
-    assert.match(r.text, /name|instanceCount/);
+    assert.match(r.text, /cluster|instanceCount/);
   });
 
   it('delete_cluster over stdio, polled to a terminal state, leaves nothing tagged', async () => {
-    const r = await call(stdio, 'delete_cluster', { name: 'agent', confirm: true });
+    const r = await call(stdio, 'delete_cluster', { cluster: 'agent', confirm: true });
     assert.ok(!r.isError, r.text);
     const op = await pollToTerminal(stdio, (r.structuredContent as any).operationId);
     assert.equal(op.status, 'succeeded', JSON.stringify(op));

@@ -90,6 +90,20 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     assert.match(ds.stdout, /health-monitoring-agent/);
   });
 
+  it('answers a repeat of the succeeded create with its operation (a retry after a lost answer); a different request for the name is refused', async () => {
+    const request = { name: 'demo', availabilityZone: ZONE, instanceType: 'ml.g5.8xlarge', instanceCount: 1, storage: { s3: true } };
+    const repeat = await server.api('POST', '/api/v1/clusters', request);
+    assert.equal(repeat.status, 202, JSON.stringify(repeat.body));
+    assert.equal(repeat.body.existing, true);
+    assert.equal(repeat.body.operation.id, operationId);
+    assert.equal(repeat.body.operation.status, 'succeeded');
+    const spelledOut = await server.api('POST', '/api/v1/clusters', { ...request, capacityType: 'on-demand', deepHealthChecks: false, region: 'us-west-2' });
+    assert.equal(spelledOut.body.operation?.id, operationId, 'defaults written out are the same request');
+    const other = await server.api('POST', '/api/v1/clusters', { ...request, instanceCount: 2 });
+    assert.equal(other.status, 422, JSON.stringify(other.body));
+    assert.ok(other.body.errors.some((e: any) => e.path === 'name'), JSON.stringify(other.body));
+  });
+
   it('called CreateCluster exactly once per service', async () => {
     assert.equal((await sb.calls({ service: 'eks', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1);
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1);

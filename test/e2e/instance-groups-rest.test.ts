@@ -117,6 +117,23 @@ describe('instance groups through the REST API: placement, immutability, the dif
     assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, mutations, 'nothing differed, so nothing was sent');
   });
 
+  it('shrinks a group only with confirm: true — refused (422 naming confirm) before AWS is called otherwise', async () => {
+    const mutations = (await sb.calls({ service: 'sagemaker', mutating: true })).length;
+    for (const body of [{ instanceCount: 1 }, { instanceCount: 1, labels: { team: 'ml' } }]) {
+      const refused = await server.api('PATCH', `${groupsUrl}/spot-a`, body);
+      assert.equal(refused.status, 422, JSON.stringify(refused.body));
+      assert.ok(refused.body.errors.some((e: any) => e.path === 'confirm'), JSON.stringify(refused.body));
+    }
+    assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, mutations, 'nothing was sent to AWS');
+    const r = await server.api('PATCH', `${groupsUrl}/spot-a`, { instanceCount: 1, confirm: true });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    assert.equal((await server.waitForOperation(r.body.operation.id)).status, 'succeeded');
+    const view = (await server.api('GET', groupsUrl)).body.instanceGroups.find((g: any) => g.name === 'spot-a');
+    assert.equal(view.targetCount, 1);
+    const bad = await server.api('PATCH', `${groupsUrl}/spot-a`, { instanceCount: 2, confirm: 'yes' });
+    assert.equal(bad.status, 400, 'confirm is true or absent');
+  });
+
   it('deletes a group only with confirm=true', async () => {
     const refused = await server.api('DELETE', `${groupsUrl}/efa-b`);
     assert.equal(refused.status, 400);

@@ -153,7 +153,7 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     const unknown = await server.api('POST', `${nodesUrl}/deep-health-check`, { instanceGroupName: 'nope' });
     assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
     assert.ok(unknown.body.errors.some((e: any) => e.path === 'instanceGroupName'));
-    const started = await call(mcp, 'start_deep_health_check', { cluster: CLUSTER, instanceGroupName: group, nodeIds: [ids[0]], checks: ['InstanceStress'] });
+    const started = await call(mcp, 'start_deep_health_check', { cluster: CLUSTER, group, nodeIds: [ids[0]], checks: ['InstanceStress'] });
     assert.ok(!started.isError, started.text);
     assert.equal((started.structuredContent as any).succeeded, 1);
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'StartClusterHealthCheck' })).length, 1);

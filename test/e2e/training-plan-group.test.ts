@@ -91,7 +91,7 @@ describe('instance groups on a training plan through REST and MCP', () => {
   });
 
   it('adds another group on the rest of the plan through MCP, and lists it', async () => {
-    const started = await call(mcp, 'add_instance_group', { cluster: 'reserved', name: 'reserved-b', availabilityZone: zone, instanceType: TYPE, instanceCount: 1, capacityType: 'training-plan', trainingPlanArn: planArn });
+    const started = await call(mcp, 'add_instance_group', { cluster: 'reserved', group: 'reserved-b', availabilityZone: zone, instanceType: TYPE, instanceCount: 1, capacityType: 'training-plan', trainingPlanArn: planArn });
     assert.ok(!started.isError, started.text);
     const op = await server.waitForOperation((started.structuredContent as any).operationId);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error));

@@ -7,7 +7,9 @@ import { accepted, operation, problem, startFakeRest, type FakeRest } from './fa
 /** Opens an MCP client whose server's tools call `restUrl`; returns the client and how to shut it down. */
 export type Connect = (restUrl: string) => Promise<{ client: Client; close(): Promise<void> }>;
 
-const CREATE_ARGS = { name: 'demo', availabilityZone: 'us-west-2b', instanceType: 'ml.g5.8xlarge', instanceCount: 2 };
+const CREATE_ARGS = { cluster: 'demo', availabilityZone: 'us-west-2b', instanceType: 'ml.g5.8xlarge', instanceCount: 2 };
+/** The REST body of CREATE_ARGS: the API calls the new cluster's name `name`. */
+const CREATE_BODY = { name: 'demo', availabilityZone: 'us-west-2b', instanceType: 'ml.g5.8xlarge', instanceCount: 2 };
 
 /**
  * The behaviour every transport must show, run once over streamable HTTP and once over stdio:
@@ -39,13 +41,57 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
       assert.equal(rest.requests.length, 1);
       const [req] = rest.requests;
       assert.equal(req.headers['content-type'], 'application/json');
-      assert.deepEqual(req.body, { ...CREATE_ARGS, capacityType: 'on-demand', deepHealthChecks: false, storage: { s3: true } });
+      assert.deepEqual(req.body, { ...CREATE_BODY, capacityType: 'on-demand', deepHealthChecks: false, storage: { s3: true } });
+      assert.equal(req.headers['idempotency-key'], undefined, 'no key unless the agent sends one');
       const data = result.structuredContent as Record<string, unknown>;
       assert.equal(data.statusTool, 'wait_for_operation');
       assert.deepEqual(data.statusToolArguments, { operationId: 'op-123' });
       assert.equal(data.done, false);
       assert.match(result.text, /NOT done/);
       assert.match(result.text, /wait_for_operation with \{"operationId":"op-123"\}/);
+    });
+
+    it('idempotencyKey travels as the Idempotency-Key header of the mutation, never in its body', async () => {
+      rest.routes.set('POST /api/v1/clusters', () => accepted(operation({ status: 'pending' })));
+      const result = await call(client, 'create_cluster', { ...CREATE_ARGS, idempotencyKey: 'agent-try-1' });
+      assert.equal(result.isError, undefined, result.text);
+      assert.equal(rest.requests[0].headers['idempotency-key'], 'agent-try-1');
+      assert.equal((rest.requests[0].body as Record<string, unknown>).idempotencyKey, undefined);
+      rest.routes.set('PATCH /api/v1/clusters/demo/instance-groups/gpu', () => accepted(operation({ kind: 'scale-instance-group' })));
+      const scaled = await call(client, 'scale_instance_group', { cluster: 'demo', group: 'gpu', instanceCount: 3, idempotencyKey: 'scale-1' });
+      assert.equal(scaled.isError, undefined, scaled.text);
+      assert.equal(rest.requests[1].headers['idempotency-key'], 'scale-1');
+      assert.deepEqual(rest.requests[1].body, { instanceCount: 3 });
+      const bad = await call(client, 'create_cluster', { ...CREATE_ARGS, idempotencyKey: 'has space' });
+      assert.equal(bad.isError, true);
+      assert.match(bad.text, /idempotencyKey/);
+      assert.equal(rest.requests.length, 2, 'a bad key is refused before any request');
+    });
+
+    it('a repeat the server answers with the succeeded operation says nothing new was started', async () => {
+      rest.routes.set('POST /api/v1/clusters', () => accepted(operation({ status: 'succeeded', currentPhase: undefined, runningPhases: [] }), true));
+      const result = await call(client, 'create_cluster', CREATE_ARGS);
+      assert.equal(result.isError, undefined, result.text);
+      assert.equal((result.structuredContent as Record<string, unknown>).existing, true);
+      assert.match(result.text, /already answered by operation op-123 .* which succeeded; nothing new was started/);
+    });
+
+    it('a problem the API reports on its own field name reads as the tool\'s input name (name → cluster)', async () => {
+      rest.routes.set('POST /api/v1/clusters', () => problem(422, 'name', 'a cluster named demo already exists'));
+      const result = await call(client, 'create_cluster', CREATE_ARGS);
+      assert.equal(result.isError, true);
+      assert.match(result.text, /- cluster: a cluster named demo already exists/);
+    });
+
+    it('scale_instance_group is the one count tool: a shrink carries confirm, update_instance_group takes no count', async () => {
+      rest.routes.set('PATCH /api/v1/clusters/demo/instance-groups/gpu', () => accepted(operation({ kind: 'scale-instance-group' })));
+      const shrink = await call(client, 'scale_instance_group', { cluster: 'demo', group: 'gpu', instanceCount: 0, confirm: true });
+      assert.equal(shrink.isError, undefined, shrink.text);
+      assert.deepEqual(rest.requests[0].body, { instanceCount: 0, confirm: true });
+      const count = await call(client, 'update_instance_group', { cluster: 'demo', group: 'gpu', instanceCount: 1 } as never);
+      assert.equal(count.isError, true);
+      assert.match(count.text, /instanceCount/);
+      assert.equal(rest.requests.length, 1);
     });
 
     it('a problem+json 400 becomes an isError result naming the field', async () => {
@@ -158,7 +204,7 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
         contentType: 'application/problem+json',
         body: { type: 'https://instantstart.dev/problems/conflict', title: 'Conflict', status: 409, detail, operation: { id: 'op-9', kind: 'add-instance-group', status: 'running', target: 'cluster/us-west-2/demo/instance-group/gpu', statusUrl: '/api/v1/operations/op-9', statusTool: 'wait_for_operation' } },
       }));
-      const result = await call(client, 'delete_cluster', { name: 'demo', confirm: true });
+      const result = await call(client, 'delete_cluster', { cluster: 'demo', confirm: true });
       assert.equal(result.isError, true);
       assert.match(result.text, /HTTP 409/);
       assert.match(result.text, /op-9/);
@@ -181,19 +227,19 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
     });
 
     it('delete_cluster requires confirm: true and then sends confirm=true', async () => {
-      const refused = await call(client, 'delete_cluster', { name: 'demo' });
+      const refused = await call(client, 'delete_cluster', { cluster: 'demo' });
       assert.equal(refused.isError, true);
       assert.match(refused.text, /confirm/);
       assert.equal(rest.requests.length, 0);
       rest.routes.set('DELETE /api/v1/clusters/demo', () => accepted(operation({ kind: 'delete-cluster' })));
-      const result = await call(client, 'delete_cluster', { name: 'demo', confirm: true });
+      const result = await call(client, 'delete_cluster', { cluster: 'demo', confirm: true });
       assert.equal(result.isError, undefined, result.text);
       assert.deepEqual(rest.requests[0].query, { confirm: 'true', keepStorage: 'false' });
     });
 
     it('set_active_cluster puts the selection; an answer off the contract is an error, not a crash', async () => {
       rest.routes.set('PUT /api/v1/active-cluster', (req) => ({ body: { name: (req.body as { name: string }).name, region: 'us-west-2' } }));
-      const set = await call(client, 'set_active_cluster', { name: 'demo' });
+      const set = await call(client, 'set_active_cluster', { cluster: 'demo' });
       assert.equal(set.isError, undefined, set.text);
       assert.deepEqual(rest.requests[0].body, { name: 'demo' });
       assert.match(set.text, /Active cluster is now demo/);

@@ -11,6 +11,7 @@ import { CAPABILITY_TOOLS } from '../../src/capabilities/index.js';
 import { RestClient } from '../../src/mcp/rest-client.js';
 import { capabilityTools, createMcpServer } from '../../src/mcp/server.js';
 import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
+import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
 const READING_VERBS = /^(list|get|check|wait)_/;
@@ -124,6 +125,49 @@ describe('the MCP tool list', () => {
     assert.equal(byName.get('reboot_nodes')?.inputSchema.required?.includes('confirm'), false);
     assert.equal(byName.get('create_cluster')?.annotations?.destructiveHint, false);
     assert.deepEqual(byName.get('delete_cluster')?.inputSchema.required?.includes('confirm'), true);
+  });
+
+  it('gives every mutating tool an optional idempotencyKey, and no reading tool one', () => {
+    for (const tool of tools) {
+      const props = tool.inputSchema.properties ?? {};
+      const mutating = tool.annotations?.readOnlyHint === false;
+      assert.equal('idempotencyKey' in props, mutating, `${tool.name}: idempotencyKey ${mutating ? 'missing' : 'on a reading tool'}`);
+      assert.equal(tool.inputSchema.required?.includes('idempotencyKey') ?? false, false, `${tool.name}: idempotencyKey must be optional`);
+    }
+  });
+
+  it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
+    const CLUSTER_TOOLS = ['create_cluster', 'check_cluster_request', 'get_cluster', 'delete_cluster', 'set_active_cluster', 'add_instance_group', 'list_instance_groups',
+      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check'];
+    const GROUP_TOOLS = ['add_instance_group', 'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'start_deep_health_check'];
+    for (const tool of tools) {
+      const props = Object.keys(tool.inputSchema.properties ?? {});
+      for (const other of ['name', 'instanceGroupName', 'instanceGroup', 'instanceGroups', 'clusterName']) {
+        assert.ok(!props.includes(other), `${tool.name} takes '${other}'; use cluster / group / groups`);
+      }
+      if (CLUSTER_TOOLS.includes(tool.name)) assert.ok(tool.inputSchema.required?.includes('cluster'), `${tool.name} requires cluster`);
+      if (GROUP_TOOLS.includes(tool.name)) assert.ok(tool.inputSchema.required?.includes('group'), `${tool.name} requires group`);
+    }
+    const props = (name: string) => tools.find((t) => t.name === name)?.inputSchema.properties ?? {};
+    assert.ok('group' in props('list_nodes') && 'group' in props('list_cluster_events') && 'groups' in props('set_autoscaling'));
+    // Tools never fall back to the active cluster, and get_active_cluster does not claim they do.
+    assert.match(tools.find((t) => t.name === 'get_active_cluster')?.description ?? '', /never default to the active cluster/);
+  });
+
+  it('has one tool set a group\'s count: scale_instance_group, destructive, asking for confirm to shrink', () => {
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const counting = tools.filter((t) => 'instanceCount' in (t.inputSchema.properties ?? {}) && /instance_group/.test(t.name)).map((t) => t.name);
+    assert.deepEqual(counting, ['add_instance_group', 'scale_instance_group'], 'add sets the first count; afterwards only scale changes it');
+    const scale = byName.get('scale_instance_group')!;
+    assert.equal(scale.annotations?.destructiveHint, true);
+    assert.ok('confirm' in (scale.inputSchema.properties ?? {}));
+    assert.match(scale.description ?? '', /shrink.*confirm: true/is);
+    assert.equal(byName.get('update_instance_group')?.annotations?.destructiveHint, false, 'it changes no count, so it terminates no node');
+  });
+
+  it('offers list_operations.kind as the enum of the operation kinds map', () => {
+    const kind = (tools.find((t) => t.name === 'list_operations')?.inputSchema.properties as Record<string, { enum?: string[] }>).kind;
+    assert.deepEqual(kind?.enum, [...OPERATION_KIND_NAMES]);
   });
 
   it('has every operation tool name its status tool and say it is not done until it succeeds', () => {

@@ -51,7 +51,7 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await screenshot(page, 'groups-02-table');
   });
 
-  it('scales the group (sending only the count) and deletes it after typing its name', async () => {
+  it('scales the group (sending only the count), shrinks it after the user confirms, and deletes it after typing its name', async () => {
     await page.locator('[data-testid="group-scale-spot-a"]').click();
     assert.equal(await page.locator('[data-testid="scale-submit"]').isDisabled(), true, 'nothing changed yet');
     await page.locator('[data-testid="scale-count"] input').fill('2');
@@ -59,6 +59,16 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await waitForSuccess();
     await openCluster();
     await page.locator('[data-testid="group-count-spot-a"]', { hasText: '2 / 2' }).waitFor();
+    // A lower count terminates nodes: the user ticks the warning first, and that yes is sent as confirm.
+    await page.locator('[data-testid="group-scale-spot-a"]').click();
+    await page.locator('[data-testid="scale-count"] input').fill('1');
+    assert.equal(await page.locator('[data-testid="scale-submit"]').isDisabled(), true, 'a shrink waits for the user\'s yes');
+    await page.locator('[data-testid="scale-confirm-shrink"] input').check({ force: true });
+    await screenshot(page, 'groups-03-shrink-confirm');
+    await page.locator('[data-testid="scale-submit"]').click();
+    await waitForSuccess();
+    await openCluster();
+    await page.locator('[data-testid="group-count-spot-a"]', { hasText: '1 / 1' }).waitFor();
     await page.locator('[data-testid="group-delete-spot-a"]').click();
     assert.equal(await page.locator('[data-testid="group-delete-confirm"]').isDisabled(), true);
     await page.locator('[data-testid="group-delete-confirm-input"] input').fill('spot-a');

@@ -70,7 +70,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
     app,
     {
       method: 'GET', url: CLUSTER_PATHS.active, operationId: 'getActiveCluster', tags: ['clusters'],
-      summary: 'The cluster later calls act on by default',
+      summary: 'The cluster the user works with (a selection no call defaults to: every cluster-scoped request names its cluster)',
       responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },
     },
     async () => service().activeCluster(),

@@ -1,6 +1,7 @@
-import { PreconditionError } from '../../domain/errors.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { NotFoundError, PreconditionError } from '../../domain/errors.js';
 import { clusterTarget } from '../../domain/naming.js';
-import type { ClusterDetail, ClusterSummary, CreateClusterRequest } from '../../domain/schemas/clusters.js';
+import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest } from '../../domain/schemas/clusters.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { catalog } from '../catalog/index.js';
 import type { ServiceDeps } from '../capability.js';
@@ -25,8 +26,8 @@ export class ClusterService {
   }
 
   /**
-   * A repeat (same key, or the same request while the cluster's create runs) gets the existing
-   * operation, without a preflight that would trip over the half-made cluster; another request while an
+   * A repeat (same key, the same request while the cluster's create runs, or the same request as the
+   * succeeded create that made the cluster) gets the existing operation, without a preflight that would trip over the half-made cluster; another request while an
    * operation works on the cluster is a 409 naming it (the engine's locks). Otherwise the preflight runs
    * first and any problem is a 422 naming the field and the fix, before anything is created.
    */
@@ -34,6 +35,8 @@ export class ClusterService {
     const { operations } = this.deps;
     const repeat = (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) || operations.activeFor(clusterTarget(input.region, input.name));
     if (!repeat) {
+      const made = await this.madeBySameRequest(input);
+      if (made) return { operation: made, existing: true };
       const check = await this.deps.service(catalog).checkCreateCluster(input);
       if (!check.ok) {
         throw new PreconditionError(
@@ -44,6 +47,26 @@ export class ClusterService {
       }
     }
     return operations.start('create-cluster', input, { idempotencyKey });
+  }
+
+  /**
+   * The succeeded create-cluster that made this very cluster from this very request, while that
+   * cluster still stands: an agent retrying after a lost answer (without a key) must get that
+   * operation back, not "name taken, quota exceeded". The newest create or delete of the cluster must
+   * be that create (a later delete means the name is free again), and HyperPod must still have the
+   * cluster (it may have been deleted outside InstantStart). A different request for the name is not
+   * a repeat: it goes on to the preflight, which refuses the taken name.
+   */
+  private async madeBySameRequest(input: CreateClusterRequest & { region: string }): Promise<OperationView | undefined> {
+    const [newest] = this.deps.operations.list({ target: clusterTarget(input.region, input.name), limit: 1 });
+    if (newest?.kind !== 'create-cluster' || newest.status !== 'succeeded') return undefined;
+    const asked = CreateClusterInputSchema.safeParse(input);
+    if (!asked.success || canonicalJson(asked.data) !== canonicalJson(newest.input)) return undefined;
+    const stands = await this.views.get(input.region, input.name).then(
+      () => true,
+      (err: unknown) => (err instanceof NotFoundError ? false : Promise.reject(err)),
+    );
+    return stands ? newest : undefined;
   }
 
   delete(input: { name: string; region: string; keepStorage: boolean }, idempotencyKey?: string): Started {

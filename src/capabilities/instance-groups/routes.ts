@@ -60,7 +60,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
     {
       method: 'PATCH', url: GROUP_PATHS.one, operationId: 'updateInstanceGroup', tags: ['instance-groups'], idempotent: true,
       summary: 'Change a group (send only what changes): count, labels, taints, deep health checks, lifecycle scripts, scheduled and automatic patching',
-      description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; a growing instanceCount runs the scale preflight (quotas, training plan; 422 naming the quota and the fix); only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract).',
+      description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract). A growing instanceCount runs the scale preflight (quotas, training plan; 422 naming the quota and the fix). A count lower than the group\'s terminates nodes: it needs confirm: true, else 422 naming confirm, before AWS is called.',
       params: GroupParams, body: UpdateInstanceGroupRequestSchema, parseBody: parseUpdate,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
     },

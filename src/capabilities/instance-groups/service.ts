@@ -41,13 +41,14 @@ export class InstanceGroupService {
   /**
    * Compares the request with the group as HyperPod describes it: fixed fields are refused, and only
    * the fields that really differ are sent. A count alone is a scale (a no-op when it already holds).
-   * Growth runs the scale preflight first (422 naming the quota and the fix, before anything is sent);
-   * a repeat with the same Idempotency-Key gets its operation back without it.
+   * Growth runs the scale preflight first (422 naming the quota and the fix, before anything is sent;
+   * a repeat with the same Idempotency-Key gets its operation back without it); a lower count
+   * terminates nodes, so it is refused without `confirm: true` (before AWS is called).
    */
   async update(ref: GroupRef, request: UpdateInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
     const current = await this.views().groupSpec(ref.region, ref.cluster, ref.name);
     if (!current) throw InputError.field('group', `cluster ${ref.cluster} has no instance group '${ref.name}'`);
-    const { region: _region, ...wanted } = request;
+    const { region: _region, confirm, ...wanted } = request;
     // The same instant written two ways is no change: compare ISO forms.
     if (wanted.autoPatch?.nextPatchDate) wanted.autoPatch = { ...wanted.autoPatch, nextPatchDate: new Date(wanted.autoPatch.nextPatchDate).toISOString() };
     const diff = diffInstanceGroup(current, wanted as Partial<InstanceGroupSpec>);
@@ -58,6 +59,12 @@ export class InstanceGroupService {
       if (!check.ok) throw scaleRefusal(ref.name, check);
     }
     const { instanceCount, ...settings } = diff.changes;
+    if (instanceCount !== undefined && instanceCount < current.instanceCount && confirm !== true) {
+      throw new PreconditionError(
+        `Scaling ${ref.name} from ${current.instanceCount} to ${instanceCount} instances terminates ${current.instanceCount - instanceCount} node(s) and the jobs on them; send confirm: true once the user agreed.`,
+        [{ path: 'confirm', message: `must be true to shrink ${ref.name} from ${current.instanceCount} to ${instanceCount} instances (nodes are terminated)` }],
+      );
+    }
     if (Object.keys(settings).length === 0) {
       return this.deps.operations.start('scale-instance-group', { ...ref, instanceCount: instanceCount ?? current.instanceCount }, { idempotencyKey });
     }

@@ -34,6 +34,26 @@ export const StorageRequestSchema = z
   .strict()
   .describe('Shared storage for the cluster.');
 
+/**
+ * The rules across fields of a create (cluster or instance group): a training plan goes with capacity
+ * type training-plan and only with it, and the zone lies in the Region. Exported so that a schema
+ * spelling the same request with other field names (the MCP tools' `cluster`/`group`) applies them too.
+ */
+export function checkCapacityAndPlacement(
+  req: { capacityType: string; trainingPlanArn?: string | undefined; region?: string | undefined; availabilityZone: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (req.capacityType === 'training-plan' && !req.trainingPlanArn) {
+    ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is required when capacityType is training-plan' });
+  }
+  if (req.capacityType !== 'training-plan' && req.trainingPlanArn) {
+    ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is only allowed when capacityType is training-plan' });
+  }
+  if (req.region && !req.availabilityZone.startsWith(req.region)) {
+    ctx.addIssue({ code: 'custom', path: ['availabilityZone'], message: `is not in region ${req.region}` });
+  }
+}
+
 export const CreateClusterRequestSchema = z
   .object({
     name: ClusterNameSchema,
@@ -55,17 +75,7 @@ export const CreateClusterRequestSchema = z
     storage: StorageRequestSchema.default({ s3: true }),
   })
   .strict()
-  .superRefine((req, ctx) => {
-    if (req.capacityType === 'training-plan' && !req.trainingPlanArn) {
-      ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is required when capacityType is training-plan' });
-    }
-    if (req.capacityType !== 'training-plan' && req.trainingPlanArn) {
-      ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is only allowed when capacityType is training-plan' });
-    }
-    if (req.region && !req.availabilityZone.startsWith(req.region)) {
-      ctx.addIssue({ code: 'custom', path: ['availabilityZone'], message: `is not in region ${req.region}` });
-    }
-  })
+  .superRefine(checkCapacityAndPlacement)
   .describe('Create a SageMaker HyperPod cluster on a new Amazon EKS cluster, with its network, roles, dependencies and storage.');
 export type CreateClusterRequest = z.output<typeof CreateClusterRequestSchema>;
 
@@ -164,7 +174,7 @@ export const ClusterDetailSchema = ClusterSummarySchema.extend({
       fsxFileSystemId: z.string().optional(),
     })
     .optional(),
-  isActive: z.boolean().describe('Whether this is the active cluster that later calls act on.'),
+  isActive: z.boolean().describe('Whether this is the active cluster: the one the user selected or created last (no call defaults to it).'),
 });
 export type ClusterDetail = z.infer<typeof ClusterDetailSchema>;
 
@@ -175,4 +185,4 @@ export const ActiveClusterSchema = z.object({
 export const SetActiveClusterRequestSchema = z
   .object({ name: ClusterRefSchema, region: RegionSchema.optional() })
   .strict()
-  .describe('Select the cluster later calls act on by default.');
+  .describe('Select the cluster the user works with (the web UI and agents read it; no call defaults to it).');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IMMUTABLE_GROUP_FIELDS, MUTABLE_GROUP_FIELDS, isImmutableGroupField } from '../instance-groups.js';
 import { LabelsSchema, TaintSchema, TaintsSchema } from '../instance-groups/kubernetes-labels.js';
 import { QuotaCheckResultSchema } from './preflight.js';
+import { checkCapacityAndPlacement } from './clusters.js';
 import { AvailabilityZoneSchema, CapacityTypeSchema, ClusterRefSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
 
 export { IMMUTABLE_GROUP_FIELDS, TaintSchema };
@@ -70,6 +71,15 @@ export const AutoPatchSchema = z
   .strict()
   .describe('Automatic security patching when nodes are idle.');
 
+/** The rules across fields of a new group (exported for schemas that name the fields otherwise, as the MCP tools do). */
+export function checkNewGroup(
+  req: Parameters<typeof checkCapacityAndPlacement>[0] & { instanceCount: number; minInstanceCount?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  checkCapacityAndPlacement(req, ctx);
+  if (req.minInstanceCount !== undefined && req.minInstanceCount > req.instanceCount) ctx.addIssue({ code: 'custom', path: ['minInstanceCount'], message: 'must not exceed instanceCount' });
+}
+
 export const AddInstanceGroupRequestSchema = z
   .object({
     name: InstanceGroupNameSchema,
@@ -91,16 +101,22 @@ export const AddInstanceGroupRequestSchema = z
     lifecycleConfig: LifecycleConfigSchema.optional().describe(LifecycleConfigSchema.description!),
   })
   .strict()
-  .superRefine((req, ctx) => {
-    if (req.capacityType === 'training-plan' && !req.trainingPlanArn) ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is required when capacityType is training-plan' });
-    if (req.capacityType !== 'training-plan' && req.trainingPlanArn) ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is only allowed when capacityType is training-plan' });
-    if (req.minInstanceCount !== undefined && req.minInstanceCount > req.instanceCount) ctx.addIssue({ code: 'custom', path: ['minInstanceCount'], message: 'must not exceed instanceCount' });
-    if (req.region && !req.availabilityZone.startsWith(req.region)) ctx.addIssue({ code: 'custom', path: ['availabilityZone'], message: `is not in region ${req.region}` });
-  })
+  .superRefine(checkNewGroup)
   .describe('Add an instance group to a cluster: capacity type, network interface mode and subnet placement are fixed in this one create.');
 export type AddInstanceGroupRequest = z.output<typeof AddInstanceGroupRequestSchema>;
 
-const UPDATE_KEYS = new Set<string>(['region', ...MUTABLE_GROUP_FIELDS]);
+/**
+ * A lower count terminates nodes (and the jobs on them), so it needs the caller's explicit yes — the
+ * same rule for the UI, REST and MCP. The schema cannot know the group's count; the service compares.
+ */
+export const ShrinkConfirmSchema = z
+  .literal(true, 'must be true to shrink: set it only after the user confirmed that nodes of this group are terminated')
+  .optional()
+  .describe('Required (true) when instanceCount is lower than the group\'s count: nodes are terminated and jobs on them stop. Set it only after the user confirmed.');
+
+/** What an update request may carry besides the group's mutable fields. */
+const UPDATE_CONTROL_KEYS = ['region', 'confirm'];
+const UPDATE_KEYS = new Set<string>([...UPDATE_CONTROL_KEYS, ...MUTABLE_GROUP_FIELDS]);
 
 /**
  * Unknown keys are let through to the refinement, which names each one: a fixed field gets
@@ -117,6 +133,7 @@ export const UpdateInstanceGroupRequestSchema = z
     lifecycleConfig: LifecycleConfigSchema.optional().describe('New lifecycle scripts; they run on nodes created from now on.'),
     scheduledUpdate: ScheduledUpdateSchema.nullable().optional().describe('Scheduled AMI updates; null removes the schedule.'),
     autoPatch: AutoPatchSchema.nullable().optional().describe('Automatic patching when idle; null turns it off.'),
+    confirm: ShrinkConfirmSchema,
   })
   .catchall(z.unknown())
   .superRefine((req, ctx) => {
@@ -125,7 +142,7 @@ export const UpdateInstanceGroupRequestSchema = z
       const message = isImmutableGroupField(key) ? `cannot change: ${IMMUTABLE_GROUP_FIELDS[key]}` : 'is not a field of an instance group update';
       ctx.addIssue({ code: 'custom', path: [key], message });
     }
-    if (!MUTABLE_GROUP_FIELDS.some((k) => req[k] !== undefined) && Object.keys(req).every((k) => k === 'region')) {
+    if (!MUTABLE_GROUP_FIELDS.some((k) => req[k] !== undefined) && Object.keys(req).every((k) => UPDATE_CONTROL_KEYS.includes(k))) {
       ctx.addIssue({ code: 'custom', path: [], message: `names nothing to change: send at least one of ${MUTABLE_GROUP_FIELDS.join(', ')}` });
     }
     if (req.instanceCount !== undefined && req.minInstanceCount !== undefined && req.minInstanceCount > req.instanceCount) {
@@ -139,6 +156,7 @@ export const ScaleInstanceGroupRequestSchema = z
   .object({
     region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
     instanceCount: InstanceCountSchema.describe('The new number of instances (0 allowed). The same count as now changes nothing.'),
+    confirm: ShrinkConfirmSchema,
   })
   .strict()
   .describe('Set the number of instances of a group.');

@@ -91,12 +91,27 @@ export const OperationViewSchema = z.object({
 });
 export type OperationView = z.infer<typeof OperationViewSchema>;
 
+/**
+ * The key a client chooses to name one mutating request (REST `Idempotency-Key` header, MCP tools'
+ * `idempotencyKey`): a repeat under the same key is answered with the operation the first call
+ * started, never started twice.
+ */
+export const IdempotencyKeySchema = z
+  .string()
+  .min(1, 'must be 1–200 visible ASCII characters')
+  .max(200, 'must be 1–200 visible ASCII characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be 1–200 visible ASCII characters')
+  .describe(
+    'Optional key you choose for this request (1–200 visible ASCII characters, e.g. a UUID). When an answer was lost, repeat the call with the same key and ' +
+      'the same arguments: the server answers with the operation the first call started instead of starting another.',
+  );
+
 /** The 202 body of every mutation. */
 export const AcceptedSchema = z.object({
   operation: OperationViewSchema,
   statusUrl: z.string().describe('GET this URL until operation.status is terminal.'),
   statusTool: z.string().describe('MCP tool to poll: wait_for_operation with this operation id.'),
-  existing: z.boolean().describe('True when an operation for the same request/target was already running and is returned instead of a new one.'),
+  existing: z.boolean().describe('True when this request was already answered: the operation started under the same Idempotency-Key, the one already running for the same request, or the succeeded create that made this very cluster — returned instead of a new one.'),
 });
 export type Accepted = z.infer<typeof AcceptedSchema>;
 

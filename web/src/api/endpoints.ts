@@ -63,8 +63,9 @@ export const listInstanceGroups = (cluster: string, region?: string) =>
 export const addInstanceGroup = (cluster: string, body: AddInstanceGroupInput, idempotencyKey: string) =>
   api<Accepted>(apiPath(GROUP_PATHS.list, { name: cluster }), { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
 /** Sends only the count: the diff contract (never unchanged fields). */
-export const scaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string) =>
-  api<Accepted>(apiPath(GROUP_PATHS.one, { name: cluster, group }), { method: 'PATCH', body: { instanceCount, ...(region ? { region } : {}) } });
+/** `confirm` is the user's yes to a shrink (a lower count terminates nodes; the API refuses it without). */
+export const scaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string, confirm = false) =>
+  api<Accepted>(apiPath(GROUP_PATHS.one, { name: cluster, group }), { method: 'PATCH', body: { instanceCount, ...(region ? { region } : {}), ...(confirm ? { confirm: true } : {}) } });
 /** The create's checks for what a new count adds (read-only; PATCH runs the same one). */
 export const checkScaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string) =>
   api<ScalePreflightResult>(apiPath(GROUP_PATHS.scalePreflight, { name: cluster, group }), { method: 'POST', body: { instanceCount, ...(region ? { region } : {}) } });

@@ -46,16 +46,25 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
     name: 'set_autoscaling',
     title: 'Turn managed node autoscaling on or off',
     description:
-      'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with instanceGroups, 1–10; call again to change the list) or off ' +
+      'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with groups, 1–10; call again to change the list) or off ' +
       '(enabled: false; node counts stay where they are). Karpenter then adds nodes to those groups for pods that cannot be scheduled (groups can start at 0) and removes ' +
       'nodes that stay empty for 5 minutes. Groups on training plans or with deep health checks are refused. ' +
       `${AUTOSCALING_SCOPE} The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".`,
-    input: z.object({ cluster: ClusterRefSchema, region: fields.region, enabled: fields.enabled, instanceGroups: fields.instanceGroups }).strict(),
+    input: z
+      .object({
+        cluster: ClusterRefSchema,
+        region: fields.region,
+        enabled: fields.enabled,
+        groups: fields.instanceGroups,
+      })
+      .strict(),
+    restFields: { instanceGroups: 'groups' },
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run({ cluster, ...body }, { api, signal }) {
+    async run({ cluster, groups, ...rest }, { api, signal }) {
+      const body = { ...rest, ...(groups ? { instanceGroups: groups } : {}) };
       const accepted = await api.put(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), { body, signal });
-      return startedAnswer(accepted, `set_autoscaling ${cluster} ${body.enabled ? `on for ${(body.instanceGroups ?? []).join(', ')}` : 'off'}`);
+      return startedAnswer(accepted, `set_autoscaling ${cluster} ${rest.enabled ? `on for ${(groups ?? []).join(', ')}` : 'off'}`);
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CreateClusterRequestSchema } from '../../../domain/schemas/clusters.js';
+import { CREATE_CLUSTER_REST_FIELDS, CreateClusterToolInputSchema, createClusterRequest } from './create-cluster-input.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
@@ -19,13 +19,15 @@ export function registerCreateClusterTool(server: McpServer, api: RestClient): v
       'Ask the user ONLY for: availability zone, instance type, capacity type (on-demand / spot / training plan) and instance count (plus a name and storage ' +
       'if they care). Never ask for CIDRs, subnets, route tables, security groups or roles: the control plane chooses them.\n' +
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId, again and again, until status is "succeeded" or "failed"; ' +
-      'never report the cluster as created before that. Calling again for the same name while the operation runs returns the same operation (no duplicate).',
-    input: CreateClusterRequestSchema,
+      'never report the cluster as created before that. Repeating the same call (after a lost answer, say) returns the same operation, also once it succeeded: ' +
+      'nothing is created twice; pass idempotencyKey to make a retry certain. The same name with different arguments is refused (the name is taken).',
+    input: CreateClusterToolInputSchema,
+    restFields: CREATE_CLUSTER_REST_FIELDS,
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, { api, signal }) {
-      const accepted = await api.post(CLUSTER_PATHS.list, { body: args, signal });
-      return startedAnswer(accepted, `create_cluster ${args.name}`);
+      const accepted = await api.post(CLUSTER_PATHS.list, { body: createClusterRequest(args), signal });
+      return startedAnswer(accepted, `create_cluster ${args.cluster}`);
     },
   });
 }

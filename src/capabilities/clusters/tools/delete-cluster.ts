@@ -9,7 +9,7 @@ import { CLUSTER_PATHS } from '../paths.js';
 
 const InputSchema = z
   .object({
-    name: ClusterRefSchema.describe('Name of the HyperPod cluster to delete (from list_clusters).'),
+    cluster: ClusterRefSchema.describe('Name of the HyperPod cluster to delete (from list_clusters).'),
     region: RegionSchema.optional(),
     confirm: z
       .literal(true, 'must be true: set it only after the user explicitly confirmed deleting this cluster by name')
@@ -34,12 +34,12 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
     input: InputSchema,
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-    async run({ name, region, keepStorage }, { api, signal }) {
-      const accepted = await api.delete(apiPath(CLUSTER_PATHS.one, { name }), {
+    async run({ cluster, region, keepStorage }, { api, signal }) {
+      const accepted = await api.delete(apiPath(CLUSTER_PATHS.one, { name: cluster }), {
         query: { confirm: 'true', keepStorage: String(keepStorage), region },
         signal,
       });
-      return startedAnswer(accepted, `delete_cluster ${name}`);
+      return startedAnswer(accepted, `delete_cluster ${cluster}`);
     },
   });
 }

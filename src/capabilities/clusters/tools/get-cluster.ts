@@ -16,11 +16,11 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
       'Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage, ' +
       'and whether it is the active cluster. Use it to verify a cluster after create_cluster\'s operation succeeded, or before deleting it. ' +
       'For the progress of a running create or delete, use wait_for_operation instead.',
-    input: z.object({ name: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
+    input: z.object({ cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'), region: RegionSchema.optional() }).strict(),
     output: ClusterDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
-    async run({ name, region }, { api, signal }) {
-      const c = await api.get<ClusterDetail>(apiPath(CLUSTER_PATHS.one, { name }), { query: { region }, signal });
+    async run({ cluster, region }, { api, signal }) {
+      const c = await api.get<ClusterDetail>(apiPath(CLUSTER_PATHS.one, { name: cluster }), { query: { region }, signal });
       const lines = [`${c.name} (${c.region}): ${c.status}${c.isActive ? ' [active cluster]' : ''}`];
       if (c.failureMessage) lines.push(`Failure: ${c.failureMessage}`);
       if (c.eks) lines.push(`EKS ${c.eks.name}: ${c.eks.status}${c.eks.version ? `, Kubernetes ${c.eks.version}` : ''}`);

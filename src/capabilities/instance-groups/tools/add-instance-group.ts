@@ -1,13 +1,23 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
-import { AddInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
+import { AddInstanceGroupRequestSchema, checkNewGroup } from '../../../domain/schemas/instance-groups.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
 import { GROUP_PATHS } from '../paths.js';
 
-const InputSchema = AddInstanceGroupRequestSchema.extend({ cluster: ClusterRefSchema.describe('The cluster to add the group to (from list_clusters).') });
+/** The REST request with the new group's name called `group`, as every tool calls a group (docs/MCP.md → Names). */
+const { name: groupName, ...fields } = AddInstanceGroupRequestSchema.shape;
+const InputSchema = z
+  .object({
+    cluster: ClusterRefSchema.describe('The cluster to add the group to (from list_clusters).'),
+    group: groupName.describe(`Name of the new instance group. ${groupName.description}`),
+    ...fields,
+  })
+  .strict()
+  .superRefine(checkNewGroup);
 
 /** `add_instance_group` → POST /api/v1/clusters/{cluster}/instance-groups (202 + operation). */
 export function registerAddInstanceGroupTool(server: McpServer, api: RestClient): void {
@@ -22,11 +32,12 @@ export function registerAddInstanceGroupTool(server: McpServer, api: RestClient)
       'list_training_plans for a training plan, check_quotas. Ask the user only for zone, instance type, capacity type and count.\n' +
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
     input: InputSchema,
+    restFields: { name: 'group' },
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run({ cluster, ...group }, { api, signal }) {
-      const accepted = await api.post(apiPath(GROUP_PATHS.list, { name: cluster }), { body: group, signal });
-      return startedAnswer(accepted, `add_instance_group ${group.name} to ${cluster}`);
+    async run({ cluster, group, ...settings }, { api, signal }) {
+      const accepted = await api.post(apiPath(GROUP_PATHS.list, { name: cluster }), { body: { name: group, ...settings }, signal });
+      return startedAnswer(accepted, `add_instance_group ${group} to ${cluster}`);
     },
   });
 }

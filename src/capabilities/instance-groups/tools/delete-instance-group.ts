@@ -8,7 +8,7 @@ import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
 import { GROUP_PATHS } from '../paths.js';
 
-/** `delete_instance_group` → DELETE /api/v1/clusters/{cluster}/instance-groups/{name}?confirm=true. */
+/** `delete_instance_group` → DELETE /api/v1/clusters/{cluster}/instance-groups/{group}?confirm=true. */
 export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'delete_instance_group',
@@ -20,16 +20,16 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
     input: z
       .object({
         cluster: ClusterRefSchema,
-        name: InstanceGroupNameSchema,
+        group: InstanceGroupNameSchema.describe('Name of the instance group to delete (from list_instance_groups).'),
         region: RegionSchema.optional(),
         confirm: z.literal(true, 'must be true: set it only after the user confirmed deleting this group by name').describe('Must be true, after the user confirmed.'),
       })
       .strict(),
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-    async run({ cluster, name, region }, { api, signal }) {
-      const accepted = await api.delete(apiPath(GROUP_PATHS.one, { name: cluster, group: name }), { query: { confirm: 'true', region }, signal });
-      return startedAnswer(accepted, `delete_instance_group ${name}`);
+    async run({ cluster, group, region }, { api, signal }) {
+      const accepted = await api.delete(apiPath(GROUP_PATHS.one, { name: cluster, group }), { query: { confirm: 'true', region }, signal });
+      return startedAnswer(accepted, `delete_instance_group ${group}`);
     },
   });
 }

@@ -1,35 +1,45 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
-import { InstanceGroupNameSchema } from '../../../domain/schemas/instance-groups.js';
+import { InstanceGroupNameSchema, ScaleInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
 import { GROUP_PATHS } from '../paths.js';
 
-/** `scale_instance_group` → PATCH /api/v1/clusters/{cluster}/instance-groups/{name} with only the count. */
+const fields = ScaleInstanceGroupRequestSchema.shape;
+
+/**
+ * `scale_instance_group` → PATCH /api/v1/clusters/{cluster}/instance-groups/{group} with only the
+ * count: the one tool that sets a group's count (update_instance_group changes the other settings).
+ */
 export function registerScaleInstanceGroupTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'scale_instance_group',
     title: 'Scale an instance group',
     description:
-      'Set the number of instances of an instance group (0 allowed). When the group already has that count the operation succeeds without changing ' +
-      'anything in AWS. Growth needs quota (check_quotas first for large steps). Instance type, capacity type and EFA mode cannot be changed; add a new ' +
-      'group instead. The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+      'Set the number of instances of an instance group (0 allowed): the only tool that changes a group\'s count. When the group already has that count the ' +
+      'operation succeeds without changing anything in AWS. Growth needs quota (check_quotas first for large steps). ' +
+      'DESTRUCTIVE when shrinking: a lower count terminates nodes and stops the jobs on them — show the user list_instance_groups\' view of the group, get an ' +
+      'explicit yes for the new count, then pass confirm: true (a shrink without it is refused, naming confirm, before anything is sent to AWS). ' +
+      'Instance type, capacity type and EFA mode cannot be changed; add a new group instead. ' +
+      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
     input: z
       .object({
         cluster: ClusterRefSchema,
-        name: InstanceGroupNameSchema,
-        instanceCount: z.number().int().min(0).max(1000).describe('The new number of instances.'),
+        group: InstanceGroupNameSchema.describe('Name of the instance group (from list_instance_groups).'),
+        instanceCount: fields.instanceCount,
+        confirm: fields.confirm,
         region: RegionSchema.optional(),
       })
       .strict(),
     output: OperationStartedSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run({ cluster, name, instanceCount, region }, { api, signal }) {
-      const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group: name }), { body: { instanceCount, ...(region ? { region } : {}) }, signal });
-      return startedAnswer(accepted, `scale_instance_group ${name} to ${instanceCount}`);
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    async run({ cluster, group, instanceCount, confirm, region }, { api, signal }) {
+      const body = { instanceCount, ...(confirm ? { confirm } : {}), ...(region ? { region } : {}) };
+      const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group }), { body, signal });
+      return startedAnswer(accepted, `scale_instance_group ${group} to ${instanceCount}`);
     },
   });
 }

@@ -10,23 +10,28 @@ import { GROUP_PATHS } from '../paths.js';
 
 const fields = UpdateInstanceGroupRequestSchema.shape;
 
-/** `update_instance_group` → PATCH /api/v1/clusters/{cluster}/instance-groups/{name} with only the changed settings. */
+/**
+ * `update_instance_group` → PATCH /api/v1/clusters/{cluster}/instance-groups/{group} with only the changed
+ * settings. It takes no count: scale_instance_group is the one tool that sets a group's count (and asks for
+ * confirm when that terminates nodes), so this tool never adds or removes nodes.
+ */
 export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'update_instance_group',
     title: 'Change an instance group\'s settings',
     description:
-      'Change what HyperPod lets change on a live group: Kubernetes labels and taints (each sent as the complete new set), deep health checks on ' +
-      'new nodes, lifecycle scripts, scheduled AMI updates, automatic patching, the minimum count, and the count. Send ONLY what changes; what already ' +
+      'Change what HyperPod lets change on a live group besides its count: Kubernetes labels and taints (each sent as the complete new set), deep health ' +
+      'checks on new nodes, lifecycle scripts, scheduled AMI updates, automatic patching and the minimum count. It never adds or removes nodes: to change ' +
+      'the count use scale_instance_group. A NoExecute taint evicts running pods, and AMI updates and patching restart nodes on their schedule: tell the ' +
+      'user before sending those. Send ONLY what changes; what already ' +
       'matches is not sent to AWS, and a request that changes nothing succeeds without touching AWS. Instance type, capacity type, EFA mode, zone and ' +
       'threads per core are fixed (add a new group instead). The answer is an operation that is NOT done: call wait_for_operation with its operationId ' +
       'until status is "succeeded" or "failed".',
     input: z
       .object({
         cluster: ClusterRefSchema,
-        name: InstanceGroupNameSchema,
+        group: InstanceGroupNameSchema.describe('Name of the instance group (from list_instance_groups).'),
         region: RegionSchema.optional(),
-        instanceCount: fields.instanceCount,
         minInstanceCount: fields.minInstanceCount,
         labels: fields.labels,
         taints: fields.taints,
@@ -38,9 +43,9 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
       .strict(),
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run({ cluster, name, ...body }, { api, signal }) {
-      const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group: name }), { body, signal });
-      return startedAnswer(accepted, `update_instance_group ${name} (${Object.keys(body).filter((k) => k !== 'region').join(', ')})`);
+    async run({ cluster, group, ...body }, { api, signal }) {
+      const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group }), { body, signal });
+      return startedAnswer(accepted, `update_instance_group ${group} (${Object.keys(body).filter((k) => k !== 'region').join(', ')})`);
     },
   });
 }

@@ -1,6 +1,7 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
@@ -46,6 +47,9 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
   const valid = count.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= 1000;
   const changed = valid && n !== group.targetCount;
   const grows = changed && n > group.targetCount;
+  // A lower count terminates nodes: the user says yes first, and that yes is the API's confirm.
+  const shrinking = changed && n < group.targetCount;
+  const [confirmed, setConfirmed] = useState(false);
   const settled = useDebounced(n);
   const check = useQuery({
     queryKey: ['scale-preflight', region, cluster, group.name, settled],
@@ -57,8 +61,16 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
   });
   const checking = grows && (settled !== n || check.isFetching);
   const refused = grows && !checking && check.data !== undefined && !check.data.ok;
-  const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region), onStarted);
-  const disabledReason = !changed ? 'Enter a count other than the current target' : checking ? 'Checking quotas' : refused ? 'The new count does not fit: see the problems' : undefined;
+  const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region, shrinking && confirmed), onStarted);
+  const disabledReason = !changed
+    ? 'Enter a count other than the current target'
+    : checking
+      ? 'Checking quotas'
+      : refused
+        ? 'The new count does not fit: see the problems'
+        : shrinking && !confirmed
+          ? 'Confirm that nodes are terminated'
+          : undefined;
   return (
     <Modal
       visible
@@ -94,6 +106,11 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
             <ProblemText error={check.error} />
           </Alert>
         ) : null}
+        {shrinking && (
+          <Checkbox checked={confirmed} onChange={({ detail }) => setConfirmed(detail.checked)} data-testid="scale-confirm-shrink">
+            {`Terminate ${group.targetCount - n} node(s) of ${group.name}; jobs running on them stop.`}
+          </Checkbox>
+        )}
         {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
       </SpaceBetween>
     </Modal>

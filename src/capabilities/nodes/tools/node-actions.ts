@@ -65,10 +65,16 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
       'Run deep health checks on nodes of one instance group (StartClusterHealthCheck): InstanceStress (GPU/Neuron stress, DCGM, EFA loopback) and ' +
       'InstanceConnectivity (NCCL across nodes). Part of investigating a node whose fault is unclear. The checked nodes take no new work until the ' +
       'checks end: follow list_nodes (transitional, then healthy or failed with deep-health-check-failed).',
-    input: StartDeepHealthCheckRequestSchema.extend({ cluster: ClusterRefSchema }),
+    // `group`, as every tool names a group (docs/MCP.md → Names); the REST body calls it instanceGroupName.
+    input: StartDeepHealthCheckRequestSchema.omit({ instanceGroupName: true }).extend({
+      cluster: ClusterRefSchema,
+      group: StartDeepHealthCheckRequestSchema.shape.instanceGroupName,
+    }),
+    restFields: { instanceGroupName: 'group' },
     output: NodeActionResultsSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    async run({ cluster, ...body }, { api, signal }) {
+    async run({ cluster, group, ...rest }, { api, signal }) {
+      const body = { instanceGroupName: group, ...rest };
       const data = await api.post<NodeActionResults>(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal });
       return { text: resultsText(data), data };
     },

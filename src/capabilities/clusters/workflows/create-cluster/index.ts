@@ -12,7 +12,7 @@ import type { CreateClusterInput, CreateClusterState } from './types.js';
 
 export type { CreateClusterInput, CreateClusterState } from './types.js';
 
-/** Stores the selection so later calls act on this cluster (SPEC phase 2). */
+/** Selects the new cluster as the active one, the cluster the user works with (SPEC phase 2). */
 function activeClusterPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
   return {
     name: 'active-cluster',
