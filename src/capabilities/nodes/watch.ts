@@ -69,13 +69,14 @@ export class NodeWatches {
   }
 
   private loop(w: Watched, region: string, cluster: string, pause: number): void {
-    // The first read only sets the baseline: the page that asked has just read the same state.
     void this.read(region, cluster).then(
       ({ digest, nodes }) => {
         if (w.stopped) return;
         const before = w.digest;
         w.digest = digest;
-        if (before !== undefined && before !== digest) for (const l of [...w.listeners]) l();
+        // The first read signals too: a change between the page's own read and this baseline would
+        // otherwise never be told (one refetch per new watch is the price).
+        if (before !== digest) for (const l of [...w.listeners]) l();
         this.schedule(w, region, cluster, Math.min(this.maxMs, Math.max(this.minMs, nodes * this.perNodeMs)));
       },
       () => {
