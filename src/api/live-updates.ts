@@ -1,22 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
+import { canonicalJson } from '../domain/canonical-json.js';
 import type { ApiContext } from './context.js';
+import type { LiveTopics } from './live-topics.js';
+
+/** Watches one socket may hold at once (a page watches one or two clusters; more is a misbehaving client). */
+const WATCHES_PER_SOCKET = 16;
+/** Client messages are tiny; anything larger is not ours. */
+const MAX_CLIENT_MESSAGE = 4 * 1024;
 
 /**
  * One WebSocket per browser tab at /api/v1/ws: the server pushes every operation change and log
- * line. A slow client is not allowed to grow our memory: past 4 MiB of unsent data it is dropped
- * and reconnects (the UI then refetches).
+ * line, and — for topics the tab asks to watch (live-topics.ts, e.g. a cluster's nodes) — a
+ * "changed" signal when the shared watch of that topic sees a change. A slow client is not allowed
+ * to grow our memory: past 4 MiB of unsent data it is dropped and reconnects (the UI then refetches).
  */
-export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext): void {
+export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topics: LiveTopics): void {
   const clients = new Set<WebSocket>();
+  const deliver = (ws: WebSocket, text: string) => {
+    if (ws.bufferedAmount > 4 * 1024 * 1024) {
+      ws.terminate();
+      clients.delete(ws);
+    } else if (ws.readyState === ws.OPEN) ws.send(text);
+  };
   const send = (message: unknown) => {
     const text = JSON.stringify(message);
-    for (const ws of clients) {
-      if (ws.bufferedAmount > 4 * 1024 * 1024) {
-        ws.terminate();
-        clients.delete(ws);
-      } else if (ws.readyState === ws.OPEN) ws.send(text);
-    }
+    for (const ws of clients) deliver(ws, text);
   };
   const onOperation = (operation: unknown) => send({ type: 'operation', operation });
   const onLog = (e: { operationId: string; line: unknown }) => send({ type: 'log', operationId: e.operationId, line: e.line });
@@ -30,8 +39,51 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext): void
   // Browsers cannot set headers on a WebSocket, so the UI sends its token as ?token= (redacted from logs).
   app.get('/api/v1/ws', { websocket: true, config: { tokenInQuery: true } }, (socket) => {
     clients.add(socket);
+    const watches = new Map<string, () => void>();
+    const stopAll = () => {
+      clients.delete(socket);
+      for (const stop of watches.values()) stop();
+      watches.clear();
+    };
     socket.send(JSON.stringify({ type: 'hello' }));
-    socket.on('close', () => clients.delete(socket));
-    socket.on('error', () => clients.delete(socket));
+    socket.on('message', (data: RawData) => onClientMessage(socket, watches, topics, data));
+    socket.on('close', stopAll);
+    socket.on('error', stopAll);
   });
+
+  function onClientMessage(socket: WebSocket, watches: Map<string, () => void>, all: LiveTopics, data: RawData): void {
+    const text = String(data);
+    if (text.length > MAX_CLIENT_MESSAGE) return;
+    let msg: { type?: unknown; topic?: unknown; params?: unknown };
+    try {
+      msg = JSON.parse(text) as typeof msg;
+    } catch {
+      return;
+    }
+    if ((msg.type !== 'watch' && msg.type !== 'unwatch') || typeof msg.topic !== 'string') return;
+    const topic = all.get(msg.topic);
+    const parsed = topic?.params.safeParse(msg.params ?? {});
+    if (!topic || !parsed?.success) {
+      deliver(socket, JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: topic ? 'invalid params' : 'unknown topic' }));
+      return;
+    }
+    const key = `${msg.topic}:${canonicalJson(parsed.data)}`;
+    if (msg.type === 'unwatch') {
+      watches.get(key)?.();
+      watches.delete(key);
+      return;
+    }
+    if (watches.has(key)) return;
+    if (watches.size >= WATCHES_PER_SOCKET) {
+      deliver(socket, JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: `at most ${WATCHES_PER_SOCKET} watches per connection` }));
+      return;
+    }
+    const changed = JSON.stringify({ type: 'changed', topic: msg.topic, params: parsed.data });
+    try {
+      watches.set(key, topic.watch(parsed.data, () => deliver(socket, changed)));
+    } catch {
+      // The cloud is not available (no credentials yet): nothing to watch; the page polls meanwhile.
+      deliver(socket, JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: 'the cloud is not available' }));
+    }
+  }
 }

@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Logger } from 'pino';
 import type { Capability } from '../capabilities/capability.js';
 import type { ApiContext } from './context.js';
+import { LiveTopics } from './live-topics.js';
 import { registerLiveUpdates } from './live-updates.js';
 import { buildOpenApi } from './openapi.js';
 import { NotFoundError } from '../domain/errors.js';
@@ -70,10 +71,11 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
 
   const routes = new RouteRegistry();
   const region = (requested?: string) => requested ?? ctx.config.region;
+  const live = new LiveTopics();
   for (const capability of options.capabilities) {
-    capability.routes?.({ app, routes, api: ctx, service: () => ctx.service(capability), region });
+    capability.routes?.({ app, routes, api: ctx, service: () => ctx.service(capability), region, live });
   }
-  registerLiveUpdates(app, ctx);
+  registerLiveUpdates(app, ctx, live);
   const openapi = buildOpenApi(routes.routes, { version: ctx.config.version });
   app.get('/api/openapi.json', async () => openapi);
 

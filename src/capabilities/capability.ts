@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiContext, OperationsApi, ServiceKey } from '../api/context.js';
+import type { LiveTopics } from '../api/live-topics.js';
 import type { RouteRegistry } from '../api/route.js';
 import type { AwsCatalog } from '../cloud/aws/catalog.js';
 import type { CloudPort } from '../cloud/ports.js';
@@ -50,6 +51,8 @@ export interface RouteContext<S> {
   service(): S;
   /** The Region a request names, or the server's default. */
   region(requested?: string): string;
+  /** What browsers can watch over the WebSocket (src/api/live-topics.ts). */
+  live: LiveTopics;
 }
 
 export type { ToolRegistration };

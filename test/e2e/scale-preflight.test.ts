@@ -51,11 +51,11 @@ describe('scale runs the create\'s checks first (REST): quota problems are a 422
     assert.equal((await server.api('GET', '/api/v1/operations')).body.operations.length, opsBefore, 'no operation was started');
   });
 
-  it('a growth that fits and a shrink still run', async () => {
+  it('a growth that fits and a confirmed shrink still run', async () => {
     const grow = await server.api('PATCH', groupUrl, { instanceCount: 2 });
     assert.equal(grow.status, 202, JSON.stringify(grow.body));
     assert.equal((await server.waitForOperation(grow.body.operation.id)).status, 'succeeded');
-    const shrink = await server.api('PATCH', groupUrl, { instanceCount: 1 });
+    const shrink = await server.api('PATCH', groupUrl, { instanceCount: 1, confirm: true });
     assert.equal(shrink.status, 202, JSON.stringify(shrink.body));
     assert.equal((await server.waitForOperation(shrink.body.operation.id)).status, 'succeeded');
   });

@@ -3,11 +3,19 @@ import { NotFoundError, PreconditionError } from '../../domain/errors.js';
 import { clusterTarget } from '../../domain/naming.js';
 import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest } from '../../domain/schemas/clusters.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
+import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
+import type { ClusterHealth } from '../../domain/cluster-health.js';
 import { catalog } from '../catalog/index.js';
+import { nodes } from '../nodes/index.js';
 import type { ServiceDeps } from '../capability.js';
 import { ClusterViews } from './views.js';
 
 type Started = { operation: OperationView; existing: boolean };
+
+/** Cluster statuses whose nodes are worth a health read (Creating/Deleting/Failed say it all). */
+const NODES_READABLE = new Set(['InService', 'Updating', 'SystemUpdating', 'RollingBack']);
+/** Node snapshots read at once for the list: each is one cluster's DescribeCluster, ListClusterNodes and Node list. */
+const HEALTH_READS_AT_ONCE = 4;
 
 /** The rules of clusters: what a create must pass before anything is made, and the active cluster. */
 export class ClusterService {
@@ -17,12 +25,31 @@ export class ClusterService {
     this.views = new ClusterViews(deps.cloud, deps.operations, deps.activeCluster);
   }
 
-  list(region: string): Promise<ClusterSummary[]> {
-    return this.views.list(region);
+  /** Each cluster with its health rolled up (from the node views' shared snapshot; a few clusters at once). */
+  async list(region: string): Promise<ClusterSummary[]> {
+    const clusters = await this.views.list(region);
+    const healths = await mapLimited(clusters, HEALTH_READS_AT_ONCE, (c) => this.health(region, c));
+    return clusters.map((c, i) => (healths[i] ? { ...c, health: healths[i] } : c));
   }
 
-  get(region: string, name: string): Promise<ClusterDetail> {
-    return this.views.get(region, name);
+  async get(region: string, name: string): Promise<ClusterDetail> {
+    const detail = await this.views.get(region, name);
+    const health = await this.health(region, detail);
+    return health ? { ...detail, health } : detail;
+  }
+
+  /**
+   * The cluster's health from the node views' snapshot — the very read the nodes page and list_nodes
+   * use, kept a few seconds and shared by every caller — so the list costs no AWS read per viewer.
+   * Only a cluster with nodes to read gets one; a failed read leaves it out (the status still shows).
+   */
+  private async health(region: string, c: ClusterSummary): Promise<ClusterHealth | undefined> {
+    if (!NODES_READABLE.has(c.status)) return undefined;
+    try {
+      return await this.deps.service(nodes).health(region, c.name);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

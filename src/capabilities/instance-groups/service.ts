@@ -5,6 +5,7 @@ import type { OperationView } from '../../domain/schemas/operations.js';
 import { catalog } from '../catalog/index.js';
 import type { ServiceDeps } from '../capability.js';
 import { clusters } from '../clusters/index.js';
+import { nodes } from '../nodes/index.js';
 import { checkScale, scaleRefusal } from './scale-preflight.js';
 
 type Started = { operation: OperationView; existing: boolean };
@@ -15,8 +16,16 @@ type AddInstanceGroupRequest = Omit<AddRequest, 'region'>;
 export class InstanceGroupService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  list(region: string, cluster: string): Promise<InstanceGroupView[]> {
-    return this.views().instanceGroups(region, cluster);
+  /** The groups as HyperPod describes them, each short one with its shortfall (from the node views' shared snapshot). */
+  async list(region: string, cluster: string): Promise<InstanceGroupView[]> {
+    const groups = await this.views().instanceGroups(region, cluster);
+    if (!groups.some((g) => g.targetCount > g.currentCount)) return groups;
+    // A failed node read leaves the groups as HyperPod describes them: the counts still show the gap.
+    const shortfalls = await this.deps.service(nodes).shortfalls(region, cluster).catch(() => []);
+    return groups.map((g) => {
+      const shortfall = shortfalls.find((s) => s.instanceGroupName === g.name);
+      return shortfall ? { ...g, shortfall } : g;
+    });
   }
 
   /**

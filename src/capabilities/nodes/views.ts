@@ -6,6 +6,7 @@ import type { NodeAction } from '../../domain/instance-groups.js';
 import { EVENT } from '../../domain/kube/event.js';
 import { NODE } from '../../domain/kube/node.js';
 import { POD, UNFINISHED_PODS } from '../../domain/kube/pod.js';
+import { clusterHealth, type ClusterHealth, type GroupShortfall } from '../../domain/cluster-health.js';
 import type { NodeHealthState } from '../../domain/node-health.js';
 import type {
   ClusterEvent,
@@ -21,6 +22,8 @@ import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access
 import { ReadCache } from '../../workflows/read-cache.js';
 import { conditionsOf, joinNodes, nodeViewOf, podsByNode, type NodeRow } from './join.js';
 import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
+import { readShortfalls } from './shortfalls.js';
+import { NodeWatches, type NodeWatchOptions } from './watch.js';
 
 /**
  * One read of a cluster's nodes, joined; pages of a listing are cut from it. It holds only what the
@@ -29,6 +32,8 @@ import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
 interface Snapshot {
   at: number;
   nodes: NodeRow[];
+  /** Groups short of their target count (slots without an instance, and why). */
+  shortfalls: GroupShortfall[];
   kube?: KubePort;
   /** Unfinished pods per Node name, counted the first time a page shows the node (shared while under way). */
   podCounts: Map<string, Promise<number>>;
@@ -43,6 +48,7 @@ export interface NodeViewsOptions {
   /** How long one joined read serves later pages and filters (a 5,000-node read is ~50 AWS calls). */
   snapshotTtlMs?: number;
   now?: () => number;
+  watch?: NodeWatchOptions;
 }
 
 const NEXT_STEP: Record<NodeAction | 'deep-health-check', string> = {
@@ -62,6 +68,8 @@ export class NodeViews {
   /** One read per cluster serves every page, filter and concurrent caller for its TTL; a failed read is not kept. */
   private readonly snapshots: ReadCache<Snapshot>;
   private readonly now: () => number;
+  /** One shared live watch per cluster while a browser watches its nodes (routes.ts defines the topic). */
+  readonly watches: NodeWatches;
 
   constructor(
     private readonly cloud: CloudPort,
@@ -69,6 +77,7 @@ export class NodeViews {
   ) {
     this.now = options.now ?? Date.now;
     this.snapshots = new ReadCache({ ttlMs: options.snapshotTtlMs ?? 5_000, maxEntries: SNAPSHOTS_KEPT, now: this.now });
+    this.watches = new NodeWatches((region, cluster) => this.freshDigest(region, cluster), options.watch);
   }
 
   async list(region: string, cluster: string, query: ListNodesQuery): Promise<NodeList> {
@@ -82,7 +91,33 @@ export class NodeViews {
     const podCounts = await mapLimited(rows, POD_COUNTS_AT_ONCE, (n) => this.podCount(snap, n));
     const page: NodeView[] = rows.map((n, i) => ({ ...n, podCount: podCounts[i]! }));
     const next = offset + page.length;
-    return { cluster, region, nodes: page, total: matching.length, counts, ...(next < matching.length ? { nextToken: encodeToken(next) } : {}) };
+    const shortfalls = snap.shortfalls.filter((s) => !query.group || s.instanceGroupName === query.group);
+    return { cluster, region, nodes: page, total: matching.length, counts, shortfalls, ...(next < matching.length ? { nextToken: encodeToken(next) } : {}) };
+  }
+
+  /** The cluster's health rolled up from the same snapshot the node list reads (no read of its own). */
+  async health(region: string, cluster: string): Promise<ClusterHealth> {
+    return healthOf(await this.snapshot(region, cluster));
+  }
+
+  /** The shortfall of each group short of its target, from the same snapshot. */
+  async shortfalls(region: string, cluster: string): Promise<GroupShortfall[]> {
+    return (await this.snapshot(region, cluster)).shortfalls;
+  }
+
+  /**
+   * Reads the cluster's nodes afresh (the read then serves every page and the health for its TTL)
+   * and answers a digest of what a person sees of them: each node's health and status, and the
+   * shortfalls. The live node watch compares digests to tell browsers to refetch.
+   */
+  async freshDigest(region: string, cluster: string): Promise<{ digest: string; nodes: number }> {
+    this.forget(region, cluster);
+    const snap = await this.snapshot(region, cluster);
+    const digest = JSON.stringify([
+      snap.nodes.map((n) => [n.instanceId, n.health.state, n.health.code, n.instanceStatus.status, n.labels.healthStatus ?? '']),
+      snap.shortfalls.map((s) => [s.instanceGroupName, s.targetCount, s.launched, s.state, s.reason ?? '']),
+    ]);
+    return { digest, nodes: snap.nodes.length };
   }
 
   /** Everything about one node, read fresh (no snapshot): SageMaker, Kubernetes, pods, events. */
@@ -207,7 +242,8 @@ export class NodeViews {
     const [summaries, kubeNodes] = await Promise.all([this.cloud.hyperpodNodes.listAll(region, cluster), kube ? kube.list(NODE) : Promise.resolve([])]);
     const now = this.now();
     const nodes = joinNodes({ summaries, kubeNodes, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now });
-    return { at: now, nodes, ...(kube ? { kube } : {}), podCounts: new Map() };
+    const shortfalls = await readShortfalls(this.cloud, region, cluster, hp, summaries);
+    return { at: now, nodes, shortfalls, ...(kube ? { kube } : {}), podCounts: new Map() };
   }
 
   /** A node's unfinished pods, by one list of its own (`spec.nodeName`); a node without a Kubernetes Node has none. */
@@ -223,6 +259,12 @@ export class NodeViews {
     return counted;
   }
 
+}
+
+function healthOf(snap: Snapshot): ClusterHealth {
+  const counts: Record<NodeHealthState, number> = { healthy: 0, degraded: 0, failed: 0, transitional: 0 };
+  for (const n of snap.nodes) counts[n.health.state]++;
+  return clusterHealth(counts, snap.shortfalls);
 }
 
 function summarize(action: NodeActionResults['action'], asked: string[], results: Array<{ nodeId: string; ok: boolean; code?: string; message?: string }>): NodeActionResults {

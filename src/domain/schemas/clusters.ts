@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClusterHealthSchema } from '../cluster-health.js';
 import {
   AvailabilityZoneSchema,
   CapacityTypeSchema,
@@ -149,6 +150,9 @@ export const ClusterSummarySchema = z.object({
     })
     .optional()
     .describe('The last create or delete of this cluster, when it failed or was cancelled part-way: what it made is still there (and may cost money) until the cluster is deleted.'),
+  health: ClusterHealthSchema.optional().describe(
+    'The health of its nodes and instance groups rolled up (failed or degraded nodes, groups short of their target and why) — for a cluster whose nodes can be read (InService, Updating, SystemUpdating, RollingBack); absent otherwise or when they could not be read.',
+  ),
 });
 export type ClusterSummary = z.infer<typeof ClusterSummarySchema>;
 

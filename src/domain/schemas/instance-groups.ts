@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GroupShortfallSchema } from '../cluster-health.js';
 import { IMMUTABLE_GROUP_FIELDS, MUTABLE_GROUP_FIELDS, isImmutableGroupField } from '../instance-groups.js';
 import { LabelsSchema, TaintSchema, TaintsSchema } from '../instance-groups/kubernetes-labels.js';
 import { QuotaCheckResultSchema } from './preflight.js';
@@ -226,6 +227,7 @@ export const InstanceGroupViewSchema = z
       .object({ id: z.string(), kind: z.string(), status: z.string() })
       .optional()
       .describe('The operation now working on this group, if any.'),
+    shortfall: GroupShortfallSchema.optional().describe('Present when the group has fewer instances than its target: the unlaunched slots and why (AWS\'s words).'),
   })
   .describe('An instance group as HyperPod describes it.');
 export type InstanceGroupView = z.infer<typeof InstanceGroupViewSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BATCH_DELETE_LIMIT, BATCH_REBOOT_LIMIT, BATCH_REPLACE_LIMIT, DEEP_HEALTH_CHECK_INSTANCE_LIMIT, type NodeAction } from '../instance-groups.js';
+import { GroupShortfallSchema } from '../cluster-health.js';
 import { NodeHealthSchema, NodeHealthStateSchema } from '../node-health.js';
 import { AvailabilityZoneSchema, PageLimitSchema, PageTokenSchema, RegionSchema } from './common.js';
 import { InstanceGroupNameSchema } from './instance-groups.js';
@@ -170,6 +171,9 @@ export const NodeListSchema = z
     nodes: z.array(NodeViewSchema).describe('This page of nodes, ordered by instance group, then instance id.'),
     total: z.number().int().describe('Nodes matching every filter, over all pages.'),
     counts: NodeHealthCountsSchema,
+    shortfalls: z
+      .array(GroupShortfallSchema)
+      .describe('Instance groups (of the group filter) short of their target count: the slots HyperPod has not launched an instance for, and why in AWS\'s words. Such slots are not in `nodes` (they have no instance id).'),
     nextToken: z.string().optional().describe('Pass as nextToken for the next page; absent on the last page.'),
   })
   .describe('One page of a cluster\'s nodes.');

@@ -51,6 +51,9 @@ export interface EventsPage {
 export type { ClusterEvent, NodeActionResults, NodeDetail, NodeList, NodeView };
 export type NodeHealthState = NodeView['health']['state'];
 export type NodeActionKind = NodeActionResults['action'];
+/** A cluster's health rolled up from its nodes and groups; a group short of its target. */
+export type ClusterHealth = NonNullable<ClusterSummary['health']>;
+export type GroupShortfall = NodeList['shortfalls'][number];
 /** The list filters and page the node table sends (limit and nextToken included). */
 export type NodeListParams = Partial<Pick<ListNodesQuery, 'group' | 'health' | 'availabilityZone' | 'limit' | 'nextToken'>>;
 export type ClusterEvents = z.infer<typeof ClusterEventsSchema>;

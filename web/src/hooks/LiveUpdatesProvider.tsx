@@ -3,9 +3,22 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { apiToken } from '../api/client.js';
 import { keys } from '../api/queries.js';
 import type { LogLine, OperationView } from '../api/types.js';
-import { LiveContext, type LiveStatus, type LogListener } from './live-context.js';
+import { LiveContext, type LiveStatus, type LiveWatch, type LogListener } from './live-context.js';
 
-type ServerMessage = { type: 'operation'; operation: OperationView } | { type: 'log'; operationId: string; line: LogLine } | { type: 'hello' };
+type ServerMessage =
+  | { type: 'operation'; operation: OperationView }
+  | { type: 'log'; operationId: string; line: LogLine }
+  | { type: 'changed'; topic: LiveWatch['topic']; params: LiveWatch['params'] }
+  | { type: 'hello' };
+
+const watchKey = (w: LiveWatch) => JSON.stringify([w.topic, w.params.cluster, w.params.region ?? '']);
+
+/** What a pushed "changed" makes the page refetch: the cluster's node views, and the cluster views (health, group counts). */
+function applyChanged(qc: QueryClient, msg: Extract<ServerMessage, { type: 'changed' }>): void {
+  if (msg.topic !== 'nodes') return;
+  void qc.invalidateQueries({ queryKey: ['nodes', msg.params.cluster] });
+  void qc.invalidateQueries({ queryKey: keys.clusters });
+}
 
 function socketUrl(): string {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -38,6 +51,13 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const [connected, setConnected] = useState(false);
   const listeners = useRef(new Map<string, Set<LogListener>>());
+  // Watches the pages hold, counted (two panels may watch one cluster); sent again after every reconnect.
+  const watches = useRef(new Map<string, { watch: LiveWatch; count: number }>());
+  const socket = useRef<WebSocket | undefined>(undefined);
+  const sendWatch = (type: 'watch' | 'unwatch', w: LiveWatch) => {
+    const ws = socket.current;
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type, topic: w.topic, params: w.params }));
+  };
 
   useEffect(() => {
     let ws: WebSocket | undefined;
@@ -57,7 +77,9 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
     const connect = () => {
       if (stopped) return;
       ws = new WebSocket(socketUrl());
+      socket.current = ws;
       ws.onopen = () => {
+        for (const { watch } of watches.current.values()) sendWatch('watch', watch);
         const reconnect = attempt > 0;
         attempt = 0;
         setConnected(true);
@@ -77,6 +99,8 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
         if (msg.type === 'operation') {
           applyOperation(qc, msg.operation);
           invalidateClusters();
+        } else if (msg.type === 'changed') {
+          applyChanged(qc, msg);
         } else if (msg.type === 'log') {
           const set = listeners.current.get(msg.operationId);
           if (set) for (const l of set) l.onLine(msg.line);
@@ -85,6 +109,7 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
       ws.onclose = () => {
         setConnected(false);
         ws = undefined;
+        socket.current = undefined;
         if (stopped) return;
         attempt += 1;
         const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5)) * (0.5 + Math.random() / 2);
@@ -112,6 +137,23 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
       if (set && set.size === 0) map.delete(operationId);
     };
   }, []);
-  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs }), [connected, subscribeLogs]);
+  const watch = useCallback<LiveStatus['watch']>((w) => {
+    const key = watchKey(w);
+    const held = watches.current.get(key);
+    if (held) held.count += 1;
+    else {
+      watches.current.set(key, { watch: w, count: 1 });
+      sendWatch('watch', w);
+    }
+    return () => {
+      const h = watches.current.get(key);
+      if (!h) return;
+      h.count -= 1;
+      if (h.count > 0) return;
+      watches.current.delete(key);
+      sendWatch('unwatch', w);
+    };
+  }, []); // sendWatch reads the socket through a ref: stable.
+  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs, watch }), [connected, subscribeLogs, watch]);
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -8,13 +8,21 @@ export interface LogListener {
   onResync(): void;
 }
 
+/** A topic the server watches for the page (src/api/live-topics.ts), e.g. `nodes` of one cluster. */
+export interface LiveWatch {
+  topic: 'nodes';
+  params: { cluster: string; region?: string };
+}
+
 export interface LiveStatus {
   /** True while the WebSocket is open; queries poll every 5 s otherwise. */
   connected: boolean;
   subscribeLogs(operationId: string, listener: LogListener): () => void;
+  /** Asks the server to push "changed" for this topic while the returned function is not called. */
+  watch(w: LiveWatch): () => void;
 }
 
-export const LiveContext = createContext<LiveStatus>({ connected: false, subscribeLogs: () => () => undefined });
+export const LiveContext = createContext<LiveStatus>({ connected: false, subscribeLogs: () => () => undefined, watch: () => () => undefined });
 
 export function useLiveStatus(): LiveStatus {
   return useContext(LiveContext);

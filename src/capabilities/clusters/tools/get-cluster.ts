@@ -25,6 +25,7 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
       if (c.failureMessage) lines.push(`Failure: ${c.failureMessage}`);
       if (c.eks) lines.push(`EKS ${c.eks.name}: ${c.eks.status}${c.eks.version ? `, Kubernetes ${c.eks.version}` : ''}`);
       if (c.nodeRecovery) lines.push(`Node recovery: ${c.nodeRecovery}`);
+      if (c.health) lines.push(`Health: ${c.health.state} — ${c.health.summary}${c.health.state === 'healthy' ? '' : ' Details: list_nodes (heal-node playbook).'}`);
       for (const g of c.instanceGroups) {
         lines.push(`- group ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}), ${g.status}`);
       }

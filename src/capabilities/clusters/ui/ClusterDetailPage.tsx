@@ -19,7 +19,9 @@ import type { ClusterDetail } from '../../../../web/src/api/types.js';
 import { CLUSTER_PANELS } from '../../../../web/src/capabilities.js';
 import { DeleteClusterModal } from './DeleteClusterModal.js';
 import { OperationLink } from '../../../../web/src/components/OperationLink.js';
+import { ClusterHealthBadge, ClusterHealthDetails } from '../../../../web/src/components/ClusterHealth.js';
 import { ClusterStatus } from '../../../../web/src/components/status.js';
+import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { formatTime, operationPath } from '../../../../web/src/lib/format.js';
 
@@ -32,6 +34,7 @@ function Overview({ c }: { c: ClusterDetail }) {
         columns={3}
         items={[
           { label: 'Status', value: <span data-testid="cluster-detail-status"><ClusterStatus status={c.status} /></span> },
+          { label: 'Health', value: c.health ? <span data-testid="cluster-overview-health" data-state={c.health.state}><ClusterHealthDetails health={c.health} /></span> : '—' },
           { label: 'Region', value: c.region },
           { label: 'Created', value: formatTime(c.createdAt) },
           { label: 'HyperPod cluster ARN', value: code(c.clusterArn) },
@@ -74,6 +77,7 @@ export function ClusterDetailPage() {
   const { notify, notifyError } = useNotifications();
   const cluster = useCluster(name, region);
   const [deleting, setDeleting] = useState(false);
+  useLiveNodes(name, region ?? cluster.data?.region);
   const setActive = useMutation({
     mutationFn: () => setActiveCluster(name, region ?? cluster.data?.region),
     onSuccess: (result) => {
@@ -100,7 +104,12 @@ export function ClusterDetailPage() {
         <Header
           variant="h1"
           description={c.eksClusterName ? `HyperPod cluster orchestrated by EKS cluster ${c.eksClusterName}` : 'HyperPod cluster'}
-          info={c.isActive ? <Badge color="blue">Active</Badge> : undefined}
+          info={
+            <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+              {c.isActive && <Badge color="blue">Active</Badge>}
+              <ClusterHealthBadge health={c.health} testId="cluster-header-health" />
+            </SpaceBetween>
+          }
           actions={
             <SpaceBetween direction="horizontal" size="xs">
               <Button disabled={c.isActive} loading={setActive.isPending} onClick={() => setActive.mutate()} data-testid="detail-set-active">

@@ -15,6 +15,7 @@ import { keys, useActiveCluster, useClusters } from '../../../../web/src/api/que
 import type { Accepted, ClusterSummary } from '../../../../web/src/api/types.js';
 import { DeleteClusterModal } from './DeleteClusterModal.js';
 import { OperationLink } from '../../../../web/src/components/OperationLink.js';
+import { ClusterHealthBadge } from '../../../../web/src/components/ClusterHealth.js';
 import { ClusterStatus } from '../../../../web/src/components/status.js';
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
@@ -91,6 +92,7 @@ export function ClustersPage() {
         </span>
       ),
     },
+    { id: 'health', header: 'Health', cell: (c) => <ClusterHealthBadge health={c.health} testId={`cluster-health-${c.name}`} /> },
     { id: 'region', header: 'Region', cell: (c) => c.region },
     { id: 'eks', header: 'EKS cluster', cell: (c) => c.eksClusterName ?? '—' },
     { id: 'created', header: 'Created', cell: (c) => formatTime(c.createdAt) },

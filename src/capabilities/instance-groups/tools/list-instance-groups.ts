@@ -24,6 +24,7 @@ export function registerListInstanceGroupsTool(server: McpServer, api: RestClien
       const lines = data.instanceGroups.map(
         (g) =>
           `- ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}${g.networkInterface ? `, ${g.networkInterface}` : ''}), ${g.status}` +
+          (g.shortfall ? ` — ${g.shortfall.missing} not launched (${g.shortfall.state})${g.shortfall.reason ? `: ${g.shortfall.reason}` : ''}` : '') +
           (g.activeOperation ? ` — operation ${g.activeOperation.id} (${g.activeOperation.kind})` : ''),
       );
       return { text: lines.length ? `${lines.length} instance group(s) in ${cluster}:\n${lines.join('\n')}` : `${cluster} has no instance groups.`, data };

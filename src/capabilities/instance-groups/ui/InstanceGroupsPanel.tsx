@@ -9,6 +9,7 @@ import { useInstanceGroups } from '../../../../web/src/api/queries.js';
 import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
 import { operationPath } from '../../../../web/src/lib/format.js';
 import { OperationLink } from '../../../../web/src/components/OperationLink.js';
+import { GroupShortfallNote } from '../../../../web/src/components/ClusterHealth.js';
 import { ClusterStatus } from '../../../../web/src/components/status.js';
 import { AddInstanceGroupModal } from './AddInstanceGroupModal.js';
 import { DeleteInstanceGroupModal, ScaleInstanceGroupModal } from './GroupActionModals.js';
@@ -44,7 +45,16 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
         columnDefinitions={[
           { id: 'name', header: 'Name', cell: (g) => <span data-testid={`group-row-${g.name}`}>{g.name}</span>, isRowHeader: true },
           { id: 'type', header: 'Instance type', cell: (g) => g.instanceType },
-          { id: 'count', header: 'Instances (current / target)', cell: (g) => <span data-testid={`group-count-${g.name}`}>{`${g.currentCount} / ${g.targetCount}`}</span> },
+          {
+            id: 'count',
+            header: 'Instances (current / target)',
+            cell: (g) => (
+              <SpaceBetween size="xxxs">
+                <span data-testid={`group-count-${g.name}`}>{`${g.currentCount} / ${g.targetCount}`}</span>
+                {g.shortfall && <GroupShortfallNote shortfall={g.shortfall} />}
+              </SpaceBetween>
+            ),
+          },
           { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} /> },
           { id: 'capacity', header: 'Capacity type', cell: capacity },
           { id: 'efa', header: 'Network interface', cell: (g) => g.networkInterface ?? 'ENA' },

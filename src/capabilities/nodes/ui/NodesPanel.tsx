@@ -8,7 +8,9 @@ import Table from '@cloudscape-design/components/table';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useAvailabilityZones, useInstanceGroups, useNodePage } from '../../../../web/src/api/queries.js';
 import type { NodeActionKind, NodeHealthState, NodeView } from '../../../../web/src/api/types.js';
+import { ShortfallAlert } from '../../../../web/src/components/ClusterHealth.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
 import { formatClock, formatTime } from '../../../../web/src/lib/format.js';
 import { HEALTH_LABEL, HEALTH_STATES, NodeHealthIndicator, suggestedActionLabel } from './health.js';
 import { NodeActionModal, type NodeActionTarget } from './NodeActionModal.js';
@@ -56,6 +58,7 @@ export function NodesPanel({ cluster, region }: { cluster: string; region: strin
   const paginationRef = useRef<HTMLDivElement>(null);
   usePaginationTestIds(paginationRef);
 
+  useLiveNodes(cluster, region);
   const groups = useInstanceGroups(cluster, region);
   const zones = useAvailabilityZones(region);
   const page = useNodePage(cluster, region, {
@@ -105,6 +108,7 @@ export function NodesPanel({ cluster, region }: { cluster: string; region: strin
 
   return (
     <>
+      <ShortfallAlert shortfalls={data?.shortfalls} />
       <Table
         data-testid="nodes-table"
         items={nodes}
