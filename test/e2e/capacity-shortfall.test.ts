@@ -101,7 +101,7 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
     assert.equal((nodes.structuredContent as any).shortfalls[0].missing, 1);
     const groups = await call(mcp, 'list_instance_groups', { cluster: CLUSTER });
     assert.match(groups.text, /1 not launched \(waiting\): .*insufficient/);
-    const cluster = await call(mcp, 'get_cluster', { name: CLUSTER });
+    const cluster = await call(mcp, 'get_cluster', { cluster: CLUSTER });
     assert.match(cluster.text, /Health: degraded — .*insufficient/);
     const clusters = await call(mcp, 'list_clusters', {});
     assert.match(clusters.text, new RegExp(`${CLUSTER} .*health degraded`));
