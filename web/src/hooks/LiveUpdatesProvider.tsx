@@ -38,6 +38,7 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const [connected, setConnected] = useState(false);
   const listeners = useRef(new Map<string, Set<LogListener>>());
+  const operationListeners = useRef(new Set<(op: OperationView) => void>());
 
   useEffect(() => {
     let ws: WebSocket | undefined;
@@ -76,6 +77,7 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
         }
         if (msg.type === 'operation') {
           applyOperation(qc, msg.operation);
+          for (const l of operationListeners.current) l(msg.operation);
           invalidateClusters();
         } else if (msg.type === 'log') {
           const set = listeners.current.get(msg.operationId);
@@ -112,6 +114,10 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
       if (set && set.size === 0) map.delete(operationId);
     };
   }, []);
-  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs }), [connected, subscribeLogs]);
+  const subscribeOperations = useCallback<LiveStatus['subscribeOperations']>((listener) => {
+    operationListeners.current.add(listener);
+    return () => void operationListeners.current.delete(listener);
+  }, []);
+  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs, subscribeOperations }), [connected, subscribeLogs, subscribeOperations]);
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

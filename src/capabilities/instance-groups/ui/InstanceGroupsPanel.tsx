@@ -31,6 +31,9 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
         loading={groups.isLoading}
         items={items}
         trackBy="name"
+        // Fits a laptop screen with the side menu open: long cells wrap, and the actions stay in view.
+        wrapLines
+        stickyColumns={{ first: 0, last: 1 }}
         header={
           <Header
             variant="h2"
@@ -45,7 +48,7 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
           { id: 'name', header: 'Name', cell: (g) => <span data-testid={`group-row-${g.name}`}>{g.name}</span>, isRowHeader: true },
           { id: 'type', header: 'Instance type', cell: (g) => g.instanceType },
           { id: 'count', header: 'Instances (current / target)', cell: (g) => <span data-testid={`group-count-${g.name}`}>{`${g.currentCount} / ${g.targetCount}`}</span> },
-          { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} /> },
+          { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} />, minWidth: 130 },
           { id: 'capacity', header: 'Capacity type', cell: capacity },
           { id: 'efa', header: 'Network interface', cell: (g) => g.networkInterface ?? 'ENA' },
           { id: 'subnets', header: 'Subnets', cell: (g) => g.subnetIds.join(', ') },
