@@ -137,7 +137,7 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
       const path = new URL(r.url()).pathname;
       if (path.startsWith(`/api/v1/clusters/${CLUSTER}`)) asks.push(path);
     });
-    await page.evaluate(`document.dispatchEvent(new Event('visibilitychange'))`);
+    await page.evaluate(`window.dispatchEvent(new Event('visibilitychange'))`);
     await page.waitForTimeout(3_000);
     assert.deepEqual(asks, [], 'the page stopped refetching the deleted cluster');
     assert.ok(reactedMs < 3_000 && goneMs < 3_000, `reacted in ${reactedMs} ms, showed it gone ${goneMs} ms after success`);

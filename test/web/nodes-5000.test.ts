@@ -139,7 +139,7 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
 
   it(`renders the first page (${PAGE} rows) and says ${TOTAL} nodes`, async () => {
     const start = performance.now();
-    await page.goto(`${server.url}/clusters/${CLUSTER}`);
+    await page.goto(`${server.url}/clusters/${CLUSTER}/nodes`);
     await page.locator(`[data-testid="nodes-total"][data-total="${TOTAL}"]`).waitFor();
     log(`first page shown ${Math.round(performance.now() - start)} ms after navigation`);
     assert.equal(await rows().count(), PAGE);
