@@ -51,6 +51,7 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
       assert.equal((await activeTab()).trim(), label, `${suffix || '/'} opens the ${label} tab`);
       const crumbs = await page.locator('nav[aria-label="Breadcrumbs"]').innerText();
       assert.ok(crumbs.includes(CLUSTER), `the breadcrumbs name the cluster: ${crumbs}`);
+      if (suffix === '') await screenshot(page, 'cluster-page-00-overview');
     }
     await page.locator('[data-testid="cluster-tabs"] [role="tab"]', { hasText: 'Instance groups' }).click();
     await page.waitForURL(new RegExp(`/clusters/${CLUSTER}/instance-groups$`));
