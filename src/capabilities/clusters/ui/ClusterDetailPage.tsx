@@ -80,12 +80,14 @@ export function ClusterDetailPage() {
   const follow = useFollow();
   const qc = useQueryClient();
   const { notify, notifyError } = useNotifications();
-  const [goneSeen, setGoneSeen] = useState(false);
-  const cluster = useCluster(name, region, { enabled: !goneSeen });
+  // Which cluster (name and Region) this page saw gone: that one is not asked for again.
+  const pageKey = `${name}\n${region ?? ''}`;
+  const [goneKey, setGoneKey] = useState<string>();
+  const cluster = useCluster(name, region, { enabled: goneKey !== pageKey });
   const deletion = useClusterDeletion(name, region ?? cluster.data?.region, cluster.data?.activeOperation);
   const notFound = cluster.error instanceof ProblemError && cluster.error.status === 404;
   const gone = notFound || deletion?.status === 'succeeded';
-  const [deleting, setDeleting] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const setActive = useMutation({
     mutationFn: () => setActiveCluster(name, region ?? cluster.data?.region),
     onSuccess: (result) => {
@@ -99,9 +101,8 @@ export function ClusterDetailPage() {
   // Gone stops the refetches; the cached answer is dropped on leaving, so a cluster made again under
   // this name is read afresh next time.
   useEffect(() => {
-    if (gone) setGoneSeen(true);
-  }, [gone]);
-  useEffect(() => setGoneSeen(false), [name, region]);
+    if (gone) setGoneKey(pageKey);
+  }, [gone, pageKey]);
   const goneRef = useRef(gone);
   goneRef.current = gone;
   useEffect(() => () => void (goneRef.current && qc.removeQueries({ queryKey: keys.cluster(name, region), exact: true })), [qc, name, region]);
@@ -131,7 +132,7 @@ export function ClusterDetailPage() {
               <Button disabled={c.isActive || beingDeleted} loading={setActive.isPending} onClick={() => setActive.mutate()} data-testid="detail-set-active">
                 Set active
               </Button>
-              <Button disabled={beingDeleted} onClick={() => setDeleting(true)} data-testid="detail-delete">
+              <Button disabled={beingDeleted} onClick={() => setConfirmingDelete(true)} data-testid="detail-delete">
                 Delete
               </Button>
             </SpaceBetween>
@@ -178,10 +179,10 @@ export function ClusterDetailPage() {
         )}
       </SpaceBetween>
       <DeleteClusterModal
-        cluster={deleting ? { name: c.name, region: c.region } : null}
-        onDismiss={() => setDeleting(false)}
+        cluster={confirmingDelete ? { name: c.name, region: c.region } : null}
+        onDismiss={() => setConfirmingDelete(false)}
         onDeleted={(accepted) => {
-          setDeleting(false);
+          setConfirmingDelete(false);
           navigate(operationPath(accepted.operation.id));
         }}
       />
