@@ -140,6 +140,7 @@ describe('web UI in chromium against the real server on the sandbox', () => {
   it('shows the cluster detail and deletes it only after its name is typed', async () => {
     await page.locator('[data-testid="cluster-link-web-demo"]').click();
     await page.locator('[data-testid="cluster-detail-name"]', { hasText: 'web-demo' }).waitFor();
+    await page.locator('[data-testid="cluster-tabs"] [role="tab"]', { hasText: 'Instance groups' }).click();
     await page.locator('[data-testid="instance-groups-table"]').getByText('ml.g5.8xlarge').first().waitFor();
     await screenshot(page, 'web-10-cluster-detail');
     await page.locator('[data-testid="detail-delete"]').click();

@@ -27,7 +27,7 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
   after(() => stopAll(browser, server, sb));
 
   const openCluster = async () => {
-    await page.goto(`${server.url}/clusters/ui-fleet`);
+    await page.goto(`${server.url}/clusters/ui-fleet/instance-groups`);
     await page.locator('[data-testid="group-row-workers"]').waitFor();
   };
   const waitForSuccess = async () => {

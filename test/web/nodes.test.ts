@@ -36,10 +36,12 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
   });
   after(() => stopAll(browser, server, sb));
 
-  const openCluster = async () => {
-    await page.goto(`${server.url}/clusters/${CLUSTER}`);
-    await page.locator('[data-testid="nodes-table"]').waitFor();
+  /** The cluster page at one tab (its URL: /clusters/<name>/<tab>). */
+  const openTab = async (tab: 'nodes' | 'events' | 'instance-groups' | 'autoscaling', ready: string) => {
+    await page.goto(`${server.url}/clusters/${CLUSTER}/${tab}`);
+    await page.locator(`[data-testid="${ready}"]`).first().waitFor();
   };
+  const openCluster = () => openTab('nodes', 'nodes-table');
 
   it('lists the cluster\'s nodes, healthy, with their group, type and zone', async () => {
     await openCluster();
@@ -131,6 +133,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
   });
 
   it('shows the events timeline, newest first, with the fault and the reboot; filters by group', async () => {
+    await openTab('events', 'events-filter-group');
     const table = page.locator('[data-testid="events-table"]');
     await table.getByText(/reboot/i).first().waitFor({ timeout: 30_000 });
     const times = await table.locator('tbody tr time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
@@ -143,6 +146,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
   });
 
   it('fills the node table with the nodes of a group added through the modal', async () => {
+    await openTab('instance-groups', 'add-instance-group');
     await page.locator('[data-testid="add-instance-group"]').click();
     await page.locator('[data-testid="group-name"] input').fill('extra');
     await choose(page, 'group-zone', 'us-west-2a');
@@ -164,7 +168,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
   });
 
   it('shows what managed autoscaling covers, and turns it on for a chosen group as an operation', async () => {
-    await openCluster();
+    await openTab('autoscaling', 'autoscaling-panel');
     const panel = page.locator('[data-testid="autoscaling-panel"]');
     await panel.locator('[data-testid="autoscaling-mode"][data-mode="Disable"]').waitFor();
     assert.match(await panel.locator('[data-testid="autoscaling-scope"]').innerText(), /HyperPod instance groups only.*does not scale EKS managed node groups/s);
@@ -176,7 +180,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await modal.locator('[data-testid="autoscaling-submit"]').click();
     await page.waitForURL(/\/operations\//);
     await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor({ timeout: 120_000 });
-    await openCluster();
+    await openTab('autoscaling', 'autoscaling-panel');
     await panel.locator('[data-testid="autoscaling-mode"][data-mode="Enable"]').waitFor();
     assert.equal(await panel.locator('[data-testid="autoscaling-managed-groups"]').innerText(), 'extra');
     await panel.locator('[data-testid="autoscaling-nodepool"][data-ready="true"]').waitFor().catch(async (e) => {

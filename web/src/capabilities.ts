@@ -10,12 +10,40 @@ export interface CapabilityPage {
   breadcrumbs(params: { pathname: string; parts: string[] }): BreadcrumbGroupProps.Item[];
 }
 
+/**
+ * The cluster page's tabs, in order, each at `/clusters/:name/<id>` (the overview at `/clusters/:name`).
+ * A tab shows when some capability puts a panel on it (the overview always shows), so a tab named
+ * here for a capability to come (features, storage, jobs, endpoints) costs nothing until then.
+ * A capability that needs a tab nobody named yet adds it here.
+ */
+export const CLUSTER_TABS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'instance-groups', label: 'Instance groups' },
+  { id: 'nodes', label: 'Nodes' },
+  { id: 'autoscaling', label: 'Autoscaling' },
+  { id: 'features', label: 'Features' },
+  { id: 'storage', label: 'Storage' },
+  { id: 'jobs', label: 'Jobs' },
+  { id: 'endpoints', label: 'Endpoints' },
+  { id: 'events', label: 'Events' },
+] as const;
+export type ClusterTabId = (typeof CLUSTER_TABS)[number]['id'];
+
 /** A section of the cluster page, e.g. the node table. */
 export interface ClusterPanel {
   id: string;
-  /** Position on the cluster page, top to bottom. */
+  /** The tab it shows on (its URL: /clusters/:name/<tab>). */
+  tab: ClusterTabId;
+  /** Position within its tab, top to bottom. */
   order: number;
-  Panel: ComponentType<{ cluster: string; region: string }>;
+  Panel: ComponentType<ClusterPanelProps>;
+}
+
+export interface ClusterPanelProps {
+  cluster: string;
+  region: string;
+  /** The rest of the URL after the tab, when it names one thing of the tab: /clusters/:name/nodes/<instance id>. */
+  item?: string;
 }
 
 /** What a capability adds to the UI (src/capabilities/<name>/ui/index.tsx exports it as `ui`). */
@@ -33,3 +61,5 @@ export const CAPABILITY_UIS: readonly CapabilityUi[] = Object.values(modules).ma
 export const PAGES = CAPABILITY_UIS.flatMap((u) => u.pages ?? []);
 export const NAVIGATION = CAPABILITY_UIS.flatMap((u) => u.navigation ?? []).sort((a, b) => a.order - b.order);
 export const CLUSTER_PANELS = CAPABILITY_UIS.flatMap((u) => u.clusterPanels ?? []).sort((a, b) => a.order - b.order);
+/** The tabs the cluster page shows: the overview, and every tab some panel is on. */
+export const CLUSTER_PAGE_TABS = CLUSTER_TABS.filter((t) => t.id === 'overview' || CLUSTER_PANELS.some((p) => p.tab === t.id));

@@ -60,9 +60,10 @@ export function useClusters(region?: string) {
   // Cluster status also moves without our operations (HyperPod's own updates): a slow refresh always.
   return useQuery({ queryKey: keys.clusterList(region), queryFn: () => endpoints.listClusters(region), refetchInterval: poll || 30_000 });
 }
-export function useCluster(name: string, region?: string) {
+/** One cluster; `enabled: false` stops every refetch (a page whose cluster is gone asks no more). */
+export function useCluster(name: string, region?: string, options: { enabled?: boolean } = {}) {
   const poll = usePollInterval();
-  return useQuery({ queryKey: keys.cluster(name, region), queryFn: () => endpoints.getCluster(name, region), refetchInterval: poll || 30_000 });
+  return useQuery({ queryKey: keys.cluster(name, region), queryFn: () => endpoints.getCluster(name, region), refetchInterval: poll || 30_000, enabled: options.enabled ?? true });
 }
 export function useInstanceGroups(cluster: string, region?: string) {
   const poll = usePollInterval();

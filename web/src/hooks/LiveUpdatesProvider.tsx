@@ -58,6 +58,7 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
     const ws = socket.current;
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type, topic: w.topic, params: w.params }));
   };
+  const operationListeners = useRef(new Set<(op: OperationView) => void>());
 
   useEffect(() => {
     let ws: WebSocket | undefined;
@@ -98,6 +99,7 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
         }
         if (msg.type === 'operation') {
           applyOperation(qc, msg.operation);
+          for (const l of operationListeners.current) l(msg.operation);
           invalidateClusters();
         } else if (msg.type === 'changed') {
           applyChanged(qc, msg);
@@ -154,6 +156,10 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
       sendWatch('unwatch', w);
     };
   }, []); // sendWatch reads the socket through a ref: stable.
-  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs, watch }), [connected, subscribeLogs, watch]);
+  const subscribeOperations = useCallback<LiveStatus['subscribeOperations']>((listener) => {
+    operationListeners.current.add(listener);
+    return () => void operationListeners.current.delete(listener);
+  }, []);
+  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs, watch, subscribeOperations }), [connected, subscribeLogs, watch, subscribeOperations]);
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { LogLine } from '../api/types.js';
+import type { LogLine, OperationView } from '../api/types.js';
 
 /** What a log view hears from the live connection for one operation. */
 export interface LogListener {
@@ -20,9 +20,19 @@ export interface LiveStatus {
   subscribeLogs(operationId: string, listener: LogListener): () => void;
   /** Asks the server to push "changed" for this topic while the returned function is not called. */
   watch(w: LiveWatch): () => void;
+  /**
+   * Calls `listener` with every operation the server pushes (each change of any operation), as it
+   * arrives: for views that must react to an operation at once, e.g. a cluster page to its delete.
+   */
+  subscribeOperations(listener: (op: OperationView) => void): () => void;
 }
 
-export const LiveContext = createContext<LiveStatus>({ connected: false, subscribeLogs: () => () => undefined, watch: () => () => undefined });
+export const LiveContext = createContext<LiveStatus>({
+  connected: false,
+  subscribeLogs: () => () => undefined,
+  watch: () => () => undefined,
+  subscribeOperations: () => () => undefined,
+});
 
 export function useLiveStatus(): LiveStatus {
   return useContext(LiveContext);

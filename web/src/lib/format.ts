@@ -41,8 +41,14 @@ export function targetPart(target: string): string | undefined {
   return `${label.charAt(0).toUpperCase()}${label.slice(1)}${name ? ` ${name}` : ''}`;
 }
 
-export function clusterPath(name: string, region?: string): string {
-  return `/clusters/${encodeURIComponent(name)}${region ? `?region=${encodeURIComponent(region)}` : ''}`;
+/** A cluster's page, or one of its tabs (`nodes`, `instance-groups`, …; the overview has none). */
+export function clusterPath(name: string, region?: string, tab?: string): string {
+  return `/clusters/${encodeURIComponent(name)}${tab && tab !== 'overview' ? `/${tab}` : ''}${region ? `?region=${encodeURIComponent(region)}` : ''}`;
+}
+
+/** One node's detail, on the cluster page's Nodes tab. */
+export function nodePath(cluster: string, region: string | undefined, instanceId: string): string {
+  return clusterPath(cluster, region, `nodes/${encodeURIComponent(instanceId)}`);
 }
 
 export const operationPath = (id: string) => `/operations/${encodeURIComponent(id)}`;

@@ -2,5 +2,5 @@ import type { CapabilityUi } from '../../../../web/src/capabilities.js';
 import { AutoscalingPanel } from './AutoscalingPanel.js';
 
 export const ui: CapabilityUi = {
-  clusterPanels: [{ id: 'autoscaling', order: 30, Panel: AutoscalingPanel }],
+  clusterPanels: [{ id: 'autoscaling', tab: 'autoscaling', order: 30, Panel: AutoscalingPanel }],
 };

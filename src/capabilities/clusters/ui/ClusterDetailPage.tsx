@@ -2,81 +2,94 @@ import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
-import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Tabs from '@cloudscape-design/components/tabs';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ProblemError } from '../../../../web/src/api/client.js';
 import { setActiveCluster } from '../../../../web/src/api/endpoints.js';
 import { keys, useCluster } from '../../../../web/src/api/queries.js';
 import type { ClusterDetail } from '../../../../web/src/api/types.js';
-import { CLUSTER_PANELS } from '../../../../web/src/capabilities.js';
-import { DeleteClusterModal } from './DeleteClusterModal.js';
+import { CLUSTER_PAGE_TABS, CLUSTER_PANELS, type ClusterTabId } from '../../../../web/src/capabilities.js';
 import { OperationLink } from '../../../../web/src/components/OperationLink.js';
-import { ClusterHealthBadge, ClusterHealthDetails } from '../../../../web/src/components/ClusterHealth.js';
-import { ClusterStatus } from '../../../../web/src/components/status.js';
+import { ClusterHealthBadge } from '../../../../web/src/components/ClusterHealth.js';
 import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
-import { formatTime, operationPath } from '../../../../web/src/lib/format.js';
+import { useFollow } from '../../../../web/src/hooks/use-follow.js';
+import { clusterPath, operationPath } from '../../../../web/src/lib/format.js';
+import { ClusterOverview } from './ClusterOverview.js';
+import { DeleteClusterModal } from './DeleteClusterModal.js';
+import { useClusterDeletion, type ClusterDeletion } from './use-cluster-deletion.js';
 
-const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
-function Overview({ c }: { c: ClusterDetail }) {
+/** The panels capabilities put on one tab; `item` is the rest of the URL (e.g. a node's id on the Nodes tab). */
+function TabPanels({ tab, c, item }: { tab: ClusterTabId; c: ClusterDetail; item?: string }) {
   return (
-    <Container header={<Header variant="h2">Overview</Header>} data-testid="cluster-overview">
-      <KeyValuePairs
-        columns={3}
-        items={[
-          { label: 'Status', value: <span data-testid="cluster-detail-status"><ClusterStatus status={c.status} /></span> },
-          { label: 'Health', value: c.health ? <span data-testid="cluster-overview-health" data-state={c.health.state}><ClusterHealthDetails health={c.health} /></span> : '—' },
-          { label: 'Region', value: c.region },
-          { label: 'Created', value: formatTime(c.createdAt) },
-          { label: 'HyperPod cluster ARN', value: code(c.clusterArn) },
-          { label: 'Node recovery', value: c.nodeRecovery ?? '—' },
-          { label: 'Node provisioning mode', value: c.nodeProvisioningMode ?? '—' },
-          { label: 'EKS cluster', value: c.eks ? `${c.eks.name} (${c.eks.status})` : c.eksClusterName ?? '—' },
-          { label: 'Kubernetes version', value: c.eks?.version ?? '—' },
-          { label: 'EKS endpoint', value: code(c.eks?.endpoint) },
-          { label: 'VPC', value: code(c.eks?.vpcId) },
-          { label: 'Subnets', value: c.eks?.subnetIds.length ? c.eks.subnetIds.join(', ') : '—' },
-          { label: 'Managed by InstantStart', value: c.managedByInstantStart ? 'Yes' : 'No (created elsewhere)' },
-          ...(c.failureMessage ? [{ label: 'Failure', value: <Box color="text-status-error">{c.failureMessage}</Box> }] : []),
-        ]}
-      />
-    </Container>
+    <SpaceBetween size="l">
+      {CLUSTER_PANELS.filter((p) => p.tab === tab).map(({ id, Panel }) => (
+        <div key={id} data-testid={`cluster-panel-${id}`}>
+          <Panel cluster={c.name} region={c.region} item={item} />
+        </div>
+      ))}
+    </SpaceBetween>
   );
 }
 
-function Storage({ c }: { c: ClusterDetail }) {
+/** What is left of a page whose cluster is gone: no stale status, no actions, nothing refetched. */
+function ClusterGone({ name, deletion, error }: { name: string; deletion?: ClusterDeletion; error: unknown }) {
+  const follow = useFollow();
   return (
-    <Container header={<Header variant="h2">Storage</Header>} data-testid="cluster-storage">
-      <KeyValuePairs
-        columns={3}
-        items={[
-          { label: 'S3 bucket (Mountpoint CSI)', value: code(c.storage?.s3Bucket) },
-          { label: 'PersistentVolumeClaim', value: code(c.storage?.persistentVolumeClaim) },
-          { label: 'FSx for Lustre file system', value: code(c.storage?.fsxFileSystemId) },
-        ]}
-      />
-    </Container>
+    <Alert
+      type="info"
+      header={`Cluster ${name} no longer exists`}
+      data-testid="cluster-gone"
+      action={<Button href="/clusters" onFollow={follow}>All clusters</Button>}
+    >
+      {deletion?.status === 'succeeded' ? (
+        <>
+          It was deleted by operation{' '}
+          <Link href={operationPath(deletion.id)} onFollow={follow}>
+            {deletion.id}
+          </Link>
+          .
+        </>
+      ) : (
+        <ProblemText error={error} />
+      )}
+    </Alert>
   );
 }
 
+/**
+ * A cluster: its header (name, status badge, actions) above one tab per part of it, each at its own
+ * URL (/clusters/:name/<tab>, an item of a tab at /clusters/:name/<tab>/<item>). The tabs and what
+ * they hold come from the capabilities' `clusterPanels`. The page follows its cluster's delete as the
+ * live channel reports it: while it runs, every action is off; once it succeeded (or the cluster
+ * answers 404), the page says so and stops asking for the cluster.
+ */
 export function ClusterDetailPage() {
-  const { name = '' } = useParams();
+  const { name = '', tab = 'overview', item } = useParams();
   const [search] = useSearchParams();
   const region = search.get('region') ?? undefined;
   const navigate = useNavigate();
+  const follow = useFollow();
   const qc = useQueryClient();
   const { notify, notifyError } = useNotifications();
-  const cluster = useCluster(name, region);
-  const [deleting, setDeleting] = useState(false);
+  // Which cluster (name and Region) this page saw gone: that one is not asked for again.
+  const pageKey = `${name}\n${region ?? ''}`;
+  const [goneKey, setGoneKey] = useState<string>();
+  const cluster = useCluster(name, region, { enabled: goneKey !== pageKey });
+  const deletion = useClusterDeletion(name, region ?? cluster.data?.region, cluster.data?.activeOperation);
+  const notFound = cluster.error instanceof ProblemError && cluster.error.status === 404;
+  const gone = notFound || deletion?.status === 'succeeded';
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   useLiveNodes(name, region ?? cluster.data?.region);
   const setActive = useMutation({
     mutationFn: () => setActiveCluster(name, region ?? cluster.data?.region),
@@ -88,16 +101,28 @@ export function ClusterDetailPage() {
     onError: (err) => notifyError('Could not set the active cluster', err),
   });
 
+  // Gone stops the refetches; the cached answer is dropped on leaving, so a cluster made again under
+  // this name is read afresh next time.
+  useEffect(() => {
+    if (gone) setGoneKey(pageKey);
+  }, [gone, pageKey]);
+  const goneRef = useRef(gone);
+  goneRef.current = gone;
+  useEffect(() => () => void (goneRef.current && qc.removeQueries({ queryKey: keys.cluster(name, region), exact: true })), [qc, name, region]);
+
+  if (gone) return <ClusterGone name={name} deletion={deletion} error={cluster.error} />;
   if (cluster.isLoading) return <Spinner size="large" />;
   if (!cluster.data) {
-    const gone = cluster.error instanceof ProblemError && cluster.error.status === 404;
     return (
-      <Alert type={gone ? 'info' : 'error'} header={gone ? `Cluster ${name} does not exist (any more)` : `Cluster ${name}`} data-testid="cluster-error">
+      <Alert type="error" header={`Cluster ${name}`} data-testid="cluster-error">
         <ProblemText error={cluster.error} />
       </Alert>
     );
   }
   const c = cluster.data;
+  const beingDeleted = (!!deletion && !TERMINAL.has(deletion.status)) || c.status === 'Deleting';
+  const activeTab = CLUSTER_PAGE_TABS.find((t) => t.id === tab);
+  const content = (id: ClusterTabId) => (id === 'overview' ? <ClusterOverview c={c} panels={<TabPanels tab={id} c={c} />} /> : <TabPanels tab={id} c={c} item={item} />);
   return (
     <ContentLayout
       header={
@@ -112,10 +137,10 @@ export function ClusterDetailPage() {
           }
           actions={
             <SpaceBetween direction="horizontal" size="xs">
-              <Button disabled={c.isActive} loading={setActive.isPending} onClick={() => setActive.mutate()} data-testid="detail-set-active">
+              <Button disabled={c.isActive || beingDeleted} loading={setActive.isPending} onClick={() => setActive.mutate()} data-testid="detail-set-active">
                 Set active
               </Button>
-              <Button disabled={c.status === 'Deleting'} onClick={() => setDeleting(true)} data-testid="detail-delete">
+              <Button disabled={beingDeleted} onClick={() => setConfirmingDelete(true)} data-testid="detail-delete">
                 Delete
               </Button>
             </SpaceBetween>
@@ -126,24 +151,46 @@ export function ClusterDetailPage() {
       }
     >
       <SpaceBetween size="l">
-        {c.activeOperation && (
-          <Alert type="info" header="An operation is working on this cluster" data-testid="cluster-active-operation">
-            <StatusIndicator type="in-progress">
-              <OperationLink op={c.activeOperation} />
-            </StatusIndicator>
+        {beingDeleted ? (
+          <Alert type="warning" header={`Cluster ${c.name} is being deleted`} data-testid="cluster-deleting">
+            Its actions are off until the delete ends.{' '}
+            {deletion ? <OperationLink op={c.activeOperation?.id === deletion.id ? c.activeOperation : { ...deletion, kind: 'delete-cluster' }} /> : null}
+          </Alert>
+        ) : (
+          c.activeOperation && (
+            <Alert type="info" header="An operation is working on this cluster" data-testid="cluster-active-operation">
+              <StatusIndicator type="in-progress">
+                <OperationLink op={c.activeOperation} />
+              </StatusIndicator>
+            </Alert>
+          )
+        )}
+        {activeTab ? (
+          // A disabled fieldset turns off every button of every panel at once, those of capabilities to come included.
+          <fieldset disabled={beingDeleted} aria-disabled={beingDeleted} style={{ border: 0, margin: 0, padding: 0, minWidth: 0, opacity: beingDeleted ? 0.6 : 1 }}>
+            <Tabs
+              data-testid="cluster-tabs"
+              activeTabId={activeTab.id}
+              onChange={({ detail }) => detail.activeTabHref && navigate(detail.activeTabHref)}
+              tabs={CLUSTER_PAGE_TABS.map((t) => ({ id: t.id, label: t.label, href: clusterPath(c.name, region, t.id), content: t.id === activeTab.id ? content(t.id) : null }))}
+            />
+          </fieldset>
+        ) : (
+          <Alert type="error" header={`This cluster page has no tab "${tab}"`} data-testid="cluster-tab-unknown">
+            <Box>
+              Its tabs: {CLUSTER_PAGE_TABS.map((t) => t.label).join(', ')}.{' '}
+              <Link href={clusterPath(c.name, region)} onFollow={follow}>
+                Open the overview
+              </Link>
+            </Box>
           </Alert>
         )}
-        <Overview c={c} />
-        {CLUSTER_PANELS.map(({ id, Panel }) => (
-          <Panel key={id} cluster={c.name} region={c.region} />
-        ))}
-        <Storage c={c} />
       </SpaceBetween>
       <DeleteClusterModal
-        cluster={deleting ? { name: c.name, region: c.region } : null}
-        onDismiss={() => setDeleting(false)}
+        cluster={confirmingDelete ? { name: c.name, region: c.region } : null}
+        onDismiss={() => setConfirmingDelete(false)}
         onDeleted={(accepted) => {
-          setDeleting(false);
+          setConfirmingDelete(false);
           navigate(operationPath(accepted.operation.id));
         }}
       />

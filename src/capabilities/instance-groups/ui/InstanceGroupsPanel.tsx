@@ -32,6 +32,9 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
         loading={groups.isLoading}
         items={items}
         trackBy="name"
+        // Fits a laptop screen with the side menu open: long cells wrap, and the actions stay in view.
+        wrapLines
+        stickyColumns={{ first: 0, last: 1 }}
         header={
           <Header
             variant="h2"
@@ -55,7 +58,7 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
               </SpaceBetween>
             ),
           },
-          { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} /> },
+          { id: 'status', header: 'Status', cell: (g) => <ClusterStatus status={g.status} />, minWidth: 130 },
           { id: 'capacity', header: 'Capacity type', cell: capacity },
           { id: 'efa', header: 'Network interface', cell: (g) => g.networkInterface ?? 'ENA' },
           { id: 'subnets', header: 'Subnets', cell: (g) => g.subnetIds.join(', ') },

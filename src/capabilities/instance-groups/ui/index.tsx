@@ -2,5 +2,5 @@ import type { CapabilityUi } from '../../../../web/src/capabilities.js';
 import { InstanceGroupsPanel } from './InstanceGroupsPanel.js';
 
 export const ui: CapabilityUi = {
-  clusterPanels: [{ id: 'instance-groups', order: 20, Panel: InstanceGroupsPanel }],
+  clusterPanels: [{ id: 'instance-groups', tab: 'instance-groups', order: 20, Panel: InstanceGroupsPanel }],
 };

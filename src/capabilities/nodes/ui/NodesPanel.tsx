@@ -6,12 +6,13 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAvailabilityZones, useInstanceGroups, useNodePage } from '../../../../web/src/api/queries.js';
 import type { NodeActionKind, NodeHealthState, NodeView } from '../../../../web/src/api/types.js';
 import { ShortfallAlert } from '../../../../web/src/components/ClusterHealth.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
-import { formatClock, formatTime } from '../../../../web/src/lib/format.js';
+import { clusterPath, formatClock, formatTime, nodePath } from '../../../../web/src/lib/format.js';
 import { HEALTH_LABEL, HEALTH_STATES, NodeHealthIndicator, suggestedActionLabel } from './health.js';
 import { NodeActionModal, type NodeActionTarget } from './NodeActionModal.js';
 import { NodeDetailModal } from './NodeDetailModal.js';
@@ -25,6 +26,9 @@ interface Filters {
   zone: string;
 }
 const NO_FILTERS: Filters = { group: '', health: '', zone: '' };
+
+/** A zone reads as one word: the table wraps long cells, never this one. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 const accelerators = (n: NodeView) =>
   [n.allocatable.gpus ? String(n.allocatable.gpus) : '', n.allocatable.neuronDevices ? `${n.allocatable.neuronDevices} Neuron` : ''].filter(Boolean).join(' + ') || '0';
@@ -47,14 +51,19 @@ function usePaginationTestIds(ref: RefObject<HTMLDivElement | null>) {
  * The cluster's nodes, one server page at a time: filters (group, health, zone) and pages are the
  * server's, so a 5,000-node cluster costs the browser 50 rows. The page refreshes every 10 s and
  * keeps showing while the next answer loads. Actions follow the escalation investigate → reboot → replace.
+ * A node's detail has its own URL (/clusters/:name/nodes/<instance id>, the tab's `item`).
  */
-export function NodesPanel({ cluster, region }: { cluster: string; region: string }) {
+export function NodesPanel({ cluster, region, item }: { cluster: string; region: string; item?: string }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   // tokens[i] is the nextToken that opens page i + 1 (undefined for the first page): the way back.
   const [tokens, setTokens] = useState<Array<string | undefined>>([undefined]);
   const [selected, setSelected] = useState<NodeView[]>([]);
   const [acting, setActing] = useState<NodeActionTarget | null>(null);
-  const [detail, setDetail] = useState<string | null>(null);
+  const navigate = useNavigate();
+  // The region stays in the URL only when the page was opened with one.
+  const urlRegion = useSearchParams()[0].get('region') ?? undefined;
+  const detail = item ?? null;
+  const setDetail = (instanceId: string | null) => navigate(instanceId ? nodePath(cluster, urlRegion, instanceId) : clusterPath(cluster, urlRegion, 'nodes'));
   const paginationRef = useRef<HTMLDivElement>(null);
   usePaginationTestIds(paginationRef);
 
@@ -210,7 +219,8 @@ export function NodesPanel({ cluster, region }: { cluster: string; region: strin
             id: 'instance',
             header: 'Instance',
             isRowHeader: true,
-            minWidth: 200,
+            // An instance id (i- and 17 hex digits) on one line.
+            minWidth: 190,
             cell: (n) => (
               <span data-testid={`node-row-${n.instanceId}`}>
                 <Button variant="inline-link" onClick={() => setDetail(n.instanceId)} ariaLabel={`Details of ${n.instanceId}`}>
@@ -219,13 +229,23 @@ export function NodesPanel({ cluster, region }: { cluster: string; region: strin
               </span>
             ),
           },
-          { id: 'group', header: 'Group', cell: (n) => n.instanceGroupName },
-          { id: 'type', header: 'Type', cell: (n) => n.instanceType, minWidth: 130 },
-          { id: 'zone', header: 'Zone', cell: (n) => n.availabilityZone ?? '—', minWidth: 110 },
+          {
+            // A group's nodes share one type: one column for both leaves room on a laptop screen.
+            id: 'group',
+            header: 'Group and type',
+            cell: (n) => (
+              <>
+                {n.instanceGroupName}
+                <Box variant="small" display="block">{n.instanceType}</Box>
+              </>
+            ),
+          },
+          { id: 'zone', header: 'Zone', cell: (n) => <span style={NO_WRAP}>{n.availabilityZone ?? '—'}</span> },
           {
             id: 'health',
             header: 'Health',
-            minWidth: 320,
+            // Wide enough for a reason to read in two or three lines, narrow enough for a laptop screen.
+            minWidth: 220,
             cell: (n) => (
               <span data-testid={`node-health-${n.instanceId}`} data-state={n.health.state} data-code={n.health.code}>
                 <NodeHealthIndicator state={n.health.state} />
@@ -236,7 +256,7 @@ export function NodesPanel({ cluster, region }: { cluster: string; region: strin
           { id: 'next', header: 'Suggested action', cell: (n) => <span data-testid={`node-next-${n.instanceId}`}>{suggestedActionLabel(n.health.suggestedAction)}</span> },
           { id: 'gpus', header: 'GPUs', cell: accelerators },
           { id: 'pods', header: 'Pods', cell: (n) => n.podCount },
-          { id: 'launched', header: 'Launched', cell: (n) => formatTime(n.launchTime), minWidth: 170 },
+          { id: 'launched', header: 'Launched', cell: (n) => formatTime(n.launchTime) },
         ]}
         empty={
           page.error && !data ? (

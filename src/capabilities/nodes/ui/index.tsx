@@ -4,7 +4,7 @@ import { NodesPanel } from './NodesPanel.js';
 
 export const ui: CapabilityUi = {
   clusterPanels: [
-    { id: 'nodes', order: 40, Panel: NodesPanel },
-    { id: 'events', order: 50, Panel: EventsPanel },
+    { id: 'nodes', tab: 'nodes', order: 40, Panel: NodesPanel },
+    { id: 'events', tab: 'events', order: 50, Panel: EventsPanel },
   ],
 };
