@@ -4,6 +4,7 @@ import { describeClusterAccess } from '../src/cloud/aws/eks-cluster-access.js';
 import { createEksToken, execCredential } from '../src/cloud/k8s/eks-token.js';
 import { buildKubeconfig } from '../src/cloud/k8s/kubeconfig.js';
 import { UsageError } from '../sandbox/cli.js';
+import { execCredentialSettings } from './kubeconfig-credentials.js';
 
 /**
  * `instantstart kubeconfig CLUSTER` and `instantstart token --cluster CLUSTER`: the product's own
@@ -14,7 +15,10 @@ import { UsageError } from '../sandbox/cli.js';
 export const KUBECONFIG_USAGE = `usage: instantstart kubeconfig CLUSTER [--region REGION]
 
 Prints a kubeconfig for the EKS cluster: its endpoint and certificate authority from
-DescribeCluster, and a user that runs 'instantstart token' for a fresh EKS token.
+DescribeCluster, and a user that runs 'instantstart token' for a fresh EKS token. The token
+plugin gets the AWS endpoint, profile and config files this command ran with (and the sandbox's
+throwaway keys), so kubectl works from a fresh shell; real AWS keys are never written: the command
+says what to export instead.
   instantstart kubeconfig my-cluster > kubeconfig && KUBECONFIG=kubeconfig kubectl get nodes`;
 
 export const TOKEN_USAGE = `usage: instantstart token --cluster CLUSTER [--region REGION]
@@ -43,12 +47,18 @@ export async function runKubeconfigCommand(argv: string[]): Promise<void> {
   const region = regionOf(values.region);
   const access = await describeClusterAccess(cluster, region);
   const launcher = fileURLToPath(new URL('../../bin/instantstart.mjs', import.meta.url));
+  const credentials = execCredentialSettings(process.env);
   process.stdout.write(
     buildKubeconfig({
       clusterArn: access.arn,
       endpoint: access.endpoint,
       certificateAuthorityData: access.certificateAuthorityData,
-      exec: { command: process.execPath, args: [launcher, 'token', '--cluster', cluster, '--region', region] },
+      exec: {
+        command: process.execPath,
+        args: [launcher, 'token', '--cluster', cluster, '--region', region],
+        ...(Object.keys(credentials.env).length ? { env: credentials.env } : {}),
+      },
     }),
   );
+  if (credentials.advice) process.stderr.write(`instantstart: ${credentials.advice}\n`);
 }

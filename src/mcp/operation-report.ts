@@ -9,6 +9,7 @@ import {
   type OperationView,
   type PhaseView,
 } from '../domain/schemas/operations.js';
+import { nextCallAfterSuccess } from './next-call.js';
 import type { ToolAnswer } from './tool-kit.js';
 
 /**
@@ -229,8 +230,14 @@ function describePhase(p: PhaseView): string {
 function nextStepFor(op: OperationView, failed: PhaseView | undefined): { nextStep: string; next?: z.infer<typeof NextCallSchema> } {
   const id = { operationId: op.id };
   switch (op.status) {
-    case 'succeeded':
-      return { nextStep: 'Succeeded: the operation is complete.' };
+    case 'succeeded': {
+      const after = nextCallAfterSuccess(op);
+      if (!after) return { nextStep: 'Succeeded: the operation is complete.' };
+      return {
+        nextStep: `Succeeded: the operation is complete. Next: call ${after.tool} ${JSON.stringify(after.arguments)} ${after.why}.`,
+        next: { tool: after.tool, arguments: after.arguments },
+      };
+    }
     case 'cancelled':
       return { nextStep: 'Cancelled: nothing more will run for this operation.' };
     case 'failed':

@@ -27,6 +27,8 @@ const CASES: Array<[string, string, unknown, string]> = [
   ['PUT', '/api/v1/active-cluster', { name: '' }, 'name'],
   ['PUT', '/api/v1/active-cluster', { name: 'ghost' }, ''],
   ['GET', '/api/v1/instance-types?availabilityZone=nowhere', undefined, 'availabilityZone'],
+  ['GET', '/api/v1/instance-types?family=ml.p5', undefined, 'family'],
+  ['GET', '/api/v1/instance-types?accelerators=yes', undefined, 'accelerators'],
   ['GET', '/api/v1/availability-zones?region=Oregon', undefined, 'region'],
   ['GET', '/api/v1/clusters?region=1', undefined, 'region'],
   ['POST', '/api/v1/preflight/quotas', { instanceType: 'ml.g5.8xlarge', instanceCount: -1 }, 'instanceCount'],

@@ -11,12 +11,21 @@ import { call } from '../mcp/client-helpers.js';
 
 const SPEED = 600;
 
-/** What an agent does: call wait_for_operation until the operation is terminal. */
+/**
+ * What an agent does: call wait_for_operation until the operation is terminal, then, on success,
+ * the next call it names (derived from the operation's kind) — which must be a tool that takes those arguments.
+ */
 async function pollToTerminal(client: Client, operationId: string): Promise<any> {
   for (let i = 0; i < 40; i++) {
     const r = await call(client, 'wait_for_operation', { operationId, timeoutSeconds: 30 });
     assert.ok(!r.isError, r.text);
     const op = r.structuredContent as any;
+    if (op.status === 'succeeded') {
+      assert.ok(op.next, `a succeeded ${op.kind} names the next call: ${r.text}`);
+      assert.match(r.text, new RegExp(`Next: call ${op.next.tool} `));
+      const next = await call(client, op.next.tool, op.next.arguments);
+      assert.ok(!next.isError, `${op.kind} → ${op.next.tool}: ${next.text}`);
+    }
     if (['succeeded', 'failed', 'cancelled'].includes(op.status)) return op;
   }
   throw new Error(`operation ${operationId} did not finish`);
@@ -51,6 +60,11 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     const g5 = offered.find((t: any) => t.instanceType === 'ml.g5.8xlarge');
     assert.ok(g5, 'ml.g5.8xlarge is offered in the zone');
     instanceType = g5.instanceType;
+    const accelerated = await call(http, 'list_instance_types', { availabilityZone: zone, acceleratorsOnly: true, family: 'g5' });
+    assert.ok(!accelerated.isError, accelerated.text);
+    const g5s = (accelerated.structuredContent as any).instanceTypes;
+    assert.deepEqual(g5s.map((t: any) => t.instanceType), offered.filter((t: any) => t.instanceType.startsWith('ml.g5.') && t.acceleratorCount > 0).map((t: any) => t.instanceType));
+    assert.ok(g5s.length > 0 && g5s.length < offered.length, 'the filter leaves the g5 types only');
     const quotas = await call(http, 'check_quotas', { instanceType, instanceCount: 1, availabilityZone: zone });
     assert.ok(!quotas.isError, quotas.text);
     assert.equal((quotas.structuredContent as any).ok, true, quotas.text);
@@ -84,6 +98,15 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     const kube = await kubeAccess(sb, 'agent-eks');
     const pvc = await kube.kubectl(['get', 'pvc', 'shared-fsx', '-n', 'default', '-o', 'json']);
     assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'agent-fsx-pv');
+    assert.equal(op.next.tool, 'get_cluster', 'a create is followed by get_cluster');
+    // Storage claims are Bound in kubectl, and get_cluster reports each claim's phase read from Kubernetes.
+    assert.match((await kube.kubectl(['get', 'pvc', '-n', 'default'])).stdout, /\nshared-fsx\s+Bound\s+agent-fsx-pv\s+[\s\S]*\nshared-s3\s+Bound\s+agent-s3-pv\s+/);
+    const again = await call(stdio, 'get_cluster', { name: 'agent' });
+    assert.deepEqual((again.structuredContent as any).storage.claims, [
+      { claim: 'default/shared-s3', store: 's3', phase: 'Bound', volumeName: 'agent-s3-pv' },
+      { claim: 'default/shared-fsx', store: 'fsx', phase: 'Bound', volumeName: 'agent-fsx-pv' },
+    ]);
+    assert.match(again.text, /claim default\/shared-s3 \(s3\): Bound/);
   });
 
   it('a retry of the succeeded create_cluster (lost answer) gets its operation back, with or without the key; other arguments for the name are refused', async () => {

@@ -67,6 +67,19 @@ describe('AwsCatalog and PreflightService read the catalogue from the APIs', () 
     assert.notDeepEqual(a, b, 'accelerated types are patchy: zones differ');
   });
 
+  it('narrows the list to accelerated types, or to one family, for an agent that asks about a few', async () => {
+    const all = await preflight.instanceTypes('us-west-2', 'us-west-2b');
+    const accelerated = await preflight.instanceTypes('us-west-2', 'us-west-2b', { accelerators: true });
+    assert.ok(accelerated.length > 0 && accelerated.length < all.length);
+    assert.deepEqual(accelerated, all.filter((t) => (t.acceleratorCount ?? 0) > 0));
+    const cpu = await preflight.instanceTypes('us-west-2', 'us-west-2b', { accelerators: false });
+    assert.equal(cpu.length + accelerated.length, all.length);
+    const g5 = await preflight.instanceTypes('us-west-2', 'us-west-2b', { family: 'g5', accelerators: true });
+    assert.ok(g5.length > 0);
+    assert.deepEqual(g5.map((t) => t.instanceType), all.map((t) => t.instanceType).filter((n) => n.startsWith('ml.g5.')));
+    assert.deepEqual(await preflight.instanceTypes('us-west-2', 'us-west-2b', { family: 'g5', accelerators: false }), []);
+  });
+
   it('gives each type its zones, specs, spot support and the account quota, as AWS describes them', async () => {
     const all = await catalog.listHyperPodInstanceTypes('us-west-2');
     for (const t of all) InstanceTypeViewSchema.parse(t);

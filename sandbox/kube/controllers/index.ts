@@ -17,6 +17,7 @@ import { runReplicaSets } from './replicasets.js';
 import { schedule } from './scheduler.js';
 import { runServices } from './services.js';
 import { runStatefulSets } from './statefulsets.js';
+import { bindVolumes } from './volume-binding.js';
 
 export interface ControllerContext {
   state: SandboxState;
@@ -46,8 +47,8 @@ export function bootstrapCluster(cluster: KubeCluster, ctx: ControllerContext): 
 
 /**
  * Every sandbox tick, for every live cluster, in the order the real control loops settle: nodes
- * and add-ons from the AWS side, node lifecycle, the workload controllers, HyperPod's Karpenter
- * (when autoscaling is on), the scheduler, the
+ * and add-ons from the AWS side, node lifecycle, volume binding, the workload controllers, HyperPod's
+ * Karpenter (when autoscaling is on), the scheduler, the
  * kubelets, services and endpoints, then garbage collection. Each step is an idempotent function of
  * the stored objects and sandbox time.
  */
@@ -61,6 +62,7 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   syncHyperPodNodes(cluster, ctx.state, setup.kubernetesVersion);
   materialiseAddons(cluster, ctx.state, clusterDnsIp(setup.serviceCidr));
   runNodeLifecycle(cluster);
+  bindVolumes(cluster);
   runDeployments(cluster);
   runReplicaSets(cluster);
   runStatefulSets(cluster);

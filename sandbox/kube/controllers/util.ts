@@ -14,6 +14,8 @@ export const T = {
   events: builtinType('', 'events'),
   serviceaccounts: builtinType('', 'serviceaccounts'),
   configmaps: builtinType('', 'configmaps'),
+  persistentvolumes: builtinType('', 'persistentvolumes'),
+  persistentvolumeclaims: builtinType('', 'persistentvolumeclaims'),
   deployments: builtinType('apps', 'deployments'),
   replicasets: builtinType('apps', 'replicasets'),
   daemonsets: builtinType('apps', 'daemonsets'),

@@ -37,14 +37,17 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
     app,
     {
       method: 'GET', url: CATALOG_PATHS.instanceTypes, operationId: 'listInstanceTypes', tags: ['preflight'],
-      summary: 'HyperPod instance types offered in a Region or zone, with accelerators, EFA and the account quota',
+      summary: 'HyperPod instance types offered in a Region or zone (optionally accelerators only, or one family), with accelerators, EFA and the account quota',
       query: InstanceTypesQuerySchema,
       responses: { 200: { description: 'Instance types', schema: z.object({ region: z.string(), availabilityZone: z.string().optional(), instanceTypes: z.array(InstanceTypeViewSchema) }) } },
     },
     async ({ query }) => ({
       region: region(query.region),
       ...(query.availabilityZone ? { availabilityZone: query.availabilityZone } : {}),
-      instanceTypes: await service().instanceTypes(region(query.region), query.availabilityZone),
+      instanceTypes: await service().instanceTypes(region(query.region), query.availabilityZone, {
+        ...(query.accelerators ? { accelerators: query.accelerators === 'true' } : {}),
+        ...(query.family ? { family: query.family } : {}),
+      }),
     }),
   );
   routes.define(

@@ -1,5 +1,6 @@
 import type { AwsCatalog } from '../../cloud/aws/catalog.js';
 import { InputError } from '../../domain/errors.js';
+import { filterInstanceTypes, type InstanceTypeFilter } from '../../domain/instance-types.js';
 import {
   evaluatePreflight,
   managedEksClusterName,
@@ -52,14 +53,18 @@ export class PreflightService {
     return this.catalog.listAvailabilityZones(region);
   }
 
-  /** HyperPod instance types offered in a Region, or in one of its zones. An unknown zone is an InputError. */
-  async instanceTypes(region = this.defaultRegion, zone?: string): Promise<InstanceTypeView[]> {
+  /**
+   * HyperPod instance types offered in a Region, or in one of its zones, narrowed by `filter`
+   * (accelerators only, one family) so that an agent reads the few types it asked about, not all of them.
+   * An unknown zone is an InputError.
+   */
+  async instanceTypes(region = this.defaultRegion, zone?: string, filter: InstanceTypeFilter = {}): Promise<InstanceTypeView[]> {
     await this.requireRegion(region);
     if (zone !== undefined) {
       const zones = (await this.catalog.listAvailabilityZones(region)).map((z) => z.name);
       if (!zones.includes(zone)) throw InputError.field('availabilityZone', `is not an available Availability Zone of ${region}; choose one of ${zones.join(', ')}`);
     }
-    return this.catalog.listHyperPodInstanceTypes(region, zone);
+    return filterInstanceTypes(await this.catalog.listHyperPodInstanceTypes(region, zone), filter);
   }
 
   /** Training plans of the account in a Region. */

@@ -13,6 +13,7 @@ import { describeHyperPod } from '../../workflows/cluster-access.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
 import { ReadCache } from '../../workflows/read-cache.js';
+import { storageClaims } from './storage-claims.js';
 
 /** What the views need from the operation engine. */
 export interface OperationsLookup {
@@ -236,9 +237,12 @@ export class ClusterViews {
     if (!managed) return { managed, eksName, eks };
     const names = resourceNames(name, await this.cloud.accountId(), region);
     const [bucket, fs] = await Promise.all([this.cloud.storage.bucketExists(region, names.bucket), this.cloud.storage.findFileSystem(region, name)]);
+    const wanted = [...(bucket ? [{ store: 's3' as const, name: names.persistentVolumeClaim }] : []), ...(fs ? [{ store: 'fsx' as const, name: names.fsxPersistentVolumeClaim }] : [])];
+    const claims = wanted.length && eks?.endpoint ? await storageClaims(this.cloud, region, eksName, wanted) : [];
     const storage = {
       ...(bucket ? { s3Bucket: names.bucket, persistentVolumeClaim: `default/${names.persistentVolumeClaim}` } : {}),
       ...(fs ? { fsxFileSystemId: fs.FileSystemId } : {}),
+      ...(claims.length ? { claims } : {}),
     };
     return { managed, eksName, eks, storage };
   }

@@ -156,6 +156,17 @@ export const ClusterSummarySchema = z.object({
 });
 export type ClusterSummary = z.infer<typeof ClusterSummarySchema>;
 
+/** One shared-storage claim of a cluster, as Kubernetes reports it now. */
+export const StorageClaimSchema = z.object({
+  claim: z.string().describe('namespace/name of the PersistentVolumeClaim, e.g. default/shared-s3.'),
+  store: z.enum(['s3', 'fsx']).describe('What the claim mounts: the S3 bucket (Mountpoint CSI) or FSx for Lustre.'),
+  phase: z
+    .string()
+    .describe('The claim\'s phase: Bound (pods can mount it), Pending (waiting for its volume), Lost; Missing when the claim does not exist; Unknown when the cluster\'s Kubernetes API cannot be read.'),
+  volumeName: z.string().optional().describe('The PersistentVolume it binds.'),
+});
+export type StorageClaim = z.infer<typeof StorageClaimSchema>;
+
 export const ClusterDetailSchema = ClusterSummarySchema.extend({
   eks: z
     .object({
@@ -176,6 +187,10 @@ export const ClusterDetailSchema = ClusterSummarySchema.extend({
       s3Bucket: z.string().optional(),
       persistentVolumeClaim: z.string().optional(),
       fsxFileSystemId: z.string().optional(),
+      claims: z
+        .array(StorageClaimSchema)
+        .optional()
+        .describe('The PersistentVolumeClaims jobs mount, one per store, each with its phase read from Kubernetes.'),
     })
     .optional(),
   isActive: z.boolean().describe('Whether this is the active cluster: the one the user selected or created last (no call defaults to it).'),

@@ -11,9 +11,24 @@ export const AvailabilityZoneViewSchema = z.object({
 });
 export const RegionQuerySchema = z.object({ region: RegionSchema.optional() }).strict();
 
+export const InstanceFamilySchema = z
+  .string()
+  .regex(/^[a-z]+[0-9][a-z0-9-]*$/, 'must be an instance family such as p5, g5, g6e or trn1 (the part of ml.p5.48xlarge between "ml." and the size)')
+  .max(20)
+  .describe('Only types of this family, e.g. p5, g5, g6e, trn1 (exact: p4d does not include p4de).');
+
 export const InstanceTypesQuerySchema = z
-  .object({ region: RegionSchema.optional(), availabilityZone: AvailabilityZoneSchema.optional() })
+  .object({
+    region: RegionSchema.optional(),
+    availabilityZone: AvailabilityZoneSchema.optional(),
+    accelerators: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('"true": only types with GPUs or Trainium/Inferentia chips; "false": only types without.'),
+    family: InstanceFamilySchema.optional(),
+  })
   .strict();
+export type InstanceTypesQuery = z.output<typeof InstanceTypesQuerySchema>;
 export const InstanceTypeViewSchema = z.object({
   instanceType: z.string().describe('HyperPod type, e.g. ml.p5.48xlarge.'),
   availabilityZones: z.array(z.string()).describe('Zones of the region where EC2 offers the type.'),

@@ -13,7 +13,7 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
     name: 'get_cluster',
     title: 'Describe a HyperPod cluster',
     description:
-      'Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage, ' +
+      'Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage (with each PersistentVolumeClaim\'s phase: Bound means jobs can mount it), ' +
       'and whether it is the active cluster. Use it to verify a cluster after create_cluster\'s operation succeeded, or before deleting it. ' +
       'For the progress of a running create or delete, use wait_for_operation instead.',
     input: z.object({ cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'), region: RegionSchema.optional() }).strict(),
@@ -31,6 +31,7 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
       }
       if (c.storage?.s3Bucket) lines.push(`S3 bucket ${c.storage.s3Bucket}${c.storage.persistentVolumeClaim ? ` (PVC ${c.storage.persistentVolumeClaim})` : ''}`);
       if (c.storage?.fsxFileSystemId) lines.push(`FSx for Lustre ${c.storage.fsxFileSystemId}`);
+      for (const claim of c.storage?.claims ?? []) lines.push(`- claim ${claim.claim} (${claim.store}): ${claim.phase}${claim.volumeName ? ` → volume ${claim.volumeName}` : ''}`);
       if (c.activeOperation) lines.push(`Operation ${c.activeOperation.id} (${c.activeOperation.kind}) is ${c.activeOperation.status}: follow it with wait_for_operation.`);
       return { text: lines.join('\n'), data: c };
     },

@@ -1,0 +1,33 @@
+import { isOperationKind, OPERATION_KINDS, type OperationInputs, type OperationKind } from '../domain/operation-kinds.js';
+import type { OperationView } from '../domain/schemas/operations.js';
+import type { ToolName } from './tool-list.js';
+
+/** The call an agent makes next, with its arguments, and why (for the answer's text). */
+export interface NextCall {
+  tool: ToolName;
+  arguments: Record<string, unknown>;
+  why: string;
+}
+
+/**
+ * Where each operation kind's result is read once it succeeded: the call an agent makes to confirm
+ * the change and tell the user about it. Written per kind, from the kind's own input, so adding a
+ * kind without saying where its result shows does not compile — and no tool guesses it from a name.
+ */
+const AFTER_SUCCESS: { [K in OperationKind]: (input: OperationInputs[K]) => NextCall } = {
+  'create-cluster': (i) => ({ tool: 'get_cluster', arguments: { cluster: i.name, region: i.region }, why: 'to see the cluster, its instance groups and whether its storage claims are Bound' }),
+  'delete-cluster': (i) => ({ tool: 'list_clusters', arguments: { region: i.region }, why: 'to confirm the cluster is no longer listed' }),
+  'add-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the new group and its counts' }),
+  'scale-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the group\'s current and target counts' }),
+  'update-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the group\'s settings' }),
+  'delete-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to confirm the group is gone' }),
+  'set-autoscaling': (i) => ({ tool: 'get_autoscaling', arguments: { cluster: i.cluster, region: i.region }, why: 'to see whether autoscaling is ready on the chosen groups' }),
+};
+
+/** The next call after an operation succeeded; undefined for a kind this server does not know or an input it cannot read. */
+export function nextCallAfterSuccess(op: OperationView): NextCall | undefined {
+  if (!isOperationKind(op.kind)) return undefined;
+  const input = OPERATION_KINDS[op.kind].safeParse(op.input);
+  if (!input.success) return undefined;
+  return (AFTER_SUCCESS[op.kind] as (input: unknown) => NextCall)(input.data);
+}

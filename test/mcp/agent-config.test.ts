@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+
+/**
+ * The Kiro agent config (agent/hypd-inst-agent.json) against the live tool list: its prompt's rule
+ * lists are read from the tools' own annotations and output schemas, so adding or changing a tool
+ * without updating the prompt fails here; its timeouts cover the longest tool call.
+ */
+
+interface AgentConfig {
+  prompt: string;
+  mcpServers: Record<string, { timeout?: number; requestTimeout?: number }>;
+}
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+
+/** The tool names a prompt sentence lists after `lead`, up to the sentence's end. */
+function listAfter(prompt: string, lead: string): string[] {
+  const at = prompt.indexOf(lead);
+  assert.ok(at >= 0, `the prompt has the list "${lead}"`);
+  const rest = prompt.slice(at + lead.length);
+  const list = rest.slice(0, rest.search(/[.;]/));
+  return list.split(',').map((s) => s.trim().replace(/`/g, '')).filter(Boolean).sort();
+}
+
+const names = (tools: Tool[]) => tools.map((t) => t.name).sort();
+
+describe('the Kiro agent config matches the tools', () => {
+  let client: Client;
+  let tools: Tool[];
+  let agent: AgentConfig;
+  before(async () => {
+    const server = createMcpServer({ baseUrl: 'http://127.0.0.1:1' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    tools = (await client.listTools()).tools;
+    agent = JSON.parse(readFileSync(join(repoRoot(), 'agent/hypd-inst-agent.json'), 'utf8')) as AgentConfig;
+  });
+  after(() => client.close());
+
+  const answersWithOperation = (t: Tool) => Boolean(t.outputSchema?.properties && 'statusTool' in t.outputSchema.properties);
+  const mutating = (t: Tool) => t.annotations?.readOnlyHint !== true;
+
+  it('lists exactly the tools that answer with an operation as the ones to poll', () => {
+    assert.deepEqual(listAfter(agent.prompt, 'Tools that answer with an operation that is NOT done:'), names(tools.filter(answersWithOperation)));
+  });
+
+  it('names every other mutating tool as answering at once, so no mutating tool is left out of the rules', () => {
+    assert.deepEqual(listAfter(agent.prompt, 'Tools that change something and answer at once (no operation):'), names(tools.filter((t) => mutating(t) && !answersWithOperation(t))));
+  });
+
+  it('asks for an explicit yes before exactly the destructive tools', () => {
+    assert.deepEqual(listAfter(agent.prompt, 'before you call them:'), names(tools.filter((t) => t.annotations?.destructiveHint === true)));
+  });
+
+  it('gives Kiro a per-call timeout (requestTimeout) longer than the longest wait_for_operation, and the same handshake timeout', () => {
+    const server = agent.mcpServers.instantstart!;
+    const wait = tools.find((t) => t.name === 'wait_for_operation')!;
+    const longest = (wait.inputSchema.properties?.timeoutSeconds as { maximum: number }).maximum;
+    assert.ok(server.requestTimeout !== undefined && server.requestTimeout >= (longest + 20) * 1000, `requestTimeout ${server.requestTimeout} ms covers a ${longest} s wait`);
+    // Older Kiro releases read `timeout` per request; current ones for the handshake only.
+    assert.equal(server.timeout, server.requestTimeout);
+  });
+});
