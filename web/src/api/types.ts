@@ -9,7 +9,8 @@ import type {
   ClusterEvent,
   ClusterEventsSchema,
   ListNodesQuery,
-  NodeActionResults,
+  NodeActionResult,
+  NodeOutcome,
   NodeDetail,
   NodeList,
   NodeView,
@@ -46,9 +47,9 @@ export interface EventsPage {
 }
 
 // ── nodes, events, autoscaling ───────────────────────────────────────────────────────────────────
-export type { ClusterEvent, NodeActionResults, NodeDetail, NodeList, NodeView };
+export type { ClusterEvent, NodeActionResult, NodeDetail, NodeList, NodeOutcome, NodeView };
 export type NodeHealthState = NodeView['health']['state'];
-export type NodeActionKind = NodeActionResults['action'];
+export type NodeActionKind = NodeActionResult['action'];
 /** The list filters and page the node table sends (limit and nextToken included). */
 export type NodeListParams = Partial<Pick<ListNodesQuery, 'group' | 'health' | 'availabilityZone' | 'limit' | 'nextToken'>>;
 export type ClusterEvents = z.infer<typeof ClusterEventsSchema>;
