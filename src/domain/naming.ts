@@ -84,6 +84,11 @@ export const clusterTarget = (region: string, cluster: string): string => `clust
 /** What an operation on one instance group works on. */
 export const instanceGroupTarget = (region: string, cluster: string, group: string): string => `${clusterTarget(region, cluster)}/instance-group/${group}`;
 
+/** What a node-action operation works on: the cluster's nodes. */
+export const clusterNodesTarget = (region: string, cluster: string): string => `${clusterTarget(region, cluster)}/nodes`;
+/** The lock on one node: one node action at a time per node (a reboot and a replace of one node would fight). */
+export const nodeLock = (region: string, cluster: string, nodeId: string): string => `${clusterTarget(region, cluster)}/node/${nodeId}`;
+
 /**
  * The cluster an operation's target names (`cluster/<region>/<name>`, alone or followed by what in
  * it: an instance group, autoscaling); undefined for a target that names no cluster.

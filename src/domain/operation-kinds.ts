@@ -7,6 +7,7 @@ import {
   ScaleInstanceGroupInputSchema,
   UpdateInstanceGroupInputSchema,
 } from './schemas/instance-groups.js';
+import { DeepHealthCheckInputSchema, NodeActionInputSchema } from './schemas/nodes.js';
 
 /**
  * Every durable operation kind, written once: kind → the schema of its input (what the journal
@@ -26,6 +27,10 @@ export const OPERATION_KINDS = {
   'update-instance-group': UpdateInstanceGroupInputSchema,
   'delete-instance-group': DeleteInstanceGroupInputSchema,
   'set-autoscaling': SetAutoscalingInputSchema,
+  'reboot-nodes': NodeActionInputSchema,
+  'replace-nodes': NodeActionInputSchema,
+  'delete-nodes': NodeActionInputSchema,
+  'deep-health-check': DeepHealthCheckInputSchema,
 } as const;
 
 export type OperationKinds = typeof OPERATION_KINDS;

@@ -22,6 +22,11 @@ const AFTER_SUCCESS: { [K in OperationKind]: (input: OperationInputs[K]) => Next
   'update-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the group\'s settings' }),
   'delete-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to confirm the group is gone' }),
   'set-autoscaling': (i) => ({ tool: 'get_autoscaling', arguments: { cluster: i.cluster, region: i.region }, why: 'to see whether autoscaling is ready on the chosen groups' }),
+  // Node actions: the per-node results are in the operation itself; the node list shows where each stands now.
+  'reboot-nodes': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the rebooted nodes\' health now' }),
+  'replace-nodes': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the replacements (their new instance ids are in the per-node results)' }),
+  'delete-nodes': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the groups\' new counts' }),
+  'deep-health-check': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region, group: i.instanceGroupName }, why: 'to see the checked nodes\' health' }),
 };
 
 /** The next call after an operation succeeded; undefined for a kind this server does not know or an input it cannot read. */

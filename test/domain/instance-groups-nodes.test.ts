@@ -10,6 +10,7 @@ import {
   ReplaceNodesRequestSchema,
   StartDeepHealthCheckRequestSchema,
   allocatableAccelerators,
+  nodeIdProblem,
 } from '../../src/domain/schemas/nodes.js';
 
 function problems(schema: z.ZodType, input: unknown): Array<{ path: string; message: string }> {
@@ -43,8 +44,10 @@ describe('ListNodesQuery', () => {
 });
 
 describe('node actions', () => {
-  it('reboot needs no confirmation', () => {
+  it('reboot has no confirm field at all (it is not needed)', () => {
     assert.deepEqual(RebootNodesRequestSchema.parse({ nodeIds: [ID] }), { nodeIds: [ID] });
+    assert.equal('confirm' in RebootNodesRequestSchema.shape, false);
+    rejectsOn(RebootNodesRequestSchema, { nodeIds: [ID], confirm: true }, '', /confirm/);
   });
 
   it('replace and delete require confirm: true and say why', () => {
@@ -54,11 +57,24 @@ describe('node actions', () => {
     assert.ok(ReplaceNodesRequestSchema.safeParse({ nodeIds: [ID], confirm: true }).success);
   });
 
-  it('names at least one node, each once, by instance id', () => {
+  it('names at least one node, each once; a batch of nothing but bad ids names no node', () => {
     rejectsOn(RebootNodesRequestSchema, { nodeIds: [] }, 'nodeIds', /at least one node/);
     rejectsOn(RebootNodesRequestSchema, { nodeIds: [ID, ID2, ID] }, 'nodeIds.2', /names i-0123456789abcdef0 twice/);
-    rejectsOn(RebootNodesRequestSchema, { nodeIds: ['hyperpod-i-0123456789abcdef0'] }, 'nodeIds.0', /EC2 instance id/);
+    rejectsOn(RebootNodesRequestSchema, { nodeIds: ['hyperpod-i-0123456789abcdef0'] }, 'nodeIds', /names no node: every entry must be an EC2 instance id/);
+    rejectsOn(RebootNodesRequestSchema, { nodeIds: ['x'.repeat(257), ID] }, 'nodeIds.0', /256/);
     rejectsOn(RebootNodesRequestSchema, { nodeIds: Array.from({ length: 501 }, (_, i) => `i-${i.toString(16).padStart(17, '0')}`) }, 'nodeIds', /at most 500/);
+  });
+
+  it('lets a batch with some bad ids through: those are refused per node by the operation', () => {
+    assert.deepEqual(RebootNodesRequestSchema.parse({ nodeIds: [ID, 'i-123'] }).nodeIds, [ID, 'i-123']);
+  });
+
+  it('node ids follow AWS\'s ClusterNodeId pattern exactly: i- and 8 or 17 lower-case hex digits', () => {
+    assert.equal(nodeIdProblem('i-0123abcd'), undefined);
+    assert.equal(nodeIdProblem(ID), undefined);
+    for (const bad of ['i-0123456789', 'i-0123abc', 'i-0123456789abcdef01', 'i-0123456789ABCDEF0', 'hyperpod-i-0123abcd', ' i-0123abcd']) {
+      assert.match(nodeIdProblem(bad) ?? '', /8 or 17 hex digits/, bad);
+    }
   });
 
   it('tells the escalation order in the description', () => {

@@ -22,7 +22,7 @@ async function until<T>(probe: () => Promise<T | undefined | false>, what: strin
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('nodes and node health: list, investigate, reboot then replace a faulted node, deep health checks, events (REST and MCP)', () => {
+describe('nodes and node health: list, investigate, reboot then replace a faulted node (operations with per-node results), deep health checks, events (REST and MCP)', () => {
   let sb: TestSandbox;
   let server: TestServer;
   let mcp: Client;
@@ -111,19 +111,43 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, before);
   });
 
-  it('heals the node through MCP: reboot first, then (after a new fault) replace; per-node results', async () => {
+  /** Polls wait_for_operation (the status tool the node tools name) until the operation ends; its answer. */
+  const waitViaMcp = async (operationId: string) =>
+    until(async () => {
+      const w = await call(mcp, 'wait_for_operation', { operationId, timeoutSeconds: 5 });
+      assert.ok(!w.isError, w.text);
+      return (w.structuredContent as any).terminal && (w.structuredContent as any);
+    }, `operation ${operationId} to end`, 120);
+
+  it('heals the node through MCP: reboot first, then (after a new fault) replace; each an operation with per-node results', async () => {
     const victim = ids[0]!;
     const list = await call(mcp, 'list_nodes', { cluster: CLUSTER, health: 'failed' });
     assert.ok(!list.isError, list.text);
     assert.match(list.text, new RegExp(`${victim}.*failed.*Next: reboot`));
-    const rebooted = await call(mcp, 'reboot_nodes', { cluster: CLUSTER, nodeIds: [victim, 'i-0000000000000000f'] });
+    // A batch with an unknown node and an id that is not AWS's pattern: both fail alone, the victim reboots.
+    const rebooted = await call(mcp, 'reboot_nodes', { cluster: CLUSTER, nodeIds: [victim, 'i-0000000000000000f', 'i-0123456789'] });
     assert.ok(!rebooted.isError, rebooted.text);
-    const r = rebooted.structuredContent as any;
-    assert.deepEqual(r.results.map((x: any) => [x.nodeId, x.ok]), [[victim, true], ['i-0000000000000000f', false]]);
+    const started = rebooted.structuredContent as any;
+    assert.equal(started.kind, 'reboot-nodes');
+    assert.equal(started.statusTool, 'wait_for_operation');
+    assert.match(rebooted.text, /NOT done yet.*wait_for_operation/s);
+    const listed = await call(mcp, 'list_operations', { kind: 'reboot-nodes' });
+    assert.ok(!listed.isError, listed.text);
+    assert.ok(listed.text.includes(started.operationId), `listed under Operations: ${listed.text}`);
+    const ended = await waitViaMcp(started.operationId);
+    assert.equal(ended.status, 'succeeded', JSON.stringify(ended));
+    const r = ended.result;
+    assert.deepEqual(r.results.map((x: any) => [x.nodeId, x.outcome, x.code]), [
+      [victim, 'succeeded', undefined],
+      ['i-0000000000000000f', 'failed', 'InstanceIdNotFound'],
+      ['i-0123456789', 'failed', 'InvalidNodeId'],
+    ]);
     assert.equal(r.succeeded, 1);
-    assert.ok(r.results[1].code, 'a refused node says why');
-    await until(async () => (await healthyNodes()).some((n) => n.instanceId === victim), 'the rebooted node healthy again');
-    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'BatchRebootClusterNodes' })).length, 1);
+    assert.ok(r.results.every((x: any) => x.outcome === 'succeeded' || x.message), 'a failed node says why');
+    // The operation ended when the node was Running again: it is healthy now, with no polling of list_nodes.
+    assert.ok((await healthyNodes()).some((n) => n.instanceId === victim), 'the rebooted node is healthy when the operation ends');
+    const sent = await sb.calls({ service: 'sagemaker', operation: 'BatchRebootClusterNodes' });
+    assert.equal(sent.length, 1);
 
     await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'Xid 48: double-bit ECC error' } });
     const failed = await until(async () => {
@@ -133,13 +157,19 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     assert.equal(failed.health.suggestedAction, 'replace');
     const replaced = await call(mcp, 'replace_nodes', { cluster: CLUSTER, nodeIds: [victim], confirm: true });
     assert.ok(!replaced.isError, replaced.text);
-    assert.equal((replaced.structuredContent as any).succeeded, 1);
+    const done = await waitViaMcp((replaced.structuredContent as any).operationId);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done));
+    const [one] = done.result.results;
+    assert.equal(one.outcome, 'succeeded');
+    assert.match(one.newInstanceId, /^i-[0-9a-f]{17}$/);
+    assert.notEqual(one.newInstanceId, victim);
     const healed = await until(async () => {
       const nodes = await healthyNodes();
       return nodes.length === 2 && !nodes.some((n) => n.instanceId === victim) && nodes;
-    }, 'a healthy replacement under a new instance id', 120);
+    }, 'a healthy replacement under a new instance id', 60);
     assert.ok(healed.some((n: any) => n.instanceId === ids[1]));
-    const fresh = healed.map((n: any) => n.instanceId as string).find((id: string) => id !== ids[1])!;
+    assert.ok(healed.some((n: any) => n.instanceId === one.newInstanceId), 'the result names the replacement');
+    const fresh = one.newInstanceId as string;
     ids = healed.map((n: any) => n.instanceId);
     // Kubernetes keeps events an hour (seconds at this clock speed): look at the replacement's now.
     const timeline = await call(mcp, 'list_cluster_events', { cluster: CLUSTER, nodeId: fresh, limit: 50 });
@@ -148,16 +178,47 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     assert.ok(kinds.includes('RegisteredNode'), `the new Node's Kubernetes events are merged in: ${timeline.text}`);
   });
 
-  it('runs deep health checks on a group\'s nodes; refuses an unknown group by name', async () => {
+  it('REST: a node action answers 202 with its operation, listed under Operations; a batch of only bad ids is a 400 naming nodeIds; reboot takes no confirm', async () => {
+    const before = (await sb.calls({ service: 'sagemaker', mutating: true })).length;
+    const bad = await server.api('POST', `${nodesUrl}/reboot`, { nodeIds: ['i-0123456789', 'node-1'] });
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    assert.ok(bad.body.errors.some((e: any) => e.path === 'nodeIds' && /names no node/.test(e.message)), JSON.stringify(bad.body));
+    const confirmed = await server.api('POST', `${nodesUrl}/reboot`, { nodeIds: [ids[0]], confirm: true });
+    assert.equal(confirmed.status, 400, JSON.stringify(confirmed.body));
+    assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, before, 'refused requests call nothing');
+
+    const started = await server.api('POST', `${nodesUrl}/reboot`, { nodeIds: [ids[0]] });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    assert.equal(started.body.operation.kind, 'reboot-nodes');
+    assert.equal(started.body.statusTool, 'wait_for_operation');
+    const again = await server.api('POST', `${nodesUrl}/reboot`, { nodeIds: [ids[0]] });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    assert.equal(again.body.operation.id, started.body.operation.id, 'the same request while it runs gets the same operation');
+    assert.equal(again.body.existing, true);
+    const clash = await server.api('POST', `${nodesUrl}/replace`, { nodeIds: [ids[0]], confirm: true });
+    assert.equal(clash.status, 409, 'another action on a node being rebooted is refused, naming the operation');
+    const op = await server.waitForOperation(started.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op));
+    assert.deepEqual(op.result.results, [{ nodeId: ids[0], outcome: 'succeeded' }]);
+    const listed = await server.api('GET', '/api/v1/operations?kind=reboot-nodes');
+    assert.equal(listed.status, 200);
+    assert.ok(listed.body.operations.some((o: any) => o.id === op.id && o.target === `cluster/us-west-2/${CLUSTER}/nodes`), JSON.stringify(listed.body));
+    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'BatchRebootClusterNodes' })).length, 2, 'one call per operation');
+  });
+
+  it('runs deep health checks on a group\'s nodes as an operation; refuses an unknown group by name', async () => {
     const group = (await healthyNodes())[0].instanceGroupName;
     const unknown = await server.api('POST', `${nodesUrl}/deep-health-check`, { instanceGroupName: 'nope' });
     assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
     assert.ok(unknown.body.errors.some((e: any) => e.path === 'instanceGroupName'));
     const started = await call(mcp, 'start_deep_health_check', { cluster: CLUSTER, group, nodeIds: [ids[0]], checks: ['InstanceStress'] });
     assert.ok(!started.isError, started.text);
-    assert.equal((started.structuredContent as any).succeeded, 1);
+    assert.equal((started.structuredContent as any).kind, 'deep-health-check');
+    const ended = await waitViaMcp((started.structuredContent as any).operationId);
+    assert.equal(ended.status, 'succeeded', JSON.stringify(ended));
+    assert.deepEqual(ended.result.results, [{ nodeId: ids[0], outcome: 'succeeded' }]);
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'StartClusterHealthCheck' })).length, 1);
-    await until(async () => (await healthyNodes()).length === 2, 'both nodes healthy after the checks', 120);
+    assert.equal((await healthyNodes()).length, 2, 'both nodes healthy when the checks ended');
   });
 
   it('shows one timeline of HyperPod and Kubernetes events, newest first', async () => {
@@ -171,5 +232,19 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     const viaMcp = await call(mcp, 'list_cluster_events', { cluster: CLUSTER, nodeId: ids[0], limit: 20 });
     assert.ok(!viaMcp.isError, viaMcp.text);
     assert.ok((viaMcp.structuredContent as any).events.every((e: any) => e.instanceId === undefined || e.instanceId === ids[0]));
+  });
+
+  it('deletes a node as an operation that ends when the node is gone, its group one smaller', async () => {
+    const gone = ids[1]!;
+    const started = await server.api('POST', `${nodesUrl}/delete`, { nodeIds: [gone], confirm: true });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    assert.equal(started.body.operation.kind, 'delete-nodes');
+    const op = await server.waitForOperation(started.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op));
+    assert.deepEqual(op.result.results, [{ nodeId: gone, outcome: 'succeeded' }]);
+    const listed = (await sb.aws(['sagemaker', 'list-cluster-nodes', '--cluster-name', CLUSTER])).json.ClusterNodeSummaries as any[];
+    assert.ok(!listed.some((n) => n.InstanceId === gone), 'HyperPod no longer lists the node when the operation ends');
+    const groups = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', CLUSTER])).json.InstanceGroups as any[];
+    assert.equal(groups[0].TargetCount, 1);
   });
 });

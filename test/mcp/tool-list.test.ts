@@ -123,6 +123,8 @@ describe('the MCP tool list', () => {
       assert.match(byName.get(name)?.description ?? '', /investigate.*reboot_nodes.*replace_nodes/, `${name} carries the escalation order`);
     }
     assert.equal(byName.get('reboot_nodes')?.inputSchema.required?.includes('confirm'), false);
+    assert.equal(Object.hasOwn(byName.get('reboot_nodes')?.inputSchema.properties ?? {}, 'confirm'), false, 'reboot_nodes has no "not needed" confirm field');
+    assert.match(byName.get('reboot_nodes')?.inputSchema.properties?.nodeIds ? JSON.stringify(byName.get('reboot_nodes')?.inputSchema.properties?.nodeIds) : '', /refused for that node alone/);
     assert.equal(byName.get('create_cluster')?.annotations?.destructiveHint, false);
     assert.deepEqual(byName.get('delete_cluster')?.inputSchema.required?.includes('confirm'), true);
   });

@@ -92,7 +92,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await detail.waitFor({ state: 'hidden' });
   });
 
-  it('reboots the selected node and shows HyperPod\'s answer per node', async () => {
+  it('reboots the selected node as an operation: links to it, then shows the result per node', async () => {
     const victim = ids[0]!;
     await rowCheckbox(page, victim).check();
     await page.locator('[data-testid="node-action-reboot"]').click();
@@ -101,13 +101,29 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     assert.match(await modal.innerText(), new RegExp(victim));
     assert.equal(await modal.locator('[data-testid="node-confirm-input"]').count(), 0, 'a reboot needs no typed confirmation');
     await modal.locator('[data-testid="node-confirm"]').click();
-    await modal.locator(`[data-testid="node-results"] [data-testid="node-result-status-${victim}"][data-ok="true"]`).waitFor();
+    const link = modal.locator('[data-testid="node-action-operation-link"]');
+    await link.waitFor();
+    assert.match(await link.innerText(), /reboot-nodes/);
+    const href = (await link.getAttribute('href')) ?? '';
+    assert.match(href, /^\/operations\/[^/]+$/);
+    // The operation ends when the node runs again; then the dialog shows the result node by node.
+    await modal.locator('[data-testid="node-action-operation"][data-status="succeeded"]').waitFor({ timeout: 60_000 });
+    await modal.locator(`[data-testid="node-results"] [data-testid="node-result-status-${victim}"][data-outcome="succeeded"]`).waitFor();
+    assert.match(await modal.locator('[data-testid="node-results"]').innerText(), /1 succeeded, 0 failed/);
     await screenshot(page, 'nodes-03-reboot-results');
     await modal.locator('[data-testid="node-action-close"]').click();
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'BatchRebootClusterNodes' })).length, 1);
-    // Back to every node: the rebooted one heals (transitional, then healthy) without a reload.
+    // The operation has its own page and is listed under Operations.
+    const operationId = decodeURIComponent(href.split('/').pop()!);
+    const listed = await server.api('GET', '/api/v1/operations?kind=reboot-nodes');
+    assert.ok(listed.body.operations.some((o: any) => o.id === operationId), JSON.stringify(listed.body));
+    // Back to every node: the rebooted one is healthy without a reload.
     await choose(page, 'nodes-filter-health', /Any health/);
     await page.locator(`[data-testid="node-health-${victim}"][data-state="healthy"]`).waitFor({ timeout: 60_000 });
+    await page.goto(`${server.url}${href}`);
+    await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor();
+    assert.match(await page.locator('body').innerText(), /reboot-nodes/);
+    await openCluster();
   });
 
   it('asks for the typed word before replacing or deleting, and says why', async () => {

@@ -46,7 +46,7 @@ export class ClusterService {
   private async health(region: string, c: ClusterSummary): Promise<ClusterHealth | undefined> {
     if (!NODES_READABLE.has(c.status)) return undefined;
     try {
-      return await this.deps.service(nodes).health(region, c.name);
+      return await this.deps.service(nodes).views.health(region, c.name);
     } catch {
       return undefined;
     }

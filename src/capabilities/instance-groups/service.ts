@@ -21,7 +21,7 @@ export class InstanceGroupService {
     const groups = await this.views().instanceGroups(region, cluster);
     if (!groups.some((g) => g.targetCount > g.currentCount)) return groups;
     // A failed node read leaves the groups as HyperPod describes them: the counts still show the gap.
-    const shortfalls = await this.deps.service(nodes).shortfalls(region, cluster).catch(() => []);
+    const shortfalls = await this.deps.service(nodes).views.shortfalls(region, cluster).catch(() => []);
     return groups.map((g) => {
       const shortfall = shortfalls.find((s) => s.instanceGroupName === g.name);
       return shortfall ? { ...g, shortfall } : g;

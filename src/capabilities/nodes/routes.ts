@@ -6,7 +6,6 @@ import {
   DeleteNodesRequestSchema,
   ListClusterEventsQuerySchema,
   ListNodesQuerySchema,
-  NodeActionResultsSchema,
   NodeDetailSchema,
   NodeIdSchema,
   NodeListSchema,
@@ -14,8 +13,10 @@ import {
   ReplaceNodesRequestSchema,
   StartDeepHealthCheckRequestSchema,
 } from '../../domain/schemas/nodes.js';
+import { AcceptedSchema } from '../../domain/schemas/operations.js';
+import { accepted, idempotencyKey } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
-import type { NodeViews } from './views.js';
+import type { NodeService } from './service.js';
 import { NODE_PATHS } from './paths.js';
 
 const ClusterParams = z.object({ name: ClusterRefSchema });
@@ -23,34 +24,37 @@ const NodeParams = z.object({ name: ClusterRefSchema, nodeId: NodeIdSchema });
 const RegionQuery = z.object({ region: RegionSchema.optional() }).strict();
 
 const ESCALATION = 'Escalate in order: investigate (node detail, events) → reboot → replace.';
+const AS_OPERATION =
+  'The answer is an operation (202): it ends when every node reached a terminal state for the action, and its result has one entry per node (succeeded, or failed with code and message). ' +
+  'An entry of nodeIds that is not a node id is refused for that node alone; the others go ahead.';
 
 const ACTIONS: Array<{ action: NodeAction; body: z.ZodType; summary: string; description: string }> = [
   {
     action: 'reboot',
     body: RebootNodesRequestSchema,
-    summary: 'Reboot nodes (BatchRebootClusterNodes, 25 per call); per-node results',
-    description: `The first remedy after investigating: the instance and its volumes stay. ${ESCALATION}`,
+    summary: 'Reboot nodes (BatchRebootClusterNodes, 25 per call): an operation with per-node results',
+    description: `The first remedy after investigating: the instance and its volumes stay. Each node ends Running again (succeeded) or failed. ${ESCALATION} ${AS_OPERATION}`,
   },
   {
     action: 'replace',
     body: ReplaceNodesRequestSchema,
-    summary: 'Replace nodes with new hardware (BatchReplaceClusterNodes); destructive, needs confirm: true',
-    description: `Terminates each instance and launches a new one in its place; local data on its volumes is lost. Refused without "confirm": true. ${ESCALATION}`,
+    summary: 'Replace nodes with new hardware (BatchReplaceClusterNodes): an operation; destructive, needs confirm: true',
+    description: `Terminates each instance and launches a new one in its place; local data on its volumes is lost. Each node ends with its replacement Running (its result names the new instance id) or failed. Refused without "confirm": true. ${ESCALATION} ${AS_OPERATION}`,
   },
   {
     action: 'delete',
     body: DeleteNodesRequestSchema,
-    summary: 'Delete nodes and shrink their groups (BatchDeleteClusterNodes); destructive, needs confirm: true',
-    description: `Terminates the instances and gives the capacity back. Refused without "confirm": true. To heal a node, reboot or replace it instead. ${ESCALATION}`,
+    summary: 'Delete nodes and shrink their groups (BatchDeleteClusterNodes): an operation; destructive, needs confirm: true',
+    description: `Terminates the instances and gives the capacity back; each node ends gone (succeeded) or failed. Refused without "confirm": true. To heal a node, reboot or replace it instead. ${ESCALATION} ${AS_OPERATION}`,
   },
 ];
 
 /** What a browser names to watch a cluster's nodes over the WebSocket. */
 const NodesTopicParams = z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict();
 
-export function registerNodeRoutes({ app, routes, service, region, live }: RouteContext<NodeViews>): void {
+export function registerNodeRoutes({ app, routes, service, region, live }: RouteContext<NodeService>): void {
   // Node changes reach an open cluster page at once (a fault at 20× sandbox speed is healed before a 10 s refresh).
-  live.define('nodes', { params: NodesTopicParams, watch: (p, changed) => service().watches.watch(region(p.region), p.cluster, changed) });
+  live.define('nodes', { params: NodesTopicParams, watch: (p, changed) => service().views.watches.watch(region(p.region), p.cluster, changed) });
 
   routes.define(
     app,
@@ -61,7 +65,7 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
       params: ClusterParams, query: ListNodesQuerySchema,
       responses: { 200: { description: 'One page of nodes', schema: NodeListSchema } },
     },
-    async ({ params, query }) => service().list(region(query.region), params.name, query),
+    async ({ params, query }) => service().views.list(region(query.region), params.name, query),
   );
 
   routes.define(
@@ -72,21 +76,21 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
       params: NodeParams, query: RegionQuery,
       responses: { 200: { description: 'The node', schema: NodeDetailSchema } },
     },
-    async ({ params, query }) => service().get(region(query.region), params.name, params.nodeId),
+    async ({ params, query }) => service().views.get(region(query.region), params.name, params.nodeId),
   );
 
   for (const a of ACTIONS) {
     routes.define(
       app,
       {
-        method: 'POST', url: NODE_PATHS[a.action], operationId: `${a.action}Nodes`, tags: ['nodes'],
+        method: 'POST', url: NODE_PATHS[a.action], operationId: `${a.action}Nodes`, tags: ['nodes'], idempotent: true,
         summary: a.summary, description: a.description,
         params: ClusterParams, body: a.body,
-        responses: { 200: { description: 'Per-node results', schema: NodeActionResultsSchema } },
+        responses: { 202: { description: 'Operation accepted; its result has the per-node results', schema: AcceptedSchema } },
       },
-      async ({ params, body }) => {
+      async ({ params, body, request }) => {
         const b = body as { region?: string; nodeIds: string[] };
-        return service().act(region(b.region), params.name, a.action, b.nodeIds);
+        return accepted(await service().act(region(b.region), params.name, a.action, b.nodeIds, idempotencyKey(request)));
       },
     );
   }
@@ -94,13 +98,13 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
   routes.define(
     app,
     {
-      method: 'POST', url: NODE_PATHS.deepHealthCheck, operationId: 'startDeepHealthCheck', tags: ['nodes'],
-      summary: 'Run deep health checks (GPU/Neuron stress, EFA connectivity) on chosen nodes of a group',
-      description: 'StartClusterHealthCheck. The nodes take no new work until the checks end; follow their health (transitional, then healthy or failed).',
+      method: 'POST', url: NODE_PATHS.deepHealthCheck, operationId: 'startDeepHealthCheck', tags: ['nodes'], idempotent: true,
+      summary: 'Run deep health checks (GPU/Neuron stress, EFA connectivity) on chosen nodes of a group: an operation with per-node results',
+      description: `StartClusterHealthCheck. The nodes take no new work until the checks end; each node ends Running again (passed) or failed. A node that is not a Running node of the group is refused for itself alone. ${AS_OPERATION}`,
       params: ClusterParams, body: StartDeepHealthCheckRequestSchema,
-      responses: { 200: { description: 'The nodes the checks started on', schema: NodeActionResultsSchema } },
+      responses: { 202: { description: 'Operation accepted; its result has the per-node results', schema: AcceptedSchema } },
     },
-    async ({ params, body }) => service().deepHealthCheck(region(body.region), params.name, body),
+    async ({ params, body, request }) => accepted(await service().deepHealthCheck(region(body.region), params.name, body, idempotencyKey(request))),
   );
 
   routes.define(
@@ -111,6 +115,6 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
       params: ClusterParams, query: ListClusterEventsQuerySchema,
       responses: { 200: { description: 'Events, newest first', schema: ClusterEventsSchema } },
     },
-    async ({ params, query }) => service().events(region(query.region), params.name, query),
+    async ({ params, query }) => service().views.events(region(query.region), params.name, query),
   );
 }

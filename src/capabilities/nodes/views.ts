@@ -2,7 +2,6 @@ import type { ClusterEventSummary } from '@aws-sdk/client-sagemaker';
 import type { CloudPort, HyperPodCluster, KubePort, ListedKubeObject } from '../../cloud/ports.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { InputError, NotFoundError } from '../../domain/errors.js';
-import type { NodeAction } from '../../domain/instance-groups.js';
 import { EVENT } from '../../domain/kube/event.js';
 import { NODE } from '../../domain/kube/node.js';
 import { POD, UNFINISHED_PODS } from '../../domain/kube/pod.js';
@@ -12,11 +11,9 @@ import type {
   ClusterEvent,
   ListClusterEventsQuery,
   ListNodesQuery,
-  NodeActionResults,
   NodeDetail,
   NodeList,
   NodeView,
-  StartDeepHealthCheckRequest,
 } from '../../domain/schemas/nodes.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { ReadCache } from '../../workflows/read-cache.js';
@@ -51,18 +48,10 @@ export interface NodeViewsOptions {
   watch?: NodeWatchOptions;
 }
 
-const NEXT_STEP: Record<NodeAction | 'deep-health-check', string> = {
-  reboot: 'HyperPod reboots the accepted nodes now: they show as transitional (rebooting), then healthy once Ready. If a node fails again after the reboot, replace it.',
-  replace: 'HyperPod terminates the accepted instances and launches new ones in their place (new instance ids, same logical ids): follow list_nodes until they are healthy.',
-  delete: 'HyperPod terminates the accepted instances and shrinks their groups by as many.',
-  'deep-health-check': 'The checked nodes take no new work while the checks run (transitional); they end healthy (Passed) or failed (deep-health-check-failed).',
-};
-
 /**
- * Read models and actions of a cluster's nodes: SageMaker's ListClusterNodes joined with the
+ * Read models of a cluster's nodes: SageMaker's ListClusterNodes joined with the
  * Kubernetes Nodes, judged by the one health model, filtered and paged on the server so a
  * 5,000-node cluster costs the browser one page — and the server the pods of that page only.
- * Actions go to HyperPod's Batch* APIs and report one result per node.
  */
 export class NodeViews {
   /** One read per cluster serves every page, filter and concurrent caller for its TTL; a failed read is not kept. */
@@ -158,28 +147,6 @@ export class NodeViews {
     };
   }
 
-  /** Reboot, replace or delete nodes; HyperPod's per-node answers in the order asked. */
-  async act(region: string, cluster: string, action: NodeAction, nodeIds: string[]): Promise<NodeActionResults> {
-    await describeHyperPod(this.cloud, region, cluster);
-    const port = this.cloud.hyperpodNodes;
-    const results = action === 'reboot' ? await port.reboot(region, cluster, nodeIds) : action === 'replace' ? await port.replace(region, cluster, nodeIds) : await port.delete(region, cluster, nodeIds);
-    this.forget(region, cluster);
-    return summarize(action, nodeIds, results);
-  }
-
-  /** On-demand deep health checks of a group's nodes (all of them when none are named). */
-  async deepHealthCheck(region: string, cluster: string, req: StartDeepHealthCheckRequest): Promise<NodeActionResults> {
-    const hp = await describeHyperPod(this.cloud, region, cluster);
-    if (!hp.InstanceGroups?.some((g) => g.InstanceGroupName === req.instanceGroupName)) {
-      throw InputError.field('instanceGroupName', `cluster ${cluster} has no instance group '${req.instanceGroupName}'`);
-    }
-    const ids = req.nodeIds ?? (await this.cloud.hyperpodNodes.listAll(region, cluster, req.instanceGroupName)).filter((n) => n.InstanceGroupName === req.instanceGroupName).map((n) => n.InstanceId!);
-    if (ids.length === 0) throw InputError.field('instanceGroupName', `instance group '${req.instanceGroupName}' has no nodes to check`);
-    await this.cloud.hyperpodNodes.startDeepHealthCheck(region, cluster, req.instanceGroupName, ids, req.checks);
-    this.forget(region, cluster);
-    return summarize('deep-health-check', ids, ids.map((nodeId) => ({ nodeId, ok: true })));
-  }
-
   /** HyperPod's and Kubernetes' events of the cluster, newest first. */
   async events(region: string, cluster: string, query: ListClusterEventsQuery): Promise<{ cluster: string; region: string; events: ClusterEvent[]; notes: string[] }> {
     const hp = await describeHyperPod(this.cloud, region, cluster);
@@ -227,7 +194,8 @@ export class NodeViews {
     return this.snapshots.get(`${region}/${cluster}`, () => this.read(region, cluster));
   }
 
-  private forget(region: string, cluster: string): void {
+  /** Drops the cluster's snapshot: the next listing reads afresh (after a node action changed the nodes). */
+  forget(region: string, cluster: string): void {
     this.snapshots.invalidate(`${region}/${cluster}`);
   }
 
@@ -265,13 +233,6 @@ function healthOf(snap: Snapshot): ClusterHealth {
   const counts: Record<NodeHealthState, number> = { healthy: 0, degraded: 0, failed: 0, transitional: 0 };
   for (const n of snap.nodes) counts[n.health.state]++;
   return clusterHealth(counts, snap.shortfalls);
-}
-
-function summarize(action: NodeActionResults['action'], asked: string[], results: Array<{ nodeId: string; ok: boolean; code?: string; message?: string }>): NodeActionResults {
-  const byId = new Map(results.map((r) => [r.nodeId, r]));
-  const ordered = asked.map((nodeId) => byId.get(nodeId) ?? { nodeId, ok: false, code: 'NoAnswer', message: 'HyperPod did not answer for this node; list the nodes to see its state.' });
-  const succeeded = ordered.filter((r) => r.ok).length;
-  return { action, results: ordered, succeeded, failed: ordered.length - succeeded, next: NEXT_STEP[action] };
 }
 
 /** Page tokens are offsets into the filtered, ordered list; opaque to clients. */

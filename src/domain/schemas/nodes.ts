@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BATCH_DELETE_LIMIT, BATCH_REBOOT_LIMIT, BATCH_REPLACE_LIMIT, DEEP_HEALTH_CHECK_INSTANCE_LIMIT, type NodeAction } from '../instance-groups.js';
 import { GroupShortfallSchema } from '../cluster-health.js';
 import { NodeHealthSchema, NodeHealthStateSchema } from '../node-health.js';
-import { AvailabilityZoneSchema, PageLimitSchema, PageTokenSchema, RegionSchema } from './common.js';
+import { AvailabilityZoneSchema, ClusterRefSchema, PageLimitSchema, PageTokenSchema, RegionSchema } from './common.js';
 import { InstanceGroupNameSchema } from './instance-groups.js';
 
 /**
@@ -10,10 +10,22 @@ import { InstanceGroupNameSchema } from './instance-groups.js';
  * `nodeHealth`, and the actions of the escalation (reboot, replace, delete) with their guards.
  */
 
+/**
+ * AWS's ClusterNodeId (the SageMaker API model): `i-` and 8 or 17 lower-case hex digits, nothing in
+ * between — `i-0123456789` (10 digits) is no id AWS gives out, so it is refused here, not by AWS.
+ */
+export const NODE_ID_PATTERN = /^i-[a-f0-9]{8}(?:[a-f0-9]{9})?$/;
+
 export const NodeIdSchema = z
   .string()
-  .regex(/^i-[0-9a-f]{8,17}$/, 'must be an EC2 instance id such as i-0123456789abcdef0 (the instanceId list_nodes shows)')
+  .regex(NODE_ID_PATTERN, 'must be an EC2 instance id: i- and 8 or 17 hex digits, such as i-0123456789abcdef0 (the instanceId list_nodes shows)')
   .describe('EC2 instance id of a HyperPod node, e.g. i-0123456789abcdef0.');
+
+/** Why `id` is not a node id (NodeIdSchema's own message), or undefined when it is one. */
+export function nodeIdProblem(id: string): string | undefined {
+  const r = NodeIdSchema.safeParse(id);
+  return r.success ? undefined : r.error.issues[0]!.message;
+}
 
 /** The most nodes one request may name: a page of list_nodes. The server batches them to AWS's limits. */
 export const MAX_NODES_PER_REQUEST = 500;
@@ -88,16 +100,22 @@ export function allocatableAccelerators(allocatable: Record<string, string> | un
   return { gpus: count(allocatable?.['nvidia.com/gpu']), neuronDevices: count(allocatable?.['aws.amazon.com/neurondevice']), efa: count(allocatable?.['vpc.amazonaws.com/efa']) };
 }
 
-const CONFIRM_WHY: Record<NodeAction, string | undefined> = {
-  reboot: undefined,
+const CONFIRM_WHY: Record<Exclude<NodeAction, 'reboot'>, string> = {
   replace: 'replacing terminates the instance and destroys its root and secondary volumes (local data is lost); a new instance takes its place',
   delete: 'deleting terminates the instances and removes them from their group, which shrinks by as many',
 };
 
 const PER_CALL: Record<NodeAction, number> = { reboot: BATCH_REBOOT_LIMIT, replace: BATCH_REPLACE_LIMIT, delete: BATCH_DELETE_LIMIT };
 
+/**
+ * The node ids of a batch. Like AWS's Batch* APIs, one bad id does not fail the batch: an entry
+ * that is not a node id (NodeIdSchema) is refused for that node alone (InvalidNodeId in the
+ * operation's per-node results) and the valid ones go ahead. What fails the whole request is what
+ * no node can fix: no entry, too many, a repeated id, an entry longer than AWS's 256 characters,
+ * or not one valid id among them.
+ */
 const NodeIdsSchema = z
-  .array(NodeIdSchema)
+  .array(z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters (AWS\'s ClusterNodeId)'))
   .min(1, 'must name at least one node')
   .max(MAX_NODES_PER_REQUEST, `must name at most ${MAX_NODES_PER_REQUEST} nodes`)
   .superRefine((ids, ctx) => {
@@ -106,46 +124,47 @@ const NodeIdsSchema = z
       if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `names ${id} twice` });
       seen.add(id);
     });
+    if (ids.length > 0 && ids.every((id) => nodeIdProblem(id) !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: `names no node: every entry ${nodeIdProblem(ids[0]!)}` });
+    }
   });
+
+const REGION = RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.');
 
 /**
  * The request of one node action. Replace and delete need `confirm: true` because they lose data
- * or capacity; reboot, the first step after investigating, does not.
+ * or capacity; reboot, the first step after investigating, has no confirm field at all.
  *
  * @example
  * nodeActionRequestSchema('replace').parse({ nodeIds: ['i-0123456789abcdef0'], confirm: true });
  */
 export function nodeActionRequestSchema(action: NodeAction) {
+  const nodeIds = NodeIdsSchema.describe(
+    `Instance ids of the nodes to ${action} (from list_nodes). An entry that is not a node id is refused for that node alone (its per-node result says why); the others go ahead. The server sends them to AWS ${PER_CALL[action]} at a time.`,
+  );
+  const description = `${action[0]!.toUpperCase()}${action.slice(1)} nodes. Escalate in order: investigate, then reboot, then replace${action === 'delete' ? '; delete only to give capacity back' : ''}.`;
+  if (action === 'reboot') return z.object({ region: REGION, nodeIds }).strict().describe(description);
   const why = CONFIRM_WHY[action];
-  const confirm = why
-    ? z.literal(true, `must be true: ${why}`).describe(`Must be true: ${why}.`)
-    : z.literal(true, 'must be true or left out: a reboot needs no confirmation').optional().describe('Not needed: a reboot keeps the instance and its volumes.');
   return z
-    .object({
-      region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
-      nodeIds: NodeIdsSchema.describe(`Instance ids of the nodes to ${action} (from list_nodes). The server sends them to AWS ${PER_CALL[action]} at a time.`),
-      confirm,
-    })
+    .object({ region: REGION, nodeIds, confirm: z.literal(true, `must be true: ${why}`).describe(`Must be true: ${why}.`) })
     .strict()
-    .describe(
-      `${action[0]!.toUpperCase()}${action.slice(1)} nodes. Escalate in order: investigate, then reboot, then replace${action === 'delete' ? '; delete only to give capacity back' : ''}.`,
-    );
+    .describe(description);
 }
 
 export const RebootNodesRequestSchema = nodeActionRequestSchema('reboot');
 export const ReplaceNodesRequestSchema = nodeActionRequestSchema('replace');
 export const DeleteNodesRequestSchema = nodeActionRequestSchema('delete');
-export type NodeActionRequest = z.output<ReturnType<typeof nodeActionRequestSchema>>;
+export type NodeActionRequest = z.output<typeof RebootNodesRequestSchema>;
 
 export const DeepHealthCheckSchema = z.enum(['InstanceStress', 'InstanceConnectivity']).describe('InstanceStress: GPU/Neuron stress, DCGM diagnostics, EFA loopback on each instance; InstanceConnectivity: NCCL/NCCOM tests across instances.');
 
 export const StartDeepHealthCheckRequestSchema = z
   .object({
-    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    region: REGION,
     instanceGroupName: InstanceGroupNameSchema.describe('Instance group whose nodes are checked.'),
     nodeIds: NodeIdsSchema.max(DEEP_HEALTH_CHECK_INSTANCE_LIMIT, `must name at most ${DEEP_HEALTH_CHECK_INSTANCE_LIMIT} nodes (StartClusterHealthCheck's limit)`)
       .optional()
-      .describe('Only these nodes of the group; left out, every node of the group.'),
+      .describe('Only these nodes of the group; left out, every node of the group. An entry that is not a node id is refused for that node alone.'),
     checks: z
       .array(DeepHealthCheckSchema)
       .min(1, 'must name at least one check')
@@ -155,7 +174,7 @@ export const StartDeepHealthCheckRequestSchema = z
       .describe('Which deep health checks to run; both by default.'),
   })
   .strict()
-  .describe('Run deep health checks on demand. The checked nodes take no new work until the checks end; follow them in the node health state (transitional, then healthy or failed).');
+  .describe('Run deep health checks on demand. The checked nodes take no new work until the checks end; the operation ends when every checked node passed or failed.');
 export type StartDeepHealthCheckRequest = z.output<typeof StartDeepHealthCheckRequestSchema>;
 
 // ── responses ────────────────────────────────────────────────────────────────────────────────────
@@ -228,22 +247,45 @@ export const NodeDetailSchema = z
   .describe('Everything about one node.');
 export type NodeDetail = z.infer<typeof NodeDetailSchema>;
 
+// ── node-action operations ───────────────────────────────────────────────────────────────────────
+
+/** The operation kinds of node actions, one per action: each is listed, filtered and locked on its own. */
+export const NODE_ACTION_KINDS = { reboot: 'reboot-nodes', replace: 'replace-nodes', delete: 'delete-nodes', 'deep-health-check': 'deep-health-check' } as const;
+export type NodeActionName = keyof typeof NODE_ACTION_KINDS;
+
+const NodesRefShape = {
+  cluster: ClusterRefSchema,
+  region: RegionSchema,
+  nodeIds: z.array(z.string().min(1).max(256)).min(1).max(MAX_NODES_PER_REQUEST).describe('The ids as asked, in order; those that are not node ids are refused per node.'),
+};
+
+/** reboot-nodes, replace-nodes, delete-nodes: the nodes as asked, with the cluster and Region resolved. */
+export const NodeActionInputSchema = z.object(NodesRefShape).strict();
+export type NodeActionInput = z.output<typeof NodeActionInputSchema>;
+
+/** deep-health-check: the group, its nodes (the service names them all when the request named none) and the checks. */
+export const DeepHealthCheckInputSchema = z.object({ ...NodesRefShape, instanceGroupName: InstanceGroupNameSchema, checks: z.array(DeepHealthCheckSchema).min(1).max(2) }).strict();
+export type DeepHealthCheckInput = z.output<typeof DeepHealthCheckInputSchema>;
+
+export const NodeOutcomeSchema = z
+  .object({
+    nodeId: z.string().describe('The id as asked.'),
+    outcome: z.enum(['succeeded', 'failed']).describe('succeeded: the node reached the end of the action (rebooted and Running, replaced and Running, gone, checks passed); failed: refused or ended badly.'),
+    code: z.string().optional().describe('Why it failed: AWS\'s per-node error code (e.g. InstanceIdNotFound), InvalidNodeId, or the node\'s end state (e.g. Failure).'),
+    message: z.string().optional().describe('Why it failed, in words.'),
+    newInstanceId: z.string().optional().describe('replace: the instance id of the replacement (same logical node).'),
+  })
+  .describe('One node\'s result of a node action.');
+export type NodeOutcome = z.infer<typeof NodeOutcomeSchema>;
+
 export const NodeActionResultSchema = z
   .object({
-    nodeId: z.string(),
-    ok: z.boolean().describe('Whether HyperPod accepted the action for this node.'),
-    code: z.string().optional().describe('AWS error code when refused.'),
-    message: z.string().optional().describe('Why it was refused.'),
-  })
-  .describe('One node\'s outcome.');
-
-export const NodeActionResultsSchema = z
-  .object({
+    cluster: z.string(),
+    region: z.string(),
     action: z.enum(['reboot', 'replace', 'delete', 'deep-health-check']),
-    results: z.array(NodeActionResultSchema).describe('One entry per node asked for, in the order asked.'),
+    results: z.array(NodeOutcomeSchema).describe('One entry per node asked for, in the order asked.'),
     succeeded: z.number().int(),
     failed: z.number().int(),
-    next: z.string().describe('What to watch next.'),
   })
-  .describe('Per-node results of a node action. HyperPod acts asynchronously: follow the nodes\' health until they are healthy again.');
-export type NodeActionResults = z.infer<typeof NodeActionResultsSchema>;
+  .describe('The result of a node-action operation: it ends when every node reached a terminal state for the action; one result per node.');
+export type NodeActionResult = z.infer<typeof NodeActionResultSchema>;

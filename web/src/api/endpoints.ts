@@ -20,7 +20,6 @@ import type {
   CreateClusterInput,
   EventsPage,
   InstanceTypeView,
-  NodeActionResults,
   NodeDetail,
   NodeList,
   NodeListParams,
@@ -76,14 +75,14 @@ export const deleteInstanceGroup = (cluster: string, group: string, region?: str
 export const listNodes = (cluster: string, params: NodeListParams, region?: string) => api<NodeList>(`${apiPath(NODE_PATHS.list, { name: cluster })}${qs({ region, ...params })}`);
 export const getNode = (cluster: string, instanceId: string, region?: string) =>
   api<NodeDetail>(`${apiPath(NODE_PATHS.one, { name: cluster, nodeId: instanceId })}${qs({ region })}`);
-/** Reboot needs no confirmation; replace and delete send `confirm: true` (the user typed the word). */
+/** Reboot needs no confirmation; replace and delete send `confirm: true` (the user typed the word). Answers the operation. */
 export const actOnNodes = (cluster: string, action: 'reboot' | 'replace' | 'delete', nodeIds: string[], region?: string) =>
-  api<NodeActionResults>(apiPath(NODE_PATHS[action], { name: cluster }), {
+  api<Accepted>(apiPath(NODE_PATHS[action], { name: cluster }), {
     method: 'POST',
     body: { nodeIds, ...(action === 'reboot' ? {} : { confirm: true }), ...(region ? { region } : {}) },
   });
 export const startDeepHealthCheck = (cluster: string, body: StartDeepHealthCheckInput) =>
-  api<NodeActionResults>(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { method: 'POST', body });
+  api<Accepted>(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { method: 'POST', body });
 export const listClusterEvents = (cluster: string, params: { group?: string; nodeId?: string; limit?: number }, region?: string) =>
   api<ClusterEvents>(`${apiPath(NODE_PATHS.events, { name: cluster })}${qs({ region, ...params })}`);
 

@@ -9,7 +9,8 @@ import type {
   ClusterEvent,
   ClusterEventsSchema,
   ListNodesQuery,
-  NodeActionResults,
+  NodeActionResult,
+  NodeOutcome,
   NodeDetail,
   NodeList,
   NodeView,
@@ -48,9 +49,9 @@ export interface EventsPage {
 }
 
 // ── nodes, events, autoscaling ───────────────────────────────────────────────────────────────────
-export type { ClusterEvent, NodeActionResults, NodeDetail, NodeList, NodeView };
+export type { ClusterEvent, NodeActionResult, NodeDetail, NodeList, NodeOutcome, NodeView };
 export type NodeHealthState = NodeView['health']['state'];
-export type NodeActionKind = NodeActionResults['action'];
+export type NodeActionKind = NodeActionResult['action'];
 /** A cluster's health rolled up from its nodes and groups; a group short of its target. */
 export type ClusterHealth = NonNullable<ClusterSummary['health']>;
 export type GroupShortfall = NodeList['shortfalls'][number];

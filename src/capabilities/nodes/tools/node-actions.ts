@@ -1,40 +1,45 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
-import { nodeActionRequestSchema, NodeActionResultsSchema, StartDeepHealthCheckRequestSchema, type NodeActionResults } from '../../../domain/schemas/nodes.js';
+import { nodeActionRequestSchema, StartDeepHealthCheckRequestSchema } from '../../../domain/schemas/nodes.js';
 import type { NodeAction } from '../../../domain/instance-groups.js';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
 import { NODE_PATHS } from '../paths.js';
 
 /**
- * `reboot_nodes`, `replace_nodes`, `delete_nodes` and `start_deep_health_check`: synchronous
- * HyperPod node actions with one result per node. The descriptions carry the escalation order.
+ * `reboot_nodes`, `replace_nodes`, `delete_nodes` and `start_deep_health_check`: each starts an
+ * operation that ends when every node reached a terminal state, with one result per node. The
+ * descriptions carry the escalation order and say to poll wait_for_operation.
  */
 
 const ESCALATION = 'Escalation order: investigate (get_node, list_cluster_events) → reboot_nodes → replace_nodes.';
+const POLL =
+  'The answer is an operation that is NOT done: call wait_for_operation with its operationId until it reports "succeeded"; its result.results has one entry per node ' +
+  '(outcome succeeded, or failed with code and message). A nodeIds entry that is not a node id fails for that node alone; the others go ahead.';
 
 const TOOLS: Record<NodeAction, { title: string; description: string; destructive: boolean }> = {
   reboot: {
     title: 'Reboot nodes',
     description:
       `Reboot HyperPod nodes (BatchRebootClusterNodes): the instances and their volumes stay. The first remedy after investigating a failed or degraded node. ${ESCALATION} ` +
-      'The answer has one result per node (accepted or refused with why); the reboot itself takes minutes: follow list_nodes until the nodes are healthy.',
+      `The operation ends when each node runs again (minutes). ${POLL}`,
     destructive: false,
   },
   replace: {
     title: 'Replace nodes',
     description:
       `Replace HyperPod nodes with new hardware (BatchReplaceClusterNodes). DESTRUCTIVE: the instance is terminated and data on its volumes is lost. ` +
-      `Only after a reboot did not help. ${ESCALATION} Get the user's explicit yes for these nodes, then pass confirm: true. One result per node; follow list_nodes ` +
-      'until the replacements are healthy (they get new instance ids).',
+      `Only after a reboot did not help. ${ESCALATION} Get the user's explicit yes for these nodes, then pass confirm: true. The operation ends when each ` +
+      `replacement runs (its result names the new instance id). ${POLL}`,
     destructive: true,
   },
   delete: {
     title: 'Delete nodes',
     description:
       'Delete HyperPod nodes (BatchDeleteClusterNodes): terminates the instances and shrinks their groups. DESTRUCTIVE, and not a way to heal a node — ' +
-      `${ESCALATION} Use it only to give capacity back; get the user's explicit yes, then pass confirm: true. One result per node.`,
+      `${ESCALATION} Use it only to give capacity back; get the user's explicit yes, then pass confirm: true. The operation ends when each node is gone. ${POLL}`,
     destructive: true,
   },
 };
@@ -47,11 +52,10 @@ export function registerNodeActionTools(server: McpServer, api: RestClient): voi
       title: t.title,
       description: t.description,
       input: nodeActionRequestSchema(action).extend({ cluster: ClusterRefSchema }),
-      output: NodeActionResultsSchema,
+      output: OperationStartedSchema,
       annotations: { readOnlyHint: false, destructiveHint: t.destructive, idempotentHint: action !== 'reboot', openWorldHint: true },
       async run({ cluster, ...body }, { api, signal }) {
-        const data = await api.post<NodeActionResults>(apiPath(NODE_PATHS[action], { name: cluster }), { body, signal });
-        return { text: resultsText(data), data };
+        return startedAnswer(await api.post(apiPath(NODE_PATHS[action], { name: cluster }), { body, signal }), `${action}_nodes`);
       },
     });
   }
@@ -64,24 +68,18 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     description:
       'Run deep health checks on nodes of one instance group (StartClusterHealthCheck): InstanceStress (GPU/Neuron stress, DCGM, EFA loopback) and ' +
       'InstanceConnectivity (NCCL across nodes). Part of investigating a node whose fault is unclear. The checked nodes take no new work until the ' +
-      'checks end: follow list_nodes (transitional, then healthy or failed with deep-health-check-failed).',
+      `checks end; the operation ends when each node passed (Running again) or failed. A node that is not a Running node of the group fails alone. ${POLL}`,
     // `group`, as every tool names a group (docs/MCP.md → Names); the REST body calls it instanceGroupName.
     input: StartDeepHealthCheckRequestSchema.omit({ instanceGroupName: true }).extend({
       cluster: ClusterRefSchema,
       group: StartDeepHealthCheckRequestSchema.shape.instanceGroupName,
     }),
     restFields: { instanceGroupName: 'group' },
-    output: NodeActionResultsSchema,
+    output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ cluster, group, ...rest }, { api, signal }) {
       const body = { instanceGroupName: group, ...rest };
-      const data = await api.post<NodeActionResults>(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal });
-      return { text: resultsText(data), data };
+      return startedAnswer(await api.post(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal }), 'start_deep_health_check');
     },
   });
-}
-
-function resultsText(r: NodeActionResults): string {
-  const lines = r.results.map((x) => `- ${x.nodeId}: ${x.ok ? 'accepted' : `refused (${x.code ?? 'error'}: ${x.message ?? 'no message'})`}`);
-  return [`${r.action}: ${r.succeeded} accepted, ${r.failed} refused.`, ...lines, r.next].join('\n');
 }

@@ -9,11 +9,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { ProblemError } from '../../../../web/src/api/client.js';
+import { useEffect, useState } from 'react';
 import { actOnNodes, startDeepHealthCheck } from '../../../../web/src/api/endpoints.js';
-import { keys } from '../../../../web/src/api/queries.js';
-import type { NodeActionKind, NodeActionResults, NodeView } from '../../../../web/src/api/types.js';
+import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
+import type { Accepted, NodeActionKind, NodeActionResult, NodeOutcome, NodeView } from '../../../../web/src/api/types.js';
+import { OperationLink } from '../../../../web/src/components/OperationLink.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { EscalationOrder, NodeHealthIndicator } from './health.js';
 
@@ -60,77 +60,88 @@ const CHECKS: Array<{ value: Check; label: string; description: string }> = [
   { value: 'InstanceConnectivity', label: 'Instance connectivity', description: 'NCCL/NCCOM tests across the instances' },
 ];
 
-/** Turns a refused request for one group into per-node refusals, so a multi-group check reports every node. */
-function refusedAll(nodeIds: string[], error: unknown): NodeActionResults['results'] {
-  const code = error instanceof ProblemError ? (error.problem.code ?? `HTTP ${error.status}`) : 'Error';
-  const message = error instanceof ProblemError ? [error.problem.detail ?? error.problem.title, ...error.fieldMessages].filter(Boolean).join(' ') : String(error);
-  return nodeIds.map((nodeId) => ({ nodeId, ok: false, code, message }));
-}
+/** One request of the action: the operation it started, or why it was refused (a multi-group check sends one per group). */
+type Sent = { group?: string; accepted?: Accepted; error?: unknown };
 
-async function runDeepHealthChecks(cluster: string, region: string, target: NodeActionTarget, checks: Check[]): Promise<NodeActionResults> {
+async function runDeepHealthChecks(cluster: string, region: string, target: NodeActionTarget, checks: Check[]): Promise<Sent[]> {
   if (target.nodes.length === 0) {
-    return startDeepHealthCheck(cluster, { region, instanceGroupName: target.group!, checks });
+    return [{ group: target.group, accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: target.group!, checks }) }];
   }
-  // StartClusterHealthCheck takes one group per request: one call per group, results merged in the order chosen.
+  // StartClusterHealthCheck takes one group per request: one operation per group.
   const byGroup = new Map<string, string[]>();
   for (const n of target.nodes) byGroup.set(n.instanceGroupName, [...(byGroup.get(n.instanceGroupName) ?? []), n.instanceId]);
   if (byGroup.size === 1) {
     const [[group, nodeIds]] = [...byGroup];
-    return startDeepHealthCheck(cluster, { region, instanceGroupName: group!, nodeIds: nodeIds!, checks });
+    return [{ group, accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: group!, nodeIds: nodeIds!, checks }) }];
   }
-  const answers = await Promise.all(
-    [...byGroup].map(async ([group, nodeIds]) => {
+  return Promise.all(
+    [...byGroup].map(async ([group, nodeIds]): Promise<Sent> => {
       try {
-        return (await startDeepHealthCheck(cluster, { region, instanceGroupName: group, nodeIds, checks })).results;
-      } catch (err) {
-        return refusedAll(nodeIds, err);
+        return { group, accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: group, nodeIds, checks }) };
+      } catch (error) {
+        return { group, error };
       }
     }),
   );
-  const byId = new Map(answers.flat().map((r) => [r.nodeId, r]));
-  const results = target.nodes.map((n) => byId.get(n.instanceId)!);
-  const succeeded = results.filter((r) => r.ok).length;
-  return {
-    action: 'deep-health-check',
-    results,
-    succeeded,
-    failed: results.length - succeeded,
-    next: 'The checked nodes take no new work while the checks run (transitional); they end healthy (Passed) or failed (deep-health-check-failed).',
-  };
 }
 
-export function NodeResultsTable({ results }: { results: NodeActionResults }) {
+const OUTCOME_WORD: Record<NodeOutcome['outcome'], string> = { succeeded: 'Succeeded', failed: 'Failed' };
+
+/** The per-node results of a finished node-action operation. */
+export function NodeResultsTable({ result }: { result: NodeActionResult }) {
+  return (
+    <Table
+      data-testid="node-results"
+      variant="embedded"
+      items={result.results}
+      trackBy="nodeId"
+      wrapLines
+      header={<Box variant="h3">{`${result.succeeded} succeeded, ${result.failed} failed`}</Box>}
+      columnDefinitions={[
+        { id: 'node', header: 'Node', cell: (r) => <span data-testid={`node-result-${r.nodeId}`}>{r.nodeId}</span>, isRowHeader: true },
+        {
+          id: 'outcome',
+          header: 'Outcome',
+          cell: (r) => (
+            <span data-testid={`node-result-status-${r.nodeId}`} data-outcome={r.outcome}>
+              <StatusIndicator type={r.outcome === 'succeeded' ? 'success' : 'error'}>{OUTCOME_WORD[r.outcome]}</StatusIndicator>
+            </span>
+          ),
+        },
+        { id: 'code', header: 'Code', cell: (r) => r.code ?? '—' },
+        { id: 'message', header: 'Why', cell: (r) => r.message ?? (r.newInstanceId ? `Replaced by ${r.newInstanceId}` : '—') },
+      ]}
+    />
+  );
+}
+
+/** A started node action: a link to its operation page while it runs, then its per-node results. */
+function NodeOperation({ sent, accepted, cluster, region }: { sent: Sent; accepted: Accepted; cluster: string; region: string }) {
+  const qc = useQueryClient();
+  const view = useOperation(accepted.operation.id).data ?? accepted.operation;
+  const ended = isTerminal(view);
+  useEffect(() => {
+    if (ended) void qc.invalidateQueries({ queryKey: keys.nodes(cluster, region) });
+  }, [ended, qc, cluster, region]);
+  const result = view.status === 'succeeded' ? (view.result as NodeActionResult | undefined) : undefined;
   return (
     <SpaceBetween size="s">
-      <Table
-        data-testid="node-results"
-        variant="embedded"
-        items={results.results}
-        trackBy="nodeId"
-        wrapLines
-        header={<Box variant="h3">{`${results.succeeded} accepted, ${results.failed} refused`}</Box>}
-        columnDefinitions={[
-          { id: 'node', header: 'Node', cell: (r) => <span data-testid={`node-result-${r.nodeId}`}>{r.nodeId}</span>, isRowHeader: true },
-          {
-            id: 'outcome',
-            header: 'Outcome',
-            cell: (r) => (
-              <span data-testid={`node-result-status-${r.nodeId}`} data-ok={String(r.ok)}>
-                <StatusIndicator type={r.ok ? 'success' : 'error'}>{r.ok ? 'Accepted' : 'Refused'}</StatusIndicator>
-              </span>
-            ),
-          },
-          { id: 'code', header: 'Code', cell: (r) => r.code ?? '—' },
-          { id: 'message', header: 'Message', cell: (r) => r.message ?? '—' },
-        ]}
-      />
-      <Alert type="info" header="What to watch next">{results.next}</Alert>
+      <Box data-testid="node-action-operation" data-status={view.status}>
+        {sent.group ? `Group ${sent.group}: ` : ''}
+        <OperationLink op={view} testId="node-action-operation-link" />
+        {!ended && ' — it ends when every node reached the end of the action; you may close this dialog, the operation goes on.'}
+      </Box>
+      {view.status === 'failed' && view.error && (
+        <Alert type="error" header="The operation failed">{`${view.error.code}: ${view.error.message}`}</Alert>
+      )}
+      {result && <NodeResultsTable result={result} />}
     </SpaceBetween>
   );
 }
 
 /**
- * Confirms a node action, sends it, then shows HyperPod's answer node by node. Replace and delete
+ * Confirms a node action, starts it (an operation), then follows the operation: a link to its page,
+ * and once it ended the result node by node. Replace and delete
  * lose data or capacity, so the user types the action's word first; every action shows the
  * escalation order so that nobody replaces what a reboot would have healed.
  */
@@ -141,10 +152,13 @@ export function NodeActionModal({ cluster, region, target, onDismiss }: Props) {
   const [checks, setChecks] = useState<Check[]>(['InstanceStress', 'InstanceConnectivity']);
   const word = CONFIRM_WORD[action];
   const run = useMutation({
-    mutationFn: (): Promise<NodeActionResults> => {
+    mutationFn: async (): Promise<Sent[]> => {
       const ids = nodes.map((n) => n.instanceId);
       if (action === 'deep-health-check') return runDeepHealthChecks(cluster, region, target, checks);
-      return actOnNodes(cluster, action, ids, region);
+      return [{ accepted: await actOnNodes(cluster, action, ids, region) }];
+    },
+    onSuccess: (sent) => {
+      for (const s of sent) if (s.accepted) qc.setQueryData(keys.operation(s.accepted.operation.id), s.accepted.operation);
     },
     onSettled: () => void qc.invalidateQueries({ queryKey: keys.nodes(cluster, region) }),
   });
@@ -231,7 +245,15 @@ export function NodeActionModal({ cluster, region, target, onDismiss }: Props) {
             <ProblemText error={run.error} />
           </Alert>
         )}
-        {done && <NodeResultsTable results={done} />}
+        {done?.map((sent, i) =>
+          sent.accepted ? (
+            <NodeOperation key={sent.accepted.operation.id} sent={sent} accepted={sent.accepted} cluster={cluster} region={region} />
+          ) : (
+            <Alert key={`refused-${i}`} type="error" header={`The request${sent.group ? ` for group ${sent.group}` : ''} was refused`} data-testid="node-action-error">
+              <ProblemText error={sent.error} />
+            </Alert>
+          ),
+        )}
       </SpaceBetween>
     </Modal>
   );
