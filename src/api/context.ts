@@ -28,6 +28,8 @@ export interface ServerConfig {
   cloud: 'sandbox' | 'aws';
   region: string;
   version: string;
+  /** How many times faster than real time the cloud's clock runs (the sandbox's speed; 1 on AWS). */
+  clockSpeed?: number;
   /** Bearer token every request must carry (required when binding beyond loopback). */
   token?: string;
 }

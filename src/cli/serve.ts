@@ -76,7 +76,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const logger =
     options.logger ?? createServerLogger({ ...(options.logFormat ? { format: options.logFormat } : {}), ...(options.logLevel ? { level: options.logLevel } : {}) });
   const session = await connectCloud(options, logger);
-  const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), token: options.token };
+  const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), clockSpeed: 1 / (options.pollTimeScale ?? 1), token: options.token };
   const ctx = sessionApiContext(session, config);
   let baseUrl = '';
   let app: FastifyInstance | undefined;

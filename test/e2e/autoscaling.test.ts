@@ -134,9 +134,13 @@ describe('managed node autoscaling (HyperPod-managed Karpenter) through REST and
       const pods = JSON.parse((await kube.kubectl(['get', 'pods', '-l', 'app=infer', '-o', 'json'])).stdout).items;
       return pods.length === 2 && pods.every((p: any) => p.status.phase === 'Running');
     });
-    const nodes = await server.api('GET', '/api/v1/clusters/elastic/nodes?group=gpu');
-    assert.equal(nodes.body.total, 2);
-    assert.ok(nodes.body.nodes.every((n: any) => n.instanceType === GPU && n.health.state === 'healthy'), JSON.stringify(nodes.body.nodes));
+    // The node table reads a snapshot shared for a few seconds (the group and health views read it too
+    // while the group is short): it shows the new nodes healthy within that time.
+    const nodes = await until('the node table to show both GPU nodes healthy', async () => {
+      const r = await server.api('GET', '/api/v1/clusters/elastic/nodes?group=gpu');
+      return r.body.total === 2 && r.body.nodes.every((n: any) => n.health.state === 'healthy') && r;
+    }, 15);
+    assert.ok(nodes.body.nodes.every((n: any) => n.instanceType === GPU), JSON.stringify(nodes.body.nodes));
     const events = (await server.api('GET', '/api/v1/clusters/elastic/events?group=gpu')).body.events;
     assert.ok(events.some((e: any) => /Autoscaling \(Karpenter\) added a node to instance group 'gpu'/.test(e.message)), JSON.stringify(events.slice(0, 5)));
 

@@ -101,7 +101,7 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     assert.equal(op.next.tool, 'get_cluster', 'a create is followed by get_cluster');
     // Storage claims are Bound in kubectl, and get_cluster reports each claim's phase read from Kubernetes.
     assert.match((await kube.kubectl(['get', 'pvc', '-n', 'default'])).stdout, /\nshared-fsx\s+Bound\s+agent-fsx-pv\s+[\s\S]*\nshared-s3\s+Bound\s+agent-s3-pv\s+/);
-    const again = await call(stdio, 'get_cluster', { name: 'agent' });
+    const again = await call(stdio, 'get_cluster', { cluster: 'agent' });
     assert.deepEqual((again.structuredContent as any).storage.claims, [
       { claim: 'default/shared-s3', store: 's3', phase: 'Bound', volumeName: 'agent-s3-pv' },
       { claim: 'default/shared-fsx', store: 'fsx', phase: 'Bound', volumeName: 'agent-fsx-pv' },

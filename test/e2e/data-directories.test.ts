@@ -47,6 +47,7 @@ describe('data directories: one per cloud and account, one server each', () => {
     const aws = await server('aws');
     const config = (await aws.api('GET', '/api/v1/config')).body;
     assert.deepEqual([config.cloud, config.accountId, config.cloudAccess.ready], ['aws', ACCOUNT, true]);
+    assert.equal(config.clockSpeed, SPEED, 'the config says how fast the cloud\'s clock runs (the UI says so beside cloud times)');
     assert.deepEqual((await aws.api('GET', '/api/v1/operations')).body.operations, [], 'the AWS server lists none of the sandbox\'s operations');
     assert.equal((await aws.api('GET', `/api/v1/operations/${sandboxOp.id}`)).status, 404);
     assert.equal((await aws.api('POST', `/api/v1/operations/${sandboxOp.id}/cancel`)).status, 404, 'nor can it cancel one');

@@ -10,6 +10,7 @@ export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<nev
     region: ctx.config.region,
     accountId: state.accountId,
     version: ctx.config.version,
+    clockSpeed: ctx.config.clockSpeed ?? 1,
     cloudAccess: state.access,
   });
   routes.define(

@@ -23,6 +23,10 @@ export const ServerConfigViewSchema = z.object({
   region: z.string().describe('The default Region of every call that omits one.'),
   accountId: z.string().nullable().describe('The AWS account the server acts in (000000000000 on the sandbox); null until its credentials work.'),
   version: z.string(),
+  clockSpeed: z
+    .number()
+    .positive()
+    .describe('How many times faster than real time the cloud\'s clock runs: 1 on AWS; the sandbox\'s speed (`--sandbox-speed`, default 20) on the sandbox, whose event and launch times therefore run ahead of the wall clock.'),
   cloudAccess: CloudAccessSchema,
 });
 export type ServerConfigView = z.infer<typeof ServerConfigViewSchema>;

@@ -8,6 +8,7 @@ import { keys, useConfig } from '../api/queries.js';
 import type { CloudAccessProblem, ServerConfig } from '../api/types.js';
 import { ProblemText } from '../hooks/notifications.js';
 import { formatTime } from '../lib/format.js';
+import { useCloudClockNote } from '../hooks/cloud-clock.js';
 
 const HEADLINES: Record<CloudAccessProblem['code'], string> = {
   NoCredentials: 'No AWS credentials',
@@ -43,6 +44,7 @@ function NotConnected({ config }: { config: ServerConfig }) {
  */
 export function useCloudNotice(): FlashbarProps.MessageDefinition[] {
   const config = useConfig();
+  const clockNote = useCloudClockNote();
   const qc = useQueryClient();
   const [dismissed, setDismissed] = useState(() => sessionStorage.getItem('instantstart.cloudNotice') === 'dismissed');
   const check = useMutation({
@@ -91,7 +93,7 @@ export function useCloudNotice(): FlashbarProps.MessageDefinition[] {
       type: sandbox ? 'info' : 'warning',
       header: sandbox ? 'Sandbox cloud' : `AWS account ${data.accountId ?? ''} (${data.region})`,
       content: sandbox
-        ? 'This server runs on the local sandbox cloud: clusters, nodes and storage are simulated, nothing is created in AWS and nothing costs money.'
+        ? `This server runs on the local sandbox cloud: clusters, nodes and storage are simulated, nothing is created in AWS and nothing costs money.${clockNote ? ` ${clockNote}` : ''}`
         : 'This server calls real AWS: clusters, instances and storage you create here are billed to this account.',
       dismissible: true,
       dismissLabel: 'Dismiss',

@@ -16,6 +16,7 @@ import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { formatTime } from '../../../../web/src/lib/format.js';
 import { EventsTable } from './events/EventsTable.js';
 import { EscalationOrder, NodeHealthIndicator, suggestedActionLabel } from './health.js';
+import { useCloudClockNote } from '../../../../web/src/hooks/cloud-clock.js';
 
 interface Props {
   cluster: string;
@@ -76,6 +77,7 @@ function Facts({ d }: { d: NodeDetail }) {
 }
 
 function Body({ d }: { d: NodeDetail }) {
+  const clockNote = useCloudClockNote();
   const labels = Object.entries(d.labels).sort(([a], [b]) => a.localeCompare(b));
   return (
     <SpaceBetween size="l">
@@ -120,7 +122,7 @@ function Body({ d }: { d: NodeDetail }) {
         variant="embedded"
         events={d.events}
         hideSubject
-        header={<Header variant="h3" counter={`(${d.events.length})`} description="HyperPod and Kubernetes events of this node, newest first.">Events</Header>}
+        header={<Header variant="h3" counter={`(${d.events.length})`} description={`HyperPod and Kubernetes events of this node, newest first.${clockNote ? ` ${clockNote}` : ''}`}>Events</Header>}
         empty={<Box textAlign="center">No recent events for this node</Box>}
       />
       <ExpandableSection headerText={`Kubernetes labels (${labels.length})`} data-testid="node-detail-labels">

@@ -8,6 +8,7 @@ import { useClusterEvents, useInstanceGroups } from '../../../../../web/src/api/
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
 import { formatClock } from '../../../../../web/src/lib/format.js';
 import { EventsTable } from './EventsTable.js';
+import { useCloudClockNote } from '../../../../../web/src/hooks/cloud-clock.js';
 
 const ALL: SelectProps.Option = { value: '', label: 'All instance groups' };
 const LIMIT = 100;
@@ -17,6 +18,7 @@ const LIMIT = 100;
  * server, newest first, refreshed every 10 s. What the server could not read comes as notes.
  */
 export function EventsPanel({ cluster, region }: { cluster: string; region: string }) {
+  const clockNote = useCloudClockNote();
   const [group, setGroup] = useState('');
   const groups = useInstanceGroups(cluster, region);
   const events = useClusterEvents(cluster, region, group || undefined, LIMIT);
@@ -40,7 +42,7 @@ export function EventsPanel({ cluster, region }: { cluster: string; region: stri
           <Header
             variant="h2"
             counter={data ? `(${data.events.length})` : undefined}
-            description={`HyperPod cluster events and Kubernetes node events, newest first (the latest ${LIMIT}).${events.dataUpdatedAt ? ` Updated ${formatClock(new Date(events.dataUpdatedAt).toISOString())}.` : ''}`}
+            description={`HyperPod cluster events and Kubernetes node events, newest first (the latest ${LIMIT}).${events.dataUpdatedAt ? ` Updated ${formatClock(new Date(events.dataUpdatedAt).toISOString())}.` : ''}${clockNote ? ` ${clockNote}` : ''}`}
           >
             Events
           </Header>
