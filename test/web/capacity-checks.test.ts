@@ -101,7 +101,7 @@ describe('capacity checks in the web UI: wizard quota check, type order and filt
 
   it('the scale dialog refuses a count past the quota before submit, and allows one that fits', async () => {
     const updatesBefore = (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length;
-    await page.goto(`${server.url}/clusters/ui-scale`);
+    await page.goto(`${server.url}/clusters/ui-scale/instance-groups`);
     await page.locator('[data-testid="group-scale-workers"]').click();
     await page.locator('[data-testid="scale-count"] input').fill('11');
     await page.locator('[data-testid="scale-check-problem"]').first().waitFor();

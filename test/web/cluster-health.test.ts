@@ -58,7 +58,8 @@ describe('cluster health in the web UI: live node changes on the cluster page, t
   after(() => stopAll(browser, server, sb));
 
   it('shows a node fault and its recovery on the cluster page as they happen, before any 10 s refresh', async () => {
-    await page.goto(`${server.url}/clusters/${CLUSTER}`);
+    // The Nodes tab: the header (every tab's) and the node table at once.
+    await page.goto(`${server.url}/clusters/${CLUSTER}/nodes`);
     await page.locator('[data-testid="cluster-header-health"][data-state="healthy"]').waitFor();
     await page.locator(`[data-testid="node-health-${ids[0]}"][data-state="healthy"]`).waitFor();
     const loadedAt = Date.now();
@@ -95,6 +96,7 @@ describe('cluster health in the web UI: live node changes on the cluster page, t
     const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: ids[1], health: 'UnschedulablePendingReboot', reason: 'Xid 79: GPU has fallen off the bus' } });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
     await page.locator('[data-testid="cluster-header-health"][data-state="failed"]').waitFor({ timeout: 15_000 });
+    await page.goto(`${server.url}/clusters/${CLUSTER}`); // the Overview tab
     const overview = page.locator('[data-testid="cluster-overview-health"][data-state="failed"]');
     await overview.waitFor();
     assert.match(await overview.innerText(), /1 node failed/);

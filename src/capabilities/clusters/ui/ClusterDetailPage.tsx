@@ -7,7 +7,6 @@ import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Tabs from '@cloudscape-design/components/tabs';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -159,9 +158,7 @@ export function ClusterDetailPage() {
         ) : (
           c.activeOperation && (
             <Alert type="info" header="An operation is working on this cluster" data-testid="cluster-active-operation">
-              <StatusIndicator type="in-progress">
-                <OperationLink op={c.activeOperation} />
-              </StatusIndicator>
+              <OperationLink op={c.activeOperation} />
             </Alert>
           )
         )}

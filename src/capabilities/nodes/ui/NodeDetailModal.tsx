@@ -15,7 +15,7 @@ import type { NodeActionKind, NodeDetail, NodeView } from '../../../../web/src/a
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { formatTime } from '../../../../web/src/lib/format.js';
 import { EventsTable } from './events/EventsTable.js';
-import { EscalationOrder, NodeHealthIndicator, suggestedActionLabel } from './health.js';
+import { EscalationOrder, HEALTH_LABEL, suggestedActionLabel } from './health.js';
 import { useCloudClockNote } from '../../../../web/src/hooks/cloud-clock.js';
 
 interface Props {
@@ -33,7 +33,8 @@ function Verdict({ node }: { node: NodeView }) {
   const { health } = node;
   const type = health.state === 'healthy' ? 'success' : health.state === 'transitional' ? 'info' : health.state === 'degraded' ? 'warning' : 'error';
   return (
-    <Alert type={type} header={<span data-testid="node-detail-health" data-state={health.state}><NodeHealthIndicator state={health.state} /></span>}>
+    // The alert's own icon says the state: a status indicator in its header would show a second one.
+    <Alert type={type} header={<span data-testid="node-detail-health" data-state={health.state}>{HEALTH_LABEL[health.state]}</span>}>
       <SpaceBetween size="xxs">
         <Box data-testid="node-detail-reason">{health.reason}</Box>
         <Box variant="small">{`Cause code ${health.code} · next step: ${suggestedActionLabel(health.suggestedAction)}`}</Box>
