@@ -27,7 +27,7 @@ Prints an ExecCredential with an EKS bearer token (like 'aws eks get-token'), fo
 
 function regionOf(value: string | undefined): string {
   const region = value ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-  if (!region) throw new UsageError('no region: pass --region or set AWS_REGION');
+  if (!region) throw new UsageError('no region: pass --region or set AWS_REGION (for the sandbox, first run the export lines `instantstart serve` printed: they set the endpoint, the throwaway keys and the Region)');
   return region;
 }
 

@@ -123,6 +123,10 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await page.goto(`${server.url}${href}`);
     await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor();
     assert.match(await page.locator('body').innerText(), /reboot-nodes/);
+    // Its per-node results are a table with labelled columns, not a JSON string.
+    const results = page.locator('[data-testid="operation-result-table-results"]');
+    assert.match(await results.innerText(), new RegExp(`Node id[\\s\\S]*Outcome[\\s\\S]*${victim}[\\s\\S]*succeeded`));
+    assert.doesNotMatch(await page.locator('[data-testid="operation-result"]').innerText(), /"nodeId"/);
     await openCluster();
   });
 

@@ -8,6 +8,7 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
+import Table from '@cloudscape-design/components/table';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
@@ -23,13 +24,44 @@ import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { useNow } from '../../../../web/src/hooks/use-now.js';
 import { clusterPath, formatDuration, formatTime, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
 
-/** A result value as a person reads it: yes/no, a list, a number; identifiers stay in code style. */
+type Row = Record<string, unknown>;
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A list of records (one result per node, say): shown as a table, one column per field. */
+const isRows = (v: unknown): v is Row[] => Array.isArray(v) && v.length > 0 && v.every(isRow);
+
+/** A result value as a person reads it: yes/no, a list, a number, labelled fields; identifiers stay in code style. */
 function ResultValue({ value }: { value: unknown }) {
   if (value === undefined || value === null || value === '') return <>—</>;
   if (typeof value === 'boolean') return <>{value ? 'Yes' : 'No'}</>;
   if (typeof value === 'number') return <>{value}</>;
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object')) return <>{value.join(', ') || '—'}</>;
+  if (isRow(value)) {
+    return (
+      <SpaceBetween size="xxxs">
+        {Object.entries(value).map(([k, v]) => (
+          <div key={k}>
+            <Box variant="awsui-key-label" display="inline">{fieldLabel(k)}</Box>: <ResultValue value={v} />
+          </div>
+        ))}
+      </SpaceBetween>
+    );
+  }
   return <Box variant="code">{typeof value === 'string' ? value : JSON.stringify(value)}</Box>;
+}
+
+/** A list of records from the result as a table; columns are the records' fields, labelled. */
+function ResultTable({ name, rows }: { name: string; rows: Row[] }) {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return (
+    <Table
+      variant="embedded"
+      data-testid={`operation-result-table-${name}`}
+      header={<Header variant="h3" counter={`(${rows.length})`}>{fieldLabel(name)}</Header>}
+      items={rows}
+      wrapLines
+      columnDefinitions={columns.map((c) => ({ id: c, header: fieldLabel(c), cell: (r: Row) => <ResultValue value={r[c]} /> }))}
+    />
+  );
 }
 
 /** Where the operation acts; operations journaled by older versions did not record it. */
@@ -139,7 +171,13 @@ export function OperationPage() {
         <PhaseTable operation={op} />
         {result.length > 0 && (
           <Container header={<Header variant="h2">Result</Header>} data-testid="operation-result">
-            <KeyValuePairs columns={3} items={result.map(([k, v]) => ({ label: <span data-testid="operation-result-label">{fieldLabel(k)}</span>, value: <ResultValue value={v} /> }))} />
+            <SpaceBetween size="m">
+              <KeyValuePairs
+                columns={3}
+                items={result.filter(([, v]) => !isRows(v)).map(([k, v]) => ({ label: <span data-testid="operation-result-label">{fieldLabel(k)}</span>, value: <ResultValue value={v} /> }))}
+              />
+              {result.flatMap(([k, v]) => (isRows(v) ? [<ResultTable key={k} name={k} rows={v} />] : []))}
+            </SpaceBetween>
           </Container>
         )}
         <LogViewer operationId={op.id} live={!isTerminal(op)} />
