@@ -6,6 +6,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Capability } from '../capabilities/capability.js';
+import type { OperationView } from '../domain/schemas/operations.js';
 import type { ApiContext } from './context.js';
 import { LiveTopics } from './live-topics.js';
 import { registerLiveUpdates } from './live-updates.js';
@@ -72,8 +73,14 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   const routes = new RouteRegistry();
   const region = (requested?: string) => requested ?? ctx.config.region;
   const live = new LiveTopics();
+  const checkRetry = async (operation: OperationView): Promise<void> => {
+    for (const capability of options.capabilities) {
+      const check = capability.retryChecks && Object.hasOwn(capability.retryChecks, operation.kind) ? capability.retryChecks[operation.kind] : undefined;
+      if (check) await check(ctx.service(capability), operation);
+    }
+  };
   for (const capability of options.capabilities) {
-    capability.routes?.({ app, routes, api: ctx, service: () => ctx.service(capability), region, live });
+    capability.routes?.({ app, routes, api: ctx, service: () => ctx.service(capability), region, live, checkRetry });
   }
   registerLiveUpdates(app, ctx, live);
   const openapi = buildOpenApi(routes.routes, { version: ctx.config.version });

@@ -5,6 +5,7 @@ import type { RouteRegistry } from '../api/route.js';
 import type { AwsCatalog } from '../cloud/aws/catalog.js';
 import type { CloudPort } from '../cloud/ports.js';
 import type { AnyWorkflow } from '../engine/workflow.js';
+import type { OperationView } from '../domain/schemas/operations.js';
 import type { ToolRegistration } from '../mcp/tool-set.js';
 import type { ActiveClusterPort, WorkflowDeps } from '../workflows/context.js';
 import type { OperationsLookup } from './clusters/views.js';
@@ -30,6 +31,12 @@ export interface Capability<S = unknown> extends ServiceKey<S> {
   routes?(r: RouteContext<S>): void;
   /** MCP tools: each registers one tool that is a REST call (src/mcp/tool-kit.ts). */
   tools?: ToolRegistration[];
+  /**
+   * What a retry of one of its operation kinds must pass first, on every face (REST, MCP, UI): e.g.
+   * a scale's quota check, so that a retry cannot repeat a count that no longer fits. Throws a 4xx
+   * problem to refuse; nothing is retried then.
+   */
+  retryChecks?: { readonly [kind: string]: (service: S, operation: OperationView) => Promise<void> };
 }
 
 /** What a capability's service is built from: the workspace's ports, and the other capabilities' services. */
@@ -53,6 +60,8 @@ export interface RouteContext<S> {
   region(requested?: string): string;
   /** What browsers can watch over the WebSocket (src/api/live-topics.ts). */
   live: LiveTopics;
+  /** Runs the retry check the operation's capability declares for its kind (Capability.retryChecks), if any. */
+  checkRetry(operation: OperationView): Promise<void>;
 }
 
 export type { ToolRegistration };

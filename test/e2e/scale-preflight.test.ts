@@ -20,6 +20,8 @@ describe('scale runs the create\'s checks first (REST): quota problems are a 422
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
   });
   after(() => stopAll(server, sb));
+  /** SageMaker changes so far (UpdateCluster, BatchAddClusterNodes, …): a refusal must add none. */
+  const sagemakerMutations = async () => (await sb.calls({ service: 'sagemaker', mutating: true })).length;
 
   it('the preflight answers what the growth adds and whether it fits, changing nothing', async () => {
     const mutationsBefore = (await sb.calls({ mutating: true })).length;
@@ -40,14 +42,14 @@ describe('scale runs the create\'s checks first (REST): quota problems are a 422
   });
 
   it('PATCH refuses a growth past the quota with a 422 in sentences, starting no operation and calling no UpdateCluster', async () => {
-    const updatesBefore = (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length;
+    const mutationsBefore = await sagemakerMutations();
     const opsBefore = (await server.api('GET', '/api/v1/operations')).body.operations.length;
     const r = await server.api('PATCH', groupUrl, { instanceCount: QUOTA + 1 });
     assert.equal(r.status, 422, JSON.stringify(r.body));
     assert.match(r.body.detail, /^Instance group workers cannot grow from 1 to 11 instances: The quota 'ml\.c5\.xlarge for cluster usage' is 10/);
     assert.doesNotMatch(r.body.detail, /instanceCount:/);
     assert.ok(r.body.errors.some((e: any) => e.path === 'instanceCount' && /request-service-quota-increase/.test(e.message)), JSON.stringify(r.body));
-    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length, updatesBefore, 'nothing was sent');
+    assert.equal(await sagemakerMutations(), mutationsBefore, 'nothing was sent');
     assert.equal((await server.api('GET', '/api/v1/operations')).body.operations.length, opsBefore, 'no operation was started');
   });
 
@@ -58,5 +60,35 @@ describe('scale runs the create\'s checks first (REST): quota problems are a 422
     const shrink = await server.api('PATCH', groupUrl, { instanceCount: 1, confirm: true });
     assert.equal(shrink.status, 202, JSON.stringify(shrink.body));
     assert.equal((await server.waitForOperation(shrink.body.operation.id)).status, 'succeeded');
+  });
+
+  it('a retry of a failed scale checks the quotas again: refused while the count no longer fits, retried once it does', async () => {
+    // AWS refuses the scale (as it would a quota raced away): the operation fails at its call (in
+    // Continuous mode a growth is BatchAddClusterNodes).
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'error', service: 'sagemaker', operation: 'BatchAddClusterNodes', code: 'ResourceLimitExceeded', status: 400, message: 'The account-level service limit was reached.', count: 1 } });
+    assert.ok(fault.status < 300, JSON.stringify(fault.body));
+    const scale = await server.api('PATCH', groupUrl, { instanceCount: QUOTA });
+    assert.equal(scale.status, 202, JSON.stringify(scale.body));
+    const failed = await server.waitForOperation(scale.body.operation.id);
+    assert.equal(failed.status, 'failed', JSON.stringify(failed));
+    const phase = failed.phases.find((p: any) => p.status === 'failed').name;
+
+    // Meanwhile another group takes one more instance of the type: QUOTA for workers no longer fits.
+    const extra = await server.api('POST', '/api/v1/clusters/scaler/instance-groups', { name: 'extra', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 });
+    assert.equal(extra.status, 202, JSON.stringify(extra.body));
+    assert.equal((await server.waitForOperation(extra.body.operation.id)).status, 'succeeded');
+    const mutationsBefore = await sagemakerMutations();
+    const refused = await server.api('POST', `/api/v1/operations/${failed.id}/phases/${phase}/retry`);
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.ok(refused.body.errors.some((e: any) => e.path === 'instanceCount'), JSON.stringify(refused.body));
+    assert.equal((await server.api('GET', `/api/v1/operations/${failed.id}`)).body.status, 'failed', 'nothing was retried');
+    assert.equal(await sagemakerMutations(), mutationsBefore, 'nothing was sent');
+
+    // The other group goes: the count fits again and the same retry goes through.
+    const gone = await server.api('DELETE', '/api/v1/clusters/scaler/instance-groups/extra?confirm=true');
+    assert.equal((await server.waitForOperation(gone.body.operation.id)).status, 'succeeded');
+    const retried = await server.api('POST', `/api/v1/operations/${failed.id}/phases/${phase}/retry`);
+    assert.equal(retried.status, 202, JSON.stringify(retried.body));
+    assert.equal((await server.waitForOperation(failed.id)).status, 'succeeded');
   });
 });

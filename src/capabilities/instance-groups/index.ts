@@ -17,4 +17,9 @@ export const instanceGroups = defineCapability<InstanceGroupService>({
   service: (deps) => new InstanceGroupService(deps),
   routes: registerInstanceGroupRoutes,
   tools: [registerListInstanceGroupsTool, registerAddInstanceGroupTool, registerScaleInstanceGroupTool, registerUpdateInstanceGroupTool, registerDeleteInstanceGroupTool],
+  // A retried scale sends its count again: it must still fit the quotas and the plan.
+  retryChecks: {
+    'scale-instance-group': (service, operation) => service.checkRetry(operation),
+    'update-instance-group': (service, operation) => service.checkRetry(operation),
+  },
 });

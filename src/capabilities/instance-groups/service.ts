@@ -42,6 +42,17 @@ export class InstanceGroupService {
     return this.deps.operations.start('add-instance-group', { ...group, cluster, region }, { idempotencyKey });
   }
 
+  /**
+   * Before a failed scale (or count-changing update) is retried: the count it sends must still fit the
+   * quotas and the plan, or the retry would only repeat what AWS refused (422, nothing retried).
+   */
+  async checkRetry(operation: OperationView): Promise<void> {
+    const input = operation.input as { cluster?: unknown; region?: unknown; name?: unknown; instanceCount?: unknown };
+    if (typeof input.cluster !== 'string' || typeof input.region !== 'string' || typeof input.name !== 'string' || typeof input.instanceCount !== 'number') return;
+    const check = await this.checkScale({ cluster: input.cluster, region: input.region, name: input.name }, input.instanceCount);
+    if (!check.ok) throw scaleRefusal(input.name, check);
+  }
+
   /** Would scaling the group to `instanceCount` pass the create's checks (quotas, training plan)? Read-only. */
   async checkScale(ref: GroupRef, instanceCount: number): Promise<ScalePreflightResult> {
     return checkScale(this.deps.service(catalog), ref.region, await this.list(ref.region, ref.cluster), ref.name, instanceCount);

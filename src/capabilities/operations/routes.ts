@@ -14,7 +14,7 @@ import { OPERATION_PATHS } from './paths.js';
 const IdParams = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an operation id').describe('Operation id.') });
 const PhaseParams = IdParams.extend({ phase: z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'must be a phase name such as hyperpod').describe('Phase name.') });
 
-export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<never>): void {
+export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: RouteContext<never>): void {
   routes.define(
     app,
     {
@@ -59,9 +59,14 @@ export function registerOperationRoutes({ app, routes, api: ctx }: RouteContext<
     {
       method: 'POST', url: OPERATION_PATHS.retryPhase, operationId: 'retryOperationPhase', tags: ['operations'],
       summary: 'Retry the failed phase of a failed operation; it starts by observing, so nothing is done twice', params: PhaseParams,
+      description: 'Some kinds are checked again first: a scale (or an update that changes the count) whose count no longer fits the quotas or the training plan is refused with 422 naming the quota and the fix, and nothing is retried.',
       responses: { 202: { description: 'Operation resumed', schema: AcceptedSchema } },
     },
-    async ({ params }) => accepted({ operation: ctx.operations.retryPhase(params.id, params.phase), existing: true }),
+    async ({ params }) => {
+      // The operation's own capability may check first that a retry still makes sense (a scale's quotas).
+      await checkRetry(ctx.operations.get(params.id));
+      return accepted({ operation: ctx.operations.retryPhase(params.id, params.phase), existing: true });
+    },
   );
   routes.define(
     app,
