@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { findRegion, REGIONS } from './catalog/regions.js';
 import { CallLog, isMutatingOperation } from './core/calls.js';
 import { CertificateAuthority } from './core/certificate-authority.js';
+import { OidcSigningKeys } from './core/oidc-signing-keys.js';
 import { SandboxClock } from './core/clock.js';
 import { SANDBOX_ACCOUNT_ID } from './core/credentials.js';
 import { AwsError, isAwsError } from './core/errors.js';
@@ -21,6 +22,7 @@ import { matchRoute, routeQueryInput } from './protocols/rest.js';
 import { restXmlError } from './protocols/rest-xml.js';
 import { decodeAwsChunked } from './protocols/aws-chunked.js';
 import { SERVICES } from './services/index.js';
+import { serveOidcIssuer } from './services/eks/oidc-issuer.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -59,7 +61,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const faults = new FaultRegistry();
   const calls = new CallLog();
   const ca = await CertificateAuthority.loadOrCreate(options.stateDir);
-  const runtime: SandboxRuntime = { store, clock, faults, endpointUrl: '', blobDir: store.blobDir(), ca };
+  const runtime: SandboxRuntime = { store, clock, faults, endpointUrl: '', blobDir: store.blobDir(), ca, oidcKeys: new OidcSigningKeys(options.stateDir) };
   const services = SERVICES;
   for (const s of services) s.init?.(runtime);
   const kube = new KubernetesApis(runtime);
@@ -134,6 +136,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       tick();
       const out = await handleAdmin({ method: req.method ?? 'GET', url, body, runtime, calls, services, tick: runTick });
       send(res, out);
+      return;
+    }
+    // Issuer documents are public (unsigned); a signed request for the same path is S3's (a bucket may be named like the issuer host).
+    const signedRequest = req.headers.authorization !== undefined || url.searchParams.has('X-Amz-Signature');
+    const issuerDocument = signedRequest ? undefined : serveOidcIssuer(runtime, req.method ?? 'GET', req.headers.host, url.pathname);
+    if (issuerDocument) {
+      send(res, issuerDocument);
       return;
     }
     const headers = headerMap(req);

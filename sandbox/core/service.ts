@@ -1,3 +1,4 @@
+import type { OidcSigningKeys } from './oidc-signing-keys.js';
 import type { CertificateAuthority } from './certificate-authority.js';
 import type { Principal } from './credentials.js';
 import type { SandboxClock } from './clock.js';
@@ -33,6 +34,8 @@ export interface SandboxRuntime {
   blobDir: string;
   /** Signs the Kubernetes API's TLS certificates; EKS hands its certificate out. */
   ca: CertificateAuthority;
+  /** The EKS clusters' OIDC issuer signing keys (JWKS, service account tokens). */
+  oidcKeys: OidcSigningKeys;
 }
 
 /** What a tick (a simulated controller step) gets. Ticks must be idempotent functions of state and time. */

@@ -22,12 +22,18 @@ export interface KubeCluster {
   findType(group: string, version: string, resource: string): ResourceType | undefined;
   /** By apiVersion + kind (for ownerReferences and `kubectl apply` of mixed documents). */
   findTypeByKind(apiVersion: string, kind: string): ResourceType | undefined;
+  /**
+   * Mutating admission EKS runs on the control plane (the pod identity webhook): every new object,
+   * whether the API or a simulated controller creates it, passes here before it is stored. Mutates
+   * in place and returns the object.
+   */
+  admit(type: ResourceType, obj: KubeObject): KubeObject;
 }
 
 export function makeKubeCluster(
   identity: { arn: string; name: string; region: string; kubernetesVersion?: string },
   data: ClusterKubeState,
-  hooks: { now(): number; changed(): void },
+  hooks: { now(): number; changed(): void; admit?(cluster: KubeCluster, type: ResourceType, obj: KubeObject): void },
 ): KubeCluster {
   const objects = new ClusterObjects(data, hooks);
   const types = (): ResourceType[] => [
@@ -37,7 +43,7 @@ export function makeKubeCluster(
       .filter(isEstablished)
       .flatMap((crd) => typesOfCrd(crd)),
   ];
-  return {
+  const cluster: KubeCluster = {
     ...identity,
     objects,
     now: () => hooks.now(),
@@ -47,7 +53,12 @@ export function makeKubeCluster(
       const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
       return types().find((t) => t.group === group && t.version === version && t.kind === kind);
     },
+    admit: (type, obj) => {
+      hooks.admit?.(cluster, type, obj);
+      return obj;
+    },
   };
+  return cluster;
 }
 
 /** A cluster that lives only in memory, on a clock the caller controls (unit tests of the API and controllers). */

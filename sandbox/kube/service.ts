@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxRuntime } from '../core/service.js';
 import type { SandboxState } from '../core/store.js';
-import { getEksCluster, listLiveEksClusters } from '../services/eks/public.js';
+import { getEksCluster, hasPodIdentityAssociation, listLiveEksClusters } from '../services/eks/public.js';
+import { injectAwsIdentity } from './admission/pod-identity-webhook.js';
 import { authorize } from './authz.js';
 import { mapPrincipal, verifyEksToken } from './auth.js';
 import { makeKubeCluster, type KubeCluster } from './cluster.js';
@@ -9,6 +10,7 @@ import { bootstrapCluster, runControllers } from './controllers/index.js';
 import { handleKubeApi } from './api/router.js';
 import { KubeError, unauthorized } from './errors.js';
 import { emptyClusterKubeState, type ClusterKubeState } from './objects.js';
+import { builtinType } from './resources.js';
 
 /**
  * The Kubernetes side of the sandbox: one API per live EKS cluster (ACTIVE or UPDATING), served
@@ -19,6 +21,8 @@ import { emptyClusterKubeState, type ClusterKubeState } from './objects.js';
 interface StoredKubeCluster extends ClusterKubeState {
   bootstrapped?: boolean;
 }
+
+const SERVICE_ACCOUNTS = builtinType('', 'serviceaccounts');
 
 const ENDPOINT_PATH = /^\/k8s\/([0-9a-f]{32})(\/[^?]*)?(\?.*)?$/;
 
@@ -88,6 +92,14 @@ export class KubernetesApis {
     const cluster = makeKubeCluster({ arn: eks.arn, name: eks.name, region: eks.region, kubernetesVersion: eks.version }, data, {
       now: () => this.runtime.clock.now(),
       changed: () => this.runtime.store.markDirty(),
+      admit: (self, type, obj) => {
+        if (type.group !== '' || type.resource !== 'pods') return;
+        injectAwsIdentity(obj, {
+          region: eks.region,
+          serviceAccount: (ns, name) => self.objects.get(SERVICE_ACCOUNTS, ns, name),
+          hasPodIdentityAssociation: (ns, sa) => hasPodIdentityAssociation(this.runtime.store.state, eks.region, eks.name, ns, sa),
+        });
+      },
     });
     this.handles.set(eks.arn, { data, cluster });
     return cluster;

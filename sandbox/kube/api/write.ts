@@ -90,6 +90,7 @@ export function prepareNew(cluster: KubeCluster, type: ResourceType, obj: KubeOb
   for (const k of SYSTEM_FIELDS) delete obj.metadata[k];
   applyDefaults(type, obj);
   prepareForCreate(cluster, type, obj);
+  cluster.admit(type, obj); // mutating admission runs after defaulting, before validation
   validate(cluster, type, obj, opts.strict ? obj : undefined);
   if (applied) return obj;
   return recordUpdate(undefined, obj, { manager: opts.manager, type, now: rfc3339(cluster.now()) });

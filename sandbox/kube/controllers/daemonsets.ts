@@ -50,7 +50,7 @@ export function runDaemonSets(cluster: KubeCluster): void {
     for (const node of eligible) {
       const here = byNode.get(node.metadata.name!) ?? [];
       if (here.length === 0) {
-        const pod = cluster.objects.create(T.pods, daemonPod(ds, node.metadata.name!, hash, tolerations));
+        const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, daemonPod(ds, node.metadata.name!, hash, tolerations)));
         changed = true;
         recordEvent(cluster, ds, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'daemonset-controller');
       }

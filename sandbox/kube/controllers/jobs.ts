@@ -71,7 +71,7 @@ export function runJobs(cluster: KubeCluster): void {
       const busy = new Set([...doneIndexes, ...active.map(indexOf)]);
       for (let i = 0, index = 0; i < want; i++) {
         while (indexed && busy.has(String(index))) index++;
-        const pod = cluster.objects.create(T.pods, jobPod(job, indexed ? index : undefined));
+        const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, jobPod(job, indexed ? index : undefined)));
         if (indexed) busy.add(String(index));
         active.push(pod);
         recordEvent(cluster, job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'job-controller');

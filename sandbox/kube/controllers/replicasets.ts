@@ -18,7 +18,7 @@ export function runReplicaSets(cluster: KubeCluster): void {
     const want = Number(spec.replicas ?? 1);
     const pods = podsOf(rs).filter(isActive);
     for (let i = pods.length; i < want; i++) {
-      const pod = cluster.objects.create(T.pods, podFromTemplate(rs, spec.template, { generateName: `${rs.metadata.name}-` }));
+      const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, podFromTemplate(rs, spec.template, { generateName: `${rs.metadata.name}-` })));
       recordEvent(cluster, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller');
     }
     if (pods.length > want) {

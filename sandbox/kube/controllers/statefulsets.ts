@@ -38,7 +38,7 @@ export function runStatefulSets(cluster: KubeCluster): void {
     for (let i = 0; i < want; i++) {
       if (byOrdinal.has(i)) continue;
       if (ordered && ![...Array(i).keys()].every((j) => runningAndReady(byOrdinal.get(j)))) break;
-      const pod = cluster.objects.create(T.pods, statefulPod(sts, name(i), i, revision));
+      const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, statefulPod(sts, name(i), i, revision)));
       byOrdinal.set(i, pod);
       recordEvent(cluster, sts, 'Normal', 'SuccessfulCreate', `create Pod ${pod.metadata.name} in StatefulSet ${sts.metadata.name} successful`, 'statefulset-controller');
       if (ordered) break;

@@ -128,3 +128,9 @@ export function eksKubernetesSetup(state: SandboxState, region: string, clusterN
   const c = findCluster(state, region, clusterName);
   return c ? { serviceIpv4Cidr: c.serviceIpv4Cidr, bootstrapSelfManagedAddons: c.bootstrapSelfManagedAddons, version: c.version } : undefined;
 }
+
+/** Whether EKS holds a pod identity association for this service account (the pod identity webhook asks at pod creation). */
+export function hasPodIdentityAssociation(state: SandboxState, region: string, clusterName: string, namespace: string, serviceAccount: string): boolean {
+  const c = findCluster(state, region, clusterName);
+  return keyed.values(c?.podIdentityAssociations).some((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
+}
