@@ -6,10 +6,13 @@ import type { FeatureId } from '../schemas/features.js';
  * API shows the same data as "what this feature installs"; nothing here calls anything.
  */
 
-/** The manifest sets InstantStart pins and builds itself (src/domain/features/manifests.ts resolves them). */
+/**
+ * The manifest sets InstantStart pins and builds itself. health-monitoring-agent and device-plugins are
+ * built in cluster-dependencies.ts; kuberay-operator is NOT BUILT YET (the reconciler's step).
+ */
 export type ManifestSetId = 'health-monitoring-agent' | 'device-plugins' | 'kuberay-operator';
 
-/** Builders of EKS add-on configuration values that need the cluster's own facts (role ARNs, buckets). */
+/** Builders of EKS add-on configuration values that need the cluster's own facts (role ARNs, buckets); NOT BUILT YET. */
 export type AddonValuesId = 'inference-operator';
 
 export type FeatureInstall =
