@@ -2,6 +2,8 @@ import { daemonSetManifest } from './kube/daemon-set.js';
 import { namespaceManifest } from './kube/namespace.js';
 import { serviceAccountManifest } from './kube/service-account.js';
 import type { KubeObject } from './kube-object.js';
+import { addonNameOf, featureDefinition, HYPERPOD_NAMESPACE } from './features/registry.js';
+import type { FeatureId } from './schemas/features.js';
 
 /**
  * What a HyperPod-on-EKS cluster needs installed before HyperPod creates nodes, in dependency order
@@ -20,10 +22,10 @@ export type DependencyItem =
     }
   | { id: string; title: string; kind: 'manifests'; objects: KubeObject[] };
 
-/** Add-ons every EKS cluster of ours gets in the eks phase, as AWS's HyperPod setup stack does. */
-export const BASE_EKS_ADDONS = ['vpc-cni', 'kube-proxy', 'coredns', 'eks-pod-identity-agent'] as const;
+/** Add-ons every EKS cluster of ours gets in the eks phase, as AWS's HyperPod setup stack does (the last is the pod-identity-agent feature). */
+export const BASE_EKS_ADDONS = ['vpc-cni', 'kube-proxy', 'coredns', addonNameOf('pod-identity-agent')!] as const;
 
-export const HYPERPOD_NAMESPACE = 'aws-hyperpod';
+export { HYPERPOD_NAMESPACE };
 const HYPERPOD_NODES = { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' };
 
 const daemonSet = (namespace: string, name: string, image: string, extra: { serviceAccountName?: string; args?: string[] } = {}): KubeObject =>
@@ -48,29 +50,44 @@ function devicePlugins(): KubeObject[] {
   ];
 }
 
-/** The items for a cluster, given what storage it asked for. */
+/** The role builder (cluster-roles.ts) of each feature whose add-on create binds through pod identity. */
+const POD_IDENTITY_ROLES: ReadonlyMap<FeatureId, 'training-operator' | 's3-csi'> = new Map([
+  ['training-operator', 'training-operator'],
+  ['s3-csi-driver', 's3-csi'],
+]);
+
+/** The create-cluster item of an add-on feature: its add-on and its pod identity, as the feature registry states them. */
+function addonItem(id: FeatureId): DependencyItem {
+  const feature = featureDefinition(id);
+  const install = feature.installs.find((i) => i.kind === 'eks-addon');
+  if (!install || install.kind !== 'eks-addon') throw new Error(`feature ${id} is not an EKS add-on`);
+  const binding = feature.identities.flatMap((i) => (install.podIdentityAssociations?.includes(i.id) ? i.bindings : [])).find((b) => b.kind === 'pod-identity');
+  const role = POD_IDENTITY_ROLES.get(id);
+  if (Boolean(binding) !== Boolean(role)) throw new Error(`feature ${id}: its pod identity and its role builder disagree`);
+  return {
+    id,
+    title: feature.title,
+    kind: 'eks-addon',
+    addonName: install.addonName,
+    ...(binding && role ? { podIdentity: { serviceAccount: binding.serviceAccount, role } } : {}),
+  };
+}
+
+const manifestsItem = (id: FeatureId, objects: KubeObject[]): DependencyItem => ({ id, title: featureDefinition(id).title, kind: 'manifests', objects });
+
+/**
+ * The items for a cluster, given what storage it asked for: the features create turns on
+ * (features/registry.ts → createClusterFeatures) but the pod identity agent, which the eks-addons
+ * phase installs with EKS's base add-ons. Kept in the order create has always installed them.
+ */
 export function clusterDependencies(options: { region: string; s3: boolean; fsx: boolean }): DependencyItem[] {
   const items: DependencyItem[] = [
-    { id: 'cert-manager', title: 'cert-manager', kind: 'eks-addon', addonName: 'cert-manager' },
-    { id: 'health-monitoring-agent', title: 'HyperPod health-monitoring agent', kind: 'manifests', objects: healthMonitoringAgent(options.region) },
-    { id: 'device-plugins', title: 'Device plugins (NVIDIA GPU, Neuron, EFA)', kind: 'manifests', objects: devicePlugins() },
-    {
-      id: 'training-operator',
-      title: 'HyperPod training operator',
-      kind: 'eks-addon',
-      addonName: 'amazon-sagemaker-hyperpod-training-operator',
-      podIdentity: { serviceAccount: 'hp-training-operator-controller-manager', role: 'training-operator' },
-    },
+    addonItem('cert-manager'),
+    manifestsItem('health-monitoring-agent', healthMonitoringAgent(options.region)),
+    manifestsItem('device-plugins', devicePlugins()),
+    addonItem('training-operator'),
   ];
-  if (options.s3) {
-    items.push({
-      id: 's3-csi-driver',
-      title: 'Mountpoint for Amazon S3 CSI driver',
-      kind: 'eks-addon',
-      addonName: 'aws-mountpoint-s3-csi-driver',
-      podIdentity: { serviceAccount: 's3-csi-driver-sa', role: 's3-csi' },
-    });
-  }
-  if (options.fsx) items.push({ id: 'fsx-csi-driver', title: 'Amazon FSx for Lustre CSI driver', kind: 'eks-addon', addonName: 'aws-fsx-csi-driver' });
+  if (options.s3) items.push(addonItem('s3-csi-driver'));
+  if (options.fsx) items.push(addonItem('fsx-csi-driver'));
   return items;
 }
