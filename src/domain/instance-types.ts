@@ -1,3 +1,4 @@
+import { splitInstanceType } from './instance-type-order.js';
 import type { InstanceTypeView } from './schemas/preflight.js';
 
 /**
@@ -8,7 +9,7 @@ import type { InstanceTypeView } from './schemas/preflight.js';
  * instanceFamily('ml.trn1n.32xlarge') // 'trn1n'
  */
 export function instanceFamily(instanceType: string): string {
-  return instanceType.replace(/^ml\./, '').split('.')[0] ?? instanceType;
+  return splitInstanceType(instanceType).family;
 }
 
 /** What a list of instance types may be narrowed to (GET /instance-types, list_instance_types). */

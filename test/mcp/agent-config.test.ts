@@ -3,10 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { inMemoryToolClient } from './client-helpers.js';
 
 /**
  * The Kiro agent config (agent/hypd-inst-agent.json) against the live tool list: its prompt's rule
@@ -41,11 +40,7 @@ describe('the Kiro agent config matches the tools', () => {
   let tools: Tool[];
   let agent: AgentConfig;
   before(async () => {
-    const server = createMcpServer({ baseUrl: 'http://127.0.0.1:1' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await Promise.all([server.connect(a), client.connect(b)]);
-    tools = (await client.listTools()).tools;
+    ({ client, tools } = await inMemoryToolClient());
     agent = JSON.parse(readFileSync(join(repoRoot(), 'agent/hypd-inst-agent.json'), 'utf8')) as AgentConfig;
   });
   after(() => client.close());

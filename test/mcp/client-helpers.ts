@@ -1,5 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientClass, type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer } from '../../src/mcp/server.js';
 
 /** Calls a tool and returns its result with the text blocks joined (what a model reads). */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult & { text: string }> {
@@ -9,4 +11,13 @@ export async function call(client: Client, name: string, args: Record<string, un
     .map((c) => c.text)
     .join('\n');
   return { ...result, text };
+}
+
+/** A client connected in memory to a server with every tool (its REST calls go nowhere): for reading the tool list. */
+export async function inMemoryToolClient(): Promise<{ client: Client; tools: Tool[] }> {
+  const server = createMcpServer({ baseUrl: 'http://127.0.0.1:1' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new ClientClass({ name: 'test', version: '1.0.0' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  return { client, tools: (await client.listTools()).tools };
 }

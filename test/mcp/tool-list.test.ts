@@ -6,10 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { inMemoryToolClient } from './client-helpers.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CAPABILITY_TOOLS } from '../../src/capabilities/index.js';
 import { RestClient } from '../../src/mcp/rest-client.js';
-import { capabilityTools, createMcpServer } from '../../src/mcp/server.js';
+import { capabilityTools } from '../../src/mcp/server.js';
 import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
@@ -28,11 +29,7 @@ describe('the MCP tool list', () => {
   let tools: Tool[];
 
   before(async () => {
-    const server = createMcpServer({ baseUrl: 'http://127.0.0.1:1' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await Promise.all([server.connect(a), client.connect(b)]);
-    tools = (await client.listTools()).tools;
+    ({ client, tools } = await inMemoryToolClient());
   });
   after(() => client.close());
 

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { NotFoundError, PreconditionError } from '../../domain/errors.js';
 import { clusterTarget } from '../../domain/naming.js';
+import { settledAnswer } from '../../domain/settled-answer.js';
 import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest } from '../../domain/schemas/clusters.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
@@ -20,6 +21,8 @@ const HEALTH_READS_AT_ONCE = 4;
 /** The rules of clusters: what a create must pass before anything is made, and the active cluster. */
 export class ClusterService {
   readonly views: ClusterViews;
+  /** The last list answer per Region and what it was made of: the same parts give the same (settled) answer. */
+  private readonly lists = new Map<string, { clusters: ClusterSummary[]; healths: Array<ClusterHealth | undefined>; out: ClusterSummary[] }>();
 
   constructor(private readonly deps: ServiceDeps) {
     this.views = new ClusterViews(deps.cloud, deps.operations, deps.activeCluster);
@@ -29,7 +32,11 @@ export class ClusterService {
   async list(region: string): Promise<ClusterSummary[]> {
     const clusters = await this.views.list(region);
     const healths = await mapLimited(clusters, HEALTH_READS_AT_ONCE, (c) => this.health(region, c));
-    return clusters.map((c, i) => (healths[i] ? { ...c, health: healths[i] } : c));
+    const last = this.lists.get(region);
+    if (last && last.clusters === clusters && healths.every((h, i) => h === last.healths[i])) return last.out;
+    const out = settledAnswer(clusters.map((c, i) => (healths[i] ? { ...c, health: healths[i] } : c)));
+    this.lists.set(region, { clusters, healths, out });
+    return out;
   }
 
   async get(region: string, name: string): Promise<ClusterDetail> {

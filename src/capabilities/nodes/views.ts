@@ -21,6 +21,7 @@ import { conditionsOf, joinNodes, nodeViewOf, podsByNode, type NodeRow } from '.
 import { hyperpodEvent, kubeEvent, mergeNewestFirst } from './events.js';
 import { readShortfalls } from './shortfalls.js';
 import { NodeWatches, type NodeWatchOptions } from './watch.js';
+import { settledAnswer } from '../../domain/settled-answer.js';
 
 /**
  * One read of a cluster's nodes, joined; pages of a listing are cut from it. It holds only what the
@@ -59,6 +60,8 @@ export class NodeViews {
   private readonly now: () => number;
   /** One shared live watch per cluster while a browser watches its nodes (routes.ts defines the topic). */
   readonly watches: NodeWatches;
+  /** Each snapshot's health rollup (see `health`). */
+  private readonly healths = new WeakMap<Snapshot, ClusterHealth>();
 
   constructor(
     private readonly cloud: CloudPort,
@@ -86,7 +89,14 @@ export class NodeViews {
 
   /** The cluster's health rolled up from the same snapshot the node list reads (no read of its own). */
   async health(region: string, cluster: string): Promise<ClusterHealth> {
-    return healthOf(await this.snapshot(region, cluster));
+    const snap = await this.snapshot(region, cluster);
+    // Counted once per snapshot: the clusters list asks for every cluster on every request.
+    let health = this.healths.get(snap);
+    if (!health) {
+      health = settledAnswer(healthOf(snap));
+      this.healths.set(snap, health);
+    }
+    return health;
   }
 
   /** The shortfall of each group short of its target, from the same snapshot. */
