@@ -17,10 +17,14 @@ type Started = { operation: OperationView; existing: boolean };
 const NODES_READABLE = new Set(['InService', 'Updating', 'SystemUpdating', 'RollingBack']);
 /** Node snapshots read at once for the list: each is one cluster's DescribeCluster, ListClusterNodes and Node list. */
 const HEALTH_READS_AT_ONCE = 4;
+/** How long a cluster whose nodes could not be read is listed without health before it is tried again. */
+const UNREADABLE_HEALTH_MS = 30_000;
 
 /** The rules of clusters: what a create must pass before anything is made, and the active cluster. */
 export class ClusterService {
   readonly views: ClusterViews;
+  /** Clusters whose node read failed, until when their health is not asked again (see `health`). */
+  private readonly unreadable = new Map<string, number>();
   /** The last list answer per Region and what it was made of: the same parts give the same (settled) answer. */
   private readonly lists = new Map<string, { clusters: ClusterSummary[]; healths: Array<ClusterHealth | undefined>; out: ClusterSummary[] }>();
 
@@ -52,9 +56,14 @@ export class ClusterService {
    */
   private async health(region: string, c: ClusterSummary): Promise<ClusterHealth | undefined> {
     if (!NODES_READABLE.has(c.status)) return undefined;
+    const key = `${region}/${c.name}`;
+    // A cluster whose nodes cannot be read (its Kubernetes API refuses us, say) is not asked again on every
+    // list request: the node views keep no failed read, so without this each list would wait on it anew.
+    if ((this.unreadable.get(key) ?? 0) > Date.now()) return undefined;
     try {
       return await this.deps.service(nodes).views.health(region, c.name);
     } catch {
+      this.unreadable.set(key, Date.now() + UNREADABLE_HEALTH_MS);
       return undefined;
     }
   }

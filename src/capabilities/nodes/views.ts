@@ -39,6 +39,8 @@ interface Snapshot {
 
 /** Clusters whose node snapshot is kept (each is one row per node: a few MB at 5,000 nodes). */
 const SNAPSHOTS_KEPT = 8;
+/** Health rollups kept (one per cluster listed). */
+const HEALTHS_KEPT = 512;
 /** Pod lists at once for one page: a page of 50 costs ~7 rounds, not 50 requests in one burst. */
 const POD_COUNTS_AT_ONCE = 8;
 
@@ -60,8 +62,8 @@ export class NodeViews {
   private readonly now: () => number;
   /** One shared live watch per cluster while a browser watches its nodes (routes.ts defines the topic). */
   readonly watches: NodeWatches;
-  /** Each snapshot's health rollup (see `health`). */
-  private readonly healths = new WeakMap<Snapshot, ClusterHealth>();
+  /** Each cluster's health rollup, a few bytes each (see `health`). */
+  private readonly healths: ReadCache<ClusterHealth>;
 
   constructor(
     private readonly cloud: CloudPort,
@@ -69,6 +71,7 @@ export class NodeViews {
   ) {
     this.now = options.now ?? Date.now;
     this.snapshots = new ReadCache({ ttlMs: options.snapshotTtlMs ?? 5_000, maxEntries: SNAPSHOTS_KEPT, now: this.now });
+    this.healths = new ReadCache({ ttlMs: options.snapshotTtlMs ?? 5_000, maxEntries: HEALTHS_KEPT, now: this.now });
     this.watches = new NodeWatches((region, cluster) => this.freshDigest(region, cluster), options.watch);
   }
 
@@ -89,14 +92,9 @@ export class NodeViews {
 
   /** The cluster's health rolled up from the same snapshot the node list reads (no read of its own). */
   async health(region: string, cluster: string): Promise<ClusterHealth> {
-    const snap = await this.snapshot(region, cluster);
-    // Counted once per snapshot: the clusters list asks for every cluster on every request.
-    let health = this.healths.get(snap);
-    if (!health) {
-      health = settledAnswer(healthOf(snap));
-      this.healths.set(snap, health);
-    }
-    return health;
+    // Kept apart from the snapshots, for as long: the clusters list asks for every cluster on every
+    // request, and more clusters than SNAPSHOTS_KEPT would otherwise read their nodes each time.
+    return this.healths.get(`${region}/${cluster}`, async () => settledAnswer(healthOf(await this.snapshot(region, cluster))));
   }
 
   /** The shortfall of each group short of its target, from the same snapshot. */
@@ -207,6 +205,7 @@ export class NodeViews {
   /** Drops the cluster's snapshot: the next listing reads afresh (after a node action changed the nodes). */
   forget(region: string, cluster: string): void {
     this.snapshots.invalidate(`${region}/${cluster}`);
+    this.healths.invalidate(`${region}/${cluster}`);
   }
 
   /**
