@@ -117,3 +117,70 @@ export const FeatureChangesSchema = z
   .refine((changes) => Object.values(changes).some((v) => v !== undefined), 'must name at least one feature to change')
   .describe('Only the features the caller changed: true turns one on, false off, an object turns it on with those settings.');
 export type FeatureChanges = { [K in FeatureId]?: boolean | FeatureConfig<K> };
+
+// ── Answers of the features API (GET …/features, POST …/features/plan) ─────────────────────────────
+
+/**
+ * A feature's state as read from the cluster (AWS and Kubernetes, never our store):
+ * on (installed and healthy or degraded), off, installing, removing, failed, or unknown (the
+ * cluster could not be read; `detail` says why).
+ */
+export const FeatureStateNameSchema = z.enum(['on', 'off', 'installing', 'removing', 'failed', 'unknown']);
+
+export const FeatureStateSchema = z
+  .object({
+    id: FeatureIdSchema,
+    title: z.string(),
+    summary: z.string(),
+    toggleable: z.boolean(),
+    state: FeatureStateNameSchema,
+    /** The installed add-on version (EKS add-ons), when on. */
+    version: z.string().optional(),
+    /** Health in words (the add-on's health issues, a missing manifest object, the cluster setting as read back). */
+    health: z.string().optional(),
+    /** Its settings as read back from the cluster (what `config` of a PATCH is compared against). */
+    config: z.record(z.string(), z.unknown()),
+    /** Features this one needs (registry). */
+    needs: z.array(FeatureIdSchema),
+    /** Features that need this one (registry). */
+    neededBy: z.array(FeatureIdSchema),
+    /** What turning it on installs, in words (one line each: add-on, manifests, cluster setting, bucket, tags). */
+    installs: z.array(z.string()),
+    /** Its IAM identities: role name, who assumes it, and whether the role exists now. */
+    identities: z.array(z.object({ id: z.string(), title: z.string(), roleName: z.string(), present: z.boolean() })),
+  })
+  .describe('One managed feature of the cluster, read from AWS and Kubernetes.');
+export type FeatureState = z.infer<typeof FeatureStateSchema>;
+
+export const FeaturesAnswerSchema = z
+  .object({
+    cluster: z.string(),
+    features: z.array(FeatureStateSchema),
+    /** The set-features operation running on this cluster now, if any (its id). */
+    runningOperationId: z.string().optional(),
+  })
+  .describe('Every managed feature of a cluster, in registry order.');
+export type FeaturesAnswer = z.infer<typeof FeaturesAnswerSchema>;
+
+/** One step of a plan in words: which object it creates or deletes (role, add-on, association, annotation, setting). */
+export const PlannedObjectSchema = z.object({ action: z.enum(['create', 'update', 'delete']), kind: z.string(), name: z.string() });
+
+export const FeaturePlanAnswerSchema = z
+  .object({
+    install: z.array(
+      z.object({
+        feature: FeatureIdSchema,
+        reason: z.enum(['requested', 'reconfigure', 'needed']),
+        neededBy: z.array(FeatureIdSchema),
+        config: z.record(z.string(), z.unknown()),
+        objects: z.array(PlannedObjectSchema),
+      }),
+    ),
+    remove: z.array(z.object({ feature: FeatureIdSchema, objects: z.array(PlannedObjectSchema) })),
+    unchanged: z.array(FeatureIdSchema),
+    refused: z.array(z.object({ feature: FeatureIdSchema, neededBy: z.array(FeatureIdSchema) })),
+    /** True when applying would change nothing (every key sent already matches the cluster). */
+    noOp: z.boolean(),
+  })
+  .describe('What a change of features would do, before anything happens: installs in order (with what each also needs), removals, and refusals.');
+export type FeaturePlanAnswer = z.infer<typeof FeaturePlanAnswerSchema>;
