@@ -1,4 +1,5 @@
-import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import type { KubeObject } from '../kube-object.js';
+import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, MANAGED_BY, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
 
 /**
  * Deployment: the controllers of the add-ons (cert-manager, the training operator, CSI
@@ -47,4 +48,43 @@ export function deploymentHealth(d: KubeDeployment): KubeHealth {
   if (d.status.available < want) return health('transitional', 'starting', `${what}: ${d.status.available} of ${want} replicas available.`);
   if (d.status.replicas > want) return health('transitional', 'scaling-down', `${what}: old replicas are going away.`);
   return health('healthy', 'available', `${what}: ${want} of ${want} replicas available.`);
+}
+
+/** A container of a manifest: name and image, the rest as the API takes it (command, args, ports, resources, probes, securityContext). */
+export type ContainerManifest = { name: string; image: string } & Loose;
+
+/**
+ * A Deployment of one controller: `labels` are its selector and its pods' labels (with ours added to
+ * the Deployment itself). `Recreate` for a single-replica operator that must never run twice.
+ */
+export function deploymentManifest(p: {
+  namespace: string;
+  name: string;
+  labels: Record<string, string>;
+  containers: readonly ContainerManifest[];
+  serviceAccountName?: string;
+  replicas?: number;
+  strategy?: 'Recreate' | 'RollingUpdate';
+  podSecurityContext?: Loose;
+  terminationGracePeriodSeconds?: number;
+}): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: p.name, namespace: p.namespace, labels: { ...p.labels, ...MANAGED_BY } },
+    spec: {
+      replicas: p.replicas ?? 1,
+      selector: { matchLabels: { ...p.labels } },
+      ...(p.strategy ? { strategy: { type: p.strategy } } : {}),
+      template: {
+        metadata: { labels: { ...p.labels } },
+        spec: {
+          ...(p.serviceAccountName ? { serviceAccountName: p.serviceAccountName } : {}),
+          ...(p.podSecurityContext ? { securityContext: p.podSecurityContext } : {}),
+          containers: p.containers.map((c) => structuredClone(c)),
+          ...(p.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: p.terminationGracePeriodSeconds } : {}),
+        },
+      },
+    },
+  };
 }

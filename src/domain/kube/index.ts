@@ -1,3 +1,5 @@
+import { CLUSTER_ROLE } from './cluster-role.js';
+import { CLUSTER_ROLE_BINDING } from './cluster-role-binding.js';
 import { CUSTOM_RESOURCE_DEFINITION } from './custom-resource-definition.js';
 import { DAEMON_SET } from './daemon-set.js';
 import { DEPLOYMENT } from './deployment.js';
@@ -27,6 +29,8 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
   DAEMON_SET,
   DEPLOYMENT,
   CUSTOM_RESOURCE_DEFINITION,
+  CLUSTER_ROLE,
+  CLUSTER_ROLE_BINDING,
   HYPERPOD_NODE_CLASS,
   NODE_POOL,
 ] as KubeKind[];
