@@ -3,6 +3,7 @@ import type { Addon, Cluster } from '@aws-sdk/client-eks';
 import type { FileSystem } from '@aws-sdk/client-fsx';
 import type { ClusterEventSummary, ClusterInstanceGroupSpecification, ClusterNodeDetails, ClusterNodeSummary, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
 import type { RoleDefinition } from '../domain/cluster-roles.js';
+import type { OfferedAddonVersion } from '../domain/features/addon-version.js';
 import type { Readable } from 'node:stream';
 import type { KubeKind, KubeResource } from '../domain/kube/kind.js';
 import type { KubeObject } from '../domain/kube-object.js';
@@ -95,6 +96,8 @@ export interface EksPort {
   deleteCluster(region: string, name: string): Promise<void>;
   describeAddon(region: string, clusterName: string, addonName: string): Promise<Addon | undefined>;
   defaultAddonVersion(region: string, addonName: string, kubernetesVersion: string): Promise<string | undefined>;
+  /** Every version of an add-on EKS offers for a Kubernetes version, newest first, with the default marked (DescribeAddonVersions). */
+  addonVersions(region: string, addonName: string, kubernetesVersion: string): Promise<OfferedAddonVersion[]>;
   createAddon(
     region: string,
     clusterName: string,

@@ -11,6 +11,7 @@ import {
   type Cluster,
 } from '@aws-sdk/client-eks';
 import { CloudError } from '../../domain/errors.js';
+import type { OfferedAddonVersion } from '../../domain/features/addon-version.js';
 import type { EksClusterSpec, EksPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
@@ -99,6 +100,25 @@ export class EksAdapter implements EksPort {
     const versions = r.addons?.[0]?.addonVersions ?? [];
     const preferred = versions.find((v) => v.compatibilities?.some((c) => c.clusterVersion === kubernetesVersion && c.defaultVersion));
     return (preferred ?? versions[0])?.addonVersion;
+  }
+
+  async addonVersions(region: string, addonName: string, kubernetesVersion: string): Promise<OfferedAddonVersion[]> {
+    const out: OfferedAddonVersion[] = [];
+    let nextToken: string | undefined;
+    do {
+      const r = await awsCall('eks', 'DescribeAddonVersions', () =>
+        this.clients.eks(region).send(new DescribeAddonVersionsCommand({ addonName, kubernetesVersion, ...(nextToken ? { nextToken } : {}) })),
+      );
+      for (const addon of r.addons ?? []) {
+        if (addon.addonName !== addonName) continue;
+        for (const v of addon.addonVersions ?? []) {
+          const compatibility = v.compatibilities?.find((c) => c.clusterVersion === kubernetesVersion);
+          if (v.addonVersion && compatibility) out.push({ version: v.addonVersion, isDefault: compatibility.defaultVersion === true });
+        }
+      }
+      nextToken = r.nextToken;
+    } while (nextToken);
+    return out;
   }
 
   async createAddon(
