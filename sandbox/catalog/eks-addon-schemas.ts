@@ -12,6 +12,8 @@ export type JsonSchema = {
   enum?: unknown[];
   minimum?: number;
   pattern?: string;
+  /** Keys an object must have (draft-07 `required`). */
+  required?: string[];
 };
 
 const quantity: JsonSchema = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$' };
@@ -28,9 +30,33 @@ const tolerations: JsonSchema = { type: 'array', description: 'Tolerations of th
 const nodeSelector: JsonSchema = { type: 'object', description: 'Node selector of the add-on pods', additionalProperties: { type: 'string' } };
 const podSettings = { resources, tolerations, nodeSelector, podAnnotations: { type: 'object', additionalProperties: { type: 'string' } } as JsonSchema };
 
-function objectOf(properties: Record<string, JsonSchema>): JsonSchema {
-  return { type: 'object', additionalProperties: false, properties };
+function objectOf(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
 }
+
+const roleArn: JsonSchema = { type: 'string', pattern: '^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$' };
+
+/**
+ * The inference operator add-on's settings: the keys AWS's setup guide puts in its
+ * configuration file (execution role, TLS bucket, HyperPod cluster, gated-model role, the ALB
+ * controller's and KEDA's IRSA roles), the chart's switches for its bundled controllers, and the
+ * usual pod settings. The execution role, the TLS bucket and the HyperPod cluster are required: the
+ * operator cannot start without them.
+ */
+const inferenceOperatorSchema: JsonSchema = objectOf(
+  {
+    executionRoleArn: roleArn,
+    tlsCertificateS3Bucket: { type: 'string', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' },
+    hyperpodClusterArn: { type: 'string', pattern: '^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/[a-z0-9]+$' },
+    jumpstartGatedModelDownloadRoleArn: roleArn,
+    alb: objectOf({ enabled: { type: 'boolean' }, serviceAccount: objectOf({ create: { type: 'boolean' }, name: { type: 'string' }, roleArn }) }),
+    keda: objectOf({ enabled: { type: 'boolean' }, auth: objectOf({ aws: objectOf({ irsa: objectOf({ enabled: { type: 'boolean' }, roleArn }) }) }) }),
+    s3: objectOf({ enabled: { type: 'boolean' } }),
+    fsx: objectOf({ enabled: { type: 'boolean' } }),
+    controllerManager: objectOf({ manager: objectOf({ resources }), nodeSelector, tolerations }),
+  },
+  ['executionRoleArn', 'tlsCertificateS3Bucket', 'hyperpodClusterArn'],
+);
 
 export const ADDON_CONFIGURATION_SCHEMAS: Record<string, JsonSchema> = {
   'vpc-cni': objectOf({
@@ -56,11 +82,7 @@ export const ADDON_CONFIGURATION_SCHEMAS: Record<string, JsonSchema> = {
   'amazon-sagemaker-hyperpod-training-operator': objectOf({
     hpTrainingControllerManager: objectOf({ manager: objectOf({ resources }), nodeSelector, tolerations }),
   }),
-  'amazon-sagemaker-hyperpod-inference': objectOf({
-    controllerManager: objectOf({ manager: objectOf({ resources }), nodeSelector, tolerations }),
-    executionRoleArn: { type: 'string', pattern: '^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$' },
-    tlsCertificateS3Bucket: { type: 'string' },
-  }),
+  'amazon-sagemaker-hyperpod-inference': inferenceOperatorSchema,
   'amazon-sagemaker-hyperpod-observability': objectOf({
     ampWorkspaceArn: { type: 'string' },
     logging: objectOf({ enabled: { type: 'boolean' } }),
@@ -87,6 +109,7 @@ export function checkAgainstSchema(value: unknown, schema: JsonSchema, path = '$
     }
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const key of schema.required ?? []) if (!Object.hasOwn(value, key)) return `${path}.${key}: is missing but it is required`;
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       const sub = schema.properties?.[key] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
       if (!sub) {

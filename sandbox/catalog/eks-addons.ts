@@ -34,6 +34,15 @@ export interface AddonSpec {
    * stays DEGRADED. AWS documents this for the HyperPod training operator.
    */
   requiresAddons?: string[];
+  /**
+   * Add-ons that must be running (`ACTIVE` or `UPDATING`), at least at these versions, when the add-on
+   * finishes installing, or the install fails (`CREATE_FAILED`) naming each one. AWS documents this
+   * for the HyperPod inference operator ("will fail to install if any of these dependencies are
+   * missing"; each has a minimum version). Afterwards `requiresAddons` keeps it `DEGRADED` while one goes.
+   */
+  installRequires?: Array<{ addonName: string; minimumVersion: string }>;
+  /** DescribeAddonVersions' `requiresConfiguration`: the add-on does not work without configuration values. */
+  requiresConfiguration?: boolean;
 }
 
 const ALL = EKS_VERSIONS.map((v) => v.version);
@@ -102,6 +111,15 @@ export const EKS_ADDONS: AddonSpec[] = [
     addonName: 'amazon-sagemaker-hyperpod-inference', type: 'machine-learning', publisher: 'eks', owner: 'aws', defaultNamespace: 'hyperpod-inference-system', requiresIamPermissions: true,
     versions: [v('v1.1.0-eksbuild.1', k8s('1.30')), v('v1.0.0-eksbuild.1', k8s('1.30', '1.33'))],
     podIdentity: [{ serviceAccount: 'hyperpod-inference-controller-manager', recommendedManagedPolicies: [] }],
+    requiresConfiguration: true,
+    // AWS's setup guide: "Install the dependency EKS Add-Ons", each with its minimum version.
+    installRequires: [
+      { addonName: 'aws-mountpoint-s3-csi-driver', minimumVersion: 'v1.14.1-eksbuild.1' },
+      { addonName: 'aws-fsx-csi-driver', minimumVersion: 'v1.6.0-eksbuild.1' },
+      { addonName: 'metrics-server', minimumVersion: 'v0.7.2-eksbuild.4' },
+      { addonName: 'cert-manager', minimumVersion: 'v1.18.2-eksbuild.2' },
+    ],
+    requiresAddons: ['cert-manager', 'aws-mountpoint-s3-csi-driver', 'aws-fsx-csi-driver', 'metrics-server'],
   },
   {
     addonName: 'amazon-sagemaker-hyperpod-observability', type: 'machine-learning', publisher: 'eks', owner: 'aws', defaultNamespace: 'hyperpod-observability', requiresIamPermissions: false,
@@ -127,4 +145,16 @@ export function defaultAddonVersion(addon: AddonSpec, kubernetesVersion: string)
 
 export function isAddonVersionCompatible(addon: AddonSpec, addonVersion: string, kubernetesVersion: string): boolean {
   return addon.versions.some((x) => x.addonVersion === addonVersion && x.kubernetesVersions.includes(kubernetesVersion));
+}
+
+/** `v1.18.2-eksbuild.2` < `v1.19.1-eksbuild.1`: numeric semver, then the eksbuild number. */
+export function compareAddonVersions(a: string, b: string): number {
+  const parts = (v: string) => (v.match(/\d+/g) ?? []).map(Number);
+  const x = parts(a);
+  const y = parts(b);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
 }

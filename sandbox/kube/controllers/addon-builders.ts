@@ -17,6 +17,8 @@ export interface AddonParams {
   region: string;
   /** The cluster DNS Service IP (`.10` of the service CIDR). */
   clusterDns: string;
+  /** The add-on's configuration values, parsed (CreateAddon/UpdateAddon `configurationValues`). */
+  configuration?: unknown;
 }
 
 /** The EKS add-on image registry of a region. */

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../types.js';
 import { configMap, csiDriver, daemonSet, deployment, ecr, namespace, service, serviceAccount, upstream, type AddonParams } from './addon-builders.js';
-import { CERT_MANAGER_CRDS, INFERENCE_OPERATOR_CRDS, KUEUE_CRDS, S3_CSI_CRDS, TRAINING_OPERATOR_CRDS, VPC_CNI_CRDS } from './addon-crds.js';
+import { CERT_MANAGER_CRDS, KUEUE_CRDS, S3_CSI_CRDS, TRAINING_OPERATOR_CRDS, VPC_CNI_CRDS } from './addon-crds.js';
+import { inferenceOperatorManifests } from './inference-addon.js';
 
 /**
  * What each EKS add-on installs in the cluster: its namespace, service accounts, controllers and
@@ -146,16 +147,7 @@ export const ADDON_MANIFESTS: Record<string, (p: AddonParams) => KubeObject[]> =
     }),
     ...TRAINING_OPERATOR_CRDS,
   ],
-  'amazon-sagemaker-hyperpod-inference': ({ namespace: ns, version }) => [
-    namespace(ns),
-    serviceAccount(ns, 'hyperpod-inference-controller-manager', { 'control-plane': 'controller-manager' }),
-    deployment(ns, 'hyperpod-inference-operator-controller-manager', {
-      labels: { 'control-plane': 'controller-manager', 'app.kubernetes.io/name': 'hyperpod-inference-operator' },
-      serviceAccountName: 'hyperpod-inference-controller-manager',
-      containers: [{ name: 'manager', image: `public.ecr.aws/sagemaker/hyperpod-inference-operator:${upstream(version)}`, args: ['--leader-elect', '--health-probe-bind-address=:8081'], requests: { cpu: '100m', memory: '256Mi' } }],
-    }),
-    ...INFERENCE_OPERATOR_CRDS,
-  ],
+  'amazon-sagemaker-hyperpod-inference': inferenceOperatorManifests,
   'amazon-sagemaker-hyperpod-observability': ({ namespace: ns, version }) => {
     const labels = (name: string) => ({ 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'hyperpod-observability' });
     const image = (name: string) => `public.ecr.aws/sagemaker/hyperpod-observability/${name}:${upstream(version)}`;

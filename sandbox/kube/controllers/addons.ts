@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { defaultAddonVersion, findAddon } from '../../catalog/eks-addons.js';
 import type { SandboxState } from '../../core/store.js';
 import { listEksAddons } from '../../services/eks/public.js';
@@ -14,7 +15,9 @@ import { rfc3339, save, T, type Any } from './util.js';
  * objects (addon-manifests.ts) appear labelled `app.kubernetes.io/managed-by: eks` and annotated
  * with the add-on's name and version; objects of the same name already there (the self-managed
  * vpc-cni, kube-proxy and CoreDNS a new cluster starts with) are adopted. An update to another
- * version moves the images. DeleteAddon removes what the add-on made — namespaces with their
+ * version moves the images; other configuration values re-render what they decide (the inference
+ * operator's bundled controllers, its service accounts' IRSA roles), and objects the new rendering
+ * no longer has go. DeleteAddon removes what the add-on made — namespaces with their
  * contents, CRDs with their custom resources — unless `preserve` keeps the software (then it is
  * only released). CRDs are established at once, so their resources are served.
  */
@@ -37,9 +40,14 @@ export function materialiseAddons(cluster: KubeCluster, state: SandboxState, clu
     const addon = addons.get(name);
     const mine = installed.get(name) ?? [];
     if (addon && LIVE.has(addon.status)) {
-      const params = { version: addon.version, namespace: addon.namespace ?? findAddon(name)?.defaultNamespace ?? 'kube-system', region: cluster.region, clusterDns };
-      const current = mine.some((o) => o.metadata.annotations?.[VERSION] === addon.version && !o.metadata.deletionTimestamp);
-      if (!current) install(cluster, name, params, true);
+      const params = { version: addon.version, namespace: addon.namespace ?? findAddon(name)?.defaultNamespace ?? 'kube-system', region: cluster.region, clusterDns, configuration: parsed(addon.configurationValues) };
+      const stamp = versionStamp(addon.version, addon.configurationValues);
+      const current = mine.some((o) => o.metadata.annotations?.[VERSION] === stamp && !o.metadata.deletionTimestamp);
+      if (!current) {
+        install(cluster, name, params, true, stamp);
+        // What the new version or configuration no longer has goes (an add-on reconfigured without KEDA loses KEDA).
+        for (const o of mine) if (o.metadata.annotations?.[VERSION] !== stamp && !stillWanted(cluster, o, stamp)) remove(cluster, o);
+      }
     } else if (addon?.status === 'DELETING' && addon.preserve) {
       for (const o of mine) release(cluster, o);
     } else {
@@ -58,14 +66,35 @@ export function installSelfManagedAddons(cluster: KubeCluster, kubernetesVersion
   }
 }
 
-function install(cluster: KubeCluster, name: string, params: AddonParams, managed: boolean): void {
+/** The version annotation: the add-on version, and a digest of its configuration values when it has some (a change re-installs). */
+function versionStamp(version: string, configurationValues: string | undefined): string {
+  return configurationValues ? `${version}+${createHash('sha256').update(configurationValues).digest('hex').slice(0, 12)}` : version;
+}
+
+function parsed(values: string | undefined): unknown {
+  if (!values) return undefined;
+  try {
+    return JSON.parse(values);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether an object of the add-on was just re-stamped by install (it is part of the new version too). */
+function stillWanted(cluster: KubeCluster, o: KubeObject, stamp: string): boolean {
+  const type = cluster.findTypeByKind(o.apiVersion, o.kind);
+  const live = type && cluster.objects.get(type, o.metadata.namespace, o.metadata.name!);
+  return live?.metadata.annotations?.[VERSION] === stamp;
+}
+
+function install(cluster: KubeCluster, name: string, params: AddonParams, managed: boolean, stamp = params.version): void {
   for (const manifest of ADDON_MANIFESTS[name]!(params)) {
     const type = cluster.findTypeByKind(manifest.apiVersion, manifest.kind);
     if (!type) continue;
     const obj = structuredClone(manifest);
     if (managed) {
       obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [MANAGED_BY]: 'eks' };
-      obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [ADDON]: name, [VERSION]: params.version };
+      obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [ADDON]: name, [VERSION]: stamp };
     }
     applyDefaults(type, obj);
     if (obj.kind === 'CustomResourceDefinition') establish(obj, cluster.now());

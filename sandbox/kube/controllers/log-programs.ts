@@ -13,7 +13,8 @@ import { unit, type Any } from './util.js';
  *   request line every 5 s; never exits.
  * - `failing` (images with fail or crash): starts, prints an error, exits `exit-code` (default 1)
  *   after `fail-after-seconds` (default 5) — restarts then back off into CrashLoopBackOff.
- * - `controller` (what EKS add-ons run): klog start-up lines, then a reconcile line every 30 s.
+ * - `controller` (what EKS add-ons run, and images named `…/operator` or `…-controller`, such as
+ *   quay.io/kuberay/operator): klog start-up lines, then a reconcile line every 30 s.
  * - `oneshot`: one line, exits 0 after 2 s (the add-ons' init containers).
  * - `command` (everything else, also `sleep`): runs the container's command and args as a tiny
  *   shell (shell-script.ts): `echo hello` prints `hello` and exits 0, `sleep 30` exits after 30 s,
@@ -39,6 +40,8 @@ export function programKind(pod: KubeObject, container: Any): string {
   if (chosen) return chosen === 'sleep' ? 'command' : chosen;
   const image = String(container.image ?? '').toLowerCase();
   if (/fail|crash/.test(image)) return 'failing';
+  // An operator's image (quay.io/kuberay/operator, …-controller): a controller applied from manifests.
+  if (/(^|[/-])(operator|controller)(:|@|$)/.test(image)) return 'controller';
   if (/pytorch|training|nemo|megatron|torchrun|deepspeed/.test(image)) return 'training';
   if (/nginx|vllm|tgi|text-generation-inference|triton|inference|server|httpd|envoy/.test(image)) return 'server';
   return 'command';

@@ -44,7 +44,7 @@ export function describeAddonVersions(input: unknown, _ctx: RequestContext) {
         compatibilities: v.kubernetesVersions
           .filter((kv) => !k8s || kv === k8s)
           .map((kv) => ({ clusterVersion: kv, platformVersions: ['*'], defaultVersion: defaultAddonVersion(spec, kv) === v.addonVersion })),
-        requiresConfiguration: false,
+        requiresConfiguration: spec.requiresConfiguration ?? false,
         requiresIamPermissions: spec.requiresIamPermissions,
       })),
       publisher: spec.publisher,

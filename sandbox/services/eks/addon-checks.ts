@@ -21,8 +21,14 @@ export function checkServiceAccountRole(state: SandboxState, roleArn: string | u
 
 /** configurationValues must be a JSON document valid against DescribeAddonConfiguration's schema. */
 export function checkConfigurationValues(values: string | undefined, spec: AddonSpec, c: StoredCluster): void {
-  if (!values) return;
   const about = { clusterName: c.name, addonName: spec.addonName };
+  if (!values) {
+    // An add-on that cannot run unconfigured (its schema has required keys) refuses a create without values.
+    const schema = ADDON_CONFIGURATION_SCHEMAS[spec.addonName];
+    const problem = schema?.required?.length ? checkAgainstSchema({}, schema) : undefined;
+    if (problem) throw invalidParameter(`Addon ${spec.addonName} requires configuration values: Json schema validation failed with error: [${problem}]`, about);
+    return;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(values);

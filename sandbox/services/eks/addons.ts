@@ -130,7 +130,7 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
   if (req.addonVersion) checkAddonVersion(spec, req.addonVersion, c);
   // An empty string removes the IRSA role, as on AWS.
   if (req.serviceAccountRoleArn) checkServiceAccountRole(ctx.state, req.serviceAccountRoleArn, spec, c);
-  checkConfigurationValues(req.configurationValues, spec, c);
+  if (req.configurationValues !== undefined) checkConfigurationValues(req.configurationValues, spec, c);
   const associations = req.podIdentityAssociations ? checkAddonPodIdentity(ctx.state, req.podIdentityAssociations, spec, c) : undefined;
   const namespace = a.namespace ?? spec.defaultNamespace;
   const owned = a.podIdentityAssociationIds.map((id) => keyed.get(c.podIdentityAssociations, id)).filter((x) => !!x);

@@ -112,7 +112,7 @@ export function listEksAddons(
   state: SandboxState,
   region: string,
   clusterName: string,
-): Array<{ name: string; version: string; status: string; namespace?: string; preserve?: boolean }> {
+): Array<{ name: string; version: string; status: string; namespace?: string; preserve?: boolean; configurationValues?: string }> {
   const c = findCluster(state, region, clusterName);
   return keyed.values(c?.addons).map((a) => ({
     name: a.addonName,
@@ -120,6 +120,7 @@ export function listEksAddons(
     status: a.status,
     ...(a.namespace ? { namespace: a.namespace } : {}),
     ...(a.preserve ? { preserve: true } : {}),
+    ...(a.configurationValues ? { configurationValues: a.configurationValues } : {}),
   }));
 }
 

@@ -1,5 +1,5 @@
 import { keyed } from '../../core/keyed.js';
-import { findAddon } from '../../catalog/eks-addons.js';
+import { compareAddonVersions, findAddon } from '../../catalog/eks-addons.js';
 import type { TickContext } from '../../core/service.js';
 import { deleteManagedSecurityGroup, deleteNetworkInterface } from '../ec2/public.js';
 import { grantCreatorAdmin } from './cluster-create.js';
@@ -86,8 +86,10 @@ function advanceAddons(c: StoredCluster, now: number): boolean {
     if (a.readyAt === undefined || now < a.readyAt) continue;
     if (a.status === 'CREATING') {
       // A create-failure fault ends the create CREATE_FAILED with its message, as AWS reports a failed install.
-      a.status = a.failureMessage ? 'CREATE_FAILED' : 'ACTIVE';
+      const missing = missingInstallDependencies(c, a);
+      a.status = a.failureMessage || missing ? 'CREATE_FAILED' : 'ACTIVE';
       if (a.failureMessage) a.healthIssues = [{ code: 'InternalFailure', message: a.failureMessage, resourceIds: [] }];
+      else if (missing) a.healthIssues = [missing];
       delete a.failureMessage;
       a.modifiedAt = a.readyAt;
       if (a.status === 'ACTIVE') a.activeAt = a.readyAt;
@@ -110,6 +112,21 @@ function removeAddon(c: StoredCluster, a: StoredAddon): void {
 /** Present for a dependant: running, even while being updated. */
 const RUNNING = new Set(['ACTIVE', 'UPDATING']);
 
+/** The health issue of an install whose prerequisite add-ons are missing or too old (AddonSpec.installRequires), if any. */
+function missingInstallDependencies(c: StoredCluster, a: StoredAddon): StoredAddon['healthIssues'][number] | undefined {
+  const problems: string[] = [];
+  const names: string[] = [];
+  for (const need of findAddon(a.addonName)?.installRequires ?? []) {
+    const dep = keyed.get(c.addons, need.addonName);
+    if (!dep || !RUNNING.has(dep.status)) problems.push(`${need.addonName} (${need.minimumVersion} or later) is not installed`);
+    else if (compareAddonVersions(dep.addonVersion, need.minimumVersion) < 0) problems.push(`${need.addonName} is ${dep.addonVersion}; ${need.minimumVersion} or later is required`);
+    else continue;
+    names.push(need.addonName);
+  }
+  if (!problems.length) return undefined;
+  return { code: 'ConfigurationConflict', message: `Dependency check failed: ${problems.join('; ')}. Install the dependency add-ons first, then create ${a.addonName} again.`, resourceIds: names };
+}
+
 function evaluateAddonHealth(c: StoredCluster): boolean {
   let changed = false;
   for (const a of keyed.values(c.addons)) {
@@ -121,7 +138,7 @@ function evaluateAddonHealth(c: StoredCluster): boolean {
       ? [
           {
             code: 'InsufficientNumberOfReplicas',
-            message: `The add-on is unhealthy because it requires the ${required.join(' and ')} add-ons; not ACTIVE on this cluster: ${missing.join(', ')}.`,
+            message: `The add-on is unhealthy because it requires the ${listed(required)} add-ons; not ACTIVE on this cluster: ${missing.join(', ')}.`,
             resourceIds: missing,
           },
         ]
@@ -134,3 +151,6 @@ function evaluateAddonHealth(c: StoredCluster): boolean {
   }
   return changed;
 }
+
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
