@@ -8,11 +8,11 @@ import type { FeatureId } from '../schemas/features.js';
 
 /**
  * The manifest sets InstantStart pins and builds itself. health-monitoring-agent and device-plugins are
- * built in cluster-dependencies.ts; kuberay-operator is NOT BUILT YET (the reconciler's step).
+ * built in cluster-dependencies.ts; kuberay-operator in install-pieces.ts (kuberayOperatorManifests).
  */
 export type ManifestSetId = 'health-monitoring-agent' | 'device-plugins' | 'kuberay-operator';
 
-/** Builders of EKS add-on configuration values that need the cluster's own facts (role ARNs, buckets); NOT BUILT YET. */
+/** Builders of EKS add-on configuration values that need the cluster's own facts (role ARNs, buckets): install-pieces.ts. */
 export type AddonValuesId = 'inference-operator';
 
 export type FeatureInstall =
