@@ -5,6 +5,7 @@ import { awsCall } from './aws/errors.js';
 import { HyperPodAdapter } from './aws/hyperpod.js';
 import { HyperPodGroupsAdapter } from './aws/hyperpod-groups.js';
 import { HyperPodNodesAdapter } from './aws/hyperpod-nodes.js';
+import { IamOidcProviders } from './aws/iam-oidc-providers.js';
 import { IamRoles } from './aws/iam-roles.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
@@ -20,6 +21,7 @@ export class Cloud implements CloudPort {
   readonly network: NetworkAdapter;
   readonly teardown: NetworkTeardown;
   readonly iam: IamRoles;
+  readonly oidcProviders: IamOidcProviders;
   readonly eks: EksAdapter;
   readonly hyperpod: HyperPodAdapter;
   readonly storage: StorageAdapter;
@@ -32,6 +34,7 @@ export class Cloud implements CloudPort {
     this.network = new NetworkAdapter(clients);
     this.teardown = new NetworkTeardown(clients, this.network);
     this.iam = new IamRoles(clients);
+    this.oidcProviders = new IamOidcProviders(clients);
     this.eks = new EksAdapter(clients, (region, name) => this.kubeClients.forget(region, name));
     this.hyperpod = new HyperPodAdapter(clients);
     this.storage = new StorageAdapter(clients);

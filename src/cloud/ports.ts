@@ -77,6 +77,48 @@ export interface IamPort {
   isComplete(spec: RoleDefinition): Promise<boolean>;
   ensure(cluster: string, spec: RoleDefinition, log: Log): Promise<string>;
   delete(roleName: string, log: Log): Promise<void>;
+  // The finer calls a feature's identity is reconciled with (src/workflows/feature-identities.ts): each one
+  // object, so a role that is already right costs reads only.
+  /** The role's ARN, trust policy (JSON text) and tags; undefined when it does not exist. */
+  describeRole(roleName: string): Promise<IamRoleFacts | undefined>;
+  /** CreateRole with a whole trust policy; a role made meanwhile by someone else is answered as found. */
+  createRole(role: { roleName: string; description: string; trustPolicy: unknown; tags: Record<string, string> }): Promise<string>;
+  updateTrustPolicy(roleName: string, trustPolicy: unknown): Promise<void>;
+  attachedPolicies(roleName: string): Promise<string[]>;
+  attachPolicy(roleName: string, policyArn: string): Promise<void>;
+  /** The inline policy's document (JSON text); undefined when the role has no policy of that name. */
+  inlinePolicy(roleName: string, policyName: string): Promise<string | undefined>;
+  putInlinePolicy(roleName: string, policyName: string, document: unknown): Promise<void>;
+  /** Every role of the account (all pages of ListRoles) with its trust policy: who still trusts an OIDC provider. */
+  listRoleTrusts(): Promise<Array<{ roleName: string; arn: string; trustPolicy: string }>>;
+}
+
+export interface IamRoleFacts {
+  arn: string;
+  /** The trust policy, decoded JSON text. */
+  trustPolicy: string;
+  tags: Record<string, string>;
+}
+
+/** An IAM OpenID Connect identity provider (IRSA: one per EKS cluster issuer). */
+export interface IamOidcProvider {
+  arn: string;
+  /** The issuer's host and path, without `https://` (as IAM answers it). */
+  url: string;
+  clientIds: string[];
+  tags: Record<string, string>;
+}
+
+export interface IamOidcProvidersPort {
+  /** Every provider of the account, each described (ListOpenIDConnectProviders + GetOpenIDConnectProvider). */
+  list(): Promise<IamOidcProvider[]>;
+  /**
+   * Creates the provider for `issuerUrl` (`https://…`) with these client ids and tags. No thumbprint is
+   * sent: IAM then keeps the issuer's top intermediate CA thumbprint itself. An existing one is found.
+   */
+  create(issuerUrl: string, clientIds: string[], tags: Record<string, string>): Promise<string>;
+  /** Deletes it; "already gone" is success. */
+  delete(arn: string): Promise<void>;
 }
 
 // ── EKS ──────────────────────────────────────────────────────────────────────────────────────────
@@ -252,6 +294,7 @@ export interface CloudPort {
   readonly network: NetworkPort;
   readonly teardown: NetworkTeardownPort;
   readonly iam: IamPort;
+  readonly oidcProviders: IamOidcProvidersPort;
   readonly eks: EksPort;
   readonly hyperpod: HyperPodPort;
   readonly storage: StoragePort;

@@ -1,3 +1,7 @@
+import { FEATURE_POLICY_NAME, featureRoleSpec } from './features/identity-policies.js';
+import type { PolicyDocument } from './features/policy-document.js';
+import { featureDefinition, featureRoleName, FEATURES } from './features/registry.js';
+import type { FeatureId } from './schemas/features.js';
 import type { ClusterResourceNames } from './naming.js';
 
 /**
@@ -11,11 +15,11 @@ export interface RoleDefinition {
   trustActions?: string[];
   managedPolicyArns: string[];
   inlinePolicies?: Record<string, unknown>;
+  /** The whole trust policy, when it says more than "these services may assume the role" (else built from trustedServices). */
+  trustPolicy?: PolicyDocument;
 }
 
 const managed = (name: string) => `arn:aws:iam::aws:policy/${name}`;
-/** EKS Pod Identity assumes roles with these actions (the agent tags the session). */
-const POD_IDENTITY_ACTIONS = ['sts:AssumeRole', 'sts:TagSession'];
 
 export function eksClusterRole(names: ClusterResourceNames): RoleDefinition {
   return {
@@ -57,57 +61,46 @@ export function hyperpodExecutionRole(names: ClusterResourceNames, eksClusterArn
   };
 }
 
-/** The HyperPod training operator's pod-identity role. */
-export function trainingOperatorRole(names: ClusterResourceNames): RoleDefinition {
+/**
+ * A feature's role as create-cluster and set-autoscaling make it (IamPort.ensure): its trust, managed
+ * and inline policies built from the feature registry by the same builder the features reconciler
+ * uses (features/identity-policies.ts), so the two can never disagree. Only identities without an
+ * IRSA binding come this way (those need the cluster's OIDC provider: src/workflows/feature-identities.ts).
+ */
+function featureRole(names: ClusterResourceNames, featureId: FeatureId, identityId: string, facts: { hyperpodClusterArn: string }): RoleDefinition {
+  const identity = featureDefinition(featureId).identities.find((i) => i.id === identityId);
+  if (!identity) throw new Error(`feature ${featureId} has no identity ${identityId}`);
+  const spec = featureRoleSpec(names.hyperpodCluster, featureId, identity, { ...facts, sharedBucket: names.bucket });
   return {
-    roleName: names.trainingOperatorRole,
-    description: `HyperPod training operator of ${names.hyperpodCluster} (InstantStart)`,
-    trustedServices: ['pods.eks.amazonaws.com'],
-    trustActions: POD_IDENTITY_ACTIONS,
-    managedPolicyArns: [managed('AmazonSageMakerHyperPodTrainingOperatorAccess')],
+    roleName: spec.roleName,
+    description: spec.description,
+    trustedServices: spec.trustPolicy.Statement.flatMap((st) => [st.Principal?.Service ?? []].flat()),
+    trustPolicy: spec.trustPolicy,
+    managedPolicyArns: spec.managedPolicyArns,
+    ...(spec.inlinePolicy ? { inlinePolicies: { [FEATURE_POLICY_NAME]: spec.inlinePolicy } } : {}),
   };
 }
 
-/** The Mountpoint for S3 CSI driver's pod-identity role: read/write on the shared bucket only. */
-export function s3CsiDriverRole(names: ClusterResourceNames): RoleDefinition {
-  return {
-    roleName: names.s3CsiRole,
-    description: `Mountpoint for Amazon S3 CSI driver of ${names.hyperpodCluster} (InstantStart)`,
-    trustedServices: ['pods.eks.amazonaws.com'],
-    trustActions: POD_IDENTITY_ACTIONS,
-    managedPolicyArns: [],
-    inlinePolicies: {
-      'shared-bucket': {
-        Version: '2012-10-17',
-        Statement: [
-          { Effect: 'Allow', Action: ['s3:ListBucket'], Resource: `arn:aws:s3:::${names.bucket}` },
-          { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'], Resource: `arn:aws:s3:::${names.bucket}/*` },
-        ],
-      },
-    },
-  };
-}
+/** The HyperPod training operator's pod-identity role (the training-operator feature's `controller` identity). */
+export const trainingOperatorRole = (names: ClusterResourceNames): RoleDefinition => featureRole(names, 'training-operator', 'controller', { hyperpodClusterArn: '*' });
+
+/** The Mountpoint for S3 CSI driver's pod-identity role: read/write on the shared bucket only (the s3-csi-driver feature's `driver` identity). */
+export const s3CsiDriverRole = (names: ClusterResourceNames): RoleDefinition => featureRole(names, 's3-csi-driver', 'driver', { hyperpodClusterArn: '*' });
 
 /**
- * The ClusterRole of managed autoscaling: HyperPod assumes it to add and remove the cluster's nodes
- * for Karpenter, so it may call the two Batch* node APIs on this cluster and nothing else.
+ * The ClusterRole of managed autoscaling (the autoscaling feature's `cluster-role` identity): HyperPod
+ * assumes it to add and remove the cluster's nodes for Karpenter, so it may call the two Batch* node
+ * APIs on this cluster and nothing else (`*` only while the cluster's ARN is not known yet).
  */
-export function hyperpodAutoscalingRole(names: ClusterResourceNames, hyperpodClusterArn: string): RoleDefinition {
-  return {
-    roleName: names.autoscalingRole,
-    description: `HyperPod-managed autoscaling (Karpenter) of ${names.hyperpodCluster} (InstantStart)`,
-    trustedServices: ['hyperpod.sagemaker.amazonaws.com'],
-    managedPolicyArns: [],
-    inlinePolicies: {
-      'scale-nodes': {
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Action: ['sagemaker:BatchAddClusterNodes', 'sagemaker:BatchDeleteClusterNodes'], Resource: hyperpodClusterArn || '*' }],
-      },
-    },
-  };
-}
+export const hyperpodAutoscalingRole = (names: ClusterResourceNames, hyperpodClusterArn: string): RoleDefinition =>
+  featureRole(names, 'autoscaling', 'cluster-role', { hyperpodClusterArn: hyperpodClusterArn || '*' });
 
-/** Every role a managed cluster may own, by name: what the delete saga and the leftovers check look for. */
+/**
+ * Every role a managed cluster may own, by name: what the delete saga and the leftovers check look for.
+ * That is the two roles of create-cluster plus every feature identity's role (a feature turned on
+ * after create, e.g. tiered checkpointing, leaves its role until the cluster goes).
+ */
 export function clusterRoleNames(names: ClusterResourceNames): string[] {
-  return [eksClusterRole(names), hyperpodExecutionRole(names, ''), trainingOperatorRole(names), s3CsiDriverRole(names), hyperpodAutoscalingRole(names, '')].map((r) => r.roleName);
+  const featureRoles = [...FEATURES.values()].flatMap((f) => f.identities.map((i) => featureRoleName(names.hyperpodCluster, i)));
+  return [...new Set([eksClusterRole(names).roleName, hyperpodExecutionRole(names, '').roleName, ...featureRoles])];
 }

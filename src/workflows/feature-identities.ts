@@ -1,12 +1,32 @@
+import { ConflictError } from '../domain/errors.js';
+import {
+  annotatedServiceAccounts,
+  FEATURE_POLICY_NAME,
+  featureIdentities,
+  featureRoleSpec,
+  identityPermissionsPolicy,
+  needsOidcProvider,
+  type FeatureRoleSpec,
+} from '../domain/features/identity-policies.js';
+import { samePolicy } from '../domain/features/policy-document.js';
+import { featureRoleName } from '../domain/features/registry.js';
+import { ROLE_ARN_ANNOTATION, SERVICE_ACCOUNT } from '../domain/kube/service-account.js';
+import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { FeatureId } from '../domain/schemas/features.js';
 import type { WorkflowDeps } from './context.js';
+import { clusterIssuer, ensureClusterProvider, findClusterProvider, isOurProvider, releaseClusterProvider } from './feature-oidc-provider.js';
+import { annotateServiceAccount, checkNamespaces, releaseServiceAccounts } from './feature-service-accounts.js';
 
 /**
  * The IAM identities of managed features (src/domain/features/registry.ts → identities), made and
  * removed as exactly the chain the registry states: role, trust policy, inline policy, the cluster's
  * IAM OIDC provider (IRSA), and the service account annotation where the registry says `annotate`.
+ * The documents are built in src/domain/features/identity-policies.ts; this module compares them with
+ * what IAM and Kubernetes hold and changes only what differs (a repeat makes no call that mutates).
  *
- * CONTRACT STUB (issue 16): the signatures are fixed; the bodies are being built.
+ * Ownership: a role or OIDC provider is ours when it carries the tags `instantstart.io/managed-by=instantstart`
+ * and `instantstart.io/cluster=<cluster>` (roles also `instantstart.io/feature`); service accounts as
+ * feature-service-accounts.ts says. Removal touches only what is ours.
  */
 
 /** The facts of one cluster an identity's trust and permissions are built from. */
@@ -33,36 +53,133 @@ export interface FeatureIdentityState {
   detail: string;
 }
 
+type Log = (message: string) => void;
+
+const isOurs = (tags: Record<string, string>, cluster: string) => tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE && tags[TAG_CLUSTER] === cluster;
+const roleArnOf = (accountId: string, roleName: string) => `arn:aws:iam::${accountId}:role/${roleName}`;
+
+/** Makes the role right: created when missing, its trust, managed policies and inline policy set where they differ. */
+async function ensureRole(deps: WorkflowDeps, cluster: string, spec: FeatureRoleSpec, log: Log): Promise<string> {
+  const iam = deps.cloud.iam;
+  const current = await iam.describeRole(spec.roleName);
+  let arn: string;
+  if (!current) {
+    arn = await iam.createRole({ roleName: spec.roleName, description: spec.description, trustPolicy: spec.trustPolicy, tags: spec.tags });
+    log(`Created IAM role ${spec.roleName}`);
+  } else {
+    if (!isOurs(current.tags, cluster)) {
+      throw new ConflictError(
+        `IAM role ${spec.roleName} exists but InstantStart did not make it for cluster ${cluster} (it lacks the ${TAG_CLUSTER}=${cluster} tag); rename or delete that role, then retry.`,
+        spec.featureId,
+      );
+    }
+    arn = current.arn;
+    if (!samePolicy(current.trustPolicy, spec.trustPolicy)) {
+      await iam.updateTrustPolicy(spec.roleName, spec.trustPolicy);
+      log(`Updated the trust policy of IAM role ${spec.roleName}`);
+    }
+  }
+  const attached = current ? await iam.attachedPolicies(spec.roleName) : [];
+  for (const policyArn of spec.managedPolicyArns.filter((p) => !attached.includes(p))) {
+    await iam.attachPolicy(spec.roleName, policyArn);
+    log(`Attached ${policyArn.split('/').pop()} to ${spec.roleName}`);
+  }
+  if (spec.inlinePolicy) {
+    const held = current ? await iam.inlinePolicy(spec.roleName, FEATURE_POLICY_NAME) : undefined;
+    if (!held || !samePolicy(held, spec.inlinePolicy)) {
+      await iam.putInlinePolicy(spec.roleName, FEATURE_POLICY_NAME, spec.inlinePolicy);
+      log(`Put the inline policy ${FEATURE_POLICY_NAME} on ${spec.roleName}`);
+    }
+  }
+  return arn;
+}
+
 /**
  * Makes every identity feature `id` needs, idempotently (an existing right object is left alone).
  * `config` is the feature's settings (tiered checkpointing's `namespace`). Answers the role ARN of
- * each identity by its registry id.
+ * each identity by its registry id. Everything that can be refused (a missing namespace, a missing
+ * shared bucket) is checked before the first change.
  */
-export async function ensureFeatureIdentities(
-  _deps: WorkflowDeps,
-  _facts: FeatureClusterFacts,
-  _id: FeatureId,
-  _config: Record<string, unknown>,
-  _log: (message: string) => void,
-): Promise<ReadonlyMap<string, string>> {
-  throw new Error('ensureFeatureIdentities is not built yet (issue 16)');
+export async function ensureFeatureIdentities(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<ReadonlyMap<string, string>> {
+  const identities = featureIdentities(id, config);
+  const arns = new Map<string, string>();
+  if (identities.length === 0) return arns;
+  const base = { hyperpodClusterArn: facts.hyperpodClusterArn, sharedBucket: facts.sharedBucket, tlsBucket: facts.tlsBucket };
+  // The permissions first: a missing bucket is refused before anything is made.
+  for (const identity of identities) identityPermissionsPolicy(id, identity, base);
+  const accounts = identities.flatMap(annotatedServiceAccounts);
+  const kube = accounts.length > 0 ? await deps.cloud.kube(facts.region, facts.eksClusterName) : undefined;
+  if (kube) await checkNamespaces(kube, id, accounts);
+
+  const oidcProviderArn = identities.some(needsOidcProvider) ? await ensureClusterProvider(deps, facts, log) : undefined;
+  for (const identity of identities) {
+    const spec = featureRoleSpec(facts.clusterName, id, identity, { ...base, oidcProviderArn });
+    const arn = await ensureRole(deps, facts.clusterName, spec, log);
+    arns.set(identity.id, arn);
+    const mine = annotatedServiceAccounts(identity);
+    if (kube && mine.length > 0) {
+      for (const sa of mine) await annotateServiceAccount(kube, id, sa, arn, log);
+      // A namespace setting that changed leaves the old binding behind: release it.
+      await releaseServiceAccounts(kube, id, arn, log, mine);
+    }
+  }
+  return arns;
 }
 
 /**
  * Removes exactly what ensureFeatureIdentities made for feature `id`: never an object it did not
  * make, and the OIDC provider only when nothing else trusts it.
  */
-export async function removeFeatureIdentities(
-  _deps: WorkflowDeps,
-  _facts: FeatureClusterFacts,
-  _id: FeatureId,
-  _config: Record<string, unknown>,
-  _log: (message: string) => void,
-): Promise<void> {
-  throw new Error('removeFeatureIdentities is not built yet (issue 16)');
+export async function removeFeatureIdentities(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<void> {
+  const identities = featureIdentities(id, config);
+  if (identities.length === 0) return;
+  const accountId = await deps.cloud.accountId();
+  for (const identity of [...identities].reverse()) {
+    const roleName = featureRoleName(facts.clusterName, identity);
+    if (annotatedServiceAccounts(identity).length > 0) {
+      const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
+      await releaseServiceAccounts(kube, id, roleArnOf(accountId, roleName), log);
+    }
+    const current = await deps.cloud.iam.describeRole(roleName);
+    if (!current) continue;
+    if (!isOurs(current.tags, facts.clusterName)) {
+      log(`Kept IAM role ${roleName}: InstantStart did not make it for cluster ${facts.clusterName}`);
+      continue;
+    }
+    await deps.cloud.iam.delete(roleName, log);
+  }
+  if (identities.some(needsOidcProvider)) await releaseClusterProvider(deps, facts, log);
 }
 
 /** What exists now of feature `id`'s identities (read from IAM and Kubernetes). */
-export async function featureIdentityStates(_deps: WorkflowDeps, _facts: FeatureClusterFacts, _id: FeatureId, _config: Record<string, unknown>): Promise<FeatureIdentityState[]> {
-  throw new Error('featureIdentityStates is not built yet (issue 16)');
+export async function featureIdentityStates(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>): Promise<FeatureIdentityState[]> {
+  const identities = featureIdentities(id, config);
+  if (identities.length === 0) return [];
+  const irsa = identities.some(needsOidcProvider);
+  const issuer = irsa ? await clusterIssuer(deps, facts) : undefined;
+  const provider = issuer ? await findClusterProvider(deps, issuer) : undefined;
+  const states: FeatureIdentityState[] = [];
+  for (const identity of identities) {
+    const roleName = featureRoleName(facts.clusterName, identity);
+    const role = await deps.cloud.iam.describeRole(roleName);
+    const base = { identity: identity.id, title: identity.title, roleName, ...(role ? { roleArn: role.arn } : {}) };
+    if (!role || !isOurs(role.tags, facts.clusterName)) {
+      states.push({ ...base, present: false, detail: role ? `IAM role ${roleName} exists but was not made by InstantStart for this cluster` : `IAM role ${roleName} missing` });
+      continue;
+    }
+    const gaps: string[] = [];
+    if (needsOidcProvider(identity) && !provider) gaps.push('the cluster\'s IAM OIDC provider is missing');
+    const accounts = annotatedServiceAccounts(identity);
+    if (accounts.length > 0) {
+      const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
+      for (const sa of accounts) {
+        const found = await kube.find(SERVICE_ACCOUNT, sa.serviceAccount, sa.namespace);
+        if (found?.metadata.annotations?.[ROLE_ARN_ANNOTATION] !== role.arn) gaps.push(`service account ${sa.namespace}/${sa.serviceAccount} ${found ? 'does not name the role' : 'missing'}`);
+      }
+    }
+    const made = [`IAM role ${roleName}`, ...(provider && needsOidcProvider(identity) ? [`OIDC provider ${provider.url}${isOurProvider(provider, facts.clusterName) ? '' : ' (not made by InstantStart)'}`] : [])];
+    if (accounts.length > 0) made.push(...accounts.map((sa) => `service account ${sa.namespace}/${sa.serviceAccount}`));
+    states.push({ ...base, present: gaps.length === 0, detail: gaps.length ? gaps.join('; ') : `${made.join(', ')} present` });
+  }
+  return states;
 }

@@ -5,20 +5,28 @@ import {
   DeleteRolePolicyCommand,
   DetachRolePolicyCommand,
   GetRoleCommand,
+  GetRolePolicyCommand,
   ListAttachedRolePoliciesCommand,
   ListRolePoliciesCommand,
+  ListRolesCommand,
   PutRolePolicyCommand,
+  UpdateAssumeRolePolicyCommand,
 } from '@aws-sdk/client-iam';
 import type { RoleDefinition } from '../../domain/cluster-roles.js';
 import { clusterTags, tagList } from '../../domain/naming.js';
-import type { IamPort } from '../ports.js';
+import type { IamPort, IamRoleFacts } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
 export type RoleSpec = RoleDefinition;
 
+/** IAM answers policy documents URL-encoded (RFC 3986). */
+const decodeDocument = (text: string | undefined): string => (text ? decodeURIComponent(text) : '');
+const text = (doc: unknown): string => (typeof doc === 'string' ? doc : JSON.stringify(doc));
+const notFound = (err: unknown) => hasCode(err, 'NoSuchEntity', 'NoSuchEntityException');
+
 const policyDocument = (spec: RoleSpec) =>
-  JSON.stringify({
+  JSON.stringify(spec.trustPolicy ?? {
     Version: '2012-10-17',
     Statement: [{ Effect: 'Allow', Principal: { Service: spec.trustedServices }, Action: spec.trustActions ?? ['sts:AssumeRole'] }],
   });
@@ -99,7 +107,69 @@ export class IamRoles implements IamPort {
     }
   }
 
-  private async attachedPolicies(roleName: string): Promise<string[]> {
+  async describeRole(roleName: string): Promise<IamRoleFacts | undefined> {
+    try {
+      const r = await awsCall('iam', 'GetRole', () => this.clients.iam().send(new GetRoleCommand({ RoleName: roleName })));
+      return {
+        arn: r.Role!.Arn!,
+        trustPolicy: decodeDocument(r.Role!.AssumeRolePolicyDocument),
+        tags: Object.fromEntries((r.Role!.Tags ?? []).map((t) => [t.Key!, t.Value ?? ''])),
+      };
+    } catch (err) {
+      if (notFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async createRole(role: { roleName: string; description: string; trustPolicy: unknown; tags: Record<string, string> }): Promise<string> {
+    try {
+      const r = await awsCall('iam', 'CreateRole', () =>
+        this.clients.iam().send(
+          new CreateRoleCommand({ RoleName: role.roleName, Description: role.description, AssumeRolePolicyDocument: text(role.trustPolicy), Tags: tagList(role.tags) }),
+        ),
+      );
+      return r.Role!.Arn!;
+    } catch (err) {
+      // A concurrent or earlier attempt made it between our read and our create: the caller checks whose it is.
+      if (!hasCode(err, 'EntityAlreadyExists', 'EntityAlreadyExistsException')) throw err;
+      return (await this.find(role.roleName))!;
+    }
+  }
+
+  async updateTrustPolicy(roleName: string, trustPolicy: unknown): Promise<void> {
+    await awsCall('iam', 'UpdateAssumeRolePolicy', () => this.clients.iam().send(new UpdateAssumeRolePolicyCommand({ RoleName: roleName, PolicyDocument: text(trustPolicy) })));
+  }
+
+  async attachPolicy(roleName: string, policyArn: string): Promise<void> {
+    await awsCall('iam', 'AttachRolePolicy', () => this.clients.iam().send(new AttachRolePolicyCommand({ RoleName: roleName, PolicyArn: policyArn })));
+  }
+
+  async inlinePolicy(roleName: string, policyName: string): Promise<string | undefined> {
+    try {
+      const r = await awsCall('iam', 'GetRolePolicy', () => this.clients.iam().send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })));
+      return decodeDocument(r.PolicyDocument);
+    } catch (err) {
+      if (notFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async putInlinePolicy(roleName: string, policyName: string, document: unknown): Promise<void> {
+    await awsCall('iam', 'PutRolePolicy', () => this.clients.iam().send(new PutRolePolicyCommand({ RoleName: roleName, PolicyName: policyName, PolicyDocument: text(document) })));
+  }
+
+  async listRoleTrusts(): Promise<Array<{ roleName: string; arn: string; trustPolicy: string }>> {
+    const roles: Array<{ roleName: string; arn: string; trustPolicy: string }> = [];
+    let marker: string | undefined;
+    do {
+      const page = await awsCall('iam', 'ListRoles', () => this.clients.iam().send(new ListRolesCommand({ Marker: marker })));
+      for (const r of page.Roles ?? []) roles.push({ roleName: r.RoleName!, arn: r.Arn!, trustPolicy: decodeDocument(r.AssumeRolePolicyDocument) });
+      marker = page.IsTruncated ? page.Marker : undefined;
+    } while (marker);
+    return roles;
+  }
+
+  async attachedPolicies(roleName: string): Promise<string[]> {
     const r = await awsCall('iam', 'ListAttachedRolePolicies', () => this.clients.iam().send(new ListAttachedRolePoliciesCommand({ RoleName: roleName })));
     return (r.AttachedPolicies ?? []).map((p) => p.PolicyArn!);
   }

@@ -5,6 +5,7 @@ import type { DeleteClusterInput } from '../../../../domain/schemas/clusters.js'
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
+import { isOurProvider, releaseClusterProvider } from '../../../../workflows/feature-oidc-provider.js';
 import { findLeftovers } from './leftovers.js';
 
 export type { DeleteClusterInput };
@@ -172,10 +173,15 @@ function iamPhase(deps: WorkflowDeps): Phase {
     onFailure: 'continue',
     async observe(ctx) {
       for (const r of await roles(ctx)) if (await deps.cloud.iam.find(r)) return 'needs-act';
+      // The IAM OIDC provider a feature's IRSA identity made for this cluster's issuer goes with its roles.
+      if ((await deps.cloud.oidcProviders.list()).some((p) => isOurProvider(p, ctx.input.name))) return 'needs-act';
       return 'done';
     },
     async act(ctx) {
-      for (const r of await roles(ctx)) await deps.cloud.iam.delete(r, (m) => ctx.log(m));
+      const log = (m: string) => ctx.log(m);
+      for (const r of await roles(ctx)) await deps.cloud.iam.delete(r, log);
+      const n = await names(deps, ctx);
+      await releaseClusterProvider(deps, { clusterName: ctx.input.name, region: ctx.input.region, eksClusterName: n.eksCluster }, log);
     },
   };
 }
