@@ -4,7 +4,8 @@ import type { OperationHandler } from '../../core/service.js';
 import { validateInput } from '../../core/validation.js';
 import { alreadyExists, invalidInput, noSuchEntity } from './errors.js';
 import { renderOidcProvider } from './render.js';
-import { arnType, clientIdList, IAM_VALIDATION, oidcUrl, tags, thumbprintList } from './schemas.js';
+import { pageOf } from './paging.js';
+import { arnType, clientIdList, IAM_VALIDATION, oidcUrl, paging, tagKeys, tags, thumbprintList } from './schemas.js';
 import { iamSection, peekIam, type StoredOidcProvider } from './state.js';
 import { checkNewTags } from './tags.js';
 
@@ -74,7 +75,32 @@ const deleteOpenIDConnectProvider: OperationHandler = (input, ctx) => {
   return {};
 };
 
+/** Provider tags, as for roles: IAM tag keys are case-insensitive; a new value for a key replaces it. */
+const tagOpenIDConnectProvider: OperationHandler = (input, ctx) => {
+  const req = validateInput(z.object({ OpenIDConnectProviderArn: arnType, Tags: tags }), input, IAM_VALIDATION);
+  const provider = requireProvider(ctx.state, req.OpenIDConnectProviderArn);
+  provider.tags = checkNewTags(provider.tags, req.Tags);
+  return {};
+};
+
+const untagOpenIDConnectProvider: OperationHandler = (input, ctx) => {
+  const req = validateInput(z.object({ OpenIDConnectProviderArn: arnType, TagKeys: tagKeys }), input, IAM_VALIDATION);
+  const provider = requireProvider(ctx.state, req.OpenIDConnectProviderArn);
+  const drop = new Set(req.TagKeys.map((k) => k.toLowerCase()));
+  provider.tags = provider.tags.filter((t) => !drop.has(t.Key.toLowerCase()));
+  return {};
+};
+
+const listOpenIDConnectProviderTags: OperationHandler = (input, ctx) => {
+  const req = validateInput(z.object({ OpenIDConnectProviderArn: arnType, ...paging }), input, IAM_VALIDATION);
+  const { page, ...rest } = pageOf(requireProvider(ctx.state, req.OpenIDConnectProviderArn).tags, req);
+  return { Tags: page, ...rest };
+};
+
 export const oidcOperations: Record<string, OperationHandler> = {
+  TagOpenIDConnectProvider: tagOpenIDConnectProvider,
+  UntagOpenIDConnectProvider: untagOpenIDConnectProvider,
+  ListOpenIDConnectProviderTags: listOpenIDConnectProviderTags,
   CreateOpenIDConnectProvider: createOpenIDConnectProvider,
   GetOpenIDConnectProvider: getOpenIDConnectProvider,
   ListOpenIDConnectProviders: listOpenIDConnectProviders,
