@@ -17,13 +17,16 @@ import {
   GetRolePolicyCommand,
   IAMClient,
   ListAttachedRolePoliciesCommand,
+  ListOpenIDConnectProviderTagsCommand,
   ListOpenIDConnectProvidersCommand,
   ListPoliciesCommand,
   ListRolePoliciesCommand,
   ListRolesCommand,
   ListRoleTagsCommand,
   PutRolePolicyCommand,
+  TagOpenIDConnectProviderCommand,
   TagRoleCommand,
+  UntagOpenIDConnectProviderCommand,
   UntagRoleCommand,
   UpdateAssumeRolePolicyCommand,
 } from '@aws-sdk/client-iam';
@@ -155,6 +158,17 @@ describe('IAM', () => {
     await assert.rejects(iam.send(new CreateOpenIDConnectProviderCommand({ Url: 'http://insecure.example.com' })), rejectsWith('InvalidInputException', 400));
     await iam.send(new DeleteOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn }));
     await assert.rejects(iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn })), rejectsWith('NoSuchEntityException', 404));
+  });
+
+  it('tags OIDC providers as it tags roles: at create, then Tag/Untag/List', async () => {
+    const url = 'https://oidc.eks.us-west-2.amazonaws.com/id/00000000000000000000000000000TAG';
+    const { OpenIDConnectProviderArn: arn } = await iam.send(new CreateOpenIDConnectProviderCommand({ Url: url, ClientIDList: ['sts.amazonaws.com'], Tags: [{ Key: 'owner', Value: 'a' }] }));
+    await iam.send(new TagOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn, Tags: [{ Key: 'OWNER', Value: 'b' }, { Key: 'team', Value: 'ml' }] }));
+    assert.deepEqual((await iam.send(new ListOpenIDConnectProviderTagsCommand({ OpenIDConnectProviderArn: arn }))).Tags, [{ Key: 'OWNER', Value: 'b' }, { Key: 'team', Value: 'ml' }]);
+    await iam.send(new UntagOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn, TagKeys: ['owner'] }));
+    assert.deepEqual((await iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn }))).Tags, [{ Key: 'team', Value: 'ml' }]);
+    await iam.send(new DeleteOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn }));
+    await assert.rejects(iam.send(new TagOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn, Tags: [{ Key: 'x', Value: 'y' }] })), rejectsWith('NoSuchEntityException', 404));
   });
 
   it('rejects bad input with IAM error codes and changes nothing', async () => {
