@@ -201,4 +201,19 @@ describe('feature identities: the tiered checkpointing chain on the sandbox', ()
     await removeFeatureIdentities(deps, facts, FEATURE, {}, log);
     assert.deepEqual(await providers(), []);
   });
+
+  it('a changed namespace setting moves the binding: the old service account is released, the trust names the new one', async () => {
+    const arn = (await ensureFeatureIdentities(deps, facts, FEATURE, {}, log)).get('training-pods');
+    assert.ok(await sa('instantstart-checkpointing'));
+    await ensureFeatureIdentities(deps, facts, FEATURE, { namespace: 'team-a' }, log);
+    assert.equal(await sa('instantstart-checkpointing'), undefined, 'the one we made in default is gone');
+    assert.equal((await sa('instantstart-checkpointing', 'team-a')).metadata.annotations['eks.amazonaws.com/role-arn'], arn);
+    const trust = (await sb.aws(['iam', 'get-role', '--role-name', ROLE])).json.Role.AssumeRolePolicyDocument;
+    assert.equal(trust.Statement[0].Condition.StringEquals[`${hostPath}:sub`], 'system:serviceaccount:team-a:instantstart-checkpointing');
+    assert.deepEqual((await featureIdentityStates(deps, facts, FEATURE, { namespace: 'team-a' })).map((s) => s.present), [true]);
+    assert.deepEqual((await featureIdentityStates(deps, facts, FEATURE, {})).map((s) => s.present), [false]);
+    await removeFeatureIdentities(deps, facts, FEATURE, { namespace: 'team-a' }, log);
+    assert.ok(await sa('instantstart-checkpointing', 'team-a'), 'the team\'s own service account stays');
+    assert.deepEqual(await providers(), []);
+  });
 });
