@@ -5,6 +5,7 @@ import {
   DeleteRolePolicyCommand,
   DetachRolePolicyCommand,
   GetRoleCommand,
+  GetRolePolicyCommand,
   ListAttachedRolePoliciesCommand,
   ListRolePoliciesCommand,
   PutRolePolicyCommand,
@@ -94,6 +95,29 @@ export class IamRoles implements IamPort {
     try {
       await awsCall('iam', 'DeleteRole', () => iam.send(new DeleteRoleCommand({ RoleName: roleName })));
       log(`Deleted IAM role ${roleName}`);
+    } catch (err) {
+      if (!hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) throw err;
+    }
+  }
+
+  async inlinePolicy(roleName: string, policyName: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      const r = await awsCall('iam', 'GetRolePolicy', () => this.clients.iam().send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })));
+      // IAM answers the document URL-encoded (RFC 3986), as its query protocol does.
+      return r.PolicyDocument ? (JSON.parse(decodeURIComponent(r.PolicyDocument)) as Record<string, unknown>) : undefined;
+    } catch (err) {
+      if (hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) return undefined;
+      throw err;
+    }
+  }
+
+  async putInlinePolicy(roleName: string, policyName: string, document: Record<string, unknown>): Promise<void> {
+    await awsCall('iam', 'PutRolePolicy', () => this.clients.iam().send(new PutRolePolicyCommand({ RoleName: roleName, PolicyName: policyName, PolicyDocument: JSON.stringify(document) })));
+  }
+
+  async deleteInlinePolicy(roleName: string, policyName: string): Promise<void> {
+    try {
+      await awsCall('iam', 'DeleteRolePolicy', () => this.clients.iam().send(new DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })));
     } catch (err) {
       if (!hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) throw err;
     }
