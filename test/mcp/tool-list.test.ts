@@ -203,10 +203,10 @@ describe('the MCP tool list', () => {
       assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
       assert.ok(READING_VERBS.test(name), `allowedTools auto-approves mutating tool ${name}`);
     }
-    const playbook = ['create-cluster.md', 'heal-node.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
+    const playbook = ['create-cluster.md', 'heal-node.md', 'storage.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
     for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
       const bare = name.slice(1, -1);
-      if (/^(list|get|check|create|add|scale|update|delete|set|wait|retry|cancel|reboot|replace|start)_/.test(bare)) {
+      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start)_/.test(bare)) {
         assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
       }
     }
