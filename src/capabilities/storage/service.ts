@@ -1,6 +1,7 @@
 import type { KubePort } from '../../cloud/ports.js';
 import { CloudError, InputError, NotFoundError, PreconditionError } from '../../domain/errors.js';
 import { featureDefinition } from '../../domain/features/registry.js';
+import { NAMESPACE } from '../../domain/kube/namespace.js';
 import { clusterTarget } from '../../domain/naming.js';
 import { TERMINAL_OPERATION_STATUSES, type OperationView } from '../../domain/schemas/operations.js';
 import type { AddStorageRequest, BrowseStorageAnswer, BrowseStorageQuery, RemoveStorageQuery, StorageList, StorageView } from '../../domain/schemas/storage.js';
@@ -82,7 +83,14 @@ export class StorageService {
       if (earlier) return { operation: earlier, existing: true };
     }
     const { hp, eksClusterName, kube } = await this.access(region, cluster);
-    const [storages, drivers, accountId] = await Promise.all([readStorages(kube, { mounts: false }), this.drivers(region, eksClusterName), this.deps.cloud.accountId()]);
+    const [storages, drivers, accountId, namespace] = await Promise.all([
+      readStorages(kube, { mounts: false }),
+      this.drivers(region, eksClusterName),
+      this.deps.cloud.accountId(),
+      kube.find(NAMESPACE, request.namespace),
+    ]);
+    // A claim lives in a namespace the cluster has: InstantStart does not make namespaces as a side effect.
+    if (!namespace) throw new PreconditionError(`namespace: cluster ${cluster} has no namespace '${request.namespace}'`, [{ path: 'namespace', message: `does not exist in cluster ${cluster}: create it first (kubectl create namespace ${request.namespace})` }]);
     const input = await checkAdd({ cloud: this.deps.cloud, region, cluster, hp, eksClusterName, accountId, storages, drivers }, request);
     return this.deps.operations.start('add-storage', input, { idempotencyKey });
   }
