@@ -23,7 +23,7 @@ import { StorageBrowser } from './StorageBrowser.js';
 export const storageItem = (s: { name: string; namespace: string }) => (s.namespace === 'default' ? s.name : `${s.namespace}.${s.name}`);
 const fromItem = (item: string) => (item.includes('.') ? { namespace: item.split('.')[0]!, name: item.split('.')[1]! } : { namespace: 'default', name: item });
 
-const PHASE: Record<string, StatusIndicatorProps.Type> = { Bound: 'success', Pending: 'pending', Lost: 'error', Missing: 'warning' };
+const PHASE = new Map<string, StatusIndicatorProps.Type>([['Bound', 'success'], ['Pending', 'pending'], ['Lost', 'error'], ['Missing', 'warning']]);
 
 const where = (s: StorageView) =>
   s.kind === 's3' ? <Box variant="code">{`s3://${s.bucket}/${s.prefix ?? ''}`}</Box> : <Box variant="code">{`${s.fileSystemId}${s.mountName ? ` (${s.dnsName}@${s.mountName})` : ''}`}</Box>;
@@ -85,7 +85,7 @@ export function StoragePanel({ cluster, region, item }: ClusterPanelProps) {
             header: 'Claim phase',
             cell: (s) => (
               <span data-testid={`storage-phase-${s.namespace}-${s.name}`} data-phase={s.claimPhase}>
-                <StatusIndicator type={PHASE[s.claimPhase] ?? 'info'}>{s.claimPhase}</StatusIndicator>
+                <StatusIndicator type={PHASE.get(s.claimPhase) ?? 'info'}>{s.claimPhase}</StatusIndicator>
               </span>
             ),
           },
