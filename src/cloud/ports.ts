@@ -89,6 +89,8 @@ export interface IamPort {
   /** The inline policy's document (JSON text); undefined when the role has no policy of that name. */
   inlinePolicy(roleName: string, policyName: string): Promise<string | undefined>;
   putInlinePolicy(roleName: string, policyName: string, document: unknown): Promise<void>;
+  /** DeleteRolePolicy; a role or policy already gone is fine. */
+  deleteInlinePolicy(roleName: string, policyName: string): Promise<void>;
   /** Every role of the account (all pages of ListRoles) with its trust policy: who still trusts an OIDC provider. */
   listRoleTrusts(): Promise<Array<{ roleName: string; arn: string; trustPolicy: string }>>;
 }
@@ -201,12 +203,32 @@ export interface NodeActionResult {
 }
 
 // ── storage ──────────────────────────────────────────────────────────────────────────────────────
+/** What HeadBucket says of a bucket: reachable (with its Region when S3 tells), missing, or refused to us (another account's, or no permission). */
+export type BucketProbe = { state: 'reachable'; region?: string } | { state: 'missing' } | { state: 'forbidden' };
+
+/** One page of ListObjectsV2 with a delimiter: the common prefixes (folders) and the objects. */
+export interface ObjectPage {
+  folders: string[];
+  objects: Array<{ key: string; size: number; lastModified?: string }>;
+  nextToken?: string;
+}
+
 export interface StoragePort {
   bucketExists(region: string, bucket: string): Promise<boolean>;
+  probeBucket(region: string, bucket: string): Promise<BucketProbe>;
   ensureBucket(region: string, bucket: string, tags: Record<string, string>, log: Log): Promise<void>;
   deleteBucket(region: string, bucket: string, log: Log): Promise<void>;
-  findFileSystem(region: string, cluster: string): Promise<FileSystem | undefined>;
-  createFileSystem(region: string, cluster: string, spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string> }): Promise<FileSystem>;
+  /** Deletes every object under a prefix (all pages); the count deleted. */
+  deletePrefix(region: string, bucket: string, prefix: string, log: Log): Promise<number>;
+  listObjects(region: string, bucket: string, options: { prefix: string; delimiter?: string; continuationToken?: string; maxKeys?: number }): Promise<ObjectPage>;
+  /** A file system tagged as the cluster's (not being deleted); with `part`, only one tagged as that part of it. */
+  findFileSystem(region: string, cluster: string, part?: string): Promise<FileSystem | undefined>;
+  /** CreateFileSystem (Lustre, PERSISTENT_2); the client token (default: the cluster's one shared file system) makes a repeat return the first. */
+  createFileSystem(
+    region: string,
+    cluster: string,
+    spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string>; clientToken?: string },
+  ): Promise<FileSystem>;
   describeFileSystem(region: string, id: string): Promise<FileSystem | undefined>;
   deleteFileSystem(region: string, id: string): Promise<void>;
 }

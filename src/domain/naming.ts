@@ -79,6 +79,20 @@ export function resourceNames(cluster: string, accountId: string, region: string
   };
 }
 
+/**
+ * The bucket a storage added with createBucket gets when the caller names none: `sagemaker-` (the
+ * HyperPod instance role's managed policy reaches such buckets), the cluster and storage names, and
+ * a hash that keeps it unique across accounts and Regions; at most 63 characters.
+ *
+ * @example
+ * storageBucketName('demo', 'default', 'models', '000000000000', 'us-west-2') // 'sagemaker-demo-models-<6 chars>'
+ */
+export function storageBucketName(cluster: string, namespace: string, storage: string, accountId: string, region: string): string {
+  const hash = shortHash(`${accountId}/${region}/${cluster}/${namespace}/${storage}`);
+  const stem = `sagemaker-${cluster}-${storage}`.slice(0, 63 - hash.length - 1).replace(/[-.]+$/, '');
+  return `${stem}-${hash}`;
+}
+
 /** What an operation on a cluster works on (its target), and the lock on the cluster itself. */
 export const clusterTarget = (region: string, cluster: string): string => `cluster/${region}/${cluster}`;
 /** What an operation on one instance group works on. */

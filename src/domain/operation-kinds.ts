@@ -8,6 +8,7 @@ import {
   UpdateInstanceGroupInputSchema,
 } from './schemas/instance-groups.js';
 import { DeepHealthCheckInputSchema, NodeActionInputSchema } from './schemas/nodes.js';
+import { AddStorageInputSchema, RemoveStorageInputSchema } from './schemas/storage.js';
 
 /**
  * Every durable operation kind, written once: kind → the schema of its input (what the journal
@@ -31,6 +32,8 @@ export const OPERATION_KINDS = {
   'replace-nodes': NodeActionInputSchema,
   'delete-nodes': NodeActionInputSchema,
   'deep-health-check': DeepHealthCheckInputSchema,
+  'add-storage': AddStorageInputSchema,
+  'remove-storage': RemoveStorageInputSchema,
 } as const;
 
 export type OperationKinds = typeof OPERATION_KINDS;

@@ -27,6 +27,8 @@ const AFTER_SUCCESS: { [K in OperationKind]: (input: OperationInputs[K]) => Next
   'replace-nodes': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the replacements (their new instance ids are in the per-node results)' }),
   'delete-nodes': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the groups\' new counts' }),
   'deep-health-check': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region, group: i.instanceGroupName }, why: 'to see the checked nodes\' health' }),
+  'add-storage': (i) => ({ tool: 'list_storage', arguments: { cluster: i.cluster, region: i.region }, why: `to see storage ${i.name} with its claim phase (Bound: pods can mount it)` }),
+  'remove-storage': (i) => ({ tool: 'list_storage', arguments: { cluster: i.cluster, region: i.region }, why: `to confirm storage ${i.name} is no longer listed` }),
 };
 
 /** The next call after an operation succeeded; undefined for a kind this server does not know or an input it cannot read. */

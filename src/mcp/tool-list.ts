@@ -6,6 +6,8 @@
  */
 export const TOOL_NAMES = [
   'add_instance_group',
+  'add_storage',
+  'browse_storage',
   'cancel_operation',
   'check_cluster_request',
   'check_quotas',
@@ -27,8 +29,10 @@ export const TOOL_NAMES = [
   'list_instance_types',
   'list_nodes',
   'list_operations',
+  'list_storage',
   'list_training_plans',
   'reboot_nodes',
+  'remove_storage',
   'replace_nodes',
   'retry_operation_phase',
   'scale_instance_group',

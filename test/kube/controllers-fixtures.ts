@@ -1,5 +1,5 @@
 import type { SandboxRuntime } from '../../sandbox/core/service.js';
-import { emptyState } from '../../sandbox/core/store.js';
+import { emptyState, type SandboxState } from '../../sandbox/core/store.js';
 import { makeMemoryKubeCluster, type KubeCluster } from '../../sandbox/kube/cluster.js';
 import { bootstrapCluster, runControllers } from '../../sandbox/kube/controllers/index.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
@@ -17,10 +17,11 @@ export interface World {
 
 export const START = Date.parse('2026-06-01T12:00:00Z');
 
-export function world(): World {
+/** `state`: the sandbox's AWS side the controllers see (e.g. S3 buckets a volume mounts); empty by default. */
+export function world(options: { state?: SandboxState } = {}): World {
   let now = START;
   const cluster = makeMemoryKubeCluster({ now: () => now });
-  const ctx = () => ({ state: emptyState(), now, runtime: undefined as unknown as SandboxRuntime });
+  const ctx = () => ({ state: options.state ?? emptyState(), now, runtime: undefined as unknown as SandboxRuntime });
   bootstrapCluster(cluster, ctx());
   const run = () => runControllers(cluster, ctx());
   return {

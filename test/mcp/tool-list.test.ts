@@ -15,7 +15,7 @@ import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
-const READING_VERBS = /^(list|get|check|wait)_/;
+const READING_VERBS = /^(list|get|check|wait|browse)_/;
 
 /** The repository root, found from this compiled file (dist/test/mcp or .build-mcp/out/test/mcp). */
 function repoRoot(): string {
@@ -54,6 +54,8 @@ describe('the MCP tool list', () => {
       tools.map((t) => t.name).sort(),
       [
         'add_instance_group',
+        'add_storage',
+        'browse_storage',
         'cancel_operation',
         'check_cluster_request',
         'check_quotas',
@@ -75,8 +77,10 @@ describe('the MCP tool list', () => {
         'list_instance_types',
         'list_nodes',
         'list_operations',
+        'list_storage',
         'list_training_plans',
         'reboot_nodes',
+        'remove_storage',
         'replace_nodes',
         'retry_operation_phase',
         'scale_instance_group',
@@ -93,7 +97,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel|reboot|replace|start|update)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|browse|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -199,10 +203,10 @@ describe('the MCP tool list', () => {
       assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
       assert.ok(READING_VERBS.test(name), `allowedTools auto-approves mutating tool ${name}`);
     }
-    const playbook = ['create-cluster.md', 'heal-node.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
+    const playbook = ['create-cluster.md', 'heal-node.md', 'storage.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
     for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
       const bare = name.slice(1, -1);
-      if (/^(list|get|check|create|add|scale|update|delete|set|wait|retry|cancel|reboot|replace|start)_/.test(bare)) {
+      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start)_/.test(bare)) {
         assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
       }
     }

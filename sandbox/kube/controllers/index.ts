@@ -1,6 +1,7 @@
 import type { SandboxRuntime } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
 import { eksKubernetesSetup } from '../../services/eks/public.js';
+import { bucketRegion } from '../../services/s3/public.js';
 import type { KubeCluster } from '../cluster.js';
 import { materialiseAddons } from './addons.js';
 import { bootstrap, clusterDnsIp, ensureNamespaceBasics, type ClusterSetup } from './bootstrap.js';
@@ -71,7 +72,7 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);
-  runKubelets(cluster);
+  runKubelets(cluster, { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) });
   runServices(cluster, setup.serviceCidr);
   collectGarbage(cluster);
   expireEvents(cluster);

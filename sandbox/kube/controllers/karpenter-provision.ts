@@ -1,9 +1,11 @@
 import { autoscalerAddNode, type AutoscalingGroupView } from '../../services/sagemaker/public.js';
+import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
 import { nodeResources } from './node-shape.js';
 import { parseQuantity } from './quantity.js';
 import { filterNode, nodeAffinityMatches, requestsOf, untoleratedTaint } from './scheduler-filters.js';
+import { unschedulableForClaims } from './volume-mounts.js';
 import {
   addResources,
   candidateNode,
@@ -40,9 +42,14 @@ interface Slot {
 
 const isDaemonSetPod = (p: KubeObject) => (p.metadata.ownerReferences ?? []).some((r) => r.kind === 'DaemonSet' && r.controller);
 
-/** Pods Karpenter acts for: unschedulable by the default scheduler, not DaemonSet pods (those follow nodes). */
-function unschedulablePods(pods: KubeObject[]): KubeObject[] {
+/**
+ * Pods Karpenter acts for: unschedulable by the default scheduler, not DaemonSet pods (those follow
+ * nodes), and not pods waiting for their claims (Karpenter ignores a pod whose volumes cannot be
+ * resolved: a new node would not help it).
+ */
+function unschedulablePods(cluster: KubeCluster, pods: KubeObject[]): KubeObject[] {
   return pods
+    .filter((p) => unschedulableForClaims(cluster, p) === undefined)
     .filter((p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p) && !isDaemonSetPod(p))
     .filter((p) => ((p.spec as Any)?.schedulerName ?? 'default-scheduler') === 'default-scheduler')
     .filter((p) => condition(p, 'PodScheduled')?.status === 'False' && condition(p, 'PodScheduled')?.reason === 'Unschedulable')
@@ -86,7 +93,7 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
   const { cluster } = run;
   const nominated = new Set<string>();
   const pods = cluster.objects.list(T.pods);
-  const pending = unschedulablePods(pods);
+  const pending = unschedulablePods(cluster, pods);
   if (pending.length === 0) return nominated;
   const daemonSets = cluster.objects.list(T.daemonsets);
   const nodes = new Map(cluster.objects.list(T.nodes).map((n) => [n.metadata.name!, n]));

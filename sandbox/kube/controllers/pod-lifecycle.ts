@@ -5,6 +5,10 @@ import { recordEvent } from './events.js';
 import { programOf } from './log-programs.js';
 import { qosClass } from './pod-template.js';
 import { isReady, isTerminal, keepConditionTimes, nodeNameOf, rfc3339, save, T, unit, type Any } from './util.js';
+import { mountProblem, type VolumeWorld } from './volume-mounts.js';
+
+/** The kubelet retries a failed mount with back-off; its FailedMount event is counted at most this often. */
+const MOUNT_EVENT_INTERVAL_MS = 120_000;
 
 /**
  * The kubelet of every Ready node: for each pod bound to it, an IP from the node's subnet (the VPC
@@ -12,8 +16,11 @@ import { isReady, isTerminal, keepConditionTimes, nodeNameOf, rfc3339, save, T, 
  * another, then the containers (container-runs.ts); the phase, the conditions
  * PodReadyToStartContainers/Initialized/ContainersReady/Ready/PodScheduled and the container
  * statuses say it all as a kubelet would. `activeDeadlineSeconds` fails a pod that runs too long.
+ * Before any container starts, the pod's volumes must mount (volume-mounts.ts): until they do, it
+ * stays in ContainerCreating with a FailedMount event. `world` answers what the mounts need of the
+ * cloud (S3 buckets); without it buckets are not checked.
  */
-export function runKubelets(cluster: KubeCluster): void {
+export function runKubelets(cluster: KubeCluster, world?: VolumeWorld): void {
   const now = cluster.now();
   const nodes = new Map(cluster.objects.list(T.nodes).map((n) => [n.metadata.name!, n]));
   // A kubelet that is not Ready does nothing (the node lifecycle controller marks its pods), and a
@@ -42,7 +49,7 @@ export function runKubelets(cluster: KubeCluster): void {
   for (const pod of work) {
     const nodeName = nodeNameOf(pod)!;
     const node = nodes.get(nodeName)!;
-    const next = step(cluster, pod, node, now, usedIps, images.get(nodeName) ?? new Set());
+    const next = step(cluster, pod, node, now, usedIps, images.get(nodeName) ?? new Set(), world);
     save(cluster, T.pods, pod, next);
   }
 }
@@ -61,7 +68,14 @@ function settled(pod: KubeObject, now: number): boolean {
   });
 }
 
-function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: number, usedIps: Set<string>, imagesOnNode: Set<string>): KubeObject {
+/** Whether any container of the pod has started (its volumes were mounted then: they are not checked again). */
+function anyStarted(st: Any): boolean {
+  return [...((st.initContainerStatuses ?? []) as Any[]), ...((st.containerStatuses ?? []) as Any[])].some(
+    (cs) => cs.state?.running || cs.state?.terminated || cs.lastState?.terminated || cs.restartCount > 0 || (cs.state?.waiting && !['ContainerCreating', 'PodInitializing'].includes(cs.state.waiting.reason)),
+  );
+}
+
+function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: number, usedIps: Set<string>, imagesOnNode: Set<string>, world?: VolumeWorld): KubeObject {
   const next = structuredClone(pod);
   const spec = next.spec as Any;
   const st = (next.status ??= {}) as Any;
@@ -88,6 +102,13 @@ function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
   });
   const deadline = spec.activeDeadlineSeconds !== undefined ? Date.parse(st.startTime) + Number(spec.activeDeadlineSeconds) * 1000 : Infinity;
   if (now >= deadline) return failForDeadline(cluster, next, now);
+  if (!anyStarted(st)) {
+    const problem = mountProblem(cluster, pod, world);
+    if (problem) {
+      recordEvent(cluster, pod, 'Warning', 'FailedMount', problem, 'kubelet', { host, minIntervalMs: MOUNT_EVENT_INTERVAL_MS });
+      return settle(next, now, inits.length === 0);
+    }
+  }
 
   // Init containers run in order, each to success; a failure restarts it unless the policy is Never.
   let since = Date.parse(st.startTime);

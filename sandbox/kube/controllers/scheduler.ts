@@ -4,6 +4,7 @@ import { recordEvent } from './events.js';
 import { parseQuantity } from './quantity.js';
 import { filterNode, requestsOf } from './scheduler-filters.js';
 import { condition, isTerminal, nodeNameOf, rfc3339, save, T, type Any } from './util.js';
+import { unschedulableForClaims } from './volume-mounts.js';
 
 /**
  * The default scheduler: binds each pending pod without a node (and with `schedulerName`
@@ -12,7 +13,8 @@ import { condition, isTerminal, nodeNameOf, rfc3339, save, T, type Any } from '.
  * (Unschedulable) and a FailedScheduling event that counts the reasons the way kube-scheduler does:
  * `0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's node
  * affinity/selector. preemption: …`. Pods are retried every tick (nodes come and go); the event
- * is counted at most once a minute, like the scheduler's back-off.
+ * is counted at most once a minute, like the scheduler's back-off. A pod whose claims are missing or
+ * unbound fails VolumeBinding's pre-filter before any node is tried (no node can help it).
  */
 
 const EVENT_INTERVAL_MS = 60_000;
@@ -34,6 +36,13 @@ export function schedule(cluster: KubeCluster): void {
     if ((spec.schedulerName ?? 'default-scheduler') !== 'default-scheduler') continue;
     if ((spec.schedulingGates ?? []).length > 0) {
       markUnschedulable(cluster, pod, 'SchedulingGated', 'Scheduling is blocked due to non-empty scheduling gates', now);
+      continue;
+    }
+    const claimProblem = unschedulableForClaims(cluster, pod);
+    if (claimProblem) {
+      const message = `0/${nodes.length} nodes are available: ${claimProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
+      markUnschedulable(cluster, pod, 'Unschedulable', message, now);
+      recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'default-scheduler', { minIntervalMs: EVENT_INTERVAL_MS });
       continue;
     }
     const histogram = new Map<string, number>();

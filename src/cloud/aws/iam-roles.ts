@@ -169,6 +169,14 @@ export class IamRoles implements IamPort {
     return roles;
   }
 
+  async deleteInlinePolicy(roleName: string, policyName: string): Promise<void> {
+    try {
+      await awsCall('iam', 'DeleteRolePolicy', () => this.clients.iam().send(new DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })));
+    } catch (err) {
+      if (!hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) throw err;
+    }
+  }
+
   async attachedPolicies(roleName: string): Promise<string[]> {
     const r = await awsCall('iam', 'ListAttachedRolePolicies', () => this.clients.iam().send(new ListAttachedRolePoliciesCommand({ RoleName: roleName })));
     return (r.AttachedPolicies ?? []).map((p) => p.PolicyArn!);

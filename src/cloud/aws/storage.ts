@@ -8,8 +8,9 @@ import {
   PutBucketTaggingCommand,
   type BucketLocationConstraint,
 } from '@aws-sdk/client-s3';
-import { TAG_CLUSTER, tagList } from '../../domain/naming.js';
-import type { StoragePort } from '../ports.js';
+import { CloudError } from '../../domain/errors.js';
+import { TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
+import type { BucketProbe, ObjectPage, StoragePort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -25,6 +26,40 @@ export class StorageAdapter implements StoragePort {
       if (hasCode(err, 'NotFound', 'NoSuchBucket')) return false;
       throw err;
     }
+  }
+
+  /**
+   * HeadBucket: 404 is missing; 403 is a bucket that exists but is not ours to use (another account's,
+   * or our credentials lack s3:ListBucket on it); its Region comes from the x-amz-bucket-region header.
+   */
+  async probeBucket(region: string, bucket: string): Promise<BucketProbe> {
+    try {
+      const r = await awsCall('s3', 'HeadBucket', () => this.clients.s3(region).send(new HeadBucketCommand({ Bucket: bucket })));
+      return { state: 'reachable', ...(r.BucketRegion ? { region: r.BucketRegion } : {}) };
+    } catch (err) {
+      if (hasCode(err, 'NotFound', 'NoSuchBucket')) return { state: 'missing' };
+      if (hasCode(err, 'Forbidden', 'AccessDenied', '403') || (err instanceof CloudError && err.httpStatus === 403)) return { state: 'forbidden' };
+      throw err;
+    }
+  }
+
+  async listObjects(region: string, bucket: string, options: { prefix: string; delimiter?: string; continuationToken?: string; maxKeys?: number }): Promise<ObjectPage> {
+    const page = await awsCall('s3', 'ListObjectsV2', () =>
+      this.clients.s3(region).send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: options.prefix || undefined,
+          Delimiter: options.delimiter,
+          ContinuationToken: options.continuationToken,
+          MaxKeys: options.maxKeys,
+        }),
+      ),
+    );
+    return {
+      folders: (page.CommonPrefixes ?? []).map((p) => p.Prefix!).filter(Boolean),
+      objects: (page.Contents ?? []).map((o) => ({ key: o.Key!, size: o.Size ?? 0, ...(o.LastModified ? { lastModified: o.LastModified.toISOString() } : {}) })),
+      ...(page.IsTruncated && page.NextContinuationToken ? { nextToken: page.NextContinuationToken } : {}),
+    };
   }
 
   async ensureBucket(region: string, bucket: string, tags: Record<string, string>, log: (m: string) => void): Promise<void> {
@@ -51,13 +86,7 @@ export class StorageAdapter implements StoragePort {
   async deleteBucket(region: string, bucket: string, log: (m: string) => void): Promise<void> {
     const s3 = this.clients.s3(region);
     if (!(await this.bucketExists(region, bucket))) return;
-    let token: string | undefined;
-    do {
-      const page = await awsCall('s3', 'ListObjectsV2', () => s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token })));
-      const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await awsCall('s3', 'DeleteObjects', () => s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } })));
-      token = page.NextContinuationToken;
-    } while (token);
+    await this.deletePrefix(region, bucket, '', log);
     try {
       await awsCall('s3', 'DeleteBucket', () => s3.send(new DeleteBucketCommand({ Bucket: bucket })));
       log(`Deleted S3 bucket ${bucket}`);
@@ -66,12 +95,29 @@ export class StorageAdapter implements StoragePort {
     }
   }
 
-  /** The cluster's FSx for Lustre file system (found by tag), if any. */
-  async findFileSystem(region: string, cluster: string): Promise<FileSystem | undefined> {
+  /** Deletes the objects under a prefix, a page (up to 1000) per DeleteObjects; the count deleted. */
+  async deletePrefix(region: string, bucket: string, prefix: string, log: (m: string) => void): Promise<number> {
+    const s3 = this.clients.s3(region);
+    let token: string | undefined;
+    let deleted = 0;
+    do {
+      const page = await awsCall('s3', 'ListObjectsV2', () => s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token })));
+      const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (keys.length) await awsCall('s3', 'DeleteObjects', () => s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } })));
+      deleted += keys.length;
+      token = page.NextContinuationToken;
+    } while (token);
+    if (prefix && deleted) log(`Deleted ${deleted} object(s) under s3://${bucket}/${prefix}`);
+    return deleted;
+  }
+
+  /** A FSx for Lustre file system of the cluster (found by tag; with `part`, that part of it), if any. */
+  async findFileSystem(region: string, cluster: string, part?: string): Promise<FileSystem | undefined> {
+    const tagged = (f: FileSystem, key: string, value: string) => f.Tags?.some((t) => t.Key === key && t.Value === value) ?? false;
     let NextToken: string | undefined;
     do {
       const r = await awsCall('fsx', 'DescribeFileSystems', () => this.clients.fsx(region).send(new DescribeFileSystemsCommand({ NextToken })));
-      const mine = r.FileSystems?.find((f) => f.Tags?.some((t) => t.Key === TAG_CLUSTER && t.Value === cluster) && f.Lifecycle !== 'DELETING');
+      const mine = r.FileSystems?.find((f) => tagged(f, TAG_CLUSTER, cluster) && (part === undefined || tagged(f, TAG_PART, part)) && f.Lifecycle !== 'DELETING');
       if (mine) return mine;
       NextToken = r.NextToken;
     } while (NextToken);
@@ -81,7 +127,7 @@ export class StorageAdapter implements StoragePort {
   async createFileSystem(
     region: string,
     cluster: string,
-    spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string> },
+    spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string>; clientToken?: string },
   ): Promise<FileSystem> {
     const r = await awsCall('fsx', 'CreateFileSystem', () =>
       this.clients.fsx(region).send(
@@ -92,7 +138,7 @@ export class StorageAdapter implements StoragePort {
           SecurityGroupIds: [spec.securityGroupId],
           LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 250, DataCompressionType: 'LZ4' },
           Tags: tagList(spec.tags),
-          ClientRequestToken: `instantstart-${cluster}-fsx`,
+          ClientRequestToken: spec.clientToken ?? `instantstart-${cluster}-fsx`,
         }),
       ),
     );

@@ -24,13 +24,20 @@ export const PERSISTENT_VOLUME_CLAIM = kubeKind<KubePersistentVolumeClaim>(
   parsePersistentVolumeClaim,
 );
 
-/** A ReadWriteMany claim bound to one named volume (static provisioning: no StorageClass). */
-export function persistentVolumeClaimManifest(p: { name: string; namespace: string; volumeName: string; storage: string }): KubeObject {
+/** A ReadWriteMany (or ReadOnlyMany) claim bound to one named volume (static provisioning: no StorageClass). */
+export function persistentVolumeClaimManifest(p: {
+  name: string;
+  namespace: string;
+  volumeName: string;
+  storage: string;
+  accessMode?: 'ReadWriteMany' | 'ReadOnlyMany';
+  labels?: Record<string, string>;
+}): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: { name: p.name, namespace: p.namespace, labels: { ...MANAGED_BY } },
-    spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: p.volumeName, resources: { requests: { storage: p.storage } } },
+    metadata: { name: p.name, namespace: p.namespace, labels: { ...p.labels, ...MANAGED_BY } },
+    spec: { accessModes: [p.accessMode ?? 'ReadWriteMany'], storageClassName: '', volumeName: p.volumeName, resources: { requests: { storage: p.storage } } },
   };
 }
 

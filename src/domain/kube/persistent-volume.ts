@@ -7,7 +7,15 @@ import type { KubeObject } from '../kube-object.js';
  */
 
 export type KubePersistentVolume = KubeResource & {
-  spec: Loose & { capacity: Record<string, string>; accessModes: string[]; claimRef?: { namespace?: string; name?: string }; csiDriver?: string };
+  spec: Loose & {
+    capacity: Record<string, string>;
+    accessModes: string[];
+    claimRef?: { namespace?: string; name?: string };
+    csiDriver?: string;
+    /** The CSI volume's handle and attributes (bucketName, dnsname, mountname…), when it is a CSI volume. */
+    csiVolume?: { volumeHandle?: string; readOnly: boolean; volumeAttributes: Record<string, string> };
+    mountOptions: string[];
+  };
   status: Loose & { phase: string; message?: string };
 };
 
@@ -16,6 +24,7 @@ export function parsePersistentVolume(raw: unknown): KubePersistentVolume {
   const spec = rec(base.spec);
   const status = rec(base.status);
   const claimRef = spec.claimRef === undefined ? undefined : rec(spec.claimRef);
+  const csi = spec.csi === undefined ? undefined : rec(spec.csi);
   return {
     ...base,
     spec: {
@@ -24,6 +33,8 @@ export function parsePersistentVolume(raw: unknown): KubePersistentVolume {
       accessModes: list(spec.accessModes).filter((m): m is string => typeof m === 'string'),
       ...(claimRef ? { claimRef: { namespace: str(claimRef.namespace), name: str(claimRef.name) } } : {}),
       csiDriver: str(rec(spec.csi).driver),
+      ...(csi ? { csiVolume: { volumeHandle: str(csi.volumeHandle), readOnly: csi.readOnly === true, volumeAttributes: strings(csi.volumeAttributes) } } : {}),
+      mountOptions: list(spec.mountOptions).filter((m): m is string => typeof m === 'string'),
     },
     status: { ...status, phase: str(status.phase) ?? 'Pending', message: str(status.message) },
   };
@@ -38,17 +49,21 @@ export interface PersistentVolumeSpec {
   storage: string;
   mountOptions: string[];
   csi: { driver: string; volumeHandle: string; volumeAttributes: Record<string, string> };
+  /** ReadWriteMany (default) or ReadOnlyMany for a volume mounted read-only. */
+  accessMode?: 'ReadWriteMany' | 'ReadOnlyMany';
+  /** Extra labels (which storage it is), beside the managed-by label. */
+  labels?: Record<string, string>;
 }
 
-/** A ReadWriteMany CSI volume, kept when its claim goes (Retain: the data outlives the claim), reserved for one claim. */
+/** A ReadWriteMany (or ReadOnlyMany) CSI volume, kept when its claim goes (Retain: the data outlives the claim), reserved for one claim. */
 export function persistentVolumeManifest(p: PersistentVolumeSpec): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
-    metadata: { name: p.name, labels: { ...MANAGED_BY } },
+    metadata: { name: p.name, labels: { ...p.labels, ...MANAGED_BY } },
     spec: {
       capacity: { storage: p.storage },
-      accessModes: ['ReadWriteMany'],
+      accessModes: [p.accessMode ?? 'ReadWriteMany'],
       persistentVolumeReclaimPolicy: 'Retain',
       storageClassName: '',
       claimRef: { namespace: p.claim.namespace, name: p.claim.name },

@@ -1,13 +1,16 @@
-import { CloudError } from '../../../../domain/errors.js';
 import { PERSISTENT_VOLUME_CLAIM } from '../../../../domain/kube/persistent-volume-claim.js';
 import { clusterTags } from '../../../../domain/naming.js';
-import { fsxVolumeManifests, s3VolumeManifests } from '../../../../domain/storage-manifests.js';
+import { s3VolumeManifests } from '../../../../domain/storage-manifests.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import { lustreAvailability, lustreVolumeManifests, requestLustreFileSystem } from '../../../../workflows/lustre-file-system.js';
 import { namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
 type Ctx = PhaseContext<CreateClusterInput, CreateClusterState>;
+
+/** The `instantstart.io/part` tag of the cluster's shared file system (storages added later carry another). */
+const SHARED_FSX_PART = 'fsx';
 
 async function wanted(deps: WorkflowDeps, ctx: Ctx) {
   const names = await namesFor(deps, ctx);
@@ -34,7 +37,7 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
         ctx.setState({ bucket: names.bucket });
       }
       if (fsxLustre) {
-        const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
+        const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name, SHARED_FSX_PART);
         if (!fs) return 'needs-act';
         ctx.setState({ fileSystemId: fs.FileSystemId });
         if (fs.Lifecycle !== 'AVAILABLE') return fs.Lifecycle === 'FAILED' ? 'needs-act' : 'in-progress';
@@ -52,16 +55,19 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
         ctx.log(`PersistentVolume ${names.persistentVolume} and claim default/${names.persistentVolumeClaim} mount s3://${names.bucket}`);
       }
       if (fsxLustre) {
-        let fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
-        if (!fs || fs.Lifecycle === 'FAILED') {
-          fs = await deps.cloud.storage.createFileSystem(ctx.input.region, ctx.input.name, {
+        const fs = await requestLustreFileSystem(
+          deps.cloud,
+          {
+            region: ctx.input.region,
+            cluster: ctx.input.name,
+            part: SHARED_FSX_PART,
             subnetId: ctx.state.subnets!.compute,
             securityGroupId: ctx.state.securityGroupId!,
             storageCapacityGiB: fsxLustre.storageCapacityGiB,
-            tags: clusterTags(ctx.input.name, 'fsx'),
-          });
-          ctx.log(`Requested FSx for Lustre ${fs.FileSystemId} (${fsxLustre.storageCapacityGiB} GiB) in ${ctx.input.availabilityZone}`);
-        }
+            tags: clusterTags(ctx.input.name, SHARED_FSX_PART),
+          },
+          (m) => ctx.log(`${m} (${ctx.input.availabilityZone})`),
+        );
         ctx.setState({ fileSystemId: fs.FileSystemId });
       }
     },
@@ -69,23 +75,15 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
     async await(ctx) {
       const fsxLustre = ctx.input.storage.fsxLustre;
       if (!fsxLustre) return { done: true };
-      const fs = await deps.cloud.storage.describeFileSystem(ctx.input.region, ctx.state.fileSystemId!);
-      if (!fs) throw new CloudError('fsx', 'DescribeFileSystems', 'FileSystemNotFound', `FSx file system ${ctx.state.fileSystemId} disappeared.`);
-      if (fs.Lifecycle === 'FAILED') throw new CloudError('fsx', 'CreateFileSystem', 'FileSystemFailed', `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`);
-      if (fs.Lifecycle !== 'AVAILABLE') return { done: false, progress: `FSx ${fs.Lifecycle}` };
+      const standing = await lustreAvailability(deps.cloud, ctx.input.region, ctx.state.fileSystemId!);
+      if (!('available' in standing)) return { done: false, progress: standing.progress };
+      const fs = standing.available;
       const { names, kube } = await wanted(deps, ctx);
       const claim = await kube.find(PERSISTENT_VOLUME_CLAIM, names.fsxPersistentVolumeClaim, 'default');
       if (!claim) {
         // Binding the volume needs the file system's DNS name, known only once it is AVAILABLE.
         await kube.applyAll(
-          fsxVolumeManifests({
-            volumeName: names.fsxPersistentVolume,
-            claimName: names.fsxPersistentVolumeClaim,
-            fileSystemId: fs.FileSystemId!,
-            dnsName: fs.DNSName!,
-            mountName: fs.LustreConfiguration?.MountName ?? 'fsx',
-            capacityGiB: fs.StorageCapacity ?? fsxLustre.storageCapacityGiB,
-          }),
+          lustreVolumeManifests(fs, { volumeName: names.fsxPersistentVolume, claimName: names.fsxPersistentVolumeClaim, fallbackCapacityGiB: fsxLustre.storageCapacityGiB }),
         );
         ctx.log(`PersistentVolume ${names.fsxPersistentVolume} and claim default/${names.fsxPersistentVolumeClaim} mount ${fs.FileSystemId}`);
       }

@@ -129,7 +129,8 @@ function storagePhase(deps: WorkflowDeps): Phase {
     async await(ctx) {
       if (!ctx.state.fileSystemId) return { done: true };
       const fs = await deps.cloud.storage.describeFileSystem(ctx.input.region, ctx.state.fileSystemId);
-      if (!fs) return { done: true, progress: 'FSx gone' };
+      // Gone: observe again, for the cluster may have more (storages added with a new file system are tagged as its too).
+      if (!fs) return { done: false, observeAgain: true, progress: 'FSx gone' };
       if (fs.Lifecycle === 'CREATING') return { done: false, progress: 'FSx CREATING: deleted once that ends' };
       // Settled (AVAILABLE or FAILED) and not being deleted: observe again, and act deletes it.
       if (fs.Lifecycle !== 'DELETING') return { done: false, observeAgain: true, progress: `FSx ${fs.Lifecycle}` };

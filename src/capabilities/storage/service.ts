@@ -1,0 +1,159 @@
+import type { KubePort } from '../../cloud/ports.js';
+import { CloudError, InputError, NotFoundError, PreconditionError } from '../../domain/errors.js';
+import { featureDefinition } from '../../domain/features/registry.js';
+import { NAMESPACE } from '../../domain/kube/namespace.js';
+import { clusterTarget } from '../../domain/naming.js';
+import { TERMINAL_OPERATION_STATUSES, type OperationView } from '../../domain/schemas/operations.js';
+import type { AddStorageRequest, BrowseStorageAnswer, BrowseStorageQuery, RemoveStorageQuery, StorageList, StorageView } from '../../domain/schemas/storage.js';
+import { dataOfStorage, STORAGE_DRIVERS } from '../../domain/storage.js';
+import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../workflows/cluster-access.js';
+import { readStorages, resolveStorage, type ResolvedStorage } from '../../workflows/storage-volumes.js';
+import type { ServiceDeps } from '../capability.js';
+import { checkAdd } from './add-checks.js';
+
+type Started = { operation: OperationView; existing: boolean };
+type DriverFeature = (typeof STORAGE_DRIVERS)[keyof typeof STORAGE_DRIVERS]['feature'];
+
+/** EKS add-on states in which the driver is installed (DEGRADED still mounts; CREATING/UPDATING are on their way). */
+const DRIVER_ON = new Set(['ACTIVE', 'DEGRADED', 'UPDATING', 'CREATING']);
+
+const FSX_NOT_BROWSABLE =
+  'FSx for Lustre cannot be browsed through AWS APIs: its files are reached only by mounting it. List them from a pod that mounts the claim, e.g. kubectl exec <pod> -- ls -la <mount path>.';
+
+/**
+ * The rules of a cluster's storages: list them as Kubernetes has them now, refuse an add whose
+ * driver is off or whose bucket or file system will not do (4xx naming the field, before any
+ * change), refuse a removal while running pods mount the storage (unless force) and a data delete
+ * not confirmed by the data's own name, and browse an S3 storage's contents.
+ */
+export class StorageService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  private async access(region: string, cluster: string): Promise<{ hp: Awaited<ReturnType<typeof describeHyperPod>>; eksClusterName: string; kube: KubePort }> {
+    const hp = await describeHyperPod(this.deps.cloud, region, cluster);
+    const eksClusterName = eksClusterOf(hp);
+    if (!eksClusterName) throw new PreconditionError(`Cluster ${cluster} is not orchestrated by EKS: it has no Kubernetes storage to manage.`);
+    return { hp, eksClusterName, kube: await kubeOfHyperPod(this.deps.cloud, hp, region, { required: true }) };
+  }
+
+  /** Whether each CSI driver's EKS add-on is installed, read from EKS now (the features engineer's reconciler installs them). */
+  private async drivers(region: string, eksClusterName: string): Promise<Record<DriverFeature, boolean>> {
+    const on = async (feature: DriverFeature) => {
+      const install = featureDefinition(feature).installs.find((i) => i.kind === 'eks-addon');
+      if (!install || install.kind !== 'eks-addon') return false;
+      const addon = await this.deps.cloud.eks.describeAddon(region, eksClusterName, install.addonName);
+      return addon?.status !== undefined && DRIVER_ON.has(addon.status);
+    };
+    const [s3, fsx] = await Promise.all([on('s3-csi-driver'), on('fsx-csi-driver')]);
+    return { 's3-csi-driver': s3, 'fsx-csi-driver': fsx };
+  }
+
+  private activeOperations(region: string, cluster: string) {
+    const prefix = `${clusterTarget(region, cluster)}/storage/`;
+    return (['add-storage', 'remove-storage'] as const)
+      .flatMap((kind) => this.deps.operations.list({ kind, limit: 50 }))
+      .filter((op) => op.target.startsWith(prefix) && !TERMINAL_OPERATION_STATUSES.includes(op.status))
+      .map((op) => ({ id: op.id, kind: op.kind, status: op.status, target: op.target }));
+  }
+
+  async list(region: string, cluster: string): Promise<StorageList> {
+    const { eksClusterName, kube } = await this.access(region, cluster);
+    const [storages, drivers] = await Promise.all([readStorages(kube), this.drivers(region, eksClusterName)]);
+    return { cluster, region, storages, drivers, activeOperations: this.activeOperations(region, cluster) };
+  }
+
+  /** One storage by its name (its claim) and namespace; 404 naming it otherwise. */
+  async resolve(region: string, cluster: string, name: string, namespace = 'default'): Promise<ResolvedStorage> {
+    const { kube } = await this.access(region, cluster);
+    const found = await resolveStorage(kube, name, namespace);
+    if (!found) throw new NotFoundError('Storage', `${namespace}/${name}`, `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`);
+    return found;
+  }
+
+  private async find(region: string, cluster: string, name: string, namespace: string): Promise<StorageView> {
+    const { kube } = await this.access(region, cluster);
+    const found = (await readStorages(kube)).find((s) => s.name === name && s.namespace === namespace);
+    if (!found) throw new NotFoundError('Storage', `${namespace}/${name}`, `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`);
+    return found;
+  }
+
+  async add(region: string, cluster: string, request: AddStorageRequest, idempotencyKey?: string): Promise<Started> {
+    if (idempotencyKey) {
+      const earlier = this.deps.operations.byIdempotencyKey(idempotencyKey);
+      if (earlier) return { operation: earlier, existing: true };
+    }
+    const { hp, eksClusterName, kube } = await this.access(region, cluster);
+    const [storages, drivers, accountId, namespace] = await Promise.all([
+      readStorages(kube, { mounts: false }),
+      this.drivers(region, eksClusterName),
+      this.deps.cloud.accountId(),
+      kube.find(NAMESPACE, request.namespace),
+    ]);
+    // A claim lives in a namespace the cluster has: InstantStart does not make namespaces as a side effect.
+    if (!namespace) throw new PreconditionError(`namespace: cluster ${cluster} has no namespace '${request.namespace}'`, [{ path: 'namespace', message: `does not exist in cluster ${cluster}: create it first (kubectl create namespace ${request.namespace})` }]);
+    const input = await checkAdd({ cloud: this.deps.cloud, region, cluster, hp, eksClusterName, accountId, storages, drivers }, request);
+    return this.deps.operations.start('add-storage', input, { idempotencyKey });
+  }
+
+  async remove(region: string, cluster: string, name: string, query: RemoveStorageQuery, idempotencyKey?: string): Promise<Started> {
+    if (idempotencyKey) {
+      const earlier = this.deps.operations.byIdempotencyKey(idempotencyKey);
+      if (earlier) return { operation: earlier, existing: true };
+    }
+    const storage = await this.find(region, cluster, name, query.namespace);
+    const force = query.force === 'true';
+    const deleteData = query.deleteData === 'true';
+    const running = storage.mounts.filter((m) => m.phase === 'Running' || m.phase === 'Pending');
+    if (running.length && !force) {
+      const pods = running.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ');
+      throw new PreconditionError(`force: storage ${storage.namespace}/${name} is mounted by running pods (${pods}); stop them first, or pass force=true`, [
+        { path: 'force', message: `storage ${name} is mounted by ${running.length} running pod(s): ${pods}` },
+      ]);
+    }
+    if (deleteData && query.confirm !== storage.dataName) {
+      throw InputError.field('confirm', `must name the data to delete exactly: ${storage.dataName}`);
+    }
+    if (!deleteData && query.confirm !== undefined) throw InputError.field('confirm', 'only goes with deleteData=true');
+    if (deleteData) {
+      const sharers = (await this.sharing(region, cluster, storage)).map((s) => `${s.namespace}/${s.name}`);
+      if (sharers.length) throw new PreconditionError(`deleteData: ${storage.dataName} is also the data of ${sharers.join(', ')}; remove those first or keep the data`, [{ path: 'deleteData', message: `${storage.dataName} is also mounted by storage ${sharers.join(', ')}` }]);
+    }
+    const input = { cluster, region, name, namespace: storage.namespace, volumeName: storage.volumeName, data: dataOfStorage(storage), force, deleteData };
+    return this.deps.operations.start('remove-storage', input, { idempotencyKey });
+  }
+
+  /** Other storages whose data a delete of this one's would destroy (the same bucket — under its prefix — or file system). */
+  private async sharing(region: string, cluster: string, s: StorageView): Promise<StorageView[]> {
+    const { kube } = await this.access(region, cluster);
+    return (await readStorages(kube, { mounts: false })).filter(
+      (o) =>
+        !(o.name === s.name && o.namespace === s.namespace) &&
+        (s.kind === 'fsx' ? o.fileSystemId === s.fileSystemId : o.kind === 's3' && o.bucket === s.bucket && (o.prefix ?? '').startsWith(s.prefix ?? '')),
+    );
+  }
+
+  async browse(region: string, cluster: string, name: string, query: BrowseStorageQuery): Promise<BrowseStorageAnswer> {
+    const s = await this.resolve(region, cluster, name, query.namespace);
+    const path = query.path ?? '';
+    const base = { name, namespace: s.namespace, kind: s.kind, path, folders: [], objects: [] };
+    if (s.kind === 'fsx') return { ...base, browsable: false, message: FSX_NOT_BROWSABLE };
+    const prefix = `${s.prefix ?? ''}${path}`;
+    try {
+      const page = await this.deps.cloud.storage.listObjects(s.bucketRegion ?? region, s.bucket!, { prefix, delimiter: '/', continuationToken: query.pageToken, maxKeys: query.limit });
+      return {
+        ...base,
+        browsable: true,
+        bucket: s.bucket,
+        prefix,
+        folders: page.folders.map((f) => ({ name: f.slice(prefix.length), path: f.slice((s.prefix ?? '').length) })),
+        // A zero-byte object named like the folder itself is a console "folder marker", not content.
+        objects: page.objects.filter((o) => o.key !== prefix).map((o) => ({ name: o.key.slice(prefix.length), key: o.key, size: o.size, ...(o.lastModified ? { lastModified: o.lastModified } : {}) })),
+        ...(page.nextToken ? { nextToken: page.nextToken } : {}),
+      };
+    } catch (err) {
+      if (err instanceof CloudError && err.code === 'NoSuchBucket') throw new NotFoundError('S3 bucket', s.bucket!, `The bucket of storage ${name}, ${s.bucket}, no longer exists.`);
+      if (err instanceof CloudError && err.code === 'InvalidArgument' && query.pageToken) throw InputError.field('pageToken', 'is not a token this storage\'s listing gave (start again without it)');
+      throw err;
+    }
+  }
+}
