@@ -208,7 +208,7 @@ describe('storage through REST and MCP on the sandbox', () => {
     assert.equal((await sb.aws(['s3api', 'head-object', '--bucket', 'team-models', '--key', 'models/README.md'], { allowFailure: true })).code, 0, 'and its objects');
     const policy = await sb.aws(['iam', 'get-role-policy', '--role-name', ROLE, '--policy-name', 'instantstart-storage-default-models'], { allowFailure: true });
     assert.notEqual(policy.code, 0, 'the driver\'s access to it is withdrawn');
-    assert.equal((await sb.aws(['iam', 'get-role-policy', '--role-name', ROLE, '--policy-name', 'shared-bucket'], { allowFailure: true })).code, 0, 'the role\'s own policy stays');
+    assert.equal((await sb.aws(['iam', 'get-role-policy', '--role-name', ROLE, '--policy-name', 'instantstart-permissions'], { allowFailure: true })).code, 0, 'the role\'s own policy stays');
   });
 
   it('makes a new bucket tagged as the cluster\'s, and deletes it only when asked by name', async () => {
