@@ -164,6 +164,24 @@ export interface StoragePort {
   createFileSystem(region: string, cluster: string, spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string> }): Promise<FileSystem>;
   describeFileSystem(region: string, id: string): Promise<FileSystem | undefined>;
   deleteFileSystem(region: string, id: string): Promise<void>;
+  /** One page of ListObjectsV2 of a bucket (`region`: the bucket's own). */
+  listObjects(region: string, bucket: string, options?: ListObjectsOptions): Promise<ObjectPage>;
+}
+
+export interface ListObjectsOptions {
+  prefix?: string;
+  /** `/` groups keys below the prefix into commonPrefixes (folders). */
+  delimiter?: string;
+  continuationToken?: string;
+  /** Keys per page (S3's default and maximum: 1000). */
+  maxKeys?: number;
+}
+
+export interface ObjectPage {
+  objects: Array<{ key: string; size: number; lastModified?: string }>;
+  commonPrefixes: string[];
+  /** Token of the next page; absent on the last. */
+  nextToken?: string;
 }
 
 // ── Kubernetes ───────────────────────────────────────────────────────────────────────────────────

@@ -7,6 +7,7 @@ import {
   ScaleInstanceGroupInputSchema,
   UpdateInstanceGroupInputSchema,
 } from './schemas/instance-groups.js';
+import { ModelDownloadInputSchema } from './schemas/model-downloads.js';
 import { DeepHealthCheckInputSchema, NodeActionInputSchema } from './schemas/nodes.js';
 
 /**
@@ -31,6 +32,7 @@ export const OPERATION_KINDS = {
   'replace-nodes': NodeActionInputSchema,
   'delete-nodes': NodeActionInputSchema,
   'deep-health-check': DeepHealthCheckInputSchema,
+  'model-download': ModelDownloadInputSchema,
 } as const;
 
 export type OperationKinds = typeof OPERATION_KINDS;

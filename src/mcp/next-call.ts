@@ -27,6 +27,8 @@ const AFTER_SUCCESS: { [K in OperationKind]: (input: OperationInputs[K]) => Next
   'replace-nodes': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the replacements (their new instance ids are in the per-node results)' }),
   'delete-nodes': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the groups\' new counts' }),
   'deep-health-check': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region, group: i.instanceGroupName }, why: 'to see the checked nodes\' health' }),
+  // The files that landed are in the operation's result; the list shows every download of the cluster and where each model is.
+  'model-download': (i) => ({ tool: 'list_model_downloads', arguments: { cluster: i.cluster, region: i.region }, why: 'to see where the model landed, next to the cluster\'s other downloads' }),
 };
 
 /** The next call after an operation succeeded; undefined for a kind this server does not know or an input it cannot read. */

@@ -95,7 +95,9 @@ export function landHfDownloads(cluster: KubeCluster): void {
     if (plan.written >= plan.writes.length || !plan.bucket) continue;
     const window = runWindow(pod, containerName!, Number(runText));
     if (!window) continue;
-    const elapsed = Math.min(now, window.end ?? now) - window.start;
+    // A run that exited by itself wrote everything (its exit time is rounded down to the second, as
+    // the kubelet reports it); one stopped early (deadline, deletion) wrote what it had by then.
+    const elapsed = window.exitCode === plan.exitCode ? Infinity : Math.min(now, window.end ?? now) - window.start;
     let written = plan.written;
     while (written < plan.writes.length && plan.writes[written]!.offset <= elapsed) {
       const w = plan.writes[written]!;
@@ -107,12 +109,12 @@ export function landHfDownloads(cluster: KubeCluster): void {
 }
 
 /** When the run started and (if it has) ended, from the container's status. */
-function runWindow(pod: KubeObject, containerName: string, run: number): { start: number; end?: number } | undefined {
+function runWindow(pod: KubeObject, containerName: string, run: number): { start: number; end?: number; exitCode?: number } | undefined {
   const cs = (((pod.status as Any | undefined)?.containerStatuses ?? []) as Any[]).find((c) => c.name === containerName);
   if (!cs) return undefined;
   const of = (state: Any | undefined) => {
     if (state?.running) return { start: Date.parse(state.running.startedAt) };
-    if (state?.terminated) return { start: Date.parse(state.terminated.startedAt), end: Date.parse(state.terminated.finishedAt) };
+    if (state?.terminated) return { start: Date.parse(state.terminated.startedAt), end: Date.parse(state.terminated.finishedAt), exitCode: Number(state.terminated.exitCode) };
     return undefined;
   };
   if (cs.restartCount === run) return of(cs.state);

@@ -9,7 +9,7 @@ import {
   type BucketLocationConstraint,
 } from '@aws-sdk/client-s3';
 import { TAG_CLUSTER, tagList } from '../../domain/naming.js';
-import type { StoragePort } from '../ports.js';
+import type { ListObjectsOptions, ObjectPage, StoragePort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -115,5 +115,25 @@ export class StorageAdapter implements StoragePort {
     } catch (err) {
       if (!hasCode(err, 'FileSystemNotFound')) throw err;
     }
+  }
+
+  /** One page of ListObjectsV2 (keys in key order); a missing bucket is S3's NoSuchBucket error. */
+  async listObjects(region: string, bucket: string, options: ListObjectsOptions = {}): Promise<ObjectPage> {
+    const r = await awsCall('s3', 'ListObjectsV2', () =>
+      this.clients.s3(region).send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          ...(options.prefix ? { Prefix: options.prefix } : {}),
+          ...(options.delimiter ? { Delimiter: options.delimiter } : {}),
+          ...(options.continuationToken ? { ContinuationToken: options.continuationToken } : {}),
+          ...(options.maxKeys ? { MaxKeys: options.maxKeys } : {}),
+        }),
+      ),
+    );
+    return {
+      objects: (r.Contents ?? []).map((o) => ({ key: o.Key!, size: o.Size ?? 0, ...(o.LastModified ? { lastModified: o.LastModified.toISOString() } : {}) })),
+      commonPrefixes: (r.CommonPrefixes ?? []).map((p) => p.Prefix!).filter(Boolean),
+      ...(r.IsTruncated && r.NextContinuationToken ? { nextToken: r.NextContinuationToken } : {}),
+    };
   }
 }
