@@ -202,7 +202,8 @@ function makePlan(cluster: KubeCluster | undefined, pod: KubeObject, container: 
     if (args.localDir) writes.push({ offset: t, key: keyOf(`.cache/huggingface/download/${file.path}.metadata`), text: `${commit.sha}\n${hexHash(`${model.id}|${file.path}`, 40)}\n${(t / 1000).toFixed(6)}\n` });
   });
   lines.push({ offset: t + 100, text: localDir });
-  return { ...base, lines, exitOffset: t + 200, exitCode: 0, ...(target.kind === 's3' ? { bucket: target.bucket, writes } : {}) };
+  // The kubelet reports exits to the second (rounded down): exit on a whole second after the last line, so the log keeps it.
+  return { ...base, lines, exitOffset: Math.ceil((t + 101) / 1000) * 1000, exitCode: 0, ...(target.kind === 's3' ? { bucket: target.bucket, writes } : {}) };
 }
 
 interface HfArgs {
