@@ -116,7 +116,10 @@ describe('model downloads through REST and MCP on the sandbox', () => {
     assert.ok(input.tokenSecret, 'the input names the Secret');
     // While it runs, the Job takes the token from the Secret by reference only.
     const jobJson = (await kube.kubectl(['get', 'job', input.jobName, '-o', 'json'])).stdout;
-    const env = JSON.parse(jobJson).spec.template.spec.containers[0].env;
+    const container = JSON.parse(jobJson).spec.template.spec.containers[0];
+    assert.deepEqual(container.command, ['hf', 'download', 'meta-llama/Llama-3.2-1B', '--revision', input.commit, '--local-dir', '/data/models/meta-llama/Llama-3.2-1B/main']);
+    assert.equal(container.image, 'vllm/vllm-openai:v0.11.0');
+    const env = container.env;
     assert.deepEqual(env.find((e: any) => e.name === 'HF_TOKEN'), { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: input.tokenSecret, key: 'HF_TOKEN' } } });
     assert.ok(!jobJson.includes(SANDBOX_HF_TOKEN), 'the token is not in the Job spec');
     const repeat = await server.api('POST', downloads, { modelId: 'meta-llama/Llama-3.2-1B', storage: 'shared-s3', token: SANDBOX_HF_TOKEN }, { 'idempotency-key': 'gated-1' });
@@ -188,6 +191,11 @@ describe('model downloads through REST and MCP on the sandbox', () => {
       assert.match(op.error.message, /Its pod's last lines:[\s\S]*ConnectionError/);
       const secret = await kube.kubectl(['get', 'secret', started.body.operation.input.tokenSecret], { allowFailure: true });
       assert.notEqual(secret.code, 0, 'the Secret is deleted when the download fails too');
+      const listed = (await other.api('GET', downloads)).body.downloads.find((d: any) => d.operationId === op.id);
+      assert.equal(listed.status, 'failed');
+      assert.equal(listed.error.code, 'ModelDownloadFailed');
+      assert.equal(listed.job.state, 'Failed', 'the Job as Kubernetes reports it');
+      assert.equal(listed.progress, undefined);
     } finally {
       process.env.HF_ENDPOINT = saved;
       await other.close();

@@ -33,7 +33,9 @@ async function viewOf(deps: ServiceDeps, op: OperationView, kube: KubePort | und
   if (!parsed.success) return undefined;
   const input = parsed.data;
   const resultFiles = Array.isArray(op.result?.files) ? (op.result.files as LandedFile[]) : undefined;
-  const files = op.status === 'succeeded' && resultFiles ? resultFiles : await readLanded(deps.cloud, input).catch(() => []);
+  // S3 is read only while the download runs: finished ones answer from their result (failed ones have none).
+  const unfinished = !['succeeded', 'failed', 'cancelled'].includes(op.status);
+  const files = op.status === 'succeeded' ? resultFiles : unfinished ? await readLanded(deps.cloud, input).catch(() => undefined) : undefined;
   const job = kube ? await jobView(kube, input.jobName, input.namespace) : undefined;
   return {
     operationId: op.id,
@@ -46,9 +48,9 @@ async function viewOf(deps: ServiceDeps, op: OperationView, kube: KubePort | und
     destination: s3Uri(input.bucket, input.keyPrefix),
     createdAt: op.createdAt,
     ...(op.finishedAt ? { finishedAt: op.finishedAt } : {}),
-    progress: progressOf(files, input),
+    ...(files ? { progress: progressOf(files, input) } : {}),
     ...(job ? { job } : {}),
-    ...(op.status === 'succeeded' ? { files } : {}),
+    ...(op.status === 'succeeded' && files ? { files } : {}),
     ...(op.error ? { error: op.error } : {}),
   };
 }

@@ -137,7 +137,7 @@ export const ModelDownloadViewSchema = z
     destination: z.string().describe('s3://bucket/prefix/ the files land under.'),
     createdAt: z.string(),
     finishedAt: z.string().optional(),
-    progress: DownloadProgressSchema,
+    progress: DownloadProgressSchema.optional().describe('What has landed: from the result once succeeded, read live from S3 while unfinished; absent for a failed or cancelled download (what it left is in the storage).'),
     job: ModelDownloadJobSchema.optional().describe('Absent when the cluster\'s Kubernetes API could not be read.'),
     files: z.array(LandedFileSchema).optional().describe('What landed (succeeded downloads).'),
     error: OperationErrorSchema.optional(),

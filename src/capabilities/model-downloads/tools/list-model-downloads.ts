@@ -26,7 +26,8 @@ export function registerListModelDownloadsTool(server: McpServer, api: RestClien
         const p = d.progress;
         const job = d.job ? `; Job ${d.job.name} ${d.job.state}` : '';
         const why = d.error ? `: ${d.error.message.split('\n')[0]}` : '';
-        return `- ${d.modelId}@${d.revision} → ${d.destination} (${d.storage}): ${d.status}${why}; ${p.files}/${p.totalFiles} files, ${mb(p.bytes)} of ${mb(p.totalBytes)}${job} [operation ${d.operationId}]`;
+        const landed = p ? `; ${p.files}/${p.totalFiles} files, ${mb(p.bytes)} of ${mb(p.totalBytes)}` : '';
+        return `- ${d.modelId}@${d.revision} → ${d.destination} (${d.storage}): ${d.status}${why}${landed}${job} [operation ${d.operationId}]`;
       });
       const text = lines.length ? `Model downloads of ${cluster}:\n${lines.join('\n')}` : `No model downloads on ${cluster} yet (start one with download_model).`;
       return { text, data: list };

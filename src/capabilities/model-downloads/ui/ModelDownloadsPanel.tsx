@@ -31,6 +31,7 @@ const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 
 function Progress({ d }: { d: ModelDownloadView }) {
   const p = d.progress;
+  if (!p) return <span data-testid="model-download-progress">—</span>;
   const percent = p.totalBytes > 0 ? Math.min(100, Math.round((p.bytes / p.totalBytes) * 100)) : p.totalFiles > 0 ? Math.round((p.files / p.totalFiles) * 100) : 0;
   return (
     <span data-testid="model-download-progress" data-files={p.files} data-total-files={p.totalFiles}>
