@@ -23,6 +23,7 @@ import { restXmlError } from './protocols/rest-xml.js';
 import { decodeAwsChunked } from './protocols/aws-chunked.js';
 import { SERVICES } from './services/index.js';
 import { serveOidcIssuer } from './services/eks/oidc-issuer.js';
+import { serveHuggingFace } from './services/huggingface/http.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -136,6 +137,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       tick();
       const out = await handleAdmin({ method: req.method ?? 'GET', url, body, runtime, calls, services, tick: runTick });
       send(res, out);
+      return;
+    }
+    // The Hugging Face Hub simulation: its path prefix cannot be a bucket name (no underscores), and its callers send Hub tokens, not SigV4.
+    const hub = serveHuggingFace(runtime.endpointUrl, (req.method ?? 'GET').toUpperCase(), rawPath, url.searchParams, req.headers.authorization);
+    if (hub) {
+      send(res, hub);
       return;
     }
     // Issuer documents are public (unsigned); a signed request for the same path is S3's (a bucket may be named like the issuer host).

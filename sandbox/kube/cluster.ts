@@ -28,12 +28,36 @@ export interface KubeCluster {
    * in place and returns the object.
    */
   admit(type: ResourceType, obj: KubeObject): KubeObject;
+  /** What containers reach outside the cluster; absent for memory-only clusters (no network). */
+  world?: ContainerWorld;
+}
+
+/**
+ * The sandbox beyond a cluster, as the processes of its containers see it: the Hugging Face Hub
+ * simulation (by the endpoint a container must name to reach it), S3 (what a Mountpoint volume
+ * writes lands in its bucket), and a memory of what each run of a container learned when it
+ * started (its resolved secrets' verdicts, its plan), kept with the cluster's state so its logs and
+ * its effects stay the same after the Secret is gone or the sandbox restarts.
+ */
+export interface ContainerWorld {
+  /** `HF_ENDPOINT` of the sandbox's Hub simulation (`<sandbox>/_huggingface`). */
+  hubEndpoint(): string;
+  /** Writes an object into a sandbox S3 bucket; false when the bucket does not exist. */
+  putObject(bucket: string, key: string, body: Buffer): boolean;
+  memory: ProcessMemory;
+}
+
+export interface ProcessMemory {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+  keys(): string[];
 }
 
 export function makeKubeCluster(
   identity: { arn: string; name: string; region: string; kubernetesVersion?: string },
   data: ClusterKubeState,
-  hooks: { now(): number; changed(): void; admit?(cluster: KubeCluster, type: ResourceType, obj: KubeObject): void },
+  hooks: { now(): number; changed(): void; admit?(cluster: KubeCluster, type: ResourceType, obj: KubeObject): void; world?: ContainerWorld },
 ): KubeCluster {
   const objects = new ClusterObjects(data, hooks);
   const types = (): ResourceType[] => [
@@ -57,6 +81,7 @@ export function makeKubeCluster(
       hooks.admit?.(cluster, type, obj);
       return obj;
     },
+    ...(hooks.world ? { world: hooks.world } : {}),
   };
   return cluster;
 }

@@ -5,7 +5,9 @@ import { getEksCluster, hasPodIdentityAssociation, listLiveEksClusters } from '.
 import { injectAwsIdentity } from './admission/pod-identity-webhook.js';
 import { authorize } from './authz.js';
 import { mapPrincipal, verifyEksToken } from './auth.js';
-import { makeKubeCluster, type KubeCluster } from './cluster.js';
+import { makeKubeCluster, type ContainerWorld, type KubeCluster } from './cluster.js';
+import { hubEndpointOf } from '../services/huggingface/http.js';
+import { writeObject } from '../services/s3/public.js';
 import { bootstrapCluster, runControllers } from './controllers/index.js';
 import { handleKubeApi } from './api/router.js';
 import { KubeError, unauthorized } from './errors.js';
@@ -20,6 +22,8 @@ import { builtinType } from './resources.js';
 
 interface StoredKubeCluster extends ClusterKubeState {
   bootstrapped?: boolean;
+  /** ContainerWorld.memory: what container runs remember (keyed by pod uid, container and run). */
+  processes?: Record<string, unknown>;
 }
 
 const SERVICE_ACCOUNTS = builtinType('', 'serviceaccounts');
@@ -100,9 +104,34 @@ export class KubernetesApis {
           hasPodIdentityAssociation: (ns, sa) => hasPodIdentityAssociation(this.runtime.store.state, eks.region, eks.name, ns, sa),
         });
       },
+      world: this.worldOf(data),
     });
     this.handles.set(eks.arn, { data, cluster });
     return cluster;
+  }
+
+  /** What the cluster's containers reach beyond it (cluster.ts, ContainerWorld). */
+  private worldOf(data: StoredKubeCluster): ContainerWorld {
+    const runtime = this.runtime;
+    const memory = () => (data.processes ??= {});
+    return {
+      hubEndpoint: () => hubEndpointOf(runtime.endpointUrl),
+      putObject: (bucket, key, body) => writeObject(runtime, runtime.store.state, bucket, key, body, runtime.clock.now()),
+      memory: {
+        get: (key) => (data.processes && Object.hasOwn(data.processes, key) ? data.processes[key] : undefined),
+        set: (key, value) => {
+          Object.defineProperty(memory(), key, { value, writable: true, enumerable: true, configurable: true });
+          runtime.store.markDirty();
+        },
+        delete: (key) => {
+          if (data.processes && Object.hasOwn(data.processes, key)) {
+            delete data.processes[key];
+            runtime.store.markDirty();
+          }
+        },
+        keys: () => Object.keys(data.processes ?? {}),
+      },
+    };
   }
 }
 

@@ -7,3 +7,4 @@ export { instanceGroups } from './instance-groups/index.js';
 export { nodes } from './nodes/index.js';
 export { autoscaling } from './autoscaling/index.js';
 export { storage } from './storage/index.js';
+export { modelDownloads } from './model-downloads/index.js';

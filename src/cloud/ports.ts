@@ -220,7 +220,8 @@ export interface StoragePort {
   deleteBucket(region: string, bucket: string, log: Log): Promise<void>;
   /** Deletes every object under a prefix (all pages); the count deleted. */
   deletePrefix(region: string, bucket: string, prefix: string, log: Log): Promise<number>;
-  listObjects(region: string, bucket: string, options: { prefix: string; delimiter?: string; continuationToken?: string; maxKeys?: number }): Promise<ObjectPage>;
+  /** One page of ListObjectsV2 of a bucket (`region`: the bucket's own). */
+  listObjects(region: string, bucket: string, options?: ListObjectsOptions): Promise<ObjectPage>;
   /** A file system tagged as the cluster's (not being deleted); with `part`, only one tagged as that part of it. */
   findFileSystem(region: string, cluster: string, part?: string): Promise<FileSystem | undefined>;
   /** CreateFileSystem (Lustre, PERSISTENT_2); the client token (default: the cluster's one shared file system) makes a repeat return the first. */
@@ -232,6 +233,16 @@ export interface StoragePort {
   describeFileSystem(region: string, id: string): Promise<FileSystem | undefined>;
   deleteFileSystem(region: string, id: string): Promise<void>;
 }
+
+export interface ListObjectsOptions {
+  prefix?: string;
+  /** `/` groups keys below the prefix into commonPrefixes (folders). */
+  delimiter?: string;
+  continuationToken?: string;
+  /** Keys per page (S3's default and maximum: 1000). */
+  maxKeys?: number;
+}
+
 
 // ── Kubernetes ───────────────────────────────────────────────────────────────────────────────────
 /** An item of a Kubernetes list as read code without a kind module sees it: shapes are not to be trusted. */

@@ -7,6 +7,7 @@ import {
   ScaleInstanceGroupInputSchema,
   UpdateInstanceGroupInputSchema,
 } from './schemas/instance-groups.js';
+import { ModelDownloadInputSchema } from './schemas/model-downloads.js';
 import { DeepHealthCheckInputSchema, NodeActionInputSchema } from './schemas/nodes.js';
 import { AddStorageInputSchema, RemoveStorageInputSchema } from './schemas/storage.js';
 
@@ -34,6 +35,7 @@ export const OPERATION_KINDS = {
   'deep-health-check': DeepHealthCheckInputSchema,
   'add-storage': AddStorageInputSchema,
   'remove-storage': RemoveStorageInputSchema,
+  'model-download': ModelDownloadInputSchema,
 } as const;
 
 export type OperationKinds = typeof OPERATION_KINDS;

@@ -29,6 +29,8 @@ const AFTER_SUCCESS: { [K in OperationKind]: (input: OperationInputs[K]) => Next
   'deep-health-check': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region, group: i.instanceGroupName }, why: 'to see the checked nodes\' health' }),
   'add-storage': (i) => ({ tool: 'list_storage', arguments: { cluster: i.cluster, region: i.region }, why: `to see storage ${i.name} with its claim phase (Bound: pods can mount it)` }),
   'remove-storage': (i) => ({ tool: 'list_storage', arguments: { cluster: i.cluster, region: i.region }, why: `to confirm storage ${i.name} is no longer listed` }),
+  // The files that landed are in the operation's result; the list shows every download of the cluster and where each model is.
+  'model-download': (i) => ({ tool: 'list_model_downloads', arguments: { cluster: i.cluster, region: i.region }, why: 'to see where the model landed, next to the cluster\'s other downloads' }),
 };
 
 /** The next call after an operation succeeded; undefined for a kind this server does not know or an input it cannot read. */

@@ -63,6 +63,7 @@ describe('the MCP tool list', () => {
         'delete_cluster',
         'delete_instance_group',
         'delete_nodes',
+        'download_model',
         'get_active_cluster',
         'get_autoscaling',
         'get_cluster',
@@ -75,6 +76,7 @@ describe('the MCP tool list', () => {
         'list_clusters',
         'list_instance_groups',
         'list_instance_types',
+        'list_model_downloads',
         'list_nodes',
         'list_operations',
         'list_storage',
@@ -97,7 +99,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|browse|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|browse|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update|download)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -141,7 +143,8 @@ describe('the MCP tool list', () => {
 
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
     const CLUSTER_TOOLS = ['create_cluster', 'check_cluster_request', 'get_cluster', 'delete_cluster', 'set_active_cluster', 'add_instance_group', 'list_instance_groups',
-      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check'];
+      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check',
+      'download_model', 'list_model_downloads'];
     const GROUP_TOOLS = ['add_instance_group', 'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'start_deep_health_check'];
     for (const tool of tools) {
       const props = Object.keys(tool.inputSchema.properties ?? {});
@@ -203,10 +206,10 @@ describe('the MCP tool list', () => {
       assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
       assert.ok(READING_VERBS.test(name), `allowedTools auto-approves mutating tool ${name}`);
     }
-    const playbook = ['create-cluster.md', 'heal-node.md', 'storage.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
+    const playbook = ['create-cluster.md', 'heal-node.md', 'storage.md', 'download-model.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
     for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
       const bare = name.slice(1, -1);
-      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start)_/.test(bare)) {
+      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start|download)_/.test(bare)) {
         assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
       }
     }

@@ -23,6 +23,7 @@ export const CLUSTER_TABS = [
   { id: 'autoscaling', label: 'Autoscaling' },
   { id: 'features', label: 'Features' },
   { id: 'storage', label: 'Storage' },
+  { id: 'models', label: 'Model downloads' },
   { id: 'jobs', label: 'Jobs' },
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'events', label: 'Events' },

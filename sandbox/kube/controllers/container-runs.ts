@@ -1,3 +1,4 @@
+import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { programOf } from './log-programs.js';
 import { hexHash, rfc3339, unit, type Any } from './util.js';
@@ -14,6 +15,8 @@ export const backoffMs = (restarts: number) => Math.min(MAX_BACKOFF_MS, 10_000 *
 const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
 
 export interface RunContext {
+  /** The cluster the pod runs in (what programs such as `hf download` reach: its Secrets, volumes, the world beyond). */
+  cluster: KubeCluster;
   pod: KubeObject;
   now: number;
   /** Images the node already has (pulled for other containers). */
@@ -53,7 +56,7 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
     }
     if (state.running) {
       const started = Date.parse(state.running.startedAt);
-      const program = programOf(pod, container, cs.restartCount);
+      const program = programOf(pod, container, cs.restartCount, ctx.cluster);
       if (program.exitAfterMs === undefined || now < started + program.exitAfterMs) break;
       const finished = seconds(started + program.exitAfterMs);
       const terminated = { exitCode: program.exitCode, reason: program.exitCode === 0 ? 'Completed' : 'Error', startedAt: state.running.startedAt, finishedAt: rfc3339(finished), containerID: cs.containerID };

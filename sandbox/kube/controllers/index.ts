@@ -10,6 +10,7 @@ import { runDeployments } from './deployments.js';
 import { expireEvents } from './events.js';
 import { collectGarbage } from './gc.js';
 import { syncHyperPodNodes } from './hyperpod-nodes.js';
+import { landHfDownloads } from './hf-download.js';
 import { runJobs } from './jobs.js';
 import { runKarpenter } from './karpenter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
@@ -73,6 +74,8 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);
   runKubelets(cluster, { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) });
+  // What the containers just wrote to their S3 volumes lands before anyone sees them finished.
+  landHfDownloads(cluster);
   runServices(cluster, setup.serviceCidr);
   collectGarbage(cluster);
   expireEvents(cluster);

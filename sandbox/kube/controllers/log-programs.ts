@@ -1,4 +1,6 @@
+import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
+import { hfDownloadArgv, hfDownloadProgram } from './hf-download.js';
 import { parseScript, scriptOf, timelineOf } from './shell-script.js';
 import { unit, type Any } from './util.js';
 
@@ -16,6 +18,9 @@ import { unit, type Any } from './util.js';
  * - `controller` (what EKS add-ons run, and images named `…/operator` or `…-controller`, such as
  *   quay.io/kuberay/operator): klog start-up lines, then a reconcile line every 30 s.
  * - `oneshot`: one line, exits 0 after 2 s (the add-ons' init containers).
+ * - `hf-download` (a command `hf download <repo> …`, whatever the image): the huggingface_hub CLI
+ *   fetching from the Hub simulation into the container's volumes (hf-download.ts); it needs the
+ *   cluster (its Secrets, volumes and the world beyond), so callers pass it.
  * - `command` (everything else, also `sleep`): runs the container's command and args as a tiny
  *   shell (shell-script.ts): `echo hello` prints `hello` and exits 0, `sleep 30` exits after 30 s,
  *   a `while true` loop repeats; with no command, or an unknown one, it prints one line and runs
@@ -38,6 +43,8 @@ export function programKind(pod: KubeObject, container: Any): string {
   const a = pod.metadata.annotations ?? {};
   const chosen = a[`${PREFIX}program.${container.name}`] ?? a[`${PREFIX}program`];
   if (chosen) return chosen === 'sleep' ? 'command' : chosen;
+  // What a container runs says more than its image's name (the download image may be an inference server's).
+  if (hfDownloadArgv(container)) return 'hf-download';
   const image = String(container.image ?? '').toLowerCase();
   if (/fail|crash/.test(image)) return 'failing';
   // An operator's image (quay.io/kuberay/operator, …-controller): a controller applied from manifests.
@@ -47,7 +54,7 @@ export function programKind(pod: KubeObject, container: Any): string {
   return 'command';
 }
 
-export function programOf(pod: KubeObject, container: Any, run: number): Program {
+export function programOf(pod: KubeObject, container: Any, run: number, cluster?: KubeCluster): Program {
   const a = pod.metadata.annotations ?? {};
   const num = (key: string, fallback: number) => {
     const v = Number(a[`${PREFIX}${key}`]);
@@ -63,6 +70,8 @@ export function programOf(pod: KubeObject, container: Any, run: number): Program
       return failing(container, num('exit-code', 1), Math.max(1, num('fail-after-seconds', 5)) * 1000);
     case 'controller':
       return controller(seed, container);
+    case 'hf-download':
+      return hfDownloadProgram(cluster, pod, container, run);
     case 'oneshot':
       return { lines: (t0, from, until) => inRange([{ at: t0, text: `${container.name}: initialisation complete` }], from, until), exitAfterMs: 2000, exitCode: 0 };
     default:

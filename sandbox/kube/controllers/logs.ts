@@ -68,8 +68,8 @@ function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 const format = (lines: Line[], timestamps?: boolean) => lines.map((l) => `${timestamps ? `${stamp(l.at)} ` : ''}${l.text}\n`).join('');
 
-function linesOf(pod: KubeObject, run: Run, from: number, until: number): Line[] {
-  return programOf(pod, run.container, run.index).lines(run.start, from, Math.min(until, run.end ?? until));
+function linesOf(cluster: KubeCluster, pod: KubeObject, run: Run, from: number, until: number): Line[] {
+  return programOf(pod, run.container, run.index, cluster).lines(run.start, from, Math.min(until, run.end ?? until));
 }
 
 export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions): string {
@@ -77,7 +77,7 @@ export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOpti
   if (!run) return '';
   const now = cluster.now();
   const since = options.sinceTime ? Date.parse(options.sinceTime) : options.sinceSeconds !== undefined ? now - options.sinceSeconds * 1000 : run.start;
-  let lines = linesOf(pod, run, Math.max(run.start, since), now);
+  let lines = linesOf(cluster, pod, run, Math.max(run.start, since), now);
   if (options.tailLines !== undefined && options.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - options.tailLines));
   const text = format(lines, options.timestamps);
   if (options.limitBytes === undefined || options.limitBytes < 0) return text;
@@ -104,7 +104,7 @@ export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOp
     const status = [...(((current?.status as Any)?.containerStatuses ?? []) as Any[]), ...(((current?.status as Any)?.initContainerStatuses ?? []) as Any[])].find((c) => c.name === run.container.name);
     const end = endOfRun(current, pod, status, run.index, sentUntil);
     const until = Math.min(now, end ?? now);
-    const fresh = linesOf(pod, run, sentUntil + 1, until);
+    const fresh = linesOf(cluster, pod, run, sentUntil + 1, until);
     if (fresh.length > 0) onChunk(format(fresh, options.timestamps));
     sentUntil = Math.max(sentUntil, until);
     if (end !== undefined) {

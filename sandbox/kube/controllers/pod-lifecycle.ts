@@ -29,7 +29,7 @@ export function runKubelets(cluster: KubeCluster, world?: VolumeWorld): void {
     const nodeName = nodeNameOf(p as KubeObject);
     if (!nodeName || p.metadata.deletionTimestamp || isTerminal(p as KubeObject)) return false;
     const node = nodes.get(nodeName);
-    return !!node && isReady(node) && !settled(p as KubeObject, now);
+    return !!node && isReady(node) && !settled(cluster, p as KubeObject, now);
   };
   const work = cluster.objects.select(T.pods, undefined, due).items;
   if (work.length === 0) return;
@@ -55,7 +55,7 @@ export function runKubelets(cluster: KubeCluster, world?: VolumeWorld): void {
 }
 
 /** A running pod with nothing due: every container running a program that has not ended, ready as it should be. */
-function settled(pod: KubeObject, now: number): boolean {
+function settled(cluster: KubeCluster, pod: KubeObject, now: number): boolean {
   const spec = pod.spec as Any;
   const st = (pod.status ?? {}) as Any;
   if (st.phase !== 'Running' || spec.activeDeadlineSeconds !== undefined || !isReady(pod)) return false;
@@ -63,7 +63,7 @@ function settled(pod: KubeObject, now: number): boolean {
   return ((st.containerStatuses ?? []) as Any[]).every((cs) => {
     const container = containers.find((c) => c.name === cs.name);
     if (!container || !cs.state?.running || !cs.ready || container.readinessProbe) return false;
-    const exit = programOf(pod, container, cs.restartCount).exitAfterMs;
+    const exit = programOf(pod, container, cs.restartCount, cluster).exitAfterMs;
     return exit === undefined || now < Date.parse(cs.state.running.startedAt) + exit;
   });
 }
@@ -94,6 +94,7 @@ function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
     st.containerStatuses = containers.map((c) => freshStatus(c, inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'));
   }
   const ctx = (restarts: RunContext['restarts']): RunContext => ({
+    cluster,
     pod,
     now,
     imagesOnNode,

@@ -14,6 +14,7 @@ export const T = {
   events: builtinType('', 'events'),
   serviceaccounts: builtinType('', 'serviceaccounts'),
   configmaps: builtinType('', 'configmaps'),
+  secrets: builtinType('', 'secrets'),
   persistentvolumes: builtinType('', 'persistentvolumes'),
   persistentvolumeclaims: builtinType('', 'persistentvolumeclaims'),
   deployments: builtinType('apps', 'deployments'),

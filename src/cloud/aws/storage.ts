@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudError } from '../../domain/errors.js';
 import { TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
-import type { BucketProbe, ObjectPage, StoragePort } from '../ports.js';
+import type { BucketProbe, ListObjectsOptions, ObjectPage, StoragePort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -43,7 +43,7 @@ export class StorageAdapter implements StoragePort {
     }
   }
 
-  async listObjects(region: string, bucket: string, options: { prefix: string; delimiter?: string; continuationToken?: string; maxKeys?: number }): Promise<ObjectPage> {
+  async listObjects(region: string, bucket: string, options: ListObjectsOptions = {}): Promise<ObjectPage> {
     const page = await awsCall('s3', 'ListObjectsV2', () =>
       this.clients.s3(region).send(
         new ListObjectsV2Command({

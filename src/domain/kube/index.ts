@@ -5,6 +5,7 @@ import { DAEMON_SET } from './daemon-set.js';
 import { DEPLOYMENT } from './deployment.js';
 import { EVENT } from './event.js';
 import { HYPERPOD_NODE_CLASS } from './hyperpod-node-class.js';
+import { JOB } from './job.js';
 import type { KubeKind, KubeResource } from './kind.js';
 import { NAMESPACE } from './namespace.js';
 import { NODE } from './node.js';
@@ -12,6 +13,7 @@ import { NODE_POOL } from './node-pool.js';
 import { PERSISTENT_VOLUME } from './persistent-volume.js';
 import { PERSISTENT_VOLUME_CLAIM } from './persistent-volume-claim.js';
 import { POD } from './pod.js';
+import { SECRET } from './secret.js';
 import { SERVICE_ACCOUNT } from './service-account.js';
 
 /**
@@ -28,6 +30,8 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
   PERSISTENT_VOLUME_CLAIM,
   DAEMON_SET,
   DEPLOYMENT,
+  JOB,
+  SECRET,
   CUSTOM_RESOURCE_DEFINITION,
   CLUSTER_ROLE,
   CLUSTER_ROLE_BINDING,

@@ -1,0 +1,42 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api, qs } from '../../../../web/src/api/client.js';
+import { keys as shellKeys } from '../../../../web/src/api/queries.js';
+import type { Accepted } from '../../../../web/src/api/types.js';
+import { apiPath } from '../../../domain/api-path.js';
+import type { ModelDownloadList, StartModelDownloadRequestSchema } from '../../../domain/schemas/model-downloads.js';
+import { MODEL_DOWNLOAD_PATHS } from '../paths.js';
+
+/** The model-downloads REST calls the UI makes, and their queries (kept with the capability). */
+
+export type StartModelDownloadInput = z.input<typeof StartModelDownloadRequestSchema>;
+
+export const modelDownloadKeys = {
+  list: (cluster: string, region?: string) => ['model-downloads', cluster, region ?? ''] as const,
+};
+
+export const listModelDownloads = (cluster: string, region?: string) => api<ModelDownloadList>(`${apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster })}${qs({ region })}`);
+
+export const startModelDownload = (cluster: string, body: StartModelDownloadInput, idempotencyKey: string) =>
+  api<Accepted>(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+
+/** The cluster's downloads: every 2 s while one is unfinished (its progress moves in S3, not in our events), else every 30 s. */
+export function useModelDownloads(cluster: string, region?: string) {
+  return useQuery({
+    queryKey: modelDownloadKeys.list(cluster, region),
+    queryFn: () => listModelDownloads(cluster, region),
+    refetchInterval: (q) => (q.state.data?.downloads.some((d) => !['succeeded', 'failed', 'cancelled'].includes(d.status)) ? 2000 : 30_000),
+  });
+}
+
+export function useStartModelDownload(cluster: string, region: string, onStarted: (a: Accepted) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: StartModelDownloadInput; key: string }) => startModelDownload(cluster, { ...body, region }, key),
+    onSuccess: (accepted) => {
+      qc.setQueryData(shellKeys.operation(accepted.operation.id), accepted.operation);
+      void qc.invalidateQueries({ queryKey: modelDownloadKeys.list(cluster, region) });
+      onStarted(accepted);
+    },
+  });
+}
