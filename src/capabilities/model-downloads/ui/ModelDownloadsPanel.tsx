@@ -9,12 +9,12 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
-import { useCluster } from '../../../../web/src/api/queries.js';
 import type { ClusterPanelProps } from '../../../../web/src/capabilities.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { formatTime, operationPath } from '../../../../web/src/lib/format.js';
 import { formatBytes } from '../../../domain/model-downloads.js';
 import type { ModelDownloadView } from '../../../domain/schemas/model-downloads.js';
+import { useStorageList } from '../../storage/ui/api.js';
 import { useModelDownloads } from './api.js';
 import { StartDownloadModal } from './StartDownloadModal.js';
 
@@ -73,11 +73,11 @@ function DownloadDetail({ d }: { d: ModelDownloadView }) {
  */
 export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
   const list = useModelDownloads(cluster, region);
-  const detail = useCluster(cluster, region);
+  const storageList = useStorageList(cluster, region);
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<string | undefined>();
-  // TO BE REPLACED BY THE STORAGE CAPABILITY'S LIST AT MERGE: the cluster's S3 claims, from the cluster view.
-  const storages = (detail.data?.storage?.claims ?? []).filter((c) => c.store === 's3').map((c) => c.claim.split('/').pop()!);
+  // What a download may write into (the server checks the same): S3 storages of the namespace `default`, read-write.
+  const storages = (storageList.data?.storages ?? []).filter((s) => s.kind === 's3' && s.access === 'read-write' && s.namespace === 'default').map((s) => s.name);
   const downloads = list.data?.downloads ?? [];
   const chosen = downloads.find((d) => d.operationId === selected) ?? downloads[0];
   return (
