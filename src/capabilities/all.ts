@@ -6,3 +6,4 @@ export { clusters } from './clusters/index.js';
 export { instanceGroups } from './instance-groups/index.js';
 export { nodes } from './nodes/index.js';
 export { autoscaling } from './autoscaling/index.js';
+export { features } from './features/index.js';
