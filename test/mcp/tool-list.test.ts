@@ -15,7 +15,7 @@ import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
-const READING_VERBS = /^(list|get|check|wait)_/;
+const READING_VERBS = /^(list|get|check|wait|plan)_/;
 
 /** The repository root, found from this compiled file (dist/test/mcp or .build-mcp/out/test/mcp). */
 function repoRoot(): string {
@@ -64,6 +64,7 @@ describe('the MCP tool list', () => {
         'get_active_cluster',
         'get_autoscaling',
         'get_cluster',
+        'get_features',
         'get_node',
         'get_operation',
         'get_operation_logs',
@@ -76,12 +77,14 @@ describe('the MCP tool list', () => {
         'list_nodes',
         'list_operations',
         'list_training_plans',
+        'plan_features',
         'reboot_nodes',
         'replace_nodes',
         'retry_operation_phase',
         'scale_instance_group',
         'set_active_cluster',
         'set_autoscaling',
+        'set_features',
         'start_deep_health_check',
         'update_instance_group',
         'wait_for_operation',
@@ -93,7 +96,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|create|add|scale|delete|set|wait|retry|cancel|reboot|replace|start|update)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|plan|create|add|scale|delete|set|wait|retry|cancel|reboot|replace|start|update)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -137,7 +140,7 @@ describe('the MCP tool list', () => {
 
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
     const CLUSTER_TOOLS = ['create_cluster', 'check_cluster_request', 'get_cluster', 'delete_cluster', 'set_active_cluster', 'add_instance_group', 'list_instance_groups',
-      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check'];
+      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'get_features', 'plan_features', 'set_features', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check'];
     const GROUP_TOOLS = ['add_instance_group', 'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'start_deep_health_check'];
     for (const tool of tools) {
       const props = Object.keys(tool.inputSchema.properties ?? {});
