@@ -115,16 +115,37 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
   });
 
   it('enabling the inference operator alone installs cert-manager, the CSI drivers and metrics-server first (call log order)', async () => {
+    // Needs first, for real: while cert-manager's install fails, the inference operator is not even asked for.
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', addonName: 'cert-manager', message: 'cert-manager webhook did not become ready' } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
     const before = await lastSeq();
-    const r = await patch({ 'inference-operator': true });
-    const creates = (await mutationsAfter(before)).filter((c) => c.operation === 'CreateAddon' && c.status < 300).map((c) => c.subject);
-    const at = (id: keyof typeof ADDONS) => creates.indexOf(ADDONS[id]);
+    const started = await server.api('PATCH', url, { 'inference-operator': true });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const id = started.body.operation.id;
+    const failed = await server.waitForOperation(id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.phase, 'install');
+    assert.match(failed.error.message, /cert-manager: cert-manager webhook did not become ready/);
+    const asked = (await mutationsAfter(before)).filter((c) => c.operation === 'CreateAddon').map((c) => c.subject);
+    assert.ok(!asked.includes(ADDONS['inference-operator']), `the inference operator waits for what it needs: ${asked.join(', ')}`);
+
+    // A retry of the phase replaces the failed cert-manager, then installs the inference operator.
+    assert.equal((await server.api('POST', `/api/v1/operations/${id}/phases/install/retry`)).status, 202);
+    const op = await server.waitForOperation(id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    const calls = (await mutationsAfter(before)).filter((c) => c.operation === 'CreateAddon' && c.status < 300);
+    const creates = calls.map((c) => c.subject);
+    const last = (id: keyof typeof ADDONS) => creates.lastIndexOf(ADDONS[id]);
     for (const need of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver'] as const) {
-      assert.ok(at(need) >= 0, `${need} installed: ${creates.join(', ')}`);
-      assert.ok(at(need) < at('inference-operator'), `${need} before the inference operator: ${creates.join(', ')}`);
+      assert.ok(last(need) >= 0, `${need} installed: ${creates.join(', ')}`);
+      assert.ok(last(need) < last('inference-operator'), `${need} before the inference operator: ${creates.join(', ')}`);
     }
-    assert.equal(creates.length, 5, `each add-on created once: ${creates.join(', ')}`);
-    const progress = r.op.result.features as Array<{ feature: string; step: string }>;
+    assert.deepEqual(
+      Object.values(ADDONS).filter((a) => a !== ADDONS['training-operator']).map((a) => creates.filter((c) => c === a).length),
+      [2, 1, 1, 1, 1],
+      `cert-manager twice (failed, then again), every other add-on once: ${creates.join(', ')}`,
+    );
+    const progress = op.result.features as Array<{ feature: string; step: string }>;
     assert.deepEqual(progress.map((p) => [p.feature, p.step]).sort(), [['cert-manager', 'done'], ['fsx-csi-driver', 'done'], ['inference-operator', 'done'], ['metrics-server', 'done'], ['s3-csi-driver', 'done']]);
     const f = await features();
     for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator']) assert.equal(f.get(id).state, 'on', id);

@@ -1,4 +1,5 @@
 import { PreconditionError } from '../../domain/errors.js';
+import { clusterOfTarget } from '../../domain/naming.js';
 import { featureManifests } from '../../domain/cluster-dependencies.js';
 import { whatNeeds } from '../../domain/features/graph.js';
 import { isNoOp, planFeatures, refusalProblems, type FeaturePlan } from '../../domain/features/plan.js';
@@ -17,6 +18,7 @@ import {
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { resolveAddonVersion } from '../../workflows/addon-compatibility.js';
 import type { WorkflowDeps } from '../../workflows/context.js';
+import { ReadCache } from '../../workflows/read-cache.js';
 import { featureIdentityStates } from '../../workflows/feature-identities.js';
 import type { ServiceDeps } from '../capability.js';
 import { autoscaling } from '../autoscaling/index.js';
@@ -51,7 +53,15 @@ function installWords(i: FeatureInstall, d: FeatureDefinition): string {
  * refuses nothing.
  */
 export class FeaturesService {
-  constructor(private readonly deps: ServiceDeps) {}
+  /** GET's answers, kept a few seconds and dropped when an operation touches the cluster (never stale after the user's own change). */
+  private readonly answers = new ReadCache<FeaturesAnswer>({ ttlMs: 3_000 });
+
+  constructor(private readonly deps: ServiceDeps) {
+    deps.operations.on('operation', (op) => {
+      const cluster = clusterOfTarget(op.target);
+      if (cluster) this.answers.invalidate(`${cluster.region}/${cluster.name}`);
+    });
+  }
 
   private get workflowDeps(): WorkflowDeps {
     return { cloud: this.deps.cloud, activeCluster: this.deps.activeCluster };
@@ -65,6 +75,10 @@ export class FeaturesService {
 
   /** Every feature as the cluster has it (AWS and Kubernetes), with the set-features operation running on it, if any. */
   async get(region: string, cluster: string): Promise<FeaturesAnswer> {
+    return this.answers.get(`${region}/${cluster}`, () => this.readAnswer(region, cluster));
+  }
+
+  private async readAnswer(region: string, cluster: string): Promise<FeaturesAnswer> {
     const { facts, readings } = await this.read(region, cluster);
     const features = await Promise.all(FEATURE_IDS.map((id) => this.featureState(facts, id, readings.get(id)!)));
     const running = this.deps.operations.activeFor(featuresTarget(region, cluster));
@@ -102,7 +116,7 @@ export class FeaturesService {
   }
 
   /**
-   * The plan of a change against the cluster as it is, with every add-on's version checked against
+   * The plan of a change against the cluster as it is (read afresh, never from GET's cache), with every add-on's version checked against
    * the cluster (DescribeAddonVersions) — nothing is changed.
    */
   async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer }> {
