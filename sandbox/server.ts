@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { findRegion, REGIONS } from './catalog/regions.js';
-import { CallLog, isMutatingOperation } from './core/calls.js';
+import { CallLog, callSubject, isMutatingOperation } from './core/calls.js';
 import { CertificateAuthority } from './core/certificate-authority.js';
 import { OidcSigningKeys } from './core/oidc-signing-keys.js';
 import { SandboxClock } from './core/clock.js';
@@ -373,6 +373,7 @@ function callEntryAt(clock: SandboxClock, service: string, operation: string, re
     operation,
     region,
     paramsDigest: paramsDigest(params),
+    ...(callSubject(params) ? { subject: callSubject(params) } : {}),
     mutating: isMutatingOperation(operation),
     status,
     ...(errorCode ? { errorCode } : {}),

@@ -13,12 +13,27 @@ export interface CallRecord {
   operation: string;
   region: string;
   paramsDigest: string;
+  /** The resource the call names, when its parameters name one (see `callSubject`): which add-on, role, bucket or cluster. */
+  subject?: string;
   mutating: boolean;
   status: number;
   errorCode?: string;
 }
 
 const MUTATING = /^(Create|Delete|Update|Put|Attach|Detach|Associate|Disassociate|Batch(Add|Delete|Reboot|Replace)|Start|Stop|Request|Tag|Untag|Allocate|Release|Authorize|Revoke|Modify|Replace|Complete|Abort|Upload|Copy|Add|Remove|Set|Enable|Disable|Reboot|Terminate|Run|Accept|Reject|Register|Deregister|Restore)/;
+
+/** Parameters that name what a call is about, most specific first (an add-on's call also names its cluster). */
+const SUBJECT_KEYS = ['addonName', 'RoleName', 'Bucket', 'ClusterName', 'name'];
+
+/** The resource a call names, so that a test can tell which add-on (role, bucket…) a call was about and in what order. */
+export function callSubject(params: unknown): string | undefined {
+  if (!params || typeof params !== 'object') return undefined;
+  for (const key of SUBJECT_KEYS) {
+    const value = Object.hasOwn(params, key) ? (params as Record<string, unknown>)[key] : undefined;
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
 
 export function isMutatingOperation(operation: string): boolean {
   return MUTATING.test(operation);

@@ -6,5 +6,6 @@ export { clusters } from './clusters/index.js';
 export { instanceGroups } from './instance-groups/index.js';
 export { nodes } from './nodes/index.js';
 export { autoscaling } from './autoscaling/index.js';
+export { features } from './features/index.js';
 export { storage } from './storage/index.js';
 export { modelDownloads } from './model-downloads/index.js';

@@ -63,6 +63,8 @@ export interface NetworkPort {
   ensure(region: string, cluster: string, plan: NetworkPlan, log: Log): Promise<ClusterNetwork>;
   availableZones(region: string): Promise<string[]>;
   natGatewayState(region: string, natGatewayId: string): Promise<string | undefined>;
+  /** Adds (or overwrites) tags on subnets (CreateTags), e.g. the load balancer controller's role tags. */
+  tagSubnets(region: string, subnetIds: readonly string[], tags: Record<string, string>): Promise<void>;
 }
 
 export interface NetworkTeardownPort {
@@ -146,8 +148,17 @@ export interface EksPort {
     region: string,
     clusterName: string,
     addonName: string,
-    options: { version?: string; podIdentity?: { serviceAccount: string; roleArn: string }; tags: Record<string, string> },
+    options: {
+      version?: string;
+      /** Bound through the add-on (CreateAddon's podIdentityAssociations): EKS deletes them with it. */
+      podIdentityAssociations?: ReadonlyArray<{ serviceAccount: string; roleArn: string }>;
+      /** The add-on's configuration values (JSON). */
+      configurationValues?: string;
+      tags: Record<string, string>;
+    },
   ): Promise<void>;
+  /** UpdateAddon: another version (and, when given, other configuration values) of an installed add-on. */
+  updateAddon(region: string, clusterName: string, addonName: string, options: { version: string; configurationValues?: string }): Promise<void>;
   deleteAddon(region: string, clusterName: string, addonName: string): Promise<void>;
 }
 
@@ -171,6 +182,8 @@ export interface HyperPodPort {
   tags(region: string, arn: string): Promise<Record<string, string>>;
   /** Turns HyperPod-managed Karpenter on (with the ClusterRole HyperPod assumes) or off (UpdateCluster AutoScaling). */
   setAutoScaling(region: string, name: string, setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' }): Promise<void>;
+  /** Turns managed tiered checkpointing on (with the share of instance memory, absent = HyperPod's default) or off (UpdateCluster TieredStorageConfig). */
+  setTieredStorage(region: string, name: string, setting: { mode: 'Enable'; instanceMemoryAllocationPercentage?: number } | { mode: 'Disable' }): Promise<void>;
 }
 
 export interface HyperPodGroupsPort {
@@ -317,6 +330,8 @@ export interface KubePort {
   applyAll(manifests: readonly KubeObject[]): Promise<void>;
   /** Deletes the object; false when there was nothing to delete. */
   delete<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<boolean>;
+  /** Deletes the object a manifest describes (kind found by apiVersion + kind); false when there was nothing to delete. */
+  deleteObject(manifest: KubeObject): Promise<boolean>;
   /** A container's log as a text stream (live with `follow`: it ends when the container does, or on `signal`). */
   logs(pod: { name: string; namespace: string }, options?: KubeLogOptions): Promise<Readable>;
 }

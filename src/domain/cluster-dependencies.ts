@@ -2,25 +2,18 @@ import { daemonSetManifest } from './kube/daemon-set.js';
 import { namespaceManifest } from './kube/namespace.js';
 import { serviceAccountManifest } from './kube/service-account.js';
 import type { KubeObject } from './kube-object.js';
-import { addonNameOf, featureDefinition, HYPERPOD_NAMESPACE } from './features/registry.js';
+import { installOrder } from './features/graph.js';
+import { kuberayOperatorManifests } from './features/install-pieces.js';
+import { addonNameOf, createClusterFeatures, HYPERPOD_NAMESPACE } from './features/registry.js';
+import type { ManifestSetId } from './features/types.js';
 import type { FeatureId } from './schemas/features.js';
 
 /**
- * What a HyperPod-on-EKS cluster needs installed before HyperPod creates nodes, in dependency order
- * (SPEC → dependency reconciliation). EKS add-ons come from EKS itself (their versions from
- * DescribeAddonVersions); the health-monitoring agent and device plugins are the Kubernetes objects
- * of HyperPod's dependency chart, applied with server-side apply.
+ * What a HyperPod-on-EKS cluster needs installed before HyperPod creates nodes (SPEC → dependency
+ * reconciliation): the features create-cluster turns on (features/registry.ts → createClusterFeatures),
+ * set by the features reconciler in create's dependencies phase, and the Kubernetes objects of the
+ * manifest sets InstantStart pins (HyperPod's dependency chart; KubeRay's from install-pieces.ts).
  */
-export type DependencyItem =
-  | {
-      id: string;
-      title: string;
-      kind: 'eks-addon';
-      addonName: string;
-      /** Pod identity: the role is created by us from `role` (see cluster-roles.ts). */
-      podIdentity?: { serviceAccount: string; role: 'training-operator' | 's3-csi' };
-    }
-  | { id: string; title: string; kind: 'manifests'; objects: KubeObject[] };
 
 /** Add-ons every EKS cluster of ours gets in the eks phase, as AWS's HyperPod setup stack does (the last is the pod-identity-agent feature). */
 export const BASE_EKS_ADDONS = ['vpc-cni', 'kube-proxy', 'coredns', addonNameOf('pod-identity-agent')!] as const;
@@ -50,44 +43,22 @@ function devicePlugins(): KubeObject[] {
   ];
 }
 
-/** The role builder (cluster-roles.ts) of each feature whose add-on create binds through pod identity. */
-const POD_IDENTITY_ROLES: ReadonlyMap<FeatureId, 'training-operator' | 's3-csi'> = new Map([
-  ['training-operator', 'training-operator'],
-  ['s3-csi-driver', 's3-csi'],
-]);
-
-/** The create-cluster item of an add-on feature: its add-on and its pod identity, as the feature registry states them. */
-function addonItem(id: FeatureId): DependencyItem {
-  const feature = featureDefinition(id);
-  const install = feature.installs.find((i) => i.kind === 'eks-addon');
-  if (!install || install.kind !== 'eks-addon') throw new Error(`feature ${id} is not an EKS add-on`);
-  const binding = feature.identities.flatMap((i) => (install.podIdentityAssociations?.includes(i.id) ? i.bindings : [])).find((b) => b.kind === 'pod-identity');
-  const role = POD_IDENTITY_ROLES.get(id);
-  if (Boolean(binding) !== Boolean(role)) throw new Error(`feature ${id}: its pod identity and its role builder disagree`);
-  return {
-    id,
-    title: feature.title,
-    kind: 'eks-addon',
-    addonName: install.addonName,
-    ...(binding && role ? { podIdentity: { serviceAccount: binding.serviceAccount, role } } : {}),
-  };
+/** The Kubernetes objects of a manifest set, in the order they are applied (removed in reverse). */
+export function featureManifests(set: ManifestSetId, region: string): KubeObject[] {
+  switch (set) {
+    case 'health-monitoring-agent':
+      return healthMonitoringAgent(region);
+    case 'device-plugins':
+      return devicePlugins();
+    case 'kuberay-operator':
+      return kuberayOperatorManifests();
+  }
 }
 
-const manifestsItem = (id: FeatureId, objects: KubeObject[]): DependencyItem => ({ id, title: featureDefinition(id).title, kind: 'manifests', objects });
-
 /**
- * The items for a cluster, given what storage it asked for: the features create turns on
- * (features/registry.ts → createClusterFeatures) but the pod identity agent, which the eks-addons
- * phase installs with EKS's base add-ons. Kept in the order create has always installed them.
+ * The features create's dependencies phase sets, in install order: what create turns on but the pod
+ * identity agent, which the eks-addons phase installs with EKS's base add-ons.
  */
-export function clusterDependencies(options: { region: string; s3: boolean; fsx: boolean }): DependencyItem[] {
-  const items: DependencyItem[] = [
-    addonItem('cert-manager'),
-    manifestsItem('health-monitoring-agent', healthMonitoringAgent(options.region)),
-    manifestsItem('device-plugins', devicePlugins()),
-    addonItem('training-operator'),
-  ];
-  if (options.s3) items.push(addonItem('s3-csi-driver'));
-  if (options.fsx) items.push(addonItem('fsx-csi-driver'));
-  return items;
+export function createClusterDependencyFeatures(storage: { s3: boolean; fsx: boolean }): FeatureId[] {
+  return installOrder(createClusterFeatures(storage).filter((id) => id !== 'pod-identity-agent'));
 }

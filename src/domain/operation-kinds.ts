@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SetAutoscalingInputSchema } from './schemas/autoscaling.js';
 import { CreateClusterInputSchema, DeleteClusterInputSchema } from './schemas/clusters.js';
+import { SetFeaturesInputSchema } from './schemas/features.js';
 import {
   AddInstanceGroupInputSchema,
   DeleteInstanceGroupInputSchema,
@@ -29,6 +30,7 @@ export const OPERATION_KINDS = {
   'update-instance-group': UpdateInstanceGroupInputSchema,
   'delete-instance-group': DeleteInstanceGroupInputSchema,
   'set-autoscaling': SetAutoscalingInputSchema,
+  'set-features': SetFeaturesInputSchema,
   'reboot-nodes': NodeActionInputSchema,
   'replace-nodes': NodeActionInputSchema,
   'delete-nodes': NodeActionInputSchema,

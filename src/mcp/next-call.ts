@@ -22,6 +22,7 @@ const AFTER_SUCCESS: { [K in OperationKind]: (input: OperationInputs[K]) => Next
   'update-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the group\'s settings' }),
   'delete-instance-group': (i) => ({ tool: 'list_instance_groups', arguments: { cluster: i.cluster, region: i.region }, why: 'to confirm the group is gone' }),
   'set-autoscaling': (i) => ({ tool: 'get_autoscaling', arguments: { cluster: i.cluster, region: i.region }, why: 'to see whether autoscaling is ready on the chosen groups' }),
+  'set-features': (i) => ({ tool: 'get_features', arguments: { cluster: i.cluster, region: i.region }, why: 'to see each feature\'s state, version and health as the cluster reports them now' }),
   // Node actions: the per-node results are in the operation itself; the node list shows where each stands now.
   'reboot-nodes': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the rebooted nodes\' health now' }),
   'replace-nodes': (i) => ({ tool: 'list_nodes', arguments: { cluster: i.cluster, region: i.region }, why: 'to see the replacements (their new instance ids are in the per-node results)' }),

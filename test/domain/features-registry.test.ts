@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASE_EKS_ADDONS, clusterDependencies } from '../../src/domain/cluster-dependencies.js';
+import { BASE_EKS_ADDONS, createClusterDependencyFeatures, featureManifests } from '../../src/domain/cluster-dependencies.js';
 import { dependencyClosure, installOrder, registryOrder, removeOrder, whatNeeds } from '../../src/domain/features/graph.js';
 import { addonNameOf, createClusterFeatures, featureRoleName, FEATURES, type FeatureRegistry } from '../../src/domain/features/registry.js';
 import { FEATURE_CONFIG_SCHEMAS, FEATURE_IDS, FeatureChangesSchema, TOGGLEABLE_FEATURE_IDS } from '../../src/domain/schemas/features.js';
@@ -85,29 +85,20 @@ describe('FeatureChangesSchema', () => {
 });
 
 describe('create-cluster dependencies derive from the registry', () => {
-  it('are the items create has always installed, in the same order, with the same add-ons and pod identities', () => {
-    const items = clusterDependencies({ region: 'us-west-2', s3: true, fsx: true }).map((i) => (i.kind === 'manifests' ? { id: i.id, title: i.title, kind: i.kind } : i));
-    assert.deepEqual(items, [
-      { id: 'cert-manager', title: 'cert-manager', kind: 'eks-addon', addonName: 'cert-manager' },
-      { id: 'health-monitoring-agent', title: 'HyperPod health-monitoring agent', kind: 'manifests' },
-      { id: 'device-plugins', title: 'Device plugins (NVIDIA GPU, Neuron, EFA)', kind: 'manifests' },
-      {
-        id: 'training-operator',
-        title: 'HyperPod training operator',
-        kind: 'eks-addon',
-        addonName: 'amazon-sagemaker-hyperpod-training-operator',
-        podIdentity: { serviceAccount: 'hp-training-operator-controller-manager', role: 'training-operator' },
-      },
-      { id: 's3-csi-driver', title: 'Mountpoint for Amazon S3 CSI driver', kind: 'eks-addon', addonName: 'aws-mountpoint-s3-csi-driver', podIdentity: { serviceAccount: 's3-csi-driver-sa', role: 's3-csi' } },
-      { id: 'fsx-csi-driver', title: 'Amazon FSx for Lustre CSI driver', kind: 'eks-addon', addonName: 'aws-fsx-csi-driver' },
-    ]);
+  it('are the features create turns on, in install order (needs first), the pod identity agent left to the base add-ons', () => {
+    assert.deepEqual(createClusterDependencyFeatures({ s3: true, fsx: true }), ['cert-manager', 's3-csi-driver', 'fsx-csi-driver', 'health-monitoring-agent', 'device-plugins', 'training-operator']);
+    assert.deepEqual(createClusterDependencyFeatures({ s3: false, fsx: false }), ['cert-manager', 'health-monitoring-agent', 'device-plugins', 'training-operator']);
     assert.deepEqual(BASE_EKS_ADDONS, ['vpc-cni', 'kube-proxy', 'coredns', 'eks-pod-identity-agent']);
   });
 
   it('cover exactly the features create turns on (the pod identity agent through the base add-ons)', () => {
     for (const storage of [{ s3: false, fsx: false }, { s3: true, fsx: false }, { s3: false, fsx: true }, { s3: true, fsx: true }]) {
-      const ids = clusterDependencies({ region: 'us-west-2', ...storage }).map((i) => i.id);
-      assert.deepEqual([...ids, 'pod-identity-agent'].sort(), createClusterFeatures(storage).sort());
+      assert.deepEqual([...createClusterDependencyFeatures(storage), 'pod-identity-agent'].sort(), createClusterFeatures(storage).sort());
     }
+  });
+
+  it('build the manifests of HyperPod\'s dependency chart InstantStart pins', () => {
+    assert.deepEqual(featureManifests('health-monitoring-agent', 'us-west-2').map((o) => `${o.kind}/${o.metadata.name}`), ['Namespace/aws-hyperpod', 'ServiceAccount/health-monitoring-agent', 'DaemonSet/health-monitoring-agent']);
+    assert.deepEqual(featureManifests('device-plugins', 'us-west-2').map((o) => o.kind), ['DaemonSet', 'DaemonSet', 'DaemonSet']);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { karpenterManifests } from '../../src/domain/autoscaling.js';
-import { clusterDependencies } from '../../src/domain/cluster-dependencies.js';
+import { featureManifests } from '../../src/domain/cluster-dependencies.js';
 import { CUSTOM_RESOURCE_DEFINITION, isEstablished } from '../../src/domain/kube/custom-resource-definition.js';
 import { DAEMON_SET } from '../../src/domain/kube/daemon-set.js';
 import { DEPLOYMENT } from '../../src/domain/kube/deployment.js';
@@ -80,7 +80,7 @@ describe('Kubernetes kind modules: tolerant parsers and health views', () => {
   });
 
   it('know every kind the product creates, and judge Nodes with the one node-health model', () => {
-    const manifests = [...clusterDependencies({ region: 'us-west-2', s3: true, fsx: true }).flatMap((i) => (i.kind === 'manifests' ? i.objects : [])), ...karpenterManifests(['a']), ...s3VolumeManifests({ volumeName: 'v', claimName: 'c', bucket: 'b', region: 'us-west-2' })];
+    const manifests = [...featureManifests('health-monitoring-agent', 'us-west-2'), ...featureManifests('device-plugins', 'us-west-2'), ...karpenterManifests(['a']), ...s3VolumeManifests({ volumeName: 'v', claimName: 'c', bucket: 'b', region: 'us-west-2' })];
     assert.deepEqual(manifests.filter((m) => !knownKind(m.apiVersion, m.kind)).map((m) => m.kind), [], 'every manifest finds its kind without discovery');
     const labelled = NODE.parse({ metadata: { name: 'hyperpod-i-1', labels: { 'sagemaker.amazonaws.com/node-health-status': 'UnschedulablePendingReboot' } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
     assert.deepEqual([nodeKubeHealth(labelled, Date.now()).state, nodeKubeHealth(labelled, Date.now()).code], ['failed', 'pending-reboot']);

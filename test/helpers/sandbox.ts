@@ -18,7 +18,7 @@ export interface TestSandbox {
   admin<T = any>(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
   inventory(): Promise<Record<string, Record<string, unknown[]>>>;
   /** Counts calls in the sandbox call log. */
-  calls(filter?: { service?: string; operation?: string; mutating?: boolean }): Promise<Array<{ service: string; operation: string; status: number; errorCode?: string; mutating: boolean }>>;
+  calls(filter?: { service?: string; operation?: string; mutating?: boolean; after?: number }): Promise<Array<{ seq: number; sandboxTime: string; service: string; operation: string; subject?: string; status: number; errorCode?: string; mutating: boolean }>>;
   /** Moves sandbox time forward and runs the simulated controllers. */
   advance(seconds: number): Promise<void>;
   /** Runs the real `aws` CLI against the sandbox; parses JSON output when there is some. */
@@ -68,6 +68,7 @@ export async function startTestSandbox(options: { stateDir?: string; speed?: num
       if (filter.service) q.set('service', filter.service);
       if (filter.operation) q.set('operation', filter.operation);
       if (filter.mutating !== undefined) q.set('mutating', String(filter.mutating));
+      if (filter.after !== undefined) q.set('after', String(filter.after));
       return (await admin(`/_sandbox/calls?${q}`)).body.calls;
     },
     async advance(seconds: number) {

@@ -15,7 +15,7 @@ import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
-const READING_VERBS = /^(list|get|check|wait|browse)_/;
+const READING_VERBS = /^(list|get|check|wait|browse|plan)_/;
 
 /** The repository root, found from this compiled file (dist/test/mcp or .build-mcp/out/test/mcp). */
 function repoRoot(): string {
@@ -67,6 +67,7 @@ describe('the MCP tool list', () => {
         'get_active_cluster',
         'get_autoscaling',
         'get_cluster',
+        'get_features',
         'get_node',
         'get_operation',
         'get_operation_logs',
@@ -81,6 +82,7 @@ describe('the MCP tool list', () => {
         'list_operations',
         'list_storage',
         'list_training_plans',
+        'plan_features',
         'reboot_nodes',
         'remove_storage',
         'replace_nodes',
@@ -88,6 +90,7 @@ describe('the MCP tool list', () => {
         'scale_instance_group',
         'set_active_cluster',
         'set_autoscaling',
+        'set_features',
         'start_deep_health_check',
         'update_instance_group',
         'wait_for_operation',
@@ -99,7 +102,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|browse|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update|download)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update|download)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -143,7 +146,7 @@ describe('the MCP tool list', () => {
 
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
     const CLUSTER_TOOLS = ['create_cluster', 'check_cluster_request', 'get_cluster', 'delete_cluster', 'set_active_cluster', 'add_instance_group', 'list_instance_groups',
-      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check',
+      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'get_features', 'plan_features', 'set_features', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check',
       'download_model', 'list_model_downloads'];
     const GROUP_TOOLS = ['add_instance_group', 'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'start_deep_health_check'];
     for (const tool of tools) {
@@ -206,7 +209,7 @@ describe('the MCP tool list', () => {
       assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
       assert.ok(READING_VERBS.test(name), `allowedTools auto-approves mutating tool ${name}`);
     }
-    const playbook = ['create-cluster.md', 'heal-node.md', 'storage.md', 'download-model.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
+    const playbook = ['create-cluster.md', 'heal-node.md', 'manage-features.md', 'storage.md', 'download-model.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
     for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
       const bare = name.slice(1, -1);
       if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start|download)_/.test(bare)) {

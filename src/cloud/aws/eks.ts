@@ -7,6 +7,7 @@ import {
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
   DescribeClusterVersionsCommand,
+  UpdateAddonCommand,
   type Addon,
   type Cluster,
 } from '@aws-sdk/client-eks';
@@ -125,7 +126,12 @@ export class EksAdapter implements EksPort {
     region: string,
     clusterName: string,
     addonName: string,
-    options: { version?: string; podIdentity?: { serviceAccount: string; roleArn: string }; tags: Record<string, string> },
+    options: {
+      version?: string;
+      podIdentityAssociations?: ReadonlyArray<{ serviceAccount: string; roleArn: string }>;
+      configurationValues?: string;
+      tags: Record<string, string>;
+    },
   ): Promise<void> {
     try {
       await awsCall('eks', 'CreateAddon', () =>
@@ -135,7 +141,8 @@ export class EksAdapter implements EksPort {
             addonName,
             addonVersion: options.version,
             resolveConflicts: 'OVERWRITE',
-            ...(options.podIdentity ? { podIdentityAssociations: [options.podIdentity] } : {}),
+            ...(options.podIdentityAssociations?.length ? { podIdentityAssociations: options.podIdentityAssociations.map((p) => ({ ...p })) } : {}),
+            ...(options.configurationValues ? { configurationValues: options.configurationValues } : {}),
             tags: options.tags,
             clientRequestToken: `instantstart-${clusterName}-${addonName}`,
           }),
@@ -145,6 +152,20 @@ export class EksAdapter implements EksPort {
       // Made already (by an earlier attempt): observe decides what happens next.
       if (!hasCode(err, 'ResourceInUseException')) throw err;
     }
+  }
+
+  async updateAddon(region: string, clusterName: string, addonName: string, options: { version: string; configurationValues?: string }): Promise<void> {
+    await awsCall('eks', 'UpdateAddon', () =>
+      this.clients.eks(region).send(
+        new UpdateAddonCommand({
+          clusterName,
+          addonName,
+          addonVersion: options.version,
+          resolveConflicts: 'OVERWRITE',
+          ...(options.configurationValues ? { configurationValues: options.configurationValues } : {}),
+        }),
+      ),
+    );
   }
 
   async deleteAddon(region: string, clusterName: string, addonName: string): Promise<void> {

@@ -88,4 +88,21 @@ export class HyperPodAdapter implements HyperPodPort {
       ),
     );
   }
+
+  /** Disable needs no percentage; Enable without one leaves HyperPod's default. */
+  async setTieredStorage(region: string, name: string, setting: { mode: 'Enable'; instanceMemoryAllocationPercentage?: number } | { mode: 'Disable' }): Promise<void> {
+    await awsCall('sagemaker', 'UpdateCluster', () =>
+      this.clients.sagemaker(region).send(
+        new UpdateClusterCommand({
+          ClusterName: name,
+          TieredStorageConfig: {
+            Mode: setting.mode,
+            ...(setting.mode === 'Enable' && setting.instanceMemoryAllocationPercentage !== undefined
+              ? { InstanceMemoryAllocationPercentage: setting.instanceMemoryAllocationPercentage }
+              : {}),
+          },
+        }),
+      ),
+    );
+  }
 }

@@ -8,6 +8,7 @@ import {
   CreateRouteTableCommand,
   CreateSecurityGroupCommand,
   CreateSubnetCommand,
+  CreateTagsCommand,
   CreateVpcCommand,
   CreateVpcEndpointCommand,
   DescribeAddressesCommand,
@@ -205,6 +206,12 @@ export class NetworkAdapter implements NetworkPort {
   async natGatewayState(region: string, natGatewayId: string): Promise<string | undefined> {
     const r = await awsCall('ec2', 'DescribeNatGateways', () => this.clients.ec2(region).send(new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] })));
     return r.NatGateways?.[0]?.State;
+  }
+
+  /** CreateTags overwrites a tag's value and is harmless to repeat. */
+  async tagSubnets(region: string, subnetIds: readonly string[], tags: Record<string, string>): Promise<void> {
+    if (subnetIds.length === 0) return;
+    await awsCall('ec2', 'CreateTags', () => this.clients.ec2(region).send(new CreateTagsCommand({ Resources: [...subnetIds], Tags: tagList(tags) })));
   }
 
   private async ensureRouteTable(

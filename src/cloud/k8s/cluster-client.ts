@@ -148,6 +148,18 @@ export class KubeClusterClient implements KubePort {
     for (const m of manifests) await this.apply(await this.kindOf(m), m);
   }
 
+  async deleteObject(manifest: KubeObject): Promise<boolean> {
+    let kind: KubeKind;
+    try {
+      kind = await this.kindOf(manifest);
+    } catch (err) {
+      // A kind the cluster no longer serves (its CRD went first) has no object left to delete.
+      if (err instanceof KubeKindNotServed) return false;
+      throw err;
+    }
+    return this.delete(kind, manifest.metadata.name, manifest.metadata.namespace);
+  }
+
   async delete<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<boolean> {
     try {
       await this.json(kind, 'delete', { name, namespace }, { method: 'DELETE', path: objectPath(kind, name, namespace), query: { propagationPolicy: 'Background' } });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTOSCALING_MAX_GROUPS } from './autoscaling.js';
+import { ClusterRefSchema, RegionSchema } from './common.js';
 import { InstanceGroupNameSchema } from './instance-groups.js';
 
 /**
@@ -184,3 +185,19 @@ export const FeaturePlanAnswerSchema = z
   })
   .describe('What a change of features would do, before anything happens: installs in order (with what each also needs), removals, and refusals.');
 export type FeaturePlanAnswer = z.infer<typeof FeaturePlanAnswerSchema>;
+
+// ── The set-features operation (PATCH …/features) ──────────────────────────────────────────────────
+
+/** The set-features operation's input: the caller's changes (only the keys they changed), with the cluster and Region resolved. */
+export const SetFeaturesInputSchema = z.object({ cluster: ClusterRefSchema, region: RegionSchema, changes: FeatureChangesSchema }).strict();
+export type SetFeaturesInput = z.output<typeof SetFeaturesInputSchema>;
+
+/** PATCH …/features when every key sent already matches the cluster: 200, no operation started, the plan that says so. */
+export const FeaturesUnchangedSchema = z
+  .object({
+    noOp: z.literal(true),
+    message: z.string(),
+    plan: FeaturePlanAnswerSchema,
+  })
+  .describe('Nothing to do: every feature named already is as asked. No operation was started and nothing was changed.');
+export type FeaturesUnchanged = z.infer<typeof FeaturesUnchangedSchema>;

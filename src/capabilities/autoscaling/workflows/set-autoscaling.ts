@@ -100,13 +100,21 @@ function karpenterPhase(deps: WorkflowDeps): Phase {
   });
 }
 
+/**
+ * The phases of turning managed autoscaling on or off, in order: set-autoscaling is these; set-features
+ * runs the same phases for its `autoscaling` feature (their state is only `clusterRoleArn`).
+ */
+export function setAutoscalingPhases(deps: WorkflowDeps): Phase[] {
+  return [rolePhase(deps), modePhase(deps), karpenterPhase(deps)];
+}
+
 export function setAutoscalingWorkflow(deps: WorkflowDeps): KindWorkflow<'set-autoscaling', SetAutoscalingState> {
   return defineWorkflow('set-autoscaling', {
     target: (i) => `${clusterTarget(i.region, i.cluster)}/autoscaling`,
     // UpdateCluster sets the AutoScaling mode: one change of the cluster at a time, as for its groups.
     locks: (i) => clusterChangeLocks(i.region, i.cluster),
     initialState: () => ({}),
-    phases: [rolePhase(deps), modePhase(deps), karpenterPhase(deps)],
+    phases: setAutoscalingPhases(deps),
     result: (s, i) => ({ cluster: i.cluster, enabled: i.enabled, ...(i.enabled ? { instanceGroups: i.instanceGroups, clusterRoleArn: s.clusterRoleArn } : {}) }),
   });
 }

@@ -44,8 +44,9 @@ function activeClusterPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterIn
  * - eks needs the subnets and security group (network) and the cluster role (iam), not the NAT
  *   gateway: its wait (nat-ready) runs beside EKS's 8–12 minutes.
  * - eks-addons and dependencies both need only an ACTIVE EKS cluster: EKS accepts add-ons in any
- *   order (an add-on that needs another, like the training operator needing cert-manager and the pod
- *   identity agent, is DEGRADED until it runs) and manifests go to the Kubernetes API.
+ *   order (an add-on that needs another, like the training operator needing the pod identity agent,
+ *   is DEGRADED until it runs) and manifests go to the Kubernetes API. dependencies sets the default
+ *   features through the features reconciler, which installs needs of its own list first.
  * - storage needs the Kubernetes API (its PV/PVC) and the compute subnet (FSx): it runs beside the
  *   add-ons and HyperPod, so an FSx file system (~10 minutes) no longer follows HyperPod.
  * - hyperpod needs the NAT gateway available (its nodes reach AWS through it), the base add-ons (nodes

@@ -1,3 +1,6 @@
+import type { FeatureFacts } from '../../../features/workflows/feature-facts.js';
+import type { ReconcileState } from '../../../features/workflows/reconcile.js';
+
 /** The stored input: the request with its Region resolved (its schema is in src/domain/schemas/clusters.ts). */
 export type { CreateClusterInput } from '../../../../domain/schemas/clusters.js';
 
@@ -20,10 +23,11 @@ export interface CreateClusterState {
   capacityEventMark?: number;
   /** Base add-ons seen ACTIVE or DEGRADED during the current wait, with that status: not asked again. */
   baseAddonsSettled?: Record<string, string>;
-  /** Dependency items seen ready during the current wait (their ids): not asked again. */
-  dependenciesReady?: string[];
-  /** Add-ons whose failed install is being deleted, to be installed again once gone. */
-  dependenciesRemoving?: string[];
+  /** The default features' progress and resolved add-on versions (the features reconciler's state). */
+  featureProgress?: ReconcileState['featureProgress'];
+  addonVersions?: ReconcileState['addonVersions'];
+  /** The cluster's facts the default features are installed with (read once). */
+  featureFacts?: FeatureFacts;
   bucket?: string;
   fileSystemId?: string;
 }

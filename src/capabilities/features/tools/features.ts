@@ -1,0 +1,113 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { apiPath } from '../../../domain/api-path.js';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import {
+  FeatureChangesSchema,
+  FeaturePlanAnswerSchema,
+  FeaturesAnswerSchema,
+  type FeaturePlanAnswer,
+  type FeaturesAnswer,
+  type FeaturesUnchanged,
+} from '../../../domain/schemas/features.js';
+import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
+import { FEATURES_PATHS } from '../paths.js';
+
+const ChangeInput = z
+  .object({
+    cluster: ClusterRefSchema,
+    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    changes: FeatureChangesSchema.describe(
+      'ONLY the features the user asked to change, e.g. {"inference-operator": true} or {"cert-manager": false} or {"tiered-checkpointing": {"instanceMemoryAllocationPercentage": 40}}. ' +
+        'Never send features the user did not mention: they are left as they are.',
+    ),
+  })
+  .strict();
+
+/** One line of a plan, for the answer's text. */
+function planText(p: FeaturePlanAnswer): string {
+  const lines = [
+    ...p.refused.map((r) => `REFUSED: ${r.feature} cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`),
+    ...p.remove.map((r) => `remove ${r.feature}: ${r.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`),
+    ...p.install.map((i) => `install ${i.feature}${i.reason === 'needed' ? ` (needed by ${i.neededBy.join(', ')})` : i.reason === 'reconfigure' ? ' (new settings)' : ''}: ${i.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`),
+    p.unchanged.length ? `already as asked: ${p.unchanged.join(', ')}` : '',
+  ];
+  return lines.filter(Boolean).join('\n') || 'Nothing to do.';
+}
+
+/** `get_features` → GET /api/v1/clusters/{cluster}/features. */
+export function registerGetFeaturesTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'get_features',
+    title: 'Show a cluster\'s managed features',
+    description:
+      'Show every managed feature of a cluster as the cluster has it now (read from AWS and Kubernetes): training operator, inference operator, KubeRay, managed tiered ' +
+      'checkpointing, managed autoscaling, cert-manager, metrics-server, the S3 and FSx CSI drivers, the pod identity agent — each with its state (on, off, installing, removing, ' +
+      'failed), version, health, settings, what it needs and what needs it, and its IAM roles. Call it before set_features to know what is on.',
+    input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.') }).strict(),
+    output: FeaturesAnswerSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ cluster, region }, { api, signal }) {
+      const a = await api.get<FeaturesAnswer>(apiPath(FEATURES_PATHS.list, { name: cluster }), { query: { region }, signal });
+      const lines = a.features.map(
+        (f) => `${f.id}: ${f.state}${f.version ? ` ${f.version}` : ''}${f.health ? ` — ${f.health}` : ''}${f.needs.length ? ` (needs ${f.needs.join(', ')})` : ''}${f.toggleable ? '' : ' [part of every cluster]'}`,
+      );
+      const running = a.runningOperationId ? `\nOperation ${a.runningOperationId} is changing them.` : '';
+      return { text: `Features of ${cluster}:\n${lines.join('\n')}${running}`, data: a };
+    },
+  });
+}
+
+/** `plan_features` → POST /api/v1/clusters/{cluster}/features/plan. */
+export function registerPlanFeaturesTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'plan_features',
+    title: 'Plan a change of managed features (dry run)',
+    description:
+      'Answer what set_features would do with the same changes, before anything happens: which features it installs (in order, including what they need), which it removes, ' +
+      'which objects each creates or deletes (add-ons, IAM roles, pod identity associations, buckets, cluster settings), which are already as asked, and what is refused ' +
+      '(turning off what an enabled feature still needs). Changes nothing. Show the plan to the user before calling set_features.',
+    input: ChangeInput,
+    output: FeaturePlanAnswerSchema,
+    annotations: { ...READ_ONLY, openWorldHint: true },
+    async run({ cluster, region, changes }, { api, signal }) {
+      const p = await api.post<FeaturePlanAnswer>(apiPath(FEATURES_PATHS.plan, { name: cluster }), { query: { region }, body: changes, signal });
+      return { text: `Plan for ${cluster}${p.noOp ? ' (nothing would change)' : ''}:\n${planText(p)}`, data: p };
+    },
+  });
+}
+
+const SetFeaturesOutput = OperationStartedSchema.partial().safeExtend({
+  noOp: z.boolean().describe('True when every feature named already was as asked: no operation was started and nothing changed.'),
+  message: z.string().optional(),
+});
+
+/** `set_features` → PATCH /api/v1/clusters/{cluster}/features. */
+export function registerSetFeaturesTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'set_features',
+    title: 'Turn managed features on or off',
+    description:
+      'Turn managed features of a cluster on or off, sending ONLY the features the user asked to change (the diff contract: features not named are never touched). ' +
+      'What a feature needs is installed first (the inference operator brings cert-manager, the CSI drivers and metrics-server); turning off what an enabled feature still needs ' +
+      'is refused, naming both, and nothing changes. Call plan_features first and show the plan. When everything named already is as asked, the answer says so (noOp) and ' +
+      'starts nothing. Otherwise the answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+    input: ChangeInput,
+    output: SetFeaturesOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    async run({ cluster, region, changes }, { api, signal }) {
+      const answer = await api.patch<unknown>(apiPath(FEATURES_PATHS.list, { name: cluster }), { query: { region }, body: changes, signal });
+      const what = Object.entries(changes)
+        .map(([k, v]) => `${k} ${v === false ? 'off' : 'on'}`)
+        .join(', ');
+      if ((answer as FeaturesUnchanged).noOp === true) {
+        const u = answer as FeaturesUnchanged;
+        return { text: `set_features ${cluster} ${what}: ${u.message}`, data: { noOp: true, message: u.message } };
+      }
+      const started = startedAnswer(answer, `set_features ${cluster} ${what}`);
+      return { text: started.text, data: { ...(started.data as Record<string, unknown>), noOp: false } };
+    },
+  });
+}

@@ -1,0 +1,121 @@
+import type { HyperPodCluster, KubePort } from '../../../cloud/ports.js';
+import { KARPENTER_OBJECT_NAME } from '../../../domain/autoscaling.js';
+import { featureManifests } from '../../../domain/cluster-dependencies.js';
+import { featureDefinition } from '../../../domain/features/registry.js';
+import type { FeatureInstall } from '../../../domain/features/types.js';
+import { KubeKindNotServed } from '../../../domain/kube/errors.js';
+import { HYPERPOD_NODE_CLASS } from '../../../domain/kube/hyperpod-node-class.js';
+import type { FeatureId } from '../../../domain/schemas/features.js';
+import type { WorkflowDeps } from '../../../workflows/context.js';
+import type { FeatureFacts } from './feature-facts.js';
+
+/**
+ * One feature as the cluster has it, read from AWS and Kubernetes (never our store): the EKS add-on
+ * (DescribeAddon), the manifest set's objects, or the HyperPod cluster's setting (DescribeCluster).
+ * The reconciler and the features API read through here, so they never disagree on what "on" is.
+ */
+
+export type FeatureReadState = 'on' | 'off' | 'installing' | 'removing' | 'failed';
+
+export interface FeatureReading {
+  state: FeatureReadState;
+  /** The installed add-on version (EKS add-ons). */
+  version?: string;
+  /** What the state rests on, in words (the add-on's status and health issues, a missing object, the setting). */
+  health: string;
+  /** Its settings as read back: what a PATCH's settings are compared against. */
+  config: Record<string, unknown>;
+}
+
+/** Where readings come from: the cluster's facts, and the HyperPod cluster and Kubernetes API when a feature needs them (read once per source). */
+export interface ReadSource {
+  deps: WorkflowDeps;
+  facts: FeatureFacts;
+  hyperpod(): Promise<HyperPodCluster>;
+  kube(): Promise<KubePort>;
+}
+
+/** A source reading the HyperPod cluster at most once (`hyperpod` absent: a feature that needs it throws, e.g. during create before HyperPod exists). */
+export function readSource(deps: WorkflowDeps, facts: FeatureFacts, hyperpod?: () => Promise<HyperPodCluster>): ReadSource {
+  let hp: Promise<HyperPodCluster> | undefined;
+  return {
+    deps,
+    facts,
+    hyperpod: () => (hp ??= hyperpod ? hyperpod() : Promise.reject(new Error(`the HyperPod cluster '${facts.clusterName}' is not made yet`))),
+    kube: () => deps.cloud.kube(facts.region, facts.eksClusterName),
+  };
+}
+
+/** What decides whether a feature is on: its add-on, else its manifests, else its cluster setting (registry order of installs). */
+export function primaryInstall(id: FeatureId): Exclude<FeatureInstall, { kind: 's3-bucket' | 'subnet-tags' }> {
+  const installs = featureDefinition(id).installs;
+  const found = installs.find((i) => i.kind === 'eks-addon') ?? installs.find((i) => i.kind === 'manifests') ?? installs.find((i) => i.kind === 'cluster-setting');
+  if (!found) throw new Error(`feature ${id} installs nothing the reconciler can read`);
+  return found;
+}
+
+const issuesOf = (a: { health?: { issues?: Array<{ message?: string }> } }) => (a.health?.issues ?? []).map((i) => i.message).filter(Boolean).join('; ');
+
+async function readAddon(src: ReadSource, addonName: string): Promise<FeatureReading> {
+  const a = await src.deps.cloud.eks.describeAddon(src.facts.region, src.facts.eksClusterName, addonName);
+  if (!a) return { state: 'off', health: `add-on ${addonName} not installed`, config: {} };
+  const status = a.status ?? 'unknown';
+  const issues = issuesOf(a);
+  const version = a.addonVersion;
+  const base = { ...(version ? { version } : {}), config: version ? { version } : {} };
+  // DEGRADED is normal before nodes exist (the add-on's pods have nowhere to run yet): on, with why.
+  if (status === 'ACTIVE' || status === 'DEGRADED') return { state: 'on', health: issues ? `${status}: ${issues}` : status, ...base };
+  if (status === 'CREATE_FAILED' || status === 'UPDATE_FAILED' || status === 'DELETE_FAILED') return { state: 'failed', health: issues || status, ...base };
+  if (status === 'DELETING') return { state: 'removing', health: status, ...base };
+  return { state: 'installing', health: status, ...base };
+}
+
+async function readManifests(src: ReadSource, id: FeatureId, set: Parameters<typeof featureManifests>[0]): Promise<FeatureReading> {
+  const objects = featureManifests(set, src.facts.region);
+  const kube = await src.kube();
+  const present = await Promise.all(objects.map((o) => kube.current(o)));
+  const missing = objects.filter((_, i) => !present[i]).map((o) => `${o.kind}/${o.metadata.name}`);
+  if (missing.length === 0) return { state: 'on', health: `${objects.length} objects present`, config: {} };
+  if (missing.length === objects.length) return { state: 'off', health: `${featureDefinition(id).title} not installed`, config: {} };
+  return { state: 'failed', health: `missing ${missing.join(', ')}`, config: {} };
+}
+
+async function readTieredStorage(src: ReadSource): Promise<FeatureReading> {
+  const t = (await src.hyperpod()).TieredStorageConfig;
+  if (t?.Mode !== 'Enable') return { state: 'off', health: 'TieredStorageConfig Mode Disable', config: {} };
+  const pct = t.InstanceMemoryAllocationPercentage;
+  return {
+    state: 'on',
+    health: `TieredStorageConfig Mode Enable${pct !== undefined ? `, ${pct}% of instance memory` : ''}`,
+    config: pct !== undefined ? { instanceMemoryAllocationPercentage: pct } : {},
+  };
+}
+
+async function readAutoscaling(src: ReadSource): Promise<FeatureReading> {
+  const a = (await src.hyperpod()).AutoScaling;
+  if (a?.Mode !== 'Enable') return { state: 'off', health: 'AutoScaling Mode Disable', config: {} };
+  const groups = await src
+    .kube()
+    .then((kube) => kube.find(HYPERPOD_NODE_CLASS, KARPENTER_OBJECT_NAME))
+    .catch((err: unknown) => {
+      if (err instanceof KubeKindNotServed) return undefined;
+      throw err;
+    });
+  const config = groups ? { instanceGroups: groups.spec.instanceGroups } : {};
+  if (a.Status === 'Failed') return { state: 'failed', health: `AutoScaling Failed: ${a.FailureMessage ?? 'no reason given'}`, config };
+  if (a.Status !== undefined && a.Status !== 'InService') return { state: 'installing', health: `AutoScaling ${a.Status}`, config };
+  return { state: 'on', health: `AutoScaling ${a.Status ?? 'Enable'}${groups ? ` on ${groups.spec.instanceGroups.join(', ')}` : ''}`, config };
+}
+
+/** Feature `id` as the cluster has it now. */
+export async function readFeature(src: ReadSource, id: FeatureId): Promise<FeatureReading> {
+  const install = primaryInstall(id);
+  switch (install.kind) {
+    case 'eks-addon':
+      return readAddon(src, install.addonName);
+    case 'manifests':
+      return readManifests(src, id, install.set);
+    case 'cluster-setting':
+      return install.field === 'TieredStorageConfig' ? readTieredStorage(src) : readAutoscaling(src);
+  }
+}

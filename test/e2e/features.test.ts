@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { call } from '../mcp/client-helpers.js';
+
+const SPEED = 600;
+const url = '/api/v1/clusters/feat/features';
+
+const ADDONS = {
+  'cert-manager': 'cert-manager',
+  'metrics-server': 'metrics-server',
+  's3-csi-driver': 'aws-mountpoint-s3-csi-driver',
+  'fsx-csi-driver': 'aws-fsx-csi-driver',
+  'training-operator': 'amazon-sagemaker-hyperpod-training-operator',
+  'inference-operator': 'amazon-sagemaker-hyperpod-inference',
+} as const;
+
+/**
+ * Managed features end to end on the sandbox, under the diff contract: a PATCH names only what
+ * changed; what a feature needs is installed first (the order is read from the sandbox's call log);
+ * turning off what an enabled feature needs is refused before anything happens; an applied PATCH
+ * repeated costs no mutation at all.
+ *
+ * NEEDS THE MERGED BODIES of issue 16's contracts (resolveAddonVersion, ensureFeatureIdentities,
+ * featureIdentityStates, inferenceOperatorConfigurationValues): create-cluster's dependencies and the
+ * inference operator go through them.
+ */
+describe('managed features through REST and MCP on the sandbox (the diff contract)', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let mcp: Client;
+  const lastSeq = async () => Math.max(0, ...(await sb.calls()).map((c) => c.seq));
+  const mutationsAfter = (seq: number) => sb.calls({ mutating: true, after: seq });
+  const features = async () => {
+    const r = await server.api('GET', url);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return new Map<string, any>(r.body.features.map((f: any) => [f.id, f]));
+  };
+  const operationsCount = async () => (await server.api('GET', '/api/v1/operations?kind=set-features&limit=100')).body.operations.length;
+  /** A PATCH that must start set-features, followed to success. */
+  const patch = async (body: unknown) => {
+    const r = await server.api('PATCH', url, body);
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const op = await server.waitForOperation(r.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    return { ...r, op };
+  };
+
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(SPEED));
+    const created = await server.api('POST', '/api/v1/clusters', { name: 'feat', availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const op = await server.waitForOperation(created.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    mcp = new Client({ name: 'e2e-features', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  });
+  after(() => stopAll(mcp, server, sb));
+
+  it('reads what create set as the default features, from the cluster', async () => {
+    const f = await features();
+    for (const id of ['pod-identity-agent', 'cert-manager', 'health-monitoring-agent', 'device-plugins', 'training-operator']) assert.equal(f.get(id).state, 'on', `${id}: ${JSON.stringify(f.get(id))}`);
+    for (const id of ['metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator', 'kuberay-operator', 'tiered-checkpointing', 'autoscaling']) assert.equal(f.get(id).state, 'off', id);
+    const training = f.get('training-operator');
+    assert.match(training.version, /^v\d+\.\d+\.\d+/);
+    assert.deepEqual(training.needs, ['cert-manager', 'pod-identity-agent']);
+    assert.deepEqual(f.get('cert-manager').neededBy, ['training-operator', 'inference-operator']);
+    assert.equal(f.get('health-monitoring-agent').toggleable, false);
+    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['training-operator']])).json.addon;
+    assert.equal(training.version, addon.addonVersion, 'the version is EKS\'s, read live');
+  });
+
+  it('a PATCH with one key touches only that feature (cert-manager, now needed by nothing named, stays)', async () => {
+    const before = await lastSeq();
+    await patch({ 'training-operator': false });
+    const mutations = await mutationsAfter(before);
+    assert.ok(mutations.some((c) => c.operation === 'DeleteAddon' && c.subject === ADDONS['training-operator']), JSON.stringify(mutations));
+    const other = mutations.filter((c) => c.subject !== ADDONS['training-operator'] && !/training-op/.test(c.subject ?? ''));
+    assert.deepEqual(other, [], 'no mutation about any other feature');
+    const f = await features();
+    assert.equal(f.get('training-operator').state, 'off');
+    assert.equal(f.get('cert-manager').state, 'on');
+  });
+
+  it('removes what nothing needs any more when asked', async () => {
+    await patch({ 'cert-manager': false });
+    assert.equal((await features()).get('cert-manager').state, 'off');
+  });
+
+  it('plans enabling the inference operator before anything happens: what it needs first, the objects each makes', async () => {
+    const before = await lastSeq();
+    const r = await server.api('POST', `${url}/plan`, { 'inference-operator': true });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const plan = r.body;
+    assert.deepEqual(
+      plan.install.map((i: any) => [i.feature, i.reason]),
+      [
+        ['cert-manager', 'needed'],
+        ['metrics-server', 'needed'],
+        ['s3-csi-driver', 'needed'],
+        ['fsx-csi-driver', 'needed'],
+        ['inference-operator', 'requested'],
+      ],
+    );
+    assert.deepEqual(plan.install[0].neededBy, ['inference-operator']);
+    const inference = plan.install.at(-1).objects.map((o: any) => `${o.action} ${o.kind} ${o.name}`);
+    assert.ok(inference.some((o: string) => /^create EKS add-on amazon-sagemaker-hyperpod-inference/.test(o)), inference.join('\n'));
+    assert.ok(inference.includes('create IAM role instantstart-feat-inference-exec'), inference.join('\n'));
+    assert.ok(inference.some((o: string) => /^create S3 bucket sagemaker-feat-.*-tls$/.test(o)), inference.join('\n'));
+    assert.equal(plan.noOp, false);
+    assert.deepEqual(await mutationsAfter(before), [], 'a plan changes nothing');
+  });
+
+  it('enabling the inference operator alone installs cert-manager, the CSI drivers and metrics-server first (call log order)', async () => {
+    // Needs first, for real: while cert-manager's install fails, the inference operator is not even asked for.
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', addonName: 'cert-manager', message: 'cert-manager webhook did not become ready' } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    const before = await lastSeq();
+    const started = await server.api('PATCH', url, { 'inference-operator': true });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const id = started.body.operation.id;
+    const failed = await server.waitForOperation(id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.phase, 'install');
+    assert.match(failed.error.message, /cert-manager: cert-manager webhook did not become ready/);
+    const asked = (await mutationsAfter(before)).filter((c) => c.operation === 'CreateAddon').map((c) => c.subject);
+    assert.ok(!asked.includes(ADDONS['inference-operator']), `the inference operator waits for what it needs: ${asked.join(', ')}`);
+
+    // A retry of the phase replaces the failed cert-manager, then installs the inference operator.
+    assert.equal((await server.api('POST', `/api/v1/operations/${id}/phases/install/retry`)).status, 202);
+    const op = await server.waitForOperation(id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    const calls = (await mutationsAfter(before)).filter((c) => c.operation === 'CreateAddon' && c.status < 300);
+    const creates = calls.map((c) => c.subject);
+    const last = (id: keyof typeof ADDONS) => creates.lastIndexOf(ADDONS[id]);
+    for (const need of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver'] as const) {
+      assert.ok(last(need) >= 0, `${need} installed: ${creates.join(', ')}`);
+      assert.ok(last(need) < last('inference-operator'), `${need} before the inference operator: ${creates.join(', ')}`);
+    }
+    assert.deepEqual(
+      Object.values(ADDONS).filter((a) => a !== ADDONS['training-operator']).map((a) => creates.filter((c) => c === a).length),
+      [2, 1, 1, 1, 1],
+      `cert-manager twice (failed, then again), every other add-on once: ${creates.join(', ')}`,
+    );
+    const progress = op.result.features as Array<{ feature: string; step: string }>;
+    assert.deepEqual(progress.map((p) => [p.feature, p.step]).sort(), [['cert-manager', 'done'], ['fsx-csi-driver', 'done'], ['inference-operator', 'done'], ['metrics-server', 'done'], ['s3-csi-driver', 'done']]);
+    const f = await features();
+    for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator']) assert.equal(f.get(id).state, 'on', id);
+  });
+
+  it('refuses to turn off cert-manager while the inference operator needs it: 422 naming both, nothing changed', async () => {
+    const before = await lastSeq();
+    const ops = await operationsCount();
+    const r = await server.api('PATCH', url, { 'cert-manager': false });
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
+    assert.equal(r.body.errors[0].path, 'cert-manager');
+    assert.match(r.body.errors[0].message, /inference-operator/);
+    assert.deepEqual(await mutationsAfter(before), []);
+    assert.equal(await operationsCount(), ops, 'no operation started');
+    assert.equal((await features()).get('cert-manager').state, 'on');
+  });
+
+  it('a repeated PATCH that is already applied answers 200 "nothing to do": zero mutations, no operation', async () => {
+    const before = await lastSeq();
+    const ops = await operationsCount();
+    const r = await server.api('PATCH', url, { 'inference-operator': true });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.noOp, true);
+    assert.deepEqual(r.body.plan.unchanged, ['inference-operator']);
+    assert.deepEqual(await mutationsAfter(before), []);
+    assert.equal(await operationsCount(), ops);
+  });
+
+  it('refuses unknown keys and features that are not toggles, naming the key (400, nothing changed)', async () => {
+    for (const [body, path] of [[{ 'warp-drive': true }, 'warp-drive'], [{ 'device-plugins': false }, 'device-plugins']] as const) {
+      const r = await server.api('PATCH', url, body);
+      assert.equal(r.status, 400, JSON.stringify(r.body));
+      assert.ok(JSON.stringify(r.body.errors).includes(path), JSON.stringify(r.body));
+    }
+  });
+
+  it('through MCP: get_features, plan_features, set_features (a no-op says so; a change names wait_for_operation)', async () => {
+    const shown = await call(mcp, 'get_features', { cluster: 'feat' });
+    assert.ok(!shown.isError, shown.text);
+    assert.match(shown.text, /inference-operator: on/);
+    assert.match(shown.text, /training-operator: off/);
+    const plan = await call(mcp, 'plan_features', { cluster: 'feat', changes: { 'training-operator': true } });
+    assert.ok(!plan.isError, plan.text);
+    assert.match(plan.text, /install training-operator: create IAM role instantstart-feat-training-op/);
+    const same = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'inference-operator': true } });
+    assert.ok(!same.isError, same.text);
+    assert.equal((same.structuredContent as any).noOp, true);
+    const refused = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'metrics-server': false } });
+    assert.ok(refused.isError);
+    assert.match(refused.text, /metrics-server.*inference-operator/s);
+    const started = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'training-operator': true }, idempotencyKey: 'features-training-on' });
+    assert.ok(!started.isError, started.text);
+    assert.match(started.text, /wait_for_operation/);
+    const id = (started.structuredContent as any).operationId;
+    assert.equal((await server.waitForOperation(id)).status, 'succeeded');
+    const again = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'training-operator': true }, idempotencyKey: 'features-training-on' });
+    assert.equal((again.structuredContent as any).operationId, id, 'the same key answers with the same operation');
+    assert.equal((await features()).get('training-operator').state, 'on');
+  });
+});
