@@ -30,7 +30,7 @@ export const keys = {
 export const isTerminal = (op: Pick<OperationView, 'status'>) => op.status === 'succeeded' || op.status === 'failed' || op.status === 'cancelled';
 
 /** While the WebSocket is down, anything that changes on its own is polled every 5 s. */
-function usePollInterval(): number | false {
+export function usePollInterval(): number | false {
   return useLiveStatus().connected ? false : 5000;
 }
 
