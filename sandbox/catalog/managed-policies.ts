@@ -74,6 +74,13 @@ export const MANAGED_POLICIES: ManagedPolicyInfo[] = [
   policy('AmazonSageMakerHyperPodTrainingOperatorAccess', 'Grants the SageMaker HyperPod training operator access to describe the HyperPod clusters and nodes it schedules training jobs on.', 'v1', '2025-06-30T18:00:00Z', '2025-06-30T18:00:00Z', [
     allowAll(['sagemaker:DescribeClusterNode', 'sagemaker:ListClusterNodes', 'sagemaker:DescribeCluster']),
   ]),
+  policy('AmazonSageMakerHyperPodInferenceAccess', 'Grants the SageMaker HyperPod inference operator access to the clusters, endpoints, models and certificates it deploys inference endpoints with.', 'v1', '2025-07-14T18:00:00Z', '2025-07-14T18:00:00Z', [
+    allowAll(['sagemaker:DescribeCluster', 'sagemaker:ListClusterNodes', 'sagemaker:CreateEndpoint', 'sagemaker:CreateEndpointConfig', 'sagemaker:CreateModel', 'sagemaker:DescribeEndpoint', 'sagemaker:DeleteEndpoint', 'sagemaker:UpdateEndpoint', 'acm:ImportCertificate', 'acm:DeleteCertificate', 'elasticloadbalancing:Describe*', 'ec2:DescribeSubnets', 'ec2:DescribeVpcs', 'fsx:DescribeFileSystems', 'eks:DescribeCluster']),
+  ]),
+  policy('AmazonSageMakerHyperPodGatedModelAccess', 'Grants access to download gated SageMaker JumpStart models for deployment on SageMaker HyperPod clusters.', 'v1', '2025-07-14T18:00:00Z', '2025-07-14T18:00:00Z', [
+    allowAll(['sagemaker:CreateHubContentReference', 'sagemaker:DescribeHubContent', 'sagemaker:ListHubContents']),
+    { Effect: 'Allow', Action: ['s3:GetObject', 's3:ListBucket'], Resource: ['arn:aws:s3:::jumpstart-private-cache-prod-*', 'arn:aws:s3:::jumpstart-private-cache-prod-*/*'] },
+  ]),
   policy('AmazonSageMakerFullAccess', 'Provides full access to Amazon SageMaker via the AWS Management Console and SDK. Also provides select access to related services (e.g., S3, ECR, CloudWatch Logs).', 'v28', '2017-11-29T23:16:38Z', '2025-02-01T18:00:00Z', [
     allowAll(['sagemaker:*', 'ecr:GetAuthorizationToken', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'cloudwatch:PutMetricData', 'logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'ec2:Describe*', 'ec2:CreateNetworkInterface', 'ec2:DeleteNetworkInterface', 'fsx:DescribeFileSystems', 'eks:DescribeCluster', 'iam:ListRoles']),
     { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:ListBucket', 's3:CreateBucket'], Resource: ['arn:aws:s3:::*SageMaker*', 'arn:aws:s3:::*Sagemaker*', 'arn:aws:s3:::*sagemaker*'] },

@@ -94,6 +94,11 @@ describe('feature identity permissions', () => {
     assert.deepEqual(err.problems.map((p) => p.path), ['tiered-checkpointing']);
   });
 
+  it('leaves out the S3 CSI driver\'s shared-bucket grants when the cluster has no shared bucket (added storages grant their own)', () => {
+    assert.equal(identityPermissionsPolicy('s3-csi-driver', identity('s3-csi-driver', 'driver'), { ...FACTS, sharedBucket: undefined }), undefined);
+    assert.equal(identityPermissionsPolicy('s3-csi-driver', identity('s3-csi-driver', 'driver'), FACTS)?.Statement.length, 2);
+  });
+
   it('scopes the TLS bucket, the cluster and "any" as the registry says; managed-only identities have no inline policy', () => {
     assert.deepEqual(identityPermissionsPolicy('inference-operator', identity('inference-operator', 'execution'), FACTS)?.Statement[0]?.Resource, 'arn:aws:s3:::demo-tls/*');
     assert.deepEqual(identityPermissionsPolicy('autoscaling', identity('autoscaling', 'cluster-role'), FACTS)?.Statement[0]?.Resource, FACTS.hyperpodClusterArn);

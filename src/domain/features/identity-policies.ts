@@ -126,6 +126,7 @@ function grantResource(featureId: FeatureId, resource: Extract<PermissionGrant, 
 export function identityPermissionsPolicy(featureId: FeatureId, identity: FeatureIdentity, facts: IdentityFacts): PolicyDocument | undefined {
   const statements = identity.permissions.flatMap((grant): PolicyStatement[] => {
     if ('published' in grant) return publishedPolicy(grant.published, grant.version).Statement;
+    if (grant.ifPresent && grant.resource.startsWith('shared-bucket') && !facts.sharedBucket) return [];
     return [{ Effect: 'Allow', Action: [...grant.actions], Resource: grantResource(featureId, grant.resource, facts) }];
   });
   return statements.length > 0 ? { Version: '2012-10-17', Statement: statements } : undefined;

@@ -32,8 +32,8 @@ const s3CsiDriver: FeatureIdentity = {
   bindings: [{ kind: 'pod-identity', namespace: 'kube-system', serviceAccount: 's3-csi-driver-sa' }],
   managedPolicies: [],
   permissions: [
-    { actions: ['s3:ListBucket'], resource: 'shared-bucket' },
-    { actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'], resource: 'shared-bucket-objects' },
+    { actions: ['s3:ListBucket'], resource: 'shared-bucket', ifPresent: true },
+    { actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'], resource: 'shared-bucket-objects', ifPresent: true },
   ],
 };
 

@@ -74,7 +74,16 @@ export type IdentityBinding =
 
 /** A sketch of a permission, enough to build the inline policy and to show it. `resource` names what it is scoped to. */
 export type PermissionGrant =
-  | { actions: readonly string[]; resource: 'shared-bucket' | 'shared-bucket-objects' | 'shared-bucket-checkpoints' | 'tls-bucket' | 'hyperpod-cluster' | 'any' }
+  | {
+      actions: readonly string[];
+      resource: 'shared-bucket' | 'shared-bucket-objects' | 'shared-bucket-checkpoints' | 'tls-bucket' | 'hyperpod-cluster' | 'any';
+      /**
+       * Granted only when the cluster has that resource; without it the grant is left out rather than
+       * refusing the feature (the S3 CSI driver works without a shared bucket: each added storage grants
+       * its own bucket, docs/STORAGE.md).
+       */
+      ifPresent?: boolean;
+    }
   /** A policy document a project publishes for its controller (vendored by the reconciler, pinned to a version). */
   | { published: 'aws-load-balancer-controller'; version: string };
 
