@@ -106,6 +106,7 @@ export function FeaturePlanModal(props: {
           <Table
             data-testid="features-plan-steps"
             variant="embedded"
+            wrapLines
             header={<Box variant="h4">In this order</Box>}
             items={steps}
             trackBy={(s) => `${s.what}-${s.feature}`}

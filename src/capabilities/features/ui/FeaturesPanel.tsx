@@ -152,6 +152,7 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
         <Table
           data-testid="features-table"
           variant="embedded"
+          wrapLines
           loading={features.isLoading}
           loadingText="Reading the cluster's features"
           items={list}
@@ -167,11 +168,12 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
                   <Box variant="small">{f.summary}</Box>
                 </SpaceBetween>
               ),
-              minWidth: 280,
+              width: 330,
             },
             {
               id: 'state',
               header: 'State',
+              minWidth: 130,
               cell: (f) => (
                 <span data-testid={`feature-state-${f.id}`} data-state={f.state}>
                   <StatusIndicator type={STATE_LOOK[f.state].type}>{STATE_LOOK[f.state].text}</StatusIndicator>
@@ -179,7 +181,7 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
                 </span>
               ),
             },
-            { id: 'version', header: 'Version', cell: (f) => f.version ?? '—' },
+            { id: 'version', header: 'Version', minWidth: 150, cell: (f) => f.version ?? '—' },
             { id: 'needs', header: 'Needs', cell: (f) => (f.needs.length ? f.needs.map((n) => titles.get(n) ?? n).join(', ') : '—') },
             { id: 'needed-by', header: 'Needed by', cell: (f) => (f.neededBy.length ? f.neededBy.map((n) => titles.get(n) ?? n).join(', ') : '—') },
             {
