@@ -52,7 +52,7 @@ function cluster() {
         Array.from({ length: NODES }, (_, i) => ({ InstanceId: idOf(i), InstanceGroupName: 'workers', InstanceType: 'ml.c5.xlarge', LaunchTime: new Date(0), InstanceStatus: { Status: 'Running' } })),
     },
   } as unknown as CloudPort;
-  return { cloud, podLists, nodeLists: () => nodeLists, mostAtOnce: () => mostAtOnce };
+  return { cloud, kubeNodes, podLists, nodeLists: () => nodeLists, mostAtOnce: () => mostAtOnce };
 }
 
 const query = (q: Record<string, string>) => ListNodesQuerySchema.parse(q);
@@ -86,5 +86,19 @@ describe('node pages count pods only for the nodes they show', () => {
     assert.equal(page.total, NODES);
     assert.equal(page.counts.healthy, NODES);
     assert.equal(c.podLists.length, 5);
+  });
+
+  it('the cluster\'s health follows the newest read of its nodes (never healthy beside a node list that shows a failed node)', async () => {
+    const c = cluster();
+    let now = 0;
+    const views = new NodeViews(c.cloud, { now: () => now });
+    await views.list(REGION, 'big', query({ limit: '5' })); // the snapshot read at 0 s, kept until 5 s
+    now = 3_000;
+    assert.equal((await views.health(REGION, 'big')).state, 'healthy'); // rolled up at 3 s from that snapshot
+    c.kubeNodes[0]!.status = { conditions: [{ type: 'Ready', status: 'False' }] };
+    now = 6_000;
+    const page = await views.list(REGION, 'big', query({ limit: '5' })); // a newer read sees the node
+    assert.notEqual(page.counts.healthy, NODES);
+    assert.notEqual((await views.health(REGION, 'big')).state, 'healthy', 'the rollup of the older read no longer stands');
   });
 });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { keyed } from '../../sandbox/core/keyed.js';
+import { emptyState } from '../../sandbox/core/store.js';
 import type { ContainerWorld } from '../../sandbox/kube/cluster.js';
+import { s3State } from '../../sandbox/services/s3/state.js';
 import { readLogs } from '../../sandbox/kube/controllers/logs.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
 import { SANDBOX_HF_TOKEN } from '../../sandbox/services/huggingface/access.js';
@@ -12,7 +15,10 @@ const HUB = 'http://sandbox.test/_huggingface';
 
 /** A memory cluster that reaches a Hub at HUB and an S3 whose writes the test reads. */
 function downloadWorld(options: { pvOptions?: string[] } = {}): { w: World; objects: Map<string, Buffer> } {
-  const w = world();
+  // The bucket the volume names exists (the kubelet refuses to mount a missing one, volume-mounts.ts).
+  const state = emptyState();
+  keyed.set(s3State(state).buckets, 'bucket', { name: 'bucket', region: 'us-west-2', createdAt: 0, objects: {}, uploads: {} });
+  const w = world({ state });
   const objects = new Map<string, Buffer>();
   const memory = new Map<string, unknown>();
   const outside: ContainerWorld = {
@@ -22,6 +28,8 @@ function downloadWorld(options: { pvOptions?: string[] } = {}): { w: World; obje
   };
   Object.assign(w.cluster, { world: outside });
   w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
+  // The S3 CSI driver's add-on registers its driver: without it the kubelet mounts nothing (volume-mounts.ts).
+  w.cluster.objects.create(T.csidrivers, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 's3.csi.aws.com' }, spec: {} });
   w.cluster.objects.create(T.persistentvolumes, {
     apiVersion: 'v1',
     kind: 'PersistentVolume',

@@ -199,7 +199,14 @@ export class NodeViews {
   }
 
   private snapshot(region: string, cluster: string): Promise<Snapshot> {
-    return this.snapshots.get(`${region}/${cluster}`, () => this.read(region, cluster));
+    const key = `${region}/${cluster}`;
+    return this.snapshots.get(key, async () => {
+      const snap = await this.read(region, cluster);
+      // A newer read of the nodes: the rollup of an older one no longer stands (the node list and the
+      // cluster's health must never disagree, e.g. a shortfall listed while the cluster says healthy).
+      this.healths.invalidate(key);
+      return snap;
+    });
   }
 
   /** Drops the cluster's snapshot: the next listing reads afresh (after a node action changed the nodes). */
