@@ -109,6 +109,7 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     const inference = plan.install.at(-1).objects.map((o: any) => `${o.action} ${o.kind} ${o.name}`);
     assert.ok(inference.some((o: string) => /^create EKS add-on amazon-sagemaker-hyperpod-inference/.test(o)), inference.join('\n'));
     assert.ok(inference.includes('create IAM role instantstart-feat-inference-exec'), inference.join('\n'));
+    assert.equal(inference.filter((o: string) => o.startsWith('create IAM OIDC provider')).length, 1, 'one provider, however many roles trust it');
     assert.ok(inference.some((o: string) => /^create S3 bucket sagemaker-feat-.*-tls$/.test(o)), inference.join('\n'));
     assert.equal(plan.noOp, false);
     assert.deepEqual(await mutationsAfter(before), [], 'a plan changes nothing');

@@ -28,10 +28,7 @@ export interface PlanObjectFacts {
 function identityObjects(cluster: string, identity: FeatureIdentity, action: 'create' | 'delete'): PlannedObject[] {
   const out: PlannedObject[] = [{ action, kind: 'IAM role', name: featureRoleName(cluster, identity) }];
   for (const b of identity.bindings) {
-    if (b.kind === 'irsa') {
-      if (action === 'create') out.push({ action, kind: 'IAM OIDC provider', name: 'the EKS cluster\'s issuer (when missing; kept while anything trusts it)' });
-      if (b.annotate) out.push({ action: 'update', kind: 'service account annotation', name: `${b.namespace}/${b.serviceAccount} eks.amazonaws.com/role-arn` });
-    }
+    if (b.kind === 'irsa' && b.annotate) out.push({ action: 'update', kind: 'service account annotation', name: `${b.namespace}/${b.serviceAccount} eks.amazonaws.com/role-arn` });
   }
   return out;
 }
@@ -71,7 +68,10 @@ export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, r
   const d = featureDefinition(feature);
   // Autoscaling's ClusterRole is set-autoscaling's; it is made when missing and kept.
   const identities = reconfigure ? [] : d.identities.flatMap((i) => identityObjects(facts.cluster, i, 'create'));
-  return [...identities, ...d.installs.flatMap((i) => installObjects(feature, i, facts, 'create', reconfigure))];
+  // One provider per cluster issuer, however many of the feature's roles trust it.
+  const irsa = !reconfigure && d.identities.some((i) => i.bindings.some((b) => b.kind === 'irsa'));
+  const provider: PlannedObject[] = irsa ? [{ action: 'create', kind: 'IAM OIDC provider', name: 'the EKS cluster\'s issuer (when missing; kept while anything trusts it)' }] : [];
+  return [...provider, ...identities, ...d.installs.flatMap((i) => installObjects(feature, i, facts, 'create', reconfigure))];
 }
 
 /** What turning `feature` off deletes and changes: what it installs (in reverse), then its identities (autoscaling's ClusterRole is kept). */
