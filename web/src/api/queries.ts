@@ -1,7 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useLiveStatus } from '../hooks/live-context.js';
 import * as endpoints from './endpoints.js';
-import type { NodeListParams, OperationView } from './types.js';
+import type { Accepted, NodeListParams, OperationView } from './types.js';
 
 /** Query keys in one place, so the live-update code and the pages agree. */
 export const keys = {
@@ -120,5 +120,22 @@ export function useOperation(id: string) {
     queryKey: keys.operation(id),
     queryFn: () => endpoints.getOperation(id),
     refetchInterval: (q) => (q.state.data && isTerminal(q.state.data) ? false : poll),
+  });
+}
+
+/**
+ * A mutation that starts an operation: its answer seeds the operation's page, and what the operation
+ * changes (every cluster view by default, or `refresh`) is read again, then `onStarted` (usually: go to
+ * the operation). Every "start" button of the UI is one of these.
+ */
+export function useStartOperation<Args = void>(start: (args: Args) => Promise<Accepted>, onStarted: (accepted: Accepted) => void, refresh: readonly QueryKey[] = [keys.clusters]) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: start,
+    onSuccess: (accepted) => {
+      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
+      for (const queryKey of refresh) void qc.invalidateQueries({ queryKey });
+      onStarted(accepted);
+    },
   });
 }

@@ -10,11 +10,10 @@ import Modal from '@cloudscape-design/components/modal';
 import Multiselect, { type MultiselectProps } from '@cloudscape-design/components/multiselect';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { setAutoscaling } from '../../../../web/src/api/endpoints.js';
-import { keys, useAutoscaling, useInstanceGroups } from '../../../../web/src/api/queries.js';
+import { useStartOperation, useAutoscaling, useInstanceGroups } from '../../../../web/src/api/queries.js';
 import type { Accepted, AutoscalingView, InstanceGroupView } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { operationPath } from '../../../../web/src/lib/format.js';
@@ -32,15 +31,7 @@ function Readiness({ c, nodes, testId }: { c?: AutoscalingView['nodeClass']; nod
 }
 
 function useSetAutoscaling(cluster: string, region: string, onStarted: (a: Accepted) => void) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { enabled: boolean; instanceGroups?: string[] }) => setAutoscaling(cluster, { ...body, region }),
-    onSuccess: (accepted) => {
-      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
-      void qc.invalidateQueries({ queryKey: keys.clusters });
-      onStarted(accepted);
-    },
-  });
+  return useStartOperation((body: { enabled: boolean; instanceGroups?: string[] }) => setAutoscaling(cluster, { ...body, region }), onStarted);
 }
 
 interface ModalProps {

@@ -8,11 +8,10 @@ import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Toggle from '@cloudscape-design/components/toggle';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { AddInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
 import { addInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import { keys, useAvailabilityZones, useInstanceTypes, useTrainingPlans } from '../../../../web/src/api/queries.js';
+import { useStartOperation, useAvailabilityZones, useInstanceTypes, useTrainingPlans } from '../../../../web/src/api/queries.js';
 import type { Accepted, AddInstanceGroupInput } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 
@@ -30,7 +29,6 @@ interface Props {
  * server checks quotas and plans and answers with the fields at fault.
  */
 export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, onStarted }: Props) {
-  const qc = useQueryClient();
   const [name, setName] = useState('');
   const [zone, setZone] = useState<string>();
   const [type, setType] = useState<string>();
@@ -58,14 +56,7 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
   const parsed = AddInstanceGroupRequestSchema.safeParse(body);
   const fieldError = (field: string) => (parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message);
   const nameTaken = existing.includes(name);
-  const start = useMutation({
-    mutationFn: () => addInstanceGroup(cluster, body, idempotencyKey),
-    onSuccess: (accepted) => {
-      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
-      void qc.invalidateQueries({ queryKey: keys.clusters });
-      onStarted(accepted);
-    },
-  });
+  const start = useStartOperation(() => addInstanceGroup(cluster, body, idempotencyKey), onStarted);
   const option = (v: string | undefined, label?: string) => (v ? { value: v, label: label ?? v } : null);
 
   return (

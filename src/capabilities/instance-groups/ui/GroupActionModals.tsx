@@ -7,10 +7,10 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { checkScaleInstanceGroup, deleteInstanceGroup, scaleInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import { keys } from '../../../../web/src/api/queries.js';
+import { useStartOperation } from '../../../../web/src/api/queries.js';
 import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
 import { PreflightProblemList } from '../../../../web/src/components/PreflightProblemList.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
@@ -24,17 +24,6 @@ interface GroupModalProps {
   onStarted(accepted: Accepted): void;
 }
 
-function useStart(fn: () => Promise<Accepted>, onStarted: (a: Accepted) => void) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: (accepted) => {
-      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
-      void qc.invalidateQueries({ queryKey: keys.clusters });
-      onStarted(accepted);
-    },
-  });
-}
 
 /**
  * Sends only the new count, and only when it differs (the diff contract). A growth is checked first by
@@ -61,7 +50,7 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
   });
   const checking = grows && (settled !== n || check.isFetching);
   const refused = grows && !checking && check.data !== undefined && !check.data.ok;
-  const start = useStart(() => scaleInstanceGroup(cluster, group.name, n, region, shrinking && confirmed), onStarted);
+  const start = useStartOperation(() => scaleInstanceGroup(cluster, group.name, n, region, shrinking && confirmed), onStarted);
   const disabledReason = !changed
     ? 'Enter a count other than the current target'
     : checking
@@ -120,7 +109,7 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
 /** Terminates the group's nodes, so the user types its name first (the API's confirm=true). */
 export function DeleteInstanceGroupModal({ cluster, region, group, onDismiss, onStarted }: GroupModalProps) {
   const [typed, setTyped] = useState('');
-  const start = useStart(() => deleteInstanceGroup(cluster, group.name, region), onStarted);
+  const start = useStartOperation(() => deleteInstanceGroup(cluster, group.name, region), onStarted);
   return (
     <Modal
       visible

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, qs } from '../../../../web/src/api/client.js';
-import { keys as shellKeys } from '../../../../web/src/api/queries.js';
+import { useStartOperation } from '../../../../web/src/api/queries.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { apiPath } from '../../../domain/api-path.js';
 import type { ModelDownloadList, StartModelDownloadRequestSchema } from '../../../domain/schemas/model-downloads.js';
@@ -30,13 +30,5 @@ export function useModelDownloads(cluster: string, region?: string) {
 }
 
 export function useStartModelDownload(cluster: string, region: string, onStarted: (a: Accepted) => void) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ body, key }: { body: StartModelDownloadInput; key: string }) => startModelDownload(cluster, { ...body, region }, key),
-    onSuccess: (accepted) => {
-      qc.setQueryData(shellKeys.operation(accepted.operation.id), accepted.operation);
-      void qc.invalidateQueries({ queryKey: modelDownloadKeys.list(cluster, region) });
-      onStarted(accepted);
-    },
-  });
+  return useStartOperation(({ body, key }: { body: StartModelDownloadInput; key: string }) => startModelDownload(cluster, { ...body, region }, key), onStarted, [modelDownloadKeys.list(cluster, region)]);
 }

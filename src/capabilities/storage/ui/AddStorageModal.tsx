@@ -8,9 +8,8 @@ import Modal from '@cloudscape-design/components/modal';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tiles from '@cloudscape-design/components/tiles';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { keys } from '../../../../web/src/api/queries.js';
+import { useStartOperation } from '../../../../web/src/api/queries.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { AddStorageRequestSchema, type StorageList } from '../../../domain/schemas/storage.js';
@@ -31,7 +30,6 @@ interface Props {
  * cluster's VPC, the driver is on) comes back from the server naming the field.
  */
 export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted }: Props) {
-  const qc = useQueryClient();
   const [kind, setKind] = useState<'s3' | 'fsx'>(drivers['s3-csi-driver'] || !drivers['fsx-csi-driver'] ? 's3' : 'fsx');
   const [source, setSource] = useState<'existing' | 'new'>('existing');
   const [name, setName] = useState('');
@@ -52,14 +50,7 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
   const shown = (field: string, value: string) => (value ? fieldError(field) : undefined);
   const driverOff = kind === 's3' ? !drivers['s3-csi-driver'] : !drivers['fsx-csi-driver'];
 
-  const start = useMutation({
-    mutationFn: () => addStorage(cluster, region, body, idempotencyKey),
-    onSuccess: (accepted) => {
-      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
-      void qc.invalidateQueries({ queryKey: keys.clusters });
-      onStarted(accepted);
-    },
-  });
+  const start = useStartOperation(() => addStorage(cluster, region, body, idempotencyKey), onStarted);
 
   return (
     <Modal

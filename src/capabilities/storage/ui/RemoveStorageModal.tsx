@@ -6,9 +6,8 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { keys } from '../../../../web/src/api/queries.js';
+import { useStartOperation } from '../../../../web/src/api/queries.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import type { StorageView } from '../../../domain/schemas/storage.js';
@@ -19,20 +18,12 @@ import { removeStorage } from './api.js';
  * and types its name (the server checks the same); a storage running pods mount needs "remove anyway".
  */
 export function RemoveStorageModal({ cluster, region, storage, onDismiss, onStarted }: { cluster: string; region: string; storage: StorageView; onDismiss(): void; onStarted(a: Accepted): void }) {
-  const qc = useQueryClient();
   const [deleteData, setDeleteData] = useState(false);
   const [confirm, setConfirm] = useState('');
   const [force, setForce] = useState(false);
   const running = storage.mounts.filter((m) => m.phase === 'Running' || m.phase === 'Pending');
   const ready = (!deleteData || confirm === storage.dataName) && (running.length === 0 || force);
-  const start = useMutation({
-    mutationFn: () => removeStorage(cluster, region, storage, { force, deleteData, confirm }),
-    onSuccess: (accepted) => {
-      qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
-      void qc.invalidateQueries({ queryKey: keys.clusters });
-      onStarted(accepted);
-    },
-  });
+  const start = useStartOperation(() => removeStorage(cluster, region, storage, { force, deleteData, confirm }), onStarted);
   return (
     <Modal
       visible
