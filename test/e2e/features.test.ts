@@ -207,4 +207,30 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal((again.structuredContent as any).operationId, id, 'the same key answers with the same operation');
     assert.equal((await features()).get('training-operator').state, 'on');
   });
+
+  it('turns the inference operator off: its add-on and its roles go; what it needed stays on', async () => {
+    await patch({ 'inference-operator': false });
+    const f = await features();
+    assert.equal(f.get('inference-operator').state, 'off');
+    for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver']) assert.equal(f.get(id).state, 'on', id);
+    // The exit code of a service error differs between aws CLI v1 (255) and v2 (254): read the error instead.
+    const addon = await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']], { allowFailure: true });
+    assert.match(addon.stderr, /ResourceNotFoundException/, `the add-on is gone (${addon.code})`);
+    for (const role of ['inference-exec', 'inference-gated', 'inference-alb', 'inference-keda']) {
+      const got = await sb.aws(['iam', 'get-role', '--role-name', `instantstart-feat-${role}`], { allowFailure: true });
+      assert.match(got.stderr, /NoSuchEntity/, `${role} removed (${got.code})`);
+    }
+  });
+
+  it('managed autoscaling is a toggle too: on for a group (HyperPod\'s AutoScaling setting, read with the aws CLI), then off', async () => {
+    const groups = (await server.api('GET', '/api/v1/clusters/feat/instance-groups')).body.instanceGroups.map((g: { name: string }) => g.name);
+    await patch({ autoscaling: { instanceGroups: [groups[0]] } });
+    const on = (await features()).get('autoscaling');
+    assert.equal(on.state, 'on', JSON.stringify(on));
+    assert.deepEqual(on.config.instanceGroups, [groups[0]]);
+    assert.equal((await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode, 'Enable');
+    await patch({ autoscaling: false });
+    assert.equal((await features()).get('autoscaling').state, 'off');
+    assert.equal((await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode, 'Disable');
+  });
 });

@@ -23,6 +23,18 @@ async function openTypes(page: Page): Promise<string[]> {
   return names.filter(Boolean);
 }
 
+/**
+ * Picks a type through the select's own filter, then checks the trigger shows it: clicking an
+ * option by position right after the type filter changed could land on a row the list was
+ * re-rendering (CI once chose ml.g5.8xlarge for ml.c5.xlarge).
+ */
+async function chooseType(page: Page, instanceType: string): Promise<void> {
+  await page.locator('[data-testid="wizard-instance-type"] button').first().click();
+  await page.getByPlaceholder('Find a type, accelerator or EFA').fill(instanceType);
+  await page.getByRole('option', { name: new RegExp(`^${instanceType.replaceAll('.', '\\.')}\\b`) }).first().click();
+  await page.locator('[data-testid="wizard-instance-type"] button').first().filter({ hasText: instanceType }).waitFor({ timeout: 5_000 });
+}
+
 describe('capacity checks in the web UI: wizard quota check, type order and filter, cancel, scale refusal, result labels', () => {
   let sb: TestSandbox;
   let server: TestServer;
@@ -73,8 +85,7 @@ describe('capacity checks in the web UI: wizard quota check, type order and filt
 
   it('checks the quota at the Capacity step, in sentences without field paths', async () => {
     await page.locator('[data-testid="wizard-type-filter"] [data-testid="all"]').click();
-    await page.locator('[data-testid="wizard-instance-type"] button').first().click();
-    await page.getByRole('option', { name: /^ml\.c5\.xlarge/ }).first().click();
+    await chooseType(page, 'ml.c5.xlarge');
     await page.locator('[data-testid="wizard-count"] input').fill('50');
     await page.locator('[data-testid="capacity-check-problem"]').first().waitFor();
     const problems = await page.locator('[data-testid="capacity-check-problem"]').allInnerTexts();
