@@ -5,6 +5,7 @@ import { DAEMON_SET } from './daemon-set.js';
 import { DEPLOYMENT } from './deployment.js';
 import { EVENT } from './event.js';
 import { HYPERPOD_NODE_CLASS } from './hyperpod-node-class.js';
+import { HYPERPOD_PYTORCH_JOB } from './hyperpod-pytorch-job.js';
 import { JOB } from './job.js';
 import type { KubeKind, KubeResource } from './kind.js';
 import { NAMESPACE } from './namespace.js';
@@ -13,6 +14,8 @@ import { NODE_POOL } from './node-pool.js';
 import { PERSISTENT_VOLUME } from './persistent-volume.js';
 import { PERSISTENT_VOLUME_CLAIM } from './persistent-volume-claim.js';
 import { POD } from './pod.js';
+import { RAY_CLUSTER } from './ray-cluster.js';
+import { RAY_JOB } from './ray-job.js';
 import { SECRET } from './secret.js';
 import { SERVICE_ACCOUNT } from './service-account.js';
 
@@ -37,6 +40,9 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
   CLUSTER_ROLE_BINDING,
   HYPERPOD_NODE_CLASS,
   NODE_POOL,
+  HYPERPOD_PYTORCH_JOB,
+  RAY_JOB,
+  RAY_CLUSTER,
 ] as KubeKind[];
 
 const BY_TYPE = new Map(KNOWN_KINDS.map((k) => [`${k.apiVersion} ${k.kind}`, k]));
