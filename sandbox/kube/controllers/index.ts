@@ -19,6 +19,7 @@ import { runReplicaSets } from './replicasets.js';
 import { schedule } from './scheduler.js';
 import { runServices } from './services.js';
 import { runStatefulSets } from './statefulsets.js';
+import { runTrainingOperator } from './training-operator.js';
 import { bindVolumes } from './volume-binding.js';
 
 export interface ControllerContext {
@@ -49,8 +50,9 @@ export function bootstrapCluster(cluster: KubeCluster, ctx: ControllerContext): 
 
 /**
  * Every sandbox tick, for every live cluster, in the order the real control loops settle: nodes
- * and add-ons from the AWS side, node lifecycle, volume binding, the workload controllers, HyperPod's
- * Karpenter (when autoscaling is on), the scheduler, the
+ * and add-ons from the AWS side, node lifecycle, volume binding, the workload controllers, the
+ * operators of custom resources (HyperPod training, KubeRay), HyperPod's Karpenter (when
+ * autoscaling is on), the scheduler, the
  * kubelets, services and endpoints, then garbage collection. Each step is an idempotent function of
  * the stored objects and sandbox time.
  */
@@ -70,6 +72,8 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runStatefulSets(cluster);
   runDaemonSets(cluster);
   runJobs(cluster);
+  // The add-on operators' custom resources (only while their CRDs are served).
+  runTrainingOperator(cluster);
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);
