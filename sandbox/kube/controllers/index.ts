@@ -14,6 +14,8 @@ import { landHfDownloads } from './hf-download.js';
 import { runJobs } from './jobs.js';
 import { runKarpenter } from './karpenter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
+import { runRayClusters } from './kuberay-clusters.js';
+import { runRayJobs } from './kuberay-jobs.js';
 import { runKubelets } from './pod-lifecycle.js';
 import { runReplicaSets } from './replicasets.js';
 import { schedule } from './scheduler.js';
@@ -71,8 +73,11 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runReplicaSets(cluster);
   runStatefulSets(cluster);
   runDaemonSets(cluster);
+  // The operators of custom resources, only while their CRDs are served. A RayJob's cluster and
+  // submitter Job get their pods in the same pass.
+  runRayJobs(cluster);
+  runRayClusters(cluster);
   runJobs(cluster);
-  // The add-on operators' custom resources (only while their CRDs are served).
   runTrainingOperator(cluster);
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);

@@ -128,7 +128,9 @@ function lossCurve(ctx: TrainingRun, steps: number): (i: number) => number {
 function trainingRun(pod: KubeObject, container: Any, run: number, steps: number, periodMs: number): TrainingRun {
   const limits = { ...((container.resources?.requests ?? {}) as Any), ...((container.resources?.limits ?? {}) as Any) };
   const gpus = Math.max(Number(limits['nvidia.com/gpu'] ?? 0), Number(limits['aws.amazon.com/neuroncore'] ?? 0), Number(limits['aws.amazon.com/neuron'] ?? 0)) || 0;
-  const jobName = literalEnv(container, 'JOB_NAME');
+  // The job a trainer belongs to: what the training operator tells it, else what its pod is labelled with (a RayJob's submitter, a batch Job).
+  const labels = pod.metadata.labels ?? {};
+  const jobName = literalEnv(container, 'JOB_NAME') ?? labels.HPJob ?? labels['ray.io/originated-from-cr-name'] ?? labels['batch.kubernetes.io/job-name'];
   const nproc = Math.max(1, gpus);
   const rank = Number(literalEnv(container, 'NODE_RANK') ?? 0) || 0;
   const pods = Math.max(1, Number(literalEnv(container, 'WORLD_SIZE') ?? 1) || 1);
