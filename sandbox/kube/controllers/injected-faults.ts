@@ -28,21 +28,20 @@ export interface InjectedFault {
   reason?: string;
 }
 
-/** The injected fault of one run of a container (the first one, which ends or freezes it). */
-export function injectedFault(pod: KubeObject, container: string, run: number): InjectedFault | undefined {
+/** The faults injected into one run of a container, earliest first (a hang, then the kill that ends the frozen process). */
+export function injectedFaults(pod: KubeObject, container: string, run: number): InjectedFault[] {
   const raw = pod.metadata.annotations?.[FAULTS_ANNOTATION];
-  if (!raw) return undefined;
+  if (!raw) return [];
   let list: unknown;
   try {
     list = JSON.parse(raw);
   } catch {
-    return undefined;
+    return [];
   }
-  if (!Array.isArray(list)) return undefined;
-  const found = (list as Any[])
+  if (!Array.isArray(list)) return [];
+  return (list as Any[])
     .filter((f) => f && f.container === container && f.run === run && ['crash', 'hang', 'restart'].includes(f.kind) && Number.isFinite(f.afterMs) && f.afterMs >= 0)
-    .sort((a, b) => a.afterMs - b.afterMs)[0];
-  return found as InjectedFault | undefined;
+    .sort((a, b) => a.afterMs - b.afterMs) as InjectedFault[];
 }
 
 /** Records a fault for the current run of a container of a stored pod; returns the updated pod. */

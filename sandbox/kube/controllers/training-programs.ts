@@ -1,5 +1,5 @@
 import type { KubeObject } from '../types.js';
-import { injectedFault } from './injected-faults.js';
+import { injectedFaults } from './injected-faults.js';
 import { annotationNumber, commandLine, inRange, literalEnv, periodic, PREFIX, type Line, type Program } from './program-lines.js';
 import { RECIPES, textAt, type Recipe, type Text, type TrainingRun } from './training-recipes.js';
 import { unit, type Any } from './util.js';
@@ -66,8 +66,9 @@ export function trainingProgram(pod: KubeObject, container: Any, run: number, va
   const hang = scenarioStep(a, 'hang', ctx);
   if (hang !== undefined && (steps <= 0 || hang < steps)) hangs.push({ kind: 'hang', atMs: stepAt(hang), lastStep: hang });
   const kills: Ending[] = [];
-  const injected = injectedFault(pod, String(container.name), run);
-  if (injected) (injected.kind === 'hang' ? hangs : kills).push({ kind: injected.kind, atMs: injected.afterMs, lastStep: Math.floor((injected.afterMs - recipe.warmupMs) / period), ...(injected.reason ? { reason: injected.reason } : {}) });
+  for (const injected of injectedFaults(pod, String(container.name), run)) {
+    (injected.kind === 'hang' ? hangs : kills).push({ kind: injected.kind, atMs: injected.afterMs, lastStep: Math.floor((injected.afterMs - recipe.warmupMs) / period), ...(injected.reason ? { reason: injected.reason } : {}) });
+  }
   const first = (list: Ending[]) => [...list].sort((x, y) => x.atMs - y.atMs)[0];
   const frozen = first(hangs);
   const natEnd = first(natural);
