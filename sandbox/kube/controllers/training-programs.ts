@@ -25,6 +25,14 @@ export type TrainingVariant = (typeof TRAINING_VARIANTS)[number];
 
 export const isTrainingVariant = (name: string): name is TrainingVariant => (TRAINING_VARIANTS as readonly string[]).includes(name);
 
+/** The metrics every trainer's step line carries (the shared contract), wherever the tool's own text puts them. */
+export const METRIC_LINE = /\bstep=(\d+) loss=([\d.]+) tokens\/s=([\d.]+) lr=([\d.]+(?:e[+-]?\d+)?)/;
+
+export function parseMetricLine(text: string): { step: number; loss: number; tokensPerSecond: number; lr: number } | undefined {
+  const m = METRIC_LINE.exec(text);
+  return m ? { step: Number(m[1]), loss: Number(m[2]), tokensPerSecond: Number(m[3]), lr: Number(m[4]) } : undefined;
+}
+
 /** The recipe a command line runs, when it is one the sandbox knows. */
 export function trainingVariantOf(container: Any): Exclude<TrainingVariant, 'training'> | undefined {
   const line = commandLine(container);
@@ -81,7 +89,7 @@ export function trainingProgram(pod: KubeObject, container: Any, run: number, va
   return {
     lines(t0, from, until) {
       const before = (l: Line) => l.at <= t0 + printedUntil;
-      const preamble = recipe.preamble(ctx).map((l) => ({ at: t0 + l.offset, text: textAt(l.text, t0 + l.offset) }));
+      const preamble = [...recipe.preamble(ctx), ...mlflowLines(container, recipe)].map((l) => ({ at: t0 + l.offset, text: textAt(l.text, t0 + l.offset) }));
       const firstStep = t0 + recipe.warmupMs;
       const stepLines = periodic(firstStep, from, Math.min(until, t0 + printedUntil), period, 1, lastStep, (i) => recipe.step(i, metrics(i), ctx, firstStep + i * period));
       const at = end ? t0 + end.atMs : 0;
@@ -106,6 +114,15 @@ function endingLines(recipe: Recipe, end: Ending, ctx: TrainingRun, last: { loss
   // A frozen process killed from outside prints nothing of its own.
   if (end.kind === 'crash') return wasFrozen ? [] : recipe.crash(ctx, end.lastStep + 1);
   return [`[hyperpod-elastic-agent] stopping the training processes of rank ${ctx.rank} (${end.reason ?? 'restart requested'}): sending SIGTERM, restarting in place`];
+}
+
+/** A trainer given MLFLOW_TRACKING_URI says where its metrics go (the managed MLflow simulation records them). */
+function mlflowLines(container: Any, recipe: Recipe): Array<{ offset: number; text: string }> {
+  const uri = literalEnv(container, 'MLFLOW_TRACKING_URI');
+  if (!uri) return [];
+  const experiment = literalEnv(container, 'MLFLOW_EXPERIMENT_NAME') ?? 'Default';
+  const run = literalEnv(container, 'MLFLOW_RUN_NAME') ?? literalEnv(container, 'JOB_NAME') ?? 'run';
+  return [{ offset: Math.max(0, recipe.warmupMs - 200), text: `mlflow: logging metrics to ${uri} (experiment "${experiment}", run "${run}")` }];
 }
 
 /** The step a scenario annotation names, when it applies to this pod's rank. */
