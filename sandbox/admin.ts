@@ -59,7 +59,7 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
   }
 
   const trainingFault = KUBE_TRAINING_FAULT.exec(url.pathname.replace(/\/+$/, ''));
-  if (trainingFault && method === 'POST') return injectIntoTraining(req, decodeURIComponent(trainingFault[1]!), body);
+  if (trainingFault && method === 'POST') return injectIntoTraining(req, safeDecode(trainingFault[1]!), body);
 
   switch (route) {
     case 'GET /_sandbox/health':
@@ -132,6 +132,14 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
       return problem(404, `no sandbox admin route ${route}; see docs/SANDBOX.md`);
   }
 }
+
+const safeDecode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 
 /** `POST /_sandbox/kube/<cluster>/faults/training`: crash or hang one rank of a HyperPodPyTorchJob (training-faults.ts). */
 function injectIntoTraining(req: AdminRequest, clusterName: string, body: unknown): RawHttpResponse {

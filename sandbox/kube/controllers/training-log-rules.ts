@@ -67,7 +67,13 @@ export function rulesOf(spec: Any): Rule[] {
   return out;
 }
 
-const COMPARE: Record<string, (a: number, b: number) => boolean> = { gt: (a, b) => a > b, gteq: (a, b) => a >= b, lt: (a, b) => a < b, lteq: (a, b) => a <= b, eq: (a, b) => a === b };
+const COMPARE = new Map<string, (a: number, b: number) => boolean>([
+  ['gt', (a, b) => a > b],
+  ['gteq', (a, b) => a >= b],
+  ['lt', (a, b) => a < b],
+  ['lteq', (a, b) => a <= b],
+  ['eq', (a, b) => a === b],
+]);
 
 /** The verdicts of the rules on a running training container's current run (nothing is wrong → []). */
 export function evaluateRules(cluster: KubeCluster, pod: KubeObject, container: Any, status: Any | undefined, rules: Rule[], now: number): Verdict[] {
@@ -105,7 +111,7 @@ function hanging(rule: Rule, read: (from: number, until: number) => Line[], star
 
 /** The last matches' values when all of them compare true against the threshold (SLOW), else undefined. */
 function slowValues(rule: Rule, read: (from: number, until: number) => Line[], start: number, now: number): string | undefined {
-  const compare = COMPARE[rule.operator] ?? COMPARE.gt!;
+  const compare = COMPARE.get(rule.operator) ?? COMPARE.get('gt')!;
   let values: number[] = [];
   // Widen the look-back until it holds enough data points (or reaches the start of the run).
   for (let window = 60_000; ; window *= 4) {
