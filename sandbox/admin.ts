@@ -2,10 +2,13 @@ import { z } from 'zod';
 import type { CallLog } from './core/calls.js';
 import { faultSchema } from './core/faults.js';
 import type { RawHttpResponse, SandboxRuntime, ServiceModule } from './core/service.js';
+import type { KubeCluster } from './kube/cluster.js';
+import { injectTrainingFault, TrainingFaultError, trainingFaultSchema } from './kube/controllers/training-faults.js';
 
 /**
  * The sandbox's own admin API (`/_sandbox/*`, never used by product code): call log, inventory,
- * faults, clock and reset. Plain JSON, unsigned: it only ever listens on loopback.
+ * faults (also into the workloads of a sandbox EKS cluster: `/_sandbox/kube/<cluster>/faults/…`),
+ * clock and reset. Plain JSON, unsigned: it only ever listens on loopback.
  */
 export interface AdminRequest {
   method: string;
@@ -15,7 +18,11 @@ export interface AdminRequest {
   calls: CallLog;
   services: ServiceModule[];
   tick: () => void;
+  /** The Kubernetes side of the sandbox EKS clusters (absent: no `/_sandbox/kube/*` routes). */
+  kube?: { clusterNamed(name: string, region?: string): KubeCluster | 'ambiguous' | undefined };
 }
+
+const KUBE_TRAINING_FAULT = /^\/_sandbox\/kube\/([^/]+)\/faults\/training$/;
 
 const clockSchema = z
   .object({
@@ -50,6 +57,9 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
   } catch {
     return problem(400, 'request body is not valid JSON');
   }
+
+  const trainingFault = KUBE_TRAINING_FAULT.exec(url.pathname.replace(/\/+$/, ''));
+  if (trainingFault && method === 'POST') return injectIntoTraining(req, safeDecode(trainingFault[1]!), body);
 
   switch (route) {
     case 'GET /_sandbox/health':
@@ -120,5 +130,32 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
 
     default:
       return problem(404, `no sandbox admin route ${route}; see docs/SANDBOX.md`);
+  }
+}
+
+const safeDecode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** `POST /_sandbox/kube/<cluster>/faults/training`: crash or hang one rank of a HyperPodPyTorchJob (training-faults.ts). */
+function injectIntoTraining(req: AdminRequest, clusterName: string, body: unknown): RawHttpResponse {
+  const parsed = trainingFaultSchema.safeParse(body);
+  if (!parsed.success) return problem(400, zodDetail(parsed.error));
+  const cluster = req.kube?.clusterNamed(clusterName, parsed.data.region);
+  if (cluster === 'ambiguous') return problem(400, `EKS clusters named ${clusterName} live in several Regions: name one with "region"`);
+  if (!cluster) return problem(404, `no live sandbox EKS cluster named ${clusterName}${parsed.data.region ? ` in ${parsed.data.region}` : ''}`);
+  try {
+    const injected = injectTrainingFault(cluster, parsed.data);
+    // The next pass of the controllers (at most 100 ms of sandbox time away) ends or freezes the process.
+    req.tick();
+    req.runtime.store.markDirty();
+    return json(201, { cluster: clusterName, ...injected });
+  } catch (err) {
+    if (err instanceof TrainingFaultError) return problem(err.status, err.message);
+    throw err;
   }
 }

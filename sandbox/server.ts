@@ -135,7 +135,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
     if (url.pathname.startsWith('/_sandbox/') || url.pathname === '/_sandbox') {
       tick();
-      const out = await handleAdmin({ method: req.method ?? 'GET', url, body, runtime, calls, services, tick: runTick });
+      const out = await handleAdmin({ method: req.method ?? 'GET', url, body, runtime, calls, services, tick: runTick, kube });
       send(res, out);
       return;
     }

@@ -59,6 +59,17 @@ export class KubernetesApis {
     }
   }
 
+  /**
+   * The Kubernetes side of a live EKS cluster by name, for the admin API: `ambiguous` when clusters
+   * of that name live in several Regions and none was named.
+   */
+  clusterNamed(name: string, region?: string): KubeCluster | 'ambiguous' | undefined {
+    const state = this.runtime.store.state;
+    const found = listLiveEksClusters(state).filter((c) => c.name === name && (region === undefined || c.region === region));
+    if (found.length > 1) return 'ambiguous';
+    return found[0] ? this.clusterHandle(state, found[0]) : undefined;
+  }
+
   /** Serves an HTTPS request; false when the path is not a cluster endpoint. */
   async serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const m = ENDPOINT_PATH.exec(req.url ?? '/');

@@ -14,11 +14,14 @@ import { landHfDownloads } from './hf-download.js';
 import { runJobs } from './jobs.js';
 import { runKarpenter } from './karpenter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
+import { runRayClusters } from './kuberay-clusters.js';
+import { runRayJobs } from './kuberay-jobs.js';
 import { runKubelets } from './pod-lifecycle.js';
 import { runReplicaSets } from './replicasets.js';
 import { schedule } from './scheduler.js';
 import { runServices } from './services.js';
 import { runStatefulSets } from './statefulsets.js';
+import { runTrainingOperator } from './training-operator.js';
 import { bindVolumes } from './volume-binding.js';
 
 export interface ControllerContext {
@@ -49,8 +52,9 @@ export function bootstrapCluster(cluster: KubeCluster, ctx: ControllerContext): 
 
 /**
  * Every sandbox tick, for every live cluster, in the order the real control loops settle: nodes
- * and add-ons from the AWS side, node lifecycle, volume binding, the workload controllers, HyperPod's
- * Karpenter (when autoscaling is on), the scheduler, the
+ * and add-ons from the AWS side, node lifecycle, volume binding, the workload controllers, the
+ * operators of custom resources (HyperPod training, KubeRay), HyperPod's Karpenter (when
+ * autoscaling is on), the scheduler, the
  * kubelets, services and endpoints, then garbage collection. Each step is an idempotent function of
  * the stored objects and sandbox time.
  */
@@ -69,7 +73,12 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runReplicaSets(cluster);
   runStatefulSets(cluster);
   runDaemonSets(cluster);
+  // The operators of custom resources, only while their CRDs are served. A RayJob's cluster and
+  // submitter Job get their pods in the same pass.
+  runRayJobs(cluster);
+  runRayClusters(cluster);
   runJobs(cluster);
+  runTrainingOperator(cluster);
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);

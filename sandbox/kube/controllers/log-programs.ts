@@ -1,16 +1,26 @@
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { hfDownloadArgv, hfDownloadProgram } from './hf-download.js';
+import { inRange, periodic, PREFIX, type Program } from './program-lines.js';
+import { isRayJobSubmit, isRayStart, raySubmitProgram, rayNodeProgram } from './ray-programs.js';
 import { parseScript, scriptOf, timelineOf } from './shell-script.js';
+import { isTrainingVariant, trainingProgram, trainingVariantOf } from './training-programs.js';
 import { unit, type Any } from './util.js';
 
 /**
  * What a container "runs" in the sandbox. The pod annotation `sandbox.instantstart.dev/program`
- * (or `sandbox.instantstart.dev/program.<container>` for one container) picks it, else the image:
+ * (or `sandbox.instantstart.dev/program.<container>` for one container) picks it, else the command,
+ * else the image:
  *
- * - `training` (images with pytorch, training, nemo, megatron, torchrun, deepspeed): a banner, then
- *   every `step-seconds` (default 10) `step=N loss=… tokens/s=… lr=…` with a falling loss; after
- *   `steps` steps (annotation, default 100) it saves a checkpoint and exits 0.
+ * - `training` and its variants `torchrun`, `llamafactory`, `swift`, `megatron`, `verl`
+ *   (training-programs.ts): chosen by a command that runs `torchrun`/`hyperpodrun`,
+ *   `llamafactory-cli train`, `swift sft`, `megatron rlhf|sft|pt` or `verl.trainer.main_ppo`, or by
+ *   an image with pytorch, training, nemo, megatron, torchrun, deepspeed: start-up lines (NCCL, an
+ *   "Experiment configuration" banner), then every `step-seconds` (default 10) a metrics line with
+ *   `step=N loss=… tokens/s=… lr=…`, the loss falling; after `steps` steps (default 100) it saves a
+ *   checkpoint and exits 0. Crash, hang and slow scenarios by annotation.
+ * - `ray` (a command `ray start …`) and `ray-submit` (`ray job submit … -- <entrypoint>`),
+ *   ray-programs.ts: Ray's start-up, then blocking; the submitter tails the entrypoint's trainer.
  * - `server` (nginx, vllm, tgi, triton, inference, server, httpd, envoy): start-up lines, then a
  *   request line every 5 s; never exits.
  * - `failing` (images with fail or crash): starts, prints an error, exits `exit-code` (default 1)
@@ -26,18 +36,10 @@ import { unit, type Any } from './util.js';
  *   a `while true` loop repeats; with no command, or an unknown one, it prints one line and runs
  *   until stopped.
  *
- * Lines are a pure function of (pod uid, container, restart, time), so logs need no storage.
+ * Lines are a pure function of (pod uid, container, restart, time) — and of what the pod says about
+ * them, its annotations included (faults injected into a run are recorded there) — so logs need no storage.
  */
-export interface Program {
-  /** Lines of a run that started at `startMs`, with times in [fromMs, untilMs]. */
-  lines(startMs: number, fromMs: number, untilMs: number): Array<{ at: number; text: string }>;
-  /** Milliseconds after start when the process exits; undefined = runs until stopped. */
-  exitAfterMs?: number;
-  exitCode: number;
-}
-
-const PREFIX = 'sandbox.instantstart.dev/';
-type Line = { at: number; text: string };
+export type { Program } from './program-lines.js';
 
 export function programKind(pod: KubeObject, container: Any): string {
   const a = pod.metadata.annotations ?? {};
@@ -45,6 +47,10 @@ export function programKind(pod: KubeObject, container: Any): string {
   if (chosen) return chosen === 'sleep' ? 'command' : chosen;
   // What a container runs says more than its image's name (the download image may be an inference server's).
   if (hfDownloadArgv(container)) return 'hf-download';
+  if (isRayJobSubmit(container)) return 'ray-submit';
+  if (isRayStart(container)) return 'ray';
+  const recipe = trainingVariantOf(container);
+  if (recipe) return recipe;
   const image = String(container.image ?? '').toLowerCase();
   if (/fail|crash/.test(image)) return 'failing';
   // An operator's image (quay.io/kuberay/operator, …-controller): a controller applied from manifests.
@@ -61,9 +67,13 @@ export function programOf(pod: KubeObject, container: Any, run: number, cluster?
     return Number.isFinite(v) && v >= 0 ? v : fallback;
   };
   const seed = `${pod.metadata.uid}|${container.name}|${run}`;
-  switch (programKind(pod, container)) {
-    case 'training':
-      return training(seed, container, Math.floor(num('steps', 100)), Math.max(1, num('step-seconds', 10)) * 1000);
+  const kind = programKind(pod, container);
+  if (isTrainingVariant(kind)) return trainingProgram(pod, container, run, kind);
+  switch (kind) {
+    case 'ray':
+      return rayNodeProgram(pod, container);
+    case 'ray-submit':
+      return raySubmitProgram(pod, container, run);
     case 'server':
       return server(seed, container);
     case 'failing':
@@ -77,42 +87,6 @@ export function programOf(pod: KubeObject, container: Any, run: number, cluster?
     default:
       return command(pod, container);
   }
-}
-
-/** Lines `at = start + i * period` for i ≥ first, restricted to [from, until] without walking the whole run. */
-function periodic(start: number, from: number, until: number, period: number, first: number, last: number, line: (i: number) => string): Line[] {
-  const out: Line[] = [];
-  for (let i = Math.max(first, Math.ceil((from - start) / period)); i <= last && start + i * period <= until; i++) out.push({ at: start + i * period, text: line(i) });
-  return out;
-}
-
-const inRange = (lines: Line[], from: number, until: number) => lines.filter((l) => l.at >= from && l.at <= until);
-
-function training(seed: string, container: Any, steps: number, period: number): Program {
-  const gpus = Number(container.resources?.limits?.['nvidia.com/gpu'] ?? container.resources?.requests?.['nvidia.com/gpu'] ?? 0);
-  const neuron = Number(container.resources?.limits?.['aws.amazon.com/neuron'] ?? 0);
-  const world = Math.max(1, gpus, neuron);
-  const start = 2.2 + unit(seed) * 1.4;
-  const floor = 0.9 + unit(`${seed}|floor`) * 0.5;
-  const tau = Math.max(30, steps / 3);
-  const throughput = Math.round((9_000 + unit(`${seed}|tp`) * 6_000) * world);
-  const loss = (i: number) => floor + (start - floor) * Math.exp(-i / tau) + (unit(`${seed}|${i}`) - 0.5) * 0.02;
-  const last = steps > 0 ? steps : Number.MAX_SAFE_INTEGER;
-  const doneAt = steps * period + 1000;
-  return {
-    lines(t0, from, until) {
-      const banner = [
-        { at: t0, text: `[sandbox training] image=${container.image} world_size=${world} steps=${steps > 0 ? steps : 'unlimited'}` },
-        { at: t0, text: `Initializing process group: backend=${neuron ? 'xla' : gpus ? 'nccl' : 'gloo'} world_size=${world} rank=0` },
-        { at: t0 + 500, text: 'Loaded dataset: 128 shards, 4.1B tokens; tokenizer ready' },
-      ];
-      const stepLines = periodic(t0, from, until, period, 1, last, (i) => `step=${i} loss=${loss(i).toFixed(4)} tokens/s=${Math.round(throughput * (0.97 + unit(`${seed}|t${i}`) * 0.06))} lr=3.0e-04`);
-      const end = steps > 0 ? [{ at: t0 + doneAt, text: `Training complete: ${steps} steps, final loss ${loss(steps).toFixed(4)}; checkpoint saved to /checkpoints/step-${steps}` }] : [];
-      return [...inRange(banner, from, until), ...stepLines, ...inRange(end, from, until)];
-    },
-    ...(steps > 0 ? { exitAfterMs: doneAt + 1000 } : {}),
-    exitCode: 0,
-  };
 }
 
 function server(seed: string, container: Any): Program {
