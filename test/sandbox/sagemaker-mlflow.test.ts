@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { HttpRequest } from '@smithy/protocol-http';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { SANDBOX_ACCESS_KEY_ID, SANDBOX_SECRET_ACCESS_KEY } from '../../sandbox/core/credentials.js';
+import { mlflowCall, type MlflowCallOptions } from '../helpers/mlflow.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const trust = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }] });
@@ -17,32 +13,7 @@ describe('sandbox SageMaker MLflow tracking servers and their MLflow API', () =>
   let sb: TestSandbox;
   let roleArn = '';
 
-  /** A call to the MLflow endpoint, signed as the sagemaker-mlflow plugin signs (or not, or with another secret). */
-  async function mlflow(method: 'GET' | 'POST', path: string, options: { arn: string; body?: unknown; query?: Record<string, string>; sign?: 'good' | 'none' | 'wrong-secret'; region?: string }) {
-    const url = new URL(sb.url);
-    const body = options.body === undefined ? '' : JSON.stringify(options.body);
-    const query = options.query ?? {};
-    const headers: Record<string, string> = {
-      host: url.host,
-      'x-amz-content-sha256': createHash('sha256').update(body).digest('hex'),
-      'x-mlflow-sm-tracking-server-arn': options.arn,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    };
-    let sent = headers;
-    if ((options.sign ?? 'good') !== 'none') {
-      const secretAccessKey = options.sign === 'wrong-secret' ? 'not-the-secret' : SANDBOX_SECRET_ACCESS_KEY;
-      const signer = new SignatureV4({ service: 'sagemaker-mlflow', region: options.region ?? 'us-west-2', sha256: Sha256, credentials: { accessKeyId: SANDBOX_ACCESS_KEY_ID, secretAccessKey } });
-      const signed = await signer.sign(new HttpRequest({ method, protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: `/api/2.0/mlflow/${path}`, query, headers, ...(body ? { body } : {}) }));
-      sent = signed.headers;
-    }
-    const qs = new URLSearchParams(query).toString().replaceAll('+', '%20');
-    const res = await fetch(`${sb.url}/api/2.0/mlflow/${path}${qs ? `?${qs}` : ''}`, {
-      method,
-      headers: Object.fromEntries(Object.entries(sent).filter(([k]) => k !== 'host')),
-      ...(body ? { body } : {}),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  }
+  const mlflow = (method: 'GET' | 'POST', path: string, options: MlflowCallOptions) => mlflowCall(sb.url, method, path, options);
 
   const describeServer = async (name: string) => (await sb.aws(['sagemaker', 'describe-mlflow-tracking-server', '--tracking-server-name', name])).json;
   const createServer = (name: string, extra: string[] = []) =>
