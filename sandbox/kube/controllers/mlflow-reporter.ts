@@ -65,18 +65,19 @@ const TRACKING_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:mlflow-trackin
 export function reportToMlflow(cluster: KubeCluster, state: SandboxState, runtime: SandboxRuntime | undefined): void {
   const now = cluster.now();
   let changed = false;
+  const candidates = cluster.objects.select(T.pods, undefined, (p) => Boolean((p.status as Any | undefined)?.startTime) && ((p.spec as Any)?.containers ?? []).some(mentionsMlflow)).items;
+  const reported = runsReportedFrom(state, cluster.arn);
+  // Most clusters have no trainer reporting to MLflow: nothing more to read.
+  if (candidates.length === 0 && reported.length === 0) return;
   /** Pod uid → phase, of every pod: who may take a run over, and whose trainer is gone. */
   const live = new Map<string, string>();
-  const candidates = cluster.objects.select(T.pods, undefined, (p) => {
-    live.set(p.metadata.uid!, String((p.status as Any | undefined)?.phase ?? 'Pending'));
-    return Boolean((p.status as Any | undefined)?.startTime) && ((p.spec as Any)?.containers ?? []).some(mentionsMlflow);
-  }).items;
+  cluster.objects.scan(T.pods, undefined, (p) => live.set(p.metadata.uid!, String((p.status as Any | undefined)?.phase ?? 'Pending')));
   for (const pod of candidates) {
     const reporter = reporterOf(cluster, pod);
     if (reporter && report(cluster, state, reporter, live, now)) changed = true;
   }
   // A trainer whose pod is gone while its run was RUNNING was stopped (the job was deleted, the pod evicted).
-  for (const run of runsReportedFrom(state, cluster.arn)) {
+  for (const run of reported) {
     const source = reporterSourceOf(run)!;
     if (runStatusOf(run) !== 'RUNNING' || live.has(source.uid)) continue;
     setRunStatus(run, 'KILLED', now);
