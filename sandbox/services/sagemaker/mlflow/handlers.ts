@@ -85,7 +85,12 @@ function paged<T>(items: T[], input: Input, size: number | undefined): { items: 
   return { items: slice, ...(next ? { next_page_token: next } : {}) };
 }
 
-const runIdOf = (input: Input) => text(input, 'run_id') ?? text(input, 'run_uuid') ?? (() => { throw missingParameter('run_id'); })();
+/** `run_id`, or the deprecated `run_uuid` older clients send. */
+function runIdOf(input: Input): string {
+  const id = text(input, 'run_id') ?? text(input, 'run_uuid');
+  if (id === undefined) throw missingParameter('run_id');
+  return id;
+}
 
 function runStatus(v: string | undefined): RunStatus | undefined {
   if (v === undefined) return undefined;
