@@ -24,6 +24,7 @@ import { decodeAwsChunked } from './protocols/aws-chunked.js';
 import { SERVICES } from './services/index.js';
 import { serveOidcIssuer } from './services/eks/oidc-issuer.js';
 import { serveHuggingFace } from './services/huggingface/http.js';
+import { isMlflowRequest, serveMlflow } from './services/sagemaker/mlflow/public.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -161,6 +162,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       headers,
       body,
     };
+    // SageMaker managed MLflow's REST API: signed for `sagemaker-mlflow`, answered in MLflow's JSON, not an AWS protocol.
+    if (isMlflowRequest(raw, rawQuery)) {
+      tick();
+      const call = serveMlflow(raw, rawQuery, runtime);
+      calls.record(callEntryAt(clock, 'sagemaker-mlflow', call.operation, call.region, call.input, call.response.status, call.errorCode));
+      if (call.wrote) store.markDirty();
+      send(res, call.response);
+      return;
+    }
     const out = await dispatchAws(raw, rawQuery, () => req.socket.destroyed);
     if (out) send(res, out);
   }

@@ -7,6 +7,7 @@ import { HyperPodGroupsAdapter } from './aws/hyperpod-groups.js';
 import { HyperPodNodesAdapter } from './aws/hyperpod-nodes.js';
 import { IamOidcProviders } from './aws/iam-oidc-providers.js';
 import { IamRoles } from './aws/iam-roles.js';
+import { MlflowAdapter } from './aws/mlflow.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
 import { StorageAdapter } from './aws/storage.js';
@@ -27,6 +28,7 @@ export class Cloud implements CloudPort {
   readonly storage: StorageAdapter;
   readonly hyperpodGroups: HyperPodGroupsAdapter;
   readonly hyperpodNodes: HyperPodNodesAdapter;
+  readonly mlflow: MlflowAdapter;
   private account?: Promise<string>;
   private readonly kubeClients: KubeClients;
 
@@ -40,6 +42,7 @@ export class Cloud implements CloudPort {
     this.storage = new StorageAdapter(clients);
     this.hyperpodGroups = new HyperPodGroupsAdapter(clients);
     this.hyperpodNodes = new HyperPodNodesAdapter(clients);
+    this.mlflow = new MlflowAdapter(clients);
     this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), { requestMs: clients.timeouts.requestMs });
   }
 

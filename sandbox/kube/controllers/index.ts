@@ -13,6 +13,7 @@ import { syncHyperPodNodes } from './hyperpod-nodes.js';
 import { landHfDownloads } from './hf-download.js';
 import { runJobs } from './jobs.js';
 import { runKarpenter } from './karpenter.js';
+import { reportToMlflow } from './mlflow-reporter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
 import { runRayClusters } from './kuberay-clusters.js';
 import { runRayJobs } from './kuberay-jobs.js';
@@ -85,6 +86,7 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runKubelets(cluster, { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) });
   // What the containers just wrote to their S3 volumes lands before anyone sees them finished.
   landHfDownloads(cluster);
+  reportToMlflow(cluster, ctx.state, ctx.runtime as SandboxRuntime | undefined);
   runServices(cluster, setup.serviceCidr);
   collectGarbage(cluster);
   expireEvents(cluster);

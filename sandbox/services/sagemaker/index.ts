@@ -4,6 +4,7 @@ import type { ServiceModule } from '../../core/service.js';
 import type { SandboxState } from '../../core/store.js';
 import { trainingPlanInventory, trainingPlanOperations, trainingPlanTick } from './training-plans/public.js';
 import { hyperpodTick } from './controller.js';
+import { mlflowInventory, mlflowOperations, mlflowTick } from './mlflow/public.js';
 import { nodeFaultApplier } from './node-faults.js';
 import { addTagsOp, deleteTagsOp, listTagsOp } from './ops-tags.js';
 import { batchAddClusterNodesOp } from './ops-add.js';
@@ -58,7 +59,7 @@ function hyperpodInventory(state: SandboxState): Record<string, unknown[]> {
   return { clusters, nodes };
 }
 
-/** SageMaker: HyperPod clusters (this module) and training plans (their own files). */
+/** SageMaker: HyperPod clusters (this module), training plans and managed MLflow tracking servers (their own folders). */
 export const sagemaker: ServiceModule = {
   signingName: 'sagemaker',
   protocol: 'awsJson1_1',
@@ -66,6 +67,7 @@ export const sagemaker: ServiceModule = {
   errors: jsonRpcErrors('ValidationException'),
   operations: {
     ...trainingPlanOperations,
+    ...mlflowOperations,
     CreateCluster: createCluster,
     DescribeCluster: describeClusterOp,
     ListClusters: listClustersOp,
@@ -91,9 +93,10 @@ export const sagemaker: ServiceModule = {
     // Training plans first: a plan that turns Active or Expired is what HyperPod sees this tick.
     const plans = trainingPlanTick(ctx);
     const clusters = hyperpodTick(ctx);
-    return plans || clusters;
+    const mlflow = mlflowTick(ctx);
+    return plans || clusters || mlflow;
   },
   inventory(state) {
-    return { ...trainingPlanInventory(state), ...hyperpodInventory(state) };
+    return { ...trainingPlanInventory(state), ...hyperpodInventory(state), ...mlflowInventory(state) };
   },
 };
