@@ -208,10 +208,12 @@ export function hyperpodRecoveryBudget(job: KubeHyperPodPyTorchJob): RecoveryBud
   };
 }
 
-/** Healthy while it runs or after it succeeded; degraded while recovering or flagged by a log rule; failed once failed. */
-export function hyperpodPyTorchJobHealth(job: KubeHyperPodPyTorchJob): KubeHealth {
-  const s = hyperpodJobStatus(job);
-  const name = `HyperPodPyTorchJob ${job.metadata.name}`;
+/**
+ * A training job's health from its status view, the same for every kind: healthy while it runs or after it
+ * succeeded; degraded while recovering or flagged by a log rule; failed once failed. `says` words what only
+ * the kind knows (how it recovers, what it waits for).
+ */
+export function trainingJobHealth(name: string, s: TrainingStatus, says: { restarting: string; restartReason: string; pending: string }): KubeHealth {
   const why = s.message || s.reason;
   switch (s.phase) {
     case 'Succeeded':
@@ -221,13 +223,18 @@ export function hyperpodPyTorchJobHealth(job: KubeHyperPodPyTorchJob): KubeHealt
     case 'Failed':
       return health('failed', s.reason ?? 'failed', `${name} failed${why ? `: ${why}` : ''}.`);
     case 'Restarting':
-      return health('degraded', s.reason ?? 'restarting', `${name} is recovering from a fault${why ? ` (${why})` : ''}.`);
+      return health('degraded', says.restartReason, `${name} ${says.restarting}${why ? ` (${why})` : ''}.`);
     case 'Hanging':
     case 'Slow':
       return health('degraded', s.reason ?? s.phase.toLowerCase(), `${name} is ${s.phase.toLowerCase()}${why ? `: ${why}` : ''}.`);
     case 'Suspended':
       return health('transitional', 'suspended', `${name} is suspended.`);
     default:
-      return health('transitional', 'pending', `${name} is waiting for its pods.`);
+      return health('transitional', 'pending', `${name} ${says.pending}.`);
   }
+}
+
+export function hyperpodPyTorchJobHealth(job: KubeHyperPodPyTorchJob): KubeHealth {
+  const s = hyperpodJobStatus(job);
+  return trainingJobHealth(`HyperPodPyTorchJob ${job.metadata.name}`, s, { restarting: 'is recovering from a fault', restartReason: s.reason ?? 'restarting', pending: 'is waiting for its pods' });
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../kube-object.js';
 import type { RecoveryBudget } from '../schemas/training.js';
-import type { TrainingStatus } from './hyperpod-pytorch-job.js';
-import { health, kubeKind, num, parseBase, rec, str, time, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import { trainingJobHealth, type TrainingStatus } from './hyperpod-pytorch-job.js';
+import { kubeKind, num, parseBase, rec, str, time, type KubeHealth, type KubeResource, type Loose } from './kind.js';
 import { parseRayClusterSpec, RAY_API, RAY_INSTALLED_BY, type KubeRayCluster } from './ray-cluster.js';
 
 /**
@@ -107,21 +107,10 @@ export function rayJobRecoveryBudget(job: KubeRayJob): RecoveryBudget {
 }
 
 export function rayJobHealth(job: KubeRayJob): KubeHealth {
-  const s = rayJobStatus(job);
-  const name = `RayJob ${job.metadata.name}`;
-  const why = s.message || s.reason;
-  switch (s.phase) {
-    case 'Succeeded':
-      return health('healthy', 'succeeded', `${name} completed.`);
-    case 'Running':
-      return health('healthy', 'running', `${name} is running.`);
-    case 'Failed':
-      return health('failed', s.reason ?? 'failed', `${name} failed${why ? `: ${why}` : ''}.`);
-    case 'Restarting':
-      return health('degraded', 'retrying', `${name} is retrying on a new Ray cluster${why ? ` (${why})` : ''}.`);
-    case 'Suspended':
-      return health('transitional', 'suspended', `${name} is suspended.`);
-    default:
-      return health('transitional', 'pending', `${name} is ${job.status.jobDeploymentStatus ? `${job.status.jobDeploymentStatus.toLowerCase()}` : 'waiting for its Ray cluster'}.`);
-  }
+  const deployment = job.status.jobDeploymentStatus;
+  return trainingJobHealth(`RayJob ${job.metadata.name}`, rayJobStatus(job), {
+    restarting: 'is retrying on a new Ray cluster',
+    restartReason: 'retrying',
+    pending: `is ${deployment ? deployment.toLowerCase() : 'waiting for its Ray cluster'}`,
+  });
 }
