@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { makeKubeCluster, type KubeCluster } from '../../sandbox/kube/cluster.js';
-import { parseMetricLine } from '../../sandbox/kube/controllers/mlflow-reporter.js';
+import { metricsOfLine } from '../../sandbox/kube/controllers/mlflow-reporter.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
 import type { ClusterKubeState } from '../../sandbox/kube/objects.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
@@ -52,12 +52,12 @@ describe('simulated trainers report their metric lines to SageMaker managed MLfl
   after(async () => sb.dispose());
 
   it('reads the metrics of a line whatever prefix a recipe gives it', () => {
-    assert.deepEqual(parseMetricLine('[rank0]: step=12 loss=2.0413 tokens/s=11873 lr=3.0e-04'), [
+    assert.deepEqual(metricsOfLine('[rank0]: step=12 loss=2.0413 tokens/s=11873 lr=3.0e-04'), [
       { key: 'loss', step: 12, value: 2.0413 },
       { key: 'throughput', step: 12, value: 11873 },
       { key: 'learning_rate', step: 12, value: 0.0003 },
     ]);
-    assert.deepEqual(parseMetricLine('Loaded dataset: 128 shards'), []);
+    assert.deepEqual(metricsOfLine('Loaded dataset: 128 shards'), []);
   });
 
   it('logs rank 0 of a job as one run: loss going down, throughput and learning rate by step, FINISHED when the pod succeeds', async () => {
@@ -84,7 +84,10 @@ describe('simulated trainers report their metric lines to SageMaker managed MLfl
     const throughput = await mlflow.metricHistory({ trackingServerArn: arn, runId: run.id, metricKey: 'throughput' });
     assert.ok(throughput.points.length === 30 && throughput.points.every((p) => p.value > 5_000));
     const lr = await mlflow.metricHistory({ trackingServerArn: arn, runId: run.id, metricKey: 'learning_rate' });
-    assert.ok(lr.points.every((p) => p.value === 3e-4));
+    // The trainers warm the learning rate up, then decay it (cosine): positive throughout, ending well below its peak.
+    const peak = Math.max(...lr.points.map((p) => p.value));
+    assert.ok(lr.points.length === 30 && lr.points.every((p) => p.value > 0), lr.points.map((p) => p.value).join(' '));
+    assert.ok(lr.points.at(-1)!.value < peak / 2, `the learning rate decays: ${lr.points.map((p) => p.value).join(' ')}`);
   });
 
   it('marks a run FAILED when its pod fails, and KILLED when its pod goes while running', async () => {

@@ -16,6 +16,7 @@ import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { containerEnv } from './container-env.js';
 import { programOf } from './log-programs.js';
+import { parseMetricLine } from './training-programs.js';
 import { T, type Any } from './util.js';
 
 /**
@@ -33,21 +34,15 @@ import { T, type Any } from './util.js';
  * server does not exist or is not serving nothing is recorded; the lines are recorded once it serves.
  */
 
-const METRIC_LINE = /\bstep=(\d+)\b/;
-const VALUES: Array<[key: string, re: RegExp]> = [
-  ['loss', /\bloss=([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)/i],
-  ['throughput', /\btokens\/s=([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/],
-  ['learning_rate', /\blr=([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/],
-];
-
-/** The metric values of one log line; none for a line that is not a metrics line. */
-export function parseMetricLine(text: string): Array<{ key: string; step: number; value: number }> {
-  const step = METRIC_LINE.exec(text);
-  if (!step) return [];
-  return VALUES.flatMap(([key, re]) => {
-    const m = re.exec(text);
-    return m ? [{ key, step: Number(step[1]), value: Number(m[1]!.toLowerCase() === 'inf' ? Infinity : m[1]) }] : [];
-  });
+/** The MLflow metrics of one log line (the trainers' metric line contract, training-programs.ts); none for other lines. */
+export function metricsOfLine(text: string): Array<{ key: string; step: number; value: number }> {
+  const m = parseMetricLine(text);
+  if (!m) return [];
+  return [
+    { key: 'loss', step: m.step, value: m.loss },
+    { key: 'throughput', step: m.step, value: m.tokensPerSecond },
+    { key: 'learning_rate', step: m.step, value: m.lr },
+  ];
 }
 
 interface Reporter {
@@ -163,7 +158,7 @@ function readRuns(cluster: KubeCluster, r: Reporter, run: TrainerRun, source: Re
     const from = Math.max(window.start, source.loggedUntil + 1);
     if (from > until) continue;
     const lines = programOf(r.pod, r.container, index, cluster).lines(window.start, from, until);
-    const points = lines.flatMap((l) => parseMetricLine(l.text).map((m) => ({ ...m, timestamp: l.at })));
+    const points = lines.flatMap((l) => metricsOfLine(l.text).map((m) => ({ ...m, timestamp: l.at })));
     if (points.length > 0) recordMetrics(run, points);
     source.loggedUntil = until;
     changed = true;
