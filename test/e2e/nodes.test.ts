@@ -150,10 +150,13 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     assert.equal(sent.length, 1);
 
     await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'Xid 48: double-bit ECC error' } });
+    // A list taken while the fault lands may answer an error (e.g. the node between states): poll on, and say the last one on a timeout.
+    let lastError = '';
     const failed = await until(async () => {
       const x = await call(mcp, 'list_nodes', { cluster: CLUSTER, health: 'failed' });
+      if (x.isError) return void (lastError = x.text);
       return (x.structuredContent as any).nodes.find((n: any) => n.instanceId === victim);
-    }, 'the node failed again');
+    }, 'the node failed again', 60).catch((e: Error) => assert.fail(`${e.message}; last list_nodes error: ${lastError || 'none'}`));
     assert.equal(failed.health.suggestedAction, 'replace');
     const replaced = await call(mcp, 'replace_nodes', { cluster: CLUSTER, nodeIds: [victim], confirm: true });
     assert.ok(!replaced.isError, replaced.text);
