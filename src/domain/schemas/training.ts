@@ -326,7 +326,7 @@ export const TrainingMetricsQuerySchema = z
       .string()
       .regex(/^[A-Za-z0-9_./\- ]+(,[A-Za-z0-9_./\- ]+)*$/, 'must be metric names separated by commas')
       .optional()
-      .describe('Comma-separated metric names; default loss, tokens_per_second, learning_rate.'),
+      .describe('Comma-separated metric names; default loss, throughput, learning_rate (what the recipes report to MLflow).'),
     maxPoints: z.coerce.number().int().min(10).max(100_000).default(5000).describe('At most this many points per series (evenly thinned, last point kept).'),
   })
   .strict();
