@@ -1,5 +1,6 @@
 import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
 import { NotFoundError } from '../../domain/errors.js';
+import { clusterOfTarget } from '../../domain/naming.js';
 import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../domain/kube/hyperpod-pytorch-job.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
 import type { CreateMlflowServerRequest, MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
@@ -35,6 +36,12 @@ export class TrainingService {
   constructor(readonly deps: ServiceDeps) {
     this.templates = new TrainingTemplates(deps.training);
     this.mlflow = new MlflowServers(deps);
+    // An operation on a cluster (a feature turned on, a group added) may change which kinds it
+    // serves: the next list reads Kubernetes again, never a list from before the user's change.
+    deps.operations.on('operation', (op) => {
+      const cluster = clusterOfTarget(op.target);
+      if (cluster) this.lists.invalidate(`${cluster.region}/${cluster.name}`);
+    });
   }
 
   recipes(): { recipes: RecipeView[] } {

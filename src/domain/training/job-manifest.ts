@@ -148,7 +148,9 @@ export function rayTrainingJob(recipe: { id: string }, common: TrainingCommon, p
     entrypoint: job.entrypoint,
     ...(job.runtimeEnvYAML ? { runtimeEnvYAML: job.runtimeEnvYAML } : {}),
     backoffLimit: common.faultTolerance.jobMaxRetryCount,
-    ttlSecondsAfterFinished: Math.max(0, common.faultTolerance.ttlSecondsAfterFinished),
+    // KubeRay's TTL is the Ray cluster's life after the job ends (shutdownAfterJobFinishes), not the
+    // RayJob's: the cluster holds every GPU of the job, so it goes at once; the RayJob stays with its status.
+    ttlSecondsAfterFinished: 0,
     rayClusterSpec: {
       headGroupSpec: { rayStartParams: { 'dashboard-host': '0.0.0.0' }, template: pod(RAY_HEAD_PORTS) },
       workerGroupSpecs: workers > 0 ? [{ groupName: 'workers', replicas: workers, minReplicas: workers, maxReplicas: workers, rayStartParams: {}, template: pod([]) }] : [],
