@@ -1,6 +1,5 @@
-import type { MlflowTrackingServer, MlflowTrackingServerSummary } from '../../cloud/ports.js';
+import type { HyperPodCluster, KubePort, MlflowTrackingServer, MlflowTrackingServerSummary } from '../../cloud/ports.js';
 import { PreconditionError } from '../../domain/errors.js';
-import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
 import { SERVICE_ACCOUNT } from '../../domain/kube/service-account.js';
 import { MANAGED_BY } from '../../domain/kube/kind.js';
 import { MLFLOW_READY_STATUSES, type CreateMlflowServerRequest, type MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';

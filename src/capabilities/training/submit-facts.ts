@@ -2,7 +2,6 @@ import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
 import { ConflictError, PreconditionError } from '../../domain/errors.js';
 import { HYPERPOD_PYTORCH_JOB } from '../../domain/kube/hyperpod-pytorch-job.js';
 import { KubeKindNotServed } from '../../domain/kube/errors.js';
-import type { KubeKind } from '../../domain/kube/kind.js';
 import { RAY_JOB } from '../../domain/kube/ray-job.js';
 import type { SubmitTrainingJobRequest, TrainingKind } from '../../domain/schemas/training.js';
 import { placementFor, type Placement } from '../../domain/training/placement.js';
@@ -21,7 +20,6 @@ import type { ServiceDeps } from '../capability.js';
 
 /** The managed feature that makes a cluster serve each kind (docs/FEATURES.md). */
 export const FEATURE_OF_KIND: Readonly<Record<TrainingKind, string>> = { HyperPodPyTorchJob: 'training-operator', RayJob: 'kuberay-operator' };
-export const KIND_OF: Readonly<Record<TrainingKind, KubeKind>> = { HyperPodPyTorchJob: HYPERPOD_PYTORCH_JOB as unknown as KubeKind, RayJob: RAY_JOB as unknown as KubeKind };
 
 const refuse = (path: string, message: string, remedy?: string) => new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
 
@@ -53,9 +51,10 @@ export async function claimOf(kube: KubePort, storage: string, namespace: string
  * the operator feature when the kind is not served.
  */
 export async function checkNameAndKind(kube: KubePort, cluster: string, kind: TrainingKind, name: string, namespace: string): Promise<void> {
+  const finders = { HyperPodPyTorchJob: () => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace), RayJob: () => kube.find(RAY_JOB, name, namespace) } as const;
   for (const k of ['HyperPodPyTorchJob', 'RayJob'] as const) {
     try {
-      const existing = await kube.find(KIND_OF[k], name, namespace);
+      const existing = await finders[k]();
       if (existing) {
         const why = k === kind ? `a ${k} named ${name} already exists in namespace ${namespace}` : `a ${k} named ${name} exists in namespace ${namespace}, and a name is one job across both kinds`;
         throw new ConflictError(`name: ${why}; choose another name, or delete that job first (delete_job).`, 'name');
