@@ -118,9 +118,11 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     }
     assert.equal(submitted.get('pytorch-script').template ?? (await server.api('GET', '/api/v1/clusters/train/training-templates/pt-small')).body.name, 'pt-small');
 
+    // One kubectl read of both kinds (each kubectl run costs seconds of discovery).
+    const objects = parse((await kube.kubectl(['get', 'hyperpodpytorchjobs,rayjobs', '-n', 'default', '-o', 'yaml'])).stdout).items;
     for (const [recipe, j] of submitted) {
-      const resource = j.kind === 'RayJob' ? 'rayjob' : 'hyperpodpytorchjob';
-      const yaml = parse((await kube.kubectl(['get', resource, j.name, '-o', 'yaml'])).stdout);
+      const yaml = objects.find((o: any) => o.metadata.name === j.name);
+      assert.ok(yaml, `${j.name} is in Kubernetes`);
       assert.equal(yaml.kind, j.kind, recipe);
       assert.equal(yaml.apiVersion, j.kind === 'RayJob' ? 'ray.io/v1' : 'sagemaker.amazonaws.com/v1');
       const template = j.kind === 'RayJob' ? yaml.spec.rayClusterSpec.headGroupSpec.template : yaml.spec.replicaSpecs[0].template;
@@ -139,6 +141,7 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     const otherKind = await submit({ name: 'r-pytorch-script', recipe: 'verl-rl', params: PARAMS['verl-rl'], instanceGroup: group, storage: 'shared-s3' }, 409);
     assert.match(otherKind.detail, /HyperPodPyTorchJob named r-pytorch-script exists/);
 
+    const groupOfNode = new Map<string, string>((await kubectlJson(['get', 'nodes'])).items.map((n: any) => [n.metadata.name, n.metadata.labels['sagemaker.amazonaws.com/instance-group-name']]));
     for (const j of submitted.values()) {
       const done = await phaseOf(j.name, 'Succeeded', 'Failed');
       assert.equal(done.phase, 'Succeeded', `${j.name}: ${done.reason} ${done.message}`);
@@ -150,8 +153,7 @@ describe('training jobs through REST and MCP on the sandbox', () => {
       assert.equal(done.ranks.length, j.nodes);
       for (const rank of done.ranks) {
         assert.match(rank.node, /^hyperpod-i-/, `${j.name} rank ${rank.rank} ran on a HyperPod node`);
-        const node = await kubectlJson(['get', 'node', rank.node]);
-        assert.equal(node.metadata.labels['sagemaker.amazonaws.com/instance-group-name'], group, 'on the chosen group');
+        assert.equal(groupOfNode.get(rank.node), group, `${j.name} rank ${rank.rank} ran on a node of the chosen group`);
       }
     }
     const list = (await server.api('GET', jobs)).body;
@@ -183,6 +185,8 @@ describe('training jobs through REST and MCP on the sandbox', () => {
       const failed = await phaseOf('crashy', 'Failed');
       assert.match(`${failed.reason} ${failed.message}`, /JobMaxRetryCount|retry/i);
       assert.match((await call(mcp, 'get_job', { cluster: 'train', job: 'crashy' })).text, /: Failed — /);
+      // Its other rank would run on to its end: deleting the job frees both GPUs for the next test.
+      assert.equal((await server.api('DELETE', `${job('crashy')}?confirm=true`)).body.deleted, true);
     } finally {
       await clock(SPEED);
     }
