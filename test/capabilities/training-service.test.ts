@@ -10,6 +10,8 @@ import { KubeKindNotServed } from '../../src/domain/kube/errors.js';
 import type { KubeKind } from '../../src/domain/kube/kind.js';
 import { DEFAULT_METRICS, metricNames, thinPoints } from '../../src/domain/training/metrics.js';
 import { mlflowIdentity } from '../../src/domain/training/mlflow-identity.js';
+import { placementFor } from '../../src/domain/training/placement.js';
+import { trainingManifest } from '../../src/domain/training/submit.js';
 import { savedRequestOf, withSavedRequest } from '../../src/domain/training/resubmit.js';
 import { SubmitTrainingJobRequestSchema, TrainingMetricsQuerySchema } from '../../src/domain/schemas/training.js';
 import { openMemoryDatabase, TrainingStore } from '../../src/store/index.js';
@@ -114,6 +116,13 @@ describe('re-submit and the MLflow identity', () => {
     assert.deepEqual(id.inlinePolicy.Statement, [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: arn }]);
     assert.deepEqual(id.trustPolicy.Statement[0]!.Principal, { Service: 'pods.eks.amazonaws.com' });
     assert.notEqual(mlflowIdentity('c', 'default', `${arn}-2`).serviceAccount, mlflowIdentity('c', 'default', arn).serviceAccount, 'one identity per server');
+
+    const req = SubmitTrainingJobRequestSchema.parse({ name: 'tracked', recipe: 'pytorch-script', params: { script: '/data/train.py' }, instanceGroup: 'gpu', storage: 's', mlflow: { trackingServerArn: arn } });
+    const placement = placementFor({ name: 'gpu', instanceType: 'ml.g5.8xlarge' }, { instanceType: 'ml.g5.8xlarge', acceleratorName: 'A10G', acceleratorCount: 1, efaSupported: true, maximumEfaInterfaces: 1 });
+    const manifest = trainingManifest(req, { claimName: 's', placement, capacityType: 'on-demand', tieredCheckpointing: false, serviceAccountName: id.serviceAccount }) as unknown as { spec: { replicaSpecs: Array<{ template: { spec: { serviceAccountName?: string } } }> } };
+    assert.equal(manifest.spec.replicaSpecs[0]!.template.spec.serviceAccountName, id.serviceAccount, 'the pods run as the identity\'s service account');
+    const plain = trainingManifest({ ...req, mlflow: undefined }, { claimName: 's', placement, capacityType: 'on-demand', tieredCheckpointing: false }) as unknown as typeof manifest;
+    assert.equal(plain.spec.replicaSpecs[0]!.template.spec.serviceAccountName, undefined);
   });
 });
 

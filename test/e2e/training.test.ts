@@ -262,6 +262,9 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     assert.equal((await server.api('PUT', '/api/v1/clusters/train/mlflow', { trackingServerArn: arn })).status, 200);
     const defaulted = await submit({ name: 'tracked-default', recipe: 'pytorch-script', params: PARAMS['pytorch-script'], instanceGroup: group, storage: 'shared-s3', nodes: 1 });
     assert.equal(defaulted.job.mlflow.trackingServerArn, arn);
+    // The identity is per server and namespace: the second job reuses it, nothing is made twice.
+    assert.equal((await sb.calls({ operation: 'CreatePodIdentityAssociation' })).filter((c) => c.status < 300).length, 1);
+    assert.equal((await sb.calls({ operation: 'CreateRole' })).filter((c) => c.status < 300 && /mlflow/.test(c.subject ?? '')).length, 2, 'the server\'s role and the jobs\' role, once each');
     const unknown = await server.api('PUT', '/api/v1/clusters/train/mlflow', { trackingServerArn: arn.replace(/team$/, 'nobody') });
     assert.equal(unknown.status, 422);
     assert.equal(unknown.body.errors[0].path, 'trackingServerArn');
