@@ -20,6 +20,7 @@ export const TOOL_NAMES = [
   'get_autoscaling',
   'get_cluster',
   'get_features',
+  'get_job_logs',
   'get_node',
   'get_operation',
   'get_operation_logs',

@@ -68,6 +68,7 @@ describe('the MCP tool list', () => {
         'get_autoscaling',
         'get_cluster',
         'get_features',
+        'get_job_logs',
         'get_node',
         'get_operation',
         'get_operation_logs',
