@@ -41,7 +41,7 @@ function job(name: string, steps: number) {
     metadata: { name, namespace: 'default' },
     spec: {
       nprocPerNode: '1',
-      runPolicy: { jobMaxRetryCount: 0 },
+      runPolicy: { jobMaxRetryCount: 0, cleanPodPolicy: 'None' },
       replicaSpecs: [
         {
           name: 'pod',
@@ -108,10 +108,6 @@ export async function jobLogs(options: JobLogsOptions): Promise<Record<string, u
     reference = startChild(['dist/bench/log-relay-reference.js', kubeconfig], logIn(dir, 'reference'));
     const refUrl = await waitForOutput(reference, /listening (http:\/\/\S+)/, 30_000, 'the reference relay');
     kubectl(['apply', '-f', '-'], stringify(job('ref', options.lines)));
-    for (let i = 0; kubectl(['get', 'pod', 'ref-pod-0', '-o', 'jsonpath={.status.phase}', '--ignore-not-found']) !== 'Running'; i++) {
-      if (i > 600) throw new Error('the reference job\'s pod never ran');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const ref = await follow(`${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`, refUrl, reference.pid);
     await reference.stop();
 

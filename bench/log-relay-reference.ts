@@ -11,7 +11,8 @@ import Fastify from 'fastify';
  *   node dist/bench/log-relay-reference.js <kubeconfig> [port]
  *
  * `GET /follow?namespace=&pod=&container=` (WebSocket): `{type: "line", rank: 0, pod, time, text}`
- * per line, `{type: "rank-ended"}` when the log ends, then close.
+ * per line, `{type: "rank-ended"}` when the log ends, then close. The pod may not exist yet: the log is
+ * asked for every 50 ms until its container has started.
  */
 const [kubeconfig, portArg] = process.argv.slice(2);
 if (!kubeconfig) throw new Error('usage: log-relay-reference <kubeconfig> [port]');
@@ -38,10 +39,20 @@ app.get('/follow', { websocket: true }, (socket, request) => {
     socket.send(JSON.stringify({ type: 'rank-ended', rank: 0, pod, reason: 'the log stream ended' }));
     socket.close();
   });
-  void new Log(kc).log(namespace, pod, container, out, { follow: true, timestamps: true }).then(
-    (controller) => socket.on('close', () => controller.abort()),
-    (err: unknown) => socket.close(1011, String(err).slice(0, 100)),
-  );
+  let closed = false;
+  socket.on('close', () => (closed = true));
+  // Like ours opened before the pod exists: ask again until its container has started (404, then 400 while waiting).
+  const open = (tries: number): void => {
+    void new Log(kc).log(namespace, pod, container, out, { follow: true, timestamps: true }).then(
+      (controller) => (closed ? controller.abort() : socket.on('close', () => controller.abort())),
+      (err: unknown) => {
+        if (closed) return;
+        if (tries > 0) setTimeout(() => open(tries - 1), 50);
+        else socket.close(1011, String(err).slice(0, 100));
+      },
+    );
+  };
+  open(1200);
 });
 const url = await app.listen({ host: '127.0.0.1', port: Number(portArg ?? 0) });
 process.stdout.write(`listening ${url}\n`);

@@ -18,14 +18,14 @@ const logsPath = (job: string) => `/api/v1/clusters/${CLUSTER}/jobs/default/${jo
 const STEP = /step=(\d+) loss=/;
 
 /** A two-rank HyperPodPyTorchJob on the cluster's CPU nodes, built by the domain's manifest builder; the sandbox's trainer prints a step every `stepSeconds`. */
-function trainingJob(name: string, stepSeconds: string) {
+function trainingJob(name: string, stepSeconds: string, steps = 0) {
   const template = {
-    metadata: { annotations: { 'sandbox.instantstart.dev/steps': '0', 'sandbox.instantstart.dev/step-seconds': stepSeconds } },
+    metadata: { annotations: { 'sandbox.instantstart.dev/steps': String(steps), 'sandbox.instantstart.dev/step-seconds': stepSeconds } },
     spec: { containers: [{ name: 'pytorch', image: '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-cpu-py311', command: ['hyperpodrun', '--nnodes=2', '--nproc-per-node=1', '/workspace/train.py'] }] },
   };
   return hyperpodPyTorchJobManifest({
     name, namespace: 'default', labels: {}, nprocPerNode: '1', replicaSpecs: [{ name: 'pod', replicas: 2, template }],
-    runPolicy: { jobMaxRetryCount: 10, restartPolicy: { numRestartBeforeFullJobRestart: 5, evalPeriodSeconds: 3600, maxFullJobRestarts: 1 } },
+    runPolicy: { cleanPodPolicy: 'None', jobMaxRetryCount: 10, restartPolicy: { numRestartBeforeFullJobRestart: 5, evalPeriodSeconds: 3600, maxFullJobRestarts: 1 } },
   });
 }
 
@@ -214,6 +214,26 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
     assert.ok(stepsOf(previous.body.lines, 1).at(-1)! >= oldRun.at(-1)!, 'the crashed run\'s last steps');
     const both = await tail('llama', '?previous=true&tailLines=3');
     assert.deepEqual(both.body.ranks.find((r: any) => r.rank === 0), { rank: 0, pod: 'llama-pod-0', error: 'no previous run: the container has not restarted' });
+  });
+
+  it('follows a job from its start: each rank starts (rank-started), prints its whole run once and ends (rank-ended, Completed)', async () => {
+    await apply(trainingJob('short', '30', 3));
+    const f = await follow('short');
+    await f.waitFor((m) => m.filter((x) => x.type === 'rank-ended').length === 2, 'both ranks ended');
+    const tailEnd = f.messages.find((m) => m.type === 'tail-end');
+    for (const rank of [0, 1]) {
+      // Its pod had not started when the follow opened (the usual case: rank-started), or had just (in the tail).
+      const inTail = tailEnd.ranks.some((r: any) => r.rank === rank);
+      const started = f.messages.findIndex((m) => m.type === 'rank-started' && m.rank === rank);
+      assert.ok(inTail !== started >= 0, `rank ${rank} is followed once: ${JSON.stringify(f.messages.filter((m) => m.type !== 'line'))}`);
+      const lines = f.messages.filter((m) => m.type === 'line' && m.rank === rank);
+      assert.deepEqual(stepsOf(lines, rank), [1, 2, 3], `rank ${rank}: every step of its run, once`);
+      const ended = f.messages.findIndex((m) => m.type === 'rank-ended' && m.rank === rank);
+      assert.ok(f.messages.indexOf(lines.at(-1)) < ended, 'its lines come before rank-ended');
+      assert.match(f.messages[ended].reason, /Completed \(exit code 0\)/);
+    }
+    const full = await tail('short', '?tailLines=10000');
+    assert.deepEqual(f.messages.filter((m) => m.type === 'line' && m.rank === 0).map((m) => m.text), full.body.lines.filter((l: any) => l.rank === 0).map((l: any) => l.text), 'the follow showed exactly the log');
   });
 
   it('answers get_job_logs over MCP with [rank N] lines, saying when it cut and how to see more', async () => {

@@ -1,7 +1,7 @@
 import { POD, type KubePod } from '../../../domain/kube/pod.js';
 import type { LogStreamMessage } from '../../../domain/schemas/training.js';
 import type { JobLogs, LogQuery, LogTarget } from './job-logs.js';
-import { isRunning, podSelectorOf, rankPods, runOf, type RankedPod } from './job-pods.js';
+import { podSelectorOf, rankPods, readableRun, type RankedPod } from './job-pods.js';
 import { compareTimes, LineSplitter, matchesGrep, mergeByTime, parseStampedLine } from './log-lines.js';
 import { readFailure, textChunks, type RankTail } from './rank-reads.js';
 
@@ -84,7 +84,7 @@ export class FollowSession {
   /** Follows the rank's current run: after the tail's last line when it was in the tail, else from the run's start. */
   private followRank(ranked: RankedPod, tail?: RankTail): void {
     const { pod } = ranked;
-    const state: Followed = { uid: pod.metadata.uid ?? '', run: runOf(pod), pod: pod.metadata.name, active: true };
+    const state: Followed = { uid: pod.metadata.uid ?? '', run: readableRun(pod) ?? 0, pod: pod.metadata.name, active: true };
     this.followed.set(ranked.rank, state);
     void this.relay(ranked, tail).finally(() => {
       state.active = false;
@@ -132,7 +132,7 @@ export class FollowSession {
       const pod = await this.target.kube.find(POD, name, ranked.pod.metadata.namespace ?? 'default');
       const c = pod?.status.containerStatuses[0];
       if (!pod || pod.metadata.uid !== ranked.pod.metadata.uid) reason = 'the pod was deleted';
-      else if (c && c.restartCount > runOf(ranked.pod)) reason = `the container restarted (restart ${c.restartCount})`;
+      else if (c && c.restartCount > (readableRun(ranked.pod) ?? 0)) reason = `the container restarted (restart ${c.restartCount})`;
       else if (c?.current.state === 'terminated') reason = `${c.current.reason ?? 'Terminated'} (exit code ${c.current.exitCode ?? 'unknown'})`;
       else if (c?.current.state === 'waiting') reason = `the container stopped (${c.current.reason ?? 'waiting'})`;
       if (pod) this.pods.set(name, pod);
@@ -160,15 +160,19 @@ export class FollowSession {
     }
   }
 
-  /** Starts a follow for every asked-for rank whose running container is not followed yet. */
+  /**
+   * Starts a follow for every asked-for rank with a run not followed yet — running, or already over
+   * (a short run may start and end between two looks: its lines are still shown, then `rank-ended`).
+   */
   private reconcile(): void {
     if (this.closed) return;
     for (const ranked of rankPods(this.target.found, [...this.pods.values()])) {
       if (this.query.rank !== 'all' && ranked.rank !== this.query.rank) continue;
-      if (!isRunning(ranked.pod)) continue;
+      const run = readableRun(ranked.pod);
+      if (run === undefined) continue;
       const f = this.followed.get(ranked.rank);
       if (f?.active) continue; // its stream ends when its run does; the next run is picked up then
-      if (f && f.uid === ranked.pod.metadata.uid && f.run === runOf(ranked.pod)) continue;
+      if (f && f.uid === ranked.pod.metadata.uid && f.run === run) continue;
       if (!this.emit({ type: 'rank-started', rank: ranked.rank, pod: ranked.pod.metadata.name })) return;
       this.followRank(ranked);
     }

@@ -83,11 +83,17 @@ export async function readRankPods(kube: KubePort, found: TrainingJobObject): Pr
   return rankPods(found, pods);
 }
 
-/** Which run of the pod's container a log read now would show (its restart count). */
-export const runOf = (pod: KubePod): number => pod.status.containerStatuses[0]?.restartCount ?? 0;
-
-/** Whether the pod's container runs now (a follow of it will bring new lines). */
-export const isRunning = (pod: KubePod): boolean => pod.status.containerStatuses[0]?.current.state === 'running';
+/**
+ * Which run of the pod's container a log read now shows (runs count from 0, like restarts): the
+ * running or finished one, or — while it waits to restart (CrashLoopBackOff) — the one that just
+ * ended; undefined before its first run.
+ */
+export function readableRun(pod: KubePod): number | undefined {
+  const c = pod.status.containerStatuses[0];
+  if (!pod.spec.nodeName || !c) return undefined;
+  if (c.current.state === 'running' || c.current.state === 'terminated') return c.restartCount;
+  return c.restartCount > 0 ? c.restartCount - 1 : undefined;
+}
 
 /** Why the pod's log cannot be read (undefined when it can): not scheduled, not started, no previous run. */
 export function unreadableReason(pod: KubePod, previous: boolean): string | undefined {
