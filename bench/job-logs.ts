@@ -10,7 +10,8 @@ import { int, mb, ms, progress, report, table } from './lib/stats.js';
 /**
  * (f) A million log lines through the job-log follow WebSocket: a one-rank HyperPodPyTorchJob whose
  * simulated trainer prints `lines` step lines as fast as it is read (a step every sandbox
- * millisecond), followed from before its pod exists (tail-end, rank-started, every line, rank-ended).
+ * millisecond), followed from its start: the sandbox runs in real time while the job starts and the
+ * socket opens, and at the sandbox's speed from the first line on. Time runs from the first line to the last.
  * The server's RSS is sampled at the start, every 100 ms (the peak) and at the end; the reference,
  * side by side in the same run, is a bare Fastify + @fastify/websocket relaying one identical job's
  * pod log with the same Kubernetes client (log-relay-reference.ts). Both are child processes; the
@@ -32,6 +33,8 @@ interface Run {
 }
 
 const CLUSTER = 'logbench';
+/** How every line message starts (both relays stringify `{type: 'line', …}` first). */
+const LINE = Buffer.from('{"type":"line",');
 
 /** The job as a user would apply it with kubectl (bench/ drives the product from outside: no product imports). */
 function job(name: string, steps: number) {
@@ -57,17 +60,24 @@ function job(name: string, steps: number) {
 }
 
 /** Reads a follow socket to its end, counting line messages; samples the relaying process's RSS meanwhile. */
-async function follow(url: string, origin: string, pid: number): Promise<Run> {
+async function follow(url: string, origin: string, pid: number, onFirstLine: () => Promise<void>): Promise<Run> {
   const sampler = new RssSampler(pid, 100);
   const startKb = sampler.sample().kb;
-  const started = performance.now();
+  let first = 0;
+  let last = 0;
   let lines = 0;
   let ended = '';
   await new Promise<void>((resolve, reject) => {
     const ws = new WebSocket(url, { origin });
     ws.on('message', (data: Buffer) => {
       // Counting by prefix: parsing a million messages would measure the bench, not the server.
-      if (data.subarray(0, 16).toString() === '{"type":"line",') lines++;
+      if (data.subarray(0, LINE.length).equals(LINE)) {
+        if (lines++ === 0) {
+          first = performance.now();
+          void onFirstLine();
+        }
+        last = performance.now();
+      }
       else {
         const m = JSON.parse(String(data)) as { type: string; reason?: string };
         if (m.type === 'rank-ended' || m.type === 'dropped' || m.type === 'error') {
@@ -79,7 +89,8 @@ async function follow(url: string, origin: string, pid: number): Promise<Run> {
     ws.once('close', () => resolve());
     ws.once('error', reject);
   });
-  const elapsed = performance.now() - started;
+  // From the first line to the last: the relays' throughput, not how soon the pod started.
+  const elapsed = last - first;
   await new Promise((r) => setTimeout(r, 2000));
   const endKb = sampler.sample().kb;
   sampler.stop();
@@ -107,13 +118,17 @@ export async function jobLogs(options: JobLogsOptions): Promise<Record<string, u
     progress(`(f) the reference: a bare Fastify relaying one pod's ${int(options.lines)} lines`);
     reference = startChild(['dist/bench/log-relay-reference.js', kubeconfig], logIn(dir, 'reference'));
     const refUrl = await waitForOutput(reference, /listening (http:\/\/\S+)/, 30_000, 'the reference relay');
+    // Real time while the job starts, so that each relay is attached before the flood; then the sandbox's speed.
+    const clock = (speed: number) => http(`${served.sandboxUrl}/_sandbox/clock`, { method: 'POST', body: { speed } }).then(() => undefined);
+    await clock(1);
     kubectl(['apply', '-f', '-'], stringify(job('ref', options.lines)));
-    const ref = await follow(`${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`, refUrl, reference.pid);
+    const ref = await follow(`${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`, refUrl, reference.pid, () => clock(options.speed));
     await reference.stop();
 
-    progress(`(f) ours: the follow WebSocket of a job with ${int(options.lines)} steps, opened before its pod exists`);
+    progress(`(f) ours: the follow WebSocket of a job with ${int(options.lines)} steps, opened as it is applied`);
+    await clock(1);
     kubectl(['apply', '-f', '-'], stringify(job('ours', options.lines)));
-    const ours = await follow(`${served.url.replace(/^http/, 'ws')}/api/v1/clusters/${CLUSTER}/jobs/default/ours/logs/follow?tailLines=1`, served.url, served.pid);
+    const ours = await follow(`${served.url.replace(/^http/, 'ws')}/api/v1/clusters/${CLUSTER}/jobs/default/ours/logs/follow?tailLines=10000`, served.url, served.pid, () => clock(options.speed));
 
     const row = (name: string, r: Run) => [name, int(r.lines), ms(r.ms), int(r.lines / (r.ms / 1000)), mb(r.startKb), mb(r.peakKb), mb(r.endKb), r.ended];
     report(
