@@ -28,6 +28,8 @@ interface Run {
   ms: number;
   startKb: number;
   peakKb: number;
+  /** RSS when a quarter, half and three quarters of the lines had arrived: flat memory plateaus early. */
+  quartersKb: number[];
   endKb: number;
   ended: string;
 }
@@ -60,9 +62,11 @@ function job(name: string, steps: number) {
 }
 
 /** Reads a follow socket to its end, counting line messages; samples the relaying process's RSS meanwhile. */
-async function follow(url: string, origin: string, pid: number, onFirstLine: () => Promise<void>): Promise<Run> {
+async function follow(url: string, origin: string, pid: number, expected: number, onFirstLine: () => Promise<void>): Promise<Run> {
   const sampler = new RssSampler(pid, 100);
   const startKb = sampler.sample().kb;
+  const quartersKb: number[] = [];
+  const quarter = Math.floor(expected / 4);
   let first = 0;
   let last = 0;
   let lines = 0;
@@ -77,6 +81,7 @@ async function follow(url: string, origin: string, pid: number, onFirstLine: () 
           void onFirstLine();
         }
         last = performance.now();
+        if (lines % quarter === 0 && quartersKb.length < 3) quartersKb.push(sampler.sample().kb);
       }
       else {
         const m = JSON.parse(String(data)) as { type: string; reason?: string };
@@ -94,7 +99,7 @@ async function follow(url: string, origin: string, pid: number, onFirstLine: () 
   await new Promise((r) => setTimeout(r, 2000));
   const endKb = sampler.sample().kb;
   sampler.stop();
-  return { lines, ms: elapsed, startKb, peakKb: sampler.peakKb, endKb, ended };
+  return { lines, ms: elapsed, startKb, peakKb: sampler.peakKb, quartersKb, endKb, ended };
 }
 
 export async function jobLogs(options: JobLogsOptions): Promise<Record<string, unknown>> {
@@ -122,18 +127,18 @@ export async function jobLogs(options: JobLogsOptions): Promise<Record<string, u
     const clock = (speed: number) => http(`${served.sandboxUrl}/_sandbox/clock`, { method: 'POST', body: { speed } }).then(() => undefined);
     await clock(1);
     kubectl(['apply', '-f', '-'], stringify(job('ref', options.lines)));
-    const ref = await follow(`${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`, refUrl, reference.pid, () => clock(options.speed));
+    const ref = await follow(`${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`, refUrl, reference.pid, options.lines, () => clock(options.speed));
     await reference.stop();
 
     progress(`(f) ours: the follow WebSocket of a job with ${int(options.lines)} steps, opened as it is applied`);
     await clock(1);
     kubectl(['apply', '-f', '-'], stringify(job('ours', options.lines)));
-    const ours = await follow(`${served.url.replace(/^http/, 'ws')}/api/v1/clusters/${CLUSTER}/jobs/default/ours/logs/follow?tailLines=10000`, served.url, served.pid, () => clock(options.speed));
+    const ours = await follow(`${served.url.replace(/^http/, 'ws')}/api/v1/clusters/${CLUSTER}/jobs/default/ours/logs/follow?tailLines=10000`, served.url, served.pid, options.lines, () => clock(options.speed));
 
-    const row = (name: string, r: Run) => [name, int(r.lines), ms(r.ms), int(r.lines / (r.ms / 1000)), mb(r.startKb), mb(r.peakKb), mb(r.endKb), r.ended];
+    const row = (name: string, r: Run) => [name, int(r.lines), ms(r.ms), int(r.lines / (r.ms / 1000)), mb(r.startKb), r.quartersKb.map(mb).join(' / '), mb(r.peakKb), mb(r.endKb), r.ended];
     report(
       `(f) job logs: ${int(options.lines)} step lines through a follow WebSocket (sandbox speed ${options.speed}; server process RSS, sandbox excluded)`,
-      table([['relay', 'lines', 'time', 'lines/s', 'RSS start', 'RSS peak', 'RSS end', 'how it ended'], row('bare Fastify (reference)', ref), row('InstantStart follow', ours)]),
+      table([['relay', 'lines', 'time', 'lines/s', 'RSS start', 'at ¼ / ½ / ¾', 'RSS peak', 'RSS end', 'how it ended'], row('bare Fastify (reference)', ref), row('InstantStart follow', ours)]),
     );
     return { reference: ref, ours };
   } finally {
