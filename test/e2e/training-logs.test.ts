@@ -156,6 +156,10 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
       assert.equal(r.status, 400, `${query}: ${JSON.stringify(r.body)}`);
       assert.ok(r.body.errors.some((e: any) => e.path === field), `${query} names ${field}: ${JSON.stringify(r.body.errors)}`);
     }
+    const doc = (await server.api('GET', '/api/openapi.json')).body;
+    const documented = doc.paths['/api/v1/clusters/{name}/jobs/{namespace}/{job}/logs'].get.parameters.map((p: any) => p.name);
+    for (const name of ['rank', 'tailLines', 'sinceSeconds', 'limitBytes', 'grep', 'previous', 'format']) assert.ok(documented.includes(name), `OpenAPI documents ${name}`);
+    assert.equal((await server.api('GET', `${logsPath('llama')}/follow`)).status, 426, 'the follow path without an upgrade says it is a WebSocket');
     const ws = await Follow.open(server, 'nope').then(() => undefined, (err) => err);
     assert.equal(ws?.status, 404, 'the follow refuses before the upgrade');
     const previous = await Follow.open(server, 'llama', '?previous=true').then(() => undefined, (err) => err);

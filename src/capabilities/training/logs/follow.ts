@@ -11,6 +11,8 @@ export interface FollowSink {
   send(message: LogStreamMessage): boolean;
   /** Sends `dropped` whatever the backlog (best effort) and closes the stream. */
   drop(reason: string): void;
+  /** Closes the stream after an `error` message: it cannot go on. */
+  fail(): void;
 }
 
 /** The run of a rank's pod being (or last) followed. */
@@ -68,8 +70,8 @@ export class FollowSession {
     } catch (err) {
       if (this.closed) return;
       this.emit({ type: 'error', message: readFailure(err) });
-      this.sink.drop('the log stream failed');
       this.stop();
+      this.sink.fail();
     }
   }
 

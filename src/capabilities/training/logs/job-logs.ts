@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { mapLimited } from '../../../cloud/aws/catalog/paginate.js';
 import type { KubePort } from '../../../cloud/ports.js';
 import { InputError, PreconditionError } from '../../../domain/errors.js';
 import type { LogLine, TrainingLogsAnswer, TrainingLogsQuery } from '../../../domain/schemas/training.js';
@@ -12,6 +13,8 @@ import { rankLines, readFailure, readRankTail, type RankTail } from './rank-read
 /** What the JSON tail and the follow read when the request does not say. */
 export const DEFAULT_TAIL_LINES = 500;
 export const DEFAULT_LIMIT_BYTES = 1024 * 1024;
+/** Tail reads at once: a job of many ranks must not open a log request per rank all together. */
+const TAIL_READS_AT_ONCE = 8;
 /** The download is written in pieces of about this size (one write per line would cost more than the lines). */
 const DOWNLOAD_CHUNK = 64 * 1024;
 
@@ -69,14 +72,14 @@ export class JobLogs {
     };
   }
 
-  /** Every rank's tail, read side by side (one log request per rank). */
+  /** Every rank's tail (one log request per rank, a few at a time). */
   async readTails(target: LogTarget, query: LogQuery, signal?: AbortSignal): Promise<RankTail[]> {
     const controller = new AbortController();
     const stop = () => controller.abort();
     signal?.addEventListener('abort', stop, { once: true });
     try {
       const options = { tailLines: query.tailLines ?? DEFAULT_TAIL_LINES, limitBytes: query.limitBytes ?? DEFAULT_LIMIT_BYTES, sinceSeconds: query.sinceSeconds, previous: query.previous === 'true', grep: query.grep };
-      return await Promise.all(target.ranks.map((r) => readRankTail(target.kube, r, options, controller.signal)));
+      return await mapLimited(target.ranks, TAIL_READS_AT_ONCE, (r) => readRankTail(target.kube, r, options, controller.signal));
     } finally {
       signal?.removeEventListener('abort', stop);
       stop();
@@ -85,7 +88,8 @@ export class JobLogs {
 
   /**
    * The download: every rank's lines merged by time as `[rank N] …` text, streamed — only one line
-   * per rank is held at a time, and the kubelet is read as fast as the client takes the text.
+   * per rank is held at a time, and the kubelet is read as fast as the client takes the text. A
+   * merge by time needs every rank's stream open at once (one log request per rank, as the follow).
    */
   download(target: LogTarget, query: LogQuery): Readable {
     const controller = new AbortController();

@@ -78,6 +78,9 @@ export function registerJobLogRoutes({ app, routes, service, region }: RouteCont
           // A client that reads nothing never completes the closing handshake: do not wait for it.
           setTimeout(() => socket.terminate(), 5000).unref();
         },
+        fail() {
+          if (socket.readyState === socket.OPEN) socket.close(1011, 'the log stream failed');
+        },
       });
       const end = () => session.stop();
       socket.on('close', end);
