@@ -240,6 +240,37 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
     assert.deepEqual(f.messages.filter((m) => m.type === 'line' && m.rank === 0).map((m) => m.text), full.body.lines.filter((l: any) => l.rank === 0).map((l: any) => l.text), 'the follow showed exactly the log');
   });
 
+  it('reads a RayJob\'s ranks from its Ray cluster: the head is rank 0, the worker rank 1', async () => {
+    const features = await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'kuberay-operator': true });
+    assert.equal(features.status, 202, JSON.stringify(features.body));
+    assert.equal((await server.waitForOperation(features.body.operation.id)).status, 'succeeded');
+    const image = 'verlai/verl:app-verl0.5-vllm0.9.1';
+    const group = (name: string) => ({ rayStartParams: {}, template: { spec: { containers: [{ name, image }] } } });
+    await apply({
+      apiVersion: 'ray.io/v1',
+      kind: 'RayJob',
+      metadata: { name: 'grpo', namespace: 'default', annotations: { 'sandbox.instantstart.dev/steps': '0', 'sandbox.instantstart.dev/step-seconds': '30' } },
+      spec: {
+        entrypoint: 'python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo trainer.nnodes=1',
+        rayClusterSpec: { headGroupSpec: group('ray-head'), workerGroupSpecs: [{ groupName: 'cpu', replicas: 1, minReplicas: 1, maxReplicas: 1, ...group('ray-worker') }] },
+      },
+    });
+    const deadline = Date.now() + 60_000;
+    let r = await tail('grpo');
+    while (!(r.status === 200 && r.body.ranks.length === 2 && r.body.ranks.every((x: any) => !x.error) && [0, 1].every((rank) => r.body.lines.some((l: any) => l.rank === rank)))) {
+      if (Date.now() > deadline) throw new Error(`the Ray cluster's pods never printed: ${JSON.stringify(r.body).slice(0, 800)}`);
+      await new Promise((res) => setTimeout(res, 200));
+      r = await tail('grpo');
+    }
+    const cluster = JSON.parse((await kube.kubectl(['get', 'rayjob', 'grpo', '-o', 'json'])).stdout).status.rayClusterName;
+    const pods = JSON.parse((await kube.kubectl(['get', 'pods', '-l', `ray.io/cluster=${cluster}`, '-o', 'json'])).stdout).items;
+    const head = pods.find((p: any) => p.metadata.labels['ray.io/node-type'] === 'head').metadata.name;
+    const worker = pods.find((p: any) => p.metadata.labels['ray.io/node-type'] === 'worker').metadata.name;
+    assert.deepEqual(r.body.ranks, [{ rank: 0, pod: head }, { rank: 1, pod: worker }]);
+    const headLog = (await kube.kubectl(['logs', head])).stdout.trimEnd().split('\n');
+    assert.deepEqual(r.body.lines.filter((l: any) => l.rank === 0).map((l: any) => l.text), headLog.slice(-r.body.lines.filter((l: any) => l.rank === 0).length), 'rank 0 is the head\'s log, as kubectl shows it');
+  });
+
   it('answers get_job_logs over MCP with [rank N] lines, saying when it cut and how to see more', async () => {
     const r = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'llama', tailLines: 3 });
     assert.equal(r.isError, undefined, r.text);
