@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureCreate } from './create.js';
+import { jobLogs } from './job-logs.js';
 import { killChildren, removeDir, ROOT, tempDir } from './lib/processes.js';
 import { logIn, SandboxAdmin, startServe, useSandbox } from './lib/servers.js';
 import { progress } from './lib/stats.js';
@@ -19,9 +20,10 @@ import { startup } from './startup.js';
  *   c  create-cluster end to end vs the sandbox's own service time, AWS calls per resource-minute
  *   d  the node table of a 5,000-node cluster, /healthz while it ticks, server RSS
  *   e  start-up time and idle RSS
+ *   f  1 M job log lines through the follow WebSocket vs a bare Fastify relay, server RSS
  */
-const USAGE = `usage: npm run bench -- [--only a,b,c,d,e] [--quick] [--nodes N] [--json FILE]
-  --quick   fewer and shorter samples, sandbox speed 100 for the create, 1,000 nodes: under 2 minutes
+const USAGE = `usage: npm run bench -- [--only a,b,c,d,e,f] [--quick] [--nodes N] [--json FILE]
+  --quick   fewer and shorter samples, sandbox speed 100 for the create, 1,000 nodes, 100,000 log lines: under 2 minutes
   --nodes   nodes in the large cluster of (d) (default 5000; 1000 with --quick)
   --json    also write every figure as JSON to FILE`;
 
@@ -30,7 +32,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'a,b,c,d,e' },
+    only: { type: 'string', default: 'a,b,c,d,e,f' },
     quick: { type: 'boolean', default: false },
     nodes: { type: 'string' },
     json: { type: 'string' },
@@ -43,7 +45,7 @@ if (values.help) {
   process.exit(0);
 }
 const only = new Set(values.only.split(',').map((s) => s.trim().toLowerCase()));
-for (const g of only) if (!'abcde'.includes(g) || g.length !== 1) throw new Error(`--only takes letters a–e, got '${g}'\n${USAGE}`);
+for (const g of only) if (!'abcdef'.includes(g) || g.length !== 1) throw new Error(`--only takes letters a–f, got '${g}'\n${USAGE}`);
 const quick = values.quick;
 
 /** Sample sizes: the full run takes under ~10 minutes on 2 cores, the quick one under 2. */
@@ -97,6 +99,7 @@ if (only.has('a') || only.has('b') || only.has('c')) {
 }
 if (only.has('d')) results.nodes = await nodes5000({ ...settings.nodes, speed: 20 });
 if (only.has('e')) results.startup = await startup(settings.start);
+if (only.has('f')) results.logs = await jobLogs({ lines: quick ? 100_000 : 1_000_000, speed: 100 });
 
 process.stdout.write(`\nbench finished in ${Math.round((Date.now() - started) / 1000)} s\n`);
 if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));

@@ -44,8 +44,8 @@ export function noteRefusal(request: FastifyRequest, detail: string): void {
 
 /** A request slower than this is worth a line at info (long polls excepted). */
 export const SLOW_REQUEST_MS = 1000;
-/** Requests that hold their answer by design: the operation wait, the WebSocket, MCP exchanges (wait_for_operation). */
-const LONG_BY_DESIGN = /^\/api\/v1\/operations\/[^?]*\/wait(\?|$)|^\/api\/v1\/ws(\?|$)|^\/mcp(\/|\?|$)/;
+/** Requests that hold their answer by design: the operation wait, the WebSockets (live updates, a job log follow), MCP exchanges (wait_for_operation). */
+const LONG_BY_DESIGN = /^\/api\/v1\/operations\/[^?]*\/wait(\?|$)|^\/api\/v1\/ws(\?|$)|^\/api\/v1\/clusters\/[^/?]+\/jobs\/[^/?]+\/[^/?]+\/logs\/follow(\?|$)|^\/mcp(\/|\?|$)/;
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

@@ -52,6 +52,8 @@ describe('server log', () => {
     // Long by design: a wait, the WebSocket and MCP exchanges (their REST calls log themselves).
     assert.equal(requestLevel('GET', '/api/v1/operations/op-1/wait?timeoutSeconds=50', 200, 50_000), 'debug');
     assert.equal(requestLevel('GET', '/api/v1/ws?token=x', 200, 90_000), 'debug');
+    assert.equal(requestLevel('GET', '/api/v1/clusters/demo/jobs/default/llama/logs/follow?rank=all', 200, 90_000), 'debug', 'a job log follow');
+    assert.equal(requestLevel('GET', '/api/v1/clusters/demo/jobs/default/llama/logs?format=text', 200, 2500), 'info', 'a slow tail is slow');
     assert.equal(requestLevel('POST', '/mcp', 200, 40_000), 'debug');
     assert.equal(requestLevel('POST', '/mcp', 401, 1), 'info');
   });

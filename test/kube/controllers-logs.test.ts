@@ -100,4 +100,34 @@ describe('controllers: pod logs', () => {
       stop();
     }
   });
+
+  it('a tail of a long, fast run is its last lines (read from a window, not the whole run), and the same as the end of the whole log', () => {
+    const trainer = { restartPolicy: 'Never', containers: [{ name: 'trainer', image: 'nvcr.io/nvidia/pytorch:24.09-py3' }] };
+    const { read } = started(trainer, { 'sandbox.instantstart.dev/steps': '0', 'sandbox.instantstart.dev/step-seconds': '0.001' }, 120);
+    const tail = read({ tailLines: 5 }).trim().split('\n');
+    assert.equal(tail.length, 5);
+    const steps = tail.map((l) => Number(/step=(\d+)/.exec(l)![1]));
+    assert.deepEqual(steps, steps.map((_, i) => steps[0]! + i), 'consecutive steps, a step a millisecond');
+    assert.ok(steps[0]! > 100_000, `the newest steps (${steps[0]}), not the first ones`);
+    const whole = read({ sinceSeconds: 2 }).trim().split('\n');
+    assert.deepEqual(whole.slice(-5), tail);
+  });
+
+  it('follow holds lines back while the reader is not ready, then sends them all, in pieces, none lost', async () => {
+    const { w } = started({ containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }] }, undefined, 60);
+    const chunks: string[] = [];
+    let ready = false;
+    const stop = followLogs(w.cluster, get(w, 'pods', 'p'), {}, (t) => chunks.push(t), () => undefined, () => ready);
+    try {
+      w.advance(30);
+      await sleep(250);
+      assert.deepEqual(chunks, [], 'a reader that is behind is sent nothing more');
+      ready = true;
+      await sleep(250);
+      assert.ok(chunks.length >= 3, `sent in pieces of at most 10 s of log: ${chunks.length}`);
+      assert.equal(chunks.join('').split('\n').filter((l) => l === 'tick').length, 30, 'every line of the 30 s, once');
+    } finally {
+      stop();
+    }
+  });
 });

@@ -121,7 +121,7 @@ export function ncclLines(run: TrainingRun, from: number, prefix = ''): Array<{ 
       out.push({ offset: at + 300, text: `${head}NET/Socket : Using [0]eth0:${run.podIp}<0>` });
       out.push({ offset: at + 300, text: `${head}Using network Socket` });
     }
-    out.push({ offset: at + 600, text: `${head}comm 0x7f${(unit(`${run.seed}|comm${local}`) * 0xffffff).toString(16).padStart(6, '0').slice(0, 6)}00 rank ${rank} nRanks ${n} nNodes ${run.pods} localRanks ${run.nproc} localRank ${local} MNNVL 0` });
+    out.push({ offset: at + 600, text: `${head}comm 0x7f${Math.floor(unit(`${run.seed}|comm${local}`) * 0xffffff).toString(16).padStart(6, '0').slice(0, 6)}00 rank ${rank} nRanks ${n} nNodes ${run.pods} localRanks ${run.nproc} localRank ${local} MNNVL 0` });
     if (rank === 0) for (const c of [0, 1]) out.push({ offset: at + 700, text: `${head}Channel ${String(c).padStart(2, '0')}/02 : ${range(0, Math.min(n, 32)).map((r) => String(r).padStart(4)).join('')}${n > 32 ? ' …' : ''}` });
     out.push({ offset: at + 900, text: `${head}Channel 00/0 : ${rank}[${local}] -> ${next}[${next % run.nproc}] [send] via ${crossesNodes && run.pods > 1 ? `${net}/0` : 'P2P/IPC'}` });
     out.push({ offset: at + 1200, text: `${head}Connected all rings` });

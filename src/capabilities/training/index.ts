@@ -1,7 +1,9 @@
 import { defineCapability } from '../capability.js';
+import { registerJobLogRoutes } from './logs/routes.js';
 import { registerTrainingRoutes } from './routes.js';
 import { TrainingService } from './service.js';
 import { registerDeleteJobTool } from './tools/delete-job.js';
+import { registerGetJobLogsTool } from './tools/get-job-logs.js';
 import { registerGetJobMetricsTool } from './tools/get-job-metrics.js';
 import { registerGetJobTool } from './tools/get-job.js';
 import { registerListJobsTool } from './tools/list-jobs.js';
@@ -11,18 +13,23 @@ import { registerSubmitTrainingJobTool } from './tools/submit-training-job.js';
 
 /**
  * Training jobs (docs/TRAINING.md): recipes, HyperPodPyTorchJobs and RayJobs submitted at once and
- * read live, templates per cluster, SageMaker managed MLflow servers and a job's metrics. No
- * workflows: a submit is one server-side apply, and what follows is Kubernetes' and SageMaker's state.
+ * read live, templates per cluster, SageMaker managed MLflow servers and a job's metrics, and the
+ * job logs (REST tail and download, the follow WebSocket). No workflows: a submit is one server-side
+ * apply, and what follows is Kubernetes' and SageMaker's state.
  */
 export const training = defineCapability<TrainingService>({
   name: 'training',
   service: (deps) => new TrainingService(deps),
-  routes: registerTrainingRoutes,
+  routes: (r) => {
+    registerTrainingRoutes(r);
+    registerJobLogRoutes({ ...r, service: () => r.service().logs });
+  },
   tools: [
     registerListRecipesTool,
     registerSubmitTrainingJobTool,
     registerListJobsTool,
     registerGetJobTool,
+    registerGetJobLogsTool,
     registerGetJobMetricsTool,
     registerDeleteJobTool,
     registerListMlflowServersTool,

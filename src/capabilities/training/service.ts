@@ -14,6 +14,7 @@ import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access
 import { ReadCache } from '../../workflows/read-cache.js';
 import type { ServiceDeps } from '../capability.js';
 import { deleteJob, jobDetail, listJobs, requireJob } from './jobs.js';
+import { JobLogs } from './logs/job-logs.js';
 import { MlflowServers } from './mlflow.js';
 import { checkNameAndKind, submitFacts } from './submit-facts.js';
 import { TrainingTemplates } from './templates.js';
@@ -24,18 +25,20 @@ import { TrainingTemplates } from './templates.js';
  * created), makes the MLflow identity when the job reports to MLflow, and applies the one object —
  * answered at once with the job as created. Everything after is read live.
  *
- * Other parts hang off this class as fields (templates, mlflow; the logs part is added the same way:
- * `readonly logs = new JobLogs(deps)`), so routes reach each through `service()`.
+ * Other parts hang off this class as fields (templates, mlflow, logs), so routes reach each through
+ * `service()`.
  */
 export class TrainingService {
   readonly templates: TrainingTemplates;
   readonly mlflow: MlflowServers;
+  readonly logs: JobLogs;
   /** Job lists polled by pages and agents: one Kubernetes read serves them all for a moment; our own changes drop it. */
   private readonly lists = new ReadCache<TrainingJobList>({ ttlMs: 2_000 });
 
   constructor(readonly deps: ServiceDeps) {
     this.templates = new TrainingTemplates(deps.training);
     this.mlflow = new MlflowServers(deps);
+    this.logs = new JobLogs(deps);
     // An operation on a cluster (a feature turned on, a group added) may change which kinds it
     // serves: the next list reads Kubernetes again, never a list from before the user's change.
     deps.operations.on('operation', (op) => {
