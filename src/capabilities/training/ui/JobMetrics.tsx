@@ -12,6 +12,7 @@ import { useJobMetrics, type JobRef } from './api.js';
 const TITLES = new Map([
   ['loss', 'Loss'],
   ['tokens_per_second', 'Throughput (tokens/s)'],
+  ['throughput', 'Throughput (tokens/s)'],
   ['learning_rate', 'Learning rate'],
 ]);
 

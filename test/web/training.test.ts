@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { eksClusterNameFor } from '../../src/domain/naming.js';
+import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+
+const CLUSTER = 'ui-train';
+const GROUP_TYPE = 'ml.g5.8xlarge';
+
+/**
+ * The Jobs tab (chromium, real server on the sandbox): a recipe submitted through the form generated
+ * from its schema runs to Succeeded; its detail shows the ranks on their nodes, the logs with rank
+ * prefixes and the MLflow metrics drawn; a running job's logs follow live, and a crash injected into
+ * one rank shows as a restart spent in the recovery budget.
+ */
+describe('the Jobs tab: submit, follow and recover training jobs (chromium, real server on the sandbox)', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let browser: TestBrowser;
+  let page: Page;
+  let group = '';
+  let storage = '';
+  let mlflowArn = '';
+
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(600));
+    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: GROUP_TYPE, instanceCount: 2, storage: { s3: true } });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
+    group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/instance-groups`)).body[0].name;
+    const s3 = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((s: any) => s.kind === 's3');
+    storage = s3.name;
+    // A tracking server for the metrics, in the cluster's own bucket (created through the API: the UI's create form is checked apart).
+    const bucket = s3.bucket;
+    const mlflow = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'ui-train-mlflow', artifactStoreUri: `s3://${bucket}/mlflow` });
+    assert.ok(mlflow.status < 300, JSON.stringify(mlflow.body));
+    for (let i = 0; i < 120 && !mlflowArn; i++) {
+      const s = (await server.api('GET', '/api/v1/mlflow/tracking-servers')).body.servers.find((x: any) => x.name === 'ui-train-mlflow');
+      if (s?.ready) mlflowArn = s.arn;
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.ok(mlflowArn, 'the tracking server became ready');
+    browser = await launchBrowser({ viewport: { width: 1440, height: 1000 } });
+    page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+  });
+  after(() => stopAll(browser, server, sb));
+
+  const select = async (testId: string, label: string) => {
+    await page.locator(`[data-testid="${testId}"] button`).first().click();
+    await page.locator(`[data-testid="${testId}"] [role="option"]`, { hasText: label }).first().click();
+  };
+  const row = (job: string) => page.locator('[data-testid="training-jobs"] tr', { has: page.locator('[data-testid="training-job-link"]', { hasText: job }) });
+  const lineCount = async () => Number(await page.locator('[data-testid="training-log-lines"]').getAttribute('data-count'));
+
+  it('submits a recipe through the form generated from its schema: a bad path shows under its field, then the job runs to Succeeded', async () => {
+    await page.goto(`${server.url}/clusters/${CLUSTER}/jobs`);
+    await page.locator('[data-testid="training-jobs"]').waitFor();
+    await page.locator('[data-testid="training-not-served"]', { hasText: 'kuberay-operator' }).waitFor();
+    await page.locator('[data-testid="training-submit-open"]').click();
+    await page.locator('[data-testid="training-recipe-cards"]', { hasText: 'verl' }).waitFor();
+    await screenshot(page, 'training-01-recipes');
+    await page.locator('[data-testid="training-recipe-pytorch-script"]').click();
+    // The recipe's own fields, from its JSON Schema: described, defaults filled in.
+    const script = page.locator('[data-testid="training-param-script"]');
+    await script.waitFor();
+    assert.match(await script.innerText(), /training script in the storage/i);
+    assert.equal(await page.locator('[data-testid="training-param-elasticAgent"] input').inputValue(), 'hyperpod-elastic-agent==1.1.3');
+    await page.locator('[data-testid="training-name"] input').fill('ui-first');
+    await select('training-group', group);
+    await select('training-storage', storage);
+    await select('training-mlflow', 'ui-train-mlflow');
+    await script.locator('input').fill('/tmp/train.py');
+    await page.locator('[data-testid="training-submit"]').click();
+    await script.locator('[id*="error"]', { hasText: '/data' }).waitFor();
+    assert.equal(await page.locator('[data-testid="training-submit-error"]').count(), 0, 'a refusal of one field shows under that field only');
+    await screenshot(page, 'training-02-field-error');
+    await script.locator('input').fill('/data/code/train.py');
+    await page.locator('[data-testid="training-submit"]').click();
+    await page.locator('[data-testid="training-submit-modal"]').waitFor({ state: 'detached' });
+    await row('ui-first').waitFor();
+    assert.match(await row('ui-first').innerText(), new RegExp(`HyperPodPyTorchJob[\\s\\S]*pytorch-script[\\s\\S]*${group}`));
+    await row('ui-first').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
+    assert.match(await row('ui-first').locator('[data-testid="training-job-budget"]').innerText(), /^0\/10 restarts, 0\/1 full-job$/);
+    await screenshot(page, 'training-03-succeeded');
+  });
+
+  it('opens the job: ranks on their nodes, logs with rank prefixes, and loss and throughput drawn from MLflow', async () => {
+    await row('ui-first').locator('[data-testid="training-job-link"]').click();
+    await page.waitForURL(`**/clusters/${CLUSTER}/jobs/default/ui-first`);
+    const ranks = page.locator('[data-testid="training-ranks"] tbody tr');
+    await ranks.nth(1).waitFor();
+    assert.equal(await ranks.count(), 2);
+    assert.equal(await page.locator('[data-testid="training-rank-node"]').count(), 2, 'each rank links to its node');
+    assert.match((await page.locator('[data-testid="training-rank-node"]').first().getAttribute('href')) ?? '', new RegExp(`/clusters/${CLUSTER}/nodes/i-`));
+    await page.locator('[data-testid="training-log-line"]', { hasText: /^\[rank 1\]/ }).first().waitFor();
+    await page.locator('[data-testid="training-log-line"]', { hasText: /^\[rank 0\]/ }).first().waitFor();
+    const loss = page.locator('[data-testid="training-metric-chart"][data-metric="loss"]');
+    await loss.waitFor();
+    assert.ok(Number(await loss.getAttribute('data-points')) > 10, 'the loss series has the run\'s steps');
+    const throughput = page.locator('[data-testid="training-metric-chart"]', { hasText: 'Throughput' });
+    assert.ok(Number(await throughput.getAttribute('data-points')) > 10, 'the throughput series has the run\'s steps');
+    await loss.locator('svg path').first().waitFor();
+    await screenshot(page, 'training-04-detail');
+  });
+
+  it('follows a running job\'s logs live, and a crash of rank 1 shows as a restart spent in the recovery budget', async () => {
+    // Slow the clock to a few steps a second so the stream is seen growing.
+    assert.equal((await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 20 } })).status, 200);
+    const submitted = await server.api('POST', `/api/v1/clusters/${CLUSTER}/jobs`, { name: 'ui-live', recipe: 'pytorch-script', params: { script: '/data/code/train.py' }, instanceGroup: group, nodes: 2, storage });
+    assert.equal(submitted.status < 300, true, JSON.stringify(submitted.body));
+    await page.goto(`${server.url}/clusters/${CLUSTER}/jobs/default/ui-live`);
+    await page.locator('[data-testid="training-job-phase"][data-phase="Running"]').first().waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="training-logs-status"][data-state="following"]').waitFor();
+    await page.locator('[data-testid="training-log-line"]', { hasText: 'step=' }).first().waitFor();
+    const before = await lineCount();
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid="training-log-lines"]')?.getAttribute('data-count')) > n, before);
+    assert.equal(await page.locator('[data-testid="training-metrics-none"]').count(), 1, 'a job without a tracking server says so');
+
+    const fault = await sb.admin(`/_sandbox/kube/${eksClusterNameFor(CLUSTER)}/faults/training`, { method: 'POST', body: { job: 'ui-live', rank: 1, kind: 'crash' } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    await page.locator('[data-testid="training-budget-restarts"][data-used="1"][data-allowed="10"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="training-last-fault"]', { hasText: 'PLR' }).waitFor();
+    await screenshot(page, 'training-05-recovery');
+  });
+});
