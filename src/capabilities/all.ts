@@ -9,3 +9,4 @@ export { autoscaling } from './autoscaling/index.js';
 export { features } from './features/index.js';
 export { storage } from './storage/index.js';
 export { modelDownloads } from './model-downloads/index.js';
+export { training } from './training/index.js';

@@ -7,7 +7,7 @@ import type { CloudPort } from '../cloud/ports.js';
 import type { AnyWorkflow } from '../engine/workflow.js';
 import type { OperationView } from '../domain/schemas/operations.js';
 import type { ToolRegistration } from '../mcp/tool-set.js';
-import type { ActiveClusterPort, WorkflowDeps } from '../workflows/context.js';
+import type { ActiveClusterPort, TrainingRecordsPort, WorkflowDeps } from '../workflows/context.js';
 import type { OperationsLookup } from './clusters/views.js';
 
 /**
@@ -46,6 +46,8 @@ export interface ServiceDeps {
   defaultRegion: string;
   operations: OperationsApi & OperationsLookup;
   activeCluster: ActiveClusterPort;
+  /** Training templates and each cluster's default MLflow server, kept in the server's store. */
+  training: TrainingRecordsPort;
   /** Another capability's service (built on first use). */
   service<T>(capability: ServiceKey<T>): T;
 }

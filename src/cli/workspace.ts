@@ -99,7 +99,7 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     },
     unsettledClusterOperations: () => engine.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
   };
-  const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster });
+  const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster, training: stores.training });
   logger.info({ cloud: identity.cloud, accountId: identity.accountId, dataDir: dir }, 'opened the data directory of this cloud and account');
   pruning.start();
   return {

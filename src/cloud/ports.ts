@@ -160,6 +160,17 @@ export interface EksPort {
   /** UpdateAddon: another version (and, when given, other configuration values) of an installed add-on. */
   updateAddon(region: string, clusterName: string, addonName: string, options: { version: string; configurationValues?: string }): Promise<void>;
   deleteAddon(region: string, clusterName: string, addonName: string): Promise<void>;
+  /** The pod identity association of a service account (ListPodIdentityAssociations); undefined when there is none. */
+  podIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<PodIdentityAssociationFacts | undefined>;
+  /** CreatePodIdentityAssociation (a workload's own, not an add-on's); its id. */
+  createPodIdentityAssociation(region: string, clusterName: string, association: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> }): Promise<string>;
+}
+
+export interface PodIdentityAssociationFacts {
+  associationId: string;
+  associationArn?: string;
+  /** Not in every list answer: DescribePodIdentityAssociation has it for sure. */
+  roleArn?: string;
 }
 
 // ── SageMaker HyperPod ───────────────────────────────────────────────────────────────────────────

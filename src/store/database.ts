@@ -72,6 +72,28 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE operations ADD COLUMN account_id TEXT;
   ALTER TABLE operations ADD COLUMN region TEXT;
   `,
+  // Training (issue 17): saved job requests per cluster, and the MLflow tracking server a cluster's
+  // jobs report to by default. Keyed by Region and cluster (names are only unique per Region).
+  `
+  CREATE TABLE training_templates (
+    region      TEXT NOT NULL,
+    cluster     TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    description TEXT,
+    request     TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (region, cluster, name)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE cluster_mlflow (
+    region              TEXT NOT NULL,
+    cluster             TEXT NOT NULL,
+    tracking_server_arn TEXT NOT NULL,
+    updated_at          TEXT NOT NULL,
+    PRIMARY KEY (region, cluster)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -1,10 +1,12 @@
 import { openDatabase, openMemoryDatabase, type Database } from './database.js';
 import { OperationsStore } from './operations-store.js';
 import { SettingsStore } from './settings-store.js';
+import { TrainingStore } from './training-store.js';
 
 export * from './database.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
+export * from './training-store.js';
 export * from './retention.js';
 export * from './retention-schedule.js';
 export { unwritableStore } from './store-failures.js';
@@ -14,6 +16,8 @@ export interface Stores {
   db: Database;
   operations: OperationsStore;
   settings: SettingsStore;
+  /** Training templates and each cluster's default MLflow tracking server. */
+  training: TrainingStore;
   /** Closes the connection; call after the engine has stopped. */
   close(): void;
 }
@@ -32,6 +36,7 @@ export function openStores(dataDir?: string): Stores {
     db,
     operations: new OperationsStore(db),
     settings: new SettingsStore(db),
+    training: new TrainingStore(db),
     close: () => db.close(),
   };
 }

@@ -6,6 +6,28 @@ export interface ActiveClusterPort {
   set(value: { name: string; region: string } | undefined): void;
 }
 
+/** A saved training template as the store keeps it (the request is parsed by the training capability). */
+export interface TrainingTemplateRecord {
+  name: string;
+  description?: string;
+  request: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * What the training capability keeps in the server's store (src/store/training-store.ts): templates
+ * per Region and cluster, and the cluster's default MLflow tracking server.
+ */
+export interface TrainingRecordsPort {
+  templates(region: string, cluster: string): TrainingTemplateRecord[];
+  template(region: string, cluster: string, name: string): TrainingTemplateRecord | undefined;
+  putTemplate(t: { region: string; cluster: string; name: string; description?: string; request: unknown }): { replaced: boolean };
+  deleteTemplate(region: string, cluster: string, name: string): boolean;
+  clusterMlflow(region: string, cluster: string): string | undefined;
+  setClusterMlflow(region: string, cluster: string, trackingServerArn: string | undefined): void;
+}
+
 /** What every workflow is built with. */
 export interface WorkflowDeps {
   cloud: CloudPort;

@@ -13,6 +13,7 @@ import { featureRoleName } from '../domain/features/registry.js';
 import { ROLE_ARN_ANNOTATION, SERVICE_ACCOUNT } from '../domain/kube/service-account.js';
 import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { FeatureId } from '../domain/schemas/features.js';
+import type { IamPort } from '../cloud/ports.js';
 import type { WorkflowDeps } from './context.js';
 import { clusterIssuer, ensureClusterProvider, findClusterProvider, isOurProvider, releaseClusterProvider } from './feature-oidc-provider.js';
 import { annotateServiceAccount, checkNamespaces, releaseServiceAccounts } from './feature-service-accounts.js';
@@ -58,19 +59,36 @@ type Log = (message: string) => void;
 const isOurs = (tags: Record<string, string>, cluster: string) => tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE && tags[TAG_CLUSTER] === cluster;
 const roleArnOf = (accountId: string, roleName: string) => `arn:aws:iam::${accountId}:role/${roleName}`;
 
-/** Makes the role right: created when missing, its trust, managed policies and inline policy set where they differ. */
-async function ensureRole(deps: WorkflowDeps, cluster: string, spec: FeatureRoleSpec, log: Log): Promise<string> {
-  const iam = deps.cloud.iam;
+/** A role of ours as IAM should hold it: what ensureOwnedRole makes right. */
+export interface OwnedRoleSpec {
+  roleName: string;
+  description: string;
+  trustPolicy: unknown;
+  managedPolicyArns: readonly string[];
+  /** The one inline policy, under `inlinePolicyName` (default FEATURE_POLICY_NAME). */
+  inlinePolicy?: unknown;
+  inlinePolicyName?: string;
+  tags: Record<string, string>;
+}
+
+/**
+ * Makes a role of ours right: created when missing, its trust, managed policies and inline policy
+ * set where they differ (a right role costs reads only). A role of that name that does not carry
+ * every one of `ownerTags` is someone else's: refused with a 409 naming `conflictField`, never changed.
+ * The one way InstantStart makes roles for features and for training's MLflow identities.
+ */
+export async function ensureOwnedRole(iam: IamPort, spec: OwnedRoleSpec, ownerTags: Record<string, string>, conflictField: string, log: Log): Promise<string> {
   const current = await iam.describeRole(spec.roleName);
   let arn: string;
   if (!current) {
     arn = await iam.createRole({ roleName: spec.roleName, description: spec.description, trustPolicy: spec.trustPolicy, tags: spec.tags });
     log(`Created IAM role ${spec.roleName}`);
   } else {
-    if (!isOurs(current.tags, cluster)) {
+    const missingTag = Object.entries(ownerTags).find(([k, v]) => current.tags[k] !== v);
+    if (missingTag) {
       throw new ConflictError(
-        `IAM role ${spec.roleName} exists but InstantStart did not make it for cluster ${cluster} (it lacks the ${TAG_CLUSTER}=${cluster} tag); rename or delete that role, then retry.`,
-        spec.featureId,
+        `IAM role ${spec.roleName} exists but InstantStart did not make it for this purpose (it lacks the ${missingTag[0]}=${missingTag[1]} tag); rename or delete that role, then retry.`,
+        conflictField,
       );
     }
     arn = current.arn;
@@ -85,14 +103,19 @@ async function ensureRole(deps: WorkflowDeps, cluster: string, spec: FeatureRole
     log(`Attached ${policyArn.split('/').pop()} to ${spec.roleName}`);
   }
   if (spec.inlinePolicy) {
-    const held = current ? await iam.inlinePolicy(spec.roleName, FEATURE_POLICY_NAME) : undefined;
+    const policyName = spec.inlinePolicyName ?? FEATURE_POLICY_NAME;
+    const held = current ? await iam.inlinePolicy(spec.roleName, policyName) : undefined;
     if (!held || !samePolicy(held, spec.inlinePolicy)) {
-      await iam.putInlinePolicy(spec.roleName, FEATURE_POLICY_NAME, spec.inlinePolicy);
-      log(`Put the inline policy ${FEATURE_POLICY_NAME} on ${spec.roleName}`);
+      await iam.putInlinePolicy(spec.roleName, policyName, spec.inlinePolicy);
+      log(`Put the inline policy ${policyName} on ${spec.roleName}`);
     }
   }
   return arn;
 }
+
+/** A feature's role: ours when tagged as managed by InstantStart for this cluster. */
+const ensureRole = (deps: WorkflowDeps, cluster: string, spec: FeatureRoleSpec, log: Log): Promise<string> =>
+  ensureOwnedRole(deps.cloud.iam, spec, { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_CLUSTER]: cluster }, spec.featureId, log);
 
 /**
  * Makes every identity feature `id` needs, idempotently (an existing right object is left alone).

@@ -60,14 +60,18 @@ describe('the MCP tool list', () => {
         'check_cluster_request',
         'check_quotas',
         'create_cluster',
+        'create_mlflow_server',
         'delete_cluster',
         'delete_instance_group',
+        'delete_job',
         'delete_nodes',
         'download_model',
         'get_active_cluster',
         'get_autoscaling',
         'get_cluster',
         'get_features',
+        'get_job',
+        'get_job_metrics',
         'get_node',
         'get_operation',
         'get_operation_logs',
@@ -77,9 +81,12 @@ describe('the MCP tool list', () => {
         'list_clusters',
         'list_instance_groups',
         'list_instance_types',
+        'list_jobs',
+        'list_mlflow_servers',
         'list_model_downloads',
         'list_nodes',
         'list_operations',
+        'list_recipes',
         'list_storage',
         'list_training_plans',
         'plan_features',
@@ -92,6 +99,7 @@ describe('the MCP tool list', () => {
         'set_autoscaling',
         'set_features',
         'start_deep_health_check',
+        'submit_training_job',
         'update_instance_group',
         'wait_for_operation',
       ],
@@ -102,7 +110,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update|download)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -147,7 +155,7 @@ describe('the MCP tool list', () => {
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
     const CLUSTER_TOOLS = ['create_cluster', 'check_cluster_request', 'get_cluster', 'delete_cluster', 'set_active_cluster', 'add_instance_group', 'list_instance_groups',
       'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'get_features', 'plan_features', 'set_features', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check',
-      'download_model', 'list_model_downloads'];
+      'download_model', 'list_model_downloads', 'submit_training_job', 'list_jobs', 'get_job', 'get_job_metrics', 'delete_job'];
     const GROUP_TOOLS = ['add_instance_group', 'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'start_deep_health_check'];
     for (const tool of tools) {
       const props = Object.keys(tool.inputSchema.properties ?? {});

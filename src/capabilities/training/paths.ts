@@ -11,6 +11,8 @@ export const TRAINING_PATHS = {
   jobs: '/api/v1/clusters/{name}/jobs',
   /** GET: one job with its ranks, conditions, recovery budget and events; DELETE: delete it (?confirm=true). */
   job: '/api/v1/clusters/{name}/jobs/{namespace}/{job}',
+  /** POST: run the job again under a new name, from the request it was submitted with. */
+  jobResubmit: '/api/v1/clusters/{name}/jobs/{namespace}/{job}/resubmit',
   /** GET: the capped tail of one rank's or all ranks' logs (rank, tailLines, sinceSeconds, limitBytes, grep, previous). */
   jobLogs: '/api/v1/clusters/{name}/jobs/{namespace}/{job}/logs',
   /** WebSocket (GET with Upgrade, ?token= like /api/v1/ws): the same tail, then new lines as they come; one stream per socket. */

@@ -1,19 +1,21 @@
 import {
   CreateAddonCommand,
   CreateClusterCommand,
+  CreatePodIdentityAssociationCommand,
   DeleteAddonCommand,
   DeleteClusterCommand,
   DescribeAddonCommand,
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
   DescribeClusterVersionsCommand,
+  ListPodIdentityAssociationsCommand,
   UpdateAddonCommand,
   type Addon,
   type Cluster,
 } from '@aws-sdk/client-eks';
 import { CloudError } from '../../domain/errors.js';
 import type { OfferedAddonVersion } from '../../domain/features/addon-version.js';
-import type { EksClusterSpec, EksPort } from '../ports.js';
+import type { EksClusterSpec, EksPort, PodIdentityAssociationFacts } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -22,8 +24,9 @@ export type { EksClusterSpec } from '../ports.js';
 const NOT_FOUND = ['ResourceNotFoundException'];
 
 /**
- * Amazon EKS: clusters and add-ons (pod identity associations are made with the add-on, through
- * CreateAddon's podIdentityAssociations). Reads return undefined for "not found".
+ * Amazon EKS: clusters and add-ons (a feature's pod identity associations are made with its add-on,
+ * through CreateAddon's podIdentityAssociations; workloads' own, such as a training job's MLflow
+ * identity, with CreatePodIdentityAssociation). Reads return undefined for "not found".
  */
 export class EksAdapter implements EksPort {
   constructor(
@@ -174,5 +177,29 @@ export class EksAdapter implements EksPort {
     } catch (err) {
       if (!hasCode(err, ...NOT_FOUND)) throw err;
     }
+  }
+
+  async podIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<PodIdentityAssociationFacts | undefined> {
+    const r = await awsCall('eks', 'ListPodIdentityAssociations', () => this.clients.eks(region).send(new ListPodIdentityAssociationsCommand({ clusterName, namespace, serviceAccount })));
+    const found = r.associations?.[0];
+    if (!found?.associationId) return undefined;
+    return { associationId: found.associationId, ...(found.associationArn ? { associationArn: found.associationArn } : {}), roleArn: (found as { roleArn?: string }).roleArn };
+  }
+
+  async createPodIdentityAssociation(region: string, clusterName: string, a: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> }): Promise<string> {
+    const r = await awsCall('eks', 'CreatePodIdentityAssociation', () =>
+      this.clients.eks(region).send(
+        new CreatePodIdentityAssociationCommand({
+          clusterName,
+          namespace: a.namespace,
+          serviceAccount: a.serviceAccount,
+          roleArn: a.roleArn,
+          tags: a.tags,
+          // The same association asked twice (a retried submit) is one association.
+          clientRequestToken: `instantstart-${a.namespace}-${a.serviceAccount}`.slice(0, 64),
+        }),
+      ),
+    );
+    return r.association?.associationId ?? '';
   }
 }

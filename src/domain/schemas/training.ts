@@ -86,7 +86,7 @@ export const TemplateNameSchema = z
   .regex(DNS_LABEL, 'must be lower-case letters, digits and hyphens, starting with a letter')
   .describe('Template name, unique per cluster.');
 
-const SubmitShape = z
+export const SubmitTrainingJobShape = z
   .object({
     region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
     name: TrainingJobNameSchema,
@@ -111,7 +111,7 @@ const SubmitShape = z
   })
   .strict();
 
-type SubmitChecked = Pick<z.output<typeof SubmitShape>, 'recipe' | 'params' | 'custom' | 'image' | 'elastic' | 'nodes'>;
+type SubmitChecked = Pick<z.output<typeof SubmitTrainingJobShape>, 'recipe' | 'params' | 'custom' | 'image' | 'elastic' | 'nodes'>;
 
 /** The rules across fields of a submit request (and of a template's request). */
 function checkSubmit(r: SubmitChecked, ctx: z.RefinementCtx): void {
@@ -122,7 +122,7 @@ function checkSubmit(r: SubmitChecked, ctx: z.RefinementCtx): void {
       ctx.addIssue({ code: 'custom', path: ['nodes'], message: `must be within elastic.minReplicas..maxReplicas (${r.elastic.minReplicas}..${r.elastic.maxReplicas})` });
 }
 
-export const SubmitTrainingJobRequestSchema = SubmitShape.superRefine(checkSubmit).describe('Submit a training job: a recipe with its parameters, or a custom container, on one instance group, with the storage at /data. Created at once; follow it with get_job and get_job_logs.');
+export const SubmitTrainingJobRequestSchema = SubmitTrainingJobShape.superRefine(checkSubmit).describe('Submit a training job: a recipe with its parameters, or a custom container, on one instance group, with the storage at /data. Created at once; follow it with get_job and get_job_logs.');
 export type SubmitTrainingJobRequest = z.output<typeof SubmitTrainingJobRequestSchema>;
 
 // ── job view ─────────────────────────────────────────────────────────────────────────────────────
@@ -326,7 +326,7 @@ export const TrainingMetricsQuerySchema = z
       .string()
       .regex(/^[A-Za-z0-9_./\- ]+(,[A-Za-z0-9_./\- ]+)*$/, 'must be metric names separated by commas')
       .optional()
-      .describe('Comma-separated metric names; default loss, tokens_per_second, learning_rate.'),
+      .describe('Comma-separated metric names; default loss, throughput, learning_rate (what the recipes report to MLflow).'),
     maxPoints: z.coerce.number().int().min(10).max(100_000).default(5000).describe('At most this many points per series (evenly thinned, last point kept).'),
   })
   .strict();
@@ -363,7 +363,7 @@ export type RecipeView = z.infer<typeof RecipeViewSchema>;
 
 export const RecipeListSchema = z.object({ recipes: z.array(RecipeViewSchema) });
 
-export const TrainingTemplateRequestSchema = SubmitShape.omit({ name: true, region: true, saveAsTemplate: true })
+export const TrainingTemplateRequestSchema = SubmitTrainingJobShape.omit({ name: true, region: true, saveAsTemplate: true })
   .superRefine(checkSubmit)
   .describe('The submit request the template stands for, without the job name.');
 
@@ -388,3 +388,33 @@ export const TrainingTemplateSchema = z
 export type TrainingTemplate = z.infer<typeof TrainingTemplateSchema>;
 
 export const TrainingTemplateListSchema = z.object({ cluster: z.string(), templates: z.array(TrainingTemplateSchema) });
+
+// ── re-submit, delete, a cluster's MLflow default ─────────────────────────────────────────────────
+export const ResubmitTrainingJobRequestSchema = z
+  .object({ region: RegionSchema.optional(), name: TrainingJobNameSchema.describe('The new job\'s name (the old job keeps its own).') })
+  .strict()
+  .describe('Run a job again under a new name, from the request it was submitted with (the same recipe, parameters, group, storage, fault tolerance and MLflow).');
+
+export const DeleteTrainingJobQuerySchema = z
+  .object({
+    region: RegionSchema.optional(),
+    confirm: z.literal('true', 'must be true: deleting a job stops its pods (its checkpoints and outputs under /data stay)').describe('Must be "true": the job and its pods are deleted (a RayJob\'s Ray cluster too); /data/checkpoints/<job> and /data/outputs/<job> stay.'),
+  })
+  .strict();
+
+export const DeleteTrainingJobAnswerSchema = z
+  .object({
+    job: z.string(),
+    namespace: z.string(),
+    kind: TrainingKindSchema,
+    deleted: z.boolean().describe('False when it was already gone.'),
+  })
+  .describe('The job deleted.');
+
+export const ClusterMlflowSchema = z
+  .object({
+    cluster: z.string(),
+    region: z.string(),
+    trackingServerArn: z.string().nullable().describe('The tracking server the cluster\'s jobs report to when a submit names none; null: none.'),
+  })
+  .describe('A cluster\'s default MLflow tracking server.');

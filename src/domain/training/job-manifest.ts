@@ -40,6 +40,8 @@ export interface TrainingCommon {
   /** The request's extra variables; ours win over a clash. */
   env?: EnvVar[];
   checkpointless?: boolean;
+  /** The pods' service account (the MLflow pod identity); absent: the namespace's default. */
+  serviceAccountName?: string;
 }
 
 export interface TrainingContainer {
@@ -75,6 +77,7 @@ export function trainingPodTemplate(common: TrainingCommon, placement: Placement
   return {
     metadata: { labels: { ...MANAGED_BY, [TRAINING_JOB_LABEL]: common.jobName } },
     spec: {
+      ...(common.serviceAccountName ? { serviceAccountName: common.serviceAccountName } : {}),
       nodeSelector: { ...placement.nodeSelector },
       ...(placement.tolerations.length ? { tolerations: placement.tolerations.map((t) => ({ ...t })) } : {}),
       containers: [

@@ -24,11 +24,14 @@ export interface SubmitFacts {
   capacityType: string;
   /** Whether managed tiered checkpointing is enabled on the cluster. */
   tieredCheckpointing: boolean;
+  /** The service account the pods run as (the MLflow pod identity), when the job reports to MLflow. */
+  serviceAccountName?: string;
 }
 
 /** The common inputs of a request: fault tolerance with its defaults, the MLflow experiment defaulting to the job name. */
-export function trainingCommon(req: SubmitTrainingJobRequest, claimName: string): TrainingCommon {
+export function trainingCommon(req: SubmitTrainingJobRequest, claimName: string, serviceAccountName?: string): TrainingCommon {
   return {
+    ...(serviceAccountName ? { serviceAccountName } : {}),
     jobName: req.name,
     namespace: req.namespace,
     claimName,
@@ -60,7 +63,7 @@ export function trainingManifest(req: SubmitTrainingJobRequest, facts: SubmitFac
   const kind = kindOfRequest(req);
   const recipe = req.recipe !== undefined ? recipeById(req.recipe)! : undefined;
   const params = recipe ? parseRecipeParams(recipe, req.params) : undefined;
-  const common = trainingCommon(req, facts.claimName);
+  const common = trainingCommon(req, facts.claimName, facts.serviceAccountName);
   checkTrainingCompatibility({ ...(req.elastic ? { elastic: req.elastic } : {}), checkpointless: req.checkpointless, ...(req.faultTolerance ? { faultTolerance: req.faultTolerance } : {}) }, {
     kind,
     group: facts.placement.group,

@@ -1,0 +1,136 @@
+import type { MlflowTrackingServer, MlflowTrackingServerSummary } from '../../cloud/ports.js';
+import { PreconditionError } from '../../domain/errors.js';
+import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
+import { SERVICE_ACCOUNT } from '../../domain/kube/service-account.js';
+import { MANAGED_BY } from '../../domain/kube/kind.js';
+import { MLFLOW_READY_STATUSES, type CreateMlflowServerRequest, type MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
+import type { TrainingJobView, TrainingMetricsAnswer } from '../../domain/schemas/training.js';
+import { metricNames, thinPoints } from '../../domain/training/metrics.js';
+import { clusterOwnerTags, mlflowIdentity, mlflowServerRole, TAG_MLFLOW_SERVER } from '../../domain/training/mlflow-identity.js';
+import { MANAGED_BY_VALUE, TAG_MANAGED_BY } from '../../domain/naming.js';
+import { eksClusterOf } from '../../workflows/cluster-access.js';
+import { ensureOwnedRole } from '../../workflows/feature-identities.js';
+import type { ServiceDeps } from '../capability.js';
+
+/**
+ * SageMaker managed MLflow for training: the Region's tracking servers, the identity a job logs
+ * with, and a job's metric series read back from its run.
+ *
+ * Creating a server is ONE AWS call, after which AWS itself tracks the server (Creating for up to
+ * 25 minutes, then Created). It is not a durable operation: there is nothing of ours to resume or
+ * compensate — a crash after the call loses nothing, since the list and get read the server's status
+ * live from SageMaker, exactly as jobs are read live from Kubernetes. (The role a server without a
+ * roleArn needs is made idempotently before the call, so a repeat is harmless.)
+ */
+
+const ARN_NAME = /:mlflow-tracking-server\/(.+)$/;
+export const serverNameOfArn = (arn: string): string => ARN_NAME.exec(arn)?.[1] ?? arn;
+export const regionOfArn = (arn: string): string | undefined => arn.split(':')[3] || undefined;
+
+const iso = (d: Date | undefined) => (d ? new Date(d).toISOString() : undefined);
+
+export function serverView(s: MlflowTrackingServer | MlflowTrackingServerSummary): MlflowTrackingServerView {
+  const full = s as Partial<MlflowTrackingServer>;
+  const createdAt = iso(s.createdAt);
+  const lastModifiedAt = iso(s.lastModifiedAt);
+  return {
+    name: s.name,
+    arn: s.arn,
+    status: s.status,
+    ready: s.active && (MLFLOW_READY_STATUSES as readonly string[]).includes(s.status),
+    isActive: s.active ? 'Active' : 'Inactive',
+    ...(full.size ? { size: full.size } : {}),
+    ...(s.mlflowVersion ? { mlflowVersion: s.mlflowVersion } : {}),
+    ...(full.artifactStoreUri ? { artifactStoreUri: full.artifactStoreUri } : {}),
+    ...(full.roleArn ? { roleArn: full.roleArn } : {}),
+    ...(full.url ? { url: full.url } : {}),
+    ...(createdAt ? { createdAt } : {}),
+    ...(lastModifiedAt ? { lastModifiedAt } : {}),
+  };
+}
+
+export class MlflowServers {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async list(region: string): Promise<{ region: string; servers: MlflowTrackingServerView[] }> {
+    return { region, servers: (await this.deps.cloud.mlflow.listTrackingServers(region)).map(serverView) };
+  }
+
+  async get(region: string, name: string): Promise<MlflowTrackingServerView | undefined> {
+    const s = await this.deps.cloud.mlflow.describeTrackingServer(region, name);
+    return s ? serverView(s) : undefined;
+  }
+
+  /** CreateMlflowTrackingServer; answered at once with the server as SageMaker describes it (Creating). */
+  async create(region: string, req: CreateMlflowServerRequest): Promise<MlflowTrackingServerView> {
+    const roleArn = req.roleArn ?? (await this.ensureServerRole(req.name, req.artifactStoreUri));
+    await this.deps.cloud.mlflow.createTrackingServer(region, {
+      name: req.name,
+      artifactStoreUri: req.artifactStoreUri,
+      roleArn,
+      size: req.size,
+      ...(req.mlflowVersion ? { mlflowVersion: req.mlflowVersion } : {}),
+      automaticModelRegistration: req.automaticModelRegistration,
+      ...(req.weeklyMaintenanceWindowStart ? { weeklyMaintenanceWindowStart: req.weeklyMaintenanceWindowStart } : {}),
+      tags: { [TAG_MANAGED_BY]: MANAGED_BY_VALUE },
+    });
+    const created = await this.deps.cloud.mlflow.describeTrackingServer(region, req.name);
+    return created ? serverView(created) : { name: req.name, arn: '', status: 'Creating', ready: false };
+  }
+
+  /** The role SageMaker assumes to reach the artifact store, when the request names none. */
+  private ensureServerRole(name: string, artifactStoreUri: string): Promise<string> {
+    const spec = mlflowServerRole(name, artifactStoreUri);
+    return ensureOwnedRole(this.deps.cloud.iam, { ...spec, managedPolicyArns: [], inlinePolicyName: 'instantstart-mlflow-artifacts' }, { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_MLFLOW_SERVER]: spec.tags[TAG_MLFLOW_SERVER]! }, 'roleArn', () => {});
+  }
+
+  /** The server an ARN names, or a 422 naming `field` when SageMaker does not know it. */
+  async requireByArn(arn: string, field: string): Promise<MlflowTrackingServer> {
+    const region = regionOfArn(arn) ?? this.deps.defaultRegion;
+    const server = await this.deps.cloud.mlflow.describeTrackingServer(region, serverNameOfArn(arn));
+    if (!server || server.arn !== arn) {
+      throw new PreconditionError(`${field}: there is no MLflow tracking server ${arn}.`, [{ path: field, message: `there is no MLflow tracking server ${arn}; list them with list_mlflow_servers or create one with create_mlflow_server.` }]);
+    }
+    return server;
+  }
+
+  /**
+   * The pod identity a job in `namespace` logs to the server with, made idempotently before the
+   * job is applied: the IAM role (trusting EKS Pod Identity; sagemaker-mlflow:* on that server only),
+   * the service account, and its pod identity association. Answers the service account's name.
+   */
+  async ensureJobIdentity(region: string, cluster: string, hp: HyperPodCluster, kube: KubePort, namespace: string, trackingServerArn: string): Promise<string> {
+    const eksName = eksClusterOf(hp);
+    if (!eksName) throw new PreconditionError('mlflow: the cluster is not EKS-orchestrated, so its pods cannot get a pod identity.', [{ path: 'mlflow', message: 'needs an EKS-orchestrated cluster (pod identity)' }]);
+    const id = mlflowIdentity(cluster, namespace, trackingServerArn);
+    const roleArn = await ensureOwnedRole(
+      this.deps.cloud.iam,
+      { roleName: id.roleName, description: id.description, trustPolicy: id.trustPolicy, managedPolicyArns: [], inlinePolicy: id.inlinePolicy, inlinePolicyName: id.inlinePolicyName, tags: id.tags },
+      clusterOwnerTags(cluster),
+      'mlflow',
+      () => {},
+    );
+    await kube.apply(SERVICE_ACCOUNT, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: id.serviceAccount, namespace, labels: { ...MANAGED_BY } } });
+    const existing = await this.deps.cloud.eks.podIdentityAssociation(region, eksName, namespace, id.serviceAccount);
+    if (!existing) await this.deps.cloud.eks.createPodIdentityAssociation(region, eksName, { namespace, serviceAccount: id.serviceAccount, roleArn, tags: { ...clusterOwnerTags(cluster) } });
+    return id.serviceAccount;
+  }
+
+  /** A job's metric series from its MLflow run (named after the job), each thinned to maxPoints. */
+  async metrics(job: TrainingJobView, query: { metrics?: string; maxPoints: number }): Promise<TrainingMetricsAnswer> {
+    if (!job.mlflow) return { job: job.name, source: 'none', series: [] };
+    const { trackingServerArn, experimentName, runName } = job.mlflow;
+    const run = await this.deps.cloud.mlflow.findRun({ trackingServerArn, experimentName, runName });
+    const base = { job: job.name, source: 'mlflow' as const, trackingServerArn };
+    if (!run) return { ...base, series: [] };
+    const logged = new Set(run.latestMetrics.map((m) => m.key));
+    const series = await Promise.all(
+      metricNames(query.metrics).map(async (metric) => {
+        if (!logged.has(metric)) return { metric, points: [] };
+        const history = await this.deps.cloud.mlflow.metricHistory({ trackingServerArn, runId: run.id, metricKey: metric });
+        return { metric, points: thinPoints(history.points.map((p) => ({ step: p.step, value: p.value, timestamp: p.timestamp })), query.maxPoints) };
+      }),
+    );
+    return { ...base, runId: run.id, series };
+  }
+}

@@ -1,0 +1,148 @@
+import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../domain/kube/hyperpod-pytorch-job.js';
+import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
+import type { CreateMlflowServerRequest, MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
+import { SubmitTrainingJobRequestSchema, type RecipeView, type SubmitTrainingJobRequest, type TrainingJobList, type TrainingJobView, type TrainingMetricsAnswer } from '../../domain/schemas/training.js';
+import { hyperpodJobView, rayJobView } from '../../domain/training/job-view.js';
+import { mlflowIdentity } from '../../domain/training/mlflow-identity.js';
+import { RECIPES, recipeById, recipeView } from '../../domain/training/recipes/index.js';
+import { savedRequest, savedRequestOf, withSavedRequest } from '../../domain/training/resubmit.js';
+import { kindOfRequest, trainingManifest } from '../../domain/training/submit.js';
+import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
+import { ReadCache } from '../../workflows/read-cache.js';
+import type { ServiceDeps } from '../capability.js';
+import { deleteJob, jobDetail, listJobs, requireJob } from './jobs.js';
+import { MlflowServers } from './mlflow.js';
+import { checkNameAndKind, submitFacts } from './submit-facts.js';
+import { TrainingTemplates } from './templates.js';
+
+/**
+ * The training capability's rules (docs/TRAINING.md). Jobs are Kubernetes objects, not operations:
+ * a submit reads the facts, lets the domain decide (trainingManifest refuses before anything is
+ * created), makes the MLflow identity when the job reports to MLflow, and applies the one object —
+ * answered at once with the job as created. Everything after is read live.
+ *
+ * Other parts hang off this class as fields (templates, mlflow; the logs part is added the same way:
+ * `readonly logs = new JobLogs(deps)`), so routes reach each through `service()`.
+ */
+export class TrainingService {
+  readonly templates: TrainingTemplates;
+  readonly mlflow: MlflowServers;
+  /** Job lists polled by pages and agents: one Kubernetes read serves them all for a moment; our own changes drop it. */
+  private readonly lists = new ReadCache<TrainingJobList>({ ttlMs: 2_000 });
+
+  constructor(readonly deps: ServiceDeps) {
+    this.templates = new TrainingTemplates(deps.training);
+    this.mlflow = new MlflowServers(deps);
+  }
+
+  recipes(): { recipes: RecipeView[] } {
+    return { recipes: RECIPES.map(recipeView) };
+  }
+
+  recipe(id: string): RecipeView {
+    const recipe = recipeById(id);
+    if (!recipe) throw new NotFoundError('recipe', id, `There is no recipe '${id}' (list them with list_recipes).`);
+    return recipeView(recipe);
+  }
+
+  /** The HyperPod cluster and its Kubernetes API (404 naming the cluster; 503 while it has no API). */
+  async access(region: string, cluster: string): Promise<{ hp: HyperPodCluster; kube: KubePort }> {
+    const hp = await describeHyperPod(this.deps.cloud, region, cluster);
+    return { hp, kube: await kubeOfHyperPod(this.deps.cloud, hp, region, { required: true }) };
+  }
+
+  /**
+   * Submits a job: every refusal first (400/409/422 naming the field; nothing created), then the
+   * MLflow identity (idempotent), then one server-side apply. A request without `mlflow` reports to
+   * the cluster's default tracking server when one is linked.
+   */
+  async submit(region: string, cluster: string, request: SubmitTrainingJobRequest): Promise<{ job: TrainingJobView; template?: string }> {
+    const kind = kindOfRequest(request);
+    const linked = request.mlflow ? undefined : this.deps.training.clusterMlflow(region, cluster);
+    const req: SubmitTrainingJobRequest = linked ? { ...request, mlflow: { trackingServerArn: linked } } : request;
+    const { hp, kube } = await this.access(region, cluster);
+    await checkNameAndKind(kube, cluster, kind, req.name, req.namespace);
+    const identity = req.mlflow ? mlflowIdentity(cluster, req.namespace, req.mlflow.trackingServerArn) : undefined;
+    const facts = await submitFacts(this.deps, region, hp, kube, req, identity?.serviceAccount);
+    // The domain decides (and refuses) before anything exists.
+    const manifest = withSavedRequest(trainingManifest(req, facts), req);
+    if (req.mlflow) {
+      await this.mlflow.requireByArn(req.mlflow.trackingServerArn, request.mlflow ? 'mlflow.trackingServerArn' : 'mlflow');
+      await this.mlflow.ensureJobIdentity(region, cluster, hp, kube, req.namespace, req.mlflow.trackingServerArn);
+    }
+    const view =
+      kind === 'HyperPodPyTorchJob'
+        ? hyperpodJobView(await kube.apply<KubeHyperPodPyTorchJob>(HYPERPOD_PYTORCH_JOB, manifest))
+        : rayJobView(await kube.apply<KubeRayJob>(RAY_JOB, manifest));
+    this.lists.invalidate(`${region}/${cluster}`);
+    if (!req.saveAsTemplate) return { job: view };
+    this.templates.save(region, cluster, req.saveAsTemplate.name, savedRequest(request), req.saveAsTemplate.description);
+    return { job: view, template: req.saveAsTemplate.name };
+  }
+
+  /** Runs a job again under a new name, from the request kept on it (422 naming job when it has none). */
+  async resubmit(region: string, cluster: string, namespace: string, job: string, name: string): Promise<{ job: TrainingJobView }> {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireJob(kube, cluster, namespace, job);
+    const saved = savedRequestOf(job, found.job.metadata.annotations);
+    return this.submit(region, cluster, SubmitTrainingJobRequestSchema.parse({ ...saved, name }));
+  }
+
+  async list(region: string, cluster: string, namespace?: string): Promise<TrainingJobList> {
+    const all = await this.lists.get(`${region}/${cluster}`, async () => {
+      const { kube } = await this.access(region, cluster);
+      return listJobs(kube, cluster, region);
+    });
+    return namespace ? { ...all, jobs: all.jobs.filter((j) => j.namespace === namespace) } : all;
+  }
+
+  async get(region: string, cluster: string, namespace: string, job: string): Promise<TrainingJobView> {
+    const { kube } = await this.access(region, cluster);
+    return jobDetail(kube, await requireJob(kube, cluster, namespace, job));
+  }
+
+  async delete(region: string, cluster: string, namespace: string, job: string): Promise<{ job: string; namespace: string; kind: TrainingJobView['kind']; deleted: boolean }> {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireJob(kube, cluster, namespace, job);
+    const deleted = await deleteJob(kube, found);
+    this.lists.invalidate(`${region}/${cluster}`);
+    return { job, namespace, kind: found.kind, deleted };
+  }
+
+  async metrics(region: string, cluster: string, namespace: string, job: string, query: { metrics?: string; maxPoints: number }): Promise<TrainingMetricsAnswer> {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireJob(kube, cluster, namespace, job);
+    const view = found.kind === 'HyperPodPyTorchJob' ? hyperpodJobView(found.job) : rayJobView(found.job);
+    return this.mlflow.metrics(view, query);
+  }
+
+  // ── MLflow: the Region's servers and a cluster's default ─────────────────────────────────────────
+  listMlflowServers(region: string): Promise<{ region: string; servers: MlflowTrackingServerView[] }> {
+    return this.mlflow.list(region);
+  }
+
+  async getMlflowServer(region: string, name: string): Promise<MlflowTrackingServerView> {
+    const s = await this.mlflow.get(region, name);
+    if (!s) throw new NotFoundError('MLflow tracking server', name, `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`);
+    return s;
+  }
+
+  createMlflowServer(region: string, req: CreateMlflowServerRequest): Promise<MlflowTrackingServerView> {
+    return this.mlflow.create(region, req);
+  }
+
+  async clusterMlflow(region: string, cluster: string): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {
+    await describeHyperPod(this.deps.cloud, region, cluster);
+    return { cluster, region, trackingServerArn: this.deps.training.clusterMlflow(region, cluster) ?? null };
+  }
+
+  /** Links (or with null unlinks) the cluster's default server; a server SageMaker does not know is a 422 naming trackingServerArn. */
+  async linkMlflow(region: string, cluster: string, trackingServerArn: string | null): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {
+    await describeHyperPod(this.deps.cloud, region, cluster);
+    if (trackingServerArn !== null) await this.mlflow.requireByArn(trackingServerArn, 'trackingServerArn');
+    this.deps.training.setClusterMlflow(region, cluster, trackingServerArn ?? undefined);
+    return { cluster, region, trackingServerArn };
+  }
+}

@@ -1,0 +1,38 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { apiPath } from '../../../domain/api-path.js';
+import { ClusterRefSchema } from '../../../domain/schemas/common.js';
+import { InstanceGroupNameSchema } from '../../../domain/schemas/instance-groups.js';
+import { SubmitTrainingJobAnswerSchema, SubmitTrainingJobShape, TrainingJobNameSchema } from '../../../domain/schemas/training.js';
+import type { RestClient } from '../../../mcp/rest-client.js';
+import { registerRestTool } from '../../../mcp/tool-kit.js';
+import { TRAINING_PATHS } from '../paths.js';
+import { jobText } from './job-text.js';
+
+/** `submit_training_job` → POST /api/v1/clusters/{cluster}/jobs. */
+export function registerSubmitTrainingJobTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'submit_training_job',
+    title: 'Submit a training job',
+    description:
+      'Submit a training job on one instance group of a cluster: a recipe (from list_recipes, with its params) or a custom container; the storage (from list_storage) is mounted at /data in every pod. ' +
+      'It is created at once (HyperPodPyTorchJob, or RayJob for VERL) and answered with the job; follow it with get_job and get_job_logs. Refusals create nothing and name the field: ' +
+      'a job name used in the namespace (409 on job), the operator feature off (turn it on with set_features), elastic on a spot group or with tiered checkpointing on, an unknown group or storage. ' +
+      'With mlflow (or the cluster\'s default tracking server) metrics go to MLflow: read them with get_job_metrics.',
+    input: SubmitTrainingJobShape.omit({ name: true, instanceGroup: true })
+      .extend({
+        cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
+        job: TrainingJobNameSchema,
+        group: InstanceGroupNameSchema.describe('The instance group the pods run on (from list_instance_groups); GPUs and EFA per pod follow from its instance type.'),
+      })
+      .strict(),
+    output: SubmitTrainingJobAnswerSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    restFields: { name: 'job', instanceGroup: 'group' },
+    async run({ cluster, job, group, ...rest }, { api, signal }) {
+      const answer = await api.post<z.infer<typeof SubmitTrainingJobAnswerSchema>>(apiPath(TRAINING_PATHS.jobs, { name: cluster }), { body: { ...rest, name: job, instanceGroup: group }, signal });
+      const saved = answer.template ? `\nSaved as template ${answer.template}.` : '';
+      return { text: `Submitted.\n${jobText(answer.job)}${saved}`, data: answer };
+    },
+  });
+}
