@@ -422,6 +422,8 @@ export interface KubeLogOptions {
   follow?: boolean;
   tailLines?: number;
   sinceSeconds?: number;
+  /** Only lines at or after this RFC 3339 time (the kubelet compares at whole seconds); not with sinceSeconds. */
+  sinceTime?: string;
   limitBytes?: number;
   previous?: boolean;
   timestamps?: boolean;

@@ -23,6 +23,7 @@ export const TOOL_NAMES = [
   'get_cluster',
   'get_features',
   'get_job',
+  'get_job_logs',
   'get_job_metrics',
   'get_node',
   'get_operation',

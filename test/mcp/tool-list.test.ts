@@ -71,6 +71,7 @@ describe('the MCP tool list', () => {
         'get_cluster',
         'get_features',
         'get_job',
+        'get_job_logs',
         'get_job_metrics',
         'get_node',
         'get_operation',

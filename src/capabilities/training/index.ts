@@ -1,7 +1,10 @@
-import { defineCapability } from '../capability.js';
+import { defineCapability, type RouteContext } from '../capability.js';
+import { JobLogs } from './logs/job-logs.js';
+import { registerJobLogRoutes } from './logs/routes.js';
 import { registerTrainingRoutes } from './routes.js';
 import { TrainingService } from './service.js';
 import { registerDeleteJobTool } from './tools/delete-job.js';
+import { registerGetJobLogsTool } from './tools/get-job-logs.js';
 import { registerGetJobMetricsTool } from './tools/get-job-metrics.js';
 import { registerGetJobTool } from './tools/get-job.js';
 import { registerListJobsTool } from './tools/list-jobs.js';
@@ -9,20 +12,33 @@ import { registerListRecipesTool } from './tools/list-recipes.js';
 import { registerCreateMlflowServerTool, registerListMlflowServersTool } from './tools/mlflow-servers.js';
 import { registerSubmitTrainingJobTool } from './tools/submit-training-job.js';
 
+/** The job logs' reader for the workspace's service (one per service: the workspace may change with the credentials). */
+const logsOf = new WeakMap<TrainingService, JobLogs>();
+function logs(service: TrainingService): JobLogs {
+  let l = logsOf.get(service);
+  if (!l) logsOf.set(service, (l = new JobLogs(service.deps)));
+  return l;
+}
+
 /**
  * Training jobs (docs/TRAINING.md): recipes, HyperPodPyTorchJobs and RayJobs submitted at once and
- * read live, templates per cluster, SageMaker managed MLflow servers and a job's metrics. No
- * workflows: a submit is one server-side apply, and what follows is Kubernetes' and SageMaker's state.
+ * read live, templates per cluster, SageMaker managed MLflow servers and a job's metrics, and the
+ * job logs (REST tail and download, the follow WebSocket). No workflows: a submit is one server-side
+ * apply, and what follows is Kubernetes' and SageMaker's state.
  */
 export const training = defineCapability<TrainingService>({
   name: 'training',
   service: (deps) => new TrainingService(deps),
-  routes: registerTrainingRoutes,
+  routes: (ctx: RouteContext<TrainingService>) => {
+    registerTrainingRoutes(ctx);
+    registerJobLogRoutes({ ...ctx, service: () => logs(ctx.service()) });
+  },
   tools: [
     registerListRecipesTool,
     registerSubmitTrainingJobTool,
     registerListJobsTool,
     registerGetJobTool,
+    registerGetJobLogsTool,
     registerGetJobMetricsTool,
     registerDeleteJobTool,
     registerListMlflowServersTool,

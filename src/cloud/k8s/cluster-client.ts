@@ -181,7 +181,7 @@ export class KubeClusterClient implements KubePort {
       container = p.spec.containers[0]!;
     }
     const out = new PassThrough();
-    const logOptions = { follow: options.follow, tailLines: options.tailLines, sinceSeconds: options.sinceSeconds, limitBytes: options.limitBytes, previous: options.previous, timestamps: options.timestamps };
+    const logOptions = { follow: options.follow, tailLines: options.tailLines, sinceSeconds: options.sinceSeconds, sinceTime: options.sinceTime, limitBytes: options.limitBytes, previous: options.previous, timestamps: options.timestamps };
     try {
       const controller = await this.transport.withKubeConfig((kc) => new Log(kc).log(pod.namespace, pod.name, container!, out, logOptions));
       const stop = () => {

@@ -271,18 +271,45 @@ export const LogRankSchema = z
   .default('all')
   .describe('One rank (its number), or all for every rank merged line by line with [rank N] prefixes.');
 
+const logQueryFields = {
+  region: RegionSchema.optional(),
+  rank: LogRankSchema,
+  tailLines: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('Last lines per rank (at most 10 000; default 500; the follow stream continues from there). With grep: the last matching lines, searched in each rank\'s last 100 000 lines. The download (format=text) is the whole log unless given.'),
+  sinceSeconds: z.coerce.number().int().min(1).max(30 * 86_400).optional().describe('Only lines of the last this many seconds.'),
+  limitBytes: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).optional().describe('Cap on the answer per rank, in bytes (default 1 MiB); the oldest lines go first. Not with format=text (the download streams every line).'),
+  grep: z.string().min(1).max(200).optional().describe('Only lines containing this text (plain, case-sensitive; not a regular expression).'),
+  previous: z.enum(['true', 'false']).default('false').describe('true: the previous container run of each pod (what a crashed rank printed before its restart).'),
+};
+
 export const TrainingLogsQuerySchema = z
   .object({
-    region: RegionSchema.optional(),
-    rank: LogRankSchema,
-    tailLines: z.coerce.number().int().min(1).max(10_000).default(500).describe('Last lines per rank (at most 10 000; the follow stream continues from there).'),
-    sinceSeconds: z.coerce.number().int().min(1).max(30 * 86_400).optional().describe('Only lines of the last this many seconds.'),
-    limitBytes: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(1024 * 1024).describe('Cap on the answer, in bytes (per rank); the oldest lines go first.'),
-    grep: z.string().min(1).max(200).optional().describe('Only lines containing this text (plain, case-sensitive; not a regular expression).'),
-    previous: z.enum(['true', 'false']).default('false').describe('true: the previous container run of each pod (what a crashed rank printed before its restart).'),
+    ...logQueryFields,
+    format: z
+      .enum(['json', 'text'])
+      .default('json')
+      .describe('json: the capped tail as lines; text: a download (text/plain attachment) of every rank\'s lines merged by time, each `[rank N] …`, streamed.'),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.format === 'text' && q.limitBytes !== undefined) ctx.addIssue({ code: 'custom', path: ['limitBytes'], message: 'does not go with format=text: the download streams every line; bound it with tailLines or sinceSeconds' });
+  });
+export type TrainingLogsQuery = z.output<typeof TrainingLogsQuerySchema>;
+
+/** The follow WebSocket's query: the tail's options (no download, no previous run: that one is over) and the browser's token. */
+export const TrainingLogsFollowQuerySchema = z
+  .object({
+    ...logQueryFields,
+    previous: z.literal('false', 'must be false: the previous run is over; read it with GET …/logs?previous=true').default('false').describe('Always false for a follow.'),
+    token: z.string().max(1024).optional().describe('The API token, for browsers (they cannot set a WebSocket\'s headers).'),
   })
   .strict();
-export type TrainingLogsQuery = z.output<typeof TrainingLogsQuerySchema>;
+export type TrainingLogsFollowQuery = z.output<typeof TrainingLogsFollowQuerySchema>;
 
 export const LogLineSchema = z
   .object({
@@ -302,6 +329,7 @@ export const TrainingLogsAnswerSchema = z
     ranks: z.array(z.object({ rank: z.number().int(), pod: z.string(), error: z.string().optional() })).describe('The ranks read, with why one could not be (e.g. not started yet).'),
   })
   .describe('The tail of a job\'s logs. Follow live over the WebSocket at the logsFollow path.');
+export type TrainingLogsAnswer = z.infer<typeof TrainingLogsAnswerSchema>;
 
 /**
  * What the follow WebSocket sends, one JSON message each: the capped tail first (`line`s), then

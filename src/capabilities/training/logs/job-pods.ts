@@ -1,0 +1,101 @@
+import type { KubePort } from '../../../cloud/ports.js';
+import { NotFoundError } from '../../../domain/errors.js';
+import { KubeKindNotServed } from '../../../domain/kube/errors.js';
+import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../../domain/kube/hyperpod-pytorch-job.js';
+import { POD, type KubePod } from '../../../domain/kube/pod.js';
+import { RAY_JOB, type KubeRayJob } from '../../../domain/kube/ray-job.js';
+import { hyperpodPodSelector, hyperpodRanks, rayPodSelector, rayRanks } from '../../../domain/training/job-view.js';
+
+/**
+ * A training job's ranks and the pod behind each, read from Kubernetes with the domain's selectors
+ * (HPJob=<job>; a RayJob's pods by its Ray cluster) and ranked as the job view ranks them, so a
+ * log's `[rank N]` is the rank every other face shows. Also: why a rank's log cannot be read yet.
+ */
+
+export type TrainingJobObject = { kind: 'HyperPodPyTorchJob'; job: KubeHyperPodPyTorchJob } | { kind: 'RayJob'; job: KubeRayJob };
+
+/** One rank and its pod now. */
+export interface RankedPod {
+  rank: number;
+  pod: KubePod;
+}
+
+async function findServed<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    // An operator that is off serves no jobs of its kind: the job is simply not one of those.
+    if (err instanceof KubeKindNotServed) return undefined;
+    throw err;
+  }
+}
+
+/** The HyperPodPyTorchJob or RayJob of that name (one name per namespace across both); 404 naming it otherwise. */
+export async function findTrainingJob(kube: KubePort, cluster: string, namespace: string, name: string): Promise<TrainingJobObject> {
+  const [hp, ray] = await Promise.all([findServed(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)), findServed(() => kube.find(RAY_JOB, name, namespace))]);
+  if (hp) return { kind: 'HyperPodPyTorchJob', job: hp };
+  if (ray) return { kind: 'RayJob', job: ray };
+  throw new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
+}
+
+/** The label selector of the job's pods; undefined while a RayJob has no Ray cluster yet. */
+export function podSelectorOf(found: TrainingJobObject): string | undefined {
+  if (found.kind === 'HyperPodPyTorchJob') return hyperpodPodSelector(found.job.metadata.name);
+  return found.job.status.rayClusterName ? rayPodSelector(found.job.status.rayClusterName) : undefined;
+}
+
+/** How many ranks the job has by its spec (a rank's pod may not exist yet). */
+export function rankCountOf(found: TrainingJobObject): number {
+  if (found.kind === 'HyperPodPyTorchJob') return found.job.spec.replicaSpecs.reduce((n, s) => n + Math.max(s.replicas, s.maxReplicas ?? 0), 0);
+  const spec = found.job.spec.rayClusterSpec;
+  return spec ? 1 + spec.workerGroupSpecs.reduce((n, g) => n + g.replicas, 0) : 0;
+}
+
+/**
+ * The pods by rank. While a rank's pod is being replaced two pods may claim it: the one not being
+ * deleted, then the newest, is the rank's.
+ */
+export function rankPods(found: TrainingJobObject, pods: readonly KubePod[]): RankedPod[] {
+  const views = found.kind === 'HyperPodPyTorchJob' ? hyperpodRanks(found.job, pods) : rayRanks(pods);
+  const byName = new Map(pods.map((p) => [p.metadata.name, p]));
+  const byRank = new Map<number, KubePod>();
+  for (const v of views) {
+    const pod = byName.get(v.pod);
+    if (!pod) continue;
+    const held = byRank.get(v.rank);
+    if (!held || preferred(pod, held)) byRank.set(v.rank, pod);
+  }
+  return [...byRank].map(([rank, pod]) => ({ rank, pod })).sort((a, b) => a.rank - b.rank);
+}
+
+function preferred(a: KubePod, b: KubePod): boolean {
+  const aGoing = a.metadata.deletionTimestamp !== undefined;
+  const bGoing = b.metadata.deletionTimestamp !== undefined;
+  if (aGoing !== bGoing) return !aGoing;
+  return (a.metadata.creationTimestamp ?? '') > (b.metadata.creationTimestamp ?? '');
+}
+
+/** The job's pods now (none while a RayJob has no cluster yet). */
+export async function readRankPods(kube: KubePort, found: TrainingJobObject): Promise<RankedPod[]> {
+  const selector = podSelectorOf(found);
+  if (!selector) return [];
+  const pods = await kube.list(POD, { namespace: found.job.metadata.namespace ?? 'default', labelSelector: selector });
+  return rankPods(found, pods);
+}
+
+/** Which run of the pod's container a log read now would show (its restart count). */
+export const runOf = (pod: KubePod): number => pod.status.containerStatuses[0]?.restartCount ?? 0;
+
+/** Whether the pod's container runs now (a follow of it will bring new lines). */
+export const isRunning = (pod: KubePod): boolean => pod.status.containerStatuses[0]?.current.state === 'running';
+
+/** Why the pod's log cannot be read (undefined when it can): not scheduled, not started, no previous run. */
+export function unreadableReason(pod: KubePod, previous: boolean): string | undefined {
+  const container = pod.status.containerStatuses[0];
+  if (!pod.spec.nodeName) return `not started yet: the pod is not scheduled (${pod.status.phase})`;
+  if (previous) return container && container.restartCount > 0 ? undefined : 'no previous run: the container has not restarted';
+  if (!container || (container.current.state === 'waiting' && container.restartCount === 0)) {
+    return `not started yet: ${container?.current.reason ?? 'ContainerCreating'}`;
+  }
+  return undefined;
+}
