@@ -70,7 +70,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: GROUP_TYPE, instanceCount: 2, storage: { s3: true } });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
-    group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/instance-groups`)).body[0].name;
+    group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/instance-groups`)).body.instanceGroups[0].name;
     const s3 = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((s: any) => s.kind === 's3');
     storage = s3.name;
     // A tracking server for the metrics, in the cluster's own bucket (created through the API: the UI's create form is checked apart).
@@ -110,6 +110,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     assert.match(await script.innerText(), /training script in the storage/i);
     assert.equal(await page.locator('[data-testid="training-param-elasticAgent"] input').inputValue(), 'hyperpod-elastic-agent==1.1.3');
     await page.locator('[data-testid="training-name"] input').fill('ui-first');
+    await page.locator('[data-testid="training-nodes"] input').fill('2');
     await select('training-group', group);
     await select('training-storage', storage);
     await select('training-mlflow', 'ui-train-mlflow');
@@ -119,6 +120,8 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     assert.equal(await page.locator('[data-testid="training-submit-error"]').count(), 0, 'a refusal of one field shows under that field only');
     await screenshot(page, 'training-02-field-error');
     await script.locator('input').fill('/data/code/train.py');
+    await page.locator('[data-testid="training-save-template"] input').check();
+    await page.locator('[data-testid="training-template-name"] input').fill('pt-two-nodes');
     await page.locator('[data-testid="training-submit"]').click();
     await page.locator('[data-testid="training-submit-modal"]').waitFor({ state: 'detached' });
     await row('ui-first').waitFor();
@@ -126,6 +129,15 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await row('ui-first').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
     assert.match(await row('ui-first').locator('[data-testid="training-job-budget"]').innerText(), /^0\/10 restarts, 0\/1 full-job$/);
     await screenshot(page, 'training-03-succeeded');
+    // The request was saved as a template of the cluster: it fills the form again, without a job name.
+    await page.locator('[data-testid="training-submit-open"]').click();
+    await select('training-template-select', 'pt-two-nodes');
+    await page.locator('[data-testid="training-param-script"] input').waitFor();
+    assert.equal(await page.locator('[data-testid="training-param-script"] input').inputValue(), '/data/code/train.py');
+    assert.equal(await page.locator('[data-testid="training-nodes"] input').inputValue(), '2');
+    assert.equal(await page.locator('[data-testid="training-name"] input').inputValue(), '');
+    assert.match(await page.locator('[data-testid="training-group"]').innerText(), new RegExp(group));
+    await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('opens the job: ranks on their nodes, logs with rank prefixes, and loss and throughput drawn from MLflow', async () => {
@@ -145,6 +157,17 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     assert.ok(Number(await throughput.getAttribute('data-points')) > 10, 'the throughput series has the run\'s steps');
     await loss.locator('svg path').first().waitFor();
     await screenshot(page, 'training-04-detail');
+    // Re-submit runs the same request under a new name; delete asks first and takes it away.
+    await page.locator('[data-testid="training-resubmit"]').click();
+    assert.equal(await page.locator('[data-testid="training-resubmit-name"] input').inputValue(), 'ui-first-r2');
+    await page.locator('[data-testid="training-resubmit-confirm"]').click();
+    await page.waitForURL(`**/clusters/${CLUSTER}/jobs/default/ui-first-r2`);
+    await page.locator('[data-testid="training-job-detail"]', { hasText: 'pytorch-script' }).waitFor();
+    await page.locator('[data-testid="training-delete"]').click();
+    await page.locator('[data-testid="training-delete-confirm"]').click();
+    await page.waitForURL(`**/clusters/${CLUSTER}/jobs`);
+    await row('ui-first').waitFor();
+    await row('ui-first-r2').waitFor({ state: 'detached' });
   });
 
   it('follows a running job\'s logs live, and a crash of rank 1 shows as a restart spent in the recovery budget', async () => {

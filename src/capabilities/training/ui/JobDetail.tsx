@@ -2,7 +2,9 @@ import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Link from '@cloudscape-design/components/link';
 import Modal from '@cloudscape-design/components/modal';
@@ -15,13 +17,12 @@ import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { clusterPath, formatTime, nodePath } from '../../../../web/src/lib/format.js';
 import type { TrainingJobView } from '../../../domain/schemas/training.js';
-import { useDeleteJob, useJob, type JobRef } from './api.js';
+import { useDeleteJob, useJob, useResubmitJob, type JobRef, type SubmitJobAnswer } from './api.js';
 import { resubmitName } from './job-request.js';
 import { JobLogs } from './JobLogs.js';
 import { JobMetrics } from './JobMetrics.js';
 import { HealthIndicator, jobPath, PhaseIndicator } from './job-status.js';
 import { RecoveryBudget } from './RecoveryBudget.js';
-import { SubmitJobModal } from './SubmitJobModal.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 const SETTLED = new Set(['Succeeded', 'Failed']);
@@ -48,6 +49,37 @@ function DeleteJobModal({ cluster, region, job, onDismiss, onDeleted }: { cluste
       <SpaceBetween size="s">
         <Box>{`The job and its pods in namespace ${job.namespace} are deleted; running ranks stop. Checkpoints and outputs in the storage stay.`}</Box>
         {del.error && <Alert type="error" header="The job was not deleted"><ProblemText error={del.error} /></Alert>}
+      </SpaceBetween>
+    </Modal>
+  );
+}
+
+/** Re-submit: the same request the job was made from (kept on the job by the server), under a new name. */
+function ResubmitModal({ cluster, region, job, onDismiss, onSubmitted }: { cluster: string; region: string; job: JobRef; onDismiss(): void; onSubmitted(a: SubmitJobAnswer): void }) {
+  const [name, setName] = useState(resubmitName(job.job));
+  const resubmit = useResubmitJob(cluster, region, job, onSubmitted);
+  const fieldError = resubmit.error instanceof ProblemError ? resubmit.error.problem.errors?.find((e) => e.path === 'name')?.message : undefined;
+  return (
+    <Modal
+      visible
+      onDismiss={onDismiss}
+      header={`Re-submit ${job.job}`}
+      data-testid="training-resubmit-modal"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss}>Cancel</Button>
+            <Button variant="primary" loading={resubmit.isPending} onClick={() => resubmit.mutate(name.trim())} data-testid="training-resubmit-confirm">Submit</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box>The same recipe, parameters, instance group, storage, fault tolerance and MLflow server as the job was submitted with; the old job stays as it is.</Box>
+        <FormField label="New job name" errorText={fieldError} data-testid="training-resubmit-name">
+          <Input value={name} onChange={({ detail }) => setName(detail.value)} />
+        </FormField>
+        {resubmit.error && !fieldError && <Alert type="error" header="The job was not re-submitted"><ProblemText error={resubmit.error} /></Alert>}
       </SpaceBetween>
     </Modal>
   );
@@ -86,8 +118,8 @@ function Ranks({ cluster, region, job }: { cluster: string; region: string | und
 
 /**
  * One training job: phase and reason, the recovery budget, its ranks with their nodes, conditions,
- * events, live logs and metrics. Delete asks first; Re-submit opens the submit form with the job's
- * settings under a new name.
+ * events, live logs and metrics. Delete asks first; Re-submit runs the job's own request again under
+ * a new name.
  */
 export function JobDetail({ cluster, region, job: ref }: { cluster: string; region: string; job: JobRef }) {
   const job = useJob(cluster, region, ref);
@@ -181,13 +213,10 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
       />
       {deleting && <DeleteJobModal cluster={cluster} region={region} job={ref} onDismiss={() => setDeleting(false)} onDeleted={() => navigate(back)} />}
       {resubmitting && (
-        <SubmitJobModal
+        <ResubmitModal
           cluster={cluster}
           region={region}
-          start={{
-            recipe: j.recipe ?? '__custom__',
-            common: { name: resubmitName(j.name), namespace: j.namespace, instanceGroup: j.instanceGroup ?? '', nodes: String(j.nodes), storage: j.storage ?? '', mlflow: j.mlflow?.trackingServerArn ?? '' },
-          }}
+          job={ref}
           onDismiss={() => setResubmitting(false)}
           onSubmitted={(a) => {
             setResubmitting(false);

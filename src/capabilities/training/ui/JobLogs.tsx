@@ -9,7 +9,8 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useMemo, useState } from 'react';
 import { useDebounced } from '../../../../web/src/hooks/use-debounced.js';
 import type { RankView } from '../../../domain/schemas/training.js';
-import { displayText } from './log-buffer.js';
+import { apiToken } from '../../../../web/src/api/client.js';
+import { jobLogsDownloadUrl } from './api.js';
 import { LogLines } from './LogLines.js';
 import { LOG_CAPACITY, TAIL_LINES, useLogStream, type StreamStatus } from './use-log-stream.js';
 
@@ -54,19 +55,31 @@ function StatusLine({ status, pending, onReconnect }: { status: StreamStatus; pe
   );
 }
 
-function download(name: string, lines: string[]) {
-  const url = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/plain' }));
+/**
+ * The whole log, as the server streams it (format=text). A link the browser saves as it comes; with an
+ * API token (a server bound beyond loopback) the request needs its header, so it is fetched first.
+ */
+async function download(url: string, name: string): Promise<void> {
   const a = document.createElement('a');
-  a.href = url;
   a.download = name;
+  const token = apiToken();
+  if (!token) {
+    a.href = url;
+    a.click();
+    return;
+  }
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const blob = URL.createObjectURL(await res.blob());
+  a.href = blob;
   a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  setTimeout(() => URL.revokeObjectURL(blob), 1000);
 }
 
 /**
  * Live logs of one rank or all ranks merged ([rank N] prefixes), over the job's follow WebSocket:
  * the tail, then new lines. The newest 50 000 lines are kept and only the visible ones drawn. Search
- * filters what is held at once; Reconnect asks the server for matching lines only (grep).
+ * filters what is held at once; Reconnect asks the server for matching lines only (grep). Download
+ * is the whole log from the server, not only what the viewer holds.
  */
 export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
   const [rank, setRank] = useState<'all' | number>('all');
@@ -106,7 +119,7 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
           actions={
             <SpaceBetween direction="horizontal" size="xs">
               <Button onClick={togglePause} data-testid="training-logs-pause">{paused ? 'Follow' : 'Pause'}</Button>
-              <Button iconName="download" onClick={() => download(`${job}${rank === 'all' ? '' : `-rank-${rank}`}.log`, Array.from({ length: count }, (_, i) => displayText(line(i)!)))} data-testid="training-logs-download">
+              <Button iconName="download" onClick={() => void download(jobLogsDownloadUrl(cluster, region, { namespace, job }, rank), `${job}${rank === 'all' ? '' : `-rank-${rank}`}.log`)} data-testid="training-logs-download">
                 Download
               </Button>
             </SpaceBetween>

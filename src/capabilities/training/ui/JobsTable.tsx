@@ -52,8 +52,8 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
         >
           {notServed.map((n) => (
             <div key={n.kind}>
-              {n.kind}: turn on the <b>{n.installedBy}</b> feature on the{' '}
-              <Link href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>Features tab</Link>.
+              {`${n.kind} jobs need ${n.installedBy}. `}
+              <Link href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>Features tab</Link>
             </div>
           ))}
         </Alert>
@@ -88,6 +88,7 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
           {
             id: 'name',
             header: 'Name',
+            minWidth: 160,
             cell: (j) => (
               <span style={wrap}>
                 <Link href={jobPath(cluster, urlRegion, j)} onFollow={follow} data-testid="training-job-link">{j.name}</Link>
@@ -99,7 +100,7 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
           { id: 'recipe', header: 'Recipe', cell: (j) => j.recipe ?? 'custom' },
           { id: 'group', header: 'Instance group', cell: (j) => j.instanceGroup ?? '—' },
           { id: 'nodes', header: 'Nodes', cell: (j) => (j.elastic ? `${j.nodes} (${j.elastic.minReplicas}–${j.elastic.maxReplicas})` : j.nodes) },
-          { id: 'phase', header: 'Phase', minWidth: 160, cell: (j) => <PhaseIndicator job={j} /> },
+          { id: 'phase', header: 'Phase', minWidth: 220, cell: (j) => <PhaseIndicator job={j} /> },
           { id: 'budget', header: 'Recovery budget', cell: (j) => <span data-testid="training-job-budget" style={{ color: j.recovery.exhausted ? '#d91515' : undefined }}>{budgetText(j.recovery)}</span> },
           { id: 'age', header: 'Age', cell: (j) => <span title={formatTime(j.createdAt)}>{age(j.createdAt, now)}</span> },
         ]}

@@ -20,16 +20,9 @@ import { fieldsOf, initialValues } from './schema-form.js';
 const CUSTOM_ID = '__custom__';
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 
-export interface SubmitStart {
-  /** Open the form of this recipe at once (re-submit), skipping the picker. */
-  recipe?: string;
-  common?: Partial<CommonState>;
-}
-
 interface Props {
   cluster: string;
   region: string;
-  start?: SubmitStart;
   onDismiss(): void;
   onSubmitted(answer: SubmitJobAnswer): void;
 }
@@ -39,11 +32,11 @@ interface Props {
  * from a saved template; then a form generated from the recipe's JSON Schema plus the settings every
  * job has. The server's refusals (400/422 naming a field) show under that field.
  */
-export function SubmitJobModal({ cluster, region, start, onDismiss, onSubmitted }: Props) {
+export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Props) {
   const recipes = useRecipes();
   const templates = useTemplates(cluster, region);
-  const [chosen, setChosen] = useState<string | undefined>(start?.recipe);
-  const [common, setCommon] = useState<CommonState>({ ...EMPTY_COMMON, ...start?.common });
+  const [chosen, setChosen] = useState<string | undefined>();
+  const [common, setCommon] = useState<CommonState>(EMPTY_COMMON);
   const [values, setValues] = useState<Map<string, string | boolean>>();
   const [localProblems, setLocalProblems] = useState<Map<string, string>>(new Map());
   const submit = useSubmitJob(cluster, region, onSubmitted);

@@ -10,7 +10,6 @@ import type {
   SubmitTrainingJobRequestSchema,
   TrainingJobList,
   TrainingJobView,
-  TrainingLogsAnswerSchema,
   TrainingMetricsAnswer,
   TrainingTemplateListSchema,
 } from '../../../domain/schemas/training.js';
@@ -21,7 +20,6 @@ import { TRAINING_PATHS } from '../paths.js';
 export type SubmitJobInput = z.input<typeof SubmitTrainingJobRequestSchema>;
 export type SubmitJobAnswer = z.infer<typeof SubmitTrainingJobAnswerSchema>;
 export type CreateMlflowServerInput = z.input<typeof CreateMlflowServerRequestSchema>;
-export type TrainingLogsAnswer = z.infer<typeof TrainingLogsAnswerSchema>;
 
 export interface JobRef {
   namespace: string;
@@ -46,9 +44,12 @@ export const getJob = (cluster: string, region: string, ref: JobRef) => api<Trai
 export const deleteJob = (cluster: string, region: string, ref: JobRef) => api<unknown>(`${jobPath(cluster, ref)}${qs({ region, confirm: 'true' })}`, { method: 'DELETE' });
 export const submitJob = (cluster: string, region: string, body: SubmitJobInput) =>
   api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobs, { name: cluster }), { method: 'POST', body: { ...body, region } });
+export const resubmitJob = (cluster: string, region: string, ref: JobRef, name: string) =>
+  api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobResubmit, { name: cluster, namespace: ref.namespace, job: ref.job }), { method: 'POST', body: { region, name } });
+/** The whole log as a text download (one rank or all merged, `[rank N] …`), streamed by the server. */
+export const jobLogsDownloadUrl = (cluster: string, region: string, ref: JobRef, rank: 'all' | number) =>
+  `${apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region, rank: String(rank), format: 'text' })}`;
 export const getJobMetrics = (cluster: string, region: string, ref: JobRef) => api<TrainingMetricsAnswer>(`${apiPath(TRAINING_PATHS.jobMetrics, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region })}`);
-export const getJobLogs = (cluster: string, region: string, ref: JobRef, query: { rank: string; tailLines: number; grep?: string }) =>
-  api<TrainingLogsAnswer>(`${apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region, ...query })}`);
 export const listTemplates = (cluster: string, region: string) => api<z.infer<typeof TrainingTemplateListSchema>>(`${apiPath(TRAINING_PATHS.templates, { name: cluster })}${qs({ region })}`);
 export const listMlflowServers = (region: string) => api<z.infer<typeof MlflowServerListSchema>>(`${TRAINING_PATHS.mlflowServers}${qs({ region })}`);
 export const createMlflowServer = (body: CreateMlflowServerInput) => api<unknown>(TRAINING_PATHS.mlflowServers, { method: 'POST', body });
@@ -96,6 +97,17 @@ export function useSubmitJob(cluster: string, region: string, onSubmitted: (a: S
     onSuccess: (answer) => {
       void qc.invalidateQueries({ queryKey: trainingKeys.jobs(cluster, region) });
       if (answer.template) void qc.invalidateQueries({ queryKey: trainingKeys.templates(cluster, region) });
+      onSubmitted(answer);
+    },
+  });
+}
+
+export function useResubmitJob(cluster: string, region: string, ref: JobRef, onSubmitted: (a: SubmitJobAnswer) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => resubmitJob(cluster, region, ref, name),
+    onSuccess: (answer) => {
+      void qc.invalidateQueries({ queryKey: trainingKeys.jobs(cluster, region) });
       onSubmitted(answer);
     },
   });

@@ -131,7 +131,7 @@ export function stateFromTemplate(t: TrainingTemplate, fields: readonly FormFiel
   return { common, values: valuesFromParams(fields, r.params) };
 }
 
-/** The request of a job to submit again: the same settings under a new name (from the job as Kubernetes reports it). */
+/** A name for a job run again: `<job>-r2`, then `-r3`…, within the 40 characters a job name may have. */
 export function resubmitName(job: string): string {
   const m = /^(.*?)-r(\d+)$/.exec(job);
   const base = (m ? m[1]! : job).slice(0, 36);
