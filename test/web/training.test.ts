@@ -93,7 +93,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.locator(`[data-testid="${testId}"] button`).first().click();
     await page.locator(`[data-testid="${testId}"] [role="option"]`, { hasText: label }).first().click();
   };
-  const row = (job: string) => page.locator('[data-testid="training-jobs"] tr', { has: page.locator('[data-testid="training-job-link"]', { hasText: job }) });
+  const row = (job: string) => page.locator('[data-testid="training-jobs"] tr', { has: page.locator('[data-testid="training-job-link"]', { hasText: new RegExp(`^${job}$`) }) });
   const lineCount = async () => Number(await page.locator('[data-testid="training-log-lines"]').getAttribute('data-count'));
 
   it('submits a recipe through the form generated from its schema: a bad path shows under its field, then the job runs to Succeeded', async () => {
