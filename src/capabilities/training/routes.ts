@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
-import { ClusterMlflowSchema, DeleteTrainingJobAnswerSchema, DeleteTrainingJobQuerySchema, RecipeIdSchema, RecipeListSchema, RecipeViewSchema, ResubmitTrainingJobRequestSchema, SubmitTrainingJobAnswerSchema, SubmitTrainingJobRequestSchema, TrainingJobListQuerySchema, TrainingJobListSchema, TrainingJobParamsSchema, TrainingJobViewSchema, TrainingMetricsAnswerSchema, TrainingMetricsQuerySchema } from '../../domain/schemas/training.js';
+import { SaveTrainingTemplateRequestSchema, TemplateNameSchema, TrainingTemplateListSchema, TrainingTemplateSchema, ClusterMlflowSchema, DeleteTrainingJobAnswerSchema, DeleteTrainingJobQuerySchema, RecipeIdSchema, RecipeListSchema, RecipeViewSchema, ResubmitTrainingJobRequestSchema, SubmitTrainingJobAnswerSchema, SubmitTrainingJobRequestSchema, TrainingJobListQuerySchema, TrainingJobListSchema, TrainingJobParamsSchema, TrainingJobViewSchema, TrainingMetricsAnswerSchema, TrainingMetricsQuerySchema } from '../../domain/schemas/training.js';
 import { CreateMlflowServerRequestSchema, LinkMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema } from '../../domain/schemas/mlflow.js';
 import type { RouteContext } from '../capability.js';
 import { TRAINING_PATHS } from './paths.js';
 import type { TrainingService } from './service.js';
-import { registerTemplateRoutes } from './template-routes.js';
 
 const ClusterParams = z.object({ name: ClusterRefSchema });
 const RegionQuery = z.object({ region: RegionSchema.optional() }).strict();
+const TemplateParams = z.object({ name: ClusterRefSchema, template: TemplateNameSchema });
+const CreateTemplateSchema = SaveTrainingTemplateRequestSchema.extend({ name: TemplateNameSchema }).strict();
 const TAGS = ['training'];
 
-/** Recipes, jobs (submit, list, get, delete, re-submit, metrics) and MLflow servers; templates in template-routes.ts. */
+/** Recipes, jobs (submit, list, get, delete, re-submit, metrics), MLflow servers and a cluster's default, templates. */
 export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void {
   const { app, routes, service, region } = ctx;
 
@@ -135,4 +136,42 @@ export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void
   );
 
   registerTemplateRoutes(ctx);
+}
+
+/** A cluster's saved job requests (templates): kept in InstantStart's store per Region and cluster. */
+function registerTemplateRoutes({ app, routes, service, region }: RouteContext<TrainingService>): void {
+  routes.define(
+    app,
+    { method: 'GET', url: TRAINING_PATHS.templates, operationId: 'listTrainingTemplates', tags: TAGS, summary: 'The cluster\'s saved job templates', params: ClusterParams, query: RegionQuery, responses: { 200: { description: 'The templates by name', schema: TrainingTemplateListSchema } } },
+    async ({ params, query }) => service().templates.list(region(query.region), params.name),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'POST', url: TRAINING_PATHS.templates, operationId: 'createTrainingTemplate', tags: TAGS,
+      summary: 'Save a job request (without a job name) as a template of the cluster; 409 naming name when one of that name exists (replace it with PUT)',
+      params: ClusterParams, body: CreateTemplateSchema,
+      responses: { 201: { description: 'The template', schema: TrainingTemplateSchema } },
+    },
+    async ({ params, body }) => service().templates.create(region(body.region), params.name, body.name, body.request, body.description),
+  );
+
+  routes.define(
+    app,
+    { method: 'GET', url: TRAINING_PATHS.template, operationId: 'getTrainingTemplate', tags: TAGS, summary: 'One template', params: TemplateParams, query: RegionQuery, responses: { 200: { description: 'The template', schema: TrainingTemplateSchema } } },
+    async ({ params, query }) => service().templates.get(region(query.region), params.name, params.template),
+  );
+
+  routes.define(
+    app,
+    { method: 'PUT', url: TRAINING_PATHS.template, operationId: 'putTrainingTemplate', tags: TAGS, summary: 'Create or replace a template', params: TemplateParams, body: SaveTrainingTemplateRequestSchema, responses: { 200: { description: 'The template', schema: TrainingTemplateSchema } } },
+    async ({ params, body }) => service().templates.save(region(body.region), params.name, params.template, body.request, body.description).template,
+  );
+
+  routes.define(
+    app,
+    { method: 'DELETE', url: TRAINING_PATHS.template, operationId: 'deleteTrainingTemplate', tags: TAGS, summary: 'Delete a template', params: TemplateParams, query: RegionQuery, responses: { 200: { description: 'Deleted', schema: z.object({ template: z.string(), deleted: z.boolean() }) } } },
+    async ({ params, query }) => ({ template: params.template, deleted: service().templates.delete(region(query.region), params.name, params.template) }),
+  );
 }
