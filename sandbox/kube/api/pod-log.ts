@@ -85,6 +85,7 @@ export function podLog(cluster: KubeCluster, r: ResourceRequest, res: ServerResp
       if (limitBytes !== undefined && sent >= limitBytes) end();
     },
     end,
+    () => !res.writableNeedDrain,
   );
   res.on('close', () => stop());
 }

@@ -72,20 +72,36 @@ function linesOf(cluster: KubeCluster, pod: KubeObject, run: Run, from: number, 
   return programOf(pod, run.container, run.index, cluster).lines(run.start, from, Math.min(until, run.end ?? until));
 }
 
+/**
+ * The last `count` lines in [from, until], computed over a look-back that widens until it holds them:
+ * as the kubelet reads a log file from its end, a tail of a long run costs the tail, not the run.
+ */
+function tailOf(cluster: KubeCluster, pod: KubeObject, run: Run, from: number, until: number, count: number): Line[] {
+  for (let window = 10_000; ; window *= 4) {
+    const start = Math.max(from, until - window);
+    const lines = linesOf(cluster, pod, run, start, until);
+    if (lines.length >= count || start <= from) return lines;
+  }
+}
+
 export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions): string {
   const run = runOf(pod, options);
   if (!run) return '';
   const now = cluster.now();
   const since = options.sinceTime ? Date.parse(options.sinceTime) : options.sinceSeconds !== undefined ? now - options.sinceSeconds * 1000 : run.start;
-  let lines = linesOf(cluster, pod, run, Math.max(run.start, since), now);
+  const from = Math.max(run.start, since);
+  let lines = options.tailLines !== undefined && options.tailLines >= 0 ? tailOf(cluster, pod, run, from, now, options.tailLines) : linesOf(cluster, pod, run, from, now);
   if (options.tailLines !== undefined && options.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - options.tailLines));
   const text = format(lines, options.timestamps);
   if (options.limitBytes === undefined || options.limitBytes < 0) return text;
   return Buffer.from(text).subarray(0, options.limitBytes).toString('utf8');
 }
 
+/** Sandbox milliseconds of log one follow chunk covers at most. */
+const FOLLOW_STEP_MS = 10_000;
+
 /** Streams the lines produced after now as sandbox time passes; ends when the run ends, the container restarts or the pod goes. */
-export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions, onChunk: (text: string) => void, onEnd: () => void): () => void {
+export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions, onChunk: (text: string) => void, onEnd: () => void, ready: () => boolean = () => true): () => void {
   const run = runOf(pod, options);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -99,14 +115,26 @@ export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOp
   let sentUntil = cluster.now();
   const poll = () => {
     if (stopped) return;
+    // A reader that does not keep up is not sent more (the kubelet blocks on a full connection): the
+    // lines wait in the "file" and go out once it has read what it has.
+    if (!ready()) {
+      timer = setTimeout(poll, 100);
+      return;
+    }
     const now = cluster.now();
     const current = cluster.objects.get(T.pods, pod.metadata.namespace, pod.metadata.name!);
     const status = [...(((current?.status as Any)?.containerStatuses ?? []) as Any[]), ...(((current?.status as Any)?.initContainerStatuses ?? []) as Any[])].find((c) => c.name === run.container.name);
     const end = endOfRun(current, pod, status, run.index, sentUntil);
-    const until = Math.min(now, end ?? now);
+    const target = Math.min(now, end ?? now);
+    // At most FOLLOW_STEP_MS of the log per chunk: after a pause, a fast writer's backlog goes out in pieces.
+    const until = Math.min(target, sentUntil + FOLLOW_STEP_MS);
     const fresh = linesOf(cluster, pod, run, sentUntil + 1, until);
     if (fresh.length > 0) onChunk(format(fresh, options.timestamps));
     sentUntil = Math.max(sentUntil, until);
+    if (until < target) {
+      timer = setTimeout(poll, 0);
+      return;
+    }
     if (end !== undefined) {
       stopped = true;
       onEnd();

@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import WebSocket from 'ws';
+import { stringify } from 'yaml';
+import { hyperpodPyTorchJobManifest } from '../../src/domain/kube/hyperpod-pytorch-job.js';
+import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { call } from '../mcp/client-helpers.js';
+
+const SPEED = 600;
+const CLUSTER = 'logs';
+const logsPath = (job: string) => `/api/v1/clusters/${CLUSTER}/jobs/default/${job}/logs`;
+const STEP = /step=(\d+) loss=/;
+
+/** A two-rank HyperPodPyTorchJob on the cluster's CPU nodes, built by the domain's manifest builder; the sandbox's trainer prints a step every `stepSeconds`. */
+function trainingJob(name: string, stepSeconds: string) {
+  const template = {
+    metadata: { annotations: { 'sandbox.instantstart.dev/steps': '0', 'sandbox.instantstart.dev/step-seconds': stepSeconds } },
+    spec: { containers: [{ name: 'pytorch', image: '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-cpu-py311', command: ['hyperpodrun', '--nnodes=2', '--nproc-per-node=1', '/workspace/train.py'] }] },
+  };
+  return hyperpodPyTorchJobManifest({
+    name, namespace: 'default', labels: {}, nprocPerNode: '1', replicaSpecs: [{ name: 'pod', replicas: 2, template }],
+    runPolicy: { jobMaxRetryCount: 10, restartPolicy: { numRestartBeforeFullJobRestart: 5, evalPeriodSeconds: 3600, maxFullJobRestarts: 1 } },
+  });
+}
+
+/** A follow WebSocket as a browser would hold it, keeping every message. */
+class Follow {
+  readonly messages: any[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  bytes = 0;
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.bytes += (data as Buffer).length;
+      this.messages.push(JSON.parse(String(data)));
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+
+  static open(server: TestServer, job: string, query = ''): Promise<Follow> {
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}${logsPath(job)}/follow${query}`, { origin: server.url });
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(new Follow(ws)));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += String(c)));
+        res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body: body ? JSON.parse(body) : undefined })));
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  async waitFor(probe: (m: any[]) => boolean, what: string, ms = 60_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!probe(this.messages)) {
+      if (Date.now() > deadline) throw new Error(`follow: timed out waiting for ${what}; got ${JSON.stringify(this.messages.slice(-5))}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+const stepsOf = (lines: Array<{ rank: number; text: string }>, rank: number) => lines.filter((l) => l.rank === rank && STEP.test(l.text)).map((l) => Number(STEP.exec(l.text)![1]));
+
+/**
+ * Training job logs end to end on the sandbox: a two-rank HyperPodPyTorchJob (the training operator
+ * turned on through the features API) whose simulated trainers print a step line at a steady pace.
+ * The REST tail (merge, caps, grep, previous, download), the follow WebSocket (tail, then live lines,
+ * a crashed rank's restart), MCP get_job_logs, and a client that stops reading being dropped.
+ */
+describe('training job logs: REST tail, WebSocket follow, MCP', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let kube: TestKubeCluster;
+  let mcp: Client;
+  const sockets: Follow[] = [];
+  const follow = async (job: string, query = '') => {
+    const f = await Follow.open(server, job, query);
+    sockets.push(f);
+    return f;
+  };
+  const tail = (job: string, query = '') => server.api('GET', `${logsPath(job)}${query}`);
+  const apply = (o: object) => kube.kubectl(['apply', '-f', '-'], { input: stringify(o) });
+
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(SPEED));
+    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
+    const features = await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'training-operator': true });
+    assert.equal(features.status, 202, JSON.stringify(features.body));
+    const op = await server.waitForOperation(features.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    kube = await kubeAccess(sb, `${CLUSTER}-eks`);
+    // 30 s a step at SPEED 600: 20 lines a second per rank, steady, never ending.
+    await apply(trainingJob('llama', '30'));
+    mcp = new Client({ name: 'e2e-training-logs', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const r = await tail('llama');
+      if (r.status === 200 && stepsOf(r.body.lines, 0).length >= 5 && stepsOf(r.body.lines, 1).length >= 5) break;
+      if (Date.now() > deadline) throw new Error(`the job's ranks never printed steps: ${JSON.stringify(r.body).slice(0, 600)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+  after(async () => {
+    for (const s of sockets) s.close();
+    await stopAll(mcp, server, sb);
+  });
+
+  it('tails all ranks merged by time with their pods, one rank alone, capped by lines and bytes (truncated), and greps plain text', async () => {
+    const all = await tail('llama', '?tailLines=20');
+    assert.equal(all.status, 200, JSON.stringify(all.body));
+    assert.deepEqual(all.body.ranks, [{ rank: 0, pod: 'llama-pod-0' }, { rank: 1, pod: 'llama-pod-1' }]);
+    assert.equal(all.body.lines.length, 40, '20 lines per rank');
+    assert.equal(all.body.truncated, true, 'the ranks printed more than 20 lines');
+    const times = all.body.lines.map((l: any) => Date.parse(l.time));
+    assert.deepEqual(times, [...times].sort((a, b) => a - b), 'merged oldest first');
+    assert.ok(all.body.lines.every((l: any) => l.pod === `llama-pod-${l.rank}`));
+    for (const rank of [0, 1]) {
+      const steps = stepsOf(all.body.lines, rank);
+      assert.deepEqual(steps, steps.map((_, i) => steps[0]! + i), `rank ${rank}: consecutive steps, none lost in the merge`);
+    }
+
+    const one = await tail('llama', '?rank=1&tailLines=5');
+    assert.deepEqual([one.body.lines.length, new Set(one.body.lines.map((l: any) => l.rank))], [5, new Set([1])]);
+    const small = await tail('llama', '?tailLines=10000&limitBytes=1024');
+    for (const rank of [0, 1]) assert.ok(small.body.lines.filter((l: any) => l.rank === rank).reduce((n: number, l: any) => n + Buffer.byteLength(l.text) + 1, 0) <= 1024, 'within limitBytes per rank');
+    assert.equal(small.body.truncated, true);
+    assert.ok(stepsOf(small.body.lines, 0).at(-1)! >= stepsOf(all.body.lines, 0).at(-1)!, 'the newest lines are kept, the oldest dropped');
+
+    const grep = await tail('llama', `?grep=${encodeURIComponent('step=1 ')}`);
+    assert.deepEqual(grep.body.lines.map((l: any) => [l.rank, STEP.exec(l.text)?.[1]]), [[0, '1'], [1, '1']], 'only the lines containing the text, from each rank');
+    const dot = await tail('llama', `?grep=${encodeURIComponent('step=.')}`);
+    assert.equal(dot.body.lines.length, 0, 'a dot is a dot: grep is not a regular expression');
+  });
+
+  it('refuses bad input naming the field (400) and a job that does not exist (404 naming it)', async () => {
+    const missing = await tail('nope');
+    assert.equal(missing.status, 404, JSON.stringify(missing.body));
+    assert.match(missing.body.detail, /default\/nope/);
+    for (const [query, field] of [['?rank=first', 'rank'], ['?tailLines=0', 'tailLines'], ['?limitBytes=10', 'limitBytes'], ['?format=text&limitBytes=4096', 'limitBytes'], ['?rank=7', 'rank'], ['?color=red', 'color']] as const) {
+      const r = await tail('llama', query);
+      assert.equal(r.status, 400, `${query}: ${JSON.stringify(r.body)}`);
+      assert.ok(r.body.errors.some((e: any) => e.path === field), `${query} names ${field}: ${JSON.stringify(r.body.errors)}`);
+    }
+    const ws = await Follow.open(server, 'nope').then(() => undefined, (err) => err);
+    assert.equal(ws?.status, 404, 'the follow refuses before the upgrade');
+    const previous = await Follow.open(server, 'llama', '?previous=true').then(() => undefined, (err) => err);
+    assert.equal(previous?.status, 400);
+    assert.equal(previous.body.errors[0].path, 'previous');
+  });
+
+  it('downloads every rank\'s lines merged as [rank N] text, as an attachment', async () => {
+    const res = await fetch(`${server.url}${logsPath('llama')}?format=text&tailLines=50`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="llama-all-ranks\.log"$/);
+    const lines = (await res.text()).trimEnd().split('\n');
+    assert.equal(lines.length, 100);
+    assert.ok(lines.every((l) => /^\[rank [01]\] /.test(l)), lines.slice(0, 3).join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('[rank 0] ')) && lines.some((l) => l.startsWith('[rank 1] ')));
+  });
+
+  it('follows over a WebSocket: the capped tail, tail-end, then new lines of every rank with nothing lost or repeated; grep applies', async () => {
+    const f = await follow('llama', '?tailLines=5&grep=loss%3D');
+    await f.waitFor((m) => m.some((x) => x.type === 'tail-end'), 'tail-end');
+    const end = f.messages.findIndex((m) => m.type === 'tail-end');
+    assert.equal(end, 10, 'five tail lines per rank come first');
+    assert.deepEqual(f.messages[end].ranks, [{ rank: 0, pod: 'llama-pod-0' }, { rank: 1, pod: 'llama-pod-1' }]);
+    await f.waitFor((m) => m.slice(end + 1).filter((x) => x.type === 'line' && x.rank === 1).length >= 10, 'ten live lines of rank 1');
+    const lines = f.messages.filter((m) => m.type === 'line');
+    assert.ok(lines.every((l) => l.text.includes('loss=')), 'grep applies to the live lines too');
+    for (const rank of [0, 1]) {
+      const steps = stepsOf(lines, rank);
+      assert.deepEqual(steps, steps.map((_, i) => steps[0]! + i), `rank ${rank}: the live lines continue the tail exactly (${steps.join(',')})`);
+    }
+    f.close();
+  });
+
+  it('a crashed rank: the follow says it ended and restarted, goes on with the new run, and previous=true reads the crashed run', async () => {
+    const f = await follow('llama', '?rank=1&tailLines=1');
+    await f.waitFor((m) => m.some((x) => x.type === 'tail-end'), 'tail-end');
+    const fault = await sb.admin(`/_sandbox/kube/${CLUSTER}-eks/faults/training`, { method: 'POST', body: { job: 'llama', rank: 1, kind: 'crash' } });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    await f.waitFor((m) => m.some((x) => x.type === 'rank-started'), 'rank-started');
+    const ended = f.messages.find((m) => m.type === 'rank-ended');
+    assert.deepEqual([ended.rank, ended.pod], [1, 'llama-pod-1']);
+    assert.match(ended.reason, /exit code|restarted/);
+    const started = f.messages.findIndex((m) => m.type === 'rank-started');
+    assert.deepEqual(f.messages[started], { type: 'rank-started', rank: 1, pod: 'llama-pod-1' });
+    await f.waitFor((m) => m.slice(started).some((x) => x.type === 'line' && STEP.test(x.text)), 'a step of the new run');
+    const newRun = stepsOf(f.messages.slice(started).filter((x) => x.type === 'line'), 1);
+    const oldRun = stepsOf(f.messages.slice(0, started).filter((x) => x.type === 'line'), 1);
+    assert.ok(newRun[0]! < oldRun.at(-1)!, `the new run starts over (${newRun[0]} after ${oldRun.at(-1)})`);
+    f.close();
+
+    const previous = await tail('llama', '?rank=1&previous=true&tailLines=10000');
+    assert.equal(previous.status, 200, JSON.stringify(previous.body));
+    assert.ok(stepsOf(previous.body.lines, 1).at(-1)! >= oldRun.at(-1)!, 'the crashed run\'s last steps');
+    const both = await tail('llama', '?previous=true&tailLines=3');
+    assert.deepEqual(both.body.ranks.find((r: any) => r.rank === 0), { rank: 0, pod: 'llama-pod-0', error: 'no previous run: the container has not restarted' });
+  });
+
+  it('answers get_job_logs over MCP with [rank N] lines, saying when it cut and how to see more', async () => {
+    const r = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'llama', tailLines: 3 });
+    assert.equal(r.isError, undefined, r.text);
+    const body = r.text.split('\n');
+    assert.match(body[0]!, /^6 line\(s\) of job llama \(all ranks\)/);
+    assert.equal(body.filter((l: string) => /^\[rank 0\] /.test(l)).length, 3);
+    assert.equal(body.filter((l: string) => /^\[rank 1\] /.test(l)).length, 3);
+    assert.match(r.text, /truncated: .*tailLines=3.*format=text/s);
+    const grep = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'llama', rank: 0, grep: 'NCCL', tailLines: 1000 });
+    assert.ok(grep.text.split('\n').slice(1).every((l: string) => l.startsWith('[rank 0] ') && l.includes('NCCL')), grep.text);
+    const missing = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'nope' });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /default\/nope/);
+  });
+
+  it('drops a client that stops reading (dropped, then closed) and the server\'s memory stays flat', async () => {
+    // Thousands of lines a second per rank: far more than a paused client's buffers hold.
+    await apply(trainingJob('flood', '0.01'));
+    const deadline = Date.now() + 60_000;
+    while (!(await tail('flood', '?tailLines=1')).body.lines?.some((l: any) => STEP.test(l.text))) {
+      if (Date.now() > deadline) throw new Error('the flood job never printed');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const f = await follow('flood', '?tailLines=1');
+    // The client stops reading: its socket is paused, so the TCP window fills and the server's send buffer grows.
+    (f.ws as unknown as { _socket: import('node:net').Socket })._socket.pause();
+    let peak = heapBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 20);
+    await new Promise((r) => setTimeout(r, 4000));
+    clearInterval(sampler);
+    (f.ws as unknown as { _socket: import('node:net').Socket })._socket.resume();
+    const closed = await f.closed;
+    assert.equal(closed.code, 4008, `closed as dropped: ${JSON.stringify(closed)}`);
+    assert.equal(f.messages.at(-1).type, 'dropped');
+    assert.match(f.messages.at(-1).reason, /did not keep up/);
+    assert.ok(f.bytes < 32 * 1024 * 1024, `what reached the client is bounded (${f.bytes} bytes): the server stopped sending`);
+    gc();
+    const heapAfter = process.memoryUsage().heapUsed;
+    assert.ok(peak - heapBefore < 96 * 1024 * 1024, `no unbounded buffering while the client stalled: heap +${Math.round((peak - heapBefore) / 1048576)} MiB at the peak`);
+    assert.ok(heapAfter - heapBefore < 16 * 1024 * 1024, `nothing kept after the drop: heap +${Math.round((heapAfter - heapBefore) / 1048576)} MiB`);
+    await kube.kubectl(['delete', 'hyperpodpytorchjob', 'flood']);
+  });
+});
