@@ -140,6 +140,37 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  it('refuses elastic for a recipe that launches its own torchrun under the Elastic field, and creates a tracking server from its form', async () => {
+    await page.locator('[data-testid="training-submit-open"]').click();
+    await page.locator('[data-testid="training-recipe-llama-factory-sft"]').click();
+    await page.locator('[data-testid="training-param-modelPath"] input').fill('/data/models/Qwen/Qwen2.5-0.5B-Instruct/main');
+    await page.locator('[data-testid="training-param-dataset"] input').fill('alpaca_en_demo');
+    assert.equal(await page.locator('[data-testid="training-param-finetuningType"]').innerText().then((t) => /lora/.test(t)), true, 'an enum parameter is a select with its default');
+    await page.locator('[data-testid="training-name"] input').fill('ui-elastic');
+    await select('training-group', group);
+    await select('training-storage', storage);
+    await page.locator('[data-testid="training-elastic"]').getByText('Elastic size').click();
+    await page.locator('[data-testid="training-elastic"] input[type="checkbox"]').check();
+    await page.locator('[data-testid="training-elastic"] input').nth(1).fill('1');
+    await page.locator('[data-testid="training-elastic"] input').nth(2).fill('2');
+    await page.locator('[data-testid="training-submit"]').click();
+    await page.locator('[data-testid="training-elastic-error"]', { hasText: /torchrun|elastic/i }).waitFor();
+    await screenshot(page, 'training-03b-elastic-refused');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await row('ui-elastic').count(), 0, 'nothing was created');
+
+    await page.locator('[data-testid="mlflow-create-open"]').click();
+    await page.locator('[data-testid="mlflow-create-name"] input').fill('ui-train-second');
+    await page.locator('[data-testid="mlflow-create-uri"] input').fill('https://example.com/x');
+    await page.locator('[data-testid="mlflow-create-submit"]').click();
+    await page.locator('[data-testid="mlflow-create-uri"]', { hasText: 'must be an S3 URI' }).waitFor();
+    const bucket = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((x: any) => x.kind === 's3').bucket;
+    await page.locator('[data-testid="mlflow-create-uri"] input').fill(`s3://${bucket}/mlflow-second`);
+    await page.locator('[data-testid="mlflow-create-submit"]').click();
+    await page.locator('[data-testid="mlflow-create-modal"]').waitFor({ state: 'detached' });
+    await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-second' }).waitFor();
+  });
+
   it('opens the job: ranks on their nodes, logs with rank prefixes, and loss and throughput drawn from MLflow', async () => {
     await row('ui-first').locator('[data-testid="training-job-link"]').click();
     await page.waitForURL(`**/clusters/${CLUSTER}/jobs/default/ui-first`);
@@ -182,6 +213,18 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     const before = await lineCount();
     for (let i = 0; i < 100 && (await lineCount()) <= before; i++) await new Promise((r) => setTimeout(r, 200));
     assert.ok((await lineCount()) > before, `new lines arrived after the tail of ${before}`);
+    // Pause holds new lines back (and says how many wait); Follow shows them.
+    await page.locator('[data-testid="training-logs-pause"]').click();
+    await page.locator('[data-testid="training-logs-status"]', { hasText: /Paused — \d+ new lines waiting/ }).waitFor();
+    const paused = await lineCount();
+    await page.locator('[data-testid="training-logs-pause"]').click();
+    await page.locator('[data-testid="training-logs-status"]', { hasText: 'Following' }).waitFor();
+    assert.ok((await lineCount()) > paused, 'the held lines show once following again');
+    // One rank: a new stream of that rank's lines only.
+    await select('training-logs-rank', 'Rank 1');
+    await page.locator('[data-testid="training-log-line"]', { hasText: 'step=' }).first().waitFor();
+    const texts = await page.locator('[data-testid="training-log-line"]').allInnerTexts();
+    assert.ok(texts.length > 0 && texts.every((t) => t.startsWith('[rank 1]')), `only rank 1: ${texts.slice(0, 3).join(' | ')}`);
     assert.equal(await page.locator('[data-testid="training-metrics-none"]').count(), 1, 'a job without a tracking server says so');
 
     const fault = await sb.admin(`/_sandbox/kube/${eksClusterNameFor(CLUSTER)}/faults/training`, { method: 'POST', body: { job: 'ui-live', rank: 1, kind: 'crash' } });

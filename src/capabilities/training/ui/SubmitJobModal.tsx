@@ -10,6 +10,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useMemo, useState } from 'react';
 import { ProblemError } from '../../../../web/src/api/client.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { readableFieldMessage } from '../../../domain/field-labels.js';
 import type { RecipeView, TrainingTemplate } from '../../../domain/schemas/training.js';
 import { useRecipes, useSubmitJob, useTemplates, type SubmitJobAnswer } from './api.js';
 import { CommonFields } from './CommonFields.js';
@@ -63,7 +64,11 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
   };
 
   const serverErrors = submit.error instanceof ProblemError ? (submit.error.problem.errors ?? []) : [];
-  const errorOf = (path: string) => localProblems.get(path) ?? serverErrors.find((e) => e.path === path)?.message;
+  // Messages are fragments of the schema ("must be …"): shown under the field as a sentence naming it.
+  const errorOf = (path: string) => {
+    const message = localProblems.get(path) ?? serverErrors.find((e) => e.path === path)?.message;
+    return message === undefined ? undefined : readableFieldMessage(path.replace(/^params\./, ''), message);
+  };
   const shownPaths = new Set([...fields.map((f) => `params.${f.name}`), 'name', 'namespace', 'instanceGroup', 'nodes', 'storage', 'mlflow', 'image', 'custom.image', 'custom.command', 'custom.args', 'elastic', 'elastic.minReplicas', 'elastic.maxReplicas', 'checkpointless', 'faultTolerance', 'faultTolerance.jobMaxRetryCount', 'faultTolerance.logMonitoring', 'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow', 'saveAsTemplate', 'saveAsTemplate.name']);
   const unplaced = serverErrors.filter((e) => !shownPaths.has(e.path));
 
