@@ -255,5 +255,6 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await heavy.locator('[data-testid="training-logs-matches"]', { hasText: '0 of 50000 lines match' }).waitFor();
     await screenshot(heavy, 'training-06-150k-lines');
     await heavy.close();
+    assert.deepEqual(browser.errors, [], 'no console or page errors on the way');
   });
 });
