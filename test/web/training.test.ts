@@ -140,7 +140,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('refuses elastic for a recipe that launches its own torchrun under the Elastic field, and creates a tracking server from its form', async () => {
+  it('refuses elastic for a recipe that launches its own torchrun under the Elastic field, runs a custom container, and creates a tracking server from its form', async () => {
     await page.locator('[data-testid="training-submit-open"]').click();
     await page.locator('[data-testid="training-recipe-llama-factory-sft"]').click();
     await page.locator('[data-testid="training-param-modelPath"] input').fill('/data/models/Qwen/Qwen2.5-0.5B-Instruct/main');
@@ -158,6 +158,21 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await screenshot(page, 'training-03b-elastic-refused');
     await page.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await row('ui-elastic').count(), 0, 'nothing was created');
+
+    // A custom container: its image and command, with the same placement and storage.
+    await page.locator('[data-testid="training-submit-open"]').click();
+    await page.locator('[data-testid="training-recipe-__custom__"]').click();
+    await page.locator('[data-testid="training-name"] input').fill('ui-custom');
+    await select('training-group', group);
+    await select('training-storage', storage);
+    await page.locator('[data-testid="training-submit"]').click();
+    await page.locator('[data-testid="training-custom-command"]', { hasText: 'is required' }).waitFor();
+    await page.locator('[data-testid="training-custom-image"] input').fill('public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gpu-py312-cu129-ubuntu22.04-ec2');
+    await page.locator('[data-testid="training-custom-command"] textarea').fill('hyperpodrun\n--nnodes=1\n--nproc-per-node=1\n/data/code/train.py');
+    await page.locator('[data-testid="training-submit"]').click();
+    await page.locator('[data-testid="training-submit-modal"]').waitFor({ state: 'detached' });
+    await row('ui-custom').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
+    assert.match(await row('ui-custom').innerText(), /HyperPodPyTorchJob\s+custom\s/);
 
     await page.locator('[data-testid="mlflow-create-open"]').click();
     await page.locator('[data-testid="mlflow-create-name"] input').fill('ui-train-second');

@@ -98,6 +98,11 @@ export function requestOf(source: Source, c: CommonState, fields: readonly FormF
   if (!body.instanceGroup) problems.set('instanceGroup', 'choose the instance group the pods run on');
   if (!body.storage) problems.set('storage', 'choose the storage mounted at /data');
   if (c.saveAsTemplate && !c.templateName.trim()) problems.set('saveAsTemplate.name', 'is required to save a template');
+  if (c.elastic && num(c.minReplicas) === undefined) problems.set('elastic.minReplicas', 'is required for an elastic job');
+  if (c.elastic && num(c.maxReplicas) === undefined) problems.set('elastic.maxReplicas', 'is required for an elastic job');
+  if (c.lowThroughput && !ray && num(c.tokensBelow) === undefined) problems.set('faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow', 'is required for a throughput floor');
+  if ('custom' in source && !c.customImage.trim()) problems.set('custom.image', 'is required');
+  if ('custom' in source && lines(c.customCommand).length === 0) problems.set('custom.command', 'is required: the program to run, one part per line');
   return { body, problems };
 }
 
