@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eksClusterNameFor } from '../../src/domain/naming.js';
@@ -203,6 +204,12 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     assert.ok(Number(await throughput.getAttribute('data-points')) > 10, 'the throughput series has the run\'s steps');
     await loss.locator('svg path').first().waitFor();
     await screenshot(page, 'training-04-detail');
+    // Download is the server's whole log as text, every rank's lines prefixed.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="training-logs-download"]').click()]);
+    assert.equal(download.suggestedFilename(), 'ui-first-all-ranks.log');
+    const text = readFileSync((await download.path())!, 'utf8');
+    assert.match(text, /^\[rank 0\] .*step=100 /m);
+    assert.match(text, /^\[rank 1\] .*step=100 /m);
     // Re-submit runs the same request under a new name; delete asks first and takes it away.
     await page.locator('[data-testid="training-resubmit"]').click();
     assert.equal(await page.locator('[data-testid="training-resubmit-name"] input').inputValue(), 'ui-first-r2');
