@@ -210,6 +210,14 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     const text = readFileSync((await download.path())!, 'utf8');
     assert.match(text, /^\[rank 0\] .*step=100 /m);
     assert.match(text, /^\[rank 1\] .*step=100 /m);
+    // Search filters the lines held at once; "Search the server" opens the stream again with grep.
+    await page.locator('[data-testid="training-logs-search"] input').fill('step=42 ');
+    await page.locator('[data-testid="training-logs-matches"]', { hasText: /^2 of \d+ lines match$/ }).waitFor();
+    await page.locator('[data-testid="training-logs-server-search"]').click();
+    await page.locator('[data-testid="training-logs-clear-grep"]', { hasText: 'step=42' }).waitFor();
+    await page.locator('[data-testid="training-logs-matches"]', { hasText: '2 of 2 lines match' }).waitFor();
+    await page.locator('[data-testid="training-logs-clear-grep"]').click();
+    await page.locator('[data-testid="training-log-line"]', { hasText: 'step=100 ' }).first().waitFor();
     // Re-submit runs the same request under a new name; delete asks first and takes it away.
     await page.locator('[data-testid="training-resubmit"]').click();
     assert.equal(await page.locator('[data-testid="training-resubmit-name"] input').inputValue(), 'ui-first-r2');

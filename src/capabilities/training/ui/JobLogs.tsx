@@ -135,10 +135,24 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
             <Select selectedOption={rankOptions.find((o) => o.value === String(rank)) ?? rankOptions[0]!} options={rankOptions} onChange={({ detail }) => setRank(detail.selectedOption.value === 'all' ? 'all' : Number(detail.selectedOption.value))} />
           </div>
           <div style={{ minWidth: 320 }} data-testid="training-logs-search">
-            <Input type="search" value={search} onChange={({ detail }) => setSearch(detail.value)} placeholder="Search the lines held (Reconnect to ask the server)" />
+            <Input type="search" value={search} onChange={({ detail }) => setSearch(detail.value)} placeholder="Search the lines held" />
           </div>
+          {search.trim() && search.trim() !== grep && (
+            <Button onClick={reconnect} data-testid="training-logs-server-search">Search the server</Button>
+          )}
+          {grep && (
+            <Button
+              iconName="close"
+              onClick={() => {
+                setSearch('');
+                setGrep(undefined);
+              }}
+              data-testid="training-logs-clear-grep"
+            >
+              {`Server filter: ${grep}`}
+            </Button>
+          )}
           <StatusLine status={stream.status} pending={stream.pending} onReconnect={reconnect} />
-          {grep && <Box variant="small">{`Server filter: ${grep}`}</Box>}
         </SpaceBetween>
         <LogLines count={count} line={line} version={stream.version} />
         {matches && <Box variant="small" data-testid="training-logs-matches">{`${matches.length} of ${held} lines match`}</Box>}
