@@ -25,7 +25,8 @@ import { HealthIndicator, jobPath, PhaseIndicator } from './job-status.js';
 import { RecoveryBudget } from './RecoveryBudget.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
-const SETTLED = new Set(['Succeeded', 'Failed']);
+/** Phases a job ends in: metrics stop growing, and it may be re-submitted. */
+const FINISHED = new Set(['Succeeded', 'Failed']);
 /** Kubernetes node names of HyperPod nodes carry the instance id: hyperpod-i-<id>. */
 const instanceOf = (node: string) => /(i-[0-9a-f]+)$/.exec(node)?.[1];
 
@@ -150,7 +151,7 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
             actions={
               <SpaceBetween direction="horizontal" size="xs">
                 <Button href={back} onFollow={follow}>All jobs</Button>
-                <Button onClick={() => setResubmitting(true)} disabled={!SETTLED.has(j.phase)} data-testid="training-resubmit">Re-submit</Button>
+                <Button onClick={() => setResubmitting(true)} disabled={!FINISHED.has(j.phase)} data-testid="training-resubmit">Re-submit</Button>
                 <Button onClick={() => setDeleting(true)} data-testid="training-delete">Delete</Button>
               </SpaceBetween>
             }
@@ -172,6 +173,10 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
             { label: 'Storage at /data', value: j.storage ?? '—' },
             { label: 'Image', value: <span style={wrap}>{j.image ?? '—'}</span> },
             { label: 'Checkpoints / outputs', value: <span style={wrap}>{`${j.paths.checkpoints} · ${j.paths.outputs}`}</span> },
+            ...(j.rayCluster
+              ? [{ label: 'Ray cluster', value: `${j.rayCluster.name}${j.rayCluster.state ? ` · ${j.rayCluster.state}` : ''}${j.rayCluster.desiredWorkers !== undefined ? ` · ${j.rayCluster.availableWorkers ?? 0}/${j.rayCluster.desiredWorkers} workers` : ''}` }]
+              : []),
+            ...(j.mlflow ? [{ label: 'MLflow', value: <span style={wrap}>{`experiment ${j.mlflow.experimentName}, run ${j.mlflow.runName}`}</span> }] : []),
             { label: 'Created', value: formatTime(j.createdAt) },
             { label: 'Finished', value: formatTime(j.finishedAt) },
           ]}
@@ -180,7 +185,7 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
       <RecoveryBudget cluster={cluster} region={urlRegion} recovery={j.recovery} />
       <Ranks cluster={cluster} region={urlRegion} job={j} />
       <JobLogs cluster={cluster} region={region} namespace={j.namespace} job={j.name} ranks={j.ranks} />
-      <JobMetrics cluster={cluster} region={region} job={ref} settled={SETTLED.has(j.phase)} />
+      <JobMetrics cluster={cluster} region={region} job={ref} settled={FINISHED.has(j.phase)} />
       <Table
         data-testid="training-conditions"
         variant="container"

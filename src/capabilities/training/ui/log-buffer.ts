@@ -51,12 +51,6 @@ export class LogRing {
     this.count = 0;
     this.evicted = 0;
   }
-
-  toArray(): ViewLine[] {
-    const out: ViewLine[] = [];
-    for (let i = 0; i < this.count; i++) out.push(this.at(i)!);
-    return out;
-  }
 }
 
 /** The line as the viewer shows it: every line of a job carries its rank, once. */
