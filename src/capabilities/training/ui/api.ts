@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { z } from 'zod';
 import { api, qs } from '../../../../web/src/api/client.js';
 import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
@@ -73,7 +74,13 @@ export function useJob(cluster: string, region: string, ref: JobRef) {
 
 /** Metrics of a running job grow with each step: refreshed every 10 s until it settles. */
 export function useJobMetrics(cluster: string, region: string, ref: JobRef, settled: boolean) {
-  return useQuery({ queryKey: trainingKeys.metrics(cluster, region, ref), queryFn: () => getJobMetrics(cluster, region, ref), refetchInterval: settled ? false : 10_000 });
+  const query = useQuery({ queryKey: trainingKeys.metrics(cluster, region, ref), queryFn: () => getJobMetrics(cluster, region, ref), refetchInterval: settled ? false : 10_000 });
+  // Once more when the job ends: its last steps were logged after the previous read.
+  const { refetch } = query;
+  useEffect(() => {
+    if (settled) void refetch();
+  }, [settled, refetch]);
+  return query;
 }
 
 export function useTemplates(cluster: string, region: string) {
