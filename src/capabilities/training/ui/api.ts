@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
 import { api, qs } from '../../../../web/src/api/client.js';
 import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
@@ -77,8 +77,10 @@ export function useJobMetrics(cluster: string, region: string, ref: JobRef, sett
   const query = useQuery({ queryKey: trainingKeys.metrics(cluster, region, ref), queryFn: () => getJobMetrics(cluster, region, ref), refetchInterval: settled ? false : 10_000 });
   // Once more when the job ends: its last steps were logged after the previous read.
   const { refetch } = query;
+  const wasSettled = useRef(settled);
   useEffect(() => {
-    if (settled) void refetch();
+    if (settled && !wasSettled.current) void refetch();
+    wasSettled.current = settled;
   }, [settled, refetch]);
   return query;
 }
