@@ -74,7 +74,9 @@ function ClusterGone({ name, deletion, error }: { name: string; deletion?: Clust
  * answers 404), the page says so and stops asking for the cluster.
  */
 export function ClusterDetailPage() {
-  const { name = '', tab = 'overview', item } = useParams();
+  const { name = '', tab = 'overview', item: first, part } = useParams();
+  // A tab's item is the rest of the URL: one part (a node) or two (a training job's namespace and name).
+  const item = first !== undefined && part !== undefined ? `${encodeURIComponent(first)}/${encodeURIComponent(part)}` : first;
   const [search] = useSearchParams();
   const region = search.get('region') ?? undefined;
   const navigate = useNavigate();

@@ -20,6 +20,12 @@ export const ui: CapabilityUi = {
       element: <ClusterDetailPage />,
       breadcrumbs: ({ pathname, parts }) => [clustersCrumb, clusterCrumb(parts[1]!), tabCrumb(parts[1]!, parts[2]!), { text: parts[3]!, href: pathname }],
     },
+    // An item named by two parts, e.g. a training job: /clusters/:name/jobs/<namespace>/<job>.
+    {
+      path: '/clusters/:name/:tab/:item/:part',
+      element: <ClusterDetailPage />,
+      breadcrumbs: ({ pathname, parts }) => [clustersCrumb, clusterCrumb(parts[1]!), tabCrumb(parts[1]!, parts[2]!), { text: `${parts[3]!}/${parts[4]!}`, href: pathname }],
+    },
     { path: '/create-cluster', element: <CreateClusterPage />, contentType: 'wizard', breadcrumbs: ({ pathname }) => [clustersCrumb, { text: 'Create cluster', href: pathname }] },
   ],
   navigation: [{ text: 'Clusters', href: '/clusters', order: 10, section: '/clusters' }],

@@ -1,0 +1,137 @@
+import Checkbox from '@cloudscape-design/components/checkbox';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import ExpandableSection from '@cloudscape-design/components/expandable-section';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
+import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Textarea from '@cloudscape-design/components/textarea';
+import { useInstanceGroups } from '../../../../web/src/api/queries.js';
+import { useStorageList } from '../../storage/ui/api.js';
+import { useMlflowServers } from './api.js';
+import type { CommonState } from './job-request.js';
+
+interface Props {
+  cluster: string;
+  region: string;
+  state: CommonState;
+  set(patch: Partial<CommonState>): void;
+  /** HyperPodPyTorchJob, RayJob, or a custom container (a HyperPodPyTorchJob). */
+  kind: 'HyperPodPyTorchJob' | 'RayJob';
+  custom: boolean;
+  recipeImage?: string;
+  errorOf(path: string): string | undefined;
+}
+
+const option = (value: string, label = value, description?: string): SelectProps.Option => ({ value, label, description });
+const text = (set: Props['set'], key: keyof CommonState) => ({ detail }: { detail: { value: string } }) => set({ [key]: detail.value });
+
+/** The settings every job has: where it runs, on what data, how it recovers, and where it reports. */
+export function CommonFields({ cluster, region, state, set, kind, custom, recipeImage, errorOf }: Props) {
+  const groups = useInstanceGroups(cluster, region);
+  const storages = useStorageList(cluster, region);
+  const servers = useMlflowServers(region);
+  const groupOptions = (groups.data ?? []).map((g) => option(g.name, g.name, `${g.instanceType} · ${g.currentCount} nodes · ${g.capacityType}`));
+  const storageOptions = (storages.data?.storages ?? []).filter((s) => s.namespace === (state.namespace.trim() || 'default')).map((s) => option(s.name, s.name, `${s.kind} · ${s.access}`));
+  const serverOptions = [option('', 'None'), ...(servers.data?.servers ?? []).filter((s) => s.ready).map((s) => option(s.arn, s.name, s.status))];
+  const pick = (options: SelectProps.Option[], value: string) => options.find((o) => o.value === value) ?? null;
+  return (
+    <SpaceBetween size="m">
+      <ColumnLayout columns={2}>
+        <FormField label="Job name" description="Names its pods, checkpoints and outputs." errorText={errorOf('name')} data-testid="training-name">
+          <Input value={state.name} onChange={text(set, 'name')} placeholder="my-job" />
+        </FormField>
+        <FormField label="Namespace" errorText={errorOf('namespace')} data-testid="training-namespace">
+          <Input value={state.namespace} onChange={text(set, 'namespace')} />
+        </FormField>
+        <FormField label="Instance group" description="GPUs and EFA per pod follow from its instance type." errorText={errorOf('instanceGroup')} data-testid="training-group">
+          <Select selectedOption={pick(groupOptions, state.instanceGroup)} options={groupOptions} onChange={({ detail }) => set({ instanceGroup: detail.selectedOption.value ?? '' })} placeholder="Choose a group" statusType={groups.isLoading ? 'loading' : 'finished'} />
+        </FormField>
+        <FormField label="Nodes" description="One pod per node." errorText={errorOf('nodes')} data-testid="training-nodes">
+          <Input value={state.nodes} inputMode="numeric" onChange={text(set, 'nodes')} />
+        </FormField>
+        <FormField label="Storage" description="Mounted at /data in every pod." errorText={errorOf('storage') ?? (storages.data && storageOptions.length === 0 ? `No storage in namespace ${state.namespace || 'default'}: add one on the Storage tab.` : undefined)} data-testid="training-storage">
+          <Select selectedOption={pick(storageOptions, state.storage)} options={storageOptions} onChange={({ detail }) => set({ storage: detail.selectedOption.value ?? '' })} placeholder="Choose a storage" statusType={storages.isLoading ? 'loading' : 'finished'} />
+        </FormField>
+        <FormField label="MLflow tracking server" description="Where the job reports loss, throughput and learning rate." constraintText="Optional" errorText={errorOf('mlflow')} data-testid="training-mlflow">
+          <Select selectedOption={pick(serverOptions, state.mlflow)} options={serverOptions} onChange={({ detail }) => set({ mlflow: detail.selectedOption.value ?? '' })} statusType={servers.isLoading ? 'loading' : 'finished'} />
+        </FormField>
+      </ColumnLayout>
+      {custom ? (
+        <SpaceBetween size="m">
+          <FormField label="Image" errorText={errorOf('custom.image')} data-testid="training-custom-image">
+            <Input value={state.customImage} onChange={text(set, 'customImage')} placeholder="registry/repository:tag" />
+          </FormField>
+          <FormField label="Command" description="The program and its arguments, one per line; launch with hyperpodrun so the operator can restart processes." errorText={errorOf('custom.command')} data-testid="training-custom-command">
+            <Textarea value={state.customCommand} rows={3} onChange={text(set, 'customCommand')} placeholder={'hyperpodrun\n--nnodes=2\n/data/code/train.py'} />
+          </FormField>
+          <FormField label="Arguments" constraintText="One per line · Optional" errorText={errorOf('custom.args')} data-testid="training-custom-args">
+            <Textarea value={state.customArgs} rows={2} onChange={text(set, 'customArgs')} />
+          </FormField>
+        </SpaceBetween>
+      ) : (
+        <FormField label="Image override" description="Replace the recipe's pinned image (same framework, your build or mirror)." constraintText={recipeImage ? `Default: ${recipeImage}` : undefined} errorText={errorOf('image')} data-testid="training-image">
+          <Input value={state.image} onChange={text(set, 'image')} placeholder={recipeImage} />
+        </FormField>
+      )}
+      <ExpandableSection headerText="Fault tolerance" variant="footer" data-testid="training-fault-tolerance">
+        <SpaceBetween size="s">
+          <FormField label="Recovery budget (jobMaxRetryCount)" description={kind === 'RayJob' ? 'Whole-job retries, each on a new Ray cluster.' : 'Restarts of any level the job may use before it fails.'} constraintText="Default: 10" errorText={errorOf('faultTolerance.jobMaxRetryCount')}>
+            <Input value={state.retries} inputMode="numeric" onChange={text(set, 'retries')} placeholder="10" />
+          </FormField>
+          {kind === 'HyperPodPyTorchJob' && (
+            <>
+              <Checkbox checked={state.jobStart} onChange={({ detail }) => set({ jobStart: detail.checked })} description="HANGING when no training step line appears in time.">
+                Job-start deadline
+              </Checkbox>
+              {state.jobStart && <Input value={state.jobStartCutoff} onChange={text(set, 'jobStartCutoff')} placeholder="1800 seconds" ariaLabel="Job-start deadline in seconds" />}
+              <Checkbox checked={state.hang} onChange={({ detail }) => set({ hang: detail.checked })} description="HANGING when step lines stop; the operator restarts the job." data-testid="training-hang">
+                Hang detection
+              </Checkbox>
+              {state.hang && <Input value={state.hangGap} onChange={text(set, 'hangGap')} placeholder="600 seconds" ariaLabel="Longest silence in seconds" />}
+              <Checkbox checked={state.lowThroughput} onChange={({ detail }) => set({ lowThroughput: detail.checked })} description="SLOW when tokens/s stays below a floor.">
+                Throughput floor
+              </Checkbox>
+              {state.lowThroughput && (
+                <FormField errorText={errorOf('faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow')}>
+                  <Input value={state.tokensBelow} onChange={text(set, 'tokensBelow')} placeholder="tokens/s" ariaLabel="Tokens per second below" />
+                </FormField>
+              )}
+              {errorOf('faultTolerance.logMonitoring') && <FormField errorText={errorOf('faultTolerance.logMonitoring')} />}
+            </>
+          )}
+          {errorOf('faultTolerance') && <FormField errorText={errorOf('faultTolerance')} />}
+        </SpaceBetween>
+      </ExpandableSection>
+      <ExpandableSection headerText="Elastic size" variant="footer" data-testid="training-elastic">
+        <SpaceBetween size="s">
+          <Checkbox checked={state.elastic} onChange={({ detail }) => set({ elastic: detail.checked })} description="Grow and shrink between min and max nodes (hyperpodrun jobs; not on spot groups or with tiered checkpointing).">
+            Elastic
+          </Checkbox>
+          {state.elastic && (
+            <ColumnLayout columns={2}>
+              <FormField label="Min nodes" errorText={errorOf('elastic.minReplicas')}>
+                <Input value={state.minReplicas} inputMode="numeric" onChange={text(set, 'minReplicas')} />
+              </FormField>
+              <FormField label="Max nodes" errorText={errorOf('elastic.maxReplicas')}>
+                <Input value={state.maxReplicas} inputMode="numeric" onChange={text(set, 'maxReplicas')} />
+              </FormField>
+            </ColumnLayout>
+          )}
+          {errorOf('elastic') && <FormField errorText={errorOf('elastic')} data-testid="training-elastic-error" />}
+          {errorOf('checkpointless') && <FormField errorText={errorOf('checkpointless')} />}
+        </SpaceBetween>
+      </ExpandableSection>
+      <SpaceBetween size="xs">
+        <Checkbox checked={state.saveAsTemplate} onChange={({ detail }) => set({ saveAsTemplate: detail.checked })} data-testid="training-save-template">
+          Save as template of this cluster
+        </Checkbox>
+        {state.saveAsTemplate && (
+          <FormField label="Template name" errorText={errorOf('saveAsTemplate.name') ?? errorOf('saveAsTemplate')} data-testid="training-template-name">
+            <Input value={state.templateName} onChange={text(set, 'templateName')} />
+          </FormField>
+        )}
+      </SpaceBetween>
+    </SpaceBetween>
+  );
+}

@@ -1,0 +1,112 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Form from '@cloudscape-design/components/form';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Modal from '@cloudscape-design/components/modal';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+import { useState } from 'react';
+import { ProblemError } from '../../../../web/src/api/client.js';
+import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { formatTime } from '../../../../web/src/lib/format.js';
+import { CreateMlflowServerRequestSchema, MlflowServerSizeSchema } from '../../../domain/schemas/mlflow.js';
+import { useCreateMlflowServer, useMlflowServers } from './api.js';
+
+const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+const shape = CreateMlflowServerRequestSchema.shape;
+const SIZES = MlflowServerSizeSchema.options;
+
+function CreateServerModal({ region, onDismiss }: { region: string; onDismiss(): void }) {
+  const [name, setName] = useState('');
+  const [uri, setUri] = useState('');
+  const [size, setSize] = useState<(typeof SIZES)[number]>('Small');
+  const [touched, setTouched] = useState(false);
+  const create = useCreateMlflowServer(region, onDismiss);
+  const server = (path: string) => (create.error instanceof ProblemError ? create.error.problem.errors?.find((e) => e.path === path)?.message : undefined);
+  const local = (path: 'name' | 'artifactStoreUri', value: string) => {
+    if (!touched) return undefined;
+    const r = shape[path].safeParse(value);
+    return r.success ? undefined : r.error.issues[0]?.message;
+  };
+  const submit = () => {
+    setTouched(true);
+    if (!shape.name.safeParse(name).success || !shape.artifactStoreUri.safeParse(uri).success) return;
+    create.mutate({ name, artifactStoreUri: uri, size });
+  };
+  return (
+    <Modal
+      visible
+      onDismiss={onDismiss}
+      header="Create an MLflow tracking server"
+      data-testid="mlflow-create-modal"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss}>Cancel</Button>
+            <Button variant="primary" loading={create.isPending} onClick={submit} data-testid="mlflow-create-submit">Create</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <Form>
+        <SpaceBetween size="m">
+          <Box variant="p">{CreateMlflowServerRequestSchema.description}</Box>
+          <FormField label="Name" description={shape.name.description} errorText={local('name', name) ?? server('name')} data-testid="mlflow-create-name">
+            <Input value={name} onChange={({ detail }) => setName(detail.value)} />
+          </FormField>
+          <FormField label="Artifact store" description={shape.artifactStoreUri.description} errorText={local('artifactStoreUri', uri) ?? server('artifactStoreUri')} data-testid="mlflow-create-uri">
+            <Input value={uri} onChange={({ detail }) => setUri(detail.value)} placeholder="s3://my-bucket/mlflow" />
+          </FormField>
+          <FormField label="Size" description={MlflowServerSizeSchema.description} errorText={server('size')}>
+            <Select selectedOption={{ value: size, label: size }} options={SIZES.map((s) => ({ value: s, label: s }))} onChange={({ detail }) => setSize(detail.selectedOption.value as (typeof SIZES)[number])} />
+          </FormField>
+          {create.error && !['name', 'artifactStoreUri', 'size'].some((p) => server(p)) && (
+            <Alert type="error" header="The tracking server was not created">
+              <ProblemText error={create.error} />
+            </Alert>
+          )}
+        </SpaceBetween>
+      </Form>
+    </Modal>
+  );
+}
+
+/** The region's SageMaker managed MLflow tracking servers, which training jobs report metrics to. */
+export function MlflowServers({ region }: { region: string }) {
+  const servers = useMlflowServers(region);
+  const [open, setOpen] = useState(false);
+  const items = servers.data?.servers ?? [];
+  return (
+    <>
+      <Table
+        data-testid="mlflow-servers"
+        loading={servers.isLoading}
+        loadingText="Loading tracking servers"
+        items={items}
+        trackBy="arn"
+        wrapLines
+        header={
+          <Header variant="h2" counter={servers.data ? `(${items.length})` : undefined} description={`SageMaker managed MLflow in ${region}: choose one when submitting a job to plot its loss and throughput.`} actions={<Button onClick={() => setOpen(true)} data-testid="mlflow-create-open">Create tracking server</Button>}>
+            MLflow tracking servers
+          </Header>
+        }
+        empty={<Box textAlign="center" color="inherit">No tracking servers in this Region.</Box>}
+        columnDefinitions={[
+          { id: 'name', header: 'Name', cell: (s) => <span style={wrap}>{s.name}</span> },
+          { id: 'status', header: 'Status', cell: (s) => <span data-testid="mlflow-server-status" data-ready={s.ready}><StatusIndicator type={s.ready ? 'success' : /Fail/.test(s.status) ? 'error' : /ing$/.test(s.status) ? 'in-progress' : 'stopped'}>{s.status}</StatusIndicator></span> },
+          { id: 'size', header: 'Size', cell: (s) => s.size ?? '—' },
+          { id: 'version', header: 'MLflow', cell: (s) => s.mlflowVersion ?? '—' },
+          { id: 'store', header: 'Artifact store', cell: (s) => <span style={wrap}>{s.artifactStoreUri ?? '—'}</span> },
+          { id: 'created', header: 'Created', cell: (s) => formatTime(s.createdAt) },
+        ]}
+      />
+      {servers.error && <Alert type="error" header="The tracking servers could not be read"><ProblemText error={servers.error} /></Alert>}
+      {open && <CreateServerModal region={region} onDismiss={() => setOpen(false)} />}
+    </>
+  );
+}
