@@ -218,10 +218,10 @@ describe('the MCP tool list', () => {
       assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
       assert.ok(READING_VERBS.test(name), `allowedTools auto-approves mutating tool ${name}`);
     }
-    const playbook = ['create-cluster.md', 'heal-node.md', 'manage-features.md', 'storage.md', 'download-model.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
+    const playbook = ['create-cluster.md', 'heal-node.md', 'manage-features.md', 'storage.md', 'download-model.md', 'train.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
     for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
       const bare = name.slice(1, -1);
-      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start|download)_/.test(bare)) {
+      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start|download|submit)_/.test(bare)) {
         assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
       }
     }
