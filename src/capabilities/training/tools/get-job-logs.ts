@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
-import { ClusterRefSchema } from '../../../domain/schemas/common.js';
-import { TrainingJobParamsSchema, TrainingLogsAnswerSchema, TrainingLogsQuerySchema, type TrainingLogsAnswer } from '../../../domain/schemas/training.js';
+import { TrainingLogsAnswerSchema, TrainingLogsQuerySchema, type TrainingLogsAnswer } from '../../../domain/schemas/training.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { TRAINING_PATHS } from '../paths.js';
+import { JobRefInput } from './get-job.js';
 
 const q = TrainingLogsQuerySchema.shape;
 
@@ -25,10 +25,7 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
       'Ranks that could not be read are listed with why (not started yet, no previous run).',
     input: z
       .object({
-        cluster: ClusterRefSchema,
-        namespace: TrainingJobParamsSchema.shape.namespace,
-        job: TrainingJobParamsSchema.shape.job,
-        region: q.region,
+        ...JobRefInput,
         rank: z.union([z.literal('all'), z.number().int().min(0).max(100_000)]).default('all').describe('One rank (its number), or all (default) for every rank merged by time.'),
         tailLines: z.number().int().min(1).max(10_000).default(MCP_TAIL_LINES).describe(`Last lines per rank (1–10 000, default ${MCP_TAIL_LINES}). With grep: the last matching lines.`),
         sinceSeconds: z.number().int().min(1).max(30 * 86_400).optional().describe('Only lines of the last this many seconds.'),
