@@ -55,6 +55,8 @@ export function podLog(cluster: KubeCluster, r: ResourceRequest, res: ServerResp
     ...(limitBytes !== undefined ? { limitBytes } : {}),
     previous: query.get('previous') === 'true',
     timestamps: query.get('timestamps') === 'true',
+    // One instant for the first read and the follow after it: a line printed between two looks at the clock would be lost.
+    at: cluster.now(),
   };
   const text = readLogs(cluster, pod, options);
   if (query.get('follow') !== 'true') {

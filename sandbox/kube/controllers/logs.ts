@@ -12,6 +12,11 @@ export interface LogOptions {
   limitBytes?: number;
   previous?: boolean;
   timestamps?: boolean;
+  /**
+   * The sandbox time the read stops at (default: now). A follow passes the same time to its first read
+   * and to followLogs, so no line falls between the two (the clock runs fast: even microseconds count).
+   */
+  at?: number;
 }
 
 /**
@@ -87,7 +92,7 @@ function tailOf(cluster: KubeCluster, pod: KubeObject, run: Run, from: number, u
 export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions): string {
   const run = runOf(pod, options);
   if (!run) return '';
-  const now = cluster.now();
+  const now = options.at ?? cluster.now();
   const since = options.sinceTime ? Date.parse(options.sinceTime) : options.sinceSeconds !== undefined ? now - options.sinceSeconds * 1000 : run.start;
   const from = Math.max(run.start, since);
   let lines = options.tailLines !== undefined && options.tailLines >= 0 ? tailOf(cluster, pod, run, from, now, options.tailLines) : linesOf(cluster, pod, run, from, now);
@@ -112,7 +117,7 @@ export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOp
       stopped = true;
     };
   }
-  let sentUntil = cluster.now();
+  let sentUntil = options.at ?? cluster.now();
   const poll = () => {
     if (stopped) return;
     // A reader that does not keep up is not sent more (the kubelet blocks on a full connection): the
