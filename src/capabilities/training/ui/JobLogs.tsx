@@ -93,7 +93,10 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
   const matches = useMemo(() => {
     if (!needle) return undefined;
     const out: number[] = [];
-    for (let i = 0; i < stream.ring.length; i++) if (stream.ring.at(i)!.text.includes(needle)) out.push(i);
+    for (let i = 0; i < stream.ring.length; i++) {
+      const l = stream.ring.at(i)!;
+      if (!l.note && l.text.includes(needle)) out.push(i);
+    }
     return out;
   }, [needle, stream.version, stream.ring]);
   const count = matches ? matches.length : stream.ring.length;
@@ -155,7 +158,7 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
           <StatusLine status={stream.status} pending={stream.pending} onReconnect={reconnect} />
         </SpaceBetween>
         <LogLines count={count} line={line} version={stream.version} />
-        {matches && <Box variant="small" data-testid="training-logs-matches">{`${matches.length} of ${held} lines match`}</Box>}
+        {matches && <Box variant="small" data-testid="training-logs-matches">{`${matches.length} of ${held - stream.ring.notes} lines match`}</Box>}
       </SpaceBetween>
     </Container>
   );

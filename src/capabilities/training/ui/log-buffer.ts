@@ -19,6 +19,8 @@ export class LogRing {
   private nextSeq = 0;
   /** Lines that were evicted (fell off the front) since the stream opened. */
   evicted = 0;
+  /** How many of the lines held are the viewer's own notes (so "N of M lines match" counts the job's lines only). */
+  notes = 0;
 
   constructor(readonly capacity: number) {
     this.slots = new Array<ViewLine | undefined>(capacity);
@@ -30,10 +32,12 @@ export class LogRing {
 
   push(line: Omit<ViewLine, 'seq'>): void {
     const entry = { ...line, seq: this.nextSeq++ };
+    if (entry.note) this.notes++;
     if (this.count < this.capacity) {
       this.slots[(this.start + this.count) % this.capacity] = entry;
       this.count++;
     } else {
+      if (this.slots[this.start]?.note) this.notes--;
       this.slots[this.start] = entry;
       this.start = (this.start + 1) % this.capacity;
       this.evicted++;
@@ -50,6 +54,7 @@ export class LogRing {
     this.start = 0;
     this.count = 0;
     this.evicted = 0;
+    this.notes = 0;
   }
 }
 

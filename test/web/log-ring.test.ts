@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LogRing } from '../../src/capabilities/training/ui/log-buffer.js';
+
+describe('the log viewer\'s ring of lines', () => {
+  it('keeps the newest lines up to its capacity and counts what fell off', () => {
+    const ring = new LogRing(3);
+    for (let i = 0; i < 5; i++) ring.push({ rank: 0, text: `line ${i}` });
+    assert.equal(ring.length, 3);
+    assert.equal(ring.evicted, 2);
+    assert.deepEqual([0, 1, 2].map((i) => ring.at(i)?.text), ['line 2', 'line 3', 'line 4']);
+    assert.equal(ring.at(3), undefined);
+  });
+
+  it('counts its own notes apart from the job\'s lines, as they come and as they fall off', () => {
+    const ring = new LogRing(3);
+    ring.push({ rank: 0, text: 'step=1' });
+    ring.push({ rank: 0, text: '— pod-0 ended: Completed', note: true });
+    ring.push({ rank: 1, text: '— pod-1 ended: Completed', note: true });
+    assert.equal(ring.notes, 2, 'two of the three lines held are notes');
+    ring.push({ rank: 0, text: 'step=2' });
+    assert.equal(ring.notes, 2, 'a job line fell off');
+    ring.push({ rank: 0, text: 'step=3' });
+    assert.equal(ring.notes, 1, 'a note fell off');
+    ring.clear();
+    assert.equal(ring.notes, 0);
+    assert.equal(ring.length, 0);
+  });
+});
