@@ -21,6 +21,18 @@ export const clusterOwnerTags = (cluster: string): Record<string, string> => ({ 
 /** The role's part tag (beside the cluster tags every role of ours carries). */
 export const MLFLOW_ROLE_PART = 'training-mlflow';
 
+/** Where the names of a cluster's MLflow job roles start (the rest is the server's 8-hex hash). */
+export const mlflowJobRolePrefix = (cluster: string): string => `instantstart-${cluster.slice(0, 30)}-mlflow-`;
+
+/**
+ * Whether a role is one of `cluster`'s MLflow job roles: its name has the shape, and its tags say we
+ * made it for that cluster (a cut cluster name alone could name another cluster's role).
+ */
+export function isClusterMlflowRole(cluster: string, roleName: string, tags: Record<string, string>): boolean {
+  const prefix = mlflowJobRolePrefix(cluster);
+  return roleName.startsWith(prefix) && /^[0-9a-f]{8}$/.test(roleName.slice(prefix.length)) && tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE && tags[TAG_CLUSTER] === cluster && tags[TAG_PART] === MLFLOW_ROLE_PART;
+}
+
 /** 8 hex of FNV-1a: a short, stable suffix per tracking server (its name may be 256 characters). */
 export function shortHash(text: string): string {
   let h = 0x811c9dc5;
@@ -50,7 +62,7 @@ export interface MlflowIdentitySpec {
 export function mlflowIdentity(cluster: string, namespace: string, trackingServerArn: string): MlflowIdentitySpec {
   const suffix = shortHash(trackingServerArn);
   // IAM role names are at most 64 characters: a long cluster name is cut, the hash keeps it unique.
-  const roleName = `instantstart-${cluster.slice(0, 30)}-mlflow-${suffix}`;
+  const roleName = `${mlflowJobRolePrefix(cluster)}${suffix}`;
   const server = trackingServerArn.split('/').pop() ?? trackingServerArn;
   return {
     roleName,

@@ -1,10 +1,10 @@
-import { clusterRoleNames } from '../../../../domain/cluster-roles.js';
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
 import type { DeleteClusterInput } from '../../../../domain/schemas/clusters.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
+import { clusterOwnedRoles } from '../../../../workflows/cluster-owned-roles.js';
 import { isOurProvider, releaseClusterProvider } from '../../../../workflows/feature-oidc-provider.js';
 import { findLeftovers } from './leftovers.js';
 
@@ -165,7 +165,7 @@ function eksPhase(deps: WorkflowDeps): Phase {
 function iamPhase(deps: WorkflowDeps): Phase {
   const roles = async (ctx: Ctx) => {
     const n = await names(deps, ctx);
-    return clusterRoleNames(n);
+    return clusterOwnedRoles(deps.cloud.iam, ctx.input.name, n);
   };
   return {
     name: 'iam',

@@ -1,6 +1,6 @@
 import type { CloudPort } from '../../../../cloud/ports.js';
-import { clusterRoleNames } from '../../../../domain/cluster-roles.js';
 import type { ClusterResourceNames } from '../../../../domain/naming.js';
+import { clusterOwnedRoles } from '../../../../workflows/cluster-owned-roles.js';
 
 /**
  * Everything of a managed cluster that still exists, found by deterministic name or by our tags —
@@ -18,7 +18,7 @@ export async function findLeftovers(cloud: CloudPort, region: string, cluster: s
   if (net.natGatewayId) left.push(`NAT gateway ${net.natGatewayId} (${net.natGatewayState})`);
   if (net.allocationId) left.push(`Elastic IP ${net.allocationId}`);
   if (net.internetGatewayId) left.push(`internet gateway ${net.internetGatewayId}`);
-  for (const role of clusterRoleNames(names)) {
+  for (const role of await clusterOwnedRoles(cloud.iam, cluster, names)) {
     if (await cloud.iam.find(role)) left.push(`IAM role ${role}`);
   }
   if (!keepStorage) {
