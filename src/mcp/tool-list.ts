@@ -16,6 +16,7 @@ export const TOOL_NAMES = [
   'delete_cluster',
   'delete_instance_group',
   'delete_job',
+  'delete_mlflow_server',
   'delete_nodes',
   'download_model',
   'get_active_cluster',

@@ -64,6 +64,11 @@ export class TrainingStore {
       trackingServerArn === undefined ? this.sql.unlinkMlflow.run(region, cluster) : this.sql.linkMlflow.run(region, cluster, trackingServerArn, this.now().toISOString()),
     );
   }
+
+  /** Unlinks a tracking server from every cluster that had it as default (it is being deleted); those clusters, by name. */
+  unlinkServer(trackingServerArn: string): Array<{ region: string; cluster: string }> {
+    return guardWrite(this.db.name, () => this.sql.unlinkServer.all(trackingServerArn) as Array<{ region: string; cluster: string }>);
+  }
 }
 
 interface TemplateRow {
@@ -97,5 +102,6 @@ function prepare(db: Database) {
        ON CONFLICT (region, cluster) DO UPDATE SET tracking_server_arn = excluded.tracking_server_arn, updated_at = excluded.updated_at`,
     ),
     unlinkMlflow: db.prepare('DELETE FROM cluster_mlflow WHERE region = ? AND cluster = ?'),
+    unlinkServer: db.prepare('DELETE FROM cluster_mlflow WHERE tracking_server_arn = ? RETURNING region, cluster'),
   };
 }

@@ -26,6 +26,8 @@ export interface TrainingRecordsPort {
   deleteTemplate(region: string, cluster: string, name: string): boolean;
   clusterMlflow(region: string, cluster: string): string | undefined;
   setClusterMlflow(region: string, cluster: string, trackingServerArn: string | undefined): void;
+  /** Unlinks the server from every cluster that had it as default; those clusters. */
+  unlinkServer(trackingServerArn: string): Array<{ region: string; cluster: string }>;
 }
 
 /** What every workflow is built with. */

@@ -270,6 +270,38 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     assert.equal(unknown.body.errors[0].path, 'trackingServerArn');
   });
 
+  it('deleting a tracking server: confirm required; the cluster linked to it is unlinked and its own role deleted (REST); a role the caller passed stays (MCP)', async () => {
+    const arn = (await server.api('GET', '/api/v1/mlflow/tracking-servers/team')).body.arn as string;
+    const ownRole = (await server.api('GET', '/api/v1/mlflow/tracking-servers/team')).body.roleArn.split('/').pop() as string;
+    assert.match(ownRole, /^instantstart-mlflow-team-/);
+    const before = await lastSeq();
+    const unconfirmed = await server.api('DELETE', '/api/v1/mlflow/tracking-servers/team');
+    assert.equal(unconfirmed.status, 400, JSON.stringify(unconfirmed.body));
+    assert.equal(unconfirmed.body.errors[0].path, 'confirm');
+    assert.equal((await sb.calls({ mutating: true, after: before })).length, 0, 'a refused delete calls nothing');
+
+    const deleted = await server.api('DELETE', '/api/v1/mlflow/tracking-servers/team?confirm=true');
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    assert.deepEqual({ ...deleted.body, status: undefined }, { server: 'team', region: 'us-west-2', deleted: true, status: undefined, unlinkedClusters: ['train'], deletedRole: ownRole });
+    assert.equal((await server.api('GET', '/api/v1/clusters/train/mlflow')).body.trackingServerArn, null, 'the cluster is unlinked');
+    const gone = await sb.aws(['iam', 'get-role', '--role-name', ownRole], { allowFailure: true });
+    assert.match(gone.stderr, /NoSuchEntity/, 'its role is gone (aws CLI)');
+    await until(async () => (await server.api('GET', '/api/v1/mlflow/tracking-servers/team')).status === 404, 'the server gone once SageMaker finished deleting it');
+    assert.equal((await sb.aws(['sagemaker', 'list-mlflow-tracking-servers'])).json.TrackingServerSummaries.some((t: { TrackingServerArn: string }) => t.TrackingServerArn === arn), false);
+    assert.equal((await server.api('DELETE', '/api/v1/mlflow/tracking-servers/team?confirm=true')).body.deleted, false, 'a repeat finds nothing to delete');
+
+    // A server made with the caller's own role: deleting the server leaves that role alone.
+    const theirs = (await sb.aws(['iam', 'create-role', '--role-name', 'team-mlflow-own', '--assume-role-policy-document', JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }] })])).json.Role.Arn;
+    assert.equal((await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'scratch', artifactStoreUri: `s3://${bucket}/scratch`, roleArn: theirs })).status, 201);
+    const refused = await call(mcp, 'delete_mlflow_server', { server: 'scratch' });
+    assert.ok(refused.isError, 'the tool needs confirm');
+    const viaMcp = await call(mcp, 'delete_mlflow_server', { server: 'scratch', confirm: true });
+    assert.ok(!viaMcp.isError, viaMcp.text);
+    assert.match(viaMcp.text, /^Deleting MLflow tracking server scratch/);
+    assert.equal((viaMcp.structuredContent as { deletedRole?: string }).deletedRole, undefined);
+    assert.equal((await sb.aws(['iam', 'get-role', '--role-name', 'team-mlflow-own'])).json.Role.Arn, theirs, 'the caller\'s role stays');
+  });
+
   it('templates, re-submit and delete: a template is kept per cluster, a finished job runs again under a new name, delete needs confirm', async () => {
     const templates = (await server.api('GET', '/api/v1/clusters/train/training-templates')).body.templates;
     assert.deepEqual(templates.map((t: { name: string }) => t.name), ['pt-small']);

@@ -64,6 +64,7 @@ describe('the MCP tool list', () => {
         'delete_cluster',
         'delete_instance_group',
         'delete_job',
+        'delete_mlflow_server',
         'delete_nodes',
         'download_model',
         'get_active_cluster',

@@ -185,6 +185,17 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.locator('[data-testid="mlflow-create-submit"]').click();
     await page.locator('[data-testid="mlflow-create-modal"]').waitFor({ state: 'detached' });
     await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-second' }).waitFor();
+    // Delete asks first, says what goes with it, then reports the server Deleting and its role deleted.
+    assert.equal(await page.locator('[data-testid="mlflow-delete-open"]').isDisabled(), true, 'nothing selected, nothing to delete');
+    await page.getByRole('radio', { name: 'Select ui-train-second' }).check();
+    await page.locator('[data-testid="mlflow-delete-open"]').click();
+    await page.locator('[data-testid="mlflow-delete-modal"]', { hasText: 'experiments, runs and metrics' }).waitFor();
+    await screenshot(page, 'training-03c-mlflow-delete');
+    await page.locator('[data-testid="mlflow-delete-confirm"]').click();
+    await page.locator('[data-testid="mlflow-deleted"]', { hasText: /Deleting ui-train-second \(Deleting\)\. Deleted its role instantstart-mlflow-ui-train-second-/ }).waitFor();
+    await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-second' }).waitFor({ state: 'detached', timeout: 60_000 });
+    const kept = await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-mlflow' }).innerText();
+    assert.match(kept, /Small[\s\S]*s3:\/\/[^\s]+\/mlflow/, `the row shows the size and artifact store SageMaker describes: ${kept}`);
   });
 
   it('opens the job: ranks on their nodes, logs with rank prefixes, and loss and throughput drawn from MLflow', async () => {

@@ -8,7 +8,7 @@ import { registerGetJobMetricsTool } from './tools/get-job-metrics.js';
 import { registerGetJobTool } from './tools/get-job.js';
 import { registerListJobsTool } from './tools/list-jobs.js';
 import { registerListRecipesTool } from './tools/list-recipes.js';
-import { registerCreateMlflowServerTool, registerListMlflowServersTool } from './tools/mlflow-servers.js';
+import { registerCreateMlflowServerTool, registerDeleteMlflowServerTool, registerListMlflowServersTool } from './tools/mlflow-servers.js';
 import { registerSubmitTrainingJobTool } from './tools/submit-training-job.js';
 
 /**
@@ -34,5 +34,6 @@ export const training = defineCapability<TrainingService>({
     registerDeleteJobTool,
     registerListMlflowServersTool,
     registerCreateMlflowServerTool,
+    registerDeleteMlflowServerTool,
   ],
 });

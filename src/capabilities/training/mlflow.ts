@@ -1,8 +1,9 @@
+import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { HyperPodCluster, KubePort, MlflowTrackingServer, MlflowTrackingServerSummary } from '../../cloud/ports.js';
 import { PreconditionError } from '../../domain/errors.js';
 import { SERVICE_ACCOUNT } from '../../domain/kube/service-account.js';
 import { MANAGED_BY } from '../../domain/kube/kind.js';
-import { MLFLOW_READY_STATUSES, type CreateMlflowServerRequest, type MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
+import { MLFLOW_READY_STATUSES, type CreateMlflowServerRequest, type DeleteMlflowServerAnswer, type MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
 import type { TrainingJobView, TrainingMetricsAnswer } from '../../domain/schemas/training.js';
 import { metricNames, thinPoints } from '../../domain/training/metrics.js';
 import { clusterOwnerTags, mlflowIdentity, mlflowServerRole, TAG_MLFLOW_SERVER } from '../../domain/training/mlflow-identity.js';
@@ -21,6 +22,9 @@ import type { ServiceDeps } from '../capability.js';
  * live from SageMaker, exactly as jobs are read live from Kubernetes. (The role a server without a
  * roleArn needs is made idempotently before the call, so a repeat is harmless.)
  */
+
+/** DescribeMlflowTrackingServer calls at once when listing (a Region has a handful of servers). */
+const DESCRIBES_AT_ONCE = 4;
 
 const ARN_NAME = /:mlflow-tracking-server\/(.+)$/;
 export const serverNameOfArn = (arn: string): string => ARN_NAME.exec(arn)?.[1] ?? arn;
@@ -51,8 +55,14 @@ export function serverView(s: MlflowTrackingServer | MlflowTrackingServerSummary
 export class MlflowServers {
   constructor(private readonly deps: ServiceDeps) {}
 
+  /**
+   * The Region's servers, each described (ListMlflowTrackingServers leaves out size, artifact store
+   * and role, which the table and an agent choosing a server want); a server gone meanwhile keeps its row.
+   */
   async list(region: string): Promise<{ region: string; servers: MlflowTrackingServerView[] }> {
-    return { region, servers: (await this.deps.cloud.mlflow.listTrackingServers(region)).map(serverView) };
+    const summaries = await this.deps.cloud.mlflow.listTrackingServers(region);
+    const described = await mapLimited(summaries, DESCRIBES_AT_ONCE, (s) => this.deps.cloud.mlflow.describeTrackingServer(region, s.name));
+    return { region, servers: summaries.map((s, i) => serverView(described[i] ?? s)) };
   }
 
   async get(region: string, name: string): Promise<MlflowTrackingServerView | undefined> {
@@ -75,6 +85,30 @@ export class MlflowServers {
     });
     const created = await this.deps.cloud.mlflow.describeTrackingServer(region, req.name);
     return created ? serverView(created) : { name: req.name, arn: '', status: 'Creating', ready: false };
+  }
+
+  /**
+   * DeleteMlflowTrackingServer (SageMaker then deletes it over a few minutes). Clusters that had it
+   * as their default are unlinked, and the role InstantStart made for it is deleted — only when its
+   * tags say so and the server used it (a role the caller passed as roleArn is theirs and stays).
+   */
+  async delete(region: string, name: string): Promise<DeleteMlflowServerAnswer> {
+    const server = await this.deps.cloud.mlflow.describeTrackingServer(region, name);
+    if (!server) return { server: name, region, deleted: false, unlinkedClusters: [] };
+    await this.deps.cloud.mlflow.deleteTrackingServer(region, name);
+    const unlinkedClusters = this.deps.training.unlinkServer(server.arn).map((l) => l.cluster);
+    const deletedRole = await this.deleteOwnRole(name, server.roleArn);
+    const now = await this.deps.cloud.mlflow.describeTrackingServer(region, name);
+    return { server: name, region, deleted: true, ...(now ? { status: now.status } : {}), unlinkedClusters, ...(deletedRole ? { deletedRole } : {}) };
+  }
+
+  private async deleteOwnRole(serverName: string, usedRoleArn: string | undefined): Promise<string | undefined> {
+    const spec = mlflowServerRole(serverName, '');
+    const facts = await this.deps.cloud.iam.describeRole(spec.roleName);
+    if (!facts || facts.arn !== usedRoleArn) return undefined;
+    if (facts.tags[TAG_MANAGED_BY] !== MANAGED_BY_VALUE || facts.tags[TAG_MLFLOW_SERVER] !== spec.tags[TAG_MLFLOW_SERVER]) return undefined;
+    await this.deps.cloud.iam.delete(spec.roleName, () => {});
+    return spec.roleName;
   }
 
   /** The role SageMaker assumes to reach the artifact store, when the request names none. */

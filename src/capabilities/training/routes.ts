@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import { SaveTrainingTemplateRequestSchema, TemplateNameSchema, TrainingTemplateListSchema, TrainingTemplateSchema, ClusterMlflowSchema, DeleteTrainingJobAnswerSchema, DeleteTrainingJobQuerySchema, RecipeIdSchema, RecipeListSchema, RecipeViewSchema, ResubmitTrainingJobRequestSchema, SubmitTrainingJobAnswerSchema, SubmitTrainingJobRequestSchema, TrainingJobListQuerySchema, TrainingJobListSchema, TrainingJobParamsSchema, TrainingJobViewSchema, TrainingMetricsAnswerSchema, TrainingMetricsQuerySchema } from '../../domain/schemas/training.js';
-import { CreateMlflowServerRequestSchema, LinkMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema } from '../../domain/schemas/mlflow.js';
+import { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswerSchema, DeleteMlflowServerQuerySchema, LinkMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema } from '../../domain/schemas/mlflow.js';
 import type { RouteContext } from '../capability.js';
 import { TRAINING_PATHS } from './paths.js';
 import type { TrainingService } from './service.js';
@@ -121,6 +121,17 @@ export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void
     app,
     { method: 'GET', url: TRAINING_PATHS.mlflowServer, operationId: 'getMlflowServer', tags: TAGS, summary: 'One MLflow tracking server', params: z.object({ server: MlflowTrackingServerNameSchema }), query: RegionQuery, responses: { 200: { description: 'The server', schema: MlflowTrackingServerViewSchema } } },
     async ({ params, query }) => service().getMlflowServer(region(query.region), params.server),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'DELETE', url: TRAINING_PATHS.mlflowServer, operationId: 'deleteMlflowServer', tags: TAGS,
+      summary: 'Delete an MLflow tracking server (confirm=true): its experiments, runs and metrics go; its S3 artifacts stay. Clusters linked to it are unlinked; the role InstantStart made for it is deleted',
+      params: z.object({ server: MlflowTrackingServerNameSchema }), query: DeleteMlflowServerQuerySchema,
+      responses: { 200: { description: 'The server, Deleting (or deleted: false when there was none)', schema: DeleteMlflowServerAnswerSchema } },
+    },
+    async ({ params, query }) => service().deleteMlflowServer(region(query.region), params.server),
   );
 
   routes.define(

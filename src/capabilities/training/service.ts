@@ -3,7 +3,7 @@ import { NotFoundError } from '../../domain/errors.js';
 import { clusterOfTarget } from '../../domain/naming.js';
 import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../domain/kube/hyperpod-pytorch-job.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
-import type { CreateMlflowServerRequest, MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
+import type { CreateMlflowServerRequest, DeleteMlflowServerAnswer, MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
 import { SubmitTrainingJobRequestSchema, type RecipeView, type SubmitTrainingJobRequest, type TrainingJobList, type TrainingJobView, type TrainingMetricsAnswer } from '../../domain/schemas/training.js';
 import { hyperpodJobView, rayJobView } from '../../domain/training/job-view.js';
 import { mlflowIdentity } from '../../domain/training/mlflow-identity.js';
@@ -141,6 +141,10 @@ export class TrainingService {
 
   createMlflowServer(region: string, req: CreateMlflowServerRequest): Promise<MlflowTrackingServerView> {
     return this.mlflow.create(region, req);
+  }
+
+  deleteMlflowServer(region: string, name: string): Promise<DeleteMlflowServerAnswer> {
+    return this.mlflow.delete(region, name);
   }
 
   async clusterMlflow(region: string, cluster: string): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {

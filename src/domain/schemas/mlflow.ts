@@ -76,3 +76,24 @@ export const LinkMlflowServerRequestSchema = z
   })
   .strict()
   .describe('Make a tracking server the cluster\'s default for training jobs (a submit may still name another).');
+
+export const DeleteMlflowServerQuerySchema = z
+  .object({
+    region: RegionSchema.optional(),
+    confirm: z
+      .literal('true', 'must be true: deleting a tracking server deletes its experiments, runs and metrics (the artifacts in S3 stay)')
+      .describe('Must be "true": SageMaker deletes the server with its experiments, runs and metrics; the artifact store in S3 stays.'),
+  })
+  .strict();
+
+export const DeleteMlflowServerAnswerSchema = z
+  .object({
+    server: z.string(),
+    region: z.string(),
+    deleted: z.boolean().describe('False when there was no such server.'),
+    status: z.string().optional().describe('Its status after the call (Deleting: SageMaker removes it over a few minutes; gone from the list after).'),
+    unlinkedClusters: z.array(z.string()).describe('Clusters whose default server it was: their jobs now report to none unless a submit names a server.'),
+    deletedRole: z.string().optional().describe('The IAM role InstantStart had made for the server (tagged as its own), deleted with it.'),
+  })
+  .describe('The tracking server being deleted.');
+export type DeleteMlflowServerAnswer = z.infer<typeof DeleteMlflowServerAnswerSchema>;

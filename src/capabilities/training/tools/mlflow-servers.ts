@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RegionSchema } from '../../../domain/schemas/common.js';
-import { CreateMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerViewSchema, type MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import { apiPath } from '../../../domain/api-path.js';
+import { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswerSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema, type DeleteMlflowServerAnswer, type MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { TRAINING_PATHS } from '../paths.js';
@@ -41,6 +42,34 @@ export function registerCreateMlflowServerTool(server: McpServer, api: RestClien
     async run({ server: name, ...rest }, { api, signal }) {
       const s = await api.post<MlflowTrackingServerView>(TRAINING_PATHS.mlflowServers, { body: { ...rest, name }, signal });
       return { text: `Creating MLflow tracking server ${s.name} (${s.status}): ${s.arn}. Not ready yet — follow it with list_mlflow_servers until Created.`, data: s };
+    },
+  });
+}
+
+/** `delete_mlflow_server` → DELETE /api/v1/mlflow/tracking-servers/{server}?confirm=true. */
+export function registerDeleteMlflowServerTool(server: McpServer, api: RestClient): void {
+  registerRestTool(server, api, {
+    name: 'delete_mlflow_server',
+    title: 'Delete an MLflow tracking server',
+    description:
+      'Delete a SageMaker managed MLflow tracking server: its experiments, runs and metrics are deleted (the artifacts in its S3 store stay); jobs logging to it lose their metrics. ' +
+      'Clusters that had it as default are unlinked; the role InstantStart made for it is deleted. DESTRUCTIVE: show the user list_mlflow_servers\' row for it and get an explicit yes ' +
+      'for this server name, then pass confirm: true. It answers at once with the server Deleting; list_mlflow_servers shows it until SageMaker has removed it.',
+    input: z
+      .object({
+        server: MlflowTrackingServerNameSchema,
+        region: RegionSchema.optional(),
+        confirm: z.literal(true, 'must be true: set it only after the user confirmed deleting this tracking server by name').describe('Must be true, after the user confirmed.'),
+      })
+      .strict(),
+    output: DeleteMlflowServerAnswerSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    async run({ server: name, region }, { api, signal }) {
+      const answer = await api.delete<DeleteMlflowServerAnswer>(apiPath(TRAINING_PATHS.mlflowServer, { server: name }), { query: { confirm: 'true', region }, signal });
+      if (!answer.deleted) return { text: `There is no MLflow tracking server ${name} in ${answer.region} (already deleted?).`, data: answer };
+      const unlinked = answer.unlinkedClusters.length ? ` Unlinked from ${answer.unlinkedClusters.join(', ')} (their jobs report to no server by default now).` : '';
+      const role = answer.deletedRole ? ` Deleted its role ${answer.deletedRole}.` : '';
+      return { text: `Deleting MLflow tracking server ${name} (${answer.status ?? 'Deleting'}); list_mlflow_servers shows it until SageMaker has removed it.${unlinked}${role}`, data: answer };
     },
   });
 }

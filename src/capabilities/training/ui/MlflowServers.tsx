@@ -15,7 +15,8 @@ import { ProblemError } from '../../../../web/src/api/client.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { formatTime } from '../../../../web/src/lib/format.js';
 import { CreateMlflowServerRequestSchema, MlflowServerSizeSchema } from '../../../domain/schemas/mlflow.js';
-import { useCreateMlflowServer, useMlflowServers } from './api.js';
+import type { DeleteMlflowServerAnswer, MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import { useCreateMlflowServer, useDeleteMlflowServer, useMlflowServers } from './api.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 const shape = CreateMlflowServerRequestSchema.shape;
@@ -76,11 +77,53 @@ function CreateServerModal({ region, onDismiss }: { region: string; onDismiss():
   );
 }
 
+/** Deleting a server takes its runs and metrics: the modal says so and names what else goes. */
+function DeleteServerModal({ region, server, onDismiss, onDeleted }: { region: string; server: MlflowTrackingServerView; onDismiss(): void; onDeleted(a: DeleteMlflowServerAnswer): void }) {
+  const remove = useDeleteMlflowServer(region, onDeleted);
+  return (
+    <Modal
+      visible
+      onDismiss={onDismiss}
+      header={`Delete tracking server ${server.name}?`}
+      data-testid="mlflow-delete-modal"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss}>Cancel</Button>
+            <Button variant="primary" loading={remove.isPending} onClick={() => remove.mutate(server.name)} data-testid="mlflow-delete-confirm">Delete</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="s">
+        <Box variant="p">
+          SageMaker deletes <b style={wrap}>{server.name}</b> with its experiments, runs and metrics; jobs that report to it lose their charts. The artifacts in{' '}
+          <span style={wrap}>{server.artifactStoreUri ?? 'its S3 artifact store'}</span> stay. Clusters that use it as their default are unlinked, and the role InstantStart made for it is deleted.
+        </Box>
+        {remove.error && (
+          <Alert type="error" header="The tracking server was not deleted">
+            <ProblemText error={remove.error} />
+          </Alert>
+        )}
+      </SpaceBetween>
+    </Modal>
+  );
+}
+
+const deletedText = (a: DeleteMlflowServerAnswer) =>
+  a.deleted
+    ? `Deleting ${a.server} (${a.status ?? 'Deleting'}).${a.unlinkedClusters.length ? ` Unlinked from ${a.unlinkedClusters.join(', ')}.` : ''}${a.deletedRole ? ` Deleted its role ${a.deletedRole}.` : ''}`
+    : `${a.server} was already gone.`;
+
 /** The region's SageMaker managed MLflow tracking servers, which training jobs report metrics to. */
 export function MlflowServers({ region }: { region: string }) {
   const servers = useMlflowServers(region);
   const [open, setOpen] = useState(false);
+  const [selected, setSelected] = useState<MlflowTrackingServerView[]>([]);
+  const [deleting, setDeleting] = useState<MlflowTrackingServerView | undefined>();
+  const [deleted, setDeleted] = useState<DeleteMlflowServerAnswer | undefined>();
   const items = servers.data?.servers ?? [];
+  const chosen = selected[0] && items.find((s) => s.arn === selected[0]!.arn);
   return (
     <>
       <Table
@@ -90,8 +133,22 @@ export function MlflowServers({ region }: { region: string }) {
         items={items}
         trackBy="arn"
         wrapLines
+        selectionType="single"
+        selectedItems={chosen ? [chosen] : []}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+        ariaLabels={{ itemSelectionLabel: (_, s) => `Select ${s.name}`, selectionGroupLabel: 'Tracking servers' }}
         header={
-          <Header variant="h2" counter={servers.data ? `(${items.length})` : undefined} description={`SageMaker managed MLflow in ${region}: choose one when submitting a job to plot its loss and throughput.`} actions={<Button onClick={() => setOpen(true)} data-testid="mlflow-create-open">Create tracking server</Button>}>
+          <Header
+            variant="h2"
+            counter={servers.data ? `(${items.length})` : undefined}
+            description={`SageMaker managed MLflow in ${region}: choose one when submitting a job to plot its loss and throughput.`}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button disabled={!chosen || chosen.status === 'Deleting'} onClick={() => setDeleting(chosen)} data-testid="mlflow-delete-open">Delete</Button>
+                <Button onClick={() => setOpen(true)} data-testid="mlflow-create-open">Create tracking server</Button>
+              </SpaceBetween>
+            }
+          >
             MLflow tracking servers
           </Header>
         }
@@ -105,8 +162,25 @@ export function MlflowServers({ region }: { region: string }) {
           { id: 'created', header: 'Created', cell: (s) => formatTime(s.createdAt) },
         ]}
       />
+      {deleted && (
+        <Alert type={deleted.deleted ? 'success' : 'info'} dismissible onDismiss={() => setDeleted(undefined)} data-testid="mlflow-deleted">
+          {deletedText(deleted)}
+        </Alert>
+      )}
       {servers.error && <Alert type="error" header="The tracking servers could not be read"><ProblemText error={servers.error} /></Alert>}
       {open && <CreateServerModal region={region} onDismiss={() => setOpen(false)} />}
+      {deleting && (
+        <DeleteServerModal
+          region={region}
+          server={deleting}
+          onDismiss={() => setDeleting(undefined)}
+          onDeleted={(a) => {
+            setDeleting(undefined);
+            setSelected([]);
+            setDeleted(a);
+          }}
+        />
+      )}
     </>
   );
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { api, qs } from '../../../../web/src/api/client.js';
 import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
 import { apiPath } from '../../../domain/api-path.js';
-import type { CreateMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import type { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswer, MlflowServerListSchema, MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
 import type {
   RecipeListSchema,
   SubmitTrainingJobAnswerSchema,
@@ -54,6 +54,8 @@ export const getJobMetrics = (cluster: string, region: string, ref: JobRef) => a
 export const listTemplates = (cluster: string, region: string) => api<z.infer<typeof TrainingTemplateListSchema>>(`${apiPath(TRAINING_PATHS.templates, { name: cluster })}${qs({ region })}`);
 export const listMlflowServers = (region: string) => api<z.infer<typeof MlflowServerListSchema>>(`${TRAINING_PATHS.mlflowServers}${qs({ region })}`);
 export const createMlflowServer = (body: CreateMlflowServerInput) => api<unknown>(TRAINING_PATHS.mlflowServers, { method: 'POST', body });
+export const deleteMlflowServer = (region: string, server: string) =>
+  api<DeleteMlflowServerAnswer>(`${apiPath(TRAINING_PATHS.mlflowServer, { server })}${qs({ region, confirm: 'true' })}`, { method: 'DELETE' });
 
 /** Phases a job leaves on its own: while one is in them the table and detail refresh every 3 s. */
 const SETTLED = new Set(['Succeeded', 'Failed', 'Suspended']);
@@ -140,6 +142,17 @@ export function useCreateMlflowServer(region: string, onCreated: () => void) {
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: trainingKeys.mlflowServers(region) });
       onCreated();
+    },
+  });
+}
+
+export function useDeleteMlflowServer(region: string, onDeleted: (answer: DeleteMlflowServerAnswer) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (server: string) => deleteMlflowServer(region, server),
+    onSuccess: (answer) => {
+      void qc.invalidateQueries({ queryKey: trainingKeys.mlflowServers(region) });
+      onDeleted(answer);
     },
   });
 }
