@@ -240,7 +240,7 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
     assert.deepEqual(f.messages.filter((m) => m.type === 'line' && m.rank === 0).map((m) => m.text), full.body.lines.filter((l: any) => l.rank === 0).map((l: any) => l.text), 'the follow showed exactly the log');
   });
 
-  it('reads a RayJob\'s ranks from its Ray cluster: the head is rank 0, the worker rank 1', async () => {
+  it('reads a RayJob\'s ranks: the head is rank 0, the worker rank 1, the submitter (the driver\'s output) rank 2', async () => {
     const features = await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'kuberay-operator': true });
     assert.equal(features.status, 202, JSON.stringify(features.body));
     assert.equal((await server.waitForOperation(features.body.operation.id)).status, 'succeeded');
@@ -257,8 +257,8 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
     });
     const deadline = Date.now() + 60_000;
     let r = await tail('grpo');
-    while (!(r.status === 200 && r.body.ranks.length === 2 && r.body.ranks.every((x: any) => !x.error) && [0, 1].every((rank) => r.body.lines.some((l: any) => l.rank === rank)))) {
-      if (Date.now() > deadline) throw new Error(`the Ray cluster's pods never printed: ${JSON.stringify(r.body).slice(0, 800)}`);
+    while (!(r.status === 200 && r.body.ranks.length === 3 && r.body.ranks.every((x: any) => !x.error) && [0, 1, 2].every((rank) => r.body.lines.some((l: any) => l.rank === rank)))) {
+      if (Date.now() > deadline) throw new Error(`the Ray cluster's pods and the submitter never printed: ${JSON.stringify(r.body).slice(0, 800)}`);
       await new Promise((res) => setTimeout(res, 200));
       r = await tail('grpo');
     }
@@ -266,9 +266,19 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
     const pods = JSON.parse((await kube.kubectl(['get', 'pods', '-l', `ray.io/cluster=${cluster}`, '-o', 'json'])).stdout).items;
     const head = pods.find((p: any) => p.metadata.labels['ray.io/node-type'] === 'head').metadata.name;
     const worker = pods.find((p: any) => p.metadata.labels['ray.io/node-type'] === 'worker').metadata.name;
-    assert.deepEqual(r.body.ranks, [{ rank: 0, pod: head }, { rank: 1, pod: worker }]);
+    const submitter = JSON.parse((await kube.kubectl(['get', 'pods', '-l', 'batch.kubernetes.io/job-name=grpo', '-o', 'json'])).stdout).items[0].metadata.name;
+    assert.deepEqual(r.body.ranks, [{ rank: 0, pod: head }, { rank: 1, pod: worker }, { rank: 2, pod: submitter }]);
     const headLog = (await kube.kubectl(['logs', head])).stdout.trimEnd().split('\n');
     assert.deepEqual(r.body.lines.filter((l: any) => l.rank === 0).map((l: any) => l.text), headLog.slice(-r.body.lines.filter((l: any) => l.rank === 0).length), 'rank 0 is the head\'s log, as kubectl shows it');
+    const driver = r.body.lines.filter((l: any) => l.rank === 2).map((l: any) => l.text);
+    assert.ok(driver.some((t: string) => /ray job submit|Job '.*' submitted|submission/i.test(t)), `rank 2 is the submitter's output: ${driver.slice(0, 5).join(' | ')}`);
+    const jobLog = (await kube.kubectl(['logs', 'job/grpo'])).stdout.trimEnd().split('\n');
+    // kubectl reads later than the tail did: the tail is a stretch of the submitter's log as kubectl shows it.
+    const at = jobLog.indexOf(driver[0]);
+    assert.ok(at >= 0, `the first line of rank 2 is in kubectl logs job/grpo: ${driver[0]}`);
+    assert.deepEqual(jobLog.slice(at, at + driver.length), driver, 'rank 2 is what kubectl logs job/<job> shows');
+    const view = await server.api('GET', `/api/v1/clusters/${CLUSTER}/jobs/default/grpo`);
+    assert.deepEqual(view.body.ranks.map((x: any) => [x.rank, x.role]), [[0, 'head'], [1, 'cpu'], [2, 'submitter']], 'get_job lists the submitter as the last rank');
   });
 
   it('answers get_job_logs over MCP with [rank N] lines, saying when it cut and how to see more', async () => {

@@ -7,7 +7,7 @@ import { POD } from '../../domain/kube/pod.js';
 import { RAY_CLUSTER } from '../../domain/kube/ray-cluster.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
 import type { TrainingJobList, TrainingJobView } from '../../domain/schemas/training.js';
-import { hyperpodJobView, hyperpodPodSelector, rayJobView, rayPodSelector } from '../../domain/training/job-view.js';
+import { hasSubmitterPod, hyperpodJobView, hyperpodPodSelector, rayJobView, rayPodSelector, raySubmitterSelector } from '../../domain/training/job-view.js';
 
 /**
  * The training jobs of a cluster as live view models: read from Kubernetes on each request (never
@@ -93,9 +93,12 @@ export async function jobDetail(kube: KubePort, found: FoundJob): Promise<Traini
     return { ...hyperpodJobView(found.job, pods), events };
   }
   const clusterName = found.job.status.rayClusterName;
-  const [pods, rayCluster] = clusterName
-    ? await Promise.all([kube.list(POD, { namespace, labelSelector: rayPodSelector(clusterName) }), kube.find(RAY_CLUSTER, clusterName, namespace)])
-    : [[], undefined];
+  const [rayPods, rayCluster, submitterPods] = await Promise.all([
+    clusterName ? kube.list(POD, { namespace, labelSelector: rayPodSelector(clusterName) }) : [],
+    clusterName ? kube.find(RAY_CLUSTER, clusterName, namespace) : undefined,
+    hasSubmitterPod(found.job) ? kube.list(POD, { namespace, labelSelector: raySubmitterSelector(found.job.metadata.name) }) : [],
+  ]);
+  const pods = [...rayPods, ...submitterPods];
   const names = new Set([found.job.metadata.name, ...(clusterName ? [clusterName] : []), ...pods.map((p) => p.metadata.name)]);
   const events = await eventsOf(kube, namespace, names);
   return { ...rayJobView(found.job, pods, rayCluster), events };

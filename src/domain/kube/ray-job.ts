@@ -15,7 +15,7 @@ export const RAY_ORIGIN_KIND_LABEL = 'ray.io/originated-from-crd';
 export const RAY_ORIGIN_NAME_LABEL = 'ray.io/originated-from-cr-name';
 
 export type KubeRayJob = KubeResource & {
-  spec: Loose & { entrypoint?: string; rayClusterSpec?: KubeRayCluster['spec']; backoffLimit?: number; suspend?: boolean; shutdownAfterJobFinishes?: boolean };
+  spec: Loose & { entrypoint?: string; rayClusterSpec?: KubeRayCluster['spec']; backoffLimit?: number; suspend?: boolean; shutdownAfterJobFinishes?: boolean; submissionMode?: string };
   status: Loose & {
     jobStatus?: string;
     jobDeploymentStatus?: string;
@@ -47,6 +47,7 @@ export function parseRayJob(raw: unknown): KubeRayJob {
       ...(num(spec.backoffLimit) !== undefined ? { backoffLimit: num(spec.backoffLimit) } : {}),
       ...(typeof spec.suspend === 'boolean' ? { suspend: spec.suspend } : {}),
       ...(typeof spec.shutdownAfterJobFinishes === 'boolean' ? { shutdownAfterJobFinishes: spec.shutdownAfterJobFinishes } : {}),
+      ...(str(spec.submissionMode) !== undefined ? { submissionMode: str(spec.submissionMode) } : {}),
     },
     status: { ...status, ...s('jobStatus'), ...s('jobDeploymentStatus'), ...s('reason'), ...s('message'), ...s('rayClusterName'), ...s('dashboardURL'), ...s('jobId'), ...n('succeeded'), ...n('failed'), ...t('startTime'), ...t('endTime') },
   };

@@ -189,9 +189,9 @@ export const ConditionSchema = z.object({
 
 export const RankViewSchema = z
   .object({
-    rank: z.number().int().describe('Global rank of the pod (node rank): its replica index counted across replica specs in order; Ray: head 0, workers after.'),
+    rank: z.number().int().describe('Global rank of the pod (node rank): its replica index counted across replica specs in order; Ray: head 0, workers after, then the submitter (role submitter: the driver\'s output, where a RayJob\'s step lines are).'),
     pod: z.string().describe('Pod name.'),
-    role: z.string().optional().describe('Replica spec name (HyperPodPyTorchJob) or head / worker group (RayJob).'),
+    role: z.string().optional().describe('Replica spec name (HyperPodPyTorchJob) or head / worker group / submitter (RayJob).'),
     node: z.string().optional().describe('Kubernetes node the pod runs on (hyperpod-i-<instance id>); absent while unscheduled.'),
     instanceId: z.string().optional().describe('EC2 instance id of the node, for the node view.'),
     phase: z.string().describe('Pod phase: Pending, Running, Succeeded, Failed, Unknown.'),

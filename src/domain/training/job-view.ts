@@ -17,6 +17,18 @@ import { INSTANCE_GROUP_ANNOTATION, MLFLOW_ARN_ANNOTATION, MLFLOW_EXPERIMENT_ANN
 export const hyperpodPodSelector = (job: string): string => `${HPJOB_LABEL}=${job}`;
 /** The label selector of a Ray cluster's pods. */
 export const rayPodSelector = (rayCluster: string): string => `${RAY_CLUSTER_LABEL}=${rayCluster}`;
+/** Kubernetes' label on a batch Job's pods, naming the Job. */
+export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+/**
+ * The label selector of a RayJob's submitter pods: KubeRay runs `ray job submit` (K8sJobMode, its
+ * default) in a batch Job named after the RayJob, and that pod prints the entrypoint's output — the
+ * driver, where VERL's step lines are.
+ */
+export const raySubmitterSelector = (rayJob: string): string => `${JOB_NAME_LABEL}=${rayJob}`;
+/** The role of a RayJob's submitter among its ranks. */
+export const SUBMITTER_ROLE = 'submitter';
+/** Whether a RayJob runs a submitter pod: K8sJobMode, KubeRay's default (HTTPMode and the others submit without one). */
+export const hasSubmitterPod = (job: KubeRayJob): boolean => (job.spec.submissionMode ?? 'K8sJobMode') === 'K8sJobMode';
 
 const instanceIdOfNode = (node: string | undefined) => (node ? /^hyperpod-(i-[0-9a-f]+)$/.exec(node)?.[1] : undefined);
 
@@ -59,13 +71,21 @@ export function hyperpodRanks(job: KubeHyperPodPyTorchJob, pods: readonly KubePo
     .map((r) => rankView(r.rank ?? next++, r.pod, r.role));
 }
 
-/** A Ray cluster's pods: the head is rank 0, workers follow by group and name. */
+/**
+ * A RayJob's pods: the Ray cluster's head is rank 0, workers follow by group and name, and the
+ * submitter (a pod of the batch Job, no Ray node) comes last — its newest pod, after a retry.
+ */
 export function rayRanks(pods: readonly KubePod[]): RankView[] {
+  const isRayNode = (p: KubePod) => p.metadata.labels[RAY_NODE_TYPE_LABEL] !== undefined || p.metadata.labels[JOB_NAME_LABEL] === undefined;
   const head = pods.filter((p) => p.metadata.labels[RAY_NODE_TYPE_LABEL] === 'head');
   const workers = pods
-    .filter((p) => p.metadata.labels[RAY_NODE_TYPE_LABEL] !== 'head')
+    .filter((p) => isRayNode(p) && p.metadata.labels[RAY_NODE_TYPE_LABEL] !== 'head')
     .sort((a, b) => (a.metadata.labels[RAY_GROUP_LABEL] ?? '').localeCompare(b.metadata.labels[RAY_GROUP_LABEL] ?? '') || a.metadata.name.localeCompare(b.metadata.name));
-  return [...head, ...workers].map((pod, i) => rankView(i, pod, pod.metadata.labels[RAY_NODE_TYPE_LABEL] === 'head' ? 'head' : (pod.metadata.labels[RAY_GROUP_LABEL] ?? 'worker')));
+  const submitter = pods
+    .filter((p) => !isRayNode(p))
+    .sort((a, b) => Number(a.metadata.deletionTimestamp !== undefined) - Number(b.metadata.deletionTimestamp !== undefined) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''))[0];
+  const nodes = [...head, ...workers].map((pod, i) => rankView(i, pod, pod.metadata.labels[RAY_NODE_TYPE_LABEL] === 'head' ? 'head' : (pod.metadata.labels[RAY_GROUP_LABEL] ?? 'worker')));
+  return submitter ? [...nodes, rankView(nodes.length, submitter, SUBMITTER_ROLE)] : nodes;
 }
 
 function common(obj: KubeResource) {

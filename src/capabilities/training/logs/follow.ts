@@ -1,7 +1,7 @@
 import { POD, type KubePod } from '../../../domain/kube/pod.js';
 import type { LogStreamMessage } from '../../../domain/schemas/training.js';
 import type { JobLogs, LogQuery, LogTarget } from './job-logs.js';
-import { podSelectorOf, rankPods, readableRun, type RankedPod } from './job-pods.js';
+import { podSelectorsOf, rankPods, readableRun, type RankedPod } from './job-pods.js';
 import { compareTimes, LineSplitter, matchesGrep, mergeByTime, parseStampedLine } from './log-lines.js';
 import { readFailure, textChunks, type RankTail } from './rank-reads.js';
 
@@ -144,10 +144,12 @@ export class FollowSession {
     this.emit({ type: 'rank-ended', rank: ranked.rank, pod: name, reason });
   }
 
-  /** Watches the job's pods so that a rank's next run (restart in place, or a new pod) is followed too. */
+  /** Watches the job's pods (each selector of them) so that a rank's next run (restart in place, or a new pod) is followed too. */
   private async watchPods(): Promise<void> {
-    const selector = podSelectorOf(this.target.found);
-    if (!selector) return;
+    await Promise.all(podSelectorsOf(this.target.found).map((selector) => this.watchSelected(selector)));
+  }
+
+  private async watchSelected(selector: string): Promise<void> {
     const namespace = this.target.found.job.metadata.namespace ?? 'default';
     try {
       for await (const event of this.target.kube.watch(POD, { namespace, labelSelector: selector, signal: this.controller.signal })) {

@@ -4,7 +4,7 @@ import { KubeKindNotServed } from '../../../domain/kube/errors.js';
 import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../../domain/kube/hyperpod-pytorch-job.js';
 import { POD, type KubePod } from '../../../domain/kube/pod.js';
 import { RAY_JOB, type KubeRayJob } from '../../../domain/kube/ray-job.js';
-import { hyperpodPodSelector, hyperpodRanks, rayPodSelector, rayRanks } from '../../../domain/training/job-view.js';
+import { hasSubmitterPod, hyperpodPodSelector, hyperpodRanks, rayPodSelector, rayRanks, raySubmitterSelector } from '../../../domain/training/job-view.js';
 
 /**
  * A training job's ranks and the pod behind each, read from Kubernetes with the domain's selectors
@@ -38,17 +38,17 @@ export async function findTrainingJob(kube: KubePort, cluster: string, namespace
   throw new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
 }
 
-/** The label selector of the job's pods; undefined while a RayJob has no Ray cluster yet. */
-export function podSelectorOf(found: TrainingJobObject): string | undefined {
-  if (found.kind === 'HyperPodPyTorchJob') return hyperpodPodSelector(found.job.metadata.name);
-  return found.job.status.rayClusterName ? rayPodSelector(found.job.status.rayClusterName) : undefined;
+/** The label selectors of the job's pods (a RayJob's: its Ray cluster's, once it has one, and its submitter's). */
+export function podSelectorsOf(found: TrainingJobObject): string[] {
+  if (found.kind === 'HyperPodPyTorchJob') return [hyperpodPodSelector(found.job.metadata.name)];
+  return [...(found.job.status.rayClusterName ? [rayPodSelector(found.job.status.rayClusterName)] : []), ...(hasSubmitterPod(found.job) ? [raySubmitterSelector(found.job.metadata.name)] : [])];
 }
 
-/** How many ranks the job has by its spec (a rank's pod may not exist yet). */
+/** How many ranks the job has by its spec (a rank's pod may not exist yet); a RayJob's submitter is its last. */
 export function rankCountOf(found: TrainingJobObject): number {
   if (found.kind === 'HyperPodPyTorchJob') return found.job.spec.replicaSpecs.reduce((n, s) => n + Math.max(s.replicas, s.maxReplicas ?? 0), 0);
   const spec = found.job.spec.rayClusterSpec;
-  return spec ? 1 + spec.workerGroupSpecs.reduce((n, g) => n + g.replicas, 0) : 0;
+  return (spec ? 1 + spec.workerGroupSpecs.reduce((n, g) => n + g.replicas, 0) : 0) + (hasSubmitterPod(found.job) ? 1 : 0);
 }
 
 /**
@@ -77,10 +77,9 @@ function preferred(a: KubePod, b: KubePod): boolean {
 
 /** The job's pods now (none while a RayJob has no cluster yet). */
 export async function readRankPods(kube: KubePort, found: TrainingJobObject): Promise<RankedPod[]> {
-  const selector = podSelectorOf(found);
-  if (!selector) return [];
-  const pods = await kube.list(POD, { namespace: found.job.metadata.namespace ?? 'default', labelSelector: selector });
-  return rankPods(found, pods);
+  const namespace = found.job.metadata.namespace ?? 'default';
+  const lists = await Promise.all(podSelectorsOf(found).map((labelSelector) => kube.list(POD, { namespace, labelSelector })));
+  return rankPods(found, lists.flat());
 }
 
 /**

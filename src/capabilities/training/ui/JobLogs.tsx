@@ -102,7 +102,7 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
   const count = matches ? matches.length : stream.ring.length;
   const line = (i: number) => stream.ring.at(matches ? matches[i]! : i);
 
-  const rankOptions = [{ value: 'all', label: 'All ranks' }, ...ranks.map((r) => ({ value: String(r.rank), label: `Rank ${r.rank}`, description: r.pod }))];
+  const rankOptions = [{ value: 'all', label: 'All ranks' }, ...ranks.map((r) => ({ value: String(r.rank), label: `Rank ${r.rank}${r.role === 'submitter' ? ' (submitter)' : ''}`, description: r.pod }))];
   const togglePause = () => {
     stream.setPaused(!paused);
     setPausedState(!paused);
