@@ -92,7 +92,7 @@ function Ranks({ cluster, region, job }: { cluster: string; region: string | und
     <Table
       data-testid="training-ranks"
       variant="container"
-      header={<Header variant="h2" counter={`(${job.ranks.length})`} description="One pod per node, by global rank.">Ranks</Header>}
+      header={<Header variant="h2" counter={`(${job.ranks.length})`} description={job.kind === 'RayJob' ? "The Ray cluster's pods (head, then workers), one per node, then the submitter: it prints the driver's output." : 'One pod per node, by global rank.'}>Ranks</Header>}
       items={job.ranks}
       trackBy="pod"
       wrapLines
