@@ -158,14 +158,4 @@ describe('RayJob and RayCluster: status views', () => {
     assert.deepEqual(view.ranks.map((r) => [r.rank, r.pod, r.role]), [[0, 'grpo-abcde-head-y', 'head'], [1, 'grpo-abcde-workers-x', 'worker'], [2, 'grpo-new', 'submitter']]);
     assert.equal(view.nodes, 2, 'the submitter is a rank to read, not a node the job asks for');
   });
-
-  it('lists the submitter (the batch Job\'s pod, no Ray node) as the last rank: its newest pod after a retry', () => {
-    const ray = (name: string, type: string) => POD.parse({ metadata: { name, labels: { 'ray.io/cluster': 'grpo-abcde', 'ray.io/node-type': type } }, spec: { nodeName: 'hyperpod-i-0b', containers: [{ name: 'ray' }] }, status: { phase: 'Running' } });
-    const submitter = (name: string, created: string, phase: string) =>
-      POD.parse({ metadata: { name, creationTimestamp: created, labels: { 'batch.kubernetes.io/job-name': 'grpo' } }, spec: { nodeName: 'hyperpod-i-0c', containers: [{ name: 'ray-job-submitter' }] }, status: { phase } });
-    const pods = [submitter('grpo-old', '2026-06-01T12:00:00Z', 'Failed'), ray('grpo-abcde-head-y', 'head'), submitter('grpo-new', '2026-06-01T12:05:00Z', 'Running'), ray('grpo-abcde-workers-x', 'worker')];
-    const view = rayJobView(rayjob({ jobDeploymentStatus: 'Running', jobStatus: 'RUNNING', rayClusterName: 'grpo-abcde' }), pods);
-    assert.deepEqual(view.ranks.map((r) => [r.rank, r.pod, r.role]), [[0, 'grpo-abcde-head-y', 'head'], [1, 'grpo-abcde-workers-x', 'worker'], [2, 'grpo-new', 'submitter']]);
-    assert.equal(view.nodes, 2, 'the submitter is a rank to read, not a node the job asks for');
-  });
 });

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { deleteClusterWorkflow } from '../../src/capabilities/clusters/workflows/delete-cluster/index.js';
-import { AwsClients, Cloud } from '../../src/cloud/index.js';
+import { describe, it } from 'node:test';
 import { clusterTags, MANAGED_BY_VALUE, TAG_MANAGED_BY } from '../../src/domain/naming.js';
 import { MLFLOW_ROLE_PART, mlflowIdentity } from '../../src/domain/training/mlflow-identity.js';
-import { OperationEngine } from '../../src/engine/engine.js';
-import { openStores } from '../../src/store/index.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { useDeleteClusterEngine } from '../helpers/delete-cluster-engine.js';
 
 const SPEED = 600;
 const REGION = 'us-west-2';
@@ -18,26 +14,12 @@ const server = (name: string) => `arn:aws:sagemaker:${REGION}:000000000000:mlflo
  * name shape InstantStart did not make for this cluster.
  */
 describe('delete-cluster: the MLflow job roles of the cluster go with it, and only those', () => {
-  let sb: TestSandbox;
-  let engine: OperationEngine;
-  let cloud: Cloud;
-  const stores = openStores();
-  before(async () => {
-    sb = await startTestSandbox({ speed: SPEED });
-    cloud = new Cloud(new AwsClients({ defaultRegion: REGION }));
-    engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / SPEED } });
-    engine.register(deleteClusterWorkflow({ cloud, activeCluster: { get: () => undefined, set: () => undefined } }));
-  });
-  after(async () => {
-    await engine?.stop();
-    stores.close();
-    await sb?.dispose();
-  });
+  const h = useDeleteClusterEngine(SPEED, REGION);
 
   const makeRole = async (roleName: string, tags: Record<string, string>) => {
     const trustPolicy = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] }] };
-    await cloud.iam.createRole({ roleName, description: 'test', trustPolicy, tags });
-    await cloud.iam.putInlinePolicy(roleName, 'instantstart-mlflow', { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: '*' }] });
+    await h.cloud.iam.createRole({ roleName, description: 'test', trustPolicy, tags });
+    await h.cloud.iam.putInlinePolicy(roleName, 'instantstart-mlflow', { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: '*' }] });
   };
 
   it('deletes both of its roles (with their inline policies), keeps the other cluster\'s and a look-alike not tagged as ours', async () => {
@@ -48,13 +30,13 @@ describe('delete-cluster: the MLflow job roles of the cluster go with it, and on
     const lookAlike = `${ours[0]!.roleName.slice(0, -8)}0badf00d`;
     await makeRole(lookAlike, { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, ...clusterTags('someone-else', MLFLOW_ROLE_PART) });
 
-    const id = engine.start('delete-cluster', { name: 'gone', region: REGION, keepStorage: false }).operation.id;
-    const done = await engine.waitFor(id, 60_000);
+    const id = h.engine.start('delete-cluster', { name: 'gone', region: REGION, keepStorage: false }).operation.id;
+    const done = await h.engine.waitFor(id, 60_000);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
-    for (const role of ours) assert.equal(await cloud.iam.find(role.roleName), undefined, `${role.roleName} is deleted`);
-    assert.ok(await cloud.iam.find(otherCluster.roleName), 'another cluster\'s MLflow role stays');
-    assert.ok(await cloud.iam.find(lookAlike), 'a role of that name shape tagged for another cluster stays');
-    const deleted = (await sb.calls({ service: 'iam', operation: 'DeleteRole' })).map((c) => c.subject);
+    for (const role of ours) assert.equal(await h.cloud.iam.find(role.roleName), undefined, `${role.roleName} is deleted`);
+    assert.ok(await h.cloud.iam.find(otherCluster.roleName), 'another cluster\'s MLflow role stays');
+    assert.ok(await h.cloud.iam.find(lookAlike), 'a role of that name shape tagged for another cluster stays');
+    const deleted = (await h.sb.calls({ service: 'iam', operation: 'DeleteRole' })).map((c) => c.subject);
     for (const role of ours) assert.ok(deleted.includes(role.roleName), `DeleteRole named ${role.roleName}: ${deleted.join(', ')}`);
     assert.ok(!deleted.includes(otherCluster.roleName) && !deleted.includes(lookAlike), `no delete was even asked for the others: ${deleted.join(', ')}`);
   });
