@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rankPods, readableRun, unreadableReason, type TrainingJobObject } from '../../src/capabilities/training/logs/job-pods.js';
+import type { FoundJob } from '../../src/capabilities/training/jobs.js';
+import { rankPods, readableRun, unreadableReason } from '../../src/capabilities/training/logs/job-pods.js';
 import { parseHyperPodPyTorchJob } from '../../src/domain/kube/hyperpod-pytorch-job.js';
 import { parsePod } from '../../src/domain/kube/pod.js';
 
-const job: TrainingJobObject = {
+const job: FoundJob = {
   kind: 'HyperPodPyTorchJob',
   job: parseHyperPodPyTorchJob({
     apiVersion: 'sagemaker.amazonaws.com/v1',

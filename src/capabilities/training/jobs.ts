@@ -43,25 +43,26 @@ export async function listJobs(kube: KubePort, cluster: string, region: string, 
   return { cluster, region, jobs, notServed };
 }
 
-/** The job of that name in the namespace, of either kind; undefined when there is none. */
+/** The job of that name in the namespace, of either kind (one name per namespace across both); undefined when there is none. */
 export async function findJob(kube: KubePort, namespace: string, name: string): Promise<FoundJob | undefined> {
-  const quietly = async <T>(read: () => Promise<T | undefined>) => {
+  const served = async <T>(read: () => Promise<T | undefined>) => {
     try {
       return await read();
     } catch (err) {
+      // An operator that is off serves no jobs of its kind: the job is simply not one of those.
       if (err instanceof KubeKindNotServed) return undefined;
       throw err;
     }
   };
-  const hp = await quietly(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace));
+  const [hp, ray] = await Promise.all([served(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)), served(() => kube.find(RAY_JOB, name, namespace))]);
   if (hp) return { kind: 'HyperPodPyTorchJob', job: hp };
-  const ray = await quietly(() => kube.find(RAY_JOB, name, namespace));
   return ray ? { kind: 'RayJob', job: ray } : undefined;
 }
 
+/** The job, or a 404 naming it. */
 export async function requireJob(kube: KubePort, cluster: string, namespace: string, name: string): Promise<FoundJob> {
   const found = await findJob(kube, namespace, name);
-  if (!found) throw new NotFoundError('training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${name} in namespace ${namespace} (list them with list_jobs).`);
+  if (!found) throw new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
   return found;
 }
 

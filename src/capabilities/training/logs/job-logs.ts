@@ -6,7 +6,8 @@ import type { LogLine, TrainingLogsAnswer, TrainingLogsQuery } from '../../../do
 import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { ServiceDeps } from '../../capability.js';
 import { FollowSession, type FollowSink } from './follow.js';
-import { findTrainingJob, rankCountOf, readRankPods, unreadableReason, type RankedPod, type TrainingJobObject } from './job-pods.js';
+import { requireJob, type FoundJob } from '../jobs.js';
+import { rankCountOf, readRankPods, unreadableReason, type RankedPod } from './job-pods.js';
 import { compareTimes, mergeByTime, prefixedLine } from './log-lines.js';
 import { rankLines, readFailure, readRankTail, type RankTail } from './rank-reads.js';
 
@@ -25,7 +26,7 @@ export type LogQuery = Pick<TrainingLogsQuery, 'rank' | 'tailLines' | 'sinceSeco
 export interface LogTarget {
   cluster: string;
   kube: KubePort;
-  found: TrainingJobObject;
+  found: FoundJob;
   /** The ranks asked for (one, or all) with their pods now. */
   ranks: RankedPod[];
   /** Ranks asked for that have no pod yet. */
@@ -49,7 +50,7 @@ export class JobLogs {
   /** The job and the pods of the ranks asked for; 404 naming the job, 400 naming rank when the job has no such rank. */
   async target(region: string, cluster: string, namespace: string, job: string, rank: number | 'all'): Promise<LogTarget> {
     const kube = await this.kube(region, cluster);
-    const found = await findTrainingJob(kube, cluster, namespace, job);
+    const found = await requireJob(kube, cluster, namespace, job);
     const pods = await readRankPods(kube, found);
     const count = Math.max(rankCountOf(found), pods.length === 0 ? 0 : pods.at(-1)!.rank + 1);
     if (rank === 'all') {

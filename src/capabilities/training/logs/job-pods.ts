@@ -1,18 +1,13 @@
 import type { KubePort } from '../../../cloud/ports.js';
-import { NotFoundError } from '../../../domain/errors.js';
-import { KubeKindNotServed } from '../../../domain/kube/errors.js';
-import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../../domain/kube/hyperpod-pytorch-job.js';
 import { POD, type KubePod } from '../../../domain/kube/pod.js';
-import { RAY_JOB, type KubeRayJob } from '../../../domain/kube/ray-job.js';
 import { hasSubmitterPod, hyperpodPodSelector, hyperpodRanks, rayPodSelector, rayRanks, raySubmitterSelector } from '../../../domain/training/job-view.js';
+import type { FoundJob } from '../jobs.js';
 
 /**
  * A training job's ranks and the pod behind each, read from Kubernetes with the domain's selectors
- * (HPJob=<job>; a RayJob's pods by its Ray cluster) and ranked as the job view ranks them, so a
+ * (HPJob=<job>; a RayJob's by its Ray cluster and its submitter Job) and ranked as the job view ranks them, so a
  * log's `[rank N]` is the rank every other face shows. Also: why a rank's log cannot be read yet.
  */
-
-export type TrainingJobObject = { kind: 'HyperPodPyTorchJob'; job: KubeHyperPodPyTorchJob } | { kind: 'RayJob'; job: KubeRayJob };
 
 /** One rank and its pod now. */
 export interface RankedPod {
@@ -20,32 +15,14 @@ export interface RankedPod {
   pod: KubePod;
 }
 
-async function findServed<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (err) {
-    // An operator that is off serves no jobs of its kind: the job is simply not one of those.
-    if (err instanceof KubeKindNotServed) return undefined;
-    throw err;
-  }
-}
-
-/** The HyperPodPyTorchJob or RayJob of that name (one name per namespace across both); 404 naming it otherwise. */
-export async function findTrainingJob(kube: KubePort, cluster: string, namespace: string, name: string): Promise<TrainingJobObject> {
-  const [hp, ray] = await Promise.all([findServed(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)), findServed(() => kube.find(RAY_JOB, name, namespace))]);
-  if (hp) return { kind: 'HyperPodPyTorchJob', job: hp };
-  if (ray) return { kind: 'RayJob', job: ray };
-  throw new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
-}
-
 /** The label selectors of the job's pods (a RayJob's: its Ray cluster's, once it has one, and its submitter's). */
-export function podSelectorsOf(found: TrainingJobObject): string[] {
+export function podSelectorsOf(found: FoundJob): string[] {
   if (found.kind === 'HyperPodPyTorchJob') return [hyperpodPodSelector(found.job.metadata.name)];
   return [...(found.job.status.rayClusterName ? [rayPodSelector(found.job.status.rayClusterName)] : []), ...(hasSubmitterPod(found.job) ? [raySubmitterSelector(found.job.metadata.name)] : [])];
 }
 
 /** How many ranks the job has by its spec (a rank's pod may not exist yet); a RayJob's submitter is its last. */
-export function rankCountOf(found: TrainingJobObject): number {
+export function rankCountOf(found: FoundJob): number {
   if (found.kind === 'HyperPodPyTorchJob') return found.job.spec.replicaSpecs.reduce((n, s) => n + Math.max(s.replicas, s.maxReplicas ?? 0), 0);
   const spec = found.job.spec.rayClusterSpec;
   return (spec ? 1 + spec.workerGroupSpecs.reduce((n, g) => n + g.replicas, 0) : 0) + (hasSubmitterPod(found.job) ? 1 : 0);
@@ -55,7 +32,7 @@ export function rankCountOf(found: TrainingJobObject): number {
  * The pods by rank. While a rank's pod is being replaced two pods may claim it: the one not being
  * deleted, then the newest, is the rank's.
  */
-export function rankPods(found: TrainingJobObject, pods: readonly KubePod[]): RankedPod[] {
+export function rankPods(found: FoundJob, pods: readonly KubePod[]): RankedPod[] {
   const views = found.kind === 'HyperPodPyTorchJob' ? hyperpodRanks(found.job, pods) : rayRanks(pods);
   const byName = new Map(pods.map((p) => [p.metadata.name, p]));
   const byRank = new Map<number, KubePod>();
@@ -76,7 +53,7 @@ function preferred(a: KubePod, b: KubePod): boolean {
 }
 
 /** The job's pods now (none while a RayJob has no cluster yet). */
-export async function readRankPods(kube: KubePort, found: TrainingJobObject): Promise<RankedPod[]> {
+export async function readRankPods(kube: KubePort, found: FoundJob): Promise<RankedPod[]> {
   const namespace = found.job.metadata.namespace ?? 'default';
   const lists = await Promise.all(podSelectorsOf(found).map((labelSelector) => kube.list(POD, { namespace, labelSelector })));
   return rankPods(found, lists.flat());
