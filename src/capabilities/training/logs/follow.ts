@@ -1,5 +1,7 @@
 import { POD, type KubePod } from '../../../domain/kube/pod.js';
+import { RAY_JOB } from '../../../domain/kube/ray-job.js';
 import type { LogStreamMessage } from '../../../domain/schemas/training.js';
+import { rayPodSelector } from '../../../domain/training/job-view.js';
 import type { JobLogs, LogQuery, LogTarget } from './job-logs.js';
 import { podSelectorsOf, rankPods, readableRun, type RankedPod } from './job-pods.js';
 import { compareTimes, LineSplitter, matchesGrep, mergeByTime, parseStampedLine } from './log-lines.js';
@@ -146,7 +148,23 @@ export class FollowSession {
 
   /** Watches the job's pods (each selector of them) so that a rank's next run (restart in place, or a new pod) is followed too. */
   private async watchPods(): Promise<void> {
-    await Promise.all(podSelectorsOf(this.target.found).map((selector) => this.watchSelected(selector)));
+    const { found } = this.target;
+    const watches = podSelectorsOf(found).map((selector) => this.watchSelected(selector));
+    if (found.kind === 'RayJob' && !found.job.status.rayClusterName) watches.push(this.awaitRayCluster(found.job.metadata.name, found.job.metadata.namespace ?? 'default'));
+    await Promise.all(watches);
+  }
+
+  /** A RayJob followed before KubeRay made its Ray cluster: once the job names it, that cluster's pods are watched too. */
+  private async awaitRayCluster(job: string, namespace: string): Promise<void> {
+    try {
+      for await (const event of this.target.kube.watch(RAY_JOB, { namespace, fieldSelector: `metadata.name=${job}`, signal: this.controller.signal })) {
+        if (this.closed) return;
+        const clusterName = event.type === 'ADDED' || event.type === 'MODIFIED' ? event.object.status.rayClusterName : undefined;
+        if (clusterName) return await this.watchSelected(rayPodSelector(clusterName));
+      }
+    } catch (err) {
+      if (!this.closed) this.emit({ type: 'error', message: `the watch of the RayJob ended before its Ray cluster was made: ${readFailure(err)}; reconnect to follow the cluster's pods` });
+    }
   }
 
   private async watchSelected(selector: string): Promise<void> {
