@@ -289,6 +289,20 @@ describe('training job logs: REST tail, WebSocket follow, MCP', () => {
     assert.equal(body.filter((l: string) => /^\[rank 0\] /.test(l)).length, 3);
     assert.equal(body.filter((l: string) => /^\[rank 1\] /.test(l)).length, 3);
     assert.match(r.text, /truncated: .*tailLines=3.*format=text/s);
+    // limitBytes also caps the whole answer (every rank merged): the newest lines that fit, in text and data alike.
+    const capped = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'llama', tailLines: 1000, limitBytes: 1024 });
+    const kept = (capped.structuredContent as { lines: Array<{ rank: number; text: string }>; truncated: boolean });
+    assert.equal(kept.truncated, true);
+    const keptBytes = kept.lines.reduce((n, l) => n + Buffer.byteLength(`[rank ${l.rank}] ${l.text}\n`), 0);
+    assert.ok(keptBytes <= 1024 && keptBytes > 512, `the lines kept fill the 1 KiB cap of the whole answer: ${keptBytes} bytes in ${kept.lines.length} lines`);
+    const full = (await tail('llama', '?tailLines=1000')).body.lines as Array<{ rank: number; text: string }>;
+    // Read after it, the REST tail has the same stretch, and at most what printed since after it: the newest were kept.
+    const key = (l: { rank: number; text: string }) => `${l.rank} ${l.text}`;
+    const at = full.map(key).indexOf(key(kept.lines[0]!));
+    assert.ok(at >= 0, 'the first kept line is in the REST tail');
+    assert.deepEqual(full.slice(at, at + kept.lines.length).map(key), kept.lines.map(key), 'the kept lines are one stretch of the merged log');
+    assert.ok(at > 0, 'older lines were dropped, not newer ones');
+    assert.ok(new Set(kept.lines.map((l) => l.rank)).size === 2, 'both ranks\' newest lines are in it');
     const grep = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'llama', rank: 0, grep: 'NCCL', tailLines: 1000 });
     assert.ok(grep.text.split('\n').slice(1).every((l: string) => l.startsWith('[rank 0] ') && l.includes('NCCL')), grep.text);
     const missing = await call(mcp, 'get_job_logs', { cluster: CLUSTER, namespace: 'default', job: 'nope' });

@@ -21,7 +21,7 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
     description:
       'The last lines of a training job\'s logs: one rank, or every rank merged by time with [rank N] prefixes. Use it to see how far a job got (step, loss, tokens/s), ' +
       'why a rank crashed (previous=true reads the run before its restart), or to search (grep: plain text, case-sensitive). ' +
-      `Capped: tailLines per rank (default ${MCP_TAIL_LINES}) and limitBytes per rank (default ${MCP_LIMIT_BYTES / 1024} KiB, oldest lines dropped first); the answer says when it was cut and how to see more. ` +
+      `Capped: tailLines per rank (default ${MCP_TAIL_LINES}) and limitBytes (default ${MCP_LIMIT_BYTES / 1024} KiB) per rank and for the whole answer, oldest lines dropped first; the answer says when it was cut and how to see more. ` +
       'Ranks that could not be read are listed with why (not started yet, no previous run).',
     input: z
       .object({
@@ -29,7 +29,7 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
         rank: z.union([z.literal('all'), z.number().int().min(0).max(100_000)]).default('all').describe('One rank (its number), or all (default) for every rank merged by time.'),
         tailLines: z.number().int().min(1).max(10_000).default(MCP_TAIL_LINES).describe(`Last lines per rank (1–10 000, default ${MCP_TAIL_LINES}). With grep: the last matching lines.`),
         sinceSeconds: z.number().int().min(1).max(30 * 86_400).optional().describe('Only lines of the last this many seconds.'),
-        limitBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(MCP_LIMIT_BYTES).describe(`Cap per rank in bytes (default ${MCP_LIMIT_BYTES}); the oldest lines go first.`),
+        limitBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(MCP_LIMIT_BYTES).describe(`Cap in bytes (default ${MCP_LIMIT_BYTES}) per rank and on the lines of the whole answer (all ranks merged); the oldest lines go first.`),
         grep: q.grep,
         previous: z.boolean().default(false).describe('true: the previous container run of each rank (what a crashed rank printed before it restarted).'),
       })
@@ -39,10 +39,24 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
     restFields: { name: 'cluster' },
     async run({ cluster, namespace, job, previous, ...query }, { api, signal }) {
       const path = apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace, job });
-      const v = await api.get<TrainingLogsAnswer>(path, { query: { ...query, previous: String(previous) }, signal });
+      const read = await api.get<TrainingLogsAnswer>(path, { query: { ...query, previous: String(previous) }, signal });
+      const v = newestWithin(read, query.limitBytes);
       return { text: logsText(v, { ...query, previous }), data: v };
     },
   });
+}
+
+const lineBytes = (l: TrainingLogsAnswer['lines'][number]) => Buffer.byteLength(`[rank ${l.rank}] ${l.text}\n`);
+
+/**
+ * The newest lines whose text fits in `limit` bytes: the server caps each rank, so all ranks of a
+ * large job merged could still be ranks × limit — more than an agent's context should take.
+ */
+function newestWithin(v: TrainingLogsAnswer, limit: number): TrainingLogsAnswer {
+  let bytes = 0;
+  let first = v.lines.length;
+  while (first > 0 && bytes + lineBytes(v.lines[first - 1]!) <= limit) bytes += lineBytes(v.lines[--first]!);
+  return first === 0 ? v : { ...v, lines: v.lines.slice(first), truncated: true };
 }
 
 /** The lines as an agent reads them, then what was cut and which ranks could not be read. */
@@ -52,7 +66,7 @@ function logsText(v: TrainingLogsAnswer, asked: { rank: number | 'all'; tailLine
   const notes: string[] = [];
   if (v.truncated) {
     notes.push(
-      `(truncated: older lines were cut by tailLines=${asked.tailLines} or limitBytes=${asked.limitBytes} per rank. See more with a larger tailLines/limitBytes, ` +
+      `(truncated: older lines were cut by tailLines=${asked.tailLines} per rank or limitBytes=${asked.limitBytes} per rank and in all. See more with a larger tailLines/limitBytes, ` +
         `one rank at a time (rank), a narrower grep or sinceSeconds; the whole log is a download: GET ${TRAINING_PATHS.jobLogs}?format=text.)`,
     );
   }
