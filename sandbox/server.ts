@@ -107,6 +107,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const tlsHost = /^[\d.]+$/.test(host) && host !== '0.0.0.0' ? [host] : [];
   const tls = await ca.issueServerCertificate({ commonName: 'sandbox-kube-apiserver', dnsNames: ['localhost'], ipAddresses: [...new Set(['127.0.0.1', ...tlsHost])] });
   const httpsServer = createHttpsServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (req, res) => {
+    if (faults.takeReset('kubernetes', req.method ?? 'GET')) return void req.socket.destroy();
     const held = faults.hold('kubernetes', req.method ?? 'GET');
     if (held) void held.then(() => req.socket.destroyed || serveKube(req, res));
     else serveKube(req, res);
@@ -171,12 +172,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       send(res, call.response);
       return;
     }
-    const out = await dispatchAws(raw, rawQuery, () => req.socket.destroyed);
+    const out = await dispatchAws(raw, rawQuery, () => req.socket.destroyed, () => req.socket.destroy());
     if (out) send(res, out);
   }
 
-  /** The answer to one AWS call; undefined for a call held by a hang fault whose client gave up (never answered). */
-  function dispatchAws(raw: RawHttpRequest, rawQuery: string, abandoned: () => boolean): RawHttpResponse | undefined | Promise<RawHttpResponse | undefined> {
+  /** The answer to one AWS call; undefined for a call held by a hang fault whose client gave up, or whose connection a fault reset (never answered). */
+  function dispatchAws(raw: RawHttpRequest, rawQuery: string, abandoned: () => boolean, resetConnection: () => void): RawHttpResponse | undefined | Promise<RawHttpResponse | undefined> {
     const rid = newRequestId();
     const signed: IncomingSignedRequest = { method: raw.method, rawPath: raw.rawPath, rawQuery, headers: raw.headers, body: raw.body };
     const scope = readCredentialScope(signed);
@@ -295,6 +296,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     };
     // A hang fault holds the call until it ends; a client that gave up meanwhile gets nothing, and
     // the call never happened (as if the network had lost it).
+    if (faults.takeReset(service.signingName, operation)) {
+      resetConnection();
+      return undefined;
+    }
     const held = faults.hold(service.signingName, operation);
     if (held) return held.then(() => (abandoned() ? undefined : serve()));
     return serve();

@@ -44,6 +44,12 @@ export const faultSchema = z.discriminatedUnion('type', [
     seconds: z.number().positive().max(3600).describe('real seconds from now during which matching calls get no answer'),
   }),
   z.object({
+    type: z.literal('connection-reset'),
+    service: z.string().min(1).describe('signing name, or kubernetes for the Kubernetes APIs of the sandbox EKS clusters'),
+    operation: z.string().min(1).optional().describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
+    count: z.number().int().positive().default(1).describe('reset the connections of the next N matching calls'),
+  }),
+  z.object({
     type: z.literal('kube-compaction'),
     cluster: z.string().min(1).optional().describe('EKS cluster name; any cluster when absent'),
     count: z.number().int().positive().default(1).describe('compact before this many continued lists'),
@@ -105,6 +111,19 @@ export class FaultRegistry {
     if (!f || !hang) return undefined;
     f.triggered++;
     return new Promise((resolve) => hang.held.add(resolve));
+  }
+
+  /**
+   * Consumes one use of a connection-reset fault matching this call: true when the server must close
+   * the call's connection without answering — as a server does when it closes an idle keep-alive
+   * connection just as the client sends on it, or a load balancer resets it. The call never happens.
+   */
+  takeReset(service: string, operation: string): boolean {
+    const f = this.faults.find((x): x is OfType<'connection-reset'> => x.type === 'connection-reset' && x.service === service && (x.operation === undefined || x.operation === operation) && x.triggered < x.count);
+    if (!f) return false;
+    f.triggered++;
+    this.dropSpent();
+    return true;
   }
 
   list(): Fault[] {
@@ -199,7 +218,7 @@ export class FaultRegistry {
 
   private dropSpent(): void {
     this.faults = this.faults.filter(
-      (f) => !((f.type === 'error' && f.triggered >= f.count) || (f.type === 'throttle' && f.count !== undefined && f.triggered >= f.count)),
+      (f) => !(((f.type === 'error' || f.type === 'connection-reset') && f.triggered >= f.count) || (f.type === 'throttle' && f.count !== undefined && f.triggered >= f.count)),
     );
   }
 }

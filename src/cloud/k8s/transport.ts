@@ -29,6 +29,13 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETU
 export const isUnreachable = (err: unknown): boolean => UNREACHABLE.has(String((err as { code?: unknown })?.code));
 
 /**
+ * The connection closed under the request without an answer. On a keep-alive connection this is
+ * routine: the server closes a connection it deems idle just as the client sends on it, and the
+ * client learns of it only from the reset.
+ */
+export const isConnectionReset = (err: unknown): boolean => ['ECONNRESET', 'EPIPE'].includes(String((err as { code?: unknown })?.code));
+
+/**
  * HTTP to one cluster's API through client-node's request machinery, with what every request
  * needs: the current EKS token (and one renewal when the cluster answers 401 anyway), the
  * cluster's CA on one keep-alive agent (so a page of reads does not pay a TLS handshake each), and
@@ -90,7 +97,22 @@ export class KubeTransport {
     return kc;
   }
 
+  /**
+   * One request, sent again once when its connection was reset before any answer and the request is
+   * a read: reads change nothing, so sending one again is safe (Go's HTTP client, under kubectl, does
+   * the same for idempotent requests on a reused connection). A write is not sent again here — the
+   * server may have acted on it — its caller's retry, which observes first, decides.
+   */
   private async once(req: KubeRequest, token: string): Promise<KubeResponse> {
+    try {
+      return await this.sendOnce(req, token);
+    } catch (err) {
+      if (req.method !== 'GET' || !isConnectionReset(err)) throw err;
+      return this.sendOnce(req, token);
+    }
+  }
+
+  private async sendOnce(req: KubeRequest, token: string): Promise<KubeResponse> {
     const ctx = this.config.baseServer.makeRequestContext(req.path, HttpMethod[req.method]);
     for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) ctx.setQueryParam(key, String(value));
     ctx.setHeaderParam('Accept', 'application/json');
