@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CertificateAuthority } from '../../sandbox/core/certificate-authority.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { EksAdapter } from '../../src/cloud/aws/eks.js';
 import { KubeClusterClient } from '../../src/cloud/k8s/cluster-client.js';
@@ -68,5 +74,42 @@ describe('a Kubernetes request whose connection is reset before the answer', () 
     assert.equal(r.status, 201);
     assert.equal((await new EksAdapter(new AwsClients({ defaultRegion: 'us-west-2' })).describeCluster('us-west-2', 'reset'))?.status, 'ACTIVE');
     assert.equal(await pendingResets(), 0, 'the reset happened');
+  });
+});
+
+/**
+ * The reset above is avoided, not only survived: an API server that says how long it keeps an idle
+ * connection (`Keep-Alive: timeout=N`, as Node servers such as the sandbox do) gets no request on a
+ * connection older than that, so no write meets a connection being closed.
+ */
+describe('an idle Kubernetes connection is closed before the server would close it', () => {
+  let server: Server;
+  let connections = 0;
+  let kube: KubeClusterClient;
+  before(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-keepalive-'));
+    const ca = await CertificateAuthority.loadOrCreate(dir);
+    const tls = await ca.issueServerCertificate({ commonName: 'keepalive', ipAddresses: ['127.0.0.1'] });
+    server = createServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: {}, items: [] }));
+    });
+    server.keepAliveTimeout = 2_999; // answers carry `Keep-Alive: timeout=2`; the server closes after 3 s
+    server.on('secureConnection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    kube = new KubeClusterClient({ clusterName: 'keepalive', region: 'us-west-2', endpoint, certificateAuthorityData: ca.base64Data }, {
+      credentials: async () => ({ accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'sandbox-secret' }),
+    });
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reuses a connection while it is fresh, and opens a new one once the hint says the server may close it', async () => {
+    await kube.list(NAMESPACE);
+    await kube.list(NAMESPACE);
+    assert.equal(connections, 1, 'back-to-back requests share one connection');
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // past the hint less a second (1 s), before the server's close (3 s)
+    await kube.list(NAMESPACE);
+    assert.equal(connections, 2, 'the connection idle for 2 s was closed by the client, not reused');
   });
 });

@@ -52,7 +52,10 @@ export class KubeTransport {
     /** Told when nothing answers at the endpoint, so a cache can forget it. */
     private readonly onUnreachable: () => void = () => {},
   ) {
-    this.agent = new Agent({ ca: Buffer.from(target.certificateAuthorityData, 'base64'), keepAlive: true, maxSockets: 16 });
+    // A `timeout` makes Node honour the server's `Keep-Alive: timeout=N` hint: an idle connection is
+    // closed a second before the server would close it, so a request (a write above all, which is
+    // not sent twice) does not go out on a connection the server is closing.
+    this.agent = new Agent({ ca: Buffer.from(target.certificateAuthorityData, 'base64'), keepAlive: true, maxSockets: 16, timeout: requestMs });
     this.config = createConfiguration({ baseServer: new ServerConfiguration(target.endpoint, {}) });
   }
 
