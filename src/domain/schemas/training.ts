@@ -282,7 +282,7 @@ const logQueryFields = {
     .optional()
     .describe('Last lines per rank (at most 10 000; default 500; the follow stream continues from there). With grep: the last matching lines, searched in each rank\'s last 100 000 lines. The download (format=text) is the whole log unless given.'),
   sinceSeconds: z.coerce.number().int().min(1).max(30 * 86_400).optional().describe('Only lines of the last this many seconds.'),
-  limitBytes: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).optional().describe('Cap on the answer per rank, in bytes (default 1 MiB); the oldest lines go first. Not with format=text (the download streams every line).'),
+  limitBytes: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).optional().describe('Cap in bytes (default 1 MiB) on each rank\'s lines and on the whole answer as `[rank N] …` text, all ranks merged; the oldest lines go first. Not with format=text (the download streams every line).'),
   grep: z.string().min(1).max(200).optional().describe('Only lines containing this text (plain, case-sensitive; not a regular expression).'),
   previous: z.enum(['true', 'false']).default('false').describe('true: the previous container run of each pod (what a crashed rank printed before its restart).'),
 };

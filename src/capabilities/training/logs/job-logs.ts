@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../../capability.js';
 import { FollowSession, type FollowSink } from './follow.js';
 import { requireJob, type FoundJob } from '../jobs.js';
 import { rankCountOf, readRankPods, unreadableReason, type RankedPod } from './job-pods.js';
-import { compareTimes, mergeByTime, prefixedLine } from './log-lines.js';
+import { compareTimes, mergeByTime, newestWithin, prefixedLine } from './log-lines.js';
 import { rankLines, readFailure, readRankTail, type RankTail } from './rank-reads.js';
 
 /** What the JSON tail and the follow read when the request does not say. */
@@ -62,13 +62,14 @@ export class JobLogs {
     return { cluster, kube, found, ranks: one, missing: one.length ? [] : [rank] };
   }
 
-  /** The capped tail: every rank's last lines merged by time. */
+  /** The capped tail: every rank's last lines merged by time, the whole within limitBytes too. */
   async tail(target: LogTarget, query: LogQuery, signal?: AbortSignal): Promise<TrainingLogsAnswer> {
     const tails = await this.readTails(target, query, signal);
+    const merged = newestWithin(mergeByTime(tails.map((t) => t.lines)), query.limitBytes ?? DEFAULT_LIMIT_BYTES);
     return {
       job: target.found.job.metadata.name,
-      lines: mergeByTime(tails.map((t) => t.lines)),
-      truncated: tails.some((t) => t.truncated),
+      lines: merged.lines,
+      truncated: merged.cut || tails.some((t) => t.truncated),
       ranks: [...tails.map((t) => ({ rank: t.rank, pod: t.pod, ...(t.error ? { error: t.error } : {}) })), ...missingRanks(target)].sort((a, b) => a.rank - b.rank),
     };
   }

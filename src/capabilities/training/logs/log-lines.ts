@@ -139,3 +139,20 @@ export function mergeByTime(perRank: readonly (readonly LogLine[])[]): LogLine[]
   }
   return out;
 }
+
+/**
+ * The newest of merged lines whose `[rank N] …` text fits in `limit` bytes, and whether older ones
+ * were cut. Each rank is capped on its own first; all ranks of a large job merged could still be
+ * ranks × limit — more than a client (an agent's context above all) should take in one answer.
+ */
+export function newestWithin(lines: LogLine[], limit: number): { lines: LogLine[]; cut: boolean } {
+  let bytes = 0;
+  let first = lines.length;
+  while (first > 0) {
+    const size = Buffer.byteLength(prefixedLine(lines[first - 1]!)) + 1;
+    if (bytes + size > limit) break;
+    bytes += size;
+    first--;
+  }
+  return { lines: first === 0 ? lines : lines.slice(first), cut: first > 0 };
+}

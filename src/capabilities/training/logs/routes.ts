@@ -30,7 +30,7 @@ export function registerJobLogRoutes({ app, routes, service, region }: RouteCont
       method: 'GET', url: TRAINING_PATHS.jobLogs, operationId: 'getTrainingJobLogs', tags: ['training'],
       summary: 'The capped tail of one rank\'s or every rank\'s log, merged by time (JSON), or a download of them (format=text)',
       description:
-        'Per rank: the last tailLines lines (default 500) within limitBytes (default 1 MiB, oldest dropped first; truncated says so), optionally of the last sinceSeconds, only lines containing grep, ' +
+        'Per rank: the last tailLines lines (default 500) within limitBytes (default 1 MiB), and the whole answer (all ranks merged, as `[rank N] …` lines) within limitBytes too — oldest dropped first; truncated says so. Optionally of the last sinceSeconds, only lines containing grep, ' +
         'or of the previous container run (previous=true: what a crashed rank printed). ranks says which ranks were read and why one could not be (not started yet, no previous run). ' +
         'format=text answers text/plain as an attachment, every line `[rank N] …`, streamed (the whole log unless tailLines or sinceSeconds bound it). ' +
         `Follow live over the WebSocket at ${TRAINING_PATHS.jobLogsFollow} (docs/API.md: its messages).`,

@@ -40,23 +40,9 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
     async run({ cluster, namespace, job, previous, ...query }, { api, signal }) {
       const path = apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace, job });
       const read = await api.get<TrainingLogsAnswer>(path, { query: { ...query, previous: String(previous) }, signal });
-      const v = newestWithin(read, query.limitBytes);
-      return { text: logsText(v, { ...query, previous }), data: v };
+      return { text: logsText(read, { ...query, previous }), data: read };
     },
   });
-}
-
-const lineBytes = (l: TrainingLogsAnswer['lines'][number]) => Buffer.byteLength(`[rank ${l.rank}] ${l.text}\n`);
-
-/**
- * The newest lines whose text fits in `limit` bytes: the server caps each rank, so all ranks of a
- * large job merged could still be ranks × limit — more than an agent's context should take.
- */
-function newestWithin(v: TrainingLogsAnswer, limit: number): TrainingLogsAnswer {
-  let bytes = 0;
-  let first = v.lines.length;
-  while (first > 0 && bytes + lineBytes(v.lines[first - 1]!) <= limit) bytes += lineBytes(v.lines[--first]!);
-  return first === 0 ? v : { ...v, lines: v.lines.slice(first), truncated: true };
 }
 
 /** The lines as an agent reads them, then what was cut and which ranks could not be read. */
