@@ -162,6 +162,8 @@ export interface EksPort {
   deleteAddon(region: string, clusterName: string, addonName: string): Promise<void>;
   /** The pod identity association of a service account (ListPodIdentityAssociations); undefined when there is none. */
   podIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<PodIdentityAssociationFacts | undefined>;
+  /** UpdatePodIdentityAssociation: the role the service account's pods get. */
+  updatePodIdentityAssociationRole(region: string, clusterName: string, associationId: string, roleArn: string): Promise<void>;
   /** CreatePodIdentityAssociation (a workload's own, not an add-on's); its id. */
   createPodIdentityAssociation(region: string, clusterName: string, association: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> }): Promise<string>;
 }
@@ -169,7 +171,7 @@ export interface EksPort {
 export interface PodIdentityAssociationFacts {
   associationId: string;
   associationArn?: string;
-  /** Not in every list answer: DescribePodIdentityAssociation has it for sure. */
+  /** From DescribePodIdentityAssociation (list answers do not carry it). */
   roleArn?: string;
 }
 

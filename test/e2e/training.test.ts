@@ -265,6 +265,15 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     // The identity is per server and namespace: the second job reuses it, nothing is made twice.
     assert.equal((await sb.calls({ operation: 'CreatePodIdentityAssociation' })).filter((c) => c.status < 300).length, 1);
     assert.equal((await sb.calls({ operation: 'CreateRole' })).filter((c) => c.status < 300 && /mlflow/.test(c.subject ?? '')).length, 2, 'the server\'s role and the jobs\' role, once each');
+    // An association pointed at another role (by hand, by another tool) is pointed back at the job role on the next submit.
+    const trustPods = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] }] });
+    const other = (await sb.aws(['iam', 'create-role', '--role-name', 'someone-elses', '--assume-role-policy-document', trustPods])).json.Role.Arn;
+    assert.equal((await sb.aws(['eks', 'update-pod-identity-association', '--cluster-name', 'train-eks', '--association-id', association.associationId, '--role-arn', other])).code, 0);
+    await submit({ name: 'tracked-again', recipe: 'pytorch-script', params: PARAMS['pytorch-script'], instanceGroup: group, storage: 'shared-s3', nodes: 1, mlflow: { trackingServerArn: arn } });
+    const described = (await sb.aws(['eks', 'describe-pod-identity-association', '--cluster-name', 'train-eks', '--association-id', association.associationId])).json.association;
+    assert.equal(described.roleArn, roles[0].Arn, 'the association names the job role again');
+    assert.equal((await sb.calls({ operation: 'CreatePodIdentityAssociation' })).filter((c) => c.status < 300).length, 1, 'updated, not made twice');
+
     const unknown = await server.api('PUT', '/api/v1/clusters/train/mlflow', { trackingServerArn: arn.replace(/team$/, 'nobody') });
     assert.equal(unknown.status, 422);
     assert.equal(unknown.body.errors[0].path, 'trackingServerArn');

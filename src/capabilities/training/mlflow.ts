@@ -146,6 +146,9 @@ export class MlflowServers {
     await kube.apply(SERVICE_ACCOUNT, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: id.serviceAccount, namespace, labels: { ...MANAGED_BY } } });
     const existing = await this.deps.cloud.eks.podIdentityAssociation(region, eksName, namespace, id.serviceAccount);
     if (!existing) await this.deps.cloud.eks.createPodIdentityAssociation(region, eksName, { namespace, serviceAccount: id.serviceAccount, roleArn, tags: { ...clusterOwnerTags(cluster) } });
+    // The service account is ours (named for this server and namespace): an association pointing it at
+    // another role would leave the job's pods without permission to log, so it is pointed back.
+    else if (existing.roleArn !== roleArn) await this.deps.cloud.eks.updatePodIdentityAssociationRole(region, eksName, existing.associationId, roleArn);
     return id.serviceAccount;
   }
 

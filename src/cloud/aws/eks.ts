@@ -8,8 +8,10 @@ import {
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
   DescribeClusterVersionsCommand,
+  DescribePodIdentityAssociationCommand,
   ListPodIdentityAssociationsCommand,
   UpdateAddonCommand,
+  UpdatePodIdentityAssociationCommand,
   type Addon,
   type Cluster,
 } from '@aws-sdk/client-eks';
@@ -183,7 +185,13 @@ export class EksAdapter implements EksPort {
     const r = await awsCall('eks', 'ListPodIdentityAssociations', () => this.clients.eks(region).send(new ListPodIdentityAssociationsCommand({ clusterName, namespace, serviceAccount })));
     const found = r.associations?.[0];
     if (!found?.associationId) return undefined;
-    return { associationId: found.associationId, ...(found.associationArn ? { associationArn: found.associationArn } : {}), roleArn: (found as { roleArn?: string }).roleArn };
+    // The list's summaries carry no role: DescribePodIdentityAssociation says which role pods get.
+    const d = await awsCall('eks', 'DescribePodIdentityAssociation', () => this.clients.eks(region).send(new DescribePodIdentityAssociationCommand({ clusterName, associationId: found.associationId })));
+    return { associationId: found.associationId, ...(found.associationArn ? { associationArn: found.associationArn } : {}), ...(d.association?.roleArn ? { roleArn: d.association.roleArn } : {}) };
+  }
+
+  async updatePodIdentityAssociationRole(region: string, clusterName: string, associationId: string, roleArn: string): Promise<void> {
+    await awsCall('eks', 'UpdatePodIdentityAssociation', () => this.clients.eks(region).send(new UpdatePodIdentityAssociationCommand({ clusterName, associationId, roleArn })));
   }
 
   async createPodIdentityAssociation(region: string, clusterName: string, a: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> }): Promise<string> {
