@@ -201,8 +201,14 @@ function hintFor(status: number): string | undefined {
       return 'Check the name or id with list_clusters / list_operations.';
     case 409:
       return 'The request clashes with current state; read it with get_cluster or get_operation before trying again.';
+    case 500:
+      return 'InstantStart failed on its side (its log has the details). Read the current state (get_cluster, list_operations) before calling again.';
     default:
-      return status >= 500 ? 'The server failed; call get_operation_logs or try again shortly.' : undefined;
+      // 502/503/504: AWS or the cluster's Kubernetes API did not answer as asked; the cause is in the
+      // problem above. A read has changed nothing; an accepted operation goes on and retries by itself.
+      return status > 500
+        ? 'A cloud service (AWS or the cluster\'s Kubernetes API) did not answer as asked: the cause is above. Try again shortly; an operation already accepted goes on by itself (wait_for_operation).'
+        : undefined;
   }
 }
 

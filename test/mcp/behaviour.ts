@@ -211,6 +211,29 @@ export function describeToolBehaviour(transport: string, connect: Connect): void
       assert.match(result.text, /wait_for_operation \{"operationId":"op-9"\}/);
     });
 
+    it('a cloud outage on a read says what failed and to try again; a server bug says to read the state first', async () => {
+      const detail = 'list Node: could not reach the Kubernetes API of EKS cluster demo-eks (ECONNRESET): socket hang up';
+      rest.routes.set('GET /api/v1/clusters/demo/nodes', () => ({
+        status: 502,
+        contentType: 'application/problem+json',
+        body: { type: 'https://instantstart.dev/problems/cloud', title: 'Cloud request failed', status: 502, detail },
+      }));
+      const outage = await call(client, 'list_nodes', { cluster: 'demo' });
+      assert.equal(outage.isError, true);
+      assert.match(outage.text, /HTTP 502 Cloud request failed — list Node: could not reach the Kubernetes API/);
+      assert.match(outage.text, /Try again shortly/);
+      assert.doesNotMatch(outage.text, /get_operation_logs/, 'a read has no operation to read logs of');
+
+      rest.routes.set('GET /api/v1/clusters/demo/nodes', () => ({
+        status: 500,
+        contentType: 'application/problem+json',
+        body: { type: 'https://instantstart.dev/problems/internal', title: 'Internal error', status: 500, detail: 'The server failed unexpectedly; see its log for the request id.' },
+      }));
+      const bug = await call(client, 'list_nodes', { cluster: 'demo' });
+      assert.equal(bug.isError, true);
+      assert.match(bug.text, /Read the current state \(get_cluster, list_operations\) before calling again/);
+    });
+
     it('a failed operation names the phase to retry, and retry_operation_phase posts to it', async () => {
       const failed = operation({
         status: 'failed',
