@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: build, check the layering rules, then run every *.test.js with node's test runner.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { build, installIfNeeded, step } from './prepare.mjs';
 
 // The SDK warns on Node 20 about its future releases; the lockfile pins versions that support it.
@@ -28,5 +29,33 @@ if (files.length === 0) {
   process.stderr.write(`no test file matches ${filter.join(' ')}\n`);
   process.exit(1);
 }
-// Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
-step('', process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files], env);
+// The conformance test (test/conformance/) holds what the product sent during the rest of the suite to
+// its upstream definitions, so it runs after it, on the records that run left (test/helpers/conformance-recorder.ts).
+const records = resolve('dist/conformance-records');
+rmSync(records, { recursive: true, force: true });
+mkdirSync(records, { recursive: true });
+env.INSTANTSTART_CONFORMANCE_DIR = records;
+const isConformance = (f) => f.includes(`${join('test', 'conformance')}/`);
+const runs = [files.filter((f) => !isConformance(f)), files.filter(isConformance)].filter((run) => run.length > 0);
+
+let passed = 0;
+let failed = 0;
+let status = 0;
+runs.forEach((run, i) => {
+  const counts = resolve(`dist/test-counts-${i}.json`);
+  rmSync(counts, { force: true });
+  // Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
+  const r = spawnSync(
+    process.execPath,
+    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${counts}`,
+      '--test-concurrency=2', '--test-timeout=300000', ...run],
+    { stdio: 'inherit', env },
+  );
+  if (r.status !== 0) status = r.status ?? 1;
+  const totals = existsSync(counts) ? JSON.parse(readFileSync(counts, 'utf8') || '{}') : {};
+  passed += totals.passed ?? 0;
+  failed += totals.failed ?? (r.status === 0 ? 0 : 1);
+});
+// One closing line over both runs (each run's own summary is above it).
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exit(status);

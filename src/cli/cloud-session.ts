@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Capability } from '../capabilities/capability.js';
 import type { ApiContext, CloudAccessState, OperationsApi, ServerConfig } from '../api/context.js';
-import { checkCallerIdentity, type CloudTimeouts } from '../cloud/index.js';
+import { checkCallerIdentity, type CloudObserver, type CloudTimeouts } from '../cloud/index.js';
 import { UnavailableError } from '../domain/errors.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import type { CloudAccessProblem } from '../domain/schemas/config.js';
@@ -26,6 +26,8 @@ export interface CloudSessionOptions {
   heldLock?: DirectoryLock;
   /** How long finished operations and their logs are kept (default: src/store/retention.ts). */
   retention?: RetentionPolicy;
+  /** Told of every AWS request and Kubernetes apply (src/cloud/observer.ts). */
+  cloudObserver?: CloudObserver;
   now?: () => Date;
 }
 
@@ -113,7 +115,7 @@ export class CloudSession {
     const dir = workspaceDirectory(dataDir, identity);
     try {
       const heldLock = this.options.heldLock?.dir === dir ? this.options.heldLock : undefined;
-      this.workspace = openWorkspace({ identity, capabilities: this.options.capabilities, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, retention: this.options.retention, ...(heldLock ? { lock: heldLock } : {}) });
+      this.workspace = openWorkspace({ identity, capabilities: this.options.capabilities, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, retention: this.options.retention, cloudObserver: this.options.cloudObserver, ...(heldLock ? { lock: heldLock } : {}) });
     } catch (err) {
       if (!(err instanceof DirectoryInUseError)) throw err;
       this.problem = { code: 'DataDirectoryInUse', message: err.message, remedy: 'Stop the other server, or start this one with another --data-dir; then Check again.' };

@@ -8,7 +8,7 @@ import { hostPolicy } from '../api/guard/hosts.js';
 import { inProcessFetch } from '../api/in-process-fetch.js';
 import { buildServer } from '../api/server.js';
 import type { CloudAccessState, ServerConfig } from '../api/context.js';
-import type { CloudTimeouts } from '../cloud/index.js';
+import type { CloudObserver, CloudTimeouts } from '../cloud/index.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import type { DirectoryLock } from '../store/directory-lock.js';
 import type { RetentionPolicy } from '../store/retention.js';
@@ -39,6 +39,8 @@ export interface ServeOptions {
   sandboxLock?: DirectoryLock;
   /** How long finished operations and their logs are kept (default: 30 days, 1,000 operations, 5,000 lines each). */
   retention?: RetentionPolicy;
+  /** Told of every AWS request and Kubernetes apply the server sends (src/cloud/observer.ts; the conformance test records them). */
+  cloudObserver?: CloudObserver;
 }
 
 export interface RunningServer {
@@ -129,6 +131,7 @@ async function connectCloud(options: ServeOptions, logger: Logger): Promise<Clou
     ...(options.cloudTimeouts ? { cloudTimeouts: options.cloudTimeouts } : {}),
     ...(options.sandboxLock ? { heldLock: options.sandboxLock } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
+    ...(options.cloudObserver ? { cloudObserver: options.cloudObserver } : {}),
   });
   const { access } = await session.connect();
   const problem = access.problem;

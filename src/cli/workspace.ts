@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { OperationsApi, ServiceKey } from '../api/context.js';
 import type { Capability, ServiceDeps } from '../capabilities/capability.js';
 import type { OperationsLookup } from '../capabilities/clusters/views.js';
-import { AwsClients, Cloud, type CloudTimeouts } from '../cloud/index.js';
+import { AwsClients, Cloud, type CloudObserver, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OPERATION_KINDS, type OperationInputs } from '../domain/operation-kinds.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
@@ -42,6 +42,8 @@ export interface WorkspaceOptions {
   lock?: DirectoryLock;
   /** How long finished operations and their logs are kept (default: DEFAULT_RETENTION, src/store/retention.ts). */
   retention?: RetentionPolicy;
+  /** Told of every AWS request and Kubernetes apply the workspace's cloud sends (src/cloud/observer.ts). */
+  cloudObserver?: CloudObserver;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface WorkspaceOptions {
  * caller subscribes to the engine's events, then calls `engine.resume()`, which continues the unfinished
  * operations recorded for this cloud and account (and leaves any other's alone).
  */
-export function openWorkspace({ identity, capabilities, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock, retention }: WorkspaceOptions): Workspace {
+export function openWorkspace({ identity, capabilities, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock, retention, cloudObserver }: WorkspaceOptions): Workspace {
   const lock = heldLock ?? lockDirectory(dir);
   let stores: ReturnType<typeof openStores> | undefined;
   let pruning: RetentionSchedule;
@@ -68,7 +70,7 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
   };
   // Clients built after the identity check, so they see the credentials that check found.
-  const clients = new AwsClients({ defaultRegion: identity.region, ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}) });
+  const clients = new AwsClients({ defaultRegion: identity.region, ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}), ...(cloudObserver ? { observer: cloudObserver } : {}) });
   const cloud = new Cloud(clients);
   const engine = new OperationEngine<OperationInputs>({
     kinds: OPERATION_KINDS,

@@ -43,7 +43,7 @@ export class Cloud implements CloudPort {
     this.hyperpodGroups = new HyperPodGroupsAdapter(clients);
     this.hyperpodNodes = new HyperPodNodesAdapter(clients);
     this.mlflow = new MlflowAdapter(clients);
-    this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), { requestMs: clients.timeouts.requestMs });
+    this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), { requestMs: clients.timeouts.requestMs, observer: clients.observer });
   }
 
   get defaultRegion(): string {
@@ -70,3 +70,4 @@ export class Cloud implements CloudPort {
 export { AwsClients };
 export { DEFAULT_CLOUD_TIMEOUTS, type CloudTimeouts } from './timeouts.js';
 export { checkCallerIdentity, type CallerIdentity } from './aws/identity.js';
+export type { CloudObserver, ObservedAwsRequest, ObservedKubeApply } from './observer.js';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServerLogger } from '../../src/cli/logger.js';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/cli/serve.js';
+import { conformanceObserver } from './conformance-recorder.js';
 import type { TestSandbox } from './sandbox.js';
 import pino from 'pino';
 
@@ -77,6 +78,7 @@ export async function startTestServer(
     pollTimeScale: 1 / options.speed,
     cloudTimeouts: options.cloudTimeouts,
     retention: options.retention,
+    cloudObserver: conformanceObserver(),
     // logLines: the server's real logger (redaction included), writing into the array instead of stdout.
     logger: options.logLines
       ? createServerLogger({ level: 'info', destination: { write: (line: string) => void options.logLines!.push(line) } })

@@ -7,6 +7,7 @@ import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { STSClient } from '@aws-sdk/client-sts';
 import { cloudTimeout } from '../../domain/errors.js';
+import { tell, type CloudObserver } from '../observer.js';
 import { resolveCloudTimeouts, secondsOf, type CloudTimeouts } from '../timeouts.js';
 
 /** What every client is built with: Region, retries and the per-attempt connection and request limits. */
@@ -38,11 +39,14 @@ export class AwsClients {
   private readonly cache = new Map<string, unknown>();
   private readonly maxAttempts: number;
   readonly timeouts: CloudTimeouts;
+  /** Told of every request sent through these clients and of every Kubernetes apply (src/cloud/observer.ts). */
+  readonly observer: CloudObserver | undefined;
 
-  constructor({ defaultRegion, maxAttempts = 6, timeouts = {} }: { defaultRegion: string; maxAttempts?: number; timeouts?: Partial<CloudTimeouts> }) {
+  constructor({ defaultRegion, maxAttempts = 6, timeouts = {}, observer }: { defaultRegion: string; maxAttempts?: number; timeouts?: Partial<CloudTimeouts>; observer?: CloudObserver }) {
     this.defaultRegion = defaultRegion;
     this.maxAttempts = maxAttempts;
     this.timeouts = resolveCloudTimeouts(timeouts);
+    this.observer = observer;
   }
 
   ec2(region?: string): EC2Client {
@@ -86,6 +90,7 @@ export class AwsClients {
         requestHandler: { connectionTimeout: connectMs, requestTimeout: requestMs, throwOnRequestTimeout: true },
       });
       withDeadline(c, service, requestMs);
+      if (this.observer?.awsRequest) observe(c as unknown as ObservableClient, service, r, this.observer);
       this.cache.set(key, c);
     }
     return c;
@@ -95,6 +100,22 @@ export class AwsClients {
 type SendOptions = { abortSignal?: AbortSignal } & Record<string, unknown>;
 interface SendingClient {
   send(command: object, options?: SendOptions): Promise<unknown>;
+}
+/** The part of an SDK client's middleware stack `observe` uses (the SDK's own types are per service). */
+interface ObservableClient {
+  middlewareStack: { add(middleware: ObservingMiddleware, options: { step: 'initialize'; name: string }): void };
+}
+type ObservingMiddleware = (next: (args: { input: unknown }) => Promise<unknown>, context: { commandName?: string }) => (args: { input: unknown }) => Promise<unknown>;
+
+/** Tells the observer each command's input as the SDK's first middleware step sees it (once per call, not per retry). */
+function observe(client: ObservableClient, service: string, region: string, observer: CloudObserver): void {
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      tell(observer.awsRequest, { service, region, operation: (context.commandName ?? '').replace(/Command$/, ''), input: args.input });
+      return next(args);
+    },
+    { step: 'initialize', name: 'instantstartCloudObserver' },
+  );
 }
 
 /**

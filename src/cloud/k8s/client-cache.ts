@@ -1,5 +1,6 @@
 import type { Cluster } from '@aws-sdk/client-eks';
 import { KubeApiUnavailable } from '../../domain/kube/errors.js';
+import type { CloudObserver } from '../observer.js';
 import type { CredentialsProvider } from './eks-token.js';
 import { KubeClusterClient } from './cluster-client.js';
 
@@ -14,6 +15,8 @@ export interface KubeClientsOptions {
   requestMs?: number;
   credentials?: CredentialsProvider;
   now?: () => number;
+  /** Told of every object applied through the clients (src/cloud/observer.ts). */
+  observer?: CloudObserver;
 }
 
 /** EKS statuses in which the cluster's API serves requests. */
@@ -51,7 +54,7 @@ export class KubeClients {
     let self: Promise<KubeClusterClient> | undefined;
     const client = new KubeClusterClient(
       { clusterName: name, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data },
-      { requestMs: this.options.requestMs, credentials: this.options.credentials, now: this.options.now, onUnreachable: () => self && this.drop(key, self) },
+      { requestMs: this.options.requestMs, credentials: this.options.credentials, now: this.options.now, observer: this.options.observer, onUnreachable: () => self && this.drop(key, self) },
     );
     self = this.entries.get(key);
     return client;

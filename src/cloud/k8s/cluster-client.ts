@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { Log, Watch } from '@kubernetes/client-node';
+import { tell, type CloudObserver } from '../observer.js';
 import { DEFAULT_CLOUD_TIMEOUTS } from '../timeouts.js';
 import { KubeError, KubeExpired, KubeKindNotServed, KubeNotFound, type KubeObjectNaming } from '../../domain/kube/errors.js';
 import { knownKind } from '../../domain/kube/index.js';
@@ -27,6 +28,8 @@ export interface KubeClusterClientOptions {
   now?: () => number;
   /** Told when the endpoint stops answering, so the cache that made this client can forget it. */
   onUnreachable?: () => void;
+  /** Told of every object this client applies (src/cloud/observer.ts). */
+  observer?: CloudObserver;
 }
 
 const apiPath = (apiVersion: string) => (apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
@@ -48,8 +51,10 @@ const objectPath = (kind: KubeKind, name: string, namespace?: string) => `${coll
  */
 export class KubeClusterClient implements KubePort {
   private readonly transport: KubeTransport;
+  private readonly observer: CloudObserver | undefined;
 
   constructor(target: EksEndpoint, options: KubeClusterClientOptions = {}) {
+    this.observer = options.observer;
     const tokens = new EksTokenSource({ clusterName: target.clusterName, region: target.region, credentials: options.credentials, now: options.now });
     this.transport = new KubeTransport(target, tokens, options.requestMs ?? DEFAULT_CLOUD_TIMEOUTS.requestMs, options.onUnreachable);
   }
@@ -141,6 +146,7 @@ export class KubeClusterClient implements KubePort {
       // JSON is YAML: the apply patch type takes either.
       contentType: 'application/apply-patch+yaml',
     };
+    tell(this.observer?.kubeApply, { region: this.transport.target.region, cluster: this.cluster, object: body });
     return kind.parse(await this.json(kind, 'apply', { name, namespace }, req));
   }
 
