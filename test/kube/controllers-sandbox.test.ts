@@ -74,7 +74,7 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
     assert.match(n.metadata.name!, /^hyperpod-i-[0-9a-f]+$/);
     assert.deepEqual(
       [labels(n)['sagemaker.amazonaws.com/compute-type'], labels(n)['node.kubernetes.io/instance-type'], labels(n)['topology.kubernetes.io/zone'], labels(n)['topology.kubernetes.io/region'], labels(n)[HEALTH], labels(n).team],
-      ['HyperPod', GPU, view.availabilityZone, 'us-west-2', 'Schedulable', 'ml'],
+      ['hyperpod', GPU, view.availabilityZone, 'us-west-2', 'Schedulable', 'ml'],
     );
     const spec = n.spec as { providerID: string; taints: Array<{ key: string; value: string; effect: string }>; unschedulable?: boolean };
     assert.equal(spec.providerID, `aws:///${view.availabilityZone}/${instanceId}`);

@@ -93,7 +93,7 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     for (const line of nodes) {
       assert.match(line, /^hyperpod-i-[0-9a-f]{17}\s+Ready\s/);
       assert.match(line, /10\.1\.\d+\.\d+/, 'the private IP of the instance');
-      assert.match(line, /sagemaker\.amazonaws\.com\/compute-type=HyperPod/);
+      assert.match(line, /sagemaker\.amazonaws\.com\/compute-type=hyperpod/);
       assert.match(line, /sagemaker\.amazonaws\.com\/instance-group-name=gpu-workers/);
       assert.match(line, /node\.kubernetes\.io\/instance-type=ml\.g5\.8xlarge/);
       assert.match(line, /sagemaker\.amazonaws\.com\/node-health-status=Schedulable/);
