@@ -40,8 +40,21 @@ export function authorize(
   subresource?: string,
 ): void {
   if (!type) return; // discovery, /version and OpenAPI are open to every authenticated user, as on EKS
-  if (allowedByPolicies(who, verb, type, namespace) || allowedByRbac(cluster, who, verb, type, namespace, subresource) || allowedForNodes(who, verb, type, subresource)) return;
+  if (isAllowed(cluster, who, verb, type, namespace, subresource)) return;
   throw forbidden(who.user.username, verb, type, namespace);
+}
+
+/** Whether the request would be allowed (what `authorize` checks, as a yes or no). */
+export function isAllowed(cluster: KubeCluster, who: Authenticated, verb: KubeVerb, type: ResourceType, namespace: string | undefined, subresource?: string): boolean {
+  return allowedByPolicies(who, verb, type, namespace) || allowedByRbac(cluster, who, verb, type, namespace, subresource) || allowedForNodes(who, verb, type, subresource);
+}
+
+/** A pod's service account as the API server authenticates its token: `system:serviceaccount:<ns>:<name>` in the service-account groups. */
+export function serviceAccountPrincipal(namespace: string, name: string): Authenticated {
+  return {
+    user: { username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'], arn: '' },
+    policies: [],
+  };
 }
 
 function allowedByPolicies(who: Authenticated, verb: KubeVerb, type: ResourceType, namespace: string | undefined): boolean {
@@ -67,8 +80,11 @@ function allowedByRbac(cluster: KubeCluster, who: Authenticated, verb: KubeVerb,
   const { username, groups } = who.user;
   if (groups.includes('system:masters')) return true;
   const isSubject = (binding: KubeObject) =>
-    ((binding.subjects as Array<{ kind: string; name: string }> | undefined) ?? []).some(
-      (s) => (s.kind === 'User' && s.name === username) || (s.kind === 'Group' && groups.includes(s.name)),
+    ((binding.subjects as Array<{ kind: string; name: string; namespace?: string }> | undefined) ?? []).some(
+      (s) =>
+        (s.kind === 'User' && s.name === username) ||
+        (s.kind === 'Group' && groups.includes(s.name)) ||
+        (s.kind === 'ServiceAccount' && username === `system:serviceaccount:${s.namespace ?? ''}:${s.name}`),
     );
   const rulesOf = (ref: { kind: string; name: string }, bindingNamespace?: string): Rule[] => {
     const role =

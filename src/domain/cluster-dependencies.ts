@@ -1,9 +1,7 @@
-import { daemonSetManifest } from './kube/daemon-set.js';
-import { namespaceManifest } from './kube/namespace.js';
-import { serviceAccountManifest } from './kube/service-account.js';
 import type { KubeObject } from './kube-object.js';
 import { installOrder } from './features/graph.js';
 import { kuberayOperatorManifests } from './features/install-pieces.js';
+import { devicePluginManifests, healthMonitoringAgentManifests } from './features/node-agents.js';
 import { addonNameOf, createClusterFeatures, HYPERPOD_NAMESPACE } from './features/registry.js';
 import type { ManifestSetId } from './features/types.js';
 import type { FeatureId } from './schemas/features.js';
@@ -19,37 +17,16 @@ import type { FeatureId } from './schemas/features.js';
 export const BASE_EKS_ADDONS = ['vpc-cni', 'kube-proxy', 'coredns', addonNameOf('pod-identity-agent')!] as const;
 
 export { HYPERPOD_NAMESPACE };
-const HYPERPOD_NODES = { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' };
-
-const daemonSet = (namespace: string, name: string, image: string, extra: { serviceAccountName?: string; args?: string[] } = {}): KubeObject =>
-  daemonSetManifest({ namespace, name, image, nodeSelector: HYPERPOD_NODES, ...extra });
-
-function healthMonitoringAgent(region: string): KubeObject[] {
-  return [
-    namespaceManifest(HYPERPOD_NAMESPACE),
-    serviceAccountManifest(HYPERPOD_NAMESPACE, 'health-monitoring-agent'),
-    daemonSet(HYPERPOD_NAMESPACE, 'health-monitoring-agent', `905418368575.dkr.ecr.${region}.amazonaws.com/hyperpod-health-monitoring-agent:1.0.674.0_1.0.199.0`, {
-      serviceAccountName: 'health-monitoring-agent',
-      args: ['--enable-k8s-exporter=false', '--config.monitor=/config/system-message-monitor.json'],
-    }),
-  ];
-}
-
-function devicePlugins(): KubeObject[] {
-  return [
-    daemonSet('kube-system', 'nvidia-device-plugin-daemonset', 'nvcr.io/nvidia/k8s-device-plugin:v0.17.1'),
-    daemonSet('kube-system', 'neuron-device-plugin', 'public.ecr.aws/neuron/neuron-device-plugin:2.23.30.0'),
-    daemonSet('kube-system', 'aws-efa-k8s-device-plugin', '602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.5.6'),
-  ];
-}
-
-/** The Kubernetes objects of a manifest set, in the order they are applied (removed in reverse). */
+/**
+ * The Kubernetes objects of a manifest set, in the order they are applied (removed in reverse). The
+ * health-monitoring agent's image is per Region: a Region its chart lacks throws an InputError on `region`.
+ */
 export function featureManifests(set: ManifestSetId, region: string): KubeObject[] {
   switch (set) {
     case 'health-monitoring-agent':
-      return healthMonitoringAgent(region);
+      return healthMonitoringAgentManifests(HYPERPOD_NAMESPACE, region);
     case 'device-plugins':
-      return devicePlugins();
+      return devicePluginManifests();
     case 'kuberay-operator':
       return kuberayOperatorManifests();
   }

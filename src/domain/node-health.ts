@@ -13,6 +13,15 @@ export const DEEP_HEALTH_CHECK_LABEL = 'sagemaker.amazonaws.com/deep-health-chec
 export const FAULT_TYPE_LABEL = 'sagemaker.amazonaws.com/fault-type';
 export const FAULT_REASON_LABEL = 'sagemaker.amazonaws.com/fault-reason';
 export const INSTANCE_GROUP_LABEL = 'sagemaker.amazonaws.com/instance-group-name';
+/**
+ * Every HyperPod node carries `sagemaker.amazonaws.com/compute-type: hyperpod` — lower case. AWS's
+ * docs do not print the value; the code bases written against real clusters that select on it all
+ * use `hyperpod` (shared/reference/real-account-facts.md, fact 2).
+ */
+export const COMPUTE_TYPE_LABEL = 'sagemaker.amazonaws.com/compute-type';
+export const HYPERPOD_COMPUTE_TYPE = 'hyperpod';
+/** The EC2 type (`ml.p5.48xlarge`) the kubelet labels every node with. */
+export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
 
 /** Values HyperPod writes to `node-health-status`; others may appear later and are reported as unknown. */
 export const NODE_HEALTH_STATUSES = ['Schedulable', 'Unschedulable', 'UnschedulablePendingReboot', 'UnschedulablePendingReplacement'] as const;

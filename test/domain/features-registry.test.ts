@@ -98,7 +98,21 @@ describe('create-cluster dependencies derive from the registry', () => {
   });
 
   it('build the manifests of HyperPod\'s dependency chart InstantStart pins', () => {
-    assert.deepEqual(featureManifests('health-monitoring-agent', 'us-west-2').map((o) => `${o.kind}/${o.metadata.name}`), ['Namespace/aws-hyperpod', 'ServiceAccount/health-monitoring-agent', 'DaemonSet/health-monitoring-agent']);
-    assert.deepEqual(featureManifests('device-plugins', 'us-west-2').map((o) => o.kind), ['DaemonSet', 'DaemonSet', 'DaemonSet']);
+    assert.deepEqual(featureManifests('health-monitoring-agent', 'us-west-2').map((o) => `${o.kind}/${o.metadata.name}`), [
+      'Namespace/aws-hyperpod',
+      'ClusterRole/health-monitoring-agent',
+      'ServiceAccount/health-monitoring-agent',
+      'ClusterRoleBinding/health-monitoring-agent',
+      'DaemonSet/health-monitoring-agent',
+      'DaemonSet/health-monitoring-agent-non-nvidia',
+    ]);
+    assert.deepEqual(featureManifests('device-plugins', 'us-west-2').map((o) => `${o.kind}/${o.metadata.name}`), [
+      'DaemonSet/nvidia-device-plugin-daemonset',
+      'ClusterRole/neuron-device-plugin',
+      'ServiceAccount/neuron-device-plugin',
+      'ClusterRoleBinding/neuron-device-plugin',
+      'DaemonSet/neuron-device-plugin',
+      'DaemonSet/aws-efa-k8s-device-plugin',
+    ]);
   });
 });

@@ -84,7 +84,7 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'demo-s3-pv');
     const pv = await kube.kubectl(['get', 'pv', 'demo-s3-pv', '-o', 'json']);
     assert.equal(JSON.parse(pv.stdout).spec.csi.driver, 's3.csi.aws.com');
-    const nodes = await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=HyperPod', '-o', 'name']);
+    const nodes = await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=hyperpod', '-o', 'name']);
     assert.equal(nodes.stdout.trim().split('\n').filter(Boolean).length, 1);
     const ds = await kube.kubectl(['get', 'daemonset', 'health-monitoring-agent', '-n', 'aws-hyperpod', '-o', 'name']);
     assert.match(ds.stdout, /health-monitoring-agent/);

@@ -23,7 +23,7 @@ describe('instance groups through the REST API: placement, immutability, the dif
     (await sb.aws(['ec2', 'describe-subnets', '--filters', 'Name=tag:instantstart.io/cluster,Values=fleet', 'Name=tag:instantstart.io/part,Values=compute'])).json.Subnets as Array<{ SubnetId: string; CidrBlock: string; AvailabilityZone: string }>;
   const nodeCount = async () => {
     const kube = await kubeAccess(sb, 'fleet-eks');
-    return (await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=HyperPod', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean).length;
+    return (await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=hyperpod', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean).length;
   };
 
   it('adds a spot group in another zone, in a new /20 compute subnet there', async () => {

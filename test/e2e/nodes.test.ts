@@ -54,7 +54,7 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     assert.equal(all.total, 2);
     ids = all.nodes.map((n: any) => n.instanceId);
     const kube = await kubeAccess(sb, `${CLUSTER}-eks`);
-    const kubeNames = (await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=HyperPod', '-o', 'name'])).stdout.trim().split('\n').sort();
+    const kubeNames = (await kube.kubectl(['get', 'nodes', '-l', 'sagemaker.amazonaws.com/compute-type=hyperpod', '-o', 'name'])).stdout.trim().split('\n').sort();
     assert.deepEqual(all.nodes.map((n: any) => `node/${n.nodeName}`).sort(), kubeNames);
     for (const n of all.nodes) {
       assert.equal(n.health.state, 'healthy');

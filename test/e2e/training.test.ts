@@ -336,4 +336,29 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     await until(async () => (await kube.kubectl(['get', 'rayjob', 'r-verl-rl'], { allowFailure: true })).code !== 0, 'the RayJob gone');
     assert.equal((await server.api('GET', job('r-pytorch-again'))).status, 404);
   });
+  it('pods schedule only once the device plugin runs on their nodes; with the plugin DaemonSet deleted a new job stays Pending and says why (REST, MCP)', async () => {
+    // The first recipe job on the fresh cluster: each pod was bound only after the NVIDIA plugin on its node was Ready.
+    const plugins = await kubectlJson(['get', 'pods', '-n', 'kube-system', '-l', 'app.kubernetes.io/name=nvidia-device-plugin-daemonset']);
+    const readyAt = new Map<string, string>(plugins.items.map((p: any) => [p.spec.nodeName, p.status.conditions.find((c: any) => c.type === 'Ready' && c.status === 'True')?.lastTransitionTime]));
+    assert.equal(readyAt.size, 2, 'the plugin runs on both GPU nodes');
+    const nodes = await kubectlJson(['get', 'nodes', '-l', `sagemaker.amazonaws.com/instance-group-name=${group}`]);
+    assert.ok(nodes.items.every((n: any) => n.status.allocatable['nvidia.com/gpu'] === '1'), 'each GPU node advertises its GPU');
+
+    await kube.kubectl(['delete', 'daemonset', 'nvidia-device-plugin-daemonset', '-n', 'kube-system']);
+    await until(async () => {
+      const now = await kubectlJson(['get', 'nodes', '-l', `sagemaker.amazonaws.com/instance-group-name=${group}`]);
+      return now.items.every((n: any) => n.status.allocatable['nvidia.com/gpu'] === undefined);
+    }, 'the GPUs gone with the plugin');
+    await submit({ name: 'no-plugin', recipe: 'pytorch-script', params: PARAMS['pytorch-script'], instanceGroup: group, storage: 'shared-s3', nodes: 1 });
+    const pending = await until(async () => ((v) => (v.pending && /Insufficient/.test(v.pending) ? v : undefined))(await view('no-plugin')), 'the job\'s answer saying why it waits');
+    assert.equal(pending.phase, 'Pending');
+    assert.ok(pending.ranks.every((r: any) => r.phase === 'Pending' && !r.node), 'no pod is bound');
+    assert.match(pending.pending, /no node advertises nvidia\.com\/gpu/);
+    assert.match(pending.pending, /NVIDIA device plugin \(DaemonSet kube-system\/nvidia-device-plugin-daemonset\) is not running/);
+    assert.match(pending.pending, /Insufficient nvidia\.com\/gpu/, 'the scheduler\'s own words come along');
+    const text = (await call(mcp, 'get_job', { cluster: 'train', job: 'no-plugin' })).text;
+    assert.match(text, /Waiting for nodes: .*no node advertises nvidia\.com\/gpu.*NVIDIA device plugin/);
+    await sb.advance(60);
+    assert.equal((await view('no-plugin')).phase, 'Pending', 'still Pending a minute later');
+  });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateAddonCommand, DeleteAddonCommand, DescribeAddonCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CreateClusterCommand, ListClusterNodesCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { featureManifests } from '../../src/domain/cluster-dependencies.js';
 import { makeKubeCluster, type KubeCluster } from '../../sandbox/kube/cluster.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
 import type { ClusterKubeState } from '../../sandbox/kube/objects.js';
@@ -25,6 +26,15 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
   const nodes = () => kube.objects.list(T.nodes);
   const hyperpodNode = (instanceId: string) => listHyperPodNodes(state(), 'us-west-2', p.eksClusterArn).find((n) => n.instanceId === instanceId);
   const labels = (n: KubeObject) => n.metadata.labels!;
+  /** Puts objects in the cluster as an API create would (admission included); what exists stays. */
+  const apply = (objects: readonly KubeObject[]) => {
+    for (const o of objects) {
+      const type = kube.findTypeByKind(o.apiVersion, o.kind)!;
+      if (!kube.objects.get(type, o.metadata.namespace, o.metadata.name!)) kube.objects.create(type, kube.admit(type, structuredClone(o)));
+    }
+  };
+  const capacity = (name: string) => (kube.objects.get(T.nodes, undefined, name)!.status as { capacity: Record<string, string> }).capacity;
+  const gpuNodes = () => nodes().filter((n) => labels(n)['sagemaker.amazonaws.com/instance-group-name'] === 'gpu');
 
   before(async () => {
     sb = await startTestSandbox();
@@ -74,14 +84,16 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
     assert.match(n.metadata.name!, /^hyperpod-i-[0-9a-f]+$/);
     assert.deepEqual(
       [labels(n)['sagemaker.amazonaws.com/compute-type'], labels(n)['node.kubernetes.io/instance-type'], labels(n)['topology.kubernetes.io/zone'], labels(n)['topology.kubernetes.io/region'], labels(n)[HEALTH], labels(n).team],
-      ['HyperPod', GPU, view.availabilityZone, 'us-west-2', 'Schedulable', 'ml'],
+      ['hyperpod', GPU, view.availabilityZone, 'us-west-2', 'Schedulable', 'ml'],
     );
     const spec = n.spec as { providerID: string; taints: Array<{ key: string; value: string; effect: string }>; unschedulable?: boolean };
     assert.equal(spec.providerID, `aws:///${view.availabilityZone}/${instanceId}`);
     assert.deepEqual(spec.taints, [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]);
     assert.equal(spec.unschedulable, undefined);
     const status = n.status as { capacity: Record<string, string>; allocatable: Record<string, string>; conditions: Array<{ type: string; status: string }>; addresses: Array<{ type: string; address: string }>; nodeInfo: Record<string, string> };
-    assert.deepEqual([status.capacity.cpu, status.capacity['nvidia.com/gpu'], status.capacity['vpc.amazonaws.com/efa'], status.capacity.pods], ['32', '1', '1', '234']);
+    // No device plugin runs yet: the node advertises no GPU and no EFA, as a real node before its plugins register.
+    assert.deepEqual([status.capacity.cpu, status.capacity['nvidia.com/gpu'], status.capacity['vpc.amazonaws.com/efa'], status.capacity.pods], ['32', undefined, undefined, '234']);
+    assert.equal(status.allocatable['nvidia.com/gpu'], undefined);
     assert.match(status.capacity.memory!, /^\d+Ki$/);
     assert.match(status.allocatable.cpu!, /^31\d{3}m$/);
     assert.equal(status.conditions.find((c) => c.type === 'Ready')!.status, 'True');
@@ -102,6 +114,51 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
     assert.ok(dns.every((q) => labels(nodes().find((n) => n.metadata.name === (q.spec as { nodeName: string }).nodeName)!)['sagemaker.amazonaws.com/instance-group-name'] === 'system'), 'the GPU nodes are tainted');
   });
 
+  it('advertises nvidia.com/gpu only while the device plugin with the socket mount runs on the node, and drops it when the plugin goes', async () => {
+    const [plugin] = featureManifests('device-plugins', 'us-west-2').filter((o) => o.metadata.name === 'nvidia-device-plugin-daemonset');
+    // The same plugin image without the host mount cannot register: nothing is advertised.
+    const unmounted = structuredClone(plugin!) as any;
+    unmounted.metadata.name = 'nvidia-device-plugin-unmounted';
+    unmounted.spec.selector.matchLabels = { 'app.kubernetes.io/name': 'nvidia-device-plugin-unmounted' };
+    unmounted.spec.template.metadata.labels = { 'app.kubernetes.io/name': 'nvidia-device-plugin-unmounted' };
+    unmounted.spec.template.spec.containers[0].volumeMounts = [];
+    apply([unmounted]);
+    const unmountedPods = () => kube.objects.list(T.pods, 'kube-system').filter((q) => q.metadata.name!.startsWith('nvidia-device-plugin-unmounted'));
+    await eventually(async () => unmountedPods().length === 2 && unmountedPods().every((q) => (q.status as { phase: string }).phase === 'Running'), { sandbox: sb, stepSeconds: 5, what: 'the unmounted plugin running on both GPU nodes' });
+    await sb.advance(10);
+    assert.deepEqual(gpuNodes().map((n) => capacity(n.metadata.name!)['nvidia.com/gpu']), [undefined, undefined]);
+    kube.objects.remove(T.daemonsets, 'kube-system', 'nvidia-device-plugin-unmounted');
+
+    apply([plugin!]);
+    await eventually(async () => gpuNodes().every((n) => capacity(n.metadata.name!)['nvidia.com/gpu'] === '1'), { sandbox: sb, stepSeconds: 5, what: 'the GPU advertised once the plugin runs' });
+    const system = nodes().find((n) => labels(n)['sagemaker.amazonaws.com/instance-group-name'] === 'system')!;
+    assert.equal(capacity(system.metadata.name!)['nvidia.com/gpu'], undefined, 'the plugin is not scheduled on a CPU node');
+    const ds = kube.objects.get(T.daemonsets, 'kube-system', 'nvidia-device-plugin-daemonset')!;
+    assert.equal((ds.status as { desiredNumberScheduled: number }).desiredNumberScheduled, 2);
+
+    kube.objects.remove(T.daemonsets, 'kube-system', 'nvidia-device-plugin-daemonset');
+    await eventually(async () => gpuNodes().every((n) => capacity(n.metadata.name!)['nvidia.com/gpu'] === undefined), { sandbox: sb, stepSeconds: 5, what: 'the GPU gone with the plugin' });
+    apply([plugin!]);
+  });
+
+  it('a DaemonSet whose selector matches no node shows desiredNumberScheduled 0', async () => {
+    const [plugin] = featureManifests('device-plugins', 'us-west-2').filter((o) => o.metadata.name === 'nvidia-device-plugin-daemonset');
+    const wrong = structuredClone(plugin!) as any;
+    wrong.metadata.name = 'nvidia-upper-case';
+    wrong.spec.selector.matchLabels = { 'app.kubernetes.io/name': 'nvidia-upper-case' };
+    wrong.spec.template.metadata.labels = { 'app.kubernetes.io/name': 'nvidia-upper-case' };
+    wrong.spec.template.spec.nodeSelector = { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' };
+    apply([wrong]);
+    await sb.advance(5);
+    assert.equal((kube.objects.get(T.daemonsets, 'kube-system', 'nvidia-upper-case')!.status as { desiredNumberScheduled: number }).desiredNumberScheduled, 0);
+    kube.objects.remove(T.daemonsets, 'kube-system', 'nvidia-upper-case');
+  });
+
+  it('runs the health agent as its chart does: on both GPU nodes, none on the CPU node', async () => {
+    apply(featureManifests('health-monitoring-agent', 'us-west-2'));
+    await eventually(async () => kube.objects.list(T.pods, 'aws-hyperpod').filter((q) => (q.status as { phase: string }).phase === 'Running').length === 2, { sandbox: sb, stepSeconds: 5, what: 'the agent on both GPU nodes' });
+  });
+
   it('a node fault flips the health label and taints the node; HyperPod replaces the instance and a new Schedulable node joins', async () => {
     const victim = nodes().find((n) => labels(n)['sagemaker.amazonaws.com/instance-group-name'] === 'gpu')!;
     const instanceId = victim.metadata.name!.replace(/^hyperpod-/, '');
@@ -116,6 +173,8 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
     await eventually(async () => !kube.objects.get(T.nodes, undefined, victim.metadata.name!) && nodes().length === 3 && nodes().every((n) => labels(n)[HEALTH] === 'Schedulable'), { sandbox: sb, stepSeconds: 60, what: 'the replacement node Schedulable' });
     const listed = (await sm.send(new ListClusterNodesCommand({ ClusterName: 'kc' }))).ClusterNodeSummaries!.map((s) => `hyperpod-${s.InstanceId}`).sort();
     assert.deepEqual(nodes().map((n) => n.metadata.name).sort(), listed, 'Nodes and SageMaker nodes agree');
+    // The agent goes again (the add-on test below expects aws-hyperpod to be the training operator's alone).
+    for (const o of featureManifests('health-monitoring-agent', 'us-west-2').reverse()) kube.objects.remove(kube.findTypeByKind(o.apiVersion, o.kind)!, o.metadata.namespace, o.metadata.name!);
   });
 
   it('labelling a node UnschedulablePendingReboot asks HyperPod to reboot it; it comes back Schedulable', async () => {

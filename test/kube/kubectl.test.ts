@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { featureManifests } from '../../src/domain/cluster-dependencies.js';
 import { CreateClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
@@ -81,6 +82,8 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     );
     await waitForCluster(sb, 'train', 'InService');
     k = await kubeAccess(sb, p.eksClusterName);
+    // The device plugins, as create-cluster installs them: nodes advertise GPUs only once these run.
+    await k.kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: featureManifests('device-plugins', 'us-west-2') }) });
   });
   after(async () => sb.dispose());
 
@@ -93,15 +96,15 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     for (const line of nodes) {
       assert.match(line, /^hyperpod-i-[0-9a-f]{17}\s+Ready\s/);
       assert.match(line, /10\.1\.\d+\.\d+/, 'the private IP of the instance');
-      assert.match(line, /sagemaker\.amazonaws\.com\/compute-type=HyperPod/);
+      assert.match(line, /sagemaker\.amazonaws\.com\/compute-type=hyperpod/);
       assert.match(line, /sagemaker\.amazonaws\.com\/instance-group-name=gpu-workers/);
       assert.match(line, /node\.kubernetes\.io\/instance-type=ml\.g5\.8xlarge/);
       assert.match(line, /sagemaker\.amazonaws\.com\/node-health-status=Schedulable/);
       assert.match(line, /team=research/);
     }
     instanceIds = nodes.map((l) => /^hyperpod-(i-[0-9a-f]{17})/.exec(l)![1]!);
-    const gpus = await k.kubectl(['get', 'node', `hyperpod-${instanceIds[0]}`, '-o', 'jsonpath={.status.allocatable.nvidia\\.com/gpu}']);
-    assert.equal(gpus.stdout, '1');
+    const gpus = async () => (await k.kubectl(['get', 'node', `hyperpod-${instanceIds[0]}`, '-o', 'jsonpath={.status.allocatable.nvidia\\.com/gpu}'])).stdout;
+    await eventually(async () => (await gpus()) === '1', { sandbox: sb, stepSeconds: 5, what: 'the GPU advertised once the NVIDIA plugin runs' });
   });
 
   it('apply -f a CRD, then a custom resource, and get it with its printer columns; a bad CR is refused naming the field', async () => {

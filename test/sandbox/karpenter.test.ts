@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { featureManifests } from '../../src/domain/cluster-dependencies.js';
 import { CreateClusterCommand, DescribeClusterCommand, ListClusterEventsCommand, SageMakerClient, UpdateClusterCommand } from '@aws-sdk/client-sagemaker';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
@@ -84,6 +85,8 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     });
     await sb.advance(30);
     k = await kubeAccess(sb, p.eksClusterName);
+    // The device plugins, as create-cluster installs them: nodes advertise GPUs only once these run.
+    await k.kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: featureManifests('device-plugins', 'us-west-2') }) });
   });
   after(async () => sb.dispose());
 

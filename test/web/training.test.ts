@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eksClusterNameFor } from '../../src/domain/naming.js';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import { kubeAccess } from '../helpers/kube.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
@@ -298,6 +299,31 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await heavy.locator('[data-testid="training-logs-matches"]', { hasText: '0 of 50000 lines match' }).waitFor();
     await screenshot(heavy, 'training-06-150k-lines');
     await heavy.close();
+    assert.deepEqual(browser.errors, [], 'no console or page errors on the way');
+  });
+  it('a job whose pods no node can take says why on its page: no node advertises nvidia.com/gpu while the device plugin is gone', async () => {
+    const kube = await kubeAccess(sb, eksClusterNameFor(CLUSTER));
+    await kube.kubectl(['delete', 'daemonset', 'nvidia-device-plugin-daemonset', '-n', 'kube-system']);
+    for (let i = 0; i < 200; i++) {
+      const nodes = JSON.parse((await kube.kubectl(['get', 'nodes', '-o', 'json'])).stdout).items;
+      if (nodes.every((n: any) => n.status.allocatable['nvidia.com/gpu'] === undefined)) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const submitted = await server.api('POST', `/api/v1/clusters/${CLUSTER}/jobs`, {
+      name: 'ui-no-plugin',
+      recipe: 'pytorch-script',
+      params: { script: '/data/code/train.py' },
+      instanceGroup: group,
+      storage,
+      nodes: 1,
+    });
+    assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
+    await page.goto(`${server.url}/clusters/${CLUSTER}/jobs/default/ui-no-plugin`);
+    const alert = page.locator('[data-testid="training-job-pending"]');
+    await alert.waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="training-job-pending"]', { hasText: /Insufficient nvidia\.com\/gpu/ }).waitFor({ timeout: 60_000 });
+    assert.match(await alert.innerText(), /no node advertises nvidia\.com\/gpu .*NVIDIA device plugin \(DaemonSet kube-system\/nvidia-device-plugin-daemonset\) is not running/s);
+    await screenshot(page, 'training-07-no-device-plugin');
     assert.deepEqual(browser.errors, [], 'no console or page errors on the way');
   });
 });

@@ -142,7 +142,7 @@ export const ADDON_MANIFESTS: Record<string, (p: AddonParams) => KubeObject[]> =
     deployment(ns, 'hp-training-operator-hp-training-controller-manager', {
       labels: { 'hp-training-control-plane': 'hp-training-controller-manager', 'control-plane': 'controller-manager' },
       serviceAccountName: 'hp-training-operator-controller-manager',
-      nodeSelector: { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' },
+      nodeSelector: { 'sagemaker.amazonaws.com/compute-type': 'hyperpod' },
       containers: [{ name: 'manager', image: `public.ecr.aws/sagemaker/hyperpod-training-operator:${upstream(version)}`, args: ['--leader-elect', '--health-probe-bind-address=:8081'], requests: { cpu: '250m', memory: '512Mi' }, limits: { cpu: '2', memory: '2Gi' } }],
     }),
     ...TRAINING_OPERATOR_CRDS,
@@ -157,8 +157,8 @@ export const ADDON_MANIFESTS: Record<string, (p: AddonParams) => KubeObject[]> =
       deployment(ns, 'hyperpod-observability-collector', { labels: labels('hyperpod-observability-collector'), serviceAccountName: 'hyperpod-observability-collector', containers: [{ name: 'otel-collector', image: image('otel-collector'), ports: [{ name: 'otlp', containerPort: 4317 }] }] }),
       deployment(ns, 'kube-state-metrics', { labels: labels('kube-state-metrics'), containers: [{ name: 'kube-state-metrics', image: 'registry.k8s.io/kube-state-metrics/kube-state-metrics:v2.15.0', ports: [{ name: 'http-metrics', containerPort: 8080 }] }] }),
       daemonSet(ns, 'node-exporter', { labels: labels('node-exporter'), hostNetwork: true, containers: [{ name: 'node-exporter', image: 'quay.io/prometheus/node-exporter:v1.9.1', ports: [{ name: 'metrics', containerPort: 9100 }] }] }),
-      daemonSet(ns, 'dcgm-exporter', { labels: labels('dcgm-exporter'), nodeSelector: { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' }, containers: [{ name: 'dcgm-exporter', image: 'nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04', ports: [{ name: 'metrics', containerPort: 9400 }] }] }),
-      daemonSet(ns, 'efa-exporter', { labels: labels('efa-exporter'), nodeSelector: { 'sagemaker.amazonaws.com/compute-type': 'HyperPod' }, containers: [{ name: 'efa-exporter', image: image('efa-exporter'), ports: [{ name: 'metrics', containerPort: 9109 }] }] }),
+      daemonSet(ns, 'dcgm-exporter', { labels: labels('dcgm-exporter'), nodeSelector: { 'sagemaker.amazonaws.com/compute-type': 'hyperpod' }, containers: [{ name: 'dcgm-exporter', image: 'nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04', ports: [{ name: 'metrics', containerPort: 9400 }] }] }),
+      daemonSet(ns, 'efa-exporter', { labels: labels('efa-exporter'), nodeSelector: { 'sagemaker.amazonaws.com/compute-type': 'hyperpod' }, containers: [{ name: 'efa-exporter', image: image('efa-exporter'), ports: [{ name: 'metrics', containerPort: 9109 }] }] }),
     ];
   },
   'amazon-sagemaker-hyperpod-taskgovernance': ({ namespace: ns, version }) => [

@@ -3,6 +3,8 @@ import { listHyperPodNodes, requestNodeRecovery, type HyperPodNodeView } from '.
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
+import { registeredPlugins } from './device-plugins.js';
+import { agentWatches } from './health-agent.js';
 import { nodeInfo, nodeResources } from './node-shape.js';
 import { keepConditionTimes, rfc3339, save, T, type Any } from './util.js';
 
@@ -10,11 +12,13 @@ import { keepConditionTimes, rfc3339, save, T, type Any } from './util.js';
  * HyperPod instances as Nodes `hyperpod-<instance id>`, kept as HyperPod's agents keep them: the
  * labels of hyperpod-apis.md §4 (compute type, instance group, instance type, zone, health status,
  * deep-health-check status, fault type and reason), the group's KubernetesConfig labels and taints,
- * the health taint (and a cordon) while not Schedulable, capacity from the instance type, and Ready
- * only while the instance runs. A node registers once its instance has booted, turns NotReady while
+ * the health taint (and a cordon) while not Schedulable, capacity from the instance type — its GPUs,
+ * Neuron devices and EFA interfaces only while their device plugins are registered (device-plugins.ts)
+ * — and Ready only while the instance runs. A node registers once its instance has booted, turns NotReady while
  * it reboots, and goes with its instance (replacement, scale-in, cluster deletion).
  *
- * SageMaker is the truth for health: its changes show at the next tick. The one change that flows
+ * SageMaker is the truth for health: its changes show at the next tick (AGENT_GATES_FAULTS: not yet
+ * gated on a working health agent on the node). The one change that flows
  * the other way is a user labelling a node UnschedulablePendingReboot/Replacement (`kubectl label
  * --overwrite`), which asks HyperPod to reboot or replace the instance.
  */
@@ -29,6 +33,12 @@ const SYNC = 'sandbox.instantstart.dev/hyperpod-sync';
 const RECOVERY = new Set(['UnschedulablePendingReboot', 'UnschedulablePendingReplacement']);
 const REGISTERED = new Set(['Running', 'DeepHealthCheckInProgress', 'SystemUpdating']);
 const HEARTBEAT_MS = 5 * 60_000;
+/**
+ * Whether an agent-found fault shows on the node only while a working health agent runs there. Off:
+ * the node-fault tests of the e2e and browser suites fault CPU nodes (ml.c5, ml.m5) where the chart
+ * runs no agent; they must move to GPU groups before this can be on.
+ */
+const AGENT_GATES_FAULTS = false;
 
 interface SyncRecord {
   health: string;
@@ -39,15 +49,25 @@ interface SyncRecord {
 
 export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, version: string): void {
   const instances = listHyperPodNodes(state, cluster.region, cluster.arn).filter((n) => n.status !== 'ShuttingDown');
-  const existing = new Map(cluster.objects.list(T.nodes).filter((n) => n.metadata.labels?.[COMPUTE] === 'HyperPod').map((n) => [n.metadata.name!, n]));
+  const existing = new Map(cluster.objects.list(T.nodes).filter((n) => n.metadata.labels?.[COMPUTE] === 'hyperpod').map((n) => [n.metadata.name!, n]));
   const now = cluster.now();
+  // The pods on each node, once per pass (a 5,000-node cluster must not scan every pod per node).
+  const podsOn = new Map<string, KubeObject[]>();
+  for (const p of cluster.objects.list(T.pods)) {
+    const at = (p.spec as Any | undefined)?.nodeName as string | undefined;
+    if (at) (podsOn.get(at) ?? podsOn.set(at, []).get(at)!).push(p);
+  }
+  const onNode = (name: string): NodeSide => {
+    const here = podsOn.get(name) ?? [];
+    return { devices: registeredPlugins(here, name), agent: AGENT_GATES_FAULTS && here.length > 0 && agentWatches(cluster, here, name) };
+  };
   for (const inst of instances) {
     const name = `hyperpod-${inst.instanceId}`;
     const current = existing.get(name);
     existing.delete(name);
     if (!current) {
       if (!REGISTERED.has(inst.status)) continue;
-      const created = cluster.objects.create(T.nodes, nodeObject(inst, undefined, version, now));
+      const created = cluster.objects.create(T.nodes, nodeObject(inst, undefined, version, now, onNode(name)));
       recordEvent(cluster, created, 'Normal', 'Starting', 'Starting kubelet.', 'kubelet', { host: name });
       recordEvent(cluster, created, 'Normal', 'RegisteredNode', `Node ${name} event: Registered Node ${name} in Controller`, 'node-controller');
       continue;
@@ -59,7 +79,7 @@ export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, ver
       recordEvent(cluster, current, 'Warning', 'NodeRecoveryRequested', `Node labelled ${HEALTH}=${labelled}: HyperPod will ${labelled.endsWith('Reboot') ? 'reboot' : 'replace'} instance ${inst.instanceId}`, 'sagemaker-hyperpod');
       continue;
     }
-    const next = nodeObject(inst, current, version, now);
+    const next = nodeObject(inst, current, version, now, onNode(name));
     const wasReady = readyStatus(current);
     const saved = save(cluster, T.nodes, current, next);
     const isNowReady = readyStatus(saved);
@@ -88,11 +108,21 @@ function syncRecord(node: KubeObject): SyncRecord {
 /** Label values are at most 63 characters of [A-Za-z0-9_.-], starting and ending alphanumeric. */
 const labelValue = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
 
-function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, version: string, now: number): KubeObject {
+/** What runs on the node that shapes it: the registered device plugins, and whether a working health agent watches it. */
+interface NodeSide {
+  devices: ReturnType<typeof registeredPlugins>;
+  agent: boolean;
+}
+
+function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, version: string, now: number, side: NodeSide): KubeObject {
   const name = `hyperpod-${inst.instanceId}`;
   const before = current ? syncRecord(current) : { health: '', labels: [], taints: [], cordoned: false };
   const running = REGISTERED.has(inst.status);
-  const schedulable = inst.healthStatus === 'Schedulable' && running;
+  // Not yet (assumed, see health-agent.ts): a fault shows on the node whether or not an agent watches it;
+  // `side.agent` is computed so the rule can be switched on once the fault tests run on agent-covered nodes.
+  const unseen = AGENT_GATES_FAULTS && inst.faultReason !== undefined && !side.agent && !RECOVERY.has(before.health);
+  const health = unseen ? before.health || 'Schedulable' : inst.healthStatus;
+  const schedulable = health === 'Schedulable' && running;
   // Labels: the user's own survive; what HyperPod manages is rewritten.
   const labels: Record<string, string> = { ...(current?.metadata.labels ?? {}) };
   for (const k of [...before.labels, DHC, FAULT_TYPE, FAULT_REASON]) delete labels[k];
@@ -107,13 +137,13 @@ function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, ver
     'topology.k8s.aws/zone-id': inst.availabilityZoneId,
     'topology.kubernetes.io/region': inst.availabilityZone.slice(0, -1),
     'topology.kubernetes.io/zone': inst.availabilityZone,
-    [COMPUTE]: 'HyperPod',
+    [COMPUTE]: 'hyperpod',
     'sagemaker.amazonaws.com/instance-group-name': inst.instanceGroupName,
-    [HEALTH]: inst.healthStatus,
+    [HEALTH]: health,
   });
   if (inst.deepHealthCheckStatus) labels[DHC] = inst.deepHealthCheckStatus;
-  if (inst.faultType) labels[FAULT_TYPE] = labelValue(inst.faultType);
-  if (inst.faultReason) labels[FAULT_REASON] = labelValue(inst.faultReason);
+  if (inst.faultType && !unseen) labels[FAULT_TYPE] = labelValue(inst.faultType);
+  if (inst.faultReason && !unseen) labels[FAULT_REASON] = labelValue(inst.faultReason);
 
   const groupTaints = inst.taints.map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect }));
   const managedTaints = new Set([...before.taints, HEALTH, ...groupTaints.map((t) => `${t.key}:${t.effect}`)]);
@@ -126,9 +156,9 @@ function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, ver
   const cordoned = !schedulable && (before.cordoned || !spec.unschedulable);
   if (!schedulable) spec.unschedulable = true;
   else if (before.cordoned) delete spec.unschedulable;
-  const record: SyncRecord = { health: inst.healthStatus, labels: Object.keys(inst.labels), taints: groupTaints.map((t) => `${t.key}:${t.effect}`), cordoned: !schedulable ? cordoned : false };
+  const record: SyncRecord = { health, labels: Object.keys(inst.labels), taints: groupTaints.map((t) => `${t.key}:${t.effect}`), cordoned: !schedulable ? cordoned : false };
 
-  const { capacity, allocatable } = nodeResources(inst.instanceType);
+  const { capacity, allocatable } = nodeResources(inst.instanceType, side.devices);
   const at = rfc3339(now);
   const oldConditions = ((current?.status as Any)?.conditions ?? []) as Any[];
   const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at, lastTransitionTime: at, reason, message });

@@ -104,7 +104,7 @@ function updateStatus(run: KarpenterRun, claim: KubeObject, hp: NonNullable<Retu
     const due = empty && after !== undefined && run.now - since >= after;
     conditions.push({ type: 'Consolidatable', status: due ? 'True' : 'False', reason: due ? 'Consolidatable' : empty ? 'ConsolidateAfterNotElapsed' : 'NotEmpty', message: '', lastTransitionTime: at });
   }
-  const { capacity, allocatable } = nodeResources(claim.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '');
+  const { capacity, allocatable } = nodeResources(claim.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '', 'all');
   const status: Any = {
     ...((claim.status ?? {}) as Any),
     conditions: keepConditionTimes(((claim.status as Any)?.conditions ?? []) as Any[], conditions),

@@ -66,7 +66,7 @@ function baseLabels(pool: KubeObject, group: AutoscalingGroupView, region: strin
     [NODEPOOL_LABEL]: pool.metadata.name!,
     [CAPACITY_TYPE_LABEL]: group.capacityType,
     [GROUP_LABEL]: group.name,
-    'sagemaker.amazonaws.com/compute-type': 'HyperPod',
+    'sagemaker.amazonaws.com/compute-type': 'hyperpod',
     'sagemaker.amazonaws.com/node-health-status': 'Schedulable',
     ...(group.zones.length === 1 ? { [ZONE_LABEL]: group.zones[0]! } : {}),
   };
@@ -104,7 +104,7 @@ export function candidateNode(name: string, labels: Record<string, string>, tain
     kind: 'Node',
     metadata: { name, labels },
     spec: taints.length ? { taints } : {},
-    status: { allocatable: nodeResources(instanceType).allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
+    status: { allocatable: nodeResources(instanceType, 'all').allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
   };
 }
 

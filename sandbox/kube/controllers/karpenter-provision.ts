@@ -72,7 +72,7 @@ function daemonSetOverhead(daemonSets: KubeObject[], node: KubeObject): KubeObje
 
 /** Smallest first: GPUs, then vCPUs, then memory (Karpenter launches the cheapest type that fits). */
 function size(instanceType: string): number[] {
-  const c = nodeResources(instanceType).capacity;
+  const c = nodeResources(instanceType, 'all').capacity;
   return [parseQuantity(c['nvidia.com/gpu'] ?? c['aws.amazon.com/neuron'] ?? '0'), parseQuantity(c.cpu), parseQuantity(c.memory)];
 }
 const bySize = (a: AutoscalingGroupView, b: AutoscalingGroupView) => {
@@ -84,7 +84,7 @@ const bySize = (a: AutoscalingGroupView, b: AutoscalingGroupView) => {
 function withinLimits(pool: KubeObject, used: Map<string, number>, instanceType: string): boolean {
   const limits = ((pool.spec as Any)?.limits ?? {}) as Record<string, string | number>;
   const next = new Map(used);
-  addResources(next, nodeResources(instanceType).capacity);
+  addResources(next, nodeResources(instanceType, 'all').capacity);
   return Object.entries(limits).every(([k, v]) => (next.get(k) ?? 0) <= parseQuantity(v) + 1e-9);
 }
 
@@ -106,7 +106,7 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
     if (claim.metadata.deletionTimestamp) continue;
     const pool = claim.metadata.labels?.[NODEPOOL_LABEL] ?? '';
     const type = claim.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '';
-    addResources((usedByPool.get(pool) ?? usedByPool.set(pool, new Map()).get(pool))!, nodeResources(type).capacity);
+    addResources((usedByPool.get(pool) ?? usedByPool.set(pool, new Map()).get(pool))!, nodeResources(type, 'all').capacity);
     const nodeName = (claim.status as Any)?.nodeName as string | undefined;
     const node = nodeName ? nodes.get(nodeName) : undefined;
     if (node) {
@@ -152,7 +152,7 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
       continue;
     }
     const claim = createClaim(run, chosen.pool, chosen.group, chosen.node, pod);
-    addResources((usedByPool.get(chosen.pool.metadata.name!) ?? usedByPool.set(chosen.pool.metadata.name!, new Map()).get(chosen.pool.metadata.name!))!, nodeResources(chosen.group.instanceType).capacity);
+    addResources((usedByPool.get(chosen.pool.metadata.name!) ?? usedByPool.set(chosen.pool.metadata.name!, new Map()).get(chosen.pool.metadata.name!))!, nodeResources(chosen.group.instanceType, 'all').capacity);
     slots.push({ claim: claim.metadata.name!, node: { ...chosen.node, metadata: { ...chosen.node.metadata, name: `nodeclaim-${claim.metadata.name}` } }, pods: [...chosen.overhead, pod] });
     nominated.add(claim.metadata.name!);
   }

@@ -98,7 +98,7 @@ function updateNodePool(run: KarpenterRun, pool: KubeObject, claims: KubeObject[
   else if (!run.classes.has(ref.name)) classProblem = `${NODECLASS_KIND} '${ref.name}' is not Ready`;
   const mine = claims.filter((c) => c.metadata.labels?.[NODEPOOL_LABEL] === pool.metadata.name);
   const resources = new Map<string, number>([['cpu', 0], ['memory', 0], ['nodes', 0], ['pods', 0], ['ephemeral-storage', 0]]);
-  for (const c of mine) addResources(resources, nodeResources(c.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '').capacity);
+  for (const c of mine) addResources(resources, nodeResources(c.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '', 'all').capacity);
   const conditions = [
     { type: 'ValidationSucceeded', status: 'True', reason: 'ValidationSucceeded', message: '' },
     classProblem ? { type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotReady', message: classProblem } : { type: 'NodeClassReady', status: 'True', reason: 'NodeClassReady', message: '' },

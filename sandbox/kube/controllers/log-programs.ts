@@ -1,5 +1,6 @@
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
+import { agentFlagError, isHealthAgentImage } from './health-agent.js';
 import { hfDownloadArgv, hfDownloadProgram } from './hf-download.js';
 import { inRange, periodic, PREFIX, type Program } from './program-lines.js';
 import { isRayJobSubmit, isRayStart, raySubmitProgram, rayNodeProgram } from './ray-programs.js';
@@ -27,6 +28,8 @@ import { unit, type Any } from './util.js';
  *   after `fail-after-seconds` (default 5) — restarts then back off into CrashLoopBackOff.
  * - `controller` (what EKS add-ons run, and images named `…/operator` or `…-controller`, such as
  *   quay.io/kuberay/operator): klog start-up lines, then a reconcile line every 30 s.
+ * - `bad-flag` (HyperPod's health-monitoring agent given a flag it does not know, health-agent.ts):
+ *   prints pflag's `unknown flag: --x` and exits 2 at once — the pod crash-loops, as a real one would.
  * - `oneshot`: one line, exits 0 after 2 s (the add-ons' init containers).
  * - `hf-download` (a command `hf download <repo> …`, whatever the image): the huggingface_hub CLI
  *   fetching from the Hub simulation into the container's volumes (hf-download.ts); it needs the
@@ -47,6 +50,7 @@ export function programKind(pod: KubeObject, container: Any): string {
   if (chosen) return chosen === 'sleep' ? 'command' : chosen;
   // What a container runs says more than its image's name (the download image may be an inference server's).
   if (hfDownloadArgv(container)) return 'hf-download';
+  if (isHealthAgentImage(container.image) && agentFlagError(container)) return 'bad-flag';
   if (isRayJobSubmit(container)) return 'ray-submit';
   if (isRayStart(container)) return 'ray';
   const recipe = trainingVariantOf(container);
@@ -82,6 +86,10 @@ export function programOf(pod: KubeObject, container: Any, run: number, cluster?
       return controller(seed, container);
     case 'hf-download':
       return hfDownloadProgram(cluster, pod, container, run);
+    case 'bad-flag': {
+      const error = agentFlagError(container) ?? 'unknown flag';
+      return { lines: (t0, from, until) => inRange([{ at: t0, text: error }, { at: t0, text: 'Usage of /node-problem-detector:' }], from, until), exitAfterMs: 500, exitCode: 2 };
+    }
     case 'oneshot':
       return { lines: (t0, from, until) => inRange([{ at: t0, text: `${container.name}: initialisation complete` }], from, until), exitAfterMs: 2000, exitCode: 0 };
     default:

@@ -1,10 +1,12 @@
 import { findInstanceType, type InstanceTypeInfo } from '../../catalog/instance-types.js';
+import type { DeviceKind } from './device-plugins.js';
 import { hexHash } from './util.js';
 
 /**
  * What a node of an instance type reports, as the EKS AMI's kubelet computes it: capacity (cpu,
- * memory the OS sees, pods from the ENI limits, the device plugins' GPUs / Neuron devices / EFA
- * interfaces) and allocatable after EKS's kube-reserved cpu and memory and the eviction threshold.
+ * memory the OS sees, pods from the ENI limits, the GPUs / Neuron devices / EFA interfaces of the
+ * device plugins registered on it — device-plugins.ts) and allocatable after EKS's kube-reserved cpu
+ * and memory and the eviction threshold.
  */
 
 /** The EKS AMI's eni-max-pods values for the accelerated types whose limits are not the size rule's. */
@@ -76,20 +78,25 @@ export interface NodeResources {
 
 const ROOT_VOLUME_KI = 104_845_292;
 
-export function nodeResources(instanceType: string): NodeResources {
+/**
+ * `devices`: the plugins registered on the node (a real node's extended resources), or `all` for
+ * what the instance type can offer once they are (Karpenter's model of a node it would launch).
+ */
+export function nodeResources(instanceType: string, devices: ReadonlySet<DeviceKind> | 'all'): NodeResources {
+  const has = (kind: DeviceKind) => devices === 'all' || devices.has(kind);
   const type = findInstanceType(instanceType) ?? findInstanceType('ml.m5.xlarge')!;
   const pods = maxPods(type);
   // The OS keeps ~5% of the nominal memory for the kernel and firmware.
   const memoryKi = Math.floor(type.memoryMiB * 1024 * 0.95);
   const extended: Record<string, string> = {};
-  if (type.gpus && type.gpus.manufacturer === 'NVIDIA') extended['nvidia.com/gpu'] = String(type.gpus.count);
-  if (type.accelerators && type.accelerators.manufacturer === 'AWS') {
+  if (has('nvidia') && type.gpus && type.gpus.manufacturer === 'NVIDIA') extended['nvidia.com/gpu'] = String(type.gpus.count);
+  if (has('neuron') && type.accelerators && type.accelerators.manufacturer === 'AWS') {
     const coresPerDevice = /Trainium2/.test(type.accelerators.name) ? 4 : 2;
     extended['aws.amazon.com/neuron'] = String(type.accelerators.count);
     extended['aws.amazon.com/neurondevice'] = String(type.accelerators.count);
     extended['aws.amazon.com/neuroncore'] = String(type.accelerators.count * coresPerDevice);
   }
-  if (type.efaSupported) extended['vpc.amazonaws.com/efa'] = String(type.maxEfaInterfaces);
+  if (has('efa') && type.efaSupported) extended['vpc.amazonaws.com/efa'] = String(type.maxEfaInterfaces);
   const capacity = {
     cpu: String(type.vcpus),
     'ephemeral-storage': `${ROOT_VOLUME_KI}Ki`,

@@ -1,6 +1,7 @@
 import type { AwsCatalog } from '../../cloud/aws/catalog.js';
 import { InputError } from '../../domain/errors.js';
 import { filterInstanceTypes, type InstanceTypeFilter } from '../../domain/instance-types.js';
+import { healthAgentRegionProblem } from '../../domain/features/node-agents.js';
 import {
   evaluatePreflight,
   managedEksClusterName,
@@ -90,9 +91,16 @@ export class PreflightService {
    * EKS cluster `<name>-eks`, which the managed cluster would need), the zone exists, the type is
    * offered there (and on spot, if asked), quotas suffice and the training plan covers the request.
    */
-  checkCreateCluster(req: CreateClusterRequest): Promise<QuotaCheckResult> {
+  async checkCreateCluster(req: CreateClusterRequest): Promise<QuotaCheckResult> {
+    const region = req.region ?? this.defaultRegion;
+    // Every cluster gets HyperPod's health-monitoring agent, whose image lives in a per-Region account
+    // of its chart: a Region without one is refused here, before any AWS call.
+    const noAgent = healthAgentRegionProblem(region);
+    if (noAgent) {
+      return { ok: false, quotas: [], problems: [{ field: 'region', code: 'UnsupportedRegion', message: noAgent, remedy: 'Create the cluster in one of those Regions.' }] };
+    }
     return this.check({
-      region: req.region ?? this.defaultRegion,
+      region,
       name: req.name,
       instanceType: req.instanceType,
       instanceCount: req.instanceCount,

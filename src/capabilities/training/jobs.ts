@@ -3,11 +3,13 @@ import { NotFoundError } from '../../domain/errors.js';
 import { KubeKindNotServed } from '../../domain/kube/errors.js';
 import { EVENT, type KubeEvent } from '../../domain/kube/event.js';
 import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../domain/kube/hyperpod-pytorch-job.js';
-import { POD } from '../../domain/kube/pod.js';
+import { NODE } from '../../domain/kube/node.js';
+import { POD, type KubePod } from '../../domain/kube/pod.js';
 import { RAY_CLUSTER } from '../../domain/kube/ray-cluster.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
 import type { TrainingJobList, TrainingJobView } from '../../domain/schemas/training.js';
 import { hasSubmitterPod, hyperpodJobView, hyperpodPodSelector, rayJobView, rayPodSelector, raySubmitterSelector } from '../../domain/training/job-view.js';
+import { pendingReason, unscheduledPods } from '../../domain/training/scheduling.js';
 
 /**
  * The training jobs of a cluster as live view models: read from Kubernetes on each request (never
@@ -85,13 +87,21 @@ async function eventsOf(kube: KubePort, namespace: string, names: ReadonlySet<st
     .map(eventView);
 }
 
-/** A found job's full view: ranks, conditions, recovery budget, events. */
+/** Why pods wait for a node, when some do: the nodes are read only then (what they advertise). */
+async function pendingOf(kube: KubePort, pods: readonly KubePod[], events: Awaited<ReturnType<typeof eventsOf>>): Promise<{ pending?: string }> {
+  if (unscheduledPods(pods).length === 0) return {};
+  const nodes = (await kube.list(NODE)).map((n) => ({ allocatable: n.status.allocatable }));
+  const pending = pendingReason({ pods, events, nodes });
+  return pending ? { pending } : {};
+}
+
+/** A found job's full view: ranks, conditions, recovery budget, events, and why pods wait for a node. */
 export async function jobDetail(kube: KubePort, found: FoundJob): Promise<TrainingJobView> {
   const namespace = found.job.metadata.namespace ?? 'default';
   if (found.kind === 'HyperPodPyTorchJob') {
     const pods = await kube.list(POD, { namespace, labelSelector: hyperpodPodSelector(found.job.metadata.name) });
     const events = await eventsOf(kube, namespace, new Set([found.job.metadata.name, ...pods.map((p) => p.metadata.name)]));
-    return { ...hyperpodJobView(found.job, pods), events };
+    return { ...hyperpodJobView(found.job, pods), events, ...(await pendingOf(kube, pods, events)) };
   }
   const clusterName = found.job.status.rayClusterName;
   const [rayPods, rayCluster, submitterPods] = await Promise.all([
@@ -102,7 +112,7 @@ export async function jobDetail(kube: KubePort, found: FoundJob): Promise<Traini
   const pods = [...rayPods, ...submitterPods];
   const names = new Set([found.job.metadata.name, ...(clusterName ? [clusterName] : []), ...pods.map((p) => p.metadata.name)]);
   const events = await eventsOf(kube, namespace, names);
-  return { ...rayJobView(found.job, pods, rayCluster), events };
+  return { ...rayJobView(found.job, pods, rayCluster), events, ...(await pendingOf(kube, pods, events)) };
 }
 
 /** Deletes the job (a RayJob's RayCluster goes with it: KubeRay owns it); false when it was already gone. */

@@ -152,7 +152,7 @@ const definitions: FeatureDefinition[] = [
     summary: 'Reports node faults to HyperPod, which replaces or reboots the node.',
     toggleable: false,
     needs: [],
-    installs: [{ kind: 'manifests', set: 'health-monitoring-agent', source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart (health-monitoring-agent)' }],
+    installs: [{ kind: 'manifests', set: 'health-monitoring-agent', source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart/charts/health-monitoring-agent @ 011ca92' }],
     identities: [],
   },
   {
@@ -161,7 +161,7 @@ const definitions: FeatureDefinition[] = [
     summary: 'Advertise GPUs, Neuron cores and EFA interfaces to the Kubernetes scheduler.',
     toggleable: false,
     needs: [],
-    installs: [{ kind: 'manifests', set: 'device-plugins', source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart (device plugins)' }],
+    installs: [{ kind: 'manifests', set: 'device-plugins', source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart @ 011ca92 (nvidia-device-plugin 0.16.1, neuron-device-plugin, aws-efa-k8s-device-plugin 0.5.20)' }],
     identities: [],
   },
   {

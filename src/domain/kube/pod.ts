@@ -10,7 +10,8 @@ export type ContainerState = { state: 'waiting' | 'running' | 'terminated' | 'un
 export type ContainerStatus = { name: string; ready: boolean; restartCount: number; current: ContainerState };
 
 export type KubePod = KubeResource & {
-  spec: Loose & { nodeName?: string; containers: string[]; initContainers: string[] };
+  /** `extendedAsks`: the extended resources (`nvidia.com/gpu`, `vpc.amazonaws.com/efa`, …) its containers ask for, summed. */
+  spec: Loose & { nodeName?: string; containers: string[]; initContainers: string[]; extendedAsks: Record<string, number> };
   status: Loose & { phase: string; reason?: string; message?: string; conditions: Condition[]; containerStatuses: ContainerStatus[] };
 };
 
@@ -24,6 +25,20 @@ function containerState(v: unknown): ContainerState {
   return { state: 'unknown' };
 }
 
+/** Extended resources (a domain-prefixed name) each container limits or requests, summed over the containers. */
+function extendedAsks(containers: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of list(containers).map(rec)) {
+    const r = rec(c.resources);
+    const asks = { ...rec(r.requests), ...rec(r.limits) };
+    for (const [k, v] of Object.entries(asks)) {
+      const n = Number(typeof v === 'string' || typeof v === 'number' ? v : NaN);
+      if (k.includes('/') && Number.isFinite(n) && n > 0) out[k] = (out[k] ?? 0) + n;
+    }
+  }
+  return out;
+}
+
 const names = (v: unknown) => list(v).map((c) => str(rec(c).name)).filter((n): n is string => n !== undefined);
 
 export function parsePod(raw: unknown): KubePod {
@@ -32,7 +47,7 @@ export function parsePod(raw: unknown): KubePod {
   const status = rec(base.status);
   return {
     ...base,
-    spec: { ...spec, nodeName: str(spec.nodeName), containers: names(spec.containers), initContainers: names(spec.initContainers) },
+    spec: { ...spec, nodeName: str(spec.nodeName), containers: names(spec.containers), initContainers: names(spec.initContainers), extendedAsks: extendedAsks(spec.containers) },
     status: {
       ...status,
       phase: str(status.phase) ?? 'Unknown',

@@ -229,6 +229,10 @@ export const TrainingJobViewSchema = z
     ranks: z.array(RankViewSchema).describe('The job\'s pods, by rank (list answers leave them empty; get_job fills them).'),
     conditions: z.array(ConditionSchema),
     events: z.array(JobEventSchema).optional().describe('Recent events of the job and its pods, newest first (get only).'),
+    pending: z
+      .string()
+      .optional()
+      .describe('Why pods of the job wait for a node, read from the cluster (get only): a GPU/EFA/Neuron resource no node advertises (its device plugin is not running), or the scheduler\'s reason.'),
     createdAt: z.string().optional(),
     startedAt: z.string().optional(),
     finishedAt: z.string().optional(),

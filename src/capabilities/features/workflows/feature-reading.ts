@@ -1,4 +1,9 @@
 import type { HyperPodCluster, KubePort } from '../../../cloud/ports.js';
+import { InputError } from '../../../domain/errors.js';
+import { DAEMON_SET, daemonSetCoverage, type KubeDaemonSet } from '../../../domain/kube/daemon-set.js';
+import { NODE } from '../../../domain/kube/node.js';
+import type { KubeObject } from '../../../domain/kube-object.js';
+import { INSTANCE_GROUP_LABEL } from '../../../domain/node-health.js';
 import { KARPENTER_OBJECT_NAME } from '../../../domain/autoscaling.js';
 import { featureManifests } from '../../../domain/cluster-dependencies.js';
 import { featureDefinition } from '../../../domain/features/registry.js';
@@ -71,13 +76,32 @@ async function readAddon(src: ReadSource, addonName: string): Promise<FeatureRea
 }
 
 async function readManifests(src: ReadSource, id: FeatureId, set: Parameters<typeof featureManifests>[0]): Promise<FeatureReading> {
-  const objects = featureManifests(set, src.facts.region);
+  let objects: KubeObject[];
+  try {
+    objects = featureManifests(set, src.facts.region);
+  } catch (err) {
+    if (err instanceof InputError) return { state: 'failed', health: err.problems[0]?.message ?? err.message, config: {} };
+    throw err;
+  }
   const kube = await src.kube();
   const present = await Promise.all(objects.map((o) => kube.current(o)));
   const missing = objects.filter((_, i) => !present[i]).map((o) => `${o.kind}/${o.metadata.name}`);
-  if (missing.length === 0) return { state: 'on', health: `${objects.length} objects present`, config: {} };
   if (missing.length === objects.length) return { state: 'off', health: `${featureDefinition(id).title} not installed`, config: {} };
-  return { state: 'failed', health: `missing ${missing.join(', ')}`, config: {} };
+  if (missing.length > 0) return { state: 'failed', health: `missing ${missing.join(', ')}`, config: {} };
+  const agents = present.filter((o) => o?.kind === 'DaemonSet').map((o) => DAEMON_SET.parse(o));
+  const idle = agents.length ? await idleDaemonSets(kube, agents) : [];
+  if (idle.length) return { state: 'failed', health: idle.join(' '), config: {} };
+  return { state: 'on', health: `${objects.length} objects present`, config: {} };
+}
+
+/**
+ * The node agents that run on none of the HyperPod nodes they are for (daemonSetCoverage), in words.
+ * HyperPod nodes are found by their instance-group label, not by the label the agents select on, so a
+ * selector that matches nothing shows.
+ */
+async function idleDaemonSets(kube: KubePort, agents: readonly KubeDaemonSet[]): Promise<string[]> {
+  const nodes = (await kube.list(NODE, { labelSelector: INSTANCE_GROUP_LABEL })).map((n) => ({ name: n.metadata.name, labels: n.metadata.labels }));
+  return agents.map((ds) => daemonSetCoverage(ds, nodes)).filter((h) => h.state === 'failed').map((h) => h.reason);
 }
 
 async function readTieredStorage(src: ReadSource): Promise<FeatureReading> {

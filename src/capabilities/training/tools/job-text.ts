@@ -53,6 +53,7 @@ export function jobText(job: TrainingJobView): string {
     `Health: ${job.health.state} (${job.health.code}) — ${job.health.reason}`,
     recoveryText(job),
   ];
+  if (job.pending) lines.push(`Waiting for nodes: ${job.pending}`);
   if (job.instanceGroup || job.storage) lines.push(`Placement: ${job.nodes} node(s)${job.instanceGroup ? ` on group ${job.instanceGroup}` : ''}${job.storage ? `, storage ${job.storage} at /data` : ''}; checkpoints ${job.paths.checkpoints}, outputs ${job.paths.outputs}`);
   if (job.mlflow) lines.push(`MLflow: run ${job.mlflow.runName} in experiment ${job.mlflow.experimentName} on ${job.mlflow.trackingServerArn}`);
   for (const r of job.ranks) lines.push(`- rank ${r.rank}${r.role === 'submitter' ? ' (submitter: the driver\'s output)' : ''} ${r.pod}: ${r.phase}${r.node ? ` on ${r.node}` : ''}${r.instanceId ? ` (${r.instanceId})` : ''}, ${r.restarts} container restart(s), ${r.health.state}${r.health.state === 'healthy' ? '' : ` — ${r.health.reason}`}`);

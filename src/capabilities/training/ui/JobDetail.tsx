@@ -142,6 +142,11 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
   if (!j) return <Box color="text-status-inactive">Loading job…</Box>;
   return (
     <SpaceBetween size="l">
+      {j.pending && (
+        <Alert type="warning" header="Pods are waiting for a node" data-testid="training-job-pending">
+          {j.pending}
+        </Alert>
+      )}
       <Container
         data-testid="training-job-detail"
         header={
