@@ -7,11 +7,13 @@ import {
   consolidateAfterMs,
   DISRUPTED_TAINT,
   LOGICAL_ID,
+  INSTANCE_TYPE_LABEL,
   NODEPOOL_LABEL,
   ZONE_LABEL,
   type KarpenterRun,
 } from './karpenter-model.js';
 import { nodeResources } from './node-shape.js';
+import { parseQuantity } from './quantity.js';
 import { isReady, isTerminal, keepConditionTimes, nodeNameOf, rfc3339, save, scaled, T, type Any } from './util.js';
 
 /**
@@ -76,6 +78,17 @@ export function runNodeClaims(run: KarpenterRun, claims: KubeObject[], nominated
   }
 }
 
+/**
+ * An extended resource the instance type has that the node does not advertise yet (its device plugin
+ * has not registered): Karpenter v1.6's initialization (pkg/controllers/nodeclaim/lifecycle/initialization.go)
+ * keeps such a NodeClaim not Initialized, and counts it by the capacity it will have.
+ */
+export function unregisteredResource(claim: KubeObject, node: KubeObject): string | undefined {
+  const expected = nodeResources(claim.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '', 'all').allocatable;
+  const advertised = ((node.status as Any)?.allocatable ?? {}) as Record<string, string>;
+  return Object.keys(expected).find((k) => k.includes('/') && parseQuantity(expected[k]!) > 0 && !(parseQuantity(advertised[k] ?? '0') > 0));
+}
+
 const isDaemonSetPod = (p: KubeObject) => (p.metadata.ownerReferences ?? []).some((r) => r.kind === 'DaemonSet' && r.controller);
 const conditionOf = (o: KubeObject, type: string): Any | undefined => (((o.status as Any)?.conditions ?? []) as Any[]).find((c) => c.type === type);
 const isConsolidatable = (claim: KubeObject) => conditionOf(claim, 'Consolidatable')?.status === 'True';
@@ -86,10 +99,13 @@ function updateStatus(run: KarpenterRun, claim: KubeObject, hp: NonNullable<Retu
   const launched = hp.instanceId !== undefined;
   const registered = node !== undefined;
   const ready = registered && isReady(node);
+  const unregistered = ready ? unregisteredResource(claim, node) : undefined;
   const conditions: Any[] = [
     cond('Launched', launched, 'Launching', hp.statusMessage ?? 'HyperPod is launching the instance'),
     cond('Registered', registered, 'NodeNotFound', 'Node not registered with cluster'),
-    cond('Initialized', ready, 'NodeNotReady', 'Node status is NotReady'),
+    unregistered
+      ? cond('Initialized', false, 'ResourceNotRegistered', `Resource "${unregistered}" was requested but not registered`)
+      : cond('Initialized', ready, 'NodeNotReady', 'Node status is NotReady'),
   ];
   const firstMissing = conditions.find((c) => c.status !== 'True');
   conditions.push(cond('Ready', !firstMissing, firstMissing?.reason ?? '', firstMissing?.message ?? ''));

@@ -2,6 +2,7 @@ import { autoscalerAddNode, type AutoscalingGroupView } from '../../services/sag
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
+import { unregisteredResource } from './karpenter-claims.js';
 import { nodeResources } from './node-shape.js';
 import { parseQuantity } from './quantity.js';
 import { filterNode, nodeAffinityMatches, requestsOf, untoleratedTaint } from './scheduler-filters.js';
@@ -110,7 +111,12 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
     const nodeName = (claim.status as Any)?.nodeName as string | undefined;
     const node = nodeName ? nodes.get(nodeName) : undefined;
     if (node) {
-      slots.push({ claim: claim.metadata.name!, node, pods: bound(node.metadata.name!) });
+      // A node whose device plugins have not registered yet counts by what it will advertise, as Karpenter
+      // counts a NodeClaim that is not Initialized: pods wait for it rather than launching another node.
+      const counted = unregisteredResource(claim, node)
+        ? { ...node, status: { ...(node.status as Any), allocatable: nodeResources(type, 'all').allocatable } }
+        : node;
+      slots.push({ claim: claim.metadata.name!, node: counted, pods: bound(node.metadata.name!) });
     } else {
       const candidate = candidateNode(`nodeclaim-${claim.metadata.name}`, claim.metadata.labels ?? {}, ((claim.spec as Any)?.taints ?? []) as Any[], type);
       slots.push({ claim: claim.metadata.name!, node: candidate, pods: daemonSetOverhead(daemonSets, candidate) });
