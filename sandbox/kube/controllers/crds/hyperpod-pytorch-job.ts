@@ -9,7 +9,8 @@ import type { Any } from '../util.js';
  * src/sagemaker/hyperpod/training/config/hyperpod_pytorch_job_unified_config.py · 011ca92 (a
  * pydantic model generated from the operator's CRD, which AWS does not publish). Its `int` is an
  * integer here (`metricThreshold: 2.5` is refused, the whole job with it), `str` a string, a field
- * without a default is required, a default is the CRD's `default`. Every class there forbids
+ * it does not make Optional is required, and a default other than None is the CRD's `default`
+ * (the generator writes them from the CRD's). Every class there forbids
  * unknown fields, so no level here preserves them: the API server prunes what is not declared,
  * as it prunes any structural schema. The pod templates are the real PodTemplateSpec, written out
  * from client-node's models (api/schema/embedded.ts). Where the model says a string (cleanPodPolicy,
