@@ -114,6 +114,19 @@ describe('HyperPodPyTorchJob: status view and recovery budget', () => {
     assert.equal(view.paths.checkpoints, '/data/checkpoints/llama');
     TrainingJobViewSchema.parse(view);
   });
+
+  it('reads the elastic target size from upstream\'s map of replica spec → replicas, a replica spec without a template too', () => {
+    const job = HYPERPOD_PYTORCH_JOB.parse({
+      apiVersion: 'sagemaker.amazonaws.com/v1',
+      kind: 'HyperPodPyTorchJob',
+      metadata: { name: 'grow', namespace: 'default' },
+      spec: { replicaSpecs: [{ name: 'pod', replicas: 2 }], elasticPolicy: { minReplicas: 1, maxReplicas: 4 } },
+      status: { conditions: [cond('Running')], elasticScalingStatus: { targetReplicas: { pod: 3 }, podsScaled: false } },
+    });
+    const view = hyperpodJobView(job, []);
+    assert.deepEqual(view.elastic, { minReplicas: 1, maxReplicas: 4, targetReplicas: 3 });
+    TrainingJobViewSchema.parse(view);
+  });
 });
 
 describe('RayJob and RayCluster: status views', () => {

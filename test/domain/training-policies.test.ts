@@ -63,6 +63,17 @@ describe('Log monitoring: presets over the metric line contract', () => {
     assert.deepEqual(rule({ stopPattern: '[' }), ['stopPattern']);
     assert.deepEqual(pathsOf(FaultToleranceSchema.safeParse({ logMonitoring: { hang: {} }, customRules: [{ name: 'JobHangingDetection', logPattern: 'x', expectedStartCutOffInSeconds: 5 }] })), ['customRules.0.name']);
   });
+
+  it('takes whole-number thresholds only, as the operator\'s CRD types metricThreshold (integer): a float is refused by field', () => {
+    const metric = { name: 'Loss', logPattern: '.*loss=([0-9.]+).*', operator: 'gt' };
+    assert.deepEqual(pathsOf(LogMonitoringRuleSchema.safeParse({ ...metric, metricThreshold: 2 })), []);
+    const float = LogMonitoringRuleSchema.safeParse({ ...metric, metricThreshold: 2.5 });
+    assert.deepEqual(pathsOf(float), ['metricThreshold']);
+    assert.match(float.error!.issues[0]!.message, /whole number/);
+    assert.deepEqual(pathsOf(FaultToleranceSchema.safeParse({ logMonitoring: { lowThroughput: { tokensPerSecondBelow: 1500.5 } } })), ['logMonitoring.lowThroughput.tokensPerSecondBelow']);
+    const rules = runPolicyManifest(FaultToleranceSchema.parse({ logMonitoring: { lowThroughput: { tokensPerSecondBelow: 1500 } } })).logMonitoringConfiguration as Any[];
+    assert.ok(Number.isInteger(rules[0].metricThreshold), 'the preset writes an integer metricThreshold');
+  });
 });
 
 describe('Elastic training: ranges and refusals', () => {
@@ -72,7 +83,7 @@ describe('Elastic training: ranges and refusals', () => {
     assert.deepEqual(pathsOf(ElasticSchema.safeParse({ minReplicas: 2, maxReplicas: 8, replicaDiscreteValues: [2, 16] })), ['replicaDiscreteValues']);
     const e = ElasticSchema.parse({ minReplicas: 2, maxReplicas: 8, replicaIncrementStep: 2 });
     assert.deepEqual([2, 3, 4, 8, 10].map((n) => elasticAllows(e, n)), [true, false, true, true, false]);
-    assert.deepEqual(pathsOf(SubmitTrainingJobRequestSchema.safeParse({ name: 'j', custom: { image: 'i:1', command: ['x'] }, instanceGroup: 'g', storage: 's', nodes: 9, elastic: { minReplicas: 1, maxReplicas: 4 } })), ['nodes']);
+    assert.deepEqual(pathsOf(SubmitTrainingJobRequestSchema.safeParse({ name: 'j', custom: { image: 'i:1', command: ['/data/code/train.py'] }, instanceGroup: 'g', storage: 's', nodes: 9, elastic: { minReplicas: 1, maxReplicas: 4 } })), ['nodes']);
   });
 
   const elastic = ElasticSchema.parse({ minReplicas: 1, maxReplicas: 4 });
@@ -112,7 +123,7 @@ describe('Elastic training: ranges and refusals', () => {
     assert.equal(spec.replicaSpecs[0].maxReplicas, 6);
     assert.ok(JSON.stringify(spec.replicaSpecs[0].template).includes('--nnodes=2:6'));
     const lf = SubmitTrainingJobRequestSchema.parse({ ...req, recipe: 'llama-factory-sft', params: { modelPath: '/data/models/m', dataset: 'd' } });
-    assert.throws(() => trainingManifest(lf, { claimName: 's', placement, capacityType: 'on-demand', tieredCheckpointing: false }), (e: unknown) => e instanceof PreconditionError && e.problems[0]?.path === 'elastic', 'a recipe that launches its own torchrun cannot resize');
+    assert.throws(() => trainingManifest(lf, { claimName: 's', placement, capacityType: 'on-demand', tieredCheckpointing: false }), (e: unknown) => e instanceof PreconditionError && e.problems[0]?.path === 'elastic', 'a framework that does not resume at another world size cannot be elastic');
   });
 });
 
@@ -132,7 +143,7 @@ describe('Training schemas: described for forms and OpenAPI, names Kubernetes ac
   });
 
   it('takes job names pods can carry and refuses secrets as literals', () => {
-    const r = (extra: Record<string, unknown>) => pathsOf(SubmitTrainingJobRequestSchema.safeParse({ name: 'ok-job', custom: { image: 'i:1', command: ['x'] }, instanceGroup: 'g', storage: 's', ...extra }));
+    const r = (extra: Record<string, unknown>) => pathsOf(SubmitTrainingJobRequestSchema.safeParse({ name: 'ok-job', custom: { image: 'i:1', command: ['/data/code/train.py'] }, instanceGroup: 'g', storage: 's', ...extra }));
     assert.deepEqual(r({}), []);
     assert.deepEqual(r({ name: 'Bad_Name' }), ['name']);
     assert.deepEqual(r({ name: 'a'.repeat(41) }), ['name']);

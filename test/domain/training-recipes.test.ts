@@ -117,13 +117,12 @@ describe('Recipes: each builder → a manifest its kind module reads back, on th
     });
   }
 
-  it('hands MLflow its tracking server ARN, experiment and run name; pytorch-script launches hyperpodrun with the node layout', () => {
+  it('hands MLflow its tracking server ARN, experiment and run name; the elastic agent\'s port is open (training-launch.test.ts runs the command)', () => {
     const arn = 'arn:aws:sagemaker:us-west-2:111122223333:mlflow-tracking-server/team';
     const m = trainingManifest(request('pytorch-script', { mlflow: { trackingServerArn: arn } }), facts(P5));
     const c = templates(m)[0]!.spec.containers[0];
     const env = Object.fromEntries(c.env.map((e: Any) => [e.name, e.value]));
     assert.deepEqual([env.MLFLOW_TRACKING_URI, env.MLFLOW_EXPERIMENT_NAME, env.MLFLOW_RUN_NAME], [arn, 'job-pytorch-script', 'job-pytorch-script']);
-    assert.ok(c.command.includes('hyperpodrun') && c.command.includes('--nnodes=2') && c.command.includes('--nproc-per-node=8') && c.command.includes('/data/code/train.py'));
     assert.deepEqual(c.ports, [{ name: 'elastic-agent', containerPort: 8080 }]);
   });
 
@@ -132,7 +131,7 @@ describe('Recipes: each builder → a manifest its kind module reads back, on th
     const env = Object.fromEntries(templates(m)[0]!.spec.containers[0].env.map((e: Any) => [e.name, e.value]));
     const config = JSON.parse(env.INSTANTSTART_TRAIN_CONFIG);
     assert.deepEqual([config.output_dir, config.report_to, config.finetuning_type, config.model_name_or_path], ['/data/outputs/job-llama-factory-sft', 'mlflow', 'lora', '/data/models/Qwen/Qwen2.5-0.5B-Instruct/main']);
-    assert.deepEqual([env.NNODES, env.NPROC_PER_NODE, env.FORCE_TORCHRUN], ['2', '8', '1']);
+    assert.deepEqual([env.FORCE_TORCHRUN, env.PYTORCH_CUDA_ALLOC_CONF], [undefined, 'expandable_segments:True'], 'hyperpodrun, not LLaMA-Factory\'s torchrun, starts the workers: its launcher\'s defaults come with the recipe');
   });
 
   it('refuses parameters outside the data contract, naming params.<field>', () => {
@@ -152,12 +151,26 @@ describe('Recipes: each builder → a manifest its kind module reads back, on th
     );
   });
 
-  it('runs a custom container as a HyperPodPyTorchJob with the same placement and contract', () => {
+  it('runs a custom container as a HyperPodPyTorchJob with the same placement and contract; a command starting hyperpodrun is kept', () => {
     const req = SubmitTrainingJobRequestSchema.parse({ name: 'mine', custom: { image: 'my/trainer:1', command: ['hyperpodrun', 'train.py'], env: [{ name: 'BATCH', value: '4' }] }, instanceGroup: 'gpu', storage: 'shared-s3' });
     const m = trainingManifest(req, facts(G6E));
     const c = templates(m)[0]!.spec.containers[0];
     assert.equal(c.image, 'my/trainer:1');
+    assert.deepEqual(c.command, ['hyperpodrun', 'train.py']);
     assert.ok(c.env.some((e: Any) => e.name === 'BATCH' && e.value === '4'));
     assert.equal(HYPERPOD_PYTORCH_JOB.parse(m).metadata.labels['instantstart.dev/recipe'], undefined);
+  });
+
+  it('a custom command that is neither a training script nor hyperpodrun is refused naming custom.command, unless launch is as-is', () => {
+    const custom = (command: string[], launch?: string) => SubmitTrainingJobRequestSchema.safeParse({ name: 'mine', custom: { image: 'my/trainer:1', command, ...(launch ? { launch } : {}) }, instanceGroup: 'gpu', storage: 'shared-s3' });
+    const torchrun = custom(['torchrun', '--nproc-per-node=8', '/data/code/train.py']);
+    assert.equal(torchrun.success, false);
+    assert.deepEqual(torchrun.error!.issues.map((i) => i.path.join('.')), ['custom.command']);
+    assert.match(torchrun.error!.issues[0]!.message, /torchrun, which has no HyperPod elastic agent/);
+    assert.match(custom(['bash', '/data/run.sh']).error!.issues[0]!.message, /set launch to as-is/);
+    const asIs = custom(['bash', '/data/run.sh'], 'as-is');
+    assert.ok(asIs.success);
+    assert.deepEqual(templates(trainingManifest(asIs.data, facts(G6E)))[0]!.spec.containers[0].command, ['bash', '/data/run.sh'], 'as-is runs as written');
+    assert.ok(custom(['/data/code/train.py']).success && custom(['/usr/bin/python3.12', '/data/code/train.py']).success);
   });
 });

@@ -90,6 +90,13 @@ describe('training jobs through REST and MCP on the sandbox', () => {
     assert.equal(badName.errors[0].path, 'name');
     assert.equal((await submit({ ...base, name: 'x', recipe: 'no-such' }, 400)).errors[0].path, 'recipe');
     assert.equal((await submit({ ...base, name: 'x', params: { script: '/etc/passwd' } }, 400)).errors[0].path, 'params.script');
+    // A real API server refuses the whole job for a float metricThreshold (the operator's CRD types it integer): refused here first, by field.
+    const lossRule = { name: 'LossSpike', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 2.5, operator: 'gt' };
+    const floaty = await submit({ ...base, name: 'floaty', faultTolerance: { customRules: [lossRule], logMonitoring: { lowThroughput: { tokensPerSecondBelow: 99.5 } } } }, 400);
+    assert.deepEqual(floaty.errors.map((e: { path: string }) => e.path).sort(), ['faultTolerance.customRules.0.metricThreshold', 'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow']);
+    assert.match(floaty.errors[0].message, /whole number/);
+    const torchrun = await submit({ name: 'x', custom: { image: 'my/trainer:1', command: ['torchrun', '--nproc-per-node=1', '/data/code/train.py'] }, instanceGroup: group, storage: 'shared-s3' }, 400);
+    assert.equal(torchrun.errors[0].path, 'custom.command');
     const ray = await submit({ name: 'rl', recipe: 'verl-rl', params: PARAMS['verl-rl'], instanceGroup: group, storage: 'shared-s3' }, 422);
     assert.equal(ray.errors[0].path, 'kuberay-operator');
     assert.match(ray.detail + ray.remedy, /PATCH \/api\/v1\/clusters\/train\/features/);

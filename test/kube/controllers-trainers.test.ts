@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { readLogs } from '../../sandbox/kube/controllers/logs.js';
 import { parseMetricLine } from '../../sandbox/kube/controllers/training-programs.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
+import { hyperpodrunCommand } from '../../src/domain/training/elastic-agent.js';
 import { get, node, pod, world } from './controllers-fixtures.js';
 
 const RECIPES: Record<string, { command: string[]; banner: RegExp }> = {
@@ -38,6 +39,25 @@ describe('controllers: the simulated trainers per recipe', () => {
       assert.equal(phase, 'Succeeded');
     });
   }
+
+  it('the frameworks\' entries started by hyperpodrun, as the recipes start them: the agent\'s line, then the framework\'s banner', () => {
+    const through = (module: string, args: string[]) => hyperpodrunCommand({ nnodes: '1', nprocPerNode: 8, entry: { module }, args, install: 'hyperpod-elastic-agent==1.1.3' });
+    const launched: Array<[string[], RegExp]> = [
+      [through('llamafactory.launcher', ['/tmp/train.yaml']), RECIPES.llamafactory!.banner],
+      [through('swift.cli.sft', ['--model', 'Qwen/Qwen2.5-7B-Instruct', '--train_type', 'full']), RECIPES.swift!.banner],
+      [through('swift.cli._megatron.rlhf', ['--rlhf_type', 'grpo']), RECIPES.megatron!.banner],
+      [['hyperpodrun', '--nnodes=1', '--nproc-per-node=8', 'train.py'], RECIPES.torchrun!.banner],
+    ];
+    for (const [command, banner] of launched) {
+      const { log, phase } = run(command);
+      assert.match(log.split('\n')[0]!, /^\[hyperpod-elastic-agent\] HyperPod elastic agent listening on :8080/, command.join(' '));
+      assert.match(log, banner);
+      assert.doesNotMatch(log, /run sh: `|Initializing \d+ distributed tasks/, 'no framework launcher of its own ran');
+      assert.equal(log.split('\n').map(parseMetricLine).filter(Boolean).length, 30);
+      assert.equal(phase, 'Succeeded');
+    }
+    assert.doesNotMatch(run(RECIPES.swift!.command).log, /hyperpod-elastic-agent/, 'swift started directly has no agent');
+  });
 
   it('crash-at-step ends the run with a traceback and the exit code; hang-at-step stops printing and keeps running', () => {
     const crashed = run(RECIPES.torchrun!.command, { 'sandbox.instantstart.dev/crash-at-step': '4', 'sandbox.instantstart.dev/exit-code': '3' });

@@ -137,6 +137,30 @@ describe('controllers: the HyperPod training operator', () => {
     assert.ok(eventsFor(w, 'slow').some((e) => e.type === 'Warning' && e.reason === 'LogStateSlow_Throughput'));
   });
 
+  it('a rank started without hyperpodrun has no elastic agent: its hang goes unnoticed, and its crash replaces every pod (PodFailed, a full job restart)', () => {
+    const w = trainingWorld();
+    const torchrun = ['torchrun', '--nnodes=2', '--nproc-per-node=8', '/workspace/train.py'];
+    const rule = { name: 'JobHangingDetection', logPattern: '.*loss=([0-9.]+).*', expectedRecurringFrequencyInSeconds: 10 };
+    const annotations = { 'sandbox.instantstart.dev/hang-at-step': '2', 'sandbox.instantstart.dev/hang-rank': '1', 'sandbox.instantstart.dev/steps': '20' };
+    w.cluster.objects.create(w.jobType, hyperPodJob('unwatched', { command: torchrun, annotations, runPolicy: { ...BUDGET, logMonitoringConfiguration: [rule] } }));
+    w.cluster.objects.create(w.jobType, hyperPodJob('watched', { annotations, runPolicy: { ...BUDGET, logMonitoringConfiguration: [rule] } }));
+    until(w, () => jobOf(w, 'watched').status?.restartCount === 1);
+    w.advance(120, 2);
+    const unwatched = jobOf(w, 'unwatched');
+    assert.deepEqual([unwatched.status.restartCount, conditionOf(unwatched, 'Running').status, conditionOf(unwatched, 'Completed')], [0, 'True', undefined], 'hung for minutes, never detected');
+    assert.equal(eventsFor(w, 'unwatched').filter((e) => e.type === 'Warning').length, 0);
+
+    w.cluster.objects.create(w.jobType, hyperPodJob('crashes', { command: torchrun, annotations: { 'sandbox.instantstart.dev/crash-at-step': '2', 'sandbox.instantstart.dev/crash-rank': '1', 'sandbox.instantstart.dev/crash-runs': '1' }, runPolicy: BUDGET }));
+    until(w, () => conditionOf(jobOf(w, 'crashes'), 'Running')?.status === 'True');
+    const firstUid = jobPods(w, 'crashes')[0].metadata.uid;
+    until(w, () => jobOf(w, 'crashes').status.restartCount === 1);
+    const job = jobOf(w, 'crashes');
+    assert.equal(job.status.latestFaultyPodInstanceList.restartType, 'JLR');
+    assert.equal(conditionOf(job, 'Running').reason, 'PodFailed');
+    assert.ok(eventsFor(w, 'crashes').some((e) => e.reason === 'PodFailed' && /runs no HyperPod elastic agent \(hyperpodrun\)/.test(e.message)));
+    until(w, () => jobPods(w, 'crashes').length === 2 && jobPods(w, 'crashes')[0].metadata.uid !== firstUid);
+  });
+
   it('a node fault restarts the whole job on healthy nodes: NodeFault, then Running once remediated', () => {
     const w = trainingWorld(3);
     w.cluster.objects.create(w.jobType, hyperPodJob('moved', { annotations: { 'sandbox.instantstart.dev/steps': '100' }, runPolicy: BUDGET }));

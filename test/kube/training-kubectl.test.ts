@@ -66,6 +66,27 @@ describe('training in a sandbox cluster, seen with kubectl', () => {
     assert.equal(log.split('\n').filter((l) => /step=\d+ loss=[\d.]+ tokens\/s=[\d.]+ lr=/.test(l)).length, 5);
   });
 
+  it('the API server holds a HyperPodPyTorchJob to upstream\'s types: a float metricThreshold refuses the whole job (422), unknown fields are refused under kubectl\'s strict validation and pruned without it', async () => {
+    const rule = { name: 'Loss', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 2.5, operator: 'gt' };
+    const refused = await k.kubectl(['apply', '-f', '-'], { input: stringify(hyperPodJob('floaty', { runPolicy: { logMonitoringConfiguration: [rule] } })), allowFailure: true });
+    assert.notEqual(refused.code, 0);
+    assert.match(
+      refused.stderr,
+      /The HyperPodPyTorchJob "floaty" is invalid: spec\.runPolicy\.logMonitoringConfiguration\[0\]\.metricThreshold: Invalid value: "number": spec\.runPolicy\.logMonitoringConfiguration\[0\]\.metricThreshold in body must be of type integer: "number"/,
+    );
+    assert.equal(peek('floaty').metadata, undefined, 'nothing was created');
+
+    const typo = hyperPodJob('typo', { runPolicy: { jobMaxRetryCount: 3, retryBudget: 9 } });
+    (typo.spec as any).elasticPolicy = { minReplicas: 1, maxReplicas: 2, minNodes: 1 };
+    const strict = await k.kubectl(['apply', '-f', '-'], { input: stringify(typo), allowFailure: true });
+    assert.notEqual(strict.code, 0);
+    assert.match(strict.stderr, /unknown field "spec\.(runPolicy\.retryBudget|elasticPolicy\.minNodes)"/);
+    await k.kubectl(['apply', '--validate=false', '-f', '-'], { input: stringify(typo) });
+    const stored = (await job('typo')).spec;
+    assert.deepEqual([stored.runPolicy.jobMaxRetryCount, stored.runPolicy.retryBudget, stored.elasticPolicy], [3, undefined, { minReplicas: 1, maxReplicas: 2 }]);
+    await k.kubectl(['delete', 'hyperpodpytorchjob', 'typo']);
+  });
+
   it('a crashing rank is restarted in place, then the whole job, until maxFullJobRestarts is spent: Failed, naming it', async () => {
     await apply(hyperPodJob('crashy', { annotations: { 'sandbox.instantstart.dev/crash-at-step': '2', 'sandbox.instantstart.dev/crash-rank': '1' }, runPolicy: BUDGET }));
     await until(async () => peek('crashy').status?.restartCount === 1, 'a process-level restart', 5);

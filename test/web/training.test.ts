@@ -142,7 +142,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('refuses elastic for a recipe that launches its own torchrun under the Elastic field, runs a custom container, and creates a tracking server from its form', async () => {
+  it('refuses elastic for a recipe whose framework cannot resize under the Elastic field, runs a custom container through hyperpodrun (torchrun refused by field), and creates a tracking server from its form', async () => {
     await page.locator('[data-testid="training-submit-open"]').click();
     await page.locator('[data-testid="training-recipe-llama-factory-sft"]').click();
     await page.locator('[data-testid="training-param-modelPath"] input').fill('/data/models/Qwen/Qwen2.5-0.5B-Instruct/main');
@@ -170,7 +170,13 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.locator('[data-testid="training-submit"]').click();
     await page.locator('[data-testid="training-custom-command"]', { hasText: 'is required' }).waitFor();
     await page.locator('[data-testid="training-custom-image"] input').fill('public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gpu-py312-cu129-ubuntu22.04-ec2');
-    await page.locator('[data-testid="training-custom-command"] textarea').fill('hyperpodrun\n--nnodes=1\n--nproc-per-node=1\n/data/code/train.py');
+    // The image must bring the elastic agent; the script is started through hyperpodrun (the default launch).
+    assert.match(await page.locator('[data-testid="training-custom-image"]').innerText(), /must contain the HyperPod elastic agent/i);
+    assert.match(await page.locator('[data-testid="training-custom-launch"]').innerText(), /Through hyperpodrun/);
+    await page.locator('[data-testid="training-custom-command"] textarea').fill('torchrun\n--nproc-per-node=1\n/data/code/train.py');
+    await page.locator('[data-testid="training-submit"]').click();
+    await page.locator('[data-testid="training-custom-command"]', { hasText: 'torchrun, which has no HyperPod elastic agent' }).waitFor();
+    await page.locator('[data-testid="training-custom-command"] textarea').fill('/data/code/train.py\n--epochs\n1');
     await page.locator('[data-testid="training-submit"]').click();
     await page.locator('[data-testid="training-submit-modal"]').waitFor({ state: 'detached' });
     await row('ui-custom').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });

@@ -15,7 +15,8 @@ import { unit, type Any } from './util.js';
  *
  * - `training` and its variants `torchrun`, `llamafactory`, `swift`, `megatron`, `verl`
  *   (training-programs.ts): chosen by a command that runs `torchrun`/`hyperpodrun`,
- *   `llamafactory-cli train`, `swift sft`, `megatron rlhf|sft|pt` or `verl.trainer.main_ppo`, or by
+ *   `llamafactory-cli train`, `swift sft`, `megatron rlhf|sft|pt` or `verl.trainer.main_ppo` (or
+ *   the frameworks' entries started by hyperpodrun, as the recipes start them), or by
  *   an image with pytorch, training, nemo, megatron, torchrun, deepspeed: start-up lines (NCCL, an
  *   "Experiment configuration" banner), then every `step-seconds` (default 10) a metrics line with
  *   `step=N loss=… tokens/s=… lr=…`, the loss falling; after `steps` steps (default 100) it saves a

@@ -4,7 +4,7 @@ import type { KubeObject, ResourceType } from '../types.js';
 import { recordEvent, type EventType } from './events.js';
 import { injectFault } from './injected-faults.js';
 import { evaluateRules, rulesOf, type Verdict } from './training-log-rules.js';
-import { COUNTED, MASTER_PORT, plannedPods, trainingContainer, trainingPod, trainingStatus, type PlannedPod } from './training-pods.js';
+import { COUNTED, MASTER_PORT, plannedPods, runsElasticAgent, trainingContainer, trainingPod, trainingStatus, type PlannedPod } from './training-pods.js';
 import { budgetOf, counted, decide, restartStatusAt } from './training-recovery.js';
 import { byController, isReady, isTerminal, nodeNameOf, ownedBy, podPhase, removeIfPresent, rfc3339, save, T, type Any } from './util.js';
 
@@ -18,7 +18,11 @@ import { byController, isReady, isTerminal, nodeNameOf, ownedBy, podPhase, remov
  * Faults: a rank's training container exiting non-zero (`ProcessFault`), a log rule finding a rank
  * HANGING (`LogStateHanging_<rule>`: its process is stopped and restarted), a pod on an unhealthy
  * node (`NodeFault`, the node labelled UnschedulablePendingReboot/Replacement, NotReady or gone) or a
- * failed pod (`PodFailed`). Each pass that finds faults spends one restart of the budget
+ * failed pod (`PodFailed`). The first two need the HyperPod elastic agent in the rank: it runs the
+ * training processes, restarts them and reads their logs. A rank whose container does not start
+ * `hyperpodrun` (training-pods.ts, runsElasticAgent) is never judged by the log rules (a hang goes
+ * unnoticed), and its crash is a failed pod (`PodFailed`), which only a full job restart replaces.
+ * Each pass that finds faults spends one restart of the budget
  * (training-recovery.ts): a process-level restart (the container restarts in place), a full job
  * restart (every pod recreated), or — the budget spent — Failed, naming the budget. Running goes
  * False with the fault's reason until every rank runs again (`The fault of reason X was remediated
@@ -94,7 +98,8 @@ function reconcile(pass: Pass, owned: KubeObject[], nodeNamed: (name: string) =>
     for (const p of planned) {
       const pod = byName.get(p.name);
       const container = pod && trainingContainer(pod);
-      if (!pod || !container || podPhase(pod) !== 'Running') continue;
+      // The agent reads the processes' output; without it no rule is ever evaluated.
+      if (!pod || !container || podPhase(pod) !== 'Running' || !runsElasticAgent(container)) continue;
       const verdicts = evaluateRules(cluster, pod, container, trainingStatus(pod), rules, now);
       const hang = verdicts.find((v) => v.state === 'HANGING');
       if (hang) faults.push({ pod, rank: p.rank, kind: 'hang', reason: hang.reason, message: `rule ${hang.rule} evaluated HANGING on rank ${p.rank} (pod ${p.name}): ${hang.message}` });
@@ -158,7 +163,8 @@ function faultsOf(pass: Pass, planned: PlannedPod[], byName: Map<string, KubeObj
       faults.push({ pod, rank: p.rank, kind: 'pod', reason: 'PodFailed', message: `rank ${p.rank} (pod ${p.name}) failed: ${why}` });
     } else if (Number(cs?.restartCount ?? 0) > Number(pod.metadata.annotations?.[COUNTED] ?? 0)) {
       const code = cs?.lastState?.terminated?.exitCode ?? cs?.state?.terminated?.exitCode;
-      faults.push({ pod, rank: p.rank, kind: 'process', reason: 'ProcessFault', message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}` });
+      if (runsElasticAgent(trainingContainer(pod))) faults.push({ pod, rank: p.rank, kind: 'process', reason: 'ProcessFault', message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}` });
+      else faults.push({ pod, rank: p.rank, kind: 'pod', reason: 'PodFailed', message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}; it runs no HyperPod elastic agent (hyperpodrun), so its processes cannot be restarted in place` });
     }
   }
   return faults;

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../types.js';
 import { podFromTemplate } from './pod-template.js';
-import { PREFIX } from './program-lines.js';
+import { commandLine, PREFIX } from './program-lines.js';
 import { type Any } from './util.js';
 
 /**
@@ -10,7 +10,8 @@ import { type Any } from './util.js';
  * environment in every container (MASTER_ADDR/MASTER_PORT of rank 0, WORLD_SIZE in pods, NODE_RANK
  * — the pod's index counted across the replicaSpecs in order —, JOB_NAME). They run with
  * restartPolicy OnFailure: a crashed rank restarts in place (the process-level restart the operator
- * counts) and a finished one stays finished.
+ * counts, standing in for the elastic agent restarting its processes) and a finished one stays
+ * finished. Without the agent in the rank, the operator replaces all pods instead (training-operator.ts).
  */
 
 export const HPJOB = 'HPJob';
@@ -63,4 +64,13 @@ export const trainingStatus = (pod: KubeObject): Any | undefined => {
   const name = trainingContainer(pod)?.name;
   return (((pod.status as Any | undefined)?.containerStatuses ?? []) as Any[]).find((c) => c.name === name);
 };
+/**
+ * Whether a training container starts its workers through the HyperPod elastic agent: its command
+ * line runs `hyperpodrun` (directly, or a shell script that execs it). Only then does the operator
+ * get process-level restarts and log monitoring — the agent runs the processes and reads their
+ * output. The sandbox sees the command line only: an image whose entrypoint starts hyperpodrun
+ * unseen counts as without the agent (assumed).
+ */
+export const runsElasticAgent = (container: Any | undefined): boolean => !!container && /(^|[\s/])hyperpodrun(\s|$)/.test(commandLine(container));
+
 export const rankOf = (pod: KubeObject, planned: PlannedPod[]) => planned.find((p) => p.name === pod.metadata.name)?.rank ?? -1;

@@ -1,7 +1,8 @@
 import type { KubeObject } from '../types.js';
 import { injectedFaults } from './injected-faults.js';
 import { annotationNumber, commandLine, inRange, literalEnv, periodic, PREFIX, type Line, type Program } from './program-lines.js';
-import { RECIPES, textAt, type Recipe, type Text, type TrainingRun } from './training-recipes.js';
+import { agentLine, RECIPES, textAt, type Recipe, type Text, type TrainingRun } from './training-recipes.js';
+import { runsElasticAgent } from './training-pods.js';
 import { unit, type Any } from './util.js';
 
 /**
@@ -11,7 +12,9 @@ import { unit, type Any } from './util.js';
  * The variant is the pod annotation `sandbox.instantstart.dev/program` (`torchrun`, `llamafactory`,
  * `swift`, `megatron`, `verl`; `training` picks by command), else the container's command:
  * `torchrun`/`hyperpodrun`, `llamafactory-cli train`, `swift sft`, `megatron rlhf|sft|pt`,
- * `python3 -m verl.trainer.main_ppo`.
+ * `python3 -m verl.trainer.main_ppo` — or the frameworks' entries started by hyperpodrun, as the
+ * recipes start them (`llamafactory.launcher`, `swift.cli.sft`, `swift.cli._megatron.rlhf`). Started
+ * through hyperpodrun, a trainer's log opens with the HyperPod elastic agent's line.
  *
  * Scenarios, from pod annotations (a rank is the pod's `NODE_RANK`, what the training operator
  * injects; without `…-rank` every rank plays it): `crash-at-step` (exit `exit-code`, 1, at that step;
@@ -37,9 +40,9 @@ export function parseMetricLine(text: string): { step: number; loss: number; tok
 export function trainingVariantOf(container: Any): Exclude<TrainingVariant, 'training'> | undefined {
   const line = commandLine(container);
   if (/verl\.trainer\.main_ppo/.test(line)) return 'verl';
-  if (/\bllamafactory-cli\s+train\b/.test(line)) return 'llamafactory';
-  if (/\bswift\s+sft\b/.test(line)) return 'swift';
-  if (/\bmegatron\s+(rlhf|sft|pt)\b/.test(line)) return 'megatron';
+  if (/\bllamafactory-cli\s+train\b|\bllamafactory[./]launcher\b/.test(line)) return 'llamafactory';
+  if (/\bswift\s+sft\b|\bswift[./]cli[./]sft\b/.test(line)) return 'swift';
+  if (/\bmegatron\s+(rlhf|sft|pt)\b|\bswift[./]cli[./]_megatron[./](rlhf|sft|pt)\b/.test(line)) return 'megatron';
   if (/(^|[\s/])(torchrun|hyperpodrun)(\s|$)|torch\.distributed\.(run|launch)/.test(line)) return 'torchrun';
   return undefined;
 }
@@ -90,7 +93,7 @@ export function trainingProgram(pod: KubeObject, container: Any, run: number, va
   return {
     lines(t0, from, until) {
       const before = (l: Line) => l.at <= t0 + printedUntil;
-      const preamble = [...recipe.preamble(ctx), ...mlflowLines(container, recipe)].map((l) => ({ at: t0 + l.offset, text: textAt(l.text, t0 + l.offset) }));
+      const preamble = [...(ctx.agent ? [agentLine(ctx)] : []), ...recipe.preamble(ctx), ...mlflowLines(container, recipe)].map((l) => ({ at: t0 + l.offset, text: textAt(l.text, t0 + l.offset) }));
       const firstStep = t0 + recipe.warmupMs;
       const stepLines = periodic(firstStep, from, Math.min(until, t0 + printedUntil), period, 1, lastStep, (i) => recipe.step(i, metrics(i), ctx, firstStep + i * period));
       const at = end ? t0 + end.atMs : 0;
@@ -176,6 +179,7 @@ function trainingRun(pod: KubeObject, container: Any, run: number, steps: number
     masterAddr: literalEnv(container, 'MASTER_ADDR') ?? 'localhost',
     masterPort: literalEnv(container, 'MASTER_PORT') ?? '29500',
     command: commandLine(container),
+    agent: runsElasticAgent(container),
     image: String(container.image ?? ''),
   };
 }

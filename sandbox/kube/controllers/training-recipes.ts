@@ -37,6 +37,8 @@ export interface TrainingRun {
   masterAddr: string;
   masterPort: string;
   command: string;
+  /** Started through the HyperPod elastic agent (hyperpodrun) rather than a framework's own torchrun. */
+  agent: boolean;
   image: string;
 }
 
@@ -161,20 +163,20 @@ const generic: Recipe = {
   crash: () => ['Traceback (most recent call last):', '  File "/workspace/train.py", line 214, in <module>', 'RuntimeError: CUDA error: an illegal memory access was encountered'],
 };
 
+/** The HyperPod elastic agent's first line, before the trainer it starts prints anything (training-programs.ts). */
+export const agentLine = (run: TrainingRun): { offset: number; text: Text } => ({
+  offset: 0,
+  text: `[hyperpod-elastic-agent] HyperPod elastic agent listening on :8080 (job ${run.jobName}, node rank ${run.rank}, restart ${run.run})`,
+});
+
 const torchrun: Recipe = {
   warmupMs: 8000,
   tokensPerGpu: 11_000,
   lr: cosine(3e-4),
   preamble: (run) => {
     const ranks = range(firstRank(run), run.nproc);
-    const hyperpod = /hyperpodrun/.test(run.command);
     return [
-      {
-        offset: 0,
-        text: hyperpod
-          ? `[hyperpod-elastic-agent] HyperPod elastic agent listening on :8080 (job ${run.jobName}, node rank ${run.rank}, restart ${run.run})`
-          : logged('W', run, 'torch/distributed/run.py:793', 'Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded'),
-      },
+      ...(run.agent ? [] : [{ offset: 0, text: logged('W', run, 'torch/distributed/run.py:793', 'Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded') }]),
       { offset: 300, text: logged('I', run, 'torch/distributed/launcher/api.py:194', `Starting elastic_operator with launch configs: entrypoint: ${scriptOf(run)}, min_nodes: ${run.pods}, max_nodes: ${run.pods}, nproc_per_node: ${run.nproc}, rdzv_backend: c10d, rdzv_endpoint: ${run.masterAddr}:${run.masterPort}`) },
       {
         offset: 1000,
@@ -201,7 +203,8 @@ const llamafactory: Recipe = {
   preamble: (run) => {
     const info = (where: string, text: string): Text => (at) => `[INFO|${clockText(at)}] ${where} ${text}`;
     return [
-      { offset: 0, text: info('llamafactory.cli:143', `>> Initializing ${run.nproc} distributed tasks at: ${run.masterAddr}:${run.masterPort}`) },
+      // llamafactory-cli's own launcher says so before it starts torchrun; hyperpodrun starts the entry directly.
+      ...(run.agent ? [] : [{ offset: 0, text: info('llamafactory.cli:143', `>> Initializing ${run.nproc} distributed tasks at: ${run.masterAddr}:${run.masterPort}`) }]),
       { offset: 800, text: info('llamafactory.hparams.parser:406', `>> Process rank: ${firstRank(run)}, world size: ${run.worldSize}, device: cuda:0, distributed training: True, compute dtype: torch.bfloat16`) },
       ...ncclLines(run, 1500),
       { offset: 5000, text: info('llamafactory.data.loader:143', `>> Loading dataset ${datasetOf(run)}...`) },
@@ -228,7 +231,8 @@ const swift: Recipe = {
   tokensPerGpu: 3_500,
   lr: cosine(1e-4),
   preamble: (run) => [
-    { offset: 0, text: torchrunLine(run, '/usr/local/lib/python3.11/site-packages/swift/cli/sft.py') },
+    // Swift's launcher prints the torchrun it starts; hyperpodrun starts the entry directly.
+    ...(run.agent ? [] : [{ offset: 0, text: torchrunLine(run, '/usr/local/lib/python3.11/site-packages/swift/cli/sft.py') }]),
     { offset: 1000, text: (at) => `[INFO:swift] Start time of running main: ${clockText(at)}` },
     ...ncclLines(run, 1500),
     { offset: 5500, text: swiftLine(run) },
@@ -251,7 +255,7 @@ const megatron: Recipe = {
     const rlhf = flag(run, /--rlhf_type[= ]+(\w+)/, 'dpo');
     const tp = Math.min(run.nproc, 8);
     return [
-      { offset: 0, text: torchrunLine(run, '/usr/local/lib/python3.11/site-packages/swift/cli/_megatron/rlhf.py') },
+      ...(run.agent ? [] : [{ offset: 0, text: torchrunLine(run, '/usr/local/lib/python3.11/site-packages/swift/cli/_megatron/rlhf.py') }]),
       ...ncclLines(run, 1000),
       { offset: 5000, text: '> initializing torch distributed ...' },
       { offset: 5200, text: `> initialized tensor model parallel with size ${tp}` },

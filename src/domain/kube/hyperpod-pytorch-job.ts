@@ -36,6 +36,7 @@ export type KubeHyperPodPyTorchJob = KubeResource & {
     restartCount: number;
     restartStatus?: { currentEvalPeriod?: string; fullJobRestartCount: number; restartCount: number };
     latestFaultyPodInstanceList?: { restartType?: string; faultyInstanceIdList: string[]; faultyPodList: string[]; faultyRankList: number[] };
+    /** `targetReplicas` is per replica spec upstream (a map); here their sum, the job's target size. */
     elasticScalingStatus?: Loose & { targetReplicas?: number };
     startTime?: string;
     completionTime?: string;
@@ -45,6 +46,15 @@ export type KubeHyperPodPyTorchJob = KubeResource & {
 const strs = (v: unknown) => list(v).filter((x): x is string => typeof x === 'string');
 /** Ranks as numbers whether the operator lists them as numbers or numeric strings. */
 const ints = (v: unknown) => list(v).map((x) => (typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x)).filter((x): x is number => typeof x === 'number' && Number.isInteger(x));
+/**
+ * The size the operator scales to: upstream a map of replica spec → replicas (the HyperPod CLI's
+ * model of the CRD, ElasticScalingStatus.targetReplicas: Dict[str, int]), summed; a bare number is taken as it is.
+ */
+function targetSize(v: unknown): number | undefined {
+  if (num(v) !== undefined) return num(v);
+  const counts = Object.values(rec(v)).map(num).filter((n): n is number => n !== undefined);
+  return counts.length ? counts.reduce((a, b) => a + b, 0) : undefined;
+}
 /** The window as reported: a time, or a number (kept as its text); its shape is not documented. */
 const evalPeriod = (v: unknown): string | undefined => time(v) ?? (num(v) !== undefined ? String(num(v)) : undefined);
 const defined = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -93,7 +103,7 @@ export function parseHyperPodPyTorchJob(raw: unknown): KubeHyperPodPyTorchJob {
       ...(Object.keys(fault).length
         ? { latestFaultyPodInstanceList: { ...(str(fault.restartType) ? { restartType: str(fault.restartType) } : {}), faultyInstanceIdList: strs(fault.faultyInstanceIdList), faultyPodList: strs(fault.faultyPodList), faultyRankList: ints(fault.faultyRankList) } }
         : {}),
-      ...(Object.keys(scaling).length ? { elasticScalingStatus: { ...scaling, targetReplicas: num(scaling.targetReplicas) } } : {}),
+      ...(Object.keys(scaling).length ? { elasticScalingStatus: { ...scaling, targetReplicas: targetSize(scaling.targetReplicas) } } : {}),
       ...(time(status.startTime) ? { startTime: time(status.startTime) } : {}),
       ...(time(status.completionTime) ? { completionTime: time(status.completionTime) } : {}),
     },

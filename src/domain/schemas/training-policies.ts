@@ -35,7 +35,11 @@ export const LogMonitoringRuleSchema = z
     logPattern: LogRegexSchema.describe('Regular expression a log line must match. For a metric rule it has exactly one capture group: the number compared with metricThreshold.'),
     expectedStartCutOffInSeconds: seconds('HANGING when no line has matched this long after the job started.').optional(),
     expectedRecurringFrequencyInSeconds: seconds('HANGING when matching lines stop for longer than this.').optional(),
-    metricThreshold: z.number().finite().optional().describe('The value the captured number is compared with; the comparison being true evaluates to SLOW.'),
+    metricThreshold: z
+      .number()
+      .int('must be a whole number: the training operator\'s CRD types metricThreshold as an integer, and a real API server refuses the whole job otherwise')
+      .optional()
+      .describe('The whole number the captured value is compared with (an integer in the operator\'s CRD); the comparison being true evaluates to SLOW.'),
     operator: LogRuleOperatorSchema.optional(),
     metricEvaluationDataPoints: z.number().int().min(1).max(1000).optional().describe('Consecutive SLOW evaluations before the job is marked SLOW (default 1).'),
     stopPattern: LogRegexSchema.optional().describe('Regular expression that ends the rule when a line matches it (e.g. the end of training), so a finished job is not taken for a hung one.'),
@@ -78,7 +82,11 @@ export const LogMonitoringPresetsSchema = z
       .describe('Hang detection: HANGING (LogStateHanging_JobHangingDetection) when step lines stop for longer than gapSeconds (a stuck collective, a dead data loader).'),
     lowThroughput: z
       .object({
-        tokensPerSecondBelow: z.number().positive().finite().describe('SLOW when a line\'s tokens/s is below this.'),
+        tokensPerSecondBelow: z
+          .number()
+          .int('must be a whole number of tokens per second: it becomes the rule\'s metricThreshold, an integer in the training operator\'s CRD')
+          .positive()
+          .describe('SLOW when a line\'s tokens/s is below this whole number.'),
         dataPoints: z.number().int().min(1).max(1000).default(3).describe('Consecutive low readings before the job is marked SLOW.'),
       })
       .strict()

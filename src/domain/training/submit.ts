@@ -71,8 +71,8 @@ export function trainingManifest(req: SubmitTrainingJobRequest, facts: SubmitFac
     tieredCheckpointing: facts.tieredCheckpointing,
   });
   if (recipe && req.elastic && !recipe.elastic)
-    throw new PreconditionError(`elastic: recipe ${recipe.id} launches its framework's own torchrun, which cannot resize; elastic training needs hyperpodrun (the pytorch-script recipe or a custom container)`, [
-      { path: 'elastic', message: `is not available with recipe ${recipe.id}: it launches its framework's own torchrun, which cannot resize; use pytorch-script or a custom container launched with hyperpodrun` },
+    throw new PreconditionError(`elastic: recipe ${recipe.id} cannot resume at another world size; elastic training is for PyTorch scripts that do (the pytorch-script recipe or a custom container)`, [
+      { path: 'elastic', message: `is not available with recipe ${recipe.id}: its framework does not resume at another world size (AWS documents elastic training for PyTorch DDP/FSDP with Distributed Checkpoint); use pytorch-script or a custom container` },
     ]);
   if (recipe) {
     const problems = recipeProblems(recipe, params, facts.placement, common);

@@ -16,6 +16,8 @@ export function registerSubmitTrainingJobTool(server: McpServer, api: RestClient
     title: 'Submit a training job',
     description:
       'Submit a training job on one instance group of a cluster: a recipe (from list_recipes, with its params) or a custom container; the storage (from list_storage) is mounted at /data in every pod. ' +
+      'HyperPodPyTorchJob workers start through the HyperPod elastic agent (hyperpodrun): the recipes install it when their image lacks it; a custom image must contain it (pip install hyperpod-elastic-agent), ' +
+      'give custom.command as the training script (launch hyperpodrun, the default) — without the agent the operator\'s restarts and log rules do nothing. ' +
       'It is created at once (HyperPodPyTorchJob, or RayJob for VERL) and answered with the job; follow it with get_job and get_job_logs. Refusals create nothing and name the field: ' +
       'a job name used in the namespace (409 on job), the operator feature off (turn it on with set_features), elastic on a spot group or with tiered checkpointing on, an unknown group or storage. ' +
       'With mlflow (or the cluster\'s default tracking server) metrics go to MLflow: read them with get_job_metrics.',

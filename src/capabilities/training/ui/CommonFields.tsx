@@ -24,6 +24,7 @@ interface Props {
 }
 
 const option = (value: string, label = value, description?: string): SelectProps.Option => ({ value, label, description });
+const LAUNCH_OPTIONS = [option('hyperpodrun', 'Through hyperpodrun', 'Your training script, started by the HyperPod elastic agent'), option('as-is', 'As written', 'Your command must exec hyperpodrun itself')];
 const text = (set: Props['set'], key: keyof CommonState) => ({ detail }: { detail: { value: string } }) => set({ [key]: detail.value });
 
 /** The settings every job has: where it runs, on what data, how it recovers, and where it reports. */
@@ -59,11 +60,37 @@ export function CommonFields({ cluster, region, state, set, kind, custom, recipe
       </ColumnLayout>
       {custom ? (
         <SpaceBetween size="m">
-          <FormField label="Image" errorText={errorOf('custom.image')} data-testid="training-custom-image">
+          <FormField
+            label="Image"
+            description="Must contain the HyperPod elastic agent (pip install hyperpod-elastic-agent, the hyperpodrun launcher): the training operator's restarts and log rules work only through it."
+            errorText={errorOf('custom.image')}
+            data-testid="training-custom-image"
+          >
             <Input value={state.customImage} onChange={text(set, 'customImage')} placeholder="registry/repository:tag" />
           </FormField>
-          <FormField label="Command" description="The program and its arguments, one per line; launch with hyperpodrun so the operator can restart processes." errorText={errorOf('custom.command')} data-testid="training-custom-command">
-            <Textarea value={state.customCommand} rows={3} onChange={text(set, 'customCommand')} placeholder={'hyperpodrun\n--nnodes=2\n/data/code/train.py'} />
+          <FormField
+            label="Launch"
+            description={
+              state.customLaunch === 'hyperpodrun'
+                ? 'InstantStart starts your training script on every node with hyperpodrun (one process per GPU, the operator\'s port and log folder set).'
+                : 'The command runs as written: it must exec hyperpodrun itself, or the operator\'s restarts and log rules do nothing.'
+            }
+            errorText={errorOf('custom.launch')}
+            data-testid="training-custom-launch"
+          >
+            <Select
+              selectedOption={pick(LAUNCH_OPTIONS, state.customLaunch)}
+              options={LAUNCH_OPTIONS}
+              onChange={({ detail }) => set({ customLaunch: detail.selectedOption.value === 'as-is' ? 'as-is' : 'hyperpodrun' })}
+            />
+          </FormField>
+          <FormField
+            label="Command"
+            description={state.customLaunch === 'hyperpodrun' ? 'Your training script and its arguments, one per line (a .py path, optionally after python3); a command that starts with hyperpodrun is kept as written.' : 'The program and its arguments, one per line.'}
+            errorText={errorOf('custom.command')}
+            data-testid="training-custom-command"
+          >
+            <Textarea value={state.customCommand} rows={3} onChange={text(set, 'customCommand')} placeholder={state.customLaunch === 'hyperpodrun' ? '/data/code/train.py\n--epochs\n3' : '/bin/bash\n/data/code/run.sh'} />
           </FormField>
           <FormField label="Arguments" constraintText="One per line · Optional" errorText={errorOf('custom.args')} data-testid="training-custom-args">
             <Textarea value={state.customArgs} rows={2} onChange={text(set, 'customArgs')} />

@@ -69,7 +69,7 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
     const message = localProblems.get(path) ?? serverErrors.find((e) => e.path === path)?.message;
     return message === undefined ? undefined : readableFieldMessage(path.replace(/^params\./, ''), message);
   };
-  const shownPaths = new Set([...fields.map((f) => `params.${f.name}`), 'name', 'namespace', 'instanceGroup', 'nodes', 'storage', 'mlflow', 'image', 'custom.image', 'custom.command', 'custom.args', 'elastic', 'elastic.minReplicas', 'elastic.maxReplicas', 'checkpointless', 'faultTolerance', 'faultTolerance.jobMaxRetryCount', 'faultTolerance.logMonitoring', 'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow', 'saveAsTemplate', 'saveAsTemplate.name']);
+  const shownPaths = new Set([...fields.map((f) => `params.${f.name}`), 'name', 'namespace', 'instanceGroup', 'nodes', 'storage', 'mlflow', 'image', 'custom.image', 'custom.command', 'custom.args', 'custom.launch', 'elastic', 'elastic.minReplicas', 'elastic.maxReplicas', 'checkpointless', 'faultTolerance', 'faultTolerance.jobMaxRetryCount', 'faultTolerance.logMonitoring', 'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow', 'saveAsTemplate', 'saveAsTemplate.name']);
   const unplaced = serverErrors.filter((e) => !shownPaths.has(e.path));
 
   const send = () => {
@@ -98,7 +98,7 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
         data-testid="training-recipe-cards"
         loading={recipes.isLoading}
         loadingText="Loading recipes"
-        items={[...(recipes.data?.recipes ?? []).map((r) => ({ id: r.id, title: r.title, description: r.description, kind: r.kind, image: r.image.default })), { id: CUSTOM_ID, title: 'Custom container', description: 'Your own image and command, run as a HyperPodPyTorchJob with the same placement, storage and fault tolerance.', kind: 'HyperPodPyTorchJob' as const, image: 'your image' }]}
+        items={[...(recipes.data?.recipes ?? []).map((r) => ({ id: r.id, title: r.title, description: r.description, kind: r.kind, image: r.image.default })), { id: CUSTOM_ID, title: 'Custom container', description: 'Your own image (with the HyperPod elastic agent, hyperpodrun) and training script, run as a HyperPodPyTorchJob with the same placement, storage and fault tolerance.', kind: 'HyperPodPyTorchJob' as const, image: 'your image' }]}
         trackBy="id"
         cardsPerRow={[{ cards: 1 }, { minWidth: 500, cards: 2 }]}
         cardDefinition={{

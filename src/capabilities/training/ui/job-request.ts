@@ -28,6 +28,8 @@ export interface CommonState {
   customImage: string;
   customCommand: string;
   customArgs: string;
+  /** hyperpodrun: the command is a training script InstantStart starts through the elastic agent; as-is: run as written. */
+  customLaunch: 'hyperpodrun' | 'as-is';
   saveAsTemplate: boolean;
   templateName: string;
 }
@@ -53,6 +55,7 @@ export const EMPTY_COMMON: CommonState = {
   customImage: '',
   customCommand: '',
   customArgs: '',
+  customLaunch: 'hyperpodrun',
   saveAsTemplate: false,
   templateName: '',
 };
@@ -88,7 +91,7 @@ export function requestOf(source: Source, c: CommonState, fields: readonly FormF
     instanceGroup: c.instanceGroup,
     nodes: num(c.nodes) ?? 1,
     storage: c.storage,
-    ...('recipe' in source ? { recipe: source.recipe, params, ...(c.image.trim() ? { image: c.image.trim() } : {}) } : { custom: { image: c.customImage.trim(), command: lines(c.customCommand), args: lines(c.customArgs) } }),
+    ...('recipe' in source ? { recipe: source.recipe, params, ...(c.image.trim() ? { image: c.image.trim() } : {}) } : { custom: { image: c.customImage.trim(), command: lines(c.customCommand), args: lines(c.customArgs), launch: c.customLaunch } }),
     ...(ft ? { faultTolerance: ft } : {}),
     ...(c.elastic ? { elastic: { minReplicas: num(c.minReplicas) ?? Number.NaN, maxReplicas: num(c.maxReplicas) ?? Number.NaN } } : {}),
     ...(c.mlflow ? { mlflow: { trackingServerArn: c.mlflow } } : {}),
@@ -132,6 +135,7 @@ export function stateFromTemplate(t: TrainingTemplate, fields: readonly FormFiel
     customImage: r.custom?.image ?? '',
     customCommand: r.custom?.command.join('\n') ?? '',
     customArgs: r.custom?.args.join('\n') ?? '',
+    customLaunch: r.custom?.launch ?? 'hyperpodrun',
   };
   return { common, values: valuesFromParams(fields, r.params) };
 }

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { DATASETS_DIR, outputDir } from '../data-contract.js';
+import { ElasticAgentParamSchema, hyperpodrunCommand } from '../elastic-agent.js';
 import { hyperpodTrainingJob } from '../job-manifest.js';
 import { BatchSizeSchema, dataPath, EpochsSchema, FinetuningTypeSchema, GradientAccumulationSchema, LearningRateSchema, LoggingStepsSchema, LoraRankSchema, MaxLengthSchema, ModelPathSchema, needsNvidia, SaveStepsSchema } from './params.js';
 import { defineRecipe } from './recipe.js';
 
 /**
- * LLaMA-Factory supervised fine-tuning, full or LoRA: `llamafactory-cli train <config>` with a
- * config generated from the parameters. On several nodes LLaMA-Factory starts torchrun itself
- * (FORCE_TORCHRUN, NNODES, NPROC_PER_NODE; the operator injects NODE_RANK, MASTER_ADDR,
- * MASTER_PORT). The Hugging Face Trainer writes checkpoint-N folders into the output folder and
- * resumes from the newest one after a restart.
+ * LLaMA-Factory supervised fine-tuning, full or LoRA, with a config generated from the parameters.
+ * `llamafactory-cli train` would start torchrun itself (LLaMA-Factory 0.9.4 src/llamafactory/launcher.py:
+ * `torchrun … <launcher.py> <config>`); here hyperpodrun takes torchrun's place and starts the same
+ * entry, `llamafactory.launcher` with the config, so the training operator's restarts and log rules
+ * work. The Hugging Face Trainer writes checkpoint-N folders into the output folder and resumes from
+ * the newest one after a restart.
  */
 
 /** LLaMA-Factory's own image on Docker Hub (hiyouga/llamafactory, built from docker/docker-cuda), release 0.9.4. */
@@ -23,6 +25,13 @@ const LOG_LINES = HF_TRAINER_LOG_LINES;
 
 /** The generated config, handed to the container in this variable and written to a file there. */
 export const TRAIN_CONFIG_ENV = 'INSTANTSTART_TRAIN_CONFIG';
+const TRAIN_CONFIG_FILE = '/tmp/train.yaml';
+
+/** What LLaMA-Factory's launcher sets for its workers by default (OPTIM_TORCH=1), set here since hyperpodrun starts them. */
+const LAUNCHER_ENV = [
+  { name: 'PYTORCH_CUDA_ALLOC_CONF', value: 'expandable_segments:True' },
+  { name: 'TORCH_NCCL_AVOID_RECORD_STREAMS', value: '1' },
+];
 
 export const LLAMA_FACTORY_SFT_PARAMS = z
   .object({
@@ -41,13 +50,14 @@ export const LLAMA_FACTORY_SFT_PARAMS = z
     saveSteps: SaveStepsSchema,
     loggingSteps: LoggingStepsSchema,
     deepspeed: z.enum(['none', 'z2', 'z3']).default('none').describe('DeepSpeed ZeRO stage for large full fine-tunes: z2 shards optimizer state and gradients, z3 also the weights.'),
+    elasticAgent: ElasticAgentParamSchema,
   })
   .strict();
 
 export const LLAMA_FACTORY_SFT = defineRecipe({
   id: 'llama-factory-sft',
   title: 'LLaMA-Factory SFT (full or LoRA)',
-  description: 'Supervised fine-tuning with LLaMA-Factory (llamafactory-cli train) from a model in the storage on datasets registered in dataset_info.json; LoRA adapters or full weights land in /data/outputs/<job>.',
+  description: 'Supervised fine-tuning with LLaMA-Factory (its train entry, launched by hyperpodrun) from a model in the storage on datasets registered in dataset_info.json; LoRA adapters or full weights land in /data/outputs/<job>.',
   kind: 'HyperPodPyTorchJob',
   elastic: false,
   image: { default: IMAGE, source: 'Docker Hub hiyouga/llamafactory (LLaMA-Factory\'s docker/docker-cuda build), tag 0.9.4' },
@@ -85,16 +95,19 @@ export const LLAMA_FACTORY_SFT = defineRecipe({
       report_to: common.mlflow ? 'mlflow' : 'none',
       run_name: common.jobName,
     };
+    // JSON is YAML: the config needs no YAML writer, and LLaMA-Factory reads it by its .yaml name.
+    const command = hyperpodrunCommand({
+      nnodes: String(common.nodes),
+      nprocPerNode: placement.processesPerNode,
+      entry: { module: 'llamafactory.launcher' },
+      args: [TRAIN_CONFIG_FILE],
+      install: p.elasticAgent,
+      prepare: `printf '%s' "$${TRAIN_CONFIG_ENV}" > ${TRAIN_CONFIG_FILE}`,
+    });
     return hyperpodTrainingJob({ id: 'llama-factory-sft', logLines: LOG_LINES }, common, placement, {
       image: common.image ?? IMAGE,
-      // JSON is YAML: the config needs no YAML writer, and the CLI reads it by its .yaml name.
-      command: ['/bin/bash', '-c', `printf '%s' "$${TRAIN_CONFIG_ENV}" > /tmp/train.yaml && exec llamafactory-cli train /tmp/train.yaml`],
-      env: [
-        { name: 'FORCE_TORCHRUN', value: '1' },
-        { name: 'NNODES', value: String(common.nodes) },
-        { name: 'NPROC_PER_NODE', value: String(placement.processesPerNode) },
-        { name: TRAIN_CONFIG_ENV, value: JSON.stringify(config, null, 2) },
-      ],
+      command,
+      env: [...LAUNCHER_ENV, { name: TRAIN_CONFIG_ENV, value: JSON.stringify(config, null, 2) }],
     });
   },
 });

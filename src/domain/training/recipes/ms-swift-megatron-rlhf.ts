@@ -2,12 +2,14 @@ import { z } from 'zod';
 import type { FieldProblem } from '../../errors.js';
 import { outputDir } from '../data-contract.js';
 import { hyperpodTrainingJob } from '../job-manifest.js';
-import { MS_SWIFT_IMAGE, MS_SWIFT_IMAGE_SOURCE, swiftLaunchEnv } from './ms-swift-sft.js';
+import { ElasticAgentParamSchema } from '../elastic-agent.js';
+import { MS_SWIFT_IMAGE, MS_SWIFT_IMAGE_SOURCE, swiftCommand } from './ms-swift-sft.js';
 import { DatasetFileSchema, LearningRateSchema, MaxLengthSchema, ModelPathSchema, needsNvidia, SaveStepsSchema } from './params.js';
 import { defineRecipe } from './recipe.js';
 
 /**
- * MS-Swift preference training on Megatron-Core: `megatron rlhf --rlhf_type dpo|kto`, loading the
+ * MS-Swift preference training on Megatron-Core: `megatron rlhf --rlhf_type dpo|kto` — its entry
+ * `swift.cli._megatron.rlhf` launched by hyperpodrun where Swift would use torchrun — loading the
  * Hugging Face weights from the storage directly (--load_safetensors) and saving safetensors to
  * /data/outputs/<job>. Tensor and pipeline parallel sizes split the model across GPUs; the data
  * parallel size is what is left of nodes × GPUs per node. Megatron-SWIFT reports to TensorBoard
@@ -31,13 +33,14 @@ export const MS_SWIFT_MEGATRON_RLHF_PARAMS = z
     maxLength: MaxLengthSchema,
     saveSteps: SaveStepsSchema.describe('Save every this many iterations (save_interval).'),
     beta: z.number().positive().max(10).default(0.1).describe('Strength of the preference loss against the reference model.'),
+    elasticAgent: ElasticAgentParamSchema,
   })
   .strict();
 
 export const MS_SWIFT_MEGATRON_RLHF = defineRecipe({
   id: 'ms-swift-megatron-rlhf',
   title: 'MS-Swift Megatron RLHF (megatron rlhf: DPO, KTO)',
-  description: 'Preference training (DPO or KTO) with MS-Swift on Megatron-Core: tensor and pipeline parallel for large models, weights read from and written to the storage as safetensors.',
+  description: 'Preference training (DPO or KTO) with MS-Swift on Megatron-Core (its rlhf entry, launched by hyperpodrun): tensor and pipeline parallel for large models, weights read from and written to the storage as safetensors.',
   kind: 'HyperPodPyTorchJob',
   elastic: false,
   image: { default: MS_SWIFT_IMAGE, source: MS_SWIFT_IMAGE_SOURCE },
@@ -59,7 +62,6 @@ export const MS_SWIFT_MEGATRON_RLHF = defineRecipe({
   },
   build(p, placement, common) {
     const args = [
-      'rlhf',
       '--rlhf_type', p.rlhfType,
       '--model', p.modelPath,
       '--load_safetensors', 'true',
@@ -77,6 +79,6 @@ export const MS_SWIFT_MEGATRON_RLHF = defineRecipe({
       '--save', outputDir(common.jobName),
       '--log_interval', '1',
     ];
-    return hyperpodTrainingJob({ id: 'ms-swift-megatron-rlhf', logLines: LOG_LINES }, common, placement, { image: common.image ?? MS_SWIFT_IMAGE, command: ['megatron'], args, env: swiftLaunchEnv(common, placement) });
+    return hyperpodTrainingJob({ id: 'ms-swift-megatron-rlhf', logLines: LOG_LINES }, common, placement, { image: common.image ?? MS_SWIFT_IMAGE, command: swiftCommand('swift.cli._megatron.rlhf', args, p.elasticAgent, common, placement) });
   },
 });

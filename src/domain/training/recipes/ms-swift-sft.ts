@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { outputDir } from '../data-contract.js';
+import { ElasticAgentParamSchema, hyperpodrunCommand } from '../elastic-agent.js';
 import { hyperpodTrainingJob } from '../job-manifest.js';
 import type { Placement } from '../placement.js';
 import type { TrainingCommon } from '../job-manifest.js';
@@ -8,10 +9,12 @@ import { BatchSizeSchema, DatasetFileSchema, EpochsSchema, FinetuningTypeSchema,
 import { defineRecipe } from './recipe.js';
 
 /**
- * MS-Swift supervised fine-tuning: `swift sft` on a model and dataset files in the storage. Swift
- * starts torchrun itself from NNODES and NPROC_PER_NODE (the operator injects NODE_RANK,
- * MASTER_ADDR, MASTER_PORT). Output goes straight to /data/outputs/<job> (no version subfolder),
- * checkpoint-N folders included, so a restart resumes from there.
+ * MS-Swift supervised fine-tuning on a model and dataset files in the storage. `swift sft` would
+ * start torchrun itself (ms-swift 3.12.3 swift/cli/main.py: the file of `swift.cli.sft`, found with
+ * importlib, run by `torch.distributed.run`); here hyperpodrun takes torchrun's place and runs that
+ * same entry, so the training operator's restarts and log rules work. Output goes straight to
+ * /data/outputs/<job> (no version subfolder), checkpoint-N folders included, so a restart resumes
+ * from there.
  */
 
 /**
@@ -22,12 +25,9 @@ import { defineRecipe } from './recipe.js';
 export const MS_SWIFT_IMAGE = 'modelscope-registry.us-west-1.cr.aliyuncs.com/modelscope-repo/modelscope:ubuntu22.04-cuda12.8.1-py311-torch2.9.0-vllm0.13.0-modelscope1.33.0-swift3.12.3';
 export const MS_SWIFT_IMAGE_SOURCE = 'ms-swift documentation, SWIFT installation → Mirror (ModelScope registry, us-west-1), swift 3.12.3';
 
-/** Swift's launcher reads the node layout from these. */
-export function swiftLaunchEnv(common: TrainingCommon, placement: Placement) {
-  return [
-    { name: 'NNODES', value: String(common.nodes) },
-    { name: 'NPROC_PER_NODE', value: String(placement.processesPerNode) },
-  ];
+/** An MS-Swift entry (`swift.cli.sft`, `swift.cli._megatron.rlhf`) started on every node through hyperpodrun. */
+export function swiftCommand(module: string, args: string[], elasticAgent: string, common: TrainingCommon, placement: Placement): string[] {
+  return hyperpodrunCommand({ nnodes: String(common.nodes), nprocPerNode: placement.processesPerNode, entry: { module }, args, install: elasticAgent });
 }
 
 export const MS_SWIFT_SFT_PARAMS = z
@@ -43,13 +43,14 @@ export const MS_SWIFT_SFT_PARAMS = z
     maxLength: MaxLengthSchema,
     saveSteps: SaveStepsSchema,
     loggingSteps: LoggingStepsSchema,
+    elasticAgent: ElasticAgentParamSchema,
   })
   .strict();
 
 export const MS_SWIFT_SFT = defineRecipe({
   id: 'ms-swift-sft',
   title: 'MS-Swift SFT (swift sft)',
-  description: 'Supervised fine-tuning with ModelScope Swift (swift sft), full or LoRA, from a model and dataset files in the storage; results in /data/outputs/<job>.',
+  description: 'Supervised fine-tuning with ModelScope Swift (its sft entry, launched by hyperpodrun), full or LoRA, from a model and dataset files in the storage; results in /data/outputs/<job>.',
   kind: 'HyperPodPyTorchJob',
   elastic: false,
   image: { default: MS_SWIFT_IMAGE, source: MS_SWIFT_IMAGE_SOURCE },
@@ -58,7 +59,6 @@ export const MS_SWIFT_SFT = defineRecipe({
   check: (_p, placement) => needsNvidia('MS-Swift', placement),
   build(p, placement, common) {
     const args = [
-      'sft',
       '--model', p.modelPath,
       '--dataset', ...p.datasets,
       '--train_type', p.trainType,
@@ -76,6 +76,6 @@ export const MS_SWIFT_SFT = defineRecipe({
       '--report_to', common.mlflow ? 'mlflow' : 'none',
       '--run_name', common.jobName,
     ];
-    return hyperpodTrainingJob({ id: 'ms-swift-sft', logLines: HF_TRAINER_LOG_LINES }, common, placement, { image: common.image ?? MS_SWIFT_IMAGE, command: ['swift'], args, env: swiftLaunchEnv(common, placement) });
+    return hyperpodTrainingJob({ id: 'ms-swift-sft', logLines: HF_TRAINER_LOG_LINES }, common, placement, { image: common.image ?? MS_SWIFT_IMAGE, command: swiftCommand('swift.cli.sft', args, p.elasticAgent, common, placement) });
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ElasticAgentParamSchema, hyperpodrunCommand, nnodesOf } from '../elastic-agent.js';
 import { hyperpodTrainingJob } from '../job-manifest.js';
 import { dataPath } from './params.js';
 import { defineRecipe } from './recipe.js';
@@ -19,20 +20,11 @@ import { defineRecipe } from './recipe.js';
  */
 const IMAGE = 'public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gpu-py312-cu129-ubuntu22.04-ec2';
 
-/** Where hyperpodrun keeps each process's log: the operator's log monitoring reads it there. */
-export const HYPERPOD_LOG_DIR = '/tmp/hyperpod';
-
-const PIP_SPEC = /^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?(==[A-Za-z0-9.+!-]+)?$/;
-
 export const PYTORCH_SCRIPT_PARAMS = z
   .object({
     script: dataPath('The training script in the storage', '/data/code/train.py'),
     scriptArgs: z.array(z.string().max(1024)).max(128).default([]).describe('Arguments after the script, e.g. ["--epochs", "3"].'),
-    elasticAgent: z
-      .string()
-      .refine((s) => s === '' || PIP_SPEC.test(s), 'must be a pip requirement such as hyperpod-elastic-agent==1.1.3, or empty')
-      .default('hyperpod-elastic-agent==1.1.3')
-      .describe('pip requirement installed at start when the image has no hyperpodrun (empty: never install; the image must have it).'),
+    elasticAgent: ElasticAgentParamSchema,
   })
   .strict();
 
@@ -45,22 +37,7 @@ export const PYTORCH_SCRIPT = defineRecipe({
   image: { default: IMAGE, source: 'AWS Deep Learning Containers (aws/deep-learning-containers available_images.md), ECR Public Gallery mirror' },
   params: PYTORCH_SCRIPT_PARAMS,
   build(params, placement, common) {
-    const nnodes = common.elastic ? `${common.elastic.minReplicas}:${common.elastic.maxReplicas}` : String(common.nodes);
-    const launcher = [
-      'hyperpodrun',
-      `--nnodes=${nnodes}`,
-      `--nproc-per-node=${placement.processesPerNode}`,
-      '--server-host=0.0.0.0',
-      '--server-port=8080',
-      '--tee=3',
-      `--log_dir=${HYPERPOD_LOG_DIR}`,
-      params.script,
-      ...params.scriptArgs,
-    ];
-    // "$@" hands every argument over unchanged; the pip spec is validated to plain characters.
-    const command = params.elasticAgent
-      ? ['/bin/bash', '-c', `command -v hyperpodrun >/dev/null || pip install --no-cache-dir '${params.elasticAgent}' || exit 1; exec "$@"`, 'hyperpodrun-launch', ...launcher]
-      : launcher;
+    const command = hyperpodrunCommand({ nnodes: nnodesOf(common.nodes, common.elastic), nprocPerNode: placement.processesPerNode, entry: { script: params.script }, args: params.scriptArgs, install: params.elasticAgent });
     return hyperpodTrainingJob({ id: 'pytorch-script' }, common, placement, { image: common.image ?? IMAGE, command });
   },
 });

@@ -23,7 +23,12 @@ export interface Recipe<P extends z.ZodObject = z.ZodObject> {
   params: P;
   /** How the framework prints progress, for the log-monitoring presets (besides the metric line contract). */
   logLines?: RecipeLogLines;
-  /** Whether the recipe launches with hyperpodrun, which elastic training needs (the framework's own torchrun cannot resize). */
+  /**
+   * Whether the job may be elastic. Every HyperPodPyTorchJob recipe starts its workers through
+   * hyperpodrun (elastic-agent.ts), but AWS documents elastic training for PyTorch DDP/FSDP scripts
+   * that checkpoint with PyTorch Distributed Checkpoint and resume at another world size; the
+   * frameworks the other recipes wrap do not promise that.
+   */
   elastic: boolean;
   /** Problems between the parameters and where the job runs (paths like `params.tensorParallel`); [] when it fits. */
   check?(params: z.output<P>, placement: Placement, common: TrainingCommon): FieldProblem[];
