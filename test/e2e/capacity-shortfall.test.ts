@@ -58,7 +58,7 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
     const capacity = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: ZONE, instanceType: TYPE, available: 0 } });
     assert.ok(capacity.status < 300, JSON.stringify(capacity.body));
     // HyperPod's automatic recovery replaces the node; the new instance cannot launch.
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'Xid 79: GPU has fallen off the bus' } });
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' } });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
 
     const listed = await until(async () => {

@@ -78,7 +78,7 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
 
   it('shows a faulted node as failed with the reason and "reboot" as the next step', async () => {
     const victim = ids[0]!;
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReboot', reason: 'Xid 79: GPU has fallen off the bus' } });
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReboot', reason: 'Instance status check failed: the instance is unreachable' } });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
     const failed = await until(async () => {
       const r = await server.api('GET', `${nodesUrl}?health=failed`);
@@ -86,7 +86,7 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     }, 'the faulted node listed as failed');
     assert.equal(failed.health.code, 'pending-reboot');
     assert.equal(failed.health.suggestedAction, 'reboot');
-    assert.match(failed.health.reason, /GPU has fallen off the bus/);
+    assert.match(failed.health.reason, /the instance is unreachable/);
     assert.match(failed.health.reason, /node recovery is None/);
     const detail = await server.api('GET', `${nodesUrl}/${victim}`);
     assert.equal(detail.status, 200, JSON.stringify(detail.body));
@@ -96,7 +96,7 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     assert.ok(detail.body.events.length > 0, 'the node has events');
     const viaMcp = await call(mcp, 'get_node', { cluster: CLUSTER, nodeId: victim });
     assert.ok(!viaMcp.isError, viaMcp.text);
-    assert.match(viaMcp.text, /failed — .*GPU has fallen off the bus/);
+    assert.match(viaMcp.text, /failed — .*the instance is unreachable/);
   });
 
   it('refuses replace and delete without confirm: true, naming the field, and calls nothing', async () => {
@@ -150,7 +150,7 @@ describe('nodes and node health: list, investigate, reboot then replace a faulte
     const sent = await sb.calls({ service: 'sagemaker', operation: 'BatchRebootClusterNodes' });
     assert.equal(sent.length, 1);
 
-    await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'Xid 48: double-bit ECC error' } });
+    await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' } });
     // A list taken while the fault lands may answer an error (e.g. the node between states): poll on, and say the last one on a timeout.
     let lastError = '';
     const failed = await until(async () => {

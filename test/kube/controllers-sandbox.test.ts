@@ -154,8 +154,22 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
     kube.objects.remove(T.daemonsets, 'kube-system', 'nvidia-upper-case');
   });
 
-  it('runs the health agent as its chart does: on both GPU nodes, none on the CPU node', async () => {
-    apply(featureManifests('health-monitoring-agent', 'us-west-2'));
+  it('a fault the agent would find stays off a node whose agent may not patch nodes (no binding); SageMaker reports it all the same', async () => {
+    const agent = featureManifests('health-monitoring-agent', 'us-west-2');
+    apply(agent.filter((o) => o.kind !== 'ClusterRoleBinding'));
+    await eventually(async () => kube.objects.list(T.pods, 'aws-hyperpod').filter((q) => (q.status as { phase: string }).phase === 'Running').length === 2, { sandbox: sb, stepSeconds: 5, what: 'the agent on both GPU nodes' });
+    const victim = gpuNodes()[0]!;
+    const instanceId = victim.metadata.name!.replace(/^hyperpod-/, '');
+    const res = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: 'kc', instanceId, health: 'UnschedulablePendingReplacement', reason: 'Xid 79: GPU has fallen off the bus' } });
+    assert.equal(res.status, 201);
+    await sb.advance(1);
+    assert.equal(hyperpodNode(instanceId)!.healthStatus, 'UnschedulablePendingReplacement', 'DescribeClusterNode has it');
+    const unseen = kube.objects.get(T.nodes, undefined, victim.metadata.name!)!;
+    assert.equal(labels(unseen)[HEALTH], 'Schedulable');
+    assert.equal(labels(unseen)['sagemaker.amazonaws.com/fault-reason'], undefined);
+    // HyperPod's automatic recovery still replaces the instance; the cluster settles on three nodes again.
+    await eventually(async () => !kube.objects.get(T.nodes, undefined, victim.metadata.name!) && nodes().length === 3 && nodes().every((n) => labels(n)[HEALTH] === 'Schedulable'), { sandbox: sb, stepSeconds: 60, what: 'the replacement node Schedulable' });
+    apply(agent);
     await eventually(async () => kube.objects.list(T.pods, 'aws-hyperpod').filter((q) => (q.status as { phase: string }).phase === 'Running').length === 2, { sandbox: sb, stepSeconds: 5, what: 'the agent on both GPU nodes' });
   });
 

@@ -172,7 +172,7 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     const victim = instanceIds[0]!;
     const fault = await sb.admin('/_sandbox/faults', {
       method: 'POST',
-      body: { type: 'node-fault', cluster: 'train', instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'Xid 79: GPU has fallen off the bus' },
+      body: { type: 'node-fault', cluster: 'train', instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' },
     });
     assert.equal(fault.status, 201);
     await sb.advance(1);

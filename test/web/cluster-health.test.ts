@@ -66,7 +66,7 @@ describe('cluster health in the web UI: live node changes on the cluster page, t
     await recordStates(page, 'cluster-header-health');
     // Let the server's shared watch take its first read, as a user reading the page would.
     await new Promise((r) => setTimeout(r, 2_500));
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: ids[0], health: 'UnschedulablePendingReboot', reason: 'Xid 79: GPU has fallen off the bus' } });
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: ids[0], health: 'UnschedulablePendingReboot', reason: 'Instance status check failed: the instance is unreachable' } });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
     const faultAt = Date.now();
 
@@ -93,7 +93,7 @@ describe('cluster health in the web UI: live node changes on the cluster page, t
   it('rolls a failed node up to the clusters list, the header and the overview', async () => {
     // Manual recovery, so the failure stays on screen.
     await sb.aws(['sagemaker', 'update-cluster', '--cluster-name', CLUSTER, '--node-recovery', 'None']);
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: ids[1], health: 'UnschedulablePendingReboot', reason: 'Xid 79: GPU has fallen off the bus' } });
+    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: ids[1], health: 'UnschedulablePendingReboot', reason: 'Instance status check failed: the instance is unreachable' } });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
     await page.locator('[data-testid="cluster-header-health"][data-state="failed"]').waitFor({ timeout: 15_000 });
     await page.goto(`${server.url}/clusters/${CLUSTER}`); // the Overview tab

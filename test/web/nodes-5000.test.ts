@@ -93,7 +93,7 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
     const firstPage = await timed('ListClusterNodes (one page of 100)', () => sm().send(new ListClusterNodesCommand({ ClusterName: CLUSTER, MaxResults: 100 })));
     faulted = firstPage.ClusterNodeSummaries!.slice(0, 2).map((n) => n.InstanceId!);
     for (const instanceId of faulted) {
-      const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId, health: 'UnschedulablePendingReplacement', reason: 'Xid 48: double-bit ECC error' } });
+      const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' } });
       assert.ok(r.status < 300, JSON.stringify(r.body));
     }
 

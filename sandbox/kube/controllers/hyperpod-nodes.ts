@@ -17,8 +17,8 @@ import { keepConditionTimes, rfc3339, save, T, type Any } from './util.js';
  * — and Ready only while the instance runs. A node registers once its instance has booted, turns NotReady while
  * it reboots, and goes with its instance (replacement, scale-in, cluster deletion).
  *
- * SageMaker is the truth for health: its changes show at the next tick (AGENT_GATES_FAULTS: not yet
- * gated on a working health agent on the node). The one change that flows
+ * SageMaker is the truth for health: its changes show at the next tick — an agent-found fault only while
+ * a working health agent runs on the node (AGENT_FOUND_FAULTS). The one change that flows
  * the other way is a user labelling a node UnschedulablePendingReboot/Replacement (`kubectl label
  * --overwrite`), which asks HyperPod to reboot or replace the instance.
  */
@@ -34,11 +34,12 @@ const RECOVERY = new Set(['UnschedulablePendingReboot', 'UnschedulablePendingRep
 const REGISTERED = new Set(['Running', 'DeepHealthCheckInProgress', 'SystemUpdating']);
 const HEARTBEAT_MS = 5 * 60_000;
 /**
- * Whether an agent-found fault shows on the node only while a working health agent runs there. Off:
- * the node-fault tests of the e2e and browser suites fault CPU nodes (ml.c5, ml.m5) where the chart
- * runs no agent; they must move to GPU groups before this can be on.
+ * The faults HyperPod's health-monitoring agent finds on the node, from its kernel and driver logs (GPU
+ * Xid and DCGM errors, Neuron and EFA errors, kernel panics and deadlocks — the sandbox's fault types,
+ * node-lifecycle.ts → faultTypeOf): they show on the node only while a working agent runs there
+ * (health-agent.ts). What HyperPod's own instance checks find (InstanceError) does not depend on the agent.
  */
-const AGENT_GATES_FAULTS = false;
+const AGENT_FOUND_FAULTS = new Set(['GpuError', 'NeuronError', 'NetworkError', 'KernelError']);
 
 interface SyncRecord {
   health: string;
@@ -59,7 +60,7 @@ export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, ver
   }
   const onNode = (name: string): NodeSide => {
     const here = podsOn.get(name) ?? [];
-    return { devices: registeredPlugins(here, name), agent: AGENT_GATES_FAULTS && here.length > 0 && agentWatches(cluster, here, name) };
+    return { devices: registeredPlugins(here, name), agent: here.length > 0 && agentWatches(cluster, here, name) };
   };
   for (const inst of instances) {
     const name = `hyperpod-${inst.instanceId}`;
@@ -118,9 +119,8 @@ function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, ver
   const name = `hyperpod-${inst.instanceId}`;
   const before = current ? syncRecord(current) : { health: '', labels: [], taints: [], cordoned: false };
   const running = REGISTERED.has(inst.status);
-  // Not yet (assumed, see health-agent.ts): a fault shows on the node whether or not an agent watches it;
-  // `side.agent` is computed so the rule can be switched on once the fault tests run on agent-covered nodes.
-  const unseen = AGENT_GATES_FAULTS && inst.faultReason !== undefined && !side.agent && !RECOVERY.has(before.health);
+  // An agent-found fault with no working agent on the node leaves the node as it was (assumed: health-agent.ts).
+  const unseen = inst.faultReason !== undefined && AGENT_FOUND_FAULTS.has(inst.faultType ?? '') && !side.agent && !RECOVERY.has(before.health);
   const health = unseen ? before.health || 'Schedulable' : inst.healthStatus;
   const schedulable = health === 'Schedulable' && running;
   // Labels: the user's own survive; what HyperPod manages is rewritten.
