@@ -80,6 +80,12 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal(f.get('health-monitoring-agent').toggleable, false);
     const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['training-operator']])).json.addon;
     assert.equal(training.version, addon.addonVersion, 'the version is EKS\'s, read live');
+    // AmazonSageMakerHyperPodTrainingOperatorAccess describes nodes only of a cluster tagged SageMaker=true: create tags it,
+    // and the sandbox, evaluating that policy for the operator's pod identity role, finds nothing refused.
+    const arn = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.ClusterArn;
+    const tags = (await sb.aws(['sagemaker', 'list-tags', '--resource-arn', arn])).json.Tags;
+    assert.ok(tags.some((t: any) => t.Key === 'SageMaker' && t.Value === 'true'), JSON.stringify(tags));
+    assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
   });
 
   it('a PATCH with one key touches only that feature (cert-manager, now needed by nothing named, stays)', async () => {
