@@ -204,6 +204,16 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal(await operationsCount(), ops);
   });
 
+  it('refuses a feature whose IAM role could not be named for a cluster name this long, on `name`, before any AWS call', async () => {
+    const before = await lastSeq();
+    const long = `c${'x'.repeat(62)}`;
+    const r = await server.api('PATCH', `/api/v1/clusters/${long}/features`, { 'training-operator': true });
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    assert.equal(r.body.errors[0].path, 'name');
+    assert.match(r.body.errors[0].message, /cannot name an IAM role: 'instantstart-cx+-training-op' is not 1–64/);
+    assert.deepEqual((await sb.calls({ after: before })).filter((c: unknown) => JSON.stringify(c).includes(long)), [], 'no AWS call about that cluster');
+  });
+
   it('refuses unknown keys and features that are not toggles, naming the key (400, nothing changed)', async () => {
     for (const [body, path] of [[{ 'warp-drive': true }, 'warp-drive'], [{ 'device-plugins': false }, 'device-plugins']] as const) {
       const r = await server.api('PATCH', url, body);

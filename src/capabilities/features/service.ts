@@ -1,7 +1,7 @@
 import { PreconditionError } from '../../domain/errors.js';
 import { clusterOfTarget } from '../../domain/naming.js';
 import { featureManifests } from '../../domain/cluster-dependencies.js';
-import { whatNeeds } from '../../domain/features/graph.js';
+import { dependencyClosure, whatNeeds } from '../../domain/features/graph.js';
 import { isNoOp, planFeatures, refusalProblems, type FeaturePlan } from '../../domain/features/plan.js';
 import { installPlanObjects, removePlanObjects } from '../../domain/features/plan-objects.js';
 import { featureDefinition, featureRoleName } from '../../domain/features/registry.js';
@@ -127,6 +127,8 @@ export class FeaturesService {
    * the cluster (DescribeAddonVersions) — nothing is changed.
    */
   async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer }> {
+    // A role name IAM could not take (a long cluster name) is refused on `name` before any AWS call.
+    for (const id of dependencyClosure(changedKeys(changes).filter((k) => changes[k] !== false))) for (const i of featureDefinition(id).identities) featureRoleName(cluster, region, i);
     const { facts, readings } = await this.read(region, cluster);
     const plan = planFeatures(featureActuals(readings, changedKeys(changes)), changes);
     const versions = new Map<FeatureId, string>();
