@@ -15,8 +15,9 @@ import { rfc3339, save, type Any } from './util.js';
  * (AmazonSageMakerHyperPodInferenceAccess passes only `SageMakerHyperPodInference*` roles, only to
  * sagemaker.amazonaws.com), and the CreateModel with the operator's `CreatedBy=HyperPodInference` tag.
  * A refusal fails the registration (`CreationFailed`, a condition and a Warning event carrying AWS's
- * error). Assumed (the sandbox hosts no SageMaker endpoints): an allowed registration stays
- * `CreationInProgress`, saying so; registrations are reconciled only while the add-on runs.
+ * error), tried again on later passes as a controller requeues it. Assumed (the sandbox hosts no
+ * SageMaker endpoints): an allowed registration stays `CreationInProgress`, saying so; registrations
+ * are reconciled only while the add-on runs.
  */
 
 const INFERENCE = 'amazon-sagemaker-hyperpod-inference';
@@ -60,13 +61,16 @@ export function runInferenceOperator(cluster: KubeCluster, state: SandboxState):
   for (const r of registrations) {
     if (r.metadata.deletionTimestamp) continue;
     const st = (r.status ?? {}) as Any;
-    if (st.state && st.observedGeneration === r.metadata.generation) continue;
+    // A refused registration is tried again (a controller requeues it): a role's policies may change meanwhile.
+    if (st.state === 'CreationInProgress' && st.observedGeneration === r.metadata.generation) continue;
     const refused = refusal(state, role, r, cluster.region);
     const condition = refused
       ? { type: 'CreationFailed', status: 'True', reason: 'AccessDenied', message: refused }
       : { type: 'CreationInProgress', status: 'True', reason: 'SandboxHasNoEndpoints', message: 'The operator may create the model, endpoint configuration and endpoint; the sandbox does not host SageMaker endpoints.' };
-    const status = { ...st, state: refused ? 'CreationFailed' : 'CreationInProgress', observedGeneration: r.metadata.generation, conditions: [{ ...condition, lastTransitionTime: rfc3339(now), observedGeneration: r.metadata.generation }] };
+    const same = st.conditions?.[0]?.type === condition.type && st.conditions[0].message === condition.message;
+    const since = same ? st.conditions[0].lastTransitionTime : rfc3339(now);
+    const status = { ...st, state: refused ? 'CreationFailed' : 'CreationInProgress', observedGeneration: r.metadata.generation, conditions: [{ ...condition, lastTransitionTime: since, observedGeneration: r.metadata.generation }] };
     save(cluster, type, r, { ...r, status });
-    if (refused) recordEvent(cluster, r, 'Warning', 'CreationFailed', refused, REPORTER);
+    if (refused) recordEvent(cluster, r, 'Warning', 'CreationFailed', refused, REPORTER, { minIntervalMs: 60_000 });
   }
 }

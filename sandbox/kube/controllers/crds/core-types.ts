@@ -6,11 +6,10 @@ import { REF, type Schema } from '../../api/schema/walk.js';
  * structural schema of each core type its Go structs use (a Container, a Volume, a NodeAffinity, …),
  * expanded in place. The sandbox's API server already knows those types as client-node models
  * (api/schema/builtin-schemas.ts): this expands one the same way — references inlined, descriptions
- * left out, resource quantities and int-or-string as controller-gen types them — so a CRD typed from
- * upstream takes exactly the fields of the core type and prunes the rest.
- *
- * The client's API version may be newer than the one the operator was built with: `omit` drops fields
- * the upstream CRD does not have (listed per CRD, so the difference is written down).
+ * left out, resource quantities and int-or-string as controller-gen types them, with the API's defaults
+ * and list types (below) — so a CRD typed from upstream takes exactly the fields of the core type and
+ * prunes the rest. Checked against the inference operator's CRDs (test/kube/inference-crds.test.ts
+ * holds objects to them; the comparison with upstream found no difference but descriptions).
  */
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -105,7 +104,7 @@ const listTypeOf = (definition: string | undefined, field: string) =>
 /** Keywords of the API's documents that say nothing about what an object may hold. */
 const DOCUMENTATION = new Set(['description', 'x-kubernetes-patch-merge-key', 'x-kubernetes-patch-strategy', 'x-kubernetes-group-version-kind']);
 
-function expand(schema: Schema, omit: ReadonlySet<string>, path: string, seen: readonly string[]): Schema {
+function expand(schema: Schema, seen: readonly string[]): Schema {
   const ref = typeof schema.$ref === 'string' ? schema.$ref : Array.isArray(schema.allOf) && schema.allOf.length === 1 ? (schema.allOf[0] as Schema).$ref : undefined;
   if (typeof ref === 'string') {
     const name = ref.slice(REF.length);
@@ -116,7 +115,7 @@ function expand(schema: Schema, omit: ReadonlySet<string>, path: string, seen: r
     if (seen.includes(name)) throw new Error(`core type ${name} is recursive: a CRD cannot embed it`);
     const target = builtinCatalog().schemas[name];
     if (!target) throw new Error(`no core type ${name}`);
-    const expanded = expand({ ...target, properties: { ...(target.properties as Record<string, Schema>), ...FIELDS[name] } }, omit, path, [...seen, name]);
+    const expanded = expand({ ...target, properties: { ...(target.properties as Record<string, Schema>), ...FIELDS[name] } }, [...seen, name]);
     return ATOMIC_STRUCTS.has(name) ? { ...expanded, 'x-kubernetes-map-type': 'atomic' } : expanded;
   }
   const definition = seen.at(-1);
@@ -125,32 +124,29 @@ function expand(schema: Schema, omit: ReadonlySet<string>, path: string, seen: r
     if (DOCUMENTATION.has(key)) continue;
     if (key === 'properties') {
       out.properties = Object.fromEntries(
-        Object.entries(value as Record<string, Schema>)
-          .filter(([field]) => !omit.has(path ? `${path}.${field}` : field))
-          .map(([field, s]) => {
-            const typed = expand(s, omit, path ? `${path}.${field}` : field, seen);
-            const fallback = DEFAULTS[`${definition}.${field}`];
-            const list = listTypeOf(definition, field);
-            const listed = list === undefined ? {} : Array.isArray(list) ? { 'x-kubernetes-list-map-keys': list, 'x-kubernetes-list-type': 'map' } : { 'x-kubernetes-list-type': list };
-            return [field, { ...typed, ...(fallback === undefined ? {} : { default: fallback }), ...listed }];
-          }),
+        Object.entries(value as Record<string, Schema>).map(([field, s]) => {
+          const typed = expand(s, seen);
+          const fallback = DEFAULTS[`${definition}.${field}`];
+          const list = listTypeOf(definition, field);
+          const listed = list === undefined ? {} : Array.isArray(list) ? { 'x-kubernetes-list-map-keys': list, 'x-kubernetes-list-type': 'map' } : { 'x-kubernetes-list-type': list };
+          return [field, { ...typed, ...(fallback === undefined ? {} : { default: fallback }), ...listed }];
+        }),
       );
     } else if (key === 'items' || key === 'additionalProperties') {
-      out[key] = typeof value === 'object' ? expand(value as Schema, omit, path, seen) : value;
+      out[key] = typeof value === 'object' ? expand(value as Schema, seen) : value;
     } else {
       out[key] = value;
     }
   }
-  if (out.required) out.required = (out.required as string[]).filter((f) => !omit.has(path ? `${path}.${f}` : f));
   return out;
 }
 
 /**
- * The structural schema of core type `kind` (`Container`, `Volume`, `NodeSelectorTerm`,
- * `ResourceRequirements`, … of `io.k8s.api.core.v1`, or a full definition name), without the
- * fields `omit` names as dotted paths inside it (`ephemeral.volumeClaimTemplate.metadata`).
+ * The structural schema of core type `kind` (`Container`, `Volume`, `NodeAffinity`,
+ * `ResourceRequirements`, … of `io.k8s.api.core.v1`, or a full definition name such as
+ * `io.k8s.api.apps.v1.DeploymentStatus`).
  */
-export function coreType(kind: string, omit: readonly string[] = []): Schema {
+export function coreType(kind: string): Schema {
   const name = kind.includes('.') ? kind : `io.k8s.api.core.v1.${kind}`;
-  return expand({ $ref: `${REF}${name}` }, new Set(omit), '', []);
+  return expand({ $ref: `${REF}${name}` }, []);
 }
