@@ -1,6 +1,6 @@
 import { FEATURE_POLICY_NAME, featureRoleSpec } from './features/identity-policies.js';
 import type { PolicyDocument } from './features/policy-document.js';
-import { featureDefinition, featureRoleName, FEATURES } from './features/registry.js';
+import { featureDefinition, featureRoleName, FEATURES, formerFeatureRoleName } from './features/registry.js';
 import type { FeatureId } from './schemas/features.js';
 import type { ClusterResourceNames } from './naming.js';
 
@@ -70,7 +70,7 @@ export function hyperpodExecutionRole(names: ClusterResourceNames, eksClusterArn
 function featureRole(names: ClusterResourceNames, featureId: FeatureId, identityId: string, facts: { hyperpodClusterArn: string }): RoleDefinition {
   const identity = featureDefinition(featureId).identities.find((i) => i.id === identityId);
   if (!identity) throw new Error(`feature ${featureId} has no identity ${identityId}`);
-  const spec = featureRoleSpec(names.hyperpodCluster, featureId, identity, { ...facts, sharedBucket: names.bucket });
+  const spec = featureRoleSpec(names.hyperpodCluster, featureId, identity, { ...facts, region: names.region, sharedBucket: names.bucket });
   return {
     roleName: spec.roleName,
     description: spec.description,
@@ -98,9 +98,12 @@ export const hyperpodAutoscalingRole = (names: ClusterResourceNames, hyperpodClu
 /**
  * Every role a managed cluster may own, by name: what the delete saga and the leftovers check look for.
  * That is the two roles of create-cluster plus every feature identity's role (a feature turned on
- * after create, e.g. tiered checkpointing, leaves its role until the cluster goes).
+ * after create, e.g. tiered checkpointing, leaves its role until the cluster goes), under its name
+ * now and — for an identity whose name changed (the inference execution role) — under its former name.
  */
 export function clusterRoleNames(names: ClusterResourceNames): string[] {
-  const featureRoles = [...FEATURES.values()].flatMap((f) => f.identities.map((i) => featureRoleName(names.hyperpodCluster, i)));
+  const featureRoles = [...FEATURES.values()].flatMap((f) =>
+    f.identities.flatMap((i) => [featureRoleName(names.hyperpodCluster, names.region, i), formerFeatureRoleName(names.hyperpodCluster, i) ?? []].flat()),
+  );
   return [...new Set([eksClusterRole(names).roleName, hyperpodExecutionRole(names, '').roleName, ...featureRoles])];
 }

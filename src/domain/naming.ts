@@ -35,8 +35,30 @@ function shortHash(text: string): string {
   return h.toString(36).padStart(7, '0').slice(0, 6);
 }
 
+/** IAM's limit on a role name's length. */
+export const ROLE_NAME_MAX = 64;
+
+/**
+ * A role name that must start with `prefix` — a managed policy that may pass only roles so named (the
+ * inference operator's `SageMakerHyperPodInference*`) — and stays unique per cluster and Region (IAM is
+ * global; cluster names are unique per Region): `<prefix>-<cluster>-<hash of region/cluster>`, the
+ * cluster name cut so the whole fits IAM's 64 characters (the hash keeps two cut names apart).
+ *
+ * @example
+ * prefixedRoleName('SageMakerHyperPodInference', 'demo', 'us-west-2') // 'SageMakerHyperPodInference-demo-<6 chars>'
+ */
+export function prefixedRoleName(prefix: string, cluster: string, region: string): string {
+  const hash = shortHash(`${region}/${cluster}`);
+  const room = ROLE_NAME_MAX - prefix.length - hash.length - 2;
+  if (room < 1) throw new Error(`role name prefix '${prefix}' leaves no room for the cluster name`);
+  const stem = cluster.slice(0, room).replace(/[-.]+$/, '');
+  return `${prefix}-${stem}-${hash}`;
+}
+
 export interface ClusterResourceNames {
   hyperpodCluster: string;
+  /** The Region the cluster is in (role names that must be unique per Region carry a hash of it). */
+  region: string;
   eksCluster: string;
   eksClusterRole: string;
   executionRole: string;
@@ -64,6 +86,7 @@ export const eksClusterNameFor = (cluster: string): string => `${cluster}-eks`;
 export function resourceNames(cluster: string, accountId: string, region: string): ClusterResourceNames {
   return {
     hyperpodCluster: cluster,
+    region,
     eksCluster: eksClusterNameFor(cluster),
     eksClusterRole: `instantstart-${cluster}-eks-cluster`,
     executionRole: `instantstart-${cluster}-hyperpod-exec`,

@@ -9,7 +9,7 @@ import {
   type FeatureRoleSpec,
 } from '../domain/features/identity-policies.js';
 import { samePolicy } from '../domain/features/policy-document.js';
-import { featureRoleName } from '../domain/features/registry.js';
+import { featureRoleName, formerFeatureRoleName } from '../domain/features/registry.js';
 import { ROLE_ARN_ANNOTATION, SERVICE_ACCOUNT } from '../domain/kube/service-account.js';
 import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../domain/naming.js';
 import type { FeatureId } from '../domain/schemas/features.js';
@@ -32,7 +32,7 @@ import { annotateServiceAccount, checkNamespaces, releaseServiceAccounts } from 
 
 /** The facts of one cluster an identity's trust and permissions are built from. */
 export interface FeatureClusterFacts {
-  /** InstantStart's cluster name (roles are instantstart-<name>-<suffix>, see featureRoleName). */
+  /** InstantStart's cluster name (roles are instantstart-<name>-<suffix> or <prefix>-<name>-<hash>, see featureRoleName). */
   clusterName: string;
   region: string;
   eksClusterName: string;
@@ -127,7 +127,7 @@ export async function ensureFeatureIdentities(deps: WorkflowDeps, facts: Feature
   const identities = featureIdentities(id, config);
   const arns = new Map<string, string>();
   if (identities.length === 0) return arns;
-  const base = { hyperpodClusterArn: facts.hyperpodClusterArn, sharedBucket: facts.sharedBucket, tlsBucket: facts.tlsBucket };
+  const base = { region: facts.region, hyperpodClusterArn: facts.hyperpodClusterArn, sharedBucket: facts.sharedBucket, tlsBucket: facts.tlsBucket };
   // The permissions first: a missing bucket is refused before anything is made.
   for (const identity of identities) identityPermissionsPolicy(id, identity, base);
   const accounts = identities.flatMap(annotatedServiceAccounts);
@@ -149,28 +149,49 @@ export async function ensureFeatureIdentities(deps: WorkflowDeps, facts: Feature
   return arns;
 }
 
+/** Deletes role `roleName` when it is ours for the cluster; one that is not is kept and said so. */
+async function deleteOurRole(deps: WorkflowDeps, facts: FeatureClusterFacts, roleName: string, log: Log): Promise<void> {
+  const current = await deps.cloud.iam.describeRole(roleName);
+  if (!current) return;
+  if (!isOurs(current.tags, facts.clusterName)) {
+    log(`Kept IAM role ${roleName}: InstantStart did not make it for cluster ${facts.clusterName}`);
+    return;
+  }
+  await deps.cloud.iam.delete(roleName, log);
+}
+
 /**
- * Removes exactly what ensureFeatureIdentities made for feature `id`: never an object it did not
- * make, and the OIDC provider only when nothing else trusts it.
+ * Deletes the roles feature `id`'s identities had under a former name (the inference execution role
+ * was `instantstart-<cluster>-inference-exec`, a name its managed policy may not pass), when
+ * InstantStart made them. Called once what used the old role has been pointed at the new one.
+ */
+export async function removeFormerRoles(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<void> {
+  for (const identity of featureIdentities(id, config)) {
+    const former = formerFeatureRoleName(facts.clusterName, identity);
+    if (!former) continue;
+    if (!(await deps.cloud.iam.describeRole(former))) continue;
+    log(`IAM role ${former} is the former name of ${featureRoleName(facts.clusterName, facts.region, identity)}`);
+    await deleteOurRole(deps, facts, former, log);
+  }
+}
+
+/**
+ * Removes exactly what ensureFeatureIdentities made for feature `id` (and a role it made under a
+ * former name): never an object it did not make, and the OIDC provider only when nothing else trusts it.
  */
 export async function removeFeatureIdentities(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<void> {
   const identities = featureIdentities(id, config);
   if (identities.length === 0) return;
   const accountId = await deps.cloud.accountId();
   for (const identity of [...identities].reverse()) {
-    const roleName = featureRoleName(facts.clusterName, identity);
+    const roleName = featureRoleName(facts.clusterName, facts.region, identity);
     if (annotatedServiceAccounts(identity).length > 0) {
       const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
       await releaseServiceAccounts(kube, id, roleArnOf(accountId, roleName), log);
     }
-    const current = await deps.cloud.iam.describeRole(roleName);
-    if (!current) continue;
-    if (!isOurs(current.tags, facts.clusterName)) {
-      log(`Kept IAM role ${roleName}: InstantStart did not make it for cluster ${facts.clusterName}`);
-      continue;
-    }
-    await deps.cloud.iam.delete(roleName, log);
+    await deleteOurRole(deps, facts, roleName, log);
   }
+  await removeFormerRoles(deps, facts, id, config, log);
   if (identities.some(needsOidcProvider)) await releaseClusterProvider(deps, facts, log);
 }
 
@@ -183,11 +204,18 @@ export async function featureIdentityStates(deps: WorkflowDeps, facts: FeatureCl
   const provider = issuer ? await findClusterProvider(deps, issuer) : undefined;
   const states: FeatureIdentityState[] = [];
   for (const identity of identities) {
-    const roleName = featureRoleName(facts.clusterName, identity);
+    const roleName = featureRoleName(facts.clusterName, facts.region, identity);
     const role = await deps.cloud.iam.describeRole(roleName);
     const base = { identity: identity.id, title: identity.title, roleName, ...(role ? { roleArn: role.arn } : {}) };
     if (!role || !isOurs(role.tags, facts.clusterName)) {
-      states.push({ ...base, present: false, detail: role ? `IAM role ${roleName} exists but was not made by InstantStart for this cluster` : `IAM role ${roleName} missing` });
+      const former = formerFeatureRoleName(facts.clusterName, identity);
+      const formerRole = !role && former ? await deps.cloud.iam.describeRole(former) : undefined;
+      const detail = role
+        ? `IAM role ${roleName} exists but was not made by InstantStart for this cluster`
+        : formerRole
+          ? `IAM role ${roleName} missing; the role has its former name ${former}, which ${identity.roleNamePrefix}* policies may not pass: turn the feature on again to move to ${roleName}`
+          : `IAM role ${roleName} missing`;
+      states.push({ ...base, present: false, detail });
       continue;
     }
     const gaps: string[] = [];

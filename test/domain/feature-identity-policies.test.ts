@@ -15,13 +15,16 @@ import {
 } from '../../src/domain/features/identity-policies.js';
 import { federatedPrincipals, samePolicy } from '../../src/domain/features/policy-document.js';
 import { publishedPolicy } from '../../src/domain/features/published-policies.js';
+import { formerFeatureRoleName } from '../../src/domain/features/registry.js';
 import { resourceNames } from '../../src/domain/naming.js';
+import { findManagedPolicy } from '../../sandbox/catalog/managed-policies.js';
+import { evaluatePolicies, requestContext } from '../../sandbox/services/iam/policy-evaluation.js';
 import type { FeatureId } from '../../src/domain/schemas/features.js';
 
 const ISSUER = 'https://oidc.eks.us-west-2.amazonaws.com/id/0123456789ABCDEF0123456789ABCDEF';
 const HOST = 'oidc.eks.us-west-2.amazonaws.com/id/0123456789ABCDEF0123456789ABCDEF';
 const PROVIDER = oidcProviderArnFor('111122223333', ISSUER);
-const FACTS = { hyperpodClusterArn: 'arn:aws:sagemaker:us-west-2:111122223333:cluster/abc', oidcProviderArn: PROVIDER, sharedBucket: 'sagemaker-demo-x', tlsBucket: 'demo-tls' };
+const FACTS = { region: 'us-west-2', hyperpodClusterArn: 'arn:aws:sagemaker:us-west-2:111122223333:cluster/abc', oidcProviderArn: PROVIDER, sharedBucket: 'sagemaker-demo-x', tlsBucket: 'demo-tls' };
 
 const identity = (feature: FeatureId, id: string, config: Record<string, unknown> = {}) => featureIdentities(feature, config).find((i) => i.id === id)!;
 
@@ -116,10 +119,61 @@ describe('feature identity permissions', () => {
 
   it('the role spec carries the name, the tags that mark it ours, the managed policies and the inline policy', () => {
     const spec = featureRoleSpec('demo', 'inference-operator', identity('inference-operator', 'execution'), FACTS);
-    assert.equal(spec.roleName, 'instantstart-demo-inference-exec');
+    assert.match(spec.roleName, /^SageMakerHyperPodInference-demo-[0-9a-z]{6}$/);
     assert.deepEqual(spec.managedPolicyArns, ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess']);
     assert.deepEqual(spec.tags, { 'instantstart.io/cluster': 'demo', 'instantstart.io/managed-by': 'instantstart', 'instantstart.io/part': 'role', 'instantstart.io/feature': 'inference-operator' });
     assert.ok(spec.inlinePolicy);
+  });
+});
+
+describe('the inference operator\'s execution role', () => {
+  const exec = identity('inference-operator', 'execution');
+  const policy = findManagedPolicy('arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess')!;
+  /** AmazonSageMakerHyperPodInferenceAccess (AWS's document), evaluated: may the operator pass role `name` to SageMaker? */
+  const passable = (name: string) =>
+    evaluatePolicies([{ name: policy.arn, document: policy.document }], {
+      action: 'iam:PassRole',
+      resource: `arn:aws:iam::111122223333:role/${name}`,
+      context: requestContext({ 'iam:PassedToService': 'sagemaker.amazonaws.com', 'aws:PrincipalAccount': '111122223333' }),
+    }).decision;
+
+  it('is named so that AmazonSageMakerHyperPodInferenceAccess may pass it to SageMaker (the name it had may not be)', () => {
+    for (const cluster of ['demo', 'c'.repeat(32), `a${'-b'.repeat(31)}`]) {
+      const name = featureRoleSpec(cluster, 'inference-operator', exec, FACTS).roleName;
+      assert.equal(passable(name), 'Allow', name);
+      assert.ok(name.length <= 64, name);
+    }
+    assert.equal(formerFeatureRoleName('demo', exec), 'instantstart-demo-inference-exec');
+    assert.equal(passable('instantstart-demo-inference-exec'), 'ImplicitDeny');
+  });
+
+  it('stays unique per cluster and Region within IAM\'s 64 characters, however long the cluster name', () => {
+    const name = (cluster: string, region: string) => featureRoleSpec(cluster, 'inference-operator', exec, { ...FACTS, region }).roleName;
+    const longest = 'x'.repeat(63); // any HyperPod cluster's name (ClusterRefSchema)
+    assert.ok(name(longest, 'us-west-2').length <= 64);
+    assert.notEqual(name('demo', 'us-west-2'), name('demo', 'us-east-1'));
+    // Two names that are cut to the same stem still differ.
+    assert.notEqual(name(`${'x'.repeat(40)}a`, 'us-west-2'), name(`${'x'.repeat(40)}b`, 'us-west-2'));
+    assert.equal(name('demo', 'us-west-2'), name('demo', 'us-west-2'));
+  });
+
+  it('trusts SageMaker and the operator\'s service account through the cluster\'s OIDC provider (AWS\'s documented trust)', () => {
+    assert.deepEqual(identityTrustPolicy('inference-operator', exec, PROVIDER).Statement, [
+      { Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' },
+      {
+        Effect: 'Allow',
+        Principal: { Federated: PROVIDER },
+        Action: 'sts:AssumeRoleWithWebIdentity',
+        Condition: { StringEquals: { [`${HOST}:sub`]: 'system:serviceaccount:hyperpod-inference-system:hyperpod-inference-controller-manager', [`${HOST}:aud`]: 'sts.amazonaws.com' } },
+      },
+    ]);
+  });
+
+  it('is among the roles delete-cluster looks for, under its name and its former one', () => {
+    const names = resourceNames('demo', '111122223333', 'us-west-2');
+    const roles = clusterRoleNames(names);
+    assert.ok(roles.includes(featureRoleSpec('demo', 'inference-operator', exec, FACTS).roleName));
+    assert.ok(roles.includes('instantstart-demo-inference-exec'));
   });
 });
 

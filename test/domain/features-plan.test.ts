@@ -20,6 +20,17 @@ describe('planFeatures', () => {
     assert.deepEqual(installed(planFeatures({}, { 'inference-operator': true })).map((s) => s.split(':')[0]), ['pod-identity-agent', 'cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator']);
   });
 
+  it('"on" for a feature that is on but configured as InstantStart would not configure it now reconfigures it', () => {
+    const stale = 'configuration out of date (executionRoleArn names instantstart-demo-inference-exec, not SageMakerHyperPodInference-demo-abc123)';
+    const cluster = { ...created, ...on('metrics-server', 'fsx-csi-driver'), 'inference-operator': { enabled: true, config: { version: 'v1.0.0-eksbuild.1' }, stale } };
+    const plan = planFeatures(cluster, { 'inference-operator': true });
+    assert.deepEqual(installed(plan), ['inference-operator:reconfigure']);
+    assert.equal(plan.install[0]!.stale, stale);
+    assert.deepEqual(plan.install[0]!.config, { version: 'v1.0.0-eksbuild.1' });
+    // The same feature configured as it should be: nothing to do.
+    assert.ok(isNoOp(planFeatures({ ...cluster, 'inference-operator': { enabled: true, config: { version: 'v1.0.0-eksbuild.1' } } }, { 'inference-operator': true })));
+  });
+
   it('refuses to disable what an enabled feature still needs, naming both, and removes nothing for it', () => {
     const withInference = { ...created, ...on('metrics-server', 'fsx-csi-driver', 'inference-operator') };
     const plan = planFeatures(withInference, { 'cert-manager': false });

@@ -27,8 +27,10 @@ describe('feature registry', () => {
 
   it('names roles as every other role of a managed cluster, within IAM\'s 64 characters for the longest cluster name', () => {
     const longest = 'c'.repeat(32);
-    for (const d of FEATURES.values()) for (const i of d.identities) assert.ok(featureRoleName(longest, i).length <= 64, `${d.id}/${i.id}`);
-    assert.equal(featureRoleName('demo', FEATURES.get('training-operator')!.identities[0]!), 'instantstart-demo-training-op');
+    for (const d of FEATURES.values()) for (const i of d.identities) assert.ok(featureRoleName(longest, 'ap-southeast-2', i).length <= 64, `${d.id}/${i.id}`);
+    assert.equal(featureRoleName('demo', 'us-west-2', FEATURES.get('training-operator')!.identities[0]!), 'instantstart-demo-training-op');
+    // A name IAM cannot take is refused on the cluster's name, before any AWS call.
+    assert.throws(() => featureRoleName('x'.repeat(63), 'us-west-2', FEATURES.get('training-operator')!.identities[0]!), (e: Error & { problems?: Array<{ path: string }> }) => e.problems?.[0]?.path === 'name');
     const suffixes = [...FEATURES.values()].flatMap((d) => d.identities.map((i) => i.roleSuffix));
     assert.equal(new Set(suffixes).size, suffixes.length, 'two identities share a role');
   });

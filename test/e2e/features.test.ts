@@ -39,6 +39,15 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return new Map<string, any>(r.body.features.map((f: any) => [f.id, f]));
   };
+  /** GET's answer once it shows `ready` (GET keeps its answer a few seconds; a change made outside the product shows after that). */
+  const featureWhen = async (id: string, ready: (f: any) => boolean) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const f = (await features()).get(id);
+      if (ready(f) || Date.now() > deadline) return f;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
   const operationsCount = async () => (await server.api('GET', '/api/v1/operations?kind=set-features&limit=100')).body.operations.length;
   /** A PATCH that must start set-features, followed to success. */
   const patch = async (body: unknown) => {
@@ -71,6 +80,12 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal(f.get('health-monitoring-agent').toggleable, false);
     const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['training-operator']])).json.addon;
     assert.equal(training.version, addon.addonVersion, 'the version is EKS\'s, read live');
+    // AmazonSageMakerHyperPodTrainingOperatorAccess describes nodes only of a cluster tagged SageMaker=true: create tags it,
+    // and the sandbox, evaluating that policy for the operator's pod identity role, finds nothing refused.
+    const arn = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.ClusterArn;
+    const tags = (await sb.aws(['sagemaker', 'list-tags', '--resource-arn', arn])).json.Tags;
+    assert.ok(tags.some((t: any) => t.Key === 'SageMaker' && t.Value === 'true'), JSON.stringify(tags));
+    assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
   });
 
   it('a PATCH with one key touches only that feature (cert-manager, now needed by nothing named, stays)', async () => {
@@ -108,7 +123,8 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.deepEqual(plan.install[0].neededBy, ['inference-operator']);
     const inference = plan.install.at(-1).objects.map((o: any) => `${o.action} ${o.kind} ${o.name}`);
     assert.ok(inference.some((o: string) => /^create EKS add-on amazon-sagemaker-hyperpod-inference/.test(o)), inference.join('\n'));
-    assert.ok(inference.includes('create IAM role instantstart-feat-inference-exec'), inference.join('\n'));
+    // The execution role is named as AmazonSageMakerHyperPodInferenceAccess may pass it.
+    assert.ok(inference.some((o: string) => /^create IAM role SageMakerHyperPodInference-feat-[0-9a-z]{6}$/.test(o)), inference.join('\n'));
     assert.equal(inference.filter((o: string) => o.startsWith('create IAM OIDC provider')).length, 1, 'one provider, however many roles trust it');
     assert.ok(inference.some((o: string) => /^create S3 bucket sagemaker-feat-.*-tls$/.test(o)), inference.join('\n'));
     assert.equal(plan.noOp, false);
@@ -150,6 +166,18 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.deepEqual(progress.map((p) => [p.feature, p.step]).sort(), [['cert-manager', 'done'], ['fsx-csi-driver', 'done'], ['inference-operator', 'done'], ['metrics-server', 'done'], ['s3-csi-driver', 'done']]);
     const f = await features();
     for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator']) assert.equal(f.get(id).state, 'on', id);
+
+    // The execution role, as IAM and EKS hold it: named for the managed policy, trusted by SageMaker and the operator, named by the add-on.
+    const exec = f.get('inference-operator').identities.find((i: any) => i.id === 'execution');
+    assert.match(exec.roleName, /^SageMakerHyperPodInference-feat-[0-9a-z]{6}$/);
+    assert.equal(exec.present, true);
+    const role = (await sb.aws(['iam', 'get-role', '--role-name', exec.roleName])).json.Role;
+    const trust = typeof role.AssumeRolePolicyDocument === 'string' ? JSON.parse(decodeURIComponent(role.AssumeRolePolicyDocument)) : role.AssumeRolePolicyDocument;
+    assert.deepEqual(trust.Statement.map((st: any) => st.Principal.Service ?? (st.Principal.Federated ? 'federated' : '')).sort(), ['federated', 'sagemaker.amazonaws.com']);
+    assert.ok(role.Tags.some((t: any) => t.Key === 'instantstart.io/cluster' && t.Value === 'feat'), 'tagged as the cluster\'s');
+    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    assert.equal(JSON.parse(addon.configurationValues).executionRoleArn, role.Arn);
+    assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
   });
 
   it('refuses to turn off cert-manager while the inference operator needs it: 422 naming both, nothing changed', async () => {
@@ -174,6 +202,16 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.deepEqual(r.body.plan.unchanged, ['inference-operator']);
     assert.deepEqual(await mutationsAfter(before), []);
     assert.equal(await operationsCount(), ops);
+  });
+
+  it('refuses a feature whose IAM role could not be named for a cluster name this long, on `name`, before any AWS call', async () => {
+    const before = await lastSeq();
+    const long = `c${'x'.repeat(62)}`;
+    const r = await server.api('PATCH', `/api/v1/clusters/${long}/features`, { 'training-operator': true });
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    assert.equal(r.body.errors[0].path, 'name');
+    assert.match(r.body.errors[0].message, /cannot name an IAM role: 'instantstart-cx+-training-op' is not 1–64/);
+    assert.deepEqual((await sb.calls({ after: before })).filter((c: unknown) => JSON.stringify(c).includes(long)), [], 'no AWS call about that cluster');
   });
 
   it('refuses unknown keys and features that are not toggles, naming the key (400, nothing changed)', async () => {
@@ -208,6 +246,50 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal((await features()).get('training-operator').state, 'on');
   });
 
+  it('repoints an add-on whose values name another execution role: "configuration out of date", then one PATCH reconfigures it', async () => {
+    const exec = (await features()).get('inference-operator').identities.find((i: any) => i.id === 'execution').roleName;
+    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    const values = JSON.parse(addon.configurationValues);
+    const other = values.executionRoleArn.replace(exec, 'SageMakerHyperPodInference-someone-else');
+    await sb.aws(['eks', 'update-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator'], '--configuration-values', JSON.stringify({ ...values, executionRoleArn: other })]);
+    await sb.advance(5 * 60);
+    const stale = await featureWhen('inference-operator', (f) => /out of date/.test(f.health));
+    assert.equal(stale.state, 'on');
+    assert.match(stale.health, new RegExp(`configuration out of date \\(executionRoleArn names SageMakerHyperPodInference-someone-else, not ${exec}\\)`));
+    const plan = (await server.api('POST', `${url}/plan`, { 'inference-operator': true })).body;
+    assert.deepEqual(plan.install.map((i: any) => [i.feature, i.reason]), [['inference-operator', 'reconfigure']]);
+    const before = await lastSeq();
+    await patch({ 'inference-operator': true });
+    const updates = (await mutationsAfter(before)).filter((c) => c.operation === 'UpdateAddon');
+    assert.equal(updates.length, 1, JSON.stringify(updates));
+    const fixed = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    assert.equal(JSON.parse(fixed.configurationValues).executionRoleArn, values.executionRoleArn);
+    assert.equal((await features()).get('inference-operator').health, 'ACTIVE');
+  });
+
+  it('moves a cluster whose add-on named the former role instantstart-<cluster>-inference-exec: the add-on refuses it, one PATCH installs it anew and deletes that role', async () => {
+    const former = 'instantstart-feat-inference-exec';
+    const exec = (await features()).get('inference-operator').identities.find((i: any) => i.id === 'execution').roleName;
+    const current = (await sb.aws(['iam', 'get-role', '--role-name', exec])).json.Role;
+    const trust = typeof current.AssumeRolePolicyDocument === 'string' ? decodeURIComponent(current.AssumeRolePolicyDocument) : JSON.stringify(current.AssumeRolePolicyDocument);
+    const tags = ['Key=instantstart.io/managed-by,Value=instantstart', 'Key=instantstart.io/cluster,Value=feat', 'Key=instantstart.io/feature,Value=inference-operator'];
+    const formerArn = (await sb.aws(['iam', 'create-role', '--role-name', former, '--assume-role-policy-document', trust, '--tags', ...tags])).json.Role.Arn;
+    const values = JSON.parse((await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon.configurationValues);
+    await sb.aws(['eks', 'update-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator'], '--configuration-values', JSON.stringify({ ...values, executionRoleArn: formerArn })]);
+    await sb.advance(5 * 60);
+    const refused = await featureWhen('inference-operator', (f) => f.state === 'failed');
+    assert.equal(refused.state, 'failed', JSON.stringify(refused));
+    assert.match(refused.health, /executionRoleArn must have a role name with prefix 'SageMakerHyperPodInference'/);
+    const { op } = await patch({ 'inference-operator': true });
+    const logs = (await server.api('GET', `/api/v1/operations/${op.id}/events?limit=1000`)).body.lines;
+    assert.match(JSON.stringify(logs), new RegExp(`IAM role ${former} is the former name of ${exec}`));
+    const got = await sb.aws(['iam', 'get-role', '--role-name', former], { allowFailure: true });
+    assert.match(got.stderr, /NoSuchEntity/, 'the former role InstantStart made is deleted');
+    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
+    assert.equal(JSON.parse(addon.configurationValues).executionRoleArn, values.executionRoleArn);
+  });
+
   it('turns the inference operator off: its add-on and its roles go; what it needed stays on', async () => {
     await patch({ 'inference-operator': false });
     const f = await features();
@@ -216,10 +298,12 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     // The exit code of a service error differs between aws CLI v1 (255) and v2 (254): read the error instead.
     const addon = await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']], { allowFailure: true });
     assert.match(addon.stderr, /ResourceNotFoundException/, `the add-on is gone (${addon.code})`);
-    for (const role of ['inference-exec', 'inference-gated', 'inference-alb', 'inference-keda']) {
+    for (const role of ['inference-gated', 'inference-alb', 'inference-keda']) {
       const got = await sb.aws(['iam', 'get-role', '--role-name', `instantstart-feat-${role}`], { allowFailure: true });
       assert.match(got.stderr, /NoSuchEntity/, `${role} removed (${got.code})`);
     }
+    const left = (await sb.aws(['iam', 'list-roles'])).json.Roles.map((r: any) => r.RoleName).filter((n: string) => /^SageMakerHyperPodInference-feat-/.test(n));
+    assert.deepEqual(left, [], 'the execution role removed');
   });
 
   it('managed autoscaling is a toggle too: on for a group (HyperPod\'s AutoScaling setting, read with the aws CLI), then off', async () => {
@@ -232,5 +316,17 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     await patch({ autoscaling: false });
     assert.equal((await features()).get('autoscaling').state, 'off');
     assert.equal((await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode, 'Disable');
+  });
+
+  it('deleting the cluster with the inference operator on leaves nothing behind, its execution role included', async () => {
+    await patch({ 'inference-operator': true });
+    const exec = (await features()).get('inference-operator').identities.find((i: any) => i.id === 'execution').roleName;
+    assert.equal((await sb.aws(['iam', 'get-role', '--role-name', exec])).code, 0);
+    const del = await server.api('DELETE', '/api/v1/clusters/feat?confirm=true');
+    assert.equal(del.status, 202, JSON.stringify(del.body));
+    const op = await server.waitForOperation(del.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    const roles = (await sb.aws(['iam', 'list-roles'])).json.Roles.map((r: any) => r.RoleName).filter((n: string) => n.includes('feat'));
+    assert.deepEqual(roles, [], 'every role of the cluster is gone');
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateAddonCommand, DeleteAddonCommand, DescribeAddonCommand, EKSClient, UpdateAddonCommand } from '@aws-sdk/client-eks';
-import { CreateClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { CreateAddonCommand, CreatePodIdentityAssociationCommand, DeleteAddonCommand, DescribeAddonCommand, DescribeClusterCommand as DescribeEksClusterCommand, EKSClient, UpdateAddonCommand } from '@aws-sdk/client-eks';
+import { AttachRolePolicyCommand, CreateOpenIDConnectProviderCommand, CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { AddTagsCommand, CreateClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { inferenceOperatorConfigurationValues, kuberayOperatorManifests } from '../../src/domain/features/install-pieces.js';
 import { addonNameOf } from '../../src/domain/features/registry.js';
@@ -15,6 +16,13 @@ import { buildPrereqs, ensureQuota, group, waitForCluster, type HyperPodPrereqs 
 const INFERENCE = 'amazon-sagemaker-hyperpod-inference';
 const ACCOUNT = '000000000000';
 const role = (name: string) => `arn:aws:iam::${ACCOUNT}:role/${name}`;
+/** The inference operator's execution role, named as AmazonSageMakerHyperPodInferenceAccess may pass it and trusted as AWS documents. */
+const EXEC = 'SageMakerHyperPodInference-fa-exec';
+/** Named right, but trusting only SageMaker: the operator cannot assume it through IRSA. */
+const UNTRUSTED = 'SageMakerHyperPodInference-fa-untrusted';
+/** The name InstantStart gave the execution role before: the managed policy may not pass it. */
+const FORMER = 'instantstart-fa-inference-exec';
+const INFERENCE_POLICY = 'arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess';
 
 /** What each add-on of the feature registry must put in the cluster: CRDs, and workloads as `<kind>/<namespace>/<name>`. */
 const EXPECTED: Partial<Record<FeatureId, { crds: string[]; workloads: string[] }>> = {
@@ -37,6 +45,7 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
   let k: TestKubeCluster;
   let hyperpodClusterArn: string;
   const eks = new EKSClient({});
+  const iam = new IAMClient({});
   const status = async (addonName: string) => (await eks.send(new DescribeAddonCommand({ clusterName: p.eksClusterName, addonName })).catch(() => undefined))?.addon;
   const create = (addonName: string, configurationValues?: string) => eks.send(new CreateAddonCommand({ clusterName: p.eksClusterName, addonName, ...(configurationValues ? { configurationValues } : {}) }));
   const kubectlJson = async (args: string[]) => JSON.parse((await k.kubectl([...args, '-o', 'json'])).stdout);
@@ -50,7 +59,7 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
           hyperpodClusterArn,
           tlsBucket: 'instantstart-fa-tls-000000000000',
           roleArns: new Map([
-            ['execution', role('fa-inference-exec')],
+            ['execution', role(EXEC)],
             ['gated-model', role('fa-inference-gated')],
             ['load-balancer-controller', role('fa-inference-alb')],
             ['keda', role('fa-inference-keda')],
@@ -75,6 +84,21 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
     hyperpodClusterArn = out.ClusterArn!;
     await waitForCluster(sb, 'fa', 'InService');
     k = await kubeAccess(sb, p.eksClusterName);
+    // IRSA for the inference operator: the cluster's OIDC provider, and roles trusting it (or not).
+    const issuer = (await eks.send(new DescribeEksClusterCommand({ name: p.eksClusterName }))).cluster!.identity!.oidc!.issuer!;
+    const hostPath = issuer.replace(/^https:\/\//, '');
+    const provider = (await iam.send(new CreateOpenIDConnectProviderCommand({ Url: issuer, ClientIDList: ['sts.amazonaws.com'] }))).OpenIDConnectProviderArn!;
+    const sagemaker = { Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' };
+    const operator = {
+      Effect: 'Allow',
+      Principal: { Federated: provider },
+      Action: 'sts:AssumeRoleWithWebIdentity',
+      Condition: { StringEquals: { [`${hostPath}:sub`]: 'system:serviceaccount:hyperpod-inference-system:hyperpod-inference-controller-manager', [`${hostPath}:aud`]: 'sts.amazonaws.com' } },
+    };
+    for (const [name, statements] of [[EXEC, [sagemaker, operator]], [FORMER, [sagemaker, operator]], [UNTRUSTED, [sagemaker]]] as const) {
+      await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: statements }) }));
+      await iam.send(new AttachRolePolicyCommand({ RoleName: name, PolicyArn: INFERENCE_POLICY }));
+    }
   });
   after(async () => sb.dispose());
 
@@ -107,6 +131,14 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
     assert.deepEqual(Object.keys(EXPECTED).sort(), [...features].sort(), 'every registry add-on is checked here');
     for (const id of features.filter((f) => f !== 'inference-operator')) await create(addonNameOf(id)!);
     await sb.advance(4 * 60);
+    // The add-on's chart refuses an execution role AmazonSageMakerHyperPodInferenceAccess may not pass.
+    await create(INFERENCE, values({ executionRoleArn: role(FORMER) }));
+    await sb.advance(4 * 60);
+    const refused = (await status(INFERENCE))!;
+    assert.equal(refused.status, 'CREATE_FAILED');
+    assert.equal(refused.health!.issues![0]!.message, "executionRoleArn must have a role name with prefix 'SageMakerHyperPodInference'");
+    await eks.send(new DeleteAddonCommand({ clusterName: p.eksClusterName, addonName: INFERENCE }));
+    await eventually(async () => (await status(INFERENCE)) === undefined, { sandbox: sb, stepSeconds: 30, what: 'the refused add-on deleted' });
     await create(INFERENCE, values());
     await sb.advance(4 * 60);
     for (const id of features) assert.equal((await status(addonNameOf(id)!))?.status, 'ACTIVE', `${id} ACTIVE`);
@@ -124,7 +156,7 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
 
   it('puts the IRSA roles of the configuration values on the inference add-on\'s service accounts, and runs its controllers', async () => {
     const annotation = async (name: string) => (await kubectlJson(['get', 'serviceaccount', name, '-n', 'hyperpod-inference-system'])).metadata.annotations?.['eks.amazonaws.com/role-arn'];
-    assert.equal(await annotation('hyperpod-inference-controller-manager'), role('fa-inference-exec'));
+    assert.equal(await annotation('hyperpod-inference-controller-manager'), role(EXEC));
     assert.equal(await annotation('aws-load-balancer-controller'), role('fa-inference-alb'));
     assert.equal(await annotation('keda-operator'), role('fa-inference-keda'));
     await eventually(
@@ -138,6 +170,53 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
     assert.match(logs.stdout, /"Starting" component="manager"/, "a controller's start-up lines");
   });
 
+  it('the operator passes to SageMaker only roles its policy may pass: a registration naming another fails with AWS\'s AccessDenied', async () => {
+    const registration = (name: string, executionRole: string) => ({
+      apiVersion: 'inference.sagemaker.aws.amazon.com/v1',
+      kind: 'SageMakerEndpointRegistration',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        name,
+        executionRole,
+        imageUri: '763104351884.dkr.ecr.us-west-2.amazonaws.com/djl-inference:0.32.0-lmi14.0.0-cu126',
+        instanceType: 'ml.g5.8xlarge',
+        loadBalancerHostName: 'k8s-default-demo-0123456789.elb.us-west-2.amazonaws.com',
+        restApiId: 'a1b2c3d4e5',
+        eksClusterDetails: { arn: p.eksClusterArn, clusterSecurityGroupId: p.securityGroupId, name: p.eksClusterName, securityGroupIds: [p.securityGroupId], subnetIds: p.privateSubnets, vpcId: p.vpcId },
+        tlsConfig: { tlsCertificateOutputS3Bucket: 'instantstart-fa-tls-000000000000', tlsCertificateS3Keys: ['certs/demo.pem'] },
+      },
+    });
+    for (const r of [registration('passes', role(EXEC)), registration('refused', role(FORMER))]) {
+      const applied = await k.kubectl(['apply', '-f', '-'], { input: JSON.stringify(r) });
+      assert.equal(applied.code, 0, applied.stderr);
+    }
+    const state = async (name: string) => (await kubectlJson(['get', 'sagemakerendpointregistration', name, '-n', 'default'])).status;
+    await eventually(async () => (await state('refused'))?.state === 'CreationFailed', { sandbox: sb, stepSeconds: 5, what: 'the refused registration failed' });
+    const refused = await state('refused');
+    const expected = `operation error SageMaker: CreateModel, https response error StatusCode: 400, api error AccessDeniedException: User: arn:aws:sts::${ACCOUNT}:assumed-role/${EXEC}/hyperpod-inference-operator is not authorized to perform: iam:PassRole on resource: ${role(FORMER)} because no identity-based policy allows the iam:PassRole action`;
+    assert.equal(refused.conditions[0].message, expected);
+    assert.equal(refused.conditions[0].reason, 'AccessDenied');
+    const events = await kubectlJson(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=refused']);
+    assert.ok(events.items.some((e: any) => e.type === 'Warning' && e.reason === 'CreationFailed' && e.message === expected), 'a Warning event says why');
+    assert.equal((await state('passes')).state, 'CreationInProgress', 'its own, rightly named role passes');
+  });
+
+  it('keeps the training operator add-on DEGRADED with AccessDenied while its HyperPod cluster lacks the SageMaker=true tag', async () => {
+    const training = 'amazon-sagemaker-hyperpod-training-operator';
+    const podIdentity = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] }] });
+    const trainingRole = (await iam.send(new CreateRoleCommand({ RoleName: 'fa-training-op', AssumeRolePolicyDocument: podIdentity }))).Role!.Arn!;
+    await iam.send(new AttachRolePolicyCommand({ RoleName: 'fa-training-op', PolicyArn: 'arn:aws:iam::aws:policy/AmazonSageMakerHyperPodTrainingOperatorAccess' }));
+    await eks.send(new CreatePodIdentityAssociationCommand({ clusterName: p.eksClusterName, namespace: 'aws-hyperpod', serviceAccount: 'hp-training-operator-controller-manager', roleArn: trainingRole }));
+    await sb.advance(30);
+    const degraded = (await status(training))!;
+    assert.equal(degraded.status, 'DEGRADED');
+    const issue = degraded.health!.issues!.find((i) => i.code === 'AccessDenied')!;
+    assert.match(issue.message!, new RegExp(`api error AccessDeniedException: User: arn:aws:sts::${ACCOUNT}:assumed-role/fa-training-op/hp-training-operator is not authorized to perform: sagemaker:DescribeClusterNode on resource: ${hyperpodClusterArn.replace(/[/.]/g, '\\$&')} because no identity-based policy allows`));
+    await new SageMakerClient({}).send(new AddTagsCommand({ ResourceArn: hyperpodClusterArn, Tags: [{ Key: 'SageMaker', Value: 'true' }] }));
+    await sb.advance(30);
+    assert.equal((await status(training))?.status, 'ACTIVE', 'tagged SageMaker=true, the operator may describe its nodes');
+  });
+
   it('keeps the inference add-on DEGRADED while a dependency is gone', async () => {
     await eks.send(new DeleteAddonCommand({ clusterName: p.eksClusterName, addonName: 'metrics-server' }));
     await eventually(async () => (await status('metrics-server')) === undefined, { sandbox: sb, stepSeconds: 30, what: 'metrics-server deleted' });
@@ -147,11 +226,18 @@ describe('the feature registry\'s EKS add-ons materialise in the sandbox cluster
   });
 
   it('re-renders the inference add-on when its configuration values change: what they turn off goes, new roles are annotated', async () => {
-    await eks.send(new UpdateAddonCommand({ clusterName: p.eksClusterName, addonName: INFERENCE, configurationValues: values({ executionRoleArn: role('fa-inference-exec-2'), alb: { enabled: false } }) }));
+    await eks.send(new UpdateAddonCommand({ clusterName: p.eksClusterName, addonName: INFERENCE, configurationValues: values({ executionRoleArn: role(UNTRUSTED), alb: { enabled: false } }) }));
     await eventually(async () => (await status(INFERENCE))?.status !== 'UPDATING', { sandbox: sb, stepSeconds: 30, what: 'the update done' });
     await sb.advance(1);
     const sa = await kubectlJson(['get', 'serviceaccount', 'hyperpod-inference-controller-manager', '-n', 'hyperpod-inference-system']);
-    assert.equal(sa.metadata.annotations['eks.amazonaws.com/role-arn'], role('fa-inference-exec-2'));
+    assert.equal(sa.metadata.annotations['eks.amazonaws.com/role-arn'], role(UNTRUSTED));
+    // A role the operator's service account cannot assume: its start-up fails as AWS's troubleshooting page quotes it.
+    const degraded = (await status(INFERENCE))!;
+    assert.equal(degraded.status, 'DEGRADED');
+    assert.ok(
+      degraded.health!.issues!.some((i) => i.code === 'AccessDenied' && /^failed to enable inference watcher for HyperPod cluster arn:aws:sagemaker:.*: operation error SageMaker: UpdateClusterInference, .*operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: 403, RequestID: [0-9a-f-]+, api error AccessDenied: Not authorized to perform sts:AssumeRoleWithWebIdentity$/.test(i.message!)),
+      JSON.stringify(degraded.health),
+    );
     const alb = await k.kubectl(['get', 'deployment', 'aws-load-balancer-controller', '-n', 'hyperpod-inference-system'], { allowFailure: true });
     assert.match(alb.stderr, /NotFound/, 'the load balancer controller is gone');
     assert.equal((await crdNames()).has('targetgroupbindings.elbv2.k8s.aws'), false);

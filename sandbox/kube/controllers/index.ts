@@ -11,6 +11,7 @@ import { expireEvents } from './events.js';
 import { collectGarbage } from './gc.js';
 import { syncHyperPodNodes } from './hyperpod-nodes.js';
 import { landHfDownloads } from './hf-download.js';
+import { runInferenceOperator } from './inference-operator.js';
 import { runJobs } from './jobs.js';
 import { runKarpenter } from './karpenter.js';
 import { reportToMlflow } from './mlflow-reporter.js';
@@ -80,6 +81,7 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runRayClusters(cluster);
   runJobs(cluster);
   runTrainingOperator(cluster);
+  runInferenceOperator(cluster, ctx.state);
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);

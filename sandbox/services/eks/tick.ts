@@ -2,13 +2,15 @@ import { keyed } from '../../core/keyed.js';
 import { compareAddonVersions, findAddon } from '../../catalog/eks-addons.js';
 import type { TickContext } from '../../core/service.js';
 import { deleteManagedSecurityGroup, deleteNetworkInterface } from '../ec2/public.js';
+import { addonIdentityIssues, addonRenderProblem } from './addon-identity.js';
 import { grantCreatorAdmin } from './cluster-create.js';
 import { eksRegions, type StoredAddon, type StoredCluster, type StoredUpdate } from './state.js';
 
 /**
  * EKS's simulated controllers: clusters CREATING → ACTIVE (or FAILED), UPDATING → ACTIVE when their
  * update completes, DELETING → gone (with their network interfaces and cluster security group);
- * add-ons likewise, and add-ons whose prerequisites are missing are DEGRADED until they appear.
+ * add-ons likewise, and add-ons whose prerequisites are missing are DEGRADED until they appear
+ * (or whose operator lacks an IAM permission it needs: addon-identity.ts).
  */
 export function eksTick({ state, now }: TickContext): boolean {
   let changed = false;
@@ -32,7 +34,7 @@ export function eksTick({ state, now }: TickContext): boolean {
         changed = true;
       }
       changed = advanceAddons(c, now) || changed;
-      changed = evaluateAddonHealth(c) || changed;
+      changed = evaluateAddonHealth(state, region, c) || changed;
     }
   }
   return changed;
@@ -64,7 +66,13 @@ function completeUpdate(c: StoredCluster, u: StoredUpdate): boolean {
       if (ch.configurationValues) a.configurationValues = ch.configurationValues;
       else delete a.configurationValues;
     }
-    if (a.status === 'UPDATING') a.status = 'ACTIVE';
+    // The chart renders with the new values, or the update fails with its message.
+    const refused = addonRenderProblem(a);
+    if (a.status === 'UPDATING') a.status = refused ? 'UPDATE_FAILED' : 'ACTIVE';
+    if (refused) {
+      u.status = 'Failed';
+      a.healthIssues = [refused];
+    }
     a.modifiedAt = u.completeAt;
     return true;
   }
@@ -86,7 +94,7 @@ function advanceAddons(c: StoredCluster, now: number): boolean {
     if (a.readyAt === undefined || now < a.readyAt) continue;
     if (a.status === 'CREATING') {
       // A create-failure fault ends the create CREATE_FAILED with its message, as AWS reports a failed install.
-      const missing = missingInstallDependencies(c, a);
+      const missing = missingInstallDependencies(c, a) ?? addonRenderProblem(a);
       a.status = a.failureMessage || missing ? 'CREATE_FAILED' : 'ACTIVE';
       if (a.failureMessage) a.healthIssues = [{ code: 'InternalFailure', message: a.failureMessage, resourceIds: [] }];
       else if (missing) a.healthIssues = [missing];
@@ -127,22 +135,25 @@ function missingInstallDependencies(c: StoredCluster, a: StoredAddon): StoredAdd
   return { code: 'ConfigurationConflict', message: `Dependency check failed: ${problems.join('; ')}. Install the dependency add-ons first, then create ${a.addonName} again.`, resourceIds: names };
 }
 
-function evaluateAddonHealth(c: StoredCluster): boolean {
+function evaluateAddonHealth(state: TickContext['state'], region: string, c: StoredCluster): boolean {
   let changed = false;
   for (const a of keyed.values(c.addons)) {
     if (a.status !== 'ACTIVE' && a.status !== 'DEGRADED') continue;
     const required = findAddon(a.addonName)?.requiresAddons ?? [];
     const missing = required.filter((name) => !RUNNING.has(keyed.get(c.addons, name)?.status ?? ''));
-    const next = missing.length ? 'DEGRADED' : 'ACTIVE';
-    const issues = missing.length
-      ? [
-          {
-            code: 'InsufficientNumberOfReplicas',
-            message: `The add-on is unhealthy because it requires the ${listed(required)} add-ons; not ACTIVE on this cluster: ${missing.join(', ')}.`,
-            resourceIds: missing,
-          },
-        ]
-      : [];
+    const issues = [
+      ...(missing.length
+        ? [
+            {
+              code: 'InsufficientNumberOfReplicas',
+              message: `The add-on is unhealthy because it requires the ${listed(required)} add-ons; not ACTIVE on this cluster: ${missing.join(', ')}.`,
+              resourceIds: missing,
+            },
+          ]
+        : []),
+      ...addonIdentityIssues(state, region, c, a),
+    ];
+    const next = issues.length ? 'DEGRADED' : 'ACTIVE';
     if (a.status !== next || JSON.stringify(a.healthIssues) !== JSON.stringify(issues)) {
       a.status = next;
       a.healthIssues = issues;

@@ -57,3 +57,6 @@ export function roleTrustsService(role: RoleView, servicePrincipal: string): boo
   if (statements.some((s) => s.Effect === 'Deny' && covers(s))) return false;
   return statements.some((s) => s.Effect === 'Allow' && covers(s));
 }
+
+/** A controller acting as a role (IRSA, pod identity): what IAM lets it do, and IRSA's assume (authorize.ts). */
+export { actAsRole, assumeRoleWithWebIdentity, type ActAsAnswer, type ActAsRequest, type AssumeAnswer } from './authorize.js';

@@ -94,3 +94,12 @@ export function requestNodeRecovery(
   if (!cluster || !node || node.phase) return;
   markFault(cluster, node, health, undefined, now, true);
 }
+
+/**
+ * The HyperPod cluster orchestrated by an EKS cluster, with its tags (what an IAM condition on
+ * `aws:ResourceTag/<key>` reads); undefined when there is none (or it is being deleted).
+ */
+export function hyperPodClusterOf(state: SandboxState, region: string, eksClusterArn: string): { name: string; arn: string; tags: Record<string, string> } | undefined {
+  const cluster = clustersIn(state, region).find((c) => c.eksClusterArn === eksClusterArn && c.status !== 'Deleting');
+  return cluster ? { name: cluster.name, arn: cluster.arn, tags: Object.fromEntries(cluster.tags.map((t) => [t.Key, t.Value])) } : undefined;
+}

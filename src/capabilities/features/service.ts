@@ -1,10 +1,10 @@
 import { PreconditionError } from '../../domain/errors.js';
 import { clusterOfTarget } from '../../domain/naming.js';
 import { featureManifests } from '../../domain/cluster-dependencies.js';
-import { whatNeeds } from '../../domain/features/graph.js';
+import { dependencyClosure, whatNeeds } from '../../domain/features/graph.js';
 import { isNoOp, planFeatures, refusalProblems, type FeaturePlan } from '../../domain/features/plan.js';
 import { installPlanObjects, removePlanObjects } from '../../domain/features/plan-objects.js';
-import { featureDefinition } from '../../domain/features/registry.js';
+import { featureDefinition, featureRoleName } from '../../domain/features/registry.js';
 import type { FeatureDefinition, FeatureInstall } from '../../domain/features/types.js';
 import {
   FEATURE_IDS,
@@ -94,7 +94,14 @@ export class FeaturesService {
         const states = await featureIdentityStates(this.workflowDeps, facts, id, reading.config);
         identities = states.map((s) => ({ id: s.identity, title: s.title, roleName: s.roleName, present: s.present }));
       } catch (err) {
-        identities = d.identities.map((i) => ({ id: i.id, title: i.title, roleName: `instantstart-${facts.clusterName}-${i.roleSuffix}`, present: false }));
+        const nameOf = (i: (typeof d.identities)[number]) => {
+          try {
+            return featureRoleName(facts.clusterName, facts.region, i);
+          } catch {
+            return `instantstart-${facts.clusterName}-${i.roleSuffix}`;
+          }
+        };
+        identities = d.identities.map((i) => ({ id: i.id, title: i.title, roleName: nameOf(i), present: false }));
         health = `${health}; its identities could not be read: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
@@ -120,6 +127,8 @@ export class FeaturesService {
    * the cluster (DescribeAddonVersions) — nothing is changed.
    */
   async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer }> {
+    // A role name IAM could not take (a long cluster name) is refused on `name` before any AWS call.
+    for (const id of dependencyClosure(changedKeys(changes).filter((k) => changes[k] !== false))) for (const i of featureDefinition(id).identities) featureRoleName(cluster, region, i);
     const { facts, readings } = await this.read(region, cluster);
     const plan = planFeatures(featureActuals(readings, changedKeys(changes)), changes);
     const versions = new Map<FeatureId, string>();
@@ -140,6 +149,7 @@ export class FeaturesService {
     }
     const objectFacts = (id: FeatureId) => ({
       cluster,
+      region,
       tlsBucket: facts.tlsBucket,
       ...(versions.has(id) ? { version: versions.get(id)! } : {}),
       manifests: (set: Parameters<typeof featureManifests>[0]) => {
@@ -151,7 +161,7 @@ export class FeaturesService {
       },
     });
     const answer: FeaturePlanAnswer = {
-      install: plan.install.map((i) => ({ feature: i.feature, reason: i.reason, neededBy: i.neededBy, config: i.config, objects: installPlanObjects(i.feature, objectFacts(i.feature), i.reason === 'reconfigure') })),
+      install: plan.install.map((i) => ({ feature: i.feature, reason: i.reason, neededBy: i.neededBy, config: i.config, objects: installPlanObjects(i.feature, objectFacts(i.feature), i.reason === 'reconfigure', i.stale !== undefined) })),
       remove: plan.remove.map((feature) => ({ feature, objects: removePlanObjects(feature, objectFacts(feature)) })),
       unchanged: plan.unchanged,
       refused: plan.refused,

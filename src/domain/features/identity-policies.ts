@@ -30,6 +30,8 @@ export const TAG_FEATURE = 'instantstart.io/feature';
 
 /** The cluster facts a role's documents are built from. */
 export interface IdentityFacts {
+  /** The cluster's Region (a role name that must be unique per Region carries a hash of it). */
+  region: string;
   hyperpodClusterArn: string;
   /** The cluster's IAM OIDC provider: needed when an identity has an IRSA binding. */
   oidcProviderArn?: string;
@@ -138,6 +140,8 @@ export function identityPermissionsPolicy(featureId: FeatureId, identity: Featur
  * @example
  * featureRoleSpec('demo', 'tiered-checkpointing', featureIdentities('tiered-checkpointing', {})[0]!, facts).roleName
  * // 'instantstart-demo-checkpointing'
+ * featureRoleSpec('demo', 'inference-operator', featureIdentities('inference-operator', {})[0]!, facts).roleName
+ * // 'SageMakerHyperPodInference-demo-<hash>'
  */
 export function featureRoleSpec(cluster: string, featureId: FeatureId, identity: FeatureIdentity, facts: IdentityFacts): FeatureRoleSpec {
   const inlinePolicy = identityPermissionsPolicy(featureId, identity, facts);
@@ -145,7 +149,7 @@ export function featureRoleSpec(cluster: string, featureId: FeatureId, identity:
   return {
     featureId,
     identityId: identity.id,
-    roleName: featureRoleName(cluster, identity),
+    roleName: featureRoleName(cluster, facts.region, identity),
     description: `${identity.title} of ${cluster} (InstantStart feature ${featureId})`,
     trustPolicy: identityTrustPolicy(featureId, identity, facts.oidcProviderArn),
     managedPolicyArns: [...identity.managedPolicies],

@@ -1,6 +1,6 @@
 import { KARPENTER_OBJECT_NAME } from '../autoscaling.js';
 import type { FeatureId } from '../schemas/features.js';
-import { featureDefinition, featureRoleName } from './registry.js';
+import { featureDefinition, featureRoleName, formerFeatureRoleName } from './registry.js';
 import type { FeatureIdentity, FeatureInstall } from './types.js';
 
 /**
@@ -18,6 +18,7 @@ export interface PlannedObject {
 
 export interface PlanObjectFacts {
   cluster: string;
+  region: string;
   tlsBucket: string;
   /** The add-on version the install resolves to, when known. */
   version?: string;
@@ -25,8 +26,8 @@ export interface PlanObjectFacts {
   manifests?: (set: Extract<FeatureInstall, { kind: 'manifests' }>['set']) => string[];
 }
 
-function identityObjects(cluster: string, identity: FeatureIdentity, action: 'create' | 'delete'): PlannedObject[] {
-  const out: PlannedObject[] = [{ action, kind: 'IAM role', name: featureRoleName(cluster, identity) }];
+function identityObjects(facts: PlanObjectFacts, identity: FeatureIdentity, action: 'create' | 'delete'): PlannedObject[] {
+  const out: PlannedObject[] = [{ action, kind: 'IAM role', name: featureRoleName(facts.cluster, facts.region, identity) }];
   for (const b of identity.bindings) {
     if (b.kind === 'irsa' && b.annotate) out.push({ action: 'update', kind: 'service account annotation', name: `${b.namespace}/${b.serviceAccount} eks.amazonaws.com/role-arn` });
   }
@@ -63,11 +64,25 @@ function installObjects(feature: FeatureId, install: FeatureInstall, facts: Plan
   }
 }
 
-/** What turning `feature` on (or reconfiguring it) creates and changes, in install order: identities first, then what it installs. */
-export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, reconfigure = false): PlannedObject[] {
+/** A role that moves to the name its managed policy asks for: made under the new name, the former one deleted (when InstantStart made it). */
+function renamedRoleObjects(facts: PlanObjectFacts, identity: FeatureIdentity): PlannedObject[] {
+  const former = formerFeatureRoleName(facts.cluster, identity);
+  if (!former) return [];
+  return [
+    { action: 'create', kind: 'IAM role', name: `${featureRoleName(facts.cluster, facts.region, identity)} (when missing)` },
+    { action: 'delete', kind: 'IAM role', name: `${former} (its former name, when InstantStart made it)` },
+  ];
+}
+
+/**
+ * What turning `feature` on (or reconfiguring it) creates and changes, in install order: identities
+ * first, then what it installs. `stale`: a reconfigure because the feature is configured as InstantStart
+ * would not configure it now (its add-on names a role's former name).
+ */
+export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, reconfigure = false, stale = false): PlannedObject[] {
   const d = featureDefinition(feature);
   // Autoscaling's ClusterRole is set-autoscaling's; it is made when missing and kept.
-  const identities = reconfigure ? [] : d.identities.flatMap((i) => identityObjects(facts.cluster, i, 'create'));
+  const identities = reconfigure ? (stale ? d.identities.flatMap((i) => renamedRoleObjects(facts, i)) : []) : d.identities.flatMap((i) => identityObjects(facts, i, 'create'));
   // One provider per cluster issuer, however many of the feature's roles trust it.
   const irsa = !reconfigure && d.identities.some((i) => i.bindings.some((b) => b.kind === 'irsa'));
   const provider: PlannedObject[] = irsa ? [{ action: 'create', kind: 'IAM OIDC provider', name: 'the EKS cluster\'s issuer (when missing; kept while anything trusts it)' }] : [];
@@ -78,6 +93,10 @@ export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, r
 export function removePlanObjects(feature: FeatureId, facts: PlanObjectFacts): PlannedObject[] {
   const d = featureDefinition(feature);
   const installs = [...d.installs].reverse().flatMap((i) => installObjects(feature, i, facts, 'delete', false));
-  const identities = feature === 'autoscaling' ? [] : d.identities.flatMap((i) => identityObjects(facts.cluster, i, 'delete'));
+  const former = (i: FeatureIdentity): PlannedObject[] => {
+    const name = formerFeatureRoleName(facts.cluster, i);
+    return name ? [{ action: 'delete', kind: 'IAM role', name: `${name} (its former name, when InstantStart made it)` }] : [];
+  };
+  const identities = feature === 'autoscaling' ? [] : d.identities.flatMap((i) => [...identityObjects(facts, i, 'delete'), ...former(i)]);
   return [...installs, ...identities];
 }

@@ -16,16 +16,23 @@ export interface FeatureActual {
   enabled: boolean;
   /** Its settings as read back (e.g. the add-on version, TieredStorageConfig's percentage). */
   config?: Record<string, unknown>;
+  /** On, but configured as InstantStart would not configure it now (why, in words): "on" reconfigures it. */
+  stale?: string;
 }
 
 export interface PlannedInstall {
   feature: FeatureId;
   /** The settings to install or reconfigure it with (the caller's keys over the current ones). */
   config: Record<string, unknown>;
-  /** requested: the caller turned it on; reconfigure: it is on and the caller changed a setting; needed: a requested feature needs it. */
+  /**
+   * requested: the caller turned it on; reconfigure: it is on and the caller changed a setting (or it is
+   * configured as InstantStart would not configure it now, `stale`); needed: a requested feature needs it.
+   */
   reason: 'requested' | 'reconfigure' | 'needed';
   /** For `needed`: the requested features that need it (directly or through another). */
   neededBy: FeatureId[];
+  /** For `reconfigure` of a feature configured as InstantStart would not configure it now: why. */
+  stale?: string;
 }
 
 export interface FeatureRefusal {
@@ -88,8 +95,9 @@ export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, 
     const sent = change === true ? {} : change;
     const current = isOn(id) ? (own(actual, id)?.config ?? {}) : {};
     const config = checkedConfig(id, { ...current, ...sent });
-    if (isOn(id) && matches(sent, current)) unchanged.push(id);
-    else requested.set(id, { feature: id, config, reason: isOn(id) ? 'reconfigure' : 'requested', neededBy: [] });
+    const stale = isOn(id) ? own(actual, id)?.stale : undefined;
+    if (isOn(id) && matches(sent, current) && !stale) unchanged.push(id);
+    else requested.set(id, { feature: id, config, reason: isOn(id) ? 'reconfigure' : 'requested', neededBy: [], ...(stale ? { stale } : {}) });
   }
 
   // What the requested features need and the cluster lacks, installed first with their defaults.

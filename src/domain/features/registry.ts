@@ -1,3 +1,5 @@
+import { InputError } from '../errors.js';
+import { prefixedRoleName, ROLE_NAME_MAX } from '../naming.js';
 import { FEATURE_IDS, type FeatureId } from '../schemas/features.js';
 import type { FeatureDefinition, FeatureIdentity } from './types.js';
 
@@ -37,13 +39,24 @@ const s3CsiDriver: FeatureIdentity = {
   ],
 };
 
-/** The four IRSA roles of the inference operator add-on (sagemaker-hyperpod-cli's helm_to_addon.sh). */
+/**
+ * The four IRSA roles of the inference operator add-on (sagemaker-hyperpod-cli's helm_to_addon.sh at
+ * 011ca92). The execution role: AmazonSageMakerHyperPodInferenceAccess lets the operator pass only
+ * roles named `SageMakerHyperPodInference*` to sagemaker.amazonaws.com (statement
+ * AllowPassRoleToSageMaker), and the chart refuses any other name when it runs as the add-on
+ * (`_validateRequiredValues.tpl`, isAddOn); AWS's documented trust is the operator's service account
+ * through the cluster's OIDC provider and sagemaker.amazonaws.com (SageMaker assumes the role it is passed).
+ */
 const inferenceIdentities: FeatureIdentity[] = [
   {
     id: 'execution',
     title: 'Inference operator execution role',
     roleSuffix: 'inference-exec',
-    bindings: [{ kind: 'irsa', namespace: INFERENCE_NAMESPACE, serviceAccount: 'hyperpod-inference-controller-manager', audience: true, annotate: false }],
+    roleNamePrefix: 'SageMakerHyperPodInference',
+    bindings: [
+      { kind: 'service', service: 'sagemaker.amazonaws.com' },
+      { kind: 'irsa', namespace: INFERENCE_NAMESPACE, serviceAccount: 'hyperpod-inference-controller-manager', audience: true, annotate: false },
+    ],
     managedPolicies: [managed('AmazonSageMakerHyperPodInferenceAccess')],
     permissions: [{ actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'], resource: 'tls-bucket' }],
   },
@@ -241,8 +254,33 @@ export function featureDefinition(id: FeatureId): FeatureDefinition {
   return d;
 }
 
-/** The IAM role of a feature's identity: the same naming as every other role a managed cluster owns. */
-export const featureRoleName = (cluster: string, identity: Pick<FeatureIdentity, 'roleSuffix'>): string => `instantstart-${cluster}-${identity.roleSuffix}`;
+/** IAM's characters for a role name. */
+const ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
+
+/**
+ * The IAM role of a feature's identity on cluster `cluster` in `region`: `instantstart-<cluster>-<suffix>`,
+ * the naming of every other role a managed cluster owns — or, for an identity whose managed policy
+ * asks for a name prefix, `<prefix>-<cluster>-<hash of region/cluster>` (naming.ts → prefixedRoleName).
+ * A cluster name that cannot make a valid role name is refused on `name` (before any AWS call).
+ *
+ * @example
+ * featureRoleName('demo', 'us-west-2', trainingOperatorController) // 'instantstart-demo-training-op'
+ */
+export function featureRoleName(cluster: string, region: string, identity: Pick<FeatureIdentity, 'roleSuffix' | 'roleNamePrefix'>): string {
+  const name = identity.roleNamePrefix ? prefixedRoleName(identity.roleNamePrefix, cluster, region) : `instantstart-${cluster}-${identity.roleSuffix}`;
+  if (!ROLE_NAME.test(name)) {
+    throw InputError.field('name', `cannot name an IAM role: '${name}' is not 1–${ROLE_NAME_MAX} of IAM's role-name characters (letters, digits, +=,.@_-)`);
+  }
+  return name;
+}
+
+/**
+ * The name an identity's role had before it needed a name prefix (`instantstart-<cluster>-<suffix>`):
+ * InstantStart made such roles and still finds and removes them. Undefined when the name never changed.
+ */
+export function formerFeatureRoleName(cluster: string, identity: Pick<FeatureIdentity, 'roleSuffix' | 'roleNamePrefix'>): string | undefined {
+  return identity.roleNamePrefix ? `instantstart-${cluster}-${identity.roleSuffix}` : undefined;
+}
 
 /** The EKS add-on name of a feature, when it is one add-on. */
 export function addonNameOf(id: FeatureId): string | undefined {

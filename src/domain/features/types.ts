@@ -91,8 +91,14 @@ export interface FeatureIdentity {
   /** Stable within the feature, e.g. `execution`. */
   id: string;
   title: string;
-  /** The role is `instantstart-<cluster>-<roleSuffix>` (see featureRoleName). */
+  /** The role is `instantstart-<cluster>-<roleSuffix>` (see featureRoleName), unless it needs a `roleNamePrefix`. */
   roleSuffix: string;
+  /**
+   * A prefix the role's name must have because a managed policy passes only roles so named: the role
+   * is then `<prefix>-<cluster>-<hash>` (naming.ts → prefixedRoleName), and `instantstart-<cluster>-<roleSuffix>`
+   * is the name it had before — InstantStart still finds and removes a role of that name it made.
+   */
+  roleNamePrefix?: string;
   /** Who may assume it: one or more bindings (a role may trust a service and a service account). */
   bindings: readonly IdentityBinding[];
   managedPolicies: readonly string[];

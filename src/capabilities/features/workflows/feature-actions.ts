@@ -1,11 +1,11 @@
 import { featureManifests } from '../../../domain/cluster-dependencies.js';
-import { inferenceOperatorConfigurationValues } from '../../../domain/features/install-pieces.js';
 import { featureDefinition } from '../../../domain/features/registry.js';
 import type { FeatureInstall } from '../../../domain/features/types.js';
 import { clusterTags } from '../../../domain/naming.js';
 import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
-import { ensureFeatureIdentities, removeFeatureIdentities } from '../../../workflows/feature-identities.js';
+import { ensureFeatureIdentities, removeFeatureIdentities, removeFormerRoles } from '../../../workflows/feature-identities.js';
+import { addonValues } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
 import { primaryInstall } from './feature-reading.js';
 
@@ -59,10 +59,7 @@ async function installAddon(deps: WorkflowDeps, facts: FeatureFacts, change: Fea
       if (!p.roleArn) throw new Error(`feature ${change.feature}: no role made for pod identity ${p.serviceAccount}`);
       return { serviceAccount: p.serviceAccount, roleArn: p.roleArn };
     });
-  const configurationValues =
-    install.configurationValues === 'inference-operator'
-      ? inferenceOperatorConfigurationValues({ region: facts.region, eksClusterName: facts.eksClusterName, hyperpodClusterArn: facts.hyperpodClusterArn, tlsBucket: facts.tlsBucket, roleArns })
-      : undefined;
+  const configurationValues = install.configurationValues ? addonValues(install.configurationValues, facts, roleArns) : undefined;
   await deps.cloud.eks.createAddon(facts.region, facts.eksClusterName, install.addonName, {
     ...(change.version ? { version: change.version } : {}),
     ...(podIdentityAssociations.length ? { podIdentityAssociations } : {}),
@@ -71,6 +68,8 @@ async function installAddon(deps: WorkflowDeps, facts: FeatureFacts, change: Fea
   });
   const bound = podIdentityAssociations.map((p) => p.serviceAccount);
   log(`${definition.title}: installing add-on ${install.addonName} ${change.version ?? ''}${bound.length ? ` with pod identity for ${bound.join(', ')}` : ''}`.replace(/ +/g, ' ').trim());
+  // A role left under a former name (an install that named it failed: the add-on refuses it) goes now.
+  if (configurationValues) await removeFormerRoles(deps, facts, change.feature, change.config, log);
 }
 
 /** Installs feature `change.feature`: its buckets and tags, its identities, then what it is (add-on, manifests, cluster setting), in registry order. */
@@ -110,14 +109,21 @@ async function setTieredStorage(deps: WorkflowDeps, facts: FeatureFacts, change:
   log(`TieredStorageConfig Mode Enable${pct !== undefined ? ` with ${pct}% of instance memory` : ''} (UpdateCluster)`);
 }
 
-/** Changes the settings of a feature that is on: another add-on version (UpdateAddon) or another memory share (UpdateCluster). */
+/**
+ * Changes the settings of a feature that is on: another add-on version (UpdateAddon) or another memory
+ * share (UpdateCluster). An add-on whose values InstantStart builds gets them afresh with its roles
+ * made first — so an add-on still naming a role's former name is pointed at the role's name now — and
+ * then the former role goes (when InstantStart made it: nothing uses it any more).
+ */
 export async function reconfigureFeature(deps: WorkflowDeps, facts: FeatureFacts, change: FeatureChange, log: Log): Promise<void> {
   const install = primaryInstall(change.feature);
   const scoped: Log = (m, level) => log(`${title(change.feature)}: ${m}`, level);
   if (install.kind === 'eks-addon') {
     if (!change.version) throw new Error(`feature ${change.feature}: no version resolved to update to`);
-    await deps.cloud.eks.updateAddon(facts.region, facts.eksClusterName, install.addonName, { version: change.version });
-    scoped(`updating add-on ${install.addonName} to ${change.version}`);
+    const configurationValues = install.configurationValues ? addonValues(install.configurationValues, facts, await identities(deps, facts, change, scoped)) : undefined;
+    await deps.cloud.eks.updateAddon(facts.region, facts.eksClusterName, install.addonName, { version: change.version, ...(configurationValues ? { configurationValues } : {}) });
+    scoped(`updating add-on ${install.addonName} to ${change.version}${configurationValues ? ' with its configuration values rebuilt' : ''}`);
+    if (configurationValues) await removeFormerRoles(deps, facts, change.feature, change.config, scoped);
   } else if (install.kind === 'cluster-setting' && install.field === 'TieredStorageConfig') {
     await identities(deps, facts, change, scoped);
     await setTieredStorage(deps, facts, change, scoped);

@@ -12,6 +12,7 @@ import { KubeKindNotServed } from '../../../domain/kube/errors.js';
 import { HYPERPOD_NODE_CLASS } from '../../../domain/kube/hyperpod-node-class.js';
 import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
+import { addonValuesDrift } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
 
 /**
@@ -30,6 +31,11 @@ export interface FeatureReading {
   health: string;
   /** Its settings as read back: what a PATCH's settings are compared against. */
   config: Record<string, unknown>;
+  /**
+   * On, but installed with configuration values InstantStart would not install now (an add-on
+   * still naming a renamed role), in words: turning it on again reconfigures it.
+   */
+  stale?: string;
 }
 
 /** Where readings come from: the cluster's facts, and the HyperPod cluster and Kubernetes API when a feature needs them (read once per source). */
@@ -61,7 +67,8 @@ export function primaryInstall(id: FeatureId): Exclude<FeatureInstall, { kind: '
 
 const issuesOf = (a: { health?: { issues?: Array<{ message?: string }> } }) => (a.health?.issues ?? []).map((i) => i.message).filter(Boolean).join('; ');
 
-async function readAddon(src: ReadSource, addonName: string): Promise<FeatureReading> {
+async function readAddon(src: ReadSource, id: FeatureId, install: Extract<FeatureInstall, { kind: 'eks-addon' }>): Promise<FeatureReading> {
+  const addonName = install.addonName;
   const a = await src.deps.cloud.eks.describeAddon(src.facts.region, src.facts.eksClusterName, addonName);
   if (!a) return { state: 'off', health: `add-on ${addonName} not installed`, config: {} };
   const status = a.status ?? 'unknown';
@@ -69,7 +76,11 @@ async function readAddon(src: ReadSource, addonName: string): Promise<FeatureRea
   const version = a.addonVersion;
   const base = { ...(version ? { version } : {}), config: version ? { version } : {} };
   // DEGRADED is normal before nodes exist (the add-on's pods have nowhere to run yet): on, with why.
-  if (status === 'ACTIVE' || status === 'DEGRADED') return { state: 'on', health: issues ? `${status}: ${issues}` : status, ...base };
+  if (status === 'ACTIVE' || status === 'DEGRADED') {
+    const stale = install.configurationValues ? addonValuesDrift(install.configurationValues, src.facts, id, a.configurationValues) : undefined;
+    const health = [issues ? `${status}: ${issues}` : status, stale].filter(Boolean).join('; ');
+    return { state: 'on', health, ...base, ...(stale ? { stale } : {}) };
+  }
   if (status === 'CREATE_FAILED' || status === 'UPDATE_FAILED' || status === 'DELETE_FAILED') return { state: 'failed', health: issues || status, ...base };
   if (status === 'DELETING') return { state: 'removing', health: status, ...base };
   return { state: 'installing', health: status, ...base };
@@ -136,7 +147,7 @@ export async function readFeature(src: ReadSource, id: FeatureId): Promise<Featu
   const install = primaryInstall(id);
   switch (install.kind) {
     case 'eks-addon':
-      return readAddon(src, install.addonName);
+      return readAddon(src, id, install);
     case 'manifests':
       return readManifests(src, id, install.set);
     case 'cluster-setting':

@@ -80,7 +80,7 @@ function situation(action: ReconcileAction, row: Row): Situation {
   if (row.known) return 'settled';
   const s = row.reading.state;
   if (action === 'install') {
-    if (s === 'on') return configMatches(row.item.config, row.reading.config) ? 'settled' : 'actionable';
+    if (s === 'on') return configMatches(row.item.config, row.reading.config) && !row.reading.stale ? 'settled' : 'actionable';
     return s === 'installing' || s === 'removing' ? 'busy' : 'actionable';
   }
   if (s === 'off') return hasIdentities(row.item.feature) && row.step !== 'done' ? 'actionable' : 'settled';
