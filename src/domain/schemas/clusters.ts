@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClusterHealthSchema } from '../cluster-health.js';
+import { HYPERPOD_KUBERNETES_SUPPORT, hyperPodKubernetesRange, hyperPodSupportsKubernetes } from '../kubernetes-versions.js';
 import {
   AvailabilityZoneSchema,
   CapacityTypeSchema,
@@ -55,6 +56,27 @@ export function checkCapacityAndPlacement(
   }
 }
 
+/**
+ * The EKS control plane's Kubernetes version. HyperPod's documented range is checked here, with the
+ * request itself (a 422 before any AWS call); whether EKS offers it in the Region is the preflight's.
+ */
+export const KubernetesVersionSchema = z
+  .string()
+  .regex(/^\d+\.\d+$/, { error: 'must look like 1.32', abort: true })
+  .refine(
+    hyperPodSupportsKubernetes,
+    {
+      error: (issue) =>
+        `must be a Kubernetes version SageMaker HyperPod supports: ${hyperPodKubernetesRange()} (${HYPERPOD_KUBERNETES_SUPPORT.versions.join(', ')}); ` +
+        `${String(issue.input)} is not. Leave it out for the default, a version both EKS and HyperPod support`,
+    },
+  )
+  .describe(
+    `Kubernetes version of the EKS control plane, one SageMaker HyperPod supports (${hyperPodKubernetesRange()}) and EKS offers in the Region ` +
+      '(list_kubernetes_versions / GET /api/v1/kubernetes-versions). Leave it out for the default: EKS\'s default version when HyperPod supports it, ' +
+      'else the newest version both support.',
+  );
+
 export const CreateClusterRequestSchema = z
   .object({
     name: ClusterNameSchema,
@@ -68,11 +90,7 @@ export const CreateClusterRequestSchema = z
       .boolean()
       .default(false)
       .describe('Run deep health checks (GPU stress and EFA connectivity) on new nodes before they take work. Adds time to node start.'),
-    kubernetesVersion: z
-      .string()
-      .regex(/^\d+\.\d+$/, 'must look like 1.32')
-      .optional()
-      .describe('EKS Kubernetes version; defaults to EKS\'s default version.'),
+    kubernetesVersion: KubernetesVersionSchema.optional(),
     storage: StorageRequestSchema.default({ s3: true }),
   })
   .strict()
