@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   chooseKubernetesVersion,
   compareKubernetesVersions,
+  HYPERPOD_KUBERNETES_SUPPORT,
   hyperPodKubernetesRange,
   hyperPodSupportsKubernetes,
   usableKubernetesVersions,
@@ -175,19 +176,38 @@ function kubernetesVersionProblems(req: PreflightRequest, offered: EksKubernetes
     ];
   }
   if (usable.includes(req.kubernetesVersion)) return [];
-  const reason = hyperPodSupportsKubernetes(req.kubernetesVersion)
-    ? `EKS does not offer Kubernetes ${req.kubernetesVersion} for new clusters in ${req.region} (it offers ${eksOffers.join(', ') || 'none'}).`
-    : `SageMaker HyperPod does not support Kubernetes ${req.kubernetesVersion}; it supports ${hyperPodKubernetesRange()}.`;
+  const outOfRange = kubernetesVersionRangeProblem(req);
+  if (outOfRange) return [outOfRange];
   return [
     {
       field: 'kubernetesVersion',
-      code: 'KubernetesVersionNotSupported',
-      message: reason,
+      code: 'KubernetesVersionNotOffered',
+      message: `EKS does not offer Kubernetes ${req.kubernetesVersion} for new clusters in ${req.region} (it offers ${eksOffers.join(', ') || 'none'}).`,
       remedy: usable.length
         ? `Use one both support (${usable.join(', ')}), or leave kubernetesVersion out for ${chooseKubernetesVersion(offered)} (${listing}).`
         : `No version fits both in ${req.region}; create the cluster in another Region (${listing}).`,
     },
   ];
+}
+
+/**
+ * A version SageMaker HyperPod does not support, decided from HyperPod's documented range alone — no
+ * AWS call needed, so a create refuses it before anything else (ClusterService.create).
+ *
+ * @example
+ * kubernetesVersionRangeProblem({ kubernetesVersion: '1.35' })?.message
+ * // "SageMaker HyperPod does not support Kubernetes 1.35; it supports 1.28 to 1.34 (1.28, …, 1.34)."
+ */
+export function kubernetesVersionRangeProblem(req: { kubernetesVersion?: string | undefined }): PreflightProblem | undefined {
+  if (req.kubernetesVersion === undefined || hyperPodSupportsKubernetes(req.kubernetesVersion)) return undefined;
+  return {
+    field: 'kubernetesVersion',
+    code: 'KubernetesVersionNotSupported',
+    message:
+      `SageMaker HyperPod does not support Kubernetes ${req.kubernetesVersion}; it supports ${hyperPodKubernetesRange()} ` +
+      `(${HYPERPOD_KUBERNETES_SUPPORT.versions.join(', ')}, as AWS documents it: ${HYPERPOD_KUBERNETES_SUPPORT.sources[0]}).`,
+    remedy: 'Use one of those that EKS offers in the Region (list_kubernetes_versions / GET /api/v1/kubernetes-versions), or leave kubernetesVersion out for the default.',
+  };
 }
 
 /**

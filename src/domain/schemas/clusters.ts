@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClusterHealthSchema } from '../cluster-health.js';
-import { HYPERPOD_KUBERNETES_SUPPORT, hyperPodKubernetesRange, hyperPodSupportsKubernetes } from '../kubernetes-versions.js';
+import { hyperPodKubernetesRange } from '../kubernetes-versions.js';
 import {
   AvailabilityZoneSchema,
   CapacityTypeSchema,
@@ -57,20 +57,13 @@ export function checkCapacityAndPlacement(
 }
 
 /**
- * The EKS control plane's Kubernetes version. HyperPod's documented range is checked here, with the
- * request itself (a 422 before any AWS call); whether EKS offers it in the Region is the preflight's.
+ * The EKS control plane's Kubernetes version, as a request spells it. Whether SageMaker HyperPod
+ * supports it is a fact about HyperPod, not the request's form: the service checks it before any AWS
+ * call (422 naming this field, `kubernetesVersionRangeProblem`), the preflight whether EKS offers it.
  */
 export const KubernetesVersionSchema = z
   .string()
-  .regex(/^\d+\.\d+$/, { error: 'must look like 1.32', abort: true })
-  .refine(
-    hyperPodSupportsKubernetes,
-    {
-      error: (issue) =>
-        `must be a Kubernetes version SageMaker HyperPod supports: ${hyperPodKubernetesRange()} (${HYPERPOD_KUBERNETES_SUPPORT.versions.join(', ')}); ` +
-        `${String(issue.input)} is not. Leave it out for the default, a version both EKS and HyperPod support`,
-    },
-  )
+  .regex(/^\d+\.\d+$/, 'must look like 1.32')
   .describe(
     `Kubernetes version of the EKS control plane, one SageMaker HyperPod supports (${hyperPodKubernetesRange()}) and EKS offers in the Region ` +
       '(list_kubernetes_versions / GET /api/v1/kubernetes-versions). Leave it out for the default: EKS\'s default version when HyperPod supports it, ' +
