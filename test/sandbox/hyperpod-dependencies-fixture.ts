@@ -1,0 +1,90 @@
+import { AwsClients, Cloud } from '../../src/cloud/index.js';
+import type { KubeObject } from '../../src/domain/kube-object.js';
+import { listInstanceTypes, type InstanceTypeInfo } from '../../sandbox/catalog/instance-types.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+
+/**
+ * `helm install hyperpod-dependencies HyperPodHelmChart --namespace kube-system`, as a user of the
+ * SDK does before SageMaker CreateCluster (AWS calls that step required): the objects of the chart
+ * that the sandbox's HyperPod looks for, named as the chart names them (aws/sagemaker-hyperpod-cli
+ * helm_chart/HyperPodHelmChart at 011ca92), applied through the cluster's Kubernetes API. Written for
+ * the tests, not copied: each DaemonSet runs only on the instance types its chart lists (accelerated
+ * ones), so a cluster of CPU nodes gets no daemon pods, and each device plugin mounts the kubelet's
+ * device-plugin socket directory as the charts do.
+ */
+export async function installHyperPodDependencies(sb: Pick<TestSandbox, 'advance'>, eksClusterName: string, region = 'us-west-2'): Promise<void> {
+  // A tick after ACTIVE bootstraps the cluster's namespaces and system objects.
+  await sb.advance(1);
+  const kube = await new Cloud(new AwsClients({ defaultRegion: region })).kube(region, eksClusterName);
+  await kube.applyAll(dependencyChartObjects(region));
+}
+
+const RELEASE = 'hyperpod-dependencies';
+const ml = (types: InstanceTypeInfo[]) => types.filter((t) => t.hyperpod).map((t) => `ml.${t.instanceType}`);
+const TYPES = listInstanceTypes();
+const GPU_TYPES = ml(TYPES.filter((t) => t.gpus));
+const NEURON_TYPES = ml(TYPES.filter((t) => t.accelerators));
+const EFA_TYPES = ml(TYPES.filter((t) => t.efaSupported));
+
+function daemonSet(p: { namespace: string; name: string; image: string; types: string[]; serviceAccountName?: string; socket?: boolean }): KubeObject {
+  const labels = { 'app.kubernetes.io/name': p.name };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: p.name, namespace: p.namespace, labels },
+    spec: {
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          ...(p.serviceAccountName ? { serviceAccountName: p.serviceAccountName } : {}),
+          affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: p.types }] }] } } },
+          tolerations: [{ operator: 'Exists' }],
+          containers: [
+            {
+              name: p.name,
+              image: p.image,
+              ...(p.socket ? { volumeMounts: [{ name: 'device-plugin', mountPath: '/var/lib/kubelet/device-plugins' }] } : {}),
+            },
+          ],
+          ...(p.socket ? { volumes: [{ name: 'device-plugin', hostPath: { path: '/var/lib/kubelet/device-plugins' } }] } : {}),
+        },
+      },
+    },
+  };
+}
+
+function dependencyChartObjects(region: string): KubeObject[] {
+  const agent = 'health-monitoring-agent';
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'aws-hyperpod' } },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: agent, namespace: 'aws-hyperpod' } },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: agent },
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'patch'] },
+        { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: agent },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: agent },
+      subjects: [{ kind: 'ServiceAccount', name: agent, namespace: 'aws-hyperpod' }],
+    },
+    daemonSet({
+      namespace: 'aws-hyperpod',
+      name: agent,
+      image: `905418368575.dkr.ecr.${region}.amazonaws.com/hyperpod-health-monitoring-agent:1.0.1892.0_1.0.424.0`,
+      types: [...GPU_TYPES, ...NEURON_TYPES],
+      serviceAccountName: agent,
+    }),
+    daemonSet({ namespace: 'kube-system', name: `${RELEASE}-nvidia-device-plugin`, image: 'nvcr.io/nvidia/k8s-device-plugin:v0.16.1', types: GPU_TYPES, socket: true }),
+    daemonSet({ namespace: 'kube-system', name: `${RELEASE}-aws-efa-k8s-device-plugin`, image: '602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.5.6', types: EFA_TYPES, socket: true }),
+    daemonSet({ namespace: 'kube-system', name: 'neuron-device-plugin-daemonset', image: 'public.ecr.aws/neuron/neuron-device-plugin:2.19.16.0', types: NEURON_TYPES, socket: true }),
+  ];
+}
