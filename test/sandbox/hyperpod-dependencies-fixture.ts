@@ -1,5 +1,9 @@
-import { AwsClients, Cloud } from '../../src/cloud/index.js';
-import type { KubeObject } from '../../src/domain/kube-object.js';
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { HttpRequest } from '@smithy/protocol-http';
+import { SignatureV4 } from '@smithy/signature-v4';
 import { listInstanceTypes, type InstanceTypeInfo } from '../../sandbox/catalog/instance-types.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 
@@ -7,17 +11,43 @@ import type { TestSandbox } from '../helpers/sandbox.js';
  * `helm install hyperpod-dependencies HyperPodHelmChart --namespace kube-system`, as a user of the
  * SDK does before SageMaker CreateCluster (AWS calls that step required): the objects of the chart
  * that the sandbox's HyperPod looks for, named as the chart names them (aws/sagemaker-hyperpod-cli
- * helm_chart/HyperPodHelmChart at 011ca92), applied through the cluster's Kubernetes API. Written for
- * the tests, not copied: each DaemonSet runs only on the instance types its chart lists (accelerated
- * ones), so a cluster of CPU nodes gets no daemon pods, and each device plugin mounts the kubelet's
- * device-plugin socket directory as the charts do.
+ * helm_chart/HyperPodHelmChart at 011ca92), created through the cluster's Kubernetes API with
+ * @kubernetes/client-node. Written for the tests, not copied: each DaemonSet runs only on the instance
+ * types its chart lists (accelerated ones), so a cluster of CPU nodes gets no daemon pods, and each
+ * device plugin mounts the kubelet's device-plugin socket directory as the charts do.
  */
 export async function installHyperPodDependencies(sb: Pick<TestSandbox, 'advance'>, eksClusterName: string, region = 'us-west-2'): Promise<void> {
   // A tick after ACTIVE bootstraps the cluster's namespaces and system objects.
   await sb.advance(1);
-  const kube = await new Cloud(new AwsClients({ defaultRegion: region })).kube(region, eksClusterName);
-  await kube.applyAll(dependencyChartObjects(region));
+  const api = await kubeObjects(eksClusterName, region);
+  for (const o of dependencyChartObjects(region)) await api.create(o);
 }
+
+/**
+ * A Kubernetes client for a sandbox EKS cluster, authenticated as `aws eks get-token` does: a
+ * presigned STS GetCallerIdentity URL naming the cluster in `x-k8s-aws-id`, behind `k8s-aws-v1.`.
+ */
+export async function kubeObjects(eksClusterName: string, region = 'us-west-2'): Promise<KubernetesObjectApi> {
+  const { cluster } = await new EKSClient({ region }).send(new DescribeClusterCommand({ name: eksClusterName }));
+  const hostname = `sts.${region}.amazonaws.com`;
+  const signer = new SignatureV4({ service: 'sts', region, sha256: Sha256, credentials: defaultProvider() });
+  const signed = await signer.presign(
+    new HttpRequest({ method: 'GET', protocol: 'https:', hostname, path: '/', query: { Action: 'GetCallerIdentity', Version: '2011-06-15' }, headers: { host: hostname, 'x-k8s-aws-id': eksClusterName } }),
+    { expiresIn: 60 },
+  );
+  const url = `https://${hostname}/?${new URLSearchParams(signed.query as Record<string, string>).toString()}`;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: eksClusterName, server: cluster!.endpoint!, caData: cluster!.certificateAuthority!.data! }],
+    users: [{ name: 'creator', token: `k8s-aws-v1.${Buffer.from(url).toString('base64url')}` }],
+    contexts: [{ name: eksClusterName, cluster: eksClusterName, user: 'creator' }],
+    currentContext: eksClusterName,
+  });
+  return KubernetesObjectApi.makeApiClient(kc);
+}
+
+/** A manifest: KubernetesObject with the kind's own fields (spec, rules, roleRef, …). */
+type Manifest = KubernetesObject & Record<string, unknown>;
 
 const RELEASE = 'hyperpod-dependencies';
 const ml = (types: InstanceTypeInfo[]) => types.filter((t) => t.hyperpod).map((t) => `ml.${t.instanceType}`);
@@ -26,7 +56,7 @@ const GPU_TYPES = ml(TYPES.filter((t) => t.gpus));
 const NEURON_TYPES = ml(TYPES.filter((t) => t.accelerators));
 const EFA_TYPES = ml(TYPES.filter((t) => t.efaSupported));
 
-function daemonSet(p: { namespace: string; name: string; image: string; types: string[]; serviceAccountName?: string; socket?: boolean }): KubeObject {
+function daemonSet(p: { namespace: string; name: string; image: string; types: string[]; serviceAccountName?: string; socket?: boolean }): Manifest {
   const labels = { 'app.kubernetes.io/name': p.name };
   return {
     apiVersion: 'apps/v1',
@@ -54,7 +84,7 @@ function daemonSet(p: { namespace: string; name: string; image: string; types: s
   };
 }
 
-function dependencyChartObjects(region: string): KubeObject[] {
+function dependencyChartObjects(region: string): Manifest[] {
   const agent = 'health-monitoring-agent';
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'aws-hyperpod' } },

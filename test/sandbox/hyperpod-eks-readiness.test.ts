@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateClusterCommand as CreateEksClusterCommand, DescribeClusterCommand as DescribeEksClusterCommand, DescribeClusterVersionsCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CreateClusterCommand, DescribeClusterCommand, SageMakerClient, type CreateClusterCommandInput } from '@aws-sdk/client-sagemaker';
-import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { installHyperPodDependencies } from './hyperpod-dependencies-fixture.js';
+import { installHyperPodDependencies, kubeObjects } from './hyperpod-dependencies-fixture.js';
 import { buildPrereqs, group, HYPERPOD_EKS_VERSION, inventoryJson, type HyperPodPrereqs } from './sagemaker-fixtures.js';
 
 /**
@@ -80,8 +79,7 @@ describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and depen
     );
 
     await installHyperPodDependencies(sb, 'ready-bare');
-    const kube = await new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })).kube('us-west-2', 'ready-bare');
-    await kube.deleteObject({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'health-monitoring-agent', namespace: 'aws-hyperpod' } });
+    await (await kubeObjects('ready-bare')).delete({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'health-monitoring-agent', namespace: 'aws-hyperpod' } });
     await refused('on-bare', arn, /is missing one or more required dependencies: DaemonSet aws-hyperpod\/health-monitoring-agent\. Install/);
   });
 
