@@ -8,6 +8,7 @@ import type { ClusterKubeState } from '../../sandbox/kube/objects.js';
 import type { KubeObject } from '../../sandbox/kube/types.js';
 import { listHyperPodNodes } from '../../sandbox/services/sagemaker/public.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { uninstallHyperPodDependencies } from '../sandbox/hyperpod-dependencies-fixture.js';
 import { buildPrereqs, ensureQuota, group, waitForCluster, type HyperPodPrereqs } from '../sandbox/sagemaker-fixtures.js';
 
 const GPU = 'ml.g5.8xlarge';
@@ -43,6 +44,9 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
         NodeRecovery: 'Automatic',
       }),
     );
+    // What this file watches is EKS's and HyperPod's own doing: the dependencies chart HyperPod needed
+    // to accept the cluster goes again before the nodes join.
+    await uninstallHyperPodDependencies(p.eksClusterName);
     await waitForCluster(sb, 'kc', 'InService');
     await sb.advance(1);
     const data = (state() as unknown as { kube: Record<string, ClusterKubeState> }).kube[p.eksClusterArn]!;
@@ -51,8 +55,7 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
   after(async () => sb.dispose());
 
   it('bootstraps the cluster as EKS does: namespaces, the kubernetes Service, gp2, self-managed vpc-cni, kube-proxy and CoreDNS, the root CA', () => {
-    // aws-hyperpod is not EKS's: HyperPod's dependencies chart made it before CreateCluster (buildPrereqs).
-    assert.deepEqual(kube.objects.list(T.namespaces).map((n) => n.metadata.name), ['aws-hyperpod', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    assert.deepEqual(kube.objects.list(T.namespaces).map((n) => n.metadata.name), ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
     assert.equal((kube.objects.get(T.services, 'default', 'kubernetes')!.spec as { clusterIP: string }).clusterIP, '172.20.0.1');
     assert.equal((kube.objects.get(T.services, 'kube-system', 'kube-dns')!.spec as { clusterIP: string }).clusterIP, '172.20.0.10');
     assert.ok(kube.objects.get(T.storageclasses, undefined, 'gp2'));
@@ -159,9 +162,7 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
     kube.objects.create(kube.findType('sagemaker.amazonaws.com', 'v1', 'hyperpodpytorchjobs')!, { apiVersion: 'sagemaker.amazonaws.com/v1', kind: 'HyperPodPyTorchJob', metadata: { name: 'llama', namespace: 'default' }, spec: { replicaSpecs: [] } });
     await eks.send(new DeleteAddonCommand({ clusterName: p.eksClusterName, addonName: 'amazon-sagemaker-hyperpod-training-operator' }));
     await eventually(async () => (await eks.send(new DescribeAddonCommand({ clusterName: p.eksClusterName, addonName: 'amazon-sagemaker-hyperpod-training-operator' })).catch(() => undefined)) === undefined, { sandbox: sb, stepSeconds: 30, what: 'the add-on deleted' });
-    assert.equal(kube.objects.get(T.deployments, 'aws-hyperpod', 'hp-training-operator-hp-training-controller-manager'), undefined);
-    assert.ok(kube.objects.get(T.namespaces, undefined, 'aws-hyperpod'), 'the namespace was there before the add-on (the dependencies chart made it): not the add-on\'s to delete');
-    assert.ok(kube.objects.get(T.daemonsets, 'aws-hyperpod', 'health-monitoring-agent'), 'nor what the chart put in it');
+    assert.equal(kube.objects.get(T.namespaces, undefined, 'aws-hyperpod'), undefined);
     assert.equal(kube.objects.get(T.crds, undefined, 'hyperpodpytorchjobs.sagemaker.amazonaws.com'), undefined);
     assert.equal(kube.findType('sagemaker.amazonaws.com', 'v1', 'hyperpodpytorchjobs'), undefined);
     assert.ok(kube.objects.get(T.namespaces, undefined, 'cert-manager'), 'other add-ons stay');

@@ -24,6 +24,16 @@ export async function installHyperPodDependencies(sb: Pick<TestSandbox, 'advance
 }
 
 /**
+ * `helm uninstall hyperpod-dependencies`: the chart's objects go again (the namespace last). For tests
+ * that watch EKS and HyperPod on their own after CreateCluster, which needs the chart only to accept
+ * the cluster.
+ */
+export async function uninstallHyperPodDependencies(eksClusterName: string, region = 'us-west-2'): Promise<void> {
+  const api = await kubeObjects(eksClusterName, region);
+  for (const o of dependencyChartObjects(region).reverse()) await api.delete(o);
+}
+
+/**
  * A Kubernetes client for a sandbox EKS cluster, authenticated as `aws eks get-token` does: a
  * presigned STS GetCallerIdentity URL naming the cluster in `x-k8s-aws-id`, behind `k8s-aws-v1.`.
  */
