@@ -25,7 +25,13 @@ export const EKS_VERSIONS: EksVersionInfo[] = [
   { version: '1.29', platformVersion: 'eks.61', patchVersion: '1.29.15', releaseDate: '2024-01-23', endOfStandardSupport: '2025-03-23', endOfExtendedSupport: '2026-03-23', versionStatus: 'EXTENDED_SUPPORT' },
 ];
 
-/** The version CreateCluster uses when none is given: the newest one in standard support. */
+/**
+ * The version CreateCluster uses when none is given (and DescribeClusterVersions marks
+ * `defaultVersion`): the newest one in standard support, 1.35 — newer than any version SageMaker
+ * HyperPod supports (catalog/hyperpod-eks-requirements.ts), as EKS's default is whenever EKS releases a
+ * version before HyperPod supports it. A client that creates EKS at "EKS's default" gets a cluster
+ * HyperPod's CreateCluster refuses, as it would on a real account.
+ */
 export const DEFAULT_EKS_VERSION: string = EKS_VERSIONS.find((v) => v.versionStatus === 'STANDARD_SUPPORT')!.version;
 
 export function findEksVersion(version: string): EksVersionInfo | undefined {

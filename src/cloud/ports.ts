@@ -4,6 +4,7 @@ import type { FileSystem } from '@aws-sdk/client-fsx';
 import type { ClusterEventSummary, ClusterInstanceGroupSpecification, ClusterNodeDetails, ClusterNodeSummary, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
 import type { RoleDefinition } from '../domain/cluster-roles.js';
 import type { OfferedAddonVersion } from '../domain/features/addon-version.js';
+import type { EksKubernetesVersion } from '../domain/kubernetes-versions.js';
 import type { Readable } from 'node:stream';
 import type { KubeKind, KubeResource } from '../domain/kube/kind.js';
 import type { KubeObject } from '../domain/kube-object.js';
@@ -137,7 +138,8 @@ export interface EksClusterSpec {
 
 export interface EksPort {
   describeCluster(region: string, name: string): Promise<Cluster | undefined>;
-  defaultVersion(region: string): Promise<string>;
+  /** The Kubernetes versions EKS offers for new clusters in the Region, with its default marked (DescribeClusterVersions). */
+  clusterVersions(region: string): Promise<EksKubernetesVersion[]>;
   createCluster(region: string, spec: EksClusterSpec): Promise<Cluster>;
   deleteCluster(region: string, name: string): Promise<void>;
   describeAddon(region: string, clusterName: string, addonName: string): Promise<Addon | undefined>;

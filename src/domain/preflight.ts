@@ -1,4 +1,13 @@
 import type { z } from 'zod';
+import {
+  chooseKubernetesVersion,
+  compareKubernetesVersions,
+  HYPERPOD_KUBERNETES_SUPPORT,
+  hyperPodKubernetesRange,
+  hyperPodSupportsKubernetes,
+  usableKubernetesVersions,
+  type EksKubernetesVersion,
+} from './kubernetes-versions.js';
 import type { AvailabilityZoneViewSchema, PreflightProblem, QuotaCheckResult, RegionViewSchema, TrainingPlanView } from './schemas/preflight.js';
 
 /**
@@ -91,6 +100,8 @@ export interface PreflightRequest {
    * is then what the change adds. A new cluster starts empty (0).
    */
   clusterInUse?: number;
+  /** For a create-cluster check: the Kubernetes version asked for (absent: the default is chosen). */
+  kubernetesVersion?: string;
 }
 
 /** What AWS says about the requested type in the Region; absent when HyperPod does not offer it there. */
@@ -109,6 +120,8 @@ export interface PreflightFacts {
   trainingPlan?: TrainingPlanFacts;
   /** Names already taken, for a create-cluster check. */
   existing?: { hyperPodCluster: boolean; eksCluster?: string };
+  /** The Kubernetes versions EKS offers in the Region, for a create-cluster check; absent = not checked. */
+  kubernetesVersions?: EksKubernetesVersion[];
 }
 
 /**
@@ -136,8 +149,65 @@ export function evaluatePreflight(req: PreflightRequest, facts: PreflightFacts):
     ...instanceTypeProblems(req, facts),
     ...trainingPlanProblems(req, facts.trainingPlan),
     ...quotas.filter((q) => !q.ok).map((q) => quotaProblem(req, q)),
+    ...kubernetesVersionProblems(req, facts.kubernetesVersions),
   ];
-  return { ok: problems.length === 0, quotas, problems };
+  const version = facts.kubernetesVersions ? (req.kubernetesVersion ?? chooseKubernetesVersion(facts.kubernetesVersions)) : undefined;
+  return { ok: problems.length === 0, quotas, problems, ...(version && problems.every((p) => p.field !== 'kubernetesVersion') ? { kubernetesVersion: version } : {}) };
+}
+
+/**
+ * The version asked for must be one EKS offers in the Region (HyperPod's range the request schema
+ * checked already, before any AWS call); with none asked, EKS must offer one HyperPod supports.
+ */
+function kubernetesVersionProblems(req: PreflightRequest, offered: EksKubernetesVersion[] | undefined): PreflightProblem[] {
+  if (!offered) return [];
+  const usable = usableKubernetesVersions(offered).map((v) => v.version);
+  const listing = `list_kubernetes_versions / GET /api/v1/kubernetes-versions?region=${req.region}`;
+  const eksOffers = offered.filter((v) => v.status !== 'UNSUPPORTED').map((v) => v.version).sort(compareKubernetesVersions);
+  if (req.kubernetesVersion === undefined) {
+    if (usable.length > 0) return [];
+    return [
+      {
+        field: 'region',
+        code: 'NoSupportedKubernetesVersion',
+        message: `EKS offers Kubernetes ${eksOffers.join(', ') || 'no version'} in ${req.region}; SageMaker HyperPod supports ${hyperPodKubernetesRange()}: no version fits both.`,
+        remedy: `Create the cluster in another Region (${listing}).`,
+      },
+    ];
+  }
+  if (usable.includes(req.kubernetesVersion)) return [];
+  const outOfRange = kubernetesVersionRangeProblem(req);
+  if (outOfRange) return [outOfRange];
+  return [
+    {
+      field: 'kubernetesVersion',
+      code: 'KubernetesVersionNotOffered',
+      message: `EKS does not offer Kubernetes ${req.kubernetesVersion} for new clusters in ${req.region} (it offers ${eksOffers.join(', ') || 'none'}).`,
+      remedy: usable.length
+        ? `Use one both support (${usable.join(', ')}), or leave kubernetesVersion out for ${chooseKubernetesVersion(offered)} (${listing}).`
+        : `No version fits both in ${req.region}; create the cluster in another Region (${listing}).`,
+    },
+  ];
+}
+
+/**
+ * A version SageMaker HyperPod does not support, decided from HyperPod's documented range alone — no
+ * AWS call needed, so a create refuses it before anything else (ClusterService.create).
+ *
+ * @example
+ * kubernetesVersionRangeProblem({ kubernetesVersion: '1.35' })?.message
+ * // "SageMaker HyperPod does not support Kubernetes 1.35; it supports 1.28 to 1.34 (1.28, …, 1.34)."
+ */
+export function kubernetesVersionRangeProblem(req: { kubernetesVersion?: string | undefined }): PreflightProblem | undefined {
+  if (req.kubernetesVersion === undefined || hyperPodSupportsKubernetes(req.kubernetesVersion)) return undefined;
+  return {
+    field: 'kubernetesVersion',
+    code: 'KubernetesVersionNotSupported',
+    message:
+      `SageMaker HyperPod does not support Kubernetes ${req.kubernetesVersion}; it supports ${hyperPodKubernetesRange()} ` +
+      `(${HYPERPOD_KUBERNETES_SUPPORT.versions.join(', ')}, as AWS documents it: ${HYPERPOD_KUBERNETES_SUPPORT.sources[0]}).`,
+    remedy: 'Use one of those that EKS offers in the Region (list_kubernetes_versions / GET /api/v1/kubernetes-versions), or leave kubernetesVersion out for the default.',
+  };
 }
 
 /**

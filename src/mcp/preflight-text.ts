@@ -10,5 +10,6 @@ export function describeCheck(result: QuotaCheckResult, okNext: string): string 
     const mark = q.ok ? 'ok' : 'SHORT';
     lines.push(`- quota "${q.quotaName}": limit ${q.value}, in use ${q.inUse}, requested ${q.requested} [${mark}]${!q.ok && q.remedy ? ` Fix: ${q.remedy}` : ''}`);
   }
+  if (result.kubernetesVersion) lines.push(`- the EKS cluster would run Kubernetes ${result.kubernetesVersion} (EKS offers it and SageMaker HyperPod supports it)`);
   return lines.join('\n');
 }

@@ -36,6 +36,7 @@ export const TOOL_NAMES = [
   'list_instance_groups',
   'list_instance_types',
   'list_jobs',
+  'list_kubernetes_versions',
   'list_mlflow_servers',
   'list_model_downloads',
   'list_nodes',

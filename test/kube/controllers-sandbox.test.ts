@@ -9,6 +9,7 @@ import type { ClusterKubeState } from '../../sandbox/kube/objects.js';
 import type { KubeObject } from '../../sandbox/kube/types.js';
 import { listHyperPodNodes } from '../../sandbox/services/sagemaker/public.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { uninstallHyperPodDependencies } from '../sandbox/hyperpod-dependencies-fixture.js';
 import { buildPrereqs, ensureQuota, group, waitForCluster, type HyperPodPrereqs } from '../sandbox/sagemaker-fixtures.js';
 
 const GPU = 'ml.g5.8xlarge';
@@ -53,6 +54,9 @@ describe('controllers in a sandbox: HyperPod nodes, bootstrap, EKS add-ons', () 
         NodeRecovery: 'Automatic',
       }),
     );
+    // What this file watches is EKS's and HyperPod's own doing: the dependencies chart HyperPod needed
+    // to accept the cluster goes again before the nodes join.
+    await uninstallHyperPodDependencies(p.eksClusterName);
     await waitForCluster(sb, 'kc', 'InService');
     await sb.advance(1);
     const data = (state() as unknown as { kube: Record<string, ClusterKubeState> }).kube[p.eksClusterArn]!;

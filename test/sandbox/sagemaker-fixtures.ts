@@ -23,12 +23,18 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { GetServiceQuotaCommand, ListServiceQuotasCommand, RequestServiceQuotaIncreaseCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { eventually, type TestSandbox } from '../helpers/sandbox.js';
+import { installHyperPodDependencies } from './hyperpod-dependencies-fixture.js';
 
 /**
  * HyperPod's prerequisites, built the way a user builds them, through the SDKs: a VPC with
  * private subnets behind a NAT gateway in two zones, the roles, an ACTIVE EKS cluster in
- * API_AND_CONFIG_MAP mode, and enough Service Quotas for the instance types the tests use.
+ * API_AND_CONFIG_MAP mode at a Kubernetes version HyperPod supports, with HyperPod's dependencies
+ * chart installed (hyperpod-dependencies-fixture.ts), and enough Service Quotas for the instance
+ * types the tests use.
  */
+
+/** The Kubernetes version the fixtures' EKS clusters run: the newest SageMaker HyperPod supports. */
+export const HYPERPOD_EKS_VERSION = '1.34';
 export interface HyperPodPrereqs {
   vpcId: string;
   privateSubnets: string[];
@@ -82,6 +88,8 @@ export async function buildPrereqs(sb: Pick<TestSandbox, 'advance'>, tag: string
     new CreateEksClusterCommand({
       name: eksClusterName,
       roleArn: eksRoleArn,
+      // EKS's default (1.35 in the sandbox) is newer than HyperPod supports: ask for one it does.
+      version: HYPERPOD_EKS_VERSION,
       resourcesVpcConfig: { subnetIds: privateSubnets, securityGroupIds: [securityGroupId] },
       accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP' },
     }),
@@ -91,6 +99,7 @@ export async function buildPrereqs(sb: Pick<TestSandbox, 'advance'>, tag: string
     stepSeconds: 120,
     what: 'EKS cluster ACTIVE',
   });
+  await installHyperPodDependencies(sb, eksClusterName);
   return {
     vpcId,
     privateSubnets,

@@ -82,6 +82,26 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await screenshot(page, 'web-03-preflight-problems');
   });
 
+  it('offers the Kubernetes versions both EKS and HyperPod support, read from the server, and reviews the one chosen', async () => {
+    await page.goto(`${server.url}/create-cluster`);
+    await page.locator('[data-testid="wizard-name"] input').fill('kube-pick');
+    await choose(page, 'wizard-zone', ZONE);
+    const select = page.locator('[data-testid="wizard-kubernetes-version"]');
+    await select.getByText('Default (1.34)').waitFor();
+    await select.locator('button').first().click();
+    const options = await page.getByRole('option').allInnerTexts();
+    assert.ok(options.some((o) => o.startsWith('1.33')), options.join(' | '));
+    assert.ok(!options.some((o) => o.startsWith('1.35')), `1.35 is EKS's default but HyperPod does not support it: ${options.join(' | ')}`);
+    await page.getByRole('option', { name: /^1\.33/ }).first().click();
+    await next(page);
+    await choose(page, 'wizard-instance-type', /^ml\.g5\.8xlarge/);
+    await next(page);
+    await next(page);
+    await page.locator('[data-testid="preflight-ok"]').waitFor();
+    assert.match(await page.locator('[data-testid="create-cluster-wizard"]').innerText(), /Kubernetes version\s+1\.33/);
+    await screenshot(page, 'web-03b-kubernetes-version');
+  });
+
   let createdOperation = '';
   it('creates a cluster through the wizard and follows each phase live to success', async () => {
     await fillWizard(page, server.url, { name: 'web-demo', zone: ZONE, type: 'ml.g5.8xlarge' });

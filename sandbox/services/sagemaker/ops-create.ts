@@ -7,6 +7,7 @@ import { validateInput } from '../../core/validation.js';
 import { ensureAccessEntry } from '../eks/public.js';
 import { findTrainingPlan } from './training-plans/public.js';
 import { checkEksCluster, checkGroupSpec, checkRole, checkVpcConfig } from './checks.js';
+import { checkEksReadiness } from './eks-readiness.js';
 import { inUse, validation } from './errors.js';
 import { recordEvent } from './events.js';
 import { checkQuotas } from './quotas.js';
@@ -17,7 +18,8 @@ import { durations } from './timing.js';
 import type { World } from './world.js';
 
 /**
- * CreateCluster: every check first (input, cluster-level rules, EKS, VPC, roles, each group,
+ * CreateCluster: every check first (input, cluster-level rules, EKS — its Kubernetes version and
+ * HyperPod's dependencies installed in it (eks-readiness.ts) —, VPC, roles, each group,
  * training plans, quotas), then the cluster appears Creating with its node slots waiting for
  * cluster-level setup, and HyperPod registers the execution roles on the EKS cluster.
  */
@@ -110,6 +112,7 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
   if (findCluster(ctx.state, ctx.region, name)) throw inUse(`Cluster '${name}' already exists.`);
 
   const eks = checkEksCluster(ctx.state, ctx.region, eksArn, name);
+  checkEksReadiness(ctx.state, eks);
   checkVpcConfig(ctx.state, ctx.region, req.VpcConfig, eks.vpcId, 'VpcConfig');
   if (req.ClusterRole) checkRole(ctx.state, req.ClusterRole, 'hyperpod.sagemaker.amazonaws.com', 'ClusterRole');
   const placements = groups.map((g) =>

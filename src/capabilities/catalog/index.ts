@@ -5,12 +5,13 @@ import { registerCheckClusterRequestTool } from './tools/check-cluster-request.j
 import { registerCheckQuotasTool } from './tools/check-quotas.js';
 import { registerListAvailabilityZonesTool } from './tools/list-availability-zones.js';
 import { registerListInstanceTypesTool } from './tools/list-instance-types.js';
+import { registerListKubernetesVersionsTool } from './tools/list-kubernetes-versions.js';
 import { registerListTrainingPlansTool } from './tools/list-training-plans.js';
 
-/** What AWS offers and allows (Regions, zones, instance types, training plans, quotas) and the checks before a create. */
+/** What AWS offers and allows (Regions, zones, instance types, training plans, Kubernetes versions, quotas) and the checks before a create. */
 export const catalog = defineCapability<PreflightService>({
   name: 'catalog',
   service: (deps) => new PreflightService(deps.catalog, deps.defaultRegion),
   routes: registerCatalogRoutes,
-  tools: [registerListAvailabilityZonesTool, registerListInstanceTypesTool, registerListTrainingPlansTool, registerCheckQuotasTool, registerCheckClusterRequestTool],
+  tools: [registerListAvailabilityZonesTool, registerListInstanceTypesTool, registerListTrainingPlansTool, registerListKubernetesVersionsTool, registerCheckQuotasTool, registerCheckClusterRequestTool],
 });

@@ -4,6 +4,7 @@ export const CATALOG_PATHS = {
   availabilityZones: '/api/v1/availability-zones',
   instanceTypes: '/api/v1/instance-types',
   trainingPlans: '/api/v1/training-plans',
+  kubernetesVersions: '/api/v1/kubernetes-versions',
   quotaCheck: '/api/v1/preflight/quotas',
   clusterCheck: '/api/v1/preflight/clusters',
 } as const;

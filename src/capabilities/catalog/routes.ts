@@ -4,6 +4,7 @@ import {
   AvailabilityZoneViewSchema,
   InstanceTypesQuerySchema,
   InstanceTypeViewSchema,
+  KubernetesVersionsSchema,
   QuotaCheckRequestSchema,
   QuotaCheckResultSchema,
   RegionQuerySchema,
@@ -58,6 +59,16 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
       responses: { 200: { description: 'Training plans', schema: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }) } },
     },
     async ({ query }) => ({ trainingPlans: await service().trainingPlans(region(query.region)) }),
+  );
+  routes.define(
+    app,
+    {
+      method: 'GET', url: CATALOG_PATHS.kubernetesVersions, operationId: 'listKubernetesVersions', tags: ['preflight'],
+      summary: 'Kubernetes versions a new cluster may run: what EKS offers in the Region (DescribeClusterVersions), what SageMaker HyperPod supports, and the default',
+      query: RegionQuerySchema,
+      responses: { 200: { description: 'Kubernetes versions, newest first', schema: KubernetesVersionsSchema } },
+    },
+    async ({ query }) => service().kubernetesVersions(region(query.region)),
   );
   routes.define(
     app,

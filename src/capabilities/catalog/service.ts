@@ -1,5 +1,6 @@
 import type { AwsCatalog } from '../../cloud/aws/catalog.js';
 import { InputError } from '../../domain/errors.js';
+import { chooseKubernetesVersion, HYPERPOD_KUBERNETES_SUPPORT, kubernetesVersionOptions } from '../../domain/kubernetes-versions.js';
 import { filterInstanceTypes, type InstanceTypeFilter } from '../../domain/instance-types.js';
 import { healthAgentRegionProblem } from '../../domain/features/node-agents.js';
 import {
@@ -11,7 +12,7 @@ import {
   type RegionView,
 } from '../../domain/preflight.js';
 import type { CreateClusterRequest } from '../../domain/schemas/clusters.js';
-import type { InstanceTypeView, QuotaCheckRequest, QuotaCheckResult, TrainingPlanView } from '../../domain/schemas/preflight.js';
+import type { InstanceTypeView, KubernetesVersions, QuotaCheckRequest, QuotaCheckResult, TrainingPlanView } from '../../domain/schemas/preflight.js';
 
 /** The catalogue calls preflight needs (AwsCatalog provides them; a test may hand in its own). */
 export type PreflightCatalog = Pick<
@@ -25,6 +26,7 @@ export type PreflightCatalog = Pick<
   | 'hyperPodUsage'
   | 'listHyperPodClusterNames'
   | 'eksClusterExists'
+  | 'listKubernetesVersions'
 >;
 
 /**
@@ -68,6 +70,22 @@ export class PreflightService {
     return filterInstanceTypes(await this.catalog.listHyperPodInstanceTypes(region, zone), filter);
   }
 
+  /**
+   * The Kubernetes versions a new cluster may run in a Region: each version EKS offers or HyperPod
+   * supports, which side supports it, and the one create uses by default.
+   */
+  async kubernetesVersions(region = this.defaultRegion): Promise<KubernetesVersions> {
+    await this.requireRegion(region);
+    const offered = await this.catalog.listKubernetesVersions(region);
+    const { versions, sources, readOn } = HYPERPOD_KUBERNETES_SUPPORT;
+    return {
+      region,
+      defaultVersion: chooseKubernetesVersion(offered) ?? null,
+      versions: kubernetesVersionOptions(offered),
+      hyperpodSupport: { versions: [...versions], sources: [...sources], readOn },
+    };
+  }
+
   /** Training plans of the account in a Region. */
   async trainingPlans(region = this.defaultRegion): Promise<TrainingPlanView[]> {
     await this.requireRegion(region);
@@ -89,7 +107,8 @@ export class PreflightService {
   /**
    * Dry run of a create-cluster request: the name is free (no HyperPod cluster of that name and no
    * EKS cluster `<name>-eks`, which the managed cluster would need), the zone exists, the type is
-   * offered there (and on spot, if asked), quotas suffice and the training plan covers the request.
+   * offered there (and on spot, if asked), quotas suffice, the training plan covers the request and
+   * EKS offers the Kubernetes version asked for (or, with none asked, one HyperPod supports).
    */
   async checkCreateCluster(req: CreateClusterRequest): Promise<QuotaCheckResult> {
     const region = req.region ?? this.defaultRegion;
@@ -107,6 +126,7 @@ export class PreflightService {
       capacityType: req.capacityType,
       availabilityZone: req.availabilityZone,
       ...(req.trainingPlanArn ? { trainingPlanArn: req.trainingPlanArn } : {}),
+      ...(req.kubernetesVersion ? { kubernetesVersion: req.kubernetesVersion } : {}),
     });
   }
 
@@ -141,7 +161,7 @@ export class PreflightService {
     const { region, name } = req;
     const plan = req.capacityType === 'training-plan' && req.trainingPlanArn ? this.catalog.getTrainingPlan(region, req.trainingPlanArn) : undefined;
     const eksName = name ? managedEksClusterName(name) : undefined;
-    const [zones, types, quotas, usage, trainingPlan, hyperPodNames, eksTaken] = await Promise.all([
+    const [zones, types, quotas, usage, trainingPlan, hyperPodNames, eksTaken, kubernetesVersions] = await Promise.all([
       this.catalog.listAvailabilityZones(region),
       this.catalog.listHyperPodInstanceTypes(region),
       this.catalog.hyperPodQuotas(region, req.instanceType),
@@ -149,6 +169,8 @@ export class PreflightService {
       plan,
       name ? this.catalog.listHyperPodClusterNames(region) : undefined,
       eksName ? this.catalog.eksClusterExists(region, eksName) : undefined,
+      // A create makes an EKS cluster: its Kubernetes version must be one EKS offers and HyperPod supports.
+      name ? this.catalog.listKubernetesVersions(region) : undefined,
     ]);
     const type = types.find((t) => t.instanceType === req.instanceType);
     return {
@@ -158,6 +180,7 @@ export class PreflightService {
       usage,
       ...(trainingPlan ? { trainingPlan } : {}),
       ...(name ? { existing: { hyperPodCluster: hyperPodNames?.includes(name) ?? false, ...(eksTaken ? { eksCluster: eksName } : {}) } } : {}),
+      ...(kubernetesVersions ? { kubernetesVersions } : {}),
     };
   }
 

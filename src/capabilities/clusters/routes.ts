@@ -46,7 +46,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
     {
       method: 'POST', url: CLUSTER_PATHS.list, operationId: 'createCluster', tags: ['clusters'], idempotent: true,
       summary: 'Create a HyperPod cluster with its network, EKS cluster, dependencies and storage',
-      description: 'Runs the preflight first (zone, instance type offered, quotas, training plan, name free): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
+      description: 'Runs the preflight first (zone, instance type offered, quotas, training plan, name free, Kubernetes version offered by EKS and supported by HyperPod): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
       body: CreateClusterRequestSchema,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
     },

@@ -1,6 +1,8 @@
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { NotFoundError, PreconditionError } from '../../domain/errors.js';
 import { clusterTarget } from '../../domain/naming.js';
+import { kubernetesVersionRangeProblem } from '../../domain/preflight.js';
+import type { PreflightProblem } from '../../domain/schemas/preflight.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
 import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest } from '../../domain/schemas/clusters.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
@@ -12,6 +14,15 @@ import type { ServiceDeps } from '../capability.js';
 import { ClusterViews } from './views.js';
 
 type Started = { operation: OperationView; existing: boolean };
+
+/** A 422 naming each problem's field, with its fix. */
+function preconditionFailed(problems: readonly PreflightProblem[]): PreconditionError {
+  return new PreconditionError(
+    `The cluster cannot be created as asked: ${problems.map((p) => p.message).join(' ')}`,
+    problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
+    problems.map((p) => p.remedy).filter(Boolean).join(' ') || undefined,
+  );
+}
 
 /** Cluster statuses whose nodes are worth a health read (Creating/Deleting/Failed say it all). */
 const NODES_READABLE = new Set(['InService', 'Updating', 'SystemUpdating', 'RollingBack']);
@@ -78,16 +89,13 @@ export class ClusterService {
     const { operations } = this.deps;
     const repeat = (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) || operations.activeFor(clusterTarget(input.region, input.name));
     if (!repeat) {
+      // HyperPod's Kubernetes range is documented data: refused before any AWS call.
+      const outOfRange = kubernetesVersionRangeProblem(input);
+      if (outOfRange) throw preconditionFailed([outOfRange]);
       const made = await this.madeBySameRequest(input);
       if (made) return { operation: made, existing: true };
       const check = await this.deps.service(catalog).checkCreateCluster(input);
-      if (!check.ok) {
-        throw new PreconditionError(
-          `The cluster cannot be created as asked: ${check.problems.map((p) => p.message).join(' ')}`,
-          check.problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
-          check.problems.map((p) => p.remedy).filter(Boolean).join(' ') || undefined,
-        );
-      }
+      if (!check.ok) throw preconditionFailed(check.problems);
     }
     return operations.start('create-cluster', input, { idempotencyKey });
   }

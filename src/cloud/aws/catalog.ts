@@ -12,12 +12,14 @@ import {
   type RegionView,
   type TrainingPlanFacts,
 } from '../../domain/preflight.js';
+import type { EksKubernetesVersion } from '../../domain/kubernetes-versions.js';
 import type { InstanceTypeView, TrainingPlanView } from '../../domain/schemas/preflight.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 import { TtlCache, type CatalogCache } from './catalog/cache.js';
 import { listHyperPodClusters, loadHyperPodUsage } from './catalog/hyperpod-usage.js';
 import { loadHyperPodInstanceTypes } from './catalog/instance-types.js';
+import { loadEksKubernetesVersions } from './catalog/kubernetes-versions.js';
 import { currentQuota, loadQuotaIndex, type QuotaIndex } from './catalog/quotas.js';
 import { describeTrainingPlanFacts, listTrainingPlanFacts } from './catalog/training-plans.js';
 
@@ -90,6 +92,14 @@ export class AwsCatalog {
       loadHyperPodInstanceTypes(this.clients, region, await this.quotaIndex(region, HYPERPOD_QUOTA_SERVICE_CODE)),
     );
     return zone === undefined ? all : all.filter((t) => t.availabilityZones.includes(zone));
+  }
+
+  /**
+   * The Kubernetes versions EKS offers for new clusters in the Region, its default marked
+   * (DescribeClusterVersions). Cached: EKS adds a version a few times a year.
+   */
+  listKubernetesVersions(region: string): Promise<EksKubernetesVersion[]> {
+    return this.cache.get(`${region}:kubernetes-versions`, () => loadEksKubernetesVersions(this.clients, region));
   }
 
   /** Training plans of the account in the Region (SageMaker ListTrainingPlans, every page). */

@@ -7,7 +7,6 @@ import {
   DescribeAddonCommand,
   DescribeAddonVersionsCommand,
   DescribeClusterCommand,
-  DescribeClusterVersionsCommand,
   DescribePodIdentityAssociationCommand,
   ListPodIdentityAssociationsCommand,
   UpdateAddonCommand,
@@ -17,8 +16,10 @@ import {
 } from '@aws-sdk/client-eks';
 import { CloudError } from '../../domain/errors.js';
 import type { OfferedAddonVersion } from '../../domain/features/addon-version.js';
+import type { EksKubernetesVersion } from '../../domain/kubernetes-versions.js';
 import type { EksClusterSpec, EksPort, PodIdentityAssociationFacts } from '../ports.js';
 import type { AwsClients } from './clients.js';
+import { loadEksKubernetesVersions } from './catalog/kubernetes-versions.js';
 import { awsCall, hasCode } from './errors.js';
 
 export type { EksClusterSpec } from '../ports.js';
@@ -50,12 +51,9 @@ export class EksAdapter implements EksPort {
     }
   }
 
-  /** EKS's own default Kubernetes version for new clusters (never a hard-coded list). */
-  async defaultVersion(region: string): Promise<string> {
-    const r = await awsCall('eks', 'DescribeClusterVersions', () => this.clients.eks(region).send(new DescribeClusterVersionsCommand({ defaultOnly: true })));
-    const v = r.clusterVersions?.find((c) => c.defaultVersion)?.clusterVersion ?? r.clusterVersions?.[0]?.clusterVersion;
-    if (!v) throw new CloudError('eks', 'DescribeClusterVersions', 'NoDefaultVersion', `EKS reported no default Kubernetes version in ${region}.`);
-    return v;
+  /** The Kubernetes versions EKS offers for new clusters, its default marked (never a hard-coded list). */
+  clusterVersions(region: string): Promise<EksKubernetesVersion[]> {
+    return loadEksKubernetesVersions(this.clients, region);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClusterHealthSchema } from '../cluster-health.js';
+import { hyperPodKubernetesRange } from '../kubernetes-versions.js';
 import {
   AvailabilityZoneSchema,
   CapacityTypeSchema,
@@ -55,6 +56,20 @@ export function checkCapacityAndPlacement(
   }
 }
 
+/**
+ * The EKS control plane's Kubernetes version, as a request spells it. Whether SageMaker HyperPod
+ * supports it is a fact about HyperPod, not the request's form: the service checks it before any AWS
+ * call (422 naming this field, `kubernetesVersionRangeProblem`), the preflight whether EKS offers it.
+ */
+export const KubernetesVersionSchema = z
+  .string()
+  .regex(/^\d+\.\d+$/, 'must look like 1.32')
+  .describe(
+    `Kubernetes version of the EKS control plane, one SageMaker HyperPod supports (${hyperPodKubernetesRange()}) and EKS offers in the Region ` +
+      '(list_kubernetes_versions / GET /api/v1/kubernetes-versions). Leave it out for the default: EKS\'s default version when HyperPod supports it, ' +
+      'else the newest version both support.',
+  );
+
 export const CreateClusterRequestSchema = z
   .object({
     name: ClusterNameSchema,
@@ -68,11 +83,7 @@ export const CreateClusterRequestSchema = z
       .boolean()
       .default(false)
       .describe('Run deep health checks (GPU stress and EFA connectivity) on new nodes before they take work. Adds time to node start.'),
-    kubernetesVersion: z
-      .string()
-      .regex(/^\d+\.\d+$/, 'must look like 1.32')
-      .optional()
-      .describe('EKS Kubernetes version; defaults to EKS\'s default version.'),
+    kubernetesVersion: KubernetesVersionSchema.optional(),
     storage: StorageRequestSchema.default({ s3: true }),
   })
   .strict()

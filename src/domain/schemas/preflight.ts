@@ -76,6 +76,10 @@ export const QuotaCheckResultSchema = z.object({
   ok: z.boolean(),
   quotas: z.array(QuotaFindingSchema),
   problems: z.array(PreflightProblemSchema).describe('Every reason the request would fail, each naming the field and the fix.'),
+  kubernetesVersion: z
+    .string()
+    .optional()
+    .describe('For a create-cluster check: the Kubernetes version the EKS cluster would be created at (the one asked for, or the default both EKS and HyperPod support).'),
 });
 export type QuotaCheckResult = z.infer<typeof QuotaCheckResultSchema>;
 
@@ -93,3 +97,32 @@ export const TrainingPlanViewSchema = z.object({
   targetResources: z.array(z.string()),
 });
 export type TrainingPlanView = z.infer<typeof TrainingPlanViewSchema>;
+
+export const KubernetesVersionViewSchema = z.object({
+  version: z.string().describe('Kubernetes minor version, e.g. 1.34.'),
+  eks: z
+    .object({
+      offered: z.boolean().describe('EKS offers it for new clusters in the Region.'),
+      isDefault: z.boolean().describe('EKS\'s own default for new clusters.'),
+      status: z.string().optional().describe('EKS\'s support status: STANDARD_SUPPORT, or EXTENDED_SUPPORT (costs more per cluster-hour).'),
+      endOfStandardSupport: z.string().optional().describe('When EKS\'s standard support of it ends (date).'),
+    })
+    .describe('What EKS says of it (DescribeClusterVersions).'),
+  hyperpod: z.boolean().describe('SageMaker HyperPod supports it (from AWS\'s documentation: no API reports it).'),
+  usable: z.boolean().describe('Both support it: create_cluster accepts it as kubernetesVersion.'),
+  isChosenDefault: z.boolean().describe('The version create_cluster uses when kubernetesVersion is left out.'),
+});
+export type KubernetesVersionView = z.infer<typeof KubernetesVersionViewSchema>;
+
+export const KubernetesVersionsSchema = z.object({
+  region: z.string(),
+  defaultVersion: z
+    .string()
+    .nullable()
+    .describe('What create_cluster uses without kubernetesVersion: EKS\'s default when HyperPod supports it, else the newest version both support; null when none fits both.'),
+  versions: z.array(KubernetesVersionViewSchema).describe('Every version EKS offers or HyperPod supports, newest first.'),
+  hyperpodSupport: z
+    .object({ versions: z.array(z.string()), sources: z.array(z.string()), readOn: z.string() })
+    .describe('HyperPod\'s supported versions as InstantStart knows them, with the AWS documentation they were read from and when.'),
+});
+export type KubernetesVersions = z.infer<typeof KubernetesVersionsSchema>;

@@ -20,6 +20,7 @@ import type {
   CreateClusterInput,
   EventsPage,
   InstanceTypeView,
+  KubernetesVersions,
   NodeDetail,
   NodeList,
   NodeListParams,
@@ -46,6 +47,7 @@ export const listInstanceTypes = (region: string | undefined, availabilityZone: 
   api<{ instanceTypes: InstanceTypeView[] }>(`${CATALOG_PATHS.instanceTypes}${qs({ region, availabilityZone })}`).then((r) => r.instanceTypes);
 export const listTrainingPlans = (region?: string) =>
   api<{ trainingPlans: TrainingPlanView[] }>(`${CATALOG_PATHS.trainingPlans}${qs({ region })}`).then((r) => r.trainingPlans);
+export const listKubernetesVersions = (region?: string) => api<KubernetesVersions>(`${CATALOG_PATHS.kubernetesVersions}${qs({ region })}`);
 export const preflightCluster = (body: CreateClusterInput) => api<QuotaCheckResult>(CATALOG_PATHS.clusterCheck, { method: 'POST', body });
 export const checkQuotas = (body: QuotaCheckInput) => api<QuotaCheckResult>(CATALOG_PATHS.quotaCheck, { method: 'POST', body });
 

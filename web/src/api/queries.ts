@@ -10,6 +10,7 @@ export const keys = {
   zones: (region?: string) => ['availability-zones', region ?? ''] as const,
   instanceTypes: (region?: string, zone?: string) => ['instance-types', region ?? '', zone ?? ''] as const,
   trainingPlans: (region?: string) => ['training-plans', region ?? ''] as const,
+  kubernetesVersions: (region?: string) => ['kubernetes-versions', region ?? ''] as const,
   clusters: ['clusters'] as const,
   clusterList: (region?: string) => ['clusters', 'list', region ?? ''] as const,
   cluster: (name: string, region?: string) => ['clusters', 'detail', name, region ?? ''] as const,
@@ -50,6 +51,9 @@ export function useInstanceTypes(region: string | undefined, zone: string | unde
     enabled: !!region && !!zone,
     staleTime: 5 * 60_000,
   });
+}
+export function useKubernetesVersions(region: string | undefined) {
+  return useQuery({ queryKey: keys.kubernetesVersions(region), queryFn: () => endpoints.listKubernetesVersions(region), enabled: !!region, staleTime: 5 * 60_000 });
 }
 export function useTrainingPlans(region: string | undefined) {
   return useQuery({ queryKey: keys.trainingPlans(region), queryFn: () => endpoints.listTrainingPlans(region), enabled: !!region, staleTime: 60_000 });

@@ -19,6 +19,7 @@ import type {
 import type {
   AvailabilityZoneViewSchema,
   InstanceTypeView,
+  KubernetesVersions,
   PreflightProblem,
   QuotaCheckRequestSchema,
   QuotaCheckResult,
@@ -27,7 +28,7 @@ import type {
   TrainingPlanView,
 } from '../../../src/domain/schemas/preflight.js';
 
-export type { Accepted, ClusterDetail, ClusterSummary, InstanceTypeView, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView, PreflightProblem, QuotaCheckResult, TrainingPlanView };
+export type { Accepted, ClusterDetail, ClusterSummary, InstanceTypeView, KubernetesVersions, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView, PreflightProblem, QuotaCheckResult, TrainingPlanView };
 export type CreateClusterInput = z.input<typeof CreateClusterRequestSchema>;
 export type AddInstanceGroupInput = z.input<typeof AddInstanceGroupRequestSchema>;
 export type { InstanceGroupView, ScalePreflightResult };

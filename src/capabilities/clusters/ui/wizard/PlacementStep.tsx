@@ -4,14 +4,19 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useAvailabilityZones, useRegions } from '../../../../../web/src/api/queries.js';
+import { useAvailabilityZones, useKubernetesVersions, useRegions } from '../../../../../web/src/api/queries.js';
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
 import type { StepProps } from './step-props.js';
 
-/** Name, Region and Availability Zone. Zones come from the cloud (only `available` ones are offered). */
+/**
+ * Name, Region, Availability Zone and Kubernetes version. Zones come from the cloud (only `available`
+ * ones are offered); versions from the server, which knows what EKS offers in the Region and what
+ * HyperPod supports (only versions both support are offered).
+ */
 export function PlacementStep({ form, update, errors }: StepProps) {
   const regions = useRegions();
   const zones = useAvailabilityZones(form.region || undefined);
+  const versions = useKubernetesVersions(form.region || undefined);
 
   const regionOptions: SelectProps.Option[] = (regions.data ?? [])
     .filter((r) => r.optInStatus !== 'not-opted-in')
@@ -41,7 +46,7 @@ export function PlacementStep({ form, update, errors }: StepProps) {
         <FormField label="Region" errorText={regions.error ? <ProblemText error={regions.error} /> : errors.region}>
           <Select
             selectedOption={form.region ? { value: form.region, label: form.region } : null}
-            onChange={(e) => update({ region: e.detail.selectedOption.value ?? '', availabilityZone: '', instanceType: '', trainingPlanArn: '' })}
+            onChange={(e) => update({ region: e.detail.selectedOption.value ?? '', availabilityZone: '', kubernetesVersion: '', instanceType: '', trainingPlanArn: '' })}
             options={regionOptions}
             statusType={regions.isLoading ? 'loading' : 'finished'}
             loadingText="Loading Regions"
@@ -69,7 +74,50 @@ export function PlacementStep({ form, update, errors }: StepProps) {
             data-testid="wizard-zone"
           />
         </FormField>
+        <KubernetesVersionField form={form} update={update} versions={versions} error={errors.kubernetesVersion} />
       </SpaceBetween>
     </Container>
+  );
+}
+
+function KubernetesVersionField({
+  form,
+  update,
+  versions,
+  error,
+}: Pick<StepProps, 'form' | 'update'> & { versions: ReturnType<typeof useKubernetesVersions>; error: string | undefined }) {
+  const data = versions.data;
+  const defaultLabel = data?.defaultVersion ? `Default (${data.defaultVersion})` : 'Default';
+  const options: SelectProps.Option[] = [
+    { value: '', label: defaultLabel, description: 'EKS\'s default version when HyperPod supports it, else the newest version both support' },
+    ...(data?.versions ?? [])
+      .filter((v) => v.usable)
+      .map((v) => ({
+        value: v.version,
+        label: v.version,
+        description: [v.eks.status === 'EXTENDED_SUPPORT' ? 'EKS extended support (costs more per hour)' : 'EKS standard support', v.eks.isDefault ? 'EKS default' : '']
+          .filter(Boolean)
+          .join(' · '),
+      })),
+  ];
+  const selected = options.find((o) => o.value === form.kubernetesVersion) ?? (form.kubernetesVersion ? { value: form.kubernetesVersion, label: form.kubernetesVersion } : options[0]!);
+  const notOffered = (data?.versions ?? []).filter((v) => !v.usable).map((v) => `${v.version} (${v.hyperpod ? 'EKS does not offer it here' : 'HyperPod does not support it'})`);
+  return (
+    <FormField
+      label="Kubernetes version"
+      description="The EKS control plane's version. Only versions both EKS (in this Region) and SageMaker HyperPod support are offered."
+      constraintText={notOffered.length ? `Not offered: ${notOffered.join(', ')}.` : undefined}
+      errorText={versions.error ? <ProblemText error={versions.error} /> : error}
+    >
+      <Select
+        selectedOption={selected}
+        onChange={(e) => update({ kubernetesVersion: e.detail.selectedOption.value ?? '' })}
+        options={options}
+        statusType={versions.isLoading ? 'loading' : versions.error ? 'error' : 'finished'}
+        loadingText="Loading Kubernetes versions"
+        errorText="Could not load the Kubernetes versions"
+        data-testid="wizard-kubernetes-version"
+      />
+    </FormField>
   );
 }

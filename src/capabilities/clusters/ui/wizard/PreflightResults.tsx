@@ -27,7 +27,7 @@ export function PreflightResults({ preflight }: { preflight: PreflightState }) {
       header={
         <Header
           variant="h2"
-          description="Read-only checks by the server: name free, zone valid, type offered, service quotas, training plan."
+          description="Read-only checks by the server: name free, zone valid, type offered, service quotas, training plan, Kubernetes version."
           actions={
             <Button iconName="refresh" onClick={preflight.rerun} loading={loading} disabled={!preflight.enabled} data-testid="preflight-rerun">
               Check again

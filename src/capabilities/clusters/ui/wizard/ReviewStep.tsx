@@ -33,6 +33,7 @@ export function ReviewStep({ form, preflight, goTo }: ReviewStepProps) {
           { label: 'Cluster name', value: form.name },
           { label: 'Region', value: form.region },
           { label: 'Availability Zone', value: form.availabilityZone },
+          { label: 'Kubernetes version', value: form.kubernetesVersion || `Default${preflight.result?.kubernetesVersion ? ` (${preflight.result.kubernetesVersion})` : ''}` },
         ]}
       />
       <Section

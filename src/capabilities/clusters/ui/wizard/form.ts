@@ -6,6 +6,8 @@ export interface WizardForm {
   name: string;
   region: string;
   availabilityZone: string;
+  /** '' = the server's default (a version both EKS and HyperPod support). */
+  kubernetesVersion: string;
   instanceType: string;
   capacityType: 'on-demand' | 'spot' | 'training-plan';
   trainingPlanArn: string;
@@ -23,6 +25,7 @@ export const initialForm = (region = ''): WizardForm => ({
   name: '',
   region,
   availabilityZone: '',
+  kubernetesVersion: '',
   instanceType: '',
   capacityType: 'on-demand',
   trainingPlanArn: '',
@@ -35,7 +38,7 @@ export const initialForm = (region = ''): WizardForm => ({
 
 /** Which fields each wizard step owns (Review owns none). */
 export const STEP_FIELDS: FieldName[][] = [
-  ['name', 'region', 'availabilityZone'],
+  ['name', 'region', 'availabilityZone', 'kubernetesVersion'],
   ['instanceType', 'capacityType', 'trainingPlanArn', 'instanceCount', 'deepHealthChecks'],
   ['s3', 'fsx', 'fsxCapacityGiB'],
   [],
@@ -48,6 +51,7 @@ export function toRequest(form: WizardForm): CreateClusterInput {
     name: form.name.trim(),
     ...(form.region ? { region: form.region } : {}),
     availabilityZone: form.availabilityZone,
+    ...(form.kubernetesVersion ? { kubernetesVersion: form.kubernetesVersion } : {}),
     instanceType: form.instanceType,
     capacityType: form.capacityType,
     ...(form.capacityType === 'training-plan' && form.trainingPlanArn ? { trainingPlanArn: form.trainingPlanArn } : {}),

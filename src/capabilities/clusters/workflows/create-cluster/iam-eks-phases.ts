@@ -1,6 +1,7 @@
 import { BASE_EKS_ADDONS } from '../../../../domain/cluster-dependencies.js';
 import { eksClusterRole, hyperpodExecutionRole } from '../../../../domain/cluster-roles.js';
 import { CloudError } from '../../../../domain/errors.js';
+import { chooseKubernetesVersion, hyperPodKubernetesRange } from '../../../../domain/kubernetes-versions.js';
 import { clusterTags, resourceNames } from '../../../../domain/naming.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
@@ -46,6 +47,26 @@ export function iamPhase(deps: WorkflowDeps): Phase {
   };
 }
 
+/**
+ * The version asked for, else the one both EKS and HyperPod support (chooseKubernetesVersion), read
+ * from EKS once and journaled before CreateCluster: a create resumed after a crash (or retried)
+ * asks EKS for the same version even if EKS has changed its default meanwhile.
+ */
+async function kubernetesVersionFor(deps: WorkflowDeps, ctx: Ctx): Promise<string> {
+  if (ctx.state.kubernetesVersion) return ctx.state.kubernetesVersion;
+  const version = ctx.input.kubernetesVersion ?? chooseKubernetesVersion(await deps.cloud.eks.clusterVersions(ctx.input.region));
+  if (!version) {
+    throw new CloudError(
+      'eks',
+      'DescribeClusterVersions',
+      'NoSupportedKubernetesVersion',
+      `EKS offers no Kubernetes version in ${ctx.input.region} that SageMaker HyperPod supports (${hyperPodKubernetesRange()}). Create the cluster in another Region.`,
+    );
+  }
+  ctx.setState({ kubernetesVersion: version });
+  return version;
+}
+
 export function eksPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'eks',
@@ -62,7 +83,7 @@ export function eksPhase(deps: WorkflowDeps): Phase {
     },
     async act(ctx) {
       const names = await namesFor(deps, ctx);
-      const version = ctx.input.kubernetesVersion ?? (await deps.cloud.eks.defaultVersion(ctx.input.region));
+      const version = await kubernetesVersionFor(deps, ctx);
       const subnets = ctx.state.subnets!;
       const c = await deps.cloud.eks.createCluster(ctx.input.region, {
         name: names.eksCluster,

@@ -15,6 +15,7 @@ export interface CreateClusterState {
   eksClusterRoleArn?: string;
   executionRoleArn?: string;
   eksClusterArn?: string;
+  /** The EKS cluster's Kubernetes version: chosen (journaled) before CreateCluster, then as EKS reports it. */
   kubernetesVersion?: string;
   hyperpodClusterArn?: string;
   /** A failed HyperPod cluster is being deleted so that it can be made again. */
