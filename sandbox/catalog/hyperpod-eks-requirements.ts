@@ -17,7 +17,7 @@ export const HYPERPOD_KUBERNETES_VERSIONS: readonly string[] = ['1.28', '1.29', 
  * Helm chart might result in … the creation process failing entirely", "Installing packages on the
  * Amazon EKS cluster using Helm"), and practitioners report the failure as "missing one or more
  * required dependencies"; which objects HyperPod looks for is not published. Assumed: the
- * health-monitoring agent (DaemonSet and its ServiceAccount, fixed names in the chart's
+ * health-monitoring agent (DaemonSet, its ServiceAccount and its ClusterRoleBinding, fixed names in the chart's
  * charts/health-monitoring-agent at aws/sagemaker-hyperpod-cli 011ca92) and one DaemonSet per device
  * plugin. The chart names the NVIDIA and EFA plugins after the Helm release
  * (`<release>-nvidia-device-plugin`, `<release>-aws-efa-k8s-device-plugin`), so a plugin is found by
@@ -37,6 +37,7 @@ export interface RequiredDependency {
 export const HYPERPOD_REQUIRED_DEPENDENCIES: readonly RequiredDependency[] = [
   { label: 'DaemonSet aws-hyperpod/health-monitoring-agent', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', namespace: 'aws-hyperpod', name: { exact: 'health-monitoring-agent' } },
   { label: 'ServiceAccount aws-hyperpod/health-monitoring-agent', group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', namespace: 'aws-hyperpod', name: { exact: 'health-monitoring-agent' } },
+  { label: 'ClusterRoleBinding health-monitoring-agent', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', name: { exact: 'health-monitoring-agent' } },
   { label: 'the NVIDIA device plugin DaemonSet (*nvidia-device-plugin*)', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', name: { contains: 'nvidia-device-plugin' } },
   { label: 'the EFA device plugin DaemonSet (*aws-efa-k8s-device-plugin*)', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', name: { contains: 'aws-efa-k8s-device-plugin' } },
   { label: 'the Neuron device plugin DaemonSet (*neuron-device-plugin*)', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', name: { contains: 'neuron-device-plugin' } },

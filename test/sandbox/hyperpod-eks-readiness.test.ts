@@ -75,7 +75,7 @@ describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and depen
     await refused(
       'on-bare',
       arn,
-      /EKS cluster 'ready-bare' in Orchestrator\.Eks\.ClusterArn is missing one or more required dependencies: DaemonSet aws-hyperpod\/health-monitoring-agent; ServiceAccount aws-hyperpod\/health-monitoring-agent; the NVIDIA device plugin DaemonSet .*; the EFA device plugin DaemonSet .*; the Neuron device plugin DaemonSet .*\. Install the SageMaker HyperPod dependencies Helm chart/,
+      /EKS cluster 'ready-bare' in Orchestrator\.Eks\.ClusterArn is missing one or more required dependencies: DaemonSet aws-hyperpod\/health-monitoring-agent; ServiceAccount aws-hyperpod\/health-monitoring-agent; ClusterRoleBinding health-monitoring-agent; the NVIDIA device plugin DaemonSet .*; the EFA device plugin DaemonSet .*; the Neuron device plugin DaemonSet .*\. Install the SageMaker HyperPod dependencies Helm chart/,
     );
 
     await installHyperPodDependencies(sb, 'ready-bare');
