@@ -99,6 +99,7 @@ export class FeaturesService {
       }
     }
     const version = 'version' in reading ? reading.version : undefined;
+    const providedBy = 'providedBy' in reading ? reading.providedBy : undefined;
     return {
       id,
       title: d.title,
@@ -106,6 +107,7 @@ export class FeaturesService {
       toggleable: d.toggleable,
       state: reading.state,
       ...(version ? { version } : {}),
+      ...(providedBy ? { providedBy } : {}),
       health,
       config: reading.config,
       needs: [...d.needs],

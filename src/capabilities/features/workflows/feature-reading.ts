@@ -8,6 +8,7 @@ import { HYPERPOD_NODE_CLASS } from '../../../domain/kube/hyperpod-node-class.js
 import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import type { FeatureFacts } from './feature-facts.js';
+import { providedByWords, readKubeRayInstall } from './kuberay-install.js';
 
 /**
  * One feature as the cluster has it, read from AWS and Kubernetes (never our store): the EKS add-on
@@ -25,6 +26,10 @@ export interface FeatureReading {
   health: string;
   /** Its settings as read back: what a PATCH's settings are compared against. */
   config: Record<string, unknown>;
+  /** Set when another install provides the feature (not InstantStart): who, in words. It is left in charge and never removed. */
+  providedBy?: string;
+  /** Set when InstantStart's own install lags what it pins now (why): turning the feature on upgrades it. */
+  outdated?: string;
 }
 
 /** Where readings come from: the cluster's facts, and the HyperPod cluster and Kubernetes API when a feature needs them (read once per source). */
@@ -80,6 +85,18 @@ async function readManifests(src: ReadSource, id: FeatureId, set: Parameters<typ
   return { state: 'failed', health: `missing ${missing.join(', ')}`, config: {} };
 }
 
+/** KubeRay: someone else's install is on (provided by it); ours is read as the other manifest sets are, and may lag the pinned one. */
+async function readKubeRay(src: ReadSource, id: FeatureId): Promise<FeatureReading> {
+  const install = await readKubeRayInstall(await src.kube());
+  if (install.owner === 'other') {
+    const providedBy = providedByWords(install);
+    return { state: 'on', ...(install.version ? { version: install.version } : {}), health: `provided by ${providedBy}; InstantStart leaves it in charge`, config: {}, providedBy };
+  }
+  const reading = await readManifests(src, id, 'kuberay-operator');
+  if (install.owner !== 'instantstart') return reading;
+  return { ...reading, ...(install.version ? { version: install.version } : {}), ...(install.outdated && reading.state === 'on' ? { outdated: install.outdated, health: `${reading.health}; older than InstantStart's pinned KubeRay: ${install.outdated}` } : {}) };
+}
+
 async function readTieredStorage(src: ReadSource): Promise<FeatureReading> {
   const t = (await src.hyperpod()).TieredStorageConfig;
   if (t?.Mode !== 'Enable') return { state: 'off', health: 'TieredStorageConfig Mode Disable', config: {} };
@@ -114,7 +131,7 @@ export async function readFeature(src: ReadSource, id: FeatureId): Promise<Featu
     case 'eks-addon':
       return readAddon(src, install.addonName);
     case 'manifests':
-      return readManifests(src, id, install.set);
+      return install.set === 'kuberay-operator' ? readKubeRay(src, id) : readManifests(src, id, install.set);
     case 'cluster-setting':
       return install.field === 'TieredStorageConfig' ? readTieredStorage(src) : readAutoscaling(src);
   }
