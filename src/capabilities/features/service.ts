@@ -121,8 +121,9 @@ export class FeaturesService {
    * The plan of a change against the cluster as it is (read afresh, never from GET's cache), with every add-on's version checked against
    * the cluster (DescribeAddonVersions) — nothing is changed.
    */
-  async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer }> {
+  async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer; providedBy: Map<FeatureId, string> }> {
     const { facts, readings } = await this.read(region, cluster);
+    const providedBy = new Map([...readings].flatMap(([id, r]) => ('providedBy' in r && r.providedBy ? [[id, r.providedBy] as const] : [])));
     const plan = planFeatures(featureActuals(readings, changedKeys(changes)), changes);
     const versions = new Map<FeatureId, string>();
     for (const i of plan.install) {
@@ -159,7 +160,7 @@ export class FeaturesService {
       refused: plan.refused,
       noOp: isNoOp(plan),
     };
-    return { plan, answer };
+    return { plan, answer, providedBy };
   }
 
   /**
@@ -170,7 +171,7 @@ export class FeaturesService {
     const input = { cluster, region, changes };
     // A repeat under the same key gets the operation the first call started, whatever the cluster says now.
     if (idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey)) return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
-    const { plan, answer } = await this.plan(region, cluster, changes);
+    const { plan, answer, providedBy } = await this.plan(region, cluster, changes);
     if (plan.refused.length) {
       const problems = refusalProblems(plan);
       throw new PreconditionError(`Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`, problems);
@@ -180,7 +181,8 @@ export class FeaturesService {
       await this.deps.service(autoscaling).checkGroups(region, cluster, autoscalingOn.config.instanceGroups as string[], (path) => (path === 'instanceGroups' ? 'autoscaling.instanceGroups' : 'autoscaling'));
     }
     if (isNoOp(plan)) {
-      return { unchanged: { noOp: true, message: `Nothing to do: ${plan.unchanged.join(', ')} already ${plan.unchanged.length === 1 ? 'is' : 'are'} as asked. No operation was started.`, plan: answer } };
+      const others = plan.unchanged.filter((id) => providedBy.has(id)).map((id) => ` ${id} is provided by ${providedBy.get(id)}, which InstantStart leaves in charge.`);
+      return { unchanged: { noOp: true, message: `Nothing to do: ${plan.unchanged.join(', ')} already ${plan.unchanged.length === 1 ? 'is' : 'are'} as asked.${others.join('')} No operation was started.`, plan: answer } };
     }
     return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
   }

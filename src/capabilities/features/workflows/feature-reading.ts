@@ -9,6 +9,7 @@ import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import type { FeatureFacts } from './feature-facts.js';
 import { providedByWords, readKubeRayInstall } from './kuberay-install.js';
+import { KUBERAY } from '../../../domain/features/kuberay.js';
 
 /**
  * One feature as the cluster has it, read from AWS and Kubernetes (never our store): the EKS add-on
@@ -94,7 +95,17 @@ async function readKubeRay(src: ReadSource, id: FeatureId): Promise<FeatureReadi
   }
   const reading = await readManifests(src, id, 'kuberay-operator');
   if (install.owner !== 'instantstart') return reading;
-  return { ...reading, ...(install.version ? { version: install.version } : {}), ...(install.outdated && reading.state === 'on' ? { outdated: install.outdated, health: `${reading.health}; older than InstantStart's pinned KubeRay: ${install.outdated}` } : {}) };
+  const version = install.version ? { version: install.version } : {};
+  if (!install.outdated || reading.state === 'off') return { ...reading, ...version };
+  // An older InstantStart's install (objects it did not make yet are missing too): on, and upgraded when turned on.
+  const missing = reading.state === 'failed' ? `; ${reading.health}` : '';
+  return {
+    state: 'on',
+    ...version,
+    health: `InstantStart's KubeRay${install.version ? ` ${install.version}` : ''} is older than the pinned ${KUBERAY.version} (${install.outdated}${missing}); turning the feature on upgrades it`,
+    config: {},
+    outdated: install.outdated,
+  };
 }
 
 async function readTieredStorage(src: ReadSource): Promise<FeatureReading> {
