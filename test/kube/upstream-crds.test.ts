@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { NODE_POOL_CRD } from '../../sandbox/kube/controllers/crds/karpenter-nodepool.js';
 import { SCALED_OBJECT_CRD } from '../../sandbox/kube/controllers/crds/keda-scaledobject.js';
 import { karpenterManifests } from '../../src/domain/autoscaling.js';
+import { kuberayCrds } from '../../src/domain/features/kuberay-crds.js';
 import { SetAutoscalingRequestSchema } from '../../src/domain/schemas/autoscaling.js';
 import { nodePoolProblems, scaledObjectProblems } from '../helpers/upstream-models.js';
 import { startApi, type TestApi } from './api-harness.js';
@@ -125,5 +126,63 @@ describe('upstream-typed NodePool and ScaledObject CRDs in the sandbox', () => {
     const refused = await api.call('POST', SCALED, { body: bad });
     assert.equal(refused.status, 422);
     assert.deepEqual(causes(refused.body), ['spec.fallback.replicas: Required value']);
+  });
+});
+
+describe('KubeRay v1.6.2 CRDs as the product installs them, in the sandbox API server', () => {
+  let api: TestApi;
+  const JOBS = '/apis/ray.io/v1/namespaces/default/rayjobs';
+  const rayJob = (name: string, spec: Record<string, unknown> = {}) => ({
+    apiVersion: 'ray.io/v1',
+    kind: 'RayJob',
+    metadata: { name },
+    spec: {
+      entrypoint: 'python train.py',
+      rayClusterSpec: {
+        headGroupSpec: { template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'head', image: 'rayproject/ray:2.49.0', resources: { limits: { cpu: 2, memory: '8Gi' } } }] } } },
+        workerGroupSpecs: [{ groupName: 'gpu', minReplicas: 0, maxReplicas: 2, template: { spec: { containers: [{ name: 'worker', image: 'rayproject/ray:2.49.0' }] } } }],
+      },
+      ...spec,
+    },
+  });
+  before(async () => {
+    api = await startApi();
+    await api.call('POST', '/api/v1/namespaces', { body: { metadata: { name: 'default' } } });
+    for (const crd of kuberayCrds()) {
+      const r = await api.call('PATCH', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=instantstart`, { body: crd, type: 'application/apply-patch+yaml' });
+      assert.equal(r.status, 201, r.text);
+    }
+  });
+  after(() => api.close());
+
+  it('stores a RayJob with upstream\'s defaults, its pod templates typed: unknown fields pruned, labels kept', async () => {
+    const job = rayJob('typed');
+    (job.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0] as Record<string, unknown>).imagePullPolice = 'Always';
+    const r = await api.call('POST', JOBS, { body: job });
+    assert.equal(r.status, 201, r.text);
+    const head = r.body.spec.rayClusterSpec.headGroupSpec.template;
+    assert.equal(head.spec.containers[0].imagePullPolice, undefined);
+    assert.deepEqual(head.metadata.labels, { app: 'x' });
+    assert.equal(r.body.spec.submissionMode, 'K8sJobMode');
+    assert.deepEqual([r.body.spec.rayClusterSpec.workerGroupSpecs[0].replicas, r.body.spec.rayClusterSpec.workerGroupSpecs[0].numOfHosts], [0, 1]);
+    const alpha = await api.call('GET', '/apis/ray.io/v1alpha1/namespaces/default/rayjobs/typed');
+    assert.equal(alpha.body.apiVersion, 'ray.io/v1alpha1');
+  });
+
+  it('refuses what upstream refuses: a wrong type in a pod template, a managedBy outside its set, a changed managedBy', async () => {
+    const bad = rayJob('bad', { managedBy: 'me' });
+    (bad.spec.rayClusterSpec.workerGroupSpecs[0]!.template.spec.containers[0] as Record<string, unknown>).ports = [{ containerPort: 'http' }];
+    const r = await api.call('POST', JOBS, { body: bad });
+    assert.equal(r.status, 422);
+    assert.deepEqual(causes(r.body), [
+      'spec.rayClusterSpec.workerGroupSpecs[0].template.spec.containers[0].ports[0].containerPort: Invalid value: "string": spec.rayClusterSpec.workerGroupSpecs[0].template.spec.containers[0].ports[0].containerPort in body must be of type integer: "string"',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+    const outside = await api.call('POST', JOBS, { body: rayJob('outside', { managedBy: 'me' }) });
+    assert.deepEqual(causes(outside.body), ["spec.managedBy: Invalid value: \"string\": the managedBy field value must be either 'ray.io/kuberay-operator' or 'kueue.x-k8s.io/multikueue'"]);
+    const created = await api.call('POST', JOBS, { body: rayJob('managed', { managedBy: 'ray.io/kuberay-operator' }) });
+    assert.equal(created.status, 201, created.text);
+    const changed = await api.call('PUT', `${JOBS}/managed`, { body: { ...created.body, spec: { ...created.body.spec, managedBy: 'kueue.x-k8s.io/multikueue' } } });
+    assert.deepEqual(causes(changed.body), ['spec.managedBy: Invalid value: "string": the managedBy field is immutable']);
   });
 });
