@@ -11,8 +11,9 @@ import * as generated from '@kubernetes/client-node/dist/gen/models/all.js';
  *   same with apimachinery's quantity pattern;
  * - an embedded ObjectMeta (a pod template's `metadata`) with only the fields controller-gen keeps
  *   (`generateEmbeddedObjectMeta`): annotations, finalizers, labels, name, namespace.
- * Not carried (client-node has no trace of them): field descriptions, list types and map keys,
- * and the few `default`s upstream CRDs print (a port's `protocol: TCP`).
+ * - the `default`s Kubernetes' types declare (`+default` markers, which controller-gen prints into
+ *   CRDs: a port's `protocol: TCP`, a reference's `name: ""`, …), as data below.
+ * Not carried (client-node has no trace of them): field descriptions, list types and map keys.
  * Schemas are built once per model and shared: callers must clone before changing one.
  */
 
@@ -47,6 +48,29 @@ export const embeddedObjectMeta = (): Schema => ({
   },
 });
 
+/**
+ * Field defaults of core types, by client-node model: the `+default` markers of k8s.io/api (v1.34)
+ * as they appear in KubeRay v1.6.2's CRDs (ray.io_rayjobs.yaml's pod templates and Services).
+ */
+const MODEL_DEFAULTS: Record<string, Record<string, unknown>> = {
+  V1ContainerPort: { protocol: 'TCP' },
+  V1ServicePort: { protocol: 'TCP' },
+  V1GRPCAction: { service: '' },
+  V1FileKeySelector: { optional: false },
+  V1LocalObjectReference: { name: '' },
+  V1ConfigMapKeySelector: { name: '' },
+  V1SecretKeySelector: { name: '' },
+  V1ConfigMapEnvSource: { name: '' },
+  V1SecretEnvSource: { name: '' },
+  V1ConfigMapVolumeSource: { name: '' },
+  V1ConfigMapProjection: { name: '' },
+  V1SecretProjection: { name: '' },
+  V1AzureDiskVolumeSource: { fsType: 'ext4', readOnly: false },
+  V1ISCSIVolumeSource: { iscsiInterface: 'default' },
+  V1RBDVolumeSource: { keyring: '/etc/ceph/keyring', pool: 'rbd', user: 'admin' },
+  V1ScaleIOVolumeSource: { fsType: 'xfs', storageMode: 'ThinProvisioned' },
+};
+
 const built = new Map<string, Schema>();
 
 /**
@@ -61,9 +85,11 @@ export function coreSchema(name: string, visiting: ReadonlySet<string> = new Set
   if (visiting.has(name)) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const inner = new Set([...visiting, name]);
   const required = requiredFields(name);
+  const defaults = MODEL_DEFAULTS[name] ?? {};
   const properties: Record<string, Schema> = {};
   for (const a of [...attributes].sort((x, y) => x.baseName.localeCompare(y.baseName))) {
-    properties[a.baseName] = a.type === 'V1ObjectMeta' ? embeddedObjectMeta() : typeSchema(a.type, a.format, QUANTITY_FIELDS.has(a.baseName), inner);
+    const typed = a.type === 'V1ObjectMeta' ? embeddedObjectMeta() : typeSchema(a.type, a.format, QUANTITY_FIELDS.has(a.baseName), inner);
+    properties[a.baseName] = Object.hasOwn(defaults, a.baseName) ? { ...typed, default: defaults[a.baseName] } : typed;
   }
   const wanted = attributes.filter((a) => required.has(a.name)).map((a) => a.baseName).sort();
   const schema: Schema = { type: 'object', properties, ...(wanted.length ? { required: wanted } : {}) };
