@@ -151,6 +151,16 @@ describe('CEL validation rules of custom resources', () => {
     assert.match(causes(r2.body)[0], /compilation failed: cel expression must evaluate to a bool/);
   });
 
+  it('refuses objects of a CRD stored around the API (a sandbox controller) whose rule does not compile, rather than skip the rule', async () => {
+    const crd = widgetCrd([rule('self.min.frobnicate()')]) as any;
+    Object.assign(crd.metadata, { name: 'doodads.example.com' });
+    Object.assign(crd.spec.names, { plural: 'doodads', singular: 'doodad', kind: 'Doodad', listKind: 'DoodadList' });
+    api.cluster.objects.create(api.cluster.findType('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!, { ...crd, status: { conditions: [{ type: 'Established', status: 'True' }] } });
+    const r = await api.call('POST', '/apis/example.com/v1/namespaces/default/doodads', { body: { apiVersion: 'example.com/v1', kind: 'Doodad', metadata: { name: 'd' }, spec: { min: 1 } } });
+    assert.equal(r.status, 422, r.text);
+    assert.match(causes(r.body)[0], /^spec: Invalid value: "object": rule compilation failed: .*frobnicate.*: self\.min\.frobnicate\(\)$/);
+  });
+
   it('refuses a CRD update that drops a version objects are stored at', async () => {
     const crd = (await api.call('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com')).body;
     const two = structuredClone(crd);

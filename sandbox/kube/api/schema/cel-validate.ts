@@ -69,7 +69,11 @@ function evaluate(s: Schema, rules: ValidationRule[], value: unknown, old: Old, 
   let oldSelf: unknown;
   for (const r of rules) {
     const rule = compile(r.rule, 'bool');
-    if (!('compiled' in rule)) continue; // the CRD was refused with it: never stored
+    if (!('compiled' in rule)) {
+      // The API refuses such a CRD; one a sandbox controller stored directly must still not pass unchecked.
+      out.push({ field: path, reason: 'FieldValueInvalid', message: `Invalid value: "${typeof s.type === 'string' ? s.type : ''}": rule compilation failed: ${rule.error}: ${r.rule.trim()}` });
+      continue;
+    }
     if (rule.compiled.usesOldSelf ? old === NO_OLD : unchanged) continue;
     self ??= toCel(value, s, root);
     if (rule.compiled.usesOldSelf) oldSelf ??= toCel(old, s, root);
