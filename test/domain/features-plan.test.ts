@@ -85,4 +85,24 @@ describe('planFeatures', () => {
     // An actual-state map with a prototype-named key reads as nothing on.
     assert.deepEqual(installed(planFeatures(JSON.parse('{"__proto__": {"enabled": true}}'), { 'kuberay-operator': true })), ['kuberay-operator:requested']);
   });
+
+  it('never removes a feature another install provides: off is refused naming who, on is already as asked', () => {
+    const providedBy = 'an existing KubeRay v1.5.1 (operator Deployment default/kuberay-operator, Helm release kuberay-operator)';
+    const actual = { ...created, 'kuberay-operator': { enabled: true, providedBy } };
+    const off = planFeatures(actual, { 'kuberay-operator': false, 'training-operator': false });
+    assert.deepEqual(off.refused, [{ feature: 'kuberay-operator', neededBy: [], providedBy }]);
+    assert.deepEqual(off.remove, ['training-operator']);
+    assert.deepEqual(refusalProblems(off), [
+      { path: 'kuberay-operator', message: `cannot be turned off: it is provided by ${providedBy}, which InstantStart did not install and leaves in charge; remove it with the tool that installed it` },
+    ]);
+    const onAgain = planFeatures(actual, { 'kuberay-operator': true });
+    assert.deepEqual([onAgain.install, onAgain.unchanged], [[], ['kuberay-operator']]);
+    assert.equal(isNoOp(onAgain), true);
+  });
+
+  it('turning on a feature whose own install lags what InstantStart pins reconfigures it (the upgrade)', () => {
+    const actual = { ...created, 'kuberay-operator': { enabled: true, outdated: 'CRD rayjobs.ray.io does not serve v1alpha1' } };
+    assert.deepEqual(installed(planFeatures(actual, { 'kuberay-operator': true })), ['kuberay-operator:reconfigure']);
+    assert.deepEqual(planFeatures(actual, { 'kuberay-operator': false }).remove, ['kuberay-operator'], 'ours: removed when asked');
+  });
 });
