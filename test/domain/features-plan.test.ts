@@ -21,11 +21,11 @@ describe('planFeatures', () => {
   });
 
   it('"on" for a feature that is on but configured as InstantStart would not configure it now reconfigures it', () => {
-    const stale = 'configuration out of date (executionRoleArn names instantstart-demo-inference-exec, not SageMakerHyperPodInference-demo-abc123)';
-    const cluster = { ...created, ...on('metrics-server', 'fsx-csi-driver'), 'inference-operator': { enabled: true, config: { version: 'v1.0.0-eksbuild.1' }, stale } };
+    const outdated = 'configuration out of date (executionRoleArn names instantstart-demo-inference-exec, not SageMakerHyperPodInference-demo-abc123)';
+    const cluster = { ...created, ...on('metrics-server', 'fsx-csi-driver'), 'inference-operator': { enabled: true, config: { version: 'v1.0.0-eksbuild.1' }, outdated } };
     const plan = planFeatures(cluster, { 'inference-operator': true });
     assert.deepEqual(installed(plan), ['inference-operator:reconfigure']);
-    assert.equal(plan.install[0]!.stale, stale);
+    assert.equal(plan.install[0]!.outdated, outdated);
     assert.deepEqual(plan.install[0]!.config, { version: 'v1.0.0-eksbuild.1' });
     // The same feature configured as it should be: nothing to do.
     assert.ok(isNoOp(planFeatures({ ...cluster, 'inference-operator': { enabled: true, config: { version: 'v1.0.0-eksbuild.1' } } }, { 'inference-operator': true })));
@@ -95,5 +95,25 @@ describe('planFeatures', () => {
     assert.throws(() => planFeatures({}, { 'device-plugins': false }), inputErrorOn('device-plugins', /part of every HyperPod cluster/));
     // An actual-state map with a prototype-named key reads as nothing on.
     assert.deepEqual(installed(planFeatures(JSON.parse('{"__proto__": {"enabled": true}}'), { 'kuberay-operator': true })), ['kuberay-operator:requested']);
+  });
+
+  it('never removes a feature another install provides: off is refused naming who, on is already as asked', () => {
+    const providedBy = 'an existing KubeRay v1.5.1 (operator Deployment default/kuberay-operator, Helm release kuberay-operator)';
+    const actual = { ...created, 'kuberay-operator': { enabled: true, providedBy } };
+    const off = planFeatures(actual, { 'kuberay-operator': false, 'training-operator': false });
+    assert.deepEqual(off.refused, [{ feature: 'kuberay-operator', neededBy: [], providedBy }]);
+    assert.deepEqual(off.remove, ['training-operator']);
+    assert.deepEqual(refusalProblems(off), [
+      { path: 'kuberay-operator', message: `cannot be turned off: it is provided by ${providedBy}, which InstantStart did not install and leaves in charge; remove it with the tool that installed it` },
+    ]);
+    const onAgain = planFeatures(actual, { 'kuberay-operator': true });
+    assert.deepEqual([onAgain.install, onAgain.unchanged], [[], ['kuberay-operator']]);
+    assert.equal(isNoOp(onAgain), true);
+  });
+
+  it('turning on a feature whose own install lags what InstantStart pins reconfigures it (the upgrade)', () => {
+    const actual = { ...created, 'kuberay-operator': { enabled: true, outdated: 'CRD rayjobs.ray.io does not serve v1alpha1' } };
+    assert.deepEqual(installed(planFeatures(actual, { 'kuberay-operator': true })), ['kuberay-operator:reconfigure']);
+    assert.deepEqual(planFeatures(actual, { 'kuberay-operator': false }).remove, ['kuberay-operator'], 'ours: removed when asked');
   });
 });

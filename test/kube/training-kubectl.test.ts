@@ -35,8 +35,9 @@ describe('training in a sandbox cluster, seen with kubectl', () => {
     const eks = new EKSClient({});
     for (const addonName of ['cert-manager', 'eks-pod-identity-agent', 'amazon-sagemaker-hyperpod-training-operator']) await eks.send(new CreateAddonCommand({ clusterName: 'train', addonName }));
     await until(async () => (await k.kubectl(['get', 'crd', 'hyperpodpytorchjobs.sagemaker.amazonaws.com'], { allowFailure: true })).code === 0, 'the training operator CRD', 10);
-    // The KubeRay feature applies its CRDs and operator from manifests.
-    await apply(...kuberayOperatorManifests());
+    // The KubeRay feature applies its CRDs and operator from manifests, server-side as the product does
+    // (a client-side apply's last-applied annotation cannot hold CRDs this size: KubeRay's docs say --server-side too).
+    await k.kubectl(['apply', '--server-side', '-f', '-'], { input: kuberayOperatorManifests().map((o) => stringify(o)).join('---\n') });
     // GPU nodes for the ranks (the Kubernetes side of a HyperPod group) and a CPU node.
     const data = (sb.sandbox.runtime.store.state as unknown as { kube: Record<string, ClusterKubeState> }).kube[k.arn]!;
     cluster = makeKubeCluster({ arn: k.arn, name: 'train', region: 'us-west-2' }, data, { now: () => sb.sandbox.runtime.clock.now(), changed: () => sb.sandbox.runtime.store.markDirty() });

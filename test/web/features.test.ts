@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import { kubeAccess } from '../helpers/kube.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
@@ -67,6 +68,24 @@ describe('the Advanced Features panel (chromium, real server on the sandbox)', (
     assert.equal(patch.length, 1);
     assert.deepEqual(patch[0]!.body, { 'kuberay-operator': true }, 'only the touched key is sent');
     assert.deepEqual(sent.find((s) => s.method === 'POST')!.body, { 'kuberay-operator': true });
+    assert.deepEqual(browser.errors, []);
+  });
+
+  it('names a KubeRay someone else installed as the provider, and refuses to turn it off in the plan', async () => {
+    // The operator now looks Helm-installed (its labels, as the chart writes them): InstantStart must leave it in charge.
+    const kube = await kubeAccess(sb, 'ui-features-eks');
+    await kube.kubectl(['label', 'deployment', 'kuberay-operator', '-n', 'kuberay-system', 'app.kubernetes.io/managed-by=Helm', 'app.kubernetes.io/instance=ray', '--overwrite']);
+    sent.length = 0;
+    await page.reload();
+    const provided = page.locator('[data-testid="feature-provided-by-kuberay-operator"]');
+    await provided.waitFor();
+    assert.equal(await provided.textContent(), 'Provided by an existing KubeRay v1.6.2 (operator Deployment kuberay-system/kuberay-operator, Helm release ray); InstantStart leaves it in charge.');
+    await page.locator('[data-testid="feature-toggle-kuberay-operator"] input').click({ force: true });
+    await page.locator('[data-testid="features-review"]').click();
+    await page.locator('[data-testid="features-plan-refused"]', { hasText: 'which InstantStart did not install' }).waitFor();
+    assert.equal(await page.locator('[data-testid="features-apply"]').isDisabled(), true);
+    await screenshot(page, 'features-05-provided-by');
+    assert.deepEqual(sent.map((s) => s.method), ['POST'], 'only the plan was asked');
     assert.deepEqual(browser.errors, []);
   });
 });

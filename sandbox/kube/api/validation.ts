@@ -3,6 +3,7 @@ import type { StatusCause } from '../errors.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import { builtinCatalog, builtinSchemaName, OBJECT_META } from './schema/builtin-schemas.js';
 import { roleBindingCauses, roleCauses, configMapCauses, persistentVolumeCauses, persistentVolumeClaimCauses, podCauses, secretCauses, serviceCauses, storageClassCauses } from './schema/core-rules.js';
+import { celCauses, hasRules } from './schema/cel-validate.js';
 import { customResourceDefinitionCauses } from './schema/crd-rules.js';
 import { applyDefaults } from './schema/defaults.js';
 import { customResourceSchema } from './schema/crd-schemas.js';
@@ -20,7 +21,9 @@ import { daemonSetCauses, deploymentCauses, jobCauses, replicaSetCauses, statefu
  *   client-node's models; `status` is the server's and not held to it), plus the rules of the kinds
  *   users create most (pod specs, workload selectors and templates, services, volumes, claims,
  *   CRDs, RBAC, config data);
- * - custom resources: their CRD version's `openAPIV3Schema`.
+ * - custom resources: their CRD version's `openAPIV3Schema`, then its `x-kubernetes-validations`
+ *   CEL rules (schema/cel-validate.ts) — unless the schema already found a type, enum, required or
+ *   size error, when the API server does not run them and says so.
  * Causes name fields as the API server does (`spec.template.spec.containers[0].image`).
  *
  * Unknown fields are not errors: `pruneObject` drops them first, as the server does when it decodes
@@ -72,11 +75,23 @@ function schemaOf(cluster: KubeCluster, type: ResourceType, purpose: 'validate' 
 const isStatus = (path: string) => path === 'status' || path.startsWith('status.');
 const under = (field: string | undefined, parent: string) => !!field && (field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`));
 
-export function validateObject(cluster: KubeCluster, type: ResourceType, obj: KubeObject): StatusCause[] {
+/** Schema errors after which the API server does not evaluate CEL rules (apiextensions-apiserver strategy.go hasBlockingErr). */
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany']);
+const blocks = (c: StatusCause) => BLOCKING.has(c.reason ?? '') || !!c.message?.includes('in body must be of type');
+const NOT_CHECKED: StatusCause = {
+  field: '<nil>',
+  reason: 'FieldValueInvalid',
+  message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+};
+
+/** What is wrong with `obj` (nothing: an empty list); `old` is the stored object when this is an update (CEL transition rules). */
+export function validateObject(cluster: KubeCluster, type: ResourceType, obj: KubeObject, old?: KubeObject): StatusCause[] {
   const causes = validateMetadata(type, obj);
   const schema = schemaOf(cluster, type, 'validate');
   const typed = schema ? validateValue(obj, schema, '', { resolve: resolveBuiltin, enforceRequired: type.crd ? undefined : (path) => !isStatus(path) }) : [];
   causes.push(...typed);
+  const own = type.crd ? customResourceSchema(cluster, type) : undefined;
+  if (own && hasRules(own)) causes.push(...(typed.some(blocks) ? [NOT_CHECKED] : celCauses(own, obj, old, '')));
   if (!type.crd) {
     // A field of the wrong JSON type is reported once, by the schema; the kind's rules skip it.
     const mistyped = typed.filter((c) => c.message?.includes('in body must be of type')).map((c) => c.field!);

@@ -65,7 +65,7 @@ export function requireNamespace(cluster: KubeCluster, type: ResourceType, obj: 
  * sent with `fieldValidation=Strict` (kubectl's default), refused with 400 — then a CRD's defaults
  * are filled in, then the object is validated (422 naming every bad field).
  */
-function validate(cluster: KubeCluster, type: ResourceType, obj: KubeObject, strictBody?: KubeObject): void {
+function validate(cluster: KubeCluster, type: ResourceType, obj: KubeObject, strictBody?: KubeObject, old?: KubeObject): void {
   if (strictBody) {
     const unknown = unknownFields(cluster, type, strictBody).filter((f) => !f.startsWith('status') && !f.startsWith('metadata'));
     if (unknown.length > 0) {
@@ -75,7 +75,7 @@ function validate(cluster: KubeCluster, type: ResourceType, obj: KubeObject, str
   const admitted = defaultObject(cluster, type, pruneObject(cluster, type, obj));
   for (const k of Object.keys(obj)) if (!Object.hasOwn(admitted, k)) delete obj[k];
   for (const [k, v] of Object.entries(admitted)) setField(obj as unknown as Record<string, unknown>, k, v); // not Object.assign: a `__proto__` key stays data
-  const causes = validateObject(cluster, type, obj);
+  const causes = validateObject(cluster, type, obj, old);
   if (causes.length > 0) throw invalid(type, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);
 }
 
@@ -150,7 +150,7 @@ export function commitUpdate(cluster: KubeCluster, r: ResourceRequest, current: 
     applyDefaults(type, before);
     checkUpdate(type, before, merged);
   }
-  validate(cluster, type, merged, opts.strict && how.subresource !== 'status' ? merged : undefined);
+  validate(cluster, type, merged, opts.strict && how.subresource !== 'status' ? merged : undefined, current);
   if (how.applied) merged.metadata.managedFields = next.metadata.managedFields;
   else merged = recordUpdate(current, merged, { manager: opts.manager, type, now: rfc3339(cluster.now()), ...(how.subresource ? { subresource: how.subresource } : {}) });
   if (opts.dryRun) return { ...merged, metadata: { ...merged.metadata, resourceVersion: current.metadata.resourceVersion } };

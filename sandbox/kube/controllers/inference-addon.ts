@@ -1,6 +1,7 @@
 import type { KubeObject } from '../types.js';
 import { age, arr, crd, deployment, int, namespace, obj, open, serviceAccount, str, upstream, type AddonParams } from './addon-builders.js';
 import { INFERENCE_OPERATOR_CRDS } from './addon-crds.js';
+import { SCALED_OBJECT_CRD } from './crds/keda-scaledobject.js';
 import type { Any } from './util.js';
 
 /**
@@ -18,43 +19,7 @@ const condition = (type: string) => ref(`.status.conditions[?(@.type=="${type}")
 const preserved = { 'x-kubernetes-preserve-unknown-fields': true };
 
 export const KEDA_CRDS: KubeObject[] = [
-  crd({
-    group: 'keda.sh',
-    kind: 'ScaledObject',
-    plural: 'scaledobjects',
-    scope: 'Namespaced',
-    versions: ['v1alpha1'],
-    shortNames: ['so'],
-    columns: [
-      ref('.status.scaleTargetKind', 'ScaleTargetKind'),
-      ref('.spec.scaleTargetRef.name', 'ScaleTargetName'),
-      ref('.spec.minReplicaCount', 'Min', 'integer'),
-      ref('.spec.maxReplicaCount', 'Max', 'integer'),
-      ref('.spec.triggers[*].type', 'Triggers'),
-      ref('.spec.triggers[*].authenticationRef.name', 'Authentication'),
-      condition('Ready'),
-      condition('Active'),
-      condition('Fallback'),
-      condition('Paused'),
-      age,
-    ],
-    spec: obj(
-      {
-        scaleTargetRef: obj({ name: str(), apiVersion: str(), kind: str(), envSourceContainerName: str() }, ['name']),
-        pollingInterval: int(),
-        initialCooldownPeriod: int(),
-        cooldownPeriod: int(),
-        idleReplicaCount: int(),
-        minReplicaCount: int(),
-        maxReplicaCount: int(),
-        advanced: open(),
-        fallback: open(),
-        triggers: arr(obj({ type: str(), name: str(), metadata: { type: 'object', additionalProperties: str() }, authenticationRef: obj({ name: str(), kind: str() }, ['name']), metricType: str(), useCachedMetrics: { type: 'boolean' } }, ['metadata', 'type'])),
-      },
-      ['scaleTargetRef', 'triggers'],
-      preserved,
-    ),
-  }),
+  SCALED_OBJECT_CRD,
   crd({ group: 'keda.sh', kind: 'ScaledJob', plural: 'scaledjobs', scope: 'Namespaced', versions: ['v1alpha1'], shortNames: ['sj'], spec: obj({ jobTargetRef: open(), triggers: arr(open()) }, ['jobTargetRef', 'triggers'], preserved) }),
   crd({ group: 'keda.sh', kind: 'TriggerAuthentication', plural: 'triggerauthentications', scope: 'Namespaced', versions: ['v1alpha1'], shortNames: ['ta', 'triggerauth'], spec: obj({ podIdentity: obj({ provider: str(), roleArn: str() }, ['provider'], preserved), secretTargetRef: arr(open()) }, [], preserved) }),
   crd({ group: 'keda.sh', kind: 'ClusterTriggerAuthentication', plural: 'clustertriggerauthentications', scope: 'Cluster', versions: ['v1alpha1'], shortNames: ['cta', 'clustertriggerauth'], spec: obj({ podIdentity: obj({ provider: str(), roleArn: str() }, ['provider'], preserved) }, [], preserved) }),

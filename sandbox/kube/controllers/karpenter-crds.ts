@@ -1,11 +1,14 @@
 import type { KubeObject, PrinterColumn } from '../types.js';
 import { age, arr, conditions, crd, int, obj, str } from './addon-builders.js';
+import { NODE_POOL_CRD } from './crds/karpenter-nodepool.js';
 
 /**
  * The CRDs HyperPod installs in the EKS cluster when AutoScaling is enabled (Karpenter managed by
  * HyperPod): its own `HyperpodNodeClass` (karpenter.sagemaker.amazonaws.com/v1) and Karpenter's
- * `NodePool` and `NodeClaim` (karpenter.sh/v1), with the fields and printer columns of the upstream
- * v1 CRDs that the sandbox's controller reads or writes, and unknown fields kept elsewhere.
+ * `NodePool` and `NodeClaim` (karpenter.sh/v1). NodePool is typed in full from karpenter v1.6.0
+ * (crds/karpenter-nodepool.ts, with its CEL rules); NodeClaim and HyperpodNodeClass carry the fields
+ * and printer columns of the upstream v1 CRDs that the sandbox's controller reads or writes, and
+ * keep unknown fields in their status.
  */
 
 export const NODECLASS_GROUP = 'karpenter.sagemaker.amazonaws.com';
@@ -56,43 +59,7 @@ export const KARPENTER_CRDS: KubeObject[] = [
       { 'x-kubernetes-preserve-unknown-fields': true },
     ),
   }),
-  crd({
-    group: KARPENTER_GROUP,
-    kind: 'NodePool',
-    plural: 'nodepools',
-    scope: 'Cluster',
-    versions: ['v1'],
-    categories: ['karpenter'],
-    columns: [
-      { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
-      { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
-      ready,
-      age,
-      { name: 'Weight', type: 'integer', priority: 1, jsonPath: '.spec.weight' },
-      { name: 'CPU', type: 'string', priority: 1, jsonPath: '.status.resources.cpu' },
-      { name: 'Memory', type: 'string', priority: 1, jsonPath: '.status.resources.memory' },
-    ],
-    spec: obj(
-      {
-        template: obj(
-          {
-            metadata: obj({ labels: stringMap, annotations: stringMap }),
-            spec: obj(claimSpecFields, ['nodeClassRef', 'requirements']),
-          },
-          ['spec'],
-        ),
-        disruption: obj({
-          consolidateAfter: duration(),
-          consolidationPolicy: str({ enum: ['WhenEmpty', 'WhenEmptyOrUnderutilized'], default: 'WhenEmptyOrUnderutilized' }),
-          budgets: arr(obj({ nodes: str({ pattern: '^((100|[0-9]{1,2})%|[0-9]+)$', default: '10%' }), schedule: str(), duration: str(), reasons: arr(str({ enum: ['Underutilized', 'Empty', 'Drifted'] })) }, ['nodes']), { maxItems: 50 }),
-        }),
-        limits: quantities,
-        weight: int({ minimum: 1, maximum: 100 }),
-      },
-      ['template'],
-    ),
-    status: obj({ conditions: conditions(), resources: quantities, nodes: int() }, [], { 'x-kubernetes-preserve-unknown-fields': true }),
-  }),
+  NODE_POOL_CRD,
   crd({
     group: KARPENTER_GROUP,
     kind: 'NodeClaim',

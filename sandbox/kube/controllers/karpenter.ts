@@ -104,7 +104,7 @@ function updateNodePool(run: KarpenterRun, pool: KubeObject, claims: KubeObject[
     classProblem ? { type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotReady', message: classProblem } : { type: 'NodeClassReady', status: 'True', reason: 'NodeClassReady', message: '' },
     classProblem ? { type: 'Ready', status: 'False', reason: 'NodeClassNotReady', message: classProblem } : { type: 'Ready', status: 'True', reason: 'Ready', message: '' },
   ];
-  const status = { ...((pool.status ?? {}) as Any), conditions: withConditions(pool, conditions, at), resources: formatResources(resources), nodes: resources.get('nodes') ?? 0 };
+  const status = { ...((pool.status ?? {}) as Any), conditions: withConditions(pool, conditions, at), resources: formatResources(resources) };
   save(run.cluster, run.types.nodePools, pool, { ...pool, status });
   return classProblem === undefined;
 }

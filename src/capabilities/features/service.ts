@@ -106,6 +106,7 @@ export class FeaturesService {
       }
     }
     const version = 'version' in reading ? reading.version : undefined;
+    const providedBy = 'providedBy' in reading ? reading.providedBy : undefined;
     return {
       id,
       title: d.title,
@@ -113,6 +114,7 @@ export class FeaturesService {
       toggleable: d.toggleable,
       state: reading.state,
       ...(version ? { version } : {}),
+      ...(providedBy ? { providedBy } : {}),
       health,
       config: reading.config,
       needs: [...d.needs],
@@ -126,10 +128,11 @@ export class FeaturesService {
    * The plan of a change against the cluster as it is (read afresh, never from GET's cache), with every add-on's version checked against
    * the cluster (DescribeAddonVersions) — nothing is changed.
    */
-  async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer }> {
+  async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer; providedBy: Map<FeatureId, string> }> {
     // A role name IAM could not take (a long cluster name) is refused on `name` before any AWS call.
     for (const id of dependencyClosure(changedKeys(changes).filter((k) => changes[k] !== false))) for (const i of featureDefinition(id).identities) featureRoleName(cluster, region, i);
     const { facts, readings } = await this.read(region, cluster);
+    const providedBy = new Map([...readings].flatMap(([id, r]) => ('providedBy' in r && r.providedBy ? [[id, r.providedBy] as const] : [])));
     const plan = planFeatures(featureActuals(readings, changedKeys(changes)), changes);
     const versions = new Map<FeatureId, string>();
     for (const i of plan.install) {
@@ -161,13 +164,13 @@ export class FeaturesService {
       },
     });
     const answer: FeaturePlanAnswer = {
-      install: plan.install.map((i) => ({ feature: i.feature, reason: i.reason, neededBy: i.neededBy, config: i.config, objects: installPlanObjects(i.feature, objectFacts(i.feature), i.reason === 'reconfigure', i.stale !== undefined) })),
+      install: plan.install.map((i) => ({ feature: i.feature, reason: i.reason, neededBy: i.neededBy, config: i.config, objects: installPlanObjects(i.feature, objectFacts(i.feature), i.reason === 'reconfigure', i.outdated !== undefined) })),
       remove: plan.remove.map((feature) => ({ feature, objects: removePlanObjects(feature, objectFacts(feature)) })),
       unchanged: plan.unchanged,
       refused: plan.refused,
       noOp: isNoOp(plan),
     };
-    return { plan, answer };
+    return { plan, answer, providedBy };
   }
 
   /**
@@ -178,7 +181,7 @@ export class FeaturesService {
     const input = { cluster, region, changes };
     // A repeat under the same key gets the operation the first call started, whatever the cluster says now.
     if (idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey)) return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
-    const { plan, answer } = await this.plan(region, cluster, changes);
+    const { plan, answer, providedBy } = await this.plan(region, cluster, changes);
     if (plan.refused.length) {
       const problems = refusalProblems(plan);
       throw new PreconditionError(`Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`, problems);
@@ -188,7 +191,8 @@ export class FeaturesService {
       await this.deps.service(autoscaling).checkGroups(region, cluster, autoscalingOn.config.instanceGroups as string[], (path) => (path === 'instanceGroups' ? 'autoscaling.instanceGroups' : 'autoscaling'));
     }
     if (isNoOp(plan)) {
-      return { unchanged: { noOp: true, message: `Nothing to do: ${plan.unchanged.join(', ')} already ${plan.unchanged.length === 1 ? 'is' : 'are'} as asked. No operation was started.`, plan: answer } };
+      const others = plan.unchanged.filter((id) => providedBy.has(id)).map((id) => ` ${id} is provided by ${providedBy.get(id)}, which InstantStart leaves in charge.`);
+      return { unchanged: { noOp: true, message: `Nothing to do: ${plan.unchanged.join(', ')} already ${plan.unchanged.length === 1 ? 'is' : 'are'} as asked.${others.join('')} No operation was started.`, plan: answer } };
     }
     return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
   }

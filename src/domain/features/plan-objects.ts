@@ -76,13 +76,13 @@ function renamedRoleObjects(facts: PlanObjectFacts, identity: FeatureIdentity): 
 
 /**
  * What turning `feature` on (or reconfiguring it) creates and changes, in install order: identities
- * first, then what it installs. `stale`: a reconfigure because the feature is configured as InstantStart
+ * first, then what it installs. `outdated`: a reconfigure because the feature is configured as InstantStart
  * would not configure it now (its add-on names a role's former name).
  */
-export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, reconfigure = false, stale = false): PlannedObject[] {
+export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, reconfigure = false, outdated = false): PlannedObject[] {
   const d = featureDefinition(feature);
   // Autoscaling's ClusterRole is set-autoscaling's; it is made when missing and kept.
-  const identities = reconfigure ? (stale ? d.identities.flatMap((i) => renamedRoleObjects(facts, i)) : []) : d.identities.flatMap((i) => identityObjects(facts, i, 'create'));
+  const identities = reconfigure ? (outdated ? d.identities.flatMap((i) => renamedRoleObjects(facts, i)) : []) : d.identities.flatMap((i) => identityObjects(facts, i, 'create'));
   // One provider per cluster issuer, however many of the feature's roles trust it.
   const irsa = !reconfigure && d.identities.some((i) => i.bindings.some((b) => b.kind === 'irsa'));
   const provider: PlannedObject[] = irsa ? [{ action: 'create', kind: 'IAM OIDC provider', name: 'the EKS cluster\'s issuer (when missing; kept while anything trusts it)' }] : [];

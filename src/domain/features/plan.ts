@@ -16,8 +16,10 @@ export interface FeatureActual {
   enabled: boolean;
   /** Its settings as read back (e.g. the add-on version, TieredStorageConfig's percentage). */
   config?: Record<string, unknown>;
-  /** On, but configured as InstantStart would not configure it now (why, in words): "on" reconfigures it. */
-  stale?: string;
+  /** Another install provides it (who, in words): InstantStart never removes it. */
+  providedBy?: string;
+  /** InstantStart's own install lags what it pins now (why): turning it on again upgrades it. */
+  outdated?: string;
 }
 
 export interface PlannedInstall {
@@ -26,19 +28,21 @@ export interface PlannedInstall {
   config: Record<string, unknown>;
   /**
    * requested: the caller turned it on; reconfigure: it is on and the caller changed a setting (or it is
-   * configured as InstantStart would not configure it now, `stale`); needed: a requested feature needs it.
+   * InstantStart's own install is not what it would install now, `outdated`); needed: a requested feature needs it.
    */
   reason: 'requested' | 'reconfigure' | 'needed';
   /** For `needed`: the requested features that need it (directly or through another). */
   neededBy: FeatureId[];
-  /** For `reconfigure` of a feature configured as InstantStart would not configure it now: why. */
-  stale?: string;
+  /** For `reconfigure` of InstantStart's own install that is not what it would install now: why. */
+  outdated?: string;
 }
 
 export interface FeatureRefusal {
   feature: FeatureId;
   /** The features that stay (or would be turned) on and need it. */
   neededBy: FeatureId[];
+  /** Set when turning it off is refused because another install provides it (who, in words). */
+  providedBy?: string;
 }
 
 export interface FeaturePlan {
@@ -82,22 +86,26 @@ export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, 
   const removals: FeatureId[] = [];
   const turnedOff = new Set<FeatureId>();
   const unchanged: FeatureId[] = [];
+  /** Off asked for a feature another install provides: refused (InstantStart removes only what it installed). */
+  const external: FeatureRefusal[] = [];
 
   for (const id of FEATURE_IDS) {
     const change = own(changes as Partial<Record<FeatureId, boolean | Record<string, unknown>>>, id);
     if (change === undefined) continue;
+    const providedBy = own(actual, id)?.providedBy;
     if (change === false) {
       turnedOff.add(id);
-      if (isOn(id)) removals.push(id);
+      if (isOn(id) && providedBy) external.push({ feature: id, neededBy: [], providedBy });
+      else if (isOn(id)) removals.push(id);
       else unchanged.push(id);
       continue;
     }
     const sent = change === true ? {} : change;
     const current = isOn(id) ? (own(actual, id)?.config ?? {}) : {};
     const config = checkedConfig(id, { ...current, ...sent });
-    const stale = isOn(id) ? own(actual, id)?.stale : undefined;
-    if (isOn(id) && matches(sent, current) && !stale) unchanged.push(id);
-    else requested.set(id, { feature: id, config, reason: isOn(id) ? 'reconfigure' : 'requested', neededBy: [], ...(stale ? { stale } : {}) });
+    const outdated = isOn(id) && !providedBy ? own(actual, id)?.outdated : undefined;
+    if (isOn(id) && matches(sent, current) && !outdated) unchanged.push(id);
+    else requested.set(id, { feature: id, config, reason: isOn(id) ? 'reconfigure' : 'requested', neededBy: [], ...(outdated ? { outdated } : {}) });
   }
 
   // What the requested features need and the cluster lacks, installed first with their defaults.
@@ -108,7 +116,7 @@ export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, 
     needed.set(id, { feature: id, config: checkedConfig(id, {}), reason: 'needed', neededBy });
   }
 
-  const refused: FeatureRefusal[] = [];
+  const refused: FeatureRefusal[] = [...external];
   // Off was asked for something a requested feature would install: refused, not silently overridden.
   for (const id of [...turnedOff].filter((t) => needed.has(t))) {
     refused.push({ feature: id, neededBy: needed.get(id)!.neededBy });
@@ -143,7 +151,9 @@ export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, 
 export function refusalProblems(plan: Pick<FeaturePlan, 'refused'>): FieldProblem[] {
   return plan.refused.map((r) => ({
     path: r.feature,
-    message: `cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it; turn ${r.neededBy.length === 1 ? 'that' : 'those'} off first or in the same request`,
+    message: r.providedBy
+      ? `cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install and leaves in charge; remove it with the tool that installed it`
+      : `cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it; turn ${r.neededBy.length === 1 ? 'that' : 'those'} off first or in the same request`,
   }));
 }
 

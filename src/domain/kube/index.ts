@@ -16,7 +16,10 @@ import { PERSISTENT_VOLUME_CLAIM } from './persistent-volume-claim.js';
 import { POD } from './pod.js';
 import { RAY_CLUSTER } from './ray-cluster.js';
 import { RAY_JOB } from './ray-job.js';
+import { ROLE } from './role.js';
+import { ROLE_BINDING } from './role-binding.js';
 import { SECRET } from './secret.js';
+import { SERVICE } from './service.js';
 import { SERVICE_ACCOUNT } from './service-account.js';
 
 /**
@@ -38,6 +41,9 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
   CUSTOM_RESOURCE_DEFINITION,
   CLUSTER_ROLE,
   CLUSTER_ROLE_BINDING,
+  ROLE,
+  ROLE_BINDING,
+  SERVICE,
   HYPERPOD_NODE_CLASS,
   NODE_POOL,
   HYPERPOD_PYTORCH_JOB,

@@ -13,6 +13,9 @@ export type KubeNodePool = KubeResource & {
   status: Loose & { conditions: Condition[]; nodes?: number; resources: Record<string, string> };
 };
 
+/** A whole-number quantity (`"3"`, or 3) as a number. */
+const count = (v: unknown): number | undefined => (typeof v === 'number' ? num(v) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+
 export function parseNodePool(raw: unknown): KubeNodePool {
   const base = parseBase(raw, { apiVersion: NODE_POOL_API, kind: 'NodePool' });
   const spec = rec(base.spec);
@@ -21,7 +24,8 @@ export function parseNodePool(raw: unknown): KubeNodePool {
   return {
     ...base,
     spec: { ...spec, ...(Object.keys(ref).length ? { nodeClassRef: { group: str(ref.group), kind: str(ref.kind), name: str(ref.name) } } : {}) },
-    status: { ...status, conditions: parseConditions(status.conditions), nodes: num(status.nodes), resources: strings(status.resources) },
+    // Karpenter v1.6 counts a pool's nodes in `status.resources.nodes` (its printer column's path); `status.nodes` only in later versions.
+    status: { ...status, conditions: parseConditions(status.conditions), nodes: num(status.nodes) ?? count(rec(status.resources).nodes), resources: strings(status.resources) },
   };
 }
 

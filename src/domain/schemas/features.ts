@@ -135,8 +135,14 @@ export const FeatureStateSchema = z
     summary: z.string(),
     toggleable: z.boolean(),
     state: FeatureStateNameSchema,
-    /** The installed add-on version (EKS add-ons), when on. */
+    /** The installed version when on: an EKS add-on's, or the operator's of a manifest set (KubeRay's image tag). */
     version: z.string().optional(),
+    /**
+     * Set when another install, not InstantStart, provides the feature (e.g. a KubeRay installed with
+     * its Helm chart): who, in words. InstantStart leaves it in charge — it applies nothing over it
+     * and refuses to turn it off.
+     */
+    providedBy: z.string().optional(),
     /** Health in words (the add-on's health issues, a missing manifest object, the cluster setting as read back). */
     health: z.string().optional(),
     /** Its settings as read back from the cluster (what `config` of a PATCH is compared against). */
@@ -179,7 +185,7 @@ export const FeaturePlanAnswerSchema = z
     ),
     remove: z.array(z.object({ feature: FeatureIdSchema, objects: z.array(PlannedObjectSchema) })),
     unchanged: z.array(FeatureIdSchema),
-    refused: z.array(z.object({ feature: FeatureIdSchema, neededBy: z.array(FeatureIdSchema) })),
+    refused: z.array(z.object({ feature: FeatureIdSchema, neededBy: z.array(FeatureIdSchema), providedBy: z.string().optional() })),
     /** True when applying would change nothing (every key sent already matches the cluster). */
     noOp: z.boolean(),
   })

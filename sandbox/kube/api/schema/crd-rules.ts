@@ -1,13 +1,17 @@
 import type { StatusCause } from '../../errors.js';
 import type { KubeObject } from '../../types.js';
 import { invalidValue, notSupported, required } from './causes.js';
+import { ruleCompileCauses } from './cel-rules.js';
 import { dns1035Label, dns1123Subdomain } from './names.js';
 import { isPlainObject, type Schema } from './walk.js';
 
 /**
  * CustomResourceDefinitions as kube-apiserver validates them: a dotted group, names that fit,
- * `metadata.name` = `<plural>.<group>`, exactly one storage version, and for every version a
- * structural schema (an object at the root, a type on every specified field and array item).
+ * `metadata.name` = `<plural>.<group>`, exactly one storage version, every version named in
+ * `status.storedVersions` still in `spec.versions` (objects may be stored at it: a CRD that drops
+ * one is refused until the objects are migrated and the status is changed), and for every version a
+ * structural schema (an object at the root, a type on every specified field and array item) whose
+ * `x-kubernetes-validations` rules compile (cel-rules.ts).
  */
 
 type Any = Record<string, any>;
@@ -69,7 +73,7 @@ function versionCauses(v: Any, i: number, names: Set<string>): StatusCause[] {
   }
   const schema = v.schema?.openAPIV3Schema;
   if (!isPlainObject(schema)) causes.push(required(`${at}.schema.openAPIV3Schema`, 'schemas are required'));
-  else causes.push(...structuralCauses(schema as Schema, `${at}.schema.openAPIV3Schema`, true));
+  else causes.push(...structuralCauses(schema as Schema, `${at}.schema.openAPIV3Schema`, true), ...ruleCompileCauses(schema as Schema, `${at}.schema.openAPIV3Schema`));
   ((Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : []) as Any[]).forEach((c, j) => {
     const col = `${at}.additionalPrinterColumns[${j}]`;
     if (!c?.name) causes.push(required(`${col}.name`));
@@ -106,5 +110,9 @@ export function customResourceDefinitionCauses(obj: KubeObject): StatusCause[] {
   }
   const seen = new Set<string>();
   versions.forEach((v, i) => isPlainObject(v) && causes.push(...versionCauses(v, i, seen)));
+  const stored = (isPlainObject(obj.status) && Array.isArray(obj.status.storedVersions) ? obj.status.storedVersions : []) as unknown[];
+  stored.forEach((v, i) => {
+    if (!versions.some((x) => x?.name === v)) causes.push(invalidValue(`status.storedVersions[${i}]`, v, 'must appear in spec.versions'));
+  });
   return causes;
 }

@@ -20,12 +20,29 @@ export function crdOf(cluster: KubeCluster, type: ResourceType): KubeObject | un
   return type.crd ? cluster.objects.get(CRD_TYPE, undefined, type.crd) : undefined;
 }
 
-/** The `openAPIV3Schema` of a custom resource type's version, as its CRD declares it. */
+/**
+ * Each stored CRD's version schemas, copied once: a CRD embedding pod templates is hundreds of KB,
+ * and every write of its objects reads the schema several times (prune, default, validate). A CRD
+ * that changes is stored as a new object, so its schemas are read afresh.
+ */
+const SCHEMAS = new WeakMap<object, Map<string, Schema | undefined>>();
+
+/** The `openAPIV3Schema` of a custom resource type's version, as its CRD declares it (shared: callers must not change it). */
 export function customResourceSchema(cluster: KubeCluster, type: ResourceType): Schema | undefined {
-  const crd = crdOf(cluster, type);
-  const versions = ((crd?.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? []);
-  const schema = versions.find((v) => v.name === type.version)?.schema?.openAPIV3Schema;
-  return schema && typeof schema === 'object' ? schema : undefined;
+  if (!type.crd) return undefined;
+  let stored: Readonly<KubeObject> | undefined;
+  cluster.objects.scan(CRD_TYPE, undefined, (crd) => {
+    if (crd.metadata.name === type.crd) stored = crd;
+  });
+  if (!stored) return undefined;
+  let byVersion = SCHEMAS.get(stored);
+  if (!byVersion) SCHEMAS.set(stored, (byVersion = new Map()));
+  if (!byVersion.has(type.version)) {
+    const versions = ((stored.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? []);
+    const schema = versions.find((v) => v.name === type.version)?.schema?.openAPIV3Schema;
+    byVersion.set(type.version, schema && typeof schema === 'object' ? structuredClone(schema) : undefined);
+  }
+  return byVersion.get(type.version);
 }
 
 /** `stable.example.com` v1 CronTab → `com.example.stable.v1.CronTab`. */

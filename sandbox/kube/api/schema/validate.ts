@@ -7,7 +7,7 @@ import { deref, fieldOf, isPlainObject, joinPath, jsonType, shown, type Resolver
  * additionalProperties, anyOf/oneOf/allOf/not, list types, `x-kubernetes-int-or-string`,
  * embedded resources. Causes carry the API server's field paths and wording
  * (`spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`).
- * CEL rules (`x-kubernetes-validations`) and string formats are not evaluated.
+ * String formats are not checked; CEL rules (`x-kubernetes-validations`) are evaluated after this, by cel-validate.ts.
  */
 
 export interface ValidateOptions {

@@ -29,7 +29,11 @@ const ChangeInput = z
 /** One line of a plan, for the answer's text. */
 function planText(p: FeaturePlanAnswer): string {
   const lines = [
-    ...p.refused.map((r) => `REFUSED: ${r.feature} cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`),
+    ...p.refused.map((r) =>
+      r.providedBy
+        ? `REFUSED: ${r.feature} cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install.`
+        : `REFUSED: ${r.feature} cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`,
+    ),
     ...p.remove.map((r) => `remove ${r.feature}: ${r.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`),
     ...p.install.map((i) => `install ${i.feature}${i.reason === 'needed' ? ` (needed by ${i.neededBy.join(', ')})` : i.reason === 'reconfigure' ? ' (new settings)' : ''}: ${i.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`),
     p.unchanged.length ? `already as asked: ${p.unchanged.join(', ')}` : '',
@@ -45,14 +49,15 @@ export function registerGetFeaturesTool(server: McpServer, api: RestClient): voi
     description:
       'Show every managed feature of a cluster as the cluster has it now (read from AWS and Kubernetes): training operator, inference operator, KubeRay, managed tiered ' +
       'checkpointing, managed autoscaling, cert-manager, metrics-server, the S3 and FSx CSI drivers, the pod identity agent — each with its state (on, off, installing, removing, ' +
-      'failed), version, health, settings, what it needs and what needs it, and its IAM roles. Call it before set_features to know what is on.',
+      'failed), version, health, settings, what it needs and what needs it, and its IAM roles; a feature another install provides (an existing KubeRay) says by whom ' +
+      '(providedBy): InstantStart leaves it in charge and will not turn it off. Call it before set_features to know what is on.',
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.') }).strict(),
     output: FeaturesAnswerSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
       const a = await api.get<FeaturesAnswer>(apiPath(FEATURES_PATHS.list, { name: cluster }), { query: { region }, signal });
       const lines = a.features.map(
-        (f) => `${f.id}: ${f.state}${f.version ? ` ${f.version}` : ''}${f.health ? ` — ${f.health}` : ''}${f.needs.length ? ` (needs ${f.needs.join(', ')})` : ''}${f.toggleable ? '' : ' [part of every cluster]'}`,
+        (f) => `${f.id}: ${f.state}${f.version ? ` ${f.version}` : ''}${f.providedBy ? ` [provided by ${f.providedBy}, not InstantStart]` : ''}${f.health ? ` — ${f.health}` : ''}${f.needs.length ? ` (needs ${f.needs.join(', ')})` : ''}${f.toggleable ? '' : ' [part of every cluster]'}`,
       );
       const running = a.runningOperationId ? `\nOperation ${a.runningOperationId} is changing them.` : '';
       return { text: `Features of ${cluster}:\n${lines.join('\n')}${running}`, data: a };

@@ -89,10 +89,12 @@ export function FeaturePlanModal(props: {
           </Alert>
         )}
         {p && p.refused.length > 0 && (
-          <Alert type="error" header="Refused: another feature still needs this" data-testid="features-plan-refused">
+          <Alert type="error" header={p.refused.every((r) => r.providedBy) ? 'Refused: not installed by InstantStart' : 'Refused: another feature still needs this'} data-testid="features-plan-refused">
             {p.refused.map((r) => (
               <div key={r.feature}>
-                {`${title(titles, r.feature)} cannot be turned off while ${r.neededBy.map((n) => title(titles, n)).join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`}
+                {r.providedBy
+                  ? `${title(titles, r.feature)} cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install. Remove it with the tool that installed it.`
+                  : `${title(titles, r.feature)} cannot be turned off while ${r.neededBy.map((n) => title(titles, n)).join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`}
               </div>
             ))}
           </Alert>

@@ -178,6 +178,11 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
                 <span data-testid={`feature-state-${f.id}`} data-state={f.state}>
                   <StatusIndicator type={STATE_LOOK[f.state].type}>{STATE_LOOK[f.state].text}</StatusIndicator>
                   {f.health && f.state !== 'on' && f.state !== 'off' ? <Box variant="small">{f.health}</Box> : null}
+                  {f.providedBy ? (
+                    <Box variant="small" data-testid={`feature-provided-by-${f.id}`}>
+                      {`Provided by ${f.providedBy}; InstantStart leaves it in charge.`}
+                    </Box>
+                  ) : null}
                 </span>
               ),
             },

@@ -38,7 +38,12 @@ export function featureActuals(readings: ReadonlyMap<FeatureId, FeatureReadResul
       if (touches(id)) throw new CloudError('features', 'ReadFeatures', 'FeatureUnreadable', `${id} ${r.health}; nothing was changed.`, 503, true);
       continue;
     }
-    out[id] = { enabled: r.state === 'on' || r.state === 'installing', config: r.config, ...('stale' in r && r.stale ? { stale: r.stale } : {}) };
+    out[id] = {
+      enabled: r.state === 'on' || r.state === 'installing',
+      config: r.config,
+      ...('providedBy' in r && r.providedBy ? { providedBy: r.providedBy } : {}),
+      ...('outdated' in r && r.outdated ? { outdated: r.outdated } : {}),
+    };
   }
   return out;
 }

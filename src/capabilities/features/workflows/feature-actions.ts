@@ -7,6 +7,7 @@ import type { WorkflowDeps } from '../../../workflows/context.js';
 import { ensureFeatureIdentities, removeFeatureIdentities, removeFormerRoles } from '../../../workflows/feature-identities.js';
 import { addonValues } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
+import { providedByWords, readKubeRayInstall } from './kuberay-install.js';
 import { primaryInstall } from './feature-reading.js';
 
 /**
@@ -89,8 +90,18 @@ export async function installFeature(deps: WorkflowDeps, facts: FeatureFacts, ch
         break;
       case 'manifests': {
         const objects = featureManifests(install.set, facts.region);
+        const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
+        if (install.set === 'kuberay-operator') {
+          // Read before anything is applied: another KubeRay is left in charge, never replaced.
+          const found = await readKubeRayInstall(kube);
+          if (found.owner === 'other') {
+            scoped(`provided by ${providedByWords(found)}: left in charge, nothing applied`);
+            break;
+          }
+          if (found.owner === 'instantstart' && found.outdated) scoped(`upgrading InstantStart's KubeRay (${found.outdated})`);
+        }
         await identities(deps, facts, change, scoped);
-        await (await deps.cloud.kube(facts.region, facts.eksClusterName)).applyAll(objects);
+        await kube.applyAll(objects);
         scoped(`applied ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
         break;
       }
@@ -150,6 +161,13 @@ export async function uninstallFeature(deps: WorkflowDeps, facts: FeatureFacts, 
       return;
     case 'manifests': {
       const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
+      if (install.set === 'kuberay-operator') {
+        const found = await readKubeRayInstall(kube);
+        if (found.owner === 'other') {
+          scoped(`provided by ${providedByWords(found)}, which InstantStart did not install: nothing removed`, 'warn');
+          return;
+        }
+      }
       const objects = featureManifests(install.set, facts.region).reverse();
       for (const o of objects) await kube.deleteObject(o);
       scoped(`deleted ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);

@@ -14,6 +14,8 @@ import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import { addonValuesDrift } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
+import { providedByWords, readKubeRayInstall } from './kuberay-install.js';
+import { KUBERAY } from '../../../domain/features/kuberay.js';
 
 /**
  * One feature as the cluster has it, read from AWS and Kubernetes (never our store): the EKS add-on
@@ -31,11 +33,10 @@ export interface FeatureReading {
   health: string;
   /** Its settings as read back: what a PATCH's settings are compared against. */
   config: Record<string, unknown>;
-  /**
-   * On, but installed with configuration values InstantStart would not install now (an add-on
-   * still naming a renamed role), in words: turning it on again reconfigures it.
-   */
-  stale?: string;
+  /** Set when another install provides the feature (not InstantStart): who, in words. It is left in charge and never removed. */
+  providedBy?: string;
+  /** Set when InstantStart's own install lags what it pins now (why): turning the feature on upgrades it. */
+  outdated?: string;
 }
 
 /** Where readings come from: the cluster's facts, and the HyperPod cluster and Kubernetes API when a feature needs them (read once per source). */
@@ -77,9 +78,10 @@ async function readAddon(src: ReadSource, id: FeatureId, install: Extract<Featur
   const base = { ...(version ? { version } : {}), config: version ? { version } : {} };
   // DEGRADED is normal before nodes exist (the add-on's pods have nowhere to run yet): on, with why.
   if (status === 'ACTIVE' || status === 'DEGRADED') {
-    const stale = install.configurationValues ? addonValuesDrift(install.configurationValues, src.facts, id, a.configurationValues) : undefined;
-    const health = [issues ? `${status}: ${issues}` : status, stale].filter(Boolean).join('; ');
-    return { state: 'on', health, ...base, ...(stale ? { stale } : {}) };
+    // Configuration values InstantStart would not install now (an add-on still naming a renamed role): outdated.
+    const outdated = install.configurationValues ? addonValuesDrift(install.configurationValues, src.facts, id, a.configurationValues) : undefined;
+    const health = [issues ? `${status}: ${issues}` : status, outdated].filter(Boolean).join('; ');
+    return { state: 'on', health, ...base, ...(outdated ? { outdated } : {}) };
   }
   if (status === 'CREATE_FAILED' || status === 'UPDATE_FAILED' || status === 'DELETE_FAILED') return { state: 'failed', health: issues || status, ...base };
   if (status === 'DELETING') return { state: 'removing', health: status, ...base };
@@ -113,6 +115,28 @@ async function readManifests(src: ReadSource, id: FeatureId, set: Parameters<typ
 async function idleDaemonSets(kube: KubePort, agents: readonly KubeDaemonSet[]): Promise<string[]> {
   const nodes = (await kube.list(NODE, { labelSelector: INSTANCE_GROUP_LABEL })).map((n) => ({ name: n.metadata.name, labels: n.metadata.labels }));
   return agents.map((ds) => daemonSetCoverage(ds, nodes)).filter((h) => h.state === 'failed').map((h) => h.reason);
+}
+
+/** KubeRay: someone else's install is on (provided by it); ours is read as the other manifest sets are, and may lag the pinned one. */
+async function readKubeRay(src: ReadSource, id: FeatureId): Promise<FeatureReading> {
+  const install = await readKubeRayInstall(await src.kube());
+  if (install.owner === 'other') {
+    const providedBy = providedByWords(install);
+    return { state: 'on', ...(install.version ? { version: install.version } : {}), health: `provided by ${providedBy}; InstantStart leaves it in charge`, config: {}, providedBy };
+  }
+  const reading = await readManifests(src, id, 'kuberay-operator');
+  if (install.owner !== 'instantstart') return reading;
+  const version = install.version ? { version: install.version } : {};
+  if (!install.outdated || reading.state === 'off') return { ...reading, ...version };
+  // An older InstantStart's install (objects it did not make yet are missing too): on, and upgraded when turned on.
+  const missing = reading.state === 'failed' ? `; ${reading.health}` : '';
+  return {
+    state: 'on',
+    ...version,
+    health: `InstantStart's KubeRay${install.version ? ` ${install.version}` : ''} is older than the pinned ${KUBERAY.version} (${install.outdated}${missing}); turning the feature on upgrades it`,
+    config: {},
+    outdated: install.outdated,
+  };
 }
 
 async function readTieredStorage(src: ReadSource): Promise<FeatureReading> {
@@ -149,7 +173,7 @@ export async function readFeature(src: ReadSource, id: FeatureId): Promise<Featu
     case 'eks-addon':
       return readAddon(src, id, install);
     case 'manifests':
-      return readManifests(src, id, install.set);
+      return install.set === 'kuberay-operator' ? readKubeRay(src, id) : readManifests(src, id, install.set);
     case 'cluster-setting':
       return install.field === 'TieredStorageConfig' ? readTieredStorage(src) : readAutoscaling(src);
   }

@@ -80,10 +80,12 @@ function situation(action: ReconcileAction, row: Row): Situation {
   if (row.known) return 'settled';
   const s = row.reading.state;
   if (action === 'install') {
-    if (s === 'on') return configMatches(row.item.config, row.reading.config) && !row.reading.stale ? 'settled' : 'actionable';
+    if (s === 'on') return configMatches(row.item.config, row.reading.config) && !row.reading.outdated ? 'settled' : 'actionable';
     return s === 'installing' || s === 'removing' ? 'busy' : 'actionable';
   }
   if (s === 'off') return hasIdentities(row.item.feature) && row.step !== 'done' ? 'actionable' : 'settled';
+  // Another install provides it: nothing of ours to remove (the plan refuses turning it off).
+  if (row.reading.providedBy) return 'settled';
   return s === 'removing' || s === 'installing' ? 'busy' : 'actionable';
 }
 
