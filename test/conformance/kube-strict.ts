@@ -1,17 +1,17 @@
-import { NodePool } from '@kubernetes-models/karpenter/karpenter.sh/v1/NodePool';
-import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { builtinCatalog, builtinSchemaName, OBJECT_META } from '../../sandbox/kube/api/schema/builtin-schemas.js';
+import { celCauses, hasRules } from '../../sandbox/kube/api/schema/cel-validate.js';
 import { validateMetadata } from '../../sandbox/kube/api/schema/names.js';
 import { pruneValue } from '../../sandbox/kube/api/schema/prune.js';
 import { validateValue } from '../../sandbox/kube/api/schema/validate.js';
 import { REF, type Resolver, type Schema } from '../../sandbox/kube/api/schema/walk.js';
 import { BUILTIN_RESOURCES, typesOfCrd } from '../../sandbox/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../sandbox/kube/types.js';
+import { nodePoolProblems, scaledObjectProblems } from '../helpers/upstream-models.js';
 
 /**
  * Holds one Kubernetes object, as the product applied it, to the strictest reading of its kind's
  * upstream definition: built-in kinds to their OpenAPI schemas (generated from client-node's models,
- * as the sandbox API server uses them); custom resources to their CRD's schema — the sandbox's
+ * as the sandbox API server uses them); custom resources to their CRD's schema and its CEL rules — the sandbox's
  * add-on CRDs, typed from upstream, or the CRDs the product applied itself. Unlike the API server,
  * which prunes unknown fields silently, a field the schema does not declare is a violation here: on
  * a real cluster it would be dropped without a word. A custom resource whose kind has no CRD, or whose
@@ -86,24 +86,18 @@ export function strictViolations(obj: KubeObject, crds: ReadonlyMap<string, CrdS
     type = crd.type;
   }
   const causes = [...validateMetadata(type, obj), ...validateValue(obj, schema, '', { resolve: resolveBuiltin, ...(enforceRequired ? { enforceRequired } : {}) })];
+  // A custom resource's CEL rules (x-kubernetes-validations), as the sandbox API server evaluates them on a create.
+  if (!builtin && hasRules(schema)) causes.push(...celCauses(schema, obj, undefined, ''));
   const lines = causes.map((c) => `${c.field}: ${c.message}`);
   for (const field of pruneValue(obj, schema, '', resolveBuiltin).unknown) lines.push(`${field}: unknown field (a real API server drops it without a word)`);
   lines.push(...libraryViolations(obj));
   return lines;
 }
 
-/** The kubernetes-models validators of the kinds the issue names (NodePool, ScaledObject). */
+/** The kubernetes-models validators of the kinds the issue names (NodePool, ScaledObject: test/helpers/upstream-models.ts). */
 function libraryViolations(obj: KubeObject): string[] {
-  const model = obj.apiVersion === 'karpenter.sh/v1' && obj.kind === 'NodePool'
-    ? () => new NodePool(obj as never).validate()
-    : obj.apiVersion === 'keda.sh/v1alpha1' && obj.kind === 'ScaledObject'
-      ? () => new ScaledObject(obj as never).validate()
-      : undefined;
-  if (!model) return [];
-  try {
-    model();
-    return [];
-  } catch (err) {
-    return [`@kubernetes-models: ${(err as Error).message}`];
-  }
+  const problems = obj.apiVersion === 'karpenter.sh/v1' && obj.kind === 'NodePool'
+    ? nodePoolProblems(obj)
+    : obj.apiVersion === 'keda.sh/v1alpha1' && obj.kind === 'ScaledObject' ? scaledObjectProblems(obj) : [];
+  return problems.map((p) => `@kubernetes-models: ${p}`);
 }

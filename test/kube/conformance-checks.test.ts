@@ -71,4 +71,19 @@ describe('conformance checks: Kubernetes objects against strict schemas', () => 
     const v = strictViolations(pool, schemas);
     assert.ok(v.some((l) => l.startsWith('@kubernetes-models:') && l.includes('consolidateAfter')), v.join('\n'));
   });
+
+  it('a NodePool\'s CEL rules are evaluated, as the API server would on create', () => {
+    const pool = {
+      apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'gpu' },
+      spec: {
+        template: {
+          metadata: { labels: { 'karpenter.sh/nodepool': 'other' } },
+          spec: { nodeClassRef: { group: 'karpenter.sagemaker.amazonaws.com', kind: 'HyperpodNodeClass', name: 'c' }, requirements: [] },
+        },
+        disruption: { consolidateAfter: '30s' },
+      },
+    };
+    const v = strictViolations(pool, schemas);
+    assert.ok(v.some((l) => l.includes('label "karpenter.sh/nodepool" is restricted')), v.join('\n'));
+  });
 });
