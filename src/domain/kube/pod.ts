@@ -95,7 +95,7 @@ export function podHealth(pod: KubePod): KubeHealth {
     }
   }
   const scheduled = conditionOf(pod.status.conditions, 'PodScheduled');
-  if (scheduled?.status === 'False') return health('transitional', 'unschedulable', `The pod waits for a node: ${scheduled.message || scheduled.reason || 'no node fits it yet'}.`);
+  if (scheduled?.status === 'False') return health('transitional', 'unschedulable', `The pod waits for a node: ${(scheduled.message || scheduled.reason || 'no node fits it yet').replace(/\.$/, '')}.`);
   if (phase === 'Running') {
     const notReady = pod.status.containerStatuses.filter((c) => !c.ready).map((c) => c.name);
     if (notReady.length === 0) return health('healthy', 'running', 'The pod is running and ready.');
