@@ -72,7 +72,9 @@ describe('the cloud stops answering', () => {
     const done = await server.waitForOperation(id);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
     const lines = (await server.api('GET', `/api/v1/operations/${id}/events?limit=1000`)).body.lines as Array<{ level: string; message: string; phase?: string }>;
-    const silence = lines.filter((l) => /is not answering/.test(l.message));
+    // The AWS outage's lines. (With 1 s deadlines and the sandbox in this process, a loaded machine can also make one
+    // Kubernetes call of a later phase late — a separate, honest "The Kubernetes API is not answering" line.)
+    const silence = lines.filter((l) => /^AWS is not answering/.test(l.message));
     assert.equal(silence.length, 1, `one line for the whole outage, not one per attempt: ${JSON.stringify(silence)}`);
     assert.equal(silence[0]!.level, 'warn');
     assert.equal(silence[0]!.phase, 'eks');
