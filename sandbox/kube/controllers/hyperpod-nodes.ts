@@ -60,7 +60,8 @@ export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, ver
   }
   const onNode = (name: string): NodeSide => {
     const here = podsOn.get(name) ?? [];
-    return { devices: registeredPlugins(here, name), agent: here.length > 0 && agentWatches(cluster, here, name) };
+    // Whether an agent watches is asked only for a node with an agent-found fault open (an RBAC check: not every tick).
+    return { devices: registeredPlugins(here, name), agent: () => here.length > 0 && agentWatches(cluster, here, name) };
   };
   for (const inst of instances) {
     const name = `hyperpod-${inst.instanceId}`;
@@ -112,7 +113,7 @@ const labelValue = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, '_').slic
 /** What runs on the node that shapes it: the registered device plugins, and whether a working health agent watches it. */
 interface NodeSide {
   devices: ReturnType<typeof registeredPlugins>;
-  agent: boolean;
+  agent: () => boolean;
 }
 
 function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, version: string, now: number, side: NodeSide): KubeObject {
@@ -120,7 +121,7 @@ function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, ver
   const before = current ? syncRecord(current) : { health: '', labels: [], taints: [], cordoned: false };
   const running = REGISTERED.has(inst.status);
   // An agent-found fault with no working agent on the node leaves the node as it was (assumed: health-agent.ts).
-  const unseen = inst.faultReason !== undefined && AGENT_FOUND_FAULTS.has(inst.faultType ?? '') && !side.agent && !RECOVERY.has(before.health);
+  const unseen = inst.faultReason !== undefined && AGENT_FOUND_FAULTS.has(inst.faultType ?? '') && !RECOVERY.has(before.health) && !side.agent();
   const health = unseen ? before.health || 'Schedulable' : inst.healthStatus;
   const schedulable = health === 'Schedulable' && running;
   // Labels: the user's own survive; what HyperPod manages is rewritten.
