@@ -24,6 +24,14 @@ export interface OperationsApi {
   off(event: string, listener: (...args: never[]) => void): unknown;
 }
 
+/** The store of Idempotency-Keys (src/store/idempotency-store.ts), as idempotency.ts uses it. */
+export interface IdempotencyKeysPort {
+  find(key: string): { fingerprint: string; request: string; status?: number; answer?: string; operationId?: string; createdAt: string } | undefined;
+  begin(record: { key: string; fingerprint: string; request: string }): void;
+  answer(key: string, status: number, answer: string, operationId?: string): void;
+  forget(key: string): void;
+}
+
 export interface ServerConfig {
   cloud: 'sandbox' | 'aws';
   region: string;
@@ -49,6 +57,8 @@ export interface ApiContext {
   checkCloudAccess(): Promise<CloudAccessState>;
   /** The parts below need the cloud: while it is not available they throw UnavailableError (503). */
   operations: OperationsApi;
+  /** Each mutating request's Idempotency-Key and its answer (needs the cloud too: keys are kept per account). */
+  idempotencyKeys: IdempotencyKeysPort;
   /** A capability's service in the open workspace (src/capabilities/capability.ts). */
   service<S>(key: ServiceKey<S>): S;
 }

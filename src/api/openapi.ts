@@ -1,3 +1,4 @@
+import { takesIdempotencyKey } from './route.js';
 import { z } from 'zod';
 import type { AnyRouteSpec } from './route.js';
 
@@ -49,8 +50,13 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
       ...problem,
     };
     const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
-    if (r.idempotent) {
-      params.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Repeat the same request safely: the same key returns the same operation.', schema: { type: 'string', maxLength: 200 } });
+    if (takesIdempotencyKey(r)) {
+      params.push({
+        name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 },
+        description:
+          'Repeat the same request safely: the same key with the same request answers the first answer (an operation as it is now), ' +
+          'sent with `Idempotent-Replayed: true`; the same key with another request is 409 naming Idempotency-Key (docs/API.md → Idempotency-Key).',
+      });
     }
     (paths[r.url] ??= {})[r.method.toLowerCase()] = {
       operationId: r.operationId,

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { idempotencyKey } from './accepted.js';
 import { answerJson } from './answer-json.js';
+import type { Replays } from './idempotency.js';
 import { parseOrThrow } from './problem.js';
 
 /**
@@ -21,9 +23,15 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Parses the body instead of `body.parse` (to map some field problems to other statuses); `body` still documents it. */
   parseBody?: (raw: unknown) => z.output<B>;
-  /** Accepts the Idempotency-Key header. */
-  idempotent?: boolean;
+  /**
+   * A POST that changes nothing (a check, a plan): it ignores Idempotency-Key. Every other route that
+   * is not a GET is mutating, and honours the key (idempotency.ts) — no route can forget to.
+   */
+  readOnly?: true;
 }
+
+/** Whether a route honours Idempotency-Key: every mutating one. */
+export const takesIdempotencyKey = (spec: Pick<AnyRouteSpec, 'method' | 'readOnly'>): boolean => spec.method !== 'GET' && !spec.readOnly;
 
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -41,6 +49,9 @@ export type AnyRouteSpec = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 export class RouteRegistry {
   readonly routes: AnyRouteSpec[] = [];
 
+  /** `replays` answers repeats of mutating requests under one Idempotency-Key (idempotency.ts). */
+  constructor(private readonly replays?: Replays) {}
+
   define<P extends z.ZodType = z.ZodObject<{}>, Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
     app: FastifyInstance,
     spec: RouteSpec<P, Q, B>,
@@ -48,6 +59,7 @@ export class RouteRegistry {
   ): void {
     this.routes.push(spec as unknown as AnyRouteSpec);
     const successStatus = Number(Object.keys(spec.responses).find((s) => Number(s) < 300) ?? 200);
+    const keyed = takesIdempotencyKey(spec);
     app.route({
       method: spec.method,
       url: spec.url.replace(/\{(\w+)\}/g, ':$1'),
@@ -55,12 +67,33 @@ export class RouteRegistry {
         const params = spec.params ? parseOrThrow(spec.params, request.params, 'path') : {};
         const query = parseOrThrow(spec.query ?? NO_QUERY, request.query, 'query');
         const body = spec.parseBody ? spec.parseBody(request.body) : spec.body ? parseOrThrow(spec.body, request.body, 'body') : undefined;
-        const out = await handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
-        if (reply.sent) return reply;
-        reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus);
-        const json = answerJson(out);
-        return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
+        const key = keyed ? idempotencyKey(request) : undefined;
+        const run = () => handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
+        if (key === undefined || !this.replays) {
+          const out = await run();
+          if (reply.sent) return reply;
+          reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus);
+          const json = answerJson(out);
+          return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
+        }
+        const line = `${spec.method} ${request.url.split('?')[0]}`;
+        const answer = await this.replays.run({ key, line, method: spec.method, route: spec.url, params, query, body }, async () => {
+          const out = await run();
+          const status = reply.statusCode !== 200 ? reply.statusCode : successStatus;
+          const text = out === undefined ? undefined : (answerJson(out) ?? JSON.stringify(out));
+          return { status, text, ...operationNamed(status, out) };
+        });
+        reply.code(answer.status);
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return answer.text === undefined ? reply.send() : reply.type('application/json; charset=utf-8').send(answer.text);
       },
     });
   }
+}
+
+/** The operation a 202 names (src/api/accepted.ts): a replay answers it as it is then. */
+function operationNamed(status: number, out: unknown): { operationId?: string } {
+  if (status !== 202 || typeof out !== 'object' || out === null) return {};
+  const id = (out as { operation?: { id?: unknown } }).operation?.id;
+  return typeof id === 'string' ? { operationId: id } : {};
 }

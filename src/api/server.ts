@@ -18,6 +18,7 @@ import { installSecurityHeaders } from './guard/security-headers.js';
 import { INVALID_JSON, problemFor, sendProblem } from './problem.js';
 import { lazyChildLogger } from './lazy-request-logger.js';
 import { RequestLog } from './request-log.js';
+import { Replays } from './idempotency.js';
 import { RouteRegistry } from './route.js';
 
 export interface BuildServerOptions {
@@ -70,7 +71,7 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   installRequestGuard(app, { token: ctx.config.token, hosts: options.hosts ?? hostPolicy({ bind: '127.0.0.1' }), servesUiShell });
   installSecurityHeaders(app);
 
-  const routes = new RouteRegistry();
+  const routes = new RouteRegistry(new Replays(ctx));
   const region = (requested?: string) => requested ?? ctx.config.region;
   const live = new LiveTopics();
   const checkRetry = async (operation: OperationView): Promise<void> => {

@@ -158,6 +158,12 @@ export function sessionApiContext(session: CloudSession, config: ServerConfig): 
     cloudAccess: () => session.state(),
     checkCloudAccess: () => session.connect(),
     operations,
+    idempotencyKeys: {
+      find: (key) => ws().idempotencyKeys.find(key),
+      begin: (record) => ws().idempotencyKeys.begin(record),
+      answer: (key, status, answer, operationId) => ws().idempotencyKeys.answer(key, status, answer, operationId),
+      forget: (key) => ws().idempotencyKeys.forget(key),
+    },
     service: (key) => ws().service(key),
   };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { OperationsApi, ServiceKey } from '../api/context.js';
+import type { IdempotencyKeysPort, OperationsApi, ServiceKey } from '../api/context.js';
 import type { Capability, ServiceDeps } from '../capabilities/capability.js';
 import type { OperationsLookup } from '../capabilities/clusters/views.js';
 import { AwsClients, Cloud, type CloudObserver, type CloudTimeouts } from '../cloud/index.js';
@@ -18,6 +18,8 @@ export interface Workspace {
   dir: string;
   engine: OperationEngine<OperationInputs>;
   operations: OperationsApi & OperationsLookup;
+  /** Each mutating request's Idempotency-Key and its answer (src/api/idempotency.ts). */
+  idempotencyKeys: IdempotencyKeysPort;
   /** A capability's service, built on first use. */
   service<S>(key: ServiceKey<S>): S;
   /** Names this server's URL in the directory's lock, for the message a second server prints. */
@@ -109,6 +111,7 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     dir,
     engine,
     operations,
+    idempotencyKeys: stores.idempotency,
     service: (key) => services.get(key),
     announce: (url) => lock.announce(url),
     async stop() {

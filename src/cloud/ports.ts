@@ -357,6 +357,9 @@ export interface ObjectPage {
 export interface StoragePort {
   bucketExists(region: string, bucket: string): Promise<boolean>;
   probeBucket(region: string, bucket: string): Promise<BucketProbe>;
+  /** The bucket's tags ({} when it has none); undefined when there is no such bucket. */
+  bucketTags(region: string, bucket: string): Promise<Record<string, string> | undefined>;
+  /** Creates the bucket when missing, then puts its tags (two calls: a crash between them leaves it untagged — observe with bucketTags). */
   ensureBucket(region: string, bucket: string, tags: Record<string, string>, log: Log): Promise<void>;
   deleteBucket(region: string, bucket: string, log: Log): Promise<void>;
   /** Deletes every object under a prefix (all pages); the count deleted. */

@@ -94,6 +94,22 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (region, cluster)
   ) WITHOUT ROWID;
   `,
+  // Replays (issue 26): every mutating request sent with an Idempotency-Key, by key: a digest of the
+  // request it named (method, route, parameters, canonical body) and, once answered with success,
+  // that answer. A row without an answer is a request under way — or, after a crash, interrupted.
+  `
+  CREATE TABLE idempotency_keys (
+    key          TEXT PRIMARY KEY,
+    fingerprint  TEXT NOT NULL,
+    request      TEXT NOT NULL,
+    status       INTEGER,
+    answer       TEXT,
+    operation_id TEXT,
+    created_at   TEXT NOT NULL,
+    answered_at  TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+  `,
 ];
 
 /**

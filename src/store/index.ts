@@ -1,9 +1,11 @@
 import { openDatabase, openMemoryDatabase, type Database } from './database.js';
+import { IdempotencyStore } from './idempotency-store.js';
 import { OperationsStore } from './operations-store.js';
 import { SettingsStore } from './settings-store.js';
 import { TrainingStore } from './training-store.js';
 
 export * from './database.js';
+export * from './idempotency-store.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
 export * from './training-store.js';
@@ -18,6 +20,8 @@ export interface Stores {
   settings: SettingsStore;
   /** Training templates and each cluster's default MLflow tracking server. */
   training: TrainingStore;
+  /** The Idempotency-Key of each mutating request and its answer (src/api/idempotency.ts). */
+  idempotency: IdempotencyStore;
   /** Closes the connection; call after the engine has stopped. */
   close(): void;
 }
@@ -37,6 +41,7 @@ export function openStores(dataDir?: string): Stores {
     operations: new OperationsStore(db),
     settings: new SettingsStore(db),
     training: new TrainingStore(db),
+    idempotency: new IdempotencyStore(db),
     close: () => db.close(),
   };
 }

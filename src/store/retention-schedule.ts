@@ -21,6 +21,7 @@ export interface RetentionScheduleOptions {
 export interface RetentionPassResult {
   operations: number;
   logLines: number;
+  idempotencyKeys: number;
   /** True when the pass stopped at its bound with more to remove. */
   more: boolean;
 }
@@ -74,12 +75,13 @@ export class RetentionSchedule {
   }
 
   private async pass(): Promise<RetentionPassResult> {
-    const total: RetentionPassResult = { operations: 0, logLines: 0, more: false };
+    const total: RetentionPassResult = { operations: 0, logLines: 0, idempotencyKeys: 0, more: false };
     try {
       for (let batch = 0; batch < this.maxBatches && !this.stopped; batch++) {
         const result = this.options.retention.pruneBatch(this.now());
         total.operations += result.operations;
         total.logLines += result.logLines;
+        total.idempotencyKeys += result.idempotencyKeys;
         total.more = result.more;
         if (!result.more) break;
         await nextTick();
@@ -88,9 +90,9 @@ export class RetentionSchedule {
       this.options.logger?.warn({ err }, 'retention could not prune the journal; it tries again at the next pass');
       return total;
     }
-    if (total.operations > 0 || total.logLines > 0) {
+    if (total.operations > 0 || total.logLines > 0 || total.idempotencyKeys > 0) {
       const { maxAgeDays, maxOperations, maxLogLinesPerOperation } = this.options.retention.policy;
-      this.options.logger?.info({ ...total, maxAgeDays, maxOperations, maxLogLinesPerOperation }, 'retention removed finished operations and old log lines');
+      this.options.logger?.info({ ...total, maxAgeDays, maxOperations, maxLogLinesPerOperation }, 'retention removed finished operations, old log lines and old idempotency keys');
     }
     return total;
   }

@@ -3,11 +3,14 @@ import type { Database } from './database.js';
 import { TERMINAL_LIST } from './operation-rows.js';
 import { guardWrite } from './store-failures.js';
 
-/** How long finished operations and their log lines stay in the journal. */
+/** How long finished operations, their log lines and idempotency keys stay in the journal. */
 export interface RetentionPolicy {
-  /** A finished (succeeded, failed, cancelled) operation is removed this many days after it ended. */
+  /**
+   * A finished (succeeded, failed, cancelled) operation is removed this many days after it ended; an
+   * idempotency key this many days after its request (a retry later than that is a new request).
+   */
   maxAgeDays: number;
-  /** At most this many finished operations are kept: beyond them, the oldest go first. */
+  /** At most this many finished operations are kept, and as many idempotency keys: beyond them, the oldest go first. */
   maxOperations: number;
   /** Each operation keeps at most this many log lines: its newest. */
   maxLogLinesPerOperation: number;
@@ -20,6 +23,8 @@ export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 30, maxOperation
 export interface PruneResult {
   operations: number;
   logLines: number;
+  /** Idempotency keys removed (src/store/idempotency-store.ts). */
+  idempotencyKeys: number;
   more: boolean;
 }
 
@@ -76,7 +81,10 @@ export class OperationsRetention {
           for (const { id, last } of long.slice(0, this.batchSize)) {
             trimmed += this.sql.trimLog.run(id, last - this.policy.maxLogLinesPerOperation).changes;
           }
-          return { operations, logLines: logLinesBefore + trimmed, more: expired.length > this.batchSize || long.length > this.batchSize, removedIds: doomed };
+          const keys = this.sql.expiredKeys.all(cutoff, this.policy.maxOperations, this.batchSize + 1) as Array<{ key: string }>;
+          const idempotencyKeys = keys.length ? this.sql.deleteKeys.run(JSON.stringify(keys.slice(0, this.batchSize).map((k) => k.key))).changes : 0;
+          const more = expired.length > this.batchSize || long.length > this.batchSize || keys.length > this.batchSize;
+          return { operations, logLines: logLinesBefore + trimmed, idempotencyKeys, more, removedIds: doomed };
         })
         .immediate(),
     );
@@ -86,7 +94,7 @@ export class OperationsRetention {
   }
 }
 
-type Statements = Record<'expired' | 'logCount' | 'deleteOperations' | 'longLogs' | 'trimLog', BetterSqlite3.Statement>;
+type Statements = Record<'expired' | 'logCount' | 'deleteOperations' | 'longLogs' | 'trimLog' | 'expiredKeys' | 'deleteKeys', BetterSqlite3.Statement>;
 
 function prepare(db: Database): Statements {
   return {
@@ -113,5 +121,11 @@ function prepare(db: Database): Statements {
         FROM operations o
       ) WHERE last - first + 1 > ? LIMIT ?`),
     trimLog: db.prepare('DELETE FROM operation_log WHERE operation_id = ? AND seq <= ?'),
+    // Keys sent before the cutoff, or beyond the newest `maxOperations`: a replay that late is answered
+    // as a new request (docs/API.md → Idempotency-Key). Oldest first.
+    expiredKeys: db.prepare(`
+      SELECT key FROM (SELECT key, created_at, ROW_NUMBER() OVER (ORDER BY created_at DESC, key) AS rank FROM idempotency_keys)
+      WHERE created_at < ? OR rank > ? ORDER BY created_at LIMIT ?`),
+    deleteKeys: db.prepare('DELETE FROM idempotency_keys WHERE key IN (SELECT value FROM json_each(?))'),
   };
 }

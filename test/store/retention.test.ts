@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openMemoryDatabase, type Database } from '../../src/store/database.js';
+import { IdempotencyStore } from '../../src/store/idempotency-store.js';
 import { OperationsStore, type NewOperation } from '../../src/store/operations-store.js';
 import { checkRetentionPolicy, DEFAULT_RETENTION, OperationsRetention, type RetentionPolicy } from '../../src/store/retention.js';
 import { RetentionSchedule } from '../../src/store/retention-schedule.js';
@@ -53,7 +54,7 @@ describe('retention', () => {
       ...['old', 'old-failed', 'recent', 'long'].map((id) => ({ id: `${id}-next`, target: `cluster/us-west-2/${id}`, created: 1 })),
     ]);
     const removed = new OperationsRetention(db, policy({ maxAgeDays: 30 })).pruneBatch(NOW);
-    assert.deepEqual(removed, { operations: 2, logLines: 5, more: false });
+    assert.deepEqual(removed, { operations: 2, logLines: 5, idempotencyKeys: 0, more: false });
     assert.deepEqual(ids(store), ['long', 'long-next', 'old-failed-next', 'old-next', 'recent', 'recent-next']);
     assert.equal(count(db, 'phases'), 6, 'the phases of removed operations went with them');
     assert.equal(count(db, 'operation_log'), 6);
@@ -78,7 +79,7 @@ describe('retention', () => {
     assert.equal(removed.operations, 2);
     assert.deepEqual(ids(store), ['gone-create', 'gone-delete', 'group-2', 'half-create', 'running']);
     assert.deepEqual(store.latestPerTarget(clusterKinds), before, 'the latest create/delete per cluster is unchanged');
-    assert.deepEqual(new OperationsRetention(db, policy({ maxAgeDays: 30, maxOperations: 1 })).pruneBatch(NOW), { operations: 0, logLines: 0, more: false });
+    assert.deepEqual(new OperationsRetention(db, policy({ maxAgeDays: 30, maxOperations: 1 })).pruneBatch(NOW), { operations: 0, logLines: 0, idempotencyKeys: 0, more: false });
   });
 
   it('keeps at most maxOperations finished operations, removing the oldest first', () => {
@@ -92,7 +93,7 @@ describe('retention', () => {
   it('caps the log lines of every operation at its newest ones; numbering goes on', () => {
     const { db, store } = journal([{ id: 'chatty', created: 1, lines: 10 }, { id: 'quiet', created: 1, lines: 2 }]);
     const removed = new OperationsRetention(db, policy({ maxLogLinesPerOperation: 3 })).pruneBatch(NOW);
-    assert.deepEqual(removed, { operations: 0, logLines: 7, more: false });
+    assert.deepEqual(removed, { operations: 0, logLines: 7, idempotencyKeys: 0, more: false });
     assert.deepEqual(store.logLines('chatty').map((l) => l.message), ['line 8', 'line 9', 'line 10']);
     assert.equal(store.logLines('quiet').length, 2);
     assert.equal(store.appendLog('chatty', { at: NOW.toISOString(), level: 'info', message: 'later' }).seq, 11);
@@ -102,19 +103,19 @@ describe('retention', () => {
     const seeds: Seed[] = [1, 2, 3, 4, 5].map((n) => ({ id: `op-${n}`, target: 'cluster/us-west-2/demo', created: 100 - n }));
     const { db, store } = journal([...seeds, { id: 'newest', target: 'cluster/us-west-2/demo', created: 1 }]);
     const retention = new OperationsRetention(db, policy({ maxAgeDays: 30 }), 2);
-    assert.deepEqual(retention.pruneBatch(NOW), { operations: 2, logLines: 2, more: true });
+    assert.deepEqual(retention.pruneBatch(NOW), { operations: 2, logLines: 2, idempotencyKeys: 0, more: true });
     assert.deepEqual(ids(store), ['newest', 'op-3', 'op-4', 'op-5'], 'the oldest went first');
 
     const logged: string[] = [];
     const schedule = new RetentionSchedule({
       retention, maxBatchesPerPass: 1, now: () => NOW, logger: { info: (_o, msg) => logged.push(msg), warn: (_o, msg) => logged.push(msg) },
     });
-    assert.deepEqual(await schedule.runPass(), { operations: 2, logLines: 2, more: true });
-    assert.deepEqual(await schedule.runPass(), { operations: 1, logLines: 1, more: false });
+    assert.deepEqual(await schedule.runPass(), { operations: 2, logLines: 2, idempotencyKeys: 0, more: true });
+    assert.deepEqual(await schedule.runPass(), { operations: 1, logLines: 1, idempotencyKeys: 0, more: false });
     assert.deepEqual(ids(store), ['newest']);
     assert.equal(logged.length, 2, 'each pass that removed something says so');
     await schedule.stop();
-    assert.deepEqual(await schedule.runPass(), { operations: 0, logLines: 0, more: false }, 'nothing runs after stop');
+    assert.deepEqual(await schedule.runPass(), { operations: 0, logLines: 0, idempotencyKeys: 0, more: false }, 'nothing runs after stop');
   });
 
   it('a failed pass is reported, not thrown, and the next pass tries again', async () => {
@@ -123,8 +124,22 @@ describe('retention', () => {
     const warnings: string[] = [];
     const schedule = new RetentionSchedule({ retention, now: () => NOW, logger: { info() {}, warn: (_o, msg) => warnings.push(msg) } });
     db.close();
-    assert.deepEqual(await schedule.runPass(), { operations: 0, logLines: 0, more: false });
+    assert.deepEqual(await schedule.runPass(), { operations: 0, logLines: 0, idempotencyKeys: 0, more: false });
     assert.match(warnings[0] ?? '', /could not prune/);
+  });
+
+  it('forgets idempotency keys older than the limit, and beyond the newest maxOperations', () => {
+    const { db } = journal([]);
+    const keys = new IdempotencyStore(db);
+    for (const [key, days] of [['old', 45], ['recent-1', 3], ['recent-2', 2], ['recent-3', 1]] as const) {
+      new IdempotencyStore(db, () => new Date(daysAgo(days))).begin({ key, fingerprint: 'f', request: 'POST /api/v1/clusters' });
+    }
+    keys.answer('recent-1', 202, '{}', 'op-1');
+    const removed = new OperationsRetention(db, policy({ maxAgeDays: 30, maxOperations: 2 })).pruneBatch(NOW);
+    assert.equal(removed.idempotencyKeys, 2);
+    assert.equal(keys.find('old'), undefined, 'a key older than maxAgeDays is forgotten');
+    assert.equal(keys.find('recent-1'), undefined, 'beyond the newest two');
+    assert.deepEqual([keys.find('recent-2')?.key, keys.find('recent-3')?.key], ['recent-2', 'recent-3']);
   });
 
   it('refuses a policy that makes no sense', () => {

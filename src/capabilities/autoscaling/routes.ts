@@ -26,7 +26,7 @@ export function registerAutoscalingRoutes({ app, routes, service, region }: Rout
   routes.define(
     app,
     {
-      method: 'PUT', url: AUTOSCALING_PATHS.one, operationId: 'setAutoscaling', tags: ['autoscaling'], idempotent: true,
+      method: 'PUT', url: AUTOSCALING_PATHS.one, operationId: 'setAutoscaling', tags: ['autoscaling'],
       summary: 'Turn managed node autoscaling on for chosen instance groups (or change them), or off',
       description:
         'Enabling creates the ClusterRole HyperPod assumes (sagemaker:BatchAddClusterNodes and BatchDeleteClusterNodes on this cluster only), turns AutoScaling on with Karpenter, ' +

@@ -73,7 +73,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: CATALOG_PATHS.quotaCheck, operationId: 'checkQuotas', tags: ['preflight'],
+      method: 'POST', url: CATALOG_PATHS.quotaCheck, operationId: 'checkQuotas', readOnly: true, tags: ['preflight'],
       summary: 'Check HyperPod cluster-usage quotas (and a training plan) for an instance type and count', body: QuotaCheckRequestSchema,
       responses: { 200: { description: 'Findings; problems name the field, the quota and how to raise it', schema: QuotaCheckResultSchema } },
     },
@@ -82,7 +82,7 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: CATALOG_PATHS.clusterCheck, operationId: 'checkCreateCluster', tags: ['preflight'],
+      method: 'POST', url: CATALOG_PATHS.clusterCheck, operationId: 'checkCreateCluster', readOnly: true, tags: ['preflight'],
       summary: 'Check a whole create-cluster request without creating anything', body: CreateClusterRequestSchema,
       responses: { 200: { description: 'Findings', schema: QuotaCheckResultSchema } },
     },

@@ -44,7 +44,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: CLUSTER_PATHS.list, operationId: 'createCluster', tags: ['clusters'], idempotent: true,
+      method: 'POST', url: CLUSTER_PATHS.list, operationId: 'createCluster', tags: ['clusters'],
       summary: 'Create a HyperPod cluster with its network, EKS cluster, dependencies and storage',
       description: 'Runs the preflight first (zone, instance type offered, quotas, training plan, name free, Kubernetes version offered by EKS and supported by HyperPod): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
       body: CreateClusterRequestSchema,
@@ -56,7 +56,7 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'DELETE', url: CLUSTER_PATHS.one, operationId: 'deleteCluster', tags: ['clusters'], idempotent: true,
+      method: 'DELETE', url: CLUSTER_PATHS.one, operationId: 'deleteCluster', tags: ['clusters'],
       summary: 'Delete a cluster and everything InstantStart made for it (confirm=true required)',
       description: 'A saga in reverse order; "already gone" is success, so a second delete is harmless. It ends by listing whatever still exists instead of claiming success.',
       params: NameParams, query: DeleteClusterQuerySchema,

@@ -80,14 +80,15 @@ export class ClusterService {
   }
 
   /**
-   * A repeat (same key, the same request while the cluster's create runs, or the same request as the
-   * succeeded create that made the cluster) gets the existing operation, without a preflight that would trip over the half-made cluster; another request while an
-   * operation works on the cluster is a 409 naming it (the engine's locks). Otherwise the preflight runs
+   * A repeat (the same request while the cluster's create runs, or as the succeeded create that made
+   * the cluster) gets the existing operation, without a preflight that would trip over the half-made
+   * cluster; a repeat under the same Idempotency-Key was answered before (src/api/idempotency.ts).
+   * Another request while an operation works on the cluster is a 409 naming it (the engine's locks). Otherwise the preflight runs
    * first and any problem is a 422 naming the field and the fix, before anything is created.
    */
   async create(input: CreateClusterRequest & { region: string }, idempotencyKey?: string): Promise<Started> {
     const { operations } = this.deps;
-    const repeat = (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) || operations.activeFor(clusterTarget(input.region, input.name));
+    const repeat = operations.activeFor(clusterTarget(input.region, input.name));
     if (!repeat) {
       // HyperPod's Kubernetes range is documented data: refused before any AWS call.
       const outOfRange = kubernetesVersionRangeProblem(input);

@@ -30,7 +30,7 @@ export function registerFeaturesRoutes({ app, routes, service, region }: RouteCo
   routes.define(
     app,
     {
-      method: 'POST', url: FEATURES_PATHS.plan, operationId: 'planFeatures', tags: ['features'],
+      method: 'POST', url: FEATURES_PATHS.plan, operationId: 'planFeatures', readOnly: true, tags: ['features'],
       summary: 'What a change of features would do, before anything happens (dry run)',
       description: `${DIFF_CONTRACT} The answer lists the installs in order (with what each also needs and the objects each creates), the removals (with the objects each deletes), the features already as asked, and the refusals. Nothing is changed.`,
       params: ClusterParams, query: RegionQuery, body: FeatureChangesSchema,
@@ -42,7 +42,7 @@ export function registerFeaturesRoutes({ app, routes, service, region }: RouteCo
   routes.define(
     app,
     {
-      method: 'PATCH', url: FEATURES_PATHS.list, operationId: 'setFeatures', tags: ['features'], idempotent: true,
+      method: 'PATCH', url: FEATURES_PATHS.list, operationId: 'setFeatures', tags: ['features'],
       summary: 'Turn managed features on or off (only the features you changed)',
       description:
         `${DIFF_CONTRACT} When every feature named already is as asked, the answer is 200 saying so and no operation starts (nothing is changed). ` +

@@ -179,8 +179,6 @@ export class FeaturesService {
    */
   async set(region: string, cluster: string, changes: FeatureChanges, idempotencyKey?: string): Promise<{ started: Started } | { unchanged: FeaturesUnchanged }> {
     const input = { cluster, region, changes };
-    // A repeat under the same key gets the operation the first call started, whatever the cluster says now.
-    if (idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey)) return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
     const { plan, answer, providedBy } = await this.plan(region, cluster, changes);
     if (plan.refused.length) {
       const problems = refusalProblems(plan);

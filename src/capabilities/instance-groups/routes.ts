@@ -43,7 +43,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'POST', url: GROUP_PATHS.list, operationId: 'addInstanceGroup', tags: ['instance-groups'], idempotent: true,
+      method: 'POST', url: GROUP_PATHS.list, operationId: 'addInstanceGroup', tags: ['instance-groups'],
       summary: 'Add an instance group: capacity type, network interface mode and placement (/20 compute subnet of the zone) in one create',
       description: 'Checked first (type offered in the zone, EFA support, spot support, quotas, training plan): any problem answers 422 naming the field. Capacity type, EFA mode, instance type and zone are then fixed for the group\'s lifetime.',
       params: ClusterParams, body: AddInstanceGroupRequestSchema,
@@ -58,7 +58,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'PATCH', url: GROUP_PATHS.one, operationId: 'updateInstanceGroup', tags: ['instance-groups'], idempotent: true,
+      method: 'PATCH', url: GROUP_PATHS.one, operationId: 'updateInstanceGroup', tags: ['instance-groups'],
       summary: 'Change a group (send only what changes): count, labels, taints, deep health checks, lifecycle scripts, scheduled and automatic patching',
       description: 'The request is compared with the group as HyperPod describes it: fixed fields are refused (422, naming the field and why) before AWS is called; only fields that really differ are sent (one UpdateCluster restating the rest as described); when nothing differs the operation succeeds without any AWS mutation (diff contract). A growing instanceCount runs the scale preflight (quotas, training plan; 422 naming the quota and the fix). A count lower than the group\'s terminates nodes: it needs confirm: true, else 422 naming confirm, before AWS is called.',
       params: GroupParams, body: UpdateInstanceGroupRequestSchema, parseBody: parseUpdate,
@@ -70,7 +70,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'POST', url: GROUP_PATHS.scalePreflight, operationId: 'checkScaleInstanceGroup', tags: ['instance-groups', 'preflight'],
+      method: 'POST', url: GROUP_PATHS.scalePreflight, operationId: 'checkScaleInstanceGroup', readOnly: true, tags: ['instance-groups', 'preflight'],
       summary: 'Check a scale without changing anything: the create\'s quota and training-plan checks, for what the new count adds',
       description: 'Read-only. Growth from the group\'s target to instanceCount must fit the type\'s quota, the account\'s total, the per-cluster limit and the group\'s training plan; a shrink adds nothing and passes. PATCH runs the same check and refuses a failing growth with 422.',
       params: GroupParams, body: ScaleInstanceGroupRequestSchema,
@@ -82,7 +82,7 @@ export function registerInstanceGroupRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'DELETE', url: GROUP_PATHS.one, operationId: 'deleteInstanceGroup', tags: ['instance-groups'], idempotent: true,
+      method: 'DELETE', url: GROUP_PATHS.one, operationId: 'deleteInstanceGroup', tags: ['instance-groups'],
       summary: 'Delete an instance group and terminate its nodes (confirm=true required)',
       params: GroupParams, query: DeleteQuery,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },

@@ -29,14 +29,14 @@ export class InstanceGroupService {
   }
 
   /**
-   * A repeat (same Idempotency-Key, or the same request while the group's add runs) gets its operation
-   * back; a name the cluster already has is refused; otherwise the zone, EFA, spot, quotas and plan are
+   * A repeat of the same request while the group's add runs gets its operation back (a repeat under
+   * the same Idempotency-Key is answered before this, src/api/idempotency.ts); a name the cluster already has is refused; otherwise the zone, EFA, spot, quotas and plan are
    * checked (422 naming the field) before the operation starts — which is a 409 naming the running
    * operation when another change of the cluster (or its create or delete) is under way.
    */
   async add(region: string, cluster: string, group: AddInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
     const existing = (await this.list(region, cluster)).find((g) => g.name === group.name);
-    const repeat = (idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey)) || existing?.activeOperation;
+    const repeat = existing?.activeOperation;
     if (existing && !repeat) throw InputError.field('name', `cluster ${cluster} already has an instance group '${group.name}'`);
     if (!repeat) await this.preflight(region, group);
     return this.deps.operations.start('add-instance-group', { ...group, cluster, region }, { idempotencyKey });
@@ -61,8 +61,8 @@ export class InstanceGroupService {
   /**
    * Compares the request with the group as HyperPod describes it: fixed fields are refused, and only
    * the fields that really differ are sent. A count alone is a scale (a no-op when it already holds).
-   * Growth runs the scale preflight first (422 naming the quota and the fix, before anything is sent;
-   * a repeat with the same Idempotency-Key gets its operation back without it); a lower count
+   * Growth runs the scale preflight first (422 naming the quota and the fix, before anything is sent);
+   * a lower count
    * terminates nodes, so it is refused without `confirm: true` (before AWS is called).
    */
   async update(ref: GroupRef, request: UpdateInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
@@ -73,8 +73,7 @@ export class InstanceGroupService {
     if (wanted.autoPatch?.nextPatchDate) wanted.autoPatch = { ...wanted.autoPatch, nextPatchDate: new Date(wanted.autoPatch.nextPatchDate).toISOString() };
     const diff = diffInstanceGroup(current, wanted as Partial<InstanceGroupSpec>);
     throwIfRefused(diff);
-    const repeat = idempotencyKey && this.deps.operations.byIdempotencyKey(idempotencyKey);
-    if (!repeat && request.instanceCount !== undefined && request.instanceCount > current.instanceCount) {
+    if (request.instanceCount !== undefined && request.instanceCount > current.instanceCount) {
       const check = await this.checkScale(ref, request.instanceCount);
       if (!check.ok) throw scaleRefusal(ref.name, check);
     }

@@ -25,7 +25,7 @@ export function registerModelDownloadRoutes({ app, routes, service, region }: Ro
   routes.define(
     app,
     {
-      method: 'POST', url: MODEL_DOWNLOAD_PATHS.list, operationId: 'startModelDownload', tags: ['model-downloads'], idempotent: true,
+      method: 'POST', url: MODEL_DOWNLOAD_PATHS.list, operationId: 'startModelDownload', tags: ['model-downloads'],
       summary: 'Download a Hugging Face Hub model into one of the cluster\'s S3 storages (a Job running hf download)',
       description:
         'Checks the model on the Hugging Face Hub first (HF_ENDPOINT of the server, default https://huggingface.co): it must exist at the revision (422 naming modelId or revision), ' +

@@ -4,12 +4,13 @@ import type { KubePort } from '../../cloud/ports.js';
 import { CloudError, ConflictError, PreconditionError } from '../../domain/errors.js';
 import { opaqueSecretManifest, SECRET } from '../../domain/kube/secret.js';
 import { DEFAULT_MODEL_DOWNLOAD_IMAGE, defaultDownloadPath, downloadTarget, MODEL_DOWNLOAD_LABEL, TOKEN_KEY } from '../../domain/model-downloads.js';
-import type { ModelDownloadInput, ModelDownloadList, StartModelDownloadRequest } from '../../domain/schemas/model-downloads.js';
+import { ModelDownloadInputSchema, type LandedFile, type ModelDownloadInput, type ModelDownloadList, type StartModelDownloadRequest } from '../../domain/schemas/model-downloads.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import type { ServiceDeps } from '../capability.js';
 import { resolveDownloadStorage, type DownloadStorage } from './storage-target.js';
 import { listModelDownloads } from './views.js';
+import { readLanded } from './workflows/landed.js';
 
 type Started = { operation: OperationView; existing: boolean };
 
@@ -30,9 +31,6 @@ export class ModelDownloadsService {
   ) {}
 
   async start(region: string, cluster: string, request: StartModelDownloadRequest, idempotencyKey?: string): Promise<Started> {
-    // A repeat under the same key is answered before anything else is checked or created (no second Secret).
-    const repeat = idempotencyKey ? this.deps.operations.byIdempotencyKey(idempotencyKey) : undefined;
-    if (repeat) return { operation: repeat, existing: true };
     const kube = await kubeOfHyperPod(this.deps.cloud, await describeHyperPod(this.deps.cloud, region, cluster), region, { required: true });
     const storage = await resolveDownloadStorage(kube, request.storage);
     const revision = request.revision ?? 'main';
@@ -46,6 +44,8 @@ export class ModelDownloadsService {
       if (same) return { operation: running, existing: true };
       throw new ConflictError(`prefix: download ${running.id} is writing ${storage.name}/${path} now; wait for it (wait_for_operation) or choose another prefix.`, 'prefix');
     }
+    const landed = await this.landed(target, request.modelId, model.sha);
+    if (landed) return { operation: landed, existing: true };
 
     const jobName = `hf-download-${fnv8(target)}-${randomBytes(3).toString('hex').slice(0, 5)}`;
     const tokenSecret = request.token ? `${jobName}-token` : undefined;
@@ -58,6 +58,20 @@ export class ModelDownloadsService {
       if (tokenSecret) await kube.delete(SECRET, tokenSecret, storage.namespace).catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * The succeeded download of this very model commit into this folder, when every file it listed is
+   * still there (read from S3, as its result was): a repeat of a download that landed answers it
+   * instead of downloading again. Files removed or changed since mean a new download.
+   */
+  private async landed(target: string, modelId: string, commit: string): Promise<OperationView | undefined> {
+    const [newest] = this.deps.operations.list({ kind: 'model-download', target, status: 'succeeded', limit: 1 });
+    const input = newest && ModelDownloadInputSchema.safeParse(newest.input).data;
+    if (!input || input.modelId !== modelId || input.commit !== commit) return undefined;
+    const had = Array.isArray(newest.result?.files) ? (newest.result.files as LandedFile[]) : [];
+    const now = new Map((await readLanded(this.deps.cloud, input)).map((f) => [f.path, f.size]));
+    return had.length > 0 && had.every((f) => now.get(f.path) === f.size) ? newest : undefined;
   }
 
   list(region: string, cluster: string): Promise<ModelDownloadList> {

@@ -83,7 +83,7 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
     routes.define(
       app,
       {
-        method: 'POST', url: NODE_PATHS[a.action], operationId: `${a.action}Nodes`, tags: ['nodes'], idempotent: true,
+        method: 'POST', url: NODE_PATHS[a.action], operationId: `${a.action}Nodes`, tags: ['nodes'],
         summary: a.summary, description: a.description,
         params: ClusterParams, body: a.body,
         responses: { 202: { description: 'Operation accepted; its result has the per-node results', schema: AcceptedSchema } },
@@ -98,7 +98,7 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
   routes.define(
     app,
     {
-      method: 'POST', url: NODE_PATHS.deepHealthCheck, operationId: 'startDeepHealthCheck', tags: ['nodes'], idempotent: true,
+      method: 'POST', url: NODE_PATHS.deepHealthCheck, operationId: 'startDeepHealthCheck', tags: ['nodes'],
       summary: 'Run deep health checks (GPU/Neuron stress, EFA connectivity) on chosen nodes of a group: an operation with per-node results',
       description: `StartClusterHealthCheck. The nodes take no new work until the checks end; each node ends Running again (passed) or failed. A node that is not a Running node of the group is refused for itself alone. ${AS_OPERATION}`,
       params: ClusterParams, body: StartDeepHealthCheckRequestSchema,

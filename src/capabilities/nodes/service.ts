@@ -27,20 +27,17 @@ export class NodeService {
   }
 
   /**
-   * Reboot, replace or delete nodes: an operation (a repeat of the same request while it runs, or the
-   * same Idempotency-Key, gets it back; another action on one of its nodes is a 409 naming it).
+   * Reboot, replace or delete nodes: an operation (a repeat of the same request while it runs gets it
+   * back; another action on one of its nodes is a 409 naming it).
    * An unknown cluster is a 404 before anything starts.
    */
   async act(region: string, cluster: string, action: NodeAction, nodeIds: string[], idempotencyKey?: string): Promise<Started> {
-    const repeat = idempotencyKey ? this.deps.operations.byIdempotencyKey(idempotencyKey) : undefined;
-    if (!repeat) await describeHyperPod(this.deps.cloud, region, cluster);
+    await describeHyperPod(this.deps.cloud, region, cluster);
     return this.deps.operations.start(NODE_ACTION_KINDS[action], { cluster, region, nodeIds }, { idempotencyKey });
   }
 
   /** Deep health checks on named nodes of a group, or on every node of it: the operation names them. */
   async deepHealthCheck(region: string, cluster: string, req: StartDeepHealthCheckRequest, idempotencyKey?: string): Promise<Started> {
-    const repeat = idempotencyKey ? this.deps.operations.byIdempotencyKey(idempotencyKey) : undefined;
-    if (repeat) return { operation: repeat, existing: true };
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
     if (!hp.InstanceGroups?.some((g) => g.InstanceGroupName === req.instanceGroupName)) {
       throw InputError.field('instanceGroupName', `cluster ${cluster} has no instance group '${req.instanceGroupName}'`);

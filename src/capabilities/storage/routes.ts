@@ -34,7 +34,7 @@ export function registerStorageRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: STORAGE_PATHS.list, operationId: 'addStorage', tags: ['storage'], idempotent: true,
+      method: 'POST', url: STORAGE_PATHS.list, operationId: 'addStorage', tags: ['storage'],
       summary: 'Add storage: an S3 bucket (new or existing, one prefix of it, read-only or read-write) or an FSx for Lustre file system (new or existing)',
       description:
         'Refused before any change (4xx naming the field) when the kind\'s CSI driver feature is off (s3-csi-driver, fsx-csi-driver), an existing bucket is missing or unreachable, a new bucket\'s name is taken, ' +
@@ -49,7 +49,7 @@ export function registerStorageRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'DELETE', url: STORAGE_PATHS.one, operationId: 'removeStorage', tags: ['storage'], idempotent: true,
+      method: 'DELETE', url: STORAGE_PATHS.one, operationId: 'removeStorage', tags: ['storage'],
       summary: 'Remove a storage: its claim and volume; the bucket or file system is kept unless deleteData=true with confirm naming it',
       description: 'Refused (422 naming force) while running pods mount the storage, unless force=true. deleteData=true deletes the bucket (or, for a storage of one prefix, the objects under it) or the file system; confirm must name it exactly as the list\'s dataName.',
       params: StorageParams, query: RemoveStorageQuerySchema,

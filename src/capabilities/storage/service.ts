@@ -78,10 +78,6 @@ export class StorageService {
   }
 
   async add(region: string, cluster: string, request: AddStorageRequest, idempotencyKey?: string): Promise<Started> {
-    if (idempotencyKey) {
-      const earlier = this.deps.operations.byIdempotencyKey(idempotencyKey);
-      if (earlier) return { operation: earlier, existing: true };
-    }
     const { hp, eksClusterName, kube } = await this.access(region, cluster);
     const [storages, drivers, accountId, namespace] = await Promise.all([
       readStorages(kube, { mounts: false }),
@@ -96,10 +92,6 @@ export class StorageService {
   }
 
   async remove(region: string, cluster: string, name: string, query: RemoveStorageQuery, idempotencyKey?: string): Promise<Started> {
-    if (idempotencyKey) {
-      const earlier = this.deps.operations.byIdempotencyKey(idempotencyKey);
-      if (earlier) return { operation: earlier, existing: true };
-    }
     const storage = await this.find(region, cluster, name, query.namespace);
     const force = query.force === 'true';
     const deleteData = query.deleteData === 'true';

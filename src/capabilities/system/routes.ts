@@ -26,7 +26,7 @@ export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<nev
   routes.define(
     app,
     {
-      method: 'POST', url: SYSTEM_PATHS.credentialsCheck, operationId: 'checkCredentials', tags: ['system'],
+      method: 'POST', url: SYSTEM_PATHS.credentialsCheck, operationId: 'checkCredentials', readOnly: true, tags: ['system'],
       summary: 'Check the cloud credentials again (after `aws sso login` or fixing a profile); when they work, the account\'s data opens without a restart',
       responses: { 200: { description: 'Server configuration after the check', schema: ServerConfigViewSchema } },
     },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import { SaveTrainingTemplateRequestSchema, TemplateNameSchema, TrainingTemplateListSchema, TrainingTemplateSchema, ClusterMlflowSchema, DeleteTrainingJobAnswerSchema, DeleteTrainingJobQuerySchema, RecipeIdSchema, RecipeListSchema, RecipeViewSchema, ResubmitTrainingJobRequestSchema, SubmitTrainingJobAnswerSchema, SubmitTrainingJobRequestSchema, TrainingJobListQuerySchema, TrainingJobListSchema, TrainingJobParamsSchema, TrainingJobViewSchema, TrainingMetricsAnswerSchema, TrainingMetricsQuerySchema } from '../../domain/schemas/training.js';
 import { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswerSchema, DeleteMlflowServerQuerySchema, LinkMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema } from '../../domain/schemas/mlflow.js';
+import { idempotencyKey } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
 import { TRAINING_PATHS } from './paths.js';
 import type { TrainingService } from './service.js';
@@ -52,7 +53,7 @@ export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void
       params: ClusterParams, body: SubmitTrainingJobRequestSchema,
       responses: { 201: { description: 'The job as created', schema: SubmitTrainingJobAnswerSchema } },
     },
-    async ({ params, body }) => service().submit(region(body.region), params.name, body),
+    async ({ params, body, request }) => service().submit(region(body.region), params.name, body, idempotencyKey(request)),
   );
 
   routes.define(
@@ -85,7 +86,7 @@ export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void
       params: TrainingJobParamsSchema, body: ResubmitTrainingJobRequestSchema,
       responses: { 201: { description: 'The new job as created', schema: SubmitTrainingJobAnswerSchema } },
     },
-    async ({ params, body }) => service().resubmit(region(body.region), params.name, params.namespace, params.job, body.name),
+    async ({ params, body, request }) => service().resubmit(region(body.region), params.name, params.namespace, params.job, body.name, idempotencyKey(request)),
   );
 
   routes.define(

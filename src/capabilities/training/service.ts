@@ -13,10 +13,11 @@ import { kindOfRequest, trainingManifest } from '../../domain/training/submit.js
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { ReadCache } from '../../workflows/read-cache.js';
 import type { ServiceDeps } from '../capability.js';
-import { deleteJob, jobDetail, listJobs, requireJob } from './jobs.js';
+import { deleteJob, findJob, jobDetail, listJobs, requireJob } from './jobs.js';
 import { JobLogs } from './logs/job-logs.js';
 import { MlflowServers } from './mlflow.js';
 import { checkNameAndKind, submitFacts } from './submit-facts.js';
+import { submittedUnder, withSubmitKey } from './submit-key.js';
 import { TrainingTemplates } from './templates.js';
 
 /**
@@ -66,18 +67,22 @@ export class TrainingService {
   /**
    * Submits a job: every refusal first (400/409/422 naming the field; nothing created), then the
    * MLflow identity (idempotent), then one server-side apply. A request without `mlflow` reports to
-   * the cluster's default tracking server when one is linked.
+   * the cluster's default tracking server when one is linked. Under an Idempotency-Key the job is
+   * annotated with it, and a job of that name already made under that key is the answer (a retry
+   * after a crash between the apply and the recorded answer: submit-key.ts).
    */
-  async submit(region: string, cluster: string, request: SubmitTrainingJobRequest): Promise<{ job: TrainingJobView; template?: string }> {
+  async submit(region: string, cluster: string, request: SubmitTrainingJobRequest, idempotencyKey?: string): Promise<{ job: TrainingJobView; template?: string }> {
     const kind = kindOfRequest(request);
     const linked = request.mlflow ? undefined : this.deps.training.clusterMlflow(region, cluster);
     const req: SubmitTrainingJobRequest = linked ? { ...request, mlflow: { trackingServerArn: linked } } : request;
     const { hp, kube } = await this.access(region, cluster);
+    const made = idempotencyKey === undefined ? undefined : await findJob(kube, req.namespace, req.name);
+    if (submittedUnder(made, idempotencyKey)) return this.submitted(region, cluster, request, made.kind === 'HyperPodPyTorchJob' ? hyperpodJobView(made.job) : rayJobView(made.job));
     await checkNameAndKind(kube, cluster, kind, req.name, req.namespace);
     const identity = req.mlflow ? mlflowIdentity(cluster, req.namespace, req.mlflow.trackingServerArn) : undefined;
     const facts = await submitFacts(this.deps, region, hp, kube, req, identity?.serviceAccount);
     // The domain decides (and refuses) before anything exists.
-    const manifest = withSavedRequest(trainingManifest(req, facts), req);
+    const manifest = withSubmitKey(withSavedRequest(trainingManifest(req, facts), req), idempotencyKey);
     if (req.mlflow) {
       await this.mlflow.requireByArn(req.mlflow.trackingServerArn, request.mlflow ? 'mlflow.trackingServerArn' : 'mlflow');
       await this.mlflow.ensureJobIdentity(region, cluster, hp, kube, req.namespace, req.mlflow.trackingServerArn);
@@ -86,18 +91,23 @@ export class TrainingService {
       kind === 'HyperPodPyTorchJob'
         ? hyperpodJobView(await kube.apply<KubeHyperPodPyTorchJob>(HYPERPOD_PYTORCH_JOB, manifest))
         : rayJobView(await kube.apply<KubeRayJob>(RAY_JOB, manifest));
+    return this.submitted(region, cluster, request, view);
+  }
+
+  /** The answer of a submit whose job exists: the template saved when asked (a put: a retry saves the same). */
+  private submitted(region: string, cluster: string, request: SubmitTrainingJobRequest, job: TrainingJobView): { job: TrainingJobView; template?: string } {
     this.lists.invalidate(`${region}/${cluster}`);
-    if (!req.saveAsTemplate) return { job: view };
-    this.templates.save(region, cluster, req.saveAsTemplate.name, savedRequest(request), req.saveAsTemplate.description);
-    return { job: view, template: req.saveAsTemplate.name };
+    if (!request.saveAsTemplate) return { job };
+    this.templates.save(region, cluster, request.saveAsTemplate.name, savedRequest(request), request.saveAsTemplate.description);
+    return { job, template: request.saveAsTemplate.name };
   }
 
   /** Runs a job again under a new name, from the request kept on it (422 naming job when it has none). */
-  async resubmit(region: string, cluster: string, namespace: string, job: string, name: string): Promise<{ job: TrainingJobView }> {
+  async resubmit(region: string, cluster: string, namespace: string, job: string, name: string, idempotencyKey?: string): Promise<{ job: TrainingJobView }> {
     const { kube } = await this.access(region, cluster);
     const found = await requireJob(kube, cluster, namespace, job);
     const saved = savedRequestOf(job, found.job.metadata.annotations);
-    return this.submit(region, cluster, SubmitTrainingJobRequestSchema.parse({ ...saved, name }));
+    return this.submit(region, cluster, SubmitTrainingJobRequestSchema.parse({ ...saved, name }), idempotencyKey);
   }
 
   async list(region: string, cluster: string, namespace?: string): Promise<TrainingJobList> {

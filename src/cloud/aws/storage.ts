@@ -3,6 +3,7 @@ import {
   CreateBucketCommand,
   DeleteBucketCommand,
   DeleteObjectsCommand,
+  GetBucketTaggingCommand,
   HeadBucketCommand,
   ListObjectsV2Command,
   PutBucketTaggingCommand,
@@ -24,6 +25,18 @@ export class StorageAdapter implements StoragePort {
       return true;
     } catch (err) {
       if (hasCode(err, 'NotFound', 'NoSuchBucket')) return false;
+      throw err;
+    }
+  }
+
+  /** GetBucketTagging: the bucket's tags ({} when it has none), undefined when there is no such bucket. */
+  async bucketTags(region: string, bucket: string): Promise<Record<string, string> | undefined> {
+    try {
+      const r = await awsCall('s3', 'GetBucketTagging', () => this.clients.s3(region).send(new GetBucketTaggingCommand({ Bucket: bucket })));
+      return Object.fromEntries((r.TagSet ?? []).filter((t) => t.Key !== undefined).map((t) => [t.Key!, t.Value ?? '']));
+    } catch (err) {
+      if (hasCode(err, 'NoSuchTagSet')) return {};
+      if (hasCode(err, 'NotFound', 'NoSuchBucket')) return undefined;
       throw err;
     }
   }

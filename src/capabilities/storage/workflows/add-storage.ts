@@ -1,5 +1,6 @@
 import type { KubePort } from '../../../cloud/ports.js';
 import { clusterTags, resourceNames } from '../../../domain/naming.js';
+import { carriesTags } from '../../../domain/tags.js';
 import type { AddStorageInput } from '../../../domain/schemas/storage.js';
 import { fsxVolumeManifests, s3VolumeManifests } from '../../../domain/storage-manifests.js';
 import { csiStoragePolicy, csiStoragePolicyName, STORAGE_LABEL, storageTarget, storageVolumeName } from '../../../domain/storage.js';
@@ -27,7 +28,11 @@ export const storageFsxPart = (namespace: string, name: string): string => `stor
 /** Tags of what add-storage makes: the cluster's tags, and which storage it is for. */
 const storageTags = (i: AddStorageInput) => ({ ...clusterTags(i.cluster, i.kind === 'fsx' ? storageFsxPart(i.namespace, i.name) : 'storage'), [STORAGE_LABEL]: `${i.namespace}/${i.name}` });
 
-/** s3 with createBucket: the bucket, tagged as this cluster's (a bucket already ours is left as it is). */
+/**
+ * s3 with createBucket: the bucket, tagged as this cluster's. Made in two calls (CreateBucket, then
+ * PutBucketTagging), so it is done only once the bucket carries its tags: a crash between the two
+ * leaves an untagged bucket that this observe sends back to act (which tags it).
+ */
 function bucketPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'bucket',
@@ -35,7 +40,8 @@ function bucketPhase(deps: WorkflowDeps): Phase {
     expectedSeconds: 5,
     async observe(ctx) {
       if (ctx.input.kind !== 's3' || !ctx.input.createBucket) return 'done';
-      return (await deps.cloud.storage.bucketExists(ctx.input.bucketRegion ?? ctx.input.region, ctx.input.bucket!)) ? 'done' : 'needs-act';
+      const tags = await deps.cloud.storage.bucketTags(ctx.input.bucketRegion ?? ctx.input.region, ctx.input.bucket!);
+      return carriesTags(tags, storageTags(ctx.input)) ? 'done' : 'needs-act';
     },
     async act(ctx) {
       const region = ctx.input.bucketRegion ?? ctx.input.region;

@@ -1,5 +1,6 @@
 import { PERSISTENT_VOLUME_CLAIM } from '../../../../domain/kube/persistent-volume-claim.js';
 import { clusterTags } from '../../../../domain/naming.js';
+import { carriesTags } from '../../../../domain/tags.js';
 import { s3VolumeManifests } from '../../../../domain/storage-manifests.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
@@ -32,7 +33,8 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       }
       const { names, kube } = await wanted(deps, ctx);
       if (s3) {
-        if (!(await deps.cloud.storage.bucketExists(ctx.input.region, names.bucket))) return 'needs-act';
+        // Tagged, not only there: CreateBucket and PutBucketTagging are two calls, a crash may fall between.
+        if (!carriesTags(await deps.cloud.storage.bucketTags(ctx.input.region, names.bucket), clusterTags(ctx.input.name, 'bucket'))) return 'needs-act';
         if (!(await kube.find(PERSISTENT_VOLUME_CLAIM, names.persistentVolumeClaim, 'default'))) return 'needs-act';
         ctx.setState({ bucket: names.bucket });
       }
