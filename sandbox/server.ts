@@ -14,6 +14,7 @@ import type { RawHttpRequest, RawHttpResponse, RequestContext, SandboxRuntime, S
 import { readCredentialScope, verifySigV4, type IncomingSignedRequest } from './core/sigv4.js';
 import { StateStore } from './core/store.js';
 import { listenShared } from './core/shared-port.js';
+import { kubeCallEntry } from './kube/call-entry.js';
 import { KubernetesApis } from './kube/service.js';
 import { handleAdmin } from './admin.js';
 import { jsonError, jsonSuccess, parseJsonBody } from './protocols/json.js';
@@ -115,6 +116,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
   function serveKube(req: IncomingMessage, res: ServerResponse): void {
     tick();
+    res.once('finish', () => {
+      const entry = kubeCallEntry(req, res.statusCode, new Date(clock.now()).toISOString());
+      if (entry) calls.record(entry);
+    });
     kube
       .serve(req, res)
       .then((served) => {

@@ -1,6 +1,7 @@
 /**
- * The call log behind `GET /_sandbox/calls`: every AWS request the sandbox received, so tests can
- * count mutations ("a retry must not create twice") and users can see what the product did.
+ * The call log behind `GET /_sandbox/calls`: every AWS request the sandbox received, and every
+ * Kubernetes write (`?service=kubernetes`), so tests can count mutations ("a retry must not create
+ * twice") and users can see what the product did.
  * It lives in memory and is bounded; a sandbox restart starts a new log.
  */
 export interface CallRecord {
@@ -39,6 +40,9 @@ export function isMutatingOperation(operation: string): boolean {
   return MUTATING.test(operation);
 }
 
+/** The call-log service of Kubernetes writes (sandbox/kube/call-entry.ts). */
+export const KUBERNETES = 'kubernetes';
+
 export interface CallQuery {
   service?: string;
   operation?: string;
@@ -61,10 +65,11 @@ export class CallLog {
     return rec;
   }
 
+  /** Kubernetes writes (service `kubernetes`) are listed only when asked for by service: the log stayed AWS's before they were added. */
   query(q: CallQuery = {}): CallRecord[] {
     return this.records.filter(
       (r) =>
-        (q.service === undefined || r.service === q.service) &&
+        (q.service === undefined ? r.service !== KUBERNETES : r.service === q.service) &&
         (q.operation === undefined || r.operation === q.operation) &&
         (q.region === undefined || r.region === q.region) &&
         (q.mutating === undefined || r.mutating === q.mutating) &&

@@ -107,6 +107,8 @@ function withIdempotencyKey(spec: AnyRestToolSpec): AnyRestToolSpec {
   return {
     ...spec,
     input: spec.input.safeExtend({ idempotencyKey: IdempotencyKeySchema.optional() }),
+    // A key used for another request is refused on the header (409): the agent sent it as idempotencyKey.
+    restFields: { ...spec.restFields, 'Idempotency-Key': 'idempotencyKey' },
     run({ idempotencyKey, ...args }: { idempotencyKey?: string }, ctx: ToolContext) {
       return spec.run(args, idempotencyKey ? { ...ctx, api: ctx.api.withIdempotencyKey(idempotencyKey) } : ctx);
     },
