@@ -466,6 +466,33 @@ export interface KubePort {
   logs(pod: { name: string; namespace: string }, options?: KubeLogOptions): Promise<Readable>;
 }
 
+// ── resources found by tag ──────────────────────────────────────────────────────────────────────
+/** One resource carrying a tag, whichever service holds it. */
+export interface TaggedResource {
+  service: 's3' | 'sagemaker' | 'iam' | 'ec2' | 'eks' | 'fsx';
+  /** What it is, as a person says it: S3 bucket, IAM role, VPC, MLflow tracking server, … */
+  kind: string;
+  /** Its name or id: the bucket, role or server name, vpc-…, fs-…, an OIDC provider's ARN. */
+  id: string;
+  /** Its state, where the service has one (NAT gateway, FSx lifecycle, cluster status). */
+  status?: string;
+  tags: Record<string, string>;
+}
+
+export interface TagQuery {
+  key: string;
+  value: string;
+  /** IAM roles whose names may be ours (their tags are then read); absent: every role's tags are read. */
+  roleName?: (name: string) => boolean;
+}
+
+export interface TaggedResourcesPort {
+  /** Every resource of the Region (and IAM's, account-wide) whose tag `key` is `value`, read service by service. */
+  list(region: string, query: TagQuery): Promise<TaggedResource[]>;
+  /** Removes the tags `keys` from an S3 bucket or FSx file system (what "forget" does); a missing one is fine. */
+  untag(region: string, resource: { service: 's3' | 'fsx'; id: string }, keys: readonly string[]): Promise<void>;
+}
+
 // ── everything together ──────────────────────────────────────────────────────────────────────────
 export interface CloudPort {
   readonly defaultRegion: string;
@@ -479,6 +506,7 @@ export interface CloudPort {
   readonly hyperpodGroups: HyperPodGroupsPort;
   readonly hyperpodNodes: HyperPodNodesPort;
   readonly mlflow: MlflowPort;
+  readonly tagged: TaggedResourcesPort;
   accountId(): Promise<string>;
   /**
    * The Kubernetes API of an EKS cluster, one cached client per cluster (DescribeCluster once);

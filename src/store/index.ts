@@ -1,4 +1,5 @@
 import { openDatabase, openMemoryDatabase, type Database } from './database.js';
+import { KeptStorageStore } from './kept-storage-store.js';
 import { OperationsStore } from './operations-store.js';
 import { SettingsStore } from './settings-store.js';
 import { TrainingStore } from './training-store.js';
@@ -7,6 +8,7 @@ export * from './database.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
 export * from './training-store.js';
+export * from './kept-storage-store.js';
 export * from './retention.js';
 export * from './retention-schedule.js';
 export { unwritableStore } from './store-failures.js';
@@ -18,6 +20,8 @@ export interface Stores {
   settings: SettingsStore;
   /** Training templates and each cluster's default MLflow tracking server. */
   training: TrainingStore;
+  /** Storages removed keeping their data, until forgotten. */
+  keptStorages: KeptStorageStore;
   /** Closes the connection; call after the engine has stopped. */
   close(): void;
 }
@@ -37,6 +41,7 @@ export function openStores(dataDir?: string): Stores {
     operations: new OperationsStore(db),
     settings: new SettingsStore(db),
     training: new TrainingStore(db),
+    keptStorages: new KeptStorageStore(db),
     close: () => db.close(),
   };
 }
