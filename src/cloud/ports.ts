@@ -484,13 +484,25 @@ export interface TagQuery {
   value: string;
   /** IAM roles whose names may be ours (their tags are then read); absent: every role's tags are read. */
   roleName?: (name: string) => boolean;
+  /** Only these services (absent: all of them). */
+  services?: ReadonlyArray<TaggedResource['service']>;
+}
+
+/** A bucket or file system, the resources that hold a storage's data. */
+export interface DataResource {
+  service: 's3' | 'fsx';
+  id: string;
 }
 
 export interface TaggedResourcesPort {
   /** Every resource of the Region (and IAM's, account-wide) whose tag `key` is `value`, read service by service. */
   list(region: string, query: TagQuery): Promise<TaggedResource[]>;
+  /** The tags of one S3 bucket or FSx file system; undefined when it does not exist. */
+  tagsOf(region: string, resource: DataResource): Promise<Record<string, string> | undefined>;
+  /** Adds (or overwrites) tags on an S3 bucket or FSx file system, keeping its others. */
+  tag(region: string, resource: DataResource, tags: Record<string, string>): Promise<void>;
   /** Removes the tags `keys` from an S3 bucket or FSx file system (what "forget" does); a missing one is fine. */
-  untag(region: string, resource: { service: 's3' | 'fsx'; id: string }, keys: readonly string[]): Promise<void>;
+  untag(region: string, resource: DataResource, keys: readonly string[]): Promise<void>;
 }
 
 // ── everything together ──────────────────────────────────────────────────────────────────────────

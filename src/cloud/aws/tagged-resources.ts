@@ -1,10 +1,10 @@
 import { DescribeTagsCommand, DescribeNatGatewaysCommand } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, ListClustersCommand } from '@aws-sdk/client-eks';
-import { DescribeFileSystemsCommand, UntagResourceCommand } from '@aws-sdk/client-fsx';
+import { DescribeFileSystemsCommand, TagResourceCommand, UntagResourceCommand } from '@aws-sdk/client-fsx';
 import { GetOpenIDConnectProviderCommand, ListOpenIDConnectProvidersCommand, ListRolesCommand, ListRoleTagsCommand } from '@aws-sdk/client-iam';
 import { DeleteBucketTaggingCommand, GetBucketTaggingCommand, ListBucketsCommand, PutBucketTaggingCommand } from '@aws-sdk/client-s3';
 import { ListClustersCommand as ListHyperPodClustersCommand, ListMlflowTrackingServersCommand, ListTagsCommand } from '@aws-sdk/client-sagemaker';
-import type { TaggedResource, TaggedResourcesPort, TagQuery } from '../ports.js';
+import type { DataResource, TaggedResource, TaggedResourcesPort, TagQuery } from '../ports.js';
 import { mapLimited } from './catalog/paginate.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
@@ -43,43 +43,72 @@ export class TaggedResources implements TaggedResourcesPort {
   constructor(private readonly clients: AwsClients) {}
 
   async list(region: string, query: TagQuery): Promise<TaggedResource[]> {
+    const asked = (service: TaggedResource['service']) => !query.services || query.services.includes(service);
+    const none = async (): Promise<TaggedResource[]> => [];
     const parts = await Promise.all([
-      this.buckets(region),
-      this.hyperpodClusters(region),
-      this.mlflowServers(region),
-      this.roles(query),
-      this.oidcProviders(),
-      this.ec2(region, query),
-      this.eksClusters(region),
-      this.fileSystems(region),
+      asked('s3') ? this.buckets(region) : none(),
+      asked('sagemaker') ? this.hyperpodClusters(region) : none(),
+      asked('sagemaker') ? this.mlflowServers(region) : none(),
+      asked('iam') ? this.roles(query) : none(),
+      asked('iam') ? this.oidcProviders() : none(),
+      asked('ec2') ? this.ec2(region, query) : none(),
+      asked('eks') ? this.eksClusters(region) : none(),
+      asked('fsx') ? this.fileSystems(region) : none(),
     ]);
     return parts.flat().filter((r) => r.tags[query.key] === query.value);
   }
 
-  async untag(region: string, resource: { service: 's3' | 'fsx'; id: string }, keys: readonly string[]): Promise<void> {
-    if (resource.service === 'fsx') {
-      const fsx = this.clients.fsx(region);
-      const r = await awsCall('fsx', 'DescribeFileSystems', () => fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: [resource.id] }))).catch((err: unknown) => {
-        if (hasCode(err, 'FileSystemNotFound')) return undefined;
-        throw err;
-      });
-      const arn = r?.FileSystems?.[0]?.ResourceARN;
-      if (arn) await awsCall('fsx', 'UntagResource', () => fsx.send(new UntagResourceCommand({ ResourceARN: arn, TagKeys: [...keys] })));
-      return;
-    }
-    // S3 has no per-key untag: the bucket's other tags are put back without ours (none left: the tag set goes).
-    const s3 = this.clients.s3(region);
-    let current: Record<string, string>;
+  async tagsOf(region: string, resource: DataResource): Promise<Record<string, string> | undefined> {
+    if (resource.service === 'fsx') return (await this.fileSystem(region, resource.id))?.tags;
     try {
-      current = fromPairs((await awsCall('s3', 'GetBucketTagging', () => s3.send(new GetBucketTaggingCommand({ Bucket: resource.id })))).TagSet);
+      const r = await awsCall('s3', 'GetBucketTagging', () => this.clients.s3(region).send(new GetBucketTaggingCommand({ Bucket: resource.id })));
+      return fromPairs(r.TagSet);
     } catch (err) {
-      if (hasCode(err, 'NoSuchTagSet', 'NoSuchBucket')) return;
+      if (hasCode(err, 'NoSuchTagSet')) return {};
+      if (hasCode(err, 'NoSuchBucket')) return undefined;
       throw err;
     }
-    const rest = Object.entries(current).filter(([k]) => !keys.includes(k));
-    if (rest.length === Object.keys(current).length) return;
-    if (rest.length === 0) await awsCall('s3', 'DeleteBucketTagging', () => s3.send(new DeleteBucketTaggingCommand({ Bucket: resource.id })));
-    else await awsCall('s3', 'PutBucketTagging', () => s3.send(new PutBucketTaggingCommand({ Bucket: resource.id, Tagging: { TagSet: rest.map(([Key, Value]) => ({ Key, Value })) } })));
+  }
+
+  async tag(region: string, resource: DataResource, tags: Record<string, string>): Promise<void> {
+    if (resource.service === 'fsx') {
+      const fs = await this.fileSystem(region, resource.id);
+      if (fs) await awsCall('fsx', 'TagResource', () => this.clients.fsx(region).send(new TagResourceCommand({ ResourceARN: fs.arn, Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) })));
+      return;
+    }
+    const current = await this.tagsOf(region, resource);
+    if (current) await this.putBucketTags(region, resource.id, { ...current, ...tags });
+  }
+
+  async untag(region: string, resource: DataResource, keys: readonly string[]): Promise<void> {
+    if (resource.service === 'fsx') {
+      const fs = await this.fileSystem(region, resource.id);
+      if (fs) await awsCall('fsx', 'UntagResource', () => this.clients.fsx(region).send(new UntagResourceCommand({ ResourceARN: fs.arn, TagKeys: [...keys] })));
+      return;
+    }
+    // S3 has no per-key untag: the bucket's other tags are put back without ours.
+    const current = await this.tagsOf(region, resource);
+    if (!current || !keys.some((k) => k in current)) return;
+    await this.putBucketTags(region, resource.id, Object.fromEntries(Object.entries(current).filter(([k]) => !keys.includes(k))));
+  }
+
+  /** The bucket's whole tag set (S3 replaces it); none left: the tag set goes. */
+  private async putBucketTags(region: string, bucket: string, tags: Record<string, string>): Promise<void> {
+    const s3 = this.clients.s3(region);
+    const set = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+    if (set.length === 0) await awsCall('s3', 'DeleteBucketTagging', () => s3.send(new DeleteBucketTaggingCommand({ Bucket: bucket })));
+    else await awsCall('s3', 'PutBucketTagging', () => s3.send(new PutBucketTaggingCommand({ Bucket: bucket, Tagging: { TagSet: set } })));
+  }
+
+  private async fileSystem(region: string, id: string): Promise<{ arn: string; tags: Record<string, string> } | undefined> {
+    try {
+      const r = await awsCall('fsx', 'DescribeFileSystems', () => this.clients.fsx(region).send(new DescribeFileSystemsCommand({ FileSystemIds: [id] })));
+      const fs = r.FileSystems?.[0];
+      return fs?.ResourceARN ? { arn: fs.ResourceARN, tags: fromPairs(fs.Tags) } : undefined;
+    } catch (err) {
+      if (hasCode(err, 'FileSystemNotFound')) return undefined;
+      throw err;
+    }
   }
 
   /** The Region's general purpose buckets (ListBuckets filtered by BucketRegion), each with its tags. */
