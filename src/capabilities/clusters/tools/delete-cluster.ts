@@ -35,7 +35,7 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed"; ' +
       'only then say the cluster is gone. A failed teardown phase can be retried with retry_operation_phase.',
     input: InputSchema,
-    output: OperationStartedSchema.extend({ plan: DeletePlanSchema }),
+    output: OperationStartedSchema.extend({ plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, region, keepStorage }, { api, signal }) {
       const accepted = await api.delete(apiPath(CLUSTER_PATHS.one, { name: cluster }), {
@@ -43,7 +43,9 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
         signal,
       });
       const answer = startedAnswer(accepted, `delete_cluster ${cluster}`);
-      const plan = DeletePlanSchema.parse((accepted as { plan?: unknown }).plan);
+      const parsed = DeletePlanSchema.safeParse((accepted as { plan?: unknown }).plan);
+      if (!parsed.success) return answer;
+      const plan = parsed.data;
       return { text: `${answer.text}\n${deletePlanText(plan)}`, data: { ...(answer.data as Record<string, unknown>), plan } };
     },
   });
