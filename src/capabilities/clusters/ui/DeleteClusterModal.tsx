@@ -59,6 +59,7 @@ export function DeleteClusterModal({ cluster, onDismiss, onDeleted }: DeleteClus
     <Modal
       visible
       onDismiss={onDismiss}
+      size="large"
       header={`Delete cluster ${cluster.name}?`}
       data-testid="delete-cluster-modal"
       footer={
