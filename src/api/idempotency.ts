@@ -97,7 +97,10 @@ export class Replays {
     if (r.operationId === undefined) return { status: r.status!, text: r.answer || undefined, replayed: true };
     let body: Accepted;
     try {
-      body = accepted({ operation: this.ctx.operations.get(r.operationId), existing: true });
+      // The first answer with its operation as it is now (a route may answer more than the operation,
+      // e.g. a cluster delete's plan).
+      const first = JSON.parse(r.answer!) as Accepted;
+      body = { ...first, ...accepted({ operation: this.ctx.operations.get(r.operationId), existing: true }) };
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       // Retention removed the operation before the key: the answer as it was.

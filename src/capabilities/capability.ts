@@ -7,7 +7,7 @@ import type { CloudPort } from '../cloud/ports.js';
 import type { AnyWorkflow } from '../engine/workflow.js';
 import type { OperationView } from '../domain/schemas/operations.js';
 import type { ToolRegistration } from '../mcp/tool-set.js';
-import type { ActiveClusterPort, TrainingRecordsPort, WorkflowDeps } from '../workflows/context.js';
+import type { ActiveClusterPort, KeptStoragesPort, TrainingRecordsPort, WorkflowDeps } from '../workflows/context.js';
 import type { OperationsLookup } from './clusters/views.js';
 
 /**
@@ -48,6 +48,8 @@ export interface ServiceDeps {
   activeCluster: ActiveClusterPort;
   /** Training templates and each cluster's default MLflow server, kept in the server's store. */
   training: TrainingRecordsPort;
+  /** Storages removed keeping their data, until forgotten (kept by a cluster's delete). */
+  keptStorages: KeptStoragesPort;
   /** Another capability's service (built on first use). */
   service<T>(capability: ServiceKey<T>): T;
 }

@@ -81,7 +81,7 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: pollTimeScale },
     owner: identity,
   });
-  const deps = { cloud, activeCluster };
+  const deps = { cloud, activeCluster, keptStorages: stores.keptStorages };
   // Every kind of OPERATION_KINDS gets exactly one workflow, and every workflow is one of them (else: a programming error, at start-up).
   engine.registerAll(capabilities.flatMap((capability) => capability.workflows?.(deps) ?? []));
 
@@ -103,7 +103,7 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     },
     unsettledClusterOperations: () => engine.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
   };
-  const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster, training: stores.training });
+  const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster, training: stores.training, keptStorages: stores.keptStorages });
   logger.info({ cloud: identity.cloud, accountId: identity.accountId, dataDir: dir }, 'opened the data directory of this cloud and account');
   pruning.start();
   return {

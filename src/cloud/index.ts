@@ -11,6 +11,7 @@ import { MlflowAdapter } from './aws/mlflow.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
 import { StorageAdapter } from './aws/storage.js';
+import { TaggedResources } from './aws/tagged-resources.js';
 import { KubeClients } from './k8s/client-cache.js';
 import type { CloudPort, KubePort } from './ports.js';
 
@@ -29,6 +30,7 @@ export class Cloud implements CloudPort {
   readonly hyperpodGroups: HyperPodGroupsAdapter;
   readonly hyperpodNodes: HyperPodNodesAdapter;
   readonly mlflow: MlflowAdapter;
+  readonly tagged: TaggedResources;
   private account?: Promise<string>;
   private readonly kubeClients: KubeClients;
 
@@ -43,6 +45,7 @@ export class Cloud implements CloudPort {
     this.hyperpodGroups = new HyperPodGroupsAdapter(clients);
     this.hyperpodNodes = new HyperPodNodesAdapter(clients);
     this.mlflow = new MlflowAdapter(clients);
+    this.tagged = new TaggedResources(clients);
     this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), { requestMs: clients.timeouts.requestMs, observer: clients.observer });
   }
 

@@ -9,6 +9,11 @@ export const TAG_CLUSTER = 'instantstart.io/cluster';
 export const TAG_MANAGED_BY = 'instantstart.io/managed-by';
 export const TAG_PART = 'instantstart.io/part';
 export const MANAGED_BY_VALUE = 'instantstart';
+/**
+ * On a bucket or file system InstantStart made: the storages (`namespace/name`, space-separated)
+ * removed keeping it. A cluster's delete keeps what carries it, whoever runs the delete.
+ */
+export const TAG_KEPT_STORAGE = 'instantstart.io/kept-storage';
 
 /** The tags every resource of `cluster` carries; `part` says which piece it is (vpc, nat, …). */
 export function clusterTags(cluster: string, part?: string): Record<string, string> {

@@ -14,6 +14,9 @@ import type { StorageData, StorageKind, StorageView } from './schemas/storage.js
 export const S3_CSI_DRIVER = 's3.csi.aws.com';
 export const FSX_CSI_DRIVER = 'fsx.csi.aws.com';
 
+/** The bucket or file system that holds a storage's data. */
+export const dataResource = (d: StorageData): { service: 's3' | 'fsx'; id: string } => (d.kind === 's3' ? { service: 's3', id: d.bucket } : { service: 'fsx', id: d.fileSystemId });
+
 /** The CSI driver of each storage kind, and the managed feature that installs it (src/domain/features/registry.ts). */
 export const STORAGE_DRIVERS = {
   s3: { csiDriver: S3_CSI_DRIVER, feature: 's3-csi-driver' },

@@ -110,6 +110,20 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
   `,
+  // Storages removed "keeping the data" (issue 26): listed as kept, not mounted, until forgotten, and
+  // kept by the cluster's delete. `data` is the StorageData JSON (bucket and prefix, or file system).
+  `
+  CREATE TABLE kept_storages (
+    region    TEXT NOT NULL,
+    cluster   TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    name      TEXT NOT NULL,
+    data      TEXT NOT NULL,
+    ours      INTEGER NOT NULL,
+    kept_at   TEXT NOT NULL,
+    PRIMARY KEY (region, cluster, namespace, name)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { openDatabase, openMemoryDatabase, type Database } from './database.js';
 import { IdempotencyStore } from './idempotency-store.js';
+import { KeptStorageStore } from './kept-storage-store.js';
 import { OperationsStore } from './operations-store.js';
 import { SettingsStore } from './settings-store.js';
 import { TrainingStore } from './training-store.js';
@@ -9,6 +10,7 @@ export * from './idempotency-store.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
 export * from './training-store.js';
+export * from './kept-storage-store.js';
 export * from './retention.js';
 export * from './retention-schedule.js';
 export { unwritableStore } from './store-failures.js';
@@ -22,6 +24,8 @@ export interface Stores {
   training: TrainingStore;
   /** The Idempotency-Key of each mutating request and its answer (src/api/idempotency.ts). */
   idempotency: IdempotencyStore;
+  /** Storages removed keeping their data, until forgotten. */
+  keptStorages: KeptStorageStore;
   /** Closes the connection; call after the engine has stopped. */
   close(): void;
 }
@@ -42,6 +46,7 @@ export function openStores(dataDir?: string): Stores {
     settings: new SettingsStore(db),
     training: new TrainingStore(db),
     idempotency: new IdempotencyStore(db),
+    keptStorages: new KeptStorageStore(db),
     close: () => db.close(),
   };
 }

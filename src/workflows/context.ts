@@ -1,4 +1,5 @@
 import type { CloudPort } from '../cloud/ports.js';
+import type { StorageData } from '../domain/schemas/storage.js';
 
 /** The selection of the active cluster lives in the server's store; workflows reach it through this port. */
 export interface ActiveClusterPort {
@@ -30,8 +31,29 @@ export interface TrainingRecordsPort {
   unlinkServer(trackingServerArn: string): Array<{ region: string; cluster: string }>;
 }
 
+/** A storage removed "keeping the data" (src/store/kept-storage-store.ts). */
+export interface KeptStorageRecord {
+  region: string;
+  cluster: string;
+  namespace: string;
+  name: string;
+  data: StorageData;
+  /** Whether InstantStart made the data (it carries the cluster's tag): a delete would remove it but for this record. */
+  ours: boolean;
+  keptAt: string;
+}
+
+export interface KeptStoragesPort {
+  list(region: string, cluster: string): KeptStorageRecord[];
+  get(region: string, cluster: string, namespace: string, name: string): KeptStorageRecord | undefined;
+  put(record: Omit<KeptStorageRecord, 'keptAt'>): void;
+  forget(region: string, cluster: string, namespace: string, name: string): boolean;
+}
+
 /** What every workflow is built with. */
 export interface WorkflowDeps {
   cloud: CloudPort;
   activeCluster: ActiveClusterPort;
+  /** Storages removed keeping their data (remove-storage records them). */
+  keptStorages: KeptStoragesPort;
 }

@@ -109,7 +109,7 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     assert.equal((await sb.calls({ service: 'sagemaker', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1);
   });
 
-  it('deletes everything it made; a second delete is harmless', async () => {
+  it('deletes everything it made; a second delete answers 404', async () => {
     const refused = await server.api('DELETE', '/api/v1/clusters/demo');
     assert.equal(refused.status, 400);
     assert.ok(refused.body.errors.some((e: any) => e.path === 'confirm'), JSON.stringify(refused.body));
@@ -118,10 +118,12 @@ describe('create and delete a HyperPod cluster through the REST API (sandbox)', 
     const op = await server.waitForOperation(del.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
     assert.deepEqual(tagged(await sb.inventory(), 'demo'), []);
+    // Nothing of it is left: a second delete (without the first one's key) is a 404, not an operation that does nothing.
     const again = await server.api('DELETE', '/api/v1/clusters/demo?confirm=true');
-    const op2 = await server.waitForOperation(again.body.operation.id);
-    assert.equal(op2.status, 'succeeded');
-    assert.ok(op2.phases.every((p: any) => p.status === 'skipped' || p.name === 'verify'), JSON.stringify(op2.phases.map((p: any) => [p.name, p.status])));
+    assert.equal(again.status, 404, JSON.stringify(again.body));
+    assert.match(again.headers.get('content-type') ?? '', /application\/problem\+json/);
+    assert.match(again.body.detail, /does not exist/);
+    assert.equal((await server.api('GET', '/api/v1/clusters/demo/delete-plan')).status, 404);
     const active = await server.api('GET', '/api/v1/active-cluster');
     assert.equal(active.body.name, null);
   });

@@ -54,11 +54,10 @@ describe('cluster names that are JavaScript object keys', () => {
           assert.match(r.body.detail, new RegExp(`'${name}' does not exist`), what);
         }
       }
-      // Deleting a cluster that is not there is "already gone": the operation succeeds and finds nothing.
+      // Deleting a cluster of which nothing exists is a 404 naming it, as for any other name.
       const del = await server.api('DELETE', `/api/v1/clusters/${name}?confirm=true`);
-      assert.equal(del.status, 202, JSON.stringify(del.body));
-      const op = await server.waitForOperation(del.body.operation.id);
-      assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+      assert.equal(del.status, 404, JSON.stringify(del.body));
+      assert.match(del.body.detail, new RegExp(`Cluster ${name} does not exist`));
     }
   });
 

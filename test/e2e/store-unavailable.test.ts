@@ -59,6 +59,8 @@ describe('the data directory cannot be written (sandbox)', () => {
 
   it('while another process holds the write lock, a mutation answers 503 naming the data directory and what to do; reads still work', async () => {
     server = await startTestServer(sb, { speed: 600 });
+    // Something of the cluster exists (a tagged VPC, as a create that stopped early leaves): its delete writes the journal.
+    await sb.aws(['ec2', 'create-vpc', '--cidr-block', '10.9.0.0/16', '--tag-specifications', 'ResourceType=vpc,Tags=[{Key=instantstart.io/cluster,Value=nothing-here},{Key=instantstart.io/part,Value=vpc}]']);
     const file = findDatabase(server.dataDir);
     const other = new BetterSqlite3(file);
     try {

@@ -53,7 +53,7 @@ describe('delete goes on past a phase that cannot finish, says what remains and 
     const byName = Object.fromEntries(failed.phases.map((p: any) => [p.name, p]));
     assert.deepEqual(
       failed.phases.map((p: any) => [p.name, p.status]),
-      [['hyperpod', 'failed'], ['storage', 'succeeded'], ['eks', 'succeeded'], ['iam', 'succeeded'], ['network', 'failed'], ['verify', 'failed']],
+      [['hyperpod', 'failed'], ['mlflow', 'skipped'], ['storage', 'succeeded'], ['eks', 'succeeded'], ['iam', 'succeeded'], ['network', 'failed'], ['verify', 'failed']],
     );
     assert.equal(byName.hyperpod.error.code, 'AccessDeniedException');
     assert.equal(byName.network.error.code, 'DependencyViolation');
@@ -83,7 +83,7 @@ describe('delete goes on past a phase that cannot finish, says what remains and 
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
     assert.deepEqual(
       done.phases.map((p: any) => [p.name, p.attempts]),
-      [['hyperpod', 2], ['storage', 1], ['eks', 1], ['iam', 1], ['network', 2], ['verify', 2]],
+      [['hyperpod', 2], ['mlflow', 1], ['storage', 1], ['eks', 1], ['iam', 1], ['network', 2], ['verify', 2]],
     );
     assert.deepEqual(tagged(await sb.inventory(), NAME), []);
     const eksDeletes = (await sb.calls({ service: 'eks', operation: 'DeleteCluster' })).filter((c) => c.status < 300);

@@ -4,6 +4,7 @@ import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { OperationEngine } from '../../src/engine/engine.js';
 import { openStores } from '../../src/store/index.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
+import { memoryKeptStorages } from './kept-storages.js';
 
 export interface DeleteClusterEngine {
   sb: TestSandbox;
@@ -23,7 +24,7 @@ export function useDeleteClusterEngine(speed: number, region: string): DeleteClu
     harness.sb = await startTestSandbox({ speed });
     harness.cloud = new Cloud(new AwsClients({ defaultRegion: region }));
     harness.engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / speed } });
-    harness.engine.register(deleteClusterWorkflow({ cloud: harness.cloud, activeCluster: { get: () => undefined, set: () => undefined } }));
+    harness.engine.register(deleteClusterWorkflow({ cloud: harness.cloud, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages() }));
   });
   after(async () => {
     await harness.engine?.stop();

@@ -67,9 +67,11 @@ describe('the MCP tool list', () => {
         'delete_mlflow_server',
         'delete_nodes',
         'download_model',
+        'forget_kept_storage',
         'get_active_cluster',
         'get_autoscaling',
         'get_cluster',
+        'get_cluster_delete_plan',
         'get_features',
         'get_job',
         'get_job_logs',
@@ -113,7 +115,7 @@ describe('the MCP tool list', () => {
   it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
@@ -223,7 +225,7 @@ describe('the MCP tool list', () => {
     const playbook = ['create-cluster.md', 'heal-node.md', 'manage-features.md', 'storage.md', 'download-model.md', 'train.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
     for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
       const bare = name.slice(1, -1);
-      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|set|wait|retry|cancel|reboot|replace|start|download|submit)_/.test(bare)) {
+      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit)_/.test(bare)) {
         assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
       }
     }

@@ -70,7 +70,7 @@ function eksInventory(state: SandboxState): Record<string, unknown[]> {
   const podIdentityAssociations: unknown[] = [];
   for (const [region, rs] of eksRegions(state)) {
     for (const c of keyed.values(rs.clusters)) {
-      clusters.push({ region, name: c.name, arn: c.arn, status: c.status, version: c.version, authenticationMode: c.authenticationMode, ...lifecycle(c.createdAt, c.activeAt) });
+      clusters.push({ region, name: c.name, arn: c.arn, status: c.status, version: c.version, authenticationMode: c.authenticationMode, tags: c.tags, ...lifecycle(c.createdAt, c.activeAt) });
       for (const a of keyed.values(c.addons)) {
         addons.push({ region, cluster: c.name, addonName: a.addonName, addonVersion: a.addonVersion, status: a.status, ...lifecycle(a.createdAt, a.activeAt) });
       }

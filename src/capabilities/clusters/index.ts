@@ -5,6 +5,7 @@ import { registerCreateClusterTool } from './tools/create-cluster.js';
 import { registerDeleteClusterTool } from './tools/delete-cluster.js';
 import { registerGetActiveClusterTool } from './tools/get-active-cluster.js';
 import { registerGetClusterTool } from './tools/get-cluster.js';
+import { registerGetClusterDeletePlanTool } from './tools/get-cluster-delete-plan.js';
 import { registerListClustersTool } from './tools/list-clusters.js';
 import { registerSetActiveClusterTool } from './tools/set-active-cluster.js';
 import { createClusterWorkflow } from './workflows/create-cluster/index.js';
@@ -16,5 +17,5 @@ export const clusters = defineCapability<ClusterService>({
   workflows: (deps) => [createClusterWorkflow(deps), deleteClusterWorkflow(deps)],
   service: (deps) => new ClusterService(deps),
   routes: registerClusterRoutes,
-  tools: [registerListClustersTool, registerGetClusterTool, registerCreateClusterTool, registerDeleteClusterTool, registerGetActiveClusterTool, registerSetActiveClusterTool],
+  tools: [registerListClustersTool, registerGetClusterTool, registerCreateClusterTool, registerDeleteClusterTool, registerGetClusterDeletePlanTool, registerGetActiveClusterTool, registerSetActiveClusterTool],
 });

@@ -2,5 +2,6 @@
 export const CLUSTER_PATHS = {
   list: '/api/v1/clusters',
   one: '/api/v1/clusters/{name}',
+  deletePlan: '/api/v1/clusters/{name}/delete-plan',
   active: '/api/v1/active-cluster',
 } as const;

@@ -5,6 +5,8 @@ import {
   ClusterSummarySchema,
   CreateClusterRequestSchema,
   DeleteClusterQuerySchema,
+  DeletePlanQuerySchema,
+  DeletePlanSchema,
   SetActiveClusterRequestSchema,
 } from '../../domain/schemas/clusters.js';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
@@ -56,14 +58,34 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
+      method: 'GET', url: CLUSTER_PATHS.deletePlan, operationId: 'getClusterDeletePlan', tags: ['clusters'],
+      summary: 'What deleting the cluster removes and what it keeps, by name (read it before confirming a delete)',
+      description:
+        'Deletes: the HyperPod and EKS clusters and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx. ' +
+        'Keeps, each with why: storages removed keeping their data, the cluster\'s buckets and file systems with keepStorage=true, and buckets or file systems it mounts that InstantStart never made. ' +
+        '404 when nothing of the cluster is left to delete.',
+      params: NameParams, query: DeletePlanQuerySchema,
+      responses: { 200: { description: 'The plan', schema: DeletePlanSchema } },
+    },
+    async ({ params, query }) => service().deletePlan(region(query.region), params.name, query.keepStorage === 'true'),
+  );
+
+  routes.define(
+    app,
+    {
       method: 'DELETE', url: CLUSTER_PATHS.one, operationId: 'deleteCluster', tags: ['clusters'],
       summary: 'Delete a cluster and everything InstantStart made for it (confirm=true required)',
-      description: 'A saga in reverse order; "already gone" is success, so a second delete is harmless. It ends by listing whatever still exists instead of claiming success.',
+      description:
+        'A saga in reverse order; "already gone" is success. Answers the operation with its plan: what it removes and what it keeps (GET …/delete-plan shows the same before). ' +
+        'It ends by listing whatever of the cluster still exists in any service, but what it keeps, instead of claiming success. ' +
+        '404 when nothing of the cluster exists (no HyperPod or EKS cluster, nothing tagged with it to delete, no operation on it); a cluster whose create failed half-way is deletable.',
       params: NameParams, query: DeleteClusterQuerySchema,
-      responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
+      responses: { 202: { description: 'Operation accepted, with its plan', schema: AcceptedSchema.extend({ plan: DeletePlanSchema }) } },
     },
-    async ({ params, query, request }) =>
-      accepted(service().delete({ name: params.name, region: region(query.region), keepStorage: query.keepStorage === 'true' }, idempotencyKey(request))),
+    async ({ params, query, request }) => {
+      const started = await service().delete({ name: params.name, region: region(query.region), keepStorage: query.keepStorage === 'true' }, idempotencyKey(request));
+      return { ...accepted(started), plan: started.plan };
+    },
   );
 
   routes.define(

@@ -4,7 +4,8 @@ import { clusterTarget } from '../../domain/naming.js';
 import { kubernetesVersionRangeProblem } from '../../domain/preflight.js';
 import type { PreflightProblem } from '../../domain/schemas/preflight.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
-import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest } from '../../domain/schemas/clusters.js';
+import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest, type DeleteClusterInput, type DeletePlan } from '../../domain/schemas/clusters.js';
+import { deletePlan } from './delete-plan.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { ClusterHealth } from '../../domain/cluster-health.js';
@@ -121,8 +122,29 @@ export class ClusterService {
     return stands ? newest : undefined;
   }
 
-  delete(input: { name: string; region: string; keepStorage: boolean }, idempotencyKey?: string): Started {
-    return this.deps.operations.start('delete-cluster', input, { idempotencyKey });
+  /** What deleting the cluster removes and keeps, by name; 404 when nothing of it is left to delete. */
+  deletePlan(region: string, name: string, keepStorage: boolean): Promise<DeletePlan> {
+    return deletePlan(this.deps, { region, name, keepStorage });
+  }
+
+  /**
+   * Starts delete-cluster with what its plan keeps (the operation keeps exactly that, and its verify
+   * allows exactly that); answers the plan with the operation. A repeat (same key, or the delete
+   * already running) answers that operation with the plan it was started with.
+   */
+  async delete(input: { name: string; region: string; keepStorage: boolean }, idempotencyKey?: string): Promise<Started & { plan: DeletePlan }> {
+    const { operations } = this.deps;
+    const earlier = (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) || operations.activeFor(clusterTarget(input.region, input.name));
+    if (earlier?.kind === 'delete-cluster') {
+      // The request as first asked, with the plan it was started with: the engine answers that operation
+      // (or 409 when this request is another: another cluster, another keepStorage).
+      const first = earlier.input as DeleteClusterInput;
+      const again = { ...input, ...(first.deletes ? { deletes: first.deletes } : {}), ...(first.keeps ? { keeps: first.keeps } : {}) };
+      const started = operations.start('delete-cluster', again, { idempotencyKey });
+      return { ...started, plan: { cluster: input.name, region: input.region, keepStorage: input.keepStorage, deletes: first.deletes ?? [], keeps: first.keeps ?? [] } };
+    }
+    const plan = await this.deletePlan(input.region, input.name, input.keepStorage);
+    return { ...operations.start('delete-cluster', { ...input, deletes: plan.deletes, keeps: plan.keeps }, { idempotencyKey }), plan };
   }
 
   activeCluster(): { name: string | null; region: string | null } {

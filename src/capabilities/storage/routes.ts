@@ -6,6 +6,8 @@ import {
   AddStorageRequestSchema,
   BrowseStorageAnswerSchema,
   BrowseStorageQuerySchema,
+  ForgetKeptStorageAnswerSchema,
+  ForgetKeptStorageQuerySchema,
   RemoveStorageQuerySchema,
   StorageListSchema,
   StorageNameSchema,
@@ -56,6 +58,20 @@ export function registerStorageRoutes({ app, routes, service, region }: RouteCon
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
     },
     async ({ params, query, request }) => accepted(await service().remove(region(query.region), params.name, params.storage, query, idempotencyKey(request))),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'DELETE', url: STORAGE_PATHS.kept, operationId: 'forgetKeptStorage', tags: ['storage'],
+      summary: 'Forget a kept storage (one removed keeping its data): it is no longer listed, nor kept by the cluster\'s delete',
+      description:
+        'Data InstantStart made for this storage is released: its InstantStart tags are removed, it stays in the account as the user\'s own, and no cluster delete touches it. ' +
+        'Data that is the cluster\'s own (its shared bucket, or another storage\'s) goes with the cluster from now on. Data InstantStart did not make is left alone. 404 when no such kept storage.',
+      params: StorageParams, query: ForgetKeptStorageQuerySchema,
+      responses: { 200: { description: 'Forgotten', schema: ForgetKeptStorageAnswerSchema } },
+    },
+    async ({ params, query }) => service().forgetKept(region(query.region), params.name, params.storage, query.namespace),
   );
 
   routes.define(

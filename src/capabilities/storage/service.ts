@@ -4,14 +4,28 @@ import { featureDefinition } from '../../domain/features/registry.js';
 import { NAMESPACE } from '../../domain/kube/namespace.js';
 import { clusterTarget } from '../../domain/naming.js';
 import { TERMINAL_OPERATION_STATUSES, type OperationView } from '../../domain/schemas/operations.js';
-import type { AddStorageRequest, BrowseStorageAnswer, BrowseStorageQuery, RemoveStorageQuery, StorageList, StorageView } from '../../domain/schemas/storage.js';
-import { dataOfStorage, STORAGE_DRIVERS } from '../../domain/storage.js';
+import type { AddStorageRequest, BrowseStorageAnswer, BrowseStorageQuery, ForgetKeptStorageAnswer, KeptStorageView, RemoveStorageQuery, StorageList, StorageView } from '../../domain/schemas/storage.js';
+import type { KeptStorageRecord } from '../../workflows/context.js';
+import { keptStoragesOfTag } from '../../domain/cluster-teardown.js';
+import { TAG_CLUSTER, TAG_KEPT_STORAGE, TAG_MANAGED_BY, TAG_PART } from '../../domain/naming.js';
+import { dataOfStorage, dataResource, STORAGE_DRIVERS, STORAGE_LABEL, storageDataName } from '../../domain/storage.js';
 import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { readStorages, resolveStorage, type ResolvedStorage } from '../../workflows/storage-volumes.js';
 import type { ServiceDeps } from '../capability.js';
 import { checkAdd } from './add-checks.js';
 
 type Started = { operation: OperationView; existing: boolean };
+
+const keptView = (k: KeptStorageRecord): KeptStorageView => ({
+  name: k.name,
+  namespace: k.namespace,
+  kind: k.data.kind,
+  state: 'kept, not mounted',
+  ...(k.data.kind === 's3' ? { bucket: k.data.bucket, prefix: k.data.prefix } : { fileSystemId: k.data.fileSystemId }),
+  dataName: storageDataName(k.data),
+  madeByInstantStart: k.ours,
+  keptAt: k.keptAt,
+});
 type DriverFeature = (typeof STORAGE_DRIVERS)[keyof typeof STORAGE_DRIVERS]['feature'];
 
 /** EKS add-on states in which the driver is installed (DEGRADED still mounts; CREATING/UPDATING are on their way). */
@@ -59,7 +73,46 @@ export class StorageService {
   async list(region: string, cluster: string): Promise<StorageList> {
     const { eksClusterName, kube } = await this.access(region, cluster);
     const [storages, drivers] = await Promise.all([readStorages(kube), this.drivers(region, eksClusterName)]);
-    return { cluster, region, storages, drivers, activeOperations: this.activeOperations(region, cluster) };
+    const kept = this.deps.keptStorages.list(region, cluster).map(keptView);
+    return { cluster, region, storages, kept, drivers, activeOperations: this.activeOperations(region, cluster) };
+  }
+
+  /**
+   * Forgets a kept storage: it is no longer listed, nor kept on its account by the cluster's delete.
+   * Data InstantStart made for this very storage is released — its InstantStart tags removed, so it
+   * stays in the account as the user's own; data that is the cluster's own (its shared bucket, or
+   * another storage's) only loses this storage's kept mark and goes with the cluster from now on.
+   */
+  async forgetKept(region: string, cluster: string, name: string, namespace: string): Promise<ForgetKeptStorageAnswer> {
+    const record = this.deps.keptStorages.get(region, cluster, namespace, name);
+    if (!record) throw new NotFoundError('Kept storage', `${namespace}/${name}`, `Cluster ${cluster} has no kept storage ${namespace}/${name} (list_storage shows the kept ones).`);
+    const me = `${namespace}/${name}`;
+    const dataName = storageDataName(record.data);
+    const where = record.data.kind === 's3' ? (record.data.region ?? region) : region;
+    const resource = dataResource(record.data);
+    const tags = record.ours ? await this.deps.cloud.tagged.tagsOf(where, resource) : undefined;
+    let released = false;
+    let goesWithCluster = false;
+    if (tags && tags[TAG_CLUSTER] === cluster) {
+      const others = keptStoragesOfTag(tags[TAG_KEPT_STORAGE]).filter((m) => m !== me);
+      if (tags[STORAGE_LABEL] === me && others.length === 0) {
+        const ownName = tags.Name?.startsWith(`${cluster}-`) ? ['Name'] : [];
+        await this.deps.cloud.tagged.untag(where, resource, [TAG_CLUSTER, TAG_MANAGED_BY, TAG_PART, STORAGE_LABEL, TAG_KEPT_STORAGE, ...ownName]);
+        released = true;
+      } else if (others.length) {
+        await this.deps.cloud.tagged.tag(where, resource, { [TAG_KEPT_STORAGE]: others.join(' ') });
+      } else {
+        await this.deps.cloud.tagged.untag(where, resource, [TAG_KEPT_STORAGE]);
+        goesWithCluster = true;
+      }
+    }
+    this.deps.keptStorages.forget(region, cluster, namespace, name);
+    const message = released
+      ? `Forgot ${me}: ${dataName} stays in the account with its data, no longer InstantStart's (its tags are removed); no cluster delete touches it.`
+      : goesWithCluster
+        ? `Forgot ${me}: ${dataName} is the cluster's own, so deleting cluster ${cluster} now deletes it (unless the delete keeps storage).`
+        : `Forgot ${me}: ${dataName} is left as it is${record.ours ? ' (another kept storage still keeps it)' : ' (InstantStart did not make it)'}.`;
+    return { name, namespace, dataName, released, goesWithCluster, message };
   }
 
   /** One storage by its name (its claim) and namespace; 404 naming it otherwise. */

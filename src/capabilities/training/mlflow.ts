@@ -7,7 +7,7 @@ import { MLFLOW_READY_STATUSES, type CreateMlflowServerRequest, type DeleteMlflo
 import type { TrainingJobView, TrainingMetricsAnswer } from '../../domain/schemas/training.js';
 import { metricNames, thinPoints } from '../../domain/training/metrics.js';
 import { clusterOwnerTags, mlflowIdentity, mlflowServerRole, TAG_MLFLOW_SERVER } from '../../domain/training/mlflow-identity.js';
-import { MANAGED_BY_VALUE, TAG_MANAGED_BY } from '../../domain/naming.js';
+import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../../domain/naming.js';
 import { eksClusterOf } from '../../workflows/cluster-access.js';
 import { ensureOwnedRole } from '../../workflows/feature-identities.js';
 import type { ServiceDeps } from '../capability.js';
@@ -72,7 +72,12 @@ export class MlflowServers {
 
   /** CreateMlflowTrackingServer; answered at once with the server as SageMaker describes it (Creating). */
   async create(region: string, req: CreateMlflowServerRequest): Promise<MlflowTrackingServerView> {
-    const roleArn = req.roleArn ?? (await this.ensureServerRole(req.name, req.artifactStoreUri));
+    if (req.cluster && !(await this.deps.cloud.hyperpod.describe(region, req.cluster))) {
+      throw new PreconditionError(`cluster: there is no HyperPod cluster ${req.cluster} in ${region}.`, [{ path: 'cluster', message: `there is no HyperPod cluster ${req.cluster} in ${region} (list_clusters shows them)` }]);
+    }
+    // A server made for a cluster carries its tag (in the create request itself, as its role does): the cluster's delete finds and deletes both.
+    const clusterTag: Record<string, string> = req.cluster ? { [TAG_CLUSTER]: req.cluster } : {};
+    const roleArn = req.roleArn ?? (await this.ensureServerRole(req.name, req.artifactStoreUri, clusterTag));
     await this.deps.cloud.mlflow.createTrackingServer(region, {
       name: req.name,
       artifactStoreUri: req.artifactStoreUri,
@@ -81,7 +86,7 @@ export class MlflowServers {
       ...(req.mlflowVersion ? { mlflowVersion: req.mlflowVersion } : {}),
       automaticModelRegistration: req.automaticModelRegistration,
       ...(req.weeklyMaintenanceWindowStart ? { weeklyMaintenanceWindowStart: req.weeklyMaintenanceWindowStart } : {}),
-      tags: { [TAG_MANAGED_BY]: MANAGED_BY_VALUE },
+      tags: { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, ...clusterTag },
     });
     const created = await this.deps.cloud.mlflow.describeTrackingServer(region, req.name);
     return created ? serverView(created) : { name: req.name, arn: '', status: 'Creating', ready: false };
@@ -112,9 +117,15 @@ export class MlflowServers {
   }
 
   /** The role SageMaker assumes to reach the artifact store, when the request names none. */
-  private ensureServerRole(name: string, artifactStoreUri: string): Promise<string> {
+  private ensureServerRole(name: string, artifactStoreUri: string, clusterTag: Record<string, string>): Promise<string> {
     const spec = mlflowServerRole(name, artifactStoreUri);
-    return ensureOwnedRole(this.deps.cloud.iam, { ...spec, managedPolicyArns: [], inlinePolicyName: 'instantstart-mlflow-artifacts' }, { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_MLFLOW_SERVER]: spec.tags[TAG_MLFLOW_SERVER]! }, 'roleArn', () => {});
+    return ensureOwnedRole(
+      this.deps.cloud.iam,
+      { ...spec, tags: { ...spec.tags, ...clusterTag }, managedPolicyArns: [], inlinePolicyName: 'instantstart-mlflow-artifacts' },
+      { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_MLFLOW_SERVER]: spec.tags[TAG_MLFLOW_SERVER]! },
+      'roleArn',
+      () => {},
+    );
   }
 
   /** The server an ARN names, or a 422 naming `field` when SageMaker does not know it. */

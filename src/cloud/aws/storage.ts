@@ -75,6 +75,10 @@ export class StorageAdapter implements StoragePort {
     };
   }
 
+  /**
+   * The bucket, created with its tags in the CreateBucket request itself (so no crash can leave it
+   * untagged, hence unfindable by the delete); a bucket that already exists gets them put.
+   */
   async ensureBucket(region: string, bucket: string, tags: Record<string, string>, log: (m: string) => void): Promise<void> {
     const s3 = this.clients.s3(region);
     if (!(await this.bucketExists(region, bucket))) {
@@ -83,11 +87,15 @@ export class StorageAdapter implements StoragePort {
           s3.send(
             new CreateBucketCommand({
               Bucket: bucket,
-              ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as BucketLocationConstraint } }),
+              CreateBucketConfiguration: {
+                ...(region === 'us-east-1' ? {} : { LocationConstraint: region as BucketLocationConstraint }),
+                Tags: tagList(tags),
+              },
             }),
           ),
         );
         log(`Created S3 bucket ${bucket}`);
+        return;
       } catch (err) {
         if (!hasCode(err, 'BucketAlreadyOwnedByYou')) throw err;
       }

@@ -106,12 +106,43 @@ export type DeleteClusterQuery = z.output<typeof DeleteClusterQuerySchema>;
 export const CreateClusterInputSchema = CreateClusterRequestSchema.safeExtend({ region: RegionSchema });
 export type CreateClusterInput = z.output<typeof CreateClusterInputSchema>;
 
+export const DeletePlanQuerySchema = z
+  .object({
+    region: RegionSchema.optional(),
+    keepStorage: z.enum(['true', 'false']).default('false').describe('"true": plan a delete that keeps the cluster\'s buckets and file systems (their data).'),
+  })
+  .strict();
+
+export const DeletePlanItemSchema = z.object({
+  kind: z.string().describe('What it is: HyperPod cluster, EKS cluster, S3 bucket, FSx file system, MLflow tracking server, IAM role, VPC, subnet, …'),
+  name: z.string().describe('Its name or id, as AWS names it.'),
+  reason: z.string().optional().describe('Why it is kept (kept items only).'),
+});
+export type DeletePlanItem = z.infer<typeof DeletePlanItemSchema>;
+
+export const DeletePlanSchema = z
+  .object({
+    cluster: z.string(),
+    region: z.string(),
+    keepStorage: z.boolean(),
+    deletes: z.array(DeletePlanItemSchema).describe('What the delete removes: the HyperPod and EKS clusters and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx.'),
+    keeps: z
+      .array(DeletePlanItemSchema)
+      .describe('What stays, each with why: storage the user chose to keep (a storage removed keeping its data, or keepStorage), and buckets or file systems the cluster mounts that InstantStart never made.'),
+  })
+  .describe('What deleting the cluster removes and what it keeps, by name — read before confirming a delete.');
+export type DeletePlan = z.infer<typeof DeletePlanSchema>;
+
 /** The delete-cluster operation's input. */
 export const DeleteClusterInputSchema = z
   .object({
     name: ClusterRefSchema,
     region: RegionSchema,
     keepStorage: z.boolean().describe('Keep the S3 bucket and FSx file system (their data).'),
+    /** What the delete said it removes when it was asked (its plan; absent in operations journaled before plans). */
+    deletes: z.array(DeletePlanItemSchema).optional(),
+    /** What the delete said it keeps when it was asked: those stay, and verify allows them. */
+    keeps: z.array(DeletePlanItemSchema).optional(),
   })
   .strict();
 export type DeleteClusterInput = z.output<typeof DeleteClusterInputSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RegionSchema } from './common.js';
+import { ClusterRefSchema, RegionSchema } from './common.js';
 
 /**
  * SageMaker managed MLflow tracking servers (CreateMlflowTrackingServer and friends): what training
@@ -36,6 +36,9 @@ export const CreateMlflowServerRequestSchema = z
       .optional()
       .describe('Role SageMaker assumes to reach the artifact store; absent: the role InstantStart manages for MLflow (docs/TRAINING.md → MLflow).'),
     automaticModelRegistration: z.boolean().default(false).describe('Register logged models in the SageMaker Model Registry automatically.'),
+    cluster: ClusterRefSchema.optional().describe(
+      'The HyperPod cluster the server is for: the server and the role InstantStart makes for it carry that cluster\'s tag, and deleting the cluster deletes them. Absent: a server of the Region, which no cluster delete touches.',
+    ),
     weeklyMaintenanceWindowStart: z
       .string()
       .regex(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN):([01]\d|2[0-3]):[0-5]\d$/, 'must be DAY:HH:MM in UTC, e.g. TUE:03:30')

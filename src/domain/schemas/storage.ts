@@ -189,10 +189,45 @@ export const StorageViewSchema = z
   .describe('One storage of a cluster: a statically provisioned PersistentVolume of the S3 or FSx CSI driver and its claim, read live from Kubernetes.');
 export type StorageView = z.infer<typeof StorageViewSchema>;
 
+export const KeptStorageViewSchema = z
+  .object({
+    name: z.string(),
+    namespace: z.string(),
+    kind: StorageKindSchema,
+    state: z.literal('kept, not mounted'),
+    bucket: z.string().optional(),
+    prefix: z.string().optional(),
+    fileSystemId: z.string().optional(),
+    dataName: z.string().describe('The data kept: the bucket, bucket/prefix/, or the file system id.'),
+    madeByInstantStart: z.boolean().describe('Whether InstantStart made the data (it carries the cluster\'s tag, and the kept-storage tag naming this storage).'),
+    keptAt: z.string().describe('When it was removed keeping its data (RFC 3339).'),
+  })
+  .describe('A storage removed keeping its data: no longer mounted, its data kept — also by the cluster\'s delete — until it is forgotten.');
+export type KeptStorageView = z.infer<typeof KeptStorageViewSchema>;
+
+export const ForgetKeptStorageQuerySchema = z
+  .object({ region: RegionSchema.optional(), namespace: StorageNamespaceSchema.default('default') })
+  .strict();
+
+export const ForgetKeptStorageAnswerSchema = z
+  .object({
+    name: z.string(),
+    namespace: z.string(),
+    dataName: z.string(),
+    released: z
+      .boolean()
+      .describe('True: InstantStart made the data for this storage and has removed its tags — it stays in the account, no longer InstantStart\'s, and no cluster delete touches it. False: see goesWithCluster.'),
+    goesWithCluster: z.boolean().describe('True: the data is the cluster\'s own (its shared bucket, or another storage\'s): the cluster\'s delete now deletes it unless it keeps storage.'),
+    message: z.string(),
+  })
+  .describe('A kept storage forgotten: no longer listed, its data no longer kept on its account.');
+export type ForgetKeptStorageAnswer = z.infer<typeof ForgetKeptStorageAnswerSchema>;
+
 export const StorageListSchema = z.object({
   cluster: z.string(),
   region: z.string(),
   storages: z.array(StorageViewSchema),
+  kept: z.array(KeptStorageViewSchema).describe('Storages removed keeping their data: not mounted; their data stays, also when the cluster is deleted, until forgotten (forget_kept_storage).'),
   drivers: z
     .object({ 's3-csi-driver': z.boolean(), 'fsx-csi-driver': z.boolean() })
     .describe('Whether each CSI driver feature is on (its EKS add-on installed): adding storage of a kind needs its driver.'),

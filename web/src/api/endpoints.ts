@@ -6,6 +6,7 @@ import { NODE_PATHS } from '../../../src/capabilities/nodes/paths.js';
 import { OPERATION_PATHS } from '../../../src/capabilities/operations/paths.js';
 import { SYSTEM_PATHS } from '../../../src/capabilities/system/paths.js';
 import { apiPath } from '../../../src/domain/api-path.js';
+import type { DeletePlan } from '../../../src/domain/schemas/clusters.js';
 import { api, qs } from './client.js';
 import type {
   Accepted,
@@ -59,6 +60,8 @@ export const deleteCluster = (name: string, options: { region?: string; keepStor
   api<Accepted>(`${apiPath(CLUSTER_PATHS.one, { name })}${qs({ confirm: 'true', region: options.region, keepStorage: options.keepStorage ? 'true' : undefined })}`, {
     method: 'DELETE',
   });
+export const getDeletePlan = (name: string, options: { region?: string; keepStorage?: boolean } = {}) =>
+  api<DeletePlan>(`${apiPath(CLUSTER_PATHS.deletePlan, { name })}${qs({ region: options.region, keepStorage: options.keepStorage ? 'true' : undefined })}`);
 export const listInstanceGroups = (cluster: string, region?: string) =>
   api<{ instanceGroups: InstanceGroupView[] }>(`${apiPath(GROUP_PATHS.list, { name: cluster })}${qs({ region })}`).then((r) => r.instanceGroups);
 export const addInstanceGroup = (cluster: string, body: AddInstanceGroupInput, idempotencyKey: string) =>

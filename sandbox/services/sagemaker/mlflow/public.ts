@@ -81,6 +81,7 @@ export function mlflowInventory(state: SandboxState): Record<string, unknown[]> 
       artifactStoreUri: s.artifactStoreUri,
       experiments: keyed.size(s.tracking.experiments),
       runs: keyed.size(s.tracking.runs),
+      tags: s.tags,
     })),
   };
 }

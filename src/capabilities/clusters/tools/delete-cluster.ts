@@ -1,6 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { DeletePlanSchema } from '../../../domain/schemas/clusters.js';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
+import { deletePlanText } from './delete-plan-text.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
@@ -17,7 +19,7 @@ const InputSchema = z
     keepStorage: z
       .boolean()
       .default(false)
-      .describe('true keeps the S3 bucket and FSx file system (and their data); false (default) deletes them too. Ask the user if data matters.'),
+      .describe('true keeps every bucket and FSx file system holding the cluster\'s data; false (default) deletes them too (storages removed keeping their data stay either way). Ask the user if data matters.'),
   })
   .strict();
 
@@ -28,18 +30,23 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
     title: 'Delete a HyperPod cluster',
     description:
       'Delete a cluster and everything InstantStart made for it: HyperPod nodes, the EKS cluster, the network, roles and (unless keepStorage) the storage. ' +
-      'DESTRUCTIVE and irreversible: first show the user get_cluster\'s view of it, get an explicit yes for this cluster name, then pass confirm: true. ' +
+      'DESTRUCTIVE and irreversible: first show the user get_cluster_delete_plan (what goes, what stays and why), get an explicit yes for this cluster name, then pass confirm: true. ' +
+      'The answer lists what the delete removes and keeps; afterwards nothing tagged with the cluster remains but what it keeps. Not found: nothing of the cluster exists. ' +
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed"; ' +
       'only then say the cluster is gone. A failed teardown phase can be retried with retry_operation_phase.',
     input: InputSchema,
-    output: OperationStartedSchema,
+    output: OperationStartedSchema.extend({ plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, region, keepStorage }, { api, signal }) {
       const accepted = await api.delete(apiPath(CLUSTER_PATHS.one, { name: cluster }), {
         query: { confirm: 'true', keepStorage: String(keepStorage), region },
         signal,
       });
-      return startedAnswer(accepted, `delete_cluster ${cluster}`);
+      const answer = startedAnswer(accepted, `delete_cluster ${cluster}`);
+      const parsed = DeletePlanSchema.safeParse((accepted as { plan?: unknown }).plan);
+      if (!parsed.success) return answer;
+      const plan = parsed.data;
+      return { text: `${answer.text}\n${deletePlanText(plan)}`, data: { ...(answer.data as Record<string, unknown>), plan } };
     },
   });
 }

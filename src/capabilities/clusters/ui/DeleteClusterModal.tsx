@@ -6,9 +6,11 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { deleteCluster } from '../../../../web/src/api/endpoints.js';
+import { deleteCluster, getDeletePlan } from '../../../../web/src/api/endpoints.js';
+import { DeletePlanLists } from './DeletePlanLists.js';
 import { keys } from '../../../../web/src/api/queries.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
@@ -22,7 +24,8 @@ export interface DeleteClusterModalProps {
 
 /**
  * Deleting removes nodes, the EKS cluster, the network and (unless kept) the storage, so the user
- * types the cluster's name to confirm — the UI's version of the API's `confirm=true`.
+ * reads what goes and what stays (the delete plan, by name) and types the cluster's name to confirm —
+ * the UI's version of the API's `confirm=true`.
  */
 export function DeleteClusterModal({ cluster, onDismiss, onDeleted }: DeleteClusterModalProps) {
   const qc = useQueryClient();
@@ -37,6 +40,12 @@ export function DeleteClusterModal({ cluster, onDismiss, onDeleted }: DeleteClus
       onDeleted(accepted);
     },
   });
+  const plan = useQuery({
+    queryKey: ['delete-plan', cluster?.region ?? '', cluster?.name ?? '', keepStorage],
+    queryFn: () => getDeletePlan(cluster!.name, { region: cluster!.region, keepStorage }),
+    enabled: cluster !== null,
+    retry: false,
+  });
   const { reset } = mutation;
   useEffect(() => {
     setTyped('');
@@ -50,6 +59,7 @@ export function DeleteClusterModal({ cluster, onDismiss, onDeleted }: DeleteClus
     <Modal
       visible
       onDismiss={onDismiss}
+      size="large"
       header={`Delete cluster ${cluster.name}?`}
       data-testid="delete-cluster-modal"
       footer={
@@ -73,12 +83,19 @@ export function DeleteClusterModal({ cluster, onDismiss, onDeleted }: DeleteClus
     >
       <SpaceBetween size="m">
         <Box>
-          Deleting <b>{cluster.name}</b> removes its HyperPod nodes, the EKS cluster, its network and roles
-          {keepStorage ? '. The S3 bucket and FSx file system are kept.' : ', and its storage (S3 bucket and FSx data).'} This cannot be undone.
+          Deleting <b>{cluster.name}</b> removes everything InstantStart made for it, listed below by name
+          {keepStorage ? ', but its buckets and file systems.' : ', with its storage.'} This cannot be undone.
         </Box>
         <Checkbox checked={keepStorage} onChange={(e) => setKeepStorage(e.detail.checked)} data-testid="delete-keep-storage">
-          Keep storage (S3 bucket and FSx for Lustre file system)
+          Keep storage (every S3 bucket and FSx for Lustre file system holding the cluster's data)
         </Checkbox>
+        {plan.isLoading && <StatusIndicator type="loading">Reading what the delete removes and keeps</StatusIndicator>}
+        {plan.data && <DeletePlanLists plan={plan.data} />}
+        {plan.error && (
+          <Alert type="warning" header="What the delete removes could not be read">
+            <ProblemText error={plan.error} />
+          </Alert>
+        )}
         <FormField label={`To confirm, type the cluster name "${cluster.name}"`}>
           <Input
             value={typed}

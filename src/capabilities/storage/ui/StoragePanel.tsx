@@ -16,6 +16,7 @@ import { clusterPath, operationPath } from '../../../../web/src/lib/format.js';
 import type { StorageView } from '../../../domain/schemas/storage.js';
 import { useStorageList } from './api.js';
 import { AddStorageModal } from './AddStorageModal.js';
+import { KeptStorageTable } from './KeptStorageTable.js';
 import { RemoveStorageModal } from './RemoveStorageModal.js';
 import { StorageBrowser } from './StorageBrowser.js';
 
@@ -109,6 +110,7 @@ export function StoragePanel({ cluster, region, item }: ClusterPanelProps) {
         ]}
         empty={<Box textAlign="center">No storage yet</Box>}
       />
+      {list.data && <KeptStorageTable cluster={cluster} region={region} kept={list.data.kept} />}
       {list.data && (!list.data.drivers['s3-csi-driver'] || !list.data.drivers['fsx-csi-driver']) && (
         <Box variant="small" color="text-status-inactive" data-testid="storage-drivers">
           {[!list.data.drivers['s3-csi-driver'] && 'S3 storage needs the Mountpoint for S3 CSI driver feature', !list.data.drivers['fsx-csi-driver'] && 'FSx storage needs the FSx for Lustre CSI driver feature']

@@ -3,7 +3,7 @@ import { api, qs } from '../../../../web/src/api/client.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
 import { apiPath } from '../../../domain/api-path.js';
-import type { AddStorageRequest, BrowseStorageAnswer, StorageList } from '../../../domain/schemas/storage.js';
+import type { AddStorageRequest, BrowseStorageAnswer, ForgetKeptStorageAnswer, StorageList } from '../../../domain/schemas/storage.js';
 import { STORAGE_PATHS } from '../paths.js';
 
 /** The storage tab's REST calls and queries (its paths are the capability's paths.ts). */
@@ -31,6 +31,9 @@ export const removeStorage = (cluster: string, region: string, storage: { name: 
     })}`,
     { method: 'DELETE' },
   );
+
+export const forgetKeptStorage = (cluster: string, region: string, storage: { name: string; namespace: string }) =>
+  api<ForgetKeptStorageAnswer>(`${apiPath(STORAGE_PATHS.kept, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace })}`, { method: 'DELETE' });
 
 export const browseStorage = (cluster: string, region: string, storage: { name: string; namespace: string }, path: string, pageToken: string | undefined, limit: number) =>
   api<BrowseStorageAnswer>(`${apiPath(STORAGE_PATHS.objects, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace, path: path || undefined, pageToken, limit })}`);

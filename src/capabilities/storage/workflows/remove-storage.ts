@@ -1,9 +1,10 @@
 import type { KubePort } from '../../../cloud/ports.js';
 import { PERSISTENT_VOLUME_CLAIM } from '../../../domain/kube/persistent-volume-claim.js';
 import { PERSISTENT_VOLUME } from '../../../domain/kube/persistent-volume.js';
-import { resourceNames } from '../../../domain/naming.js';
+import { keptStoragesOfTag } from '../../../domain/cluster-teardown.js';
+import { resourceNames, TAG_CLUSTER, TAG_KEPT_STORAGE } from '../../../domain/naming.js';
 import type { RemoveStorageInput } from '../../../domain/schemas/storage.js';
-import { csiStoragePolicyName, storageDataName, storageTarget } from '../../../domain/storage.js';
+import { csiStoragePolicyName, dataResource, storageDataName, storageTarget } from '../../../domain/storage.js';
 import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
@@ -131,8 +132,50 @@ function dataPhase(deps: WorkflowDeps): Phase {
 }
 
 /**
+ * Without deleteData: the storage stays listed as kept, not mounted, until the user forgets it, and
+ * the cluster's delete keeps its data. Data InstantStart made (tagged with the cluster) also gets the
+ * kept-storage tag naming this storage, so a delete run from another server keeps it too.
+ */
+function keepPhase(deps: WorkflowDeps): Phase {
+  const facts = async (ctx: Ctx) => {
+    const i = ctx.input;
+    const region = i.data.kind === 's3' ? (i.data.region ?? i.region) : i.region;
+    const tags = await deps.cloud.tagged.tagsOf(region, dataResource(i.data));
+    const ours = tags?.[TAG_CLUSTER] === i.cluster;
+    const marks = keptStoragesOfTag(tags?.[TAG_KEPT_STORAGE]);
+    return { region, tags, ours, marks, me: `${i.namespace}/${i.name}` };
+  };
+  return {
+    name: 'keep',
+    title: 'Remember the kept data (listed as kept, not mounted; kept by the cluster\'s delete)',
+    expectedSeconds: 5,
+    async observe(ctx) {
+      if (ctx.input.deleteData) return 'done';
+      const i = ctx.input;
+      const f = await facts(ctx);
+      if (!f.tags) {
+        ctx.log(`${storageDataName(i.data)} no longer exists: nothing to keep`, 'warn');
+        return 'done';
+      }
+      const recorded = deps.keptStorages.get(i.region, i.cluster, i.namespace, i.name);
+      return recorded && (!f.ours || f.marks.includes(f.me)) ? 'done' : 'needs-act';
+    },
+    async act(ctx) {
+      const i = ctx.input;
+      const f = await facts(ctx);
+      if (f.ours && !f.marks.includes(f.me)) {
+        await deps.cloud.tagged.tag(f.region, dataResource(i.data), { [TAG_KEPT_STORAGE]: [...f.marks, f.me].join(' ') });
+        ctx.log(`Tagged ${storageDataName(i.data)} ${TAG_KEPT_STORAGE}=${[...f.marks, f.me].join(' ')}: the cluster's delete keeps it`);
+      }
+      deps.keptStorages.put({ region: i.region, cluster: i.cluster, namespace: i.namespace, name: i.name, data: i.data, ours: f.ours });
+      ctx.log(`Storage ${f.me} is listed as kept, not mounted, until it is forgotten`);
+    },
+  };
+}
+
+/**
  * remove-storage: the claim, then the volume, the S3 CSI driver's access, and — only when asked with
- * the data's name — the data itself. The service refused it while running pods mount the claim
+ * the data's name — the data itself; else the kept data is remembered (`keep`). The service refused it while running pods mount the claim
  * (unless force) and resolved where the data is before anything was deleted.
  */
 export function removeStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'remove-storage', Empty> {
@@ -140,7 +183,7 @@ export function removeStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'remove-
     target: (i) => storageTarget(i.region, i.cluster, i.namespace, i.name),
     locks: (i) => storageLocks(i.region, i.cluster, i.namespace, i.name),
     initialState: () => ({}),
-    phases: [claimPhase(deps), volumePhase(deps), { ...driverAccessPhase(deps), after: [] }, { ...dataPhase(deps), after: ['volume'] }],
+    phases: [claimPhase(deps), volumePhase(deps), { ...driverAccessPhase(deps), after: [] }, { ...dataPhase(deps), after: ['volume'] }, { ...keepPhase(deps), after: ['volume'] }],
     result: (_s, i) => ({ cluster: i.cluster, storage: i.name, namespace: i.namespace, data: storageDataName(i.data), dataDeleted: i.deleteData }),
   });
 }

@@ -1,6 +1,7 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
@@ -22,11 +23,12 @@ const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 const shape = CreateMlflowServerRequestSchema.shape;
 const SIZES = MlflowServerSizeSchema.options;
 
-function CreateServerModal({ region, onDismiss }: { region: string; onDismiss(): void }) {
+function CreateServerModal({ region, cluster, onDismiss }: { region: string; cluster: string; onDismiss(): void }) {
   const [name, setName] = useState('');
   const [uri, setUri] = useState('');
   const [size, setSize] = useState<(typeof SIZES)[number]>('Small');
   const [touched, setTouched] = useState(false);
+  const [forCluster, setForCluster] = useState(true);
   const create = useCreateMlflowServer(region, onDismiss);
   const server = (path: string) => (create.error instanceof ProblemError ? create.error.problem.errors?.find((e) => e.path === path)?.message : undefined);
   const local = (path: 'name' | 'artifactStoreUri', value: string) => {
@@ -37,7 +39,7 @@ function CreateServerModal({ region, onDismiss }: { region: string; onDismiss():
   const submit = () => {
     setTouched(true);
     if (!shape.name.safeParse(name).success || !shape.artifactStoreUri.safeParse(uri).success) return;
-    create.mutate({ name, artifactStoreUri: uri, size });
+    create.mutate({ name, artifactStoreUri: uri, size, ...(forCluster ? { cluster } : {}) });
   };
   return (
     <Modal
@@ -66,7 +68,12 @@ function CreateServerModal({ region, onDismiss }: { region: string; onDismiss():
           <FormField label="Size" description={MlflowServerSizeSchema.description} errorText={server('size')}>
             <Select selectedOption={{ value: size, label: size }} options={SIZES.map((s) => ({ value: s, label: s }))} onChange={({ detail }) => setSize(detail.selectedOption.value as (typeof SIZES)[number])} />
           </FormField>
-          {create.error && !['name', 'artifactStoreUri', 'size'].some((p) => server(p)) && (
+          <FormField errorText={server('cluster')} data-testid="mlflow-create-cluster">
+            <Checkbox checked={forCluster} onChange={({ detail }) => setForCluster(detail.checked)}>
+              For cluster {cluster}: deleted when the cluster is deleted
+            </Checkbox>
+          </FormField>
+          {create.error && !['name', 'artifactStoreUri', 'size', 'cluster'].some((p) => server(p)) && (
             <Alert type="error" header="The tracking server was not created">
               <ProblemText error={create.error} />
             </Alert>
@@ -116,7 +123,7 @@ const deletedText = (a: DeleteMlflowServerAnswer) =>
     : `${a.server} was already gone.`;
 
 /** The region's SageMaker managed MLflow tracking servers, which training jobs report metrics to. */
-export function MlflowServers({ region }: { region: string }) {
+export function MlflowServers({ region, cluster }: { region: string; cluster: string }) {
   const servers = useMlflowServers(region);
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<MlflowTrackingServerView[]>([]);
@@ -168,7 +175,7 @@ export function MlflowServers({ region }: { region: string }) {
         </Alert>
       )}
       {servers.error && <Alert type="error" header="The tracking servers could not be read"><ProblemText error={servers.error} /></Alert>}
-      {open && <CreateServerModal region={region} onDismiss={() => setOpen(false)} />}
+      {open && <CreateServerModal region={region} cluster={cluster} onDismiss={() => setOpen(false)} />}
       {deleting && (
         <DeleteServerModal
           region={region}

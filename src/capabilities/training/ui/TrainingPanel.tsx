@@ -20,7 +20,7 @@ export function TrainingPanel({ cluster, region, item }: ClusterPanelProps) {
   return (
     <SpaceBetween size="l">
       <JobsTable cluster={cluster} region={region} />
-      <MlflowServers region={region} />
+      <MlflowServers region={region} cluster={cluster} />
     </SpaceBetween>
   );
 }

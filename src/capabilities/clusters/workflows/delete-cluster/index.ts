@@ -1,17 +1,18 @@
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
-import type { DeleteClusterInput } from '../../../../domain/schemas/clusters.js';
+import { FSX_FILE_SYSTEM, isKept, S3_BUCKET, teardownPlan, type FoundResource } from '../../../../domain/cluster-teardown.js';
+import type { DeleteClusterInput, DeletePlanItem } from '../../../../domain/schemas/clusters.js';
+import type { TaggedResource } from '../../../../cloud/ports.js';
+import { clusterResources, IAM_ROLE, MLFLOW_SERVER } from '../../../../workflows/cluster-resources.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { clusterOwnedRoles } from '../../../../workflows/cluster-owned-roles.js';
 import { isOurProvider, releaseClusterProvider } from '../../../../workflows/feature-oidc-provider.js';
-import { findLeftovers } from './leftovers.js';
 
 export type { DeleteClusterInput };
 export interface DeleteClusterState {
   accountId?: string;
-  fileSystemId?: string;
 }
 type Ctx = PhaseContext<DeleteClusterInput, DeleteClusterState>;
 type Phase = PhaseDefinition<DeleteClusterInput, DeleteClusterState>;
@@ -92,49 +93,97 @@ function hyperpodPhase(deps: WorkflowDeps): Phase {
   });
 }
 
-function storagePhase(deps: WorkflowDeps): Phase {
+/** What the delete said it keeps (an operation journaled before it said so: what keepStorage kept then). */
+function keepsOf(ctx: Ctx, found: readonly FoundResource[]): DeletePlanItem[] {
+  return ctx.input.keeps ?? teardownPlan({ keepStorage: ctx.input.keepStorage, found, kept: [], mounted: [] }).keeps;
+}
+
+/** The cluster's resources of some services, less what the delete keeps. */
+async function toRemove(deps: WorkflowDeps, ctx: Ctx, services: ReadonlyArray<TaggedResource['service']>): Promise<FoundResource[]> {
+  const found = await clusterResources(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), services);
+  const keeps = keepsOf(ctx, found);
+  return found.filter((r) => !isKept(keeps, r));
+}
+
+/**
+ * The MLflow tracking servers made for the cluster (tagged with it; they bill by the hour), before
+ * its storage: a server's artifact store may be in the cluster's bucket. Awaited until gone.
+ */
+function mlflowPhase(deps: WorkflowDeps): Phase {
+  const servers = async (ctx: Ctx) => (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
   return {
-    name: 'storage',
-    title: 'Delete shared storage (S3 bucket, FSx for Lustre)',
+    name: 'mlflow',
+    title: 'Delete the MLflow tracking servers made for the cluster',
     expectedSeconds: 120,
     onFailure: 'continue',
     async observe(ctx) {
-      if (ctx.input.keepStorage) {
-        ctx.log('Keeping the S3 bucket and FSx file system as asked (keepStorage)');
-        return 'done';
-      }
-      const n = await names(deps, ctx);
-      const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
-      if (fs) ctx.setState({ fileSystemId: fs.FileSystemId });
-      const bucket = await deps.cloud.storage.bucketExists(ctx.input.region, n.bucket);
-      if (!fs && !bucket) return 'done';
-      // FSx refuses DeleteFileSystem while CREATING (a create cancelled while it was made): await it first.
-      return !bucket && (fs?.Lifecycle === 'DELETING' || fs?.Lifecycle === 'CREATING') ? 'in-progress' : 'needs-act';
+      const left = await servers(ctx);
+      if (left.length === 0) return 'done';
+      return left.every((s) => s.status === 'Deleting') ? 'in-progress' : 'needs-act';
     },
     async act(ctx) {
-      const n = await names(deps, ctx);
-      await deps.cloud.storage.deleteBucket(ctx.input.region, n.bucket, (m) => ctx.log(m));
-      const fs = await deps.cloud.storage.findFileSystem(ctx.input.region, ctx.input.name);
-      if (fs) {
-        ctx.setState({ fileSystemId: fs.FileSystemId });
-        if (fs.Lifecycle === 'CREATING') {
-          ctx.log(`FSx file system ${fs.FileSystemId} is still CREATING: it is deleted once that ends`);
-          return;
-        }
-        await deps.cloud.storage.deleteFileSystem(ctx.input.region, fs.FileSystemId!);
-        ctx.log(`Deleting FSx file system ${fs.FileSystemId}`);
+      for (const s of await servers(ctx)) {
+        if (s.status === 'Deleting') continue;
+        await deps.cloud.mlflow.deleteTrackingServer(ctx.input.region, s.id);
+        ctx.log(`Deleting MLflow tracking server ${s.id}`);
       }
     },
-    pollKey: (ctx) => `fsx:${ctx.input.region}:${ctx.state.fileSystemId ?? ctx.input.name}`,
+    pollKey: (ctx) => `sagemaker:${ctx.input.region}:mlflow:${ctx.input.name}`,
     async await(ctx) {
-      if (!ctx.state.fileSystemId) return { done: true };
-      const fs = await deps.cloud.storage.describeFileSystem(ctx.input.region, ctx.state.fileSystemId);
-      // Gone: observe again, for the cluster may have more (storages added with a new file system are tagged as its too).
-      if (!fs) return { done: false, observeAgain: true, progress: 'FSx gone' };
-      if (fs.Lifecycle === 'CREATING') return { done: false, progress: 'FSx CREATING: deleted once that ends' };
-      // Settled (AVAILABLE or FAILED) and not being deleted: observe again, and act deletes it.
-      if (fs.Lifecycle !== 'DELETING') return { done: false, observeAgain: true, progress: `FSx ${fs.Lifecycle}` };
-      return { done: false, progress: 'FSx DELETING' };
+      const left = await servers(ctx);
+      const failed = left.find((s) => s.status === 'DeleteFailed');
+      if (failed) throw new CloudError('sagemaker', 'DeleteMlflowTrackingServer', 'DeleteFailed', `SageMaker could not delete MLflow tracking server ${failed.id}.`);
+      if (left.length === 0) return { done: true, progress: 'MLflow tracking servers gone' };
+      if (left.some((s) => s.status !== 'Deleting')) return { done: false, observeAgain: true, progress: `${left.length} tracking server(s) left` };
+      return { done: false, progress: `Deleting ${left.map((s) => s.id).join(', ')}` };
+    },
+  };
+}
+
+/**
+ * Every bucket and FSx file system tagged with the cluster — the shared ones, the inference
+ * operator's TLS bucket, those add-storage made — less what the delete keeps (storages removed
+ * keeping their data; everything with keepStorage). Found by tag, never by the shared bucket's name.
+ */
+function storagePhase(deps: WorkflowDeps): Phase {
+  const data = async (ctx: Ctx) => {
+    const left = await toRemove(deps, ctx, ['s3', 'fsx']);
+    return { buckets: left.filter((r) => r.kind === S3_BUCKET), fileSystems: left.filter((r) => r.kind === FSX_FILE_SYSTEM) };
+  };
+  return {
+    name: 'storage',
+    title: 'Delete the cluster\'s buckets and file systems (but what it keeps)',
+    expectedSeconds: 120,
+    onFailure: 'continue',
+    async observe(ctx) {
+      const { buckets, fileSystems } = await data(ctx);
+      if (buckets.length === 0 && fileSystems.length === 0) return 'done';
+      // FSx refuses DeleteFileSystem while CREATING (a create cancelled while it was made): await it first.
+      return buckets.length === 0 && fileSystems.every((f) => f.status === 'DELETING' || f.status === 'CREATING') ? 'in-progress' : 'needs-act';
+    },
+    async act(ctx) {
+      const { buckets, fileSystems } = await data(ctx);
+      for (const b of buckets) await deps.cloud.storage.deleteBucket(ctx.input.region, b.id, (m) => ctx.log(m));
+      for (const f of fileSystems) {
+        if (f.status === 'DELETING') continue;
+        if (f.status === 'CREATING') {
+          ctx.log(`FSx file system ${f.id} is still CREATING: it is deleted once that ends`);
+          continue;
+        }
+        await deps.cloud.storage.deleteFileSystem(ctx.input.region, f.id);
+        ctx.log(`Deleting FSx file system ${f.id}`);
+      }
+      for (const k of ctx.input.keeps ?? []) if (k.kind === S3_BUCKET || k.kind === FSX_FILE_SYSTEM) ctx.log(`Keeping ${k.kind} ${k.name}: ${k.reason ?? 'kept'}`);
+    },
+    pollKey: (ctx) => `fsx:${ctx.input.region}:teardown:${ctx.input.name}`,
+    async await(ctx) {
+      const { buckets, fileSystems } = await data(ctx);
+      if (buckets.length === 0 && fileSystems.length === 0) return { done: true, progress: 'buckets and file systems gone' };
+      // A bucket left, or a file system settled (AVAILABLE, FAILED, or CREATING no more): observe again, and act deletes it.
+      if (buckets.length || fileSystems.some((f) => f.status !== 'DELETING' && f.status !== 'CREATING')) {
+        return { done: false, observeAgain: true, progress: `${buckets.length + fileSystems.length} left` };
+      }
+      return { done: false, progress: fileSystems.map((f) => `FSx ${f.id} ${f.status}`).join(', ') };
     },
   };
 }
@@ -163,9 +212,12 @@ function eksPhase(deps: WorkflowDeps): Phase {
 }
 
 function iamPhase(deps: WorkflowDeps): Phase {
+  // The roles of fixed names and the MLflow job roles, and every other role tagged with the cluster (an
+  // MLflow server's role made for the cluster, a feature identity).
   const roles = async (ctx: Ctx) => {
     const n = await names(deps, ctx);
-    return clusterOwnedRoles(deps.cloud.iam, ctx.input.name, n);
+    const tagged = (await toRemove(deps, ctx, ['iam'])).filter((r) => r.kind === IAM_ROLE).map((r) => r.id);
+    return [...new Set([...(await clusterOwnedRoles(deps.cloud.iam, ctx.input.name, n)), ...tagged])];
   };
   return {
     name: 'iam',
@@ -237,17 +289,20 @@ async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<s
 }
 
 /**
- * Ends the saga with the truth: fails when resources remain, listing them and the failed phases
- * (with their errors) that left them — the operation's error, so one message says what and why.
+ * Ends the saga with the truth: lists every resource of the cluster left in every service (by tag,
+ * and the clusters and roles of its fixed names) but what the delete said it keeps, and fails naming
+ * them and the failed phases (with their errors) that left them — one message says what and why.
  */
 function verifyPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'verify',
-    title: 'Verify nothing of the cluster remains',
+    title: 'Verify nothing of the cluster remains but what it keeps',
     expectedSeconds: 10,
-    verdict: 'Verified: nothing tagged remains',
+    verdict: 'Verified: nothing tagged with the cluster remains but what it keeps',
     async observe(ctx) {
-      const left = await findLeftovers(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), ctx.input.keepStorage);
+      const found = await clusterResources(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx));
+      const keeps = keepsOf(ctx, found);
+      const left = found.filter((r) => !isKept(keeps, r)).map((r) => `${r.kind} ${r.id}${r.status ? ` (${r.status})` : ''}`);
       if (left.length) {
         const failures = ctx.earlierFailures;
         const why = failures.length
@@ -257,7 +312,8 @@ function verifyPhase(deps: WorkflowDeps): Phase {
       }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
-      if (ctx.input.keepStorage) ctx.log(`Storage of ${ctx.input.name} kept as asked`);
+      const kept = found.filter((r) => isKept(keeps, r));
+      if (kept.length) ctx.log(`Kept as the delete said: ${kept.map((r) => `${r.kind} ${r.id}`).join(', ')}`);
       return 'done';
     },
   };
@@ -275,7 +331,7 @@ export function deleteClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),
     initialState: () => ({}),
-    phases: [hyperpodPhase(deps), storagePhase(deps), eksPhase(deps), iamPhase(deps), networkPhase(deps), verifyPhase(deps)],
-    result: (_state, input) => ({ clusterName: input.name, region: input.region, storageKept: input.keepStorage }),
+    phases: [hyperpodPhase(deps), mlflowPhase(deps), storagePhase(deps), eksPhase(deps), iamPhase(deps), networkPhase(deps), verifyPhase(deps)],
+    result: (_state, input) => ({ clusterName: input.name, region: input.region, storageKept: input.keepStorage, kept: (input.keeps ?? []).map((k) => `${k.kind} ${k.name}`) }),
   });
 }
