@@ -168,6 +168,14 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
     assert.match(sy.body.detail, /DELETE \/api\/v1\/clusters\/rp\/storage\/sx/);
     const storages = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.map((s: any) => s.name);
     assert.ok(storages.includes('sy') && !storages.includes('sx'), storages.join(', '));
+
+    // sx was removed keeping its data: it is listed as kept until forgotten, and forgetting it is replayed too.
+    const kept = async () => (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.kept.map((k: any) => k.name);
+    assert.deepEqual(await kept(), ['sx']);
+    const forgetting = await lastSeq();
+    await replay('forget_kept_storage', { cluster: CLUSTER, storage: 'sx' }, []);
+    assert.ok((await sb.calls({ service: 's3', mutating: true, after: forgetting })).length > 0, 'forgetting released the bucket InstantStart made (its tags)');
+    assert.deepEqual(await kept(), []);
   });
 
   it('model downloads: a replay, a repeat without a key after it landed, and a cancel', async () => {

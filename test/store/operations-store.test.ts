@@ -148,7 +148,7 @@ describe('operations store', () => {
       const old = openDatabase(dir);
       for (const column of ['cloud', 'account_id', 'region']) old.exec(`ALTER TABLE operations DROP COLUMN ${column}`);
       // Nor the tables later schemas added (training templates, each cluster's MLflow link, idempotency keys).
-      old.exec('DROP TABLE training_templates; DROP TABLE cluster_mlflow; DROP TABLE idempotency_keys;');
+      old.exec('DROP TABLE training_templates; DROP TABLE cluster_mlflow; DROP TABLE idempotency_keys; DROP TABLE kept_storages;');
       old.pragma('user_version = 1');
       old.prepare(`INSERT INTO operations (id, kind, target, status, input, state, created_at, updated_at) VALUES ('op-old', 'k', 't', 'running', '{}', '{}', ?, ?)`).run(at(0), at(0));
       old.close();
