@@ -131,6 +131,17 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await row('ui-first').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
     assert.match(await row('ui-first').locator('[data-testid="training-job-budget"]').innerText(), /^0\/10 restarts, 0\/1 full-job$/);
     await screenshot(page, 'training-03-succeeded');
+    // Its Age is measured on the sandbox's clock (600× here), so it moves; on the wall clock it sat at "0s".
+    const age = row('ui-first').locator('[data-testid="job-age-ui-first"]');
+    assert.equal(await age.getAttribute('data-clock'), 'sandbox', 'the age is of a sandbox time, and says so');
+    const seconds = async () => {
+      const m = /^(?:(\d+)d)?(?:(\d+)h ?)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(await age.innerText())!;
+      return Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
+    };
+    const first = await seconds();
+    await page.waitForTimeout(2_500);
+    const later = await seconds();
+    assert.ok(later - first >= 600, `2.5 s of wall time is ~25 min of sandbox time: the Age moved from ${first} s to ${later} s`);
     // The request was saved as a template of the cluster: it fills the form again, without a job name.
     await page.locator('[data-testid="training-submit-open"]').click();
     await select('training-template-select', 'pt-two-nodes');
@@ -222,6 +233,9 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     assert.ok(Number(await throughput.getAttribute('data-points')) > 10, 'the throughput series has the run\'s steps');
     await loss.locator('svg path').first().waitFor();
     await screenshot(page, 'training-04-detail');
+    // The job's times are the sandbox's: labelled so, never mixed unlabelled with wall-clock times.
+    assert.match(await page.locator('[data-testid="training-job-detail"]').innerText(), /Created \(sandbox time\)/);
+    assert.match(await page.locator('[data-testid="training-events"] thead').innerText(), /Time \(sandbox time\)/);
     // Download is the server's whole log as text, every rank's lines prefixed.
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="training-logs-download"]').click()]);
     assert.equal(download.suggestedFilename(), 'ui-first-all-ranks.log');

@@ -131,10 +131,11 @@ export class ClusterViews {
         ...failedOperationOf(unsettled.get(c.name)),
       });
     }
-    // Clusters HyperPod does not list: being created or deleted, or left half-made.
+    // Clusters HyperPod does not list: being created or deleted, or left half-made. No createdAt: that is HyperPod's
+    // time (the cloud's clock); the operation's start is the server's and is on the operation.
     for (const [name, op] of unsettled) {
       if (out.some((c) => c.name === name)) continue;
-      out.push({ name, region, status: statusWithoutHyperPod(op), managedByInstantStart: true, eksClusterName: eksClusterNameFor(name), createdAt: op.createdAt, ...this.operationOf(region, name), ...failedOperationOf(op) });
+      out.push({ name, region, status: statusWithoutHyperPod(op), managedByInstantStart: true, eksClusterName: eksClusterNameFor(name), ...this.operationOf(region, name), ...failedOperationOf(op) });
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }

@@ -136,7 +136,7 @@ export const ClusterSummarySchema = z.object({
     ),
   clusterArn: z.string().optional(),
   eksClusterName: z.string().optional(),
-  createdAt: z.string().optional(),
+  createdAt: z.string().optional().describe('When HyperPod created the cluster, on the cloud\'s clock (see `cloudTime` of GET /api/v1/config); absent until HyperPod has it.'),
   failureMessage: z.string().optional(),
   managedByInstantStart: z.boolean().describe('True when this server created the cluster (its resources carry our tags).'),
   activeOperation: z
