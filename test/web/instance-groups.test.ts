@@ -51,6 +51,45 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await screenshot(page, 'groups-02-table');
   });
 
+  it('edits a group\'s labels, taints and patching in a dialog that says what taints and patching do before the user confirms', async () => {
+    await openCluster();
+    await page.locator('[data-testid="group-edit-workers"]').click();
+    const save = page.locator('[data-testid="group-edit-submit"]');
+    assert.equal(await save.isDisabled(), true, 'nothing changed yet');
+    await page.locator('[data-testid="group-edit-labels"] textarea').fill('team=research\nnot a label');
+    await page.locator('[data-testid="group-edit-labels"]', { hasText: '"not a label" is not key=value' }).waitFor();
+    await page.locator('[data-testid="group-edit-labels"] textarea').fill('team=research');
+    await page.locator('[data-testid="group-edit-lifecycle-uri"] input').fill('https://example.com/scripts');
+    await page.locator('[data-testid="group-edit-lifecycle-on-create"] input').fill('on_create.sh');
+    await page.locator('[data-testid="group-edit-lifecycle"]', { hasText: 'must be an S3 URI' }).waitFor();
+    assert.equal(await save.isDisabled(), true, 'a field the API would refuse keeps Save off');
+    await page.locator('[data-testid="group-edit-lifecycle-uri"] input').fill('');
+    await page.locator('[data-testid="group-edit-lifecycle-on-create"] input').fill('');
+    await page.locator('[data-testid="group-edit-taints"] textarea').fill('dedicated=training:NoExecute');
+    await page.locator('[data-testid="group-edit-patching"] input[value="WhenIdle"]').check({ force: true });
+    const consequences = await page.locator('[data-testid="group-edit-consequences"]').innerText();
+    assert.match(consequences, /NoExecute taint evicts every running pod/);
+    assert.match(consequences, /patching restarts each node/);
+    assert.equal(await save.isDisabled(), true, 'the user accepts what the change does first');
+    await page.locator('[data-testid="group-edit-accept"] input').check({ force: true });
+    await screenshot(page, 'groups-01b-edit');
+    await save.click();
+    await waitForSuccess();
+    const group = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find((g: any) => g.name === 'workers');
+    assert.deepEqual([group.labels, group.taints, group.autoPatch], [{ team: 'research' }, [{ key: 'dedicated', value: 'training', effect: 'NoExecute' }], { patchingStrategy: 'WhenIdle' }]);
+    // Opened again, the dialog shows the group as HyperPod now describes it; taking the taint away sends only taints.
+    await openCluster();
+    await page.locator('[data-testid="group-edit-workers"]').click();
+    assert.equal(await page.locator('[data-testid="group-edit-labels"] textarea').inputValue(), 'team=research');
+    assert.equal(await page.locator('[data-testid="group-edit-taints"] textarea').inputValue(), 'dedicated=training:NoExecute');
+    await page.locator('[data-testid="group-edit-taints"] textarea').fill('');
+    assert.equal(await page.locator('[data-testid="group-edit-consequences"]').count(), 0, 'removing a taint evicts nothing and needs no yes');
+    await page.locator('[data-testid="group-edit-submit"]').click();
+    await waitForSuccess();
+    const after = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find((g: any) => g.name === 'workers');
+    assert.deepEqual([after.labels, after.taints, after.autoPatch], [{ team: 'research' }, [], { patchingStrategy: 'WhenIdle' }]);    await openCluster();
+  });
+
   it('scales the group (sending only the count), shrinks it after the user confirms, and deletes it after typing its name', async () => {
     await page.locator('[data-testid="group-scale-spot-a"]').click();
     assert.equal(await page.locator('[data-testid="scale-submit"]').isDisabled(), true, 'nothing changed yet');

@@ -320,6 +320,7 @@ function failedOperationOf(op: OperationView | undefined): { failedOperation?: F
 /** One group as the API shows it, from HyperPod's description (the source of truth). */
 export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets: string[]): InstanceGroupView {
   const k = g.KubernetesConfig;
+  const spec = groupSpecOf(g);
   return {
     name: g.InstanceGroupName!,
     instanceType: g.InstanceType ?? 'unknown',
@@ -337,5 +338,9 @@ export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets
     subnetIds: g.OverrideVpcConfig?.Subnets ?? clusterSubnets,
     labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
     taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect! })),
+    // The settings an edit changes, read as a change request is diffed against them.
+    ...(spec.lifecycleConfig ? { lifecycleConfig: spec.lifecycleConfig } : {}),
+    ...(spec.scheduledUpdate ? { scheduledUpdate: spec.scheduledUpdate } : {}),
+    ...(spec.autoPatch ? { autoPatch: spec.autoPatch } : {}),
   };
 }
