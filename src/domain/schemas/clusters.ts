@@ -79,6 +79,10 @@ export const CreateClusterRequestSchema = z
     capacityType: CapacityTypeSchema.default('on-demand'),
     trainingPlanArn: TrainingPlanArnSchema.optional(),
     instanceCount: z.number().int().min(1, 'must be at least 1').max(1000).describe('Number of instances in the first instance group.'),
+    networkInterface: z
+      .enum(['efa', 'efa-only'])
+      .optional()
+      .describe('EFA network interfaces for the first group (EFA-capable types only: the instance type list says efaSupported): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Left out: ENA only. Fixed for the group\'s lifetime.'),
     deepHealthChecks: z
       .boolean()
       .default(false)
