@@ -55,6 +55,18 @@ async function sandboxSpeed(url: string): Promise<number> {
 }
 
 /**
+ * The sandbox's own clock, read over its admin API (only this composition root may talk to it): the product
+ * measures ages of what the cloud timestamps against it, since it runs faster than the wall clock.
+ */
+function sandboxClock(url: string): () => Promise<{ now: number; speed: number }> {
+  return async () => {
+    const res = await fetch(`${url}/_sandbox/clock`, { signal: AbortSignal.timeout(2000) });
+    const clock = (await res.json()) as { now: string; speed: number };
+    return { now: Date.parse(clock.now), speed: clock.speed };
+  };
+}
+
+/**
  * Moves an older data directory to the per-cloud layout, then takes the sandbox directory's lock
  * before the embedded sandbox starts on its state (a second server must not run a second sandbox there).
  * This process keeps it (and hands it to the server); the sandbox process only runs on the state.
@@ -184,6 +196,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       token: values.token,
       allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
       pollTimeScale: timeScale,
+      ...(sandboxUrl ? { cloudClock: sandboxClock(sandboxUrl) } : {}),
       logFormat,
       logLevel,
       retention,

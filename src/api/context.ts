@@ -38,9 +38,17 @@ export interface ServerConfig {
   version: string;
   /** How many times faster than real time the cloud's clock runs (the sandbox's speed; 1 on AWS). */
   clockSpeed?: number;
+  /**
+   * Reads the cloud's current time and speed (the sandbox's own clock, given by the composition root, which alone
+   * may talk to the sandbox); absent on AWS, whose clock is the server's.
+   */
+  cloudClock?: CloudClockSource;
   /** Bearer token every request must carry (required when binding beyond loopback). */
   token?: string;
 }
+
+/** The cloud's time (epoch ms) and how many times faster than real time it runs. */
+export type CloudClockSource = () => Promise<{ now: number; speed: number }>;
 
 /** The account the server acts in (null until STS says) and whether it can act there now. */
 export interface CloudAccessState {

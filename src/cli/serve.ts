@@ -7,7 +7,7 @@ import { CAPABILITIES } from '../capabilities/index.js';
 import { hostPolicy } from '../api/guard/hosts.js';
 import { inProcessFetch } from '../api/in-process-fetch.js';
 import { buildServer } from '../api/server.js';
-import type { CloudAccessState, ServerConfig } from '../api/context.js';
+import type { CloudAccessState, CloudClockSource, ServerConfig } from '../api/context.js';
 import type { CloudObserver, CloudTimeouts } from '../cloud/index.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import type { DirectoryLock } from '../store/directory-lock.js';
@@ -27,6 +27,8 @@ export interface ServeOptions {
   allowedHosts?: string[];
   /** How long AWS and Kubernetes calls may take (defaults: 10 s to connect, 30 s per call). */
   cloudTimeouts?: Partial<CloudTimeouts>;
+  /** Reads the cloud's own clock (the sandbox's, which runs faster than the wall clock); default: this server's clock. */
+  cloudClock?: CloudClockSource;
   /** Multiplies every polling interval (the sandbox's fast clock needs short ones). */
   pollTimeScale?: number;
   /** The logger to use; default: the server's own (createServerLogger) with `logFormat` and `logLevel`. */
@@ -78,7 +80,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const logger =
     options.logger ?? createServerLogger({ ...(options.logFormat ? { format: options.logFormat } : {}), ...(options.logLevel ? { level: options.logLevel } : {}) });
   const session = await connectCloud(options, logger);
-  const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), clockSpeed: 1 / (options.pollTimeScale ?? 1), token: options.token };
+  const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), clockSpeed: 1 / (options.pollTimeScale ?? 1), token: options.token, ...(options.cloudClock ? { cloudClock: options.cloudClock } : {}) };
   const ctx = sessionApiContext(session, config);
   let baseUrl = '';
   let app: FastifyInstance | undefined;

@@ -102,12 +102,16 @@ export interface PreflightRequest {
   clusterInUse?: number;
   /** For a create-cluster check: the Kubernetes version asked for (absent: the default is chosen). */
   kubernetesVersion?: string;
+  /** EFA interfaces for the group (EFA-capable types only). */
+  networkInterface?: 'efa' | 'efa-only';
 }
 
 /** What AWS says about the requested type in the Region; absent when HyperPod does not offer it there. */
 export interface InstanceTypeFacts {
   availabilityZones: string[];
   spotSupported: boolean;
+  /** Whether EC2 says the type supports EFA; absent = not known (not checked). */
+  efaSupported?: boolean;
 }
 
 export interface PreflightFacts {
@@ -313,6 +317,14 @@ function instanceTypeProblems(req: PreflightRequest, facts: PreflightFacts): Pre
       code: 'SpotNotSupported',
       message: `${req.instanceType} cannot run on spot capacity (EC2 does not list 'spot' among its supported usage classes).`,
       remedy: `Use capacityType on-demand or training-plan for ${req.instanceType}, or a type whose spotSupported is true (${listing}).`,
+    });
+  }
+  if (req.networkInterface && t.efaSupported === false) {
+    out.push({
+      field: 'networkInterface',
+      code: 'EfaNotSupported',
+      message: `${req.instanceType} does not support EFA, so networkInterface '${req.networkInterface}' is not available.`,
+      remedy: `Leave networkInterface out (ENA only), or choose a type whose efaSupported is true (${listing}).`,
     });
   }
   return out;

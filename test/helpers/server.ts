@@ -54,6 +54,13 @@ function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
   };
 }
 
+function sandboxClock(url: string): () => Promise<{ now: number; speed: number }> {
+  return async () => {
+    const clock = (await (await fetch(`${url}/_sandbox/clock`)).json()) as { now: string; speed: number };
+    return { now: Date.parse(clock.now), speed: clock.speed };
+  };
+}
+
 /**
  * The product server in this process, on a free port, talking to the test sandbox through AWS_* settings.
  * `cloud: 'aws'` runs the real-AWS configuration (its own data directory per account) against the same
@@ -76,6 +83,8 @@ export async function startTestServer(
     token: options.token,
     allowedHosts: options.allowedHosts,
     pollTimeScale: 1 / options.speed,
+    // The sandbox's own clock, as `instantstart serve` reads it (bin/serve-command.ts).
+    ...(options.cloud === 'aws' ? {} : { cloudClock: sandboxClock(sb.url) }),
     cloudTimeouts: options.cloudTimeouts,
     retention: options.retention,
     cloudObserver: conformanceObserver(),

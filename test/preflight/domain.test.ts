@@ -111,6 +111,15 @@ describe('preflight rules (pure)', () => {
     assert.deepEqual(codes(unknown), ['instanceType:InstanceTypeNotOffered']);
   });
 
+  it('refuses EFA for a type EC2 says has none, and allows it for one that has', () => {
+    const noEfa = { availabilityZones: ['us-west-2b'], spotSupported: false, efaSupported: false };
+    const r = evaluatePreflight(request({ networkInterface: 'efa' }), facts({ instanceType: noEfa }));
+    assert.deepEqual(codes(r), ['networkInterface:EfaNotSupported']);
+    assert.match(r.problems[0]!.remedy!, /Leave networkInterface out \(ENA only\), or choose a type whose efaSupported is true/);
+    assert.equal(evaluatePreflight(request({ networkInterface: 'efa-only' }), facts({ instanceType: { ...noEfa, efaSupported: true } })).ok, true);
+    assert.equal(evaluatePreflight(request({}), facts({ instanceType: noEfa })).ok, true, 'ENA only needs nothing');
+  });
+
   it('refuses spot for a type without spot capacity', () => {
     const r = evaluatePreflight(request({ capacityType: 'spot' }), facts());
     assert.deepEqual(codes(r), ['capacityType:SpotNotSupported']);

@@ -138,4 +138,36 @@ describe('capacity checks in the web UI: wizard quota check, type order and filt
     await screenshot(page, 'capacity-05-result-labels');
     assert.deepEqual(browser.errors, []);
   });
+
+  it('offers EFA for the first group only on a type the catalogue says supports it, and the cluster is created with it', async () => {
+    const offered = (await server.api('GET', `/api/v1/instance-types?availabilityZone=${ZONE}`)).body.instanceTypes as Array<{ instanceType: string; efaSupported: boolean; clusterUsageQuota?: number }>;
+    const efa = offered.find((t) => t.efaSupported && (t.clusterUsageQuota ?? 1) >= 1);
+    assert.ok(efa, 'the sandbox catalogue has an EFA type in the zone');
+    await page.goto(`${server.url}/create-cluster`);
+    await page.locator('[data-testid="wizard-name"] input').fill('ui-efa');
+    await page.locator('[data-testid="wizard-zone"] button').first().click();
+    await page.getByRole('option', { name: ZONE }).first().click();
+    await next(page);
+    const tile = (mode: string) => page.locator(`[data-testid="wizard-network-interface"] input[value="${mode}"]`);
+    await chooseType(page, 'ml.c5.xlarge');
+    assert.deepEqual([await tile('efa').isDisabled(), await tile('efa-only').isDisabled()], [true, true], 'ml.c5.xlarge has no EFA');
+    assert.match(await page.locator('[data-testid="create-cluster-wizard"]').innerText(), /ml\.c5\.xlarge does not support EFA/);
+    await chooseType(page, efa.instanceType);
+    assert.equal(await tile('efa').isDisabled(), false, `${efa.instanceType} supports EFA`);
+    await tile('efa').check({ force: true });
+    await screenshot(page, 'capacity-06-efa-at-create');
+    await next(page);
+    await next(page);
+    await page.locator('[data-testid="preflight-ok"]').waitFor();
+    assert.match(await page.locator('[data-testid="create-cluster-wizard"]').innerText(), /Network interface\s+EFA/);
+    await page.locator('[data-testid="wizard-submit"]').click();
+    await page.waitForURL(/\/operations\//);
+    await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor({ timeout: 120_000 });
+    const groups = (await server.api('GET', '/api/v1/clusters/ui-efa/instance-groups')).body.instanceGroups;
+    assert.deepEqual(groups.map((g: any) => [g.instanceType, g.networkInterface]), [[efa.instanceType, 'efa']]);
+    // A type without EFA is refused naming the field, before AWS is called.
+    const refused = await server.api('POST', '/api/v1/clusters', { name: 'ui-no-efa', availabilityZone: ZONE, instanceType: 'ml.c5.xlarge', instanceCount: 1, networkInterface: 'efa', storage: { s3: false } });
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.match(JSON.stringify(refused.body), /networkInterface[\s\S]*does not support EFA/);
+  });
 });

@@ -27,3 +27,15 @@ describe('the log viewer\'s ring of lines', () => {
     assert.equal(ring.length, 0);
   });
 });
+
+describe('the log viewer\'s wrapped layout', () => {
+  it('gives a long line as many rows as it needs and finds the line of any row', async () => {
+    const { wrappedLayout } = await import('../../src/capabilities/training/ui/log-layout.js');
+    const lengths = [10, 250, 0, 100, 101];
+    const layout = wrappedLayout(lengths.length, (i) => lengths[i]!, 100);
+    assert.deepEqual(lengths.map((_, i) => [layout.rowOf(i), layout.rowsOf(i)]), [[0, 1], [1, 3], [4, 1], [5, 1], [6, 2]]);
+    assert.equal(layout.totalRows, 8);
+    assert.deepEqual([0, 1, 3, 4, 5, 6, 7, 50].map((r) => layout.lineAtRow(r)), [0, 1, 1, 2, 3, 4, 4, 4]);
+    assert.equal(wrappedLayout(0, () => 0, 80).lineAtRow(3), 0);
+  });
+});

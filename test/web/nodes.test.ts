@@ -161,7 +161,8 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     const parsed = times.map((t) => Date.parse(t));
     assert.deepEqual(parsed, [...parsed].sort((a, b) => b - a), 'newest first');
     // The sandbox's clock runs 600× faster here: its event times run ahead of the wall clock, and the page says so.
-    await page.getByText("Times come from the sandbox's clock, which runs 600× faster than real time").first().waitFor({ timeout: 10_000 });
+    await page.getByText('Times marked "sandbox time" come from the sandbox\'s clock, which runs 600× faster than real time').first().waitFor({ timeout: 10_000 });
+    assert.match(await table.locator('thead').innerText(), /Time \(sandbox time\)/, 'the column of cloud times says whose clock it is');
     await choose(page, 'events-filter-group', group);
     await table.getByText(/reboot/i).first().waitFor();
     await screenshot(page, 'nodes-05-events');

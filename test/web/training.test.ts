@@ -52,6 +52,31 @@ const FLOOD_SOCKET = `
 })();
 `;
 
+/** Stands in for the follow socket: a short line, one of 600 characters, another short line. */
+const LONG_LINE_SOCKET = `
+(() => {
+  const Real = window.WebSocket;
+  class LongLineSocket extends EventTarget {
+    constructor() {
+      super();
+      this.readyState = 1;
+      this.onopen = null; this.onmessage = null; this.onclose = null;
+      const message = (m) => this.onmessage && this.onmessage(new MessageEvent('message', { data: JSON.stringify(m) }));
+      setTimeout(() => {
+        this.onopen && this.onopen(new Event('open'));
+        message({ type: 'tail-end', ranks: [{ rank: 0, pod: 'p-0' }] });
+        message({ type: 'line', rank: 0, pod: 'p-0', text: 'before' });
+        message({ type: 'line', rank: 0, pod: 'p-0', text: 'LONG ' + 'x'.repeat(590) + ' END-OF-LINE' });
+        message({ type: 'line', rank: 0, pod: 'p-0', text: 'after' });
+      }, 0);
+    }
+    send() {}
+    close() {}
+  }
+  window.WebSocket = new Proxy(Real, { construct: (target, args) => (String(args[0]).includes('/logs/follow') ? new LongLineSocket() : new target(...args)) });
+})();
+`;
+
 /**
  * The Jobs tab (chromium, real server on the sandbox): a recipe submitted through the form generated
  * from its schema runs to Succeeded; its detail shows the ranks on their nodes, the logs with rank
@@ -85,6 +110,10 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
       else await new Promise((r) => setTimeout(r, 500));
     }
     assert.ok(mlflowArn, 'the tracking server became ready');
+    // A model downloaded into the storage, for the job form to offer.
+    const download = await server.api('POST', `/api/v1/clusters/${CLUSTER}/model-downloads`, { modelId: 'openai-community/gpt2', storage });
+    assert.equal(download.status, 202, JSON.stringify(download.body));
+    assert.equal((await server.waitForOperation(download.body.operation.id)).status, 'succeeded');
     browser = await launchBrowser({ viewport: { width: 1440, height: 1000 } });
     page = await browser.newPage();
     page.setDefaultTimeout(30_000);
@@ -131,6 +160,17 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await row('ui-first').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
     assert.match(await row('ui-first').locator('[data-testid="training-job-budget"]').innerText(), /^0\/10 restarts, 0\/1 full-job$/);
     await screenshot(page, 'training-03-succeeded');
+    // Its Age is measured on the sandbox's clock (600× here), so it moves; on the wall clock it sat at "0s".
+    const age = row('ui-first').locator('[data-testid="job-age-ui-first"]');
+    assert.equal(await age.getAttribute('data-clock'), 'sandbox', 'the age is of a sandbox time, and says so');
+    const seconds = async () => {
+      const m = /^(?:(\d+)d)?(?:(\d+)h ?)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(await age.innerText())!;
+      return Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
+    };
+    const first = await seconds();
+    await page.waitForTimeout(2_500);
+    const later = await seconds();
+    assert.ok(later - first >= 600, `2.5 s of wall time is ~25 min of sandbox time: the Age moved from ${first} s to ${later} s`);
     // The request was saved as a template of the cluster: it fills the form again, without a job name.
     await page.locator('[data-testid="training-submit-open"]').click();
     await select('training-template-select', 'pt-two-nodes');
@@ -145,7 +185,12 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
   it('refuses elastic for a recipe whose framework cannot resize under the Elastic field, runs a custom container through hyperpodrun (torchrun refused by field), and creates a tracking server from its form', async () => {
     await page.locator('[data-testid="training-submit-open"]').click();
     await page.locator('[data-testid="training-recipe-llama-factory-sft"]').click();
-    await page.locator('[data-testid="training-param-modelPath"] input').fill('/data/models/Qwen/Qwen2.5-0.5B-Instruct/main');
+    // The model folder is picked from the cluster's downloads (its storage chosen with it), not typed.
+    const modelPath = page.locator('[data-testid="training-param-modelPath"] input');
+    await modelPath.fill('');
+    await page.getByRole('option', { name: /openai-community\/gpt2 @ main/ }).click();
+    assert.equal(await modelPath.inputValue(), '/data/models/openai-community/gpt2/main');
+    assert.match(await page.locator('[data-testid="training-storage"]').innerText(), new RegExp(storage), 'the model\'s storage is mounted at /data');
     await page.locator('[data-testid="training-param-dataset"] input').fill('alpaca_en_demo');
     assert.equal(await page.locator('[data-testid="training-param-finetuningType"]').innerText().then((t) => /lora/.test(t)), true, 'an enum parameter is a select with its default');
     await page.locator('[data-testid="training-name"] input').fill('ui-elastic');
@@ -222,6 +267,9 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     assert.ok(Number(await throughput.getAttribute('data-points')) > 10, 'the throughput series has the run\'s steps');
     await loss.locator('svg path').first().waitFor();
     await screenshot(page, 'training-04-detail');
+    // The job's times are the sandbox's: labelled so, never mixed unlabelled with wall-clock times.
+    assert.match(await page.locator('[data-testid="training-job-detail"]').innerText(), /Created \(sandbox time\)/);
+    assert.match(await page.locator('[data-testid="training-events"] thead').innerText(), /Time \(sandbox time\)/);
     // Download is the server's whole log as text, every rank's lines prefixed.
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="training-logs-download"]').click()]);
     assert.equal(download.suggestedFilename(), 'ui-first-all-ranks.log');
@@ -307,6 +355,42 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await heavy.close();
     assert.deepEqual(browser.errors, [], 'no console or page errors on the way');
   });
+  it('shows a long log line whole: the view scrolls sideways to its end, and "Wrap lines" breaks it over rows without covering the next line', async () => {
+    const logs = await browser.context.newPage();
+    await logs.addInitScript({ content: LONG_LINE_SOCKET });
+    await logs.goto(`${server.url}/clusters/${CLUSTER}/jobs/default/ui-first`);
+    const view = logs.locator('[data-testid="training-log-lines"]');
+    const long = logs.locator('[data-testid="training-log-line"]', { hasText: 'END-OF-LINE' });
+    await long.waitFor();
+    const box = async (l: typeof long) => (await l.boundingBox())!;
+    // Unwrapped: one row, not cut; the view scrolls sideways until the end of the line is in view.
+    const one = await long.evaluate((el) => ({ clipped: el.scrollWidth > el.clientWidth, height: el.clientHeight }));
+    assert.deepEqual(one, { clipped: false, height: 18 }, 'the row is as wide as its text');
+    await view.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    const end = (await logs.evaluate(`(() => {
+      const view = document.querySelector('[data-testid="training-log-lines"]').getBoundingClientRect();
+      const row = [...document.querySelectorAll('[data-testid="training-log-line"]')].find((e) => e.textContent.includes('END-OF-LINE'));
+      const range = document.createRange();
+      range.setStart(row.firstChild, row.textContent.length - 1);
+      range.setEnd(row.firstChild, row.textContent.length);
+      return { lastRight: range.getBoundingClientRect().right, viewRight: view.right };
+    })()`)) as { lastRight: number; viewRight: number };
+    assert.ok(end.lastRight <= end.viewRight + 1, `scrolled to the end, the line's last character is in view (${JSON.stringify(end)})`);
+    await screenshot(logs, 'training-06b-long-line-scrolled');
+    // Wrapped: the line takes several rows inside the view's width, and the next line starts below it.
+    await logs.locator('[data-testid="training-logs-wrap"] input').check({ force: true });
+    await logs.locator('[data-testid="training-log-lines"][data-wrap="true"]').waitFor();
+    const wrapped = await box(long);
+    const viewBox = await box(view);
+    assert.ok(wrapped.height >= 18 * 3, `600 characters take several rows (${wrapped.height} px)`);
+    assert.ok(wrapped.x + wrapped.width <= viewBox.x + viewBox.width + 1, 'within the view\'s width');
+    assert.equal(await long.evaluate((el) => el.scrollHeight > el.clientHeight + 1), false, 'every row of it shows');
+    const next = await box(logs.locator('[data-testid="training-log-line"]', { hasText: /after$/ }));
+    assert.ok(next.y >= wrapped.y + wrapped.height - 1, 'the next line starts below the wrapped one');
+    await screenshot(logs, 'training-06c-long-line-wrapped');
+    await logs.close();
+  });
+
   it('a job whose pods no node can take says why on its page: no node advertises nvidia.com/gpu while the device plugin is gone', async () => {
     const kube = await kubeAccess(sb, eksClusterNameFor(CLUSTER));
     await kube.kubectl(['delete', 'daemonset', 'nvidia-device-plugin-daemonset', '-n', 'kube-system']);

@@ -1,6 +1,7 @@
 import type { AppLayoutProps } from '@cloudscape-design/components/app-layout';
 import type { BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
 import type { ComponentType, ReactElement } from 'react';
+import type { OperationView } from './api/types.js';
 
 /** A page of a capability: its route, its layout and its breadcrumbs after "InstantStart". */
 export interface CapabilityPage {
@@ -53,6 +54,8 @@ export interface CapabilityUi {
   /** Side navigation links; `section` is the path prefix that marks the link active. */
   navigation?: Array<{ text: string; href: string; order: number; section: string }>;
   clusterPanels?: ClusterPanel[];
+  /** Shown on an operation's page under its error (each decides from the operation whether it has anything to offer). */
+  operationPanels?: Array<{ id: string; Panel: ComponentType<{ operation: OperationView }> }>;
 }
 
 // Every capability's UI, found by folder: adding a capability needs no line here.
@@ -61,6 +64,7 @@ export const CAPABILITY_UIS: readonly CapabilityUi[] = Object.values(modules).ma
 
 export const PAGES = CAPABILITY_UIS.flatMap((u) => u.pages ?? []);
 export const NAVIGATION = CAPABILITY_UIS.flatMap((u) => u.navigation ?? []).sort((a, b) => a.order - b.order);
+export const OPERATION_PANELS = CAPABILITY_UIS.flatMap((u) => u.operationPanels ?? []);
 export const CLUSTER_PANELS = CAPABILITY_UIS.flatMap((u) => u.clusterPanels ?? []).sort((a, b) => a.order - b.order);
 /** The tabs the cluster page shows: the overview, and every tab some panel is on. */
 export const CLUSTER_PAGE_TABS = CLUSTER_TABS.filter((t) => t.id === 'overview' || CLUSTER_PANELS.some((p) => p.tab === t.id));

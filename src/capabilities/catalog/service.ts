@@ -127,6 +127,7 @@ export class PreflightService {
       availabilityZone: req.availabilityZone,
       ...(req.trainingPlanArn ? { trainingPlanArn: req.trainingPlanArn } : {}),
       ...(req.kubernetesVersion ? { kubernetesVersion: req.kubernetesVersion } : {}),
+      ...(req.networkInterface ? { networkInterface: req.networkInterface } : {}),
     });
   }
 
@@ -175,7 +176,7 @@ export class PreflightService {
     const type = types.find((t) => t.instanceType === req.instanceType);
     return {
       zones: zones.map((z) => z.name),
-      ...(type ? { instanceType: { availabilityZones: type.availabilityZones, spotSupported: type.spotSupported } } : {}),
+      ...(type ? { instanceType: { availabilityZones: type.availabilityZones, spotSupported: type.spotSupported, efaSupported: type.efaSupported } } : {}),
       quotas,
       usage,
       ...(trainingPlan ? { trainingPlan } : {}),

@@ -131,10 +131,11 @@ export class ClusterViews {
         ...failedOperationOf(unsettled.get(c.name)),
       });
     }
-    // Clusters HyperPod does not list: being created or deleted, or left half-made.
+    // Clusters HyperPod does not list: being created or deleted, or left half-made. No createdAt: that is HyperPod's
+    // time (the cloud's clock); the operation's start is the server's and is on the operation.
     for (const [name, op] of unsettled) {
       if (out.some((c) => c.name === name)) continue;
-      out.push({ name, region, status: statusWithoutHyperPod(op), managedByInstantStart: true, eksClusterName: eksClusterNameFor(name), createdAt: op.createdAt, ...this.operationOf(region, name), ...failedOperationOf(op) });
+      out.push({ name, region, status: statusWithoutHyperPod(op), managedByInstantStart: true, eksClusterName: eksClusterNameFor(name), ...this.operationOf(region, name), ...failedOperationOf(op) });
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -319,6 +320,7 @@ function failedOperationOf(op: OperationView | undefined): { failedOperation?: F
 /** One group as the API shows it, from HyperPod's description (the source of truth). */
 export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets: string[]): InstanceGroupView {
   const k = g.KubernetesConfig;
+  const spec = groupSpecOf(g);
   return {
     name: g.InstanceGroupName!,
     instanceType: g.InstanceType ?? 'unknown',
@@ -336,5 +338,9 @@ export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets
     subnetIds: g.OverrideVpcConfig?.Subnets ?? clusterSubnets,
     labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
     taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect! })),
+    // The settings an edit changes, read as a change request is diffed against them.
+    ...(spec.lifecycleConfig ? { lifecycleConfig: spec.lifecycleConfig } : {}),
+    ...(spec.scheduledUpdate ? { scheduledUpdate: spec.scheduledUpdate } : {}),
+    ...(spec.autoPatch ? { autoPatch: spec.autoPatch } : {}),
   };
 }

@@ -79,6 +79,10 @@ export const CreateClusterRequestSchema = z
     capacityType: CapacityTypeSchema.default('on-demand'),
     trainingPlanArn: TrainingPlanArnSchema.optional(),
     instanceCount: z.number().int().min(1, 'must be at least 1').max(1000).describe('Number of instances in the first instance group.'),
+    networkInterface: z
+      .enum(['efa', 'efa-only'])
+      .optional()
+      .describe('EFA network interfaces for the first group (EFA-capable types only: the instance type list says efaSupported): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Left out: ENA only. Fixed for the group\'s lifetime.'),
     deepHealthChecks: z
       .boolean()
       .default(false)
@@ -167,7 +171,7 @@ export const ClusterSummarySchema = z.object({
     ),
   clusterArn: z.string().optional(),
   eksClusterName: z.string().optional(),
-  createdAt: z.string().optional(),
+  createdAt: z.string().optional().describe('When HyperPod created the cluster, on the cloud\'s clock (see `cloudTime` of GET /api/v1/config); absent until HyperPod has it.'),
   failureMessage: z.string().optional(),
   managedByInstantStart: z.boolean().describe('True when this server created the cluster (its resources carry our tags).'),
   activeOperation: z

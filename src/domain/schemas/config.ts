@@ -27,6 +27,9 @@ export const ServerConfigViewSchema = z.object({
     .number()
     .positive()
     .describe('How many times faster than real time the cloud\'s clock runs: 1 on AWS; the sandbox\'s speed (`--sandbox-speed`, default 20) on the sandbox, whose event and launch times therefore run ahead of the wall clock.'),
+  cloudTime: z
+    .string()
+    .describe('The cloud\'s own time when this answer was made (ISO-8601): the sandbox\'s clock, which runs `clockSpeed` times faster than the wall clock and may be far ahead of it; on AWS the server\'s clock. Ages of what the cloud timestamps (jobs, nodes, events) are measured against it, never against your wall clock.'),
   cloudAccess: CloudAccessSchema,
 });
 export type ServerConfigView = z.infer<typeof ServerConfigViewSchema>;

@@ -223,6 +223,8 @@ export const InstanceGroupViewSchema = z
     labels: z.record(z.string(), z.string()).describe('Kubernetes labels HyperPod keeps on the group\'s nodes.'),
     taints: z.array(z.object({ key: z.string(), value: z.string().optional(), effect: z.string() })).describe('Kubernetes taints HyperPod keeps on the group\'s nodes.'),
     lifecycleConfig: z.object({ sourceS3Uri: z.string(), onCreate: z.string(), onInitComplete: z.string().optional() }).optional().describe('The group\'s lifecycle scripts.'),
+    scheduledUpdate: ScheduledUpdateSchema.optional().describe('When HyperPod may roll AMI updates over the group; absent when no schedule is set.'),
+    autoPatch: AutoPatchSchema.optional().describe('Automatic security patching when nodes are idle; absent when off.'),
     activeOperation: z
       .object({ id: z.string(), kind: z.string(), status: z.string() })
       .optional()

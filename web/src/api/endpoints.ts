@@ -71,6 +71,9 @@ export const addInstanceGroup = (cluster: string, body: AddInstanceGroupInput, i
 export const scaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string, confirm = false) =>
   api<Accepted>(apiPath(GROUP_PATHS.one, { name: cluster, group }), { method: 'PATCH', body: { instanceCount, ...(region ? { region } : {}), ...(confirm ? { confirm: true } : {}) } });
 /** The create's checks for what a new count adds (read-only; PATCH runs the same one). */
+/** Labels, taints, lifecycle scripts, AMI updates, patching: only the fields that change (PATCH, the diff contract). */
+export const updateInstanceGroup = (cluster: string, group: string, body: Record<string, unknown>) =>
+  api<Accepted>(apiPath(GROUP_PATHS.one, { name: cluster, group }), { method: 'PATCH', body });
 export const checkScaleInstanceGroup = (cluster: string, group: string, instanceCount: number, region?: string) =>
   api<ScalePreflightResult>(apiPath(GROUP_PATHS.scalePreflight, { name: cluster, group }), { method: 'POST', body: { instanceCount, ...(region ? { region } : {}) } });
 export const deleteInstanceGroup = (cluster: string, group: string, region?: string) =>

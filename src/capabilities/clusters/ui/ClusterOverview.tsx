@@ -7,11 +7,13 @@ import type { ReactNode } from 'react';
 import type { ClusterDetail } from '../../../../web/src/api/types.js';
 import { ClusterHealthDetails } from '../../../../web/src/components/ClusterHealth.js';
 import { ClusterStatus } from '../../../../web/src/components/status.js';
-import { formatTime } from '../../../../web/src/lib/format.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 
 function Facts({ c }: { c: ClusterDetail }) {
+  const cloudLabel = useCloudTimeLabel();
   return (
     <Container header={<Header variant="h2">Overview</Header>} data-testid="cluster-overview">
       <KeyValuePairs
@@ -20,7 +22,7 @@ function Facts({ c }: { c: ClusterDetail }) {
           { label: 'Status', value: <span data-testid="cluster-detail-status"><ClusterStatus status={c.status} /></span> },
           { label: 'Health', value: c.health ? <span data-testid="cluster-overview-health" data-state={c.health.state}><ClusterHealthDetails health={c.health} /></span> : '—' },
           { label: 'Region', value: c.region },
-          { label: 'Created', value: formatTime(c.createdAt) },
+          { label: cloudLabel('Created'), value: <CloudTime iso={c.createdAt} /> },
           { label: 'HyperPod cluster ARN', value: code(c.clusterArn) },
           { label: 'Node recovery', value: c.nodeRecovery ?? '—' },
           { label: 'Node provisioning mode', value: c.nodeProvisioningMode ?? '—' },

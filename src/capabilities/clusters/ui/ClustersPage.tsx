@@ -19,9 +19,12 @@ import { ClusterHealthBadge } from '../../../../web/src/components/ClusterHealth
 import { ClusterStatus } from '../../../../web/src/components/status.js';
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath, formatTime, operationPath } from '../../../../web/src/lib/format.js';
+import { clusterPath, operationPath } from '../../../../web/src/lib/format.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 export function ClustersPage() {
+  const cloudLabel = useCloudTimeLabel();
   const navigate = useNavigate();
   const follow = useFollow();
   const qc = useQueryClient();
@@ -95,7 +98,7 @@ export function ClustersPage() {
     { id: 'health', header: 'Health', cell: (c) => <ClusterHealthBadge health={c.health} testId={`cluster-health-${c.name}`} /> },
     { id: 'region', header: 'Region', cell: (c) => c.region },
     { id: 'eks', header: 'EKS cluster', cell: (c) => c.eksClusterName ?? '—' },
-    { id: 'created', header: 'Created', cell: (c) => formatTime(c.createdAt) },
+    { id: 'created', header: cloudLabel('Created'), cell: (c) => <CloudTime iso={c.createdAt} /> },
     {
       id: 'active',
       header: 'Active',

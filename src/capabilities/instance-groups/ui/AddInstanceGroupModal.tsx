@@ -15,12 +15,27 @@ import { useStartOperation, useAvailabilityZones, useInstanceTypes, useTrainingP
 import type { Accepted, AddInstanceGroupInput } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 
+/** A request to start from (a group that found no capacity), and the zone and type it must not repeat. */
+export interface GroupPrefill {
+  name: string;
+  /** Absent: the user chooses (a scale's group view does not say its zone). */
+  availabilityZone?: string;
+  instanceType: string;
+  instanceCount: number;
+  capacityType?: 'on-demand' | 'spot' | 'training-plan';
+  networkInterface?: 'efa' | 'efa-only';
+  deepHealthChecks?: boolean;
+  /** InsufficientCapacity for this type in this zone: the same pair again is refused in the dialog. */
+  noCapacity?: { availabilityZone: string; instanceType: string };
+}
+
 interface Props {
   cluster: string;
   region: string;
   existing: string[];
   onDismiss(): void;
   onStarted(accepted: Accepted): void;
+  prefill?: GroupPrefill;
 }
 
 /**
@@ -28,15 +43,17 @@ interface Props {
  * zones and types AWS lists, EFA modes only for EFA types and spot only where it exists. The
  * server checks quotas and plans and answers with the fields at fault.
  */
-export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, onStarted }: Props) {
-  const [name, setName] = useState('');
-  const [zone, setZone] = useState<string>();
-  const [type, setType] = useState<string>();
-  const [capacityType, setCapacityType] = useState<'on-demand' | 'spot' | 'training-plan'>('on-demand');
+export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, onStarted, prefill }: Props) {
+  const [name, setName] = useState(prefill?.name ?? '');
+  const [zone, setZone] = useState<string | undefined>(prefill?.availabilityZone);
+  const [type, setType] = useState<string | undefined>(prefill?.instanceType);
+  const [capacityType, setCapacityType] = useState<'on-demand' | 'spot' | 'training-plan'>(prefill?.capacityType === 'spot' ? 'spot' : 'on-demand');
   const [plan, setPlan] = useState<string>();
-  const [iface, setIface] = useState<'none' | 'efa' | 'efa-only'>('none');
-  const [count, setCount] = useState('1');
-  const [deep, setDeep] = useState(false);
+  const [iface, setIface] = useState<'none' | 'efa' | 'efa-only'>(prefill?.networkInterface ?? 'none');
+  const [count, setCount] = useState(String(prefill?.instanceCount ?? 1));
+  const [deep, setDeep] = useState(prefill?.deepHealthChecks ?? false);
+  const starved = prefill?.noCapacity;
+  const sameAsStarved = !!starved && zone === starved.availabilityZone && type === starved.instanceType;
   const idempotencyKey = useMemo(() => `add-group:${cluster}:${Math.random().toString(36).slice(2)}`, [cluster]);
   const zones = useAvailabilityZones(region);
   const types = useInstanceTypes(region, zone);
@@ -69,16 +86,21 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
             <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!parsed.success || nameTaken} loading={start.isPending} onClick={() => start.mutate()} data-testid="group-submit">Add instance group</Button>
+            <Button variant="primary" disabled={!parsed.success || nameTaken || sameAsStarved} disabledReason={sameAsStarved ? 'Choose another zone or instance type' : undefined} loading={start.isPending} onClick={() => start.mutate()} data-testid="group-submit">Add instance group</Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="m">
+        {starved && (
+          <Alert type={sameAsStarved ? 'warning' : 'info'} data-testid="group-no-capacity">
+            {`HyperPod found no capacity for ${starved.instanceType} in ${starved.availabilityZone}. Choose another Availability Zone or instance type: the same request would wait for the same capacity.`}
+          </Alert>
+        )}
         <FormField label="Name" errorText={name && (nameTaken ? 'A group of this name exists' : fieldError('name'))} data-testid="group-name">
           <Input value={name} onChange={({ detail }) => setName(detail.value)} />
         </FormField>
-        <FormField label="Availability Zone" description="The group's /20 compute subnet in this zone is reused, or created." data-testid="group-zone">
+        <FormField label="Availability Zone" description="The group's /20 compute subnet in this zone is reused, or created." errorText={sameAsStarved ? `No capacity for ${type} here: choose another zone or type` : undefined} data-testid="group-zone">
           <Select
             selectedOption={option(zone)}
             onChange={({ detail }) => { setZone(detail.selectedOption.value); setType(undefined); }}

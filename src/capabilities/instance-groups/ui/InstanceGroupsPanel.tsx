@@ -13,16 +13,18 @@ import { GroupShortfallNote } from '../../../../web/src/components/ClusterHealth
 import { ClusterStatus } from '../../../../web/src/components/status.js';
 import { AddInstanceGroupModal } from './AddInstanceGroupModal.js';
 import { DeleteInstanceGroupModal, ScaleInstanceGroupModal } from './GroupActionModals.js';
+import { EditInstanceGroupModal } from './EditInstanceGroupModal.js';
 
 const capacity = (g: InstanceGroupView) => (g.trainingPlanArn ? `training plan (${g.trainingPlanArn.split('/').pop()})` : g.capacityType);
 
-/** The cluster page's instance groups: table, add, scale, delete — each change an operation. */
+/** The cluster page's instance groups: table, add, scale, edit, delete — each change an operation. */
 export function InstanceGroupsPanel({ cluster, region }: { cluster: string; region: string }) {
   const groups = useInstanceGroups(cluster, region);
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   const [scaling, setScaling] = useState<InstanceGroupView | null>(null);
   const [deleting, setDeleting] = useState<InstanceGroupView | null>(null);
+  const [editing, setEditing] = useState<InstanceGroupView | null>(null);
   const started = (accepted: Accepted) => navigate(operationPath(accepted.operation.id));
   const items = groups.data ?? [];
   return (
@@ -69,6 +71,7 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
             cell: (g) => (
               <SpaceBetween direction="horizontal" size="xxs">
                 <Button variant="inline-link" onClick={() => setScaling(g)} data-testid={`group-scale-${g.name}`}>Scale</Button>
+                <Button variant="inline-link" onClick={() => setEditing(g)} data-testid={`group-edit-${g.name}`}>Edit</Button>
                 <Button variant="inline-link" onClick={() => setDeleting(g)} data-testid={`group-delete-${g.name}`}>Delete</Button>
               </SpaceBetween>
             ),
@@ -78,6 +81,7 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
       />
       {adding && <AddInstanceGroupModal cluster={cluster} region={region} existing={items.map((g) => g.name)} onDismiss={() => setAdding(false)} onStarted={started} />}
       {scaling && <ScaleInstanceGroupModal cluster={cluster} region={region} group={scaling} onDismiss={() => setScaling(null)} onStarted={started} />}
+      {editing && <EditInstanceGroupModal cluster={cluster} region={region} group={editing} onDismiss={() => setEditing(null)} onStarted={started} />}
       {deleting && <DeleteInstanceGroupModal cluster={cluster} region={region} group={deleting} onDismiss={() => setDeleting(null)} onStarted={started} />}
     </>
   );

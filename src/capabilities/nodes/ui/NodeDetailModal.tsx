@@ -13,10 +13,10 @@ import Table from '@cloudscape-design/components/table';
 import { useNode } from '../../../../web/src/api/queries.js';
 import type { NodeActionKind, NodeDetail, NodeView } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formatTime } from '../../../../web/src/lib/format.js';
 import { EventsTable } from './events/EventsTable.js';
 import { EscalationOrder, HEALTH_LABEL, suggestedActionLabel } from './health.js';
-import { useCloudClockNote } from '../../../../web/src/hooks/cloud-clock.js';
+import { useCloudClockNote, useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
 
 interface Props {
   cluster: string;
@@ -44,6 +44,7 @@ function Verdict({ node }: { node: NodeView }) {
 }
 
 function Facts({ d }: { d: NodeDetail }) {
+  const cloudLabel = useCloudTimeLabel();
   const n = d.node;
   const k = n.kubernetes;
   const accel = [n.allocatable.gpus ? `${n.allocatable.gpus} GPU` : '', n.allocatable.neuronDevices ? `${n.allocatable.neuronDevices} Neuron` : '', n.allocatable.efa ? `${n.allocatable.efa} EFA` : '']
@@ -58,7 +59,7 @@ function Facts({ d }: { d: NodeDetail }) {
         { label: 'Instance type', value: n.instanceType },
         { label: 'Availability Zone', value: n.availabilityZone ?? '—' },
         { label: 'Private IP', value: code(n.privateIp) },
-        { label: 'Launched', value: formatTime(n.launchTime) },
+        { label: cloudLabel('Launched'), value: <CloudTime iso={n.launchTime} /> },
         { label: 'Capacity type', value: n.capacityType ?? '—' },
         { label: 'Logical id', value: code(n.nodeLogicalId) },
         { label: 'Kubernetes node', value: code(n.nodeName) },
@@ -79,6 +80,7 @@ function Facts({ d }: { d: NodeDetail }) {
 
 function Body({ d }: { d: NodeDetail }) {
   const clockNote = useCloudClockNote();
+  const cloudLabel = useCloudTimeLabel();
   const labels = Object.entries(d.labels).sort(([a], [b]) => a.localeCompare(b));
   return (
     <SpaceBetween size="l">
@@ -102,7 +104,7 @@ function Body({ d }: { d: NodeDetail }) {
           },
           { id: 'reason', header: 'Reason', cell: (c) => c.reason ?? '—' },
           { id: 'message', header: 'Message', cell: (c) => c.message ?? '—' },
-          { id: 'since', header: 'Since', cell: (c) => formatTime(c.lastTransitionTime) },
+          { id: 'since', header: cloudLabel('Since'), cell: (c) => <CloudTime iso={c.lastTransitionTime} /> },
         ]}
         empty={<Box textAlign="center">Not in Kubernetes: no conditions</Box>}
       />

@@ -12,10 +12,12 @@ import type { NodeActionKind, NodeHealthState, NodeView } from '../../../../web/
 import { ShortfallAlert } from '../../../../web/src/components/ClusterHealth.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
-import { clusterPath, formatClock, formatTime, nodePath } from '../../../../web/src/lib/format.js';
+import { clusterPath, formatClock, nodePath } from '../../../../web/src/lib/format.js';
 import { HEALTH_LABEL, HEALTH_STATES, NodeHealthIndicator, suggestedActionLabel } from './health.js';
 import { NodeActionModal, type NodeActionTarget } from './NodeActionModal.js';
 import { NodeDetailModal } from './NodeDetailModal.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 /** Rows per page: the server's default page, small enough for any browser whatever the cluster size. */
 export const NODES_PAGE_SIZE = 50;
@@ -54,6 +56,7 @@ function usePaginationTestIds(ref: RefObject<HTMLDivElement | null>) {
  * A node's detail has its own URL (/clusters/:name/nodes/<instance id>, the tab's `item`).
  */
 export function NodesPanel({ cluster, region, item }: { cluster: string; region: string; item?: string }) {
+  const cloudLabel = useCloudTimeLabel();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   // tokens[i] is the nextToken that opens page i + 1 (undefined for the first page): the way back.
   const [tokens, setTokens] = useState<Array<string | undefined>>([undefined]);
@@ -256,7 +259,7 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
           { id: 'next', header: 'Suggested action', cell: (n) => <span data-testid={`node-next-${n.instanceId}`}>{suggestedActionLabel(n.health.suggestedAction)}</span> },
           { id: 'gpus', header: 'GPUs', cell: accelerators },
           { id: 'pods', header: 'Pods', cell: (n) => n.podCount },
-          { id: 'launched', header: 'Launched', cell: (n) => formatTime(n.launchTime) },
+          { id: 'launched', header: cloudLabel('Launched'), cell: (n) => <CloudTime iso={n.launchTime} /> },
         ]}
         empty={
           page.error && !data ? (

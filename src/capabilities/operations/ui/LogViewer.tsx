@@ -1,6 +1,7 @@
 import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -15,9 +16,13 @@ export const LOG_TAIL = 500;
 
 const LEVEL_COLOR: Record<LogLine['level'], string> = { info: 'inherit', warn: '#8d6605', error: '#d91515' };
 
-const LogRow = memo(function LogRow({ line }: { line: LogLine }) {
+// Wrapped, a long line (a URL, a JSON body) breaks anywhere to show whole; unwrapped it stays one row and the log scrolls sideways.
+const WRAPPED = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } as const;
+const UNWRAPPED = { whiteSpace: 'pre', width: 'max-content', minWidth: '100%' } as const;
+
+const LogRow = memo(function LogRow({ line, wrap }: { line: LogLine; wrap: boolean }) {
   return (
-    <div data-testid="log-line" data-seq={line.seq} style={{ color: LEVEL_COLOR[line.level], whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+    <div data-testid="log-line" data-seq={line.seq} style={{ color: LEVEL_COLOR[line.level], ...(wrap ? WRAPPED : UNWRAPPED) }}>
       <span style={{ opacity: 0.6 }}>{formatClock(line.at)} </span>
       {line.phase && <span style={{ opacity: 0.75 }}>[{line.phase}] </span>}
       {line.level !== 'info' && <b>{line.level.toUpperCase()} </b>}
@@ -40,6 +45,7 @@ export function LogViewer({ operationId, live }: { operationId: string; live: bo
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
   const [follow, setFollow] = useState(true);
+  const [wrap, setWrap] = useState(true);
   const scroller = useRef<HTMLDivElement>(null);
   const frame = useRef<number | null>(null);
 
@@ -158,9 +164,14 @@ export function LogViewer({ operationId, live }: { operationId: string; live: bo
           variant="h2"
           description={dropped.current > 0 ? `Showing the last ${LOG_TAIL} lines; ${dropped.current} earlier lines are not shown.` : undefined}
           actions={
-            <Toggle checked={follow} onChange={(e) => setFollow(e.detail.checked)}>
-              Follow
-            </Toggle>
+            <SpaceBetween direction="horizontal" size="m">
+              <Toggle checked={wrap} onChange={(e) => setWrap(e.detail.checked)} data-testid="operation-log-wrap">
+                Wrap lines
+              </Toggle>
+              <Toggle checked={follow} onChange={(e) => setFollow(e.detail.checked)}>
+                Follow
+              </Toggle>
+            </SpaceBetween>
           }
         >
           Log
@@ -182,14 +193,14 @@ export function LogViewer({ operationId, live }: { operationId: string; live: bo
         tabIndex={0}
         role="log"
         aria-label="Operation log"
-        style={{ maxHeight: 420, overflowY: 'auto', overflowAnchor: 'none', fontFamily: 'Monaco, Menlo, Consolas, monospace', fontSize: 12, lineHeight: '18px' }}
+        style={{ maxHeight: 420, overflowY: 'auto', overflowX: 'auto', overflowAnchor: 'none', fontFamily: 'Monaco, Menlo, Consolas, monospace', fontSize: 12, lineHeight: '18px' }}
       >
         {loading && lines.current.length === 0 ? (
           <StatusIndicator type="loading">Loading log</StatusIndicator>
         ) : lines.current.length === 0 ? (
           <Box color="text-body-secondary">No log lines yet.</Box>
         ) : (
-          lines.current.map((l) => <LogRow key={l.seq} line={l} />)
+          lines.current.map((l) => <LogRow key={l.seq} line={l} wrap={wrap} />)
         )}
       </div>
     </Container>

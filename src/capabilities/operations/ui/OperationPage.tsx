@@ -23,6 +23,7 @@ import { ProblemText, useNotifications } from '../../../../web/src/hooks/notific
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { useNow } from '../../../../web/src/hooks/use-now.js';
 import { clusterPath, formatDuration, formatTime, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
+import { OPERATION_PANELS } from '../../../../web/src/capabilities.js';
 
 type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -162,6 +163,7 @@ export function OperationPage() {
               : ''}
           </Alert>
         )}
+        {OPERATION_PANELS.map(({ id: panel, Panel }) => <Panel key={panel} operation={op} />)}
         {op.paused && (
           <Alert type="warning" header={`Paused: the server cannot write its data directory (${op.paused.code})`} data-testid="operation-paused">
             {op.paused.reason}

@@ -7,8 +7,9 @@ import Pagination from '@cloudscape-design/components/pagination';
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formatTime } from '../../../../web/src/lib/format.js';
 import { useStoragePage } from './api.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 const PAGE_SIZE = 50;
 
@@ -33,6 +34,7 @@ type Entry = { kind: 'folder'; name: string; path: string } | { kind: 'object'; 
  * FSx for Lustre cannot be listed through AWS APIs: the server says so and the browser shows it.
  */
 export function StorageBrowser({ cluster, region, storage, onClose }: { cluster: string; region: string; storage: { name: string; namespace: string }; onClose(): void }) {
+  const cloudLabel = useCloudTimeLabel();
   const [path, setPath] = useState('');
   // tokens[i] is the token of page i (undefined for the first).
   const [tokens, setTokens] = useState<Array<string | undefined>>([undefined]);
@@ -105,7 +107,7 @@ export function StorageBrowser({ cluster, region, storage, onClose }: { cluster:
               ),
           },
           { id: 'size', header: 'Size', cell: (e) => (e.kind === 'object' ? <span data-testid="storage-object-size">{formatBytes(e.size)}</span> : '—') },
-          { id: 'modified', header: 'Last modified', cell: (e) => (e.kind === 'object' && e.lastModified ? formatTime(e.lastModified) : '—') },
+          { id: 'modified', header: cloudLabel('Last modified'), cell: (e) => (e.kind === 'object' && e.lastModified ? <CloudTime iso={e.lastModified} /> : '—') },
         ]}
         empty={
           data?.browsable === false ? (

@@ -15,7 +15,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ProblemError } from '../../../../web/src/api/client.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath, formatTime, nodePath } from '../../../../web/src/lib/format.js';
+import { clusterPath, nodePath } from '../../../../web/src/lib/format.js';
 import type { TrainingJobView } from '../../../domain/schemas/training.js';
 import { useDeleteJob, useJob, useResubmitJob, type JobRef, type SubmitJobAnswer } from './api.js';
 import { resubmitName } from './job-request.js';
@@ -23,6 +23,8 @@ import { JobLogs } from './JobLogs.js';
 import { JobMetrics } from './JobMetrics.js';
 import { HealthIndicator, jobPath, PhaseIndicator } from './job-status.js';
 import { RecoveryBudget } from './RecoveryBudget.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 /** Phases a job ends in: metrics stop growing, and it may be re-submitted. */
@@ -123,6 +125,7 @@ function Ranks({ cluster, region, job }: { cluster: string; region: string | und
  * a new name.
  */
 export function JobDetail({ cluster, region, job: ref }: { cluster: string; region: string; job: JobRef }) {
+  const cloudLabel = useCloudTimeLabel();
   const job = useJob(cluster, region, ref);
   const navigate = useNavigate();
   const follow = useFollow();
@@ -182,8 +185,8 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
               ? [{ label: 'Ray cluster', value: `${j.rayCluster.name}${j.rayCluster.state ? ` · ${j.rayCluster.state}` : ''}${j.rayCluster.desiredWorkers !== undefined ? ` · ${j.rayCluster.availableWorkers ?? 0}/${j.rayCluster.desiredWorkers} workers` : ''}` }]
               : []),
             ...(j.mlflow ? [{ label: 'MLflow', value: <span style={wrap}>{`experiment ${j.mlflow.experimentName}, run ${j.mlflow.runName}`}</span> }] : []),
-            { label: 'Created', value: formatTime(j.createdAt) },
-            { label: 'Finished', value: formatTime(j.finishedAt) },
+            { label: cloudLabel('Created'), value: <CloudTime iso={j.createdAt} /> },
+            { label: cloudLabel('Finished'), value: <CloudTime iso={j.finishedAt} /> },
           ]}
         />
       </Container>
@@ -203,7 +206,7 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
           { id: 'status', header: 'Status', cell: (c) => c.status },
           { id: 'reason', header: 'Reason', cell: (c) => c.reason ?? '—' },
           { id: 'message', header: 'Message', cell: (c) => <span style={wrap}>{c.message ?? ''}</span> },
-          { id: 'time', header: 'Since', cell: (c) => formatTime(c.lastTransitionTime) },
+          { id: 'time', header: cloudLabel('Since'), cell: (c) => <CloudTime iso={c.lastTransitionTime} /> },
         ]}
       />
       <Table
@@ -214,7 +217,7 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
         wrapLines
         empty={<Box textAlign="center" color="inherit">No recent events.</Box>}
         columnDefinitions={[
-          { id: 'time', header: 'Time', cell: (e) => formatTime(e.time) },
+          { id: 'time', header: cloudLabel('Time'), cell: (e) => <CloudTime iso={e.time} /> },
           { id: 'type', header: 'Type', cell: (e) => e.type },
           { id: 'reason', header: 'Reason', cell: (e) => e.reason },
           { id: 'object', header: 'Object', cell: (e) => <span style={wrap}>{e.object}</span> },

@@ -6,6 +6,7 @@ import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Toggle from '@cloudscape-design/components/toggle';
 import { useMemo, useState } from 'react';
 import { useDebounced } from '../../../../web/src/hooks/use-debounced.js';
 import type { RankView } from '../../../domain/schemas/training.js';
@@ -86,6 +87,8 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
   const [search, setSearch] = useState('');
   const [grep, setGrep] = useState<string | undefined>();
   const [paused, setPausedState] = useState(false);
+  // Long lines scroll sideways by default; wrapped, each shows whole.
+  const [wrap, setWrap] = useState(false);
   const stream = useLogStream({ cluster, region, namespace, job, rank, grep });
   const needle = useDebounced(search, 150);
 
@@ -120,7 +123,8 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
           variant="h2"
           description={`The last ${TAIL_LINES} lines per rank, then new lines live. The viewer keeps the newest ${LOG_CAPACITY.toLocaleString()} lines (${held.toLocaleString()} held${stream.ring.evicted ? `, ${stream.ring.evicted.toLocaleString()} older dropped` : ''}).`}
           actions={
-            <SpaceBetween direction="horizontal" size="xs">
+            <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+              <Toggle checked={wrap} onChange={({ detail }) => setWrap(detail.checked)} data-testid="training-logs-wrap">Wrap lines</Toggle>
               <Button onClick={togglePause} data-testid="training-logs-pause">{paused ? 'Follow' : 'Pause'}</Button>
               <Button iconName="download" onClick={() => void download(jobLogsDownloadUrl(cluster, region, { namespace, job }, rank), `${job}${rank === 'all' ? '' : `-rank-${rank}`}.log`)} data-testid="training-logs-download">
                 Download
@@ -157,7 +161,7 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
           )}
           <StatusLine status={stream.status} pending={stream.pending} onReconnect={reconnect} />
         </SpaceBetween>
-        <LogLines count={count} line={line} version={stream.version} />
+        <LogLines count={count} line={line} version={stream.version} wrap={wrap} />
         {matches && <Box variant="small" data-testid="training-logs-matches">{`${matches.length} of ${held - stream.ring.notes} lines match`}</Box>}
       </SpaceBetween>
     </Container>

@@ -12,11 +12,11 @@ import type { ClusterPanelProps } from '../../../../web/src/capabilities.js';
 import { useCloudClockNote } from '../../../../web/src/hooks/cloud-clock.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { useNow } from '../../../../web/src/hooks/use-now.js';
-import { clusterPath, formatTime } from '../../../../web/src/lib/format.js';
+import { CloudAge } from '../../../../web/src/components/CloudTime.js';
+import { clusterPath } from '../../../../web/src/lib/format.js';
 import type { TrainingJobView } from '../../../domain/schemas/training.js';
 import { useJobs } from './api.js';
-import { age, budgetText, jobPath, PhaseIndicator } from './job-status.js';
+import { budgetText, jobPath, PhaseIndicator } from './job-status.js';
 import { SubmitJobModal } from './SubmitJobModal.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
@@ -34,7 +34,6 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState(false);
   const follow = useFollow();
-  const now = useNow(true, 5000);
   const clockNote = useCloudClockNote();
   const urlRegion = useSearchParams()[0].get('region') ?? undefined;
   const all = jobs.data?.jobs ?? [];
@@ -102,7 +101,7 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
           { id: 'nodes', header: 'Nodes', cell: (j) => (j.elastic ? `${j.nodes} (${j.elastic.minReplicas}–${j.elastic.maxReplicas})` : j.nodes) },
           { id: 'phase', header: 'Phase', minWidth: 220, cell: (j) => <PhaseIndicator job={j} /> },
           { id: 'budget', header: 'Recovery budget', cell: (j) => <span data-testid="training-job-budget" style={{ color: j.recovery.exhausted ? '#d91515' : undefined }}>{budgetText(j.recovery)}</span> },
-          { id: 'age', header: 'Age', cell: (j) => <span title={formatTime(j.createdAt)}>{age(j.createdAt, now)}</span> },
+          { id: 'age', header: 'Age', cell: (j) => <CloudAge iso={j.createdAt} testId={`job-age-${j.name}`} /> },
         ]}
       />
       {jobs.error && (

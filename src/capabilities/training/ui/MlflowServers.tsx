@@ -14,10 +14,11 @@ import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { ProblemError } from '../../../../web/src/api/client.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formatTime } from '../../../../web/src/lib/format.js';
 import { CreateMlflowServerRequestSchema, MlflowServerSizeSchema } from '../../../domain/schemas/mlflow.js';
 import type { DeleteMlflowServerAnswer, MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
 import { useCreateMlflowServer, useDeleteMlflowServer, useMlflowServers } from './api.js';
+import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 const shape = CreateMlflowServerRequestSchema.shape;
@@ -124,6 +125,7 @@ const deletedText = (a: DeleteMlflowServerAnswer) =>
 
 /** The region's SageMaker managed MLflow tracking servers, which training jobs report metrics to. */
 export function MlflowServers({ region, cluster }: { region: string; cluster: string }) {
+  const cloudLabel = useCloudTimeLabel();
   const servers = useMlflowServers(region);
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<MlflowTrackingServerView[]>([]);
@@ -166,7 +168,7 @@ export function MlflowServers({ region, cluster }: { region: string; cluster: st
           { id: 'size', header: 'Size', cell: (s) => s.size ?? '—' },
           { id: 'version', header: 'MLflow', cell: (s) => s.mlflowVersion ?? '—' },
           { id: 'store', header: 'Artifact store', cell: (s) => <span style={wrap}>{s.artifactStoreUri ?? '—'}</span> },
-          { id: 'created', header: 'Created', cell: (s) => formatTime(s.createdAt) },
+          { id: 'created', header: cloudLabel('Created'), cell: (s) => <CloudTime iso={s.createdAt} /> },
         ]}
       />
       {deleted && (

@@ -15,7 +15,9 @@ import type { RecipeView, TrainingTemplate } from '../../../domain/schemas/train
 import { useRecipes, useSubmitJob, useTemplates, type SubmitJobAnswer } from './api.js';
 import { CommonFields } from './CommonFields.js';
 import { EMPTY_COMMON, requestOf, stateFromTemplate, type CommonState, type Source } from './job-request.js';
+import { ModelPathField, MODEL_PATH_PARAM } from './ModelPathField.js';
 import { ParamsForm } from './ParamsForm.js';
+import { useStorageList } from '../../storage/ui/api.js';
 import { fieldsOf, initialValues } from './schema-form.js';
 
 const CUSTOM_ID = '__custom__';
@@ -41,6 +43,8 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
   const [values, setValues] = useState<Map<string, string | boolean>>();
   const [localProblems, setLocalProblems] = useState<Map<string, string>>(new Map());
   const submit = useSubmitJob(cluster, region, onSubmitted);
+  const storageList = useStorageList(cluster, region);
+  const namespaceStorages = (storageList.data?.storages ?? []).filter((s) => s.namespace === (common.namespace.trim() || 'default')).map((s) => s.name);
   const recipe: RecipeView | undefined = recipes.data?.recipes.find((r) => r.id === chosen);
   const fields = useMemo(() => (recipe ? fieldsOf(recipe.parameters) : []), [recipe]);
   const formValues = values ?? initialValues(fields);
@@ -128,7 +132,17 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
         {fields.length > 0 && (
           <SpaceBetween size="s">
             <Header variant="h3" description="Generated from the recipe's parameter schema.">Recipe parameters</Header>
-            <ParamsForm fields={fields} values={formValues} onChange={(name, v) => setValues(new Map(formValues).set(name, v))} errorOf={(name) => errorOf(`params.${name}`)} />
+            <ParamsForm
+              fields={fields}
+              values={formValues}
+              onChange={(name, v) => setValues(new Map(formValues).set(name, v))}
+              errorOf={(name) => errorOf(`params.${name}`)}
+              inputFor={(name, value, onChange) =>
+                name === MODEL_PATH_PARAM ? (
+                  <ModelPathField cluster={cluster} region={region} value={value} onChange={onChange} storage={common.storage} storages={namespaceStorages} onStorage={(storage) => setCommon((c) => ({ ...c, storage }))} />
+                ) : undefined
+              }
+            />
           </SpaceBetween>
         )}
         {submit.error && (unplaced.length > 0 || serverErrors.length === 0) && (

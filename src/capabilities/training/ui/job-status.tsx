@@ -51,20 +51,6 @@ export function formatSeconds(s: number | undefined): string {
   return `${s} s`;
 }
 
-/** Age from an ISO time, e.g. "5m", "2h 3m", "3d". */
-export function age(iso: string | undefined, now: number): string {
-  if (!iso) return '—';
-  const ms = now - new Date(iso).getTime();
-  if (!Number.isFinite(ms) || ms < 0) return '0s';
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h ${m % 60}m`;
-  return `${Math.floor(h / 24)}d`;
-}
-
 /** A job's detail, on the cluster page's Jobs tab: /clusters/:name/jobs/<namespace>/<job>. */
 export function jobPath(cluster: string, region: string | undefined, ref: { namespace: string; name: string }): string {
   return clusterPath(cluster, region, `jobs/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}`);

@@ -46,6 +46,7 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
     const t = types.data?.find((x) => x.instanceType === instanceType);
     const patch: Partial<WizardForm> = { instanceType, trainingPlanArn: '' };
     if (form.capacityType === 'spot' && t && !t.spotSupported) patch.capacityType = 'on-demand';
+    if (t && !t.efaSupported) patch.networkInterface = 'none';
     const planStillFits = plans.data?.some((p) => p.instanceType === instanceType && p.arn === form.trainingPlanArn);
     if (planStillFits) patch.trainingPlanArn = form.trainingPlanArn;
     update(patch);
@@ -146,6 +147,30 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
             <Alert type="info">Spot instances can be reclaimed at short notice. Elastic training does not run on spot capacity.</Alert>
           )}
         </SpaceBetween>
+      </Container>
+      <Container header={<Header variant="h2" description="Fixed for the instance group's lifetime.">Network interface</Header>}>
+        <FormField
+          errorText={errors.networkInterface}
+          description={
+            !chosen
+              ? 'Choose an instance type first.'
+              : chosen.efaSupported
+                ? `${chosen.instanceType} supports EFA${chosen.maximumEfaInterfaces ? ` (up to ${chosen.maximumEfaInterfaces} interfaces)` : ''}: fast collective communication between nodes for distributed training.`
+                : `${chosen.instanceType} does not support EFA.`
+          }
+        >
+          <Tiles
+            value={form.networkInterface}
+            onChange={(e) => update({ networkInterface: e.detail.value as WizardForm['networkInterface'] })}
+            columns={3}
+            data-testid="wizard-network-interface"
+            items={[
+              { value: 'none', label: 'ENA only', description: 'The standard network interface.' },
+              { value: 'efa', label: 'EFA', description: 'EFA alongside ENA.', disabled: !chosen?.efaSupported },
+              { value: 'efa-only', label: 'EFA-only', description: 'EFA-only interfaces.', disabled: !chosen?.efaSupported },
+            ]}
+          />
+        </FormField>
       </Container>
       <Container header={<Header variant="h2">Node health</Header>}>
         <FormField description="GPU stress and EFA connectivity tests under load before nodes take work. Adds time to node start; HyperPod's basic health checks and automatic node recovery are always on.">

@@ -44,6 +44,7 @@ export function ReviewStep({ form, preflight, goTo }: ReviewStepProps) {
           { label: 'Instance type', value: form.instanceType },
           { label: 'Instance count', value: form.instanceCount },
           { label: 'Capacity type', value: capacity },
+          { label: 'Network interface', value: form.networkInterface === 'none' ? 'ENA only' : form.networkInterface === 'efa' ? 'EFA' : 'EFA-only' },
           { label: 'Deep health checks', value: form.deepHealthChecks ? 'On' : 'Off' },
         ]}
       />

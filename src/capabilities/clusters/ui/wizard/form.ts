@@ -12,6 +12,8 @@ export interface WizardForm {
   capacityType: 'on-demand' | 'spot' | 'training-plan';
   trainingPlanArn: string;
   instanceCount: string;
+  /** 'none' = ENA only; EFA modes only for an EFA-capable type (the catalogue's efaSupported). */
+  networkInterface: 'none' | 'efa' | 'efa-only';
   deepHealthChecks: boolean;
   s3: boolean;
   fsx: boolean;
@@ -30,6 +32,7 @@ export const initialForm = (region = ''): WizardForm => ({
   capacityType: 'on-demand',
   trainingPlanArn: '',
   instanceCount: '1',
+  networkInterface: 'none',
   deepHealthChecks: false,
   s3: true,
   fsx: false,
@@ -39,7 +42,7 @@ export const initialForm = (region = ''): WizardForm => ({
 /** Which fields each wizard step owns (Review owns none). */
 export const STEP_FIELDS: FieldName[][] = [
   ['name', 'region', 'availabilityZone', 'kubernetesVersion'],
-  ['instanceType', 'capacityType', 'trainingPlanArn', 'instanceCount', 'deepHealthChecks'],
+  ['instanceType', 'capacityType', 'trainingPlanArn', 'instanceCount', 'networkInterface', 'deepHealthChecks'],
   ['s3', 'fsx', 'fsxCapacityGiB'],
   [],
 ];
@@ -56,6 +59,7 @@ export function toRequest(form: WizardForm): CreateClusterInput {
     capacityType: form.capacityType,
     ...(form.capacityType === 'training-plan' && form.trainingPlanArn ? { trainingPlanArn: form.trainingPlanArn } : {}),
     instanceCount: toNumber(form.instanceCount),
+    ...(form.networkInterface !== 'none' ? { networkInterface: form.networkInterface } : {}),
     deepHealthChecks: form.deepHealthChecks,
     storage: { s3: form.s3, ...(form.fsx ? { fsxLustre: { storageCapacityGiB: toNumber(form.fsxCapacityGiB) } } : {}) },
   };

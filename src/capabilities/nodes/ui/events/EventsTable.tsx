@@ -3,7 +3,8 @@ import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/c
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import type { ReactNode } from 'react';
 import type { ClusterEvent } from '../../../../../web/src/api/types.js';
-import { formatTime } from '../../../../../web/src/lib/format.js';
+import { CloudTime } from '../../../../../web/src/components/CloudTime.js';
+import { useCloudTimeLabel } from '../../../../../web/src/hooks/cloud-clock.js';
 
 const LEVEL: Record<ClusterEvent['level'], StatusIndicatorProps.Type> = { info: 'info', warning: 'warning', error: 'error' };
 const LEVEL_LABEL: Record<ClusterEvent['level'], string> = { info: 'Info', warning: 'Warning', error: 'Error' };
@@ -27,8 +28,9 @@ interface Props {
 
 /** A timeline of HyperPod and Kubernetes events, newest first, as the server orders them. */
 export function EventsTable({ events, loading, header, filter, empty, hideSubject, variant, 'data-testid': testId = 'events-table' }: Props) {
+  const cloudLabel = useCloudTimeLabel();
   const columns: Array<TableProps.ColumnDefinition<ClusterEvent>> = [
-    { id: 'time', header: 'Time', cell: (e) => <time dateTime={e.time}>{formatTime(e.time)}</time>, width: 190 },
+    { id: 'time', header: cloudLabel('Time'), cell: (e) => <CloudTime iso={e.time} />, width: 190 },
     { id: 'source', header: 'Source', cell: (e) => SOURCE_LABEL[e.source] ?? e.source, width: 120 },
     { id: 'level', header: 'Level', cell: (e) => <EventLevel level={e.level} />, width: 130 },
     { id: 'kind', header: 'Kind', cell: (e) => e.kind },
