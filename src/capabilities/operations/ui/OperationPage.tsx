@@ -112,7 +112,10 @@ export function OperationPage() {
   const { notify, notifyError } = useNotifications();
   const operation = useOperation(id);
   // Arriving from a long form (the wizard's Review) must not keep its scroll position: open at the top.
-  useEffect(() => window.scrollTo(0, 0), [id]);
+  // In braces: current Chromium's scrollTo returns a Promise, which React would call as the effect's cleanup on leaving.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [id]);
   const cancel = useMutation({
     mutationFn: () => cancelOperation(id),
     onSuccess: (accepted) => {
