@@ -103,7 +103,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await modal.locator('[data-testid="node-confirm"]').click();
     const link = modal.locator('[data-testid="node-action-operation-link"]');
     await link.waitFor();
-    assert.match(await link.innerText(), /reboot-nodes/);
+    assert.match(await link.innerText(), /Reboot nodes/);
     const href = (await link.getAttribute('href')) ?? '';
     assert.match(href, /^\/operations\/[^/]+$/);
     // The operation ends when the node runs again; then the dialog shows the result node by node.

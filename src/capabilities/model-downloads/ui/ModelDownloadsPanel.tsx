@@ -27,6 +27,12 @@ const STATUS: Record<string, { type: StatusIndicatorProps.Type; text: string }> 
   cancelled: { type: 'stopped', text: 'Cancelled' },
 };
 
+/** A running download whose Job already Succeeded is past downloading: it lists what landed. */
+function statusOf(d: ModelDownloadView): { type: StatusIndicatorProps.Type; text: string } {
+  if (d.status === 'running' && d.job?.state === 'Succeeded') return { type: 'in-progress', text: 'Downloaded, listing the files' };
+  return STATUS[d.status] ?? { type: 'info', text: d.status };
+}
+
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 
 function Progress({ d }: { d: ModelDownloadView }) {
@@ -127,7 +133,7 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
             minWidth: 150,
             cell: (d) => (
               <span data-testid="model-download-status" data-status={d.status}>
-                <StatusIndicator type={STATUS[d.status]?.type ?? 'info'}>{STATUS[d.status]?.text ?? d.status}</StatusIndicator>
+                <StatusIndicator type={statusOf(d).type}>{statusOf(d).text}</StatusIndicator>
               </span>
             ),
           },

@@ -13,6 +13,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { fieldLabel } from '../../../domain/field-labels.js';
+import { operationKindLabel } from '../../../domain/naming.js';
 import { cancelOperation } from '../../../../web/src/api/endpoints.js';
 import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
 import type { OperationView } from '../../../../web/src/api/types.js';
@@ -62,6 +63,14 @@ function ResultTable({ name, rows }: { name: string; rows: Row[] }) {
       columnDefinitions={columns.map((c) => ({ id: c, header: fieldLabel(c), cell: (r: Row) => <ResultValue value={r[c]} /> }))}
     />
   );
+}
+
+/** What the operation acts on, in words: "Storage models of cluster demo (us-west-2)"; a target naming no cluster as it is. */
+function targetDescription(target: string): string {
+  const cluster = parseClusterTarget(target);
+  if (!cluster) return target;
+  const part = targetPart(target);
+  return `${part ? `${part} of cluster` : 'Cluster'} ${cluster.name} (${cluster.region})`;
 }
 
 /** Where the operation acts; operations journaled by older versions did not record it. */
@@ -141,7 +150,7 @@ export function OperationPage() {
       header={
         <Header
           variant="h1"
-          description={op.target}
+          description={<span data-testid="operation-target-label" title={op.target}>{targetDescription(op.target)}</span>}
           actions={
             cancellable || op.status === 'cancelling' ? (
               <Button onClick={() => cancel.mutate()} loading={cancel.isPending || op.status === 'cancelling'} disabled={op.status === 'cancelling'} data-testid="operation-cancel">
@@ -150,7 +159,7 @@ export function OperationPage() {
             ) : undefined
           }
         >
-          <span data-testid="operation-title">{op.kind}</span>
+          <span data-testid="operation-title" data-kind={op.kind}>{operationKindLabel(op.kind)}</span>
         </Header>
       }
     >

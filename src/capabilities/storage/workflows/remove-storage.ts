@@ -49,6 +49,7 @@ function volumePhase(deps: WorkflowDeps): Phase {
     name: 'volume',
     title: 'Delete the PersistentVolume',
     expectedSeconds: 5,
+    appliesTo: (i) => !!i.volumeName,
     async observe(ctx) {
       if (!ctx.input.volumeName) return 'done';
       const pv = await (await kubeOf(deps, ctx)).find(PERSISTENT_VOLUME, ctx.input.volumeName);
@@ -73,6 +74,7 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     name: 'driver-access',
     title: 'Withdraw the S3 CSI driver\'s access to the storage',
     expectedSeconds: 5,
+    appliesTo: (i) => i.data.kind === 's3',
     async observe(ctx) {
       if (ctx.input.data.kind !== 's3') return 'done';
       const n = await names(ctx.input);
@@ -90,8 +92,10 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
 function dataPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'data',
-    title: 'Delete the data (only when asked)',
+    title: 'Delete the data',
     expectedSeconds: 30,
+    // Kept data is no step of the removal: the operation's result names it as kept.
+    appliesTo: (i) => i.deleteData,
     async observe(ctx) {
       const d = ctx.input.data;
       if (!ctx.input.deleteData) {
