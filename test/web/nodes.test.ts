@@ -122,7 +122,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await page.locator(`[data-testid="node-health-${victim}"][data-state="healthy"]`).waitFor({ timeout: 60_000 });
     await page.goto(`${server.url}${href}`);
     await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor();
-    assert.match(await page.locator('body').innerText(), /reboot-nodes/);
+    assert.match(await page.locator('body').innerText(), /Reboot nodes/);
     // Its per-node results are a table with labelled columns, not a JSON string.
     const results = page.locator('[data-testid="operation-result-table-results"]');
     assert.match(await results.innerText(), new RegExp(`Node id[\\s\\S]*Outcome[\\s\\S]*${victim}[\\s\\S]*succeeded`));
