@@ -141,6 +141,31 @@ export function clusterOfTarget(target: string): { region: string; name: string 
 }
 
 /**
+ * What an operation acts on inside its cluster, as a person reads it, from its target — the thing by its own name:
+ * a storage by its name (its namespace only when not `default`), a model download by where it lands. Undefined for
+ * the cluster itself or a target naming no cluster. Every face shows operations with it (the UI's lists and pages).
+ *
+ * @example
+ * targetLabel('cluster/us-west-2/demo/storage/default/models') // "Storage models"
+ * targetLabel('cluster/us-west-2/demo/instance-group/workers') // "Instance group workers"
+ */
+export function targetLabel(target: string): string | undefined {
+  const rest = /^cluster\/[^/]+\/[^/]+\/(.+)$/.exec(target)?.[1];
+  if (!rest) return undefined;
+  const [kind = '', ...parts] = rest.split('/');
+  if (kind === 'storage' && parts.length === 2) return `Storage ${parts[1]}${parts[0] === 'default' ? '' : ` (namespace ${parts[0]})`}`;
+  if (kind === 'model-download' && parts.length >= 2) return `Model download to ${parts.slice(1).join('/')} (storage ${parts[0]})`;
+  const label = kind.replace(/-/g, ' ');
+  return `${label.charAt(0).toUpperCase()}${label.slice(1)}${parts.length ? ` ${parts.join('/')}` : ''}`;
+}
+
+/** An operation kind as words: `add-storage` → "Add storage". */
+export function operationKindLabel(kind: string): string {
+  const words = kind.replace(/-/g, ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
+
+/**
  * The lock on a cluster's UpdateCluster channel. The operations that change a cluster's groups or
  * settings call UpdateCluster (or BatchAddClusterNodes) with groups restated from what they last
  * described, and HyperPod works through one update at a time: two at once could undo each other's

@@ -205,7 +205,7 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
           ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
           ...this.placeOf(parsed),
         },
-        workflow.phases.map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
+        workflow.phases.filter((p) => p.appliesTo?.(parsed) !== false).map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
       // In the same transaction: an operation is in the journal with its first line, or not at all.
       const accepted = this.store.appendLog(record.id, { at: createdAt, level: 'info', message: `Operation ${kind} on ${target} accepted.` });

@@ -214,7 +214,9 @@ async function runPhaseGraph(env: GraphRun): Promise<GraphEnd> {
     if (end.fatal || signal.aborted) return;
     const rows = deps.store.listPhases(op.id);
     const byName = new Map(rows.map((r) => [r.name, r]));
-    const ready = (name: string) => [...(ancestors.get(name) ?? [])].every((n) => { const need = byName.get(n); return need !== undefined && letsThrough(need); });
+    // A needed phase without a record was left out of this operation (it does not apply to its input): nothing to wait for.
+    const leftOut = (name: string) => definitionOf(name)?.appliesTo?.(op.input as never) === false;
+    const ready = (name: string) => [...(ancestors.get(name) ?? [])].every((n) => { const need = byName.get(n); return need === undefined ? leftOut(n) : letsThrough(need); });
     for (const row of rows) {
       if (inFlight.has(row.name) || !(row.status === 'pending' || isPhaseActive(row.status))) continue;
       if (!ready(row.name)) continue;

@@ -60,7 +60,8 @@ export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now:
     ...(current === undefined ? {} : { currentPhase: current.name }),
     runningPhases: running,
     ...(paused === undefined ? {} : { paused }),
-    phases: phases.map((p) => toPhaseView(op, p, now, needs?.get(p.name))),
+    // A phase waits only for phases of this operation (those that do not apply to its input were left out).
+    phases: phases.map((p) => toPhaseView(op, p, now, needs?.get(p.name)?.filter((n) => phases.some((q) => q.name === n)))),
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,
     ...(op.finishedAt === undefined ? {} : { finishedAt: op.finishedAt }),

@@ -98,6 +98,12 @@ export interface PhaseDefinition<I, S> {
    */
   verdict?: string;
   /**
+   * Whether the phase is part of an operation with this input (default: always). A phase for another kind of request
+   * (the FSx file system of an S3 storage, the data of a storage whose data is kept) is left out of the operation: not
+   * journaled, not shown as "already done", and the phases after it do not wait for it.
+   */
+  appliesTo?(input: I): boolean;
+  /**
    * Identifies the resource awaited (e.g. `eks:us-west-2/my-cluster`) so that every watcher of the
    * same resource shares one poller.
    */

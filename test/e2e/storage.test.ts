@@ -101,6 +101,8 @@ describe('storage through REST and MCP on the sandbox', () => {
     assert.equal(r.body.statusTool, 'wait_for_operation');
     const op = await server.waitForOperation(r.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
+    // Only the steps of an S3 add of an existing bucket: no bucket to create, no FSx file system shown as "already done".
+    assert.deepEqual(op.phases.map((p: any) => p.name), ['driver-access', 'volume']);
 
     const pvc = JSON.parse((await kube.kubectl(['get', 'pvc', 'models', '-o', 'json'])).stdout);
     assert.equal(pvc.status.phase, 'Bound');
@@ -201,7 +203,11 @@ describe('storage through REST and MCP on the sandbox', () => {
 
     const r = await server.api('DELETE', `${url}/models`);
     assert.equal(r.status, 202, JSON.stringify(r.body));
-    assert.equal((await server.waitForOperation(r.body.operation.id)).status, 'succeeded');
+    const removed = await server.waitForOperation(r.body.operation.id);
+    assert.equal(removed.status, 'succeeded');
+    // The data is kept: no "Delete the data" step shows as done; the result says what was kept.
+    assert.deepEqual(removed.phases.map((p: any) => p.name), ['claim', 'volume', 'driver-access']);
+    assert.deepEqual([removed.result.data, removed.result.dataDeleted], ['team-models/models/', false]);
     assert.notEqual((await kube.kubectl(['get', 'pvc', 'models'], { allowFailure: true })).code, 0, 'the claim is gone');
     assert.notEqual((await kube.kubectl(['get', 'pv', 'instantstart-default-models'], { allowFailure: true })).code, 0, 'the volume is gone');
     assert.equal((await sb.aws(['s3api', 'head-bucket', '--bucket', 'team-models'], { allowFailure: true })).code, 0, 'the bucket is kept');
@@ -214,7 +220,11 @@ describe('storage through REST and MCP on the sandbox', () => {
   it('makes a new bucket tagged as the cluster\'s, and deletes it only when asked by name', async () => {
     const r = await server.api('POST', url, { kind: 's3', name: 'scratch', createBucket: true });
     assert.equal(r.status, 202, JSON.stringify(r.body));
-    assert.equal((await server.waitForOperation(r.body.operation.id)).status, 'succeeded');
+    const added = await server.waitForOperation(r.body.operation.id);
+    assert.equal(added.status, 'succeeded');
+    assert.deepEqual(added.phases.map((p: any) => [p.name, p.title]), [
+      ['bucket', 'Create the S3 bucket'], ['driver-access', 'Let the S3 CSI driver reach the bucket'], ['volume', 'PersistentVolume and claim'],
+    ]);
     const scratch = (await storages()).find((s) => s.name === 'scratch');
     assert.match(scratch.bucket, /^sagemaker-stor-scratch-/);
     assert.equal(scratch.claimPhase, 'Bound');
@@ -223,7 +233,9 @@ describe('storage through REST and MCP on the sandbox', () => {
 
     const gone = await server.api('DELETE', `${url}/scratch?deleteData=true&confirm=${scratch.bucket}`);
     assert.equal(gone.status, 202, JSON.stringify(gone.body));
-    assert.equal((await server.waitForOperation(gone.body.operation.id)).status, 'succeeded');
+    const deleted = await server.waitForOperation(gone.body.operation.id);
+    assert.equal(deleted.status, 'succeeded');
+    assert.deepEqual(deleted.phases.map((p: any) => [p.name, p.status]).at(-1), ['data', 'succeeded'], 'asked to, it deletes the data');
     assert.notEqual((await sb.aws(['s3api', 'head-bucket', '--bucket', scratch.bucket], { allowFailure: true })).code, 0, 'deleted as asked');
   });
 });

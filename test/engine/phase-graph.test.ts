@@ -178,4 +178,19 @@ describe('phases as a graph', () => {
     assert.throws(() => engine.register(workflow('w2', [r.phase('a', { after: ['b'] }), r.phase('b')])), /declared after it/);
     assert.throws(() => engine.register(workflow('w3', [r.phase('a'), r.phase('a')])), /two phases with the same name/);
   });
+
+  it('leaves out a phase that does not apply to the input: not journaled, not shown as done, and the phases after it go on', async () => {
+    const { engine } = newEngine();
+    const diamond = new Diamond();
+    // `c` is for one kind of request only (say the file system of an FSx storage, for an S3 add).
+    engine.register(workflow('diamond', diamond.phases({ c: { appliesTo: (i) => i.name !== 'without-c' } })));
+    const without = await engine.waitFor(engine.start('diamond', { name: 'without-c' }).operation.id, 3000);
+    assert.equal(without.status, 'succeeded', JSON.stringify(without.error));
+    assert.deepEqual(without.phases.map((p) => [p.name, p.status, p.after]), [['a', 'succeeded', []], ['b', 'succeeded', ['a']], ['d', 'succeeded', ['b']]]);
+    assert.equal(diamond.res.c.observeCalls, 0, 'the left-out phase never ran');
+    assert.ok(!engine.events(without.id).lines.some((l) => l.phase === 'c'), 'nothing is journaled for it');
+
+    const withC = await engine.waitFor(engine.start('diamond', { name: 'with-c' }).operation.id, 3000);
+    assert.deepEqual(withC.phases.map((p) => p.name), ['a', 'b', 'c', 'd'], 'an input it applies to has it');
+  });
 });

@@ -169,7 +169,7 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await page.locator('[data-testid="delete-confirm-input"] input').fill('web-demo');
     await page.locator('[data-testid="delete-confirm"]').click();
     await page.waitForURL(/\/operations\//);
-    assert.equal(await page.locator('[data-testid="operation-title"]').innerText(), 'delete-cluster');
+    assert.equal(await page.locator('[data-testid="operation-title"]').innerText(), 'Delete cluster');
     await waitForOperationStatus(page, 'succeeded');
     await screenshot(page, 'web-11-deleted');
   });

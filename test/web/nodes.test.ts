@@ -103,7 +103,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await modal.locator('[data-testid="node-confirm"]').click();
     const link = modal.locator('[data-testid="node-action-operation-link"]');
     await link.waitFor();
-    assert.match(await link.innerText(), /reboot-nodes/);
+    assert.match(await link.innerText(), /Reboot nodes/);
     const href = (await link.getAttribute('href')) ?? '';
     assert.match(href, /^\/operations\/[^/]+$/);
     // The operation ends when the node runs again; then the dialog shows the result node by node.
@@ -122,7 +122,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await page.locator(`[data-testid="node-health-${victim}"][data-state="healthy"]`).waitFor({ timeout: 60_000 });
     await page.goto(`${server.url}${href}`);
     await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor();
-    assert.match(await page.locator('body').innerText(), /reboot-nodes/);
+    assert.match(await page.locator('body').innerText(), /Reboot nodes/);
     // Its per-node results are a table with labelled columns, not a JSON string.
     const results = page.locator('[data-testid="operation-result-table-results"]');
     assert.match(await results.innerText(), new RegExp(`Node id[\\s\\S]*Outcome[\\s\\S]*${victim}[\\s\\S]*succeeded`));

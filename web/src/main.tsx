@@ -5,10 +5,23 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { captureTokenFromHash, ProblemError } from './api/client.js';
 import { App } from './App.js';
+import { CLUSTER_PAGE_TABS, NAVIGATION, PAGES } from './capabilities.js';
 import { LiveUpdatesProvider } from './hooks/LiveUpdatesProvider.js';
 import { NotificationsProvider } from './hooks/notifications.js';
 
 captureTokenFromHash();
+
+/**
+ * The route table the app serves (paths only), readable from the browser: test/web/route-leave.test.ts opens every
+ * route from it, so a page added tomorrow is opened and left by that test without a line there.
+ */
+Object.assign(window, {
+  instantstartRoutes: {
+    pages: PAGES.map((p) => p.path),
+    clusterTabs: CLUSTER_PAGE_TABS.map((t) => t.id),
+    navigation: NAVIGATION.map((n) => n.href),
+  },
+});
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -117,7 +117,7 @@ export const HYPERPOD_PYTORCH_JOB = kubeKind<KubeHyperPodPyTorchJob>(
     plural: 'hyperpodpytorchjobs',
     namespaced: true,
     crd: 'hyperpodpytorchjobs.sagemaker.amazonaws.com',
-    installedBy: 'the HyperPod training operator (turn the training-operator feature on for the cluster: PATCH /api/v1/clusters/<name>/features {"training-operator": true}, or set_features)',
+    installedBy: 'the HyperPod training operator (turn the training-operator feature on: the cluster\'s Features tab, or set_features)',
     health: hyperpodPyTorchJobHealth,
   },
   parseHyperPodPyTorchJob,

@@ -8,7 +8,7 @@ import { health, kubeKind, list, num, parseBase, rec, str, type KubeHealth, type
  */
 
 export const RAY_API = 'ray.io/v1';
-export const RAY_INSTALLED_BY = 'the KubeRay operator (turn the kuberay-operator feature on for the cluster: PATCH /api/v1/clusters/<name>/features {"kuberay-operator": true}, or set_features)';
+export const RAY_INSTALLED_BY = 'the KubeRay operator (turn the kuberay-operator feature on: the cluster\'s Features tab, or set_features)';
 export const RAY_CLUSTER_LABEL = 'ray.io/cluster';
 export const RAY_NODE_TYPE_LABEL = 'ray.io/node-type';
 export const RAY_GROUP_LABEL = 'ray.io/group';

@@ -34,7 +34,7 @@ export function Navigation() {
   const live = useLiveStatus();
   const active = NAVIGATION.find((n) => location.pathname.startsWith(n.section))?.href ?? '/clusters';
   return (
-    <>
+    <div data-testid="side-navigation">
       <SideNavigation
         header={{ text: 'InstantStart', href: '/clusters' }}
         activeHref={active}
@@ -59,6 +59,6 @@ export function Navigation() {
           {live.connected ? 'Live updates on' : 'Live updates off — refreshing every 5 s'}
         </Box>
       </Box>
-    </>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { FlashbarProps } from '@cloudscape-design/components/flashbar';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ProblemError } from '../api/client.js';
+import { inFormWords, type FormWords } from '../lib/format.js';
 
 export interface Notice {
   type: 'success' | 'error' | 'warning' | 'info';
@@ -19,12 +20,13 @@ interface NotificationsValue {
 const NotificationsContext = createContext<NotificationsValue>({ items: [], notify: () => undefined, notifyError: () => undefined });
 
 /** The problem+json `detail` and every `errors[].path: message`, as the user should read them. */
-export function ProblemText({ error }: { error: unknown }) {
+/** A problem as a sentence and its fields' messages; `words`: the form's own words for the request fields it names. */
+export function ProblemText({ error, words }: { error: unknown; words?: FormWords }) {
   if (!(error instanceof ProblemError)) return <>{error instanceof Error ? error.message : String(error)}</>;
-  const fields = error.fieldMessages;
+  const fields = error.fieldMessages.map((m) => inFormWords(m, words));
   return (
     <>
-      {error.problem.detail ?? error.problem.title}
+      {inFormWords(error.problem.detail ?? error.problem.title ?? '', words)}
       {error.problem.code ? ` (${error.problem.code})` : ''}
       {fields.length > 0 && (
         <ul data-testid="problem-field-errors" style={{ margin: '4px 0 0', paddingLeft: 20 }}>

@@ -8,5 +8,8 @@ import { useLiveStatus } from './live-context.js';
  */
 export function useLiveNodes(cluster: string, region: string | undefined): void {
   const { watch } = useLiveStatus();
-  useEffect(() => watch({ topic: 'nodes', params: { cluster, ...(region ? { region } : {}) } }), [watch, cluster, region]);
+  useEffect(() => {
+    const unwatch = watch({ topic: 'nodes', params: { cluster, ...(region ? { region } : {}) } });
+    return unwatch;
+  }, [watch, cluster, region]);
 }

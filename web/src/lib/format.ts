@@ -1,5 +1,5 @@
 /** Formatting helpers shared by the pages. */
-import { clusterOfTarget } from '../../../src/domain/naming.js';
+import { clusterOfTarget, targetLabel } from '../../../src/domain/naming.js';
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
@@ -32,14 +32,8 @@ export function parseClusterTarget(target: string): { region: string; name: stri
   return clusterOfTarget(target);
 }
 
-/** "cluster/us-west-2/c/instance-group/workers" → "Instance group workers"; undefined for the cluster itself. */
-export function targetPart(target: string): string | undefined {
-  const rest = /^cluster\/[^/]+\/[^/]+\/(.+)$/.exec(target)?.[1];
-  if (!rest) return undefined;
-  const [kind = '', name] = rest.split('/');
-  const label = kind.replace(/-/g, ' ');
-  return `${label.charAt(0).toUpperCase()}${label.slice(1)}${name ? ` ${name}` : ''}`;
-}
+/** "cluster/us-west-2/c/storage/default/models" → "Storage models"; undefined for the cluster itself (src/domain/naming.ts). */
+export const targetPart = targetLabel;
 
 /** A cluster's page, or one of its tabs (`nodes`, `instance-groups`, …; the overview has none). */
 export function clusterPath(name: string, region?: string, tab?: string): string {
@@ -52,3 +46,18 @@ export function nodePath(cluster: string, region: string | undefined, instanceId
 }
 
 export const operationPath = (id: string) => `/operations/${encodeURIComponent(id)}`;
+
+/**
+ * A form's own words for the request fields a server message names: the server speaks to every client
+ * (`set createBucket: true`), a form speaks of what its user sees ("choose “A new bucket”"). Longest first.
+ *
+ * @example
+ * inFormWords("'x' does not exist: check the name, or set createBucket: true to make it", { 'set createBucket: true': 'choose “A new bucket”' })
+ */
+export type FormWords = Readonly<Record<string, string>>;
+export function inFormWords(text: string, words: FormWords | undefined): string {
+  if (!words) return text;
+  return Object.keys(words)
+    .sort((a, b) => b.length - a.length)
+    .reduce((t, api) => t.split(api).join(words[api]!), text);
+}

@@ -33,6 +33,7 @@ function rolePhase(deps: WorkflowDeps): Phase {
     name: 'role',
     title: 'Create the autoscaling ClusterRole',
     expectedSeconds: 15,
+    appliesTo: (i) => i.enabled,
     async observe(ctx) {
       if (!ctx.input.enabled) return 'done';
       const role = await roleDefinition(deps, ctx.input);

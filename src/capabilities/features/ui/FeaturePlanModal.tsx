@@ -6,6 +6,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { fieldLabel } from '../../../domain/field-labels.js';
+import { Breakable } from '../../../../web/src/components/Breakable.js';
 import { keys } from '../../../../web/src/api/queries.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import type { FeatureChanges, FeatureId, FeaturePlanAnswer } from '../../../domain/schemas/features.js';
@@ -24,6 +26,14 @@ function stepsOf(plan: FeaturePlanAnswer): Step[] {
     })),
     ...plan.remove.map((r) => ({ feature: r.feature, what: 'remove' as const, why: 'you turned it off', objects: r.objects })),
   ];
+}
+
+/** A change as a person reads it: on, off, or the settings changed, by their labels. */
+function changeInWords(v: unknown): string {
+  if (v === true) return 'on';
+  if (v === false) return 'off';
+  if (typeof v === 'object' && v !== null) return Object.entries(v).map(([k, x]) => `${fieldLabel(k).toLowerCase()} ${String(x)}`).join(', ');
+  return String(v);
 }
 
 const title = (titles: ReadonlyMap<FeatureId, string>, id: FeatureId) => titles.get(id) ?? id;
@@ -78,7 +88,9 @@ export function FeaturePlanModal(props: {
           {Object.entries(changes).map(([id, v], i) => (
             <span key={id}>
               {i > 0 && ', '}
-              <Box variant="code">{`${id}: ${JSON.stringify(v)}`}</Box>
+              {/* In words: "KubeRay operator: on", a feature's settings by their labels. */}
+              <b>{title(titles, id as FeatureId)}</b>
+              {`: ${changeInWords(v)}`}
             </span>
           ))}
         </Box>
@@ -117,6 +129,7 @@ export function FeaturePlanModal(props: {
               {
                 id: 'feature',
                 header: 'Feature',
+                minWidth: 130,
                 cell: (s) => (
                   <span data-testid={`plan-step-${s.feature}`} data-what={s.what}>
                     {title(titles, s.feature)}
@@ -126,9 +139,10 @@ export function FeaturePlanModal(props: {
               {
                 id: 'what',
                 header: 'Action',
-                cell: (s) => <StatusIndicator type={s.what === 'remove' ? 'stopped' : 'pending'}>{s.what === 'install' ? 'Install' : s.what === 'remove' ? 'Remove' : 'Reconfigure'}</StatusIndicator>,
+                minWidth: 130,
+                cell: (s) => <StatusIndicator wrapText={false} type={s.what === 'remove' ? 'stopped' : 'pending'}>{s.what === 'install' ? 'Install' : s.what === 'remove' ? 'Remove' : 'Reconfigure'}</StatusIndicator>,
               },
-              { id: 'why', header: 'Why', cell: (s) => s.why },
+              { id: 'why', header: 'Why', minWidth: 120, cell: (s) => s.why },
               {
                 id: 'objects',
                 header: 'Objects created or deleted',
@@ -136,7 +150,10 @@ export function FeaturePlanModal(props: {
                   s.objects.length ? (
                     <SpaceBetween size="xxxs">
                       {s.objects.map((o) => (
-                        <span key={`${o.action}-${o.kind}-${o.name}`}>{`${o.action} ${o.kind} ${o.name}`}</span>
+                        <span key={`${o.action}-${o.kind}-${o.name}`}>
+                          {`${o.action} ${o.kind} `}
+                          <Breakable text={o.name} />
+                        </span>
                       ))}
                     </SpaceBetween>
                   ) : (

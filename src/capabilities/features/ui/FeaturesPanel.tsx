@@ -1,4 +1,4 @@
-import Alert from '@cloudscape-design/components/alert';
+import Alert, { type AlertProps } from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -14,7 +14,7 @@ import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/c
 import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 import { useMemo, useState } from 'react';
-import { useInstanceGroups } from '../../../../web/src/api/queries.js';
+import { useInstanceGroups, useOperation } from '../../../../web/src/api/queries.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { operationPath } from '../../../../web/src/lib/format.js';
 import type { FeatureId, FeatureState } from '../../../domain/schemas/features.js';
@@ -78,6 +78,21 @@ function FeatureSettings(props: { cluster: string; region: string; feature: Feat
 /** Features whose settings the panel edits (the add-ons' only setting, a pinned version, is left to the API). */
 const HAS_SETTINGS: ReadonlySet<FeatureId> = new Set(['tiered-checkpointing', 'autoscaling']);
 
+/** The last change the user asked for, as it stands: started, finished, failed or cancelled (never "started" once it ended). */
+function ChangeOutcome({ id, onDismiss }: { id: string; onDismiss: () => void }) {
+  const status = useOperation(id).data?.status;
+  const [type, text]: [AlertProps.Type, string] =
+    status === 'succeeded' ? ['success', 'The change finished.']
+      : status === 'failed' ? ['error', 'The change failed.']
+        : status === 'cancelled' ? ['warning', 'The change was cancelled.']
+          : ['info', 'The change was started.'];
+  return (
+    <Alert type={type} dismissible onDismiss={onDismiss} data-testid="features-started" data-status={status ?? 'pending'}>
+      {text} <Link href={operationPath(id)}>Its operation</Link>
+    </Alert>
+  );
+}
+
 /**
  * The Advanced Features panel: every managed feature with its actual state (read from AWS and
  * Kubernetes), version and dependencies. Toggles and settings are kept as edits; "Review changes"
@@ -134,11 +149,7 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
             Each feature's state below follows the change as it runs. <Link href={operationPath(running)}>Follow the operation</Link>
           </Alert>
         )}
-        {!running && lastOperation && (
-          <Alert type="success" dismissible onDismiss={() => setLastOperation(undefined)} data-testid="features-started">
-            The change was started. <Link href={operationPath(lastOperation)}>Its operation</Link>
-          </Alert>
-        )}
+        {!running && lastOperation && <ChangeOutcome id={lastOperation} onDismiss={() => setLastOperation(undefined)} />}
         {nothingToDo && (
           <Alert type="info" dismissible onDismiss={() => setNothingToDo(false)} data-testid="features-nothing-to-do">
             The cluster already matched: nothing was changed.

@@ -9,6 +9,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
+import { Breakable } from '../../../../web/src/components/Breakable.js';
 import type { ClusterPanelProps } from '../../../../web/src/capabilities.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { formatTime, operationPath } from '../../../../web/src/lib/format.js';
@@ -27,7 +28,12 @@ const STATUS: Record<string, { type: StatusIndicatorProps.Type; text: string }> 
   cancelled: { type: 'stopped', text: 'Cancelled' },
 };
 
-const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+/** A running download whose Job already Succeeded is past downloading: it lists what landed. */
+function statusOf(d: ModelDownloadView): { type: StatusIndicatorProps.Type; text: string } {
+  if (d.status === 'running' && d.job?.state === 'Succeeded') return { type: 'in-progress', text: 'Downloaded, listing the files' };
+  return STATUS[d.status] ?? { type: 'info', text: d.status };
+}
+
 
 function Progress({ d }: { d: ModelDownloadView }) {
   const p = d.progress;
@@ -59,7 +65,7 @@ function DownloadDetail({ d }: { d: ModelDownloadView }) {
       header={<Header variant="h3" counter={`(${d.files.length})`} description={d.destination}>Files landed</Header>}
       items={d.files}
       columnDefinitions={[
-        { id: 'path', header: 'File', cell: (f) => <span style={wrap}>{f.path}</span> },
+        { id: 'path', header: 'File', cell: (f) => <Breakable text={f.path} /> },
         { id: 'size', header: 'Size', cell: (f) => formatBytes(f.size) },
       ]}
     />
@@ -111,28 +117,36 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
           {
             id: 'model',
             header: 'Model',
+            minWidth: 170,
             cell: (d) => (
-              <span data-testid="model-download-model-cell" style={wrap}>
-                {d.modelId}
+              <span data-testid="model-download-model-cell">
+                <Breakable text={d.modelId} />
                 <Box variant="small" display="block">
                   {d.revision}
                 </Box>
               </span>
             ),
           },
-          { id: 'destination', header: 'Destination', cell: (d) => <span style={wrap}>{d.destination}</span> },
+          { id: 'destination', header: 'Destination', minWidth: 190, cell: (d) => <Breakable text={d.destination} /> },
           {
+            // The Job under the status: one column less, so a long model id keeps its width on a laptop screen.
             id: 'status',
-            header: 'Status',
+            header: 'Status and Job',
             minWidth: 150,
             cell: (d) => (
-              <span data-testid="model-download-status" data-status={d.status}>
-                <StatusIndicator type={STATUS[d.status]?.type ?? 'info'}>{STATUS[d.status]?.text ?? d.status}</StatusIndicator>
-              </span>
+              <>
+                <span data-testid="model-download-status" data-status={d.status}>
+                  <StatusIndicator type={statusOf(d).type}>{statusOf(d).text}</StatusIndicator>
+                </span>
+                {d.job && (
+                  <Box variant="small" display="block" data-testid="model-download-job">
+                    <span title={d.job.message}><Breakable text={`Job ${d.job.name}: ${d.job.state}`} /></span>
+                  </Box>
+                )}
+              </>
             ),
           },
-          { id: 'progress', header: 'Progress', cell: (d) => <Progress d={d} />, minWidth: 220 },
-          { id: 'job', header: 'Job', cell: (d) => (d.job ? <span title={d.job.message}>{`${d.job.name}: ${d.job.state}`}</span> : '—') },
+          { id: 'progress', header: 'Progress', cell: (d) => <Progress d={d} />, minWidth: 180 },
           { id: 'started', header: 'Started', cell: (d) => formatTime(d.createdAt) },
           { id: 'operation', header: 'Operation', cell: (d) => <Link href={operationPath(d.operationId)}>Details</Link> },
         ]}

@@ -90,6 +90,7 @@ function tokenPhase(deps: WorkflowDeps): Phase {
     name: 'token',
     title: 'Delete the token\'s Secret',
     expectedSeconds: 2,
+    appliesTo: (i) => !!i.tokenSecret,
     async observe(ctx) {
       if (!ctx.input.tokenSecret) return 'done';
       return (await (await kubeOf(deps, ctx)).find(SECRET, ctx.input.tokenSecret, ctx.input.namespace)) ? 'needs-act' : 'done';

@@ -126,6 +126,8 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
         items={nodes}
         trackBy="instanceId"
         selectionType="multi"
+        // The instance (the way to a node's detail) stays in view when a narrow screen scrolls the table sideways.
+        stickyColumns={{ first: 1 }}
         selectedItems={selected}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         ariaLabels={{
@@ -233,22 +235,22 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
             ),
           },
           {
-            // A group's nodes share one type: one column for both leaves room on a laptop screen.
+            // A group's nodes share one type and zone: one column for the three fits a 1280 px laptop screen.
             id: 'group',
-            header: 'Group and type',
+            header: 'Group, type and zone',
             cell: (n) => (
               <>
                 {n.instanceGroupName}
                 <Box variant="small" display="block">{n.instanceType}</Box>
+                <Box variant="small" display="block"><span style={NO_WRAP}>{n.availabilityZone ?? '—'}</span></Box>
               </>
             ),
           },
-          { id: 'zone', header: 'Zone', cell: (n) => <span style={NO_WRAP}>{n.availabilityZone ?? '—'}</span> },
           {
             id: 'health',
             header: 'Health',
-            // Wide enough for a reason to read in two or three lines, narrow enough for a laptop screen.
-            minWidth: 220,
+            // Wide enough for a reason to read in two or three lines, narrow enough for a 1280 px laptop screen.
+            minWidth: 180,
             cell: (n) => (
               <span data-testid={`node-health-${n.instanceId}`} data-state={n.health.state} data-code={n.health.code}>
                 <NodeHealthIndicator state={n.health.state} />
@@ -259,7 +261,8 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
           { id: 'next', header: 'Suggested action', cell: (n) => <span data-testid={`node-next-${n.instanceId}`}>{suggestedActionLabel(n.health.suggestedAction)}</span> },
           { id: 'gpus', header: 'GPUs', cell: accelerators },
           { id: 'pods', header: 'Pods', cell: (n) => n.podCount },
-          { id: 'launched', header: cloudLabel('Launched'), cell: (n) => <CloudTime iso={n.launchTime} /> },
+          // Date over time: one column less wide on a laptop screen.
+          { id: 'launched', header: cloudLabel('Launched'), cell: (n) => <span style={{ display: 'inline-block', maxWidth: 90 }}><CloudTime iso={n.launchTime} /></span> },
         ]}
         empty={
           page.error && !data ? (

@@ -13,6 +13,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { fieldLabel } from '../../../domain/field-labels.js';
+import { operationKindLabel } from '../../../domain/naming.js';
 import { cancelOperation } from '../../../../web/src/api/endpoints.js';
 import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
 import type { OperationView } from '../../../../web/src/api/types.js';
@@ -65,6 +66,14 @@ function ResultTable({ name, rows }: { name: string; rows: Row[] }) {
   );
 }
 
+/** What the operation acts on, in words: "Storage models of cluster demo (us-west-2)"; a target naming no cluster as it is. */
+function targetDescription(target: string): string {
+  const cluster = parseClusterTarget(target);
+  if (!cluster) return target;
+  const part = targetPart(target);
+  return `${part ? `${part} of cluster` : 'Cluster'} ${cluster.name} (${cluster.region})`;
+}
+
 /** Where the operation acts; operations journaled by older versions did not record it. */
 function placeOf(op: OperationView): string {
   if (!op.cloud) return 'unknown (recorded before InstantStart kept the cloud of each operation)';
@@ -113,7 +122,10 @@ export function OperationPage() {
   const { notify, notifyError } = useNotifications();
   const operation = useOperation(id);
   // Arriving from a long form (the wizard's Review) must not keep its scroll position: open at the top.
-  useEffect(() => window.scrollTo(0, 0), [id]);
+  // In braces: current Chromium's scrollTo returns a Promise, which React would call as the effect's cleanup on leaving.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [id]);
   const cancel = useMutation({
     mutationFn: () => cancelOperation(id),
     onSuccess: (accepted) => {
@@ -139,7 +151,7 @@ export function OperationPage() {
       header={
         <Header
           variant="h1"
-          description={op.target}
+          description={<span data-testid="operation-target-label" title={op.target}>{targetDescription(op.target)}</span>}
           actions={
             cancellable || op.status === 'cancelling' ? (
               <Button onClick={() => cancel.mutate()} loading={cancel.isPending || op.status === 'cancelling'} disabled={op.status === 'cancelling'} data-testid="operation-cancel">
@@ -148,7 +160,7 @@ export function OperationPage() {
             ) : undefined
           }
         >
-          <span data-testid="operation-title">{op.kind}</span>
+          <span data-testid="operation-title" data-kind={op.kind}>{operationKindLabel(op.kind)}</span>
         </Header>
       }
     >

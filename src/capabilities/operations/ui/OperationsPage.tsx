@@ -9,6 +9,7 @@ import { isTerminal, useOperations } from '../../../../web/src/api/queries.js';
 import { OperationStatusIndicator } from '../../../../web/src/components/status.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
+import { operationKindLabel } from '../../../domain/naming.js';
 import { clusterPath, formatDuration, formatTime, operationPath, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
 
 type Show = 'all' | 'running' | 'failed';
@@ -58,7 +59,7 @@ export function OperationsPage() {
           isRowHeader: true,
           cell: (o) => (
             <Link href={operationPath(o.id)} onFollow={follow} data-testid={`operation-link-${o.id}`}>
-              {o.kind}
+              {operationKindLabel(o.kind)}
             </Link>
           ),
         },

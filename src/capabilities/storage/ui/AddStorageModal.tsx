@@ -12,6 +12,17 @@ import { useMemo, useState } from 'react';
 import { useStartOperation } from '../../../../web/src/api/queries.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { inFormWords, type FormWords } from '../../../../web/src/lib/format.js';
+
+/** The request's choice fields as this form shows them (the server's messages name the request fields). */
+const WORDS: FormWords = {
+  'set createBucket: true': 'choose “A new bucket”',
+  'createBucket: true': '“A new bucket”',
+  '(createBucket: false)': '(“An existing bucket”)',
+  'createBucket: false': '“An existing bucket”',
+  'set createFileSystem: true': 'choose “A new file system”',
+  'createFileSystem: true': '“A new file system”',
+};
 import { AddStorageRequestSchema, type StorageList } from '../../../domain/schemas/storage.js';
 import { addStorage, type AddStorageBody } from './api.js';
 
@@ -46,7 +57,7 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
       ? { kind, name, namespace, ...(bucket ? { bucket } : {}), createBucket: source === 'new', ...(prefix ? { prefix } : {}), readOnly }
       : { kind, name, namespace, ...(source === 'existing' ? { fileSystemId } : { createFileSystem: true, storageCapacityGiB: Number(capacity) }) };
   const parsed = AddStorageRequestSchema.safeParse(body);
-  const fieldError = (field: string) => (parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message);
+  const fieldError = (field: string) => inFormWords((parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message) ?? '', WORDS) || undefined;
   const shown = (field: string, value: string) => (value ? fieldError(field) : undefined);
   const driverOff = kind === 's3' ? !drivers['s3-csi-driver'] : !drivers['fsx-csi-driver'];
 
@@ -132,7 +143,7 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
         )}
         {start.error && (
           <Alert type="error" header="The storage was not added" data-testid="storage-add-error">
-            <ProblemText error={start.error} />
+            <ProblemText error={start.error} words={WORDS} />
           </Alert>
         )}
       </SpaceBetween>

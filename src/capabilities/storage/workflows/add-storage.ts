@@ -38,6 +38,7 @@ function bucketPhase(deps: WorkflowDeps): Phase {
     name: 'bucket',
     title: 'Create the S3 bucket',
     expectedSeconds: 5,
+    appliesTo: (i) => i.kind === 's3' && !!i.createBucket,
     async observe(ctx) {
       if (ctx.input.kind !== 's3' || !ctx.input.createBucket) return 'done';
       const tags = await deps.cloud.storage.bucketTags(ctx.input.bucketRegion ?? ctx.input.region, ctx.input.bucket!);
@@ -62,6 +63,7 @@ function fileSystemPhase(deps: WorkflowDeps): Phase {
     name: 'file-system',
     title: 'FSx for Lustre file system',
     expectedSeconds: 600,
+    appliesTo: (i) => i.kind === 'fsx',
     async observe(ctx) {
       if (ctx.input.kind !== 'fsx') return 'done';
       const i = ctx.input;
@@ -124,6 +126,7 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     name: 'driver-access',
     title: 'Let the S3 CSI driver reach the bucket',
     expectedSeconds: 5,
+    appliesTo: (i) => i.kind === 's3',
     async observe(ctx) {
       if (ctx.input.kind !== 's3') return 'done';
       const w = await wanted(ctx.input);

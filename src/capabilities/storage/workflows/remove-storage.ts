@@ -50,6 +50,7 @@ function volumePhase(deps: WorkflowDeps): Phase {
     name: 'volume',
     title: 'Delete the PersistentVolume',
     expectedSeconds: 5,
+    appliesTo: (i) => !!i.volumeName,
     async observe(ctx) {
       if (!ctx.input.volumeName) return 'done';
       const pv = await (await kubeOf(deps, ctx)).find(PERSISTENT_VOLUME, ctx.input.volumeName);
@@ -74,6 +75,7 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     name: 'driver-access',
     title: 'Withdraw the S3 CSI driver\'s access to the storage',
     expectedSeconds: 5,
+    appliesTo: (i) => i.data.kind === 's3',
     async observe(ctx) {
       if (ctx.input.data.kind !== 's3') return 'done';
       const n = await names(ctx.input);
@@ -91,8 +93,10 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
 function dataPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'data',
-    title: 'Delete the data (only when asked)',
+    title: 'Delete the data',
     expectedSeconds: 30,
+    // Kept data is no step of the removal: the operation's result names it as kept.
+    appliesTo: (i) => i.deleteData,
     async observe(ctx) {
       const d = ctx.input.data;
       if (!ctx.input.deleteData) {
@@ -149,8 +153,9 @@ function keepPhase(deps: WorkflowDeps): Phase {
     name: 'keep',
     title: 'Remember the kept data (listed as kept, not mounted; kept by the cluster\'s delete)',
     expectedSeconds: 5,
+    // Deleted data is not kept: no step of that removal.
+    appliesTo: (i) => !i.deleteData,
     async observe(ctx) {
-      if (ctx.input.deleteData) return 'done';
       const i = ctx.input;
       const f = await facts(ctx);
       if (!f.tags) {

@@ -30,9 +30,9 @@ function BudgetBar({ budget, label, testId }: { budget: Budget; label: string; t
 export function RecoveryBudget({ cluster, region, recovery }: { cluster: string; region: string | undefined; recovery: Recovery }) {
   const follow = useFollow();
   const items = [];
-  if (recovery.processRestarts) items.push({ label: 'Restarts (all levels)', value: <BudgetBar budget={recovery.processRestarts} label="runPolicy.jobMaxRetryCount" testId="training-budget-restarts" /> });
-  if (recovery.fullJobRestarts) items.push({ label: 'Full-job restarts', value: <BudgetBar budget={recovery.fullJobRestarts} label="restartPolicy.maxFullJobRestarts" testId="training-budget-full" /> });
-  if (recovery.jobRetries) items.push({ label: 'Job retries (Ray)', value: <BudgetBar budget={recovery.jobRetries} label="spec.backoffLimit" testId="training-budget-retries" /> });
+  if (recovery.processRestarts) items.push({ label: 'Restarts (all levels)', value: <BudgetBar budget={recovery.processRestarts} label="the job's retry limit (run policy)" testId="training-budget-restarts" /> });
+  if (recovery.fullJobRestarts) items.push({ label: 'Full-job restarts', value: <BudgetBar budget={recovery.fullJobRestarts} label="the job's limit of full restarts (restart policy)" testId="training-budget-full" /> });
+  if (recovery.jobRetries) items.push({ label: 'Job retries (Ray)', value: <BudgetBar budget={recovery.jobRetries} label="the RayJob's retry limit" testId="training-budget-retries" /> });
   if (recovery.window)
     items.push({
       label: 'Escalation window',

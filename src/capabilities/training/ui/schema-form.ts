@@ -38,10 +38,18 @@ function kindOf(s: JsonSchema): FieldKind {
   return 'json';
 }
 
+/** A bound a person reads: zod's `.int()` writes ±Number.MAX_SAFE_INTEGER (9007199254740991), which bounds nothing. */
+function bound(n: unknown): number | undefined {
+  return typeof n === 'number' && Math.abs(n) < Number.MAX_SAFE_INTEGER ? n : undefined;
+}
+
 function constraintOf(s: JsonSchema, required: boolean): string | undefined {
   const parts: string[] = [];
-  if (typeof s.minimum === 'number' && typeof s.maximum === 'number') parts.push(`${s.minimum} to ${s.maximum}`);
-  else if (typeof s.minimum === 'number') parts.push(`at least ${s.minimum}`);
+  const min = bound(s.minimum);
+  const max = bound(s.maximum);
+  if (min !== undefined && max !== undefined) parts.push(`${min} to ${max}`);
+  else if (min !== undefined) parts.push(`at least ${min}`);
+  else if (max !== undefined) parts.push(`at most ${max}`);
   else if (typeof s.exclusiveMinimum === 'number') parts.push(`more than ${s.exclusiveMinimum}`);
   if (s.default !== undefined && !Array.isArray(s.default)) parts.push(`Default: ${String(s.default)}`);
   if (kindOf(s) === 'string-list') parts.push('One per line');

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+
+/**
+ * Every route of the app, opened and left by every way a user leaves a page (issue 26, item 1): a link in
+ * the page, the side navigation, the breadcrumb and Back. Leaving the operation page once blanked the whole
+ * app (an effect returned what `window.scrollTo` returns — a Promise in current Chromium — and React called
+ * it as the cleanup). The routes are not listed here: the app publishes its route table
+ * (`window.instantstartRoutes`, web/src/main.tsx, built from every capability's ui/index.tsx), and each
+ * `:param` is filled from the state seeded below; a parameter this test cannot fill fails it by name.
+ */
+const CLUSTER = 'ui-leave';
+const JOB = 'leave-job';
+
+interface RouteTable {
+  pages: string[];
+  clusterTabs: string[];
+  navigation: string[];
+}
+
+/** In-flight requests of the page (WebSockets are not requests): a page has settled when none are left for a moment. */
+function trackRequests(page: Page) {
+  let inFlight = 0;
+  page.on('request', () => inFlight++);
+  page.on('requestfinished', () => inFlight--);
+  page.on('requestfailed', () => inFlight--);
+  return async function settle(maxMs = 4_000) {
+    const deadline = Date.now() + maxMs;
+    let quietSince = Date.now();
+    while (Date.now() < deadline) {
+      if (inFlight > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 250) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+}
+
+describe('every route of the app, left by a link, the side navigation, the breadcrumb and Back, without a page error (chromium)', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let browser: TestBrowser;
+  let page: Page;
+  let settle: (maxMs?: number) => Promise<void>;
+  const seeded = { operation: '', node: '', storage: '', job: '' };
+
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(600));
+    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    seeded.operation = created.body.operation.id;
+    assert.equal((await server.waitForOperation(seeded.operation)).status, 'succeeded');
+    const nodes = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`)).body.nodes;
+    seeded.node = nodes[0].instanceId;
+    const s3 = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((s: any) => s.kind === 's3');
+    seeded.storage = `${s3.namespace ?? 'default'}.${s3.name}`;
+    const job = await server.api('POST', `/api/v1/clusters/${CLUSTER}/jobs`, {
+      name: JOB, recipe: 'pytorch-script', params: { script: '/data/code/train.py' }, instanceGroup: nodes[0].instanceGroupName, nodes: 1, storage: s3.name,
+    });
+    assert.ok(job.status < 300, JSON.stringify(job.body));
+    seeded.job = `default/${JOB}`;
+    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+    page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    settle = trackRequests(page);
+  });
+  after(() => stopAll(browser, server, sb));
+
+  /** Concrete URLs for the app's route patterns, each `:param` filled from the seeded state. */
+  function urlsOf(routes: RouteTable): Map<string, string[]> {
+    const tabs = routes.clusterTabs.filter((t) => t !== 'overview');
+    // A tab's items: what its URL names after the tab (one part, or two for a job's namespace and name).
+    const items: Record<string, string[]> = { nodes: [seeded.node], storage: [seeded.storage], jobs: [seeded.job] };
+    const fill: Record<string, (url: string) => string[]> = {
+      name: () => [CLUSTER],
+      tab: () => tabs,
+      id: () => [seeded.operation],
+    };
+    const byPattern = new Map<string, string[]>();
+    for (const pattern of routes.pages) {
+      const params = pattern.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1));
+      // `:item` (and `:part`, its second half) belong to a tab: filled from that tab's seeded items.
+      const plain = params.filter((p) => p !== 'item' && p !== 'part');
+      for (const p of plain) assert.ok(fill[p], `route ${pattern}: this test does not know how to fill :${p} — seed something and fill it here`);
+      let urls = [''];
+      for (const segment of pattern.split('/').filter(Boolean)) {
+        if (segment === ':item' || segment === ':part') continue;
+        urls = urls.flatMap((u) => (segment.startsWith(':') ? fill[segment.slice(1)]!(u).map((v) => `${u}/${encodeURIComponent(v)}`) : [`${u}/${segment}`]));
+      }
+      if (params.includes('item')) {
+        const parts = params.includes('part') ? 2 : 1;
+        urls = urls.flatMap((u) => {
+          const tab = decodeURIComponent(u.split('/').at(-1)!);
+          return (items[tab] ?? []).filter((i) => i.split('/').length === parts).map((i) => `${u}/${i.split('/').map(encodeURIComponent).join('/')}`);
+        });
+      }
+      assert.ok(urls.length > 0, `route ${pattern}: nothing seeded to open it with`);
+      byPattern.set(pattern, urls);
+    }
+    return byPattern;
+  }
+
+  /** The app still shows its frame (side navigation, breadcrumbs) and some content: React did not unmount it. */
+  async function appRenders(): Promise<boolean> {
+    return page.evaluate(`(() => {
+      const root = document.getElementById('root');
+      return !!root && root.childElementCount > 0 && !!document.querySelector('nav[aria-label="Breadcrumbs"]')
+        && !!document.querySelector('[data-testid="side-navigation"] a[href="/clusters"]');
+    })()`) as Promise<boolean>;
+  }
+
+  /** Enters `url` the way the router does on Back/Forward (a popstate), so the page before it stays in the same document. */
+  async function enter(url: string) {
+    await page.evaluate(`(() => { history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate', { state: null })); })()`);
+    await page.waitForURL((u) => u.pathname === url);
+    await settle();
+  }
+
+  /**
+   * The href of a link of a kind that a user can click on this page (not under a dialog's overlay), leading to another
+   * path of the app. `content`: in the page's own content (a dialog's links when one is open), tabs last.
+   */
+  async function linkOf(kind: 'content' | 'navigation' | 'breadcrumb'): Promise<string | undefined> {
+    return page.evaluate(`(() => {
+      const here = location.pathname;
+      document.querySelectorAll('[data-leave-link]').forEach((a) => a.removeAttribute('data-leave-link'));
+      const inside = (a, sel) => !!a.closest(sel);
+      const all = [...document.querySelectorAll('a[href^="/"]')].filter((a) => {
+        const href = a.getAttribute('href');
+        if (href.split('?')[0] === here || href.startsWith('/api/') || a.offsetParent === null || a.target === '_blank') return false;
+        // A user can click it: nothing (a dialog's overlay, say) covers its middle once it is scrolled into view.
+        a.scrollIntoView({ block: 'center' });
+        const r = a.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !!top && (top === a || a.contains(top));
+      });
+      const nav = (a) => inside(a, '[data-testid="side-navigation"]');
+      const crumb = (a) => inside(a, 'nav[aria-label="Breadcrumbs"]');
+      // The breadcrumb: the nearest page above this one (the last crumb leading elsewhere).
+      const pick = ${JSON.stringify(kind)} === 'navigation' ? all.filter(nav)
+        : ${JSON.stringify(kind)} === 'breadcrumb' ? all.filter(crumb).reverse()
+        : [...all.filter((a) => !nav(a) && !crumb(a) && a.getAttribute('role') !== 'tab'), ...all.filter((a) => !nav(a) && !crumb(a) && a.getAttribute('role') === 'tab')];
+      const a = pick[0];
+      if (!a) return undefined;
+      a.setAttribute('data-leave-link', '1');
+      return a.getAttribute('href');
+    })()`) as Promise<string | undefined>;
+  }
+
+  it('opens every route and leaves it by each way with zero page errors; the app renders after each', async (t) => {
+    // The run starts on the catch-all page (it is visited last), so the first route entered has a page of the app behind it.
+    await page.goto(`${server.url}/no-such-page`);
+    await page.locator('[data-testid="side-navigation"]').waitFor();
+    const routes = (await page.evaluate('window.instantstartRoutes')) as RouteTable | undefined;
+    assert.ok(routes && routes.pages.length > 0, 'the app publishes its route table');
+    const byPattern = urlsOf(routes);
+    // The router's catch-all (a path no capability serves) is a page too.
+    const urls = [...[...byPattern.values()].flat(), '/no-such-page'];
+    t.diagnostic(`${urls.length} URLs from ${routes.pages.length} route patterns: ${urls.join(' ')}`);
+    assert.ok(urls.includes(`/operations/${seeded.operation}`) && urls.includes(`/clusters/${CLUSTER}/jobs/${seeded.job}`));
+
+    const failures: string[] = [];
+    const visited: string[] = [];
+    /**
+     * After each move: no page error, and the app still renders. `left` names the page just left and how. On a failure
+     * the app is reloaded at `recover` (a reload is the only way back from a blank app) and false is answered.
+     */
+    const check = async (left: string, recover: string) => {
+      await settle();
+      const errors = browser.errors.splice(0);
+      const renders = await appRenders();
+      visited.push(left);
+      if (errors.length === 0 && renders) return true;
+      failures.push(`leaving ${left}: ${renders ? '' : 'the app no longer renders; '}${errors.join(' | ')}`);
+      await page.goto(`${server.url}${recover}`);
+      await settle();
+      browser.errors.splice(0);
+      return false;
+    };
+    const move = async (how: () => Promise<unknown>, to: (path: string) => boolean) => {
+      await how();
+      await page.waitForURL((u) => to(u.pathname));
+    };
+
+    for (const url of urls) {
+      const before = (await page.evaluate('location.pathname')) as string;
+      await enter(url);
+      // Each check that fails reloads the app at `url`, so the next way out still starts there.
+      await check(`${before} for ${url} (by the router, as Back and Forward do)`, url);
+      // Back: the route was entered in the app, so Back unmounts it; Forward brings it back.
+      await move(() => page.goBack(), (p) => p !== url);
+      if (await check(`${url} by Back`, url)) {
+        await move(() => page.goForward(), (p) => p === url);
+        await check(`the page before ${url} by Forward`, url);
+      }
+      for (const way of ['content', 'navigation', 'breadcrumb'] as const) {
+        const href = await linkOf(way);
+        const named = way === 'content' ? 'a link in the page' : `the ${way}`;
+        if (!href) {
+          visited.push(`${url} by ${named}: none a user can click`);
+          continue;
+        }
+        await move(
+          () => page.locator('[data-leave-link="1"]').click().catch(async (err) => {
+            await screenshot(page, 'route-leave-unclickable');
+            throw new Error(`on ${url}, ${named} to ${href} cannot be clicked: ${(err as Error).message.split('\n')[0]}`);
+          }),
+          (p) => p !== url,
+        );
+        if (!(await check(`${url} by ${named} (${href})`, url))) continue;
+        await move(() => page.goBack(), (p) => p === url);
+        await check(`${href} by Back, to ${url}`, url);
+      }
+    }
+    for (const v of visited) t.diagnostic(v);
+    assert.deepEqual(failures, []);
+    // Every way was tried somewhere: links in pages, the side navigation and breadcrumbs exist on most routes.
+    for (const way of ['content', 'navigation', 'breadcrumb']) {
+      const named = way === 'content' ? 'a link in the page' : `the ${way}`;
+      assert.ok(visited.filter((v) => v.includes(`by ${named} (`)).length >= urls.length / 2, `${named} was a way out of most routes`);
+    }
+  });
+});
