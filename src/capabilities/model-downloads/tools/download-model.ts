@@ -27,7 +27,8 @@ export function registerDownloadModelTool(server: McpServer, api: RestClient): v
       'list_model_downloads shows progress (files and bytes landed) meanwhile.',
     input: InputSchema,
     output: OperationStartedSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Not idempotent (yet): a repeat after the download finished downloads again (issue 26, item 3, makes it answer the finished one).
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run({ cluster, ...body }, { api, signal }) {
       const accepted = await api.post(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), { body, signal });
       return startedAnswer(accepted, `download_model ${body.modelId} into ${cluster}/${body.storage}`);
