@@ -78,14 +78,14 @@ module.exports = {
       comment: 'MCP tools are REST calls: only src/mcp\'s kit (client, tool kit, reports) and the shared schemas.',
       severity: 'error',
       from: { path: '(^|/)src/capabilities/[^/]+/tools/' },
-      to: { path: '(^|/)src/(?!mcp/(tool-kit|rest-client|operation-report|preflight-text)\\.|domain/|capabilities/[^/]+/(tools/|paths\\.))' },
+      to: { path: '(^|/)src/(?!mcp/(tool-kit|rest-client|operation-report|preflight-text|poll-rest)\\.|domain/|capabilities/[^/]+/(tools/|paths\\.))' },
     },
     {
       name: 'capability-services-stay-below-http',
       comment: 'Services and views hold the rules; HTTP, MCP, the CLI and the store are not theirs to reach.',
       severity: 'error',
       from: { path: '(^|/)src/capabilities/' },
-      to: { path: '(^|/)src/(api/(?!accepted|problem|route|context)|mcp/(?!tool-kit|rest-client|operation-report|preflight-text)|cli/|store/)' },
+      to: { path: '(^|/)src/(api/(?!accepted|problem|route|context)|mcp/(?!tool-kit|rest-client|operation-report|preflight-text|poll-rest)|cli/|store/)' },
     },
     {
       name: 'store-imports-only-domain',

@@ -8,20 +8,30 @@ import type { LiveTopics } from './live-topics.js';
 const WATCHES_PER_SOCKET = 16;
 /** Client messages are tiny; anything larger is not ours. */
 const MAX_CLIENT_MESSAGE = 4 * 1024;
+/** Past this much unsent data a client is not keeping up: it is sent `dropped` and closed with CLOSE_DROPPED. */
+export const LIVE_BUFFER_CAP = 4 * 1024 * 1024;
+/** The close code of a dropped client, as on a job log follow (docs/API.md). */
+export const CLOSE_DROPPED = 4008;
+/** How long a dropped client has to read its backlog and the close frame behind it before the socket is cut (ws's own closing timeout). */
+const DROP_GRACE_MS = 30_000;
 
 /**
  * One WebSocket per browser tab at /api/v1/ws: the server pushes every operation change and log
  * line, and — for topics the tab asks to watch (live-topics.ts, e.g. a cluster's nodes) — a
  * "changed" signal when the shared watch of that topic sees a change. A slow client is not allowed
- * to grow our memory: past 4 MiB of unsent data it is dropped and reconnects (the UI then refetches).
+ * to grow our memory: past 4 MiB of unsent data it is sent `dropped` and closed with 4008, and reconnects (the UI then refetches).
  */
 export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topics: LiveTopics): void {
   const clients = new Set<WebSocket>();
   const deliver = (ws: WebSocket, text: string) => {
-    if (ws.bufferedAmount > 4 * 1024 * 1024) {
-      ws.terminate();
-      clients.delete(ws);
-    } else if (ws.readyState === ws.OPEN) ws.send(text);
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount <= LIVE_BUFFER_CAP) return void ws.send(text);
+    // Dropped as documented — `dropped`, then close 4008 — not cut (which a client sees as an abnormal 1006): both wait
+    // behind what it has not read, and nothing more is queued for it. One that never reads again is cut after the grace.
+    clients.delete(ws);
+    ws.send(JSON.stringify({ type: 'dropped', reason: 'the client did not keep up: reconnect and read the state again' }));
+    ws.close(CLOSE_DROPPED, 'dropped');
+    setTimeout(() => ws.terminate(), DROP_GRACE_MS).unref();
   };
   const send = (message: unknown) => {
     const text = JSON.stringify(message);

@@ -1,11 +1,14 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { isSecretName, REDACTED } from '../domain/secret-names.js';
 
-/** Query parameters whose values are credentials (the WebSocket's `token`); redacted from every log line. */
-const SECRET_PARAMS = /^(token|access_token|api[_-]?key|password|secret)$/i;
 /** A request line is a summary: a huge URL (a 900 KB query, a fuzzed path) must not become a huge log line. */
 const MAX_URL_CHARS = 512;
 
-/** The URL as it may be logged: credential parameters redacted, the whole clipped. */
+/**
+ * The URL as it may be logged: the value of every parameter whose name is a secret name (the
+ * WebSocket's `token`, and a credential sent under any other name: `hf_token`, `hfToken`,
+ * `access-token`, `api_key`…; src/domain/secret-names.ts) redacted, the whole clipped.
+ */
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
   let safe = url;
@@ -22,7 +25,7 @@ export function loggableUrl(url: string): string {
         } catch {
           // a malformed name is logged as sent
         }
-        return eq >= 0 && SECRET_PARAMS.test(decoded) ? `${name}=[redacted]` : pair;
+        return eq >= 0 && isSecretName(decoded) ? `${name}=${REDACTED}` : pair;
       });
     safe = `${url.slice(0, q)}?${params.join('&')}`;
   }

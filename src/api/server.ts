@@ -17,6 +17,7 @@ import { installRequestGuard } from './guard/request-guard.js';
 import { installSecurityHeaders } from './guard/security-headers.js';
 import { INVALID_JSON, problemFor, sendProblem } from './problem.js';
 import { lazyChildLogger } from './lazy-request-logger.js';
+import { answerClientError } from './client-error.js';
 import { RequestLog } from './request-log.js';
 import { Replays } from './idempotency.js';
 import { RouteRegistry } from './route.js';
@@ -54,6 +55,8 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
       const problem = problemFor(err);
       void (reply as FastifyReply).code(problem.status).type('application/problem+json').send(problem);
     },
+    // Bytes that are no HTTP request (a Content-Length that lies): problem+json too, not Node's bare 400.
+    clientErrorHandler: answerClientError,
   });
   app.setErrorHandler((err, request, reply) => sendProblem(reply, request, err));
   app.setNotFoundHandler(async (request, reply) => {

@@ -31,7 +31,7 @@ const PhaseLineSchema = z.object({
   after: z.array(z.string()).optional().describe('The phases it starts after; it runs side by side with any other phase whose needs are met.'),
 });
 
-const NextCallSchema = z
+export const NextCallSchema = z
   .object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) })
   .describe('The call to make next, when there is one.');
 

@@ -33,7 +33,7 @@ export function capabilityTools(): McpToolSet {
 /** Sent to clients at initialize; many show it to the model as standing instructions. */
 export const SERVER_INSTRUCTIONS = `InstantStart manages SageMaker HyperPod clusters on Amazon EKS through its REST API; these tools are thin REST calls and the server validates every input.
 Rules:
-1. Poll to a terminal state. Every mutating tool returns an operation that is NOT done. Call wait_for_operation with its operationId until status is "succeeded", "failed" or "cancelled". Never report "submitted" as done.
+1. Poll to a terminal state. Mutating tools return an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded", "failed" or "cancelled". submit_training_job and create_mlflow_server answer at once with a job or server that is not ready yet: call the tool their answer names next (wait_for_job, wait_for_mlflow_server). Never report "submitted" as done.
 2. Ask only decision-relevant questions: availability zone, instance type, capacity type (on-demand, spot, training plan) and instance count. Never ask for CIDRs, subnets, route tables, security groups or IAM roles.
 3. Check before create: list_clusters, list_availability_zones, list_instance_types (for the chosen zone), list_training_plans when a plan is wanted, then check_cluster_request; offer only what those list.
 A failed phase is retried alone with retry_operation_phase after reading get_operation_logs. delete_cluster needs the user's explicit confirmation.`;

@@ -32,7 +32,15 @@ export interface RestToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   /** "When to use" text; it carries the workflow rules (SPEC.md → Workflow rules). */
   description: string;
   input: I;
-  output: O;
+  /**
+   * The answer's shape (`outputSchema`, and `structuredContent` on every answer). Leave it out only
+   * for a tool whose answer IS text (log lines): clients hand the model either the text or the
+   * structured content, never reliably both, so such an answer is sent once, as text
+   * (docs/MCP.md → Answers); give the reason in `textOnly`.
+   */
+  output?: O;
+  /** Why the tool answers text only (required with no `output`, so no tool drops its schema by accident). */
+  textOnly?: string;
   annotations: Omit<ToolAnnotations, 'title'>;
   /**
    * The tool holds its answer by design (a wait of up to minutes): over HTTP it is answered as an
@@ -78,6 +86,7 @@ export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
   api: RestClient,
   declared: RestToolSpec<I, O>,
 ): void {
+  if (!declared.output === !declared.textOnly) throw new Error(`${declared.name}: give an output schema, or textOnly with the reason it answers text only`);
   const spec = withIdempotencyKey(declared);
   if (server instanceof ToolCollector) {
     server.specs.push(spec);
@@ -89,7 +98,7 @@ export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
       title: spec.title,
       description: spec.description,
       inputSchema: spec.input,
-      outputSchema: spec.output,
+      ...(spec.output ? { outputSchema: spec.output } : {}),
       annotations: { title: spec.title, ...spec.annotations },
     },
     ((args: unknown, extra: ToolExtra) => runRestTool(spec, args, api, extra)) as never,
@@ -129,6 +138,7 @@ function withIdempotencyKey(spec: AnyRestToolSpec): AnyRestToolSpec {
 export async function runRestTool(spec: AnyRestToolSpec, args: unknown, api: RestClient, extra: ToolExtra): Promise<CallToolResult> {
   try {
     const answer = await spec.run(args, contextFor(api, extra));
+    if (!spec.output) return { content: [{ type: 'text', text: answer.text }] };
     // A ZodError here (answer off the contract) is worded by describeToolError like any other.
     const structuredContent = spec.output.parse(answer.data) as Record<string, unknown>;
     return { content: [{ type: 'text', text: answer.text }], structuredContent };

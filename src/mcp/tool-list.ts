@@ -58,6 +58,8 @@ export const TOOL_NAMES = [
   'start_deep_health_check',
   'submit_training_job',
   'update_instance_group',
+  'wait_for_job',
+  'wait_for_mlflow_server',
   'wait_for_operation',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

@@ -75,7 +75,7 @@ function definitionOf(spec: AnyRestToolSpec): Tool {
     title: spec.title,
     description: spec.description,
     inputSchema: toJsonSchemaCompat(spec.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
-    outputSchema: toJsonSchemaCompat(spec.output, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'],
+    ...(spec.output ? { outputSchema: toJsonSchemaCompat(spec.output, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
     annotations: { title: spec.title, ...spec.annotations },
     // Each call answers in its own request (no MCP tasks), as McpServer declares it.
     execution: { taskSupport: 'forbidden' },

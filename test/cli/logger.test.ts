@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { requestLevel } from '../../src/api/request-log.js';
+import { loggableUrl, requestLevel } from '../../src/api/request-log.js';
 import { createServerLogger, flushLogger, type LogFormat } from '../../src/cli/logger.js';
 
 function capture(format: LogFormat, level = 'info') {
@@ -39,6 +42,53 @@ describe('server log', () => {
       assert.match(lines[0]!, /\[redacted\]/);
     });
   }
+
+  it('redacts a credential under any name, by pattern: query parameters, log fields and nested fields', () => {
+    const names = ['token', 'hf_token', 'HF_TOKEN', 'hfToken', 'access-token', 'X-Api-Key', 'client_secret', 'Password', 'auth', 'aws_credentials'];
+    const url = loggableUrl(`/api/v1/models?${names.map((n, i) => `${encodeURIComponent(n)}=s3cr3t-${i}`).join('&')}&revision=main&hf%5Ftoken=s3cr3t-x`);
+    assert.doesNotMatch(url, /s3cr3t/, url);
+    assert.match(url, /revision=main/, 'other parameters are kept');
+    assert.match(url, /HF_TOKEN=\[redacted\]&hfToken=\[redacted\]&access-token=\[redacted\]/);
+    for (const format of ['pretty', 'json'] as const) {
+      const { logger, lines } = capture(format);
+      logger.child({ component: 'downloads' }).warn({ request: { HF_TOKEN: 's3cr3t-a', headers: { 'x-api-key': 's3cr3t-b' }, list: [{ 'access-token': 's3cr3t-c' }] }, hf_token: 's3cr3t-d', model: 'Qwen/Qwen2.5-0.5B' }, 'download');
+      assert.equal(lines.length, 1);
+      assert.doesNotMatch(lines[0]!, /s3cr3t/, lines[0]);
+      assert.match(lines[0]!, /Qwen\/Qwen2\.5-0\.5B/, 'the rest is logged');
+    }
+  });
+
+  it('a warning or an error reaches a file at once, with the lines before it: a kill -9 right after loses none of them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'instantstart-log-'));
+    try {
+      const file = join(dir, 'server.log');
+      const logger = fileURLToPath(new URL('../../src/cli/logger.js', import.meta.url));
+      // The server's logger on stdout (a file here, as with `instantstart serve > server.log`): info lines, then an
+      // error; the child then says so on stderr and waits to be killed, as a crashing server would be.
+      const script = `
+        const { createServerLogger } = await import(${JSON.stringify(logger)});
+        const log = createServerLogger({ format: process.argv[1], level: 'info', color: false });
+        for (let i = 0; i < 3; i++) log.info({ n: i }, 'before the crash');
+        log.error({ code: 'EIO' }, 'the journal failed');
+        process.stderr.write('logged\\n');
+        setInterval(() => {}, 1000);`;
+      for (const format of ['pretty', 'json'] as const) {
+        const out = openSync(file, 'w');
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, format], { stdio: ['ignore', out, 'pipe'] });
+        await new Promise<void>((resolve, reject) => {
+          child.stderr!.on('data', (d: Buffer) => (String(d).includes('logged') ? resolve() : undefined));
+          child.once('exit', (code) => reject(new Error(`the child exited (${code}) before logging`)));
+        });
+        child.kill('SIGKILL');
+        await new Promise((r) => child.once('exit', r));
+        const written = readFileSync(file, 'utf8').trim().split('\n');
+        assert.equal(written.length, 4, `${format}: ${JSON.stringify(written)}`);
+        assert.match(written[3]!, /the journal failed/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('quiet at info: reads are debug; changes, answers >= 400 and slow requests are info; failures are error', () => {
     assert.equal(requestLevel('GET', '/healthz', 200, 1), 'debug');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rawExchange } from '../helpers/raw-http.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
@@ -98,6 +99,28 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
     assert.equal(answer.id, 3);
     assert.match(answer.error.message, /params\.name/);
     assert.equal((await sb.calls({ mutating: true })).length, 0);
+  });
+
+  it('answers bytes that are no HTTP request (a Content-Length that lies) as problem+json saying why, and changes nothing', async () => {
+    const before = (await sb.calls()).length;
+    const host = new URL(server.url).host;
+    const head = (length: string) => `POST /api/v1/clusters HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const body = JSON.stringify(good);
+    const cases: Array<[string, string, boolean, RegExp]> = [
+      ['longer than the body, then the client closes', head(String(body.length + 100)) + body, true, /ended before the body its Content-Length announced/],
+      ['shorter than the body', head('5') + body, false, /bytes after its body do not start a request/],
+      ['not a number', head('lots') + body, false, /Content-Length is not a length/],
+      ['given twice', `${head(String(body.length)).replace('\r\n\r\n', `\r\nContent-Length: ${body.length + 1}\r\n\r\n`)}${body}`, false, /gives its length twice/],
+    ];
+    for (const [what, bytes, end, why] of cases) {
+      const answer = await rawExchange(server.url, bytes, { end });
+      assert.equal(answer.status, 400, `${what}: ${answer.raw}`);
+      assert.match(String(answer.headers['content-type']), /^application\/problem\+json/, `${what}: ${answer.raw}`);
+      assert.equal(answer.json?.status, 400, what);
+      assert.equal(answer.json?.title, 'Bad Request', what);
+      assert.match(answer.json?.detail ?? '', why, what);
+    }
+    assert.equal((await sb.calls()).length, before, 'nothing reached the cloud');
   });
 
   it('explains a quota shortfall before anything is created', async () => {

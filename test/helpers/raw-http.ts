@@ -82,3 +82,42 @@ export function rawUpgrade(baseUrl: string, path: string, headers: Record<string
     });
   });
 }
+
+/**
+ * Writes `bytes` on a raw connection exactly as given (a request whose framing lies, which no HTTP
+ * client sends), optionally half-closing it (`end`: the client's FIN right after), and resolves with
+ * everything the server wrote before it closed, parsed as one answer.
+ */
+export function rawExchange(baseUrl: string, bytes: string, options: { end?: boolean; timeoutMs?: number } = {}): Promise<RawAnswer & { raw: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let raw = '';
+    const timer = setTimeout(() => socket.destroy(new Error(`no close after ${options.timeoutMs ?? 10_000} ms; got ${JSON.stringify(raw)}`)), options.timeoutMs ?? 10_000);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (raw += chunk));
+    socket.on('error', (err) => (raw ? undefined : reject(err)));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head = '', ...rest] = raw.split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const at = line.indexOf(':');
+        if (at > 0) headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      }
+      const text = rest.join('\r\n\r\n');
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, text, json, raw });
+    });
+    socket.on('connect', () => {
+      socket.write(bytes);
+      if (options.end) socket.end();
+    });
+  });
+}

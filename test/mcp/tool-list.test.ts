@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +16,8 @@ import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
 const READING_VERBS = /^(list|get|check|wait|browse|plan)_/;
+/** The tools whose answer is text (log lines): no output schema, no structured copy of the lines. */
+const TEXT_ONLY = ['get_job_logs'];
 
 /** The repository root, found from this compiled file (dist/test/mcp or .build-mcp/out/test/mcp). */
 function repoRoot(): string {
@@ -106,13 +108,15 @@ describe('the MCP tool list', () => {
         'start_deep_health_check',
         'submit_training_job',
         'update_instance_group',
+        'wait_for_job',
+        'wait_for_mlflow_server',
         'wait_for_operation',
       ],
     );
     assert.deepEqual([...TOOL_NAMES], tools.map((t) => t.name).sort());
   });
 
-  it('gives every tool a "when to use" description, described inputs, an output schema and all four hints', () => {
+  it('gives every tool a "when to use" description, described inputs, an output schema (text-only log tools aside) and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
       assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
@@ -120,7 +124,9 @@ describe('the MCP tool list', () => {
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
       }
-      assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: no output schema`);
+      // Log lines are text: sent once, as text, never again as structured content (issue 26).
+      if (TEXT_ONLY.includes(tool.name)) assert.equal(tool.outputSchema, undefined, `${tool.name} answers its lines once, as text`);
+      else assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: no output schema`);
       const a = tool.annotations ?? {};
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
         assert.equal(typeof a[hint], 'boolean', `${tool.name}: ${hint} not set`);
@@ -184,7 +190,26 @@ describe('the MCP tool list', () => {
     assert.equal(scale.annotations?.destructiveHint, true);
     assert.ok('confirm' in (scale.inputSchema.properties ?? {}));
     assert.match(scale.description ?? '', /shrink.*confirm: true/is);
-    assert.equal(byName.get('update_instance_group')?.annotations?.destructiveHint, false, 'it changes no count, so it terminates no node');
+  });
+
+  it('marks as destructive what interrupts running work or repeats changes: reboots, deep health checks, taints and patching, autoscaling, retries', () => {
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    // Each stops pods on nodes (a training job there restarts or fails), terminates nodes on its own, or runs an operation's mutations again.
+    const WHY: Record<string, RegExp> = {
+      reboot_nodes: /stops every pod on the nodes/,
+      start_deep_health_check: /taken out of service.*pods are evicted/,
+      update_instance_group: /NoExecute taint evicts running pods.*patching .*restart nodes/s,
+      set_autoscaling: /terminates the groups' empty nodes/,
+      retry_operation_phase: /runs the operation's mutations again/,
+    };
+    for (const [name, why] of Object.entries(WHY)) {
+      const tool = byName.get(name);
+      assert.equal(tool?.annotations?.destructiveHint, true, `${name} is destructive`);
+      assert.match(tool?.description ?? '', why, `${name} says why`);
+      assert.match(tool?.description ?? '', /get their yes first|get their yes before/, `${name} says to ask the user first`);
+    }
+    // A repeat after success answers the finished download instead of downloading again (issue 26, item 3; test/e2e/replays).
+    assert.equal(byName.get('download_model')?.annotations?.idempotentHint, true);
   });
 
   it('offers list_operations.kind as the enum of the operation kinds map', () => {
@@ -222,11 +247,23 @@ describe('the MCP tool list', () => {
       assert.ok((TOOL_NAMES as readonly string[]).includes(name), `allowedTools names unknown tool ${name}`);
       assert.ok(READING_VERBS.test(name), `allowedTools auto-approves mutating tool ${name}`);
     }
-    const playbook = ['create-cluster.md', 'heal-node.md', 'manage-features.md', 'storage.md', 'download-model.md', 'train.md'].map((f) => readFileSync(join(root, 'agent/skills', f), 'utf8')).join('\n');
-    for (const name of playbook.match(/`([a-z]+_[a-z_]+)`/g) ?? []) {
-      const bare = name.slice(1, -1);
-      if (/^(list|get|check|browse|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit)_/.test(bare)) {
-        assert.ok((TOOL_NAMES as readonly string[]).includes(bare), `playbook names unknown tool ${bare}`);
+  });
+
+  it('lists every playbook in docs/MCP.md, and every playbook names only tools that exist', () => {
+    const root = repoRoot();
+    const doc = readFileSync(join(root, 'docs/MCP.md'), 'utf8');
+    const agent = readFileSync(join(root, 'agent/hypd-inst-agent.json'), 'utf8');
+    const playbooks = readdirSync(join(root, 'agent/skills')).filter((f) => f.endsWith('.md'));
+    assert.ok(playbooks.length >= 6, playbooks.join(', '));
+    const TOOLISH = /^(list|get|check|browse|plan|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit)_[a-z_]+$/;
+    for (const file of playbooks) {
+      const name = file.replace(/\.md$/, '');
+      assert.match(doc, new RegExp(`agent/skills/${name}\\.md`), `docs/MCP.md lists the playbook ${file}`);
+      assert.match(agent, new RegExp(`\\b${name}\\b`), `the agent config names the playbook ${name}`);
+      const text = readFileSync(join(root, 'agent/skills', file), 'utf8');
+      // Every tool-like word, quoted or not: a playbook followed literally must never call a tool that does not exist.
+      for (const word of new Set(text.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [])) {
+        if (TOOLISH.test(word)) assert.ok((TOOL_NAMES as readonly string[]).includes(word), `${file} names unknown tool ${word}`);
       }
     }
   });

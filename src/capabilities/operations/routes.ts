@@ -65,7 +65,8 @@ export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: R
     async ({ params }) => {
       // The operation's own capability may check first that a retry still makes sense (a scale's quotas).
       await checkRetry(ctx.operations.get(params.id));
-      return accepted({ operation: ctx.operations.retryPhase(params.id, params.phase), existing: true });
+      // Only a failed operation can be retried, so a retry that is accepted always starts one anew: not a replay.
+      return accepted({ operation: ctx.operations.retryPhase(params.id, params.phase), existing: false });
     },
   );
   routes.define(
@@ -75,6 +76,10 @@ export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: R
       summary: 'Cancel a running operation at its next safe point', params: IdParams,
       responses: { 202: { description: 'Cancellation accepted', schema: AcceptedSchema } },
     },
-    async ({ params }) => accepted({ operation: ctx.operations.cancel(params.id), existing: true }),
+    async ({ params }) => {
+      // existing: this cancellation was asked before (the operation is already stopping); a first one is not.
+      const askedBefore = ctx.operations.get(params.id).status === 'cancelling';
+      return accepted({ operation: ctx.operations.cancel(params.id), existing: askedBefore });
+    },
   );
 }

@@ -10,6 +10,8 @@ import { registerListJobsTool } from './tools/list-jobs.js';
 import { registerListRecipesTool } from './tools/list-recipes.js';
 import { registerCreateMlflowServerTool, registerDeleteMlflowServerTool, registerListMlflowServersTool } from './tools/mlflow-servers.js';
 import { registerSubmitTrainingJobTool } from './tools/submit-training-job.js';
+import { registerWaitForJobTool } from './tools/wait-for-job.js';
+import { registerWaitForMlflowServerTool } from './tools/wait-for-mlflow-server.js';
 
 /**
  * Training jobs (docs/TRAINING.md): recipes, HyperPodPyTorchJobs and RayJobs submitted at once and
@@ -29,11 +31,13 @@ export const training = defineCapability<TrainingService>({
     registerSubmitTrainingJobTool,
     registerListJobsTool,
     registerGetJobTool,
+    registerWaitForJobTool,
     registerGetJobLogsTool,
     registerGetJobMetricsTool,
     registerDeleteJobTool,
     registerListMlflowServersTool,
     registerCreateMlflowServerTool,
+    registerWaitForMlflowServerTool,
     registerDeleteMlflowServerTool,
   ],
 });

@@ -72,6 +72,14 @@ export const MlflowServerListSchema = z.object({ region: z.string(), servers: z.
 /** SageMaker's statuses in which a server takes MLflow calls. */
 export const MLFLOW_READY_STATUSES = ['Created', 'Updated', 'Started', 'MaintenanceComplete'] as const;
 
+/**
+ * SageMaker's statuses that are on the way to another (TrackingServerStatus in the SageMaker API model,
+ * @aws-sdk/client-sagemaker): each ends in its done status (Created, Updated, Started, Stopped,
+ * MaintenanceComplete, or gone after Deleting) or its failure (CreateFailed, UpdateFailed, …).
+ * A wait for a server waits while its status is one of these.
+ */
+export const MLFLOW_TRANSITIONAL_STATUSES = ['Creating', 'Updating', 'Starting', 'Stopping', 'Deleting', 'MaintenanceInProgress'] as const;
+
 export const LinkMlflowServerRequestSchema = z
   .object({
     region: RegionSchema.optional(),

@@ -49,6 +49,7 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
       'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with groups, 1–10; call again to change the list) or off ' +
       '(enabled: false; node counts stay where they are). Karpenter then adds nodes to those groups for pods that cannot be scheduled (groups can start at 0) and removes ' +
       'nodes that stay empty for 5 minutes. Groups on training plans or with deep health checks are refused. ' +
+      'Once on, Karpenter terminates the groups\' empty nodes on its own (a node kept warm for the next job included): tell the user and get their yes first. ' +
       `${AUTOSCALING_SCOPE} The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".`,
     input: z
       .object({
@@ -60,7 +61,7 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
       .strict(),
     restFields: { instanceGroups: 'groups' },
     output: OperationStartedSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, groups, ...rest }, { api, signal }) {
       const body = { ...rest, ...(groups ? { instanceGroups: groups } : {}) };
       const accepted = await api.put(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), { body, signal });

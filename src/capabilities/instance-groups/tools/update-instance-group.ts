@@ -22,8 +22,8 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
     description:
       'Change what HyperPod lets change on a live group besides its count: Kubernetes labels and taints (each sent as the complete new set), deep health ' +
       'checks on new nodes, lifecycle scripts, scheduled AMI updates, automatic patching and the minimum count. It never adds or removes nodes: to change ' +
-      'the count use scale_instance_group. A NoExecute taint evicts running pods, and AMI updates and patching restart nodes on their schedule: tell the ' +
-      'user before sending those. Send ONLY what changes; what already ' +
+      'the count use scale_instance_group. A NoExecute taint evicts running pods, lifecycle scripts run on replaced nodes, and AMI updates and patching ' +
+      'restart nodes on their schedule (a training job on them restarts or fails): tell the user what will happen and get their yes first. Send ONLY what changes; what already ' +
       'matches is not sent to AWS, and a request that changes nothing succeeds without touching AWS. Instance type, capacity type, EFA mode, zone and ' +
       'threads per core are fixed (add a new group instead). The answer is an operation that is NOT done: call wait_for_operation with its operationId ' +
       'until status is "succeeded" or "failed".',
@@ -42,7 +42,8 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
       })
       .strict(),
     output: OperationStartedSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Destructive: a taint evicts pods and patching restarts nodes, though no node is added or removed.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, group, ...body }, { api, signal }) {
       const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group }), { body, signal });
       return startedAnswer(accepted, `update_instance_group ${group} (${Object.keys(body).filter((k) => k !== 'region').join(', ')})`);

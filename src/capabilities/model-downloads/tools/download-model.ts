@@ -24,9 +24,11 @@ export function registerDownloadModelTool(server: McpServer, api: RestClient): v
       'granted access) — nothing is created when refused. Ask the user for a token only when the model is gated or private; it is kept only in a Kubernetes Secret that is deleted ' +
       'when the download ends, and never echoed back.\n' +
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" (its result lists the files that landed) or "failed"; ' +
-      'list_model_downloads shows progress (files and bytes landed) meanwhile.',
+      'list_model_downloads shows progress (files and bytes landed) meanwhile. A repeat of a download that already landed (the same commit into the same folder, its files ' +
+      'still there) answers that finished download (existing: true) and downloads nothing.',
     input: InputSchema,
     output: OperationStartedSchema,
+    // Idempotent: a repeat while it runs answers that operation, and one after it landed answers the finished download.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ cluster, ...body }, { api, signal }) {
       const accepted = await api.post(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), { body, signal });

@@ -24,8 +24,9 @@ const TOOLS: Record<NodeAction, { title: string; description: string; destructiv
     title: 'Reboot nodes',
     description:
       `Reboot HyperPod nodes (BatchRebootClusterNodes): the instances and their volumes stay. The first remedy after investigating a failed or degraded node. ${ESCALATION} ` +
+      'It stops every pod on the nodes (a training job running there restarts or fails): tell the user which nodes and jobs, and get their yes first (no confirm field). ' +
       `The operation ends when each node runs again (minutes). ${POLL}`,
-    destructive: false,
+    destructive: true,
   },
   replace: {
     title: 'Replace nodes',
@@ -67,8 +68,9 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     title: 'Run deep health checks',
     description:
       'Run deep health checks on nodes of one instance group (StartClusterHealthCheck): InstanceStress (GPU/Neuron stress, DCGM, EFA loopback) and ' +
-      'InstanceConnectivity (NCCL across nodes). Part of investigating a node whose fault is unclear. The checked nodes take no new work until the ' +
-      `checks end; the operation ends when each node passed (Running again) or failed. A node that is not a Running node of the group fails alone. ${POLL}`,
+      'InstanceConnectivity (NCCL across nodes). Part of investigating a node whose fault is unclear. The checked nodes are taken out of service until the ' +
+      'checks end (their pods are evicted, a training job on them restarts or fails; the stress tests hold the GPUs): tell the user and get their yes first. ' +
+      `The operation ends when each node passed (Running again) or failed. A node that is not a Running node of the group fails alone. ${POLL}`,
     // `group`, as every tool names a group (docs/MCP.md → Names); the REST body calls it instanceGroupName.
     input: StartDeepHealthCheckRequestSchema.omit({ instanceGroupName: true }).extend({
       cluster: ClusterRefSchema,
@@ -76,7 +78,7 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     }),
     restFields: { instanceGroupName: 'group' },
     output: OperationStartedSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run({ cluster, group, ...rest }, { api, signal }) {
       const body = { instanceGroupName: group, ...rest };
       return startedAnswer(await api.post(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal }), 'start_deep_health_check');

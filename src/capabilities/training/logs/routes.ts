@@ -13,6 +13,13 @@ import type { JobLogs, LogTarget } from './job-logs.js';
 export const FOLLOW_BUFFER_CAP = 2 * 1024 * 1024;
 /** WebSocket close codes of a follow (4000–4999 are the application's). */
 export const CLOSE_DROPPED = 4008;
+/**
+ * How long a dropped client has to read its backlog and the close frame behind it before the socket
+ * is cut (ws's own closing timeout). The close frame waits behind up to FOLLOW_BUFFER_CAP of unsent
+ * lines: a client that paused for a few seconds and reads again must get `dropped` and 4008 as
+ * documented, not an abnormal 1006; meanwhile it holds only that capped backlog.
+ */
+export const DROP_GRACE_MS = 30_000;
 /** What a client may send on a follow socket: nothing but pings; anything bigger is not ours. */
 const MAX_CLIENT_MESSAGE = 1024;
 
@@ -75,8 +82,8 @@ export function registerJobLogRoutes({ app, routes, service, region }: RouteCont
           // Best effort: it queues behind what the client has not read; the close follows it.
           socket.send(JSON.stringify({ type: 'dropped', reason } satisfies LogStreamMessage));
           socket.close(CLOSE_DROPPED, 'dropped');
-          // A client that reads nothing never completes the closing handshake: do not wait for it.
-          setTimeout(() => socket.terminate(), 5000).unref();
+          // A client that never reads again never completes the closing handshake: cut it after the grace.
+          setTimeout(() => socket.terminate(), DROP_GRACE_MS).unref();
         },
         fail() {
           if (socket.readyState === socket.OPEN) socket.close(1011, 'the log stream failed');

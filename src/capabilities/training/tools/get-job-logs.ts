@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
-import { TrainingLogsAnswerSchema, TrainingLogsQuerySchema, type TrainingLogsAnswer } from '../../../domain/schemas/training.js';
+import { TrainingLogsQuerySchema, type TrainingLogsAnswer } from '../../../domain/schemas/training.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { TRAINING_PATHS } from '../paths.js';
@@ -21,7 +21,8 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
     description:
       'The last lines of a training job\'s logs: one rank, or every rank merged by time with [rank N] prefixes. Use it to see how far a job got (step, loss, tokens/s), ' +
       'why a rank crashed (previous=true reads the run before its restart), or to search (grep: plain text, case-sensitive). ' +
-      `Capped: tailLines per rank (default ${MCP_TAIL_LINES}) and limitBytes (default ${MCP_LIMIT_BYTES / 1024} KiB) per rank and for the whole answer, oldest lines dropped first; the answer says when it was cut and how to see more. ` +
+      `Capped: tailLines per rank (default ${MCP_TAIL_LINES}) and limitBytes (default ${MCP_LIMIT_BYTES / 1024} KiB) per rank and for the whole answer as sent, oldest lines dropped first; the answer says when it was cut and how to see more. ` +
+      'The answer is text only (each line once, `[rank N] …`); the structured lines with pod and time are the REST tail\'s. ' +
       'Ranks that could not be read are listed with why (not started yet, no previous run).',
     input: z
       .object({
@@ -34,28 +35,55 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
         previous: z.boolean().default(false).describe('true: the previous container run of each rank (what a crashed rank printed before it restarted).'),
       })
       .strict(),
-    output: TrainingLogsAnswerSchema,
+    textOnly: 'log lines are text: sent once, in the text (the whole answer within limitBytes), not again as structured content',
     annotations: { ...READ_ONLY, openWorldHint: true },
     restFields: { name: 'cluster' },
     async run({ cluster, namespace, job, previous, ...query }, { api, signal }) {
       const path = apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace, job });
       const read = await api.get<TrainingLogsAnswer>(path, { query: { ...query, previous: String(previous) }, signal });
-      return { text: logsText(read, { ...query, previous }), data: read };
+      return { text: logsText(read, { ...query, previous }), data: undefined };
     },
   });
 }
 
-/** The lines as an agent reads them, then what was cut and which ranks could not be read. */
-function logsText(v: TrainingLogsAnswer, asked: { rank: number | 'all'; tailLines: number; limitBytes: number; grep?: string; previous: boolean }): string {
+/** What the JSON-RPC answer wraps around the text (`{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}]}}`), with room to spare. */
+const ENVELOPE_BYTES = 256;
+/** A text's size inside the JSON answer: escapes (quotes, backslashes, newlines, control characters) count. */
+const encodedBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+type Asked = { rank: number | 'all'; tailLines: number; limitBytes: number; grep?: string; previous: boolean };
+
+/**
+ * The lines as an agent reads them, then what was cut and which ranks could not be read. The whole
+ * answer, as sent, stays within limitBytes: the REST cap counts the lines alone, so the oldest lines
+ * that would push the head, the notes or JSON's escapes past it are dropped here too.
+ */
+function logsText(v: TrainingLogsAnswer, asked: Asked): string {
+  const lines = v.lines.map((l) => `[rank ${l.rank}] ${l.text}`);
+  const budget = asked.limitBytes - ENVELOPE_BYTES;
+  const fixed = encodedBytes([head(v, asked, v.lines.length), ...notes(v, asked, true)].join('\n'));
+  let kept = 0;
+  for (let used = fixed, i = lines.length - 1; i >= 0; i--, kept++) {
+    used += encodedBytes(lines[i]!) + 2;
+    if (used > budget) break;
+  }
+  const cut = kept < lines.length;
+  return [head(v, asked, kept), ...lines.slice(lines.length - kept), ...notes(v, asked, v.truncated || cut)].join('\n');
+}
+
+function head(v: TrainingLogsAnswer, asked: Asked, count: number): string {
   const which = `${asked.rank === 'all' ? 'all ranks' : `rank ${asked.rank}`}${asked.previous ? ', previous run' : ''}${asked.grep ? `, lines containing "${asked.grep}"` : ''}`;
-  const head = v.lines.length ? `${v.lines.length} line(s) of job ${v.job} (${which}), oldest first:` : `No log lines of job ${v.job} (${which}).`;
-  const notes: string[] = [];
-  if (v.truncated) {
-    notes.push(
+  return count ? `${count} line(s) of job ${v.job} (${which}), oldest first:` : `No log lines of job ${v.job} (${which}).`;
+}
+
+function notes(v: TrainingLogsAnswer, asked: Asked, truncated: boolean): string[] {
+  const out: string[] = [];
+  if (truncated) {
+    out.push(
       `(truncated: older lines were cut by tailLines=${asked.tailLines} per rank or limitBytes=${asked.limitBytes} per rank and in all. See more with a larger tailLines/limitBytes, ` +
         `one rank at a time (rank), a narrower grep or sinceSeconds; the whole log is a download: GET ${TRAINING_PATHS.jobLogs}?format=text.)`,
     );
   }
-  for (const r of v.ranks) if (r.error) notes.push(`(rank ${r.rank}${r.pod ? ` ${r.pod}` : ''}: ${r.error})`);
-  return [head, ...v.lines.map((l) => `[rank ${l.rank}] ${l.text}`), ...notes].join('\n');
+  for (const r of v.ranks) if (r.error) out.push(`(rank ${r.rank}${r.pod ? ` ${r.pod}` : ''}: ${r.error})`);
+  return out;
 }

@@ -31,9 +31,10 @@ export function jobLine(job: TrainingJobView): string {
 function nextStep(job: TrainingJobView): string {
   switch (job.phase) {
     case 'Pending':
-    case 'Running':
     case 'Restarting':
-      return `Next: follow it with get_job (ranks, recovery) and get_job_logs; metrics with get_job_metrics${job.mlflow ? '' : ' (needs mlflow on the submit)'}.`;
+      return 'Next: wait_for_job until it is Running (or ends), then get_job_logs.';
+    case 'Running':
+      return `Next: follow it with get_job (ranks, recovery) and get_job_logs; metrics with get_job_metrics${job.mlflow ? '' : ' (needs mlflow on the submit)'}; wait_for_job with until ["Succeeded", "Failed"] waits for the end.`;
     case 'Hanging':
     case 'Slow':
       return 'Next: read the ranks\' last lines with get_job_logs; the operator restarts the job within its recovery budget.';

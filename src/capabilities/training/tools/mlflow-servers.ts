@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { RegionSchema } from '../../../domain/schemas/common.js';
 import { apiPath } from '../../../domain/api-path.js';
 import { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswerSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema, type DeleteMlflowServerAnswer, type MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import { NextCallSchema } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { TRAINING_PATHS } from '../paths.js';
@@ -34,14 +35,20 @@ export function registerCreateMlflowServerTool(server: McpServer, api: RestClien
     title: 'Create an MLflow tracking server',
     description:
       'Create a SageMaker managed MLflow tracking server whose artifacts go to an S3 URI. It answers at once with the server Creating; it is NOT ready until its status is Created (~20 minutes): ' +
-      'follow it with list_mlflow_servers. Jobs submitted meanwhile log nothing until it is ready. It costs money while it exists: ask the user before creating one.',
+      'follow it with wait_for_mlflow_server (the answer names it), calling it again until the server is Created. Jobs submitted meanwhile log nothing until it is ready. ' +
+      'It costs money while it exists: ask the user before creating one.',
     input: CreateMlflowServerRequestSchema.omit({ name: true }).extend({ server: CreateMlflowServerRequestSchema.shape.name.describe('Name of the new tracking server (part of its ARN).') }).strict(),
-    output: MlflowTrackingServerViewSchema,
+    output: MlflowTrackingServerViewSchema.extend({
+      nextStep: z.string(),
+      next: NextCallSchema.describe('The call to make next: wait_for_mlflow_server, until the server is Created.'),
+    }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     restFields: { name: 'server' },
     async run({ server: name, ...rest }, { api, signal }) {
       const s = await api.post<MlflowTrackingServerView>(TRAINING_PATHS.mlflowServers, { body: { ...rest, name }, signal });
-      return { text: `Creating MLflow tracking server ${s.name} (${s.status}): ${s.arn}. Not ready yet — follow it with list_mlflow_servers until Created.`, data: s };
+      const next = { tool: 'wait_for_mlflow_server', arguments: { server: s.name, ...(rest.region ? { region: rest.region } : {}) } };
+      const nextStep = `NOT ready yet (~20 minutes on AWS): call wait_for_mlflow_server with ${JSON.stringify(next.arguments)} until it reports Created.`;
+      return { text: `Creating MLflow tracking server ${s.name} (${s.status}): ${s.arn}. ${nextStep}`, data: { ...s, nextStep, next } };
     },
   });
 }
@@ -54,7 +61,7 @@ export function registerDeleteMlflowServerTool(server: McpServer, api: RestClien
     description:
       'Delete a SageMaker managed MLflow tracking server: its experiments, runs and metrics are deleted (the artifacts in its S3 store stay); jobs logging to it lose their metrics. ' +
       'Clusters that had it as default are unlinked; the role InstantStart made for it is deleted. DESTRUCTIVE: show the user list_mlflow_servers\' row for it and get an explicit yes ' +
-      'for this server name, then pass confirm: true. It answers at once with the server Deleting; list_mlflow_servers shows it until SageMaker has removed it.',
+      'for this server name, then pass confirm: true. It answers at once with the server Deleting; wait_for_mlflow_server waits until SageMaker has removed it.',
     input: z
       .object({
         server: MlflowTrackingServerNameSchema,
@@ -69,7 +76,7 @@ export function registerDeleteMlflowServerTool(server: McpServer, api: RestClien
       if (!answer.deleted) return { text: `There is no MLflow tracking server ${name} in ${answer.region} (already deleted?).`, data: answer };
       const unlinked = answer.unlinkedClusters.length ? ` Unlinked from ${answer.unlinkedClusters.join(', ')} (their jobs report to no server by default now).` : '';
       const role = answer.deletedRole ? ` Deleted its role ${answer.deletedRole}.` : '';
-      return { text: `Deleting MLflow tracking server ${name} (${answer.status ?? 'Deleting'}); list_mlflow_servers shows it until SageMaker has removed it.${unlinked}${role}`, data: answer };
+      return { text: `Deleting MLflow tracking server ${name} (${answer.status ?? 'Deleting'}); wait_for_mlflow_server waits until SageMaker has removed it.${unlinked}${role}`, data: answer };
     },
   });
 }
