@@ -109,6 +109,17 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     assert.match(again.text, /claim default\/shared-s3 \(s3\): Bound/);
   });
 
+  it('get_operation_logs answers each line once, as text, and says how to read on', async () => {
+    const page = await call(http, 'get_operation_logs', { operationId, limit: 5 });
+    assert.ok(!page.isError, page.text);
+    assert.equal(page.structuredContent, undefined, 'the lines are not sent a second time as structured content');
+    const lines = page.text.split('\n');
+    assert.equal(lines.length, 6, page.text);
+    const next = Number(/more may follow: call again with after=(\d+)/.exec(lines[5]!)?.[1]);
+    const on = await call(http, 'get_operation_logs', { operationId, after: next, limit: 5 });
+    assert.notEqual(on.text.split('\n')[0], lines[0], 'the next page starts after the first');
+  });
+
   it('a retry of the succeeded create_cluster (lost answer) gets its operation back, with or without the key; other arguments for the name are refused', async () => {
     for (const [client, args] of [[stdio, CREATE], [http, { ...CREATE, idempotencyKey: 'agent-create-1' }]] as const) {
       const again = await call(client, 'create_cluster', args);

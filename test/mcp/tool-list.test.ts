@@ -17,7 +17,7 @@ import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
 const READING_VERBS = /^(list|get|check|wait|browse|plan)_/;
 /** The tools whose answer is text (log lines): no output schema, no structured copy of the lines. */
-const TEXT_ONLY = ['get_job_logs'];
+const TEXT_ONLY = ['get_job_logs', 'get_operation_logs'];
 
 /** The repository root, found from this compiled file (dist/test/mcp or .build-mcp/out/test/mcp). */
 function repoRoot(): string {

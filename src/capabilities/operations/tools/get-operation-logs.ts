@@ -1,15 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { LogLineSchema, type LogLine } from '../../../domain/schemas/operations.js';
+import type { LogLine } from '../../../domain/schemas/operations.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { OperationIdSchema, READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
 import { OPERATION_PATHS } from '../paths.js';
-
-const OutputSchema = z.object({
-  lines: z.array(LogLineSchema),
-  nextAfter: z.number().int().describe('Pass as `after` to read the lines that follow.'),
-});
 
 /** `get_operation_logs` → GET /api/v1/operations/{id}/events: paged, so a huge log never floods the context. */
 export function registerGetOperationLogsTool(server: McpServer, api: RestClient): void {
@@ -18,7 +13,7 @@ export function registerGetOperationLogsTool(server: McpServer, api: RestClient)
     title: 'Read an operation\'s log',
     description:
       'Read an operation\'s log lines (per phase, with level and time), oldest first, in pages. Use it to find why a phase failed before calling ' +
-      'retry_operation_phase, or to show the user what happened. Page with after = nextAfter.',
+      'retry_operation_phase, or to show the user what happened. Answers the lines as text, each once; its last line says the `after` that reads on.',
     input: z
       .object({
         operationId: OperationIdSchema,
@@ -26,7 +21,7 @@ export function registerGetOperationLogsTool(server: McpServer, api: RestClient)
         limit: z.number().int().min(1).max(1000).default(200).describe('How many lines at most (1–1000, default 200).'),
       })
       .strict(),
-    output: OutputSchema,
+    textOnly: 'log lines are text: sent once, in the text, not again as structured content',
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run({ operationId, after, limit }, { api, signal }) {
       const data = await api.get<{ lines: LogLine[]; nextAfter: number }>(apiPath(OPERATION_PATHS.events, { id: operationId }), {
@@ -34,8 +29,9 @@ export function registerGetOperationLogsTool(server: McpServer, api: RestClient)
         signal,
       });
       const body = data.lines.map((l) => `${l.at} ${l.level.toUpperCase()}${l.phase ? ` [${l.phase}]` : ''} ${l.message}`).join('\n');
-      const more = data.lines.length >= limit ? `\n(more may follow: call again with after=${data.nextAfter})` : '';
-      return { text: data.lines.length ? `${body}${more}` : 'No log lines after that point.', data };
+      const more = data.lines.length >= limit ? 'more may follow: ' : '';
+      const next = `(${more}call again with after=${data.nextAfter} for the lines that follow)`;
+      return { text: data.lines.length ? `${body}\n${next}` : `No log lines after that point ${next}.`, data: undefined };
     },
   });
 }
