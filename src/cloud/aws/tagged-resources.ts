@@ -160,11 +160,7 @@ export class TaggedResources implements TaggedResourcesPort {
       for (const c of r.ClusterSummaries ?? []) found.push({ name: c.ClusterName!, arn: c.ClusterArn!, status: c.ClusterStatus ?? 'Unknown' });
       NextToken = r.NextToken;
     } while (NextToken);
-    const tagged = await mapLimited(found, READS_AT_ONCE, async (c): Promise<TaggedResource | undefined> => {
-      const tags = await this.sagemakerTags(region, c.arn);
-      return tags ? { service: 'sagemaker', kind: 'HyperPod cluster', id: c.name, status: c.status, tags } : undefined;
-    });
-    return tagged.filter((r): r is TaggedResource => r !== undefined);
+    return this.withSagemakerTags(region, 'HyperPod cluster', found);
   }
 
   private async mlflowServers(region: string): Promise<TaggedResource[]> {
@@ -176,9 +172,14 @@ export class TaggedResources implements TaggedResourcesPort {
       for (const s of r.TrackingServerSummaries ?? []) found.push({ name: s.TrackingServerName!, arn: s.TrackingServerArn!, status: s.TrackingServerStatus ?? 'Unknown' });
       NextToken = r.NextToken;
     } while (NextToken);
-    const tagged = await mapLimited(found, READS_AT_ONCE, async (s): Promise<TaggedResource | undefined> => {
-      const tags = await this.sagemakerTags(region, s.arn);
-      return tags ? { service: 'sagemaker', kind: 'MLflow tracking server', id: s.name, status: s.status, tags } : undefined;
+    return this.withSagemakerTags(region, 'MLflow tracking server', found);
+  }
+
+  /** SageMaker resources listed without their tags: each one's tags read (bounded), those still there kept. */
+  private async withSagemakerTags(region: string, kind: string, found: Array<{ name: string; arn: string; status: string }>): Promise<TaggedResource[]> {
+    const tagged = await mapLimited(found, READS_AT_ONCE, async (r): Promise<TaggedResource | undefined> => {
+      const tags = await this.sagemakerTags(region, r.arn);
+      return tags ? { service: 'sagemaker', kind, id: r.name, status: r.status, tags } : undefined;
     });
     return tagged.filter((r): r is TaggedResource => r !== undefined);
   }
