@@ -479,6 +479,8 @@ export interface TaggedResource {
   id: string;
   /** Its state, where the service has one (NAT gateway, FSx lifecycle, cluster status). */
   status?: string;
+  /** Its ARN, where a record of ours names it by ARN (an MLflow server: a cluster's default link). */
+  arn?: string;
   tags: Record<string, string>;
 }
 

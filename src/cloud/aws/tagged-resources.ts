@@ -178,7 +178,7 @@ export class TaggedResources implements TaggedResourcesPort {
     } while (NextToken);
     const tagged = await mapLimited(found, READS_AT_ONCE, async (s): Promise<TaggedResource | undefined> => {
       const tags = await this.sagemakerTags(region, s.arn);
-      return tags ? { service: 'sagemaker', kind: 'MLflow tracking server', id: s.name, status: s.status, tags } : undefined;
+      return tags ? { service: 'sagemaker', kind: 'MLflow tracking server', id: s.name, status: s.status, arn: s.arn, tags } : undefined;
     });
     return tagged.filter((r): r is TaggedResource => r !== undefined);
   }
