@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DATABASE_FILE } from '../../src/store/database.js';
 import { kubeAccess } from '../helpers/kube.js';
+import { findDatabase } from '../helpers/database-file.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
@@ -249,19 +249,3 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
     assert.deepEqual([...replayed].sort(), mutatingTools, 'each tool whose readOnlyHint is false was sent twice with one key');
   });
 });
-
-/** The workspace's database under a server's data directory (data-layout.ts puts it a few folders down). */
-function findDatabase(dir: string): string {
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (entry === DATABASE_FILE) return path;
-    if (statSync(path).isDirectory()) {
-      try {
-        return findDatabase(path);
-      } catch {
-        // not in this folder
-      }
-    }
-  }
-  throw new Error(`no ${DATABASE_FILE} under ${dir}`);
-}
