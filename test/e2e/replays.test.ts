@@ -241,7 +241,7 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
       { key: 'crash-mlflow', method: 'POST', url: '/api/v1/mlflow/tracking-servers', body: { name: 'rp-crash-mlflow', artifactStoreUri: `s3://${bucket}/crash` }, status: 201 },
       // A delete promises its answer before it acts: the crash leaves that promise beside the key.
       { key: 'crash-delete', method: 'DELETE', url: `${jobs}/default/rp-gone?confirm=true`, status: 200, promised: true },
-      { key: 'crash-template', method: 'POST', url: `/api/v1/clusters/${CLUSTER}/training-templates`, body: { name: 'rp-tpl', request: { recipe: submit.recipe, params: submit.params } }, status: 201 },
+      { key: 'crash-template', method: 'POST', url: `/api/v1/clusters/${CLUSTER}/training-templates`, body: { name: 'rp-tpl', request: { recipe: submit.recipe, params: submit.params, instanceGroup: mainGroup, storage: 'shared-s3' } }, status: 201 },
     ];
     const firsts = [];
     for (const r of requests) {
