@@ -110,7 +110,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const httpsServer = createHttpsServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (req, res) => {
     if (faults.takeReset('kubernetes', req.method ?? 'GET')) return void req.socket.destroy();
     const held = faults.hold('kubernetes', req.method ?? 'GET');
-    if (held) void held.then(() => req.socket.destroyed || serveKube(req, res));
+    // (`lands` is for AWS calls: a Kubernetes call is held before it is served either way.)
+    if (held) void held.until.then(() => req.socket.destroyed || serveKube(req, res));
     else serveKube(req, res);
   });
 
@@ -300,14 +301,19 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       }
     };
     // A hang fault holds the call until it ends; a client that gave up meanwhile gets nothing, and
-    // the call never happened (as if the network had lost it).
+    // the call never happened (as if the network had lost it) — unless the fault `lands`: then the
+    // call is served at once and only its answer is held (the cloud acted, the client never heard).
     if (faults.takeReset(service.signingName, operation)) {
       resetConnection();
       return undefined;
     }
     const held = faults.hold(service.signingName, operation);
-    if (held) return held.then(() => (abandoned() ? undefined : serve()));
-    return serve();
+    if (!held) return serve();
+    if (held.lands) {
+      const out = serve();
+      return held.until.then(async () => (abandoned() ? undefined : out));
+    }
+    return held.until.then(() => (abandoned() ? undefined : serve()));
   }
 
   const front = await listenShared(server, httpsServer, port, host);

@@ -42,6 +42,11 @@ export const faultSchema = z.discriminatedUnion('type', [
     service: z.string().min(1).describe('signing name (eks, sagemaker, ec2, iam, sts, s3, …), or kubernetes for the Kubernetes APIs of the sandbox EKS clusters'),
     operation: z.string().min(1).optional().describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
     seconds: z.number().positive().max(3600).describe('real seconds from now during which matching calls get no answer'),
+    skip: z.number().int().min(0).default(0).describe('let the first N matching calls through, answered (hang, say, the second of two deletes)'),
+    lands: z
+      .boolean()
+      .default(false)
+      .describe('AWS calls: served at once, only the answer is held: the cloud acted and the client never heard (a crash between the two)'),
   }),
   z.object({
     type: z.literal('connection-reset'),
@@ -79,7 +84,7 @@ export class FaultRegistry {
   /** Per-throttle-fault accumulators: throttling "rate" calls out of every 1, deterministically. */
   private accumulators = new Map<string, number>();
   /** Per hang fault: its end timer and the calls it holds (each waits for its release). */
-  private hangs = new Map<string, { timer: NodeJS.Timeout; held: Set<() => void> }>();
+  private hangs = new Map<string, { timer: NodeJS.Timeout; held: Set<() => void>; passed: number }>();
   nodeFaultApplier: NodeFaultApplier | undefined;
 
   add(spec: FaultSpec): Fault {
@@ -94,7 +99,7 @@ export class FaultRegistry {
       fault.endsAt = Date.now() + fault.seconds * 1000;
       const timer = setTimeout(() => this.clear(fault.id), fault.seconds * 1000);
       timer.unref();
-      this.hangs.set(fault.id, { timer, held: new Set() });
+      this.hangs.set(fault.id, { timer, held: new Set(), passed: 0 });
     }
     this.faults.push(fault);
     return fault;
@@ -105,12 +110,16 @@ export class FaultRegistry {
    * time is up, or it is cleared), or undefined when no hang fault matches. The server answers only
    * then — and drops the call if the client gave up meanwhile, as a black-holed network would.
    */
-  hold(service: string, operation: string): Promise<void> | undefined {
+  hold(service: string, operation: string): { until: Promise<void>; lands: boolean } | undefined {
     const f = this.faults.find((x): x is OfType<'hang'> => x.type === 'hang' && x.service === service && (x.operation === undefined || x.operation === operation));
     const hang = f && this.hangs.get(f.id);
     if (!f || !hang) return undefined;
+    if (hang.passed < f.skip) {
+      hang.passed++;
+      return undefined;
+    }
     f.triggered++;
-    return new Promise((resolve) => hang.held.add(resolve));
+    return { until: new Promise((resolve) => hang.held.add(resolve)), lands: f.lands };
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { InputError } from '../domain/errors.js';
+import type { KeyedCall } from '../domain/keyed-call.js';
 import { IdempotencyKeySchema, type Accepted, type OperationView } from '../domain/schemas/operations.js';
 
 /** The 202 body every mutation answers with. */
@@ -16,3 +17,17 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
   if (!parsed.success) throw InputError.field('Idempotency-Key', parsed.error.issues[0]!.message);
   return parsed.data;
 }
+
+const keyedCalls = new WeakMap<FastifyRequest, KeyedCall>();
+
+/** Set by the route layer while a keyed request runs. */
+export function setKeyedCall(request: FastifyRequest, call: KeyedCall): void {
+  keyedCalls.set(request, call);
+}
+
+/** The request's keyed call; undefined without an Idempotency-Key. */
+export function keyedCall(request: FastifyRequest): KeyedCall | undefined {
+  return keyedCalls.get(request);
+}
+
+export type { KeyedCall };

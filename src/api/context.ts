@@ -29,6 +29,7 @@ export interface IdempotencyKeysPort {
   find(key: string): { fingerprint: string; request: string; status?: number; answer?: string; operationId?: string; createdAt: string } | undefined;
   begin(record: { key: string; fingerprint: string; request: string }): void;
   answer(key: string, status: number, answer: string, operationId?: string): void;
+  promise(key: string, answer: string): void;
   forget(key: string): void;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/canonical-json.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import type { Accepted } from '../domain/schemas/operations.js';
-import { accepted } from './accepted.js';
+import { accepted, type KeyedCall } from './accepted.js';
 import type { ApiContext } from './context.js';
 
 /** A mutating route's answer as it goes on the wire. */
@@ -47,7 +47,9 @@ export function requestFingerprint(r: Pick<KeyedRequest, 'method' | 'route' | 'p
  * - A key whose request was interrupted (the server died before its answer was recorded) answers the
  *   operation started under that key when there is one, else runs the request again: each mutating
  *   route makes its change so that running it again finds what the interrupted run made (an operation
- *   by key, a training job by its key annotation, names that make a repeat harmless).
+ *   by key, a training job by its key annotation, an MLflow server by its key tag, names that make a
+ *   repeat harmless). The route's service sees that it is such a retry (`keyedCall`), and a change that
+ *   leaves nothing to find once done (a deleted job) promises its answer before it acts.
  */
 export class Replays {
   /** Requests under way in this process, by key. */
@@ -55,7 +57,7 @@ export class Replays {
 
   constructor(private readonly ctx: Pick<ApiContext, 'idempotencyKeys' | 'operations'>) {}
 
-  async run(request: KeyedRequest, respond: () => Promise<RouteAnswer & { operationId?: string }>): Promise<RouteAnswer> {
+  async run(request: KeyedRequest, respond: (call: KeyedCall) => Promise<RouteAnswer & { operationId?: string }>): Promise<RouteAnswer> {
     const fingerprint = requestFingerprint(request);
     for (;;) {
       const running = this.underWay.get(request.key);
@@ -77,10 +79,16 @@ export class Replays {
       }
     }
     keys.begin({ key: request.key, fingerprint, request: request.line });
+    const call: KeyedCall = {
+      key: request.key,
+      interrupted: earlier !== undefined,
+      ...(earlier?.answer !== undefined ? { promised: earlier.answer } : {}),
+      promise: (answer) => keys.promise(request.key, JSON.stringify(answer)),
+    };
     let finished!: () => void;
     this.underWay.set(request.key, { fingerprint, done: new Promise<void>((r) => (finished = r)) });
     try {
-      const answer = await respond();
+      const answer = await respond(call);
       if (answer.status < 300) keys.answer(request.key, answer.status, answer.text ?? '', answer.operationId);
       else keys.forget(request.key);
       return { status: answer.status, text: answer.text };

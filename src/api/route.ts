@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { idempotencyKey } from './accepted.js';
+import { idempotencyKey, setKeyedCall } from './accepted.js';
 import { answerJson } from './answer-json.js';
 import type { Replays } from './idempotency.js';
 import { parseOrThrow } from './problem.js';
@@ -77,7 +77,8 @@ export class RouteRegistry {
           return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
         }
         const line = `${spec.method} ${request.url.split('?')[0]}`;
-        const answer = await this.replays.run({ key, line, method: spec.method, route: spec.url, params, query, body }, async () => {
+        const answer = await this.replays.run({ key, line, method: spec.method, route: spec.url, params, query, body }, async (call) => {
+          setKeyedCall(request, call);
           const out = await run();
           const status = reply.statusCode !== 200 ? reply.statusCode : successStatus;
           const text = out === undefined ? undefined : (answerJson(out) ?? JSON.stringify(out));

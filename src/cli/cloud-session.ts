@@ -162,6 +162,7 @@ export function sessionApiContext(session: CloudSession, config: ServerConfig): 
       find: (key) => ws().idempotencyKeys.find(key),
       begin: (record) => ws().idempotencyKeys.begin(record),
       answer: (key, status, answer, operationId) => ws().idempotencyKeys.answer(key, status, answer, operationId),
+      promise: (key, answer) => ws().idempotencyKeys.promise(key, answer),
       forget: (key) => ws().idempotencyKeys.forget(key),
     },
     service: (key) => ws().service(key),

@@ -81,7 +81,7 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: pollTimeScale },
     owner: identity,
   });
-  const deps = { cloud, activeCluster, keptStorages: stores.keptStorages };
+  const deps = { cloud, activeCluster, keptStorages: stores.keptStorages, mlflowLinks: stores.training };
   // Every kind of OPERATION_KINDS gets exactly one workflow, and every workflow is one of them (else: a programming error, at start-up).
   engine.registerAll(capabilities.flatMap((capability) => capability.workflows?.(deps) ?? []));
 

@@ -331,6 +331,8 @@ export interface MlflowPort {
   describeTrackingServer(region: string, name: string): Promise<MlflowTrackingServer | undefined>;
   /** CreateMlflowTrackingServer; its ARN (the server is Creating for up to 25 minutes). */
   createTrackingServer(region: string, spec: MlflowTrackingServerSpec): Promise<string>;
+  /** The server's tags (SageMaker ListTags); undefined when it does not exist. */
+  trackingServerTags(region: string, arn: string): Promise<Record<string, string> | undefined>;
   /** DeleteMlflowTrackingServer; a server already gone is fine. */
   deleteTrackingServer(region: string, name: string): Promise<void>;
   /** The experiment of that name (an active one first); undefined when there is none. */
@@ -479,6 +481,8 @@ export interface TaggedResource {
   id: string;
   /** Its state, where the service has one (NAT gateway, FSx lifecycle, cluster status). */
   status?: string;
+  /** Its ARN, where a record of ours names it by ARN (an MLflow server: a cluster's default link). */
+  arn?: string;
   tags: Record<string, string>;
 }
 

@@ -20,6 +20,7 @@ export interface FoundResource {
   kind: string;
   id: string;
   status?: string;
+  arn?: string;
   tags: Record<string, string>;
 }
 

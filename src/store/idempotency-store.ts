@@ -13,7 +13,7 @@ export interface IdempotencyRecord {
   /** The request in words ("DELETE /api/v1/clusters/demo/storage/sx"), for the 409 that names it. */
   request: string;
   status?: number;
-  /** The answer's JSON text. */
+  /** The answer's JSON text (while status is unset: the answer the request promised before it acted). */
   answer?: string;
   /** The operation the answer named, when the request started (or found) one. */
   operationId?: string;
@@ -58,6 +58,14 @@ export class IdempotencyStore {
     guardWrite(this.db.name, () => this.sql.answer.run(status, answer, operationId ?? null, this.now().toISOString(), key));
   }
 
+  /**
+   * Records, before a request acts, the answer it will give (status still unset): a retry after a crash
+   * that finds the change made but its evidence gone (a deleted job) answers this. Kept only until answered.
+   */
+  promise(key: string, answer: string): void {
+    guardWrite(this.db.name, () => this.sql.promise.run(answer, key));
+  }
+
   /** Forgets a key whose request failed: it changed nothing to replay, so the key may be sent again. */
   forget(key: string): void {
     guardWrite(this.db.name, () => this.sql.forget.run(key));
@@ -95,6 +103,7 @@ function prepare(db: Database) {
        WHERE idempotency_keys.status IS NULL`,
     ),
     answer: db.prepare('UPDATE idempotency_keys SET status = ?, answer = ?, operation_id = ?, answered_at = ? WHERE key = ?'),
+    promise: db.prepare('UPDATE idempotency_keys SET answer = ? WHERE key = ? AND status IS NULL'),
     forget: db.prepare('DELETE FROM idempotency_keys WHERE key = ? AND status IS NULL'),
   };
 }

@@ -41,7 +41,7 @@ export async function clusterResources(
     const k = `${t.kind}\u0000${t.id}`;
     const byName = found.get(k);
     if (byName) found.set(k, { ...byName, tags: t.tags });
-    else add({ kind: t.kind, id: t.id, ...(t.status ? { status: t.status } : {}), tags: t.tags });
+    else add({ kind: t.kind, id: t.id, ...(t.status ? { status: t.status } : {}), ...(t.arn ? { arn: t.arn } : {}), tags: t.tags });
   }
   return [...found.values()];
 }

@@ -56,4 +56,6 @@ export interface WorkflowDeps {
   activeCluster: ActiveClusterPort;
   /** Storages removed keeping their data (remove-storage records them). */
   keptStorages: KeptStoragesPort;
+  /** Clusters' default MLflow server links: a delete that deletes a server (or the cluster) unlinks it. */
+  mlflowLinks: Pick<TrainingRecordsPort, 'unlinkServer' | 'setClusterMlflow'>;
 }

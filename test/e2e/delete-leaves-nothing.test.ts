@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { queryDatabase } from '../helpers/database-file.js';
 import { taggedNames } from '../helpers/inventory.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
@@ -13,7 +14,7 @@ const base = `/api/v1/clusters/${CLUSTER}`;
 
 /**
  * A delete leaves nothing it made but what it said it keeps (issue 26): a cluster with every
- * feature on (the inference operator's TLS bucket), an MLflow tracking server made for it (and its
+ * feature on (the inference operator's TLS bucket, autoscaling's roles and objects), an MLflow tracking server made for it (and its
  * role), a storage with a bucket of its own still mounted, a storage removed keeping its bucket, and
  * a model download. The plan names what goes and what stays; afterwards the sandbox holds nothing
  * tagged with the cluster but the kept bucket, and what was never the cluster's is untouched.
@@ -45,13 +46,19 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
 
   it('sets up every kind of thing a cluster can have', async () => {
     const features = (await server.api('GET', `${base}/features`)).body.features as Array<{ id: string; toggleable: boolean; state: string }>;
-    const off = Object.fromEntries(features.filter((f) => f.toggleable && f.state !== 'on' && f.id !== 'autoscaling').map((f) => [f.id, true]));
+    const off: Record<string, unknown> = Object.fromEntries(features.filter((f) => f.toggleable && f.state !== 'on').map((f) => [f.id, true]));
+    // Autoscaling too (its Karpenter role and objects): it names the groups it may scale.
+    assert.ok('autoscaling' in off, JSON.stringify(features.map((f) => [f.id, f.state])));
+    off.autoscaling = { instanceGroups: [(await server.api('GET', base)).body.instanceGroups[0].name] };
     await ok(await server.api('PATCH', `${base}/features`, off));
     // An MLflow server for the cluster (tagged as its, with its role), and one of the Region (never the cluster's).
     const mine = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'gone-mlflow', artifactStoreUri: `s3://${sharedBucket}/mlflow`, cluster: CLUSTER });
     assert.equal(mine.status, 201, JSON.stringify(mine.body));
     const regions = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'team-mlflow', artifactStoreUri: `s3://${sharedBucket}/team` });
     assert.equal(regions.status, 201, JSON.stringify(regions.body));
+    // The cluster reports to the Region's server by default: the link goes with the cluster, the server stays.
+    const linked = await server.api('PUT', `${base}/mlflow`, { trackingServerArn: regions.body.arn });
+    assert.equal(linked.status, 200, JSON.stringify(linked.body));
     const refused = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'nowhere', artifactStoreUri: `s3://${sharedBucket}/x`, cluster: 'no-such-cluster' });
     assert.equal(refused.status, 422, JSON.stringify(refused.body));
     assert.ok(refused.body.errors.some((e: any) => e.path === 'cluster'), JSON.stringify(refused.body));
@@ -108,6 +115,7 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     assert.deepEqual(left, [`s3/buckets ${keptBucket}`], left.join('\n'));
     const servers = (await sb.inventory()).sagemaker!.mlflowTrackingServers!.map((s: any) => s.name);
     assert.deepEqual(servers, ['team-mlflow'], 'the cluster\'s MLflow server is gone, the Region\'s stays');
+    assert.deepEqual(queryDatabase(server.dataDir, 'SELECT * FROM cluster_mlflow WHERE cluster = ?', CLUSTER), [], 'the deleted cluster\'s default MLflow link is gone');
     assert.equal((await sb.aws(['s3api', 'head-bucket', '--bucket', keptBucket])).code, 0, 'the kept bucket is there');
   });
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DATABASE_FILE } from '../../src/store/database.js';
 import { kubeAccess } from '../helpers/kube.js';
+import { findDatabase } from '../helpers/database-file.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
@@ -233,6 +233,54 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
     assert.match(annotations['instantstart.dev/idempotency-key'], /^[0-9a-f]{32}$/, 'the job carries a digest of its key, not the key');
   });
 
+  it('create_mlflow_server, delete_job and a template create interrupted before their recorded answers, retried with their keys, answer as the first run would have', async () => {
+    const jobs = `/api/v1/clusters/${CLUSTER}/jobs`;
+    const made = await server.api('POST', jobs, { name: 'rp-gone', recipe: submit.recipe, params: submit.params, instanceGroup: mainGroup, storage: 'shared-s3' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const requests: Array<{ key: string; method: string; url: string; body?: unknown; status: number; promised?: boolean }> = [
+      { key: 'crash-mlflow', method: 'POST', url: '/api/v1/mlflow/tracking-servers', body: { name: 'rp-crash-mlflow', artifactStoreUri: `s3://${bucket}/crash` }, status: 201 },
+      // A delete promises its answer before it acts: the crash leaves that promise beside the key.
+      { key: 'crash-delete', method: 'DELETE', url: `${jobs}/default/rp-gone?confirm=true`, status: 200, promised: true },
+      { key: 'crash-template', method: 'POST', url: `/api/v1/clusters/${CLUSTER}/training-templates`, body: { name: 'rp-tpl', request: { recipe: submit.recipe, params: submit.params, instanceGroup: mainGroup, storage: 'shared-s3' } }, status: 201 },
+    ];
+    const firsts = [];
+    for (const r of requests) {
+      const first = await server.api(r.method, r.url, r.body, { 'idempotency-key': r.key });
+      assert.equal(first.status, r.status, JSON.stringify(first.body));
+      firsts.push(first.body);
+    }
+    // What a crash right after each change leaves: the key begun, its answer never recorded.
+    await mcp.close();
+    await server.close();
+    const db = new BetterSqlite3(findDatabase(dataDir));
+    for (const r of requests) {
+      const reset = r.promised ? 'UPDATE idempotency_keys SET status = NULL, answered_at = NULL WHERE key = ?' : 'UPDATE idempotency_keys SET status = NULL, answer = NULL, answered_at = NULL WHERE key = ?';
+      assert.equal(db.prepare(reset).run(r.key).changes, 1, r.key);
+    }
+    db.close();
+    server = await startTestServer(sb, { speed: SPEED, dataDir });
+    await connect();
+
+    const before = await lastSeq();
+    const retried = [];
+    for (const r of requests) retried.push(await server.api(r.method, r.url, r.body, { 'idempotency-key': r.key }));
+    assert.equal(retried[0]!.status, 201, `the MLflow retry answers its server, not "name in use": ${JSON.stringify(retried[0]!.body)}`);
+    assert.deepEqual([retried[0]!.body.name, retried[0]!.body.arn], [firsts[0].name, firsts[0].arn]);
+    assert.equal(retried[1]!.status, 200, `the delete retry answers the deleted job, not 404: ${JSON.stringify(retried[1]!.body)}`);
+    assert.deepEqual(retried[1]!.body, { job: 'rp-gone', namespace: 'default', kind: 'HyperPodPyTorchJob', deleted: true });
+    assert.equal(retried[2]!.status, 201, `the template retry answers the template, not 409: ${JSON.stringify(retried[2]!.body)}`);
+    assert.deepEqual([retried[2]!.body.name, retried[2]!.body.createdAt], [firsts[2].name, firsts[2].createdAt]);
+    const after = (await sb.calls({ after: before })).concat(await sb.calls({ service: 'kubernetes', after: before }));
+    assert.deepEqual(after.filter((c) => c.operation === 'CreateMlflowTrackingServer' || c.operation.startsWith('delete ')).map((c) => c.operation), [], 'nothing made or deleted again');
+    // Without the interrupted key, the same requests are refused as before: the name is taken, the job is gone.
+    assert.equal((await server.api('POST', requests[0]!.url, requests[0]!.body, { 'idempotency-key': 'other-mlflow' })).status >= 400, true);
+    assert.equal((await server.api('DELETE', requests[1]!.url, undefined, { 'idempotency-key': 'other-delete' })).status, 404);
+    assert.equal((await server.api('POST', requests[2]!.url, requests[2]!.body, { 'idempotency-key': 'other-template' })).status, 409);
+    const tags = (await sb.aws(['sagemaker', 'list-tags', '--resource-arn', firsts[0].arn])).json.Tags as Array<{ Key: string; Value: string }>;
+    assert.match(tags.find((t) => t.Key === 'instantstart.io/idempotency-key')?.Value ?? '', /^[0-9a-f]{32}$/, 'the server carries a digest of its key, not the key');
+    await server.api('DELETE', '/api/v1/mlflow/tracking-servers/rp-crash-mlflow?confirm=true');
+  });
+
   it('MLflow: create and delete a tracking server', async () => {
     await replay('create_mlflow_server', { server: 'rp-mlflow', artifactStoreUri: `s3://${bucket}/mlflow` }, [['sagemaker', 'CreateMlflowTrackingServer']]);
     const deadline = Date.now() + 60_000;
@@ -249,19 +297,3 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
     assert.deepEqual([...replayed].sort(), mutatingTools, 'each tool whose readOnlyHint is false was sent twice with one key');
   });
 });
-
-/** The workspace's database under a server's data directory (data-layout.ts puts it a few folders down). */
-function findDatabase(dir: string): string {
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (entry === DATABASE_FILE) return path;
-    if (statSync(path).isDirectory()) {
-      try {
-        return findDatabase(path);
-      } catch {
-        // not in this folder
-      }
-    }
-  }
-  throw new Error(`no ${DATABASE_FILE} under ${dir}`);
-}

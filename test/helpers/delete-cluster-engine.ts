@@ -4,7 +4,7 @@ import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { OperationEngine } from '../../src/engine/engine.js';
 import { openStores } from '../../src/store/index.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
-import { memoryKeptStorages } from './kept-storages.js';
+import { memoryKeptStorages, memoryMlflowLinks } from './kept-storages.js';
 
 export interface DeleteClusterEngine {
   sb: TestSandbox;
@@ -24,7 +24,7 @@ export function useDeleteClusterEngine(speed: number, region: string): DeleteClu
     harness.sb = await startTestSandbox({ speed });
     harness.cloud = new Cloud(new AwsClients({ defaultRegion: region }));
     harness.engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / speed } });
-    harness.engine.register(deleteClusterWorkflow({ cloud: harness.cloud, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages() }));
+    harness.engine.register(deleteClusterWorkflow({ cloud: harness.cloud, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() }));
   });
   after(async () => {
     await harness.engine?.stop();

@@ -6,7 +6,7 @@ import type { CreateClusterInput, CreateClusterState } from '../../src/capabilit
 import { CloudError } from '../../src/domain/errors.js';
 import type { EksKubernetesVersion } from '../../src/domain/kubernetes-versions.js';
 import type { PhaseContext } from '../../src/engine/workflow.js';
-import { memoryKeptStorages } from '../helpers/kept-storages.js';
+import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 const v = (version: string, isDefault = false): EksKubernetesVersion => ({ version, isDefault, status: 'STANDARD_SUPPORT' });
 
@@ -42,7 +42,7 @@ async function act(offered: EksKubernetesVersion[], p: { asked?: string; journal
     attempt: 1,
     earlierFailures: [],
   };
-  const error = await eksPhase({ cloud, activeCluster: { get: () => undefined, set: () => {} }, keptStorages: memoryKeptStorages() }).act!(ctx).then(
+  const error = await eksPhase({ cloud, activeCluster: { get: () => undefined, set: () => {} }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() }).act!(ctx).then(
     () => undefined,
     (e: unknown) => e,
   );

@@ -7,7 +7,7 @@ import { ensureFeatureIdentities, featureIdentityStates, removeFeatureIdentities
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
-import { memoryKeptStorages } from '../helpers/kept-storages.js';
+import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 /**
  * The identity chain of managed tiered checkpointing, made and removed against the sandbox and seen
@@ -56,7 +56,7 @@ describe('feature identities: the tiered checkpointing chain on the sandbox', ()
     sb = await startTestSandbox({ speed: 600 });
     await activeCluster(sb, await buildEksWorld('ckpt'), 'ckpt-eks');
     k = await kubeAccess(sb, 'ckpt-eks');
-    deps = { cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })), activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages() };
+    deps = { cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })), activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() };
     facts = { clusterName: 'ckpt', region: 'us-west-2', eksClusterName: 'ckpt-eks', hyperpodClusterArn: 'arn:aws:sagemaker:us-west-2:000000000000:cluster/ckpt', sharedBucket: BUCKET };
     issuer = (await sb.aws(['eks', 'describe-cluster', '--name', 'ckpt-eks'])).json.cluster.identity.oidc.issuer;
     hostPath = issuer.replace(/^https:\/\//, '');

@@ -7,7 +7,7 @@ import { addInstanceGroupWorkflow } from '../../src/capabilities/instance-groups
 import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../../src/capabilities/instance-groups/workflows/changes/index.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
-import { memoryKeptStorages } from '../helpers/kept-storages.js';
+import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 const SPEED = 600;
 
@@ -23,7 +23,7 @@ describe('instance-group workflows: add (a /20 per zone), scale (no-op when noth
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     let active: { name: string; region: string } | undefined;
     engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / SPEED } });
-    const deps = { cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })), activeCluster: { get: () => active, set: (v: typeof active) => (active = v) }, keptStorages: memoryKeptStorages() };
+    const deps = { cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })), activeCluster: { get: () => active, set: (v: typeof active) => (active = v) }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() };
     engine.register(addInstanceGroupWorkflow(deps));
     engine.register(scaleInstanceGroupWorkflow(deps));
     engine.register(deleteInstanceGroupWorkflow(deps));

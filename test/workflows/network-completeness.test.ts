@@ -7,7 +7,7 @@ import { OperationEngine } from '../../src/engine/engine.js';
 import { exclusive, type WorkflowDefinition } from '../../src/engine/workflow.js';
 import { openStores } from '../../src/store/index.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { memoryKeptStorages } from '../helpers/kept-storages.js';
+import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 const SPEED = 600;
 const REGION = 'us-west-2';
@@ -25,7 +25,7 @@ describe('network phase: a create whose attribute change never ran is observed a
   before(async () => {
     sb = await startTestSandbox({ speed: SPEED });
     engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / SPEED } });
-    const deps = { cloud: new Cloud(new AwsClients({ defaultRegion: REGION })), activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages() };
+    const deps = { cloud: new Cloud(new AwsClients({ defaultRegion: REGION })), activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() };
     const workflow: WorkflowDefinition<CreateClusterInput, CreateClusterState> = {
       kind: 'network-only',
       target: (input) => `network/${input.region}/${input.name}`,

@@ -8,7 +8,7 @@ import { deleteNodesWorkflow, nodeActionLocks, rebootNodesWorkflow, replaceNodes
 import { judge, observed, type NodeActionState, type NodeTrack } from '../../src/capabilities/nodes/workflows/node-tracking.js';
 import type { WorkflowDeps } from '../../src/workflows/context.js';
 import type { OperationRecord } from '../../src/store/operations-store.js';
-import { memoryKeptStorages } from '../helpers/kept-storages.js';
+import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 const A = 'i-0aaaaaaaaaaaaaaaa';
 const B = 'i-0bbbbbbbbbbbbbbbb';
@@ -32,7 +32,7 @@ function fakeCloud(nodes: () => ClusterNodeSummary[], answer: (ids: string[]) =>
     delete: act('delete'),
     startDeepHealthCheck: async (_r: string, _c: string, _g: string, ids: string[]) => void calls.push({ op: 'dhc', ids }),
   };
-  const deps = { cloud: { hyperpodNodes } as unknown as CloudPort, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages() } satisfies WorkflowDeps;
+  const deps = { cloud: { hyperpodNodes } as unknown as CloudPort, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() } satisfies WorkflowDeps;
   return { deps, calls };
 }
 

@@ -64,7 +64,7 @@ export class FeaturesService {
   }
 
   private get workflowDeps(): WorkflowDeps {
-    return { cloud: this.deps.cloud, activeCluster: this.deps.activeCluster, keptStorages: this.deps.keptStorages };
+    return { cloud: this.deps.cloud, activeCluster: this.deps.activeCluster, keptStorages: this.deps.keptStorages, mlflowLinks: this.deps.training };
   }
 
   private async read(region: string, cluster: string): Promise<{ facts: FeatureFacts; readings: Map<FeatureId, FeatureReadResult> }> {

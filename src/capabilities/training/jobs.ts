@@ -61,10 +61,14 @@ export async function findJob(kube: KubePort, namespace: string, name: string): 
   return ray ? { kind: 'RayJob', job: ray } : undefined;
 }
 
+/** The 404 of a job that is not there. */
+export const jobNotFound = (cluster: string, namespace: string, name: string): NotFoundError =>
+  new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
+
 /** The job, or a 404 naming it. */
 export async function requireJob(kube: KubePort, cluster: string, namespace: string, name: string): Promise<FoundJob> {
   const found = await findJob(kube, namespace, name);
-  if (!found) throw new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
+  if (!found) throw jobNotFound(cluster, namespace, name);
   return found;
 }
 

@@ -11,6 +11,7 @@ import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../../domain/nami
 import { eksClusterOf } from '../../workflows/cluster-access.js';
 import { ensureOwnedRole } from '../../workflows/feature-identities.js';
 import type { ServiceDeps } from '../capability.js';
+import { submitKeyDigest } from './submit-key.js';
 
 /**
  * SageMaker managed MLflow for training: the Region's tracking servers, the identity a job logs
@@ -25,6 +26,9 @@ import type { ServiceDeps } from '../capability.js';
 
 /** DescribeMlflowTrackingServer calls at once when listing (a Region has a handful of servers). */
 const DESCRIBES_AT_ONCE = 4;
+
+/** On a server created under an Idempotency-Key: a digest of the key (keys are the client's; tags are readable by anyone who lists them). */
+export const TAG_IDEMPOTENCY_KEY = 'instantstart.io/idempotency-key';
 
 const ARN_NAME = /:mlflow-tracking-server\/(.+)$/;
 export const serverNameOfArn = (arn: string): string => ARN_NAME.exec(arn)?.[1] ?? arn;
@@ -70,13 +74,21 @@ export class MlflowServers {
     return s ? serverView(s) : undefined;
   }
 
-  /** CreateMlflowTrackingServer; answered at once with the server as SageMaker describes it (Creating). */
-  async create(region: string, req: CreateMlflowServerRequest): Promise<MlflowTrackingServerView> {
+  /**
+   * CreateMlflowTrackingServer; answered at once with the server as SageMaker describes it (Creating).
+   * Under an Idempotency-Key the server carries a digest of the key as a tag: a retry after a crash
+   * between the create and the recorded answer finds the server it made and answers it, instead of
+   * SageMaker's "name in use".
+   */
+  async create(region: string, req: CreateMlflowServerRequest, idempotencyKey?: string): Promise<MlflowTrackingServerView> {
     if (req.cluster && !(await this.deps.cloud.hyperpod.describe(region, req.cluster))) {
       throw new PreconditionError(`cluster: there is no HyperPod cluster ${req.cluster} in ${region}.`, [{ path: 'cluster', message: `there is no HyperPod cluster ${req.cluster} in ${region} (list_clusters shows them)` }]);
     }
     // A server made for a cluster carries its tag (in the create request itself, as its role does): the cluster's delete finds and deletes both.
     const clusterTag: Record<string, string> = req.cluster ? { [TAG_CLUSTER]: req.cluster } : {};
+    const keyTag: Record<string, string> = idempotencyKey === undefined ? {} : { [TAG_IDEMPOTENCY_KEY]: submitKeyDigest(idempotencyKey) };
+    const made = idempotencyKey === undefined ? undefined : await this.madeUnder(region, req.name, keyTag[TAG_IDEMPOTENCY_KEY]!);
+    if (made) return serverView(made);
     const roleArn = req.roleArn ?? (await this.ensureServerRole(req.name, req.artifactStoreUri, clusterTag));
     await this.deps.cloud.mlflow.createTrackingServer(region, {
       name: req.name,
@@ -86,10 +98,17 @@ export class MlflowServers {
       ...(req.mlflowVersion ? { mlflowVersion: req.mlflowVersion } : {}),
       automaticModelRegistration: req.automaticModelRegistration,
       ...(req.weeklyMaintenanceWindowStart ? { weeklyMaintenanceWindowStart: req.weeklyMaintenanceWindowStart } : {}),
-      tags: { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, ...clusterTag },
+      tags: { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, ...clusterTag, ...keyTag },
     });
     const created = await this.deps.cloud.mlflow.describeTrackingServer(region, req.name);
     return created ? serverView(created) : { name: req.name, arn: '', status: 'Creating', ready: false };
+  }
+
+  /** The server of that name when it carries this key digest (made by an earlier run of the same request). */
+  private async madeUnder(region: string, name: string, digest: string): Promise<MlflowTrackingServer | undefined> {
+    const s = await this.deps.cloud.mlflow.describeTrackingServer(region, name);
+    if (!s) return undefined;
+    return (await this.deps.cloud.mlflow.trackingServerTags(region, s.arn))?.[TAG_IDEMPOTENCY_KEY] === digest ? s : undefined;
   }
 
   /**

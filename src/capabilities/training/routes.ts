@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import { SaveTrainingTemplateRequestSchema, TemplateNameSchema, TrainingTemplateListSchema, TrainingTemplateSchema, ClusterMlflowSchema, DeleteTrainingJobAnswerSchema, DeleteTrainingJobQuerySchema, RecipeIdSchema, RecipeListSchema, RecipeViewSchema, ResubmitTrainingJobRequestSchema, SubmitTrainingJobAnswerSchema, SubmitTrainingJobRequestSchema, TrainingJobListQuerySchema, TrainingJobListSchema, TrainingJobParamsSchema, TrainingJobViewSchema, TrainingMetricsAnswerSchema, TrainingMetricsQuerySchema } from '../../domain/schemas/training.js';
 import { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswerSchema, DeleteMlflowServerQuerySchema, LinkMlflowServerRequestSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema } from '../../domain/schemas/mlflow.js';
-import { idempotencyKey } from '../../api/accepted.js';
+import { idempotencyKey, keyedCall } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
 import { TRAINING_PATHS } from './paths.js';
 import type { TrainingService } from './service.js';
@@ -75,7 +75,7 @@ export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void
       params: TrainingJobParamsSchema, query: DeleteTrainingJobQuerySchema,
       responses: { 200: { description: 'Deleted', schema: DeleteTrainingJobAnswerSchema } },
     },
-    async ({ params, query }) => service().delete(region(query.region), params.name, params.namespace, params.job),
+    async ({ params, query, request }) => service().delete(region(query.region), params.name, params.namespace, params.job, keyedCall(request)),
   );
 
   routes.define(
@@ -115,7 +115,7 @@ export function registerTrainingRoutes(ctx: RouteContext<TrainingService>): void
       body: CreateMlflowServerRequestSchema,
       responses: { 201: { description: 'The server as SageMaker describes it now (Creating)', schema: MlflowTrackingServerViewSchema } },
     },
-    async ({ body }) => service().createMlflowServer(region(body.region), body),
+    async ({ body, request }) => service().createMlflowServer(region(body.region), body, idempotencyKey(request)),
   );
 
   routes.define(
@@ -166,7 +166,7 @@ function registerTemplateRoutes({ app, routes, service, region }: RouteContext<T
       params: ClusterParams, body: CreateTemplateSchema,
       responses: { 201: { description: 'The template', schema: TrainingTemplateSchema } },
     },
-    async ({ params, body }) => service().templates.create(region(body.region), params.name, body.name, body.request, body.description),
+    async ({ params, body, request }) => service().templates.create(region(body.region), params.name, body.name, body.request, body.description, keyedCall(request)),
   );
 
   routes.define(

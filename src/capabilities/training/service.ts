@@ -1,5 +1,6 @@
 import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
 import { NotFoundError } from '../../domain/errors.js';
+import type { KeyedCall } from '../../domain/keyed-call.js';
 import { clusterOfTarget } from '../../domain/naming.js';
 import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../domain/kube/hyperpod-pytorch-job.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
@@ -13,7 +14,7 @@ import { kindOfRequest, trainingManifest } from '../../domain/training/submit.js
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { ReadCache } from '../../workflows/read-cache.js';
 import type { ServiceDeps } from '../capability.js';
-import { deleteJob, findJob, jobDetail, listJobs, requireJob } from './jobs.js';
+import { deleteJob, findJob, jobDetail, jobNotFound, listJobs, requireJob } from './jobs.js';
 import { JobLogs } from './logs/job-logs.js';
 import { MlflowServers } from './mlflow.js';
 import { checkNameAndKind, submitFacts } from './submit-facts.js';
@@ -29,6 +30,9 @@ import { TrainingTemplates } from './templates.js';
  * Other parts hang off this class as fields (templates, mlflow, logs), so routes reach each through
  * `service()`.
  */
+/** What a job delete answers. */
+type DeletedJob = { job: string; namespace: string; kind: TrainingJobView['kind']; deleted: boolean };
+
 export class TrainingService {
   readonly templates: TrainingTemplates;
   readonly mlflow: MlflowServers;
@@ -123,12 +127,21 @@ export class TrainingService {
     return jobDetail(kube, await requireJob(kube, cluster, namespace, job));
   }
 
-  async delete(region: string, cluster: string, namespace: string, job: string): Promise<{ job: string; namespace: string; kind: TrainingJobView['kind']; deleted: boolean }> {
+  /**
+   * Deletes the job. A deleted job leaves nothing to find it by, so under an Idempotency-Key the answer
+   * is promised before the delete: a retry after a crash between the delete and the recorded answer
+   * finds the job gone and answers what the first run would have, never 404.
+   */
+  async delete(region: string, cluster: string, namespace: string, job: string, keyed?: KeyedCall): Promise<DeletedJob> {
     const { kube } = await this.access(region, cluster);
-    const found = await requireJob(kube, cluster, namespace, job);
+    const found = await findJob(kube, namespace, job);
+    if (!found && keyed?.interrupted && keyed.promised !== undefined) return JSON.parse(keyed.promised) as DeletedJob;
+    if (!found) throw jobNotFound(cluster, namespace, job);
+    const answer: DeletedJob = { job, namespace, kind: found.kind, deleted: true };
+    keyed?.promise(answer);
     const deleted = await deleteJob(kube, found);
     this.lists.invalidate(`${region}/${cluster}`);
-    return { job, namespace, kind: found.kind, deleted };
+    return { ...answer, deleted };
   }
 
   async metrics(region: string, cluster: string, namespace: string, job: string, query: { metrics?: string; maxPoints: number }): Promise<TrainingMetricsAnswer> {
@@ -149,8 +162,8 @@ export class TrainingService {
     return s;
   }
 
-  createMlflowServer(region: string, req: CreateMlflowServerRequest): Promise<MlflowTrackingServerView> {
-    return this.mlflow.create(region, req);
+  createMlflowServer(region: string, req: CreateMlflowServerRequest, idempotencyKey?: string): Promise<MlflowTrackingServerView> {
+    return this.mlflow.create(region, req, idempotencyKey);
   }
 
   deleteMlflowServer(region: string, name: string): Promise<DeleteMlflowServerAnswer> {

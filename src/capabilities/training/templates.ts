@@ -1,4 +1,6 @@
+import { canonicalJson } from '../../domain/canonical-json.js';
 import { ConflictError, InputError, NotFoundError } from '../../domain/errors.js';
+import type { KeyedCall } from '../../domain/keyed-call.js';
 import { TrainingTemplateRequestSchema, type TrainingTemplate } from '../../domain/schemas/training.js';
 import { recipeById } from '../../domain/training/recipes/index.js';
 import type { TrainingRecordsPort, TrainingTemplateRecord } from '../../workflows/context.js';
@@ -36,9 +38,14 @@ export class TrainingTemplates {
     return { template: this.get(region, cluster, name), replaced };
   }
 
-  /** Saves a new template; 409 naming name when the cluster has one of that name. */
-  create(region: string, cluster: string, name: string, request: unknown, description?: string): TrainingTemplate {
-    if (this.records.template(region, cluster, name)) throw new ConflictError(`name: cluster ${cluster} already has a template '${name}'; replace it with PUT …/training-templates/${name} or choose another name.`, 'name');
+  /**
+   * Saves a new template; 409 naming name when the cluster has one of that name — but the retry of a
+   * create a crash interrupted after the save (the same key and body) answers the template it saved.
+   */
+  create(region: string, cluster: string, name: string, request: unknown, description?: string, keyed?: KeyedCall): TrainingTemplate {
+    const existing = this.records.template(region, cluster, name);
+    if (existing && keyed?.interrupted && sameTemplate(existing, request, description)) return this.get(region, cluster, name);
+    if (existing) throw new ConflictError(`name: cluster ${cluster} already has a template '${name}'; replace it with PUT …/training-templates/${name} or choose another name.`, 'name');
     return this.save(region, cluster, name, request, description).template;
   }
 
@@ -47,6 +54,12 @@ export class TrainingTemplates {
     if (!gone) throw new NotFoundError('training template', name, `Cluster ${cluster} has no training template '${name}' in ${region}.`);
     return gone;
   }
+}
+
+/** Whether the stored template is what this request would save (its request as parsed, and its description). */
+function sameTemplate(stored: TrainingTemplateRecord, request: unknown, description: string | undefined): boolean {
+  const parsed = TrainingTemplateRequestSchema.safeParse(request);
+  return parsed.success && canonicalJson(stored.request) === canonicalJson(parsed.data) && stored.description === description;
 }
 
 function templateOf(cluster: string, r: TrainingTemplateRecord): TrainingTemplate | undefined {

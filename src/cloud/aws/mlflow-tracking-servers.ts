@@ -3,6 +3,7 @@ import {
   DeleteMlflowTrackingServerCommand,
   DescribeMlflowTrackingServerCommand,
   ListMlflowTrackingServersCommand,
+  ListTagsCommand,
 } from '@aws-sdk/client-sagemaker';
 import type { MlflowTrackingServer, MlflowTrackingServerSpec, MlflowTrackingServerSummary } from '../ports.js';
 import type { AwsClients } from './clients.js';
@@ -78,6 +79,23 @@ export class MlflowTrackingServers {
       ),
     );
     return r.TrackingServerArn!;
+  }
+
+  /** Every tag of the server (all pages); undefined when it does not exist. */
+  async tags(region: string, arn: string): Promise<Record<string, string> | undefined> {
+    const tags: Record<string, string> = {};
+    let NextToken: string | undefined;
+    try {
+      do {
+        const r = await awsCall('sagemaker', 'ListTags', () => this.clients.sagemaker(region).send(new ListTagsCommand({ ResourceArn: arn, NextToken, MaxResults: 50 })));
+        for (const t of r.Tags ?? []) if (t.Key !== undefined) tags[t.Key] = t.Value ?? '';
+        NextToken = r.NextToken;
+      } while (NextToken);
+    } catch (err) {
+      if (hasCode(err, ...NOT_FOUND, 'ValidationException')) return undefined;
+      throw err;
+    }
+    return tags;
   }
 
   async delete(region: string, name: string): Promise<void> {

@@ -60,6 +60,10 @@ export class MlflowAdapter implements MlflowPort {
     return this.servers.create(region, spec);
   }
 
+  trackingServerTags(region: string, arn: string): Promise<Record<string, string> | undefined> {
+    return this.servers.tags(region, arn);
+  }
+
   async deleteTrackingServer(region: string, name: string): Promise<void> {
     await this.servers.delete(region, name);
     this.targets.clear();

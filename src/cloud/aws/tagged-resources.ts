@@ -179,7 +179,7 @@ export class TaggedResources implements TaggedResourcesPort {
   private async withSagemakerTags(region: string, kind: string, found: Array<{ name: string; arn: string; status: string }>): Promise<TaggedResource[]> {
     const tagged = await mapLimited(found, READS_AT_ONCE, async (r): Promise<TaggedResource | undefined> => {
       const tags = await this.sagemakerTags(region, r.arn);
-      return tags ? { service: 'sagemaker', kind, id: r.name, status: r.status, tags } : undefined;
+      return tags ? { service: 'sagemaker', kind, id: r.name, status: r.status, arn: r.arn, tags } : undefined;
     });
     return tagged.filter((r): r is TaggedResource => r !== undefined);
   }

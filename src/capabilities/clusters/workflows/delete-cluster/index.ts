@@ -107,10 +107,16 @@ async function toRemove(deps: WorkflowDeps, ctx: Ctx, services: ReadonlyArray<Ta
 
 /**
  * The MLflow tracking servers made for the cluster (tagged with it; they bill by the hour), before
- * its storage: a server's artifact store may be in the cluster's bucket. Awaited until gone.
+ * its storage: a server's artifact store may be in the cluster's bucket. Awaited until gone. A
+ * cluster whose default server is one of them is unlinked (before the delete, and again while it is
+ * awaited: a resume after a crash between the two finds the servers Deleting and never acts).
  */
 function mlflowPhase(deps: WorkflowDeps): Phase {
-  const servers = async (ctx: Ctx) => (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
+  const servers = async (ctx: Ctx) => {
+    const found = (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
+    for (const s of found) if (s.arn) for (const l of deps.mlflowLinks.unlinkServer(s.arn)) ctx.log(`Cluster ${l.cluster} (${l.region}) no longer reports to ${s.id} by default`);
+    return found;
+  };
   return {
     name: 'mlflow',
     title: 'Delete the MLflow tracking servers made for the cluster',
@@ -312,6 +318,8 @@ function verifyPhase(deps: WorkflowDeps): Phase {
       }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
+      // The cluster is gone: so is its default MLflow link (a same-named cluster made later starts unlinked).
+      deps.mlflowLinks.setClusterMlflow(ctx.input.region, ctx.input.name, undefined);
       const kept = found.filter((r) => isKept(keeps, r));
       if (kept.length) ctx.log(`Kept as the delete said: ${kept.map((r) => `${r.kind} ${r.id}`).join(', ')}`);
       return 'done';
