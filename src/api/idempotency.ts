@@ -53,7 +53,7 @@ export function requestFingerprint(r: Pick<KeyedRequest, 'method' | 'route' | 'p
  */
 export class Replays {
   /** Requests under way in this process, by key. */
-  private readonly underWay = new Map<string, { fingerprint: string; done: Promise<void> }>();
+  private readonly underWay = new Map<string, { fingerprint: string; line: string; done: Promise<void> }>();
 
   constructor(private readonly ctx: Pick<ApiContext, 'idempotencyKeys' | 'operations'>) {}
 
@@ -62,12 +62,12 @@ export class Replays {
     for (;;) {
       const running = this.underWay.get(request.key);
       if (!running) break;
-      if (running.fingerprint !== fingerprint) throw this.conflict(request.key, request.line);
+      if (running.fingerprint !== fingerprint) throw this.conflict(request.key, { request: running.line });
       await running.done;
     }
     const keys = this.ctx.idempotencyKeys;
     const earlier = keys.find(request.key);
-    if (earlier && earlier.fingerprint !== fingerprint) throw this.conflict(request.key, earlier.request, earlier.createdAt);
+    if (earlier && earlier.fingerprint !== fingerprint) throw this.conflict(request.key, earlier);
     if (earlier?.status !== undefined) return this.replay(earlier);
     if (earlier) {
       // Interrupted: the operation it started (if it got that far) is its answer.
@@ -86,7 +86,7 @@ export class Replays {
       promise: (answer) => keys.promise(request.key, JSON.stringify(answer)),
     };
     let finished!: () => void;
-    this.underWay.set(request.key, { fingerprint, done: new Promise<void>((r) => (finished = r)) });
+    this.underWay.set(request.key, { fingerprint, line: request.line, done: new Promise<void>((r) => (finished = r)) });
     try {
       const answer = await respond(call);
       if (answer.status < 300) keys.answer(request.key, answer.status, answer.text ?? '', answer.operationId);
@@ -117,9 +117,11 @@ export class Replays {
     return { status: r.status!, text: JSON.stringify(body), replayed: true };
   }
 
-  private conflict(key: string, firstRequest: string, at?: string): ConflictError {
+  /** 409 naming the key and the request it was first used for (with the operation that request started, if any). */
+  private conflict(key: string, first: { request: string; operationId?: string; createdAt?: string }): ConflictError {
+    const about = [first.request, first.operationId && `operation ${first.operationId}`, first.createdAt && `at ${first.createdAt}`].filter(Boolean).join(', ');
     return new ConflictError(
-      `Idempotency key '${key}' was already used for another request (${firstRequest}${at ? `, at ${at}` : ''}): ` +
+      `Idempotency key '${key}' was already used for another request (${about}): ` +
         'send exactly that request again to get its answer, or use a new key for a different request.',
       'Idempotency-Key',
     );
