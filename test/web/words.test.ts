@@ -109,6 +109,12 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
       await scan(url);
     }
     t.diagnostic(`${urls.length} URLs read`);
+    // Texts the scan must have read, once written in the API's words: the Jobs tab's hint to turn the KubeRay
+    // operator on (once a PATCH of the features' REST path) and a job's recovery budget (once JSON paths of its spec).
+    await open(`/clusters/${CLUSTER}/jobs`);
+    assert.match(await page.locator('[data-testid="training-not-served"]').innerText(), /RayJob jobs need the KubeRay operator: turn it on in the Features tab/);
+    await open(`/clusters/${CLUSTER}/jobs/${seeded.job}`);
+    assert.match(await page.locator('[data-testid="training-budget-restarts"]').innerText(), /the job's retry limit/);
     assert.deepEqual(hits.splice(0), []);
   });
 
