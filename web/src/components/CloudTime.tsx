@@ -29,15 +29,21 @@ export function CloudAge({ iso, intervalMs = 1000, testId }: { iso: string | und
 
 /**
  * When the page last read the cloud (`localMs`: the reader's wall clock, a query's `dataUpdatedAt`), on the cloud's
- * clock like the times beside it: "10:12:05 (sandbox time)" on the sandbox.
+ * clock like the times beside it, between `lead` and `tail`: " Updated 10:12:05 (sandbox time)." on the sandbox.
+ * Nothing until the cloud's clock was read.
  */
-export function CloudClockAt({ localMs, testId }: { localMs: number; testId?: string }) {
+export function CloudClockAt({ localMs, lead, tail, testId }: { localMs: number; lead: string; tail: string; testId?: string }) {
   const cloudTimeOf = useCloudTimeOf();
   const sandbox = useSandboxTime();
+  if (!cloudTimeOf) return null;
   const iso = new Date(cloudTimeOf(localMs)).toISOString();
   return (
-    <time dateTime={iso} data-clock={sandbox ? 'sandbox' : 'cloud'} data-testid={testId}>
-      {`${formatClock(iso)}${sandbox ? ' (sandbox time)' : ''}`}
-    </time>
+    <>
+      {lead}
+      <time dateTime={iso} data-clock={sandbox ? 'sandbox' : 'cloud'} data-testid={testId}>
+        {`${formatClock(iso)}${sandbox ? ' (sandbox time)' : ''}`}
+      </time>
+      {tail}
+    </>
   );
 }

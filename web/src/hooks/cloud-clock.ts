@@ -42,11 +42,12 @@ export function useCloudNow(intervalMs = 1000): number {
 
 /**
  * A moment the page saw on the reader's wall clock (a query's `dataUpdatedAt`) as the cloud's clock read it then (epoch
- * ms): "Updated …" beside events stamped by the same clock (CloudClockAt in web/src/components/CloudTime.tsx).
+ * ms), undefined until the clock was read: "Updated …" beside events stamped by the same clock (CloudClockAt, CloudTime.tsx).
  */
-export function useCloudTimeOf(): (localMs: number) => number {
+export function useCloudTimeOf(): ((localMs: number) => number) | undefined {
   const reading = useClockReading();
-  return (localMs) => (reading ? cloudNow(reading, localMs) : localMs);
+  // Until the first reading the cloud's time of that moment is unknown: nothing, rather than the wall clock under a cloud label.
+  return reading ? (localMs) => cloudNow(reading, localMs) : undefined;
 }
 
 /** Whether cloud times need the "sandbox time" label: on the sandbox, whose clock is not the wall clock. */

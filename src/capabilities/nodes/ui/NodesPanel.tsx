@@ -149,7 +149,7 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
                 </span>
                 {summary && ` (${summary})`}
                 {data && `, page ${pageNumber} of ${pages}.`}
-                {page.dataUpdatedAt > 0 && <> Updated <CloudClockAt localMs={page.dataUpdatedAt} testId="nodes-updated" />, every 10 s.</>}
+                {page.dataUpdatedAt > 0 && <CloudClockAt localMs={page.dataUpdatedAt} lead=" Updated " tail=", every 10 s." testId="nodes-updated" />}
                 {page.error && data && (
                   <Box color="text-status-warning" display="inline" data-testid="nodes-refresh-error">
                     {' '}The last refresh failed: <ProblemText error={page.error} />

@@ -45,7 +45,7 @@ export function EventsPanel({ cluster, region }: { cluster: string; region: stri
             description={
               <>
                 {`HyperPod cluster events and Kubernetes node events, newest first (the latest ${LIMIT}).`}
-                {events.dataUpdatedAt > 0 && <> Updated <CloudClockAt localMs={events.dataUpdatedAt} testId="events-updated" />.</>}
+                {events.dataUpdatedAt > 0 && <CloudClockAt localMs={events.dataUpdatedAt} lead=" Updated " tail="." testId="events-updated" />}
                 {clockNote ? ` ${clockNote}` : ''}
               </>
             }
