@@ -9,7 +9,7 @@ import { WORDS } from '../../src/capabilities/storage/ui/form-words.js';
 import { fieldsOf } from '../../src/capabilities/training/ui/schema-form.js';
 import { AddStorageRequestSchema } from '../../src/domain/schemas/storage.js';
 import { RECIPES, recipeView } from '../../src/domain/training/recipes/index.js';
-import { inFormWords } from '../../web/src/lib/format.js';
+import { inFormWords } from '../../src/domain/form-words.js';
 
 /**
  * The words the UI's text functions make (issue 26, item 7): true statuses and no API vocabulary. Each test fails
