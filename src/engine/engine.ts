@@ -15,6 +15,7 @@ import { phaseNeeds, type PhaseNeeds } from './phase-graph.js';
 import { settledAnswer } from '../domain/settled-answer.js';
 import { isTerminal, OPERATION_STATUS_TOOL, operationStatusUrl, toOperationView } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
+import { operationKindLabel } from '../domain/naming.js';
 
 export type { EngineLogger } from './operation-runner.js';
 export type { StoreProbeOptions } from './store-pauses.js';
@@ -208,7 +209,7 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
         workflow.phases.filter((p) => p.appliesTo?.(parsed) !== false).map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
       // In the same transaction: an operation is in the journal with its first line, or not at all.
-      const accepted = this.store.appendLog(record.id, { at: createdAt, level: 'info', message: `Operation ${kind} on ${target} accepted.` });
+      const accepted = this.store.appendLog(record.id, { at: createdAt, level: 'info', message: `Accepted: ${operationKindLabel(kind)} (${target}).` });
       return { record, existing: false, accepted };
     });
     if (!found.existing) {

@@ -142,9 +142,10 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await choose(page, 'group-instance-type', /^ml\.c5\.2xlarge/);
     await page.locator('[data-testid="group-submit"]').click();
     await page.waitForURL((url) => url.pathname.startsWith('/operations/') && !url.pathname.endsWith(encodeURIComponent(failed.id)));
-    // From one operation's page to another's: loaded afresh, apart from the page-leave crash issue 26 item 1 fixes.
-    await page.goto(page.url());
+    // From one operation's page to another's in the same document (no reload): the new page follows its operation, and
+    // leaving the failed one raised no page error (it once blanked the app: issue 26, item 1).
     await waitForSuccess();
+    assert.deepEqual(browser.errors, []);
     const group = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find((g: any) => g.name === 'starved');
     assert.deepEqual([group.instanceType, group.currentCount], ['ml.c5.2xlarge', 2]);
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });

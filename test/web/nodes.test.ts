@@ -163,6 +163,17 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     // The sandbox's clock runs 600× faster here: its event times run ahead of the wall clock, and the page says so.
     await page.getByText('Times marked "sandbox time" come from the sandbox\'s clock, which runs 600× faster than real time').first().waitFor({ timeout: 10_000 });
     assert.match(await table.locator('thead').innerText(), /Time \(sandbox time\)/, 'the column of cloud times says whose clock it is');
+    // "Updated …" is on the events' clock (web/src/hooks/cloud-clock.ts: a page about the cloud never mixes clocks): labelled, and
+    // no earlier than the newest event it read nor later than the cloud's time now. The wall clock is hours behind at 600×.
+    for (const [tab, testId] of [['events', 'events-updated'], ['nodes', 'nodes-updated']] as const) {
+      if (tab === 'nodes') await openTab('nodes', 'nodes-table');
+      const updated = page.locator(`[data-testid="${testId}"]`);
+      assert.match(await updated.innerText(), /^\d\d:\d\d:\d\d \(sandbox time\)$/, `${tab}: the time says whose clock it is`);
+      const at = Date.parse((await updated.getAttribute('datetime'))!);
+      const cloudNow = Date.parse((await server.api('GET', '/api/v1/config')).body.cloudTime);
+      assert.ok(at >= parsed[0]! && at <= cloudNow, `${tab}: updated at ${new Date(at).toISOString()}, newest event ${times[0]}, cloud now ${new Date(cloudNow).toISOString()}`);
+    }
+    await openTab('events', 'events-filter-group');
     await choose(page, 'events-filter-group', group);
     await table.getByText(/reboot/i).first().waitFor();
     await screenshot(page, 'nodes-05-events');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import { routeTableOf, routeUrls, seedAppState, trackRequests, type SeededApp } from '../helpers/app-routes.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
@@ -9,35 +10,11 @@ import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/serv
  * Every route of the app, opened and left by every way a user leaves a page (issue 26, item 1): a link in
  * the page, the side navigation, the breadcrumb and Back. Leaving the operation page once blanked the whole
  * app (an effect returned what `window.scrollTo` returns — a Promise in current Chromium — and React called
- * it as the cleanup). The routes are not listed here: the app publishes its route table
- * (`window.instantstartRoutes`, web/src/main.tsx, built from every capability's ui/index.tsx), and each
- * `:param` is filled from the state seeded below; a parameter this test cannot fill fails it by name.
+ * it as the cleanup). The routes are not listed here: test/helpers/app-routes.ts reads the app's route table and
+ * fills each `:param` from the state it seeded; a parameter it cannot fill fails the test by name.
  */
 const CLUSTER = 'ui-leave';
 const JOB = 'leave-job';
-
-interface RouteTable {
-  pages: string[];
-  clusterTabs: string[];
-  navigation: string[];
-}
-
-/** In-flight requests of the page (WebSockets are not requests): a page has settled when none are left for a moment. */
-function trackRequests(page: Page) {
-  let inFlight = 0;
-  page.on('request', () => inFlight++);
-  page.on('requestfinished', () => inFlight--);
-  page.on('requestfailed', () => inFlight--);
-  return async function settle(maxMs = 4_000) {
-    const deadline = Date.now() + maxMs;
-    let quietSince = Date.now();
-    while (Date.now() < deadline) {
-      if (inFlight > 0) quietSince = Date.now();
-      else if (Date.now() - quietSince >= 250) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-}
 
 describe('every route of the app, left by a link, the side navigation, the breadcrumb and Back, without a page error (chromium)', () => {
   let sb: TestSandbox;
@@ -45,63 +22,17 @@ describe('every route of the app, left by a link, the side navigation, the bread
   let browser: TestBrowser;
   let page: Page;
   let settle: (maxMs?: number) => Promise<void>;
-  const seeded = { operation: '', node: '', storage: '', job: '' };
+  let seeded: SeededApp;
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    seeded.operation = created.body.operation.id;
-    assert.equal((await server.waitForOperation(seeded.operation)).status, 'succeeded');
-    const nodes = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`)).body.nodes;
-    seeded.node = nodes[0].instanceId;
-    const s3 = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((s: any) => s.kind === 's3');
-    seeded.storage = `${s3.namespace ?? 'default'}.${s3.name}`;
-    const job = await server.api('POST', `/api/v1/clusters/${CLUSTER}/jobs`, {
-      name: JOB, recipe: 'pytorch-script', params: { script: '/data/code/train.py' }, instanceGroup: nodes[0].instanceGroupName, nodes: 1, storage: s3.name,
-    });
-    assert.ok(job.status < 300, JSON.stringify(job.body));
-    seeded.job = `default/${JOB}`;
+    seeded = await seedAppState(server, CLUSTER, JOB);
     browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
     page = await browser.newPage();
     page.setDefaultTimeout(15_000);
     settle = trackRequests(page);
   });
   after(() => stopAll(browser, server, sb));
-
-  /** Concrete URLs for the app's route patterns, each `:param` filled from the seeded state. */
-  function urlsOf(routes: RouteTable): Map<string, string[]> {
-    const tabs = routes.clusterTabs.filter((t) => t !== 'overview');
-    // A tab's items: what its URL names after the tab (one part, or two for a job's namespace and name).
-    const items: Record<string, string[]> = { nodes: [seeded.node], storage: [seeded.storage], jobs: [seeded.job] };
-    const fill: Record<string, (url: string) => string[]> = {
-      name: () => [CLUSTER],
-      tab: () => tabs,
-      id: () => [seeded.operation],
-    };
-    const byPattern = new Map<string, string[]>();
-    for (const pattern of routes.pages) {
-      const params = pattern.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1));
-      // `:item` (and `:part`, its second half) belong to a tab: filled from that tab's seeded items.
-      const plain = params.filter((p) => p !== 'item' && p !== 'part');
-      for (const p of plain) assert.ok(fill[p], `route ${pattern}: this test does not know how to fill :${p} — seed something and fill it here`);
-      let urls = [''];
-      for (const segment of pattern.split('/').filter(Boolean)) {
-        if (segment === ':item' || segment === ':part') continue;
-        urls = urls.flatMap((u) => (segment.startsWith(':') ? fill[segment.slice(1)]!(u).map((v) => `${u}/${encodeURIComponent(v)}`) : [`${u}/${segment}`]));
-      }
-      if (params.includes('item')) {
-        const parts = params.includes('part') ? 2 : 1;
-        urls = urls.flatMap((u) => {
-          const tab = decodeURIComponent(u.split('/').at(-1)!);
-          return (items[tab] ?? []).filter((i) => i.split('/').length === parts).map((i) => `${u}/${i.split('/').map(encodeURIComponent).join('/')}`);
-        });
-      }
-      assert.ok(urls.length > 0, `route ${pattern}: nothing seeded to open it with`);
-      byPattern.set(pattern, urls);
-    }
-    return byPattern;
-  }
 
   /** The app still shows its frame (side navigation, breadcrumbs) and some content: React did not unmount it. */
   async function appRenders(): Promise<boolean> {
@@ -154,9 +85,8 @@ describe('every route of the app, left by a link, the side navigation, the bread
     // The run starts on the catch-all page (it is visited last), so the first route entered has a page of the app behind it.
     await page.goto(`${server.url}/no-such-page`);
     await page.locator('[data-testid="side-navigation"]').waitFor();
-    const routes = (await page.evaluate('window.instantstartRoutes')) as RouteTable | undefined;
-    assert.ok(routes && routes.pages.length > 0, 'the app publishes its route table');
-    const byPattern = urlsOf(routes);
+    const routes = await routeTableOf(page);
+    const byPattern = routeUrls(routes, seeded);
     // The router's catch-all (a path no capability serves) is a page too.
     const urls = [...[...byPattern.values()].flat(), '/no-such-page'];
     t.diagnostic(`${urls.length} URLs from ${routes.pages.length} route patterns: ${urls.join(' ')}`);

@@ -7,8 +7,9 @@ import { useConfig } from '../api/queries.js';
 /**
  * The one rule for clocks on every page: what the cloud timestamps (jobs, nodes, events, clusters, objects) is shown
  * in the cloud's time and its age is measured against the cloud's clock (read from the server, run forward at its
- * speed); on the sandbox those times are labelled "sandbox time". Times the server itself keeps (operations) are
- * wall-clock times and carry no label. Components: web/src/components/CloudTime.tsx.
+ * speed); on the sandbox those times are labelled "sandbox time". A page about the cloud's state says every time on
+ * that clock, even when it last read the cloud ("Updated …", useCloudTimeOf): it never mixes the two clocks. Times the
+ * server itself keeps (operations) are wall-clock times and carry no label. Components: web/src/components/CloudTime.tsx.
  */
 
 /** Re-read now and then: the sandbox's speed can change and its clock can jump ahead (POST /_sandbox/clock). */
@@ -37,6 +38,16 @@ export function useCloudNow(intervalMs = 1000): number {
     return () => clearInterval(t);
   }, [intervalMs]);
   return reading ? cloudNow(reading, local) : local;
+}
+
+/**
+ * A moment the page saw on the reader's wall clock (a query's `dataUpdatedAt`) as the cloud's clock read it then (epoch
+ * ms), undefined until the clock was read: "Updated …" beside events stamped by the same clock (CloudClockAt, CloudTime.tsx).
+ */
+export function useCloudTimeOf(): ((localMs: number) => number) | undefined {
+  const reading = useClockReading();
+  // Until the first reading the cloud's time of that moment is unknown: nothing, rather than the wall clock under a cloud label.
+  return reading ? (localMs) => cloudNow(reading, localMs) : undefined;
 }
 
 /** Whether cloud times need the "sandbox time" label: on the sandbox, whose clock is not the wall clock. */

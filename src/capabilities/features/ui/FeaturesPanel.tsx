@@ -1,4 +1,4 @@
-import Alert, { type AlertProps } from '@cloudscape-design/components/alert';
+import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -17,6 +17,7 @@ import { useMemo, useState } from 'react';
 import { useInstanceGroups, useOperation } from '../../../../web/src/api/queries.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { operationPath } from '../../../../web/src/lib/format.js';
+import { changeOutcome } from './change-outcome.js';
 import type { FeatureId, FeatureState } from '../../../domain/schemas/features.js';
 import { useFeatures } from './api.js';
 import { FeaturePlanModal } from './FeaturePlanModal.js';
@@ -78,14 +79,10 @@ function FeatureSettings(props: { cluster: string; region: string; feature: Feat
 /** Features whose settings the panel edits (the add-ons' only setting, a pinned version, is left to the API). */
 const HAS_SETTINGS: ReadonlySet<FeatureId> = new Set(['tiered-checkpointing', 'autoscaling']);
 
-/** The last change the user asked for, as it stands: started, finished, failed or cancelled (never "started" once it ended). */
+/** The last change the user asked for, as it stands (change-outcome.ts). */
 function ChangeOutcome({ id, onDismiss }: { id: string; onDismiss: () => void }) {
   const status = useOperation(id).data?.status;
-  const [type, text]: [AlertProps.Type, string] =
-    status === 'succeeded' ? ['success', 'The change finished.']
-      : status === 'failed' ? ['error', 'The change failed.']
-        : status === 'cancelled' ? ['warning', 'The change was cancelled.']
-          : ['info', 'The change was started.'];
+  const { type, text } = changeOutcome(status);
   return (
     <Alert type={type} dismissible onDismiss={onDismiss} data-testid="features-started" data-status={status ?? 'pending'}>
       {text} <Link href={operationPath(id)}>Its operation</Link>

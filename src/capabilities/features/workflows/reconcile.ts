@@ -175,7 +175,7 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
         }
         const waiting = blockers(action, row, rows);
         if (waiting.length) {
-          steps.set(id, { step: 'waiting', detail: `waiting for ${waiting.join(', ')}` });
+          steps.set(id, { step: 'waiting', detail: `waiting for ${titles(waiting)}` });
           continue;
         }
         if (s === 'busy') {
@@ -229,21 +229,24 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
       for (const r of rows) if (situation(action, r) === 'settled') steps.set(r.item.feature, { step: 'done', detail: r.step === 'done' ? progressOf(ctx, r.item.feature)?.detail ?? r.reading.health : r.reading.health });
       setProgress(ctx, rows, steps);
       const open = rows.filter((r) => situation(action, r) !== 'settled');
-      if (open.length === 0) return { done: true, progress: `${rows.map((r) => r.item.feature).join(', ')} ${action === 'install' ? 'on' : 'off'}` };
+      if (open.length === 0) return { done: true, progress: `${titles(rows.map((r) => r.item.feature))} ${action === 'install' ? 'on' : 'off'}` };
       // The next wave may start: a feature whose blockers are settled now, a failed install now gone, identities to remove.
       const next = open.filter((r) => situation(action, r) === 'actionable' && blockers(action, r, rows).length === 0);
-      const progress = open.map((r) => `${r.item.feature} ${stepWords(r, blockers(action, r, rows))}`).join('; ');
-      if (next.length) return { done: false, observeAgain: true, progress: `${progress}; next: ${next.map((r) => r.item.feature).join(', ')}` };
+      const progress = open.map((r) => `${featureDefinition(r.item.feature).title} ${stepWords(r, blockers(action, r, rows))}`).join('; ');
+      if (next.length) return { done: false, observeAgain: true, progress: `${progress}; next: ${titles(next.map((r) => r.item.feature))}` };
       return { done: false, progress: `waiting: ${progress}` };
     },
   };
 }
 
+/** Features as the progress names them: by their titles (the Features tab's words), not their ids. */
+const titles = (ids: readonly FeatureId[]): string => ids.map((id) => featureDefinition(id).title).join(', ');
+
 /** A reading standing in for a feature already seen settled in this run (not asked again). */
 const doneReading = (action: ReconcileAction): FeatureReading => ({ state: action === 'install' ? 'on' : 'off', health: action === 'install' ? 'on' : 'off', config: {} });
 
 function stepWords(row: Row, waitingFor: readonly FeatureId[]): string {
-  if (waitingFor.length) return `waiting for ${waitingFor.join(', ')}`;
+  if (waitingFor.length) return `waiting for ${titles(waitingFor)}`;
   if (row.step === 'replacing') return `removing the failed install (${row.reading.health})`;
   return `${row.reading.state} (${row.reading.health})`;
 }

@@ -6,7 +6,7 @@ import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { Breakable } from '../../../../web/src/components/Breakable.js';
@@ -17,23 +17,8 @@ import { formatBytes } from '../../../domain/model-downloads.js';
 import type { ModelDownloadView } from '../../../domain/schemas/model-downloads.js';
 import { useStorageList } from '../../storage/ui/api.js';
 import { useModelDownloads } from './api.js';
+import { downloadStatus } from './download-status.js';
 import { StartDownloadModal } from './StartDownloadModal.js';
-
-const STATUS: Record<string, { type: StatusIndicatorProps.Type; text: string }> = {
-  pending: { type: 'pending', text: 'Pending' },
-  running: { type: 'in-progress', text: 'Downloading' },
-  cancelling: { type: 'in-progress', text: 'Cancelling' },
-  succeeded: { type: 'success', text: 'Downloaded' },
-  failed: { type: 'error', text: 'Failed' },
-  cancelled: { type: 'stopped', text: 'Cancelled' },
-};
-
-/** A running download whose Job already Succeeded is past downloading: it lists what landed. */
-function statusOf(d: ModelDownloadView): { type: StatusIndicatorProps.Type; text: string } {
-  if (d.status === 'running' && d.job?.state === 'Succeeded') return { type: 'in-progress', text: 'Downloaded, listing the files' };
-  return STATUS[d.status] ?? { type: 'info', text: d.status };
-}
-
 
 function Progress({ d }: { d: ModelDownloadView }) {
   const p = d.progress;
@@ -136,7 +121,7 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
             cell: (d) => (
               <>
                 <span data-testid="model-download-status" data-status={d.status}>
-                  <StatusIndicator type={statusOf(d).type}>{statusOf(d).text}</StatusIndicator>
+                  <StatusIndicator type={downloadStatus(d).type}>{downloadStatus(d).text}</StatusIndicator>
                 </span>
                 {d.job && (
                   <Box variant="small" display="block" data-testid="model-download-job">

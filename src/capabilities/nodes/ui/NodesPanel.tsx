@@ -12,11 +12,11 @@ import type { NodeActionKind, NodeHealthState, NodeView } from '../../../../web/
 import { ShortfallAlert } from '../../../../web/src/components/ClusterHealth.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
-import { clusterPath, formatClock, nodePath } from '../../../../web/src/lib/format.js';
+import { clusterPath, nodePath } from '../../../../web/src/lib/format.js';
 import { HEALTH_LABEL, HEALTH_STATES, NodeHealthIndicator, suggestedActionLabel } from './health.js';
 import { NodeActionModal, type NodeActionTarget } from './NodeActionModal.js';
 import { NodeDetailModal } from './NodeDetailModal.js';
-import { CloudTime } from '../../../../web/src/components/CloudTime.js';
+import { CloudClockAt, CloudTime } from '../../../../web/src/components/CloudTime.js';
 import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 /** Rows per page: the server's default page, small enough for any browser whatever the cluster size. */
@@ -149,7 +149,7 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
                 </span>
                 {summary && ` (${summary})`}
                 {data && `, page ${pageNumber} of ${pages}.`}
-                {page.dataUpdatedAt > 0 && ` Updated ${formatClock(new Date(page.dataUpdatedAt).toISOString())}, every 10 s.`}
+                {page.dataUpdatedAt > 0 && <CloudClockAt localMs={page.dataUpdatedAt} lead=" Updated " tail=", every 10 s." testId="nodes-updated" />}
                 {page.error && data && (
                   <Box color="text-status-warning" display="inline" data-testid="nodes-refresh-error">
                     {' '}The last refresh failed: <ProblemText error={page.error} />

@@ -109,7 +109,6 @@ function Summary({ op }: { op: OperationView }) {
           { label: 'Started', value: formatTime(op.createdAt) },
           { label: 'Finished', value: formatTime(op.finishedAt) },
           { label: 'Operation id', value: <Box variant="code">{op.id}</Box> },
-          { label: 'Status endpoint', value: <Box variant="code">{op.statusUrl}</Box> },
         ]}
       />
     </Container>
@@ -145,7 +144,8 @@ export function OperationPage() {
   }
   const op = operation.data;
   const cancellable = op.status === 'running' || op.status === 'pending';
-  const result = op.status === 'succeeded' && op.result ? Object.entries(op.result) : [];
+  // What the operation made, in words; a REST path in it (a create's `statusUrl`) points API clients onward and is no word for a person.
+  const result = op.status === 'succeeded' && op.result ? Object.entries(op.result).filter(([, v]) => !(typeof v === 'string' && v.startsWith('/api/'))) : [];
   return (
     <ContentLayout
       header={

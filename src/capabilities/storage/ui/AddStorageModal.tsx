@@ -12,19 +12,10 @@ import { useMemo, useState } from 'react';
 import { useStartOperation } from '../../../../web/src/api/queries.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { inFormWords, type FormWords } from '../../../../web/src/lib/format.js';
-
-/** The request's choice fields as this form shows them (the server's messages name the request fields). */
-const WORDS: FormWords = {
-  'set createBucket: true': 'choose “A new bucket”',
-  'createBucket: true': '“A new bucket”',
-  '(createBucket: false)': '(“An existing bucket”)',
-  'createBucket: false': '“An existing bucket”',
-  'set createFileSystem: true': 'choose “A new file system”',
-  'createFileSystem: true': '“A new file system”',
-};
+import { inFormWords } from '../../../../web/src/lib/format.js';
 import { AddStorageRequestSchema, type StorageList } from '../../../domain/schemas/storage.js';
 import { addStorage, type AddStorageBody } from './api.js';
+import { WORDS } from './form-words.js';
 
 interface Props {
   cluster: string;

@@ -14,10 +14,16 @@ import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { CloudAge } from '../../../../web/src/components/CloudTime.js';
 import { clusterPath } from '../../../../web/src/lib/format.js';
-import type { TrainingJobView } from '../../../domain/schemas/training.js';
+import type { TrainingJobView, TrainingKind } from '../../../domain/schemas/training.js';
 import { useJobs } from './api.js';
 import { budgetText, jobPath, PhaseIndicator } from './job-status.js';
 import { SubmitJobModal } from './SubmitJobModal.js';
+
+/**
+ * The feature that serves each kind, as the Features tab names it. The API's `installedBy` speaks to every client
+ * (it names the feature id and the MCP tool); the page says what to turn on where.
+ */
+const SERVED_BY: Record<TrainingKind, string> = { HyperPodPyTorchJob: 'the HyperPod training operator', RayJob: 'the KubeRay operator' };
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 
@@ -51,8 +57,8 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
         >
           {notServed.map((n) => (
             <div key={n.kind}>
-              {`${n.kind} jobs need ${n.installedBy}. `}
-              <Link href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>Features tab</Link>
+              {`${n.kind} jobs need ${SERVED_BY[n.kind]}: turn it on in the `}
+              <Link href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>Features tab</Link>.
             </div>
           ))}
         </Alert>

@@ -14,6 +14,7 @@ import { compareInstanceTypes } from '../../../../domain/instance-type-order.js'
 import { useInstanceTypes, useTrainingPlans } from '../../../../../web/src/api/queries.js';
 import type { InstanceTypeView } from '../../../../../web/src/api/types.js';
 import { PreflightProblemList } from '../../../../../web/src/components/PreflightProblemList.js';
+import { useSandboxTime } from '../../../../../web/src/hooks/cloud-clock.js';
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
 import type { WizardForm } from './form.js';
 import { instanceTypeOption, planUnusableReason, trainingPlanOption } from './instance-options.js';
@@ -36,6 +37,7 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
   const [typeFilter, setTypeFilter] = useState<TypeFilter>('all');
   const types = useInstanceTypes(form.region || undefined, form.availabilityZone || undefined);
   const plans = useTrainingPlans(form.region || undefined);
+  const sandboxTime = useSandboxTime();
 
   const chosen = types.data?.find((t) => t.instanceType === form.instanceType);
   const plansForType = (plans.data ?? []).filter((p) => p.instanceType === form.instanceType);
@@ -133,9 +135,9 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
               errorText={plans.error ? <ProblemText error={plans.error} /> : errors.trainingPlanArn}
             >
               <Select
-                selectedOption={plansForType.map((p) => trainingPlanOption(p, form.availabilityZone)).find((o) => o.value === form.trainingPlanArn) ?? null}
+                selectedOption={plansForType.map((p) => trainingPlanOption(p, form.availabilityZone, sandboxTime)).find((o) => o.value === form.trainingPlanArn) ?? null}
                 onChange={(e) => update({ trainingPlanArn: e.detail.selectedOption.value ?? '' })}
-                options={plansForType.map((p) => trainingPlanOption(p, form.availabilityZone))}
+                options={plansForType.map((p) => trainingPlanOption(p, form.availabilityZone, sandboxTime))}
                 placeholder="Choose a training plan"
                 statusType={plans.isLoading ? 'loading' : 'finished'}
                 empty={`No training plans for ${form.instanceType}`}

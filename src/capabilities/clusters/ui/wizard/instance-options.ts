@@ -1,5 +1,6 @@
 import type { SelectProps } from '@cloudscape-design/components/select';
 import type { InstanceTypeView, TrainingPlanView } from '../../../../../web/src/api/types.js';
+import { planDates } from './plan-dates.js';
 
 /** "8 × H100 · 192 vCPU · 2048 GiB" — what a person compares when choosing a type. */
 export function describeInstanceType(t: InstanceTypeView): string {
@@ -37,7 +38,8 @@ export function planUnusableReason(plan: TrainingPlanView, zone: string): string
   return undefined;
 }
 
-export function trainingPlanOption(plan: TrainingPlanView, zone: string): SelectProps.Option {
+/** A plan as an option of the wizard's select; its dates as plan-dates.ts words them. */
+export function trainingPlanOption(plan: TrainingPlanView, zone: string, sandboxTime = false): SelectProps.Option {
   const reason = planUnusableReason(plan, zone);
   const count =
     plan.availableInstanceCount !== undefined
@@ -45,7 +47,7 @@ export function trainingPlanOption(plan: TrainingPlanView, zone: string): Select
       : plan.totalInstanceCount !== undefined
         ? `${plan.totalInstanceCount} instances`
         : '';
-  const window = plan.startTime ? `${new Date(plan.startTime).toLocaleDateString()} – ${plan.endTime ? new Date(plan.endTime).toLocaleDateString() : '…'}` : '';
+  const window = planDates(plan, sandboxTime);
   return {
     value: plan.arn,
     label: plan.name,

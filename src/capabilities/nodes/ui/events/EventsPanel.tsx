@@ -6,9 +6,9 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 import { useClusterEvents, useInstanceGroups } from '../../../../../web/src/api/queries.js';
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
-import { formatClock } from '../../../../../web/src/lib/format.js';
 import { EventsTable } from './EventsTable.js';
 import { useCloudClockNote } from '../../../../../web/src/hooks/cloud-clock.js';
+import { CloudClockAt } from '../../../../../web/src/components/CloudTime.js';
 
 const ALL: SelectProps.Option = { value: '', label: 'All instance groups' };
 const LIMIT = 100;
@@ -42,7 +42,13 @@ export function EventsPanel({ cluster, region }: { cluster: string; region: stri
           <Header
             variant="h2"
             counter={data ? `(${data.events.length})` : undefined}
-            description={`HyperPod cluster events and Kubernetes node events, newest first (the latest ${LIMIT}).${events.dataUpdatedAt ? ` Updated ${formatClock(new Date(events.dataUpdatedAt).toISOString())}.` : ''}${clockNote ? ` ${clockNote}` : ''}`}
+            description={
+              <>
+                {`HyperPod cluster events and Kubernetes node events, newest first (the latest ${LIMIT}).`}
+                {events.dataUpdatedAt > 0 && <CloudClockAt localMs={events.dataUpdatedAt} lead=" Updated " tail="." testId="events-updated" />}
+                {clockNote ? ` ${clockNote}` : ''}
+              </>
+            }
           >
             Events
           </Header>
