@@ -205,8 +205,8 @@ describe('storage through REST and MCP on the sandbox', () => {
     assert.equal(r.status, 202, JSON.stringify(r.body));
     const removed = await server.waitForOperation(r.body.operation.id);
     assert.equal(removed.status, 'succeeded');
-    // The data is kept: no "Delete the data" step shows as done; the result says what was kept.
-    assert.deepEqual(removed.phases.map((p: any) => p.name), ['claim', 'volume', 'driver-access']);
+    // The data is kept: no "Delete the data" step; a "keep" step lists it as kept; the result says what was kept.
+    assert.deepEqual(removed.phases.map((p: any) => p.name), ['claim', 'volume', 'driver-access', 'keep']);
     assert.deepEqual([removed.result.data, removed.result.dataDeleted], ['team-models/models/', false]);
     assert.notEqual((await kube.kubectl(['get', 'pvc', 'models'], { allowFailure: true })).code, 0, 'the claim is gone');
     assert.notEqual((await kube.kubectl(['get', 'pv', 'instantstart-default-models'], { allowFailure: true })).code, 0, 'the volume is gone');
