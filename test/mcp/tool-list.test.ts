@@ -202,6 +202,8 @@ describe('the MCP tool list', () => {
       set_autoscaling: /terminates the groups' empty nodes/,
       retry_operation_phase: /runs the operation's mutations again/,
     };
+    // Forgetting a kept storage lets the cluster's delete take data it would have kept.
+    assert.equal(byName.get('forget_kept_storage')?.annotations?.destructiveHint, true);
     for (const [name, why] of Object.entries(WHY)) {
       const tool = byName.get(name);
       assert.equal(tool?.annotations?.destructiveHint, true, `${name} is destructive`);

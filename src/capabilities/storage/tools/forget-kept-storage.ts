@@ -25,7 +25,8 @@ export function registerForgetKeptStorageTool(server: McpServer, api: RestClient
       })
       .strict(),
     output: ForgetKeptStorageAnswerSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Destructive: the cluster's delete no longer keeps the data (its own shared bucket then goes with it), so ask first.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, storage, namespace, region }, { api, signal }) {
       const answer = await api.delete<ForgetKeptStorageAnswer>(apiPath(STORAGE_PATHS.kept, { name: cluster, storage }), { query: { namespace, region }, signal });
       return { text: answer.message, data: answer };
