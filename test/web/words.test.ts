@@ -48,7 +48,10 @@ const RULES: { name: string; find: (text: string) => string[] }[] = [
  * Elements that show an identifier as it is, because the user copies or matches it: selectors of the elements
  * (by test id), each with why. Their text is left out of the scan, and nothing else is.
  */
-const IDENTIFIERS: Record<string, string> = {};
+const IDENTIFIERS: Record<string, string> = {
+  // The server's own record of what it did, line by line (AWS calls, tool names): read, searched and downloaded as written.
+  '[data-testid="operation-log"]': 'an operation\'s log',
+};
 
 describe('no API vocabulary on any page or main dialog of the app (chromium)', () => {
   let sb: TestSandbox;
