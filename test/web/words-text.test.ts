@@ -9,7 +9,7 @@ import { WORDS } from '../../src/capabilities/storage/ui/form-words.js';
 import { fieldsOf } from '../../src/capabilities/training/ui/schema-form.js';
 import { AddStorageRequestSchema } from '../../src/domain/schemas/storage.js';
 import { RECIPES, recipeView } from '../../src/domain/training/recipes/index.js';
-import { inFormWords } from '../../src/domain/form-words.js';
+import { inFormWords, withoutApiPointers } from '../../src/domain/form-words.js';
 
 /**
  * The words the UI's text functions make (issue 26, item 7): true statuses and no API vocabulary. Each test fails
@@ -64,6 +64,21 @@ describe('the UI\'s words', () => {
       assert.doesNotMatch(inFormWords(m, WORDS), /create(Bucket|FileSystem)|\b[a-z]+[A-Z]\w*\s*:\s*(true|false)/, m);
     }
     assert.equal(inFormWords("'x' does not exist: check the name, or set createBucket: true to make it", WORDS), "'x' does not exist: check the name, or choose “A new bucket” to make it");
+  });
+
+  it('a server message on a screen leaves out its pointers to MCP tools and REST paths, and keeps every other parenthesis', () => {
+    assert.equal(
+      withoutApiPointers('Ask for at most 2 instances, or buy more reserved capacity (list_training_plans / GET /api/v1/training-plans?region=us-west-2).'),
+      'Ask for at most 2 instances, or buy more reserved capacity.',
+    );
+    assert.equal(withoutApiPointers('Add it again in another zone, or on a training plan (list_training_plans).'), 'Add it again in another zone, or on a training plan.');
+    assert.equal(
+      withoutApiPointers('Delete the cluster (DELETE /api/v1/clusters/a?region=us-west-2&confirm=true; MCP delete_cluster), or retry (POST /api/v1/operations/x/phases/y/retry; MCP retry_operation_phase).'),
+      'Delete the cluster, or retry.',
+    );
+    const plain = 'A new file system (about 10 minutes) in us-west-2b (the cluster\'s zone).';
+    assert.equal(withoutApiPointers(plain), plain);
+    assert.equal(inFormWords('no capacity (list_training_plans)', undefined), 'no capacity');
   });
 
   it('a training plan\'s dates in the create wizard say "sandbox time" on the sandbox, like every cloud time', () => {

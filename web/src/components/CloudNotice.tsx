@@ -9,6 +9,7 @@ import type { CloudAccessProblem, ServerConfig } from '../api/types.js';
 import { ProblemText } from '../hooks/notifications.js';
 import { formatTime } from '../lib/format.js';
 import { useCloudClockNote } from '../hooks/cloud-clock.js';
+import { inFormWords } from '../lib/format.js';
 
 const HEADLINES: Record<CloudAccessProblem['code'], string> = {
   NoCredentials: 'No AWS credentials',
@@ -26,7 +27,7 @@ function NotConnected({ config }: { config: ServerConfig }) {
       {problem?.remedy && (
         <Box variant="p">
           <span data-testid="cloud-access-remedy" style={{ whiteSpace: 'pre-line' }}>
-            {problem.remedy}
+            {inFormWords(problem.remedy, undefined)}
           </span>
         </Box>
       )}

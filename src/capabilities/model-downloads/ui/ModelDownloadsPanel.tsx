@@ -19,6 +19,7 @@ import { useStorageList } from '../../storage/ui/api.js';
 import { useModelDownloads } from './api.js';
 import { downloadStatus } from './download-status.js';
 import { StartDownloadModal } from './StartDownloadModal.js';
+import { inFormWords } from '../../../../web/src/lib/format.js';
 
 function Progress({ d }: { d: ModelDownloadView }) {
   const p = d.progress;
@@ -37,7 +38,7 @@ function DownloadDetail({ d }: { d: ModelDownloadView }) {
     return (
       <Alert type="error" header={`${d.modelId} was not downloaded`} data-testid="model-download-failure">
         <Box variant="code">
-          <span style={{ whiteSpace: 'pre-wrap' }}>{d.error.message}</span>
+          <span style={{ whiteSpace: 'pre-wrap' }}>{inFormWords(d.error.message, undefined)}</span>
         </Box>
       </Alert>
     );

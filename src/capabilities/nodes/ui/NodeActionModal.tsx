@@ -16,6 +16,7 @@ import type { Accepted, NodeActionKind, NodeActionResult, NodeOutcome, NodeView 
 import { OperationLink } from '../../../../web/src/components/OperationLink.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { EscalationOrder, NodeHealthIndicator } from './health.js';
+import { inFormWords } from '../../../../web/src/lib/format.js';
 
 type Check = 'InstanceStress' | 'InstanceConnectivity';
 
@@ -132,7 +133,7 @@ function NodeOperation({ sent, accepted, cluster, region }: { sent: Sent; accept
         {!ended && ' — it ends when every node reached the end of the action; you may close this dialog, the operation goes on.'}
       </Box>
       {view.status === 'failed' && view.error && (
-        <Alert type="error" header="The operation failed">{`${view.error.code}: ${view.error.message}`}</Alert>
+        <Alert type="error" header="The operation failed">{`${view.error.code}: ${inFormWords(view.error.message, undefined)}`}</Alert>
       )}
       {result && <NodeResultsTable result={result} />}
     </SpaceBetween>

@@ -23,7 +23,7 @@ import { OperationStatusIndicator } from '../../../../web/src/components/status.
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { useNow } from '../../../../web/src/hooks/use-now.js';
-import { clusterPath, formatDuration, formatTime, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
+import { clusterPath, formatDuration, formatTime, inFormWords, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
 import { OPERATION_PANELS } from '../../../../web/src/capabilities.js';
 
 type Row = Record<string, unknown>;
@@ -167,7 +167,7 @@ export function OperationPage() {
       <SpaceBetween size="l">
         {op.error && (
           <Alert type="error" header={`Failed${op.error.phase ? ` in phase ${op.error.phase}` : ''}: ${op.error.code}`} data-testid="operation-error">
-            {op.error.message}
+            {inFormWords(op.error.message, undefined)}
             {op.status === 'failed' && op.phases.some((p) => p.retryable)
               ? op.phases.filter((p) => p.retryable).length > 1
                 ? ' — fix the cause, then retry a failed phase below: every failed phase runs again, in order; completed phases are not repeated.'

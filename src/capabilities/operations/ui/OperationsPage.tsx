@@ -11,6 +11,7 @@ import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { operationKindLabel } from '../../../domain/naming.js';
 import { clusterPath, formatDuration, formatTime, operationPath, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
+import { inFormWords } from '../../../../web/src/lib/format.js';
 
 type Show = 'all' | 'running' | 'failed';
 
@@ -87,7 +88,7 @@ export function OperationsPage() {
         },
         { id: 'created', header: 'Started', cell: (o) => formatTime(o.createdAt) },
         { id: 'duration', header: 'Duration', cell: (o) => (o.finishedAt ? formatDuration(Date.parse(o.finishedAt) - Date.parse(o.createdAt)) : '—') },
-        { id: 'error', header: 'Error', cell: (o) => (o.error ? `${o.error.code}: ${o.error.message}` : ''), maxWidth: 360 },
+        { id: 'error', header: 'Error', cell: (o) => (o.error ? `${o.error.code}: ${inFormWords(o.error.message, undefined)}` : ''), maxWidth: 360 },
       ]}
       wrapLines
       empty={

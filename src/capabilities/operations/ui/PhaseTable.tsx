@@ -11,6 +11,7 @@ import { useNow } from '../../../../web/src/hooks/use-now.js';
 import { formatDuration, formatExpected } from '../../../../web/src/lib/format.js';
 import { isPhaseRunning, PhaseStatusIndicator } from '../../../../web/src/components/status.js';
 import { checkRetry, ScaleRetryRefused, ScaleRetryRefusedNotice } from './scale-retry-check.js';
+import { inFormWords } from '../../../../web/src/lib/format.js';
 
 function phaseDuration(p: PhaseView, now: number): number | undefined {
   if (isPhaseRunning(p.status) && p.startedAt) return Math.max(0, now - Date.parse(p.startedAt));
@@ -87,10 +88,10 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
       cell: (p) =>
         p.error ? (
           <Box color="text-status-error" data-testid={`phase-error-${p.name}`}>
-            <b>{p.error.code}</b>: {p.error.message}
+            <b>{p.error.code}</b>: {inFormWords(p.error.message, undefined)}
           </Box>
         ) : (
-          <Box color="text-body-secondary">{p.progress ?? ''}</Box>
+          <Box color="text-body-secondary">{inFormWords(p.progress ?? '', undefined)}</Box>
         ),
       minWidth: 240,
     },

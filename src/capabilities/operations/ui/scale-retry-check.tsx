@@ -5,6 +5,7 @@ import type { OperationView, ScalePreflightResult } from '../../../../web/src/ap
 import { PreflightProblemList } from '../../../../web/src/components/PreflightProblemList.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { clusterPath } from '../../../../web/src/lib/format.js';
+import { inFormWords } from '../../../../web/src/lib/format.js';
 
 /** Operation kinds whose retry asks HyperPod again for the count in their input. */
 const COUNTING_KINDS = new Set(['scale-instance-group', 'update-instance-group']);
@@ -37,7 +38,7 @@ export function ScaleRetryRefusedNotice({ error }: { error: ScaleRetryRefused })
   const { cluster, region } = error.operation.input as { cluster: string; region?: string };
   return (
     <div data-testid="retry-refused">
-      <Box variant="p" color="inherit">{error.message}</Box>
+      <Box variant="p" color="inherit">{inFormWords(error.message, undefined)}</Box>
       <PreflightProblemList problems={error.check.problems} testId="retry-refused-problem" />
       <Box variant="p" color="inherit">
         <Link href={clusterPath(cluster, region)} onFollow={follow} color="inverted" data-testid="retry-refused-link">Scale the group again</Link> with a count that fits, or raise the quota first.

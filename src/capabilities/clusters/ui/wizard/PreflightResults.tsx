@@ -8,6 +8,7 @@ import Table from '@cloudscape-design/components/table';
 import { PreflightProblemList } from '../../../../../web/src/components/PreflightProblemList.js';
 import type { QuotaCheckResult } from '../../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
+import { inFormWords } from '../../../../../web/src/lib/format.js';
 
 export interface PreflightState {
   result?: QuotaCheckResult;
@@ -70,7 +71,7 @@ export function PreflightResults({ preflight }: { preflight: PreflightState }) {
               {
                 id: 'ok',
                 header: 'Result',
-                cell: (q) => <StatusIndicator type={q.ok ? 'success' : 'error'}>{q.ok ? 'Enough' : q.remedy ?? 'Too low'}</StatusIndicator>,
+                cell: (q) => <StatusIndicator type={q.ok ? 'success' : 'error'}>{q.ok ? 'Enough' : (q.remedy ? inFormWords(q.remedy, undefined) : 'Too low')}</StatusIndicator>,
               },
             ]}
           />
