@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { TestServer } from './server.js';
+import { launchBrowser, type TestBrowser } from './browser.js';
+import type { TestSandbox } from './sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from './server.js';
 
 /**
  * The app's routes as concrete URLs, for browser tests that must cover every page without listing them: the
@@ -101,4 +103,25 @@ export function trackRequests(page: Page) {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
+}
+
+/** A sandbox, a server with the seeded state, and one browser page on it (1440×900), as every route test starts. */
+export interface SeededBrowserApp {
+  sb: TestSandbox;
+  server: TestServer;
+  browser: TestBrowser;
+  page: Page;
+  settle: (maxMs?: number) => Promise<void>;
+  seeded: SeededApp;
+  close(): Promise<void>;
+}
+
+export async function openSeededApp(cluster: string, job: string): Promise<SeededBrowserApp> {
+  const { sb, server } = await startSandboxAndServer(600);
+  const seeded = await seedAppState(server, cluster, job);
+  const browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+  const page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  const settle = trackRequests(page);
+  return { sb, server, browser, page, settle, seeded, close: () => stopAll(browser, server, sb) };
 }

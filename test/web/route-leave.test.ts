@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
-import { routeTableOf, routeUrls, seedAppState, trackRequests, type SeededApp } from '../helpers/app-routes.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
-import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { screenshot, type TestBrowser } from '../helpers/browser.js';
+import { openSeededApp, routeTableOf, routeUrls, type SeededApp, type SeededBrowserApp } from '../helpers/app-routes.js';
+import type { TestServer } from '../helpers/server.js';
 
 /**
  * Every route of the app, opened and left by every way a user leaves a page (issue 26, item 1): a link in
@@ -17,7 +16,7 @@ const CLUSTER = 'ui-leave';
 const JOB = 'leave-job';
 
 describe('every route of the app, left by a link, the side navigation, the breadcrumb and Back, without a page error (chromium)', () => {
-  let sb: TestSandbox;
+  let app: SeededBrowserApp;
   let server: TestServer;
   let browser: TestBrowser;
   let page: Page;
@@ -25,14 +24,10 @@ describe('every route of the app, left by a link, the side navigation, the bread
   let seeded: SeededApp;
 
   before(async () => {
-    ({ sb, server } = await startSandboxAndServer(600));
-    seeded = await seedAppState(server, CLUSTER, JOB);
-    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-    page = await browser.newPage();
-    page.setDefaultTimeout(15_000);
-    settle = trackRequests(page);
+    app = await openSeededApp(CLUSTER, JOB);
+    ({ server, browser, page, settle, seeded } = app);
   });
-  after(() => stopAll(browser, server, sb));
+  after(() => app?.close());
 
   /** The app still shows its frame (side navigation, breadcrumbs) and some content: React did not unmount it. */
   async function appRenders(): Promise<boolean> {

@@ -6,10 +6,10 @@ import { featureDefinition } from '../../src/domain/features/registry.js';
 import { FEATURE_IDS } from '../../src/domain/schemas/features.js';
 import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
-import { routeTableOf, routeUrls, seedAppState, trackRequests, type SeededApp } from '../helpers/app-routes.js';
-import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import { openSeededApp, routeTableOf, routeUrls, type SeededApp, type SeededBrowserApp } from '../helpers/app-routes.js';
+import { screenshot, type TestBrowser } from '../helpers/browser.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
-import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { ensureQuota } from '../sandbox/sagemaker-fixtures.js';
 
 /**
@@ -54,6 +54,7 @@ const IDENTIFIERS: Record<string, string> = {
 };
 
 describe('no API vocabulary on any page or main dialog of the app (chromium)', () => {
+  let app: SeededBrowserApp;
   let sb: TestSandbox;
   let server: TestServer;
   let browser: TestBrowser;
@@ -62,14 +63,10 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
   let seeded: SeededApp;
 
   before(async () => {
-    ({ sb, server } = await startSandboxAndServer(600));
-    seeded = await seedAppState(server, CLUSTER, JOB);
-    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
-    page = await browser.newPage();
-    page.setDefaultTimeout(15_000);
-    settle = trackRequests(page);
+    app = await openSeededApp(CLUSTER, JOB);
+    ({ sb, server, browser, page, settle, seeded } = app);
   });
-  after(() => stopAll(browser, server, sb));
+  after(() => app?.close());
 
   /** The page's visible text without the allowed identifiers' elements. */
   async function visibleText(): Promise<string> {
