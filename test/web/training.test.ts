@@ -130,7 +130,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
   it('submits a recipe through the form generated from its schema: a bad path shows under its field, then the job runs to Succeeded', async () => {
     await page.goto(`${server.url}/clusters/${CLUSTER}/jobs`);
     await page.locator('[data-testid="training-jobs"]').waitFor();
-    await page.locator('[data-testid="training-not-served"]', { hasText: 'kuberay-operator' }).waitFor();
+    await page.locator('[data-testid="training-not-served"]', { hasText: 'RayJob jobs need the KubeRay operator' }).waitFor();
     await page.locator('[data-testid="training-submit-open"]').click();
     await page.locator('[data-testid="training-recipe-cards"]', { hasText: 'verl' }).waitFor();
     await screenshot(page, 'training-01-recipes');
