@@ -28,7 +28,8 @@ module.exports = {
     },
     {
       name: 'bench-measures-from-outside',
-      comment: 'bench/ drives the product over HTTP, MCP and the CLI only, so it measures whatever the internals become.',
+      comment:
+        'bench/ drives the product over HTTP, MCP and the CLI only, so it measures whatever the internals become.',
       severity: 'error',
       from: { path: layer('bench') },
       to: { path: '(^|/)(src|web)/' },
@@ -54,38 +55,45 @@ module.exports = {
     },
     {
       name: 'workflow-kit-imports-engine-cloud-domain',
-      comment: 'src/workflows holds what several capabilities\' workflows and read models share (cluster access, group specs, capacity watch, the read cache).',
+      comment:
+        "src/workflows holds what several capabilities' workflows and read models share (cluster access, group specs, capacity watch, the read cache).",
       severity: 'error',
       from: { path: '(^|/)src/workflows/' },
       to: { path: '(^|/)src/(?!workflows/|engine/|cloud/|domain/)' },
     },
     {
       name: 'capability-workflows-use-ports',
-      comment: 'A capability\'s durable operations use the engine, the cloud ports, the domain and the workflow kit — never HTTP, MCP or the store.',
+      comment:
+        "A capability's durable operations use the engine, the cloud ports, the domain and the workflow kit — never HTTP, MCP or the store.",
       severity: 'error',
       from: { path: '(^|/)src/capabilities/[^/]+/workflows/' },
       to: { path: '(^|/)src/(?!workflows/|engine/|cloud/|domain/|capabilities/[^/]+/workflows/)' },
     },
     {
       name: 'capability-routes-parse-call-map',
-      comment: 'Routes parse (src/api, zod schemas), call their service and map the answer: no cloud, engine, store or workflow of their own.',
+      comment:
+        'Routes parse (src/api, zod schemas), call their service and map the answer: no cloud, engine, store or workflow of their own.',
       severity: 'error',
       from: { path: '(^|/)src/capabilities/[^/]+/routes\\.' },
       to: { path: '(^|/)src/(?!api/|domain/|capabilities/[^/]+/(service|views|paths)\\.)' },
     },
     {
       name: 'capability-tools-call-rest-only',
-      comment: 'MCP tools are REST calls: only src/mcp\'s kit (client, tool kit, reports) and the shared schemas.',
+      comment: "MCP tools are REST calls: only src/mcp's kit (client, tool kit, reports) and the shared schemas.",
       severity: 'error',
       from: { path: '(^|/)src/capabilities/[^/]+/tools/' },
-      to: { path: '(^|/)src/(?!mcp/(tool-kit|rest-client|operation-report|preflight-text|poll-rest)\\.|domain/|capabilities/[^/]+/(tools/|paths\\.))' },
+      to: {
+        path: '(^|/)src/(?!mcp/(tool-kit|rest-client|operation-report|preflight-text|poll-rest)\\.|domain/|capabilities/[^/]+/(tools/|paths\\.))',
+      },
     },
     {
       name: 'capability-services-stay-below-http',
       comment: 'Services and views hold the rules; HTTP, MCP, the CLI and the store are not theirs to reach.',
       severity: 'error',
       from: { path: '(^|/)src/capabilities/' },
-      to: { path: '(^|/)src/(api/(?!accepted|problem|route|context)|mcp/(?!tool-kit|rest-client|operation-report|preflight-text|poll-rest)|cli/|store/)' },
+      to: {
+        path: '(^|/)src/(api/(?!accepted|problem|route|context)|mcp/(?!tool-kit|rest-client|operation-report|preflight-text|poll-rest)|cli/|store/)',
+      },
     },
     {
       name: 'store-imports-only-domain',

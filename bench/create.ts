@@ -36,21 +36,40 @@ export function serviceTimes(inventory: Record<string, Record<string, any[]>>, f
   const add = (stage: Stage, what: string, created: number, done: number) => {
     if (within(created) && Number.isFinite(done)) out.push({ stage, what, seconds: (done - created) / 1000 });
   };
-  for (const n of inventory.ec2?.natGateways ?? []) add('network', `NAT gateway ${n.natGatewayId}`, n.createTime, n.readyAt);
-  for (const e of inventory.ec2?.vpcEndpoints ?? []) add('network', `VPC endpoint ${e.serviceName}`, e.createdAt, e.readyAt);
+  for (const n of inventory.ec2?.natGateways ?? [])
+    add('network', `NAT gateway ${n.natGatewayId}`, n.createTime, n.readyAt);
+  for (const e of inventory.ec2?.vpcEndpoints ?? [])
+    add('network', `VPC endpoint ${e.serviceName}`, e.createdAt, e.readyAt);
   for (const c of inventory.eks?.clusters ?? []) add('eks', `EKS cluster ${c.name}`, iso(c.createdAt), iso(c.activeAt));
-  for (const a of inventory.eks?.addons ?? []) add(BASE_ADDONS.has(a.addonName) ? 'base add-ons' : 'dependency add-ons', `add-on ${a.addonName}`, iso(a.createdAt), iso(a.activeAt));
+  for (const a of inventory.eks?.addons ?? [])
+    add(
+      BASE_ADDONS.has(a.addonName) ? 'base add-ons' : 'dependency add-ons',
+      `add-on ${a.addonName}`,
+      iso(a.createdAt),
+      iso(a.activeAt),
+    );
   for (const h of inventory.sagemaker?.clusters ?? []) {
     // Done when InService and every node runs (with continuous provisioning InService comes first).
     const running = (inventory.sagemaker?.nodes ?? []).filter((n) => n.cluster === h.name).map((n) => iso(n.runningAt));
-    add('hyperpod', `HyperPod cluster ${h.name} and its ${running.length} node(s)`, iso(h.createdAt), Math.max(iso(h.inServiceAt), ...running));
+    add(
+      'hyperpod',
+      `HyperPod cluster ${h.name} and its ${running.length} node(s)`,
+      iso(h.createdAt),
+      Math.max(iso(h.inServiceAt), ...running),
+    );
   }
   return out;
 }
 
 export function stageSeconds(resources: Timed[]): Record<Stage, number> {
   const longest = (stage: Stage) => Math.max(0, ...resources.filter((r) => r.stage === stage).map((r) => r.seconds));
-  return { network: longest('network'), eks: longest('eks'), 'base add-ons': longest('base add-ons'), 'dependency add-ons': longest('dependency add-ons'), hyperpod: longest('hyperpod') };
+  return {
+    network: longest('network'),
+    eks: longest('eks'),
+    'base add-ons': longest('base add-ons'),
+    'dependency add-ons': longest('dependency add-ons'),
+    hyperpod: longest('hyperpod'),
+  };
 }
 
 export interface CreateFigures {
@@ -61,7 +80,13 @@ export interface CreateFigures {
   callsPerResourceMinute: number;
 }
 
-export async function measureCreate(served: Served, admin: SandboxAdmin, request: CreateRequest, speed: number, print: boolean): Promise<CreateFigures> {
+export async function measureCreate(
+  served: Served,
+  admin: SandboxAdmin,
+  request: CreateRequest,
+  speed: number,
+  print: boolean,
+): Promise<CreateFigures> {
   const seq0 = Math.max(0, ...(await admin.calls()).map((c) => c.seq));
   const clock0 = await admin.clock();
   const { operation, elapsedMs } = await createThroughRest(served.url, request);
@@ -86,10 +111,17 @@ export async function measureCreate(served: Served, admin: SandboxAdmin, request
   const minutes = (sandboxSeconds: number) => `${(sandboxSeconds / 60).toFixed(1)} min`;
   const phases = (operation.phases as any[]).map((p) => {
     const start = (Date.parse(p.startedAt) - Date.parse(operation.createdAt)) / 1000;
-    return [p.name, p.status, `+${start.toFixed(1)} s`, `${((p.durationMs ?? 0) / 1000).toFixed(1)} s`, minutes(((p.durationMs ?? 0) / 1000) * speed)];
+    return [
+      p.name,
+      p.status,
+      `+${start.toFixed(1)} s`,
+      `${((p.durationMs ?? 0) / 1000).toFixed(1)} s`,
+      minutes(((p.durationMs ?? 0) / 1000) * speed),
+    ];
   });
   const byOperation = new Map<string, number>();
-  for (const c of calls) byOperation.set(`${c.service} ${c.operation}`, (byOperation.get(`${c.service} ${c.operation}`) ?? 0) + 1);
+  for (const c of calls)
+    byOperation.set(`${c.service} ${c.operation}`, (byOperation.get(`${c.service} ${c.operation}`) ?? 0) + 1);
   const top = [...byOperation].sort((a, b) => b[1] - a[1]).slice(0, 8);
   const reads = calls.filter((c) => !c.mutating).length;
   report(
@@ -104,7 +136,14 @@ export async function measureCreate(served: Served, admin: SandboxAdmin, request
       '',
       `end to end / critical path: ${ratio(endToEnd / (critical / speed))}   end to end / sequential sum: ${ratio(endToEnd / (sequential / speed))}   critical path / sequential sum: ${ratio(critical / sequential)}`,
       '',
-      table([['stage (sandbox)', 'slowest resource', 'AWS time'], ...(Object.keys(s) as Stage[]).map((st) => [st, resources.filter((r) => r.stage === st).sort((a, b) => b.seconds - a.seconds)[0]?.what ?? '–', minutes(s[st])])]),
+      table([
+        ['stage (sandbox)', 'slowest resource', 'AWS time'],
+        ...(Object.keys(s) as Stage[]).map((st) => [
+          st,
+          resources.filter((r) => r.stage === st).sort((a, b) => b.seconds - a.seconds)[0]?.what ?? '–',
+          minutes(s[st]),
+        ]),
+      ]),
       '',
       table([['phase (ours)', 'status', 'started', 'took', 'as AWS time'], ...phases]),
       '',

@@ -52,8 +52,21 @@ function job(name: string, steps: number) {
           name: 'pod',
           replicas: 1,
           template: {
-            metadata: { annotations: { 'sandbox.instantstart.dev/steps': String(steps), 'sandbox.instantstart.dev/step-seconds': '0.001' } },
-            spec: { containers: [{ name: 'pytorch', image: '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-cpu-py311', command: ['hyperpodrun', '--nnodes=1', '/workspace/train.py'] }] },
+            metadata: {
+              annotations: {
+                'sandbox.instantstart.dev/steps': String(steps),
+                'sandbox.instantstart.dev/step-seconds': '0.001',
+              },
+            },
+            spec: {
+              containers: [
+                {
+                  name: 'pytorch',
+                  image: '763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training:2.5.1-cpu-py311',
+                  command: ['hyperpodrun', '--nnodes=1', '/workspace/train.py'],
+                },
+              ],
+            },
           },
         },
       ],
@@ -62,7 +75,13 @@ function job(name: string, steps: number) {
 }
 
 /** Reads a follow socket to its end, counting line messages; samples the relaying process's RSS meanwhile. */
-async function follow(url: string, origin: string, pid: number, expected: number, onFirstLine: () => Promise<void>): Promise<Run> {
+async function follow(
+  url: string,
+  origin: string,
+  pid: number,
+  expected: number,
+  onFirstLine: () => Promise<void>,
+): Promise<Run> {
   const sampler = new RssSampler(pid, 100);
   const startKb = sampler.sample().kb;
   const quartersKb: number[] = [];
@@ -82,8 +101,7 @@ async function follow(url: string, origin: string, pid: number, expected: number
         }
         last = performance.now();
         if (lines % quarter === 0 && quartersKb.length < 3) quartersKb.push(sampler.sample().kb);
-      }
-      else {
+      } else {
         const m = JSON.parse(String(data)) as { type: string; reason?: string };
         if (m.type === 'rank-ended' || m.type === 'dropped' || m.type === 'error') {
           ended = `${m.type}${m.reason ? `: ${m.reason}` : ''}`;
@@ -109,7 +127,16 @@ export async function jobLogs(options: JobLogsOptions): Promise<Record<string, u
   try {
     useSandbox(served.sandboxUrl);
     progress(`(f) a one-node cluster at sandbox speed ${options.speed}`);
-    const created = await http(`${served.url}/api/v1/clusters`, { method: 'POST', body: { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } } });
+    const created = await http(`${served.url}/api/v1/clusters`, {
+      method: 'POST',
+      body: {
+        name: CLUSTER,
+        availabilityZone: 'us-west-2b',
+        instanceType: 'ml.c5.xlarge',
+        instanceCount: 1,
+        storage: { s3: false },
+      },
+    });
     if (created.status !== 202) throw new Error(`create: ${created.status} ${created.text}`);
     for (;;) {
       const op = await http(`${served.url}/api/v1/operations/${created.body.operation.id}/wait?timeoutSeconds=30`);
@@ -117,28 +144,68 @@ export async function jobLogs(options: JobLogsOptions): Promise<Record<string, u
       if (['failed', 'cancelled'].includes(op.body.status)) throw new Error(`create ${op.body.status}: ${op.text}`);
     }
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, execFileSync(process.execPath, ['bin/instantstart.mjs', 'kubeconfig', `${CLUSTER}-eks`], { cwd: ROOT, env: process.env, encoding: 'utf8' }));
-    const kubectl = (args: string[], input?: string) => execFileSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { cwd: ROOT, env: process.env, encoding: 'utf8', ...(input ? { input } : {}) });
+    writeFileSync(
+      kubeconfig,
+      execFileSync(process.execPath, ['bin/instantstart.mjs', 'kubeconfig', `${CLUSTER}-eks`], {
+        cwd: ROOT,
+        env: process.env,
+        encoding: 'utf8',
+      }),
+    );
+    const kubectl = (args: string[], input?: string) =>
+      execFileSync('kubectl', ['--kubeconfig', kubeconfig, ...args], {
+        cwd: ROOT,
+        env: process.env,
+        encoding: 'utf8',
+        ...(input ? { input } : {}),
+      });
 
     progress(`(f) the reference: a bare Fastify relaying one pod's ${int(options.lines)} lines`);
     reference = startChild(['dist/bench/log-relay-reference.js', kubeconfig], logIn(dir, 'reference'));
     const refUrl = await waitForOutput(reference, /listening (http:\/\/\S+)/, 30_000, 'the reference relay');
     // Real time while the job starts, so that each relay is attached before the flood; then the sandbox's speed.
-    const clock = (speed: number) => http(`${served.sandboxUrl}/_sandbox/clock`, { method: 'POST', body: { speed } }).then(() => undefined);
+    const clock = (speed: number) =>
+      http(`${served.sandboxUrl}/_sandbox/clock`, { method: 'POST', body: { speed } }).then(() => undefined);
     await clock(1);
     kubectl(['apply', '-f', '-'], stringify(job('ref', options.lines)));
-    const ref = await follow(`${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`, refUrl, reference.pid, options.lines, () => clock(options.speed));
+    const ref = await follow(
+      `${refUrl.replace(/^http/, 'ws')}/follow?namespace=default&pod=ref-pod-0`,
+      refUrl,
+      reference.pid,
+      options.lines,
+      () => clock(options.speed),
+    );
     await reference.stop();
 
     progress(`(f) ours: the follow WebSocket of a job with ${int(options.lines)} steps, opened as it is applied`);
     await clock(1);
     kubectl(['apply', '-f', '-'], stringify(job('ours', options.lines)));
-    const ours = await follow(`${served.url.replace(/^http/, 'ws')}/api/v1/clusters/${CLUSTER}/jobs/default/ours/logs/follow?tailLines=10000`, served.url, served.pid, options.lines, () => clock(options.speed));
+    const ours = await follow(
+      `${served.url.replace(/^http/, 'ws')}/api/v1/clusters/${CLUSTER}/jobs/default/ours/logs/follow?tailLines=10000`,
+      served.url,
+      served.pid,
+      options.lines,
+      () => clock(options.speed),
+    );
 
-    const row = (name: string, r: Run) => [name, int(r.lines), ms(r.ms), int(r.lines / (r.ms / 1000)), mb(r.startKb), r.quartersKb.map(mb).join(' / '), mb(r.peakKb), mb(r.endKb), r.ended];
+    const row = (name: string, r: Run) => [
+      name,
+      int(r.lines),
+      ms(r.ms),
+      int(r.lines / (r.ms / 1000)),
+      mb(r.startKb),
+      r.quartersKb.map(mb).join(' / '),
+      mb(r.peakKb),
+      mb(r.endKb),
+      r.ended,
+    ];
     report(
       `(f) job logs: ${int(options.lines)} step lines through a follow WebSocket (sandbox speed ${options.speed}; server process RSS, sandbox excluded)`,
-      table([['relay', 'lines', 'time', 'lines/s', 'RSS start', 'at ¼ / ½ / ¾', 'RSS peak', 'RSS end', 'how it ended'], row('bare Fastify (reference)', ref), row('InstantStart follow', ours)]),
+      table([
+        ['relay', 'lines', 'time', 'lines/s', 'RSS start', 'at ¼ / ½ / ¾', 'RSS peak', 'RSS end', 'how it ended'],
+        row('bare Fastify (reference)', ref),
+        row('InstantStart follow', ours),
+      ]),
     );
     return { reference: ref, ours };
   } finally {

@@ -32,7 +32,9 @@ app.get('/follow', { websocket: true }, (socket, request) => {
     rest = parts.pop()!;
     for (const raw of parts) {
       const space = raw.indexOf(' ');
-      socket.send(JSON.stringify({ type: 'line', rank: 0, pod, time: raw.slice(0, space), text: raw.slice(space + 1) }));
+      socket.send(
+        JSON.stringify({ type: 'line', rank: 0, pod, time: raw.slice(0, space), text: raw.slice(space + 1) }),
+      );
     }
   });
   out.on('end', () => {

@@ -45,12 +45,32 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 export async function mcpVsRest(served: Served, options: McpOptions): Promise<McpFigure[]> {
   const pairs: Pair[] = [
     { tool: 'list_clusters', label: 'GET /api/v1/clusters', args: {}, rest: '/api/v1/clusters' },
-    { tool: 'get_operation', label: 'GET /api/v1/operations/{id}', args: { operationId: options.operationId }, rest: `/api/v1/operations/${options.operationId}` },
+    {
+      tool: 'get_operation',
+      label: 'GET /api/v1/operations/{id}',
+      args: { operationId: options.operationId },
+      rest: `/api/v1/operations/${options.operationId}`,
+    },
     // On a finished operation: both answer at once, so this is the cost of the answer, not of waiting.
-    { tool: 'wait_for_operation', label: 'GET /api/v1/operations/{id}/wait', args: { operationId: options.operationId }, rest: `/api/v1/operations/${options.operationId}/wait?timeoutSeconds=50` },
+    {
+      tool: 'wait_for_operation',
+      label: 'GET /api/v1/operations/{id}/wait',
+      args: { operationId: options.operationId },
+      rest: `/api/v1/operations/${options.operationId}/wait?timeoutSeconds=50`,
+    },
     { tool: 'list_operations', label: 'GET /api/v1/operations', args: {}, rest: '/api/v1/operations' },
-    { tool: 'list_instance_types', label: 'GET /api/v1/instance-types?availabilityZone', args: { availabilityZone: options.zone }, rest: `/api/v1/instance-types?availabilityZone=${options.zone}` },
-    { tool: 'list_nodes', label: 'GET /api/v1/clusters/{name}/nodes', args: { cluster: options.cluster }, rest: `/api/v1/clusters/${options.cluster}/nodes` },
+    {
+      tool: 'list_instance_types',
+      label: 'GET /api/v1/instance-types?availabilityZone',
+      args: { availabilityZone: options.zone },
+      rest: `/api/v1/instance-types?availabilityZone=${options.zone}`,
+    },
+    {
+      tool: 'list_nodes',
+      label: 'GET /api/v1/clusters/{name}/nodes',
+      args: { cluster: options.cluster },
+      rest: `/api/v1/clusters/${options.cluster}/nodes`,
+    },
   ];
   const client = new Client({ name: 'instantstart-bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
@@ -107,7 +127,17 @@ export async function mcpVsRest(served: Served, options: McpOptions): Promise<Mc
     `(b) MCP tool call vs the REST call it wraps (streamable HTTP, one session, ${options.calls} sequential calls each, alternating)`,
     table([
       ['tool', 'REST call', 'MCP median', 'MCP p99', 'REST median', 'REST p99', 'MCP/REST', 'MCP answer', 'REST body'],
-      ...out.map((f) => [f.tool, f.rest, ms(f.mcpMedian), ms(f.mcpP99), ms(f.restMedian), ms(f.restP99), ratio(f.ratio), `${int(f.mcpChars)} ch`, `${int(f.restChars)} ch`]),
+      ...out.map((f) => [
+        f.tool,
+        f.rest,
+        ms(f.mcpMedian),
+        ms(f.mcpP99),
+        ms(f.restMedian),
+        ms(f.restP99),
+        ratio(f.ratio),
+        `${int(f.mcpChars)} ch`,
+        `${int(f.restChars)} ch`,
+      ]),
     ]),
   );
   return out;

@@ -58,24 +58,33 @@ export async function nodes5000(options: NodesOptions): Promise<Record<string, u
     const read = async (what: string, query: string): Promise<any> => {
       const t0 = performance.now();
       const r = await http(`${served.url}/api/v1/clusters/${CLUSTER}/nodes?${query}`);
-      reads.push({ what, ms: performance.now() - t0, status: r.status, ...(r.status !== 200 ? { code: r.body?.code ?? r.body?.title } : {}) });
+      reads.push({
+        what,
+        ms: performance.now() - t0,
+        status: r.status,
+        ...(r.status !== 200 ? { code: r.body?.code ?? r.body?.title } : {}),
+      });
       return r.status === 200 ? r.body : undefined;
     };
     const cold = async () => {
       const first = await read('cold', 'limit=50');
-      if (first && first.total !== options.total) throw new Error(`the first page says ${first.total} nodes, not ${options.total}`);
+      if (first && first.total !== options.total)
+        throw new Error(`the first page says ${first.total} nodes, not ${options.total}`);
       return first;
     };
 
     progress('(d) cold first page, warm pages, filtered pages, next pages');
     const first = await cold();
     for (let i = 0; i < options.warmReads; i++) await read('warm', 'limit=50');
-    for (let i = 0; i <= options.warmReads; i++) await read(i === 0 ? 'filtered group, first' : 'filtered group', 'limit=50&group=beta');
+    for (let i = 0; i <= options.warmReads; i++)
+      await read(i === 0 ? 'filtered group, first' : 'filtered group', 'limit=50&group=beta');
     for (let i = 0; i <= options.warmReads; i++) {
       const failed = await read(i === 0 ? 'filtered health, first' : 'filtered health', 'limit=50&health=failed');
-      if (failed && failed.total !== faulted.length) throw new Error(`health=failed finds ${failed.total} nodes, not the ${faulted.length} faulted`);
+      if (failed && failed.total !== faulted.length)
+        throw new Error(`health=failed finds ${failed.total} nodes, not the ${faulted.length} faulted`);
     }
-    for (let i = 0; i < options.warmReads && first?.nextToken; i++) await read('next page', `limit=50&nextToken=${encodeURIComponent(first.nextToken)}`);
+    for (let i = 0; i < options.warmReads && first?.nextToken; i++)
+      await read('next page', `limit=50&nextToken=${encodeURIComponent(first.nextToken)}`);
     // What the node table sees on each of its refreshes (every 10 s): nothing asked in between.
     for (let i = 0; i < options.refreshReads; i++) {
       await new Promise((r) => setTimeout(r, REFRESH_MS));
@@ -109,19 +118,48 @@ export async function nodes5000(options: NodesOptions): Promise<Record<string, u
       ['figure', 'value', 'target'],
       [`cold first page (limit 50), ${of('cold').length} sample(s)`, of('cold').map(ms).join(', ') || '–', '≤ 1 s'],
       ['warm page: median / p99', `${ms(median(of('warm')))} / ${ms(percentile(of('warm'), 99))}`, '≤ 50 ms'],
-      ['filtered by group: first / then median', `${ms(of('filtered group, first')[0] ?? NaN)} / ${ms(median(of('filtered group')))}`, ''],
-      ['filtered by health (failed): first / then median', `${ms(of('filtered health, first')[0] ?? NaN)} / ${ms(median(of('filtered health')))}`, ''],
+      [
+        'filtered by group: first / then median',
+        `${ms(of('filtered group, first')[0] ?? NaN)} / ${ms(median(of('filtered group')))}`,
+        '',
+      ],
+      [
+        'filtered by health (failed): first / then median',
+        `${ms(of('filtered health, first')[0] ?? NaN)} / ${ms(median(of('filtered health')))}`,
+        '',
+      ],
       ['next page (nextToken): median', ms(median(of('next page'))), ''],
-      [`first page again 10 s later (the UI's refresh), ${of('refresh').length} sample(s)`, of('refresh').map(ms).join(', ') || '–', ''],
-      ['failures (non-200 answers)', `${failures.length} of ${reads.length}${failures.length ? `: ${failures.map((f) => `${f.what} ${f.status} ${f.code ?? ''}`).join('; ')}` : ''}`, '0'],
+      [
+        `first page again 10 s later (the UI's refresh), ${of('refresh').length} sample(s)`,
+        of('refresh').map(ms).join(', ') || '–',
+        '',
+      ],
+      [
+        'failures (non-200 answers)',
+        `${failures.length} of ${reads.length}${failures.length ? `: ${failures.map((f) => `${f.what} ${f.status} ${f.code ?? ''}`).join('; ')}` : ''}`,
+        '0',
+      ],
       ['server RSS: idle after the build / peak', `${mb(idle.kb)} / ${mb(peaks.kb)}`, '≤ 600 MB'],
       ['server and its child processes: peak RSS', mb(peaks.treeKb), ''],
-      [`/healthz while the cluster ticks, no reads (${quiet.count} probes)`, `p50 ${ms(quiet.p50)}, p99 ${ms(quiet.p99)}, max ${ms(quiet.max)}, ${quiet.failures} failed`, 'p99 ≤ 20 ms'],
-      [`/healthz during the node reads (${during.count} probes)`, `p50 ${ms(during.p50)}, p99 ${ms(during.p99)}, max ${ms(during.max)}, ${during.failures} failed`, ''],
+      [
+        `/healthz while the cluster ticks, no reads (${quiet.count} probes)`,
+        `p50 ${ms(quiet.p50)}, p99 ${ms(quiet.p99)}, max ${ms(quiet.max)}, ${quiet.failures} failed`,
+        'p99 ≤ 20 ms',
+      ],
+      [
+        `/healthz during the node reads (${during.count} probes)`,
+        `p50 ${ms(during.p50)}, p99 ${ms(during.p99)}, max ${ms(during.max)}, ${during.failures} failed`,
+        '',
+      ],
       ['server start with this state (to its UI address)', starts.length ? starts.map(ms).join(', ') : '–', ''],
       ['sandbox build of the cluster (SDK + clock jumps)', ms(setupMs), ''],
     ];
-    report(`(d) node table at ${int(options.total)} nodes (groups ${Object.entries(groups).map(([g, n]) => `${g} ${n}`).join(', ')}; sandbox speed ${options.speed})`, table(rows));
+    report(
+      `(d) node table at ${int(options.total)} nodes (groups ${Object.entries(groups)
+        .map(([g, n]) => `${g} ${n}`)
+        .join(', ')}; sandbox speed ${options.speed})`,
+      table(rows),
+    );
     return { reads, quiet, during, peaks, idleKb: idle.kb, starts, setupMs };
   } finally {
     await probe.stop();

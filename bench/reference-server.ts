@@ -8,7 +8,8 @@ import Fastify from 'fastify';
  *
  *   node dist/bench/reference-server.js <answers.json> [port]
  *
- * `answers.json`: `[{ "path": "/r/clusters-1", "status": 200, "contentType": "application/json; charset=utf-8", "body": "…" }]`.
+ * `answers.json`: `[{ "path": "/r/clusters-1", "status": 200, "contentType": "application/json; charset=utf-8", "body":
+ * "…" }]`.
  * A `GET /healthz` answering `{"status":"ok"}` is always there, so a start can be timed like ours.
  */
 interface Answer {

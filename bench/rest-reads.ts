@@ -33,7 +33,12 @@ export interface ReadFigure extends Paired {
   bytes: number;
 }
 
-async function measure(served: Served, endpoints: Endpoint[], options: ReadsOptions, name: string): Promise<ReadFigure[]> {
+async function measure(
+  served: Served,
+  endpoints: Endpoint[],
+  options: ReadsOptions,
+  name: string,
+): Promise<ReadFigure[]> {
   const captured = [];
   for (const [i, e] of endpoints.entries()) {
     const r = await http(`${served.url}${e.path}`);
@@ -56,7 +61,8 @@ async function measure(served: Served, endpoints: Endpoint[], options: ReadsOpti
   }
 }
 
-const clusters = (n: number) => (body: any) => (body?.clusters?.length === n ? undefined : `expected ${n} clusters, the answer lists ${body?.clusters?.length}`);
+const clusters = (n: number) => (body: any) =>
+  body?.clusters?.length === n ? undefined : `expected ${n} clusters, the answer lists ${body?.clusters?.length}`;
 
 export async function restReads(served: Served, admin: SandboxAdmin, options: ReadsOptions): Promise<ReadFigure[]> {
   const first = await measure(
@@ -66,21 +72,54 @@ export async function restReads(served: Served, admin: SandboxAdmin, options: Re
       { label: 'GET /api/v1/clusters (1 cluster)', path: '/api/v1/clusters', check: clusters(1) },
       { label: 'GET /api/v1/operations', path: '/api/v1/operations' },
       { label: 'GET /api/v1/operations/{id}', path: `/api/v1/operations/${options.operationId}` },
-      { label: 'GET /api/v1/instance-types?region&availabilityZone', path: `/api/v1/instance-types?region=us-west-2&availabilityZone=${options.zone}` },
-      { label: 'GET /api/v1/clusters/{name}/nodes?limit=50', path: `/api/v1/clusters/${options.cluster}/nodes?limit=50` },
+      {
+        label: 'GET /api/v1/instance-types?region&availabilityZone',
+        path: `/api/v1/instance-types?region=us-west-2&availabilityZone=${options.zone}`,
+      },
+      {
+        label: 'GET /api/v1/clusters/{name}/nodes?limit=50',
+        path: `/api/v1/clusters/${options.cluster}/nodes?limit=50`,
+      },
     ],
     options,
     'reference-1',
   );
   progress('(a) making 9 more HyperPod clusters on the sandbox (SDK) for the 10-cluster list');
   await extraClusters(admin, 9);
-  const ten = await measure(served, [{ label: 'GET /api/v1/clusters (10 clusters)', path: '/api/v1/clusters', check: clusters(10) }], options, 'reference-10');
+  const ten = await measure(
+    served,
+    [{ label: 'GET /api/v1/clusters (10 clusters)', path: '/api/v1/clusters', check: clusters(10) }],
+    options,
+    'reference-10',
+  );
   const all = [first[0]!, first[1]!, ten[0]!, ...first.slice(2)];
   report(
     `(a) REST reads vs a bare Fastify serving the same bodies (autocannon, ${options.connections} connections, ${options.rounds} alternating rounds of ${options.seconds} s; medians)`,
     table([
-      ['endpoint', 'body', 'ours req/s', 'bare req/s', 'ours/bare', 'ours p50', 'ours p99', 'bare p50', 'bare p99', 'failures'],
-      ...all.map((f) => [f.label, `${int(f.bytes)} B`, int(f.ours.rps), int(f.reference.rps), ratio(f.ratio), ms(f.ours.p50), ms(f.ours.p99), ms(f.reference.p50), ms(f.reference.p99), int(f.ours.failures)]),
+      [
+        'endpoint',
+        'body',
+        'ours req/s',
+        'bare req/s',
+        'ours/bare',
+        'ours p50',
+        'ours p99',
+        'bare p50',
+        'bare p99',
+        'failures',
+      ],
+      ...all.map((f) => [
+        f.label,
+        `${int(f.bytes)} B`,
+        int(f.ours.rps),
+        int(f.reference.rps),
+        ratio(f.ratio),
+        ms(f.ours.p50),
+        ms(f.ours.p99),
+        ms(f.reference.p50),
+        ms(f.reference.p99),
+        int(f.ours.failures),
+      ]),
     ]),
   );
   return all;

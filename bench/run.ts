@@ -45,13 +45,26 @@ if (values.help) {
   process.exit(0);
 }
 const only = new Set(values.only.split(',').map((s) => s.trim().toLowerCase()));
-for (const g of only) if (!'abcdef'.includes(g) || g.length !== 1) throw new Error(`--only takes letters a–f, got '${g}'\n${USAGE}`);
+for (const g of only)
+  if (!'abcdef'.includes(g) || g.length !== 1) throw new Error(`--only takes letters a–f, got '${g}'\n${USAGE}`);
 const quick = values.quick;
 
 /** Sample sizes: the full run takes under ~10 minutes on 2 cores, the quick one under 2. */
 const settings = quick
-  ? { speed: 100, reads: { connections: 10, rounds: 1, seconds: 1, warmupSeconds: 1 }, mcpCalls: 30, nodes: { total: 1000, restarts: 0, warmReads: 5, refreshReads: 0, quietSeconds: 5 }, start: { runs: 2, idleSeconds: 1 } }
-  : { speed: 20, reads: { connections: 10, rounds: 3, seconds: 3, warmupSeconds: 1 }, mcpCalls: 100, nodes: { total: 5000, restarts: 2, warmReads: 10, refreshReads: 2, quietSeconds: 15 }, start: { runs: 5, idleSeconds: 5 } };
+  ? {
+      speed: 100,
+      reads: { connections: 10, rounds: 1, seconds: 1, warmupSeconds: 1 },
+      mcpCalls: 30,
+      nodes: { total: 1000, restarts: 0, warmReads: 5, refreshReads: 0, quietSeconds: 5 },
+      start: { runs: 2, idleSeconds: 1 },
+    }
+  : {
+      speed: 20,
+      reads: { connections: 10, rounds: 3, seconds: 3, warmupSeconds: 1 },
+      mcpCalls: 100,
+      nodes: { total: 5000, restarts: 2, warmReads: 10, refreshReads: 2, quietSeconds: 15 },
+      start: { runs: 5, idleSeconds: 5 },
+    };
 if (values.nodes) settings.nodes.total = Number(values.nodes);
 
 const git = (args: string[]) => {
@@ -87,7 +100,13 @@ if (only.has('a') || only.has('b') || only.has('c')) {
     useSandbox(served.sandboxUrl);
     const admin = new SandboxAdmin(served.sandboxUrl);
     progress(`(c) creating a cluster through the REST API at sandbox speed ${settings.speed}`);
-    const created = await measureCreate(served, admin, { name: 'bench', availabilityZone: ZONE, instanceType: 'ml.g5.8xlarge', instanceCount: 1 }, settings.speed, only.has('c'));
+    const created = await measureCreate(
+      served,
+      admin,
+      { name: 'bench', availabilityZone: ZONE, instanceType: 'ml.g5.8xlarge', instanceCount: 1 },
+      settings.speed,
+      only.has('c'),
+    );
     results.create = created;
     const common = { cluster: 'bench', operationId: created.operationId, zone: ZONE };
     if (only.has('a')) results.reads = await restReads(served, admin, { dir, ...common, ...settings.reads });

@@ -25,7 +25,8 @@ async function untilHealthy(url: string, child: Child, timeoutMs = 60_000): Prom
       () => false,
     );
     if (ok) return;
-    if (child.process.exitCode !== null || Date.now() > deadline) throw new Error(`no /healthz answer:\n${child.output().slice(-2000)}`);
+    if (child.process.exitCode !== null || Date.now() > deadline)
+      throw new Error(`no /healthz answer:\n${child.output().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -36,13 +37,25 @@ export async function startOnce(kind: Kind, idleSeconds = 0): Promise<StartFigur
   const port = await freePort();
   let args: string[];
   if (kind === 'ours') {
-    args = ['bin/instantstart.mjs', 'serve', '--port', String(port), '--sandbox-port', '0', '--data-dir', join(dir, 'data')];
+    args = [
+      'bin/instantstart.mjs',
+      'serve',
+      '--port',
+      String(port),
+      '--sandbox-port',
+      '0',
+      '--data-dir',
+      join(dir, 'data'),
+    ];
   } else {
     writeFileSync(join(dir, 'answers.json'), '[]');
     args = ['dist/bench/reference-server.js', join(dir, 'answers.json'), String(port)];
   }
   const t0 = performance.now();
-  const child = startChild(args, join(dir, 'out.log'), { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  const child = startChild(args, join(dir, 'out.log'), {
+    ...process.env,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  });
   try {
     await untilHealthy(`http://127.0.0.1:${port}`, child);
     const took = performance.now() - t0;
@@ -75,8 +88,20 @@ export async function startup(options: { runs: number; idleSeconds: number }): P
     `(e) start-up time (spawn → first /healthz 200) and idle RSS after ${options.idleSeconds} s (${options.runs} alternating runs; medians)`,
     table([
       ['process', 'start-up', 'min … max', 'idle RSS', 'with children'],
-      ['instantstart serve (embedded sandbox, empty data dir)', ms(med('ours', 'ms')), `${ms(Math.min(...runs.ours.map((r) => r.ms)))} … ${ms(Math.max(...runs.ours.map((r) => r.ms)))}`, mb(med('ours', 'idleKb')), mb(med('ours', 'idleTreeKb'))],
-      ['bare Fastify', ms(med('bare', 'ms')), `${ms(Math.min(...runs.bare.map((r) => r.ms)))} … ${ms(Math.max(...runs.bare.map((r) => r.ms)))}`, mb(med('bare', 'idleKb')), mb(med('bare', 'idleTreeKb'))],
+      [
+        'instantstart serve (embedded sandbox, empty data dir)',
+        ms(med('ours', 'ms')),
+        `${ms(Math.min(...runs.ours.map((r) => r.ms)))} … ${ms(Math.max(...runs.ours.map((r) => r.ms)))}`,
+        mb(med('ours', 'idleKb')),
+        mb(med('ours', 'idleTreeKb')),
+      ],
+      [
+        'bare Fastify',
+        ms(med('bare', 'ms')),
+        `${ms(Math.min(...runs.bare.map((r) => r.ms)))} … ${ms(Math.max(...runs.bare.map((r) => r.ms)))}`,
+        mb(med('bare', 'idleKb')),
+        mb(med('bare', 'idleTreeKb')),
+      ],
     ]) + `\nours/bare start-up: ${ratio(median(ratios))} (median of the per-pair ratios)`,
   );
   return runs;

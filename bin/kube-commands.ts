@@ -27,12 +27,19 @@ Prints an ExecCredential with an EKS bearer token (like 'aws eks get-token'), fo
 
 function regionOf(value: string | undefined): string {
   const region = value ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-  if (!region) throw new UsageError('no region: pass --region or set AWS_REGION (for the sandbox, first run the export lines `instantstart serve` printed: they set the endpoint, the throwaway keys and the Region)');
+  if (!region)
+    throw new UsageError(
+      'no region: pass --region or set AWS_REGION (for the sandbox, first run the export lines `instantstart serve` printed: they set the endpoint, the throwaway keys and the Region)',
+    );
   return region;
 }
 
 export async function runTokenCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { cluster: { type: 'string' }, region: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { cluster: { type: 'string' }, region: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
   if (values.help) return void process.stdout.write(`${TOKEN_USAGE}\n`);
   if (!values.cluster) throw new UsageError('--cluster is required');
   const token = await createEksToken({ clusterName: values.cluster, region: regionOf(values.region) });
@@ -40,7 +47,12 @@ export async function runTokenCommand(argv: string[]): Promise<void> {
 }
 
 export async function runKubeconfigCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options: { region: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { region: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (values.help) return void process.stdout.write(`${KUBECONFIG_USAGE}\n`);
   const [cluster, ...extra] = positionals;
   if (!cluster || extra.length > 0) throw new UsageError('give exactly one cluster name');

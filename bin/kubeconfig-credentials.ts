@@ -8,7 +8,13 @@ import { SANDBOX_ACCESS_KEY_ID, SANDBOX_VIEWER_ACCESS_KEY_ID } from '../sandbox/
  * people copy around. Static keys of real AWS stay in the user's shell, and `advice` says what to export.
  * The sandbox's keys are documented throwaway values (sandbox/core/credentials.ts), so they are carried.
  */
-const CARRIED = ['AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_STS', 'AWS_PROFILE', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'] as const;
+const CARRIED = [
+  'AWS_ENDPOINT_URL',
+  'AWS_ENDPOINT_URL_STS',
+  'AWS_PROFILE',
+  'AWS_CONFIG_FILE',
+  'AWS_SHARED_CREDENTIALS_FILE',
+] as const;
 const SANDBOX_KEYS: readonly string[] = [SANDBOX_ACCESS_KEY_ID, SANDBOX_VIEWER_ACCESS_KEY_ID];
 
 export interface ExecCredentialSettings {

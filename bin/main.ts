@@ -52,7 +52,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+  if (
+    err instanceof UsageError ||
+    (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
+  ) {
     process.stderr.write(`instantstart: ${err.message}\n\n${USAGE}\n`);
     process.exit(2);
   }

@@ -41,9 +41,12 @@ async function lockState(stateDir: string): Promise<DirectoryLock> {
       const pid = readHolder(stateDir)?.pid;
       const who = pid ? `process ${pid}` : 'another process';
       if (Date.now() > deadline) {
-        throw new Error(`The sandbox cloud's state in ${stateDir} is still used by ${who}; stop it first (a sandbox whose server was killed exits by itself once it has saved its state).`);
+        throw new Error(
+          `The sandbox cloud's state in ${stateDir} is still used by ${who}; stop it first (a sandbox whose server was killed exits by itself once it has saved its state).`,
+        );
       }
-      if (!told) process.stderr.write(`sandbox: waiting for ${who} to finish saving the sandbox state in ${stateDir}\n`);
+      if (!told)
+        process.stderr.write(`sandbox: waiting for ${who} to finish saving the sandbox state in ${stateDir}\n`);
       told = true;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -70,7 +73,9 @@ function tell(message: SandboxChildMessage): Promise<void> {
 
 async function main(): Promise<void> {
   if (!process.send) {
-    process.stderr.write('sandbox-child: started by `instantstart serve` only (use `instantstart sandbox` to run a sandbox yourself)\n');
+    process.stderr.write(
+      'sandbox-child: started by `instantstart serve` only (use `instantstart sandbox` to run a sandbox yourself)\n',
+    );
     process.exit(2);
   }
   const options = JSON.parse(process.argv[2] ?? '{}') as SandboxChildOptions;
@@ -105,7 +110,13 @@ async function main(): Promise<void> {
   }
   // The server may have gone while this one was starting: then there is nobody to serve.
   if (!process.connected) return stop(0);
-  await tell({ type: 'listening', url: sandbox.url, port: sandbox.port, speed: sandbox.runtime.clock.speed, pid: process.pid });
+  await tell({
+    type: 'listening',
+    url: sandbox.url,
+    port: sandbox.port,
+    speed: sandbox.runtime.clock.speed,
+    pid: process.pid,
+  });
 }
 
 void main();

@@ -19,10 +19,14 @@ const CHILD_ENTRY = fileURLToPath(new URL('./sandbox-child.js', import.meta.url)
  * taken). Its stdout and stderr are the server's: the sandbox's few lines (errors, a taken port) reach the
  * same terminal. `onUnexpectedExit` is called when it exits before `stop()` — a crash, or a kill.
  */
-export function startSandboxProcess(options: SandboxChildOptions & { onUnexpectedExit(how: string, pid: number): void }): Promise<SandboxProcess> {
+export function startSandboxProcess(
+  options: SandboxChildOptions & { onUnexpectedExit(how: string, pid: number): void },
+): Promise<SandboxProcess> {
   const { onUnexpectedExit, ...childOptions } = options;
   const child = fork(CHILD_ENTRY, [JSON.stringify(childOptions)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ? `was killed (${signal})` : `exited with status ${code}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `was killed (${signal})` : `exited with status ${code}`)),
+  );
   let stopping = false;
   let ready = false;
   return new Promise((resolve, reject) => {

@@ -40,7 +40,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 function positive(flag: string, value: string, whole: boolean): number {
   const n = Number(value);
   if (!(n > 0) || (whole && !Number.isInteger(n))) {
-    throw new UsageError(`--${flag} must be a ${whole ? 'whole number of at least 1' : 'number greater than 0'}, got '${value}'`);
+    throw new UsageError(
+      `--${flag} must be a ${whole ? 'whole number of at least 1' : 'number greater than 0'}, got '${value}'`,
+    );
   }
   return n;
 }
@@ -105,12 +107,25 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       'sandbox-port': { type: 'string', default: '4566' },
       'sandbox-speed': { type: 'string', default: '20' },
       'sandbox-url': { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true, default: (process.env.INSTANTSTART_ALLOWED_HOSTS ?? '').split(',').filter(Boolean) },
+      'allowed-host': {
+        type: 'string',
+        multiple: true,
+        default: (process.env.INSTANTSTART_ALLOWED_HOSTS ?? '').split(',').filter(Boolean),
+      },
       'log-format': { type: 'string', default: process.env.INSTANTSTART_LOG_FORMAT ?? 'pretty' },
       'log-level': { type: 'string', default: process.env.INSTANTSTART_LOG_LEVEL ?? 'info' },
-      'retention-days': { type: 'string', default: process.env.INSTANTSTART_RETENTION_DAYS ?? String(DEFAULT_RETENTION.maxAgeDays) },
-      'retention-max-operations': { type: 'string', default: process.env.INSTANTSTART_RETENTION_MAX_OPERATIONS ?? String(DEFAULT_RETENTION.maxOperations) },
-      'retention-log-lines': { type: 'string', default: process.env.INSTANTSTART_RETENTION_LOG_LINES ?? String(DEFAULT_RETENTION.maxLogLinesPerOperation) },
+      'retention-days': {
+        type: 'string',
+        default: process.env.INSTANTSTART_RETENTION_DAYS ?? String(DEFAULT_RETENTION.maxAgeDays),
+      },
+      'retention-max-operations': {
+        type: 'string',
+        default: process.env.INSTANTSTART_RETENTION_MAX_OPERATIONS ?? String(DEFAULT_RETENTION.maxOperations),
+      },
+      'retention-log-lines': {
+        type: 'string',
+        default: process.env.INSTANTSTART_RETENTION_LOG_LINES ?? String(DEFAULT_RETENTION.maxLogLinesPerOperation),
+      },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -122,14 +137,18 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   const cloud = values.cloud;
   if (cloud !== 'sandbox' && cloud !== 'aws') throw new UsageError(`--cloud must be sandbox or aws, got '${cloud}'`);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be an integer 0-65535, got '${values.port}'`);
   const speed = Number(values['sandbox-speed']);
-  if (!(speed > 0)) throw new UsageError(`--sandbox-speed must be a number greater than 0, got '${values['sandbox-speed']}'`);
+  if (!(speed > 0))
+    throw new UsageError(`--sandbox-speed must be a number greater than 0, got '${values['sandbox-speed']}'`);
   const dataDir = resolve(values['data-dir']);
   const logFormat = LOG_FORMATS.find((f) => f === values['log-format']);
-  if (!logFormat) throw new UsageError(`--log-format must be ${LOG_FORMATS.join(' or ')}, got '${values['log-format']}'`);
+  if (!logFormat)
+    throw new UsageError(`--log-format must be ${LOG_FORMATS.join(' or ')}, got '${values['log-format']}'`);
   const logLevel = values['log-level'];
-  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`);
   const retention: RetentionPolicy = {
     maxAgeDays: positive('retention-days', values['retention-days'], false),
     maxOperations: positive('retention-max-operations', values['retention-max-operations'], true),
@@ -150,7 +169,9 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     // is already durable, so the next start resumes where this one stopped; a sandbox process left
     // alone notices this one is gone and exits by itself).
     setTimeout(() => {
-      process.stderr.write(`instantstart: shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway\n`);
+      process.stderr.write(
+        `instantstart: shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway\n`,
+      );
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
     await server?.close();
@@ -170,7 +191,9 @@ export async function runServeCommand(argv: string[]): Promise<void> {
         // A server without its cloud cannot do anything useful: say so and stop (exit status 1); the
         // journal is durable, so the next start resumes every operation.
         onUnexpectedExit: (how, pid) => {
-          process.stderr.write(`instantstart: the sandbox cloud's process (pid ${pid}) ${how}; the server stops too (start it again to resume)\n`);
+          process.stderr.write(
+            `instantstart: the sandbox cloud's process (pid ${pid}) ${how}; the server stops too (start it again to resume)\n`,
+          );
           void stop(1);
         },
       }).catch((err: unknown) => {
@@ -194,7 +217,10 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       dataDir,
       region,
       token: values.token,
-      allowedHosts: values['allowed-host'].flatMap((h) => h.split(',')).map((h) => h.trim()).filter(Boolean),
+      allowedHosts: values['allowed-host']
+        .flatMap((h) => h.split(','))
+        .map((h) => h.trim())
+        .filter(Boolean),
       pollTimeScale: timeScale,
       ...(sandboxUrl ? { cloudClock: sandboxClock(sandboxUrl) } : {}),
       logFormat,
@@ -214,11 +240,19 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => void stop(0));
 }
 
-function printBanner(server: RunningServer, cloud: 'sandbox' | 'aws', region: string, sandboxUrl: string | undefined, timeScale: number): void {
+function printBanner(
+  server: RunningServer,
+  cloud: 'sandbox' | 'aws',
+  region: string,
+  sandboxUrl: string | undefined,
+  timeScale: number,
+): void {
   process.stdout.write(
     `\nInstantStart on ${cloud === 'sandbox' ? `the sandbox cloud (${sandboxUrl}, ${Math.round(1 / timeScale)}× time)` : `AWS (${region}${awsAccount(server)})`}\n` +
       `  UI        ${server.url}/\n  REST API  ${server.url}/api/v1  (OpenAPI: ${server.url}/api/openapi.json)\n  MCP       ${server.url}/mcp  (stdio: instantstart mcp --url ${server.url})\n` +
-      (sandboxUrl ? `\nInspect the sandbox with the AWS CLI and kubectl:\n${exportLines(sandboxEnvironment(sandboxUrl, region))}\n  instantstart kubeconfig <cluster>-eks > kubeconfig\n` : '') +
+      (sandboxUrl
+        ? `\nInspect the sandbox with the AWS CLI and kubectl:\n${exportLines(sandboxEnvironment(sandboxUrl, region))}\n  instantstart kubeconfig <cluster>-eks > kubeconfig\n`
+        : '') +
       '\n',
   );
 }

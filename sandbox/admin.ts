@@ -63,7 +63,13 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
 
   switch (route) {
     case 'GET /_sandbox/health':
-      return json(200, { status: 'ok', pid: process.pid, endpoint: runtime.endpointUrl, sandboxTime: new Date(runtime.clock.now()).toISOString(), speed: runtime.clock.speed });
+      return json(200, {
+        status: 'ok',
+        pid: process.pid,
+        endpoint: runtime.endpointUrl,
+        sandboxTime: new Date(runtime.clock.now()).toISOString(),
+        speed: runtime.clock.speed,
+      });
 
     case 'GET /_sandbox/calls': {
       const q = url.searchParams;
@@ -92,7 +98,9 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
       return json(200, { faults: runtime.faults.list() });
 
     case 'POST /_sandbox/faults': {
-      const list = Array.isArray((body as { faults?: unknown }).faults) ? (body as { faults: unknown[] }).faults : [body];
+      const list = Array.isArray((body as { faults?: unknown }).faults)
+        ? (body as { faults: unknown[] }).faults
+        : [body];
       const parsed = z.array(faultSchema).safeParse(list);
       if (!parsed.success) return problem(400, zodDetail(parsed.error));
       try {
@@ -146,8 +154,13 @@ function injectIntoTraining(req: AdminRequest, clusterName: string, body: unknow
   const parsed = trainingFaultSchema.safeParse(body);
   if (!parsed.success) return problem(400, zodDetail(parsed.error));
   const cluster = req.kube?.clusterNamed(clusterName, parsed.data.region);
-  if (cluster === 'ambiguous') return problem(400, `EKS clusters named ${clusterName} live in several Regions: name one with "region"`);
-  if (!cluster) return problem(404, `no live sandbox EKS cluster named ${clusterName}${parsed.data.region ? ` in ${parsed.data.region}` : ''}`);
+  if (cluster === 'ambiguous')
+    return problem(400, `EKS clusters named ${clusterName} live in several Regions: name one with "region"`);
+  if (!cluster)
+    return problem(
+      404,
+      `no live sandbox EKS cluster named ${clusterName}${parsed.data.region ? ` in ${parsed.data.region}` : ''}`,
+    );
   try {
     const injected = injectTrainingFault(cluster, parsed.data);
     // The next pass of the controllers (at most 100 ms of sandbox time away) ends or freezes the process.

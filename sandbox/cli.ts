@@ -28,9 +28,11 @@ export async function runSandboxCommand(argv: string[]): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be an integer 0-65535, got '${values.port}'`);
   const speed = values.speed === undefined ? undefined : Number(values.speed);
-  if (speed !== undefined && !(speed > 0)) throw new UsageError(`--speed must be a number greater than 0, got '${values.speed}'`);
+  if (speed !== undefined && !(speed > 0))
+    throw new UsageError(`--speed must be a number greater than 0, got '${values.speed}'`);
 
   const stateDir = resolve(values['state-dir']);
   const sandbox = await startSandbox({ port, host: values.host, stateDir, ...(speed !== undefined ? { speed } : {}) });

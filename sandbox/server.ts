@@ -64,7 +64,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const faults = new FaultRegistry();
   const calls = new CallLog();
   const ca = await CertificateAuthority.loadOrCreate(options.stateDir);
-  const runtime: SandboxRuntime = { store, clock, faults, endpointUrl: '', blobDir: store.blobDir(), ca, oidcKeys: new OidcSigningKeys(options.stateDir) };
+  const runtime: SandboxRuntime = {
+    store,
+    clock,
+    faults,
+    endpointUrl: '',
+    blobDir: store.blobDir(),
+    ca,
+    oidcKeys: new OidcSigningKeys(options.stateDir),
+  };
   const services = SERVICES;
   for (const s of services) s.init?.(runtime);
   const kube = new KubernetesApis(runtime);
@@ -106,7 +114,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
   // The Kubernetes APIs of the sandbox EKS clusters: HTTPS on the same port, certificates of the sandbox CA.
   const tlsHost = /^[\d.]+$/.test(host) && host !== '0.0.0.0' ? [host] : [];
-  const tls = await ca.issueServerCertificate({ commonName: 'sandbox-kube-apiserver', dnsNames: ['localhost'], ipAddresses: [...new Set(['127.0.0.1', ...tlsHost])] });
+  const tls = await ca.issueServerCertificate({
+    commonName: 'sandbox-kube-apiserver',
+    dnsNames: ['localhost'],
+    ipAddresses: [...new Set(['127.0.0.1', ...tlsHost])],
+  });
   const httpsServer = createHttpsServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (req, res) => {
     if (faults.takeReset('kubernetes', req.method ?? 'GET')) return void req.socket.destroy();
     const held = faults.hold('kubernetes', req.method ?? 'GET');
@@ -126,7 +138,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       .then((served) => {
         if (!served) {
           res.writeHead(404, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'Kubernetes APIs are served at /k8s/<endpoint id> (see the EKS cluster endpoint)' }));
+          res.end(
+            JSON.stringify({
+              kind: 'Status',
+              apiVersion: 'v1',
+              status: 'Failure',
+              reason: 'NotFound',
+              code: 404,
+              message: 'Kubernetes APIs are served at /k8s/<endpoint id> (see the EKS cluster endpoint)',
+            }),
+          );
         }
       })
       .catch((err: unknown) => {
@@ -143,19 +164,38 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
     if (url.pathname.startsWith('/_sandbox/') || url.pathname === '/_sandbox') {
       tick();
-      const out = await handleAdmin({ method: req.method ?? 'GET', url, body, runtime, calls, services, tick: runTick, kube });
+      const out = await handleAdmin({
+        method: req.method ?? 'GET',
+        url,
+        body,
+        runtime,
+        calls,
+        services,
+        tick: runTick,
+        kube,
+      });
       send(res, out);
       return;
     }
-    // The Hugging Face Hub simulation: its path prefix cannot be a bucket name (no underscores), and its callers send Hub tokens, not SigV4.
-    const hub = serveHuggingFace(runtime.endpointUrl, (req.method ?? 'GET').toUpperCase(), rawPath, url.searchParams, req.headers.authorization);
+    // The Hugging Face Hub simulation: its path prefix cannot be a bucket name (no underscores), and its callers send
+    // Hub tokens, not SigV4.
+    const hub = serveHuggingFace(
+      runtime.endpointUrl,
+      (req.method ?? 'GET').toUpperCase(),
+      rawPath,
+      url.searchParams,
+      req.headers.authorization,
+    );
     if (hub) {
       send(res, hub);
       return;
     }
-    // Issuer documents are public (unsigned); a signed request for the same path is S3's (a bucket may be named like the issuer host).
+    // Issuer documents are public (unsigned); a signed request for the same path is S3's (a bucket may be named like
+    // the issuer host).
     const signedRequest = req.headers.authorization !== undefined || url.searchParams.has('X-Amz-Signature');
-    const issuerDocument = signedRequest ? undefined : serveOidcIssuer(runtime, req.method ?? 'GET', req.headers.host, url.pathname);
+    const issuerDocument = signedRequest
+      ? undefined
+      : serveOidcIssuer(runtime, req.method ?? 'GET', req.headers.host, url.pathname);
     if (issuerDocument) {
       send(res, issuerDocument);
       return;
@@ -169,30 +209,61 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       headers,
       body,
     };
-    // SageMaker managed MLflow's REST API: signed for `sagemaker-mlflow`, answered in MLflow's JSON, not an AWS protocol.
+    // SageMaker managed MLflow's REST API: signed for `sagemaker-mlflow`, answered in MLflow's JSON, not an AWS
+    // protocol.
     if (isMlflowRequest(raw, rawQuery)) {
       tick();
       const call = serveMlflow(raw, rawQuery, runtime);
-      calls.record(callEntryAt(clock, 'sagemaker-mlflow', call.operation, call.region, call.input, call.response.status, call.errorCode));
+      calls.record(
+        callEntryAt(
+          clock,
+          'sagemaker-mlflow',
+          call.operation,
+          call.region,
+          call.input,
+          call.response.status,
+          call.errorCode,
+        ),
+      );
       if (call.wrote) store.markDirty();
       send(res, call.response);
       return;
     }
-    const out = await dispatchAws(raw, rawQuery, () => req.socket.destroyed, () => req.socket.destroy());
+    const out = await dispatchAws(
+      raw,
+      rawQuery,
+      () => req.socket.destroyed,
+      () => req.socket.destroy(),
+    );
     if (out) send(res, out);
   }
 
   /** The answer to one AWS call; undefined for a call held by a hang fault whose client gave up, or whose connection a fault reset (never answered). */
-  function dispatchAws(raw: RawHttpRequest, rawQuery: string, abandoned: () => boolean, resetConnection: () => void): RawHttpResponse | undefined | Promise<RawHttpResponse | undefined> {
+  function dispatchAws(
+    raw: RawHttpRequest,
+    rawQuery: string,
+    abandoned: () => boolean,
+    resetConnection: () => void,
+  ): RawHttpResponse | undefined | Promise<RawHttpResponse | undefined> {
     const rid = newRequestId();
-    const signed: IncomingSignedRequest = { method: raw.method, rawPath: raw.rawPath, rawQuery, headers: raw.headers, body: raw.body };
+    const signed: IncomingSignedRequest = {
+      method: raw.method,
+      rawPath: raw.rawPath,
+      rawQuery,
+      headers: raw.headers,
+      body: raw.body,
+    };
     const scope = readCredentialScope(signed);
     // Unsigned requests still get their service's own error shape, so the service is guessed from the request.
     const service = scope ? services.find((s) => s.signingName === scope.service) : guessService(raw, services);
     const fail = (err: AwsError, operation = 'Unknown') => renderError(service, err, rid, raw, operation);
 
     if (!service) {
-      return { status: 400, headers: { 'content-type': 'text/plain' }, body: `The sandbox does not serve service '${scope?.service ?? '?'}'. Served: ${services.map((s) => s.signingName).join(', ')}` };
+      return {
+        status: 400,
+        headers: { 'content-type': 'text/plain' },
+        body: `The sandbox does not serve service '${scope?.service ?? '?'}'. Served: ${services.map((s) => s.signingName).join(', ')}`,
+      };
     }
     const verdict = verifySigV4(signed);
     if (!verdict.ok) {
@@ -203,13 +274,23 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
           : verdict.reason === 'unknown-key'
             ? new AwsError(style.unknownKey.code, verdict.message, style.unknownKey.status)
             : verdict.reason === 'expired' && service.protocol === 'restXml'
-              ? new AwsError(raw.query.has('X-Amz-Signature') ? 'AccessDenied' : 'RequestTimeTooSkewed', verdict.message, 403)
+              ? new AwsError(
+                  raw.query.has('X-Amz-Signature') ? 'AccessDenied' : 'RequestTimeTooSkewed',
+                  verdict.message,
+                  403,
+                )
               : new AwsError(style.badSignature.code, verdict.message, style.badSignature.status);
       return fail(e);
     }
     const region = verdict.scope.region;
     if (!service.global && !findRegion(region)) {
-      return fail(new AwsError('UnknownEndpoint', `The sandbox does not serve region '${region}'. Regions: ${REGIONS.map((r) => r.regionName).join(', ')}`, 400));
+      return fail(
+        new AwsError(
+          'UnknownEndpoint',
+          `The sandbox does not serve region '${region}'. Regions: ${REGIONS.map((r) => r.regionName).join(', ')}`,
+          400,
+        ),
+      );
     }
 
     // Resolve the operation and decode its input, per protocol.
@@ -220,7 +301,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       if (service.protocol === 'restXml') {
         if (isChunked(raw)) raw.body = decodeAwsChunked(raw.body);
         restXml = service.resolveRestXml!(raw);
-        if (!restXml) throw new AwsError(service.errors.unknownOperation.code, `${raw.method} ${raw.path} is not implemented by the sandbox`, service.errors.unknownOperation.status);
+        if (!restXml)
+          throw new AwsError(
+            service.errors.unknownOperation.code,
+            `${raw.method} ${raw.path} is not implemented by the sandbox`,
+            service.errors.unknownOperation.status,
+          );
         operation = restXml.operation;
         input = restXml.params;
       } else if (service.protocol === 'awsJson1_1') {
@@ -228,27 +314,44 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         const [prefix, op] = target.split('.');
         operation = op ?? '';
         if (prefix !== service.targetPrefix || !service.operations[operation]) {
-          throw new AwsError(service.errors.unknownOperation.code, `Operation '${target}' is not supported by the ${service.signingName} sandbox`, service.errors.unknownOperation.status);
+          throw new AwsError(
+            service.errors.unknownOperation.code,
+            `Operation '${target}' is not supported by the ${service.signingName} sandbox`,
+            service.errors.unknownOperation.status,
+          );
         }
         input = parseJsonBody(raw.body, service.errors.serialization);
       } else if (service.protocol === 'restJson1') {
         const match = matchRoute(service.routes ?? [], raw.method, raw.rawPath);
         if (!match || 'methodMismatch' in match) {
-          throw new AwsError(service.errors.unknownOperation.code, `${raw.method} ${raw.path} is not an operation of the ${service.signingName} sandbox`, service.errors.unknownOperation.status);
+          throw new AwsError(
+            service.errors.unknownOperation.code,
+            `${raw.method} ${raw.path} is not an operation of the ${service.signingName} sandbox`,
+            service.errors.unknownOperation.status,
+          );
         }
         operation = match.route.operation;
-        const bodyInput = raw.method === 'GET' || raw.method === 'DELETE' ? {} : parseJsonBody(raw.body, service.errors.serialization);
+        const bodyInput =
+          raw.method === 'GET' || raw.method === 'DELETE' ? {} : parseJsonBody(raw.body, service.errors.serialization);
         input = { ...bodyInput, ...routeQueryInput(match.route, raw.query), ...match.labels };
       } else {
         const params = readQueryParams(raw.method, raw.query, raw.body, raw.headers.get('content-type')?.[0]);
         operation = params.get('Action') ?? '';
         if (!service.operations[operation]) {
-          throw new AwsError(service.errors.unknownOperation.code, operation ? `The action ${operation} is not valid for this web service.` : 'The request must contain the parameter Action', service.errors.unknownOperation.status);
+          throw new AwsError(
+            service.errors.unknownOperation.code,
+            operation
+              ? `The action ${operation} is not valid for this web service.`
+              : 'The request must contain the parameter Action',
+            service.errors.unknownOperation.status,
+          );
         }
         input = nestQueryParams(params);
       }
     } catch (err) {
-      const e = isAwsError(err) ? err : new AwsError(service.errors.serialization.code, String(err), service.errors.serialization.status);
+      const e = isAwsError(err)
+        ? err
+        : new AwsError(service.errors.serialization.code, String(err), service.errors.serialization.status);
       calls.record(callEntryAt(clock, service.signingName, 'Unknown', region, raw.body, e.status, e.code));
       return fail(e);
     }
@@ -346,7 +449,12 @@ function renderSuccess(service: ServiceModule, operation: string, output: unknow
     case 'awsJson1_1':
       return jsonSuccess(output, rid, 'application/x-amz-json-1.1');
     case 'restJson1':
-      return jsonSuccess(output, rid, 'application/json', service.routes?.find((r) => r.operation === operation)?.status ?? 200);
+      return jsonSuccess(
+        output,
+        rid,
+        'application/json',
+        service.routes?.find((r) => r.operation === operation)?.status ?? 200,
+      );
     case 'ec2':
     case 'awsQuery':
       return querySuccess(service.protocol, operation, output, rid, service.xmlNamespace ?? '');
@@ -355,12 +463,24 @@ function renderSuccess(service: ServiceModule, operation: string, output: unknow
   }
 }
 
-function renderError(service: ServiceModule | undefined, err: AwsError, rid: string, raw: RawHttpRequest, operation: string): RawHttpResponse {
+function renderError(
+  service: ServiceModule | undefined,
+  err: AwsError,
+  rid: string,
+  raw: RawHttpRequest,
+  operation: string,
+): RawHttpResponse {
   const out = renderErrorBody(service, err, rid, raw, operation);
   return { ...out, headers: { ...(out.headers ?? {}), ...err.headers } };
 }
 
-function renderErrorBody(service: ServiceModule | undefined, err: AwsError, rid: string, raw: RawHttpRequest, _operation: string): RawHttpResponse {
+function renderErrorBody(
+  service: ServiceModule | undefined,
+  err: AwsError,
+  rid: string,
+  raw: RawHttpRequest,
+  _operation: string,
+): RawHttpResponse {
   switch (service?.protocol) {
     case 'awsJson1_1':
       return jsonError(err, rid, 'application/x-amz-json-1.1');
@@ -375,8 +495,14 @@ function renderErrorBody(service: ServiceModule | undefined, err: AwsError, rid:
 }
 
 function internalError(service: ServiceModule, err: unknown): AwsError {
-  process.stderr.write(`sandbox: ${service.signingName} handler failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  return new AwsError(service.errors.internal.code, 'We encountered an internal error. Please try again.', service.errors.internal.status);
+  process.stderr.write(
+    `sandbox: ${service.signingName} handler failed: ${err instanceof Error ? err.stack : String(err)}\n`,
+  );
+  return new AwsError(
+    service.errors.internal.code,
+    'We encountered an internal error. Please try again.',
+    service.errors.internal.status,
+  );
 }
 
 /** Without a credential scope we still answer in the protocol the client most likely speaks. */
@@ -391,7 +517,15 @@ function guessService(raw: RawHttpRequest, services: ServiceModule[]): ServiceMo
   return services.find((s) => s.protocol === 'restXml');
 }
 
-function callEntryAt(clock: SandboxClock, service: string, operation: string, region: string, params: unknown, status: number, errorCode?: string) {
+function callEntryAt(
+  clock: SandboxClock,
+  service: string,
+  operation: string,
+  region: string,
+  params: unknown,
+  status: number,
+  errorCode?: string,
+) {
   return {
     time: new Date().toISOString(),
     sandboxTime: new Date(clock.now()).toISOString(),

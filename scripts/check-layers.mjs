@@ -9,5 +9,7 @@ const target = process.argv[2] ?? 'dist';
 // TypeScript 7 sources, so the UI's rule (web imports only web and src/domain/schemas) is
 // enforced by test/web/imports.test.ts instead.
 const roots = ['src', 'sandbox', 'bin', 'bench'].map((d) => `${target}/${d}`).filter((d) => existsSync(d));
-const r = spawnSync('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...roots], { stdio: 'inherit' });
+const r = spawnSync('npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...roots], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

@@ -32,7 +32,10 @@ export function installIfNeeded() {
 
 /** Compile with the project's own TypeScript (never a global or npx-downloaded one), then bundle the UI. */
 export function build({ always = false } = {}) {
-  const sources = Math.max(...['src', 'sandbox', 'bin', 'test', 'bench'].map(newestMtime), statSync('tsconfig.json').mtimeMs);
+  const sources = Math.max(
+    ...['src', 'sandbox', 'bin', 'test', 'bench'].map(newestMtime),
+    statSync('tsconfig.json').mtimeMs,
+  );
   const built = existsSync('dist/bin/main.js') ? newestMtime('dist/bin') : 0;
   const webSources = Math.max(newestMtime('web'), newestMtime('src/domain'), newestMtime('src/capabilities'));
   const webBuilt = existsSync('dist/web/index.html') ? statSync('dist/web/index.html').mtimeMs : 0;
@@ -43,7 +46,18 @@ export function build({ always = false } = {}) {
     step('Building (tsc)…', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
   }
   if (existsSync('web/vite.config.ts') && (rebuildAll || webBuilt < webSources)) {
-    step('Type-checking the UI (tsc)…', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'web/tsconfig.json']);
-    step('Building the UI (vite)…', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
+    step('Type-checking the UI (tsc)…', process.execPath, [
+      'node_modules/typescript/bin/tsc',
+      '-p',
+      'web/tsconfig.json',
+    ]);
+    step('Building the UI (vite)…', process.execPath, [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--config',
+      'web/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ]);
   }
 }

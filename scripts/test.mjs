@@ -19,6 +19,8 @@ function findTests(dir) {
 }
 
 installIfNeeded();
+// The formatter (Biome, biome.json: 120 columns) checks the whole tree first: `npm run format` rewrites it.
+step('', process.execPath, ['node_modules/@biomejs/biome/bin/biome', 'format', '--reporter=summary', '.'], env);
 build({ always: true });
 step('', process.execPath, ['scripts/check-layers.mjs'], env);
 // Filters match compiled paths; a source path (test/api/x.test.ts) names its compiled file.
@@ -47,8 +49,16 @@ runs.forEach((run, i) => {
   // Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
   const r = spawnSync(
     process.execPath,
-    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${counts}`,
-      '--test-concurrency=2', '--test-timeout=300000', ...run],
+    [
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/count-reporter.mjs',
+      `--test-reporter-destination=${counts}`,
+      '--test-concurrency=2',
+      '--test-timeout=300000',
+      ...run,
+    ],
     { stdio: 'inherit', env },
   );
   if (r.status !== 0) status = r.status ?? 1;

@@ -22,9 +22,17 @@ export async function load(url: string, options: LoadOptions): Promise<LoadFigur
   const run = autocannon({ url, connections: options.connections, duration: options.seconds });
   // autocannon's own histogram keeps whole milliseconds; the answers' own times keep the fraction.
   const latencies: number[] = [];
-  run.on('response', (_client: unknown, _status: number, _bytes: number, responseMs: number) => void latencies.push(responseMs));
+  run.on(
+    'response',
+    (_client: unknown, _status: number, _bytes: number, responseMs: number) => void latencies.push(responseMs),
+  );
   const r = await run;
-  return { rps: r.requests.average, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: r.non2xx + r.errors + r.timeouts };
+  return {
+    rps: r.requests.average,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /** Ours and the reference, round after round (A B A B …), then medians and the median of the per-round ratios. */
@@ -36,7 +44,11 @@ export interface Paired {
   rounds: number;
 }
 
-export async function paired(oursUrl: string, referenceUrl: string, options: LoadOptions & { rounds: number; warmupSeconds: number }): Promise<Paired> {
+export async function paired(
+  oursUrl: string,
+  referenceUrl: string,
+  options: LoadOptions & { rounds: number; warmupSeconds: number },
+): Promise<Paired> {
   // Warm both (JIT, connection pools, caches) before anything counts.
   await load(oursUrl, { ...options, seconds: options.warmupSeconds });
   await load(referenceUrl, { ...options, seconds: options.warmupSeconds });
@@ -52,11 +64,20 @@ export async function paired(oursUrl: string, referenceUrl: string, options: Loa
     p99: median(xs.map((x) => x.p99)),
     failures: xs.reduce((s, x) => s + x.failures, 0),
   });
-  return { ours: med(ours), reference: med(ref), ratio: median(ours.map((o, i) => o.rps / ref[i]!.rps)), rounds: options.rounds };
+  return {
+    ours: med(ours),
+    reference: med(ref),
+    ratio: median(ours.map((o, i) => o.rps / ref[i]!.rps)),
+    rounds: options.rounds,
+  };
 }
 
 /** A bare Fastify child serving `answers` (see reference-server.ts). */
-export async function startReference(dir: string, name: string, answers: Array<{ path: string; status: number; contentType: string; body: string }>): Promise<Child & { url: string }> {
+export async function startReference(
+  dir: string,
+  name: string,
+  answers: Array<{ path: string; status: number; contentType: string; body: string }>,
+): Promise<Child & { url: string }> {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(answers));
   const child = startChild(['dist/bench/reference-server.js', file], join(dir, `${name}.log`));

@@ -12,7 +12,10 @@ export class HealthzProbe {
   private timer?: NodeJS.Timeout;
   private inflight = new Set<Promise<void>>();
 
-  constructor(private url: string, private readonly everyMs = 50) {}
+  constructor(
+    private url: string,
+    private readonly everyMs = 50,
+  ) {}
 
   start(label: string, url = this.url): void {
     this.url = url;
@@ -47,6 +50,12 @@ export class HealthzProbe {
 
   figures(label: string): { count: number; p50: number; p99: number; max: number; failures: number } {
     const xs = this.samples.get(label) ?? [];
-    return { count: xs.length, p50: median(xs), p99: percentile(xs, 99), max: Math.max(...xs), failures: this.failures.get(label) ?? 0 };
+    return {
+      count: xs.length,
+      p50: median(xs),
+      p99: percentile(xs, 99),
+      max: Math.max(...xs),
+      failures: this.failures.get(label) ?? 0,
+    };
   }
 }

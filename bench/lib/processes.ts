@@ -64,8 +64,10 @@ export async function waitForOutput(child: Child, pattern: RegExp, timeoutMs: nu
   for (;;) {
     const m = pattern.exec(child.output());
     if (m) return m[1]!;
-    if (child.process.exitCode !== null) throw new Error(`${what}: the process exited (${child.process.exitCode}):\n${child.output().slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs / 1000} s:\n${child.output().slice(-2000)}`);
+    if (child.process.exitCode !== null)
+      throw new Error(`${what}: the process exited (${child.process.exitCode}):\n${child.output().slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not seen within ${timeoutMs / 1000} s:\n${child.output().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -116,7 +118,10 @@ export class RssSampler {
   peakKb = 0;
   peakTreeKb = 0;
   private timer: NodeJS.Timeout;
-  constructor(private readonly pid: number, everyMs = 250) {
+  constructor(
+    private readonly pid: number,
+    everyMs = 250,
+  ) {
     this.timer = setInterval(() => this.sample(), everyMs);
     this.sample();
   }

@@ -26,13 +26,37 @@ export interface ServeOptions {
 
 export async function startServe(options: ServeOptions): Promise<Served> {
   const started = performance.now();
-  const args = ['bin/instantstart.mjs', 'serve', '--port', String(options.port ?? 0), '--sandbox-port', '0', '--sandbox-speed', String(options.speed), '--data-dir', options.dataDir];
+  const args = [
+    'bin/instantstart.mjs',
+    'serve',
+    '--port',
+    String(options.port ?? 0),
+    '--sandbox-port',
+    '0',
+    '--sandbox-speed',
+    String(options.speed),
+    '--data-dir',
+    options.dataDir,
+  ];
   // The SDK's Node-version notice is noise in the log; the server's own settings stay as a user has them.
-  const child = startChild(args, options.logFile, { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  const child = startChild(args, options.logFile, {
+    ...process.env,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  });
   try {
-    const url = await waitForOutput(child, /UI\s+(http:\/\/127\.0\.0\.1:\d+)\//, options.startTimeoutMs ?? 120_000, 'instantstart serve');
+    const url = await waitForOutput(
+      child,
+      /UI\s+(http:\/\/127\.0\.0\.1:\d+)\//,
+      options.startTimeoutMs ?? 120_000,
+      'instantstart serve',
+    );
     const startedInMs = performance.now() - started;
-    const sandboxUrl = await waitForOutput(child, /AWS_ENDPOINT_URL=(http:\/\/127\.0\.0\.1:\d+)/, 5_000, 'the sandbox address in the server output');
+    const sandboxUrl = await waitForOutput(
+      child,
+      /AWS_ENDPOINT_URL=(http:\/\/127\.0\.0\.1:\d+)/,
+      5_000,
+      'the sandbox address in the server output',
+    );
     return { ...child, url, sandboxUrl, startedInMs };
   } catch (err) {
     await child.stop();
@@ -49,7 +73,10 @@ export function useSandbox(sandboxUrl: string): void {
 export const logIn = (dir: string, name: string): string => join(dir, `${name}.log`);
 
 /** JSON over HTTP: the answer's status, parsed body and raw text. */
-export async function http<T = any>(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: T; text: string; contentType: string }> {
+export async function http<T = any>(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: T; text: string; contentType: string }> {
   const res = await fetch(url, {
     method: init.method ?? 'GET',
     headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) },

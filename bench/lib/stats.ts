@@ -30,12 +30,14 @@ export function ratio(value: number): string {
 
 export const mb = (kb: number): string => (Number.isFinite(kb) ? `${Math.round(kb / 1024)} MB` : '–');
 
-export const int = (value: number): string => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
+export const int = (value: number): string =>
+  Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–';
 
 /** Prints rows as an aligned plain-text table (first row: the header). */
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (r: string[]) =>
+    r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 

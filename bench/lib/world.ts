@@ -1,4 +1,9 @@
-import { CreateClusterCommand, DescribeClusterCommand, ListClusterNodesCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
+import {
+  CreateClusterCommand,
+  DescribeClusterCommand,
+  ListClusterNodesCommand,
+  SageMakerClient,
+} from '@aws-sdk/client-sagemaker';
 import { buildPrereqs, ensureQuota, group, type HyperPodPrereqs } from '../../test/sandbox/sagemaker-fixtures.js';
 import { http, type SandboxAdmin } from './servers.js';
 import { progress } from './stats.js';
@@ -30,18 +35,29 @@ export interface CreateRequest {
 }
 
 /** POST /api/v1/clusters, then wait; the operation must succeed. */
-export async function createThroughRest(url: string, request: CreateRequest): Promise<{ operation: any; elapsedMs: number }> {
+export async function createThroughRest(
+  url: string,
+  request: CreateRequest,
+): Promise<{ operation: any; elapsedMs: number }> {
   const started = performance.now();
   const posted = await http(`${url}/api/v1/clusters`, { method: 'POST', body: request });
   if (posted.status !== 202) throw new Error(`create ${request.name}: ${posted.status} ${posted.text.slice(0, 800)}`);
   const operation = await waitForOperation(url, posted.body.operation.id);
   const elapsedMs = performance.now() - started;
-  if (operation.status !== 'succeeded') throw new Error(`create ${request.name} ${operation.status}: ${JSON.stringify(operation.error ?? operation.phases)}`);
+  if (operation.status !== 'succeeded')
+    throw new Error(
+      `create ${request.name} ${operation.status}: ${JSON.stringify(operation.error ?? operation.phases)}`,
+    );
   return { operation, elapsedMs };
 }
 
 /** Advances sandbox time in steps until every named HyperPod cluster is InService. */
-async function untilInService(admin: SandboxAdmin, names: string[], stepSeconds: number, log?: (line: string) => void): Promise<void> {
+async function untilInService(
+  admin: SandboxAdmin,
+  names: string[],
+  stepSeconds: number,
+  log?: (line: string) => void,
+): Promise<void> {
   const sm = new SageMakerClient({});
   for (let step = 1; step <= 200; step++) {
     const t0 = performance.now();
@@ -50,7 +66,9 @@ async function untilInService(admin: SandboxAdmin, names: string[], stepSeconds:
     const described = await Promise.all(names.map((n) => sm.send(new DescribeClusterCommand({ ClusterName: n }))));
     const failed = described.find((d) => d.ClusterStatus === 'Failed');
     if (failed) throw new Error(`HyperPod cluster ${failed.ClusterName} failed: ${failed.FailureMessage}`);
-    log?.(`step ${step}: advancing ${stepSeconds} s took ${Math.round(advancedMs)} ms; ${described.map((d) => `${d.ClusterName} ${d.ClusterStatus} ${(d.InstanceGroups ?? []).map((g) => `${g.CurrentCount}/${g.TargetCount}`).join('+')}`).join(', ')}`);
+    log?.(
+      `step ${step}: advancing ${stepSeconds} s took ${Math.round(advancedMs)} ms; ${described.map((d) => `${d.ClusterName} ${d.ClusterStatus} ${(d.InstanceGroups ?? []).map((g) => `${g.CurrentCount}/${g.TargetCount}`).join('+')}`).join(', ')}`,
+    );
     if (described.every((d) => d.ClusterStatus === 'InService')) return;
   }
   throw new Error(`clusters ${names.join(', ')} not InService after 200 steps`);
@@ -82,7 +100,11 @@ export async function extraClusters(admin: SandboxAdmin, count: number, prefix =
  * 2/5 of `total`) made with the SDK after raising the quotas through Service Quotas, then sandbox
  * time jumped until every node runs; two nodes get a health fault so a health filter finds something.
  */
-export async function bigCluster(admin: SandboxAdmin, name: string, total: number): Promise<{ faulted: string[]; setupMs: number; groups: Record<string, number> }> {
+export async function bigCluster(
+  admin: SandboxAdmin,
+  name: string,
+  total: number,
+): Promise<{ faulted: string[]; setupMs: number; groups: Record<string, number> }> {
   const started = performance.now();
   const type = 'ml.c5.xlarge';
   const groups = { alpha: Math.round((total * 3) / 5), beta: total - Math.round((total * 3) / 5) };
@@ -104,7 +126,13 @@ export async function bigCluster(admin: SandboxAdmin, name: string, total: numbe
   const first = await sm.send(new ListClusterNodesCommand({ ClusterName: name, MaxResults: 10 }));
   const faulted = first.ClusterNodeSummaries!.slice(0, 2).map((n) => n.InstanceId!);
   for (const instanceId of faulted) {
-    await admin.fault({ type: 'node-fault', cluster: name, instanceId, health: 'UnschedulablePendingReplacement', reason: 'Xid 48: double-bit ECC error' });
+    await admin.fault({
+      type: 'node-fault',
+      cluster: name,
+      instanceId,
+      health: 'UnschedulablePendingReplacement',
+      reason: 'Xid 48: double-bit ECC error',
+    });
   }
   await admin.advance(1);
   return { faulted, setupMs: performance.now() - started, groups };

@@ -19,7 +19,10 @@ const NAMES = [
 
 export const accessPolicyArn = (name: string) => `arn:aws:eks::aws:cluster-access-policy/${name}`;
 
-export const EKS_ACCESS_POLICIES: { name: string; arn: string }[] = NAMES.map((name) => ({ name, arn: accessPolicyArn(name) }));
+export const EKS_ACCESS_POLICIES: { name: string; arn: string }[] = NAMES.map((name) => ({
+  name,
+  arn: accessPolicyArn(name),
+}));
 
 export const CLUSTER_ADMIN_POLICY_ARN = accessPolicyArn('AmazonEKSClusterAdminPolicy');
 

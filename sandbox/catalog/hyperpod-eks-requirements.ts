@@ -35,10 +35,48 @@ export interface RequiredDependency {
 }
 
 export const HYPERPOD_REQUIRED_DEPENDENCIES: readonly RequiredDependency[] = [
-  { label: 'DaemonSet aws-hyperpod/health-monitoring-agent', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', namespace: 'aws-hyperpod', name: { exact: 'health-monitoring-agent' } },
-  { label: 'ServiceAccount aws-hyperpod/health-monitoring-agent', group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', namespace: 'aws-hyperpod', name: { exact: 'health-monitoring-agent' } },
-  { label: 'ClusterRoleBinding health-monitoring-agent', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', name: { exact: 'health-monitoring-agent' } },
-  { label: 'the NVIDIA device plugin DaemonSet (*nvidia-device-plugin*)', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', name: { contains: 'nvidia-device-plugin' } },
-  { label: 'the EFA device plugin DaemonSet (*aws-efa-k8s-device-plugin*)', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', name: { contains: 'aws-efa-k8s-device-plugin' } },
-  { label: 'the Neuron device plugin DaemonSet (*neuron-device-plugin*)', group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', name: { contains: 'neuron-device-plugin' } },
+  {
+    label: 'DaemonSet aws-hyperpod/health-monitoring-agent',
+    group: 'apps',
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    namespace: 'aws-hyperpod',
+    name: { exact: 'health-monitoring-agent' },
+  },
+  {
+    label: 'ServiceAccount aws-hyperpod/health-monitoring-agent',
+    group: '',
+    resource: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    namespace: 'aws-hyperpod',
+    name: { exact: 'health-monitoring-agent' },
+  },
+  {
+    label: 'ClusterRoleBinding health-monitoring-agent',
+    group: 'rbac.authorization.k8s.io',
+    resource: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    name: { exact: 'health-monitoring-agent' },
+  },
+  {
+    label: 'the NVIDIA device plugin DaemonSet (*nvidia-device-plugin*)',
+    group: 'apps',
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    name: { contains: 'nvidia-device-plugin' },
+  },
+  {
+    label: 'the EFA device plugin DaemonSet (*aws-efa-k8s-device-plugin*)',
+    group: 'apps',
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    name: { contains: 'aws-efa-k8s-device-plugin' },
+  },
+  {
+    label: 'the Neuron device plugin DaemonSet (*neuron-device-plugin*)',
+    group: 'apps',
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    name: { contains: 'neuron-device-plugin' },
+  },
 ];

@@ -36,7 +36,11 @@ interface Shape {
 function family(
   prefix: string,
   sizes: Record<string, Shape>,
-  extra: { gpu?: { manufacturer: string; name: string; memoryMiB: number }; accel?: { manufacturer: string; name: string; memoryMiB: number }; hyperpod: boolean },
+  extra: {
+    gpu?: { manufacturer: string; name: string; memoryMiB: number };
+    accel?: { manufacturer: string; name: string; memoryMiB: number };
+    hyperpod: boolean;
+  },
 ): InstanceTypeInfo[] {
   return Object.entries(sizes).map(([size, s]) => {
     const threads = s.threads ?? 2;
@@ -61,12 +65,36 @@ function family(
 const NVIDIA = 'NVIDIA';
 
 const TYPES: InstanceTypeInfo[] = [
-  ...family('p4d', { '24xlarge': { vcpus: 96, memGiB: 1152, maxEni: 60, net: '4x 100 Gigabit', efa: 4, gpus: 8 } }, { gpu: { manufacturer: NVIDIA, name: 'A100', memoryMiB: 40960 }, hyperpod: true }),
-  ...family('p4de', { '24xlarge': { vcpus: 96, memGiB: 1152, maxEni: 60, net: '4x 100 Gigabit', efa: 4, gpus: 8 } }, { gpu: { manufacturer: NVIDIA, name: 'A100', memoryMiB: 81920 }, hyperpod: true }),
-  ...family('p5', { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 64, net: '3200 Gigabit', efa: 32, gpus: 8 } }, { gpu: { manufacturer: NVIDIA, name: 'H100', memoryMiB: 81920 }, hyperpod: true }),
-  ...family('p5e', { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 64, net: '3200 Gigabit', efa: 32, gpus: 8 } }, { gpu: { manufacturer: NVIDIA, name: 'H200', memoryMiB: 144384 }, hyperpod: true }),
-  ...family('p5en', { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 32, net: '3200 Gigabit', efa: 16, gpus: 8 } }, { gpu: { manufacturer: NVIDIA, name: 'H200', memoryMiB: 144384 }, hyperpod: true }),
-  ...family('p6-b200', { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 16, net: '3200 Gigabit', efa: 8, gpus: 8 } }, { gpu: { manufacturer: NVIDIA, name: 'B200', memoryMiB: 184320 }, hyperpod: true }),
+  ...family(
+    'p4d',
+    { '24xlarge': { vcpus: 96, memGiB: 1152, maxEni: 60, net: '4x 100 Gigabit', efa: 4, gpus: 8 } },
+    { gpu: { manufacturer: NVIDIA, name: 'A100', memoryMiB: 40960 }, hyperpod: true },
+  ),
+  ...family(
+    'p4de',
+    { '24xlarge': { vcpus: 96, memGiB: 1152, maxEni: 60, net: '4x 100 Gigabit', efa: 4, gpus: 8 } },
+    { gpu: { manufacturer: NVIDIA, name: 'A100', memoryMiB: 81920 }, hyperpod: true },
+  ),
+  ...family(
+    'p5',
+    { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 64, net: '3200 Gigabit', efa: 32, gpus: 8 } },
+    { gpu: { manufacturer: NVIDIA, name: 'H100', memoryMiB: 81920 }, hyperpod: true },
+  ),
+  ...family(
+    'p5e',
+    { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 64, net: '3200 Gigabit', efa: 32, gpus: 8 } },
+    { gpu: { manufacturer: NVIDIA, name: 'H200', memoryMiB: 144384 }, hyperpod: true },
+  ),
+  ...family(
+    'p5en',
+    { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 32, net: '3200 Gigabit', efa: 16, gpus: 8 } },
+    { gpu: { manufacturer: NVIDIA, name: 'H200', memoryMiB: 144384 }, hyperpod: true },
+  ),
+  ...family(
+    'p6-b200',
+    { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 16, net: '3200 Gigabit', efa: 8, gpus: 8 } },
+    { gpu: { manufacturer: NVIDIA, name: 'B200', memoryMiB: 184320 }, hyperpod: true },
+  ),
   ...family(
     'g5',
     {
@@ -109,8 +137,16 @@ const TYPES: InstanceTypeInfo[] = [
     },
     { gpu: { manufacturer: NVIDIA, name: 'L40S', memoryMiB: 45776 }, hyperpod: true },
   ),
-  ...family('trn1', { '32xlarge': { vcpus: 128, memGiB: 512, maxEni: 40, net: '800 Gigabit', efa: 8, gpus: 16 } }, { accel: { manufacturer: 'AWS', name: 'Trainium', memoryMiB: 32768 }, hyperpod: true }),
-  ...family('trn2', { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 32, net: '3200 Gigabit', efa: 16, gpus: 16 } }, { accel: { manufacturer: 'AWS', name: 'Trainium2', memoryMiB: 98304 }, hyperpod: true }),
+  ...family(
+    'trn1',
+    { '32xlarge': { vcpus: 128, memGiB: 512, maxEni: 40, net: '800 Gigabit', efa: 8, gpus: 16 } },
+    { accel: { manufacturer: 'AWS', name: 'Trainium', memoryMiB: 32768 }, hyperpod: true },
+  ),
+  ...family(
+    'trn2',
+    { '48xlarge': { vcpus: 192, memGiB: 2048, maxEni: 32, net: '3200 Gigabit', efa: 16, gpus: 16 } },
+    { accel: { manufacturer: 'AWS', name: 'Trainium2', memoryMiB: 98304 }, hyperpod: true },
+  ),
   ...family(
     'c5',
     {
@@ -151,7 +187,14 @@ const TYPES: InstanceTypeInfo[] = [
   ),
   // EC2 types HyperPod does not offer: they exist so "is it a HyperPod type?" is a real question.
   ...family('t3', { micro: { vcpus: 2, memGiB: 1, maxEni: 2, net: 'Up to 5 Gigabit' } }, { hyperpod: false }),
-  ...family('r5', { large: { vcpus: 2, memGiB: 16, maxEni: 3, net: 'Up to 10 Gigabit' }, '4xlarge': { vcpus: 16, memGiB: 128, maxEni: 8, net: 'Up to 10 Gigabit' } }, { hyperpod: false }),
+  ...family(
+    'r5',
+    {
+      large: { vcpus: 2, memGiB: 16, maxEni: 3, net: 'Up to 10 Gigabit' },
+      '4xlarge': { vcpus: 16, memGiB: 128, maxEni: 8, net: 'Up to 10 Gigabit' },
+    },
+    { hyperpod: false },
+  ),
 ];
 
 const BY_NAME = new Map(TYPES.map((t) => [t.instanceType, t]));
@@ -176,10 +219,25 @@ export function listInstanceTypes(): InstanceTypeInfo[] {
  * has p5?" is a question the product must ask rather than assume.
  */
 const SCARCE_OFFERINGS: Record<string, Record<string, string>> = {
-  g6e: { 'us-east-1': 'abcd', 'us-east-2': 'ab', 'us-west-2': 'abc', 'eu-west-1': 'ab', 'eu-north-1': 'ab', 'ap-northeast-1': 'ac', 'ap-southeast-2': 'ab' },
+  g6e: {
+    'us-east-1': 'abcd',
+    'us-east-2': 'ab',
+    'us-west-2': 'abc',
+    'eu-west-1': 'ab',
+    'eu-north-1': 'ab',
+    'ap-northeast-1': 'ac',
+    'ap-southeast-2': 'ab',
+  },
   p4d: { 'us-east-1': 'ac', 'us-west-2': 'ab', 'eu-west-1': 'a', 'ap-northeast-1': 'a' },
   p4de: { 'us-east-1': 'a', 'us-west-2': 'b' },
-  p5: { 'us-east-1': 'bd', 'us-east-2': 'ac', 'us-west-2': 'bd', 'eu-north-1': 'b', 'ap-northeast-1': 'c', 'ap-southeast-2': 'a' },
+  p5: {
+    'us-east-1': 'bd',
+    'us-east-2': 'ac',
+    'us-west-2': 'bd',
+    'eu-north-1': 'b',
+    'ap-northeast-1': 'c',
+    'ap-southeast-2': 'a',
+  },
   p5e: { 'us-east-2': 'c', 'us-west-2': 'd' },
   p5en: { 'us-east-1': 'af', 'us-east-2': 'b', 'us-west-2': 'bc', 'ap-northeast-1': 'd' },
   'p6-b200': { 'us-east-1': 'c', 'us-west-2': 'd' },

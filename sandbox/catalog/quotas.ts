@@ -64,9 +64,21 @@ function buildCatalogue(): QuotaDefinition[] {
     );
   return [
     ...perType,
-    sagemakerQuota(HYPERPOD_TOTAL_INSTANCES, 100, 'Maximum number of instances allowed across all SageMaker HyperPod clusters in this account and Region.'),
-    sagemakerQuota(HYPERPOD_INSTANCES_PER_CLUSTER, 100, 'Maximum number of instances allowed in a single SageMaker HyperPod cluster.'),
-    sagemakerQuota(HYPERPOD_EBS_VOLUME_GB, 2000, 'Maximum size in GB of an additional EBS volume attached to a SageMaker HyperPod cluster instance.'),
+    sagemakerQuota(
+      HYPERPOD_TOTAL_INSTANCES,
+      100,
+      'Maximum number of instances allowed across all SageMaker HyperPod clusters in this account and Region.',
+    ),
+    sagemakerQuota(
+      HYPERPOD_INSTANCES_PER_CLUSTER,
+      100,
+      'Maximum number of instances allowed in a single SageMaker HyperPod cluster.',
+    ),
+    sagemakerQuota(
+      HYPERPOD_EBS_VOLUME_GB,
+      2000,
+      'Maximum size in GB of an additional EBS volume attached to a SageMaker HyperPod cluster instance.',
+    ),
   ];
 }
 

@@ -21,7 +21,8 @@ export interface CallRecord {
   errorCode?: string;
 }
 
-const MUTATING = /^(Create|Delete|Update|Put|Attach|Detach|Associate|Disassociate|Batch(Add|Delete|Reboot|Replace)|Start|Stop|Request|Tag|Untag|Allocate|Release|Authorize|Revoke|Modify|Replace|Complete|Abort|Upload|Copy|Add|Remove|Set|Enable|Disable|Reboot|Terminate|Run|Accept|Reject|Register|Deregister|Restore)/;
+const MUTATING =
+  /^(Create|Delete|Update|Put|Attach|Detach|Associate|Disassociate|Batch(Add|Delete|Reboot|Replace)|Start|Stop|Request|Tag|Untag|Allocate|Release|Authorize|Revoke|Modify|Replace|Complete|Abort|Upload|Copy|Add|Remove|Set|Enable|Disable|Reboot|Terminate|Run|Accept|Reject|Register|Deregister|Restore)/;
 
 /** Parameters that name what a call is about, most specific first (an add-on's call also names its cluster). */
 const SUBJECT_KEYS = ['addonName', 'RoleName', 'Bucket', 'ClusterName', 'TrackingServerName', 'FileSystemId', 'name'];

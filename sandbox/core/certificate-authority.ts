@@ -63,7 +63,10 @@ export class CertificateAuthority {
       signingAlgorithm: SIGNING_ALGORITHM,
       extensions: [
         new x509.BasicConstraintsExtension(true, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+        new x509.KeyUsagesExtension(
+          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+          true,
+        ),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       ],
     });
@@ -75,7 +78,11 @@ export class CertificateAuthority {
   }
 
   /** A TLS server certificate for the given names and IP addresses, signed by this authority. */
-  async issueServerCertificate(subject: { commonName: string; dnsNames?: string[]; ipAddresses?: string[] }): Promise<IssuedCertificate> {
+  async issueServerCertificate(subject: {
+    commonName: string;
+    dnsNames?: string[];
+    ipAddresses?: string[];
+  }): Promise<IssuedCertificate> {
     const keys = await crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
     const now = Date.now();
     const certificate = await x509.X509CertificateGenerator.create({

@@ -14,7 +14,10 @@ export class SandboxClock {
   private baseRealMs: number;
   private speedFactor: number;
 
-  constructor(snapshot?: ClockSnapshot, private readonly realNow: () => number = Date.now) {
+  constructor(
+    snapshot?: ClockSnapshot,
+    private readonly realNow: () => number = Date.now,
+  ) {
     this.baseRealMs = this.realNow();
     this.baseSandboxMs = snapshot?.baseSandboxMs ?? this.baseRealMs;
     this.speedFactor = snapshot?.speed ?? 1;

@@ -10,7 +10,13 @@ export class AwsError extends Error {
   /** Response headers the error carries (S3's `x-amz-bucket-region` on a redirect). */
   readonly headers: Record<string, string>;
 
-  constructor(code: string, message: string, status = 400, extra: Record<string, string> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    code: string,
+    message: string,
+    status = 400,
+    extra: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'AwsError';
     this.code = code;

@@ -34,24 +34,55 @@ export const faultSchema = z.discriminatedUnion('type', [
     type: z.literal('create-failure'),
     service: z.enum(['eks', 'sagemaker']),
     name: z.string().optional().describe('only the create of this resource name (for an add-on: of this EKS cluster)'),
-    addonName: z.string().min(1).optional().describe('eks only: the create of this add-on fails (CREATE_FAILED) instead of a cluster create'),
+    addonName: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('eks only: the create of this add-on fails (CREATE_FAILED) instead of a cluster create'),
     message: z.string().min(1),
   }),
   z.object({
     type: z.literal('hang'),
-    service: z.string().min(1).describe('signing name (eks, sagemaker, ec2, iam, sts, s3, …), or kubernetes for the Kubernetes APIs of the sandbox EKS clusters'),
-    operation: z.string().min(1).optional().describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
-    seconds: z.number().positive().max(3600).describe('real seconds from now during which matching calls get no answer'),
-    skip: z.number().int().min(0).default(0).describe('let the first N matching calls through, answered (hang, say, the second of two deletes)'),
+    service: z
+      .string()
+      .min(1)
+      .describe(
+        'signing name (eks, sagemaker, ec2, iam, sts, s3, …), or kubernetes for the Kubernetes APIs of the sandbox EKS clusters',
+      ),
+    operation: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
+    seconds: z
+      .number()
+      .positive()
+      .max(3600)
+      .describe('real seconds from now during which matching calls get no answer'),
+    skip: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('let the first N matching calls through, answered (hang, say, the second of two deletes)'),
     lands: z
       .boolean()
       .default(false)
-      .describe('AWS calls: served at once, only the answer is held: the cloud acted and the client never heard (a crash between the two)'),
+      .describe(
+        'AWS calls: served at once, only the answer is held: the cloud acted and the client never heard (a crash between the two)',
+      ),
   }),
   z.object({
     type: z.literal('connection-reset'),
-    service: z.string().min(1).describe('signing name, or kubernetes for the Kubernetes APIs of the sandbox EKS clusters'),
-    operation: z.string().min(1).optional().describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
+    service: z
+      .string()
+      .min(1)
+      .describe('signing name, or kubernetes for the Kubernetes APIs of the sandbox EKS clusters'),
+    operation: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('only this operation (for kubernetes: the HTTP method, e.g. GET); all of the service when absent'),
     count: z.number().int().positive().default(1).describe('reset the connections of the next N matching calls'),
   }),
   z.object({
@@ -64,7 +95,9 @@ export const faultSchema = z.discriminatedUnion('type', [
     region: z.string().optional(),
     cluster: z.string().min(1).describe('HyperPod cluster name'),
     instanceId: z.string().min(1),
-    health: z.enum(['UnschedulablePendingReboot', 'UnschedulablePendingReplacement']).default('UnschedulablePendingReboot'),
+    health: z
+      .enum(['UnschedulablePendingReboot', 'UnschedulablePendingReplacement'])
+      .default('UnschedulablePendingReboot'),
     reason: z.string().default('Xid 79: GPU has fallen off the bus'),
   }),
 ]);
@@ -111,7 +144,10 @@ export class FaultRegistry {
    * then — and drops the call if the client gave up meanwhile, as a black-holed network would.
    */
   hold(service: string, operation: string): { until: Promise<void>; lands: boolean } | undefined {
-    const f = this.faults.find((x): x is OfType<'hang'> => x.type === 'hang' && x.service === service && (x.operation === undefined || x.operation === operation));
+    const f = this.faults.find(
+      (x): x is OfType<'hang'> =>
+        x.type === 'hang' && x.service === service && (x.operation === undefined || x.operation === operation),
+    );
     const hang = f && this.hangs.get(f.id);
     if (!f || !hang) return undefined;
     if (hang.passed < f.skip) {
@@ -128,7 +164,13 @@ export class FaultRegistry {
    * connection just as the client sends on it, or a load balancer resets it. The call never happens.
    */
   takeReset(service: string, operation: string): boolean {
-    const f = this.faults.find((x): x is OfType<'connection-reset'> => x.type === 'connection-reset' && x.service === service && (x.operation === undefined || x.operation === operation) && x.triggered < x.count);
+    const f = this.faults.find(
+      (x): x is OfType<'connection-reset'> =>
+        x.type === 'connection-reset' &&
+        x.service === service &&
+        (x.operation === undefined || x.operation === operation) &&
+        x.triggered < x.count,
+    );
     if (!f) return false;
     f.triggered++;
     this.dropSpent();
@@ -153,7 +195,10 @@ export class FaultRegistry {
   }
 
   /** Called for every AWS call before the handler runs. */
-  intercept(service: string, operation: string): { kind: 'throttle' } | { kind: 'error'; code: string; status: number; message: string } | undefined {
+  intercept(
+    service: string,
+    operation: string,
+  ): { kind: 'throttle' } | { kind: 'error'; code: string; status: number; message: string } | undefined {
     for (const f of this.faults) {
       if (f.type === 'error' && f.service === service && f.operation === operation && f.triggered < f.count) {
         f.triggered++;
@@ -180,7 +225,10 @@ export class FaultRegistry {
    * history must be compacted before the list request now being served.
    */
   takeCompaction(cluster: string): boolean {
-    const f = this.faults.find((x): x is OfType<'kube-compaction'> => x.type === 'kube-compaction' && (x.cluster === undefined || x.cluster === cluster) && x.triggered < x.count);
+    const f = this.faults.find(
+      (x): x is OfType<'kube-compaction'> =>
+        x.type === 'kube-compaction' && (x.cluster === undefined || x.cluster === cluster) && x.triggered < x.count,
+    );
     if (!f) return false;
     f.triggered++;
     if (f.triggered >= f.count) this.faults = this.faults.filter((x) => x !== f);
@@ -194,7 +242,10 @@ export class FaultRegistry {
   takeCreateFailure(service: 'eks' | 'sagemaker', name: string, addonName?: string): string | undefined {
     const f = this.faults.find(
       (x): x is OfType<'create-failure'> =>
-        x.type === 'create-failure' && x.service === service && (x.name === undefined || x.name === name) && x.addonName === addonName,
+        x.type === 'create-failure' &&
+        x.service === service &&
+        (x.name === undefined || x.name === name) &&
+        x.addonName === addonName,
     );
     if (!f) return undefined;
     this.faults = this.faults.filter((x) => x !== f);
@@ -215,7 +266,11 @@ export class FaultRegistry {
     if (f) f.available = Math.max(0, f.available - count);
   }
 
-  private capacityFault(region: string, availabilityZone: string, instanceType: string): OfType<'insufficient-capacity'> | undefined {
+  private capacityFault(
+    region: string,
+    availabilityZone: string,
+    instanceType: string,
+  ): OfType<'insufficient-capacity'> | undefined {
     return this.faults.find(
       (x): x is OfType<'insufficient-capacity'> =>
         x.type === 'insufficient-capacity' &&
@@ -227,7 +282,11 @@ export class FaultRegistry {
 
   private dropSpent(): void {
     this.faults = this.faults.filter(
-      (f) => !(((f.type === 'error' || f.type === 'connection-reset') && f.triggered >= f.count) || (f.type === 'throttle' && f.count !== undefined && f.triggered >= f.count)),
+      (f) =>
+        !(
+          ((f.type === 'error' || f.type === 'connection-reset') && f.triggered >= f.count) ||
+          (f.type === 'throttle' && f.count !== undefined && f.triggered >= f.count)
+        ),
     );
   }
 }

@@ -32,7 +32,12 @@ export function lookupClientToken(
   return rec.resourceId;
 }
 
-export function rememberClientToken(ctx: RequestContext, token: string | undefined, params: unknown, resourceId: string): void {
+export function rememberClientToken(
+  ctx: RequestContext,
+  token: string | undefined,
+  params: unknown,
+  resourceId: string,
+): void {
   if (!token) return;
   keyed.set(tokens(ctx), tokenKey(ctx, token), { digest: paramsDigest(params), resourceId });
 }

@@ -2,11 +2,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 /** `vpc-0a1b2c…` style ids: AWS uses 17 lowercase hex digits after the prefix. */
 export function resourceId(prefix: string, hexDigits = 17): string {
-  return `${prefix}-${randomBytes(Math.ceil(hexDigits / 2)).toString('hex').slice(0, hexDigits)}`;
+  return `${prefix}-${randomBytes(Math.ceil(hexDigits / 2))
+    .toString('hex')
+    .slice(0, hexDigits)}`;
 }
 
 export function hexId(hexDigits: number): string {
-  return randomBytes(Math.ceil(hexDigits / 2)).toString('hex').slice(0, hexDigits);
+  return randomBytes(Math.ceil(hexDigits / 2))
+    .toString('hex')
+    .slice(0, hexDigits);
 }
 
 /** Upper-case alphanumerics, as in EKS OIDC issuer ids or access key ids. */

@@ -53,7 +53,8 @@ function ensure<T>(section: Keyed<T>, key: string, make: () => T): T {
 
 const keys = (section: Keyed<unknown> | undefined): string[] => (section ? Object.keys(section) : []);
 const values = <T>(section: Keyed<T> | undefined): T[] => (section ? Object.values(plain(section)) : []);
-const entries = <T>(section: Keyed<T> | undefined): Array<[string, T]> => (section ? Object.entries(plain(section)) : []);
+const entries = <T>(section: Keyed<T> | undefined): Array<[string, T]> =>
+  section ? Object.entries(plain(section)) : [];
 const size = (section: Keyed<unknown> | undefined): number => keys(section).length;
 
 /** A new section from pairs (Object.fromEntries defines own properties, `__proto__` included). */

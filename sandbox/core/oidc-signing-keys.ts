@@ -1,4 +1,11 @@
-import { createHash, createPrivateKey, createPublicKey, createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -56,8 +63,13 @@ export class OidcSigningKeys {
     }
     const pub = createPublicKey(privateKey).export({ format: 'jwk' }) as { n: string; e: string };
     // EKS's kids are hex digests of the public key; the SHA-1 of its DER is the same idea.
-    const kid = createHash('sha1').update(createPublicKey(privateKey).export({ type: 'spki', format: 'der' })).digest('hex');
-    const entry = { privateKey, jwk: { kty: 'RSA' as const, kid, use: 'sig' as const, alg: 'RS256' as const, n: pub.n, e: pub.e } };
+    const kid = createHash('sha1')
+      .update(createPublicKey(privateKey).export({ type: 'spki', format: 'der' }))
+      .digest('hex');
+    const entry = {
+      privateKey,
+      jwk: { kty: 'RSA' as const, kid, use: 'sig' as const, alg: 'RS256' as const, n: pub.n, e: pub.e },
+    };
     this.loaded.set(issuerId, entry);
     return entry;
   }

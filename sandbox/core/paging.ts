@@ -11,7 +11,12 @@ export interface OffsetPage<T> {
   next?: string;
 }
 
-export function offsetPage<T>(items: T[], token: string | undefined, size: number | undefined, invalidToken: () => AwsError): OffsetPage<T> {
+export function offsetPage<T>(
+  items: T[],
+  token: string | undefined,
+  size: number | undefined,
+  invalidToken: () => AwsError,
+): OffsetPage<T> {
   const start = token === undefined ? 0 : decodeOffset(token, invalidToken);
   const slice = size === undefined ? items.slice(start) : items.slice(start, start + size);
   const end = start + slice.length;
@@ -25,7 +30,8 @@ function encodeOffset(offset: number): string {
 function decodeOffset(token: string, invalidToken: () => AwsError): number {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { offset?: unknown };
-    if (typeof parsed.offset === 'number' && Number.isInteger(parsed.offset) && parsed.offset >= 0) return parsed.offset;
+    if (typeof parsed.offset === 'number' && Number.isInteger(parsed.offset) && parsed.offset >= 0)
+      return parsed.offset;
   } catch {
     // not a token of ours: reported below
   }

@@ -81,7 +81,9 @@ export interface RawHttpResponse {
 }
 
 /** REST-XML (S3) resolves its operation from method, path and query itself. */
-export type RestXmlResolver = (req: RawHttpRequest) =>
+export type RestXmlResolver = (
+  req: RawHttpRequest,
+) =>
   | { operation: string; params: unknown; handle: (ctx: RequestContext) => RawHttpResponse | Promise<RawHttpResponse> }
   | undefined;
 

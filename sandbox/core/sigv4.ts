@@ -108,13 +108,19 @@ export function verifySigV4(req: IncomingSignedRequest, nowMs = Date.now(), opti
     return {
       ok: false,
       reason: 'malformed',
-      message: 'Authorization must include Credential (key/date/region/service/aws4_request), SignedHeaders, Signature and a date',
+      message:
+        'Authorization must include Credential (key/date/region/service/aws4_request), SignedHeaders, Signature and a date',
       ...(scope ? { scope } : {}),
     };
   }
   const keyInfo = lookupAccessKey(scope.accessKeyId);
   if (!keyInfo) {
-    return { ok: false, reason: 'unknown-key', message: 'The security token included in the request is invalid.', scope };
+    return {
+      ok: false,
+      reason: 'unknown-key',
+      message: 'The security token included in the request is invalid.',
+      scope,
+    };
   }
   const requestTime = parseAmzDate(amzDate);
   if (requestTime === undefined) {
@@ -140,7 +146,12 @@ export function verifySigV4(req: IncomingSignedRequest, nowMs = Date.now(), opti
   const signedHeaders = signedHeadersText.split(';');
   const key = signingKey(keyInfo.secret, scope);
   const stringToSignFor = (canonicalRequest: string) =>
-    [ALGORITHM, amzDate, `${scope.date}/${scope.region}/${scope.service}/aws4_request`, sha256Hex(canonicalRequest)].join('\n');
+    [
+      ALGORITHM,
+      amzDate,
+      `${scope.date}/${scope.region}/${scope.service}/aws4_request`,
+      sha256Hex(canonicalRequest),
+    ].join('\n');
 
   // Clients differ on two details the spec leaves to the service: whether the path is encoded a
   // second time (all services but S3) and how the payload is named. Any candidate must still be

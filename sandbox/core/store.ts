@@ -42,7 +42,8 @@ export class StateStore {
     const file = join(this.dir, STATE_FILE);
     if (!existsSync(file)) return emptyState();
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
-    if (parsed.schemaVersion !== 1) throw new Error(`${file}: unsupported sandbox state version ${String(parsed.schemaVersion)}`);
+    if (parsed.schemaVersion !== 1)
+      throw new Error(`${file}: unsupported sandbox state version ${String(parsed.schemaVersion)}`);
     return parsed;
   }
 

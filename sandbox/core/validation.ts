@@ -7,7 +7,8 @@ import { AwsError } from './errors.js';
  * any state is touched.
  *
  * - `coral` style (SageMaker, EKS, IAM, STS, Service Quotas, FSx):
- *   `1 validation error detected: Value 'x!' at 'clusterName' failed to satisfy constraint: Member must satisfy regular expression pattern: …`
+ *   `1 validation error detected: Value 'x!' at 'clusterName' failed to satisfy constraint: Member must satisfy regular
+ * expression pattern: …`
  * - `ec2` style: a missing member is `MissingParameter` ("The request must contain the parameter
  *   CidrBlock"), a bad one `InvalidParameterValue` ("Value (x) for parameter cidrBlock is invalid. …").
  */
@@ -67,11 +68,13 @@ function constraint(issue: Issue): string {
       return issue.input === undefined ? 'Member must not be null' : `Member must be of type ${issue.expected}`;
     case 'too_small':
       if (issue.origin === 'string') return `Member must have length greater than or equal to ${String(issue.minimum)}`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `Member must have length greater than or equal to ${String(issue.minimum)}`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `Member must have length greater than or equal to ${String(issue.minimum)}`;
       return `Member must have value greater than or equal to ${String(issue.minimum)}`;
     case 'too_big':
       if (issue.origin === 'string') return `Member must have length less than or equal to ${String(issue.maximum)}`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `Member must have length less than or equal to ${String(issue.maximum)}`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `Member must have length less than or equal to ${String(issue.maximum)}`;
       return `Member must have value less than or equal to ${String(issue.maximum)}`;
     case 'invalid_format':
       return issue.format === 'regex' && 'pattern' in issue
@@ -105,8 +108,16 @@ function ec2Path(path: PropertyKey[]): string {
 function ec2Error(issue: Issue, style: ValidationStyle): AwsError {
   const name = ec2Path(issue.path);
   if (isMissing(issue)) {
-    return new AwsError(style.missingCode ?? 'MissingParameter', `The request must contain the parameter ${name}`, style.status ?? 400);
+    return new AwsError(
+      style.missingCode ?? 'MissingParameter',
+      `The request must contain the parameter ${name}`,
+      style.status ?? 400,
+    );
   }
   const detail = issue.code === 'custom' ? issue.message : constraint(issue).replace(/^Member/, 'It');
-  return new AwsError(style.code, `Value (${String(issue.input)}) for parameter ${name} is invalid. ${detail}`, style.status ?? 400);
+  return new AwsError(
+    style.code,
+    `Value (${String(issue.input)}) for parameter ${name} is invalid. ${detail}`,
+    style.status ?? 400,
+  );
 }

@@ -25,7 +25,11 @@ export interface Authenticated {
 }
 
 /** The IAM principal ARN a token proves, or undefined when it proves nothing. */
-export function verifyEksToken(authorization: string | undefined, clusterName: string, nowMs = Date.now()): string | undefined {
+export function verifyEksToken(
+  authorization: string | undefined,
+  clusterName: string,
+  nowMs = Date.now(),
+): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
   if (!match || !match[1]!.startsWith(TOKEN_PREFIX)) return undefined;
   let url: URL;
@@ -53,24 +57,38 @@ export function verifyEksToken(authorization: string | undefined, clusterName: s
 }
 
 /** Maps a verified principal to a Kubernetes user; undefined = not known to this cluster (401, as EKS answers). */
-export function mapPrincipal(state: SandboxState, cluster: KubeCluster, principalArn: string): Authenticated | undefined {
+export function mapPrincipal(
+  state: SandboxState,
+  cluster: KubeCluster,
+  principalArn: string,
+): Authenticated | undefined {
   const eks = getEksCluster(state, cluster.region, cluster.name);
   if (!eks) return undefined;
   if (eks.authenticationMode !== 'CONFIG_MAP') {
     const entry = accessFor(state, cluster.region, cluster.name, principalArn);
     if (entry) {
       const session = principalArn.slice(principalArn.lastIndexOf('/') + 1);
-      const username = (entry.username ?? principalArn).replace('{{SessionName}}', session).replace('{{EC2PrivateDNSName}}', session);
+      const username = (entry.username ?? principalArn)
+        .replace('{{SessionName}}', session)
+        .replace('{{EC2PrivateDNSName}}', session);
       const nodeGroups = entry.type === 'STANDARD' ? [] : ['system:nodes'];
       return {
-        user: { username, groups: [...new Set([...entry.kubernetesGroups, ...nodeGroups, 'system:authenticated'])], arn: principalArn },
+        user: {
+          username,
+          groups: [...new Set([...entry.kubernetesGroups, ...nodeGroups, 'system:authenticated'])],
+          arn: principalArn,
+        },
         policies: entry.policies,
       };
     }
   }
   if (eks.authenticationMode !== 'API') {
     const mapped = fromAwsAuth(cluster, principalArn);
-    if (mapped) return { user: { ...mapped, groups: [...mapped.groups, 'system:authenticated'], arn: principalArn }, policies: [] };
+    if (mapped)
+      return {
+        user: { ...mapped, groups: [...mapped.groups, 'system:authenticated'], arn: principalArn },
+        policies: [],
+      };
   }
   return undefined;
 }

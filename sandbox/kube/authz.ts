@@ -45,19 +45,39 @@ export function authorize(
 }
 
 /** Whether the request would be allowed (what `authorize` checks, as a yes or no). */
-export function isAllowed(cluster: KubeCluster, who: Authenticated, verb: KubeVerb, type: ResourceType, namespace: string | undefined, subresource?: string): boolean {
-  return allowedByPolicies(who, verb, type, namespace) || allowedByRbac(cluster, who, verb, type, namespace, subresource) || allowedForNodes(who, verb, type, subresource);
+export function isAllowed(
+  cluster: KubeCluster,
+  who: Authenticated,
+  verb: KubeVerb,
+  type: ResourceType,
+  namespace: string | undefined,
+  subresource?: string,
+): boolean {
+  return (
+    allowedByPolicies(who, verb, type, namespace) ||
+    allowedByRbac(cluster, who, verb, type, namespace, subresource) ||
+    allowedForNodes(who, verb, type, subresource)
+  );
 }
 
 /** A pod's service account as the API server authenticates its token: `system:serviceaccount:<ns>:<name>` in the service-account groups. */
 export function serviceAccountPrincipal(namespace: string, name: string): Authenticated {
   return {
-    user: { username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'], arn: '' },
+    user: {
+      username: `system:serviceaccount:${namespace}:${name}`,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+      arn: '',
+    },
     policies: [],
   };
 }
 
-function allowedByPolicies(who: Authenticated, verb: KubeVerb, type: ResourceType, namespace: string | undefined): boolean {
+function allowedByPolicies(
+  who: Authenticated,
+  verb: KubeVerb,
+  type: ResourceType,
+  namespace: string | undefined,
+): boolean {
   return who.policies.some((p) => {
     const grant = POLICIES[p.policyArn.slice(p.policyArn.lastIndexOf('/') + 1)];
     if (!grant || !grant.verbs.includes(verb)) return false;
@@ -76,7 +96,14 @@ interface Rule {
   verbs?: string[];
 }
 
-function allowedByRbac(cluster: KubeCluster, who: Authenticated, verb: KubeVerb, type: ResourceType, namespace: string | undefined, subresource?: string): boolean {
+function allowedByRbac(
+  cluster: KubeCluster,
+  who: Authenticated,
+  verb: KubeVerb,
+  type: ResourceType,
+  namespace: string | undefined,
+  subresource?: string,
+): boolean {
   const { username, groups } = who.user;
   if (groups.includes('system:masters')) return true;
   const isSubject = (binding: KubeObject) =>
@@ -95,7 +122,9 @@ function allowedByRbac(cluster: KubeCluster, who: Authenticated, verb: KubeVerb,
   };
   const matches = (r: Rule) =>
     (r.apiGroups ?? []).some((g) => g === '*' || g === type.group) &&
-    (r.resources ?? []).some((res) => res === '*' || res === (subresource ? `${type.resource}/${subresource}` : type.resource)) &&
+    (r.resources ?? []).some(
+      (res) => res === '*' || res === (subresource ? `${type.resource}/${subresource}` : type.resource),
+    ) &&
     (r.verbs ?? []).some((v) => v === '*' || v === verb);
 
   for (const crb of cluster.objects.list(builtinType('rbac.authorization.k8s.io', 'clusterrolebindings'))) {
@@ -112,6 +141,7 @@ function allowedByRbac(cluster: KubeCluster, who: Authenticated, verb: KubeVerb,
 function allowedForNodes(who: Authenticated, verb: KubeVerb, type: ResourceType, subresource?: string): boolean {
   if (!who.user.groups.includes('system:nodes')) return false;
   if (READ.includes(verb)) return type.resource !== 'secrets';
-  if (type.resource === 'nodes' || (type.resource === 'pods' && subresource === 'status')) return verb === 'create' || verb === 'update' || verb === 'patch';
+  if (type.resource === 'nodes' || (type.resource === 'pods' && subresource === 'status'))
+    return verb === 'create' || verb === 'update' || verb === 'patch';
   return type.resource === 'events' && (verb === 'create' || verb === 'patch');
 }

@@ -10,7 +10,11 @@ const WRITES: Readonly<Record<string, string>> = { POST: 'create', PUT: 'update'
  * request made as it counts AWS mutations. Reads are not logged (watches and polls would drown them).
  * undefined for a read or a path that names no resource.
  */
-export function kubeCallEntry(req: IncomingMessage, status: number, sandboxTime: string): Omit<CallRecord, 'seq'> | undefined {
+export function kubeCallEntry(
+  req: IncomingMessage,
+  status: number,
+  sandboxTime: string,
+): Omit<CallRecord, 'seq'> | undefined {
   const method = (req.method ?? 'GET').toUpperCase();
   const verb = Object.hasOwn(WRITES, method) ? WRITES[method]! : undefined;
   if (!verb) return undefined;

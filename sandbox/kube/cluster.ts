@@ -57,7 +57,12 @@ export interface ProcessMemory {
 export function makeKubeCluster(
   identity: { arn: string; name: string; region: string; kubernetesVersion?: string },
   data: ClusterKubeState,
-  hooks: { now(): number; changed(): void; admit?(cluster: KubeCluster, type: ResourceType, obj: KubeObject): void; world?: ContainerWorld },
+  hooks: {
+    now(): number;
+    changed(): void;
+    admit?(cluster: KubeCluster, type: ResourceType, obj: KubeObject): void;
+    world?: ContainerWorld;
+  },
 ): KubeCluster {
   const objects = new ClusterObjects(data, hooks);
   const types = (): ResourceType[] => [
@@ -72,7 +77,8 @@ export function makeKubeCluster(
     objects,
     now: () => hooks.now(),
     types,
-    findType: (group, version, resource) => types().find((t) => t.group === group && t.version === version && t.resource === resource),
+    findType: (group, version, resource) =>
+      types().find((t) => t.group === group && t.version === version && t.resource === resource),
     findTypeByKind: (apiVersion, kind) => {
       const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
       return types().find((t) => t.group === group && t.version === version && t.kind === kind);
@@ -87,7 +93,9 @@ export function makeKubeCluster(
 }
 
 /** A cluster that lives only in memory, on a clock the caller controls (unit tests of the API and controllers). */
-export function makeMemoryKubeCluster(options: { name?: string; region?: string; now?: () => number } = {}): KubeCluster {
+export function makeMemoryKubeCluster(
+  options: { name?: string; region?: string; now?: () => number } = {},
+): KubeCluster {
   const name = options.name ?? 'unit';
   const region = options.region ?? 'us-west-2';
   let t = Date.parse('2026-01-01T00:00:00Z');
@@ -99,6 +107,7 @@ export function makeMemoryKubeCluster(options: { name?: string; region?: string;
 }
 
 export function isEstablished(crd: KubeObject): boolean {
-  const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+  const conditions =
+    (crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
   return conditions.some((c) => c.type === 'Established' && c.status === 'True');
 }

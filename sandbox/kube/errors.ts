@@ -15,7 +15,13 @@ export class KubeError extends Error {
     readonly code: number,
     readonly reason: string,
     message: string,
-    readonly details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number },
+    readonly details?: {
+      name?: string;
+      group?: string;
+      kind?: string;
+      causes?: StatusCause[];
+      retryAfterSeconds?: number;
+    },
   ) {
     super(message);
     this.name = 'KubeError';
@@ -43,10 +49,22 @@ export const notFound = (t: ResourceType, name: string) =>
   new KubeError(404, 'NotFound', `${qualified(t)} "${name}" not found`, { name, group: t.group, kind: t.resource });
 
 export const alreadyExists = (t: ResourceType, name: string) =>
-  new KubeError(409, 'AlreadyExists', `${qualified(t)} "${name}" already exists`, { name, group: t.group, kind: t.resource });
+  new KubeError(409, 'AlreadyExists', `${qualified(t)} "${name}" already exists`, {
+    name,
+    group: t.group,
+    kind: t.resource,
+  });
 
-export const conflict = (t: ResourceType, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again') =>
-  new KubeError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${name}": ${why}`, { name, group: t.group, kind: t.resource });
+export const conflict = (
+  t: ResourceType,
+  name: string,
+  why = 'the object has been modified; please apply your changes to the latest version and try again',
+) =>
+  new KubeError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${name}": ${why}`, {
+    name,
+    group: t.group,
+    kind: t.resource,
+  });
 
 /** 422 naming every bad field, as the API server's field validation does. */
 export const invalid = (t: ResourceType, name: string, causes: StatusCause[]) =>
@@ -54,14 +72,25 @@ export const invalid = (t: ResourceType, name: string, causes: StatusCause[]) =>
     422,
     'Invalid',
     `${t.kind}${t.group ? `.${t.group}` : ''} "${name}" is invalid: ${causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(', ')}`,
-    { name, group: t.group, kind: t.kind, causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field })) },
+    {
+      name,
+      group: t.group,
+      kind: t.kind,
+      causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field })),
+    },
   );
 
 export const badRequest = (message: string) => new KubeError(400, 'BadRequest', message);
 export const methodNotAllowed = (message: string) => new KubeError(405, 'MethodNotAllowed', message);
 export const gone = (message: string) => new KubeError(410, 'Expired', message);
 export const unauthorized = () => new KubeError(401, 'Unauthorized', 'Unauthorized');
-export const forbidden = (user: string, verb: string, t: ResourceType | undefined, namespace: string | undefined, why = '') =>
+export const forbidden = (
+  user: string,
+  verb: string,
+  t: ResourceType | undefined,
+  namespace: string | undefined,
+  why = '',
+) =>
   new KubeError(
     403,
     'Forbidden',

@@ -9,14 +9,21 @@ export function matchesSelector(labels: Record<string, string> | undefined, sele
   const l = labels ?? {};
   return (
     Object.entries((selector?.matchLabels ?? {}) as Record<string, string>).every(([k, v]) => l[k] === v) &&
-    ((selector?.matchExpressions ?? []) as Any[]).every((e) => matchesRequirement(k8sHas(l, e.key), l[e.key], e.operator, e.values))
+    ((selector?.matchExpressions ?? []) as Any[]).every((e) =>
+      matchesRequirement(k8sHas(l, e.key), l[e.key], e.operator, e.values),
+    )
   );
 }
 
 const k8sHas = (labels: Record<string, string>, key: string) => Object.prototype.hasOwnProperty.call(labels, key);
 
 /** One requirement of a label or node selector (In, NotIn, Exists, DoesNotExist, and the node-only Gt/Lt). */
-export function matchesRequirement(has: boolean, value: string | undefined, operator: string, values: unknown): boolean {
+export function matchesRequirement(
+  has: boolean,
+  value: string | undefined,
+  operator: string,
+  values: unknown,
+): boolean {
   const list = (Array.isArray(values) ? values : []) as string[];
   switch (operator) {
     case 'In':

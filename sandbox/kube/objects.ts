@@ -106,7 +106,9 @@ export class ClusterObjects {
     if (!entry) return [];
     const sorted = (entry.sorted ??= [...entry.keys].sort());
     const prefix = t.namespaced && namespace !== undefined ? `${typeKey}/${namespace}/` : undefined;
-    return (prefix ? sorted.filter((k) => k.startsWith(prefix)) : sorted).map((k) => structuredClone(this.data.objects[k]!));
+    return (prefix ? sorted.filter((k) => k.startsWith(prefix)) : sorted).map((k) =>
+      structuredClone(this.data.objects[k]!),
+    );
   }
 
   /** Visits the stored objects of a type (one namespace, or all), in key order, without copying; `visit` must not change them. */
@@ -119,7 +121,12 @@ export class ClusterObjects {
    * the stored object and must not change it; only the first `limit` matches (all without a limit)
    * are copied, and `total` counts every match — so a paged list of 30,000 pods copies one page.
    */
-  select(t: ResourceType, namespace: string | undefined, match: (o: Readonly<KubeObject>) => boolean, limit?: number): { items: KubeObject[]; total: number } {
+  select(
+    t: ResourceType,
+    namespace: string | undefined,
+    match: (o: Readonly<KubeObject>) => boolean,
+    limit?: number,
+  ): { items: KubeObject[]; total: number } {
     const typeKey = typeKeyOf(t);
     const entry = this.keysByType.get(typeKey);
     if (!entry) return { items: [], total: 0 };
@@ -164,7 +171,8 @@ export class ClusterObjects {
     const key = ClusterObjects.key(t, meta.namespace, meta.name!);
     const current = this.data.objects[key];
     if (!current) throw notFound(t, meta.name!);
-    if (meta.resourceVersion && meta.resourceVersion !== current.metadata.resourceVersion) throw conflict(t, meta.name!);
+    if (meta.resourceVersion && meta.resourceVersion !== current.metadata.resourceVersion)
+      throw conflict(t, meta.name!);
     const obj = structuredClone(input);
     obj.apiVersion = apiVersionOf(t);
     obj.kind = t.kind;
@@ -201,7 +209,11 @@ export class ClusterObjects {
     }
     const typeKey = typeKeyOf(filter.type);
     for (const c of this.history) {
-      if (c.rv > fromResourceVersion && c.typeKey === typeKey && (filter.namespace === undefined || c.namespace === filter.namespace)) {
+      if (
+        c.rv > fromResourceVersion &&
+        c.typeKey === typeKey &&
+        (filter.namespace === undefined || c.namespace === filter.namespace)
+      ) {
         listener(structuredClone(c.event));
       }
     }
@@ -242,11 +254,17 @@ export class ClusterObjects {
   }
 
   private record(t: ResourceType, obj: KubeObject, type: WatchEvent['type']): void {
-    const change: Change = { rv: Number(obj.metadata.resourceVersion), typeKey: typeKeyOf(t), namespace: obj.metadata.namespace, event: { type, object: structuredClone(obj) } };
+    const change: Change = {
+      rv: Number(obj.metadata.resourceVersion),
+      typeKey: typeKeyOf(t),
+      namespace: obj.metadata.namespace,
+      event: { type, object: structuredClone(obj) },
+    };
     this.history.push(change);
     if (this.history.length > HISTORY) this.oldestWatchable = this.history.shift()!.rv;
     for (const l of this.listeners) {
-      if (l.typeKey === change.typeKey && (l.namespace === undefined || l.namespace === change.namespace)) l.listener(structuredClone(change.event));
+      if (l.typeKey === change.typeKey && (l.namespace === undefined || l.namespace === change.namespace))
+        l.listener(structuredClone(change.event));
     }
   }
 

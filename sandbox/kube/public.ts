@@ -25,5 +25,8 @@ export function liveKubeObjects(state: SandboxState, eksClusterArn: string, quer
   return Object.keys(data.objects)
     .filter((key) => key.startsWith(prefix))
     .map((key) => data.objects[key]!)
-    .filter((o) => !o.metadata.deletionTimestamp && (query.namespace === undefined || o.metadata.namespace === query.namespace));
+    .filter(
+      (o) =>
+        !o.metadata.deletionTimestamp && (query.namespace === undefined || o.metadata.namespace === query.namespace),
+    );
 }

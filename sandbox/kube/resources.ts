@@ -7,7 +7,14 @@ import type { KubeObject, ResourceType } from './types.js';
 
 const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function builtin(group: string, version: string, resource: string, kind: string, namespaced: boolean, extra: Partial<ResourceType> = {}): ResourceType {
+function builtin(
+  group: string,
+  version: string,
+  resource: string,
+  kind: string,
+  namespaced: boolean,
+  extra: Partial<ResourceType> = {},
+): ResourceType {
   return {
     group,
     version,
@@ -24,31 +31,70 @@ function builtin(group: string, version: string, resource: string, kind: string,
 export const BUILTIN_RESOURCES: ResourceType[] = [
   builtin('', 'v1', 'namespaces', 'Namespace', false, { shortNames: ['ns'], subresources: { status: true } }),
   builtin('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: { status: true } }),
-  builtin('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], subresources: { status: true, log: true } }),
-  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], subresources: { status: true } }),
+  builtin('', 'v1', 'pods', 'Pod', true, {
+    shortNames: ['po'],
+    categories: ['all'],
+    subresources: { status: true, log: true },
+  }),
+  builtin('', 'v1', 'services', 'Service', true, {
+    shortNames: ['svc'],
+    categories: ['all'],
+    subresources: { status: true },
+  }),
   builtin('', 'v1', 'endpoints', 'Endpoints', true, { shortNames: ['ep'], singular: 'endpoints' }),
   builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtin('', 'v1', 'secrets', 'Secret', true),
   builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
   builtin('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
-  builtin('', 'v1', 'persistentvolumes', 'PersistentVolume', false, { shortNames: ['pv'], subresources: { status: true } }),
-  builtin('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, { shortNames: ['pvc'], subresources: { status: true } }),
+  builtin('', 'v1', 'persistentvolumes', 'PersistentVolume', false, {
+    shortNames: ['pv'],
+    subresources: { status: true },
+  }),
+  builtin('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, {
+    shortNames: ['pvc'],
+    subresources: { status: true },
+  }),
   builtin('apps', 'v1', 'deployments', 'Deployment', true, {
     shortNames: ['deploy'],
     categories: ['all'],
-    subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+    subresources: {
+      status: true,
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
+    },
   }),
   builtin('apps', 'v1', 'replicasets', 'ReplicaSet', true, {
     shortNames: ['rs'],
     categories: ['all'],
-    subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+    subresources: {
+      status: true,
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
+    },
   }),
   builtin('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
     shortNames: ['sts'],
     categories: ['all'],
-    subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+    subresources: {
+      status: true,
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
+    },
   }),
-  builtin('apps', 'v1', 'daemonsets', 'DaemonSet', true, { shortNames: ['ds'], categories: ['all'], subresources: { status: true } }),
+  builtin('apps', 'v1', 'daemonsets', 'DaemonSet', true, {
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: { status: true },
+  }),
   builtin('batch', 'v1', 'jobs', 'Job', true, { categories: ['all'], subresources: { status: true } }),
   builtin('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),
   builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true),
@@ -77,11 +123,21 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
   const spec = crd.spec as {
     group: string;
     scope: 'Namespaced' | 'Cluster';
-    names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] };
+    names: {
+      plural: string;
+      singular?: string;
+      kind: string;
+      listKind?: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     versions: Array<{
       name: string;
       served: boolean;
-      subresources?: { status?: object; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+      subresources?: {
+        status?: object;
+        scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+      };
       additionalPrinterColumns?: ResourceType['printerColumns'];
     }>;
   };

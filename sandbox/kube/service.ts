@@ -65,7 +65,9 @@ export class KubernetesApis {
    */
   clusterNamed(name: string, region?: string): KubeCluster | 'ambiguous' | undefined {
     const state = this.runtime.store.state;
-    const found = listLiveEksClusters(state).filter((c) => c.name === name && (region === undefined || c.region === region));
+    const found = listLiveEksClusters(state).filter(
+      (c) => c.name === name && (region === undefined || c.region === region),
+    );
     if (found.length > 1) return 'ambiguous';
     return found[0] ? this.clusterHandle(state, found[0]) : undefined;
   }
@@ -77,7 +79,12 @@ export class KubernetesApis {
     const state = this.runtime.store.state;
     const live = listLiveEksClusters(state).find((c) => c.endpointId === m[1]);
     try {
-      if (!live) throw new KubeError(404, 'NotFound', 'no sandbox EKS cluster serves this endpoint (it was deleted, or is not ACTIVE yet)');
+      if (!live)
+        throw new KubeError(
+          404,
+          'NotFound',
+          'no sandbox EKS cluster serves this endpoint (it was deleted, or is not ACTIVE yet)',
+        );
       const cluster = this.clusterHandle(state, live);
       const principal = verifyEksToken(req.headers.authorization, live.name);
       const who = principal ? mapPrincipal(state, cluster, principal) : undefined;
@@ -86,37 +93,53 @@ export class KubernetesApis {
       const ctx = {
         cluster,
         user: who.user,
-        authorize: (verb: Parameters<typeof authorize>[2], type: Parameters<typeof authorize>[3], ns: string | undefined, sub?: string) =>
-          authorize(cluster, who, verb, type, ns, sub),
+        authorize: (
+          verb: Parameters<typeof authorize>[2],
+          type: Parameters<typeof authorize>[3],
+          ns: string | undefined,
+          sub?: string,
+        ) => authorize(cluster, who, verb, type, ns, sub),
       };
       await handleKubeApi(req, res, `${m[2] ?? '/'}${m[3] ?? ''}`, ctx);
     } catch (err) {
-      const e = err instanceof KubeError ? err : new KubeError(500, 'InternalError', err instanceof Error ? err.message : String(err));
-      if (!(err instanceof KubeError)) process.stderr.write(`sandbox kube: ${err instanceof Error ? err.stack : String(err)}\n`);
+      const e =
+        err instanceof KubeError
+          ? err
+          : new KubeError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      if (!(err instanceof KubeError))
+        process.stderr.write(`sandbox kube: ${err instanceof Error ? err.stack : String(err)}\n`);
       if (!res.headersSent) res.writeHead(e.code, { 'content-type': 'application/json' });
       res.end(JSON.stringify(e.toStatus()));
     }
     return true;
   }
 
-  private clusterHandle(state: SandboxState, eks: { arn: string; name: string; region: string; version: string }): KubeCluster {
+  private clusterHandle(
+    state: SandboxState,
+    eks: { arn: string; name: string; region: string; version: string },
+  ): KubeCluster {
     const sections = kubeSection(state);
     const data = (sections[eks.arn] ??= emptyClusterKubeState());
     const cached = this.handles.get(eks.arn);
     if (cached && cached.data === data) return cached.cluster;
-    const cluster = makeKubeCluster({ arn: eks.arn, name: eks.name, region: eks.region, kubernetesVersion: eks.version }, data, {
-      now: () => this.runtime.clock.now(),
-      changed: () => this.runtime.store.markDirty(),
-      admit: (self, type, obj) => {
-        if (type.group !== '' || type.resource !== 'pods') return;
-        injectAwsIdentity(obj, {
-          region: eks.region,
-          serviceAccount: (ns, name) => self.objects.get(SERVICE_ACCOUNTS, ns, name),
-          hasPodIdentityAssociation: (ns, sa) => hasPodIdentityAssociation(this.runtime.store.state, eks.region, eks.name, ns, sa),
-        });
+    const cluster = makeKubeCluster(
+      { arn: eks.arn, name: eks.name, region: eks.region, kubernetesVersion: eks.version },
+      data,
+      {
+        now: () => this.runtime.clock.now(),
+        changed: () => this.runtime.store.markDirty(),
+        admit: (self, type, obj) => {
+          if (type.group !== '' || type.resource !== 'pods') return;
+          injectAwsIdentity(obj, {
+            region: eks.region,
+            serviceAccount: (ns, name) => self.objects.get(SERVICE_ACCOUNTS, ns, name),
+            hasPodIdentityAssociation: (ns, sa) =>
+              hasPodIdentityAssociation(this.runtime.store.state, eks.region, eks.name, ns, sa),
+          });
+        },
+        world: this.worldOf(data),
       },
-      world: this.worldOf(data),
-    });
+    );
     this.handles.set(eks.arn, { data, cluster });
     return cluster;
   }
@@ -127,7 +150,8 @@ export class KubernetesApis {
     const memory = () => (data.processes ??= {});
     return {
       hubEndpoint: () => hubEndpointOf(runtime.endpointUrl),
-      putObject: (bucket, key, body) => writeObject(runtime, runtime.store.state, bucket, key, body, runtime.clock.now()),
+      putObject: (bucket, key, body) =>
+        writeObject(runtime, runtime.store.state, bucket, key, body, runtime.clock.now()),
       memory: {
         get: (key) => (data.processes && Object.hasOwn(data.processes, key) ? data.processes[key] : undefined),
         set: (key, value) => {

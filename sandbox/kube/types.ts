@@ -83,7 +83,8 @@ export interface ResourceType {
   crd?: string;
 }
 
-export const apiVersionOf = (t: Pick<ResourceType, 'group' | 'version'>): string => (t.group ? `${t.group}/${t.version}` : t.version);
+export const apiVersionOf = (t: Pick<ResourceType, 'group' | 'version'>): string =>
+  t.group ? `${t.group}/${t.version}` : t.version;
 
 /** A watch event as the API streams it. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -17,7 +17,11 @@ export function parseJsonBody(body: Buffer, serialization: { code: string; statu
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new AwsError(serialization.code, 'Start of structure or map found where not expected: the request body is not valid JSON', serialization.status);
+    throw new AwsError(
+      serialization.code,
+      'Start of structure or map found where not expected: the request body is not valid JSON',
+      serialization.status,
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new AwsError(serialization.code, 'The request body must be a JSON object', serialization.status);

@@ -7,11 +7,20 @@ import { escapeXml, xmlDocument, type XmlValue } from '../core/xml.js';
  * `Filter.1.Value.2=x` becomes `{Filter: [{Value: [, 'x']}]}` (lists by their 1-based index), and
  * awsQuery's `Tags.member.1.Key` loses its `member` wrapper, so handlers see plain lists.
  */
-export function readQueryParams(method: string, query: URLSearchParams, body: Buffer, contentType: string | undefined): URLSearchParams {
+export function readQueryParams(
+  method: string,
+  query: URLSearchParams,
+  body: Buffer,
+  contentType: string | undefined,
+): URLSearchParams {
   const params = new URLSearchParams(query);
   if (method === 'POST' && body.length > 0) {
     if (contentType && !contentType.startsWith('application/x-www-form-urlencoded')) {
-      throw new AwsError('MalformedQueryString', `Unsupported content type ${contentType}; expected application/x-www-form-urlencoded`, 400);
+      throw new AwsError(
+        'MalformedQueryString',
+        `Unsupported content type ${contentType}; expected application/x-www-form-urlencoded`,
+        400,
+      );
     }
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) params.append(k, v);
   }
@@ -20,7 +29,10 @@ export function readQueryParams(method: string, query: URLSearchParams, body: Bu
 
 type Nested = { [key: string]: Nested | string | Nested[] };
 
-export function nestQueryParams(params: URLSearchParams, skip: string[] = ['Action', 'Version']): Record<string, unknown> {
+export function nestQueryParams(
+  params: URLSearchParams,
+  skip: string[] = ['Action', 'Version'],
+): Record<string, unknown> {
   const root: Nested = {};
   for (const [key, value] of params) {
     if (skip.includes(key) || key.startsWith('X-Amz-')) continue;
@@ -29,7 +41,8 @@ export function nestQueryParams(params: URLSearchParams, skip: string[] = ['Acti
     parts.forEach((part, i) => {
       if (i === parts.length - 1) node[part] = value;
       else node = (node[part] ??= {}) as Nested;
-      if (typeof node === 'string') throw new AwsError('MalformedQueryString', `Parameter ${key} conflicts with another parameter`, 400);
+      if (typeof node === 'string')
+        throw new AwsError('MalformedQueryString', `Parameter ${key} conflicts with another parameter`, 400);
     });
   }
   return listify(root) as Record<string, unknown>;
@@ -71,10 +84,19 @@ export function querySuccess(
   return { status: 200, headers: { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': requestId }, body };
 }
 
-export function queryError(protocol: 'ec2' | 'awsQuery', err: AwsError, requestId: string, xmlns?: string): RawHttpResponse {
+export function queryError(
+  protocol: 'ec2' | 'awsQuery',
+  err: AwsError,
+  requestId: string,
+  xmlns?: string,
+): RawHttpResponse {
   const body =
     protocol === 'ec2'
       ? `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(err.code)}</Code><Message>${escapeXml(err.message)}</Message></Error></Errors><RequestID>${requestId}</RequestID></Response>`
       : `<?xml version="1.0" encoding="UTF-8"?>\n<ErrorResponse${xmlns ? ` xmlns="${xmlns}"` : ''}><Error><Type>${err.fault}</Type><Code>${escapeXml(err.code)}</Code><Message>${escapeXml(err.message)}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`;
-  return { status: err.status, headers: { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': requestId }, body };
+  return {
+    status: err.status,
+    headers: { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': requestId },
+    body,
+  };
 }

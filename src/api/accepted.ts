@@ -5,7 +5,12 @@ import { IdempotencyKeySchema, type Accepted, type OperationView } from '../doma
 
 /** The 202 body every mutation answers with. */
 export function accepted(result: { operation: OperationView; existing: boolean }): Accepted {
-  return { operation: result.operation, statusUrl: result.operation.statusUrl, statusTool: result.operation.statusTool, existing: result.existing };
+  return {
+    operation: result.operation,
+    statusUrl: result.operation.statusUrl,
+    statusTool: result.operation.statusTool,
+    existing: result.existing,
+  };
 }
 
 /** The optional Idempotency-Key header, validated like any other field. */

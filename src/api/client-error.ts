@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
 const WHY: Record<string, string> = {
   HPE_INVALID_EOF_STATE: 'the connection ended before the body its Content-Length announced',
   HPE_INVALID_CONTENT_LENGTH: 'its Content-Length is not a length',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'it gives its length twice (two Content-Length headers, or Content-Length with Transfer-Encoding)',
+  HPE_UNEXPECTED_CONTENT_LENGTH:
+    'it gives its length twice (two Content-Length headers, or Content-Length with Transfer-Encoding)',
   HPE_INVALID_METHOD: 'bytes after its body do not start a request (a Content-Length shorter than the body sent?)',
   HPE_INVALID_TRANSFER_ENCODING: 'its Transfer-Encoding is not valid',
   HPE_INVALID_CHUNK_SIZE: 'a chunk size of its chunked body is not valid',
@@ -33,7 +34,12 @@ export function answerClientError(this: FastifyInstance, err: Error & { code?: s
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, title] = statusOf(err.code);
   const why = (err.code && WHY[err.code]) ?? `it is not valid HTTP/1.1 (${err.code ?? err.message})`;
-  const body = JSON.stringify({ type: 'https://instantstart.dev/problems/input', title, status, detail: `The request could not be read: ${why}.` });
+  const body = JSON.stringify({
+    type: 'https://instantstart.dev/problems/input',
+    title,
+    status,
+    detail: `The request could not be read: ${why}.`,
+  });
   this.log.debug({ code: err.code }, 'malformed request refused');
   if (!socket.writable) return void socket.destroy();
   const head = [

@@ -10,7 +10,11 @@ import type { PreflightService } from '../capabilities/catalog/service.js';
 /** What the routes use of the operation engine (src/engine). */
 export interface OperationsApi {
   /** Type-checked against the kind's input schema (src/domain/operation-kinds.ts); 409 when a running operation holds what it needs. */
-  start<K extends OperationKind>(kind: K, input: InputOf<K>, options?: { idempotencyKey?: string }): { operation: OperationView; existing: boolean };
+  start<K extends OperationKind>(
+    kind: K,
+    input: InputOf<K>,
+    options?: { idempotencyKey?: string },
+  ): { operation: OperationView; existing: boolean };
   get(id: string): OperationView;
   byIdempotencyKey(key: string): OperationView | undefined;
   activeFor(target: string): OperationView | undefined;
@@ -26,7 +30,16 @@ export interface OperationsApi {
 
 /** The store of Idempotency-Keys (src/store/idempotency-store.ts), as idempotency.ts uses it. */
 export interface IdempotencyKeysPort {
-  find(key: string): { fingerprint: string; request: string; status?: number; answer?: string; operationId?: string; createdAt: string } | undefined;
+  find(key: string):
+    | {
+        fingerprint: string;
+        request: string;
+        status?: number;
+        answer?: string;
+        operationId?: string;
+        createdAt: string;
+      }
+    | undefined;
   begin(record: { key: string; fingerprint: string; request: string }): void;
   answer(key: string, status: number, answer: string, operationId?: string): void;
   promise(key: string, answer: string): void;

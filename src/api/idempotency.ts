@@ -29,7 +29,17 @@ export interface KeyedRequest {
 
 /** Digest of a request: method, route, validated parameters, query and body in canonical JSON (bodies may carry tokens: only the digest is kept). */
 export function requestFingerprint(r: Pick<KeyedRequest, 'method' | 'route' | 'params' | 'query' | 'body'>): string {
-  return createHash('sha256').update(canonicalJson({ method: r.method, route: r.route, params: r.params ?? {}, query: r.query ?? {}, body: r.body ?? null })).digest('hex');
+  return createHash('sha256')
+    .update(
+      canonicalJson({
+        method: r.method,
+        route: r.route,
+        params: r.params ?? {},
+        query: r.query ?? {},
+        body: r.body ?? null,
+      }),
+    )
+    .digest('hex');
 }
 
 /**
@@ -57,7 +67,10 @@ export class Replays {
 
   constructor(private readonly ctx: Pick<ApiContext, 'idempotencyKeys' | 'operations'>) {}
 
-  async run(request: KeyedRequest, respond: (call: KeyedCall) => Promise<RouteAnswer & { operationId?: string }>): Promise<RouteAnswer> {
+  async run(
+    request: KeyedRequest,
+    respond: (call: KeyedCall) => Promise<RouteAnswer & { operationId?: string }>,
+  ): Promise<RouteAnswer> {
     const fingerprint = requestFingerprint(request);
     for (;;) {
       const running = this.underWay.get(request.key);
@@ -119,7 +132,13 @@ export class Replays {
 
   /** 409 naming the key and the request it was first used for (with the operation that request started, if any). */
   private conflict(key: string, first: { request: string; operationId?: string; createdAt?: string }): ConflictError {
-    const about = [first.request, first.operationId && `operation ${first.operationId}`, first.createdAt && `at ${first.createdAt}`].filter(Boolean).join(', ');
+    const about = [
+      first.request,
+      first.operationId && `operation ${first.operationId}`,
+      first.createdAt && `at ${first.createdAt}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     return new ConflictError(
       `Idempotency key '${key}' was already used for another request (${about}): ` +
         'send exactly that request again to get its answer, or use a new key for a different request.',

@@ -28,7 +28,9 @@ export class LazyRequestLogger {
 
   isLevelEnabled(level: string): boolean {
     // pino's check; a logger without one gets every line.
-    return ((this.made ?? this.parent) as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? true;
+    return (
+      ((this.made ?? this.parent) as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? true
+    );
   }
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
@@ -72,6 +74,10 @@ export class LazyRequestLogger {
 }
 
 /** Fastify's `childLoggerFactory`: a {@link LazyRequestLogger} per request. */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }

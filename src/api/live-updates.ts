@@ -19,7 +19,8 @@ const DROP_GRACE_MS = 30_000;
  * One WebSocket per browser tab at /api/v1/ws: the server pushes every operation change and log
  * line, and — for topics the tab asks to watch (live-topics.ts, e.g. a cluster's nodes) — a
  * "changed" signal when the shared watch of that topic sees a change. A slow client is not allowed
- * to grow our memory: past 4 MiB of unsent data it is sent `dropped` and closed with 4008, and reconnects (the UI then refetches).
+ * to grow our memory: past 4 MiB of unsent data it is sent `dropped` and closed with 4008, and reconnects (the UI then
+ * refetches).
  */
 export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topics: LiveTopics): void {
   const clients = new Set<WebSocket>();
@@ -27,9 +28,12 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topic
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount <= LIVE_BUFFER_CAP) return void ws.send(text);
     // Dropped as documented — `dropped`, then close 4008 — not cut (which a client sees as an abnormal 1006): both wait
-    // behind what it has not read, and nothing more is queued for it. One that never reads again is cut after the grace.
+    // behind what it has not read, and nothing more is queued for it. One that never reads again is cut after the
+    // grace.
     clients.delete(ws);
-    ws.send(JSON.stringify({ type: 'dropped', reason: 'the client did not keep up: reconnect and read the state again' }));
+    ws.send(
+      JSON.stringify({ type: 'dropped', reason: 'the client did not keep up: reconnect and read the state again' }),
+    );
     ws.close(CLOSE_DROPPED, 'dropped');
     setTimeout(() => ws.terminate(), DROP_GRACE_MS).unref();
   };
@@ -38,7 +42,8 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topic
     for (const ws of clients) deliver(ws, text);
   };
   const onOperation = (operation: unknown) => send({ type: 'operation', operation });
-  const onLog = (e: { operationId: string; line: unknown }) => send({ type: 'log', operationId: e.operationId, line: e.line });
+  const onLog = (e: { operationId: string; line: unknown }) =>
+    send({ type: 'log', operationId: e.operationId, line: e.line });
   ctx.operations.on('operation', onOperation as never);
   ctx.operations.on('log', onLog as never);
   app.addHook('onClose', async () => {
@@ -74,7 +79,10 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topic
     const topic = all.get(msg.topic);
     const parsed = topic?.params.safeParse(msg.params ?? {});
     if (!topic || !parsed?.success) {
-      deliver(socket, JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: topic ? 'invalid params' : 'unknown topic' }));
+      deliver(
+        socket,
+        JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: topic ? 'invalid params' : 'unknown topic' }),
+      );
       return;
     }
     const key = `${msg.topic}:${canonicalJson(parsed.data)}`;
@@ -85,15 +93,28 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topic
     }
     if (watches.has(key)) return;
     if (watches.size >= WATCHES_PER_SOCKET) {
-      deliver(socket, JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: `at most ${WATCHES_PER_SOCKET} watches per connection` }));
+      deliver(
+        socket,
+        JSON.stringify({
+          type: 'watch-refused',
+          topic: msg.topic,
+          reason: `at most ${WATCHES_PER_SOCKET} watches per connection`,
+        }),
+      );
       return;
     }
     const changed = JSON.stringify({ type: 'changed', topic: msg.topic, params: parsed.data });
     try {
-      watches.set(key, topic.watch(parsed.data, () => deliver(socket, changed)));
+      watches.set(
+        key,
+        topic.watch(parsed.data, () => deliver(socket, changed)),
+      );
     } catch {
       // The cloud is not available (no credentials yet): nothing to watch; the page polls meanwhile.
-      deliver(socket, JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: 'the cloud is not available' }));
+      deliver(
+        socket,
+        JSON.stringify({ type: 'watch-refused', topic: msg.topic, reason: 'the cloud is not available' }),
+      );
     }
   }
 }

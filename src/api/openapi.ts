@@ -7,13 +7,25 @@ const ProblemSchema = z.object({
   title: z.string(),
   status: z.number().int(),
   detail: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('One entry per field at fault.'),
-  code: z.string().optional().describe('The cloud\'s own error code, when the cloud refused.'),
+  errors: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional()
+    .describe('One entry per field at fault.'),
+  code: z.string().optional().describe("The cloud's own error code, when the cloud refused."),
   remedy: z.string().optional(),
   operation: z
-    .object({ id: z.string(), kind: z.string(), status: z.string(), target: z.string(), statusUrl: z.string(), statusTool: z.string() })
+    .object({
+      id: z.string(),
+      kind: z.string(),
+      status: z.string(),
+      target: z.string(),
+      statusUrl: z.string(),
+      statusTool: z.string(),
+    })
     .optional()
-    .describe('On a 409 because another operation is running and holds what this request needs: that operation. Wait for it (statusTool / statusUrl), then send the request again.'),
+    .describe(
+      'On a 409 because another operation is running and holds what this request needs: that operation. Wait for it (statusTool / statusUrl), then send the request again.',
+    ),
 });
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -25,7 +37,10 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 /** Path/query parameters of an object schema as OpenAPI parameter objects. */
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): unknown[] {
   if (!schema) return [];
-  const js = jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const js = jsonSchema(schema, 'input') as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return Object.entries(js.properties ?? {}).map(([name, s]) => ({
     name,
     in: where,
@@ -41,18 +56,29 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
   for (const r of routes) {
     const responses: Record<string, unknown> = {};
     for (const [status, resp] of Object.entries(r.responses)) {
-      responses[status] = { description: resp.description, ...(resp.schema ? { content: { 'application/json': { schema: jsonSchema(resp.schema, 'output') } } } : {}) };
+      responses[status] = {
+        description: resp.description,
+        ...(resp.schema ? { content: { 'application/json': { schema: jsonSchema(resp.schema, 'output') } } } : {}),
+      };
     }
     const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
-    responses['4XX'] = { description: 'Problem: the request was refused (bad input 400, no token 401, foreign Host/Origin 403, unknown 404, conflict 409, precondition 422)', ...problem };
+    responses['4XX'] = {
+      description:
+        'Problem: the request was refused (bad input 400, no token 401, foreign Host/Origin 403, unknown 404, conflict 409, precondition 422)',
+      ...problem,
+    };
     responses['5XX'] = {
-      description: 'Problem: the cloud failed (502), the server cannot act now (503: throttled, no usable credentials, data directory not writable — see `remedy`), or the cloud did not answer in time (504)',
+      description:
+        'Problem: the cloud failed (502), the server cannot act now (503: throttled, no usable credentials, data directory not writable — see `remedy`), or the cloud did not answer in time (504)',
       ...problem,
     };
     const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
     if (takesIdempotencyKey(r)) {
       params.push({
-        name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 },
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', maxLength: 200 },
         description:
           'Repeat the same request safely: the same key with the same request answers the first answer (an operation as it is now), ' +
           'sent with `Idempotent-Replayed: true`; the same key with another request is 409 naming Idempotency-Key (docs/API.md → Idempotency-Key).',
@@ -64,7 +90,9 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
       ...(r.description ? { description: r.description } : {}),
       tags: r.tags,
       ...(params.length ? { parameters: params } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } } : {}),
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }
+        : {}),
       responses,
     };
   }
@@ -73,7 +101,8 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
     info: {
       title: 'InstantStart API',
       version: info.version,
-      description: 'Control plane for Amazon SageMaker HyperPod clusters on Amazon EKS. Mutations answer 202 with an operation; poll its statusUrl until it is terminal.',
+      description:
+        'Control plane for Amazon SageMaker HyperPod clusters on Amazon EKS. Mutations answer 202 with an operation; poll its statusUrl until it is terminal.',
     },
     servers: [{ url: '/' }],
     paths,

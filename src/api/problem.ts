@@ -1,7 +1,15 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { noteRefusal } from './request-log.js';
-import { CLOUD_TIMEOUT, DomainError, InputError, OperationConflictError, StoreUnavailableError, type BlockingOperation, type FieldProblem } from '../domain/errors.js';
+import {
+  CLOUD_TIMEOUT,
+  DomainError,
+  InputError,
+  OperationConflictError,
+  StoreUnavailableError,
+  type BlockingOperation,
+  type FieldProblem,
+} from '../domain/errors.js';
 
 /**
  * The one place business errors become HTTP: RFC 9457 problem+json with the fields at fault.
@@ -23,7 +31,11 @@ export interface Problem {
 /** Where a request part lives; names the field path of a problem with the whole part (`(query)`). */
 export type RequestPart = 'path' | 'query' | 'body';
 
-const PART_WHAT: Record<RequestPart, string> = { path: 'path parameters', query: 'query parameters', body: 'request body' };
+const PART_WHAT: Record<RequestPart, string> = {
+  path: 'path parameters',
+  query: 'query parameters',
+  body: 'request body',
+};
 
 /** Names and values a client sent are echoed back at most this long (a 900 KB key must not come back whole). */
 const MAX_ECHO = 100;
@@ -37,10 +49,16 @@ export function zodProblems(error: z.ZodError, part: RequestPart = 'body'): Fiel
     let message = i.message;
     if (i.code === 'unrecognized_keys') {
       const noun = part === 'query' ? 'query parameter' : part === 'path' ? 'path parameter' : 'field';
-      message = `unknown ${noun}${i.keys.length > 1 ? 's' : ''} ${i.keys.slice(0, 5).map((k) => `'${clip(k)}'`).join(', ')}${i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : ''}`;
+      message = `unknown ${noun}${i.keys.length > 1 ? 's' : ''} ${i.keys
+        .slice(0, 5)
+        .map((k) => `'${clip(k)}'`)
+        .join(', ')}${i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : ''}`;
     }
     if (i.code === 'invalid_type' && /received undefined/.test(i.message)) message = 'is required';
-    const single = i.code === 'unrecognized_keys' && i.keys.length === 1 ? [path === whole ? '' : path, clip(i.keys[0]!)].filter(Boolean).join('.') : path;
+    const single =
+      i.code === 'unrecognized_keys' && i.keys.length === 1
+        ? [path === whole ? '' : path, clip(i.keys[0]!)].filter(Boolean).join('.')
+        : path;
     return { path: single, message: clip(message, 500) };
   });
 }
@@ -50,8 +68,14 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, part
   const r = schema.safeParse(data ?? {});
   if (r.success) return r.data;
   const problems = zodProblems(r.error, part);
-  const listed = problems.slice(0, 10).map((p) => `${p.path}: ${p.message}`).join('; ');
-  throw new InputError(`Invalid ${PART_WHAT[part]}: ${listed}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`, problems);
+  const listed = problems
+    .slice(0, 10)
+    .map((p) => `${p.path}: ${p.message}`)
+    .join('; ');
+  throw new InputError(
+    `Invalid ${PART_WHAT[part]}: ${listed}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`,
+    problems,
+  );
 }
 
 const STATUS: Record<DomainError['kind'], number> = {
@@ -68,10 +92,19 @@ const STATUS: Record<DomainError['kind'], number> = {
 
 export function problemFor(err: unknown, instance?: string): Problem {
   if (err instanceof DomainError) {
-    const e = err as DomainError & { problems?: FieldProblem[]; code?: string; remedy?: string; httpStatus?: number; field?: string; service?: string; answerStatus?: number };
+    const e = err as DomainError & {
+      problems?: FieldProblem[];
+      code?: string;
+      remedy?: string;
+      httpStatus?: number;
+      field?: string;
+      service?: string;
+      answerStatus?: number;
+    };
     let status = STATUS[err.kind];
     // The cloud's own 4xx (e.g. a quota it enforces) is the caller's to fix; keep it.
-    if (err.kind === 'cloud' && e.httpStatus && e.httpStatus >= 400 && e.httpStatus < 500 && e.httpStatus !== 429) status = 422;
+    if (err.kind === 'cloud' && e.httpStatus && e.httpStatus >= 400 && e.httpStatus < 500 && e.httpStatus !== 429)
+      status = 422;
     if (err.kind === 'cloud' && e.httpStatus === 429) status = 503;
     // The cloud did not answer within its deadline: a gateway timeout, not a failure of the request.
     if (err.kind === 'cloud' && e.code === CLOUD_TIMEOUT) status = 504;
@@ -96,9 +129,21 @@ export function problemFor(err: unknown, instance?: string): Problem {
     // they concern the request as a whole, and may quote it — clipped.
     const part = fe.code === 'FST_ERR_BAD_URL' || fe.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '(path)' : '(body)';
     const detail = clip(fe.message, 300);
-    return { type: 'https://instantstart.dev/problems/input', title: 'Bad request', status: fe.statusCode, detail, errors: [{ path: part, message: detail }], ...(instance ? { instance } : {}) };
+    return {
+      type: 'https://instantstart.dev/problems/input',
+      title: 'Bad request',
+      status: fe.statusCode,
+      detail,
+      errors: [{ path: part, message: detail }],
+      ...(instance ? { instance } : {}),
+    };
   }
-  return { type: 'https://instantstart.dev/problems/internal', title: 'Internal error', status: 500, detail: 'The server failed unexpectedly; see its log for the request id.' };
+  return {
+    type: 'https://instantstart.dev/problems/internal',
+    title: 'Internal error',
+    status: 500,
+    detail: 'The server failed unexpectedly; see its log for the request id.',
+  };
 }
 
 const TITLES: Record<DomainError['kind'], string> = {
@@ -115,12 +160,17 @@ const TITLES: Record<DomainError['kind'], string> = {
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown): FastifyReply {
   const problem = problemFor(err, clip(request.url.split('?')[0]!, 300));
   // The store outage is reported once by the engine; each refused request is a line, not a stack.
-  if (err instanceof StoreUnavailableError) request.log.warn({ status: problem.status, code: err.code }, 'request refused: the data directory cannot be written');
+  if (err instanceof StoreUnavailableError)
+    request.log.warn(
+      { status: problem.status, code: err.code },
+      'request refused: the data directory cannot be written',
+    );
   else if (problem.status >= 500) request.log.error({ err }, 'request failed');
   // A refusal's reason goes on the request's own line (request-log.ts): one line per request.
   else noteRefusal(request, clip(problem.detail, 300));
   if (problem.status === 401) void reply.header('www-authenticate', 'Bearer realm="instantstart"');
-  if (request.routeOptions.config?.errorDialect === 'jsonrpc') return reply.code(problem.status).type('application/json').send(jsonRpcError(problem, err));
+  if (request.routeOptions.config?.errorDialect === 'jsonrpc')
+    return reply.code(problem.status).type('application/json').send(jsonRpcError(problem, err));
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }
 
@@ -129,9 +179,19 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: u
  * problem+json. Invalid JSON is a Parse error (-32700); every other refusal before the MCP server
  * sees the message (Host, Origin, token, size, media type) is a server error (-32000) with the detail.
  */
-export function jsonRpcError(problem: Problem, err: unknown): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
+export function jsonRpcError(
+  problem: Problem,
+  err: unknown,
+): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
   const parseError = (err as { code?: string })?.code === INVALID_JSON;
-  return { jsonrpc: '2.0', error: { code: parseError ? -32700 : -32000, message: parseError ? `Parse error: ${problem.detail}` : problem.detail }, id: null };
+  return {
+    jsonrpc: '2.0',
+    error: {
+      code: parseError ? -32700 : -32000,
+      message: parseError ? `Parse error: ${problem.detail}` : problem.detail,
+    },
+    id: null,
+  };
 }
 
 /** The code our JSON body parser gives a body that is not JSON. */

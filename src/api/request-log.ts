@@ -48,7 +48,8 @@ export function noteRefusal(request: FastifyRequest, detail: string): void {
 /** A request slower than this is worth a line at info (long polls excepted). */
 export const SLOW_REQUEST_MS = 1000;
 /** Requests that hold their answer by design: the operation wait, the WebSockets (live updates, a job log follow), MCP exchanges (wait_for_operation). */
-const LONG_BY_DESIGN = /^\/api\/v1\/operations\/[^?]*\/wait(\?|$)|^\/api\/v1\/ws(\?|$)|^\/api\/v1\/clusters\/[^/?]+\/jobs\/[^/?]+\/[^/?]+\/logs\/follow(\?|$)|^\/mcp(\/|\?|$)/;
+const LONG_BY_DESIGN =
+  /^\/api\/v1\/operations\/[^?]*\/wait(\?|$)|^\/api\/v1\/ws(\?|$)|^\/api\/v1\/clusters\/[^/?]+\/jobs\/[^/?]+\/[^/?]+\/logs\/follow(\?|$)|^\/mcp(\/|\?|$)/;
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -70,7 +71,13 @@ export class RequestLog extends LogController {
     // pino's check; a logger without one (none in this server) gets every line.
     if ((reply.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) === false) return;
     const detail = refusals.get(request);
-    const line = { method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime), ...(detail ? { detail } : {}) };
+    const line = {
+      method: request.method,
+      url: loggableUrl(request.url),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+      ...(detail ? { detail } : {}),
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log[level](line, 'request completed');
   }
@@ -79,7 +86,13 @@ export class RequestLog extends LogController {
 }
 
 /** The level of a completed request's line (see RequestLog). */
-export function requestLevel(method: string, url: string, status: number, elapsedMs: number, error?: Error | null): 'error' | 'info' | 'debug' {
+export function requestLevel(
+  method: string,
+  url: string,
+  status: number,
+  elapsedMs: number,
+  error?: Error | null,
+): 'error' | 'info' | 'debug' {
   if (error || status >= 500) return 'error';
   if (status >= 400) return 'info';
   const longByDesign = LONG_BY_DESIGN.test(url);

@@ -31,7 +31,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
 }
 
 /** Whether a route honours Idempotency-Key: every mutating one. */
-export const takesIdempotencyKey = (spec: Pick<AnyRouteSpec, 'method' | 'readOnly'>): boolean => spec.method !== 'GET' && !spec.readOnly;
+export const takesIdempotencyKey = (spec: Pick<AnyRouteSpec, 'method' | 'readOnly'>): boolean =>
+  spec.method !== 'GET' && !spec.readOnly;
 
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -52,7 +53,11 @@ export class RouteRegistry {
   /** `replays` answers repeats of mutating requests under one Idempotency-Key (idempotency.ts). */
   constructor(private readonly replays?: Replays) {}
 
-  define<P extends z.ZodType = z.ZodObject<{}>, Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+  define<
+    P extends z.ZodType = z.ZodObject<{}>,
+    Q extends z.ZodType = z.ZodObject<{}>,
+    B extends z.ZodType = z.ZodUndefined,
+  >(
     app: FastifyInstance,
     spec: RouteSpec<P, Q, B>,
     handler: (input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>,
@@ -66,9 +71,14 @@ export class RouteRegistry {
       handler: async (request, reply) => {
         const params = spec.params ? parseOrThrow(spec.params, request.params, 'path') : {};
         const query = parseOrThrow(spec.query ?? NO_QUERY, request.query, 'query');
-        const body = spec.parseBody ? spec.parseBody(request.body) : spec.body ? parseOrThrow(spec.body, request.body, 'body') : undefined;
+        const body = spec.parseBody
+          ? spec.parseBody(request.body)
+          : spec.body
+            ? parseOrThrow(spec.body, request.body, 'body')
+            : undefined;
         const key = keyed ? idempotencyKey(request) : undefined;
-        const run = () => handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
+        const run = () =>
+          handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
         if (key === undefined || !this.replays) {
           const out = await run();
           if (reply.sent) return reply;
@@ -77,16 +87,21 @@ export class RouteRegistry {
           return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
         }
         const line = `${spec.method} ${request.url.split('?')[0]}`;
-        const answer = await this.replays.run({ key, line, method: spec.method, route: spec.url, params, query, body }, async (call) => {
-          setKeyedCall(request, call);
-          const out = await run();
-          const status = reply.statusCode !== 200 ? reply.statusCode : successStatus;
-          const text = out === undefined ? undefined : (answerJson(out) ?? JSON.stringify(out));
-          return { status, text, ...operationNamed(status, out) };
-        });
+        const answer = await this.replays.run(
+          { key, line, method: spec.method, route: spec.url, params, query, body },
+          async (call) => {
+            setKeyedCall(request, call);
+            const out = await run();
+            const status = reply.statusCode !== 200 ? reply.statusCode : successStatus;
+            const text = out === undefined ? undefined : (answerJson(out) ?? JSON.stringify(out));
+            return { status, text, ...operationNamed(status, out) };
+          },
+        );
         reply.code(answer.status);
         if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return answer.text === undefined ? reply.send() : reply.type('application/json; charset=utf-8').send(answer.text);
+        return answer.text === undefined
+          ? reply.send()
+          : reply.type('application/json; charset=utf-8').send(answer.text);
       },
     });
   }

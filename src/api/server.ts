@@ -29,7 +29,14 @@ export interface BuildServerOptions {
   /** Built UI (vite output); served at / with an SPA fallback when present. */
   webRoot?: string;
   /** Mounts MCP at /mcp (src/mcp's handler, which calls this server's REST API). */
-  mcp?: { handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body?: unknown): Promise<void>; close(): Promise<void> };
+  mcp?: {
+    handle(
+      req: import('node:http').IncomingMessage,
+      res: import('node:http').ServerResponse,
+      body?: unknown,
+    ): Promise<void>;
+    close(): Promise<void>;
+  };
   /** Names this server answers to (the request guard's Host allowlist). Default: loopback names only. */
   hosts?: HostPolicy;
 }
@@ -41,7 +48,8 @@ export interface BuildServerOptions {
  */
 export async function buildServer(ctx: ApiContext, options: BuildServerOptions): Promise<FastifyInstance> {
   const webRoot = options.webRoot && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : undefined;
-  const servesUiShell = (request: FastifyRequest) => webRoot !== undefined && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
+  const servesUiShell = (request: FastifyRequest) =>
+    webRoot !== undefined && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     logController: new RequestLog(),
@@ -62,16 +70,31 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   app.setNotFoundHandler(async (request, reply) => {
     if (!servesUiShell(request)) {
       const path = request.url.split('?')[0]!;
-      return sendProblem(reply, request, new NotFoundError('endpoint', path, `${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path} is not an endpoint of this server; see /api/openapi.json.`));
+      return sendProblem(
+        reply,
+        request,
+        new NotFoundError(
+          'endpoint',
+          path,
+          `${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path} is not an endpoint of this server; see /api/openapi.json.`,
+        ),
+      );
     }
     // The UI's client-side routes (/clusters/demo, …) all load the app's one page.
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await readFile(join(webRoot!, 'index.html')));
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(await readFile(join(webRoot!, 'index.html')));
   });
   installJsonBodyParser(app);
   // Registered before the guard so that its onRequest hook marks upgrade requests first, and its
   // onResponse hook then closes the socket of every upgrade the guard refuses.
   await app.register(fastifyWebsocket);
-  installRequestGuard(app, { token: ctx.config.token, hosts: options.hosts ?? hostPolicy({ bind: '127.0.0.1' }), servesUiShell });
+  installRequestGuard(app, {
+    token: ctx.config.token,
+    hosts: options.hosts ?? hostPolicy({ bind: '127.0.0.1' }),
+    servesUiShell,
+  });
   installSecurityHeaders(app);
 
   const routes = new RouteRegistry(new Replays(ctx));
@@ -79,7 +102,10 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   const live = new LiveTopics();
   const checkRetry = async (operation: OperationView): Promise<void> => {
     for (const capability of options.capabilities) {
-      const check = capability.retryChecks && Object.hasOwn(capability.retryChecks, operation.kind) ? capability.retryChecks[operation.kind] : undefined;
+      const check =
+        capability.retryChecks && Object.hasOwn(capability.retryChecks, operation.kind)
+          ? capability.retryChecks[operation.kind]
+          : undefined;
       if (check) await check(ctx.service(capability), operation);
     }
   };
@@ -151,15 +177,29 @@ function installJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(Object.assign(new Error(`The request body must be UTF-8 JSON; charset=${charset.slice(0, 40)} is not supported.`), { statusCode: 415 }), undefined);
+      return done(
+        Object.assign(
+          new Error(`The request body must be UTF-8 JSON; charset=${charset.slice(0, 40)} is not supported.`),
+          { statusCode: 415 },
+        ),
+        undefined,
+      );
     }
     const text = String(body);
     if (!text.trim()) return done(null, undefined);
     secureParse(request, text, (err: Error | null, parsed?: unknown) => {
       if (!err) return done(null, parsed);
       const poisoned = /prototype|__proto__|constructor/i.test(err.message);
-      const message = poisoned ? 'The request body uses a reserved key (__proto__ or constructor.prototype).' : 'The request body is not valid JSON.';
-      done(Object.assign(new Error(message), { statusCode: 400, code: poisoned ? 'INSTANTSTART_RESERVED_KEY' : INVALID_JSON }), undefined);
+      const message = poisoned
+        ? 'The request body uses a reserved key (__proto__ or constructor.prototype).'
+        : 'The request body is not valid JSON.';
+      done(
+        Object.assign(new Error(message), {
+          statusCode: 400,
+          code: poisoned ? 'INSTANTSTART_RESERVED_KEY' : INVALID_JSON,
+        }),
+        undefined,
+      );
     });
   });
 }

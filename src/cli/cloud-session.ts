@@ -59,7 +59,11 @@ export class CloudSession {
   state(): CloudAccessState {
     return {
       accountId: this.workspace?.identity.accountId ?? null,
-      access: { ready: this.workspace !== undefined, checkedAt: this.checkedAt, ...(this.problem ? { problem: this.problem } : {}) },
+      access: {
+        ready: this.workspace !== undefined,
+        checkedAt: this.checkedAt,
+        ...(this.problem ? { problem: this.problem } : {}),
+      },
     };
   }
 
@@ -76,7 +80,11 @@ export class CloudSession {
   /** The open workspace, or the 503 that says why there is none and what to do. */
   require(): Workspace {
     if (this.workspace) return this.workspace;
-    const p = this.problem ?? { code: 'NotChecked', message: 'The server has not checked its cloud credentials yet.', remedy: 'Try again in a moment.' };
+    const p = this.problem ?? {
+      code: 'NotChecked',
+      message: 'The server has not checked its cloud credentials yet.',
+      remedy: 'Try again in a moment.',
+    };
     throw new UnavailableError(p.message, p.code, p.remedy);
   }
 
@@ -115,10 +123,24 @@ export class CloudSession {
     const dir = workspaceDirectory(dataDir, identity);
     try {
       const heldLock = this.options.heldLock?.dir === dir ? this.options.heldLock : undefined;
-      this.workspace = openWorkspace({ identity, capabilities: this.options.capabilities, dir, logger, pollTimeScale: this.options.pollTimeScale, cloudTimeouts: this.options.cloudTimeouts, retention: this.options.retention, cloudObserver: this.options.cloudObserver, ...(heldLock ? { lock: heldLock } : {}) });
+      this.workspace = openWorkspace({
+        identity,
+        capabilities: this.options.capabilities,
+        dir,
+        logger,
+        pollTimeScale: this.options.pollTimeScale,
+        cloudTimeouts: this.options.cloudTimeouts,
+        retention: this.options.retention,
+        cloudObserver: this.options.cloudObserver,
+        ...(heldLock ? { lock: heldLock } : {}),
+      });
     } catch (err) {
       if (!(err instanceof DirectoryInUseError)) throw err;
-      this.problem = { code: 'DataDirectoryInUse', message: err.message, remedy: 'Stop the other server, or start this one with another --data-dir; then Check again.' };
+      this.problem = {
+        code: 'DataDirectoryInUse',
+        message: err.message,
+        remedy: 'Stop the other server, or start this one with another --data-dir; then Check again.',
+      };
       logger.warn({ dataDir: dir }, err.message);
       return this.state();
     }
@@ -128,7 +150,10 @@ export class CloudSession {
     engine.on('log', (line) => this.events.emit('log', line));
     if (this.url) this.workspace.announce(this.url);
     const resumed = engine.resume();
-    logger.info({ cloud, accountId: identity.accountId, dataDir: dir, resumed: resumed.length }, 'acting in this account');
+    logger.info(
+      { cloud, accountId: identity.accountId, dataDir: dir, resumed: resumed.length },
+      'acting in this account',
+    );
     return this.state();
   }
 }
@@ -150,8 +175,10 @@ export function sessionApiContext(session: CloudSession, config: ServerConfig): 
     retryPhase: (id, phase) => ws().operations.retryPhase(id, phase),
     cancel: (id) => ws().operations.cancel(id),
     waitFor: (id, ms) => ws().operations.waitFor(id, ms),
-    on: (event: string, listener: (...args: never[]) => void) => session.events.on(event, listener as (...args: unknown[]) => void),
-    off: (event: string, listener: (...args: never[]) => void) => session.events.off(event, listener as (...args: unknown[]) => void),
+    on: (event: string, listener: (...args: never[]) => void) =>
+      session.events.on(event, listener as (...args: unknown[]) => void),
+    off: (event: string, listener: (...args: never[]) => void) =>
+      session.events.off(event, listener as (...args: unknown[]) => void),
   };
   return {
     config,

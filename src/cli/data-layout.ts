@@ -66,7 +66,9 @@ export function migrateLegacyLayout(dataDir: string, log: (message: string) => v
   if (!hasLegacyDb) return;
   const target = join(sandboxDirectory(dataDir), DATABASE_FILE);
   if (existsSync(target)) {
-    log(`${legacyDb} (from an older InstantStart) was left where it is and is not used: ${target} already exists. Move its operations by hand if you need them.`);
+    log(
+      `${legacyDb} (from an older InstantStart) was left where it is and is not used: ${target} already exists. Move its operations by hand if you need them.`,
+    );
     return;
   }
   mkdirSync(sandboxDirectory(dataDir), { recursive: true });
@@ -88,7 +90,7 @@ function foldWriteAheadLog(file: string): void {
   if (existsSync(`${file}-wal`)) {
     throw new Error(
       `${file} is still in use (its write-ahead log ${file}-wal stayed open): stop the older InstantStart server using it, then start again; ` +
-        'this version keeps each cloud\'s journal in its own directory and moves the old one once.',
+        "this version keeps each cloud's journal in its own directory and moves the old one once.",
     );
   }
 }
@@ -103,7 +105,10 @@ function moveLegacySandboxState(dataDir: string, log: (message: string) => void)
   if (isLegacy) renameSync(sandbox, moving);
   if (!existsSync(moving)) return;
   const target = sandboxCloudStateDirectory(dataDir);
-  if (existsSync(target)) throw new Error(`${moving} holds sandbox state from an older InstantStart, but ${target} exists too; keep one of them and start again.`);
+  if (existsSync(target))
+    throw new Error(
+      `${moving} holds sandbox state from an older InstantStart, but ${target} exists too; keep one of them and start again.`,
+    );
   mkdirSync(sandbox, { recursive: true });
   renameSync(moving, target);
   log(`Moved the sandbox cloud's state of an older InstantStart from ${sandbox} to ${target}.`);

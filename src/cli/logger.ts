@@ -74,7 +74,10 @@ type Sink = { write(line: string): unknown; flush?(cb?: (err?: Error) => void): 
  * just before a crash (kill -9, the OOM killer, a native fault — no exit hook runs) are the ones that
  * say why, and must not die in a 4 KB buffer. Warnings are rare by design (the log is quiet at info).
  */
-function lineSink(sink: Sink, transform?: (line: string) => string): pino.DestinationStream & Pick<Sink, 'flush' | 'flushSync'> {
+function lineSink(
+  sink: Sink,
+  transform?: (line: string) => string,
+): pino.DestinationStream & Pick<Sink, 'flush' | 'flushSync'> {
   return {
     write(line: string) {
       sink.write(transform ? transform(line) : line);
@@ -101,4 +104,3 @@ export function flushLogger(logger: Logger): Promise<void> {
     }
   });
 }
-

@@ -16,7 +16,20 @@ const LEVELS: ReadonlyMap<number, { name: string; color: string }> = new Map([
   [60, { name: 'FATAL', color: '31' }],
 ]);
 /** Fields every entry has, or that the line shows in its own place. */
-const SHOWN_ELSEWHERE = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'v', 'component', 'method', 'url', 'status', 'ms', 'err']);
+const SHOWN_ELSEWHERE = new Set([
+  'level',
+  'time',
+  'msg',
+  'pid',
+  'hostname',
+  'v',
+  'component',
+  'method',
+  'url',
+  'status',
+  'ms',
+  'err',
+]);
 /** One value never takes over the terminal. */
 const MAX_VALUE_CHARS = 300;
 
@@ -34,14 +47,20 @@ export function prettyLine(jsonLine: string, color: boolean): string {
   if (typeof entry.component === 'string') parts.push(paint('36', `[${entry.component}]`));
   if (typeof entry.method === 'string' && typeof entry.url === 'string') {
     // A request line says what happened in the message's place: method, URL, status, duration.
-    parts.push(`${entry.method} ${entry.url} ${String(entry.status ?? '')}${typeof entry.ms === 'number' ? ` ${entry.ms} ms` : ''}`);
+    parts.push(
+      `${entry.method} ${entry.url} ${String(entry.status ?? '')}${typeof entry.ms === 'number' ? ` ${entry.ms} ms` : ''}`,
+    );
     if (typeof entry.msg === 'string' && entry.msg !== 'request completed') parts.push(`(${entry.msg})`);
   } else if (typeof entry.msg === 'string') {
     parts.push(entry.msg);
   }
   const fields = Object.entries(entry)
     .filter(([key, value]) => !SHOWN_ELSEWHERE.has(key) && value !== undefined)
-    .map(([key, value]) => paint('90', `${key}=`) + clip(typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)));
+    .map(
+      ([key, value]) =>
+        paint('90', `${key}=`) +
+        clip(typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)),
+    );
   const err = entry.err as { type?: string; message?: string; stack?: string } | undefined;
   if (err) fields.push(paint('90', 'err=') + clip(JSON.stringify(err.message ?? err.type ?? err)));
   let line = parts.join(' ') + (fields.length ? `  ${fields.join(' ')}` : '');

@@ -75,22 +75,45 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   if (!LOOPBACK.has(options.host) && !options.token) {
-    throw new Error(`Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`);
+    throw new Error(
+      `Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`,
+    );
   }
   const logger =
-    options.logger ?? createServerLogger({ ...(options.logFormat ? { format: options.logFormat } : {}), ...(options.logLevel ? { level: options.logLevel } : {}) });
+    options.logger ??
+    createServerLogger({
+      ...(options.logFormat ? { format: options.logFormat } : {}),
+      ...(options.logLevel ? { level: options.logLevel } : {}),
+    });
   const session = await connectCloud(options, logger);
-  const config: ServerConfig = { cloud: options.cloud, region: options.region, version: packageVersion(), clockSpeed: 1 / (options.pollTimeScale ?? 1), token: options.token, ...(options.cloudClock ? { cloudClock: options.cloudClock } : {}) };
+  const config: ServerConfig = {
+    cloud: options.cloud,
+    region: options.region,
+    version: packageVersion(),
+    clockSpeed: 1 / (options.pollTimeScale ?? 1),
+    token: options.token,
+    ...(options.cloudClock ? { cloudClock: options.cloudClock } : {}),
+  };
   const ctx = sessionApiContext(session, config);
   let baseUrl = '';
   let app: FastifyInstance | undefined;
   // The tools of the MCP endpoint reach the REST API of this same server in-process.
   const mcp = createMcpHttpHandler({ baseUrl: () => baseUrl, fetch: inProcessFetch(() => app!) });
   const hosts = hostPolicy({ bind: options.host, configured: options.allowedHosts });
-  if (!hosts.names) logger.warn({ host: options.host }, 'bound to every address with no --allowed-host: any Host header is accepted (the API token still applies)');
+  if (!hosts.names)
+    logger.warn(
+      { host: options.host },
+      'bound to every address with no --allowed-host: any Host header is accepted (the API token still applies)',
+    );
   let address: string;
   try {
-    app = await buildServer(ctx, { logger, capabilities: CAPABILITIES, webRoot: join(repoRoot, 'dist', 'web'), mcp, hosts });
+    app = await buildServer(ctx, {
+      logger,
+      capabilities: CAPABILITIES,
+      webRoot: join(repoRoot, 'dist', 'web'),
+      mcp,
+      hosts,
+    });
     address = await app.listen({ host: options.host, port: options.port });
   } catch (err) {
     await app?.close();
@@ -101,7 +124,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   baseUrl = `http://127.0.0.1:${port}`;
   session.announce(url);
-  logger.info({ url, cloud: options.cloud, region: options.region, dataDir: options.dataDir }, 'InstantStart is serving the UI, REST API and MCP');
+  logger.info(
+    { url, cloud: options.cloud, region: options.region, dataDir: options.dataDir },
+    'InstantStart is serving the UI, REST API and MCP',
+  );
   return {
     url,
     app,
@@ -139,7 +165,11 @@ async function connectCloud(options: ServeOptions, logger: Logger): Promise<Clou
   const problem = access.problem;
   if (problem && (problem.code === 'DataDirectoryInUse' || options.cloud === 'sandbox')) {
     await session.close();
-    throw new Error(problem.code === 'DataDirectoryInUse' ? problem.message : `The sandbox cloud did not say who we are (STS): ${problem.message}`);
+    throw new Error(
+      problem.code === 'DataDirectoryInUse'
+        ? problem.message
+        : `The sandbox cloud did not say who we are (STS): ${problem.message}`,
+    );
   }
   return session;
 }

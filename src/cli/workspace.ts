@@ -54,14 +54,27 @@ export interface WorkspaceOptions {
  * caller subscribes to the engine's events, then calls `engine.resume()`, which continues the unfinished
  * operations recorded for this cloud and account (and leaves any other's alone).
  */
-export function openWorkspace({ identity, capabilities, dir, logger, pollTimeScale, cloudTimeouts, lock: heldLock, retention, cloudObserver }: WorkspaceOptions): Workspace {
+export function openWorkspace({
+  identity,
+  capabilities,
+  dir,
+  logger,
+  pollTimeScale,
+  cloudTimeouts,
+  lock: heldLock,
+  retention,
+  cloudObserver,
+}: WorkspaceOptions): Workspace {
   const lock = heldLock ?? lockDirectory(dir);
   let stores: ReturnType<typeof openStores> | undefined;
   let pruning: RetentionSchedule;
   try {
     stores = openStores(dir);
     const journal = stores.operations;
-    pruning = new RetentionSchedule({ retention: new OperationsRetention(stores.db, retention, undefined, (ids) => journal.forget(ids)), logger: logger.child({ component: 'retention' }) });
+    pruning = new RetentionSchedule({
+      retention: new OperationsRetention(stores.db, retention, undefined, (ids) => journal.forget(ids)),
+      logger: logger.child({ component: 'retention' }),
+    });
   } catch (err) {
     stores?.close();
     lock.release();
@@ -69,10 +82,17 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
   }
   const activeCluster: ActiveClusterPort = {
     get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
-    set: (value) => (value ? stores.settings.setSetting('active-cluster', value) : void stores.settings.deleteSetting('active-cluster')),
+    set: (value) =>
+      value
+        ? stores.settings.setSetting('active-cluster', value)
+        : void stores.settings.deleteSetting('active-cluster'),
   };
   // Clients built after the identity check, so they see the credentials that check found.
-  const clients = new AwsClients({ defaultRegion: identity.region, ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}), ...(cloudObserver ? { observer: cloudObserver } : {}) });
+  const clients = new AwsClients({
+    defaultRegion: identity.region,
+    ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}),
+    ...(cloudObserver ? { observer: cloudObserver } : {}),
+  });
   const cloud = new Cloud(clients);
   const engine = new OperationEngine<OperationInputs>({
     kinds: OPERATION_KINDS,
@@ -82,7 +102,8 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
     owner: identity,
   });
   const deps = { cloud, activeCluster, keptStorages: stores.keptStorages, mlflowLinks: stores.training };
-  // Every kind of OPERATION_KINDS gets exactly one workflow, and every workflow is one of them (else: a programming error, at start-up).
+  // Every kind of OPERATION_KINDS gets exactly one workflow, and every workflow is one of them (else: a programming
+  // error, at start-up).
   engine.registerAll(capabilities.flatMap((capability) => capability.workflows?.(deps) ?? []));
 
   // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
@@ -101,10 +122,22 @@ export function openWorkspace({ identity, capabilities, dir, logger, pollTimeSca
       const found = stores.operations.findByIdempotencyKey(key);
       return found ? engine.get(found.id) : undefined;
     },
-    unsettledClusterOperations: () => engine.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
+    unsettledClusterOperations: () =>
+      engine.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
   };
-  const services = new CapabilityServices(capabilities, { cloud, catalog: new AwsCatalog(clients), defaultRegion: identity.region, operations, activeCluster, training: stores.training, keptStorages: stores.keptStorages });
-  logger.info({ cloud: identity.cloud, accountId: identity.accountId, dataDir: dir }, 'opened the data directory of this cloud and account');
+  const services = new CapabilityServices(capabilities, {
+    cloud,
+    catalog: new AwsCatalog(clients),
+    defaultRegion: identity.region,
+    operations,
+    activeCluster,
+    training: stores.training,
+    keptStorages: stores.keptStorages,
+  });
+  logger.info(
+    { cloud: identity.cloud, accountId: identity.accountId, dataDir: dir },
+    'opened the data directory of this cloud and account',
+  );
   pruning.start();
   return {
     identity,
@@ -148,7 +181,8 @@ class CapabilityServices {
   get<S>(key: ServiceKey<S>): S {
     if (this.built.has(key.name)) return this.built.get(key.name) as S;
     const capability = this.byName.get(key.name);
-    if (!capability?.service) throw new Error(`No capability '${key.name}' with a service is registered in this workspace.`);
+    if (!capability?.service)
+      throw new Error(`No capability '${key.name}' with a service is registered in this workspace.`);
     const service = capability.service({ ...this.deps, service: (other) => this.get(other) });
     this.built.set(key.name, service);
     return service as S;

@@ -46,7 +46,10 @@ export class Cloud implements CloudPort {
     this.hyperpodNodes = new HyperPodNodesAdapter(clients);
     this.mlflow = new MlflowAdapter(clients);
     this.tagged = new TaggedResources(clients);
-    this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), { requestMs: clients.timeouts.requestMs, observer: clients.observer });
+    this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), {
+      requestMs: clients.timeouts.requestMs,
+      observer: clients.observer,
+    });
   }
 
   get defaultRegion(): string {
@@ -55,7 +58,9 @@ export class Cloud implements CloudPort {
 
   /** The caller's AWS account (STS GetCallerIdentity, asked once). */
   accountId(): Promise<string> {
-    this.account ??= awsCall('sts', 'GetCallerIdentity', () => this.clients.sts().send(new GetCallerIdentityCommand({}))).then((r) => r.Account!);
+    this.account ??= awsCall('sts', 'GetCallerIdentity', () =>
+      this.clients.sts().send(new GetCallerIdentityCommand({})),
+    ).then((r) => r.Account!);
     this.account.catch(() => (this.account = undefined));
     return this.account;
   }

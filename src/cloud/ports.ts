@@ -1,7 +1,13 @@
 import type { RouteTable } from '@aws-sdk/client-ec2';
 import type { Addon, Cluster } from '@aws-sdk/client-eks';
 import type { FileSystem } from '@aws-sdk/client-fsx';
-import type { ClusterEventSummary, ClusterInstanceGroupSpecification, ClusterNodeDetails, ClusterNodeSummary, DescribeClusterCommandOutput } from '@aws-sdk/client-sagemaker';
+import type {
+  ClusterEventSummary,
+  ClusterInstanceGroupSpecification,
+  ClusterNodeDetails,
+  ClusterNodeSummary,
+  DescribeClusterCommandOutput,
+} from '@aws-sdk/client-sagemaker';
 import type { RoleDefinition } from '../domain/cluster-roles.js';
 import type { OfferedAddonVersion } from '../domain/features/addon-version.js';
 import type { EksKubernetesVersion } from '../domain/kubernetes-versions.js';
@@ -85,7 +91,12 @@ export interface IamPort {
   /** The role's ARN, trust policy (JSON text) and tags; undefined when it does not exist. */
   describeRole(roleName: string): Promise<IamRoleFacts | undefined>;
   /** CreateRole with a whole trust policy; a role made meanwhile by someone else is answered as found. */
-  createRole(role: { roleName: string; description: string; trustPolicy: unknown; tags: Record<string, string> }): Promise<string>;
+  createRole(role: {
+    roleName: string;
+    description: string;
+    trustPolicy: unknown;
+    tags: Record<string, string>;
+  }): Promise<string>;
   updateTrustPolicy(roleName: string, trustPolicy: unknown): Promise<void>;
   attachedPolicies(roleName: string): Promise<string[]>;
   attachPolicy(roleName: string, policyArn: string): Promise<void>;
@@ -160,14 +171,33 @@ export interface EksPort {
     },
   ): Promise<void>;
   /** UpdateAddon: another version (and, when given, other configuration values) of an installed add-on. */
-  updateAddon(region: string, clusterName: string, addonName: string, options: { version: string; configurationValues?: string }): Promise<void>;
+  updateAddon(
+    region: string,
+    clusterName: string,
+    addonName: string,
+    options: { version: string; configurationValues?: string },
+  ): Promise<void>;
   deleteAddon(region: string, clusterName: string, addonName: string): Promise<void>;
   /** The pod identity association of a service account (ListPodIdentityAssociations); undefined when there is none. */
-  podIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<PodIdentityAssociationFacts | undefined>;
+  podIdentityAssociation(
+    region: string,
+    clusterName: string,
+    namespace: string,
+    serviceAccount: string,
+  ): Promise<PodIdentityAssociationFacts | undefined>;
   /** UpdatePodIdentityAssociation: the role the service account's pods get. */
-  updatePodIdentityAssociationRole(region: string, clusterName: string, associationId: string, roleArn: string): Promise<void>;
+  updatePodIdentityAssociationRole(
+    region: string,
+    clusterName: string,
+    associationId: string,
+    roleArn: string,
+  ): Promise<void>;
   /** CreatePodIdentityAssociation (a workload's own, not an add-on's); its id. */
-  createPodIdentityAssociation(region: string, clusterName: string, association: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> }): Promise<string>;
+  createPodIdentityAssociation(
+    region: string,
+    clusterName: string,
+    association: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> },
+  ): Promise<string>;
 }
 
 export interface PodIdentityAssociationFacts {
@@ -196,9 +226,17 @@ export interface HyperPodPort {
   list(region: string): Promise<Array<{ name: string; arn: string; status: string; createdAt?: Date }>>;
   tags(region: string, arn: string): Promise<Record<string, string>>;
   /** Turns HyperPod-managed Karpenter on (with the ClusterRole HyperPod assumes) or off (UpdateCluster AutoScaling). */
-  setAutoScaling(region: string, name: string, setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' }): Promise<void>;
+  setAutoScaling(
+    region: string,
+    name: string,
+    setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' },
+  ): Promise<void>;
   /** Turns managed tiered checkpointing on (with the share of instance memory, absent = HyperPod's default) or off (UpdateCluster TieredStorageConfig). */
-  setTieredStorage(region: string, name: string, setting: { mode: 'Enable'; instanceMemoryAllocationPercentage?: number } | { mode: 'Disable' }): Promise<void>;
+  setTieredStorage(
+    region: string,
+    name: string,
+    setting: { mode: 'Enable'; instanceMemoryAllocationPercentage?: number } | { mode: 'Disable' },
+  ): Promise<void>;
 }
 
 export interface HyperPodGroupsPort {
@@ -206,12 +244,22 @@ export interface HyperPodGroupsPort {
   putGroups(region: string, cluster: string, groups: ClusterInstanceGroupSpecification[]): Promise<void>;
   deleteGroups(region: string, cluster: string, groupNames: string[]): Promise<void>;
   /** BatchAddClusterNodes (Continuous provisioning only); the client token makes a repeat harmless. */
-  addNodes(region: string, cluster: string, groupName: string, count: number, clientToken: string): Promise<{ Failed?: Array<{ ErrorCode?: string; Message?: string }> }>;
+  addNodes(
+    region: string,
+    cluster: string,
+    groupName: string,
+    count: number,
+    clientToken: string,
+  ): Promise<{ Failed?: Array<{ ErrorCode?: string; Message?: string }> }>;
 }
 
 export interface HyperPodNodesPort {
   /** ListClusterEvents, newest first (Continuous-mode clusters only). */
-  events(region: string, cluster: string, options?: { nodeId?: string; groupName?: string; nextToken?: string; maxResults?: number }): Promise<{ events: ClusterEventSummary[]; nextToken?: string }>;
+  events(
+    region: string,
+    cluster: string,
+    options?: { nodeId?: string; groupName?: string; nextToken?: string; maxResults?: number },
+  ): Promise<{ events: ClusterEventSummary[]; nextToken?: string }>;
   /** Every node of the cluster (all pages of ListClusterNodes). */
   listAll(region: string, cluster: string, groupName?: string): Promise<ClusterNodeSummary[]>;
   /** DescribeClusterNode; undefined when HyperPod does not know the node. */
@@ -219,7 +267,13 @@ export interface HyperPodNodesPort {
   reboot(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]>;
   replace(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]>;
   delete(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]>;
-  startDeepHealthCheck(region: string, cluster: string, groupName: string, nodeIds: string[], checks: Array<'InstanceStress' | 'InstanceConnectivity'>): Promise<void>;
+  startDeepHealthCheck(
+    region: string,
+    cluster: string,
+    groupName: string,
+    nodeIds: string[],
+    checks: Array<'InstanceStress' | 'InstanceConnectivity'>,
+  ): Promise<void>;
 }
 
 /** One node's outcome of a Batch* node action. */
@@ -251,7 +305,10 @@ export interface MlflowTrackingServer {
 }
 
 /** One row of ListMlflowTrackingServers. */
-export type MlflowTrackingServerSummary = Pick<MlflowTrackingServer, 'arn' | 'name' | 'status' | 'active' | 'mlflowVersion' | 'createdAt' | 'lastModifiedAt'>;
+export type MlflowTrackingServerSummary = Pick<
+  MlflowTrackingServer,
+  'arn' | 'name' | 'status' | 'active' | 'mlflowVersion' | 'createdAt' | 'lastModifiedAt'
+>;
 
 export interface MlflowTrackingServerSpec {
   name: string;
@@ -340,9 +397,21 @@ export interface MlflowPort {
   /** The newest run of that name in the experiment; undefined when the experiment or the run does not exist. */
   findRun(query: MlflowRunQuery): Promise<MlflowRun | undefined>;
   /** The experiment's runs, newest first, optionally only those with that run name and all of those tags. */
-  searchRuns(query: { trackingServerArn: string; experimentName: string; runName?: string; tags?: MlflowKeyValue[]; maxResults?: number }): Promise<MlflowRun[]>;
+  searchRuns(query: {
+    trackingServerArn: string;
+    experimentName: string;
+    runName?: string;
+    tags?: MlflowKeyValue[];
+    maxResults?: number;
+  }): Promise<MlflowRun[]>;
   /** A metric's whole history, every page followed, at most `maxPoints` (default 100 000) points. */
-  metricHistory(query: { trackingServerArn: string; runId: string; metricKey: string; maxPoints?: number; pageSize?: number }): Promise<MlflowMetricHistory>;
+  metricHistory(query: {
+    trackingServerArn: string;
+    runId: string;
+    metricKey: string;
+    maxPoints?: number;
+    pageSize?: number;
+  }): Promise<MlflowMetricHistory>;
 }
 
 // ── storage ──────────────────────────────────────────────────────────────────────────────────────
@@ -374,7 +443,13 @@ export interface StoragePort {
   createFileSystem(
     region: string,
     cluster: string,
-    spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string>; clientToken?: string },
+    spec: {
+      subnetId: string;
+      securityGroupId: string;
+      storageCapacityGiB: number;
+      tags: Record<string, string>;
+      clientToken?: string;
+    },
   ): Promise<FileSystem>;
   describeFileSystem(region: string, id: string): Promise<FileSystem | undefined>;
   deleteFileSystem(region: string, id: string): Promise<void>;
@@ -388,7 +463,6 @@ export interface ListObjectsOptions {
   /** Keys per page (S3's default and maximum: 1000). */
   maxKeys?: number;
 }
-
 
 // ── Kubernetes ───────────────────────────────────────────────────────────────────────────────────
 /** An item of a Kubernetes list as read code without a kind module sees it: shapes are not to be trusted. */
@@ -416,7 +490,9 @@ export interface KubePage<T> {
   continue?: string;
 }
 
-export type KubeWatchEvent<T> = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T } | { type: 'BOOKMARK'; resourceVersion: string };
+export type KubeWatchEvent<T> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
+  | { type: 'BOOKMARK'; resourceVersion: string };
 
 export interface KubeWatchOptions extends KubeListOptions {
   /** Resume after this version; without it the watch lists first (ADDED for each current object). */
@@ -456,7 +532,10 @@ export interface KubePort {
   /** Every matching object, all pages; a list that outlives its continue token starts again. */
   list<T extends KubeResource>(kind: KubeKind<T>, options?: KubeListOptions): Promise<T[]>;
   /** One page (for callers that page themselves); an expired `continue` throws KubeExpired. */
-  listPage<T extends KubeResource>(kind: KubeKind<T>, options?: KubeListOptions & { continue?: string }): Promise<KubePage<T>>;
+  listPage<T extends KubeResource>(
+    kind: KubeKind<T>,
+    options?: KubeListOptions & { continue?: string },
+  ): Promise<KubePage<T>>;
   /** Changes as they happen, resumed across disconnects and relisted when the history is compacted. */
   watch<T extends KubeResource>(kind: KubeKind<T>, options?: KubeWatchOptions): AsyncIterable<KubeWatchEvent<T>>;
   /** Server-side apply of one object; the object as stored. */

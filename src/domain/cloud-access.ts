@@ -5,7 +5,7 @@ export const AWS_CREDENTIALS_REMEDY = [
   'Give InstantStart AWS credentials in one of the standard ways:',
   '• a profile: AWS_PROFILE=<profile> (from ~/.aws/config or ~/.aws/credentials);',
   '• IAM Identity Center (SSO): aws sso login --profile <profile>, with AWS_PROFILE=<profile>;',
-  '• access keys: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) in the server\'s environment;',
+  "• access keys: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) in the server's environment;",
   '• on EC2, ECS or EKS: the instance profile, task role or pod identity (nothing to set).',
   'Check them with `aws sts get-caller-identity`. A login or an edited credentials file is picked up by "Check again" in the UI ' +
     '(POST /api/v1/config/credentials/check); environment variables are read at start, so restart `instantstart serve` after changing them.',
@@ -18,7 +18,10 @@ export const AWS_CREDENTIALS_REMEDY = [
  * @example
  * credentialsProblem('NoCredentials', 'Could not load credentials from any providers');
  */
-export function credentialsProblem(code: Exclude<CloudAccessProblem['code'], 'DataDirectoryInUse'>, detail: string): CloudAccessProblem {
+export function credentialsProblem(
+  code: Exclude<CloudAccessProblem['code'], 'DataDirectoryInUse'>,
+  detail: string,
+): CloudAccessProblem {
   const lead =
     code === 'NoCredentials'
       ? 'No usable AWS credentials'

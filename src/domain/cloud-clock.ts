@@ -17,7 +17,8 @@ export interface CloudClockReading {
 
 /**
  * The cloud's time now, from a reading and the reader's wall clock now.
- * @example cloudNow({ cloudMs: 1_000_000, localMs: 500, speed: 20 }, 1_500) // 1_020_000: 1 s later is 20 s of sandbox time
+ * @example cloudNow({ cloudMs: 1_000_000, localMs: 500, speed: 20 }, 1_500) // 1_020_000: 1 s later is 20 s of sandbox
+ * time
  */
 export function cloudNow(reading: CloudClockReading, localNowMs: number): number {
   return reading.cloudMs + (localNowMs - reading.localMs) * reading.speed;

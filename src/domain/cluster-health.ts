@@ -15,9 +15,11 @@ export const UNLAUNCHED_SLOTS_SHOWN = 20;
 
 export const UnlaunchedSlotSchema = z
   .object({
-    nodeLogicalId: z.string().describe('HyperPod\'s id of the slot (ListClusterNodes with IncludeNodeLogicalIds); it has no instance yet.'),
+    nodeLogicalId: z
+      .string()
+      .describe("HyperPod's id of the slot (ListClusterNodes with IncludeNodeLogicalIds); it has no instance yet."),
     status: z.string().describe('SageMaker ClusterInstanceStatus of the slot, e.g. Pending.'),
-    message: z.string().optional().describe('SageMaker\'s InstanceStatus message, e.g. why the instance cannot launch.'),
+    message: z.string().optional().describe("SageMaker's InstanceStatus message, e.g. why the instance cannot launch."),
   })
   .describe('A slot of the group HyperPod has not launched an instance for (yet).');
 export type UnlaunchedSlot = z.infer<typeof UnlaunchedSlotSchema>;
@@ -27,15 +29,30 @@ export const GroupShortfallSchema = z
     instanceGroupName: z.string(),
     instanceType: z.string(),
     targetCount: z.number().int().describe('Instances HyperPod works towards (DescribeCluster TargetCount).'),
-    launched: z.number().int().describe('Instances the group has (ListClusterNodes entries with an instance id, booting ones included).'),
+    launched: z
+      .number()
+      .int()
+      .describe('Instances the group has (ListClusterNodes entries with an instance id, booting ones included).'),
     missing: z.number().int().describe('targetCount − launched: instances not launched.'),
     state: z
       .enum(['launching', 'waiting'])
-      .describe('launching: HyperPod is launching them (a scale-up or a replacement under way); waiting: HyperPod reports it cannot launch them now (e.g. InsufficientCapacity) and retries on its own.'),
-    reason: z.string().optional().describe('Why, in AWS\'s words: the group\'s newest warning event (ListClusterEvents), else the slots\' InstanceStatus message, else the cluster\'s FailureMessage. Absent when AWS gives none.'),
-    reasonSource: z.enum(['cluster-event', 'instance-status', 'cluster-failure']).optional().describe('Where the reason comes from.'),
+      .describe(
+        'launching: HyperPod is launching them (a scale-up or a replacement under way); waiting: HyperPod reports it cannot launch them now (e.g. InsufficientCapacity) and retries on its own.',
+      ),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        "Why, in AWS's words: the group's newest warning event (ListClusterEvents), else the slots' InstanceStatus message, else the cluster's FailureMessage. Absent when AWS gives none.",
+      ),
+    reasonSource: z
+      .enum(['cluster-event', 'instance-status', 'cluster-failure'])
+      .optional()
+      .describe('Where the reason comes from.'),
     reasonTime: z.string().optional().describe('ISO-8601 time of the event the reason comes from.'),
-    unlaunched: z.array(UnlaunchedSlotSchema).describe(`The slots without an instance (at most ${UNLAUNCHED_SLOTS_SHOWN}).`),
+    unlaunched: z
+      .array(UnlaunchedSlotSchema)
+      .describe(`The slots without an instance (at most ${UNLAUNCHED_SLOTS_SHOWN}).`),
   })
   .describe('An instance group short of its target count: how many instances are missing and why.');
 export type GroupShortfall = z.infer<typeof GroupShortfallSchema>;
@@ -44,14 +61,26 @@ export const ClusterHealthSchema = z
   .object({
     state: z
       .enum(['healthy', 'degraded', 'failed', 'transitional'])
-      .describe('failed: a node cannot take work; degraded: a node needs a look, or a group is short of its target and HyperPod cannot launch the rest now; transitional: nodes or instances are changing on their own; healthy: every node takes work and every group has its target.'),
-    summary: z.string().describe('One sentence for a person, e.g. "1 node failed; group workers has 1 of 2 instances: insufficient capacity …".'),
+      .describe(
+        'failed: a node cannot take work; degraded: a node needs a look, or a group is short of its target and HyperPod cannot launch the rest now; transitional: nodes or instances are changing on their own; healthy: every node takes work and every group has its target.',
+      ),
+    summary: z
+      .string()
+      .describe(
+        'One sentence for a person, e.g. "1 node failed; group workers has 1 of 2 instances: insufficient capacity …".',
+      ),
     nodes: z
-      .object({ total: z.number().int(), healthy: z.number().int(), degraded: z.number().int(), failed: z.number().int(), transitional: z.number().int() })
+      .object({
+        total: z.number().int(),
+        healthy: z.number().int(),
+        degraded: z.number().int(),
+        failed: z.number().int(),
+        transitional: z.number().int(),
+      })
       .describe('Nodes per health state.'),
     shortfalls: z.array(GroupShortfallSchema).describe('Groups short of their target count.'),
   })
-  .describe('The cluster\'s health rolled up from its nodes and instance groups.');
+  .describe("The cluster's health rolled up from its nodes and instance groups.");
 export type ClusterHealth = z.infer<typeof ClusterHealthSchema>;
 
 /** What HyperPod says of one group (DescribeCluster), its slots without an instance, and its newest events. */
@@ -123,14 +152,27 @@ export function clusterHealth(counts: Record<NodeHealthState, number>, shortfall
   const waiting = shortfalls.filter((s) => s.state === 'waiting');
   const launching = shortfalls.filter((s) => s.state === 'launching');
   const state: ClusterHealth['state'] =
-    counts.failed > 0 ? 'failed' : counts.degraded > 0 || waiting.length > 0 ? 'degraded' : counts.transitional > 0 || launching.length > 0 ? 'transitional' : 'healthy';
+    counts.failed > 0
+      ? 'failed'
+      : counts.degraded > 0 || waiting.length > 0
+        ? 'degraded'
+        : counts.transitional > 0 || launching.length > 0
+          ? 'transitional'
+          : 'healthy';
   const parts: string[] = [];
   if (counts.failed) parts.push(`${plural(counts.failed, 'node')} failed`);
   if (counts.degraded) parts.push(`${plural(counts.degraded, 'node')} degraded`);
-  for (const s of waiting) parts.push(`group ${s.instanceGroupName} has ${s.launched} of ${s.targetCount} instances${s.reason ? `: ${s.reason}` : ''}`);
+  for (const s of waiting)
+    parts.push(
+      `group ${s.instanceGroupName} has ${s.launched} of ${s.targetCount} instances${s.reason ? `: ${s.reason}` : ''}`,
+    );
   for (const s of launching) parts.push(`group ${s.instanceGroupName} is launching ${plural(s.missing, 'instance')}`);
   if (counts.transitional) parts.push(`${plural(counts.transitional, 'node')} changing`);
-  const summary = parts.length ? `${capitalize(parts.join('; '))} (${counts.healthy} of ${plural(total, 'node')} healthy).` : total ? `${plural(total, 'node')} healthy.` : 'No nodes.';
+  const summary = parts.length
+    ? `${capitalize(parts.join('; '))} (${counts.healthy} of ${plural(total, 'node')} healthy).`
+    : total
+      ? `${plural(total, 'node')} healthy.`
+      : 'No nodes.';
   return { state, summary, nodes: { total, ...counts }, shortfalls };
 }
 

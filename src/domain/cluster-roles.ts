@@ -44,11 +44,27 @@ export function hyperpodExecutionRole(names: ClusterResourceNames, eksClusterArn
           {
             Effect: 'Allow',
             Action: [
-              'ec2:AssignPrivateIpAddresses', 'ec2:AttachNetworkInterface', 'ec2:CreateNetworkInterface', 'ec2:CreateNetworkInterfacePermission',
-              'ec2:DeleteNetworkInterface', 'ec2:DeleteNetworkInterfacePermission', 'ec2:DetachNetworkInterface', 'ec2:ModifyNetworkInterfaceAttribute',
-              'ec2:UnassignPrivateIpAddresses', 'ec2:DescribeInstances', 'ec2:DescribeTags', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeInstanceTypes',
-              'ec2:DescribeSubnets', 'ec2:DescribeVpcs', 'ec2:DescribeDhcpOptions', 'ec2:DescribeSecurityGroups',
-              'ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetAuthorizationToken', 'ecr:GetDownloadUrlForLayer',
+              'ec2:AssignPrivateIpAddresses',
+              'ec2:AttachNetworkInterface',
+              'ec2:CreateNetworkInterface',
+              'ec2:CreateNetworkInterfacePermission',
+              'ec2:DeleteNetworkInterface',
+              'ec2:DeleteNetworkInterfacePermission',
+              'ec2:DetachNetworkInterface',
+              'ec2:ModifyNetworkInterfaceAttribute',
+              'ec2:UnassignPrivateIpAddresses',
+              'ec2:DescribeInstances',
+              'ec2:DescribeTags',
+              'ec2:DescribeNetworkInterfaces',
+              'ec2:DescribeInstanceTypes',
+              'ec2:DescribeSubnets',
+              'ec2:DescribeVpcs',
+              'ec2:DescribeDhcpOptions',
+              'ec2:DescribeSecurityGroups',
+              'ecr:BatchCheckLayerAvailability',
+              'ecr:BatchGetImage',
+              'ecr:GetAuthorizationToken',
+              'ecr:GetDownloadUrlForLayer',
               'cloudwatch:DescribeAlarms',
             ],
             Resource: '*',
@@ -67,10 +83,19 @@ export function hyperpodExecutionRole(names: ClusterResourceNames, eksClusterArn
  * uses (features/identity-policies.ts), so the two can never disagree. Only identities without an
  * IRSA binding come this way (those need the cluster's OIDC provider: src/workflows/feature-identities.ts).
  */
-function featureRole(names: ClusterResourceNames, featureId: FeatureId, identityId: string, facts: { hyperpodClusterArn: string }): RoleDefinition {
+function featureRole(
+  names: ClusterResourceNames,
+  featureId: FeatureId,
+  identityId: string,
+  facts: { hyperpodClusterArn: string },
+): RoleDefinition {
   const identity = featureDefinition(featureId).identities.find((i) => i.id === identityId);
   if (!identity) throw new Error(`feature ${featureId} has no identity ${identityId}`);
-  const spec = featureRoleSpec(names.hyperpodCluster, featureId, identity, { ...facts, region: names.region, sharedBucket: names.bucket });
+  const spec = featureRoleSpec(names.hyperpodCluster, featureId, identity, {
+    ...facts,
+    region: names.region,
+    sharedBucket: names.bucket,
+  });
   return {
     roleName: spec.roleName,
     description: spec.description,
@@ -82,10 +107,12 @@ function featureRole(names: ClusterResourceNames, featureId: FeatureId, identity
 }
 
 /** The HyperPod training operator's pod-identity role (the training-operator feature's `controller` identity). */
-export const trainingOperatorRole = (names: ClusterResourceNames): RoleDefinition => featureRole(names, 'training-operator', 'controller', { hyperpodClusterArn: '*' });
+export const trainingOperatorRole = (names: ClusterResourceNames): RoleDefinition =>
+  featureRole(names, 'training-operator', 'controller', { hyperpodClusterArn: '*' });
 
 /** The Mountpoint for S3 CSI driver's pod-identity role: read/write on the shared bucket only (the s3-csi-driver feature's `driver` identity). */
-export const s3CsiDriverRole = (names: ClusterResourceNames): RoleDefinition => featureRole(names, 's3-csi-driver', 'driver', { hyperpodClusterArn: '*' });
+export const s3CsiDriverRole = (names: ClusterResourceNames): RoleDefinition =>
+  featureRole(names, 's3-csi-driver', 'driver', { hyperpodClusterArn: '*' });
 
 /**
  * The ClusterRole of managed autoscaling (the autoscaling feature's `cluster-role` identity): HyperPod
@@ -103,7 +130,12 @@ export const hyperpodAutoscalingRole = (names: ClusterResourceNames, hyperpodClu
  */
 export function clusterRoleNames(names: ClusterResourceNames): string[] {
   const featureRoles = [...FEATURES.values()].flatMap((f) =>
-    f.identities.flatMap((i) => [featureRoleName(names.hyperpodCluster, names.region, i), formerFeatureRoleName(names.hyperpodCluster, i) ?? []].flat()),
+    f.identities.flatMap((i) =>
+      [
+        featureRoleName(names.hyperpodCluster, names.region, i),
+        formerFeatureRoleName(names.hyperpodCluster, i) ?? [],
+      ].flat(),
+    ),
   );
   return [...new Set([eksClusterRole(names).roleName, hyperpodExecutionRole(names, '').roleName, ...featureRoles])];
 }

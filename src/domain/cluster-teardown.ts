@@ -47,13 +47,16 @@ export const FSX_FILE_SYSTEM = 'FSx file system';
 export const TLS_BUCKET_PART = 'inference-tls';
 
 const isData = (r: { kind: string }) => r.kind === S3_BUCKET || r.kind === FSX_FILE_SYSTEM;
-const dataKey = (d: StorageData): { kind: string; name: string } => (d.kind === 's3' ? { kind: S3_BUCKET, name: d.bucket } : { kind: FSX_FILE_SYSTEM, name: d.fileSystemId });
+const dataKey = (d: StorageData): { kind: string; name: string } =>
+  d.kind === 's3' ? { kind: S3_BUCKET, name: d.bucket } : { kind: FSX_FILE_SYSTEM, name: d.fileSystemId };
 const key = (r: { kind: string; name: string }) => `${r.kind}\u0000${r.name}`;
 
 /** Every role name InstantStart may give a role (its tags then decide): `instantstart-…` and the features' required prefixes. */
 export function mayBeInstantStartRole(roleName: string): boolean {
   if (roleName.startsWith('instantstart-')) return true;
-  for (const f of FEATURES.values()) for (const id of f.identities ?? []) if (id.roleNamePrefix && roleName.startsWith(`${id.roleNamePrefix}-`)) return true;
+  for (const f of FEATURES.values())
+    for (const id of f.identities ?? [])
+      if (id.roleNamePrefix && roleName.startsWith(`${id.roleNamePrefix}-`)) return true;
   return false;
 }
 
@@ -69,14 +72,22 @@ export function teardownPlan(facts: TeardownFacts): { deletes: DeletePlanItem[];
   const ours = new Set(facts.found.map((r) => key({ kind: r.kind, name: r.id })));
   for (const s of facts.kept) {
     const r = dataKey(s.data);
-    keep(r, ours.has(key(r)) ? `kept when storage ${s.namespace}/${s.name} was removed keeping its data` : `not made by InstantStart (storage ${s.namespace}/${s.name}, removed keeping its data)`);
+    keep(
+      r,
+      ours.has(key(r))
+        ? `kept when storage ${s.namespace}/${s.name} was removed keeping its data`
+        : `not made by InstantStart (storage ${s.namespace}/${s.name}, removed keeping its data)`,
+    );
   }
   for (const r of facts.found) {
     const marked = keptStoragesOfTag(r.tags[TAG_KEPT_STORAGE]);
-    if (marked.length) keep({ kind: r.kind, name: r.id }, `kept when storage ${marked.join(', ')} was removed keeping its data`);
+    if (marked.length)
+      keep({ kind: r.kind, name: r.id }, `kept when storage ${marked.join(', ')} was removed keeping its data`);
   }
   if (facts.keepStorage) {
-    for (const r of facts.found) if (isData(r) && r.tags[TAG_PART] !== TLS_BUCKET_PART) keep({ kind: r.kind, name: r.id }, 'keepStorage: the cluster\'s data is kept');
+    for (const r of facts.found)
+      if (isData(r) && r.tags[TAG_PART] !== TLS_BUCKET_PART)
+        keep({ kind: r.kind, name: r.id }, "keepStorage: the cluster's data is kept");
   }
   for (const s of facts.mounted) {
     const r = dataKey(s.data);

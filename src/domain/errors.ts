@@ -11,7 +11,15 @@ export interface FieldProblem {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'input' | 'not-found' | 'conflict' | 'precondition' | 'cloud' | 'unauthorized' | 'forbidden' | 'unavailable';
+  abstract readonly kind:
+    | 'input'
+    | 'not-found'
+    | 'conflict'
+    | 'precondition'
+    | 'cloud'
+    | 'unauthorized'
+    | 'forbidden'
+    | 'unavailable';
 }
 
 /** The request itself is wrong (400/422): names each offending field. */
@@ -184,4 +192,3 @@ export class StoreUnavailableError extends UnavailableError {
     this.name = 'StoreUnavailableError';
   }
 }
-

@@ -21,7 +21,9 @@ export function fieldLabel(path: string): string {
   const words = path
     .split('.')
     .filter((part) => part !== '' && !/^\d+$/.test(part))
-    .map((part) => (Object.hasOwn(LABELS, part) ? LABELS[part]! : part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()));
+    .map((part) =>
+      Object.hasOwn(LABELS, part) ? LABELS[part]! : part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase(),
+    );
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

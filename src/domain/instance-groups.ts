@@ -69,11 +69,11 @@ export interface InstanceGroupSpec {
  */
 export const IMMUTABLE_GROUP_FIELDS = {
   name: 'the group name identifies it for its lifetime; add a new group instead',
-  instanceType: 'HyperPod cannot change a group\'s instance type; add a group with the new type and scale this one down',
+  instanceType: "HyperPod cannot change a group's instance type; add a group with the new type and scale this one down",
   capacityType: 'the capacity type (on-demand, spot, training plan) is fixed when the group is created',
   trainingPlanArn: 'the training plan is part of the capacity type, fixed when the group is created',
   networkInterface: 'the EFA / EFA-only network interface mode is fixed when the group is created',
-  availabilityZone: 'the group\'s subnet placement (its zone) is fixed when the group is created',
+  availabilityZone: "the group's subnet placement (its zone) is fixed when the group is created",
   threadsPerCore: 'threads per core are fixed when the group is created',
   executionRole: 'the execution role is fixed when the group is created',
   overrideVpcConfig: 'the VPC override is fixed when the group is created',
@@ -81,7 +81,16 @@ export const IMMUTABLE_GROUP_FIELDS = {
 export type ImmutableGroupField = keyof typeof IMMUTABLE_GROUP_FIELDS;
 
 /** What UpdateCluster may change on a live group. */
-export const MUTABLE_GROUP_FIELDS = ['instanceCount', 'minInstanceCount', 'labels', 'taints', 'deepHealthChecks', 'lifecycleConfig', 'scheduledUpdate', 'autoPatch'] as const;
+export const MUTABLE_GROUP_FIELDS = [
+  'instanceCount',
+  'minInstanceCount',
+  'labels',
+  'taints',
+  'deepHealthChecks',
+  'lifecycleConfig',
+  'scheduledUpdate',
+  'autoPatch',
+] as const;
 export type MutableGroupField = (typeof MUTABLE_GROUP_FIELDS)[number];
 
 export type InstanceGroupChanges = Partial<Pick<InstanceGroupSpec, MutableGroupField>>;
@@ -95,8 +104,10 @@ export interface InstanceGroupDiff {
   noop: boolean;
 }
 
-export const isImmutableGroupField = (field: string): field is ImmutableGroupField => Object.hasOwn(IMMUTABLE_GROUP_FIELDS, field);
-const isMutable = (field: string): field is MutableGroupField => (MUTABLE_GROUP_FIELDS as readonly string[]).includes(field);
+export const isImmutableGroupField = (field: string): field is ImmutableGroupField =>
+  Object.hasOwn(IMMUTABLE_GROUP_FIELDS, field);
+const isMutable = (field: string): field is MutableGroupField =>
+  (MUTABLE_GROUP_FIELDS as readonly string[]).includes(field);
 
 /**
  * A value in a form where equal meaning gives equal text: absent labels are no labels, taint and
@@ -106,7 +117,10 @@ function canonical(field: string, value: unknown): string {
   let v = value ?? undefined;
   if (field === 'labels') v = value ?? {};
   if (field === 'taints') {
-    v = ((value ?? []) as Taint[]).map((t) => ({ key: t.key, effect: t.effect, ...(t.value ? { value: t.value } : {}) })).map((t) => stable(t)).sort();
+    v = ((value ?? []) as Taint[])
+      .map((t) => ({ key: t.key, effect: t.effect, ...(t.value ? { value: t.value } : {}) }))
+      .map((t) => stable(t))
+      .sort();
   }
   if (field === 'deepHealthChecks') v = value ?? false;
   if (field === 'overrideVpcConfig' && value) {
@@ -121,13 +135,16 @@ function stable(v: unknown): string {
   if (v === undefined) return 'undefined';
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   if (v && typeof v === 'object') {
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${stable(x)}`).join(',')}}`;
   }
   return JSON.stringify(v);
 }
 
-const shown = (v: unknown) => (v === undefined || v === null ? 'none' : typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
+const shown = (v: unknown) =>
+  v === undefined || v === null ? 'none' : typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
 
 /**
  * What a change request would really change on `current`. A field that is absent (or undefined)
@@ -136,9 +153,13 @@ const shown = (v: unknown) => (v === undefined || v === null ? 'none' : typeof v
  * @example
  * diffInstanceGroup(current, { instanceCount: 4, capacityType: 'on-demand' });
  * // current is spot with 2 nodes →
- * // { changes: { instanceCount: 4 }, refused: [{ path: 'capacityType', message: 'cannot change from "spot" to "on-demand": …' }], noop: false }
+ * // { changes: { instanceCount: 4 }, refused: [{ path: 'capacityType', message: 'cannot change from "spot" to
+ * "on-demand": …' }], noop: false }
  */
-export function diffInstanceGroup(current: InstanceGroupSpec, requested: Partial<InstanceGroupSpec>): InstanceGroupDiff {
+export function diffInstanceGroup(
+  current: InstanceGroupSpec,
+  requested: Partial<InstanceGroupSpec>,
+): InstanceGroupDiff {
   const changes: Record<string, unknown> = {};
   const refused: FieldProblem[] = [];
   for (const [field, value] of Object.entries(requested)) {
@@ -146,7 +167,10 @@ export function diffInstanceGroup(current: InstanceGroupSpec, requested: Partial
     const now = (current as unknown as Record<string, unknown>)[field];
     if (isImmutableGroupField(field)) {
       if (canonical(field, value) !== canonical(field, now)) {
-        refused.push({ path: field, message: `cannot change from ${shown(now)} to ${shown(value)}: ${IMMUTABLE_GROUP_FIELDS[field]}` });
+        refused.push({
+          path: field,
+          message: `cannot change from ${shown(now)} to ${shown(value)}: ${IMMUTABLE_GROUP_FIELDS[field]}`,
+        });
       }
     } else if (isMutable(field)) {
       if (canonical(field, value) !== canonical(field, now)) changes[field] = value;
@@ -154,7 +178,11 @@ export function diffInstanceGroup(current: InstanceGroupSpec, requested: Partial
       refused.push({ path: field, message: 'is not a field of an instance group' });
     }
   }
-  return { changes: changes as InstanceGroupChanges, refused, noop: refused.length === 0 && Object.keys(changes).length === 0 };
+  return {
+    changes: changes as InstanceGroupChanges,
+    refused,
+    noop: refused.length === 0 && Object.keys(changes).length === 0,
+  };
 }
 
 /**
@@ -165,7 +193,10 @@ export function diffInstanceGroup(current: InstanceGroupSpec, requested: Partial
  */
 export function throwIfRefused(diff: InstanceGroupDiff): void {
   if (diff.refused.length === 0) return;
-  throw new PreconditionError(`These fields are fixed for the group's lifetime: ${diff.refused.map((p) => `${p.path} (${p.message})`).join('; ')}.`, diff.refused);
+  throw new PreconditionError(
+    `These fields are fixed for the group's lifetime: ${diff.refused.map((p) => `${p.path} (${p.message})`).join('; ')}.`,
+    diff.refused,
+  );
 }
 
 // ---- Batch* node API limits ---------------------------------------------------------------------
@@ -190,7 +221,11 @@ export const LIST_CLUSTER_NODES_PAGE_LIMIT = 100;
 
 export type NodeAction = 'reboot' | 'replace' | 'delete';
 /** How many nodes one AWS call may name, per user-facing node action. */
-export const NODE_ACTION_BATCH_LIMITS: Readonly<Record<NodeAction, number>> = { reboot: BATCH_REBOOT_LIMIT, replace: BATCH_REPLACE_LIMIT, delete: BATCH_DELETE_LIMIT };
+export const NODE_ACTION_BATCH_LIMITS: Readonly<Record<NodeAction, number>> = {
+  reboot: BATCH_REBOOT_LIMIT,
+  replace: BATCH_REPLACE_LIMIT,
+  delete: BATCH_DELETE_LIMIT,
+};
 
 /**
  * Splits `ids` into consecutive chunks of at most `limit`, in order — one AWS call each.
@@ -199,7 +234,8 @@ export const NODE_ACTION_BATCH_LIMITS: Readonly<Record<NodeAction, number>> = { 
  * batches(['i-1', 'i-2', 'i-3'], 2); // [['i-1', 'i-2'], ['i-3']]
  */
 export function batches<T>(ids: readonly T[], limit: number): T[][] {
-  if (!Number.isInteger(limit) || limit < 1) throw InputError.field('limit', `must be a whole number ≥ 1, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw InputError.field('limit', `must be a whole number ≥ 1, got ${limit}`);
   const out: T[][] = [];
   for (let i = 0; i < ids.length; i += limit) out.push(ids.slice(i, i + limit));
   return out;

@@ -33,7 +33,8 @@ const collator = new Intl.Collator('en', { numeric: true });
  * Sort comparator: accelerators first, then family, then size.
  *
  * @example
- * [{ instanceType: 'ml.c5.xlarge' }, { instanceType: 'ml.p5.48xlarge', acceleratorCount: 8 }].sort(compareInstanceTypes)
+ * [{ instanceType: 'ml.c5.xlarge' }, { instanceType: 'ml.p5.48xlarge', acceleratorCount: 8
+ * }].sort(compareInstanceTypes)
  * // p5.48xlarge first
  */
 export function compareInstanceTypes(a: Orderable, b: Orderable): number {
@@ -41,5 +42,9 @@ export function compareInstanceTypes(a: Orderable, b: Orderable): number {
   if (accelerated !== 0) return accelerated;
   const x = splitInstanceType(a.instanceType);
   const y = splitInstanceType(b.instanceType);
-  return collator.compare(x.family, y.family) || sizeRank(x.size) - sizeRank(y.size) || collator.compare(a.instanceType, b.instanceType);
+  return (
+    collator.compare(x.family, y.family) ||
+    sizeRank(x.size) - sizeRank(y.size) ||
+    collator.compare(a.instanceType, b.instanceType)
+  );
 }

@@ -104,7 +104,9 @@ export function chooseKubernetesVersion(offered: readonly EksKubernetesVersion[]
 export function kubernetesVersionOptions(offered: readonly EksKubernetesVersion[]): KubernetesVersionOption[] {
   const chosen = chooseKubernetesVersion(offered);
   const byVersion = new Map(offered.map((v) => [v.version, v]));
-  const all = [...new Set([...offered.map((v) => v.version), ...HYPERPOD_KUBERNETES_SUPPORT.versions])].sort((a, b) => compareKubernetesVersions(b, a));
+  const all = [...new Set([...offered.map((v) => v.version), ...HYPERPOD_KUBERNETES_SUPPORT.versions])].sort((a, b) =>
+    compareKubernetesVersions(b, a),
+  );
   return all.map((version) => {
     const eks = byVersion.get(version);
     const offeredByEks = eks !== undefined && eks.status !== 'UNSUPPORTED';

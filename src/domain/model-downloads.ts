@@ -34,10 +34,12 @@ export function defaultDownloadPath(modelId: string, revision: string): string {
 }
 
 /** What a download works on: one folder of one storage of a cluster (two downloads never write the same folder at once). */
-export const downloadTarget = (region: string, cluster: string, storage: string, path: string): string => `${clusterTarget(region, cluster)}/model-download/${storage}/${path}`;
+export const downloadTarget = (region: string, cluster: string, storage: string, path: string): string =>
+  `${clusterTarget(region, cluster)}/model-download/${storage}/${path}`;
 
 /** The prefix every download target of a cluster starts with (its list). */
-export const downloadTargetPrefix = (region: string, cluster: string): string => `${clusterTarget(region, cluster)}/model-download/`;
+export const downloadTargetPrefix = (region: string, cluster: string): string =>
+  `${clusterTarget(region, cluster)}/model-download/`;
 
 /** `s3://bucket/prefix/`, as people and the aws CLI write it. */
 export const s3Uri = (bucket: string, keyPrefix: string): string => `s3://${bucket}/${keyPrefix}`;
@@ -65,7 +67,9 @@ export function modelDownloadJobManifest(input: ModelDownloadInput): KubeObject 
     { name: 'HF_HOME', value: '/tmp/hf-home' },
     { name: 'HF_HUB_DISABLE_TELEMETRY', value: '1' },
     ...(input.hubEndpoint ? [{ name: 'HF_ENDPOINT', value: input.hubEndpoint }] : []),
-    ...(input.tokenSecret ? [{ name: TOKEN_KEY, valueFrom: { secretKeyRef: { name: input.tokenSecret, key: TOKEN_KEY } } }] : []),
+    ...(input.tokenSecret
+      ? [{ name: TOKEN_KEY, valueFrom: { secretKeyRef: { name: input.tokenSecret, key: TOKEN_KEY } } }]
+      : []),
   ];
   return {
     apiVersion: 'batch/v1',
@@ -74,7 +78,11 @@ export function modelDownloadJobManifest(input: ModelDownloadInput): KubeObject 
       name: input.jobName,
       namespace: input.namespace,
       labels,
-      annotations: { 'instantstart.dev/model-id': input.modelId, 'instantstart.dev/revision': input.revision, 'instantstart.dev/commit': input.commit },
+      annotations: {
+        'instantstart.dev/model-id': input.modelId,
+        'instantstart.dev/revision': input.revision,
+        'instantstart.dev/commit': input.commit,
+      },
     },
     spec: {
       backoffLimit: 2,
@@ -88,7 +96,15 @@ export function modelDownloadJobManifest(input: ModelDownloadInput): KubeObject 
             {
               name: 'download',
               image: input.image,
-              command: ['hf', 'download', input.modelId, '--revision', input.commit, '--local-dir', `${STORAGE_MOUNT_PATH}/${input.path}`],
+              command: [
+                'hf',
+                'download',
+                input.modelId,
+                '--revision',
+                input.commit,
+                '--local-dir',
+                `${STORAGE_MOUNT_PATH}/${input.path}`,
+              ],
               env,
               resources: { requests: { cpu: '1', memory: '2Gi' }, limits: { memory: '4Gi' } },
               volumeMounts: [{ name: 'storage', mountPath: STORAGE_MOUNT_PATH }],

@@ -115,7 +115,13 @@ export function resourceNames(cluster: string, accountId: string, region: string
  * @example
  * storageBucketName('demo', 'default', 'models', '000000000000', 'us-west-2') // 'sagemaker-demo-models-<6 chars>'
  */
-export function storageBucketName(cluster: string, namespace: string, storage: string, accountId: string, region: string): string {
+export function storageBucketName(
+  cluster: string,
+  namespace: string,
+  storage: string,
+  accountId: string,
+  region: string,
+): string {
   const hash = shortHash(`${accountId}/${region}/${cluster}/${namespace}/${storage}`);
   const stem = `sagemaker-${cluster}-${storage}`.slice(0, 63 - hash.length - 1).replace(/[-.]+$/, '');
   return `${stem}-${hash}`;
@@ -124,12 +130,15 @@ export function storageBucketName(cluster: string, namespace: string, storage: s
 /** What an operation on a cluster works on (its target), and the lock on the cluster itself. */
 export const clusterTarget = (region: string, cluster: string): string => `cluster/${region}/${cluster}`;
 /** What an operation on one instance group works on. */
-export const instanceGroupTarget = (region: string, cluster: string, group: string): string => `${clusterTarget(region, cluster)}/instance-group/${group}`;
+export const instanceGroupTarget = (region: string, cluster: string, group: string): string =>
+  `${clusterTarget(region, cluster)}/instance-group/${group}`;
 
 /** What a node-action operation works on: the cluster's nodes. */
-export const clusterNodesTarget = (region: string, cluster: string): string => `${clusterTarget(region, cluster)}/nodes`;
+export const clusterNodesTarget = (region: string, cluster: string): string =>
+  `${clusterTarget(region, cluster)}/nodes`;
 /** The lock on one node: one node action at a time per node (a reboot and a replace of one node would fight). */
-export const nodeLock = (region: string, cluster: string, nodeId: string): string => `${clusterTarget(region, cluster)}/node/${nodeId}`;
+export const nodeLock = (region: string, cluster: string, nodeId: string): string =>
+  `${clusterTarget(region, cluster)}/node/${nodeId}`;
 
 /**
  * The cluster an operation's target names (`cluster/<region>/<name>`, alone or followed by what in
@@ -153,8 +162,10 @@ export function targetLabel(target: string): string | undefined {
   const rest = /^cluster\/[^/]+\/[^/]+\/(.+)$/.exec(target)?.[1];
   if (!rest) return undefined;
   const [kind = '', ...parts] = rest.split('/');
-  if (kind === 'storage' && parts.length === 2) return `Storage ${parts[1]}${parts[0] === 'default' ? '' : ` (namespace ${parts[0]})`}`;
-  if (kind === 'model-download' && parts.length >= 2) return `Model download to ${parts.slice(1).join('/')} (storage ${parts[0]})`;
+  if (kind === 'storage' && parts.length === 2)
+    return `Storage ${parts[1]}${parts[0] === 'default' ? '' : ` (namespace ${parts[0]})`}`;
+  if (kind === 'model-download' && parts.length >= 2)
+    return `Model download to ${parts.slice(1).join('/')} (storage ${parts[0]})`;
   const label = kind.replace(/-/g, ' ');
   return `${label.charAt(0).toUpperCase()}${label.slice(1)}${parts.length ? ` ${parts.join('/')}` : ''}`;
 }
@@ -171,4 +182,5 @@ export function operationKindLabel(kind: string): string {
  * described, and HyperPod works through one update at a time: two at once could undo each other's
  * change or be refused mid-way. So they hold this lock exclusively, one after the other.
  */
-export const clusterUpdateChannel = (region: string, cluster: string): string => `${clusterTarget(region, cluster)}/update-cluster`;
+export const clusterUpdateChannel = (region: string, cluster: string): string =>
+  `${clusterTarget(region, cluster)}/update-cluster`;

@@ -24,22 +24,39 @@ export const HYPERPOD_COMPUTE_TYPE = 'hyperpod';
 export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
 
 /** Values HyperPod writes to `node-health-status`; others may appear later and are reported as unknown. */
-export const NODE_HEALTH_STATUSES = ['Schedulable', 'Unschedulable', 'UnschedulablePendingReboot', 'UnschedulablePendingReplacement'] as const;
+export const NODE_HEALTH_STATUSES = [
+  'Schedulable',
+  'Unschedulable',
+  'UnschedulablePendingReboot',
+  'UnschedulablePendingReplacement',
+] as const;
 
 /** SageMaker's `ClusterInstanceStatus` (ListClusterNodes / DescribeClusterNode). */
-export const CLUSTER_INSTANCE_STATUSES = ['Running', 'Failure', 'Pending', 'ShuttingDown', 'SystemUpdating', 'DeepHealthCheckInProgress', 'NotFound'] as const;
+export const CLUSTER_INSTANCE_STATUSES = [
+  'Running',
+  'Failure',
+  'Pending',
+  'ShuttingDown',
+  'SystemUpdating',
+  'DeepHealthCheckInProgress',
+  'NotFound',
+] as const;
 
 /** The escalation order of SPEC "Node health": never reboot before looking, never replace before rebooting. */
 export const ESCALATION_ORDER = ['investigate', 'reboot', 'replace'] as const;
 
 export const NodeHealthStateSchema = z
   .enum(['healthy', 'degraded', 'failed', 'transitional'])
-  .describe('healthy: takes work; transitional: changing on its own (launching, checks, reboot, replacement, shutdown); degraded: works but something needs a look; failed: cannot take work until someone (or HyperPod) acts.');
+  .describe(
+    'healthy: takes work; transitional: changing on its own (launching, checks, reboot, replacement, shutdown); degraded: works but something needs a look; failed: cannot take work until someone (or HyperPod) acts.',
+  );
 export type NodeHealthState = z.infer<typeof NodeHealthStateSchema>;
 
 export const SuggestedActionSchema = z
   .enum(['investigate', 'reboot', 'replace', 'none'])
-  .describe('Next step of the escalation investigate → reboot → replace; none when nothing is needed or HyperPod already acts.');
+  .describe(
+    'Next step of the escalation investigate → reboot → replace; none when nothing is needed or HyperPod already acts.',
+  );
 export type SuggestedAction = z.infer<typeof SuggestedActionSchema>;
 
 export const NodeHealthSchema = z
@@ -47,11 +64,13 @@ export const NodeHealthSchema = z
     state: NodeHealthStateSchema,
     code: z
       .string()
-      .describe('Stable machine-readable cause, e.g. pending-reboot, not-ready, deep-health-check-failed; filter or branch on this, not on the sentence.'),
+      .describe(
+        'Stable machine-readable cause, e.g. pending-reboot, not-ready, deep-health-check-failed; filter or branch on this, not on the sentence.',
+      ),
     reason: z.string().describe('One sentence saying what is going on, for a person.'),
     suggestedAction: SuggestedActionSchema,
   })
-  .describe('The node\'s health verdict from its SageMaker instance status and its Kubernetes labels and conditions.');
+  .describe("The node's health verdict from its SageMaker instance status and its Kubernetes labels and conditions.");
 export type NodeHealth = z.infer<typeof NodeHealthSchema>;
 
 export type Timestamp = Date | string | number;
@@ -101,7 +120,12 @@ export const LAUNCH_TOO_LONG_MS = 45 * 60_000;
 
 const PRESSURE_CONDITIONS = ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable'];
 
-const verdict = (state: NodeHealthState, code: string, reason: string, suggestedAction: SuggestedAction): NodeHealth => ({ state, code, reason, suggestedAction });
+const verdict = (
+  state: NodeHealthState,
+  code: string,
+  reason: string,
+  suggestedAction: SuggestedAction,
+): NodeHealth => ({ state, code, reason, suggestedAction });
 
 function ms(t: Timestamp | undefined): number | undefined {
   if (t === undefined) return undefined;
@@ -133,10 +157,12 @@ function faultOf(labels: Record<string, string>): string | undefined {
  * @example
  * nodeHealth({
  *   sagemaker: { instanceId: 'i-0abc', instanceStatus: { status: 'Running' } },
- *   kube: { name: 'hyperpod-i-0abc', labels: { 'sagemaker.amazonaws.com/node-health-status': 'UnschedulablePendingReboot' } },
+ *   kube: { name: 'hyperpod-i-0abc', labels: { 'sagemaker.amazonaws.com/node-health-status':
+ * 'UnschedulablePendingReboot' } },
  *   now: Date.now(),
  * });
- * // → { state: 'failed', code: 'pending-reboot', suggestedAction: 'reboot', reason: 'HyperPod found a fault and marked the node for a reboot; …' }
+ * // → { state: 'failed', code: 'pending-reboot', suggestedAction: 'reboot', reason: 'HyperPod found a fault and marked
+ * the node for a reboot; …' }
  */
 export function nodeHealth(input: NodeHealthInput): NodeHealth {
   const { sagemaker, kube } = input;
@@ -148,9 +174,17 @@ export function nodeHealth(input: NodeHealthInput): NodeHealth {
     const fromInstance = instanceVerdict(sagemaker, labels, now);
     if (fromInstance) return fromInstance;
     if (!kube) return missingInKubernetes(sagemaker, now);
-  } else if (!input.kubernetesOnly && (labels[NODE_HEALTH_LABEL] !== undefined || labels[INSTANCE_GROUP_LABEL] !== undefined)) {
+  } else if (
+    !input.kubernetesOnly &&
+    (labels[NODE_HEALTH_LABEL] !== undefined || labels[INSTANCE_GROUP_LABEL] !== undefined)
+  ) {
     // A HyperPod-labelled Node whose instance HyperPod no longer lists: terminated, its Node left behind.
-    return verdict('degraded', 'instance-missing', `Kubernetes still has node ${kube!.name}, but HyperPod no longer lists its instance; it was probably terminated and the Node object is left over.`, 'investigate');
+    return verdict(
+      'degraded',
+      'instance-missing',
+      `Kubernetes still has node ${kube!.name}, but HyperPod no longer lists its instance; it was probably terminated and the Node object is left over.`,
+      'investigate',
+    );
   }
   return labelVerdict(labels, input.nodeRecovery) ?? kubeVerdict(kube!, labels, now);
 }
@@ -165,32 +199,88 @@ function instanceVerdict(sm: SageMakerNodeFacts, labels: Record<string, string>,
       return undefined;
     case 'Pending': {
       if (health === 'UnschedulablePendingReplacement' || /replac/i.test(message ?? '')) {
-        return verdict('transitional', 'replacing', `HyperPod is replacing the instance with fresh hardware${said}; it rejoins under a new instance id.`, 'none');
+        return verdict(
+          'transitional',
+          'replacing',
+          `HyperPod is replacing the instance with fresh hardware${said}; it rejoins under a new instance id.`,
+          'none',
+        );
       }
       if (health === 'UnschedulablePendingReboot' || /reboot/i.test(message ?? '')) {
-        return verdict('transitional', 'rebooting', `The instance is rebooting${said}; it takes work again once it is back and Ready.`, 'none');
+        return verdict(
+          'transitional',
+          'rebooting',
+          `The instance is rebooting${said}; it takes work again once it is back and Ready.`,
+          'none',
+        );
       }
       const launched = ms(sm.launchTime);
       if (launched !== undefined && now - launched > LAUNCH_TOO_LONG_MS) {
-        return verdict('degraded', 'launch-slow', `The instance has been pending for ${formatDuration(now - launched)}${said}; check the cluster events for capacity or lifecycle-script errors.`, 'investigate');
+        return verdict(
+          'degraded',
+          'launch-slow',
+          `The instance has been pending for ${formatDuration(now - launched)}${said}; check the cluster events for capacity or lifecycle-script errors.`,
+          'investigate',
+        );
       }
-      return verdict('transitional', 'launching', `The instance is launching and running its lifecycle script${said}.`, 'none');
+      return verdict(
+        'transitional',
+        'launching',
+        `The instance is launching and running its lifecycle script${said}.`,
+        'none',
+      );
     }
     case 'DeepHealthCheckInProgress':
-      return verdict('transitional', 'deep-health-check-running', 'Deep health checks (GPU stress, EFA connectivity) are running; the node takes work once they pass.', 'none');
+      return verdict(
+        'transitional',
+        'deep-health-check-running',
+        'Deep health checks (GPU stress, EFA connectivity) are running; the node takes work once they pass.',
+        'none',
+      );
     case 'SystemUpdating':
-      return verdict('transitional', 'system-updating', `HyperPod is updating the node's software (AMI patch)${said}; it takes work again when the update ends.`, 'none');
+      return verdict(
+        'transitional',
+        'system-updating',
+        `HyperPod is updating the node's software (AMI patch)${said}; it takes work again when the update ends.`,
+        'none',
+      );
     case 'ShuttingDown':
-      return verdict('transitional', 'shutting-down', 'The instance is shutting down (scale-in, deletion or replacement).', 'none');
+      return verdict(
+        'transitional',
+        'shutting-down',
+        'The instance is shutting down (scale-in, deletion or replacement).',
+        'none',
+      );
     case 'NotFound':
-      return verdict('failed', 'instance-not-found', `SageMaker can no longer find the instance${said}; look at the cluster events before acting.`, 'investigate');
+      return verdict(
+        'failed',
+        'instance-not-found',
+        `SageMaker can no longer find the instance${said}; look at the cluster events before acting.`,
+        'investigate',
+      );
     case 'Failure': {
       const recovery = recoveryAction(health);
-      if (recovery) return verdict('failed', 'instance-failed', `The instance failed${said} and HyperPod marked it for a ${recovery}.`, recovery);
-      return verdict('failed', 'instance-failed', `The instance failed${said}; read the message and the cluster events before rebooting.`, 'investigate');
+      if (recovery)
+        return verdict(
+          'failed',
+          'instance-failed',
+          `The instance failed${said} and HyperPod marked it for a ${recovery}.`,
+          recovery,
+        );
+      return verdict(
+        'failed',
+        'instance-failed',
+        `The instance failed${said}; read the message and the cluster events before rebooting.`,
+        'investigate',
+      );
     }
     default:
-      return verdict('degraded', 'unknown-instance-status', `SageMaker reports an instance status this server does not know: ${sm.instanceStatus.status}${said}.`, 'investigate');
+      return verdict(
+        'degraded',
+        'unknown-instance-status',
+        `SageMaker reports an instance status this server does not know: ${sm.instanceStatus.status}${said}.`,
+        'investigate',
+      );
   }
 }
 
@@ -206,11 +296,19 @@ function missingInKubernetes(sm: SageMakerNodeFacts, now: number): NodeHealth {
   if (launched === undefined || now - launched <= REGISTRATION_GRACE_MS) {
     return verdict('transitional', 'registering', 'The instance runs and is joining Kubernetes.', 'none');
   }
-  return verdict('failed', 'not-in-kubernetes', `The instance has run for ${formatDuration(now - launched)} but never joined Kubernetes; check its lifecycle-script log and the cluster's EKS access entry.`, 'investigate');
+  return verdict(
+    'failed',
+    'not-in-kubernetes',
+    `The instance has run for ${formatDuration(now - launched)} but never joined Kubernetes; check its lifecycle-script log and the cluster's EKS access entry.`,
+    'investigate',
+  );
 }
 
 /** HyperPod's health and deep-health-check labels; undefined when they say the node may take work. */
-function labelVerdict(labels: Record<string, string>, nodeRecovery: 'Automatic' | 'None' | undefined): NodeHealth | undefined {
+function labelVerdict(
+  labels: Record<string, string>,
+  nodeRecovery: 'Automatic' | 'None' | undefined,
+): NodeHealth | undefined {
   const health = labels[NODE_HEALTH_LABEL];
   const dhc = labels[DEEP_HEALTH_CHECK_LABEL];
   const fault = faultOf(labels);
@@ -219,18 +317,51 @@ function labelVerdict(labels: Record<string, string>, nodeRecovery: 'Automatic' 
   if (recovery) {
     const code = recovery === 'reboot' ? 'pending-reboot' : 'pending-replacement';
     if (nodeRecovery === 'Automatic') {
-      return verdict('failed', code, `HyperPod found a fault${cause} and will ${recovery} the node itself (node recovery is Automatic).`, 'none');
+      return verdict(
+        'failed',
+        code,
+        `HyperPod found a fault${cause} and will ${recovery} the node itself (node recovery is Automatic).`,
+        'none',
+      );
     }
-    const whose = nodeRecovery === 'None' ? 'node recovery is None, so you must' : 'unless node recovery is Automatic, you must';
-    return verdict('failed', code, `HyperPod found a fault${cause} and marked the node for a ${recovery}; ${whose} ${recovery} it.`, recovery);
+    const whose =
+      nodeRecovery === 'None' ? 'node recovery is None, so you must' : 'unless node recovery is Automatic, you must';
+    return verdict(
+      'failed',
+      code,
+      `HyperPod found a fault${cause} and marked the node for a ${recovery}; ${whose} ${recovery} it.`,
+      recovery,
+    );
   }
-  if (dhc === 'InProgress') return verdict('transitional', 'deep-health-check-running', 'Deep health checks (GPU stress, EFA connectivity) are running; the node takes work once they pass.', 'none');
-  if (dhc === 'Failed') return verdict('failed', 'deep-health-check-failed', `Deep health checks failed${fault ? ` (${fault})` : ''}; read /var/log/aws/clusters/sagemaker-deep-health-check.log or the DeepHealthCheckResults log stream before rebooting.`, 'investigate');
+  if (dhc === 'InProgress')
+    return verdict(
+      'transitional',
+      'deep-health-check-running',
+      'Deep health checks (GPU stress, EFA connectivity) are running; the node takes work once they pass.',
+      'none',
+    );
+  if (dhc === 'Failed')
+    return verdict(
+      'failed',
+      'deep-health-check-failed',
+      `Deep health checks failed${fault ? ` (${fault})` : ''}; read /var/log/aws/clusters/sagemaker-deep-health-check.log or the DeepHealthCheckResults log stream before rebooting.`,
+      'investigate',
+    );
   if (health === 'Unschedulable') {
-    return verdict('degraded', 'unschedulable', `HyperPod marks the node Unschedulable${cause} while no deep health check runs; look at the node's events and the health-monitoring agent's log.`, 'investigate');
+    return verdict(
+      'degraded',
+      'unschedulable',
+      `HyperPod marks the node Unschedulable${cause} while no deep health check runs; look at the node's events and the health-monitoring agent's log.`,
+      'investigate',
+    );
   }
   if (health !== undefined && health !== 'Schedulable') {
-    return verdict('degraded', 'unknown-health-label', `The node's health label has a value this server does not know: ${health}${cause}.`, 'investigate');
+    return verdict(
+      'degraded',
+      'unknown-health-label',
+      `The node's health label has a value this server does not know: ${health}${cause}.`,
+      'investigate',
+    );
   }
   return undefined;
 }
@@ -239,20 +370,50 @@ function labelVerdict(labels: Record<string, string>, nodeRecovery: 'Automatic' 
 function kubeVerdict(kube: KubeNodeFacts, labels: Record<string, string>, now: number): NodeHealth {
   const conditions = kube.conditions ?? [];
   const ready = conditions.find((c) => c.type === 'Ready');
-  if (!ready) return verdict('transitional', 'registering', `Node ${kube.name} has registered; the kubelet has not reported Ready yet.`, 'none');
+  if (!ready)
+    return verdict(
+      'transitional',
+      'registering',
+      `Node ${kube.name} has registered; the kubelet has not reported Ready yet.`,
+      'none',
+    );
   if (ready.status !== 'True') {
     const since = ms(ready.lastTransitionTime);
     const lasting = since !== undefined ? ` for ${formatDuration(now - since)}` : '';
     const why = ready.message || ready.reason;
-    return verdict('failed', 'not-ready', `Kubernetes reports the node NotReady${lasting}${why ? ` (${why})` : ''}; look at the kubelet and the node's events before rebooting.`, 'investigate');
+    return verdict(
+      'failed',
+      'not-ready',
+      `Kubernetes reports the node NotReady${lasting}${why ? ` (${why})` : ''}; look at the kubelet and the node's events before rebooting.`,
+      'investigate',
+    );
   }
-  const pressure = conditions.filter((c) => PRESSURE_CONDITIONS.includes(c.type) && c.status === 'True').map((c) => c.type);
+  const pressure = conditions
+    .filter((c) => PRESSURE_CONDITIONS.includes(c.type) && c.status === 'True')
+    .map((c) => c.type);
   if (pressure.length > 0) {
-    return verdict('degraded', 'pressure', `The node is Ready but reports ${pressure.join(' and ')}; Kubernetes may evict pods until it clears.`, 'investigate');
+    return verdict(
+      'degraded',
+      'pressure',
+      `The node is Ready but reports ${pressure.join(' and ')}; Kubernetes may evict pods until it clears.`,
+      'investigate',
+    );
   }
   const fault = faultOf(labels);
-  if (fault) return verdict('degraded', 'fault-reported', `The node is schedulable but carries a fault label (${fault}); watch it and look at the health-monitoring agent's log.`, 'investigate');
-  if (kube.unschedulable) return verdict('degraded', 'cordoned', 'The node is healthy but cordoned, so it takes no new pods; uncordon it when it should take work again.', 'none');
+  if (fault)
+    return verdict(
+      'degraded',
+      'fault-reported',
+      `The node is schedulable but carries a fault label (${fault}); watch it and look at the health-monitoring agent's log.`,
+      'investigate',
+    );
+  if (kube.unschedulable)
+    return verdict(
+      'degraded',
+      'cordoned',
+      'The node is healthy but cordoned, so it takes no new pods; uncordon it when it should take work again.',
+      'none',
+    );
   const passed = labels[DEEP_HEALTH_CHECK_LABEL] === 'Passed' ? ', and passed its deep health checks' : '';
   return verdict('healthy', 'healthy', `The node is Ready and schedulable${passed}.`, 'none');
 }

@@ -49,7 +49,9 @@ export type InputOf<K extends OperationKind> = OperationInputs[K];
 /** The kind names, in the map's order. */
 export const OPERATION_KIND_NAMES = Object.keys(OPERATION_KINDS) as [OperationKind, ...OperationKind[]];
 
-export const OperationKindSchema = z.enum(OPERATION_KIND_NAMES).describe(`Operation kind: ${OPERATION_KIND_NAMES.join(', ')}.`);
+export const OperationKindSchema = z
+  .enum(OPERATION_KIND_NAMES)
+  .describe(`Operation kind: ${OPERATION_KIND_NAMES.join(', ')}.`);
 
 export function isOperationKind(kind: string): kind is OperationKind {
   return Object.hasOwn(OPERATION_KINDS, kind);

@@ -16,7 +16,8 @@ export interface OperationPlace {
 
 /** "AWS account 123456789012 (us-east-1)", "the sandbox cloud (us-west-2)", or the unknown case. */
 export function describePlace(place: OperationPlace): string {
-  if (place.cloud === undefined) return 'an unknown cloud (it was recorded before InstantStart kept the cloud of each operation)';
+  if (place.cloud === undefined)
+    return 'an unknown cloud (it was recorded before InstantStart kept the cloud of each operation)';
   const region = place.region ? `, ${place.region}` : '';
   if (place.cloud === 'sandbox') return `the sandbox cloud (account ${place.accountId ?? 'unknown'}${region})`;
   return `AWS account ${place.accountId ?? 'unknown'}${place.region ? ` (${place.region})` : ''}`;
@@ -31,8 +32,10 @@ export function describePlace(place: OperationPlace): string {
  * server adopts it — never one acting on real AWS.
  *
  * @example
- * foreignOperationReason('op-1', { cloud: 'sandbox', accountId: '000000000000' }, { cloud: 'aws', accountId: '123456789012', region: 'us-east-1' });
- * // → 'Operation op-1 belongs to the sandbox cloud (account 000000000000); this server acts on AWS account 123456789012 (us-east-1). …'
+ * foreignOperationReason('op-1', { cloud: 'sandbox', accountId: '000000000000' }, { cloud: 'aws', accountId:
+ * '123456789012', region: 'us-east-1' });
+ * // → 'Operation op-1 belongs to the sandbox cloud (account 000000000000); this server acts on AWS account
+ * 123456789012 (us-east-1). …'
  */
 export function foreignOperationReason(id: string, place: OperationPlace, server: CloudIdentity): string | undefined {
   if (place.cloud === undefined) {
@@ -42,6 +45,6 @@ export function foreignOperationReason(id: string, place: OperationPlace, server
   }
   return (
     `Operation ${id} belongs to ${describePlace(place)}; this server acts on ${describePlace(server)}. ` +
-    'Only a server on that cloud and account may resume, retry or cancel it (instantstart serve --cloud … with that account\'s credentials).'
+    "Only a server on that cloud and account may resume, retry or cancel it (instantstart serve --cloud … with that account's credentials)."
   );
 }

@@ -8,7 +8,13 @@ import {
   usableKubernetesVersions,
   type EksKubernetesVersion,
 } from './kubernetes-versions.js';
-import type { AvailabilityZoneViewSchema, PreflightProblem, QuotaCheckResult, RegionViewSchema, TrainingPlanView } from './schemas/preflight.js';
+import type {
+  AvailabilityZoneViewSchema,
+  PreflightProblem,
+  QuotaCheckResult,
+  RegionViewSchema,
+  TrainingPlanView,
+} from './schemas/preflight.js';
 
 /**
  * "Check before create", as pure rules: given a request and the facts AWS told us (zones, where the
@@ -133,9 +139,11 @@ export interface PreflightFacts {
  *
  * @example
  * const result = evaluatePreflight(
- *   { region: 'us-west-2', instanceType: 'ml.p5.48xlarge', instanceCount: 4, capacityType: 'on-demand', availabilityZone: 'us-west-2b' },
+ *   { region: 'us-west-2', instanceType: 'ml.p5.48xlarge', instanceCount: 4, capacityType: 'on-demand',
+ * availabilityZone: 'us-west-2b' },
  *   { zones: ['us-west-2a', 'us-west-2b'], instanceType: { availabilityZones: ['us-west-2b'], spotSupported: false },
- *     quotas: { clusterUsage: { serviceCode: 'sagemaker', quotaName: 'ml.p5.48xlarge for cluster usage', quotaCode: 'L-1', value: 0 } },
+ *     quotas: { clusterUsage: { serviceCode: 'sagemaker', quotaName: 'ml.p5.48xlarge for cluster usage', quotaCode:
+ * 'L-1', value: 0 } },
  *     usage: { byType: {}, total: 0 } },
  * );
  * // result.ok === false; result.problems[0].code === 'QuotaExceeded', with the increase command as remedy
@@ -155,19 +163,32 @@ export function evaluatePreflight(req: PreflightRequest, facts: PreflightFacts):
     ...quotas.filter((q) => !q.ok).map((q) => quotaProblem(req, q)),
     ...kubernetesVersionProblems(req, facts.kubernetesVersions),
   ];
-  const version = facts.kubernetesVersions ? (req.kubernetesVersion ?? chooseKubernetesVersion(facts.kubernetesVersions)) : undefined;
-  return { ok: problems.length === 0, quotas, problems, ...(version && problems.every((p) => p.field !== 'kubernetesVersion') ? { kubernetesVersion: version } : {}) };
+  const version = facts.kubernetesVersions
+    ? (req.kubernetesVersion ?? chooseKubernetesVersion(facts.kubernetesVersions))
+    : undefined;
+  return {
+    ok: problems.length === 0,
+    quotas,
+    problems,
+    ...(version && problems.every((p) => p.field !== 'kubernetesVersion') ? { kubernetesVersion: version } : {}),
+  };
 }
 
 /**
  * The version asked for must be one EKS offers in the Region (HyperPod's range the request schema
  * checked already, before any AWS call); with none asked, EKS must offer one HyperPod supports.
  */
-function kubernetesVersionProblems(req: PreflightRequest, offered: EksKubernetesVersion[] | undefined): PreflightProblem[] {
+function kubernetesVersionProblems(
+  req: PreflightRequest,
+  offered: EksKubernetesVersion[] | undefined,
+): PreflightProblem[] {
   if (!offered) return [];
   const usable = usableKubernetesVersions(offered).map((v) => v.version);
   const listing = `list_kubernetes_versions / GET /api/v1/kubernetes-versions?region=${req.region}`;
-  const eksOffers = offered.filter((v) => v.status !== 'UNSUPPORTED').map((v) => v.version).sort(compareKubernetesVersions);
+  const eksOffers = offered
+    .filter((v) => v.status !== 'UNSUPPORTED')
+    .map((v) => v.version)
+    .sort(compareKubernetesVersions);
   if (req.kubernetesVersion === undefined) {
     if (usable.length > 0) return [];
     return [
@@ -202,7 +223,9 @@ function kubernetesVersionProblems(req: PreflightRequest, offered: EksKubernetes
  * kubernetesVersionRangeProblem({ kubernetesVersion: '1.35' })?.message
  * // "SageMaker HyperPod does not support Kubernetes 1.35; it supports 1.28 to 1.34 (1.28, …, 1.34)."
  */
-export function kubernetesVersionRangeProblem(req: { kubernetesVersion?: string | undefined }): PreflightProblem | undefined {
+export function kubernetesVersionRangeProblem(req: {
+  kubernetesVersion?: string | undefined;
+}): PreflightProblem | undefined {
   if (req.kubernetesVersion === undefined || hyperPodSupportsKubernetes(req.kubernetesVersion)) return undefined;
   return {
     field: 'kubernetesVersion',
@@ -210,7 +233,8 @@ export function kubernetesVersionRangeProblem(req: { kubernetesVersion?: string 
     message:
       `SageMaker HyperPod does not support Kubernetes ${req.kubernetesVersion}; it supports ${hyperPodKubernetesRange()} ` +
       `(${HYPERPOD_KUBERNETES_SUPPORT.versions.join(', ')}, as AWS documents it: ${HYPERPOD_KUBERNETES_SUPPORT.sources[0]}).`,
-    remedy: 'Use one of those that EKS offers in the Region (list_kubernetes_versions / GET /api/v1/kubernetes-versions), or leave kubernetesVersion out for the default.',
+    remedy:
+      'Use one of those that EKS offers in the Region (list_kubernetes_versions / GET /api/v1/kubernetes-versions), or leave kubernetesVersion out for the default.',
   };
 }
 
@@ -218,8 +242,10 @@ export function kubernetesVersionRangeProblem(req: { kubernetesVersion?: string 
  * How to raise a quota, as a sentence and the CLI command that does it.
  *
  * @example
- * quotaIncreaseRemedy({ serviceCode: 'sagemaker', quotaName: 'ml.p5.48xlarge for cluster usage', quotaCode: 'L-1', value: 0 }, 6, 'us-west-2')
- * // "Request an increase of 'ml.p5.48xlarge for cluster usage' (L-1) to at least 6 in Service Quotas: aws service-quotas …"
+ * quotaIncreaseRemedy({ serviceCode: 'sagemaker', quotaName: 'ml.p5.48xlarge for cluster usage', quotaCode: 'L-1',
+ * value: 0 }, 6, 'us-west-2')
+ * // "Request an increase of 'ml.p5.48xlarge for cluster usage' (L-1) to at least 6 in Service Quotas: aws
+ * service-quotas …"
  */
 export function quotaIncreaseRemedy(quota: QuotaFact, desired: number, region: string): string {
   const where = `Request an increase of '${quota.quotaName}'${quota.quotaCode ? ` (${quota.quotaCode})` : ''} to at least ${desired} in Service Quotas`;
@@ -262,7 +288,12 @@ function nameProblems(req: PreflightRequest, facts: PreflightFacts): PreflightPr
   const remedy = `Choose another name, or work with the existing cluster (list_clusters / GET /api/v1/clusters).`;
   const out: PreflightProblem[] = [];
   if (facts.existing.hyperPodCluster) {
-    out.push({ field: 'name', code: 'ClusterExists', message: `A SageMaker HyperPod cluster named '${req.name}' already exists in ${req.region}.`, remedy });
+    out.push({
+      field: 'name',
+      code: 'ClusterExists',
+      message: `A SageMaker HyperPod cluster named '${req.name}' already exists in ${req.region}.`,
+      remedy,
+    });
   }
   if (facts.existing.eksCluster) {
     out.push({
@@ -344,11 +375,25 @@ function trainingPlanProblems(req: PreflightRequest, plan: TrainingPlanFacts | u
   const plans = `list_training_plans / GET /api/v1/training-plans?region=${req.region}`;
   if (req.capacityType !== 'training-plan') {
     return req.trainingPlanArn
-      ? [{ field, code: 'InvalidParameterCombination', message: `A training plan is only used with capacityType training-plan (got ${req.capacityType}).`, remedy: 'Set capacityType to training-plan, or leave trainingPlanArn out.' }]
+      ? [
+          {
+            field,
+            code: 'InvalidParameterCombination',
+            message: `A training plan is only used with capacityType training-plan (got ${req.capacityType}).`,
+            remedy: 'Set capacityType to training-plan, or leave trainingPlanArn out.',
+          },
+        ]
       : [];
   }
   if (!req.trainingPlanArn) {
-    return [{ field, code: 'MissingParameter', message: 'capacityType training-plan needs the ARN of the training plan to use.', remedy: `Pick a plan from ${plans}.` }];
+    return [
+      {
+        field,
+        code: 'MissingParameter',
+        message: 'capacityType training-plan needs the ARN of the training plan to use.',
+        remedy: `Pick a plan from ${plans}.`,
+      },
+    ];
   }
   const planRegion = parseTrainingPlanArn(req.trainingPlanArn)?.region;
   if (planRegion && planRegion !== req.region) {
@@ -362,29 +407,49 @@ function trainingPlanProblems(req: PreflightRequest, plan: TrainingPlanFacts | u
     ];
   }
   if (!plan) {
-    return [{ field, code: 'TrainingPlanNotFound', message: `The training plan ${req.trainingPlanArn} does not exist in ${req.region}.`, remedy: `Pick a plan from ${plans}.` }];
+    return [
+      {
+        field,
+        code: 'TrainingPlanNotFound',
+        message: `The training plan ${req.trainingPlanArn} does not exist in ${req.region}.`,
+        remedy: `Pick a plan from ${plans}.`,
+      },
+    ];
   }
   const out: PreflightProblem[] = [];
-  const mismatch = (message: string, remedy: string) => out.push({ field, code: 'TrainingPlanMismatch', message: `Training plan '${plan.name}' ${message}`, remedy });
+  const mismatch = (message: string, remedy: string) =>
+    out.push({ field, code: 'TrainingPlanMismatch', message: `Training plan '${plan.name}' ${message}`, remedy });
   if (!USABLE_PLAN_STATUSES.includes(plan.status)) {
     out.push({
       field,
       code: 'TrainingPlanNotUsable',
       message: `Training plan '${plan.name}' is ${plan.status}; HyperPod can only use a plan that is ${USABLE_PLAN_STATUSES.join(' or ')}.`,
-      remedy: plan.status === 'Pending' ? 'Wait until the plan is Scheduled (payment takes a few minutes), then check again.' : `Buy a new plan (SearchTrainingPlanOfferings, CreateTrainingPlan) or use on-demand capacity.`,
+      remedy:
+        plan.status === 'Pending'
+          ? 'Wait until the plan is Scheduled (payment takes a few minutes), then check again.'
+          : `Buy a new plan (SearchTrainingPlanOfferings, CreateTrainingPlan) or use on-demand capacity.`,
     });
   }
   if (!plan.targetResources.includes('hyperpod-cluster')) {
-    mismatch(`reserves capacity for ${plan.targetResources.join(', ') || 'no target'}, not for hyperpod-cluster.`, 'Use a plan bought with TargetResources hyperpod-cluster.');
+    mismatch(
+      `reserves capacity for ${plan.targetResources.join(', ') || 'no target'}, not for hyperpod-cluster.`,
+      'Use a plan bought with TargetResources hyperpod-cluster.',
+    );
   }
   const ofType = plan.reservedCapacities.filter((c) => c.instanceType === req.instanceType);
   if (ofType.length === 0) {
     const types = [...new Set(plan.reservedCapacities.map((c) => c.instanceType))];
-    mismatch(`reserves ${types.join(', ') || 'no instances'}, not ${req.instanceType}.`, `Use instanceType ${types.join(' or ')} with this plan, or a plan that reserves ${req.instanceType}.`);
+    mismatch(
+      `reserves ${types.join(', ') || 'no instances'}, not ${req.instanceType}.`,
+      `Use instanceType ${types.join(' or ')} with this plan, or a plan that reserves ${req.instanceType}.`,
+    );
   } else {
     const zones = [...new Set(ofType.map((c) => c.availabilityZone).filter((z): z is string => z !== undefined))];
     if (req.availabilityZone && zones.length > 0 && !zones.includes(req.availabilityZone)) {
-      mismatch(`reserves ${req.instanceType} in ${zones.join(', ')}, not in ${req.availabilityZone}.`, `Use availabilityZone ${zones.join(' or ')}.`);
+      mismatch(
+        `reserves ${req.instanceType} in ${zones.join(', ')}, not in ${req.availabilityZone}.`,
+        `Use availabilityZone ${zones.join(' or ')}.`,
+      );
     }
   }
   const available = plan.availableInstanceCount ?? 0;

@@ -36,7 +36,8 @@ export function redactSecretFields<T>(value: T, depth = 6): T {
   if (proto !== Object.prototype && proto !== null) return value;
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
-    const r = isSecretName(k) && v !== undefined && v !== null && v !== '' ? REDACTED : redactSecretFields(v, depth - 1);
+    const r =
+      isSecretName(k) && v !== undefined && v !== null && v !== '' ? REDACTED : redactSecretFields(v, depth - 1);
     if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
   }
   return (out ?? value) as T;

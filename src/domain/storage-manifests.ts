@@ -27,7 +27,11 @@ export function s3VolumeManifests(p: {
     storage: '1200Gi',
     accessMode: p.readOnly ? 'ReadOnlyMany' : 'ReadWriteMany',
     mountOptions: mountpointOptions({ region: p.region, prefix: p.prefix, readOnly: p.readOnly }),
-    csi: { driver: 's3.csi.aws.com', volumeHandle: p.volumeHandle ?? `s3-csi-${p.bucket}`, volumeAttributes: { bucketName: p.bucket } },
+    csi: {
+      driver: 's3.csi.aws.com',
+      volumeHandle: p.volumeHandle ?? `s3-csi-${p.bucket}`,
+      volumeAttributes: { bucketName: p.bucket },
+    },
   });
 }
 
@@ -45,7 +49,11 @@ export function fsxVolumeManifests(p: {
     ...p,
     storage: `${p.capacityGiB}Gi`,
     mountOptions: ['flock'],
-    csi: { driver: 'fsx.csi.aws.com', volumeHandle: p.fileSystemId, volumeAttributes: { dnsname: p.dnsName, mountname: p.mountName } },
+    csi: {
+      driver: 'fsx.csi.aws.com',
+      volumeHandle: p.fileSystemId,
+      volumeAttributes: { dnsname: p.dnsName, mountname: p.mountName },
+    },
   });
 }
 
@@ -63,7 +71,22 @@ function boundVolume(p: {
   const namespace = p.namespace ?? 'default';
   const { accessMode, labels } = p;
   return [
-    persistentVolumeManifest({ name: p.volumeName, claim: { namespace, name: p.claimName }, storage: p.storage, mountOptions: p.mountOptions, csi: p.csi, accessMode, labels }),
-    persistentVolumeClaimManifest({ name: p.claimName, namespace, volumeName: p.volumeName, storage: p.storage, accessMode, labels }),
+    persistentVolumeManifest({
+      name: p.volumeName,
+      claim: { namespace, name: p.claimName },
+      storage: p.storage,
+      mountOptions: p.mountOptions,
+      csi: p.csi,
+      accessMode,
+      labels,
+    }),
+    persistentVolumeClaimManifest({
+      name: p.claimName,
+      namespace,
+      volumeName: p.volumeName,
+      storage: p.storage,
+      accessMode,
+      labels,
+    }),
   ];
 }

@@ -8,7 +8,10 @@
  * carriesTags({ a: '1', b: '2' }, { a: '1' }); // → true
  * carriesTags({}, { a: '1' });                 // → false
  */
-export function carriesTags(actual: Readonly<Record<string, string>> | undefined, wanted: Readonly<Record<string, string>>): boolean {
+export function carriesTags(
+  actual: Readonly<Record<string, string>> | undefined,
+  wanted: Readonly<Record<string, string>>,
+): boolean {
   if (!actual) return false;
   return Object.entries(wanted).every(([key, value]) => Object.hasOwn(actual, key) && actual[key] === value);
 }

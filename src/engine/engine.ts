@@ -7,7 +7,14 @@ import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/
 import type { OperationEntry, OperationRecord, OperationsStore } from '../store/operations-store.js';
 import { OperationJournal } from './journal.js';
 import { EngineStoppedError } from './failures.js';
-import { finishCancelled, runOperation, type EngineLogger, type Run, type RunEnd, type RunMode } from './operation-runner.js';
+import {
+  finishCancelled,
+  runOperation,
+  type EngineLogger,
+  type Run,
+  type RunEnd,
+  type RunMode,
+} from './operation-runner.js';
 import { resolvePolling, SharedPoller, type PollingOptions } from './poller.js';
 import { DEFAULT_STORE_PROBE, StorePauses, type StoreProbeOptions } from './store-pauses.js';
 import { lockHolder, type LockHolder } from './locks.js';
@@ -25,7 +32,9 @@ export type KindInputs = { [kind: string]: object };
 
 /** What the engine needs of a zod schema: parse an input, or say what is wrong with it, field by field. */
 export interface InputSchema<T> {
-  safeParse(data: unknown):
+  safeParse(
+    data: unknown,
+  ):
     | { success: true; data: T }
     | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }
@@ -96,7 +105,9 @@ const SILENT: EngineLogger = { info() {}, warn() {}, error() {} };
  * const { operation } = engine.start('create-cluster', input, { idempotencyKey });
  * const final = await engine.waitFor(operation.id, 30_000);
  */
-export class OperationEngine<M extends KindInputs = Record<string, Record<string, unknown>>> extends EventEmitter<OperationEvents> {
+export class OperationEngine<
+  M extends KindInputs = Record<string, Record<string, unknown>>,
+> extends EventEmitter<OperationEvents> {
   private readonly kinds: OperationEngineOptions<M>['kinds'];
   private readonly store: OperationsStore;
   private readonly logger: EngineLogger;
@@ -137,7 +148,10 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
     this.idFactory = idFactory;
     this.random = random;
     this.owner = owner;
-    this.poller = new SharedPoller({ freshForMs: this.polling.minIntervalMs * this.polling.timeScale, nowMs: () => this.now().getTime() });
+    this.poller = new SharedPoller({
+      freshForMs: this.polling.minIntervalMs * this.polling.timeScale,
+      nowMs: () => this.now().getTime(),
+    });
     this.paused = new StorePauses({
       store,
       logger,
@@ -156,7 +170,9 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
   register(workflow: AnyWorkflow): void {
     if (this.workflows.has(workflow.kind)) throw new Error(`Workflow '${workflow.kind}' is already registered.`);
     if (this.kinds && !Object.hasOwn(this.kinds, workflow.kind)) {
-      throw new Error(`Workflow '${workflow.kind}' is not an operation kind (known: ${Object.keys(this.kinds).join(', ')}); add its input schema to the kinds map.`);
+      throw new Error(
+        `Workflow '${workflow.kind}' is not an operation kind (known: ${Object.keys(this.kinds).join(', ')}); add its input schema to the kinds map.`,
+      );
     }
     this.graphs.set(workflow.kind, phaseNeeds(workflow));
     this.workflows.set(workflow.kind, workflow);
@@ -178,10 +194,17 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
    * does not fit its kind's schema. StoreUnavailableError when the journal cannot be written (nothing
    * starts).
    */
-  start<K extends keyof M & string>(kind: K, input: M[K], { idempotencyKey }: { idempotencyKey?: string } = {}): StartResult {
+  start<K extends keyof M & string>(
+    kind: K,
+    input: M[K],
+    { idempotencyKey }: { idempotencyKey?: string } = {},
+  ): StartResult {
     this.assertRunning();
     const workflow = this.workflows.get(kind);
-    if (!workflow) throw new InputError(`Unknown operation kind '${kind}'. Known kinds: ${[...this.workflows.keys()].join(', ') || 'none'}.`);
+    if (!workflow)
+      throw new InputError(
+        `Unknown operation kind '${kind}'. Known kinds: ${[...this.workflows.keys()].join(', ') || 'none'}.`,
+      );
     const parsed = this.parseInput(kind, input);
     const target = workflow.target(parsed);
     const found = this.store.transaction((): { record: OperationRecord; existing: boolean; accepted?: LogLine } => {
@@ -195,21 +218,35 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
       // Read in this write transaction: what runs is what the journal says, and nothing starts between.
       const active = this.store.listActive();
       const request = canonicalJson(parsed);
-      const repeat = active.find((op) => op.kind === kind && op.target === target && canonicalJson(op.input) === request);
+      const repeat = active.find(
+        (op) => op.kind === kind && op.target === target && canonicalJson(op.input) === request,
+      );
       if (repeat) return { record: repeat, existing: true };
       const holder = lockHolder(workflow.locks(parsed), active, (k) => this.workflows.get(k));
       if (holder) throw lockConflict(holder, `${kind} on ${target} cannot start`);
       const createdAt = this.now().toISOString();
       const record = this.store.createOperation(
         {
-          id: this.idFactory(), kind, target, status: 'pending', input: parsed, state: workflow.initialState(parsed) as Record<string, unknown>, createdAt,
+          id: this.idFactory(),
+          kind,
+          target,
+          status: 'pending',
+          input: parsed,
+          state: workflow.initialState(parsed) as Record<string, unknown>,
+          createdAt,
           ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
           ...this.placeOf(parsed),
         },
-        workflow.phases.filter((p) => p.appliesTo?.(parsed) !== false).map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
+        workflow.phases
+          .filter((p) => p.appliesTo?.(parsed) !== false)
+          .map((p) => ({ name: p.name, title: p.title, expectedSeconds: p.expectedSeconds })),
       );
       // In the same transaction: an operation is in the journal with its first line, or not at all.
-      const accepted = this.store.appendLog(record.id, { at: createdAt, level: 'info', message: `Accepted: ${operationKindLabel(kind)} (${target}).` });
+      const accepted = this.store.appendLog(record.id, {
+        at: createdAt,
+        level: 'info',
+        message: `Accepted: ${operationKindLabel(kind)} (${target}).`,
+      });
       return { record, existing: false, accepted };
     });
     if (!found.existing) {
@@ -251,7 +288,10 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
 
   /** Operations not yet terminal on this target, newest first. */
   activeFor(target: string): OperationView[] {
-    return this.store.readActive(target).reverse().map((entry) => this.view(entry));
+    return this.store
+      .readActive(target)
+      .reverse()
+      .map((entry) => this.view(entry));
   }
 
   /**
@@ -268,7 +308,8 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
     this.assertOwned(op);
     const phase = this.store.getPhase(id, phaseName);
     if (!phase) throw new NotFoundError('phase', phaseName, `Operation ${id} has no phase '${phaseName}'.`);
-    if (op.status !== 'failed') throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
+    if (op.status !== 'failed')
+      throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
     const failed = this.store.listPhases(id).filter((p) => p.status === 'failed');
     if (phase.status !== 'failed') {
       const names = failed.map((p) => `'${p.name}'`);
@@ -281,7 +322,8 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
       );
     }
     const workflow = this.workflows.get(op.kind);
-    if (!workflow) throw new ConflictError(`This server cannot run '${op.kind}' operations, so it cannot retry this one.`);
+    if (!workflow)
+      throw new ConflictError(`This server cannot run '${op.kind}' operations, so it cannot retry this one.`);
     const journal = this.journal(id);
     const [first, ...later] = failed;
     journal.together(() => {
@@ -289,8 +331,16 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
       const holder = lockHolder(workflow.locks(op.input), this.store.listActive(), (k) => this.workflows.get(k));
       if (holder) throw lockConflict(holder, `Operation ${id} (${op.kind} on ${op.target}) cannot be retried now`);
       // The first failed phase starts now (its attempt counts at once); later ones count theirs when they start.
-      journal.phase(first!.name, { status: 'observing', attempts: first!.attempts + 1, startedAt: journal.timestamp(), finishedAt: null, error: null, progress: null });
-      for (const p of later) journal.phase(p.name, { status: 'pending', finishedAt: null, error: null, progress: null });
+      journal.phase(first!.name, {
+        status: 'observing',
+        attempts: first!.attempts + 1,
+        startedAt: journal.timestamp(),
+        finishedAt: null,
+        error: null,
+        progress: null,
+      });
+      for (const p of later)
+        journal.phase(p.name, { status: 'pending', finishedAt: null, error: null, progress: null });
       journal.operation({ status: 'running', error: null, finishedAt: null });
       journal.log(
         'info',
@@ -311,7 +361,8 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
   cancel(id: string): OperationView {
     this.assertRunning();
     const op = this.record(id);
-    if (isTerminal(op.status)) throw new ConflictError(`Operation ${id} already ${op.status}; there is nothing to cancel.`);
+    if (isTerminal(op.status))
+      throw new ConflictError(`Operation ${id} already ${op.status}; there is nothing to cancel.`);
     this.assertOwned(op);
     const run = this.runs.get(id);
     const journal = this.journal(id);
@@ -365,7 +416,10 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
       }
       const foreign = this.foreignReason(op);
       if (foreign) {
-        this.logger.warn({ operationId: op.id, cloud: op.cloud ?? null, accountId: op.accountId ?? null }, `not resuming: ${foreign}`);
+        this.logger.warn(
+          { operationId: op.id, cloud: op.cloud ?? null, accountId: op.accountId ?? null },
+          `not resuming: ${foreign}`,
+        );
         continue;
       }
       if (op.status === 'cancelling') finishCancelled(this.journal(op.id), this.store, op.id);
@@ -393,7 +447,12 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
   }
 
   private launch(id: string, mode: RunMode, note?: string): void {
-    const run = { operationId: id, controller: new AbortController(), cancelRequested: false, ...(note === undefined ? {} : { note }) } as Run & { done: Promise<void> };
+    const run = {
+      operationId: id,
+      controller: new AbortController(),
+      cancelRequested: false,
+      ...(note === undefined ? {} : { note }),
+    } as Run & { done: Promise<void> };
     const deps = {
       store: this.store,
       journalFor: (operationId: string) => this.journal(operationId),
@@ -421,8 +480,14 @@ export class OperationEngine<M extends KindInputs = Record<string, Record<string
     if (!schema) return input as Record<string, unknown>;
     const result = schema.safeParse(input);
     if (result.success) return result.data as Record<string, unknown>;
-    const problems = result.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: i.message }));
-    throw new InputError(`Invalid input for ${kind}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
+    const problems = result.error.issues.map((i) => ({
+      path: i.path.map(String).join('.') || '(input)',
+      message: i.message,
+    }));
+    throw new InputError(
+      `Invalid input for ${kind}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+      problems,
+    );
   }
 
   private journal(id: string): OperationJournal {
@@ -520,7 +585,10 @@ function lockConflict({ operation: op, resource, mode }: LockHolder, what: strin
  */
 function assertSameRequest(key: string, same: OperationRecord, kind: string, input: Record<string, unknown>): void {
   if (same.kind !== kind) {
-    throw new ConflictError(`Idempotency key '${key}' was already used for ${same.kind} operation ${same.id}; use a new key for a different request.`, 'Idempotency-Key');
+    throw new ConflictError(
+      `Idempotency key '${key}' was already used for ${same.kind} operation ${same.id}; use a new key for a different request.`,
+      'Idempotency-Key',
+    );
   }
   if (canonicalJson(same.input) !== canonicalJson(input)) {
     throw new ConflictError(

@@ -1,5 +1,11 @@
 import type { LogLine } from '../domain/schemas/operations.js';
-import type { OperationPatch, OperationRecord, OperationsStore, PhasePatch, PhaseRecord } from '../store/operations-store.js';
+import type {
+  OperationPatch,
+  OperationRecord,
+  OperationsStore,
+  PhasePatch,
+  PhaseRecord,
+} from '../store/operations-store.js';
 import { EngineStoppedError } from './failures.js';
 
 /** What a journal needs from the engine around it. */
@@ -49,7 +55,12 @@ export class OperationJournal {
   /** Appends a log line; `phase` names the phase it belongs to. */
   log(level: LogLine['level'], message: string, phase?: string): LogLine {
     this.guard();
-    const line = this.hooks.store.appendLog(this.operationId, { at: this.timestamp(), ...(phase === undefined ? {} : { phase }), level, message });
+    const line = this.hooks.store.appendLog(this.operationId, {
+      at: this.timestamp(),
+      ...(phase === undefined ? {} : { phase }),
+      level,
+      message,
+    });
     if (this.batch) this.batch.lines.push(line);
     else this.hooks.logged(this.operationId, line);
     return line;

@@ -88,11 +88,20 @@ export async function runOperation(deps: RunnerDeps, run: Run, mode: RunMode): P
     if (!workflow || !needs) throw new Error(`No workflow '${op.kind}' is registered on this server.`);
     journal.together(() => {
       if (op.status !== 'running') journal.operation({ status: 'running' });
-      if (mode === 'resume') journal.log('info', 'Resumed after a restart: the phases in flight start again by observing actual state.');
+      if (mode === 'resume')
+        journal.log('info', 'Resumed after a restart: the phases in flight start again by observing actual state.');
       if (mode === 'unpause' && run.note) journal.log('info', run.note);
     });
 
-    const ended = await runPhaseGraph({ deps, op, workflow, needs, journal, signal, abortAll: (err) => all.abort(err) });
+    const ended = await runPhaseGraph({
+      deps,
+      op,
+      workflow,
+      needs,
+      journal,
+      signal,
+      abortAll: (err) => all.abort(err),
+    });
     if (ended.fatal) {
       phaseName = ended.fatal.phase;
       throw ended.fatal.err;
@@ -105,10 +114,17 @@ export async function runOperation(deps: RunnerDeps, run: Run, mode: RunMode): P
       return {};
     }
     const stuck = phases.filter((p) => !isPhaseComplete(p.status));
-    if (stuck.length) throw new Error(`Phase(s) ${stuck.map((p) => `'${p.name}' (${p.status})`).join(', ')} could not start: what they need is not done.`);
+    if (stuck.length)
+      throw new Error(
+        `Phase(s) ${stuck.map((p) => `'${p.name}' (${p.status})`).join(', ')} could not start: what they need is not done.`,
+      );
     const result = workflow.result?.(ended.state, op.input);
     journal.together(() => {
-      journal.operation({ status: 'succeeded', ...(result === undefined ? {} : { result }), finishedAt: journal.timestamp() });
+      journal.operation({
+        status: 'succeeded',
+        ...(result === undefined ? {} : { result }),
+        finishedAt: journal.timestamp(),
+      });
       journal.log('info', 'Operation succeeded.');
     });
     return {};
@@ -122,7 +138,10 @@ export async function runOperation(deps: RunnerDeps, run: Run, mode: RunMode): P
       // Failing is a write too: when it cannot be made, pause; the failure recurs on resume and is journaled then.
       if (journalErr instanceof StoreUnavailableError) return { paused: journalErr };
       if (!(journalErr instanceof EngineStoppedError)) {
-        deps.logger.error({ err: journalErr, operationId: run.operationId }, 'could not journal the end of an operation');
+        deps.logger.error(
+          { err: journalErr, operationId: run.operationId },
+          'could not journal the end of an operation',
+        );
       }
     }
     return {};
@@ -163,7 +182,8 @@ async function runPhaseGraph(env: GraphRun): Promise<GraphEnd> {
   const end: GraphEnd = { state: op.state };
   const definitionOf = (name: string) => workflow.phases.find((p) => p.name === name) as AnyPhase | undefined;
   // Done for the phases that need it: succeeded, skipped, or failed as a teardown step that stops nothing.
-  const letsThrough = (p: PhaseRecord) => isPhaseComplete(p.status) || (p.status === 'failed' && definitionOf(p.name)?.onFailure === 'continue');
+  const letsThrough = (p: PhaseRecord) =>
+    isPhaseComplete(p.status) || (p.status === 'failed' && definitionOf(p.name)?.onFailure === 'continue');
 
   const runPhase = async (row: PhaseRecord): Promise<void> => {
     const definition = definitionOf(row.name);
@@ -198,7 +218,11 @@ async function runPhaseGraph(env: GraphRun): Promise<GraphEnd> {
         if (definition?.onFailure === 'continue') failPhaseAndGoOn(journal, error);
         else {
           end.stopFailure ??= error;
-          failPhaseAndStopDependents(journal, error, [...inFlight.keys()].filter((n) => n !== row.name));
+          failPhaseAndStopDependents(
+            journal,
+            error,
+            [...inFlight.keys()].filter((n) => n !== row.name),
+          );
         }
       } catch (journalErr) {
         end.fatal ??= { err: journalErr, phase: row.name };
@@ -214,9 +238,14 @@ async function runPhaseGraph(env: GraphRun): Promise<GraphEnd> {
     if (end.fatal || signal.aborted) return;
     const rows = deps.store.listPhases(op.id);
     const byName = new Map(rows.map((r) => [r.name, r]));
-    // A needed phase without a record was left out of this operation (it does not apply to its input): nothing to wait for.
+    // A needed phase without a record was left out of this operation (it does not apply to its input): nothing to wait
+    // for.
     const leftOut = (name: string) => definitionOf(name)?.appliesTo?.(op.input as never) === false;
-    const ready = (name: string) => [...(ancestors.get(name) ?? [])].every((n) => { const need = byName.get(n); return need === undefined ? leftOut(n) : letsThrough(need); });
+    const ready = (name: string) =>
+      [...(ancestors.get(name) ?? [])].every((n) => {
+        const need = byName.get(n);
+        return need === undefined ? leftOut(n) : letsThrough(need);
+      });
     for (const row of rows) {
       if (inFlight.has(row.name) || !(row.status === 'pending' || isPhaseActive(row.status))) continue;
       if (!ready(row.name)) continue;
@@ -298,7 +327,11 @@ function failPhaseAndGoOn(journal: OperationJournal, error: OperationError): voi
   journal.together(() => {
     journal.phase(error.phase!, { status: 'failed', error, finishedAt: journal.timestamp() });
     journal.log('error', `${error.code}: ${error.message}`, error.phase);
-    journal.log('warn', 'Going on with the next phases (teardown); the operation will end failed and this phase can be retried.', error.phase);
+    journal.log(
+      'warn',
+      'Going on with the next phases (teardown); the operation will end failed and this phase can be retried.',
+      error.phase,
+    );
   });
 }
 
@@ -312,12 +345,18 @@ function failPhaseAndStopDependents(journal: OperationJournal, error: OperationE
     journal.log('error', `${error.code}: ${error.message}`, error.phase);
     if (othersInFlight.length) {
       const names = othersInFlight.map((n) => `'${n}'`).join(', ');
-      const others = othersInFlight.length === 1 ? `Phase ${names}, running beside it, goes on` : `Phases ${names}, running beside it, go on`;
-      journal.log('warn', `The phases that need this one will not start. ${others}; then the operation ends failed and the failed phase can be retried.`, error.phase);
+      const others =
+        othersInFlight.length === 1
+          ? `Phase ${names}, running beside it, goes on`
+          : `Phases ${names}, running beside it, go on`;
+      journal.log(
+        'warn',
+        `The phases that need this one will not start. ${others}; then the operation ends failed and the failed phase can be retried.`,
+        error.phase,
+      );
     }
   });
 }
-
 
 /**
  * Journals the end of a failed run in one transaction: the phase that stopped it (when `error` names
@@ -335,16 +374,21 @@ export function failOperation(
   let final: OperationError | undefined;
   journal.together(() => {
     const finishedAt = journal.timestamp();
-    if (error?.phase !== undefined && !phaseJournaled) journal.phase(error.phase, { status: 'failed', error, finishedAt });
+    if (error?.phase !== undefined && !phaseJournaled)
+      journal.phase(error.phase, { status: 'failed', error, finishedAt });
     const failed = store.listPhases(journal.operationId).filter((p) => p.status === 'failed');
     failedPhases = failed.map((p) => p.name);
     const last = failed.at(-1);
-    final = error ?? last?.error ?? { ...(last ? { phase: last.name } : {}), code: 'InternalError', message: 'The operation failed.' };
+    final = error ??
+      last?.error ?? { ...(last ? { phase: last.name } : {}), code: 'InternalError', message: 'The operation failed.' };
     journal.operation({ status: 'failed', error: final, finishedAt });
     if (error && !phaseJournaled) journal.log('error', `${error.code}: ${error.message}`, error.phase);
     if (failed.length > 1 || (!error && failed.length > 0)) {
       const names = failedPhases.map((n) => `'${n}'`).join(', ');
-      journal.log('error', `Operation failed: ${failed.length === 1 ? `phase ${names} failed` : `phases ${names} failed`}. Retrying a failed phase runs every failed phase again, in order, each observing first.`);
+      journal.log(
+        'error',
+        `Operation failed: ${failed.length === 1 ? `phase ${names} failed` : `phases ${names} failed`}. Retrying a failed phase runs every failed phase again, in order, each observing first.`,
+      );
     }
   });
   logger.warn({ operationId: journal.operationId, error: final, failedPhases }, 'operation failed');

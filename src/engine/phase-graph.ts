@@ -11,10 +11,12 @@ export type PhaseNeeds = ReadonlyMap<string, readonly string[]>;
 export function phaseNeeds(workflow: AnyWorkflow): PhaseNeeds {
   const needs = new Map<string, string[]>();
   workflow.phases.forEach((phase, index) => {
-    if (needs.has(phase.name)) throw new Error(`Workflow '${workflow.kind}' has two phases with the same name ('${phase.name}').`);
+    if (needs.has(phase.name))
+      throw new Error(`Workflow '${workflow.kind}' has two phases with the same name ('${phase.name}').`);
     const wanted = phase.after ?? (index === 0 ? [] : [workflow.phases[index - 1]!.name]);
     for (const name of wanted) {
-      if (name === phase.name) throw new Error(`Phase '${phase.name}' of workflow '${workflow.kind}' cannot run after itself.`);
+      if (name === phase.name)
+        throw new Error(`Phase '${phase.name}' of workflow '${workflow.kind}' cannot run after itself.`);
       if (!needs.has(name)) {
         const later = workflow.phases.some((p) => p.name === name);
         throw new Error(

@@ -63,7 +63,11 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
     const { since, who } = outage;
     outage = undefined;
     journal.together(() => {
-      journal.log('info', `${who} answers again after ${Math.round((env.nowMs() - since) / 1000)} s without an answer; carrying on.`, phase.name);
+      journal.log(
+        'info',
+        `${who} answers again after ${Math.round((env.nowMs() - since) / 1000)} s without an answer; carrying on.`,
+        phase.name,
+      );
       journal.phase(phase.name, { progress: progress ?? null });
     });
   };
@@ -76,7 +80,10 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
           journal.phase(phase.name, { status: 'observing' });
           const outcome = await raceAbort(phase.observe(ctx), signal);
           answered();
-          if (!OBSERVE_OUTCOMES.includes(outcome)) throw new Error(`Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`);
+          if (!OBSERVE_OUTCOMES.includes(outcome))
+            throw new Error(
+              `Phase '${phase.name}' observe returned ${JSON.stringify(outcome)}, expected done, in-progress or needs-act.`,
+            );
           if (outcome !== 'needs-act' || failedStep === 'observe') madeProgress();
           if (outcome === 'done') {
             if (phase.verdict !== undefined) {
@@ -144,7 +151,11 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
             const started = { since: env.nowMs(), attempts: 0, who: silentParty(err) };
             outage = started;
             journal.together(() => {
-              journal.log('warn', `${started.who} is not answering (${err.service} ${err.operation}: ${err.code}); retrying with backoff until it answers, for at most ${OUTAGE_RETRY_MS / 60_000} minutes.`, phase.name);
+              journal.log(
+                'warn',
+                `${started.who} is not answering (${err.service} ${err.operation}: ${err.code}); retrying with backoff until it answers, for at most ${OUTAGE_RETRY_MS / 60_000} minutes.`,
+                phase.name,
+              );
               journal.phase(phase.name, { progress: `${started.who} is not answering, retrying` });
             });
           } else if (env.nowMs() - outage.since >= OUTAGE_RETRY_MS) {
@@ -158,7 +169,11 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
         if (!isTransient(err) || failures >= MAX_TRANSIENT_RETRIES) throw err;
         failures++;
         failedStep = step;
-        journal.log('warn', `${err.code} from ${err.service} ${err.operation} (transient, retry ${failures} of ${MAX_TRANSIENT_RETRIES}): ${err.message}`, phase.name);
+        journal.log(
+          'warn',
+          `${err.code} from ${err.service} ${err.operation} (transient, retry ${failures} of ${MAX_TRANSIENT_RETRIES}): ${err.message}`,
+          phase.name,
+        );
         await sleep(transientBackoffMs(failures, env.polling, env.random), signal);
         if (step === 'act') step = 'observe';
       }
@@ -190,7 +205,13 @@ class WaitSchedules {
     const key = phase.await ? phase.pollKey?.(context) : undefined;
     if (this.watch && this.watch.key === key) return this.watch.schedule;
     this.leave();
-    const start = () => new PollSchedule({ startedAtMs: this.startedAtMs, expectedSeconds: phase.expectedSeconds, polling: this.env.polling, random: this.env.random });
+    const start = () =>
+      new PollSchedule({
+        startedAtMs: this.startedAtMs,
+        expectedSeconds: phase.expectedSeconds,
+        polling: this.env.polling,
+        random: this.env.random,
+      });
     const watch = key === undefined ? { schedule: start(), leave: () => undefined } : this.env.poller.watch(key, start);
     this.watch = { key, ...watch };
     return watch.schedule;

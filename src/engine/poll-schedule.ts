@@ -19,7 +19,8 @@ import type { PollingOptions } from './poller.js';
  * sampled at the same points of its own clock.
  */
 export const SAMPLE_FRACTIONS: readonly number[] = [
-  0.25, 0.4, 0.5, 0.6, 0.7, 0.78, 0.85, 0.9, 0.94, 0.97, 1, 1.02, 1.04, 1.06, 1.08, 1.1, 1.13, 1.16, 1.2, 1.25, 1.3, 1.36, 1.43, 1.5,
+  0.25, 0.4, 0.5, 0.6, 0.7, 0.78, 0.85, 0.9, 0.94, 0.97, 1, 1.02, 1.04, 1.06, 1.08, 1.1, 1.13, 1.16, 1.2, 1.25, 1.3,
+  1.36, 1.43, 1.5,
 ];
 
 /** Past the last fraction, each gap is this share of the time waited so far (at least the previous gap). */
@@ -120,7 +121,12 @@ export class PollSchedule {
   readonly stretch: number;
   private readonly polling: PollingOptions;
 
-  constructor(options: { startedAtMs: number; expectedSeconds: number; polling: PollingOptions; random?: () => number }) {
+  constructor(options: {
+    startedAtMs: number;
+    expectedSeconds: number;
+    polling: PollingOptions;
+    random?: () => number;
+  }) {
     this.startedAtMs = options.startedAtMs;
     this.expectedSeconds = options.expectedSeconds;
     this.polling = options.polling;
@@ -131,7 +137,8 @@ export class PollSchedule {
   delayMs(nowMs: number): number {
     const { minIntervalMs, timeScale } = this.polling;
     const elapsed = Math.max(0, nowMs - this.startedAtMs) / timeScale;
-    const next = nextSamplePointMs(this.expectedSeconds, this.polling, (elapsed + minIntervalMs) / this.stretch) * this.stretch;
+    const next =
+      nextSamplePointMs(this.expectedSeconds, this.polling, (elapsed + minIntervalMs) / this.stretch) * this.stretch;
     return Math.max(minIntervalMs, next - elapsed) * timeScale;
   }
 }

@@ -32,7 +32,9 @@ export function resolvePolling(options: Partial<PollingOptions> = {}): PollingOp
   const resolved = { ...DEFAULT_POLLING, ...options };
   const { minIntervalMs, maxIntervalMs, timeScale } = resolved;
   if (!(minIntervalMs > 0) || !(maxIntervalMs >= minIntervalMs) || !(timeScale > 0)) {
-    throw new RangeError(`Polling needs 0 < minIntervalMs ≤ maxIntervalMs and timeScale > 0 (got ${JSON.stringify(resolved)}).`);
+    throw new RangeError(
+      `Polling needs 0 < minIntervalMs ≤ maxIntervalMs and timeScale > 0 (got ${JSON.stringify(resolved)}).`,
+    );
   }
   return resolved;
 }
@@ -51,8 +53,16 @@ export function pollDelayMs(nominalMs: number, polling: PollingOptions, random: 
  * The real wait before retrying after the `failures`-th consecutive transient cloud error:
  * min, 2×min, 4×min, … up to max, with jitter, scaled. With the defaults six retries span about a minute.
  */
-export function transientBackoffMs(failures: number, polling: PollingOptions, random: () => number = Math.random): number {
-  const nominal = clamp(polling.minIntervalMs * 2 ** Math.max(0, failures - 1), polling.minIntervalMs, polling.maxIntervalMs);
+export function transientBackoffMs(
+  failures: number,
+  polling: PollingOptions,
+  random: () => number = Math.random,
+): number {
+  const nominal = clamp(
+    polling.minIntervalMs * 2 ** Math.max(0, failures - 1),
+    polling.minIntervalMs,
+    polling.maxIntervalMs,
+  );
   return pollDelayMs(nominal, polling, random);
 }
 
@@ -162,7 +172,8 @@ export class SharedPoller {
   private forgetStale(): void {
     const now = this.nowMs();
     for (const [key, entry] of this.entries) {
-      if (!entry.inFlight && entry.settledAt !== undefined && now - entry.settledAt >= this.freshForMs) this.entries.delete(key);
+      if (!entry.inFlight && entry.settledAt !== undefined && now - entry.settledAt >= this.freshForMs)
+        this.entries.delete(key);
     }
   }
 }

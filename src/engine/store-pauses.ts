@@ -130,14 +130,18 @@ export class StorePauses {
     try {
       this.deps.store.probeWrite();
     } catch (err) {
-      if (!(err instanceof StoreUnavailableError)) this.deps.logger.error({ err }, 'the store probe failed unexpectedly');
+      if (!(err instanceof StoreUnavailableError))
+        this.deps.logger.error({ err }, 'the store probe failed unexpectedly');
       this.scheduleProbe();
       return;
     }
     for (const [id, pause] of [...this.paused]) {
       this.paused.delete(id);
       const seconds = Math.round((this.deps.now().getTime() - Date.parse(pause.since)) / 1000);
-      this.deps.relaunch(id, `Resumed: the journal could not be written for ${seconds}s (${pause.code}); the phase in flight starts again by observing actual state.`);
+      this.deps.relaunch(
+        id,
+        `Resumed: the journal could not be written for ${seconds}s (${pause.code}); the phase in flight starts again by observing actual state.`,
+      );
     }
   }
 }

@@ -1,4 +1,10 @@
-import type { OperationPause, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../domain/schemas/operations.js';
+import type {
+  OperationPause,
+  OperationStatus,
+  OperationView,
+  PhaseStatus,
+  PhaseView,
+} from '../domain/schemas/operations.js';
 import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
 import type { OperationRecord, PhaseRecord } from '../store/operations-store.js';
 import type { PhaseNeeds } from './phase-graph.js';
@@ -32,7 +38,9 @@ export function isPhaseActive(status: PhaseStatus): boolean {
  * working then is the current one, not the failure behind it.)
  */
 export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): PhaseRecord | undefined {
-  const working = phases.find((p) => isPhaseActive(p.status)) ?? phases.find((p) => p.status === 'failed' || p.status === 'cancelled');
+  const working =
+    phases.find((p) => isPhaseActive(p.status)) ??
+    phases.find((p) => p.status === 'failed' || p.status === 'cancelled');
   if (working) return working;
   return isTerminal(status) ? undefined : phases.find((p) => p.status === 'pending');
 }
@@ -42,7 +50,13 @@ export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): 
  * running phase its duration so far; `paused` is the engine's in-memory note while the store
  * cannot be written.
  */
-export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now: Date, paused?: OperationPause, needs?: PhaseNeeds): OperationView {
+export function toOperationView(
+  op: OperationRecord,
+  phases: PhaseRecord[],
+  now: Date,
+  paused?: OperationPause,
+  needs?: PhaseNeeds,
+): OperationView {
   const current = currentPhaseOf(op.status, phases);
   // A terminal operation has nothing running, whatever a crash left in its rows.
   const running = isTerminal(op.status) ? [] : phases.filter((p) => isPhaseActive(p.status)).map((p) => p.name);
@@ -61,7 +75,14 @@ export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now:
     runningPhases: running,
     ...(paused === undefined ? {} : { paused }),
     // A phase waits only for phases of this operation (those that do not apply to its input were left out).
-    phases: phases.map((p) => toPhaseView(op, p, now, needs?.get(p.name)?.filter((n) => phases.some((q) => q.name === n)))),
+    phases: phases.map((p) =>
+      toPhaseView(
+        op,
+        p,
+        now,
+        needs?.get(p.name)?.filter((n) => phases.some((q) => q.name === n)),
+      ),
+    ),
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,
     ...(op.finishedAt === undefined ? {} : { finishedAt: op.finishedAt }),
@@ -71,7 +92,11 @@ export function toOperationView(op: OperationRecord, phases: PhaseRecord[], now:
 }
 
 function toPhaseView(op: OperationRecord, p: PhaseRecord, now: Date, after: readonly string[] | undefined): PhaseView {
-  const end = p.finishedAt ? Date.parse(p.finishedAt) : isPhaseActive(p.status) && !isTerminal(op.status) ? now.getTime() : undefined;
+  const end = p.finishedAt
+    ? Date.parse(p.finishedAt)
+    : isPhaseActive(p.status) && !isTerminal(op.status)
+      ? now.getTime()
+      : undefined;
   const durationMs = p.startedAt && end !== undefined ? Math.max(0, end - Date.parse(p.startedAt)) : undefined;
   return {
     name: p.name,

@@ -53,7 +53,12 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   async function handleMcpRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
     if (closed) return sendJsonRpcError(res, 503, 'MCP endpoint is shutting down');
     if (req.method !== 'POST') {
-      return sendJsonRpcError(res, 405, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.', { allow: 'POST' });
+      return sendJsonRpcError(
+        res,
+        405,
+        'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.',
+        { allow: 'POST' },
+      );
     }
     // Mounted in Fastify the body arrives parsed; standalone, it is read here, so that it is always checked.
     const body = parsedBody !== undefined ? { ok: true as const, value: parsedBody } : await readJsonBody(req);

@@ -16,7 +16,14 @@ export function callerToken(req: IncomingMessage): string | undefined {
 }
 
 /** A JSON-RPC error answer, the shape MCP clients expect even outside a session. */
-export function sendJsonRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000, id: string | number | null = null): void {
+export function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+  id: string | number | null = null,
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -26,7 +33,10 @@ export function sendJsonRpcError(res: ServerResponse, status: number, message: s
 }
 
 const REQUEST_SCHEMAS = new Map<string, z.ZodType>(
-  ClientRequestSchema.options.map((schema) => [(schema.shape.method as unknown as { value: string }).value, schema as unknown as z.ZodType]),
+  ClientRequestSchema.options.map((schema) => [
+    (schema.shape.method as unknown as { value: string }).value,
+    schema as unknown as z.ZodType,
+  ]),
 );
 
 export interface InvalidParams {
@@ -62,7 +72,10 @@ export function findInvalidParams(body: unknown): InvalidParams | undefined {
 export function wantsEventStream(body: unknown, holdsAnswer: (tool: string) => boolean): boolean {
   return (Array.isArray(body) ? body : [body]).some((message) => {
     if (!message || typeof message !== 'object') return false;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
+    const { method, params } = message as {
+      method?: unknown;
+      params?: { name?: unknown; _meta?: { progressToken?: unknown } };
+    };
     if (!params || typeof params !== 'object') return false;
     if (params._meta && typeof params._meta === 'object' && params._meta.progressToken !== undefined) return true;
     return method === 'tools/call' && typeof params.name === 'string' && holdsAnswer(params.name);
@@ -73,12 +86,15 @@ export function wantsEventStream(body: unknown, holdsAnswer: (tool: string) => b
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads and parses a request body: the parsed value, or why it is not JSON (for a -32700 answer). */
-export async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+export async function readJsonBody(
+  req: IncomingMessage,
+): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return { ok: false, message: `Parse error: the body is larger than ${MAX_BODY_BYTES} bytes.` };
+    if (size > MAX_BODY_BYTES)
+      return { ok: false, message: `Parse error: the body is larger than ${MAX_BODY_BYTES} bytes.` };
     chunks.push(chunk as Buffer);
   }
   try {

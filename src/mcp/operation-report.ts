@@ -28,7 +28,10 @@ const PhaseLineSchema = z.object({
   progress: z.string().optional().describe('Latest progress note while the phase awaits the cloud.'),
   error: z.string().optional(),
   retryable: z.boolean(),
-  after: z.array(z.string()).optional().describe('The phases it starts after; it runs side by side with any other phase whose needs are met.'),
+  after: z
+    .array(z.string())
+    .optional()
+    .describe('The phases it starts after; it runs side by side with any other phase whose needs are met.'),
 });
 
 export const NextCallSchema = z
@@ -41,8 +44,14 @@ export const OperationStartedSchema = z.object({
   kind: z.string(),
   target: z.string(),
   status: OperationStatusSchema,
-  done: z.boolean().describe('Always false unless the operation already reached a terminal status: poll statusTool until it is.'),
-  existing: z.boolean().describe('True when this request was already answered (same idempotencyKey, the same request still running, or the succeeded create that made this cluster): that operation is returned and nothing new started.'),
+  done: z
+    .boolean()
+    .describe('Always false unless the operation already reached a terminal status: poll statusTool until it is.'),
+  existing: z
+    .boolean()
+    .describe(
+      'True when this request was already answered (same idempotencyKey, the same request still running, or the succeeded create that made this cluster): that operation is returned and nothing new started.',
+    ),
   statusTool: z.string().describe('The tool that decides completion: wait_for_operation.'),
   statusToolArguments: z.object({ operationId: z.string() }),
   statusUrl: z.string(),
@@ -89,7 +98,9 @@ export const OperationProgressSchema = OperationStatusFields.extend({
   phasesDone: z.number().int().describe('Phases succeeded or skipped so far.'),
   phases: z.array(PhaseProgressSchema).describe('Every phase, in order.'),
   failedPhase: z.string().optional().describe('The phase to pass to retry_operation_phase after fixing the cause.'),
-  retryable: z.boolean().describe('True when the operation failed and failedPhase can be retried with retry_operation_phase.'),
+  retryable: z
+    .boolean()
+    .describe('True when the operation failed and failedPhase can be retried with retry_operation_phase.'),
   error: z.string().optional().describe('Why it failed, as "code: message".'),
   result: z.record(z.string(), z.unknown()).optional().describe('What a succeeded operation produced.'),
   waitedSeconds: z.number().describe('How long this call blocked.'),
@@ -148,7 +159,10 @@ export function reportAnswer(raw: unknown, waitedSeconds?: number): ToolAnswer {
     next,
     operation: op,
   };
-  const together = op.runningPhases.length > 1 ? ` — ${op.runningPhases.length} phases running side by side (${op.runningPhases.join(', ')})` : '';
+  const together =
+    op.runningPhases.length > 1
+      ? ` — ${op.runningPhases.length} phases running side by side (${op.runningPhases.join(', ')})`
+      : '';
   const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()}${together}`];
   op.phases.forEach((p, i) => lines.push(`  ${i + 1}/${op.phases.length} ${describePhase(p)}`));
   if (op.error && !failed) lines.push(`Error: ${op.error.code}: ${op.error.message}`);
@@ -195,7 +209,9 @@ export function progressAnswer(raw: unknown, waitedSeconds: number): ToolAnswer 
   const current = op.phases.find((p) => p.name === op.currentPhase);
   const now = working.length ? working : current && current !== failed ? [current] : [];
   const together = working.length > 1 ? `, ${working.length} running side by side` : '';
-  const lines = [`Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()} — ${done}/${op.phases.length} phases done${together}`];
+  const lines = [
+    `Operation ${op.id} (${op.kind} ${op.target}): ${op.status.toUpperCase()} — ${done}/${op.phases.length} phases done${together}`,
+  ];
   for (const p of now) lines.push(`Now: ${describePhase(p)}`);
   if (failed) lines.push(`Failed: ${describePhase(failed)}`);
   else if (error) lines.push(`Error: ${error}`);
@@ -219,7 +235,8 @@ function phaseLine(p: PhaseView): z.infer<typeof PhaseLineSchema> {
 function describePhase(p: PhaseView): string {
   let s = `[${p.status}] ${p.name} — ${p.title}`;
   if (p.durationMs !== undefined && p.finishedAt) s += ` (${Math.round(p.durationMs / 1000)} s)`;
-  else if (p.status === 'observing' || p.status === 'acting' || p.status === 'awaiting') s += ` (typically ~${p.expectedSeconds} s)`;
+  else if (p.status === 'observing' || p.status === 'acting' || p.status === 'awaiting')
+    s += ` (typically ~${p.expectedSeconds} s)`;
   if (p.attempts > 1) s += `, attempt ${p.attempts}`;
   if (p.status === 'pending' && p.after?.length) s += ` (after ${p.after.join(', ')})`;
   if (p.progress && !p.finishedAt) s += `: ${p.progress}`;
@@ -227,7 +244,10 @@ function describePhase(p: PhaseView): string {
   return s;
 }
 
-function nextStepFor(op: OperationView, failed: PhaseView | undefined): { nextStep: string; next?: z.infer<typeof NextCallSchema> } {
+function nextStepFor(
+  op: OperationView,
+  failed: PhaseView | undefined,
+): { nextStep: string; next?: z.infer<typeof NextCallSchema> } {
   const id = { operationId: op.id };
   switch (op.status) {
     case 'succeeded': {

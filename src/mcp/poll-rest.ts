@@ -36,7 +36,11 @@ export async function pollUntil<T>(ctx: ToolContext, spec: PollSpec<T>): Promise
     const settled = spec.settled(value);
     const waited = (Date.now() - started) / 1000;
     if (settled || Date.now() >= deadline) return { value, settled, waitedSeconds: Math.round(waited) };
-    await ctx.progress(Math.round(waited), spec.timeoutSeconds, `${spec.describe(value)} (waited ${Math.round(waited)} s of up to ${spec.timeoutSeconds} s)`);
+    await ctx.progress(
+      Math.round(waited),
+      spec.timeoutSeconds,
+      `${spec.describe(value)} (waited ${Math.round(waited)} s of up to ${spec.timeoutSeconds} s)`,
+    );
     // The last pause ends at the deadline, so the final read comes when the caller's time is up, not after.
     await sleep(Math.min(pause, Math.max(0, deadline - Date.now())), ctx.signal);
     pause = Math.min(spec.maxPauseMs, Math.round(pause * 1.5));

@@ -71,7 +71,12 @@ export class RestClient {
   readonly #fetch: typeof fetch;
   #idempotencyKey: string | undefined;
 
-  constructor({ baseUrl, token, timeoutMs = DEFAULT_TIMEOUT_MS, fetch: fetchImpl = globalThis.fetch }: RestClientOptions) {
+  constructor({
+    baseUrl,
+    token,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    fetch: fetchImpl = globalThis.fetch,
+  }: RestClientOptions) {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`baseUrl must be http(s): ${baseUrl}`);
     this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
@@ -85,7 +90,12 @@ export class RestClient {
    * call's mutation, when the agent named it with `idempotencyKey`).
    */
   withIdempotencyKey(key: string): RestClient {
-    const keyed = new RestClient({ baseUrl: this.baseUrl, token: this.#token, timeoutMs: this.#timeoutMs, fetch: this.#fetch });
+    const keyed = new RestClient({
+      baseUrl: this.baseUrl,
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+      fetch: this.#fetch,
+    });
     keyed.#idempotencyKey = key;
     return keyed;
   }
@@ -125,7 +135,12 @@ export class RestClient {
       response = await this.#fetch(url, { method, headers, body, signal });
       text = await response.text();
     } catch (err) {
-      if (timedOut()) throw new RestUnreachableError(this.baseUrl, `no answer to ${method} ${path} within ${Math.round(timeoutMs / 1000)} s`, true);
+      if (timedOut())
+        throw new RestUnreachableError(
+          this.baseUrl,
+          `no answer to ${method} ${path} within ${Math.round(timeoutMs / 1000)} s`,
+          true,
+        );
       if (options.signal?.aborted) throw new Error(`${method} ${path} was cancelled`);
       throw new RestUnreachableError(this.baseUrl, describeFetchError(err));
     } finally {
@@ -147,7 +162,10 @@ function queryString(query: Record<string, QueryValue> | undefined): string {
 }
 
 /** One signal for "the caller gave up" or "too slow"; `timedOut()` tells which fired. */
-function deadline(timeoutMs: number, outer?: AbortSignal): { signal: AbortSignal; dispose(): void; timedOut(): boolean } {
+function deadline(
+  timeoutMs: number,
+  outer?: AbortSignal,
+): { signal: AbortSignal; dispose(): void; timedOut(): boolean } {
   const controller = new AbortController();
   let expired = false;
   const timer = setTimeout(() => {
@@ -185,8 +203,19 @@ function toApiError(method: string, path: string, response: Response, text: stri
   }
   const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   const title = str(problem?.title) ?? (response.statusText || `HTTP ${response.status}`);
-  const detail = problem ? (str(problem.detail) ?? str(problem.message) ?? str(problem.error)) : text.trim().slice(0, 500) || undefined;
-  return new RestApiError(method, path, response.status, title, detail, fieldProblems(problem?.errors), str(problem?.code), str(problem?.type));
+  const detail = problem
+    ? (str(problem.detail) ?? str(problem.message) ?? str(problem.error))
+    : text.trim().slice(0, 500) || undefined;
+  return new RestApiError(
+    method,
+    path,
+    response.status,
+    title,
+    detail,
+    fieldProblems(problem?.errors),
+    str(problem?.code),
+    str(problem?.type),
+  );
 }
 
 /** `errors[]` as the API documents it ({path, message}); a path given as an array is joined with dots. */

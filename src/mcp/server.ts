@@ -47,11 +47,21 @@ A failed phase is retried alone with retry_operation_phase after reading get_ope
  * const server = createMcpServer({ baseUrl: 'http://127.0.0.1:3099' });
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer({ baseUrl, token, version = '0.1.0', fetch, tools = capabilityTools() }: McpServerOptions): Server {
+export function createMcpServer({
+  baseUrl,
+  token,
+  version = '0.1.0',
+  fetch,
+  tools = capabilityTools(),
+}: McpServerOptions): Server {
   const server = new Server(
     { name: 'instantstart', title: 'InstantStart (SageMaker HyperPod on EKS)', version },
     // The tool list never changes while a server runs: no listChanged notifications.
-    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()) },
+    {
+      capabilities: { tools: {} },
+      instructions: SERVER_INSTRUCTIONS,
+      jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
+    },
   );
   tools.serve(server, new RestClient({ baseUrl, token, fetch }));
   return server;

@@ -59,6 +59,8 @@ export async function runStdioMcp({
   // A missing server is worth a warning, not a refusal: it may start after the agent does.
   void api
     .get('/healthz', { timeoutMs: 3000 })
-    .catch((err: unknown) => log(`warning: ${err instanceof Error ? err.message : String(err)} — tools will fail until it answers`));
+    .catch((err: unknown) =>
+      log(`warning: ${err instanceof Error ? err.message : String(err)} — tools will fail until it answers`),
+    );
   return { closed, close };
 }

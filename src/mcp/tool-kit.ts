@@ -1,6 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IdempotencyKeySchema } from '../domain/schemas/operations.js';
 import { RestApiError, RestUnreachableError, type RestClient } from './rest-client.js';
@@ -86,7 +91,8 @@ export function registerRestTool<I extends z.ZodObject, O extends z.ZodObject>(
   api: RestClient,
   declared: RestToolSpec<I, O>,
 ): void {
-  if (!declared.output === !declared.textOnly) throw new Error(`${declared.name}: give an output schema, or textOnly with the reason it answers text only`);
+  if (!declared.output === !declared.textOnly)
+    throw new Error(`${declared.name}: give an output schema, or textOnly with the reason it answers text only`);
   const spec = withIdempotencyKey(declared);
   if (server instanceof ToolCollector) {
     server.specs.push(spec);
@@ -135,7 +141,12 @@ function withIdempotencyKey(spec: AnyRestToolSpec): AnyRestToolSpec {
  * clients that show the model `content` read it, clients that prefer structured content read the
  * data (docs/MCP.md → Answers).
  */
-export async function runRestTool(spec: AnyRestToolSpec, args: unknown, api: RestClient, extra: ToolExtra): Promise<CallToolResult> {
+export async function runRestTool(
+  spec: AnyRestToolSpec,
+  args: unknown,
+  api: RestClient,
+  extra: ToolExtra,
+): Promise<CallToolResult> {
   try {
     const answer = await spec.run(args, contextFor(api, extra));
     if (!spec.output) return { content: [{ type: 'text', text: answer.text }] };
@@ -158,7 +169,10 @@ function contextFor(api: RestClient, extra: ToolExtra): ToolContext {
       if (token === undefined || extra.signal.aborted) return;
       // A lost progress notification must never fail the tool call itself.
       await extra
-        .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, total, message },
+        })
         .catch(() => undefined);
     },
   };
@@ -172,10 +186,15 @@ export function errorResult(text: string): CallToolResult {
  * The one mapping from errors to what an agent reads: the problem's title and detail, then one line
  * per offending field (`- instanceType: is not offered in us-west-2b`), then what to do next.
  */
-export function describeToolError(tool: string, err: unknown, restFields: Readonly<Record<string, string>> = {}): string {
+export function describeToolError(
+  tool: string,
+  err: unknown,
+  restFields: Readonly<Record<string, string>> = {},
+): string {
   if (err instanceof RestApiError) {
     // Servers often repeat the field messages in `detail`; say each thing once.
-    const detailAddsNothing = !err.detail || err.detail === err.title || err.errors.some((p) => err.detail?.includes(p.message));
+    const detailAddsNothing =
+      !err.detail || err.detail === err.title || err.errors.some((p) => err.detail?.includes(p.message));
     const lines = [`${tool} failed: HTTP ${err.status} ${err.title}${detailAddsNothing ? '' : ` — ${err.detail}`}`];
     for (const p of err.errors) lines.push(`- ${toolPath(p.path, restFields) || '(request)'}: ${p.message}`);
     if (err.code) lines.push(`(code ${err.code})`);
@@ -219,7 +238,7 @@ function hintFor(status: number): string | undefined {
       // 502/503/504: AWS or the cluster's Kubernetes API did not answer as asked; the cause is in the
       // problem above. A read has changed nothing; an accepted operation goes on and retries by itself.
       return status > 500
-        ? 'A cloud service (AWS or the cluster\'s Kubernetes API) did not answer as asked: the cause is above. Try again shortly; an operation already accepted goes on by itself (wait_for_operation).'
+        ? "A cloud service (AWS or the cluster's Kubernetes API) did not answer as asked: the cause is above. Try again shortly; an operation already accepted goes on by itself (wait_for_operation)."
         : undefined;
   }
 }
@@ -229,4 +248,6 @@ export const OperationIdSchema = z
   .string()
   .min(1)
   .max(200)
-  .describe('Operation id: operationId from a mutating tool\'s answer (create_cluster, delete_cluster, …) or from list_operations.');
+  .describe(
+    "Operation id: operationId from a mutating tool's answer (create_cluster, delete_cluster, …) or from list_operations.",
+  );

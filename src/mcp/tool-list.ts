@@ -63,4 +63,3 @@ export const TOOL_NAMES = [
   'wait_for_operation',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
-

@@ -1,7 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RestClient } from './rest-client.js';
 import { errorResult, runRestTool, ToolCollector, type AnyRestToolSpec, type ToolExtra } from './tool-kit.js';
 
@@ -52,7 +57,9 @@ export class McpToolSet {
   serve(server: Server, api: RestClient): void {
     const list = { tools: this.definitions as Tool[] };
     server.setRequestHandler(ListToolsRequestSchema, () => list);
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.call(request.params.name, request.params.arguments, api, extra));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.call(request.params.name, request.params.arguments, api, extra),
+    );
   }
 
   /** One `tools/call`. */
@@ -61,8 +68,13 @@ export class McpToolSet {
     if (!spec) return errorResult(`Tool ${name} not found. Call tools/list for the tools of this server.`);
     const parsed = spec.input.safeParse(args ?? {});
     if (!parsed.success) {
-      const lines = parsed.error.issues.map((issue: { path: PropertyKey[]; message: string }) => `- ${issue.path.map(String).join('.') || '(arguments)'}: ${issue.message}`);
-      return errorResult(`Input validation error: Invalid arguments for tool ${name}:\n${lines.join('\n')}\nNothing was sent to the server; fix the named fields and call again.`);
+      const lines = parsed.error.issues.map(
+        (issue: { path: PropertyKey[]; message: string }) =>
+          `- ${issue.path.map(String).join('.') || '(arguments)'}: ${issue.message}`,
+      );
+      return errorResult(
+        `Input validation error: Invalid arguments for tool ${name}:\n${lines.join('\n')}\nNothing was sent to the server; fix the named fields and call again.`,
+      );
     }
     return runRestTool(spec, parsed.data, api, extra);
   }
@@ -75,7 +87,14 @@ function definitionOf(spec: AnyRestToolSpec): Tool {
     title: spec.title,
     description: spec.description,
     inputSchema: toJsonSchemaCompat(spec.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
-    ...(spec.output ? { outputSchema: toJsonSchemaCompat(spec.output, { strictUnions: true, pipeStrategy: 'output' }) as Tool['outputSchema'] } : {}),
+    ...(spec.output
+      ? {
+          outputSchema: toJsonSchemaCompat(spec.output, {
+            strictUnions: true,
+            pipeStrategy: 'output',
+          }) as Tool['outputSchema'],
+        }
+      : {}),
     annotations: { title: spec.title, ...spec.annotations },
     // Each call answers in its own request (no MCP tasks), as McpServer declares it.
     execution: { taskSupport: 'forbidden' },

@@ -168,7 +168,10 @@ function checkIntegrity(db: Database): void {
   const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
   const findings = rows.map((r) => r.quick_check.replace(/\s+/g, ' ').trim()).filter((r) => r !== 'ok');
   if (findings.length > 0) {
-    throw Object.assign(new Error(`quick_check found ${findings.length} problem(s): ${findings.slice(0, 3).join('; ')}`), { code: 'SQLITE_CORRUPT' });
+    throw Object.assign(
+      new Error(`quick_check found ${findings.length} problem(s): ${findings.slice(0, 3).join('; ')}`),
+      { code: 'SQLITE_CORRUPT' },
+    );
   }
 }
 

@@ -28,7 +28,9 @@ export class DirectoryInUseError extends Error {
     readonly dir: string,
     readonly holder: LockHolder | undefined,
   ) {
-    const who = holder ? `pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''}, since ${holder.since}` : 'its pid and URL are unknown';
+    const who = holder
+      ? `pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''}, since ${holder.since}`
+      : 'its pid and URL are unknown';
     super(
       `Another InstantStart server already uses the data directory ${dir} (${who}). ` +
         'Two servers on one directory would both resume the same operations: stop that server first, or give this one another --data-dir.',
@@ -52,7 +54,10 @@ export class DirectoryInUseError extends Error {
  * … listen …; lock.announce('http://127.0.0.1:3099');
  * lock.release(); // on shutdown
  */
-export function lockDirectory(dir: string, { pid = process.pid, now = () => new Date() }: { pid?: number; now?: () => Date } = {}): DirectoryLock {
+export function lockDirectory(
+  dir: string,
+  { pid = process.pid, now = () => new Date() }: { pid?: number; now?: () => Date } = {},
+): DirectoryLock {
   mkdirSync(dir, { recursive: true });
   const db = new BetterSqlite3(join(dir, LOCK_FILE));
   try {
@@ -84,7 +89,13 @@ export function lockDirectory(dir: string, { pid = process.pid, now = () => new 
 export function readHolder(dir: string): LockHolder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(dir, HOLDER_FILE), 'utf8')) as Partial<LockHolder>;
-    return typeof parsed.pid === 'number' ? { pid: parsed.pid, since: String(parsed.since ?? 'unknown'), ...(parsed.url ? { url: String(parsed.url) } : {}) } : undefined;
+    return typeof parsed.pid === 'number'
+      ? {
+          pid: parsed.pid,
+          since: String(parsed.since ?? 'unknown'),
+          ...(parsed.url ? { url: String(parsed.url) } : {}),
+        }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -55,7 +55,9 @@ export class IdempotencyStore {
 
   /** Records the key's successful answer. */
   answer(key: string, status: number, answer: string, operationId?: string): void {
-    guardWrite(this.db.name, () => this.sql.answer.run(status, answer, operationId ?? null, this.now().toISOString(), key));
+    guardWrite(this.db.name, () =>
+      this.sql.answer.run(status, answer, operationId ?? null, this.now().toISOString(), key),
+    );
   }
 
   /**
@@ -102,7 +104,9 @@ function prepare(db: Database) {
        ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, request = excluded.request, created_at = excluded.created_at
        WHERE idempotency_keys.status IS NULL`,
     ),
-    answer: db.prepare('UPDATE idempotency_keys SET status = ?, answer = ?, operation_id = ?, answered_at = ? WHERE key = ?'),
+    answer: db.prepare(
+      'UPDATE idempotency_keys SET status = ?, answer = ?, operation_id = ?, answered_at = ? WHERE key = ?',
+    ),
     promise: db.prepare('UPDATE idempotency_keys SET answer = ? WHERE key = ? AND status IS NULL'),
     forget: db.prepare('DELETE FROM idempotency_keys WHERE key = ? AND status IS NULL'),
   };

@@ -29,7 +29,17 @@ export class KeptStorageStore implements KeptStoragesPort {
 
   /** Records (or re-records) a kept storage; its first kept time stays. */
   put(r: Omit<KeptStorageRecord, 'keptAt'>): void {
-    guardWrite(this.db.name, () => this.sql.put.run(r.region, r.cluster, r.namespace, r.name, JSON.stringify(r.data), r.ours ? 1 : 0, this.now().toISOString()));
+    guardWrite(this.db.name, () =>
+      this.sql.put.run(
+        r.region,
+        r.cluster,
+        r.namespace,
+        r.name,
+        JSON.stringify(r.data),
+        r.ours ? 1 : 0,
+        this.now().toISOString(),
+      ),
+    );
   }
 
   forget(region: string, cluster: string, namespace: string, name: string): boolean {

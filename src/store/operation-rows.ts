@@ -52,23 +52,63 @@ export interface OperationEntry {
 }
 
 export interface OperationRow {
-  id: string; kind: string; target: string; status: string; input: string; state: string;
-  result: string | null; error: string | null; idempotency_key: string | null;
-  cloud: string | null; account_id: string | null; region: string | null;
-  created_at: string; updated_at: string; finished_at: string | null;
+  id: string;
+  kind: string;
+  target: string;
+  status: string;
+  input: string;
+  state: string;
+  result: string | null;
+  error: string | null;
+  idempotency_key: string | null;
+  cloud: string | null;
+  account_id: string | null;
+  region: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }
 export interface PhaseRow {
-  operation_id: string; idx: number; name: string; title: string; status: string; attempts: number; acted: number;
-  started_at: string | null; finished_at: string | null; progress: string | null; error: string | null; expected_seconds: number;
+  operation_id: string;
+  idx: number;
+  name: string;
+  title: string;
+  status: string;
+  attempts: number;
+  acted: number;
+  started_at: string | null;
+  finished_at: string | null;
+  progress: string | null;
+  error: string | null;
+  expected_seconds: number;
 }
-export interface LogRow { seq: number; at: string; phase: string | null; level: string; message: string }
+export interface LogRow {
+  seq: number;
+  at: string;
+  phase: string | null;
+  level: string;
+  message: string;
+}
 
 /** `'succeeded', 'failed', 'cancelled'` for SQL `IN (…)`: constants of this build, never user input. */
 export const TERMINAL_LIST = TERMINAL_OPERATION_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The phase columns, in the order of each array in `phases_json`. */
-const PHASE_TUPLE = 'p.idx, p.name, p.title, p.status, p.attempts, p.acted, p.started_at, p.finished_at, p.progress, p.error, p.expected_seconds';
-type PhaseTuple = [number, string, string, string, number, number, string | null, string | null, string | null, string | null, number];
+const PHASE_TUPLE =
+  'p.idx, p.name, p.title, p.status, p.attempts, p.acted, p.started_at, p.finished_at, p.progress, p.error, p.expected_seconds';
+type PhaseTuple = [
+  number,
+  string,
+  string,
+  string,
+  number,
+  number,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number,
+];
 
 /**
  * Selects every operation column plus `phases_json`: the operation's phases as one JSON array of
@@ -131,7 +171,20 @@ export function toEntry(row: OperationWithPhasesRow): OperationEntry {
   // json_group_array over no rows gives '[]'.
   const phases = (JSON.parse(row.phases_json) as PhaseTuple[]).map(
     ([idx, name, title, status, attempts, acted, started_at, finished_at, progress, error, expected_seconds]) =>
-      toPhase({ operation_id: row.id, idx, name, title, status, attempts, acted, started_at, finished_at, progress, error, expected_seconds }),
+      toPhase({
+        operation_id: row.id,
+        idx,
+        name,
+        title,
+        status,
+        attempts,
+        acted,
+        started_at,
+        finished_at,
+        progress,
+        error,
+        expected_seconds,
+      }),
   );
   return { operation: toOperation(row), phases };
 }

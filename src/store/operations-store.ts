@@ -54,11 +54,20 @@ export interface OperationFilter {
 type Statement = BetterSqlite3.Statement;
 
 const OPERATION_COLUMNS: Record<keyof OperationPatch, string> = {
-  status: 'status', state: 'state', result: 'result', error: 'error', finishedAt: 'finished_at',
+  status: 'status',
+  state: 'state',
+  result: 'result',
+  error: 'error',
+  finishedAt: 'finished_at',
 };
 const PHASE_COLUMNS: Record<keyof PhasePatch, string> = {
-  status: 'status', attempts: 'attempts', acted: 'acted', startedAt: 'started_at',
-  finishedAt: 'finished_at', progress: 'progress', error: 'error',
+  status: 'status',
+  attempts: 'attempts',
+  acted: 'acted',
+  startedAt: 'started_at',
+  finishedAt: 'finished_at',
+  progress: 'progress',
+  error: 'error',
 };
 /** How many operations' entries {@link OperationsStore.readOperation} keeps (a few KB each). */
 const CACHED_ENTRIES = 256;
@@ -77,7 +86,8 @@ const NEWEST_FIRST = 'ORDER BY o.created_at DESC, o.rowid DESC';
  *
  * @example
  * const store = new OperationsStore(openMemoryDatabase());
- * store.createOperation({ id: 'op-1', kind: 'k', target: 't', status: 'pending', input: {}, state: {}, createdAt: now }, [{ name: 'a', title: 'A', expectedSeconds: 5 }]);
+ * store.createOperation({ id: 'op-1', kind: 'k', target: 't', status: 'pending', input: {}, state: {}, createdAt: now
+ * }, [{ name: 'a', title: 'A', expectedSeconds: 5 }]);
  */
 export class OperationsStore {
   private readonly sql: ReturnType<typeof prepareFixed>;
@@ -109,8 +119,18 @@ export class OperationsStore {
   createOperation(op: NewOperation, phases: NewPhase[]): OperationRecord {
     return this.transaction(() => {
       const row = this.sql.insertOperation.get(
-        op.id, op.kind, op.target, op.status, JSON.stringify(op.input), JSON.stringify(op.state), op.idempotencyKey ?? null,
-        op.cloud ?? null, op.accountId ?? null, op.region ?? null, op.createdAt, op.createdAt,
+        op.id,
+        op.kind,
+        op.target,
+        op.status,
+        JSON.stringify(op.input),
+        JSON.stringify(op.state),
+        op.idempotencyKey ?? null,
+        op.cloud ?? null,
+        op.accountId ?? null,
+        op.region ?? null,
+        op.createdAt,
+        op.createdAt,
       ) as OperationRow;
       phases.forEach((p, index) => this.sql.insertPhase.run(op.id, index, p.name, p.title, p.expectedSeconds));
       return toOperation(row);
@@ -177,7 +197,9 @@ export class OperationsStore {
 
   /** {@link listActive} with each operation's phases, in one query. */
   readActive(target?: string): OperationEntry[] {
-    const rows = (target === undefined ? this.sql.activeEntries.all() : this.sql.activeEntriesOn.all(target)) as OperationWithPhasesRow[];
+    const rows = (
+      target === undefined ? this.sql.activeEntries.all() : this.sql.activeEntriesOn.all(target)
+    ) as OperationWithPhasesRow[];
     return rows.map(toEntry);
   }
 
@@ -221,7 +243,9 @@ export class OperationsStore {
       if (!phase) throw new Error(`Phase ${name} of operation ${operationId} is not in the journal.`);
       return phase;
     }
-    const statement = this.shape(`UPDATE phases SET ${sets.join(', ')} WHERE operation_id = ? AND name = ? RETURNING *`);
+    const statement = this.shape(
+      `UPDATE phases SET ${sets.join(', ')} WHERE operation_id = ? AND name = ? RETURNING *`,
+    );
     const row = guardWrite(this.db.name, () => statement.get(...params, operationId, name)) as PhaseRow | undefined;
     if (!row) throw new Error(`Phase ${name} of operation ${operationId} is not in the journal.`);
     return toPhase(row);
@@ -280,7 +304,9 @@ function prepareFixed(db: Database) {
       `INSERT INTO operations (id, kind, target, status, input, state, idempotency_key, cloud, account_id, region, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
-    insertPhase: db.prepare(`INSERT INTO phases (operation_id, idx, name, title, status, expected_seconds) VALUES (?, ?, ?, ?, 'pending', ?)`),
+    insertPhase: db.prepare(
+      `INSERT INTO phases (operation_id, idx, name, title, status, expected_seconds) VALUES (?, ?, ?, ?, 'pending', ?)`,
+    ),
     operationById: db.prepare('SELECT * FROM operations WHERE id = ?'),
     entryById: db.prepare(`SELECT ${WITH_PHASES} FROM operations o WHERE o.id = ?`),
     operationByKey: db.prepare('SELECT * FROM operations WHERE idempotency_key = ?'),
@@ -297,6 +323,8 @@ function prepareFixed(db: Database) {
       `INSERT INTO operation_log (operation_id, seq, at, phase, level, message)
        SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM operation_log WHERE operation_id = ? RETURNING seq`,
     ),
-    logLines: db.prepare('SELECT seq, at, phase, level, message FROM operation_log WHERE operation_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    logLines: db.prepare(
+      'SELECT seq, at, phase, level, message FROM operation_log WHERE operation_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
   };
 }

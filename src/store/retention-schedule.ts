@@ -92,7 +92,10 @@ export class RetentionSchedule {
     }
     if (total.operations > 0 || total.logLines > 0 || total.idempotencyKeys > 0) {
       const { maxAgeDays, maxOperations, maxLogLinesPerOperation } = this.options.retention.policy;
-      this.options.logger?.info({ ...total, maxAgeDays, maxOperations, maxLogLinesPerOperation }, 'retention removed finished operations, old log lines and old idempotency keys');
+      this.options.logger?.info(
+        { ...total, maxAgeDays, maxOperations, maxLogLinesPerOperation },
+        'retention removed finished operations, old log lines and old idempotency keys',
+      );
     }
     return total;
   }

@@ -17,7 +17,11 @@ export interface RetentionPolicy {
 }
 
 /** 30 days, 1,000 finished operations, 5,000 log lines each: a year of daily use stays a few MB. */
-export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 30, maxOperations: 1000, maxLogLinesPerOperation: 5000 };
+export const DEFAULT_RETENTION: RetentionPolicy = {
+  maxAgeDays: 30,
+  maxOperations: 1000,
+  maxLogLinesPerOperation: 5000,
+};
 
 /** What one batch removed; `more` when it stopped at its bound with work left. */
 export interface PruneResult {
@@ -30,9 +34,14 @@ export interface PruneResult {
 
 /** Refuses a policy that would remove everything or nothing sensible (0, negative, not a number). */
 export function checkRetentionPolicy(policy: RetentionPolicy): RetentionPolicy {
-  if (!(policy.maxAgeDays > 0)) throw new RangeError(`retention days must be a number greater than 0, got ${policy.maxAgeDays}`);
-  for (const [name, value] of [['retention max operations', policy.maxOperations], ['retention log lines', policy.maxLogLinesPerOperation]] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1, got ${value}`);
+  if (!(policy.maxAgeDays > 0))
+    throw new RangeError(`retention days must be a number greater than 0, got ${policy.maxAgeDays}`);
+  for (const [name, value] of [
+    ['retention max operations', policy.maxOperations],
+    ['retention log lines', policy.maxLogLinesPerOperation],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`${name} must be a whole number of at least 1, got ${value}`);
   }
   return policy;
 }
@@ -72,17 +81,26 @@ export class OperationsRetention {
     const result = guardWrite(this.db.name, () =>
       this.db
         .transaction((): PruneResult & { removedIds: string[] } => {
-          const expired = (this.sql.expired.all(cutoff, this.policy.maxOperations, this.batchSize + 1) as Array<{ id: string }>).map((r) => r.id);
+          const expired = (
+            this.sql.expired.all(cutoff, this.policy.maxOperations, this.batchSize + 1) as Array<{ id: string }>
+          ).map((r) => r.id);
           const doomed = expired.slice(0, this.batchSize);
           const logLinesBefore = doomed.length ? (this.sql.logCount.get(JSON.stringify(doomed)) as { n: number }).n : 0;
           const operations = doomed.length ? this.sql.deleteOperations.run(JSON.stringify(doomed)).changes : 0;
-          const long = this.sql.longLogs.all(this.policy.maxLogLinesPerOperation, this.batchSize + 1) as Array<{ id: string; last: number }>;
+          const long = this.sql.longLogs.all(this.policy.maxLogLinesPerOperation, this.batchSize + 1) as Array<{
+            id: string;
+            last: number;
+          }>;
           let trimmed = 0;
           for (const { id, last } of long.slice(0, this.batchSize)) {
             trimmed += this.sql.trimLog.run(id, last - this.policy.maxLogLinesPerOperation).changes;
           }
-          const keys = this.sql.expiredKeys.all(cutoff, this.policy.maxOperations, this.batchSize + 1) as Array<{ key: string }>;
-          const idempotencyKeys = keys.length ? this.sql.deleteKeys.run(JSON.stringify(keys.slice(0, this.batchSize).map((k) => k.key))).changes : 0;
+          const keys = this.sql.expiredKeys.all(cutoff, this.policy.maxOperations, this.batchSize + 1) as Array<{
+            key: string;
+          }>;
+          const idempotencyKeys = keys.length
+            ? this.sql.deleteKeys.run(JSON.stringify(keys.slice(0, this.batchSize).map((k) => k.key))).changes
+            : 0;
           const more = expired.length > this.batchSize || long.length > this.batchSize || keys.length > this.batchSize;
           return { operations, logLines: logLinesBefore + trimmed, idempotencyKeys, more, removedIds: doomed };
         })
@@ -94,7 +112,10 @@ export class OperationsRetention {
   }
 }
 
-type Statements = Record<'expired' | 'logCount' | 'deleteOperations' | 'longLogs' | 'trimLog' | 'expiredKeys' | 'deleteKeys', BetterSqlite3.Statement>;
+type Statements = Record<
+  'expired' | 'logCount' | 'deleteOperations' | 'longLogs' | 'trimLog' | 'expiredKeys' | 'deleteKeys',
+  BetterSqlite3.Statement
+>;
 
 function prepare(db: Database): Statements {
   return {
@@ -109,7 +130,9 @@ function prepare(db: Database): Statements {
       )
       WHERE status IN (${TERMINAL_LIST}) AND newest_of_kind > 1 AND (ended < ? OR finished_rank > ?)
       ORDER BY ended LIMIT ?`),
-    logCount: db.prepare('SELECT COUNT(*) AS n FROM operation_log WHERE operation_id IN (SELECT value FROM json_each(?))'),
+    logCount: db.prepare(
+      'SELECT COUNT(*) AS n FROM operation_log WHERE operation_id IN (SELECT value FROM json_each(?))',
+    ),
     deleteOperations: db.prepare('DELETE FROM operations WHERE id IN (SELECT value FROM json_each(?))'),
     // Sequence numbers run 1, 2, 3… per operation and only a prefix is ever removed, so last - first + 1
     // is the count; each MIN/MAX is one index probe.

@@ -41,7 +41,10 @@ function diagnose(code: string, file: string): Diagnosis {
         '(unfinished operations are then forgotten; whatever they made in the cloud stays there and can be deleted by name). Or give another --data-dir.',
     };
   }
-  return { problem: 'its disk reports an I/O error', remedy: `Check the disk that holds ${dir} (the system log names the error), then free or repair it.` };
+  return {
+    problem: 'its disk reports an I/O error',
+    remedy: `Check the disk that holds ${dir} (the system log names the error), then free or repair it.`,
+  };
 }
 
 /**
@@ -57,7 +60,12 @@ export function unwritableStore(err: unknown, file: string): StoreUnavailableErr
   if (typeof code !== 'string' || !(UNWRITABLE.test(code) || UNWRITABLE_FS.has(code))) return undefined;
   const { problem, remedy } = diagnose(code, file);
   const detail = err instanceof Error ? err.message : String(err);
-  return new StoreUnavailableError(`InstantStart cannot write its journal ${file}: ${problem} (${code}: ${detail}).`, code, file, remedy);
+  return new StoreUnavailableError(
+    `InstantStart cannot write its journal ${file}: ${problem} (${code}: ${detail}).`,
+    code,
+    file,
+    remedy,
+  );
 }
 
 /**

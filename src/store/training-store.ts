@@ -9,7 +9,8 @@ import { guardWrite } from './store-failures.js';
  *
  * @example
  * const training = new TrainingStore(db);
- * training.putTemplate({ region: 'us-west-2', cluster: 'demo', name: 'sft', request: { recipe: 'llama-factory-sft', … } });
+ * training.putTemplate({ region: 'us-west-2', cluster: 'demo', name: 'sft', request: { recipe: 'llama-factory-sft', … }
+ * });
  * training.template('us-west-2', 'demo', 'sft'); // → { name: 'sft', request: {…}, createdAt, updatedAt }
  */
 export interface StoredTemplate {
@@ -40,7 +41,9 @@ export class TrainingStore {
   }
 
   /** Creates or replaces the template (its creation time kept); whether it existed before. */
-  putTemplate(t: { region: string; cluster: string; name: string; description?: string; request: unknown }): { replaced: boolean } {
+  putTemplate(t: { region: string; cluster: string; name: string; description?: string; request: unknown }): {
+    replaced: boolean;
+  } {
     const at = this.now().toISOString();
     return guardWrite(this.db.name, () => {
       const replaced = this.sql.template.get(t.region, t.cluster, t.name) !== undefined;
@@ -61,13 +64,18 @@ export class TrainingStore {
   /** Links (or, with undefined, unlinks) the cluster's default tracking server. */
   setClusterMlflow(region: string, cluster: string, trackingServerArn: string | undefined): void {
     guardWrite(this.db.name, () =>
-      trackingServerArn === undefined ? this.sql.unlinkMlflow.run(region, cluster) : this.sql.linkMlflow.run(region, cluster, trackingServerArn, this.now().toISOString()),
+      trackingServerArn === undefined
+        ? this.sql.unlinkMlflow.run(region, cluster)
+        : this.sql.linkMlflow.run(region, cluster, trackingServerArn, this.now().toISOString()),
     );
   }
 
   /** Unlinks a tracking server from every cluster that had it as default (it is being deleted); those clusters, by name. */
   unlinkServer(trackingServerArn: string): Array<{ region: string; cluster: string }> {
-    return guardWrite(this.db.name, () => this.sql.unlinkServer.all(trackingServerArn) as Array<{ region: string; cluster: string }>);
+    return guardWrite(
+      this.db.name,
+      () => this.sql.unlinkServer.all(trackingServerArn) as Array<{ region: string; cluster: string }>,
+    );
   }
 }
 
@@ -89,8 +97,12 @@ const templateOf = (r: TemplateRow): StoredTemplate => ({
 
 function prepare(db: Database) {
   return {
-    templates: db.prepare('SELECT name, description, request, created_at, updated_at FROM training_templates WHERE region = ? AND cluster = ? ORDER BY name'),
-    template: db.prepare('SELECT name, description, request, created_at, updated_at FROM training_templates WHERE region = ? AND cluster = ? AND name = ?'),
+    templates: db.prepare(
+      'SELECT name, description, request, created_at, updated_at FROM training_templates WHERE region = ? AND cluster = ? ORDER BY name',
+    ),
+    template: db.prepare(
+      'SELECT name, description, request, created_at, updated_at FROM training_templates WHERE region = ? AND cluster = ? AND name = ?',
+    ),
     putTemplate: db.prepare(
       `INSERT INTO training_templates (region, cluster, name, description, request, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (region, cluster, name) DO UPDATE SET description = excluded.description, request = excluded.request, updated_at = excluded.updated_at`,

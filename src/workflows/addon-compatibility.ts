@@ -17,10 +17,27 @@ import type { WorkflowDeps } from './context.js';
  */
 export async function resolveAddonVersion(
   deps: WorkflowDeps,
-  p: { region: string; feature: string; addonName: string; version?: string; kubernetesVersion: string; authenticationMode?: string },
+  p: {
+    region: string;
+    feature: string;
+    addonName: string;
+    version?: string;
+    kubernetesVersion: string;
+    authenticationMode?: string;
+  },
 ): Promise<string> {
   // The cluster's access configuration is known without a call: refuse before asking EKS anything.
-  checkAddonAuthenticationMode({ feature: p.feature, addonName: p.addonName, authenticationMode: p.authenticationMode });
+  checkAddonAuthenticationMode({
+    feature: p.feature,
+    addonName: p.addonName,
+    authenticationMode: p.authenticationMode,
+  });
   const offered = await deps.cloud.eks.addonVersions(p.region, p.addonName, p.kubernetesVersion);
-  return chooseAddonVersion({ feature: p.feature, addonName: p.addonName, kubernetesVersion: p.kubernetesVersion, asked: p.version, offered });
+  return chooseAddonVersion({
+    feature: p.feature,
+    addonName: p.addonName,
+    kubernetesVersion: p.kubernetesVersion,
+    asked: p.version,
+    offered,
+  });
 }

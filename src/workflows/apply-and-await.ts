@@ -1,6 +1,9 @@
 import type { KubePort } from '../cloud/ports.js';
 import { CloudError } from '../domain/errors.js';
-import { CUSTOM_RESOURCE_DEFINITION, customResourceDefinitionHealth } from '../domain/kube/custom-resource-definition.js';
+import {
+  CUSTOM_RESOURCE_DEFINITION,
+  customResourceDefinitionHealth,
+} from '../domain/kube/custom-resource-definition.js';
 import { KubeKindNotServed } from '../domain/kube/errors.js';
 import { knownKind } from '../domain/kube/index.js';
 import { qualifiedKind, type KubeKind, type KubeResource } from '../domain/kube/kind.js';
@@ -48,7 +51,8 @@ export interface ApplyAndAwaitSpec<I, S> {
 
 export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinition<I, S> {
   const extra = new Map((spec.kinds ?? []).map((k) => [`${k.apiVersion} ${k.kind}`, k]));
-  const kindOf = (m: KubeObject): KubeKind | undefined => knownKind(m.apiVersion, m.kind) ?? extra.get(`${m.apiVersion} ${m.kind}`);
+  const kindOf = (m: KubeObject): KubeKind | undefined =>
+    knownKind(m.apiVersion, m.kind) ?? extra.get(`${m.apiVersion} ${m.kind}`);
 
   /** The CRDs the manifests' kinds need, each with what installs it. */
   const crdsOf = (manifests: readonly KubeObject[]) => {
@@ -94,7 +98,11 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
   const matches = (current: ReadonlyArray<KubeResource | undefined>, ctx: PhaseContext<I, S>) =>
     current.every((o) => o !== undefined) && (spec.matches ? spec.matches(current, ctx) : true);
 
-  function readiness(current: readonly KubeResource[], manifests: readonly KubeObject[], ctx: PhaseContext<I, S>): AwaitOutcome {
+  function readiness(
+    current: readonly KubeResource[],
+    manifests: readonly KubeObject[],
+    ctx: PhaseContext<I, S>,
+  ): AwaitOutcome {
     if (spec.ready) return spec.ready(current, ctx);
     const waiting: string[] = [];
     current.forEach((o, i) => {
@@ -104,7 +112,9 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
       if (h.state === 'failed') throw new CloudError('kubernetes', qualifiedKind(o), h.code, h.reason);
       if (h.state === 'transitional') waiting.push(h.reason);
     });
-    return waiting.length ? { done: false, progress: waiting.join('; ') } : { done: true, progress: spec.readyProgress?.(ctx) ?? 'ready' };
+    return waiting.length
+      ? { done: false, progress: waiting.join('; ') }
+      : { done: true, progress: spec.readyProgress?.(ctx) ?? 'ready' };
   }
 
   /** Applies the manifests whose kinds are served now; the others wait for their CRD (await applies them). */
@@ -120,7 +130,10 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
       await kube.applyAll([m]);
       ctx.log(`Applied ${m.kind} ${m.metadata.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata.name}`);
     }
-    if (deferred.length) ctx.log(`${deferred.map((m) => `${m.kind} ${m.metadata.name}`).join(', ')} wait${deferred.length === 1 ? 's' : ''} for ${[...pending.keys()].join(', ')} to be Established`);
+    if (deferred.length)
+      ctx.log(
+        `${deferred.map((m) => `${m.kind} ${m.metadata.name}`).join(', ')} wait${deferred.length === 1 ? 's' : ''} for ${[...pending.keys()].join(', ')} to be Established`,
+      );
   }
 
   return {
@@ -149,7 +162,10 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
       if (!matches(current, ctx)) {
         // Objects that waited for their CRD (or changed meanwhile): their kinds are served now.
         await applyServed(kube, manifests, ctx);
-        return { done: false, progress: `applied ${manifests.length} object${manifests.length === 1 ? '' : 's'}; waiting for them to be ready` };
+        return {
+          done: false,
+          progress: `applied ${manifests.length} object${manifests.length === 1 ? '' : 's'}; waiting for them to be ready`,
+        };
       }
       return readiness(current as KubeResource[], manifests, ctx);
     },

@@ -38,7 +38,12 @@ export async function capacityTrouble(
   } catch {
     return undefined; // clusters without Continuous provisioning have no event list: nothing to add
   }
-  const trouble = events.filter((e) => (e.EventTime?.getTime() ?? 0) > sinceMs && (e.EventLevel === 'Warn' || e.EventLevel === 'Error') && CAPACITY_TROUBLE.test(e.Description ?? ''));
+  const trouble = events.filter(
+    (e) =>
+      (e.EventTime?.getTime() ?? 0) > sinceMs &&
+      (e.EventLevel === 'Warn' || e.EventLevel === 'Error') &&
+      CAPACITY_TROUBLE.test(e.Description ?? ''),
+  );
   return trouble.length ? { rounds: trouble.length, latest: trouble[0]!.Description ?? '' } : undefined;
 }
 
@@ -63,7 +68,12 @@ export async function checkCapacity(
     const advice = giveUp
       ? await giveUp()
       : 'HyperPod keeps retrying in the background: scale the group down (or delete it) to stop, or add a group in another Availability Zone, with another instance type or on a training plan; retry this phase to keep waiting.';
-    throw new CloudError('sagemaker', operation, 'InsufficientCapacity', `${trouble.latest} After ${trouble.rounds} attempts the nodes of '${group}' are still missing. ${advice}`);
+    throw new CloudError(
+      'sagemaker',
+      operation,
+      'InsufficientCapacity',
+      `${trouble.latest} After ${trouble.rounds} attempts the nodes of '${group}' are still missing. ${advice}`,
+    );
   }
   return ` — waiting for capacity: ${trouble.latest}`;
 }

@@ -23,10 +23,17 @@ export async function clusterResources(
 ): Promise<FoundResource[]> {
   const wants = (s: TaggedResource['service']) => !services || services.includes(s);
   const [tagged, hp, eks, roles] = await Promise.all([
-    cloud.tagged.list(region, { key: TAG_CLUSTER, value: cluster, roleName: mayBeInstantStartRole, ...(services ? { services } : {}) }),
+    cloud.tagged.list(region, {
+      key: TAG_CLUSTER,
+      value: cluster,
+      roleName: mayBeInstantStartRole,
+      ...(services ? { services } : {}),
+    }),
     wants('sagemaker') ? cloud.hyperpod.describe(region, names.hyperpodCluster) : undefined,
     wants('eks') ? cloud.eks.describeCluster(region, names.eksCluster) : undefined,
-    wants('iam') ? Promise.all(clusterRoleNames(names).map(async (r) => ((await cloud.iam.find(r)) ? r : undefined))) : [],
+    wants('iam')
+      ? Promise.all(clusterRoleNames(names).map(async (r) => ((await cloud.iam.find(r)) ? r : undefined)))
+      : [],
   ]);
   const found = new Map<string, FoundResource>();
   const add = (r: FoundResource) => {
@@ -41,7 +48,14 @@ export async function clusterResources(
     const k = `${t.kind}\u0000${t.id}`;
     const byName = found.get(k);
     if (byName) found.set(k, { ...byName, tags: t.tags });
-    else add({ kind: t.kind, id: t.id, ...(t.status ? { status: t.status } : {}), ...(t.arn ? { arn: t.arn } : {}), tags: t.tags });
+    else
+      add({
+        kind: t.kind,
+        id: t.id,
+        ...(t.status ? { status: t.status } : {}),
+        ...(t.arn ? { arn: t.arn } : {}),
+        tags: t.tags,
+      });
   }
   return [...found.values()];
 }

@@ -23,7 +23,9 @@ export interface TrainingTemplateRecord {
 export interface TrainingRecordsPort {
   templates(region: string, cluster: string): TrainingTemplateRecord[];
   template(region: string, cluster: string, name: string): TrainingTemplateRecord | undefined;
-  putTemplate(t: { region: string; cluster: string; name: string; description?: string; request: unknown }): { replaced: boolean };
+  putTemplate(t: { region: string; cluster: string; name: string; description?: string; request: unknown }): {
+    replaced: boolean;
+  };
   deleteTemplate(region: string, cluster: string, name: string): boolean;
   clusterMlflow(region: string, cluster: string): string | undefined;
   setClusterMlflow(region: string, cluster: string, trackingServerArn: string | undefined): void;

@@ -15,10 +15,14 @@ export type KindWorkflow<K extends OperationKind, S> = WorkflowDefinition<InputO
  *
  * @example
  * export function deleteGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-instance-group', Empty> {
- *   return defineWorkflow('delete-instance-group', { target: …, locks: …, initialState: () => ({}), phases: [deleteGroupPhase(deps)] });
+ *   return defineWorkflow('delete-instance-group', { target: …, locks: …, initialState: () => ({}), phases:
+ * [deleteGroupPhase(deps)] });
  * }
  */
-export function defineWorkflow<K extends OperationKind, S>(kind: K, definition: Omit<WorkflowDefinition<InputOf<K>, NoInfer<S>>, 'kind'>): KindWorkflow<K, S> {
+export function defineWorkflow<K extends OperationKind, S>(
+  kind: K,
+  definition: Omit<WorkflowDefinition<InputOf<K>, NoInfer<S>>, 'kind'>,
+): KindWorkflow<K, S> {
   return { kind, ...definition };
 }
 

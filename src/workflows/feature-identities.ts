@@ -15,7 +15,13 @@ import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../domain/naming.
 import type { FeatureId } from '../domain/schemas/features.js';
 import type { IamPort } from '../cloud/ports.js';
 import type { WorkflowDeps } from './context.js';
-import { clusterIssuer, ensureClusterProvider, findClusterProvider, isOurProvider, releaseClusterProvider } from './feature-oidc-provider.js';
+import {
+  clusterIssuer,
+  ensureClusterProvider,
+  findClusterProvider,
+  isOurProvider,
+  releaseClusterProvider,
+} from './feature-oidc-provider.js';
 import { annotateServiceAccount, checkNamespaces, releaseServiceAccounts } from './feature-service-accounts.js';
 
 /**
@@ -56,7 +62,8 @@ export interface FeatureIdentityState {
 
 type Log = (message: string) => void;
 
-const isOurs = (tags: Record<string, string>, cluster: string) => tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE && tags[TAG_CLUSTER] === cluster;
+const isOurs = (tags: Record<string, string>, cluster: string) =>
+  tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE && tags[TAG_CLUSTER] === cluster;
 const roleArnOf = (accountId: string, roleName: string) => `arn:aws:iam::${accountId}:role/${roleName}`;
 
 /** A role of ours as IAM should hold it: what ensureOwnedRole makes right. */
@@ -77,11 +84,22 @@ export interface OwnedRoleSpec {
  * every one of `ownerTags` is someone else's: refused with a 409 naming `conflictField`, never changed.
  * The one way InstantStart makes roles for features and for training's MLflow identities.
  */
-export async function ensureOwnedRole(iam: IamPort, spec: OwnedRoleSpec, ownerTags: Record<string, string>, conflictField: string, log: Log): Promise<string> {
+export async function ensureOwnedRole(
+  iam: IamPort,
+  spec: OwnedRoleSpec,
+  ownerTags: Record<string, string>,
+  conflictField: string,
+  log: Log,
+): Promise<string> {
   const current = await iam.describeRole(spec.roleName);
   let arn: string;
   if (!current) {
-    arn = await iam.createRole({ roleName: spec.roleName, description: spec.description, trustPolicy: spec.trustPolicy, tags: spec.tags });
+    arn = await iam.createRole({
+      roleName: spec.roleName,
+      description: spec.description,
+      trustPolicy: spec.trustPolicy,
+      tags: spec.tags,
+    });
     log(`Created IAM role ${spec.roleName}`);
   } else {
     const missingTag = Object.entries(ownerTags).find(([k, v]) => current.tags[k] !== v);
@@ -115,7 +133,13 @@ export async function ensureOwnedRole(iam: IamPort, spec: OwnedRoleSpec, ownerTa
 
 /** A feature's role: ours when tagged as managed by InstantStart for this cluster. */
 const ensureRole = (deps: WorkflowDeps, cluster: string, spec: FeatureRoleSpec, log: Log): Promise<string> =>
-  ensureOwnedRole(deps.cloud.iam, spec, { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_CLUSTER]: cluster }, spec.featureId, log);
+  ensureOwnedRole(
+    deps.cloud.iam,
+    spec,
+    { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_CLUSTER]: cluster },
+    spec.featureId,
+    log,
+  );
 
 /**
  * Makes every identity feature `id` needs, idempotently (an existing right object is left alone).
@@ -123,18 +147,31 @@ const ensureRole = (deps: WorkflowDeps, cluster: string, spec: FeatureRoleSpec, 
  * each identity by its registry id. Everything that can be refused (a missing namespace, a missing
  * shared bucket) is checked before the first change.
  */
-export async function ensureFeatureIdentities(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<ReadonlyMap<string, string>> {
+export async function ensureFeatureIdentities(
+  deps: WorkflowDeps,
+  facts: FeatureClusterFacts,
+  id: FeatureId,
+  config: Record<string, unknown>,
+  log: Log,
+): Promise<ReadonlyMap<string, string>> {
   const identities = featureIdentities(id, config);
   const arns = new Map<string, string>();
   if (identities.length === 0) return arns;
-  const base = { region: facts.region, hyperpodClusterArn: facts.hyperpodClusterArn, sharedBucket: facts.sharedBucket, tlsBucket: facts.tlsBucket };
+  const base = {
+    region: facts.region,
+    hyperpodClusterArn: facts.hyperpodClusterArn,
+    sharedBucket: facts.sharedBucket,
+    tlsBucket: facts.tlsBucket,
+  };
   // The permissions first: a missing bucket is refused before anything is made.
   for (const identity of identities) identityPermissionsPolicy(id, identity, base);
   const accounts = identities.flatMap(annotatedServiceAccounts);
   const kube = accounts.length > 0 ? await deps.cloud.kube(facts.region, facts.eksClusterName) : undefined;
   if (kube) await checkNamespaces(kube, id, accounts);
 
-  const oidcProviderArn = identities.some(needsOidcProvider) ? await ensureClusterProvider(deps, facts, log) : undefined;
+  const oidcProviderArn = identities.some(needsOidcProvider)
+    ? await ensureClusterProvider(deps, facts, log)
+    : undefined;
   for (const identity of identities) {
     const spec = featureRoleSpec(facts.clusterName, id, identity, { ...base, oidcProviderArn });
     const arn = await ensureRole(deps, facts.clusterName, spec, log);
@@ -150,7 +187,12 @@ export async function ensureFeatureIdentities(deps: WorkflowDeps, facts: Feature
 }
 
 /** Deletes role `roleName` when it is ours for the cluster; one that is not is kept and said so. */
-async function deleteOurRole(deps: WorkflowDeps, facts: FeatureClusterFacts, roleName: string, log: Log): Promise<void> {
+async function deleteOurRole(
+  deps: WorkflowDeps,
+  facts: FeatureClusterFacts,
+  roleName: string,
+  log: Log,
+): Promise<void> {
   const current = await deps.cloud.iam.describeRole(roleName);
   if (!current) return;
   if (!isOurs(current.tags, facts.clusterName)) {
@@ -165,7 +207,13 @@ async function deleteOurRole(deps: WorkflowDeps, facts: FeatureClusterFacts, rol
  * was `instantstart-<cluster>-inference-exec`, a name its managed policy may not pass), when
  * InstantStart made them. Called once what used the old role has been pointed at the new one.
  */
-export async function removeFormerRoles(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<void> {
+export async function removeFormerRoles(
+  deps: WorkflowDeps,
+  facts: FeatureClusterFacts,
+  id: FeatureId,
+  config: Record<string, unknown>,
+  log: Log,
+): Promise<void> {
   for (const identity of featureIdentities(id, config)) {
     const former = formerFeatureRoleName(facts.clusterName, identity);
     if (!former) continue;
@@ -179,7 +227,13 @@ export async function removeFormerRoles(deps: WorkflowDeps, facts: FeatureCluste
  * Removes exactly what ensureFeatureIdentities made for feature `id` (and a role it made under a
  * former name): never an object it did not make, and the OIDC provider only when nothing else trusts it.
  */
-export async function removeFeatureIdentities(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>, log: Log): Promise<void> {
+export async function removeFeatureIdentities(
+  deps: WorkflowDeps,
+  facts: FeatureClusterFacts,
+  id: FeatureId,
+  config: Record<string, unknown>,
+  log: Log,
+): Promise<void> {
   const identities = featureIdentities(id, config);
   if (identities.length === 0) return;
   const accountId = await deps.cloud.accountId();
@@ -196,7 +250,12 @@ export async function removeFeatureIdentities(deps: WorkflowDeps, facts: Feature
 }
 
 /** What exists now of feature `id`'s identities (read from IAM and Kubernetes). */
-export async function featureIdentityStates(deps: WorkflowDeps, facts: FeatureClusterFacts, id: FeatureId, config: Record<string, unknown>): Promise<FeatureIdentityState[]> {
+export async function featureIdentityStates(
+  deps: WorkflowDeps,
+  facts: FeatureClusterFacts,
+  id: FeatureId,
+  config: Record<string, unknown>,
+): Promise<FeatureIdentityState[]> {
   const identities = featureIdentities(id, config);
   if (identities.length === 0) return [];
   const irsa = identities.some(needsOidcProvider);
@@ -219,18 +278,32 @@ export async function featureIdentityStates(deps: WorkflowDeps, facts: FeatureCl
       continue;
     }
     const gaps: string[] = [];
-    if (needsOidcProvider(identity) && !provider) gaps.push('the cluster\'s IAM OIDC provider is missing');
+    if (needsOidcProvider(identity) && !provider) gaps.push("the cluster's IAM OIDC provider is missing");
     const accounts = annotatedServiceAccounts(identity);
     if (accounts.length > 0) {
       const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
       for (const sa of accounts) {
         const found = await kube.find(SERVICE_ACCOUNT, sa.serviceAccount, sa.namespace);
-        if (found?.metadata.annotations?.[ROLE_ARN_ANNOTATION] !== role.arn) gaps.push(`service account ${sa.namespace}/${sa.serviceAccount} ${found ? 'does not name the role' : 'missing'}`);
+        if (found?.metadata.annotations?.[ROLE_ARN_ANNOTATION] !== role.arn)
+          gaps.push(
+            `service account ${sa.namespace}/${sa.serviceAccount} ${found ? 'does not name the role' : 'missing'}`,
+          );
       }
     }
-    const made = [`IAM role ${roleName}`, ...(provider && needsOidcProvider(identity) ? [`OIDC provider ${provider.url}${isOurProvider(provider, facts.clusterName) ? '' : ' (not made by InstantStart)'}`] : [])];
+    const made = [
+      `IAM role ${roleName}`,
+      ...(provider && needsOidcProvider(identity)
+        ? [
+            `OIDC provider ${provider.url}${isOurProvider(provider, facts.clusterName) ? '' : ' (not made by InstantStart)'}`,
+          ]
+        : []),
+    ];
     if (accounts.length > 0) made.push(...accounts.map((sa) => `service account ${sa.namespace}/${sa.serviceAccount}`));
-    states.push({ ...base, present: gaps.length === 0, detail: gaps.length ? gaps.join('; ') : `${made.join(', ')} present` });
+    states.push({
+      ...base,
+      present: gaps.length === 0,
+      detail: gaps.length ? gaps.join('; ') : `${made.join(', ')} present`,
+    });
   }
   return states;
 }

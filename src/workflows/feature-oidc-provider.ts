@@ -28,7 +28,15 @@ export async function clusterIssuer(deps: WorkflowDeps, where: Where): Promise<s
   const cluster = await deps.cloud.eks.describeCluster(where.region, where.eksClusterName);
   if (!cluster) return undefined;
   const issuer = cluster.identity?.oidc?.issuer;
-  if (!issuer) throw new CloudError('eks', 'DescribeCluster', 'NoOidcIssuer', `EKS cluster ${where.eksClusterName} has no OIDC issuer yet (status ${cluster.status}); IRSA needs it.`, undefined, true);
+  if (!issuer)
+    throw new CloudError(
+      'eks',
+      'DescribeCluster',
+      'NoOidcIssuer',
+      `EKS cluster ${where.eksClusterName} has no OIDC issuer yet (status ${cluster.status}); IRSA needs it.`,
+      undefined,
+      true,
+    );
   return issuer;
 }
 
@@ -39,9 +47,20 @@ export async function findClusterProvider(deps: WorkflowDeps, issuer: string): P
 }
 
 /** The provider's ARN, made first when the issuer has none. One that cannot serve IRSA (no `sts.amazonaws.com` client id) is refused, not changed. */
-export async function ensureClusterProvider(deps: WorkflowDeps, where: Where, log: (m: string) => void): Promise<string> {
+export async function ensureClusterProvider(
+  deps: WorkflowDeps,
+  where: Where,
+  log: (m: string) => void,
+): Promise<string> {
   const issuer = await clusterIssuer(deps, where);
-  if (!issuer) throw new CloudError('eks', 'DescribeCluster', 'ResourceNotFoundException', `EKS cluster ${where.eksClusterName} does not exist.`, 404);
+  if (!issuer)
+    throw new CloudError(
+      'eks',
+      'DescribeCluster',
+      'ResourceNotFoundException',
+      `EKS cluster ${where.eksClusterName} does not exist.`,
+      404,
+    );
   const found = await findClusterProvider(deps, issuer);
   if (found) {
     if (!found.clientIds.includes(IRSA_AUDIENCE)) {
@@ -64,16 +83,24 @@ export async function ensureClusterProvider(deps: WorkflowDeps, where: Where, lo
  * role, a role someone made by hand: anything in the account). When the EKS cluster is gone its
  * issuer is found by our tags.
  */
-export async function releaseClusterProvider(deps: WorkflowDeps, where: Where, log: (m: string) => void): Promise<void> {
+export async function releaseClusterProvider(
+  deps: WorkflowDeps,
+  where: Where,
+  log: (m: string) => void,
+): Promise<void> {
   const issuer = await clusterIssuer(deps, where);
   const providers = await deps.cloud.oidcProviders.list();
-  const candidates = issuer ? providers.filter((p) => p.url === issuerHostPath(issuer)) : providers.filter((p) => isOurProvider(p, where.clusterName));
+  const candidates = issuer
+    ? providers.filter((p) => p.url === issuerHostPath(issuer))
+    : providers.filter((p) => isOurProvider(p, where.clusterName));
   for (const provider of candidates) {
     if (!isOurProvider(provider, where.clusterName)) {
       log(`Kept the IAM OIDC provider ${provider.url}: InstantStart did not make it`);
       continue;
     }
-    const trusting = (await deps.cloud.iam.listRoleTrusts()).filter((r) => federatedPrincipals(r.trustPolicy).includes(provider.arn));
+    const trusting = (await deps.cloud.iam.listRoleTrusts()).filter((r) =>
+      federatedPrincipals(r.trustPolicy).includes(provider.arn),
+    );
     if (trusting.length > 0) {
       log(`Kept the IAM OIDC provider ${provider.url}: still trusted by ${trusting.map((r) => r.roleName).join(', ')}`);
       continue;

@@ -35,11 +35,21 @@ export function instanceGroupSpec(
     ExecutionRole: executionRoleArn,
     ...(d.deepHealthChecks ? { OnStartDeepHealthChecks: ['InstanceStress', 'InstanceConnectivity'] } : {}),
     ...(d.capacityType === 'training-plan' ? { TrainingPlanArn: d.trainingPlanArn } : {}),
-    ...(d.capacityType === 'spot' ? { CapacityRequirements: { Spot: {} } } : d.capacityType === 'on-demand' ? { CapacityRequirements: { OnDemand: {} } } : {}),
+    ...(d.capacityType === 'spot'
+      ? { CapacityRequirements: { Spot: {} } }
+      : d.capacityType === 'on-demand'
+        ? { CapacityRequirements: { OnDemand: {} } }
+        : {}),
     ...(d.networkInterface ? { NetworkInterface: { InterfaceType: d.networkInterface } } : {}),
     ...(d.threadsPerCore ? { ThreadsPerCore: d.threadsPerCore } : {}),
     ...(d.lifecycleConfig
-      ? { LifeCycleConfig: { SourceS3Uri: d.lifecycleConfig.sourceS3Uri, OnCreate: d.lifecycleConfig.onCreate, ...(d.lifecycleConfig.onInitComplete ? { OnInitComplete: d.lifecycleConfig.onInitComplete } : {}) } }
+      ? {
+          LifeCycleConfig: {
+            SourceS3Uri: d.lifecycleConfig.sourceS3Uri,
+            OnCreate: d.lifecycleConfig.onCreate,
+            ...(d.lifecycleConfig.onInitComplete ? { OnInitComplete: d.lifecycleConfig.onInitComplete } : {}),
+          },
+        }
       : {}),
     ...(d.labels || d.taints
       ? {
@@ -49,7 +59,9 @@ export function instanceGroupSpec(
           },
         }
       : {}),
-    ...(placement ? { OverrideVpcConfig: { Subnets: [placement.subnetId], SecurityGroupIds: [placement.securityGroupId] } } : {}),
+    ...(placement
+      ? { OverrideVpcConfig: { Subnets: [placement.subnetId], SecurityGroupIds: [placement.securityGroupId] } }
+      : {}),
   };
 }
 
@@ -58,7 +70,10 @@ export function instanceGroupSpec(
  * UpdateCluster takes whole group specifications, so a change of one field must restate the rest
  * as they are — never as we remember them.
  */
-export function specFromDetails(details: ClusterInstanceGroupDetails, changes: Partial<ClusterInstanceGroupSpecification> = {}): ClusterInstanceGroupSpecification {
+export function specFromDetails(
+  details: ClusterInstanceGroupDetails,
+  changes: Partial<ClusterInstanceGroupSpecification> = {},
+): ClusterInstanceGroupSpecification {
   const k = details.KubernetesConfig;
   return {
     InstanceGroupName: details.InstanceGroupName!,
@@ -78,7 +93,9 @@ export function specFromDetails(details: ClusterInstanceGroupDetails, changes: P
       ? {
           AutoPatchConfig: {
             PatchingStrategy: details.AutoPatchConfig.PatchingStrategy,
-            ...(details.AutoPatchConfig.DesiredPatchSchedule?.NextPatchDate ? { PatchSchedule: { NextPatchDate: details.AutoPatchConfig.DesiredPatchSchedule.NextPatchDate } } : {}),
+            ...(details.AutoPatchConfig.DesiredPatchSchedule?.NextPatchDate
+              ? { PatchSchedule: { NextPatchDate: details.AutoPatchConfig.DesiredPatchSchedule.NextPatchDate } }
+              : {}),
           },
         }
       : {}),
@@ -109,24 +126,48 @@ export function groupSpecOf(d: ClusterInstanceGroupDetails): InstanceGroupSpec {
     ...(iface ? { networkInterface: iface } : {}),
     ...(d.ThreadsPerCore === 1 || d.ThreadsPerCore === 2 ? { threadsPerCore: d.ThreadsPerCore } : {}),
     ...(d.ExecutionRole ? { executionRole: d.ExecutionRole } : {}),
-    ...(d.OverrideVpcConfig ? { overrideVpcConfig: { subnetIds: d.OverrideVpcConfig.Subnets ?? [], securityGroupIds: d.OverrideVpcConfig.SecurityGroupIds ?? [] } } : {}),
+    ...(d.OverrideVpcConfig
+      ? {
+          overrideVpcConfig: {
+            subnetIds: d.OverrideVpcConfig.Subnets ?? [],
+            securityGroupIds: d.OverrideVpcConfig.SecurityGroupIds ?? [],
+          },
+        }
+      : {}),
     instanceCount: d.TargetCount ?? d.CurrentCount ?? 0,
     ...(d.MinCount !== undefined ? { minInstanceCount: d.MinCount } : {}),
     labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
-    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value ? { value: t.Value } : {}), effect: t.Effect as TaintEffect })),
+    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({
+      key: t.Key!,
+      ...(t.Value ? { value: t.Value } : {}),
+      effect: t.Effect as TaintEffect,
+    })),
     deepHealthChecks: (d.OnStartDeepHealthChecks?.length ?? 0) > 0,
     ...(d.LifeCycleConfig?.SourceS3Uri
-      ? { lifecycleConfig: { sourceS3Uri: d.LifeCycleConfig.SourceS3Uri, onCreate: d.LifeCycleConfig.OnCreate!, ...(d.LifeCycleConfig.OnInitComplete ? { onInitComplete: d.LifeCycleConfig.OnInitComplete } : {}) } }
+      ? {
+          lifecycleConfig: {
+            sourceS3Uri: d.LifeCycleConfig.SourceS3Uri,
+            onCreate: d.LifeCycleConfig.OnCreate!,
+            ...(d.LifeCycleConfig.OnInitComplete ? { onInitComplete: d.LifeCycleConfig.OnInitComplete } : {}),
+          },
+        }
       : {}),
     scheduledUpdate: schedule?.ScheduleExpression
       ? {
           scheduleExpression: schedule.ScheduleExpression,
-          ...(schedule.DeploymentConfig?.WaitIntervalInSeconds !== undefined ? { waitIntervalSeconds: schedule.DeploymentConfig.WaitIntervalInSeconds } : {}),
+          ...(schedule.DeploymentConfig?.WaitIntervalInSeconds !== undefined
+            ? { waitIntervalSeconds: schedule.DeploymentConfig.WaitIntervalInSeconds }
+            : {}),
           ...(batch?.Type && batch.Value !== undefined ? { maxBatch: { type: batch.Type, value: batch.Value } } : {}),
         }
       : null,
     autoPatch: d.AutoPatchConfig?.PatchingStrategy
-      ? { patchingStrategy: d.AutoPatchConfig.PatchingStrategy, ...(d.AutoPatchConfig.DesiredPatchSchedule?.NextPatchDate ? { nextPatchDate: iso(d.AutoPatchConfig.DesiredPatchSchedule.NextPatchDate) } : {}) }
+      ? {
+          patchingStrategy: d.AutoPatchConfig.PatchingStrategy,
+          ...(d.AutoPatchConfig.DesiredPatchSchedule?.NextPatchDate
+            ? { nextPatchDate: iso(d.AutoPatchConfig.DesiredPatchSchedule.NextPatchDate) }
+            : {}),
+        }
       : null,
   };
 }
@@ -135,20 +176,30 @@ export function groupSpecOf(d: ClusterInstanceGroupDetails): InstanceGroupSpec {
  * UpdateCluster's specification of the group: everything restated as HyperPod describes it, with
  * only `changes` applied (null settings and deepHealthChecks: false remove their block).
  */
-export function specWithChanges(d: ClusterInstanceGroupDetails, changes: InstanceGroupChanges): ClusterInstanceGroupSpecification {
+export function specWithChanges(
+  d: ClusterInstanceGroupDetails,
+  changes: InstanceGroupChanges,
+): ClusterInstanceGroupSpecification {
   const spec: ClusterInstanceGroupSpecification = specFromDetails(d);
   if (changes.instanceCount !== undefined) spec.InstanceCount = changes.instanceCount;
   if (changes.minInstanceCount !== undefined) spec.MinInstanceCount = changes.minInstanceCount;
   if (changes.labels !== undefined || changes.taints !== undefined) {
     const now = groupSpecOf(d);
     const taints = changes.taints ?? now.taints ?? [];
-    spec.KubernetesConfig = { Labels: changes.labels ?? now.labels ?? {}, Taints: taints.map((t) => ({ Key: t.key, ...(t.value ? { Value: t.value } : {}), Effect: t.effect })) };
+    spec.KubernetesConfig = {
+      Labels: changes.labels ?? now.labels ?? {},
+      Taints: taints.map((t) => ({ Key: t.key, ...(t.value ? { Value: t.value } : {}), Effect: t.effect })),
+    };
   }
   if (changes.deepHealthChecks === true) spec.OnStartDeepHealthChecks = ['InstanceStress', 'InstanceConnectivity'];
   if (changes.deepHealthChecks === false) delete spec.OnStartDeepHealthChecks;
   if (changes.lifecycleConfig) {
     const l = changes.lifecycleConfig;
-    spec.LifeCycleConfig = { SourceS3Uri: l.sourceS3Uri, OnCreate: l.onCreate, ...(l.onInitComplete ? { OnInitComplete: l.onInitComplete } : {}) };
+    spec.LifeCycleConfig = {
+      SourceS3Uri: l.sourceS3Uri,
+      OnCreate: l.onCreate,
+      ...(l.onInitComplete ? { OnInitComplete: l.onInitComplete } : {}),
+    };
   }
   if (changes.scheduledUpdate === null) delete spec.ScheduledUpdateConfig;
   else if (changes.scheduledUpdate) {
@@ -159,7 +210,9 @@ export function specWithChanges(d: ClusterInstanceGroupDetails, changes: Instanc
         ? {
             DeploymentConfig: {
               ...(u.waitIntervalSeconds !== undefined ? { WaitIntervalInSeconds: u.waitIntervalSeconds } : {}),
-              ...(u.maxBatch ? { RollingUpdatePolicy: { MaximumBatchSize: { Type: u.maxBatch.type, Value: u.maxBatch.value } } } : {}),
+              ...(u.maxBatch
+                ? { RollingUpdatePolicy: { MaximumBatchSize: { Type: u.maxBatch.type, Value: u.maxBatch.value } } }
+                : {}),
             },
           }
         : {}),
@@ -167,7 +220,12 @@ export function specWithChanges(d: ClusterInstanceGroupDetails, changes: Instanc
   }
   if (changes.autoPatch === null) delete spec.AutoPatchConfig;
   else if (changes.autoPatch) {
-    spec.AutoPatchConfig = { PatchingStrategy: changes.autoPatch.patchingStrategy, ...(changes.autoPatch.nextPatchDate ? { PatchSchedule: { NextPatchDate: new Date(changes.autoPatch.nextPatchDate) } } : {}) };
+    spec.AutoPatchConfig = {
+      PatchingStrategy: changes.autoPatch.patchingStrategy,
+      ...(changes.autoPatch.nextPatchDate
+        ? { PatchSchedule: { NextPatchDate: new Date(changes.autoPatch.nextPatchDate) } }
+        : {}),
+    };
   }
   return spec;
 }

@@ -42,17 +42,39 @@ export async function requestLustreFileSystem(cloud: CloudPort, r: LustreRequest
  * Where a requested file system stands: AVAILABLE, or still being made (with FSx's lifecycle as
  * progress). A file system that FAILED or disappeared is a CloudError naming it.
  */
-export async function lustreAvailability(cloud: CloudPort, region: string, fileSystemId: string): Promise<{ available: FileSystem } | { progress: string }> {
+export async function lustreAvailability(
+  cloud: CloudPort,
+  region: string,
+  fileSystemId: string,
+): Promise<{ available: FileSystem } | { progress: string }> {
   const fs = await cloud.storage.describeFileSystem(region, fileSystemId);
-  if (!fs) throw new CloudError('fsx', 'DescribeFileSystems', 'FileSystemNotFound', `FSx file system ${fileSystemId} disappeared.`);
-  if (fs.Lifecycle === 'FAILED') throw new CloudError('fsx', 'CreateFileSystem', 'FileSystemFailed', `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`);
+  if (!fs)
+    throw new CloudError(
+      'fsx',
+      'DescribeFileSystems',
+      'FileSystemNotFound',
+      `FSx file system ${fileSystemId} disappeared.`,
+    );
+  if (fs.Lifecycle === 'FAILED')
+    throw new CloudError(
+      'fsx',
+      'CreateFileSystem',
+      'FileSystemFailed',
+      `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`,
+    );
   return fs.Lifecycle === 'AVAILABLE' ? { available: fs } : { progress: `FSx ${fs.Lifecycle}` };
 }
 
 /** The volume and claim of an AVAILABLE Lustre file system (its DNS name and mount name are known only then). */
 export function lustreVolumeManifests(
   fs: FileSystem,
-  p: { volumeName: string; claimName: string; namespace?: string; labels?: Record<string, string>; fallbackCapacityGiB: number },
+  p: {
+    volumeName: string;
+    claimName: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    fallbackCapacityGiB: number;
+  },
 ): KubeObject[] {
   return fsxVolumeManifests({
     volumeName: p.volumeName,

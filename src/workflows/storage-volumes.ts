@@ -52,9 +52,14 @@ export interface ResolvedStorage {
  * has no such storage.
  *
  * @example
- * const s = await resolveStorage(kube, 'models'); // { kind: 's3', bucket: 'my-bucket', prefix: 'models/', claim: 'models', namespace: 'default', … }
+ * const s = await resolveStorage(kube, 'models'); // { kind: 's3', bucket: 'my-bucket', prefix: 'models/', claim:
+ * 'models', namespace: 'default', … }
  */
-export async function resolveStorage(kube: KubePort, name: string, namespace = 'default'): Promise<ResolvedStorage | undefined> {
+export async function resolveStorage(
+  kube: KubePort,
+  name: string,
+  namespace = 'default',
+): Promise<ResolvedStorage | undefined> {
   const s = (await readStorages(kube, { mounts: false })).find((v) => v.name === name && v.namespace === namespace);
   if (!s) return undefined;
   return {
@@ -64,6 +69,8 @@ export async function resolveStorage(kube: KubePort, name: string, namespace = '
     volumeName: s.volumeName,
     access: s.access,
     claimPhase: s.claimPhase,
-    ...(s.kind === 's3' ? { bucket: s.bucket, prefix: s.prefix ?? '', ...(s.bucketRegion ? { bucketRegion: s.bucketRegion } : {}) } : { fileSystemId: s.fileSystemId }),
+    ...(s.kind === 's3'
+      ? { bucket: s.bucket, prefix: s.prefix ?? '', ...(s.bucketRegion ? { bucketRegion: s.bucketRegion } : {}) }
+      : { fileSystemId: s.fileSystemId }),
   };
 }

@@ -11,7 +11,15 @@ import { IdempotencyStore } from '../../src/store/idempotency-store.js';
 
 /** An operation view as the engine would give it (only what the replay reads matters). */
 const operation = (id: string, status: string): OperationView =>
-  ({ id, kind: 'add-storage', target: 't', status, phases: [], statusUrl: `/api/v1/operations/${id}`, statusTool: 'wait_for_operation' }) as unknown as OperationView;
+  ({
+    id,
+    kind: 'add-storage',
+    target: 't',
+    status,
+    phases: [],
+    statusUrl: `/api/v1/operations/${id}`,
+    statusTool: 'wait_for_operation',
+  }) as unknown as OperationView;
 
 /**
  * The Idempotency-Key layer on routes of a bare Fastify app: a mutating route that answers at once, one
@@ -40,7 +48,15 @@ describe('Idempotency-Key on every mutating route', () => {
     const routes = new RouteRegistry(replays);
     routes.define(
       app,
-      { method: 'POST', url: '/jobs', operationId: 'submit', summary: 's', tags: [], body: z.object({ name: z.string() }), responses: { 201: { description: 'job' } } },
+      {
+        method: 'POST',
+        url: '/jobs',
+        operationId: 'submit',
+        summary: 's',
+        tags: [],
+        body: z.object({ name: z.string() }),
+        responses: { 201: { description: 'job' } },
+      },
       async ({ body }) => {
         ran.jobs += 1;
         await gate;
@@ -53,7 +69,15 @@ describe('Idempotency-Key on every mutating route', () => {
     );
     routes.define(
       app,
-      { method: 'DELETE', url: '/storage/{storage}', operationId: 'remove', summary: 'r', tags: [], params: z.object({ storage: z.string() }), responses: { 202: { description: 'op' } } },
+      {
+        method: 'DELETE',
+        url: '/storage/{storage}',
+        operationId: 'remove',
+        summary: 'r',
+        tags: [],
+        params: z.object({ storage: z.string() }),
+        responses: { 202: { description: 'op' } },
+      },
       async ({ params }) => {
         ran.storage += 1;
         const op = operation(`op-${params.storage}-${ran.storage}`, 'pending');
@@ -63,7 +87,16 @@ describe('Idempotency-Key on every mutating route', () => {
     );
     routes.define(
       app,
-      { method: 'POST', url: '/check', operationId: 'check', readOnly: true, summary: 'c', tags: [], body: z.object({ n: z.number() }), responses: { 200: { description: 'ok' } } },
+      {
+        method: 'POST',
+        url: '/check',
+        operationId: 'check',
+        readOnly: true,
+        summary: 'c',
+        tags: [],
+        body: z.object({ n: z.number() }),
+        responses: { 200: { description: 'ok' } },
+      },
       async () => ({ ok: true, n: ++ran.check }),
     );
     await app.ready();
@@ -75,7 +108,12 @@ describe('Idempotency-Key on every mutating route', () => {
   });
 
   const send = (method: string, url: string, key: string | undefined, body?: unknown) =>
-    app.inject({ method: method as 'POST', url, headers: { ...(key ? { 'idempotency-key': key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
+    app.inject({
+      method: method as 'POST',
+      url,
+      headers: { ...(key ? { 'idempotency-key': key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { payload: JSON.stringify(body) } : {}),
+    });
 
   it('answers a repeat of an answered request with the first answer, marked replayed, without running it again', async () => {
     const first = await send('POST', '/jobs', 'k-job', { name: 'a' });
@@ -85,13 +123,20 @@ describe('Idempotency-Key on every mutating route', () => {
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal(first.headers['idempotent-replayed'], undefined);
     assert.equal(ran.jobs, 1);
-    assert.equal((await send('POST', '/jobs', undefined, { name: 'a' })).statusCode, 201, 'without a key, a request is a new one');
+    assert.equal(
+      (await send('POST', '/jobs', undefined, { name: 'a' })).statusCode,
+      201,
+      'without a key, a request is a new one',
+    );
     assert.equal(ran.jobs, 2);
   });
 
   it('refuses the same key with another body, or another route or target, as 409 naming Idempotency-Key and the first request', async () => {
     assert.equal((await send('DELETE', '/storage/sx', 'k-rm')).statusCode, 202);
-    for (const [method, url, body] of [['DELETE', '/storage/sy'], ['POST', '/jobs', { name: 'a' }]] as const) {
+    for (const [method, url, body] of [
+      ['DELETE', '/storage/sy'],
+      ['POST', '/jobs', { name: 'a' }],
+    ] as const) {
       const other = await send(method, url, 'k-rm', body);
       assert.equal(other.statusCode, 409, other.body);
       assert.match(String(other.headers['content-type']), /^application\/problem\+json/);
@@ -137,20 +182,38 @@ describe('Idempotency-Key on every mutating route', () => {
 
   it('after a crash (a key begun, never answered): answers the operation started under the key, else runs the request again', async () => {
     // What a crash between the start and the recorded answer leaves: the key begun, and (maybe) its operation.
-    const remove = requestFingerprint({ method: 'DELETE', route: '/storage/{storage}', params: { storage: 'sz' }, query: {}, body: undefined });
+    const remove = requestFingerprint({
+      method: 'DELETE',
+      route: '/storage/{storage}',
+      params: { storage: 'sz' },
+      query: {},
+      body: undefined,
+    });
     keys.begin({ key: 'k-crash', fingerprint: remove, request: 'DELETE /storage/sz' });
     operations.set('op-made', operation('op-made', 'running'));
     byKey['k-crash'] = 'op-made';
     const after = await send('DELETE', '/storage/sz', 'k-crash');
     assert.deepEqual([after.statusCode, after.json().operation.id, after.json().existing], [202, 'op-made', true]);
     assert.equal(ran.storage, 0, 'the operation of the key answers: nothing started again');
-    assert.equal((await send('DELETE', '/storage/sz', 'k-crash')).json().operation.id, 'op-made', 'and that answer is now recorded');
+    assert.equal(
+      (await send('DELETE', '/storage/sz', 'k-crash')).json().operation.id,
+      'op-made',
+      'and that answer is now recorded',
+    );
 
     const submit = requestFingerprint({ method: 'POST', route: '/jobs', params: {}, query: {}, body: { name: 'a' } });
     keys.begin({ key: 'k-crash-job', fingerprint: submit, request: 'POST /jobs' });
-    assert.equal((await send('DELETE', '/storage/sz', 'k-crash-job')).statusCode, 409, 'the interrupted request is still the only one the key names');
+    assert.equal(
+      (await send('DELETE', '/storage/sz', 'k-crash-job')).statusCode,
+      409,
+      'the interrupted request is still the only one the key names',
+    );
     const rerun = await send('POST', '/jobs', 'k-crash-job', { name: 'a' });
-    assert.equal(rerun.statusCode, 201, 'no operation under the key: the request runs again (the route finds what it made)');
+    assert.equal(
+      rerun.statusCode,
+      201,
+      'no operation under the key: the request runs again (the route finds what it made)',
+    );
     assert.equal(ran.jobs, 1);
   });
 

@@ -6,13 +6,19 @@ import { inProcessFetch } from '../../src/api/in-process-fetch.js';
 /** The MCP endpoint's tools reach REST through this fetch: it must behave as the real one does for them. */
 describe('inProcessFetch', () => {
   const app = Fastify();
-  app.post('/echo', async (request, reply) => reply.code(201).header('x-seen-host', request.headers.host).send({ got: request.body, query: request.query }));
+  app.post('/echo', async (request, reply) =>
+    reply.code(201).header('x-seen-host', request.headers.host).send({ got: request.body, query: request.query }),
+  );
   app.delete('/thing', async (_request, reply) => reply.code(204).send());
   app.get('/slow', () => new Promise(() => undefined));
   const fetchHere = inProcessFetch(() => app);
 
   it('sends method, headers, body and query to the route, with the URL’s host as Host, and returns status, headers and body', async () => {
-    const res = await fetchHere('http://127.0.0.1:3099/echo?x=1', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: JSON.stringify({ a: 1 }) });
+    const res = await fetchHere('http://127.0.0.1:3099/echo?x=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
+      body: JSON.stringify({ a: 1 }),
+    });
     assert.equal(res.status, 201);
     assert.equal(res.headers.get('x-seen-host'), '127.0.0.1:3099');
     assert.deepEqual(await res.json(), { got: { a: 1 }, query: { x: '1' } });

@@ -38,7 +38,8 @@ describe('live updates: a client that stops reading', () => {
     // Far more than the cap and what the kernel's buffers take, in bursts so the server's send buffer grows.
     const text = 'x'.repeat(64 * 1024);
     for (let burst = 0; burst < 40; burst++) {
-      for (let i = 0; i < 16; i++) operations.emit('log', { operationId: 'op-1', line: { seq: burst * 16 + i, message: text } });
+      for (let i = 0; i < 16; i++)
+        operations.emit('log', { operationId: 'op-1', line: { seq: burst * 16 + i, message: text } });
       await new Promise((r) => setImmediate(r));
     }
     assert.ok(40 * 16 * text.length > 4 * LIVE_BUFFER_CAP);

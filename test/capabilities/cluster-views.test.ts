@@ -29,13 +29,21 @@ function countingCloud(names: string[]) {
         mostAtOnce = Math.max(mostAtOnce, inFlight);
         await tick();
         inFlight--;
-        if (refuseTags) throw new CloudError('sagemaker', 'ListTags', 'AccessDeniedException', 'not allowed', 400, false);
+        if (refuseTags)
+          throw new CloudError('sagemaker', 'ListTags', 'AccessDeniedException', 'not allowed', 400, false);
         return { [TAG_MANAGED_BY]: 'instantstart' };
       },
       describe: async (_region: string, name: string): Promise<HyperPodCluster | undefined> => {
         calls.describe++;
         const c = clusters.get(name);
-        return c ? ({ ClusterName: c.name, ClusterArn: c.arn, ClusterStatus: c.status, InstanceGroups: [] } as unknown as HyperPodCluster) : undefined;
+        return c
+          ? ({
+              ClusterName: c.name,
+              ClusterArn: c.arn,
+              ClusterStatus: c.status,
+              InstanceGroups: [],
+            } as unknown as HyperPodCluster)
+          : undefined;
       },
     },
     eks: { describeCluster: async () => (calls.eks++, undefined) },
@@ -55,7 +63,10 @@ function operations() {
     unsettledClusterOperations: () => (reads.unsettled++, []),
     on: (_event, listener) => listeners.push(listener),
   };
-  const emit = (target: string, op = { id: 'op-1', kind: 'add-instance-group', target, status: 'running' } as OperationView) => {
+  const emit = (
+    target: string,
+    op = { id: 'op-1', kind: 'add-instance-group', target, status: 'running' } as OperationView,
+  ) => {
     for (const l of listeners) l(op);
   };
   return { lookup, emit, running, reads };
@@ -73,7 +84,11 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     assert.equal(aws.calls.list, 1);
     assert.equal(aws.calls.tags.length, 20);
     assert.ok(aws.mostAtOnce() > 1 && aws.mostAtOnce() <= 8, `ListTags calls at once: ${aws.mostAtOnce()}`);
-    for (const a of answers) assert.deepEqual(a.map((c) => [c.name, c.managedByInstantStart]), names.map((n) => [n, true]));
+    for (const a of answers)
+      assert.deepEqual(
+        a.map((c) => [c.name, c.managedByInstantStart]),
+        names.map((n) => [n, true]),
+      );
     now = 2_000;
     await views.list(REGION);
     assert.equal(aws.calls.list, 1, 'kept within the TTL');
@@ -83,7 +98,7 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     assert.equal(aws.calls.tags.length, 20, 'tags are kept longer, by ARN');
   });
 
-  it('an operation on a cluster makes the next look read its Region list and its tags again, not the other clusters\' tags', async () => {
+  it("an operation on a cluster makes the next look read its Region list and its tags again, not the other clusters' tags", async () => {
     const aws = countingCloud(['alpha', 'beta']);
     const ops = operations();
     const views = new ClusterViews(aws.cloud, ops.lookup, noActive);
@@ -92,7 +107,10 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     // The user's own delete succeeded: HyperPod no longer lists it, and the next look must say so at once.
     aws.clusters.delete('beta');
     ops.emit(`cluster/${REGION}/beta`);
-    assert.deepEqual((await views.list(REGION)).map((c) => c.name), ['alpha']);
+    assert.deepEqual(
+      (await views.list(REGION)).map((c) => c.name),
+      ['alpha'],
+    );
     assert.equal(aws.calls.list, 2);
     // A group change on alpha: its tags are read again (its ARN could be a new cluster's), nobody else's.
     aws.calls.tags.length = 0;
@@ -111,7 +129,13 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     await Promise.all(Array.from({ length: 10 }, () => views.list(REGION)));
     await views.get(REGION, 'alpha');
     assert.deepEqual(ops.reads, { active: 2, unsettled: 1 });
-    const op = { id: 'op-2', kind: 'add-instance-group', target: `cluster/${REGION}/alpha/instance-group/gpu`, status: 'pending', runningPhases: [] as string[] } as OperationView;
+    const op = {
+      id: 'op-2',
+      kind: 'add-instance-group',
+      target: `cluster/${REGION}/alpha/instance-group/gpu`,
+      status: 'pending',
+      runningPhases: [] as string[],
+    } as OperationView;
     ops.running.set(`cluster/${REGION}/alpha`, op);
     ops.emit(op.target, op);
     const alpha = (await views.list(REGION)).find((c) => c.name === 'alpha')!;
@@ -138,7 +162,10 @@ describe('cluster views read AWS once for every caller, a few seconds at a time,
     assert.equal(aws.calls.describe, 1);
     assert.equal(aws.calls.eks, 1);
     assert.ok(details.every((d) => d.status === 'InService' && d.managedByInstantStart));
-    await assert.rejects(views.get(REGION, 'gamma'), (err: Error) => err.name === 'NotFoundError' || /does not exist/.test(err.message));
+    await assert.rejects(
+      views.get(REGION, 'gamma'),
+      (err: Error) => err.name === 'NotFoundError' || /does not exist/.test(err.message),
+    );
     assert.equal(aws.calls.eks, 1, 'an absent cluster costs no further reads');
     aws.clusters.get('alpha')!.status = 'Updating';
     ops.emit(`cluster/${REGION}/alpha/instance-group/workers`);

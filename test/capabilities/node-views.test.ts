@@ -37,19 +37,36 @@ function cluster() {
       const node = /spec\.nodeName=([^,]+)/.exec(options.fieldSelector ?? '')?.[1];
       assert.ok(node, `a Pod list names its node: ${options.fieldSelector}`);
       const i = parseInt(node.slice('hyperpod-i-'.length), 16);
-      const pod = (n: number, phase: string) => ({ metadata: { name: `p${n}`, namespace: 'default' }, spec: { nodeName: node }, status: { phase } });
-      return [...Array.from({ length: runningPods(i) }, (_, n) => pod(n, 'Running')), pod(99, 'Succeeded')].map((p) => descriptor.parse(p));
+      const pod = (n: number, phase: string) => ({
+        metadata: { name: `p${n}`, namespace: 'default' },
+        spec: { nodeName: node },
+        status: { phase },
+      });
+      return [...Array.from({ length: runningPods(i) }, (_, n) => pod(n, 'Running')), pod(99, 'Succeeded')].map((p) =>
+        descriptor.parse(p),
+      );
     },
   } as unknown as KubePort;
   const cloud = {
     hyperpod: {
-      describe: async () => ({ ClusterName: 'big', ClusterArn: 'arn:c', InstanceGroups: [{ InstanceGroupName: 'workers' }], Orchestrator: { Eks: { ClusterArn: 'arn:aws:eks:us-west-2:0:cluster/big-eks' } } }),
+      describe: async () => ({
+        ClusterName: 'big',
+        ClusterArn: 'arn:c',
+        InstanceGroups: [{ InstanceGroupName: 'workers' }],
+        Orchestrator: { Eks: { ClusterArn: 'arn:aws:eks:us-west-2:0:cluster/big-eks' } },
+      }),
     },
     eks: { describeCluster: async () => ({ name: 'big-eks', endpoint: 'https://kube.invalid' }) },
     kube: async () => kube,
     hyperpodNodes: {
       listAll: async () =>
-        Array.from({ length: NODES }, (_, i) => ({ InstanceId: idOf(i), InstanceGroupName: 'workers', InstanceType: 'ml.c5.xlarge', LaunchTime: new Date(0), InstanceStatus: { Status: 'Running' } })),
+        Array.from({ length: NODES }, (_, i) => ({
+          InstanceId: idOf(i),
+          InstanceGroupName: 'workers',
+          InstanceType: 'ml.c5.xlarge',
+          LaunchTime: new Date(0),
+          InstanceStatus: { Status: 'Running' },
+        })),
     },
   } as unknown as CloudPort;
   return { cloud, kubeNodes, podLists, nodeLists: () => nodeLists, mostAtOnce: () => mostAtOnce };
@@ -64,9 +81,13 @@ describe('node pages count pods only for the nodes they show', () => {
     const first = await views.list(REGION, 'big', query({ limit: '50' }));
     assert.equal(first.total, NODES);
     assert.equal(first.nodes.length, 50);
-    assert.deepEqual(c.podLists.sort(), first.nodes.map((n) => `spec.nodeName=${n.nodeName},status.phase!=Succeeded,status.phase!=Failed`).sort());
+    assert.deepEqual(
+      c.podLists.sort(),
+      first.nodes.map((n) => `spec.nodeName=${n.nodeName},status.phase!=Succeeded,status.phase!=Failed`).sort(),
+    );
     assert.ok(c.mostAtOnce() > 1 && c.mostAtOnce() <= 8, `pod lists at once: ${c.mostAtOnce()}`);
-    for (const n of first.nodes) assert.equal(n.podCount, runningPods(parseInt(n.instanceId.slice(2), 16)), `pods of ${n.instanceId}`);
+    for (const n of first.nodes)
+      assert.equal(n.podCount, runningPods(parseInt(n.instanceId.slice(2), 16)), `pods of ${n.instanceId}`);
 
     const again = await views.list(REGION, 'big', query({ limit: '50' }));
     assert.deepEqual(again.nodes, first.nodes);
@@ -88,7 +109,7 @@ describe('node pages count pods only for the nodes they show', () => {
     assert.equal(c.podLists.length, 5);
   });
 
-  it('the cluster\'s health follows the newest read of its nodes (never healthy beside a node list that shows a failed node)', async () => {
+  it("the cluster's health follows the newest read of its nodes (never healthy beside a node list that shows a failed node)", async () => {
     const c = cluster();
     let now = 0;
     const views = new NodeViews(c.cloud, { now: () => now });
@@ -99,6 +120,10 @@ describe('node pages count pods only for the nodes they show', () => {
     now = 6_000;
     const page = await views.list(REGION, 'big', query({ limit: '5' })); // a newer read sees the node
     assert.notEqual(page.counts.healthy, NODES);
-    assert.notEqual((await views.health(REGION, 'big')).state, 'healthy', 'the rollup of the older read no longer stands');
+    assert.notEqual(
+      (await views.health(REGION, 'big')).state,
+      'healthy',
+      'the rollup of the older read no longer stands',
+    );
   });
 });

@@ -39,23 +39,54 @@ describe('the live node watch: one shared read per cluster, whoever watches', ()
 });
 
 describe('cluster health rollup', () => {
-  const slot = { nodeLogicalId: 'n-1', status: 'Pending', message: 'Waiting for capacity: insufficient ml.c5.xlarge capacity in us-west-2b' };
-  it('is a shortfall only below target; waiting when the group\'s newest group event is a warning, with its words', () => {
-    assert.equal(groupShortfall({ name: 'g', instanceType: 't', targetCount: 2, launched: 2, unlaunched: [] }), undefined);
-    const launching = groupShortfall({ name: 'g', instanceType: 't', targetCount: 2, launched: 1, unlaunched: [slot], events: [{ time: 't1', level: 'Info', resourceType: 'InstanceGroup', description: 'scaling' }] })!;
+  const slot = {
+    nodeLogicalId: 'n-1',
+    status: 'Pending',
+    message: 'Waiting for capacity: insufficient ml.c5.xlarge capacity in us-west-2b',
+  };
+  it("is a shortfall only below target; waiting when the group's newest group event is a warning, with its words", () => {
+    assert.equal(
+      groupShortfall({ name: 'g', instanceType: 't', targetCount: 2, launched: 2, unlaunched: [] }),
+      undefined,
+    );
+    const launching = groupShortfall({
+      name: 'g',
+      instanceType: 't',
+      targetCount: 2,
+      launched: 1,
+      unlaunched: [slot],
+      events: [{ time: 't1', level: 'Info', resourceType: 'InstanceGroup', description: 'scaling' }],
+    })!;
     assert.equal(launching.state, 'launching');
     assert.equal(launching.reason, slot.message);
     assert.equal(launching.reasonSource, 'instance-status');
     const waiting = groupShortfall({
-      name: 'g', instanceType: 't', targetCount: 2, launched: 1, unlaunched: [slot],
-      events: [{ time: 't2', level: 'Info', resourceType: 'Instance', description: 'other node rebooted' }, { time: 't1', level: 'Warn', resourceType: 'InstanceGroup', description: 'Could not launch 1 …' }],
+      name: 'g',
+      instanceType: 't',
+      targetCount: 2,
+      launched: 1,
+      unlaunched: [slot],
+      events: [
+        { time: 't2', level: 'Info', resourceType: 'Instance', description: 'other node rebooted' },
+        { time: 't1', level: 'Warn', resourceType: 'InstanceGroup', description: 'Could not launch 1 …' },
+      ],
     })!;
-    assert.deepEqual([waiting.state, waiting.reason, waiting.reasonSource, waiting.missing], ['waiting', 'Could not launch 1 …', 'cluster-event', 1]);
+    assert.deepEqual(
+      [waiting.state, waiting.reason, waiting.reasonSource, waiting.missing],
+      ['waiting', 'Could not launch 1 …', 'cluster-event', 1],
+    );
   });
   it('orders failed over degraded over transitional over healthy', () => {
     const none = { healthy: 2, degraded: 0, failed: 0, transitional: 0 };
     assert.equal(clusterHealth(none, []).state, 'healthy');
-    const waiting = groupShortfall({ name: 'g', instanceType: 't', targetCount: 3, launched: 2, status: 'Degraded', unlaunched: [] })!;
+    const waiting = groupShortfall({
+      name: 'g',
+      instanceType: 't',
+      targetCount: 3,
+      launched: 2,
+      status: 'Degraded',
+      unlaunched: [],
+    })!;
     assert.equal(clusterHealth(none, [waiting]).state, 'degraded');
     assert.equal(clusterHealth({ ...none, failed: 1 }, [waiting]).state, 'failed');
     assert.equal(clusterHealth({ ...none, transitional: 1 }, []).state, 'transitional');

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { awsAccountDirectory, migrateLegacyLayout, sandboxCloudStateDirectory, sandboxDirectory, workspaceDirectory } from '../../src/cli/data-layout.js';
+import {
+  awsAccountDirectory,
+  migrateLegacyLayout,
+  sandboxCloudStateDirectory,
+  sandboxDirectory,
+  workspaceDirectory,
+} from '../../src/cli/data-layout.js';
 import { DATABASE_FILE, openDatabase } from '../../src/store/database.js';
 import { OperationsStore } from '../../src/store/operations-store.js';
 import { tempDataDir } from '../engine/helpers.js';
@@ -17,10 +23,19 @@ function legacyDataDir(dataDir: string): void {
   const db = openDatabase(scratch);
   db.pragma('wal_autocheckpoint = 0');
   new OperationsStore(db).createOperation(
-    { id: 'op-legacy', kind: 'create-cluster', target: 'cluster/us-west-2/old', status: 'running', input: {}, state: {}, createdAt: new Date().toISOString() },
+    {
+      id: 'op-legacy',
+      kind: 'create-cluster',
+      target: 'cluster/us-west-2/old',
+      status: 'running',
+      input: {},
+      state: {},
+      createdAt: new Date().toISOString(),
+    },
     [{ name: 'network', title: 'Network', expectedSeconds: 60 }],
   );
-  for (const suffix of ['', '-wal', '-shm']) copyFileSync(join(scratch, DATABASE_FILE + suffix), join(dataDir, DATABASE_FILE + suffix));
+  for (const suffix of ['', '-wal', '-shm'])
+    copyFileSync(join(scratch, DATABASE_FILE + suffix), join(dataDir, DATABASE_FILE + suffix));
   db.close();
   mkdirSync(join(dataDir, 'sandbox', 'ca'), { recursive: true });
   mkdirSync(join(dataDir, 'sandbox', 'blobs'), { recursive: true });
@@ -38,7 +53,7 @@ describe('data directory layout', () => {
     assert.throws(() => awsAccountDirectory('/d', '../../etc'), /not an AWS account id/);
   });
 
-  it('moves an older journal (with its write-ahead log) into the sandbox\'s directory and the sandbox state into cloud/, once', () => {
+  it("moves an older journal (with its write-ahead log) into the sandbox's directory and the sandbox state into cloud/, once", () => {
     const { dir, cleanup } = tempDataDir();
     try {
       legacyDataDir(dir);
@@ -46,9 +61,18 @@ describe('data directory layout', () => {
       const log: string[] = [];
       migrateLegacyLayout(dir, (m) => log.push(m));
 
-      for (const suffix of ['', '-wal', '-shm']) assert.equal(existsSync(join(dir, DATABASE_FILE + suffix)), false, `no ${DATABASE_FILE}${suffix} left at the top`);
+      for (const suffix of ['', '-wal', '-shm'])
+        assert.equal(
+          existsSync(join(dir, DATABASE_FILE + suffix)),
+          false,
+          `no ${DATABASE_FILE}${suffix} left at the top`,
+        );
       const moved = openDatabase(join(dir, 'sandbox'));
-      assert.equal(new OperationsStore(moved).getOperation('op-legacy')?.status, 'running', 'the rows that were only in the log moved too');
+      assert.equal(
+        new OperationsStore(moved).getOperation('op-legacy')?.status,
+        'running',
+        'the rows that were only in the log moved too',
+      );
       moved.close();
       assert.equal(readFileSync(join(dir, 'sandbox', 'cloud', 'state.json'), 'utf8'), '{"schemaVersion":1}');
       assert.equal(readFileSync(join(dir, 'sandbox', 'cloud', 'ca', 'ca.crt'), 'utf8'), 'cert');

@@ -51,12 +51,18 @@ function admitsComparator(comparator: string, v: Version): boolean {
   const base = parseVersion(spec);
   const parts = spec.split('.').filter((p) => p !== 'x' && p !== '*').length;
   switch (op) {
-    case '>=': return compare(v, base) >= 0;
-    case '>': return compare(v, base) > 0;
-    case '<=': return compare(v, base) <= 0;
-    case '<': return compare(v, base) < 0;
-    case '^': return compare(v, base) >= 0 && v[0] === base[0];
-    case '~': return compare(v, base) >= 0 && v[0] === base[0] && (parts < 2 || v[1] === base[1]);
+    case '>=':
+      return compare(v, base) >= 0;
+    case '>':
+      return compare(v, base) > 0;
+    case '<=':
+      return compare(v, base) <= 0;
+    case '<':
+      return compare(v, base) < 0;
+    case '^':
+      return compare(v, base) >= 0 && v[0] === base[0];
+    case '~':
+      return compare(v, base) >= 0 && v[0] === base[0] && (parts < 2 || v[1] === base[1]);
     default: // `20`, `20.x`, `=20.1.0`: the parts given must match
       return base.slice(0, parts).every((p, i) => v[i] === p);
   }
@@ -66,7 +72,11 @@ function admitsComparator(comparator: string, v: Version): boolean {
 export function admits(range: string, version: string): boolean {
   const v = parseVersion(version);
   return range.split('||').some((alt) => {
-    const comparators = alt.trim().replace(/(>=|<=|>|<|\^|~|=)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const comparators = alt
+      .trim()
+      .replace(/(>=|<=|>|<|\^|~|=)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean);
     return comparators.length === 0 || comparators.every((c) => c === '*' || admitsComparator(c, v));
   });
 }
@@ -87,11 +97,25 @@ describe('Node engines of the locked dependencies', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
     const floor = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(pkg.engines.node)?.[1];
     assert.ok(floor, `package.json engines.node is a ">=" floor: ${pkg.engines.node}`);
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }> };
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }>;
+    };
     const excepted = Object.entries(lock.packages).filter(([path]) => TEST_ONLY_ENGINE_EXCEPTIONS.has(path));
-    assert.deepEqual(excepted.filter(([, p]) => !p.dev).map(([path]) => path), [], 'an engine exception is a dev dependency only');
+    assert.deepEqual(
+      excepted.filter(([, p]) => !p.dev).map(([path]) => path),
+      [],
+      'an engine exception is a dev dependency only',
+    );
     const refusing = Object.entries(lock.packages)
-      .filter(([path, p]) => path !== '' && !TEST_ONLY_ENGINE_EXCEPTIONS.has(path) && p.engines && !Array.isArray(p.engines) && p.engines.node && !admits(p.engines.node, floor))
+      .filter(
+        ([path, p]) =>
+          path !== '' &&
+          !TEST_ONLY_ENGINE_EXCEPTIONS.has(path) &&
+          p.engines &&
+          !Array.isArray(p.engines) &&
+          p.engines.node &&
+          !admits(p.engines.node, floor),
+      )
       .map(([path, p]) => `${path} wants node ${(p.engines as { node: string }).node}`);
     assert.deepEqual(refusing, [], `these would warn (EBADENGINE) on Node ${floor}`);
   });

@@ -18,7 +18,9 @@ describe('README', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
   it('names every option `instantstart serve --help` lists', () => {
-    const help = execFileSync(process.execPath, [join(root, 'bin/instantstart.mjs'), 'serve', '--help'], { encoding: 'utf8' });
+    const help = execFileSync(process.execPath, [join(root, 'bin/instantstart.mjs'), 'serve', '--help'], {
+      encoding: 'utf8',
+    });
     const flags = [...new Set(help.match(/--[a-z][a-z-]+/g) ?? [])].filter((f) => f !== '--help');
     assert.ok(flags.length >= 10, `found the options: ${flags.join(' ')}`);
     const missing = flags.filter((f) => !readme.includes(`\`${f}`));

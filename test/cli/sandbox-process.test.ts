@@ -64,7 +64,10 @@ describe('the embedded sandbox runs in its own process', { skip: !onLinux && 're
     const closed = new Promise<number | null>((r) => server.child.once('close', (code) => r(code)));
     const sandboxUrl = /export AWS_ENDPOINT_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1];
     assert.ok(sandboxUrl, server.output());
-    const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as { pid: number; sandboxTime: string };
+    const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as {
+      pid: number;
+      sandboxTime: string;
+    };
     return { server, sandboxUrl, sandboxPid: health.pid, exitCode: () => closed };
   };
   it('a child of the server, so a product request is answered even while the sandbox cannot run at all', async () => {
@@ -89,7 +92,11 @@ describe('the embedded sandbox runs in its own process', { skip: !onLinux && 're
     const dir = dataDir();
     const first = await serve(dir);
     const jumped = (await (
-      await fetch(`${first.sandboxUrl}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: 86_400 }) })
+      await fetch(`${first.sandboxUrl}/_sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceSeconds: 86_400 }),
+      })
     ).json()) as { now: string };
     await first.server.stop();
     assert.equal(await first.exitCode(), 0);
@@ -97,7 +104,10 @@ describe('the embedded sandbox runs in its own process', { skip: !onLinux && 're
 
     const next = await serve(dir); // both locks (the data directory's, the sandbox state's) were released
     const health = (await (await fetch(`${next.sandboxUrl}/_sandbox/health`)).json()) as { sandboxTime: string };
-    assert.ok(Date.parse(health.sandboxTime) >= Date.parse(jumped.now), `the sandbox clock resumed from its saved state (${health.sandboxTime} ≥ ${jumped.now})`);
+    assert.ok(
+      Date.parse(health.sandboxTime) >= Date.parse(jumped.now),
+      `the sandbox clock resumed from its saved state (${health.sandboxTime} ≥ ${jumped.now})`,
+    );
     await next.server.stop();
   });
 
@@ -110,21 +120,26 @@ describe('the embedded sandbox runs in its own process', { skip: !onLinux && 're
     await next.server.stop();
   });
 
-  it('a sandbox still saving the state of a killed server holds it: the next server\'s sandbox waits for it to finish', async () => {
+  it("a sandbox still saving the state of a killed server holds it: the next server's sandbox waits for it to finish", async () => {
     const dir = dataDir();
     const first = await serve(dir);
     process.kill(first.sandboxPid, 'SIGSTOP'); // frozen as if in the middle of a long tick or of writing a large state
     await first.server.kill();
     const orphan = first.sandboxPid;
     // The raw command, to read what it prints while it waits.
-    const next = spawn(process.execPath, ['bin/instantstart.mjs', 'serve', '--port', '0', '--data-dir', dir, '--sandbox-port', '0'], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const next = spawn(
+      process.execPath,
+      ['bin/instantstart.mjs', 'serve', '--port', '0', '--data-dir', dir, '--sandbox-port', '0'],
+      { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     next.stdout.on('data', (d) => (out += d));
     next.stderr.on('data', (d) => (out += d));
     const closed = new Promise<number | null>((r) => next.once('close', (code) => r(code)));
     try {
       const until = async (what: RegExp) => {
-        for (let i = 0; i < 600 && !what.test(out) && next.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+        for (let i = 0; i < 600 && !what.test(out) && next.exitCode === null; i++)
+          await new Promise((r) => setTimeout(r, 100));
         assert.match(out, what);
       };
       await until(new RegExp(`sandbox: waiting for process ${orphan} to finish saving the sandbox state`));
@@ -143,7 +158,10 @@ describe('the embedded sandbox runs in its own process', { skip: !onLinux && 're
     const { server, sandboxPid, exitCode } = await serve(dataDir());
     process.kill(sandboxPid, 'SIGKILL');
     assert.equal(await exitCode(), 1);
-    assert.match(server.output(), new RegExp(`the sandbox cloud's process \\(pid ${sandboxPid}\\) was killed \\(SIGKILL\\); the server stops too`));
+    assert.match(
+      server.output(),
+      new RegExp(`the sandbox cloud's process \\(pid ${sandboxPid}\\) was killed \\(SIGKILL\\); the server stops too`),
+    );
   });
 
   it('--sandbox-url uses the running sandbox and starts none', async () => {

@@ -20,7 +20,9 @@ describe('deadlines of cloud calls', () => {
   before(async () => {
     sb = await startTestSandbox({ speed: 600 });
     await activeCluster(sb, await buildEksWorld('deadline'), 'deadline');
-    eks = new EksAdapter(new AwsClients({ defaultRegion: 'us-west-2', timeouts: { connectMs: 1000, requestMs: 1000 } }));
+    eks = new EksAdapter(
+      new AwsClients({ defaultRegion: 'us-west-2', timeouts: { connectMs: 1000, requestMs: 1000 } }),
+    );
   });
   after(async () => {
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
@@ -28,11 +30,15 @@ describe('deadlines of cloud calls', () => {
   });
 
   const hang = async (service: string, operation?: string) => {
-    const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'hang', service, ...(operation ? { operation } : {}), seconds: 300 } });
+    const r = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'hang', service, ...(operation ? { operation } : {}), seconds: 300 },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     return r.body.faults[0].id as string;
   };
-  const stillHanging = async (id: string) => (await sb.admin('/_sandbox/faults')).body.faults.some((f: { id: string }) => f.id === id);
+  const stillHanging = async (id: string) =>
+    (await sb.admin('/_sandbox/faults')).body.faults.some((f: { id: string }) => f.id === id);
 
   it('an AWS call the endpoint does not answer fails with TimeoutError naming it; it works again once the endpoint answers', async () => {
     const id = await hang('eks', 'DescribeCluster');
@@ -49,13 +55,21 @@ describe('deadlines of cloud calls', () => {
     await sb.admin(`/_sandbox/faults?id=${id}`, { method: 'DELETE' });
     assert.equal((await eks.describeCluster('us-west-2', 'deadline'))?.status, 'ACTIVE');
     const served = await sb.calls({ service: 'eks', operation: 'DescribeCluster' });
-    assert.ok(served.every((c) => c.status === 200), 'the abandoned call was dropped, never answered late');
+    assert.ok(
+      served.every((c) => c.status === 200),
+      'the abandoned call was dropped, never answered late',
+    );
   });
 
   it('a Kubernetes read the API server does not answer fails with TimeoutError naming the cluster and the call', async () => {
     const c = (await eks.describeCluster('us-west-2', 'deadline'))!;
     const kube = new KubeClusterClient(
-      { clusterName: 'deadline', region: 'us-west-2', endpoint: c.endpoint!, certificateAuthorityData: c.certificateAuthority!.data! },
+      {
+        clusterName: 'deadline',
+        region: 'us-west-2',
+        endpoint: c.endpoint!,
+        certificateAuthorityData: c.certificateAuthority!.data!,
+      },
       { requestMs: 1000 },
     );
     assert.ok((await kube.list(NAMESPACE)).length > 0, 'the API answers before the hang');
@@ -64,7 +78,10 @@ describe('deadlines of cloud calls', () => {
       assert.ok(err instanceof CloudError, String(err));
       assert.equal(err.code, 'TimeoutError');
       assert.equal(err.retryable, true);
-      assert.match(err.message, /^The Kubernetes API of EKS cluster deadline is not answering: kubernetes list Node took longer than 1 s/);
+      assert.match(
+        err.message,
+        /^The Kubernetes API of EKS cluster deadline is not answering: kubernetes list Node took longer than 1 s/,
+      );
       return true;
     });
     assert.ok(await stillHanging(id));

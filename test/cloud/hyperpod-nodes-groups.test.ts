@@ -25,7 +25,11 @@ describe('HyperPod nodes adapter against the sandbox', () => {
       }),
     );
     await waitForCluster(sb, 'fleet', 'InService');
-    await eventually(async () => (await nodes.listAll('us-west-2', 'fleet')).filter((n) => n.InstanceStatus?.Status === 'Running').length === 3, { sandbox: sb, stepSeconds: 60, what: 'three running nodes' });
+    await eventually(
+      async () =>
+        (await nodes.listAll('us-west-2', 'fleet')).filter((n) => n.InstanceStatus?.Status === 'Running').length === 3,
+      { sandbox: sb, stepSeconds: 60, what: 'three running nodes' },
+    );
   });
   after(() => sb?.dispose());
 
@@ -46,7 +50,7 @@ describe('HyperPod nodes adapter against the sandbox', () => {
     assert.deepEqual(results.find((r) => r.nodeId === ids[0])?.ok, true);
     const missing = results.find((r) => r.nodeId === 'i-0123456789abcdef0');
     assert.equal(missing?.ok, false);
-    assert.ok(missing?.code, 'the failure keeps HyperPod\'s code');
+    assert.ok(missing?.code, "the failure keeps HyperPod's code");
     assert.equal(NODE_BATCH_LIMITS.reboot, 25);
   });
 
@@ -54,7 +58,10 @@ describe('HyperPod nodes adapter against the sandbox', () => {
     const { events } = await nodes.events('us-west-2', 'fleet');
     assert.ok(events.length > 0);
     const times = events.map((e) => e.EventTime!.getTime());
-    assert.deepEqual(times, [...times].sort((a, b) => b - a));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+    );
   });
 });
 
@@ -82,21 +89,34 @@ describe('HyperPod instance groups adapter against the sandbox', () => {
 
   it('adds a group, adds nodes with an idempotent client token, and deletes the group', async () => {
     await groups.putGroups('us-west-2', 'grow', [group(p, 'extra', 'ml.c5.xlarge', 1)]);
-    const added = await eventually(async () => {
-      const c = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
-      return c.ClusterStatus === 'InService' && c.InstanceGroups?.find((g) => g.InstanceGroupName === 'extra');
-    }, { sandbox: sb, stepSeconds: 60, what: 'group extra' });
+    const added = await eventually(
+      async () => {
+        const c = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
+        return c.ClusterStatus === 'InService' && c.InstanceGroups?.find((g) => g.InstanceGroupName === 'extra');
+      },
+      { sandbox: sb, stepSeconds: 60, what: 'group extra' },
+    );
     assert.equal(added.TargetCount, 1);
     const first = await groups.addNodes('us-west-2', 'grow', 'extra', 2, 'scale-extra-1');
     assert.equal(first.Failed?.length ?? 0, 0);
     await groups.addNodes('us-west-2', 'grow', 'extra', 2, 'scale-extra-1');
     const c = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
-    assert.equal(c.InstanceGroups?.find((g) => g.InstanceGroupName === 'extra')?.TargetCount, 3, 'the repeated token added nothing');
-    await eventually(async () => (await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }))).ClusterStatus === 'InService', { sandbox: sb, stepSeconds: 60 });
+    assert.equal(
+      c.InstanceGroups?.find((g) => g.InstanceGroupName === 'extra')?.TargetCount,
+      3,
+      'the repeated token added nothing',
+    );
+    await eventually(
+      async () => (await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }))).ClusterStatus === 'InService',
+      { sandbox: sb, stepSeconds: 60 },
+    );
     await groups.deleteGroups('us-west-2', 'grow', ['extra']);
-    await eventually(async () => {
-      const d = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
-      return !d.InstanceGroups?.some((g) => g.InstanceGroupName === 'extra');
-    }, { sandbox: sb, stepSeconds: 60, what: 'group extra gone' });
+    await eventually(
+      async () => {
+        const d = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));
+        return !d.InstanceGroups?.some((g) => g.InstanceGroupName === 'extra');
+      },
+      { sandbox: sb, stepSeconds: 60, what: 'group extra gone' },
+    );
   });
 });

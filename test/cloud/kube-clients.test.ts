@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { AssociateAccessPolicyCommand, CreateAccessEntryCommand, DeleteClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import {
+  AssociateAccessPolicyCommand,
+  CreateAccessEntryCommand,
+  DeleteClusterCommand,
+  EKSClient,
+} from '@aws-sdk/client-eks';
 import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { KubeClients } from '../../src/cloud/k8s/client-cache.js';
 import { KubeClusterClient, type EksEndpoint } from '../../src/cloud/k8s/cluster-client.js';
@@ -15,11 +20,19 @@ import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
 
 const REGION = 'us-west-2';
 const admin: AwsCredentials = { accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'sandbox-secret' };
-const viewer: AwsCredentials = { accessKeyId: SANDBOX_VIEWER_ACCESS_KEY_ID, secretAccessKey: SANDBOX_VIEWER_SECRET_ACCESS_KEY };
+const viewer: AwsCredentials = {
+  accessKeyId: SANDBOX_VIEWER_ACCESS_KEY_ID,
+  secretAccessKey: SANDBOX_VIEWER_SECRET_ACCESS_KEY,
+};
 const stale: AwsCredentials = { accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'rotated-away' };
 const MINUTE = 60_000;
 
-const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { a: '1' } });
+const configMap = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+  data: { a: '1' },
+});
 
 /**
  * The server's Kubernetes clients: one per cluster from one DescribeCluster, forgotten when the
@@ -35,14 +48,21 @@ describe('Kubernetes clients of EKS clusters (cache and tokens) on the sandbox',
     await activeCluster(sb, await buildEksWorld('kc'), 'kc');
     await sb.advance(1);
     const c = (await new Cloud(new AwsClients({ defaultRegion: REGION })).eks.describeCluster(REGION, 'kc'))!;
-    endpoint = { clusterName: 'kc', region: REGION, endpoint: c.endpoint!, certificateAuthorityData: c.certificateAuthority!.data! };
+    endpoint = {
+      clusterName: 'kc',
+      region: REGION,
+      endpoint: c.endpoint!,
+      certificateAuthorityData: c.certificateAuthority!.data!,
+    };
   });
   after(async () => sb.dispose());
 
   it('asks DescribeCluster once per cluster however many reads use its client, and again after forgetKube', async () => {
     const cloud = new Cloud(new AwsClients({ defaultRegion: REGION }));
     const before = await describeCalls();
-    const lists = await Promise.all(Array.from({ length: 8 }, async () => (await cloud.kube(REGION, 'kc')).list(NAMESPACE)));
+    const lists = await Promise.all(
+      Array.from({ length: 8 }, async () => (await cloud.kube(REGION, 'kc')).list(NAMESPACE)),
+    );
     for (let i = 0; i < 5; i++) assert.ok(await (await cloud.kube(REGION, 'kc')).find(NAMESPACE, 'default'));
     assert.ok(lists.every((l) => l.some((n) => n.metadata.name === 'kube-system')));
     assert.equal((await describeCalls()) - before, 1, 'one DescribeCluster for 13 uses');
@@ -63,7 +83,14 @@ describe('Kubernetes clients of EKS clusters (cache and tokens) on the sandbox',
     const eks = new EKSClient({});
     const viewerArn = 'arn:aws:iam::000000000000:user/sandbox-viewer';
     await eks.send(new CreateAccessEntryCommand({ clusterName: 'kc', principalArn: viewerArn }));
-    await eks.send(new AssociateAccessPolicyCommand({ clusterName: 'kc', principalArn: viewerArn, policyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy', accessScope: { type: 'cluster' } }));
+    await eks.send(
+      new AssociateAccessPolicyCommand({
+        clusterName: 'kc',
+        principalArn: viewerArn,
+        policyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy',
+        accessScope: { type: 'cluster' },
+      }),
+    );
 
     const kube = new KubeClusterClient(endpoint, { credentials, now: () => clock });
     await kube.applyAll([configMap('renewal-1')]);
@@ -128,13 +155,23 @@ describe('Kubernetes clients of EKS clusters (cache and tokens) on the sandbox',
       return true;
     });
     const before = await describeCalls();
-    await assert.rejects(cloud.kube(REGION, 'brief'), (err: unknown) => err instanceof KubeApiUnavailable && err.status === 'DELETING' && !err.retryable);
+    await assert.rejects(
+      cloud.kube(REGION, 'brief'),
+      (err: unknown) => err instanceof KubeApiUnavailable && err.status === 'DELETING' && !err.retryable,
+    );
     assert.equal((await describeCalls()) - before, 1, 'described again, not served from the cache');
 
     await new EKSClient({}).send(new DeleteClusterCommand({ name: 'brief2' }));
-    await eventually(async () => (await cloud.eks.describeCluster(REGION, 'brief2')) === undefined, { sandbox: sb, stepSeconds: 60, what: 'brief2 gone' });
+    await eventually(async () => (await cloud.eks.describeCluster(REGION, 'brief2')) === undefined, {
+      sandbox: sb,
+      stepSeconds: 60,
+      what: 'brief2 gone',
+    });
     const counted = await describeCalls();
-    await assert.rejects(cloud.kube(REGION, 'brief2'), (err: unknown) => err instanceof KubeApiUnavailable && /does not exist/.test(err.message));
+    await assert.rejects(
+      cloud.kube(REGION, 'brief2'),
+      (err: unknown) => err instanceof KubeApiUnavailable && /does not exist/.test(err.message),
+    );
     assert.equal((await describeCalls()) - counted, 1, 'the not-found answer dropped the cached client');
   });
 
@@ -153,7 +190,14 @@ describe('Kubernetes clients of EKS clusters (cache and tokens) on the sandbox',
       return described++ === 0 ? { ...c, endpoint: c!.endpoint!.replace(/:\d+\//, `:${closed}/`) } : c;
     });
     const stale = await clients.get(REGION, 'kc');
-    await assert.rejects(stale.list(NAMESPACE), (err: unknown) => err instanceof CloudError && err.code === 'NetworkingError' && err.retryable && /ECONNREFUSED/.test(err.message));
+    await assert.rejects(
+      stale.list(NAMESPACE),
+      (err: unknown) =>
+        err instanceof CloudError &&
+        err.code === 'NetworkingError' &&
+        err.retryable &&
+        /ECONNREFUSED/.test(err.message),
+    );
     const fresh = await clients.get(REGION, 'kc');
     assert.notEqual(fresh, stale);
     assert.ok((await fresh.list(NAMESPACE)).length > 0);

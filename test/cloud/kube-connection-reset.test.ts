@@ -24,16 +24,32 @@ describe('a Kubernetes request whose connection is reset before the answer', () 
   let sb: TestSandbox;
   let kube: KubeClusterClient;
   const reset = async (operation: string, count = 1) => {
-    const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'connection-reset', service: 'kubernetes', operation, count } });
+    const r = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'connection-reset', service: 'kubernetes', operation, count },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
   };
-  const pendingResets = async () => (await sb.admin('/_sandbox/faults')).body.faults.filter((f: { type: string }) => f.type === 'connection-reset').length;
+  const pendingResets = async () =>
+    (await sb.admin('/_sandbox/faults')).body.faults.filter((f: { type: string }) => f.type === 'connection-reset')
+      .length;
 
   before(async () => {
     sb = await startTestSandbox({ speed: 600 });
     await activeCluster(sb, await buildEksWorld('reset'), 'reset');
-    const c = (await new EksAdapter(new AwsClients({ defaultRegion: 'us-west-2' })).describeCluster('us-west-2', 'reset'))!;
-    kube = new KubeClusterClient({ clusterName: 'reset', region: 'us-west-2', endpoint: c.endpoint!, certificateAuthorityData: c.certificateAuthority!.data! }, {});
+    const c = (await new EksAdapter(new AwsClients({ defaultRegion: 'us-west-2' })).describeCluster(
+      'us-west-2',
+      'reset',
+    ))!;
+    kube = new KubeClusterClient(
+      {
+        clusterName: 'reset',
+        region: 'us-west-2',
+        endpoint: c.endpoint!,
+        certificateAuthorityData: c.certificateAuthority!.data!,
+      },
+      {},
+    );
   });
   after(async () => {
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
@@ -62,17 +78,36 @@ describe('a Kubernetes request whose connection is reset before the answer', () 
 
   it('a write is not sent again: it fails as a retryable NetworkingError and the object was not made', async () => {
     await reset('PATCH');
-    const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-reset', namespace: 'default' }, data: { a: '1' } };
-    await assert.rejects(kube.applyAll([manifest]), (err: unknown) => err instanceof CloudError && err.code === 'NetworkingError' && err.retryable);
+    const manifest = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'after-reset', namespace: 'default' },
+      data: { a: '1' },
+    };
+    await assert.rejects(
+      kube.applyAll([manifest]),
+      (err: unknown) => err instanceof CloudError && err.code === 'NetworkingError' && err.retryable,
+    );
     assert.equal(await kube.current(manifest), undefined, 'the reset call never reached the API');
     await kube.applyAll([manifest]);
-    assert.equal(((await kube.current(manifest)) as { data?: Record<string, string> } | undefined)?.data?.a, '1', 'the caller’s retry makes it');
+    assert.equal(
+      ((await kube.current(manifest)) as { data?: Record<string, string> } | undefined)?.data?.a,
+      '1',
+      'the caller’s retry makes it',
+    );
   });
 
   it('an AWS call whose connection is reset is retried by the AWS SDK', async () => {
-    const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'connection-reset', service: 'eks', operation: 'DescribeCluster' } });
+    const r = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'connection-reset', service: 'eks', operation: 'DescribeCluster' },
+    });
     assert.equal(r.status, 201);
-    assert.equal((await new EksAdapter(new AwsClients({ defaultRegion: 'us-west-2' })).describeCluster('us-west-2', 'reset'))?.status, 'ACTIVE');
+    assert.equal(
+      (await new EksAdapter(new AwsClients({ defaultRegion: 'us-west-2' })).describeCluster('us-west-2', 'reset'))
+        ?.status,
+      'ACTIVE',
+    );
     assert.equal(await pendingResets(), 0, 'the reset happened');
   });
 });
@@ -98,9 +133,12 @@ describe('an idle Kubernetes connection is closed before the server would close 
     server.on('secureConnection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const endpoint = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    kube = new KubeClusterClient({ clusterName: 'keepalive', region: 'us-west-2', endpoint, certificateAuthorityData: ca.base64Data }, {
-      credentials: async () => ({ accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'sandbox-secret' }),
-    });
+    kube = new KubeClusterClient(
+      { clusterName: 'keepalive', region: 'us-west-2', endpoint, certificateAuthorityData: ca.base64Data },
+      {
+        credentials: async () => ({ accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'sandbox-secret' }),
+      },
+    );
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

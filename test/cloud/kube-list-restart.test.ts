@@ -12,7 +12,9 @@ import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
  * meanwhile (410 Expired). The sandbox's `kube-compaction` fault compacts the cluster's history just
  * before the next continued page: the list must start again and answer complete, not fail.
  */
-const CONFIG_MAP = kubeKind({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, (raw) => parseBase(raw, { apiVersion: 'v1', kind: 'ConfigMap' }));
+const CONFIG_MAP = kubeKind({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, (raw) =>
+  parseBase(raw, { apiVersion: 'v1', kind: 'ConfigMap' }),
+);
 
 describe('a Kubernetes list whose continue token expires', () => {
   let sb: TestSandbox;
@@ -20,7 +22,10 @@ describe('a Kubernetes list whose continue token expires', () => {
   const names = Array.from({ length: 7 }, (_, i) => `page-${i}`);
   const list = () => kube.list(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
   const compactBeforeNextContinue = async (count: number) => {
-    const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: 'relist', count } });
+    const r = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'kube-compaction', cluster: 'relist', count },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
   };
 
@@ -29,7 +34,14 @@ describe('a Kubernetes list whose continue token expires', () => {
     await activeCluster(sb, await buildEksWorld('relist'), 'relist');
     await sb.advance(1);
     kube = await new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })).kube('us-west-2', 'relist');
-    await kube.applyAll(names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { batch: 'pages' } }, data: {} })));
+    await kube.applyAll(
+      names.map((name) => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: 'default', labels: { batch: 'pages' } },
+        data: {},
+      })),
+    );
   });
   after(async () => {
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
@@ -39,8 +51,16 @@ describe('a Kubernetes list whose continue token expires', () => {
   it('starts again from the first page and answers every object once', async () => {
     await compactBeforeNextContinue(1);
     const all = await list();
-    assert.deepEqual(all.map((c) => c.metadata.name), names, 'complete and without repeats');
-    assert.deepEqual((await sb.admin('/_sandbox/faults')).body.faults, [], 'the history was compacted while the list paged');
+    assert.deepEqual(
+      all.map((c) => c.metadata.name),
+      names,
+      'complete and without repeats',
+    );
+    assert.deepEqual(
+      (await sb.admin('/_sandbox/faults')).body.faults,
+      [],
+      'the history was compacted while the list paged',
+    );
   });
 
   it('gives up with the 410 when the token keeps expiring, instead of paging forever', async () => {

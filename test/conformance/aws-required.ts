@@ -29,7 +29,10 @@ const deref = (s: SchemaRef): unknown => (typeof s === 'function' ? (s as () => 
 /** The input structure of an operation, or a sentence saying why there is none. */
 export function operationInput(service: string, operation: string): { schema: unknown } | { missing: string } {
   const pkg = Object.hasOwn(PACKAGES, service) ? PACKAGES[service] : undefined;
-  if (!pkg) return { missing: `no AWS SDK model is known for service '${service}' (add it to test/conformance/aws-required.ts)` };
+  if (!pkg)
+    return {
+      missing: `no AWS SDK model is known for service '${service}' (add it to test/conformance/aws-required.ts)`,
+    };
   const mod = require(pkg) as Record<string, unknown>;
   const op = Object.hasOwn(mod, `${operation}$`) ? mod[`${operation}$`] : undefined;
   if (!Array.isArray(op) || op[0] !== 9) return { missing: `${pkg} has no operation ${operation}` };
@@ -68,7 +71,9 @@ export function missingRequired(schema: unknown, value: unknown, path = ''): str
       if (Array.isArray(value)) value.forEach((item, i) => out.push(...missingRequired(s[4], item, `${path}[${i}]`)));
       return out;
     case 2: // map: [2, ns, name, traits, keySchema, valueSchema]
-      if (typeof value === 'object') for (const [k, item] of Object.entries(value as object)) out.push(...missingRequired(s[5], item, `${path}.${k}`));
+      if (typeof value === 'object')
+        for (const [k, item] of Object.entries(value as object))
+          out.push(...missingRequired(s[5], item, `${path}.${k}`));
       return out;
     default:
       return [];

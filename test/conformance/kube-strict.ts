@@ -20,7 +20,8 @@ import { nodePoolProblems, scaledObjectProblems } from '../helpers/upstream-mode
  * packaged by a third party).
  */
 
-const resolveBuiltin: Resolver = (ref) => (ref.startsWith(REF) ? builtinCatalog().schemas[ref.slice(REF.length)] : undefined);
+const resolveBuiltin: Resolver = (ref) =>
+  ref.startsWith(REF) ? builtinCatalog().schemas[ref.slice(REF.length)] : undefined;
 
 export interface CrdSchema {
   schema: Schema;
@@ -35,7 +36,8 @@ const gvk = (group: string, version: string, kind: string) => `${group ? `${grou
 export function crdSchemas(sources: Array<{ crd: KubeObject; origin: string }>): Map<string, CrdSchema> {
   const out = new Map<string, CrdSchema>();
   for (const { crd, origin } of sources) {
-    const versions = ((crd.spec as { versions?: Array<{ name: string; schema?: { openAPIV3Schema?: Schema } }> })?.versions ?? []);
+    const versions =
+      (crd.spec as { versions?: Array<{ name: string; schema?: { openAPIV3Schema?: Schema } }> })?.versions ?? [];
     for (const type of typesOfCrd(crd)) {
       const schema = versions.find((v) => v.name === type.version)?.schema?.openAPIV3Schema;
       if (schema) out.set(gvk(type.group, type.version, type.kind), { schema, origin, type });
@@ -54,8 +56,10 @@ function untyped(schema: Schema): string | undefined {
   if (schema['x-kubernetes-preserve-unknown-fields'] === true) return 'its schema keeps unknown fields at the root';
   const spec = (schema.properties as Record<string, Schema> | undefined)?.spec;
   if (!spec) return undefined;
-  if (spec['x-kubernetes-preserve-unknown-fields'] === true) return '`spec` keeps unknown fields (x-kubernetes-preserve-unknown-fields)';
-  if (spec.type === 'object' && !spec.properties && spec.additionalProperties === undefined) return '`spec` declares no fields';
+  if (spec['x-kubernetes-preserve-unknown-fields'] === true)
+    return '`spec` keeps unknown fields (x-kubernetes-preserve-unknown-fields)';
+  if (spec.type === 'object' && !spec.properties && spec.additionalProperties === undefined)
+    return '`spec` declares no fields';
   return undefined;
 }
 
@@ -78,26 +82,43 @@ export function strictViolations(obj: KubeObject, crds: ReadonlyMap<string, CrdS
     enforceRequired = (path) => !isStatus(path);
   } else {
     const crd = crds.get(key);
-    if (!crd) return [`${key}: no schema (no CRD serves it among the sandbox's add-ons or the CRDs the product applied)`];
+    if (!crd)
+      return [`${key}: no schema (no CRD serves it among the sandbox's add-ons or the CRDs the product applied)`];
     const loose = untyped(crd.schema);
     if (loose) return [`${key}: no strict schema: ${loose} (${crd.origin})`];
     const own = crd.schema;
-    schema = { ...own, type: 'object', properties: { ...((own.properties ?? {}) as Record<string, Schema>), apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: `${REF}${OBJECT_META}` } } };
+    schema = {
+      ...own,
+      type: 'object',
+      properties: {
+        ...((own.properties ?? {}) as Record<string, Schema>),
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { $ref: `${REF}${OBJECT_META}` },
+      },
+    };
     type = crd.type;
   }
-  const causes = [...validateMetadata(type, obj), ...validateValue(obj, schema, '', { resolve: resolveBuiltin, ...(enforceRequired ? { enforceRequired } : {}) })];
+  const causes = [
+    ...validateMetadata(type, obj),
+    ...validateValue(obj, schema, '', { resolve: resolveBuiltin, ...(enforceRequired ? { enforceRequired } : {}) }),
+  ];
   // A custom resource's CEL rules (x-kubernetes-validations), as the sandbox API server evaluates them on a create.
   if (!builtin && hasRules(schema)) causes.push(...celCauses(schema, obj, undefined, ''));
   const lines = causes.map((c) => `${c.field}: ${c.message}`);
-  for (const field of pruneValue(obj, schema, '', resolveBuiltin).unknown) lines.push(`${field}: unknown field (a real API server drops it without a word)`);
+  for (const field of pruneValue(obj, schema, '', resolveBuiltin).unknown)
+    lines.push(`${field}: unknown field (a real API server drops it without a word)`);
   lines.push(...libraryViolations(obj));
   return lines;
 }
 
 /** The kubernetes-models validators of the kinds the issue names (NodePool, ScaledObject: test/helpers/upstream-models.ts). */
 function libraryViolations(obj: KubeObject): string[] {
-  const problems = obj.apiVersion === 'karpenter.sh/v1' && obj.kind === 'NodePool'
-    ? nodePoolProblems(obj)
-    : obj.apiVersion === 'keda.sh/v1alpha1' && obj.kind === 'ScaledObject' ? scaledObjectProblems(obj) : [];
+  const problems =
+    obj.apiVersion === 'karpenter.sh/v1' && obj.kind === 'NodePool'
+      ? nodePoolProblems(obj)
+      : obj.apiVersion === 'keda.sh/v1alpha1' && obj.kind === 'ScaledObject'
+        ? scaledObjectProblems(obj)
+        : [];
   return problems.map((p) => `@kubernetes-models: ${p}`);
 }

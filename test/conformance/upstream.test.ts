@@ -17,10 +17,16 @@ import { crdSchemas, strictViolations } from './kube-strict.js';
 
 function records(): ConformanceRecord[] {
   const dir = process.env[CONFORMANCE_DIR_ENV];
-  assert.ok(dir && existsSync(dir), `no recordings: run the whole suite with \`npm test\` (it sets ${CONFORMANCE_DIR_ENV} and runs this file last)`);
+  assert.ok(
+    dir && existsSync(dir),
+    `no recordings: run the whole suite with \`npm test\` (it sets ${CONFORMANCE_DIR_ENV} and runs this file last)`,
+  );
   const out: ConformanceRecord[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
-    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) if (line) out.push(JSON.parse(line) as ConformanceRecord);
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()) {
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n'))
+      if (line) out.push(JSON.parse(line) as ConformanceRecord);
   }
   return out;
 }
@@ -44,9 +50,11 @@ describe('what the product sent during the suite conforms to upstream', () => {
   it('recorded the requests and objects of the whole suite', () => {
     // A recorder that stopped working would make the checks below pass on nothing.
     const operations = new Set(aws.map((r) => `${r.service}:${r.operation}`));
-    for (const op of ['sagemaker:CreateCluster', 'eks:CreateCluster', 'ec2:CreateVpc', 'iam:CreateRole']) assert.ok(operations.has(op), `no ${op} was recorded`);
+    for (const op of ['sagemaker:CreateCluster', 'eks:CreateCluster', 'ec2:CreateVpc', 'iam:CreateRole'])
+      assert.ok(operations.has(op), `no ${op} was recorded`);
     const kinds = new Set(kube.map((r) => r.object.kind));
-    for (const kind of ['DaemonSet', 'PersistentVolumeClaim', 'HyperPodPyTorchJob', 'NodePool']) assert.ok(kinds.has(kind), `no ${kind} was recorded`);
+    for (const kind of ['DaemonSet', 'PersistentVolumeClaim', 'HyperPodPyTorchJob', 'NodePool'])
+      assert.ok(kinds.has(kind), `no ${kind} was recorded`);
   });
 
   it('every AWS request carries every member its SDK model marks required', () => {
@@ -54,20 +62,31 @@ describe('what the product sent during the suite conforms to upstream', () => {
     for (const r of aws) {
       const model = operationInput(r.service, r.operation);
       if ('missing' in model) findings.push({ line: `${r.service} ${r.operation}: ${model.missing}`, test: r.test });
-      else for (const path of missingRequired(model.schema, r.input)) findings.push({ line: `${r.service} ${r.operation}: required member ${path} is missing`, test: r.test });
+      else
+        for (const path of missingRequired(model.schema, r.input))
+          findings.push({ line: `${r.service} ${r.operation}: required member ${path} is missing`, test: r.test });
     }
     assert.equal(findings.length, 0, `AWS would refuse these requests:\n${report(findings)}`);
   });
 
-  it('every Kubernetes object validates against its kind\'s strict upstream schema', () => {
-    const applied = kube.filter((r) => r.object.kind === 'CustomResourceDefinition').map((r) => ({ crd: r.object, origin: 'CRD applied by the product' }));
-    const schemas = crdSchemas([...sandboxInstalledCrds().map((crd) => ({ crd, origin: "sandbox add-on's CRD" })), ...applied]);
+  it("every Kubernetes object validates against its kind's strict upstream schema", () => {
+    const applied = kube
+      .filter((r) => r.object.kind === 'CustomResourceDefinition')
+      .map((r) => ({ crd: r.object, origin: 'CRD applied by the product' }));
+    const schemas = crdSchemas([
+      ...sandboxInstalledCrds().map((crd) => ({ crd, origin: "sandbox add-on's CRD" })),
+      ...applied,
+    ]);
     const findings: Array<{ line: string; test: string }> = [];
     for (const r of kube) {
       const o = r.object;
       const what = `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}`;
       for (const v of strictViolations(o, schemas)) findings.push({ line: `${what}: ${v}`, test: r.test });
     }
-    assert.equal(findings.length, 0, `a real API server would refuse or silently change these objects:\n${report(findings)}`);
+    assert.equal(
+      findings.length,
+      0,
+      `a real API server would refuse or silently change these objects:\n${report(findings)}`,
+    );
   });
 });

@@ -51,28 +51,55 @@ describe('node actions', () => {
   });
 
   it('replace and delete require confirm: true and say why', () => {
-    rejectsOn(ReplaceNodesRequestSchema, { nodeIds: [ID] }, 'confirm', /^must be true: replacing terminates the instance and destroys its root and secondary volumes/);
+    rejectsOn(
+      ReplaceNodesRequestSchema,
+      { nodeIds: [ID] },
+      'confirm',
+      /^must be true: replacing terminates the instance and destroys its root and secondary volumes/,
+    );
     rejectsOn(ReplaceNodesRequestSchema, { nodeIds: [ID], confirm: 'true' }, 'confirm', /must be true/);
-    rejectsOn(DeleteNodesRequestSchema, { nodeIds: [ID], confirm: false }, 'confirm', /^must be true: deleting terminates the instances/);
+    rejectsOn(
+      DeleteNodesRequestSchema,
+      { nodeIds: [ID], confirm: false },
+      'confirm',
+      /^must be true: deleting terminates the instances/,
+    );
     assert.ok(ReplaceNodesRequestSchema.safeParse({ nodeIds: [ID], confirm: true }).success);
   });
 
   it('names at least one node, each once; a batch of nothing but bad ids names no node', () => {
     rejectsOn(RebootNodesRequestSchema, { nodeIds: [] }, 'nodeIds', /at least one node/);
     rejectsOn(RebootNodesRequestSchema, { nodeIds: [ID, ID2, ID] }, 'nodeIds.2', /names i-0123456789abcdef0 twice/);
-    rejectsOn(RebootNodesRequestSchema, { nodeIds: ['hyperpod-i-0123456789abcdef0'] }, 'nodeIds', /names no node: every entry must be an EC2 instance id/);
+    rejectsOn(
+      RebootNodesRequestSchema,
+      { nodeIds: ['hyperpod-i-0123456789abcdef0'] },
+      'nodeIds',
+      /names no node: every entry must be an EC2 instance id/,
+    );
     rejectsOn(RebootNodesRequestSchema, { nodeIds: ['x'.repeat(257), ID] }, 'nodeIds.0', /256/);
-    rejectsOn(RebootNodesRequestSchema, { nodeIds: Array.from({ length: 501 }, (_, i) => `i-${i.toString(16).padStart(17, '0')}`) }, 'nodeIds', /at most 500/);
+    rejectsOn(
+      RebootNodesRequestSchema,
+      { nodeIds: Array.from({ length: 501 }, (_, i) => `i-${i.toString(16).padStart(17, '0')}`) },
+      'nodeIds',
+      /at most 500/,
+    );
   });
 
   it('lets a batch with some bad ids through: those are refused per node by the operation', () => {
     assert.deepEqual(RebootNodesRequestSchema.parse({ nodeIds: [ID, 'i-123'] }).nodeIds, [ID, 'i-123']);
   });
 
-  it('node ids follow AWS\'s ClusterNodeId pattern exactly: i- and 8 or 17 lower-case hex digits', () => {
+  it("node ids follow AWS's ClusterNodeId pattern exactly: i- and 8 or 17 lower-case hex digits", () => {
     assert.equal(nodeIdProblem('i-0123abcd'), undefined);
     assert.equal(nodeIdProblem(ID), undefined);
-    for (const bad of ['i-0123456789', 'i-0123abc', 'i-0123456789abcdef01', 'i-0123456789ABCDEF0', 'hyperpod-i-0123abcd', ' i-0123abcd']) {
+    for (const bad of [
+      'i-0123456789',
+      'i-0123abc',
+      'i-0123456789abcdef01',
+      'i-0123456789ABCDEF0',
+      'hyperpod-i-0123abcd',
+      ' i-0123abcd',
+    ]) {
       assert.match(nodeIdProblem(bad) ?? '', /8 or 17 hex digits/, bad);
     }
   });
@@ -85,25 +112,53 @@ describe('node actions', () => {
 
 describe('StartDeepHealthCheckRequest', () => {
   it('runs both checks on the whole group by default', () => {
-    assert.deepEqual(StartDeepHealthCheckRequestSchema.parse({ instanceGroupName: 'workers' }), { instanceGroupName: 'workers', checks: ['InstanceStress', 'InstanceConnectivity'] });
+    assert.deepEqual(StartDeepHealthCheckRequestSchema.parse({ instanceGroupName: 'workers' }), {
+      instanceGroupName: 'workers',
+      checks: ['InstanceStress', 'InstanceConnectivity'],
+    });
   });
 
   it('names wrong checks and the node limit', () => {
-    rejectsOn(StartDeepHealthCheckRequestSchema, { instanceGroupName: 'workers', checks: ['InstanceStress', 'InstanceStress'] }, 'checks', /must not repeat a check/);
-    rejectsOn(StartDeepHealthCheckRequestSchema, { instanceGroupName: 'workers', checks: ['GpuBurn'] }, 'checks.0', /InstanceStress/);
-    rejectsOn(StartDeepHealthCheckRequestSchema, { instanceGroupName: 'workers', checks: [] }, 'checks', /at least one check/);
+    rejectsOn(
+      StartDeepHealthCheckRequestSchema,
+      { instanceGroupName: 'workers', checks: ['InstanceStress', 'InstanceStress'] },
+      'checks',
+      /must not repeat a check/,
+    );
+    rejectsOn(
+      StartDeepHealthCheckRequestSchema,
+      { instanceGroupName: 'workers', checks: ['GpuBurn'] },
+      'checks.0',
+      /InstanceStress/,
+    );
+    rejectsOn(
+      StartDeepHealthCheckRequestSchema,
+      { instanceGroupName: 'workers', checks: [] },
+      'checks',
+      /at least one check/,
+    );
   });
 });
 
 describe('NodeView', () => {
   it('reads accelerators from allocatable, ignoring what is not a whole count', () => {
-    assert.deepEqual(allocatableAccelerators({ 'nvidia.com/gpu': '8', 'vpc.amazonaws.com/efa': '32', cpu: '191450m' }), { gpus: 8, neuronDevices: 0, efa: 32 });
-    assert.deepEqual(allocatableAccelerators({ 'aws.amazon.com/neurondevice': '16', 'nvidia.com/gpu': '1k' }), { gpus: 0, neuronDevices: 16, efa: 0 });
+    assert.deepEqual(
+      allocatableAccelerators({ 'nvidia.com/gpu': '8', 'vpc.amazonaws.com/efa': '32', cpu: '191450m' }),
+      { gpus: 8, neuronDevices: 0, efa: 32 },
+    );
+    assert.deepEqual(allocatableAccelerators({ 'aws.amazon.com/neurondevice': '16', 'nvidia.com/gpu': '1k' }), {
+      gpus: 0,
+      neuronDevices: 16,
+      efa: 0,
+    });
     assert.deepEqual(allocatableAccelerators(undefined), { gpus: 0, neuronDevices: 0, efa: 0 });
   });
 
   it('holds a joined node with its health verdict', () => {
-    const health = nodeHealth({ sagemaker: { instanceId: ID, instanceStatus: { status: 'Pending' } }, now: Date.now() });
+    const health = nodeHealth({
+      sagemaker: { instanceId: ID, instanceStatus: { status: 'Pending' } },
+      now: Date.now(),
+    });
     const view = {
       instanceId: ID,
       instanceGroupName: 'workers',

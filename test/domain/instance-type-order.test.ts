@@ -27,8 +27,17 @@ describe('instance type order: accelerators first, then family, then size', () =
     assert.deepEqual(
       [...types].sort(compareInstanceTypes).map((t) => t.instanceType),
       [
-        'ml.g5.xlarge', 'ml.g5.12xlarge', 'ml.g6.xlarge', 'ml.p4d.24xlarge', 'ml.p5.48xlarge', 'ml.p5e.48xlarge', 'ml.trn1.32xlarge',
-        'ml.c5.xlarge', 'ml.c5.2xlarge', 'ml.c5.18xlarge', 'ml.m5.12xlarge',
+        'ml.g5.xlarge',
+        'ml.g5.12xlarge',
+        'ml.g6.xlarge',
+        'ml.p4d.24xlarge',
+        'ml.p5.48xlarge',
+        'ml.p5e.48xlarge',
+        'ml.trn1.32xlarge',
+        'ml.c5.xlarge',
+        'ml.c5.2xlarge',
+        'ml.c5.18xlarge',
+        'ml.m5.12xlarge',
       ],
     );
   });

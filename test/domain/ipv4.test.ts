@@ -36,7 +36,17 @@ describe('IPv4 addresses', () => {
   });
 
   it('reject malformed addresses naming the field', () => {
-    for (const bad of ['10.0.0', '10.0.0.0.0', '256.0.0.1', '10.0.0.-1', '010.0.0.1', '10.0.0.1 ', '', 'a.b.c.d', '1e1.0.0.0']) {
+    for (const bad of [
+      '10.0.0',
+      '10.0.0.0.0',
+      '256.0.0.1',
+      '10.0.0.-1',
+      '010.0.0.1',
+      '10.0.0.1 ',
+      '',
+      'a.b.c.d',
+      '1e1.0.0.0',
+    ]) {
       assert.throws(() => parseIpv4(bad, 'gateway'), inputErrorOn('gateway', /IPv4 address/), bad);
     }
   });
@@ -58,12 +68,26 @@ describe('CIDR blocks', () => {
   });
 
   it('reject host bits and suggest the block the user probably meant', () => {
-    assert.throws(() => parseCidr('10.0.0.1/16', 'vpcCidr'), inputErrorOn('vpcCidr', /host bits set; did you mean 10\.0\.0\.0\/16\?/));
+    assert.throws(
+      () => parseCidr('10.0.0.1/16', 'vpcCidr'),
+      inputErrorOn('vpcCidr', /host bits set; did you mean 10\.0\.0\.0\/16\?/),
+    );
     assert.throws(() => parseCidr('10.0.17.0/20'), inputErrorOn('cidr', /did you mean 10\.0\.16\.0\/20/));
   });
 
   it('reject malformed blocks naming the field', () => {
-    for (const bad of ['10.0.0.0', '10.0.0.0/', '10.0.0.0/33', '10.0.0.0/016', '10.0.0.0/-1', '10.0.0/16', '300.0.0.0/8', ' 10.0.0.0/16', '10.0.0.0/16/1', '']) {
+    for (const bad of [
+      '10.0.0.0',
+      '10.0.0.0/',
+      '10.0.0.0/33',
+      '10.0.0.0/016',
+      '10.0.0.0/-1',
+      '10.0.0/16',
+      '300.0.0.0/8',
+      ' 10.0.0.0/16',
+      '10.0.0.0/16/1',
+      '',
+    ]) {
       assert.throws(() => parseCidr(bad, 'vpcCidr'), inputErrorOn('vpcCidr', /./), bad);
     }
     assert.throws(() => parseCidr('10.0.0.0/33', 'vpcCidr'), inputErrorOn('vpcCidr', /prefixes go from 0 to 32/));
@@ -130,7 +154,10 @@ describe('CIDR blocks', () => {
   });
 
   it('compareCidrs orders by address, then the larger block first', () => {
-    const sorted = ['10.0.16.0/20', '10.0.0.0/24', '10.0.0.0/16', '9.0.0.0/8'].map((c) => parseCidr(c)).sort(compareCidrs).map(formatCidr);
+    const sorted = ['10.0.16.0/20', '10.0.0.0/24', '10.0.0.0/16', '9.0.0.0/8']
+      .map((c) => parseCidr(c))
+      .sort(compareCidrs)
+      .map(formatCidr);
     assert.deepEqual(sorted, ['9.0.0.0/8', '10.0.0.0/16', '10.0.0.0/24', '10.0.16.0/20']);
   });
 });

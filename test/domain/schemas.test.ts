@@ -42,22 +42,49 @@ describe('CreateClusterRequestSchema', () => {
   });
 
   it('requires a training plan ARN for capacityType training-plan', () => {
-    rejectsOn(CreateClusterRequestSchema, create({ capacityType: 'training-plan' }), 'trainingPlanArn', /^is required when capacityType is training-plan$/);
+    rejectsOn(
+      CreateClusterRequestSchema,
+      create({ capacityType: 'training-plan' }),
+      'trainingPlanArn',
+      /^is required when capacityType is training-plan$/,
+    );
     const ok = CreateClusterRequestSchema.parse(create({ capacityType: 'training-plan', trainingPlanArn: ARN }));
     assert.equal(ok.trainingPlanArn, ARN);
   });
 
   it('refuses a training plan ARN with any other capacity type', () => {
     for (const capacityType of ['on-demand', 'spot', undefined]) {
-      rejectsOn(CreateClusterRequestSchema, create({ capacityType, trainingPlanArn: ARN }), 'trainingPlanArn', /^is only allowed when capacityType is training-plan$/);
+      rejectsOn(
+        CreateClusterRequestSchema,
+        create({ capacityType, trainingPlanArn: ARN }),
+        'trainingPlanArn',
+        /^is only allowed when capacityType is training-plan$/,
+      );
     }
   });
 
   it('checks the shape of the training plan ARN', () => {
-    for (const bad of ['p5-plan-1', 'arn:aws:sagemaker:us-west-2:123:training-plan/p', 'arn:aws:ec2:us-west-2:123456789012:training-plan/p', `${ARN}/x`]) {
-      rejectsOn(CreateClusterRequestSchema, create({ capacityType: 'training-plan', trainingPlanArn: bad }), 'trainingPlanArn', /must be a SageMaker training plan ARN/);
+    for (const bad of [
+      'p5-plan-1',
+      'arn:aws:sagemaker:us-west-2:123:training-plan/p',
+      'arn:aws:ec2:us-west-2:123456789012:training-plan/p',
+      `${ARN}/x`,
+    ]) {
+      rejectsOn(
+        CreateClusterRequestSchema,
+        create({ capacityType: 'training-plan', trainingPlanArn: bad }),
+        'trainingPlanArn',
+        /must be a SageMaker training plan ARN/,
+      );
     }
-    assert.ok(CreateClusterRequestSchema.safeParse(create({ capacityType: 'training-plan', trainingPlanArn: 'arn:aws-cn:sagemaker:cn-north-1:123456789012:training-plan/a' })).success);
+    assert.ok(
+      CreateClusterRequestSchema.safeParse(
+        create({
+          capacityType: 'training-plan',
+          trainingPlanArn: 'arn:aws-cn:sagemaker:cn-north-1:123456789012:training-plan/a',
+        }),
+      ).success,
+    );
   });
 
   it('rejects an unknown capacity type on capacityType', () => {
@@ -65,7 +92,12 @@ describe('CreateClusterRequestSchema', () => {
   });
 
   it('requires the zone to be in the region when both are given', () => {
-    rejectsOn(CreateClusterRequestSchema, create({ region: 'us-east-1' }), 'availabilityZone', /^is not in region us-east-1$/);
+    rejectsOn(
+      CreateClusterRequestSchema,
+      create({ region: 'us-east-1' }),
+      'availabilityZone',
+      /^is not in region us-east-1$/,
+    );
     assert.ok(CreateClusterRequestSchema.safeParse(create({ region: 'us-west-2' })).success);
     // Without a region the server's region applies; the zone is checked against AWS later.
     assert.ok(CreateClusterRequestSchema.safeParse(create({ availabilityZone: 'eu-west-1a' })).success);
@@ -73,8 +105,16 @@ describe('CreateClusterRequestSchema', () => {
 
   it('names malformed region and zone codes', () => {
     rejectsOn(CreateClusterRequestSchema, create({ region: 'us-west' }), 'region', /AWS Region code such as us-west-2/);
-    rejectsOn(CreateClusterRequestSchema, create({ availabilityZone: 'us-west-2' }), 'availabilityZone', /Availability Zone name such as us-west-2b/);
-    assert.ok(CreateClusterRequestSchema.safeParse(create({ region: 'us-gov-west-1', availabilityZone: 'us-gov-west-1a' })).success);
+    rejectsOn(
+      CreateClusterRequestSchema,
+      create({ availabilityZone: 'us-west-2' }),
+      'availabilityZone',
+      /Availability Zone name such as us-west-2b/,
+    );
+    assert.ok(
+      CreateClusterRequestSchema.safeParse(create({ region: 'us-gov-west-1', availabilityZone: 'us-gov-west-1a' }))
+        .success,
+    );
   });
 
   it('rejects unknown fields (strict), naming the key', () => {
@@ -96,11 +136,24 @@ describe('CreateClusterRequestSchema', () => {
 
   it('explains each name rule', () => {
     const empty = problems(CreateClusterRequestSchema, create({ name: '' }));
-    assert.deepEqual(empty.map((p) => p.path), ['name', 'name']);
+    assert.deepEqual(
+      empty.map((p) => p.path),
+      ['name', 'name'],
+    );
     assert.equal(empty[0]!.message, 'must not be empty');
-    rejectsOn(CreateClusterRequestSchema, create({ name: 'a'.repeat(33) }), 'name', /at most 32 characters \(it becomes part of IAM role and S3 bucket names\)/);
+    rejectsOn(
+      CreateClusterRequestSchema,
+      create({ name: 'a'.repeat(33) }),
+      'name',
+      /at most 32 characters \(it becomes part of IAM role and S3 bucket names\)/,
+    );
     for (const name of ['Demo', '1demo', 'demo-', 'de_mo', '-demo', 'de mo', 'démo']) {
-      rejectsOn(CreateClusterRequestSchema, create({ name }), 'name', /must start with a lower-case letter, use only a-z, 0-9 and hyphens, and not end with a hyphen/);
+      rejectsOn(
+        CreateClusterRequestSchema,
+        create({ name }),
+        'name',
+        /must start with a lower-case letter, use only a-z, 0-9 and hyphens, and not end with a hyphen/,
+      );
     }
   });
 
@@ -113,8 +166,18 @@ describe('CreateClusterRequestSchema', () => {
   });
 
   it('checks instance type and Kubernetes version formats', () => {
-    rejectsOn(CreateClusterRequestSchema, create({ instanceType: 'p5.48xlarge' }), 'instanceType', /HyperPod instance type such as ml\.p5\.48xlarge/);
-    rejectsOn(CreateClusterRequestSchema, create({ kubernetesVersion: 'v1.32' }), 'kubernetesVersion', /must look like 1\.32/);
+    rejectsOn(
+      CreateClusterRequestSchema,
+      create({ instanceType: 'p5.48xlarge' }),
+      'instanceType',
+      /HyperPod instance type such as ml\.p5\.48xlarge/,
+    );
+    rejectsOn(
+      CreateClusterRequestSchema,
+      create({ kubernetesVersion: 'v1.32' }),
+      'kubernetesVersion',
+      /must look like 1\.32/,
+    );
     assert.equal(CreateClusterRequestSchema.parse(create({ kubernetesVersion: '1.32' })).kubernetesVersion, '1.32');
   });
 
@@ -122,7 +185,10 @@ describe('CreateClusterRequestSchema', () => {
     const fsx = (storageCapacityGiB: unknown) => create({ storage: { fsxLustre: { storageCapacityGiB } } });
     // 600 breaks two rules and both are reported, on the same field.
     const small = problems(CreateClusterRequestSchema, fsx(600));
-    assert.deepEqual(small.map((p) => p.path), ['storage.fsxLustre.storageCapacityGiB', 'storage.fsxLustre.storageCapacityGiB']);
+    assert.deepEqual(
+      small.map((p) => p.path),
+      ['storage.fsxLustre.storageCapacityGiB', 'storage.fsxLustre.storageCapacityGiB'],
+    );
     assert.equal(small[0]!.message, 'must be at least 1200 GiB');
     rejectsOn(CreateClusterRequestSchema, fsx(1300), 'storage.fsxLustre.storageCapacityGiB', /multiple of 2400 GiB/);
     rejectsOn(CreateClusterRequestSchema, fsx(201600), 'storage.fsxLustre.storageCapacityGiB', /100800/);
@@ -130,12 +196,18 @@ describe('CreateClusterRequestSchema', () => {
   });
 
   it('reports independent problems together', () => {
-    const found = problems(CreateClusterRequestSchema, create({ name: 'Bad', capacityType: 'training-plan', instanceType: 'p5' }));
+    const found = problems(
+      CreateClusterRequestSchema,
+      create({ name: 'Bad', capacityType: 'training-plan', instanceType: 'p5' }),
+    );
     assert.deepEqual(found.map((p) => p.path).sort(), ['instanceType', 'name', 'trainingPlanArn']);
   });
 
   it('rejects unknown fields inside storage (a typo must not silently drop FSx)', () => {
-    const found = problems(CreateClusterRequestSchema, create({ storage: { fsxlustre: { storageCapacityGiB: 2400 } } }));
+    const found = problems(
+      CreateClusterRequestSchema,
+      create({ storage: { fsxlustre: { storageCapacityGiB: 2400 } } }),
+    );
     assert.equal(found[0]!.path, 'storage');
   });
 
@@ -147,7 +219,12 @@ describe('CreateClusterRequestSchema', () => {
 describe('DeleteClusterQuerySchema', () => {
   it('requires confirm=true, saying what deletion removes', () => {
     for (const query of [{}, { confirm: 'false' }, { confirm: 'yes' }, { confirm: true }]) {
-      rejectsOn(DeleteClusterQuerySchema, query, 'confirm', /must be true: deleting a cluster removes its nodes, EKS cluster, network and storage/);
+      rejectsOn(
+        DeleteClusterQuerySchema,
+        query,
+        'confirm',
+        /must be true: deleting a cluster removes its nodes, EKS cluster, network and storage/,
+      );
     }
   });
 
@@ -177,7 +254,13 @@ describe('QuotaCheckRequestSchema', () => {
   });
 
   it('accepts the full set of fields', () => {
-    const full = { ...quota, region: 'us-west-2', capacityType: 'training-plan', trainingPlanArn: ARN, availabilityZone: 'us-west-2a' };
+    const full = {
+      ...quota,
+      region: 'us-west-2',
+      capacityType: 'training-plan',
+      trainingPlanArn: ARN,
+      availabilityZone: 'us-west-2a',
+    };
     assert.deepEqual(QuotaCheckRequestSchema.parse(full), full);
   });
 
@@ -186,7 +269,12 @@ describe('QuotaCheckRequestSchema', () => {
     rejectsOn(QuotaCheckRequestSchema, { ...quota, instanceCount: 1001 }, 'instanceCount', /./);
     rejectsOn(QuotaCheckRequestSchema, { ...quota, instanceType: 'p5.48xlarge' }, 'instanceType', /ml\.p5\.48xlarge/);
     rejectsOn(QuotaCheckRequestSchema, { ...quota, region: 'uswest2' }, 'region', /AWS Region code/);
-    rejectsOn(QuotaCheckRequestSchema, { ...quota, availabilityZone: 'usw2-az1' }, 'availabilityZone', /Availability Zone name/);
+    rejectsOn(
+      QuotaCheckRequestSchema,
+      { ...quota, availabilityZone: 'usw2-az1' },
+      'availabilityZone',
+      /Availability Zone name/,
+    );
     rejectsOn(QuotaCheckRequestSchema, { ...quota, trainingPlanArn: 'plan' }, 'trainingPlanArn', /training plan ARN/);
     rejectsOn(QuotaCheckRequestSchema, { ...quota, capacityType: 'reserved' }, 'capacityType', /./);
   });

@@ -18,20 +18,45 @@ import { trainingManifest } from '../../src/domain/training/submit.js';
  * the log folder the rules read, and the framework's own entry with its arguments.
  */
 
-const P5: InstanceTypeFacts = { instanceType: 'ml.p5.48xlarge', acceleratorName: 'H100', acceleratorCount: 8, efaSupported: true, maximumEfaInterfaces: 32 };
+const P5: InstanceTypeFacts = {
+  instanceType: 'ml.p5.48xlarge',
+  acceleratorName: 'H100',
+  acceleratorCount: 8,
+  efaSupported: true,
+  maximumEfaInterfaces: 32,
+};
 const placement = placementFor({ name: 'gpu', instanceType: P5.instanceType }, P5);
 const facts = { claimName: 'shared-s3', placement, capacityType: 'on-demand', tieredCheckpointing: false };
-const FLAGS = ['--nnodes=2', '--nproc-per-node=8', '--server-host=0.0.0.0', '--server-port=8080', '--tee=3', '--log_dir=/tmp/hyperpod'];
+const FLAGS = [
+  '--nnodes=2',
+  '--nproc-per-node=8',
+  '--server-host=0.0.0.0',
+  '--server-port=8080',
+  '--tee=3',
+  '--log_dir=/tmp/hyperpod',
+];
 const MODEL = '/data/models/Qwen/Qwen2.5-0.5B-Instruct/main';
 /** Where the python3 stand-in says a module's file is. */
 const fileOf = (module: string) => `/opt/site-packages/${module.replaceAll('.', '/')}.py`;
 
 /** Each HyperPodPyTorchJob recipe: its minimal parameters and the entry (with its first arguments) hyperpodrun must start. */
 const EXPECTED: Record<string, { params: Record<string, unknown>; entry: string[] }> = {
-  'pytorch-script': { params: { script: '/data/code/train.py', scriptArgs: ['--epochs', '2'] }, entry: ['/data/code/train.py', '--epochs', '2'] },
-  'llama-factory-sft': { params: { modelPath: MODEL, dataset: 'alpaca_en_demo' }, entry: [fileOf('llamafactory.launcher'), '/tmp/train.yaml'] },
-  'ms-swift-sft': { params: { modelPath: MODEL, datasets: ['/data/datasets/alpaca/train.jsonl'] }, entry: [fileOf('swift.cli.sft'), '--model', MODEL, '--dataset', '/data/datasets/alpaca/train.jsonl'] },
-  'ms-swift-megatron-rlhf': { params: { modelPath: MODEL, datasets: ['/data/datasets/dpo/train.jsonl'], globalBatchSize: 16 }, entry: [fileOf('swift.cli._megatron.rlhf'), '--rlhf_type', 'dpo', '--model', MODEL] },
+  'pytorch-script': {
+    params: { script: '/data/code/train.py', scriptArgs: ['--epochs', '2'] },
+    entry: ['/data/code/train.py', '--epochs', '2'],
+  },
+  'llama-factory-sft': {
+    params: { modelPath: MODEL, dataset: 'alpaca_en_demo' },
+    entry: [fileOf('llamafactory.launcher'), '/tmp/train.yaml'],
+  },
+  'ms-swift-sft': {
+    params: { modelPath: MODEL, datasets: ['/data/datasets/alpaca/train.jsonl'] },
+    entry: [fileOf('swift.cli.sft'), '--model', MODEL, '--dataset', '/data/datasets/alpaca/train.jsonl'],
+  },
+  'ms-swift-megatron-rlhf': {
+    params: { modelPath: MODEL, datasets: ['/data/datasets/dpo/train.jsonl'], globalBatchSize: 16 },
+    entry: [fileOf('swift.cli._megatron.rlhf'), '--rlhf_type', 'dpo', '--model', MODEL],
+  },
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'hyperpodrun-launch-'));
@@ -75,17 +100,37 @@ function launch(m: KubeObject, hyperpodrunInImage: boolean): Launch {
   }
   const c = (m.spec as any).replicaSpecs[0].template.spec.containers[0];
   const argv: string[] = [...c.command, ...(c.args ?? [])];
-  const env = { ...Object.fromEntries(c.env.map((e: { name: string; value: string }) => [e.name, e.value])), PATH: `${bin}:/usr/bin:/bin`, LAUNCH_DIR: run };
+  const env = {
+    ...Object.fromEntries(c.env.map((e: { name: string; value: string }) => [e.name, e.value])),
+    PATH: `${bin}:/usr/bin:/bin`,
+    LAUNCH_DIR: run,
+  };
   const r = spawnSync(argv[0]!, argv.slice(1), { env, encoding: 'utf8' });
-  const read = (f: string) => (existsSync(join(run, f)) ? readFileSync(join(run, f), 'utf8').split('\n').filter(Boolean) : undefined);
-  return { argv: read('argv'), pip: read('pip') ?? [], samePid: read('pid')?.[0] === String(r.pid), status: r.status, stderr: r.stderr };
+  const read = (f: string) =>
+    existsSync(join(run, f)) ? readFileSync(join(run, f), 'utf8').split('\n').filter(Boolean) : undefined;
+  return {
+    argv: read('argv'),
+    pip: read('pip') ?? [],
+    samePid: read('pid')?.[0] === String(r.pid),
+    status: r.status,
+    stderr: r.stderr,
+  };
 }
 
-const submit = (body: Record<string, unknown>) => trainingManifest(SubmitTrainingJobRequestSchema.parse({ instanceGroup: 'gpu', nodes: 2, storage: 'shared-s3', ...body }), facts);
+const submit = (body: Record<string, unknown>) =>
+  trainingManifest(
+    SubmitTrainingJobRequestSchema.parse({ instanceGroup: 'gpu', nodes: 2, storage: 'shared-s3', ...body }),
+    facts,
+  );
 
 describe('every HyperPodPyTorchJob worker starts through hyperpodrun (the command run in bash)', () => {
   it('the recipes checked here are all the HyperPodPyTorchJob recipes there are', () => {
-    assert.deepEqual(RECIPES.filter((r) => r.kind === 'HyperPodPyTorchJob').map((r) => r.id).sort(), Object.keys(EXPECTED).sort());
+    assert.deepEqual(
+      RECIPES.filter((r) => r.kind === 'HyperPodPyTorchJob')
+        .map((r) => r.id)
+        .sort(),
+      Object.keys(EXPECTED).sort(),
+    );
   });
 
   for (const [id, expected] of Object.entries(EXPECTED)) {
@@ -111,23 +156,47 @@ describe('every HyperPodPyTorchJob worker starts through hyperpodrun (the comman
   });
 
   it('elasticAgent "" never installs: the image must have hyperpodrun (pytorch-script is then hyperpodrun itself)', () => {
-    const m = submit({ name: 'own', recipe: 'pytorch-script', params: { script: '/data/code/train.py', elasticAgent: '' } });
+    const m = submit({
+      name: 'own',
+      recipe: 'pytorch-script',
+      params: { script: '/data/code/train.py', elasticAgent: '' },
+    });
     const c = (m.spec as any).replicaSpecs[0].template.spec.containers[0];
     assert.deepEqual(c.command, ['hyperpodrun', ...FLAGS, '/data/code/train.py']);
-    const swift = submit({ name: 'own-swift', recipe: 'ms-swift-sft', params: { ...EXPECTED['ms-swift-sft']!.params, elasticAgent: '' } });
+    const swift = submit({
+      name: 'own-swift',
+      recipe: 'ms-swift-sft',
+      params: { ...EXPECTED['ms-swift-sft']!.params, elasticAgent: '' },
+    });
     assert.doesNotMatch(JSON.stringify((swift.spec as any).replicaSpecs[0].template.spec.containers[0].command), /pip/);
     assert.equal(launch(swift, false).status, 127, 'without hyperpodrun in the image the worker does not start');
   });
 
   it('an elastic pytorch-script job tells hyperpodrun its node range', () => {
-    const m = submit({ name: 'grow', recipe: 'pytorch-script', params: EXPECTED['pytorch-script']!.params, elastic: { minReplicas: 1, maxReplicas: 4 } });
+    const m = submit({
+      name: 'grow',
+      recipe: 'pytorch-script',
+      params: EXPECTED['pytorch-script']!.params,
+      elastic: { minReplicas: 1, maxReplicas: 4 },
+    });
     assert.equal(launch(m, true).argv?.[0], '--nnodes=1:4');
   });
 
-  it('a custom container\'s training script is started through hyperpodrun, with the arguments after it', () => {
-    const m = submit({ name: 'mine', custom: { image: 'my/trainer:1', command: ['python3', '/data/code/train.py', '--lr', '1e-4'], args: ['--epochs', '1'] } });
+  it("a custom container's training script is started through hyperpodrun, with the arguments after it", () => {
+    const m = submit({
+      name: 'mine',
+      custom: {
+        image: 'my/trainer:1',
+        command: ['python3', '/data/code/train.py', '--lr', '1e-4'],
+        args: ['--epochs', '1'],
+      },
+    });
     const l = launch(m, true);
     assert.deepEqual(l.argv, [...FLAGS, '/data/code/train.py', '--lr', '1e-4', '--epochs', '1']);
-    assert.deepEqual(launch(m, false).argv, undefined, 'nothing is installed into a custom image: it must bring the agent');
+    assert.deepEqual(
+      launch(m, false).argv,
+      undefined,
+      'nothing is installed into a custom image: it must bring the agent',
+    );
   });
 });

@@ -46,19 +46,37 @@ describe('managed node autoscaling (HyperPod-managed Karpenter) through REST and
   let server: TestServer;
   let mcp: Client;
   let kube: TestKubeCluster;
-  const gpuGroup = async () => (await server.api('GET', groupsUrl)).body.instanceGroups.find((g: any) => g.name === 'gpu');
+  const gpuGroup = async () =>
+    (await server.api('GET', groupsUrl)).body.instanceGroups.find((g: any) => g.name === 'gpu');
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
     await ensureQuota(sb, `${GPU} for cluster usage`, 4);
     // The first group (CPU) runs CoreDNS and the add-ons, so only the GPU pods wait for capacity.
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'elastic', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'elastic',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
-    const gpu = await server.api('POST', groupsUrl, { name: 'gpu', availabilityZone: 'us-west-2b', instanceType: GPU, instanceCount: 0 });
+    const gpu = await server.api('POST', groupsUrl, {
+      name: 'gpu',
+      availabilityZone: 'us-west-2b',
+      instanceType: GPU,
+      instanceCount: 0,
+    });
     assert.equal(gpu.status, 202, JSON.stringify(gpu.body));
     assert.equal((await server.waitForOperation(gpu.body.operation.id)).status, 'succeeded');
-    const dhc = await server.api('POST', groupsUrl, { name: 'checked', availabilityZone: 'us-west-2b', instanceType: GPU, instanceCount: 0, deepHealthChecks: true });
+    const dhc = await server.api('POST', groupsUrl, {
+      name: 'checked',
+      availabilityZone: 'us-west-2b',
+      instanceType: GPU,
+      instanceCount: 0,
+      deepHealthChecks: true,
+    });
     assert.equal((await server.waitForOperation(dhc.body.operation.id)).status, 'succeeded');
     mcp = new Client({ name: 'e2e-autoscaling', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
@@ -90,7 +108,9 @@ describe('managed node autoscaling (HyperPod-managed Karpenter) through REST and
       assert.match(r.body.detail, message);
     }
     assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, mutationsBefore);
-    const role = await sb.aws(['iam', 'get-role', '--role-name', 'instantstart-elastic-autoscaling'], { allowFailure: true });
+    const role = await sb.aws(['iam', 'get-role', '--role-name', 'instantstart-elastic-autoscaling'], {
+      allowFailure: true,
+    });
     assert.notEqual(role.code, 0, 'no ClusterRole made for a refused request');
   });
 
@@ -115,14 +135,21 @@ describe('managed node autoscaling (HyperPod-managed Karpenter) through REST and
     assert.equal(v.clusterRoleArn, role.Arn);
     assert.match(JSON.stringify(role.AssumeRolePolicyDocument), /hyperpod\.sagemaker\.amazonaws\.com/);
     const described = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'elastic'])).json;
-    assert.deepEqual([described.AutoScaling.Mode, described.AutoScaling.AutoScalerType, described.ClusterRole], ['Enable', 'Karpenter', role.Arn]);
+    assert.deepEqual(
+      [described.AutoScaling.Mode, described.AutoScaling.AutoScalerType, described.ClusterRole],
+      ['Enable', 'Karpenter', role.Arn],
+    );
     assert.match((await kube.kubectl(['get', 'nodepools'])).stdout, /instantstart\s+instantstart\s+0\s+True/);
 
     // The same request again changes nothing in AWS.
-    const mutationsBefore = (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster', mutating: true })).length;
+    const mutationsBefore = (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster', mutating: true }))
+      .length;
     const again = await server.api('PUT', url, { enabled: true, instanceGroups: ['gpu'] });
     assert.equal((await server.waitForOperation(again.body.operation.id)).status, 'succeeded');
-    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster', mutating: true })).length, mutationsBefore);
+    assert.equal(
+      (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster', mutating: true })).length,
+      mutationsBefore,
+    );
   });
 
   it('scales the zero-count group up for pods that need GPUs, and back to zero once they are gone', async () => {
@@ -136,13 +163,23 @@ describe('managed node autoscaling (HyperPod-managed Karpenter) through REST and
     });
     // The node table reads a snapshot shared for a few seconds (the group and health views read it too
     // while the group is short): it shows the new nodes healthy within that time.
-    const nodes = await until('the node table to show both GPU nodes healthy', async () => {
-      const r = await server.api('GET', '/api/v1/clusters/elastic/nodes?group=gpu');
-      return r.body.total === 2 && r.body.nodes.every((n: any) => n.health.state === 'healthy') && r;
-    }, 15);
-    assert.ok(nodes.body.nodes.every((n: any) => n.instanceType === GPU), JSON.stringify(nodes.body.nodes));
+    const nodes = await until(
+      'the node table to show both GPU nodes healthy',
+      async () => {
+        const r = await server.api('GET', '/api/v1/clusters/elastic/nodes?group=gpu');
+        return r.body.total === 2 && r.body.nodes.every((n: any) => n.health.state === 'healthy') && r;
+      },
+      15,
+    );
+    assert.ok(
+      nodes.body.nodes.every((n: any) => n.instanceType === GPU),
+      JSON.stringify(nodes.body.nodes),
+    );
     const events = (await server.api('GET', '/api/v1/clusters/elastic/events?group=gpu')).body.events;
-    assert.ok(events.some((e: any) => /Autoscaling \(Karpenter\) added a node to instance group 'gpu'/.test(e.message)), JSON.stringify(events.slice(0, 5)));
+    assert.ok(
+      events.some((e: any) => /Autoscaling \(Karpenter\) added a node to instance group 'gpu'/.test(e.message)),
+      JSON.stringify(events.slice(0, 5)),
+    );
 
     await kube.kubectl(['delete', 'deployment', 'infer']);
     await until('the group back at zero', async () => {

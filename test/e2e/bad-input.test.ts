@@ -19,7 +19,12 @@ const CASES: Array<[string, string, unknown, string]> = [
   ['POST', '/api/v1/clusters', { ...good, capacityType: 'training-plan' }, 'trainingPlanArn'],
   ['POST', '/api/v1/clusters', { ...good, capacityType: 'reserved' }, 'capacityType'],
   ['POST', '/api/v1/clusters', { ...good, subnetCidr: '10.0.0.0/16' }, 'subnetCidr'],
-  ['POST', '/api/v1/clusters', { ...good, storage: { fsxLustre: { storageCapacityGiB: 3600 } } }, 'storage.fsxLustre.storageCapacityGiB'],
+  [
+    'POST',
+    '/api/v1/clusters',
+    { ...good, storage: { fsxLustre: { storageCapacityGiB: 3600 } } },
+    'storage.fsxLustre.storageCapacityGiB',
+  ],
   ['POST', '/api/v1/clusters', { ...good, storage: { fsxlustre: {} } }, 'storage.fsxlustre'],
   ['POST', '/api/v1/clusters', '{"name": ', '(body)'],
   ['DELETE', '/api/v1/clusters/fine', undefined, 'confirm'],
@@ -72,7 +77,11 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
       assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/, what);
       assert.equal(typeof r.body.detail, 'string', what);
       assert.equal(r.body.status, r.status, what);
-      if (field) assert.ok(r.body.errors?.some((e: any) => e.path === field), `names ${field}: ${what}`);
+      if (field)
+        assert.ok(
+          r.body.errors?.some((e: any) => e.path === field),
+          `names ${field}: ${what}`,
+        );
     }
     assert.equal(JSON.stringify(await sb.inventory()), before, 'the sandbox inventory did not change');
     assert.equal((await sb.calls({ mutating: true })).length, mutationsBefore, 'no mutating AWS call was made');
@@ -81,7 +90,11 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
   });
 
   it('refuses bodies that are not UTF-8 JSON with 415, and MCP errors in JSON-RPC', async () => {
-    const utf16 = await fetch(`${server.url}/api/v1/clusters`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-16' }, body: Buffer.from(JSON.stringify(good), 'utf16le') });
+    const utf16 = await fetch(`${server.url}/api/v1/clusters`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+      body: Buffer.from(JSON.stringify(good), 'utf16le'),
+    });
     assert.equal(utf16.status, 415);
     assert.match(utf16.headers.get('content-type') ?? '', /problem\+json/);
     assert.match(((await utf16.json()) as any).detail, /UTF-8/);
@@ -89,7 +102,12 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
     assert.equal(text.status, 415);
     assert.match(text.headers.get('content-type') ?? '', /problem\+json/);
 
-    const mcp = (body: string) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const mcp = (body: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
     const notJson = await mcp('{"jsonrpc": "2.0", "id": 1, "method": ');
     assert.equal(notJson.status, 400);
     assert.equal(((await notJson.json()) as any).error.code, -32700, 'invalid JSON is a JSON-RPC Parse error');
@@ -104,13 +122,24 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
   it('answers bytes that are no HTTP request (a Content-Length that lies) as problem+json saying why, and changes nothing', async () => {
     const before = (await sb.calls()).length;
     const host = new URL(server.url).host;
-    const head = (length: string) => `POST /api/v1/clusters HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const head = (length: string) =>
+      `POST /api/v1/clusters HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
     const body = JSON.stringify(good);
     const cases: Array<[string, string, boolean, RegExp]> = [
-      ['longer than the body, then the client closes', head(String(body.length + 100)) + body, true, /ended before the body its Content-Length announced/],
+      [
+        'longer than the body, then the client closes',
+        head(String(body.length + 100)) + body,
+        true,
+        /ended before the body its Content-Length announced/,
+      ],
       ['shorter than the body', head('5') + body, false, /bytes after its body do not start a request/],
       ['not a number', head('lots') + body, false, /Content-Length is not a length/],
-      ['given twice', `${head(String(body.length)).replace('\r\n\r\n', `\r\nContent-Length: ${body.length + 1}\r\n\r\n`)}${body}`, false, /gives its length twice/],
+      [
+        'given twice',
+        `${head(String(body.length)).replace('\r\n\r\n', `\r\nContent-Length: ${body.length + 1}\r\n\r\n`)}${body}`,
+        false,
+        /gives its length twice/,
+      ],
     ];
     for (const [what, bytes, end, why] of cases) {
       const answer = await rawExchange(server.url, bytes, { end });
@@ -124,7 +153,13 @@ describe('bad input on every endpoint: 4xx problem+json naming the field, no sta
   });
 
   it('explains a quota shortfall before anything is created', async () => {
-    const r = await server.api('POST', '/api/v1/clusters', { ...good, name: 'big', instanceType: 'ml.p5.48xlarge', availabilityZone: 'us-west-2b', instanceCount: 4 });
+    const r = await server.api('POST', '/api/v1/clusters', {
+      ...good,
+      name: 'big',
+      instanceType: 'ml.p5.48xlarge',
+      availabilityZone: 'us-west-2b',
+      instanceCount: 4,
+    });
     assert.equal(r.status, 422, JSON.stringify(r.body));
     const problem = r.body.errors.find((e: any) => e.path === 'instanceCount' || e.path === 'instanceType');
     assert.ok(problem, JSON.stringify(r.body));

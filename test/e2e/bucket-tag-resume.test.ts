@@ -28,21 +28,35 @@ describe('a crash right after CreateBucket: the bucket is tagged, and resume mak
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('creates the bucket once and ends with it tagged as the cluster\'s', async () => {
+  it("creates the bucket once and ends with it tagged as the cluster's", async () => {
     server = await spawnServer(sb, dataDir);
-    const cluster = await server.api('POST', '/api/v1/clusters', { name: 'tags', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
+    const cluster = await server.api('POST', '/api/v1/clusters', {
+      name: 'tags',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: true },
+    });
     assert.equal(cluster.status, 202, JSON.stringify(cluster.body));
     assert.equal((await server.waitForOperation(cluster.body.operation.id)).status, 'succeeded');
 
     const mark = Math.max(0, ...(await sb.calls()).map((c) => c.seq));
     // CreateBucket lands; its answer is held: the server dies not knowing it made the bucket.
-    const hang = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'hang', service: 's3', operation: 'CreateBucket', seconds: 600, lands: true } });
+    const hang = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'hang', service: 's3', operation: 'CreateBucket', seconds: 600, lands: true },
+    });
     assert.equal(hang.status, 201, JSON.stringify(hang.body));
-    const added = await server.api('POST', '/api/v1/clusters/tags/storage', { kind: 's3', name: 'scratch', createBucket: true });
+    const added = await server.api('POST', '/api/v1/clusters/tags/storage', {
+      kind: 's3',
+      name: 'scratch',
+      createBucket: true,
+    });
     assert.equal(added.status, 202, JSON.stringify(added.body));
     const id = added.body.operation.id;
 
-    const made = async () => (await sb.calls({ service: 's3', operation: 'CreateBucket', after: mark })).filter((c) => c.status < 300);
+    const made = async () =>
+      (await sb.calls({ service: 's3', operation: 'CreateBucket', after: mark })).filter((c) => c.status < 300);
     const deadline = Date.now() + 120_000;
     while ((await made()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const [createBucket] = await made();
@@ -50,14 +64,26 @@ describe('a crash right after CreateBucket: the bucket is tagged, and resume mak
     await server.kill();
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
     const bucket = createBucket.subject!;
-    const born = (await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', bucket])).json?.TagSet as Array<{ Key: string; Value: string }> | undefined;
-    assert.deepEqual(born?.find((t) => t.Key === TAG_CLUSTER), { Key: TAG_CLUSTER, Value: 'tags' }, `the crash left a tagged bucket: ${JSON.stringify(born)}`);
+    const born = (await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', bucket])).json?.TagSet as
+      | Array<{ Key: string; Value: string }>
+      | undefined;
+    assert.deepEqual(
+      born?.find((t) => t.Key === TAG_CLUSTER),
+      { Key: TAG_CLUSTER, Value: 'tags' },
+      `the crash left a tagged bucket: ${JSON.stringify(born)}`,
+    );
 
     server = await spawnServer(sb, dataDir);
     const op = await server.waitForOperation(id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-    const tags = (await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', bucket])).json?.TagSet as Array<{ Key: string; Value: string }> | undefined;
-    assert.deepEqual(tags?.find((t) => t.Key === TAG_CLUSTER), { Key: TAG_CLUSTER, Value: 'tags' }, `the resumed add tagged the bucket: ${JSON.stringify(tags)}`);
+    const tags = (await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', bucket])).json?.TagSet as
+      | Array<{ Key: string; Value: string }>
+      | undefined;
+    assert.deepEqual(
+      tags?.find((t) => t.Key === TAG_CLUSTER),
+      { Key: TAG_CLUSTER, Value: 'tags' },
+      `the resumed add tagged the bucket: ${JSON.stringify(tags)}`,
+    );
     assert.equal((await made()).length, 1, 'the bucket was made once');
   });
 });

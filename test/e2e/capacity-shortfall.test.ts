@@ -31,7 +31,13 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
-    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: ZONE, instanceType: TYPE, instanceCount: 2, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: CLUSTER,
+      availabilityZone: ZONE,
+      instanceType: TYPE,
+      instanceCount: 2,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     mcp = new Client({ name: 'e2e-shortfall', version: '1.0.0' });
@@ -54,11 +60,23 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
     assert.equal(list.body.clusters.find((c: any) => c.name === CLUSTER).health.state, 'healthy');
   });
 
-  it('shows the unlaunched slot and AWS\'s reason when a replacement finds no capacity', async () => {
-    const capacity = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: ZONE, instanceType: TYPE, available: 0 } });
+  it("shows the unlaunched slot and AWS's reason when a replacement finds no capacity", async () => {
+    const capacity = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'insufficient-capacity', availabilityZone: ZONE, instanceType: TYPE, available: 0 },
+    });
     assert.ok(capacity.status < 300, JSON.stringify(capacity.body));
     // HyperPod's automatic recovery replaces the node; the new instance cannot launch.
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'node-fault',
+        cluster: CLUSTER,
+        instanceId: victim,
+        health: 'UnschedulablePendingReplacement',
+        reason: 'EC2 system status check failed: hardware failure',
+      },
+    });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
 
     const listed = await until(async () => {
@@ -73,12 +91,15 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
     assert.equal(s.missing, 1);
     assert.equal(s.unlaunched.length, 1);
     assert.match(s.unlaunched[0].nodeLogicalId, /\S/);
-    assert.match(s.unlaunched[0].message, /capacity/i, 'the slot carries SageMaker\'s InstanceStatus message');
+    assert.match(s.unlaunched[0].message, /capacity/i, "the slot carries SageMaker's InstanceStatus message");
     assert.match(s.reason, /insufficient ml\.c5\.xlarge capacity in us-west-2b/);
     assert.equal(s.reasonSource, 'cluster-event');
     // The reason is AWS's own event, word for word: not text of ours.
     const events = await server.api('GET', `/api/v1/clusters/${CLUSTER}/events?group=${group}&limit=50`);
-    assert.ok(events.body.events.some((e: any) => e.source === 'hyperpod' && e.message === s.reason), `the reason is one of HyperPod's events: ${s.reason}`);
+    assert.ok(
+      events.body.events.some((e: any) => e.source === 'hyperpod' && e.message === s.reason),
+      `the reason is one of HyperPod's events: ${s.reason}`,
+    );
     assert.equal(listed.nodes.length, 1, 'a slot without an instance is not a node row');
 
     const groups = await server.api('GET', `/api/v1/clusters/${CLUSTER}/instance-groups`);
@@ -91,13 +112,22 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
     assert.match(detail.body.health.summary, new RegExp(`group ${group} has 1 of 2 instances: .*insufficient`, 'i'));
     assert.equal(detail.body.health.shortfalls[0].missing, 1);
     const list = await server.api('GET', '/api/v1/clusters');
-    assert.equal(list.body.clusters.find((c: any) => c.name === CLUSTER).health.state, 'degraded', 'the clusters list rolls the shortfall up too');
+    assert.equal(
+      list.body.clusters.find((c: any) => c.name === CLUSTER).health.state,
+      'degraded',
+      'the clusters list rolls the shortfall up too',
+    );
   });
 
   it('says the same through MCP: list_nodes, list_instance_groups, get_cluster and list_clusters', async () => {
     const nodes = await call(mcp, 'list_nodes', { cluster: CLUSTER });
     assert.ok(!nodes.isError, nodes.text);
-    assert.match(nodes.text, new RegExp(`group ${group} has 1 of 2 ml\\.c5\\.xlarge instance\\(s\\): 1 not launched \\(waiting\\) — .*insufficient`));
+    assert.match(
+      nodes.text,
+      new RegExp(
+        `group ${group} has 1 of 2 ml\\.c5\\.xlarge instance\\(s\\): 1 not launched \\(waiting\\) — .*insufficient`,
+      ),
+    );
     assert.equal((nodes.structuredContent as any).shortfalls[0].missing, 1);
     const groups = await call(mcp, 'list_instance_groups', { cluster: CLUSTER });
     assert.match(groups.text, /1 not launched \(waiting\): .*insufficient/);
@@ -109,10 +139,14 @@ describe('missing capacity is visible: a replacement that cannot launch shows in
 
   it('clears once the capacity is back and the replacement launches', async () => {
     assert.ok((await sb.admin('/_sandbox/faults', { method: 'DELETE' })).status < 300);
-    const healed = await until(async () => {
-      const r = await server.api('GET', `/api/v1/clusters/${CLUSTER}`);
-      return r.body.health?.state === 'healthy' && r.body;
-    }, 'the cluster to be healthy again', 90);
+    const healed = await until(
+      async () => {
+        const r = await server.api('GET', `/api/v1/clusters/${CLUSTER}`);
+        return r.body.health?.state === 'healthy' && r.body;
+      },
+      'the cluster to be healthy again',
+      90,
+    );
     assert.deepEqual(healed.health.shortfalls, []);
     const nodes = await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`);
     assert.deepEqual(nodes.body.shortfalls, []);

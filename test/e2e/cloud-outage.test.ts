@@ -23,11 +23,15 @@ describe('the cloud stops answering', () => {
   });
 
   const hang = async (service: string, seconds: number, operation?: string): Promise<string> => {
-    const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'hang', service, seconds, ...(operation ? { operation } : {}) } });
+    const r = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'hang', service, seconds, ...(operation ? { operation } : {}) },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     return r.body.faults[0].id;
   };
-  const active = async (id: string) => (await sb.admin('/_sandbox/faults')).body.faults.some((f: { id: string }) => f.id === id);
+  const active = async (id: string) =>
+    (await sb.admin('/_sandbox/faults')).body.faults.some((f: { id: string }) => f.id === id);
   const operation = async (id: string) => (await server.api('GET', `/api/v1/operations/${id}`)).body;
   const phase = (op: any, name: string) => op.phases.find((p: any) => p.name === name);
 
@@ -46,7 +50,13 @@ describe('the cloud stops answering', () => {
   it('an operation awaiting EKS through the silence shows "AWS is not answering, retrying", then carries on and succeeds', async () => {
     // Hold sandbox time still so the EKS create stays in progress while the cloud is silent.
     await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } });
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'outage', availabilityZone: 'us-west-2c', instanceType: 'ml.g5.8xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'outage',
+      availabilityZone: 'us-west-2c',
+      instanceType: 'ml.g5.8xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const id = created.body.operation.id;
     let op = await operation(id);
@@ -71,7 +81,11 @@ describe('the cloud stops answering', () => {
     await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: SPEED } });
     const done = await server.waitForOperation(id);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
-    const lines = (await server.api('GET', `/api/v1/operations/${id}/events?limit=1000`)).body.lines as Array<{ level: string; message: string; phase?: string }>;
+    const lines = (await server.api('GET', `/api/v1/operations/${id}/events?limit=1000`)).body.lines as Array<{
+      level: string;
+      message: string;
+      phase?: string;
+    }>;
     // The AWS outage's lines. (With 1 s deadlines and the sandbox in this process, a loaded machine can also make one
     // Kubernetes call of a later phase late — a separate, honest "The Kubernetes API is not answering" line.)
     const silence = lines.filter((l) => /^AWS is not answering/.test(l.message));
@@ -80,7 +94,11 @@ describe('the cloud stops answering', () => {
     assert.equal(silence[0]!.phase, 'eks');
     assert.match(silence[0]!.message, /^AWS is not answering \(eks DescribeCluster: TimeoutError\); retrying/);
     assert.equal(lines.filter((l) => /^AWS answers again after \d+ s/.test(l.message)).length, 1);
-    assert.equal((await sb.calls({ service: 'eks', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1, 'the EKS cluster was created once');
+    assert.equal(
+      (await sb.calls({ service: 'eks', operation: 'CreateCluster' })).filter((c) => c.status < 300).length,
+      1,
+      'the EKS cluster was created once',
+    );
   });
 
   it('a silent call the view could do without (the tags that say who made a cluster) is still a 504, not a slow half answer', async () => {
@@ -90,7 +108,11 @@ describe('the cloud stops answering', () => {
     assert.match(r.body.detail, /^AWS is not answering: sagemaker ListTags took longer than 1 s/);
     assert.ok(await active(id));
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
-    assert.equal((await server.api('GET', '/api/v1/clusters')).body.clusters.find((c: any) => c.name === 'outage')?.managedByInstantStart, true);
+    assert.equal(
+      (await server.api('GET', '/api/v1/clusters')).body.clusters.find((c: any) => c.name === 'outage')
+        ?.managedByInstantStart,
+      true,
+    );
   });
 
   it('a Kubernetes read behind a REST route answers 504 too when the API server is silent', async () => {
@@ -98,7 +120,10 @@ describe('the cloud stops answering', () => {
     const r = await server.api('GET', '/api/v1/clusters/outage/nodes');
     assert.equal(r.status, 504, JSON.stringify(r.body));
     assert.equal(r.body.code, 'TimeoutError');
-    assert.match(r.body.detail, /^The Kubernetes API of EKS cluster outage-eks is not answering: kubernetes list (Node|Pod) took longer than 1 s/);
+    assert.match(
+      r.body.detail,
+      /^The Kubernetes API of EKS cluster outage-eks is not answering: kubernetes list (Node|Pod) took longer than 1 s/,
+    );
     assert.ok(await active(id));
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
     assert.equal((await server.api('GET', '/api/v1/clusters/outage/nodes')).status, 200);

@@ -41,7 +41,13 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     http = new Client({ name: 'e2e-http', version: '1.0.0' });
     await http.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
     stdio = new Client({ name: 'e2e-stdio', version: '1.0.0' });
-    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/instantstart.mjs', 'mcp', '--url', server.url], stderr: 'ignore' }));
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/instantstart.mjs', 'mcp', '--url', server.url],
+        stderr: 'ignore',
+      }),
+    );
   });
   after(() => stopAll(http, stdio, server, sb));
 
@@ -60,10 +66,19 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     const g5 = offered.find((t: any) => t.instanceType === 'ml.g5.8xlarge');
     assert.ok(g5, 'ml.g5.8xlarge is offered in the zone');
     instanceType = g5.instanceType;
-    const accelerated = await call(http, 'list_instance_types', { availabilityZone: zone, acceleratorsOnly: true, family: 'g5' });
+    const accelerated = await call(http, 'list_instance_types', {
+      availabilityZone: zone,
+      acceleratorsOnly: true,
+      family: 'g5',
+    });
     assert.ok(!accelerated.isError, accelerated.text);
     const g5s = (accelerated.structuredContent as any).instanceTypes;
-    assert.deepEqual(g5s.map((t: any) => t.instanceType), offered.filter((t: any) => t.instanceType.startsWith('ml.g5.') && t.acceleratorCount > 0).map((t: any) => t.instanceType));
+    assert.deepEqual(
+      g5s.map((t: any) => t.instanceType),
+      offered
+        .filter((t: any) => t.instanceType.startsWith('ml.g5.') && t.acceleratorCount > 0)
+        .map((t: any) => t.instanceType),
+    );
     assert.ok(g5s.length > 0 && g5s.length < offered.length, 'the filter leaves the g5 types only');
     const quotas = await call(http, 'check_quotas', { instanceType, instanceCount: 1, availabilityZone: zone });
     assert.ok(!quotas.isError, quotas.text);
@@ -73,7 +88,13 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
   let operationId = '';
   let CREATE: Record<string, unknown> = {};
   it('create_cluster answers with an operation and names wait_for_operation as its status tool', async () => {
-    CREATE = { cluster: 'agent', availabilityZone: zone, instanceType, instanceCount: 1, storage: { s3: true, fsxLustre: { storageCapacityGiB: 1200 } } };
+    CREATE = {
+      cluster: 'agent',
+      availabilityZone: zone,
+      instanceType,
+      instanceCount: 1,
+      storage: { s3: true, fsxLustre: { storageCapacityGiB: 1200 } },
+    };
     const r = await call(http, 'create_cluster', { ...CREATE, idempotencyKey: 'agent-create-1' });
     assert.ok(!r.isError, r.text);
     assert.match(r.text, /wait_for_operation/);
@@ -94,13 +115,21 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     const fsxId = (cluster.structuredContent as any).storage.fsxFileSystemId;
     const fsx = await sb.aws(['fsx', 'describe-file-systems', '--file-system-ids', fsxId]);
     assert.equal(fsx.json.FileSystems[0].Lifecycle, 'AVAILABLE');
-    assert.equal(fsx.json.FileSystems[0].SubnetIds[0], (await sb.aws(['ec2', 'describe-subnets', '--filters', 'Name=tag:instantstart.io/part,Values=compute'])).json.Subnets[0].SubnetId, 'FSx sits in the compute subnet');
+    assert.equal(
+      fsx.json.FileSystems[0].SubnetIds[0],
+      (await sb.aws(['ec2', 'describe-subnets', '--filters', 'Name=tag:instantstart.io/part,Values=compute'])).json
+        .Subnets[0].SubnetId,
+      'FSx sits in the compute subnet',
+    );
     const kube = await kubeAccess(sb, 'agent-eks');
     const pvc = await kube.kubectl(['get', 'pvc', 'shared-fsx', '-n', 'default', '-o', 'json']);
     assert.equal(JSON.parse(pvc.stdout).spec.volumeName, 'agent-fsx-pv');
     assert.equal(op.next.tool, 'get_cluster', 'a create is followed by get_cluster');
     // Storage claims are Bound in kubectl, and get_cluster reports each claim's phase read from Kubernetes.
-    assert.match((await kube.kubectl(['get', 'pvc', '-n', 'default'])).stdout, /\nshared-fsx\s+Bound\s+agent-fsx-pv\s+[\s\S]*\nshared-s3\s+Bound\s+agent-s3-pv\s+/);
+    assert.match(
+      (await kube.kubectl(['get', 'pvc', '-n', 'default'])).stdout,
+      /\nshared-fsx\s+Bound\s+agent-fsx-pv\s+[\s\S]*\nshared-s3\s+Bound\s+agent-s3-pv\s+/,
+    );
     const again = await call(stdio, 'get_cluster', { cluster: 'agent' });
     assert.deepEqual((again.structuredContent as any).storage.claims, [
       { claim: 'default/shared-s3', store: 's3', phase: 'Bound', volumeName: 'agent-s3-pv' },
@@ -121,7 +150,10 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
   });
 
   it('a retry of the succeeded create_cluster (lost answer) gets its operation back, with or without the key; other arguments for the name are refused', async () => {
-    for (const [client, args] of [[stdio, CREATE], [http, { ...CREATE, idempotencyKey: 'agent-create-1' }]] as const) {
+    for (const [client, args] of [
+      [stdio, CREATE],
+      [http, { ...CREATE, idempotencyKey: 'agent-create-1' }],
+    ] as const) {
       const again = await call(client, 'create_cluster', args);
       assert.ok(!again.isError, again.text);
       assert.equal((again.structuredContent as any).operationId, operationId);
@@ -130,19 +162,35 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     }
     const other = await call(http, 'create_cluster', { ...CREATE, instanceCount: 2 });
     assert.equal(other.isError, true);
-    assert.match(other.text, /- cluster: /, 'the taken name is reported on the tool\'s own field');
-    assert.equal((await sb.calls({ service: 'sagemaker', operation: 'CreateCluster' })).filter((c) => c.status < 300).length, 1);
+    assert.match(other.text, /- cluster: /, "the taken name is reported on the tool's own field");
+    assert.equal(
+      (await sb.calls({ service: 'sagemaker', operation: 'CreateCluster' })).filter((c) => c.status < 300).length,
+      1,
+    );
   });
 
   it('adds a spot instance group in another zone, lists it and scales it through MCP', async () => {
-    const otherZone = (await sb.aws(['ec2', 'describe-availability-zones'])).json.AvailabilityZones.map((z: any) => z.ZoneName).find((z: string) => z !== zone);
-    const addArgs = { cluster: 'agent', group: 'spot', availabilityZone: otherZone, instanceType, instanceCount: 1, capacityType: 'spot', idempotencyKey: 'add-spot-1' };
+    const otherZone = (await sb.aws(['ec2', 'describe-availability-zones'])).json.AvailabilityZones.map(
+      (z: any) => z.ZoneName,
+    ).find((z: string) => z !== zone);
+    const addArgs = {
+      cluster: 'agent',
+      group: 'spot',
+      availabilityZone: otherZone,
+      instanceType,
+      instanceCount: 1,
+      capacityType: 'spot',
+      idempotencyKey: 'add-spot-1',
+    };
     const r = await call(http, 'add_instance_group', addArgs);
     assert.ok(!r.isError, r.text);
     assert.match(r.text, /wait_for_operation/);
     assert.equal((await pollToTerminal(http, (r.structuredContent as any).operationId)).status, 'succeeded');
     const retried = await call(stdio, 'add_instance_group', addArgs);
-    assert.ok(!retried.isError, `the key reaches REST: a retry after success is answered, not refused as a taken name — ${retried.text}`);
+    assert.ok(
+      !retried.isError,
+      `the key reaches REST: a retry after success is answered, not refused as a taken name — ${retried.text}`,
+    );
     assert.equal((retried.structuredContent as any).operationId, (r.structuredContent as any).operationId);
     const list = await call(stdio, 'list_instance_groups', { cluster: 'agent' });
     const spot = (list.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot');
@@ -150,27 +198,57 @@ describe('create (with S3 and FSx for Lustre) and delete a HyperPod cluster thro
     assert.equal(spot.currentCount, 1);
     const updates = async () => (await sb.calls({ service: 'sagemaker', operation: 'UpdateCluster' })).length;
     const updatesBefore = await updates();
-    const unconfirmed = await call(stdio, 'scale_instance_group', { cluster: 'agent', group: 'spot', instanceCount: 0 });
+    const unconfirmed = await call(stdio, 'scale_instance_group', {
+      cluster: 'agent',
+      group: 'spot',
+      instanceCount: 0,
+    });
     assert.equal(unconfirmed.isError, true, 'a shrink without confirm is refused');
     assert.match(unconfirmed.text, /HTTP 422[\s\S]*- confirm: must be true to shrink/);
     assert.equal(await updates(), updatesBefore, 'nothing was sent to AWS');
-    const scaled = await call(stdio, 'scale_instance_group', { cluster: 'agent', group: 'spot', instanceCount: 0, confirm: true });
+    const scaled = await call(stdio, 'scale_instance_group', {
+      cluster: 'agent',
+      group: 'spot',
+      instanceCount: 0,
+      confirm: true,
+    });
     assert.ok(!scaled.isError, scaled.text);
     assert.equal((await pollToTerminal(stdio, (scaled.structuredContent as any).operationId)).status, 'succeeded');
-    const labelled = await call(http, 'update_instance_group', { cluster: 'agent', group: 'spot', labels: { tier: 'batch' } });
+    const labelled = await call(http, 'update_instance_group', {
+      cluster: 'agent',
+      group: 'spot',
+      labels: { tier: 'batch' },
+    });
     assert.ok(!labelled.isError, labelled.text);
     assert.equal((await pollToTerminal(http, (labelled.structuredContent as any).operationId)).status, 'succeeded');
     const groups = await call(http, 'list_instance_groups', { cluster: 'agent' });
-    assert.deepEqual((groups.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot').labels, { tier: 'batch' });
-    const fixed = await call(http, 'update_instance_group', { cluster: 'agent', group: 'spot', instanceType: 'ml.c5.2xlarge' } as any);
+    assert.deepEqual((groups.structuredContent as any).instanceGroups.find((g: any) => g.name === 'spot').labels, {
+      tier: 'batch',
+    });
+    const fixed = await call(http, 'update_instance_group', {
+      cluster: 'agent',
+      group: 'spot',
+      instanceType: 'ml.c5.2xlarge',
+    } as any);
     assert.equal(fixed.isError, true, 'a fixed field is not even an input of the tool');
-    const refused = await call(http, 'add_instance_group', { cluster: 'agent', group: 'efa', availabilityZone: zone, instanceType: 'ml.g5.8xlarge', instanceCount: 99 });
+    const refused = await call(http, 'add_instance_group', {
+      cluster: 'agent',
+      group: 'efa',
+      availabilityZone: zone,
+      instanceType: 'ml.g5.8xlarge',
+      instanceCount: 99,
+    });
     assert.equal(refused.isError, true, 'a quota shortfall is a readable error');
     assert.match(refused.text, /quota|instanceCount/i);
   });
 
   it('bad input becomes a readable tool error naming the field, with nothing created', async () => {
-    const r = await call(stdio, 'create_cluster', { cluster: 'Bad Name', availabilityZone: zone, instanceType, instanceCount: 0 });
+    const r = await call(stdio, 'create_cluster', {
+      cluster: 'Bad Name',
+      availabilityZone: zone,
+      instanceType,
+      instanceCount: 0,
+    });
     assert.equal(r.isError, true);
     assert.match(r.text, /cluster|instanceCount/);
   });

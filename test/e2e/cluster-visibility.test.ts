@@ -5,7 +5,13 @@ import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
 const SPEED = 600;
-const request = (name: string) => ({ name, availabilityZone: 'us-west-2c', instanceType: 'ml.g5.8xlarge', instanceCount: 1, storage: { s3: true } });
+const request = (name: string) => ({
+  name,
+  availabilityZone: 'us-west-2c',
+  instanceType: 'ml.g5.8xlarge',
+  instanceCount: 1,
+  storage: { s3: true },
+});
 
 /**
  * A cluster is visible from the moment its create is accepted until a delete has removed what was
@@ -19,7 +25,8 @@ describe('cluster visibility: creating, half-made, deleted', () => {
   });
   after(() => stopAll(server, sb));
 
-  const listed = async (name: string) => (await server.api('GET', '/api/v1/clusters')).body.clusters.find((c: any) => c.name === name);
+  const listed = async (name: string) =>
+    (await server.api('GET', '/api/v1/clusters')).body.clusters.find((c: any) => c.name === name);
 
   it('GET /clusters/{name} while the NAT gateway and EKS are awaited side by side answers 200 Creating with its operation', async () => {
     await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } }); // the NAT gateway stays pending, EKS CREATING
@@ -34,12 +41,22 @@ describe('cluster visibility: creating, half-made, deleted', () => {
         await new Promise((r) => setTimeout(r, 20));
         op = (await server.api('GET', `/api/v1/operations/${id}`)).body;
       }
-      assert.deepEqual(op.runningPhases, ['nat-ready', 'eks'], 'EKS is created while the NAT gateway becomes available');
+      assert.deepEqual(
+        op.runningPhases,
+        ['nat-ready', 'eks'],
+        'EKS is created while the NAT gateway becomes available',
+      );
       assert.equal(op.currentPhase, 'nat-ready');
       const detail = await server.api('GET', '/api/v1/clusters/early');
       assert.equal(detail.status, 200, JSON.stringify(detail.body));
       assert.equal(detail.body.status, 'Creating');
-      assert.deepEqual(detail.body.activeOperation, { id, kind: 'create-cluster', status: 'running', currentPhase: 'nat-ready', runningPhases: ['nat-ready', 'eks'] });
+      assert.deepEqual(detail.body.activeOperation, {
+        id,
+        kind: 'create-cluster',
+        status: 'running',
+        currentPhase: 'nat-ready',
+        runningPhases: ['nat-ready', 'eks'],
+      });
       assert.equal((await listed('early'))?.status, 'Creating');
 
       // Cancelled part-way, it made a VPC and more: it stays listed, as Failed, until deleted.
@@ -58,7 +75,9 @@ describe('cluster visibility: creating, half-made, deleted', () => {
       let eks: any;
       for (let i = 0; i < 500 && !/CREATING: deleted once that ends/.test(eks?.progress ?? ''); i++) {
         await new Promise((r) => setTimeout(r, 20));
-        eks = (await server.api('GET', `/api/v1/operations/${deleteId}`)).body.phases.find((p: any) => p.name === 'eks');
+        eks = (await server.api('GET', `/api/v1/operations/${deleteId}`)).body.phases.find(
+          (p: any) => p.name === 'eks',
+        );
       }
       assert.equal(eks.status, 'awaiting', JSON.stringify(eks));
       assert.match(eks.progress, /eks CREATING: deleted once that ends/);
@@ -72,14 +91,20 @@ describe('cluster visibility: creating, half-made, deleted', () => {
   });
 
   it('a create that failed at EKS stays listed as Failed with its operation and what to do, until it is deleted', async () => {
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', name: 'broken-eks', message: 'The subnets lack free addresses' } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'create-failure', service: 'eks', name: 'broken-eks', message: 'The subnets lack free addresses' },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     const created = await server.api('POST', '/api/v1/clusters', request('broken'));
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const failed = await server.waitForOperation(created.body.operation.id);
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error.phase, 'eks');
-    assert.ok(tagged(await sb.inventory(), 'broken').length > 0, 'the failed create left its VPC, NAT gateway and roles');
+    assert.ok(
+      tagged(await sb.inventory(), 'broken').length > 0,
+      'the failed create left its VPC, NAT gateway and roles',
+    );
 
     const summary = await listed('broken');
     assert.ok(summary, 'the half-made cluster is still listed');

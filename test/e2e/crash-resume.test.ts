@@ -36,7 +36,12 @@ describe('crash resume: SIGKILL while phases await, restart, the operation compl
 
   it('completes after two kills (during EKS and during HyperPod) with exactly one CreateCluster per service', async () => {
     server = await spawnServer(sb, dataDir);
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'crashy', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'crashy',
+      availabilityZone: 'us-west-2a',
+      instanceType: 'ml.g5.8xlarge',
+      instanceCount: 1,
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const id = created.body.operation.id;
 
@@ -60,7 +65,10 @@ describe('crash resume: SIGKILL while phases await, restart, the operation compl
 
   // Needs the merged body of resolveAddonVersion (issue 16): the install phase checks each add-on's version first.
   it('set-features resumes after a kill while its install phase awaits: each add-on created once', async () => {
-    const patched = await server!.api('PATCH', '/api/v1/clusters/crashy/features', { 'metrics-server': true, 'fsx-csi-driver': true });
+    const patched = await server!.api('PATCH', '/api/v1/clusters/crashy/features', {
+      'metrics-server': true,
+      'fsx-csi-driver': true,
+    });
     assert.equal(patched.status, 202, JSON.stringify(patched.body));
     const id = patched.body.operation.id;
     await untilAwaiting(server!, id, 'install');
@@ -68,9 +76,15 @@ describe('crash resume: SIGKILL while phases await, restart, the operation compl
     server = await spawnServer(sb, dataDir);
     const op = await server.waitForOperation(id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-    const created = (await sb.calls({ service: 'eks', operation: 'CreateAddon' })).filter((c) => c.status < 300).map((c) => c.subject);
-    for (const addon of ['metrics-server', 'aws-fsx-csi-driver']) assert.equal(created.filter((s) => s === addon).length, 1, `${addon}: ${created.join(', ')}`);
-    const again = await server.api('PATCH', '/api/v1/clusters/crashy/features', { 'metrics-server': true, 'fsx-csi-driver': true });
+    const created = (await sb.calls({ service: 'eks', operation: 'CreateAddon' }))
+      .filter((c) => c.status < 300)
+      .map((c) => c.subject);
+    for (const addon of ['metrics-server', 'aws-fsx-csi-driver'])
+      assert.equal(created.filter((s) => s === addon).length, 1, `${addon}: ${created.join(', ')}`);
+    const again = await server.api('PATCH', '/api/v1/clusters/crashy/features', {
+      'metrics-server': true,
+      'fsx-csi-driver': true,
+    });
     assert.equal(again.status, 200, 'applied: nothing to do');
   });
 });

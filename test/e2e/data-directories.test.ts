@@ -13,7 +13,12 @@ import { spawnServer, startTestServer, type ServerProcess, type TestServer } fro
  */
 const SPEED = 300;
 const ACCOUNT = '000000000000';
-const create = (name: string) => ({ name, availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 });
+const create = (name: string) => ({
+  name,
+  availabilityZone: 'us-west-2a',
+  instanceType: 'ml.g5.8xlarge',
+  instanceCount: 1,
+});
 
 describe('data directories: one per cloud and account, one server each', () => {
   let sb: TestSandbox;
@@ -35,7 +40,7 @@ describe('data directories: one per cloud and account, one server each', () => {
     return s;
   };
 
-  it('a server on AWS never sees, resumes or touches the sandbox\'s operations, and each records its cloud and account', async () => {
+  it("a server on AWS never sees, resumes or touches the sandbox's operations, and each records its cloud and account", async () => {
     freshDir();
     const sandbox = await server('sandbox');
     const created = await sandbox.api('POST', '/api/v1/clusters', create('sandboxed'));
@@ -47,10 +52,22 @@ describe('data directories: one per cloud and account, one server each', () => {
     const aws = await server('aws');
     const config = (await aws.api('GET', '/api/v1/config')).body;
     assert.deepEqual([config.cloud, config.accountId, config.cloudAccess.ready], ['aws', ACCOUNT, true]);
-    assert.equal(config.clockSpeed, SPEED, 'the config says how fast the cloud\'s clock runs (the UI says so beside cloud times)');
-    assert.deepEqual((await aws.api('GET', '/api/v1/operations')).body.operations, [], 'the AWS server lists none of the sandbox\'s operations');
+    assert.equal(
+      config.clockSpeed,
+      SPEED,
+      "the config says how fast the cloud's clock runs (the UI says so beside cloud times)",
+    );
+    assert.deepEqual(
+      (await aws.api('GET', '/api/v1/operations')).body.operations,
+      [],
+      "the AWS server lists none of the sandbox's operations",
+    );
     assert.equal((await aws.api('GET', `/api/v1/operations/${sandboxOp.id}`)).status, 404);
-    assert.equal((await aws.api('POST', `/api/v1/operations/${sandboxOp.id}/cancel`)).status, 404, 'nor can it cancel one');
+    assert.equal(
+      (await aws.api('POST', `/api/v1/operations/${sandboxOp.id}/cancel`)).status,
+      404,
+      'nor can it cancel one',
+    );
     const awsCreated = await aws.api('POST', '/api/v1/clusters', create('billed'));
     assert.equal(awsCreated.status, 202, JSON.stringify(awsCreated.body));
     assert.deepEqual([awsCreated.body.operation.cloud, awsCreated.body.operation.accountId], ['aws', ACCOUNT]);
@@ -59,9 +76,16 @@ describe('data directories: one per cloud and account, one server each', () => {
 
     const sandboxAgain = await server('sandbox');
     const listed = (await sandboxAgain.api('GET', '/api/v1/operations')).body.operations;
-    assert.deepEqual(listed.map((o: any) => o.id), [sandboxOp.id], 'the sandbox sees only its own');
+    assert.deepEqual(
+      listed.map((o: any) => o.id),
+      [sandboxOp.id],
+      'the sandbox sees only its own',
+    );
     const events = (await sandboxAgain.api('GET', `/api/v1/operations/${sandboxOp.id}/events`)).body.lines;
-    assert.ok(events.some((l: any) => /Resumed after a restart/.test(l.message)), 'and resumed it');
+    assert.ok(
+      events.some((l: any) => /Resumed after a restart/.test(l.message)),
+      'and resumed it',
+    );
     await sandboxAgain.close();
   });
 
@@ -79,7 +103,7 @@ describe('data directories: one per cloud and account, one server each', () => {
     const aws = await server('aws');
     assert.deepEqual((await aws.api('GET', '/api/v1/operations')).body.operations, []);
     assert.equal(existsSync(join(dataDir, DATABASE_FILE)), false, 'moved away at start');
-    assert.ok(existsSync(join(dataDir, 'sandbox', DATABASE_FILE)), 'into the sandbox\'s directory');
+    assert.ok(existsSync(join(dataDir, 'sandbox', DATABASE_FILE)), "into the sandbox's directory");
     await aws.close();
 
     const sandboxAgain = await server('sandbox');
@@ -94,7 +118,10 @@ describe('data directories: one per cloud and account, one server each', () => {
     freshDir();
     const first = await server('sandbox');
     await assert.rejects(startTestServer(sb, { speed: SPEED, dataDir }), (err: Error) => {
-      assert.match(err.message, new RegExp(`already uses the data directory .*pid ${process.pid}, ${first.url.replace(/\./g, '\\.')}`));
+      assert.match(
+        err.message,
+        new RegExp(`already uses the data directory .*pid ${process.pid}, ${first.url.replace(/\./g, '\\.')}`),
+      );
       return true;
     });
     const aws = await server('aws'); // another cloud, another directory: allowed side by side
@@ -108,7 +135,12 @@ describe('data directories: one per cloud and account, one server each', () => {
     open.push(first);
     await assert.rejects(spawnServer(sb, dataDir), (err: Error) => {
       assert.match(err.message, /server exited \(1\)/);
-      assert.match(err.message, new RegExp(`Another InstantStart server already uses the data directory .*pid ${first.child.pid}, ${first.url.replace(/\./g, '\\.')}`));
+      assert.match(
+        err.message,
+        new RegExp(
+          `Another InstantStart server already uses the data directory .*pid ${first.child.pid}, ${first.url.replace(/\./g, '\\.')}`,
+        ),
+      );
       return true;
     });
     assert.equal((await first.api('GET', '/api/v1/operations')).status, 200, 'the first one keeps serving');

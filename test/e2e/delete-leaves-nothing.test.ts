@@ -14,7 +14,8 @@ const base = `/api/v1/clusters/${CLUSTER}`;
 
 /**
  * A delete leaves nothing it made but what it said it keeps (issue 26): a cluster with every
- * feature on (the inference operator's TLS bucket, autoscaling's roles and objects), an MLflow tracking server made for it (and its
+ * feature on (the inference operator's TLS bucket, autoscaling's roles and objects), an MLflow tracking server made for
+ * it (and its
  * role), a storage with a bucket of its own still mounted, a storage removed keeping its bucket, and
  * a model download. The plan names what goes and what stays; afterwards the sandbox holds nothing
  * tagged with the cluster but the kept bucket, and what was never the cluster's is untouched.
@@ -37,7 +38,15 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
-    await ok(await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } }));
+    await ok(
+      await server.api('POST', '/api/v1/clusters', {
+        name: CLUSTER,
+        availabilityZone: 'us-west-2b',
+        instanceType: 'ml.c5.xlarge',
+        instanceCount: 1,
+        storage: { s3: true },
+      }),
+    );
     sharedBucket = (await server.api('GET', base)).body.storage.s3Bucket;
     mcp = new Client({ name: 'e2e-delete', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
@@ -45,23 +54,43 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
   after(() => stopAll(mcp, server, sb));
 
   it('sets up every kind of thing a cluster can have', async () => {
-    const features = (await server.api('GET', `${base}/features`)).body.features as Array<{ id: string; toggleable: boolean; state: string }>;
-    const off: Record<string, unknown> = Object.fromEntries(features.filter((f) => f.toggleable && f.state !== 'on').map((f) => [f.id, true]));
+    const features = (await server.api('GET', `${base}/features`)).body.features as Array<{
+      id: string;
+      toggleable: boolean;
+      state: string;
+    }>;
+    const off: Record<string, unknown> = Object.fromEntries(
+      features.filter((f) => f.toggleable && f.state !== 'on').map((f) => [f.id, true]),
+    );
     // Autoscaling too (its Karpenter role and objects): it names the groups it may scale.
     assert.ok('autoscaling' in off, JSON.stringify(features.map((f) => [f.id, f.state])));
     off.autoscaling = { instanceGroups: [(await server.api('GET', base)).body.instanceGroups[0].name] };
     await ok(await server.api('PATCH', `${base}/features`, off));
     // An MLflow server for the cluster (tagged as its, with its role), and one of the Region (never the cluster's).
-    const mine = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'gone-mlflow', artifactStoreUri: `s3://${sharedBucket}/mlflow`, cluster: CLUSTER });
+    const mine = await server.api('POST', '/api/v1/mlflow/tracking-servers', {
+      name: 'gone-mlflow',
+      artifactStoreUri: `s3://${sharedBucket}/mlflow`,
+      cluster: CLUSTER,
+    });
     assert.equal(mine.status, 201, JSON.stringify(mine.body));
-    const regions = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'team-mlflow', artifactStoreUri: `s3://${sharedBucket}/team` });
+    const regions = await server.api('POST', '/api/v1/mlflow/tracking-servers', {
+      name: 'team-mlflow',
+      artifactStoreUri: `s3://${sharedBucket}/team`,
+    });
     assert.equal(regions.status, 201, JSON.stringify(regions.body));
     // The cluster reports to the Region's server by default: the link goes with the cluster, the server stays.
     const linked = await server.api('PUT', `${base}/mlflow`, { trackingServerArn: regions.body.arn });
     assert.equal(linked.status, 200, JSON.stringify(linked.body));
-    const refused = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'nowhere', artifactStoreUri: `s3://${sharedBucket}/x`, cluster: 'no-such-cluster' });
+    const refused = await server.api('POST', '/api/v1/mlflow/tracking-servers', {
+      name: 'nowhere',
+      artifactStoreUri: `s3://${sharedBucket}/x`,
+      cluster: 'no-such-cluster',
+    });
     assert.equal(refused.status, 422, JSON.stringify(refused.body));
-    assert.ok(refused.body.errors.some((e: any) => e.path === 'cluster'), JSON.stringify(refused.body));
+    assert.ok(
+      refused.body.errors.some((e: any) => e.path === 'cluster'),
+      JSON.stringify(refused.body),
+    );
     // Two storages with buckets of their own: one stays mounted, one is removed keeping its data.
     await ok(await server.api('POST', `${base}/storage`, { kind: 's3', name: 'scratch', createBucket: true }));
     await ok(await server.api('POST', `${base}/storage`, { kind: 's3', name: 'keepme', createBucket: true }));
@@ -69,9 +98,14 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     keptBucket = storages.find((s) => s.name === 'keepme').bucket;
     const scratch = storages.find((s) => s.name === 'scratch').bucket;
     const tags = (await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', scratch])).json.TagSet;
-    assert.ok(tags.some((t: any) => t.Key === 'instantstart.io/cluster' && t.Value === CLUSTER), 'tagged in its CreateBucket');
+    assert.ok(
+      tags.some((t: any) => t.Key === 'instantstart.io/cluster' && t.Value === CLUSTER),
+      'tagged in its CreateBucket',
+    );
     await ok(await server.api('DELETE', `${base}/storage/keepme`));
-    await ok(await server.api('POST', `${base}/model-downloads`, { modelId: 'openai-community/gpt2', storage: 'shared-s3' }));
+    await ok(
+      await server.api('POST', `${base}/model-downloads`, { modelId: 'openai-community/gpt2', storage: 'shared-s3' }),
+    );
   });
 
   it('lists a storage removed keeping its data as kept, not mounted (REST and MCP)', async () => {
@@ -81,7 +115,10 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
       [['keepme', 'kept, not mounted', keptBucket, true]],
     );
     assert.ok(!list.storages.some((s: any) => s.name === 'keepme'));
-    assert.match((await call(mcp, 'list_storage', { cluster: CLUSTER })).text, new RegExp(`default/keepme: kept, not mounted — ${keptBucket} kept`));
+    assert.match(
+      (await call(mcp, 'list_storage', { cluster: CLUSTER })).text,
+      new RegExp(`default/keepme: kept, not mounted — ${keptBucket} kept`),
+    );
   });
 
   it('plans the delete by name: what goes, what stays and why (REST and MCP)', async () => {
@@ -89,17 +126,39 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     assert.equal(r.status, 200, JSON.stringify(r.body));
     plan = r.body;
     const deletes = plan.deletes.map((d: any) => `${d.kind} ${d.name}`);
-    for (const expected of [`HyperPod cluster ${CLUSTER}`, `EKS cluster ${CLUSTER}-eks`, 'MLflow tracking server gone-mlflow', `S3 bucket ${sharedBucket}`, `S3 bucket ${sharedBucket}-tls`]) {
+    for (const expected of [
+      `HyperPod cluster ${CLUSTER}`,
+      `EKS cluster ${CLUSTER}-eks`,
+      'MLflow tracking server gone-mlflow',
+      `S3 bucket ${sharedBucket}`,
+      `S3 bucket ${sharedBucket}-tls`,
+    ]) {
       assert.ok(deletes.includes(expected), `${expected} not in ${deletes.join(', ')}`);
     }
-    assert.ok(deletes.some((d: string) => /^S3 bucket sagemaker-gone-scratch-/.test(d)), deletes.join(', '));
-    assert.ok(deletes.some((d: string) => /^IAM role instantstart-mlflow-gone-mlflow-/.test(d)), 'the MLflow server\'s role');
-    assert.ok(deletes.some((d: string) => /^VPC vpc-/.test(d)) && deletes.some((d: string) => /^NAT gateway nat-/.test(d)), deletes.join(', '));
-    assert.ok(!deletes.some((d: string) => d.includes('team-mlflow')), 'a Region\'s server is not the cluster\'s');
-    assert.deepEqual(plan.keeps.map((k: any) => [k.kind, k.name]), [['S3 bucket', keptBucket]]);
+    assert.ok(
+      deletes.some((d: string) => /^S3 bucket sagemaker-gone-scratch-/.test(d)),
+      deletes.join(', '),
+    );
+    assert.ok(
+      deletes.some((d: string) => /^IAM role instantstart-mlflow-gone-mlflow-/.test(d)),
+      "the MLflow server's role",
+    );
+    assert.ok(
+      deletes.some((d: string) => /^VPC vpc-/.test(d)) && deletes.some((d: string) => /^NAT gateway nat-/.test(d)),
+      deletes.join(', '),
+    );
+    assert.ok(!deletes.some((d: string) => d.includes('team-mlflow')), "a Region's server is not the cluster's");
+    assert.deepEqual(
+      plan.keeps.map((k: any) => [k.kind, k.name]),
+      [['S3 bucket', keptBucket]],
+    );
     assert.match(plan.keeps[0].reason, /storage default\/keepme was removed keeping its data/);
     const withStorage = (await server.api('GET', `${base}/delete-plan?keepStorage=true`)).body;
-    assert.ok(withStorage.keeps.some((k: any) => k.name === sharedBucket) && !withStorage.keeps.some((k: any) => k.name === `${sharedBucket}-tls`), JSON.stringify(withStorage.keeps));
+    assert.ok(
+      withStorage.keeps.some((k: any) => k.name === sharedBucket) &&
+        !withStorage.keeps.some((k: any) => k.name === `${sharedBucket}-tls`),
+      JSON.stringify(withStorage.keeps),
+    );
     const text = (await call(mcp, 'get_cluster_delete_plan', { cluster: CLUSTER })).text;
     assert.match(text, new RegExp(`- S3 bucket ${keptBucket}: kept when storage default/keepme`));
     assert.match(text, /- MLflow tracking server gone-mlflow/);
@@ -114,8 +173,12 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     const left = taggedNames(await sb.inventory(), CLUSTER);
     assert.deepEqual(left, [`s3/buckets ${keptBucket}`], left.join('\n'));
     const servers = (await sb.inventory()).sagemaker!.mlflowTrackingServers!.map((s: any) => s.name);
-    assert.deepEqual(servers, ['team-mlflow'], 'the cluster\'s MLflow server is gone, the Region\'s stays');
-    assert.deepEqual(queryDatabase(server.dataDir, 'SELECT * FROM cluster_mlflow WHERE cluster = ?', CLUSTER), [], 'the deleted cluster\'s default MLflow link is gone');
+    assert.deepEqual(servers, ['team-mlflow'], "the cluster's MLflow server is gone, the Region's stays");
+    assert.deepEqual(
+      queryDatabase(server.dataDir, 'SELECT * FROM cluster_mlflow WHERE cluster = ?', CLUSTER),
+      [],
+      "the deleted cluster's default MLflow link is gone",
+    );
     assert.equal((await sb.aws(['s3api', 'head-bucket', '--bucket', keptBucket])).code, 0, 'the kept bucket is there');
   });
 

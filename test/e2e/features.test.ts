@@ -48,7 +48,8 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
       await new Promise((r) => setTimeout(r, 250));
     }
   };
-  const operationsCount = async () => (await server.api('GET', '/api/v1/operations?kind=set-features&limit=100')).body.operations.length;
+  const operationsCount = async () =>
+    (await server.api('GET', '/api/v1/operations?kind=set-features&limit=100')).body.operations.length;
   /** A PATCH that must start set-features, followed to success. */
   const patch = async (body: unknown) => {
     const r = await server.api('PATCH', url, body);
@@ -60,7 +61,13 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'feat', availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'feat',
+      availabilityZone: 'us-west-2a',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const op = await server.waitForOperation(created.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
@@ -71,20 +78,42 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
 
   it('reads what create set as the default features, from the cluster', async () => {
     const f = await features();
-    for (const id of ['pod-identity-agent', 'cert-manager', 'health-monitoring-agent', 'device-plugins', 'training-operator']) assert.equal(f.get(id).state, 'on', `${id}: ${JSON.stringify(f.get(id))}`);
-    for (const id of ['metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator', 'kuberay-operator', 'tiered-checkpointing', 'autoscaling']) assert.equal(f.get(id).state, 'off', id);
+    for (const id of [
+      'pod-identity-agent',
+      'cert-manager',
+      'health-monitoring-agent',
+      'device-plugins',
+      'training-operator',
+    ])
+      assert.equal(f.get(id).state, 'on', `${id}: ${JSON.stringify(f.get(id))}`);
+    for (const id of [
+      'metrics-server',
+      's3-csi-driver',
+      'fsx-csi-driver',
+      'inference-operator',
+      'kuberay-operator',
+      'tiered-checkpointing',
+      'autoscaling',
+    ])
+      assert.equal(f.get(id).state, 'off', id);
     const training = f.get('training-operator');
     assert.match(training.version, /^v\d+\.\d+\.\d+/);
     assert.deepEqual(training.needs, ['cert-manager', 'pod-identity-agent']);
     assert.deepEqual(f.get('cert-manager').neededBy, ['training-operator', 'inference-operator']);
     assert.equal(f.get('health-monitoring-agent').toggleable, false);
-    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['training-operator']])).json.addon;
-    assert.equal(training.version, addon.addonVersion, 'the version is EKS\'s, read live');
-    // AmazonSageMakerHyperPodTrainingOperatorAccess describes nodes only of a cluster tagged SageMaker=true: create tags it,
+    const addon = (
+      await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['training-operator']])
+    ).json.addon;
+    assert.equal(training.version, addon.addonVersion, "the version is EKS's, read live");
+    // AmazonSageMakerHyperPodTrainingOperatorAccess describes nodes only of a cluster tagged SageMaker=true: create
+    // tags it,
     // and the sandbox, evaluating that policy for the operator's pod identity role, finds nothing refused.
     const arn = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.ClusterArn;
     const tags = (await sb.aws(['sagemaker', 'list-tags', '--resource-arn', arn])).json.Tags;
-    assert.ok(tags.some((t: any) => t.Key === 'SageMaker' && t.Value === 'true'), JSON.stringify(tags));
+    assert.ok(
+      tags.some((t: any) => t.Key === 'SageMaker' && t.Value === 'true'),
+      JSON.stringify(tags),
+    );
     assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
   });
 
@@ -92,8 +121,13 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     const before = await lastSeq();
     await patch({ 'training-operator': false });
     const mutations = await mutationsAfter(before);
-    assert.ok(mutations.some((c) => c.operation === 'DeleteAddon' && c.subject === ADDONS['training-operator']), JSON.stringify(mutations));
-    const other = mutations.filter((c) => c.subject !== ADDONS['training-operator'] && !/training-op/.test(c.subject ?? ''));
+    assert.ok(
+      mutations.some((c) => c.operation === 'DeleteAddon' && c.subject === ADDONS['training-operator']),
+      JSON.stringify(mutations),
+    );
+    const other = mutations.filter(
+      (c) => c.subject !== ADDONS['training-operator'] && !/training-op/.test(c.subject ?? ''),
+    );
     assert.deepEqual(other, [], 'no mutation about any other feature');
     const f = await features();
     assert.equal(f.get('training-operator').state, 'off');
@@ -122,18 +156,39 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     );
     assert.deepEqual(plan.install[0].neededBy, ['inference-operator']);
     const inference = plan.install.at(-1).objects.map((o: any) => `${o.action} ${o.kind} ${o.name}`);
-    assert.ok(inference.some((o: string) => /^create EKS add-on amazon-sagemaker-hyperpod-inference/.test(o)), inference.join('\n'));
+    assert.ok(
+      inference.some((o: string) => /^create EKS add-on amazon-sagemaker-hyperpod-inference/.test(o)),
+      inference.join('\n'),
+    );
     // The execution role is named as AmazonSageMakerHyperPodInferenceAccess may pass it.
-    assert.ok(inference.some((o: string) => /^create IAM role SageMakerHyperPodInference-feat-[0-9a-z]{6}$/.test(o)), inference.join('\n'));
-    assert.equal(inference.filter((o: string) => o.startsWith('create IAM OIDC provider')).length, 1, 'one provider, however many roles trust it');
-    assert.ok(inference.some((o: string) => /^create S3 bucket sagemaker-feat-.*-tls$/.test(o)), inference.join('\n'));
+    assert.ok(
+      inference.some((o: string) => /^create IAM role SageMakerHyperPodInference-feat-[0-9a-z]{6}$/.test(o)),
+      inference.join('\n'),
+    );
+    assert.equal(
+      inference.filter((o: string) => o.startsWith('create IAM OIDC provider')).length,
+      1,
+      'one provider, however many roles trust it',
+    );
+    assert.ok(
+      inference.some((o: string) => /^create S3 bucket sagemaker-feat-.*-tls$/.test(o)),
+      inference.join('\n'),
+    );
     assert.equal(plan.noOp, false);
     assert.deepEqual(await mutationsAfter(before), [], 'a plan changes nothing');
   });
 
   it('enabling the inference operator alone installs cert-manager, the CSI drivers and metrics-server first (call log order)', async () => {
     // Needs first, for real: while cert-manager's install fails, the inference operator is not even asked for.
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', addonName: 'cert-manager', message: 'cert-manager webhook did not become ready' } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'create-failure',
+        service: 'eks',
+        addonName: 'cert-manager',
+        message: 'cert-manager webhook did not become ready',
+      },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     const before = await lastSeq();
     const started = await server.api('PATCH', url, { 'inference-operator': true });
@@ -144,7 +199,10 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal(failed.error.phase, 'install');
     assert.match(failed.error.message, /cert-manager: cert-manager webhook did not become ready/);
     const asked = (await mutationsAfter(before)).filter((c) => c.operation === 'CreateAddon').map((c) => c.subject);
-    assert.ok(!asked.includes(ADDONS['inference-operator']), `the inference operator waits for what it needs: ${asked.join(', ')}`);
+    assert.ok(
+      !asked.includes(ADDONS['inference-operator']),
+      `the inference operator waits for what it needs: ${asked.join(', ')}`,
+    );
 
     // A retry of the phase replaces the failed cert-manager, then installs the inference operator.
     assert.equal((await server.api('POST', `/api/v1/operations/${id}/phases/install/retry`)).status, 202);
@@ -155,27 +213,58 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     const last = (id: keyof typeof ADDONS) => creates.lastIndexOf(ADDONS[id]);
     for (const need of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver'] as const) {
       assert.ok(last(need) >= 0, `${need} installed: ${creates.join(', ')}`);
-      assert.ok(last(need) < last('inference-operator'), `${need} before the inference operator: ${creates.join(', ')}`);
+      assert.ok(
+        last(need) < last('inference-operator'),
+        `${need} before the inference operator: ${creates.join(', ')}`,
+      );
     }
     assert.deepEqual(
-      Object.values(ADDONS).filter((a) => a !== ADDONS['training-operator']).map((a) => creates.filter((c) => c === a).length),
+      Object.values(ADDONS)
+        .filter((a) => a !== ADDONS['training-operator'])
+        .map((a) => creates.filter((c) => c === a).length),
       [2, 1, 1, 1, 1],
       `cert-manager twice (failed, then again), every other add-on once: ${creates.join(', ')}`,
     );
     const progress = op.result.features as Array<{ feature: string; step: string }>;
-    assert.deepEqual(progress.map((p) => [p.feature, p.step]).sort(), [['cert-manager', 'done'], ['fsx-csi-driver', 'done'], ['inference-operator', 'done'], ['metrics-server', 'done'], ['s3-csi-driver', 'done']]);
+    assert.deepEqual(progress.map((p) => [p.feature, p.step]).sort(), [
+      ['cert-manager', 'done'],
+      ['fsx-csi-driver', 'done'],
+      ['inference-operator', 'done'],
+      ['metrics-server', 'done'],
+      ['s3-csi-driver', 'done'],
+    ]);
     const f = await features();
-    for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator']) assert.equal(f.get(id).state, 'on', id);
+    for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver', 'inference-operator'])
+      assert.equal(f.get(id).state, 'on', id);
 
-    // The execution role, as IAM and EKS hold it: named for the managed policy, trusted by SageMaker and the operator, named by the add-on.
+    // The execution role, as IAM and EKS hold it: named for the managed policy, trusted by SageMaker and the operator,
+    // named by the add-on.
     const exec = f.get('inference-operator').identities.find((i: any) => i.id === 'execution');
     assert.match(exec.roleName, /^SageMakerHyperPodInference-feat-[0-9a-z]{6}$/);
     assert.equal(exec.present, true);
     const role = (await sb.aws(['iam', 'get-role', '--role-name', exec.roleName])).json.Role;
-    const trust = typeof role.AssumeRolePolicyDocument === 'string' ? JSON.parse(decodeURIComponent(role.AssumeRolePolicyDocument)) : role.AssumeRolePolicyDocument;
-    assert.deepEqual(trust.Statement.map((st: any) => st.Principal.Service ?? (st.Principal.Federated ? 'federated' : '')).sort(), ['federated', 'sagemaker.amazonaws.com']);
-    assert.ok(role.Tags.some((t: any) => t.Key === 'instantstart.io/cluster' && t.Value === 'feat'), 'tagged as the cluster\'s');
-    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    const trust =
+      typeof role.AssumeRolePolicyDocument === 'string'
+        ? JSON.parse(decodeURIComponent(role.AssumeRolePolicyDocument))
+        : role.AssumeRolePolicyDocument;
+    assert.deepEqual(
+      trust.Statement.map((st: any) => st.Principal.Service ?? (st.Principal.Federated ? 'federated' : '')).sort(),
+      ['federated', 'sagemaker.amazonaws.com'],
+    );
+    assert.ok(
+      role.Tags.some((t: any) => t.Key === 'instantstart.io/cluster' && t.Value === 'feat'),
+      "tagged as the cluster's",
+    );
+    const addon = (
+      await sb.aws([
+        'eks',
+        'describe-addon',
+        '--cluster-name',
+        'feat-eks',
+        '--addon-name',
+        ADDONS['inference-operator'],
+      ])
+    ).json.addon;
     assert.equal(JSON.parse(addon.configurationValues).executionRoleArn, role.Arn);
     assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
   });
@@ -211,11 +300,18 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.equal(r.status, 400, JSON.stringify(r.body));
     assert.equal(r.body.errors[0].path, 'name');
     assert.match(r.body.errors[0].message, /cannot name an IAM role: 'instantstart-cx+-training-op' is not 1–64/);
-    assert.deepEqual((await sb.calls({ after: before })).filter((c: unknown) => JSON.stringify(c).includes(long)), [], 'no AWS call about that cluster');
+    assert.deepEqual(
+      (await sb.calls({ after: before })).filter((c: unknown) => JSON.stringify(c).includes(long)),
+      [],
+      'no AWS call about that cluster',
+    );
   });
 
   it('refuses unknown keys and features that are not toggles, naming the key (400, nothing changed)', async () => {
-    for (const [body, path] of [[{ 'warp-drive': true }, 'warp-drive'], [{ 'device-plugins': false }, 'device-plugins']] as const) {
+    for (const [body, path] of [
+      [{ 'warp-drive': true }, 'warp-drive'],
+      [{ 'device-plugins': false }, 'device-plugins'],
+    ] as const) {
       const r = await server.api('PATCH', url, body);
       assert.equal(r.status, 400, JSON.stringify(r.body));
       assert.ok(JSON.stringify(r.body.errors).includes(path), JSON.stringify(r.body));
@@ -236,46 +332,131 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     const refused = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'metrics-server': false } });
     assert.ok(refused.isError);
     assert.match(refused.text, /metrics-server.*inference-operator/s);
-    const started = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'training-operator': true }, idempotencyKey: 'features-training-on' });
+    const started = await call(mcp, 'set_features', {
+      cluster: 'feat',
+      changes: { 'training-operator': true },
+      idempotencyKey: 'features-training-on',
+    });
     assert.ok(!started.isError, started.text);
     assert.match(started.text, /wait_for_operation/);
     const id = (started.structuredContent as any).operationId;
     assert.equal((await server.waitForOperation(id)).status, 'succeeded');
-    const again = await call(mcp, 'set_features', { cluster: 'feat', changes: { 'training-operator': true }, idempotencyKey: 'features-training-on' });
+    const again = await call(mcp, 'set_features', {
+      cluster: 'feat',
+      changes: { 'training-operator': true },
+      idempotencyKey: 'features-training-on',
+    });
     assert.equal((again.structuredContent as any).operationId, id, 'the same key answers with the same operation');
     assert.equal((await features()).get('training-operator').state, 'on');
   });
 
   it('repoints an add-on whose values name another execution role: "configuration out of date", then one PATCH reconfigures it', async () => {
-    const exec = (await features()).get('inference-operator').identities.find((i: any) => i.id === 'execution').roleName;
-    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    const exec = (await features())
+      .get('inference-operator')
+      .identities.find((i: any) => i.id === 'execution').roleName;
+    const addon = (
+      await sb.aws([
+        'eks',
+        'describe-addon',
+        '--cluster-name',
+        'feat-eks',
+        '--addon-name',
+        ADDONS['inference-operator'],
+      ])
+    ).json.addon;
     const values = JSON.parse(addon.configurationValues);
     const other = values.executionRoleArn.replace(exec, 'SageMakerHyperPodInference-someone-else');
-    await sb.aws(['eks', 'update-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator'], '--configuration-values', JSON.stringify({ ...values, executionRoleArn: other })]);
+    await sb.aws([
+      'eks',
+      'update-addon',
+      '--cluster-name',
+      'feat-eks',
+      '--addon-name',
+      ADDONS['inference-operator'],
+      '--configuration-values',
+      JSON.stringify({ ...values, executionRoleArn: other }),
+    ]);
     await sb.advance(5 * 60);
     const stale = await featureWhen('inference-operator', (f) => /out of date/.test(f.health));
     assert.equal(stale.state, 'on');
-    assert.match(stale.health, new RegExp(`configuration out of date \\(executionRoleArn names SageMakerHyperPodInference-someone-else, not ${exec}\\)`));
+    assert.match(
+      stale.health,
+      new RegExp(
+        `configuration out of date \\(executionRoleArn names SageMakerHyperPodInference-someone-else, not ${exec}\\)`,
+      ),
+    );
     const plan = (await server.api('POST', `${url}/plan`, { 'inference-operator': true })).body;
-    assert.deepEqual(plan.install.map((i: any) => [i.feature, i.reason]), [['inference-operator', 'reconfigure']]);
+    assert.deepEqual(
+      plan.install.map((i: any) => [i.feature, i.reason]),
+      [['inference-operator', 'reconfigure']],
+    );
     const before = await lastSeq();
     await patch({ 'inference-operator': true });
     const updates = (await mutationsAfter(before)).filter((c) => c.operation === 'UpdateAddon');
     assert.equal(updates.length, 1, JSON.stringify(updates));
-    const fixed = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    const fixed = (
+      await sb.aws([
+        'eks',
+        'describe-addon',
+        '--cluster-name',
+        'feat-eks',
+        '--addon-name',
+        ADDONS['inference-operator'],
+      ])
+    ).json.addon;
     assert.equal(JSON.parse(fixed.configurationValues).executionRoleArn, values.executionRoleArn);
     assert.equal((await features()).get('inference-operator').health, 'ACTIVE');
   });
 
   it('moves a cluster whose add-on named the former role instantstart-<cluster>-inference-exec: the add-on refuses it, one PATCH installs it anew and deletes that role', async () => {
     const former = 'instantstart-feat-inference-exec';
-    const exec = (await features()).get('inference-operator').identities.find((i: any) => i.id === 'execution').roleName;
+    const exec = (await features())
+      .get('inference-operator')
+      .identities.find((i: any) => i.id === 'execution').roleName;
     const current = (await sb.aws(['iam', 'get-role', '--role-name', exec])).json.Role;
-    const trust = typeof current.AssumeRolePolicyDocument === 'string' ? decodeURIComponent(current.AssumeRolePolicyDocument) : JSON.stringify(current.AssumeRolePolicyDocument);
-    const tags = ['Key=instantstart.io/managed-by,Value=instantstart', 'Key=instantstart.io/cluster,Value=feat', 'Key=instantstart.io/feature,Value=inference-operator'];
-    const formerArn = (await sb.aws(['iam', 'create-role', '--role-name', former, '--assume-role-policy-document', trust, '--tags', ...tags])).json.Role.Arn;
-    const values = JSON.parse((await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon.configurationValues);
-    await sb.aws(['eks', 'update-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator'], '--configuration-values', JSON.stringify({ ...values, executionRoleArn: formerArn })]);
+    const trust =
+      typeof current.AssumeRolePolicyDocument === 'string'
+        ? decodeURIComponent(current.AssumeRolePolicyDocument)
+        : JSON.stringify(current.AssumeRolePolicyDocument);
+    const tags = [
+      'Key=instantstart.io/managed-by,Value=instantstart',
+      'Key=instantstart.io/cluster,Value=feat',
+      'Key=instantstart.io/feature,Value=inference-operator',
+    ];
+    const formerArn = (
+      await sb.aws([
+        'iam',
+        'create-role',
+        '--role-name',
+        former,
+        '--assume-role-policy-document',
+        trust,
+        '--tags',
+        ...tags,
+      ])
+    ).json.Role.Arn;
+    const values = JSON.parse(
+      (
+        await sb.aws([
+          'eks',
+          'describe-addon',
+          '--cluster-name',
+          'feat-eks',
+          '--addon-name',
+          ADDONS['inference-operator'],
+        ])
+      ).json.addon.configurationValues,
+    );
+    await sb.aws([
+      'eks',
+      'update-addon',
+      '--cluster-name',
+      'feat-eks',
+      '--addon-name',
+      ADDONS['inference-operator'],
+      '--configuration-values',
+      JSON.stringify({ ...values, executionRoleArn: formerArn }),
+    ]);
     await sb.advance(5 * 60);
     const refused = await featureWhen('inference-operator', (f) => f.state === 'failed');
     assert.equal(refused.state, 'failed', JSON.stringify(refused));
@@ -285,7 +466,16 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     assert.match(JSON.stringify(logs), new RegExp(`IAM role ${former} is the former name of ${exec}`));
     const got = await sb.aws(['iam', 'get-role', '--role-name', former], { allowFailure: true });
     assert.match(got.stderr, /NoSuchEntity/, 'the former role InstantStart made is deleted');
-    const addon = (await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']])).json.addon;
+    const addon = (
+      await sb.aws([
+        'eks',
+        'describe-addon',
+        '--cluster-name',
+        'feat-eks',
+        '--addon-name',
+        ADDONS['inference-operator'],
+      ])
+    ).json.addon;
     assert.equal(addon.status, 'ACTIVE', JSON.stringify(addon.health));
     assert.equal(JSON.parse(addon.configurationValues).executionRoleArn, values.executionRoleArn);
   });
@@ -294,39 +484,57 @@ describe('managed features through REST and MCP on the sandbox (the diff contrac
     await patch({ 'inference-operator': false });
     const f = await features();
     assert.equal(f.get('inference-operator').state, 'off');
-    for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver']) assert.equal(f.get(id).state, 'on', id);
+    for (const id of ['cert-manager', 'metrics-server', 's3-csi-driver', 'fsx-csi-driver'])
+      assert.equal(f.get(id).state, 'on', id);
     // The exit code of a service error differs between aws CLI v1 (255) and v2 (254): read the error instead.
-    const addon = await sb.aws(['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']], { allowFailure: true });
+    const addon = await sb.aws(
+      ['eks', 'describe-addon', '--cluster-name', 'feat-eks', '--addon-name', ADDONS['inference-operator']],
+      { allowFailure: true },
+    );
     assert.match(addon.stderr, /ResourceNotFoundException/, `the add-on is gone (${addon.code})`);
     for (const role of ['inference-gated', 'inference-alb', 'inference-keda']) {
       const got = await sb.aws(['iam', 'get-role', '--role-name', `instantstart-feat-${role}`], { allowFailure: true });
       assert.match(got.stderr, /NoSuchEntity/, `${role} removed (${got.code})`);
     }
-    const left = (await sb.aws(['iam', 'list-roles'])).json.Roles.map((r: any) => r.RoleName).filter((n: string) => /^SageMakerHyperPodInference-feat-/.test(n));
+    const left = (await sb.aws(['iam', 'list-roles'])).json.Roles.map((r: any) => r.RoleName).filter((n: string) =>
+      /^SageMakerHyperPodInference-feat-/.test(n),
+    );
     assert.deepEqual(left, [], 'the execution role removed');
   });
 
-  it('managed autoscaling is a toggle too: on for a group (HyperPod\'s AutoScaling setting, read with the aws CLI), then off', async () => {
-    const groups = (await server.api('GET', '/api/v1/clusters/feat/instance-groups')).body.instanceGroups.map((g: { name: string }) => g.name);
+  it("managed autoscaling is a toggle too: on for a group (HyperPod's AutoScaling setting, read with the aws CLI), then off", async () => {
+    const groups = (await server.api('GET', '/api/v1/clusters/feat/instance-groups')).body.instanceGroups.map(
+      (g: { name: string }) => g.name,
+    );
     await patch({ autoscaling: { instanceGroups: [groups[0]] } });
     const on = (await features()).get('autoscaling');
     assert.equal(on.state, 'on', JSON.stringify(on));
     assert.deepEqual(on.config.instanceGroups, [groups[0]]);
-    assert.equal((await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode, 'Enable');
+    assert.equal(
+      (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode,
+      'Enable',
+    );
     await patch({ autoscaling: false });
     assert.equal((await features()).get('autoscaling').state, 'off');
-    assert.equal((await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode, 'Disable');
+    assert.equal(
+      (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'feat'])).json.AutoScaling.Mode,
+      'Disable',
+    );
   });
 
   it('deleting the cluster with the inference operator on leaves nothing behind, its execution role included', async () => {
     await patch({ 'inference-operator': true });
-    const exec = (await features()).get('inference-operator').identities.find((i: any) => i.id === 'execution').roleName;
+    const exec = (await features())
+      .get('inference-operator')
+      .identities.find((i: any) => i.id === 'execution').roleName;
     assert.equal((await sb.aws(['iam', 'get-role', '--role-name', exec])).code, 0);
     const del = await server.api('DELETE', '/api/v1/clusters/feat?confirm=true');
     assert.equal(del.status, 202, JSON.stringify(del.body));
     const op = await server.waitForOperation(del.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-    const roles = (await sb.aws(['iam', 'list-roles'])).json.Roles.map((r: any) => r.RoleName).filter((n: string) => n.includes('feat'));
+    const roles = (await sb.aws(['iam', 'list-roles'])).json.Roles.map((r: any) => r.RoleName).filter((n: string) =>
+      n.includes('feat'),
+    );
     assert.deepEqual(roles, [], 'every role of the cluster is gone');
   });
 });

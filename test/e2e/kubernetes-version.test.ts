@@ -7,7 +7,13 @@ import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/serv
 import { call } from '../mcp/client-helpers.js';
 
 const SPEED = 600;
-const request = { name: 'kv', availabilityZone: 'us-west-2b', instanceType: 'ml.g5.8xlarge', instanceCount: 1, storage: { s3: false } };
+const request = {
+  name: 'kv',
+  availabilityZone: 'us-west-2b',
+  instanceType: 'ml.g5.8xlarge',
+  instanceCount: 1,
+  storage: { s3: false },
+};
 
 /**
  * The EKS cluster's Kubernetes version is one both EKS and HyperPod support, on every face: the
@@ -37,9 +43,17 @@ describe('the Kubernetes version of a new cluster (REST, MCP, sandbox)', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.defaultVersion, '1.34');
     const at = (v: string) => r.body.versions.find((x: any) => x.version === v);
-    assert.deepEqual([at('1.35').eks.isDefault, at('1.35').hyperpod, at('1.35').usable], [true, false, false], 'EKS\'s default is out of HyperPod\'s range');
+    assert.deepEqual(
+      [at('1.35').eks.isDefault, at('1.35').hyperpod, at('1.35').usable],
+      [true, false, false],
+      "EKS's default is out of HyperPod's range",
+    );
     assert.deepEqual([at('1.34').usable, at('1.34').isChosenDefault], [true, true]);
-    assert.deepEqual([at('1.28').eks.offered, at('1.28').hyperpod, at('1.28').usable], [false, true, false], 'HyperPod supports 1.28; the sandbox\'s EKS no longer offers it');
+    assert.deepEqual(
+      [at('1.28').eks.offered, at('1.28').hyperpod, at('1.28').usable],
+      [false, true, false],
+      "HyperPod supports 1.28; the sandbox's EKS no longer offers it",
+    );
     assert.match(r.body.hyperpodSupport.sources[0], /^https:\/\/docs\.aws\.amazon\.com\/sagemaker\//);
 
     const tool = await call(mcp, 'list_kubernetes_versions', { region: 'us-west-2' });
@@ -58,7 +72,12 @@ describe('the Kubernetes version of a new cluster (REST, MCP, sandbox)', () => {
         assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
         const problem = r.body.errors.find((e: any) => e.path === 'kubernetesVersion');
         assert.ok(problem, JSON.stringify(r.body));
-        assert.match(problem.message, new RegExp(`SageMaker HyperPod does not support Kubernetes ${kubernetesVersion.replace('.', '\\.')}; it supports 1\\.28 to 1\\.34`));
+        assert.match(
+          problem.message,
+          new RegExp(
+            `SageMaker HyperPod does not support Kubernetes ${kubernetesVersion.replace('.', '\\.')}; it supports 1\\.28 to 1\\.34`,
+          ),
+        );
 
         const { name, ...rest } = request;
         const tool = await call(mcp, 'create_cluster', { ...rest, cluster: name, kubernetesVersion });
@@ -77,13 +96,20 @@ describe('the Kubernetes version of a new cluster (REST, MCP, sandbox)', () => {
       const problem = r.body.errors.find((e: any) => e.path === 'kubernetesVersion');
       assert.ok(problem, JSON.stringify(r.body));
       assert.match(problem.message, /EKS does not offer Kubernetes 1\.28 for new clusters in us-west-2/);
-      assert.match(problem.message, /Use one both support \(1\.34, 1\.33, .*\), or leave kubernetesVersion out for 1\.34/);
+      assert.match(
+        problem.message,
+        /Use one both support \(1\.34, 1\.33, .*\), or leave kubernetesVersion out for 1\.34/,
+      );
     });
-    assert.deepEqual(calls.filter((c) => c.mutating), [], 'the check (which reads what EKS offers, kept a few minutes) changes nothing');
+    assert.deepEqual(
+      calls.filter((c) => c.mutating),
+      [],
+      'the check (which reads what EKS offers, kept a few minutes) changes nothing',
+    );
     assert.deepEqual((await server.api('GET', '/api/v1/operations')).body.operations, []);
   });
 
-  it('without a version, creates EKS at the newest version both support although EKS\'s default is newer', async () => {
+  it("without a version, creates EKS at the newest version both support although EKS's default is newer", async () => {
     const check = await server.api('POST', '/api/v1/preflight/clusters', request);
     assert.equal(check.body.kubernetesVersion, '1.34', JSON.stringify(check.body));
     const r = await server.api('POST', '/api/v1/clusters', request);

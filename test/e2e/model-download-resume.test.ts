@@ -28,14 +28,24 @@ describe('model download crash resume: SIGKILL while the Job runs, restart, the 
 
   it('finishes after a kill during the download with one Job and one pod', async () => {
     server = await spawnServer(sb, dataDir);
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'resumes', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'resumes',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: true },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     const kube = await kubeAccess(sb, 'resumes-eks');
     // Real time from here: the download takes seconds, long enough to be interrupted.
     await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 3 } });
 
-    const started = await server.api('POST', '/api/v1/clusters/resumes/model-downloads', { modelId: 'meta-llama/Llama-3.2-1B', storage: 'shared-s3', token: 'hf_SandboxGrantedAccessToken000000000000' });
+    const started = await server.api('POST', '/api/v1/clusters/resumes/model-downloads', {
+      modelId: 'meta-llama/Llama-3.2-1B',
+      storage: 'shared-s3',
+      token: 'hf_SandboxGrantedAccessToken000000000000',
+    });
     assert.equal(started.status, 202, JSON.stringify(started.body));
     const { id, input } = started.body.operation;
     for (let i = 0; ; i++) {
@@ -51,12 +61,24 @@ describe('model download crash resume: SIGKILL while the Job runs, restart, the 
     const op = await server.waitForOperation(id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
     assert.ok(op.result.files.some((f: any) => f.path === 'model.safetensors'));
-    assert.equal((await kube.kubectl(['get', 'job', input.jobName, '-o', 'jsonpath={.metadata.uid}'])).stdout, uid, 'the same Job');
-    const jobs = (await kube.kubectl(['get', 'jobs', '-l', `instantstart.dev/model-download=${input.jobName}`, '-o', 'name'])).stdout.trim().split('\n');
+    assert.equal(
+      (await kube.kubectl(['get', 'job', input.jobName, '-o', 'jsonpath={.metadata.uid}'])).stdout,
+      uid,
+      'the same Job',
+    );
+    const jobs = (
+      await kube.kubectl(['get', 'jobs', '-l', `instantstart.dev/model-download=${input.jobName}`, '-o', 'name'])
+    ).stdout
+      .trim()
+      .split('\n');
     assert.deepEqual(jobs, [`job.batch/${input.jobName}`]);
-    const pods = (await kube.kubectl(['get', 'pods', '-l', `batch.kubernetes.io/job-name=${input.jobName}`, '-o', 'name'])).stdout.trim().split('\n');
+    const pods = (
+      await kube.kubectl(['get', 'pods', '-l', `batch.kubernetes.io/job-name=${input.jobName}`, '-o', 'name'])
+    ).stdout
+      .trim()
+      .split('\n');
     assert.equal(pods.length, 1, 'one pod: nothing ran twice');
     const secret = await kube.kubectl(['get', 'secret', input.tokenSecret], { allowFailure: true });
-    assert.notEqual(secret.code, 0, 'the token\'s Secret is gone');
+    assert.notEqual(secret.code, 0, "the token's Secret is gone");
   });
 });

@@ -27,7 +27,10 @@ describe('--cloud aws without credentials', () => {
     home = mkdtempSync(join(tmpdir(), 'instantstart-nocreds-'));
     dataDir = join(home, 'data');
     mkdirSync(dataDir);
-    const setup = withoutCredentials({ ...process.env, INSTANTSTART_LOG_LEVEL: 'warn', AWS_ENDPOINT_URL: sb.url, AWS_REGION: 'us-west-2' }, home);
+    const setup = withoutCredentials(
+      { ...process.env, INSTANTSTART_LOG_LEVEL: 'warn', AWS_ENDPOINT_URL: sb.url, AWS_REGION: 'us-west-2' },
+      home,
+    );
     credentialsFile = setup.credentialsFile;
     server = await spawnServe(['--cloud', 'aws', '--data-dir', dataDir], setup.env, dataDir);
   });
@@ -38,11 +41,21 @@ describe('--cloud aws without credentials', () => {
   });
 
   it('starts, and the terminal says what is wrong and what to do', async () => {
-    for (let i = 0; i < 100 && !server!.output().includes('Not connected to AWS'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !server!.output().includes('Not connected to AWS'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const out = server!.output();
     assert.match(out, /InstantStart on AWS \(us-west-2, account unknown: no usable credentials\)/);
-    assert.match(out, /Not connected to AWS — No usable AWS credentials: Could not load credentials from any providers/);
-    for (const remedy of ['AWS_PROFILE=', 'aws sso login', 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY', 'instance profile', 'Check again']) {
+    assert.match(
+      out,
+      /Not connected to AWS — No usable AWS credentials: Could not load credentials from any providers/,
+    );
+    for (const remedy of [
+      'AWS_PROFILE=',
+      'aws sso login',
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+      'instance profile',
+      'Check again',
+    ]) {
       assert.ok(out.includes(remedy), `the terminal mentions ${remedy}:\n${out}`);
     }
   });
@@ -93,8 +106,13 @@ describe('--cloud aws without credentials', () => {
     assert.equal((await server!.api('GET', '/api/v1/config')).body.cloudAccess.ready, true);
     const clusters = await server!.api('GET', '/api/v1/clusters');
     assert.equal(clusters.status, 200, JSON.stringify(clusters.body));
-    assert.ok(existsSync(join(dataDir, 'aws', '000000000000', 'instantstart.db')), 'the account\'s journal opened now');
-    const created = await server!.api('POST', '/api/v1/clusters', { name: 'late', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 });
+    assert.ok(existsSync(join(dataDir, 'aws', '000000000000', 'instantstart.db')), "the account's journal opened now");
+    const created = await server!.api('POST', '/api/v1/clusters', {
+      name: 'late',
+      availabilityZone: 'us-west-2a',
+      instanceType: 'ml.g5.8xlarge',
+      instanceCount: 1,
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.deepEqual([created.body.operation.cloud, created.body.operation.accountId], ['aws', '000000000000']);
   });

@@ -15,14 +15,31 @@ describe('OpenAPI document', () => {
     const r = await server.api('GET', '/api/openapi.json');
     assert.equal(r.status, 200);
     assert.equal(r.body.openapi, '3.1.0');
-    const ops = Object.entries(r.body.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    const ops = Object.entries(r.body.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     for (const expected of [
-      'GET /api/v1/clusters', 'POST /api/v1/clusters', 'GET /api/v1/clusters/{name}', 'DELETE /api/v1/clusters/{name}',
-      'GET /api/v1/active-cluster', 'PUT /api/v1/active-cluster', 'GET /api/v1/regions', 'GET /api/v1/availability-zones',
-      'GET /api/v1/instance-types', 'GET /api/v1/training-plans', 'POST /api/v1/preflight/quotas', 'POST /api/v1/preflight/clusters',
-      'GET /api/v1/operations', 'GET /api/v1/operations/{id}', 'GET /api/v1/operations/{id}/wait', 'GET /api/v1/operations/{id}/events',
-      'POST /api/v1/operations/{id}/phases/{phase}/retry', 'POST /api/v1/operations/{id}/cancel', 'GET /api/v1/config',
-    ]) assert.ok(ops.includes(expected), `${expected} is documented`);
+      'GET /api/v1/clusters',
+      'POST /api/v1/clusters',
+      'GET /api/v1/clusters/{name}',
+      'DELETE /api/v1/clusters/{name}',
+      'GET /api/v1/active-cluster',
+      'PUT /api/v1/active-cluster',
+      'GET /api/v1/regions',
+      'GET /api/v1/availability-zones',
+      'GET /api/v1/instance-types',
+      'GET /api/v1/training-plans',
+      'POST /api/v1/preflight/quotas',
+      'POST /api/v1/preflight/clusters',
+      'GET /api/v1/operations',
+      'GET /api/v1/operations/{id}',
+      'GET /api/v1/operations/{id}/wait',
+      'GET /api/v1/operations/{id}/events',
+      'POST /api/v1/operations/{id}/phases/{phase}/retry',
+      'POST /api/v1/operations/{id}/cancel',
+      'GET /api/v1/config',
+    ])
+      assert.ok(ops.includes(expected), `${expected} is documented`);
     const create = r.body.paths['/api/v1/clusters'].post;
     const body = create.requestBody.content['application/json'].schema;
     assert.deepEqual(body.required.sort(), ['availabilityZone', 'instanceCount', 'instanceType', 'name']);

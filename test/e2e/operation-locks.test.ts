@@ -23,7 +23,13 @@ describe('operations lock what they change: a delete or a second group change wh
   let server: TestServer;
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'guarded', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'guarded',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
   });
@@ -33,20 +39,51 @@ describe('operations lock what they change: a delete or a second group change wh
     await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } }); // the new group's nodes take their time
     let addId = '';
     try {
-      const add = await server.api('POST', groupsUrl, { name: 'gpu', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 }, { 'idempotency-key': 'add-gpu' });
+      const add = await server.api(
+        'POST',
+        groupsUrl,
+        { name: 'gpu', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 },
+        { 'idempotency-key': 'add-gpu' },
+      );
       assert.equal(add.status, 202, JSON.stringify(add.body));
       addId = add.body.operation.id;
 
-      assertNamesOperation(await server.api('DELETE', '/api/v1/clusters/guarded?confirm=true'), addId, 'add-instance-group');
-      assertNamesOperation(await server.api('POST', groupsUrl, { name: 'cpu', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 }), addId, 'add-instance-group');
-      assertNamesOperation(await server.api('PATCH', `${groupsUrl}/workers`, { instanceCount: 2 }), addId, 'add-instance-group');
+      assertNamesOperation(
+        await server.api('DELETE', '/api/v1/clusters/guarded?confirm=true'),
+        addId,
+        'add-instance-group',
+      );
+      assertNamesOperation(
+        await server.api('POST', groupsUrl, {
+          name: 'cpu',
+          availabilityZone: 'us-west-2b',
+          instanceType: 'ml.c5.xlarge',
+          instanceCount: 1,
+        }),
+        addId,
+        'add-instance-group',
+      );
+      assertNamesOperation(
+        await server.api('PATCH', `${groupsUrl}/workers`, { instanceCount: 2 }),
+        addId,
+        'add-instance-group',
+      );
 
-      const repeat = await server.api('POST', groupsUrl, { name: 'gpu', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 }, { 'idempotency-key': 'add-gpu' });
+      const repeat = await server.api(
+        'POST',
+        groupsUrl,
+        { name: 'gpu', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 },
+        { 'idempotency-key': 'add-gpu' },
+      );
       assert.equal(repeat.status, 202, JSON.stringify(repeat.body));
       assert.deepEqual([repeat.body.existing, repeat.body.operation.id], [true, addId]);
 
       const running = await server.api('GET', '/api/v1/operations?status=running');
-      assert.deepEqual(running.body.operations.map((o: any) => o.id), [addId], 'nothing else was started');
+      assert.deepEqual(
+        running.body.operations.map((o: any) => o.id),
+        [addId],
+        'nothing else was started',
+      );
     } finally {
       await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: SPEED } });
     }

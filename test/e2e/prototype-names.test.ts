@@ -18,7 +18,11 @@ function routesFor(name: string): Array<[string, string, unknown?]> {
   return [
     ['GET', c],
     ['GET', `${c}/instance-groups`],
-    ['POST', `${c}/instance-groups`, { name: 'extra', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 }],
+    [
+      'POST',
+      `${c}/instance-groups`,
+      { name: 'extra', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 },
+    ],
     ['PATCH', `${c}/instance-groups/workers`, { instanceCount: 2 }],
     ['GET', `${c}/autoscaling`],
     ['PUT', `${c}/autoscaling`, { enabled: true, instanceGroups: ['workers'] }],
@@ -42,7 +46,8 @@ describe('cluster names that are JavaScript object keys', () => {
 
   it('every cluster route answers such an absent cluster exactly like any other absent one: a 404 problem', async () => {
     const absent = new Map<string, number>();
-    for (const [method, path, body] of routesFor('ghost')) absent.set(`${method} ${path.replace('ghost', '{name}')}`, (await server.api(method, path, body)).status);
+    for (const [method, path, body] of routesFor('ghost'))
+      absent.set(`${method} ${path.replace('ghost', '{name}')}`, (await server.api(method, path, body)).status);
     for (const name of OBJECT_KEY_NAMES) {
       for (const [method, path, body] of routesFor(name)) {
         const r = await server.api(method, path, body);
@@ -71,14 +76,24 @@ describe('cluster names that are JavaScript object keys', () => {
   });
 
   it('a cluster named constructor is created end to end, listed, read and deleted', async () => {
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'constructor', availabilityZone: 'us-west-2b', instanceType: 'ml.g5.8xlarge', instanceCount: 1, storage: { s3: true } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'constructor',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.g5.8xlarge',
+      instanceCount: 1,
+      storage: { s3: true },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const op = await server.waitForOperation(created.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
 
     const list = await server.api('GET', '/api/v1/clusters');
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    assert.equal(list.body.clusters.find((c: any) => c.name === 'constructor')?.status, 'InService', JSON.stringify(list.body));
+    assert.equal(
+      list.body.clusters.find((c: any) => c.name === 'constructor')?.status,
+      'InService',
+      JSON.stringify(list.body),
+    );
     const detail = await server.api('GET', '/api/v1/clusters/constructor');
     assert.equal(detail.status, 200, JSON.stringify(detail.body));
     assert.equal(detail.body.status, 'InService');
@@ -88,9 +103,19 @@ describe('cluster names that are JavaScript object keys', () => {
       const r = await server.api('GET', `/api/v1/clusters/constructor/${path}`);
       assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
     }
-    assert.equal((await server.api('GET', '/api/v1/clusters/toString')).status, 404, 'a sibling prototype name is still absent');
-    const unknownField = await server.api('PATCH', '/api/v1/clusters/constructor/instance-groups/workers', { constructor: 2 });
-    assert.equal(unknownField.status, 400, `an unknown field named constructor is bad input, not a fixed field: ${JSON.stringify(unknownField.body)}`);
+    assert.equal(
+      (await server.api('GET', '/api/v1/clusters/toString')).status,
+      404,
+      'a sibling prototype name is still absent',
+    );
+    const unknownField = await server.api('PATCH', '/api/v1/clusters/constructor/instance-groups/workers', {
+      constructor: 2,
+    });
+    assert.equal(
+      unknownField.status,
+      400,
+      `an unknown field named constructor is bad input, not a fixed field: ${JSON.stringify(unknownField.body)}`,
+    );
     assert.equal(unknownField.body.errors?.[0]?.path, 'constructor');
 
     const del = await server.api('DELETE', '/api/v1/clusters/constructor?confirm=true');

@@ -19,9 +19,29 @@ function oldJournal(dataDir: string): void {
   const phases = [{ name: 'network', title: 'Network', expectedSeconds: 60 }];
   const seed = (id: string, name: string, daysAgo: number, status: 'succeeded' | 'failed') => {
     const at = new Date(Date.now() - daysAgo * DAY).toISOString();
-    store.createOperation({ id, kind: 'create-cluster', target: `cluster/us-west-2/${name}`, status: 'pending', input: { name, region: 'us-west-2' }, state: {}, createdAt: at, ...PLACE }, phases);
+    store.createOperation(
+      {
+        id,
+        kind: 'create-cluster',
+        target: `cluster/us-west-2/${name}`,
+        status: 'pending',
+        input: { name, region: 'us-west-2' },
+        state: {},
+        createdAt: at,
+        ...PLACE,
+      },
+      phases,
+    );
     store.appendLog(id, { at, level: 'info', message: 'accepted' });
-    store.updateOperation(id, { status, finishedAt: at, ...(status === 'failed' ? { error: { phase: 'network', code: 'Boom', message: 'it broke' } } : {}) }, at);
+    store.updateOperation(
+      id,
+      {
+        status,
+        finishedAt: at,
+        ...(status === 'failed' ? { error: { phase: 'network', code: 'Boom', message: 'it broke' } } : {}),
+      },
+      at,
+    );
   };
   seed('op-old', 'again', 90, 'failed'); // superseded by op-newer on the same cluster name
   seed('op-newer', 'again', 60, 'succeeded');
@@ -38,7 +58,11 @@ describe('retention in a running server', () => {
     sb = await startTestSandbox({ speed: 300 });
     dataDir = mkdtempSync(join(tmpdir(), 'instantstart-retention-'));
     oldJournal(dataDir);
-    server = await startTestServer(sb, { speed: 300, dataDir, retention: { maxAgeDays: 30, maxOperations: 1000, maxLogLinesPerOperation: 100 } });
+    server = await startTestServer(sb, {
+      speed: 300,
+      dataDir,
+      retention: { maxAgeDays: 30, maxOperations: 1000, maxLogLinesPerOperation: 100 },
+    });
   });
   after(async () => {
     await server?.close();
@@ -47,12 +71,22 @@ describe('retention in a running server', () => {
   });
 
   it('prunes at start: old finished operations go, a half-made cluster stays listed', async () => {
-    const ids = async () => ((await server.api('GET', '/api/v1/operations?limit=100')).body.operations as Array<{ id: string }>).map((o) => o.id).sort();
+    const ids = async () =>
+      ((await server.api('GET', '/api/v1/operations?limit=100')).body.operations as Array<{ id: string }>)
+        .map((o) => o.id)
+        .sort();
     const deadline = Date.now() + 10_000;
     while ((await ids()).includes('op-old') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(await ids(), ['op-half', 'op-newer', 'op-recent'], 'only the superseded old operation went');
     assert.equal((await server.api('GET', '/api/v1/operations/op-old/events')).status, 404, 'its log went with it');
-    const clusters = (await server.api('GET', '/api/v1/clusters')).body.clusters as Array<{ name: string; status: string }>;
-    assert.deepEqual(clusters.map((c) => [c.name, c.status]), [['half', 'Failed']], 'the half-made cluster is still listed, as Failed');
+    const clusters = (await server.api('GET', '/api/v1/clusters')).body.clusters as Array<{
+      name: string;
+      status: string;
+    }>;
+    assert.deepEqual(
+      clusters.map((c) => [c.name, c.status]),
+      [['half', 'Failed']],
+      'the half-made cluster is still listed, as Failed',
+    );
   });
 });

@@ -10,7 +10,14 @@ import { spawnServer, startTestServer, stopAll, type TestServer } from '../helpe
 
 const TOKEN = 'sekret-token';
 const CREATE = { name: 'sneaky', availabilityZone: 'us-west-2a', instanceType: 'ml.g5.8xlarge', instanceCount: 1 };
-const SAMPLE: Record<string, string> = { name: 'demo', cluster: 'demo', group: 'workers', id: 'op-1', phase: 'hyperpod', nodeId: 'i-0123456789abcdef0' };
+const SAMPLE: Record<string, string> = {
+  name: 'demo',
+  cluster: 'demo',
+  group: 'workers',
+  id: 'op-1',
+  phase: 'hyperpod',
+  nodeId: 'i-0123456789abcdef0',
+};
 
 /** Every spelling of a path that a router may decode, fold or ignore — and that a raw-URL check would miss. */
 function spellings(path: string): string[] {
@@ -31,7 +38,10 @@ function spellings(path: string): string[] {
 }
 
 /** The OpenAPI document's operations with sample path parameters: every REST route there is. */
-async function everyOperation(server: TestServer, headers: Record<string, string>): Promise<Array<{ method: string; path: string }>> {
+async function everyOperation(
+  server: TestServer,
+  headers: Record<string, string>,
+): Promise<Array<{ method: string; path: string }>> {
   const doc = await server.api('GET', '/api/openapi.json', undefined, headers);
   assert.equal(doc.status, 200);
   const out: Array<{ method: string; path: string }> = [];
@@ -54,9 +64,15 @@ describe('request guard on a server started with --token', () => {
   it('answers 401 to every route under every spelling of its path, and nothing changes', async () => {
     const operations = await everyOperation(server, { authorization: `Bearer ${TOKEN}` });
     assert.ok(operations.length >= 30, `the OpenAPI document lists the routes (${operations.length})`);
-    const routes = [...operations, { method: 'GET', path: '/api/openapi.json' }, { method: 'POST', path: '/mcp' }, { method: 'GET', path: '/api/v1/nope' }];
+    const routes = [
+      ...operations,
+      { method: 'GET', path: '/api/openapi.json' },
+      { method: 'POST', path: '/mcp' },
+      { method: 'GET', path: '/api/v1/nope' },
+    ];
     for (const { method, path } of routes) {
-      const body = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(path.endsWith('/clusters') ? CREATE : {});
+      const body =
+        method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(path.endsWith('/clusters') ? CREATE : {});
       for (const spelled of spellings(path)) {
         const withConfirm = method === 'DELETE' ? `${spelled}?confirm=true` : spelled;
         const r = await rawRequest(server.url, method, withConfirm, { body });
@@ -79,9 +95,16 @@ describe('request guard on a server started with --token', () => {
     assert.equal(deepLink.status, 200, 'client-side routes load the UI shell');
     assert.match(deepLink.text, /<div id="root">/);
     for (const wrong of [TOKEN.slice(0, -1), `${TOKEN}x`, TOKEN.toUpperCase(), '']) {
-      assert.equal((await rawRequest(server.url, 'GET', '/api/v1/clusters', { headers: { authorization: `Bearer ${wrong}` } })).status, 401, `token '${wrong}'`);
+      assert.equal(
+        (await rawRequest(server.url, 'GET', '/api/v1/clusters', { headers: { authorization: `Bearer ${wrong}` } }))
+          .status,
+        401,
+        `token '${wrong}'`,
+      );
     }
-    const right = await rawRequest(server.url, 'GET', '/%61pi/v1/clusters', { headers: { authorization: `bearer ${TOKEN}` } });
+    const right = await rawRequest(server.url, 'GET', '/%61pi/v1/clusters', {
+      headers: { authorization: `bearer ${TOKEN}` },
+    });
     assert.equal(right.status, 200, 'the right token opens every spelling');
     const unauthorized = await rawRequest(server.url, 'GET', '/api/v1/clusters');
     assert.match(String(unauthorized.headers['www-authenticate']), /Bearer/);
@@ -116,15 +139,25 @@ describe('request guard on the default loopback server (no token)', () => {
     const read = await rawRequest(server.url, 'GET', '/api/v1/clusters', { headers: evil });
     assert.equal(read.status, 403);
     assert.match(read.json.detail, /DNS rebinding/);
-    const create = await rawRequest(server.url, 'POST', '/api/v1/clusters', { headers: { ...evil, Origin: `http://evil.example:${port}` }, body: JSON.stringify(CREATE) });
+    const create = await rawRequest(server.url, 'POST', '/api/v1/clusters', {
+      headers: { ...evil, Origin: `http://evil.example:${port}` },
+      body: JSON.stringify(CREATE),
+    });
     assert.equal(create.status, 403, 'a rebinding page whose Origin equals its Host is still refused');
-    const mcp = await rawRequest(server.url, 'POST', '/mcp', { headers: { ...evil, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const mcp = await rawRequest(server.url, 'POST', '/mcp', {
+      headers: { ...evil, accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     assert.equal(mcp.status, 403);
     assert.equal(mcp.json.error.code, -32000, 'MCP clients get a JSON-RPC error');
     assert.equal((await rawRequest(server.url, 'GET', '/', { headers: evil })).status, 403);
     assert.equal((await rawRequest(server.url, 'GET', '/healthz', { headers: evil })).status, 200);
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
-      assert.equal((await rawRequest(server.url, 'GET', '/api/v1/clusters', { headers: { Host: host } })).status, 200, host);
+      assert.equal(
+        (await rawRequest(server.url, 'GET', '/api/v1/clusters', { headers: { Host: host } })).status,
+        200,
+        host,
+      );
     }
     assert.equal((await server.api('GET', '/api/v1/operations')).body.operations.length, 0);
     assert.equal((await sb.calls({ mutating: true })).length, 0);
@@ -132,9 +165,22 @@ describe('request guard on the default loopback server (no token)', () => {
 
   it('accepts the names given with --allowed-host, and only those', async () => {
     const port = new URL(named.url).port;
-    assert.equal((await rawRequest(named.url, 'GET', '/api/v1/clusters', { headers: { Host: `ops.example.com:${port}` } })).status, 200);
-    assert.equal((await rawRequest(named.url, 'GET', '/api/v1/clusters', { headers: { Host: `OPS.example.com:${port}` } })).status, 200);
-    assert.equal((await rawRequest(named.url, 'GET', '/api/v1/clusters', { headers: { Host: `ops.example.com.evil.example:${port}` } })).status, 403);
+    assert.equal(
+      (await rawRequest(named.url, 'GET', '/api/v1/clusters', { headers: { Host: `ops.example.com:${port}` } })).status,
+      200,
+    );
+    assert.equal(
+      (await rawRequest(named.url, 'GET', '/api/v1/clusters', { headers: { Host: `OPS.example.com:${port}` } })).status,
+      200,
+    );
+    assert.equal(
+      (
+        await rawRequest(named.url, 'GET', '/api/v1/clusters', {
+          headers: { Host: `ops.example.com.evil.example:${port}` },
+        })
+      ).status,
+      403,
+    );
   });
 
   it('refuses cross-site mutations and cross-site WebSockets (the live feed carries operation inputs and logs)', async () => {
@@ -149,7 +195,9 @@ describe('request guard on the default loopback server (no token)', () => {
     assert.equal((await sb.calls({ mutating: true })).length, 0);
     const sameOrigin = await server.api('PUT', '/api/v1/active-cluster', { name: 'ghost' }, { origin: server.url });
     assert.equal(sameOrigin.status, 404, 'same-origin requests pass the guard (and the missing cluster is reported)');
-    const hello = await firstMessage(new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/ws`, { origin: server.url }));
+    const hello = await firstMessage(
+      new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/ws`, { origin: server.url }),
+    );
     assert.equal(hello.type, 'hello', 'the UI itself (same origin) gets the live feed');
   });
 
@@ -158,7 +206,9 @@ describe('request guard on the default loopback server (no token)', () => {
     const attempts = [];
     for (let i = 0; i < 20; i++) attempts.push(await rawUpgrade(extra.url, '/api/v1/ws'));
     assert.ok(attempts.every((a) => a.status === 401));
-    await Promise.all(attempts.map((a) => withDeadline(a.closedByServer, 10_000, 'every refused upgrade is closed by the server')));
+    await Promise.all(
+      attempts.map((a) => withDeadline(a.closedByServer, 10_000, 'every refused upgrade is closed by the server')),
+    );
     const open = new WebSocket(`${extra.url.replace('http', 'ws')}/api/v1/ws?token=${TOKEN}`);
     await firstMessage(open);
     await withDeadline(extra.close(), 20_000, 'close() completes although a WebSocket client is still connected');
@@ -168,7 +218,8 @@ describe('request guard on the default loopback server (no token)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'instantstart-sigterm-'));
     const proc = await spawnServer(sb, dataDir);
     try {
-      for (let i = 0; i < 3; i++) assert.equal((await rawUpgrade(proc.url, '/api/v1/ws', { Origin: 'http://evil.example' })).status, 403);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await rawUpgrade(proc.url, '/api/v1/ws', { Origin: 'http://evil.example' })).status, 403);
       const live = new WebSocket(`${proc.url.replace('http', 'ws')}/api/v1/ws`);
       await new Promise((resolve, reject) => live.once('message', resolve).once('error', reject));
       await withDeadline(proc.stop(), 30_000, 'the server exits after SIGTERM');
@@ -208,13 +259,18 @@ describe('logs', () => {
       const body = await server.api('POST', '/api/v1/clusters', `{"${hugeKey}": 1}`, auth);
       assert.equal(body.status, 400);
       assert.ok(JSON.stringify(body.body).length < 10_000, 'the answer does not echo the 900 KB key either');
-      const query = await rawRequest(server.url, 'GET', `/api/v1/operations?${'q'.repeat(8 * 1024)}=1`, { headers: auth });
+      const query = await rawRequest(server.url, 'GET', `/api/v1/operations?${'q'.repeat(8 * 1024)}=1`, {
+        headers: auth,
+      });
       assert.equal(query.status, 400);
       await server.api('GET', '/api/v1/clusters', undefined, auth);
     } finally {
       await stopAll(server, sb);
     }
-    assert.ok(lines.some((l) => l.includes('/api/v1/ws?token=[redacted]')), 'the WebSocket request is logged, its token redacted');
+    assert.ok(
+      lines.some((l) => l.includes('/api/v1/ws?token=[redacted]')),
+      'the WebSocket request is logged, its token redacted',
+    );
     for (const line of lines) {
       assert.ok(!line.includes(TOKEN) && !line.includes('wrong-guess'), `a token in the log: ${line.slice(0, 300)}`);
       assert.ok(line.length < 8 * 1024, `a ${line.length}-character log line: ${line.slice(0, 300)}`);

@@ -22,7 +22,11 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
     const created = await server.api('POST', '/api/v1/clusters', {
-      name: 'lus', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false, fsxLustre: { storageCapacityGiB: 1200 } },
+      name: 'lus',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false, fsxLustre: { storageCapacityGiB: 1200 } },
     });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const op = await server.waitForOperation(created.body.operation.id);
@@ -32,7 +36,7 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
   });
   after(() => stopAll(server, sb));
 
-  it('lists the cluster\'s file system, and refuses S3 while the S3 CSI driver is off', async () => {
+  it("lists the cluster's file system, and refuses S3 while the S3 CSI driver is off", async () => {
     const list = (await server.api('GET', url)).body;
     assert.deepEqual(list.drivers, { 's3-csi-driver': false, 'fsx-csi-driver': true });
     const shared = list.storages.find((s: any) => s.name === 'shared-fsx');
@@ -44,14 +48,28 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
   });
 
   it('mounts an existing file system as another storage, after checking it', async () => {
-    const missing = await server.api('POST', url, { kind: 'fsx', name: 'scratch', fileSystemId: 'fs-0123456789abcdef0' });
+    const missing = await server.api('POST', url, {
+      kind: 'fsx',
+      name: 'scratch',
+      fileSystemId: 'fs-0123456789abcdef0',
+    });
     assert.equal(missing.status, 422);
     assert.equal(missing.body.errors[0].path, 'fileSystemId');
-    const noNamespace = await server.api('POST', url, { kind: 'fsx', name: 'scratch', namespace: 'team-a', fileSystemId: sharedFs });
+    const noNamespace = await server.api('POST', url, {
+      kind: 'fsx',
+      name: 'scratch',
+      namespace: 'team-a',
+      fileSystemId: sharedFs,
+    });
     assert.equal(noNamespace.status, 422);
     assert.equal(noNamespace.body.errors[0].path, 'namespace');
     await kube.kubectl(['create', 'namespace', 'team-a']);
-    const r = await server.api('POST', url, { kind: 'fsx', name: 'scratch', namespace: 'team-a', fileSystemId: sharedFs });
+    const r = await server.api('POST', url, {
+      kind: 'fsx',
+      name: 'scratch',
+      namespace: 'team-a',
+      fileSystemId: sharedFs,
+    });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     const op = await server.waitForOperation(r.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
@@ -59,9 +77,14 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
     assert.equal(pvc.status.phase, 'Bound');
   });
 
-  it('makes a new file system in the cluster\'s subnet (a durable operation) and mounts it once AVAILABLE', async () => {
+  it("makes a new file system in the cluster's subnet (a durable operation) and mounts it once AVAILABLE", async () => {
     const before = (await fileSystems()).length;
-    const r = await server.api('POST', url, { kind: 'fsx', name: 'fast', createFileSystem: true, storageCapacityGiB: 2400 });
+    const r = await server.api('POST', url, {
+      kind: 'fsx',
+      name: 'fast',
+      createFileSystem: true,
+      storageCapacityGiB: 2400,
+    });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     const op = await server.waitForOperation(r.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
@@ -73,7 +96,10 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
     assert.equal(made.StorageCapacity, 2400);
     assert.ok(made.Tags.some((t: any) => t.Key === 'instantstart.io/cluster' && t.Value === 'lus'));
     const fast = (await server.api('GET', url)).body.storages.find((s: any) => s.name === 'fast');
-    assert.deepEqual([fast.fileSystemId, fast.claimPhase, fast.dataName], [made.FileSystemId, 'Bound', made.FileSystemId]);
+    assert.deepEqual(
+      [fast.fileSystemId, fast.claimPhase, fast.dataName],
+      [made.FileSystemId, 'Bound', made.FileSystemId],
+    );
 
     const browse = await server.api('GET', `${url}/fast/objects`);
     assert.equal(browse.status, 200, JSON.stringify(browse.body));
@@ -91,7 +117,10 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
     const r = await server.api('DELETE', `${url}/fast?deleteData=true&confirm=${fastId}`);
     assert.equal(r.status, 202, JSON.stringify(r.body));
     assert.equal((await server.waitForOperation(r.body.operation.id)).status, 'succeeded');
-    assert.ok(!(await fileSystems()).some((f) => f.FileSystemId === fastId && f.Lifecycle !== 'DELETING'), 'deleted as asked');
+    assert.ok(
+      !(await fileSystems()).some((f) => f.FileSystemId === fastId && f.Lifecycle !== 'DELETING'),
+      'deleted as asked',
+    );
   });
 
   it('deletes every file system the cluster made when the cluster is deleted', async () => {
@@ -101,6 +130,9 @@ describe('FSx for Lustre storage through REST on the sandbox', () => {
     assert.equal(del.status, 202, JSON.stringify(del.body));
     const op = await server.waitForOperation(del.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error));
-    assert.deepEqual((await fileSystems()).filter((f) => f.Lifecycle !== 'DELETED'), []);
+    assert.deepEqual(
+      (await fileSystems()).filter((f) => f.Lifecycle !== 'DELETED'),
+      [],
+    );
   });
 });

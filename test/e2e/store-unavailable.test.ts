@@ -52,15 +52,26 @@ describe('the data directory cannot be written (sandbox)', () => {
     }
     assert.ok(failure, 'the server must not start on a damaged database');
     assert.match(failure.message, /server exited \(1\)/);
-    assert.ok(failure.message.includes(`Cannot use the InstantStart database ${file}: it is damaged (SQLITE_NOTADB`), failure.message);
+    assert.ok(
+      failure.message.includes(`Cannot use the InstantStart database ${file}: it is damaged (SQLITE_NOTADB`),
+      failure.message,
+    );
     assert.match(failure.message, /move .* aside and restore a backup/);
     assert.doesNotMatch(failure.message, /\n\s+at /, 'a message, not a stack trace');
   });
 
   it('while another process holds the write lock, a mutation answers 503 naming the data directory and what to do; reads still work', async () => {
     server = await startTestServer(sb, { speed: 600 });
-    // Something of the cluster exists (a tagged VPC, as a create that stopped early leaves): its delete writes the journal.
-    await sb.aws(['ec2', 'create-vpc', '--cidr-block', '10.9.0.0/16', '--tag-specifications', 'ResourceType=vpc,Tags=[{Key=instantstart.io/cluster,Value=nothing-here},{Key=instantstart.io/part,Value=vpc}]']);
+    // Something of the cluster exists (a tagged VPC, as a create that stopped early leaves): its delete writes the
+    // journal.
+    await sb.aws([
+      'ec2',
+      'create-vpc',
+      '--cidr-block',
+      '10.9.0.0/16',
+      '--tag-specifications',
+      'ResourceType=vpc,Tags=[{Key=instantstart.io/cluster,Value=nothing-here},{Key=instantstart.io/part,Value=vpc}]',
+    ]);
     const file = findDatabase(server.dataDir);
     const other = new BetterSqlite3(file);
     try {

@@ -40,7 +40,10 @@ describe('crash resume of the keep, mlflow and storage phases', () => {
   };
   const mark = async () => Math.max(0, ...(await sb.calls()).map((c) => c.seq));
   const hang = async (service: string, operation: string, options: { skip?: number; lands?: boolean }) => {
-    const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'hang', service, operation, seconds: 600, ...options } });
+    const r = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'hang', service, operation, seconds: 600, ...options },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
   };
   /** SIGKILL while a call is held, drop the fault, and start again on the same data directory. */
@@ -56,10 +59,20 @@ describe('crash resume of the keep, mlflow and storage phases', () => {
     sb = await startTestSandbox({ speed: 600 });
     dataDir = mkdtempSync(join(tmpdir(), 'instantstart-teardown-resume-'));
     server = await spawnServer(sb, dataDir);
-    await succeeded(await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } }));
+    await succeeded(
+      await server.api('POST', '/api/v1/clusters', {
+        name: CLUSTER,
+        availabilityZone: 'us-west-2b',
+        instanceType: 'ml.c5.xlarge',
+        instanceCount: 1,
+        storage: { s3: true },
+      }),
+    );
     await succeeded(await server.api('POST', `${base}/storage`, { kind: 's3', name: 'scratch', createBucket: true }));
     await succeeded(await server.api('POST', `${base}/storage`, { kind: 's3', name: 'keepme', createBucket: true }));
-    keptBucket = ((await server.api('GET', `${base}/storage`)).body.storages as any[]).find((s) => s.name === 'keepme').bucket;
+    keptBucket = ((await server.api('GET', `${base}/storage`)).body.storages as any[]).find(
+      (s) => s.name === 'keepme',
+    ).bucket;
   });
   after(async () => {
     await server?.stop();
@@ -74,19 +87,30 @@ describe('crash resume of the keep, mlflow and storage phases', () => {
     assert.equal(removing.status, 202, JSON.stringify(removing.body));
     await until(() => landed('s3', 'PutBucketTagging', from), 1);
     await crash(() => {
-      assert.deepEqual(queryDatabase(dataDir, 'SELECT name FROM kept_storages'), [], 'the crash came between the tag and the record');
+      assert.deepEqual(
+        queryDatabase(dataDir, 'SELECT name FROM kept_storages'),
+        [],
+        'the crash came between the tag and the record',
+      );
     });
     const op = await server!.waitForOperation(removing.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
     assert.equal((await landed('s3', 'PutBucketTagging', from)).length, 1, 'the bucket was tagged once');
     const kept = (await server!.api('GET', `${base}/storage`)).body.kept as any[];
-    assert.deepEqual(kept.map((k) => [k.name, k.dataName]), [['keepme', keptBucket]]);
+    assert.deepEqual(
+      kept.map((k) => [k.name, k.dataName]),
+      [['keepme', keptBucket]],
+    );
   });
 
   it('delete-cluster killed between its MLflow deletes, then between its bucket deletes: each made once, nothing tagged left but the kept bucket, the MLflow link gone', async () => {
     const servers = [];
     for (const name of ['td-one', 'td-two']) {
-      const r = await server!.api('POST', '/api/v1/mlflow/tracking-servers', { name, artifactStoreUri: `s3://${keptBucket}/${name}`, cluster: CLUSTER });
+      const r = await server!.api('POST', '/api/v1/mlflow/tracking-servers', {
+        name,
+        artifactStoreUri: `s3://${keptBucket}/${name}`,
+        cluster: CLUSTER,
+      });
       assert.equal(r.status, 201, JSON.stringify(r.body));
       servers.push(r.body);
     }
@@ -97,10 +121,17 @@ describe('crash resume of the keep, mlflow and storage phases', () => {
     await hang('sagemaker', 'DeleteMlflowTrackingServer', { skip: 1 });
     const deleting = await server!.api('DELETE', `${base}?confirm=true`);
     assert.equal(deleting.status, 202, JSON.stringify(deleting.body));
-    assert.deepEqual(deleting.body.plan.keeps.map((k: any) => k.name), [keptBucket]);
+    assert.deepEqual(
+      deleting.body.plan.keeps.map((k: any) => k.name),
+      [keptBucket],
+    );
     await until(() => landed('sagemaker', 'DeleteMlflowTrackingServer', from), 1);
     await crash(async () => {
-      assert.deepEqual(queryDatabase(dataDir, 'SELECT * FROM cluster_mlflow'), [], 'the cluster no longer points at a server being deleted');
+      assert.deepEqual(
+        queryDatabase(dataDir, 'SELECT * FROM cluster_mlflow'),
+        [],
+        'the cluster no longer points at a server being deleted',
+      );
       // The resumed delete goes on to the storage phase: killed again after its first bucket went.
       await hang('s3', 'DeleteBucket', { skip: 1 });
     });
@@ -115,7 +146,7 @@ describe('crash resume of the keep, mlflow and storage phases', () => {
       return subjects.sort();
     };
     assert.deepEqual(once(await landed('sagemaker', 'DeleteMlflowTrackingServer', from)), ['td-one', 'td-two']);
-    assert.equal(once(await landed('s3', 'DeleteBucket', from)).length, 2, 'the shared bucket and scratch\'s');
+    assert.equal(once(await landed('s3', 'DeleteBucket', from)).length, 2, "the shared bucket and scratch's");
     const left = taggedNames(await sb.inventory(), CLUSTER);
     assert.deepEqual(left, [`s3/buckets ${keptBucket}`], left.join('\n'));
   });

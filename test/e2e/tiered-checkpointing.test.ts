@@ -15,10 +15,14 @@ describe('tiered checkpointing through PATCH …/features (aws CLI and kubectl o
   let k: TestKubeCluster;
   const url = '/api/v1/clusters/ckpt/features';
   const ROLE = 'instantstart-ckpt-checkpointing';
-  const tiered = async () => (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'ckpt'])).json.TieredStorageConfig;
-  const roleExists = async () => (await sb.aws(['iam', 'get-role', '--role-name', ROLE], { allowFailure: true })).code === 0;
+  const tiered = async () =>
+    (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'ckpt'])).json.TieredStorageConfig;
+  const roleExists = async () =>
+    (await sb.aws(['iam', 'get-role', '--role-name', ROLE], { allowFailure: true })).code === 0;
   const serviceAccount = async () => {
-    const r = await k.kubectl(['get', 'serviceaccount', 'instantstart-checkpointing', '-n', 'default', '-o', 'json'], { allowFailure: true });
+    const r = await k.kubectl(['get', 'serviceaccount', 'instantstart-checkpointing', '-n', 'default', '-o', 'json'], {
+      allowFailure: true,
+    });
     return r.code === 0 ? JSON.parse(r.stdout) : undefined;
   };
   const patch = async (body: unknown) => {
@@ -27,11 +31,18 @@ describe('tiered checkpointing through PATCH …/features (aws CLI and kubectl o
     const op = await server.waitForOperation(r.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
   };
-  const feature = async () => (await server.api('GET', url)).body.features.find((f: { id: string }) => f.id === 'tiered-checkpointing');
+  const feature = async () =>
+    (await server.api('GET', url)).body.features.find((f: { id: string }) => f.id === 'tiered-checkpointing');
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'ckpt', availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'ckpt',
+      availabilityZone: 'us-west-2a',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: true },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     k = await kubeAccess(sb, 'ckpt-eks');
@@ -47,31 +58,58 @@ describe('tiered checkpointing through PATCH …/features (aws CLI and kubectl o
     const trust = JSON.stringify(role.AssumeRolePolicyDocument);
     assert.match(trust, /system:serviceaccount:default:instantstart-checkpointing/);
     assert.match(trust, /:aud/);
-    assert.deepEqual((await sb.aws(['iam', 'list-role-policies', '--role-name', ROLE])).json.PolicyNames, ['instantstart-permissions']);
-    const issuer = (await sb.aws(['eks', 'describe-cluster', '--name', 'ckpt-eks'])).json.cluster.identity.oidc.issuer.replace(/^https:\/\//, '');
-    const providers = (await sb.aws(['iam', 'list-open-id-connect-providers'])).json.OpenIDConnectProviderList.map((p: { Arn: string }) => p.Arn);
-    assert.ok(providers.some((a: string) => a.endsWith(`oidc-provider/${issuer}`)), providers.join(', '));
+    assert.deepEqual((await sb.aws(['iam', 'list-role-policies', '--role-name', ROLE])).json.PolicyNames, [
+      'instantstart-permissions',
+    ]);
+    const issuer = (
+      await sb.aws(['eks', 'describe-cluster', '--name', 'ckpt-eks'])
+    ).json.cluster.identity.oidc.issuer.replace(/^https:\/\//, '');
+    const providers = (await sb.aws(['iam', 'list-open-id-connect-providers'])).json.OpenIDConnectProviderList.map(
+      (p: { Arn: string }) => p.Arn,
+    );
+    assert.ok(
+      providers.some((a: string) => a.endsWith(`oidc-provider/${issuer}`)),
+      providers.join(', '),
+    );
 
     const account = await serviceAccount();
     assert.equal(account.metadata.annotations['eks.amazonaws.com/role-arn'], role.Arn);
-    await k.kubectl(['run', 'trainer', '--image=public.ecr.aws/amazonlinux/amazonlinux:2023', '--overrides', JSON.stringify({ spec: { serviceAccountName: 'instantstart-checkpointing' } }), '--', 'sleep', '600']);
+    await k.kubectl([
+      'run',
+      'trainer',
+      '--image=public.ecr.aws/amazonlinux/amazonlinux:2023',
+      '--overrides',
+      JSON.stringify({ spec: { serviceAccountName: 'instantstart-checkpointing' } }),
+      '--',
+      'sleep',
+      '600',
+    ]);
     const pod = JSON.parse((await k.kubectl(['get', 'pod', 'trainer', '-o', 'json'])).stdout);
-    const env = new Map<string, string>((pod.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
+    const env = new Map<string, string>(
+      (pod.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]),
+    );
     assert.equal(env.get('AWS_ROLE_ARN'), role.Arn);
 
     const f = await feature();
     assert.equal(f.state, 'on');
     assert.equal(f.config.instanceMemoryAllocationPercentage, 40);
-    assert.deepEqual(f.identities.map((i: { roleName: string; present: boolean }) => [i.roleName, i.present]), [[ROLE, true]]);
+    assert.deepEqual(
+      f.identities.map((i: { roleName: string; present: boolean }) => [i.roleName, i.present]),
+      [[ROLE, true]],
+    );
     await k.kubectl(['delete', 'pod', 'trainer', '--wait=false']);
   });
 
-  it('off: the setting is Disable and exactly the chain is gone (role, service account); the S3 driver\'s role stays', async () => {
+  it("off: the setting is Disable and exactly the chain is gone (role, service account); the S3 driver's role stays", async () => {
     await patch({ 'tiered-checkpointing': false });
     assert.equal((await tiered())?.Mode, 'Disable');
     assert.equal(await roleExists(), false);
     assert.equal(await serviceAccount(), undefined);
-    assert.equal((await sb.aws(['iam', 'get-role', '--role-name', 'instantstart-ckpt-s3-csi'], { allowFailure: true })).code, 0, 'another feature\'s role is kept');
+    assert.equal(
+      (await sb.aws(['iam', 'get-role', '--role-name', 'instantstart-ckpt-s3-csi'], { allowFailure: true })).code,
+      0,
+      "another feature's role is kept",
+    );
     assert.equal((await feature()).state, 'off');
   });
 });

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OperationEngine, type OperationEngineOptions } from '../../src/engine/engine.js';
-import { exclusive, type AwaitOutcome, type PhaseDefinition, type WorkflowDefinition } from '../../src/engine/workflow.js';
+import {
+  exclusive,
+  type AwaitOutcome,
+  type PhaseDefinition,
+  type WorkflowDefinition,
+} from '../../src/engine/workflow.js';
 import type { OperationView } from '../../src/domain/schemas/operations.js';
 import { openDatabase, openMemoryDatabase, type Database } from '../../src/store/database.js';
 import { OperationsStore } from '../../src/store/operations-store.js';
@@ -45,7 +50,12 @@ export function deferred<T = void>(): Deferred<T> {
 }
 
 /** Resolves with the first view of `id` (current or emitted) that satisfies `predicate`. */
-export function viewWhere(engine: OperationEngine, id: string, predicate: (view: OperationView) => boolean, timeoutMs = 3000): Promise<OperationView> {
+export function viewWhere(
+  engine: OperationEngine,
+  id: string,
+  predicate: (view: OperationView) => boolean,
+  timeoutMs = 3000,
+): Promise<OperationView> {
   const now = engine.get(id);
   if (predicate(now)) return Promise.resolve(now);
   return new Promise((resolve, reject) => {
@@ -73,7 +83,12 @@ export async function until(condition: () => boolean, timeoutMs = 3000): Promise
 }
 
 /** The view once a given phase reaches a given status. */
-export function phaseReaches(engine: OperationEngine, id: string, phase: string, status: string): Promise<OperationView> {
+export function phaseReaches(
+  engine: OperationEngine,
+  id: string,
+  phase: string,
+  status: string,
+): Promise<OperationView> {
   return viewWhere(engine, id, (v) => v.phases.find((p) => p.name === phase)?.status === status);
 }
 
@@ -118,7 +133,11 @@ export interface Input {
 export type State = Record<string, string>;
 
 /** A workflow of the given phases on target `thing/<input.name>`, which it locks exclusively (unless `extra.locks` says otherwise). */
-export function workflow(kind: string, phases: PhaseDefinition<Input, State>[], extra: Partial<WorkflowDefinition<Input, State>> = {}): WorkflowDefinition<Input, State> {
+export function workflow(
+  kind: string,
+  phases: PhaseDefinition<Input, State>[],
+  extra: Partial<WorkflowDefinition<Input, State>> = {},
+): WorkflowDefinition<Input, State> {
   return {
     kind,
     target: (input) => `thing/${input.name}`,

@@ -70,7 +70,10 @@ function namesHolder(id: string, kind: string, resource: string) {
     assert.equal(err.operation.statusTool, 'wait_for_operation');
     assert.equal(err.operation.statusUrl, `/api/v1/operations/${id}`);
     assert.equal(err.resource, resource);
-    assert.ok(err.message.includes(id) && err.message.includes(kind) && err.message.includes('wait_for_operation'), err.message);
+    assert.ok(
+      err.message.includes(id) && err.message.includes(kind) && err.message.includes('wait_for_operation'),
+      err.message,
+    );
     return true;
   };
 }
@@ -85,7 +88,10 @@ describe('locks: what runs beside what', () => {
 
     const add = engine.start('add-instance-group', { cluster: 'demo', name: 'gpu' });
     await phaseReaches(engine, add.operation.id, 'group', 'awaiting');
-    assert.throws(() => engine.start('delete-cluster', { name: 'demo' }), namesHolder(add.operation.id, 'add-instance-group', cluster('demo')));
+    assert.throws(
+      () => engine.start('delete-cluster', { name: 'demo' }),
+      namesHolder(add.operation.id, 'add-instance-group', cluster('demo')),
+    );
     assert.equal(engine.list({ kind: 'delete-cluster' }).length, 0, 'nothing was journaled for the refused delete');
 
     added.resolve();
@@ -100,13 +106,27 @@ describe('locks: what runs beside what', () => {
     registerAll(engine);
     const first = engine.start('add-instance-group', { cluster: 'demo', name: 'gpu' }, { idempotencyKey: 'add-gpu' });
 
-    assert.throws(() => engine.start('add-instance-group', { cluster: 'demo', name: 'cpu' }), namesHolder(first.operation.id, 'add-instance-group', channel('demo')));
-    assert.throws(() => engine.start('scale-instance-group', { cluster: 'demo', name: 'other' }), namesHolder(first.operation.id, 'add-instance-group', channel('demo')));
+    assert.throws(
+      () => engine.start('add-instance-group', { cluster: 'demo', name: 'cpu' }),
+      namesHolder(first.operation.id, 'add-instance-group', channel('demo')),
+    );
+    assert.throws(
+      () => engine.start('scale-instance-group', { cluster: 'demo', name: 'other' }),
+      namesHolder(first.operation.id, 'add-instance-group', channel('demo')),
+    );
 
     const sameKey = engine.start('add-instance-group', { cluster: 'demo', name: 'gpu' }, { idempotencyKey: 'add-gpu' });
-    assert.deepEqual([sameKey.existing, sameKey.operation.id], [true, first.operation.id], 'same Idempotency-Key: the existing operation');
+    assert.deepEqual(
+      [sameKey.existing, sameKey.operation.id],
+      [true, first.operation.id],
+      'same Idempotency-Key: the existing operation',
+    );
     const sameBody = engine.start('add-instance-group', { name: 'gpu', cluster: 'demo' });
-    assert.deepEqual([sameBody.existing, sameBody.operation.id], [true, first.operation.id], 'same kind, target and input: the existing operation');
+    assert.deepEqual(
+      [sameBody.existing, sameBody.operation.id],
+      [true, first.operation.id],
+      'same kind, target and input: the existing operation',
+    );
     assert.equal(engine.list().length, 1);
     await engine.stop();
   });
@@ -118,9 +138,22 @@ describe('locks: what runs beside what', () => {
     const b = engine.start('add-instance-group', { cluster: 'b', name: 'gpu' });
     const c = engine.start('create-cluster', { name: 'c' });
     assert.deepEqual([a.existing, b.existing, c.existing], [false, false, false]);
-    await Promise.all([a, b, c].map(({ operation }) => phaseReaches(engine, operation.id, operation.phases[0]!.name, 'awaiting')));
-    assert.deepEqual(engine.list({ status: 'running' }).map((v) => v.id).sort(), [a, b, c].map((x) => x.operation.id).sort(), 'all three run at once');
-    assert.throws(() => engine.start('add-instance-group', { cluster: 'c', name: 'gpu' }), namesHolder(c.operation.id, 'create-cluster', cluster('c')), 'a cluster being created takes no change yet');
+    await Promise.all(
+      [a, b, c].map(({ operation }) => phaseReaches(engine, operation.id, operation.phases[0]!.name, 'awaiting')),
+    );
+    assert.deepEqual(
+      engine
+        .list({ status: 'running' })
+        .map((v) => v.id)
+        .sort(),
+      [a, b, c].map((x) => x.operation.id).sort(),
+      'all three run at once',
+    );
+    assert.throws(
+      () => engine.start('add-instance-group', { cluster: 'c', name: 'gpu' }),
+      namesHolder(c.operation.id, 'create-cluster', cluster('c')),
+      'a cluster being created takes no change yet',
+    );
     await engine.stop();
   });
 
@@ -134,10 +167,17 @@ describe('locks: what runs beside what', () => {
 
     const after = newEngine(db);
     registerAll(after.engine);
-    assert.throws(() => after.engine.start('delete-cluster', { name: 'demo' }), namesHolder(add.operation.id, 'add-instance-group', cluster('demo')), 'not yet resumed, still holding');
+    assert.throws(
+      () => after.engine.start('delete-cluster', { name: 'demo' }),
+      namesHolder(add.operation.id, 'add-instance-group', cluster('demo')),
+      'not yet resumed, still holding',
+    );
     after.engine.resume();
     await phaseReaches(after.engine, add.operation.id, 'group', 'awaiting');
-    assert.throws(() => after.engine.start('scale-instance-group', { cluster: 'demo', name: 'gpu' }), namesHolder(add.operation.id, 'add-instance-group', channel('demo')));
+    assert.throws(
+      () => after.engine.start('scale-instance-group', { cluster: 'demo', name: 'gpu' }),
+      namesHolder(add.operation.id, 'add-instance-group', channel('demo')),
+    );
     await after.engine.stop();
   });
 
@@ -149,7 +189,14 @@ describe('locks: what runs beside what', () => {
       target: (i) => `cluster/${(i as GroupInput).cluster}/instance-group/${i.name}`,
       locks: (i) => [shared(cluster((i as GroupInput).cluster)), exclusive(channel((i as GroupInput).cluster))],
       initialState: () => ({}),
-      phases: [new FakeResource().phase('group', { observe: async () => { if (fail) throw new Error('no capacity'); return 'done'; } })],
+      phases: [
+        new FakeResource().phase('group', {
+          observe: async () => {
+            if (fail) throw new Error('no capacity');
+            return 'done';
+          },
+        }),
+      ],
     });
     engine.register(clusterWorkflow('delete-cluster'));
     const add = engine.start('add-instance-group', { cluster: 'demo', name: 'gpu' });
@@ -157,7 +204,10 @@ describe('locks: what runs beside what', () => {
 
     const del = engine.start('delete-cluster', { name: 'demo' });
     assert.equal(del.existing, false, 'the failed add holds no lock');
-    assert.throws(() => engine.retryPhase(add.operation.id, 'group'), namesHolder(del.operation.id, 'delete-cluster', cluster('demo')));
+    assert.throws(
+      () => engine.retryPhase(add.operation.id, 'group'),
+      namesHolder(del.operation.id, 'delete-cluster', cluster('demo')),
+    );
     assert.equal(engine.get(add.operation.id).status, 'failed', 'the refused retry changed nothing');
 
     engine.cancel(del.operation.id);

@@ -18,14 +18,20 @@ class Replaceable {
       name: 'thing',
       title: 'Thing',
       expectedSeconds: 60,
-      observe: async () => (this.status === 'ready' ? 'done' : this.status === 'failed' || this.status === 'gone' ? 'needs-act' : 'in-progress'),
+      observe: async () =>
+        this.status === 'ready'
+          ? 'done'
+          : this.status === 'failed' || this.status === 'gone'
+            ? 'needs-act'
+            : 'in-progress',
       act: async () => {
         this.acts.push(this.status === 'failed' ? 'delete' : 'create');
         this.status = this.status === 'failed' ? 'deleting' : 'creating';
       },
       await: async (): Promise<AwaitOutcome> => {
         if (this.status === 'deleting') return { done: false, progress: 'Deleting the failed thing' };
-        if (this.status === 'gone') return { done: false, observeAgain: true, progress: 'The failed thing is gone; making it again' };
+        if (this.status === 'gone')
+          return { done: false, observeAgain: true, progress: 'The failed thing is gone; making it again' };
         return { done: this.status === 'ready', progress: `Thing ${this.status}` };
       },
     };
@@ -52,7 +58,16 @@ describe('an await step that hands back to observe (act, wait, act, wait in one 
 
     assert.equal(done.status, 'succeeded');
     assert.deepEqual(thing.acts, ['delete', 'create'], 'each act did one change; nothing waited inside act');
-    assert.deepEqual(statusesOf(seen), ['pending', 'observing', 'acting', 'awaiting', 'observing', 'acting', 'awaiting', 'succeeded']);
+    assert.deepEqual(statusesOf(seen), [
+      'pending',
+      'observing',
+      'acting',
+      'awaiting',
+      'observing',
+      'acting',
+      'awaiting',
+      'succeeded',
+    ]);
     assert.equal(done.phases[0]!.attempts, 1, 'one attempt of the phase');
   });
 

@@ -28,7 +28,11 @@ describe('a cloud outage during an operation', () => {
       ]),
     );
     const { operation } = engine.start('make', { name: 'a' });
-    const during = await viewWhere(engine, operation.id, (v) => v.phases[0]?.progress === 'AWS is not answering, retrying');
+    const during = await viewWhere(
+      engine,
+      operation.id,
+      (v) => v.phases[0]?.progress === 'AWS is not answering, retrying',
+    );
     assert.equal(during.status, 'running');
     assert.equal(during.phases[0]!.status, 'awaiting');
 
@@ -38,7 +42,10 @@ describe('a cloud outage during an operation', () => {
     const lines = engine.events(operation.id).lines;
     const warns = lines.filter((l) => l.level === 'warn');
     assert.equal(warns.length, 1, JSON.stringify(warns));
-    assert.match(warns[0]!.message, /^AWS is not answering \(eks DescribeCluster: TimeoutError\); retrying with backoff until it answers, for at most 15 minutes\.$/);
+    assert.match(
+      warns[0]!.message,
+      /^AWS is not answering \(eks DescribeCluster: TimeoutError\); retrying with backoff until it answers, for at most 15 minutes\.$/,
+    );
     assert.equal(lines.filter((l) => /answers again after \d+ s/.test(l.message)).length, 1);
     assert.equal(done.phases[0]!.progress, 'READY');
   });
@@ -51,7 +58,8 @@ describe('a cloud outage during an operation', () => {
       workflow('make', [
         res.phase('apply', {
           observe: async () => {
-            if (silentObserves-- > 0) throw cloudTimeout('kubernetes', 'list Node', 30, 'The Kubernetes API of EKS cluster demo-eks');
+            if (silentObserves-- > 0)
+              throw cloudTimeout('kubernetes', 'list Node', 30, 'The Kubernetes API of EKS cluster demo-eks');
             return 'done';
           },
         }),
@@ -84,7 +92,10 @@ describe('a cloud outage during an operation', () => {
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error?.code, 'TimeoutError');
     assert.match(failed.error?.message ?? '', /AWS is not answering: eks DescribeCluster took longer than 30 s/);
-    assert.ok(polls >= OUTAGE_RETRY_MS / 60_000 && polls <= OUTAGE_RETRY_MS / 60_000 + 2, `${polls} polls over a ${OUTAGE_RETRY_MS / 60_000}-minute outage`);
+    assert.ok(
+      polls >= OUTAGE_RETRY_MS / 60_000 && polls <= OUTAGE_RETRY_MS / 60_000 + 2,
+      `${polls} polls over a ${OUTAGE_RETRY_MS / 60_000}-minute outage`,
+    );
     assert.equal(failed.phases[0]!.retryable, true, 'the phase can be retried alone once the cloud is back');
   });
 });

@@ -57,7 +57,10 @@ describe('phase journal', () => {
     const done = await engine.waitFor(operation.id, 3000);
 
     assert.equal(done.status, 'succeeded');
-    assert.deepEqual(done.phases.map((p) => p.status), ['skipped', 'succeeded']);
+    assert.deepEqual(
+      done.phases.map((p) => p.status),
+      ['skipped', 'succeeded'],
+    );
     assert.equal(already.actCalls, 0);
     assert.equal(fresh.actCalls, 1);
     assert.deepEqual(done.result, { cluster: 'cluster-id' }, 'the result summarises the final state');
@@ -91,9 +94,19 @@ describe('phase journal', () => {
     const failed = await engine.waitFor(operation.id, 3000);
 
     assert.equal(failed.status, 'failed');
-    assert.deepEqual(failed.error, { phase: 'quota', code: 'PreconditionError', message: 'Not enough ml.p5.48xlarge quota in us-west-2.' });
+    assert.deepEqual(failed.error, {
+      phase: 'quota',
+      code: 'PreconditionError',
+      message: 'Not enough ml.p5.48xlarge quota in us-west-2.',
+    });
     assert.equal(failed.currentPhase, 'quota');
-    assert.deepEqual(failed.phases.map((p) => [p.status, p.retryable]), [['failed', true], ['pending', false]]);
+    assert.deepEqual(
+      failed.phases.map((p) => [p.status, p.retryable]),
+      [
+        ['failed', true],
+        ['pending', false],
+      ],
+    );
     assert.equal(later.observeCalls, 0);
     const errorLines = engine.events(operation.id).lines.filter((l) => l.level === 'error');
     assert.equal(errorLines.length, 1);
@@ -102,7 +115,18 @@ describe('phase journal', () => {
 
   it('reports a bug in a workflow as InternalError', async () => {
     const { engine } = newEngine();
-    engine.register(workflow('make', [{ name: 'x', title: 'X', expectedSeconds: 1, observe: async () => { throw new TypeError('state.vpcId is undefined'); } }]));
+    engine.register(
+      workflow('make', [
+        {
+          name: 'x',
+          title: 'X',
+          expectedSeconds: 1,
+          observe: async () => {
+            throw new TypeError('state.vpcId is undefined');
+          },
+        },
+      ]),
+    );
     const { operation } = engine.start('make', { name: 'a' });
     const failed = await engine.waitFor(operation.id, 3000);
     assert.equal(failed.error?.code, 'InternalError');
@@ -150,8 +174,15 @@ describe('phase journal', () => {
     await engine.waitFor(operation.id, 3000);
 
     const all = engine.events(operation.id, 0, 1000).lines;
-    assert.deepEqual(all.map((l) => l.seq), emitted, 'what was emitted is what was stored');
-    assert.deepEqual(all.map((l) => l.seq), all.map((_, i) => i + 1));
+    assert.deepEqual(
+      all.map((l) => l.seq),
+      emitted,
+      'what was emitted is what was stored',
+    );
+    assert.deepEqual(
+      all.map((l) => l.seq),
+      all.map((_, i) => i + 1),
+    );
     const page1 = engine.events(operation.id, 0, 3);
     const page2 = engine.events(operation.id, page1.nextAfter, 3);
     assert.deepEqual(page2.lines[0]!.seq, page1.lines.at(-1)!.seq + 1);

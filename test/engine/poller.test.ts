@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nextSamplePointMs, PollSchedule, samplePointsMs, SCHEDULE_JITTER } from '../../src/engine/poll-schedule.js';
-import { DEFAULT_POLLING, pollDelayMs, resolvePolling, SharedPoller, transientBackoffMs, type PollingOptions } from '../../src/engine/poller.js';
+import {
+  DEFAULT_POLLING,
+  pollDelayMs,
+  resolvePolling,
+  SharedPoller,
+  transientBackoffMs,
+  type PollingOptions,
+} from '../../src/engine/poller.js';
 import { deferred } from './helpers.js';
 
 /**
@@ -15,7 +22,8 @@ function formerPointsMs(expectedSeconds: number, polling: PollingOptions, untilM
   let previous: number | undefined;
   while (points.length === 0 || points.at(-1)! < untilMs) {
     const steady = expectedMs / 15;
-    const base = t > expectedMs ? Math.max(previous ?? steady, steady) * 1.5 : points.length === 0 ? expectedMs / 6 : steady;
+    const base =
+      t > expectedMs ? Math.max(previous ?? steady, steady) * 1.5 : points.length === 0 ? expectedMs / 6 : steady;
     previous = Math.min(polling.maxIntervalMs, Math.max(polling.minIntervalMs, base));
     t += previous;
     points.push(t);
@@ -43,7 +51,10 @@ describe('poll schedule', () => {
       assert.ok(atFinish.polls <= former.polls, `E=${expected}s: ${atFinish.polls} polls, formerly ${former.polls}`);
     }
     // The EKS create (10 min): 14 polls to the expected finish instead of 20.
-    assert.deepEqual(samplePointsMs(600, DEFAULT_POLLING, 600_000).map((p) => p / 1000), [50, 100, 150, 195, 240, 300, 360, 420, 468, 510, 540, 564, 582, 600]);
+    assert.deepEqual(
+      samplePointsMs(600, DEFAULT_POLLING, 600_000).map((p) => p / 1000),
+      [50, 100, 150, 195, 240, 300, 360, 420, 468, 510, 540, 564, 582, 600],
+    );
   });
 
   it('notices a finish near the expected time sooner, with fewer calls on the whole', () => {
@@ -54,15 +65,26 @@ describe('poll schedule', () => {
       // Finishes spread evenly from 20 % early to 20 % late.
       const finishes = Array.from({ length: 401 }, (_, i) => expectedMs * (0.8 + (0.4 * i) / 400));
       const total = (pts: number[]) =>
-        finishes.map((f) => detect(pts, f)).reduce((sum, d) => ({ polls: sum.polls + d.polls, lagMs: sum.lagMs + d.lagMs }), { polls: 0, lagMs: 0 });
+        finishes
+          .map((f) => detect(pts, f))
+          .reduce((sum, d) => ({ polls: sum.polls + d.polls, lagMs: sum.lagMs + d.lagMs }), { polls: 0, lagMs: 0 });
       const now = total(points);
       const before = total(former);
       assert.ok(now.polls <= before.polls, `E=${expected}s: ${now.polls} polls in all, formerly ${before.polls}`);
-      assert.ok(now.lagMs < before.lagMs, `E=${expected}s: ${now.lagMs / finishes.length} ms late on average, formerly ${before.lagMs / finishes.length}`);
+      assert.ok(
+        now.lagMs < before.lagMs,
+        `E=${expected}s: ${now.lagMs / finishes.length} ms late on average, formerly ${before.lagMs / finishes.length}`,
+      );
       // Up to 20 % late, a finish is seen within 4 % of the expected duration (or the floor, or the ceiling).
       for (const f of finishes.filter((x) => x >= expectedMs && x < 1.2 * expectedMs - 1)) {
-        const bound = Math.min(DEFAULT_POLLING.maxIntervalMs, Math.max(DEFAULT_POLLING.minIntervalMs, 0.04 * expectedMs));
-        assert.ok(detect(points, f).lagMs <= bound + 1e-6, `E=${expected}s, finish at ${f} ms: seen ${detect(points, f).lagMs} ms late`);
+        const bound = Math.min(
+          DEFAULT_POLLING.maxIntervalMs,
+          Math.max(DEFAULT_POLLING.minIntervalMs, 0.04 * expectedMs),
+        );
+        assert.ok(
+          detect(points, f).lagMs <= bound + 1e-6,
+          `E=${expected}s, finish at ${f} ms: seen ${detect(points, f).lagMs} ms late`,
+        );
       }
     }
     // An add-on wait (2 min) that ends 6 s late was noticed 10 s later (formerly); now within 1.2 s.
@@ -76,9 +98,16 @@ describe('poll schedule', () => {
       const points = samplePointsMs(expected, DEFAULT_POLLING, 4 * expectedMs + 600_000);
       gaps(points).forEach((gap, i) => {
         const ceiling = points[i]! <= expectedMs ? 2 * DEFAULT_POLLING.maxIntervalMs : DEFAULT_POLLING.maxIntervalMs;
-        assert.ok(gap >= DEFAULT_POLLING.minIntervalMs - 1e-6 && gap <= ceiling + 1e-6, `E=${expected}s: gap ${gap} ms before ${points[i]} ms`);
+        assert.ok(
+          gap >= DEFAULT_POLLING.minIntervalMs - 1e-6 && gap <= ceiling + 1e-6,
+          `E=${expected}s: gap ${gap} ms before ${points[i]} ms`,
+        );
       });
-      assert.equal(gaps(points).at(-1), DEFAULT_POLLING.maxIntervalMs, `E=${expected}s: an overdue wait settles at the ceiling`);
+      assert.equal(
+        gaps(points).at(-1),
+        DEFAULT_POLLING.maxIntervalMs,
+        `E=${expected}s: an overdue wait settles at the ceiling`,
+      );
     }
   });
 
@@ -92,7 +121,12 @@ describe('poll schedule', () => {
 
   it('follows the clock scale: a sped-up sandbox is sampled at the same points of its own clock', () => {
     const fast = { ...DEFAULT_POLLING, timeScale: 0.01 };
-    const schedule = new PollSchedule({ startedAtMs: 1_000_000, expectedSeconds: 600, polling: fast, random: () => 0.5 });
+    const schedule = new PollSchedule({
+      startedAtMs: 1_000_000,
+      expectedSeconds: 600,
+      polling: fast,
+      random: () => 0.5,
+    });
     // A fake clock that sleeps exactly as told: the real times are the AWS points × 0.01.
     let now = 1_000_000;
     const seen: number[] = [];
@@ -107,7 +141,12 @@ describe('poll schedule', () => {
 
   it('stretches each schedule by at most ±2 %, so operations started together do not call together', () => {
     const low = new PollSchedule({ startedAtMs: 0, expectedSeconds: 600, polling: DEFAULT_POLLING, random: () => 0 });
-    const high = new PollSchedule({ startedAtMs: 0, expectedSeconds: 600, polling: DEFAULT_POLLING, random: () => 0.999999 });
+    const high = new PollSchedule({
+      startedAtMs: 0,
+      expectedSeconds: 600,
+      polling: DEFAULT_POLLING,
+      random: () => 0.999999,
+    });
     assert.equal(low.stretch, 1 - SCHEDULE_JITTER);
     assert.ok(Math.abs(high.stretch - (1 + SCHEDULE_JITTER)) < 1e-5);
     assert.equal(low.delayMs(0), 50_000 * low.stretch);
@@ -118,11 +157,25 @@ describe('poll schedule', () => {
 describe('retry backoff', () => {
   it('adds at most ±20% jitter, never leaves [min, max], and scales by timeScale', () => {
     const polling = { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 0.001 };
-    assert.equal(pollDelayMs(10_000, polling, () => 0), 8);
-    assert.equal(pollDelayMs(10_000, polling, () => 0.5), 10);
+    assert.equal(
+      pollDelayMs(10_000, polling, () => 0),
+      8,
+    );
+    assert.equal(
+      pollDelayMs(10_000, polling, () => 0.5),
+      10,
+    );
     assert.ok(Math.abs(pollDelayMs(10_000, polling, () => 0.999999) - 12) < 1e-3);
-    assert.equal(pollDelayMs(30_000, polling, () => 0.999999), 30, 'the ceiling holds after jitter');
-    assert.equal(pollDelayMs(1000, polling, () => 0), 1, 'the floor holds after jitter');
+    assert.equal(
+      pollDelayMs(30_000, polling, () => 0.999999),
+      30,
+      'the ceiling holds after jitter',
+    );
+    assert.equal(
+      pollDelayMs(1000, polling, () => 0),
+      1,
+      'the floor holds after jitter',
+    );
     for (let i = 0; i < 1000; i++) {
       const d = pollDelayMs(5000, DEFAULT_POLLING);
       assert.ok(d >= 4000 && d <= 6000, `${d} within ±20% of 5000`);
@@ -131,7 +184,10 @@ describe('retry backoff', () => {
 
   it('backs off transient errors by doubling from the floor to the ceiling', () => {
     const exact = () => 0.5;
-    assert.deepEqual([1, 2, 3, 6, 10].map((n) => transientBackoffMs(n, DEFAULT_POLLING, exact)), [1000, 2000, 4000, 30_000, 30_000]);
+    assert.deepEqual(
+      [1, 2, 3, 6, 10].map((n) => transientBackoffMs(n, DEFAULT_POLLING, exact)),
+      [1000, 2000, 4000, 30_000, 30_000],
+    );
   });
 
   it('refuses settings that would spin or never poll', () => {
@@ -173,32 +229,43 @@ describe('shared poller', () => {
     assert.equal(poller.size, 1, 'stale entries are forgotten');
   });
 
-  it('gives every watcher of a resource the first watcher\'s schedule, and forgets it when all have left', () => {
+  it("gives every watcher of a resource the first watcher's schedule, and forgets it when all have left", () => {
     const poller = new SharedPoller({ freshForMs: 1000 });
-    const schedule = (startedAtMs: number) => () => new PollSchedule({ startedAtMs, expectedSeconds: 600, polling: DEFAULT_POLLING, random: () => 0.5 });
+    const schedule = (startedAtMs: number) => () =>
+      new PollSchedule({ startedAtMs, expectedSeconds: 600, polling: DEFAULT_POLLING, random: () => 0.5 });
     const first = poller.watch('eks:us-west-2:cluster:demo', schedule(0));
     const second = poller.watch('eks:us-west-2:cluster:demo', schedule(200_000));
     const other = poller.watch('eks:us-west-2:cluster:other', schedule(200_000));
-    assert.equal(second.schedule, first.schedule, 'the later watcher follows the resource\'s schedule');
+    assert.equal(second.schedule, first.schedule, "the later watcher follows the resource's schedule");
     assert.equal(second.schedule.delayMs(300_000), first.schedule.delayMs(300_000), 'so both call at the same moment');
     assert.notEqual(other.schedule, first.schedule);
     first.leave();
     first.leave(); // leaving twice counts once
-    assert.equal(poller.watch('eks:us-west-2:cluster:demo', schedule(400_000)).schedule, first.schedule, 'still watched by the second');
+    assert.equal(
+      poller.watch('eks:us-west-2:cluster:demo', schedule(400_000)).schedule,
+      first.schedule,
+      'still watched by the second',
+    );
     assert.equal(poller.watched, 2);
   });
 
   it('never reuses an error', async () => {
     const poller = new SharedPoller({ freshForMs: 1000 });
     let calls = 0;
-    await assert.rejects(poller.poll('k', async () => { calls++; throw new Error('throttled'); }));
+    await assert.rejects(
+      poller.poll('k', async () => {
+        calls++;
+        throw new Error('throttled');
+      }),
+    );
     assert.equal(await poller.poll('k', async () => ++calls), 2);
   });
 
   it('lets a joined caller call again when the owner of the call was aborted', async () => {
     const poller = new SharedPoller({ freshForMs: 0 });
     const owner = new AbortController();
-    const ownerCall = () => new Promise<string>((_, reject) => owner.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const ownerCall = () =>
+      new Promise<string>((_, reject) => owner.signal.addEventListener('abort', () => reject(new Error('aborted'))));
     const first = poller.poll('k', ownerCall, owner.signal);
     const second = poller.poll('k', async () => 'mine', new AbortController().signal);
     owner.abort();

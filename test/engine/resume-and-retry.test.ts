@@ -8,7 +8,8 @@ describe('crash and resume', () => {
   it('resumes an operation stopped while awaiting, by observing, with exactly one act call', async () => {
     const { dir, cleanup } = tempDataDir();
     const res = new FakeResource(); // the "cloud" outlives the crashed process
-    const define = () => workflow('make', [res.phase('build'), new FakeResource().phase('finish', { observe: async () => 'done' })]);
+    const define = () =>
+      workflow('make', [res.phase('build'), new FakeResource().phase('finish', { observe: async () => 'done' })]);
     try {
       const before = fileEngine(dir);
       before.engine.register(define());
@@ -18,19 +19,32 @@ describe('crash and resume', () => {
       before.db.close();
 
       const after = fileEngine(dir);
-      assert.equal(after.store.getPhase(operation.id, 'build')!.status, 'awaiting', 'a stop leaves the journal as a crash would');
+      assert.equal(
+        after.store.getPhase(operation.id, 'build')!.status,
+        'awaiting',
+        'a stop leaves the journal as a crash would',
+      );
       assert.equal(after.store.getOperation(operation.id)!.status, 'running');
       after.engine.register(define());
       const observesBefore = res.observeCalls;
       const resumed = after.engine.resume();
-      assert.deepEqual(resumed.map((v) => v.id), [operation.id]);
+      assert.deepEqual(
+        resumed.map((v) => v.id),
+        [operation.id],
+      );
       res.ready = true;
       const done = await after.engine.waitFor(operation.id, 3000);
 
       assert.equal(done.status, 'succeeded');
       assert.equal(res.actCalls, 1, 'the mutation was not repeated');
       assert.ok(res.observeCalls > observesBefore, 'the resumed phase began with observe');
-      assert.deepEqual(done.phases.map((p) => [p.status, p.attempts]), [['succeeded', 1], ['skipped', 1]]);
+      assert.deepEqual(
+        done.phases.map((p) => [p.status, p.attempts]),
+        [
+          ['succeeded', 1],
+          ['skipped', 1],
+        ],
+      );
       assert.deepEqual(done.result, { build: 'build-id' }, 'state written before the crash survived');
       assert.ok(after.engine.events(operation.id).lines.some((l) => /Resumed after a restart/.test(l.message)));
       await after.engine.stop();
@@ -104,7 +118,8 @@ describe('crash and resume', () => {
 });
 
 describe('retry of a failed phase', () => {
-  const limitExceeded = () => new CloudError('eks', 'CreateCluster', 'ResourceLimitExceededException', 'Cluster limit reached.', 400, false);
+  const limitExceeded = () =>
+    new CloudError('eks', 'CreateCluster', 'ResourceLimitExceededException', 'Cluster limit reached.', 400, false);
 
   it('runs the failed phase again from observe, counts the attempt and completes the operation', async () => {
     const { engine } = newEngine();
@@ -135,8 +150,15 @@ describe('retry of a failed phase', () => {
     const { operation } = engine.start('make', { name: 'a' });
     const failed = await engine.waitFor(operation.id, 3000);
     assert.equal(failed.status, 'failed');
-    assert.deepEqual(failed.error, { phase: 'cluster', code: 'ResourceLimitExceededException', message: 'Cluster limit reached.' });
-    assert.deepEqual(failed.phases.map((p) => p.status), ['succeeded', 'failed', 'pending']);
+    assert.deepEqual(failed.error, {
+      phase: 'cluster',
+      code: 'ResourceLimitExceededException',
+      message: 'Cluster limit reached.',
+    });
+    assert.deepEqual(
+      failed.phases.map((p) => p.status),
+      ['succeeded', 'failed', 'pending'],
+    );
 
     const retrying = engine.retryPhase(operation.id, 'cluster');
     assert.equal(retrying.status, 'running');
@@ -145,7 +167,14 @@ describe('retry of a failed phase', () => {
     const done = await engine.waitFor(operation.id, 3000);
 
     assert.equal(done.status, 'succeeded');
-    assert.deepEqual(done.phases.map((p) => [p.status, p.attempts]), [['succeeded', 1], ['succeeded', 2], ['succeeded', 1]]);
+    assert.deepEqual(
+      done.phases.map((p) => [p.status, p.attempts]),
+      [
+        ['succeeded', 1],
+        ['succeeded', 2],
+        ['succeeded', 1],
+      ],
+    );
     assert.equal(network.actCalls, 1, 'phases before the failed one are not run again');
     assert.equal(cluster.actCalls, 2);
     assert.ok(done.phases.every((p) => !p.retryable && p.error === undefined));
@@ -155,13 +184,28 @@ describe('retry of a failed phase', () => {
     const { engine } = newEngine();
     const ok = new FakeResource();
     ok.ready = true;
-    engine.register(workflow('make', [ok.phase('network'), new FakeResource().phase('cluster', { act: async () => { throw limitExceeded(); } })]));
+    engine.register(
+      workflow('make', [
+        ok.phase('network'),
+        new FakeResource().phase('cluster', {
+          act: async () => {
+            throw limitExceeded();
+          },
+        }),
+      ]),
+    );
     const { operation } = engine.start('make', { name: 'a' });
     await phaseReaches(engine, operation.id, 'cluster', 'acting');
-    assert.throws(() => engine.retryPhase(operation.id, 'cluster'), (err: Error) => err instanceof ConflictError && /only a failed operation/.test(err.message));
+    assert.throws(
+      () => engine.retryPhase(operation.id, 'cluster'),
+      (err: Error) => err instanceof ConflictError && /only a failed operation/.test(err.message),
+    );
     await engine.waitFor(operation.id, 3000);
 
-    assert.throws(() => engine.retryPhase(operation.id, 'network'), (err: Error) => err instanceof ConflictError && /retry the failed phase 'cluster'/.test(err.message));
+    assert.throws(
+      () => engine.retryPhase(operation.id, 'network'),
+      (err: Error) => err instanceof ConflictError && /retry the failed phase 'cluster'/.test(err.message),
+    );
     assert.throws(() => engine.retryPhase(operation.id, 'nope'), NotFoundError);
     assert.throws(() => engine.retryPhase('op-unknown', 'cluster'), NotFoundError);
     assert.equal(engine.get(operation.id).status, 'failed', 'refusals change nothing');
@@ -171,7 +215,13 @@ describe('retry of a failed phase', () => {
     const { engine } = newEngine();
     const done = new FakeResource();
     done.exists = done.ready = true;
-    engine.register(workflow('make', [done.phase('network')], { result: () => { throw new Error('summary broke'); } }));
+    engine.register(
+      workflow('make', [done.phase('network')], {
+        result: () => {
+          throw new Error('summary broke');
+        },
+      }),
+    );
     const { operation } = engine.start('make', { name: 'a' });
     const failed = await engine.waitFor(operation.id, 3000);
     assert.deepEqual(failed.error, { code: 'InternalError', message: 'summary broke' });

@@ -39,8 +39,16 @@ describe('starting operations', () => {
     const first = engine.start('make', { name: 'a', size: 1, labels: { x: '1', y: '2' } }, { idempotencyKey: 'k-1' });
     await engine.waitFor(first.operation.id, 3000);
 
-    const reordered = engine.start('make', { labels: { y: '2', x: '1' }, size: 1, name: 'a', absent: undefined }, { idempotencyKey: 'k-1' });
-    assert.deepEqual([reordered.existing, reordered.operation.id], [true, first.operation.id], 'the same input spelled differently is the same request');
+    const reordered = engine.start(
+      'make',
+      { labels: { y: '2', x: '1' }, size: 1, name: 'a', absent: undefined },
+      { idempotencyKey: 'k-1' },
+    );
+    assert.deepEqual(
+      [reordered.existing, reordered.operation.id],
+      [true, first.operation.id],
+      'the same input spelled differently is the same request',
+    );
     assert.throws(
       () => engine.start('make', { name: 'a', size: 2, labels: { x: '1', y: '2' } }, { idempotencyKey: 'k-1' }),
       (err: Error) =>
@@ -57,23 +65,55 @@ describe('starting operations', () => {
     const { engine } = newEngine();
     engine.register(workflow('create', [new FakeResource().phase('build')]));
     engine.register(workflow('delete', [new FakeResource().phase('build')]));
-    engine.register(workflow('tag', [new FakeResource().phase('build')], { locks: (input) => [shared(`thing/${input.name}`), exclusive(`tags/${input.name}`)] }));
-    engine.register(workflow('note', [new FakeResource().phase('build')], { locks: (input) => [exclusive(`notes/${input.name}`)] }));
+    engine.register(
+      workflow('tag', [new FakeResource().phase('build')], {
+        locks: (input) => [shared(`thing/${input.name}`), exclusive(`tags/${input.name}`)],
+      }),
+    );
+    engine.register(
+      workflow('note', [new FakeResource().phase('build')], { locks: (input) => [exclusive(`notes/${input.name}`)] }),
+    );
 
     const first = engine.start('create', { name: 'a' });
     const second = engine.start('create', { name: 'a' });
-    assert.deepEqual([second.existing, second.operation.id], [true, first.operation.id], 'the same request gets the running operation');
-    assert.throws(() => engine.start('create', { name: 'a', size: 2 }), OperationConflictError, 'another request of the same kind on the same target is refused');
-    assert.throws(() => engine.start('delete', { name: 'a' }), OperationConflictError, 'delete needs thing/a, which create holds');
-    assert.throws(() => engine.start('tag', { name: 'a' }), OperationConflictError, 'tag shares thing/a, which create holds alone');
+    assert.deepEqual(
+      [second.existing, second.operation.id],
+      [true, first.operation.id],
+      'the same request gets the running operation',
+    );
+    assert.throws(
+      () => engine.start('create', { name: 'a', size: 2 }),
+      OperationConflictError,
+      'another request of the same kind on the same target is refused',
+    );
+    assert.throws(
+      () => engine.start('delete', { name: 'a' }),
+      OperationConflictError,
+      'delete needs thing/a, which create holds',
+    );
+    assert.throws(
+      () => engine.start('tag', { name: 'a' }),
+      OperationConflictError,
+      'tag shares thing/a, which create holds alone',
+    );
 
     const note = engine.start('note', { name: 'a' });
     assert.equal(note.existing, false, 'an operation locking something else runs beside it');
     const elsewhere = engine.start('create', { name: 'b' });
     assert.equal(elsewhere.existing, false, 'another target is another operation');
 
-    assert.deepEqual(engine.activeFor('thing/a').map((v) => v.kind).sort(), ['create', 'note']);
-    assert.deepEqual(engine.list({ target: 'thing/a' }).map((v) => v.kind), ['note', 'create'], 'newest first');
+    assert.deepEqual(
+      engine
+        .activeFor('thing/a')
+        .map((v) => v.kind)
+        .sort(),
+      ['create', 'note'],
+    );
+    assert.deepEqual(
+      engine.list({ target: 'thing/a' }).map((v) => v.kind),
+      ['note', 'create'],
+      'newest first',
+    );
     assert.equal(engine.list({ kind: 'create' }).length, 2);
     assert.equal(engine.list({ status: 'succeeded' }).length, 0);
     assert.equal(engine.list({ limit: 1 }).length, 1);
@@ -98,10 +138,12 @@ describe('cancel', () => {
         new FakeResource().phase('build', {
           await: (ctx) => {
             awaiting.resolve();
-            return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => {
-              aborted.resolve('aborted');
-              reject(ctx.signal.reason);
-            }));
+            return new Promise((_, reject) =>
+              ctx.signal.addEventListener('abort', () => {
+                aborted.resolve('aborted');
+                reject(ctx.signal.reason);
+              }),
+            );
           },
         }),
         new FakeResource().phase('finish'),
@@ -118,7 +160,10 @@ describe('cancel', () => {
     const done = await engine.waitFor(operation.id, 3000);
 
     assert.equal(done.status, 'cancelled');
-    assert.deepEqual(done.phases.map((p) => p.status), ['cancelled', 'pending']);
+    assert.deepEqual(
+      done.phases.map((p) => p.status),
+      ['cancelled', 'pending'],
+    );
     assert.deepEqual([statuses[0], statuses.at(-1)], ['cancelling', 'cancelled']);
     assert.ok(done.phases.every((p) => !p.retryable));
     assert.throws(() => engine.cancel(operation.id), ConflictError, 'a finished operation cannot be cancelled');

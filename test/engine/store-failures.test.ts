@@ -27,7 +27,17 @@ describe('a store that cannot be written pauses operations and resumes them by o
     try {
       const res = new FakeResource();
       // Every poll journals a long progress line, so a full disk is hit while awaiting.
-      engine.register(workflow('make', [res.phase('build', { await: async (ctx) => { res.awaitCalls++; ctx.log(`poll ${'x'.repeat(3000)}`); return { done: res.ready }; } })]));
+      engine.register(
+        workflow('make', [
+          res.phase('build', {
+            await: async (ctx) => {
+              res.awaitCalls++;
+              ctx.log(`poll ${'x'.repeat(3000)}`);
+              return { done: res.ready };
+            },
+          }),
+        ]),
+      );
       const { operation } = engine.start('make', { name: 'a' });
       await phaseReaches(engine, operation.id, 'build', 'awaiting');
 
@@ -41,7 +51,11 @@ describe('a store that cannot be written pauses operations and resumes them by o
 
       await new Promise((r) => setTimeout(r, 150)); // many probes (and relaunches that fail again) later…
       assert.equal(engine.get(operation.id).status, 'running');
-      assert.equal(lines.filter((l) => l.level === 'error').length, 1, `said once, not in a loop: ${JSON.stringify(lines)}`);
+      assert.equal(
+        lines.filter((l) => l.level === 'error').length,
+        1,
+        `said once, not in a loop: ${JSON.stringify(lines)}`,
+      );
       assert.ok(lines.filter((l) => /can be written again/.test(l.msg)).length <= 1);
       assert.equal(res.actCalls, 1);
 
@@ -51,9 +65,15 @@ describe('a store that cannot be written pauses operations and resumes them by o
       assert.equal(done.status, 'succeeded', JSON.stringify(done));
       assert.equal(done.paused, undefined);
       assert.equal(res.actCalls, 1, 'the mutation was not repeated: the resumed phase began by observing');
-      assert.deepEqual(done.phases.map((p) => [p.status, p.attempts]), [['succeeded', 1]]);
+      assert.deepEqual(
+        done.phases.map((p) => [p.status, p.attempts]),
+        [['succeeded', 1]],
+      );
       const messages = engine.events(operation.id, 0, 1000).lines.map((l) => l.message);
-      assert.ok(messages.some((m) => /Resumed: the journal could not be written for \d+s \(SQLITE_FULL\)/.test(m)), 'the journal tells the pause afterwards');
+      assert.ok(
+        messages.some((m) => /Resumed: the journal could not be written for \d+s \(SQLITE_FULL\)/.test(m)),
+        'the journal tells the pause afterwards',
+      );
       assert.equal(lines.filter((l) => l.level === 'error').length, 1);
     } finally {
       await engine.stop();
@@ -69,7 +89,13 @@ describe('a store that cannot be written pauses operations and resumes them by o
     let full = false;
     const original = store.transaction.bind(store);
     // The write that records the failure is the one that fails (as when failOperation hit SQLITE_FULL).
-    const diskFull = () => new StoreUnavailableError('InstantStart cannot write its journal: the disk is full (SQLITE_FULL).', 'SQLITE_FULL', dir, 'Free space.');
+    const diskFull = () =>
+      new StoreUnavailableError(
+        'InstantStart cannot write its journal: the disk is full (SQLITE_FULL).',
+        'SQLITE_FULL',
+        dir,
+        'Free space.',
+      );
     store.transaction = <T>(fn: () => T): T => {
       if (full) throw diskFull();
       return original(fn);
@@ -81,11 +107,17 @@ describe('a store that cannot be written pauses operations and resumes them by o
     };
     try {
       const res = new FakeResource();
-      engine.register(workflow('make', [res.phase('build', { act: async () => {
-        res.actCalls++;
-        if (res.actCalls === 1) full = true; // the disk fills just as the act fails
-        throw new Error('quota exceeded');
-      } })]));
+      engine.register(
+        workflow('make', [
+          res.phase('build', {
+            act: async () => {
+              res.actCalls++;
+              if (res.actCalls === 1) full = true; // the disk fills just as the act fails
+              throw new Error('quota exceeded');
+            },
+          }),
+        ]),
+      );
       const { operation } = engine.start('make', { name: 'a' });
       const paused = await viewWhere(engine, operation.id, (v) => v.paused !== undefined);
       assert.equal(paused.status, 'running');
@@ -94,7 +126,11 @@ describe('a store that cannot be written pauses operations and resumes them by o
       full = false;
       const done = await engine.waitFor(operation.id, 5000);
       assert.equal(done.status, 'failed');
-      assert.equal(done.error?.message, 'quota exceeded', 'observe found nothing made; the act ran again and its failure was journaled');
+      assert.equal(
+        done.error?.message,
+        'quota exceeded',
+        'observe found nothing made; the act ran again and its failure was journaled',
+      );
       assert.equal(res.actCalls, 2);
     } finally {
       await engine.stop();
@@ -109,7 +145,11 @@ describe('a store that cannot be written pauses operations and resumes them by o
     db.pragma('query_only = 1'); // as a read-only data directory answers
     assert.throws(
       () => engine.start('make', { name: 'a' }),
-      (err: Error) => err instanceof StoreUnavailableError && err.code === 'SQLITE_READONLY' && /cannot be written/.test(err.message) && /writable/.test(err.remedy),
+      (err: Error) =>
+        err instanceof StoreUnavailableError &&
+        err.code === 'SQLITE_READONLY' &&
+        /cannot be written/.test(err.message) &&
+        /writable/.test(err.remedy),
     );
     db.pragma('query_only = 0');
     assert.equal(engine.list().length, 0, 'nothing half-made');

@@ -28,7 +28,15 @@ class Cloud {
       },
       act: async () => {
         this.calls[name]!++;
-        if (name === 'b' && this.broken) throw new CloudError('sagemaker', 'DeleteCluster', 'AccessDeniedException', 'not authorized to perform sagemaker:DeleteCluster', 400, false);
+        if (name === 'b' && this.broken)
+          throw new CloudError(
+            'sagemaker',
+            'DeleteCluster',
+            'AccessDeniedException',
+            'not authorized to perform sagemaker:DeleteCluster',
+            400,
+            false,
+          );
         if (name !== 'c' || !this.cHeld) this.left.delete(name);
       },
       await: async () => ({ done: !this.left.has(name) }),
@@ -43,7 +51,12 @@ class Cloud {
       observe: async (ctx) => {
         if (this.left.size === 0) return 'done';
         const why = ctx.earlierFailures.map((f) => `${f.phase} (${f.code}: ${f.message})`).join('; ');
-        throw new CloudError('test', 'Verify', 'ResourcesRemain', `Still there: ${[...this.left].join(', ')}; failed phases: ${why}`);
+        throw new CloudError(
+          'test',
+          'Verify',
+          'ResourcesRemain',
+          `Still there: ${[...this.left].join(', ')}; failed phases: ${why}`,
+        );
       },
     };
   }
@@ -62,12 +75,34 @@ describe('teardown phases go on past a failure (onFailure: continue)', () => {
     const failed = await engine.waitFor(operation.id, 3000);
 
     assert.equal(failed.status, 'failed');
-    assert.deepEqual(failed.phases.map((p) => [p.name, p.status]), [['a', 'succeeded'], ['b', 'failed'], ['c', 'succeeded'], ['verify', 'failed']]);
+    assert.deepEqual(
+      failed.phases.map((p) => [p.name, p.status]),
+      [
+        ['a', 'succeeded'],
+        ['b', 'failed'],
+        ['c', 'succeeded'],
+        ['verify', 'failed'],
+      ],
+    );
     assert.deepEqual([...cloud.left], ['b'], 'the phase after the failure still removed its resource');
-    assert.deepEqual(failed.phases[1]!.error, { phase: 'b', code: 'AccessDeniedException', message: 'not authorized to perform sagemaker:DeleteCluster' });
-    assert.equal(failed.error?.phase, 'verify', "the operation's error is the last failure: the check that sums the others up");
-    assert.match(failed.error!.message, /Still there: b; failed phases: b \(AccessDeniedException: not authorized to perform sagemaker:DeleteCluster\)/);
-    assert.deepEqual(failed.phases.filter((p) => p.retryable).map((p) => p.name), ['b', 'verify']);
+    assert.deepEqual(failed.phases[1]!.error, {
+      phase: 'b',
+      code: 'AccessDeniedException',
+      message: 'not authorized to perform sagemaker:DeleteCluster',
+    });
+    assert.equal(
+      failed.error?.phase,
+      'verify',
+      "the operation's error is the last failure: the check that sums the others up",
+    );
+    assert.match(
+      failed.error!.message,
+      /Still there: b; failed phases: b \(AccessDeniedException: not authorized to perform sagemaker:DeleteCluster\)/,
+    );
+    assert.deepEqual(
+      failed.phases.filter((p) => p.retryable).map((p) => p.name),
+      ['b', 'verify'],
+    );
     const lines = engine.events(operation.id).lines.map((l) => l.message);
     assert.ok(lines.some((m) => /Going on with the next phases/.test(m)));
     assert.ok(lines.some((m) => /Operation failed: phases 'b', 'verify' failed/.test(m)));
@@ -79,11 +114,27 @@ describe('teardown phases go on past a failure (onFailure: continue)', () => {
     cloud.broken = false; // the cause is fixed (e.g. the missing permission granted)
     const retrying = engine.retryPhase(operation.id, 'verify'); // naming any failed phase retries them all, in order
     assert.equal(retrying.status, 'running');
-    assert.deepEqual(retrying.phases.map((p) => [p.name, p.status, p.attempts]), [['a', 'succeeded', 1], ['b', 'observing', 2], ['c', 'succeeded', 1], ['verify', 'pending', 1]]);
+    assert.deepEqual(
+      retrying.phases.map((p) => [p.name, p.status, p.attempts]),
+      [
+        ['a', 'succeeded', 1],
+        ['b', 'observing', 2],
+        ['c', 'succeeded', 1],
+        ['verify', 'pending', 1],
+      ],
+    );
     const done = await engine.waitFor(operation.id, 3000);
 
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
-    assert.deepEqual(done.phases.map((p) => [p.name, p.status, p.attempts]), [['a', 'succeeded', 1], ['b', 'succeeded', 2], ['c', 'succeeded', 1], ['verify', 'skipped', 2]]);
+    assert.deepEqual(
+      done.phases.map((p) => [p.name, p.status, p.attempts]),
+      [
+        ['a', 'succeeded', 1],
+        ['b', 'succeeded', 2],
+        ['c', 'succeeded', 1],
+        ['verify', 'skipped', 2],
+      ],
+    );
     assert.deepEqual(cloud.calls, { a: 1, b: 2, c: 1 }, 'completed phases were not done again');
     assert.equal(cloud.left.size, 0);
   });
@@ -123,7 +174,15 @@ describe('teardown phases go on past a failure (onFailure: continue)', () => {
       cloud.left.delete('c');
       const failed = await after.engine.waitFor(operation.id, 3000);
       assert.equal(failed.status, 'failed');
-      assert.deepEqual(failed.phases.map((p) => [p.name, p.status, p.attempts]), [['a', 'succeeded', 1], ['b', 'failed', 1], ['c', 'succeeded', 1], ['verify', 'failed', 1]]);
+      assert.deepEqual(
+        failed.phases.map((p) => [p.name, p.status, p.attempts]),
+        [
+          ['a', 'succeeded', 1],
+          ['b', 'failed', 1],
+          ['c', 'succeeded', 1],
+          ['verify', 'failed', 1],
+        ],
+      );
       assert.equal(cloud.observed.b, observedB, 'the failed phase was not run again by the resume');
       assert.equal(cloud.calls.b, 1);
       after.db.close();
@@ -139,7 +198,10 @@ describe('teardown phases go on past a failure (onFailure: continue)', () => {
     engine.register(workflow('teardown', [cloud.removal('a'), stopping, cloud.removal('c'), cloud.verify()]));
     const { operation } = engine.start('teardown', { name: 'x' });
     const failed = await engine.waitFor(operation.id, 3000);
-    assert.deepEqual(failed.phases.map((p) => p.status), ['succeeded', 'failed', 'pending', 'pending']);
+    assert.deepEqual(
+      failed.phases.map((p) => p.status),
+      ['succeeded', 'failed', 'pending', 'pending'],
+    );
     assert.equal(failed.error?.phase, 'b');
     assert.equal(cloud.calls.c, 0);
   });

@@ -39,7 +39,16 @@ describe('transient cloud errors', () => {
   it(`fail the phase after ${MAX_TRANSIENT_RETRIES} retries in a row, keeping the cloud's code`, async () => {
     const { engine } = newEngine();
     let calls = 0;
-    engine.register(workflow('make', [new FakeResource().phase('build', { observe: async () => { calls++; throw throttled(); } })]));
+    engine.register(
+      workflow('make', [
+        new FakeResource().phase('build', {
+          observe: async () => {
+            calls++;
+            throw throttled();
+          },
+        }),
+      ]),
+    );
     const { operation } = engine.start('make', { name: 'a' });
     const failed = await engine.waitFor(operation.id, 5000);
 
@@ -87,7 +96,10 @@ describe('shared polling', () => {
     engine.register(workflow('make', [shared()]));
     const a = engine.start('make', { name: 'a' }).operation;
     const b = engine.start('make', { name: 'b' }).operation;
-    await Promise.all([phaseReaches(engine, a.id, 'nodes', 'awaiting'), phaseReaches(engine, b.id, 'nodes', 'awaiting')]);
+    await Promise.all([
+      phaseReaches(engine, a.id, 'nodes', 'awaiting'),
+      phaseReaches(engine, b.id, 'nodes', 'awaiting'),
+    ]);
     await new Promise((r) => setTimeout(r, 60)); // several poll intervals: both have asked by now
 
     assert.equal(awaitCalls, 1);
@@ -117,7 +129,10 @@ describe('shared polling', () => {
     );
     const a = engine.start('make', { name: 'a' }).operation;
     const b = engine.start('make', { name: 'b' }).operation;
-    await Promise.all([phaseReaches(engine, a.id, 'nodes', 'awaiting'), phaseReaches(engine, b.id, 'nodes', 'awaiting')]);
+    await Promise.all([
+      phaseReaches(engine, a.id, 'nodes', 'awaiting'),
+      phaseReaches(engine, b.id, 'nodes', 'awaiting'),
+    ]);
     await new Promise((r) => setTimeout(r, 60)); // both have joined the one call by now
     assert.equal(callers.length, 1);
     const [owner] = callers;

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OperationsApi } from '../../src/api/context.js';
 import { InputError } from '../../src/domain/errors.js';
-import { OPERATION_KIND_NAMES, OPERATION_KINDS, type OperationInputs, type OperationKind } from '../../src/domain/operation-kinds.js';
+import {
+  OPERATION_KIND_NAMES,
+  OPERATION_KINDS,
+  type OperationInputs,
+  type OperationKind,
+} from '../../src/domain/operation-kinds.js';
 import { ListOperationsQuerySchema } from '../../src/domain/schemas/operations.js';
 import { OperationEngine } from '../../src/engine/engine.js';
 import { exclusive, type AnyWorkflow } from '../../src/engine/workflow.js';
@@ -38,10 +43,21 @@ export function startIsTypeChecked(ops: OperationsApi): void {
 function standIn(kind: OperationKind): AnyWorkflow {
   const res = new FakeResource();
   res.exists = res.ready = true;
-  return { kind, target: () => `t/${kind}`, locks: () => [exclusive(`t/${kind}`)], initialState: () => ({}), phases: [res.phase('only')] };
+  return {
+    kind,
+    target: () => `t/${kind}`,
+    locks: () => [exclusive(`t/${kind}`)],
+    initialState: () => ({}),
+    phases: [res.phase('only')],
+  };
 }
 
-const engineOfKinds = () => new OperationEngine<OperationInputs>({ kinds: OPERATION_KINDS, store: new OperationsStore(openMemoryDatabase()), polling: FAST_POLLING });
+const engineOfKinds = () =>
+  new OperationEngine<OperationInputs>({
+    kinds: OPERATION_KINDS,
+    store: new OperationsStore(openMemoryDatabase()),
+    polling: FAST_POLLING,
+  });
 
 describe('operation kinds, written once', () => {
   it('registers exactly the kinds of the map: one missing or one extra is refused, naming it', () => {
@@ -51,7 +67,10 @@ describe('operation kinds, written once', () => {
       /No workflow is registered for the operation kind\(s\) set-autoscaling/,
     );
     const extra = engineOfKinds();
-    assert.throws(() => extra.register({ ...standIn('create-cluster'), kind: 'create-clusters' }), /'create-clusters' is not an operation kind/);
+    assert.throws(
+      () => extra.register({ ...standIn('create-cluster'), kind: 'create-clusters' }),
+      /'create-clusters' is not an operation kind/,
+    );
     engineOfKinds().registerAll(OPERATION_KIND_NAMES.map(standIn));
   });
 
@@ -61,11 +80,18 @@ describe('operation kinds, written once', () => {
     const wrong = { cluster: 'c', region: 'us-west-2', name: 'g', instanceCount: -1 };
     assert.throws(
       () => engine.start('scale-instance-group', wrong),
-      (err: unknown) => err instanceof InputError && err.problems.some((p) => p.path === 'instanceCount') && /scale-instance-group/.test(err.message),
+      (err: unknown) =>
+        err instanceof InputError &&
+        err.problems.some((p) => p.path === 'instanceCount') &&
+        /scale-instance-group/.test(err.message),
     );
     assert.equal(engine.list().length, 0, 'nothing started');
     const { operation } = engine.start('create-cluster', {
-      name: 'demo', region: 'us-west-2', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1,
+      name: 'demo',
+      region: 'us-west-2',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
     } as OperationInputs['create-cluster']);
     assert.deepEqual(
       [operation.input.capacityType, operation.input.deepHealthChecks, operation.input.storage],

@@ -31,19 +31,37 @@ export interface SeededApp {
 
 /** A cluster of one ml.c5.xlarge node with S3 storage and one training job on it: something behind every route. */
 export async function seedAppState(server: TestServer, cluster: string, job: string): Promise<SeededApp> {
-  const created = await server.api('POST', '/api/v1/clusters', { name: cluster, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
+  const created = await server.api('POST', '/api/v1/clusters', {
+    name: cluster,
+    availabilityZone: 'us-west-2b',
+    instanceType: 'ml.c5.xlarge',
+    instanceCount: 1,
+    storage: { s3: true },
+  });
   assert.equal(created.status, 202, JSON.stringify(created.body));
   const operation = created.body.operation.id as string;
   assert.equal((await server.waitForOperation(operation)).status, 'succeeded');
   const nodes = (await server.api('GET', `/api/v1/clusters/${cluster}/nodes`)).body.nodes;
-  const s3 = (await server.api('GET', `/api/v1/clusters/${cluster}/storage`)).body.storages.find((s: any) => s.kind === 's3');
+  const s3 = (await server.api('GET', `/api/v1/clusters/${cluster}/storage`)).body.storages.find(
+    (s: any) => s.kind === 's3',
+  );
   const submitted = await server.api('POST', `/api/v1/clusters/${cluster}/jobs`, {
-    name: job, recipe: 'pytorch-script', params: { script: '/data/code/train.py' }, instanceGroup: nodes[0].instanceGroupName, nodes: 1, storage: s3.name,
+    name: job,
+    recipe: 'pytorch-script',
+    params: { script: '/data/code/train.py' },
+    instanceGroup: nodes[0].instanceGroupName,
+    nodes: 1,
+    storage: s3.name,
   });
   assert.ok(submitted.status < 300, JSON.stringify(submitted.body));
   return {
-    cluster, operation, node: nodes[0].instanceId, storage: `${s3.namespace ?? 'default'}.${s3.name}`, job: `default/${job}`,
-    group: nodes[0].instanceGroupName, storageName: s3.name,
+    cluster,
+    operation,
+    node: nodes[0].instanceId,
+    storage: `${s3.namespace ?? 'default'}.${s3.name}`,
+    job: `default/${job}`,
+    group: nodes[0].instanceGroupName,
+    storageName: s3.name,
   };
 }
 
@@ -66,20 +84,33 @@ export function routeUrls(routes: RouteTable, seeded: SeededApp): Map<string, st
   };
   const byPattern = new Map<string, string[]>();
   for (const pattern of routes.pages) {
-    const params = pattern.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1));
+    const params = pattern
+      .split('/')
+      .filter((p) => p.startsWith(':'))
+      .map((p) => p.slice(1));
     // `:item` (and `:part`, its second half) belong to a tab: filled from that tab's seeded items.
     const plain = params.filter((p) => p !== 'item' && p !== 'part');
-    for (const p of plain) assert.ok(fill[p], `route ${pattern}: this test does not know how to fill :${p} — seed something and fill it here`);
+    for (const p of plain)
+      assert.ok(
+        fill[p],
+        `route ${pattern}: this test does not know how to fill :${p} — seed something and fill it here`,
+      );
     let urls = [''];
     for (const segment of pattern.split('/').filter(Boolean)) {
       if (segment === ':item' || segment === ':part') continue;
-      urls = urls.flatMap((u) => (segment.startsWith(':') ? fill[segment.slice(1)]!(u).map((v) => `${u}/${encodeURIComponent(v)}`) : [`${u}/${segment}`]));
+      urls = urls.flatMap((u) =>
+        segment.startsWith(':')
+          ? fill[segment.slice(1)]!(u).map((v) => `${u}/${encodeURIComponent(v)}`)
+          : [`${u}/${segment}`],
+      );
     }
     if (params.includes('item')) {
       const parts = params.includes('part') ? 2 : 1;
       urls = urls.flatMap((u) => {
         const tab = decodeURIComponent(u.split('/').at(-1)!);
-        return (items[tab] ?? []).filter((i) => i.split('/').length === parts).map((i) => `${u}/${i.split('/').map(encodeURIComponent).join('/')}`);
+        return (items[tab] ?? [])
+          .filter((i) => i.split('/').length === parts)
+          .map((i) => `${u}/${i.split('/').map(encodeURIComponent).join('/')}`);
       });
     }
     assert.ok(urls.length > 0, `route ${pattern}: nothing seeded to open it with`);

@@ -46,7 +46,9 @@ export interface TestBrowser {
  * await screenshot(page, 'clusters');
  * await browser.close();
  */
-export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+export async function launchBrowser(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<TestBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'instantstart-chromium-'));
   let context: BrowserContext;
   try {

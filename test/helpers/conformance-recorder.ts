@@ -18,15 +18,27 @@ export type ConformanceRecord =
 
 /** JSON without what must not or cannot be kept: binary bodies and streams become a marker, so member presence survives. */
 function replacer(this: unknown, key: string, value: unknown): unknown {
-  if (value instanceof Uint8Array || (value && typeof value === 'object' && typeof (value as { pipe?: unknown }).pipe === 'function')) return '<binary>';
-  if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data)) return '<binary>';
+  if (
+    value instanceof Uint8Array ||
+    (value && typeof value === 'object' && typeof (value as { pipe?: unknown }).pipe === 'function')
+  )
+    return '<binary>';
+  if (
+    value &&
+    typeof value === 'object' &&
+    (value as { type?: unknown }).type === 'Buffer' &&
+    Array.isArray((value as { data?: unknown }).data)
+  )
+    return '<binary>';
   return value;
 }
 
 function redactSecret(object: KubeObject): KubeObject {
   if (object.kind !== 'Secret') return object;
   const blank = (values: unknown, placeholder: string) =>
-    values && typeof values === 'object' ? Object.fromEntries(Object.keys(values).map((k) => [k, placeholder])) : values;
+    values && typeof values === 'object'
+      ? Object.fromEntries(Object.keys(values).map((k) => [k, placeholder]))
+      : values;
   const out = { ...object } as KubeObject & { data?: unknown; stringData?: unknown };
   if ('data' in out) out.data = blank(out.data, 'cmVkYWN0ZWQ=');
   if ('stringData' in out) out.stringData = blank(out.stringData, 'redacted');
@@ -42,7 +54,9 @@ export function conformanceObserver(): CloudObserver | undefined {
   const file = join(dir, `${test}-${process.pid}.jsonl`);
   const write = (record: ConformanceRecord) => appendFileSync(file, `${JSON.stringify(record, replacer)}\n`);
   return {
-    awsRequest: ({ service, operation, region, input }) => write({ type: 'aws', test, service, operation, region, input }),
-    kubeApply: ({ region, cluster, object }) => write({ type: 'kube', test, region, cluster, object: redactSecret(object) }),
+    awsRequest: ({ service, operation, region, input }) =>
+      write({ type: 'aws', test, service, operation, region, input }),
+    kubeApply: ({ region, cluster, object }) =>
+      write({ type: 'kube', test, region, cluster, object: redactSecret(object) }),
   };
 }

@@ -23,8 +23,18 @@ export function useDeleteClusterEngine(speed: number, region: string): DeleteClu
   before(async () => {
     harness.sb = await startTestSandbox({ speed });
     harness.cloud = new Cloud(new AwsClients({ defaultRegion: region }));
-    harness.engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / speed } });
-    harness.engine.register(deleteClusterWorkflow({ cloud: harness.cloud, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() }));
+    harness.engine = new OperationEngine({
+      store: stores.operations,
+      polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / speed },
+    });
+    harness.engine.register(
+      deleteClusterWorkflow({
+        cloud: harness.cloud,
+        activeCluster: { get: () => undefined, set: () => undefined },
+        keptStorages: memoryKeptStorages(),
+        mlflowLinks: memoryMlflowLinks(),
+      }),
+    );
   });
   after(async () => {
     await harness.engine?.stop();

@@ -25,7 +25,13 @@ export function taggedNames(inventory: Record<string, Record<string, unknown[]>>
         if (item.state === 'deleted') continue;
         const text = JSON.stringify(item);
         if (!text.includes('instantstart.io/cluster') || !text.includes(`"${cluster}"`)) continue;
-        const id = item.name ?? item.fileSystemId ?? item.vpcId ?? item.subnetId ?? item.arn ?? Object.values(item).find((v) => typeof v === 'string' && /^[a-z]+-[0-9a-f]+$/.test(v));
+        const id =
+          item.name ??
+          item.fileSystemId ??
+          item.vpcId ??
+          item.subnetId ??
+          item.arn ??
+          Object.values(item).find((v) => typeof v === 'string' && /^[a-z]+-[0-9a-f]+$/.test(v));
         found.push(`${service}/${type} ${String(id)}`);
       }
     }

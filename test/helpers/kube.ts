@@ -18,7 +18,10 @@ export interface TestKubeCluster {
   /** client-node configured from that kubeconfig (its exec plugin runs `instantstart token`). */
   kubeConfig(): KubeConfig;
   /** Runs the real kubectl with the kubeconfig; `allowFailure` returns the failure instead of throwing. */
-  kubectl(args: string[], options?: { allowFailure?: boolean; env?: Record<string, string>; input?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
+  kubectl(
+    args: string[],
+    options?: { allowFailure?: boolean; env?: Record<string, string>; input?: string },
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Starts a long-running kubectl (`-w`, `logs -f`); `waitFor` polls its output, moving sandbox time between polls. */
   kubectlStream(args: string[]): KubectlStream;
 }
@@ -31,7 +34,9 @@ export interface KubectlStream {
 
 /** Runs the built `instantstart` CLI with the sandbox's AWS settings. */
 export async function instantstart(sb: TestSandbox, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, ['bin/instantstart.mjs', ...args], { env: { ...process.env, ...sb.env, ...env } });
+  const { stdout } = await execFileAsync(process.execPath, ['bin/instantstart.mjs', ...args], {
+    env: { ...process.env, ...sb.env, ...env },
+  });
   return stdout;
 }
 
@@ -63,7 +68,11 @@ export async function kubeAccess(sb: TestSandbox, name: string): Promise<TestKub
       const env = { ...process.env, ...sb.env, KUBECONFIG: kubeconfigPath, HOME: sb.stateDir, ...(options.env ?? {}) };
       return new Promise((resolve, reject) => {
         const child = execFile('kubectl', args, { env, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+          const code = err
+            ? typeof (err as { code?: unknown }).code === 'number'
+              ? (err as { code: number }).code
+              : 1
+            : 0;
           if (err && !options.allowFailure) reject(new Error(`kubectl ${args.join(' ')} failed (${code}): ${stderr}`));
           else resolve({ code, stdout, stderr });
         });
@@ -71,7 +80,9 @@ export async function kubeAccess(sb: TestSandbox, name: string): Promise<TestKub
       });
     },
     kubectlStream(args) {
-      const child = spawn('kubectl', args, { env: { ...process.env, ...sb.env, KUBECONFIG: kubeconfigPath, HOME: sb.stateDir } });
+      const child = spawn('kubectl', args, {
+        env: { ...process.env, ...sb.env, KUBECONFIG: kubeconfigPath, HOME: sb.stateDir },
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));

@@ -19,7 +19,12 @@ export interface MlflowCallOptions {
  * (SigV4 `sagemaker-mlflow`, `x-amz-content-sha256`, `x-mlflow-sm-tracking-server-arn`), signed by
  * the test itself so the product's client is not what proves the endpoint right.
  */
-export async function mlflowCall(sandboxUrl: string, method: 'GET' | 'POST', path: string, options: MlflowCallOptions): Promise<{ status: number; body: any }> {
+export async function mlflowCall(
+  sandboxUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  options: MlflowCallOptions,
+): Promise<{ status: number; body: any }> {
   const url = new URL(sandboxUrl);
   const body = options.body === undefined ? '' : JSON.stringify(options.body);
   const query = options.query ?? {};
@@ -32,8 +37,24 @@ export async function mlflowCall(sandboxUrl: string, method: 'GET' | 'POST', pat
   let sent = headers;
   if ((options.sign ?? 'good') !== 'none') {
     const secretAccessKey = options.sign === 'wrong-secret' ? 'not-the-secret' : SANDBOX_SECRET_ACCESS_KEY;
-    const signer = new SignatureV4({ service: 'sagemaker-mlflow', region: options.region ?? 'us-west-2', sha256: Sha256, credentials: { accessKeyId: SANDBOX_ACCESS_KEY_ID, secretAccessKey } });
-    const signed = await signer.sign(new HttpRequest({ method, protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: `/api/2.0/mlflow/${path}`, query, headers, ...(body ? { body } : {}) }));
+    const signer = new SignatureV4({
+      service: 'sagemaker-mlflow',
+      region: options.region ?? 'us-west-2',
+      sha256: Sha256,
+      credentials: { accessKeyId: SANDBOX_ACCESS_KEY_ID, secretAccessKey },
+    });
+    const signed = await signer.sign(
+      new HttpRequest({
+        method,
+        protocol: 'http:',
+        hostname: url.hostname,
+        port: Number(url.port),
+        path: `/api/2.0/mlflow/${path}`,
+        query,
+        headers,
+        ...(body ? { body } : {}),
+      }),
+    );
     sent = signed.headers;
   }
   const qs = new URLSearchParams(query).toString().replaceAll('+', '%20');

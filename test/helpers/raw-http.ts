@@ -12,23 +12,38 @@ export interface RawAnswer {
  * One HTTP request with the path sent exactly as given (no URL normalisation: `%61pi`, `//api`,
  * `/./` reach the server as written) and any Host header — what fetch refuses to do.
  */
-export function rawRequest(baseUrl: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method, path, headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -46,7 +61,11 @@ export interface UpgradeAttempt {
  * A WebSocket upgrade request on a raw socket, keeping the socket open from our side, so a test can
  * tell whether the server closes a refused upgrade (or leaves it half-open in CLOSE-WAIT).
  */
-export function rawUpgrade(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<UpgradeAttempt> {
+export function rawUpgrade(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<UpgradeAttempt> {
   const { hostname, port, host } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -88,12 +107,19 @@ export function rawUpgrade(baseUrl: string, path: string, headers: Record<string
  * client sends), optionally half-closing it (`end`: the client's FIN right after), and resolves with
  * everything the server wrote before it closed, parsed as one answer.
  */
-export function rawExchange(baseUrl: string, bytes: string, options: { end?: boolean; timeoutMs?: number } = {}): Promise<RawAnswer & { raw: string }> {
+export function rawExchange(
+  baseUrl: string,
+  bytes: string,
+  options: { end?: boolean; timeoutMs?: number } = {},
+): Promise<RawAnswer & { raw: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let raw = '';
-    const timer = setTimeout(() => socket.destroy(new Error(`no close after ${options.timeoutMs ?? 10_000} ms; got ${JSON.stringify(raw)}`)), options.timeoutMs ?? 10_000);
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`no close after ${options.timeoutMs ?? 10_000} ms; got ${JSON.stringify(raw)}`)),
+      options.timeoutMs ?? 10_000,
+    );
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (raw += chunk));
     socket.on('error', (err) => (raw ? undefined : reject(err)));

@@ -18,11 +18,25 @@ export interface TestSandbox {
   admin<T = any>(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
   inventory(): Promise<Record<string, Record<string, unknown[]>>>;
   /** Counts calls in the sandbox call log. */
-  calls(filter?: { service?: string; operation?: string; mutating?: boolean; after?: number }): Promise<Array<{ seq: number; sandboxTime: string; service: string; operation: string; subject?: string; status: number; errorCode?: string; mutating: boolean }>>;
+  calls(filter?: { service?: string; operation?: string; mutating?: boolean; after?: number }): Promise<
+    Array<{
+      seq: number;
+      sandboxTime: string;
+      service: string;
+      operation: string;
+      subject?: string;
+      status: number;
+      errorCode?: string;
+      mutating: boolean;
+    }>
+  >;
   /** Moves sandbox time forward and runs the simulated controllers. */
   advance(seconds: number): Promise<void>;
   /** Runs the real `aws` CLI against the sandbox; parses JSON output when there is some. */
-  aws(args: string[], options?: { region?: string; allowFailure?: boolean; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string; json: any }>;
+  aws(
+    args: string[],
+    options?: { region?: string; allowFailure?: boolean; env?: Record<string, string> },
+  ): Promise<{ code: number; stdout: string; stderr: string; json: any }>;
   /** Stops the sandbox (state is kept on disk, so a new one can start from `stateDir`). */
   stop(): Promise<void>;
   /** Stops and deletes the state directory. */
@@ -43,7 +57,9 @@ export async function startTestSandbox(options: { stateDir?: string; speed?: num
   const admin = async (path: string, init: { method?: string; body?: unknown } = {}) => {
     const res = await fetch(`${sandbox.url}${path}`, {
       method: init.method ?? 'GET',
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } } : {}),
+      ...(init.body !== undefined
+        ? { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }
+        : {}),
     });
     return { status: res.status, body: (await res.json()) as any };
   };
@@ -88,15 +104,24 @@ export async function startTestSandbox(options: { stateDir?: string; speed?: num
         ...(opts.env ?? {}),
       };
       try {
-        const { stdout, stderr } = await execFileAsync('aws', [...args, '--endpoint-url', sandbox.url, '--output', 'json'], {
-          env: childEnv,
-          maxBuffer: 64 * 1024 * 1024,
-        });
+        const { stdout, stderr } = await execFileAsync(
+          'aws',
+          [...args, '--endpoint-url', sandbox.url, '--output', 'json'],
+          {
+            env: childEnv,
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        );
         return { code: 0, stdout, stderr, json: parseJson(stdout) };
       } catch (err) {
         const e = err as { code?: number | string; stdout?: string; stderr?: string; message?: string };
         if (!opts.allowFailure) throw new Error(`aws ${args.join(' ')} failed (${e.code}): ${e.stderr || e.message}`);
-        return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '', json: undefined };
+        return {
+          code: typeof e.code === 'number' ? e.code : 1,
+          stdout: e.stdout ?? '',
+          stderr: e.stderr ?? '',
+          json: undefined,
+        };
       }
     },
     stop,

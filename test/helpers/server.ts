@@ -49,7 +49,9 @@ function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
         if (['succeeded', 'failed', 'cancelled'].includes(r.body.status)) return r.body;
       }
       const last = await api('GET', `/api/v1/operations/${id}`);
-      throw new Error(`operation ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(last.body.phases?.map((p: any) => [p.name, p.status, p.progress]))}`);
+      throw new Error(
+        `operation ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(last.body.phases?.map((p: any) => [p.name, p.status, p.progress]))}`,
+      );
     },
   };
 }
@@ -69,8 +71,14 @@ function sandboxClock(url: string): () => Promise<{ now: number; speed: number }
 export async function startTestServer(
   sb: TestSandbox,
   options: {
-    speed: number; dataDir?: string; token?: string; cloud?: 'sandbox' | 'aws'; allowedHosts?: string[]; logLines?: string[];
-    cloudTimeouts?: ServeOptions['cloudTimeouts']; retention?: ServeOptions['retention'];
+    speed: number;
+    dataDir?: string;
+    token?: string;
+    cloud?: 'sandbox' | 'aws';
+    allowedHosts?: string[];
+    logLines?: string[];
+    cloudTimeouts?: ServeOptions['cloudTimeouts'];
+    retention?: ServeOptions['retention'];
   },
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'instantstart-server-'));
@@ -90,7 +98,10 @@ export async function startTestServer(
     cloudObserver: conformanceObserver(),
     // logLines: the server's real logger (redaction included), writing into the array instead of stdout.
     logger: options.logLines
-      ? createServerLogger({ level: 'info', destination: { write: (line: string) => void options.logLines!.push(line) } })
+      ? createServerLogger({
+          level: 'info',
+          destination: { write: (line: string) => void options.logLines!.push(line) },
+        })
       : pino({ level: process.env.TEST_SERVER_LOG ?? 'silent' }),
   });
   return {
@@ -113,15 +124,26 @@ export interface ServerProcess extends Omit<TestServer, 'close'> {
 
 /** The real `instantstart serve` as a child process using the test sandbox (`--sandbox-url`). */
 export async function spawnServer(sb: TestSandbox, dataDir: string): Promise<ServerProcess> {
-  return spawnServe(['--data-dir', dataDir, '--sandbox-url', sb.url, '--region', sb.env.AWS_REGION!], { ...process.env, INSTANTSTART_LOG_LEVEL: 'warn' }, dataDir);
+  return spawnServe(
+    ['--data-dir', dataDir, '--sandbox-url', sb.url, '--region', sb.env.AWS_REGION!],
+    { ...process.env, INSTANTSTART_LOG_LEVEL: 'warn' },
+    dataDir,
+  );
 }
 
 /**
  * `instantstart serve --port 0 <args>` as a child process with exactly `env`; resolves once it prints
  * its UI address. `output()` is what it wrote so far (stdout and stderr).
  */
-export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, dataDir: string): Promise<ServerProcess & { output(): string }> {
-  const child = spawn(process.execPath, ['bin/instantstart.mjs', 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+): Promise<ServerProcess & { output(): string }> {
+  const child = spawn(process.execPath, ['bin/instantstart.mjs', 'serve', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -167,7 +189,9 @@ export async function startSandboxAndServer(speed: number): Promise<{ sb: TestSa
 }
 
 /** Stops what a test started, last first; tolerates what never started. */
-export async function stopAll(...things: Array<{ close(): Promise<void> } | { dispose(): Promise<void> } | undefined>): Promise<void> {
+export async function stopAll(
+  ...things: Array<{ close(): Promise<void> } | { dispose(): Promise<void> } | undefined>
+): Promise<void> {
   for (const t of things) {
     if (!t) continue;
     if ('close' in t) await t.close();

@@ -25,4 +25,5 @@ function problems(model: Validatable): string[] {
 export const nodePoolProblems = (obj: object): string[] => problems(new NodePool(structuredClone(obj) as never));
 
 /** Problems of a keda.sh/v1alpha1 ScaledObject by @kubernetes-models/keda. */
-export const scaledObjectProblems = (obj: object): string[] => problems(new ScaledObject(structuredClone(obj) as never));
+export const scaledObjectProblems = (obj: object): string[] =>
+  problems(new ScaledObject(structuredClone(obj) as never));

@@ -24,27 +24,50 @@ describe('kube API: @kubernetes/client-node', () => {
 
   it('creates, lists, merge-patches and deletes', async () => {
     await core.createNamespace({ body: { metadata: { name: 'team' } } });
-    const created = await core.createNamespacedConfigMap({ namespace: 'team', body: { metadata: { name: 'cfg', labels: { app: 'x' } }, data: { a: '1' } } });
+    const created = await core.createNamespacedConfigMap({
+      namespace: 'team',
+      body: { metadata: { name: 'cfg', labels: { app: 'x' } }, data: { a: '1' } },
+    });
     assert.ok(created.metadata?.uid);
     const list = await core.listNamespacedConfigMap({ namespace: 'team', labelSelector: 'app=x' });
-    assert.deepEqual(list.items.map((i) => i.metadata?.name), ['cfg']);
+    assert.deepEqual(
+      list.items.map((i) => i.metadata?.name),
+      ['cfg'],
+    );
     assert.ok(list.metadata?.resourceVersion);
-    const patched = await core.patchNamespacedConfigMap({ name: 'cfg', namespace: 'team', body: { data: { b: '2' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const patched = await core.patchNamespacedConfigMap(
+      { name: 'cfg', namespace: 'team', body: { data: { b: '2' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     assert.deepEqual(patched.data, { a: '1', b: '2' });
     await core.deleteNamespacedConfigMap({ name: 'cfg', namespace: 'team' });
     await assert.rejects(core.readNamespacedConfigMap({ name: 'cfg', namespace: 'team' }), (e: any) => e.code === 404);
-    await assert.rejects(core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } }), (e: any) => e.code === 404 && /namespaces \\?"nowhere\\?" not found/.test(String(e.body)));
+    await assert.rejects(
+      core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } }),
+      (e: any) => e.code === 404 && /namespaces \\?"nowhere\\?" not found/.test(String(e.body)),
+    );
   });
 
   it('watches with Watch: ADDED, MODIFIED, DELETED in order', async () => {
     const seen: string[] = [];
     const watch = new Watch(kc);
     let done: unknown = 'open';
-    const req = await watch.watch('/api/v1/namespaces/team/configmaps', { labelSelector: 'w=1' }, (type, obj) => seen.push(`${type} ${obj.metadata.name}`), (err) => (done = err));
+    const req = await watch.watch(
+      '/api/v1/namespaces/team/configmaps',
+      { labelSelector: 'w=1' },
+      (type, obj) => seen.push(`${type} ${obj.metadata.name}`),
+      (err) => (done = err),
+    );
     try {
       await new Promise((r) => setTimeout(r, 100));
-      await core.createNamespacedConfigMap({ namespace: 'team', body: { metadata: { name: 'w', labels: { w: '1' } } } });
-      await core.patchNamespacedConfigMap({ name: 'w', namespace: 'team', body: { data: { v: '2' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      await core.createNamespacedConfigMap({
+        namespace: 'team',
+        body: { metadata: { name: 'w', labels: { w: '1' } } },
+      });
+      await core.patchNamespacedConfigMap(
+        { name: 'w', namespace: 'team', body: { data: { v: '2' } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
       await core.deleteNamespacedConfigMap({ name: 'w', namespace: 'team' });
       for (let i = 0; i < 50 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
       assert.deepEqual(seen, ['ADDED w', 'MODIFIED w', 'DELETED w']);
@@ -59,7 +82,12 @@ describe('kube API: @kubernetes/client-node', () => {
     compactHistory(api, 'team');
     const events: Array<[string, any]> = [];
     const ended = new Promise<unknown>((resolve) => {
-      void new Watch(kc).watch('/api/v1/namespaces/team/configmaps', { resourceVersion: String(old) }, (type, obj) => events.push([type, obj]), resolve);
+      void new Watch(kc).watch(
+        '/api/v1/namespaces/team/configmaps',
+        { resourceVersion: String(old) },
+        (type, obj) => events.push([type, obj]),
+        resolve,
+      );
     });
     assert.equal(await ended, null, 'the stream ends normally after the error event');
     assert.equal(events.length, 1);

@@ -37,7 +37,10 @@ describe('kube API: CRUD', () => {
 
   it('updates with optimistic concurrency: a stale resourceVersion is 409 Conflict', async () => {
     const read = (await api.call('GET', `${cms}/settings`)).body;
-    const ok = await api.call('PUT', `${cms}/settings`, { body: { ...read, data: { a: '2' } }, headers: { 'user-agent': 'kubectl-edit/v1.32.0 (linux/amd64)' } });
+    const ok = await api.call('PUT', `${cms}/settings`, {
+      body: { ...read, data: { a: '2' } },
+      headers: { 'user-agent': 'kubectl-edit/v1.32.0 (linux/amd64)' },
+    });
     assert.equal(ok.status, 200);
     assert.notEqual(ok.body.metadata.resourceVersion, read.metadata.resourceVersion);
     assert.ok(ok.body.metadata.managedFields.some((f: any) => f.manager === 'kubectl-edit'));
@@ -53,7 +56,10 @@ describe('kube API: CRUD', () => {
     assert.match(rename.body.message, /does not match the name on the URL/);
     const wrongNs = await api.call('POST', cms, { body: configMap('x', {}, { namespace: 'elsewhere' }) });
     assert.equal(wrongNs.status, 400);
-    assert.equal(wrongNs.body.message, 'the namespace of the provided object does not match the namespace sent on the request');
+    assert.equal(
+      wrongNs.body.message,
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
     const noNs = await api.call('POST', '/api/v1/namespaces/missing/configmaps', { body: configMap('x') });
     assert.equal(noNs.status, 404);
     assert.equal(noNs.body.message, 'namespaces "missing" not found');
@@ -73,19 +79,34 @@ describe('kube API: CRUD', () => {
   it('answers 404 NotFound Status for unknown objects and resources, 405 for methods a path does not serve', async () => {
     const missing = await api.call('GET', `${cms}/nope`);
     assert.equal(missing.status, 404);
-    assert.deepEqual(missing.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'configmaps "nope" not found', reason: 'NotFound', details: { name: 'nope', group: '', kind: 'configmaps' }, code: 404 });
+    assert.deepEqual(missing.body, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'configmaps "nope" not found',
+      reason: 'NotFound',
+      details: { name: 'nope', group: '', kind: 'configmaps' },
+      code: 404,
+    });
     assert.equal((await api.call('GET', '/api/v1/namespaces/default/gadgets')).status, 404);
-    assert.equal((await api.call('GET', '/api/v1/namespaces/default/nodes')).status, 404, 'cluster-scoped kinds have no namespaced path');
+    assert.equal(
+      (await api.call('GET', '/api/v1/namespaces/default/nodes')).status,
+      404,
+      'cluster-scoped kinds have no namespaced path',
+    );
     assert.equal((await api.call('POST', '/api/v1/configmaps', { body: configMap('y') })).status, 405);
     assert.equal((await api.call('POST', `${cms}/settings`, { body: configMap('y') })).status, 405);
   });
 
   it('lists with label selectors (=, !=, in, notin, exists, !key) and field selectors', async () => {
-    const label = (name: string, labels: Record<string, string>) => api.call('POST', cms, { body: configMap(name, {}, { labels }) });
+    const label = (name: string, labels: Record<string, string>) =>
+      api.call('POST', cms, { body: configMap(name, {}, { labels }) });
     await label('l-a', { tier: 'web', env: 'prod' });
     await label('l-b', { tier: 'db', env: 'prod' });
     await label('l-c', { tier: 'web' });
-    const names = async (q: string) => (await api.call('GET', `${cms}?${q}`)).body.items.map((i: any) => i.metadata.name);
+    const names = async (q: string) =>
+      (await api.call('GET', `${cms}?${q}`)).body.items.map((i: any) => i.metadata.name);
     assert.deepEqual(await names('labelSelector=tier%3Dweb'), ['l-a', 'l-c']);
     assert.deepEqual(await names('labelSelector=tier%3D%3Dweb,env'), ['l-a']);
     assert.deepEqual(await names('labelSelector=tier!%3Dweb,tier'), ['l-b']);
@@ -103,27 +124,43 @@ describe('kube API: CRUD', () => {
   it('selects pods by status.phase and spec.nodeName, across namespaces too', async () => {
     await api.call('POST', '/api/v1/namespaces/default/pods', { body: pod('p1') });
     const p1 = api.cluster.objects.get(api.cluster.findType('', 'v1', 'pods')!, 'default', 'p1')!;
-    api.cluster.objects.update(api.cluster.findType('', 'v1', 'pods')!, { ...p1, spec: { ...(p1.spec as object), nodeName: 'node-a' }, status: { phase: 'Running' } });
+    api.cluster.objects.update(api.cluster.findType('', 'v1', 'pods')!, {
+      ...p1,
+      spec: { ...(p1.spec as object), nodeName: 'node-a' },
+      status: { phase: 'Running' },
+    });
     await api.call('POST', '/api/v1/namespaces/default/pods', { body: pod('p2') });
-    const names = async (q: string) => (await api.call('GET', `/api/v1/pods?${q}`)).body.items.map((i: any) => i.metadata.name);
+    const names = async (q: string) =>
+      (await api.call('GET', `/api/v1/pods?${q}`)).body.items.map((i: any) => i.metadata.name);
     assert.deepEqual(await names('fieldSelector=status.phase%3DRunning'), ['p1']);
     assert.deepEqual(await names('fieldSelector=spec.nodeName%3D'), ['p2'], 'unscheduled pods');
     assert.deepEqual(await names('fieldSelector=spec.nodeName%3Dnode-a,metadata.namespace%3Ddefault'), ['p1']);
   });
 
   it('pages with limit and continue; the list carries the resourceVersion; a bad continue token is 400', async () => {
-    for (let i = 0; i < 5; i++) await api.call('POST', cms, { body: configMap(`page-${i}`, {}, { labels: { set: 'paging' } }) });
+    for (let i = 0; i < 5; i++)
+      await api.call('POST', cms, { body: configMap(`page-${i}`, {}, { labels: { set: 'paging' } }) });
     const first = await api.call('GET', `${cms}?labelSelector=set%3Dpaging&limit=2`);
     assert.equal(first.body.kind, 'ConfigMapList');
     assert.equal(first.body.metadata.resourceVersion, api.cluster.objects.resourceVersion);
-    assert.deepEqual(first.body.items.map((i: any) => i.metadata.name), ['page-0', 'page-1']);
+    assert.deepEqual(
+      first.body.items.map((i: any) => i.metadata.name),
+      ['page-0', 'page-1'],
+    );
     assert.ok(first.body.metadata.continue);
     assert.equal(first.body.metadata.remainingItemCount, undefined, 'not counted when a selector filters');
     const names: string[] = first.body.items.map((i: any) => i.metadata.name);
     let token = first.body.metadata.continue;
     while (token) {
-      const page = await api.call('GET', `${cms}?labelSelector=set%3Dpaging&limit=2&continue=${encodeURIComponent(token)}`);
-      assert.equal(page.body.metadata.resourceVersion, first.body.metadata.resourceVersion, 'pages keep the first page version');
+      const page = await api.call(
+        'GET',
+        `${cms}?labelSelector=set%3Dpaging&limit=2&continue=${encodeURIComponent(token)}`,
+      );
+      assert.equal(
+        page.body.metadata.resourceVersion,
+        first.body.metadata.resourceVersion,
+        'pages keep the first page version',
+      );
       names.push(...page.body.items.map((i: any) => i.metadata.name));
       token = page.body.metadata.continue;
     }
@@ -154,15 +191,29 @@ describe('kube API: CRUD', () => {
     assert.equal(p.spec.serviceAccountName, 'default');
     assert.equal(p.spec.containers[0].imagePullPolicy, 'IfNotPresent');
     assert.equal(p.status.phase, 'Pending', 'status starts over on create');
-    const d = (await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: { ...deployment('web'), spec: { ...deployment('web').spec, replicas: undefined } } })).body;
+    const d = (
+      await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', {
+        body: { ...deployment('web'), spec: { ...deployment('web').spec, replicas: undefined } },
+      })
+    ).body;
     assert.equal(d.spec.replicas, 1);
     assert.equal(d.spec.strategy.type, 'RollingUpdate');
-    const svc = await api.call('POST', '/api/v1/namespaces/default/services', { body: { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+    const svc = await api.call('POST', '/api/v1/namespaces/default/services', {
+      body: {
+        metadata: { name: 'web' },
+        spec: { type: 'LoadBalancer', selector: { app: 'web' }, ports: [{ port: 80 }] },
+      },
+    });
     assert.equal(svc.status, 201);
     assert.match(svc.body.spec.clusterIP, /^172\.20\.\d+\.\d+$/);
     assert.equal(svc.body.spec.ports[0].protocol, 'TCP');
     assert.ok(svc.body.spec.ports[0].nodePort >= 30000);
-    const replaced = await api.call('PUT', '/api/v1/namespaces/default/services/web', { body: { metadata: { name: 'web' }, spec: { type: 'LoadBalancer', selector: { app: 'web2' }, ports: [{ port: 80 }] } } });
+    const replaced = await api.call('PUT', '/api/v1/namespaces/default/services/web', {
+      body: {
+        metadata: { name: 'web' },
+        spec: { type: 'LoadBalancer', selector: { app: 'web2' }, ports: [{ port: 80 }] },
+      },
+    });
     assert.equal(replaced.status, 200, replaced.text);
     assert.equal(replaced.body.spec.clusterIP, svc.body.spec.clusterIP, 'the allocated IP is kept');
   });
@@ -170,7 +221,9 @@ describe('kube API: CRUD', () => {
   it('refuses changes to immutable fields with 422 and stores nothing', async () => {
     const path = '/apis/apps/v1/namespaces/default/deployments/web';
     const d = (await api.call('GET', path)).body;
-    const res = await api.call('PUT', path, { body: { ...d, spec: { ...d.spec, selector: { matchLabels: { app: 'other' } } } } });
+    const res = await api.call('PUT', path, {
+      body: { ...d, spec: { ...d.spec, selector: { matchLabels: { app: 'other' } } } },
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.reason, 'Invalid');
     assert.equal(res.body.details.causes[0].field, 'spec.selector');
@@ -179,9 +232,14 @@ describe('kube API: CRUD', () => {
 
     const podPath = '/api/v1/namespaces/default/pods/defaults';
     const p = (await api.call('GET', podPath)).body;
-    const image = await api.call('PATCH', podPath, { type: 'application/strategic-merge-patch+json', body: { spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } } });
+    const image = await api.call('PATCH', podPath, {
+      type: 'application/strategic-merge-patch+json',
+      body: { spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } },
+    });
     assert.equal(image.status, 200, 'the image may change');
-    const restart = await api.call('PUT', podPath, { body: { ...image.body, spec: { ...image.body.spec, restartPolicy: 'Never' } } });
+    const restart = await api.call('PUT', podPath, {
+      body: { ...image.body, spec: { ...image.body.spec, restartPolicy: 'Never' } },
+    });
     assert.equal(restart.status, 422);
     assert.match(restart.body.message, /pod updates may not change fields other than/);
     assert.equal(p.spec.restartPolicy, 'Always');
@@ -201,7 +259,16 @@ describe('kube API: CRUD', () => {
     const pods = api.cluster.findType('', 'v1', 'pods')!;
     const stored = api.cluster.objects.get(pods, 'default', 'two')!;
     const running = { restartCount: 0, ready: true, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } };
-    api.cluster.objects.update(pods, { ...stored, status: { phase: 'Running', containerStatuses: [{ name: 'main', ...running }, { name: 'sidecar', ...running }] } });
+    api.cluster.objects.update(pods, {
+      ...stored,
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          { name: 'main', ...running },
+          { name: 'sidecar', ...running },
+        ],
+      },
+    });
     api.advance(60);
     const named = await api.call('GET', '/api/v1/namespaces/default/pods/two/log?container=sidecar&tailLines=5');
     assert.equal(named.status, 200, named.text);
@@ -212,11 +279,20 @@ describe('kube API: CRUD', () => {
   });
 
   it('follows a running container log as sandbox time passes, and ends with the container', async () => {
-    await api.call('POST', '/api/v1/namespaces/default/pods', { body: { metadata: { name: 'trainer' }, spec: { nodeName: 'node-1', containers: [{ name: 'main', image: 'pytorch/pytorch:2.5.1' }] } } });
+    await api.call('POST', '/api/v1/namespaces/default/pods', {
+      body: {
+        metadata: { name: 'trainer' },
+        spec: { nodeName: 'node-1', containers: [{ name: 'main', image: 'pytorch/pytorch:2.5.1' }] },
+      },
+    });
     const pods = api.cluster.findType('', 'v1', 'pods')!;
     const setState = (state: object) => {
       const p = api.cluster.objects.get(pods, 'default', 'trainer')!;
-      api.cluster.objects.update(pods, { ...p, metadata: { ...p.metadata, resourceVersion: undefined }, status: { phase: 'Running', containerStatuses: [{ name: 'main', restartCount: 0, ready: true, state }] } });
+      api.cluster.objects.update(pods, {
+        ...p,
+        metadata: { ...p.metadata, resourceVersion: undefined },
+        status: { phase: 'Running', containerStatuses: [{ name: 'main', restartCount: 0, ready: true, state }] },
+      });
     };
     const startedAt = new Date(api.cluster.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     setState({ running: { startedAt } });
@@ -226,7 +302,14 @@ describe('kube API: CRUD', () => {
     assert.equal(follow.lines.length, 1, 'tailLines applies to what is there when following starts');
     api.advance(120);
     await follow.waitFor(2);
-    setState({ terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: new Date(api.cluster.now()).toISOString() } });
+    setState({
+      terminated: {
+        exitCode: 0,
+        reason: 'Completed',
+        startedAt,
+        finishedAt: new Date(api.cluster.now()).toISOString(),
+      },
+    });
     await follow.ended;
   });
 

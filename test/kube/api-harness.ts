@@ -12,7 +12,11 @@ export interface TestApi {
   cluster: KubeCluster;
   /** Moves the cluster clock forward. */
   advance(seconds: number): void;
-  call(method: string, path: string, options?: { body?: unknown; type?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; type?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   /** Opens a watch (or any streaming GET) and collects its lines. */
   stream(path: string, headers?: Record<string, string>): WatchStream;
   close(): Promise<void>;
@@ -30,7 +34,11 @@ export interface WatchStream {
 export async function startApi(): Promise<TestApi> {
   let now = Date.parse('2026-01-01T00:00:00Z');
   const cluster = makeMemoryKubeCluster({ now: () => now });
-  const ctx = { cluster, user: { username: 'test', groups: ['system:masters'], arn: 'arn:aws:iam::000000000000:user/test' }, authorize: () => {} };
+  const ctx = {
+    cluster,
+    user: { username: 'test', groups: ['system:masters'], arn: 'arn:aws:iam::000000000000:user/test' },
+    authorize: () => {},
+  };
   const server = createServer((req, res) => void handleKubeApi(req, res, req.url ?? '/', ctx));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -87,7 +95,8 @@ export async function startApi(): Promise<TestApi> {
         async waitFor(count) {
           const deadline = Date.now() + 1000;
           while (lines.length < count) {
-            if (Date.now() > deadline) throw new Error(`expected ${count} lines, got ${lines.length}:\n${lines.join('\n')}`);
+            if (Date.now() > deadline)
+              throw new Error(`expected ${count} lines, got ${lines.length}:\n${lines.join('\n')}`);
             await new Promise<void>((r) => {
               wake = r;
               setTimeout(r, 20);
@@ -110,8 +119,17 @@ export async function startApi(): Promise<TestApi> {
 /** Pushes more changes than the watch history keeps, so older resourceVersions are gone (410). */
 export function compactHistory(api: TestApi, namespace = 'default'): void {
   const cmType = api.cluster.findType('', 'v1', 'configmaps')!;
-  const filler = api.cluster.objects.create(cmType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'history-filler', namespace } });
-  for (let i = 0; i < 5001; i++) api.cluster.objects.update(cmType, { ...filler, data: { i: String(i) }, metadata: { ...filler.metadata, resourceVersion: undefined } });
+  const filler = api.cluster.objects.create(cmType, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'history-filler', namespace },
+  });
+  for (let i = 0; i < 5001; i++)
+    api.cluster.objects.update(cmType, {
+      ...filler,
+      data: { i: String(i) },
+      metadata: { ...filler.metadata, resourceVersion: undefined },
+    });
 }
 
 /** A minimal valid pod. */
@@ -156,7 +174,14 @@ export const widgetCrd = {
         served: true,
         storage: true,
         schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+        subresources: {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        },
         additionalPrinterColumns: [
           { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
           { name: 'Colors', type: 'string', jsonPath: '.spec.colors' },

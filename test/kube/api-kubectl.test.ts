@@ -28,8 +28,11 @@ describe('kube API: kubectl', () => {
 
   const kubectl = (...args: string[]) =>
     new Promise<string>((resolve, reject) =>
-      execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir } }, (err, stdout, stderr) =>
-        err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
+      execFile(
+        'kubectl',
+        args,
+        { env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir } },
+        (err, stdout, stderr) => (err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout)),
       ),
     );
 
@@ -42,8 +45,22 @@ describe('kube API: kubectl', () => {
     const deployments = await kubectl('get', 'deployments', '-n', 'team', '-o', 'wide');
     assert.match(deployments, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\n/);
     assert.match(deployments, /\nweb\s+0\/2\s+0\s+0\s+\S+\s+nginx\s+nginx:1\.27\s+app=web\n/);
-    assert.equal(await kubectl('get', 'secret', 'creds', '-n', 'team', '-o', 'jsonpath={.data.pw}'), Buffer.from('hunter2').toString('base64'));
-    assert.equal(await kubectl('get', 'deploy', 'web', '-n', 'team', '-o', 'jsonpath={.spec.template.spec.containers[0].ports[0].containerPort}'), '8080');
+    assert.equal(
+      await kubectl('get', 'secret', 'creds', '-n', 'team', '-o', 'jsonpath={.data.pw}'),
+      Buffer.from('hunter2').toString('base64'),
+    );
+    assert.equal(
+      await kubectl(
+        'get',
+        'deploy',
+        'web',
+        '-n',
+        'team',
+        '-o',
+        'jsonpath={.spec.template.spec.containers[0].ports[0].containerPort}',
+      ),
+      '8080',
+    );
     assert.match(await kubectl('get', 'configmaps', '-n', 'team'), /cfg\s+1\s+/);
     assert.match(await kubectl('get', 'svc', '-n', 'team'), /web\s+ClusterIP\s+172\.20\.\d+\.\d+\s+<none>\s+80\/TCP/);
   });

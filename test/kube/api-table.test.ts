@@ -8,7 +8,10 @@ describe('kube API: Table output', () => {
   before(async () => (api = await startApi()));
   after(async () => api.close());
 
-  const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json' };
+  const TABLE = {
+    accept:
+      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+  };
   const table = async (path: string) => (await api.call('GET', path, { headers: TABLE })).body;
   const columns = (t: any) => t.columnDefinitions.map((c: any) => `${c.name}${c.priority ? '*' : ''}`);
 
@@ -24,17 +27,45 @@ describe('kube API: Table output', () => {
         phase: 'Running',
         podIP: '10.1.2.3',
         conditions: [{ type: 'Ready', status: 'True' }],
-        containerStatuses: [{ name: 'main', ready: true, restartCount: 2, state: { running: { startedAt: '2026-01-01T00:04:00Z' } }, lastState: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:04:00Z' } } }],
+        containerStatuses: [
+          {
+            name: 'main',
+            ready: true,
+            restartCount: 2,
+            state: { running: { startedAt: '2026-01-01T00:04:00Z' } },
+            lastState: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:04:00Z' } },
+          },
+        ],
       },
     });
     api.advance(300);
     const t = await table('/api/v1/namespaces/default/pods?labelSelector=app%3Dweb');
     assert.equal(t.kind, 'Table');
     assert.equal(t.apiVersion, 'meta.k8s.io/v1');
-    assert.deepEqual(columns(t), ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP*', 'Node*', 'Nominated Node*', 'Readiness Gates*']);
+    assert.deepEqual(columns(t), [
+      'Name',
+      'Ready',
+      'Status',
+      'Restarts',
+      'Age',
+      'IP*',
+      'Node*',
+      'Nominated Node*',
+      'Readiness Gates*',
+    ]);
     assert.equal(t.columnDefinitions[0].format, 'name');
     assert.deepEqual(t.rows[0].cells, ['web-1', '0/1', 'Pending', '0', '5m', '<none>', '<none>', '<none>', '<none>']);
-    assert.deepEqual(t.rows[1].cells, ['web-2', '1/1', 'Running', '2 (60s ago)', '5m', '10.1.2.3', 'hyperpod-i-0abc', '<none>', '<none>']);
+    assert.deepEqual(t.rows[1].cells, [
+      'web-2',
+      '1/1',
+      'Running',
+      '2 (60s ago)',
+      '5m',
+      '10.1.2.3',
+      'hyperpod-i-0abc',
+      '<none>',
+      '<none>',
+    ]);
     assert.equal(t.rows[0].object.kind, 'PartialObjectMetadata');
     assert.deepEqual(t.rows[0].object.metadata.labels, { app: 'web' }, 'labels for --show-labels');
     assert.equal(t.metadata.resourceVersion, api.cluster.objects.resourceVersion);
@@ -49,36 +80,92 @@ describe('kube API: Table output', () => {
     const one = await table('/api/v1/namespaces/default/pods/web-1');
     assert.equal(one.rows.length, 1);
     assert.equal(one.rows[0].cells[0], 'web-1');
-    const plain = await api.call('GET', '/api/v1/namespaces/default/pods/web-1', { headers: { accept: 'application/json' } });
+    const plain = await api.call('GET', '/api/v1/namespaces/default/pods/web-1', {
+      headers: { accept: 'application/json' },
+    });
     assert.equal(plain.body.kind, 'Pod');
-    const beta = await api.call('GET', '/api/v1/namespaces/default/pods', { headers: { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' } });
+    const beta = await api.call('GET', '/api/v1/namespaces/default/pods', {
+      headers: { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' },
+    });
     assert.equal(beta.body.apiVersion, 'meta.k8s.io/v1beta1');
   });
 
   it('shows deployments, nodes and namespaces with their kubectl columns', async () => {
     await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment('web', 3) });
     const d = await table('/apis/apps/v1/namespaces/default/deployments');
-    assert.deepEqual(columns(d), ['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers*', 'Images*', 'Selector*']);
+    assert.deepEqual(columns(d), [
+      'Name',
+      'Ready',
+      'Up-to-date',
+      'Available',
+      'Age',
+      'Containers*',
+      'Images*',
+      'Selector*',
+    ]);
     assert.deepEqual(d.rows[0].cells, ['web', '0/3', 0, 0, '0s', 'web', 'nginx:1.27', 'app=web']);
     const nodes = api.cluster.findType('', 'v1', 'nodes')!;
     api.cluster.objects.create(nodes, {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: 'hyperpod-i-0abc', labels: { 'node-role.kubernetes.io/worker': '' } },
-      status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'InternalIP', address: '10.1.0.5' }], nodeInfo: { kubeletVersion: 'v1.32.1-eks', osImage: 'Amazon Linux 2', kernelVersion: '5.10', containerRuntimeVersion: 'containerd://1.7' } },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True' }],
+        addresses: [{ type: 'InternalIP', address: '10.1.0.5' }],
+        nodeInfo: {
+          kubeletVersion: 'v1.32.1-eks',
+          osImage: 'Amazon Linux 2',
+          kernelVersion: '5.10',
+          containerRuntimeVersion: 'containerd://1.7',
+        },
+      },
     });
     const n = await table('/api/v1/nodes');
-    assert.deepEqual(columns(n), ['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP*', 'External-IP*', 'OS-Image*', 'Kernel-Version*', 'Container-Runtime*']);
-    assert.deepEqual(n.rows[0].cells, ['hyperpod-i-0abc', 'Ready', 'worker', '0s', 'v1.32.1-eks', '10.1.0.5', '<none>', 'Amazon Linux 2', '5.10', 'containerd://1.7']);
+    assert.deepEqual(columns(n), [
+      'Name',
+      'Status',
+      'Roles',
+      'Age',
+      'Version',
+      'Internal-IP*',
+      'External-IP*',
+      'OS-Image*',
+      'Kernel-Version*',
+      'Container-Runtime*',
+    ]);
+    assert.deepEqual(n.rows[0].cells, [
+      'hyperpod-i-0abc',
+      'Ready',
+      'worker',
+      '0s',
+      'v1.32.1-eks',
+      '10.1.0.5',
+      '<none>',
+      'Amazon Linux 2',
+      '5.10',
+      'containerd://1.7',
+    ]);
     const ns = await table('/api/v1/namespaces');
-    assert.deepEqual(ns.rows.map((r: any) => r.cells.slice(0, 2)), [['default', 'Active']]);
+    assert.deepEqual(
+      ns.rows.map((r: any) => r.cells.slice(0, 2)),
+      [['default', 'Active']],
+    );
   });
 
   it('shows custom resources with their CRD printer columns (priority > 0 for -o wide), CRDs with NAME and CREATED AT', async () => {
     await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: widgetCrd });
     const widgets = '/apis/example.com/v1/namespaces/default/widgets';
-    await api.call('POST', widgets, { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3, colors: ['red', 'blue'], owner: 'ops' } } });
-    await api.call('POST', widgets, { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 'big' } } });
+    await api.call('POST', widgets, {
+      body: {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1' },
+        spec: { size: 3, colors: ['red', 'blue'], owner: 'ops' },
+      },
+    });
+    await api.call('POST', widgets, {
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 'big' } },
+    });
     api.advance(7200);
     const t = await table(widgets);
     assert.deepEqual(columns(t), ['Name', 'Size', 'Colors', 'Owner*', 'Age']);

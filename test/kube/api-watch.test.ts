@@ -10,7 +10,8 @@ describe('kube API: watch', () => {
   after(async () => api.close());
 
   const cms = '/api/v1/namespaces/default/configmaps';
-  const summary = (events: Array<{ type: string; object: any }>) => events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`);
+  const summary = (events: Array<{ type: string; object: any }>) =>
+    events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`);
 
   it('without a resourceVersion starts with the current objects as ADDED, then streams changes', async () => {
     await api.call('POST', cms, { body: configMap('w-existing', {}, { labels: { w: 'a' } }) });
@@ -38,9 +39,15 @@ describe('kube API: watch', () => {
     await api.call('POST', cms, { body: configMap('w-moving', {}, { labels: { stage: 'dev' } }) });
     const w = api.stream(`${cms}?watch=true&labelSelector=stage%3Dprod`);
     await new Promise((r) => setTimeout(r, 50));
-    await api.call('PATCH', `${cms}/w-moving`, { type: 'application/merge-patch+json', body: { metadata: { labels: { stage: 'prod' } } } });
+    await api.call('PATCH', `${cms}/w-moving`, {
+      type: 'application/merge-patch+json',
+      body: { metadata: { labels: { stage: 'prod' } } },
+    });
     await api.call('PATCH', `${cms}/w-moving`, { type: 'application/merge-patch+json', body: { data: { v: '2' } } });
-    await api.call('PATCH', `${cms}/w-moving`, { type: 'application/merge-patch+json', body: { metadata: { labels: { stage: 'dev' } } } });
+    await api.call('PATCH', `${cms}/w-moving`, {
+      type: 'application/merge-patch+json',
+      body: { metadata: { labels: { stage: 'dev' } } },
+    });
     await api.call('PATCH', `${cms}/w-moving`, { type: 'application/merge-patch+json', body: { data: { v: '3' } } });
     await w.waitFor(3);
     await new Promise((r) => setTimeout(r, 50));
@@ -70,7 +77,11 @@ describe('kube API: watch', () => {
     assert.equal(event!.object.code, 410);
     assert.equal(event!.object.reason, 'Expired');
     const cont = Buffer.from(JSON.stringify({ rv: String(before), start: '' })).toString('base64url');
-    assert.equal((await api.call('GET', `${cms}?limit=1&continue=${cont}`)).status, 410, 'a continue token that old is expired too');
+    assert.equal(
+      (await api.call('GET', `${cms}?limit=1&continue=${cont}`)).status,
+      410,
+      'a continue token that old is expired too',
+    );
   });
 
   it('closes the stream after timeoutSeconds and refuses a malformed resourceVersion', async () => {
@@ -85,25 +96,36 @@ describe('kube API: watch', () => {
     const interval = watchSettings.bookmarkIntervalMs;
     watchSettings.bookmarkIntervalMs = 50;
     try {
-      const w = api.stream(`${cms}?watch=true&allowWatchBookmarks=true&resourceVersion=${api.cluster.objects.resourceVersion}`);
+      const w = api.stream(
+        `${cms}?watch=true&allowWatchBookmarks=true&resourceVersion=${api.cluster.objects.resourceVersion}`,
+      );
       await w.waitFor(1);
       w.stop();
       const [event] = w.events();
       assert.equal(event!.type, 'BOOKMARK');
-      assert.deepEqual(event!.object, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: api.cluster.objects.resourceVersion } });
+      assert.deepEqual(event!.object, {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: api.cluster.objects.resourceVersion },
+      });
     } finally {
       watchSettings.bookmarkIntervalMs = interval;
     }
   });
 
   it('streams one-row Tables when kubectl asks for Table output', async () => {
-    const w = api.stream(`${cms}?watch=true&fieldSelector=metadata.name%3Dw-moving`, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    const w = api.stream(`${cms}?watch=true&fieldSelector=metadata.name%3Dw-moving`, {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+    });
     await w.waitFor(1);
     w.stop();
     const [event] = w.events();
     assert.equal(event!.type, 'ADDED');
     assert.equal(event!.object.kind, 'Table');
-    assert.deepEqual(event!.object.columnDefinitions.map((c: any) => c.name), ['Name', 'Data', 'Age']);
+    assert.deepEqual(
+      event!.object.columnDefinitions.map((c: any) => c.name),
+      ['Name', 'Data', 'Age'],
+    );
     assert.equal(event!.object.rows.length, 1);
     assert.equal(event!.object.rows[0].cells[0], 'w-moving');
     assert.equal(event!.object.rows[0].object.kind, 'PartialObjectMetadata');

@@ -40,7 +40,11 @@ export function world(options: { state?: SandboxState } = {}): World {
   };
 }
 
-export function node(name: string, allocatable: Record<string, string>, extra: { labels?: Record<string, string>; taints?: unknown[]; ip?: string } = {}): KubeObject {
+export function node(
+  name: string,
+  allocatable: Record<string, string>,
+  extra: { labels?: Record<string, string>; taints?: unknown[]; ip?: string } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -49,18 +53,30 @@ export function node(name: string, allocatable: Record<string, string>, extra: {
     status: {
       allocatable: { pods: '110', ...allocatable },
       capacity: { pods: '110', ...allocatable },
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: new Date(START).toISOString() }],
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: new Date(START).toISOString() },
+      ],
       addresses: [{ type: 'InternalIP', address: extra.ip ?? '10.1.64.10' }],
     },
   };
 }
 
-export function deployment(name: string, replicas: number, podSpec: Record<string, unknown>, extra: Record<string, unknown> = {}): KubeObject {
+export function deployment(
+  name: string,
+  replicas: number,
+  podSpec: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec }, ...extra },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: podSpec },
+      ...extra,
+    },
   };
 }
 
@@ -71,8 +87,12 @@ export const pod = (name: string, spec: Record<string, unknown>, annotations?: R
   spec,
 });
 
-export const get = (w: World, type: keyof typeof T, name: string, namespace: string | undefined = 'default'): any => w.cluster.objects.get(T[type], T[type].namespaced ? namespace : undefined, name);
-export const list = (w: World, type: keyof typeof T, namespace?: string): any[] => w.cluster.objects.list(T[type], namespace);
-export const podsOf = (w: World, app: string): any[] => list(w, 'pods', 'default').filter((p) => p.metadata.labels?.app === app);
-export const eventsFor = (w: World, name: string): any[] => list(w, 'events').filter((e) => e.involvedObject.name === name);
+export const get = (w: World, type: keyof typeof T, name: string, namespace: string | undefined = 'default'): any =>
+  w.cluster.objects.get(T[type], T[type].namespaced ? namespace : undefined, name);
+export const list = (w: World, type: keyof typeof T, namespace?: string): any[] =>
+  w.cluster.objects.list(T[type], namespace);
+export const podsOf = (w: World, app: string): any[] =>
+  list(w, 'pods', 'default').filter((p) => p.metadata.labels?.app === app);
+export const eventsFor = (w: World, name: string): any[] =>
+  list(w, 'events').filter((e) => e.involvedObject.name === name);
 export const phase = (p: KubeObject) => (p.status as { phase?: string } | undefined)?.phase;

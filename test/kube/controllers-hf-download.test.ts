@@ -17,19 +17,35 @@ const HUB = 'http://sandbox.test/_huggingface';
 function downloadWorld(options: { pvOptions?: string[] } = {}): { w: World; objects: Map<string, Buffer> } {
   // The bucket the volume names exists (the kubelet refuses to mount a missing one, volume-mounts.ts).
   const state = emptyState();
-  keyed.set(s3State(state).buckets, 'bucket', { name: 'bucket', region: 'us-west-2', createdAt: 0, objects: {}, uploads: {} });
+  keyed.set(s3State(state).buckets, 'bucket', {
+    name: 'bucket',
+    region: 'us-west-2',
+    createdAt: 0,
+    objects: {},
+    uploads: {},
+  });
   const w = world({ state });
   const objects = new Map<string, Buffer>();
   const memory = new Map<string, unknown>();
   const outside: ContainerWorld = {
     hubEndpoint: () => HUB,
     putObject: (bucket, key, body) => (objects.set(`${bucket}/${key}`, body), true),
-    memory: { get: (k) => memory.get(k), set: (k, v) => void memory.set(k, v), delete: (k) => void memory.delete(k), keys: () => [...memory.keys()] },
+    memory: {
+      get: (k) => memory.get(k),
+      set: (k, v) => void memory.set(k, v),
+      delete: (k) => void memory.delete(k),
+      keys: () => [...memory.keys()],
+    },
   };
   Object.assign(w.cluster, { world: outside });
   w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
   // The S3 CSI driver's add-on registers its driver: without it the kubelet mounts nothing (volume-mounts.ts).
-  w.cluster.objects.create(T.csidrivers, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 's3.csi.aws.com' }, spec: {} });
+  w.cluster.objects.create(T.csidrivers, {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIDriver',
+    metadata: { name: 's3.csi.aws.com' },
+    spec: {},
+  });
   w.cluster.objects.create(T.persistentvolumes, {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
@@ -47,7 +63,12 @@ function downloadWorld(options: { pvOptions?: string[] } = {}): { w: World; obje
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: { name: 'shared-s3', namespace: 'default' },
-    spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: 's3-pv', resources: { requests: { storage: '1200Gi' } } },
+    spec: {
+      accessModes: ['ReadWriteMany'],
+      storageClassName: '',
+      volumeName: 's3-pv',
+      resources: { requests: { storage: '1200Gi' } },
+    },
   });
   w.advance(1);
   return { w, objects };
@@ -60,8 +81,18 @@ function downloader(name: string, extra: { env?: unknown[]; readOnly?: boolean; 
       {
         name: 'download',
         image: 'vllm/vllm-openai:v0.11.0',
-        command: ['hf', 'download', 'meta-llama/Llama-3.2-1B', '--local-dir', '/data/models/llama', ...(extra.args ?? [])],
-        env: extra.env ?? [{ name: 'HF_ENDPOINT', value: HUB }, { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'HF_TOKEN' } } }],
+        command: [
+          'hf',
+          'download',
+          'meta-llama/Llama-3.2-1B',
+          '--local-dir',
+          '/data/models/llama',
+          ...(extra.args ?? []),
+        ],
+        env: extra.env ?? [
+          { name: 'HF_ENDPOINT', value: HUB },
+          { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'HF_TOKEN' } } },
+        ],
         volumeMounts: [{ name: 'storage', mountPath: '/data', ...(extra.readOnly ? { readOnly: true } : {}) }],
       },
     ],
@@ -69,11 +100,17 @@ function downloader(name: string, extra: { env?: unknown[]; readOnly?: boolean; 
   });
 }
 
-const tokenSecret = (token: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf', namespace: 'default' }, type: 'Opaque', data: { HF_TOKEN: Buffer.from(token).toString('base64') } });
+const tokenSecret = (token: string) => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'hf', namespace: 'default' },
+  type: 'Opaque',
+  data: { HF_TOKEN: Buffer.from(token).toString('base64') },
+});
 const status = (w: World, name: string) => get(w, 'pods', name).status.containerStatuses[0];
 
 describe('controllers: the hf download program (Hub simulation → S3 volume)', () => {
-  it('fetches the files with the Secret\'s token and lands them under the volume\'s bucket and prefix, byte for byte', () => {
+  it("fetches the files with the Secret's token and lands them under the volume's bucket and prefix, byte for byte", () => {
     const { w, objects } = downloadWorld();
     w.cluster.objects.create(T.secrets, tokenSecret(SANDBOX_HF_TOKEN));
     w.cluster.objects.create(T.pods, downloader('dl'));
@@ -86,7 +123,10 @@ describe('controllers: the hf download program (Hub simulation → S3 volume)', 
       assert.ok(landed, `${f.path} landed under the PV's prefix`);
       assert.ok(landed.equals(fileBytes(model.id, commit.sha, f)), `${f.path} has the Hub's bytes`);
     }
-    assert.ok(objects.has('bucket/team-a/models/llama/.cache/huggingface/.gitignore'), 'the CLI\'s bookkeeping lands next to the files');
+    assert.ok(
+      objects.has('bucket/team-a/models/llama/.cache/huggingface/.gitignore'),
+      "the CLI's bookkeeping lands next to the files",
+    );
     const log = readLogs(w.cluster, get(w, 'pods', 'dl'), {});
     assert.match(log, /^Fetching 9 files: {3}0%/);
     assert.match(log, /model\.safetensors: 100%\|██████████\| 5\.24M\/5\.24M/);
@@ -106,9 +146,15 @@ describe('controllers: the hf download program (Hub simulation → S3 volume)', 
     w.cluster.objects.create(T.pods, downloader('stranger'));
     w.advance(20);
     assert.equal(status(w, 'anonymous').state.terminated?.exitCode, 1);
-    assert.match(readLogs(w.cluster, get(w, 'pods', 'anonymous'), {}), /GatedRepoError: 401 Client Error[\s\S]*Cannot access gated repo for url http:\/\/sandbox\.test\/_huggingface\/meta-llama\/Llama-3\.2-1B\/resolve\/[0-9a-f]{40}\/[\s\S]*Please log in\./);
+    assert.match(
+      readLogs(w.cluster, get(w, 'pods', 'anonymous'), {}),
+      /GatedRepoError: 401 Client Error[\s\S]*Cannot access gated repo for url http:\/\/sandbox\.test\/_huggingface\/meta-llama\/Llama-3\.2-1B\/resolve\/[0-9a-f]{40}\/[\s\S]*Please log in\./,
+    );
     assert.equal(status(w, 'stranger').state.terminated?.exitCode, 1);
-    assert.match(readLogs(w.cluster, get(w, 'pods', 'stranger'), {}), /GatedRepoError: 403 Client Error[\s\S]*not in the authorized list/);
+    assert.match(
+      readLogs(w.cluster, get(w, 'pods', 'stranger'), {}),
+      /GatedRepoError: 403 Client Error[\s\S]*not in the authorized list/,
+    );
     assert.equal(objects.size, 0, 'nothing landed');
   });
 
@@ -117,16 +163,30 @@ describe('controllers: the hf download program (Hub simulation → S3 volume)', 
     w.cluster.objects.create(T.pods, downloader('offline', { env: [] }));
     w.advance(20);
     assert.equal(status(w, 'offline').state.terminated?.exitCode, 1);
-    assert.match(readLogs(w.cluster, get(w, 'pods', 'offline'), {}), /ConnectionError[\s\S]*Failed to resolve 'huggingface\.co'[\s\S]*set HF_ENDPOINT/);
+    assert.match(
+      readLogs(w.cluster, get(w, 'pods', 'offline'), {}),
+      /ConnectionError[\s\S]*Failed to resolve 'huggingface\.co'[\s\S]*set HF_ENDPOINT/,
+    );
   });
 
   it('fails on a read-only volume, and when its Secret is missing', () => {
     const { w } = downloadWorld({ pvOptions: ['read-only', 'region us-west-2'] });
     w.cluster.objects.create(T.secrets, tokenSecret(SANDBOX_HF_TOKEN));
     w.cluster.objects.create(T.pods, downloader('ro'));
-    w.cluster.objects.create(T.pods, downloader('nosecret', { env: [{ name: 'HF_ENDPOINT', value: HUB }, { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'gone', key: 'HF_TOKEN' } } }] }));
+    w.cluster.objects.create(
+      T.pods,
+      downloader('nosecret', {
+        env: [
+          { name: 'HF_ENDPOINT', value: HUB },
+          { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'gone', key: 'HF_TOKEN' } } },
+        ],
+      }),
+    );
     w.advance(20);
-    assert.match(readLogs(w.cluster, get(w, 'pods', 'ro'), {}), /OSError: \[Errno 30\] Read-only file system: '\/data\/models\/llama\/\.cache'/);
+    assert.match(
+      readLogs(w.cluster, get(w, 'pods', 'ro'), {}),
+      /OSError: \[Errno 30\] Read-only file system: '\/data\/models\/llama\/\.cache'/,
+    );
     assert.match(readLogs(w.cluster, get(w, 'pods', 'nosecret'), {}), /secret "gone" not found/);
     assert.equal(status(w, 'nosecret').state.terminated?.exitCode, 1);
   });

@@ -8,16 +8,24 @@ const job = (name: string, command: string[], spec: Record<string, unknown> = {}
   apiVersion: 'batch/v1',
   kind: 'Job',
   metadata: { name, namespace: 'default' },
-  spec: { ...spec, template: { spec: { restartPolicy: policy, containers: [{ name: 'main', image: 'busybox:1.36', command }] } } },
+  spec: {
+    ...spec,
+    template: { spec: { restartPolicy: policy, containers: [{ name: 'main', image: 'busybox:1.36', command }] } },
+  },
 });
-const jobPods = (w: ReturnType<typeof world>, name: string) => list(w, 'pods', 'default').filter((p) => p.metadata.labels['batch.kubernetes.io/job-name'] === name);
-const conditionTypes = (o: { status: { conditions?: Array<{ type: string; reason: string }> } }) => (o.status.conditions ?? []).map((c) => `${c.type}:${c.reason}`);
+const jobPods = (w: ReturnType<typeof world>, name: string) =>
+  list(w, 'pods', 'default').filter((p) => p.metadata.labels['batch.kubernetes.io/job-name'] === name);
+const conditionTypes = (o: { status: { conditions?: Array<{ type: string; reason: string }> } }) =>
+  (o.status.conditions ?? []).map((c) => `${c.type}:${c.reason}`);
 
 describe('controllers: Jobs and the pod lifecycle', () => {
   it('runs a Job to completion with parallelism, labelling its pods', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
-    w.cluster.objects.create(T.jobs, job('batch', ['sh', '-c', 'echo working; sleep 5; echo done'], { completions: 3, parallelism: 2 }));
+    w.cluster.objects.create(
+      T.jobs,
+      job('batch', ['sh', '-c', 'echo working; sleep 5; echo done'], { completions: 3, parallelism: 2 }),
+    );
     w.advance(2);
     assert.equal(jobPods(w, 'batch').length, 2, 'parallelism 2');
     const first = jobPods(w, 'batch')[0];
@@ -46,17 +54,36 @@ describe('controllers: Jobs and the pod lifecycle', () => {
     assert.equal(broken.status.failed, 3);
     const failed = jobPods(w, 'broken');
     assert.equal(failed.length, 3);
-    assert.ok(failed.every((p) => p.status.phase === 'Failed' && p.status.containerStatuses[0].state.terminated.exitCode === 3));
+    assert.ok(
+      failed.every((p) => p.status.phase === 'Failed' && p.status.containerStatuses[0].state.terminated.exitCode === 3),
+    );
     assert.ok(eventsFor(w, 'broken').some((e) => e.type === 'Warning' && e.reason === 'BackoffLimitExceeded'));
   });
 
   it('gives Indexed job pods their completion index and deletes a finished job after ttlSecondsAfterFinished', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
-    w.cluster.objects.create(T.jobs, job('idx', ['echo', 'hi'], { completions: 3, parallelism: 3, completionMode: 'Indexed', ttlSecondsAfterFinished: 30 }));
+    w.cluster.objects.create(
+      T.jobs,
+      job('idx', ['echo', 'hi'], {
+        completions: 3,
+        parallelism: 3,
+        completionMode: 'Indexed',
+        ttlSecondsAfterFinished: 30,
+      }),
+    );
     w.advance(2);
-    assert.deepEqual(jobPods(w, 'idx').map((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index']).sort(), ['0', '1', '2']);
-    assert.ok(jobPods(w, 'idx').every((p) => p.metadata.name.startsWith(`idx-${p.metadata.labels['batch.kubernetes.io/job-completion-index']}-`)));
+    assert.deepEqual(
+      jobPods(w, 'idx')
+        .map((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'])
+        .sort(),
+      ['0', '1', '2'],
+    );
+    assert.ok(
+      jobPods(w, 'idx').every((p) =>
+        p.metadata.name.startsWith(`idx-${p.metadata.labels['batch.kubernetes.io/job-completion-index']}-`),
+      ),
+    );
     w.advance(20);
     assert.equal(get(w, 'jobs', 'idx').status.completedIndexes, '0-2');
     w.advance(40);
@@ -68,7 +95,10 @@ describe('controllers: Jobs and the pod lifecycle', () => {
   it('restarts a crashing container with a doubling back-off into CrashLoopBackOff', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
-    w.cluster.objects.create(T.pods, pod('crasher', { containers: [{ name: 'main', image: 'example.com/team/crash:1' }] }));
+    w.cluster.objects.create(
+      T.pods,
+      pod('crasher', { containers: [{ name: 'main', image: 'example.com/team/crash:1' }] }),
+    );
     w.advance(12);
     let status = get(w, 'pods', 'crasher').status.containerStatuses[0];
     assert.equal(status.restartCount, 1);
@@ -88,8 +118,21 @@ describe('controllers: Jobs and the pod lifecycle', () => {
   it('runs init containers first, then the app; activeDeadlineSeconds fails a pod that runs too long', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
-    w.cluster.objects.create(T.pods, pod('staged', { initContainers: [{ name: 'setup', image: 'busybox', command: ['sh', '-c', 'echo preparing; sleep 10'] }], containers: [{ name: 'app', image: 'nginx:1.27' }] }));
-    w.cluster.objects.create(T.pods, pod('slow', { activeDeadlineSeconds: 20, restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox', command: ['sleep', '600'] }] }));
+    w.cluster.objects.create(
+      T.pods,
+      pod('staged', {
+        initContainers: [{ name: 'setup', image: 'busybox', command: ['sh', '-c', 'echo preparing; sleep 10'] }],
+        containers: [{ name: 'app', image: 'nginx:1.27' }],
+      }),
+    );
+    w.cluster.objects.create(
+      T.pods,
+      pod('slow', {
+        activeDeadlineSeconds: 20,
+        restartPolicy: 'Never',
+        containers: [{ name: 'app', image: 'busybox', command: ['sleep', '600'] }],
+      }),
+    );
     w.advance(8);
     let staged = get(w, 'pods', 'staged');
     assert.equal(staged.status.phase, 'Pending');

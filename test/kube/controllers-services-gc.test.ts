@@ -7,11 +7,17 @@ import { deployment, eventsFor, get, list, node, podsOf, world } from './control
 describe('controllers: bootstrap, Services, Endpoints, garbage collection, Events', () => {
   it('bootstraps what a new EKS cluster has', () => {
     const w = world();
-    assert.deepEqual(list(w, 'namespaces').map((n) => `${n.metadata.name}:${n.status.phase}`), ['default:Active', 'kube-node-lease:Active', 'kube-public:Active', 'kube-system:Active']);
+    assert.deepEqual(
+      list(w, 'namespaces').map((n) => `${n.metadata.name}:${n.status.phase}`),
+      ['default:Active', 'kube-node-lease:Active', 'kube-public:Active', 'kube-system:Active'],
+    );
     const api = get(w, 'services', 'kubernetes');
     assert.deepEqual([api.spec.clusterIP, api.spec.ports[0].port], ['172.20.0.1', 443]);
     assert.equal(get(w, 'storageclasses', 'gp2', undefined).provisioner, 'kubernetes.io/aws-ebs');
-    assert.deepEqual(['cluster-admin', 'admin', 'edit', 'view'].map((r) => Boolean(get(w, 'clusterroles', r, undefined))), [true, true, true, true]);
+    assert.deepEqual(
+      ['cluster-admin', 'admin', 'edit', 'view'].map((r) => Boolean(get(w, 'clusterroles', r, undefined))),
+      [true, true, true, true],
+    );
     assert.ok(list(w, 'serviceaccounts').filter((s) => s.metadata.name === 'default').length === 4);
     w.cluster.objects.create(T.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
     w.tick();
@@ -22,8 +28,18 @@ describe('controllers: bootstrap, Services, Endpoints, garbage collection, Event
   it('allocates ClusterIPs and node ports, publishes a LoadBalancer hostname after a delay, and keeps Endpoints', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
-    w.cluster.objects.create(T.deployments, deployment('shop', 2, { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }] }] }));
-    w.cluster.objects.create(T.services, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'shop', namespace: 'default' }, spec: { type: 'LoadBalancer', selector: { app: 'shop' }, ports: [{ name: 'web', port: 80, targetPort: 'http' }] } });
+    w.cluster.objects.create(
+      T.deployments,
+      deployment('shop', 2, {
+        containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }] }],
+      }),
+    );
+    w.cluster.objects.create(T.services, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'shop', namespace: 'default' },
+      spec: { type: 'LoadBalancer', selector: { app: 'shop' }, ports: [{ name: 'web', port: 80, targetPort: 'http' }] },
+    });
     w.advance(5);
     let svc = get(w, 'services', 'shop');
     assert.match(svc.spec.clusterIP, /^172\.20\.\d+\.\d+$/);
@@ -32,11 +48,23 @@ describe('controllers: bootstrap, Services, Endpoints, garbage collection, Event
     assert.deepEqual(svc.status.loadBalancer, {}, 'no hostname yet');
     w.advance(30);
     svc = get(w, 'services', 'shop');
-    assert.match(svc.status.loadBalancer.ingress[0].hostname, /^k8s-default-shop-[0-9a-f]{10}-[0-9a-f]{16}\.elb\.us-west-2\.amazonaws\.com$/);
+    assert.match(
+      svc.status.loadBalancer.ingress[0].hostname,
+      /^k8s-default-shop-[0-9a-f]{10}-[0-9a-f]{16}\.elb\.us-west-2\.amazonaws\.com$/,
+    );
     assert.ok(eventsFor(w, 'shop').some((e) => e.reason === 'EnsuredLoadBalancer'));
     const ep = get(w, 'endpoints', 'shop');
-    assert.deepEqual(ep.subsets[0].addresses.map((a: { ip: string }) => a.ip).sort(), podsOf(w, 'shop').map((p) => p.status.podIP).sort());
-    assert.deepEqual(ep.subsets[0].ports, [{ name: 'web', port: 8080, protocol: 'TCP' }], 'the named targetPort resolves to the container port');
+    assert.deepEqual(
+      ep.subsets[0].addresses.map((a: { ip: string }) => a.ip).sort(),
+      podsOf(w, 'shop')
+        .map((p) => p.status.podIP)
+        .sort(),
+    );
+    assert.deepEqual(
+      ep.subsets[0].ports,
+      [{ name: 'web', port: 8080, protocol: 'TCP' }],
+      'the named targetPort resolves to the container port',
+    );
     w.cluster.objects.remove(T.services, 'default', 'shop');
     w.tick();
     assert.equal(get(w, 'endpoints', 'shop'), undefined, 'Endpoints go with their Service');
@@ -45,8 +73,20 @@ describe('controllers: bootstrap, Services, Endpoints, garbage collection, Event
   it('collects orphans in the background and finishes a foreground deletion once the dependents are gone', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('n1', { cpu: '8', memory: '32Gi' }));
-    const owner = w.cluster.objects.create(T.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', namespace: 'default' } });
-    w.cluster.objects.create(T.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dep', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! }] } });
+    const owner = w.cluster.objects.create(T.configmaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'owner', namespace: 'default' },
+    });
+    w.cluster.objects.create(T.configmaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'dep',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! }],
+      },
+    });
     w.cluster.objects.remove(T.configmaps, 'default', 'owner');
     w.tick();
     assert.equal(get(w, 'configmaps', 'dep'), undefined, 'an orphan is collected');
@@ -70,7 +110,10 @@ describe('controllers: bootstrap, Services, Endpoints, garbage collection, Event
 
   it('aggregates repeated events into one with a count, and expires events after an hour', () => {
     const w = world();
-    w.cluster.objects.create(T.deployments, deployment('nowhere', 1, { containers: [{ name: 'c', image: 'nginx:1.27' }] }));
+    w.cluster.objects.create(
+      T.deployments,
+      deployment('nowhere', 1, { containers: [{ name: 'c', image: 'nginx:1.27' }] }),
+    );
     w.advance(200, 5);
     const pod = podsOf(w, 'nowhere')[0];
     const failed = eventsFor(w, pod.metadata.name).filter((e) => e.reason === 'FailedScheduling');

@@ -25,7 +25,11 @@ describe('aggregated discovery', () => {
       shortNames: ['po'],
       categories: ['all'],
       subresources: [
-        { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+        {
+          subresource: 'status',
+          responseKind: { group: '', version: 'v1', kind: 'Pod' },
+          verbs: ['get', 'patch', 'update'],
+        },
         { subresource: 'log', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
       ],
     });
@@ -36,10 +40,21 @@ describe('aggregated discovery', () => {
   it('answers /apis with every named group, custom resources included, scale answering autoscaling/v1 Scale', () => {
     const answer = getJson(clusterWithCrd(), '/apis', AGGREGATED_ACCEPT);
     const names = answer.body.items.map((g: { metadata: { name: string } }) => g.metadata.name);
-    assert.deepEqual(names, ['apps', 'batch', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'apiextensions.k8s.io', 'stable.example.com']);
+    assert.deepEqual(names, [
+      'apps',
+      'batch',
+      'rbac.authorization.k8s.io',
+      'storage.k8s.io',
+      'apiextensions.k8s.io',
+      'stable.example.com',
+    ]);
     const apps = answer.body.items[0].versions[0].resources;
     const deployments = apps.find((r: { resource: string }) => r.resource === 'deployments');
-    assert.deepEqual(deployments.subresources[1], { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+    assert.deepEqual(deployments.subresources[1], {
+      subresource: 'scale',
+      responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      verbs: ['get', 'patch', 'update'],
+    });
     const crontabs = answer.body.items[5].versions[0].resources[0];
     assert.equal(crontabs.resource, 'crontabs');
     assert.deepEqual(crontabs.responseKind, { group: 'stable.example.com', version: 'v1', kind: 'CronTab' });
@@ -48,7 +63,11 @@ describe('aggregated discovery', () => {
 
   it('falls back to v2beta1 when that is all the client takes, and to the legacy documents for plain JSON', () => {
     const cluster = makeMemoryKubeCluster();
-    const beta = getJson(cluster, '/apis', 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json');
+    const beta = getJson(
+      cluster,
+      '/apis',
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+    );
     assert.equal(beta.contentType, 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
     assert.equal(beta.body.apiVersion, 'apidiscovery.k8s.io/v2beta1');
     const legacy = getJson(cluster, '/apis', 'application/json, */*');

@@ -17,13 +17,23 @@ export function cronTabCrd(options: { established?: boolean; versions?: unknown[
     spec: {
       group: 'stable.example.com',
       scope: 'Namespaced',
-      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'], categories: ['all'] },
+      names: {
+        plural: 'crontabs',
+        singular: 'crontab',
+        kind: 'CronTab',
+        listKind: 'CronTabList',
+        shortNames: ['ct'],
+        categories: ['all'],
+      },
       versions: options.versions ?? [
         {
           name: 'v1',
           served: true,
           storage: true,
-          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+          },
           schema: {
             openAPIV3Schema: {
               type: 'object',
@@ -33,14 +43,25 @@ export function cronTabCrd(options: { established?: boolean; versions?: unknown[
                   type: 'object',
                   required: ['cronSpec'],
                   properties: {
-                    cronSpec: { type: 'string', pattern: '^(\\S+ ){4}\\S+$', description: 'When the job runs, in cron syntax.' },
+                    cronSpec: {
+                      type: 'string',
+                      pattern: '^(\\S+ ){4}\\S+$',
+                      description: 'When the job runs, in cron syntax.',
+                    },
                     image: { type: 'string' },
                     replicas: { type: 'integer', minimum: 1, maximum: 10 },
                     size: { type: 'string', enum: ['small', 'large'] },
                     port: { 'x-kubernetes-int-or-string': true },
                     note: { type: 'string', nullable: true },
                     tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
-                    steps: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 8 }, seconds: { type: 'number' } } } },
+                    steps: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['name'],
+                        properties: { name: { type: 'string', maxLength: 8 }, seconds: { type: 'number' } },
+                      },
+                    },
                     extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     env: { type: 'object', additionalProperties: { type: 'string' } },
                   },
@@ -52,7 +73,16 @@ export function cronTabCrd(options: { established?: boolean; versions?: unknown[
         },
       ],
     },
-    ...(options.established === false ? {} : { status: { conditions: [{ type: 'Established', status: 'True' }, { type: 'NamesAccepted', status: 'True' }] } }),
+    ...(options.established === false
+      ? {}
+      : {
+          status: {
+            conditions: [
+              { type: 'Established', status: 'True' },
+              { type: 'NamesAccepted', status: 'True' },
+            ],
+          },
+        }),
   };
 }
 
@@ -74,5 +104,9 @@ export interface JsonAnswer {
 export function getJson(cluster: KubeCluster, path: string, accept = 'application/json, */*'): JsonAnswer {
   const answer = handleDiscovery(cluster, path, accept);
   assert.ok(answer, `${path} is served`);
-  return { status: answer.status, contentType: answer.headers['content-type'] ?? '', body: JSON.parse(String(answer.body)) };
+  return {
+    status: answer.status,
+    contentType: answer.headers['content-type'] ?? '',
+    body: JSON.parse(String(answer.body)),
+  };
 }

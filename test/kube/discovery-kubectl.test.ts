@@ -31,7 +31,11 @@ describe('kubectl reads discovery and OpenAPI', { skip: hasKubectl() ? false : '
   let cacheDir: string;
   const kubectl = async (...args: string[]) => {
     const port = (server.address() as AddressInfo).port;
-    const { stdout } = await run('kubectl', ['--server', `http://127.0.0.1:${port}`, '--cache-dir', cacheDir, ...args], { env: { ...process.env, KUBECONFIG: '/dev/null' } });
+    const { stdout } = await run(
+      'kubectl',
+      ['--server', `http://127.0.0.1:${port}`, '--cache-dir', cacheDir, ...args],
+      { env: { ...process.env, KUBECONFIG: '/dev/null' } },
+    );
     return stdout;
   };
 
@@ -39,7 +43,11 @@ describe('kubectl reads discovery and OpenAPI', { skip: hasKubectl() ? false : '
     cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
     const cluster = clusterWithCrd();
     server = createServer((req, res) => {
-      const answer = handleDiscovery(cluster, new URL(req.url ?? '/', 'http://x').pathname, String(req.headers.accept ?? ''));
+      const answer = handleDiscovery(
+        cluster,
+        new URL(req.url ?? '/', 'http://x').pathname,
+        String(req.headers.accept ?? ''),
+      );
       if (!answer) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 }));

@@ -32,7 +32,13 @@ describe('legacy discovery', () => {
       shortNames: ['po'],
       categories: ['all'],
     });
-    assert.deepEqual(byName.get('pods/log'), { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
+    assert.deepEqual(byName.get('pods/log'), {
+      name: 'pods/log',
+      singularName: '',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['get'],
+    });
     assert.deepEqual((byName.get('pods/status') as { verbs: string[] }).verbs, ['get', 'patch', 'update']);
     assert.equal((byName.get('nodes') as { namespaced: boolean }).namespaced, false);
   });
@@ -40,7 +46,15 @@ describe('legacy discovery', () => {
   it('names the Scale kind of autoscaling/v1 for the scale subresource', () => {
     const list = getJson(makeMemoryKubeCluster(), '/apis/apps/v1').body;
     const scale = list.resources.find((r: { name: string }) => r.name === 'deployments/scale');
-    assert.deepEqual(scale, { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    assert.deepEqual(scale, {
+      name: 'deployments/scale',
+      singularName: '',
+      namespaced: true,
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
     assert.ok(list.resources.some((r: { name: string }) => r.name === 'deployments/status'));
   });
 
@@ -56,7 +70,11 @@ describe('legacy discovery', () => {
 
     const cluster = clusterWithCrd();
     const group = getJson(cluster, '/apis').body.groups.find((g: { name: string }) => g.name === 'stable.example.com');
-    assert.deepEqual(group, { name: 'stable.example.com', versions: [{ groupVersion: 'stable.example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'stable.example.com/v1', version: 'v1' } });
+    assert.deepEqual(group, {
+      name: 'stable.example.com',
+      versions: [{ groupVersion: 'stable.example.com/v1', version: 'v1' }],
+      preferredVersion: { groupVersion: 'stable.example.com/v1', version: 'v1' },
+    });
     assert.equal(getJson(cluster, '/apis/stable.example.com').body.kind, 'APIGroup');
     const resources = getJson(cluster, '/apis/stable.example.com/v1').body.resources;
     assert.deepEqual(
@@ -67,8 +85,15 @@ describe('legacy discovery', () => {
   });
 
   it('prefers GA over beta over alpha when a CRD serves several versions', () => {
-    const version = (name: string, storage = false) => ({ name, served: true, storage, schema: { openAPIV3Schema: { type: 'object' } } });
-    const cluster = clusterWithCrd(cronTabCrd({ versions: [version('v1alpha1'), version('v1beta1'), version('v1', true), version('v2beta1')] }));
+    const version = (name: string, storage = false) => ({
+      name,
+      served: true,
+      storage,
+      schema: { openAPIV3Schema: { type: 'object' } },
+    });
+    const cluster = clusterWithCrd(
+      cronTabCrd({ versions: [version('v1alpha1'), version('v1beta1'), version('v1', true), version('v2beta1')] }),
+    );
     const group = getJson(cluster, '/apis/stable.example.com').body;
     assert.deepEqual(
       group.versions.map((v: { version: string }) => v.version),

@@ -21,7 +21,9 @@ function patchDeclaresFieldValidation(doc: Doc, gvk: { group: string; version: s
 
 /** The schema `kubectl explain` picks: the component whose x-kubernetes-group-version-kind lists the kind. */
 function schemaOfKind(doc: Doc, kind: string): Doc {
-  return Object.values(doc.components.schemas).find((s: Doc) => (s['x-kubernetes-group-version-kind'] ?? []).some((g: Doc) => g.kind === kind));
+  return Object.values(doc.components.schemas).find((s: Doc) =>
+    (s['x-kubernetes-group-version-kind'] ?? []).some((g: Doc) => g.kind === kind),
+  );
 }
 
 const resolve = (doc: Doc, schema: Doc): Doc => {
@@ -32,7 +34,14 @@ const resolve = (doc: Doc, schema: Doc): Doc => {
 describe('OpenAPI documents', () => {
   it('indexes one v3 document per group/version, each URL carrying the hash of its content', () => {
     const root = getJson(makeMemoryKubeCluster(), '/openapi/v3').body;
-    assert.deepEqual(Object.keys(root.paths).sort(), ['api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/storage.k8s.io/v1']);
+    assert.deepEqual(Object.keys(root.paths).sort(), [
+      'api/v1',
+      'apis/apiextensions.k8s.io/v1',
+      'apis/apps/v1',
+      'apis/batch/v1',
+      'apis/rbac.authorization.k8s.io/v1',
+      'apis/storage.k8s.io/v1',
+    ]);
     assert.match(root.paths['api/v1'].serverRelativeURL, /^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
   });
 
@@ -61,7 +70,10 @@ describe('OpenAPI documents', () => {
     const ports = resolve(doc, container.properties.ports.items);
     assert.equal(ports.properties.containerPort.type, 'integer');
     const resources = resolve(doc, container.properties.resources);
-    assert.equal(resources.properties.limits.additionalProperties.$ref, '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity');
+    assert.equal(
+      resources.properties.limits.additionalProperties.$ref,
+      '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity',
+    );
   });
 
   it('puts the scale subresource of apps/v1 under autoscaling/v1 Scale', () => {
@@ -70,7 +82,9 @@ describe('OpenAPI documents', () => {
     assert.deepEqual(scale['x-kubernetes-group-version-kind'], { group: 'autoscaling', version: 'v1', kind: 'Scale' });
     assert.ok(doc.components.schemas['io.k8s.api.autoscaling.v1.Scale']);
     assert.ok(patchDeclaresFieldValidation(doc, { group: 'apps', version: 'v1', kind: 'Deployment' }));
-    assert.deepEqual(doc.components.schemas['io.k8s.api.apps.v1.DeploymentList']['x-kubernetes-group-version-kind'], [{ group: 'apps', version: 'v1', kind: 'DeploymentList' }]);
+    assert.deepEqual(doc.components.schemas['io.k8s.api.apps.v1.DeploymentList']['x-kubernetes-group-version-kind'], [
+      { group: 'apps', version: 'v1', kind: 'DeploymentList' },
+    ]);
   });
 
   it('publishes an established CRD version with its schema, and a new hash when the CRD changes', () => {
@@ -79,7 +93,9 @@ describe('OpenAPI documents', () => {
     const url = root.paths['apis/stable.example.com/v1'].serverRelativeURL;
     const doc = getJson(cluster, '/openapi/v3/apis/stable.example.com/v1').body;
     const cronTab = doc.components.schemas['com.example.stable.v1.CronTab'];
-    assert.deepEqual(cronTab['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', version: 'v1', kind: 'CronTab' }]);
+    assert.deepEqual(cronTab['x-kubernetes-group-version-kind'], [
+      { group: 'stable.example.com', version: 'v1', kind: 'CronTab' },
+    ]);
     assert.deepEqual(cronTab.properties.spec.required, ['cronSpec']);
     assert.ok(cronTab.properties.metadata, 'metadata is declared as ObjectMeta');
     assert.ok(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
@@ -90,20 +106,33 @@ describe('OpenAPI documents', () => {
     (changed.spec as Doc).versions[0].schema.openAPIV3Schema.properties.spec.properties.owner = { type: 'string' };
     cluster.objects.update(CRD_TYPE, changed);
     assert.notEqual(getJson(cluster, '/openapi/v3').body.paths['apis/stable.example.com/v1'].serverRelativeURL, url);
-    assert.equal(handleDiscovery(clusterWithCrd(cronTabCrd({ established: false })), '/openapi/v3/apis/stable.example.com/v1', ''), undefined);
+    assert.equal(
+      handleDiscovery(clusterWithCrd(cronTabCrd({ established: false })), '/openapi/v3/apis/stable.example.com/v1', ''),
+      undefined,
+    );
   });
 
   it('serves /openapi/v2 as Swagger 2.0 JSON, and its protobuf header to kubectl', () => {
     const cluster = clusterWithCrd();
     const swagger = getJson(cluster, '/openapi/v2', 'application/json').body;
     assert.equal(swagger.swagger, '2.0');
-    assert.deepEqual(swagger.definitions['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind'], [{ group: 'apps', version: 'v1', kind: 'Deployment' }]);
-    assert.deepEqual(swagger.definitions['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], { 'x-kubernetes-int-or-string': true, type: 'string', format: 'int-or-string' });
+    assert.deepEqual(swagger.definitions['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind'], [
+      { group: 'apps', version: 'v1', kind: 'Deployment' },
+    ]);
+    assert.deepEqual(swagger.definitions['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], {
+      'x-kubernetes-int-or-string': true,
+      type: 'string',
+      format: 'int-or-string',
+    });
     const patch = swagger.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'].patch;
     assert.ok(patch.parameters.some((p: Doc) => p.name === 'body' && p.in === 'body'));
     assert.ok(!JSON.stringify(swagger).includes('#/components/schemas/'), 'references point at definitions');
 
-    const proto = handleDiscovery(cluster, '/openapi/v2', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf')!;
+    const proto = handleDiscovery(
+      cluster,
+      '/openapi/v2',
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    )!;
     assert.equal(proto.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     assert.ok(Buffer.isBuffer(proto.body));
     assert.equal((proto.body as Buffer).subarray(0, 5).toString('latin1'), '\n\x032.0');

@@ -42,7 +42,10 @@ spec:
       containers: [{ name: web, image: nginx:1.27 }]
 `;
 
-type Container = { env?: Array<{ name: string; value: string }>; volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }> };
+type Container = {
+  env?: Array<{ name: string; value: string }>;
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+};
 
 describe('EKS cluster identity: OIDC issuer, IAM OIDC providers, IRSA and pod identity injection', () => {
   let sb: TestSandbox;
@@ -55,7 +58,8 @@ describe('EKS cluster identity: OIDC issuer, IAM OIDC providers, IRSA and pod id
     world = await buildEksWorld('idp');
     await activeCluster(sb, world, 'idp');
     k = await kubeAccess(sb, 'idp');
-    issuer = (await new EKSClient({}).send(new DescribeClusterCommand({ name: 'idp' }))).cluster!.identity!.oidc!.issuer!;
+    issuer = (await new EKSClient({}).send(new DescribeClusterCommand({ name: 'idp' }))).cluster!.identity!.oidc!
+      .issuer!;
   });
   after(async () => {
     await sb?.dispose();
@@ -78,21 +82,35 @@ describe('EKS cluster identity: OIDC issuer, IAM OIDC providers, IRSA and pod id
     // The same document through the issuer's host name (Host header), as a client resolving it to the sandbox sees it.
     const url = new URL(sb.url);
     const viaHost = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: `${new URL(issuer).pathname}/keys`, headers: { host: new URL(issuer).host } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve(body));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `${new URL(issuer).pathname}/keys`,
+          headers: { host: new URL(issuer).host },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve(body));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
     assert.deepEqual(JSON.parse(viaHost), jwks);
 
     const id = issuer.slice(issuer.lastIndexOf('/') + 1);
-    const token = sb.sandbox.runtime.oidcKeys.signJwt(id, { iss: issuer, sub: 'system:serviceaccount:default:reader', aud: 'sts.amazonaws.com' });
+    const token = sb.sandbox.runtime.oidcKeys.signJwt(id, {
+      iss: issuer,
+      sub: 'system:serviceaccount:default:reader',
+      aud: 'sts.amazonaws.com',
+    });
     const [header, payload, signature] = token.split('.');
     assert.equal(JSON.parse(Buffer.from(header!, 'base64url').toString()).kid, jwk.kid);
-    const ok = createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(createPublicKey({ key: jwk as never, format: 'jwk' }), Buffer.from(signature!, 'base64url'));
+    const ok = createVerify('RSA-SHA256')
+      .update(`${header}.${payload}`)
+      .verify(createPublicKey({ key: jwk as never, format: 'jwk' }), Buffer.from(signature!, 'base64url'));
     assert.ok(ok, 'the JWKS key verifies the token');
 
     // Another issuer id of the region is not served.
@@ -100,12 +118,30 @@ describe('EKS cluster identity: OIDC issuer, IAM OIDC providers, IRSA and pod id
   });
 
   it('registers an IAM OIDC provider for the issuer with the real aws CLI', async () => {
-    const created = await sb.aws(['iam', 'create-open-id-connect-provider', '--url', issuer, '--client-id-list', 'sts.amazonaws.com', '--tags', 'Key=cluster,Value=idp']);
+    const created = await sb.aws([
+      'iam',
+      'create-open-id-connect-provider',
+      '--url',
+      issuer,
+      '--client-id-list',
+      'sts.amazonaws.com',
+      '--tags',
+      'Key=cluster,Value=idp',
+    ]);
     const arn = created.json.OpenIDConnectProviderArn as string;
-    assert.equal(arn, `arn:aws:iam::${world.podRoleArn.split(":")[4]}:oidc-provider/${issuer.replace(/^https:\/\//, '')}`);
+    assert.equal(
+      arn,
+      `arn:aws:iam::${world.podRoleArn.split(':')[4]}:oidc-provider/${issuer.replace(/^https:\/\//, '')}`,
+    );
     const listed = await sb.aws(['iam', 'list-open-id-connect-providers']);
-    assert.deepEqual(listed.json.OpenIDConnectProviderList.map((p: { Arn: string }) => p.Arn), [arn]);
-    const again = await sb.aws(['iam', 'create-open-id-connect-provider', '--url', issuer, '--client-id-list', 'sts.amazonaws.com'], { allowFailure: true });
+    assert.deepEqual(
+      listed.json.OpenIDConnectProviderList.map((p: { Arn: string }) => p.Arn),
+      [arn],
+    );
+    const again = await sb.aws(
+      ['iam', 'create-open-id-connect-provider', '--url', issuer, '--client-id-list', 'sts.amazonaws.com'],
+      { allowFailure: true },
+    );
     assert.notEqual(again.code, 0);
     assert.match(again.stderr, /EntityAlreadyExists/);
   });
@@ -122,22 +158,43 @@ describe('EKS cluster identity: OIDC issuer, IAM OIDC providers, IRSA and pod id
       AWS_ROLE_ARN: ROLE,
       AWS_WEB_IDENTITY_TOKEN_FILE: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token',
     });
-    assert.deepEqual(main.volumeMounts?.find((m) => m.name === 'aws-iam-token'), { name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true });
-    assert.deepEqual(pod.spec.volumes.find((v: { name: string }) => v.name === 'aws-iam-token'), {
-      name: 'aws-iam-token',
-      projected: { defaultMode: 420, sources: [{ serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } }] },
-    });
+    assert.deepEqual(
+      main.volumeMounts?.find((m) => m.name === 'aws-iam-token'),
+      { name: 'aws-iam-token', mountPath: '/var/run/secrets/eks.amazonaws.com/serviceaccount', readOnly: true },
+    );
+    assert.deepEqual(
+      pod.spec.volumes.find((v: { name: string }) => v.name === 'aws-iam-token'),
+      {
+        name: 'aws-iam-token',
+        projected: {
+          defaultMode: 420,
+          sources: [
+            { serviceAccountToken: { audience: 'sts.amazonaws.com', expirationSeconds: 86400, path: 'token' } },
+          ],
+        },
+      },
+    );
   });
 
   it('leaves a pod of a plain service account alone', async () => {
     await k.kubectl(['apply', '-f', '-'], { input: manifest('plain', '') });
     const pod = JSON.parse((await k.kubectl(['get', 'pod', 'plain-pod', '-o', 'json'])).stdout);
     assert.deepEqual((pod.spec.containers[0] as Container).env, [{ name: 'AWS_REGION', value: 'eu-west-1' }]);
-    assert.equal((pod.spec.volumes ?? []).some((v: { name: string }) => v.name === 'aws-iam-token'), false);
+    assert.equal(
+      (pod.spec.volumes ?? []).some((v: { name: string }) => v.name === 'aws-iam-token'),
+      false,
+    );
   });
 
   it('gives a pod identity association precedence over the IRSA annotation, for pods its controllers make too', async () => {
-    await new EKSClient({}).send(new CreatePodIdentityAssociationCommand({ clusterName: 'idp', namespace: 'default', serviceAccount: 'both', roleArn: world.podRoleArn }));
+    await new EKSClient({}).send(
+      new CreatePodIdentityAssociationCommand({
+        clusterName: 'idp',
+        namespace: 'default',
+        serviceAccount: 'both',
+        roleArn: world.podRoleArn,
+      }),
+    );
     await k.kubectl(['apply', '-f', '-'], { input: manifest('both', `eks.amazonaws.com/role-arn: "${ROLE}"`) });
     await k.kubectl(['apply', '-f', '-'], { input: DEPLOYMENT });
     await sb.advance(5);
@@ -147,18 +204,36 @@ describe('EKS cluster identity: OIDC issuer, IAM OIDC providers, IRSA and pod id
       const main = pod.spec.containers[0] as Container;
       const env = Object.fromEntries((main.env ?? []).map((e) => [e.name, e.value]));
       assert.equal(env.AWS_CONTAINER_CREDENTIALS_FULL_URI, 'http://169.254.170.23/v1/credentials');
-      assert.equal(env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE, '/var/run/secrets/pods.eks.amazonaws.com/serviceaccount/eks-pod-identity-token');
+      assert.equal(
+        env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE,
+        '/var/run/secrets/pods.eks.amazonaws.com/serviceaccount/eks-pod-identity-token',
+      );
       assert.equal(env.AWS_ROLE_ARN, undefined, 'container credentials take precedence over IRSA');
       assert.equal(env.AWS_DEFAULT_REGION, 'us-west-2');
-      assert.deepEqual(main.volumeMounts?.find((m) => m.name === 'eks-pod-identity-token'), {
-        name: 'eks-pod-identity-token',
-        mountPath: '/var/run/secrets/pods.eks.amazonaws.com/serviceaccount',
-        readOnly: true,
-      });
-      assert.deepEqual(pod.spec.volumes.find((v: { name: string }) => v.name === 'eks-pod-identity-token')?.projected.sources, [
-        { serviceAccountToken: { audience: 'pods.eks.amazonaws.com', expirationSeconds: 86400, path: 'eks-pod-identity-token' } },
-      ]);
-      assert.equal((pod.spec.volumes as Array<{ name: string }>).some((v) => v.name === 'aws-iam-token'), false);
+      assert.deepEqual(
+        main.volumeMounts?.find((m) => m.name === 'eks-pod-identity-token'),
+        {
+          name: 'eks-pod-identity-token',
+          mountPath: '/var/run/secrets/pods.eks.amazonaws.com/serviceaccount',
+          readOnly: true,
+        },
+      );
+      assert.deepEqual(
+        pod.spec.volumes.find((v: { name: string }) => v.name === 'eks-pod-identity-token')?.projected.sources,
+        [
+          {
+            serviceAccountToken: {
+              audience: 'pods.eks.amazonaws.com',
+              expirationSeconds: 86400,
+              path: 'eks-pod-identity-token',
+            },
+          },
+        ],
+      );
+      assert.equal(
+        (pod.spec.volumes as Array<{ name: string }>).some((v) => v.name === 'aws-iam-token'),
+        false,
+      );
     }
   });
 });

@@ -14,12 +14,22 @@ import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
 
 /** A kind no module of ours covers, typed here: the client is generic over any descriptor. */
 type KubeConfigMap = KubeResource & { data: Record<string, string> };
-const CONFIG_MAP = kubeKind<KubeConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, (raw) => {
-  const base = parseBase(raw, { apiVersion: 'v1', kind: 'ConfigMap' });
-  return { ...base, data: strings(base.data) };
-});
-const GADGET = kubeKind({ apiVersion: 'example.instantstart.dev/v1', kind: 'Gadget', plural: 'gadgets', namespaced: true, crd: 'gadgets.example.instantstart.dev' }, (raw) =>
-  parseBase(raw, { apiVersion: 'example.instantstart.dev/v1', kind: 'Gadget' }),
+const CONFIG_MAP = kubeKind<KubeConfigMap>(
+  { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
+  (raw) => {
+    const base = parseBase(raw, { apiVersion: 'v1', kind: 'ConfigMap' });
+    return { ...base, data: strings(base.data) };
+  },
+);
+const GADGET = kubeKind(
+  {
+    apiVersion: 'example.instantstart.dev/v1',
+    kind: 'Gadget',
+    plural: 'gadgets',
+    namespaced: true,
+    crd: 'gadgets.example.instantstart.dev',
+  },
+  (raw) => parseBase(raw, { apiVersion: 'example.instantstart.dev/v1', kind: 'Gadget' }),
 );
 const GADGET_CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -29,21 +39,39 @@ const GADGET_CRD = {
     group: 'example.instantstart.dev',
     scope: 'Namespaced',
     names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 };
 
-const cm = (name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels }, data });
+const cm = (name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', labels },
+  data,
+});
 
 /** The next event of a watch, or a failure instead of a hung test. */
 async function next<T>(it: AsyncIterator<KubeWatchEvent<T>>): Promise<KubeWatchEvent<T>> {
   let timer: NodeJS.Timeout | undefined;
-  const r = await Promise.race([it.next(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no watch event within 10 s')), 10_000)))]);
+  const r = await Promise.race([
+    it.next(),
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error('no watch event within 10 s')), 10_000)),
+    ),
+  ]);
   clearTimeout(timer);
   assert.ok(!r.done, 'the watch ended');
   return r.value;
 }
-const summary = (e: KubeWatchEvent<KubeConfigMap>) => (e.type === 'BOOKMARK' ? 'BOOKMARK' : `${e.type} ${e.object.metadata.name} ${JSON.stringify(e.object.data)}`);
+const summary = (e: KubeWatchEvent<KubeConfigMap>) =>
+  e.type === 'BOOKMARK' ? 'BOOKMARK' : `${e.type} ${e.object.metadata.name} ${JSON.stringify(e.object.data)}`;
 
 describe('typed Kubernetes operations on a sandbox EKS cluster', () => {
   let sb: TestSandbox;
@@ -87,13 +115,23 @@ describe('typed Kubernetes operations on a sandbox EKS cluster', () => {
       return true;
     });
     await assert.rejects(kube.list(HYPERPOD_NODE_CLASS), KubeKindNotServed);
-    assert.equal(await kube.current({ apiVersion: NODE_POOL.apiVersion, kind: 'NodePool', metadata: { name: 'x' } }), undefined);
+    assert.equal(
+      await kube.current({ apiVersion: NODE_POOL.apiVersion, kind: 'NodePool', metadata: { name: 'x' } }),
+      undefined,
+    );
 
     // The same request once the kind's CRD exists: the kind is served, the object is what is missing.
     await assert.rejects(kube.find(GADGET, 'g1', 'default'), KubeKindNotServed);
     await kube.applyAll([GADGET_CRD]);
     assert.equal(await kube.find(GADGET, 'g1', 'default'), undefined);
-    await kube.applyAll([{ apiVersion: GADGET.apiVersion, kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec: { size: 3 } }]);
+    await kube.applyAll([
+      {
+        apiVersion: GADGET.apiVersion,
+        kind: 'Gadget',
+        metadata: { name: 'g1', namespace: 'default' },
+        spec: { size: 3 },
+      },
+    ]);
     assert.deepEqual((await kube.get(GADGET, 'g1', 'default')).spec, { size: 3 });
   });
 
@@ -101,42 +139,68 @@ describe('typed Kubernetes operations on a sandbox EKS cluster', () => {
     for (let i = 1; i <= 5; i++) await kube.apply(CONFIG_MAP, cm(`page-${i}`, { i: String(i) }, { batch: 'pages' }));
     await kube.apply(CONFIG_MAP, cm('page-other', {}, { batch: 'other' }));
     const all = await kube.list(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
-    assert.deepEqual(all.map((c) => c.data.i), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      all.map((c) => c.data.i),
+      ['1', '2', '3', '4', '5'],
+    );
     const one = await kube.list(CONFIG_MAP, { namespace: 'default', fieldSelector: 'metadata.name=page-3' });
-    assert.deepEqual(one.map((c) => c.metadata.name), ['page-3']);
+    assert.deepEqual(
+      one.map((c) => c.metadata.name),
+      ['page-3'],
+    );
     const first = await kube.listPage(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
     assert.equal(first.items.length, 2);
     assert.ok(first.continue);
   });
 
   it('starts a list again when its continue token expires (410), and gives up with KubeExpired when it keeps expiring', async () => {
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: 'kt', count: 1 } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'kube-compaction', cluster: 'kt', count: 1 },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     const all = await kube.list(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
-    assert.deepEqual(all.map((c) => c.metadata.name), ['page-1', 'page-2', 'page-3', 'page-4', 'page-5'], 'complete, not failed, after the second page expired');
+    assert.deepEqual(
+      all.map((c) => c.metadata.name),
+      ['page-1', 'page-2', 'page-3', 'page-4', 'page-5'],
+      'complete, not failed, after the second page expired',
+    );
     assert.deepEqual((await sb.admin('/_sandbox/faults')).body.faults, [], 'the history was compacted mid-list');
 
     const page = await kube.listPage(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 });
     await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: 'kt', count: 1 } });
-    await assert.rejects(kube.listPage(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2, continue: page.continue }), (err: unknown) => {
-      assert.ok(err instanceof KubeError && err.httpStatus === 410 && err.code === 'Expired', String(err));
-      return true;
-    });
+    await assert.rejects(
+      kube.listPage(CONFIG_MAP, {
+        namespace: 'default',
+        labelSelector: 'batch=pages',
+        limit: 2,
+        continue: page.continue,
+      }),
+      (err: unknown) => {
+        assert.ok(err instanceof KubeError && err.httpStatus === 410 && err.code === 'Expired', String(err));
+        return true;
+      },
+    );
 
     await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: 'kt', count: 10 } });
-    await assert.rejects(kube.list(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 }), (err: unknown) => {
-      assert.ok(err instanceof KubeExpired, String(err));
-      assert.equal(err.retryable, true);
-      assert.equal(problemFor(err).status, 503);
-      return true;
-    });
+    await assert.rejects(
+      kube.list(CONFIG_MAP, { namespace: 'default', labelSelector: 'batch=pages', limit: 2 }),
+      (err: unknown) => {
+        assert.ok(err instanceof KubeExpired, String(err));
+        assert.equal(err.retryable, true);
+        assert.equal(problemFor(err).status, 503);
+        return true;
+      },
+    );
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
   });
 
   it('watches with typed events, resumes from a resourceVersion, and lists again when that version was compacted', async () => {
     await kube.apply(CONFIG_MAP, cm('w-a', { v: '1' }, { w: 'yes' }));
     const stop = new AbortController();
-    const events = kube.watch(CONFIG_MAP, { namespace: 'default', labelSelector: 'w=yes', signal: stop.signal })[Symbol.asyncIterator]();
+    const events = kube
+      .watch(CONFIG_MAP, { namespace: 'default', labelSelector: 'w=yes', signal: stop.signal })
+      [Symbol.asyncIterator]();
     assert.equal(summary(await next(events)), 'ADDED w-a {"v":"1"}', 'the current objects first');
     await kube.apply(CONFIG_MAP, cm('w-b', { v: '1' }, { w: 'yes' }));
     assert.equal(summary(await next(events)), 'ADDED w-b {"v":"1"}');
@@ -150,14 +214,22 @@ describe('typed Kubernetes operations on a sandbox EKS cluster', () => {
     assert.equal((await events.next()).done, true, 'the signal ends the watch');
 
     await kube.apply(CONFIG_MAP, cm('w-a', { v: '3' }, { w: 'yes' }));
-        const fromVersion = kube.watch(CONFIG_MAP, { namespace: 'default', labelSelector: 'w=yes', resourceVersion: resumeFrom })[Symbol.asyncIterator]();
+    const fromVersion = kube
+      .watch(CONFIG_MAP, { namespace: 'default', labelSelector: 'w=yes', resourceVersion: resumeFrom })
+      [Symbol.asyncIterator]();
     assert.equal(summary(await next(fromVersion)), 'MODIFIED w-a {"v":"3"}', 'only what changed after the version');
     await fromVersion.return!(undefined);
 
     await kube.apply(CONFIG_MAP, cm('w-a', { v: '4' }, { w: 'yes' }));
     await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: 'kt', count: 1 } });
-        const afterCompaction = kube.watch(CONFIG_MAP, { namespace: 'default', labelSelector: 'w=yes', resourceVersion: resumeFrom })[Symbol.asyncIterator]();
-    assert.equal(summary(await next(afterCompaction)), 'ADDED w-a {"v":"4"}', 'the version was gone (410): listed again');
+    const afterCompaction = kube
+      .watch(CONFIG_MAP, { namespace: 'default', labelSelector: 'w=yes', resourceVersion: resumeFrom })
+      [Symbol.asyncIterator]();
+    assert.equal(
+      summary(await next(afterCompaction)),
+      'ADDED w-a {"v":"4"}',
+      'the version was gone (410): listed again',
+    );
     await kube.apply(CONFIG_MAP, cm('w-a', { v: '5' }, { w: 'yes' }));
     assert.equal(summary(await next(afterCompaction)), 'MODIFIED w-a {"v":"5"}', 'and watching on from the new list');
     await afterCompaction.return!(undefined);
@@ -166,30 +238,71 @@ describe('typed Kubernetes operations on a sandbox EKS cluster', () => {
   it('reads a container log (tailed, bounded) and follows it live until told to stop', async () => {
     const capacity = { cpu: '8', memory: '32Gi', pods: '110' };
     // A kubelet registers its Node with its status (apply would leave the status out).
-    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }], capacity, allocatable: capacity } };
+    const node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'worker-1' },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
+        capacity,
+        allocatable: capacity,
+      },
+    };
     await (await kubeAccess(sb, 'kt')).kubectl(['create', '-f', '-'], { input: JSON.stringify(node) });
-    const pod = (name: string, containers: Array<{ name: string; command: string[] }>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: containers.map((c) => ({ ...c, image: 'busybox:1.36' })) } });
-    await kube.applyAll([pod('ticker', [{ name: 'main', command: ['sh', '-c', 'while true; do echo tick; sleep 5; done'] }]), pod('pair', [{ name: 'a', command: ['sleep', '3600'] }, { name: 'b', command: ['sleep', '3600'] }])]);
-    await eventually(async () => (await kube.get(POD, 'ticker', 'default')).status.phase === 'Running', { sandbox: sb, stepSeconds: 5, what: 'ticker running' });
+    const pod = (name: string, containers: Array<{ name: string; command: string[] }>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default' },
+      spec: { containers: containers.map((c) => ({ ...c, image: 'busybox:1.36' })) },
+    });
+    await kube.applyAll([
+      pod('ticker', [{ name: 'main', command: ['sh', '-c', 'while true; do echo tick; sleep 5; done'] }]),
+      pod('pair', [
+        { name: 'a', command: ['sleep', '3600'] },
+        { name: 'b', command: ['sleep', '3600'] },
+      ]),
+    ]);
+    await eventually(async () => (await kube.get(POD, 'ticker', 'default')).status.phase === 'Running', {
+      sandbox: sb,
+      stepSeconds: 5,
+      what: 'ticker running',
+    });
     await sb.advance(30);
     const text = async (stream: NodeJS.ReadableStream) => {
       let out = '';
       for await (const chunk of stream) out += String(chunk);
       return out;
     };
-    assert.equal(await text(await kube.logs({ name: 'ticker', namespace: 'default' }, { tailLines: 2 })), 'tick\ntick\n');
+    assert.equal(
+      await text(await kube.logs({ name: 'ticker', namespace: 'default' }, { tailLines: 2 })),
+      'tick\ntick\n',
+    );
     assert.equal(await text(await kube.logs({ name: 'ticker', namespace: 'default' }, { limitBytes: 3 })), 'tic');
 
     const stop = new AbortController();
-    const live = await kube.logs({ name: 'ticker', namespace: 'default' }, { follow: true, tailLines: 1, signal: stop.signal });
+    const live = await kube.logs(
+      { name: 'ticker', namespace: 'default' },
+      { follow: true, tailLines: 1, signal: stop.signal },
+    );
     let seen = '';
     live.on('data', (chunk) => (seen += String(chunk)));
     const ended = new Promise<void>((resolve) => live.on('end', resolve));
-    await eventually(async () => seen.split('\n').filter((l) => l === 'tick').length >= 3, { sandbox: sb, stepSeconds: 10, what: 'new lines while following' });
+    await eventually(async () => seen.split('\n').filter((l) => l === 'tick').length >= 3, {
+      sandbox: sb,
+      stepSeconds: 10,
+      what: 'new lines while following',
+    });
     stop.abort();
     await ended;
 
-    await assert.rejects(kube.logs({ name: 'pair', namespace: 'default' }), (err: unknown) => err instanceof KubeError && err.httpStatus === 400 && /has containers a, b: name the one/.test(err.message));
-    await assert.rejects(kube.logs({ name: 'nobody', namespace: 'default' }), (err: unknown) => err instanceof KubeNotFound && err.object.name === 'nobody' && err.object.kind === 'Pod');
+    await assert.rejects(
+      kube.logs({ name: 'pair', namespace: 'default' }),
+      (err: unknown) =>
+        err instanceof KubeError && err.httpStatus === 400 && /has containers a, b: name the one/.test(err.message),
+    );
+    await assert.rejects(
+      kube.logs({ name: 'nobody', namespace: 'default' }),
+      (err: unknown) => err instanceof KubeNotFound && err.object.name === 'nobody' && err.object.kind === 'Pod',
+    );
   });
 });

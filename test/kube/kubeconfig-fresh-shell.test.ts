@@ -20,25 +20,33 @@ describe('instantstart kubeconfig works in a fresh shell', () => {
   });
   after(async () => sb.dispose());
 
-  it('kubectl with the kubeconfig alone (no AWS settings in the environment) lists the cluster\'s namespaces', async () => {
+  it("kubectl with the kubeconfig alone (no AWS settings in the environment) lists the cluster's namespaces", async () => {
     // A fresh shell: PATH to find kubectl, an empty HOME (no ~/.aws), the kubeconfig — nothing else.
     const env = { PATH: process.env.PATH ?? '', HOME: sb.stateDir, KUBECONFIG: k.kubeconfigPath };
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile('kubectl', ['get', 'namespaces'], { env }, (err, out, errOut) => resolve({ code: err ? 1 : 0, stdout: out, stderr: errOut })),
+      execFile('kubectl', ['get', 'namespaces'], { env }, (err, out, errOut) =>
+        resolve({ code: err ? 1 : 0, stdout: out, stderr: errOut }),
+      ),
     );
     assert.equal(code, 0, stderr);
     assert.match(stdout, /\nkube-system\s+Active\s+/);
   });
 
-  it('carries the endpoint and the sandbox\'s throwaway keys in the exec plugin\'s env', () => {
+  it("carries the endpoint and the sandbox's throwaway keys in the exec plugin's env", () => {
     const config = parse(readFileSync(k.kubeconfigPath, 'utf8'));
-    const env = Object.fromEntries((config.users[0].user.exec.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]));
+    const env = Object.fromEntries(
+      (config.users[0].user.exec.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]),
+    );
     assert.equal(env.AWS_ENDPOINT_URL, sb.env.AWS_ENDPOINT_URL);
     assert.equal(env.AWS_ACCESS_KEY_ID, sb.env.AWS_ACCESS_KEY_ID);
   });
 
   it('never writes real AWS keys into a kubeconfig: it carries the profile, or says what to export', () => {
-    const real = execCredentialSettings({ AWS_ACCESS_KEY_ID: 'AKIAREALKEY000000000', AWS_SECRET_ACCESS_KEY: 'real-secret', AWS_SESSION_TOKEN: 'tok' });
+    const real = execCredentialSettings({
+      AWS_ACCESS_KEY_ID: 'AKIAREALKEY000000000',
+      AWS_SECRET_ACCESS_KEY: 'real-secret',
+      AWS_SESSION_TOKEN: 'tok',
+    });
     assert.deepEqual(real.env, {});
     assert.match(real.advice ?? '', /export AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN/);
     assert.doesNotMatch(JSON.stringify(real), /real-secret|tok"/);

@@ -6,7 +6,13 @@ import { featureManifests } from '../../src/domain/cluster-dependencies.js';
 import { CreateClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
-import { buildPrereqs, ensureQuota, group, waitForCluster, type HyperPodPrereqs } from '../sandbox/sagemaker-fixtures.js';
+import {
+  buildPrereqs,
+  ensureQuota,
+  group,
+  waitForCluster,
+  type HyperPodPrereqs,
+} from '../sandbox/sagemaker-fixtures.js';
 
 /**
  * The real kubectl against a sandbox EKS cluster running a HyperPod cluster, with the kubeconfig
@@ -83,7 +89,9 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     await waitForCluster(sb, 'train', 'InService');
     k = await kubeAccess(sb, p.eksClusterName);
     // The device plugins, as create-cluster installs them: nodes advertise GPUs only once these run.
-    await k.kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: featureManifests('device-plugins', 'us-west-2') }) });
+    await k.kubectl(['apply', '-f', '-'], {
+      input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: featureManifests('device-plugins', 'us-west-2') }),
+    });
   });
   after(async () => sb.dispose());
 
@@ -103,23 +111,56 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
       assert.match(line, /team=research/);
     }
     instanceIds = nodes.map((l) => /^hyperpod-(i-[0-9a-f]{17})/.exec(l)![1]!);
-    const gpus = async () => (await k.kubectl(['get', 'node', `hyperpod-${instanceIds[0]}`, '-o', 'jsonpath={.status.allocatable.nvidia\\.com/gpu}'])).stdout;
-    await eventually(async () => (await gpus()) === '1', { sandbox: sb, stepSeconds: 5, what: 'the GPU advertised once the NVIDIA plugin runs' });
+    const gpus = async () =>
+      (
+        await k.kubectl([
+          'get',
+          'node',
+          `hyperpod-${instanceIds[0]}`,
+          '-o',
+          'jsonpath={.status.allocatable.nvidia\\.com/gpu}',
+        ])
+      ).stdout;
+    await eventually(async () => (await gpus()) === '1', {
+      sandbox: sb,
+      stepSeconds: 5,
+      what: 'the GPU advertised once the NVIDIA plugin runs',
+    });
   });
 
   it('apply -f a CRD, then a custom resource, and get it with its printer columns; a bad CR is refused naming the field', async () => {
-    assert.match((await k.kubectl(['apply', '-f', file('crd.yaml', CRD)])).stdout, /customresourcedefinition.apiextensions.k8s.io\/trainingruns.example.instantstart.dev created/);
-    const cr = 'apiVersion: example.instantstart.dev/v1\nkind: TrainingRun\nmetadata: { name: llama, namespace: default }\nspec: { model: llama-3-8b, nodes: 2 }\n';
-    assert.match((await k.kubectl(['apply', '-f', file('cr.yaml', cr)])).stdout, /trainingrun.example.instantstart.dev\/llama created/);
+    assert.match(
+      (await k.kubectl(['apply', '-f', file('crd.yaml', CRD)])).stdout,
+      /customresourcedefinition.apiextensions.k8s.io\/trainingruns.example.instantstart.dev created/,
+    );
+    const cr =
+      'apiVersion: example.instantstart.dev/v1\nkind: TrainingRun\nmetadata: { name: llama, namespace: default }\nspec: { model: llama-3-8b, nodes: 2 }\n';
+    assert.match(
+      (await k.kubectl(['apply', '-f', file('cr.yaml', cr)])).stdout,
+      /trainingrun.example.instantstart.dev\/llama created/,
+    );
     const { stdout } = await k.kubectl(['get', 'tr']);
     // Only NAME is implicit: a CRD that wants AGE lists it, as on a real API server.
     assert.match(stdout, /NAME\s+MODEL\s+NODES\n/);
     assert.match(stdout, /llama\s+llama-3-8b\s+2\n/);
-    const bad = await k.kubectl(['apply', '-f', file('bad.yaml', cr.replace('nodes: 2', 'nodes: "two"').replace('llama,', 'bad,'))], { allowFailure: true });
+    const bad = await k.kubectl(
+      ['apply', '-f', file('bad.yaml', cr.replace('nodes: 2', 'nodes: "two"').replace('llama,', 'bad,'))],
+      { allowFailure: true },
+    );
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /spec\.nodes/);
     assert.equal((await k.kubectl(['get', 'tr', 'bad'], { allowFailure: true })).code, 1, 'nothing stored');
-    const typo = await k.kubectl(['apply', '-f', file('typo.yaml', DEPLOYMENT.replace('replicas: 1', 'replicas: 1\n  colour: red').replace('name: web,', 'name: typo,'))], { allowFailure: true });
+    const typo = await k.kubectl(
+      [
+        'apply',
+        '-f',
+        file(
+          'typo.yaml',
+          DEPLOYMENT.replace('replicas: 1', 'replicas: 1\n  colour: red').replace('name: web,', 'name: typo,'),
+        ),
+      ],
+      { allowFailure: true },
+    );
     assert.notEqual(typo.code, 0);
     assert.match(typo.stderr, /unknown field "spec\.colour"/, 'kubectl asks for strict field validation, and gets it');
   });
@@ -130,24 +171,44 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     try {
       await watch.waitFor(/web-[a-z0-9]+-[a-z0-9]{5}\s+\S+\s+Running/, { advanceSeconds: 10 });
       await k.kubectl(['scale', 'deployment', 'web', '--replicas=3']);
-      const running = async () => (await k.kubectl(['get', 'pods', '-l', 'app=web', '--no-headers'])).stdout.trim().split('\n').filter((l) => /Running/.test(l)).length;
-      await eventually(async () => (await running()) === 3, { sandbox: sb, stepSeconds: 10, what: '3 running web pods' });
+      const running = async () =>
+        (await k.kubectl(['get', 'pods', '-l', 'app=web', '--no-headers'])).stdout
+          .trim()
+          .split('\n')
+          .filter((l) => /Running/.test(l)).length;
+      await eventually(async () => (await running()) === 3, {
+        sandbox: sb,
+        stepSeconds: 10,
+        what: '3 running web pods',
+      });
       const seen = new Set(watch.output().match(/web-[a-z0-9]+-[a-z0-9]{5}/g));
       assert.equal(seen.size, 3, `the watch saw all three pods:\n${watch.output()}`);
     } finally {
       watch.stop();
     }
     await k.kubectl(['delete', 'deployment', 'web']);
-    await eventually(async () => (await k.kubectl(['get', 'pods,replicasets', '-l', 'app=web', '--no-headers'])).stdout.trim() === '', { sandbox: sb, stepSeconds: 10, what: 'pods and replica sets gone' });
+    await eventually(
+      async () => (await k.kubectl(['get', 'pods,replicasets', '-l', 'app=web', '--no-headers'])).stdout.trim() === '',
+      { sandbox: sb, stepSeconds: 10, what: 'pods and replica sets gone' },
+    );
   });
 
   it('logs -f --tail streams a training container as sandbox time passes', async () => {
-    const pod = 'apiVersion: v1\nkind: Pod\nmetadata: { name: trainer, namespace: default }\nspec:\n  restartPolicy: Never\n  containers:\n    - { name: main, image: pytorch/pytorch:2.5.1-cuda12.4, resources: { limits: { nvidia.com/gpu: 1 } } }\n';
+    const pod =
+      'apiVersion: v1\nkind: Pod\nmetadata: { name: trainer, namespace: default }\nspec:\n  restartPolicy: Never\n  containers:\n    - { name: main, image: pytorch/pytorch:2.5.1-cuda12.4, resources: { limits: { nvidia.com/gpu: 1 } } }\n';
     await k.kubectl(['apply', '-f', file('trainer.yaml', pod)]);
-    await eventually(async () => /Running/.test((await k.kubectl(['get', 'pod', 'trainer', '--no-headers'])).stdout), { sandbox: sb, stepSeconds: 10, what: 'trainer running' });
+    await eventually(async () => /Running/.test((await k.kubectl(['get', 'pod', 'trainer', '--no-headers'])).stdout), {
+      sandbox: sb,
+      stepSeconds: 10,
+      what: 'trainer running',
+    });
     // Let the trainer print some steps, then attach without moving time: on a loaded machine kubectl
     // (and its token plugin) can take seconds to attach, and time racing ahead would end the run first.
-    await eventually(async () => /step=\d+/.test((await k.kubectl(['logs', 'trainer'])).stdout), { sandbox: sb, stepSeconds: 10, what: 'first steps logged' });
+    await eventually(async () => /step=\d+/.test((await k.kubectl(['logs', 'trainer'])).stdout), {
+      sandbox: sb,
+      stepSeconds: 10,
+      what: 'first steps logged',
+    });
     const logs = k.kubectlStream(['logs', '-f', '--tail=2', 'trainer']);
     try {
       await logs.waitFor(/step=\d+/, { tries: 300 });
@@ -159,7 +220,8 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
   });
 
   it('a pod that fits nowhere stays Pending, with a FailedScheduling event saying why', async () => {
-    const pod = 'apiVersion: v1\nkind: Pod\nmetadata: { name: greedy, namespace: default }\nspec:\n  containers:\n    - { name: main, image: busybox, resources: { limits: { nvidia.com/gpu: 64 } } }\n';
+    const pod =
+      'apiVersion: v1\nkind: Pod\nmetadata: { name: greedy, namespace: default }\nspec:\n  containers:\n    - { name: main, image: busybox, resources: { limits: { nvidia.com/gpu: 64 } } }\n';
     await k.kubectl(['apply', '-f', file('greedy.yaml', pod)]);
     await sb.advance(30);
     assert.match((await k.kubectl(['get', 'pod', 'greedy', '--no-headers'])).stdout, /Pending/);
@@ -172,15 +234,33 @@ describe('kubectl against a sandbox EKS cluster with HyperPod nodes', () => {
     const victim = instanceIds[0]!;
     const fault = await sb.admin('/_sandbox/faults', {
       method: 'POST',
-      body: { type: 'node-fault', cluster: 'train', instanceId: victim, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' },
+      body: {
+        type: 'node-fault',
+        cluster: 'train',
+        instanceId: victim,
+        health: 'UnschedulablePendingReplacement',
+        reason: 'EC2 system status check failed: hardware failure',
+      },
     });
     assert.equal(fault.status, 201);
     await sb.advance(1);
-    const label = await k.kubectl(['get', 'node', `hyperpod-${victim}`, '-o', 'jsonpath={.metadata.labels.sagemaker\\.amazonaws\\.com/node-health-status}']);
+    const label = await k.kubectl([
+      'get',
+      'node',
+      `hyperpod-${victim}`,
+      '-o',
+      'jsonpath={.metadata.labels.sagemaker\\.amazonaws\\.com/node-health-status}',
+    ]);
     assert.equal(label.stdout, 'UnschedulablePendingReplacement');
     await eventually(
       async () => {
-        const { stdout } = await k.kubectl(['get', 'nodes', '-L', 'sagemaker.amazonaws.com/node-health-status', '--no-headers']);
+        const { stdout } = await k.kubectl([
+          'get',
+          'nodes',
+          '-L',
+          'sagemaker.amazonaws.com/node-health-status',
+          '--no-headers',
+        ]);
         const lines = stdout.trim().split('\n');
         return lines.length === 2 && !stdout.includes(victim) && lines.every((l) => /\sReady\s.*Schedulable$/.test(l));
       },

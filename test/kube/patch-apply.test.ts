@@ -2,10 +2,32 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { recordUpdate, serverSideApply, type ApplyOptions } from '../../sandbox/kube/patch/index.js';
 import type { KubeObject } from '../../sandbox/kube/types.js';
-import { container, containers, deployment, DEPLOYMENTS, entry, fields, kubeError, LATER, NOW, widget, WIDGETS, type Any } from './patch-fixtures.js';
+import {
+  container,
+  containers,
+  deployment,
+  DEPLOYMENTS,
+  entry,
+  fields,
+  kubeError,
+  LATER,
+  NOW,
+  widget,
+  WIDGETS,
+  type Any,
+} from './patch-fixtures.js';
 
-const opts = (manager: string, extra: Partial<ApplyOptions> = {}): ApplyOptions => ({ manager, force: false, type: DEPLOYMENTS, now: NOW, ...extra });
-const withReplicas = (o: KubeObject, replicas: number): KubeObject => ({ ...structuredClone(o), spec: { ...(structuredClone(o.spec) as Any), replicas } });
+const opts = (manager: string, extra: Partial<ApplyOptions> = {}): ApplyOptions => ({
+  manager,
+  force: false,
+  type: DEPLOYMENTS,
+  now: NOW,
+  ...extra,
+});
+const withReplicas = (o: KubeObject, replicas: number): KubeObject => ({
+  ...structuredClone(o),
+  spec: { ...(structuredClone(o.spec) as Any), replicas },
+});
 
 describe('server-side apply', () => {
   it('creates the object from the applied configuration, owned by one Apply entry', () => {
@@ -18,17 +40,34 @@ describe('server-side apply', () => {
     assert.equal(e.apiVersion, 'apps/v1');
     assert.equal(e.time, NOW);
     assert.deepEqual(fields(created, 'kubectl')['f:spec']['f:selector'], {}, 'a label selector is atomic under apply');
-    assert.deepEqual(fields(created, 'kubectl')['f:metadata'], { 'f:labels': { 'f:app': {} } }, 'an Apply entry owns the fields it sets, not the maps holding them');
+    assert.deepEqual(
+      fields(created, 'kubectl')['f:metadata'],
+      { 'f:labels': { 'f:app': {} } },
+      'an Apply entry owns the fields it sets, not the maps holding them',
+    );
     assert.ok(fields(created, 'kubectl')['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"log-shipper"}']);
   });
 
   it('conflicts (409) on a field another manager changed, naming manager, version and field', () => {
     const applied = serverSideApply(undefined, deployment(), opts('kubectl'));
-    const scaled = recordUpdate(applied, withReplicas(applied, 7), { manager: 'kubectl-client-side-apply', type: DEPLOYMENTS, now: LATER });
+    const scaled = recordUpdate(applied, withReplicas(applied, 7), {
+      manager: 'kubectl-client-side-apply',
+      type: DEPLOYMENTS,
+      now: LATER,
+    });
     const err = kubeError(() => serverSideApply(scaled, deployment(), opts('kubectl')), 409);
     assert.equal(err.reason, 'Conflict');
-    assert.equal(err.message, 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
-    assert.deepEqual(err.details!.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using apps/v1', field: '.spec.replicas' }]);
+    assert.equal(
+      err.message,
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
+    );
+    assert.deepEqual(err.details!.causes, [
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "kubectl-client-side-apply" using apps/v1',
+        field: '.spec.replicas',
+      },
+    ]);
   });
 
   it('lists every conflict, grouped by manager, with keyed list items in the path', () => {
@@ -37,7 +76,10 @@ describe('server-side apply', () => {
     (theirs.spec as Any).replicas = 9;
     container(theirs, 'web').image = 'nginx:1.99';
     const err = kubeError(() => serverSideApply(mine, theirs, opts('ci')), 409);
-    assert.equal(err.message, 'Apply failed with 2 conflicts: conflicts with "platform":\n- .spec.replicas\n- .spec.template.spec.containers[name="web"].image');
+    assert.equal(
+      err.message,
+      'Apply failed with 2 conflicts: conflicts with "platform":\n- .spec.replicas\n- .spec.template.spec.containers[name="web"].image',
+    );
   });
 
   it('force takes the field over: the value changes and the other manager no longer owns it', () => {
@@ -70,10 +112,16 @@ describe('server-side apply', () => {
     (smaller.spec as Any).template.spec.containers = [{ ...container(smaller, 'web'), env: undefined }];
     delete container(smaller, 'web').env;
     const applied = serverSideApply(first, smaller, opts('kubectl'));
-    assert.deepEqual(containers(applied).map((c) => c.name), ['web']);
+    assert.deepEqual(
+      containers(applied).map((c) => c.name),
+      ['web'],
+    );
     assert.equal(container(applied, 'web').env, undefined);
     assert.equal(applied.metadata.labels, undefined);
-    assert.equal(fields(applied, 'kubectl')['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"log-shipper"}'], undefined);
+    assert.equal(
+      fields(applied, 'kubectl')['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"log-shipper"}'],
+      undefined,
+    );
   });
 
   it('keeps a field another manager wrote inside a list item the applier drops', () => {
@@ -84,7 +132,11 @@ describe('server-side apply', () => {
     const smaller = deployment();
     (smaller.spec as Any).template.spec.containers = [container(smaller, 'web')];
     const applied = serverSideApply(updated, smaller, opts('kubectl'));
-    assert.deepEqual(container(applied, 'log-shipper'), { name: 'log-shipper', resources: { limits: { memory: '128Mi' } } }, 'the item stays for vpa; the fields only kubectl owned go');
+    assert.deepEqual(
+      container(applied, 'log-shipper'),
+      { name: 'log-shipper', resources: { limits: { memory: '128Mi' } } },
+      'the item stays for vpa; the fields only kubectl owned go',
+    );
   });
 
   it('merges keyed lists with what others added, and ports by port and protocol', () => {
@@ -92,8 +144,14 @@ describe('server-side apply', () => {
     const other = deployment();
     (other.spec as Any).template.spec.containers = [{ name: 'web', ports: [{ containerPort: 8080, protocol: 'UDP' }] }];
     const merged = serverSideApply(first, other, opts('dns-team'));
-    assert.deepEqual(container(merged, 'web').ports, [{ containerPort: 8080, protocol: 'TCP' }, { containerPort: 8080, protocol: 'UDP' }]);
-    assert.deepEqual(containers(merged).map((c) => c.name), ['web', 'log-shipper']);
+    assert.deepEqual(container(merged, 'web').ports, [
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 8080, protocol: 'UDP' },
+    ]);
+    assert.deepEqual(
+      containers(merged).map((c) => c.name),
+      ['web', 'log-shipper'],
+    );
   });
 
   it('an object without managedFields is owned by "before-first-apply" on its first apply', () => {
@@ -107,13 +165,26 @@ describe('server-side apply', () => {
     assert.deepEqual(fields(first, 'kubectl'), { 'f:spec': { 'f:size': {}, 'f:tags': {} } });
     const retagged = serverSideApply(first, { ...widget(), spec: { tags: ['c'] } }, opts('kubectl', { type: WIDGETS }));
     assert.deepEqual(retagged.spec, { tags: ['c'] }, 'the list is replaced, size (no longer applied) removed');
-    kubeError(() => serverSideApply(retagged, { ...widget(), spec: { tags: ['d'] } }, opts('other', { type: WIDGETS })), 409);
+    kubeError(
+      () => serverSideApply(retagged, { ...widget(), spec: { tags: ['d'] } }, opts('other', { type: WIDGETS })),
+      409,
+    );
   });
 
   it('applies status only through the status subresource', () => {
     const first = serverSideApply(undefined, { ...deployment(), status: { replicas: 99 } }, opts('kubectl'));
     assert.equal(first.status, undefined, 'the main resource ignores status');
-    const withStatus = serverSideApply(first, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 50 }, status: { replicas: 2 } }, opts('controller', { subresource: 'status' }));
+    const withStatus = serverSideApply(
+      first,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { replicas: 50 },
+        status: { replicas: 2 },
+      },
+      opts('controller', { subresource: 'status' }),
+    );
     assert.deepEqual(withStatus.status, { replicas: 2 });
     assert.equal((withStatus.spec as Any).replicas, 2, 'spec is not applied through status');
     assert.equal(entry(withStatus, 'controller')!.subresource, 'status');
@@ -121,7 +192,21 @@ describe('server-side apply', () => {
   });
 
   it('refuses an applied configuration that carries managedFields (400)', () => {
-    const applied = { ...deployment(), metadata: { ...deployment().metadata, managedFields: [{ manager: 'x', operation: 'Apply' as const, apiVersion: 'apps/v1', fieldsType: 'FieldsV1' as const, fieldsV1: {} }] } };
+    const applied = {
+      ...deployment(),
+      metadata: {
+        ...deployment().metadata,
+        managedFields: [
+          {
+            manager: 'x',
+            operation: 'Apply' as const,
+            apiVersion: 'apps/v1',
+            fieldsType: 'FieldsV1' as const,
+            fieldsV1: {},
+          },
+        ],
+      },
+    };
     kubeError(() => serverSideApply(undefined, applied, opts('kubectl')), 400);
   });
 });

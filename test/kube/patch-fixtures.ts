@@ -73,7 +73,12 @@ export function service(): KubeObject {
 }
 
 export function widget(): KubeObject {
-  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 3, tags: ['a', 'b'] } };
+  return {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w', namespace: 'default' },
+    spec: { size: 3, tags: ['a', 'b'] },
+  };
 }
 
 export const podSpec = (o: KubeObject): Any => (o.spec as Any).template.spec;

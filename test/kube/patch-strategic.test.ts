@@ -2,7 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyStrategicMergePatch, patchExtensions, supportsStrategicMerge } from '../../sandbox/kube/patch/index.js';
 import type { KubeObject } from '../../sandbox/kube/types.js';
-import { container, containers, deployment, DEPLOYMENTS, JOBS, kubeError, PODS, podSpec, service, SERVICES, WIDGETS, type Any } from './patch-fixtures.js';
+import {
+  container,
+  containers,
+  deployment,
+  DEPLOYMENTS,
+  JOBS,
+  kubeError,
+  PODS,
+  podSpec,
+  service,
+  SERVICES,
+  WIDGETS,
+  type Any,
+} from './patch-fixtures.js';
 
 const patchTemplate = (spec: Any): Any => ({ spec: { template: { spec } } });
 const smp = (patch: Any, obj: KubeObject = deployment()) => applyStrategicMergePatch(obj, patch, DEPLOYMENTS);
@@ -10,27 +23,52 @@ const smp = (patch: Any, obj: KubeObject = deployment()) => applyStrategicMergeP
 describe('strategic merge patch', () => {
   it('adding an env var to one container keeps its other vars and the other containers', () => {
     const original = deployment();
-    const patched = smp(patchTemplate({ containers: [{ name: 'web', env: [{ name: 'DEBUG', value: '1' }] }] }), original);
-    assert.deepEqual(container(patched, 'web').env, [{ name: 'MODE', value: 'prod' }, { name: 'DEBUG', value: '1' }]);
+    const patched = smp(
+      patchTemplate({ containers: [{ name: 'web', env: [{ name: 'DEBUG', value: '1' }] }] }),
+      original,
+    );
+    assert.deepEqual(container(patched, 'web').env, [
+      { name: 'MODE', value: 'prod' },
+      { name: 'DEBUG', value: '1' },
+    ]);
     assert.equal(container(patched, 'web').image, 'nginx:1.27');
-    assert.deepEqual(containers(patched).map((c) => c.name), ['web', 'log-shipper']);
+    assert.deepEqual(
+      containers(patched).map((c) => c.name),
+      ['web', 'log-shipper'],
+    );
     assert.equal(container(original, 'web').env.length, 1, 'the input is never mutated');
   });
 
   it('changes an env var in place by name, and a new container is appended', () => {
-    const patched = smp(patchTemplate({ containers: [{ name: 'web', env: [{ name: 'MODE', value: 'debug' }] }, { name: 'metrics', image: 'prom/exporter:1' }] }));
+    const patched = smp(
+      patchTemplate({
+        containers: [
+          { name: 'web', env: [{ name: 'MODE', value: 'debug' }] },
+          { name: 'metrics', image: 'prom/exporter:1' },
+        ],
+      }),
+    );
     assert.deepEqual(container(patched, 'web').env, [{ name: 'MODE', value: 'debug' }]);
-    assert.deepEqual(containers(patched).map((c) => c.name), ['web', 'log-shipper', 'metrics']);
+    assert.deepEqual(
+      containers(patched).map((c) => c.name),
+      ['web', 'log-shipper', 'metrics'],
+    );
   });
 
   it('$patch: delete removes one container, one volume mount (by mountPath) and one volume', () => {
     const patched = smp(
       patchTemplate({
-        containers: [{ name: 'log-shipper', $patch: 'delete' }, { name: 'web', volumeMounts: [{ mountPath: '/cache', $patch: 'delete' }] }],
+        containers: [
+          { name: 'log-shipper', $patch: 'delete' },
+          { name: 'web', volumeMounts: [{ mountPath: '/cache', $patch: 'delete' }] },
+        ],
         volumes: [{ name: 'cache', $patch: 'delete' }],
       }),
     );
-    assert.deepEqual(containers(patched).map((c) => c.name), ['web']);
+    assert.deepEqual(
+      containers(patched).map((c) => c.name),
+      ['web'],
+    );
     assert.deepEqual(container(patched, 'web').volumeMounts, []);
     assert.deepEqual(podSpec(patched).volumes, []);
   });
@@ -48,15 +86,38 @@ describe('strategic merge patch', () => {
   });
 
   it('lists without a merge key (args, tolerations) are replaced whole', () => {
-    const patched = smp(patchTemplate({ containers: [{ name: 'web', args: ['--verbose'] }], tolerations: [{ key: 'dedicated', operator: 'Exists' }] }));
+    const patched = smp(
+      patchTemplate({
+        containers: [{ name: 'web', args: ['--verbose'] }],
+        tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+      }),
+    );
     assert.deepEqual(container(patched, 'web').args, ['--verbose']);
     assert.deepEqual(podSpec(patched).tolerations, [{ key: 'dedicated', operator: 'Exists' }]);
   });
 
   it('container ports merge by containerPort, service ports by port', () => {
-    const pod = smp(patchTemplate({ containers: [{ name: 'web', ports: [{ containerPort: 8080, name: 'http' }, { containerPort: 9090 }] }] }));
-    assert.deepEqual(container(pod, 'web').ports, [{ containerPort: 8080, protocol: 'TCP', name: 'http' }, { containerPort: 9090 }]);
-    const svc = applyStrategicMergePatch(service(), { spec: { ports: [{ port: 80, targetPort: 8081 }, { port: 443, targetPort: 8443, name: 'https' }] } }, SERVICES);
+    const pod = smp(
+      patchTemplate({
+        containers: [{ name: 'web', ports: [{ containerPort: 8080, name: 'http' }, { containerPort: 9090 }] }],
+      }),
+    );
+    assert.deepEqual(container(pod, 'web').ports, [
+      { containerPort: 8080, protocol: 'TCP', name: 'http' },
+      { containerPort: 9090 },
+    ]);
+    const svc = applyStrategicMergePatch(
+      service(),
+      {
+        spec: {
+          ports: [
+            { port: 80, targetPort: 8081 },
+            { port: 443, targetPort: 8443, name: 'https' },
+          ],
+        },
+      },
+      SERVICES,
+    );
     assert.deepEqual(
       (svc.spec as Any).ports.map((p: Any) => `${p.name}:${p.port}->${p.targetPort}`),
       ['http:80->8081', 'metrics:9090->9090', 'https:443->8443'],
@@ -64,32 +125,92 @@ describe('strategic merge patch', () => {
   });
 
   it('finalizers merge as a set and $deleteFromPrimitiveList removes some; ownerReferences merge by uid', () => {
-    const base = { ...deployment(), metadata: { ...deployment().metadata, finalizers: ['a.example.com/x'], ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', uid: 'u1' }] } };
-    const added = smp({ metadata: { finalizers: ['a.example.com/x', 'b.example.com/y'], ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 's', uid: 'u2' }] } }, base);
+    const base = {
+      ...deployment(),
+      metadata: {
+        ...deployment().metadata,
+        finalizers: ['a.example.com/x'],
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', uid: 'u1' }],
+      },
+    };
+    const added = smp(
+      {
+        metadata: {
+          finalizers: ['a.example.com/x', 'b.example.com/y'],
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 's', uid: 'u2' }],
+        },
+      },
+      base,
+    );
     assert.deepEqual(added.metadata.finalizers, ['a.example.com/x', 'b.example.com/y']);
-    assert.deepEqual(added.metadata.ownerReferences!.map((r) => r.uid), ['u1', 'u2']);
+    assert.deepEqual(
+      added.metadata.ownerReferences!.map((r) => r.uid),
+      ['u1', 'u2'],
+    );
     const removed = smp({ metadata: { '$deleteFromPrimitiveList/finalizers': ['a.example.com/x'] } }, added);
     assert.deepEqual(removed.metadata.finalizers, ['b.example.com/y']);
   });
 
   it('$setElementOrder orders a keyed list as kubectl apply asks', () => {
-    const patched = smp(patchTemplate({ '$setElementOrder/containers': [{ name: 'log-shipper' }, { name: 'web' }], containers: [{ name: 'web', image: 'nginx:1.28' }] }));
-    assert.deepEqual(containers(patched).map((c) => `${c.name}=${c.image}`), ['log-shipper=fluent-bit:3', 'web=nginx:1.28']);
+    const patched = smp(
+      patchTemplate({
+        '$setElementOrder/containers': [{ name: 'log-shipper' }, { name: 'web' }],
+        containers: [{ name: 'web', image: 'nginx:1.28' }],
+      }),
+    );
+    assert.deepEqual(
+      containers(patched).map((c) => `${c.name}=${c.image}`),
+      ['log-shipper=fluent-bit:3', 'web=nginx:1.28'],
+    );
     assert.equal(JSON.stringify(patched).includes('$setElementOrder'), false, 'directives are never stored');
   });
 
   it('maps merge, null deletes, and a rollout restart annotation lands on the pod template', () => {
-    const patched = smp({ metadata: { labels: { app: null, team: 'ml' } }, spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-06-01T12:00:00Z' } } } } });
+    const patched = smp({
+      metadata: { labels: { app: null, team: 'ml' } },
+      spec: {
+        template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-06-01T12:00:00Z' } } },
+      },
+    });
     assert.deepEqual(patched.metadata.labels, { team: 'ml' });
-    assert.deepEqual((patched.spec as Any).template.metadata, { labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-06-01T12:00:00Z' } });
+    assert.deepEqual((patched.spec as Any).template.metadata, {
+      labels: { app: 'web' },
+      annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-06-01T12:00:00Z' },
+    });
   });
 
   it('status conditions merge by type (pods, and jobs whose conditions are atomic only for apply)', () => {
-    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] } };
-    const patchedPod = applyStrategicMergePatch(pod, { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, PODS);
-    assert.deepEqual((patchedPod.status as Any).conditions, [{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }]);
-    const job: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, status: { conditions: [{ type: 'Suspended', status: 'True' }] } };
-    const patchedJob = applyStrategicMergePatch(job, { status: { conditions: [{ type: 'Complete', status: 'True' }] } }, JOBS);
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'False' },
+          { type: 'PodScheduled', status: 'True' },
+        ],
+      },
+    };
+    const patchedPod = applyStrategicMergePatch(
+      pod,
+      { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      PODS,
+    );
+    assert.deepEqual((patchedPod.status as Any).conditions, [
+      { type: 'Ready', status: 'True' },
+      { type: 'PodScheduled', status: 'True' },
+    ]);
+    const job: KubeObject = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      status: { conditions: [{ type: 'Suspended', status: 'True' }] },
+    };
+    const patchedJob = applyStrategicMergePatch(
+      job,
+      { status: { conditions: [{ type: 'Complete', status: 'True' }] } },
+      JOBS,
+    );
     assert.equal((patchedJob.status as Any).conditions.length, 2);
   });
 
@@ -109,10 +230,22 @@ describe('strategic merge patch', () => {
       'x-kubernetes-patch-strategy': 'merge',
     });
     assert.equal(ext['io.k8s.api.core.v1.PodSpec']!.volumes!['x-kubernetes-patch-strategy'], 'merge,retainKeys');
-    assert.deepEqual(ext['io.k8s.api.core.v1.Container']!.ports!['x-kubernetes-list-map-keys'], ['containerPort', 'protocol']);
-    assert.deepEqual(ext['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.finalizers, { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' });
-    assert.deepEqual(ext['io.k8s.api.batch.v1.JobStatus']!.conditions, { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' });
-    assert.deepEqual(ext['io.k8s.api.apps.v1.DeploymentSpec']!.strategy, { 'x-kubernetes-patch-strategy': 'retainKeys' });
+    assert.deepEqual(ext['io.k8s.api.core.v1.Container']!.ports!['x-kubernetes-list-map-keys'], [
+      'containerPort',
+      'protocol',
+    ]);
+    assert.deepEqual(ext['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.finalizers, {
+      'x-kubernetes-list-type': 'set',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    assert.deepEqual(ext['io.k8s.api.batch.v1.JobStatus']!.conditions, {
+      'x-kubernetes-list-type': 'atomic',
+      'x-kubernetes-patch-merge-key': 'type',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    assert.deepEqual(ext['io.k8s.api.apps.v1.DeploymentSpec']!.strategy, {
+      'x-kubernetes-patch-strategy': 'retainKeys',
+    });
   });
 
   it('is offered for built-in kinds only (custom resources get 415 from the API)', () => {

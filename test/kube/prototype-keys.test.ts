@@ -16,7 +16,8 @@ describe('kube API: keys that are JavaScript object members', () => {
 
   it('keeps ConfigMap data keys named __proto__, constructor and toString', async () => {
     // Sent as text: a JavaScript object literal cannot even hold a `__proto__` key.
-    const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"keys","labels":{"constructor":"yes"}},"data":{"__proto__":"a","constructor":"b","toString":"c"}}';
+    const body =
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"keys","labels":{"constructor":"yes"}},"data":{"__proto__":"a","constructor":"b","toString":"c"}}';
     const created = await api.call('POST', cms, { body });
     assert.equal(created.status, 201, created.text);
     const got = await api.call('GET', `${cms}/keys`);
@@ -24,7 +25,10 @@ describe('kube API: keys that are JavaScript object members', () => {
   });
 
   it('matches label selectors on such keys only when the label is there', async () => {
-    const names = async (selector: string) => (await api.call('GET', `${cms}?labelSelector=${encodeURIComponent(selector)}`)).body.items.map((i: any) => i.metadata.name);
+    const names = async (selector: string) =>
+      (await api.call('GET', `${cms}?labelSelector=${encodeURIComponent(selector)}`)).body.items.map(
+        (i: any) => i.metadata.name,
+      );
     assert.deepEqual(await names('constructor'), ['keys']);
     assert.deepEqual(await names('toString'), []);
     assert.deepEqual(await names('hasOwnProperty in (x)'), []);
@@ -32,7 +36,8 @@ describe('kube API: keys that are JavaScript object members', () => {
   });
 
   it('drops unknown fields named constructor or __proto__ instead of taking them for known ones', async () => {
-    const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd","constructor":"x"},"constructor":1,"__proto__":{"polluted":true},"data":{"a":"1"}}';
+    const body =
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd","constructor":"x"},"constructor":1,"__proto__":{"polluted":true},"data":{"a":"1"}}';
     const created = await api.call('POST', cms, { body });
     assert.equal(created.status, 201, created.text);
     const got = await api.call('GET', `${cms}/odd`);

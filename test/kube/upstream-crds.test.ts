@@ -22,7 +22,8 @@ const causes = (body: any): string[] => (body.details?.causes ?? []).map((c: any
 const groupsArb = fc
   .uniqueArray(fc.stringMatching(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,20}$/), { minLength: 1, maxLength: 10 })
   .filter((groups) => SetAutoscalingRequestSchema.safeParse({ enabled: true, instanceGroups: groups }).success);
-const productPool = (groups: string[]) => structuredClone(karpenterManifests(groups).find((o) => o.kind === 'NodePool')!) as any;
+const productPool = (groups: string[]) =>
+  structuredClone(karpenterManifests(groups).find((o) => o.kind === 'NodePool')!) as any;
 
 /** A ScaledObject as the inference operator's endpoints use them (the product has no builder yet: issue 28 adds one). */
 const scaledObject = (fallback: Record<string, unknown> = { failureThreshold: 3, replicas: 1 }) => ({
@@ -36,7 +37,18 @@ const scaledObject = (fallback: Record<string, unknown> = { failureThreshold: 3,
     pollingInterval: 30,
     cooldownPeriod: 300,
     fallback,
-    triggers: [{ type: 'aws-cloudwatch', metadata: { namespace: 'AWS/SageMaker', metricName: 'Invocations', targetMetricValue: '10', awsRegion: 'us-west-2' }, authenticationRef: { name: 'keda-irsa' } }],
+    triggers: [
+      {
+        type: 'aws-cloudwatch',
+        metadata: {
+          namespace: 'AWS/SageMaker',
+          metricName: 'Invocations',
+          targetMetricValue: '10',
+          awsRegion: 'us-west-2',
+        },
+        authenticationRef: { name: 'keda-irsa' },
+      },
+    ],
   },
 });
 
@@ -61,7 +73,7 @@ describe('upstream-typed NodePool and ScaledObject CRDs in the sandbox', () => {
     );
   });
 
-  it('the sandbox stores the product\'s NodePool as sent, upstream\'s defaults added and nothing pruned', async () => {
+  it("the sandbox stores the product's NodePool as sent, upstream's defaults added and nothing pruned", async () => {
     const pool = productPool(['workers']);
     const r = await api.call('POST', `${POOLS}?fieldValidation=Strict`, { body: pool });
     assert.equal(r.status, 201, r.text);
@@ -70,21 +82,27 @@ describe('upstream-typed NodePool and ScaledObject CRDs in the sandbox', () => {
     await api.call('DELETE', `${POOLS}/${pool.metadata.name}`);
   });
 
-  it('refuses a NodePool that breaks upstream\'s CEL rules, in the API server\'s words', async () => {
+  it("refuses a NodePool that breaks upstream's CEL rules, in the API server's words", async () => {
     const pool = productPool(['workers']);
     pool.metadata.name = 'bad-pool';
     pool.spec.disruption.budgets = [{ nodes: '1', schedule: '@daily' }];
-    pool.spec.template.spec.requirements = [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] }, { key: 'node.kubernetes.io/instance-type', operator: 'Gt', values: ['1', '2'] }];
+    pool.spec.template.spec.requirements = [
+      { key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] },
+      { key: 'node.kubernetes.io/instance-type', operator: 'Gt', values: ['1', '2'] },
+    ];
     pool.spec.template.metadata = { labels: { 'karpenter.sh/custom': 'x' } };
     const r = await api.call('POST', POOLS, { body: pool });
     assert.equal(r.status, 422);
-    assert.deepEqual(causes(r.body).sort(), [
-      'spec.disruption.budgets: Invalid value: "array": \'schedule\' must be set with \'duration\'',
-      'spec.template.metadata.labels: Invalid value: "object": label domain "karpenter.sh" is restricted',
-      'spec.template.spec.requirements: Invalid value: "array": requirements operator \'Gt\' or \'Lt\' must have a single positive integer value',
-      'spec.template.spec.requirements[0].key: Invalid value: "string": label "kubernetes.io/hostname" is restricted',
-      'spec.template.spec.requirements[0].key: Invalid value: "string": label domain "kubernetes.io" is restricted',
-    ].sort());
+    assert.deepEqual(
+      causes(r.body).sort(),
+      [
+        "spec.disruption.budgets: Invalid value: \"array\": 'schedule' must be set with 'duration'",
+        'spec.template.metadata.labels: Invalid value: "object": label domain "karpenter.sh" is restricted',
+        "spec.template.spec.requirements: Invalid value: \"array\": requirements operator 'Gt' or 'Lt' must have a single positive integer value",
+        'spec.template.spec.requirements[0].key: Invalid value: "string": label "kubernetes.io/hostname" is restricted',
+        'spec.template.spec.requirements[0].key: Invalid value: "string": label domain "kubernetes.io" is restricted',
+      ].sort(),
+    );
     assert.match(r.body.message, /^NodePool\.karpenter\.sh "bad-pool" is invalid: /);
   });
 
@@ -102,7 +120,9 @@ describe('upstream-typed NodePool and ScaledObject CRDs in the sandbox', () => {
     changed.spec.template.spec.nodeClassRef.kind = 'EC2NodeClass';
     const r = await api.call('PUT', `${POOLS}/${created.body.metadata.name}`, { body: changed });
     assert.equal(r.status, 422);
-    assert.deepEqual(causes(r.body), ['spec.template.spec.nodeClassRef: Invalid value: "object": nodeClassRef.kind is immutable']);
+    assert.deepEqual(causes(r.body), [
+      'spec.template.spec.nodeClassRef: Invalid value: "object": nodeClassRef.kind is immutable',
+    ]);
   });
 
   it('prunes fields upstream does not declare', async () => {
@@ -139,8 +159,24 @@ describe('KubeRay v1.6.2 CRDs as the product installs them, in the sandbox API s
     spec: {
       entrypoint: 'python train.py',
       rayClusterSpec: {
-        headGroupSpec: { template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'head', image: 'rayproject/ray:2.49.0', resources: { limits: { cpu: 2, memory: '8Gi' } } }] } } },
-        workerGroupSpecs: [{ groupName: 'gpu', minReplicas: 0, maxReplicas: 2, template: { spec: { containers: [{ name: 'worker', image: 'rayproject/ray:2.49.0' }] } } }],
+        headGroupSpec: {
+          template: {
+            metadata: { labels: { app: 'x' } },
+            spec: {
+              containers: [
+                { name: 'head', image: 'rayproject/ray:2.49.0', resources: { limits: { cpu: 2, memory: '8Gi' } } },
+              ],
+            },
+          },
+        },
+        workerGroupSpecs: [
+          {
+            groupName: 'gpu',
+            minReplicas: 0,
+            maxReplicas: 2,
+            template: { spec: { containers: [{ name: 'worker', image: 'rayproject/ray:2.49.0' }] } },
+          },
+        ],
       },
       ...spec,
     },
@@ -149,29 +185,42 @@ describe('KubeRay v1.6.2 CRDs as the product installs them, in the sandbox API s
     api = await startApi();
     await api.call('POST', '/api/v1/namespaces', { body: { metadata: { name: 'default' } } });
     for (const crd of kuberayCrds()) {
-      const r = await api.call('PATCH', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=instantstart`, { body: crd, type: 'application/apply-patch+yaml' });
+      const r = await api.call(
+        'PATCH',
+        `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=instantstart`,
+        { body: crd, type: 'application/apply-patch+yaml' },
+      );
       assert.equal(r.status, 201, r.text);
     }
   });
   after(() => api.close());
 
-  it('stores a RayJob with upstream\'s defaults, its pod templates typed: unknown fields pruned, labels kept', async () => {
+  it("stores a RayJob with upstream's defaults, its pod templates typed: unknown fields pruned, labels kept", async () => {
     const job = rayJob('typed');
-    (job.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0] as Record<string, unknown>).imagePullPolice = 'Always';
+    (job.spec.rayClusterSpec.headGroupSpec.template.spec.containers[0] as Record<string, unknown>).imagePullPolice =
+      'Always';
     const r = await api.call('POST', JOBS, { body: job });
     assert.equal(r.status, 201, r.text);
     const head = r.body.spec.rayClusterSpec.headGroupSpec.template;
     assert.equal(head.spec.containers[0].imagePullPolice, undefined);
     assert.deepEqual(head.metadata.labels, { app: 'x' });
     assert.equal(r.body.spec.submissionMode, 'K8sJobMode');
-    assert.deepEqual([r.body.spec.rayClusterSpec.workerGroupSpecs[0].replicas, r.body.spec.rayClusterSpec.workerGroupSpecs[0].numOfHosts], [0, 1]);
+    assert.deepEqual(
+      [
+        r.body.spec.rayClusterSpec.workerGroupSpecs[0].replicas,
+        r.body.spec.rayClusterSpec.workerGroupSpecs[0].numOfHosts,
+      ],
+      [0, 1],
+    );
     const alpha = await api.call('GET', '/apis/ray.io/v1alpha1/namespaces/default/rayjobs/typed');
     assert.equal(alpha.body.apiVersion, 'ray.io/v1alpha1');
   });
 
   it('refuses what upstream refuses: a wrong type in a pod template, a managedBy outside its set, a changed managedBy', async () => {
     const bad = rayJob('bad', { managedBy: 'me' });
-    (bad.spec.rayClusterSpec.workerGroupSpecs[0]!.template.spec.containers[0] as Record<string, unknown>).ports = [{ containerPort: 'http' }];
+    (bad.spec.rayClusterSpec.workerGroupSpecs[0]!.template.spec.containers[0] as Record<string, unknown>).ports = [
+      { containerPort: 'http' },
+    ];
     const r = await api.call('POST', JOBS, { body: bad });
     assert.equal(r.status, 422);
     assert.deepEqual(causes(r.body), [
@@ -179,10 +228,16 @@ describe('KubeRay v1.6.2 CRDs as the product installs them, in the sandbox API s
       '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
     const outside = await api.call('POST', JOBS, { body: rayJob('outside', { managedBy: 'me' }) });
-    assert.deepEqual(causes(outside.body), ["spec.managedBy: Invalid value: \"string\": the managedBy field value must be either 'ray.io/kuberay-operator' or 'kueue.x-k8s.io/multikueue'"]);
+    assert.deepEqual(causes(outside.body), [
+      "spec.managedBy: Invalid value: \"string\": the managedBy field value must be either 'ray.io/kuberay-operator' or 'kueue.x-k8s.io/multikueue'",
+    ]);
     const created = await api.call('POST', JOBS, { body: rayJob('managed', { managedBy: 'ray.io/kuberay-operator' }) });
     assert.equal(created.status, 201, created.text);
-    const changed = await api.call('PUT', `${JOBS}/managed`, { body: { ...created.body, spec: { ...created.body.spec, managedBy: 'kueue.x-k8s.io/multikueue' } } });
-    assert.deepEqual(causes(changed.body), ['spec.managedBy: Invalid value: "string": the managedBy field is immutable']);
+    const changed = await api.call('PUT', `${JOBS}/managed`, {
+      body: { ...created.body, spec: { ...created.body.spec, managedBy: 'kueue.x-k8s.io/multikueue' } },
+    });
+    assert.deepEqual(causes(changed.body), [
+      'spec.managedBy: Invalid value: "string": the managedBy field is immutable',
+    ]);
   });
 });

@@ -21,12 +21,26 @@ const messages = (causes: StatusCause[]) => causes.map((c) => `${c.field}: ${c.m
 
 describe('validation of custom resources', () => {
   it('accepts an object its schema allows', () => {
-    const ok = cronTab({ cronSpec: '0 3 * * *', replicas: 3, size: 'small', port: 'http', note: null, tags: ['a', 'b'], steps: [{ name: 'fetch', seconds: 1.5 }], extra: { anything: [1, { deep: true }] }, env: { A: '1' } });
+    const ok = cronTab({
+      cronSpec: '0 3 * * *',
+      replicas: 3,
+      size: 'small',
+      port: 'http',
+      note: null,
+      tags: ['a', 'b'],
+      steps: [{ name: 'fetch', seconds: 1.5 }],
+      extra: { anything: [1, { deep: true }] },
+      env: { A: '1' },
+    });
     assert.deepEqual(validateObject(cluster, type, ok), []);
   });
 
   it('words type errors as the API server does', () => {
-    const causes = validateObject(cluster, type, cronTab({ cronSpec: '0 3 * * *', replicas: 'three', port: true, steps: 'fetch' }));
+    const causes = validateObject(
+      cluster,
+      type,
+      cronTab({ cronSpec: '0 3 * * *', replicas: 'three', port: true, steps: 'fetch' }),
+    );
     assert.deepEqual(messages(causes), [
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
       'spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
@@ -36,7 +50,17 @@ describe('validation of custom resources', () => {
   });
 
   it('reports required fields, enums, bounds, patterns and lengths, nested in arrays too', () => {
-    const causes = validateObject(cluster, type, cronTab({ replicas: 11, size: 'huge', tags: ['a', 'a'], steps: [{ seconds: 1 }, { name: 'much-too-long' }], env: { A: 1 } }));
+    const causes = validateObject(
+      cluster,
+      type,
+      cronTab({
+        replicas: 11,
+        size: 'huge',
+        tags: ['a', 'a'],
+        steps: [{ seconds: 1 }, { name: 'much-too-long' }],
+        env: { A: 1 },
+      }),
+    );
     assert.deepEqual(messages(causes), [
       'spec.cronSpec: Required value',
       'spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10',
@@ -47,13 +71,16 @@ describe('validation of custom resources', () => {
       'spec.env.A: Invalid value: "integer": spec.env.A in body must be of type string: "integer"',
     ]);
     assert.deepEqual(messages(validateObject(cluster, type, cronTab({ cronSpec: 'daily', replicas: 0 }))), [
-      "spec.cronSpec: Invalid value: \"daily\": spec.cronSpec in body should match '^(\\S+ ){4}\\S+$'",
+      'spec.cronSpec: Invalid value: "daily": spec.cronSpec in body should match \'^(\\S+ ){4}\\S+$\'',
       'spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1',
     ]);
   });
 
   it('checks the metadata of custom resources like any object', () => {
-    const causes = validateObject(cluster, type, { ...cronTab({ cronSpec: '0 3 * * *' }), metadata: { name: 'Nightly', namespace: 'default' } });
+    const causes = validateObject(cluster, type, {
+      ...cronTab({ cronSpec: '0 3 * * *' }),
+      metadata: { name: 'Nightly', namespace: 'default' },
+    });
     assert.equal(causes.length, 1);
     assert.equal(causes[0]!.field, 'metadata.name');
     assert.match(causes[0]!.message!, /a lowercase RFC 1123 subdomain/);
@@ -61,18 +88,38 @@ describe('validation of custom resources', () => {
 
   it('prunes fields the schema does not declare, keeping preserved and additional properties', () => {
     const obj = cronTab(
-      { cronSpec: '0 3 * * *', typo: 1, steps: [{ name: 'a', colour: 'red' }], extra: { kept: { all: true } }, env: { B: 'x' }, note: null, replicas: null },
+      {
+        cronSpec: '0 3 * * *',
+        typo: 1,
+        steps: [{ name: 'a', colour: 'red' }],
+        extra: { kept: { all: true } },
+        env: { B: 'x' },
+        note: null,
+        replicas: null,
+      },
       { status: { replicas: 1, phase: 'Running' }, topLevel: 'x' },
     );
     obj.metadata.labels = { app: 'cron' };
     (obj.metadata as Record<string, unknown>).bogus = 1;
-    assert.deepEqual(unknownFields(cluster, type, obj).sort(), ['metadata.bogus', 'spec.steps[0].colour', 'spec.typo', 'status.phase', 'topLevel']);
+    assert.deepEqual(unknownFields(cluster, type, obj).sort(), [
+      'metadata.bogus',
+      'spec.steps[0].colour',
+      'spec.typo',
+      'status.phase',
+      'topLevel',
+    ]);
     const pruned = pruneObject(cluster, type, obj);
     assert.deepEqual(pruned, {
       apiVersion: 'stable.example.com/v1',
       kind: 'CronTab',
       metadata: { name: 'nightly', namespace: 'default', labels: { app: 'cron' } },
-      spec: { cronSpec: '0 3 * * *', steps: [{ name: 'a' }], extra: { kept: { all: true } }, env: { B: 'x' }, note: null },
+      spec: {
+        cronSpec: '0 3 * * *',
+        steps: [{ name: 'a' }],
+        extra: { kept: { all: true } },
+        env: { B: 'x' },
+        note: null,
+      },
       status: { replicas: 1 },
     });
     assert.equal((obj.spec as Record<string, unknown>).typo, 1, 'the original is left alone');
@@ -84,12 +131,28 @@ describe('validation of custom resources', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web' },
-      spec: { replicas: null, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx', imagePullPolice: 'Always', resources: { limits: { cpu: 2 } } }] } } },
+      spec: {
+        replicas: null,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [{ name: 'web', image: 'nginx', imagePullPolice: 'Always', resources: { limits: { cpu: 2 } } }],
+          },
+        },
+      },
     };
     assert.deepEqual(unknownFields(cluster, deployments, obj), ['spec.template.spec.containers[0].imagePullPolice']);
-    const spec = pruneObject(cluster, deployments, obj).spec as { replicas?: number; template: { spec: { containers: Array<Record<string, unknown>> } } };
+    const spec = pruneObject(cluster, deployments, obj).spec as {
+      replicas?: number;
+      template: { spec: { containers: Array<Record<string, unknown>> } };
+    };
     assert.equal('replicas' in spec, false, 'a null field is dropped, as the server decodes it');
-    assert.deepEqual(spec.template.spec.containers[0], { name: 'web', image: 'nginx', resources: { limits: { cpu: 2 } } });
+    assert.deepEqual(spec.template.spec.containers[0], {
+      name: 'web',
+      image: 'nginx',
+      resources: { limits: { cpu: 2 } },
+    });
   });
 });
 
@@ -108,8 +171,18 @@ describe('defaulting of custom resources', () => {
               default: {},
               properties: {
                 replicas: { type: 'integer', default: 1 },
-                policy: { type: 'object', default: { restart: 'Never' }, properties: { restart: { type: 'string' }, backoff: { type: 'integer', default: 3 } } },
-                workers: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, gpus: { type: 'integer', default: 8 } } } },
+                policy: {
+                  type: 'object',
+                  default: { restart: 'Never' },
+                  properties: { restart: { type: 'string' }, backoff: { type: 'integer', default: 3 } },
+                },
+                workers: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: { name: { type: 'string' }, gpus: { type: 'integer', default: 8 } },
+                  },
+                },
               },
             },
           },
@@ -118,9 +191,24 @@ describe('defaulting of custom resources', () => {
     };
     const withDefaults = clusterWithCrd(cronTabCrd({ versions: [version] }));
     const t = withDefaults.findType('stable.example.com', 'v1', 'crontabs')!;
-    const filled = defaultObject(withDefaults, t, cronTab({ replicas: null, workers: [{ name: 'a' }, { name: 'b', gpus: 4 }] }));
-    assert.deepEqual(filled.spec, { replicas: 1, policy: { restart: 'Never', backoff: 3 }, workers: [{ name: 'a', gpus: 8 }, { name: 'b', gpus: 4 }] });
-    const empty = defaultObject(withDefaults, t, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x' } });
+    const filled = defaultObject(
+      withDefaults,
+      t,
+      cronTab({ replicas: null, workers: [{ name: 'a' }, { name: 'b', gpus: 4 }] }),
+    );
+    assert.deepEqual(filled.spec, {
+      replicas: 1,
+      policy: { restart: 'Never', backoff: 3 },
+      workers: [
+        { name: 'a', gpus: 8 },
+        { name: 'b', gpus: 4 },
+      ],
+    });
+    const empty = defaultObject(withDefaults, t, {
+      apiVersion: 'stable.example.com/v1',
+      kind: 'CronTab',
+      metadata: { name: 'x' },
+    });
     assert.deepEqual(empty.spec, { replicas: 1, policy: { restart: 'Never', backoff: 3 } });
   });
 });

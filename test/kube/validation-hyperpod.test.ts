@@ -22,11 +22,21 @@ const messages = (causes: StatusCause[]) => causes.map((c) => `${c.field}: ${c.m
 /** What the API server does with a create: prune, default, validate. */
 const admit = (obj: KubeObject) => {
   const stored = defaultObject(w.cluster, type, pruneObject(w.cluster, type, obj));
-  return { stored, causes: messages(validateObject(w.cluster, type, stored)), unknown: unknownFields(w.cluster, type, obj) };
+  return {
+    stored,
+    causes: messages(validateObject(w.cluster, type, stored)),
+    unknown: unknownFields(w.cluster, type, obj),
+  };
 };
 const withRunPolicy = (runPolicy: Record<string, unknown>) => hyperPodJob('typed', { runPolicy });
 
-const P5: InstanceTypeFacts = { instanceType: 'ml.p5.48xlarge', acceleratorName: 'H100', acceleratorCount: 8, efaSupported: true, maximumEfaInterfaces: 32 };
+const P5: InstanceTypeFacts = {
+  instanceType: 'ml.p5.48xlarge',
+  acceleratorName: 'H100',
+  acceleratorCount: 8,
+  efaSupported: true,
+  maximumEfaInterfaces: 32,
+};
 const MODEL = '/data/models/Qwen/Qwen2.5-0.5B-Instruct/main';
 const PARAMS: Record<string, Record<string, unknown>> = {
   'pytorch-script': { script: '/data/code/train.py', scriptArgs: ['--epochs', '2'] },
@@ -37,62 +47,155 @@ const PARAMS: Record<string, Record<string, unknown>> = {
 /** Every fault-tolerance setting the product writes into runPolicy. */
 const FAULT_TOLERANCE = {
   jobMaxRetryCount: 20,
-  restartPolicy: { evalPeriodSeconds: 3600, numRestartBeforeFullJobRestart: 2, maxFullJobRestarts: 1, maxNumRepeatOffendersToAvoid: 1 },
-  logMonitoring: { jobStart: { cutoffSeconds: 900 }, hang: { gapSeconds: 300, startCutoffSeconds: 1200 }, lowThroughput: { tokensPerSecondBelow: 1500, dataPoints: 5 } },
-  customRules: [{ name: 'LossSpike', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 20, operator: 'gt', metricEvaluationDataPoints: 3, stopPattern: '.*Training complete.*' }],
+  restartPolicy: {
+    evalPeriodSeconds: 3600,
+    numRestartBeforeFullJobRestart: 2,
+    maxFullJobRestarts: 1,
+    maxNumRepeatOffendersToAvoid: 1,
+  },
+  logMonitoring: {
+    jobStart: { cutoffSeconds: 900 },
+    hang: { gapSeconds: 300, startCutoffSeconds: 1200 },
+    lowThroughput: { tokensPerSecondBelow: 1500, dataPoints: 5 },
+  },
+  customRules: [
+    {
+      name: 'LossSpike',
+      logPattern: '.*loss=([0-9.]+).*',
+      metricThreshold: 20,
+      operator: 'gt',
+      metricEvaluationDataPoints: 3,
+      stopPattern: '.*Training complete.*',
+    },
+  ],
   cleanPodPolicy: 'OnlyComplete',
   ttlSecondsAfterFinished: 3600,
 };
-const ELASTIC = { minReplicas: 1, maxReplicas: 4, replicaIncrementStep: 1, scalingTimeoutInSeconds: 600, gracefulShutdownTimeoutInSeconds: 120, faultyScaleDownTimeoutInSeconds: 300 };
+const ELASTIC = {
+  minReplicas: 1,
+  maxReplicas: 4,
+  replicaIncrementStep: 1,
+  scalingTimeoutInSeconds: 600,
+  gracefulShutdownTimeoutInSeconds: 120,
+  faultyScaleDownTimeoutInSeconds: 300,
+};
 
 const manifest = (body: Record<string, unknown>) =>
-  trainingManifest(SubmitTrainingJobRequestSchema.parse({ instanceGroup: 'gpu', nodes: 2, storage: 'shared-s3', faultTolerance: FAULT_TOLERANCE, env: [{ name: 'BATCH', value: '4' }], ...body }), {
-    claimName: 'shared-s3',
-    placement: placementFor({ name: 'gpu', instanceType: P5.instanceType, taints: [{ key: 'team', value: 'ml', effect: 'NoSchedule' }] }, P5),
-    capacityType: 'on-demand',
-    tieredCheckpointing: false,
-    serviceAccountName: 'instantstart-mlflow-abc',
-  }) as KubeObject;
+  trainingManifest(
+    SubmitTrainingJobRequestSchema.parse({
+      instanceGroup: 'gpu',
+      nodes: 2,
+      storage: 'shared-s3',
+      faultTolerance: FAULT_TOLERANCE,
+      env: [{ name: 'BATCH', value: '4' }],
+      ...body,
+    }),
+    {
+      claimName: 'shared-s3',
+      placement: placementFor(
+        { name: 'gpu', instanceType: P5.instanceType, taints: [{ key: 'team', value: 'ml', effect: 'NoSchedule' }] },
+        P5,
+      ),
+      capacityType: 'on-demand',
+      tieredCheckpointing: false,
+      serviceAccountName: 'instantstart-mlflow-abc',
+    },
+  ) as KubeObject;
 
 describe('the sandbox HyperPodPyTorchJob CRD, typed from upstream', () => {
   it('takes every manifest the product builds with nothing pruned: each field it sets exists upstream with that type', () => {
-    const jobs: Array<[string, KubeObject]> = RECIPES.filter((r) => r.kind === 'HyperPodPyTorchJob').map((r) => [r.id, manifest({ name: `job-${r.id}`, recipe: r.id, params: PARAMS[r.id], ...(r.elastic ? { elastic: ELASTIC } : {}) })]);
-    jobs.push(['custom', manifest({ name: 'mine', custom: { image: 'my/trainer:1', command: ['python3', '/data/code/train.py'], args: ['--epochs', '1'] }, mlflow: { trackingServerArn: 'arn:aws:sagemaker:us-west-2:111122223333:mlflow-tracking-server/team' } })]);
-    jobs.push(['checkpointless', manifest({ name: 'ckless', recipe: 'pytorch-script', params: PARAMS['pytorch-script'], checkpointless: true })]);
+    const jobs: Array<[string, KubeObject]> = RECIPES.filter((r) => r.kind === 'HyperPodPyTorchJob').map((r) => [
+      r.id,
+      manifest({ name: `job-${r.id}`, recipe: r.id, params: PARAMS[r.id], ...(r.elastic ? { elastic: ELASTIC } : {}) }),
+    ]);
+    jobs.push([
+      'custom',
+      manifest({
+        name: 'mine',
+        custom: { image: 'my/trainer:1', command: ['python3', '/data/code/train.py'], args: ['--epochs', '1'] },
+        mlflow: { trackingServerArn: 'arn:aws:sagemaker:us-west-2:111122223333:mlflow-tracking-server/team' },
+      }),
+    ]);
+    jobs.push([
+      'checkpointless',
+      manifest({ name: 'ckless', recipe: 'pytorch-script', params: PARAMS['pytorch-script'], checkpointless: true }),
+    ]);
     assert.equal(jobs.length, 6);
     for (const [what, job] of jobs) {
       const { causes, unknown, stored } = admit(job);
       assert.deepEqual(unknown, [], `${what}: nothing the product sends is pruned`);
       assert.deepEqual(causes, [], `${what}: valid`);
-      assert.deepEqual((stored.spec as any).runPolicy.logMonitoringConfiguration.map((r: any) => r.name), ['JobStart', 'JobHangingDetection', 'LowThroughput', 'LossSpike']);
+      assert.deepEqual(
+        (stored.spec as any).runPolicy.logMonitoringConfiguration.map((r: any) => r.name),
+        ['JobStart', 'JobHangingDetection', 'LowThroughput', 'LossSpike'],
+      );
     }
   });
 
   it('refuses a float metricThreshold as kube-apiserver words it, naming the field', () => {
-    const { causes } = admit(withRunPolicy({ logMonitoringConfiguration: [{ name: 'Loss', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 2.5, operator: 'gt' }] }));
+    const { causes } = admit(
+      withRunPolicy({
+        logMonitoringConfiguration: [
+          { name: 'Loss', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 2.5, operator: 'gt' },
+        ],
+      }),
+    );
     assert.deepEqual(causes, [
       'spec.runPolicy.logMonitoringConfiguration[0].metricThreshold: Invalid value: "number": spec.runPolicy.logMonitoringConfiguration[0].metricThreshold in body must be of type integer: "number"',
     ]);
-    assert.deepEqual(admit(withRunPolicy({ logMonitoringConfiguration: [{ name: 'Loss', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 2, operator: 'gt' }] })).causes, []);
+    assert.deepEqual(
+      admit(
+        withRunPolicy({
+          logMonitoringConfiguration: [
+            { name: 'Loss', logPattern: '.*loss=([0-9.]+).*', metricThreshold: 2, operator: 'gt' },
+          ],
+        }),
+      ).causes,
+      [],
+    );
   });
 
-  it('requires what upstream requires: a rule\'s name and logPattern, restartPolicy.evalPeriodSeconds, a replica spec\'s name — not its template', () => {
-    const { causes } = admit(withRunPolicy({ restartPolicy: { maxFullJobRestarts: 1 }, logMonitoringConfiguration: [{ expectedStartCutOffInSeconds: 60 }] }));
+  it("requires what upstream requires: a rule's name and logPattern, restartPolicy.evalPeriodSeconds, a replica spec's name — not its template", () => {
+    const { causes } = admit(
+      withRunPolicy({
+        restartPolicy: { maxFullJobRestarts: 1 },
+        logMonitoringConfiguration: [{ expectedStartCutOffInSeconds: 60 }],
+      }),
+    );
     assert.deepEqual(causes.sort(), [
       'spec.runPolicy.logMonitoringConfiguration[0].logPattern: Required value',
       'spec.runPolicy.logMonitoringConfiguration[0].name: Required value',
       'spec.runPolicy.restartPolicy.evalPeriodSeconds: Required value',
     ]);
-    const bare: KubeObject = { apiVersion: 'sagemaker.amazonaws.com/v1', kind: 'HyperPodPyTorchJob', metadata: { name: 'bare', namespace: 'default' }, spec: { replicaSpecs: [{ replicas: 1 }, { name: 'no-template', replicas: 1 }] } };
+    const bare: KubeObject = {
+      apiVersion: 'sagemaker.amazonaws.com/v1',
+      kind: 'HyperPodPyTorchJob',
+      metadata: { name: 'bare', namespace: 'default' },
+      spec: { replicaSpecs: [{ replicas: 1 }, { name: 'no-template', replicas: 1 }] },
+    };
     assert.deepEqual(admit(bare).causes, ['spec.replicaSpecs[0].name: Required value']);
   });
 
-  it('types the full elasticPolicy and the run policy\'s deadlines and modes, and fills upstream\'s defaults', () => {
-    const job = hyperPodJob('elastic', { runPolicy: { faultDeadlineSeconds: 600, startupDeadlineSeconds: 900, workloadMode: 'Deployment', restartPolicy: { evalPeriodSeconds: 60, scaleUpSnoozeTimeInSeconds: 120 } } });
+  it("types the full elasticPolicy and the run policy's deadlines and modes, and fills upstream's defaults", () => {
+    const job = hyperPodJob('elastic', {
+      runPolicy: {
+        faultDeadlineSeconds: 600,
+        startupDeadlineSeconds: 900,
+        workloadMode: 'Deployment',
+        restartPolicy: { evalPeriodSeconds: 60, scaleUpSnoozeTimeInSeconds: 120 },
+      },
+    });
     (job.spec as any).elasticPolicy = { ...ELASTIC, replicaIncrementStep: undefined, replicaDiscreteValues: [1, 2, 4] };
     const ok = admit(job);
     assert.deepEqual([ok.causes, ok.unknown], [[], []]);
-    assert.deepEqual([(ok.stored.spec as any).runPolicy.cleanPodPolicy, (ok.stored.spec as any).runPolicy.ttlSecondsAfterFinished, (ok.stored.spec as any).replicaSpecs[0].spares], ['All', 0, 0]);
+    assert.deepEqual(
+      [
+        (ok.stored.spec as any).runPolicy.cleanPodPolicy,
+        (ok.stored.spec as any).runPolicy.ttlSecondsAfterFinished,
+        (ok.stored.spec as any).replicaSpecs[0].spares,
+      ],
+      ['All', 0, 0],
+    );
     (job.spec as any).elasticPolicy = { minReplicas: '1', replicaDiscreteValues: [1.5] };
     assert.deepEqual(admit(job).causes, [
       'spec.elasticPolicy.minReplicas: Invalid value: "string": spec.elasticPolicy.minReplicas in body must be of type integer: "string"',
@@ -100,8 +203,12 @@ describe('the sandbox HyperPodPyTorchJob CRD, typed from upstream', () => {
     ]);
   });
 
-  it('prunes unknown fields at every level, the pod template\'s included (it is the real PodTemplateSpec)', () => {
-    const job = withRunPolicy({ jobMaxRetryCount: 3, retryBudget: 9, restartPolicy: { evalPeriodSeconds: 60, window: 1 } });
+  it("prunes unknown fields at every level, the pod template's included (it is the real PodTemplateSpec)", () => {
+    const job = withRunPolicy({
+      jobMaxRetryCount: 3,
+      retryBudget: 9,
+      restartPolicy: { evalPeriodSeconds: 60, window: 1 },
+    });
     const spec = job.spec as any;
     spec.elasticPolicy = { minReplicas: 1, maxReplicas: 2, minNodes: 1 };
     spec.priority = 'high';
@@ -118,12 +225,19 @@ describe('the sandbox HyperPodPyTorchJob CRD, typed from upstream', () => {
     ]);
     assert.deepEqual(causes, []);
     const kept = stored.spec as any;
-    assert.deepEqual([kept.runPolicy.jobMaxRetryCount, kept.runPolicy.retryBudget, kept.elasticPolicy, kept.priority], [3, undefined, { minReplicas: 1, maxReplicas: 2 }, undefined]);
-    assert.deepEqual(kept.replicaSpecs[0].template.metadata.labels, { team: 'ml' }, 'labels and annotations of the template stay');
+    assert.deepEqual(
+      [kept.runPolicy.jobMaxRetryCount, kept.runPolicy.retryBudget, kept.elasticPolicy, kept.priority],
+      [3, undefined, { minReplicas: 1, maxReplicas: 2 }, undefined],
+    );
+    assert.deepEqual(
+      kept.replicaSpecs[0].template.metadata.labels,
+      { team: 'ml' },
+      'labels and annotations of the template stay',
+    );
     assert.equal(kept.replicaSpecs[0].template.spec.containers[0].imagePullPolice, undefined);
   });
 
-  it('holds the pod template to the pod spec\'s types and required fields', () => {
+  it("holds the pod template to the pod spec's types and required fields", () => {
     const job = hyperPodJob('pods');
     const container = (job.spec as any).replicaSpecs[0].template.spec.containers[0];
     container.ports = [{ containerPort: '8080' }];

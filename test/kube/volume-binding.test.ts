@@ -13,7 +13,16 @@ import { eventsFor, get, world } from './controllers-fixtures.js';
  * read Bound in kubectl, not Pending forever.
  */
 
-function volume(name: string, storage: string, extra: { claimRef?: { namespace: string; name: string }; storageClassName?: string; accessModes?: string[]; reclaim?: string } = {}): KubeObject {
+function volume(
+  name: string,
+  storage: string,
+  extra: {
+    claimRef?: { namespace: string; name: string };
+    storageClassName?: string;
+    accessModes?: string[];
+    reclaim?: string;
+  } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
@@ -29,7 +38,11 @@ function volume(name: string, storage: string, extra: { claimRef?: { namespace: 
   };
 }
 
-function claim(name: string, storage: string, extra: { volumeName?: string; storageClassName?: string; accessModes?: string[] } = {}): KubeObject {
+function claim(
+  name: string,
+  storage: string,
+  extra: { volumeName?: string; storageClassName?: string; accessModes?: string[] } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -44,12 +57,22 @@ function claim(name: string, storage: string, extra: { volumeName?: string; stor
 }
 
 describe('sandbox Kubernetes: static volumes bind their claims', () => {
-  it('binds a claim that names its volume (the storage phase\'s shape): both sides Bound, claimRef with the claim\'s uid', () => {
+  it("binds a claim that names its volume (the storage phase's shape): both sides Bound, claimRef with the claim's uid", () => {
     const w = world();
-    w.cluster.objects.create(T.persistentvolumes, volume('demo-s3-pv', '1200Gi', { claimRef: { namespace: 'default', name: 'shared-s3' } }));
+    w.cluster.objects.create(
+      T.persistentvolumes,
+      volume('demo-s3-pv', '1200Gi', { claimRef: { namespace: 'default', name: 'shared-s3' } }),
+    );
     w.tick();
-    assert.equal(get(w, 'persistentvolumes', 'demo-s3-pv', undefined).status.phase, 'Available', 'reserved for a claim still to come');
-    const made = w.cluster.objects.create(T.persistentvolumeclaims, claim('shared-s3', '1200Gi', { volumeName: 'demo-s3-pv' }));
+    assert.equal(
+      get(w, 'persistentvolumes', 'demo-s3-pv', undefined).status.phase,
+      'Available',
+      'reserved for a claim still to come',
+    );
+    const made = w.cluster.objects.create(
+      T.persistentvolumeclaims,
+      claim('shared-s3', '1200Gi', { volumeName: 'demo-s3-pv' }),
+    );
     w.tick();
     const pv = get(w, 'persistentvolumes', 'demo-s3-pv', undefined);
     const pvc = get(w, 'persistentvolumeclaims', 'shared-s3');
@@ -109,7 +132,7 @@ describe('sandbox Kubernetes: static volumes bind their claims', () => {
   });
 });
 
-describe('kubectl sees the storage phase\'s claims Bound', () => {
+describe("kubectl sees the storage phase's claims Bound", () => {
   let sb: TestSandbox;
   let k: TestKubeCluster;
   before(async () => {
@@ -118,8 +141,13 @@ describe('kubectl sees the storage phase\'s claims Bound', () => {
   });
   after(async () => sb.dispose());
 
-  it('kubectl apply of the product\'s S3 volume manifests gives a Bound PVC and PV', async () => {
-    const manifests = s3VolumeManifests({ volumeName: 'vb-s3-pv', claimName: 'shared-s3', bucket: 'sagemaker-vb-0000', region: 'us-west-2' });
+  it("kubectl apply of the product's S3 volume manifests gives a Bound PVC and PV", async () => {
+    const manifests = s3VolumeManifests({
+      volumeName: 'vb-s3-pv',
+      claimName: 'shared-s3',
+      bucket: 'sagemaker-vb-0000',
+      region: 'us-west-2',
+    });
     await k.kubectl(['apply', '-f', '-'], { input: manifests.map((m) => stringify(m)).join('---\n') });
     await sb.advance(1);
     const pvc = await k.kubectl(['get', 'pvc', 'shared-s3', '-n', 'default']);

@@ -17,24 +17,51 @@ import { eventsFor, get, node, phase, pod, world, type World } from './controlle
 
 function storageWorld(options: { bucket?: string; driver?: boolean } = {}): World {
   const state = emptyState();
-  if (options.bucket) keyed.set(s3State(state).buckets, options.bucket, { name: options.bucket, region: 'us-west-2', createdAt: 0, objects: {}, uploads: {} });
+  if (options.bucket)
+    keyed.set(s3State(state).buckets, options.bucket, {
+      name: options.bucket,
+      region: 'us-west-2',
+      createdAt: 0,
+      objects: {},
+      uploads: {},
+    });
   const w = world({ state });
   w.cluster.objects.create(T.nodes, node('worker-1', { cpu: '8', memory: '32Gi' }));
-  if (options.driver !== false) w.cluster.objects.create(T.csidrivers, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 's3.csi.aws.com' }, spec: {} });
+  if (options.driver !== false)
+    w.cluster.objects.create(T.csidrivers, {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIDriver',
+      metadata: { name: 's3.csi.aws.com' },
+      spec: {},
+    });
   return w;
 }
 
 function addVolume(w: World, mountOptions?: string[]): void {
-  const [pv, pvc] = s3VolumeManifests({ volumeName: 'models-pv', claimName: 'models', bucket: 'models-bucket', region: 'us-west-2', prefix: 'llama/', readOnly: true, volumeHandle: 's3-csi-models-pv' }) as [KubeObject, KubeObject];
+  const [pv, pvc] = s3VolumeManifests({
+    volumeName: 'models-pv',
+    claimName: 'models',
+    bucket: 'models-bucket',
+    region: 'us-west-2',
+    prefix: 'llama/',
+    readOnly: true,
+    volumeHandle: 's3-csi-models-pv',
+  }) as [KubeObject, KubeObject];
   if (mountOptions) (pv.spec as { mountOptions: string[] }).mountOptions = mountOptions;
   w.cluster.objects.create(T.persistentvolumes, pv);
   w.cluster.objects.create(T.persistentvolumeclaims, pvc);
 }
 
 const mounting = () =>
-  pod('reader', { containers: [{ name: 'main', image: 'busybox', volumeMounts: [{ name: 'models', mountPath: '/models' }] }], volumes: [{ name: 'models', persistentVolumeClaim: { claimName: 'models' } }] });
+  pod('reader', {
+    containers: [{ name: 'main', image: 'busybox', volumeMounts: [{ name: 'models', mountPath: '/models' }] }],
+    volumes: [{ name: 'models', persistentVolumeClaim: { claimName: 'models' } }],
+  });
 
-const failedMount = (w: World) => eventsFor(w, 'reader').filter((e) => e.reason === 'FailedMount').map((e) => e.message as string);
+const failedMount = (w: World) =>
+  eventsFor(w, 'reader')
+    .filter((e) => e.reason === 'FailedMount')
+    .map((e) => e.message as string);
 
 describe('sandbox Kubernetes: pods that mount S3 storage', () => {
   it('runs a pod mounting a bound Mountpoint claim (prefix, read-only), and tells where its files go', () => {
@@ -42,7 +69,11 @@ describe('sandbox Kubernetes: pods that mount S3 storage', () => {
     addVolume(w);
     w.cluster.objects.create(T.pods, mounting());
     w.advance(15);
-    assert.equal(phase(get(w, 'pods', 'reader')), 'Running', JSON.stringify(eventsFor(w, 'reader').map((e) => e.message)));
+    assert.equal(
+      phase(get(w, 'pods', 'reader')),
+      'Running',
+      JSON.stringify(eventsFor(w, 'reader').map((e) => e.message)),
+    );
     assert.deepEqual(failedMount(w), []);
     const m = s3MountOfClaim(w.cluster, 'default', 'models')!;
     assert.deepEqual([m.bucket, m.prefix, m.region, m.readOnly], ['models-bucket', 'llama/', 'us-west-2', true]);
@@ -70,7 +101,10 @@ describe('sandbox Kubernetes: pods that mount S3 storage', () => {
     assert.equal(p.spec.nodeName, 'worker-1');
     assert.equal(phase(p), 'Pending');
     assert.equal(p.status.containerStatuses[0].state.waiting.reason, 'ContainerCreating');
-    assert.match(failedMount(w)[0] ?? '', /driver name s3\.csi\.aws\.com not found in the list of registered CSI drivers/);
+    assert.match(
+      failedMount(w)[0] ?? '',
+      /driver name s3\.csi\.aws\.com not found in the list of registered CSI drivers/,
+    );
   });
 
   it('refuses Mountpoint options mount-s3 refuses, and a bucket that does not exist', () => {
@@ -94,7 +128,15 @@ describe('sandbox Kubernetes: pods that mount S3 storage', () => {
   });
 
   it('reads Mountpoint options in the forms the driver accepts', () => {
-    const pv = (options: string[]) => ({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'x' }, spec: { mountOptions: options, csi: { driver: 's3.csi.aws.com', volumeHandle: 'x', volumeAttributes: { bucketName: 'b' } } } });
+    const pv = (options: string[]) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'x' },
+      spec: {
+        mountOptions: options,
+        csi: { driver: 's3.csi.aws.com', volumeHandle: 'x', volumeAttributes: { bucketName: 'b' } },
+      },
+    });
     const m = parseMountpointVolume(pv(['--read-only', 'prefix=models/', '--region us-east-1', 'uid=1000']));
     assert.ok(!('error' in m));
     assert.deepEqual([m.prefix, m.region, m.readOnly, m.options.get('uid')], ['models/', 'us-east-1', true, '1000']);

@@ -30,7 +30,11 @@ function listAfter(prompt: string, lead: string): string[] {
   assert.ok(at >= 0, `the prompt has the list "${lead}"`);
   const rest = prompt.slice(at + lead.length);
   const list = rest.slice(0, rest.search(/[.;]/));
-  return list.split(',').map((s) => s.trim().replace(/`/g, '')).filter(Boolean).sort();
+  return list
+    .split(',')
+    .map((s) => s.trim().replace(/`/g, ''))
+    .filter(Boolean)
+    .sort();
 }
 
 const names = (tools: Tool[]) => tools.map((t) => t.name).sort();
@@ -45,26 +49,39 @@ describe('the Kiro agent config matches the tools', () => {
   });
   after(() => client.close());
 
-  const answersWithOperation = (t: Tool) => Boolean(t.outputSchema?.properties && 'statusTool' in t.outputSchema.properties);
+  const answersWithOperation = (t: Tool) =>
+    Boolean(t.outputSchema?.properties && 'statusTool' in t.outputSchema.properties);
   const mutating = (t: Tool) => t.annotations?.readOnlyHint !== true;
 
   it('lists exactly the tools that answer with an operation as the ones to poll', () => {
-    assert.deepEqual(listAfter(agent.prompt, 'Tools that answer with an operation that is NOT done:'), names(tools.filter(answersWithOperation)));
+    assert.deepEqual(
+      listAfter(agent.prompt, 'Tools that answer with an operation that is NOT done:'),
+      names(tools.filter(answersWithOperation)),
+    );
   });
 
   it('names every other mutating tool as answering at once, so no mutating tool is left out of the rules', () => {
-    assert.deepEqual(listAfter(agent.prompt, 'Tools that change something and answer at once (no operation):'), names(tools.filter((t) => mutating(t) && !answersWithOperation(t))));
+    assert.deepEqual(
+      listAfter(agent.prompt, 'Tools that change something and answer at once (no operation):'),
+      names(tools.filter((t) => mutating(t) && !answersWithOperation(t))),
+    );
   });
 
   it('asks for an explicit yes before exactly the destructive tools', () => {
-    assert.deepEqual(listAfter(agent.prompt, 'before you call them:'), names(tools.filter((t) => t.annotations?.destructiveHint === true)));
+    assert.deepEqual(
+      listAfter(agent.prompt, 'before you call them:'),
+      names(tools.filter((t) => t.annotations?.destructiveHint === true)),
+    );
   });
 
   it('gives Kiro a per-call timeout (requestTimeout) longer than the longest wait_for_operation, and the same handshake timeout', () => {
     const server = agent.mcpServers.instantstart!;
     const wait = tools.find((t) => t.name === 'wait_for_operation')!;
     const longest = (wait.inputSchema.properties?.timeoutSeconds as { maximum: number }).maximum;
-    assert.ok(server.requestTimeout !== undefined && server.requestTimeout >= (longest + 20) * 1000, `requestTimeout ${server.requestTimeout} ms covers a ${longest} s wait`);
+    assert.ok(
+      server.requestTimeout !== undefined && server.requestTimeout >= (longest + 20) * 1000,
+      `requestTimeout ${server.requestTimeout} ms covers a ${longest} s wait`,
+    );
     // Older Kiro releases read `timeout` per request; current ones for the handshake only.
     assert.equal(server.timeout, server.requestTimeout);
   });

@@ -51,10 +51,21 @@ export async function startFakeRest(routes: Record<string, Route> = {}): Promise
     };
     // The stdio server's start-up reachability probe is not part of what the tools send.
     if (recorded.path !== '/healthz') requests.push(recorded);
-    const route = table.get(`${recorded.method} ${recorded.path}`) ?? (recorded.path === '/healthz' ? () => ({ body: { status: 'ok' } }) : undefined);
+    const route =
+      table.get(`${recorded.method} ${recorded.path}`) ??
+      (recorded.path === '/healthz' ? () => ({ body: { status: 'ok' } }) : undefined);
     const out: FakeAnswer = route
       ? await route(recorded)
-      : { status: 404, contentType: 'application/problem+json', body: { type: 'about:blank', title: 'Not Found', status: 404, detail: `no route ${recorded.method} ${recorded.path}` } };
+      : {
+          status: 404,
+          contentType: 'application/problem+json',
+          body: {
+            type: 'about:blank',
+            title: 'Not Found',
+            status: 404,
+            detail: `no route ${recorded.method} ${recorded.path}`,
+          },
+        };
     res.writeHead(out.status ?? 200, { 'content-type': out.contentType ?? 'application/json' });
     res.end(typeof out.body === 'string' ? out.body : JSON.stringify(out.body));
   }
@@ -98,8 +109,23 @@ export function operation(overrides: Partial<OperationView> = {}): OperationView
     currentPhase: 'network',
     runningPhases: ['network'],
     phases: [
-      { name: 'network', title: 'Network and EKS control plane', status: 'awaiting', attempts: 1, expectedSeconds: 600, progress: 'EKS cluster CREATING', retryable: false },
-      { name: 'hyperpod', title: 'HyperPod cluster', status: 'pending', attempts: 0, expectedSeconds: 900, retryable: false },
+      {
+        name: 'network',
+        title: 'Network and EKS control plane',
+        status: 'awaiting',
+        attempts: 1,
+        expectedSeconds: 600,
+        progress: 'EKS cluster CREATING',
+        retryable: false,
+      },
+      {
+        name: 'hyperpod',
+        title: 'HyperPod cluster',
+        status: 'pending',
+        attempts: 0,
+        expectedSeconds: 900,
+        retryable: false,
+      },
     ],
     createdAt: now,
     updatedAt: now,
@@ -119,6 +145,12 @@ export function problem(status: number, path: string, message: string): FakeAnsw
   return {
     status,
     contentType: 'application/problem+json',
-    body: { type: 'https://instantstart.dev/problems/validation', title: 'Invalid request', status, detail: `${path}: ${message}`, errors: [{ path, message }] },
+    body: {
+      type: 'https://instantstart.dev/problems/validation',
+      title: 'Invalid request',
+      status,
+      detail: `${path}: ${message}`,
+      errors: [{ path, message }],
+    },
   };
 }

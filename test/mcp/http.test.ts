@@ -57,7 +57,11 @@ describe('the /mcp endpoint', () => {
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
   });
   const post = (url: string, headers: Record<string, string> = {}) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: initialize });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: initialize,
+    });
 
   before(async () => {
     rest = await startFakeRest({
@@ -116,11 +120,19 @@ describe('the /mcp endpoint', () => {
       fetch(open.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+        }),
       });
     const plain = await callTool('get_active_cluster', {});
     assert.match(String(plain.headers.get('content-type')), /^application\/json/);
-    assert.match(((await plain.json()) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text, /Active cluster: demo/);
+    assert.match(
+      ((await plain.json()) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text,
+      /Active cluster: demo/,
+    );
     const wait = await callTool('wait_for_operation', { operationId: 'op-1', timeoutSeconds: 5 });
     assert.match(String(wait.headers.get('content-type')), /^text\/event-stream/);
     assert.match(await wait.text(), /SUCCEEDED/);

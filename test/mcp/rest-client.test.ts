@@ -17,7 +17,11 @@ describe('RestClient', () => {
 
   it('sends JSON, the bearer token, the idempotency key and the query (skipping undefined)', async () => {
     const api = new RestClient({ baseUrl: `${rest.url}/`, token: 'tkn' });
-    const out = await api.post<{ echo: unknown }>('/api/v1/things', { body: { a: 1 }, idempotencyKey: 'k-1', query: { region: 'us-west-2', zone: undefined, n: 3 } });
+    const out = await api.post<{ echo: unknown }>('/api/v1/things', {
+      body: { a: 1 },
+      idempotencyKey: 'k-1',
+      query: { region: 'us-west-2', zone: undefined, n: 3 },
+    });
     assert.deepEqual(out, { echo: { a: 1 } });
     const req = rest.requests.at(-1)!;
     assert.equal(req.headers.authorization, 'Bearer tkn');
@@ -29,17 +33,25 @@ describe('RestClient', () => {
 
   it('turns problem+json into a RestApiError with status, title, detail and field errors', async () => {
     const api = new RestClient({ baseUrl: rest.url });
-    const err = await api.get('/api/v1/bad').then(() => undefined, (e: unknown) => e);
+    const err = await api.get('/api/v1/bad').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof RestApiError);
     assert.equal(err.status, 422);
     assert.equal(err.title, 'Invalid request');
     assert.match(err.detail ?? '', /multiple of 1200/);
-    assert.deepEqual(err.errors, [{ path: 'storage.fsxLustre.storageCapacityGiB', message: 'must be a multiple of 1200 GiB' }]);
+    assert.deepEqual(err.errors, [
+      { path: 'storage.fsxLustre.storageCapacityGiB', message: 'must be a multiple of 1200 GiB' },
+    ]);
   });
 
   it('keeps a non-JSON error page as a short detail, and accepts empty bodies', async () => {
     const api = new RestClient({ baseUrl: rest.url });
-    const err = await api.get('/api/v1/html').then(() => undefined, (e: unknown) => e);
+    const err = await api.get('/api/v1/html').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof RestApiError);
     assert.equal(err.status, 502);
     assert.equal(err.detail, '<html>Bad Gateway</html>');
@@ -48,13 +60,19 @@ describe('RestClient', () => {
 
   it('reports an unreachable server and a timeout as RestUnreachableError', async () => {
     const down = new RestClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    const err = await down.get('/healthz').then(() => undefined, (e: unknown) => e);
+    const err = await down.get('/healthz').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof RestUnreachableError);
     assert.match(err.message, /ECONNREFUSED/);
 
     rest.routes.set('GET /slow', () => new Promise((resolve) => setTimeout(() => resolve({ body: {} }), 500)));
     const hasty = new RestClient({ baseUrl: rest.url, timeoutMs: 50 });
-    const slow = await hasty.get('/slow').then(() => undefined, (e: unknown) => e);
+    const slow = await hasty.get('/slow').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(slow instanceof RestUnreachableError);
     assert.equal(slow.timedOut, true);
   });

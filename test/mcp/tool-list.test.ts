@@ -35,7 +35,7 @@ describe('the MCP tool list', () => {
   });
   after(() => client.close());
 
-  it('lists every tool exactly as the SDK\'s McpServer lists the same registrations (built once, served from the cache)', async () => {
+  it("lists every tool exactly as the SDK's McpServer lists the same registrations (built once, served from the cache)", async () => {
     const reference = new McpServer({ name: 'reference', version: '1' });
     for (const register of CAPABILITY_TOOLS) register(reference, new RestClient({ baseUrl: 'http://127.0.0.1:1' }));
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -52,80 +52,82 @@ describe('the MCP tool list', () => {
   });
 
   it('is pinned: agents and playbooks hard-code these names', () => {
-    assert.deepEqual(
-      tools.map((t) => t.name).sort(),
-      [
-        'add_instance_group',
-        'add_storage',
-        'browse_storage',
-        'cancel_operation',
-        'check_cluster_request',
-        'check_quotas',
-        'create_cluster',
-        'create_mlflow_server',
-        'delete_cluster',
-        'delete_instance_group',
-        'delete_job',
-        'delete_mlflow_server',
-        'delete_nodes',
-        'download_model',
-        'forget_kept_storage',
-        'get_active_cluster',
-        'get_autoscaling',
-        'get_cluster',
-        'get_cluster_delete_plan',
-        'get_features',
-        'get_job',
-        'get_job_logs',
-        'get_job_metrics',
-        'get_node',
-        'get_operation',
-        'get_operation_logs',
-        'get_server_info',
-        'list_availability_zones',
-        'list_cluster_events',
-        'list_clusters',
-        'list_instance_groups',
-        'list_instance_types',
-        'list_jobs',
-        'list_kubernetes_versions',
-        'list_mlflow_servers',
-        'list_model_downloads',
-        'list_nodes',
-        'list_operations',
-        'list_recipes',
-        'list_storage',
-        'list_training_plans',
-        'plan_features',
-        'reboot_nodes',
-        'remove_storage',
-        'replace_nodes',
-        'retry_operation_phase',
-        'scale_instance_group',
-        'set_active_cluster',
-        'set_autoscaling',
-        'set_features',
-        'start_deep_health_check',
-        'submit_training_job',
-        'update_instance_group',
-        'wait_for_job',
-        'wait_for_mlflow_server',
-        'wait_for_operation',
-      ],
-    );
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'add_instance_group',
+      'add_storage',
+      'browse_storage',
+      'cancel_operation',
+      'check_cluster_request',
+      'check_quotas',
+      'create_cluster',
+      'create_mlflow_server',
+      'delete_cluster',
+      'delete_instance_group',
+      'delete_job',
+      'delete_mlflow_server',
+      'delete_nodes',
+      'download_model',
+      'forget_kept_storage',
+      'get_active_cluster',
+      'get_autoscaling',
+      'get_cluster',
+      'get_cluster_delete_plan',
+      'get_features',
+      'get_job',
+      'get_job_logs',
+      'get_job_metrics',
+      'get_node',
+      'get_operation',
+      'get_operation_logs',
+      'get_server_info',
+      'list_availability_zones',
+      'list_cluster_events',
+      'list_clusters',
+      'list_instance_groups',
+      'list_instance_types',
+      'list_jobs',
+      'list_kubernetes_versions',
+      'list_mlflow_servers',
+      'list_model_downloads',
+      'list_nodes',
+      'list_operations',
+      'list_recipes',
+      'list_storage',
+      'list_training_plans',
+      'plan_features',
+      'reboot_nodes',
+      'remove_storage',
+      'replace_nodes',
+      'retry_operation_phase',
+      'scale_instance_group',
+      'set_active_cluster',
+      'set_autoscaling',
+      'set_features',
+      'start_deep_health_check',
+      'submit_training_job',
+      'update_instance_group',
+      'wait_for_job',
+      'wait_for_mlflow_server',
+      'wait_for_operation',
+    ]);
     assert.deepEqual([...TOOL_NAMES], tools.map((t) => t.name).sort());
   });
 
   it('gives every tool a "when to use" description, described inputs, an output schema (text-only log tools aside) and all four hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
-      assert.match(tool.name, /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/, `${tool.name}: verb-first snake_case`);
+      assert.match(
+        tool.name,
+        /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/,
+        `${tool.name}: verb-first snake_case`,
+      );
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
       }
       // Log lines are text: sent once, as text, never again as structured content (issue 26).
-      if (TEXT_ONLY.includes(tool.name)) assert.equal(tool.outputSchema, undefined, `${tool.name} answers its lines once, as text`);
+      if (TEXT_ONLY.includes(tool.name))
+        assert.equal(tool.outputSchema, undefined, `${tool.name} answers its lines once, as text`);
       else assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: no output schema`);
       const a = tool.annotations ?? {};
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
@@ -145,11 +147,24 @@ describe('the MCP tool list', () => {
     for (const name of ['replace_nodes', 'delete_nodes']) {
       assert.equal(byName.get(name)?.annotations?.destructiveHint, true, name);
       assert.ok(byName.get(name)?.inputSchema.required?.includes('confirm'), `${name} requires confirm`);
-      assert.match(byName.get(name)?.description ?? '', /investigate.*reboot_nodes.*replace_nodes/, `${name} carries the escalation order`);
+      assert.match(
+        byName.get(name)?.description ?? '',
+        /investigate.*reboot_nodes.*replace_nodes/,
+        `${name} carries the escalation order`,
+      );
     }
     assert.equal(byName.get('reboot_nodes')?.inputSchema.required?.includes('confirm'), false);
-    assert.equal(Object.hasOwn(byName.get('reboot_nodes')?.inputSchema.properties ?? {}, 'confirm'), false, 'reboot_nodes has no "not needed" confirm field');
-    assert.match(byName.get('reboot_nodes')?.inputSchema.properties?.nodeIds ? JSON.stringify(byName.get('reboot_nodes')?.inputSchema.properties?.nodeIds) : '', /refused for that node alone/);
+    assert.equal(
+      Object.hasOwn(byName.get('reboot_nodes')?.inputSchema.properties ?? {}, 'confirm'),
+      false,
+      'reboot_nodes has no "not needed" confirm field',
+    );
+    assert.match(
+      byName.get('reboot_nodes')?.inputSchema.properties?.nodeIds
+        ? JSON.stringify(byName.get('reboot_nodes')?.inputSchema.properties?.nodeIds)
+        : '',
+      /refused for that node alone/,
+    );
     assert.equal(byName.get('create_cluster')?.annotations?.destructiveHint, false);
     assert.deepEqual(byName.get('delete_cluster')?.inputSchema.required?.includes('confirm'), true);
   });
@@ -158,34 +173,86 @@ describe('the MCP tool list', () => {
     for (const tool of tools) {
       const props = tool.inputSchema.properties ?? {};
       const mutating = tool.annotations?.readOnlyHint === false;
-      assert.equal('idempotencyKey' in props, mutating, `${tool.name}: idempotencyKey ${mutating ? 'missing' : 'on a reading tool'}`);
-      assert.equal(tool.inputSchema.required?.includes('idempotencyKey') ?? false, false, `${tool.name}: idempotencyKey must be optional`);
+      assert.equal(
+        'idempotencyKey' in props,
+        mutating,
+        `${tool.name}: idempotencyKey ${mutating ? 'missing' : 'on a reading tool'}`,
+      );
+      assert.equal(
+        tool.inputSchema.required?.includes('idempotencyKey') ?? false,
+        false,
+        `${tool.name}: idempotencyKey must be optional`,
+      );
     }
   });
 
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
-    const CLUSTER_TOOLS = ['create_cluster', 'check_cluster_request', 'get_cluster', 'delete_cluster', 'set_active_cluster', 'add_instance_group', 'list_instance_groups',
-      'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'get_autoscaling', 'set_autoscaling', 'get_features', 'plan_features', 'set_features', 'list_nodes', 'get_node', 'list_cluster_events', 'start_deep_health_check',
-      'download_model', 'list_model_downloads', 'submit_training_job', 'list_jobs', 'get_job', 'get_job_metrics', 'delete_job'];
-    const GROUP_TOOLS = ['add_instance_group', 'scale_instance_group', 'update_instance_group', 'delete_instance_group', 'start_deep_health_check'];
+    const CLUSTER_TOOLS = [
+      'create_cluster',
+      'check_cluster_request',
+      'get_cluster',
+      'delete_cluster',
+      'set_active_cluster',
+      'add_instance_group',
+      'list_instance_groups',
+      'scale_instance_group',
+      'update_instance_group',
+      'delete_instance_group',
+      'get_autoscaling',
+      'set_autoscaling',
+      'get_features',
+      'plan_features',
+      'set_features',
+      'list_nodes',
+      'get_node',
+      'list_cluster_events',
+      'start_deep_health_check',
+      'download_model',
+      'list_model_downloads',
+      'submit_training_job',
+      'list_jobs',
+      'get_job',
+      'get_job_metrics',
+      'delete_job',
+    ];
+    const GROUP_TOOLS = [
+      'add_instance_group',
+      'scale_instance_group',
+      'update_instance_group',
+      'delete_instance_group',
+      'start_deep_health_check',
+    ];
     for (const tool of tools) {
       const props = Object.keys(tool.inputSchema.properties ?? {});
       for (const other of ['name', 'instanceGroupName', 'instanceGroup', 'instanceGroups', 'clusterName']) {
         assert.ok(!props.includes(other), `${tool.name} takes '${other}'; use cluster / group / groups`);
       }
-      if (CLUSTER_TOOLS.includes(tool.name)) assert.ok(tool.inputSchema.required?.includes('cluster'), `${tool.name} requires cluster`);
-      if (GROUP_TOOLS.includes(tool.name)) assert.ok(tool.inputSchema.required?.includes('group'), `${tool.name} requires group`);
+      if (CLUSTER_TOOLS.includes(tool.name))
+        assert.ok(tool.inputSchema.required?.includes('cluster'), `${tool.name} requires cluster`);
+      if (GROUP_TOOLS.includes(tool.name))
+        assert.ok(tool.inputSchema.required?.includes('group'), `${tool.name} requires group`);
     }
     const props = (name: string) => tools.find((t) => t.name === name)?.inputSchema.properties ?? {};
-    assert.ok('group' in props('list_nodes') && 'group' in props('list_cluster_events') && 'groups' in props('set_autoscaling'));
+    assert.ok(
+      'group' in props('list_nodes') && 'group' in props('list_cluster_events') && 'groups' in props('set_autoscaling'),
+    );
     // Tools never fall back to the active cluster, and get_active_cluster does not claim they do.
-    assert.match(tools.find((t) => t.name === 'get_active_cluster')?.description ?? '', /never default to the active cluster/);
+    assert.match(
+      tools.find((t) => t.name === 'get_active_cluster')?.description ?? '',
+      /never default to the active cluster/,
+    );
   });
 
-  it('has one tool set a group\'s count: scale_instance_group, destructive, asking for confirm to shrink', () => {
+  it("has one tool set a group's count: scale_instance_group, destructive, asking for confirm to shrink", () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
-    const counting = tools.filter((t) => 'instanceCount' in (t.inputSchema.properties ?? {}) && /instance_group/.test(t.name)).map((t) => t.name);
-    assert.deepEqual(counting, ['add_instance_group', 'scale_instance_group'], 'add sets the first count; afterwards only scale changes it');
+    const counting = tools
+      .filter((t) => 'instanceCount' in (t.inputSchema.properties ?? {}) && /instance_group/.test(t.name))
+      .map((t) => t.name);
+    assert.deepEqual(
+      counting,
+      ['add_instance_group', 'scale_instance_group'],
+      'add sets the first count; afterwards only scale changes it',
+    );
     const scale = byName.get('scale_instance_group')!;
     assert.equal(scale.annotations?.destructiveHint, true);
     assert.ok('confirm' in (scale.inputSchema.properties ?? {}));
@@ -194,7 +261,8 @@ describe('the MCP tool list', () => {
 
   it('marks as destructive what interrupts running work or repeats changes: reboots, deep health checks, taints and patching, autoscaling, retries', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
-    // Each stops pods on nodes (a training job there restarts or fails), terminates nodes on its own, or runs an operation's mutations again.
+    // Each stops pods on nodes (a training job there restarts or fails), terminates nodes on its own, or runs an
+    // operation's mutations again.
     const WHY: Record<string, RegExp> = {
       reboot_nodes: /stops every pod on the nodes/,
       start_deep_health_check: /taken out of service.*pods are evicted/,
@@ -208,25 +276,38 @@ describe('the MCP tool list', () => {
       const tool = byName.get(name);
       assert.equal(tool?.annotations?.destructiveHint, true, `${name} is destructive`);
       assert.match(tool?.description ?? '', why, `${name} says why`);
-      assert.match(tool?.description ?? '', /get their yes first|get their yes before/, `${name} says to ask the user first`);
+      assert.match(
+        tool?.description ?? '',
+        /get their yes first|get their yes before/,
+        `${name} says to ask the user first`,
+      );
     }
-    // A repeat after success answers the finished download instead of downloading again (issue 26, item 3; test/e2e/replays).
+    // A repeat after success answers the finished download instead of downloading again (issue 26, item 3;
+    // test/e2e/replays).
     assert.equal(byName.get('download_model')?.annotations?.idempotentHint, true);
   });
 
   it('offers list_operations.kind as the enum of the operation kinds map', () => {
-    const kind = (tools.find((t) => t.name === 'list_operations')?.inputSchema.properties as Record<string, { enum?: string[] }>).kind;
+    const kind = (
+      tools.find((t) => t.name === 'list_operations')?.inputSchema.properties as Record<string, { enum?: string[] }>
+    ).kind;
     assert.deepEqual(kind?.enum, [...OPERATION_KIND_NAMES]);
   });
 
   it('has every operation tool name its status tool and say it is not done until it succeeds', () => {
     const operationTools = tools.filter((t) => t.outputSchema?.properties && 'statusTool' in t.outputSchema.properties);
-    assert.ok(operationTools.length >= 9, `found the tools that answer with an operation: ${operationTools.map((t) => t.name).join(', ')}`);
+    assert.ok(
+      operationTools.length >= 9,
+      `found the tools that answer with an operation: ${operationTools.map((t) => t.name).join(', ')}`,
+    );
     for (const tool of operationTools) {
       const name = tool.name;
       assert.match(tool?.description ?? '', /wait_for_operation/, name);
       assert.match(tool?.description ?? '', /NOT (done|the end)|until it reports|until status/, name);
-      assert.ok(tool?.outputSchema?.properties && 'statusTool' in tool.outputSchema.properties, `${name}: statusTool in output`);
+      assert.ok(
+        tool?.outputSchema?.properties && 'statusTool' in tool.outputSchema.properties,
+        `${name}: statusTool in output`,
+      );
     }
   });
 
@@ -242,7 +323,10 @@ describe('the MCP tool list', () => {
     const root = repoRoot();
     const doc = readFileSync(join(root, 'docs/MCP.md'), 'utf8');
     for (const name of TOOL_NAMES) assert.match(doc, new RegExp(`\\| \`${name}\` \\|`), `docs/MCP.md lacks ${name}`);
-    const agent = JSON.parse(readFileSync(join(root, 'agent/hypd-inst-agent.json'), 'utf8')) as { name: string; allowedTools: string[] };
+    const agent = JSON.parse(readFileSync(join(root, 'agent/hypd-inst-agent.json'), 'utf8')) as {
+      name: string;
+      allowedTools: string[];
+    };
     assert.equal(agent.name, 'hypd-inst-agent');
     for (const allowed of agent.allowedTools.filter((t) => t.startsWith('@instantstart/'))) {
       const name = allowed.slice('@instantstart/'.length);
@@ -257,7 +341,8 @@ describe('the MCP tool list', () => {
     const agent = readFileSync(join(root, 'agent/hypd-inst-agent.json'), 'utf8');
     const playbooks = readdirSync(join(root, 'agent/skills')).filter((f) => f.endsWith('.md'));
     assert.ok(playbooks.length >= 6, playbooks.join(', '));
-    const TOOLISH = /^(list|get|check|browse|plan|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit)_[a-z_]+$/;
+    const TOOLISH =
+      /^(list|get|check|browse|plan|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit)_[a-z_]+$/;
     for (const file of playbooks) {
       const name = file.replace(/\.md$/, '');
       assert.match(doc, new RegExp(`agent/skills/${name}\\.md`), `docs/MCP.md lists the playbook ${file}`);
@@ -265,7 +350,8 @@ describe('the MCP tool list', () => {
       const text = readFileSync(join(root, 'agent/skills', file), 'utf8');
       // Every tool-like word, quoted or not: a playbook followed literally must never call a tool that does not exist.
       for (const word of new Set(text.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [])) {
-        if (TOOLISH.test(word)) assert.ok((TOOL_NAMES as readonly string[]).includes(word), `${file} names unknown tool ${word}`);
+        if (TOOLISH.test(word))
+          assert.ok((TOOL_NAMES as readonly string[]).includes(word), `${file} names unknown tool ${word}`);
       }
     }
   });

@@ -16,7 +16,9 @@ describe('PreflightService.checkQuotas on the sandbox', () => {
   const check = (input: Record<string, unknown>) => preflight.checkQuotas(QuotaCheckRequestSchema.parse(input));
   /** The quota as the real CLI lists it. */
   const cliQuota = async (name: string) =>
-    (await sb.aws(['service-quotas', 'list-service-quotas', '--service-code', 'sagemaker'])).json.Quotas.find((q: { QuotaName: string }) => q.QuotaName === name);
+    (await sb.aws(['service-quotas', 'list-service-quotas', '--service-code', 'sagemaker'])).json.Quotas.find(
+      (q: { QuotaName: string }) => q.QuotaName === name,
+    );
 
   before(async () => {
     sb = await startTestSandbox();
@@ -26,20 +28,30 @@ describe('PreflightService.checkQuotas on the sandbox', () => {
   after(async () => sb.dispose());
 
   it('explains a shortfall of an accelerated type (0 on a new account) with the quota, its value, the use, the request and the command', async () => {
-    const r = QuotaCheckResultSchema.parse(await check({ instanceType: P5, instanceCount: 4, availabilityZone: 'us-west-2b' }));
+    const r = QuotaCheckResultSchema.parse(
+      await check({ instanceType: P5, instanceCount: 4, availabilityZone: 'us-west-2b' }),
+    );
     assert.equal(r.ok, false);
     const quota = await cliQuota(`${P5} for cluster usage`);
     assert.equal(quota.Value, 0);
     const problem = r.problems.find((p) => p.code === 'QuotaExceeded')!;
     assert.equal(problem.field, 'instanceCount');
-    assert.match(problem.message, /The quota 'ml\.p5\.48xlarge for cluster usage' is 0 in us-west-2; existing HyperPod clusters use 0 and this request adds 4, 4 in all\./);
+    assert.match(
+      problem.message,
+      /The quota 'ml\.p5\.48xlarge for cluster usage' is 0 in us-west-2; existing HyperPod clusters use 0 and this request adds 4, 4 in all\./,
+    );
     assert.ok(problem.remedy!.includes(`(${quota.QuotaCode}) to at least 4`));
     assert.ok(
-      problem.remedy!.includes(`aws service-quotas request-service-quota-increase --service-code sagemaker --quota-code ${quota.QuotaCode} --desired-value 4 --region us-west-2`),
+      problem.remedy!.includes(
+        `aws service-quotas request-service-quota-increase --service-code sagemaker --quota-code ${quota.QuotaCode} --desired-value 4 --region us-west-2`,
+      ),
       problem.remedy,
     );
     const finding = r.quotas.find((q) => q.quotaName === `${P5} for cluster usage`)!;
-    assert.deepEqual([finding.quotaCode, finding.value, finding.inUse, finding.requested, finding.ok], [quota.QuotaCode, 0, 0, 4, false]);
+    assert.deepEqual(
+      [finding.quotaCode, finding.value, finding.inUse, finding.requested, finding.ok],
+      [quota.QuotaCode, 0, 0, 4, false],
+    );
     assert.deepEqual(
       r.quotas.map((q) => q.quotaName),
       [`${P5} for cluster usage`, HYPERPOD_QUOTA_NAMES.totalInstances, HYPERPOD_QUOTA_NAMES.instancesPerCluster],
@@ -65,30 +77,53 @@ describe('PreflightService.checkQuotas on the sandbox', () => {
     assert.ok(value > 0);
     assert.equal((await check({ instanceType: 'ml.g5.8xlarge', instanceCount: value })).ok, true);
     const over = await check({ instanceType: 'ml.g5.8xlarge', instanceCount: value + 1 });
-    assert.deepEqual(over.problems.map((p) => p.code), ['QuotaExceeded']);
+    assert.deepEqual(
+      over.problems.map((p) => p.code),
+      ['QuotaExceeded'],
+    );
   });
 
   it('reads the HyperPod-wide quotas by name', async () => {
     const total = await catalog.getQuota('us-west-2', 'sagemaker', HYPERPOD_QUOTA_NAMES.totalInstances);
     const cli = await cliQuota(HYPERPOD_QUOTA_NAMES.totalInstances);
-    assert.deepEqual(total, { serviceCode: 'sagemaker', quotaName: HYPERPOD_QUOTA_NAMES.totalInstances, quotaCode: cli.QuotaCode, value: cli.Value });
+    assert.deepEqual(total, {
+      serviceCode: 'sagemaker',
+      quotaName: HYPERPOD_QUOTA_NAMES.totalInstances,
+      quotaCode: cli.QuotaCode,
+      value: cli.Value,
+    });
     assert.equal(await catalog.getQuota('us-west-2', 'sagemaker', 'No such quota'), undefined);
     const over = await check({ instanceType: 'ml.c5.xlarge', instanceCount: cli.Value + 1 });
-    assert.ok(over.problems.some((p) => p.code === 'QuotaExceeded' && p.message.includes(HYPERPOD_QUOTA_NAMES.totalInstances)));
+    assert.ok(
+      over.problems.some((p) => p.code === 'QuotaExceeded' && p.message.includes(HYPERPOD_QUOTA_NAMES.totalInstances)),
+    );
   });
 
   it('refuses spot for a type EC2 sells without spot, and a type not offered in the zone', async () => {
     const spot = await check({ instanceType: P5, instanceCount: 1, capacityType: 'spot' });
-    assert.deepEqual(spot.problems.map((p) => `${p.field}:${p.code}`), ['capacityType:SpotNotSupported']);
+    assert.deepEqual(
+      spot.problems.map((p) => `${p.field}:${p.code}`),
+      ['capacityType:SpotNotSupported'],
+    );
     assert.equal((await check({ instanceType: 'ml.g5.xlarge', instanceCount: 1, capacityType: 'spot' })).ok, true);
 
-    const zones = (await catalog.listHyperPodInstanceTypes('us-west-2')).find((t) => t.instanceType === P5)!.availabilityZones;
-    const elsewhere = (await catalog.listAvailabilityZones('us-west-2')).map((z) => z.name).find((z) => !zones.includes(z))!;
+    const zones = (await catalog.listHyperPodInstanceTypes('us-west-2')).find(
+      (t) => t.instanceType === P5,
+    )!.availabilityZones;
+    const elsewhere = (await catalog.listAvailabilityZones('us-west-2'))
+      .map((z) => z.name)
+      .find((z) => !zones.includes(z))!;
     const notHere = await check({ instanceType: P5, instanceCount: 1, availabilityZone: elsewhere });
-    assert.deepEqual(notHere.problems.map((p) => `${p.field}:${p.code}`), ['instanceType:InstanceTypeNotOffered']);
+    assert.deepEqual(
+      notHere.problems.map((p) => `${p.field}:${p.code}`),
+      ['instanceType:InstanceTypeNotOffered'],
+    );
     assert.match(notHere.problems[0]!.message, new RegExp(`offered in ${zones.join(', ')}`));
     const unknown = await check({ instanceType: 'ml.x9.48xlarge', instanceCount: 1 });
-    assert.deepEqual(unknown.problems.map((p) => `${p.field}:${p.code}`), ['instanceType:InstanceTypeNotOffered']);
+    assert.deepEqual(
+      unknown.problems.map((p) => `${p.field}:${p.code}`),
+      ['instanceType:InstanceTypeNotOffered'],
+    );
   });
 
   it('reads quotas per Region: the raise in us-west-2 does not apply in us-east-1', async () => {
@@ -96,6 +131,9 @@ describe('PreflightService.checkQuotas on the sandbox', () => {
     assert.equal(east.ok, false);
     assert.match(east.problems.find((p) => p.code === 'QuotaExceeded')!.remedy!, /--region us-east-1/);
     const unknown = await check({ region: 'xx-nowhere-1', instanceType: P5, instanceCount: 1 });
-    assert.deepEqual(unknown.problems.map((p) => `${p.field}:${p.code}`), ['region:InvalidRegion']);
+    assert.deepEqual(
+      unknown.problems.map((p) => `${p.field}:${p.code}`),
+      ['region:InvalidRegion'],
+    );
   });
 });

@@ -2,14 +2,28 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { checkScale, scaleRefusal } from '../../src/capabilities/instance-groups/scale-preflight.js';
-import { clusterUsageQuotaName, evaluatePreflight, HYPERPOD_QUOTA_NAMES, type PreflightFacts } from '../../src/domain/preflight.js';
+import {
+  clusterUsageQuotaName,
+  evaluatePreflight,
+  HYPERPOD_QUOTA_NAMES,
+  type PreflightFacts,
+} from '../../src/domain/preflight.js';
 import type { InstanceGroupView } from '../../src/domain/schemas/instance-groups.js';
 import type { QuotaCheckResult } from '../../src/domain/schemas/preflight.js';
 
 const C5 = 'ml.c5.xlarge';
 const group = (name: string, targetCount: number, extra: Partial<InstanceGroupView> = {}): InstanceGroupView => ({
-  name, instanceType: C5, status: 'InService', currentCount: targetCount, targetCount, capacityType: 'on-demand',
-  deepHealthChecks: false, subnetIds: [], labels: {}, taints: [], ...extra,
+  name,
+  instanceType: C5,
+  status: 'InService',
+  currentCount: targetCount,
+  targetCount,
+  capacityType: 'on-demand',
+  deepHealthChecks: false,
+  subnetIds: [],
+  labels: {},
+  taints: [],
+  ...extra,
 });
 
 /** A catalogue service that records what it was asked and answers with the domain rules on fixed facts. */
@@ -24,7 +38,12 @@ function fakePreflight(facts: PreflightFacts) {
   return { service, asked };
 }
 
-const quota = (quotaName: string, value: number) => ({ serviceCode: 'sagemaker', quotaName, quotaCode: 'L-TEST0000', value });
+const quota = (quotaName: string, value: number) => ({
+  serviceCode: 'sagemaker',
+  quotaName,
+  quotaCode: 'L-TEST0000',
+  value,
+});
 const facts = (perType: number, perCluster = 100, usedOfType = 0): PreflightFacts => ({
   instanceType: { availabilityZones: ['us-west-2b'], spotSupported: true },
   quotas: {
@@ -35,7 +54,7 @@ const facts = (perType: number, perCluster = 100, usedOfType = 0): PreflightFact
   usage: { byType: { [C5]: usedOfType }, total: usedOfType },
 });
 
-describe('scale preflight: the create\'s checks for what a scale adds', () => {
+describe("scale preflight: the create's checks for what a scale adds", () => {
   it('a shrink or the same count adds nothing and asks AWS nothing', async () => {
     const { service, asked } = fakePreflight(facts(0));
     for (const count of [0, 2, 3]) {
@@ -45,7 +64,7 @@ describe('scale preflight: the create\'s checks for what a scale adds', () => {
     assert.equal(asked.length, 0);
   });
 
-  it('checks only the growth against the type quota, with the group\'s capacity type and plan', async () => {
+  it("checks only the growth against the type quota, with the group's capacity type and plan", async () => {
     const plan = 'arn:aws:sagemaker:us-west-2:000000000000:training-plan/week';
     const { service, asked } = fakePreflight(facts(10, 100, 3));
     const ok = await checkScale(service, 'us-west-2', [group('workers', 3)], 'workers', 10);
@@ -54,12 +73,24 @@ describe('scale preflight: the create\'s checks for what a scale adds', () => {
     const refused = await checkScale(service, 'us-west-2', [group('workers', 3)], 'workers', 11);
     assert.equal(refused.ok, false);
     assert.equal(refused.problems[0]!.code, 'QuotaExceeded');
-    assert.match(refused.problems[0]!.message, /is 10 in us-west-2; existing HyperPod clusters use 3 and this request adds 8, 11 in all/);
-    await checkScale(service, 'us-west-2', [group('tp', 1, { capacityType: 'training-plan', trainingPlanArn: plan })], 'tp', 2);
-    assert.deepEqual([asked[2]!.instanceCount, asked[2]!.capacityType, asked[2]!.trainingPlanArn], [1, 'training-plan', plan]);
+    assert.match(
+      refused.problems[0]!.message,
+      /is 10 in us-west-2; existing HyperPod clusters use 3 and this request adds 8, 11 in all/,
+    );
+    await checkScale(
+      service,
+      'us-west-2',
+      [group('tp', 1, { capacityType: 'training-plan', trainingPlanArn: plan })],
+      'tp',
+      2,
+    );
+    assert.deepEqual(
+      [asked[2]!.instanceCount, asked[2]!.capacityType, asked[2]!.trainingPlanArn],
+      [1, 'training-plan', plan],
+    );
   });
 
-  it('counts the cluster\'s other groups against the per-cluster limit (a new cluster starts empty, a scaled one does not)', async () => {
+  it("counts the cluster's other groups against the per-cluster limit (a new cluster starts empty, a scaled one does not)", async () => {
     const { service, asked } = fakePreflight(facts(100, 10));
     const groups = [group('a', 4), group('b', 5), group('gone', 50, { status: 'Deleting' })];
     const r = await checkScale(service, 'us-west-2', groups, 'a', 6);

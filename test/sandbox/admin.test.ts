@@ -21,11 +21,19 @@ describe('sandbox admin API', () => {
   });
 
   it('throttles a fraction of calls with the protocol’s real throttling code', async () => {
-    const res = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'throttle', service: 'sts', rate: 0.5 } });
+    const res = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'throttle', service: 'sts', rate: 0.5 },
+    });
     assert.equal(res.status, 201);
     const client = new STSClient({ maxAttempts: 1 });
     const outcomes = await Promise.all(
-      Array.from({ length: 4 }, () => client.send(new GetCallerIdentityCommand({})).then(() => 'ok', (e: Error) => e.name)),
+      Array.from({ length: 4 }, () =>
+        client.send(new GetCallerIdentityCommand({})).then(
+          () => 'ok',
+          (e: Error) => e.name,
+        ),
+      ),
     );
     assert.equal(outcomes.filter((o) => o === 'Throttling').length, 2);
     assert.equal(outcomes.filter((o) => o === 'ok').length, 2);
@@ -34,7 +42,10 @@ describe('sandbox admin API', () => {
   });
 
   it('the SDK’s own retries ride out a throttled call', async () => {
-    await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'throttle', service: 'sts', rate: 1, count: 1 } });
+    await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'throttle', service: 'sts', rate: 1, count: 1 },
+    });
     const out = await new STSClient({ maxAttempts: 3 }).send(new GetCallerIdentityCommand({}));
     assert.equal(out.$metadata.attempts, 2);
   });
@@ -42,15 +53,29 @@ describe('sandbox admin API', () => {
   it('fails the next N calls of an operation with a chosen code', async () => {
     await sb.admin('/_sandbox/faults', {
       method: 'POST',
-      body: { type: 'error', service: 'sts', operation: 'GetCallerIdentity', code: 'ServiceUnavailable', status: 503, message: 'try later', count: 1 },
+      body: {
+        type: 'error',
+        service: 'sts',
+        operation: 'GetCallerIdentity',
+        code: 'ServiceUnavailable',
+        status: 503,
+        message: 'try later',
+        count: 1,
+      },
     });
     const client = new STSClient({ maxAttempts: 1 });
-    await assert.rejects(client.send(new GetCallerIdentityCommand({})), (e: Error) => e.name === 'ServiceUnavailable' && e.message === 'try later');
+    await assert.rejects(
+      client.send(new GetCallerIdentityCommand({})),
+      (e: Error) => e.name === 'ServiceUnavailable' && e.message === 'try later',
+    );
     assert.equal((await client.send(new GetCallerIdentityCommand({}))).Account, '000000000000');
   });
 
   it('refuses a malformed fault with a message naming the field, and adds nothing', async () => {
-    const res = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'throttle', service: 'sts', rate: 2 } });
+    const res = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'throttle', service: 'sts', rate: 2 },
+    });
     assert.equal(res.status, 400);
     assert.match(res.body.error, /rate/);
     assert.deepEqual((await sb.admin('/_sandbox/faults')).body.faults, []);

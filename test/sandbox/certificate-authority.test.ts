@@ -34,19 +34,30 @@ describe('sandbox certificate authority', () => {
     assert.match(first.certificatePem, /^-----BEGIN CERTIFICATE-----/);
     assert.equal(Buffer.from(first.base64Data, 'base64').toString(), first.certificatePem);
     assert.equal(statSync(join(dir, 'ca', 'ca.key')).mode & 0o077, 0, 'the CA key is readable by its owner only');
-    const text = execFileSync('openssl', ['x509', '-noout', '-text', '-in', join(dir, 'ca', 'ca.crt')], { encoding: 'utf8' });
+    const text = execFileSync('openssl', ['x509', '-noout', '-text', '-in', join(dir, 'ca', 'ca.crt')], {
+      encoding: 'utf8',
+    });
     assert.match(text, /CA:TRUE/);
     assert.match(text, /Subject: CN\s?=\s?instantstart-sandbox-ca/);
   });
 
   it('issues server certificates that TLS clients trust through the CA alone, and only through it', async () => {
     const ca = await CertificateAuthority.loadOrCreate(dir);
-    const issued = await ca.issueServerCertificate({ commonName: 'kube-apiserver', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+    const issued = await ca.issueServerCertificate({
+      commonName: 'kube-apiserver',
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+    });
     const leaf = join(dir, 'leaf.crt');
     writeFileSync(leaf, issued.certificatePem);
-    assert.match(execFileSync('openssl', ['verify', '-CAfile', join(dir, 'ca', 'ca.crt'), leaf], { encoding: 'utf8' }), /OK/);
+    assert.match(
+      execFileSync('openssl', ['verify', '-CAfile', join(dir, 'ca', 'ca.crt'), leaf], { encoding: 'utf8' }),
+      /OK/,
+    );
 
-    const server = createServer({ cert: issued.certificatePem, key: issued.privateKeyPem }, (_req, res) => res.end('hello over verified TLS'));
+    const server = createServer({ cert: issued.certificatePem, key: issued.privateKeyPem }, (_req, res) =>
+      res.end('hello over verified TLS'),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const port = (server.address() as AddressInfo).port;

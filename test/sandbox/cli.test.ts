@@ -10,7 +10,9 @@ const BIN = 'bin/instantstart.mjs';
 describe('instantstart sandbox command', () => {
   it('prints the export lines a user pastes, serves, and saves state on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'instantstart-cli-'));
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--speed', '30', '--state-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--speed', '30', '--state-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {

@@ -44,7 +44,15 @@ describe('fault registry', () => {
 
   it('fails the next N calls with the given code, then stops', () => {
     const faults = new FaultRegistry();
-    faults.add({ type: 'error', service: 'eks', operation: 'CreateCluster', code: 'ServerException', status: 500, message: 'boom', count: 2 });
+    faults.add({
+      type: 'error',
+      service: 'eks',
+      operation: 'CreateCluster',
+      code: 'ServerException',
+      status: 500,
+      message: 'boom',
+      count: 2,
+    });
     assert.equal(faults.intercept('eks', 'CreateCluster')?.kind, 'error');
     assert.equal(faults.intercept('eks', 'CreateCluster')?.kind, 'error');
     assert.equal(faults.intercept('eks', 'CreateCluster'), undefined);
@@ -53,7 +61,12 @@ describe('fault registry', () => {
 
   it('models a capacity shortfall per instance type and zone, whatever the ml. prefix', () => {
     const faults = new FaultRegistry();
-    faults.add({ type: 'insufficient-capacity', availabilityZone: 'us-west-2b', instanceType: 'ml.p5.48xlarge', available: 3 });
+    faults.add({
+      type: 'insufficient-capacity',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.p5.48xlarge',
+      available: 3,
+    });
     assert.equal(faults.capacityAvailable('us-west-2', 'us-west-2b', 'p5.48xlarge'), 3);
     assert.equal(faults.capacityAvailable('us-west-2', 'us-west-2a', 'ml.p5.48xlarge'), Infinity);
     faults.consumeCapacity('us-west-2', 'us-west-2b', 'ml.p5.48xlarge', 2);
@@ -79,33 +92,59 @@ describe('validation wording', () => {
   it('names the field the way Coral services do', () => {
     assert.throws(
       () => validateInput(schema, { ClusterName: 'bad_name!' }, { style: 'coral', code: 'ValidationException' }),
-      (e: AwsError) => e.code === 'ValidationException' && /Value 'bad_name!' at 'clusterName' failed to satisfy constraint: Member must satisfy regular expression pattern/.test(e.message),
+      (e: AwsError) =>
+        e.code === 'ValidationException' &&
+        /Value 'bad_name!' at 'clusterName' failed to satisfy constraint: Member must satisfy regular expression pattern/.test(
+          e.message,
+        ),
     );
     assert.throws(
-      () => validateInput(schema, { ClusterName: 'ok', NodeRecovery: 'Sometimes' }, { style: 'coral', code: 'ValidationException' }),
-      (e: AwsError) => /at 'nodeRecovery' failed to satisfy constraint: Member must satisfy enum value set: \[Automatic, None\]/.test(e.message),
+      () =>
+        validateInput(
+          schema,
+          { ClusterName: 'ok', NodeRecovery: 'Sometimes' },
+          { style: 'coral', code: 'ValidationException' },
+        ),
+      (e: AwsError) =>
+        /at 'nodeRecovery' failed to satisfy constraint: Member must satisfy enum value set: \[Automatic, None\]/.test(
+          e.message,
+        ),
     );
     assert.throws(
-      () => validateInput(schema, { ClusterName: 'ok', InstanceGroups: [{ InstanceCount: 1 }, { InstanceCount: 9999 }] }, { style: 'coral', code: 'ValidationException' }),
+      () =>
+        validateInput(
+          schema,
+          { ClusterName: 'ok', InstanceGroups: [{ InstanceCount: 1 }, { InstanceCount: 9999 }] },
+          { style: 'coral', code: 'ValidationException' },
+        ),
       (e: AwsError) => /at 'instanceGroups.2.member.instanceCount'.*less than or equal to 6758/.test(e.message),
     );
     assert.throws(
       () => validateInput(schema, {}, { style: 'coral', code: 'ValidationException' }),
-      (e: AwsError) => /Value null at 'clusterName' failed to satisfy constraint: Member must not be null/.test(e.message),
+      (e: AwsError) =>
+        /Value null at 'clusterName' failed to satisfy constraint: Member must not be null/.test(e.message),
     );
   });
 
   it('uses MissingParameter / InvalidParameterValue in the EC2 style', () => {
     const ec2 = z.object({ CidrBlock: z.string().regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/) });
     const style = { style: 'ec2' as const, code: 'InvalidParameterValue', missingCode: 'MissingParameter' };
-    assert.throws(() => validateInput(ec2, {}, style), (e: AwsError) => e.code === 'MissingParameter' && /parameter CidrBlock/.test(e.message));
-    assert.throws(() => validateInput(ec2, { CidrBlock: 'nope' }, style), (e: AwsError) => e.code === 'InvalidParameterValue' && /Value \(nope\) for parameter CidrBlock/.test(e.message));
+    assert.throws(
+      () => validateInput(ec2, {}, style),
+      (e: AwsError) => e.code === 'MissingParameter' && /parameter CidrBlock/.test(e.message),
+    );
+    assert.throws(
+      () => validateInput(ec2, { CidrBlock: 'nope' }, style),
+      (e: AwsError) => e.code === 'InvalidParameterValue' && /Value \(nope\) for parameter CidrBlock/.test(e.message),
+    );
   });
 });
 
 describe('wire helpers', () => {
   it('nests EC2 and awsQuery parameters into lists', () => {
-    const params = new URLSearchParams('Action=X&Filter.2.Name=vpc-id&Filter.1.Name=tag:Name&Filter.1.Value.1=a&Filter.1.Value.2=b&Tags.member.1.Key=k&Tags.member.1.Value=v');
+    const params = new URLSearchParams(
+      'Action=X&Filter.2.Name=vpc-id&Filter.1.Name=tag:Name&Filter.1.Value.1=a&Filter.1.Value.2=b&Tags.member.1.Key=k&Tags.member.1.Value=v',
+    );
     assert.deepEqual(nestQueryParams(params), {
       Filter: [{ Name: 'tag:Name', Value: ['a', 'b'] }, { Name: 'vpc-id' }],
       Tags: [{ Key: 'k', Value: 'v' }],
@@ -113,12 +152,21 @@ describe('wire helpers', () => {
   });
 
   it('renders EC2 lists as <item> and escapes text', () => {
-    const xml = xmlDocument('DescribeVpcsResponse', { vpcSet: [{ vpcId: 'vpc-1', tagSet: [{ key: 'Name', value: 'a<b' }] }] }, { listItem: 'item' });
-    assert.match(xml, /<vpcSet><item><vpcId>vpc-1<\/vpcId><tagSet><item><key>Name<\/key><value>a&lt;b<\/value><\/item><\/tagSet><\/item><\/vpcSet>/);
+    const xml = xmlDocument(
+      'DescribeVpcsResponse',
+      { vpcSet: [{ vpcId: 'vpc-1', tagSet: [{ key: 'Name', value: 'a<b' }] }] },
+      { listItem: 'item' },
+    );
+    assert.match(
+      xml,
+      /<vpcSet><item><vpcId>vpc-1<\/vpcId><tagSet><item><key>Name<\/key><value>a&lt;b<\/value><\/item><\/tagSet><\/item><\/vpcSet>/,
+    );
   });
 
   it('decodes aws-chunked bodies with and without chunk signatures', () => {
-    const signed = Buffer.from('5;chunk-signature=abc\r\nhello\r\n6;chunk-signature=def\r\n world\r\n0;chunk-signature=0\r\n\r\n');
+    const signed = Buffer.from(
+      '5;chunk-signature=abc\r\nhello\r\n6;chunk-signature=def\r\n world\r\n0;chunk-signature=0\r\n\r\n',
+    );
     assert.equal(decodeAwsChunked(signed).toString(), 'hello world');
     const trailer = Buffer.from('3\r\nabc\r\n0\r\nx-amz-checksum-crc32:NSRBwg==\r\n\r\n');
     assert.equal(decodeAwsChunked(trailer).toString(), 'abc');
@@ -127,7 +175,11 @@ describe('wire helpers', () => {
   it('matches REST routes with encoded labels and tells a wrong method from an unknown path', () => {
     const routes = [
       { method: 'GET' as const, path: '/clusters/{name}', operation: 'DescribeCluster' },
-      { method: 'GET' as const, path: '/clusters/{clusterName}/access-entries/{principalArn}', operation: 'DescribeAccessEntry' },
+      {
+        method: 'GET' as const,
+        path: '/clusters/{clusterName}/access-entries/{principalArn}',
+        operation: 'DescribeAccessEntry',
+      },
     ];
     const hit = matchRoute(routes, 'GET', '/clusters/c1/access-entries/arn%3Aaws%3Aiam%3A%3A0%3Arole%2Fr');
     assert.ok(hit && 'route' in hit);

@@ -21,7 +21,8 @@ describe('EKS add-ons through the SDK', () => {
   let sb: TestSandbox;
   let world: EksWorld;
   const eks = () => new EKSClient({});
-  const status = async (addonName: string) => (await eks().send(new DescribeAddonCommand({ clusterName: 'ml', addonName }))).addon!;
+  const status = async (addonName: string) =>
+    (await eks().send(new DescribeAddonCommand({ clusterName: 'ml', addonName }))).addon!;
   before(async () => {
     sb = await startTestSandbox();
     world = await buildEksWorld('addons');
@@ -32,35 +33,68 @@ describe('EKS add-ons through the SDK', () => {
   it('lists the HyperPod add-ons with versions and one default per Kubernetes version', async () => {
     const out = await eks().send(new DescribeAddonVersionsCommand({ kubernetesVersion: '1.33' }));
     const names = out.addons!.map((a) => a.addonName);
-    for (const n of ['vpc-cni', 'coredns', 'kube-proxy', 'eks-pod-identity-agent', 'cert-manager', 'metrics-server', 'aws-fsx-csi-driver', 'aws-mountpoint-s3-csi-driver', TRAINING_OPERATOR, 'amazon-sagemaker-hyperpod-inference', 'amazon-sagemaker-hyperpod-observability', 'amazon-sagemaker-hyperpod-taskgovernance']) {
+    for (const n of [
+      'vpc-cni',
+      'coredns',
+      'kube-proxy',
+      'eks-pod-identity-agent',
+      'cert-manager',
+      'metrics-server',
+      'aws-fsx-csi-driver',
+      'aws-mountpoint-s3-csi-driver',
+      TRAINING_OPERATOR,
+      'amazon-sagemaker-hyperpod-inference',
+      'amazon-sagemaker-hyperpod-observability',
+      'amazon-sagemaker-hyperpod-taskgovernance',
+    ]) {
       assert.ok(names.includes(n), `${n} listed`);
     }
     const cni = out.addons!.find((a) => a.addonName === 'vpc-cni')!;
     assert.ok(cni.addonVersions!.every((v) => /^v\d+\.\d+\.\d+-eksbuild\.\d+$/.test(v.addonVersion!)));
-    const defaults = cni.addonVersions!.filter((v) => v.compatibilities!.some((c) => c.clusterVersion === '1.33' && c.defaultVersion));
+    const defaults = cni.addonVersions!.filter((v) =>
+      v.compatibilities!.some((c) => c.clusterVersion === '1.33' && c.defaultVersion),
+    );
     assert.equal(defaults.length, 1);
-    const kp = await eks().send(new DescribeAddonVersionsCommand({ addonName: 'kube-proxy', kubernetesVersion: '1.34' }));
-    assert.deepEqual(kp.addons![0]!.addonVersions!.map((v) => v.addonVersion), ['v1.34.1-eksbuild.2']);
+    const kp = await eks().send(
+      new DescribeAddonVersionsCommand({ addonName: 'kube-proxy', kubernetesVersion: '1.34' }),
+    );
+    assert.deepEqual(
+      kp.addons![0]!.addonVersions!.map((v) => v.addonVersion),
+      ['v1.34.1-eksbuild.2'],
+    );
     const paged = await eks().send(new DescribeAddonVersionsCommand({ maxResults: 5 }));
     assert.equal(paged.addons?.length, 5);
     assert.ok(paged.nextToken);
   });
 
   it('describes an add-on configuration schema and its pod identity service account', async () => {
-    const out = await eks().send(new DescribeAddonConfigurationCommand({ addonName: TRAINING_OPERATOR, addonVersion: 'v1.2.1-eksbuild.1' }));
+    const out = await eks().send(
+      new DescribeAddonConfigurationCommand({ addonName: TRAINING_OPERATOR, addonVersion: 'v1.2.1-eksbuild.1' }),
+    );
     assert.equal(JSON.parse(out.configurationSchema!).$schema, 'http://json-schema.org/draft-07/schema#');
     assert.equal(out.podIdentityConfiguration?.[0]?.serviceAccount, 'hp-training-operator-controller-manager');
   });
 
   it('refuses unknown add-ons and versions incompatible with the cluster, changing nothing', async () => {
     const before = await sb.inventory();
-    await assert.rejects(eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'no-such-addon' })), (e: Error) => e.name === 'InvalidParameterException');
     await assert.rejects(
-      eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'kube-proxy', addonVersion: 'v1.35.0-eksbuild.2' })),
+      eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'no-such-addon' })),
       (e: Error) => e.name === 'InvalidParameterException',
     );
     await assert.rejects(
-      eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'coredns', configurationValues: '{"replicaCount":"two"}' })),
+      eks().send(
+        new CreateAddonCommand({ clusterName: 'ml', addonName: 'kube-proxy', addonVersion: 'v1.35.0-eksbuild.2' }),
+      ),
+      (e: Error) => e.name === 'InvalidParameterException',
+    );
+    await assert.rejects(
+      eks().send(
+        new CreateAddonCommand({
+          clusterName: 'ml',
+          addonName: 'coredns',
+          configurationValues: '{"replicaCount":"two"}',
+        }),
+      ),
       (e: Error) => e.name === 'InvalidParameterException' && /replicaCount/.test(e.message),
     );
     assert.deepEqual(await sb.inventory(), before);
@@ -72,7 +106,9 @@ describe('EKS add-ons through the SDK', () => {
         clusterName: 'ml',
         addonName: TRAINING_OPERATOR,
         resolveConflicts: 'OVERWRITE',
-        podIdentityAssociations: [{ serviceAccount: 'hp-training-operator-controller-manager', roleArn: world.podRoleArn }],
+        podIdentityAssociations: [
+          { serviceAccount: 'hp-training-operator-controller-manager', roleArn: world.podRoleArn },
+        ],
       }),
     );
     assert.equal(created.addon?.status, 'CREATING');
@@ -94,22 +130,32 @@ describe('EKS add-ons through the SDK', () => {
     op = await status(TRAINING_OPERATOR);
     assert.equal(op.status, 'ACTIVE');
     assert.deepEqual(op.health?.issues, []);
-    assert.deepEqual((await eks().send(new ListAddonsCommand({ clusterName: 'ml' }))).addons, ['cert-manager', TRAINING_OPERATOR, 'eks-pod-identity-agent'].sort());
+    assert.deepEqual(
+      (await eks().send(new ListAddonsCommand({ clusterName: 'ml' }))).addons,
+      ['cert-manager', TRAINING_OPERATOR, 'eks-pod-identity-agent'].sort(),
+    );
   });
 
   it('refuses a second add-on of the same name', async () => {
-    await assert.rejects(eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'cert-manager' })), (e: Error) => e.name === 'ResourceInUseException');
+    await assert.rejects(
+      eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'cert-manager' })),
+      (e: Error) => e.name === 'ResourceInUseException',
+    );
   });
 
   it('updates an add-on through an update (UPDATING → ACTIVE)', async () => {
-    const { update } = await eks().send(new UpdateAddonCommand({ clusterName: 'ml', addonName: 'cert-manager', addonVersion: 'v1.19.1-eksbuild.1' }));
+    const { update } = await eks().send(
+      new UpdateAddonCommand({ clusterName: 'ml', addonName: 'cert-manager', addonVersion: 'v1.19.1-eksbuild.1' }),
+    );
     assert.equal(update?.type, 'AddonUpdate');
     assert.equal((await status('cert-manager')).status, 'UPDATING');
     await sb.advance(3 * 60);
     const a = await status('cert-manager');
     assert.equal(a.status, 'ACTIVE');
     assert.equal(a.addonVersion, 'v1.19.1-eksbuild.1');
-    const u = await eks().send(new DescribeUpdateCommand({ name: 'ml', updateId: update!.id!, addonName: 'cert-manager' }));
+    const u = await eks().send(
+      new DescribeUpdateCommand({ name: 'ml', updateId: update!.id!, addonName: 'cert-manager' }),
+    );
     assert.equal(u.update?.status, 'Successful');
   });
 
@@ -127,13 +173,25 @@ describe('EKS add-ons through the SDK', () => {
   });
 
   it('ends an add-on create CREATE_FAILED with the message of a create-failure fault naming it; it can be deleted and made again', async () => {
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'eks', name: 'ml', addonName: 'metrics-server', message: 'the metrics-server pods crash at start' } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'create-failure',
+        service: 'eks',
+        name: 'ml',
+        addonName: 'metrics-server',
+        message: 'the metrics-server pods crash at start',
+      },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     await eks().send(new CreateAddonCommand({ clusterName: 'ml', addonName: 'metrics-server' }));
     await sb.advance(4 * 60);
     const failed = await status('metrics-server');
     assert.equal(failed.status, 'CREATE_FAILED');
-    assert.deepEqual(failed.health?.issues?.map((i) => i.message), ['the metrics-server pods crash at start']);
+    assert.deepEqual(
+      failed.health?.issues?.map((i) => i.message),
+      ['the metrics-server pods crash at start'],
+    );
 
     await eks().send(new DeleteAddonCommand({ clusterName: 'ml', addonName: 'metrics-server' }));
     await sb.advance(3 * 60);

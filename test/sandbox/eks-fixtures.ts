@@ -1,5 +1,10 @@
 import { CreateSecurityGroupCommand, CreateSubnetCommand, CreateVpcCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { CreateClusterCommand, DescribeClusterCommand, EKSClient, type CreateClusterCommandInput } from '@aws-sdk/client-eks';
+import {
+  CreateClusterCommand,
+  DescribeClusterCommand,
+  EKSClient,
+  type CreateClusterCommandInput,
+} from '@aws-sdk/client-eks';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { eventually, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -18,7 +23,13 @@ export interface EksWorld {
 function trust(service: string): string {
   return JSON.stringify({
     Version: '2012-10-17',
-    Statement: [{ Effect: 'Allow', Principal: { Service: service }, Action: service === 'pods.eks.amazonaws.com' ? ['sts:AssumeRole', 'sts:TagSession'] : 'sts:AssumeRole' }],
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: { Service: service },
+        Action: service === 'pods.eks.amazonaws.com' ? ['sts:AssumeRole', 'sts:TagSession'] : 'sts:AssumeRole',
+      },
+    ],
   });
 }
 
@@ -27,12 +38,17 @@ export async function buildEksWorld(prefix: string): Promise<EksWorld> {
   const iam = new IAMClient({});
   const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.0.0.0/16' }));
   const vpcId = vpc.Vpc!.VpcId!;
-  const subnet = async (cidr: string, az: string) => (await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: cidr, AvailabilityZone: az }))).Subnet!.SubnetId!;
+  const subnet = async (cidr: string, az: string) =>
+    (await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: cidr, AvailabilityZone: az }))).Subnet!
+      .SubnetId!;
   const subnetA = await subnet('10.0.1.0/24', 'us-west-2a');
   const subnetB = await subnet('10.0.2.0/24', 'us-west-2b');
   const subnetA2 = await subnet('10.0.3.0/24', 'us-west-2a');
-  const sg = await ec2.send(new CreateSecurityGroupCommand({ GroupName: `${prefix}-sg`, Description: 'eks test', VpcId: vpcId }));
-  const role = async (name: string, service: string) => (await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: trust(service) }))).Role!.Arn!;
+  const sg = await ec2.send(
+    new CreateSecurityGroupCommand({ GroupName: `${prefix}-sg`, Description: 'eks test', VpcId: vpcId }),
+  );
+  const role = async (name: string, service: string) =>
+    (await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: trust(service) }))).Role!.Arn!;
   return {
     vpcId,
     subnetA,
@@ -44,7 +60,11 @@ export async function buildEksWorld(prefix: string): Promise<EksWorld> {
   };
 }
 
-export function clusterInput(world: EksWorld, name: string, extra: Partial<CreateClusterCommandInput> = {}): CreateClusterCommandInput {
+export function clusterInput(
+  world: EksWorld,
+  name: string,
+  extra: Partial<CreateClusterCommandInput> = {},
+): CreateClusterCommandInput {
   return {
     name,
     roleArn: world.clusterRoleArn,
@@ -55,8 +75,17 @@ export function clusterInput(world: EksWorld, name: string, extra: Partial<Creat
 }
 
 /** Creates a cluster and moves sandbox time until it is ACTIVE. */
-export async function activeCluster(sb: TestSandbox, world: EksWorld, name: string, extra: Partial<CreateClusterCommandInput> = {}): Promise<void> {
+export async function activeCluster(
+  sb: TestSandbox,
+  world: EksWorld,
+  name: string,
+  extra: Partial<CreateClusterCommandInput> = {},
+): Promise<void> {
   const eks = new EKSClient({});
   await eks.send(new CreateClusterCommand(clusterInput(world, name, extra)));
-  await eventually(async () => (await eks.send(new DescribeClusterCommand({ name }))).cluster?.status === 'ACTIVE', { sandbox: sb, stepSeconds: 120, what: `${name} ACTIVE` });
+  await eventually(async () => (await eks.send(new DescribeClusterCommand({ name }))).cluster?.status === 'ACTIVE', {
+    sandbox: sb,
+    stepSeconds: 120,
+    what: `${name} ACTIVE`,
+  });
 }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateSecurityGroupCommand, CreateSubnetCommand, CreateVpcCommand, DeleteSubnetCommand, DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  CreateSecurityGroupCommand,
+  CreateSubnetCommand,
+  CreateVpcCommand,
+  DeleteSubnetCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
 import {
   CreateFileSystemCommand,
   DeleteFileSystemCommand,
@@ -44,15 +51,29 @@ describe('FSx for Lustre', () => {
     fsx = new FSxClient({});
     ec2 = new EC2Client({});
     vpcId = (await ec2.send(new CreateVpcCommand({ CidrBlock: '10.20.0.0/16' }))).Vpc!.VpcId!;
-    subnetId = (await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.20.1.0/24', AvailabilityZone: 'us-west-2a' }))).Subnet!.SubnetId!;
-    otherSubnetId = (await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.20.2.0/24', AvailabilityZone: 'us-west-2b' }))).Subnet!.SubnetId!;
-    groupId = (await ec2.send(new CreateSecurityGroupCommand({ VpcId: vpcId, GroupName: 'lustre', Description: 'Lustre clients' }))).GroupId!;
+    subnetId = (
+      await ec2.send(
+        new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.20.1.0/24', AvailabilityZone: 'us-west-2a' }),
+      )
+    ).Subnet!.SubnetId!;
+    otherSubnetId = (
+      await ec2.send(
+        new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.20.2.0/24', AvailabilityZone: 'us-west-2b' }),
+      )
+    ).Subnet!.SubnetId!;
+    groupId = (
+      await ec2.send(
+        new CreateSecurityGroupCommand({ VpcId: vpcId, GroupName: 'lustre', Description: 'Lustre clients' }),
+      )
+    ).GroupId!;
   });
   after(async () => sb.dispose());
 
   it('creates a SCRATCH_2 file system that becomes AVAILABLE after a few minutes', async () => {
     const ipsBefore = await freeIps(subnetId);
-    const { FileSystem: fs } = await fsx.send(new CreateFileSystemCommand(scratch2({ Tags: [{ Key: 'Name', Value: 'training-data' }] })));
+    const { FileSystem: fs } = await fsx.send(
+      new CreateFileSystemCommand(scratch2({ Tags: [{ Key: 'Name', Value: 'training-data' }] })),
+    );
     assert.ok(fs);
     assert.match(fs.FileSystemId!, /^fs-[0-9a-f]{17}$/);
     assert.equal(fs.Lifecycle, 'CREATING');
@@ -104,32 +125,78 @@ describe('FSx for Lustre', () => {
     await rejects(scratch2({ FileSystemType: 'WINDOWS' }), 'BadRequest', /FileSystemType/);
     await rejects(scratch2({ StorageCapacity: 1000 }), 'BadRequest', /StorageCapacity/);
     await rejects(scratch2({ StorageCapacity: 3600 }), 'BadRequest', /StorageCapacity/);
-    await rejects(scratch2({ StorageCapacity: 4800, LustreConfiguration: { DeploymentType: 'SCRATCH_1' } }), 'BadRequest', /StorageCapacity/);
+    await rejects(
+      scratch2({ StorageCapacity: 4800, LustreConfiguration: { DeploymentType: 'SCRATCH_1' } }),
+      'BadRequest',
+      /StorageCapacity/,
+    );
     await rejects(scratch2({ StorageCapacity: undefined }), 'BadRequest', /StorageCapacity/);
-    await rejects(scratch2({ LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 200 } }), 'InvalidPerUnitStorageThroughput');
-    await rejects(scratch2({ LustreConfiguration: { DeploymentType: 'PERSISTENT_1' } }), 'BadRequest', /PerUnitStorageThroughput/);
-    await rejects(scratch2({ LustreConfiguration: { DeploymentType: 'SCRATCH_2', PerUnitStorageThroughput: 50 } }), 'BadRequest', /PerUnitStorageThroughput/);
-    await rejects(scratch2({ LustreConfiguration: { DeploymentType: 'FAST' as never } }), 'BadRequest', /deploymentType/);
-    await rejects(scratch2({ SubnetIds: ['subnet-0123456789abcdef0'] }), 'InvalidNetworkSettings', /subnet-0123456789abcdef0/);
+    await rejects(
+      scratch2({ LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 200 } }),
+      'InvalidPerUnitStorageThroughput',
+    );
+    await rejects(
+      scratch2({ LustreConfiguration: { DeploymentType: 'PERSISTENT_1' } }),
+      'BadRequest',
+      /PerUnitStorageThroughput/,
+    );
+    await rejects(
+      scratch2({ LustreConfiguration: { DeploymentType: 'SCRATCH_2', PerUnitStorageThroughput: 50 } }),
+      'BadRequest',
+      /PerUnitStorageThroughput/,
+    );
+    await rejects(
+      scratch2({ LustreConfiguration: { DeploymentType: 'FAST' as never } }),
+      'BadRequest',
+      /deploymentType/,
+    );
+    await rejects(
+      scratch2({ SubnetIds: ['subnet-0123456789abcdef0'] }),
+      'InvalidNetworkSettings',
+      /subnet-0123456789abcdef0/,
+    );
     await rejects(scratch2({ SubnetIds: [subnetId, otherSubnetId] }), 'InvalidNetworkSettings', /one subnet/);
-    await rejects(scratch2({ SecurityGroupIds: ['sg-0123456789abcdef0'] }), 'InvalidNetworkSettings', /sg-0123456789abcdef0/);
+    await rejects(
+      scratch2({ SecurityGroupIds: ['sg-0123456789abcdef0'] }),
+      'InvalidNetworkSettings',
+      /sg-0123456789abcdef0/,
+    );
     await rejects(scratch2({ SubnetIds: ['not-a-subnet'] }), 'BadRequest', /subnetIds/);
-    await rejects(scratch2({ LustreConfiguration: { DeploymentType: 'SCRATCH_2', ImportPath: 's3://no-such-bucket-fsx' } }), 'InvalidImportPath');
+    await rejects(
+      scratch2({ LustreConfiguration: { DeploymentType: 'SCRATCH_2', ImportPath: 's3://no-such-bucket-fsx' } }),
+      'InvalidImportPath',
+    );
     assert.deepEqual(await sb.inventory(), before);
 
-    await assert.rejects(fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: ['fs-0123456789abcdef0'] })), errorName('FileSystemNotFound'));
-    await assert.rejects(fsx.send(new DeleteFileSystemCommand({ FileSystemId: 'fs-0123456789abcdef0' })), errorName('FileSystemNotFound'));
+    await assert.rejects(
+      fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: ['fs-0123456789abcdef0'] })),
+      errorName('FileSystemNotFound'),
+    );
+    await assert.rejects(
+      fsx.send(new DeleteFileSystemCommand({ FileSystemId: 'fs-0123456789abcdef0' })),
+      errorName('FileSystemNotFound'),
+    );
   });
 
   it('creates PERSISTENT file systems with throughput, backups and an S3 data repository', async () => {
     const s3 = new S3Client({});
-    await s3.send(new CreateBucketCommand({ Bucket: 'fsx-import-bucket', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }));
+    await s3.send(
+      new CreateBucketCommand({
+        Bucket: 'fsx-import-bucket',
+        CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+      }),
+    );
     const { FileSystem: p1 } = await fsx.send(
       new CreateFileSystemCommand({
         FileSystemType: 'LUSTRE',
         StorageCapacity: 2400,
         SubnetIds: [subnetId],
-        LustreConfiguration: { DeploymentType: 'PERSISTENT_1', PerUnitStorageThroughput: 100, ImportPath: 's3://fsx-import-bucket/datasets', AutomaticBackupRetentionDays: 7 },
+        LustreConfiguration: {
+          DeploymentType: 'PERSISTENT_1',
+          PerUnitStorageThroughput: 100,
+          ImportPath: 's3://fsx-import-bucket/datasets',
+          AutomaticBackupRetentionDays: 7,
+        },
       }),
     );
     const lustre = p1!.LustreConfiguration!;
@@ -142,7 +209,12 @@ describe('FSx for Lustre', () => {
     assert.equal(p1!.FileSystemTypeVersion, '2.10');
 
     const { FileSystem: p2 } = await fsx.send(
-      new CreateFileSystemCommand({ FileSystemType: 'LUSTRE', StorageCapacity: 4800, SubnetIds: [subnetId], LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 250 } }),
+      new CreateFileSystemCommand({
+        FileSystemType: 'LUSTRE',
+        StorageCapacity: 4800,
+        SubnetIds: [subnetId],
+        LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 250 },
+      }),
     );
     assert.equal(p2!.FileSystemTypeVersion, '2.12');
     assert.notEqual(p2!.LustreConfiguration!.MountName, p1!.LustreConfiguration!.MountName);
@@ -159,26 +231,49 @@ describe('FSx for Lustre', () => {
       seen.push(...page.FileSystems!.map((f) => f.FileSystemId!));
       NextToken = page.NextToken;
     } while (NextToken);
-    assert.deepEqual(seen, all.map((f) => f.FileSystemId));
+    assert.deepEqual(
+      seen,
+      all.map((f) => f.FileSystemId),
+    );
     const cli = await sb.aws(['fsx', 'describe-file-systems']);
-    assert.deepEqual(cli.json.FileSystems.map((f: { FileSystemId: string }) => f.FileSystemId), seen);
+    assert.deepEqual(
+      cli.json.FileSystems.map((f: { FileSystemId: string }) => f.FileSystemId),
+      seen,
+    );
 
     const ResourceARN = all[0]!.ResourceARN!;
-    await fsx.send(new TagResourceCommand({ ResourceARN, Tags: [{ Key: 'team', Value: 'ml' }, { Key: 'Name', Value: 'renamed' }] }));
+    await fsx.send(
+      new TagResourceCommand({
+        ResourceARN,
+        Tags: [
+          { Key: 'team', Value: 'ml' },
+          { Key: 'Name', Value: 'renamed' },
+        ],
+      }),
+    );
     await fsx.send(new UntagResourceCommand({ ResourceARN, TagKeys: ['team'] }));
     const tags = await fsx.send(new ListTagsForResourceCommand({ ResourceARN }));
     assert.deepEqual(tags.Tags, [{ Key: 'Name', Value: 'renamed' }]);
     await assert.rejects(
-      fsx.send(new ListTagsForResourceCommand({ ResourceARN: 'arn:aws:fsx:us-west-2:000000000000:file-system/fs-0123456789abcdef0' })),
+      fsx.send(
+        new ListTagsForResourceCommand({
+          ResourceARN: 'arn:aws:fsx:us-west-2:000000000000:file-system/fs-0123456789abcdef0',
+        }),
+      ),
       errorName('ResourceNotFound'),
     );
   });
 
   it('deletes a file system: DELETING, then gone, and its network interface frees the subnet', async () => {
-    const { FileSystem: fs } = await fsx.send(new CreateFileSystemCommand(scratch2({ SubnetIds: [otherSubnetId], SecurityGroupIds: [] })));
+    const { FileSystem: fs } = await fsx.send(
+      new CreateFileSystemCommand(scratch2({ SubnetIds: [otherSubnetId], SecurityGroupIds: [] })),
+    );
     const id = fs!.FileSystemId!;
     await assert.rejects(fsx.send(new DeleteFileSystemCommand({ FileSystemId: id })), errorName('BadRequest'));
-    await assert.rejects(ec2.send(new DeleteSubnetCommand({ SubnetId: otherSubnetId })), errorName('DependencyViolation'));
+    await assert.rejects(
+      ec2.send(new DeleteSubnetCommand({ SubnetId: otherSubnetId })),
+      errorName('DependencyViolation'),
+    );
     await sb.advance(11 * 60);
 
     const deleting = await fsx.send(new DeleteFileSystemCommand({ FileSystemId: id }));
@@ -186,7 +281,10 @@ describe('FSx for Lustre', () => {
     const described = await fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: [id] }));
     assert.equal(described.FileSystems![0]!.Lifecycle, 'DELETING');
     await sb.advance(7 * 60);
-    await assert.rejects(fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: [id] })), errorName('FileSystemNotFound'));
+    await assert.rejects(
+      fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: [id] })),
+      errorName('FileSystemNotFound'),
+    );
     await ec2.send(new DeleteSubnetCommand({ SubnetId: otherSubnetId }));
   });
 });

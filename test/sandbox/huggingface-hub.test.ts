@@ -40,7 +40,7 @@ describe('sandbox: the Hugging Face Hub simulation', () => {
     assert.equal(bySha.sha, tag.sha, 'a commit hash is a revision');
   });
 
-  it('serves a file\'s bytes with the Hub\'s headers: X-Repo-Commit, ETag, X-Linked-Size for LFS files', async () => {
+  it("serves a file's bytes with the Hub's headers: X-Repo-Commit, ETag, X-Linked-Size for LFS files", async () => {
     const info = (await (await get('/api/models/openai-community/gpt2?blobs=true')).json()) as any;
     const weights = info.siblings.find((s: any) => s.rfilename === 'model.safetensors');
     const res = await get('/openai-community/gpt2/resolve/main/model.safetensors');
@@ -63,13 +63,42 @@ describe('sandbox: the Hugging Face Hub simulation', () => {
       assert.match(((await res.json()) as { error: string }).error, message);
     };
     await expect(await get('/api/models/nobody/nothing'), 404, 'RepoNotFound', /Repository not found/);
-    await expect(await get('/api/models/openai-community/gpt2/revision/v9'), 404, 'RevisionNotFound', /Invalid rev id: v9/);
-    await expect(await get('/openai-community/gpt2/resolve/main/nope.bin'), 404, 'EntryNotFound', /nope\.bin does not exist/);
+    await expect(
+      await get('/api/models/openai-community/gpt2/revision/v9'),
+      404,
+      'RevisionNotFound',
+      /Invalid rev id: v9/,
+    );
+    await expect(
+      await get('/openai-community/gpt2/resolve/main/nope.bin'),
+      404,
+      'EntryNotFound',
+      /nope\.bin does not exist/,
+    );
     const gated = (await (await get('/api/models/meta-llama/Llama-3.2-1B')).json()) as any;
-    assert.equal(gated.gated, 'manual', 'a gated model\'s information is public');
-    await expect(await get('/meta-llama/Llama-3.2-1B/resolve/main/config.json'), 401, 'GatedRepo', /You must have access to it and be authenticated/);
-    await expect(await get('/meta-llama/Llama-3.2-1B/resolve/main/config.json', bearer('hf_SomeoneWithoutAccess0000000000000000')), 403, 'GatedRepo', /not in the authorized list/);
-    await expect(await get('/api/models/openai-community/gpt2', bearer('not-a-token')), 401, null, /Invalid credentials in Authorization header/);
-    assert.equal((await get('/meta-llama/Llama-3.2-1B/resolve/main/config.json', bearer(SANDBOX_HF_TOKEN))).status, 200, 'the sandbox token is granted');
+    assert.equal(gated.gated, 'manual', "a gated model's information is public");
+    await expect(
+      await get('/meta-llama/Llama-3.2-1B/resolve/main/config.json'),
+      401,
+      'GatedRepo',
+      /You must have access to it and be authenticated/,
+    );
+    await expect(
+      await get('/meta-llama/Llama-3.2-1B/resolve/main/config.json', bearer('hf_SomeoneWithoutAccess0000000000000000')),
+      403,
+      'GatedRepo',
+      /not in the authorized list/,
+    );
+    await expect(
+      await get('/api/models/openai-community/gpt2', bearer('not-a-token')),
+      401,
+      null,
+      /Invalid credentials in Authorization header/,
+    );
+    assert.equal(
+      (await get('/meta-llama/Llama-3.2-1B/resolve/main/config.json', bearer(SANDBOX_HF_TOKEN))).status,
+      200,
+      'the sandbox token is granted',
+    );
   });
 });

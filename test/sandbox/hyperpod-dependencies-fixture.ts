@@ -16,7 +16,11 @@ import type { TestSandbox } from '../helpers/sandbox.js';
  * types its chart lists (accelerated ones), so a cluster of CPU nodes gets no daemon pods, and each
  * device plugin mounts the kubelet's device-plugin socket directory as the charts do.
  */
-export async function installHyperPodDependencies(sb: Pick<TestSandbox, 'advance'>, eksClusterName: string, region = 'us-west-2'): Promise<void> {
+export async function installHyperPodDependencies(
+  sb: Pick<TestSandbox, 'advance'>,
+  eksClusterName: string,
+  region = 'us-west-2',
+): Promise<void> {
   // A tick after ACTIVE bootstraps the cluster's namespaces and system objects.
   await sb.advance(1);
   const api = await kubeObjects(eksClusterName, region);
@@ -42,7 +46,14 @@ export async function kubeObjects(eksClusterName: string, region = 'us-west-2'):
   const hostname = `sts.${region}.amazonaws.com`;
   const signer = new SignatureV4({ service: 'sts', region, sha256: Sha256, credentials: defaultProvider() });
   const signed = await signer.presign(
-    new HttpRequest({ method: 'GET', protocol: 'https:', hostname, path: '/', query: { Action: 'GetCallerIdentity', Version: '2011-06-15' }, headers: { host: hostname, 'x-k8s-aws-id': eksClusterName } }),
+    new HttpRequest({
+      method: 'GET',
+      protocol: 'https:',
+      hostname,
+      path: '/',
+      query: { Action: 'GetCallerIdentity', Version: '2011-06-15' },
+      headers: { host: hostname, 'x-k8s-aws-id': eksClusterName },
+    }),
     { expiresIn: 60 },
   );
   const url = `https://${hostname}/?${new URLSearchParams(signed.query as Record<string, string>).toString()}`;
@@ -66,7 +77,14 @@ const GPU_TYPES = ml(TYPES.filter((t) => t.gpus));
 const NEURON_TYPES = ml(TYPES.filter((t) => t.accelerators));
 const EFA_TYPES = ml(TYPES.filter((t) => t.efaSupported));
 
-function daemonSet(p: { namespace: string; name: string; image: string; types: string[]; serviceAccountName?: string; socket?: boolean }): Manifest {
+function daemonSet(p: {
+  namespace: string;
+  name: string;
+  image: string;
+  types: string[];
+  serviceAccountName?: string;
+  socket?: boolean;
+}): Manifest {
   const labels = { 'app.kubernetes.io/name': p.name };
   return {
     apiVersion: 'apps/v1',
@@ -78,16 +96,28 @@ function daemonSet(p: { namespace: string; name: string; image: string; types: s
         metadata: { labels },
         spec: {
           ...(p.serviceAccountName ? { serviceAccountName: p.serviceAccountName } : {}),
-          affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: p.types }] }] } } },
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: p.types }] },
+                ],
+              },
+            },
+          },
           tolerations: [{ operator: 'Exists' }],
           containers: [
             {
               name: p.name,
               image: p.image,
-              ...(p.socket ? { volumeMounts: [{ name: 'device-plugin', mountPath: '/var/lib/kubelet/device-plugins' }] } : {}),
+              ...(p.socket
+                ? { volumeMounts: [{ name: 'device-plugin', mountPath: '/var/lib/kubelet/device-plugins' }] }
+                : {}),
             },
           ],
-          ...(p.socket ? { volumes: [{ name: 'device-plugin', hostPath: { path: '/var/lib/kubelet/device-plugins' } }] } : {}),
+          ...(p.socket
+            ? { volumes: [{ name: 'device-plugin', hostPath: { path: '/var/lib/kubelet/device-plugins' } }] }
+            : {}),
         },
       },
     },
@@ -123,8 +153,26 @@ function dependencyChartObjects(region: string): Manifest[] {
       types: [...GPU_TYPES, ...NEURON_TYPES],
       serviceAccountName: agent,
     }),
-    daemonSet({ namespace: 'kube-system', name: `${RELEASE}-nvidia-device-plugin`, image: 'nvcr.io/nvidia/k8s-device-plugin:v0.16.1', types: GPU_TYPES, socket: true }),
-    daemonSet({ namespace: 'kube-system', name: `${RELEASE}-aws-efa-k8s-device-plugin`, image: '602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.5.6', types: EFA_TYPES, socket: true }),
-    daemonSet({ namespace: 'kube-system', name: 'neuron-device-plugin-daemonset', image: 'public.ecr.aws/neuron/neuron-device-plugin:2.19.16.0', types: NEURON_TYPES, socket: true }),
+    daemonSet({
+      namespace: 'kube-system',
+      name: `${RELEASE}-nvidia-device-plugin`,
+      image: 'nvcr.io/nvidia/k8s-device-plugin:v0.16.1',
+      types: GPU_TYPES,
+      socket: true,
+    }),
+    daemonSet({
+      namespace: 'kube-system',
+      name: `${RELEASE}-aws-efa-k8s-device-plugin`,
+      image: '602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.5.6',
+      types: EFA_TYPES,
+      socket: true,
+    }),
+    daemonSet({
+      namespace: 'kube-system',
+      name: 'neuron-device-plugin-daemonset',
+      image: 'public.ecr.aws/neuron/neuron-device-plugin:2.19.16.0',
+      types: NEURON_TYPES,
+      socket: true,
+    }),
   ];
 }

@@ -1,17 +1,33 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateClusterCommand as CreateEksClusterCommand, DescribeClusterCommand as DescribeEksClusterCommand, DescribeClusterVersionsCommand, EKSClient } from '@aws-sdk/client-eks';
-import { CreateClusterCommand, DescribeClusterCommand, SageMakerClient, type CreateClusterCommandInput } from '@aws-sdk/client-sagemaker';
+import {
+  CreateClusterCommand as CreateEksClusterCommand,
+  DescribeClusterCommand as DescribeEksClusterCommand,
+  DescribeClusterVersionsCommand,
+  EKSClient,
+} from '@aws-sdk/client-eks';
+import {
+  CreateClusterCommand,
+  DescribeClusterCommand,
+  SageMakerClient,
+  type CreateClusterCommandInput,
+} from '@aws-sdk/client-sagemaker';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { installHyperPodDependencies, kubeObjects } from './hyperpod-dependencies-fixture.js';
-import { buildPrereqs, group, HYPERPOD_EKS_VERSION, inventoryJson, type HyperPodPrereqs } from './sagemaker-fixtures.js';
+import {
+  buildPrereqs,
+  group,
+  HYPERPOD_EKS_VERSION,
+  inventoryJson,
+  type HyperPodPrereqs,
+} from './sagemaker-fixtures.js';
 
 /**
  * HyperPod's CreateCluster looks inside the EKS cluster it is given, as a real account's does: a
  * Kubernetes version HyperPod does not support, or HyperPod's dependencies chart not installed, is a
  * ValidationException and nothing is made (sandbox/services/sagemaker/eks-readiness.ts).
  */
-describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and dependencies', () => {
+describe("SageMaker HyperPod CreateCluster: the EKS cluster's version and dependencies", () => {
   let sb: TestSandbox;
   let p: HyperPodPrereqs;
   const sm = new SageMakerClient({});
@@ -33,7 +49,10 @@ describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and depen
         accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP' },
       }),
     );
-    await eventually(async () => (await eks.send(new DescribeEksClusterCommand({ name }))).cluster?.status === 'ACTIVE', { sandbox: sb, stepSeconds: 120, what: `${name} ACTIVE` });
+    await eventually(
+      async () => (await eks.send(new DescribeEksClusterCommand({ name }))).cluster?.status === 'ACTIVE',
+      { sandbox: sb, stepSeconds: 120, what: `${name} ACTIVE` },
+    );
     await sb.advance(1);
     return created.cluster!.arn!;
   };
@@ -53,13 +72,13 @@ describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and depen
   });
   after(async () => sb.dispose());
 
-  it('offers, as EKS\'s default, a Kubernetes version newer than HyperPod supports', async () => {
+  it("offers, as EKS's default, a Kubernetes version newer than HyperPod supports", async () => {
     const { clusterVersions } = await eks.send(new DescribeClusterVersionsCommand({ defaultOnly: true }));
     assert.equal(clusterVersions?.length, 1);
     assert.equal(clusterVersions![0]!.clusterVersion, '1.35');
   });
 
-  it('refuses an EKS cluster at a Kubernetes version HyperPod does not support (EKS\'s default here)', async () => {
+  it("refuses an EKS cluster at a Kubernetes version HyperPod does not support (EKS's default here)", async () => {
     const arn = await eksCluster('ready-default');
     assert.equal((await eks.send(new DescribeEksClusterCommand({ name: 'ready-default' }))).cluster!.version, '1.35');
     await installHyperPodDependencies(sb, 'ready-default');
@@ -70,7 +89,7 @@ describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and depen
     );
   });
 
-  it('refuses an EKS cluster without HyperPod\'s dependencies, naming each that is missing', async () => {
+  it("refuses an EKS cluster without HyperPod's dependencies, naming each that is missing", async () => {
     const arn = await eksCluster('ready-bare', HYPERPOD_EKS_VERSION);
     await refused(
       'on-bare',
@@ -79,8 +98,16 @@ describe('SageMaker HyperPod CreateCluster: the EKS cluster\'s version and depen
     );
 
     await installHyperPodDependencies(sb, 'ready-bare');
-    await (await kubeObjects('ready-bare')).delete({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'health-monitoring-agent', namespace: 'aws-hyperpod' } });
-    await refused('on-bare', arn, /is missing one or more required dependencies: DaemonSet aws-hyperpod\/health-monitoring-agent\. Install/);
+    await (await kubeObjects('ready-bare')).delete({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'health-monitoring-agent', namespace: 'aws-hyperpod' },
+    });
+    await refused(
+      'on-bare',
+      arn,
+      /is missing one or more required dependencies: DaemonSet aws-hyperpod\/health-monitoring-agent\. Install/,
+    );
   });
 
   it('accepts the EKS cluster once its version is supported and the dependencies chart is installed', async () => {

@@ -4,12 +4,21 @@ import { findManagedPolicy } from '../../sandbox/catalog/managed-policies.js';
 import { keyed } from '../../sandbox/core/keyed.js';
 import { emptyState } from '../../sandbox/core/store.js';
 import { actAsRole, assumeRoleWithWebIdentity } from '../../sandbox/services/iam/authorize.js';
-import { evaluatePolicies, requestContext, type EvaluationRequest } from '../../sandbox/services/iam/policy-evaluation.js';
+import {
+  evaluatePolicies,
+  requestContext,
+  type EvaluationRequest,
+} from '../../sandbox/services/iam/policy-evaluation.js';
 import { iamSection, type StoredRole } from '../../sandbox/services/iam/state.js';
 
 const doc = (...Statement: object[]) => ({ Version: '2012-10-17', Statement });
-const ask = (action: string, resource: string, keys: Record<string, string | string[]> = {}): EvaluationRequest => ({ action, resource, context: requestContext(keys) });
-const decide = (statements: object[], request: EvaluationRequest) => evaluatePolicies([{ name: 'p', document: doc(...statements) }], request).decision;
+const ask = (action: string, resource: string, keys: Record<string, string | string[]> = {}): EvaluationRequest => ({
+  action,
+  resource,
+  context: requestContext(keys),
+});
+const decide = (statements: object[], request: EvaluationRequest) =>
+  evaluatePolicies([{ name: 'p', document: doc(...statements) }], request).decision;
 
 describe('IAM policy evaluation', () => {
   it('allows what a statement allows, and nothing else (implicit deny)', () => {
@@ -38,8 +47,20 @@ describe('IAM policy evaluation', () => {
     assert.equal(decide([s], ask('ec2:DescribeSubnets', '*')), 'ImplicitDeny');
     // Each of an ARN's six parts matches on its own: a wildcard does not run on into the next part.
     const cluster = 'arn:aws:sagemaker:us-west-2:111122223333:cluster/abc';
-    assert.equal(decide([{ Effect: 'Allow', Action: 'sagemaker:*', Resource: 'arn:aws:sagemaker:*:cluster/*' }], ask('sagemaker:DescribeCluster', cluster)), 'ImplicitDeny');
-    assert.equal(decide([{ Effect: 'Allow', Action: 'sagemaker:*', Resource: 'arn:aws:sagemaker:*:*:cluster/*' }], ask('sagemaker:DescribeCluster', cluster)), 'Allow');
+    assert.equal(
+      decide(
+        [{ Effect: 'Allow', Action: 'sagemaker:*', Resource: 'arn:aws:sagemaker:*:cluster/*' }],
+        ask('sagemaker:DescribeCluster', cluster),
+      ),
+      'ImplicitDeny',
+    );
+    assert.equal(
+      decide(
+        [{ Effect: 'Allow', Action: 'sagemaker:*', Resource: 'arn:aws:sagemaker:*:*:cluster/*' }],
+        ask('sagemaker:DescribeCluster', cluster),
+      ),
+      'Allow',
+    );
   });
 
   it('reads NotAction and NotResource as "everything but"', () => {
@@ -54,16 +75,48 @@ describe('IAM policy evaluation', () => {
       Effect: 'Allow',
       Action: 'iam:PassRole',
       Resource: '*',
-      Condition: { StringEquals: { 'iam:PassedToService': ['sagemaker.amazonaws.com', 'eks.amazonaws.com'] }, ArnLike: { 'iam:AssociatedResourceArn': 'arn:aws:sagemaker:*:*:model/*' } },
+      Condition: {
+        StringEquals: { 'iam:PassedToService': ['sagemaker.amazonaws.com', 'eks.amazonaws.com'] },
+        ArnLike: { 'iam:AssociatedResourceArn': 'arn:aws:sagemaker:*:*:model/*' },
+      },
     };
     const model = 'arn:aws:sagemaker:us-west-2:111122223333:model/m';
-    assert.equal(decide([s], ask('iam:PassRole', 'r', { 'iam:PassedToService': 'eks.amazonaws.com', 'iam:AssociatedResourceArn': model })), 'Allow');
-    assert.equal(decide([s], ask('iam:PassRole', 'r', { 'iam:PassedToService': 'ec2.amazonaws.com', 'iam:AssociatedResourceArn': model })), 'ImplicitDeny');
+    assert.equal(
+      decide(
+        [s],
+        ask('iam:PassRole', 'r', { 'iam:PassedToService': 'eks.amazonaws.com', 'iam:AssociatedResourceArn': model }),
+      ),
+      'Allow',
+    );
+    assert.equal(
+      decide(
+        [s],
+        ask('iam:PassRole', 'r', { 'iam:PassedToService': 'ec2.amazonaws.com', 'iam:AssociatedResourceArn': model }),
+      ),
+      'ImplicitDeny',
+    );
     assert.equal(decide([s], ask('iam:PassRole', 'r', { 'iam:PassedToService': 'eks.amazonaws.com' })), 'ImplicitDeny');
     // Keys are case-insensitive, values are not (except …IgnoreCase).
-    assert.equal(decide([s], ask('iam:PassRole', 'r', { 'IAM:PASSEDTOSERVICE': 'eks.amazonaws.com', 'iam:associatedresourcearn': model })), 'Allow');
-    assert.equal(decide([s], ask('iam:PassRole', 'r', { 'iam:PassedToService': 'EKS.amazonaws.com', 'iam:AssociatedResourceArn': model })), 'ImplicitDeny');
-    const tagged = { Effect: 'Allow', Action: 'ec2:DeleteSecurityGroup', Resource: '*', Condition: { Null: { 'aws:ResourceTag/owner': 'false' } } };
+    assert.equal(
+      decide(
+        [s],
+        ask('iam:PassRole', 'r', { 'IAM:PASSEDTOSERVICE': 'eks.amazonaws.com', 'iam:associatedresourcearn': model }),
+      ),
+      'Allow',
+    );
+    assert.equal(
+      decide(
+        [s],
+        ask('iam:PassRole', 'r', { 'iam:PassedToService': 'EKS.amazonaws.com', 'iam:AssociatedResourceArn': model }),
+      ),
+      'ImplicitDeny',
+    );
+    const tagged = {
+      Effect: 'Allow',
+      Action: 'ec2:DeleteSecurityGroup',
+      Resource: '*',
+      Condition: { Null: { 'aws:ResourceTag/owner': 'false' } },
+    };
     assert.equal(decide([tagged], ask('ec2:DeleteSecurityGroup', '*', { 'aws:ResourceTag/owner': 'me' })), 'Allow');
     assert.equal(decide([tagged], ask('ec2:DeleteSecurityGroup', '*')), 'ImplicitDeny');
   });
@@ -73,24 +126,81 @@ describe('IAM policy evaluation', () => {
     assert.equal(decide(cond({ StringEquals: { 's3:prefix': 'a' } }), ask('s3:ListBucket', '*')), 'ImplicitDeny');
     assert.equal(decide(cond({ StringNotEquals: { 's3:prefix': 'a' } }), ask('s3:ListBucket', '*')), 'Allow');
     assert.equal(decide(cond({ StringEqualsIfExists: { 's3:prefix': 'a' } }), ask('s3:ListBucket', '*')), 'Allow');
-    assert.equal(decide(cond({ StringEqualsIfExists: { 's3:prefix': 'a' } }), ask('s3:ListBucket', '*', { 's3:prefix': 'b' })), 'ImplicitDeny');
-    assert.equal(decide(cond({ 'ForAllValues:StringEquals': { 'aws:TagKeys': ['CreatedBy'] } }), ask('s3:PutObject', '*')), 'Allow');
-    assert.equal(decide(cond({ 'ForAllValues:StringEquals': { 'aws:TagKeys': ['CreatedBy'] } }), ask('s3:PutObject', '*', { 'aws:TagKeys': ['CreatedBy', 'Other'] })), 'ImplicitDeny');
-    assert.equal(decide(cond({ 'ForAnyValue:StringEquals': { 'aws:TagKeys': ['CreatedBy'] } }), ask('s3:PutObject', '*')), 'ImplicitDeny');
-    assert.equal(decide(cond({ 'ForAnyValue:StringLike': { 'aws:TagKeys': ['Created*'] } }), ask('s3:PutObject', '*', { 'aws:TagKeys': ['x', 'CreatedBy'] })), 'Allow');
+    assert.equal(
+      decide(cond({ StringEqualsIfExists: { 's3:prefix': 'a' } }), ask('s3:ListBucket', '*', { 's3:prefix': 'b' })),
+      'ImplicitDeny',
+    );
+    assert.equal(
+      decide(cond({ 'ForAllValues:StringEquals': { 'aws:TagKeys': ['CreatedBy'] } }), ask('s3:PutObject', '*')),
+      'Allow',
+    );
+    assert.equal(
+      decide(
+        cond({ 'ForAllValues:StringEquals': { 'aws:TagKeys': ['CreatedBy'] } }),
+        ask('s3:PutObject', '*', { 'aws:TagKeys': ['CreatedBy', 'Other'] }),
+      ),
+      'ImplicitDeny',
+    );
+    assert.equal(
+      decide(cond({ 'ForAnyValue:StringEquals': { 'aws:TagKeys': ['CreatedBy'] } }), ask('s3:PutObject', '*')),
+      'ImplicitDeny',
+    );
+    assert.equal(
+      decide(
+        cond({ 'ForAnyValue:StringLike': { 'aws:TagKeys': ['Created*'] } }),
+        ask('s3:PutObject', '*', { 'aws:TagKeys': ['x', 'CreatedBy'] }),
+      ),
+      'Allow',
+    );
   });
 
   it('replaces policy variables from the request, and matches nothing when one is missing', () => {
-    const s = { Effect: 'Allow', Action: 'eks:DescribeCluster', Resource: 'arn:aws:eks:*:*:cluster/*', Condition: { StringEquals: { 'aws:ResourceAccount': '${aws:PrincipalAccount}' } } };
+    const s = {
+      Effect: 'Allow',
+      Action: 'eks:DescribeCluster',
+      Resource: 'arn:aws:eks:*:*:cluster/*',
+      Condition: { StringEquals: { 'aws:ResourceAccount': '${aws:PrincipalAccount}' } },
+    };
     const arn = 'arn:aws:eks:us-west-2:111122223333:cluster/c';
-    assert.equal(decide([s], ask('eks:DescribeCluster', arn, { 'aws:ResourceAccount': '111122223333', 'aws:PrincipalAccount': '111122223333' })), 'Allow');
-    assert.equal(decide([s], ask('eks:DescribeCluster', arn, { 'aws:ResourceAccount': '999999999999', 'aws:PrincipalAccount': '111122223333' })), 'ImplicitDeny');
-    assert.equal(decide([s], ask('eks:DescribeCluster', arn, { 'aws:ResourceAccount': '111122223333' })), 'ImplicitDeny');
+    assert.equal(
+      decide(
+        [s],
+        ask('eks:DescribeCluster', arn, {
+          'aws:ResourceAccount': '111122223333',
+          'aws:PrincipalAccount': '111122223333',
+        }),
+      ),
+      'Allow',
+    );
+    assert.equal(
+      decide(
+        [s],
+        ask('eks:DescribeCluster', arn, {
+          'aws:ResourceAccount': '999999999999',
+          'aws:PrincipalAccount': '111122223333',
+        }),
+      ),
+      'ImplicitDeny',
+    );
+    assert.equal(
+      decide([s], ask('eks:DescribeCluster', arn, { 'aws:ResourceAccount': '111122223333' })),
+      'ImplicitDeny',
+    );
   });
 
   it('matches trust policies by principal instead of resource', () => {
-    const trust = doc({ Effect: 'Allow', Principal: { Service: ['sagemaker.amazonaws.com'] }, Action: 'sts:AssumeRole' });
-    const asks = (id: string) => evaluatePolicies([{ name: 'trust', document: trust }], { action: 'sts:AssumeRole', resource: '*', context: requestContext({}), principal: { kind: 'Service', id } }).decision;
+    const trust = doc({
+      Effect: 'Allow',
+      Principal: { Service: ['sagemaker.amazonaws.com'] },
+      Action: 'sts:AssumeRole',
+    });
+    const asks = (id: string) =>
+      evaluatePolicies([{ name: 'trust', document: trust }], {
+        action: 'sts:AssumeRole',
+        resource: '*',
+        context: requestContext({}),
+        principal: { kind: 'Service', id },
+      }).decision;
     assert.equal(asks('sagemaker.amazonaws.com'), 'Allow');
     assert.equal(asks('eks.amazonaws.com'), 'ImplicitDeny');
   });
@@ -100,7 +210,10 @@ describe('the managed policies AWS publishes, evaluated', () => {
   const inference = findManagedPolicy('arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess')!;
   const training = findManagedPolicy('arn:aws:iam::aws:policy/AmazonSageMakerHyperPodTrainingOperatorAccess')!;
   const pass = (roleName: string, service: string) =>
-    evaluatePolicies([{ name: inference.arn, document: inference.document }], ask('iam:PassRole', `arn:aws:iam::111122223333:role/${roleName}`, { 'iam:PassedToService': service })).decision;
+    evaluatePolicies(
+      [{ name: inference.arn, document: inference.document }],
+      ask('iam:PassRole', `arn:aws:iam::111122223333:role/${roleName}`, { 'iam:PassedToService': service }),
+    ).decision;
 
   it('AmazonSageMakerHyperPodInferenceAccess passes only SageMakerHyperPodInference* roles, only to SageMaker', () => {
     assert.equal(pass('SageMakerHyperPodInference-demo-abc123', 'sagemaker.amazonaws.com'), 'Allow');
@@ -112,7 +225,11 @@ describe('the managed policies AWS publishes, evaluated', () => {
     const describe = (tags: Record<string, string>) =>
       evaluatePolicies(
         [{ name: training.arn, document: training.document }],
-        ask('sagemaker:DescribeClusterNode', 'arn:aws:sagemaker:us-west-2:111122223333:cluster/abcdef123456', Object.fromEntries(Object.entries(tags).map(([k, v]) => [`aws:ResourceTag/${k}`, v]))),
+        ask(
+          'sagemaker:DescribeClusterNode',
+          'arn:aws:sagemaker:us-west-2:111122223333:cluster/abcdef123456',
+          Object.fromEntries(Object.entries(tags).map(([k, v]) => [`aws:ResourceTag/${k}`, v])),
+        ),
       ).decision;
     assert.equal(describe({ SageMaker: 'true' }), 'Allow');
     assert.equal(describe({ SageMaker: 'false' }), 'ImplicitDeny');
@@ -141,9 +258,16 @@ describe('a controller acting as a role', () => {
     return state;
   };
 
-  it('is refused with AWS\'s sentence when no policy of the role allows the action', () => {
-    const exec = role('instantstart-demo-inference-exec', { attachedPolicyArns: ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess'] });
-    const answer = actAsRole(stateWith(exec), exec.arn, { action: 'iam:PassRole', resource: exec.arn, context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' }, sessionName: 'op' });
+  it("is refused with AWS's sentence when no policy of the role allows the action", () => {
+    const exec = role('instantstart-demo-inference-exec', {
+      attachedPolicyArns: ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess'],
+    });
+    const answer = actAsRole(stateWith(exec), exec.arn, {
+      action: 'iam:PassRole',
+      resource: exec.arn,
+      context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' },
+      sessionName: 'op',
+    });
     assert.deepEqual(answer, {
       allowed: false,
       code: 'AccessDenied',
@@ -152,45 +276,96 @@ describe('a controller acting as a role', () => {
   });
 
   it('is allowed by an attached managed policy, with the account keys filled in', () => {
-    const exec = role('SageMakerHyperPodInference-demo-abc123', { attachedPolicyArns: ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess'] });
+    const exec = role('SageMakerHyperPodInference-demo-abc123', {
+      attachedPolicyArns: ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess'],
+    });
     const state = stateWith(exec);
-    assert.deepEqual(actAsRole(state, exec.arn, { action: 'iam:PassRole', resource: exec.arn, context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' } }), { allowed: true });
+    assert.deepEqual(
+      actAsRole(state, exec.arn, {
+        action: 'iam:PassRole',
+        resource: exec.arn,
+        context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' },
+      }),
+      { allowed: true },
+    );
     // SageMakerAccess asks that the cluster be in the caller's own account.
-    assert.deepEqual(actAsRole(state, exec.arn, { action: 'sagemaker:UpdateClusterInference', resource: `arn:aws:sagemaker:us-west-2:${account}:cluster/abcdef123456` }), { allowed: true });
-    assert.equal(actAsRole(state, exec.arn, { action: 'sagemaker:UpdateClusterInference', resource: 'arn:aws:sagemaker:us-west-2:999999999999:cluster/abcdef123456' }).allowed, false);
+    assert.deepEqual(
+      actAsRole(state, exec.arn, {
+        action: 'sagemaker:UpdateClusterInference',
+        resource: `arn:aws:sagemaker:us-west-2:${account}:cluster/abcdef123456`,
+      }),
+      { allowed: true },
+    );
+    assert.equal(
+      actAsRole(state, exec.arn, {
+        action: 'sagemaker:UpdateClusterInference',
+        resource: 'arn:aws:sagemaker:us-west-2:999999999999:cluster/abcdef123456',
+      }).allowed,
+      false,
+    );
   });
 
   it('is refused by an explicit deny in an inline policy, whatever a managed policy allows', () => {
     const deny = JSON.stringify(doc({ Effect: 'Deny', Action: 'iam:PassRole', Resource: '*' }));
-    const exec = role('SageMakerHyperPodInference-demo-abc123', { attachedPolicyArns: ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess'], inlinePolicies: keyed.from([['no-pass', deny]]) });
-    const answer = actAsRole(stateWith(exec), exec.arn, { action: 'iam:PassRole', resource: exec.arn, context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' } });
+    const exec = role('SageMakerHyperPodInference-demo-abc123', {
+      attachedPolicyArns: ['arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess'],
+      inlinePolicies: keyed.from([['no-pass', deny]]),
+    });
+    const answer = actAsRole(stateWith(exec), exec.arn, {
+      action: 'iam:PassRole',
+      resource: exec.arn,
+      context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' },
+    });
     assert.equal(answer.allowed, false);
     assert.match(answer.allowed ? '' : answer.message, /with an explicit deny in an identity-based policy$/);
   });
 
-  it('assumes a role by web identity only through the account\'s OIDC provider and the role\'s trust', () => {
+  it("assumes a role by web identity only through the account's OIDC provider and the role's trust", () => {
     const issuer = 'https://oidc.eks.us-west-2.amazonaws.com/id/ABC';
     const provider = `arn:aws:iam::${account}:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC`;
     const key = 'oidc.eks.us-west-2.amazonaws.com/id/ABC';
     const trust = JSON.stringify(
       doc(
-        { Effect: 'Allow', Principal: { Federated: provider }, Action: 'sts:AssumeRoleWithWebIdentity', Condition: { StringEquals: { [`${key}:sub`]: 'system:serviceaccount:ns:sa', [`${key}:aud`]: 'sts.amazonaws.com' } } },
+        {
+          Effect: 'Allow',
+          Principal: { Federated: provider },
+          Action: 'sts:AssumeRoleWithWebIdentity',
+          Condition: {
+            StringEquals: { [`${key}:sub`]: 'system:serviceaccount:ns:sa', [`${key}:aud`]: 'sts.amazonaws.com' },
+          },
+        },
         { Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' },
       ),
     );
     const exec = role('SageMakerHyperPodInference-demo-abc123', { assumeRolePolicyDocument: trust });
     const state = stateWith(exec);
-    assert.deepEqual(assumeRoleWithWebIdentity(state, exec.arn, issuer, 'system:serviceaccount:ns:sa', 'sts.amazonaws.com'), {
-      allowed: false,
-      code: 'InvalidIdentityToken',
-      message: `No OpenIDConnect provider found in your account for ${issuer}`,
+    assert.deepEqual(
+      assumeRoleWithWebIdentity(state, exec.arn, issuer, 'system:serviceaccount:ns:sa', 'sts.amazonaws.com'),
+      {
+        allowed: false,
+        code: 'InvalidIdentityToken',
+        message: `No OpenIDConnect provider found in your account for ${issuer}`,
+      },
+    );
+    keyed.set(iamSection(state).oidcProviders, provider, {
+      arn: provider,
+      url: issuer,
+      clientIds: ['sts.amazonaws.com'],
+      thumbprints: [],
+      createDate: 0,
+      tags: [],
     });
-    keyed.set(iamSection(state).oidcProviders, provider, { arn: provider, url: issuer, clientIds: ['sts.amazonaws.com'], thumbprints: [], createDate: 0, tags: [] });
-    assert.deepEqual(assumeRoleWithWebIdentity(state, exec.arn, issuer, 'system:serviceaccount:ns:sa', 'sts.amazonaws.com'), { allowed: true });
-    assert.deepEqual(assumeRoleWithWebIdentity(state, exec.arn, issuer, 'system:serviceaccount:ns:other', 'sts.amazonaws.com'), {
-      allowed: false,
-      code: 'AccessDenied',
-      message: 'Not authorized to perform sts:AssumeRoleWithWebIdentity',
-    });
+    assert.deepEqual(
+      assumeRoleWithWebIdentity(state, exec.arn, issuer, 'system:serviceaccount:ns:sa', 'sts.amazonaws.com'),
+      { allowed: true },
+    );
+    assert.deepEqual(
+      assumeRoleWithWebIdentity(state, exec.arn, issuer, 'system:serviceaccount:ns:other', 'sts.amazonaws.com'),
+      {
+        allowed: false,
+        code: 'AccessDenied',
+        message: 'Not authorized to perform sts:AssumeRoleWithWebIdentity',
+      },
+    );
   });
 });

@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { featureManifests } from '../../src/domain/cluster-dependencies.js';
-import { CreateClusterCommand, DescribeClusterCommand, ListClusterEventsCommand, SageMakerClient, UpdateClusterCommand } from '@aws-sdk/client-sagemaker';
+import {
+  CreateClusterCommand,
+  DescribeClusterCommand,
+  ListClusterEventsCommand,
+  SageMakerClient,
+  UpdateClusterCommand,
+} from '@aws-sdk/client-sagemaker';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
-import { buildPrereqs, ensureQuota, group, inventoryJson, waitForCluster, type HyperPodPrereqs } from './sagemaker-fixtures.js';
+import {
+  buildPrereqs,
+  ensureQuota,
+  group,
+  inventoryJson,
+  waitForCluster,
+  type HyperPodPrereqs,
+} from './sagemaker-fixtures.js';
 
 /**
  * HyperPod-managed Karpenter, end to end with the real kubectl: autoscaling is refused unless the
@@ -57,9 +70,13 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
   let p: HyperPodPrereqs;
   let k: TestKubeCluster;
   const sm = new SageMakerClient({});
-  const gpuGroup = async () => (await sm.send(new DescribeClusterCommand({ ClusterName: 'auto' }))).InstanceGroups!.find((g) => g.InstanceGroupName === 'gpu')!;
+  const gpuGroup = async () =>
+    (await sm.send(new DescribeClusterCommand({ ClusterName: 'auto' }))).InstanceGroups!.find(
+      (g) => g.InstanceGroupName === 'gpu',
+    )!;
   const kubectl = async (...args: string[]) => (await k.kubectl(args)).stdout;
-  const json = async (...args: string[]) => JSON.parse(await kubectl(...args, '-o', 'json')) as { items: Array<Record<string, any>> };
+  const json = async (...args: string[]) =>
+    JSON.parse(await kubectl(...args, '-o', 'json')) as { items: Array<Record<string, any>> };
 
   before(async () => {
     sb = await startTestSandbox();
@@ -78,15 +95,23 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     );
     await waitForCluster(sb, 'auto', 'InService');
     // Continuous clusters are InService before their nodes run: wait for the system node, then let CoreDNS land on it.
-    await eventually(async () => (await sm.send(new DescribeClusterCommand({ ClusterName: 'auto' }))).InstanceGroups!.find((g) => g.InstanceGroupName === 'system')!.CurrentCount === 1, {
-      sandbox: sb,
-      stepSeconds: 60,
-      what: 'system node running',
-    });
+    await eventually(
+      async () =>
+        (await sm.send(new DescribeClusterCommand({ ClusterName: 'auto' }))).InstanceGroups!.find(
+          (g) => g.InstanceGroupName === 'system',
+        )!.CurrentCount === 1,
+      {
+        sandbox: sb,
+        stepSeconds: 60,
+        what: 'system node running',
+      },
+    );
     await sb.advance(30);
     k = await kubeAccess(sb, p.eksClusterName);
     // The device plugins, as create-cluster installs them: nodes advertise GPUs only once these run.
-    await k.kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: featureManifests('device-plugins', 'us-west-2') }) });
+    await k.kubectl(['apply', '-f', '-'], {
+      input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: featureManifests('device-plugins', 'us-west-2') }),
+    });
   });
   after(async () => sb.dispose());
 
@@ -95,8 +120,22 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     const enable = { Mode: 'Enable' as const, AutoScalerType: 'Karpenter' as const };
     const attempts: Array<[Promise<unknown>, RegExp]> = [
       [sm.send(new UpdateClusterCommand({ ClusterName: 'auto', AutoScaling: enable })), /requires ClusterRole/],
-      [sm.send(new UpdateClusterCommand({ ClusterName: 'auto', AutoScaling: enable, ClusterRole: p.executionRoleArn })), /ClusterRole cannot be assumed by hyperpod\.sagemaker\.amazonaws\.com/],
-      [sm.send(new UpdateClusterCommand({ ClusterName: 'auto', AutoScaling: enable, ClusterRole: 'arn:aws:iam::000000000000:role/nope' })), /in ClusterRole does not exist/],
+      [
+        sm.send(
+          new UpdateClusterCommand({ ClusterName: 'auto', AutoScaling: enable, ClusterRole: p.executionRoleArn }),
+        ),
+        /ClusterRole cannot be assumed by hyperpod\.sagemaker\.amazonaws\.com/,
+      ],
+      [
+        sm.send(
+          new UpdateClusterCommand({
+            ClusterName: 'auto',
+            AutoScaling: enable,
+            ClusterRole: 'arn:aws:iam::000000000000:role/nope',
+          }),
+        ),
+        /in ClusterRole does not exist/,
+      ],
       [
         sm.send(
           new CreateClusterCommand({
@@ -127,14 +166,28 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
   });
 
   it('enables Karpenter autoscaling: DescribeCluster returns it with its status, and the CRDs appear', async () => {
-    await sm.send(new UpdateClusterCommand({ ClusterName: 'auto', ClusterRole: p.clusterRoleArn, AutoScaling: { Mode: 'Enable', AutoScalerType: 'Karpenter' } }));
+    await sm.send(
+      new UpdateClusterCommand({
+        ClusterName: 'auto',
+        ClusterRole: p.clusterRoleArn,
+        AutoScaling: { Mode: 'Enable', AutoScalerType: 'Karpenter' },
+      }),
+    );
     const described = await sm.send(new DescribeClusterCommand({ ClusterName: 'auto' }));
     assert.equal(described.ClusterRole, p.clusterRoleArn);
     assert.deepEqual(described.AutoScaling, { Mode: 'Enable', AutoScalerType: 'Karpenter', Status: 'InService' });
     await sb.advance(1);
     const names = (await json('get', 'crd')).items.map((c) => c.metadata.name as string);
-    for (const n of ['hyperpodnodeclasses.karpenter.sagemaker.amazonaws.com', 'nodepools.karpenter.sh', 'nodeclaims.karpenter.sh']) assert.ok(names.includes(n), n);
-    const refused = await k.kubectl(['apply', '-f', '-'], { allowFailure: true, input: NODECLASS.replace('[gpu]', `[${Array.from({ length: 11 }, (_, i) => `g${i}`).join(', ')}]`) });
+    for (const n of [
+      'hyperpodnodeclasses.karpenter.sagemaker.amazonaws.com',
+      'nodepools.karpenter.sh',
+      'nodeclaims.karpenter.sh',
+    ])
+      assert.ok(names.includes(n), n);
+    const refused = await k.kubectl(['apply', '-f', '-'], {
+      allowFailure: true,
+      input: NODECLASS.replace('[gpu]', `[${Array.from({ length: 11 }, (_, i) => `g${i}`).join(', ')}]`),
+    });
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /spec\.instanceGroups.*(must have at most 10 items|Too many)/);
   });
@@ -143,7 +196,8 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     await k.kubectl(['apply', '-f', '-'], { input: NODECLASS.replace('[gpu]', '[gpu, missing]') });
     await sb.advance(1);
     const broken = (await json('get', 'hyperpodnodeclasses')).items[0]!;
-    const readyOf = (o: Record<string, any>) => (o.status.conditions as Array<Record<string, string>>).find((c) => c.type === 'Ready')!;
+    const readyOf = (o: Record<string, any>) =>
+      (o.status.conditions as Array<Record<string, string>>).find((c) => c.type === 'Ready')!;
     assert.equal(readyOf(broken).status, 'False');
     assert.match(readyOf(broken).message, /'missing' not found in HyperPod cluster 'auto'/);
     await k.kubectl(['apply', '-f', '-'], { input: NODECLASS });
@@ -159,11 +213,20 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
 
   it('scales the zero-count group up for pods that need its GPUs: NodeClaims, nodes joining, pods running', async () => {
     await k.kubectl(['apply', '-f', '-'], { input: DEPLOYMENT });
-    const claims = await eventually(async () => {
-      const items = (await json('get', 'nodeclaims')).items;
-      return items.length === 2 ? items : undefined;
-    }, { sandbox: sb, stepSeconds: 1, what: 'two NodeClaims' });
-    assert.ok(claims.every((c) => c.metadata.labels['node.kubernetes.io/instance-type'] === GPU && c.metadata.labels['karpenter.sh/nodepool'] === 'gpu-pool'));
+    const claims = await eventually(
+      async () => {
+        const items = (await json('get', 'nodeclaims')).items;
+        return items.length === 2 ? items : undefined;
+      },
+      { sandbox: sb, stepSeconds: 1, what: 'two NodeClaims' },
+    );
+    assert.ok(
+      claims.every(
+        (c) =>
+          c.metadata.labels['node.kubernetes.io/instance-type'] === GPU &&
+          c.metadata.labels['karpenter.sh/nodepool'] === 'gpu-pool',
+      ),
+    );
     assert.equal((await gpuGroup()).TargetCount, 2);
     await eventually(
       async () => {
@@ -174,12 +237,22 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     );
     const nodes = (await json('get', 'nodes', '-l', 'karpenter.sh/nodepool=gpu-pool')).items;
     assert.equal(nodes.length, 2);
-    assert.ok(nodes.every((n) => n.metadata.labels['sagemaker.amazonaws.com/instance-group-name'] === 'gpu' && n.metadata.labels.team === 'ml' && n.metadata.labels['karpenter.sh/initialized'] === 'true'));
+    assert.ok(
+      nodes.every(
+        (n) =>
+          n.metadata.labels['sagemaker.amazonaws.com/instance-group-name'] === 'gpu' &&
+          n.metadata.labels.team === 'ml' &&
+          n.metadata.labels['karpenter.sh/initialized'] === 'true',
+      ),
+    );
     const g = await gpuGroup();
     assert.deepEqual([g.CurrentCount, g.TargetCount], [2, 2]);
     const wide = await kubectl('get', 'nodeclaims');
     assert.match(wide, /^NAME\s+TYPE\s+CAPACITY\s+ZONE\s+NODE\s+READY\s+AGE\n/);
-    assert.equal((wide.match(/ml\.g5\.8xlarge\s+on-demand\s+us-west-2a\s+hyperpod-i-[0-9a-f]+\s+True/g) ?? []).length, 2);
+    assert.equal(
+      (wide.match(/ml\.g5\.8xlarge\s+on-demand\s+us-west-2a\s+hyperpod-i-[0-9a-f]+\s+True/g) ?? []).length,
+      2,
+    );
     assert.match(await kubectl('get', 'nodepools'), /gpu-pool\s+gpu-class\s+2\s+True/);
   });
 
@@ -187,7 +260,11 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
     await kubectl('delete', 'deployment', 'infer');
     await sb.advance(5);
     assert.equal((await gpuGroup()).TargetCount, 2, 'nodes stay until consolidateAfter has passed');
-    await eventually(async () => (await gpuGroup()).TargetCount === 0, { sandbox: sb, stepSeconds: 10, what: 'target count back to 0' });
+    await eventually(async () => (await gpuGroup()).TargetCount === 0, {
+      sandbox: sb,
+      stepSeconds: 10,
+      what: 'target count back to 0',
+    });
     await eventually(
       async () => {
         const g = await gpuGroup();
@@ -197,20 +274,42 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
       },
       { sandbox: sb, stepSeconds: 30, what: 'nodes and NodeClaims gone' },
     );
-    const events = (await sm.send(new ListClusterEventsCommand({ ClusterName: 'auto', InstanceGroupName: 'gpu', MaxResults: 100 }))).Events!.map((e) => e.Description ?? '');
-    assert.equal(events.filter((d) => /^Autoscaling \(Karpenter\) added a node to instance group 'gpu'/.test(d)).length, 2);
-    assert.equal(events.filter((d) => /^Autoscaling \(Karpenter\) removed node i-[0-9a-f]+ from instance group 'gpu' \(empty/.test(d)).length, 2);
+    const events = (
+      await sm.send(new ListClusterEventsCommand({ ClusterName: 'auto', InstanceGroupName: 'gpu', MaxResults: 100 }))
+    ).Events!.map((e) => e.Description ?? '');
+    assert.equal(
+      events.filter((d) => /^Autoscaling \(Karpenter\) added a node to instance group 'gpu'/.test(d)).length,
+      2,
+    );
+    assert.equal(
+      events.filter((d) =>
+        /^Autoscaling \(Karpenter\) removed node i-[0-9a-f]+ from instance group 'gpu' \(empty/.test(d),
+      ).length,
+      2,
+    );
     assert.match(await kubectl('get', 'nodepools'), /gpu-pool\s+gpu-class\s+0\s+True/);
   });
 
   it('stops at the NodePool limits and says so on the pod that does not fit', async () => {
     await k.kubectl(['apply', '-f', '-'], { input: DEPLOYMENT.replace('replicas: 2', 'replicas: 5') });
-    await eventually(async () => (await json('get', 'nodeclaims')).items.length === 4, { sandbox: sb, stepSeconds: 1, what: 'four NodeClaims' });
+    await eventually(async () => (await json('get', 'nodeclaims')).items.length === 4, {
+      sandbox: sb,
+      stepSeconds: 1,
+      what: 'four NodeClaims',
+    });
     await sb.advance(5);
     assert.equal((await json('get', 'nodeclaims')).items.length, 4, 'nvidia.com/gpu: 4 allows four one-GPU nodes');
     assert.equal((await gpuGroup()).TargetCount, 4);
     const events = (await json('get', 'events', '--field-selector', 'reason=FailedScheduling')).items;
-    assert.ok(events.some((e) => e.source?.component === 'karpenter' && /incompatible with nodepool "gpu-pool", all available instance types exceed limits for nodepool/.test(e.message)));
+    assert.ok(
+      events.some(
+        (e) =>
+          e.source?.component === 'karpenter' &&
+          /incompatible with nodepool "gpu-pool", all available instance types exceed limits for nodepool/.test(
+            e.message,
+          ),
+      ),
+    );
   });
 
   it('a deleted NodeClaim takes its node away through HyperPod, and Karpenter provisions again for the displaced pod', async () => {
@@ -227,7 +326,9 @@ describe('HyperPod autoscaling with Karpenter (sandbox)', () => {
       },
       { sandbox: sb, stepSeconds: 30, what: 'the deleted claim gone and a new one made' },
     );
-    const events = (await sm.send(new ListClusterEventsCommand({ ClusterName: 'auto', InstanceGroupName: 'gpu', MaxResults: 100 }))).Events!.map((e) => e.Description ?? '');
+    const events = (
+      await sm.send(new ListClusterEventsCommand({ ClusterName: 'auto', InstanceGroupName: 'gpu', MaxResults: 100 }))
+    ).Events!.map((e) => e.Description ?? '');
     assert.ok(events.some((d) => /removed node \S+ from instance group 'gpu' \(its NodeClaim was deleted/.test(d)));
     await kubectl('delete', 'deployment', 'infer');
   });

@@ -13,7 +13,8 @@ describe('sandbox admin inventory: create and completion times', () => {
   let sb: TestSandbox;
   let p: HyperPodPrereqs;
   const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 1000;
-  const find = async (service: string, type: string, match: (x: any) => boolean) => (await sb.inventory())[service]?.[type]?.find(match) as any;
+  const find = async (service: string, type: string, match: (x: any) => boolean) =>
+    (await sb.inventory())[service]?.[type]?.find(match) as any;
 
   before(async () => {
     sb = await startTestSandbox();
@@ -35,7 +36,9 @@ describe('sandbox admin inventory: create and completion times', () => {
     assert.equal(creating.activeAt, undefined, 'no completion time while CREATING');
     await sb.advance(4 * 60);
     const a = await find('eks', 'addons', (x) => x.addonName === 'kube-proxy');
-    const described = (await eks.send(new DescribeAddonCommand({ clusterName: p.eksClusterName, addonName: 'kube-proxy' }))).addon!;
+    const described = (
+      await eks.send(new DescribeAddonCommand({ clusterName: p.eksClusterName, addonName: 'kube-proxy' }))
+    ).addon!;
     assert.equal(described.status, 'ACTIVE');
     assert.equal(Date.parse(a.activeAt), described.modifiedAt!.getTime());
     assert.equal(Date.parse(a.createdAt), described.createdAt!.getTime());
@@ -60,6 +63,9 @@ describe('sandbox admin inventory: create and completion times', () => {
     assert.ok(took >= 5 * 60 && took <= 9 * 60, `HyperPod took ${took} s`);
     const node = await find('sagemaker', 'nodes', (x) => x.cluster === 'timed');
     assert.equal(node.status, 'Running');
-    assert.ok(Date.parse(node.runningAt) > Date.parse(c.createdAt) && Date.parse(node.runningAt) <= Date.parse(c.inServiceAt), 'the node ran before the cluster went InService');
+    assert.ok(
+      Date.parse(node.runningAt) > Date.parse(c.createdAt) && Date.parse(node.runningAt) <= Date.parse(c.inServiceAt),
+      'the node ran before the cluster went InService',
+    );
   });
 });

@@ -14,8 +14,15 @@ describe('sandbox state across restarts', () => {
     });
     await new IAMClient({}).send(new CreateRoleCommand({ RoleName: 'survivor', AssumeRolePolicyDocument: trust }));
     const vpc = await new EC2Client({}).send(new CreateVpcCommand({ CidrBlock: '10.20.0.0/16' }));
-    await new S3Client({}).send(new CreateBucketCommand({ Bucket: 'sagemaker-survivor', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }));
-    await new S3Client({}).send(new PutObjectCommand({ Bucket: 'sagemaker-survivor', Key: 'data/hello.txt', Body: 'still here' }));
+    await new S3Client({}).send(
+      new CreateBucketCommand({
+        Bucket: 'sagemaker-survivor',
+        CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+      }),
+    );
+    await new S3Client({}).send(
+      new PutObjectCommand({ Bucket: 'sagemaker-survivor', Key: 'data/hello.txt', Body: 'still here' }),
+    );
     await first.advance(7200);
     const clockBefore = Date.parse((await first.admin('/_sandbox/clock')).body.now);
     const inventoryBefore = await first.inventory();
@@ -28,7 +35,9 @@ describe('sandbox state across restarts', () => {
       assert.equal(role.Role?.RoleName, 'survivor');
       const vpcs = await new EC2Client({}).send(new DescribeVpcsCommand({ VpcIds: [vpc.Vpc!.VpcId!] }));
       assert.equal(vpcs.Vpcs?.[0]?.CidrBlock, '10.20.0.0/16');
-      const obj = await new S3Client({}).send(new GetObjectCommand({ Bucket: 'sagemaker-survivor', Key: 'data/hello.txt' }));
+      const obj = await new S3Client({}).send(
+        new GetObjectCommand({ Bucket: 'sagemaker-survivor', Key: 'data/hello.txt' }),
+      );
       assert.equal(await obj.Body!.transformToString(), 'still here');
       const clockAfter = Date.parse((await second.admin('/_sandbox/clock')).body.now);
       assert.ok(clockAfter >= clockBefore, 'sandbox time never goes back across a restart');

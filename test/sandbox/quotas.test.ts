@@ -31,7 +31,9 @@ describe('Service Quotas', () => {
     all = [];
     let NextToken: string | undefined;
     do {
-      const page = await quotas.send(new ListServiceQuotasCommand({ ServiceCode: 'sagemaker', MaxResults: 20, NextToken }));
+      const page = await quotas.send(
+        new ListServiceQuotasCommand({ ServiceCode: 'sagemaker', MaxResults: 20, NextToken }),
+      );
       assert.ok(page.Quotas!.length <= 20);
       all.push(...page.Quotas!);
       NextToken = page.NextToken;
@@ -62,11 +64,15 @@ describe('Service Quotas', () => {
 
   it('raises a quota after the request is approved on the sandbox clock, in its own region only', async () => {
     const code = byName('ml.p5.48xlarge for cluster usage').QuotaCode!;
-    const { RequestedQuota: req } = await quotas.send(new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: code, DesiredValue: 4 }));
+    const { RequestedQuota: req } = await quotas.send(
+      new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: code, DesiredValue: 4 }),
+    );
     assert.equal(req!.Status, 'PENDING');
     assert.equal(req!.DesiredValue, 4);
     await assert.rejects(
-      quotas.send(new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: code, DesiredValue: 8 })),
+      quotas.send(
+        new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: code, DesiredValue: 8 }),
+      ),
       rejectsWith('ResourceAlreadyExistsException'),
     );
 
@@ -74,21 +80,41 @@ describe('Service Quotas', () => {
     const opened = await quotas.send(new GetRequestedServiceQuotaChangeCommand({ RequestId: req!.Id }));
     assert.equal(opened.RequestedQuota!.Status, 'CASE_OPENED');
     assert.ok(opened.RequestedQuota!.CaseId);
-    assert.equal((await quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value, 0);
+    assert.equal(
+      (await quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value,
+      0,
+    );
 
     await sb.advance(90 * 60);
     const approved = await quotas.send(new GetRequestedServiceQuotaChangeCommand({ RequestId: req!.Id }));
     assert.equal(approved.RequestedQuota!.Status, 'APPROVED');
-    assert.equal((await quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value, 4);
-    assert.equal((await quotas.send(new GetAWSDefaultServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value, 0);
+    assert.equal(
+      (await quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value,
+      4,
+    );
+    assert.equal(
+      (await quotas.send(new GetAWSDefaultServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!
+        .Value,
+      0,
+    );
 
     const east = new ServiceQuotasClient({ region: 'us-east-1' });
-    assert.equal((await east.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value, 0);
+    assert.equal(
+      (await east.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }))).Quota!.Value,
+      0,
+    );
     assert.deepEqual((await east.send(new ListRequestedServiceQuotaChangeHistoryCommand({}))).RequestedQuotas, []);
 
-    const history = await quotas.send(new ListRequestedServiceQuotaChangeHistoryByQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }));
-    assert.deepEqual(history.RequestedQuotas!.map((r) => r.Id), [req!.Id]);
-    const approvedOnly = await quotas.send(new ListRequestedServiceQuotaChangeHistoryCommand({ ServiceCode: 'sagemaker', Status: 'APPROVED' }));
+    const history = await quotas.send(
+      new ListRequestedServiceQuotaChangeHistoryByQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: code }),
+    );
+    assert.deepEqual(
+      history.RequestedQuotas!.map((r) => r.Id),
+      [req!.Id],
+    );
+    const approvedOnly = await quotas.send(
+      new ListRequestedServiceQuotaChangeHistoryCommand({ ServiceCode: 'sagemaker', Status: 'APPROVED' }),
+    );
     assert.equal(approvedOnly.RequestedQuotas!.length, 1);
   });
 
@@ -97,23 +123,44 @@ describe('Service Quotas', () => {
     const code = byName('ml.g5.xlarge for cluster usage').QuotaCode!;
     const current = byName('ml.g5.xlarge for cluster usage').Value!;
     await assert.rejects(
-      quotas.send(new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: code, DesiredValue: current })),
+      quotas.send(
+        new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: code, DesiredValue: current }),
+      ),
       rejectsWith('IllegalArgumentException'),
     );
-    await assert.rejects(quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: 'L-00000000' })), rejectsWith('NoSuchResourceException'));
-    await assert.rejects(quotas.send(new ListServiceQuotasCommand({ ServiceCode: 'no-such-service' })), rejectsWith('NoSuchResourceException'));
-    await assert.rejects(quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: undefined })), (e: Error) => {
-      assert.equal(e.name, 'IllegalArgumentException');
-      assert.match(e.message, /'quotaCode' failed to satisfy constraint: Member must not be null/);
-      return true;
-    });
-    await assert.rejects(quotas.send(new ListServiceQuotasCommand({ ServiceCode: 'sagemaker', MaxResults: 500 })), rejectsWith('IllegalArgumentException'));
-    await assert.rejects(quotas.send(new GetRequestedServiceQuotaChangeCommand({ RequestId: 'abc123' })), rejectsWith('NoSuchResourceException'));
+    await assert.rejects(
+      quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: 'L-00000000' })),
+      rejectsWith('NoSuchResourceException'),
+    );
+    await assert.rejects(
+      quotas.send(new ListServiceQuotasCommand({ ServiceCode: 'no-such-service' })),
+      rejectsWith('NoSuchResourceException'),
+    );
+    await assert.rejects(
+      quotas.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: undefined })),
+      (e: Error) => {
+        assert.equal(e.name, 'IllegalArgumentException');
+        assert.match(e.message, /'quotaCode' failed to satisfy constraint: Member must not be null/);
+        return true;
+      },
+    );
+    await assert.rejects(
+      quotas.send(new ListServiceQuotasCommand({ ServiceCode: 'sagemaker', MaxResults: 500 })),
+      rejectsWith('IllegalArgumentException'),
+    );
+    await assert.rejects(
+      quotas.send(new GetRequestedServiceQuotaChangeCommand({ RequestId: 'abc123' })),
+      rejectsWith('NoSuchResourceException'),
+    );
     assert.deepEqual(await sb.inventory(), before);
   });
 
   it('answers the aws CLI', async () => {
-    const out = await sb.aws(['service-quotas', 'list-service-quotas', '--service-code', 'sagemaker'], { region: 'us-west-2' });
-    assert.ok(out.json.Quotas.some((q: ServiceQuota) => q.QuotaName === 'ml.p5.48xlarge for cluster usage' && q.Value === 4));
+    const out = await sb.aws(['service-quotas', 'list-service-quotas', '--service-code', 'sagemaker'], {
+      region: 'us-west-2',
+    });
+    assert.ok(
+      out.json.Quotas.some((q: ServiceQuota) => q.QuotaName === 'ml.p5.48xlarge for cluster usage' && q.Value === 4),
+    );
   });
 });

@@ -14,9 +14,22 @@ describe('sandbox S3: folder listings with a delimiter, page by page', () => {
   before(async () => {
     sb = await startTestSandbox();
     s3 = new S3Client({});
-    await s3.send(new CreateBucketCommand({ Bucket: 'folder-pages', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }));
+    await s3.send(
+      new CreateBucketCommand({
+        Bucket: 'folder-pages',
+        CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+      }),
+    );
     const keys = [
-      'models/a.bin', 'models/b/1.bin', 'models/b/2.bin', 'models/c.bin', 'models/d/1.bin', 'models/e.bin', 'models/f/x/1.bin', 'models/g.bin', 'other/z.bin',
+      'models/a.bin',
+      'models/b/1.bin',
+      'models/b/2.bin',
+      'models/c.bin',
+      'models/d/1.bin',
+      'models/e.bin',
+      'models/f/x/1.bin',
+      'models/g.bin',
+      'other/z.bin',
     ];
     for (const Key of keys) await s3.send(new PutObjectCommand({ Bucket: 'folder-pages', Key, Body: Key }));
   });
@@ -27,20 +40,41 @@ describe('sandbox S3: folder listings with a delimiter, page by page', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: 'folder-pages', Prefix: 'models/', Delimiter: '/', MaxKeys: 2, ContinuationToken: token }));
-      const entries = [...(page.CommonPrefixes ?? []).map((p) => p.Prefix!), ...(page.Contents ?? []).map((o) => o.Key!)];
+      const page = await s3.send(
+        new ListObjectsV2Command({
+          Bucket: 'folder-pages',
+          Prefix: 'models/',
+          Delimiter: '/',
+          MaxKeys: 2,
+          ContinuationToken: token,
+        }),
+      );
+      const entries = [
+        ...(page.CommonPrefixes ?? []).map((p) => p.Prefix!),
+        ...(page.Contents ?? []).map((o) => o.Key!),
+      ];
       assert.equal(page.KeyCount, entries.length);
       assert.ok(entries.length <= 2);
       seen.push(...entries);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
       pages++;
     } while (token);
-    assert.deepEqual(seen.sort(), ['models/a.bin', 'models/b/', 'models/c.bin', 'models/d/', 'models/e.bin', 'models/f/', 'models/g.bin']);
+    assert.deepEqual(seen.sort(), [
+      'models/a.bin',
+      'models/b/',
+      'models/c.bin',
+      'models/d/',
+      'models/e.bin',
+      'models/f/',
+      'models/g.bin',
+    ]);
     assert.equal(pages, 4);
   });
 
   it('ends the last page without a token', async () => {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: 'folder-pages', Prefix: 'models/', Delimiter: '/', MaxKeys: 7 }));
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'folder-pages', Prefix: 'models/', Delimiter: '/', MaxKeys: 7 }),
+    );
     assert.equal(page.IsTruncated, false);
     assert.equal(page.NextContinuationToken, undefined);
     assert.equal(page.KeyCount, 7);

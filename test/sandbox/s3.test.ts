@@ -54,10 +54,22 @@ describe('S3 (REST-XML, path-style)', () => {
   });
 
   /** The high-level `aws s3` commands print text, not JSON, so they are run here directly. */
-  async function awsText(args: string[], allowFailure = false): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = { ...process.env, ...sb.env, AWS_PAGER: '', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null' };
+  async function awsText(
+    args: string[],
+    allowFailure = false,
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env = {
+      ...process.env,
+      ...sb.env,
+      AWS_PAGER: '',
+      AWS_CONFIG_FILE: '/dev/null',
+      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    };
     try {
-      const { stdout, stderr } = await execFileAsync('aws', [...args, '--endpoint-url', sb.url], { env, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout, stderr } = await execFileAsync('aws', [...args, '--endpoint-url', sb.url], {
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      });
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -67,7 +79,9 @@ describe('S3 (REST-XML, path-style)', () => {
   }
 
   it('creates buckets in the signing region and reports where they live', async () => {
-    await s3.send(new CreateBucketCommand({ Bucket: 'sdk-bucket', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }));
+    await s3.send(
+      new CreateBucketCommand({ Bucket: 'sdk-bucket', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }),
+    );
     const head = await s3.send(new HeadBucketCommand({ Bucket: 'sdk-bucket' }));
     assert.equal(head.BucketRegion, 'us-west-2');
     const location = await s3.send(new GetBucketLocationCommand({ Bucket: 'sdk-bucket' }));
@@ -79,43 +93,95 @@ describe('S3 (REST-XML, path-style)', () => {
 
     const east = new S3Client({ region: 'us-east-1' });
     await east.send(new CreateBucketCommand({ Bucket: 'sdk-bucket-east' }));
-    assert.equal((await east.send(new GetBucketLocationCommand({ Bucket: 'sdk-bucket-east' }))).LocationConstraint, undefined);
+    assert.equal(
+      (await east.send(new GetBucketLocationCommand({ Bucket: 'sdk-bucket-east' }))).LocationConstraint,
+      undefined,
+    );
   });
 
   it('refuses bad bucket requests with S3 error codes and changes nothing', async () => {
     const before = await sb.inventory();
-    await assert.rejects(s3.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } })), errorName('InvalidBucketName'));
-    await assert.rejects(s3.send(new CreateBucketCommand({ Bucket: 'ab', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } })), errorName('InvalidBucketName'));
+    await assert.rejects(
+      s3.send(
+        new CreateBucketCommand({
+          Bucket: 'Bad_Bucket',
+          CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+        }),
+      ),
+      errorName('InvalidBucketName'),
+    );
+    await assert.rejects(
+      s3.send(
+        new CreateBucketCommand({ Bucket: 'ab', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }),
+      ),
+      errorName('InvalidBucketName'),
+    );
     // The SDK adds the client's region as LocationConstraint by itself; the CLI's s3api does not.
-    const unconstrained = await sb.aws(['s3api', 'create-bucket', '--bucket', 'no-constraint-bucket'], { allowFailure: true });
+    const unconstrained = await sb.aws(['s3api', 'create-bucket', '--bucket', 'no-constraint-bucket'], {
+      allowFailure: true,
+    });
     assert.match(unconstrained.stderr, /IllegalLocationConstraintException/);
     await assert.rejects(
-      s3.send(new CreateBucketCommand({ Bucket: 'wrong-region-bucket', CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' } })),
+      s3.send(
+        new CreateBucketCommand({
+          Bucket: 'wrong-region-bucket',
+          CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' },
+        }),
+      ),
       errorName('IllegalLocationConstraintException'),
     );
     await assert.rejects(
-      s3.send(new CreateBucketCommand({ Bucket: 'sdk-bucket', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } })),
+      s3.send(
+        new CreateBucketCommand({
+          Bucket: 'sdk-bucket',
+          CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+        }),
+      ),
       errorName('BucketAlreadyOwnedByYou'),
     );
-    await assert.rejects(s3.send(new DeleteBucketCommand({ Bucket: 'no-such-bucket-here' })), errorName('NoSuchBucket'));
+    await assert.rejects(
+      s3.send(new DeleteBucketCommand({ Bucket: 'no-such-bucket-here' })),
+      errorName('NoSuchBucket'),
+    );
     await assert.rejects(s3.send(new HeadBucketCommand({ Bucket: 'no-such-bucket-here' })), errorName('NotFound'));
     await assert.rejects(s3.send(new GetBucketTaggingCommand({ Bucket: 'sdk-bucket' })), errorName('NoSuchTagSet'));
     assert.deepEqual(await sb.inventory(), before);
   });
 
   it('keeps bucket tags', async () => {
-    await s3.send(new PutBucketTaggingCommand({ Bucket: 'sdk-bucket', Tagging: { TagSet: [{ Key: 'team', Value: 'ml' }, { Key: 'env', Value: '' }] } }));
+    await s3.send(
+      new PutBucketTaggingCommand({
+        Bucket: 'sdk-bucket',
+        Tagging: {
+          TagSet: [
+            { Key: 'team', Value: 'ml' },
+            { Key: 'env', Value: '' },
+          ],
+        },
+      }),
+    );
     const tags = await s3.send(new GetBucketTaggingCommand({ Bucket: 'sdk-bucket' }));
-    assert.deepEqual(tags.TagSet, [{ Key: 'team', Value: 'ml' }, { Key: 'env', Value: '' }]);
+    assert.deepEqual(tags.TagSet, [
+      { Key: 'team', Value: 'ml' },
+      { Key: 'env', Value: '' },
+    ]);
     await assert.rejects(
-      s3.send(new PutBucketTaggingCommand({ Bucket: 'sdk-bucket', Tagging: { TagSet: [{ Key: 'aws:x', Value: 'y' }] } })),
+      s3.send(
+        new PutBucketTaggingCommand({ Bucket: 'sdk-bucket', Tagging: { TagSet: [{ Key: 'aws:x', Value: 'y' }] } }),
+      ),
       errorName('InvalidTag'),
     );
   });
 
   it('stores objects with their ETag, type and metadata, and serves ranges', async () => {
     const put = await s3.send(
-      new PutObjectCommand({ Bucket: 'sdk-bucket', Key: 'docs/read me.txt', Body: 'hello sandbox', ContentType: 'text/plain', Metadata: { owner: 'alice' } }),
+      new PutObjectCommand({
+        Bucket: 'sdk-bucket',
+        Key: 'docs/read me.txt',
+        Body: 'hello sandbox',
+        ContentType: 'text/plain',
+        Metadata: { owner: 'alice' },
+      }),
     );
     assert.equal(put.ETag, `"${md5('hello sandbox')}"`);
     const got = await s3.send(new GetObjectCommand({ Bucket: 'sdk-bucket', Key: 'docs/read me.txt' }));
@@ -124,7 +190,9 @@ describe('S3 (REST-XML, path-style)', () => {
     assert.deepEqual(got.Metadata, { owner: 'alice' });
     assert.equal(got.ETag, put.ETag);
 
-    const part = await s3.send(new GetObjectCommand({ Bucket: 'sdk-bucket', Key: 'docs/read me.txt', Range: 'bytes=6-12' }));
+    const part = await s3.send(
+      new GetObjectCommand({ Bucket: 'sdk-bucket', Key: 'docs/read me.txt', Range: 'bytes=6-12' }),
+    );
     assert.equal(part.$metadata.httpStatusCode, 206);
     assert.equal(part.ContentRange, 'bytes 6-12/13');
     assert.equal(await part.Body!.transformToString(), 'sandbox');
@@ -137,12 +205,28 @@ describe('S3 (REST-XML, path-style)', () => {
   it('rejects a wrong Content-MD5 with BadDigest and answers missing keys with NoSuchKey', async () => {
     const before = await sb.inventory();
     await assert.rejects(
-      s3.send(new PutObjectCommand({ Bucket: 'sdk-bucket', Key: 'bad.txt', Body: 'payload', ContentMD5: createHash('md5').update('other').digest('base64') })),
+      s3.send(
+        new PutObjectCommand({
+          Bucket: 'sdk-bucket',
+          Key: 'bad.txt',
+          Body: 'payload',
+          ContentMD5: createHash('md5').update('other').digest('base64'),
+        }),
+      ),
       errorName('BadDigest'),
     );
-    await assert.rejects(s3.send(new GetObjectCommand({ Bucket: 'sdk-bucket', Key: 'missing.txt' })), errorName('NoSuchKey'));
-    await assert.rejects(s3.send(new HeadObjectCommand({ Bucket: 'sdk-bucket', Key: 'missing.txt' })), errorName('NotFound'));
-    await assert.rejects(s3.send(new PutObjectCommand({ Bucket: 'no-such-bucket-here', Key: 'k', Body: 'x' })), errorName('NoSuchBucket'));
+    await assert.rejects(
+      s3.send(new GetObjectCommand({ Bucket: 'sdk-bucket', Key: 'missing.txt' })),
+      errorName('NoSuchKey'),
+    );
+    await assert.rejects(
+      s3.send(new HeadObjectCommand({ Bucket: 'sdk-bucket', Key: 'missing.txt' })),
+      errorName('NotFound'),
+    );
+    await assert.rejects(
+      s3.send(new PutObjectCommand({ Bucket: 'no-such-bucket-here', Key: 'k', Body: 'x' })),
+      errorName('NoSuchBucket'),
+    );
     assert.deepEqual(await sb.inventory(), before);
     // Deleting a missing key is not an error on an unversioned bucket.
     const del = await s3.send(new DeleteObjectCommand({ Bucket: 'sdk-bucket', Key: 'missing.txt' }));
@@ -150,24 +234,43 @@ describe('S3 (REST-XML, path-style)', () => {
   });
 
   it('lists with prefix, delimiter, pages and URL encoding', async () => {
-    await s3.send(new CreateBucketCommand({ Bucket: 'list-bucket', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }));
+    await s3.send(
+      new CreateBucketCommand({
+        Bucket: 'list-bucket',
+        CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+      }),
+    );
     const keys = ['a/1.txt', 'a/2.txt', 'a/deep/3.txt', 'b/4.txt', 'c+d e.txt', 'top.txt'];
     for (const Key of keys) await s3.send(new PutObjectCommand({ Bucket: 'list-bucket', Key, Body: Key }));
 
     const rolled = await s3.send(new ListObjectsV2Command({ Bucket: 'list-bucket', Delimiter: '/' }));
-    assert.deepEqual(rolled.CommonPrefixes?.map((p) => p.Prefix), ['a/', 'b/']);
-    assert.deepEqual(rolled.Contents?.map((o) => o.Key), ['c+d e.txt', 'top.txt']);
+    assert.deepEqual(
+      rolled.CommonPrefixes?.map((p) => p.Prefix),
+      ['a/', 'b/'],
+    );
+    assert.deepEqual(
+      rolled.Contents?.map((o) => o.Key),
+      ['c+d e.txt', 'top.txt'],
+    );
     assert.equal(rolled.KeyCount, 4);
 
     const underA = await s3.send(new ListObjectsV2Command({ Bucket: 'list-bucket', Prefix: 'a/', Delimiter: '/' }));
-    assert.deepEqual(underA.Contents?.map((o) => o.Key), ['a/1.txt', 'a/2.txt']);
-    assert.deepEqual(underA.CommonPrefixes?.map((p) => p.Prefix), ['a/deep/']);
+    assert.deepEqual(
+      underA.Contents?.map((o) => o.Key),
+      ['a/1.txt', 'a/2.txt'],
+    );
+    assert.deepEqual(
+      underA.CommonPrefixes?.map((p) => p.Prefix),
+      ['a/deep/'],
+    );
 
     const seen: string[] = [];
     let token: string | undefined;
     let pages = 0;
     do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: 'list-bucket', MaxKeys: 4, ContinuationToken: token }));
+      const page = await s3.send(
+        new ListObjectsV2Command({ Bucket: 'list-bucket', MaxKeys: 4, ContinuationToken: token }),
+      );
       seen.push(...(page.Contents ?? []).map((o) => o.Key!));
       assert.equal(page.KeyCount, page.Contents?.length ?? 0);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -177,46 +280,77 @@ describe('S3 (REST-XML, path-style)', () => {
     assert.deepEqual(seen, [...keys].sort());
 
     const afterB = await s3.send(new ListObjectsV2Command({ Bucket: 'list-bucket', StartAfter: 'b/4.txt' }));
-    assert.deepEqual(afterB.Contents?.map((o) => o.Key), ['c+d e.txt', 'top.txt']);
+    assert.deepEqual(
+      afterB.Contents?.map((o) => o.Key),
+      ['c+d e.txt', 'top.txt'],
+    );
 
-    const encoded = await s3.send(new ListObjectsV2Command({ Bucket: 'list-bucket', Prefix: 'c', EncodingType: 'url' }));
+    const encoded = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'list-bucket', Prefix: 'c', EncodingType: 'url' }),
+    );
     assert.equal(encoded.EncodingType, 'url');
     assert.equal(decodeURIComponent(encoded.Contents![0]!.Key!), 'c+d e.txt');
     assert.notEqual(encoded.Contents![0]!.Key, 'c+d e.txt');
 
     const v1 = await s3.send(new ListObjectsCommand({ Bucket: 'list-bucket', Marker: 'a/deep/3.txt', MaxKeys: 2 }));
-    assert.deepEqual(v1.Contents?.map((o) => o.Key), ['b/4.txt', 'c+d e.txt']);
+    assert.deepEqual(
+      v1.Contents?.map((o) => o.Key),
+      ['b/4.txt', 'c+d e.txt'],
+    );
     assert.equal(v1.IsTruncated, true);
   });
 
   it('deletes many objects in one call, quietly or not', async () => {
-    const loud = await s3.send(new DeleteObjectsCommand({ Bucket: 'list-bucket', Delete: { Objects: [{ Key: 'a/1.txt' }, { Key: 'never-there' }] } }));
+    const loud = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: 'list-bucket',
+        Delete: { Objects: [{ Key: 'a/1.txt' }, { Key: 'never-there' }] },
+      }),
+    );
     assert.deepEqual(loud.Deleted?.map((d) => d.Key).sort(), ['a/1.txt', 'never-there']);
-    const quiet = await s3.send(new DeleteObjectsCommand({ Bucket: 'list-bucket', Delete: { Objects: [{ Key: 'a/2.txt' }], Quiet: true } }));
+    const quiet = await s3.send(
+      new DeleteObjectsCommand({ Bucket: 'list-bucket', Delete: { Objects: [{ Key: 'a/2.txt' }], Quiet: true } }),
+    );
     assert.equal(quiet.Deleted, undefined);
     const left = await s3.send(new ListObjectsV2Command({ Bucket: 'list-bucket', Prefix: 'a/' }));
-    assert.deepEqual(left.Contents?.map((o) => o.Key), ['a/deep/3.txt']);
+    assert.deepEqual(
+      left.Contents?.map((o) => o.Key),
+      ['a/deep/3.txt'],
+    );
   });
 
   it('copies objects, keeping or replacing metadata', async () => {
-    await s3.send(new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt', CopySource: 'sdk-bucket/docs/read%20me.txt' }));
+    await s3.send(
+      new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt', CopySource: 'sdk-bucket/docs/read%20me.txt' }),
+    );
     const copied = await s3.send(new HeadObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt' }));
     assert.equal(copied.ContentType, 'text/plain');
     assert.deepEqual(copied.Metadata, { owner: 'alice' });
     assert.equal(copied.ETag, `"${md5('hello sandbox')}"`);
 
     await s3.send(
-      new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt', CopySource: 'list-bucket/copied.txt', MetadataDirective: 'REPLACE', ContentType: 'text/markdown' }),
+      new CopyObjectCommand({
+        Bucket: 'list-bucket',
+        Key: 'copied.txt',
+        CopySource: 'list-bucket/copied.txt',
+        MetadataDirective: 'REPLACE',
+        ContentType: 'text/markdown',
+      }),
     );
     const replaced = await s3.send(new HeadObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt' }));
     assert.equal(replaced.ContentType, 'text/markdown');
     assert.deepEqual(replaced.Metadata, {});
 
     await assert.rejects(
-      s3.send(new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt', CopySource: 'list-bucket/copied.txt' })),
+      s3.send(
+        new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'copied.txt', CopySource: 'list-bucket/copied.txt' }),
+      ),
       errorName('InvalidRequest'),
     );
-    await assert.rejects(s3.send(new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'x', CopySource: 'list-bucket/nothing' })), errorName('NoSuchKey'));
+    await assert.rejects(
+      s3.send(new CopyObjectCommand({ Bucket: 'list-bucket', Key: 'x', CopySource: 'list-bucket/nothing' })),
+      errorName('NoSuchKey'),
+    );
   });
 
   it('assembles multipart uploads and enforces the part rules', async () => {
@@ -224,26 +358,58 @@ describe('S3 (REST-XML, path-style)', () => {
     const Key = 'big/object.bin';
     const part1 = Buffer.alloc(5 * 1024 * 1024, 1);
     const part2 = Buffer.from('the tail');
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket, Key, ContentType: 'application/x-test' }));
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket, Key, ContentType: 'application/x-test' }),
+    );
     assert.ok(UploadId);
     const e1 = (await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 1, Body: part1 }))).ETag!;
     const e2 = (await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 2, Body: part2 }))).ETag!;
     assert.equal(e1, `"${md5(part1)}"`);
 
     const parts = await s3.send(new ListPartsCommand({ Bucket, Key, UploadId }));
-    assert.deepEqual(parts.Parts?.map((p) => [p.PartNumber, p.Size]), [[1, part1.length], [2, part2.length]]);
+    assert.deepEqual(
+      parts.Parts?.map((p) => [p.PartNumber, p.Size]),
+      [
+        [1, part1.length],
+        [2, part2.length],
+      ],
+    );
     const uploads = await s3.send(new ListMultipartUploadsCommand({ Bucket }));
-    assert.deepEqual(uploads.Uploads?.map((u) => u.UploadId), [UploadId]);
+    assert.deepEqual(
+      uploads.Uploads?.map((u) => u.UploadId),
+      [UploadId],
+    );
 
     const before = await sb.inventory();
     const complete = (Parts: { PartNumber: number; ETag: string }[]) =>
       s3.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
-    await assert.rejects(complete([{ PartNumber: 2, ETag: e2 }, { PartNumber: 1, ETag: e1 }]), errorName('InvalidPartOrder'));
-    await assert.rejects(complete([{ PartNumber: 1, ETag: e1 }, { PartNumber: 2, ETag: '"0123456789abcdef0123456789abcdef"' }]), errorName('InvalidPart'));
-    await assert.rejects(complete([{ PartNumber: 2, ETag: e2 }, { PartNumber: 3, ETag: e2 }]), errorName('InvalidPart'));
+    await assert.rejects(
+      complete([
+        { PartNumber: 2, ETag: e2 },
+        { PartNumber: 1, ETag: e1 },
+      ]),
+      errorName('InvalidPartOrder'),
+    );
+    await assert.rejects(
+      complete([
+        { PartNumber: 1, ETag: e1 },
+        { PartNumber: 2, ETag: '"0123456789abcdef0123456789abcdef"' },
+      ]),
+      errorName('InvalidPart'),
+    );
+    await assert.rejects(
+      complete([
+        { PartNumber: 2, ETag: e2 },
+        { PartNumber: 3, ETag: e2 },
+      ]),
+      errorName('InvalidPart'),
+    );
     assert.deepEqual(await sb.inventory(), before);
 
-    const done = await complete([{ PartNumber: 1, ETag: e1 }, { PartNumber: 2, ETag: e2 }]);
+    const done = await complete([
+      { PartNumber: 1, ETag: e1 },
+      { PartNumber: 2, ETag: e2 },
+    ]);
     const expected = md5(Buffer.concat([Buffer.from(md5(part1), 'hex'), Buffer.from(md5(part2), 'hex')]));
     assert.equal(done.ETag, `"${expected}-2"`);
     const got = await s3.send(new GetObjectCommand({ Bucket, Key }));
@@ -254,19 +420,44 @@ describe('S3 (REST-XML, path-style)', () => {
 
     // Small non-final parts are refused; an aborted upload is gone.
     const small = await s3.send(new CreateMultipartUploadCommand({ Bucket, Key: 'small-parts' }));
-    const s1 = (await s3.send(new UploadPartCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId, PartNumber: 1, Body: 'a' }))).ETag!;
-    const s2 = (await s3.send(new UploadPartCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId, PartNumber: 2, Body: 'b' }))).ETag!;
+    const s1 = (
+      await s3.send(
+        new UploadPartCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId, PartNumber: 1, Body: 'a' }),
+      )
+    ).ETag!;
+    const s2 = (
+      await s3.send(
+        new UploadPartCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId, PartNumber: 2, Body: 'b' }),
+      )
+    ).ETag!;
     await assert.rejects(
-      s3.send(new CompleteMultipartUploadCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: s1 }, { PartNumber: 2, ETag: s2 }] } })),
+      s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key: 'small-parts',
+          UploadId: small.UploadId,
+          MultipartUpload: {
+            Parts: [
+              { PartNumber: 1, ETag: s1 },
+              { PartNumber: 2, ETag: s2 },
+            ],
+          },
+        }),
+      ),
       errorName('EntityTooSmall'),
     );
     await s3.send(new AbortMultipartUploadCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId }));
-    await assert.rejects(s3.send(new ListPartsCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId })), errorName('NoSuchUpload'));
+    await assert.rejects(
+      s3.send(new ListPartsCommand({ Bucket, Key: 'small-parts', UploadId: small.UploadId })),
+      errorName('NoSuchUpload'),
+    );
   });
 
   it('redirects a bucket addressed through another region, as S3 does', async () => {
     const eu = new S3Client({ region: 'eu-west-1' });
-    await eu.send(new CreateBucketCommand({ Bucket: 'eu-bucket', CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' } }));
+    await eu.send(
+      new CreateBucketCommand({ Bucket: 'eu-bucket', CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' } }),
+    );
     await assert.rejects(s3.send(new ListObjectsV2Command({ Bucket: 'eu-bucket' })), errorName('PermanentRedirect'));
     const following = new S3Client({ followRegionRedirects: true });
     const listed = await following.send(new ListObjectsV2Command({ Bucket: 'eu-bucket' }));
@@ -294,14 +485,23 @@ describe('S3 (REST-XML, path-style)', () => {
     await awsText(['s3', 'cp', large, 's3://cli-bucket/data/blobs/large.bin', '--no-progress']);
     const uploadCalls = (await sb.calls({ service: 's3' })).slice(callsBefore).map((c) => c.operation);
     assert.ok(uploadCalls.includes('PutObject'));
-    assert.ok(uploadCalls.includes('CreateMultipartUpload') && uploadCalls.includes('CompleteMultipartUpload'), uploadCalls.join(','));
+    assert.ok(
+      uploadCalls.includes('CreateMultipartUpload') && uploadCalls.includes('CompleteMultipartUpload'),
+      uploadCalls.join(','),
+    );
     assert.ok(uploadCalls.filter((op) => op === 'UploadPart').length >= 2);
 
-    const buckets = (await awsText(['s3', 'ls'])).stdout.trim().split('\n').map((line) => line.split(/\s+/).pop());
+    const buckets = (await awsText(['s3', 'ls'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/).pop());
     assert.ok(buckets.includes('cli-bucket'));
 
     const listing = (await awsText(['s3', 'ls', 's3://cli-bucket/data/'])).stdout.trim().split('\n');
-    assert.ok(listing.some((line) => /^\s*PRE blobs\/$/.test(line)), listing.join('\n'));
+    assert.ok(
+      listing.some((line) => /^\s*PRE blobs\/$/.test(line)),
+      listing.join('\n'),
+    );
     const helloLine = listing.find((line) => line.endsWith(' hello.txt'));
     assert.ok(helloLine);
     assert.equal(Number(helloLine.trim().split(/\s+/)[2]), 'hello from the cli\n'.length);
@@ -317,7 +517,13 @@ describe('S3 (REST-XML, path-style)', () => {
     assert.notEqual(rb.code, 0);
     assert.match(rb.stderr, /BucketNotEmpty/);
     const rm = await awsText(['s3', 'rm', 's3://cli-bucket', '--recursive']);
-    assert.equal(rm.stdout.trim().split('\n').filter((l) => l.startsWith('delete:')).length, 2);
+    assert.equal(
+      rm.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('delete:')).length,
+      2,
+    );
     assert.match((await awsText(['s3', 'rb', 's3://cli-bucket'])).stdout, /remove_bucket: cli-bucket/);
     const gone = await awsText(['s3', 'ls', 's3://cli-bucket'], true);
     assert.match(gone.stderr, /NoSuchBucket/);
@@ -333,12 +539,23 @@ describe('S3 (REST-XML, path-style)', () => {
       assert.equal(await got.Body!.transformToString(), 'still here');
       const reset = await again.admin('/_sandbox/reset', { method: 'POST' });
       assert.equal(reset.status, 200);
-      assert.deepEqual(readdirSync(sb.stateDir).filter((f) => f === 'blobs'), []);
+      assert.deepEqual(
+        readdirSync(sb.stateDir).filter((f) => f === 'blobs'),
+        [],
+      );
       await assert.rejects(client.send(new HeadBucketCommand({ Bucket: 'list-bucket' })), errorName('NotFound'));
       // Uploads after a reset recreate the blob directory.
-      await client.send(new CreateBucketCommand({ Bucket: 'after-reset', CreateBucketConfiguration: { LocationConstraint: 'us-west-2' } }));
+      await client.send(
+        new CreateBucketCommand({
+          Bucket: 'after-reset',
+          CreateBucketConfiguration: { LocationConstraint: 'us-west-2' },
+        }),
+      );
       await client.send(new PutObjectCommand({ Bucket: 'after-reset', Key: 'k', Body: 'v' }));
-      assert.equal(await (await client.send(new GetObjectCommand({ Bucket: 'after-reset', Key: 'k' }))).Body!.transformToString(), 'v');
+      assert.equal(
+        await (await client.send(new GetObjectCommand({ Bucket: 'after-reset', Key: 'k' }))).Body!.transformToString(),
+        'v',
+      );
     } finally {
       await again.stop();
     }

@@ -14,7 +14,14 @@ import {
   type CreateClusterCommandInput,
 } from '@aws-sdk/client-sagemaker';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { buildPrereqs, ensureQuota, group, inventoryJson, waitForCluster, type HyperPodPrereqs } from './sagemaker-fixtures.js';
+import {
+  buildPrereqs,
+  ensureQuota,
+  group,
+  inventoryJson,
+  waitForCluster,
+  type HyperPodPrereqs,
+} from './sagemaker-fixtures.js';
 
 const GPU = 'ml.g5.8xlarge';
 
@@ -24,10 +31,18 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
   let freeIpsBefore = 0;
   const sm = new SageMakerClient({});
   const freeIps = async () =>
-    (await new EC2Client({}).send(new DescribeSubnetsCommand({ SubnetIds: p.privateSubnets }))).Subnets!.reduce((a, s) => a + s.AvailableIpAddressCount!, 0);
+    (await new EC2Client({}).send(new DescribeSubnetsCommand({ SubnetIds: p.privateSubnets }))).Subnets!.reduce(
+      (a, s) => a + s.AvailableIpAddressCount!,
+      0,
+    );
   const request = (name: string, extra: Partial<CreateClusterCommandInput> = {}): CreateClusterCommandInput => ({
     ClusterName: name,
-    InstanceGroups: [group(p, 'workers', GPU, 3, { OnStartDeepHealthChecks: ['InstanceStress'], KubernetesConfig: { Labels: { team: 'research' } } })],
+    InstanceGroups: [
+      group(p, 'workers', GPU, 3, {
+        OnStartDeepHealthChecks: ['InstanceStress'],
+        KubernetesConfig: { Labels: { team: 'research' } },
+      }),
+    ],
     VpcConfig: { SecurityGroupIds: [p.securityGroupId], Subnets: p.privateSubnets },
     Orchestrator: { Eks: { ClusterArn: p.eksClusterArn } },
     NodeRecovery: 'Automatic',
@@ -44,13 +59,34 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
   it('refuses bad input with ValidationException naming the field, and changes nothing', async () => {
     const before = await inventoryJson(sb);
     const cases: [Partial<CreateClusterCommandInput>, RegExp][] = [
-      [{ ClusterName: 'bad_name!' }, /at 'clusterName' failed to satisfy constraint: Member must satisfy regular expression pattern/],
-      [{ NodeRecovery: 'Sometimes' as never }, /at 'nodeRecovery' failed to satisfy constraint: Member must satisfy enum value set: \[Automatic, None\]/],
-      [{ InstanceGroups: [{ InstanceGroupName: 'workers', InstanceType: GPU, InstanceCount: 1 } as never] }, /at 'instanceGroups\.1\.member\.executionRole' failed to satisfy constraint: Member must not be null/],
-      [{ VpcConfig: { SecurityGroupIds: [p.securityGroupId], Subnets: [p.publicSubnets[0]!] } }, /subnet '.*' in VpcConfig\.Subnets is public/],
-      [{ InstanceGroups: [group(p, 'workers', GPU, 1, { MinInstanceCount: 2 })] }, /MinInstanceCount \(2\) must be less than or equal to InstanceCount \(1\)/],
-      [{ InstanceGroups: [group(p, 'workers', GPU, 1, { ExecutionRole: 'arn:aws:iam::000000000000:role/nobody' })] }, /role 'arn:aws:iam::000000000000:role\/nobody' in ExecutionRole .* does not exist/],
-      [{ Orchestrator: { Eks: { ClusterArn: 'arn:aws:eks:us-west-2:000000000000:cluster/missing' } } }, /EKS cluster .* in Orchestrator\.Eks\.ClusterArn does not exist/],
+      [
+        { ClusterName: 'bad_name!' },
+        /at 'clusterName' failed to satisfy constraint: Member must satisfy regular expression pattern/,
+      ],
+      [
+        { NodeRecovery: 'Sometimes' as never },
+        /at 'nodeRecovery' failed to satisfy constraint: Member must satisfy enum value set: \[Automatic, None\]/,
+      ],
+      [
+        { InstanceGroups: [{ InstanceGroupName: 'workers', InstanceType: GPU, InstanceCount: 1 } as never] },
+        /at 'instanceGroups\.1\.member\.executionRole' failed to satisfy constraint: Member must not be null/,
+      ],
+      [
+        { VpcConfig: { SecurityGroupIds: [p.securityGroupId], Subnets: [p.publicSubnets[0]!] } },
+        /subnet '.*' in VpcConfig\.Subnets is public/,
+      ],
+      [
+        { InstanceGroups: [group(p, 'workers', GPU, 1, { MinInstanceCount: 2 })] },
+        /MinInstanceCount \(2\) must be less than or equal to InstanceCount \(1\)/,
+      ],
+      [
+        { InstanceGroups: [group(p, 'workers', GPU, 1, { ExecutionRole: 'arn:aws:iam::000000000000:role/nobody' })] },
+        /role 'arn:aws:iam::000000000000:role\/nobody' in ExecutionRole .* does not exist/,
+      ],
+      [
+        { Orchestrator: { Eks: { ClusterArn: 'arn:aws:eks:us-west-2:000000000000:cluster/missing' } } },
+        /EKS cluster .* in Orchestrator\.Eks\.ClusterArn does not exist/,
+      ],
     ];
     for (const [extra, message] of cases) {
       await assert.rejects(sm.send(new CreateClusterCommand(request('ml-cluster', extra))), (e: Error) => {
@@ -76,7 +112,9 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
 
   it('creates a cluster that goes Creating → InService, with nodes in the private subnets and an EKS access entry', async () => {
     freeIpsBefore = await freeIps();
-    const { ClusterArn } = await sm.send(new CreateClusterCommand(request('ml-cluster', { Tags: [{ Key: 'project', Value: 'llm' }] })));
+    const { ClusterArn } = await sm.send(
+      new CreateClusterCommand(request('ml-cluster', { Tags: [{ Key: 'project', Value: 'llm' }] })),
+    );
     assert.match(ClusterArn!, /^arn:aws:sagemaker:us-west-2:000000000000:cluster\/[a-z0-9]{12}$/);
     const creating = await sm.send(new DescribeClusterCommand({ ClusterName: 'ml-cluster' }));
     assert.equal(creating.ClusterStatus, 'Creating');
@@ -85,7 +123,9 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
     assert.equal(creating.Orchestrator?.Eks?.ClusterArn, p.eksClusterArn);
 
     // HyperPod registers the execution role on the EKS cluster itself.
-    const entry = await new EKSClient({}).send(new DescribeAccessEntryCommand({ clusterName: p.eksClusterName, principalArn: p.executionRoleArn }));
+    const entry = await new EKSClient({}).send(
+      new DescribeAccessEntryCommand({ clusterName: p.eksClusterName, principalArn: p.executionRoleArn }),
+    );
     assert.equal(entry.accessEntry?.type, 'HYPERPOD_LINUX');
 
     const ready = await waitForCluster(sb, 'ml-cluster', 'InService');
@@ -93,7 +133,9 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
     assert.equal(workers.Status, 'InService');
     assert.equal(workers.CurrentCount, 3);
     assert.deepEqual(workers.KubernetesConfig?.CurrentLabels, { team: 'research' });
-    assert.deepEqual((await sm.send(new ListTagsCommand({ ResourceArn: ClusterArn! }))).Tags, [{ Key: 'project', Value: 'llm' }]);
+    assert.deepEqual((await sm.send(new ListTagsCommand({ ResourceArn: ClusterArn! }))).Tags, [
+      { Key: 'project', Value: 'llm' },
+    ]);
 
     const nodes = (await sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster' }))).ClusterNodeSummaries!;
     assert.equal(nodes.length, 3);
@@ -102,7 +144,8 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
       assert.match(n.InstanceId!, /^i-[0-9a-f]{17}$/);
       assert.equal(n.InstanceStatus?.Status, 'Running');
       assert.match(n.PrivateDnsHostname!, /^ip-10-1-\d+-\d+\.us-west-2\.compute\.internal$/);
-      const d = (await sm.send(new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeId: n.InstanceId }))).NodeDetails!;
+      const d = (await sm.send(new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeId: n.InstanceId })))
+        .NodeDetails!;
       assert.ok(p.zones.includes(d.Placement!.AvailabilityZone!));
       zones.add(d.Placement!.AvailabilityZone!);
       assert.equal(d.PrivateDnsHostname, `ip-${d.PrivatePrimaryIp!.replaceAll('.', '-')}.us-west-2.compute.internal`);
@@ -120,27 +163,48 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
     const first = await sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster', MaxResults: 2 }));
     assert.equal(first.ClusterNodeSummaries!.length, 2);
     assert.ok(first.NextToken);
-    const second = await sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster', MaxResults: 2, NextToken: first.NextToken }));
+    const second = await sm.send(
+      new ListClusterNodesCommand({ ClusterName: 'ml-cluster', MaxResults: 2, NextToken: first.NextToken }),
+    );
     assert.equal(second.ClusterNodeSummaries!.length, 1);
     assert.equal(second.NextToken, undefined);
     const ids = new Set([...first.ClusterNodeSummaries!, ...second.ClusterNodeSummaries!].map((n) => n.InstanceId));
     assert.equal(ids.size, 3);
-    await assert.rejects(sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster', MaxResults: 101 })), (e: Error) => e.name === 'ValidationException' && /maxResults/.test(e.message));
+    await assert.rejects(
+      sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster', MaxResults: 101 })),
+      (e: Error) => e.name === 'ValidationException' && /maxResults/.test(e.message),
+    );
 
-    const withLogical = await sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster', IncludeNodeLogicalIds: true }));
+    const withLogical = await sm.send(
+      new ListClusterNodesCommand({ ClusterName: 'ml-cluster', IncludeNodeLogicalIds: true }),
+    );
     const node = withLogical.ClusterNodeSummaries![0]!;
     assert.ok(node.NodeLogicalId);
-    const byLogical = await sm.send(new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeLogicalId: node.NodeLogicalId }));
+    const byLogical = await sm.send(
+      new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeLogicalId: node.NodeLogicalId }),
+    );
     assert.equal(byLogical.NodeDetails?.InstanceId, node.InstanceId);
     await assert.rejects(
-      sm.send(new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeId: node.InstanceId, NodeLogicalId: node.NodeLogicalId })),
+      sm.send(
+        new DescribeClusterNodeCommand({
+          ClusterName: 'ml-cluster',
+          NodeId: node.InstanceId,
+          NodeLogicalId: node.NodeLogicalId,
+        }),
+      ),
       (e: Error) => e.name === 'ValidationException',
     );
-    await assert.rejects(sm.send(new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeId: 'i-0123456789abcdef0' })), (e: Error) => e.name === 'ResourceNotFound');
+    await assert.rejects(
+      sm.send(new DescribeClusterNodeCommand({ ClusterName: 'ml-cluster', NodeId: 'i-0123456789abcdef0' })),
+      (e: Error) => e.name === 'ResourceNotFound',
+    );
   });
 
   it('refuses a second cluster of the same name with ResourceInUse', async () => {
-    await assert.rejects(sm.send(new CreateClusterCommand(request('ml-cluster'))), (e: Error) => e.name === 'ResourceInUse');
+    await assert.rejects(
+      sm.send(new CreateClusterCommand(request('ml-cluster'))),
+      (e: Error) => e.name === 'ResourceInUse',
+    );
   });
 
   it('answers the real aws CLI: list-clusters and describe-cluster', async () => {
@@ -168,11 +232,16 @@ describe('SageMaker HyperPod: create, inspect and delete a cluster', () => {
     const nodes = (await sm.send(new ListClusterNodesCommand({ ClusterName: 'ml-cluster' }))).ClusterNodeSummaries!;
     assert.ok(nodes.every((n) => n.InstanceStatus?.Status === 'ShuttingDown'));
     await sb.advance(600);
-    await assert.rejects(sm.send(new DescribeClusterCommand({ ClusterName: 'ml-cluster' })), (e: Error) => e.name === 'ResourceNotFound');
+    await assert.rejects(
+      sm.send(new DescribeClusterCommand({ ClusterName: 'ml-cluster' })),
+      (e: Error) => e.name === 'ResourceNotFound',
+    );
     assert.equal((await sm.send(new ListClustersCommand({}))).ClusterSummaries!.length, 0);
     assert.equal(await freeIps(), freeIpsBefore);
     await assert.rejects(
-      new EKSClient({}).send(new DescribeAccessEntryCommand({ clusterName: p.eksClusterName, principalArn: p.executionRoleArn })),
+      new EKSClient({}).send(
+        new DescribeAccessEntryCommand({ clusterName: p.eksClusterName, principalArn: p.executionRoleArn }),
+      ),
       (e: Error) => e.name === 'ResourceNotFoundException',
     );
     const inventory = await sb.inventory();

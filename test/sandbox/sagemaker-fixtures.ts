@@ -12,7 +12,11 @@ import {
   DescribeNatGatewaysCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
-import { CreateClusterCommand as CreateEksClusterCommand, DescribeClusterCommand as DescribeEksClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import {
+  CreateClusterCommand as CreateEksClusterCommand,
+  DescribeClusterCommand as DescribeEksClusterCommand,
+  EKSClient,
+} from '@aws-sdk/client-eks';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import {
   DescribeClusterCommand,
@@ -21,7 +25,12 @@ import {
   type ClusterStatus,
   type DescribeClusterResponse,
 } from '@aws-sdk/client-sagemaker';
-import { GetServiceQuotaCommand, ListServiceQuotasCommand, RequestServiceQuotaIncreaseCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import {
+  GetServiceQuotaCommand,
+  ListServiceQuotasCommand,
+  RequestServiceQuotaIncreaseCommand,
+  ServiceQuotasClient,
+} from '@aws-sdk/client-service-quotas';
 import { eventually, type TestSandbox } from '../helpers/sandbox.js';
 import { installHyperPodDependencies } from './hyperpod-dependencies-fixture.js';
 
@@ -48,39 +57,84 @@ export interface HyperPodPrereqs {
 }
 
 const trust = (service: string) =>
-  JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: service }, Action: 'sts:AssumeRole' }] });
+  JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: { Service: service }, Action: 'sts:AssumeRole' }],
+  });
 
 /** `sb` needs only `advance` (so bench/ can build the same world through the admin API's clock). */
-export async function buildPrereqs(sb: Pick<TestSandbox, 'advance'>, tag: string, zones = ['us-west-2a', 'us-west-2b']): Promise<HyperPodPrereqs> {
+export async function buildPrereqs(
+  sb: Pick<TestSandbox, 'advance'>,
+  tag: string,
+  zones = ['us-west-2a', 'us-west-2b'],
+): Promise<HyperPodPrereqs> {
   const ec2 = new EC2Client({});
   const vpcId = (await ec2.send(new CreateVpcCommand({ CidrBlock: '10.1.0.0/16' }))).Vpc!.VpcId!;
   const publicSubnets: string[] = [];
   const privateSubnets: string[] = [];
   for (const [i, zone] of zones.entries()) {
-    publicSubnets.push((await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: `10.1.${i}.0/24`, AvailabilityZone: zone }))).Subnet!.SubnetId!);
-    privateSubnets.push((await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: `10.1.${64 + i * 32}.0/19`, AvailabilityZone: zone }))).Subnet!.SubnetId!);
+    publicSubnets.push(
+      (await ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: `10.1.${i}.0/24`, AvailabilityZone: zone })))
+        .Subnet!.SubnetId!,
+    );
+    privateSubnets.push(
+      (
+        await ec2.send(
+          new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: `10.1.${64 + i * 32}.0/19`, AvailabilityZone: zone }),
+        )
+      ).Subnet!.SubnetId!,
+    );
   }
   const igw = (await ec2.send(new CreateInternetGatewayCommand({}))).InternetGateway!.InternetGatewayId!;
   await ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: igw, VpcId: vpcId }));
   const publicRt = (await ec2.send(new CreateRouteTableCommand({ VpcId: vpcId }))).RouteTable!.RouteTableId!;
   await ec2.send(new CreateRouteCommand({ RouteTableId: publicRt, DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw }));
-  for (const s of publicSubnets) await ec2.send(new AssociateRouteTableCommand({ RouteTableId: publicRt, SubnetId: s }));
+  for (const s of publicSubnets)
+    await ec2.send(new AssociateRouteTableCommand({ RouteTableId: publicRt, SubnetId: s }));
   const eip = (await ec2.send(new AllocateAddressCommand({ Domain: 'vpc' }))).AllocationId!;
-  const nat = (await ec2.send(new CreateNatGatewayCommand({ SubnetId: publicSubnets[0]!, AllocationId: eip }))).NatGateway!.NatGatewayId!;
-  await eventually(async () => (await ec2.send(new DescribeNatGatewaysCommand({ NatGatewayIds: [nat] }))).NatGateways?.[0]?.State === 'available', {
-    sandbox: sb,
-    stepSeconds: 60,
-    what: 'NAT gateway available',
-  });
+  const nat = (await ec2.send(new CreateNatGatewayCommand({ SubnetId: publicSubnets[0]!, AllocationId: eip })))
+    .NatGateway!.NatGatewayId!;
+  await eventually(
+    async () =>
+      (await ec2.send(new DescribeNatGatewaysCommand({ NatGatewayIds: [nat] }))).NatGateways?.[0]?.State ===
+      'available',
+    {
+      sandbox: sb,
+      stepSeconds: 60,
+      what: 'NAT gateway available',
+    },
+  );
   const privateRt = (await ec2.send(new CreateRouteTableCommand({ VpcId: vpcId }))).RouteTable!.RouteTableId!;
-  await ec2.send(new CreateRouteCommand({ RouteTableId: privateRt, DestinationCidrBlock: '0.0.0.0/0', NatGatewayId: nat }));
-  for (const s of privateSubnets) await ec2.send(new AssociateRouteTableCommand({ RouteTableId: privateRt, SubnetId: s }));
-  const securityGroupId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: `${tag}-hyperpod`, Description: 'HyperPod nodes', VpcId: vpcId }))).GroupId!;
+  await ec2.send(
+    new CreateRouteCommand({ RouteTableId: privateRt, DestinationCidrBlock: '0.0.0.0/0', NatGatewayId: nat }),
+  );
+  for (const s of privateSubnets)
+    await ec2.send(new AssociateRouteTableCommand({ RouteTableId: privateRt, SubnetId: s }));
+  const securityGroupId = (
+    await ec2.send(
+      new CreateSecurityGroupCommand({ GroupName: `${tag}-hyperpod`, Description: 'HyperPod nodes', VpcId: vpcId }),
+    )
+  ).GroupId!;
 
   const iam = new IAMClient({});
-  const executionRoleArn = (await iam.send(new CreateRoleCommand({ RoleName: `${tag}-exec`, AssumeRolePolicyDocument: trust('sagemaker.amazonaws.com') }))).Role!.Arn!;
-  const clusterRoleArn = (await iam.send(new CreateRoleCommand({ RoleName: `${tag}-autoscale`, AssumeRolePolicyDocument: trust('hyperpod.sagemaker.amazonaws.com') }))).Role!.Arn!;
-  const eksRoleArn = (await iam.send(new CreateRoleCommand({ RoleName: `${tag}-eks`, AssumeRolePolicyDocument: trust('eks.amazonaws.com') }))).Role!.Arn!;
+  const executionRoleArn = (
+    await iam.send(
+      new CreateRoleCommand({ RoleName: `${tag}-exec`, AssumeRolePolicyDocument: trust('sagemaker.amazonaws.com') }),
+    )
+  ).Role!.Arn!;
+  const clusterRoleArn = (
+    await iam.send(
+      new CreateRoleCommand({
+        RoleName: `${tag}-autoscale`,
+        AssumeRolePolicyDocument: trust('hyperpod.sagemaker.amazonaws.com'),
+      }),
+    )
+  ).Role!.Arn!;
+  const eksRoleArn = (
+    await iam.send(
+      new CreateRoleCommand({ RoleName: `${tag}-eks`, AssumeRolePolicyDocument: trust('eks.amazonaws.com') }),
+    )
+  ).Role!.Arn!;
 
   const eks = new EKSClient({});
   const eksClusterName = `${tag}-eks`;
@@ -94,11 +148,14 @@ export async function buildPrereqs(sb: Pick<TestSandbox, 'advance'>, tag: string
       accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP' },
     }),
   );
-  await eventually(async () => (await eks.send(new DescribeEksClusterCommand({ name: eksClusterName }))).cluster?.status === 'ACTIVE', {
-    sandbox: sb,
-    stepSeconds: 120,
-    what: 'EKS cluster ACTIVE',
-  });
+  await eventually(
+    async () => (await eks.send(new DescribeEksClusterCommand({ name: eksClusterName }))).cluster?.status === 'ACTIVE',
+    {
+      sandbox: sb,
+      stepSeconds: 120,
+      what: 'EKS cluster ACTIVE',
+    },
+  );
   await installHyperPodDependencies(sb, eksClusterName);
   return {
     vpcId,
@@ -125,14 +182,28 @@ export async function ensureQuota(sb: Pick<TestSandbox, 'advance'>, quotaName: s
   } while (!quota && token);
   if (!quota) throw new Error(`no Service Quotas entry named '${quotaName}'`);
   if ((quota.Value ?? 0) >= value) return;
-  await sq.send(new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'sagemaker', QuotaCode: quota.QuotaCode!, DesiredValue: value }));
+  await sq.send(
+    new RequestServiceQuotaIncreaseCommand({
+      ServiceCode: 'sagemaker',
+      QuotaCode: quota.QuotaCode!,
+      DesiredValue: value,
+    }),
+  );
   await eventually(
-    async () => ((await sq.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: quota.QuotaCode! }))).Quota?.Value ?? 0) >= value,
+    async () =>
+      ((await sq.send(new GetServiceQuotaCommand({ ServiceCode: 'sagemaker', QuotaCode: quota.QuotaCode! }))).Quota
+        ?.Value ?? 0) >= value,
     { sandbox: sb, stepSeconds: 600, what: `quota '${quotaName}' raised to ${value}` },
   );
 }
 
-export function group(p: HyperPodPrereqs, name: string, instanceType: string, count: number, extra: Partial<ClusterInstanceGroupSpecification> = {}): ClusterInstanceGroupSpecification {
+export function group(
+  p: HyperPodPrereqs,
+  name: string,
+  instanceType: string,
+  count: number,
+  extra: Partial<ClusterInstanceGroupSpecification> = {},
+): ClusterInstanceGroupSpecification {
   return {
     InstanceGroupName: name,
     InstanceType: instanceType as ClusterInstanceGroupSpecification['InstanceType'],
@@ -143,7 +214,12 @@ export function group(p: HyperPodPrereqs, name: string, instanceType: string, co
 }
 
 /** Advances sandbox time until the cluster reaches `status` (or fails the test). */
-export async function waitForCluster(sb: Pick<TestSandbox, 'advance'>, name: string, status: ClusterStatus, stepSeconds = 60): Promise<DescribeClusterResponse> {
+export async function waitForCluster(
+  sb: Pick<TestSandbox, 'advance'>,
+  name: string,
+  status: ClusterStatus,
+  stepSeconds = 60,
+): Promise<DescribeClusterResponse> {
   const sm = new SageMakerClient({});
   return eventually(
     async () => {

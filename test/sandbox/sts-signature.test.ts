@@ -20,13 +20,23 @@ describe('STS and SigV4 verification', () => {
   });
 
   it('rejects a wrong secret with SignatureDoesNotMatch, as STS does', async () => {
-    const client = new STSClient({ credentials: { accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'not-the-secret' } });
-    await assert.rejects(client.send(new GetCallerIdentityCommand({})), (e: Error) => e.name === 'SignatureDoesNotMatch');
+    const client = new STSClient({
+      credentials: { accessKeyId: 'AKIASANDBOX000000000', secretAccessKey: 'not-the-secret' },
+    });
+    await assert.rejects(
+      client.send(new GetCallerIdentityCommand({})),
+      (e: Error) => e.name === 'SignatureDoesNotMatch',
+    );
   });
 
   it('rejects an unknown access key with InvalidClientTokenId', async () => {
-    const client = new STSClient({ credentials: { accessKeyId: 'AKIAUNKNOWN000000000', secretAccessKey: 'sandbox-secret' } });
-    await assert.rejects(client.send(new GetCallerIdentityCommand({})), (e: Error) => e.name === 'InvalidClientTokenId');
+    const client = new STSClient({
+      credentials: { accessKeyId: 'AKIAUNKNOWN000000000', secretAccessKey: 'sandbox-secret' },
+    });
+    await assert.rejects(
+      client.send(new GetCallerIdentityCommand({})),
+      (e: Error) => e.name === 'InvalidClientTokenId',
+    );
   });
 
   it('answers a presigned GET URL (the EKS token form) and refuses it once tampered with', async () => {
@@ -70,7 +80,10 @@ describe('STS and SigV4 verification', () => {
   it('works with the real aws CLI, and the CLI sees a wrong secret rejected', async () => {
     const ok = await sb.aws(['sts', 'get-caller-identity']);
     assert.equal(ok.json.Account, '000000000000');
-    const bad = await sb.aws(['sts', 'get-caller-identity'], { allowFailure: true, env: { AWS_SECRET_ACCESS_KEY: 'wrong' } });
+    const bad = await sb.aws(['sts', 'get-caller-identity'], {
+      allowFailure: true,
+      env: { AWS_SECRET_ACCESS_KEY: 'wrong' },
+    });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /SignatureDoesNotMatch/);
   });

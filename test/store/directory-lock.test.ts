@@ -30,7 +30,10 @@ describe('one server per data directory', () => {
       first.announce('http://127.0.0.1:3099');
       assert.throws(
         () => lockDirectory(dir),
-        (err: unknown) => err instanceof DirectoryInUseError && err.message.includes(`pid ${process.pid}, http://127.0.0.1:3099`) && err.message.includes(dir),
+        (err: unknown) =>
+          err instanceof DirectoryInUseError &&
+          err.message.includes(`pid ${process.pid}, http://127.0.0.1:3099`) &&
+          err.message.includes(dir),
       );
       first.release();
       lockDirectory(dir).release();
@@ -45,7 +48,10 @@ describe('one server per data directory', () => {
     try {
       assert.throws(
         () => lockDirectory(dir),
-        (err: unknown) => err instanceof DirectoryInUseError && err.holder?.pid === holder.child.pid && err.holder?.url === 'http://127.0.0.1:4242',
+        (err: unknown) =>
+          err instanceof DirectoryInUseError &&
+          err.holder?.pid === holder.child.pid &&
+          err.holder?.url === 'http://127.0.0.1:4242',
       );
       holder.child.kill('SIGKILL');
       await holder.exited;

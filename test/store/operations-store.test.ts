@@ -9,10 +9,19 @@ import { join } from 'node:path';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
 const op = (id: string, extra: Partial<NewOperation> = {}): NewOperation => ({
-  id, kind: 'create-cluster', target: 'cluster/us-west-2/demo', status: 'pending',
-  input: { name: 'demo', nested: { a: [1, 2] } }, state: {}, createdAt: at(0), ...extra,
+  id,
+  kind: 'create-cluster',
+  target: 'cluster/us-west-2/demo',
+  status: 'pending',
+  input: { name: 'demo', nested: { a: [1, 2] } },
+  state: {},
+  createdAt: at(0),
+  ...extra,
 });
-const PHASES = [{ name: 'network', title: 'Network', expectedSeconds: 120 }, { name: 'cluster', title: 'EKS cluster', expectedSeconds: 600 }];
+const PHASES = [
+  { name: 'network', title: 'Network', expectedSeconds: 120 },
+  { name: 'cluster', title: 'EKS cluster', expectedSeconds: 600 },
+];
 
 describe('operations store', () => {
   it('creates an operation with every phase pending and round-trips JSON', () => {
@@ -20,10 +29,13 @@ describe('operations store', () => {
     const created = store.createOperation(op('op-1', { idempotencyKey: 'k' }), PHASES);
     assert.deepEqual(created.input, { name: 'demo', nested: { a: [1, 2] } });
     assert.equal(created.idempotencyKey, 'k');
-    assert.deepEqual(store.listPhases('op-1').map((p) => [p.index, p.name, p.status, p.attempts, p.acted]), [
-      [0, 'network', 'pending', 0, false],
-      [1, 'cluster', 'pending', 0, false],
-    ]);
+    assert.deepEqual(
+      store.listPhases('op-1').map((p) => [p.index, p.name, p.status, p.attempts, p.acted]),
+      [
+        [0, 'network', 'pending', 0, false],
+        [1, 'cluster', 'pending', 0, false],
+      ],
+    );
     assert.equal(store.findByIdempotencyKey('k')?.id, 'op-1');
     assert.throws(() => store.createOperation(op('op-2', { idempotencyKey: 'k' }), PHASES), /UNIQUE/);
     assert.equal(store.getOperation('op-2'), undefined, 'a refused insert leaves no phases or row behind');
@@ -33,11 +45,24 @@ describe('operations store', () => {
   it('updates and clears fields, stamping updatedAt', () => {
     const store = new OperationsStore(openMemoryDatabase());
     store.createOperation(op('op-1'), PHASES);
-    const failed = store.updateOperation('op-1', { status: 'failed', error: { phase: 'network', code: 'X', message: 'm' }, finishedAt: at(5) }, at(5));
-    assert.deepEqual([failed.status, failed.error?.code, failed.updatedAt, failed.finishedAt], ['failed', 'X', at(5), at(5)]);
+    const failed = store.updateOperation(
+      'op-1',
+      { status: 'failed', error: { phase: 'network', code: 'X', message: 'm' }, finishedAt: at(5) },
+      at(5),
+    );
+    assert.deepEqual(
+      [failed.status, failed.error?.code, failed.updatedAt, failed.finishedAt],
+      ['failed', 'X', at(5), at(5)],
+    );
     const cleared = store.updateOperation('op-1', { status: 'running', error: null, finishedAt: null }, at(6));
     assert.deepEqual([cleared.error, cleared.finishedAt], [undefined, undefined]);
-    const phase = store.updatePhase('op-1', 'network', { status: 'acting', acted: true, attempts: 1, startedAt: at(1), progress: 'x' });
+    const phase = store.updatePhase('op-1', 'network', {
+      status: 'acting',
+      acted: true,
+      attempts: 1,
+      startedAt: at(1),
+      progress: 'x',
+    });
     assert.deepEqual([phase.status, phase.acted, phase.attempts, phase.progress], ['acting', true, 1, 'x']);
     assert.throws(() => store.updatePhase('op-1', 'nope', { status: 'acting' }), /not in the journal/);
   });
@@ -45,12 +70,30 @@ describe('operations store', () => {
   it('finds the newest operation of given kinds on each target in one query', () => {
     const store = new OperationsStore(openMemoryDatabase());
     store.createOperation(op('create-a', { createdAt: at(1), target: 'cluster/us-west-2/a' }), PHASES);
-    store.createOperation(op('delete-a', { createdAt: at(2), target: 'cluster/us-west-2/a', kind: 'delete-cluster' }), PHASES);
-    store.createOperation(op('group-a', { createdAt: at(3), target: 'cluster/us-west-2/a', kind: 'add-instance-group' }), PHASES);
+    store.createOperation(
+      op('delete-a', { createdAt: at(2), target: 'cluster/us-west-2/a', kind: 'delete-cluster' }),
+      PHASES,
+    );
+    store.createOperation(
+      op('group-a', { createdAt: at(3), target: 'cluster/us-west-2/a', kind: 'add-instance-group' }),
+      PHASES,
+    );
     store.createOperation(op('create-b', { createdAt: at(1), target: 'cluster/us-west-2/b' }), PHASES);
     store.createOperation(op('create-b2', { createdAt: at(1), target: 'cluster/us-west-2/b' }), PHASES); // same instant: the later insert is newer
-    assert.deepEqual(store.latestPerTarget(['create-cluster', 'delete-cluster']).map((o) => o.id).sort(), ['create-b2', 'delete-a']);
-    assert.deepEqual(store.latestPerTarget(['create-cluster']).map((o) => o.id).sort(), ['create-a', 'create-b2']);
+    assert.deepEqual(
+      store
+        .latestPerTarget(['create-cluster', 'delete-cluster'])
+        .map((o) => o.id)
+        .sort(),
+      ['create-b2', 'delete-a'],
+    );
+    assert.deepEqual(
+      store
+        .latestPerTarget(['create-cluster'])
+        .map((o) => o.id)
+        .sort(),
+      ['create-a', 'create-b2'],
+    );
     assert.deepEqual(store.latestPerTarget([]), []);
   });
 
@@ -60,12 +103,30 @@ describe('operations store', () => {
     store.createOperation(op('op-2', { createdAt: at(2), kind: 'delete-cluster' }), PHASES);
     store.createOperation(op('op-3', { createdAt: at(3), target: 'cluster/us-west-2/other' }), PHASES);
     store.updateOperation('op-1', { status: 'succeeded' }, at(4));
-    assert.deepEqual(store.listOperations().map((o) => o.id), ['op-3', 'op-2', 'op-1']);
-    assert.deepEqual(store.listOperations({ kind: 'create-cluster' }).map((o) => o.id), ['op-3', 'op-1']);
-    assert.deepEqual(store.listOperations({ status: 'succeeded' }).map((o) => o.id), ['op-1']);
-    assert.deepEqual(store.listOperations({ limit: 1 }).map((o) => o.id), ['op-3']);
-    assert.deepEqual(store.listActive('cluster/us-west-2/demo').map((o) => o.id), ['op-2']);
-    assert.deepEqual(store.listActive().map((o) => o.id), ['op-2', 'op-3']);
+    assert.deepEqual(
+      store.listOperations().map((o) => o.id),
+      ['op-3', 'op-2', 'op-1'],
+    );
+    assert.deepEqual(
+      store.listOperations({ kind: 'create-cluster' }).map((o) => o.id),
+      ['op-3', 'op-1'],
+    );
+    assert.deepEqual(
+      store.listOperations({ status: 'succeeded' }).map((o) => o.id),
+      ['op-1'],
+    );
+    assert.deepEqual(
+      store.listOperations({ limit: 1 }).map((o) => o.id),
+      ['op-3'],
+    );
+    assert.deepEqual(
+      store.listActive('cluster/us-west-2/demo').map((o) => o.id),
+      ['op-2'],
+    );
+    assert.deepEqual(
+      store.listActive().map((o) => o.id),
+      ['op-2', 'op-3'],
+    );
   });
 
   it('reads operations with their phases in one statement, prepared once', () => {
@@ -74,7 +135,13 @@ describe('operations store', () => {
     store.createOperation(op('op-1', { createdAt: at(1) }), PHASES);
     store.createOperation(op('op-2', { createdAt: at(2), target: 'cluster/us-west-2/other' }), PHASES);
     store.createOperation(op('op-3', { createdAt: at(3), kind: 'noop' }), []);
-    store.updatePhase('op-1', 'network', { status: 'failed', attempts: 2, acted: true, error: { phase: 'network', code: 'X', message: 'm' }, progress: 'half' });
+    store.updatePhase('op-1', 'network', {
+      status: 'failed',
+      attempts: 2,
+      acted: true,
+      error: { phase: 'network', code: 'X', message: 'm' },
+      progress: 'half',
+    });
     store.updateOperation('op-1', { status: 'failed' }, at(4));
     const separately = (o: { id: string }) => ({ operation: store.getOperation(o.id), phases: store.listPhases(o.id) });
 
@@ -82,10 +149,19 @@ describe('operations store', () => {
     assert.deepEqual(store.readOperation('op-3')?.phases, [], 'an operation without phases');
     assert.equal(store.readOperation('nope'), undefined);
     assert.deepEqual(store.readOperations(), store.listOperations().map(separately));
-    assert.deepEqual(store.readOperations({ status: 'failed' }).map((e) => e.operation.id), ['op-1']);
+    assert.deepEqual(
+      store.readOperations({ status: 'failed' }).map((e) => e.operation.id),
+      ['op-1'],
+    );
     assert.deepEqual(store.readActive(), store.listActive().map(separately));
-    assert.deepEqual(store.readActive('cluster/us-west-2/other').map((e) => e.operation.id), ['op-2']);
-    assert.deepEqual(store.readLatestPerTarget(['create-cluster']), store.latestPerTarget(['create-cluster']).map(separately));
+    assert.deepEqual(
+      store.readActive('cluster/us-west-2/other').map((e) => e.operation.id),
+      ['op-2'],
+    );
+    assert.deepEqual(
+      store.readLatestPerTarget(['create-cluster']),
+      store.latestPerTarget(['create-cluster']).map(separately),
+    );
 
     const work = () => {
       store.readOperation('op-1');
@@ -108,10 +184,17 @@ describe('operations store', () => {
     const store = new OperationsStore(openMemoryDatabase());
     store.createOperation(op('op-1'), PHASES);
     store.createOperation(op('op-2'), PHASES);
-    for (let i = 1; i <= 5; i++) store.appendLog('op-1', { at: at(i), phase: 'network', level: 'info', message: `line ${i}` });
+    for (let i = 1; i <= 5; i++)
+      store.appendLog('op-1', { at: at(i), phase: 'network', level: 'info', message: `line ${i}` });
     const other = store.appendLog('op-2', { at: at(9), level: 'warn', message: 'elsewhere' });
     assert.equal(other.seq, 1, 'each operation counts from 1');
-    assert.deepEqual(store.logLines('op-1', 2, 2).map((l) => [l.seq, l.message]), [[3, 'line 3'], [4, 'line 4']]);
+    assert.deepEqual(
+      store.logLines('op-1', 2, 2).map((l) => [l.seq, l.message]),
+      [
+        [3, 'line 3'],
+        [4, 'line 4'],
+      ],
+    );
     assert.deepEqual(store.logLines('op-2'), [{ seq: 1, at: at(9), level: 'warn', message: 'elsewhere' }]);
   });
 
@@ -132,7 +215,10 @@ describe('operations store', () => {
       assert.equal(reopened.pragma('user_version', { simple: true }), SCHEMA_VERSION, 'migrations ran once');
       const again = new OperationsStore(reopened);
       assert.equal(again.getPhase('op-1', 'network')?.status, 'awaiting');
-      assert.deepEqual(again.logLines('op-1').map((l) => l.message), ['hello']);
+      assert.deepEqual(
+        again.logLines('op-1').map((l) => l.message),
+        ['hello'],
+      );
       assert.equal(again.appendLog('op-1', { at: at(2), level: 'info', message: 'next' }).seq, 2);
       assert.deepEqual(new SettingsStore(reopened).getSetting('activeCluster'), { name: 'demo', region: 'us-west-2' });
       reopened.close();
@@ -148,15 +234,28 @@ describe('operations store', () => {
       const old = openDatabase(dir);
       for (const column of ['cloud', 'account_id', 'region']) old.exec(`ALTER TABLE operations DROP COLUMN ${column}`);
       // Nor the tables later schemas added (training templates, each cluster's MLflow link, idempotency keys).
-      old.exec('DROP TABLE training_templates; DROP TABLE cluster_mlflow; DROP TABLE idempotency_keys; DROP TABLE kept_storages;');
+      old.exec(
+        'DROP TABLE training_templates; DROP TABLE cluster_mlflow; DROP TABLE idempotency_keys; DROP TABLE kept_storages;',
+      );
       old.pragma('user_version = 1');
-      old.prepare(`INSERT INTO operations (id, kind, target, status, input, state, created_at, updated_at) VALUES ('op-old', 'k', 't', 'running', '{}', '{}', ?, ?)`).run(at(0), at(0));
+      old
+        .prepare(
+          `INSERT INTO operations (id, kind, target, status, input, state, created_at, updated_at) VALUES ('op-old', 'k', 't', 'running', '{}', '{}', ?, ?)`,
+        )
+        .run(at(0), at(0));
       old.close();
 
       const store = new OperationsStore(openDatabase(dir));
       const legacy = store.getOperation('op-old')!;
-      assert.deepEqual([legacy.cloud, legacy.accountId, legacy.region], [undefined, undefined, undefined], 'unknown, not guessed');
-      const placed = store.createOperation(op('op-new', { cloud: 'aws', accountId: '123456789012', region: 'eu-west-1' }), PHASES);
+      assert.deepEqual(
+        [legacy.cloud, legacy.accountId, legacy.region],
+        [undefined, undefined, undefined],
+        'unknown, not guessed',
+      );
+      const placed = store.createOperation(
+        op('op-new', { cloud: 'aws', accountId: '123456789012', region: 'eu-west-1' }),
+        PHASES,
+      );
       assert.deepEqual([placed.cloud, placed.accountId, placed.region], ['aws', '123456789012', 'eu-west-1']);
       store.db.close();
     } finally {

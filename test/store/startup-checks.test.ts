@@ -19,10 +19,24 @@ function dataDir(): string {
 function populated(): string {
   const dir = dataDir();
   const stores = openStores(dir);
-  stores.operations.createOperation({ id: 'op-1', kind: 'k', target: 't', status: 'running', input: {}, state: {}, createdAt: new Date().toISOString() }, [
-    { name: 'a', title: 'A', expectedSeconds: 5 },
-  ]);
-  for (let i = 0; i < 200; i++) stores.operations.appendLog('op-1', { at: new Date().toISOString(), level: 'info', message: `line ${i} ${'y'.repeat(100)}` });
+  stores.operations.createOperation(
+    {
+      id: 'op-1',
+      kind: 'k',
+      target: 't',
+      status: 'running',
+      input: {},
+      state: {},
+      createdAt: new Date().toISOString(),
+    },
+    [{ name: 'a', title: 'A', expectedSeconds: 5 }],
+  );
+  for (let i = 0; i < 200; i++)
+    stores.operations.appendLog('op-1', {
+      at: new Date().toISOString(),
+      level: 'info',
+      message: `line ${i} ${'y'.repeat(100)}`,
+    });
   stores.close(); // a clean close folds the WAL into the file
   return dir;
 }
@@ -36,7 +50,10 @@ function openAsUnprivileged(dir: string): { status: number | null; out: string }
   const script = `const m = await import(${JSON.stringify(store)});
     try { m.openStores(${JSON.stringify(dir)}).close(); console.log('opened'); } catch (e) { console.log('ERR ' + e.code + ' ' + e.message); }`;
   const asRoot = process.getuid?.() === 0;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -68,7 +85,10 @@ describe('opening the store checks it is sound and writable, and says what to do
     closeSync(fd);
     assert.throws(
       () => openStores(dir),
-      (err: Error) => err instanceof StoreUnavailableError && err.code === 'SQLITE_CORRUPT' && /it is damaged \(SQLITE_CORRUPT: quick_check found/.test(err.message),
+      (err: Error) =>
+        err instanceof StoreUnavailableError &&
+        err.code === 'SQLITE_CORRUPT' &&
+        /it is damaged \(SQLITE_CORRUPT: quick_check found/.test(err.message),
     );
   });
 
@@ -77,7 +97,10 @@ describe('opening the store checks it is sound and writable, and says what to do
     chmodSync(join(dir, DATABASE_FILE), 0o444);
     chmodSync(dir, 0o777); // the directory stays writable: only the file is read-only
     const { out } = openAsUnprivileged(dir);
-    assert.match(out, /^ERR SQLITE_READONLY\S* Cannot use the InstantStart database .*: it cannot be written .* Make .* writable by the user running InstantStart/m);
+    assert.match(
+      out,
+      /^ERR SQLITE_READONLY\S* Cannot use the InstantStart database .*: it cannot be written .* Make .* writable by the user running InstantStart/m,
+    );
   });
 
   it('a read-only data directory: refused at start with the same advice', () => {
@@ -85,7 +108,10 @@ describe('opening the store checks it is sound and writable, and says what to do
     chmodSync(join(dir, DATABASE_FILE), 0o666);
     chmodSync(dir, 0o555);
     const { out } = openAsUnprivileged(dir);
-    assert.match(out, /^ERR SQLITE_(READONLY|CANTOPEN)\S* Cannot use the InstantStart database .*: it cannot be written/m);
+    assert.match(
+      out,
+      /^ERR SQLITE_(READONLY|CANTOPEN)\S* Cannot use the InstantStart database .*: it cannot be written/m,
+    );
   });
 
   it('a sound, writable database opens', () => {

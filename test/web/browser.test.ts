@@ -23,7 +23,11 @@ async function next(page: Page): Promise<void> {
 }
 
 /** Placement and Capacity steps; leaves the wizard on the Storage step. */
-async function fillWizard(page: Page, baseUrl: string, o: { name: string; zone: string; type: string; count?: number }): Promise<void> {
+async function fillWizard(
+  page: Page,
+  baseUrl: string,
+  o: { name: string; zone: string; type: string; count?: number },
+): Promise<void> {
   await page.goto(`${baseUrl}/create-cluster`);
   await page.locator('[data-testid="wizard-name"] input').fill(o.name);
   await choose(page, 'wizard-zone', o.zone);
@@ -63,7 +67,9 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await page.goto(`${server.url}/create-cluster`);
     await page.locator('[data-testid="wizard-name"] input').fill('Bad_Name');
     await next(page);
-    const field = page.locator('[data-testid="wizard-name"]').locator('xpath=ancestor::*[.//*[contains(text(),"lower-case")]][1]');
+    const field = page
+      .locator('[data-testid="wizard-name"]')
+      .locator('xpath=ancestor::*[.//*[contains(text(),"lower-case")]][1]');
     assert.match(await field.innerText(), /must start with a lower-case letter/i);
     assert.equal(await page.locator('[data-testid="wizard-zone"]').isVisible(), true, 'still on the Placement step');
     await screenshot(page, 'web-02-wizard-errors');
@@ -72,12 +78,19 @@ describe('web UI in chromium against the real server on the sandbox', () => {
   it('shows every preflight problem and keeps Create disabled (p5 quota is 0 on a new account)', async () => {
     const offered = await server.api('GET', `/api/v1/instance-types?availabilityZone=${ZONE}`);
     const p5 = offered.body.instanceTypes.find((t: { instanceType: string }) => t.instanceType === 'ml.p5.48xlarge');
-    const zone = p5 ? ZONE : (await server.api('GET', '/api/v1/instance-types')).body.instanceTypes.find((t: any) => t.instanceType === 'ml.p5.48xlarge').availabilityZones[0];
+    const zone = p5
+      ? ZONE
+      : (await server.api('GET', '/api/v1/instance-types')).body.instanceTypes.find(
+          (t: any) => t.instanceType === 'ml.p5.48xlarge',
+        ).availabilityZones[0];
     await fillWizard(page, server.url, { name: 'too-big', zone, type: 'ml.p5.48xlarge', count: 2 });
     await next(page);
     await page.locator('[data-testid="preflight-problem"]').first().waitFor();
     const problems = await page.locator('[data-testid="preflight-problem"]').allInnerTexts();
-    assert.ok(problems.some((p) => /quota/i.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => /quota/i.test(p)),
+      problems.join('\n'),
+    );
     assert.equal(await page.locator('[data-testid="wizard-submit"]').isDisabled(), true);
     await screenshot(page, 'web-03-preflight-problems');
   });
@@ -90,9 +103,18 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await select.getByText('Default (1.34)').waitFor();
     await select.locator('button').first().click();
     const options = await page.getByRole('option').allInnerTexts();
-    assert.ok(options.some((o) => o.startsWith('1.33')), options.join(' | '));
-    assert.ok(!options.some((o) => o.startsWith('1.35')), `1.35 is EKS's default but HyperPod does not support it: ${options.join(' | ')}`);
-    await page.getByRole('option', { name: /^1\.33/ }).first().click();
+    assert.ok(
+      options.some((o) => o.startsWith('1.33')),
+      options.join(' | '),
+    );
+    assert.ok(
+      !options.some((o) => o.startsWith('1.35')),
+      `1.35 is EKS's default but HyperPod does not support it: ${options.join(' | ')}`,
+    );
+    await page
+      .getByRole('option', { name: /^1\.33/ })
+      .first()
+      .click();
     await next(page);
     await choose(page, 'wizard-instance-type', /^ml\.g5\.8xlarge/);
     await next(page);
@@ -111,27 +133,58 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await screenshot(page, 'web-04-review');
     const posts: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/v1/clusters')) posts.push(r.headers()['idempotency-key'] ?? '');
+      if (r.method() === 'POST' && r.url().endsWith('/api/v1/clusters'))
+        posts.push(r.headers()['idempotency-key'] ?? '');
     });
     await page.locator('[data-testid="wizard-submit"]').dblclick();
     await page.waitForURL(/\/operations\//);
     createdOperation = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-    assert.ok(posts.length >= 1 && posts.every((k) => k && k === posts[0]), `one Idempotency-Key per wizard session: ${posts.join(', ')}`);
-    for (const phase of ['network', 'nat-ready', 'iam', 'eks', 'eks-addons', 'active-cluster', 'dependencies', 'hyperpod', 'storage']) {
+    assert.ok(
+      posts.length >= 1 && posts.every((k) => k && k === posts[0]),
+      `one Idempotency-Key per wizard session: ${posts.join(', ')}`,
+    );
+    for (const phase of [
+      'network',
+      'nat-ready',
+      'iam',
+      'eks',
+      'eks-addons',
+      'active-cluster',
+      'dependencies',
+      'hyperpod',
+      'storage',
+    ]) {
       await page.locator(`[data-testid="phase-row-${phase}"]`).waitFor();
     }
     await screenshot(page, 'web-05-operation-running');
     await waitForOperationStatus(page, 'succeeded');
     assert.ok((await page.locator('[data-testid="log-line"]').count()) > 0, 'log lines are shown');
-    const statuses = await page.locator('[data-testid^="phase-row-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
-    assert.ok(statuses.every((s) => s === 'succeeded' || s === 'skipped'), statuses.join(','));
+    const statuses = await page
+      .locator('[data-testid^="phase-row-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    assert.ok(
+      statuses.every((s) => s === 'succeeded' || s === 'skipped'),
+      statuses.join(','),
+    );
     await screenshot(page, 'web-06-operation-succeeded');
     const ops = await server.api('GET', '/api/v1/operations?kind=create-cluster');
-    assert.equal(ops.body.operations.filter((o: any) => o.target.endsWith('/web-demo')).length, 1, 'a double click created one operation');
+    assert.equal(
+      ops.body.operations.filter((o: any) => o.target.endsWith('/web-demo')).length,
+      1,
+      'a double click created one operation',
+    );
   });
 
   it('retries a failed phase from the progress panel', async () => {
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'create-failure', service: 'sagemaker', name: 'web-flaky', message: 'Instance ml.g5.8xlarge failed lifecycle configuration' } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'create-failure',
+        service: 'sagemaker',
+        name: 'web-flaky',
+        message: 'Instance ml.g5.8xlarge failed lifecycle configuration',
+      },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     await fillWizard(page, server.url, { name: 'web-flaky', zone: ZONE, type: 'ml.g5.8xlarge' });
     await next(page);
@@ -139,7 +192,10 @@ describe('web UI in chromium against the real server on the sandbox', () => {
     await page.locator('[data-testid="wizard-submit"]').click();
     await page.waitForURL(/\/operations\//);
     await waitForOperationStatus(page, 'failed');
-    assert.match(await page.locator('[data-testid="phase-error-hyperpod"]').innerText(), /failed lifecycle configuration/);
+    assert.match(
+      await page.locator('[data-testid="phase-error-hyperpod"]').innerText(),
+      /failed lifecycle configuration/,
+    );
     await screenshot(page, 'web-07-operation-failed');
     await page.locator('[data-testid="phase-retry-hyperpod"]').click();
     await waitForOperationStatus(page, 'succeeded');

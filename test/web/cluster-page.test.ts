@@ -22,7 +22,13 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
   let group = '';
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 2, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: CLUSTER,
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 2,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     const nodes = await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`);
@@ -60,7 +66,7 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
     await page.locator('[data-testid="cluster-tab-unknown"]').waitFor();
   });
 
-  it('opens a node\'s detail by its URL; closing it goes back to the node list\'s URL', async () => {
+  it("opens a node's detail by its URL; closing it goes back to the node list's URL", async () => {
     await page.goto(`${server.url}/clusters/${CLUSTER}/nodes/${nodeId}`);
     const detail = page.locator('[data-testid="node-detail"]');
     await detail.locator('[data-testid="node-detail-health"]').waitFor();
@@ -81,10 +87,17 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
     const withinViewport = async (selector: string, what: string) => {
       const box = await page.locator(selector).first().boundingBox();
       assert.ok(box, `${what} is rendered`);
-      assert.ok(box.x >= 0 && box.x + box.width <= VIEWPORT.width, `${what} spans x ${Math.round(box.x)}–${Math.round(box.x + box.width)}, beyond the ${VIEWPORT.width} px screen`);
+      assert.ok(
+        box.x >= 0 && box.x + box.width <= VIEWPORT.width,
+        `${what} spans x ${Math.round(box.x)}–${Math.round(box.x + box.width)}, beyond the ${VIEWPORT.width} px screen`,
+      );
     };
     await page.goto(`${server.url}/clusters/${CLUSTER}/instance-groups`);
-    assert.equal(await page.getByRole('link', { name: 'Operations' }).first().isVisible(), true, 'the side menu is open');
+    assert.equal(
+      await page.getByRole('link', { name: 'Operations' }).first().isVisible(),
+      true,
+      'the side menu is open',
+    );
     await page.locator(`[data-testid="group-scale-${group}"]`).waitFor();
     await withinViewport(`[data-testid="group-scale-${group}"]`, 'Scale');
     await withinViewport(`[data-testid="group-delete-${group}"]`, 'Delete');
@@ -92,12 +105,18 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
 
     await page.goto(`${server.url}/clusters/${CLUSTER}/nodes`);
     await page.locator(`[data-testid="node-row-${nodeId}"]`).waitFor();
-    await withinViewport('[data-testid="nodes-table"] table thead th:last-child', 'the last column header of the nodes table');
-    await withinViewport(`[data-testid="nodes-table"] tr:has([data-testid="node-row-${nodeId}"]) td:last-child`, 'the last cell of a node row');
+    await withinViewport(
+      '[data-testid="nodes-table"] table thead th:last-child',
+      'the last column header of the nodes table',
+    );
+    await withinViewport(
+      `[data-testid="nodes-table"] tr:has([data-testid="node-row-${nodeId}"]) td:last-child`,
+      'the last cell of a node row',
+    );
     await screenshot(page, 'cluster-page-03-nodes-1440');
   });
 
-  it('notices its cluster\'s delete within a couple of seconds, without a reload, and stops asking for it', async () => {
+  it("notices its cluster's delete within a couple of seconds, without a reload, and stops asking for it", async () => {
     await page.goto(`${server.url}/clusters/${CLUSTER}/instance-groups`);
     await page.locator(`[data-testid="group-row-${group}"]`).waitFor();
     await page.locator('[data-testid="detail-delete"]:not([disabled])').waitFor();
@@ -117,7 +136,10 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
     const deleted = await server.api('DELETE', `/api/v1/clusters/${CLUSTER}?confirm=true`);
     assert.equal(deleted.status, 202, JSON.stringify(deleted.body));
     const asked = Date.now();
-    await page.locator('[data-testid="cluster-deleting"], [data-testid="cluster-gone"]').first().waitFor({ timeout: 3_000 });
+    await page
+      .locator('[data-testid="cluster-deleting"], [data-testid="cluster-gone"]')
+      .first()
+      .waitFor({ timeout: 3_000 });
     const reactedMs = Date.now() - asked;
     await screenshot(page, 'cluster-page-04-deleting');
 
@@ -126,10 +148,25 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
     await page.locator('[data-testid="cluster-gone"]').waitFor({ timeout: 3_000 });
     const goneMs = Date.now() - succeeded;
     await page.waitForTimeout(300); // the alert fades in
-    assert.equal(await page.locator('[data-testid="cluster-detail-status"]').count(), 0, 'no stale status stays on screen');
-    assert.equal(await page.locator(`[data-testid="group-row-${group}"]`).count(), 0, 'no stale instance group stays on screen');
-    const seen = (await page.evaluate('window.deletingSeen')) as { deleteEnabled: boolean; addEnabled: boolean } | undefined;
-    if (seen) assert.deepEqual(seen, { deleteEnabled: false, addEnabled: false }, 'while the cluster is being deleted, its actions are off');
+    assert.equal(
+      await page.locator('[data-testid="cluster-detail-status"]').count(),
+      0,
+      'no stale status stays on screen',
+    );
+    assert.equal(
+      await page.locator(`[data-testid="group-row-${group}"]`).count(),
+      0,
+      'no stale instance group stays on screen',
+    );
+    const seen = (await page.evaluate('window.deletingSeen')) as
+      | { deleteEnabled: boolean; addEnabled: boolean }
+      | undefined;
+    if (seen)
+      assert.deepEqual(
+        seen,
+        { deleteEnabled: false, addEnabled: false },
+        'while the cluster is being deleted, its actions are off',
+      );
     await screenshot(page, 'cluster-page-05-gone');
 
     // Nothing asks for the cluster any more, not even when the tab comes back into focus.
@@ -141,7 +178,10 @@ describe('the cluster page: tabs with URLs, tables that fit, and a delete seen a
     await page.evaluate(`window.dispatchEvent(new Event('visibilitychange'))`);
     await page.waitForTimeout(3_000);
     assert.deepEqual(asks, [], 'the page stopped refetching the deleted cluster');
-    assert.ok(reactedMs < 3_000 && goneMs < 3_000, `reacted in ${reactedMs} ms, showed it gone ${goneMs} ms after success`);
+    assert.ok(
+      reactedMs < 3_000 && goneMs < 3_000,
+      `reacted in ${reactedMs} ms, showed it gone ${goneMs} ms after success`,
+    );
     assert.deepEqual(browser.errors, []);
   });
 });

@@ -28,7 +28,15 @@ describe('web UI: --cloud aws without credentials', () => {
     credentialsFile = setup.credentialsFile;
     for (const name of Object.keys(process.env)) if (!(name in setup.env)) delete process.env[name];
     Object.assign(process.env, setup.env);
-    server = await startServer({ cloud: 'aws', host: '127.0.0.1', port: 0, dataDir: join(home, 'data'), region: 'us-west-2', pollTimeScale: 1 / 300, logger: pino({ level: 'silent' }) });
+    server = await startServer({
+      cloud: 'aws',
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: join(home, 'data'),
+      region: 'us-west-2',
+      pollTimeScale: 1 / 300,
+      logger: pino({ level: 'silent' }),
+    });
     browser = await launchBrowser();
     page = await browser.newPage();
     page.setDefaultTimeout(30_000);
@@ -48,7 +56,8 @@ describe('web UI: --cloud aws without credentials', () => {
     const text = await page.locator('[data-testid="notifications"]').innerText();
     assert.match(text, /Not connected to AWS: No AWS credentials/);
     assert.match(text, /Could not load credentials from any providers/);
-    for (const remedy of ['AWS_PROFILE=', 'aws sso login', 'AWS_ACCESS_KEY_ID', 'instance profile']) assert.ok(text.includes(remedy), `banner mentions ${remedy}`);
+    for (const remedy of ['AWS_PROFILE=', 'aws sso login', 'AWS_ACCESS_KEY_ID', 'instance profile'])
+      assert.ok(text.includes(remedy), `banner mentions ${remedy}`);
     assert.equal(await page.locator('[data-testid="cloud-mode"]').getAttribute('data-ready'), 'false');
     await page.locator('[data-testid="clusters-error"]').waitFor(); // the 503 shows where the clusters would be
     await screenshot(page, 'web-credentials-missing');
@@ -56,7 +65,10 @@ describe('web UI: --cloud aws without credentials', () => {
 
   it('connects on "Check again" once credentials exist, and the clusters load', async () => {
     writeSandboxCredentials(credentialsFile);
-    await page.locator('[data-testid="cloud-access-check"] button, button[data-testid="cloud-access-check"]').first().click();
+    await page
+      .locator('[data-testid="cloud-access-check"] button, button[data-testid="cloud-access-check"]')
+      .first()
+      .click();
     await page.locator('[data-testid="notifications"]', { hasText: 'AWS account 000000000000' }).waitFor();
     await page.locator('[data-testid="cloud-access-problem"]').waitFor({ state: 'detached' }); // after the Flashbar's exit animation
     await page.locator('[data-testid="clusters-table"]').waitFor();

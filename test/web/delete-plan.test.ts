@@ -13,7 +13,7 @@ const CLUSTER = 'web-del';
  * (Forget releases one), and the delete dialog names what goes and what stays before the user types
  * the cluster's name; the delete then leaves exactly what the dialog said it keeps.
  */
-describe('kept storage and the delete dialog\'s plan in chromium', () => {
+describe("kept storage and the delete dialog's plan in chromium", () => {
   let sb: TestSandbox;
   let server: TestServer;
   let browser: TestBrowser;
@@ -28,10 +28,19 @@ describe('kept storage and the delete dialog\'s plan in chromium', () => {
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    await done(await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 }));
+    await done(
+      await server.api('POST', '/api/v1/clusters', {
+        name: CLUSTER,
+        availabilityZone: 'us-west-2b',
+        instanceType: 'ml.c5.xlarge',
+        instanceCount: 1,
+      }),
+    );
     sharedBucket = (await server.api('GET', `/api/v1/clusters/${CLUSTER}`)).body.storage.s3Bucket;
     for (const name of ['keepme', 'forgetme']) {
-      await done(await server.api('POST', `/api/v1/clusters/${CLUSTER}/storage`, { kind: 's3', name, createBucket: true }));
+      await done(
+        await server.api('POST', `/api/v1/clusters/${CLUSTER}/storage`, { kind: 's3', name, createBucket: true }),
+      );
       const storages = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages as any[];
       buckets.set(name, storages.find((s) => s.name === name).bucket);
       await done(await server.api('DELETE', `/api/v1/clusters/${CLUSTER}/storage/${name}`));
@@ -51,9 +60,11 @@ describe('kept storage and the delete dialog\'s plan in chromium', () => {
     await screenshot(page, 'delete-plan-01-kept-storage');
     await page.locator('[data-testid="kept-forget-default-forgetme"]').click();
     await page.locator('[data-testid="kept-forget-confirm"]').click();
-    await page.locator('[data-testid="kept-forgotten"]', { hasText: 'no longer InstantStart\'s' }).waitFor();
+    await page.locator('[data-testid="kept-forgotten"]', { hasText: "no longer InstantStart's" }).waitFor();
     await page.locator('[data-testid="kept-row-default-forgetme"]').waitFor({ state: 'detached' });
-    const tags = (await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', buckets.get('forgetme')!], { allowFailure: true })).stdout;
+    const tags = (
+      await sb.aws(['s3api', 'get-bucket-tagging', '--bucket', buckets.get('forgetme')!], { allowFailure: true })
+    ).stdout;
     assert.doesNotMatch(tags, /instantstart\.io/, 'released: none of our tags left');
   });
 
@@ -66,7 +77,7 @@ describe('kept storage and the delete dialog\'s plan in chromium', () => {
     await deletes.getByText(sharedBucket, { exact: true }).waitFor();
     await keeps.getByText(buckets.get('keepme')!, { exact: true }).waitFor();
     await keeps.getByText('kept when storage default/keepme was removed keeping its data').waitFor();
-    assert.equal(await deletes.getByText(buckets.get('forgetme')!).count(), 0, 'released: no longer the cluster\'s');
+    assert.equal(await deletes.getByText(buckets.get('forgetme')!).count(), 0, "released: no longer the cluster's");
     await screenshot(page, 'delete-plan-02-dialog');
     await page.locator('[data-testid="delete-keep-storage"] input').check({ force: true });
     await keeps.getByText(sharedBucket, { exact: true }).waitFor();
@@ -77,7 +88,11 @@ describe('kept storage and the delete dialog\'s plan in chromium', () => {
     await page.waitForURL(/\/operations\//);
     await page.locator('[data-testid="operation-status"][data-status="succeeded"]').waitFor({ timeout: 120_000 });
     assert.deepEqual(taggedNames(await sb.inventory(), CLUSTER), [`s3/buckets ${buckets.get('keepme')}`]);
-    assert.equal((await sb.aws(['s3api', 'head-bucket', '--bucket', buckets.get('forgetme')!])).code, 0, 'the forgotten bucket is the user\'s and stays');
+    assert.equal(
+      (await sb.aws(['s3api', 'head-bucket', '--bucket', buckets.get('forgetme')!])).code,
+      0,
+      "the forgotten bucket is the user's and stays",
+    );
   });
 
   it('logged no errors in the browser', () => {

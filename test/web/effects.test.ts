@@ -30,13 +30,15 @@ const UI_SOURCES = [
 /** Effects whose callback is a concise arrow whose body is not itself an arrow function (a cleanup). */
 export function conciseEffects(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(/\buse(?:Layout|Insertion)?Effect\(\s*(?:async\s*)?\(\s*\)\s*=>(?!\s*\{)(?!\s*\(\s*\)\s*=>)\s*([^\n]{0,60})/g)) {
+  for (const m of text.matchAll(
+    /\buse(?:Layout|Insertion)?Effect\(\s*(?:async\s*)?\(\s*\)\s*=>(?!\s*\{)(?!\s*\(\s*\)\s*=>)\s*([^\n]{0,60})/g,
+  )) {
     found.push(m[0]);
   }
   return found;
 }
 
-describe('the UI\'s effects return nothing but a cleanup function', () => {
+describe("the UI's effects return nothing but a cleanup function", () => {
   it('the check finds a concise effect body and lets the written forms pass', () => {
     assert.equal(conciseEffects('useEffect(() => window.scrollTo(0, 0), [id]);').length, 1);
     assert.equal(conciseEffects('useLayoutEffect(() => watch(x), []);').length, 1);
@@ -46,7 +48,13 @@ describe('the UI\'s effects return nothing but a cleanup function', () => {
 
   it(`no effect in web/src or src/capabilities/*/ui has a concise body (${UI_SOURCES.length} files)`, () => {
     assert.ok(UI_SOURCES.length > 20, 'the UI sources were found');
-    const offenders = UI_SOURCES.flatMap((file) => conciseEffects(readFileSync(file, 'utf8')).map((e) => `${relative('.', file)}: ${e}`));
-    assert.deepEqual(offenders, [], 'write these effects with a block body: { … } (a concise body returns its value, and React calls it)');
+    const offenders = UI_SOURCES.flatMap((file) =>
+      conciseEffects(readFileSync(file, 'utf8')).map((e) => `${relative('.', file)}: ${e}`),
+    );
+    assert.deepEqual(
+      offenders,
+      [],
+      'write these effects with a block body: { … } (a concise body returns its value, and React calls it)',
+    );
   });
 });

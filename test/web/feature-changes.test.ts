@@ -30,13 +30,21 @@ describe('the Advanced Features panel sends only what the user changed (diff con
     assert.deepEqual(send([['cert-manager', false]]), { 'cert-manager': false });
   });
 
-  it('a toggle flipped back, or a setting typed back to the cluster\'s value, is not sent', () => {
-    assert.deepEqual(send([['cert-manager', true], ['metrics-server', false]]), {});
+  it("a toggle flipped back, or a setting typed back to the cluster's value, is not sent", () => {
+    assert.deepEqual(
+      send([
+        ['cert-manager', true],
+        ['metrics-server', false],
+      ]),
+      {},
+    );
     assert.deepEqual(send([['tiered-checkpointing', { instanceMemoryAllocationPercentage: 40 }]]), {});
   });
 
   it('a changed setting is sent alone; empty inputs mean "not set" and on-with-nothing-typed is plain true', () => {
-    assert.deepEqual(send([['tiered-checkpointing', { instanceMemoryAllocationPercentage: 60, namespace: '' }]]), { 'tiered-checkpointing': { instanceMemoryAllocationPercentage: 60 } });
+    assert.deepEqual(send([['tiered-checkpointing', { instanceMemoryAllocationPercentage: 60, namespace: '' }]]), {
+      'tiered-checkpointing': { instanceMemoryAllocationPercentage: 60 },
+    });
     assert.deepEqual(send([['metrics-server', { version: '' }]]), { 'metrics-server': true });
   });
 });

@@ -19,14 +19,21 @@ describe('the Advanced Features panel (chromium, real server on the sandbox)', (
   const sent: Array<{ method: string; url: string; body: unknown }> = [];
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'ui-features', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'ui-features',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     browser = await launchBrowser();
     page = await browser.newPage();
     page.setDefaultTimeout(30_000);
     page.on('request', (r) => {
-      if (r.url().includes('/features') && r.method() !== 'GET') sent.push({ method: r.method(), url: r.url(), body: r.postData() ? JSON.parse(r.postData()!) : undefined });
+      if (r.url().includes('/features') && r.method() !== 'GET')
+        sent.push({ method: r.method(), url: r.url(), body: r.postData() ? JSON.parse(r.postData()!) : undefined });
     });
   });
   after(() => stopAll(browser, server, sb));
@@ -50,7 +57,11 @@ describe('the Advanced Features panel (chromium, real server on the sandbox)', (
     await screenshot(page, 'features-02-refused');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.locator('[data-testid="features-discard"]').click();
-    assert.deepEqual(sent.map((s) => s.method), ['POST'], 'only the plan was asked');
+    assert.deepEqual(
+      sent.map((s) => s.method),
+      ['POST'],
+      'only the plan was asked',
+    );
     assert.deepEqual(sent[0]!.body, { 'cert-manager': false });
   });
 
@@ -72,20 +83,39 @@ describe('the Advanced Features panel (chromium, real server on the sandbox)', (
   });
 
   it('names a KubeRay someone else installed as the provider, and refuses to turn it off in the plan', async () => {
-    // The operator now looks Helm-installed (its labels, as the chart writes them): InstantStart must leave it in charge.
+    // The operator now looks Helm-installed (its labels, as the chart writes them): InstantStart must leave it in
+    // charge.
     const kube = await kubeAccess(sb, 'ui-features-eks');
-    await kube.kubectl(['label', 'deployment', 'kuberay-operator', '-n', 'kuberay-system', 'app.kubernetes.io/managed-by=Helm', 'app.kubernetes.io/instance=ray', '--overwrite']);
+    await kube.kubectl([
+      'label',
+      'deployment',
+      'kuberay-operator',
+      '-n',
+      'kuberay-system',
+      'app.kubernetes.io/managed-by=Helm',
+      'app.kubernetes.io/instance=ray',
+      '--overwrite',
+    ]);
     sent.length = 0;
     await page.reload();
     const provided = page.locator('[data-testid="feature-provided-by-kuberay-operator"]');
     await provided.waitFor();
-    assert.equal(await provided.textContent(), 'Provided by an existing KubeRay v1.6.2 (operator Deployment kuberay-system/kuberay-operator, Helm release ray); InstantStart leaves it in charge.');
+    assert.equal(
+      await provided.textContent(),
+      'Provided by an existing KubeRay v1.6.2 (operator Deployment kuberay-system/kuberay-operator, Helm release ray); InstantStart leaves it in charge.',
+    );
     await page.locator('[data-testid="feature-toggle-kuberay-operator"] input').click({ force: true });
     await page.locator('[data-testid="features-review"]').click();
-    await page.locator('[data-testid="features-plan-refused"]', { hasText: 'which InstantStart did not install' }).waitFor();
+    await page
+      .locator('[data-testid="features-plan-refused"]', { hasText: 'which InstantStart did not install' })
+      .waitFor();
     assert.equal(await page.locator('[data-testid="features-apply"]').isDisabled(), true);
     await screenshot(page, 'features-05-provided-by');
-    assert.deepEqual(sent.map((s) => s.method), ['POST'], 'only the plan was asked');
+    assert.deepEqual(
+      sent.map((s) => s.method),
+      ['POST'],
+      'only the plan was asked',
+    );
     assert.deepEqual(browser.errors, []);
   });
 });

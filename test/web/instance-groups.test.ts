@@ -17,7 +17,13 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
   let page: Page;
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'ui-fleet', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'ui-fleet',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     browser = await launchBrowser();
@@ -41,7 +47,11 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await page.locator('[data-testid="group-name"] input').fill('spot-a');
     await choose(page, 'group-zone', 'us-west-2a');
     await choose(page, 'group-instance-type', /^ml\.c5\.xlarge/);
-    assert.equal(await page.locator('[data-testid="group-network-interface"] input[value="efa-only"]').isDisabled(), true, 'ml.c5.xlarge has no EFA');
+    assert.equal(
+      await page.locator('[data-testid="group-network-interface"] input[value="efa-only"]').isDisabled(),
+      true,
+      'ml.c5.xlarge has no EFA',
+    );
     await page.locator('[data-testid="group-capacity-type"] input[value="spot"]').check({ force: true });
     await screenshot(page, 'groups-01-add-modal');
     await page.locator('[data-testid="group-submit"]').click();
@@ -51,7 +61,7 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await screenshot(page, 'groups-02-table');
   });
 
-  it('edits a group\'s labels, taints and patching in a dialog that says what taints and patching do before the user confirms', async () => {
+  it("edits a group's labels, taints and patching in a dialog that says what taints and patching do before the user confirms", async () => {
     await openCluster();
     await page.locator('[data-testid="group-edit-workers"]').click();
     const save = page.locator('[data-testid="group-edit-submit"]');
@@ -75,19 +85,41 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await screenshot(page, 'groups-01b-edit');
     await save.click();
     await waitForSuccess();
-    const group = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find((g: any) => g.name === 'workers');
-    assert.deepEqual([group.labels, group.taints, group.autoPatch], [{ team: 'research' }, [{ key: 'dedicated', value: 'training', effect: 'NoExecute' }], { patchingStrategy: 'WhenIdle' }]);
+    const group = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find(
+      (g: any) => g.name === 'workers',
+    );
+    assert.deepEqual(
+      [group.labels, group.taints, group.autoPatch],
+      [
+        { team: 'research' },
+        [{ key: 'dedicated', value: 'training', effect: 'NoExecute' }],
+        { patchingStrategy: 'WhenIdle' },
+      ],
+    );
     // Opened again, the dialog shows the group as HyperPod now describes it; taking the taint away sends only taints.
     await openCluster();
     await page.locator('[data-testid="group-edit-workers"]').click();
     assert.equal(await page.locator('[data-testid="group-edit-labels"] textarea').inputValue(), 'team=research');
-    assert.equal(await page.locator('[data-testid="group-edit-taints"] textarea').inputValue(), 'dedicated=training:NoExecute');
+    assert.equal(
+      await page.locator('[data-testid="group-edit-taints"] textarea').inputValue(),
+      'dedicated=training:NoExecute',
+    );
     await page.locator('[data-testid="group-edit-taints"] textarea').fill('');
-    assert.equal(await page.locator('[data-testid="group-edit-consequences"]').count(), 0, 'removing a taint evicts nothing and needs no yes');
+    assert.equal(
+      await page.locator('[data-testid="group-edit-consequences"]').count(),
+      0,
+      'removing a taint evicts nothing and needs no yes',
+    );
     await page.locator('[data-testid="group-edit-submit"]').click();
     await waitForSuccess();
-    const after = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find((g: any) => g.name === 'workers');
-    assert.deepEqual([after.labels, after.taints, after.autoPatch], [{ team: 'research' }, [], { patchingStrategy: 'WhenIdle' }]);    await openCluster();
+    const after = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find(
+      (g: any) => g.name === 'workers',
+    );
+    assert.deepEqual(
+      [after.labels, after.taints, after.autoPatch],
+      [{ team: 'research' }, [], { patchingStrategy: 'WhenIdle' }],
+    );
+    await openCluster();
   });
 
   it('scales the group (sending only the count), shrinks it after the user confirms, and deletes it after typing its name', async () => {
@@ -101,7 +133,11 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     // A lower count terminates nodes: the user ticks the warning first, and that yes is sent as confirm.
     await page.locator('[data-testid="group-scale-spot-a"]').click();
     await page.locator('[data-testid="scale-count"] input').fill('1');
-    assert.equal(await page.locator('[data-testid="scale-submit"]').isDisabled(), true, 'a shrink waits for the user\'s yes');
+    assert.equal(
+      await page.locator('[data-testid="scale-submit"]').isDisabled(),
+      true,
+      "a shrink waits for the user's yes",
+    );
     await page.locator('[data-testid="scale-confirm-shrink"] input').check({ force: true });
     await screenshot(page, 'groups-03-shrink-confirm');
     await page.locator('[data-testid="scale-submit"]').click();
@@ -119,34 +155,60 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
   });
 
   it('after InsufficientCapacity, offers the same request in another zone or type instead of the same retry, and starts it', async () => {
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', available: 0 } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'insufficient-capacity',
+        availabilityZone: 'us-west-2c',
+        instanceType: 'ml.c5.2xlarge',
+        available: 0,
+      },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
-    const added = await server.api('POST', '/api/v1/clusters/ui-fleet/instance-groups', { name: 'starved', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', instanceCount: 2 });
+    const added = await server.api('POST', '/api/v1/clusters/ui-fleet/instance-groups', {
+      name: 'starved',
+      availabilityZone: 'us-west-2c',
+      instanceType: 'ml.c5.2xlarge',
+      instanceCount: 2,
+    });
     assert.equal(added.status, 202, JSON.stringify(added.body));
     const failed = await server.waitForOperation(added.body.operation.id);
     assert.equal(failed.error?.code, 'InsufficientCapacity');
     // The half-made group goes by itself (the operation removes it); its name is free again once it has.
-    const gone = async () => !(await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.some((g: any) => g.name === 'starved');
+    const gone = async () =>
+      !(await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.some(
+        (g: any) => g.name === 'starved',
+      );
     for (let i = 0; i < 120 && !(await gone()); i++) await new Promise((r) => setTimeout(r, 500));
     await page.goto(`${server.url}/operations/${encodeURIComponent(failed.id)}`);
-    await page.locator('[data-testid="capacity-retry"]', { hasText: 'No capacity for ml.c5.2xlarge in us-west-2c' }).waitFor();
+    await page
+      .locator('[data-testid="capacity-retry"]', { hasText: 'No capacity for ml.c5.2xlarge in us-west-2c' })
+      .waitFor();
     await page.locator('[data-testid="capacity-change-retry"]').click();
     // The add dialog starts from the failed request, and refuses the same zone and type again.
     assert.equal(await page.locator('[data-testid="group-name"] input').inputValue(), 'starved');
     assert.match(await page.locator('[data-testid="group-zone"]').innerText(), /us-west-2c/);
     await page.locator('[data-testid="group-instance-type"]', { hasText: 'ml.c5.2xlarge' }).waitFor();
     assert.equal(await page.locator('[data-testid="group-count"] input').inputValue(), '2');
-    assert.equal(await page.locator('[data-testid="group-submit"]').isDisabled(), true, 'the same request would wait for the same capacity');
+    assert.equal(
+      await page.locator('[data-testid="group-submit"]').isDisabled(),
+      true,
+      'the same request would wait for the same capacity',
+    );
     await screenshot(page, 'groups-04-capacity-change');
     await choose(page, 'group-zone', 'us-west-2a');
     await choose(page, 'group-instance-type', /^ml\.c5\.2xlarge/);
     await page.locator('[data-testid="group-submit"]').click();
-    await page.waitForURL((url) => url.pathname.startsWith('/operations/') && !url.pathname.endsWith(encodeURIComponent(failed.id)));
+    await page.waitForURL(
+      (url) => url.pathname.startsWith('/operations/') && !url.pathname.endsWith(encodeURIComponent(failed.id)),
+    );
     // From one operation's page to another's in the same document (no reload): the new page follows its operation, and
     // leaving the failed one raised no page error (it once blanked the app: issue 26, item 1).
     await waitForSuccess();
     assert.deepEqual(browser.errors, []);
-    const group = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find((g: any) => g.name === 'starved');
+    const group = (await server.api('GET', '/api/v1/clusters/ui-fleet/instance-groups')).body.instanceGroups.find(
+      (g: any) => g.name === 'starved',
+    );
     assert.deepEqual([group.instanceType, group.currentCount], ['ml.c5.2xlarge', 2]);
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
   });

@@ -2,17 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LogRing } from '../../src/capabilities/training/ui/log-buffer.js';
 
-describe('the log viewer\'s ring of lines', () => {
+describe("the log viewer's ring of lines", () => {
   it('keeps the newest lines up to its capacity and counts what fell off', () => {
     const ring = new LogRing(3);
     for (let i = 0; i < 5; i++) ring.push({ rank: 0, text: `line ${i}` });
     assert.equal(ring.length, 3);
     assert.equal(ring.evicted, 2);
-    assert.deepEqual([0, 1, 2].map((i) => ring.at(i)?.text), ['line 2', 'line 3', 'line 4']);
+    assert.deepEqual(
+      [0, 1, 2].map((i) => ring.at(i)?.text),
+      ['line 2', 'line 3', 'line 4'],
+    );
     assert.equal(ring.at(3), undefined);
   });
 
-  it('counts its own notes apart from the job\'s lines, as they come and as they fall off', () => {
+  it("counts its own notes apart from the job's lines, as they come and as they fall off", () => {
     const ring = new LogRing(3);
     ring.push({ rank: 0, text: 'step=1' });
     ring.push({ rank: 0, text: '— pod-0 ended: Completed', note: true });
@@ -28,14 +31,26 @@ describe('the log viewer\'s ring of lines', () => {
   });
 });
 
-describe('the log viewer\'s wrapped layout', () => {
+describe("the log viewer's wrapped layout", () => {
   it('gives a long line as many rows as it needs and finds the line of any row', async () => {
     const { wrappedLayout } = await import('../../src/capabilities/training/ui/log-layout.js');
     const lengths = [10, 250, 0, 100, 101];
     const layout = wrappedLayout(lengths.length, (i) => lengths[i]!, 100);
-    assert.deepEqual(lengths.map((_, i) => [layout.rowOf(i), layout.rowsOf(i)]), [[0, 1], [1, 3], [4, 1], [5, 1], [6, 2]]);
+    assert.deepEqual(
+      lengths.map((_, i) => [layout.rowOf(i), layout.rowsOf(i)]),
+      [
+        [0, 1],
+        [1, 3],
+        [4, 1],
+        [5, 1],
+        [6, 2],
+      ],
+    );
     assert.equal(layout.totalRows, 8);
-    assert.deepEqual([0, 1, 3, 4, 5, 6, 7, 50].map((r) => layout.lineAtRow(r)), [0, 1, 1, 2, 3, 4, 4, 4]);
+    assert.deepEqual(
+      [0, 1, 3, 4, 5, 6, 7, 50].map((r) => layout.lineAtRow(r)),
+      [0, 1, 1, 2, 3, 4, 4, 4],
+    );
     assert.equal(wrappedLayout(0, () => 0, 80).lineAtRow(3), 0);
   });
 });

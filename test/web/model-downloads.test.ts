@@ -20,7 +20,13 @@ describe('the Model downloads tab: start a download and see it finish (chromium,
   let page: Page;
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: true } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: CLUSTER,
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: true },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
@@ -34,7 +40,11 @@ describe('the Model downloads tab: start a download and see it finish (chromium,
     await page.locator('[data-testid="model-download-modal"]').waitFor();
     await page.locator('[data-testid="model-download-model"] input').fill(modelId);
     await page.locator('[data-testid="model-download-storage"] button').first().waitFor();
-    assert.match(await page.locator('[data-testid="model-download-storage"]').innerText(), /shared-s3/, 'the cluster\'s S3 storage is chosen');
+    assert.match(
+      await page.locator('[data-testid="model-download-storage"]').innerText(),
+      /shared-s3/,
+      "the cluster's S3 storage is chosen",
+    );
   };
 
   it('starts a download from the form and shows it finished, with the files that landed', async () => {
@@ -50,7 +60,8 @@ describe('the Model downloads tab: start a download and see it finish (chromium,
     const files = page.locator('[data-testid="model-download-files"]');
     await files.waitFor();
     const text = await files.innerText();
-    for (const f of ['config.json', 'model.safetensors', 'tokenizer.json']) assert.ok(text.includes(f), `${f} is listed as landed: ${text}`);
+    for (const f of ['config.json', 'model.safetensors', 'tokenizer.json'])
+      assert.ok(text.includes(f), `${f} is listed as landed: ${text}`);
     assert.match(text, /s3:\/\/sagemaker-ui-models-[^/]+\/models\/openai-community\/gpt2\/main\//);
     await screenshot(page, 'model-downloads-00-finished');
   });
@@ -60,7 +71,11 @@ describe('the Model downloads tab: start a download and see it finish (chromium,
     assert.equal(await page.locator('[data-testid="model-download-token"] input').getAttribute('type'), 'password');
     await page.locator('[data-testid="model-download-submit"]').click();
     await page.locator('[data-testid="model-download-token"]', { hasText: 'is gated' }).waitFor();
-    assert.equal(await page.locator('[data-testid="model-download-error"]').count(), 0, 'a refusal of one field shows under that field only');
+    assert.equal(
+      await page.locator('[data-testid="model-download-error"]').count(),
+      0,
+      'a refusal of one field shows under that field only',
+    );
     await screenshot(page, 'model-downloads-01-gated');
     const requests: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && requests.push(r.postData() ?? ''));
@@ -69,7 +84,9 @@ describe('the Model downloads tab: start a download and see it finish (chromium,
     await page.locator('[data-testid="model-download-modal"]').waitFor({ state: 'detached' });
     assert.equal(requests.length, 1, 'one request starts the download');
     await page.locator('[data-testid="model-download-detail"]', { hasText: 'meta-llama/Llama-3.2-1B' }).waitFor();
-    await page.locator('[data-testid="model-download-files"]', { hasText: 'model.safetensors' }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="model-download-files"]', { hasText: 'model.safetensors' })
+      .waitFor({ timeout: 60_000 });
     assert.ok(!(await page.content()).includes(SANDBOX_HF_TOKEN), 'the page never shows the token');
   });
 });

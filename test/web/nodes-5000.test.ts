@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateClusterCommand, DescribeClusterCommand, ListClusterNodesCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
+import {
+  CreateClusterCommand,
+  DescribeClusterCommand,
+  ListClusterNodesCommand,
+  SageMakerClient,
+} from '@aws-sdk/client-sagemaker';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -81,19 +86,37 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
       const t1 = performance.now();
       const d = await sm().send(new DescribeClusterCommand({ ClusterName: CLUSTER }));
       const described = performance.now() - t1;
-      const counts = (d.InstanceGroups ?? []).map((g) => `${g.InstanceGroupName} ${g.CurrentCount}/${g.TargetCount}`).join(', ');
-      log(`step ${step}: advance 120 s took ${Math.round(advanced)} ms, DescribeCluster ${Math.round(described)} ms → ${d.ClusterStatus} (${counts})`);
+      const counts = (d.InstanceGroups ?? [])
+        .map((g) => `${g.InstanceGroupName} ${g.CurrentCount}/${g.TargetCount}`)
+        .join(', ');
+      log(
+        `step ${step}: advance 120 s took ${Math.round(advanced)} ms, DescribeCluster ${Math.round(described)} ms → ${d.ClusterStatus} (${counts})`,
+      );
       if (d.ClusterStatus === 'InService') break;
       assert.notEqual(d.ClusterStatus, 'Failed', d.FailureMessage);
-      if (performance.now() - started > CREATE_BUDGET_MS) assert.fail(`the sandbox did not bring ${TOTAL} nodes up within ${CREATE_BUDGET_MS / 1000} s; see the step timings above`);
+      if (performance.now() - started > CREATE_BUDGET_MS)
+        assert.fail(
+          `the sandbox did not bring ${TOTAL} nodes up within ${CREATE_BUDGET_MS / 1000} s; see the step timings above`,
+        );
     }
     log(`cluster InService after ${Math.round(performance.now() - started)} ms of stepping`);
 
     // Two faulted nodes, so the health filter has something to find.
-    const firstPage = await timed('ListClusterNodes (one page of 100)', () => sm().send(new ListClusterNodesCommand({ ClusterName: CLUSTER, MaxResults: 100 })));
+    const firstPage = await timed('ListClusterNodes (one page of 100)', () =>
+      sm().send(new ListClusterNodesCommand({ ClusterName: CLUSTER, MaxResults: 100 })),
+    );
     faulted = firstPage.ClusterNodeSummaries!.slice(0, 2).map((n) => n.InstanceId!);
     for (const instanceId of faulted) {
-      const r = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId, health: 'UnschedulablePendingReplacement', reason: 'EC2 system status check failed: hardware failure' } });
+      const r = await sb.admin('/_sandbox/faults', {
+        method: 'POST',
+        body: {
+          type: 'node-fault',
+          cluster: CLUSTER,
+          instanceId,
+          health: 'UnschedulablePendingReplacement',
+          reason: 'EC2 system status check failed: hardware failure',
+        },
+      });
       assert.ok(r.status < 300, JSON.stringify(r.body));
     }
 
@@ -102,14 +125,23 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
     const one = await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes/${faulted[0]}`);
     log(`faulted node as the server sees it: ${JSON.stringify(one.body.node?.health ?? one.body)}`);
     // etcd compacts while the 5,000 Nodes page (10 requests of 500): the list must start again, not answer 410.
-    const compaction = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'kube-compaction', cluster: `${CLUSTER}-eks`, count: 1 } });
+    const compaction = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: { type: 'kube-compaction', cluster: `${CLUSTER}-eks`, count: 1 },
+    });
     assert.equal(compaction.status, 201, JSON.stringify(compaction.body));
-    const listed = await timed('first GET /nodes through the server (cold snapshot)', () => server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes?limit=${PAGE}`));
+    const listed = await timed('first GET /nodes through the server (cold snapshot)', () =>
+      server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes?limit=${PAGE}`),
+    );
     assert.equal(listed.status, 200, JSON.stringify(listed.body).slice(0, 500));
     assert.deepEqual((await sb.admin('/_sandbox/faults')).body.faults, [], 'the Node list outlived its continue token');
     assert.equal(listed.body.total, TOTAL);
     const unjoined = (listed.body.nodes as Array<{ instanceId: string; nodeName?: string }>).filter((n) => !n.nodeName);
-    assert.deepEqual(unjoined, [], 'every node of the page is joined with its Kubernetes Node: the restarted list was complete');
+    assert.deepEqual(
+      unjoined,
+      [],
+      'every node of the page is joined with its Kubernetes Node: the restarted list was complete',
+    );
     log(`server counts: ${JSON.stringify(listed.body.counts)}`);
 
     browser = await launchBrowser();
@@ -120,13 +152,17 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
       if (url.pathname === `/api/v1/clusters/${CLUSTER}/nodes`) nodeRequests.push(url);
     });
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname === `/api/v1/clusters/${CLUSTER}/nodes` && r.status() >= 400) failedReads.push(`${r.status()} ${r.url()}`);
+      if (new URL(r.url()).pathname === `/api/v1/clusters/${CLUSTER}/nodes` && r.status() >= 400)
+        failedReads.push(`${r.status()} ${r.url()}`);
     });
   });
   after(() => stopAll(browser, server, sb));
 
   const rows = () => page.locator('[data-testid="nodes-table"] [data-testid^="node-row-"]');
-  const pageIds = async () => (await rows().evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('node-row-'.length)))).sort();
+  const pageIds = async () =>
+    (
+      await rows().evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('node-row-'.length)))
+    ).sort();
   /** Polls the rows shown until `done` holds (the table keeps the old page while the next loads). */
   const untilIds = async (done: (ids: string[]) => boolean, what: string) => {
     const end = Date.now() + RESPONSE_MS;
@@ -153,7 +189,8 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
     await page.locator(`[data-testid="nodes-total"][data-total="${faulted.length}"]`).waitFor();
     log(`health filter answered in ${Math.round(performance.now() - start)} ms`);
     assert.deepEqual(await pageIds(), [...faulted].sort());
-    for (const id of faulted) assert.equal(await page.locator(`[data-testid="node-health-${id}"]`).getAttribute('data-state'), 'failed');
+    for (const id of faulted)
+      assert.equal(await page.locator(`[data-testid="node-health-${id}"]`).getAttribute('data-state'), 'failed');
     await choose(page, 'nodes-filter-health', /Any health/);
     await page.locator(`[data-testid="nodes-total"][data-total="${TOTAL}"]`).waitFor();
   });
@@ -165,13 +202,15 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
     log(`group filter answered in ${Math.round(performance.now() - start)} ms`);
     assert.equal(await rows().count(), PAGE);
     // The third cell is the group, its instance type on a second line.
-    const groups = (await page.locator('[data-testid="nodes-table"] tbody tr td:nth-child(3)').allInnerTexts()).map((t) => t.split('\n')[0]);
+    const groups = (await page.locator('[data-testid="nodes-table"] tbody tr td:nth-child(3)').allInnerTexts()).map(
+      (t) => t.split('\n')[0],
+    );
     assert.deepEqual([...new Set(groups)], ['beta']);
     await choose(page, 'nodes-filter-group', /All instance groups/);
     await page.locator(`[data-testid="nodes-total"][data-total="${TOTAL}"]`).waitFor();
   });
 
-  it('pages forward and back with the server\'s tokens', async () => {
+  it("pages forward and back with the server's tokens", async () => {
     const first = await pageIds();
     const start = performance.now();
     await page.locator('[data-testid="nodes-next-page"]').click();
@@ -182,14 +221,21 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
     assert.equal(second.filter((id) => first.includes(id)).length, 0, 'page 2 shows other nodes');
     assert.match(await page.locator('[data-testid="nodes-total"]').locator('..').innerText(), /page 2 of 100/);
     await page.locator('[data-testid="nodes-previous-page"]').click();
-    await untilIds((ids) => ids.length === first.length && first.every((id) => ids.includes(id)), 'the first page again');
+    await untilIds(
+      (ids) => ids.length === first.length && first.every((id) => ids.includes(id)),
+      'the first page again',
+    );
   });
 
   it('stays responsive while it refreshes, renders one page and never asks for more', async () => {
     // Two refresh rounds (every 10 s), measured inside the page: the browser's main thread must never
     // be blocked for long (a long task is one that keeps it from answering input). Measured in the
     // page, not from here: this test process also runs the sandbox, whose ticks would be counted.
-    assert.equal(await page.evaluate(`PerformanceObserver.supportedEntryTypes.includes('longtask')`), true, 'the browser reports long tasks');
+    assert.equal(
+      await page.evaluate(`PerformanceObserver.supportedEntryTypes.includes('longtask')`),
+      true,
+      'the browser reports long tasks',
+    );
     await page.evaluate(`window.longestTaskMs = 0;
       new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longestTaskMs = Math.max(window.longestTaskMs, e.duration); })
         .observe({ type: 'longtask', buffered: false });`);
@@ -200,11 +246,21 @@ describe(`the node table with ${TOTAL} nodes (chromium, real server on the sandb
     assert.ok(longest < 1000, `the page's main thread was blocked for ${Math.round(longest)} ms`);
     // Every 10 s, but a refresh does not start while the previous one is still answering (the sandbox
     // can take seconds to list 5,000 nodes while its controllers tick), so at least one lands in 21 s.
-    assert.ok(nodeRequests.length - requestsBefore >= 1, `the table refreshed itself (${nodeRequests.length - requestsBefore} node requests in 21 s)`);
-    assert.equal(await page.locator('[data-testid="nodes-table"] tbody tr').count(), PAGE, 'only the current page is in the DOM');
-    for (const url of nodeRequests) assert.equal(url.searchParams.get('limit'), String(PAGE), `one page per request: ${url}`);
+    assert.ok(
+      nodeRequests.length - requestsBefore >= 1,
+      `the table refreshed itself (${nodeRequests.length - requestsBefore} node requests in 21 s)`,
+    );
+    assert.equal(
+      await page.locator('[data-testid="nodes-table"] tbody tr').count(),
+      PAGE,
+      'only the current page is in the DOM',
+    );
+    for (const url of nodeRequests)
+      assert.equal(url.searchParams.get('limit'), String(PAGE), `one page per request: ${url}`);
     assert.deepEqual(failedReads, [], 'every node read of the session answered');
-    const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize);
+    const heap = await page.evaluate(
+      () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize,
+    );
     if (heap) log(`browser JS heap ${Math.round(heap / 1e6)} MB`);
     assert.deepEqual(browser.errors, []);
   });

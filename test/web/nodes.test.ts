@@ -14,7 +14,8 @@ async function choose(page: Page, testId: string, option: string | RegExp): Prom
 }
 
 /** The selection checkbox of a node's row (Cloudscape puts it in the row's first cell). */
-const rowCheckbox = (page: Page, id: string) => page.locator(`tr:has([data-testid="node-row-${id}"]) input[type="checkbox"]`);
+const rowCheckbox = (page: Page, id: string) =>
+  page.locator(`tr:has([data-testid="node-row-${id}"]) input[type="checkbox"]`);
 
 describe('nodes, node actions and events in the web UI (chromium, real server on the sandbox)', () => {
   let sb: TestSandbox;
@@ -25,7 +26,13 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
   let group = '';
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 3, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: CLUSTER,
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 3,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     // Manual node recovery, so the person at the UI (not HyperPod) heals the faulted node.
@@ -43,7 +50,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
   };
   const openCluster = () => openTab('nodes', 'nodes-table');
 
-  it('lists the cluster\'s nodes, healthy, with their group, type and zone', async () => {
+  it("lists the cluster's nodes, healthy, with their group, type and zone", async () => {
     await openCluster();
     await page.locator('[data-testid="nodes-total"][data-total="3"]').waitFor();
     const listed = await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`);
@@ -64,7 +71,16 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
 
   it('shows a faulted node as failed with the reason, and its detail with conditions and events', async () => {
     const victim = ids[0]!;
-    const fault = await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'node-fault', cluster: CLUSTER, instanceId: victim, health: 'UnschedulablePendingReboot', reason: REASON } });
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'node-fault',
+        cluster: CLUSTER,
+        instanceId: victim,
+        health: 'UnschedulablePendingReboot',
+        reason: REASON,
+      },
+    });
     assert.ok(fault.status < 300, JSON.stringify(fault.body));
     // The page refreshes itself every 10 s: no reload.
     const health = page.locator(`[data-testid="node-health-${victim}"][data-state="failed"]`);
@@ -84,7 +100,11 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await detail.locator('[data-testid="node-detail-health"][data-state="failed"]').waitFor();
     assert.match(await detail.locator('[data-testid="node-detail-reason"]').innerText(), /the instance is unreachable/);
     assert.match(await detail.locator('[data-testid="node-detail-sagemaker-status"]').innerText(), /Running/);
-    await detail.locator('[data-testid="node-detail-conditions"]').getByText('Ready', { exact: true }).first().waitFor();
+    await detail
+      .locator('[data-testid="node-detail-conditions"]')
+      .getByText('Ready', { exact: true })
+      .first()
+      .waitFor();
     assert.ok((await detail.locator('[data-testid="node-detail-events"] tbody tr').count()) > 0, 'the node has events');
     assert.match(await detail.locator('[data-testid="node-escalation"]').innerText(), /investigate → reboot → replace/);
     await screenshot(page, 'nodes-02-detail');
@@ -99,7 +119,11 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     const modal = page.locator('[data-testid="node-action-modal"]');
     assert.match(await modal.locator('[data-testid="node-escalation"]').innerText(), /investigate → reboot → replace/);
     assert.match(await modal.innerText(), new RegExp(victim));
-    assert.equal(await modal.locator('[data-testid="node-confirm-input"]').count(), 0, 'a reboot needs no typed confirmation');
+    assert.equal(
+      await modal.locator('[data-testid="node-confirm-input"]').count(),
+      0,
+      'a reboot needs no typed confirmation',
+    );
     await modal.locator('[data-testid="node-confirm"]').click();
     const link = modal.locator('[data-testid="node-action-operation-link"]');
     await link.waitFor();
@@ -108,7 +132,9 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     assert.match(href, /^\/operations\/[^/]+$/);
     // The operation ends when the node runs again; then the dialog shows the result node by node.
     await modal.locator('[data-testid="node-action-operation"][data-status="succeeded"]').waitFor({ timeout: 60_000 });
-    await modal.locator(`[data-testid="node-results"] [data-testid="node-result-status-${victim}"][data-outcome="succeeded"]`).waitFor();
+    await modal
+      .locator(`[data-testid="node-results"] [data-testid="node-result-status-${victim}"][data-outcome="succeeded"]`)
+      .waitFor();
     assert.match(await modal.locator('[data-testid="node-results"]').innerText(), /1 succeeded, 0 failed/);
     await screenshot(page, 'nodes-03-reboot-results');
     await modal.locator('[data-testid="node-action-close"]').click();
@@ -116,7 +142,10 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     // The operation has its own page and is listed under Operations.
     const operationId = decodeURIComponent(href.split('/').pop()!);
     const listed = await server.api('GET', '/api/v1/operations?kind=reboot-nodes');
-    assert.ok(listed.body.operations.some((o: any) => o.id === operationId), JSON.stringify(listed.body));
+    assert.ok(
+      listed.body.operations.some((o: any) => o.id === operationId),
+      JSON.stringify(listed.body),
+    );
     // Back to every node: the rebooted one is healthy without a reload.
     await choose(page, 'nodes-filter-health', /Any health/);
     await page.locator(`[data-testid="node-health-${victim}"][data-state="healthy"]`).waitFor({ timeout: 60_000 });
@@ -137,7 +166,10 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
       await rowCheckbox(page, other).check();
       await page.locator(`[data-testid="node-action-${action}"]`).click();
       const modal = page.locator('[data-testid="node-action-modal"]');
-      assert.match(await modal.innerText(), action === 'replace' ? /data on the root and secondary volumes is lost/ : /capacity is given back/);
+      assert.match(
+        await modal.innerText(),
+        action === 'replace' ? /data on the root and secondary volumes is lost/ : /capacity is given back/,
+      );
       assert.match(await modal.innerText(), new RegExp(other));
       const confirm = modal.locator('[data-testid="node-confirm"]');
       assert.equal(await confirm.isDisabled(), true);
@@ -149,33 +181,68 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
       await modal.locator('[data-testid="node-action-close"]').click();
       await modal.waitFor({ state: 'hidden' });
     }
-    assert.equal((await sb.calls({ service: 'sagemaker', mutating: true })).length, before, 'cancelled actions call nothing');
+    assert.equal(
+      (await sb.calls({ service: 'sagemaker', mutating: true })).length,
+      before,
+      'cancelled actions call nothing',
+    );
   });
 
   it('shows the events timeline, newest first, with the fault and the reboot; filters by group', async () => {
     await openTab('events', 'events-filter-group');
     const table = page.locator('[data-testid="events-table"]');
-    await table.getByText(/reboot/i).first().waitFor({ timeout: 30_000 });
-    const times = await table.locator('tbody tr time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
+    await table
+      .getByText(/reboot/i)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const times = await table
+      .locator('tbody tr time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
     assert.ok(times.length > 3, `several events: ${times.length}`);
     const parsed = times.map((t) => Date.parse(t));
-    assert.deepEqual(parsed, [...parsed].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      parsed,
+      [...parsed].sort((a, b) => b - a),
+      'newest first',
+    );
     // The sandbox's clock runs 600× faster here: its event times run ahead of the wall clock, and the page says so.
-    await page.getByText('Times marked "sandbox time" come from the sandbox\'s clock, which runs 600× faster than real time').first().waitFor({ timeout: 10_000 });
-    assert.match(await table.locator('thead').innerText(), /Time \(sandbox time\)/, 'the column of cloud times says whose clock it is');
-    // "Updated …" is on the events' clock (web/src/hooks/cloud-clock.ts: a page about the cloud never mixes clocks): labelled, and
-    // no earlier than the newest event it read nor later than the cloud's time now. The wall clock is hours behind at 600×.
-    for (const [tab, testId] of [['events', 'events-updated'], ['nodes', 'nodes-updated']] as const) {
+    await page
+      .getByText('Times marked "sandbox time" come from the sandbox\'s clock, which runs 600× faster than real time')
+      .first()
+      .waitFor({ timeout: 10_000 });
+    assert.match(
+      await table.locator('thead').innerText(),
+      /Time \(sandbox time\)/,
+      'the column of cloud times says whose clock it is',
+    );
+    // "Updated …" is on the events' clock (web/src/hooks/cloud-clock.ts: a page about the cloud never mixes clocks):
+    // labelled, and
+    // no earlier than the newest event it read nor later than the cloud's time now. The wall clock is hours behind at
+    // 600×.
+    for (const [tab, testId] of [
+      ['events', 'events-updated'],
+      ['nodes', 'nodes-updated'],
+    ] as const) {
       if (tab === 'nodes') await openTab('nodes', 'nodes-table');
       const updated = page.locator(`[data-testid="${testId}"]`);
-      assert.match(await updated.innerText(), /^\d\d:\d\d:\d\d \(sandbox time\)$/, `${tab}: the time says whose clock it is`);
+      assert.match(
+        await updated.innerText(),
+        /^\d\d:\d\d:\d\d \(sandbox time\)$/,
+        `${tab}: the time says whose clock it is`,
+      );
       const at = Date.parse((await updated.getAttribute('datetime'))!);
       const cloudNow = Date.parse((await server.api('GET', '/api/v1/config')).body.cloudTime);
-      assert.ok(at >= parsed[0]! && at <= cloudNow, `${tab}: updated at ${new Date(at).toISOString()}, newest event ${times[0]}, cloud now ${new Date(cloudNow).toISOString()}`);
+      assert.ok(
+        at >= parsed[0]! && at <= cloudNow,
+        `${tab}: updated at ${new Date(at).toISOString()}, newest event ${times[0]}, cloud now ${new Date(cloudNow).toISOString()}`,
+      );
     }
     await openTab('events', 'events-filter-group');
     await choose(page, 'events-filter-group', group);
-    await table.getByText(/reboot/i).first().waitFor();
+    await table
+      .getByText(/reboot/i)
+      .first()
+      .waitFor();
     await screenshot(page, 'nodes-05-events');
   });
 
@@ -196,7 +263,10 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     const zones = await page.locator('[data-testid="nodes-table"] tbody tr').allInnerTexts();
     assert.equal(zones.length, 2);
     for (const row of zones) assert.match(row, /extra[\s\S]*us-west-2a/);
-    await page.locator('[data-testid="nodes-table"] [data-testid^="node-health-"][data-state="healthy"]').nth(1).waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="nodes-table"] [data-testid^="node-health-"][data-state="healthy"]')
+      .nth(1)
+      .waitFor({ timeout: 60_000 });
     await screenshot(page, 'nodes-06-new-group');
     assert.deepEqual(browser.errors, []);
   });
@@ -205,11 +275,17 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await openTab('autoscaling', 'autoscaling-panel');
     const panel = page.locator('[data-testid="autoscaling-panel"]');
     await panel.locator('[data-testid="autoscaling-mode"][data-mode="Disable"]').waitFor();
-    assert.match(await panel.locator('[data-testid="autoscaling-scope"]').innerText(), /HyperPod instance groups only.*does not scale EKS managed node groups/s);
+    assert.match(
+      await panel.locator('[data-testid="autoscaling-scope"]').innerText(),
+      /HyperPod instance groups only.*does not scale EKS managed node groups/s,
+    );
     await panel.locator('[data-testid="autoscaling-enable"]').click();
     const modal = page.locator('[data-testid="autoscaling-modal"]');
     await modal.locator('[data-testid="autoscaling-groups"] button').first().click();
-    await page.getByRole('option', { name: /^extra/ }).first().click();
+    await page
+      .getByRole('option', { name: /^extra/ })
+      .first()
+      .click();
     await page.keyboard.press('Escape');
     await modal.locator('[data-testid="autoscaling-submit"]').click();
     await page.waitForURL(/\/operations\//);
@@ -217,9 +293,14 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
     await openTab('autoscaling', 'autoscaling-panel');
     await panel.locator('[data-testid="autoscaling-mode"][data-mode="Enable"]').waitFor();
     assert.equal(await panel.locator('[data-testid="autoscaling-managed-groups"]').innerText(), 'extra');
-    await panel.locator('[data-testid="autoscaling-nodepool"][data-ready="true"]').waitFor().catch(async (e) => {
-      throw new Error(`${(e as Error).message}\npanel: ${await panel.innerText()}\nAPI: ${JSON.stringify((await server.api('GET', `/api/v1/clusters/${CLUSTER}/autoscaling`)).body)}`);
-    });
+    await panel
+      .locator('[data-testid="autoscaling-nodepool"][data-ready="true"]')
+      .waitFor()
+      .catch(async (e) => {
+        throw new Error(
+          `${(e as Error).message}\npanel: ${await panel.innerText()}\nAPI: ${JSON.stringify((await server.api('GET', `/api/v1/clusters/${CLUSTER}/autoscaling`)).body)}`,
+        );
+      });
     const role = (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', CLUSTER])).json;
     assert.equal(role.AutoScaling.Mode, 'Enable');
     await screenshot(page, 'nodes-07-autoscaling');

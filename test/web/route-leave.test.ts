@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot, type TestBrowser } from '../helpers/browser.js';
-import { openSeededApp, routeTableOf, routeUrls, type SeededApp, type SeededBrowserApp } from '../helpers/app-routes.js';
+import {
+  openSeededApp,
+  routeTableOf,
+  routeUrls,
+  type SeededApp,
+  type SeededBrowserApp,
+} from '../helpers/app-routes.js';
 import type { TestServer } from '../helpers/server.js';
 
 /**
@@ -40,7 +46,9 @@ describe('every route of the app, left by a link, the side navigation, the bread
 
   /** Enters `url` the way the router does on Back/Forward (a popstate), so the page before it stays in the same document. */
   async function enter(url: string) {
-    await page.evaluate(`(() => { history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate', { state: null })); })()`);
+    await page.evaluate(
+      `(() => { history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate', { state: null })); })()`,
+    );
     await page.waitForURL((u) => u.pathname === url);
     await settle();
   }
@@ -77,7 +85,8 @@ describe('every route of the app, left by a link, the side navigation, the bread
   }
 
   it('opens every route and leaves it by each way with zero page errors; the app renders after each', async (t) => {
-    // The run starts on the catch-all page (it is visited last), so the first route entered has a page of the app behind it.
+    // The run starts on the catch-all page (it is visited last), so the first route entered has a page of the app
+    // behind it.
     await page.goto(`${server.url}/no-such-page`);
     await page.locator('[data-testid="side-navigation"]').waitFor();
     const routes = await routeTableOf(page);
@@ -85,7 +94,9 @@ describe('every route of the app, left by a link, the side navigation, the bread
     // The router's catch-all (a path no capability serves) is a page too.
     const urls = [...[...byPattern.values()].flat(), '/no-such-page'];
     t.diagnostic(`${urls.length} URLs from ${routes.pages.length} route patterns: ${urls.join(' ')}`);
-    assert.ok(urls.includes(`/operations/${seeded.operation}`) && urls.includes(`/clusters/${CLUSTER}/jobs/${seeded.job}`));
+    assert.ok(
+      urls.includes(`/operations/${seeded.operation}`) && urls.includes(`/clusters/${CLUSTER}/jobs/${seeded.job}`),
+    );
 
     const failures: string[] = [];
     const visited: string[] = [];
@@ -116,9 +127,15 @@ describe('every route of the app, left by a link, the side navigation, the bread
       // Each check that fails reloads the app at `url`, so the next way out still starts there.
       await check(`${before} for ${url} (by the router, as Back and Forward do)`, url);
       // Back: the route was entered in the app, so Back unmounts it; Forward brings it back.
-      await move(() => page.goBack(), (p) => p !== url);
+      await move(
+        () => page.goBack(),
+        (p) => p !== url,
+      );
       if (await check(`${url} by Back`, url)) {
-        await move(() => page.goForward(), (p) => p === url);
+        await move(
+          () => page.goForward(),
+          (p) => p === url,
+        );
         await check(`the page before ${url} by Forward`, url);
       }
       for (const way of ['content', 'navigation', 'breadcrumb'] as const) {
@@ -129,14 +146,23 @@ describe('every route of the app, left by a link, the side navigation, the bread
           continue;
         }
         await move(
-          () => page.locator('[data-leave-link="1"]').click().catch(async (err) => {
-            await screenshot(page, 'route-leave-unclickable');
-            throw new Error(`on ${url}, ${named} to ${href} cannot be clicked: ${(err as Error).message.split('\n')[0]}`);
-          }),
+          () =>
+            page
+              .locator('[data-leave-link="1"]')
+              .click()
+              .catch(async (err) => {
+                await screenshot(page, 'route-leave-unclickable');
+                throw new Error(
+                  `on ${url}, ${named} to ${href} cannot be clicked: ${(err as Error).message.split('\n')[0]}`,
+                );
+              }),
           (p) => p !== url,
         );
         if (!(await check(`${url} by ${named} (${href})`, url))) continue;
-        await move(() => page.goBack(), (p) => p === url);
+        await move(
+          () => page.goBack(),
+          (p) => p === url,
+        );
         await check(`${href} by Back, to ${url}`, url);
       }
     }
@@ -145,7 +171,10 @@ describe('every route of the app, left by a link, the side navigation, the bread
     // Every way was tried somewhere: links in pages, the side navigation and breadcrumbs exist on most routes.
     for (const way of ['content', 'navigation', 'breadcrumb']) {
       const named = way === 'content' ? 'a link in the page' : `the ${way}`;
-      assert.ok(visited.filter((v) => v.includes(`by ${named} (`)).length >= urls.length / 2, `${named} was a way out of most routes`);
+      assert.ok(
+        visited.filter((v) => v.includes(`by ${named} (`)).length >= urls.length / 2,
+        `${named} was a way out of most routes`,
+      );
     }
   });
 });

@@ -18,12 +18,31 @@ describe('the Storage tab in the web UI (chromium, real server on the sandbox)',
   let page: Page;
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'ui-store', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1 });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'ui-store',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
-    await sb.aws(['s3api', 'create-bucket', '--bucket', 'ui-data', '--create-bucket-configuration', 'LocationConstraint=us-west-2']);
+    await sb.aws([
+      's3api',
+      'create-bucket',
+      '--bucket',
+      'ui-data',
+      '--create-bucket-configuration',
+      'LocationConstraint=us-west-2',
+    ]);
     const s3 = new S3Client({});
-    for (let i = 0; i < 60; i++) await s3.send(new PutObjectCommand({ Bucket: 'ui-data', Key: `models/llama/part-${String(i).padStart(3, '0')}.bin`, Body: 'x'.repeat(2048) }));
+    for (let i = 0; i < 60; i++)
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: 'ui-data',
+          Key: `models/llama/part-${String(i).padStart(3, '0')}.bin`,
+          Body: 'x'.repeat(2048),
+        }),
+      );
     await s3.send(new PutObjectCommand({ Bucket: 'ui-data', Key: 'models/README.md', Body: 'hello' }));
     browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
     page = await browser.newPage();
@@ -55,7 +74,11 @@ describe('the Storage tab in the web UI (chromium, real server on the sandbox)',
     await page.locator('[data-testid="storage-bucket"] input').fill('ui-data');
     await page.locator('[data-testid="storage-prefix"] input').fill('/models');
     await page.locator('[data-testid="storage-prefix"]', { hasText: 'must not start with /' }).waitFor();
-    assert.equal(await page.locator('[data-testid="storage-add-submit"]').isDisabled(), true, 'the schema refuses a leading slash before the server is asked');
+    assert.equal(
+      await page.locator('[data-testid="storage-add-submit"]').isDisabled(),
+      true,
+      'the schema refuses a leading slash before the server is asked',
+    );
     await page.locator('[data-testid="storage-prefix"] input').fill('models');
     await screenshot(page, 'storage-02-add-modal');
     await page.locator('[data-testid="storage-add-submit"]').click();
@@ -79,7 +102,11 @@ describe('the Storage tab in the web UI (chromium, real server on the sandbox)',
     await screenshot(page, 'storage-03-browse-page-1');
     await browserView.getByRole('button', { name: 'Next page' }).click();
     await browserView.locator('[data-testid="storage-object"]', { hasText: 'part-059.bin' }).waitFor();
-    assert.equal(await browserView.locator('[data-testid="storage-object"]').count(), 10, 'the second page holds the other 10');
+    assert.equal(
+      await browserView.locator('[data-testid="storage-object"]').count(),
+      10,
+      'the second page holds the other 10',
+    );
     await browserView.getByRole('button', { name: 'Previous page' }).click();
     await browserView.locator('[data-testid="storage-object"]', { hasText: 'part-000.bin' }).waitFor();
     await screenshot(page, 'storage-04-browse-page-1-again');
@@ -89,7 +116,10 @@ describe('the Storage tab in the web UI (chromium, real server on the sandbox)',
     await openTab();
     await page.locator('[data-testid="storage-remove-default-models"]').click();
     await page.locator('[data-testid="storage-remove-modal"]').waitFor();
-    assert.match(await page.locator('[data-testid="storage-remove-modal"]').innerText(), /ui-data\/models\/ and its data are kept/);
+    assert.match(
+      await page.locator('[data-testid="storage-remove-modal"]').innerText(),
+      /ui-data\/models\/ and its data are kept/,
+    );
     await page.locator('[data-testid="storage-remove-submit"]').click();
     await waitForSuccess();
     await openTab();

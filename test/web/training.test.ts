@@ -94,24 +94,41 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
-    const created = await server.api('POST', '/api/v1/clusters', { name: CLUSTER, availabilityZone: 'us-west-2b', instanceType: GROUP_TYPE, instanceCount: 2, storage: { s3: true } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: CLUSTER,
+      availabilityZone: 'us-west-2b',
+      instanceType: GROUP_TYPE,
+      instanceCount: 2,
+      storage: { s3: true },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/instance-groups`)).body.instanceGroups[0].name;
-    const s3 = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((s: any) => s.kind === 's3');
+    const s3 = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find(
+      (s: any) => s.kind === 's3',
+    );
     storage = s3.name;
-    // A tracking server for the metrics, in the cluster's own bucket (created through the API: the UI's create form is checked apart).
+    // A tracking server for the metrics, in the cluster's own bucket (created through the API: the UI's create form is
+    // checked apart).
     const bucket = s3.bucket;
-    const mlflow = await server.api('POST', '/api/v1/mlflow/tracking-servers', { name: 'ui-train-mlflow', artifactStoreUri: `s3://${bucket}/mlflow` });
+    const mlflow = await server.api('POST', '/api/v1/mlflow/tracking-servers', {
+      name: 'ui-train-mlflow',
+      artifactStoreUri: `s3://${bucket}/mlflow`,
+    });
     assert.ok(mlflow.status < 300, JSON.stringify(mlflow.body));
     for (let i = 0; i < 120 && !mlflowArn; i++) {
-      const s = (await server.api('GET', '/api/v1/mlflow/tracking-servers')).body.servers.find((x: any) => x.name === 'ui-train-mlflow');
+      const s = (await server.api('GET', '/api/v1/mlflow/tracking-servers')).body.servers.find(
+        (x: any) => x.name === 'ui-train-mlflow',
+      );
       if (s?.ready) mlflowArn = s.arn;
       else await new Promise((r) => setTimeout(r, 500));
     }
     assert.ok(mlflowArn, 'the tracking server became ready');
     // A model downloaded into the storage, for the job form to offer.
-    const download = await server.api('POST', `/api/v1/clusters/${CLUSTER}/model-downloads`, { modelId: 'openai-community/gpt2', storage });
+    const download = await server.api('POST', `/api/v1/clusters/${CLUSTER}/model-downloads`, {
+      modelId: 'openai-community/gpt2',
+      storage,
+    });
     assert.equal(download.status, 202, JSON.stringify(download.body));
     assert.equal((await server.waitForOperation(download.body.operation.id)).status, 'succeeded');
     browser = await launchBrowser({ viewport: { width: 1440, height: 1000 } });
@@ -124,13 +141,19 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.locator(`[data-testid="${testId}"] button`).first().click();
     await page.locator(`[data-testid="${testId}"] [role="option"]`, { hasText: label }).first().click();
   };
-  const row = (job: string) => page.locator('[data-testid="training-jobs"] tr', { has: page.locator('[data-testid="training-job-link"]', { hasText: new RegExp(`^${job}$`) }) });
-  const lineCount = async () => Number(await page.locator('[data-testid="training-log-lines"]').getAttribute('data-count'));
+  const row = (job: string) =>
+    page.locator('[data-testid="training-jobs"] tr', {
+      has: page.locator('[data-testid="training-job-link"]', { hasText: new RegExp(`^${job}$`) }),
+    });
+  const lineCount = async () =>
+    Number(await page.locator('[data-testid="training-log-lines"]').getAttribute('data-count'));
 
   it('submits a recipe through the form generated from its schema: a bad path shows under its field, then the job runs to Succeeded', async () => {
     await page.goto(`${server.url}/clusters/${CLUSTER}/jobs`);
     await page.locator('[data-testid="training-jobs"]').waitFor();
-    await page.locator('[data-testid="training-not-served"]', { hasText: 'RayJob jobs need the KubeRay operator' }).waitFor();
+    await page
+      .locator('[data-testid="training-not-served"]', { hasText: 'RayJob jobs need the KubeRay operator' })
+      .waitFor();
     await page.locator('[data-testid="training-submit-open"]').click();
     await page.locator('[data-testid="training-recipe-cards"]', { hasText: 'verl' }).waitFor();
     await screenshot(page, 'training-01-recipes');
@@ -139,7 +162,10 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     const script = page.locator('[data-testid="training-param-script"]');
     await script.waitFor();
     assert.match(await script.innerText(), /training script in the storage/i);
-    assert.equal(await page.locator('[data-testid="training-param-elasticAgent"] input').inputValue(), 'hyperpod-elastic-agent==1.1.3');
+    assert.equal(
+      await page.locator('[data-testid="training-param-elasticAgent"] input').inputValue(),
+      'hyperpod-elastic-agent==1.1.3',
+    );
     await page.locator('[data-testid="training-name"] input').fill('ui-first');
     await page.locator('[data-testid="training-nodes"] input').fill('2');
     await select('training-group', group);
@@ -148,7 +174,11 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await script.locator('input').fill('/tmp/train.py');
     await page.locator('[data-testid="training-submit"]').click();
     await script.locator('[id*="error"]', { hasText: '/data' }).waitFor();
-    assert.equal(await page.locator('[data-testid="training-submit-error"]').count(), 0, 'a refusal of one field shows under that field only');
+    assert.equal(
+      await page.locator('[data-testid="training-submit-error"]').count(),
+      0,
+      'a refusal of one field shows under that field only',
+    );
     await screenshot(page, 'training-02-field-error');
     await script.locator('input').fill('/data/code/train.py');
     await page.locator('[data-testid="training-save-template"] input').check();
@@ -156,9 +186,17 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.locator('[data-testid="training-submit"]').click();
     await page.locator('[data-testid="training-submit-modal"]').waitFor({ state: 'detached' });
     await row('ui-first').waitFor();
-    assert.match(await row('ui-first').innerText(), new RegExp(`HyperPodPyTorchJob[\\s\\S]*pytorch-script[\\s\\S]*${group}`));
-    await row('ui-first').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
-    assert.match(await row('ui-first').locator('[data-testid="training-job-budget"]').innerText(), /^0\/10 restarts, 0\/1 full-job$/);
+    assert.match(
+      await row('ui-first').innerText(),
+      new RegExp(`HyperPodPyTorchJob[\\s\\S]*pytorch-script[\\s\\S]*${group}`),
+    );
+    await row('ui-first')
+      .locator('[data-testid="training-job-phase"][data-phase="Succeeded"]')
+      .waitFor({ timeout: 60_000 });
+    assert.match(
+      await row('ui-first').locator('[data-testid="training-job-budget"]').innerText(),
+      /^0\/10 restarts, 0\/1 full-job$/,
+    );
     await screenshot(page, 'training-03-succeeded');
     // Its Age is measured on the sandbox's clock (600× here), so it moves; on the wall clock it sat at "0s".
     const age = row('ui-first').locator('[data-testid="job-age-ui-first"]');
@@ -170,7 +208,10 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     const first = await seconds();
     await page.waitForTimeout(2_500);
     const later = await seconds();
-    assert.ok(later - first >= 600, `2.5 s of wall time is ~25 min of sandbox time: the Age moved from ${first} s to ${later} s`);
+    assert.ok(
+      later - first >= 600,
+      `2.5 s of wall time is ~25 min of sandbox time: the Age moved from ${first} s to ${later} s`,
+    );
     // The request was saved as a template of the cluster: it fills the form again, without a job name.
     await page.locator('[data-testid="training-submit-open"]').click();
     await select('training-template-select', 'pt-two-nodes');
@@ -190,9 +231,20 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await modelPath.fill('');
     await page.getByRole('option', { name: /openai-community\/gpt2 @ main/ }).click();
     assert.equal(await modelPath.inputValue(), '/data/models/openai-community/gpt2/main');
-    assert.match(await page.locator('[data-testid="training-storage"]').innerText(), new RegExp(storage), 'the model\'s storage is mounted at /data');
+    assert.match(
+      await page.locator('[data-testid="training-storage"]').innerText(),
+      new RegExp(storage),
+      "the model's storage is mounted at /data",
+    );
     await page.locator('[data-testid="training-param-dataset"] input').fill('alpaca_en_demo');
-    assert.equal(await page.locator('[data-testid="training-param-finetuningType"]').innerText().then((t) => /lora/.test(t)), true, 'an enum parameter is a select with its default');
+    assert.equal(
+      await page
+        .locator('[data-testid="training-param-finetuningType"]')
+        .innerText()
+        .then((t) => /lora/.test(t)),
+      true,
+      'an enum parameter is a select with its default',
+    );
     await page.locator('[data-testid="training-name"] input').fill('ui-elastic');
     await select('training-group', group);
     await select('training-storage', storage);
@@ -214,17 +266,28 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await select('training-storage', storage);
     await page.locator('[data-testid="training-submit"]').click();
     await page.locator('[data-testid="training-custom-command"]', { hasText: 'is required' }).waitFor();
-    await page.locator('[data-testid="training-custom-image"] input').fill('public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gpu-py312-cu129-ubuntu22.04-ec2');
+    await page
+      .locator('[data-testid="training-custom-image"] input')
+      .fill('public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gpu-py312-cu129-ubuntu22.04-ec2');
     // The image must bring the elastic agent; the script is started through hyperpodrun (the default launch).
-    assert.match(await page.locator('[data-testid="training-custom-image"]').innerText(), /must contain the HyperPod elastic agent/i);
+    assert.match(
+      await page.locator('[data-testid="training-custom-image"]').innerText(),
+      /must contain the HyperPod elastic agent/i,
+    );
     assert.match(await page.locator('[data-testid="training-custom-launch"]').innerText(), /Through hyperpodrun/);
-    await page.locator('[data-testid="training-custom-command"] textarea').fill('torchrun\n--nproc-per-node=1\n/data/code/train.py');
+    await page
+      .locator('[data-testid="training-custom-command"] textarea')
+      .fill('torchrun\n--nproc-per-node=1\n/data/code/train.py');
     await page.locator('[data-testid="training-submit"]').click();
-    await page.locator('[data-testid="training-custom-command"]', { hasText: 'torchrun, which has no HyperPod elastic agent' }).waitFor();
+    await page
+      .locator('[data-testid="training-custom-command"]', { hasText: 'torchrun, which has no HyperPod elastic agent' })
+      .waitFor();
     await page.locator('[data-testid="training-custom-command"] textarea').fill('/data/code/train.py\n--epochs\n1');
     await page.locator('[data-testid="training-submit"]').click();
     await page.locator('[data-testid="training-submit-modal"]').waitFor({ state: 'detached' });
-    await row('ui-custom').locator('[data-testid="training-job-phase"][data-phase="Succeeded"]').waitFor({ timeout: 60_000 });
+    await row('ui-custom')
+      .locator('[data-testid="training-job-phase"][data-phase="Succeeded"]')
+      .waitFor({ timeout: 60_000 });
     assert.match(await row('ui-custom').innerText(), /HyperPodPyTorchJob\s+custom\s/);
 
     await page.locator('[data-testid="mlflow-create-open"]').click();
@@ -232,22 +295,38 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.locator('[data-testid="mlflow-create-uri"] input').fill('https://example.com/x');
     await page.locator('[data-testid="mlflow-create-submit"]').click();
     await page.locator('[data-testid="mlflow-create-uri"]', { hasText: 'must be an S3 URI' }).waitFor();
-    const bucket = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find((x: any) => x.kind === 's3').bucket;
+    const bucket = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find(
+      (x: any) => x.kind === 's3',
+    ).bucket;
     await page.locator('[data-testid="mlflow-create-uri"] input').fill(`s3://${bucket}/mlflow-second`);
     await page.locator('[data-testid="mlflow-create-submit"]').click();
     await page.locator('[data-testid="mlflow-create-modal"]').waitFor({ state: 'detached' });
     await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-second' }).waitFor();
     // Delete asks first, says what goes with it, then reports the server Deleting and its role deleted.
-    assert.equal(await page.locator('[data-testid="mlflow-delete-open"]').isDisabled(), true, 'nothing selected, nothing to delete');
+    assert.equal(
+      await page.locator('[data-testid="mlflow-delete-open"]').isDisabled(),
+      true,
+      'nothing selected, nothing to delete',
+    );
     await page.getByRole('radio', { name: 'Select ui-train-second' }).check();
     await page.locator('[data-testid="mlflow-delete-open"]').click();
     await page.locator('[data-testid="mlflow-delete-modal"]', { hasText: 'experiments, runs and metrics' }).waitFor();
     await screenshot(page, 'training-03c-mlflow-delete');
     await page.locator('[data-testid="mlflow-delete-confirm"]').click();
-    await page.locator('[data-testid="mlflow-deleted"]', { hasText: /Deleting ui-train-second \(Deleting\)\. Deleted its role instantstart-mlflow-ui-train-second-/ }).waitFor();
-    await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-second' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page
+      .locator('[data-testid="mlflow-deleted"]', {
+        hasText: /Deleting ui-train-second \(Deleting\)\. Deleted its role instantstart-mlflow-ui-train-second-/,
+      })
+      .waitFor();
+    await page
+      .locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-second' })
+      .waitFor({ state: 'detached', timeout: 60_000 });
     const kept = await page.locator('[data-testid="mlflow-servers"] tr', { hasText: 'ui-train-mlflow' }).innerText();
-    assert.match(kept, /Small[\s\S]*s3:\/\/[^\s]+\/mlflow/, `the row shows the size and artifact store SageMaker describes: ${kept}`);
+    assert.match(
+      kept,
+      /Small[\s\S]*s3:\/\/[^\s]+\/mlflow/,
+      `the row shows the size and artifact store SageMaker describes: ${kept}`,
+    );
   });
 
   it('opens the job: ranks on their nodes, logs with rank prefixes, and loss and throughput drawn from MLflow', async () => {
@@ -257,21 +336,33 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await ranks.nth(1).waitFor();
     assert.equal(await ranks.count(), 2);
     assert.equal(await page.locator('[data-testid="training-rank-node"]').count(), 2, 'each rank links to its node');
-    assert.match((await page.locator('[data-testid="training-rank-node"]').first().getAttribute('href')) ?? '', new RegExp(`/clusters/${CLUSTER}/nodes/i-`));
-    await page.locator('[data-testid="training-log-line"]', { hasText: /^\[rank 1\]/ }).first().waitFor();
-    await page.locator('[data-testid="training-log-line"]', { hasText: /^\[rank 0\]/ }).first().waitFor();
+    assert.match(
+      (await page.locator('[data-testid="training-rank-node"]').first().getAttribute('href')) ?? '',
+      new RegExp(`/clusters/${CLUSTER}/nodes/i-`),
+    );
+    await page
+      .locator('[data-testid="training-log-line"]', { hasText: /^\[rank 1\]/ })
+      .first()
+      .waitFor();
+    await page
+      .locator('[data-testid="training-log-line"]', { hasText: /^\[rank 0\]/ })
+      .first()
+      .waitFor();
     const loss = page.locator('[data-testid="training-metric-chart"][data-metric="loss"]');
     await loss.waitFor();
-    assert.ok(Number(await loss.getAttribute('data-points')) > 10, 'the loss series has the run\'s steps');
+    assert.ok(Number(await loss.getAttribute('data-points')) > 10, "the loss series has the run's steps");
     const throughput = page.locator('[data-testid="training-metric-chart"]', { hasText: 'Throughput' });
-    assert.ok(Number(await throughput.getAttribute('data-points')) > 10, 'the throughput series has the run\'s steps');
+    assert.ok(Number(await throughput.getAttribute('data-points')) > 10, "the throughput series has the run's steps");
     await loss.locator('svg path').first().waitFor();
     await screenshot(page, 'training-04-detail');
     // The job's times are the sandbox's: labelled so, never mixed unlabelled with wall-clock times.
     assert.match(await page.locator('[data-testid="training-job-detail"]').innerText(), /Created \(sandbox time\)/);
     assert.match(await page.locator('[data-testid="training-events"] thead').innerText(), /Time \(sandbox time\)/);
     // Download is the server's whole log as text, every rank's lines prefixed.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="training-logs-download"]').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-testid="training-logs-download"]').click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'ui-first-all-ranks.log');
     const text = readFileSync((await download.path())!, 'utf8');
     assert.match(text, /^\[rank 0\] .*step=100 /m);
@@ -297,10 +388,17 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await row('ui-first-r2').waitFor({ state: 'detached' });
   });
 
-  it('follows a running job\'s logs live, and a crash of rank 1 shows as a restart spent in the recovery budget', async () => {
+  it("follows a running job's logs live, and a crash of rank 1 shows as a restart spent in the recovery budget", async () => {
     // Slow the clock to a few steps a second so the stream is seen growing.
     assert.equal((await sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 20 } })).status, 200);
-    const submitted = await server.api('POST', `/api/v1/clusters/${CLUSTER}/jobs`, { name: 'ui-live', recipe: 'pytorch-script', params: { script: '/data/code/train.py' }, instanceGroup: group, nodes: 2, storage });
+    const submitted = await server.api('POST', `/api/v1/clusters/${CLUSTER}/jobs`, {
+      name: 'ui-live',
+      recipe: 'pytorch-script',
+      params: { script: '/data/code/train.py' },
+      instanceGroup: group,
+      nodes: 2,
+      storage,
+    });
     assert.equal(submitted.status < 300, true, JSON.stringify(submitted.body));
     await page.goto(`${server.url}/clusters/${CLUSTER}/jobs/default/ui-live`);
     await page.locator('[data-testid="training-job-phase"][data-phase="Running"]').first().waitFor({ timeout: 60_000 });
@@ -320,33 +418,53 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await select('training-logs-rank', 'Rank 1');
     await page.locator('[data-testid="training-log-line"]', { hasText: 'step=' }).first().waitFor();
     const texts = await page.locator('[data-testid="training-log-line"]').allInnerTexts();
-    assert.ok(texts.length > 0 && texts.every((t) => t.startsWith('[rank 1]')), `only rank 1: ${texts.slice(0, 3).join(' | ')}`);
-    assert.equal(await page.locator('[data-testid="training-metrics-none"]').count(), 1, 'a job without a tracking server says so');
+    assert.ok(
+      texts.length > 0 && texts.every((t) => t.startsWith('[rank 1]')),
+      `only rank 1: ${texts.slice(0, 3).join(' | ')}`,
+    );
+    assert.equal(
+      await page.locator('[data-testid="training-metrics-none"]').count(),
+      1,
+      'a job without a tracking server says so',
+    );
 
-    const fault = await sb.admin(`/_sandbox/kube/${eksClusterNameFor(CLUSTER)}/faults/training`, { method: 'POST', body: { job: 'ui-live', rank: 1, kind: 'crash' } });
+    const fault = await sb.admin(`/_sandbox/kube/${eksClusterNameFor(CLUSTER)}/faults/training`, {
+      method: 'POST',
+      body: { job: 'ui-live', rank: 1, kind: 'crash' },
+    });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
-    await page.locator('[data-testid="training-budget-restarts"][data-used="1"][data-allowed="10"]').waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="training-budget-restarts"][data-used="1"][data-allowed="10"]')
+      .waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="training-last-fault"]', { hasText: 'PLR' }).waitFor();
     await screenshot(page, 'training-05-recovery');
   });
 
   it('stays responsive with 150 000 log lines: keeps the newest 50 000, draws only the visible rows, searches them', async () => {
-    // The stream itself is played inside the page (a stand-in for this one socket), so the figure is the viewer's alone.
+    // The stream itself is played inside the page (a stand-in for this one socket), so the figure is the viewer's
+    // alone.
     const heavy = await browser.context.newPage();
     await heavy.addInitScript({ content: FLOOD_SOCKET });
     await heavy.goto(`${server.url}/clusters/${CLUSTER}/jobs/default/ui-first`);
     const lines = heavy.locator('[data-testid="training-log-lines"]');
-    await heavy.waitForFunction(() => (globalThis as { floodGaps?: number[] }).floodGaps !== undefined, undefined, { timeout: 60_000 });
+    await heavy.waitForFunction(() => (globalThis as { floodGaps?: number[] }).floodGaps !== undefined, undefined, {
+      timeout: 60_000,
+    });
     await heavy.locator('[data-testid="training-log-lines"][data-count="50000"]').waitFor();
     const gaps = await heavy.evaluate(() => (globalThis as unknown as { floodGaps: number[] }).floodGaps);
     const worst = Math.max(...gaps);
     // A figure, not a verdict (shared machines are noisy): the frames kept coming, and the longest gap between them.
     assert.ok(gaps.length > 0, 'the page drew frames while the lines arrived');
-    console.log(`# [training-logs-150k] longest gap between frames while 150 000 lines arrived: ${Math.round(worst)} ms over ${gaps.length} frames`);
+    console.log(
+      `# [training-logs-150k] longest gap between frames while 150 000 lines arrived: ${Math.round(worst)} ms over ${gaps.length} frames`,
+    );
     const drawn = await lines.locator('[data-testid="training-log-line"]').count();
     assert.ok(drawn > 10 && drawn < 150, `only the visible rows are in the page (${drawn})`);
     await heavy.locator('[data-testid="training-log-line"]', { hasText: 'step=149999 ' }).waitFor();
-    assert.match(await heavy.locator('[data-testid="training-log-line"]').last().innerText(), /^\[rank 1\] step=149999 /);
+    assert.match(
+      await heavy.locator('[data-testid="training-log-line"]').last().innerText(),
+      /^\[rank 1\] step=149999 /,
+    );
     await heavy.locator('[data-testid="training-logs-search"] input').fill('step=112345 ');
     await heavy.locator('[data-testid="training-logs-matches"]', { hasText: '1 of 50000 lines match' }).waitFor();
     await heavy.locator('[data-testid="training-logs-search"] input').fill('step=12345 ');
@@ -366,7 +484,9 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     // Unwrapped: one row, not cut; the view scrolls sideways until the end of the line is in view.
     const one = await long.evaluate((el) => ({ clipped: el.scrollWidth > el.clientWidth, height: el.clientHeight }));
     assert.deepEqual(one, { clipped: false, height: 18 }, 'the row is as wide as its text');
-    await view.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+    await view.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
     const end = (await logs.evaluate(`(() => {
       const view = document.querySelector('[data-testid="training-log-lines"]').getBoundingClientRect();
       const row = [...document.querySelectorAll('[data-testid="training-log-line"]')].find((e) => e.textContent.includes('END-OF-LINE'));
@@ -375,7 +495,10 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
       range.setEnd(row.firstChild, row.textContent.length);
       return { lastRight: range.getBoundingClientRect().right, viewRight: view.right };
     })()`)) as { lastRight: number; viewRight: number };
-    assert.ok(end.lastRight <= end.viewRight + 1, `scrolled to the end, the line's last character is in view (${JSON.stringify(end)})`);
+    assert.ok(
+      end.lastRight <= end.viewRight + 1,
+      `scrolled to the end, the line's last character is in view (${JSON.stringify(end)})`,
+    );
     await screenshot(logs, 'training-06b-long-line-scrolled');
     // Wrapped: the line takes several rows inside the view's width, and the next line starts below it.
     await logs.locator('[data-testid="training-logs-wrap"] input').check({ force: true });
@@ -383,7 +506,7 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     const wrapped = await box(long);
     const viewBox = await box(view);
     assert.ok(wrapped.height >= 18 * 3, `600 characters take several rows (${wrapped.height} px)`);
-    assert.ok(wrapped.x + wrapped.width <= viewBox.x + viewBox.width + 1, 'within the view\'s width');
+    assert.ok(wrapped.x + wrapped.width <= viewBox.x + viewBox.width + 1, "within the view's width");
     assert.equal(await long.evaluate((el) => el.scrollHeight > el.clientHeight + 1), false, 'every row of it shows');
     const next = await box(logs.locator('[data-testid="training-log-line"]', { hasText: /after$/ }));
     assert.ok(next.y >= wrapped.y + wrapped.height - 1, 'the next line starts below the wrapped one');
@@ -411,8 +534,13 @@ describe('the Jobs tab: submit, follow and recover training jobs (chromium, real
     await page.goto(`${server.url}/clusters/${CLUSTER}/jobs/default/ui-no-plugin`);
     const alert = page.locator('[data-testid="training-job-pending"]');
     await alert.waitFor({ timeout: 60_000 });
-    await page.locator('[data-testid="training-job-pending"]', { hasText: /Insufficient nvidia\.com\/gpu/ }).waitFor({ timeout: 60_000 });
-    assert.match(await alert.innerText(), /no node advertises nvidia\.com\/gpu .*NVIDIA device plugin \(DaemonSet kube-system\/nvidia-device-plugin-daemonset\) is not running/s);
+    await page
+      .locator('[data-testid="training-job-pending"]', { hasText: /Insufficient nvidia\.com\/gpu/ })
+      .waitFor({ timeout: 60_000 });
+    assert.match(
+      await alert.innerText(),
+      /no node advertises nvidia\.com\/gpu .*NVIDIA device plugin \(DaemonSet kube-system\/nvidia-device-plugin-daemonset\) is not running/s,
+    );
     await screenshot(page, 'training-07-no-device-plugin');
     assert.deepEqual(browser.errors, [], 'no console or page errors on the way');
   });

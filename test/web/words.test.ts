@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { CreateTrainingPlanCommand, DescribeTrainingPlanCommand, SageMakerClient, SearchTrainingPlanOfferingsCommand } from '@aws-sdk/client-sagemaker';
+import {
+  CreateTrainingPlanCommand,
+  DescribeTrainingPlanCommand,
+  SageMakerClient,
+  SearchTrainingPlanOfferingsCommand,
+} from '@aws-sdk/client-sagemaker';
 import { featureDefinition } from '../../src/domain/features/registry.js';
 import { FEATURE_IDS } from '../../src/domain/schemas/features.js';
 import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
-import { openSeededApp, routeTableOf, routeUrls, type SeededApp, type SeededBrowserApp } from '../helpers/app-routes.js';
+import {
+  openSeededApp,
+  routeTableOf,
+  routeUrls,
+  type SeededApp,
+  type SeededBrowserApp,
+} from '../helpers/app-routes.js';
 import { screenshot, type TestBrowser } from '../helpers/browser.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import type { TestServer } from '../helpers/server.js';
@@ -30,7 +41,10 @@ const RULES: { name: string; find: (text: string) => string[] }[] = [
   { name: 'a REST path', find: (t) => t.match(/\/api\/v\d[^\s]*/g) ?? [] },
   { name: 'an HTTP verb before a path', find: (t) => t.match(/\b(GET|POST|PUT|PATCH|DELETE|HEAD)\s+\/\S*/g) ?? [] },
   { name: 'Number.MAX_SAFE_INTEGER', find: (t) => t.match(/-?9007199254740991/g) ?? [] },
-  { name: 'a JSON field set to a boolean', find: (t) => t.match(/["']?\b[a-z][A-Za-z0-9]*["']?\s*:\s*(true|false)\b/g) ?? [] },
+  {
+    name: 'a JSON field set to a boolean',
+    find: (t) => t.match(/["']?\b[a-z][A-Za-z0-9]*["']?\s*:\s*(true|false)\b/g) ?? [],
+  },
   {
     name: 'a dotted camelCase JSON path',
     find: (t) => (t.match(/\b[a-z][A-Za-z0-9]*(?:\.[a-z][A-Za-z0-9]*)+\b/g) ?? []).filter((p) => /[a-z][A-Z]/.test(p)),
@@ -38,8 +52,10 @@ const RULES: { name: string; find: (text: string) => string[] }[] = [
   // Kebab-case ids only ("autoscaling" is a word), and not a feature whose own name is its id (cert-manager).
   {
     name: 'an operation kind or feature id in place of words',
-    find: (t) => [...OPERATION_KIND_NAMES, ...FEATURE_IDS.filter((id) => featureDefinition(id).title !== id)]
-      .filter((id) => id.includes('-') && new RegExp(`(^|[^\\w/.-])${id}($|[^\\w/.-])`).test(t)),
+    find: (t) =>
+      [...OPERATION_KIND_NAMES, ...FEATURE_IDS.filter((id) => featureDefinition(id).title !== id)].filter(
+        (id) => id.includes('-') && new RegExp(`(^|[^\\w/.-])${id}($|[^\\w/.-])`).test(t),
+      ),
   },
   { name: 'an MCP tool name', find: (t) => TOOL_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(t)) },
 ];
@@ -49,8 +65,9 @@ const RULES: { name: string; find: (text: string) => string[] }[] = [
  * (by test id), each with why. Their text is left out of the scan, and nothing else is.
  */
 const IDENTIFIERS: Record<string, string> = {
-  // The server's own record of what it did, line by line (AWS calls, tool names): read, searched and downloaded as written.
-  '[data-testid="operation-log"]': 'an operation\'s log',
+  // The server's own record of what it did, line by line (AWS calls, tool names): read, searched and downloaded as
+  // written.
+  '[data-testid="operation-log"]': "an operation's log",
 };
 
 describe('no API vocabulary on any page or main dialog of the app (chromium)', () => {
@@ -86,7 +103,9 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     for (const rule of RULES) {
       for (const found of new Set(rule.find(text))) {
         const at = text.indexOf(found);
-        hits.push(`${where}: ${rule.name}: "${found}" in "…${text.slice(Math.max(0, at - 60), at + found.length + 60).replace(/\s+/g, ' ')}…"`);
+        hits.push(
+          `${where}: ${rule.name}: "${found}" in "…${text.slice(Math.max(0, at - 60), at + found.length + 60).replace(/\s+/g, ' ')}…"`,
+        );
       }
     }
   }
@@ -98,7 +117,13 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
   }
 
   /** Opens a dialog by `button` (a selector) on `url`, waits for `shown`, and scans the page with it open. */
-  async function dialog(url: string, name: string, button: string, shown = '[role="dialog"]', before?: () => Promise<void>) {
+  async function dialog(
+    url: string,
+    name: string,
+    button: string,
+    shown = '[role="dialog"]',
+    before?: () => Promise<void>,
+  ) {
     await open(url);
     if (before) await before();
     await page.locator(button).first().click();
@@ -106,9 +131,9 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     await scan(`${url} with the ${name} dialog open`);
   }
 
-  it('says nothing in the API\'s words on any route', async (t) => {
+  it("says nothing in the API's words on any route", async (t) => {
     await open('/clusters');
-    const urls = [...[...(routeUrls(await routeTableOf(page), seeded)).values()].flat(), '/no-such-page'];
+    const urls = [...[...routeUrls(await routeTableOf(page), seeded).values()].flat(), '/no-such-page'];
     for (const url of urls) {
       await open(url);
       await scan(url);
@@ -117,25 +142,46 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     // Texts the scan must have read, once written in the API's words: the Jobs tab's hint to turn the KubeRay
     // operator on (once a PATCH of the features' REST path) and a job's recovery budget (once JSON paths of its spec).
     await open(`/clusters/${CLUSTER}/jobs`);
-    assert.match(await page.locator('[data-testid="training-not-served"]').innerText(), /RayJob jobs need the KubeRay operator: turn it on in the Features tab/);
+    assert.match(
+      await page.locator('[data-testid="training-not-served"]').innerText(),
+      /RayJob jobs need the KubeRay operator: turn it on in the Features tab/,
+    );
     await open(`/clusters/${CLUSTER}/jobs/${seeded.job}`);
     assert.match(await page.locator('[data-testid="training-budget-restarts"]').innerText(), /the job's retry limit/);
     assert.deepEqual(hits.splice(0), []);
   });
 
-  it('says nothing in the API\'s words in the main dialogs', async () => {
+  it("says nothing in the API's words in the main dialogs", async () => {
     const tab = (name: string) => `/clusters/${CLUSTER}/${name}`;
     await dialog(tab('storage'), 'add storage', '[data-testid="storage-add"]');
     await dialog(tab('instance-groups'), 'add instance group', '[data-testid="add-instance-group"]');
     await dialog(tab('instance-groups'), 'edit group', `[data-testid="group-edit-${seeded.group}"]`);
     await dialog(tab('instance-groups'), 'scale', `[data-testid="group-scale-${seeded.group}"]`);
     await dialog(tab('instance-groups'), 'delete group', `[data-testid="group-delete-${seeded.group}"]`);
-    await dialog(`/clusters/${CLUSTER}`, 'delete cluster', '[data-testid="detail-delete"]', '[data-testid="delete-cluster-modal"]');
-    await dialog(tab('features'), 'features plan', '[data-testid="features-review"]', '[data-testid^="plan-step-"]', async () => {
-      await page.locator('[data-testid="feature-toggle-kuberay-operator"] input').click({ force: true });
-    });
-    await dialog(tab('jobs'), 'submit job', '[data-testid="training-submit-open"]', '[data-testid="training-submit-modal"]');
-    for (const recipe of await page.locator('[data-testid^="training-recipe-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!))) {
+    await dialog(
+      `/clusters/${CLUSTER}`,
+      'delete cluster',
+      '[data-testid="detail-delete"]',
+      '[data-testid="delete-cluster-modal"]',
+    );
+    await dialog(
+      tab('features'),
+      'features plan',
+      '[data-testid="features-review"]',
+      '[data-testid^="plan-step-"]',
+      async () => {
+        await page.locator('[data-testid="feature-toggle-kuberay-operator"] input').click({ force: true });
+      },
+    );
+    await dialog(
+      tab('jobs'),
+      'submit job',
+      '[data-testid="training-submit-open"]',
+      '[data-testid="training-submit-modal"]',
+    );
+    for (const recipe of await page
+      .locator('[data-testid^="training-recipe-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!))) {
       await page.locator(`[data-testid="${recipe}"]`).click();
       await settle();
       await scan(`the submit job dialog with ${recipe}`);
@@ -161,13 +207,27 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
   }
   const next = () => page.getByRole('button', { name: 'Next', exact: true }).click();
 
-  it('says nothing in the API\'s words on any step of the create wizard, its quota check and its preflight', async () => {
+  it("says nothing in the API's words on any step of the create wizard, its quota check and its preflight", async () => {
     // A training plan for the plan choice, bought in the sandbox and active from now.
     await ensureQuota(sb, `${PLAN_TYPE} for cluster usage`, 4);
     const sm = new SageMakerClient({});
-    const offering = (await sm.send(new SearchTrainingPlanOfferingsCommand({ InstanceType: PLAN_TYPE, InstanceCount: 2, DurationHours: 48, TargetResources: ['hyperpod-cluster'] }))).TrainingPlanOfferings![0]!;
+    const offering = (
+      await sm.send(
+        new SearchTrainingPlanOfferingsCommand({
+          InstanceType: PLAN_TYPE,
+          InstanceCount: 2,
+          DurationHours: 48,
+          TargetResources: ['hyperpod-cluster'],
+        }),
+      )
+    ).TrainingPlanOfferings![0]!;
     const planZone = offering.ReservedCapacityOfferings![0]!.AvailabilityZone!;
-    await sm.send(new CreateTrainingPlanCommand({ TrainingPlanName: 'words-plan', TrainingPlanOfferingId: offering.TrainingPlanOfferingId }));
+    await sm.send(
+      new CreateTrainingPlanCommand({
+        TrainingPlanName: 'words-plan',
+        TrainingPlanOfferingId: offering.TrainingPlanOfferingId,
+      }),
+    );
     const plan = await sm.send(new DescribeTrainingPlanCommand({ TrainingPlanName: 'words-plan' }));
     const nowMs = Date.parse((await sb.admin('/_sandbox/clock')).body.now as string);
     await sb.advance(Math.max(0, Math.ceil((plan.StartTime!.getTime() - nowMs) / 1000)) + 60);
@@ -176,44 +236,54 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     await page.locator('[data-testid="wizard-name"] input').fill('words-wizard');
     // Next with a step's errors shows them (the name is taken by nothing, the zone is missing).
     await next();
-    await scan('the wizard\'s Placement step with its errors');
+    await scan("the wizard's Placement step with its errors");
     await choose('wizard-zone', planZone);
-    await scan('the wizard\'s Placement step');
+    await scan("the wizard's Placement step");
     await next();
     await page.locator('[data-testid="wizard-count"] input').fill('');
     await next();
-    await scan('the wizard\'s Capacity step with its errors');
-    await choose('wizard-instance-type', new RegExp(`^${PLAN_TYPE.replaceAll('.', '\\.')}\\b`), 'Find a type, accelerator or EFA');
+    await scan("the wizard's Capacity step with its errors");
+    await choose(
+      'wizard-instance-type',
+      new RegExp(`^${PLAN_TYPE.replaceAll('.', '\\.')}\\b`),
+      'Find a type, accelerator or EFA',
+    );
     // A count past the quota: the check under the count names the quota and its fix.
     await page.locator('[data-testid="wizard-count"] input').fill('50');
     await page.locator('[data-testid="capacity-check-problems"]').waitFor();
-    await scan('the wizard\'s Capacity step with a count past the quota');
+    await scan("the wizard's Capacity step with a count past the quota");
     await page.locator('[data-testid="wizard-count"] input').fill('2');
     await page.locator('[data-testid="capacity-check-ok"]').waitFor();
     await page.locator('[data-testid="wizard-capacity-type"] input[value="training-plan"]').check({ force: true });
-    await scan('the wizard\'s Capacity step with a training plan to choose');
+    await scan("the wizard's Capacity step with a training plan to choose");
     await choose('wizard-training-plan', /words-plan/);
     await page.locator('[data-testid="wizard-network-interface"] input[value="efa"]').check({ force: true });
     await page.locator('[data-testid="wizard-deep-health"] input').check({ force: true });
-    await scan('the wizard\'s Capacity step on a training plan with EFA');
+    await scan("the wizard's Capacity step on a training plan with EFA");
     await next();
     await page.locator('[data-testid="wizard-fsx"] input').check({ force: true });
-    await scan('the wizard\'s Storage step with FSx');
+    await scan("the wizard's Storage step with FSx");
     await next();
-    await page.locator('[data-testid="preflight-ok"], [data-testid="preflight-problems"]').first().waitFor({ timeout: 30_000 });
-    await scan('the wizard\'s Review step');
+    await page
+      .locator('[data-testid="preflight-ok"], [data-testid="preflight-problems"]')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await scan("the wizard's Review step");
     // A Review whose preflight finds problems: a plan that reserves fewer instances than asked for.
     await page.locator('[data-testid="wizard-previous"]').click();
     await page.getByRole('button', { name: 'Previous', exact: true }).click();
     await page.locator('[data-testid="wizard-count"] input').fill('3');
     await next();
     await next();
-    await page.locator('[data-testid="preflight-ok"], [data-testid="preflight-problems"]').first().waitFor({ timeout: 30_000 });
-    await scan('the wizard\'s Review step with a plan too small');
+    await page
+      .locator('[data-testid="preflight-ok"], [data-testid="preflight-problems"]')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await scan("the wizard's Review step with a plan too small");
     assert.deepEqual(hits.splice(0), []);
   });
 
-  it('says nothing in the API\'s words in the node, storage and job dialogs, a refusal, or a failed operation', async () => {
+  it("says nothing in the API's words in the node, storage and job dialogs, a refusal, or a failed operation", async () => {
     const tab = (name: string) => `/clusters/${CLUSTER}/${name}`;
     const row = `tr:has([data-testid="node-row-${seeded.node}"]) input[type="checkbox"]`;
     const modal = page.locator('[data-testid="node-action-modal"]');
@@ -230,7 +300,12 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     await scan('the node detail dialog');
 
     const [namespace, name] = seeded.storage.split('.');
-    await dialog(tab('storage'), 'remove storage (keep the data)', `[data-testid="storage-remove-${namespace}-${name}"]`, '[data-testid="storage-remove-modal"]');
+    await dialog(
+      tab('storage'),
+      'remove storage (keep the data)',
+      `[data-testid="storage-remove-${namespace}-${name}"]`,
+      '[data-testid="storage-remove-modal"]',
+    );
     await page.locator('[data-testid="storage-remove-delete-data"] input').check({ force: true });
     await scan('the remove storage dialog deleting the data');
 
@@ -255,15 +330,28 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     await scan('the add storage dialog with a bad prefix');
 
     // A failed operation: an instance group the zone has no capacity for, its page and the dialog it offers.
-    await sb.admin('/_sandbox/faults', { method: 'POST', body: { type: 'insufficient-capacity', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', available: 0 } });
-    const added = await server.api('POST', `/api/v1/clusters/${CLUSTER}/instance-groups`, { name: 'starved', availabilityZone: 'us-west-2c', instanceType: 'ml.c5.2xlarge', instanceCount: 1 });
+    await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'insufficient-capacity',
+        availabilityZone: 'us-west-2c',
+        instanceType: 'ml.c5.2xlarge',
+        available: 0,
+      },
+    });
+    const added = await server.api('POST', `/api/v1/clusters/${CLUSTER}/instance-groups`, {
+      name: 'starved',
+      availabilityZone: 'us-west-2c',
+      instanceType: 'ml.c5.2xlarge',
+      instanceCount: 1,
+    });
     assert.equal(added.status, 202, JSON.stringify(added.body));
     const failed = await server.waitForOperation(added.body.operation.id);
     assert.equal(failed.status, 'failed');
     await sb.admin('/_sandbox/faults', { method: 'DELETE' });
     await open(`/operations/${encodeURIComponent(failed.id)}`);
     await page.locator('[data-testid="operation-error"]').waitFor();
-    await scan('a failed operation\'s page');
+    await scan("a failed operation's page");
     await page.locator('[data-testid="capacity-change-retry"]').click();
     await page.locator('[role="dialog"]').first().waitFor();
     await scan('the try another zone or type dialog');
@@ -274,7 +362,12 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
       if (['Succeeded', 'Failed'].includes(job.body.phase)) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    await dialog(tab(`jobs/${seeded.job}`), 're-submit job', '[data-testid="training-resubmit"]', '[data-testid="training-resubmit-modal"]');
+    await dialog(
+      tab(`jobs/${seeded.job}`),
+      're-submit job',
+      '[data-testid="training-resubmit"]',
+      '[data-testid="training-resubmit-modal"]',
+    );
     assert.deepEqual(hits.splice(0), []);
   });
 });

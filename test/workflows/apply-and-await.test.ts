@@ -4,7 +4,16 @@ import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import type { KubePort } from '../../src/cloud/ports.js';
 import { CloudError } from '../../src/domain/errors.js';
 import { KubeKindNotServed } from '../../src/domain/kube/errors.js';
-import { kubeKind, parseBase, parseConditions, rec, readyConditionHealth, type Condition, type KubeResource, type Loose } from '../../src/domain/kube/kind.js';
+import {
+  kubeKind,
+  parseBase,
+  parseConditions,
+  rec,
+  readyConditionHealth,
+  type Condition,
+  type KubeResource,
+  type Loose,
+} from '../../src/domain/kube/kind.js';
 import type { PhaseContext, PhaseDefinition } from '../../src/engine/workflow.js';
 import { applyAndAwait } from '../../src/workflows/apply-and-await.js';
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
@@ -36,7 +45,14 @@ const WIDGET_CRD = {
     group: 'example.instantstart.dev',
     scope: 'Namespaced',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 };
 
@@ -47,7 +63,17 @@ interface Input {
 /** A phase context as the engine gives one, with the phase's log lines kept. */
 function context(input: Input): PhaseContext<Input, Record<string, never>> & { lines: string[] } {
   const lines: string[] = [];
-  return { operationId: 'op-widgets', input, state: {}, setState: () => {}, log: (m) => void lines.push(m), signal: new AbortController().signal, attempt: 1, earlierFailures: [], lines };
+  return {
+    operationId: 'op-widgets',
+    input,
+    state: {},
+    setState: () => {},
+    log: (m) => void lines.push(m),
+    signal: new AbortController().signal,
+    attempt: 1,
+    earlierFailures: [],
+    lines,
+  };
 }
 
 describe('applyAndAwait: server-side apply, wait for the CRD, then for readiness', () => {
@@ -56,7 +82,16 @@ describe('applyAndAwait: server-side apply, wait for the CRD, then for readiness
   let k: TestKubeCluster;
   let phase: PhaseDefinition<Input, Record<string, never>>;
   const setReady = (status: 'True' | 'False', reason: string, message: string) =>
-    k.kubectl(['patch', 'widget', 'w1', '-n', 'default', '--type=merge', '-p', JSON.stringify({ status: { conditions: [{ type: 'Ready', status, reason, message }] } })]);
+    k.kubectl([
+      'patch',
+      'widget',
+      'w1',
+      '-n',
+      'default',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { conditions: [{ type: 'Ready', status, reason, message }] } }),
+    ]);
 
   before(async () => {
     sb = await startTestSandbox({ speed: 600 });
@@ -69,8 +104,16 @@ describe('applyAndAwait: server-side apply, wait for the CRD, then for readiness
       expectedSeconds: 10,
       kube: async () => kube,
       kinds: [WIDGET],
-      manifests: (ctx) => [{ apiVersion: WIDGET.apiVersion, kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: { size: ctx.input.size } }],
-      matches: ([w], ctx) => (w as KubeWidget).spec !== undefined && rec((w as KubeWidget).spec).size === ctx.input.size,
+      manifests: (ctx) => [
+        {
+          apiVersion: WIDGET.apiVersion,
+          kind: 'Widget',
+          metadata: { name: 'w1', namespace: 'default' },
+          spec: { size: ctx.input.size },
+        },
+      ],
+      matches: ([w], ctx) =>
+        (w as KubeWidget).spec !== undefined && rec((w as KubeWidget).spec).size === ctx.input.size,
       readyProgress: () => 'the widget works',
     });
   });
@@ -81,10 +124,17 @@ describe('applyAndAwait: server-side apply, wait for the CRD, then for readiness
     assert.equal(await phase.observe(ctx), 'needs-act');
     await phase.act!(ctx);
     assert.match(ctx.lines.join('\n'), /Widget w1 waits for widgets\.example\.instantstart\.dev to be Established/);
-    await assert.rejects(kube.find(WIDGET, 'w1', 'default'), KubeKindNotServed, 'nothing applied yet: the kind is not served');
+    await assert.rejects(
+      kube.find(WIDGET, 'w1', 'default'),
+      KubeKindNotServed,
+      'nothing applied yet: the kind is not served',
+    );
     const waiting = await phase.await!(ctx);
     assert.equal(waiting.done, false);
-    assert.match(waiting.progress!, /CRD widgets\.example\.instantstart\.dev is not installed yet \(it comes with the widget operator\)/);
+    assert.match(
+      waiting.progress!,
+      /CRD widgets\.example\.instantstart\.dev is not installed yet \(it comes with the widget operator\)/,
+    );
 
     await kube.applyAll([WIDGET_CRD]); // the operator installs its CRD
     const applying = await phase.await!(ctx);

@@ -17,13 +17,28 @@ describe('delete-cluster: the MLflow job roles of the cluster go with it, and on
   const h = useDeleteClusterEngine(SPEED, REGION);
 
   const makeRole = async (roleName: string, tags: Record<string, string>) => {
-    const trustPolicy = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] }] };
+    const trustPolicy = {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Allow',
+          Principal: { Service: 'pods.eks.amazonaws.com' },
+          Action: ['sts:AssumeRole', 'sts:TagSession'],
+        },
+      ],
+    };
     await h.cloud.iam.createRole({ roleName, description: 'test', trustPolicy, tags });
-    await h.cloud.iam.putInlinePolicy(roleName, 'instantstart-mlflow', { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: '*' }] });
+    await h.cloud.iam.putInlinePolicy(roleName, 'instantstart-mlflow', {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: '*' }],
+    });
   };
 
-  it('deletes both of its roles (with their inline policies), keeps the other cluster\'s and a look-alike not tagged as ours', async () => {
-    const ours = [mlflowIdentity('gone', 'default', server('team')), mlflowIdentity('gone', 'research', server('nightly'))];
+  it("deletes both of its roles (with their inline policies), keeps the other cluster's and a look-alike not tagged as ours", async () => {
+    const ours = [
+      mlflowIdentity('gone', 'default', server('team')),
+      mlflowIdentity('gone', 'research', server('nightly')),
+    ];
     for (const id of ours) await makeRole(id.roleName, id.tags);
     const otherCluster = mlflowIdentity('gone-two', 'default', server('team'));
     await makeRole(otherCluster.roleName, otherCluster.tags);
@@ -33,11 +48,16 @@ describe('delete-cluster: the MLflow job roles of the cluster go with it, and on
     const id = h.engine.start('delete-cluster', { name: 'gone', region: REGION, keepStorage: false }).operation.id;
     const done = await h.engine.waitFor(id, 60_000);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
-    for (const role of ours) assert.equal(await h.cloud.iam.find(role.roleName), undefined, `${role.roleName} is deleted`);
-    assert.ok(await h.cloud.iam.find(otherCluster.roleName), 'another cluster\'s MLflow role stays');
+    for (const role of ours)
+      assert.equal(await h.cloud.iam.find(role.roleName), undefined, `${role.roleName} is deleted`);
+    assert.ok(await h.cloud.iam.find(otherCluster.roleName), "another cluster's MLflow role stays");
     assert.ok(await h.cloud.iam.find(lookAlike), 'a role of that name shape tagged for another cluster stays');
     const deleted = (await h.sb.calls({ service: 'iam', operation: 'DeleteRole' })).map((c) => c.subject);
-    for (const role of ours) assert.ok(deleted.includes(role.roleName), `DeleteRole named ${role.roleName}: ${deleted.join(', ')}`);
-    assert.ok(!deleted.includes(otherCluster.roleName) && !deleted.includes(lookAlike), `no delete was even asked for the others: ${deleted.join(', ')}`);
+    for (const role of ours)
+      assert.ok(deleted.includes(role.roleName), `DeleteRole named ${role.roleName}: ${deleted.join(', ')}`);
+    assert.ok(
+      !deleted.includes(otherCluster.roleName) && !deleted.includes(lookAlike),
+      `no delete was even asked for the others: ${deleted.join(', ')}`,
+    );
   });
 });

@@ -17,13 +17,40 @@ describe('delete-cluster: an FSx file system still CREATING is awaited, then del
   it('waits while it is CREATING (no DeleteFileSystem sent), deletes it once AVAILABLE, and the delete succeeds', async () => {
     const aws = async (args: string[]) => (await h.sb.aws(args)).json;
     const vpcId = (await aws(['ec2', 'create-vpc', '--cidr-block', '10.9.0.0/16'])).Vpc.VpcId as string;
-    const subnetId = (await aws(['ec2', 'create-subnet', '--vpc-id', vpcId, '--cidr-block', '10.9.0.0/20', '--availability-zone', 'us-west-2a'])).Subnet.SubnetId as string;
-    const groupId = (await aws(['ec2', 'create-security-group', '--group-name', 'settle-fsx', '--description', 'fsx', '--vpc-id', vpcId])).GroupId as string;
+    const subnetId = (
+      await aws([
+        'ec2',
+        'create-subnet',
+        '--vpc-id',
+        vpcId,
+        '--cidr-block',
+        '10.9.0.0/20',
+        '--availability-zone',
+        'us-west-2a',
+      ])
+    ).Subnet.SubnetId as string;
+    const groupId = (
+      await aws([
+        'ec2',
+        'create-security-group',
+        '--group-name',
+        'settle-fsx',
+        '--description',
+        'fsx',
+        '--vpc-id',
+        vpcId,
+      ])
+    ).GroupId as string;
 
     await h.sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: 0.001 } }); // the file system stays CREATING
     let id = '';
     try {
-      const fs = await h.cloud.storage.createFileSystem(REGION, 'settle', { subnetId, securityGroupId: groupId, storageCapacityGiB: 1200, tags: clusterTags('settle', 'fsx') });
+      const fs = await h.cloud.storage.createFileSystem(REGION, 'settle', {
+        subnetId,
+        securityGroupId: groupId,
+        storageCapacityGiB: 1200,
+        tags: clusterTags('settle', 'fsx'),
+      });
       assert.equal(fs.Lifecycle, 'CREATING');
       id = h.engine.start('delete-cluster', { name: 'settle', region: REGION, keepStorage: false }).operation.id;
       let storage = h.engine.get(id).phases.find((p) => p.name === 'storage');
@@ -32,7 +59,11 @@ describe('delete-cluster: an FSx file system still CREATING is awaited, then del
         storage = h.engine.get(id).phases.find((p) => p.name === 'storage');
       }
       assert.equal(storage?.status, 'awaiting', JSON.stringify(storage));
-      assert.equal((await h.sb.calls({ service: 'fsx', operation: 'DeleteFileSystem' })).length, 0, 'no deletion FSx would refuse was sent');
+      assert.equal(
+        (await h.sb.calls({ service: 'fsx', operation: 'DeleteFileSystem' })).length,
+        0,
+        'no deletion FSx would refuse was sent',
+      );
     } finally {
       await h.sb.admin('/_sandbox/clock', { method: 'POST', body: { speed: SPEED } });
     }
@@ -40,7 +71,11 @@ describe('delete-cluster: an FSx file system still CREATING is awaited, then del
     const done = await h.engine.waitFor(id, 60_000);
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error ?? done.phases));
     const deletes = await h.sb.calls({ service: 'fsx', operation: 'DeleteFileSystem' });
-    assert.deepEqual(deletes.map((c) => c.status < 300), [true], 'one DeleteFileSystem, once it could be deleted');
+    assert.deepEqual(
+      deletes.map((c) => c.status < 300),
+      [true],
+      'one DeleteFileSystem, once it could be deleted',
+    );
     assert.equal(done.phases.find((p) => p.name === 'storage')!.attempts, 1);
     assert.equal(await h.cloud.storage.findFileSystem(REGION, 'settle'), undefined);
   });

@@ -14,8 +14,15 @@ const described: ClusterInstanceGroupDetails = {
   CapacityRequirements: { Spot: {} },
   OnStartDeepHealthChecks: ['InstanceStress', 'InstanceConnectivity'],
   OverrideVpcConfig: { Subnets: ['subnet-1'], SecurityGroupIds: ['sg-1'] },
-  KubernetesConfig: { CurrentLabels: { team: 'old' }, DesiredLabels: { team: 'ml' }, DesiredTaints: [{ Key: 'gpu', Value: 'true', Effect: 'NoSchedule' }] },
-  AutoPatchConfig: { PatchingStrategy: 'WhenIdle', DesiredPatchSchedule: { NextPatchDate: new Date('2026-06-01T03:00:00Z') } },
+  KubernetesConfig: {
+    CurrentLabels: { team: 'old' },
+    DesiredLabels: { team: 'ml' },
+    DesiredTaints: [{ Key: 'gpu', Value: 'true', Effect: 'NoSchedule' }],
+  },
+  AutoPatchConfig: {
+    PatchingStrategy: 'WhenIdle',
+    DesiredPatchSchedule: { NextPatchDate: new Date('2026-06-01T03:00:00Z') },
+  },
   ScheduledUpdateConfig: { ScheduleExpression: 'cron(0 3 ? * SUN *)', DeploymentConfig: { WaitIntervalInSeconds: 60 } },
 };
 
@@ -34,14 +41,26 @@ describe('a group as HyperPod describes it, in our terms, and back with changes'
 
   it('restates everything and replaces only what changed; false and null remove their blocks', () => {
     const out = specWithChanges(described, { labels: { team: 'infra' }, deepHealthChecks: false, autoPatch: null });
-    assert.deepEqual(out.KubernetesConfig, { Labels: { team: 'infra' }, Taints: [{ Key: 'gpu', Value: 'true', Effect: 'NoSchedule' }] }, 'taints are kept');
+    assert.deepEqual(
+      out.KubernetesConfig,
+      { Labels: { team: 'infra' }, Taints: [{ Key: 'gpu', Value: 'true', Effect: 'NoSchedule' }] },
+      'taints are kept',
+    );
     assert.equal(out.OnStartDeepHealthChecks, undefined);
     assert.equal(out.AutoPatchConfig, undefined);
     assert.equal(out.InstanceCount, 3);
     assert.deepEqual(out.CapacityRequirements, { Spot: {} });
     assert.deepEqual(out.OverrideVpcConfig, described.OverrideVpcConfig);
     assert.equal(out.ScheduledUpdateConfig?.ScheduleExpression, 'cron(0 3 ? * SUN *)');
-    const scheduled = specWithChanges(described, { scheduledUpdate: { scheduleExpression: 'cron(0 4 ? * SAT *)', maxBatch: { type: 'CAPACITY_PERCENTAGE', value: 20 } } });
-    assert.deepEqual(scheduled.ScheduledUpdateConfig, { ScheduleExpression: 'cron(0 4 ? * SAT *)', DeploymentConfig: { RollingUpdatePolicy: { MaximumBatchSize: { Type: 'CAPACITY_PERCENTAGE', Value: 20 } } } });
+    const scheduled = specWithChanges(described, {
+      scheduledUpdate: {
+        scheduleExpression: 'cron(0 4 ? * SAT *)',
+        maxBatch: { type: 'CAPACITY_PERCENTAGE', value: 20 },
+      },
+    });
+    assert.deepEqual(scheduled.ScheduledUpdateConfig, {
+      ScheduleExpression: 'cron(0 4 ? * SAT *)',
+      DeploymentConfig: { RollingUpdatePolicy: { MaximumBatchSize: { Type: 'CAPACITY_PERCENTAGE', Value: 20 } } },
+    });
   });
 });

@@ -4,7 +4,10 @@ import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { OperationEngine } from '../../src/engine/engine.js';
 import { openStores } from '../../src/store/index.js';
 import { addInstanceGroupWorkflow } from '../../src/capabilities/instance-groups/workflows/add-instance-group/index.js';
-import { deleteInstanceGroupWorkflow, scaleInstanceGroupWorkflow } from '../../src/capabilities/instance-groups/workflows/changes/index.js';
+import {
+  deleteInstanceGroupWorkflow,
+  scaleInstanceGroupWorkflow,
+} from '../../src/capabilities/instance-groups/workflows/changes/index.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
@@ -18,12 +21,26 @@ describe('instance-group workflows: add (a /20 per zone), scale (no-op when noth
   const stores = openStores();
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
-    const created = await server.api('POST', '/api/v1/clusters', { name: 'grp', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, storage: { s3: false } });
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: 'grp',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      storage: { s3: false },
+    });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
     let active: { name: string; region: string } | undefined;
-    engine = new OperationEngine({ store: stores.operations, polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / SPEED } });
-    const deps = { cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })), activeCluster: { get: () => active, set: (v: typeof active) => (active = v) }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() };
+    engine = new OperationEngine({
+      store: stores.operations,
+      polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 / SPEED },
+    });
+    const deps = {
+      cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })),
+      activeCluster: { get: () => active, set: (v: typeof active) => (active = v) },
+      keptStorages: memoryKeptStorages(),
+      mlflowLinks: memoryMlflowLinks(),
+    };
     engine.register(addInstanceGroupWorkflow(deps));
     engine.register(scaleInstanceGroupWorkflow(deps));
     engine.register(deleteInstanceGroupWorkflow(deps));
@@ -39,13 +56,30 @@ describe('instance-group workflows: add (a /20 per zone), scale (no-op when noth
     return engine.waitFor(operation.id, 120_000);
   };
   const add = (input: Record<string, unknown>) => run('add-instance-group', input);
-  const group = async (name: string) => (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'grp'])).json.InstanceGroups.find((g: any) => g.InstanceGroupName === name);
+  const group = async (name: string) =>
+    (await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', 'grp'])).json.InstanceGroups.find(
+      (g: any) => g.InstanceGroupName === name,
+    );
   const sagemakerMutations = async () => (await sb.calls({ service: 'sagemaker', mutating: true })).length;
   const computeSubnets = async () =>
-    (await sb.aws(['ec2', 'describe-subnets', '--filters', 'Name=tag:instantstart.io/cluster,Values=grp', 'Name=tag:instantstart.io/part,Values=compute'])).json.Subnets as Array<{ SubnetId: string; CidrBlock: string; AvailabilityZone: string }>;
+    (
+      await sb.aws([
+        'ec2',
+        'describe-subnets',
+        '--filters',
+        'Name=tag:instantstart.io/cluster,Values=grp',
+        'Name=tag:instantstart.io/part,Values=compute',
+      ])
+    ).json.Subnets as Array<{ SubnetId: string; CidrBlock: string; AvailabilityZone: string }>;
 
   it('a spot group in another zone gets a new /20 there, pinned with OverrideVpcConfig', async () => {
-    const op = await add({ name: 'spot-a', availabilityZone: 'us-west-2a', instanceType: 'ml.c5.xlarge', instanceCount: 1, capacityType: 'spot' });
+    const op = await add({
+      name: 'spot-a',
+      availabilityZone: 'us-west-2a',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      capacityType: 'spot',
+    });
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
     const subnets = await computeSubnets();
     const inA = subnets.find((s) => s.AvailabilityZone === 'us-west-2a');
@@ -60,9 +94,15 @@ describe('instance-group workflows: add (a /20 per zone), scale (no-op when noth
 
   it('a second group in the first zone reuses its compute subnet; the /20s never overlap', async () => {
     const before = await computeSubnets();
-    const op = await add({ name: 'more-b', availabilityZone: 'us-west-2b', instanceType: 'ml.c5.xlarge', instanceCount: 1, capacityType: 'on-demand' });
+    const op = await add({
+      name: 'more-b',
+      availabilityZone: 'us-west-2b',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      capacityType: 'on-demand',
+    });
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-    assert.equal(op.phases[0]!.status, 'skipped', 'placement found the zone\'s subnet');
+    assert.equal(op.phases[0]!.status, 'skipped', "placement found the zone's subnet");
     const after = await computeSubnets();
     assert.equal(after.length, before.length);
     const cidrs = after.map((s) => s.CidrBlock).sort();

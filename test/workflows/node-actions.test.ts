@@ -4,8 +4,19 @@ import type { ClusterNodeSummary } from '@aws-sdk/client-sagemaker';
 import type { CloudPort, NodeActionResult } from '../../src/cloud/ports.js';
 import { lockHolder } from '../../src/engine/locks.js';
 import type { PhaseContext } from '../../src/engine/workflow.js';
-import { deleteNodesWorkflow, nodeActionLocks, rebootNodesWorkflow, replaceNodesWorkflow, deepHealthCheckWorkflow } from '../../src/capabilities/nodes/workflows/node-action.js';
-import { judge, observed, type NodeActionState, type NodeTrack } from '../../src/capabilities/nodes/workflows/node-tracking.js';
+import {
+  deleteNodesWorkflow,
+  nodeActionLocks,
+  rebootNodesWorkflow,
+  replaceNodesWorkflow,
+  deepHealthCheckWorkflow,
+} from '../../src/capabilities/nodes/workflows/node-action.js';
+import {
+  judge,
+  observed,
+  type NodeActionState,
+  type NodeTrack,
+} from '../../src/capabilities/nodes/workflows/node-tracking.js';
 import type { WorkflowDeps } from '../../src/workflows/context.js';
 import type { OperationRecord } from '../../src/store/operations-store.js';
 import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
@@ -15,11 +26,24 @@ const B = 'i-0bbbbbbbbbbbbbbbb';
 const NEW = 'i-0cccccccccccccccc';
 const INPUT = { cluster: 'demo', region: 'us-west-2', nodeIds: [A, B, 'i-123'] };
 
-const node = (InstanceId: string | undefined, Status: string, NodeLogicalId = `slot-${InstanceId}`, Message?: string): ClusterNodeSummary =>
-  ({ InstanceId, NodeLogicalId, InstanceGroupName: 'workers', InstanceStatus: { Status, ...(Message ? { Message } : {}) } }) as ClusterNodeSummary;
+const node = (
+  InstanceId: string | undefined,
+  Status: string,
+  NodeLogicalId = `slot-${InstanceId}`,
+  Message?: string,
+): ClusterNodeSummary =>
+  ({
+    InstanceId,
+    NodeLogicalId,
+    InstanceGroupName: 'workers',
+    InstanceStatus: { Status, ...(Message ? { Message } : {}) },
+  }) as ClusterNodeSummary;
 
 /** A HyperPod that reports `nodes` and records each Batch* call; `answer` decides the per-node answers. */
-function fakeCloud(nodes: () => ClusterNodeSummary[], answer: (ids: string[]) => NodeActionResult[] = (ids) => ids.map((nodeId) => ({ nodeId, ok: true }))) {
+function fakeCloud(
+  nodes: () => ClusterNodeSummary[],
+  answer: (ids: string[]) => NodeActionResult[] = (ids) => ids.map((nodeId) => ({ nodeId, ok: true })),
+) {
   const calls: Array<{ op: string; ids: string[] }> = [];
   const act = (op: string) => async (_r: string, _c: string, ids: string[]) => {
     calls.push({ op, ids });
@@ -30,9 +54,15 @@ function fakeCloud(nodes: () => ClusterNodeSummary[], answer: (ids: string[]) =>
     reboot: act('reboot'),
     replace: act('replace'),
     delete: act('delete'),
-    startDeepHealthCheck: async (_r: string, _c: string, _g: string, ids: string[]) => void calls.push({ op: 'dhc', ids }),
+    startDeepHealthCheck: async (_r: string, _c: string, _g: string, ids: string[]) =>
+      void calls.push({ op: 'dhc', ids }),
   };
-  const deps = { cloud: { hyperpodNodes } as unknown as CloudPort, activeCluster: { get: () => undefined, set: () => undefined }, keptStorages: memoryKeptStorages(), mlflowLinks: memoryMlflowLinks() } satisfies WorkflowDeps;
+  const deps = {
+    cloud: { hyperpodNodes } as unknown as CloudPort,
+    activeCluster: { get: () => undefined, set: () => undefined },
+    keptStorages: memoryKeptStorages(),
+    mlflowLinks: memoryMlflowLinks(),
+  } satisfies WorkflowDeps;
   return { deps, calls };
 }
 
@@ -62,39 +92,68 @@ describe('node-action workflows', () => {
   it('starts with every id asked, and a bad id failed for itself alone (InvalidNodeId)', () => {
     const wf = rebootNodesWorkflow(fakeCloud(() => []).deps);
     const s = wf.initialState(INPUT);
-    assert.deepEqual(s.nodes.map((t) => t.step), ['asked', 'asked', 'failed']);
+    assert.deepEqual(
+      s.nodes.map((t) => t.step),
+      ['asked', 'asked', 'failed'],
+    );
     assert.equal(s.nodes[2]!.code, 'InvalidNodeId');
     assert.match(s.nodes[2]!.message!, /i-123 must be an EC2 instance id/);
   });
 
-  it('journals each node as sent before the call and records HyperPod\'s per-node answers', async () => {
+  it("journals each node as sent before the call and records HyperPod's per-node answers", async () => {
     let atCall: NodeActionState | undefined;
-    const c = context({ nodes: [{ nodeId: A, step: 'asked' }, { nodeId: B, step: 'asked' }] });
+    const c = context({
+      nodes: [
+        { nodeId: A, step: 'asked' },
+        { nodeId: B, step: 'asked' },
+      ],
+    });
     const cloud = fakeCloud(
       () => [node(A, 'Running'), node(B, 'Running')],
       (ids) => {
         atCall = c.state();
-        return ids.map((nodeId) => (nodeId === B ? { nodeId, ok: false, code: 'InstanceIdInUse', message: 'busy' } : { nodeId, ok: true }));
+        return ids.map((nodeId) =>
+          nodeId === B ? { nodeId, ok: false, code: 'InstanceIdInUse', message: 'busy' } : { nodeId, ok: true },
+        );
       },
     );
     const [request] = rebootNodesWorkflow(cloud.deps).phases;
     assert.equal(await request!.observe(c.ctx), 'needs-act');
     await request!.act!(c.ctx);
-    assert.deepEqual(atCall!.nodes.map((t) => t.step), ['sent', 'sent'], 'sent is persisted before the call');
+    assert.deepEqual(
+      atCall!.nodes.map((t) => t.step),
+      ['sent', 'sent'],
+      'sent is persisted before the call',
+    );
     assert.equal(stepOf(c.state(), A), 'accepted');
     assert.equal(c.state().nodes[0]!.logicalId, `slot-${A}`);
-    assert.deepEqual(c.state().nodes[1], { nodeId: B, step: 'failed', code: 'InstanceIdInUse', message: 'busy', logicalId: `slot-${B}` });
+    assert.deepEqual(c.state().nodes[1], {
+      nodeId: B,
+      step: 'failed',
+      code: 'InstanceIdInUse',
+      message: 'busy',
+      logicalId: `slot-${B}`,
+    });
   });
 
   it('after a crash between the call and its answer, a node already rebooting is not rebooted again; one still Running is', async () => {
     const cloud = fakeCloud(() => [node(A, 'Pending', undefined, 'Rebooting instance'), node(B, 'Running')]);
-    const c = context({ nodes: [{ nodeId: A, step: 'sent' }, { nodeId: B, step: 'sent' }] });
+    const c = context({
+      nodes: [
+        { nodeId: A, step: 'sent' },
+        { nodeId: B, step: 'sent' },
+      ],
+    });
     const [request] = rebootNodesWorkflow(cloud.deps).phases;
     assert.equal(await request!.observe(c.ctx), 'needs-act');
     assert.equal(stepOf(c.state(), A), 'accepted');
     assert.equal(stepOf(c.state(), B), 'asked');
     await request!.act!(c.ctx);
-    assert.deepEqual(cloud.calls, [{ op: 'reboot', ids: [B] }], 'only the node HyperPod shows no reboot for is asked again');
+    assert.deepEqual(
+      cloud.calls,
+      [{ op: 'reboot', ids: [B] }],
+      'only the node HyperPod shows no reboot for is asked again',
+    );
     assert.equal(await request!.observe(c.ctx), 'done');
   });
 
@@ -112,7 +171,15 @@ describe('node-action workflows', () => {
   it('deep health checks: nodes not Running in the group are refused per node, the rest checked in one call', async () => {
     const input = { ...INPUT, nodeIds: [A, B], instanceGroupName: 'workers', checks: ['InstanceStress'] };
     const cloud = fakeCloud(() => [node(A, 'Running'), node(B, 'Pending')]);
-    const c = context({ nodes: [{ nodeId: A, step: 'asked' }, { nodeId: B, step: 'asked' }] }, input);
+    const c = context(
+      {
+        nodes: [
+          { nodeId: A, step: 'asked' },
+          { nodeId: B, step: 'asked' },
+        ],
+      },
+      input,
+    );
     await deepHealthCheckWorkflow(cloud.deps).phases[0]!.act!(c.ctx);
     assert.deepEqual(cloud.calls, [{ op: 'dhc', ids: [A] }]);
     assert.equal(stepOf(c.state(), A), 'accepted');
@@ -123,7 +190,13 @@ describe('node-action workflows', () => {
     let nodes = [node(A, 'Pending'), node(B, 'Running')];
     const cloud = fakeCloud(() => nodes);
     const wf = rebootNodesWorkflow(cloud.deps);
-    const c = context({ nodes: [{ nodeId: A, step: 'accepted' }, { nodeId: B, step: 'failed', code: 'InstanceIdInUse', message: 'busy' }, { nodeId: 'i-123', step: 'failed', code: 'InvalidNodeId', message: 'bad' }] });
+    const c = context({
+      nodes: [
+        { nodeId: A, step: 'accepted' },
+        { nodeId: B, step: 'failed', code: 'InstanceIdInUse', message: 'busy' },
+        { nodeId: 'i-123', step: 'failed', code: 'InvalidNodeId', message: 'bad' },
+      ],
+    });
     const settle = wf.phases[1]!;
     assert.equal(await settle.observe(c.ctx), 'in-progress');
     const first = await settle.await!(c.ctx);
@@ -146,10 +219,14 @@ describe('node-action workflows', () => {
     });
   });
 
-  it('judges each action by its own end: a replacement by its slot\'s new instance, a delete by the node being gone, a Failure as failed', () => {
+  it("judges each action by its own end: a replacement by its slot's new instance, a delete by the node being gone, a Failure as failed", () => {
     const t: NodeTrack = { nodeId: A, step: 'accepted', logicalId: 'slot-a' };
     assert.equal(judge('replace', t, observed([node(undefined, 'Pending', 'slot-a')])).step, 'accepted');
-    assert.deepEqual(judge('replace', t, observed([node(NEW, 'Running', 'slot-a')])), { ...t, step: 'succeeded', newInstanceId: NEW });
+    assert.deepEqual(judge('replace', t, observed([node(NEW, 'Running', 'slot-a')])), {
+      ...t,
+      step: 'succeeded',
+      newInstanceId: NEW,
+    });
     assert.equal(judge('replace', t, observed([])).code, 'NodeGone');
     assert.equal(judge('delete', t, observed([node(A, 'ShuttingDown', 'slot-a')])).step, 'accepted');
     assert.equal(judge('delete', t, observed([])).step, 'succeeded');
@@ -166,15 +243,29 @@ describe('node-action workflows', () => {
 
   it('locks each valid node exclusively (the cluster shared); a delete also holds the UpdateCluster channel', () => {
     const locks = nodeActionLocks('reboot', INPUT);
-    assert.deepEqual(locks.map((l) => `${l.mode} ${l.resource}`), [
-      'shared cluster/us-west-2/demo',
-      `exclusive cluster/us-west-2/demo/node/${A}`,
-      `exclusive cluster/us-west-2/demo/node/${B}`,
-    ]);
+    assert.deepEqual(
+      locks.map((l) => `${l.mode} ${l.resource}`),
+      [
+        'shared cluster/us-west-2/demo',
+        `exclusive cluster/us-west-2/demo/node/${A}`,
+        `exclusive cluster/us-west-2/demo/node/${B}`,
+      ],
+    );
     const wf = replaceNodesWorkflow(fakeCloud(() => []).deps);
     const running = { kind: 'replace-nodes', input: { ...INPUT, nodeIds: [B] } } as unknown as OperationRecord;
-    assert.ok(lockHolder(nodeActionLocks('reboot', INPUT), [running], () => wf), 'a reboot of a node being replaced clashes');
-    assert.equal(lockHolder(nodeActionLocks('reboot', { ...INPUT, nodeIds: [A] }), [running], () => wf), undefined, 'other nodes go ahead');
-    assert.ok(nodeActionLocks('delete', INPUT).some((l) => l.resource === 'cluster/us-west-2/demo/update-cluster' && l.mode === 'exclusive'));
+    assert.ok(
+      lockHolder(nodeActionLocks('reboot', INPUT), [running], () => wf),
+      'a reboot of a node being replaced clashes',
+    );
+    assert.equal(
+      lockHolder(nodeActionLocks('reboot', { ...INPUT, nodeIds: [A] }), [running], () => wf),
+      undefined,
+      'other nodes go ahead',
+    );
+    assert.ok(
+      nodeActionLocks('delete', INPUT).some(
+        (l) => l.resource === 'cluster/us-west-2/demo/update-cluster' && l.mode === 'exclusive',
+      ),
+    );
   });
 });

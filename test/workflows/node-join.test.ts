@@ -12,11 +12,26 @@ const summary = (id: string, group: string, status = 'Running', launched = NOW -
   InstanceStatus: { Status: status as 'Running' },
 });
 const node = (id: string, labels: Record<string, string> = {}, ready = 'True'): ListedKubeObject => ({
-  metadata: { name: `hyperpod-${id}`, labels: { 'sagemaker.amazonaws.com/instance-group-name': 'gpu', 'topology.kubernetes.io/zone': 'us-west-2b', ...labels } },
+  metadata: {
+    name: `hyperpod-${id}`,
+    labels: {
+      'sagemaker.amazonaws.com/instance-group-name': 'gpu',
+      'topology.kubernetes.io/zone': 'us-west-2b',
+      ...labels,
+    },
+  },
   spec: { providerID: `aws:///us-west-2b/${id}` },
-  status: { conditions: [{ type: 'Ready', status: ready }], allocatable: { 'nvidia.com/gpu': '1', cpu: '32' }, addresses: [{ type: 'InternalIP', address: '10.0.16.9' }] },
+  status: {
+    conditions: [{ type: 'Ready', status: ready }],
+    allocatable: { 'nvidia.com/gpu': '1', cpu: '32' },
+    addresses: [{ type: 'InternalIP', address: '10.0.16.9' }],
+  },
 });
-const pod = (nodeName: string, phase: string): ListedKubeObject => ({ metadata: { name: `p-${phase}`, namespace: 'default' }, spec: { nodeName }, status: { phase } });
+const pod = (nodeName: string, phase: string): ListedKubeObject => ({
+  metadata: { name: `p-${phase}`, namespace: 'default' },
+  spec: { nodeName },
+  status: { phase },
+});
 
 describe('joining SageMaker nodes with Kubernetes Nodes', () => {
   it('finds the instance id from the providerID, else from the Node name', () => {
@@ -26,12 +41,17 @@ describe('joining SageMaker nodes with Kubernetes Nodes', () => {
   });
 
   it('counts only unfinished pods per node', () => {
-    const counts = podsByNode([pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Running'), pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Succeeded'), pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Pending'), pod('other', 'Failed')]);
+    const counts = podsByNode([
+      pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Running'),
+      pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Succeeded'),
+      pod('hyperpod-i-0aaaaaaaaaaaaaaa1', 'Pending'),
+      pod('other', 'Failed'),
+    ]);
     assert.equal(counts.get('hyperpod-i-0aaaaaaaaaaaaaaa1')?.length, 2);
     assert.equal(counts.get('other'), undefined);
   });
 
-  it('joins, reads zone, IP, GPUs and the group\'s capacity type', () => {
+  it("joins, reads zone, IP, GPUs and the group's capacity type", () => {
     const [n] = joinNodes({
       summaries: [summary('i-0aaaaaaaaaaaaaaa1', 'gpu')],
       kubeNodes: [node('i-0aaaaaaaaaaaaaaa1')],
@@ -48,9 +68,16 @@ describe('joining SageMaker nodes with Kubernetes Nodes', () => {
 
   it('judges each node once: labels, missing Nodes and leftover Nodes; stable order by group then id', () => {
     const nodes = joinNodes({
-      summaries: [summary('i-0bbbbbbbbbbbbbbb2', 'gpu'), summary('i-0aaaaaaaaaaaaaaa1', 'gpu'), summary('i-0ccccccccccccccc3', 'cpu', 'Running', NOW - 60_000)],
+      summaries: [
+        summary('i-0bbbbbbbbbbbbbbb2', 'gpu'),
+        summary('i-0aaaaaaaaaaaaaaa1', 'gpu'),
+        summary('i-0ccccccccccccccc3', 'cpu', 'Running', NOW - 60_000),
+      ],
       kubeNodes: [
-        node('i-0aaaaaaaaaaaaaaa1', { 'sagemaker.amazonaws.com/node-health-status': 'UnschedulablePendingReboot', 'sagemaker.amazonaws.com/fault-reason': 'Xid_79' }),
+        node('i-0aaaaaaaaaaaaaaa1', {
+          'sagemaker.amazonaws.com/node-health-status': 'UnschedulablePendingReboot',
+          'sagemaker.amazonaws.com/fault-reason': 'Xid_79',
+        }),
         node('i-0bbbbbbbbbbbbbbb2', {}, 'False'),
         node('i-0ddddddddddddddd4'),
       ],

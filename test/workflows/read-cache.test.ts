@@ -70,7 +70,11 @@ describe('ReadCache: one shared read per key, kept a few seconds, dropped on our
     reads.resolve(1, 'after the change');
     assert.equal(await before, 'before the change', 'who asked before the change gets the read it joined');
     assert.equal(await after, 'after the change');
-    assert.equal(await cache.get('k', reads.read), 'after the change', 'the disowned read did not overwrite the newer one');
+    assert.equal(
+      await cache.get('k', reads.read),
+      'after the change',
+      'the disowned read did not overwrite the newer one',
+    );
     assert.equal(reads.started(), 2);
   });
 

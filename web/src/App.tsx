@@ -38,8 +38,16 @@ export function App() {
       onNavigationChange={(e) => setNavigationOpen(e.detail.open)}
       toolsHide
       contentType={pageFor(location.pathname)?.contentType ?? 'default'}
-      breadcrumbs={<BreadcrumbGroup items={breadcrumbsFor(location.pathname)} onFollow={follow} ariaLabel="Breadcrumbs" />}
-      notifications={<Flashbar items={[...items, ...cloudNotice]} stackItems={items.length + cloudNotice.length > 3} data-testid="notifications" />}
+      breadcrumbs={
+        <BreadcrumbGroup items={breadcrumbsFor(location.pathname)} onFollow={follow} ariaLabel="Breadcrumbs" />
+      }
+      notifications={
+        <Flashbar
+          items={[...items, ...cloudNotice]}
+          stackItems={items.length + cloudNotice.length > 3}
+          data-testid="notifications"
+        />
+      }
       content={
         <Routes>
           <Route path="/" element={<Navigate to="/clusters" replace />} />

@@ -67,4 +67,6 @@ export const NAVIGATION = CAPABILITY_UIS.flatMap((u) => u.navigation ?? []).sort
 export const OPERATION_PANELS = CAPABILITY_UIS.flatMap((u) => u.operationPanels ?? []);
 export const CLUSTER_PANELS = CAPABILITY_UIS.flatMap((u) => u.clusterPanels ?? []).sort((a, b) => a.order - b.order);
 /** The tabs the cluster page shows: the overview, and every tab some panel is on. */
-export const CLUSTER_PAGE_TABS = CLUSTER_TABS.filter((t) => t.id === 'overview' || CLUSTER_PANELS.some((p) => p.tab === t.id));
+export const CLUSTER_PAGE_TABS = CLUSTER_TABS.filter(
+  (t) => t.id === 'overview' || CLUSTER_PANELS.some((p) => p.tab === t.id),
+);

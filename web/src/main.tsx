@@ -28,7 +28,8 @@ const queryClient = new QueryClient({
     queries: {
       staleTime: 2000,
       // A 4xx will not get better by asking again; network blips and 5xx may.
-      retry: (count, error) => !(error instanceof ProblemError && error.status >= 400 && error.status < 500) && count < 2,
+      retry: (count, error) =>
+        !(error instanceof ProblemError && error.status >= 400 && error.status < 500) && count < 2,
       refetchOnWindowFocus: true,
     },
   },

@@ -63,14 +63,20 @@ export function injectAwsIdentity(pod: KubeObject, source: AwsIdentitySource): K
   const spec = pod.spec as Any | undefined;
   if (!spec || typeof spec !== 'object') return pod;
   const namespace = pod.metadata.namespace ?? 'default';
-  const saName = typeof spec.serviceAccountName === 'string' && spec.serviceAccountName ? spec.serviceAccountName : 'default';
+  const saName =
+    typeof spec.serviceAccountName === 'string' && spec.serviceAccountName ? spec.serviceAccountName : 'default';
   const sa = source.serviceAccount(namespace, saName);
   if (!sa) return pod;
   const injection = source.hasPodIdentityAssociation(namespace, saName)
     ? podIdentityInjection(pod, sa, source.region)
     : irsaInjection(pod, sa, source.region);
   if (!injection) return pod;
-  const skipped = new Set(String(pod.metadata.annotations?.[SKIP_CONTAINERS_ANNOTATION] ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const skipped = new Set(
+    String(pod.metadata.annotations?.[SKIP_CONTAINERS_ANNOTATION] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   let touched = false;
   for (const list of [spec.initContainers, spec.containers]) {
     if (!Array.isArray(list)) continue;
@@ -115,7 +121,10 @@ function podIdentityInjection(pod: KubeObject, sa: KubeObject, region: string): 
     env: [
       ...regionEnv(region),
       { name: 'AWS_CONTAINER_CREDENTIALS_FULL_URI', value: POD_IDENTITY_FULL_URI },
-      { name: 'AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE', value: `${POD_IDENTITY_MOUNT_PATH}/${POD_IDENTITY_TOKEN_PATH}` },
+      {
+        name: 'AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE',
+        value: `${POD_IDENTITY_MOUNT_PATH}/${POD_IDENTITY_TOKEN_PATH}`,
+      },
     ],
     volume: tokenVolume(POD_IDENTITY_VOLUME, POD_IDENTITY_AUDIENCE, tokenExpiration(pod, sa), POD_IDENTITY_TOKEN_PATH),
     mount: { name: POD_IDENTITY_VOLUME, mountPath: POD_IDENTITY_MOUNT_PATH, readOnly: true },
@@ -124,12 +133,16 @@ function podIdentityInjection(pod: KubeObject, sa: KubeObject, region: string): 
 
 /** A projected service account token volume; `defaultMode: 420` is what the API server defaults it to. */
 function tokenVolume(name: string, audience: string, expirationSeconds: number, path: string): Any {
-  return { name, projected: { defaultMode: 420, sources: [{ serviceAccountToken: { audience, expirationSeconds, path } }] } };
+  return {
+    name,
+    projected: { defaultMode: 420, sources: [{ serviceAccountToken: { audience, expirationSeconds, path } }] },
+  };
 }
 
 /** The pod's annotation, else the service account's, else the default; clamped to the webhook's bounds. */
 function tokenExpiration(pod: KubeObject, sa: KubeObject): number {
-  const raw = pod.metadata.annotations?.[TOKEN_EXPIRATION_ANNOTATION] ?? sa.metadata.annotations?.[TOKEN_EXPIRATION_ANNOTATION];
+  const raw =
+    pod.metadata.annotations?.[TOKEN_EXPIRATION_ANNOTATION] ?? sa.metadata.annotations?.[TOKEN_EXPIRATION_ANNOTATION];
   const parsed = raw === undefined ? NaN : Number.parseInt(raw, 10);
   if (!Number.isFinite(parsed)) return DEFAULT_TOKEN_EXPIRATION;
   return Math.min(MAX_TOKEN_EXPIRATION, Math.max(MIN_TOKEN_EXPIRATION, parsed));
@@ -140,5 +153,6 @@ function injectIntoContainer(c: Any, injection: Injection): void {
   const present = new Set(env.map((e) => e?.name));
   for (const e of injection.env) if (!present.has(e.name)) env.push({ ...e });
   const mounts = (Array.isArray(c.volumeMounts) ? c.volumeMounts : (c.volumeMounts = [])) as Any[];
-  if (!mounts.some((m) => m?.name === injection.mount.name || m?.mountPath === injection.mount.mountPath)) mounts.push({ ...injection.mount });
+  if (!mounts.some((m) => m?.name === injection.mount.name || m?.mountPath === injection.mount.mountPath))
+    mounts.push({ ...injection.mount });
 }

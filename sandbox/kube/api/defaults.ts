@@ -14,7 +14,8 @@ const obj = (parent: Any, key: string): Any => {
   return typeof parent[key] === 'object' && !Array.isArray(parent[key]) ? (parent[key] as Any) : {};
 };
 const fill = (target: Any, defaults: Any) => {
-  for (const [k, v] of Object.entries(defaults)) if (target[k] === undefined || target[k] === null) target[k] = structuredClone(v);
+  for (const [k, v] of Object.entries(defaults))
+    if (target[k] === undefined || target[k] === null) target[k] = structuredClone(v);
 };
 
 function imagePullPolicy(image: unknown): string {
@@ -27,13 +28,26 @@ function imagePullPolicy(image: unknown): string {
 function defaultContainers(list: unknown): void {
   for (const c of (Array.isArray(list) ? list : []) as Any[]) {
     if (!c || typeof c !== 'object') continue;
-    fill(c, { imagePullPolicy: imagePullPolicy(c.image), terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', resources: {} });
-    for (const p of (Array.isArray(c.ports) ? c.ports : []) as Any[]) if (p && typeof p === 'object') fill(p, { protocol: 'TCP' });
+    fill(c, {
+      imagePullPolicy: imagePullPolicy(c.image),
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+      resources: {},
+    });
+    for (const p of (Array.isArray(c.ports) ? c.ports : []) as Any[])
+      if (p && typeof p === 'object') fill(p, { protocol: 'TCP' });
   }
 }
 
 export function defaultPodSpec(spec: Any): void {
-  fill(spec, { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', securityContext: {}, schedulerName: 'default-scheduler', enableServiceLinks: true });
+  fill(spec, {
+    restartPolicy: 'Always',
+    terminationGracePeriodSeconds: 30,
+    dnsPolicy: 'ClusterFirst',
+    securityContext: {},
+    schedulerName: 'default-scheduler',
+    enableServiceLinks: true,
+  });
   if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
   defaultContainers(spec.containers);
@@ -42,7 +56,14 @@ export function defaultPodSpec(spec: Any): void {
 
 const templateSpec = (o: KubeObject): Any | undefined => {
   const spec = o.spec as Any | undefined;
-  if (!spec || typeof spec !== 'object' || !spec.template || typeof spec.template !== 'object' || Array.isArray(spec.template)) return undefined;
+  if (
+    !spec ||
+    typeof spec !== 'object' ||
+    !spec.template ||
+    typeof spec.template !== 'object' ||
+    Array.isArray(spec.template)
+  )
+    return undefined;
   return obj(spec.template as Any, 'spec');
 };
 
@@ -56,9 +77,11 @@ const BY_KIND: Record<string, (o: KubeObject) => void> = {
     if (spec.type !== 'ExternalName') fill(spec, { ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
     if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') fill(spec, { externalTrafficPolicy: 'Cluster' });
     if (spec.type === 'LoadBalancer') fill(spec, { allocateLoadBalancerNodePorts: true });
-    for (const p of (Array.isArray(spec.ports) ? spec.ports : []) as Any[]) if (p && typeof p === 'object') fill(p, { protocol: 'TCP', targetPort: p.port });
+    for (const p of (Array.isArray(spec.ports) ? spec.ports : []) as Any[])
+      if (p && typeof p === 'object') fill(p, { protocol: 'TCP', targetPort: p.port });
   },
-  'core/persistentvolumes': (o) => fill(obj(o as Any, 'spec'), { persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' }),
+  'core/persistentvolumes': (o) =>
+    fill(obj(o as Any, 'spec'), { persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' }),
   'core/persistentvolumeclaims': (o) => fill(obj(o as Any, 'spec'), { volumeMode: 'Filesystem' }),
   'apps/deployments': (o) =>
     fill(obj(o as Any, 'spec'), {
@@ -76,7 +99,11 @@ const BY_KIND: Record<string, (o: KubeObject) => void> = {
       revisionHistoryLimit: 10,
       persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
     }),
-  'apps/daemonsets': (o) => fill(obj(o as Any, 'spec'), { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 }),
+  'apps/daemonsets': (o) =>
+    fill(obj(o as Any, 'spec'), {
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+      revisionHistoryLimit: 10,
+    }),
   'batch/jobs': (o) => {
     const spec = obj(o as Any, 'spec');
     if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1;
@@ -93,10 +120,17 @@ const BY_KIND: Record<string, (o: KubeObject) => void> = {
       volumeLifecycleModes: ['Persistent'],
       seLinuxMount: false,
     }),
-  'apiextensions.k8s.io/customresourcedefinitions': (o) => fill(obj(o as Any, 'spec'), { conversion: { strategy: 'None' } }),
+  'apiextensions.k8s.io/customresourcedefinitions': (o) =>
+    fill(obj(o as Any, 'spec'), { conversion: { strategy: 'None' } }),
 };
 
-const WITH_POD_TEMPLATE = new Set(['apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', 'batch/jobs']);
+const WITH_POD_TEMPLATE = new Set([
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/statefulsets',
+  'apps/daemonsets',
+  'batch/jobs',
+]);
 
 export function applyDefaults(type: ResourceType, o: KubeObject): void {
   if (type.crd) return;

@@ -19,14 +19,28 @@ export const FOREGROUND = 'foregroundDeletion';
 const CRD_CLEANUP = 'customresourcecleanup.apiextensions.k8s.io';
 
 /** Kinds whose immediate delete answers with the deleted object; the others answer with a Status. */
-const RETURNS_OBJECT = new Set(['core/pods', 'core/services', 'core/serviceaccounts', 'core/namespaces', 'core/persistentvolumes', 'core/persistentvolumeclaims', 'storage.k8s.io/storageclasses']);
+const RETURNS_OBJECT = new Set([
+  'core/pods',
+  'core/services',
+  'core/serviceaccounts',
+  'core/namespaces',
+  'core/persistentvolumes',
+  'core/persistentvolumeclaims',
+  'storage.k8s.io/storageclasses',
+]);
 const kindKey = (t: ResourceType) => `${t.group || 'core'}/${t.resource}`;
 
 const typeOf = (cluster: KubeCluster, o: KubeObject) => cluster.findTypeByKind(o.apiVersion, o.kind);
-const dependentsOf = (cluster: KubeCluster, uid: string | undefined) => cluster.objects.all().filter((o) => (o.metadata.ownerReferences ?? []).some((ref) => ref.uid === uid));
+const dependentsOf = (cluster: KubeCluster, uid: string | undefined) =>
+  cluster.objects.all().filter((o) => (o.metadata.ownerReferences ?? []).some((ref) => ref.uid === uid));
 
 /** Deletes (or starts deleting) one object; returns what the DELETE request answers with (the object as `type` serves it, or a Status). */
-export function deleteObject(cluster: KubeCluster, type: ResourceType, obj: KubeObject, policy: PropagationPolicy | undefined): unknown {
+export function deleteObject(
+  cluster: KubeCluster,
+  type: ResourceType,
+  obj: KubeObject,
+  policy: PropagationPolicy | undefined,
+): unknown {
   if (policy === 'Orphan') orphanDependents(cluster, obj);
   if (kindKey(type) === 'core/namespaces') return deleteNamespace(cluster, type, obj);
   if (isCrd(type)) return deleteCrd(cluster, type, obj);
@@ -37,7 +51,12 @@ export function deleteObject(cluster: KubeCluster, type: ResourceType, obj: Kube
     const removed = cluster.objects.remove(type, obj.metadata.namespace, obj.metadata.name!);
     finishPendingDeletions(cluster);
     if (RETURNS_OBJECT.has(kindKey(type))) return served(type, removed);
-    return successStatus({ name: removed.metadata.name, ...(type.group ? { group: type.group } : {}), kind: type.resource, uid: removed.metadata.uid });
+    return successStatus({
+      name: removed.metadata.name,
+      ...(type.group ? { group: type.group } : {}),
+      kind: type.resource,
+      uid: removed.metadata.uid,
+    });
   }
   const marked = markDeleting(cluster, type, obj, finalizers);
   if (finalizers.includes(FOREGROUND)) deleteDependentsFirst(cluster, marked);
@@ -45,7 +64,13 @@ export function deleteObject(cluster: KubeCluster, type: ResourceType, obj: Kube
   return served(type, cluster.objects.get(type, obj.metadata.namespace, obj.metadata.name!) ?? marked);
 }
 
-function markDeleting(cluster: KubeCluster, type: ResourceType, obj: KubeObject, finalizers: string[], extra: (o: KubeObject) => void = () => {}): KubeObject {
+function markDeleting(
+  cluster: KubeCluster,
+  type: ResourceType,
+  obj: KubeObject,
+  finalizers: string[],
+  extra: (o: KubeObject) => void = () => {},
+): KubeObject {
   const next: KubeObject = { ...obj, metadata: { ...obj.metadata, finalizers } };
   if (!obj.metadata.deletionTimestamp) {
     next.metadata.deletionTimestamp = rfc3339(cluster.now());
@@ -61,20 +86,31 @@ function orphanDependents(cluster: KubeCluster, owner: KubeObject): void {
     if (!type) continue;
     const { ownerReferences = [], ...meta } = dep.metadata;
     const kept = ownerReferences.filter((ref) => ref.uid !== owner.metadata.uid);
-    cluster.objects.update(type, { ...dep, metadata: { ...meta, ...(kept.length ? { ownerReferences: kept } : {}), resourceVersion: undefined } });
+    cluster.objects.update(type, {
+      ...dep,
+      metadata: { ...meta, ...(kept.length ? { ownerReferences: kept } : {}), resourceVersion: undefined },
+    });
   }
 }
 
 /** The garbage collector's foreground pass: dependents with another live owner only lose this reference; the rest are deleted, in foreground too. */
 function deleteDependentsFirst(cluster: KubeCluster, owner: KubeObject): void {
-  const live = new Set(cluster.objects.all().filter((o) => !o.metadata.deletionTimestamp).map((o) => o.metadata.uid));
+  const live = new Set(
+    cluster.objects
+      .all()
+      .filter((o) => !o.metadata.deletionTimestamp)
+      .map((o) => o.metadata.uid),
+  );
   for (const dep of dependentsOf(cluster, owner.metadata.uid)) {
     const type = typeOf(cluster, dep);
     const current = type && cluster.objects.get(type, dep.metadata.namespace, dep.metadata.name!);
     if (!type || !current || current.metadata.deletionTimestamp) continue;
     const others = (current.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.metadata.uid);
     if (others.some((ref) => live.has(ref.uid))) {
-      cluster.objects.update(type, { ...current, metadata: { ...current.metadata, ownerReferences: others, resourceVersion: undefined } });
+      cluster.objects.update(type, {
+        ...current,
+        metadata: { ...current.metadata, ownerReferences: others, resourceVersion: undefined },
+      });
     } else {
       deleteObject(cluster, type, current, 'Foreground');
     }
@@ -89,9 +125,16 @@ function namespacedStores(cluster: KubeCluster): ResourceType[] {
 
 function deleteNamespace(cluster: KubeCluster, type: ResourceType, ns: KubeObject): unknown {
   if (ns.metadata.deletionTimestamp) return ns;
-  const marked = markDeleting(cluster, type, ns, ns.metadata.finalizers ?? [], (o) => (o.status = { ...((o.status ?? {}) as object), phase: 'Terminating' }));
+  const marked = markDeleting(
+    cluster,
+    type,
+    ns,
+    ns.metadata.finalizers ?? [],
+    (o) => (o.status = { ...((o.status ?? {}) as object), phase: 'Terminating' }),
+  );
   for (const t of namespacedStores(cluster)) {
-    for (const o of cluster.objects.list(t, ns.metadata.name)) if (!o.metadata.deletionTimestamp) deleteObject(cluster, t, o, 'Background');
+    for (const o of cluster.objects.list(t, ns.metadata.name))
+      if (!o.metadata.deletionTimestamp) deleteObject(cluster, t, o, 'Background');
   }
   finishPendingDeletions(cluster);
   return cluster.objects.get(type, undefined, ns.metadata.name!) ?? marked;
@@ -103,11 +146,19 @@ function deleteCrd(cluster: KubeCluster, type: ResourceType, crd: KubeObject): u
   const marked = markDeleting(cluster, type, crd, finalizers, (o) => {
     const status = (o.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
     const conditions = (status.conditions ?? []).filter((c) => c.type !== 'Terminating');
-    conditions.push({ type: 'Terminating', status: 'True', lastTransitionTime: rfc3339(cluster.now()), reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+    conditions.push({
+      type: 'Terminating',
+      status: 'True',
+      lastTransitionTime: rfc3339(cluster.now()),
+      reason: 'InstanceDeletionInProgress',
+      message: 'CustomResource deletion is in progress',
+    });
     o.status = { ...status, conditions };
   });
   const store = typesOfCrd(crd)[0];
-  if (store) for (const o of cluster.objects.list(store)) if (!o.metadata.deletionTimestamp) deleteObject(cluster, store, o, 'Background');
+  if (store)
+    for (const o of cluster.objects.list(store))
+      if (!o.metadata.deletionTimestamp) deleteObject(cluster, store, o, 'Background');
   finishPendingDeletions(cluster);
   return cluster.objects.get(type, undefined, crd.metadata.name!) ?? marked;
 }
@@ -126,8 +177,14 @@ export function finishPendingDeletions(cluster: KubeCluster): void {
       const type = typeOf(cluster, o);
       if (!type || !cluster.objects.get(type, o.metadata.namespace, o.metadata.name!)) continue;
       // The namespace controller's `kubernetes` finalizer (in spec) holds a namespace until it is empty.
-      if (kindKey(type) === 'core/namespaces' && all.some((x) => x.metadata.namespace === o.metadata.name && typeOf(cluster, x)?.namespaced)) continue;
-      const blocking = all.some((x) => (x.metadata.ownerReferences ?? []).some((ref) => ref.uid === o.metadata.uid && ref.blockOwnerDeletion));
+      if (
+        kindKey(type) === 'core/namespaces' &&
+        all.some((x) => x.metadata.namespace === o.metadata.name && typeOf(cluster, x)?.namespaced)
+      )
+        continue;
+      const blocking = all.some((x) =>
+        (x.metadata.ownerReferences ?? []).some((ref) => ref.uid === o.metadata.uid && ref.blockOwnerDeletion),
+      );
       const crdEmpty = isCrd(type) && typesOfCrd(o).every((t) => cluster.objects.list(t).length === 0);
       const before = o.metadata.finalizers ?? [];
       const finalizers = before.filter((f) => !(f === FOREGROUND && !blocking) && !(f === CRD_CLEANUP && crdEmpty));

@@ -20,13 +20,19 @@ export interface SimpleResponse {
 export function handleDiscovery(cluster: KubeCluster, path: string, accept: string): SimpleResponse | undefined {
   const p = path.replace(/\/+$/, '') || '/';
   if (p === '/version') return json(versionInfo(cluster));
-  if (p === '/openapi/v2' || p === '/openapi/v3' || p.startsWith('/openapi/v3/')) return openApiDocument(cluster, p, accept);
+  if (p === '/openapi/v2' || p === '/openapi/v3' || p.startsWith('/openapi/v3/'))
+    return openApiDocument(cluster, p, accept);
   const types = cluster.types();
   if (p === '/api' || p === '/apis') {
     const aggregated = aggregatedVersion(accept);
     const groups = p === '/api' ? types.filter((t) => t.group === '') : types.filter((t) => t.group !== '');
     if (aggregated) return aggregatedList(groups, aggregated);
-    if (p === '/api') return json({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
+    if (p === '/api')
+      return json({
+        kind: 'APIVersions',
+        versions: ['v1'],
+        serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+      });
     return json({ kind: 'APIGroupList', apiVersion: 'v1', groups: groupsOf(groups) });
   }
   const core = /^\/api\/([^/]+)$/.exec(p);
@@ -45,7 +51,12 @@ function json(body: unknown, contentType = 'application/json'): SimpleResponse {
   const text = JSON.stringify(body);
   return {
     status: 200,
-    headers: { 'content-type': contentType, 'cache-control': 'no-cache, private', vary: 'Accept', etag: `"${createHash('sha256').update(text).digest('hex').slice(0, 32)}"` },
+    headers: {
+      'content-type': contentType,
+      'cache-control': 'no-cache, private',
+      vary: 'Accept',
+      etag: `"${createHash('sha256').update(text).digest('hex').slice(0, 32)}"`,
+    },
     body: text,
   };
 }
@@ -74,7 +85,9 @@ function versionInfo(cluster: KubeCluster): Record<string, string> {
 export function compareVersions(a: string, b: string): number {
   const parse = (v: string) => {
     const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
-    return m ? { major: Number(m[1]), level: m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, minor: Number(m[3] ?? 0) } : undefined;
+    return m
+      ? { major: Number(m[1]), level: m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, minor: Number(m[3] ?? 0) }
+      : undefined;
   };
   const x = parse(a);
   const y = parse(b);
@@ -99,7 +112,9 @@ interface GroupVersion {
   version: string;
 }
 
-function groupsOf(types: ResourceType[]): Array<{ name: string; versions: GroupVersion[]; preferredVersion: GroupVersion }> {
+function groupsOf(
+  types: ResourceType[],
+): Array<{ name: string; versions: GroupVersion[]; preferredVersion: GroupVersion }> {
   return [...versionsByGroup(types.filter((t) => t.group !== ''))].map(([name, versions]) => {
     const list = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
     return { name, versions: list, preferredVersion: list[0]! };
@@ -116,7 +131,12 @@ function subresourcesOf(t: ResourceType): Subresource[] {
   const own = { group: t.group, version: t.version, kind: t.kind };
   const out: Subresource[] = [];
   if (t.subresources?.status) out.push({ name: 'status', kind: own, verbs: ['get', 'patch', 'update'] });
-  if (t.subresources?.scale) out.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+  if (t.subresources?.scale)
+    out.push({
+      name: 'scale',
+      kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      verbs: ['get', 'patch', 'update'],
+    });
   if (t.subresources?.log) out.push({ name: 'log', kind: own, verbs: ['get'] });
   return out;
 }
@@ -137,7 +157,14 @@ function resourceList(all: ResourceType[], group: string, version: string): Simp
     });
     for (const s of subresourcesOf(t)) {
       const other = s.kind.group !== t.group || s.kind.version !== t.version;
-      resources.push({ name: `${t.resource}/${s.name}`, singularName: '', namespaced: t.namespaced, ...(other ? { group: s.kind.group, version: s.kind.version } : {}), kind: s.kind.kind, verbs: s.verbs });
+      resources.push({
+        name: `${t.resource}/${s.name}`,
+        singularName: '',
+        namespaced: t.namespaced,
+        ...(other ? { group: s.kind.group, version: s.kind.version } : {}),
+        kind: s.kind.kind,
+        verbs: s.verbs,
+      });
     }
   }
   return json({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources });
@@ -150,7 +177,12 @@ export function aggregatedVersion(accept: string): 'v2' | 'v2beta1' | undefined 
     if (media !== 'application/json' && media !== '*/*' && media !== 'application/*') continue;
     const params = Object.fromEntries(rest.map((kv) => kv.split('=').map((s) => s.trim())));
     if (params.g === undefined && params.as === undefined) return undefined;
-    if (params.g === 'apidiscovery.k8s.io' && params.as === 'APIGroupDiscoveryList' && (params.v === 'v2' || params.v === 'v2beta1')) return params.v;
+    if (
+      params.g === 'apidiscovery.k8s.io' &&
+      params.as === 'APIGroupDiscoveryList' &&
+      (params.v === 'v2' || params.v === 'v2beta1')
+    )
+      return params.v;
   }
   return undefined;
 }

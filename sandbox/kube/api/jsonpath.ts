@@ -17,7 +17,8 @@ export function jsonPathValues(obj: unknown, path: string): unknown[] {
         if (Array.isArray(v)) next.push(...v);
         else if (v && typeof v === 'object') next.push(...Object.values(v));
       } else if (typeof seg === 'number') {
-        if (Array.isArray(v) && v[seg < 0 ? v.length + seg : seg] !== undefined) next.push(v[seg < 0 ? v.length + seg : seg]);
+        if (Array.isArray(v) && v[seg < 0 ? v.length + seg : seg] !== undefined)
+          next.push(v[seg < 0 ? v.length + seg : seg]);
       } else if (v && typeof v === 'object' && !Array.isArray(v) && (v as Record<string, unknown>)[seg] !== undefined) {
         next.push((v as Record<string, unknown>)[seg]);
       }
@@ -46,9 +47,13 @@ function filterMatches(item: unknown, f: Filter): boolean {
 type Segment = string | number | '*' | Filter;
 
 function segments(path: string): Segment[] {
-  const text = path.trim().replace(/^\{(.*)\}$/s, '$1').replace(/^\$/, '');
+  const text = path
+    .trim()
+    .replace(/^\{(.*)\}$/s, '$1')
+    .replace(/^\$/, '');
   const out: Segment[] = [];
-  const re = /\.((?:\\.|[^.[\]\\])+)|\[(-?\d+|\*)\]|\[['"]([^'"]+)['"]\]|\[\?\(@((?:\.[\w\-/\\.]+?)+)\s*(==|!=)\s*(?:"([^"]*)"|'([^']*)'|([^)\s]+))\s*\)\]/g;
+  const re =
+    /\.((?:\\.|[^.[\]\\])+)|\[(-?\d+|\*)\]|\[['"]([^'"]+)['"]\]|\[\?\(@((?:\.[\w\-/\\.]+?)+)\s*(==|!=)\s*(?:"([^"]*)"|'([^']*)'|([^)\s]+))\s*\)\]/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     if (m[1] !== undefined) out.push(m[1] === '*' ? '*' : m[1].replace(/\\(.)/g, '$1'));

@@ -16,8 +16,10 @@ function schemaV2(schema: unknown): unknown {
     // `enum`, `default` and `example` are values, not schemas.
     out[key] = ['enum', 'default', 'example'].includes(key) ? value : schemaV2(value);
   }
-  if (out['x-kubernetes-int-or-string'] && out.type === undefined) Object.assign(out, { type: 'string', format: 'int-or-string' });
-  else if (out.type === undefined && Array.isArray(anyOf) && anyOf.some((b: Schema) => b.type === 'string')) out.type = 'string';
+  if (out['x-kubernetes-int-or-string'] && out.type === undefined)
+    Object.assign(out, { type: 'string', format: 'int-or-string' });
+  else if (out.type === undefined && Array.isArray(anyOf) && anyOf.some((b: Schema) => b.type === 'string'))
+    out.type = 'string';
   return out;
 }
 
@@ -54,7 +56,10 @@ export function toSwagger2(v3: Schema): Schema {
   const paths: Record<string, Schema> = {};
   for (const [path, item] of Object.entries(doc.paths as Record<string, Schema>)) {
     paths[path] = Object.fromEntries(
-      Object.entries(item).map(([key, value]) => [key, key === 'parameters' ? (value as Schema[]).map(parameterV2) : operationV2(value as Schema)]),
+      Object.entries(item).map(([key, value]) => [
+        key,
+        key === 'parameters' ? (value as Schema[]).map(parameterV2) : operationV2(value as Schema),
+      ]),
     );
   }
   return {
@@ -68,7 +73,10 @@ export function toSwagger2(v3: Schema): Schema {
 }
 
 /** How kubectl asks for it; the answer is labelled with the dotted form, the `@` one not being a parsable media type. */
-export const PROTOBUF_V2_ACCEPT = ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'];
+export const PROTOBUF_V2_ACCEPT = [
+  'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+];
 export const PROTOBUF_V2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 function field(number: number, payload: Buffer): Buffer {
@@ -94,5 +102,10 @@ function varint(n: number): Buffer {
  */
 export function swaggerProtobufHeader(version: string): Buffer {
   const info = Buffer.concat([field(1, Buffer.from('Kubernetes')), field(2, Buffer.from(version))]);
-  return Buffer.concat([field(1, Buffer.from('2.0')), field(2, info), field(8, Buffer.alloc(0)), field(9, Buffer.alloc(0))]);
+  return Buffer.concat([
+    field(1, Buffer.from('2.0')),
+    field(2, info),
+    field(8, Buffer.alloc(0)),
+    field(9, Buffer.alloc(0)),
+  ]);
 }

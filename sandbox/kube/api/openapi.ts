@@ -19,7 +19,8 @@ import type { Schema } from './schema/walk.js';
  * gets the document's header only (see openapi-v2.ts).
  */
 
-const gvKey = (t: Pick<ResourceType, 'group' | 'version'>) => (t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`);
+const gvKey = (t: Pick<ResourceType, 'group' | 'version'>) =>
+  t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`;
 const builtinDocuments = new Map<string, { text: string; hash: string }>();
 
 const hashOf = (text: string) => createHash('sha512').update(text).digest('hex').toUpperCase();
@@ -29,7 +30,12 @@ export function openApiDocument(cluster: KubeCluster, path: string, accept: stri
   if (path === '/openapi/v2') return swagger(cluster, types, accept);
   if (path === '/openapi/v3') {
     const keys = [...new Set(types.map(gvKey))];
-    const paths = Object.fromEntries(keys.map((key) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${gvDocument(cluster, types, key)!.hash}` }]));
+    const paths = Object.fromEntries(
+      keys.map((key) => [
+        key,
+        { serverRelativeURL: `/openapi/v3/${key}?hash=${gvDocument(cluster, types, key)!.hash}` },
+      ]),
+    );
     return respond(JSON.stringify({ paths }));
   }
   const key = /^\/openapi\/v3\/(api\/[^/]+|apis\/[^/]+\/[^/]+)$/.exec(path)?.[1];
@@ -38,10 +44,18 @@ export function openApiDocument(cluster: KubeCluster, path: string, accept: stri
 }
 
 function respond(text: string, headers: Record<string, string> = {}): SimpleResponse {
-  return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private', vary: 'Accept', ...headers }, body: text };
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private', vary: 'Accept', ...headers },
+    body: text,
+  };
 }
 
-function gvDocument(cluster: KubeCluster, all: ResourceType[], key: string): { text: string; hash: string } | undefined {
+function gvDocument(
+  cluster: KubeCluster,
+  all: ResourceType[],
+  key: string,
+): { text: string; hash: string } | undefined {
   const types = all.filter((t) => gvKey(t) === key);
   if (types.length === 0) return undefined;
   const builtin = types.every((t) => !t.crd);
@@ -74,7 +88,14 @@ function document(cluster: KubeCluster, types: ResourceType[]): Schema {
     paths,
     components: {
       schemas: reachable(paths, (name) => own[name] ?? builtins[name]),
-      securitySchemes: { BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' } },
+      securitySchemes: {
+        BearerToken: {
+          type: 'apiKey',
+          description: 'Bearer Token authentication',
+          name: 'authorization',
+          in: 'header',
+        },
+      },
     },
     security: [{ BearerToken: [] }],
   };
@@ -101,7 +122,15 @@ function reachable(root: unknown, lookup: (name: string) => Schema | undefined):
 /** `/openapi/v2` as the client asks first: JSON (Swagger 2.0) or kubectl's protobuf. */
 function swagger(cluster: KubeCluster, types: ResourceType[], accept: string): SimpleResponse {
   const version = `v${cluster.kubernetesVersion ?? '1.35'}.0`;
-  const first = accept.split(',').map((e) => e.split(';')[0]!.trim()).find((media) => PROTOBUF_V2_ACCEPT.includes(media) || media === 'application/json' || media === '*/*');
-  if (first?.includes('protobuf')) return { status: 200, headers: { 'content-type': PROTOBUF_V2, 'cache-control': 'no-cache, private', vary: 'Accept' }, body: swaggerProtobufHeader(version) };
+  const first = accept
+    .split(',')
+    .map((e) => e.split(';')[0]!.trim())
+    .find((media) => PROTOBUF_V2_ACCEPT.includes(media) || media === 'application/json' || media === '*/*');
+  if (first?.includes('protobuf'))
+    return {
+      status: 200,
+      headers: { 'content-type': PROTOBUF_V2, 'cache-control': 'no-cache, private', vary: 'Accept' },
+      body: swaggerProtobufHeader(version),
+    };
   return respond(JSON.stringify(toSwagger2(document(cluster, types))));
 }

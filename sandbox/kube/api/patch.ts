@@ -21,12 +21,25 @@ const APPLY = 'application/apply-patch+yaml';
 
 function unsupported(type: ResourceType): KubeError {
   const accepted = [JSON_PATCH, MERGE_PATCH, APPLY, ...(type.crd ? [] : [STRATEGIC])];
-  return new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  return new KubeError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 }
 
-export function patch(cluster: KubeCluster, r: ResourceRequest, body: Buffer, req: IncomingMessage, res: ServerResponse, opts: WriteOptions, query: URLSearchParams): void {
+export function patch(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  body: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: WriteOptions,
+  query: URLSearchParams,
+): void {
   const media = mediaType(req);
-  if (![JSON_PATCH, MERGE_PATCH, STRATEGIC, APPLY].includes(media) || (media === STRATEGIC && r.type.crd)) throw unsupported(r.type);
+  if (![JSON_PATCH, MERGE_PATCH, STRATEGIC, APPLY].includes(media) || (media === STRATEGIC && r.type.crd))
+    throw unsupported(r.type);
   checkPatchOptions(opts, query, media === APPLY);
   const current = cluster.objects.get(r.type, r.namespace, r.name!);
   const payload = parseBody(body, media);
@@ -42,30 +55,60 @@ export function patch(cluster: KubeCluster, r: ResourceRequest, body: Buffer, re
 
 /** A patch may not turn the object into something else (another kind, namespace or a malformed metadata). */
 function checkPatched(r: ResourceRequest, current: KubeObject, next: KubeObject): void {
-  if (typeof next !== 'object' || next === null || typeof next.metadata !== 'object' || next.metadata === null || Array.isArray(next.metadata)) {
-    throw new KubeError(422, 'Invalid', 'the server rejected our request due to an error in our request: metadata must be an object');
+  if (
+    typeof next !== 'object' ||
+    next === null ||
+    typeof next.metadata !== 'object' ||
+    next.metadata === null ||
+    Array.isArray(next.metadata)
+  ) {
+    throw new KubeError(
+      422,
+      'Invalid',
+      'the server rejected our request due to an error in our request: metadata must be an object',
+    );
   }
   if (next.kind !== current.kind || next.apiVersion !== current.apiVersion) {
-    throw badRequest(`the object provided is unrecognized (must be of type ${r.type.kind}): ${String(next.kind)} in version "${String(next.apiVersion)}"`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${r.type.kind}): ${String(next.kind)} in version "${String(next.apiVersion)}"`,
+    );
   }
   if (r.type.namespaced && next.metadata.namespace !== current.metadata.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
 }
 
-function apply(cluster: KubeCluster, r: ResourceRequest, current: KubeObject | undefined, payload: unknown, res: ServerResponse, opts: WriteOptions): void {
+function apply(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  current: KubeObject | undefined,
+  payload: unknown,
+  res: ServerResponse,
+  opts: WriteOptions,
+): void {
   const given = payload as Partial<KubeObject> | null;
   if (!given || typeof given !== 'object' || !given.apiVersion || !given.kind) {
     throw badRequest(`invalid object type: ${String(given?.apiVersion ?? '')}, Kind=${String(given?.kind ?? '')}`);
   }
   const intent = objectFromBody(payload, r);
   intent.metadata.name ??= r.name!;
-  if (intent.metadata.name !== r.name) throw badRequest(`the name of the object (${intent.metadata.name}) does not match the name on the URL (${r.name})`);
+  if (intent.metadata.name !== r.name)
+    throw badRequest(`the name of the object (${intent.metadata.name}) does not match the name on the URL (${r.name})`);
   if (!current && r.subresource) throw notFound(r.type, r.name!);
-  const result = serverSideApply(current, intent, { manager: opts.manager, force: opts.force, type: r.type, now: rfc3339(cluster.now()), ...(r.subresource ? { subresource: r.subresource } : {}) });
+  const result = serverSideApply(current, intent, {
+    manager: opts.manager,
+    force: opts.force,
+    type: r.type,
+    now: rfc3339(cluster.now()),
+    ...(r.subresource ? { subresource: r.subresource } : {}),
+  });
   if (!current) {
     const created = storeNew(cluster, r.type, prepareNew(cluster, r.type, result, opts, true), opts);
     return sendJson(res, 201, served(r.type, created));
   }
-  sendJson(res, 200, served(r.type, commitUpdate(cluster, r, current, result, opts, { subresource: r.subresource, applied: true })));
+  sendJson(
+    res,
+    200,
+    served(r.type, commitUpdate(cluster, r, current, result, opts, { subresource: r.subresource, applied: true })),
+  );
 }

@@ -34,8 +34,13 @@ export function resolvePath(cluster: KubeCluster, pathname: string): ResourceReq
     return undefined;
   }
   let namespace: string | undefined;
-  // `namespaces/<ns>/<resource>…` addresses a namespaced resource; `namespaces[/<ns>[/status|finalize]]` the namespaces themselves.
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))) {
+  // `namespaces/<ns>/<resource>…` addresses a namespaced resource; `namespaces[/<ns>[/status|finalize]]` the namespaces
+  // themselves.
+  if (
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))
+  ) {
     namespace = rest[1];
     rest = rest.slice(2);
   }
@@ -46,7 +51,12 @@ export function resolvePath(cluster: KubeCluster, pathname: string): ResourceReq
   if (!type.namespaced && namespace !== undefined) throw notServed();
   if (type.namespaced && namespace === undefined && name !== undefined) throw notServed();
   if (subresource !== undefined && !isServed(type, subresource)) throw notServed();
-  return { type, ...(namespace !== undefined ? { namespace } : {}), ...(name !== undefined ? { name } : {}), ...(subresource !== undefined ? { subresource } : {}) };
+  return {
+    type,
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(subresource !== undefined ? { subresource } : {}),
+  };
 }
 
 function safeDecode(segment: string): string {

@@ -34,24 +34,44 @@ export function prepareForCreate(cluster: KubeCluster, type: ResourceType, obj: 
   if (isCrd(type)) obj.status = crdStatus(obj, cluster.now());
 }
 
-export const isCrd = (t: ResourceType) => t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions';
+export const isCrd = (t: ResourceType) =>
+  t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions';
 
 /** A CRD's status as the apiextensions controllers leave it: names accepted, established, stored versions. */
 export function crdStatus(crd: KubeObject, now: number, previous?: Any): Any {
   const spec = (crd.spec ?? {}) as { names?: Any; versions?: Array<{ name: string; storage?: boolean }> };
   const at = rfc3339(now);
-  const stored = new Set<string>([...((previous?.storedVersions ?? []) as string[]), ...(spec.versions ?? []).filter((v) => v.storage).map((v) => v.name)]);
+  const stored = new Set<string>([
+    ...((previous?.storedVersions ?? []) as string[]),
+    ...(spec.versions ?? []).filter((v) => v.storage).map((v) => v.name),
+  ]);
   const names = { ...(spec.names ?? {}) };
   names.singular ??= String(names.kind ?? '').toLowerCase();
   names.listKind ??= `${names.kind ?? ''}List`;
-  const kept = ((previous?.conditions ?? []) as Any[]).filter((c) => c.type !== 'NamesAccepted' && c.type !== 'Established');
-  const since = (type: string) => ((previous?.conditions ?? []) as Any[]).find((c) => c.type === type && c.status === 'True')?.lastTransitionTime ?? at;
+  const kept = ((previous?.conditions ?? []) as Any[]).filter(
+    (c) => c.type !== 'NamesAccepted' && c.type !== 'Established',
+  );
+  const since = (type: string) =>
+    ((previous?.conditions ?? []) as Any[]).find((c) => c.type === type && c.status === 'True')?.lastTransitionTime ??
+    at;
   return {
     acceptedNames: names,
     storedVersions: [...stored],
     conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted'), reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: since('Established'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: since('NamesAccepted'),
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: since('Established'),
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
       ...kept,
     ],
   };

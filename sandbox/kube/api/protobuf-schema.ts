@@ -23,10 +23,21 @@ const strings = (name: string): Field => ({ name, type: 'string', repeated: true
 const int = (name: string, keepZero = false): Field => ({ name, type: 'int', ...(keepZero ? { keepZero } : {}) });
 const bool = (name: string, keepZero = false): Field => ({ name, type: 'bool', ...(keepZero ? { keepZero } : {}) });
 const map = (name: string, of: Field['map'] = 'string'): Field => ({ name, type: 'string', map: of });
-const msg = (name: string, type: Message, repeated = false): Field => ({ name, type, ...(repeated ? { repeated } : {}) });
+const msg = (name: string, type: Message, repeated = false): Field => ({
+  name,
+  type,
+  ...(repeated ? { repeated } : {}),
+});
 const skip = (name: string): Field => ({ name, type: 'skip' });
 
-const OWNER_REFERENCE: Message = { 1: s('kind'), 3: s('name'), 4: s('uid'), 5: s('apiVersion'), 6: bool('controller', true), 7: bool('blockOwnerDeletion', true) };
+const OWNER_REFERENCE: Message = {
+  1: s('kind'),
+  3: s('name'),
+  4: s('uid'),
+  5: s('apiVersion'),
+  6: bool('controller', true),
+  7: bool('blockOwnerDeletion', true),
+};
 
 const OBJECT_META: Message = {
   1: s('name'),
@@ -53,7 +64,11 @@ const CONTAINER: Message = {
   3: strings('command'),
   4: strings('args'),
   5: s('workingDir'),
-  6: msg('ports', { 1: s('name'), 2: int('hostPort'), 3: int('containerPort'), 4: s('protocol'), 5: s('hostIP') }, true),
+  6: msg(
+    'ports',
+    { 1: s('name'), 2: int('hostPort'), 3: int('containerPort'), 4: s('protocol'), 5: s('hostIP') },
+    true,
+  ),
   7: msg('env', { 1: s('name'), 2: s('value') }, true),
   8: msg('resources', { 1: map('limits', 'quantity'), 2: map('requests', 'quantity') }),
   13: s('terminationMessagePath'),
@@ -85,7 +100,13 @@ const POD_TEMPLATE: Message = {
 };
 
 const INT_OR_STRING: Field['type'] = 'intOrString';
-const POLICY_RULE: Message = { 1: strings('verbs'), 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames'), 5: strings('nonResourceURLs') };
+const POLICY_RULE: Message = {
+  1: strings('verbs'),
+  2: strings('apiGroups'),
+  3: strings('resources'),
+  4: strings('resourceNames'),
+  5: strings('nonResourceURLs'),
+};
 const BINDING: Message = {
   1: msg('metadata', OBJECT_META),
   2: msg('subjects', { 1: s('kind'), 2: s('apiGroup'), 3: s('name'), 4: s('namespace') }, true),
@@ -95,8 +116,19 @@ const BINDING: Message = {
 /** The top-level message of each kind `kubectl create` can send. */
 export const KIND_MESSAGES: Record<string, Message> = {
   Namespace: { 1: msg('metadata', OBJECT_META), 2: msg('spec', { 1: strings('finalizers') }), 3: skip('status') },
-  ConfigMap: { 1: msg('metadata', OBJECT_META), 2: map('data'), 3: map('binaryData', 'bytes'), 4: bool('immutable', true) },
-  Secret: { 1: msg('metadata', OBJECT_META), 2: map('data', 'bytes'), 3: s('type'), 4: map('stringData'), 5: bool('immutable', true) },
+  ConfigMap: {
+    1: msg('metadata', OBJECT_META),
+    2: map('data'),
+    3: map('binaryData', 'bytes'),
+    4: bool('immutable', true),
+  },
+  Secret: {
+    1: msg('metadata', OBJECT_META),
+    2: map('data', 'bytes'),
+    3: s('type'),
+    4: map('stringData'),
+    5: bool('immutable', true),
+  },
   ServiceAccount: {
     1: msg('metadata', OBJECT_META),
     2: msg('secrets', { 1: s('kind'), 2: s('namespace'), 3: s('name'), 4: s('uid'), 5: s('apiVersion') }, true),
@@ -106,7 +138,18 @@ export const KIND_MESSAGES: Record<string, Message> = {
   Service: {
     1: msg('metadata', OBJECT_META),
     2: msg('spec', {
-      1: msg('ports', { 1: s('name'), 2: s('protocol'), 3: int('port'), 4: { name: 'targetPort', type: INT_OR_STRING }, 5: int('nodePort'), 6: s('appProtocol') }, true),
+      1: msg(
+        'ports',
+        {
+          1: s('name'),
+          2: s('protocol'),
+          3: int('port'),
+          4: { name: 'targetPort', type: INT_OR_STRING },
+          5: int('nodePort'),
+          6: s('appProtocol'),
+        },
+        true,
+      ),
       2: map('selector'),
       3: s('clusterIP'),
       4: s('type'),
@@ -125,7 +168,13 @@ export const KIND_MESSAGES: Record<string, Message> = {
       1: int('replicas', true),
       2: msg('selector', LABEL_SELECTOR),
       3: msg('template', POD_TEMPLATE),
-      4: msg('strategy', { 1: s('type'), 2: msg('rollingUpdate', { 1: { name: 'maxUnavailable', type: INT_OR_STRING }, 2: { name: 'maxSurge', type: INT_OR_STRING } }) }),
+      4: msg('strategy', {
+        1: s('type'),
+        2: msg('rollingUpdate', {
+          1: { name: 'maxUnavailable', type: INT_OR_STRING },
+          2: { name: 'maxSurge', type: INT_OR_STRING },
+        }),
+      }),
       5: int('minReadySeconds'),
       6: int('revisionHistoryLimit', true),
       7: bool('paused'),
@@ -150,7 +199,11 @@ export const KIND_MESSAGES: Record<string, Message> = {
     3: skip('status'),
   },
   Role: { 1: msg('metadata', OBJECT_META), 2: msg('rules', POLICY_RULE, true) },
-  ClusterRole: { 1: msg('metadata', OBJECT_META), 2: msg('rules', POLICY_RULE, true), 3: msg('aggregationRule', { 1: msg('clusterRoleSelectors', LABEL_SELECTOR, true) }) },
+  ClusterRole: {
+    1: msg('metadata', OBJECT_META),
+    2: msg('rules', POLICY_RULE, true),
+    3: msg('aggregationRule', { 1: msg('clusterRoleSelectors', LABEL_SELECTOR, true) }),
+  },
   RoleBinding: BINDING,
   ClusterRoleBinding: BINDING,
 };

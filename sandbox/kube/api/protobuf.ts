@@ -13,7 +13,11 @@ import { KIND_MESSAGES, type Field, type Message } from './protobuf-schema.js';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 const unsupported = (why: string) =>
-  new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - the sandbox decodes protobuf only for what kubectl create sends (${why}); accepted media types include: application/json, application/yaml`);
+  new KubeError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - the sandbox decodes protobuf only for what kubectl create sends (${why}); accepted media types include: application/json, application/yaml`,
+  );
 
 interface WireField {
   num: number;
@@ -67,13 +71,22 @@ function scalar(field: Field, f: WireField): unknown {
     case 'bool':
       return f.value === 1n;
     case 'time': {
-      const t = decodeMessage(bytes ?? Buffer.alloc(0), { 1: { name: 'seconds', type: 'int' } }) as { seconds?: number };
+      const t = decodeMessage(bytes ?? Buffer.alloc(0), { 1: { name: 'seconds', type: 'int' } }) as {
+        seconds?: number;
+      };
       return t.seconds ? new Date(t.seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
     }
     case 'quantity':
-      return (decodeMessage(bytes ?? Buffer.alloc(0), { 1: { name: 'string', type: 'string' } }) as { string?: string }).string ?? '0';
+      return (
+        (decodeMessage(bytes ?? Buffer.alloc(0), { 1: { name: 'string', type: 'string' } }) as { string?: string })
+          .string ?? '0'
+      );
     case 'intOrString': {
-      const v = decodeMessage(bytes ?? Buffer.alloc(0), { 1: { name: 'type', type: 'int' }, 2: { name: 'intVal', type: 'int', keepZero: true }, 3: { name: 'strVal', type: 'string' } }) as { type?: number; intVal?: number; strVal?: string };
+      const v = decodeMessage(bytes ?? Buffer.alloc(0), {
+        1: { name: 'type', type: 'int' },
+        2: { name: 'intVal', type: 'int', keepZero: true },
+        3: { name: 'strVal', type: 'string' },
+      }) as { type?: number; intVal?: number; strVal?: string };
       return v.type === 1 ? (v.strVal ?? '') : (v.intVal ?? 0);
     }
     case 'skip':
@@ -93,9 +106,13 @@ function decodeMessage(buf: Buffer, message: Message): Record<string, unknown> {
       throw unsupported(`field ${f.num}`);
     }
     if (field.map) {
-      const entry = decodeMessage(Buffer.isBuffer(f.value) ? f.value : Buffer.alloc(0), { 1: { name: 'key', type: 'string', keepZero: true }, 2: { name: 'value', type: field.map, keepZero: true } });
+      const entry = decodeMessage(Buffer.isBuffer(f.value) ? f.value : Buffer.alloc(0), {
+        1: { name: 'key', type: 'string', keepZero: true },
+        2: { name: 'value', type: field.map, keepZero: true },
+      });
       const map = (out[field.name] ??= {}) as Record<string, unknown>;
-      map[String(entry.key ?? '')] = entry.value ?? (field.map === 'string' ? '' : field.map === 'bytes' ? '' : undefined);
+      map[String(entry.key ?? '')] =
+        entry.value ?? (field.map === 'string' ? '' : field.map === 'bytes' ? '' : undefined);
       continue;
     }
     const value = scalar(field, f);

@@ -9,11 +9,22 @@ import { tableOptions, toTable } from './table.js';
 
 /** GET of one object, and lists with selectors, `limit`/`continue` and Table output. */
 
-export function getOne(cluster: KubeCluster, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+export function getOne(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): void {
   const obj = served(r.type, cluster.objects.get(r.type, r.namespace, r.name!));
   if (!obj) throw notFound(r.type, r.name!);
   const table = tableOptions(req.headers.accept, query);
-  if (table) return sendJson(res, 200, toTable(r.type, [obj], cluster.now(), table, { resourceVersion: obj.metadata.resourceVersion }));
+  if (table)
+    return sendJson(
+      res,
+      200,
+      toTable(r.type, [obj], cluster.now(), table, { resourceVersion: obj.metadata.resourceVersion }),
+    );
   sendJson(res, 200, obj);
 }
 
@@ -32,7 +43,8 @@ interface ContinueToken {
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-const encodeContinue = (t: ContinueToken) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', ...t })).toString('base64url');
+const encodeContinue = (t: ContinueToken) =>
+  Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', ...t })).toString('base64url');
 
 function decodeContinue(cluster: KubeCluster, r: ResourceRequest, text: string): ContinueToken {
   let token: Partial<ContinueToken> = {};
@@ -41,7 +53,12 @@ function decodeContinue(cluster: KubeCluster, r: ResourceRequest, text: string):
   } catch {
     // reported below
   }
-  if (typeof token.rv !== 'string' || typeof token.start !== 'string' || !/^\d+$/.test(token.rv) || Number(token.rv) > Number(cluster.objects.resourceVersion)) {
+  if (
+    typeof token.rv !== 'string' ||
+    typeof token.start !== 'string' ||
+    !/^\d+$/.test(token.rv) ||
+    Number(token.rv) > Number(cluster.objects.resourceVersion)
+  ) {
     throw badRequest('continue key is not valid: the continue token is malformed');
   }
   try {
@@ -55,7 +72,13 @@ function decodeContinue(cluster: KubeCluster, r: ResourceRequest, text: string):
   return token as ContinueToken;
 }
 
-export function list(cluster: KubeCluster, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+export function list(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): void {
   const table = tableOptions(req.headers.accept, query);
   let resourceVersion = cluster.objects.resourceVersion;
   const cont = query.get('continue');
@@ -63,10 +86,16 @@ export function list(cluster: KubeCluster, r: ResourceRequest, req: IncomingMess
   if (token) resourceVersion = token.rv;
   const limitText = query.get('limit');
   const limit = limitText ? Number(limitText) : 0;
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
   const matches = objectMatcher(r.type, query);
   // Only the page is copied out of the store: selectors and the continue position are tested in place.
-  const selected = cluster.objects.select(r.type, r.namespace, (o) => (!token || keyOf(o) > token.start) && matches(o), limit > 0 ? limit : undefined);
+  const selected = cluster.objects.select(
+    r.type,
+    r.namespace,
+    (o) => (!token || keyOf(o) > token.start) && matches(o),
+    limit > 0 ? limit : undefined,
+  );
   let items = selected.items;
   const metadata: Record<string, unknown> = { resourceVersion };
   if (limit > 0 && selected.total > limit) {

@@ -17,7 +17,12 @@ import { create, update } from './write.js';
  * Serves one request of a cluster's Kubernetes API. `path` is the request path after the
  * cluster's endpoint prefix (always starts with `/`), with its query string.
  */
-export async function handleKubeApi(req: IncomingMessage, res: ServerResponse, path: string, ctx: KubeRequestContext): Promise<void> {
+export async function handleKubeApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  ctx: KubeRequestContext,
+): Promise<void> {
   try {
     const url = new URL(path, 'http://kube.invalid');
     const query = url.searchParams;
@@ -26,7 +31,8 @@ export async function handleKubeApi(req: IncomingMessage, res: ServerResponse, p
     const r = resolvePath(cluster, url.pathname);
     if (!r) {
       ctx.authorize('get', undefined, undefined);
-      const answer = method === 'GET' ? handleDiscovery(cluster, url.pathname, String(req.headers.accept ?? '')) : undefined;
+      const answer =
+        method === 'GET' ? handleDiscovery(cluster, url.pathname, String(req.headers.accept ?? '')) : undefined;
       if (!answer) throw new KubeError(404, 'NotFound', 'the server could not find the requested resource');
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
@@ -37,7 +43,16 @@ export async function handleKubeApi(req: IncomingMessage, res: ServerResponse, p
     const body = method === 'GET' ? Buffer.alloc(0) : await readBody(req);
 
     if (r.subresource === 'log') return podLog(cluster, r, res, query);
-    if (r.subresource === 'scale') return scale(cluster, r, method, body, req, res, writeOptions(query, req, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'));
+    if (r.subresource === 'scale')
+      return scale(
+        cluster,
+        r,
+        method,
+        body,
+        req,
+        res,
+        writeOptions(query, req, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'),
+      );
     switch (verb) {
       case 'get':
         return getOne(cluster, r, req, res, query);

@@ -27,36 +27,68 @@ function toScale(obj: KubeObject, r: ResourceRequest): Record<string, unknown> {
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: Number(jsonPathValue(obj, paths.specReplicasPath) ?? 0) },
-    status: { replicas: Number(jsonPathValue(obj, paths.statusReplicasPath) ?? 0), ...(typeof selector === 'string' && selector ? { selector } : {}) },
+    status: {
+      replicas: Number(jsonPathValue(obj, paths.statusReplicasPath) ?? 0),
+      ...(typeof selector === 'string' && selector ? { selector } : {}),
+    },
   };
 }
 
 const invalidReplicas = (name: string, value: unknown, why: string) =>
-  new KubeError(422, 'Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(value)}: ${why}`, {
-    name,
-    group: 'autoscaling',
-    kind: 'Scale',
-    causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${why}`, field: 'spec.replicas' }],
-  });
+  new KubeError(
+    422,
+    'Invalid',
+    `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(value)}: ${why}`,
+    {
+      name,
+      group: 'autoscaling',
+      kind: 'Scale',
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(value)}: ${why}`,
+          field: 'spec.replicas',
+        },
+      ],
+    },
+  );
 
-export function scale(cluster: KubeCluster, r: ResourceRequest, method: string, body: Buffer, req: IncomingMessage, res: ServerResponse, opts: WriteOptions): void {
+export function scale(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  method: string,
+  body: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: WriteOptions,
+): void {
   const obj = cluster.objects.get(r.type, r.namespace, r.name!);
   if (!obj) throw notFound(r.type, r.name!);
   const current = toScale(obj, r);
   if (method === 'GET') return sendJson(res, 200, current);
-  if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed(`${method} is not supported on the scale subresource`);
+  if (method !== 'PUT' && method !== 'PATCH')
+    throw methodNotAllowed(`${method} is not supported on the scale subresource`);
   const media = mediaType(req);
   const payload = parseBody(body, media);
   let next: { kind?: string; metadata?: { name?: string; resourceVersion?: string }; spec?: { replicas?: unknown } };
   if (method === 'PUT') next = payload as typeof next;
   else if (media === 'application/json-patch+json') next = applyJsonPatch(current as never, payload) as typeof next;
-  else if (media === 'application/merge-patch+json' || media === 'application/strategic-merge-patch+json') next = applyMergePatch(current as never, payload) as typeof next;
-  else throw new KubeError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json');
+  else if (media === 'application/merge-patch+json' || media === 'application/strategic-merge-patch+json')
+    next = applyMergePatch(current as never, payload) as typeof next;
+  else
+    throw new KubeError(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+    );
   if (typeof next !== 'object' || next === null) throw badRequest('the object provided is not a Scale');
-  if (next.kind && next.kind !== 'Scale') throw badRequest(`the object provided is unrecognized (must be of type Scale): ${next.kind}`);
-  if (next.metadata?.name && next.metadata.name !== r.name) throw badRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${r.name})`);
+  if (next.kind && next.kind !== 'Scale')
+    throw badRequest(`the object provided is unrecognized (must be of type Scale): ${next.kind}`);
+  if (next.metadata?.name && next.metadata.name !== r.name)
+    throw badRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${r.name})`);
   const replicas = next.spec?.replicas ?? 0;
-  if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw invalidReplicas(r.name!, replicas, 'must be an integer');
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas))
+    throw invalidReplicas(r.name!, replicas, 'must be an integer');
   if (replicas < 0) throw invalidReplicas(r.name!, replicas, 'must be greater than or equal to 0');
 
   const updated = structuredClone(obj);

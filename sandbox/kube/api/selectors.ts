@@ -15,7 +15,8 @@ export function objectMatcher(type: ResourceType, query: URLSearchParams): Match
   return (o) => labels(o) && fields(o);
 }
 
-export const hasSelectors = (query: URLSearchParams): boolean => Boolean(query.get('labelSelector') || query.get('fieldSelector'));
+export const hasSelectors = (query: URLSearchParams): boolean =>
+  Boolean(query.get('labelSelector') || query.get('fieldSelector'));
 
 export function labelSelector(text: string | null): Matcher {
   if (!text?.trim()) return () => true;
@@ -52,7 +53,9 @@ function parseLabelTerm(term: string): (labels: Record<string, string>) => boole
     const key = m[1]!;
     const values = m[3]!.split(',').map((v) => v.trim());
     if (values.some((v) => !new RegExp(`^${VALUE}$`).test(v))) throw unparsable(term);
-    return m[2] === 'in' ? (l) => Object.hasOwn(l, key) && values.includes(l[key]!) : (l) => !Object.hasOwn(l, key) || !values.includes(l[key]!);
+    return m[2] === 'in'
+      ? (l) => Object.hasOwn(l, key) && values.includes(l[key]!)
+      : (l) => !Object.hasOwn(l, key) || !values.includes(l[key]!);
   }
   m = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*(${VALUE})$`).exec(term);
   if (m) {
@@ -67,7 +70,8 @@ function parseLabelTerm(term: string): (labels: Record<string, string>) => boole
   throw unparsable(term);
 }
 
-const unparsable = (term: string) => badRequest(`unable to parse requirement: found '${term}', expected: a valid label selector`);
+const unparsable = (term: string) =>
+  badRequest(`unable to parse requirement: found '${term}', expected: a valid label selector`);
 
 type Field = (o: KubeObject) => unknown;
 const at =
@@ -75,7 +79,10 @@ const at =
   (o) =>
     path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 
-const COMMON: Record<string, Field> = { 'metadata.name': at('metadata', 'name'), 'metadata.namespace': at('metadata', 'namespace') };
+const COMMON: Record<string, Field> = {
+  'metadata.name': at('metadata', 'name'),
+  'metadata.namespace': at('metadata', 'namespace'),
+};
 
 /** The field selectors each built-in kind supports (kube-apiserver's field label conversions). */
 const BY_KIND: Record<string, Record<string, Field>> = {
@@ -127,10 +134,13 @@ export function fieldSelector(type: ResourceType, text: string | null): Matcher 
 /** metav1.LabelSelectorAsSelector(…).String(): requirements sorted by key. */
 export function labelSelectorString(sel: Record<string, any> | undefined): string {
   if (!sel) return '';
-  const reqs: Array<[string, string]> = Object.entries((sel.matchLabels ?? {}) as Record<string, string>).map(([k, v]) => [k, `${k}=${v}`]);
+  const reqs: Array<[string, string]> = Object.entries((sel.matchLabels ?? {}) as Record<string, string>).map(
+    ([k, v]) => [k, `${k}=${v}`],
+  );
   for (const e of (sel.matchExpressions ?? []) as Array<Record<string, any>>) {
     const values = [...((e.values ?? []) as string[])].sort();
-    if (e.operator === 'In' || e.operator === 'NotIn') reqs.push([e.key, `${e.key} ${e.operator === 'In' ? 'in' : 'notin'} (${values.join(',')})`]);
+    if (e.operator === 'In' || e.operator === 'NotIn')
+      reqs.push([e.key, `${e.key} ${e.operator === 'In' ? 'in' : 'notin'} (${values.join(',')})`]);
     else if (e.operator === 'Exists') reqs.push([e.key, e.key]);
     else if (e.operator === 'DoesNotExist') reqs.push([e.key, `!${e.key}`]);
   }

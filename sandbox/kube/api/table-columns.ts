@@ -20,24 +20,59 @@ export interface Column {
 type Any = Record<string, any>;
 const spec = (o: KubeObject): Any => (o.spec ?? {}) as Any;
 const status = (o: KubeObject): Any => (o.status ?? {}) as Any;
-export const col = (name: string, cell: Column['cell'], priority = 0, type = 'string', format?: string): Column => ({ name, type, priority, cell, ...(format ? { format } : {}) });
+export const col = (name: string, cell: Column['cell'], priority = 0, type = 'string', format?: string): Column => ({
+  name,
+  type,
+  priority,
+  cell,
+  ...(format ? { format } : {}),
+});
 
 export const NAME = col('Name', (o) => o.metadata.name, 0, 'string', 'name');
 export const AGE = col('Age', (o, now) => since(o.metadata.creationTimestamp, now));
 
 const orNone = (text: string) => text || '<none>';
 /** labels.FormatLabels: sorted `k=v` pairs. */
-const formatLabels = (map: unknown) => orNone(Object.entries((map ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).sort().join(','));
+const formatLabels = (map: unknown) =>
+  orNone(
+    Object.entries((map ?? {}) as Record<string, string>)
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join(','),
+  );
 
 const containersOf = (o: KubeObject): Any[] => (spec(o).template?.spec?.containers ?? []) as Any[];
-const CONTAINERS = col('Containers', (o) => containersOf(o).map((c) => c.name).join(','), 1);
-const IMAGES = col('Images', (o) => containersOf(o).map((c) => c.image).join(','), 1);
+const CONTAINERS = col(
+  'Containers',
+  (o) =>
+    containersOf(o)
+      .map((c) => c.name)
+      .join(','),
+  1,
+);
+const IMAGES = col(
+  'Images',
+  (o) =>
+    containersOf(o)
+      .map((c) => c.image)
+      .join(','),
+  1,
+);
 const SELECTOR = col('Selector', (o) => orNone(labelSelectorString(spec(o).selector)), 1);
 const count = (v: unknown) => Number(v ?? 0);
 
-const ACCESS_MODES: Array<[string, string]> = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
-const accessModes = (modes: unknown) => ACCESS_MODES.filter(([m]) => ((modes ?? []) as string[]).includes(m)).map(([, s]) => s).join(',');
-const storageClassOf = (o: KubeObject) => o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec(o).storageClassName ?? '';
+const ACCESS_MODES: Array<[string, string]> = [
+  ['ReadWriteOnce', 'RWO'],
+  ['ReadOnlyMany', 'ROX'],
+  ['ReadWriteMany', 'RWX'],
+  ['ReadWriteOncePod', 'RWOP'],
+];
+const accessModes = (modes: unknown) =>
+  ACCESS_MODES.filter(([m]) => ((modes ?? []) as string[]).includes(m))
+    .map(([, s]) => s)
+    .join(',');
+const storageClassOf = (o: KubeObject) =>
+  o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec(o).storageClassName ?? '';
 const unset = (v: unknown) => (v === undefined || v === null ? '<unset>' : String(v));
 
 function jobStatus(o: KubeObject): string {
@@ -70,7 +105,9 @@ function serviceExternalIp(o: KubeObject): string {
     case 'NodePort':
       return orNone(external.join(','));
     case 'LoadBalancer': {
-      const ingress = [...new Set(((status(o).loadBalancer?.ingress ?? []) as Any[]).map((i) => i.ip || i.hostname).filter(Boolean))].sort();
+      const ingress = [
+        ...new Set(((status(o).loadBalancer?.ingress ?? []) as Any[]).map((i) => i.ip || i.hostname).filter(Boolean)),
+      ].sort();
       const all = [...ingress, ...external];
       return all.length ? all.join(',') : '<pending>';
     }
@@ -107,13 +144,15 @@ function nodeStatus(o: KubeObject): string {
 function nodeRoles(o: KubeObject): string {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(o.metadata.labels ?? {})) {
-    if (k.startsWith('node-role.kubernetes.io/') && k.length > 'node-role.kubernetes.io/'.length) roles.add(k.slice('node-role.kubernetes.io/'.length));
+    if (k.startsWith('node-role.kubernetes.io/') && k.length > 'node-role.kubernetes.io/'.length)
+      roles.add(k.slice('node-role.kubernetes.io/'.length));
     else if (k === 'kubernetes.io/role' && v) roles.add(v);
   }
   return orNone([...roles].sort().join(','));
 }
 
-const nodeAddress = (type: string) => (o: KubeObject) => ((status(o).addresses ?? []) as Any[]).find((a) => a.type === type)?.address ?? '<none>';
+const nodeAddress = (type: string) => (o: KubeObject) =>
+  ((status(o).addresses ?? []) as Any[]).find((a) => a.type === type)?.address ?? '<none>';
 const nodeInfo = (field: string) => (o: KubeObject) => status(o).nodeInfo?.[field] || '<unknown>';
 
 function eventTimes(o: KubeObject, now: number): { last: string; first: string; count: number } {
@@ -140,7 +179,8 @@ const BINDING: Column[] = [
 ];
 
 const isDefaultClass = (o: KubeObject) =>
-  o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' || o.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
+  o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ||
+  o.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
 
 /** Keyed `<group or core>/<resource>`. */
 export const BUILTIN_COLUMNS: Record<string, Column[]> = {
@@ -172,14 +212,32 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
     col('Type', (o) => spec(o).type ?? 'ClusterIP'),
     col('Cluster-IP', (o) => orNone(spec(o).clusterIPs?.[0] ?? spec(o).clusterIP ?? '')),
     col('External-IP', serviceExternalIp),
-    col('Port(s)', (o) => orNone(((spec(o).ports ?? []) as Any[]).map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(','))),
+    col('Port(s)', (o) =>
+      orNone(
+        ((spec(o).ports ?? []) as Any[])
+          .map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`)
+          .join(','),
+      ),
+    ),
     AGE,
     col('Selector', (o) => formatLabels(spec(o).selector), 1),
   ],
   'core/endpoints': [NAME, col('Endpoints', endpointsText), AGE],
   'core/namespaces': [NAME, col('Status', (o) => status(o).phase ?? ''), AGE],
-  'core/configmaps': [NAME, col('Data', (o) => Object.keys((o.data ?? {}) as object).length + Object.keys((o.binaryData ?? {}) as object).length), AGE],
-  'core/secrets': [NAME, col('Type', (o) => o.type ?? ''), col('Data', (o) => Object.keys((o.data ?? {}) as object).length), AGE],
+  'core/configmaps': [
+    NAME,
+    col(
+      'Data',
+      (o) => Object.keys((o.data ?? {}) as object).length + Object.keys((o.binaryData ?? {}) as object).length,
+    ),
+    AGE,
+  ],
+  'core/secrets': [
+    NAME,
+    col('Type', (o) => o.type ?? ''),
+    col('Data', (o) => Object.keys((o.data ?? {}) as object).length),
+    AGE,
+  ],
   'core/serviceaccounts': [NAME, col('Secrets', (o) => ((o.secrets ?? []) as unknown[]).length), AGE],
   'core/events': [
     col('Last Seen', (o, now) => eventTimes(o, now).last),
@@ -190,11 +248,15 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
       return ref.name ? `${String(ref.kind ?? '').toLowerCase()}/${ref.name}` : String(ref.kind ?? '').toLowerCase();
     }),
     col('Subobject', (o) => (o.involvedObject as Any)?.fieldPath ?? '', 1),
-    col('Source', (o) => {
-      const component = (o.source as Any)?.component || o.reportingComponent || '';
-      const host = (o.source as Any)?.host || o.reportingInstance || '';
-      return host ? `${component}, ${host}` : component;
-    }, 1),
+    col(
+      'Source',
+      (o) => {
+        const component = (o.source as Any)?.component || o.reportingComponent || '';
+        const host = (o.source as Any)?.host || o.reportingInstance || '';
+        return host ? `${component}, ${host}` : component;
+      },
+      1,
+    ),
     col('Message', (o) => String(o.message ?? '').trim()),
     col('First Seen', (o, now) => eventTimes(o, now).first, 1),
     col('Count', (o, now) => eventTimes(o, now).count, 1),
@@ -244,7 +306,13 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
     IMAGES,
     SELECTOR,
   ],
-  'apps/statefulsets': [NAME, col('Ready', (o) => `${count(status(o).readyReplicas)}/${count(spec(o).replicas)}`), AGE, CONTAINERS, IMAGES],
+  'apps/statefulsets': [
+    NAME,
+    col('Ready', (o) => `${count(status(o).readyReplicas)}/${count(spec(o).replicas)}`),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+  ],
   'apps/daemonsets': [
     NAME,
     col('Desired', (o) => count(status(o).desiredNumberScheduled), 0, 'integer'),
@@ -258,7 +326,16 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
     IMAGES,
     SELECTOR,
   ],
-  'batch/jobs': [NAME, col('Status', jobStatus), col('Completions', jobCompletions), col('Duration', jobDuration), AGE, CONTAINERS, IMAGES, SELECTOR],
+  'batch/jobs': [
+    NAME,
+    col('Status', jobStatus),
+    col('Completions', jobCompletions),
+    col('Duration', jobDuration),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+  ],
   'rbac.authorization.k8s.io/rolebindings': BINDING,
   'rbac.authorization.k8s.io/clusterrolebindings': BINDING,
   'storage.k8s.io/storageclasses': [
@@ -274,7 +351,9 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
     col('AttachRequired', (o) => spec(o).attachRequired !== false, 0, 'boolean'),
     col('PodInfoOnMount', (o) => spec(o).podInfoOnMount === true, 0, 'boolean'),
     col('StorageCapacity', (o) => spec(o).storageCapacity === true, 0, 'boolean'),
-    col('TokenRequests', (o) => (spec(o).tokenRequests ? ((spec(o).tokenRequests ?? []) as Any[]).map((t) => t.audience).join(',') : '<unset>')),
+    col('TokenRequests', (o) =>
+      spec(o).tokenRequests ? ((spec(o).tokenRequests ?? []) as Any[]).map((t) => t.audience).join(',') : '<unset>',
+    ),
     col('RequiresRepublish', (o) => spec(o).requiresRepublish === true, 0, 'boolean'),
     col('Modes', (o) => orNone(((spec(o).volumeLifecycleModes ?? []) as string[]).join(','))),
     AGE,
@@ -282,4 +361,7 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
 };
 
 /** rest.NewDefaultTableConvertor: kinds without a printer (CRDs, Roles, ClusterRoles). */
-export const DEFAULT_COLUMNS: Column[] = [NAME, col('Created At', (o) => o.metadata.creationTimestamp ?? '', 0, 'date')];
+export const DEFAULT_COLUMNS: Column[] = [
+  NAME,
+  col('Created At', (o) => o.metadata.creationTimestamp ?? '', 0, 'date'),
+];

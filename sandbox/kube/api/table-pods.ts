@@ -47,7 +47,12 @@ export function podRow(pod: KubeObject, now: number): PodRow {
       if (c.ready) ready++;
       continue;
     }
-    if (term) reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode}`;
+    if (term)
+      reason = term.reason
+        ? `Init:${term.reason}`
+        : term.signal
+          ? `Init:Signal:${term.signal}`
+          : `Init:ExitCode:${term.exitCode}`;
     else if (waiting?.reason && waiting.reason !== 'PodInitializing') reason = `Init:${waiting.reason}`;
     else reason = `Init:${i}/${initSpecs.length}`;
     initializing = true;
@@ -72,7 +77,8 @@ export function podRow(pod: KubeObject, now: number): PodRow {
       }
     }
     if (reason === 'Completed') {
-      if (hasRunning) reason = conditions.some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+      if (hasRunning)
+        reason = conditions.some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
       else if (errorReason) reason = errorReason;
     }
   }
@@ -81,11 +87,16 @@ export function podRow(pod: KubeObject, now: number): PodRow {
   else if (pod.metadata.deletionTimestamp && st.phase !== 'Failed' && st.phase !== 'Succeeded') reason = 'Terminating';
 
   const gates = (spec.readinessGates ?? []) as Any[];
-  const gatesTrue = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length;
+  const gatesTrue = gates.filter((g) =>
+    conditions.some((c) => c.type === g.conditionType && c.status === 'True'),
+  ).length;
   return {
     ready: `${ready}/${total}`,
     status: reason,
-    restarts: restarts !== 0 && lastRestart !== undefined ? `${restarts} (${humanDuration(now - lastRestart)} ago)` : String(restarts),
+    restarts:
+      restarts !== 0 && lastRestart !== undefined
+        ? `${restarts} (${humanDuration(now - lastRestart)} ago)`
+        : String(restarts),
     readinessGates: gates.length ? `${gatesTrue}/${gates.length}` : '<none>',
   };
 }

@@ -36,14 +36,18 @@ export function tableOptions(accept: string | undefined, query: URLSearchParams)
   if (!version) return undefined;
   const includeObject = query.get('includeObject');
   if (includeObject && !['None', 'Metadata', 'Object'].includes(includeObject)) {
-    throw badRequest(`includeObject: Unsupported value: "${includeObject}": supported values: "Metadata", "None", "Object"`);
+    throw badRequest(
+      `includeObject: Unsupported value: "${includeObject}": supported values: "Metadata", "None", "Object"`,
+    );
   }
   return { version, includeObject };
 }
 
 /** A CRD version's printer columns; none declared → just Age (as the API server serves them). */
 function customColumns(printerColumns: PrinterColumn[] | undefined): Column[] {
-  const declared = printerColumns?.length ? printerColumns : [{ name: 'Age', type: 'date' as const, jsonPath: '.metadata.creationTimestamp' }];
+  const declared = printerColumns?.length
+    ? printerColumns
+    : [{ name: 'Age', type: 'date' as const, jsonPath: '.metadata.creationTimestamp' }];
   return [
     NAME,
     ...declared.map((c) => ({
@@ -78,13 +82,25 @@ export function columnsFor(type: ResourceType): Column[] {
   return BUILTIN_COLUMNS[`${type.group || 'core'}/${type.resource}`] ?? DEFAULT_COLUMNS;
 }
 
-export function toTable(type: ResourceType, objects: KubeObject[], now: number, options: TableOptions, listMeta: Record<string, unknown> = {}): Record<string, unknown> {
+export function toTable(
+  type: ResourceType,
+  objects: KubeObject[],
+  now: number,
+  options: TableOptions,
+  listMeta: Record<string, unknown> = {},
+): Record<string, unknown> {
   const columns = columnsFor(type);
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${options.version}`,
     metadata: listMeta,
-    columnDefinitions: columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority })),
+    columnDefinitions: columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority,
+    })),
     rows: objects.map((o) => row(columns, o, now, options)),
   };
 }
@@ -92,6 +108,9 @@ export function toTable(type: ResourceType, objects: KubeObject[], now: number, 
 function row(columns: Column[], o: KubeObject, now: number, options: TableOptions): Record<string, unknown> {
   const cells = columns.map((c) => c.cell(o, now) ?? null);
   if (options.includeObject === 'None') return { cells };
-  const object = options.includeObject === 'Object' ? o : { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${options.version}`, metadata: o.metadata };
+  const object =
+    options.includeObject === 'Object'
+      ? o
+      : { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${options.version}`, metadata: o.metadata };
   return { cells, object };
 }

@@ -2,7 +2,17 @@ import type { KubeCluster } from '../cluster.js';
 import type { StatusCause } from '../errors.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import { builtinCatalog, builtinSchemaName, OBJECT_META } from './schema/builtin-schemas.js';
-import { roleBindingCauses, roleCauses, configMapCauses, persistentVolumeCauses, persistentVolumeClaimCauses, podCauses, secretCauses, serviceCauses, storageClassCauses } from './schema/core-rules.js';
+import {
+  roleBindingCauses,
+  roleCauses,
+  configMapCauses,
+  persistentVolumeCauses,
+  persistentVolumeClaimCauses,
+  podCauses,
+  secretCauses,
+  serviceCauses,
+  storageClassCauses,
+} from './schema/core-rules.js';
 import { celCauses, hasRules } from './schema/cel-validate.js';
 import { customResourceDefinitionCauses } from './schema/crd-rules.js';
 import { applyDefaults } from './schema/defaults.js';
@@ -11,7 +21,13 @@ import { validateMetadata } from './schema/names.js';
 import { pruneValue } from './schema/prune.js';
 import { validateValue } from './schema/validate.js';
 import { REF, type Resolver, type Schema } from './schema/walk.js';
-import { daemonSetCauses, deploymentCauses, jobCauses, replicaSetCauses, statefulSetCauses } from './schema/workload-rules.js';
+import {
+  daemonSetCauses,
+  deploymentCauses,
+  jobCauses,
+  replicaSetCauses,
+  statefulSetCauses,
+} from './schema/workload-rules.js';
 
 /**
  * What kube-apiserver checks before it stores an object:
@@ -32,7 +48,8 @@ import { daemonSetCauses, deploymentCauses, jobCauses, replicaSetCauses, statefu
  * in the `default`s of a custom resource's schema. The server's order: prune, default, validate.
  */
 
-const resolveBuiltin: Resolver = (ref) => (ref.startsWith(REF) ? builtinCatalog().schemas[ref.slice(REF.length)] : undefined);
+const resolveBuiltin: Resolver = (ref) =>
+  ref.startsWith(REF) ? builtinCatalog().schemas[ref.slice(REF.length)] : undefined;
 
 const RULES: Record<string, (obj: KubeObject) => StatusCause[]> = {
   '/pods': podCauses,
@@ -69,11 +86,16 @@ function schemaOf(cluster: KubeCluster, type: ResourceType, purpose: 'validate' 
   const declared = (own.properties ?? {}) as Record<string, Schema>;
   const meta: Schema = { $ref: `${REF}${OBJECT_META}` };
   const metadata = purpose === 'validate' && declared.metadata ? { allOf: [meta, declared.metadata] } : meta;
-  return { ...own, type: 'object', properties: { ...declared, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata } };
+  return {
+    ...own,
+    type: 'object',
+    properties: { ...declared, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata },
+  };
 }
 
 const isStatus = (path: string) => path === 'status' || path.startsWith('status.');
-const under = (field: string | undefined, parent: string) => !!field && (field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`));
+const under = (field: string | undefined, parent: string) =>
+  !!field && (field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`));
 
 /** Schema errors after which the API server does not evaluate CEL rules (apiextensions-apiserver strategy.go hasBlockingErr). */
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany']);
@@ -81,14 +103,25 @@ const blocks = (c: StatusCause) => BLOCKING.has(c.reason ?? '') || !!c.message?.
 const NOT_CHECKED: StatusCause = {
   field: '<nil>',
   reason: 'FieldValueInvalid',
-  message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+  message:
+    'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
 };
 
 /** What is wrong with `obj` (nothing: an empty list); `old` is the stored object when this is an update (CEL transition rules). */
-export function validateObject(cluster: KubeCluster, type: ResourceType, obj: KubeObject, old?: KubeObject): StatusCause[] {
+export function validateObject(
+  cluster: KubeCluster,
+  type: ResourceType,
+  obj: KubeObject,
+  old?: KubeObject,
+): StatusCause[] {
   const causes = validateMetadata(type, obj);
   const schema = schemaOf(cluster, type, 'validate');
-  const typed = schema ? validateValue(obj, schema, '', { resolve: resolveBuiltin, enforceRequired: type.crd ? undefined : (path) => !isStatus(path) }) : [];
+  const typed = schema
+    ? validateValue(obj, schema, '', {
+        resolve: resolveBuiltin,
+        enforceRequired: type.crd ? undefined : (path) => !isStatus(path),
+      })
+    : [];
   causes.push(...typed);
   const own = type.crd ? customResourceSchema(cluster, type) : undefined;
   if (own && hasRules(own)) causes.push(...(typed.some(blocks) ? [NOT_CHECKED] : celCauses(own, obj, old, '')));

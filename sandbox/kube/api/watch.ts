@@ -18,30 +18,53 @@ import { tableOptions, toTable } from './table.js';
 /** Real time between BOOKMARK events when the client allows them (tests shorten it). */
 export const watchSettings = { bookmarkIntervalMs: 60_000 };
 
-export function watch(cluster: KubeCluster, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+export function watch(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): void {
   const selected = objectMatcher(r.type, query);
   // The deprecated watch of one object (`…/pods/x?watch=true`) is a watch with a name selector.
   const matches: Matcher = r.name === undefined ? selected : (o) => o.metadata.name === r.name && selected(o);
   const table = tableOptions(req.headers.accept, query);
   const rvParam = query.get('resourceVersion') ?? '';
-  if (rvParam && !/^\d+$/.test(rvParam)) throw badRequest(`resourceVersion: Invalid value: "${rvParam}": must be a non-negative integer`);
+  if (rvParam && !/^\d+$/.test(rvParam))
+    throw badRequest(`resourceVersion: Invalid value: "${rvParam}": must be a non-negative integer`);
   const timeoutText = query.get('timeoutSeconds');
   const timeout = timeoutText ? Number(timeoutText) : 0;
   if (!Number.isFinite(timeout) || timeout < 0) throw badRequest(`timeoutSeconds: Invalid value: "${timeoutText}"`);
   const bookmarks = query.get('allowWatchBookmarks') === 'true';
   const initialEvents = query.get('sendInitialEvents') === 'true';
 
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'cache-control': 'no-cache, private',
+    'transfer-encoding': 'chunked',
+  });
   res.flushHeaders();
   const send = (event: { type: string; object: unknown }) => {
     if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);
   };
   const sendObject = (type: WatchEvent['type'], obj: KubeObject) => {
     const object = served(r.type, obj);
-    send({ type, object: table ? toTable(r.type, [object], cluster.now(), table, { resourceVersion: object.metadata.resourceVersion }) : object });
+    send({
+      type,
+      object: table
+        ? toTable(r.type, [object], cluster.now(), table, { resourceVersion: object.metadata.resourceVersion })
+        : object,
+    });
   };
   const bookmark = (annotations?: Record<string, string>) =>
-    send({ type: 'BOOKMARK', object: { kind: r.type.kind, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: cluster.objects.resourceVersion, ...(annotations ? { annotations } : {}) } } });
+    send({
+      type: 'BOOKMARK',
+      object: {
+        kind: r.type.kind,
+        apiVersion: apiVersionOf(r.type),
+        metadata: { resourceVersion: cluster.objects.resourceVersion, ...(annotations ? { annotations } : {}) },
+      },
+    });
 
   // Whether the client has each object (by uid) as matching, so selector transitions come out right.
   const known = new Map<string, boolean>();
@@ -76,7 +99,11 @@ export function watch(cluster: KubeCluster, r: ResourceRequest, req: IncomingMes
 
   let stop: () => void;
   try {
-    stop = cluster.objects.watch({ type: r.type, ...(r.namespace !== undefined ? { namespace: r.namespace } : {}) }, from, onEvent);
+    stop = cluster.objects.watch(
+      { type: r.type, ...(r.namespace !== undefined ? { namespace: r.namespace } : {}) },
+      from,
+      onEvent,
+    );
   } catch (err) {
     if (!isKubeError(err)) throw err;
     send({ type: 'ERROR', object: err.toStatus() });

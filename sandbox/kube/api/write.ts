@@ -23,13 +23,17 @@ import type { WriteOptions } from './write-options.js';
 
 /** A request body as an object of the path's kind; kind and apiVersion may be left out, as the API defaults them. */
 export function objectFromBody(value: unknown, r: ResourceRequest): KubeObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the object provided is not a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('the object provided is not a JSON object');
   const obj = value as KubeObject;
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
-  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw badRequest('the object provided has a malformed metadata field');
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
+    throw badRequest('the object provided has a malformed metadata field');
   const group = obj.apiVersion?.includes('/') ? obj.apiVersion.split('/')[0] : '';
   if ((obj.kind && obj.kind !== r.type.kind) || (obj.apiVersion && group !== r.type.group)) {
-    throw badRequest(`the object provided is unrecognized (must be of type ${r.type.kind}): ${obj.kind ?? ''} in version "${obj.apiVersion ?? ''}" cannot be handled as a ${r.type.kind}`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${r.type.kind}): ${obj.kind ?? ''} in version "${obj.apiVersion ?? ''}" cannot be handled as a ${r.type.kind}`,
+    );
   }
   obj.apiVersion = apiVersionOf(r.type);
   obj.kind = r.type.kind;
@@ -49,14 +53,29 @@ export function requireNamespace(cluster: KubeCluster, type: ResourceType, obj: 
   if (!type.namespaced) return;
   const namespace = obj.metadata.namespace;
   const ns = namespace ? cluster.objects.get(NAMESPACE_TYPE, undefined, namespace) : undefined;
-  if (!ns) throw new KubeError(404, 'NotFound', `namespaces "${namespace ?? ''}" not found`, { name: namespace ?? '', kind: 'namespaces' });
-  if (ns.metadata.deletionTimestamp) {
-    throw new KubeError(403, 'Forbidden', `${type.group ? `${type.resource}.${type.group}` : type.resource} "${obj.metadata.name ?? ''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
-      name: obj.metadata.name ?? '',
-      group: type.group,
-      kind: type.resource,
-      causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+  if (!ns)
+    throw new KubeError(404, 'NotFound', `namespaces "${namespace ?? ''}" not found`, {
+      name: namespace ?? '',
+      kind: 'namespaces',
     });
+  if (ns.metadata.deletionTimestamp) {
+    throw new KubeError(
+      403,
+      'Forbidden',
+      `${type.group ? `${type.resource}.${type.group}` : type.resource} "${obj.metadata.name ?? ''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+      {
+        name: obj.metadata.name ?? '',
+        group: type.group,
+        kind: type.resource,
+        causes: [
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${namespace} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
+      },
+    );
   }
 }
 
@@ -65,11 +84,23 @@ export function requireNamespace(cluster: KubeCluster, type: ResourceType, obj: 
  * sent with `fieldValidation=Strict` (kubectl's default), refused with 400 — then a CRD's defaults
  * are filled in, then the object is validated (422 naming every bad field).
  */
-function validate(cluster: KubeCluster, type: ResourceType, obj: KubeObject, strictBody?: KubeObject, old?: KubeObject): void {
+function validate(
+  cluster: KubeCluster,
+  type: ResourceType,
+  obj: KubeObject,
+  strictBody?: KubeObject,
+  old?: KubeObject,
+): void {
   if (strictBody) {
-    const unknown = unknownFields(cluster, type, strictBody).filter((f) => !f.startsWith('status') && !f.startsWith('metadata'));
+    const unknown = unknownFields(cluster, type, strictBody).filter(
+      (f) => !f.startsWith('status') && !f.startsWith('metadata'),
+    );
     if (unknown.length > 0) {
-      throw new KubeError(400, 'BadRequest', `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+      throw new KubeError(
+        400,
+        'BadRequest',
+        `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`,
+      );
     }
   }
   const admitted = defaultObject(cluster, type, pruneObject(cluster, type, obj));
@@ -79,12 +110,32 @@ function validate(cluster: KubeCluster, type: ResourceType, obj: KubeObject, str
   if (causes.length > 0) throw invalid(type, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);
 }
 
-const SYSTEM_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const;
+const SYSTEM_FIELDS = [
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'selfLink',
+] as const;
 
 /** Everything a new object goes through before it is stored; returns it ready for `objects.create`. `applied`: server-side apply recorded its managers. */
-export function prepareNew(cluster: KubeCluster, type: ResourceType, obj: KubeObject, opts: WriteOptions, applied = false): KubeObject {
+export function prepareNew(
+  cluster: KubeCluster,
+  type: ResourceType,
+  obj: KubeObject,
+  opts: WriteOptions,
+  applied = false,
+): KubeObject {
   if (!obj.metadata.name && !obj.metadata.generateName) {
-    throw invalid(type, '', [{ field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value: name or generateName is required' }]);
+    throw invalid(type, '', [
+      {
+        field: 'metadata.name',
+        reason: 'FieldValueRequired',
+        message: 'Required value: name or generateName is required',
+      },
+    ]);
   }
   requireNamespace(cluster, type, obj);
   for (const k of SYSTEM_FIELDS) delete obj.metadata[k];
@@ -105,12 +156,26 @@ export function storeNew(cluster: KubeCluster, type: ResourceType, obj: KubeObje
   return shown;
 }
 
-export function create(cluster: KubeCluster, r: ResourceRequest, body: Buffer, req: IncomingMessage, res: ServerResponse, opts: WriteOptions): void {
+export function create(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  body: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: WriteOptions,
+): void {
   const obj = objectFromBody(parseBody(body, mediaType(req)), r);
   sendJson(res, 201, served(r.type, storeNew(cluster, r.type, prepareNew(cluster, r.type, obj, opts), opts)));
 }
 
-export function update(cluster: KubeCluster, r: ResourceRequest, body: Buffer, req: IncomingMessage, res: ServerResponse, opts: WriteOptions): void {
+export function update(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  body: Buffer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: WriteOptions,
+): void {
   const current = cluster.objects.get(r.type, r.namespace, r.name!);
   if (!current) throw notFound(r.type, r.name!);
   const next = objectFromBody(parseBody(body, mediaType(req)), r);
@@ -125,9 +190,19 @@ export interface CommitHow {
 }
 
 /** Stores `next` over `current`: the status subresource writes only status; the main resource never writes status of kinds that have the subresource. */
-export function commitUpdate(cluster: KubeCluster, r: ResourceRequest, current: KubeObject, next: KubeObject, opts: WriteOptions, how: CommitHow = {}): KubeObject {
+export function commitUpdate(
+  cluster: KubeCluster,
+  r: ResourceRequest,
+  current: KubeObject,
+  next: KubeObject,
+  opts: WriteOptions,
+  how: CommitHow = {},
+): KubeObject {
   const type = r.type;
-  if (next.metadata.name !== current.metadata.name) throw badRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${current.metadata.name})`);
+  if (next.metadata.name !== current.metadata.name)
+    throw badRequest(
+      `the name of the object (${next.metadata.name}) does not match the name on the URL (${current.metadata.name})`,
+    );
   let merged: KubeObject;
   if (how.subresource === 'status') {
     merged = { ...structuredClone(current), status: structuredClone(next.status) };
@@ -152,8 +227,15 @@ export function commitUpdate(cluster: KubeCluster, r: ResourceRequest, current: 
   }
   validate(cluster, type, merged, opts.strict && how.subresource !== 'status' ? merged : undefined, current);
   if (how.applied) merged.metadata.managedFields = next.metadata.managedFields;
-  else merged = recordUpdate(current, merged, { manager: opts.manager, type, now: rfc3339(cluster.now()), ...(how.subresource ? { subresource: how.subresource } : {}) });
-  if (opts.dryRun) return { ...merged, metadata: { ...merged.metadata, resourceVersion: current.metadata.resourceVersion } };
+  else
+    merged = recordUpdate(current, merged, {
+      manager: opts.manager,
+      type,
+      now: rfc3339(cluster.now()),
+      ...(how.subresource ? { subresource: how.subresource } : {}),
+    });
+  if (opts.dryRun)
+    return { ...merged, metadata: { ...merged.metadata, resourceVersion: current.metadata.resourceVersion } };
   const stored = cluster.objects.update(type, merged);
   if (stored.metadata.deletionTimestamp) finishPendingDeletions(cluster);
   return stored;
@@ -168,7 +250,9 @@ function carryAllocated(type: ResourceType, current: KubeObject, next: KubeObjec
   after.clusterIP ??= before.clusterIP;
   after.clusterIPs ??= before.clusterIPs;
   for (const p of (Array.isArray(after.ports) ? after.ports : []) as Array<Record<string, any>>) {
-    const old = ((before.ports ?? []) as Array<Record<string, any>>).find((q) => q.port === p.port && (q.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
+    const old = ((before.ports ?? []) as Array<Record<string, any>>).find(
+      (q) => q.port === p.port && (q.protocol ?? 'TCP') === (p.protocol ?? 'TCP'),
+    );
     if (old?.nodePort && p.nodePort === undefined) p.nodePort = old.nodePort;
   }
 }

@@ -40,7 +40,12 @@ export const serviceAccount = (ns: string, name: string, labels: Record<string, 
   metadata: { name, namespace: ns, labels: { 'app.kubernetes.io/name': name, ...labels } },
 });
 
-export const configMap = (ns: string, name: string, data: Record<string, string>, labels: Record<string, string> = {}): KubeObject => ({
+export const configMap = (
+  ns: string,
+  name: string,
+  data: Record<string, string>,
+  labels: Record<string, string> = {},
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, namespace: ns, labels },
@@ -108,21 +113,41 @@ export const daemonSet = (ns: string, name: string, w: WorkloadSpec): KubeObject
   apiVersion: 'apps/v1',
   kind: 'DaemonSet',
   metadata: { name, namespace: ns, labels: w.labels },
-  spec: { selector: { matchLabels: w.labels }, template: podTemplate({ tolerations: [{ operator: 'Exists' }], priorityClassName: 'system-node-critical', ...w }) },
+  spec: {
+    selector: { matchLabels: w.labels },
+    template: podTemplate({ tolerations: [{ operator: 'Exists' }], priorityClassName: 'system-node-critical', ...w }),
+  },
 });
 
-export const service = (ns: string, name: string, selector: Record<string, string>, ports: Array<{ name: string; port: number; targetPort?: number | string; protocol?: string }>, extra: Any = {}): KubeObject => ({
+export const service = (
+  ns: string,
+  name: string,
+  selector: Record<string, string>,
+  ports: Array<{ name: string; port: number; targetPort?: number | string; protocol?: string }>,
+  extra: Any = {},
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name, namespace: ns, labels: selector },
-  spec: { type: 'ClusterIP', selector, ports: ports.map((p) => ({ protocol: 'TCP', targetPort: p.port, ...p })), ...extra },
+  spec: {
+    type: 'ClusterIP',
+    selector,
+    ports: ports.map((p) => ({ protocol: 'TCP', targetPort: p.port, ...p })),
+    ...extra,
+  },
 });
 
 export const csiDriver = (name: string, spec: Any): KubeObject => ({
   apiVersion: 'storage.k8s.io/v1',
   kind: 'CSIDriver',
   metadata: { name },
-  spec: { attachRequired: false, podInfoOnMount: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', volumeLifecycleModes: ['Persistent'], ...spec },
+  spec: {
+    attachRequired: false,
+    podInfoOnMount: false,
+    fsGroupPolicy: 'ReadWriteOnceWithFSType',
+    volumeLifecycleModes: ['Persistent'],
+    ...spec,
+  },
 });
 
 export interface CrdSpec {
@@ -162,14 +187,32 @@ export function crd(c: CrdSpec): KubeObject {
     metadata: { name: `${c.plural}.${c.group}` },
     spec: {
       group: c.group,
-      names: { kind: c.kind, listKind: `${c.kind}List`, plural: c.plural, singular: c.kind.toLowerCase(), ...(c.shortNames ? { shortNames: c.shortNames } : {}), ...(c.categories ? { categories: c.categories } : {}) },
+      names: {
+        kind: c.kind,
+        listKind: `${c.kind}List`,
+        plural: c.plural,
+        singular: c.kind.toLowerCase(),
+        ...(c.shortNames ? { shortNames: c.shortNames } : {}),
+        ...(c.categories ? { categories: c.categories } : {}),
+      },
       scope: c.scope,
       versions: c.versions.map((name, i) => ({
         name,
         served: true,
         storage: i === 0,
         schema,
-        subresources: { status: {}, ...(c.scale ? { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } } : {}) },
+        subresources: {
+          status: {},
+          ...(c.scale
+            ? {
+                scale: {
+                  specReplicasPath: '.spec.replicas',
+                  statusReplicasPath: '.status.replicas',
+                  labelSelectorPath: '.status.selector',
+                },
+              }
+            : {}),
+        },
         ...(c.columns?.length ? { additionalPrinterColumns: c.columns } : {}),
       })),
     },
@@ -180,8 +223,30 @@ export function crd(c: CrdSpec): KubeObject {
 export const str = (extra: Any = {}): Any => ({ type: 'string', ...extra });
 export const int = (extra: Any = {}): Any => ({ type: 'integer', format: 'int32', ...extra });
 export const bool = (extra: Any = {}): Any => ({ type: 'boolean', ...extra });
-export const obj = (properties: Any, required: string[] = [], extra: Any = {}): Any => ({ type: 'object', properties, ...(required.length ? { required } : {}), ...extra });
+export const obj = (properties: Any, required: string[] = [], extra: Any = {}): Any => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  ...extra,
+});
 export const arr = (items: Any, extra: Any = {}): Any => ({ type: 'array', items, ...extra });
-export const open = (extra: Any = {}): Any => ({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, ...extra });
-export const conditions = (): Any => arr(obj({ type: str(), status: str({ enum: ['True', 'False', 'Unknown'] }), reason: str(), message: str(), lastTransitionTime: str({ format: 'date-time' }), observedGeneration: { type: 'integer', format: 'int64' } }, ['type', 'status']));
+export const open = (extra: Any = {}): Any => ({
+  type: 'object',
+  'x-kubernetes-preserve-unknown-fields': true,
+  ...extra,
+});
+export const conditions = (): Any =>
+  arr(
+    obj(
+      {
+        type: str(),
+        status: str({ enum: ['True', 'False', 'Unknown'] }),
+        reason: str(),
+        message: str(),
+        lastTransitionTime: str({ format: 'date-time' }),
+        observedGeneration: { type: 'integer', format: 'int64' },
+      },
+      ['type', 'status'],
+    ),
+  );
 export const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };

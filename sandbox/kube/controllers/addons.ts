@@ -26,7 +26,16 @@ export const ADDON = 'sandbox.instantstart.dev/eks-addon';
 const VERSION = 'sandbox.instantstart.dev/eks-addon-version';
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 /** The kinds add-ons install (reading only these keeps a tick from cloning every pod and event). */
-const ADDON_KINDS = [T.namespaces, T.serviceaccounts, T.configmaps, T.services, T.deployments, T.daemonsets, T.csidrivers, T.crds];
+const ADDON_KINDS = [
+  T.namespaces,
+  T.serviceaccounts,
+  T.configmaps,
+  T.services,
+  T.deployments,
+  T.daemonsets,
+  T.csidrivers,
+  T.crds,
+];
 const LIVE = new Set(['CREATING', 'ACTIVE', 'DEGRADED', 'UPDATING', 'UPDATE_FAILED', 'DELETE_FAILED']);
 
 export function materialiseAddons(cluster: KubeCluster, state: SandboxState, clusterDns: string): void {
@@ -40,13 +49,20 @@ export function materialiseAddons(cluster: KubeCluster, state: SandboxState, clu
     const addon = addons.get(name);
     const mine = installed.get(name) ?? [];
     if (addon && LIVE.has(addon.status)) {
-      const params = { version: addon.version, namespace: addon.namespace ?? findAddon(name)?.defaultNamespace ?? 'kube-system', region: cluster.region, clusterDns, configuration: parsed(addon.configurationValues) };
+      const params = {
+        version: addon.version,
+        namespace: addon.namespace ?? findAddon(name)?.defaultNamespace ?? 'kube-system',
+        region: cluster.region,
+        clusterDns,
+        configuration: parsed(addon.configurationValues),
+      };
       const stamp = versionStamp(addon.version, addon.configurationValues);
       const current = mine.some((o) => o.metadata.annotations?.[VERSION] === stamp && !o.metadata.deletionTimestamp);
       if (!current) {
         install(cluster, name, params, true, stamp);
         // What the new version or configuration no longer has goes (an add-on reconfigured without KEDA loses KEDA).
-        for (const o of mine) if (o.metadata.annotations?.[VERSION] !== stamp && !stillWanted(cluster, o, stamp)) remove(cluster, o);
+        for (const o of mine)
+          if (o.metadata.annotations?.[VERSION] !== stamp && !stillWanted(cluster, o, stamp)) remove(cluster, o);
       }
     } else if (addon?.status === 'DELETING' && addon.preserve) {
       for (const o of mine) release(cluster, o);
@@ -68,7 +84,9 @@ export function installSelfManagedAddons(cluster: KubeCluster, kubernetesVersion
 
 /** The version annotation: the add-on version, and a digest of its configuration values when it has some (a change re-installs). */
 function versionStamp(version: string, configurationValues: string | undefined): string {
-  return configurationValues ? `${version}+${createHash('sha256').update(configurationValues).digest('hex').slice(0, 12)}` : version;
+  return configurationValues
+    ? `${version}+${createHash('sha256').update(configurationValues).digest('hex').slice(0, 12)}`
+    : version;
 }
 
 function parsed(values: string | undefined): unknown {
@@ -87,7 +105,13 @@ function stillWanted(cluster: KubeCluster, o: KubeObject, stamp: string): boolea
   return live?.metadata.annotations?.[VERSION] === stamp;
 }
 
-function install(cluster: KubeCluster, name: string, params: AddonParams, managed: boolean, stamp = params.version): void {
+function install(
+  cluster: KubeCluster,
+  name: string,
+  params: AddonParams,
+  managed: boolean,
+  stamp = params.version,
+): void {
   for (const manifest of ADDON_MANIFESTS[name]!(params)) {
     const type = cluster.findTypeByKind(manifest.apiVersion, manifest.kind);
     if (!type) continue;
@@ -104,10 +128,23 @@ function install(cluster: KubeCluster, name: string, params: AddonParams, manage
       continue;
     }
     // A namespace that was there before is not the add-on's to take (or to delete later).
-    if (!managed || existing.metadata.deletionTimestamp || (obj.kind === 'Namespace' && !existing.metadata.annotations?.[ADDON])) continue;
-    const adopted: KubeObject = { ...existing, metadata: { ...existing.metadata, labels: { ...existing.metadata.labels, ...obj.metadata.labels }, annotations: { ...existing.metadata.annotations, ...obj.metadata.annotations } } };
+    if (
+      !managed ||
+      existing.metadata.deletionTimestamp ||
+      (obj.kind === 'Namespace' && !existing.metadata.annotations?.[ADDON])
+    )
+      continue;
+    const adopted: KubeObject = {
+      ...existing,
+      metadata: {
+        ...existing.metadata,
+        labels: { ...existing.metadata.labels, ...obj.metadata.labels },
+        annotations: { ...existing.metadata.annotations, ...obj.metadata.annotations },
+      },
+    };
     const template = (adopted.spec as Any | undefined)?.template;
-    if (template) adopted.spec = { ...(adopted.spec as Any), template: withImagesOf(template, (obj.spec as Any).template) };
+    if (template)
+      adopted.spec = { ...(adopted.spec as Any), template: withImagesOf(template, (obj.spec as Any).template) };
     save(cluster, type, existing, adopted);
   }
 }
@@ -115,9 +152,11 @@ function install(cluster: KubeCluster, name: string, params: AddonParams, manage
 /** The existing template with the add-on version's images (an update rolls the pods; other customisations stay). */
 function withImagesOf(template: Any, wanted: Any): Any {
   const images = new Map<string, string>();
-  for (const c of [...((wanted?.spec?.containers ?? []) as Any[]), ...((wanted?.spec?.initContainers ?? []) as Any[])]) images.set(c.name, c.image);
+  for (const c of [...((wanted?.spec?.containers ?? []) as Any[]), ...((wanted?.spec?.initContainers ?? []) as Any[])])
+    images.set(c.name, c.image);
   const next = structuredClone(template);
-  for (const c of [...((next.spec?.containers ?? []) as Any[]), ...((next.spec?.initContainers ?? []) as Any[])]) if (images.has(c.name)) c.image = images.get(c.name);
+  for (const c of [...((next.spec?.containers ?? []) as Any[]), ...((next.spec?.initContainers ?? []) as Any[])])
+    if (images.has(c.name)) c.image = images.get(c.name);
   return next;
 }
 
@@ -142,8 +181,20 @@ export function establish(crd: KubeObject, now: number): void {
     acceptedNames: spec.names,
     storedVersions: ((spec.versions ?? []) as Any[]).filter((v) => v.storage).map((v) => v.name),
     conditions: [
-      { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: at },
-      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: at },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+        lastTransitionTime: at,
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+        lastTransitionTime: at,
+      },
     ],
   };
 }

@@ -10,21 +10,62 @@ const READ = ['get', 'list', 'watch'];
 const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 
 const WORKLOADS = [
-  { apiGroups: [''], resources: ['pods', 'pods/log', 'pods/status', 'services', 'services/status', 'endpoints', 'configmaps', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'serviceaccounts', 'events', 'namespaces/status'] },
-  { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status', 'daemonsets', 'daemonsets/status'] },
+  {
+    apiGroups: [''],
+    resources: [
+      'pods',
+      'pods/log',
+      'pods/status',
+      'services',
+      'services/status',
+      'endpoints',
+      'configmaps',
+      'persistentvolumeclaims',
+      'persistentvolumeclaims/status',
+      'serviceaccounts',
+      'events',
+      'namespaces/status',
+    ],
+  },
+  {
+    apiGroups: ['apps'],
+    resources: [
+      'deployments',
+      'deployments/scale',
+      'deployments/status',
+      'replicasets',
+      'replicasets/scale',
+      'replicasets/status',
+      'statefulsets',
+      'statefulsets/scale',
+      'statefulsets/status',
+      'daemonsets',
+      'daemonsets/status',
+    ],
+  },
   { apiGroups: ['batch'], resources: ['jobs', 'jobs/status'] },
 ];
 
 const role = (name: string, rules: object[]): KubeObject => ({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'ClusterRole',
-  metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' }, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' } },
+  metadata: {
+    name,
+    labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+    annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
+  },
   rules,
 });
 
 const view = WORKLOADS.map((r) => ({ ...r, verbs: READ }));
-const edit = [...WORKLOADS.map((r) => ({ ...r, verbs: [...READ, ...WRITE] })), { apiGroups: [''], resources: ['secrets'], verbs: [...READ, ...WRITE] }];
-const admin = [...edit, { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: [...READ, ...WRITE] }];
+const edit = [
+  ...WORKLOADS.map((r) => ({ ...r, verbs: [...READ, ...WRITE] })),
+  { apiGroups: [''], resources: ['secrets'], verbs: [...READ, ...WRITE] },
+];
+const admin = [
+  ...edit,
+  { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: [...READ, ...WRITE] },
+];
 
 export const BOOTSTRAP_RBAC: KubeObject[] = [
   role('cluster-admin', [
@@ -37,7 +78,11 @@ export const BOOTSTRAP_RBAC: KubeObject[] = [
   {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name: 'cluster-admin', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' }, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' } },
+    metadata: {
+      name: 'cluster-admin',
+      labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+      annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
+    },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' }],
   },

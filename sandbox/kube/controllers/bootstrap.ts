@@ -29,28 +29,47 @@ export const clusterDnsIp = (serviceCidr: string) => ipAt(parseCidr(serviceCidr)
 
 export function bootstrap(cluster: KubeCluster, setup: ClusterSetup): void {
   for (const name of SYSTEM_NAMESPACES) {
-    ensure(cluster, T.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    ensure(cluster, T.namespaces, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
   }
   const apiIp = ipAt(parseCidr(setup.serviceCidr).base, 1);
   ensure(cluster, T.services, {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { type: 'ClusterIP', clusterIP: apiIp, clusterIPs: [apiIp], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 443 }], sessionAffinity: 'None' },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: apiIp,
+      clusterIPs: [apiIp],
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
+      internalTrafficPolicy: 'Cluster',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 443 }],
+      sessionAffinity: 'None',
+    },
     status: { loadBalancer: {} },
   });
   const minor = Number(setup.kubernetesVersion.split('.')[1] ?? 0);
   ensure(cluster, T.storageclasses, {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
-    metadata: { name: 'gp2', ...(minor < 30 ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}) },
+    metadata: {
+      name: 'gp2',
+      ...(minor < 30 ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}),
+    },
     provisioner: 'kubernetes.io/aws-ebs',
     parameters: { fsType: 'ext4', type: 'gp2' },
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'WaitForFirstConsumer',
   });
   for (const o of BOOTSTRAP_RBAC) ensure(cluster, o.kind === 'ClusterRole' ? T.clusterroles : T.clusterrolebindings, o);
-  if (setup.selfManagedAddons) installSelfManagedAddons(cluster, setup.kubernetesVersion, clusterDnsIp(setup.serviceCidr));
+  if (setup.selfManagedAddons)
+    installSelfManagedAddons(cluster, setup.kubernetesVersion, clusterDnsIp(setup.serviceCidr));
   ensureNamespaceBasics(cluster, setup.caPem);
 }
 
@@ -59,10 +78,34 @@ export function ensureNamespaceBasics(cluster: KubeCluster, caPem: string | unde
   for (const ns of cluster.objects.list(T.namespaces)) {
     if (ns.metadata.deletionTimestamp) continue;
     const name = ns.metadata.name!;
-    if ((ns.status as Any | undefined)?.phase !== 'Active' || ns.metadata.labels?.['kubernetes.io/metadata.name'] !== name) {
-      save(cluster, T.namespaces, ns, { ...ns, status: { ...((ns.status ?? {}) as Any), phase: 'Active' }, metadata: { ...ns.metadata, labels: { ...(ns.metadata.labels ?? {}), 'kubernetes.io/metadata.name': name } } });
+    if (
+      (ns.status as Any | undefined)?.phase !== 'Active' ||
+      ns.metadata.labels?.['kubernetes.io/metadata.name'] !== name
+    ) {
+      save(cluster, T.namespaces, ns, {
+        ...ns,
+        status: { ...((ns.status ?? {}) as Any), phase: 'Active' },
+        metadata: { ...ns.metadata, labels: { ...(ns.metadata.labels ?? {}), 'kubernetes.io/metadata.name': name } },
+      });
     }
-    ensure(cluster, T.serviceaccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
-    if (caPem) ensure(cluster, T.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: name, annotations: { 'kubernetes.io/description': 'The CA bundle that verifies the API server at its in-cluster addresses (the kubernetes Service, kubernetes.default.svc).' } }, data: { 'ca.crt': caPem } });
+    ensure(cluster, T.serviceaccounts, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'default', namespace: name },
+    });
+    if (caPem)
+      ensure(cluster, T.configmaps, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'kube-root-ca.crt',
+          namespace: name,
+          annotations: {
+            'kubernetes.io/description':
+              'The CA bundle that verifies the API server at its in-cluster addresses (the kubernetes Service, kubernetes.default.svc).',
+          },
+        },
+        data: { 'ca.crt': caPem },
+      });
   }
 }

@@ -8,16 +8,23 @@ import { T, type Any } from './util.js';
  * later entries winning. A reference to a Secret, ConfigMap or key that does not exist (and is not
  * `optional`) is the kubelet's CreateContainerConfigError: `error` says which.
  */
-export function containerEnv(cluster: KubeCluster, pod: KubeObject, container: Any): { vars: Record<string, string>; error?: string } {
+export function containerEnv(
+  cluster: KubeCluster,
+  pod: KubeObject,
+  container: Any,
+): { vars: Record<string, string>; error?: string } {
   const namespace = pod.metadata.namespace ?? 'default';
   const vars: Record<string, string> = {};
-  const set = (name: string, value: string) => Object.defineProperty(vars, name, { value, enumerable: true, writable: true, configurable: true });
+  const set = (name: string, value: string) =>
+    Object.defineProperty(vars, name, { value, enumerable: true, writable: true, configurable: true });
   const secretData = (name: string): Record<string, string> | undefined => {
     const secret = cluster.objects.get(T.secrets, namespace, name);
     if (!secret) return undefined;
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(((secret as Any).data ?? {}) as Record<string, string>)) out[k] = Buffer.from(String(v), 'base64').toString('utf8');
-    for (const [k, v] of Object.entries(((secret as Any).stringData ?? {}) as Record<string, string>)) out[k] = String(v);
+    for (const [k, v] of Object.entries(((secret as Any).data ?? {}) as Record<string, string>))
+      out[k] = Buffer.from(String(v), 'base64').toString('utf8');
+    for (const [k, v] of Object.entries(((secret as Any).stringData ?? {}) as Record<string, string>))
+      out[k] = String(v);
     return out;
   };
   const configMapData = (name: string): Record<string, string> | undefined => {
@@ -47,7 +54,12 @@ export function containerEnv(cluster: KubeCluster, pod: KubeObject, container: A
     const value = data && Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
     if (value === undefined) {
       if (ref.optional) continue;
-      return { vars, error: data ? `couldn't find key ${ref.key} in ${kind === 'secret' ? 'Secret' : 'ConfigMap'} ${namespace}/${ref.name}` : `${kind} "${ref.name}" not found` };
+      return {
+        vars,
+        error: data
+          ? `couldn't find key ${ref.key} in ${kind === 'secret' ? 'Secret' : 'ConfigMap'} ${namespace}/${ref.name}`
+          : `${kind} "${ref.name}" not found`,
+      };
     }
     set(e.name, value);
   }

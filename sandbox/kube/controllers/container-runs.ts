@@ -28,7 +28,16 @@ export interface RunContext {
 }
 
 export function freshStatus(container: Any, waitingReason: 'ContainerCreating' | 'PodInitializing'): Any {
-  return { name: container.name, image: container.image, imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { reason: waitingReason } }, lastState: {} };
+  return {
+    name: container.name,
+    image: container.image,
+    imageID: '',
+    ready: false,
+    started: false,
+    restartCount: 0,
+    state: { waiting: { reason: waitingReason } },
+    lastState: {},
+  };
 }
 
 /**
@@ -48,7 +57,11 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
       if (present) ctx.event('Normal', 'Pulled', `Container image "${container.image}" already present on machine`);
       else {
         const s = (pullMs / 1000).toFixed(3);
-        ctx.event('Normal', 'Pulled', `Successfully pulled image "${container.image}" in ${s}s (${s}s including waiting). Image size: ${Math.round(50_000_000 + unit(String(container.image)) * 900_000_000)} bytes.`);
+        ctx.event(
+          'Normal',
+          'Pulled',
+          `Successfully pulled image "${container.image}" in ${s}s (${s}s including waiting). Image size: ${Math.round(50_000_000 + unit(String(container.image)) * 900_000_000)} bytes.`,
+        );
       }
       ctx.imagesOnNode.add(String(container.image));
       start(cs, container, since + pullMs, ctx);
@@ -59,7 +72,13 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
       const program = programOf(pod, container, cs.restartCount, ctx.cluster);
       if (program.exitAfterMs === undefined || now < started + program.exitAfterMs) break;
       const finished = seconds(started + program.exitAfterMs);
-      const terminated = { exitCode: program.exitCode, reason: program.exitCode === 0 ? 'Completed' : 'Error', startedAt: state.running.startedAt, finishedAt: rfc3339(finished), containerID: cs.containerID };
+      const terminated = {
+        exitCode: program.exitCode,
+        reason: program.exitCode === 0 ? 'Completed' : 'Error',
+        startedAt: state.running.startedAt,
+        finishedAt: rfc3339(finished),
+        containerID: cs.containerID,
+      };
       cs.ready = false;
       cs.started = false;
       if (!ctx.restarts(program.exitCode)) {
@@ -69,8 +88,17 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
       cs.lastState = { terminated };
       cs.restartCount += 1;
       const backoff = backoffAfter(cs);
-      cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${formatBackoff(backoff)} restarting failed container=${cs.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
-      ctx.event('Warning', 'BackOff', `Back-off restarting failed container ${cs.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`);
+      cs.state = {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${formatBackoff(backoff)} restarting failed container=${cs.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+        },
+      };
+      ctx.event(
+        'Warning',
+        'BackOff',
+        `Back-off restarting failed container ${cs.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+      );
       continue;
     }
     if (state.waiting?.reason === 'CrashLoopBackOff') {
@@ -88,7 +116,9 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
 /** The back-off before the next restart: doubling with restarts, back to the start after a run of twice the cap (10 min). */
 function backoffAfter(cs: Any): number {
   const last = cs.lastState.terminated as Any;
-  return Date.parse(last.finishedAt) - Date.parse(last.startedAt) >= 2 * MAX_BACKOFF_MS ? backoffMs(1) : backoffMs(cs.restartCount);
+  return Date.parse(last.finishedAt) - Date.parse(last.startedAt) >= 2 * MAX_BACKOFF_MS
+    ? backoffMs(1)
+    : backoffMs(cs.restartCount);
 }
 
 function start(cs: Any, container: Any, at: number, ctx: RunContext): void {
@@ -114,9 +144,11 @@ export function probeReady(cs: Any, container: Any, now: number): boolean {
 export function imageIdOf(image: string): string {
   const name = image.split('@')[0]!.replace(/:[^/:]+$/, '');
   const first = name.split('/')[0]!;
-  const registry = name.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? '' : 'docker.io/';
+  const registry =
+    name.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? '' : 'docker.io/';
   const repo = registry && !name.includes('/') ? `library/${name}` : name;
   return `${registry}${repo}@sha256:${hexHash(image, 64)}`;
 }
 
-const formatBackoff = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${ms % 60_000 ? `${(ms % 60_000) / 1000}s` : '0s'}` : `${ms / 1000}s`);
+const formatBackoff = (ms: number) =>
+  ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${ms % 60_000 ? `${(ms % 60_000) / 1000}s` : '0s'}` : `${ms / 1000}s`;

@@ -4,7 +4,17 @@ import { recordEvent } from './events.js';
 import { podFromTemplate, templateHash } from './pod-template.js';
 import { isAvailable } from './replicasets.js';
 import { nodeAffinityMatches, untoleratedTaint } from './scheduler-filters.js';
-import { byController, dependentsOf, isActive, isReady, nodeNameOf, removeIfPresent, save, T, type Any } from './util.js';
+import {
+  byController,
+  dependentsOf,
+  isActive,
+  isReady,
+  nodeNameOf,
+  removeIfPresent,
+  save,
+  T,
+  type Any,
+} from './util.js';
 
 /**
  * The DaemonSet controller: one pod per node the template may run on (node selector, required
@@ -35,7 +45,11 @@ export function runDaemonSets(cluster: KubeCluster): void {
     const templateSpec = (spec.template?.spec ?? {}) as Any;
     const tolerations = [...((templateSpec.tolerations ?? []) as Any[]), ...DAEMON_TOLERATIONS];
     const hash = templateHash(spec.template);
-    const eligible = nodes.filter((n) => nodeAffinityMatches(templateSpec, n) && !untoleratedTaint(tolerations, ((n.spec as Any)?.taints ?? []) as Any[]));
+    const eligible = nodes.filter(
+      (n) =>
+        nodeAffinityMatches(templateSpec, n) &&
+        !untoleratedTaint(tolerations, ((n.spec as Any)?.taints ?? []) as Any[]),
+    );
     const pods = podsOf(ds).filter(isActive);
     let changed = false;
     const byNode = new Map<string, KubeObject[]>();
@@ -45,14 +59,32 @@ export function runDaemonSets(cluster: KubeCluster): void {
     }
     const remove = (p: KubeObject) => {
       changed = true;
-      if (removeIfPresent(cluster, T.pods, p)) recordEvent(cluster, ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`, 'daemonset-controller');
+      if (removeIfPresent(cluster, T.pods, p))
+        recordEvent(
+          cluster,
+          ds,
+          'Normal',
+          'SuccessfulDelete',
+          `Deleted pod: ${p.metadata.name}`,
+          'daemonset-controller',
+        );
     };
     for (const node of eligible) {
       const here = byNode.get(node.metadata.name!) ?? [];
       if (here.length === 0) {
-        const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, daemonPod(ds, node.metadata.name!, hash, tolerations)));
+        const pod = cluster.objects.create(
+          T.pods,
+          cluster.admit(T.pods, daemonPod(ds, node.metadata.name!, hash, tolerations)),
+        );
         changed = true;
-        recordEvent(cluster, ds, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'daemonset-controller');
+        recordEvent(
+          cluster,
+          ds,
+          'Normal',
+          'SuccessfulCreate',
+          `Created pod: ${pod.metadata.name}`,
+          'daemonset-controller',
+        );
       }
       for (const extra of here.slice(1)) remove(extra);
     }
@@ -61,7 +93,12 @@ export function runDaemonSets(cluster: KubeCluster): void {
     // Rolling update, one node at a time: only when every other daemon pod is ready.
     const current = changed ? dependentsOf(cluster, T.pods, ds).filter(isActive) : pods;
     const outdated = current.filter((p) => p.metadata.labels?.[REVISION] !== hash);
-    if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && outdated.length > 0 && current.filter((p) => p !== outdated[0]).every(isReady)) remove(outdated[0]!);
+    if (
+      (spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' &&
+      outdated.length > 0 &&
+      current.filter((p) => p !== outdated[0]).every(isReady)
+    )
+      remove(outdated[0]!);
 
     const live = changed ? dependentsOf(cluster, T.pods, ds).filter(isActive) : pods;
     const scheduled = live.filter((p) => eligibleNames.has(pinnedNode(p) ?? ''));
@@ -85,7 +122,8 @@ export function runDaemonSets(cluster: KubeCluster): void {
 
 /** The node a daemon pod is for: its node affinity on metadata.name, or where it runs. */
 function pinnedNode(pod: KubeObject): string | undefined {
-  const terms = ((pod.spec as Any)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) as Any[];
+  const terms = ((pod.spec as Any)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms ?? []) as Any[];
   for (const term of terms) {
     const field = ((term.matchFields ?? []) as Any[]).find((f) => f.key === 'metadata.name' && f.operator === 'In');
     if (field) return field.values?.[0];
@@ -95,14 +133,25 @@ function pinnedNode(pod: KubeObject): string | undefined {
 
 function daemonPod(ds: KubeObject, nodeName: string, hash: string, tolerations: Any[]): KubeObject {
   const spec = ds.spec as Any;
-  return podFromTemplate(ds, spec.template, { labels: { [REVISION]: hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) } }, (podSpec) => {
-    podSpec.tolerations = tolerations;
-    const pin = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] };
-    const required = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-    const terms = ((required?.nodeSelectorTerms ?? []) as Any[]).map((t) => ({ ...t, matchFields: [...(t.matchFields ?? []), ...pin.matchFields] }));
-    podSpec.affinity = {
-      ...(podSpec.affinity ?? {}),
-      nodeAffinity: { ...(podSpec.affinity?.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms.length > 0 ? terms : [pin] } },
-    };
-  });
+  return podFromTemplate(
+    ds,
+    spec.template,
+    { labels: { [REVISION]: hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) } },
+    (podSpec) => {
+      podSpec.tolerations = tolerations;
+      const pin = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] };
+      const required = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+      const terms = ((required?.nodeSelectorTerms ?? []) as Any[]).map((t) => ({
+        ...t,
+        matchFields: [...(t.matchFields ?? []), ...pin.matchFields],
+      }));
+      podSpec.affinity = {
+        ...(podSpec.affinity ?? {}),
+        nodeAffinity: {
+          ...(podSpec.affinity?.nodeAffinity ?? {}),
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms.length > 0 ? terms : [pin] },
+        },
+      };
+    },
+  );
 }

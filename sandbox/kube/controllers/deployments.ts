@@ -2,7 +2,17 @@ import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
 import { templateHash } from './pod-template.js';
-import { byController, controllerRef, keepConditionTimes, removeIfPresent, rfc3339, save, scaled, T, type Any } from './util.js';
+import {
+  byController,
+  controllerRef,
+  keepConditionTimes,
+  removeIfPresent,
+  rfc3339,
+  save,
+  scaled,
+  T,
+  type Any,
+} from './util.js';
 
 /**
  * The deployment controller: one ReplicaSet per pod template (labelled `pod-template-hash`,
@@ -45,13 +55,35 @@ function reconcile(cluster: KubeCluster, d: KubeObject, owned: KubeObject[]): vo
   if (!current) {
     const recreate = spec.strategy?.type === 'Recreate';
     const noOldPods = olds().every((rs) => stat(rs, 'replicas') === 0 && specReplicas(rs) === 0);
-    const initial = spec.paused ? 0 : recreate && !noOldPods ? 0 : sets.length === 0 ? desired : Math.min(desired, Math.max(0, desired + maxSurge - sets.reduce((n, rs) => n + specReplicas(rs), 0)));
-    current = cluster.objects.create(T.replicasets, newReplicaSet(d, hash, initial, maxRevision + 1, desired + maxSurge));
-    recordEvent(cluster, d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${current.metadata.name} from 0 to ${initial}`, 'deployment-controller');
+    const initial = spec.paused
+      ? 0
+      : recreate && !noOldPods
+        ? 0
+        : sets.length === 0
+          ? desired
+          : Math.min(desired, Math.max(0, desired + maxSurge - sets.reduce((n, rs) => n + specReplicas(rs), 0)));
+    current = cluster.objects.create(
+      T.replicasets,
+      newReplicaSet(d, hash, initial, maxRevision + 1, desired + maxSurge),
+    );
+    recordEvent(
+      cluster,
+      d,
+      'Normal',
+      'ScalingReplicaSet',
+      `Scaled up replica set ${current.metadata.name} from 0 to ${initial}`,
+      'deployment-controller',
+    );
     sets = [...sets, current];
   } else if (revisionOf(current) < maxRevision) {
     // A rollback to an earlier template: that ReplicaSet becomes the newest revision again.
-    current = save(cluster, T.replicasets, current, { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [REVISION]: String(maxRevision + 1) } } });
+    current = save(cluster, T.replicasets, current, {
+      ...current,
+      metadata: {
+        ...current.metadata,
+        annotations: { ...current.metadata.annotations, [REVISION]: String(maxRevision + 1) },
+      },
+    });
     sets = sets.map((rs) => (rs.metadata.uid === current!.metadata.uid ? current! : rs));
   }
 
@@ -59,8 +91,20 @@ function reconcile(cluster: KubeCluster, d: KubeObject, owned: KubeObject[]): vo
     const scale = (rs: KubeObject, to: number) => {
       const from = specReplicas(rs);
       const annotations = { ...rs.metadata.annotations, [DESIRED]: String(desired), [MAX]: String(desired + maxSurge) };
-      const next = save(cluster, T.replicasets, rs, { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...(rs.spec as Any), replicas: to } });
-      if (from !== to) recordEvent(cluster, d, 'Normal', 'ScalingReplicaSet', `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${to}`, 'deployment-controller');
+      const next = save(cluster, T.replicasets, rs, {
+        ...rs,
+        metadata: { ...rs.metadata, annotations },
+        spec: { ...(rs.spec as Any), replicas: to },
+      });
+      if (from !== to)
+        recordEvent(
+          cluster,
+          d,
+          'Normal',
+          'ScalingReplicaSet',
+          `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${to}`,
+          'deployment-controller',
+        );
       sets = sets.map((s) => (s.metadata.uid === rs.metadata.uid ? next : s));
     };
     const cur = current;
@@ -100,7 +144,14 @@ function newReplicaSet(d: KubeObject, hash: string, replicas: number, revision: 
 }
 
 /** One step of a rolling update, as deployment/rolling.go computes it: surge the new set up, then retire old pods while enough stay available. */
-function rollingScale(sets: KubeObject[], current: KubeObject, desired: number, maxSurge: number, maxUnavailable: number, scale: (rs: KubeObject, to: number) => void): void {
+function rollingScale(
+  sets: KubeObject[],
+  current: KubeObject,
+  desired: number,
+  maxSurge: number,
+  maxUnavailable: number,
+  scale: (rs: KubeObject, to: number) => void,
+): void {
   const olds = () => sets.filter((rs) => rs.metadata.uid !== current.metadata.uid && specReplicas(rs) > 0);
   const total = sets.reduce((n, rs) => n + specReplicas(rs), 0);
   const cur = specReplicas(current);
@@ -144,13 +195,22 @@ function rollingScale(sets: KubeObject[], current: KubeObject, desired: number, 
 
 /** Removes the oldest idle ReplicaSets beyond the history limit; returns the ones kept. */
 function pruneHistory(cluster: KubeCluster, sets: KubeObject[], current: KubeObject, limit: number): KubeObject[] {
-  const idle = sets.filter((rs) => rs.metadata.uid !== current.metadata.uid && specReplicas(rs) === 0 && stat(rs, 'replicas') === 0).sort((a, b) => revisionOf(a) - revisionOf(b));
+  const idle = sets
+    .filter((rs) => rs.metadata.uid !== current.metadata.uid && specReplicas(rs) === 0 && stat(rs, 'replicas') === 0)
+    .sort((a, b) => revisionOf(a) - revisionOf(b));
   const pruned = new Set(idle.slice(0, Math.max(0, idle.length - limit)).map((rs) => rs.metadata.uid));
   for (const rs of sets) if (pruned.has(rs.metadata.uid)) removeIfPresent(cluster, T.replicasets, rs);
   return sets.filter((rs) => !pruned.has(rs.metadata.uid));
 }
 
-function writeStatus(cluster: KubeCluster, d: KubeObject, sets: KubeObject[], current: KubeObject, desired: number, maxUnavailable: number): void {
+function writeStatus(
+  cluster: KubeCluster,
+  d: KubeObject,
+  sets: KubeObject[],
+  current: KubeObject,
+  desired: number,
+  maxUnavailable: number,
+): void {
   const spec = d.spec as Any;
   const sum = (key: string) => sets.reduce((n, rs) => n + stat(rs, key), 0);
   const fresh = sets.find((rs) => rs.metadata.uid === current.metadata.uid) ?? current;
@@ -160,8 +220,15 @@ function writeStatus(cluster: KubeCluster, d: KubeObject, sets: KubeObject[], cu
   const old = (d.status ?? {}) as Any;
   const now = cluster.now();
   const complete = updated === desired && replicas === desired && available === desired;
-  const counts = { replicas, updatedReplicas: updated, readyReplicas: sum('readyReplicas'), availableReplicas: available };
-  const progressed = ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'].some((k) => (old[k] ?? 0) !== counts[k as keyof typeof counts]);
+  const counts = {
+    replicas,
+    updatedReplicas: updated,
+    readyReplicas: sum('readyReplicas'),
+    availableReplicas: available,
+  };
+  const progressed = ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'].some(
+    (k) => (old[k] ?? 0) !== counts[k as keyof typeof counts],
+  );
   const oldProgressing = ((old.conditions ?? []) as Any[]).find((c) => c.type === 'Progressing');
   const lastProgress = progressed || !oldProgressing ? now : Date.parse(oldProgressing.lastUpdateTime);
   const rsName = `ReplicaSet "${current.metadata.name}"`;
@@ -184,7 +251,12 @@ function writeStatus(cluster: KubeCluster, d: KubeObject, sets: KubeObject[], cu
       reason: availableOk ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
       message: availableOk ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.',
     },
-    { type: 'Progressing', ...progressing, lastUpdateTime: progressed ? at : (oldProgressing?.lastUpdateTime ?? at), lastTransitionTime: at },
+    {
+      type: 'Progressing',
+      ...progressing,
+      lastUpdateTime: progressed ? at : (oldProgressing?.lastUpdateTime ?? at),
+      lastTransitionTime: at,
+    },
   ]);
   if (progressed) conditions[1]!.lastUpdateTime = at;
   const status: Any = {
@@ -193,7 +265,8 @@ function writeStatus(cluster: KubeCluster, d: KubeObject, sets: KubeObject[], cu
     ...(desired - available > 0 ? { unavailableReplicas: desired - available } : {}),
     conditions,
   };
-  for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas']) if (status[k] === 0) delete status[k];
+  for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'])
+    if (status[k] === 0) delete status[k];
   const annotations = { ...d.metadata.annotations, [REVISION]: current.metadata.annotations?.[REVISION] ?? '1' };
   save(cluster, T.deployments, d, { ...d, metadata: { ...d.metadata, annotations }, status });
 }

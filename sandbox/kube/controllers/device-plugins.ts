@@ -27,7 +27,9 @@ const REPOSITORIES: ReadonlyArray<[string, DeviceKind]> = [
 
 /** The plugin a container image is, by the last segment of its repository (`nvcr.io/nvidia/k8s-device-plugin:v0.16.1` → nvidia). */
 export function deviceKindOfImage(image: unknown): DeviceKind | undefined {
-  const repository = String(image ?? '').replace(/@.*$/, '').replace(/:[^:/]*$/, '');
+  const repository = String(image ?? '')
+    .replace(/@.*$/, '')
+    .replace(/:[^:/]*$/, '');
   const last = repository.slice(repository.lastIndexOf('/') + 1);
   return REPOSITORIES.find(([name]) => last === name)?.[1];
 }
@@ -38,7 +40,9 @@ const trimSlash = (p: unknown) => String(p ?? '').replace(/\/+$/, '');
 export function mountsSocketDir(podSpec: Any, container: Any): boolean {
   const volumes = new Map(((podSpec.volumes ?? []) as Any[]).map((v) => [v.name, v]));
   return ((container.volumeMounts ?? []) as Any[]).some(
-    (m) => trimSlash(m.mountPath) === DEVICE_PLUGIN_DIR && trimSlash(volumes.get(m.name)?.hostPath?.path) === DEVICE_PLUGIN_DIR,
+    (m) =>
+      trimSlash(m.mountPath) === DEVICE_PLUGIN_DIR &&
+      trimSlash(volumes.get(m.name)?.hostPath?.path) === DEVICE_PLUGIN_DIR,
   );
 }
 

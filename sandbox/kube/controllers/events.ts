@@ -12,7 +12,8 @@ const EVENT_TTL_MS = 60 * 60 * 1000;
 
 export type EventType = 'Normal' | 'Warning';
 
-const eventName = (involved: KubeObject, key: string) => `${involved.metadata.name}.${hexHash(`${involved.metadata.uid}|${key}`, 16)}`;
+const eventName = (involved: KubeObject, key: string) =>
+  `${involved.metadata.name}.${hexHash(`${involved.metadata.uid}|${key}`, 16)}`;
 
 /**
  * Records an event. With `minIntervalMs`, a repeat that comes sooner than that after the last one
@@ -35,7 +36,11 @@ export function recordEvent(
   if (existing) {
     if (options.once) return;
     if (options.minIntervalMs && now - Date.parse(String(existing.lastTimestamp)) < options.minIntervalMs) return;
-    save(cluster, T.events, existing, { ...existing, count: Number(existing.count ?? 1) + 1, lastTimestamp: rfc3339(now) });
+    save(cluster, T.events, existing, {
+      ...existing,
+      count: Number(existing.count ?? 1) + 1,
+      lastTimestamp: rfc3339(now),
+    });
     return;
   }
   cluster.objects.create(T.events, {
@@ -75,5 +80,6 @@ export function expireEvents(cluster: KubeCluster): void {
     const last = Date.parse(String(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp));
     return Number.isFinite(last) && last < cutoff;
   };
-  for (const e of cluster.objects.select(T.events, undefined, expired).items) cluster.objects.remove(T.events, e.metadata.namespace, e.metadata.name!);
+  for (const e of cluster.objects.select(T.events, undefined, expired).items)
+    cluster.objects.remove(T.events, e.metadata.namespace, e.metadata.name!);
 }

@@ -44,7 +44,9 @@ function collect(cluster: KubeCluster): void {
     if (refs.length === 0 || o.metadata.deletionTimestamp) continue;
     const owners = refs.map((r) => byUid.get(r.uid));
     const orphaned = owners.every((owner) => owner === undefined);
-    const foreground = owners.some((owner) => owner?.metadata.deletionTimestamp && owner.metadata.finalizers?.includes(FOREGROUND));
+    const foreground = owners.some(
+      (owner) => owner?.metadata.deletionTimestamp && owner.metadata.finalizers?.includes(FOREGROUND),
+    );
     if (!orphaned && !foreground) continue;
     const type = typeOf(o);
     const live = current(o);
@@ -56,15 +58,28 @@ function collect(cluster: KubeCluster): void {
 
   for (const o of all) {
     if (!o.metadata.deletionTimestamp || !o.metadata.finalizers?.includes(ORPHAN)) continue;
-    for (const dep of cluster.objects.all().filter((d) => (d.metadata.ownerReferences ?? []).some((r) => r.uid === o.metadata.uid))) {
+    for (const dep of cluster.objects
+      .all()
+      .filter((d) => (d.metadata.ownerReferences ?? []).some((r) => r.uid === o.metadata.uid))) {
       const type = typeOf(dep);
       if (!type) continue;
       const kept = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== o.metadata.uid);
       const { ownerReferences: _gone, ...meta } = dep.metadata;
-      cluster.objects.update(type, { ...dep, metadata: { ...meta, ...(kept.length ? { ownerReferences: kept } : {}), resourceVersion: undefined } });
+      cluster.objects.update(type, {
+        ...dep,
+        metadata: { ...meta, ...(kept.length ? { ownerReferences: kept } : {}), resourceVersion: undefined },
+      });
     }
     const type = typeOf(o);
-    if (type) cluster.objects.update(type, { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== ORPHAN), resourceVersion: undefined } });
+    if (type)
+      cluster.objects.update(type, {
+        ...o,
+        metadata: {
+          ...o.metadata,
+          finalizers: o.metadata.finalizers.filter((f) => f !== ORPHAN),
+          resourceVersion: undefined,
+        },
+      });
   }
   // Reading every object again is the costly part: only when something is being deleted.
   if (deleting) finishPendingDeletions(cluster);

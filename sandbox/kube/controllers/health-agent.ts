@@ -38,7 +38,9 @@ const KNOWN_FLAGS = new Set([
 ]);
 
 export const isHealthAgentImage = (image: unknown): boolean => {
-  const repository = String(image ?? '').replace(/@.*$/, '').replace(/:[^:/]*$/, '');
+  const repository = String(image ?? '')
+    .replace(/@.*$/, '')
+    .replace(/:[^:/]*$/, '');
   return repository.slice(repository.lastIndexOf('/') + 1) === AGENT_REPOSITORY;
 };
 
@@ -60,7 +62,10 @@ export function agentWatches(cluster: KubeCluster, pods: readonly KubeObject[], 
     const spec = (pod.spec ?? {}) as Any;
     const agent = ((spec.containers ?? []) as Any[]).find((c) => isHealthAgentImage(c.image));
     if (!agent || agentFlagError(agent)) return false;
-    const who = serviceAccountPrincipal(pod.metadata.namespace ?? 'default', String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'));
+    const who = serviceAccountPrincipal(
+      pod.metadata.namespace ?? 'default',
+      String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'),
+    );
     return isAllowed(cluster, who, 'patch', T.nodes, undefined);
   });
 }

@@ -48,25 +48,44 @@ export interface HfDownloadPlan {
 
 /** The argv of an `hf download` container (directly, or as `sh -c "hf download …"`); undefined for anything else. */
 export function hfDownloadArgv(container: Any): string[] | undefined {
-  const script = scriptOf(((container.command ?? []) as unknown[]).map(String), ((container.args ?? []) as unknown[]).map(String));
+  const script = scriptOf(
+    ((container.command ?? []) as unknown[]).map(String),
+    ((container.args ?? []) as unknown[]).map(String),
+  );
   const argv = words(script.replace(/^exec\s+/, ''));
   return argv[0] === 'hf' && argv[1] === 'download' ? argv.slice(2) : undefined;
 }
 
-const memoryKey = (pod: KubeObject, container: Any, run: number) => `hf-download|${pod.metadata.uid}|${container.name}|${run}`;
+const memoryKey = (pod: KubeObject, container: Any, run: number) =>
+  `hf-download|${pod.metadata.uid}|${container.name}|${run}`;
 
 /** The run as a log program (log-programs.ts): its lines and exit come from its plan. */
-export function hfDownloadProgram(cluster: KubeCluster | undefined, pod: KubeObject, container: Any, run: number): { lines(startMs: number, fromMs: number, untilMs: number): Array<{ at: number; text: string }>; exitAfterMs: number; exitCode: number } {
+export function hfDownloadProgram(
+  cluster: KubeCluster | undefined,
+  pod: KubeObject,
+  container: Any,
+  run: number,
+): {
+  lines(startMs: number, fromMs: number, untilMs: number): Array<{ at: number; text: string }>;
+  exitAfterMs: number;
+  exitCode: number;
+} {
   const plan = hfDownloadPlan(cluster, pod, container, run);
   return {
-    lines: (t0, from, until) => plan.lines.map((l) => ({ at: t0 + l.offset, text: l.text })).filter((l) => l.at >= from && l.at <= until),
+    lines: (t0, from, until) =>
+      plan.lines.map((l) => ({ at: t0 + l.offset, text: l.text })).filter((l) => l.at >= from && l.at <= until),
     exitAfterMs: plan.exitOffset,
     exitCode: plan.exitCode,
   };
 }
 
 /** The plan of this run, made (and remembered) the first time the run is looked at. */
-export function hfDownloadPlan(cluster: KubeCluster | undefined, pod: KubeObject, container: Any, run: number): HfDownloadPlan {
+export function hfDownloadPlan(
+  cluster: KubeCluster | undefined,
+  pod: KubeObject,
+  container: Any,
+  run: number,
+): HfDownloadPlan {
   const key = memoryKey(pod, container, run);
   const known = cluster?.world?.memory.get(key) as HfDownloadPlan | undefined;
   if (known) return known;
@@ -109,12 +128,23 @@ export function landHfDownloads(cluster: KubeCluster): void {
 }
 
 /** When the run started and (if it has) ended, from the container's status. */
-function runWindow(pod: KubeObject, containerName: string, run: number): { start: number; end?: number; exitCode?: number } | undefined {
-  const cs = (((pod.status as Any | undefined)?.containerStatuses ?? []) as Any[]).find((c) => c.name === containerName);
+function runWindow(
+  pod: KubeObject,
+  containerName: string,
+  run: number,
+): { start: number; end?: number; exitCode?: number } | undefined {
+  const cs = (((pod.status as Any | undefined)?.containerStatuses ?? []) as Any[]).find(
+    (c) => c.name === containerName,
+  );
   if (!cs) return undefined;
   const of = (state: Any | undefined) => {
     if (state?.running) return { start: Date.parse(state.running.startedAt) };
-    if (state?.terminated) return { start: Date.parse(state.terminated.startedAt), end: Date.parse(state.terminated.finishedAt), exitCode: Number(state.terminated.exitCode) };
+    if (state?.terminated)
+      return {
+        start: Date.parse(state.terminated.startedAt),
+        end: Date.parse(state.terminated.finishedAt),
+        exitCode: Number(state.terminated.exitCode),
+      };
     return undefined;
   };
   if (cs.restartCount === run) return of(cs.state);
@@ -125,12 +155,29 @@ function runWindow(pod: KubeObject, containerName: string, run: number): { start
 // ── the plan ──────────────────────────────────────────────────────────────────────────────────────
 
 function makePlan(cluster: KubeCluster | undefined, pod: KubeObject, container: Any, run: number): HfDownloadPlan {
-  const base = { pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name! }, writes: [] as Write[], written: 0 };
+  const base = {
+    pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name! },
+    writes: [] as Write[],
+    written: 0,
+  };
   const fail = (lines: Line[], after = 1000): HfDownloadPlan => ({ ...base, lines, exitOffset: after, exitCode: 1 });
   const args = parseArgs(hfDownloadArgv(container) ?? []);
-  if (!args.repo) return { ...base, lines: [{ offset: 0, text: 'usage: hf download [-h] [--repo-type {model,dataset,space}] [--revision REVISION] [--local-dir LOCAL_DIR] repo_id [filenames ...]' }, { offset: 0, text: 'hf download: error: the following arguments are required: repo_id' }], exitOffset: 200, exitCode: 2 };
+  if (!args.repo)
+    return {
+      ...base,
+      lines: [
+        {
+          offset: 0,
+          text: 'usage: hf download [-h] [--repo-type {model,dataset,space}] [--revision REVISION] [--local-dir LOCAL_DIR] repo_id [filenames ...]',
+        },
+        { offset: 0, text: 'hf download: error: the following arguments are required: repo_id' },
+      ],
+      exitOffset: 200,
+      exitCode: 2,
+    };
   const env = cluster ? containerEnv(cluster, pod, container) : { vars: {} };
-  if (env.error) return fail([{ offset: 0, text: `[sandbox] the container could not start as configured: ${env.error}` }], 200);
+  if (env.error)
+    return fail([{ offset: 0, text: `[sandbox] the container could not start as configured: ${env.error}` }], 200);
   const endpoint = (env.vars.HF_ENDPOINT || DEFAULT_ENDPOINT).replace(/\/+$/, '');
   const token = args.token ?? env.vars.HF_TOKEN ?? env.vars.HUGGING_FACE_HUB_TOKEN;
   const revision = args.revision ?? 'main';
@@ -149,7 +196,9 @@ function makePlan(cluster: KubeCluster | undefined, pod: KubeObject, container: 
     return fail(
       traceback(
         `requests.exceptions.ConnectionError: (MaxRetryError("HTTPSConnectionPool(host='${host}', port=443): Max retries exceeded with url: /api/models/${args.repo}/revision/${encodeURIComponent(revision)} (Caused by NameResolutionError: Failed to resolve '${host}')"), '(Request ID: ${requestId})')`,
-        [`[sandbox] pods reach only the Hugging Face Hub simulation${cluster?.world ? ` at ${cluster.world.hubEndpoint()}` : ''}: set HF_ENDPOINT to it`],
+        [
+          `[sandbox] pods reach only the Hugging Face Hub simulation${cluster?.world ? ` at ${cluster.world.hubEndpoint()}` : ''}: set HF_ENDPOINT to it`,
+        ],
         CONNECT_TIMEOUT_MS,
       ),
       CONNECT_TIMEOUT_MS,
@@ -158,33 +207,67 @@ function makePlan(cluster: KubeCluster | undefined, pod: KubeObject, container: 
   const model = findModel(args.repo);
   if (!model) {
     return fail(
-      traceback(`huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: ${requestId})`, [
-        '',
-        `Repository Not Found for url: ${endpoint}/api/models/${args.repo}/revision/${encodeURIComponent(revision)}.`,
-        'Please make sure you specified the correct `repo_id` and `repo_type`.',
-        'If you are trying to access a private or gated repo, make sure you are authenticated.',
-      ], 500),
+      traceback(
+        `huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: ${requestId})`,
+        [
+          '',
+          `Repository Not Found for url: ${endpoint}/api/models/${args.repo}/revision/${encodeURIComponent(revision)}.`,
+          'Please make sure you specified the correct `repo_id` and `repo_type`.',
+          'If you are trying to access a private or gated repo, make sure you are authenticated.',
+        ],
+        500,
+      ),
     );
   }
   const commit = resolveRevision(model, revision);
   if (!commit) {
-    return fail(traceback(`huggingface_hub.errors.RevisionNotFoundError: 404 Client Error. (Request ID: ${requestId})`, ['', `Revision Not Found for url: ${endpoint}/api/models/${args.repo}/revision/${encodeURIComponent(revision)}.`, `Invalid rev id: ${revision}`], 500));
+    return fail(
+      traceback(
+        `huggingface_hub.errors.RevisionNotFoundError: 404 Client Error. (Request ID: ${requestId})`,
+        [
+          '',
+          `Revision Not Found for url: ${endpoint}/api/models/${args.repo}/revision/${encodeURIComponent(revision)}.`,
+          `Invalid rev id: ${revision}`,
+        ],
+        500,
+      ),
+    );
   }
-  const files = commit.files.filter((f) => (args.files.length === 0 || args.files.includes(f.path)) && (args.include.length === 0 || args.include.some((g) => glob(g, f.path))) && !args.exclude.some((g) => glob(g, f.path)));
+  const files = commit.files.filter(
+    (f) =>
+      (args.files.length === 0 || args.files.includes(f.path)) &&
+      (args.include.length === 0 || args.include.some((g) => glob(g, f.path))) &&
+      !args.exclude.some((g) => glob(g, f.path)),
+  );
   const denial = fileDenial(model, token, endpoint);
   if (denial) {
     const first = files[0]?.path ?? 'config.json';
     const name = denial.code === 'GatedRepo' ? 'GatedRepoError' : 'HfHubHTTPError';
     return fail(
-      traceback(`huggingface_hub.errors.${name}: ${denial.status} Client Error. (Request ID: ${requestId})`, ['', ...(denial.code === 'GatedRepo' ? [`Cannot access gated repo for url ${endpoint}/${model.id}/resolve/${commit.sha}/${first}.`] : []), denial.message], 800),
+      traceback(
+        `huggingface_hub.errors.${name}: ${denial.status} Client Error. (Request ID: ${requestId})`,
+        [
+          '',
+          ...(denial.code === 'GatedRepo'
+            ? [`Cannot access gated repo for url ${endpoint}/${model.id}/resolve/${commit.sha}/${first}.`]
+            : []),
+          denial.message,
+        ],
+        800,
+      ),
     );
   }
 
-  const localDir = args.localDir ?? `/root/.cache/huggingface/hub/models--${model.id.replace('/', '--')}/snapshots/${commit.sha}`;
-  const target = args.localDir && cluster ? s3TargetOf(cluster, pod, container, args.localDir) : { kind: 'local' as const };
-  if (target.kind === 'read-only') return fail(traceback(`OSError: [Errno 30] Read-only file system: '${localDir}/.cache'`, [], 300));
+  const localDir =
+    args.localDir ?? `/root/.cache/huggingface/hub/models--${model.id.replace('/', '--')}/snapshots/${commit.sha}`;
+  const target =
+    args.localDir && cluster ? s3TargetOf(cluster, pod, container, args.localDir) : { kind: 'local' as const };
+  if (target.kind === 'read-only')
+    return fail(traceback(`OSError: [Errno 30] Read-only file system: '${localDir}/.cache'`, [], 300));
 
-  const lines: Line[] = [{ offset: 0, text: `Fetching ${files.length} files:   0%|          | 0/${files.length} [00:00<?, ?it/s]` }];
+  const lines: Line[] = [
+    { offset: 0, text: `Fetching ${files.length} files:   0%|          | 0/${files.length} [00:00<?, ?it/s]` },
+  ];
   const writes: Write[] = [];
   const keyOf = (path: string) => (target.kind === 's3' ? `${target.keyPrefix}${path}` : '');
   if (args.localDir) writes.push({ offset: 0, key: keyOf('.cache/huggingface/.gitignore'), text: '*\n' });
@@ -193,17 +276,35 @@ function makePlan(cluster: KubeCluster | undefined, pod: KubeObject, container: 
     const ms = PER_FILE_MS + Math.round(file.size / BYTES_PER_MS);
     t += ms;
     if (!args.quiet) {
-      lines.push({ offset: t, text: `${file.path}: 100%|██████████| ${sizeof(file.size)}/${sizeof(file.size)} [${clock(ms)}<00:00, ${sizeof((file.size * 1000) / ms)}B/s]` });
+      lines.push({
+        offset: t,
+        text: `${file.path}: 100%|██████████| ${sizeof(file.size)}/${sizeof(file.size)} [${clock(ms)}<00:00, ${sizeof((file.size * 1000) / ms)}B/s]`,
+      });
       const pct = Math.floor(((i + 1) * 100) / files.length);
       const bar = '█'.repeat(Math.floor(pct / 10)).padEnd(10, ' ');
-      lines.push({ offset: t, text: `Fetching ${files.length} files: ${String(pct).padStart(3)}%|${bar}| ${i + 1}/${files.length} [${clock(t)}<${clock((t / (i + 1)) * (files.length - i - 1))}, ${((i + 1) * 1000 / t).toFixed(2)}it/s]` });
+      lines.push({
+        offset: t,
+        text: `Fetching ${files.length} files: ${String(pct).padStart(3)}%|${bar}| ${i + 1}/${files.length} [${clock(t)}<${clock((t / (i + 1)) * (files.length - i - 1))}, ${(((i + 1) * 1000) / t).toFixed(2)}it/s]`,
+      });
     }
     writes.push({ offset: t, key: keyOf(file.path), file, repo: model.id, sha: commit.sha });
-    if (args.localDir) writes.push({ offset: t, key: keyOf(`.cache/huggingface/download/${file.path}.metadata`), text: `${commit.sha}\n${hexHash(`${model.id}|${file.path}`, 40)}\n${(t / 1000).toFixed(6)}\n` });
+    if (args.localDir)
+      writes.push({
+        offset: t,
+        key: keyOf(`.cache/huggingface/download/${file.path}.metadata`),
+        text: `${commit.sha}\n${hexHash(`${model.id}|${file.path}`, 40)}\n${(t / 1000).toFixed(6)}\n`,
+      });
   });
   lines.push({ offset: t + 100, text: localDir });
-  // The kubelet reports exits to the second (rounded down): exit on a whole second after the last line, so the log keeps it.
-  return { ...base, lines, exitOffset: Math.ceil((t + 101) / 1000) * 1000, exitCode: 0, ...(target.kind === 's3' ? { bucket: target.bucket, writes } : {}) };
+  // The kubelet reports exits to the second (rounded down): exit on a whole second after the last line, so the log
+  // keeps it.
+  return {
+    ...base,
+    lines,
+    exitOffset: Math.ceil((t + 101) / 1000) * 1000,
+    exitCode: 0,
+    ...(target.kind === 's3' ? { bucket: target.bucket, writes } : {}),
+  };
 }
 
 interface HfArgs {
@@ -221,7 +322,10 @@ function parseArgs(argv: string[]): HfArgs {
   const out: HfArgs = { files: [], include: [], exclude: [], quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     const value = () => inline ?? argv[++i];
     if (flag === '--revision') out.revision = value();
     else if (flag === '--local-dir') out.localDir = value()?.replace(/\/+$/, '');
@@ -243,7 +347,12 @@ function words(script: string): string[] {
 
 /** fnmatch as huggingface_hub's `--include`/`--exclude` use it: `*` and `?`. */
 function glob(pattern: string, path: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return re.test(path);
 }
 
@@ -258,7 +367,8 @@ const safeHost = (endpoint: string) => {
 /** tqdm's format_sizeof: three significant digits with k/M/G (powers of 1000). */
 function sizeof(n: number): string {
   for (const unit of ['', 'k', 'M', 'G', 'T']) {
-    if (Math.abs(n) < 999.5) return `${Math.abs(n) < 99.95 ? (Math.abs(n) < 9.995 ? n.toFixed(2) : n.toFixed(1)) : n.toFixed(0)}${unit}`;
+    if (Math.abs(n) < 999.5)
+      return `${Math.abs(n) < 99.95 ? (Math.abs(n) < 9.995 ? n.toFixed(2) : n.toFixed(1)) : n.toFixed(0)}${unit}`;
     n /= 1000;
   }
   return `${n.toFixed(1)}P`;

@@ -50,7 +50,12 @@ interface SyncRecord {
 
 export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, version: string): void {
   const instances = listHyperPodNodes(state, cluster.region, cluster.arn).filter((n) => n.status !== 'ShuttingDown');
-  const existing = new Map(cluster.objects.list(T.nodes).filter((n) => n.metadata.labels?.[COMPUTE] === 'hyperpod').map((n) => [n.metadata.name!, n]));
+  const existing = new Map(
+    cluster.objects
+      .list(T.nodes)
+      .filter((n) => n.metadata.labels?.[COMPUTE] === 'hyperpod')
+      .map((n) => [n.metadata.name!, n]),
+  );
   const now = cluster.now();
   // The pods on each node, once per pass (a 5,000-node cluster must not scan every pod per node).
   const podsOn = new Map<string, KubeObject[]>();
@@ -61,7 +66,10 @@ export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, ver
   const onNode = (name: string): NodeSide => {
     const here = podsOn.get(name) ?? [];
     // Whether an agent watches is asked only for a node with an agent-found fault open (an RBAC check: not every tick).
-    return { devices: registeredPlugins(here, name), agent: () => here.length > 0 && agentWatches(cluster, here, name) };
+    return {
+      devices: registeredPlugins(here, name),
+      agent: () => here.length > 0 && agentWatches(cluster, here, name),
+    };
   };
   for (const inst of instances) {
     const name = `hyperpod-${inst.instanceId}`;
@@ -71,14 +79,41 @@ export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, ver
       if (!REGISTERED.has(inst.status)) continue;
       const created = cluster.objects.create(T.nodes, nodeObject(inst, undefined, version, now, onNode(name)));
       recordEvent(cluster, created, 'Normal', 'Starting', 'Starting kubelet.', 'kubelet', { host: name });
-      recordEvent(cluster, created, 'Normal', 'RegisteredNode', `Node ${name} event: Registered Node ${name} in Controller`, 'node-controller');
+      recordEvent(
+        cluster,
+        created,
+        'Normal',
+        'RegisteredNode',
+        `Node ${name} event: Registered Node ${name} in Controller`,
+        'node-controller',
+      );
       continue;
     }
     const record = syncRecord(current);
     const labelled = current.metadata.labels?.[HEALTH];
-    if (labelled && labelled !== record.health && RECOVERY.has(labelled) && labelled !== inst.healthStatus && inst.status === 'Running') {
-      requestNodeRecovery(state, cluster.region, inst.clusterName, inst.instanceId, labelled as 'UnschedulablePendingReboot' | 'UnschedulablePendingReplacement', now);
-      recordEvent(cluster, current, 'Warning', 'NodeRecoveryRequested', `Node labelled ${HEALTH}=${labelled}: HyperPod will ${labelled.endsWith('Reboot') ? 'reboot' : 'replace'} instance ${inst.instanceId}`, 'sagemaker-hyperpod');
+    if (
+      labelled &&
+      labelled !== record.health &&
+      RECOVERY.has(labelled) &&
+      labelled !== inst.healthStatus &&
+      inst.status === 'Running'
+    ) {
+      requestNodeRecovery(
+        state,
+        cluster.region,
+        inst.clusterName,
+        inst.instanceId,
+        labelled as 'UnschedulablePendingReboot' | 'UnschedulablePendingReplacement',
+        now,
+      );
+      recordEvent(
+        cluster,
+        current,
+        'Warning',
+        'NodeRecoveryRequested',
+        `Node labelled ${HEALTH}=${labelled}: HyperPod will ${labelled.endsWith('Reboot') ? 'reboot' : 'replace'} instance ${inst.instanceId}`,
+        'sagemaker-hyperpod',
+      );
       continue;
     }
     const next = nodeObject(inst, current, version, now, onNode(name));
@@ -86,29 +121,58 @@ export function syncHyperPodNodes(cluster: KubeCluster, state: SandboxState, ver
     const saved = save(cluster, T.nodes, current, next);
     const isNowReady = readyStatus(saved);
     if (wasReady !== isNowReady) {
-      if (isNowReady === 'True') recordEvent(cluster, saved, 'Normal', 'NodeReady', `Node ${name} status is now: NodeReady`, 'kubelet', { host: name });
-      else recordEvent(cluster, saved, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`, 'node-controller');
+      if (isNowReady === 'True')
+        recordEvent(cluster, saved, 'Normal', 'NodeReady', `Node ${name} status is now: NodeReady`, 'kubelet', {
+          host: name,
+        });
+      else
+        recordEvent(
+          cluster,
+          saved,
+          'Normal',
+          'NodeNotReady',
+          `Node ${name} status is now: NodeNotReady`,
+          'node-controller',
+        );
     }
   }
   // Instances that are gone take their Nodes with them (the node lifecycle controller then removes their pods).
   for (const node of existing.values()) {
     cluster.objects.remove(T.nodes, undefined, node.metadata.name!);
-    recordEvent(cluster, node, 'Normal', 'RemovingNode', `Node ${node.metadata.name} event: Removing Node ${node.metadata.name} from Controller`, 'node-controller');
+    recordEvent(
+      cluster,
+      node,
+      'Normal',
+      'RemovingNode',
+      `Node ${node.metadata.name} event: Removing Node ${node.metadata.name} from Controller`,
+      'node-controller',
+    );
   }
 }
 
-const readyStatus = (node: KubeObject) => ((((node.status as Any)?.conditions ?? []) as Any[]).find((c) => c.type === 'Ready')?.status as string | undefined);
+const readyStatus = (node: KubeObject) =>
+  (((node.status as Any)?.conditions ?? []) as Any[]).find((c) => c.type === 'Ready')?.status as string | undefined;
 
 function syncRecord(node: KubeObject): SyncRecord {
   try {
-    return { health: '', labels: [], taints: [], cordoned: false, ...JSON.parse(node.metadata.annotations?.[SYNC] ?? '{}') };
+    return {
+      health: '',
+      labels: [],
+      taints: [],
+      cordoned: false,
+      ...JSON.parse(node.metadata.annotations?.[SYNC] ?? '{}'),
+    };
   } catch {
     return { health: '', labels: [], taints: [], cordoned: false };
   }
 }
 
 /** Label values are at most 63 characters of [A-Za-z0-9_.-], starting and ending alphanumeric. */
-const labelValue = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+const labelValue = (text: string) =>
+  text
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .slice(0, 63)
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
 
 /** What runs on the node that shapes it: the registered device plugins, and whether a working health agent watches it. */
 interface NodeSide {
@@ -116,12 +180,22 @@ interface NodeSide {
   agent: () => boolean;
 }
 
-function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, version: string, now: number, side: NodeSide): KubeObject {
+function nodeObject(
+  inst: HyperPodNodeView,
+  current: KubeObject | undefined,
+  version: string,
+  now: number,
+  side: NodeSide,
+): KubeObject {
   const name = `hyperpod-${inst.instanceId}`;
   const before = current ? syncRecord(current) : { health: '', labels: [], taints: [], cordoned: false };
   const running = REGISTERED.has(inst.status);
   // An agent-found fault with no working agent on the node leaves the node as it was (assumed: health-agent.ts).
-  const unseen = inst.faultReason !== undefined && AGENT_FOUND_FAULTS.has(inst.faultType ?? '') && !RECOVERY.has(before.health) && !side.agent();
+  const unseen =
+    inst.faultReason !== undefined &&
+    AGENT_FOUND_FAULTS.has(inst.faultType ?? '') &&
+    !RECOVERY.has(before.health) &&
+    !side.agent();
   const health = unseen ? before.health || 'Schedulable' : inst.healthStatus;
   const schedulable = health === 'Schedulable' && running;
   // Labels: the user's own survive; what HyperPod manages is rewritten.
@@ -146,28 +220,73 @@ function nodeObject(inst: HyperPodNodeView, current: KubeObject | undefined, ver
   if (inst.faultType && !unseen) labels[FAULT_TYPE] = labelValue(inst.faultType);
   if (inst.faultReason && !unseen) labels[FAULT_REASON] = labelValue(inst.faultReason);
 
-  const groupTaints = inst.taints.map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect }));
+  const groupTaints = inst.taints.map((t) => ({
+    key: t.key,
+    ...(t.value !== undefined ? { value: t.value } : {}),
+    effect: t.effect,
+  }));
   const managedTaints = new Set([...before.taints, HEALTH, ...groupTaints.map((t) => `${t.key}:${t.effect}`)]);
-  const spec: Any = { ...((current?.spec ?? {}) as Any), providerID: `aws:///${inst.availabilityZone}/${inst.instanceId}` };
-  const userTaints = ((spec.taints ?? []) as Any[]).filter((t) => t.key !== HEALTH && !managedTaints.has(`${t.key}:${t.effect}`));
-  const taints = [...userTaints, ...groupTaints, ...(schedulable ? [] : [{ key: HEALTH, value: 'Unschedulable', effect: 'NoSchedule' }])];
+  const spec: Any = {
+    ...((current?.spec ?? {}) as Any),
+    providerID: `aws:///${inst.availabilityZone}/${inst.instanceId}`,
+  };
+  const userTaints = ((spec.taints ?? []) as Any[]).filter(
+    (t) => t.key !== HEALTH && !managedTaints.has(`${t.key}:${t.effect}`),
+  );
+  const taints = [
+    ...userTaints,
+    ...groupTaints,
+    ...(schedulable ? [] : [{ key: HEALTH, value: 'Unschedulable', effect: 'NoSchedule' }]),
+  ];
   if (taints.length > 0) spec.taints = taints;
   else delete spec.taints;
   // Cordoned while not schedulable; a cordon the user made stays.
   const cordoned = !schedulable && (before.cordoned || !spec.unschedulable);
   if (!schedulable) spec.unschedulable = true;
   else if (before.cordoned) delete spec.unschedulable;
-  const record: SyncRecord = { health, labels: Object.keys(inst.labels), taints: groupTaints.map((t) => `${t.key}:${t.effect}`), cordoned: !schedulable ? cordoned : false };
+  const record: SyncRecord = {
+    health,
+    labels: Object.keys(inst.labels),
+    taints: groupTaints.map((t) => `${t.key}:${t.effect}`),
+    cordoned: !schedulable ? cordoned : false,
+  };
 
   const { capacity, allocatable } = nodeResources(inst.instanceType, side.devices);
   const at = rfc3339(now);
   const oldConditions = ((current?.status as Any)?.conditions ?? []) as Any[];
-  const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at, lastTransitionTime: at, reason, message });
+  const condition = (type: string, status: string, reason: string, message: string) => ({
+    type,
+    status,
+    lastHeartbeatTime: at,
+    lastTransitionTime: at,
+    reason,
+    message,
+  });
   const conditions = keepConditionTimes(oldConditions, [
-    condition('MemoryPressure', running ? 'False' : 'Unknown', running ? 'KubeletHasSufficientMemory' : 'NodeStatusUnknown', running ? 'kubelet has sufficient memory available' : 'Kubelet stopped posting node status.'),
-    condition('DiskPressure', running ? 'False' : 'Unknown', running ? 'KubeletHasNoDiskPressure' : 'NodeStatusUnknown', running ? 'kubelet has no disk pressure' : 'Kubelet stopped posting node status.'),
-    condition('PIDPressure', running ? 'False' : 'Unknown', running ? 'KubeletHasSufficientPID' : 'NodeStatusUnknown', running ? 'kubelet has sufficient PID available' : 'Kubelet stopped posting node status.'),
-    condition('Ready', running ? 'True' : 'Unknown', running ? 'KubeletReady' : 'NodeStatusUnknown', running ? 'kubelet is posting ready status' : 'Kubelet stopped posting node status.'),
+    condition(
+      'MemoryPressure',
+      running ? 'False' : 'Unknown',
+      running ? 'KubeletHasSufficientMemory' : 'NodeStatusUnknown',
+      running ? 'kubelet has sufficient memory available' : 'Kubelet stopped posting node status.',
+    ),
+    condition(
+      'DiskPressure',
+      running ? 'False' : 'Unknown',
+      running ? 'KubeletHasNoDiskPressure' : 'NodeStatusUnknown',
+      running ? 'kubelet has no disk pressure' : 'Kubelet stopped posting node status.',
+    ),
+    condition(
+      'PIDPressure',
+      running ? 'False' : 'Unknown',
+      running ? 'KubeletHasSufficientPID' : 'NodeStatusUnknown',
+      running ? 'kubelet has sufficient PID available' : 'Kubelet stopped posting node status.',
+    ),
+    condition(
+      'Ready',
+      running ? 'True' : 'Unknown',
+      running ? 'KubeletReady' : 'NodeStatusUnknown',
+      running ? 'kubelet is posting ready status' : 'Kubelet stopped posting node status.',
+    ),
   ]);
   // Heartbeats every 5 minutes or on a change, not every tick (a write per tick would flood watchers).
   const lastBeat = Date.parse(oldConditions.find((c) => c.type === 'Ready')?.lastHeartbeatTime ?? '');

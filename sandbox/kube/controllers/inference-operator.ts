@@ -25,7 +25,9 @@ const REPORTER = 'hyperpod-inference-operator';
 const LIVE = new Set(['ACTIVE', 'DEGRADED', 'UPDATING']);
 
 function operatorRole(state: SandboxState, cluster: KubeCluster): string | undefined {
-  const addon = listEksAddons(state, cluster.region, cluster.name).find((a) => a.name === INFERENCE && LIVE.has(a.status));
+  const addon = listEksAddons(state, cluster.region, cluster.name).find(
+    (a) => a.name === INFERENCE && LIVE.has(a.status),
+  );
   if (!addon?.configurationValues) return undefined;
   try {
     const role = (JSON.parse(addon.configurationValues) as Any).executionRoleArn;
@@ -36,17 +38,28 @@ function operatorRole(state: SandboxState, cluster: KubeCluster): string | undef
 }
 
 /** AWS's SDK error for a refused call of SageMaker's CreateModel. */
-const createModelError = (message: string) => `operation error SageMaker: CreateModel, https response error StatusCode: 400, api error AccessDeniedException: ${message}`;
+const createModelError = (message: string) =>
+  `operation error SageMaker: CreateModel, https response error StatusCode: 400, api error AccessDeniedException: ${message}`;
 
 /** Why SageMaker would refuse the registration's CreateModel for the operator, or undefined when IAM allows it. */
 function refusal(state: SandboxState, role: string, registration: KubeObject, region: string): string | undefined {
   const spec = (registration.spec ?? {}) as Any;
   const passed = String(spec.executionRole ?? '');
-  const pass = actAsRole(state, role, { action: 'iam:PassRole', resource: passed, context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' }, sessionName: REPORTER });
+  const pass = actAsRole(state, role, {
+    action: 'iam:PassRole',
+    resource: passed,
+    context: { 'iam:PassedToService': 'sagemaker.amazonaws.com' },
+    sessionName: REPORTER,
+  });
   if (!pass.allowed) return createModelError(pass.message);
   const account = /:iam::(\d{12}):/.exec(role)?.[1] ?? '';
   const model = `arn:aws:sagemaker:${region}:${account}:model/${String(spec.name ?? registration.metadata.name)}`;
-  const create = actAsRole(state, role, { action: 'sagemaker:CreateModel', resource: model, context: { 'aws:RequestTag/CreatedBy': 'HyperPodInference' }, sessionName: REPORTER });
+  const create = actAsRole(state, role, {
+    action: 'sagemaker:CreateModel',
+    resource: model,
+    context: { 'aws:RequestTag/CreatedBy': 'HyperPodInference' },
+    sessionName: REPORTER,
+  });
   return create.allowed ? undefined : createModelError(create.message);
 }
 
@@ -66,10 +79,21 @@ export function runInferenceOperator(cluster: KubeCluster, state: SandboxState):
     const refused = refusal(state, role, r, cluster.region);
     const condition = refused
       ? { type: 'CreationFailed', status: 'True', reason: 'AccessDenied', message: refused }
-      : { type: 'CreationInProgress', status: 'True', reason: 'SandboxHasNoEndpoints', message: 'The operator may create the model, endpoint configuration and endpoint; the sandbox does not host SageMaker endpoints.' };
+      : {
+          type: 'CreationInProgress',
+          status: 'True',
+          reason: 'SandboxHasNoEndpoints',
+          message:
+            'The operator may create the model, endpoint configuration and endpoint; the sandbox does not host SageMaker endpoints.',
+        };
     const same = st.conditions?.[0]?.type === condition.type && st.conditions[0].message === condition.message;
     const since = same ? st.conditions[0].lastTransitionTime : rfc3339(now);
-    const status = { ...st, state: refused ? 'CreationFailed' : 'CreationInProgress', observedGeneration: r.metadata.generation, conditions: [{ ...condition, lastTransitionTime: since, observedGeneration: r.metadata.generation }] };
+    const status = {
+      ...st,
+      state: refused ? 'CreationFailed' : 'CreationInProgress',
+      observedGeneration: r.metadata.generation,
+      conditions: [{ ...condition, lastTransitionTime: since, observedGeneration: r.metadata.generation }],
+    };
     save(cluster, type, r, { ...r, status });
     if (refused) recordEvent(cluster, r, 'Warning', 'CreationFailed', refused, REPORTER, { minIntervalMs: 60_000 });
   }

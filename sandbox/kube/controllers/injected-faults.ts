@@ -40,7 +40,15 @@ export function injectedFaults(pod: KubeObject, container: string, run: number):
   }
   if (!Array.isArray(list)) return [];
   return (list as Any[])
-    .filter((f) => f && f.container === container && f.run === run && ['crash', 'hang', 'restart'].includes(f.kind) && Number.isFinite(f.afterMs) && f.afterMs >= 0)
+    .filter(
+      (f) =>
+        f &&
+        f.container === container &&
+        f.run === run &&
+        ['crash', 'hang', 'restart'].includes(f.kind) &&
+        Number.isFinite(f.afterMs) &&
+        f.afterMs >= 0,
+    )
     .sort((a, b) => a.afterMs - b.afterMs) as InjectedFault[];
 }
 
@@ -57,6 +65,12 @@ export function injectFault(cluster: KubeCluster, pod: KubeObject, fault: Inject
   // Only the runs still to come matter once a container restarted: older entries go, so the list stays short.
   list = list.filter((f) => !(f.container === fault.container && f.run < fault.run - 1));
   list.push(fault);
-  const next = { ...pod, metadata: { ...pod.metadata, annotations: { ...(pod.metadata.annotations ?? {}), [FAULTS_ANNOTATION]: JSON.stringify(list) } } };
+  const next = {
+    ...pod,
+    metadata: {
+      ...pod.metadata,
+      annotations: { ...(pod.metadata.annotations ?? {}), [FAULTS_ANNOTATION]: JSON.stringify(list) },
+    },
+  };
   return save(cluster, T.pods, pod, next);
 }

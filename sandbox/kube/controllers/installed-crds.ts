@@ -9,7 +9,13 @@ import { KARPENTER_CRDS } from './karpenter-crds.js';
  * product applies (KubeRay's) are not among them: those come from the product.
  */
 export function sandboxInstalledCrds(): KubeObject[] {
-  const params = { version: 'v2.0.0-eksbuild.1', namespace: 'kube-system', region: 'us-west-2', clusterDns: '10.100.0.10', configuration: {} };
+  const params = {
+    version: 'v2.0.0-eksbuild.1',
+    namespace: 'kube-system',
+    region: 'us-west-2',
+    clusterDns: '10.100.0.10',
+    configuration: {},
+  };
   const all = [...Object.values(ADDON_MANIFESTS).flatMap((manifests) => manifests(params)), ...KARPENTER_CRDS];
   return all.filter((o) => o.kind === 'CustomResourceDefinition');
 }

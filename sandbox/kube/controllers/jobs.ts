@@ -20,7 +20,9 @@ export function runJobs(cluster: KubeCluster): void {
     if (job.metadata.deletionTimestamp) continue;
     const spec = job.spec as Any;
     const st = (job.status ?? {}) as Any;
-    const finished = ((st.conditions ?? []) as Any[]).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    const finished = ((st.conditions ?? []) as Any[]).find(
+      (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+    );
     if (finished) {
       expire(cluster, job, spec, Date.parse(st.completionTime ?? finished.lastTransitionTime), now);
       continue;
@@ -34,13 +36,35 @@ export function runJobs(cluster: KubeCluster): void {
     const parallelism = Number(spec.parallelism ?? 1);
     const doneIndexes = new Set(succeededPods.map(indexOf));
     const succeeded = indexed ? doneIndexes.size : succeededPods.length;
-    const restarts = spec.template?.spec?.restartPolicy === 'OnFailure' ? pods.reduce((n, p) => n + (((p.status as Any)?.containerStatuses ?? []) as Any[]).reduce((m, c) => m + Number(c.restartCount ?? 0), 0), 0) : 0;
+    const restarts =
+      spec.template?.spec?.restartPolicy === 'OnFailure'
+        ? pods.reduce(
+            (n, p) =>
+              n +
+              (((p.status as Any)?.containerStatuses ?? []) as Any[]).reduce(
+                (m, c) => m + Number(c.restartCount ?? 0),
+                0,
+              ),
+            0,
+          )
+        : 0;
     const failed = failedPods.length + restarts;
     const at = rfc3339(now);
     const startTime = st.startTime ?? (spec.suspend ? undefined : at);
-    const pastDeadline = spec.activeDeadlineSeconds !== undefined && startTime && now - Date.parse(startTime) >= Number(spec.activeDeadlineSeconds) * 1000;
-    const next: Any = { ...st, ...(startTime ? { startTime } : {}), failed: failedPods.length, succeeded, terminating: 0, uncountedTerminatedPods: {} };
-    const complete = completions !== undefined ? succeeded >= completions : succeededPods.length > 0 && active.length === 0;
+    const pastDeadline =
+      spec.activeDeadlineSeconds !== undefined &&
+      startTime &&
+      now - Date.parse(startTime) >= Number(spec.activeDeadlineSeconds) * 1000;
+    const next: Any = {
+      ...st,
+      ...(startTime ? { startTime } : {}),
+      failed: failedPods.length,
+      succeeded,
+      terminating: 0,
+      uncountedTerminatedPods: {},
+    };
+    const complete =
+      completions !== undefined ? succeeded >= completions : succeededPods.length > 0 && active.length === 0;
     const conditionPair = (first: string, second: string, reason: string, message: string) => [
       ...((st.conditions ?? []) as Any[]).filter((c) => c.type !== first && c.type !== second),
       { type: first, status: 'True', reason, message, lastProbeTime: at, lastTransitionTime: at },
@@ -48,20 +72,39 @@ export function runJobs(cluster: KubeCluster): void {
     ];
     if (complete) {
       next.completionTime = at;
-      next.conditions = conditionPair('SuccessCriteriaMet', 'Complete', 'CompletionsReached', 'Reached expected number of succeeded pods');
+      next.conditions = conditionPair(
+        'SuccessCriteriaMet',
+        'Complete',
+        'CompletionsReached',
+        'Reached expected number of succeeded pods',
+      );
       for (const p of active) removeIfPresent(cluster, T.pods, p);
       active = [];
       recordEvent(cluster, job, 'Normal', 'Completed', 'Job completed', 'job-controller');
     } else if (failed > Number(spec.backoffLimit ?? 6) || pastDeadline) {
-      const [reason, message] = pastDeadline ? ['DeadlineExceeded', 'Job was active longer than specified deadline'] : ['BackoffLimitExceeded', 'Job has reached the specified backoff limit'];
-      for (const p of active) if (removeIfPresent(cluster, T.pods, p)) recordEvent(cluster, job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`, 'job-controller');
+      const [reason, message] = pastDeadline
+        ? ['DeadlineExceeded', 'Job was active longer than specified deadline']
+        : ['BackoffLimitExceeded', 'Job has reached the specified backoff limit'];
+      for (const p of active)
+        if (removeIfPresent(cluster, T.pods, p))
+          recordEvent(cluster, job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`, 'job-controller');
       active = [];
       next.conditions = conditionPair('FailureTarget', 'Failed', reason, message);
       recordEvent(cluster, job, 'Warning', reason, message, 'job-controller');
     } else if (spec.suspend) {
       for (const p of active) removeIfPresent(cluster, T.pods, p);
       active = [];
-      next.conditions = [...((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'Suspended'), { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: at, lastTransitionTime: at }];
+      next.conditions = [
+        ...((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'Suspended'),
+        {
+          type: 'Suspended',
+          status: 'True',
+          reason: 'JobSuspended',
+          message: 'Job suspended',
+          lastProbeTime: at,
+          lastTransitionTime: at,
+        },
+      ];
     } else {
       const remaining = completions !== undefined ? completions - succeeded : parallelism;
       // After a failure, replacements wait 10 s, doubling per failure up to 6 min (the job controller's back-off).
@@ -76,7 +119,8 @@ export function runJobs(cluster: KubeCluster): void {
         active.push(pod);
         recordEvent(cluster, job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'job-controller');
       }
-      if (((st.conditions ?? []) as Any[]).some((c) => c.type === 'Suspended')) next.conditions = ((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'Suspended');
+      if (((st.conditions ?? []) as Any[]).some((c) => c.type === 'Suspended'))
+        next.conditions = ((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'Suspended');
     }
     next.active = active.length;
     next.ready = active.filter(isReady).length;
@@ -87,23 +131,44 @@ export function runJobs(cluster: KubeCluster): void {
 }
 
 const finishedAt = (p: KubeObject) =>
-  Math.max(0, ...((((p.status as Any)?.containerStatuses ?? []) as Any[]).map((c) => Date.parse(c.state?.terminated?.finishedAt ?? '')).filter(Number.isFinite) as number[]));
+  Math.max(
+    0,
+    ...((((p.status as Any)?.containerStatuses ?? []) as Any[])
+      .map((c) => Date.parse(c.state?.terminated?.finishedAt ?? ''))
+      .filter(Number.isFinite) as number[]),
+  );
 
 const indexOf = (p: KubeObject) => p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'] ?? '';
 
 function jobPod(job: KubeObject, index: number | undefined): KubeObject {
   const spec = job.spec as Any;
   const name = job.metadata.name!;
-  const labels: Record<string, string> = { 'batch.kubernetes.io/controller-uid': job.metadata.uid!, 'batch.kubernetes.io/job-name': name, 'controller-uid': job.metadata.uid!, 'job-name': name };
+  const labels: Record<string, string> = {
+    'batch.kubernetes.io/controller-uid': job.metadata.uid!,
+    'batch.kubernetes.io/job-name': name,
+    'controller-uid': job.metadata.uid!,
+    'job-name': name,
+  };
   if (index !== undefined) labels['batch.kubernetes.io/job-completion-index'] = String(index);
   return podFromTemplate(
     job,
     spec.template,
-    { generateName: index !== undefined ? `${name}-${index}-` : `${name}-`, labels, ...(index !== undefined ? { annotations: { 'batch.kubernetes.io/job-completion-index': String(index) } } : {}) },
+    {
+      generateName: index !== undefined ? `${name}-${index}-` : `${name}-`,
+      labels,
+      ...(index !== undefined ? { annotations: { 'batch.kubernetes.io/job-completion-index': String(index) } } : {}),
+    },
     (podSpec) => {
       if (index === undefined) return;
       podSpec.hostname ??= `${name}-${index}`;
-      for (const c of (podSpec.containers ?? []) as Any[]) c.env = [...(c.env ?? []), { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }];
+      for (const c of (podSpec.containers ?? []) as Any[])
+        c.env = [
+          ...(c.env ?? []),
+          {
+            name: 'JOB_COMPLETION_INDEX',
+            valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
+          },
+        ];
     },
   );
 }

@@ -41,7 +41,8 @@ export function runNodeClaims(run: KarpenterRun, claims: KubeObject[], nominated
   const pools = new Map(cluster.objects.list(run.types.nodePools).map((p) => [p.metadata.name!, p]));
   const disrupting = new Map<string, number>();
   const poolOf = (c: KubeObject) => c.metadata.labels?.[NODEPOOL_LABEL] ?? '';
-  for (const c of claims) if (c.metadata.deletionTimestamp) disrupting.set(poolOf(c), (disrupting.get(poolOf(c)) ?? 0) + 1);
+  for (const c of claims)
+    if (c.metadata.deletionTimestamp) disrupting.set(poolOf(c), (disrupting.get(poolOf(c)) ?? 0) + 1);
 
   for (const claim of claims) {
     if (claim.metadata.deletionTimestamp) {
@@ -57,13 +58,29 @@ export function runNodeClaims(run: KarpenterRun, claims: KubeObject[], nominated
     const hp = findAutoscaledNode(run.state, cluster.region, run.view.clusterName, logicalId);
     if (!hp || hp.terminating) {
       // Someone else (BatchDeleteClusterNodes, a deleted group) took the node: the claim goes too.
-      recordEvent(cluster, claim, 'Normal', 'Deleted', `NodeClaim's instance is gone from HyperPod cluster '${run.view.clusterName}'`, 'karpenter', { once: true });
+      recordEvent(
+        cluster,
+        claim,
+        'Normal',
+        'Deleted',
+        `NodeClaim's instance is gone from HyperPod cluster '${run.view.clusterName}'`,
+        'karpenter',
+        { once: true },
+      );
       deleteObject(cluster, claimType(run), claim, 'Background');
       continue;
     }
     const node = hp.instanceId ? nodes.get(`hyperpod-${hp.instanceId}`) : undefined;
     if (!node && run.now - created >= REGISTRATION_TTL_MS) {
-      recordEvent(cluster, claim, 'Warning', 'FailedRegistration', `Node did not register within ${REGISTRATION_TTL_MS / 60_000}m, deleting NodeClaim`, 'karpenter', { once: true });
+      recordEvent(
+        cluster,
+        claim,
+        'Warning',
+        'FailedRegistration',
+        `Node did not register within ${REGISTRATION_TTL_MS / 60_000}m, deleting NodeClaim`,
+        'karpenter',
+        { once: true },
+      );
       deleteObject(cluster, claimType(run), claim, 'Background');
       continue;
     }
@@ -71,8 +88,16 @@ export function runNodeClaims(run: KarpenterRun, claims: KubeObject[], nominated
     if (node) labelNode(run, node, updated);
     if (node && isConsolidatable(updated) && run.view.enabled) {
       const pool = pools.get(poolOf(updated));
-      if (pool && withinBudget(pool, claims.filter((c) => poolOf(c) === poolOf(updated)).length, disrupting.get(poolOf(updated)) ?? 0)) {
-        if (disrupt(run, updated, node, logicalId)) disrupting.set(poolOf(updated), (disrupting.get(poolOf(updated)) ?? 0) + 1);
+      if (
+        pool &&
+        withinBudget(
+          pool,
+          claims.filter((c) => poolOf(c) === poolOf(updated)).length,
+          disrupting.get(poolOf(updated)) ?? 0,
+        )
+      ) {
+        if (disrupt(run, updated, node, logicalId))
+          disrupting.set(poolOf(updated), (disrupting.get(poolOf(updated)) ?? 0) + 1);
       }
     }
   }
@@ -86,16 +111,33 @@ export function runNodeClaims(run: KarpenterRun, claims: KubeObject[], nominated
 export function unregisteredResource(claim: KubeObject, node: KubeObject): string | undefined {
   const expected = nodeResources(claim.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '', 'all').allocatable;
   const advertised = ((node.status as Any)?.allocatable ?? {}) as Record<string, string>;
-  return Object.keys(expected).find((k) => k.includes('/') && parseQuantity(expected[k]!) > 0 && !(parseQuantity(advertised[k] ?? '0') > 0));
+  return Object.keys(expected).find(
+    (k) => k.includes('/') && parseQuantity(expected[k]!) > 0 && !(parseQuantity(advertised[k] ?? '0') > 0),
+  );
 }
 
-const isDaemonSetPod = (p: KubeObject) => (p.metadata.ownerReferences ?? []).some((r) => r.kind === 'DaemonSet' && r.controller);
-const conditionOf = (o: KubeObject, type: string): Any | undefined => (((o.status as Any)?.conditions ?? []) as Any[]).find((c) => c.type === type);
+const isDaemonSetPod = (p: KubeObject) =>
+  (p.metadata.ownerReferences ?? []).some((r) => r.kind === 'DaemonSet' && r.controller);
+const conditionOf = (o: KubeObject, type: string): Any | undefined =>
+  (((o.status as Any)?.conditions ?? []) as Any[]).find((c) => c.type === type);
 const isConsolidatable = (claim: KubeObject) => conditionOf(claim, 'Consolidatable')?.status === 'True';
 
-function updateStatus(run: KarpenterRun, claim: KubeObject, hp: NonNullable<ReturnType<typeof findAutoscaledNode>>, node: KubeObject | undefined, pods: KubeObject[], nominated: Set<string>): KubeObject {
+function updateStatus(
+  run: KarpenterRun,
+  claim: KubeObject,
+  hp: NonNullable<ReturnType<typeof findAutoscaledNode>>,
+  node: KubeObject | undefined,
+  pods: KubeObject[],
+  nominated: Set<string>,
+): KubeObject {
   const at = rfc3339(run.now);
-  const cond = (type: string, ok: boolean, reason: string, message = '') => ({ type, status: ok ? 'True' : 'Unknown', reason: ok ? type : reason, message: ok ? '' : message, lastTransitionTime: at });
+  const cond = (type: string, ok: boolean, reason: string, message = '') => ({
+    type,
+    status: ok ? 'True' : 'Unknown',
+    reason: ok ? type : reason,
+    message: ok ? '' : message,
+    lastTransitionTime: at,
+  });
   const launched = hp.instanceId !== undefined;
   const registered = node !== undefined;
   const ready = registered && isReady(node);
@@ -104,30 +146,63 @@ function updateStatus(run: KarpenterRun, claim: KubeObject, hp: NonNullable<Retu
     cond('Launched', launched, 'Launching', hp.statusMessage ?? 'HyperPod is launching the instance'),
     cond('Registered', registered, 'NodeNotFound', 'Node not registered with cluster'),
     unregistered
-      ? cond('Initialized', false, 'ResourceNotRegistered', `Resource "${unregistered}" was requested but not registered`)
+      ? cond(
+          'Initialized',
+          false,
+          'ResourceNotRegistered',
+          `Resource "${unregistered}" was requested but not registered`,
+        )
       : cond('Initialized', ready, 'NodeNotReady', 'Node status is NotReady'),
   ];
   const firstMissing = conditions.find((c) => c.status !== 'True');
   conditions.push(cond('Ready', !firstMissing, firstMissing?.reason ?? '', firstMissing?.message ?? ''));
   if (ready) {
-    const busy = pods.some((p) => nodeNameOf(p) === node.metadata.name && !isTerminal(p) && !isDaemonSetPod(p) && !p.metadata.deletionTimestamp);
+    const busy = pods.some(
+      (p) =>
+        nodeNameOf(p) === node.metadata.name && !isTerminal(p) && !isDaemonSetPod(p) && !p.metadata.deletionTimestamp,
+    );
     const empty = !busy && !nominated.has(claim.metadata.name!);
     const previous = conditionOf(claim, 'Empty');
     const since = previous?.status === (empty ? 'True' : 'False') ? Date.parse(previous.lastTransitionTime) : run.now;
-    conditions.push({ type: 'Empty', status: empty ? 'True' : 'False', reason: empty ? 'Empty' : 'NotEmpty', message: '', lastTransitionTime: at });
+    conditions.push({
+      type: 'Empty',
+      status: empty ? 'True' : 'False',
+      reason: empty ? 'Empty' : 'NotEmpty',
+      message: '',
+      lastTransitionTime: at,
+    });
     const pool = run.cluster.objects.get(run.types.nodePools, undefined, claim.metadata.labels?.[NODEPOOL_LABEL] ?? '');
     const after = pool ? consolidateAfterMs(pool) : undefined;
     const due = empty && after !== undefined && run.now - since >= after;
-    conditions.push({ type: 'Consolidatable', status: due ? 'True' : 'False', reason: due ? 'Consolidatable' : empty ? 'ConsolidateAfterNotElapsed' : 'NotEmpty', message: '', lastTransitionTime: at });
+    conditions.push({
+      type: 'Consolidatable',
+      status: due ? 'True' : 'False',
+      reason: due ? 'Consolidatable' : empty ? 'ConsolidateAfterNotElapsed' : 'NotEmpty',
+      message: '',
+      lastTransitionTime: at,
+    });
   }
-  const { capacity, allocatable } = nodeResources(claim.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '', 'all');
+  const { capacity, allocatable } = nodeResources(
+    claim.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '',
+    'all',
+  );
   const status: Any = {
     ...((claim.status ?? {}) as Any),
     conditions: keepConditionTimes(((claim.status as Any)?.conditions ?? []) as Any[], conditions),
-    ...(launched ? { providerID: `aws:///${hp.availabilityZone ?? ''}/${hp.instanceId}`, imageID: 'hyperpod-default', capacity, allocatable } : {}),
+    ...(launched
+      ? {
+          providerID: `aws:///${hp.availabilityZone ?? ''}/${hp.instanceId}`,
+          imageID: 'hyperpod-default',
+          capacity,
+          allocatable,
+        }
+      : {}),
     ...(registered ? { nodeName: node.metadata.name } : {}),
   };
-  const labels = { ...(claim.metadata.labels ?? {}), ...(hp.availabilityZone ? { [ZONE_LABEL]: hp.availabilityZone } : {}) };
+  const labels = {
+    ...(claim.metadata.labels ?? {}),
+    ...(hp.availabilityZone ? { [ZONE_LABEL]: hp.availabilityZone } : {}),
+  };
   return save(run.cluster, claimType(run), claim, { ...claim, metadata: { ...claim.metadata, labels }, status });
 }
 
@@ -142,7 +217,8 @@ function labelNode(run: KarpenterRun, node: KubeObject, claim: KubeObject): void
   if (ready) labels['karpenter.sh/initialized'] = 'true';
   const spec = { ...((node.spec ?? {}) as Any) };
   const taints = [...((spec.taints ?? []) as Any[])];
-  for (const t of ((claim.spec as Any)?.taints ?? []) as Any[]) if (!taints.some((x) => x.key === t.key && x.effect === t.effect)) taints.push(t);
+  for (const t of ((claim.spec as Any)?.taints ?? []) as Any[])
+    if (!taints.some((x) => x.key === t.key && x.effect === t.effect)) taints.push(t);
   if (taints.length) spec.taints = taints;
   save(run.cluster, T.nodes, node, { ...node, metadata: { ...node.metadata, labels }, spec });
 }
@@ -155,7 +231,15 @@ function withinBudget(pool: KubeObject, total: number, inProgress: number): bool
 }
 
 function disrupt(run: KarpenterRun, claim: KubeObject, node: KubeObject, logicalId: string): boolean {
-  const result = autoscalerRemoveNode(run.state, run.cluster.region, run.faults!, run.view.clusterName, logicalId, 'empty for the NodePool\'s consolidateAfter', run.now);
+  const result = autoscalerRemoveNode(
+    run.state,
+    run.cluster.region,
+    run.faults!,
+    run.view.clusterName,
+    logicalId,
+    "empty for the NodePool's consolidateAfter",
+    run.now,
+  );
   if (result === 'busy') return false;
   recordEvent(run.cluster, claim, 'Normal', 'DisruptionTerminating', 'Disrupting NodeClaim: Empty', 'karpenter');
   recordEvent(run.cluster, node, 'Normal', 'DisruptionTerminating', 'Disrupting Node: Empty', 'karpenter');
@@ -171,7 +255,11 @@ function taintDisrupted(run: KarpenterRun, node: KubeObject): void {
   if (taints.some((t) => t.key === DISRUPTED_TAINT.key)) return;
   spec.taints = [...taints, DISRUPTED_TAINT];
   const current = run.cluster.objects.get(T.nodes, undefined, node.metadata.name!);
-  if (current) save(run.cluster, T.nodes, current, { ...current, spec: { ...((current.spec ?? {}) as Any), taints: spec.taints } });
+  if (current)
+    save(run.cluster, T.nodes, current, {
+      ...current,
+      spec: { ...((current.spec ?? {}) as Any), taints: spec.taints },
+    });
 }
 
 /** A claim being deleted: ask HyperPod to remove its node once, then let the claim go when the node is gone. */
@@ -184,5 +272,14 @@ function terminate(run: KarpenterRun, claim: KubeObject, nodes: Map<string, Kube
   }
   const node = hp.instanceId ? nodes.get(`hyperpod-${hp.instanceId}`) : undefined;
   if (node) taintDisrupted(run, node);
-  if (!hp.terminating && run.faults) autoscalerRemoveNode(run.state, run.cluster.region, run.faults, run.view.clusterName, logicalId!, 'its NodeClaim was deleted', run.now);
+  if (!hp.terminating && run.faults)
+    autoscalerRemoveNode(
+      run.state,
+      run.cluster.region,
+      run.faults,
+      run.view.clusterName,
+      logicalId!,
+      'its NodeClaim was deleted',
+      run.now,
+    );
 }

@@ -15,10 +15,21 @@ export const NODECLASS_GROUP = 'karpenter.sagemaker.amazonaws.com';
 export const NODECLASS_KIND = 'HyperpodNodeClass';
 export const KARPENTER_GROUP = 'karpenter.sh';
 
-const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
+const ready: PrinterColumn = {
+  name: 'Ready',
+  type: 'string',
+  jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+};
 const stringMap = { type: 'object', additionalProperties: str() };
-const quantities = { type: 'object', additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true } };
-const nodeClassRef = obj({ group: str({ minLength: 1 }), kind: str({ minLength: 1 }), name: str({ minLength: 1 }) }, ['group', 'kind', 'name']);
+const quantities = {
+  type: 'object',
+  additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+};
+const nodeClassRef = obj({ group: str({ minLength: 1 }), kind: str({ minLength: 1 }), name: str({ minLength: 1 }) }, [
+  'group',
+  'kind',
+  'name',
+]);
 const requirement = obj(
   {
     key: str({ maxLength: 316 }),
@@ -28,8 +39,17 @@ const requirement = obj(
   },
   ['key', 'operator'],
 );
-const taint = obj({ key: str({ minLength: 1 }), value: str(), effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }), timeAdded: str({ format: 'date-time' }) }, ['effect', 'key']);
-const duration = (defaultValue?: string) => str({ pattern: '^(([0-9]+(s|m|h))+|Never)$', ...(defaultValue ? { default: defaultValue } : {}) });
+const taint = obj(
+  {
+    key: str({ minLength: 1 }),
+    value: str(),
+    effect: str({ enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] }),
+    timeAdded: str({ format: 'date-time' }),
+  },
+  ['effect', 'key'],
+);
+const duration = (defaultValue?: string) =>
+  str({ pattern: '^(([0-9]+(s|m|h))+|Never)$', ...(defaultValue ? { default: defaultValue } : {}) });
 const claimSpecFields = {
   nodeClassRef,
   requirements: arr(requirement, { maxItems: 100 }),
@@ -47,12 +67,24 @@ export const KARPENTER_CRDS: KubeObject[] = [
     scope: 'Cluster',
     versions: ['v1'],
     columns: [ready, age],
-    spec: obj({ instanceGroups: arr(str({ minLength: 1, maxLength: 63 }), { minItems: 1, maxItems: 10 }) }, ['instanceGroups']),
+    spec: obj({ instanceGroups: arr(str({ minLength: 1, maxLength: 63 }), { minItems: 1, maxItems: 10 }) }, [
+      'instanceGroups',
+    ]),
     status: obj(
       {
         conditions: conditions(),
         instanceGroups: arr(
-          obj({ name: str(), instanceTypes: arr(str()), subnets: arr(str()), availabilityZones: arr(str()), desiredLabels: stringMap }, ['name'], { 'x-kubernetes-preserve-unknown-fields': true }),
+          obj(
+            {
+              name: str(),
+              instanceTypes: arr(str()),
+              subnets: arr(str()),
+              availabilityZones: arr(str()),
+              desiredLabels: stringMap,
+            },
+            ['name'],
+            { 'x-kubernetes-preserve-unknown-fields': true },
+          ),
         ),
       },
       [],
@@ -80,7 +112,15 @@ export const KARPENTER_CRDS: KubeObject[] = [
     ],
     spec: obj({ ...claimSpecFields, resources: obj({ requests: quantities }) }, ['nodeClassRef', 'requirements']),
     status: obj(
-      { conditions: conditions(), nodeName: str(), providerID: str(), imageID: str(), capacity: quantities, allocatable: quantities, lastPodEventTime: str({ format: 'date-time' }) },
+      {
+        conditions: conditions(),
+        nodeName: str(),
+        providerID: str(),
+        imageID: str(),
+        capacity: quantities,
+        allocatable: quantities,
+        lastPodEventTime: str({ format: 'date-time' }),
+      },
       [],
       { 'x-kubernetes-preserve-unknown-fields': true },
     ),

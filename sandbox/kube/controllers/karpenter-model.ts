@@ -39,13 +39,15 @@ export interface KarpenterRun {
 }
 
 export const templateSpecOf = (pool: KubeObject): Any => ((pool.spec as Any)?.template?.spec ?? {}) as Any;
-export const templateLabelsOf = (pool: KubeObject): Record<string, string> => ((pool.spec as Any)?.template?.metadata?.labels ?? {}) as Record<string, string>;
+export const templateLabelsOf = (pool: KubeObject): Record<string, string> =>
+  ((pool.spec as Any)?.template?.metadata?.labels ?? {}) as Record<string, string>;
 
 /** `30s`, `5m`, `1h30m` → ms; `Never` → undefined. */
 export function durationMs(text: string): number | undefined {
   if (text === 'Never') return undefined;
   let total = 0;
-  for (const m of text.matchAll(/(\d+)(h|m|s)/g)) total += Number(m[1]) * (m[2] === 'h' ? 3_600_000 : m[2] === 'm' ? 60_000 : 1000);
+  for (const m of text.matchAll(/(\d+)(h|m|s)/g))
+    total += Number(m[1]) * (m[2] === 'h' ? 3_600_000 : m[2] === 'm' ? 60_000 : 1000);
   return total;
 }
 
@@ -77,7 +79,11 @@ function baseLabels(pool: KubeObject, group: AutoscalingGroupView, region: strin
  * would be (a zone may match any of the group's zones); other keys with `In` become labels, as
  * Karpenter labels its nodes. Returns the node's labels, or undefined when the pool excludes the group.
  */
-export function poolLabelsFor(pool: KubeObject, group: AutoscalingGroupView, region: string): Record<string, string> | undefined {
+export function poolLabelsFor(
+  pool: KubeObject,
+  group: AutoscalingGroupView,
+  region: string,
+): Record<string, string> | undefined {
   const labels = baseLabels(pool, group, region);
   for (const r of (templateSpecOf(pool).requirements ?? []) as Any[]) {
     if (r.key === ZONE_LABEL && group.zones.length > 1) {
@@ -93,18 +99,30 @@ export function poolLabelsFor(pool: KubeObject, group: AutoscalingGroupView, reg
 
 /** Taints a node of this pool and group gets: the group's KubernetesConfig taints and the pool template's. */
 export function poolTaintsFor(pool: KubeObject, group: AutoscalingGroupView): Any[] {
-  const fromPool = ((templateSpecOf(pool).taints ?? []) as Any[]).map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect }));
+  const fromPool = ((templateSpecOf(pool).taints ?? []) as Any[]).map((t) => ({
+    key: t.key,
+    ...(t.value !== undefined ? { value: t.value } : {}),
+    effect: t.effect,
+  }));
   return [...group.taints, ...fromPool];
 }
 
 /** The node Karpenter expects to get (Ready, with the instance type's allocatable), to test pods against. */
-export function candidateNode(name: string, labels: Record<string, string>, taints: Any[], instanceType: string): KubeObject {
+export function candidateNode(
+  name: string,
+  labels: Record<string, string>,
+  taints: Any[],
+  instanceType: string,
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, labels },
     spec: taints.length ? { taints } : {},
-    status: { allocatable: nodeResources(instanceType, 'all').allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
+    status: {
+      allocatable: nodeResources(instanceType, 'all').allocatable,
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
   };
 }
 
@@ -118,7 +136,8 @@ export function addResources(total: Map<string, number>, resources: Record<strin
 export function formatResources(total: Map<string, number>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of [...total].sort(([a], [b]) => a.localeCompare(b))) {
-    if (k === 'memory' || k === 'ephemeral-storage' || k.startsWith('hugepages-')) out[k] = v === 0 ? '0' : `${Math.round(v / 1024)}Ki`;
+    if (k === 'memory' || k === 'ephemeral-storage' || k.startsWith('hugepages-'))
+      out[k] = v === 0 ? '0' : `${Math.round(v / 1024)}Ki`;
     else if (Number.isInteger(v)) out[k] = String(v);
     else out[k] = `${Math.round(v * 1000)}m`;
   }

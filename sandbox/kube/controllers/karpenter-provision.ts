@@ -41,7 +41,8 @@ interface Slot {
   pods: KubeObject[];
 }
 
-const isDaemonSetPod = (p: KubeObject) => (p.metadata.ownerReferences ?? []).some((r) => r.kind === 'DaemonSet' && r.controller);
+const isDaemonSetPod = (p: KubeObject) =>
+  (p.metadata.ownerReferences ?? []).some((r) => r.kind === 'DaemonSet' && r.controller);
 
 /**
  * Pods Karpenter acts for: unschedulable by the default scheduler, not DaemonSet pods (those follow
@@ -53,8 +54,15 @@ function unschedulablePods(cluster: KubeCluster, pods: KubeObject[]): KubeObject
     .filter((p) => unschedulableForClaims(cluster, p) === undefined)
     .filter((p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p) && !isDaemonSetPod(p))
     .filter((p) => ((p.spec as Any)?.schedulerName ?? 'default-scheduler') === 'default-scheduler')
-    .filter((p) => condition(p, 'PodScheduled')?.status === 'False' && condition(p, 'PodScheduled')?.reason === 'Unschedulable')
-    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name!.localeCompare(b.metadata.name!));
+    .filter(
+      (p) =>
+        condition(p, 'PodScheduled')?.status === 'False' && condition(p, 'PodScheduled')?.reason === 'Unschedulable',
+    )
+    .sort(
+      (a, b) =>
+        (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+        a.metadata.name!.localeCompare(b.metadata.name!),
+    );
 }
 
 /** The DaemonSet pods a node would get (what Karpenter calls daemonset overhead). */
@@ -62,7 +70,12 @@ function daemonSetOverhead(daemonSets: KubeObject[], node: KubeObject): KubeObje
   const out: KubeObject[] = [];
   for (const ds of daemonSets) {
     const template = ((ds.spec as Any)?.template ?? {}) as Any;
-    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${ds.metadata.name}-overhead`, labels: template.metadata?.labels ?? {} }, spec: template.spec ?? {} };
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `${ds.metadata.name}-overhead`, labels: template.metadata?.labels ?? {} },
+      spec: template.spec ?? {},
+    };
     const spec = (pod.spec ?? {}) as Any;
     if (untoleratedTaint(spec.tolerations ?? [], ((node.spec as Any)?.taints ?? []) as Any[])) continue;
     if (!nodeAffinityMatches(spec, node)) continue;
@@ -74,7 +87,11 @@ function daemonSetOverhead(daemonSets: KubeObject[], node: KubeObject): KubeObje
 /** Smallest first: GPUs, then vCPUs, then memory (Karpenter launches the cheapest type that fits). */
 function size(instanceType: string): number[] {
   const c = nodeResources(instanceType, 'all').capacity;
-  return [parseQuantity(c['nvidia.com/gpu'] ?? c['aws.amazon.com/neuron'] ?? '0'), parseQuantity(c.cpu), parseQuantity(c.memory)];
+  return [
+    parseQuantity(c['nvidia.com/gpu'] ?? c['aws.amazon.com/neuron'] ?? '0'),
+    parseQuantity(c.cpu),
+    parseQuantity(c.memory),
+  ];
 }
 const bySize = (a: AutoscalingGroupView, b: AutoscalingGroupView) => {
   const [x, y] = [size(a.instanceType), size(b.instanceType)];
@@ -107,7 +124,10 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
     if (claim.metadata.deletionTimestamp) continue;
     const pool = claim.metadata.labels?.[NODEPOOL_LABEL] ?? '';
     const type = claim.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '';
-    addResources((usedByPool.get(pool) ?? usedByPool.set(pool, new Map()).get(pool))!, nodeResources(type, 'all').capacity);
+    addResources(
+      (usedByPool.get(pool) ?? usedByPool.set(pool, new Map()).get(pool))!,
+      nodeResources(type, 'all').capacity,
+    );
     const nodeName = (claim.status as Any)?.nodeName as string | undefined;
     const node = nodeName ? nodes.get(nodeName) : undefined;
     if (node) {
@@ -118,7 +138,12 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
         : node;
       slots.push({ claim: claim.metadata.name!, node: counted, pods: bound(node.metadata.name!) });
     } else {
-      const candidate = candidateNode(`nodeclaim-${claim.metadata.name}`, claim.metadata.labels ?? {}, ((claim.spec as Any)?.taints ?? []) as Any[], type);
+      const candidate = candidateNode(
+        `nodeclaim-${claim.metadata.name}`,
+        claim.metadata.labels ?? {},
+        ((claim.spec as Any)?.taints ?? []) as Any[],
+        type,
+      );
       slots.push({ claim: claim.metadata.name!, node: candidate, pods: daemonSetOverhead(daemonSets, candidate) });
     }
   }
@@ -135,7 +160,7 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
     for (const pool of run.pools) {
       const groups = [...(run.classes.get(templateSpecOf(pool).nodeClassRef?.name) ?? [])].sort(bySize);
       const used = usedByPool.get(pool.metadata.name!) ?? new Map<string, number>();
-      let why = 'no instance group of its HyperpodNodeClass satisfies the pod\'s requirements and resources';
+      let why = "no instance group of its HyperpodNodeClass satisfies the pod's requirements and resources";
       for (const group of groups) {
         const labels = poolLabelsFor(pool, group, cluster.region);
         if (!labels) continue;
@@ -153,35 +178,64 @@ export function provision(run: KarpenterRun, claims: KubeObject[]): Set<string> 
       reasons.push(`incompatible with nodepool "${pool.metadata.name}", ${why}`);
     }
     if (!chosen) {
-      const message = run.pools.length === 0 ? 'Failed to schedule pod, no Ready NodePools found' : `Failed to schedule pod, ${reasons.join('; ')}`;
-      recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'karpenter', { minIntervalMs: EVENT_INTERVAL_MS });
+      const message =
+        run.pools.length === 0
+          ? 'Failed to schedule pod, no Ready NodePools found'
+          : `Failed to schedule pod, ${reasons.join('; ')}`;
+      recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'karpenter', {
+        minIntervalMs: EVENT_INTERVAL_MS,
+      });
       continue;
     }
     const claim = createClaim(run, chosen.pool, chosen.group, chosen.node, pod);
-    addResources((usedByPool.get(chosen.pool.metadata.name!) ?? usedByPool.set(chosen.pool.metadata.name!, new Map()).get(chosen.pool.metadata.name!))!, nodeResources(chosen.group.instanceType, 'all').capacity);
-    slots.push({ claim: claim.metadata.name!, node: { ...chosen.node, metadata: { ...chosen.node.metadata, name: `nodeclaim-${claim.metadata.name}` } }, pods: [...chosen.overhead, pod] });
+    addResources(
+      (usedByPool.get(chosen.pool.metadata.name!) ??
+        usedByPool.set(chosen.pool.metadata.name!, new Map()).get(chosen.pool.metadata.name!))!,
+      nodeResources(chosen.group.instanceType, 'all').capacity,
+    );
+    slots.push({
+      claim: claim.metadata.name!,
+      node: { ...chosen.node, metadata: { ...chosen.node.metadata, name: `nodeclaim-${claim.metadata.name}` } },
+      pods: [...chosen.overhead, pod],
+    });
     nominated.add(claim.metadata.name!);
   }
   for (const pod of pending) {
     const slot = slots.find((s) => s.pods.includes(pod));
-    if (slot) recordEvent(cluster, pod, 'Normal', 'Nominated', `Pod should schedule on: nodeclaim/${slot.claim}`, 'karpenter', { once: true });
+    if (slot)
+      recordEvent(cluster, pod, 'Normal', 'Nominated', `Pod should schedule on: nodeclaim/${slot.claim}`, 'karpenter', {
+        once: true,
+      });
   }
   return nominated;
 }
 
 /** A NodeClaim for one node of `group`, then HyperPod's BatchAddClusterNodes for it. */
-function createClaim(run: KarpenterRun, pool: KubeObject, group: AutoscalingGroupView, node: KubeObject, pod: KubeObject): KubeObject {
+function createClaim(
+  run: KarpenterRun,
+  pool: KubeObject,
+  group: AutoscalingGroupView,
+  node: KubeObject,
+  pod: KubeObject,
+): KubeObject {
   const { cluster, now } = run;
   const poolName = pool.metadata.name!;
   let name = '';
-  for (let i = 0; !name || cluster.objects.get(run.types.nodeClaims, undefined, name); i++) name = `${poolName}-${shortHash(`${pool.metadata.uid}|${pod.metadata.uid}|${now}|${i}`, 5)}`;
+  for (let i = 0; !name || cluster.objects.get(run.types.nodeClaims, undefined, name); i++)
+    name = `${poolName}-${shortHash(`${pool.metadata.uid}|${pod.metadata.uid}|${now}|${i}`, 5)}`;
   const spec = templateSpecOf(pool);
   const requests = new Map<string, number>();
   for (const [k, v] of requestsOf(pod)) requests.set(k, v);
   const labels = { ...(node.metadata.labels ?? {}) };
   delete labels['sagemaker.amazonaws.com/node-health-status'];
   const at = rfc3339(now);
-  const unknown = (type: string) => ({ type, status: 'Unknown', reason: 'AwaitingReconciliation', message: 'object is awaiting reconciliation', lastTransitionTime: at });
+  const unknown = (type: string) => ({
+    type,
+    status: 'Unknown',
+    reason: 'AwaitingReconciliation',
+    message: 'object is awaiting reconciliation',
+    lastTransitionTime: at,
+  });
   const created = cluster.objects.create(run.types.nodeClaims, {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodeClaim',
@@ -190,16 +244,30 @@ function createClaim(run: KarpenterRun, pool: KubeObject, group: AutoscalingGrou
       labels,
       annotations: { 'karpenter.sh/nodepool-hash-version': 'v3' },
       finalizers: [TERMINATION_FINALIZER],
-      ownerReferences: [{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: poolName, uid: pool.metadata.uid!, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'karpenter.sh/v1',
+          kind: 'NodePool',
+          name: poolName,
+          uid: pool.metadata.uid!,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       nodeClassRef: spec.nodeClassRef,
       requirements: [
-        ...((spec.requirements ?? []) as Any[]).filter((r) => r.key !== INSTANCE_TYPE_LABEL && r.key !== NODEPOOL_LABEL),
+        ...((spec.requirements ?? []) as Any[]).filter(
+          (r) => r.key !== INSTANCE_TYPE_LABEL && r.key !== NODEPOOL_LABEL,
+        ),
         { key: INSTANCE_TYPE_LABEL, operator: 'In', values: [group.instanceType] },
         { key: NODEPOOL_LABEL, operator: 'In', values: [poolName] },
       ],
-      resources: { requests: Object.fromEntries([...requests].map(([k, v]) => [k, Number.isInteger(v) ? String(v) : `${Math.round(v * 1000)}m`])) },
+      resources: {
+        requests: Object.fromEntries(
+          [...requests].map(([k, v]) => [k, Number.isInteger(v) ? String(v) : `${Math.round(v * 1000)}m`]),
+        ),
+      },
       ...((node.spec as Any)?.taints ? { taints: (node.spec as Any).taints } : {}),
       expireAfter: spec.expireAfter ?? '720h',
     },
@@ -209,9 +277,27 @@ function createClaim(run: KarpenterRun, pool: KubeObject, group: AutoscalingGrou
     ? autoscalerAddNode(run.state, cluster.region, run.faults, run.view.clusterName, group.name, name, now)
     : { error: 'the sandbox runtime is not available' };
   if ('nodeLogicalId' in result) {
-    return cluster.objects.update(run.types.nodeClaims, { ...created, metadata: { ...created.metadata, resourceVersion: undefined, annotations: { ...created.metadata.annotations, [LOGICAL_ID]: result.nodeLogicalId } } });
+    return cluster.objects.update(run.types.nodeClaims, {
+      ...created,
+      metadata: {
+        ...created.metadata,
+        resourceVersion: undefined,
+        annotations: { ...created.metadata.annotations, [LOGICAL_ID]: result.nodeLogicalId },
+      },
+    });
   }
-  const failed = { ...created, status: { conditions: [{ type: 'Launched', status: 'False', reason: 'LaunchFailed', message: result.error, lastTransitionTime: at }, ...['Registered', 'Initialized', 'Ready'].map(unknown)] } };
+  const failed = {
+    ...created,
+    status: {
+      conditions: [
+        { type: 'Launched', status: 'False', reason: 'LaunchFailed', message: result.error, lastTransitionTime: at },
+        ...['Registered', 'Initialized', 'Ready'].map(unknown),
+      ],
+    },
+  };
   recordEvent(cluster, created, 'Warning', 'LaunchFailed', `Launching NodeClaim: ${result.error}`, 'karpenter');
-  return cluster.objects.update(run.types.nodeClaims, { ...failed, metadata: { ...failed.metadata, resourceVersion: undefined } });
+  return cluster.objects.update(run.types.nodeClaims, {
+    ...failed,
+    metadata: { ...failed.metadata, resourceVersion: undefined },
+  });
 }

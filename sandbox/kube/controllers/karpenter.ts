@@ -7,7 +7,14 @@ import type { KubeObject } from '../types.js';
 import { establish } from './addons.js';
 import { runNodeClaims } from './karpenter-claims.js';
 import { KARPENTER_CRDS, KARPENTER_GROUP, NODECLASS_GROUP, NODECLASS_KIND } from './karpenter-crds.js';
-import { addResources, formatResources, NODEPOOL_LABEL, INSTANCE_TYPE_LABEL, templateSpecOf, type KarpenterRun } from './karpenter-model.js';
+import {
+  addResources,
+  formatResources,
+  NODEPOOL_LABEL,
+  INSTANCE_TYPE_LABEL,
+  templateSpecOf,
+  type KarpenterRun,
+} from './karpenter-model.js';
 import { provision } from './karpenter-provision.js';
 import { nodeResources } from './node-shape.js';
 import { keepConditionTimes, rfc3339, save, T, type Any } from './util.js';
@@ -34,7 +41,16 @@ export function runKarpenter(cluster: KubeCluster, state: SandboxState, faults: 
   const nodePools = cluster.findType(KARPENTER_GROUP, 'v1', 'nodepools');
   const nodeClaims = cluster.findType(KARPENTER_GROUP, 'v1', 'nodeclaims');
   if (!nodeClasses || !nodePools || !nodeClaims) return;
-  const run: KarpenterRun = { cluster, state, faults, view, now: cluster.now(), types: { nodeClasses, nodePools, nodeClaims }, classes: new Map(), pools: [] };
+  const run: KarpenterRun = {
+    cluster,
+    state,
+    faults,
+    view,
+    now: cluster.now(),
+    types: { nodeClasses, nodePools, nodeClaims },
+    classes: new Map(),
+    pools: [],
+  };
   for (const nc of cluster.objects.list(nodeClasses)) {
     const groups = updateNodeClass(run, nc);
     if (groups) run.classes.set(nc.metadata.name!, groups);
@@ -44,7 +60,11 @@ export function runKarpenter(cluster: KubeCluster, state: SandboxState, faults: 
   for (const pool of cluster.objects.list(nodePools)) {
     if (updateNodePool(run, pool, all) && !pool.metadata.deletionTimestamp) run.pools.push(pool);
   }
-  run.pools.sort((a, b) => Number((b.spec as Any)?.weight ?? 0) - Number((a.spec as Any)?.weight ?? 0) || a.metadata.name!.localeCompare(b.metadata.name!));
+  run.pools.sort(
+    (a, b) =>
+      Number((b.spec as Any)?.weight ?? 0) - Number((a.spec as Any)?.weight ?? 0) ||
+      a.metadata.name!.localeCompare(b.metadata.name!),
+  );
   const nominated = view.enabled ? provision(run, all) : new Set<string>();
   runNodeClaims(run, claims(), nominated);
 }
@@ -64,25 +84,52 @@ function installCrds(cluster: KubeCluster, clusterName: string): void {
 
 /** One condition list, keeping transition times of conditions that did not change. */
 function withConditions(o: KubeObject, conditions: Any[], at: string): Any[] {
-  const stamped = conditions.map((c) => ({ ...c, lastTransitionTime: at, observedGeneration: o.metadata.generation ?? 1 }));
+  const stamped = conditions.map((c) => ({
+    ...c,
+    lastTransitionTime: at,
+    observedGeneration: o.metadata.generation ?? 1,
+  }));
   return keepConditionTimes(((o.status as Any)?.conditions ?? []) as Any[], stamped);
 }
 
 /** Status of a HyperpodNodeClass; returns its instance groups when it is Ready. */
 function updateNodeClass(run: KarpenterRun, nc: KubeObject): AutoscalingGroupView[] | undefined {
-  const names = (((nc.spec as Any)?.instanceGroups ?? []) as string[]);
+  const names = ((nc.spec as Any)?.instanceGroups ?? []) as string[];
   const view = run.view;
   const found = names.map((n) => view.groups.get(n)).filter((g): g is AutoscalingGroupView => g !== undefined);
   const missing = names.filter((n) => !view.groups.has(n));
   const unusable = found.filter((g) => g.unusable);
   let problem: { reason: string; message: string } | undefined;
-  if (!view.enabled) problem = { reason: 'AutoscalingDisabled', message: `AutoScaling is not enabled on HyperPod cluster '${view.clusterName}'` };
-  else if (missing.length) problem = { reason: 'InstanceGroupNotFound', message: `instance group(s) ${missing.map((n) => `'${n}'`).join(', ')} not found in HyperPod cluster '${view.clusterName}'` };
-  else if (unusable.length) problem = { reason: 'InstanceGroupNotSupported', message: unusable.map((g) => g.unusable).join('; ') };
+  if (!view.enabled)
+    problem = {
+      reason: 'AutoscalingDisabled',
+      message: `AutoScaling is not enabled on HyperPod cluster '${view.clusterName}'`,
+    };
+  else if (missing.length)
+    problem = {
+      reason: 'InstanceGroupNotFound',
+      message: `instance group(s) ${missing.map((n) => `'${n}'`).join(', ')} not found in HyperPod cluster '${view.clusterName}'`,
+    };
+  else if (unusable.length)
+    problem = { reason: 'InstanceGroupNotSupported', message: unusable.map((g) => g.unusable).join('; ') };
   const at = rfc3339(run.now);
   const status = {
-    conditions: withConditions(nc, [problem ? { type: 'Ready', status: 'False', ...problem } : { type: 'Ready', status: 'True', reason: 'Ready', message: '' }], at),
-    instanceGroups: found.map((g) => ({ name: g.name, instanceTypes: [g.instanceType], subnets: g.subnets, availabilityZones: g.zones, desiredLabels: g.labels })),
+    conditions: withConditions(
+      nc,
+      [
+        problem
+          ? { type: 'Ready', status: 'False', ...problem }
+          : { type: 'Ready', status: 'True', reason: 'Ready', message: '' },
+      ],
+      at,
+    ),
+    instanceGroups: found.map((g) => ({
+      name: g.name,
+      instanceTypes: [g.instanceType],
+      subnets: g.subnets,
+      availabilityZones: g.zones,
+      desiredLabels: g.labels,
+    })),
   };
   save(run.cluster, run.types.nodeClasses, nc, { ...nc, status });
   return problem ? undefined : found;
@@ -93,18 +140,35 @@ function updateNodePool(run: KarpenterRun, pool: KubeObject, claims: KubeObject[
   const ref = (templateSpecOf(pool).nodeClassRef ?? {}) as Any;
   const at = rfc3339(run.now);
   let classProblem: string | undefined;
-  if (ref.group !== NODECLASS_GROUP || ref.kind !== NODECLASS_KIND) classProblem = `nodeClassRef must be ${NODECLASS_KIND}.${NODECLASS_GROUP} on HyperPod clusters, not ${ref.kind}.${ref.group}`;
-  else if (!run.cluster.objects.get(run.types.nodeClasses, undefined, ref.name)) classProblem = `${NODECLASS_KIND} '${ref.name}' not found`;
+  if (ref.group !== NODECLASS_GROUP || ref.kind !== NODECLASS_KIND)
+    classProblem = `nodeClassRef must be ${NODECLASS_KIND}.${NODECLASS_GROUP} on HyperPod clusters, not ${ref.kind}.${ref.group}`;
+  else if (!run.cluster.objects.get(run.types.nodeClasses, undefined, ref.name))
+    classProblem = `${NODECLASS_KIND} '${ref.name}' not found`;
   else if (!run.classes.has(ref.name)) classProblem = `${NODECLASS_KIND} '${ref.name}' is not Ready`;
   const mine = claims.filter((c) => c.metadata.labels?.[NODEPOOL_LABEL] === pool.metadata.name);
-  const resources = new Map<string, number>([['cpu', 0], ['memory', 0], ['nodes', 0], ['pods', 0], ['ephemeral-storage', 0]]);
-  for (const c of mine) addResources(resources, nodeResources(c.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '', 'all').capacity);
+  const resources = new Map<string, number>([
+    ['cpu', 0],
+    ['memory', 0],
+    ['nodes', 0],
+    ['pods', 0],
+    ['ephemeral-storage', 0],
+  ]);
+  for (const c of mine)
+    addResources(resources, nodeResources(c.metadata.labels?.[INSTANCE_TYPE_LABEL] ?? '', 'all').capacity);
   const conditions = [
     { type: 'ValidationSucceeded', status: 'True', reason: 'ValidationSucceeded', message: '' },
-    classProblem ? { type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotReady', message: classProblem } : { type: 'NodeClassReady', status: 'True', reason: 'NodeClassReady', message: '' },
-    classProblem ? { type: 'Ready', status: 'False', reason: 'NodeClassNotReady', message: classProblem } : { type: 'Ready', status: 'True', reason: 'Ready', message: '' },
+    classProblem
+      ? { type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotReady', message: classProblem }
+      : { type: 'NodeClassReady', status: 'True', reason: 'NodeClassReady', message: '' },
+    classProblem
+      ? { type: 'Ready', status: 'False', reason: 'NodeClassNotReady', message: classProblem }
+      : { type: 'Ready', status: 'True', reason: 'Ready', message: '' },
   ];
-  const status = { ...((pool.status ?? {}) as Any), conditions: withConditions(pool, conditions, at), resources: formatResources(resources) };
+  const status = {
+    ...((pool.status ?? {}) as Any),
+    conditions: withConditions(pool, conditions, at),
+    resources: formatResources(resources),
+  };
   save(run.cluster, run.types.nodePools, pool, { ...pool, status });
   return classProblem === undefined;
 }

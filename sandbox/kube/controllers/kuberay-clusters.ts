@@ -3,7 +3,19 @@ import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
 import { podFromTemplate } from './pod-template.js';
 import { parseQuantity } from './quantity.js';
-import { byController, controllerRef, ensure, isActive, isReady, podPhase, removeIfPresent, rfc3339, save, T, type Any } from './util.js';
+import {
+  byController,
+  controllerRef,
+  ensure,
+  isActive,
+  isReady,
+  podPhase,
+  removeIfPresent,
+  rfc3339,
+  save,
+  T,
+  type Any,
+} from './util.js';
 
 /**
  * KubeRay's RayCluster controller (while the cluster serves `rayclusters.ray.io`, the KubeRay
@@ -30,7 +42,8 @@ const PORTS = [
 ];
 
 export const headServiceName = (cluster: string) => `${cluster}-head-svc`;
-export const headServiceHost = (cluster: string, namespace: string) => `${headServiceName(cluster)}.${namespace}.svc.cluster.local`;
+export const headServiceHost = (cluster: string, namespace: string) =>
+  `${headServiceName(cluster)}.${namespace}.svc.cluster.local`;
 
 export function runRayClusters(cluster: KubeCluster): void {
   const type = cluster.findType('ray.io', 'v1', 'rayclusters');
@@ -56,7 +69,11 @@ function reconcile(cluster: KubeCluster, rc: KubeObject, owned: KubeObject[]): A
 
   // Finished or failed Ray pods are replaced; so are workers asked for by name in workersToDelete.
   let pods = owned.filter((p) => !p.metadata.deletionTimestamp);
-  const toDelete = new Set(((spec.workerGroupSpecs ?? []) as Any[]).flatMap((g) => ((g?.scaleStrategy?.workersToDelete ?? []) as string[]).map(String)));
+  const toDelete = new Set(
+    ((spec.workerGroupSpecs ?? []) as Any[]).flatMap((g) =>
+      ((g?.scaleStrategy?.workersToDelete ?? []) as string[]).map(String),
+    ),
+  );
   for (const p of pods) {
     if (!isActive(p) || toDelete.has(p.metadata.name!)) {
       removeIfPresent(cluster, T.pods, p);
@@ -67,7 +84,10 @@ function reconcile(cluster: KubeCluster, rc: KubeObject, owned: KubeObject[]): A
 
   let head = pods.find((p) => p.metadata.labels?.[NODE_TYPE] === 'head');
   if (!head && !spec.suspend) {
-    head = cluster.objects.create(T.pods, cluster.admit(T.pods, rayPod(rc, spec.headGroupSpec ?? {}, 'head', 'headgroup')));
+    head = cluster.objects.create(
+      T.pods,
+      cluster.admit(T.pods, rayPod(rc, spec.headGroupSpec ?? {}, 'head', 'headgroup')),
+    );
     event('Created', `Created head Pod ${ns}/${head.metadata.name}`);
   }
   let desiredWorkers = 0;
@@ -77,9 +97,12 @@ function reconcile(cluster: KubeCluster, rc: KubeObject, owned: KubeObject[]): A
     const min = Number(group.minReplicas ?? 0);
     const max = Number(group.maxReplicas ?? 2147483647);
     const hosts = Math.max(1, Number(group.numOfHosts ?? 1));
-    const desired = spec.suspend || group.suspend ? 0 : Math.min(max, Math.max(min, Number(group.replicas ?? min))) * hosts;
+    const desired =
+      spec.suspend || group.suspend ? 0 : Math.min(max, Math.max(min, Number(group.replicas ?? min))) * hosts;
     desiredWorkers += desired;
-    const mine = pods.filter((p) => p.metadata.labels?.[NODE_TYPE] === 'worker' && p.metadata.labels?.[RAY_GROUP] === groupName);
+    const mine = pods.filter(
+      (p) => p.metadata.labels?.[NODE_TYPE] === 'worker' && p.metadata.labels?.[RAY_GROUP] === groupName,
+    );
     for (const extra of mine.slice(desired)) {
       removeIfPresent(cluster, T.pods, extra);
       event('Deleted', `Deleted worker Pod ${ns}/${extra.metadata.name}`);
@@ -104,21 +127,36 @@ function reconcile(cluster: KubeCluster, rc: KubeObject, owned: KubeObject[]): A
   return {
     ...st,
     ...(spec.suspend ? { state: 'suspended' } : ready || st.state === 'ready' ? { state: 'ready' } : {}),
-    ...(ready && st.state !== 'ready' ? { stateTransitionTimes: { ...(st.stateTransitionTimes ?? {}), ready: at } } : {}),
+    ...(ready && st.state !== 'ready'
+      ? { stateTransitionTimes: { ...(st.stateTransitionTimes ?? {}), ready: at } }
+      : {}),
     desiredWorkerReplicas: desiredWorkers,
     availableWorkerReplicas: available,
     readyWorkerReplicas: available,
-    minWorkerReplicas: ((spec.workerGroupSpecs ?? []) as Any[]).reduce((n, g) => n + Number(g?.minReplicas ?? 0) * Math.max(1, Number(g?.numOfHosts ?? 1)), 0),
-    maxWorkerReplicas: ((spec.workerGroupSpecs ?? []) as Any[]).reduce((n, g) => n + Math.min(2147483647, Number(g?.maxReplicas ?? 2147483647)), 0),
+    minWorkerReplicas: ((spec.workerGroupSpecs ?? []) as Any[]).reduce(
+      (n, g) => n + Number(g?.minReplicas ?? 0) * Math.max(1, Number(g?.numOfHosts ?? 1)),
+      0,
+    ),
+    maxWorkerReplicas: ((spec.workerGroupSpecs ?? []) as Any[]).reduce(
+      (n, g) => n + Math.min(2147483647, Number(g?.maxReplicas ?? 2147483647)),
+      0,
+    ),
     desiredCPU: totals.cpu,
     desiredMemory: totals.memory,
     desiredGPU: totals.gpu,
     desiredTPU: '0',
     endpoints: Object.fromEntries(PORTS.map((p) => [p.name, String(p.port)])),
-    head: { ...(headIp ? { podIP: headIp } : {}), ...(head ? { podName: head.metadata.name } : {}), ...(serviceIp ? { serviceIP: serviceIp } : {}), serviceName: service.metadata.name },
+    head: {
+      ...(headIp ? { podIP: headIp } : {}),
+      ...(head ? { podName: head.metadata.name } : {}),
+      ...(serviceIp ? { serviceIP: serviceIp } : {}),
+      serviceName: service.metadata.name,
+    },
     conditions: conditionsOf(st.conditions, up(head), ready, at),
     observedGeneration: rc.metadata.generation ?? 1,
-    ...(JSON.stringify(st.availableWorkerReplicas) !== JSON.stringify(available) || !st.lastUpdateTime ? { lastUpdateTime: at } : {}),
+    ...(JSON.stringify(st.availableWorkerReplicas) !== JSON.stringify(available) || !st.lastUpdateTime
+      ? { lastUpdateTime: at }
+      : {}),
   };
 }
 
@@ -126,12 +164,30 @@ function conditionsOf(previous: Any[] | undefined, headReady: boolean, ready: bo
   const was = (type: string) => (previous ?? []).find((c) => c.type === type);
   const cond = (type: string, ok: boolean, reason: string, message: string) => {
     const old = was(type);
-    return { type, status: ok ? 'True' : 'False', reason, message, lastTransitionTime: old && old.status === (ok ? 'True' : 'False') ? old.lastTransitionTime : at };
+    return {
+      type,
+      status: ok ? 'True' : 'False',
+      reason,
+      message,
+      lastTransitionTime: old && old.status === (ok ? 'True' : 'False') ? old.lastTransitionTime : at,
+    };
   };
   const provisioned = ready || was('RayClusterProvisioned')?.status === 'True';
   return [
-    cond('HeadPodReady', headReady, headReady ? 'HeadPodRunningAndReady' : 'HeadPodNotReady', headReady ? '' : 'the head Pod is not running and ready yet'),
-    cond('RayClusterProvisioned', provisioned, provisioned ? 'AllPodRunningAndReadyFirstTime' : 'RayClusterPodsProvisioning', provisioned ? 'All Ray Pods are ready for the first time' : 'RayCluster Pods are being provisioned for first time'),
+    cond(
+      'HeadPodReady',
+      headReady,
+      headReady ? 'HeadPodRunningAndReady' : 'HeadPodNotReady',
+      headReady ? '' : 'the head Pod is not running and ready yet',
+    ),
+    cond(
+      'RayClusterProvisioned',
+      provisioned,
+      provisioned ? 'AllPodRunningAndReadyFirstTime' : 'RayClusterPodsProvisioning',
+      provisioned
+        ? 'All Ray Pods are ready for the first time'
+        : 'RayCluster Pods are being provisioned for first time',
+    ),
   ];
 }
 
@@ -149,25 +205,56 @@ function rayPod(rc: KubeObject, group: Any, nodeType: 'head' | 'worker', groupNa
     'app.kubernetes.io/name': 'kuberay',
   };
   const keepCommand = rc.metadata.annotations?.['ray.io/overwrite-container-cmd'] === 'true';
-  return podFromTemplate(rc, group.template, { generateName: nodeType === 'head' ? `${name}-head-` : `${name}-${groupName}-worker-`, labels }, (spec) => {
-    const ray = ((spec.containers ?? []) as Any[])[0];
-    if (!ray) return;
-    const params = Object.entries((group.rayStartParams ?? {}) as Record<string, string>).map(([k, v]) => (v === 'true' || v === '' ? `--${k}` : `--${k}=${v}`));
-    const gpus = parseQuantity(ray.resources?.limits?.['nvidia.com/gpu'] ?? 0);
-    const start =
-      nodeType === 'head'
-        ? ['ray start --head', '--dashboard-host=0.0.0.0', '--metrics-export-port=8080', ...params, ...(gpus ? [`--num-gpus=${gpus}`] : []), '--block']
-        : [`ray start --address=${headServiceHost(name, ns)}:6379`, '--metrics-export-port=8080', ...params, ...(gpus ? [`--num-gpus=${gpus}`] : []), '--block'];
-    if (!keepCommand) {
-      ray.command = ['/bin/bash', '-lc', '--'];
-      ray.args = [`ulimit -n 65536; ${start.join(' ')}`];
-    }
-    const env = nodeType === 'head'
-      ? [{ name: 'RAY_CLUSTER_NAME', value: name }, { name: 'RAY_ADDRESS', value: '127.0.0.1:6379' }, { name: 'RAY_USAGE_STATS_KUBERAY_IN_USE', value: '1' }]
-      : [{ name: 'RAY_CLUSTER_NAME', value: name }, { name: 'FQ_RAY_IP', value: headServiceHost(name, ns) }, { name: 'RAY_IP', value: headServiceName(name) }, { name: 'RAY_ADDRESS', value: `${headServiceHost(name, ns)}:6379` }, { name: 'RAY_USAGE_STATS_KUBERAY_IN_USE', value: '1' }];
-    const names = new Set(env.map((e) => e.name));
-    ray.env = [...((ray.env ?? []) as Any[]).filter((e) => !names.has(e?.name)), ...env];
-  });
+  return podFromTemplate(
+    rc,
+    group.template,
+    { generateName: nodeType === 'head' ? `${name}-head-` : `${name}-${groupName}-worker-`, labels },
+    (spec) => {
+      const ray = ((spec.containers ?? []) as Any[])[0];
+      if (!ray) return;
+      const params = Object.entries((group.rayStartParams ?? {}) as Record<string, string>).map(([k, v]) =>
+        v === 'true' || v === '' ? `--${k}` : `--${k}=${v}`,
+      );
+      const gpus = parseQuantity(ray.resources?.limits?.['nvidia.com/gpu'] ?? 0);
+      const start =
+        nodeType === 'head'
+          ? [
+              'ray start --head',
+              '--dashboard-host=0.0.0.0',
+              '--metrics-export-port=8080',
+              ...params,
+              ...(gpus ? [`--num-gpus=${gpus}`] : []),
+              '--block',
+            ]
+          : [
+              `ray start --address=${headServiceHost(name, ns)}:6379`,
+              '--metrics-export-port=8080',
+              ...params,
+              ...(gpus ? [`--num-gpus=${gpus}`] : []),
+              '--block',
+            ];
+      if (!keepCommand) {
+        ray.command = ['/bin/bash', '-lc', '--'];
+        ray.args = [`ulimit -n 65536; ${start.join(' ')}`];
+      }
+      const env =
+        nodeType === 'head'
+          ? [
+              { name: 'RAY_CLUSTER_NAME', value: name },
+              { name: 'RAY_ADDRESS', value: '127.0.0.1:6379' },
+              { name: 'RAY_USAGE_STATS_KUBERAY_IN_USE', value: '1' },
+            ]
+          : [
+              { name: 'RAY_CLUSTER_NAME', value: name },
+              { name: 'FQ_RAY_IP', value: headServiceHost(name, ns) },
+              { name: 'RAY_IP', value: headServiceName(name) },
+              { name: 'RAY_ADDRESS', value: `${headServiceHost(name, ns)}:6379` },
+              { name: 'RAY_USAGE_STATS_KUBERAY_IN_USE', value: '1' },
+            ];
+      const names = new Set(env.map((e) => e.name));
+      ray.env = [...((ray.env ?? []) as Any[]).filter((e) => !names.has(e?.name)), ...env];
+    },
+  );
 }
 
 function headService(rc: KubeObject): KubeObject {
@@ -176,8 +263,22 @@ function headService(rc: KubeObject): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: headServiceName(name), namespace: rc.metadata.namespace, labels: { [RAY_CLUSTER]: name, [NODE_TYPE]: 'head', 'app.kubernetes.io/created-by': 'kuberay-operator', 'app.kubernetes.io/name': 'kuberay' }, ownerReferences: [controllerRef(rc)] },
-    spec: { type: spec.headGroupSpec?.serviceType ?? 'ClusterIP', selector: { [RAY_CLUSTER]: name, [NODE_TYPE]: 'head' }, ports: PORTS.map((p) => ({ name: p.name, port: p.port, protocol: 'TCP', targetPort: p.port })) },
+    metadata: {
+      name: headServiceName(name),
+      namespace: rc.metadata.namespace,
+      labels: {
+        [RAY_CLUSTER]: name,
+        [NODE_TYPE]: 'head',
+        'app.kubernetes.io/created-by': 'kuberay-operator',
+        'app.kubernetes.io/name': 'kuberay',
+      },
+      ownerReferences: [controllerRef(rc)],
+    },
+    spec: {
+      type: spec.headGroupSpec?.serviceType ?? 'ClusterIP',
+      selector: { [RAY_CLUSTER]: name, [NODE_TYPE]: 'head' },
+      ports: PORTS.map((p) => ({ name: p.name, port: p.port, protocol: 'TCP', targetPort: p.port })),
+    },
   };
 }
 
@@ -195,7 +296,16 @@ function resourceTotals(spec: Any): { cpu: string; memory: string; gpu: string }
     }
   };
   add(spec.headGroupSpec?.template, 1);
-  for (const g of (spec.workerGroupSpecs ?? []) as Any[]) add(g?.template, Math.min(Number(g?.maxReplicas ?? 2147483647), Math.max(Number(g?.minReplicas ?? 0), Number(g?.replicas ?? 0))) * Math.max(1, Number(g?.numOfHosts ?? 1)));
+  for (const g of (spec.workerGroupSpecs ?? []) as Any[])
+    add(
+      g?.template,
+      Math.min(Number(g?.maxReplicas ?? 2147483647), Math.max(Number(g?.minReplicas ?? 0), Number(g?.replicas ?? 0))) *
+        Math.max(1, Number(g?.numOfHosts ?? 1)),
+    );
   const gi = memory / 2 ** 30;
-  return { cpu: Number.isInteger(cpu) ? String(cpu) : `${Math.round(cpu * 1000)}m`, memory: Number.isInteger(gi) ? `${gi}Gi` : String(Math.round(memory)), gpu: String(gpu) };
+  return {
+    cpu: Number.isInteger(cpu) ? String(cpu) : `${Math.round(cpu * 1000)}m`,
+    memory: Number.isInteger(gi) ? `${gi}Gi` : String(Math.round(memory)),
+    gpu: String(gpu),
+  };
 }

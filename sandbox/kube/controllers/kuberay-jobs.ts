@@ -46,7 +46,8 @@ function reconcile(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObje
   const st = structuredClone((rj.status ?? {}) as Any);
   const now = cluster.now();
   const at = rfc3339(now);
-  const event = (type: 'Normal' | 'Warning', reason: string, message: string) => recordEvent(cluster, rj, type, reason, message, REPORTER);
+  const event = (type: 'Normal' | 'Warning', reason: string, message: string) =>
+    recordEvent(cluster, rj, type, reason, message, REPORTER);
   const selected = (spec.clusterSelector ?? {})[RAY_CLUSTER] as string | undefined;
   const attempt = Number(st.failed ?? 0);
   const rayCluster = () => (st.rayClusterName ? cluster.objects.get(clusterType, ns, st.rayClusterName) : undefined);
@@ -65,7 +66,8 @@ function reconcile(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObje
   }
   if (!st.jobDeploymentStatus) {
     st.jobDeploymentStatus = 'Initializing';
-    st.jobId = spec.jobId && attempt === 0 ? spec.jobId : `${name}-${shortHash(`${rj.metadata.uid}|job|${attempt}`, 5)}`;
+    st.jobId =
+      spec.jobId && attempt === 0 ? spec.jobId : `${name}-${shortHash(`${rj.metadata.uid}|job|${attempt}`, 5)}`;
     st.rayClusterName = selected ?? `${name}-${shortHash(`${rj.metadata.uid}|cluster|${attempt}`, 5)}`;
     st.dashboardURL = `${headServiceHost(st.rayClusterName, ns)}:8265`;
     st.startTime ??= at;
@@ -74,7 +76,10 @@ function reconcile(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObje
   }
   const deadline = Number(spec.activeDeadlineSeconds);
   if (Number.isFinite(deadline) && deadline > 0 && now - Date.parse(st.startTime) >= deadline * 1000) {
-    return finished(st, 'Failed', at, event, { reason: 'DeadlineExceeded', message: `The RayJob has passed the activeDeadlineSeconds. StartTime: ${st.startTime}. ActiveDeadlineSeconds: ${deadline}` });
+    return finished(st, 'Failed', at, event, {
+      reason: 'DeadlineExceeded',
+      message: `The RayJob has passed the activeDeadlineSeconds. StartTime: ${st.startTime}. ActiveDeadlineSeconds: ${deadline}`,
+    });
   }
 
   let rc = rayCluster();
@@ -82,7 +87,12 @@ function reconcile(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObje
     rc = cluster.objects.create(clusterType, {
       apiVersion: 'ray.io/v1',
       kind: 'RayCluster',
-      metadata: { name: st.rayClusterName, namespace: ns, labels: { [ORIGIN_CRD]: 'RayJob', [ORIGIN_NAME]: name }, ownerReferences: [controllerRef(rj)] },
+      metadata: {
+        name: st.rayClusterName,
+        namespace: ns,
+        labels: { [ORIGIN_CRD]: 'RayJob', [ORIGIN_NAME]: name },
+        ownerReferences: [controllerRef(rj)],
+      },
       spec: structuredClone(spec.rayClusterSpec ?? {}),
     });
     event('Normal', 'Created', `Created RayCluster ${ns}/${st.rayClusterName}`);
@@ -104,8 +114,19 @@ function reconcile(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObje
 
   const job = submitter();
   if (!job) return st;
-  const pods = cluster.objects.select(T.pods, ns, (p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === name).items;
-  if (st.jobStatus === 'PENDING' && pods.some((p) => podPhase(p) === 'Running' && ((p.status as Any)?.containerStatuses ?? []).some((c: Any) => c.state?.running))) st.jobStatus = 'RUNNING';
+  const pods = cluster.objects.select(
+    T.pods,
+    ns,
+    (p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === name,
+  ).items;
+  if (
+    st.jobStatus === 'PENDING' &&
+    pods.some(
+      (p) =>
+        podPhase(p) === 'Running' && ((p.status as Any)?.containerStatuses ?? []).some((c: Any) => c.state?.running),
+    )
+  )
+    st.jobStatus = 'RUNNING';
   if (condition(job, 'Complete')?.status === 'True') {
     st.jobStatus = 'SUCCEEDED';
     st.succeeded = Number(st.succeeded ?? 0) + 1;
@@ -116,17 +137,30 @@ function reconcile(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObje
     st.failed = attempt + 1;
     if (st.failed <= Number(spec.backoffLimit ?? 0)) {
       st.jobDeploymentStatus = 'Retrying';
-      event('Normal', 'Retrying', `Ray job ${st.jobId} failed: retrying with a new RayCluster (attempt ${st.failed + 1} of ${Number(spec.backoffLimit) + 1})`);
+      event(
+        'Normal',
+        'Retrying',
+        `Ray job ${st.jobId} failed: retrying with a new RayCluster (attempt ${st.failed + 1} of ${Number(spec.backoffLimit) + 1})`,
+      );
       deleteObject(cluster, T.jobs, job, 'Background');
       if (rc && !selected) deleteObject(cluster, clusterType, rc, 'Background');
       return st;
     }
-    return finished(st, 'Failed', at, event, { reason: 'AppFailed', message: `Ray job ${st.jobId} failed: the submitter Job ${ns}/${name} ${condition(job, 'Failed')?.reason ?? 'failed'}` });
+    return finished(st, 'Failed', at, event, {
+      reason: 'AppFailed',
+      message: `Ray job ${st.jobId} failed: the submitter Job ${ns}/${name} ${condition(job, 'Failed')?.reason ?? 'failed'}`,
+    });
   }
   return st;
 }
 
-function finished(st: Any, outcome: 'Complete' | 'Failed', at: string, event: (type: 'Normal' | 'Warning', reason: string, message: string) => void, failure?: { reason: string; message: string }): Any {
+function finished(
+  st: Any,
+  outcome: 'Complete' | 'Failed',
+  at: string,
+  event: (type: 'Normal' | 'Warning', reason: string, message: string) => void,
+  failure?: { reason: string; message: string },
+): Any {
   st.jobDeploymentStatus = outcome;
   st.endTime = at;
   if (failure) {
@@ -141,7 +175,15 @@ function finished(st: Any, outcome: 'Complete' | 'Failed', at: string, event: (t
 }
 
 /** shutdownAfterJobFinishes: the cluster goes `ttlSecondsAfterFinished` (0) after the end (never a selected cluster). */
-function shutDown(cluster: KubeCluster, clusterType: ResourceType, rj: KubeObject, st: Any, now: number, event: (type: 'Normal' | 'Warning', reason: string, message: string) => void, selected: boolean): void {
+function shutDown(
+  cluster: KubeCluster,
+  clusterType: ResourceType,
+  rj: KubeObject,
+  st: Any,
+  now: number,
+  event: (type: 'Normal' | 'Warning', reason: string, message: string) => void,
+  selected: boolean,
+): void {
   const spec = (rj.spec ?? {}) as Any;
   if (!spec.shutdownAfterJobFinishes || selected || !st.rayClusterName) return;
   const ttl = Math.max(0, Number(spec.ttlSecondsAfterFinished ?? 0));
@@ -160,16 +202,41 @@ function submitterJob(rj: KubeObject, jobId: string, clusterName: string, rc: Ku
   const address = `http://${headServiceHost(clusterName, ns)}:8265`;
   const headImage = (rc.spec as Any)?.headGroupSpec?.template?.spec?.containers?.[0]?.image ?? 'rayproject/ray:2.46.0';
   const labels = { [ORIGIN_CRD]: 'RayJob', [ORIGIN_NAME]: name, 'app.kubernetes.io/created-by': 'kuberay-operator' };
-  const sandbox = Object.fromEntries(Object.entries(rj.metadata.annotations ?? {}).filter(([k]) => k.startsWith(PREFIX)));
-  const template = structuredClone((spec.submitterPodTemplate ?? { spec: { containers: [{ name: 'ray-job-submitter', image: headImage, resources: { requests: { cpu: '500m', memory: '200Mi' }, limits: { cpu: '1', memory: '1Gi' } } }] } }) as Any);
-  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), ...labels }, annotations: { ...sandbox, ...(template.metadata?.annotations ?? {}) } };
+  const sandbox = Object.fromEntries(
+    Object.entries(rj.metadata.annotations ?? {}).filter(([k]) => k.startsWith(PREFIX)),
+  );
+  const template = structuredClone(
+    (spec.submitterPodTemplate ?? {
+      spec: {
+        containers: [
+          {
+            name: 'ray-job-submitter',
+            image: headImage,
+            resources: { requests: { cpu: '500m', memory: '200Mi' }, limits: { cpu: '1', memory: '1Gi' } },
+          },
+        ],
+      },
+    }) as Any,
+  );
+  template.metadata = {
+    ...(template.metadata ?? {}),
+    labels: { ...(template.metadata?.labels ?? {}), ...labels },
+    annotations: { ...sandbox, ...(template.metadata?.annotations ?? {}) },
+  };
   template.spec.restartPolicy ??= 'Never';
   const submitter = (template.spec.containers as Any[])[0];
   if (submitter && !submitter.command) {
     submitter.command = ['/bin/bash', '-ce', '--'];
-    submitter.args = [`ray job submit --address ${address} --submission-id ${jobId} -- ${String(spec.entrypoint ?? '')}`];
+    submitter.args = [
+      `ray job submit --address ${address} --submission-id ${jobId} -- ${String(spec.entrypoint ?? '')}`,
+    ];
   }
-  if (submitter) submitter.env = [...((submitter.env ?? []) as Any[]), { name: 'RAY_DASHBOARD_ADDRESS', value: address }, { name: 'RAY_JOB_SUBMISSION_ID', value: jobId }];
+  if (submitter)
+    submitter.env = [
+      ...((submitter.env ?? []) as Any[]),
+      { name: 'RAY_DASHBOARD_ADDRESS', value: address },
+      { name: 'RAY_JOB_SUBMISSION_ID', value: jobId },
+    ];
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

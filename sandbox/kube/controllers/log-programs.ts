@@ -89,10 +89,27 @@ export function programOf(pod: KubeObject, container: Any, run: number, cluster?
       return hfDownloadProgram(cluster, pod, container, run);
     case 'bad-flag': {
       const error = agentFlagError(container) ?? 'unknown flag';
-      return { lines: (t0, from, until) => inRange([{ at: t0, text: error }, { at: t0, text: 'Usage of /node-problem-detector:' }], from, until), exitAfterMs: 500, exitCode: 2 };
+      return {
+        lines: (t0, from, until) =>
+          inRange(
+            [
+              { at: t0, text: error },
+              { at: t0, text: 'Usage of /node-problem-detector:' },
+            ],
+            from,
+            until,
+          ),
+        exitAfterMs: 500,
+        exitCode: 2,
+      };
     }
     case 'oneshot':
-      return { lines: (t0, from, until) => inRange([{ at: t0, text: `${container.name}: initialisation complete` }], from, until), exitAfterMs: 2000, exitCode: 0 };
+      return {
+        lines: (t0, from, until) =>
+          inRange([{ at: t0, text: `${container.name}: initialisation complete` }], from, until),
+        exitAfterMs: 2000,
+        exitCode: 0,
+      };
     default:
       return command(pod, container);
   }
@@ -101,13 +118,22 @@ export function programOf(pod: KubeObject, container: Any, run: number, cluster?
 function server(seed: string, container: Any): Program {
   const port = container.ports?.[0]?.containerPort ?? 8080;
   const nginx = /nginx/.test(String(container.image));
-  const paths = nginx ? ['/', '/healthz', '/index.html', '/api/status'] : ['/v1/completions', '/v1/chat/completions', '/health', '/metrics'];
-  const client = (i: number) => `10.0.${Math.floor(unit(`${seed}|c${i}`) * 200) + 10}.${Math.floor(unit(`${seed}|d${i}`) * 240) + 10}`;
+  const paths = nginx
+    ? ['/', '/healthz', '/index.html', '/api/status']
+    : ['/v1/completions', '/v1/chat/completions', '/health', '/metrics'];
+  const client = (i: number) =>
+    `10.0.${Math.floor(unit(`${seed}|c${i}`) * 200) + 10}.${Math.floor(unit(`${seed}|d${i}`) * 240) + 10}`;
   return {
     lines(t0, from, until) {
       const banner = nginx
-        ? [{ at: t0, text: '/docker-entrypoint.sh: Configuration complete; ready for start up' }, { at: t0, text: `nginx: listening on 0.0.0.0:${port}` }]
-        : [{ at: t0, text: 'INFO:     Started server process [1]' }, { at: t0 + 1000, text: `INFO:     Uvicorn running on http://0.0.0.0:${port} (Press CTRL+C to quit)` }];
+        ? [
+            { at: t0, text: '/docker-entrypoint.sh: Configuration complete; ready for start up' },
+            { at: t0, text: `nginx: listening on 0.0.0.0:${port}` },
+          ]
+        : [
+            { at: t0, text: 'INFO:     Started server process [1]' },
+            { at: t0 + 1000, text: `INFO:     Uvicorn running on http://0.0.0.0:${port} (Press CTRL+C to quit)` },
+          ];
       const requests = periodic(t0, from, until, 5000, 1, Number.MAX_SAFE_INTEGER, (i) => {
         const path = paths[Math.floor(unit(`${seed}|p${i}`) * paths.length)]!;
         const ms = Math.round(3 + unit(`${seed}|l${i}`) * (path.startsWith('/v1') ? 900 : 20));
@@ -143,7 +169,16 @@ function controller(seed: string, container: Any): Program {
         { at: t0 + 1000, text: `${klog(t0 + 1000, 'leaderelection.go:257')}"Attempting to acquire leader lease"` },
         { at: t0 + 2000, text: `${klog(t0 + 2000, 'leaderelection.go:271')}"Successfully acquired lease"` },
       ];
-      const ticks = periodic(t0, from, until, 30_000, 1, Number.MAX_SAFE_INTEGER, (i) => `${klog(t0 + i * 30_000, 'controller.go:117')}"Reconciled" controller="${container.name}" duration="${Math.round(2 + unit(`${seed}|r${i}`) * 40)}ms"`);
+      const ticks = periodic(
+        t0,
+        from,
+        until,
+        30_000,
+        1,
+        Number.MAX_SAFE_INTEGER,
+        (i) =>
+          `${klog(t0 + i * 30_000, 'controller.go:117')}"Reconciled" controller="${container.name}" duration="${Math.round(2 + unit(`${seed}|r${i}`) * 40)}ms"`,
+      );
       return [...inRange(banner, from, until), ...ticks];
     },
     exitCode: 0,
@@ -158,7 +193,10 @@ function failing(container: Any, code: number, after: number): Program {
           { at: t0, text: `starting ${container.image}` },
           { at: t0 + Math.max(0, after - 1000), text: 'Traceback (most recent call last):' },
           { at: t0 + Math.max(0, after - 1000), text: '  File "/app/main.py", line 42, in <module>' },
-          { at: t0 + Math.max(0, after - 1000), text: `RuntimeError: CUDA error: an illegal memory access was encountered (exit code ${code})` },
+          {
+            at: t0 + Math.max(0, after - 1000),
+            text: `RuntimeError: CUDA error: an illegal memory access was encountered (exit code ${code})`,
+          },
         ],
         from,
         until,
@@ -173,16 +211,29 @@ function command(pod: KubeObject, container: Any): Program {
   const args = ((container.args ?? []) as string[]).map(String);
   const script = scriptOf(command, args);
   const timeline = script ? timelineOf(parseScript(script)) : undefined;
-  const fill = (text: string, at: number) => text.replace(/\$\(date\)/g, dateOutput(at)).replace(/\$\(hostname\)/g, pod.metadata.name ?? '');
+  const fill = (text: string, at: number) =>
+    text.replace(/\$\(date\)/g, dateOutput(at)).replace(/\$\(hostname\)/g, pod.metadata.name ?? '');
   if (!timeline) {
-    return { lines: (t0, from, until) => inRange([{ at: t0, text: `[sandbox] ${container.image} started (no command: running until stopped)` }], from, until), exitCode: 0 };
+    return {
+      lines: (t0, from, until) =>
+        inRange(
+          [{ at: t0, text: `[sandbox] ${container.image} started (no command: running until stopped)` }],
+          from,
+          until,
+        ),
+      exitCode: 0,
+    };
   }
   // A script that prints nothing (`sleep 3600`, `python train.py`) says what it runs, so its log is not empty.
   const printsNothing = timeline.lines(0, (timeline.exitOffset ?? 0) + 60_000).length === 0;
   return {
     lines: (t0, from, until) => {
-      const lines = timeline.lines(from - t0, until - t0).map((l) => ({ at: t0 + l.offset, text: fill(l.text, t0 + l.offset) }));
-      return printsNothing ? [...inRange([{ at: t0, text: `[sandbox] running: ${script}` }], from, until), ...lines] : lines;
+      const lines = timeline
+        .lines(from - t0, until - t0)
+        .map((l) => ({ at: t0 + l.offset, text: fill(l.text, t0 + l.offset) }));
+      return printsNothing
+        ? [...inRange([{ at: t0, text: `[sandbox] running: ${script}` }], from, until), ...lines]
+        : lines;
     },
     ...(timeline.exitOffset !== undefined ? { exitAfterMs: Math.max(500, timeline.exitOffset) } : {}),
     exitCode: timeline.exitCode,

@@ -42,11 +42,16 @@ function containerOf(pod: KubeObject, options: LogOptions): { container: Any; st
   const containers = (spec.containers ?? []) as Any[];
   const inits = (spec.initContainers ?? []) as Any[];
   const name = options.container ?? (containers.length === 1 ? containers[0].name : undefined);
-  if (!name) throw badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]${inits.length ? ` or one of the init containers: [${inits.map((c) => c.name).join(' ')}]` : ''}`);
+  if (!name)
+    throw badRequest(
+      `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]${inits.length ? ` or one of the init containers: [${inits.map((c) => c.name).join(' ')}]` : ''}`,
+    );
   const container = containers.find((c) => c.name === name) ?? inits.find((c) => c.name === name);
   if (!container) throw badRequest(`container ${name} is not valid for pod ${pod.metadata.name}`);
   const st = (pod.status ?? {}) as Any;
-  const status = [...((st.containerStatuses ?? []) as Any[]), ...((st.initContainerStatuses ?? []) as Any[])].find((c) => c.name === name);
+  const status = [...((st.containerStatuses ?? []) as Any[]), ...((st.initContainerStatuses ?? []) as Any[])].find(
+    (c) => c.name === name,
+  );
   return { container, status };
 }
 
@@ -57,13 +62,19 @@ function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
   if (!nodeNameOf(pod)) return undefined;
   const where = `container "${container.name}" in pod "${pod.metadata.name}"`;
   const last = status?.lastState?.terminated as Any | undefined;
-  const ofTerminated = (t: Any, index: number): Run => ({ container, start: Date.parse(t.startedAt), end: Date.parse(t.finishedAt), index });
+  const ofTerminated = (t: Any, index: number): Run => ({
+    container,
+    start: Date.parse(t.startedAt),
+    end: Date.parse(t.finishedAt),
+    index,
+  });
   if (options.previous) {
     if (!last) throw badRequest(`previous terminated ${where} not found`);
     return ofTerminated(last, status.restartCount - 1);
   }
   const state = (status?.state ?? {}) as Any;
-  if (state.running) return { container, start: Date.parse(state.running.startedAt), end: undefined, index: status.restartCount };
+  if (state.running)
+    return { container, start: Date.parse(state.running.startedAt), end: undefined, index: status.restartCount };
   if (state.terminated) return ofTerminated(state.terminated, status.restartCount);
   if (last) return ofTerminated(last, status.restartCount - 1);
   throw badRequest(`${where} is waiting to start: ${state.waiting?.reason ?? 'ContainerCreating'}`);
@@ -71,7 +82,8 @@ function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
 
 /** RFC3339Nano with fixed nine digits, as the kubelet prefixes lines with `timestamps=true`. */
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
-const format = (lines: Line[], timestamps?: boolean) => lines.map((l) => `${timestamps ? `${stamp(l.at)} ` : ''}${l.text}\n`).join('');
+const format = (lines: Line[], timestamps?: boolean) =>
+  lines.map((l) => `${timestamps ? `${stamp(l.at)} ` : ''}${l.text}\n`).join('');
 
 function linesOf(cluster: KubeCluster, pod: KubeObject, run: Run, from: number, until: number): Line[] {
   return programOf(pod, run.container, run.index, cluster).lines(run.start, from, Math.min(until, run.end ?? until));
@@ -93,10 +105,18 @@ export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOpti
   const run = runOf(pod, options);
   if (!run) return '';
   const now = options.at ?? cluster.now();
-  const since = options.sinceTime ? Date.parse(options.sinceTime) : options.sinceSeconds !== undefined ? now - options.sinceSeconds * 1000 : run.start;
+  const since = options.sinceTime
+    ? Date.parse(options.sinceTime)
+    : options.sinceSeconds !== undefined
+      ? now - options.sinceSeconds * 1000
+      : run.start;
   const from = Math.max(run.start, since);
-  let lines = options.tailLines !== undefined && options.tailLines >= 0 ? tailOf(cluster, pod, run, from, now, options.tailLines) : linesOf(cluster, pod, run, from, now);
-  if (options.tailLines !== undefined && options.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - options.tailLines));
+  let lines =
+    options.tailLines !== undefined && options.tailLines >= 0
+      ? tailOf(cluster, pod, run, from, now, options.tailLines)
+      : linesOf(cluster, pod, run, from, now);
+  if (options.tailLines !== undefined && options.tailLines >= 0)
+    lines = lines.slice(Math.max(0, lines.length - options.tailLines));
   const text = format(lines, options.timestamps);
   if (options.limitBytes === undefined || options.limitBytes < 0) return text;
   return Buffer.from(text).subarray(0, options.limitBytes).toString('utf8');
@@ -106,7 +126,14 @@ export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOpti
 const FOLLOW_STEP_MS = 10_000;
 
 /** Streams the lines produced after now as sandbox time passes; ends when the run ends, the container restarts or the pod goes. */
-export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions, onChunk: (text: string) => void, onEnd: () => void, ready: () => boolean = () => true): () => void {
+export function followLogs(
+  cluster: KubeCluster,
+  pod: KubeObject,
+  options: LogOptions,
+  onChunk: (text: string) => void,
+  onEnd: () => void,
+  ready: () => boolean = () => true,
+): () => void {
   const run = runOf(pod, options);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -128,7 +155,10 @@ export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOp
     }
     const now = cluster.now();
     const current = cluster.objects.get(T.pods, pod.metadata.namespace, pod.metadata.name!);
-    const status = [...(((current?.status as Any)?.containerStatuses ?? []) as Any[]), ...(((current?.status as Any)?.initContainerStatuses ?? []) as Any[])].find((c) => c.name === run.container.name);
+    const status = [
+      ...(((current?.status as Any)?.containerStatuses ?? []) as Any[]),
+      ...(((current?.status as Any)?.initContainerStatuses ?? []) as Any[]),
+    ].find((c) => c.name === run.container.name);
     const end = endOfRun(current, pod, status, run.index, sentUntil);
     const target = Math.min(now, end ?? now);
     // At most FOLLOW_STEP_MS of the log per chunk: after a pause, a fast writer's backlog goes out in pieces.
@@ -155,7 +185,13 @@ export function followLogs(cluster: KubeCluster, pod: KubeObject, options: LogOp
 }
 
 /** When the followed run ended (undefined while it runs): its termination, or now-ish when the pod or container is gone. */
-function endOfRun(current: KubeObject | undefined, pod: KubeObject, status: Any | undefined, index: number, sentUntil: number): number | undefined {
+function endOfRun(
+  current: KubeObject | undefined,
+  pod: KubeObject,
+  status: Any | undefined,
+  index: number,
+  sentUntil: number,
+): number | undefined {
   if (!current || current.metadata.uid !== pod.metadata.uid || !status) return sentUntil;
   if (status.restartCount === index) {
     if (status.state?.running) return undefined;

@@ -53,20 +53,28 @@ interface Reporter {
   trackingServerArn: string;
 }
 
-const mentionsMlflow = (c: Any) => ((c.env ?? []) as Any[]).some((e) => e?.name === 'MLFLOW_TRACKING_URI') || ((c.envFrom ?? []) as Any[]).length > 0;
+const mentionsMlflow = (c: Any) =>
+  ((c.env ?? []) as Any[]).some((e) => e?.name === 'MLFLOW_TRACKING_URI') || ((c.envFrom ?? []) as Any[]).length > 0;
 const TRACKING_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:mlflow-tracking-server\/.+$/;
 
 /** Every pass: the rank-0 trainers of this cluster log what they printed since the last pass. */
 export function reportToMlflow(cluster: KubeCluster, state: SandboxState, runtime: SandboxRuntime | undefined): void {
   const now = cluster.now();
   let changed = false;
-  const candidates = cluster.objects.select(T.pods, undefined, (p) => Boolean((p.status as Any | undefined)?.startTime) && ((p.spec as Any)?.containers ?? []).some(mentionsMlflow)).items;
+  const candidates = cluster.objects.select(
+    T.pods,
+    undefined,
+    (p) =>
+      Boolean((p.status as Any | undefined)?.startTime) && ((p.spec as Any)?.containers ?? []).some(mentionsMlflow),
+  ).items;
   const reported = runsReportedFrom(state, cluster.arn);
   // Most clusters have no trainer reporting to MLflow: nothing more to read.
   if (candidates.length === 0 && reported.length === 0) return;
   /** Pod uid → phase, of every pod: who may take a run over, and whose trainer is gone. */
   const live = new Map<string, string>();
-  cluster.objects.scan(T.pods, undefined, (p) => live.set(p.metadata.uid!, String((p.status as Any | undefined)?.phase ?? 'Pending')));
+  cluster.objects.scan(T.pods, undefined, (p) =>
+    live.set(p.metadata.uid!, String((p.status as Any | undefined)?.phase ?? 'Pending')),
+  );
   for (const pod of candidates) {
     const reporter = reporterOf(cluster, pod);
     if (reporter && report(cluster, state, reporter, live, now)) changed = true;
@@ -101,7 +109,8 @@ function reporterOf(cluster: KubeCluster, pod: KubeObject): Reporter | undefined
 function runWindow(status: Any, run: number): { start: number; end?: number } | undefined {
   const of = (state: Any | undefined) => {
     if (state?.running) return { start: Date.parse(state.running.startedAt) };
-    if (state?.terminated) return { start: Date.parse(state.terminated.startedAt), end: Date.parse(state.terminated.finishedAt) };
+    if (state?.terminated)
+      return { start: Date.parse(state.terminated.startedAt), end: Date.parse(state.terminated.finishedAt) };
     return undefined;
   };
   if (status.restartCount === run) return of(status.state);
@@ -109,7 +118,13 @@ function runWindow(status: Any, run: number): { start: number; end?: number } | 
   return undefined;
 }
 
-function report(cluster: KubeCluster, state: SandboxState, r: Reporter, live: Map<string, string>, now: number): boolean {
+function report(
+  cluster: KubeCluster,
+  state: SandboxState,
+  r: Reporter,
+  live: Map<string, string>,
+  now: number,
+): boolean {
   const restarts = Number(r.status.restartCount ?? 0);
   // The earliest run whose log can still be read: the previous one if the container restarted.
   const firstRun = runWindow(r.status, Math.max(0, restarts - 1)) ? Math.max(0, restarts - 1) : restarts;
@@ -123,7 +138,11 @@ function report(cluster: KubeCluster, state: SandboxState, r: Reporter, live: Ma
       runName: r.env.MLFLOW_RUN_NAME || r.env.JOB_NAME || r.pod.metadata.name!,
       userId: r.env.USER || 'root',
       startTime: first.start,
-      tags: { 'mlflow.user': r.env.USER || 'root', 'mlflow.source.type': 'LOCAL', 'mlflow.source.name': sourceName(r.container) },
+      tags: {
+        'mlflow.user': r.env.USER || 'root',
+        'mlflow.source.type': 'LOCAL',
+        'mlflow.source.name': sourceName(r.container),
+      },
     },
     now,
   );
@@ -133,9 +152,24 @@ function report(cluster: KubeCluster, state: SandboxState, r: Reporter, live: Ma
   if (!source || source.uid !== r.pod.metadata.uid || source.container !== r.container.name) {
     // Another trainer still running under the same run name keeps it: the first one reports.
     const previous = source && live.get(source.uid);
-    if (source && source.cluster === cluster.arn && previous !== undefined && previous !== 'Succeeded' && previous !== 'Failed') return false;
+    if (
+      source &&
+      source.cluster === cluster.arn &&
+      previous !== undefined &&
+      previous !== 'Succeeded' &&
+      previous !== 'Failed'
+    )
+      return false;
     // A new trainer takes the run over (the first one, or a replacement pod after a full-job restart).
-    source = { cluster: cluster.arn, namespace: r.pod.metadata.namespace ?? 'default', pod: r.pod.metadata.name!, uid: r.pod.metadata.uid!, container: r.container.name, restart: firstRun, loggedUntil: -1 };
+    source = {
+      cluster: cluster.arn,
+      namespace: r.pod.metadata.namespace ?? 'default',
+      pod: r.pod.metadata.name!,
+      uid: r.pod.metadata.uid!,
+      container: r.container.name,
+      restart: firstRun,
+      loggedUntil: -1,
+    };
     setReporterSource(run, source);
     changed = true;
   }
@@ -149,7 +183,14 @@ function report(cluster: KubeCluster, state: SandboxState, r: Reporter, live: Ma
 }
 
 /** Records the lines of every run from the source's cursor up to now, moving the cursor on. */
-function readRuns(cluster: KubeCluster, r: Reporter, run: TrainerRun, source: ReporterSource, restarts: number, now: number): boolean {
+function readRuns(
+  cluster: KubeCluster,
+  r: Reporter,
+  run: TrainerRun,
+  source: ReporterSource,
+  restarts: number,
+  now: number,
+): boolean {
   let changed = false;
   for (let index = source.restart; index <= restarts; index++) {
     const window = runWindow(r.status, index);
@@ -174,7 +215,9 @@ function readRuns(cluster: KubeCluster, r: Reporter, run: TrainerRun, source: Re
 /** The run's status from its pod's phase (and, once finished, when its container ended). */
 function statusOf(pod: KubeObject): { status: RunStatus; end?: number } {
   const st = pod.status as Any;
-  const finished = ((st.containerStatuses ?? []) as Any[]).map((c) => Date.parse(c.state?.terminated?.finishedAt ?? '')).filter((t) => !Number.isNaN(t));
+  const finished = ((st.containerStatuses ?? []) as Any[])
+    .map((c) => Date.parse(c.state?.terminated?.finishedAt ?? ''))
+    .filter((t) => !Number.isNaN(t));
   const end = finished.length ? Math.max(...finished) : undefined;
   if (st.phase === 'Succeeded') return { status: 'FINISHED', ...(end !== undefined ? { end } : {}) };
   if (st.phase === 'Failed') return { status: 'FAILED', ...(end !== undefined ? { end } : {}) };

@@ -12,7 +12,9 @@ export type MountTarget = { kind: 's3'; bucket: string; keyPrefix: string } | { 
  * drivers, the container's own disk) `local`, which the sandbox keeps nowhere.
  */
 export function s3TargetOf(cluster: KubeCluster, pod: KubeObject, container: Any, path: string): MountTarget {
-  const mounts = ((container.volumeMounts ?? []) as Any[]).filter((m) => typeof m.mountPath === 'string' && under(path, m.mountPath));
+  const mounts = ((container.volumeMounts ?? []) as Any[]).filter(
+    (m) => typeof m.mountPath === 'string' && under(path, m.mountPath),
+  );
   const mount = mounts.sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
   if (!mount) return { kind: 'local' };
   const volume = (((pod.spec as Any)?.volumes ?? []) as Any[]).find((v) => v.name === mount.name);
@@ -23,13 +25,18 @@ export function s3TargetOf(cluster: KubeCluster, pod: KubeObject, container: Any
   const pv = pvName ? cluster.objects.get(T.persistentvolumes, undefined, pvName) : undefined;
   const csi = (pv?.spec as Any | undefined)?.csi;
   if (!pv || csi?.driver !== 's3.csi.aws.com' || !csi.volumeAttributes?.bucketName) return { kind: 'local' };
-  const options = ((((pv.spec as Any).mountOptions ?? []) as unknown[]).map(String));
-  if (mount.readOnly || volume.persistentVolumeClaim.readOnly || options.some((o) => /^(--)?read-only$/.test(o.trim()))) return { kind: 'read-only' };
+  const options = (((pv.spec as Any).mountOptions ?? []) as unknown[]).map(String);
+  if (mount.readOnly || volume.persistentVolumeClaim.readOnly || options.some((o) => /^(--)?read-only$/.test(o.trim())))
+    return { kind: 'read-only' };
   const prefixOption = options.map((o) => /^(?:--)?prefix[ =](.+)$/.exec(o.trim())?.[1]).find(Boolean) ?? '';
   const prefix = prefixOption && !prefixOption.endsWith('/') ? `${prefixOption}/` : prefixOption;
   const below = path.slice(mount.mountPath.replace(/\/+$/, '').length).replace(/^\/+/, '');
   const sub = mount.subPath ? `${String(mount.subPath).replace(/^\/+|\/+$/g, '')}/` : '';
-  return { kind: 's3', bucket: csi.volumeAttributes.bucketName, keyPrefix: `${prefix}${sub}${below ? `${below}/` : ''}` };
+  return {
+    kind: 's3',
+    bucket: csi.volumeAttributes.bucketName,
+    keyPrefix: `${prefix}${sub}${below ? `${below}/` : ''}`,
+  };
 }
 
 const under = (path: string, mountPath: string) => {

@@ -43,7 +43,14 @@ export function runNodeLifecycle(cluster: KubeCluster): void {
     if (isTerminal(pod)) continue;
     const evictAt = evictionTime(pod, node);
     if (evictAt !== undefined && now >= evictAt) {
-      recordEvent(cluster, pod, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${pod.metadata.namespace}/${pod.metadata.name}`, 'taint-eviction-controller');
+      recordEvent(
+        cluster,
+        pod,
+        'Normal',
+        'TaintManagerEviction',
+        `Marking for deletion Pod ${pod.metadata.namespace}/${pod.metadata.name}`,
+        'taint-eviction-controller',
+      );
       cluster.objects.remove(T.pods, pod.metadata.namespace, pod.metadata.name!);
       continue;
     }
@@ -54,8 +61,13 @@ export function runNodeLifecycle(cluster: KubeCluster): void {
 function syncTaints(cluster: KubeCluster, node: KubeObject, now: number): KubeObject {
   const spec = (node.spec ?? {}) as Any;
   const taints = ((spec.taints ?? []) as Any[]).filter((t) => t.key !== NOT_READY && t.key !== UNSCHEDULABLE);
-  const had = ((spec.taints ?? []) as Any[]);
-  const keep = (key: string, effect: string) => had.find((t) => t.key === key && t.effect === effect) ?? { key, effect, ...(effect === 'NoExecute' ? { timeAdded: rfc3339(now) } : {}) };
+  const had = (spec.taints ?? []) as Any[];
+  const keep = (key: string, effect: string) =>
+    had.find((t) => t.key === key && t.effect === effect) ?? {
+      key,
+      effect,
+      ...(effect === 'NoExecute' ? { timeAdded: rfc3339(now) } : {}),
+    };
   if (spec.unschedulable) taints.push(keep(UNSCHEDULABLE, 'NoSchedule'));
   if (!isReady(node)) taints.push(keep(NOT_READY, 'NoSchedule'), keep(NOT_READY, 'NoExecute'));
   const { taints: _old, ...rest } = spec;
@@ -65,14 +77,17 @@ function syncTaints(cluster: KubeCluster, node: KubeObject, now: number): KubeOb
 
 /** When the node's NoExecute taints evict the pod; undefined when they never do. */
 function evictionTime(pod: KubeObject, node: KubeObject): number | undefined {
-  const tolerations = (((pod.spec as Any)?.tolerations ?? []) as Any[]);
+  const tolerations = ((pod.spec as Any)?.tolerations ?? []) as Any[];
   let at: number | undefined;
   for (const taint of (((node.spec as Any)?.taints ?? []) as Any[]).filter((t) => t.effect === 'NoExecute')) {
     const added = Date.parse(taint.timeAdded ?? node.metadata.creationTimestamp ?? '');
     const matching = tolerations.filter((t) => tolerates(t, taint));
     let seconds: number | undefined;
-    if (matching.length === 0) seconds = taint.key === NOT_READY || taint.key === 'node.kubernetes.io/unreachable' ? DEFAULT_TOLERATION_SECONDS : 0;
-    else if (matching.every((t) => t.tolerationSeconds !== undefined && t.tolerationSeconds !== null)) seconds = Math.min(...matching.map((t) => Math.max(0, Number(t.tolerationSeconds))));
+    if (matching.length === 0)
+      seconds =
+        taint.key === NOT_READY || taint.key === 'node.kubernetes.io/unreachable' ? DEFAULT_TOLERATION_SECONDS : 0;
+    else if (matching.every((t) => t.tolerationSeconds !== undefined && t.tolerationSeconds !== null))
+      seconds = Math.min(...matching.map((t) => Math.max(0, Number(t.tolerationSeconds))));
     if (seconds === undefined) continue;
     const due = (Number.isFinite(added) ? added : 0) + seconds * 1000;
     at = at === undefined ? due : Math.min(at, due);
@@ -86,8 +101,20 @@ function markNotReady(cluster: KubeCluster, pod: KubeObject, now: number): void 
   const at = rfc3339(now);
   st.conditions = keepConditionTimes(
     st.conditions,
-    ((st.conditions ?? []) as Any[]).map((c) => (c.type === 'Ready' ? { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: at, reason: 'NodeNotReady', message: 'Node is not ready' } : c)),
+    ((st.conditions ?? []) as Any[]).map((c) =>
+      c.type === 'Ready'
+        ? {
+            type: 'Ready',
+            status: 'False',
+            lastProbeTime: null,
+            lastTransitionTime: at,
+            reason: 'NodeNotReady',
+            message: 'Node is not ready',
+          }
+        : c,
+    ),
   );
-  if (condition(next, 'Ready')?.status === 'False') recordEvent(cluster, pod, 'Warning', 'NodeNotReady', 'Node is not ready', 'node-controller', { once: true });
+  if (condition(next, 'Ready')?.status === 'False')
+    recordEvent(cluster, pod, 'Warning', 'NodeNotReady', 'Node is not ready', 'node-controller', { once: true });
   save(cluster, T.pods, pod, next);
 }

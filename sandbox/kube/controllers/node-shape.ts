@@ -89,7 +89,8 @@ export function nodeResources(instanceType: string, devices: ReadonlySet<DeviceK
   // The OS keeps ~5% of the nominal memory for the kernel and firmware.
   const memoryKi = Math.floor(type.memoryMiB * 1024 * 0.95);
   const extended: Record<string, string> = {};
-  if (has('nvidia') && type.gpus && type.gpus.manufacturer === 'NVIDIA') extended['nvidia.com/gpu'] = String(type.gpus.count);
+  if (has('nvidia') && type.gpus && type.gpus.manufacturer === 'NVIDIA')
+    extended['nvidia.com/gpu'] = String(type.gpus.count);
   if (has('neuron') && type.accelerators && type.accelerators.manufacturer === 'AWS') {
     const coresPerDevice = /Trainium2/.test(type.accelerators.name) ? 4 : 2;
     extended['aws.amazon.com/neuron'] = String(type.accelerators.count);

@@ -42,7 +42,8 @@ export function runKubelets(cluster: KubeCluster, world?: VolumeWorld): void {
     const node = nodeNameOf(p as KubeObject);
     if (node) {
       const set = images.get(node) ?? new Set<string>();
-      for (const cs of [...((st?.containerStatuses ?? []) as Any[]), ...((st?.initContainerStatuses ?? []) as Any[])]) if (cs.imageID) set.add(cs.image);
+      for (const cs of [...((st?.containerStatuses ?? []) as Any[]), ...((st?.initContainerStatuses ?? []) as Any[])])
+        if (cs.imageID) set.add(cs.image);
       images.set(node, set);
     }
   });
@@ -71,11 +72,24 @@ function settled(cluster: KubeCluster, pod: KubeObject, now: number): boolean {
 /** Whether any container of the pod has started (its volumes were mounted then: they are not checked again). */
 function anyStarted(st: Any): boolean {
   return [...((st.initContainerStatuses ?? []) as Any[]), ...((st.containerStatuses ?? []) as Any[])].some(
-    (cs) => cs.state?.running || cs.state?.terminated || cs.lastState?.terminated || cs.restartCount > 0 || (cs.state?.waiting && !['ContainerCreating', 'PodInitializing'].includes(cs.state.waiting.reason)),
+    (cs) =>
+      cs.state?.running ||
+      cs.state?.terminated ||
+      cs.lastState?.terminated ||
+      cs.restartCount > 0 ||
+      (cs.state?.waiting && !['ContainerCreating', 'PodInitializing'].includes(cs.state.waiting.reason)),
   );
 }
 
-function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: number, usedIps: Set<string>, imagesOnNode: Set<string>, world?: VolumeWorld): KubeObject {
+function step(
+  cluster: KubeCluster,
+  pod: KubeObject,
+  node: KubeObject,
+  now: number,
+  usedIps: Set<string>,
+  imagesOnNode: Set<string>,
+  world?: VolumeWorld,
+): KubeObject {
   const next = structuredClone(pod);
   const spec = next.spec as Any;
   const st = (next.status ??= {}) as Any;
@@ -91,7 +105,9 @@ function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
     st.podIPs = [{ ip: st.podIP }];
     st.qosClass ??= qosClass(spec);
     if (inits.length > 0) st.initContainerStatuses = inits.map((c) => freshStatus(c, 'PodInitializing'));
-    st.containerStatuses = containers.map((c) => freshStatus(c, inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'));
+    st.containerStatuses = containers.map((c) =>
+      freshStatus(c, inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'),
+    );
   }
   const ctx = (restarts: RunContext['restarts']): RunContext => ({
     cluster,
@@ -99,14 +115,21 @@ function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
     now,
     imagesOnNode,
     restarts,
-    event: (type, reason, message, once) => recordEvent(cluster, pod, type, reason, message, 'kubelet', { host, ...(once ? { once } : {}) }),
+    event: (type, reason, message, once) =>
+      recordEvent(cluster, pod, type, reason, message, 'kubelet', { host, ...(once ? { once } : {}) }),
   });
-  const deadline = spec.activeDeadlineSeconds !== undefined ? Date.parse(st.startTime) + Number(spec.activeDeadlineSeconds) * 1000 : Infinity;
+  const deadline =
+    spec.activeDeadlineSeconds !== undefined
+      ? Date.parse(st.startTime) + Number(spec.activeDeadlineSeconds) * 1000
+      : Infinity;
   if (now >= deadline) return failForDeadline(cluster, next, now);
   if (!anyStarted(st)) {
     const problem = mountProblem(cluster, pod, world);
     if (problem) {
-      recordEvent(cluster, pod, 'Warning', 'FailedMount', problem, 'kubelet', { host, minIntervalMs: MOUNT_EVENT_INTERVAL_MS });
+      recordEvent(cluster, pod, 'Warning', 'FailedMount', problem, 'kubelet', {
+        host,
+        minIntervalMs: MOUNT_EVENT_INTERVAL_MS,
+      });
       return settle(next, now, inits.length === 0);
     }
   }
@@ -117,7 +140,12 @@ function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
   for (const cs of (st.initContainerStatuses ?? []) as Any[]) {
     const container = inits.find((c) => c.name === cs.name) ?? {};
     if (cs.state.waiting?.reason === 'PodInitializing') cs.state = { waiting: { reason: 'ContainerCreating' } };
-    advanceContainer(cs, container, since, ctx((code) => code !== 0 && policy !== 'Never'));
+    advanceContainer(
+      cs,
+      container,
+      since,
+      ctx((code) => code !== 0 && policy !== 'Never'),
+    );
     const done = cs.state.terminated;
     if (!done || done.exitCode !== 0) {
       initialised = false;
@@ -130,7 +158,12 @@ function step(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
   if (initialised) {
     for (const cs of st.containerStatuses as Any[]) {
       const container = containers.find((c) => c.name === cs.name) ?? {};
-      advanceContainer(cs, container, since, ctx((code) => policy === 'Always' || (policy === 'OnFailure' && code !== 0)));
+      advanceContainer(
+        cs,
+        container,
+        since,
+        ctx((code) => policy === 'Always' || (policy === 'OnFailure' && code !== 0)),
+      );
       if (cs.state.running) cs.ready = probeReady(cs, container, now);
     }
   }
@@ -142,19 +175,41 @@ function settle(pod: KubeObject, now: number, initialised: boolean, forced?: 'Fa
   const statuses = st.containerStatuses as Any[];
   const allTerminated = statuses.length > 0 && statuses.every((c) => c.state.terminated);
   const started = statuses.some((c) => c.state.running || c.state.terminated || c.lastState?.terminated);
-  st.phase = forced ?? (allTerminated ? (statuses.every((c) => c.state.terminated.exitCode === 0) ? 'Succeeded' : 'Failed') : started ? 'Running' : 'Pending');
+  st.phase =
+    forced ??
+    (allTerminated
+      ? statuses.every((c) => c.state.terminated.exitCode === 0)
+        ? 'Succeeded'
+        : 'Failed'
+      : started
+        ? 'Running'
+        : 'Pending');
   const done = st.phase === 'Succeeded' || st.phase === 'Failed';
   if (done) for (const c of statuses) c.ready = false;
   const unready = statuses.filter((c) => !c.ready).map((c) => c.name);
-  const pendingInits = ((st.initContainerStatuses ?? []) as Any[]).filter((c) => !(c.state.terminated?.exitCode === 0)).map((c) => c.name);
+  const pendingInits = ((st.initContainerStatuses ?? []) as Any[])
+    .filter((c) => !(c.state.terminated?.exitCode === 0))
+    .map((c) => c.name);
   const at = rfc3339(now);
-  const cond = (type: string, ok: boolean, reason?: string, message?: string) => ({ type, status: ok ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at, ...(ok || !reason ? {} : { reason, ...(message ? { message } : {}) }) });
+  const cond = (type: string, ok: boolean, reason?: string, message?: string) => ({
+    type,
+    status: ok ? 'True' : 'False',
+    lastProbeTime: null,
+    lastTransitionTime: at,
+    ...(ok || !reason ? {} : { reason, ...(message ? { message } : {}) }),
+  });
   const notReadyReason = done ? 'PodCompleted' : 'ContainersNotReady';
   const notReadyMessage = done ? undefined : `containers with unready status: [${unready.join(' ')}]`;
-  const scheduled = (((st.conditions ?? []) as Any[]).find((c) => c.type === 'PodScheduled') ?? cond('PodScheduled', true)) as Any;
+  const scheduled = (((st.conditions ?? []) as Any[]).find((c) => c.type === 'PodScheduled') ??
+    cond('PodScheduled', true)) as Any;
   st.conditions = keepConditionTimes(st.conditions, [
     cond('PodReadyToStartContainers', !done || statuses.some((c) => c.state.running)),
-    cond('Initialized', initialised || pendingInits.length === 0, done ? 'PodCompleted' : 'ContainersNotInitialized', done ? undefined : `containers with incomplete status: [${pendingInits.join(' ')}]`),
+    cond(
+      'Initialized',
+      initialised || pendingInits.length === 0,
+      done ? 'PodCompleted' : 'ContainersNotInitialized',
+      done ? undefined : `containers with incomplete status: [${pendingInits.join(' ')}]`,
+    ),
     cond('Ready', unready.length === 0, notReadyReason, notReadyMessage),
     cond('ContainersReady', unready.length === 0, notReadyReason, notReadyMessage),
     scheduled,
@@ -167,7 +222,15 @@ function failForDeadline(cluster: KubeCluster, pod: KubeObject, now: number): Ku
   for (const cs of [...((st.initContainerStatuses ?? []) as Any[]), ...((st.containerStatuses ?? []) as Any[])]) {
     if (cs.state.terminated) continue;
     const startedAt = cs.state.running?.startedAt ?? st.startTime;
-    cs.state = { terminated: { exitCode: 137, reason: 'Error', startedAt, finishedAt: rfc3339(now), ...(cs.containerID ? { containerID: cs.containerID } : {}) } };
+    cs.state = {
+      terminated: {
+        exitCode: 137,
+        reason: 'Error',
+        startedAt,
+        finishedAt: rfc3339(now),
+        ...(cs.containerID ? { containerID: cs.containerID } : {}),
+      },
+    };
     cs.ready = false;
     cs.started = false;
   }
@@ -177,7 +240,8 @@ function failForDeadline(cluster: KubeCluster, pod: KubeObject, now: number): Ku
   return settle(pod, now, true, 'Failed');
 }
 
-const nodeIp = (node: KubeObject) => (((node.status as Any)?.addresses ?? []) as Any[]).find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.10';
+const nodeIp = (node: KubeObject) =>
+  (((node.status as Any)?.addresses ?? []) as Any[]).find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.10';
 
 /** A free address next to the node's (the VPC CNI hands out secondary IPs of the node's subnet). */
 function podIp(hostIp: string, uid: string, used: Set<string>): string {

@@ -24,7 +24,14 @@ export function podFromTemplate(
       ...(meta.name ? { name: meta.name } : { generateName: meta.generateName ?? `${owner.metadata.name}-` }),
       namespace: owner.metadata.namespace,
       labels: { ...((template?.metadata?.labels ?? {}) as Record<string, string>), ...(meta.labels ?? {}) },
-      ...(template?.metadata?.annotations || meta.annotations ? { annotations: { ...((template?.metadata?.annotations ?? {}) as Record<string, string>), ...(meta.annotations ?? {}) } } : {}),
+      ...(template?.metadata?.annotations || meta.annotations
+        ? {
+            annotations: {
+              ...((template?.metadata?.annotations ?? {}) as Record<string, string>),
+              ...(meta.annotations ?? {}),
+            },
+          }
+        : {}),
       ownerReferences: [controllerRef(owner)],
     },
     spec,

@@ -17,16 +17,30 @@ export interface Program {
 export const PREFIX = 'sandbox.instantstart.dev/';
 
 /** Lines `at = start + i * period` for i ≥ first, restricted to [from, until] without walking the whole run. */
-export function periodic(start: number, from: number, until: number, period: number, first: number, last: number, line: (i: number) => string): Line[] {
+export function periodic(
+  start: number,
+  from: number,
+  until: number,
+  period: number,
+  first: number,
+  last: number,
+  line: (i: number) => string,
+): Line[] {
   const out: Line[] = [];
-  for (let i = Math.max(first, Math.ceil((from - start) / period)); i <= last && start + i * period <= until; i++) out.push({ at: start + i * period, text: line(i) });
+  for (let i = Math.max(first, Math.ceil((from - start) / period)); i <= last && start + i * period <= until; i++)
+    out.push({ at: start + i * period, text: line(i) });
   return out;
 }
 
-export const inRange = (lines: Line[], from: number, until: number) => lines.filter((l) => l.at >= from && l.at <= until);
+export const inRange = (lines: Line[], from: number, until: number) =>
+  lines.filter((l) => l.at >= from && l.at <= until);
 
 /** A pod annotation `sandbox.instantstart.dev/<key>` as a non-negative number, or the fallback. */
-export function annotationNumber(annotations: Record<string, string> | undefined, key: string, fallback: number): number {
+export function annotationNumber(
+  annotations: Record<string, string> | undefined,
+  key: string,
+  fallback: number,
+): number {
   const raw = annotations?.[`${PREFIX}${key}`];
   if (raw === undefined || raw.trim() === '') return fallback;
   const v = Number(raw);
@@ -40,4 +54,5 @@ export function literalEnv(container: Any, name: string): string | undefined {
 }
 
 /** The container's command and arguments as one line (what `ps` would show). */
-export const commandLine = (container: Any) => [...((container.command ?? []) as unknown[]), ...((container.args ?? []) as unknown[])].map(String).join(' ');
+export const commandLine = (container: Any) =>
+  [...((container.command ?? []) as unknown[]), ...((container.args ?? []) as unknown[])].map(String).join(' ');

@@ -26,7 +26,15 @@ export function rayNodeProgram(pod: KubeObject, container: Any): Program {
     '--------------------',
     '',
     ...(head
-      ? ['Next steps', '  To add another node to this Ray cluster, run', `    ray start --address='${ip}:6379'`, '', '  To submit a Ray job using the Ray Jobs CLI:', `    RAY_ADDRESS='http://${ip}:8265' ray job submit --working-dir . -- python my_script.py`, '']
+      ? [
+          'Next steps',
+          '  To add another node to this Ray cluster, run',
+          `    ray start --address='${ip}:6379'`,
+          '',
+          '  To submit a Ray job using the Ray Jobs CLI:',
+          `    RAY_ADDRESS='http://${ip}:8265' ray job submit --working-dir . -- python my_script.py`,
+          '',
+        ]
       : []),
     '  To terminate the Ray runtime, run',
     '    ray stop',
@@ -34,14 +42,26 @@ export function rayNodeProgram(pod: KubeObject, container: Any): Program {
     '--block',
     '  This command will now block forever until terminated by a signal.',
   ];
-  return { lines: (t0, from, until) => inRange(banner.map((text, k) => ({ at: t0 + 1500 + (k > 3 ? 1500 : 0), text })), from, until), exitCode: 0 };
+  return {
+    lines: (t0, from, until) =>
+      inRange(
+        banner.map((text, k) => ({ at: t0 + 1500 + (k > 3 ? 1500 : 0), text })),
+        from,
+        until,
+      ),
+    exitCode: 0,
+  };
 }
 
 const TAIL_DELAY_MS = 3000;
 
 export function raySubmitProgram(pod: KubeObject, container: Any, run: number): Program {
   const line = commandLine(container);
-  const id = /--submission-id[= ]+(\S+)/.exec(line)?.[1] ?? `raysubmit_${String(pod.metadata.uid ?? '').replace(/-/g, '').slice(0, 16)}`;
+  const id =
+    /--submission-id[= ]+(\S+)/.exec(line)?.[1] ??
+    `raysubmit_${String(pod.metadata.uid ?? '')
+      .replace(/-/g, '')
+      .slice(0, 16)}`;
   const address = /--address[= ]+(\S+)/.exec(line)?.[1] ?? 'http://127.0.0.1:8265';
   const inner = trainingProgram(pod, container, run, trainingVariantOf(container) ?? 'training');
   const ended = inner.exitAfterMs !== undefined ? TAIL_DELAY_MS + inner.exitAfterMs : undefined;
@@ -56,7 +76,13 @@ export function raySubmitProgram(pod: KubeObject, container: Any, run: number): 
         { at: t0 + 1000, text: 'Tailing logs until the job exits (disable with --no-wait):' },
       ];
       const tail = inner.lines(t0 + TAIL_DELAY_MS, Math.max(from, t0 + TAIL_DELAY_MS), until);
-      const end: Line[] = ended === undefined ? [] : [bar, `Job '${id}' ${inner.exitCode === 0 ? 'succeeded' : 'failed'}`, bar].map((text) => ({ at: t0 + ended, text }));
+      const end: Line[] =
+        ended === undefined
+          ? []
+          : [bar, `Job '${id}' ${inner.exitCode === 0 ? 'succeeded' : 'failed'}`, bar].map((text) => ({
+              at: t0 + ended,
+              text,
+            }));
       return [...inRange(head, from, until), ...tail, ...inRange(end, from, until)];
     },
     ...(ended !== undefined ? { exitAfterMs: ended + 500 } : {}),

@@ -2,7 +2,20 @@ import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
 import { podFromTemplate } from './pod-template.js';
-import { byController, condition, dependentsOf, isActive, isReady, matchesSelector, nodeNameOf, podPhase, removeIfPresent, save, T, type Any } from './util.js';
+import {
+  byController,
+  condition,
+  dependentsOf,
+  isActive,
+  isReady,
+  matchesSelector,
+  nodeNameOf,
+  podPhase,
+  removeIfPresent,
+  save,
+  T,
+  type Any,
+} from './util.js';
 
 /**
  * The ReplicaSet controller: creates pods from the template until `replicas` are active, deletes
@@ -18,12 +31,30 @@ export function runReplicaSets(cluster: KubeCluster): void {
     const want = Number(spec.replicas ?? 1);
     const pods = podsOf(rs).filter(isActive);
     for (let i = pods.length; i < want; i++) {
-      const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, podFromTemplate(rs, spec.template, { generateName: `${rs.metadata.name}-` })));
-      recordEvent(cluster, rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller');
+      const pod = cluster.objects.create(
+        T.pods,
+        cluster.admit(T.pods, podFromTemplate(rs, spec.template, { generateName: `${rs.metadata.name}-` })),
+      );
+      recordEvent(
+        cluster,
+        rs,
+        'Normal',
+        'SuccessfulCreate',
+        `Created pod: ${pod.metadata.name}`,
+        'replicaset-controller',
+      );
     }
     if (pods.length > want) {
       for (const victim of [...pods].sort(deletionOrder).slice(0, pods.length - want)) {
-        if (removeIfPresent(cluster, T.pods, victim)) recordEvent(cluster, rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${victim.metadata.name}`, 'replicaset-controller');
+        if (removeIfPresent(cluster, T.pods, victim))
+          recordEvent(
+            cluster,
+            rs,
+            'Normal',
+            'SuccessfulDelete',
+            `Deleted pod: ${victim.metadata.name}`,
+            'replicaset-controller',
+          );
       }
     }
     const current = pods.length === want ? pods : dependentsOf(cluster, T.pods, rs).filter(isActive);
@@ -35,7 +66,8 @@ export function runReplicaSets(cluster: KubeCluster): void {
       availableReplicas: current.filter((p) => isAvailable(p, minReadyMs, now)).length,
       observedGeneration: rs.metadata.generation,
     };
-    for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) if (status[k] === 0) delete status[k];
+    for (const k of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'])
+      if (status[k] === 0) delete status[k];
     save(cluster, T.replicasets, rs, { ...rs, status });
   }
 }

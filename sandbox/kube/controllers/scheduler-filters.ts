@@ -21,15 +21,21 @@ export function filterNode(pod: KubeObject, node: KubeObject, podsOnNode: KubeOb
   const spec = (pod.spec ?? {}) as Any;
   const nodeSpec = (node.spec ?? {}) as Any;
   const tolerations = (spec.tolerations ?? []) as Any[];
-  if (nodeSpec.unschedulable && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))) {
+  if (
+    nodeSpec.unschedulable &&
+    !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))
+  ) {
     return { reasons: ['node(s) were unschedulable'], resolvable: false };
   }
   const taints = [...((nodeSpec.taints ?? []) as Any[])];
   // A node whose kubelet is not posting Ready carries the not-ready taint; nodes made by hand may lack it.
-  if (!isReady(node) && !taints.some((t) => t.key === 'node.kubernetes.io/not-ready')) taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
+  if (!isReady(node) && !taints.some((t) => t.key === 'node.kubernetes.io/not-ready'))
+    taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
   const taint = untoleratedTaint(tolerations, taints);
-  if (taint) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
-  if (!nodeAffinityMatches(spec, node)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
+  if (taint)
+    return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
+  if (!nodeAffinityMatches(spec, node))
+    return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
   const reasons = insufficientResources(pod, node, podsOnNode);
   return reasons.length > 0 ? { reasons, resolvable: true } : undefined;
 }
@@ -48,15 +54,21 @@ export function tolerates(t: Any, taint: Any): boolean {
 /** nodeSelector and requiredDuringSchedulingIgnoredDuringExecution node affinity (terms are ORed, expressions ANDed). */
 export function nodeAffinityMatches(podSpec: Any, node: KubeObject): boolean {
   const labels = node.metadata.labels ?? {};
-  if (!Object.entries((podSpec.nodeSelector ?? {}) as Record<string, string>).every(([k, v]) => labels[k] === v)) return false;
-  const terms = (podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) as Any[];
+  if (!Object.entries((podSpec.nodeSelector ?? {}) as Record<string, string>).every(([k, v]) => labels[k] === v))
+    return false;
+  const terms = (podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ??
+    []) as Any[];
   if (terms.length === 0) return true;
   const fields: Record<string, string> = { 'metadata.name': node.metadata.name! };
   return terms.some(
     (term) =>
       ((term.matchExpressions ?? []).length > 0 || (term.matchFields ?? []).length > 0) &&
-      ((term.matchExpressions ?? []) as Any[]).every((e) => matchesRequirement(Object.hasOwn(labels, e.key), labels[e.key], e.operator, e.values)) &&
-      ((term.matchFields ?? []) as Any[]).every((e) => matchesRequirement(Object.hasOwn(fields, e.key), fields[e.key], e.operator, e.values)),
+      ((term.matchExpressions ?? []) as Any[]).every((e) =>
+        matchesRequirement(Object.hasOwn(labels, e.key), labels[e.key], e.operator, e.values),
+      ) &&
+      ((term.matchFields ?? []) as Any[]).every((e) =>
+        matchesRequirement(Object.hasOwn(fields, e.key), fields[e.key], e.operator, e.values),
+      ),
   );
 }
 
@@ -87,7 +99,9 @@ export function requestsOf(pod: KubeObject): Map<string, number> {
     return requests;
   };
   const out = new Map<string, number>();
-  for (const c of (spec.containers ?? []) as Any[]) for (const [k, v] of Object.entries(of(c))) out.set(k, (out.get(k) ?? 0) + parseQuantity(v));
-  for (const c of (spec.initContainers ?? []) as Any[]) for (const [k, v] of Object.entries(of(c))) out.set(k, Math.max(out.get(k) ?? 0, parseQuantity(v)));
+  for (const c of (spec.containers ?? []) as Any[])
+    for (const [k, v] of Object.entries(of(c))) out.set(k, (out.get(k) ?? 0) + parseQuantity(v));
+  for (const c of (spec.initContainers ?? []) as Any[])
+    for (const [k, v] of Object.entries(of(c))) out.set(k, Math.max(out.get(k) ?? 0, parseQuantity(v)));
   return out;
 }

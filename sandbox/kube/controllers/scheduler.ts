@@ -21,7 +21,11 @@ const EVENT_INTERVAL_MS = 60_000;
 
 export function schedule(cluster: KubeCluster): void {
   // Tested in place first: with nothing pending (the steady state) no pod is copied.
-  const pending = cluster.objects.select(T.pods, undefined, (p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p)).items;
+  const pending = cluster.objects.select(
+    T.pods,
+    undefined,
+    (p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p),
+  ).items;
   if (pending.length === 0) return;
   const pods = cluster.objects.list(T.pods);
   const nodes = cluster.objects.list(T.nodes).filter((n) => !n.metadata.deletionTimestamp);
@@ -30,19 +34,31 @@ export function schedule(cluster: KubeCluster): void {
   for (const p of bound) onNode.set(nodeNameOf(p)!, [...(onNode.get(nodeNameOf(p)!) ?? []), p]);
   const now = cluster.now();
   // Oldest first, as the scheduling queue orders pods of equal priority.
-  pending.sort((a, b) => Number((b.spec as Any)?.priority ?? 0) - Number((a.spec as Any)?.priority ?? 0) || (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+  pending.sort(
+    (a, b) =>
+      Number((b.spec as Any)?.priority ?? 0) - Number((a.spec as Any)?.priority ?? 0) ||
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
+  );
   for (const pod of pending) {
     const spec = (pod.spec ?? {}) as Any;
     if ((spec.schedulerName ?? 'default-scheduler') !== 'default-scheduler') continue;
     if ((spec.schedulingGates ?? []).length > 0) {
-      markUnschedulable(cluster, pod, 'SchedulingGated', 'Scheduling is blocked due to non-empty scheduling gates', now);
+      markUnschedulable(
+        cluster,
+        pod,
+        'SchedulingGated',
+        'Scheduling is blocked due to non-empty scheduling gates',
+        now,
+      );
       continue;
     }
     const claimProblem = unschedulableForClaims(cluster, pod);
     if (claimProblem) {
       const message = `0/${nodes.length} nodes are available: ${claimProblem}. preemption: 0/${nodes.length} nodes are available: ${nodes.length} Preemption is not helpful for scheduling.`;
       markUnschedulable(cluster, pod, 'Unschedulable', message, now);
-      recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'default-scheduler', { minIntervalMs: EVENT_INTERVAL_MS });
+      recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'default-scheduler', {
+        minIntervalMs: EVENT_INTERVAL_MS,
+      });
       continue;
     }
     const histogram = new Map<string, number>();
@@ -59,14 +75,21 @@ export function schedule(cluster: KubeCluster): void {
       if (!verdict.resolvable) unresolvable += 1;
     }
     if (feasible.length > 0) {
-      const best = feasible.sort((a, b) => a.score - b.score || a.node.metadata.name!.localeCompare(b.node.metadata.name!))[0]!.node;
+      const best = feasible.sort(
+        (a, b) => a.score - b.score || a.node.metadata.name!.localeCompare(b.node.metadata.name!),
+      )[0]!.node;
       bind(cluster, pod, best, now);
       onNode.set(best.metadata.name!, [...(onNode.get(best.metadata.name!) ?? []), pod]);
       continue;
     }
-    const message = nodes.length === 0 ? 'no nodes available to schedule pods' : unschedulableMessage(nodes.length, histogram, unresolvable);
+    const message =
+      nodes.length === 0
+        ? 'no nodes available to schedule pods'
+        : unschedulableMessage(nodes.length, histogram, unresolvable);
     markUnschedulable(cluster, pod, 'Unschedulable', message, now);
-    recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'default-scheduler', { minIntervalMs: EVENT_INTERVAL_MS });
+    recordEvent(cluster, pod, 'Warning', 'FailedScheduling', message, 'default-scheduler', {
+      minIntervalMs: EVENT_INTERVAL_MS,
+    });
   }
 }
 
@@ -95,9 +118,23 @@ function bind(cluster: KubeCluster, pod: KubeObject, node: KubeObject, now: numb
   (next.spec as Any).nodeName = node.metadata.name;
   const st = (next.status ?? {}) as Any;
   const others = ((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'PodScheduled');
-  next.status = { ...st, phase: 'Pending', conditions: [...others, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) }] };
+  next.status = {
+    ...st,
+    phase: 'Pending',
+    conditions: [
+      ...others,
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) },
+    ],
+  };
   save(cluster, T.pods, pod, next);
-  recordEvent(cluster, pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`, 'default-scheduler');
+  recordEvent(
+    cluster,
+    pod,
+    'Normal',
+    'Scheduled',
+    `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
+    'default-scheduler',
+  );
 }
 
 function markUnschedulable(cluster: KubeCluster, pod: KubeObject, reason: string, message: string, now: number): void {
@@ -107,6 +144,13 @@ function markUnschedulable(cluster: KubeCluster, pod: KubeObject, reason: string
   const st = (next.status ?? {}) as Any;
   const others = ((st.conditions ?? []) as Any[]).filter((c) => c.type !== 'PodScheduled');
   const at = old?.status === 'False' ? old.lastTransitionTime : rfc3339(now);
-  next.status = { ...st, phase: 'Pending', conditions: [...others, { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: at, reason, message }] };
+  next.status = {
+    ...st,
+    phase: 'Pending',
+    conditions: [
+      ...others,
+      { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: at, reason, message },
+    ],
+  };
   save(cluster, T.pods, pod, next);
 }

@@ -19,7 +19,9 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
   const now = cluster.now();
   const services = cluster.objects.list(T.services);
   const usedIps = new Set(services.map((s) => (s.spec as Any)?.clusterIP).filter(Boolean));
-  const usedPorts = new Set(services.flatMap((s) => (((s.spec as Any)?.ports ?? []) as Any[]).map((p) => p.nodePort)).filter(Boolean));
+  const usedPorts = new Set(
+    services.flatMap((s) => (((s.spec as Any)?.ports ?? []) as Any[]).map((p) => p.nodePort)).filter(Boolean),
+  );
   for (const svc of services) {
     if (svc.metadata.deletionTimestamp) continue;
     const spec = structuredClone((svc.spec ?? {}) as Any);
@@ -30,15 +32,22 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
       spec.clusterIPs = [spec.clusterIP];
     }
     if (type === 'NodePort' || (type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false)) {
-      spec.ports = ((spec.ports ?? []) as Any[]).map((p, i) => (p.nodePort ? p : { ...p, nodePort: allocatePort(`${svc.metadata.uid}|${i}`, usedPorts) }));
+      spec.ports = ((spec.ports ?? []) as Any[]).map((p, i) =>
+        p.nodePort ? p : { ...p, nodePort: allocatePort(`${svc.metadata.uid}|${i}`, usedPorts) },
+      );
     }
     if (type === 'LoadBalancer' && !status.loadBalancer?.ingress) {
       status.loadBalancer = {};
       const created = Date.parse(svc.metadata.creationTimestamp!);
-      if (now - created < LB_DELAY_MS) recordEvent(cluster, svc, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', 'service-controller', { once: true });
+      if (now - created < LB_DELAY_MS)
+        recordEvent(cluster, svc, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', 'service-controller', {
+          once: true,
+        });
       else {
         status.loadBalancer = { ingress: [{ hostname: lbHostname(svc, cluster.region) }] };
-        recordEvent(cluster, svc, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer', 'service-controller', { once: true });
+        recordEvent(cluster, svc, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer', 'service-controller', {
+          once: true,
+        });
       }
     }
     if (type !== 'LoadBalancer' && status.loadBalancer?.ingress) status.loadBalancer = {};
@@ -48,7 +57,8 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
   // The endpoints controller removes what it made for Services that are gone.
   const live = new Set(services.map((s) => `${s.metadata.namespace}/${s.metadata.name}`));
   for (const ep of cluster.objects.list(T.endpoints)) {
-    if (ep.metadata.annotations?.[LAST_CHANGE] && !live.has(`${ep.metadata.namespace}/${ep.metadata.name}`)) cluster.objects.remove(T.endpoints, ep.metadata.namespace, ep.metadata.name!);
+    if (ep.metadata.annotations?.[LAST_CHANGE] && !live.has(`${ep.metadata.namespace}/${ep.metadata.name}`))
+      cluster.objects.remove(T.endpoints, ep.metadata.namespace, ep.metadata.name!);
   }
 }
 
@@ -58,21 +68,64 @@ function syncEndpoints(cluster: KubeCluster, svc: KubeObject, now: number): void
   const selected = cluster.objects.select(
     T.pods,
     svc.metadata.namespace,
-    (p) => !p.metadata.deletionTimestamp && !isTerminal(p as KubeObject) && !!(p.status as Any)?.podIP && matchesSelector(p.metadata.labels, { matchLabels: spec.selector }),
+    (p) =>
+      !p.metadata.deletionTimestamp &&
+      !isTerminal(p as KubeObject) &&
+      !!(p.status as Any)?.podIP &&
+      matchesSelector(p.metadata.labels, { matchLabels: spec.selector }),
   ).items;
-  const address = (p: KubeObject) => ({ ip: (p.status as Any).podIP, nodeName: (p.spec as Any).nodeName, targetRef: { kind: 'Pod', namespace: p.metadata.namespace, name: p.metadata.name, uid: p.metadata.uid } });
+  const address = (p: KubeObject) => ({
+    ip: (p.status as Any).podIP,
+    nodeName: (p.spec as Any).nodeName,
+    targetRef: { kind: 'Pod', namespace: p.metadata.namespace, name: p.metadata.name, uid: p.metadata.uid },
+  });
   const ready = selected.filter(isReady).map(address);
   const notReady = selected.filter((p) => !isReady(p)).map(address);
-  const ports = ((spec.ports ?? []) as Any[]).map((p) => ({ ...(p.name ? { name: p.name } : {}), port: targetPort(p, selected[0]), protocol: p.protocol ?? 'TCP' }));
-  const subsets = selected.length > 0 ? [{ ...(ready.length ? { addresses: ready } : {}), ...(notReady.length ? { notReadyAddresses: notReady } : {}), ports }] : [];
+  const ports = ((spec.ports ?? []) as Any[]).map((p) => ({
+    ...(p.name ? { name: p.name } : {}),
+    port: targetPort(p, selected[0]),
+    protocol: p.protocol ?? 'TCP',
+  }));
+  const subsets =
+    selected.length > 0
+      ? [
+          {
+            ...(ready.length ? { addresses: ready } : {}),
+            ...(notReady.length ? { notReadyAddresses: notReady } : {}),
+            ports,
+          },
+        ]
+      : [];
   const existing = cluster.objects.get(T.endpoints, svc.metadata.namespace, svc.metadata.name!);
   const labels = { ...(svc.metadata.labels ?? {}) };
   if (!existing) {
-    cluster.objects.create(T.endpoints, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: svc.metadata.name, namespace: svc.metadata.namespace, labels, annotations: { [LAST_CHANGE]: rfc3339(now) } }, subsets });
+    cluster.objects.create(T.endpoints, {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: {
+        name: svc.metadata.name,
+        namespace: svc.metadata.namespace,
+        labels,
+        annotations: { [LAST_CHANGE]: rfc3339(now) },
+      },
+      subsets,
+    });
     return;
   }
-  if (JSON.stringify(existing.subsets ?? []) === JSON.stringify(subsets) && JSON.stringify(existing.metadata.labels ?? {}) === JSON.stringify(labels)) return;
-  save(cluster, T.endpoints, existing, { ...existing, metadata: { ...existing.metadata, labels, annotations: { ...existing.metadata.annotations, [LAST_CHANGE]: rfc3339(now) } }, subsets });
+  if (
+    JSON.stringify(existing.subsets ?? []) === JSON.stringify(subsets) &&
+    JSON.stringify(existing.metadata.labels ?? {}) === JSON.stringify(labels)
+  )
+    return;
+  save(cluster, T.endpoints, existing, {
+    ...existing,
+    metadata: {
+      ...existing.metadata,
+      labels,
+      annotations: { ...existing.metadata.annotations, [LAST_CHANGE]: rfc3339(now) },
+    },
+    subsets,
+  });
 }
 
 /** A named targetPort resolves to the pod's container port of that name. */
@@ -99,7 +152,8 @@ export function parseCidr(cidr: string): { base: number; size: number } {
   return { base, size: 2 ** (32 - Number(bits ?? 16)) };
 }
 
-export const ipAt = (base: number, offset: number) => [24, 16, 8, 0].map((s) => Math.floor((base + offset) / 2 ** s) % 256).join('.');
+export const ipAt = (base: number, offset: number) =>
+  [24, 16, 8, 0].map((s) => Math.floor((base + offset) / 2 ** s) % 256).join('.');
 
 function allocateIp(cidr: string, uid: string, used: Set<string>): string {
   const { base, size } = parseCidr(cidr);

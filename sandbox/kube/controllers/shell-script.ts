@@ -6,7 +6,12 @@
  * timeline of output lines and, when the script ends, its exit time and code.
  */
 
-export type Step = { kind: 'print'; text: string } | { kind: 'sleep'; ms: number } | { kind: 'exit'; code: number } | { kind: 'forever' } | { kind: 'loop'; body: Step[] };
+export type Step =
+  | { kind: 'print'; text: string }
+  | { kind: 'sleep'; ms: number }
+  | { kind: 'exit'; code: number }
+  | { kind: 'forever' }
+  | { kind: 'loop'; body: Step[] };
 
 export interface Timeline {
   /** Lines at offsets (ms) from the start, from `fromOffset` to `untilOffset` inclusive (loops expanded only that far). */
@@ -52,7 +57,11 @@ function parseCommands(text: string): Step[] {
         out.push({ kind: 'print', text: unquote(arg).replace(/\\n$/, '').replace(/\\n/g, '\n') });
         break;
       case 'sleep':
-        out.push(arg === 'infinity' || arg === 'inf' ? { kind: 'forever' } : { kind: 'sleep', ms: Math.max(0, parseDuration(arg)) });
+        out.push(
+          arg === 'infinity' || arg === 'inf'
+            ? { kind: 'forever' }
+            : { kind: 'sleep', ms: Math.max(0, parseDuration(arg)) },
+        );
         break;
       case 'exit':
         out.push({ kind: 'exit', code: Number.parseInt(arg || '0', 10) || 0 });
@@ -99,7 +108,8 @@ export function timelineOf(steps: Step[]): Timeline {
 }
 
 type Lines = Array<{ offset: number; text: string }>;
-const within = (lines: Lines, from: number, until: number) => lines.filter((l) => l.offset >= from && l.offset <= until);
+const within = (lines: Lines, from: number, until: number) =>
+  lines.filter((l) => l.offset >= from && l.offset <= until);
 
 function straight(fixed: Lines, end: number, code: number): Timeline {
   return { lines: (from, until) => within(fixed, from, until), exitOffset: end, exitCode: code };

@@ -27,11 +27,20 @@ export function runStatefulSets(cluster: KubeCluster): void {
     const name = (i: number) => `${sts.metadata.name}-${i}`;
     const ordinal = (p: KubeObject) => Number(p.metadata.name!.slice(sts.metadata.name!.length + 1));
     let pods = podsOf(sts).sort((a, b) => ordinal(a) - ordinal(b));
-    const runningAndReady = (p: KubeObject | undefined) => p !== undefined && !p.metadata.deletionTimestamp && isReady(p);
+    const runningAndReady = (p: KubeObject | undefined) =>
+      p !== undefined && !p.metadata.deletionTimestamp && isReady(p);
 
     // Failed (or finished) pods come back under the same name.
     for (const p of pods.filter(isTerminal)) {
-      if (removeIfPresent(cluster, T.pods, p)) recordEvent(cluster, sts, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata.name} in StatefulSet ${sts.metadata.name} successful`, 'statefulset-controller');
+      if (removeIfPresent(cluster, T.pods, p))
+        recordEvent(
+          cluster,
+          sts,
+          'Normal',
+          'SuccessfulDelete',
+          `delete Pod ${p.metadata.name} in StatefulSet ${sts.metadata.name} successful`,
+          'statefulset-controller',
+        );
     }
     pods = pods.filter((p) => !isTerminal(p));
     const byOrdinal = new Map(pods.map((p) => [ordinal(p), p]));
@@ -40,21 +49,46 @@ export function runStatefulSets(cluster: KubeCluster): void {
       if (ordered && ![...Array(i).keys()].every((j) => runningAndReady(byOrdinal.get(j)))) break;
       const pod = cluster.objects.create(T.pods, cluster.admit(T.pods, statefulPod(sts, name(i), i, revision)));
       byOrdinal.set(i, pod);
-      recordEvent(cluster, sts, 'Normal', 'SuccessfulCreate', `create Pod ${pod.metadata.name} in StatefulSet ${sts.metadata.name} successful`, 'statefulset-controller');
+      recordEvent(
+        cluster,
+        sts,
+        'Normal',
+        'SuccessfulCreate',
+        `create Pod ${pod.metadata.name} in StatefulSet ${sts.metadata.name} successful`,
+        'statefulset-controller',
+      );
       if (ordered) break;
     }
     const surplus = [...byOrdinal.keys()].filter((i) => i >= want).sort((a, b) => b - a);
     for (const i of ordered ? surplus.slice(0, 1) : surplus) {
-      if (removeIfPresent(cluster, T.pods, byOrdinal.get(i)!)) recordEvent(cluster, sts, 'Normal', 'SuccessfulDelete', `delete Pod ${name(i)} in StatefulSet ${sts.metadata.name} successful`, 'statefulset-controller');
+      if (removeIfPresent(cluster, T.pods, byOrdinal.get(i)!))
+        recordEvent(
+          cluster,
+          sts,
+          'Normal',
+          'SuccessfulDelete',
+          `delete Pod ${name(i)} in StatefulSet ${sts.metadata.name} successful`,
+          'statefulset-controller',
+        );
       byOrdinal.delete(i);
     }
     // Rolling update: the highest outdated ordinal at or above the partition, once all others are ready.
     const partition = Number(spec.updateStrategy?.rollingUpdate?.partition ?? 0);
     if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-      const outdated = [...byOrdinal.entries()].filter(([i, p]) => i >= partition && i < want && p.metadata.labels?.[REVISION] !== revision).sort((a, b) => b[0] - a[0]);
+      const outdated = [...byOrdinal.entries()]
+        .filter(([i, p]) => i >= partition && i < want && p.metadata.labels?.[REVISION] !== revision)
+        .sort((a, b) => b[0] - a[0]);
       if (outdated.length > 0 && [...byOrdinal.values()].every((p) => p === outdated[0]![1] || runningAndReady(p))) {
         const [i, p] = outdated[0]!;
-        if (removeIfPresent(cluster, T.pods, p)) recordEvent(cluster, sts, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata.name} in StatefulSet ${sts.metadata.name} successful`, 'statefulset-controller');
+        if (removeIfPresent(cluster, T.pods, p))
+          recordEvent(
+            cluster,
+            sts,
+            'Normal',
+            'SuccessfulDelete',
+            `delete Pod ${p.metadata.name} in StatefulSet ${sts.metadata.name} successful`,
+            'statefulset-controller',
+          );
         byOrdinal.delete(i);
       }
     }
@@ -83,7 +117,14 @@ function statefulPod(sts: KubeObject, name: string, index: number, revision: str
   return podFromTemplate(
     sts,
     spec.template,
-    { name, labels: { [REVISION]: revision, 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(index) } },
+    {
+      name,
+      labels: {
+        [REVISION]: revision,
+        'statefulset.kubernetes.io/pod-name': name,
+        'apps.kubernetes.io/pod-index': String(index),
+      },
+    },
     (podSpec) => {
       podSpec.hostname = name;
       if (spec.serviceName) podSpec.subdomain = spec.serviceName;

@@ -49,23 +49,59 @@ export class TrainingFaultError extends Error {
 
 export function injectTrainingFault(cluster: KubeCluster, fault: TrainingFault): InjectedTrainingFault {
   const type = cluster.findType('sagemaker.amazonaws.com', 'v1', 'hyperpodpytorchjobs');
-  if (!type) throw new TrainingFaultError(404, `cluster ${cluster.name} does not serve hyperpodpytorchjobs.sagemaker.amazonaws.com (the training operator add-on is not installed)`);
+  if (!type)
+    throw new TrainingFaultError(
+      404,
+      `cluster ${cluster.name} does not serve hyperpodpytorchjobs.sagemaker.amazonaws.com (the training operator add-on is not installed)`,
+    );
   const job = cluster.objects.get(type, fault.namespace, fault.job);
-  if (!job) throw new TrainingFaultError(404, `hyperpodpytorchjobs.sagemaker.amazonaws.com "${fault.job}" not found in namespace ${fault.namespace}`);
+  if (!job)
+    throw new TrainingFaultError(
+      404,
+      `hyperpodpytorchjobs.sagemaker.amazonaws.com "${fault.job}" not found in namespace ${fault.namespace}`,
+    );
   const planned = plannedPods(job);
   const target = planned.find((p) => p.rank === fault.rank);
-  if (!target) throw new TrainingFaultError(404, `job ${fault.job} has no rank ${fault.rank} (its ranks are 0–${planned.length - 1})`);
+  if (!target)
+    throw new TrainingFaultError(
+      404,
+      `job ${fault.job} has no rank ${fault.rank} (its ranks are 0–${planned.length - 1})`,
+    );
   const pod = cluster.objects.get(T.pods, fault.namespace, target.name);
-  if (!pod) throw new TrainingFaultError(409, `rank ${fault.rank} of job ${fault.job} has no pod right now (pod ${target.name})`);
+  if (!pod)
+    throw new TrainingFaultError(
+      409,
+      `rank ${fault.rank} of job ${fault.job} has no pod right now (pod ${target.name})`,
+    );
   const container = trainingContainer(pod);
   const status = trainingStatus(pod);
   if (!container || !status?.state?.running) {
-    const state = status?.state?.waiting?.reason ?? (status?.state?.terminated ? `terminated with exit code ${status.state.terminated.exitCode}` : 'not started');
-    throw new TrainingFaultError(409, `the training container of pod ${target.name} is not running (${state}): there is no process to ${fault.kind === 'crash' ? 'crash' : 'hang'}`);
+    const state =
+      status?.state?.waiting?.reason ??
+      (status?.state?.terminated ? `terminated with exit code ${status.state.terminated.exitCode}` : 'not started');
+    throw new TrainingFaultError(
+      409,
+      `the training container of pod ${target.name} is not running (${state}): there is no process to ${fault.kind === 'crash' ? 'crash' : 'hang'}`,
+    );
   }
   const now = cluster.now();
   const run = Number(status.restartCount ?? 0);
   const at = rfc3339(now);
-  injectFault(cluster, pod, { container: String(container.name), run, kind: fault.kind, at, afterMs: Math.max(0, now - Date.parse(status.state.running.startedAt)) });
-  return { namespace: fault.namespace, job: fault.job, rank: fault.rank, kind: fault.kind, pod: target.name, container: String(container.name), run, at };
+  injectFault(cluster, pod, {
+    container: String(container.name),
+    run,
+    kind: fault.kind,
+    at,
+    afterMs: Math.max(0, now - Date.parse(status.state.running.startedAt)),
+  });
+  return {
+    namespace: fault.namespace,
+    job: fault.job,
+    rank: fault.rank,
+    kind: fault.kind,
+    pod: target.name,
+    container: String(container.name),
+    run,
+    at,
+  };
 }

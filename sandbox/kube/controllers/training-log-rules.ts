@@ -46,13 +46,18 @@ const seconds = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && 
 
 export function rulesOf(spec: Any): Rule[] {
   const out: Rule[] = [];
-  for (const r of ((spec?.runPolicy?.logMonitoringConfiguration ?? []) as Any[])) {
+  for (const r of (spec?.runPolicy?.logMonitoringConfiguration ?? []) as Any[]) {
     const pattern = compile(r?.logPattern);
     if (!pattern || typeof r.name !== 'string' || r.name === '') continue;
     const stop = compile(r.stopPattern);
     const startCutoffMs = seconds(r.expectedStartCutOffInSeconds);
     const recurringMs = seconds(r.expectedRecurringFrequencyInSeconds);
-    const threshold = typeof r.metricThreshold === 'number' ? r.metricThreshold : Number.isFinite(Number(r.metricThreshold)) && r.metricThreshold !== undefined ? Number(r.metricThreshold) : undefined;
+    const threshold =
+      typeof r.metricThreshold === 'number'
+        ? r.metricThreshold
+        : Number.isFinite(Number(r.metricThreshold)) && r.metricThreshold !== undefined
+          ? Number(r.metricThreshold)
+          : undefined;
     out.push({
       name: r.name,
       pattern,
@@ -76,12 +81,20 @@ const COMPARE = new Map<string, (a: number, b: number) => boolean>([
 ]);
 
 /** The verdicts of the rules on a running training container's current run (nothing is wrong → []). */
-export function evaluateRules(cluster: KubeCluster, pod: KubeObject, container: Any, status: Any | undefined, rules: Rule[], now: number): Verdict[] {
+export function evaluateRules(
+  cluster: KubeCluster,
+  pod: KubeObject,
+  container: Any,
+  status: Any | undefined,
+  rules: Rule[],
+  now: number,
+): Verdict[] {
   if (rules.length === 0 || !status?.state?.running) return [];
   const start = Date.parse(status.state.running.startedAt);
   if (!Number.isFinite(start) || now <= start) return [];
   const program = programOf(pod, container, Number(status.restartCount ?? 0), cluster);
-  const read = (from: number, until: number): Line[] => program.lines(start, Math.max(start, from), Math.min(now, until));
+  const read = (from: number, until: number): Line[] =>
+    program.lines(start, Math.max(start, from), Math.min(now, until));
   const stopped = (rule: Rule) => !!rule.stop && read(start, now).some((l) => rule.stop!.test(l.text));
   const out: Verdict[] = [];
   for (const rule of rules) {
@@ -91,26 +104,39 @@ export function evaluateRules(cluster: KubeCluster, pod: KubeObject, container: 
       continue;
     }
     const slow = rule.threshold !== undefined ? slowValues(rule, read, start, now) : undefined;
-    if (slow && !stopped(rule)) out.push({ state: 'SLOW', rule: rule.name, reason: `LogStateSlow_${rule.name}`, message: slow });
+    if (slow && !stopped(rule))
+      out.push({ state: 'SLOW', rule: rule.name, reason: `LogStateSlow_${rule.name}`, message: slow });
   }
   return out;
 }
 
-function hanging(rule: Rule, read: (from: number, until: number) => Line[], start: number, now: number): string | undefined {
+function hanging(
+  rule: Rule,
+  read: (from: number, until: number) => Line[],
+  start: number,
+  now: number,
+): string | undefined {
   const matches = (from: number, until: number) => read(from, until).some((l) => rule.pattern.test(l.text));
   let seen = false;
   if (rule.startCutoffMs !== undefined) {
     seen = matches(start, start + rule.startCutoffMs);
-    if (!seen && now > start + rule.startCutoffMs) return `no log line matched /${rule.pattern.source}/ within expectedStartCutOffInSeconds ${rule.startCutoffMs / 1000} of the start`;
+    if (!seen && now > start + rule.startCutoffMs)
+      return `no log line matched /${rule.pattern.source}/ within expectedStartCutOffInSeconds ${rule.startCutoffMs / 1000} of the start`;
   }
-  if (rule.recurringMs === undefined || now - start <= rule.recurringMs || matches(now - rule.recurringMs, now)) return undefined;
+  if (rule.recurringMs === undefined || now - start <= rule.recurringMs || matches(now - rule.recurringMs, now))
+    return undefined;
   // The gap counts only once the pattern has matched (before that, only the start cut-off applies).
   if (!seen && !matches(start, now - rule.recurringMs)) return undefined;
   return `no log line matched /${rule.pattern.source}/ for expectedRecurringFrequencyInSeconds ${rule.recurringMs / 1000}`;
 }
 
 /** The last matches' values when all of them compare true against the threshold (SLOW), else undefined. */
-function slowValues(rule: Rule, read: (from: number, until: number) => Line[], start: number, now: number): string | undefined {
+function slowValues(
+  rule: Rule,
+  read: (from: number, until: number) => Line[],
+  start: number,
+  now: number,
+): string | undefined {
   const compare = COMPARE.get(rule.operator) ?? COMPARE.get('gt')!;
   let values: number[] = [];
   // Widen the look-back until it holds enough data points (or reaches the start of the run).

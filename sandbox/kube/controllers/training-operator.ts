@@ -4,9 +4,30 @@ import type { KubeObject, ResourceType } from '../types.js';
 import { recordEvent, type EventType } from './events.js';
 import { injectFault } from './injected-faults.js';
 import { evaluateRules, rulesOf, type Verdict } from './training-log-rules.js';
-import { COUNTED, MASTER_PORT, plannedPods, runsElasticAgent, trainingContainer, trainingPod, trainingStatus, type PlannedPod } from './training-pods.js';
+import {
+  COUNTED,
+  MASTER_PORT,
+  plannedPods,
+  runsElasticAgent,
+  trainingContainer,
+  trainingPod,
+  trainingStatus,
+  type PlannedPod,
+} from './training-pods.js';
 import { budgetOf, counted, decide, restartStatusAt } from './training-recovery.js';
-import { byController, isReady, isTerminal, nodeNameOf, ownedBy, podPhase, removeIfPresent, rfc3339, save, T, type Any } from './util.js';
+import {
+  byController,
+  isReady,
+  isTerminal,
+  nodeNameOf,
+  ownedBy,
+  podPhase,
+  removeIfPresent,
+  rfc3339,
+  save,
+  T,
+  type Any,
+} from './util.js';
 
 /**
  * The HyperPod training operator (add-on `amazon-sagemaker-hyperpod-training-operator`): while the
@@ -61,11 +82,20 @@ export function runTrainingOperator(cluster: KubeCluster): void {
   if (jobs.length === 0) return;
   const podsOf = byController(cluster, T.pods);
   let nodes: Map<string, KubeObject> | undefined;
-  const nodeNamed = (name: string) => (nodes ??= new Map(cluster.objects.list(T.nodes).map((n) => [n.metadata.name!, n]))).get(name);
+  const nodeNamed = (name: string) =>
+    (nodes ??= new Map(cluster.objects.list(T.nodes).map((n) => [n.metadata.name!, n]))).get(name);
   for (const job of jobs) {
     if (job.metadata.deletionTimestamp) continue;
     const st = structuredClone((job.status ?? {}) as Any);
-    const pass: Pass = { cluster, type, job, st, now: cluster.now(), event: (t, reason, message, options) => recordEvent(cluster, job, t, reason, message, TRAINING_REPORTER, options ?? {}) };
+    const pass: Pass = {
+      cluster,
+      type,
+      job,
+      st,
+      now: cluster.now(),
+      event: (t, reason, message, options) =>
+        recordEvent(cluster, job, t, reason, message, TRAINING_REPORTER, options ?? {}),
+    };
     reconcile(pass, podsOf(job), nodeNamed);
     save(cluster, type, job, { ...job, status: st });
   }
@@ -88,7 +118,13 @@ function reconcile(pass: Pass, owned: KubeObject[], nodeNamed: (name: string) =>
 
   const deadline = Number(spec.runPolicy?.activeDeadlineSeconds);
   if (Number.isFinite(deadline) && deadline > 0 && now - startMs >= deadline * 1000) {
-    return finish(pass, byName, 'Failed', 'DeadlineExceeded', `the job ran longer than runPolicy.activeDeadlineSeconds ${deadline}`);
+    return finish(
+      pass,
+      byName,
+      'Failed',
+      'DeadlineExceeded',
+      `the job ran longer than runPolicy.activeDeadlineSeconds ${deadline}`,
+    );
   }
 
   const faults = faultsOf(pass, planned, byName, nodeNamed);
@@ -102,17 +138,30 @@ function reconcile(pass: Pass, owned: KubeObject[], nodeNamed: (name: string) =>
       if (!pod || !container || podPhase(pod) !== 'Running' || !runsElasticAgent(container)) continue;
       const verdicts = evaluateRules(cluster, pod, container, trainingStatus(pod), rules, now);
       const hang = verdicts.find((v) => v.state === 'HANGING');
-      if (hang) faults.push({ pod, rank: p.rank, kind: 'hang', reason: hang.reason, message: `rule ${hang.rule} evaluated HANGING on rank ${p.rank} (pod ${p.name}): ${hang.message}` });
+      if (hang)
+        faults.push({
+          pod,
+          rank: p.rank,
+          kind: 'hang',
+          reason: hang.reason,
+          message: `rule ${hang.rule} evaluated HANGING on rank ${p.rank} (pod ${p.name}): ${hang.message}`,
+        });
       else for (const v of verdicts) slow.push({ ...v, pod: p.name, rank: p.rank });
     }
   }
 
   if (faults.length > 0) {
-    const decision = decide(budget, used, faults.some((f) => f.kind === 'node' || f.kind === 'pod'));
+    const decision = decide(
+      budget,
+      used,
+      faults.some((f) => f.kind === 'node' || f.kind === 'pod'),
+    );
     const restartType = decision.action === 'fail' ? decision.restartType : decision.action;
     st.latestFaultyPodInstanceList = {
       restartType,
-      faultyInstanceIdList: [...new Set(faults.map((f) => instanceIdOf(nodeNameOf(f.pod), nodeNamed)).filter((id): id is string => !!id))],
+      faultyInstanceIdList: [
+        ...new Set(faults.map((f) => instanceIdOf(nodeNameOf(f.pod), nodeNamed)).filter((id): id is string => !!id)),
+      ],
       faultyPodList: faults.map((f) => f.pod.metadata.name!),
       faultyRankList: faults.map((f) => String(f.rank)),
     };
@@ -121,7 +170,13 @@ function reconcile(pass: Pass, owned: KubeObject[], nodeNamed: (name: string) =>
     if (decision.action === 'fail') {
       pass.event('Warning', primary.reason, what);
       st.restartStatus = used.window;
-      return finish(pass, byName, 'Failed', decision.reason, `${decision.message}; last fault: ${primary.reason}: ${what}`);
+      return finish(
+        pass,
+        byName,
+        'Failed',
+        decision.reason,
+        `${decision.message}; last fault: ${primary.reason}: ${what}`,
+      );
     }
     pass.event('Warning', primary.reason, `${what}: ${decision.message}`);
     used = counted(used, decision.action);
@@ -148,7 +203,12 @@ function reconcile(pass: Pass, owned: KubeObject[], nodeNamed: (name: string) =>
 }
 
 /** Crashed ranks, ranks on unhealthy nodes and failed pods, as found on the pods. */
-function faultsOf(pass: Pass, planned: PlannedPod[], byName: Map<string, KubeObject>, nodeNamed: (name: string) => KubeObject | undefined): Fault[] {
+function faultsOf(
+  pass: Pass,
+  planned: PlannedPod[],
+  byName: Map<string, KubeObject>,
+  nodeNamed: (name: string) => KubeObject | undefined,
+): Fault[] {
   const faults: Fault[] = [];
   for (const p of planned) {
     const pod = byName.get(p.name);
@@ -156,15 +216,46 @@ function faultsOf(pass: Pass, planned: PlannedPod[], byName: Map<string, KubeObj
     const nodeName = nodeNameOf(pod);
     const node = nodeName ? nodeNamed(nodeName) : undefined;
     const cs = trainingStatus(pod);
-    if (nodeName && !isTerminal(pod) && (!node || !isReady(node) || UNHEALTHY.has(node.metadata.labels?.[HEALTH] ?? ''))) {
-      faults.push({ pod, rank: p.rank, kind: 'node', reason: 'NodeFault', message: `Found unhealthy node ${nodeName}`, node: nodeName });
+    if (
+      nodeName &&
+      !isTerminal(pod) &&
+      (!node || !isReady(node) || UNHEALTHY.has(node.metadata.labels?.[HEALTH] ?? ''))
+    ) {
+      faults.push({
+        pod,
+        rank: p.rank,
+        kind: 'node',
+        reason: 'NodeFault',
+        message: `Found unhealthy node ${nodeName}`,
+        node: nodeName,
+      });
     } else if (podPhase(pod) === 'Failed' && cs?.state?.terminated?.exitCode !== 0) {
       const why = (pod.status as Any)?.reason ?? `exit code ${cs?.state?.terminated?.exitCode ?? 'unknown'}`;
-      faults.push({ pod, rank: p.rank, kind: 'pod', reason: 'PodFailed', message: `rank ${p.rank} (pod ${p.name}) failed: ${why}` });
+      faults.push({
+        pod,
+        rank: p.rank,
+        kind: 'pod',
+        reason: 'PodFailed',
+        message: `rank ${p.rank} (pod ${p.name}) failed: ${why}`,
+      });
     } else if (Number(cs?.restartCount ?? 0) > Number(pod.metadata.annotations?.[COUNTED] ?? 0)) {
       const code = cs?.lastState?.terminated?.exitCode ?? cs?.state?.terminated?.exitCode;
-      if (runsElasticAgent(trainingContainer(pod))) faults.push({ pod, rank: p.rank, kind: 'process', reason: 'ProcessFault', message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}` });
-      else faults.push({ pod, rank: p.rank, kind: 'pod', reason: 'PodFailed', message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}; it runs no HyperPod elastic agent (hyperpodrun), so its processes cannot be restarted in place` });
+      if (runsElasticAgent(trainingContainer(pod)))
+        faults.push({
+          pod,
+          rank: p.rank,
+          kind: 'process',
+          reason: 'ProcessFault',
+          message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}`,
+        });
+      else
+        faults.push({
+          pod,
+          rank: p.rank,
+          kind: 'pod',
+          reason: 'PodFailed',
+          message: `rank ${p.rank} (pod ${p.name}) exited with code ${code ?? 'unknown'}; it runs no HyperPod elastic agent (hyperpodrun), so its processes cannot be restarted in place`,
+        });
     }
   }
   return faults;
@@ -178,31 +269,70 @@ function restartInPlace(pass: Pass, fault: Fault, byName: Map<string, KubeObject
   let restarts = Number(cs?.restartCount ?? 0);
   if (fault.kind === 'hang' && cs?.state?.running) {
     const started = Date.parse(cs.state.running.startedAt);
-    pod = injectFault(cluster, pod, { container: String(trainingContainer(pod)?.name), run: restarts, kind: 'restart', at: rfc3339(now), afterMs: Math.max(0, now - started), reason: fault.reason });
+    pod = injectFault(cluster, pod, {
+      container: String(trainingContainer(pod)?.name),
+      run: restarts,
+      kind: 'restart',
+      at: rfc3339(now),
+      afterMs: Math.max(0, now - started),
+      reason: fault.reason,
+    });
     restarts += 1;
   }
-  const next = { ...pod, metadata: { ...pod.metadata, annotations: { ...(pod.metadata.annotations ?? {}), [COUNTED]: String(restarts) } } };
+  const next = {
+    ...pod,
+    metadata: { ...pod.metadata, annotations: { ...(pod.metadata.annotations ?? {}), [COUNTED]: String(restarts) } },
+  };
   byName.set(pod.metadata.name!, save(cluster, T.pods, pod, next));
 }
 
 /** PodsRunning, Running (recovery, SLOW), completion, and the references to the pods. */
-function observe(pass: Pass, planned: PlannedPod[], byName: Map<string, KubeObject>, slow: Array<Verdict & { pod: string; rank: number }>, restarting: boolean): void {
+function observe(
+  pass: Pass,
+  planned: PlannedPod[],
+  byName: Map<string, KubeObject>,
+  slow: Array<Verdict & { pod: string; rank: number }>,
+  restarting: boolean,
+): void {
   const { st, now, job } = pass;
   const current = planned.map((p) => byName.get(p.name)).filter((p): p is KubeObject => !!p);
   const done = (p: KubeObject) => trainingStatus(p)?.state?.terminated?.exitCode === 0;
   const running = (p: KubeObject) => podPhase(p) === 'Running' && !!trainingStatus(p)?.state?.running;
-  st.jobPods = current.map((p) => ({ apiVersion: 'v1', kind: 'Pod', name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }));
+  st.jobPods = current.map((p) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    name: p.metadata.name,
+    namespace: p.metadata.namespace,
+    uid: p.metadata.uid,
+  }));
   if (planned[0]) {
     st.masterAddr = planned[0].name;
     st.masterPort = MASTER_PORT;
   }
   if (planned.length > 0 && current.length === planned.length && current.every(done)) {
-    return finish(pass, byName, 'Completed', 'Completed', `All ${planned.length} pods of HyperPodPyTorchJob ${job.metadata.name} completed successfully.`);
+    return finish(
+      pass,
+      byName,
+      'Completed',
+      'Completed',
+      `All ${planned.length} pods of HyperPodPyTorchJob ${job.metadata.name} completed successfully.`,
+    );
   }
   // A rank restarted in this pass still looks as it did before (its kubelet acts next): not healthy yet.
-  const healthy = !restarting && planned.length > 0 && current.length === planned.length && current.every((p) => running(p) || done(p));
+  const healthy =
+    !restarting &&
+    planned.length > 0 &&
+    current.length === planned.length &&
+    current.every((p) => running(p) || done(p));
   const up = current.filter(running).length;
-  setCondition(st, 'PodsRunning', healthy ? 'True' : 'False', healthy ? 'PodsRunning' : 'PodsNotRunning', healthy ? `All ${planned.length} pods are running.` : `${up} of ${planned.length} pods are running.`, now);
+  setCondition(
+    st,
+    'PodsRunning',
+    healthy ? 'True' : 'False',
+    healthy ? 'PodsRunning' : 'PodsNotRunning',
+    healthy ? `All ${planned.length} pods are running.` : `${up} of ${planned.length} pods are running.`,
+    now,
+  );
   const cond = condition(st, 'Running');
   if (!healthy) return;
   if (!cond || cond.status !== 'True') {
@@ -218,11 +348,18 @@ function observe(pass: Pass, planned: PlannedPod[], byName: Map<string, KubeObje
     const message = `rule ${first.rule} evaluated SLOW on rank ${first.rank} (pod ${first.pod}): ${first.message}`;
     setCondition(st, 'Running', 'True', first.reason, message, now);
     pass.event('Warning', first.reason, message, { minIntervalMs: 60_000 });
-  } else if (cond.reason !== 'Running') setCondition(st, 'Running', 'True', 'Running', `HyperPodPyTorchJob ${job.metadata.name} is running.`, now);
+  } else if (cond.reason !== 'Running')
+    setCondition(st, 'Running', 'True', 'Running', `HyperPodPyTorchJob ${job.metadata.name} is running.`, now);
 }
 
 /** Completed or Failed: the condition, the time, an event, and the pods cleanPodPolicy removes. */
-function finish(pass: Pass, byName: Map<string, KubeObject>, type: 'Completed' | 'Failed', reason: string, message: string): void {
+function finish(
+  pass: Pass,
+  byName: Map<string, KubeObject>,
+  type: 'Completed' | 'Failed',
+  reason: string,
+  message: string,
+): void {
   const { cluster, st, now, job } = pass;
   st.completionTime = rfc3339(now);
   setCondition(st, 'PodsRunning', 'False', type, message, now);
@@ -231,7 +368,8 @@ function finish(pass: Pass, byName: Map<string, KubeObject>, type: 'Completed' |
   pass.event(type === 'Completed' ? 'Normal' : 'Warning', type === 'Completed' ? 'Completed' : reason, message);
   const policy = String((job.spec as Any)?.runPolicy?.cleanPodPolicy ?? 'All');
   for (const pod of byName.values()) {
-    if (policy === 'All' || (policy === 'OnlyComplete' && podPhase(pod) === 'Succeeded')) removeIfPresent(cluster, T.pods, pod);
+    if (policy === 'All' || (policy === 'OnlyComplete' && podPhase(pod) === 'Succeeded'))
+      removeIfPresent(cluster, T.pods, pod);
   }
 }
 
@@ -243,28 +381,53 @@ function expire(pass: Pass, spec: Any): void {
   deleteObject(pass.cluster, pass.type, pass.job, 'Background');
 }
 
-const condition = (st: Any, type: string): Any | undefined => ((st.conditions ?? []) as Any[]).find((c) => c.type === type);
+const condition = (st: Any, type: string): Any | undefined =>
+  ((st.conditions ?? []) as Any[]).find((c) => c.type === type);
 const isTrue = (st: Any, type: string) => condition(st, type)?.status === 'True';
 
 /**
  * Sets a condition (times kept while nothing changes). One that turns True moves to the end, so
  * `.status.conditions[-1]` is the newest state reached (the CRD's Status column).
  */
-function setCondition(st: Any, type: string, status: 'True' | 'False', reason: string, message: string, now: number): void {
+function setCondition(
+  st: Any,
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: number,
+): void {
   const list = (st.conditions ?? []) as Any[];
   const old = list.find((c) => c.type === type);
   if (old && old.status === status && old.reason === reason && old.message === message) return;
   const at = rfc3339(now);
   const flipped = !old || old.status !== status;
-  const next = { type, status, reason, message, lastTransitionTime: flipped ? at : old.lastTransitionTime, lastProbeTime: at };
+  const next = {
+    type,
+    status,
+    reason,
+    message,
+    lastTransitionTime: flipped ? at : old.lastTransitionTime,
+    lastProbeTime: at,
+  };
   const rest = list.filter((c) => c.type !== type);
-  st.conditions = flipped && status === 'True' ? [...rest, next] : old ? list.map((c) => (c.type === type ? next : c)) : [...list, next];
+  st.conditions =
+    flipped && status === 'True'
+      ? [...rest, next]
+      : old
+        ? list.map((c) => (c.type === type ? next : c))
+        : [...list, next];
 }
 
 /** `i-0abc…` of a HyperPod node (`hyperpod-i-0abc…`), else the node's provider id's last part or its name. */
-function instanceIdOf(nodeName: string | undefined, nodeNamed: (name: string) => KubeObject | undefined): string | undefined {
+function instanceIdOf(
+  nodeName: string | undefined,
+  nodeNamed: (name: string) => KubeObject | undefined,
+): string | undefined {
   if (!nodeName) return undefined;
   if (nodeName.startsWith('hyperpod-i-')) return nodeName.slice('hyperpod-'.length);
-  const provider = String(((nodeNamed(nodeName)?.spec as Any | undefined)?.providerID ?? '')).split('/').at(-1);
+  const provider = String((nodeNamed(nodeName)?.spec as Any | undefined)?.providerID ?? '')
+    .split('/')
+    .at(-1);
   return provider || nodeName;
 }

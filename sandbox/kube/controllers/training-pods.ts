@@ -31,9 +31,16 @@ export interface PlannedPod {
 
 export function plannedPods(job: KubeObject): PlannedPod[] {
   const out: PlannedPod[] = [];
-  for (const spec of (((job.spec as Any | undefined)?.replicaSpecs ?? []) as Any[])) {
+  for (const spec of ((job.spec as Any | undefined)?.replicaSpecs ?? []) as Any[]) {
     const replicas = Math.max(0, Math.floor(Number(spec?.replicas ?? 0)) || 0);
-    for (let index = 0; index < replicas; index++) out.push({ name: `${job.metadata.name}-${spec.name}-${index}`, replica: String(spec.name), index, rank: out.length, template: spec.template ?? {} });
+    for (let index = 0; index < replicas; index++)
+      out.push({
+        name: `${job.metadata.name}-${spec.name}-${index}`,
+        replica: String(spec.name),
+        index,
+        rank: out.length,
+        template: spec.template ?? {},
+      });
   }
   return out;
 }
@@ -50,16 +57,21 @@ export function trainingPod(job: KubeObject, planned: PlannedPod, all: PlannedPo
   return podFromTemplate(
     job,
     planned.template,
-    { name: planned.name, labels: { [HPJOB]: job.metadata.name!, [REPLICA_NAME]: planned.replica, [REPLICA_INDEX]: String(planned.index) } },
+    {
+      name: planned.name,
+      labels: { [HPJOB]: job.metadata.name!, [REPLICA_NAME]: planned.replica, [REPLICA_INDEX]: String(planned.index) },
+    },
     (spec) => {
       spec.restartPolicy = 'OnFailure';
-      for (const c of (spec.containers ?? []) as Any[]) c.env = [...((c.env ?? []) as Any[]).filter((e) => !injected.has(e?.name)), ...env];
+      for (const c of (spec.containers ?? []) as Any[])
+        c.env = [...((c.env ?? []) as Any[]).filter((e) => !injected.has(e?.name)), ...env];
     },
   );
 }
 
 /** The container the operator watches: the first one (where hyperpodrun runs the training). */
-export const trainingContainer = (pod: KubeObject): Any | undefined => ((pod.spec as Any | undefined)?.containers ?? [])[0];
+export const trainingContainer = (pod: KubeObject): Any | undefined =>
+  ((pod.spec as Any | undefined)?.containers ?? [])[0];
 export const trainingStatus = (pod: KubeObject): Any | undefined => {
   const name = trainingContainer(pod)?.name;
   return (((pod.status as Any | undefined)?.containerStatuses ?? []) as Any[]).find((c) => c.name === name);
@@ -71,6 +83,8 @@ export const trainingStatus = (pod: KubeObject): Any | undefined => {
  * output. The sandbox sees the command line only: an image whose entrypoint starts hyperpodrun
  * unseen counts as without the agent (assumed).
  */
-export const runsElasticAgent = (container: Any | undefined): boolean => !!container && /(^|[\s/])hyperpodrun(\s|$)/.test(commandLine(container));
+export const runsElasticAgent = (container: Any | undefined): boolean =>
+  !!container && /(^|[\s/])hyperpodrun(\s|$)/.test(commandLine(container));
 
-export const rankOf = (pod: KubeObject, planned: PlannedPod[]) => planned.find((p) => p.name === pod.metadata.name)?.rank ?? -1;
+export const rankOf = (pod: KubeObject, planned: PlannedPod[]) =>
+  planned.find((p) => p.name === pod.metadata.name)?.rank ?? -1;

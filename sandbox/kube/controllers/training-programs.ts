@@ -1,6 +1,15 @@
 import type { KubeObject } from '../types.js';
 import { injectedFaults } from './injected-faults.js';
-import { annotationNumber, commandLine, inRange, literalEnv, periodic, PREFIX, type Line, type Program } from './program-lines.js';
+import {
+  annotationNumber,
+  commandLine,
+  inRange,
+  literalEnv,
+  periodic,
+  PREFIX,
+  type Line,
+  type Program,
+} from './program-lines.js';
 import { agentLine, RECIPES, textAt, type Recipe, type Text, type TrainingRun } from './training-recipes.js';
 import { runsElasticAgent } from './training-pods.js';
 import { unit, type Any } from './util.js';
@@ -26,12 +35,15 @@ import { unit, type Any } from './util.js';
 export const TRAINING_VARIANTS = ['training', 'torchrun', 'llamafactory', 'swift', 'megatron', 'verl'] as const;
 export type TrainingVariant = (typeof TRAINING_VARIANTS)[number];
 
-export const isTrainingVariant = (name: string): name is TrainingVariant => (TRAINING_VARIANTS as readonly string[]).includes(name);
+export const isTrainingVariant = (name: string): name is TrainingVariant =>
+  (TRAINING_VARIANTS as readonly string[]).includes(name);
 
 /** The metrics every trainer's step line carries (the shared contract), wherever the tool's own text puts them. */
 export const METRIC_LINE = /\bstep=(\d+) loss=([\d.]+) tokens\/s=([\d.]+) lr=([\d.]+(?:e[+-]?\d+)?)/;
 
-export function parseMetricLine(text: string): { step: number; loss: number; tokensPerSecond: number; lr: number } | undefined {
+export function parseMetricLine(
+  text: string,
+): { step: number; loss: number; tokensPerSecond: number; lr: number } | undefined {
   const m = METRIC_LINE.exec(text);
   return m ? { step: Number(m[1]), loss: Number(m[2]), tokensPerSecond: Number(m[3]), lr: Number(m[4]) } : undefined;
 }
@@ -58,7 +70,7 @@ export function trainingProgram(pod: KubeObject, container: Any, run: number, va
   const ctx = trainingRun(pod, container, run, steps, period);
   const stepAt = (i: number) => recipe.warmupMs + i * period;
   const loss = lossCurve(ctx, steps);
-  const baseTps = (recipe.tokensPerGpu * (0.8 + unit(`${ctx.seed}|tp`) * 0.4)) * Math.max(1, ctx.gpus);
+  const baseTps = recipe.tokensPerGpu * (0.8 + unit(`${ctx.seed}|tp`) * 0.4) * Math.max(1, ctx.gpus);
   const slowFrom = scenarioStep(a, 'slow', ctx);
   const metrics = (i: number) => ({
     loss: loss(i),
@@ -73,32 +85,61 @@ export function trainingProgram(pod: KubeObject, container: Any, run: number, va
   if (steps > 0) natural.push({ kind: 'done', atMs: stepAt(steps) + 1000, lastStep: steps });
   const crash = scenarioStep(a, 'crash', ctx);
   const crashRuns = annotationNumber(a, 'crash-runs', Infinity);
-  if (crash !== undefined && crash >= 1 && run < crashRuns && (steps <= 0 || crash <= steps)) natural.push({ kind: 'crash', atMs: stepAt(crash), lastStep: crash - 1 });
+  if (crash !== undefined && crash >= 1 && run < crashRuns && (steps <= 0 || crash <= steps))
+    natural.push({ kind: 'crash', atMs: stepAt(crash), lastStep: crash - 1 });
   const hangs: Ending[] = [];
   const hang = scenarioStep(a, 'hang', ctx);
-  if (hang !== undefined && (steps <= 0 || hang < steps)) hangs.push({ kind: 'hang', atMs: stepAt(hang), lastStep: hang });
+  if (hang !== undefined && (steps <= 0 || hang < steps))
+    hangs.push({ kind: 'hang', atMs: stepAt(hang), lastStep: hang });
   const kills: Ending[] = [];
   for (const injected of injectedFaults(pod, String(container.name), run)) {
-    (injected.kind === 'hang' ? hangs : kills).push({ kind: injected.kind, atMs: injected.afterMs, lastStep: Math.floor((injected.afterMs - recipe.warmupMs) / period), ...(injected.reason ? { reason: injected.reason } : {}) });
+    (injected.kind === 'hang' ? hangs : kills).push({
+      kind: injected.kind,
+      atMs: injected.afterMs,
+      lastStep: Math.floor((injected.afterMs - recipe.warmupMs) / period),
+      ...(injected.reason ? { reason: injected.reason } : {}),
+    });
   }
   const first = (list: Ending[]) => [...list].sort((x, y) => x.atMs - y.atMs)[0];
   const frozen = first(hangs);
   const natEnd = first(natural);
   const end = frozen && (!natEnd || frozen.atMs < natEnd.atMs) ? first(kills) : first([...natural, ...kills]);
   // Output stops at the freeze (the step it hung at still printed) or just before the end.
-  const printedUntil = Math.min(frozen && (!end || frozen.atMs < end.atMs) ? frozen.atMs + 0.5 : Infinity, end ? end.atMs - 0.5 : Infinity);
-  const lastStep = Math.min(frozen?.lastStep ?? Infinity, end?.lastStep ?? Infinity, steps > 0 ? steps : Number.MAX_SAFE_INTEGER);
+  const printedUntil = Math.min(
+    frozen && (!end || frozen.atMs < end.atMs) ? frozen.atMs + 0.5 : Infinity,
+    end ? end.atMs - 0.5 : Infinity,
+  );
+  const lastStep = Math.min(
+    frozen?.lastStep ?? Infinity,
+    end?.lastStep ?? Infinity,
+    steps > 0 ? steps : Number.MAX_SAFE_INTEGER,
+  );
 
-  const exitCode = end?.kind === 'crash' ? Math.floor(annotationNumber(a, 'exit-code', 1)) || 1 : end?.kind === 'restart' ? 143 : 0;
+  const exitCode =
+    end?.kind === 'crash' ? Math.floor(annotationNumber(a, 'exit-code', 1)) || 1 : end?.kind === 'restart' ? 143 : 0;
   return {
     lines(t0, from, until) {
       const before = (l: Line) => l.at <= t0 + printedUntil;
-      const preamble = [...(ctx.agent ? [agentLine(ctx)] : []), ...recipe.preamble(ctx), ...mlflowLines(container, recipe)].map((l) => ({ at: t0 + l.offset, text: textAt(l.text, t0 + l.offset) }));
+      const preamble = [
+        ...(ctx.agent ? [agentLine(ctx)] : []),
+        ...recipe.preamble(ctx),
+        ...mlflowLines(container, recipe),
+      ].map((l) => ({ at: t0 + l.offset, text: textAt(l.text, t0 + l.offset) }));
       const firstStep = t0 + recipe.warmupMs;
-      const stepLines = periodic(firstStep, from, Math.min(until, t0 + printedUntil), period, 1, lastStep, (i) => recipe.step(i, metrics(i), ctx, firstStep + i * period));
+      const stepLines = periodic(firstStep, from, Math.min(until, t0 + printedUntil), period, 1, lastStep, (i) =>
+        recipe.step(i, metrics(i), ctx, firstStep + i * period),
+      );
       const at = end ? t0 + end.atMs : 0;
-      const closing = end ? endingLines(recipe, end, ctx, metrics(Math.max(1, lastStep)), !!frozen && frozen.atMs < end.atMs).map((text) => ({ at, text: textAt(text, at) })) : [];
-      return [...inRange(preamble, from, until).filter(before), ...stepLines.filter(before), ...inRange(closing, from, until)];
+      const closing = end
+        ? endingLines(recipe, end, ctx, metrics(Math.max(1, lastStep)), !!frozen && frozen.atMs < end.atMs).map(
+            (text) => ({ at, text: textAt(text, at) }),
+          )
+        : [];
+      return [
+        ...inRange(preamble, from, until).filter(before),
+        ...stepLines.filter(before),
+        ...inRange(closing, from, until),
+      ];
     },
     ...(end ? { exitAfterMs: end.kind === 'done' ? end.atMs + 1000 : end.atMs } : {}),
     exitCode,
@@ -113,11 +154,19 @@ interface Ending {
   reason?: string;
 }
 
-function endingLines(recipe: Recipe, end: Ending, ctx: TrainingRun, last: { loss: number }, wasFrozen: boolean): Text[] {
+function endingLines(
+  recipe: Recipe,
+  end: Ending,
+  ctx: TrainingRun,
+  last: { loss: number },
+  wasFrozen: boolean,
+): Text[] {
   if (end.kind === 'done') return recipe.finish(ctx, last.loss);
   // A frozen process killed from outside prints nothing of its own.
   if (end.kind === 'crash') return wasFrozen ? [] : recipe.crash(ctx, end.lastStep + 1);
-  return [`[hyperpod-elastic-agent] stopping the training processes of rank ${ctx.rank} (${end.reason ?? 'restart requested'}): sending SIGTERM, restarting in place`];
+  return [
+    `[hyperpod-elastic-agent] stopping the training processes of rank ${ctx.rank} (${end.reason ?? 'restart requested'}): sending SIGTERM, restarting in place`,
+  ];
 }
 
 /** A trainer given MLFLOW_TRACKING_URI says where its metrics go (the managed MLflow simulation records them). */
@@ -126,11 +175,20 @@ function mlflowLines(container: Any, recipe: Recipe): Array<{ offset: number; te
   if (!uri) return [];
   const experiment = literalEnv(container, 'MLFLOW_EXPERIMENT_NAME') ?? 'Default';
   const run = literalEnv(container, 'MLFLOW_RUN_NAME') ?? literalEnv(container, 'JOB_NAME') ?? 'run';
-  return [{ offset: Math.max(0, recipe.warmupMs - 200), text: `mlflow: logging metrics to ${uri} (experiment "${experiment}", run "${run}")` }];
+  return [
+    {
+      offset: Math.max(0, recipe.warmupMs - 200),
+      text: `mlflow: logging metrics to ${uri} (experiment "${experiment}", run "${run}")`,
+    },
+  ];
 }
 
 /** The step a scenario annotation names, when it applies to this pod's rank. */
-function scenarioStep(a: Record<string, string>, scenario: 'crash' | 'hang' | 'slow', ctx: TrainingRun): number | undefined {
+function scenarioStep(
+  a: Record<string, string>,
+  scenario: 'crash' | 'hang' | 'slow',
+  ctx: TrainingRun,
+): number | undefined {
   const step = annotationNumber(a, `${scenario}-at-step`, NaN);
   if (!Number.isFinite(step)) return undefined;
   const rank = a[`${PREFIX}${scenario}-rank`];
@@ -149,10 +207,20 @@ function lossCurve(ctx: TrainingRun, steps: number): (i: number) => number {
 /** What a trainer knows about itself: the operator's environment, its GPUs and network. */
 function trainingRun(pod: KubeObject, container: Any, run: number, steps: number, periodMs: number): TrainingRun {
   const limits = { ...((container.resources?.requests ?? {}) as Any), ...((container.resources?.limits ?? {}) as Any) };
-  const gpus = Math.max(Number(limits['nvidia.com/gpu'] ?? 0), Number(limits['aws.amazon.com/neuroncore'] ?? 0), Number(limits['aws.amazon.com/neuron'] ?? 0)) || 0;
-  // The job a trainer belongs to: what the training operator tells it, else what its pod is labelled with (a RayJob's submitter, a batch Job).
+  const gpus =
+    Math.max(
+      Number(limits['nvidia.com/gpu'] ?? 0),
+      Number(limits['aws.amazon.com/neuroncore'] ?? 0),
+      Number(limits['aws.amazon.com/neuron'] ?? 0),
+    ) || 0;
+  // The job a trainer belongs to: what the training operator tells it, else what its pod is labelled with (a RayJob's
+  // submitter, a batch Job).
   const labels = pod.metadata.labels ?? {};
-  const jobName = literalEnv(container, 'JOB_NAME') ?? labels.HPJob ?? labels['ray.io/originated-from-cr-name'] ?? labels['batch.kubernetes.io/job-name'];
+  const jobName =
+    literalEnv(container, 'JOB_NAME') ??
+    labels.HPJob ??
+    labels['ray.io/originated-from-cr-name'] ??
+    labels['batch.kubernetes.io/job-name'];
   const nproc = Math.max(1, gpus);
   const rank = Number(literalEnv(container, 'NODE_RANK') ?? 0) || 0;
   const pods = Math.max(1, Number(literalEnv(container, 'WORLD_SIZE') ?? 1) || 1);

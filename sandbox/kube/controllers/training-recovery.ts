@@ -22,9 +22,15 @@ export interface RecoveryBudget {
 
 export type Decision =
   | { action: 'PLR' | 'JLR'; message: string }
-  | { action: 'fail'; reason: 'JobMaxRetryCountExceeded' | 'MaxFullJobRestartsExceeded'; restartType: 'PLR' | 'JLR'; message: string };
+  | {
+      action: 'fail';
+      reason: 'JobMaxRetryCountExceeded' | 'MaxFullJobRestartsExceeded';
+      restartType: 'PLR' | 'JLR';
+      message: string;
+    };
 
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined);
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
 
 export function budgetOf(spec: Any): RecoveryBudget {
   const run = (spec?.runPolicy ?? {}) as Any;
@@ -48,17 +54,36 @@ export interface RestartStatus {
 }
 
 /** The restart counts of the window `now` falls in (a new window starts them at 0). */
-export function restartStatusAt(previous: Any | undefined, budget: RecoveryBudget, startMs: number, now: number): RestartStatus {
-  const period = budget.evalPeriodSeconds ? Math.max(0, Math.floor((now - startMs) / (budget.evalPeriodSeconds * 1000))) : 0;
-  if (!previous || Number(previous.currentEvalPeriod ?? 0) !== period) return { currentEvalPeriod: period, fullJobRestartCount: 0, restartCount: 0 };
-  return { currentEvalPeriod: period, fullJobRestartCount: Number(previous.fullJobRestartCount ?? 0), restartCount: Number(previous.restartCount ?? 0) };
+export function restartStatusAt(
+  previous: Any | undefined,
+  budget: RecoveryBudget,
+  startMs: number,
+  now: number,
+): RestartStatus {
+  const period = budget.evalPeriodSeconds
+    ? Math.max(0, Math.floor((now - startMs) / (budget.evalPeriodSeconds * 1000)))
+    : 0;
+  if (!previous || Number(previous.currentEvalPeriod ?? 0) !== period)
+    return { currentEvalPeriod: period, fullJobRestartCount: 0, restartCount: 0 };
+  return {
+    currentEvalPeriod: period,
+    fullJobRestartCount: Number(previous.fullJobRestartCount ?? 0),
+    restartCount: Number(previous.restartCount ?? 0),
+  };
 }
 
 const limit = (n: number) => (Number.isFinite(n) ? String(n) : 'unlimited');
 
 /** What one more fault leads to, given the restarts already used. */
-export function decide(budget: RecoveryBudget, used: { total: number; window: RestartStatus }, needsNewPods: boolean): Decision {
-  const wantsFull = needsNewPods || (budget.numRestartBeforeFullJobRestart !== undefined && used.window.restartCount >= budget.numRestartBeforeFullJobRestart);
+export function decide(
+  budget: RecoveryBudget,
+  used: { total: number; window: RestartStatus },
+  needsNewPods: boolean,
+): Decision {
+  const wantsFull =
+    needsNewPods ||
+    (budget.numRestartBeforeFullJobRestart !== undefined &&
+      used.window.restartCount >= budget.numRestartBeforeFullJobRestart);
   const restartType = wantsFull ? 'JLR' : 'PLR';
   if (used.total >= budget.jobMaxRetryCount) {
     const message =
@@ -67,20 +92,45 @@ export function decide(budget: RecoveryBudget, used: { total: number; window: Re
         : `the retry budget is spent: ${used.total} restarts used of runPolicy.jobMaxRetryCount ${limit(budget.jobMaxRetryCount)}`;
     return { action: 'fail', reason: 'JobMaxRetryCountExceeded', restartType, message };
   }
-  if (wantsFull && budget.maxFullJobRestarts !== undefined && used.window.fullJobRestartCount >= budget.maxFullJobRestarts) {
-    const window = budget.evalPeriodSeconds ? ` in eval period ${used.window.currentEvalPeriod} (evalPeriodSeconds ${budget.evalPeriodSeconds})` : '';
-    return { action: 'fail', reason: 'MaxFullJobRestartsExceeded', restartType, message: `the full job restart budget is spent: ${used.window.fullJobRestartCount} full job restarts used of restartPolicy.maxFullJobRestarts ${budget.maxFullJobRestarts}${window}` };
+  if (
+    wantsFull &&
+    budget.maxFullJobRestarts !== undefined &&
+    used.window.fullJobRestartCount >= budget.maxFullJobRestarts
+  ) {
+    const window = budget.evalPeriodSeconds
+      ? ` in eval period ${used.window.currentEvalPeriod} (evalPeriodSeconds ${budget.evalPeriodSeconds})`
+      : '';
+    return {
+      action: 'fail',
+      reason: 'MaxFullJobRestartsExceeded',
+      restartType,
+      message: `the full job restart budget is spent: ${used.window.fullJobRestartCount} full job restarts used of restartPolicy.maxFullJobRestarts ${budget.maxFullJobRestarts}${window}`,
+    };
   }
   const total = `restart ${used.total + 1} of jobMaxRetryCount ${limit(budget.jobMaxRetryCount)}`;
   if (wantsFull) {
-    const why = needsNewPods ? 'the faulty pods need replacing' : `${used.window.restartCount} process-level restarts reached numRestartBeforeFullJobRestart ${budget.numRestartBeforeFullJobRestart}`;
-    return { action: 'JLR', message: `full job restart ${used.window.fullJobRestartCount + 1}${budget.maxFullJobRestarts !== undefined ? ` of maxFullJobRestarts ${budget.maxFullJobRestarts}` : ''} (${why}); ${total}` };
+    const why = needsNewPods
+      ? 'the faulty pods need replacing'
+      : `${used.window.restartCount} process-level restarts reached numRestartBeforeFullJobRestart ${budget.numRestartBeforeFullJobRestart}`;
+    return {
+      action: 'JLR',
+      message: `full job restart ${used.window.fullJobRestartCount + 1}${budget.maxFullJobRestarts !== undefined ? ` of maxFullJobRestarts ${budget.maxFullJobRestarts}` : ''} (${why}); ${total}`,
+    };
   }
-  return { action: 'PLR', message: `process-level restart ${used.window.restartCount + 1}${budget.numRestartBeforeFullJobRestart !== undefined ? ` of ${budget.numRestartBeforeFullJobRestart} before a full job restart` : ''}; ${total}` };
+  return {
+    action: 'PLR',
+    message: `process-level restart ${used.window.restartCount + 1}${budget.numRestartBeforeFullJobRestart !== undefined ? ` of ${budget.numRestartBeforeFullJobRestart} before a full job restart` : ''}; ${total}`,
+  };
 }
 
 /** The counts after a restart of this type. */
-export function counted(used: { total: number; window: RestartStatus }, action: 'PLR' | 'JLR'): { total: number; window: RestartStatus } {
-  const window = action === 'JLR' ? { ...used.window, fullJobRestartCount: used.window.fullJobRestartCount + 1, restartCount: 0 } : { ...used.window, restartCount: used.window.restartCount + 1 };
+export function counted(
+  used: { total: number; window: RestartStatus },
+  action: 'PLR' | 'JLR',
+): { total: number; window: RestartStatus } {
+  const window =
+    action === 'JLR'
+      ? { ...used.window, fullJobRestartCount: used.window.fullJobRestartCount + 1, restartCount: 0 }
+      : { ...used.window, restartCount: used.window.restartCount + 1 };
   return { total: used.total + 1, window };
 }

@@ -40,7 +40,8 @@ export function unit(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0) / 0x1_0000_0000;
 }
 
-export const hexHash = (text: string, length: number) => createHash('sha256').update(text).digest('hex').slice(0, length);
+export const hexHash = (text: string, length: number) =>
+  createHash('sha256').update(text).digest('hex').slice(0, length);
 
 /** Hash text in the alphabet Kubernetes uses for generated suffixes (no vowels, no look-alikes). */
 export function shortHash(text: string, length = 10): string {
@@ -52,13 +53,22 @@ export function shortHash(text: string, length = 10): string {
 }
 
 export function controllerRef(owner: KubeObject): OwnerReference {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
-export const ownedBy = (obj: Readonly<KubeObject>, owner: KubeObject) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.controller);
+export const ownedBy = (obj: Readonly<KubeObject>, owner: KubeObject) =>
+  (obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid && r.controller);
 
 /** The objects of a type in the owner's namespace whose controller is the owner. */
-export const dependentsOf = (cluster: KubeCluster, type: ResourceType, owner: KubeObject) => cluster.objects.select(type, owner.metadata.namespace, (o) => ownedBy(o, owner)).items;
+export const dependentsOf = (cluster: KubeCluster, type: ResourceType, owner: KubeObject) =>
+  cluster.objects.select(type, owner.metadata.namespace, (o) => ownedBy(o, owner)).items;
 
 /**
  * Every object of a type, grouped by its controller's uid: one read for a whole controller pass
@@ -70,7 +80,9 @@ export function byController(cluster: KubeCluster, type: ResourceType): (owner: 
     if (!groups) {
       groups = new Map();
       // Only objects that have a controller are copied.
-      for (const o of cluster.objects.select(type, undefined, (x) => (x.metadata.ownerReferences ?? []).some((r) => r.controller)).items) {
+      for (const o of cluster.objects.select(type, undefined, (x) =>
+        (x.metadata.ownerReferences ?? []).some((r) => r.controller),
+      ).items) {
         const uid = o.metadata.ownerReferences?.find((r) => r.controller)?.uid;
         if (uid) groups.set(uid, [...(groups.get(uid) ?? []), o]);
       }
@@ -81,11 +93,13 @@ export function byController(cluster: KubeCluster, type: ResourceType): (owner: 
 
 export { matchesRequirement, matchesSelector } from '../label-selector.js';
 
-export const podPhase = (p: KubeObject): string => ((p.status as Any | undefined)?.phase as string | undefined) ?? 'Pending';
+export const podPhase = (p: KubeObject): string =>
+  ((p.status as Any | undefined)?.phase as string | undefined) ?? 'Pending';
 export const isTerminal = (p: KubeObject) => ['Succeeded', 'Failed'].includes(podPhase(p));
 /** Counts toward a controller's replicas: not finished and not being deleted. */
 export const isActive = (p: KubeObject) => !p.metadata.deletionTimestamp && !isTerminal(p);
-export const condition = (o: KubeObject, type: string): Any | undefined => (((o.status as Any | undefined)?.conditions ?? []) as Any[]).find((c) => c.type === type);
+export const condition = (o: KubeObject, type: string): Any | undefined =>
+  (((o.status as Any | undefined)?.conditions ?? []) as Any[]).find((c) => c.type === type);
 export const isReady = (o: KubeObject) => condition(o, 'Ready')?.status === 'True';
 export const nodeNameOf = (p: KubeObject): string | undefined => (p.spec as Any | undefined)?.nodeName;
 
@@ -106,7 +120,10 @@ export function keepConditionTimes(previous: Any[] | undefined, next: Any[]): An
 export function save(cluster: KubeCluster, type: ResourceType, before: KubeObject, after: KubeObject): KubeObject {
   if (JSON.stringify(before) === JSON.stringify(after)) return before;
   if (!cluster.objects.get(type, after.metadata.namespace, after.metadata.name!)) return before;
-  return cluster.objects.update(type, { ...after, metadata: { ...after.metadata, resourceVersion: undefined } } as KubeObject);
+  return cluster.objects.update(type, {
+    ...after,
+    metadata: { ...after.metadata, resourceVersion: undefined },
+  } as KubeObject);
 }
 
 /** Creates when absent (idempotent controllers), returns the stored object. */

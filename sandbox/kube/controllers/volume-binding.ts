@@ -52,7 +52,11 @@ export function bindVolumes(cluster: KubeCluster): void {
     }
     const pv = volumeName ? volumes.get(volumeName) : bestMatch(claim, [...volumes.values()]);
     if (!pv) {
-      reportUnbound(cluster, claim, volumeName ? `Cannot bind to requested volume "${volumeName}": it does not exist` : undefined);
+      reportUnbound(
+        cluster,
+        claim,
+        volumeName ? `Cannot bind to requested volume "${volumeName}": it does not exist` : undefined,
+      );
       continue;
     }
     const mismatch = whyNot(claim, pv);
@@ -71,14 +75,24 @@ function releaseOrMakeAvailable(cluster: KubeCluster, pv: KubeObject, claims: Ma
   const claimGone = ref?.uid !== undefined && claim?.metadata.uid !== ref.uid;
   if (!claimGone) {
     // Free, reserved for a claim still to come, or bound to a claim that lives: Available until the bind.
-    return phaseOf(pv) === undefined || phaseOf(pv) === 'Pending' ? save(cluster, T.persistentvolumes, pv, { ...pv, status: { phase: 'Available' } }) : pv;
+    return phaseOf(pv) === undefined || phaseOf(pv) === 'Pending'
+      ? save(cluster, T.persistentvolumes, pv, { ...pv, status: { phase: 'Available' } })
+      : pv;
   }
   if (specOf(pv).persistentVolumeReclaimPolicy === 'Delete') {
     deleteObject(cluster, T.persistentvolumes, pv, 'Background');
     return pv;
   }
   if (phaseOf(pv) === 'Released') return pv;
-  recordEvent(cluster, pv, 'Normal', 'Released', `Claim ${ref!.namespace}/${ref!.name} was deleted; the volume keeps its data (Retain)`, BINDER, { once: true });
+  recordEvent(
+    cluster,
+    pv,
+    'Normal',
+    'Released',
+    `Claim ${ref!.namespace}/${ref!.name} was deleted; the volume keeps its data (Retain)`,
+    BINDER,
+    { once: true },
+  );
   return save(cluster, T.persistentvolumes, pv, { ...pv, status: { phase: 'Released' } });
 }
 
@@ -88,13 +102,28 @@ function keepOrLose(cluster: KubeCluster, claim: KubeObject, pv: KubeObject | un
   const intact = ref?.uid === claim.metadata.uid;
   const phase = intact ? 'Bound' : 'Lost';
   if (phaseOf(claim) === phase) return;
-  if (phase === 'Lost') recordEvent(cluster, claim, 'Warning', 'ClaimLost', 'Bound claim has lost its PersistentVolume. Data on the volume is lost!', BINDER, { once: true });
+  if (phase === 'Lost')
+    recordEvent(
+      cluster,
+      claim,
+      'Warning',
+      'ClaimLost',
+      'Bound claim has lost its PersistentVolume. Data on the volume is lost!',
+      BINDER,
+      { once: true },
+    );
   save(cluster, T.persistentvolumeclaims, claim, { ...claim, status: { ...(claim.status as Any | undefined), phase } });
 }
 
 /** The smallest free volume that fits the claim; one reserved for this claim wins over any other. */
 function bestMatch(claim: KubeObject, volumes: KubeObject[]): KubeObject | undefined {
-  const fitting = volumes.filter((pv) => !pv.metadata.deletionTimestamp && phaseOf(pv) !== 'Bound' && phaseOf(pv) !== 'Released' && whyNot(claim, pv) === undefined);
+  const fitting = volumes.filter(
+    (pv) =>
+      !pv.metadata.deletionTimestamp &&
+      phaseOf(pv) !== 'Bound' &&
+      phaseOf(pv) !== 'Released' &&
+      whyNot(claim, pv) === undefined,
+  );
   const reserved = fitting.find((pv) => (specOf(pv).claimRef as Any | undefined) !== undefined);
   if (reserved) return reserved;
   return fitting.sort((a, b) => capacityOf(a) - capacityOf(b))[0];
@@ -105,7 +134,12 @@ const capacityOf = (pv: KubeObject) => parseQuantity(specOf(pv).capacity?.storag
 /** Why the volume cannot bind the claim, in the binder's words; undefined when it can. */
 function whyNot(claim: KubeObject, pv: KubeObject): string | undefined {
   const ref = specOf(pv).claimRef as Any | undefined;
-  if (ref && (ref.name !== claim.metadata.name || (ref.namespace ?? 'default') !== (claim.metadata.namespace ?? 'default') || (ref.uid && ref.uid !== claim.metadata.uid))) {
+  if (
+    ref &&
+    (ref.name !== claim.metadata.name ||
+      (ref.namespace ?? 'default') !== (claim.metadata.namespace ?? 'default') ||
+      (ref.uid && ref.uid !== claim.metadata.uid))
+  ) {
     return 'volume already bound to a different claim.';
   }
   if (phaseOf(pv) === 'Released' || phaseOf(pv) === 'Failed') return `volume is ${phaseOf(pv)}`;
@@ -114,9 +148,10 @@ function whyNot(claim: KubeObject, pv: KubeObject): string | undefined {
   const offered = (specOf(pv).accessModes ?? []) as string[];
   if (!wanted.every((m) => offered.includes(m))) return 'incompatible accessMode';
   if (capacityOf(pv) < parseQuantity(specOf(claim).resources?.requests?.storage)) return 'requested PV is too small';
-  if ((specOf(pv).volumeMode ?? 'Filesystem') !== (specOf(claim).volumeMode ?? 'Filesystem')) return 'incompatible volumeMode';
+  if ((specOf(pv).volumeMode ?? 'Filesystem') !== (specOf(claim).volumeMode ?? 'Filesystem'))
+    return 'incompatible volumeMode';
   const selector = specOf(claim).selector;
-  if (selector && !matchesSelector(pv.metadata.labels, selector)) return 'volume does not match the claim\'s selector';
+  if (selector && !matchesSelector(pv.metadata.labels, selector)) return "volume does not match the claim's selector";
   return undefined;
 }
 
@@ -138,7 +173,11 @@ function bind(cluster: KubeCluster, claim: KubeObject, pv: KubeObject, volumeCho
     spec: { ...specOf(pv), claimRef },
     status: { phase: 'Bound' },
   });
-  const claimAnnotations = { ...claim.metadata.annotations, [BIND_COMPLETED]: 'yes', ...(volumeChosenByController ? { [BOUND_BY_CONTROLLER]: 'yes' } : {}) };
+  const claimAnnotations = {
+    ...claim.metadata.annotations,
+    [BIND_COMPLETED]: 'yes',
+    ...(volumeChosenByController ? { [BOUND_BY_CONTROLLER]: 'yes' } : {}),
+  };
   save(cluster, T.persistentvolumeclaims, claim, {
     ...claim,
     metadata: { ...claim.metadata, annotations: claimAnnotations },
@@ -153,7 +192,16 @@ function reportUnbound(cluster: KubeCluster, claim: KubeObject, mismatch: string
   if (mismatch) {
     recordEvent(cluster, claim, 'Warning', 'VolumeMismatch', mismatch, BINDER, { minIntervalMs: RESYNC_MS });
   } else if (classOf(claim) === '') {
-    recordEvent(cluster, claim, 'Normal', 'FailedBinding', 'no persistent volumes available for this claim and no storage class is set', BINDER, { minIntervalMs: RESYNC_MS });
+    recordEvent(
+      cluster,
+      claim,
+      'Normal',
+      'FailedBinding',
+      'no persistent volumes available for this claim and no storage class is set',
+      BINDER,
+      { minIntervalMs: RESYNC_MS },
+    );
   }
-  if (phaseOf(claim) !== 'Pending') save(cluster, T.persistentvolumeclaims, claim, { ...claim, status: { phase: 'Pending' } });
+  if (phaseOf(claim) !== 'Pending')
+    save(cluster, T.persistentvolumeclaims, claim, { ...claim, status: { phase: 'Pending' } });
 }

@@ -24,18 +24,36 @@ export interface ApplyOptions {
 /** The manager the API server names for fields of objects that had no managedFields before their first apply. */
 const BEFORE_FIRST_APPLY = 'before-first-apply';
 /** metadata the applied configuration cannot change (the server sets it). */
-const SERVER_METADATA = ['uid', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields'];
+const SERVER_METADATA = [
+  'uid',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'selfLink',
+  'managedFields',
+];
 
-export function serverSideApply(current: KubeObject | undefined, applied: KubeObject, options: ApplyOptions): KubeObject {
+export function serverSideApply(
+  current: KubeObject | undefined,
+  applied: KubeObject,
+  options: ApplyOptions,
+): KubeObject {
   const managed = applied.metadata?.managedFields;
-  if (Array.isArray(managed) ? managed.length > 0 : managed !== undefined && managed !== null) throw badRequest('metadata.managedFields must be nil');
+  if (Array.isArray(managed) ? managed.length > 0 : managed !== undefined && managed !== null)
+    throw badRequest('metadata.managedFields must be nil');
   const shape = shapeOf(options.type);
   const intent = intentOf(applied, options);
   const wanted = pathMap(fieldPaths(intent, shape));
 
   const entries = decodeEntries(current?.metadata.managedFields);
   if (current && entries.length === 0) {
-    entries.push({ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: current.apiVersion, paths: pathMap(fieldPaths(current, shape)) });
+    entries.push({
+      manager: BEFORE_FIRST_APPLY,
+      operation: 'Update',
+      apiVersion: current.apiVersion,
+      paths: pathMap(fieldPaths(current, shape)),
+    });
   }
   const mine = entryFor(entries, options.manager, 'Apply', intent.apiVersion, options.subresource);
   const others = entries.filter((e) => e !== mine);
@@ -44,13 +62,23 @@ export function serverSideApply(current: KubeObject | undefined, applied: KubeOb
   if (conflicts.length > 0 && !options.force) throw conflictError(conflicts);
   for (const c of conflicts) c.entry.paths.delete(pathKey(c.path));
 
-  const base = current ? structuredClone(current) : ({ apiVersion: intent.apiVersion, kind: intent.kind, metadata: {} } as KubeObject);
+  const base = current
+    ? structuredClone(current)
+    : ({ apiVersion: intent.apiVersion, kind: intent.kind, metadata: {} } as KubeObject);
   delete base.metadata.managedFields;
-  const merged = strategicMerge(base as unknown as Json, intent as unknown as Json, shape, 'apply') as unknown as KubeObject;
+  const merged = strategicMerge(
+    base as unknown as Json,
+    intent as unknown as Json,
+    shape,
+    'apply',
+  ) as unknown as KubeObject;
 
-  // What this manager applied before and no longer sets goes, unless someone else still owns it (or something inside it).
+  // What this manager applied before and no longer sets goes, unless someone else still owns it (or something inside
+  // it).
   const kept = [...wanted.values(), ...others.flatMap((e) => [...e.paths.values()])];
-  const dropped = [...mine.paths.values()].filter((p) => !wanted.has(pathKey(p)) && !kept.some((k) => startsWith(k, p)) && !isKeyField(p));
+  const dropped = [...mine.paths.values()].filter(
+    (p) => !wanted.has(pathKey(p)) && !kept.some((k) => startsWith(k, p)) && !isKeyField(p),
+  );
   // Outermost first: a list item must go while its key fields still name it.
   for (const p of dropped.sort((a, b) => a.length - b.length)) removeAt(merged, p);
 
@@ -70,7 +98,12 @@ export function serverSideApply(current: KubeObject | undefined, applied: KubeOb
 function intentOf(applied: KubeObject, options: ApplyOptions): KubeObject {
   const intent = stripDirectives(structuredClone(applied) as unknown as Json) as unknown as KubeObject;
   if (options.subresource === 'status') {
-    return { apiVersion: intent.apiVersion, kind: intent.kind, metadata: {}, ...(intent.status !== undefined ? { status: intent.status } : {}) };
+    return {
+      apiVersion: intent.apiVersion,
+      kind: intent.kind,
+      metadata: {},
+      ...(intent.status !== undefined ? { status: intent.status } : {}),
+    };
   }
   intent.metadata ??= {};
   for (const k of SERVER_METADATA) delete intent.metadata[k];
@@ -90,7 +123,8 @@ function isKeyField(path: FieldPath): boolean {
   }
 }
 
-const startsWith = (path: FieldPath, prefix: FieldPath): boolean => prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+const startsWith = (path: FieldPath, prefix: FieldPath): boolean =>
+  prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 interface Conflict {
@@ -99,7 +133,12 @@ interface Conflict {
 }
 
 /** Fields the applier sets to a value other than the current one, owned by another manager. Item membership never conflicts. */
-function findConflicts(current: KubeObject | undefined, intent: KubeObject, wanted: Map<string, FieldPath>, others: Entry[]): Conflict[] {
+function findConflicts(
+  current: KubeObject | undefined,
+  intent: KubeObject,
+  wanted: Map<string, FieldPath>,
+  others: Entry[],
+): Conflict[] {
   if (!current) return [];
   const out: Conflict[] = [];
   for (const [key, p] of wanted) {
@@ -116,14 +155,21 @@ function managerName(e: Entry): string {
 }
 
 function conflictError(conflicts: Conflict[]): KubeError {
-  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${managerName(c.entry)}`, field: displayPath(c.path) }));
+  const causes = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${managerName(c.entry)}`,
+    field: displayPath(c.path),
+  }));
   let message: string;
   if (conflicts.length === 1) {
     message = `Apply failed with 1 conflict: ${causes[0]!.message}: ${causes[0]!.field}`;
   } else {
     const byManager = new Map<string, string[]>();
-    for (const c of conflicts) byManager.set(managerName(c.entry), [...(byManager.get(managerName(c.entry)) ?? []), displayPath(c.path)]);
-    const lines = [...byManager.keys()].sort().flatMap((m) => [`conflicts with ${m}:`, ...byManager.get(m)!.map((f) => `- ${f}`)]);
+    for (const c of conflicts)
+      byManager.set(managerName(c.entry), [...(byManager.get(managerName(c.entry)) ?? []), displayPath(c.path)]);
+    const lines = [...byManager.keys()]
+      .sort()
+      .flatMap((m) => [`conflicts with ${m}:`, ...byManager.get(m)!.map((f) => `- ${f}`)]);
     message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   }
   return new KubeError(409, 'Conflict', message, { causes });

@@ -13,7 +13,19 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** metadata fields the server owns: never part of anyone's field set. */
-const SYSTEM_METADATA = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink', 'generateName']);
+const SYSTEM_METADATA = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'managedFields',
+  'selfLink',
+  'generateName',
+]);
 
 export const pathKey = (p: FieldPath): string => JSON.stringify(p);
 
@@ -44,7 +56,12 @@ export function walkFields(obj: Obj, shape: Shape): { members: FieldPath[]; node
 
 export const fieldPaths = (obj: Obj, shape: Shape): FieldPath[] => walkFields(obj, shape).members;
 
-function walk(value: unknown, path: FieldPath, shape: Shape | undefined, acc: { members: FieldPath[]; nodes: FieldPath[] }): void {
+function walk(
+  value: unknown,
+  path: FieldPath,
+  shape: Shape | undefined,
+  acc: { members: FieldPath[]; nodes: FieldPath[] },
+): void {
   const node = () => path[path.length - 2] === 'f:metadata' && acc.nodes.push(path);
   if (isObj(value) && Object.keys(value).length > 0 && !shape?.atomic) {
     node();
@@ -66,7 +83,8 @@ function walk(value: unknown, path: FieldPath, shape: Shape | undefined, acc: { 
         value.forEach((item, i) => {
           const itemPath = [...path, `k:${JSON.stringify(keys[i])}`];
           acc.members.push(itemPath);
-          for (const [k, v] of Object.entries(item as Obj)) walk(v, [...itemPath, `f:${k}`], childShape(itemShape(shape), k), acc);
+          for (const [k, v] of Object.entries(item as Obj))
+            walk(v, [...itemPath, `f:${k}`], childShape(itemShape(shape), k), acc);
         });
         return;
       }
@@ -124,7 +142,13 @@ function step(node: unknown, seg: string): unknown {
   if (!Array.isArray(node)) return undefined;
   if (seg.startsWith('k:')) {
     const key = parseSegment(seg);
-    return isObj(key) ? node.find((i) => isObj(i) && Object.entries(key).every(([k, v]) => JSON.stringify(i[k] ?? KEY_DEFAULTS[k]) === JSON.stringify(v))) : undefined;
+    return isObj(key)
+      ? node.find(
+          (i) =>
+            isObj(i) &&
+            Object.entries(key).every(([k, v]) => JSON.stringify(i[k] ?? KEY_DEFAULTS[k]) === JSON.stringify(v)),
+        )
+      : undefined;
   }
   if (seg.startsWith('v:')) return node.find((i) => JSON.stringify(i) === JSON.stringify(parseSegment(seg)));
   if (seg.startsWith('i:')) return node[Number(seg.slice(2))];
@@ -163,7 +187,10 @@ export function displayPath(path: FieldPath): string {
       if (s.startsWith('f:')) return `.${s.slice(2)}`;
       if (s.startsWith('i:')) return `[${s.slice(2)}]`;
       const parsed = parseSegment(s);
-      if (s.startsWith('k:') && isObj(parsed)) return `[${Object.entries(parsed).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+      if (s.startsWith('k:') && isObj(parsed))
+        return `[${Object.entries(parsed)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(',')}]`;
       return `[=${s.slice(2)}]`;
     })
     .join('');

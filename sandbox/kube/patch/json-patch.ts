@@ -10,7 +10,15 @@ import type { KubeObject } from '../types.js';
  */
 
 /** fast-json-patch's names for a patch that is malformed whatever the document. */
-const MALFORMED = new Set(['SEQUENCE_NOT_AN_ARRAY', 'OPERATION_NOT_AN_OBJECT', 'OPERATION_OP_INVALID', 'OPERATION_PATH_INVALID', 'OPERATION_FROM_REQUIRED', 'OPERATION_VALUE_REQUIRED', 'OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED']);
+const MALFORMED = new Set([
+  'SEQUENCE_NOT_AN_ARRAY',
+  'OPERATION_NOT_AN_OBJECT',
+  'OPERATION_OP_INVALID',
+  'OPERATION_PATH_INVALID',
+  'OPERATION_FROM_REQUIRED',
+  'OPERATION_VALUE_REQUIRED',
+  'OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED',
+]);
 
 interface PatchError {
   name: string;
@@ -23,16 +31,26 @@ export function applyJsonPatch(doc: KubeObject, ops: unknown): KubeObject {
   if (!Array.isArray(ops)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let result: unknown;
   try {
-    result = fastJsonPatch.applyPatch(structuredClone(doc), structuredClone(ops) as fastJsonPatch.Operation[], true, false).newDocument;
+    result = fastJsonPatch.applyPatch(
+      structuredClone(doc),
+      structuredClone(ops) as fastJsonPatch.Operation[],
+      true,
+      false,
+    ).newDocument;
   } catch (err) {
     const e = err as PatchError;
     if (typeof e?.name !== 'string') throw err;
     const at = e.index !== undefined ? `operation ${e.index}` : 'an operation';
     if (MALFORMED.has(e.name)) throw badRequest(`json patch is malformed: ${at}: ${e.message.split('\n')[0]}`);
     // The API server's words, then why (kubectl prints the message as "The request is invalid: …").
-    throw new KubeError(422, 'Invalid', `the server rejected our request due to an error in our request: ${describe(e)}`);
+    throw new KubeError(
+      422,
+      'Invalid',
+      `the server rejected our request due to an error in our request: ${describe(e)}`,
+    );
   }
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('json patch: the patched document is not a JSON object');
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw badRequest('json patch: the patched document is not a JSON object');
   return result as KubeObject;
 }
 

@@ -52,8 +52,16 @@ export function encodeEntries(entries: Entry[], obj: KubeObject): ManagedFieldsE
 }
 
 /** Finds (or adds, at the end) the entry of a manager for an operation and subresource. */
-export function entryFor(entries: Entry[], manager: string, operation: Entry['operation'], apiVersion: string, subresource: string | undefined): Entry {
-  const found = entries.find((e) => e.manager === manager && e.operation === operation && e.subresource === subresource);
+export function entryFor(
+  entries: Entry[],
+  manager: string,
+  operation: Entry['operation'],
+  apiVersion: string,
+  subresource: string | undefined,
+): Entry {
+  const found = entries.find(
+    (e) => e.manager === manager && e.operation === operation && e.subresource === subresource,
+  );
   if (found) return found;
   const added: Entry = { manager, operation, apiVersion, ...(subresource ? { subresource } : {}), paths: new Map() };
   entries.push(added);
@@ -85,7 +93,11 @@ export function recordUpdate(previous: KubeObject | undefined, next: KubeObject,
   const out = structuredClone(next);
   const sent = out.metadata.managedFields;
   const stored = previous?.metadata.managedFields;
-  if (Array.isArray(sent) && sent.length > 0 && sent.every((e) => typeof e === 'object' && e !== null && Object.keys(e).length === 0)) {
+  if (
+    Array.isArray(sent) &&
+    sent.length > 0 &&
+    sent.every((e) => typeof e === 'object' && e !== null && Object.keys(e).length === 0)
+  ) {
     delete out.metadata.managedFields;
     return out;
   }
@@ -93,7 +105,10 @@ export function recordUpdate(previous: KubeObject | undefined, next: KubeObject,
   if (replaced) checkEntries(sent);
   const entries = decodeEntries(replaced ? sent : stored);
   const { members, nodes } = walkFields(out, shapeOf(options.type));
-  const changed = [...members.filter((p) => changedAt(previous, out, p)), ...nodes.filter((p) => valueAt(previous, p) === undefined)];
+  const changed = [
+    ...members.filter((p) => changedAt(previous, out, p)),
+    ...nodes.filter((p) => valueAt(previous, p) === undefined),
+  ];
   if (changed.length > 0) {
     for (const e of entries) for (const p of changed) e.paths.delete(pathKey(p));
     const mine = entryFor(entries, options.manager, 'Update', out.apiVersion, options.subresource);
@@ -110,7 +125,13 @@ export function recordUpdate(previous: KubeObject | undefined, next: KubeObject,
 function checkEntries(list: unknown[]): asserts list is ManagedFieldsEntry[] {
   list.forEach((e, i) => {
     const entry = e as Partial<ManagedFieldsEntry>;
-    const ok = typeof entry.manager === 'string' && (entry.operation === 'Apply' || entry.operation === 'Update') && (entry.fieldsV1 === undefined || (typeof entry.fieldsV1 === 'object' && entry.fieldsV1 !== null));
-    if (!ok) throw badRequest(`metadata.managedFields[${i}]: each entry needs a manager, an operation (Apply or Update) and fieldsV1`);
+    const ok =
+      typeof entry.manager === 'string' &&
+      (entry.operation === 'Apply' || entry.operation === 'Update') &&
+      (entry.fieldsV1 === undefined || (typeof entry.fieldsV1 === 'object' && entry.fieldsV1 !== null));
+    if (!ok)
+      throw badRequest(
+        `metadata.managedFields[${i}]: each entry needs a manager, an operation (Apply or Update) and fieldsV1`,
+      );
   });
 }

@@ -44,7 +44,9 @@ export const listStrategy = (shape: Shape | undefined, mode: Mode): ListStrategy
 export const childShape = (shape: Shape | undefined, field: string): Shape | undefined => shape?.fields?.[field];
 export const itemShape = (shape: Shape | undefined): Shape | undefined => shape?.list?.item;
 
-const byName = (item?: Shape): Shape => ({ list: { patchKey: 'name', applyKeys: ['name'], ...(item ? { item } : {}) } });
+const byName = (item?: Shape): Shape => ({
+  list: { patchKey: 'name', applyKeys: ['name'], ...(item ? { item } : {}) },
+});
 const byKey = (key: string): Shape => ({ list: { patchKey: key, applyKeys: [key] } });
 const CONDITIONS: Shape = byKey('type');
 const ATOMIC: Shape = { atomic: true };

@@ -29,8 +29,15 @@ function extensionsOf(shape: Shape): Extensions {
   if (shape.list) {
     const { patchKey, applyKeys } = shape.list;
     return {
-      ...(applyKeys ? { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': applyKeys } : { 'x-kubernetes-list-type': 'atomic' }),
-      ...(patchKey ? { 'x-kubernetes-patch-merge-key': patchKey, 'x-kubernetes-patch-strategy': shape.retainKeys ? 'merge,retainKeys' : 'merge' } : {}),
+      ...(applyKeys
+        ? { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': applyKeys }
+        : { 'x-kubernetes-list-type': 'atomic' }),
+      ...(patchKey
+        ? {
+            'x-kubernetes-patch-merge-key': patchKey,
+            'x-kubernetes-patch-strategy': shape.retainKeys ? 'merge,retainKeys' : 'merge',
+          }
+        : {}),
     };
   }
   if (shape.retainKeys) return { 'x-kubernetes-patch-strategy': 'retainKeys' };

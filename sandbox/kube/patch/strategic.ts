@@ -19,13 +19,19 @@ const DELETE_FROM = '$deleteFromPrimitiveList/';
 const ELEMENT_ORDER = '$setElementOrder/';
 
 /** Merges `patch` into `original`; undefined = the patch deletes the value (`$patch: delete`). Never mutates its inputs. */
-export function strategicMerge(original: Json | undefined, patch: Json, shape: Shape | undefined, mode: Mode): Json | undefined {
+export function strategicMerge(
+  original: Json | undefined,
+  patch: Json,
+  shape: Shape | undefined,
+  mode: Mode,
+): Json | undefined {
   if (!isObject(patch)) return structuredClone(patch);
   if (mode === 'apply' && shape?.atomic) return structuredClone(patch);
   const directive = mode === 'patch' ? patch.$patch : undefined;
   if (directive === 'delete') return undefined;
   if (directive === 'replace') return mergeInto({}, withoutKeys(patch, ['$patch']), shape, mode);
-  if (directive !== undefined && directive !== 'merge') throw badRequest(`strategic merge patch: unknown $patch directive ${JSON.stringify(directive)}`);
+  if (directive !== undefined && directive !== 'merge')
+    throw badRequest(`strategic merge patch: unknown $patch directive ${JSON.stringify(directive)}`);
   return mergeInto(isObject(original) ? { ...original } : {}, patch, shape, mode);
 }
 
@@ -35,7 +41,8 @@ function mergeInto(base: JsonObject, patch: JsonObject, shape: Shape | undefined
   for (const [key, value] of Object.entries(patch)) {
     if (mode === 'patch' && key === '$patch') continue;
     if (mode === 'patch' && key === '$retainKeys') {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw badRequest('strategic merge patch: $retainKeys must be a list of field names');
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+        throw badRequest('strategic merge patch: $retainKeys must be a list of field names');
       retain = new Set(value as string[]);
       continue;
     }
@@ -55,7 +62,8 @@ function mergeInto(base: JsonObject, patch: JsonObject, shape: Shape | undefined
     const child = childShape(shape, key);
     let merged: Json | undefined;
     if (value === null) merged = undefined;
-    else if (Array.isArray(value)) merged = mergeList(key, Array.isArray(base[key]) ? (base[key] as Json[]) : [], value, child, mode);
+    else if (Array.isArray(value))
+      merged = mergeList(key, Array.isArray(base[key]) ? (base[key] as Json[]) : [], value, child, mode);
     else merged = strategicMerge(base[key], value, child, mode);
     if (merged === undefined) delete base[key];
     else base[key] = merged;
@@ -70,11 +78,14 @@ function mergeInto(base: JsonObject, patch: JsonObject, shape: Shape | undefined
 
 function mergeList(field: string, original: Json[], patch: Json[], shape: Shape | undefined, mode: Mode): Json[] {
   const strategy = listStrategy(shape, mode);
-  if (strategy.kind === 'atomic') return patch.filter((p) => !isDirectiveOnly(p, mode)).map((p) => strategicMerge(undefined, p, itemShape(shape), mode) ?? null);
+  if (strategy.kind === 'atomic')
+    return patch
+      .filter((p) => !isDirectiveOnly(p, mode))
+      .map((p) => strategicMerge(undefined, p, itemShape(shape), mode) ?? null);
   if (strategy.kind === 'set') {
     const seen = new Set(original.map((v) => JSON.stringify(v)));
     const out = [...original];
-    for (const v of patch) if (!seen.has(JSON.stringify(v))) (seen.add(JSON.stringify(v)), out.push(v));
+    for (const v of patch) if (!seen.has(JSON.stringify(v))) seen.add(JSON.stringify(v)), out.push(v);
     return out;
   }
   const item = itemShape(shape);
@@ -85,7 +96,9 @@ function mergeList(field: string, original: Json[], patch: Json[], shape: Shape 
   for (const p of patch) {
     const id = identity(p, strategy);
     if (id === undefined) {
-      throw badRequest(`${mode === 'patch' ? 'strategic merge patch' : 'apply'}: an item of "${field}" does not contain the merge key ${strategy.keys.join(', ')}: ${JSON.stringify(p)}`);
+      throw badRequest(
+        `${mode === 'patch' ? 'strategic merge patch' : 'apply'}: an item of "${field}" does not contain the merge key ${strategy.keys.join(', ')}: ${JSON.stringify(p)}`,
+      );
     }
     const at = out.findIndex((o) => identity(o, strategy) === id);
     const merged = strategicMerge(at >= 0 ? out[at] : undefined, p, item, mode);
@@ -98,7 +111,8 @@ function mergeList(field: string, original: Json[], patch: Json[], shape: Shape 
 }
 
 /** A list item that is only a directive (`{"$patch": "replace"}`), not a value. */
-const isDirectiveOnly = (p: Json, mode: Mode): boolean => mode === 'patch' && isObject(p) && Object.keys(p).length === 1 && '$patch' in p;
+const isDirectiveOnly = (p: Json, mode: Mode): boolean =>
+  mode === 'patch' && isObject(p) && Object.keys(p).length === 1 && '$patch' in p;
 
 /** `$setElementOrder`: items named in `order` come in that order; the others keep their relative order after them. */
 function reorder(items: Json[], order: Json[], shape: Shape | undefined): Json[] {
@@ -110,11 +124,16 @@ function reorder(items: Json[], order: Json[], shape: Shape | undefined): Json[]
     .map((x) => x.item);
 }
 
-const withoutKeys = (obj: JsonObject, keys: string[]): JsonObject => Object.fromEntries(Object.entries(obj).filter(([k]) => !keys.includes(k)));
+const withoutKeys = (obj: JsonObject, keys: string[]): JsonObject =>
+  Object.fromEntries(Object.entries(obj).filter(([k]) => !keys.includes(k)));
 
 /** Removes every `$…` directive key (apply configurations and new list items must not keep them). */
 export function stripDirectives(value: Json): Json {
   if (Array.isArray(value)) return value.map(stripDirectives);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith('$')).map(([k, v]) => [k, stripDirectives(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !k.startsWith('$'))
+      .map(([k, v]) => [k, stripDirectives(v)]),
+  );
 }

@@ -12,13 +12,27 @@ function renderInstanceType(t: InstanceTypeInfo) {
     instanceType: t.instanceType,
     currentGeneration: true,
     freeTierEligible: t.instanceType === 't3.micro',
-    supportedUsageClasses: t.instanceType.startsWith('p') || t.instanceType.startsWith('trn') ? ['on-demand', 'capacity-block'] : ['on-demand', 'spot'],
+    supportedUsageClasses:
+      t.instanceType.startsWith('p') || t.instanceType.startsWith('trn')
+        ? ['on-demand', 'capacity-block']
+        : ['on-demand', 'spot'],
     supportedRootDeviceTypes: ['ebs'],
     supportedVirtualizationTypes: ['hvm'],
     bareMetal: false,
     hypervisor: 'nitro',
-    processorInfo: { supportedArchitectures: [architecture], manufacturer: t.instanceType.startsWith('g5') || t.instanceType.startsWith('p5') || t.instanceType.startsWith('p6') ? 'AMD' : 'Intel' },
-    vCpuInfo: { defaultVCpus: t.vcpus, defaultCores: t.defaultCores, defaultThreadsPerCore: t.defaultThreadsPerCore, validThreadsPerCore: t.validThreadsPerCore },
+    processorInfo: {
+      supportedArchitectures: [architecture],
+      manufacturer:
+        t.instanceType.startsWith('g5') || t.instanceType.startsWith('p5') || t.instanceType.startsWith('p6')
+          ? 'AMD'
+          : 'Intel',
+    },
+    vCpuInfo: {
+      defaultVCpus: t.vcpus,
+      defaultCores: t.defaultCores,
+      defaultThreadsPerCore: t.defaultThreadsPerCore,
+      validThreadsPerCore: t.validThreadsPerCore,
+    },
     memoryInfo: { sizeInMiB: t.memoryMiB },
     instanceStorageSupported: false,
     ebsInfo: { ebsOptimizedSupport: 'default', encryptionSupport: 'supported', nvmeSupport: 'required' },
@@ -38,13 +52,27 @@ function renderInstanceType(t: InstanceTypeInfo) {
     },
     gpuInfo: t.gpus
       ? {
-          gpus: [{ name: t.gpus.name, manufacturer: t.gpus.manufacturer, count: t.gpus.count, memoryInfo: { sizeInMiB: t.gpus.memoryMiB } }],
+          gpus: [
+            {
+              name: t.gpus.name,
+              manufacturer: t.gpus.manufacturer,
+              count: t.gpus.count,
+              memoryInfo: { sizeInMiB: t.gpus.memoryMiB },
+            },
+          ],
           totalGpuMemoryInMiB: t.gpus.count * t.gpus.memoryMiB,
         }
       : undefined,
     neuronInfo: t.accelerators
       ? {
-          neuronDevices: [{ count: t.accelerators.count, name: t.accelerators.name, coreInfo: { count: 2, version: t.accelerators.name === 'Trainium2' ? 3 : 2 }, memoryInfo: { sizeInMiB: t.accelerators.memoryMiB } }],
+          neuronDevices: [
+            {
+              count: t.accelerators.count,
+              name: t.accelerators.name,
+              coreInfo: { count: 2, version: t.accelerators.name === 'Trainium2' ? 3 : 2 },
+              memoryInfo: { sizeInMiB: t.accelerators.memoryMiB },
+            },
+          ],
           totalNeuronDeviceMemoryInMiB: t.accelerators.count * t.accelerators.memoryMiB,
         }
       : undefined,
@@ -92,45 +120,75 @@ function instanceTypeField(t: InstanceTypeInfo, name: string): Array<string | un
 
 export const catalogOperations: Record<string, OperationHandler> = {
   DescribeRegions(input) {
-    const req = validate(z.object({ RegionName: z.array(z.string()).optional(), AllRegions: qBool.optional(), Filter: filtersSchema, DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({
+        RegionName: z.array(z.string()).optional(),
+        AllRegions: qBool.optional(),
+        Filter: filtersSchema,
+        DryRun: qBool.optional(),
+      }),
+      input,
+    );
     for (const name of req.RegionName ?? []) {
       if (!findRegion(name)) throw new AwsError('InvalidParameterValue', `Invalid region: ${name}`);
     }
     const chosen = req.RegionName?.length ? REGIONS.filter((r) => req.RegionName!.includes(r.regionName)) : REGIONS;
-    const filtered = applyFilters(chosen, req.Filter, (r, name) =>
-      ({ 'region-name': [r.regionName], endpoint: [`ec2.${r.regionName}.amazonaws.com`], 'opt-in-status': [r.optInStatus] })[name],
+    const filtered = applyFilters(
+      chosen,
+      req.Filter,
+      (r, name) =>
+        ({
+          'region-name': [r.regionName],
+          endpoint: [`ec2.${r.regionName}.amazonaws.com`],
+          'opt-in-status': [r.optInStatus],
+        })[name],
     );
     return {
-      regionInfo: filtered.map((r) => ({ regionName: r.regionName, regionEndpoint: `ec2.${r.regionName}.amazonaws.com`, optInStatus: r.optInStatus })),
+      regionInfo: filtered.map((r) => ({
+        regionName: r.regionName,
+        regionEndpoint: `ec2.${r.regionName}.amazonaws.com`,
+        optInStatus: r.optInStatus,
+      })),
     };
   },
 
   DescribeAvailabilityZones(input, ctx) {
     const req = validate(
-      z.object({ ZoneName: z.array(z.string()).optional(), ZoneId: z.array(z.string()).optional(), AllAvailabilityZones: qBool.optional(), Filter: filtersSchema, DryRun: qBool.optional() }),
+      z.object({
+        ZoneName: z.array(z.string()).optional(),
+        ZoneId: z.array(z.string()).optional(),
+        AllAvailabilityZones: qBool.optional(),
+        Filter: filtersSchema,
+        DryRun: qBool.optional(),
+      }),
       input,
     );
     const zones = findRegion(ctx.region)!.zones;
     for (const name of req.ZoneName ?? []) {
-      if (!zones.some((z) => z.zoneName === name)) throw new AwsError('InvalidParameterValue', `The zone '${name}' does not exist.`);
+      if (!zones.some((z) => z.zoneName === name))
+        throw new AwsError('InvalidParameterValue', `The zone '${name}' does not exist.`);
     }
     for (const id of req.ZoneId ?? []) {
-      if (!zones.some((z) => z.zoneId === id)) throw new AwsError('InvalidParameterValue', `The zone id '${id}' does not exist.`);
+      if (!zones.some((z) => z.zoneId === id))
+        throw new AwsError('InvalidParameterValue', `The zone id '${id}' does not exist.`);
     }
     let chosen = zones;
     if (req.ZoneName?.length || req.ZoneId?.length) {
       chosen = zones.filter((z) => req.ZoneName?.includes(z.zoneName) || req.ZoneId?.includes(z.zoneId));
     }
-    const filtered = applyFilters(chosen, req.Filter, (z, name) =>
-      ({
-        'zone-name': [z.zoneName],
-        'zone-id': [z.zoneId],
-        state: ['available'],
-        'region-name': [ctx.region],
-        'zone-type': ['availability-zone'],
-        'group-name': [ctx.region],
-        'opt-in-status': ['opt-in-not-required'],
-      })[name],
+    const filtered = applyFilters(
+      chosen,
+      req.Filter,
+      (z, name) =>
+        ({
+          'zone-name': [z.zoneName],
+          'zone-id': [z.zoneId],
+          state: ['available'],
+          'region-name': [ctx.region],
+          'zone-type': ['availability-zone'],
+          'group-name': [ctx.region],
+          'opt-in-status': ['opt-in-not-required'],
+        })[name],
     );
     return {
       availabilityZoneInfo: filtered.map((z) => ({
@@ -149,7 +207,11 @@ export const catalogOperations: Record<string, OperationHandler> = {
 
   DescribeInstanceTypeOfferings(input, ctx) {
     const req = validate(
-      z.object({ LocationType: z.enum(['region', 'availability-zone', 'availability-zone-id', 'outpost']).optional(), Filter: filtersSchema, ...pagingSchema }),
+      z.object({
+        LocationType: z.enum(['region', 'availability-zone', 'availability-zone-id', 'outpost']).optional(),
+        Filter: filtersSchema,
+        ...pagingSchema,
+      }),
       input,
     );
     const locationType = req.LocationType ?? 'region';
@@ -158,26 +220,41 @@ export const catalogOperations: Record<string, OperationHandler> = {
     for (const t of listInstanceTypes()) {
       const offered = zonesOffering(ctx.region, t.instanceType);
       if (offered.length === 0) continue;
-      if (locationType === 'region') offerings.push({ instanceType: t.instanceType, locationType, location: ctx.region });
+      if (locationType === 'region')
+        offerings.push({ instanceType: t.instanceType, locationType, location: ctx.region });
       else if (locationType === 'outpost') continue;
       else {
         for (const zoneName of offered) {
-          const location = locationType === 'availability-zone' ? zoneName : zones.find((z) => z.zoneName === zoneName)!.zoneId;
+          const location =
+            locationType === 'availability-zone' ? zoneName : zones.find((z) => z.zoneName === zoneName)!.zoneId;
           offerings.push({ instanceType: t.instanceType, locationType, location });
         }
       }
     }
-    const filtered = applyFilters(offerings, req.Filter, (o, name) => ({ 'instance-type': [o.instanceType], location: [o.location] })[name]);
+    const filtered = applyFilters(
+      offerings,
+      req.Filter,
+      (o, name) => ({ 'instance-type': [o.instanceType], location: [o.location] })[name],
+    );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { instanceTypeOfferingSet: p.items, nextToken: p.nextToken };
   },
 
   DescribeInstanceTypes(input, ctx) {
-    const req = validate(z.object({ InstanceType: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ InstanceType: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const inRegion = listInstanceTypes().filter((t) => zonesOffering(ctx.region, t.instanceType).length > 0);
     const missing = (req.InstanceType ?? []).filter((name) => !inRegion.some((t) => t.instanceType === name));
-    if (missing.length) throw new AwsError('InvalidInstanceType', `The following supplied instance types do not exist: [${missing.join(', ')}]`);
-    const chosen = req.InstanceType?.length ? inRegion.filter((t) => req.InstanceType!.includes(t.instanceType)) : inRegion;
+    if (missing.length)
+      throw new AwsError(
+        'InvalidInstanceType',
+        `The following supplied instance types do not exist: [${missing.join(', ')}]`,
+      );
+    const chosen = req.InstanceType?.length
+      ? inRegion.filter((t) => req.InstanceType!.includes(t.instanceType))
+      : inRegion;
     const filtered = applyFilters(chosen, req.Filter, instanceTypeField);
     const p = page(filtered, req.MaxResults, req.NextToken, { min: 5, max: 100 });
     return { instanceTypeSet: p.items.map(renderInstanceType), nextToken: p.nextToken };

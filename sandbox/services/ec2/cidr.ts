@@ -34,7 +34,11 @@ export function formatCidr(c: Cidr): string {
 export const size = (c: Cidr): number => 2 ** (32 - c.prefix);
 
 export function contains(outer: Cidr, inner: Cidr): boolean {
-  return inner.prefix >= outer.prefix && inner.network >= outer.network && inner.network + size(inner) <= outer.network + size(outer);
+  return (
+    inner.prefix >= outer.prefix &&
+    inner.network >= outer.network &&
+    inner.network + size(inner) <= outer.network + size(outer)
+  );
 }
 
 export function overlaps(a: Cidr, b: Cidr): boolean {

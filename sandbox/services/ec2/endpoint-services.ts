@@ -35,7 +35,10 @@ export function endpointServices(region: string): EndpointService[] {
   const names = [...new Set([...GATEWAY_SERVICES, ...INTERFACE_SERVICES])].sort();
   return names.map((short) => ({
     serviceName: `com.amazonaws.${region}.${short}`,
-    types: [...(GATEWAY_SERVICES.includes(short) ? (['Gateway'] as const) : []), ...(INTERFACE_SERVICES.includes(short) ? (['Interface'] as const) : [])],
+    types: [
+      ...(GATEWAY_SERVICES.includes(short) ? (['Gateway'] as const) : []),
+      ...(INTERFACE_SERVICES.includes(short) ? (['Interface'] as const) : []),
+    ],
   }));
 }
 

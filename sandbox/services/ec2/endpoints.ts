@@ -9,7 +9,17 @@ import { findRegion } from '../../catalog/regions.js';
 import { endpointServices, prefixListId } from './endpoint-services.js';
 import { createInterface, deleteInterface } from './network.js';
 import { ec2Region, type Ec2Region, type VpcEndpoint } from './state.js';
-import { applyFilters, filtersSchema, page, pagingSchema, qBool, tagSet, tagsFor, tagSpecificationsSchema, validate } from './wire.js';
+import {
+  applyFilters,
+  filtersSchema,
+  page,
+  pagingSchema,
+  qBool,
+  tagSet,
+  tagsFor,
+  tagSpecificationsSchema,
+  validate,
+} from './wire.js';
 
 const SECOND = 1000;
 
@@ -21,7 +31,12 @@ function renderEndpoint(e: VpcEndpoint, r: Ec2Region, region: string) {
     vpcId: e.vpcId,
     serviceName: e.serviceName,
     state: e.state,
-    policyDocument: e.policyDocument ?? JSON.stringify({ Version: '2008-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }] }),
+    policyDocument:
+      e.policyDocument ??
+      JSON.stringify({
+        Version: '2008-10-17',
+        Statement: [{ Effect: 'Allow', Principal: '*', Action: '*', Resource: '*' }],
+      }),
     routeTableIdSet: e.routeTableIds,
     subnetIdSet: e.subnetIds,
     groupSet: e.groupIds.map((g) => ({ groupId: g, groupName: keyed.get(r.securityGroups, g)?.groupName })),
@@ -54,7 +69,9 @@ export const endpointOperations: Record<string, OperationHandler> = {
       z.object({
         VpcId: z.string(),
         ServiceName: z.string(),
-        VpcEndpointType: z.enum(['Gateway', 'Interface', 'GatewayLoadBalancer', 'Resource', 'ServiceNetwork']).optional(),
+        VpcEndpointType: z
+          .enum(['Gateway', 'Interface', 'GatewayLoadBalancer', 'Resource', 'ServiceNetwork'])
+          .optional(),
         RouteTableId: z.array(z.string()).optional(),
         SubnetId: z.array(z.string()).optional(),
         SecurityGroupId: z.array(z.string()).optional(),
@@ -67,8 +84,17 @@ export const endpointOperations: Record<string, OperationHandler> = {
       input,
     );
     const r = ec2Region(ctx.state, ctx.region);
-    const existing = lookupClientToken(ctx, req.ClientToken, req, () => new AwsError('IdempotentParameterMismatch', 'The client token was used with different parameters.'));
-    if (existing && keyed.get(r.vpcEndpoints, existing)) return { vpcEndpoint: renderEndpoint(keyed.get(r.vpcEndpoints, existing)!, r, ctx.region), clientToken: req.ClientToken };
+    const existing = lookupClientToken(
+      ctx,
+      req.ClientToken,
+      req,
+      () => new AwsError('IdempotentParameterMismatch', 'The client token was used with different parameters.'),
+    );
+    if (existing && keyed.get(r.vpcEndpoints, existing))
+      return {
+        vpcEndpoint: renderEndpoint(keyed.get(r.vpcEndpoints, existing)!, r, ctx.region),
+        clientToken: req.ClientToken,
+      };
     const vpc = keyed.get(r.vpcs, req.VpcId);
     if (!vpc) throw new AwsError('InvalidVpcId.NotFound', `The Vpc Id '${req.VpcId}' does not exist`);
     const type = req.VpcEndpointType ?? 'Gateway';
@@ -103,17 +129,27 @@ export const endpointOperations: Record<string, OperationHandler> = {
       ...(req.PolicyDocument ? { policyDocument: req.PolicyDocument } : {}),
     };
     if (type === 'Gateway') {
-      if (req.SubnetId?.length) throw new AwsError('InvalidParameter', 'Subnets cannot be specified for a gateway endpoint.');
+      if (req.SubnetId?.length)
+        throw new AwsError('InvalidParameter', 'Subnets cannot be specified for a gateway endpoint.');
       const pl = prefixListId(req.ServiceName);
       for (const rtId of req.RouteTableId ?? []) {
         const t = keyed.get(r.routeTables, rtId);
-        if (!t || t.vpcId !== vpc.vpcId) throw new AwsError('InvalidRouteTableId.NotFound', `The routeTable ID '${rtId}' does not exist in ${vpc.vpcId}`);
+        if (!t || t.vpcId !== vpc.vpcId)
+          throw new AwsError(
+            'InvalidRouteTableId.NotFound',
+            `The routeTable ID '${rtId}' does not exist in ${vpc.vpcId}`,
+          );
         if (t.routes.some((route) => route.destinationPrefixListId === pl)) {
-          throw new AwsError('RouteAlreadyExists', `route table ${rtId} already has a route with destination-prefix-list-id ${pl}`);
+          throw new AwsError(
+            'RouteAlreadyExists',
+            `route table ${rtId} already has a route with destination-prefix-list-id ${pl}`,
+          );
         }
       }
       for (const rtId of req.RouteTableId ?? []) {
-        keyed.get(r.routeTables, rtId)!.routes.push({ destinationPrefixListId: pl, gatewayId: id, origin: 'CreateRoute' });
+        keyed
+          .get(r.routeTables, rtId)!
+          .routes.push({ destinationPrefixListId: pl, gatewayId: id, origin: 'CreateRoute' });
       }
       endpoint.routeTableIds = [...(req.RouteTableId ?? [])];
       endpoint.readyAt = now + 5 * SECOND;
@@ -122,18 +158,40 @@ export const endpointOperations: Record<string, OperationHandler> = {
       const zones = new Set<string>();
       for (const sid of subnetIds) {
         const s = keyed.get(r.subnets, sid);
-        if (!s || s.vpcId !== vpc.vpcId) throw new AwsError('InvalidSubnetId.NotFound', `The subnet ID '${sid}' does not exist in ${vpc.vpcId}`);
-        if (zones.has(s.availabilityZone)) throw new AwsError('DuplicateSubnetsInSameZone', `Found another VPC endpoint subnet in the availability zone of ${sid}.`);
+        if (!s || s.vpcId !== vpc.vpcId)
+          throw new AwsError('InvalidSubnetId.NotFound', `The subnet ID '${sid}' does not exist in ${vpc.vpcId}`);
+        if (zones.has(s.availabilityZone))
+          throw new AwsError(
+            'DuplicateSubnetsInSameZone',
+            `Found another VPC endpoint subnet in the availability zone of ${sid}.`,
+          );
         zones.add(s.availabilityZone);
       }
       const groupIds = req.SecurityGroupId?.length ? req.SecurityGroupId : [vpc.defaultSecurityGroupId];
-      for (const g of groupIds) if (keyed.get(r.securityGroups, g)?.vpcId !== vpc.vpcId) throw new AwsError('InvalidSecurityGroupId.NotFound', `The security group '${g}' does not exist in ${vpc.vpcId}`);
+      for (const g of groupIds)
+        if (keyed.get(r.securityGroups, g)?.vpcId !== vpc.vpcId)
+          throw new AwsError(
+            'InvalidSecurityGroupId.NotFound',
+            `The security group '${g}' does not exist in ${vpc.vpcId}`,
+          );
       const privateDns = req.PrivateDnsEnabled ?? true;
       if (privateDns && !(vpc.enableDnsSupport && vpc.enableDnsHostnames)) {
-        throw new AwsError('InvalidParameter', 'Enabling private DNS requires both enableDnsSupport and enableDnsHostnames VPC attributes set to true for ' + vpc.vpcId);
+        throw new AwsError(
+          'InvalidParameter',
+          'Enabling private DNS requires both enableDnsSupport and enableDnsHostnames VPC attributes set to true for ' +
+            vpc.vpcId,
+        );
       }
       endpoint.networkInterfaceIds = subnetIds.map(
-        (sid) => createInterface(r, { subnetId: sid, groupIds, description: `VPC Endpoint Interface ${id}`, interfaceType: 'vpc_endpoint', requesterId: 'amazonaws', requesterManaged: true }).networkInterfaceId,
+        (sid) =>
+          createInterface(r, {
+            subnetId: sid,
+            groupIds,
+            description: `VPC Endpoint Interface ${id}`,
+            interfaceType: 'vpc_endpoint',
+            requesterId: 'amazonaws',
+            requesterManaged: true,
+          }).networkInterfaceId,
       );
       endpoint.subnetIds = subnetIds;
       endpoint.groupIds = groupIds;
@@ -146,14 +204,29 @@ export const endpointOperations: Record<string, OperationHandler> = {
   },
 
   DescribeVpcEndpoints(input, ctx) {
-    const req = validate(z.object({ VpcEndpointId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ VpcEndpointId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     for (const id of req.VpcEndpointId ?? []) {
-      if (!keyed.get(r.vpcEndpoints, id)) throw new AwsError('InvalidVpcEndpointId.NotFound', `The Vpc Endpoint Id '${id}' does not exist`);
+      if (!keyed.get(r.vpcEndpoints, id))
+        throw new AwsError('InvalidVpcEndpointId.NotFound', `The Vpc Endpoint Id '${id}' does not exist`);
     }
-    const items = req.VpcEndpointId?.length ? req.VpcEndpointId.map((id) => keyed.get(r.vpcEndpoints, id)!) : keyed.values(r.vpcEndpoints);
-    const filtered = applyFilters(items, req.Filter, (e, name) =>
-      ({ 'vpc-endpoint-id': [e.vpcEndpointId], 'vpc-id': [e.vpcId], 'service-name': [e.serviceName], 'vpc-endpoint-state': [e.state], 'vpc-endpoint-type': [e.vpcEndpointType] })[name],
+    const items = req.VpcEndpointId?.length
+      ? req.VpcEndpointId.map((id) => keyed.get(r.vpcEndpoints, id)!)
+      : keyed.values(r.vpcEndpoints);
+    const filtered = applyFilters(
+      items,
+      req.Filter,
+      (e, name) =>
+        ({
+          'vpc-endpoint-id': [e.vpcEndpointId],
+          'vpc-id': [e.vpcId],
+          'service-name': [e.serviceName],
+          'vpc-endpoint-state': [e.state],
+          'vpc-endpoint-type': [e.vpcEndpointType],
+        })[name],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { vpcEndpointSet: p.items.map((e) => renderEndpoint(e, r, ctx.region)), nextToken: p.nextToken };
@@ -166,7 +239,10 @@ export const endpointOperations: Record<string, OperationHandler> = {
     for (const id of req.VpcEndpointId) {
       const e = keyed.get(r.vpcEndpoints, id);
       if (!e) {
-        unsuccessful.push({ resourceId: id, error: { code: 'InvalidVpcEndpoint.NotFound', message: `The VPC endpoint '${id}' does not exist` } });
+        unsuccessful.push({
+          resourceId: id,
+          error: { code: 'InvalidVpcEndpoint.NotFound', message: `The VPC endpoint '${id}' does not exist` },
+        });
         continue;
       }
       if (e.state === 'deleting') continue;
@@ -178,13 +254,21 @@ export const endpointOperations: Record<string, OperationHandler> = {
   },
 
   DescribeVpcEndpointServices(input, ctx) {
-    const req = validate(z.object({ ServiceName: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ ServiceName: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const all = endpointServices(ctx.region);
     for (const name of req.ServiceName ?? []) {
-      if (!all.some((s) => s.serviceName === name)) throw new AwsError('InvalidServiceName', `The Vpc Endpoint Service '${name}' does not exist`);
+      if (!all.some((s) => s.serviceName === name))
+        throw new AwsError('InvalidServiceName', `The Vpc Endpoint Service '${name}' does not exist`);
     }
     const chosen = req.ServiceName?.length ? all.filter((s) => req.ServiceName!.includes(s.serviceName)) : all;
-    const filtered = applyFilters(chosen, req.Filter, (s, name) => ({ 'service-name': [s.serviceName], 'service-type': s.types })[name]);
+    const filtered = applyFilters(
+      chosen,
+      req.Filter,
+      (s, name) => ({ 'service-name': [s.serviceName], 'service-type': s.types })[name],
+    );
     const p = page(filtered, req.MaxResults, req.NextToken);
     const zones = findRegion(ctx.region)!.zones;
     return {

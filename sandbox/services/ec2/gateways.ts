@@ -7,7 +7,19 @@ import { lookupClientToken, rememberClientToken } from '../../core/idempotency.j
 import type { OperationHandler } from '../../core/service.js';
 import { createInterface, deleteInterface } from './network.js';
 import { ec2Region, type Address, type InternetGateway, type NatGateway } from './state.js';
-import { applyFilters, filtersSchema, notFound, page, pagingSchema, qBool, selectIds, tagSet, tagsFor, tagSpecificationsSchema, validate } from './wire.js';
+import {
+  applyFilters,
+  filtersSchema,
+  notFound,
+  page,
+  pagingSchema,
+  qBool,
+  selectIds,
+  tagSet,
+  tagsFor,
+  tagSpecificationsSchema,
+  validate,
+} from './wire.js';
 
 /** Internet gateways, Elastic IPs and NAT gateways: the public side of a VPC. */
 const MINUTE = 60_000;
@@ -75,38 +87,71 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   },
 
   DescribeInternetGateways(input, ctx) {
-    const req = validate(z.object({ InternetGatewayId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ InternetGatewayId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
-    const items = selectIds(r.internetGateways, req.InternetGatewayId, (id) => notFound('InvalidInternetGatewayID.NotFound', 'internetGateway', id));
-    const filtered = applyFilters(items, req.Filter, (g, name) =>
-      ({ 'internet-gateway-id': [g.internetGatewayId], 'attachment.vpc-id': [g.attachedVpcId], 'attachment.state': [g.attachedVpcId ? 'available' : undefined], 'owner-id': [SANDBOX_ACCOUNT_ID] })[name],
+    const items = selectIds(r.internetGateways, req.InternetGatewayId, (id) =>
+      notFound('InvalidInternetGatewayID.NotFound', 'internetGateway', id),
+    );
+    const filtered = applyFilters(
+      items,
+      req.Filter,
+      (g, name) =>
+        ({
+          'internet-gateway-id': [g.internetGatewayId],
+          'attachment.vpc-id': [g.attachedVpcId],
+          'attachment.state': [g.attachedVpcId ? 'available' : undefined],
+          'owner-id': [SANDBOX_ACCOUNT_ID],
+        })[name],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { internetGatewaySet: p.items.map(renderIgw), nextToken: p.nextToken };
   },
 
   AttachInternetGateway(input, ctx) {
-    const req = validate(z.object({ InternetGatewayId: z.string(), VpcId: z.string(), DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({ InternetGatewayId: z.string(), VpcId: z.string(), DryRun: qBool.optional() }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     const g = keyed.get(r.internetGateways, req.InternetGatewayId);
     if (!g) throw notFound('InvalidInternetGatewayID.NotFound', 'internet gateway', req.InternetGatewayId);
     if (!keyed.get(r.vpcs, req.VpcId)) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
-    if (g.attachedVpcId) throw new AwsError('Resource.AlreadyAssociated', `resource ${g.internetGatewayId} is already attached to network ${g.attachedVpcId}`);
+    if (g.attachedVpcId)
+      throw new AwsError(
+        'Resource.AlreadyAssociated',
+        `resource ${g.internetGatewayId} is already attached to network ${g.attachedVpcId}`,
+      );
     const other = keyed.values(r.internetGateways).find((x) => x.attachedVpcId === req.VpcId);
-    if (other) throw new AwsError('Resource.AlreadyAssociated', `Network ${req.VpcId} already has an internet gateway attached`);
+    if (other)
+      throw new AwsError('Resource.AlreadyAssociated', `Network ${req.VpcId} already has an internet gateway attached`);
     g.attachedVpcId = req.VpcId;
     return { return: true };
   },
 
   DetachInternetGateway(input, ctx) {
-    const req = validate(z.object({ InternetGatewayId: z.string(), VpcId: z.string(), DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({ InternetGatewayId: z.string(), VpcId: z.string(), DryRun: qBool.optional() }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     const g = keyed.get(r.internetGateways, req.InternetGatewayId);
     if (!g) throw notFound('InvalidInternetGatewayID.NotFound', 'internet gateway', req.InternetGatewayId);
-    if (g.attachedVpcId !== req.VpcId) throw new AwsError('Gateway.NotAttached', `resource ${g.internetGatewayId} is not attached to network ${req.VpcId}`);
-    const mapped = keyed.values(r.addresses).some((a) => a.networkInterfaceId && keyed.get(r.networkInterfaces, a.networkInterfaceId)?.vpcId === req.VpcId);
+    if (g.attachedVpcId !== req.VpcId)
+      throw new AwsError(
+        'Gateway.NotAttached',
+        `resource ${g.internetGatewayId} is not attached to network ${req.VpcId}`,
+      );
+    const mapped = keyed
+      .values(r.addresses)
+      .some((a) => a.networkInterfaceId && keyed.get(r.networkInterfaces, a.networkInterfaceId)?.vpcId === req.VpcId);
     if (mapped) {
-      throw new AwsError('DependencyViolation', `Network ${req.VpcId} has some mapped public address(es). Please unmap those public address(es) before detaching the gateway.`);
+      throw new AwsError(
+        'DependencyViolation',
+        `Network ${req.VpcId} has some mapped public address(es). Please unmap those public address(es) before detaching the gateway.`,
+      );
     }
     delete g.attachedVpcId;
     return { return: true };
@@ -117,42 +162,94 @@ export const gatewayOperations: Record<string, OperationHandler> = {
     const r = ec2Region(ctx.state, ctx.region);
     const g = keyed.get(r.internetGateways, req.InternetGatewayId);
     if (!g) throw notFound('InvalidInternetGatewayID.NotFound', 'internet gateway', req.InternetGatewayId);
-    if (g.attachedVpcId) throw new AwsError('DependencyViolation', `The internetGateway '${g.internetGatewayId}' has dependencies and cannot be deleted.`);
+    if (g.attachedVpcId)
+      throw new AwsError(
+        'DependencyViolation',
+        `The internetGateway '${g.internetGatewayId}' has dependencies and cannot be deleted.`,
+      );
     keyed.delete(r.internetGateways, g.internetGatewayId);
     return { return: true };
   },
 
   AllocateAddress(input, ctx) {
-    const req = validate(z.object({ Domain: z.enum(['vpc', 'standard']).optional(), TagSpecification: tagSpecificationsSchema, DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({
+        Domain: z.enum(['vpc', 'standard']).optional(),
+        TagSpecification: tagSpecificationsSchema,
+        DryRun: qBool.optional(),
+      }),
+      input,
+    );
     const tags = tagsFor(req.TagSpecification, 'elastic-ip');
     const a: Address = { allocationId: resourceId('eipalloc'), publicIp: publicIp(), tags };
     keyed.set(ec2Region(ctx.state, ctx.region).addresses, a.allocationId, a);
-    return { allocationId: a.allocationId, publicIp: a.publicIp, domain: 'vpc', publicIpv4Pool: 'amazon', networkBorderGroup: ctx.region };
+    return {
+      allocationId: a.allocationId,
+      publicIp: a.publicIp,
+      domain: 'vpc',
+      publicIpv4Pool: 'amazon',
+      networkBorderGroup: ctx.region,
+    };
   },
 
   DescribeAddresses(input, ctx) {
-    const req = validate(z.object({ AllocationId: z.array(z.string()).optional(), PublicIp: z.array(z.string()).optional(), Filter: filtersSchema, DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({
+        AllocationId: z.array(z.string()).optional(),
+        PublicIp: z.array(z.string()).optional(),
+        Filter: filtersSchema,
+        DryRun: qBool.optional(),
+      }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
-    let items = selectIds(r.addresses, req.AllocationId, (id) => new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${id}' does not exist`));
+    let items = selectIds(
+      r.addresses,
+      req.AllocationId,
+      (id) => new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${id}' does not exist`),
+    );
     if (req.PublicIp?.length) {
-      for (const ip of req.PublicIp) if (!items.some((a) => a.publicIp === ip)) throw new AwsError('InvalidAddress.NotFound', `Address '${ip}' not found.`);
+      for (const ip of req.PublicIp)
+        if (!items.some((a) => a.publicIp === ip))
+          throw new AwsError('InvalidAddress.NotFound', `Address '${ip}' not found.`);
       items = items.filter((a) => req.PublicIp!.includes(a.publicIp));
     }
-    const filtered = applyFilters(items, req.Filter, (a, name) =>
-      ({ 'allocation-id': [a.allocationId], 'public-ip': [a.publicIp], domain: ['vpc'], 'association-id': [a.associationId], 'network-interface-id': [a.networkInterfaceId], 'private-ip-address': [a.privateIpAddress] })[name],
+    const filtered = applyFilters(
+      items,
+      req.Filter,
+      (a, name) =>
+        ({
+          'allocation-id': [a.allocationId],
+          'public-ip': [a.publicIp],
+          domain: ['vpc'],
+          'association-id': [a.associationId],
+          'network-interface-id': [a.networkInterfaceId],
+          'private-ip-address': [a.privateIpAddress],
+        })[name],
     );
     return { addressesSet: filtered.map((a) => renderAddress(a, ctx.region)) };
   },
 
   ReleaseAddress(input, ctx) {
-    const req = validate(z.object({ AllocationId: z.string().optional(), PublicIp: z.string().optional(), DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({ AllocationId: z.string().optional(), PublicIp: z.string().optional(), DryRun: qBool.optional() }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
-    const a = req.AllocationId ? keyed.get(r.addresses, req.AllocationId) : keyed.values(r.addresses).find((x) => x.publicIp === req.PublicIp);
+    const a = req.AllocationId
+      ? keyed.get(r.addresses, req.AllocationId)
+      : keyed.values(r.addresses).find((x) => x.publicIp === req.PublicIp);
     if (!a) {
-      if (!req.AllocationId && !req.PublicIp) throw new AwsError('MissingParameter', 'The request must contain the parameter AllocationId');
-      throw new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${req.AllocationId ?? req.PublicIp}' does not exist`);
+      if (!req.AllocationId && !req.PublicIp)
+        throw new AwsError('MissingParameter', 'The request must contain the parameter AllocationId');
+      throw new AwsError(
+        'InvalidAllocationID.NotFound',
+        `The allocation ID '${req.AllocationId ?? req.PublicIp}' does not exist`,
+      );
     }
-    const usedByNat = keyed.values(r.natGateways).some((n) => n.allocationId === a.allocationId && n.state !== 'deleted');
+    const usedByNat = keyed
+      .values(r.natGateways)
+      .some((n) => n.allocationId === a.allocationId && n.state !== 'deleted');
     if (a.associationId || usedByNat) throw new AwsError('InvalidIPAddress.InUse', `Address ${a.publicIp} is in use.`);
     keyed.delete(r.addresses, a.allocationId);
     return { return: true };
@@ -171,22 +268,52 @@ export const gatewayOperations: Record<string, OperationHandler> = {
       input,
     );
     const r = ec2Region(ctx.state, ctx.region);
-    const existing = lookupClientToken(ctx, req.ClientToken, req, () => new AwsError('IdempotentParameterMismatch', 'The client token you provided is associated with a resource that is already deleted or was created with different parameters.'));
-    if (existing && keyed.get(r.natGateways, existing)) return { clientToken: req.ClientToken, natGateway: renderNat(keyed.get(r.natGateways, existing)!, r) };
+    const existing = lookupClientToken(
+      ctx,
+      req.ClientToken,
+      req,
+      () =>
+        new AwsError(
+          'IdempotentParameterMismatch',
+          'The client token you provided is associated with a resource that is already deleted or was created with different parameters.',
+        ),
+    );
+    if (existing && keyed.get(r.natGateways, existing))
+      return { clientToken: req.ClientToken, natGateway: renderNat(keyed.get(r.natGateways, existing)!, r) };
     const subnet = keyed.get(r.subnets, req.SubnetId);
     if (!subnet) throw notFound('InvalidSubnetID.NotFound', 'subnet', req.SubnetId);
     const connectivityType = req.ConnectivityType ?? 'public';
     if (connectivityType === 'public') {
-      if (!req.AllocationId) throw new AwsError('MissingParameter', 'The request must contain the parameter AllocationId for a public NAT gateway');
+      if (!req.AllocationId)
+        throw new AwsError(
+          'MissingParameter',
+          'The request must contain the parameter AllocationId for a public NAT gateway',
+        );
       const a = keyed.get(r.addresses, req.AllocationId);
-      if (!a) throw new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${req.AllocationId}' does not exist`);
-      if (a.associationId || keyed.values(r.natGateways).some((n) => n.allocationId === a.allocationId && n.state !== 'deleted' && n.state !== 'failed')) {
-        throw new AwsError('InvalidAllocationID.InUse', `Elastic IP address [${req.AllocationId}] is already associated`);
+      if (!a)
+        throw new AwsError('InvalidAllocationID.NotFound', `The allocation ID '${req.AllocationId}' does not exist`);
+      if (
+        a.associationId ||
+        keyed
+          .values(r.natGateways)
+          .some((n) => n.allocationId === a.allocationId && n.state !== 'deleted' && n.state !== 'failed')
+      ) {
+        throw new AwsError(
+          'InvalidAllocationID.InUse',
+          `Elastic IP address [${req.AllocationId}] is already associated`,
+        );
       }
     }
     const tags = tagsFor(req.TagSpecification, 'natgateway');
     const natGatewayId = resourceId('nat');
-    const eni = createInterface(r, { subnetId: subnet.subnetId, groupIds: [], description: `Interface for NAT Gateway ${natGatewayId}`, interfaceType: 'nat_gateway', requesterId: 'amazon-nat', requesterManaged: true });
+    const eni = createInterface(r, {
+      subnetId: subnet.subnetId,
+      groupIds: [],
+      description: `Interface for NAT Gateway ${natGatewayId}`,
+      interfaceType: 'nat_gateway',
+      requesterId: 'amazon-nat',
+      requesterManaged: true,
+    });
     const now = ctx.now();
     const nat: NatGateway = {
       natGatewayId,
@@ -208,11 +335,23 @@ export const gatewayOperations: Record<string, OperationHandler> = {
   },
 
   DescribeNatGateways(input, ctx) {
-    const req = validate(z.object({ NatGatewayId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ NatGatewayId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
-    const items = selectIds(r.natGateways, req.NatGatewayId, (id) => new AwsError('NatGatewayNotFound', `NAT gateway ${id} was not found`));
-    const filtered = applyFilters(items, req.Filter, (n, name) =>
-      ({ 'nat-gateway-id': [n.natGatewayId], state: [n.state], 'subnet-id': [n.subnetId], 'vpc-id': [n.vpcId] })[name],
+    const items = selectIds(
+      r.natGateways,
+      req.NatGatewayId,
+      (id) => new AwsError('NatGatewayNotFound', `NAT gateway ${id} was not found`),
+    );
+    const filtered = applyFilters(
+      items,
+      req.Filter,
+      (n, name) =>
+        ({ 'nat-gateway-id': [n.natGatewayId], state: [n.state], 'subnet-id': [n.subnetId], 'vpc-id': [n.vpcId] })[
+          name
+        ],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { natGatewaySet: p.items.map((n) => renderNat(n, r)), nextToken: p.nextToken };
@@ -222,7 +361,8 @@ export const gatewayOperations: Record<string, OperationHandler> = {
     const req = validate(z.object({ NatGatewayId: z.string(), DryRun: qBool.optional() }), input);
     const r = ec2Region(ctx.state, ctx.region);
     const nat = keyed.get(r.natGateways, req.NatGatewayId);
-    if (!nat || nat.state === 'deleted') throw new AwsError('NatGatewayNotFound', `NAT gateway ${req.NatGatewayId} was not found`);
+    if (!nat || nat.state === 'deleted')
+      throw new AwsError('NatGatewayNotFound', `NAT gateway ${req.NatGatewayId} was not found`);
     if (nat.state !== 'deleting') {
       nat.state = 'deleting';
       nat.deleteTime = ctx.now() + MINUTE; // it finishes deleting about a minute later

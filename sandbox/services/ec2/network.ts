@@ -59,7 +59,10 @@ export function createInterface(r: Ec2Region, req: NewInterface): NetworkInterfa
     const sg = keyed.get(r.securityGroups, g);
     if (!sg) throw new AwsError('InvalidGroup.NotFound', `The security group '${g}' does not exist`);
     if (sg.vpcId !== subnet.vpcId) {
-      throw new AwsError('InvalidParameter', `Security group ${g} and subnet ${subnet.subnetId} belong to different networks.`);
+      throw new AwsError(
+        'InvalidParameter',
+        `Security group ${g} and subnet ${subnet.subnetId} belong to different networks.`,
+      );
     }
   }
   const eniId = resourceId('eni');
@@ -100,11 +103,16 @@ export function deleteInterface(r: Ec2Region, eniId: string): void {
 /** The route table that governs a subnet: its explicit association, else the VPC's main table. */
 export function routeTableOf(r: Ec2Region, subnet: Subnet) {
   const tables = keyed.values(r.routeTables).filter((t) => t.vpcId === subnet.vpcId);
-  return tables.find((t) => t.associations.some((a) => a.subnetId === subnet.subnetId)) ?? tables.find((t) => t.associations.some((a) => a.main));
+  return (
+    tables.find((t) => t.associations.some((a) => a.subnetId === subnet.subnetId)) ??
+    tables.find((t) => t.associations.some((a) => a.main))
+  );
 }
 
 /** A subnet is public when its route table sends 0.0.0.0/0 to an internet gateway. */
 export function isPublicSubnet(r: Ec2Region, subnet: Subnet): boolean {
   const table = routeTableOf(r, subnet);
-  return !!table?.routes.some((route) => route.destinationCidrBlock === '0.0.0.0/0' && route.gatewayId?.startsWith('igw-'));
+  return !!table?.routes.some(
+    (route) => route.destinationCidrBlock === '0.0.0.0/0' && route.gatewayId?.startsWith('igw-'),
+  );
 }

@@ -18,7 +18,11 @@ export interface SubnetView {
   tags: Record<string, string>;
 }
 
-export function getVpc(state: SandboxState, region: string, vpcId: string): { vpcId: string; cidrBlock: string; tags: Record<string, string> } | undefined {
+export function getVpc(
+  state: SandboxState,
+  region: string,
+  vpcId: string,
+): { vpcId: string; cidrBlock: string; tags: Record<string, string> } | undefined {
   const vpc = keyed.get(peekEc2Region(state, region)?.vpcs, vpcId);
   return vpc ? { vpcId: vpc.vpcId, cidrBlock: vpc.cidrBlock, tags: keyed.toRecord(vpc.tags) } : undefined;
 }
@@ -39,7 +43,11 @@ export function getSubnet(state: SandboxState, region: string, subnetId: string)
   };
 }
 
-export function getSecurityGroup(state: SandboxState, region: string, groupId: string): { groupId: string; groupName: string; vpcId: string } | undefined {
+export function getSecurityGroup(
+  state: SandboxState,
+  region: string,
+  groupId: string,
+): { groupId: string; groupName: string; vpcId: string } | undefined {
   const g = keyed.get(peekEc2Region(state, region)?.securityGroups, groupId);
   return g ? { groupId: g.groupId, groupName: g.groupName, vpcId: g.vpcId } : undefined;
 }
@@ -51,7 +59,14 @@ export function getSecurityGroup(state: SandboxState, region: string, groupId: s
 export function createNetworkInterface(
   state: SandboxState,
   region: string,
-  req: { subnetId: string; groupIds: string[]; description: string; interfaceType?: 'interface' | 'efa' | 'efa-only'; requesterId: string; tags?: Record<string, string> },
+  req: {
+    subnetId: string;
+    groupIds: string[];
+    description: string;
+    interfaceType?: 'interface' | 'efa' | 'efa-only';
+    requesterId: string;
+    tags?: Record<string, string>;
+  },
 ): { networkInterfaceId: string; privateIpAddress: string } {
   const eni = createInterface(ec2Region(state, region), { ...req, requesterManaged: true });
   return { networkInterfaceId: eni.networkInterfaceId, privateIpAddress: eni.privateIpAddress };
@@ -66,10 +81,17 @@ export function deleteNetworkInterface(state: SandboxState, region: string, netw
 export function createManagedSecurityGroup(
   state: SandboxState,
   region: string,
-  req: { vpcId: string; groupName: string; description: string; selfReferencing: boolean; tags?: Record<string, string> },
+  req: {
+    vpcId: string;
+    groupName: string;
+    description: string;
+    selfReferencing: boolean;
+    tags?: Record<string, string>;
+  },
 ): string {
   const r = ec2Region(state, region);
-  if (!keyed.get(r.vpcs, req.vpcId)) throw new AwsError('InvalidVpcID.NotFound', `The vpc ID '${req.vpcId}' does not exist`);
+  if (!keyed.get(r.vpcs, req.vpcId))
+    throw new AwsError('InvalidVpcID.NotFound', `The vpc ID '${req.vpcId}' does not exist`);
   const groupId = resourceId('sg');
   keyed.set(r.securityGroups, groupId, {
     groupId,
@@ -80,7 +102,9 @@ export function createManagedSecurityGroup(
     tags: { ...(req.tags ?? {}) },
     rules: [
       { ruleId: newRuleId(), isEgress: true, ipProtocol: '-1', cidrIpv4: '0.0.0.0/0' },
-      ...(req.selfReferencing ? [{ ruleId: newRuleId(), isEgress: false, ipProtocol: '-1', referencedGroupId: groupId }] : []),
+      ...(req.selfReferencing
+        ? [{ ruleId: newRuleId(), isEgress: false, ipProtocol: '-1', referencedGroupId: groupId }]
+        : []),
     ],
   });
   return groupId;
@@ -91,5 +115,6 @@ export function deleteManagedSecurityGroup(state: SandboxState, region: string, 
   if (!r) return;
   keyed.delete(r.securityGroups, groupId);
   // Rules elsewhere that referenced it go stale on AWS; drop them so teardown can complete.
-  for (const g of keyed.values(r.securityGroups)) g.rules = g.rules.filter((rule) => rule.referencedGroupId !== groupId);
+  for (const g of keyed.values(r.securityGroups))
+    g.rules = g.rules.filter((rule) => rule.referencedGroupId !== groupId);
 }

@@ -19,7 +19,8 @@ const PROTOCOL_NAMES: Record<string, string> = { '6': 'tcp', '17': 'udp', '1': '
 function normalizeProtocol(p: string): string {
   const lower = p.toLowerCase();
   const named = (Object.hasOwn(PROTOCOL_NAMES, lower) ? PROTOCOL_NAMES[lower] : undefined) ?? lower;
-  if (['tcp', 'udp', 'icmp', 'icmpv6', '-1'].includes(named) || (/^\d+$/.test(named) && Number(named) <= 255)) return named;
+  if (['tcp', 'udp', 'icmp', 'icmpv6', '-1'].includes(named) || (/^\d+$/.test(named) && Number(named) <= 255))
+    return named;
   throw new AwsError('InvalidParameterValue', `Invalid value '${p}' for IP protocol. Unknown protocol.`);
 }
 
@@ -36,25 +37,53 @@ export function rulesFromPermissions(
     const needsPorts = ipProtocol === 'tcp' || ipProtocol === 'udp';
     if (needsPorts) {
       if (p.FromPort === undefined || p.ToPort === undefined) {
-        throw new AwsError('InvalidParameterValue', "Invalid value 'Must specify both from and to ports with TCP/UDP.' for portRange.");
+        throw new AwsError(
+          'InvalidParameterValue',
+          "Invalid value 'Must specify both from and to ports with TCP/UDP.' for portRange.",
+        );
       }
       if (p.FromPort < 0 || p.ToPort > 65535 || p.FromPort > p.ToPort) {
-        throw new AwsError('InvalidParameterValue', `Invalid port range ${p.FromPort}-${p.ToPort}: ports must be 0-65535 and FromPort <= ToPort.`);
+        throw new AwsError(
+          'InvalidParameterValue',
+          `Invalid port range ${p.FromPort}-${p.ToPort}: ports must be 0-65535 and FromPort <= ToPort.`,
+        );
       }
     }
-    const ports = ipProtocol === '-1' ? {} : { ...(p.FromPort !== undefined ? { fromPort: p.FromPort } : {}), ...(p.ToPort !== undefined ? { toPort: p.ToPort } : {}) };
+    const ports =
+      ipProtocol === '-1'
+        ? {}
+        : {
+            ...(p.FromPort !== undefined ? { fromPort: p.FromPort } : {}),
+            ...(p.ToPort !== undefined ? { toPort: p.ToPort } : {}),
+          };
     const peers = [...(p.IpRanges ?? []), ...(p.Groups ?? [])];
-    if (peers.length === 0) throw new AwsError('InvalidParameterValue', 'Each IP permission needs at least one IP range or security group.');
+    if (peers.length === 0)
+      throw new AwsError('InvalidParameterValue', 'Each IP permission needs at least one IP range or security group.');
     for (const range of p.IpRanges ?? []) {
       if (!range.CidrIp || !/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(range.CidrIp)) {
         throw new AwsError('InvalidParameterValue', `CIDR block ${range.CidrIp ?? '(missing)'} is malformed`);
       }
-      rules.push({ ruleId: newRuleId(), isEgress, ipProtocol, ...ports, cidrIpv4: range.CidrIp, ...(range.Description ? { description: range.Description } : {}) });
+      rules.push({
+        ruleId: newRuleId(),
+        isEgress,
+        ipProtocol,
+        ...ports,
+        cidrIpv4: range.CidrIp,
+        ...(range.Description ? { description: range.Description } : {}),
+      });
     }
     for (const g of p.Groups ?? []) {
       if (!g.GroupId) throw new AwsError('MissingParameter', 'The request must contain the parameter groupId');
-      if (!groupExists(g.GroupId)) throw new AwsError('InvalidGroup.NotFound', `The security group '${g.GroupId}' does not exist`);
-      rules.push({ ruleId: newRuleId(), isEgress, ipProtocol, ...ports, referencedGroupId: g.GroupId, ...(g.Description ? { description: g.Description } : {}) });
+      if (!groupExists(g.GroupId))
+        throw new AwsError('InvalidGroup.NotFound', `The security group '${g.GroupId}' does not exist`);
+      rules.push({
+        ruleId: newRuleId(),
+        isEgress,
+        ipProtocol,
+        ...ports,
+        referencedGroupId: g.GroupId,
+        ...(g.Description ? { description: g.Description } : {}),
+      });
     }
   }
   return rules;
@@ -92,7 +121,12 @@ export function renderPermissions(rules: SecurityGroupRule[], vpcId: string) {
       ipProtocol: first.ipProtocol,
       fromPort: first.fromPort,
       toPort: first.toPort,
-      groups: peers.map((r) => ({ groupId: r.referencedGroupId, userId: SANDBOX_ACCOUNT_ID, vpcId, description: r.description })),
+      groups: peers.map((r) => ({
+        groupId: r.referencedGroupId,
+        userId: SANDBOX_ACCOUNT_ID,
+        vpcId,
+        description: r.description,
+      })),
       ipRanges: ranges.map((r) => ({ cidrIp: r.cidrIpv4, description: r.description })),
       ipv6Ranges: [],
       prefixListIds: [],

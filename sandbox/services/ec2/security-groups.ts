@@ -4,9 +4,29 @@ import { AwsError } from '../../core/errors.js';
 import { resourceId } from '../../core/ids.js';
 import { SANDBOX_ACCOUNT_ID } from '../../core/credentials.js';
 import type { OperationHandler, RequestContext } from '../../core/service.js';
-import { describeRule, renderPermissions, renderRule, rulesFromPermissions, sameRule, type IpPermissionInput } from './security-group-rules.js';
+import {
+  describeRule,
+  renderPermissions,
+  renderRule,
+  rulesFromPermissions,
+  sameRule,
+  type IpPermissionInput,
+} from './security-group-rules.js';
 import { ec2Region, type SecurityGroup } from './state.js';
-import { applyFilters, filtersSchema, notFound, page, pagingSchema, qBool, qInt, selectIds, tagSet, tagsFor, tagSpecificationsSchema, validate } from './wire.js';
+import {
+  applyFilters,
+  filtersSchema,
+  notFound,
+  page,
+  pagingSchema,
+  qBool,
+  qInt,
+  selectIds,
+  tagSet,
+  tagsFor,
+  tagSpecificationsSchema,
+  validate,
+} from './wire.js';
 
 const permissionSchema = z.object({
   IpProtocol: z.string().optional(),
@@ -36,8 +56,14 @@ export function renderGroup(g: SecurityGroup, region: string) {
     vpcId: g.vpcId,
     ownerId: SANDBOX_ACCOUNT_ID,
     securityGroupArn: `arn:aws:ec2:${region}:${SANDBOX_ACCOUNT_ID}:security-group/${g.groupId}`,
-    ipPermissions: renderPermissions(g.rules.filter((r) => !r.isEgress), g.vpcId),
-    ipPermissionsEgress: renderPermissions(g.rules.filter((r) => r.isEgress), g.vpcId),
+    ipPermissions: renderPermissions(
+      g.rules.filter((r) => !r.isEgress),
+      g.vpcId,
+    ),
+    ipPermissionsEgress: renderPermissions(
+      g.rules.filter((r) => r.isEgress),
+      g.vpcId,
+    ),
     tagSet: tagSet(g.tags),
   };
 }
@@ -51,7 +77,8 @@ function findGroup(ctx: RequestContext, groupId: string | undefined, groupName: 
   }
   if (groupName) {
     const g = keyed.values(r.securityGroups).find((x) => x.groupName === groupName);
-    if (!g) throw new AwsError('InvalidGroup.NotFound', `The security group '${groupName}' does not exist in default VPC`);
+    if (!g)
+      throw new AwsError('InvalidGroup.NotFound', `The security group '${groupName}' does not exist in default VPC`);
     return g;
   }
   throw new AwsError('MissingParameter', 'The request must contain the parameter GroupId or GroupName');
@@ -60,7 +87,14 @@ function findGroup(ctx: RequestContext, groupId: string | undefined, groupName: 
 function permissionsOf(input: z.output<typeof ruleChangeSchema>): IpPermissionInput[] {
   if (input.IpPermissions?.length) return input.IpPermissions;
   if (input.IpProtocol || input.CidrIp) {
-    return [{ IpProtocol: input.IpProtocol ?? '-1', FromPort: input.FromPort, ToPort: input.ToPort, IpRanges: [{ CidrIp: input.CidrIp }] } as IpPermissionInput];
+    return [
+      {
+        IpProtocol: input.IpProtocol ?? '-1',
+        FromPort: input.FromPort,
+        ToPort: input.ToPort,
+        IpRanges: [{ CidrIp: input.CidrIp }],
+      } as IpPermissionInput,
+    ];
   }
   throw new AwsError('MissingParameter', 'The request must contain the parameter IpPermissions');
 }
@@ -90,14 +124,19 @@ function revoke(isEgress: boolean): OperationHandler {
     if (req.SecurityGroupRuleId?.length) {
       doomed = req.SecurityGroupRuleId.map((id) => {
         const rule = group.rules.find((x) => x.ruleId === id && x.isEgress === isEgress);
-        if (!rule) throw new AwsError('InvalidSecurityGroupRuleId.NotFound', `The security group rule ID '${id}' does not exist`);
+        if (!rule)
+          throw new AwsError(
+            'InvalidSecurityGroupRuleId.NotFound',
+            `The security group rule ID '${id}' does not exist`,
+          );
         return rule;
       });
     } else {
       const wanted = rulesFromPermissions(permissionsOf(req), isEgress, () => true);
       doomed = wanted.map((w) => {
         const rule = group.rules.find((x) => sameRule(x, w));
-        if (!rule) throw new AwsError('InvalidPermission.NotFound', 'The specified rule does not exist in this security group.');
+        if (!rule)
+          throw new AwsError('InvalidPermission.NotFound', 'The specified rule does not exist in this security group.');
         return rule;
       });
     }
@@ -132,9 +171,13 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
     );
     const r = ec2Region(ctx.state, ctx.region);
     if (!keyed.get(r.vpcs, req.VpcId)) throw notFound('InvalidVpcID.NotFound', 'vpc', req.VpcId);
-    if (req.GroupName.toLowerCase().startsWith('sg-')) throw new AwsError('InvalidParameterValue', "Group names may not be in the format sg-*.");
+    if (req.GroupName.toLowerCase().startsWith('sg-'))
+      throw new AwsError('InvalidParameterValue', 'Group names may not be in the format sg-*.');
     if (keyed.values(r.securityGroups).some((g) => g.vpcId === req.VpcId && g.groupName === req.GroupName)) {
-      throw new AwsError('InvalidGroup.Duplicate', `The security group '${req.GroupName}' already exists for VPC '${req.VpcId}'`);
+      throw new AwsError(
+        'InvalidGroup.Duplicate',
+        `The security group '${req.GroupName}' already exists for VPC '${req.VpcId}'`,
+      );
     }
     const tags = tagsFor(req.TagSpecification, 'security-group');
     const groupId = resourceId('sg');
@@ -148,39 +191,71 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
       rules: [{ ruleId: resourceId('sgr'), isEgress: true, ipProtocol: '-1', cidrIpv4: '0.0.0.0/0' }],
     };
     keyed.set(r.securityGroups, groupId, group);
-    return { return: true, groupId, tagSet: tagSet(tags), securityGroupArn: renderGroup(group, ctx.region).securityGroupArn };
+    return {
+      return: true,
+      groupId,
+      tagSet: tagSet(tags),
+      securityGroupArn: renderGroup(group, ctx.region).securityGroupArn,
+    };
   },
 
   DescribeSecurityGroups(input, ctx) {
     const req = validate(
-      z.object({ GroupId: z.array(z.string()).optional(), GroupName: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      z.object({
+        GroupId: z.array(z.string()).optional(),
+        GroupName: z.array(z.string()).optional(),
+        Filter: filtersSchema,
+        ...pagingSchema,
+      }),
       input,
     );
     const r = ec2Region(ctx.state, ctx.region);
-    let groups = selectIds(r.securityGroups, req.GroupId, (id) => new AwsError('InvalidGroup.NotFound', `The security group '${id}' does not exist`));
+    let groups = selectIds(
+      r.securityGroups,
+      req.GroupId,
+      (id) => new AwsError('InvalidGroup.NotFound', `The security group '${id}' does not exist`),
+    );
     if (req.GroupName?.length) {
       for (const name of req.GroupName) {
-        if (!groups.some((g) => g.groupName === name)) throw new AwsError('InvalidGroup.NotFound', `The security group '${name}' does not exist in default VPC`);
+        if (!groups.some((g) => g.groupName === name))
+          throw new AwsError('InvalidGroup.NotFound', `The security group '${name}' does not exist in default VPC`);
       }
       groups = groups.filter((g) => req.GroupName!.includes(g.groupName));
     }
-    const filtered = applyFilters(groups, req.Filter, (g, name) =>
-      ({ 'group-id': [g.groupId], 'group-name': [g.groupName], 'vpc-id': [g.vpcId], description: [g.description], 'owner-id': [SANDBOX_ACCOUNT_ID] })[name],
+    const filtered = applyFilters(
+      groups,
+      req.Filter,
+      (g, name) =>
+        ({
+          'group-id': [g.groupId],
+          'group-name': [g.groupName],
+          'vpc-id': [g.vpcId],
+          description: [g.description],
+          'owner-id': [SANDBOX_ACCOUNT_ID],
+        })[name],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { securityGroupInfo: p.items.map((g) => renderGroup(g, ctx.region)), nextToken: p.nextToken };
   },
 
   DeleteSecurityGroup(input, ctx) {
-    const req = validate(z.object({ GroupId: z.string().optional(), GroupName: z.string().optional(), DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({ GroupId: z.string().optional(), GroupName: z.string().optional(), DryRun: qBool.optional() }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     const group = findGroup(ctx, req.GroupId, req.GroupName);
     if (group.isDefault) {
-      throw new AwsError('CannotDelete', `the specified group: "${group.groupId}" name: "default" cannot be deleted by a user`);
+      throw new AwsError(
+        'CannotDelete',
+        `the specified group: "${group.groupId}" name: "default" cannot be deleted by a user`,
+      );
     }
     const inUse =
       keyed.values(r.networkInterfaces).some((e) => e.groupIds.includes(group.groupId)) ||
-      keyed.values(r.securityGroups).some((g) => g !== group && g.rules.some((rule) => rule.referencedGroupId === group.groupId)) ||
+      keyed
+        .values(r.securityGroups)
+        .some((g) => g !== group && g.rules.some((rule) => rule.referencedGroupId === group.groupId)) ||
       keyed.values(r.vpcEndpoints).some((e) => e.groupIds.includes(group.groupId));
     if (inUse) throw new AwsError('DependencyViolation', `resource ${group.groupId} has a dependent object`);
     keyed.delete(r.securityGroups, group.groupId);
@@ -193,17 +268,30 @@ export const securityGroupOperations: Record<string, OperationHandler> = {
   RevokeSecurityGroupEgress: revoke(true),
 
   DescribeSecurityGroupRules(input, ctx) {
-    const req = validate(z.object({ SecurityGroupRuleId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ SecurityGroupRuleId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
-    const all = keyed.values(r.securityGroups).flatMap((g) => g.rules.map((rule) => ({ group: g, rule, tags: {} as Record<string, string> })));
+    const all = keyed
+      .values(r.securityGroups)
+      .flatMap((g) => g.rules.map((rule) => ({ group: g, rule, tags: {} as Record<string, string> })));
     for (const id of req.SecurityGroupRuleId ?? []) {
-      if (!all.some((x) => x.rule.ruleId === id)) throw new AwsError('InvalidSecurityGroupRuleId.NotFound', `The security group rule ID '${id}' does not exist`);
+      if (!all.some((x) => x.rule.ruleId === id))
+        throw new AwsError('InvalidSecurityGroupRuleId.NotFound', `The security group rule ID '${id}' does not exist`);
     }
-    const selected = req.SecurityGroupRuleId?.length ? all.filter((x) => req.SecurityGroupRuleId!.includes(x.rule.ruleId)) : all;
-    const filtered = applyFilters(selected, req.Filter, (x, name) =>
-      ({ 'group-id': [x.group.groupId], 'security-group-rule-id': [x.rule.ruleId] })[name],
+    const selected = req.SecurityGroupRuleId?.length
+      ? all.filter((x) => req.SecurityGroupRuleId!.includes(x.rule.ruleId))
+      : all;
+    const filtered = applyFilters(
+      selected,
+      req.Filter,
+      (x, name) => ({ 'group-id': [x.group.groupId], 'security-group-rule-id': [x.rule.ruleId] })[name],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
-    return { securityGroupRuleSet: p.items.map((x) => renderRule(x.group, x.rule, ctx.region)), nextToken: p.nextToken };
+    return {
+      securityGroupRuleSet: p.items.map((x) => renderRule(x.group, x.rule, ctx.region)),
+      nextToken: p.nextToken,
+    };
   },
 };

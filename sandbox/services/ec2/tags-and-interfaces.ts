@@ -10,13 +10,23 @@ import { applyFilters, filtersSchema, page, pagingSchema, qBool, tagSet, validat
 const RESOURCE_TYPES: Array<{ prefix: string; type: string; collection: keyof Ec2Region; notFound: string }> = [
   { prefix: 'vpc-', type: 'vpc', collection: 'vpcs', notFound: 'InvalidVpcID.NotFound' },
   { prefix: 'subnet-', type: 'subnet', collection: 'subnets', notFound: 'InvalidSubnetID.NotFound' },
-  { prefix: 'igw-', type: 'internet-gateway', collection: 'internetGateways', notFound: 'InvalidInternetGatewayID.NotFound' },
+  {
+    prefix: 'igw-',
+    type: 'internet-gateway',
+    collection: 'internetGateways',
+    notFound: 'InvalidInternetGatewayID.NotFound',
+  },
   { prefix: 'nat-', type: 'natgateway', collection: 'natGateways', notFound: 'InvalidNatGatewayID.NotFound' },
   { prefix: 'eipalloc-', type: 'elastic-ip', collection: 'addresses', notFound: 'InvalidAllocationID.NotFound' },
   { prefix: 'rtb-', type: 'route-table', collection: 'routeTables', notFound: 'InvalidRouteTableID.NotFound' },
   { prefix: 'sg-', type: 'security-group', collection: 'securityGroups', notFound: 'InvalidGroup.NotFound' },
   { prefix: 'vpce-', type: 'vpc-endpoint', collection: 'vpcEndpoints', notFound: 'InvalidVpcEndpointId.NotFound' },
-  { prefix: 'eni-', type: 'network-interface', collection: 'networkInterfaces', notFound: 'InvalidNetworkInterfaceID.NotFound' },
+  {
+    prefix: 'eni-',
+    type: 'network-interface',
+    collection: 'networkInterfaces',
+    notFound: 'InvalidNetworkInterfaceID.NotFound',
+  },
 ];
 
 function taggable(r: Ec2Region, id: string): { tags: Tags; type: string } {
@@ -45,7 +55,14 @@ function renderInterface(e: NetworkInterface, r: Ec2Region) {
     sourceDestCheck: true,
     interfaceType: e.interfaceType,
     groupSet: e.groupIds.map((g) => ({ groupId: g, groupName: keyed.get(r.securityGroups, g)?.groupName })),
-    association: address ? { allocationId: address.allocationId, associationId: address.associationId, publicIp: address.publicIp, ipOwnerId: 'amazon' } : undefined,
+    association: address
+      ? {
+          allocationId: address.allocationId,
+          associationId: address.associationId,
+          publicIp: address.publicIp,
+          ipOwnerId: 'amazon',
+        }
+      : undefined,
     privateIpAddressesSet: [{ privateIpAddress: e.privateIpAddress, primary: true }],
     tagSet: tagSet(e.tags),
   };
@@ -55,18 +72,25 @@ const tagList = z.array(z.object({ Key: z.string().min(1).max(127), Value: z.str
 
 export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
   CreateTags(input, ctx) {
-    const req = validate(z.object({ ResourceId: z.array(z.string()).min(1), Tag: tagList.min(1), DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({ ResourceId: z.array(z.string()).min(1), Tag: tagList.min(1), DryRun: qBool.optional() }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     const targets = req.ResourceId.map((id) => taggable(r, id)); // all must exist before any is tagged
     for (const t of targets) {
       for (const tag of req.Tag) keyed.set(t.tags, tag.Key, tag.Value ?? '');
-      if (keyed.keys(t.tags).length > 50) throw new AwsError('TagLimitExceeded', 'The maximum number of tags (50) for a resource has been reached.');
+      if (keyed.keys(t.tags).length > 50)
+        throw new AwsError('TagLimitExceeded', 'The maximum number of tags (50) for a resource has been reached.');
     }
     return { return: true };
   },
 
   DeleteTags(input, ctx) {
-    const req = validate(z.object({ ResourceId: z.array(z.string()).min(1), Tag: tagList.optional(), DryRun: qBool.optional() }), input);
+    const req = validate(
+      z.object({ ResourceId: z.array(z.string()).min(1), Tag: tagList.optional(), DryRun: qBool.optional() }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     const targets = req.ResourceId.map((id) => taggable(r, id));
     for (const t of targets) {
@@ -87,37 +111,52 @@ export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
     const rows: Array<{ resourceId: string; resourceType: string; key: string; value: string }> = [];
     for (const kind of RESOURCE_TYPES) {
       for (const [id, resource] of keyed.entries(r[kind.collection] as Keyed<{ tags: Tags }>)) {
-        for (const [key, value] of keyed.entries(resource.tags)) rows.push({ resourceId: id, resourceType: kind.type, key, value });
+        for (const [key, value] of keyed.entries(resource.tags))
+          rows.push({ resourceId: id, resourceType: kind.type, key, value });
       }
     }
-    const filtered = applyFilters(rows, req.Filter, (row, name) =>
-      ({ 'resource-id': [row.resourceId], 'resource-type': [row.resourceType], key: [row.key], value: [row.value] })[name],
+    const filtered = applyFilters(
+      rows,
+      req.Filter,
+      (row, name) =>
+        ({ 'resource-id': [row.resourceId], 'resource-type': [row.resourceType], key: [row.key], value: [row.value] })[
+          name
+        ],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { tagSet: p.items, nextToken: p.nextToken };
   },
 
   DescribeNetworkInterfaces(input, ctx) {
-    const req = validate(z.object({ NetworkInterfaceId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }), input);
+    const req = validate(
+      z.object({ NetworkInterfaceId: z.array(z.string()).optional(), Filter: filtersSchema, ...pagingSchema }),
+      input,
+    );
     const r = ec2Region(ctx.state, ctx.region);
     for (const id of req.NetworkInterfaceId ?? []) {
-      if (!keyed.get(r.networkInterfaces, id)) throw new AwsError('InvalidNetworkInterfaceID.NotFound', `The networkInterface ID '${id}' does not exist`);
+      if (!keyed.get(r.networkInterfaces, id))
+        throw new AwsError('InvalidNetworkInterfaceID.NotFound', `The networkInterface ID '${id}' does not exist`);
     }
-    const items = req.NetworkInterfaceId?.length ? req.NetworkInterfaceId.map((id) => keyed.get(r.networkInterfaces, id)!) : keyed.values(r.networkInterfaces);
-    const filtered = applyFilters(items, req.Filter, (e, name) =>
-      ({
-        'network-interface-id': [e.networkInterfaceId],
-        'subnet-id': [e.subnetId],
-        'vpc-id': [e.vpcId],
-        'group-id': e.groupIds,
-        description: [e.description],
-        'requester-id': [e.requesterId],
-        'requester-managed': [String(e.requesterManaged)],
-        'interface-type': [e.interfaceType],
-        status: ['in-use'],
-        'private-ip-address': [e.privateIpAddress],
-        'availability-zone': [e.availabilityZone],
-      })[name],
+    const items = req.NetworkInterfaceId?.length
+      ? req.NetworkInterfaceId.map((id) => keyed.get(r.networkInterfaces, id)!)
+      : keyed.values(r.networkInterfaces);
+    const filtered = applyFilters(
+      items,
+      req.Filter,
+      (e, name) =>
+        ({
+          'network-interface-id': [e.networkInterfaceId],
+          'subnet-id': [e.subnetId],
+          'vpc-id': [e.vpcId],
+          'group-id': e.groupIds,
+          description: [e.description],
+          'requester-id': [e.requesterId],
+          'requester-managed': [String(e.requesterManaged)],
+          'interface-type': [e.interfaceType],
+          status: ['in-use'],
+          'private-ip-address': [e.privateIpAddress],
+          'availability-zone': [e.availabilityZone],
+        })[name],
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { networkInterfaceSet: p.items.map((e) => renderInterface(e, r)), nextToken: p.nextToken };

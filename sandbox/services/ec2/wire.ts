@@ -12,7 +12,10 @@ import type { Tags } from './state.js';
  */
 export const EC2_ERRORS = ec2Errors();
 
-export const qInt = z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number);
+export const qInt = z
+  .string()
+  .regex(/^-?\d+$/, 'must be an integer')
+  .transform(Number);
 export const qBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 export const qList = <T extends z.ZodType>(item: T) => z.array(item);
 
@@ -20,7 +23,9 @@ const tagSchema = z.object({ Key: z.string().min(1).max(127), Value: z.string().
 export const tagSpecificationsSchema = z
   .array(z.object({ ResourceType: z.string().min(1), Tag: z.array(tagSchema).max(50).optional() }))
   .optional();
-export const filtersSchema = z.array(z.object({ Name: z.string().min(1), Value: z.array(z.string()).optional() })).optional();
+export const filtersSchema = z
+  .array(z.object({ Name: z.string().min(1), Value: z.array(z.string()).optional() }))
+  .optional();
 export const pagingSchema = { MaxResults: qInt.optional(), NextToken: z.string().optional(), DryRun: qBool.optional() };
 
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -36,7 +41,10 @@ export function tagsFor(specs: z.output<typeof tagSpecificationsSchema>, resourc
   const tags: Tags = {};
   for (const spec of specs ?? []) {
     if (spec.ResourceType !== resourceType) {
-      throw new AwsError('InvalidParameterValue', `'${spec.ResourceType}' is not a valid taggable resource type for this operation.`);
+      throw new AwsError(
+        'InvalidParameterValue',
+        `'${spec.ResourceType}' is not a valid taggable resource type for this operation.`,
+      );
     }
     for (const t of spec.Tag ?? []) keyed.set(tags, t.Key, t.Value ?? '');
   }
@@ -54,7 +62,12 @@ export function notFound(code: string, kind: string, id: string): AwsError {
 
 /** `*` and `?` wildcards as EC2 filters use them. */
 function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /**
@@ -73,7 +86,8 @@ export function applyFilters<T extends object>(
       const tags = (item as { tags?: Tags }).tags;
       const values = (f.Value ?? []).map(wildcard);
       let actual: Array<string | undefined> | undefined;
-      if (f.Name.startsWith('tag:')) actual = keyed.has(tags, f.Name.slice(4)) ? [keyed.get(tags, f.Name.slice(4))] : [];
+      if (f.Name.startsWith('tag:'))
+        actual = keyed.has(tags, f.Name.slice(4)) ? [keyed.get(tags, f.Name.slice(4))] : [];
       else if (f.Name === 'tag-key') actual = keyed.keys(tags);
       else if (f.Name === 'tag-value') actual = keyed.values(tags);
       else {
@@ -99,10 +113,23 @@ export function selectIds<T>(all: Keyed<T>, ids: string[] | undefined, onMissing
 }
 
 /** `MaxResults`/`NextToken` paging with an opaque token; without MaxResults everything is returned. */
-export function page<T>(items: T[], maxResults: number | undefined, nextToken: string | undefined, limits = { min: 5, max: 1000 }): { items: T[]; nextToken?: string } {
+export function page<T>(
+  items: T[],
+  maxResults: number | undefined,
+  nextToken: string | undefined,
+  limits = { min: 5, max: 1000 },
+): { items: T[]; nextToken?: string } {
   if (maxResults !== undefined && (maxResults < limits.min || maxResults > limits.max)) {
-    throw new AwsError('InvalidParameterValue', `Value (${maxResults}) for parameter maxResults is invalid. Expecting a value between ${limits.min} and ${limits.max}.`);
+    throw new AwsError(
+      'InvalidParameterValue',
+      `Value (${maxResults}) for parameter maxResults is invalid. Expecting a value between ${limits.min} and ${limits.max}.`,
+    );
   }
-  const { items: slice, next } = offsetPage(items, nextToken, maxResults, () => new AwsError('InvalidNextToken', 'The token provided is invalid.'));
+  const { items: slice, next } = offsetPage(
+    items,
+    nextToken,
+    maxResults,
+    () => new AwsError('InvalidNextToken', 'The token provided is invalid.'),
+  );
   return next ? { items: slice, nextToken: next } : { items: slice };
 }

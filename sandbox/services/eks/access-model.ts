@@ -5,16 +5,33 @@ import type { StoredAccessEntry, StoredCluster } from './state.js';
  * How EKS fills in an access entry: node types get the node username and group EKS grants them,
  * STANDARD entries for roles get the assumed-role session form, users keep their own ARN.
  */
-export const ACCESS_ENTRY_TYPES = ['STANDARD', 'FARGATE_LINUX', 'EC2_LINUX', 'EC2_WINDOWS', 'EC2', 'HYBRID_LINUX', 'HYPERPOD_LINUX'] as const;
+export const ACCESS_ENTRY_TYPES = [
+  'STANDARD',
+  'FARGATE_LINUX',
+  'EC2_LINUX',
+  'EC2_WINDOWS',
+  'EC2',
+  'HYBRID_LINUX',
+  'HYPERPOD_LINUX',
+] as const;
 
 /** Node types: the principal must be a role, and EKS (not the caller) decides its groups and policies. */
-export const NODE_ENTRY_TYPES = new Set<string>(['FARGATE_LINUX', 'EC2_LINUX', 'EC2_WINDOWS', 'EC2', 'HYBRID_LINUX', 'HYPERPOD_LINUX']);
+export const NODE_ENTRY_TYPES = new Set<string>([
+  'FARGATE_LINUX',
+  'EC2_LINUX',
+  'EC2_WINDOWS',
+  'EC2',
+  'HYBRID_LINUX',
+  'HYPERPOD_LINUX',
+]);
 
 /** IAM role or user ARN (STS session ARNs are refused, as on AWS). */
 export const PRINCIPAL_ARN_PATTERN = /^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@\/-]+$/;
 
 /** Splits `arn:aws:iam::<acct>:role/path/name` into its kind, account and final name segment. */
-export function parsePrincipalArn(principalArn: string): { kind: 'role' | 'user'; accountId: string; name: string } | undefined {
+export function parsePrincipalArn(
+  principalArn: string,
+): { kind: 'role' | 'user'; accountId: string; name: string } | undefined {
   const m = /^arn:aws[a-z-]*:iam::(\d{12}):(role|user)\/(.+)$/.exec(principalArn);
   if (!m) return undefined;
   const path = m[3]!;
@@ -55,7 +72,13 @@ function accessEntryArn(cluster: StoredCluster, principalArn: string): string {
 
 export function newAccessEntry(
   cluster: StoredCluster,
-  req: { principalArn: string; type?: string; username?: string; kubernetesGroups?: string[]; tags?: Record<string, string> },
+  req: {
+    principalArn: string;
+    type?: string;
+    username?: string;
+    kubernetesGroups?: string[];
+    tags?: Record<string, string>;
+  },
   now: number,
 ): StoredAccessEntry {
   const type = req.type ?? 'STANDARD';

@@ -43,7 +43,11 @@ export function describeAddonVersions(input: unknown, _ctx: RequestContext) {
         computeTypes: ['ec2'],
         compatibilities: v.kubernetesVersions
           .filter((kv) => !k8s || kv === k8s)
-          .map((kv) => ({ clusterVersion: kv, platformVersions: ['*'], defaultVersion: defaultAddonVersion(spec, kv) === v.addonVersion })),
+          .map((kv) => ({
+            clusterVersion: kv,
+            platformVersions: ['*'],
+            defaultVersion: defaultAddonVersion(spec, kv) === v.addonVersion,
+          })),
         requiresConfiguration: spec.requiresConfiguration ?? false,
         requiresIamPermissions: spec.requiresIamPermissions,
       })),
@@ -56,16 +60,27 @@ export function describeAddonVersions(input: unknown, _ctx: RequestContext) {
 }
 
 export function describeAddonConfiguration(input: unknown, _ctx: RequestContext) {
-  const req = validateInput(z.object({ addonName: z.string().min(1), addonVersion: z.string().min(1) }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ addonName: z.string().min(1), addonVersion: z.string().min(1) }),
+    input,
+    VALIDATION,
+  );
   const spec = findAddon(req.addonName);
   if (!spec) throw invalidParameter(`Addon ${req.addonName} specified is not supported`, { addonName: req.addonName });
   if (!spec.versions.some((v) => v.addonVersion === req.addonVersion)) {
-    throw invalidParameter(`Addon version ${req.addonVersion} specified is not supported for ${req.addonName}`, { addonName: req.addonName });
+    throw invalidParameter(`Addon version ${req.addonVersion} specified is not supported for ${req.addonName}`, {
+      addonName: req.addonName,
+    });
   }
   return {
     addonName: spec.addonName,
     addonVersion: req.addonVersion,
-    configurationSchema: renderSchema(ADDON_CONFIGURATION_SCHEMAS[spec.addonName] ?? { type: 'object', additionalProperties: false, properties: {} }),
-    podIdentityConfiguration: spec.podIdentity.map((p) => ({ serviceAccount: p.serviceAccount, recommendedManagedPolicies: p.recommendedManagedPolicies })),
+    configurationSchema: renderSchema(
+      ADDON_CONFIGURATION_SCHEMAS[spec.addonName] ?? { type: 'object', additionalProperties: false, properties: {} },
+    ),
+    podIdentityConfiguration: spec.podIdentity.map((p) => ({
+      serviceAccount: p.serviceAccount,
+      recommendedManagedPolicies: p.recommendedManagedPolicies,
+    })),
   };
 }

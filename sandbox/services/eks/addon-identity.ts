@@ -56,9 +56,13 @@ function requestId(text: string): string {
 export function addonRenderProblem(a: StoredAddon): HealthIssue | undefined {
   if (a.addonName !== INFERENCE) return undefined;
   const arn = valuesOf(a).executionRoleArn;
-  const roleName = typeof arn === 'string' ? arn.split('/').pop() ?? '' : '';
+  const roleName = typeof arn === 'string' ? (arn.split('/').pop() ?? '') : '';
   if (roleName.startsWith(INFERENCE_ROLE_PREFIX)) return undefined;
-  return { code: 'ConfigurationConflict', message: `executionRoleArn must have a role name with prefix '${INFERENCE_ROLE_PREFIX}'`, resourceIds: [] };
+  return {
+    code: 'ConfigurationConflict',
+    message: `executionRoleArn must have a role name with prefix '${INFERENCE_ROLE_PREFIX}'`,
+    resourceIds: [],
+  };
 }
 
 function inferenceIssues(state: SandboxState, region: string, c: StoredCluster, a: StoredAddon): HealthIssue[] {
@@ -71,28 +75,58 @@ function inferenceIssues(state: SandboxState, region: string, c: StoredCluster, 
   const assumed = assumeRoleWithWebIdentity(state, roleArn, clusterOidcIssuer(c, region), subject, 'sts.amazonaws.com');
   if (!assumed.allowed) {
     const cause = `operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: ${assumed.code === 'AccessDenied' ? 403 : 400}, RequestID: ${requestId(assumed.message)}, api error ${assumed.code}: ${assumed.message}`;
-    return [{ code: 'AccessDenied', message: `${watcher}get identity: get credentials: failed to refresh cached credentials, failed to retrieve credentials, ${cause}`, resourceIds: [roleArn] }];
+    return [
+      {
+        code: 'AccessDenied',
+        message: `${watcher}get identity: get credentials: failed to refresh cached credentials, failed to retrieve credentials, ${cause}`,
+        resourceIds: [roleArn],
+      },
+    ];
   }
-  const enabled = actAsRole(state, roleArn, { action: 'sagemaker:UpdateClusterInference', resource: clusterArn, sessionName: 'hyperpod-inference-operator' });
+  const enabled = actAsRole(state, roleArn, {
+    action: 'sagemaker:UpdateClusterInference',
+    resource: clusterArn,
+    sessionName: 'hyperpod-inference-operator',
+  });
   if (!enabled.allowed) {
-    return [{ code: 'AccessDenied', message: `${watcher}https response error StatusCode: 400, RequestID: ${requestId(enabled.message)}, api error AccessDeniedException: ${enabled.message}`, resourceIds: [roleArn] }];
+    return [
+      {
+        code: 'AccessDenied',
+        message: `${watcher}https response error StatusCode: 400, RequestID: ${requestId(enabled.message)}, api error AccessDeniedException: ${enabled.message}`,
+        resourceIds: [roleArn],
+      },
+    ];
   }
   return [];
 }
 
 function trainingIssues(state: SandboxState, region: string, c: StoredCluster): HealthIssue[] {
   const hyperpod = hyperPodClusterOf(state, region, c.arn);
-  const association = keyed.values(c.podIdentityAssociations).find((p) => p.namespace === TRAINING_SERVICE_ACCOUNT.namespace && p.serviceAccount === TRAINING_SERVICE_ACCOUNT.name);
+  const association = keyed
+    .values(c.podIdentityAssociations)
+    .find(
+      (p) => p.namespace === TRAINING_SERVICE_ACCOUNT.namespace && p.serviceAccount === TRAINING_SERVICE_ACCOUNT.name,
+    );
   if (!hyperpod || !association) return [];
   const tags = Object.fromEntries(Object.entries(hyperpod.tags).map(([k, v]) => [`aws:ResourceTag/${k}`, v]));
-  const described = actAsRole(state, association.roleArn, { action: 'sagemaker:DescribeClusterNode', resource: hyperpod.arn, context: tags, sessionName: 'hp-training-operator' });
+  const described = actAsRole(state, association.roleArn, {
+    action: 'sagemaker:DescribeClusterNode',
+    resource: hyperpod.arn,
+    context: tags,
+    sessionName: 'hp-training-operator',
+  });
   if (described.allowed) return [];
   const message = `operation error SageMaker: DescribeClusterNode, https response error StatusCode: 400, RequestID: ${requestId(described.message)}, api error AccessDeniedException: ${described.message}`;
   return [{ code: 'AccessDenied', message, resourceIds: [association.roleArn] }];
 }
 
 /** The IAM problems of a running add-on, as its operator meets them (empty: it has what it needs). */
-export function addonIdentityIssues(state: SandboxState, region: string, c: StoredCluster, a: StoredAddon): HealthIssue[] {
+export function addonIdentityIssues(
+  state: SandboxState,
+  region: string,
+  c: StoredCluster,
+  a: StoredAddon,
+): HealthIssue[] {
   if (a.addonName === INFERENCE) return inferenceIssues(state, region, c, a);
   if (a.addonName === TRAINING) return trainingIssues(state, region, c);
   return [];

@@ -5,7 +5,12 @@ import { lookupClientToken, rememberClientToken } from '../../core/idempotency.j
 import { unitHash, uuid } from '../../core/ids.js';
 import type { RequestContext } from '../../core/service.js';
 import { validateInput } from '../../core/validation.js';
-import { checkAddonPodIdentity, checkAddonVersion, checkConfigurationValues, checkServiceAccountRole } from './addon-checks.js';
+import {
+  checkAddonPodIdentity,
+  checkAddonVersion,
+  checkConfigurationValues,
+  checkServiceAccountRole,
+} from './addon-checks.js';
 import { requireCluster } from './clusters.js';
 import { clientError, inUse, invalidParameter, invalidRequest, notFound } from './errors.js';
 import { maxResults, nextToken, page, queryBoolean, tagsSchema } from './paging.js';
@@ -27,7 +32,11 @@ function requireAddon(c: StoredCluster, addonName: string): StoredAddon {
 
 function requireSpec(addonName: string, c: StoredCluster): AddonSpec {
   const spec = findAddon(addonName);
-  if (!spec) throw invalidParameter(`Addon ${addonName} specified is not supported in ${c.version} kubernetes version`, { clusterName: c.name, addonName });
+  if (!spec)
+    throw invalidParameter(`Addon ${addonName} specified is not supported in ${c.version} kubernetes version`, {
+      clusterName: c.name,
+      addonName,
+    });
   return spec;
 }
 
@@ -48,15 +57,21 @@ export function createAddon(input: unknown, ctx: RequestContext) {
   const req = validateInput(createSchema, input, VALIDATION);
   const c = requireCluster(ctx, req.clusterName);
   const about = { clusterName: c.name, addonName: req.addonName };
-  if (c.status !== 'ACTIVE' && c.status !== 'UPDATING') throw invalidRequest(`Cluster has status of ${c.status}; add-ons can only be created on an ACTIVE cluster.`, about);
-  const mismatch = () => clientError('The clientRequestToken was already used for a different CreateAddon request.', about);
+  if (c.status !== 'ACTIVE' && c.status !== 'UPDATING')
+    throw invalidRequest(`Cluster has status of ${c.status}; add-ons can only be created on an ACTIVE cluster.`, about);
+  const mismatch = () =>
+    clientError('The clientRequestToken was already used for a different CreateAddon request.', about);
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
   const repeated = earlier ? keyed.get(c.addons, earlier) : undefined;
   if (repeated) return { addon: renderAddon(c, repeated) };
   const spec = requireSpec(req.addonName, c);
   if (keyed.get(c.addons, req.addonName)) throw inUse('Addon already exists.', about);
   const addonVersion = req.addonVersion ?? defaultAddonVersion(spec, c.version);
-  if (!addonVersion) throw invalidParameter(`Addon ${spec.addonName} specified is not supported in ${c.version} kubernetes version`, about);
+  if (!addonVersion)
+    throw invalidParameter(
+      `Addon ${spec.addonName} specified is not supported in ${c.version} kubernetes version`,
+      about,
+    );
   checkAddonVersion(spec, addonVersion, c);
   checkServiceAccountRole(ctx.state, req.serviceAccountRoleArn, spec, c);
   checkConfigurationValues(req.configurationValues, spec, c);
@@ -66,7 +81,13 @@ export function createAddon(input: unknown, ctx: RequestContext) {
 
   const now = ctx.now();
   const addonArn = `${c.arn.replace(/:cluster\/.*$/, '')}:addon/${c.name}/${spec.addonName}/${uuid()}`;
-  const pias = associations.map((a) => newPodIdentityAssociation(c, { namespace, serviceAccount: a.serviceAccount, roleArn: a.roleArn, ownerArn: addonArn }, now));
+  const pias = associations.map((a) =>
+    newPodIdentityAssociation(
+      c,
+      { namespace, serviceAccount: a.serviceAccount, roleArn: a.roleArn, ownerArn: addonArn },
+      now,
+    ),
+  );
   for (const p of pias) keyed.set(c.podIdentityAssociations, p.associationId, p);
   const failureMessage = ctx.runtime.faults.takeCreateFailure('eks', c.name, spec.addonName);
   const addon: StoredAddon = {
@@ -91,13 +112,21 @@ export function createAddon(input: unknown, ctx: RequestContext) {
 }
 
 export function describeAddon(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ clusterName: z.string().min(1), addonName: z.string().min(1) }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ clusterName: z.string().min(1), addonName: z.string().min(1) }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.clusterName);
   return { addon: renderAddon(c, requireAddon(c, req.addonName)) };
 }
 
 export function listAddons(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ clusterName: z.string().min(1), maxResults: maxResults(), nextToken }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ clusterName: z.string().min(1), maxResults: maxResults(), nextToken }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.clusterName);
   const p = page(keyed.keys(c.addons).sort(), (n) => n, req);
   return { addons: p.items, ...(p.nextToken ? { nextToken: p.nextToken } : {}) };
@@ -119,7 +148,8 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
   const c = requireCluster(ctx, req.clusterName);
   const a = requireAddon(c, req.addonName);
   const about = { clusterName: c.name, addonName: a.addonName };
-  const mismatch = () => clientError('The clientRequestToken was already used for a different UpdateAddon request.', about);
+  const mismatch = () =>
+    clientError('The clientRequestToken was already used for a different UpdateAddon request.', about);
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
   const done = earlier && c.updates.find((u) => u.id === earlier);
   if (done) return { update: renderUpdate(done) };
@@ -131,19 +161,24 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
   // An empty string removes the IRSA role, as on AWS.
   if (req.serviceAccountRoleArn) checkServiceAccountRole(ctx.state, req.serviceAccountRoleArn, spec, c);
   if (req.configurationValues !== undefined) checkConfigurationValues(req.configurationValues, spec, c);
-  const associations = req.podIdentityAssociations ? checkAddonPodIdentity(ctx.state, req.podIdentityAssociations, spec, c) : undefined;
+  const associations = req.podIdentityAssociations
+    ? checkAddonPodIdentity(ctx.state, req.podIdentityAssociations, spec, c)
+    : undefined;
   const namespace = a.namespace ?? spec.defaultNamespace;
   const owned = a.podIdentityAssociationIds.map((id) => keyed.get(c.podIdentityAssociations, id)).filter((x) => !!x);
   for (const n of associations ?? []) {
-    if (!owned.some((o) => o.serviceAccount === n.serviceAccount)) checkNoAssociationFor(c, namespace, n.serviceAccount);
+    if (!owned.some((o) => o.serviceAccount === n.serviceAccount))
+      checkNoAssociationFor(c, namespace, n.serviceAccount);
   }
 
   const now = ctx.now();
   const params: StoredUpdate['params'] = [];
   if (req.addonVersion) params.push({ type: 'AddonVersion', value: req.addonVersion });
-  if (req.serviceAccountRoleArn !== undefined) params.push({ type: 'ServiceAccountRoleArn', value: req.serviceAccountRoleArn });
+  if (req.serviceAccountRoleArn !== undefined)
+    params.push({ type: 'ServiceAccountRoleArn', value: req.serviceAccountRoleArn });
   if (req.resolveConflicts) params.push({ type: 'ResolveConflicts', value: req.resolveConflicts });
-  if (req.configurationValues !== undefined) params.push({ type: 'ConfigurationValues', value: req.configurationValues });
+  if (req.configurationValues !== undefined)
+    params.push({ type: 'ConfigurationValues', value: req.configurationValues });
   if (associations) {
     // Pod identity changes apply at once: associations are their own resources on AWS too.
     params.push({ type: 'PodIdentityAssociations', value: JSON.stringify(associations) });
@@ -154,9 +189,18 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
     }
     const fresh = associations
       .filter((n) => !owned.some((o) => o.serviceAccount === n.serviceAccount))
-      .map((n) => newPodIdentityAssociation(c, { namespace, serviceAccount: n.serviceAccount, roleArn: n.roleArn, ownerArn: a.addonArn }, now));
+      .map((n) =>
+        newPodIdentityAssociation(
+          c,
+          { namespace, serviceAccount: n.serviceAccount, roleArn: n.roleArn, ownerArn: a.addonArn },
+          now,
+        ),
+      );
     for (const p of fresh) keyed.set(c.podIdentityAssociations, p.associationId, p);
-    a.podIdentityAssociationIds = keyed.values(c.podIdentityAssociations).filter((p) => p.ownerArn === a.addonArn).map((p) => p.associationId);
+    a.podIdentityAssociationIds = keyed
+      .values(c.podIdentityAssociations)
+      .filter((p) => p.ownerArn === a.addonArn)
+      .map((p) => p.associationId);
   }
   const id = uuid();
   const update: StoredUpdate = {
@@ -181,10 +225,15 @@ export function updateAddon(input: unknown, ctx: RequestContext) {
 }
 
 export function deleteAddon(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ clusterName: z.string().min(1), addonName: z.string().min(1), preserve: queryBoolean.optional() }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ clusterName: z.string().min(1), addonName: z.string().min(1), preserve: queryBoolean.optional() }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.clusterName);
   const a = requireAddon(c, req.addonName);
-  if (a.status === 'DELETING') throw inUse(`Addon ${a.addonName} is already being deleted.`, { clusterName: c.name, addonName: a.addonName });
+  if (a.status === 'DELETING')
+    throw inUse(`Addon ${a.addonName} is already being deleted.`, { clusterName: c.name, addonName: a.addonName });
   const now = ctx.now();
   a.status = 'DELETING';
   a.readyAt = now + Math.round((0.5 + unitHash(`${c.name}:${a.addonName}:delete`)) * MINUTE);

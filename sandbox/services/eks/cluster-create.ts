@@ -5,7 +5,12 @@ import { lookupClientToken, rememberClientToken } from '../../core/idempotency.j
 import { arn, hexId, unitHash } from '../../core/ids.js';
 import type { RequestContext } from '../../core/service.js';
 import { validateInput } from '../../core/validation.js';
-import { createManagedSecurityGroup, createNetworkInterface, deleteManagedSecurityGroup, deleteNetworkInterface } from '../ec2/public.js';
+import {
+  createManagedSecurityGroup,
+  createNetworkInterface,
+  deleteManagedSecurityGroup,
+  deleteNetworkInterface,
+} from '../ec2/public.js';
 import { findRole, roleTrustsService } from '../iam/public.js';
 import { newAccessEntry } from './access-model.js';
 import { CLUSTER_ADMIN_POLICY_ARN } from '../../catalog/eks-access-policies.js';
@@ -29,16 +34,25 @@ const createClusterSchema = z.object({
     publicAccessCidrs: z.array(z.string()).optional(),
   }),
   version: z.string().optional(),
-  kubernetesNetworkConfig: z.object({ serviceIpv4Cidr: z.string().optional(), ipFamily: z.enum(['ipv4', 'ipv6']).optional() }).optional(),
+  kubernetesNetworkConfig: z
+    .object({ serviceIpv4Cidr: z.string().optional(), ipFamily: z.enum(['ipv4', 'ipv6']).optional() })
+    .optional(),
   logging: loggingSchema.optional(),
   clientRequestToken: z.string().min(1).optional(),
   tags: tagsSchema,
-  accessConfig: z.object({ bootstrapClusterCreatorAdminPermissions: z.boolean().optional(), authenticationMode: z.enum(AUTH_MODES).optional() }).optional(),
+  accessConfig: z
+    .object({
+      bootstrapClusterCreatorAdminPermissions: z.boolean().optional(),
+      authenticationMode: z.enum(AUTH_MODES).optional(),
+    })
+    .optional(),
   upgradePolicy: z.object({ supportType: z.enum(['STANDARD', 'EXTENDED']).optional() }).optional(),
   bootstrapSelfManagedAddons: z.boolean().optional(),
   zonalShiftConfig: z.object({ enabled: z.boolean().optional() }).optional(),
   deletionProtection: z.boolean().optional(),
-  controlPlaneScalingConfig: z.object({ tier: z.enum(['standard', 'tier-xl', 'tier-2xl', 'tier-4xl', 'tier-8xl']).optional() }).optional(),
+  controlPlaneScalingConfig: z
+    .object({ tier: z.enum(['standard', 'tier-xl', 'tier-2xl', 'tier-4xl', 'tier-8xl']).optional() })
+    .optional(),
 });
 
 /** Features the sandbox does not emulate: refused by name rather than silently ignored. */
@@ -62,14 +76,19 @@ export function creatorPrincipalArn(callerArn: string): string {
 export function createCluster(input: unknown, ctx: RequestContext) {
   const req = validateInput(createClusterSchema, input, { style: 'coral', code: 'InvalidParameterException' });
   const regionState = eksRegion(ctx.state, ctx.region);
-  const mismatch = () => clientError('The clientRequestToken was already used for a different CreateCluster request.', { clusterName: req.name });
+  const mismatch = () =>
+    clientError('The clientRequestToken was already used for a different CreateCluster request.', {
+      clusterName: req.name,
+    });
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
   const repeated = earlier ? keyed.get(regionState.clusters, earlier) : undefined;
   if (repeated) return { cluster: renderCluster(repeated, ctx.region, ctx.runtime) };
-  if (keyed.get(regionState.clusters, req.name)) throw inUse(`Cluster already exists with name: ${req.name}`, { clusterName: req.name });
+  if (keyed.get(regionState.clusters, req.name))
+    throw inUse(`Cluster already exists with name: ${req.name}`, { clusterName: req.name });
 
   for (const [field, feature] of Object.entries(NOT_EMULATED)) {
-    if ((input as Record<string, unknown>)[field] !== undefined) throw invalidParameter(`${field}: the sandbox does not emulate ${feature}.`, { clusterName: req.name });
+    if ((input as Record<string, unknown>)[field] !== undefined)
+      throw invalidParameter(`${field}: the sandbox does not emulate ${feature}.`, { clusterName: req.name });
   }
   const version = req.version ?? DEFAULT_EKS_VERSION;
   const versionInfo = findEksVersion(version);
@@ -77,27 +96,41 @@ export function createCluster(input: unknown, ctx: RequestContext) {
     throw invalidParameter(`unsupported Kubernetes version ${version}`, { clusterName: req.name });
   }
   const role = findRole(ctx.state, req.roleArn);
-  if (!role || !req.roleArn.startsWith('arn:')) throw invalidParameter(`Role with arn: ${req.roleArn}, does not exist or is not an IAM role ARN (roleArn).`, { clusterName: req.name });
+  if (!role || !req.roleArn.startsWith('arn:'))
+    throw invalidParameter(`Role with arn: ${req.roleArn}, does not exist or is not an IAM role ARN (roleArn).`, {
+      clusterName: req.name,
+    });
   if (!roleTrustsService(role, 'eks.amazonaws.com')) {
-    throw invalidParameter(`Role ${role.arn} cannot be assumed by the EKS service: its trust policy does not allow eks.amazonaws.com to sts:AssumeRole.`, { clusterName: req.name });
+    throw invalidParameter(
+      `Role ${role.arn} cannot be assumed by the EKS service: its trust policy does not allow eks.amazonaws.com to sts:AssumeRole.`,
+      { clusterName: req.name },
+    );
   }
   const vpcReq = req.resourcesVpcConfig;
   const net = checkClusterNetwork(ctx.state, ctx.region, vpcReq.subnetIds ?? [], vpcReq.securityGroupIds ?? []);
   if (req.kubernetesNetworkConfig?.ipFamily === 'ipv6') {
-    throw invalidParameter('kubernetesNetworkConfig.ipFamily ipv6 needs IPv6 CIDRs on the VPC and subnets, which the sandbox VPCs do not have.', { clusterName: req.name });
+    throw invalidParameter(
+      'kubernetesNetworkConfig.ipFamily ipv6 needs IPv6 CIDRs on the VPC and subnets, which the sandbox VPCs do not have.',
+      { clusterName: req.name },
+    );
   }
   const serviceCidr = req.kubernetesNetworkConfig?.serviceIpv4Cidr ?? defaultServiceCidr(net.vpcCidr);
   checkServiceCidr(serviceCidr, net.vpcCidr);
   const authenticationMode = req.accessConfig?.authenticationMode ?? 'CONFIG_MAP';
   const bootstrapAdmin = req.accessConfig?.bootstrapClusterCreatorAdminPermissions ?? true;
   if (authenticationMode === 'CONFIG_MAP' && !bootstrapAdmin) {
-    throw invalidParameter('bootstrapClusterCreatorAdminPermissions must be true if cluster authentication mode is set to CONFIG_MAP', { clusterName: req.name });
+    throw invalidParameter(
+      'bootstrapClusterCreatorAdminPermissions must be true if cluster authentication mode is set to CONFIG_MAP',
+      { clusterName: req.name },
+    );
   }
   const publicAccessCidrs = vpcReq.publicAccessCidrs ?? ['0.0.0.0/0'];
   const endpointPublicAccess = vpcReq.endpointPublicAccess ?? true;
   const endpointPrivateAccess = vpcReq.endpointPrivateAccess ?? false;
   if (!endpointPublicAccess && !endpointPrivateAccess) {
-    throw invalidParameter('resourcesVpcConfig: endpointPublicAccess and endpointPrivateAccess cannot both be false.', { clusterName: req.name });
+    throw invalidParameter('resourcesVpcConfig: endpointPublicAccess and endpointPrivateAccess cannot both be false.', {
+      clusterName: req.name,
+    });
   }
 
   // Everything is checked: from here on the request succeeds.
@@ -107,7 +140,8 @@ export function createCluster(input: unknown, ctx: RequestContext) {
   const clusterSg = createManagedSecurityGroup(ctx.state, ctx.region, {
     vpcId: net.vpcId,
     groupName: sgName,
-    description: 'EKS created security group applied to ENI that is attached to EKS Control Plane master nodes, as well as any managed workloads.',
+    description:
+      'EKS created security group applied to ENI that is attached to EKS Control Plane master nodes, as well as any managed workloads.',
     selfReferencing: true,
     tags: { Name: sgName, 'aws:eks:cluster-name': req.name, [`kubernetes.io/cluster/${req.name}`]: 'owned' },
   });
@@ -178,6 +212,11 @@ export function createCluster(input: unknown, ctx: RequestContext) {
 export function grantCreatorAdmin(cluster: StoredCluster, now: number): void {
   if (keyed.get(cluster.accessEntries, cluster.creatorArn)) return;
   const entry = newAccessEntry(cluster, { principalArn: cluster.creatorArn, type: 'STANDARD' }, now);
-  entry.policies.push({ policyArn: CLUSTER_ADMIN_POLICY_ARN, accessScope: { type: 'cluster', namespaces: [] }, associatedAt: now, modifiedAt: now });
+  entry.policies.push({
+    policyArn: CLUSTER_ADMIN_POLICY_ARN,
+    accessScope: { type: 'cluster', namespaces: [] },
+    associatedAt: now,
+    modifiedAt: now,
+  });
   keyed.set(cluster.accessEntries, cluster.creatorArn, entry);
 }

@@ -24,7 +24,18 @@ const updateConfigSchema = z.object({
 });
 
 /** Update kinds AWS has that the sandbox does not emulate. */
-const NOT_EMULATED = ['resourcesVpcConfig', 'zonalShiftConfig', 'computeConfig', 'kubernetesNetworkConfig', 'storageConfig', 'remoteNetworkConfig', 'controlPlaneScalingConfig', 'kubeApiServerConfig', 'kubeSchedulerConfig', 'kubeControllerManagerConfig'];
+const NOT_EMULATED = [
+  'resourcesVpcConfig',
+  'zonalShiftConfig',
+  'computeConfig',
+  'kubernetesNetworkConfig',
+  'storageConfig',
+  'remoteNetworkConfig',
+  'controlPlaneScalingConfig',
+  'kubeApiServerConfig',
+  'kubeSchedulerConfig',
+  'kubeControllerManagerConfig',
+];
 
 /** Only forward: access entries, once enabled, cannot be turned off again. */
 const MODE_RANK: Record<AuthenticationMode, number> = { CONFIG_MAP: 0, API_AND_CONFIG_MAP: 1, API: 2 };
@@ -33,7 +44,8 @@ export function updateClusterConfig(input: unknown, ctx: RequestContext) {
   const req = validateInput(updateConfigSchema, input, VALIDATION);
   const c = requireCluster(ctx, req.name);
   const about = { clusterName: c.name };
-  const mismatch = () => clientError('The clientRequestToken was already used for a different UpdateClusterConfig request.', about);
+  const mismatch = () =>
+    clientError('The clientRequestToken was already used for a different UpdateClusterConfig request.', about);
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
   const done = earlier && c.updates.find((u) => u.id === earlier);
   if (done) return { update: renderUpdate(done) };
@@ -41,7 +53,9 @@ export function updateClusterConfig(input: unknown, ctx: RequestContext) {
   const raw = input as Record<string, unknown>;
   const stray = NOT_EMULATED.find((k) => raw[k] !== undefined);
   if (stray) throw invalidParameter(`${stray}: the sandbox does not emulate this kind of cluster update.`, about);
-  const kinds = (['logging', 'accessConfig', 'deletionProtection', 'upgradePolicy'] as const).filter((k) => req[k] !== undefined);
+  const kinds = (['logging', 'accessConfig', 'deletionProtection', 'upgradePolicy'] as const).filter(
+    (k) => req[k] !== undefined,
+  );
   if (kinds.length === 0) throw invalidParameter('No changes needed: the request names nothing to update.', about);
   if (kinds.length > 1) throw invalidParameter('Only one type of update can be allowed.', about);
   if (c.status !== 'ACTIVE') throw inUse(`Cluster has status of ${c.status}. Updates need an ACTIVE cluster.`, about);
@@ -51,28 +65,36 @@ export function updateClusterConfig(input: unknown, ctx: RequestContext) {
   let changes: UpdateChanges;
   if (req.accessConfig) {
     const mode = req.accessConfig.authenticationMode;
-    if (!mode) throw invalidParameter('accessConfig.authenticationMode is required to update the access configuration.', about);
-    if (mode === c.authenticationMode) throw invalidParameter(`Cluster is already in ${mode} authentication mode.`, about);
+    if (!mode)
+      throw invalidParameter('accessConfig.authenticationMode is required to update the access configuration.', about);
+    if (mode === c.authenticationMode)
+      throw invalidParameter(`Cluster is already in ${mode} authentication mode.`, about);
     if (MODE_RANK[mode] < MODE_RANK[c.authenticationMode]) {
-      throw invalidParameter(`Unsupported authentication mode update from ${c.authenticationMode} to ${mode}: the mode can only move CONFIG_MAP → API_AND_CONFIG_MAP → API.`, about);
+      throw invalidParameter(
+        `Unsupported authentication mode update from ${c.authenticationMode} to ${mode}: the mode can only move CONFIG_MAP → API_AND_CONFIG_MAP → API.`,
+        about,
+      );
     }
     type = 'AccessConfigUpdate';
     params = [{ type: 'AuthenticationMode', value: mode }];
     changes = { authenticationMode: mode };
   } else if (req.logging) {
     const logging = normaliseLogging(c.logging, req.logging);
-    if (JSON.stringify(logging) === JSON.stringify(c.logging)) throw invalidParameter('No changes needed for the logging config provided', about);
+    if (JSON.stringify(logging) === JSON.stringify(c.logging))
+      throw invalidParameter('No changes needed for the logging config provided', about);
     type = 'LoggingUpdate';
     params = [{ type: 'ClusterLogging', value: JSON.stringify({ clusterLogging: logging }) }];
     changes = { logging };
   } else if (req.deletionProtection !== undefined) {
-    if (req.deletionProtection === c.deletionProtection) throw invalidParameter(`Deletion protection is already ${c.deletionProtection ? 'enabled' : 'disabled'}.`, about);
+    if (req.deletionProtection === c.deletionProtection)
+      throw invalidParameter(`Deletion protection is already ${c.deletionProtection ? 'enabled' : 'disabled'}.`, about);
     type = 'DeletionProtectionUpdate';
     params = [{ type: 'DeletionProtection', value: String(req.deletionProtection) }];
     changes = { deletionProtection: req.deletionProtection };
   } else {
     const supportType = req.upgradePolicy!.supportType;
-    if (!supportType || supportType === c.supportType) throw invalidParameter('No changes needed for the upgrade policy provided', about);
+    if (!supportType || supportType === c.supportType)
+      throw invalidParameter('No changes needed for the upgrade policy provided', about);
     type = 'UpgradePolicyUpdate';
     params = [{ type: 'UpgradePolicy', value: supportType }];
     changes = { supportType };
@@ -80,7 +102,15 @@ export function updateClusterConfig(input: unknown, ctx: RequestContext) {
 
   const now = ctx.now();
   const id = uuid();
-  const update: StoredUpdate = { id, status: 'InProgress', type, params, changes, createdAt: now, completeAt: now + Math.round((1 + unitHash(id)) * MINUTE) };
+  const update: StoredUpdate = {
+    id,
+    status: 'InProgress',
+    type,
+    params,
+    changes,
+    createdAt: now,
+    completeAt: now + Math.round((1 + unitHash(id)) * MINUTE),
+  };
   c.updates.push(update);
   c.status = 'UPDATING';
   rememberClientToken(ctx, req.clientRequestToken, input, id);
@@ -88,12 +118,22 @@ export function updateClusterConfig(input: unknown, ctx: RequestContext) {
 }
 
 function findUpdates(c: StoredCluster, addonName: string | undefined): StoredUpdate[] {
-  if (addonName && !keyed.get(c.addons, addonName)) throw notFound(`No addon: ${addonName} found in cluster: ${c.name}`, { clusterName: c.name, addonName });
+  if (addonName && !keyed.get(c.addons, addonName))
+    throw notFound(`No addon: ${addonName} found in cluster: ${c.name}`, { clusterName: c.name, addonName });
   return c.updates.filter((u) => u.addonName === addonName);
 }
 
 export function describeUpdate(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ name: z.string().min(1), updateId: z.string().min(1), addonName: z.string().optional(), nodegroupName: z.string().optional() }), input, VALIDATION);
+  const req = validateInput(
+    z.object({
+      name: z.string().min(1),
+      updateId: z.string().min(1),
+      addonName: z.string().optional(),
+      nodegroupName: z.string().optional(),
+    }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.name);
   if (req.nodegroupName) throw notFound(`No node group found for name: ${req.nodegroupName}.`, { clusterName: c.name });
   const u = findUpdates(c, req.addonName).find((x) => x.id === req.updateId);
@@ -102,7 +142,17 @@ export function describeUpdate(input: unknown, ctx: RequestContext) {
 }
 
 export function listUpdates(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ name: z.string().min(1), addonName: z.string().optional(), nodegroupName: z.string().optional(), maxResults: maxResults(), nextToken }), input, VALIDATION);
+  const req = validateInput(
+    z.object({
+      name: z.string().min(1),
+      addonName: z.string().optional(),
+      nodegroupName: z.string().optional(),
+      maxResults: maxResults(),
+      nextToken,
+    }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.name);
   if (req.nodegroupName) throw notFound(`No node group found for name: ${req.nodegroupName}.`, { clusterName: c.name });
   // Creation order, as AWS lists them; ids are uuids, so page by position in that order.

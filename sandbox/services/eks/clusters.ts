@@ -26,7 +26,11 @@ export function describeCluster(input: unknown, ctx: RequestContext) {
 }
 
 export function listClusters(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ maxResults: maxResults(), nextToken, include: z.array(z.string()).optional() }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ maxResults: maxResults(), nextToken, include: z.array(z.string()).optional() }),
+    input,
+    VALIDATION,
+  );
   const names = keyed.keys(eksRegion(ctx.state, ctx.region).clusters).sort();
   const p = page(names, (n) => n, req);
   return { clusters: p.items, ...(p.nextToken ? { nextToken: p.nextToken } : {}) };
@@ -39,7 +43,10 @@ export function deleteCluster(input: unknown, ctx: RequestContext) {
     throw inUse(`Cluster has status of ${c.status}. Cannot delete.`, { clusterName: c.name });
   }
   if (c.deletionProtection) {
-    throw invalidRequest(`Cluster ${c.name} has deletion protection enabled. Disable it with UpdateClusterConfig (deletionProtection=false) first.`, { clusterName: c.name });
+    throw invalidRequest(
+      `Cluster ${c.name} has deletion protection enabled. Disable it with UpdateClusterConfig (deletionProtection=false) first.`,
+      { clusterName: c.name },
+    );
   }
   const now = ctx.now();
   c.status = 'DELETING';
@@ -63,7 +70,11 @@ const versionsSchema = z.object({
   versionStatus: z.enum(['UNSUPPORTED', 'STANDARD_SUPPORT', 'EXTENDED_SUPPORT']).optional(),
 });
 
-const legacyStatus = { STANDARD_SUPPORT: 'standard-support', EXTENDED_SUPPORT: 'extended-support', UNSUPPORTED: 'unsupported' } as const;
+const legacyStatus = {
+  STANDARD_SUPPORT: 'standard-support',
+  EXTENDED_SUPPORT: 'extended-support',
+  UNSUPPORTED: 'unsupported',
+} as const;
 
 export function describeClusterVersions(input: unknown, _ctx: RequestContext) {
   const req = validateInput(versionsSchema, input, VALIDATION);

@@ -13,10 +13,15 @@ function extra(about: About): Record<string, string> {
   return out;
 }
 
-export const notFound = (message: string, about: About = {}) => new AwsError('ResourceNotFoundException', message, 404, extra(about));
-export const inUse = (message: string, about: About = {}) => new AwsError('ResourceInUseException', message, 409, extra(about));
-export const invalidParameter = (message: string, about: About = {}) => new AwsError('InvalidParameterException', message, 400, extra(about));
-export const invalidRequest = (message: string, about: About = {}) => new AwsError('InvalidRequestException', message, 400, extra(about));
-export const clientError = (message: string, about: About = {}) => new AwsError('ClientException', message, 400, extra(about));
+export const notFound = (message: string, about: About = {}) =>
+  new AwsError('ResourceNotFoundException', message, 404, extra(about));
+export const inUse = (message: string, about: About = {}) =>
+  new AwsError('ResourceInUseException', message, 409, extra(about));
+export const invalidParameter = (message: string, about: About = {}) =>
+  new AwsError('InvalidParameterException', message, 400, extra(about));
+export const invalidRequest = (message: string, about: About = {}) =>
+  new AwsError('InvalidRequestException', message, 400, extra(about));
+export const clientError = (message: string, about: About = {}) =>
+  new AwsError('ClientException', message, 400, extra(about));
 
 export const clusterNotFound = (name: string) => notFound(`No cluster found for name: ${name}.`, { clusterName: name });

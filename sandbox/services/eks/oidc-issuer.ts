@@ -20,14 +20,24 @@ const PATH_FORM = /^\/(oidc\.eks\.[a-z0-9-]+\.amazonaws\.com)(\/id\/[0-9A-F]{32}
 const ISSUER_PATH = /^\/id\/([0-9A-F]{32})\/(\.well-known\/openid-configuration|keys)$/;
 
 /** The answer when the request is for an issuer document; undefined when it is not (the caller goes on to AWS dispatch). */
-export function serveOidcIssuer(runtime: SandboxRuntime, method: string, hostHeader: string | undefined, path: string): RawHttpResponse | undefined {
+export function serveOidcIssuer(
+  runtime: SandboxRuntime,
+  method: string,
+  hostHeader: string | undefined,
+  path: string,
+): RawHttpResponse | undefined {
   const pathForm = PATH_FORM.exec(path);
   const host = pathForm ? pathForm[1]! : (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase();
   const region = HOST.exec(host)?.[1];
   if (!region) return undefined;
   const m = ISSUER_PATH.exec(pathForm ? pathForm[2]! : path);
   const cluster = m && clustersIn(runtime.store.state, region).find((c) => c.oidcId === m[1]);
-  if (!m || !cluster || cluster.status === 'FAILED') return { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) };
+  if (!m || !cluster || cluster.status === 'FAILED')
+    return {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Not Found' }),
+    };
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: { allow: 'GET, HEAD' } };
   const issuer = clusterOidcIssuer(cluster, region);
   const body =

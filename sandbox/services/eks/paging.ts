@@ -10,7 +10,12 @@ import { invalidParameter } from './errors.js';
 export const maxResults = (max = 100) => z.coerce.number().int().min(1).max(max).optional();
 export const nextToken = z.string().optional();
 
-export function page<T>(items: T[], keyOf: (item: T) => string, input: { maxResults?: number; nextToken?: string }, defaultMax = 100): { items: T[]; nextToken?: string } {
+export function page<T>(
+  items: T[],
+  keyOf: (item: T) => string,
+  input: { maxResults?: number; nextToken?: string },
+  defaultMax = 100,
+): { items: T[]; nextToken?: string } {
   let start = 0;
   if (input.nextToken) {
     const after = decodeToken(input.nextToken);
@@ -45,5 +50,7 @@ export const queryBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'fa
 export const tagsSchema = z
   .record(z.string().min(1).max(128), z.string().max(256))
   .refine((t) => Object.keys(t).length <= 50, { message: 'Tags must not exceed 50 entries' })
-  .refine((t) => !Object.keys(t).some((k) => k.toLowerCase().startsWith('aws:')), { message: "Tag keys must not start with 'aws:'" })
+  .refine((t) => !Object.keys(t).some((k) => k.toLowerCase().startsWith('aws:')), {
+    message: "Tag keys must not start with 'aws:'",
+  })
   .optional();

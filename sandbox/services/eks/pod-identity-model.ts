@@ -23,21 +23,38 @@ export function checkPodIdentityRole(state: SandboxState, roleArn: string, field
   const role = roleArn.startsWith('arn:') ? findRole(state, roleArn) : undefined;
   if (!role) throw invalidParameter(`${field}: role ${roleArn} does not exist.`, { clusterName });
   if (!roleTrustsService(role, POD_IDENTITY_PRINCIPAL)) {
-    throw invalidParameter(`${field}: the trust policy of role ${roleArn} does not allow ${POD_IDENTITY_PRINCIPAL} to assume it (sts:AssumeRole, sts:TagSession).`, { clusterName });
+    throw invalidParameter(
+      `${field}: the trust policy of role ${roleArn} does not allow ${POD_IDENTITY_PRINCIPAL} to assume it (sts:AssumeRole, sts:TagSession).`,
+      { clusterName },
+    );
   }
   return role.arn;
 }
 
 export function checkNoAssociationFor(cluster: StoredCluster, namespace: string, serviceAccount: string): void {
-  const existing = keyed.values(cluster.podIdentityAssociations).find((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
+  const existing = keyed
+    .values(cluster.podIdentityAssociations)
+    .find((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
   if (existing) {
-    throw inUse(`Association already exists: ${existing.associationId} for namespace ${namespace} and service account ${serviceAccount}.`, { clusterName: cluster.name });
+    throw inUse(
+      `Association already exists: ${existing.associationId} for namespace ${namespace} and service account ${serviceAccount}.`,
+      { clusterName: cluster.name },
+    );
   }
 }
 
 export function newPodIdentityAssociation(
   cluster: StoredCluster,
-  req: { namespace: string; serviceAccount: string; roleArn: string; targetRoleArn?: string; disableSessionTags?: boolean; policy?: string; ownerArn?: string; tags?: Record<string, string> },
+  req: {
+    namespace: string;
+    serviceAccount: string;
+    roleArn: string;
+    targetRoleArn?: string;
+    disableSessionTags?: boolean;
+    policy?: string;
+    ownerArn?: string;
+    tags?: Record<string, string>;
+  },
   now: number,
 ): StoredPodIdentityAssociation {
   const associationId = newAssociationId();

@@ -20,7 +20,10 @@ const sessionPolicy = z.string().max(2048).optional();
 
 function requireUsableCluster(ctx: RequestContext, name: string): StoredCluster {
   const c = requireCluster(ctx, name);
-  if (c.status !== 'ACTIVE' && c.status !== 'UPDATING') throw invalidRequest(`Cluster has status of ${c.status}; pod identity associations need an ACTIVE cluster.`, { clusterName: c.name });
+  if (c.status !== 'ACTIVE' && c.status !== 'UPDATING')
+    throw invalidRequest(`Cluster has status of ${c.status}; pod identity associations need an ACTIVE cluster.`, {
+      clusterName: c.name,
+    });
   return c;
 }
 
@@ -34,7 +37,8 @@ function checkPolicy(policy: string | undefined, clusterName: string): void {
 }
 
 function checkTargetRole(ctx: RequestContext, targetRoleArn: string | undefined, clusterName: string): void {
-  if (targetRoleArn && !findRole(ctx.state, targetRoleArn)) throw invalidParameter(`targetRoleArn: role ${targetRoleArn} does not exist.`, { clusterName });
+  if (targetRoleArn && !findRole(ctx.state, targetRoleArn))
+    throw invalidParameter(`targetRoleArn: role ${targetRoleArn} does not exist.`, { clusterName });
 }
 
 function requireAssociation(c: StoredCluster, associationId: string): StoredPodIdentityAssociation {
@@ -58,7 +62,10 @@ const createSchema = z.object({
 export function createPodIdentityAssociation(input: unknown, ctx: RequestContext) {
   const req = validateInput(createSchema, input, VALIDATION);
   const c = requireUsableCluster(ctx, req.clusterName);
-  const mismatch = () => clientError('The clientRequestToken was already used for a different CreatePodIdentityAssociation request.', { clusterName: c.name });
+  const mismatch = () =>
+    clientError('The clientRequestToken was already used for a different CreatePodIdentityAssociation request.', {
+      clusterName: c.name,
+    });
   const earlier = lookupClientToken(ctx, req.clientRequestToken, input, mismatch);
   const repeated = earlier ? keyed.get(c.podIdentityAssociations, earlier) : undefined;
   if (repeated) return { association: renderPodIdentityAssociation(c, repeated) };
@@ -73,27 +80,49 @@ export function createPodIdentityAssociation(input: unknown, ctx: RequestContext
 }
 
 export function describePodIdentityAssociation(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ clusterName: z.string().min(1), associationId: z.string().min(1) }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ clusterName: z.string().min(1), associationId: z.string().min(1) }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.clusterName);
   return { association: renderPodIdentityAssociation(c, requireAssociation(c, req.associationId)) };
 }
 
 export function listPodIdentityAssociations(input: unknown, ctx: RequestContext) {
   const req = validateInput(
-    z.object({ clusterName: z.string().min(1), namespace: z.string().optional(), serviceAccount: z.string().optional(), maxResults: maxResults(), nextToken }),
+    z.object({
+      clusterName: z.string().min(1),
+      namespace: z.string().optional(),
+      serviceAccount: z.string().optional(),
+      maxResults: maxResults(),
+      nextToken,
+    }),
     input,
     VALIDATION,
   );
   const c = requireCluster(ctx, req.clusterName);
-  const matching = keyed.values(c.podIdentityAssociations)
-    .filter((a) => (!req.namespace || a.namespace === req.namespace) && (!req.serviceAccount || a.serviceAccount === req.serviceAccount))
+  const matching = keyed
+    .values(c.podIdentityAssociations)
+    .filter(
+      (a) =>
+        (!req.namespace || a.namespace === req.namespace) &&
+        (!req.serviceAccount || a.serviceAccount === req.serviceAccount),
+    )
     .sort((x, y) => (x.associationId < y.associationId ? -1 : 1));
   const p = page(matching, (a) => a.associationId, req);
-  return { associations: p.items.map((a) => renderPodIdentitySummary(c, a)), ...(p.nextToken ? { nextToken: p.nextToken } : {}) };
+  return {
+    associations: p.items.map((a) => renderPodIdentitySummary(c, a)),
+    ...(p.nextToken ? { nextToken: p.nextToken } : {}),
+  };
 }
 
 function refuseAddonOwned(c: StoredCluster, a: StoredPodIdentityAssociation): void {
-  if (a.ownerArn) throw invalidRequest(`Pod Identity Association ${a.associationId} is managed by the add-on ${a.ownerArn}; change it through UpdateAddon.`, { clusterName: c.name });
+  if (a.ownerArn)
+    throw invalidRequest(
+      `Pod Identity Association ${a.associationId} is managed by the add-on ${a.ownerArn}; change it through UpdateAddon.`,
+      { clusterName: c.name },
+    );
 }
 
 const updateSchema = z.object({
@@ -135,7 +164,11 @@ export function updatePodIdentityAssociation(input: unknown, ctx: RequestContext
 }
 
 export function deletePodIdentityAssociation(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ clusterName: z.string().min(1), associationId: z.string().min(1) }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ clusterName: z.string().min(1), associationId: z.string().min(1) }),
+    input,
+    VALIDATION,
+  );
   const c = requireCluster(ctx, req.clusterName);
   const a = requireAssociation(c, req.associationId);
   refuseAddonOwned(c, a);

@@ -60,7 +60,8 @@ export function getEksCluster(state: SandboxState, region: string, nameOrArn: st
 /** Clusters whose control plane is up (ACTIVE or UPDATING) in every region: the ones with a Kubernetes API. */
 export function listLiveEksClusters(state: SandboxState): Array<EksClusterView & { region: string }> {
   return eksRegions(state).flatMap(([region, r]) =>
-    keyed.values(r.clusters)
+    keyed
+      .values(r.clusters)
       .filter((c) => c.status === 'ACTIVE' || c.status === 'UPDATING')
       .map((c) => ({ ...view(c, region), region })),
   );
@@ -83,7 +84,12 @@ export function ensureAccessEntry(
   keyed.set(c.accessEntries, entry.principalArn, newAccessEntry(c, entry, now));
 }
 
-export function deleteAccessEntryIfPresent(state: SandboxState, region: string, clusterName: string, principalArn: string): void {
+export function deleteAccessEntryIfPresent(
+  state: SandboxState,
+  region: string,
+  clusterName: string,
+  principalArn: string,
+): void {
   const c = findCluster(state, region, clusterName);
   if (c) keyed.delete(c.accessEntries, principalArn);
 }
@@ -95,7 +101,12 @@ export function accessFor(
   clusterName: string,
   principalArn: string,
 ):
-  | { type: string; username?: string; kubernetesGroups: string[]; policies: { policyArn: string; accessScope: { type: 'cluster' | 'namespace'; namespaces: string[] } }[] }
+  | {
+      type: string;
+      username?: string;
+      kubernetesGroups: string[];
+      policies: { policyArn: string; accessScope: { type: 'cluster' | 'namespace'; namespaces: string[] } }[];
+    }
   | undefined {
   const e = keyed.get(findCluster(state, region, clusterName)?.accessEntries, principalArn);
   if (!e) return undefined;
@@ -103,7 +114,10 @@ export function accessFor(
     type: e.type,
     username: e.username,
     kubernetesGroups: [...e.kubernetesGroups],
-    policies: e.policies.map((p) => ({ policyArn: p.policyArn, accessScope: { type: p.accessScope.type, namespaces: [...p.accessScope.namespaces] } })),
+    policies: e.policies.map((p) => ({
+      policyArn: p.policyArn,
+      accessScope: { type: p.accessScope.type, namespaces: [...p.accessScope.namespaces] },
+    })),
   };
 }
 
@@ -112,7 +126,14 @@ export function listEksAddons(
   state: SandboxState,
   region: string,
   clusterName: string,
-): Array<{ name: string; version: string; status: string; namespace?: string; preserve?: boolean; configurationValues?: string }> {
+): Array<{
+  name: string;
+  version: string;
+  status: string;
+  namespace?: string;
+  preserve?: boolean;
+  configurationValues?: string;
+}> {
   const c = findCluster(state, region, clusterName);
   return keyed.values(c?.addons).map((a) => ({
     name: a.addonName,
@@ -125,13 +146,31 @@ export function listEksAddons(
 }
 
 /** What a cluster's Kubernetes side starts from: its service CIDR and whether EKS installs the self-managed add-ons (vpc-cni, kube-proxy, CoreDNS). */
-export function eksKubernetesSetup(state: SandboxState, region: string, clusterName: string): { serviceIpv4Cidr: string; bootstrapSelfManagedAddons: boolean; version: string } | undefined {
+export function eksKubernetesSetup(
+  state: SandboxState,
+  region: string,
+  clusterName: string,
+): { serviceIpv4Cidr: string; bootstrapSelfManagedAddons: boolean; version: string } | undefined {
   const c = findCluster(state, region, clusterName);
-  return c ? { serviceIpv4Cidr: c.serviceIpv4Cidr, bootstrapSelfManagedAddons: c.bootstrapSelfManagedAddons, version: c.version } : undefined;
+  return c
+    ? {
+        serviceIpv4Cidr: c.serviceIpv4Cidr,
+        bootstrapSelfManagedAddons: c.bootstrapSelfManagedAddons,
+        version: c.version,
+      }
+    : undefined;
 }
 
 /** Whether EKS holds a pod identity association for this service account (the pod identity webhook asks at pod creation). */
-export function hasPodIdentityAssociation(state: SandboxState, region: string, clusterName: string, namespace: string, serviceAccount: string): boolean {
+export function hasPodIdentityAssociation(
+  state: SandboxState,
+  region: string,
+  clusterName: string,
+  namespace: string,
+  serviceAccount: string,
+): boolean {
   const c = findCluster(state, region, clusterName);
-  return keyed.values(c?.podIdentityAssociations).some((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
+  return keyed
+    .values(c?.podIdentityAssociations)
+    .some((a) => a.namespace === namespace && a.serviceAccount === serviceAccount);
 }

@@ -1,10 +1,21 @@
 import { keyed } from '../../core/keyed.js';
 import { findAddon } from '../../catalog/eks-addons.js';
 import { clusterEndpoint, clusterOidcIssuer } from './public.js';
-import type { StoredAccessEntry, StoredAccessPolicy, StoredAddon, StoredCluster, StoredPodIdentityAssociation, StoredUpdate } from './state.js';
+import type {
+  StoredAccessEntry,
+  StoredAccessPolicy,
+  StoredAddon,
+  StoredCluster,
+  StoredPodIdentityAssociation,
+  StoredUpdate,
+} from './state.js';
 
 /** Wire shapes of EKS outputs. State keeps epoch ms; outputs carry `Date`s, which JSON renders as epoch seconds. */
-export function renderCluster(c: StoredCluster, region: string, sandbox: { endpointUrl: string; ca: { base64Data: string } }): Record<string, unknown> {
+export function renderCluster(
+  c: StoredCluster,
+  region: string,
+  sandbox: { endpointUrl: string; ca: { base64Data: string } },
+): Record<string, unknown> {
   const live = c.status !== 'CREATING' && c.status !== 'FAILED';
   return {
     name: c.name,
@@ -24,15 +35,27 @@ export function renderCluster(c: StoredCluster, region: string, sandbox: { endpo
       endpointPrivateAccess: c.endpointPrivateAccess,
       publicAccessCidrs: c.publicAccessCidrs,
     },
-    kubernetesNetworkConfig: { serviceIpv4Cidr: c.serviceIpv4Cidr, ipFamily: c.ipFamily, elasticLoadBalancing: { enabled: false } },
+    kubernetesNetworkConfig: {
+      serviceIpv4Cidr: c.serviceIpv4Cidr,
+      ipFamily: c.ipFamily,
+      elasticLoadBalancing: { enabled: false },
+    },
     logging: { clusterLogging: c.logging },
     identity: { oidc: { issuer: clusterOidcIssuer(c, region) } },
     status: c.status,
     ...(c.clientRequestToken ? { clientRequestToken: c.clientRequestToken } : {}),
     platformVersion: c.platformVersion,
     tags: c.tags,
-    health: { issues: c.status === 'FAILED' && c.failureMessage ? [{ code: 'Other', message: c.failureMessage, resourceIds: [c.name] }] : [] },
-    accessConfig: { bootstrapClusterCreatorAdminPermissions: c.bootstrapClusterCreatorAdminPermissions, authenticationMode: c.authenticationMode },
+    health: {
+      issues:
+        c.status === 'FAILED' && c.failureMessage
+          ? [{ code: 'Other', message: c.failureMessage, resourceIds: [c.name] }]
+          : [],
+    },
+    accessConfig: {
+      bootstrapClusterCreatorAdminPermissions: c.bootstrapClusterCreatorAdminPermissions,
+      authenticationMode: c.authenticationMode,
+    },
     upgradePolicy: { supportType: c.supportType },
     ...(c.zonalShiftEnabled !== undefined ? { zonalShiftConfig: { enabled: c.zonalShiftEnabled } } : {}),
     ...(c.controlPlaneTier ? { controlPlaneScalingConfig: { tier: c.controlPlaneTier } } : {}),
@@ -42,7 +65,9 @@ export function renderCluster(c: StoredCluster, region: string, sandbox: { endpo
 
 export function renderAddon(c: StoredCluster, a: StoredAddon): Record<string, unknown> {
   const spec = findAddon(a.addonName);
-  const piaArns = a.podIdentityAssociationIds.map((id) => keyed.get(c.podIdentityAssociations, id)?.associationArn).filter((x): x is string => !!x);
+  const piaArns = a.podIdentityAssociationIds
+    .map((id) => keyed.get(c.podIdentityAssociations, id)?.associationArn)
+    .filter((x): x is string => !!x);
   return {
     addonName: a.addonName,
     clusterName: c.name,
@@ -76,10 +101,18 @@ export function renderAccessEntry(c: StoredCluster, e: StoredAccessEntry): Recor
 }
 
 export function renderAssociatedPolicy(p: StoredAccessPolicy): Record<string, unknown> {
-  return { policyArn: p.policyArn, accessScope: { type: p.accessScope.type, namespaces: p.accessScope.namespaces }, associatedAt: new Date(p.associatedAt), modifiedAt: new Date(p.modifiedAt) };
+  return {
+    policyArn: p.policyArn,
+    accessScope: { type: p.accessScope.type, namespaces: p.accessScope.namespaces },
+    associatedAt: new Date(p.associatedAt),
+    modifiedAt: new Date(p.modifiedAt),
+  };
 }
 
-export function renderPodIdentityAssociation(c: StoredCluster, a: StoredPodIdentityAssociation): Record<string, unknown> {
+export function renderPodIdentityAssociation(
+  c: StoredCluster,
+  a: StoredPodIdentityAssociation,
+): Record<string, unknown> {
   return {
     clusterName: c.name,
     namespace: a.namespace,

@@ -9,7 +9,9 @@ export const CLUSTER_NAME_PATTERN = /^[0-9A-Za-z][A-Za-z0-9\-_]*$/;
 export const clusterName = z.string().min(1).max(100).regex(CLUSTER_NAME_PATTERN);
 
 export const loggingSchema = z.object({
-  clusterLogging: z.array(z.object({ types: z.array(z.enum(LOG_TYPES)).optional(), enabled: z.boolean().optional() })).optional(),
+  clusterLogging: z
+    .array(z.object({ types: z.array(z.enum(LOG_TYPES)).optional(), enabled: z.boolean().optional() }))
+    .optional(),
 });
 
 /**
@@ -26,11 +28,19 @@ export function normaliseLogging(current: LogSetup[], request: z.infer<typeof lo
   }
   const on = LOG_TYPES.filter((t) => enabled.has(t));
   const off = LOG_TYPES.filter((t) => !enabled.has(t));
-  return [...(on.length ? [{ types: [...on], enabled: true }] : []), ...(off.length ? [{ types: [...off], enabled: false }] : [])];
+  return [
+    ...(on.length ? [{ types: [...on], enabled: true }] : []),
+    ...(off.length ? [{ types: [...off], enabled: false }] : []),
+  ];
 }
 
 /** IAM role ARN (the form EKS asks for in roleArn / serviceAccountRoleArn). */
 export const ROLE_ARN_PATTERN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@\/-]+$/;
 
 /** Kubernetes DNS-1123 names (namespaces, service accounts). */
-export const k8sName = (max: number) => z.string().min(1).max(max).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
+export const k8sName = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);

@@ -7,7 +7,15 @@ import type { SandboxState } from '../../core/store.js';
  */
 export type ClusterStatus = 'CREATING' | 'ACTIVE' | 'DELETING' | 'FAILED' | 'UPDATING' | 'PENDING';
 export type AuthenticationMode = 'API' | 'API_AND_CONFIG_MAP' | 'CONFIG_MAP';
-export type AddonStatus = 'CREATING' | 'ACTIVE' | 'CREATE_FAILED' | 'UPDATING' | 'DELETING' | 'DELETE_FAILED' | 'DEGRADED' | 'UPDATE_FAILED';
+export type AddonStatus =
+  | 'CREATING'
+  | 'ACTIVE'
+  | 'CREATE_FAILED'
+  | 'UPDATING'
+  | 'DELETING'
+  | 'DELETE_FAILED'
+  | 'DEGRADED'
+  | 'UPDATE_FAILED';
 
 export interface LogSetup {
   types: string[];

@@ -17,7 +17,10 @@ const badRequest = (message: string) => new AwsError('BadRequestException', mess
 const notFound = (resourceArn: string) => new AwsError('NotFoundException', `Resource not found: ${resourceArn}`, 404);
 
 function taggable(ctx: RequestContext, resourceArn: string): { tags: Keyed<string> } {
-  const m = /^arn:aws[a-z-]*:eks:([a-z0-9-]+):(\d{12}):(cluster|addon|access-entry|podidentityassociation)\/([^/]+)(\/.*)?$/.exec(resourceArn);
+  const m =
+    /^arn:aws[a-z-]*:eks:([a-z0-9-]+):(\d{12}):(cluster|addon|access-entry|podidentityassociation)\/([^/]+)(\/.*)?$/.exec(
+      resourceArn,
+    );
   if (!m) throw badRequest(`Invalid resource ARN: ${resourceArn}`);
   const [, region, account, kind, clusterName] = m;
   if (region !== ctx.region || account !== ctx.accountId) throw notFound(resourceArn);
@@ -45,7 +48,11 @@ export function tagResource(input: unknown, ctx: RequestContext) {
 }
 
 export function untagResource(input: unknown, ctx: RequestContext) {
-  const req = validateInput(z.object({ resourceArn: z.string().min(1), tagKeys: z.array(z.string().min(1).max(128)).min(1).max(50) }), input, VALIDATION);
+  const req = validateInput(
+    z.object({ resourceArn: z.string().min(1), tagKeys: z.array(z.string().min(1).max(128)).min(1).max(50) }),
+    input,
+    VALIDATION,
+  );
   const target = taggable(ctx, req.resourceArn);
   for (const k of req.tagKeys) keyed.delete(target.tags, k);
   return {};

@@ -28,7 +28,8 @@ export function eksTick({ state, now }: TickContext): boolean {
         delete c.readyAt;
         changed = true;
       }
-      for (const u of c.updates) if (u.status === 'InProgress' && now >= u.completeAt) changed = completeUpdate(c, u) || changed;
+      for (const u of c.updates)
+        if (u.status === 'InProgress' && now >= u.completeAt) changed = completeUpdate(c, u) || changed;
       if (c.status === 'UPDATING' && !c.updates.some((u) => u.status === 'InProgress' && u.addonName === undefined)) {
         c.status = 'ACTIVE';
         changed = true;
@@ -113,7 +114,8 @@ function advanceAddons(c: StoredCluster, now: number): boolean {
 
 /** The add-on and the pod identity associations it made go; `preserve` keeps only the in-cluster software, which the sandbox does not run. */
 function removeAddon(c: StoredCluster, a: StoredAddon): void {
-  for (const [id, p] of keyed.entries(c.podIdentityAssociations)) if (p.ownerArn === a.addonArn) keyed.delete(c.podIdentityAssociations, id);
+  for (const [id, p] of keyed.entries(c.podIdentityAssociations))
+    if (p.ownerArn === a.addonArn) keyed.delete(c.podIdentityAssociations, id);
   keyed.delete(c.addons, a.addonName);
 }
 
@@ -126,13 +128,19 @@ function missingInstallDependencies(c: StoredCluster, a: StoredAddon): StoredAdd
   const names: string[] = [];
   for (const need of findAddon(a.addonName)?.installRequires ?? []) {
     const dep = keyed.get(c.addons, need.addonName);
-    if (!dep || !RUNNING.has(dep.status)) problems.push(`${need.addonName} (${need.minimumVersion} or later) is not installed`);
-    else if (compareAddonVersions(dep.addonVersion, need.minimumVersion) < 0) problems.push(`${need.addonName} is ${dep.addonVersion}; ${need.minimumVersion} or later is required`);
+    if (!dep || !RUNNING.has(dep.status))
+      problems.push(`${need.addonName} (${need.minimumVersion} or later) is not installed`);
+    else if (compareAddonVersions(dep.addonVersion, need.minimumVersion) < 0)
+      problems.push(`${need.addonName} is ${dep.addonVersion}; ${need.minimumVersion} or later is required`);
     else continue;
     names.push(need.addonName);
   }
   if (!problems.length) return undefined;
-  return { code: 'ConfigurationConflict', message: `Dependency check failed: ${problems.join('; ')}. Install the dependency add-ons first, then create ${a.addonName} again.`, resourceIds: names };
+  return {
+    code: 'ConfigurationConflict',
+    message: `Dependency check failed: ${problems.join('; ')}. Install the dependency add-ons first, then create ${a.addonName} again.`,
+    resourceIds: names,
+  };
 }
 
 function evaluateAddonHealth(state: TickContext['state'], region: string, c: StoredCluster): boolean {
@@ -164,4 +172,5 @@ function evaluateAddonHealth(state: TickContext['state'], region: string, c: Sto
 }
 
 /** `a`, `a and b`, `a, b and c`. */
-const listed = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+const listed = (names: readonly string[]): string =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;

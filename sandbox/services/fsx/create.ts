@@ -45,7 +45,13 @@ function newMountName(taken: Set<string>): string {
 
 /** The AWS managed key (`aws/fsx`) of the sandbox account in a region: a stable id per region. */
 function managedKmsKey(region: string, accountId: string): string {
-  const hex = [0, 1, 2, 3].map((i) => Math.floor(unitHash(`aws/fsx:${region}:${i}`) * 0x1_0000_0000).toString(16).padStart(8, '0')).join('');
+  const hex = [0, 1, 2, 3]
+    .map((i) =>
+      Math.floor(unitHash(`aws/fsx:${region}:${i}`) * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, '0'),
+    )
+    .join('');
   return `arn:aws:kms:${region}:${accountId}:key/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -53,13 +59,18 @@ export function createFileSystem(input: unknown, ctx: RequestContext) {
   const req = validateInput(createFileSystemSchema, input, VALIDATION);
   const { ClientRequestToken: token, ...params } = req;
   const earlier = lookupClientToken(ctx, token, params, () =>
-    incompatibleParameter('ClientRequestToken', 'A file system with this ClientRequestToken already exists with different parameters.'),
+    incompatibleParameter(
+      'ClientRequestToken',
+      'A file system with this ClientRequestToken already exists with different parameters.',
+    ),
   );
   const existing = earlier ? findFileSystem(ctx.state, ctx.region, earlier) : undefined;
   if (existing) return { FileSystem: renderFileSystem(existing) };
 
   if (req.FileSystemType !== 'LUSTRE') {
-    throw badRequest(`FileSystemType ${req.FileSystemType} is not supported by the sandbox: only LUSTRE file systems can be created.`);
+    throw badRequest(
+      `FileSystemType ${req.FileSystemType} is not supported by the sandbox: only LUSTRE file systems can be created.`,
+    );
   }
   for (const other of ['WindowsConfiguration', 'OntapConfiguration', 'OpenZFSConfiguration'] as const) {
     if (req[other] !== undefined) throw badRequest(`${other} cannot be used with FileSystemType LUSTRE.`);
@@ -84,7 +95,10 @@ export function createFileSystem(input: unknown, ctx: RequestContext) {
     });
   } catch (err) {
     if (isAwsError(err) && err.code === 'InsufficientFreeAddressesInSubnet') {
-      throw invalidNetworkSettings(`The subnet '${network.subnetId}' has no free IP addresses for the file system's network interface`, { InvalidSubnetId: network.subnetId });
+      throw invalidNetworkSettings(
+        `The subnet '${network.subnetId}' has no free IP addresses for the file system's network interface`,
+        { InvalidSubnetId: network.subnetId },
+      );
     }
     throw err;
   }
@@ -116,7 +130,9 @@ export function createFileSystem(input: unknown, ctx: RequestContext) {
       deploymentType: plan.deploymentType,
       mountName: plan.deploymentType === 'SCRATCH_1' ? 'fsx' : newMountName(mountNames),
       weeklyMaintenanceStartTime: lustre.WeeklyMaintenanceStartTime ?? defaultMaintenanceWindow(id),
-      ...(plan.perUnitStorageThroughput !== undefined ? { perUnitStorageThroughput: plan.perUnitStorageThroughput } : {}),
+      ...(plan.perUnitStorageThroughput !== undefined
+        ? { perUnitStorageThroughput: plan.perUnitStorageThroughput }
+        : {}),
       ...(retention !== undefined ? { automaticBackupRetentionDays: retention } : {}),
       ...(lustre.DailyAutomaticBackupStartTime !== undefined || (retention ?? 0) > 0
         ? { dailyAutomaticBackupStartTime: lustre.DailyAutomaticBackupStartTime ?? defaultBackupTime(id) }
@@ -128,19 +144,32 @@ export function createFileSystem(input: unknown, ctx: RequestContext) {
       log: {
         level: logLevel,
         ...(logLevel !== 'DISABLED'
-          ? { destination: lustre.LogConfiguration?.Destination ?? arn('logs', ctx.region, ctx.accountId, 'log-group:/aws/fsx/lustre') }
+          ? {
+              destination:
+                lustre.LogConfiguration?.Destination ??
+                arn('logs', ctx.region, ctx.accountId, 'log-group:/aws/fsx/lustre'),
+            }
           : {}),
       },
       ...(lustre.RootSquashConfiguration
         ? {
             rootSquash: {
-              ...(lustre.RootSquashConfiguration.RootSquash !== undefined ? { rootSquash: lustre.RootSquashConfiguration.RootSquash } : {}),
-              ...(lustre.RootSquashConfiguration.NoSquashNids !== undefined ? { noSquashNids: [...lustre.RootSquashConfiguration.NoSquashNids] } : {}),
+              ...(lustre.RootSquashConfiguration.RootSquash !== undefined
+                ? { rootSquash: lustre.RootSquashConfiguration.RootSquash }
+                : {}),
+              ...(lustre.RootSquashConfiguration.NoSquashNids !== undefined
+                ? { noSquashNids: [...lustre.RootSquashConfiguration.NoSquashNids] }
+                : {}),
             },
           }
         : {}),
       ...(lustre.MetadataConfiguration
-        ? { metadata: { mode: lustre.MetadataConfiguration.Mode, ...(lustre.MetadataConfiguration.Iops !== undefined ? { iops: lustre.MetadataConfiguration.Iops } : {}) } }
+        ? {
+            metadata: {
+              mode: lustre.MetadataConfiguration.Mode,
+              ...(lustre.MetadataConfiguration.Iops !== undefined ? { iops: lustre.MetadataConfiguration.Iops } : {}),
+            },
+          }
         : {}),
       ...(dataRepository ? { dataRepository } : {}),
     },

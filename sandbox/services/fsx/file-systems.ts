@@ -22,9 +22,9 @@ const describeSchema = z.object({
 
 export function describeFileSystems(input: unknown, ctx: RequestContext) {
   const req = validateInput(describeSchema, input, VALIDATION);
-  const all = keyed.values(peekFsxRegion(ctx.state, ctx.region)?.fileSystems).sort(
-    (a, b) => a.creationTime - b.creationTime || (a.fileSystemId < b.fileSystemId ? -1 : 1),
-  );
+  const all = keyed
+    .values(peekFsxRegion(ctx.state, ctx.region)?.fileSystems)
+    .sort((a, b) => a.creationTime - b.creationTime || (a.fileSystemId < b.fileSystemId ? -1 : 1));
   let selected = all;
   if (req.FileSystemIds && req.FileSystemIds.length > 0) {
     const missing = req.FileSystemIds.find((id) => !findFileSystem(ctx.state, ctx.region, id));
@@ -39,7 +39,9 @@ export function describeFileSystems(input: unknown, ctx: RequestContext) {
 const deleteSchema = z.object({
   FileSystemId: fileSystemIdSchema,
   ClientRequestToken: clientTokenSchema.optional(),
-  LustreConfiguration: z.object({ SkipFinalBackup: z.boolean().optional(), FinalBackupTags: tagsSchema.optional() }).optional(),
+  LustreConfiguration: z
+    .object({ SkipFinalBackup: z.boolean().optional(), FinalBackupTags: tagsSchema.optional() })
+    .optional(),
   WindowsConfiguration: z.record(z.string(), z.unknown()).optional(),
   OpenZFSConfiguration: z.record(z.string(), z.unknown()).optional(),
 });
@@ -47,7 +49,12 @@ const deleteSchema = z.object({
 export function deleteFileSystem(input: unknown, ctx: RequestContext) {
   const req = validateInput(deleteSchema, input, VALIDATION);
   const { ClientRequestToken: token, ...params } = req;
-  lookupClientToken(ctx, token, params, () => incompatibleParameter('ClientRequestToken', 'A request with this ClientRequestToken was made earlier with different parameters.'));
+  lookupClientToken(ctx, token, params, () =>
+    incompatibleParameter(
+      'ClientRequestToken',
+      'A request with this ClientRequestToken was made earlier with different parameters.',
+    ),
+  );
   const fs = findFileSystem(ctx.state, ctx.region, req.FileSystemId);
   if (!fs) throw fileSystemNotFound(req.FileSystemId);
   if (req.WindowsConfiguration !== undefined || req.OpenZFSConfiguration !== undefined) {
@@ -61,8 +68,10 @@ export function deleteFileSystem(input: unknown, ctx: RequestContext) {
         : 'Final backups are not supported by the sandbox (it has no FSx backups); set SkipFinalBackup to true.',
     );
   }
-  if (lustre.FinalBackupTags !== undefined) throw badRequest('FinalBackupTags can only be used when SkipFinalBackup is false.');
-  if (fs.lifecycle === 'CREATING') throw badRequest(`File system '${fs.fileSystemId}' cannot be deleted while it is CREATING.`);
+  if (lustre.FinalBackupTags !== undefined)
+    throw badRequest('FinalBackupTags can only be used when SkipFinalBackup is false.');
+  if (fs.lifecycle === 'CREATING')
+    throw badRequest(`File system '${fs.fileSystemId}' cannot be deleted while it is CREATING.`);
   if (fs.lifecycle !== 'DELETING') {
     fs.lifecycle = 'DELETING';
     fs.goneAt = ctx.now() + deletingMs(fs.fileSystemId);

@@ -23,7 +23,8 @@ export function renderFileSystem(fs: StoredFileSystem) {
       ...(l.dataRepository
         ? {
             DataRepositoryConfiguration: {
-              Lifecycle: fs.lifecycle === 'CREATING' ? 'CREATING' : fs.lifecycle === 'DELETING' ? 'DELETING' : 'AVAILABLE',
+              Lifecycle:
+                fs.lifecycle === 'CREATING' ? 'CREATING' : fs.lifecycle === 'DELETING' ? 'DELETING' : 'AVAILABLE',
               ImportPath: l.dataRepository.importPath,
               ExportPath: l.dataRepository.exportPath,
               ImportedFileChunkSize: l.dataRepository.importedFileChunkSize,
@@ -34,12 +35,19 @@ export function renderFileSystem(fs: StoredFileSystem) {
       DeploymentType: l.deploymentType,
       ...(l.perUnitStorageThroughput !== undefined ? { PerUnitStorageThroughput: l.perUnitStorageThroughput } : {}),
       MountName: l.mountName,
-      ...(l.dailyAutomaticBackupStartTime !== undefined ? { DailyAutomaticBackupStartTime: l.dailyAutomaticBackupStartTime } : {}),
-      ...(l.automaticBackupRetentionDays !== undefined ? { AutomaticBackupRetentionDays: l.automaticBackupRetentionDays } : {}),
+      ...(l.dailyAutomaticBackupStartTime !== undefined
+        ? { DailyAutomaticBackupStartTime: l.dailyAutomaticBackupStartTime }
+        : {}),
+      ...(l.automaticBackupRetentionDays !== undefined
+        ? { AutomaticBackupRetentionDays: l.automaticBackupRetentionDays }
+        : {}),
       CopyTagsToBackups: l.copyTagsToBackups,
       ...(l.driveCacheType !== undefined ? { DriveCacheType: l.driveCacheType } : {}),
       DataCompressionType: l.dataCompressionType,
-      LogConfiguration: { Level: l.log.level, ...(l.log.destination !== undefined ? { Destination: l.log.destination } : {}) },
+      LogConfiguration: {
+        Level: l.log.level,
+        ...(l.log.destination !== undefined ? { Destination: l.log.destination } : {}),
+      },
       ...(l.rootSquash
         ? {
             RootSquashConfiguration: {
@@ -48,7 +56,14 @@ export function renderFileSystem(fs: StoredFileSystem) {
             },
           }
         : {}),
-      ...(l.metadata ? { MetadataConfiguration: { Mode: l.metadata.mode, ...(l.metadata.iops !== undefined ? { Iops: l.metadata.iops } : {}) } } : {}),
+      ...(l.metadata
+        ? {
+            MetadataConfiguration: {
+              Mode: l.metadata.mode,
+              ...(l.metadata.iops !== undefined ? { Iops: l.metadata.iops } : {}),
+            },
+          }
+        : {}),
       ...(l.efaEnabled !== undefined ? { EfaEnabled: l.efaEnabled } : {}),
     },
     FileSystemTypeVersion: fs.fileSystemTypeVersion,

@@ -12,7 +12,8 @@ const MAX_TAGS = 50;
 export function checkTagKeys(tags: FsxTag[]): void {
   const seen = new Set<string>();
   for (const { Key } of tags) {
-    if (Key.toLowerCase().startsWith('aws:')) throw badRequest(`Tag key '${Key}' is not valid: keys starting with 'aws:' are reserved for AWS use.`);
+    if (Key.toLowerCase().startsWith('aws:'))
+      throw badRequest(`Tag key '${Key}' is not valid: keys starting with 'aws:' are reserved for AWS use.`);
     if (seen.has(Key)) throw badRequest(`Tag key '${Key}' appears more than once.`);
     seen.add(Key);
   }
@@ -20,7 +21,8 @@ export function checkTagKeys(tags: FsxTag[]): void {
 
 function fileSystemByArn(ctx: RequestContext, resourceArn: string): StoredFileSystem {
   const m = /^arn:aws[a-z-]*:fsx:([a-z0-9-]+):(\d{12}):file-system\/(fs-[0-9a-f]+)$/.exec(resourceArn);
-  const fs = m && m[1] === ctx.region && m[2] === ctx.accountId ? findFileSystem(ctx.state, ctx.region, m[3]!) : undefined;
+  const fs =
+    m && m[1] === ctx.region && m[2] === ctx.accountId ? findFileSystem(ctx.state, ctx.region, m[3]!) : undefined;
   if (!fs) throw resourceNotFound(resourceArn);
   return fs;
 }
@@ -31,14 +33,27 @@ export function tagResource(input: unknown, ctx: RequestContext) {
   const fs = fileSystemByArn(ctx, req.ResourceARN);
   const merged = new Map(fs.tags.map((t) => [t.Key, t.Value]));
   for (const t of req.Tags) merged.set(t.Key, t.Value);
-  if (merged.size > MAX_TAGS) throw badRequest(`A resource can have at most ${MAX_TAGS} tags; this request would leave ${merged.size}.`);
+  if (merged.size > MAX_TAGS)
+    throw badRequest(`A resource can have at most ${MAX_TAGS} tags; this request would leave ${merged.size}.`);
   fs.tags = [...merged].map(([Key, Value]) => ({ Key, Value }));
   return {};
 }
 
 export function untagResource(input: unknown, ctx: RequestContext) {
   const req = validateInput(
-    z.object({ ResourceARN: resourceArnSchema, TagKeys: z.array(z.string().min(1).max(128).regex(/^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$/u)).min(1).max(50) }),
+    z.object({
+      ResourceARN: resourceArnSchema,
+      TagKeys: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(128)
+            .regex(/^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$/u),
+        )
+        .min(1)
+        .max(50),
+    }),
     input,
     VALIDATION,
   );
@@ -50,7 +65,11 @@ export function untagResource(input: unknown, ctx: RequestContext) {
 
 export function listTagsForResource(input: unknown, ctx: RequestContext) {
   const req = validateInput(
-    z.object({ ResourceARN: resourceArnSchema, MaxResults: z.number().int().min(1).max(2147483647).optional(), NextToken: nextTokenSchema.optional() }),
+    z.object({
+      ResourceARN: resourceArnSchema,
+      MaxResults: z.number().int().min(1).max(2147483647).optional(),
+      NextToken: nextTokenSchema.optional(),
+    }),
     input,
     VALIDATION,
   );

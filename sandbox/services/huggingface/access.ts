@@ -33,10 +33,18 @@ export function fileDenial(model: HubModel, token: string | undefined, endpoint:
   if (bad) return bad;
   if (!model.gated) return undefined;
   if (token === undefined) {
-    return { status: 401, code: 'GatedRepo', message: `Access to model ${model.id} is restricted. You must have access to it and be authenticated to access it. Please log in.` };
+    return {
+      status: 401,
+      code: 'GatedRepo',
+      message: `Access to model ${model.id} is restricted. You must have access to it and be authenticated to access it. Please log in.`,
+    };
   }
   if (token !== SANDBOX_HF_TOKEN) {
-    return { status: 403, code: 'GatedRepo', message: `Access to model ${model.id} is restricted and you are not in the authorized list. Visit ${endpoint}/${model.id} to ask for access.` };
+    return {
+      status: 403,
+      code: 'GatedRepo',
+      message: `Access to model ${model.id} is restricted and you are not in the authorized list. Visit ${endpoint}/${model.id} to ask for access.`,
+    };
   }
   return undefined;
 }

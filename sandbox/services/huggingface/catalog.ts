@@ -53,7 +53,13 @@ function model(
   details: Omit<HubModel, 'id' | 'refs'>,
   refs: Record<string, { files: HubFile[]; date: string }>,
 ): HubModel {
-  return { id, ...details, refs: new Map(Object.entries(refs).map(([ref, c]) => [ref, { sha: commitSha(id, ref), files: c.files, date: c.date }])) };
+  return {
+    id,
+    ...details,
+    refs: new Map(
+      Object.entries(refs).map(([ref, c]) => [ref, { sha: commitSha(id, ref), files: c.files, date: c.date }]),
+    ),
+  };
 }
 
 const GPT2_FILES = [
@@ -83,21 +89,66 @@ const QWEN_MAIN = [
 export const HUB_MODELS: readonly HubModel[] = [
   model(
     'openai-community/gpt2',
-    { gated: false, pipelineTag: 'text-generation', libraryName: 'transformers', tags: ['transformers', 'safetensors', 'gpt2', 'text-generation', 'en', 'license:mit'], downloads: 11_873_406, likes: 2_905, createdAt: '2022-03-02T23:29:04.000Z' },
+    {
+      gated: false,
+      pipelineTag: 'text-generation',
+      libraryName: 'transformers',
+      tags: ['transformers', 'safetensors', 'gpt2', 'text-generation', 'en', 'license:mit'],
+      downloads: 11_873_406,
+      likes: 2_905,
+      createdAt: '2022-03-02T23:29:04.000Z',
+    },
     { main: { files: GPT2_FILES, date: '2024-02-19T10:57:45.000Z' } },
   ),
   model(
     'Qwen/Qwen2.5-0.5B-Instruct',
-    { gated: false, pipelineTag: 'text-generation', libraryName: 'transformers', tags: ['transformers', 'safetensors', 'qwen2', 'text-generation', 'chat', 'conversational', 'en', 'license:apache-2.0'], downloads: 1_530_127, likes: 338, createdAt: '2024-09-16T11:52:47.000Z' },
+    {
+      gated: false,
+      pipelineTag: 'text-generation',
+      libraryName: 'transformers',
+      tags: [
+        'transformers',
+        'safetensors',
+        'qwen2',
+        'text-generation',
+        'chat',
+        'conversational',
+        'en',
+        'license:apache-2.0',
+      ],
+      downloads: 1_530_127,
+      likes: 338,
+      createdAt: '2024-09-16T11:52:47.000Z',
+    },
     {
       main: { files: QWEN_MAIN, date: '2024-09-25T12:32:56.000Z' },
       // An older tagged snapshot: fewer files, so a revision visibly changes what lands.
-      'v1.0': { files: QWEN_MAIN.filter((f) => !['LICENSE', 'tokenizer_config.json'].includes(f.path)), date: '2024-09-18T08:00:00.000Z' },
+      'v1.0': {
+        files: QWEN_MAIN.filter((f) => !['LICENSE', 'tokenizer_config.json'].includes(f.path)),
+        date: '2024-09-18T08:00:00.000Z',
+      },
     },
   ),
   model(
     'sentence-transformers/all-MiniLM-L6-v2',
-    { gated: false, pipelineTag: 'sentence-similarity', libraryName: 'sentence-transformers', tags: ['sentence-transformers', 'pytorch', 'onnx', 'safetensors', 'bert', 'feature-extraction', 'en', 'license:apache-2.0'], downloads: 84_223_590, likes: 3_684, createdAt: '2022-03-02T23:29:05.000Z' },
+    {
+      gated: false,
+      pipelineTag: 'sentence-similarity',
+      libraryName: 'sentence-transformers',
+      tags: [
+        'sentence-transformers',
+        'pytorch',
+        'onnx',
+        'safetensors',
+        'bert',
+        'feature-extraction',
+        'en',
+        'license:apache-2.0',
+      ],
+      downloads: 84_223_590,
+      likes: 3_684,
+      createdAt: '2022-03-02T23:29:05.000Z',
+    },
     {
       main: {
         files: [
@@ -117,7 +168,25 @@ export const HUB_MODELS: readonly HubModel[] = [
   ),
   model(
     'meta-llama/Llama-3.2-1B',
-    { gated: 'manual', pipelineTag: 'text-generation', libraryName: 'transformers', tags: ['transformers', 'safetensors', 'llama', 'text-generation', 'facebook', 'meta', 'pytorch', 'llama-3', 'license:llama3.2'], downloads: 1_982_311, likes: 2_041, createdAt: '2024-09-18T15:03:14.000Z' },
+    {
+      gated: 'manual',
+      pipelineTag: 'text-generation',
+      libraryName: 'transformers',
+      tags: [
+        'transformers',
+        'safetensors',
+        'llama',
+        'text-generation',
+        'facebook',
+        'meta',
+        'pytorch',
+        'llama-3',
+        'license:llama3.2',
+      ],
+      downloads: 1_982_311,
+      likes: 2_041,
+      createdAt: '2024-09-18T15:03:14.000Z',
+    },
     {
       main: {
         files: [

@@ -40,6 +40,7 @@ function textContent(repo: string, commitSha: string, file: HubFile): Buffer {
 }
 
 /** The git blob id the Hub reports as `blobId` (and as the ETag of a small file). */
-export const gitBlobId = (content: Buffer) => createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+export const gitBlobId = (content: Buffer) =>
+  createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 
 export const sha256Hex = (content: Buffer) => createHash('sha256').update(content).digest('hex');

@@ -27,21 +27,29 @@ export const HUB_PATH_PREFIX = '/_huggingface';
 export const hubEndpointOf = (sandboxUrl: string) => `${sandboxUrl.replace(/\/$/, '')}${HUB_PATH_PREFIX}`;
 
 /** The answer when the path is the Hub simulation's; undefined otherwise (the request goes on to AWS). */
-export function serveHuggingFace(sandboxUrl: string, method: string, rawPath: string, query: URLSearchParams, authorization: string | undefined): RawHttpResponse | undefined {
+export function serveHuggingFace(
+  sandboxUrl: string,
+  method: string,
+  rawPath: string,
+  query: URLSearchParams,
+  authorization: string | undefined,
+): RawHttpResponse | undefined {
   if (rawPath !== HUB_PATH_PREFIX && !rawPath.startsWith(`${HUB_PATH_PREFIX}/`)) return undefined;
   const requestId = randomUUID();
   const endpoint = hubEndpointOf(sandboxUrl);
   const segments = rawPath.slice(HUB_PATH_PREFIX.length).split('/').filter(Boolean).map(decode);
   if (segments.some((s) => s === undefined)) return error(requestId, 400, undefined, 'Bad request: malformed path');
   const parts = segments as string[];
-  if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: { allow: 'GET, HEAD', 'x-request-id': requestId } };
+  if (method !== 'GET' && method !== 'HEAD')
+    return { status: 405, headers: { allow: 'GET, HEAD', 'x-request-id': requestId } };
   const token = bearerToken(authorization);
   const badToken = credentialsDenial(token);
   if (badToken) return denied(requestId, badToken);
 
   if (parts[0] === 'api' && parts[1] === 'models' && parts.length >= 4) {
     const repo = `${parts[2]}/${parts[3]}`;
-    const revision = parts[4] === 'revision' && parts.length >= 6 ? parts.slice(5).join('/') : parts.length === 4 ? 'main' : undefined;
+    const revision =
+      parts[4] === 'revision' && parts.length >= 6 ? parts.slice(5).join('/') : parts.length === 4 ? 'main' : undefined;
     if (revision === undefined) return error(requestId, 404, undefined, 'Not Found');
     const model = findModel(repo);
     if (!model) return repoNotFound(requestId);
@@ -61,7 +69,11 @@ export function serveHuggingFace(sandboxUrl: string, method: string, rawPath: st
     if (!file) return error(requestId, 404, 'EntryNotFound', `${path} does not exist on "${commit.ref}"`);
     const body = fileBytes(model.id, commit.sha, file);
     const headers: Record<string, string> = {
-      'content-type': file.path.endsWith('.json') ? 'application/json' : file.lfs ? 'application/octet-stream' : 'text/plain; charset=utf-8',
+      'content-type': file.path.endsWith('.json')
+        ? 'application/json'
+        : file.lfs
+          ? 'application/octet-stream'
+          : 'text/plain; charset=utf-8',
       'content-length': String(body.length),
       'x-repo-commit': commit.sha,
       'accept-ranges': 'bytes',
@@ -96,7 +108,12 @@ export function modelInfo(model: HubModel, commit: HubCommit, blobs: boolean): R
     siblings: commit.files.map((f) => {
       if (!blobs) return { rfilename: f.path };
       const body = fileBytes(model.id, commit.sha, f);
-      return { rfilename: f.path, size: f.size, blobId: gitBlobId(body), ...(f.lfs ? { lfs: { sha256: sha256Hex(body), size: f.size, pointerSize: 134 } } : {}) };
+      return {
+        rfilename: f.path,
+        size: f.size,
+        blobId: gitBlobId(body),
+        ...(f.lfs ? { lfs: { sha256: sha256Hex(body), size: f.size, pointerSize: 134 } } : {}),
+      };
     }),
     usedStorage: commit.files.reduce((n, f) => n + f.size, 0),
   };
@@ -110,17 +127,31 @@ function decode(segment: string): string | undefined {
   }
 }
 
-function json(requestId: string, status: number, body: unknown, headOnly = false, headers: Record<string, string> = {}): RawHttpResponse {
+function json(
+  requestId: string,
+  status: number,
+  body: unknown,
+  headOnly = false,
+  headers: Record<string, string> = {},
+): RawHttpResponse {
   const text = JSON.stringify(body);
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), 'x-request-id': requestId, ...headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'x-request-id': requestId,
+      ...headers,
+    },
     ...(headOnly ? {} : { body: text }),
   };
 }
 
 function error(requestId: string, status: number, code: string | undefined, message: string): RawHttpResponse {
-  return json(requestId, status, { error: message }, false, { 'x-error-message': message, ...(code ? { 'x-error-code': code } : {}) });
+  return json(requestId, status, { error: message }, false, {
+    'x-error-message': message,
+    ...(code ? { 'x-error-code': code } : {}),
+  });
 }
 
 const repoNotFound = (requestId: string) => error(requestId, 404, 'RepoNotFound', 'Repository not found');

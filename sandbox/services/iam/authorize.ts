@@ -82,17 +82,21 @@ export function actAsRole(state: SandboxState, roleArn: string, request: ActAsRe
   const asked = { action: request.action, resource: request.resource, context };
   const decision = evaluatePolicies(identityPolicies(state, role), asked);
   if (decision.decision === 'ExplicitDeny') return denied('with an explicit deny in an identity-based policy');
-  if (decision.decision === 'ImplicitDeny') return denied(`because no identity-based policy allows the ${request.action} action`);
+  if (decision.decision === 'ImplicitDeny')
+    return denied(`because no identity-based policy allows the ${request.action} action`);
   const boundary = boundaryPolicy(state, role);
   if (boundary) {
     const bounded = evaluatePolicies([boundary], asked);
     if (bounded.decision === 'ExplicitDeny') return denied('with an explicit deny in a permissions boundary');
-    if (bounded.decision === 'ImplicitDeny') return denied(`because no permissions boundary allows the ${request.action} action`);
+    if (bounded.decision === 'ImplicitDeny')
+      return denied(`because no permissions boundary allows the ${request.action} action`);
   }
   return { allowed: true };
 }
 
-export type AssumeAnswer = { allowed: true } | { allowed: false; code: 'AccessDenied' | 'InvalidIdentityToken'; message: string };
+export type AssumeAnswer =
+  | { allowed: true }
+  | { allowed: false; code: 'AccessDenied' | 'InvalidIdentityToken'; message: string };
 
 /**
  * IRSA: whether a pod's projected token (issuer `issuerUrl`, subject
@@ -101,19 +105,41 @@ export type AssumeAnswer = { allowed: true } | { allowed: false; code: 'AccessDe
  * role's trust policy must allow the provider as a federated principal with the `<issuer>:sub`/`:aud`
  * keys. Refusals read as STS words them.
  */
-export function assumeRoleWithWebIdentity(state: SandboxState, roleArn: string, issuerUrl: string, subject: string, audience: string): AssumeAnswer {
+export function assumeRoleWithWebIdentity(
+  state: SandboxState,
+  roleArn: string,
+  issuerUrl: string,
+  subject: string,
+  audience: string,
+): AssumeAnswer {
   const hostPath = issuerUrl.replace(/^https:\/\//, '').replace(/\/+$/, '');
-  const provider = keyed.values(peekIam(state)?.oidcProviders).find((p) => p.url.replace(/^https:\/\//, '') === hostPath);
-  if (!provider) return { allowed: false, code: 'InvalidIdentityToken', message: `No OpenIDConnect provider found in your account for https://${hostPath}` };
-  if (!provider.clientIds.includes(audience)) return { allowed: false, code: 'InvalidIdentityToken', message: 'Incorrect token audience' };
+  const provider = keyed
+    .values(peekIam(state)?.oidcProviders)
+    .find((p) => p.url.replace(/^https:\/\//, '') === hostPath);
+  if (!provider)
+    return {
+      allowed: false,
+      code: 'InvalidIdentityToken',
+      message: `No OpenIDConnect provider found in your account for https://${hostPath}`,
+    };
+  if (!provider.clientIds.includes(audience))
+    return { allowed: false, code: 'InvalidIdentityToken', message: 'Incorrect token audience' };
   const role = lookupRole(state, roleArn);
-  const notAuthorized: AssumeAnswer = { allowed: false, code: 'AccessDenied', message: 'Not authorized to perform sts:AssumeRoleWithWebIdentity' };
+  const notAuthorized: AssumeAnswer = {
+    allowed: false,
+    code: 'AccessDenied',
+    message: 'Not authorized to perform sts:AssumeRoleWithWebIdentity',
+  };
   if (!role) return notAuthorized;
   const decision = evaluatePolicies([{ name: 'trust', document: role.assumeRolePolicyDocument }], {
     action: 'sts:AssumeRoleWithWebIdentity',
     resource: role.arn,
     principal: { kind: 'Federated', id: provider.arn },
-    context: requestContext({ [`${hostPath}:sub`]: subject, [`${hostPath}:aud`]: audience, [`${hostPath}:amr`]: undefined }),
+    context: requestContext({
+      [`${hostPath}:sub`]: subject,
+      [`${hostPath}:aud`]: audience,
+      [`${hostPath}:amr`]: undefined,
+    }),
   });
   return decision.decision === 'Allow' ? { allowed: true } : notAuthorized;
 }

@@ -16,7 +16,10 @@ export type ConditionContext = ReadonlyMap<string, string | readonly string[]>;
 
 /** `*` (any run of characters) and `?` (one character), anchored; `ignoreCase` for the case-insensitive matches. */
 export function globMatches(pattern: string, value: string, ignoreCase = false): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, ignoreCase ? 'is' : 's').test(value);
 }
 
@@ -41,16 +44,20 @@ export function arnMatches(pattern: string, arn: string): boolean {
 type Compare = (policyValue: string, requestValue: string) => boolean;
 
 const number = (s: string) => (s.trim() === '' ? Number.NaN : Number(s));
-const numeric = (test: (a: number, b: number) => boolean): Compare => (p, r) => {
-  const [a, b] = [number(r), number(p)];
-  return !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
-};
+const numeric =
+  (test: (a: number, b: number) => boolean): Compare =>
+  (p, r) => {
+    const [a, b] = [number(r), number(p)];
+    return !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
+  };
 /** Dates as ISO 8601 text or epoch seconds, as IAM accepts both. */
 const time = (s: string) => (/^\d+$/.test(s) ? Number(s) * 1000 : Date.parse(s));
-const dated = (test: (a: number, b: number) => boolean): Compare => (p, r) => {
-  const [a, b] = [time(r), time(p)];
-  return !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
-};
+const dated =
+  (test: (a: number, b: number) => boolean): Compare =>
+  (p, r) => {
+    const [a, b] = [time(r), time(p)];
+    return !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
+  };
 
 /** Each operator's positive match; `negated` operators are true when no policy value matches. */
 const OPERATORS: Record<string, { match: Compare; negated: boolean }> = {
@@ -92,7 +99,12 @@ export function contextValue(context: ConditionContext, key: string): string[] |
  * (AND); a key holds when a policy value matches (OR). `resolve` substitutes policy variables in a
  * policy value (undefined: a variable the request lacks, so that value matches nothing).
  */
-export function operatorHolds(operator: string, block: Record<string, unknown>, context: ConditionContext, resolve: (v: string) => string | undefined): boolean {
+export function operatorHolds(
+  operator: string,
+  block: Record<string, unknown>,
+  context: ConditionContext,
+  resolve: (v: string) => string | undefined,
+): boolean {
   const qualifier = /^(ForAnyValue|ForAllValues):/.exec(operator)?.[1];
   let name = qualifier ? operator.slice(qualifier.length + 1) : operator;
   const ifExists = name.endsWith('IfExists');

@@ -21,7 +21,9 @@ function inventory(state: SandboxState): Record<string, unknown[]> {
       tags: r.tags,
     })),
     policies: keyed.values(section?.policies).map((p) => ({ name: p.policyName, arn: p.arn })),
-    oidcProviders: keyed.values(section?.oidcProviders).map((p) => ({ arn: p.arn, url: p.url, clientIds: p.clientIds, tags: p.tags })),
+    oidcProviders: keyed
+      .values(section?.oidcProviders)
+      .map((p) => ({ arn: p.arn, url: p.url, clientIds: p.clientIds, tags: p.tags })),
   };
 }
 

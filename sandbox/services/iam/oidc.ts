@@ -22,21 +22,28 @@ function providerResource(url: string): string {
   } catch {
     throw invalidInput(`Invalid OpenID Connect provider URL: ${url}`);
   }
-  if (parsed.protocol !== 'https:') throw invalidInput('The URL of the OpenID Connect provider must begin with https://.');
+  if (parsed.protocol !== 'https:')
+    throw invalidInput('The URL of the OpenID Connect provider must begin with https://.');
   if (parsed.search || parsed.hash || parsed.port || parsed.username) {
     throw invalidInput('The URL of the OpenID Connect provider must not contain a port, query string or fragment.');
   }
   return `${parsed.host}${parsed.pathname}`.replace(/\/+$/, '');
 }
 
-const createSchema = z.object({ Url: oidcUrl, ClientIDList: clientIdList.optional(), ThumbprintList: thumbprintList.optional(), Tags: tags.optional() });
+const createSchema = z.object({
+  Url: oidcUrl,
+  ClientIDList: clientIdList.optional(),
+  ThumbprintList: thumbprintList.optional(),
+  Tags: tags.optional(),
+});
 
 const createOpenIDConnectProvider: OperationHandler = (input, ctx) => {
   const req = validateInput(createSchema, input, IAM_VALIDATION);
   const resource = providerResource(req.Url);
   const newTags = checkNewTags([], req.Tags ?? []);
   const arn = `arn:aws:iam::${ctx.accountId}:oidc-provider/${resource}`;
-  if (keyed.get(peekIam(ctx.state)?.oidcProviders, arn)) throw alreadyExists(`Provider with url https://${resource} already exists.`);
+  if (keyed.get(peekIam(ctx.state)?.oidcProviders, arn))
+    throw alreadyExists(`Provider with url https://${resource} already exists.`);
   const provider: StoredOidcProvider = {
     arn,
     url: `https://${resource}`,
@@ -63,7 +70,8 @@ const getOpenIDConnectProvider: OperationHandler = (input, ctx) => {
 };
 
 const listOpenIDConnectProviders: OperationHandler = (_input, ctx) => ({
-  OpenIDConnectProviderList: keyed.keys(peekIam(ctx.state)?.oidcProviders)
+  OpenIDConnectProviderList: keyed
+    .keys(peekIam(ctx.state)?.oidcProviders)
     .sort()
     .map((Arn) => ({ Arn })),
 });

@@ -9,7 +9,19 @@ import { alreadyExists, deleteConflict, invalidInput, limitExceeded, noSuchEntit
 import { pageOf } from './paging.js';
 import { checkPolicyDocument, encodeDocument, policySize } from './policy-document.js';
 import { renderCustomerPolicy, renderManagedPolicy, type PolicyUsage } from './render.js';
-import { arnType, description, fullMatch, IAM_VALIDATION, paging, path, pathPrefix, policyDocument, policyName, queryBool, tags } from './schemas.js';
+import {
+  arnType,
+  description,
+  fullMatch,
+  IAM_VALIDATION,
+  paging,
+  path,
+  pathPrefix,
+  policyDocument,
+  policyName,
+  queryBool,
+  tags,
+} from './schemas.js';
 import { iamSection, peekIam, type StoredPolicy } from './state.js';
 import { checkNewTags } from './tags.js';
 
@@ -35,7 +47,8 @@ export function lookupPolicy(state: SandboxState, arn: string): PolicyRef | unde
 
 /** Policy ARNs IAM accepts: `arn:aws:iam::aws:policy/…` or `arn:aws:iam::<12 digits>:policy/…`. */
 export function requireValidPolicyArn(arn: string): void {
-  if (!/^arn:aws[\w-]*:iam::(aws|\d{12}):policy\/(.+\/)?[\w+=,.@-]+$/.test(arn)) throw invalidInput(`ARN ${arn} is not valid.`);
+  if (!/^arn:aws[\w-]*:iam::(aws|\d{12}):policy\/(.+\/)?[\w+=,.@-]+$/.test(arn))
+    throw invalidInput(`ARN ${arn} is not valid.`);
 }
 
 function usageOf(state: SandboxState, arn: string): PolicyUsage {
@@ -59,7 +72,8 @@ const createPolicySchema = z.object({
 const createPolicy: OperationHandler = (input, ctx) => {
   const req = validateInput(createPolicySchema, input, IAM_VALIDATION);
   checkPolicyDocument(req.PolicyDocument, 'identity');
-  if (policySize(req.PolicyDocument) > POLICY_SIZE_LIMIT) throw limitExceeded(`Cannot exceed quota for PolicySize: ${POLICY_SIZE_LIMIT}`);
+  if (policySize(req.PolicyDocument) > POLICY_SIZE_LIMIT)
+    throw limitExceeded(`Cannot exceed quota for PolicySize: ${POLICY_SIZE_LIMIT}`);
   const newTags = checkNewTags([], req.Tags ?? []);
   const existing = keyed.values(peekIam(ctx.state)?.policies);
   if (existing.some((p) => p.policyName.toLowerCase() === req.PolicyName.toLowerCase())) {
@@ -119,8 +133,24 @@ const listPolicies: OperationHandler = (input, ctx) => {
   const req = validateInput(listPoliciesSchema, input, IAM_VALIDATION);
   const scope = req.Scope ?? 'All';
   const prefix = req.PathPrefix ?? '/';
-  const aws = scope === 'Local' ? [] : MANAGED_POLICIES.map((p) => ({ render: () => renderManagedPolicy(p, usageOf(ctx.state, p.arn), false), name: p.policyName, path: p.path, arn: p.arn }));
-  const own = scope === 'AWS' ? [] : keyed.values(peekIam(ctx.state)?.policies).map((p) => ({ render: () => renderCustomerPolicy(p, usageOf(ctx.state, p.arn), false), name: p.policyName, path: p.path, arn: p.arn }));
+  const aws =
+    scope === 'Local'
+      ? []
+      : MANAGED_POLICIES.map((p) => ({
+          render: () => renderManagedPolicy(p, usageOf(ctx.state, p.arn), false),
+          name: p.policyName,
+          path: p.path,
+          arn: p.arn,
+        }));
+  const own =
+    scope === 'AWS'
+      ? []
+      : keyed.values(peekIam(ctx.state)?.policies).map((p) => ({
+          render: () => renderCustomerPolicy(p, usageOf(ctx.state, p.arn), false),
+          name: p.policyName,
+          path: p.path,
+          arn: p.arn,
+        }));
   const selected = [...aws, ...own]
     .filter((p) => p.path.startsWith(prefix))
     .filter((p) => {
@@ -135,23 +165,41 @@ const listPolicies: OperationHandler = (input, ctx) => {
   return { Policies: page.map((p) => p.render()), ...rest };
 };
 
-const getPolicyVersionSchema = z.object({ PolicyArn: arnType, VersionId: fullMatch('v[1-9][0-9]*(\\.[A-Za-z0-9-]*)?') });
+const getPolicyVersionSchema = z.object({
+  PolicyArn: arnType,
+  VersionId: fullMatch('v[1-9][0-9]*(\\.[A-Za-z0-9-]*)?'),
+});
 
 const getPolicyVersion: OperationHandler = (input, ctx) => {
   const req = validateInput(getPolicyVersionSchema, input, IAM_VALIDATION);
   requireValidPolicyArn(req.PolicyArn);
-  const missing = () => noSuchEntity(`Policy ${req.PolicyArn} version ${req.VersionId} does not exist or is not attachable.`);
+  const missing = () =>
+    noSuchEntity(`Policy ${req.PolicyArn} version ${req.VersionId} does not exist or is not attachable.`);
   const managed = findManagedPolicy(req.PolicyArn);
   if (managed) {
     // The sandbox keeps only the default version of AWS-managed policies.
     if (managed.defaultVersionId !== req.VersionId) throw missing();
-    return { PolicyVersion: { Document: encodeDocument(managed.document), VersionId: managed.defaultVersionId, IsDefaultVersion: true, CreateDate: new Date(managed.updateDate) } };
+    return {
+      PolicyVersion: {
+        Document: encodeDocument(managed.document),
+        VersionId: managed.defaultVersionId,
+        IsDefaultVersion: true,
+        CreateDate: new Date(managed.updateDate),
+      },
+    };
   }
   const own = keyed.get(peekIam(ctx.state)?.policies, req.PolicyArn);
   if (!own) throw noSuchPolicy(req.PolicyArn);
   const version = own.versions.find((v) => v.versionId === req.VersionId);
   if (!version) throw missing();
-  return { PolicyVersion: { Document: encodeDocument(version.document), VersionId: version.versionId, IsDefaultVersion: version.isDefault, CreateDate: new Date(version.createDate) } };
+  return {
+    PolicyVersion: {
+      Document: encodeDocument(version.document),
+      VersionId: version.versionId,
+      IsDefaultVersion: version.isDefault,
+      CreateDate: new Date(version.createDate),
+    },
+  };
 };
 
 export const policyOperations: Record<string, OperationHandler> = {

@@ -34,13 +34,15 @@ export function checkPolicyDocument(text: string, kind: PolicyKind): void {
   } catch {
     throw malformed('This policy contains invalid Json');
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw malformed('This policy contains invalid Json');
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw malformed('This policy contains invalid Json');
   const d = doc as Record<string, unknown>;
   if (d.Version !== undefined && (typeof d.Version !== 'string' || !VERSIONS.has(d.Version))) {
     throw malformed(`The policy failed legacy parsing: Version '${String(d.Version)}' is not a valid policy version`);
   }
   const known = new Set(['Version', 'Id', 'Statement']);
-  for (const key of Object.keys(d)) if (!known.has(key)) throw malformed(`Syntax errors in policy. Unknown field ${key}`);
+  for (const key of Object.keys(d))
+    if (!known.has(key)) throw malformed(`Syntax errors in policy. Unknown field ${key}`);
   if (d.Statement === undefined) throw malformed('Syntax errors in policy. Missing required field Statement');
   const list = Array.isArray(d.Statement) ? d.Statement : [d.Statement];
   if (list.length === 0) throw malformed('Syntax errors in policy. Statement must not be empty');
@@ -48,7 +50,8 @@ export function checkPolicyDocument(text: string, kind: PolicyKind): void {
 }
 
 function checkStatement(s: unknown, kind: PolicyKind): void {
-  if (typeof s !== 'object' || s === null || Array.isArray(s)) throw malformed('Syntax errors in policy. Statement must be an object');
+  if (typeof s !== 'object' || s === null || Array.isArray(s))
+    throw malformed('Syntax errors in policy. Statement must be an object');
   const st = s as Statement;
   if (st.Effect === undefined) throw malformed('Syntax errors in policy. Missing required field Effect');
   if (st.Effect !== 'Allow' && st.Effect !== 'Deny') throw malformed(`Invalid effect: ${String(st.Effect)}`);
@@ -68,7 +71,8 @@ function checkStatement(s: unknown, kind: PolicyKind): void {
     if (st.Resource !== undefined || st.NotResource !== undefined) throw malformed('Has prohibited field Resource');
   } else {
     if (hasPrincipal) throw malformed('Policy document should not specify a principal.');
-    if (st.Resource === undefined && st.NotResource === undefined) throw malformed('Policy statement must contain resources.');
+    if (st.Resource === undefined && st.NotResource === undefined)
+      throw malformed('Policy statement must contain resources.');
   }
 }
 

@@ -49,7 +49,8 @@ export function requestContext(keys: Record<string, string | readonly string[] |
   return map;
 }
 
-const asList = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
+const asList = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
 
 /** Replaces policy variables from the request; undefined when one names a key the request lacks. */
 function substitute(value: string, context: ConditionContext): string | undefined {
@@ -108,13 +109,18 @@ function conditionHolds(s: Statement, context: ConditionContext): boolean {
   if (condition === undefined) return true;
   if (typeof condition !== 'object' || condition === null) return false;
   return Object.entries(condition as Record<string, unknown>).every(
-    ([operator, block]) => typeof block === 'object' && block !== null && operatorHolds(operator, block as Record<string, unknown>, context, (v) => substitute(v, context)),
+    ([operator, block]) =>
+      typeof block === 'object' &&
+      block !== null &&
+      operatorHolds(operator, block as Record<string, unknown>, context, (v) => substitute(v, context)),
   );
 }
 
 function statementMatches(s: Statement, request: EvaluationRequest): boolean {
   if (!actionMatches(s, request.action)) return false;
-  const target = request.principal ? principalMatches(s, request.principal) : resourceMatches(s, request.resource, request.context);
+  const target = request.principal
+    ? principalMatches(s, request.principal)
+    : resourceMatches(s, request.resource, request.context);
   return target && conditionHolds(s, request.context);
 }
 
@@ -122,13 +128,16 @@ function statementMatches(s: Statement, request: EvaluationRequest): boolean {
  * The decision for `request` over `policies`.
  *
  * @example
- * evaluatePolicies([{ name: 'inline', document: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:*', Resource: '*' }] } }],
- *   { action: 's3:GetObject', resource: 'arn:aws:s3:::b/k', context: requestContext({}) }) // { decision: 'Allow', policy: 'inline' }
+ * evaluatePolicies([{ name: 'inline', document: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:*',
+ * Resource: '*' }] } }],
+ *   { action: 's3:GetObject', resource: 'arn:aws:s3:::b/k', context: requestContext({}) }) // { decision: 'Allow',
+ * policy: 'inline' }
  */
 export function evaluatePolicies(policies: readonly NamedPolicy[], request: EvaluationRequest): Decision {
   let allow: Decision | undefined;
   for (const p of policies) {
-    const statements = typeof p.document === 'string' ? statementsOf(p.document) : statementsOf(JSON.stringify(p.document));
+    const statements =
+      typeof p.document === 'string' ? statementsOf(p.document) : statementsOf(JSON.stringify(p.document));
     for (const s of statements ?? []) {
       if (!statementMatches(s, request)) continue;
       const sid = typeof s.Sid === 'string' ? s.Sid : undefined;

@@ -31,7 +31,13 @@ export function findRole(state: SandboxState, nameOrArn: string): RoleView | und
 
 /** IAM action matching: case-insensitive, `*` and `?` wildcards. */
 function actionMatches(pattern: string, action: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    'i',
+  );
   return re.test(action);
 }
 
@@ -59,4 +65,10 @@ export function roleTrustsService(role: RoleView, servicePrincipal: string): boo
 }
 
 /** A controller acting as a role (IRSA, pod identity): what IAM lets it do, and IRSA's assume (authorize.ts). */
-export { actAsRole, assumeRoleWithWebIdentity, type ActAsAnswer, type ActAsRequest, type AssumeAnswer } from './authorize.js';
+export {
+  actAsRole,
+  assumeRoleWithWebIdentity,
+  type ActAsAnswer,
+  type ActAsRequest,
+  type AssumeAnswer,
+} from './authorize.js';

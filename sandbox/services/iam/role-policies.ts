@@ -16,12 +16,17 @@ const INLINE_TOTAL_LIMIT = 10240;
 const MANAGED_PER_ROLE = 10;
 
 const putRolePolicy: OperationHandler = (input, ctx) => {
-  const req = validateInput(z.object({ RoleName: roleName, PolicyName: policyName, PolicyDocument: policyDocument }), input, IAM_VALIDATION);
+  const req = validateInput(
+    z.object({ RoleName: roleName, PolicyName: policyName, PolicyDocument: policyDocument }),
+    input,
+    IAM_VALIDATION,
+  );
   const role = requireRole(ctx.state, req.RoleName);
   checkPolicyDocument(req.PolicyDocument, 'identity');
   const others = keyed.entries(role.inlinePolicies).filter(([name]) => name !== req.PolicyName);
   const total = others.reduce((n, [, doc]) => n + policySize(doc), 0) + policySize(req.PolicyDocument);
-  if (total > INLINE_TOTAL_LIMIT) throw limitExceeded(`Maximum policy size of ${INLINE_TOTAL_LIMIT} bytes exceeded for role ${role.roleName}`);
+  if (total > INLINE_TOTAL_LIMIT)
+    throw limitExceeded(`Maximum policy size of ${INLINE_TOTAL_LIMIT} bytes exceeded for role ${role.roleName}`);
   keyed.set(role.inlinePolicies, req.PolicyName, req.PolicyDocument);
   return {};
 };
@@ -59,9 +64,11 @@ const attachRolePolicy: OperationHandler = (input, ctx) => {
   const req = validateInput(attachmentSchema, input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
   requireValidPolicyArn(req.PolicyArn);
-  if (!lookupPolicy(ctx.state, req.PolicyArn)) throw noSuchEntity(`Policy ${req.PolicyArn} does not exist or is not attachable.`);
+  if (!lookupPolicy(ctx.state, req.PolicyArn))
+    throw noSuchEntity(`Policy ${req.PolicyArn} does not exist or is not attachable.`);
   if (role.attachedPolicyArns.includes(req.PolicyArn)) return {}; // IAM treats a repeat attach as success
-  if (role.attachedPolicyArns.length >= MANAGED_PER_ROLE) throw limitExceeded(`Cannot exceed quota for PoliciesPerRole: ${MANAGED_PER_ROLE}`);
+  if (role.attachedPolicyArns.length >= MANAGED_PER_ROLE)
+    throw limitExceeded(`Cannot exceed quota for PoliciesPerRole: ${MANAGED_PER_ROLE}`);
   role.attachedPolicyArns.push(req.PolicyArn);
   return {};
 };
@@ -76,7 +83,11 @@ const detachRolePolicy: OperationHandler = (input, ctx) => {
 };
 
 const listAttachedRolePolicies: OperationHandler = (input, ctx) => {
-  const req = validateInput(z.object({ RoleName: roleName, PathPrefix: pathPrefix.optional(), ...paging }), input, IAM_VALIDATION);
+  const req = validateInput(
+    z.object({ RoleName: roleName, PathPrefix: pathPrefix.optional(), ...paging }),
+    input,
+    IAM_VALIDATION,
+  );
   const role = requireRole(ctx.state, req.RoleName);
   const prefix = req.PathPrefix ?? '/';
   const attached = role.attachedPolicyArns

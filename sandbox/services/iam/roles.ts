@@ -8,7 +8,18 @@ import { pageOf } from './paging.js';
 import { checkPolicyDocument, policySize } from './policy-document.js';
 import { lookupPolicy } from './policies.js';
 import { renderRole } from './render.js';
-import { description, IAM_VALIDATION, path, pathPrefix, paging, policyDocument, queryInt, roleName, tags, arnType } from './schemas.js';
+import {
+  description,
+  IAM_VALIDATION,
+  path,
+  pathPrefix,
+  paging,
+  policyDocument,
+  queryInt,
+  roleName,
+  tags,
+  arnType,
+} from './schemas.js';
 import { iamSection, peekIam, requireRole, type StoredRole } from './state.js';
 import { checkNewTags } from './tags.js';
 
@@ -19,7 +30,8 @@ const TRUST_POLICY_LIMIT = 2048;
 
 function checkTrustPolicy(text: string): void {
   checkPolicyDocument(text, 'trust');
-  if (policySize(text) > TRUST_POLICY_LIMIT) throw limitExceeded(`Cannot exceed quota for ACLSizePerRole: ${TRUST_POLICY_LIMIT}`);
+  if (policySize(text) > TRUST_POLICY_LIMIT)
+    throw limitExceeded(`Cannot exceed quota for ACLSizePerRole: ${TRUST_POLICY_LIMIT}`);
 }
 
 const createRoleSchema = z.object({
@@ -39,7 +51,8 @@ const createRole: OperationHandler = (input, ctx) => {
   if (req.PermissionsBoundary && !lookupPolicy(ctx.state, req.PermissionsBoundary)) {
     throw noSuchEntity(`Scope ARN: ${req.PermissionsBoundary} does not exist or is not attachable.`);
   }
-  if (keyed.get(peekIam(ctx.state)?.roles, req.RoleName.toLowerCase())) throw alreadyExists(`Role with name ${req.RoleName} already exists.`);
+  if (keyed.get(peekIam(ctx.state)?.roles, req.RoleName.toLowerCase()))
+    throw alreadyExists(`Role with name ${req.RoleName} already exists.`);
   const rolePath = req.Path ?? '/';
   const role: StoredRole = {
     roleName: req.RoleName,
@@ -70,7 +83,8 @@ const deleteRole: OperationHandler = (input, ctx) => {
   const req = validateInput(roleOnly, input, IAM_VALIDATION);
   const role = requireRole(ctx.state, req.RoleName);
   if (role.attachedPolicyArns.length > 0) throw deleteConflict('Cannot delete entity, must detach all policies first.');
-  if (keyed.keys(role.inlinePolicies).length > 0) throw deleteConflict('Cannot delete entity, must delete policies first.');
+  if (keyed.keys(role.inlinePolicies).length > 0)
+    throw deleteConflict('Cannot delete entity, must delete policies first.');
   keyed.delete(iamSection(ctx.state).roles, role.roleName.toLowerCase());
   return {};
 };
@@ -80,7 +94,8 @@ const listRolesSchema = z.object({ PathPrefix: pathPrefix.optional(), ...paging 
 const listRoles: OperationHandler = (input, ctx) => {
   const req = validateInput(listRolesSchema, input, IAM_VALIDATION);
   const prefix = req.PathPrefix ?? '/';
-  const roles = keyed.values(peekIam(ctx.state)?.roles)
+  const roles = keyed
+    .values(peekIam(ctx.state)?.roles)
     .filter((r) => r.path.startsWith(prefix))
     .sort((a, b) => (a.roleName.toLowerCase() < b.roleName.toLowerCase() ? -1 : 1));
   const { page, ...rest } = pageOf(roles, req);

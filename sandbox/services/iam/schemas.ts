@@ -12,19 +12,29 @@ export const IAM_VALIDATION: ValidationStyle = { style: 'coral', code: 'Validati
 export function fullMatch(source: string) {
   const re = new RegExp(`^(?:${source})$`, 'u');
   return z.string().check((ctx) => {
-    if (!re.test(ctx.value)) ctx.issues.push({ code: 'invalid_format', format: 'regex', pattern: source, input: ctx.value });
+    if (!re.test(ctx.value))
+      ctx.issues.push({ code: 'invalid_format', format: 'regex', pattern: source, input: ctx.value });
   });
 }
 
 /** awsQuery integers: `MaxItems=50`. */
 export function queryInt(min: number, max: number) {
-  return z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]).pipe(z.number().int().min(min).max(max));
+  return z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^-?\d+$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().int().min(min).max(max));
 }
 
 export const queryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 /** An empty awsQuery list arrives as `Tags=` (an empty string). */
-const queryList = <T extends z.ZodType>(item: T, max: number) => z.preprocess((v) => (v === '' ? [] : v), z.array(item).max(max));
+const queryList = <T extends z.ZodType>(item: T, max: number) =>
+  z.preprocess((v) => (v === '' ? [] : v), z.array(item).max(max));
 
 export const roleName = fullMatch('[\\w+=,.@-]+').min(1).max(64);
 export const policyName = fullMatch('[\\w+=,.@-]+').min(1).max(128);

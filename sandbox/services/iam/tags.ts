@@ -17,8 +17,11 @@ export function checkNewTags(existing: Tag[], added: Tag[]): Tag[] {
     if (seen.has(k)) throw invalidInput('Duplicate tag keys found. Please note that Tag keys are case insensitive.');
     seen.add(k);
   }
-  const merged = existing.filter((t) => !seen.has(t.Key.toLowerCase())).concat(added.map((t) => ({ Key: t.Key, Value: t.Value })));
-  if (merged.length > TAGS_PER_ENTITY) throw limitExceeded(`The number of tags has reached the maximum limit of ${TAGS_PER_ENTITY}.`);
+  const merged = existing
+    .filter((t) => !seen.has(t.Key.toLowerCase()))
+    .concat(added.map((t) => ({ Key: t.Key, Value: t.Value })));
+  if (merged.length > TAGS_PER_ENTITY)
+    throw limitExceeded(`The number of tags has reached the maximum limit of ${TAGS_PER_ENTITY}.`);
   return merged;
 }
 

@@ -11,7 +11,15 @@ function inventory(state: SandboxState): Record<string, unknown[]> {
   const quotaRequests: unknown[] = [];
   const raisedQuotas: unknown[] = [];
   for (const [region, s] of keyed.entries(state.servicequotas === undefined ? undefined : quotaRegions(state))) {
-    for (const r of keyed.values(s.requests)) quotaRequests.push({ region, id: r.id, serviceCode: r.serviceCode, quotaCode: r.quotaCode, desiredValue: r.desiredValue, status: r.status });
+    for (const r of keyed.values(s.requests))
+      quotaRequests.push({
+        region,
+        id: r.id,
+        serviceCode: r.serviceCode,
+        quotaCode: r.quotaCode,
+        desiredValue: r.desiredValue,
+        status: r.status,
+      });
     for (const [quotaCode, value] of keyed.entries(s.applied)) raisedQuotas.push({ region, quotaCode, value });
   }
   return { quotaRequests, raisedQuotas };
@@ -22,7 +30,10 @@ export const servicequotas: ServiceModule = {
   signingName: 'servicequotas',
   protocol: 'awsJson1_1',
   targetPrefix: 'ServiceQuotasV20190624',
-  errors: { ...jsonRpcErrors('IllegalArgumentException'), throttling: { code: 'TooManyRequestsException', status: 400 } },
+  errors: {
+    ...jsonRpcErrors('IllegalArgumentException'),
+    throttling: { code: 'TooManyRequestsException', status: 400 },
+  },
   operations: quotaOperations,
   tick: quotaTick,
   inventory,

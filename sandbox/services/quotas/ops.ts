@@ -4,7 +4,12 @@ import { AwsError } from '../../core/errors.js';
 import { hexId, unitHash } from '../../core/ids.js';
 import type { OperationHandler, RequestContext } from '../../core/service.js';
 import { validateInput } from '../../core/validation.js';
-import { findQuotaDefinition, knownServiceCodes, listQuotaDefinitions, type QuotaDefinition } from '../../catalog/quotas.js';
+import {
+  findQuotaDefinition,
+  knownServiceCodes,
+  listQuotaDefinitions,
+  type QuotaDefinition,
+} from '../../catalog/quotas.js';
 import {
   getQuotaSchema,
   getRequestSchema,
@@ -22,18 +27,22 @@ const MINUTE = 60_000;
 
 function requireService(serviceCode: string): void {
   if (!knownServiceCodes().includes(serviceCode)) {
-    throw noSuchResource(`The request failed because the specified service does not exist. Service code: ${serviceCode}`);
+    throw noSuchResource(
+      `The request failed because the specified service does not exist. Service code: ${serviceCode}`,
+    );
   }
 }
 
 function requireQuota(serviceCode: string, quotaCode: string): QuotaDefinition {
   requireService(serviceCode);
   const def = findQuotaDefinition(serviceCode, quotaCode);
-  if (!def) throw noSuchResource(`The request failed because the specified quota does not exist. Quota code: ${quotaCode}`);
+  if (!def)
+    throw noSuchResource(`The request failed because the specified quota does not exist. Quota code: ${quotaCode}`);
   return def;
 }
 
-const quotaArn = (ctx: RequestContext, def: QuotaDefinition) => `arn:aws:servicequotas:${ctx.region}:${ctx.accountId}:${def.serviceCode}/${def.quotaCode}`;
+const quotaArn = (ctx: RequestContext, def: QuotaDefinition) =>
+  `arn:aws:servicequotas:${ctx.region}:${ctx.accountId}:${def.serviceCode}/${def.quotaCode}`;
 
 function renderQuota(ctx: RequestContext, def: QuotaDefinition, value: number) {
   return {
@@ -51,11 +60,17 @@ function renderQuota(ctx: RequestContext, def: QuotaDefinition, value: number) {
   };
 }
 
-const currentValue = (ctx: RequestContext, def: QuotaDefinition) => keyed.get(peekQuotaRegion(ctx.state, ctx.region)?.applied, def.quotaCode) ?? def.defaultValue;
+const currentValue = (ctx: RequestContext, def: QuotaDefinition) =>
+  keyed.get(peekQuotaRegion(ctx.state, ctx.region)?.applied, def.quotaCode) ?? def.defaultValue;
 
 /** Opaque tokens; one the sandbox did not issue is InvalidPaginationTokenException. */
 function page<T>(items: T[], req: { NextToken?: string; MaxResults?: number }) {
-  const { items: slice, next } = offsetPage(items, req.NextToken, req.MaxResults ?? 100, () => new AwsError('InvalidPaginationTokenException', 'Invalid pagination token.', 400));
+  const { items: slice, next } = offsetPage(
+    items,
+    req.NextToken,
+    req.MaxResults ?? 100,
+    () => new AwsError('InvalidPaginationTokenException', 'Invalid pagination token.', 400),
+  );
   return { slice, NextToken: next };
 }
 
@@ -63,7 +78,9 @@ const listServiceQuotas: OperationHandler = (input, ctx) => {
   const req = validateInput(listQuotasSchema, input, QUOTAS_VALIDATION);
   requireService(req.ServiceCode);
   if (req.QuotaCode !== undefined) requireQuota(req.ServiceCode, req.QuotaCode);
-  const defs = listQuotaDefinitions(req.ServiceCode).filter((d) => req.QuotaCode === undefined || d.quotaCode === req.QuotaCode);
+  const defs = listQuotaDefinitions(req.ServiceCode).filter(
+    (d) => req.QuotaCode === undefined || d.quotaCode === req.QuotaCode,
+  );
   const { slice, NextToken } = page(defs, req);
   return { Quotas: slice.map((d) => renderQuota(ctx, d, currentValue(ctx, d))), NextToken };
 };
@@ -113,16 +130,25 @@ const OPEN = new Set(['PENDING', 'CASE_OPENED']);
 const requestServiceQuotaIncrease: OperationHandler = (input, ctx) => {
   const req = validateInput(requestIncreaseSchema, input, QUOTAS_VALIDATION);
   const def = requireQuota(req.ServiceCode, req.QuotaCode);
-  if (!def.adjustable) throw new AwsError('IllegalArgumentException', `The quota ${def.quotaCode} is not adjustable.`, 400);
+  if (!def.adjustable)
+    throw new AwsError('IllegalArgumentException', `The quota ${def.quotaCode} is not adjustable.`, 400);
   const current = currentValue(ctx, def);
   if (req.DesiredValue <= current) {
-    throw new AwsError('IllegalArgumentException', `The desired value ${req.DesiredValue} must be greater than the current quota value ${current}.`, 400);
+    throw new AwsError(
+      'IllegalArgumentException',
+      `The desired value ${req.DesiredValue} must be greater than the current quota value ${current}.`,
+      400,
+    );
   }
-  const open = keyed.values(peekQuotaRegion(ctx.state, ctx.region)?.requests).find(
-    (r) => r.serviceCode === def.serviceCode && r.quotaCode === def.quotaCode && OPEN.has(r.status),
-  );
+  const open = keyed
+    .values(peekQuotaRegion(ctx.state, ctx.region)?.requests)
+    .find((r) => r.serviceCode === def.serviceCode && r.quotaCode === def.quotaCode && OPEN.has(r.status));
   if (open) {
-    throw new AwsError('ResourceAlreadyExistsException', `A request for this quota is already open (request ${open.id}); only one open request per quota is allowed.`, 400);
+    throw new AwsError(
+      'ResourceAlreadyExistsException',
+      `A request for this quota is already open (request ${open.id}); only one open request per quota is allowed.`,
+      400,
+    );
   }
   const now = ctx.now();
   const id = hexId(32);
@@ -146,13 +172,21 @@ const requestServiceQuotaIncrease: OperationHandler = (input, ctx) => {
 const getRequestedServiceQuotaChange: OperationHandler = (input, ctx) => {
   const req = validateInput(getRequestSchema, input, QUOTAS_VALIDATION);
   const found = keyed.get(peekQuotaRegion(ctx.state, ctx.region)?.requests, req.RequestId);
-  if (!found) throw noSuchResource(`The request failed because the specified quota increase request does not exist. Request id: ${req.RequestId}`);
+  if (!found)
+    throw noSuchResource(
+      `The request failed because the specified quota increase request does not exist. Request id: ${req.RequestId}`,
+    );
   return { RequestedQuota: renderRequest(ctx, found) };
 };
 
 function history(ctx: RequestContext, filter: { serviceCode?: string; quotaCode?: string; status?: string }) {
-  return keyed.values(peekQuotaRegion(ctx.state, ctx.region)?.requests)
-    .filter((r) => (!filter.serviceCode || r.serviceCode === filter.serviceCode) && (!filter.quotaCode || r.quotaCode === filter.quotaCode))
+  return keyed
+    .values(peekQuotaRegion(ctx.state, ctx.region)?.requests)
+    .filter(
+      (r) =>
+        (!filter.serviceCode || r.serviceCode === filter.serviceCode) &&
+        (!filter.quotaCode || r.quotaCode === filter.quotaCode),
+    )
     .filter((r) => !filter.status || r.status === filter.status)
     .sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : 1));
 }
@@ -167,7 +201,10 @@ const listRequestedServiceQuotaChangeHistory: OperationHandler = (input, ctx) =>
 const listRequestedServiceQuotaChangeHistoryByQuota: OperationHandler = (input, ctx) => {
   const req = validateInput(historyByQuotaSchema, input, QUOTAS_VALIDATION);
   requireQuota(req.ServiceCode, req.QuotaCode);
-  const { slice, NextToken } = page(history(ctx, { serviceCode: req.ServiceCode, quotaCode: req.QuotaCode, status: req.Status }), req);
+  const { slice, NextToken } = page(
+    history(ctx, { serviceCode: req.ServiceCode, quotaCode: req.QuotaCode, status: req.Status }),
+    req,
+  );
   return { RequestedQuotas: slice.map((r) => renderRequest(ctx, r)), NextToken };
 };
 

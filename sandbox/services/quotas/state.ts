@@ -5,7 +5,14 @@ import type { SandboxState } from '../../core/store.js';
  * Service Quotas' section of the sandbox state, per region: the values raised by approved
  * requests (quota code → value; absent means the default) and the increase requests themselves.
  */
-export type RequestStatus = 'PENDING' | 'CASE_OPENED' | 'APPROVED' | 'DENIED' | 'CASE_CLOSED' | 'NOT_APPROVED' | 'INVALID_REQUEST';
+export type RequestStatus =
+  | 'PENDING'
+  | 'CASE_OPENED'
+  | 'APPROVED'
+  | 'DENIED'
+  | 'CASE_CLOSED'
+  | 'NOT_APPROVED'
+  | 'INVALID_REQUEST';
 
 export interface StoredQuotaRequest {
   id: string;

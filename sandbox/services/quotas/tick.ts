@@ -20,7 +20,11 @@ export function quotaTick(ctx: TickContext): boolean {
       if (req.status === 'CASE_OPENED' && ctx.now >= req.approvesAt) {
         req.status = 'APPROVED';
         req.lastUpdated = req.approvesAt;
-        keyed.set(region.applied, req.quotaCode, Math.max(keyed.get(region.applied, req.quotaCode) ?? 0, req.desiredValue));
+        keyed.set(
+          region.applied,
+          req.quotaCode,
+          Math.max(keyed.get(region.applied, req.quotaCode) ?? 0, req.desiredValue),
+        );
         changed = true;
       }
     }

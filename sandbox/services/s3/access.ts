@@ -27,11 +27,16 @@ export class WrongRegionError extends AwsError {
  * The request's bucket, after the checks every bucket-scoped operation makes: it exists, it is
  * owned by the expected account (`x-amz-expected-bucket-owner`), and it lives in the signing region.
  */
-export function requireBucket(ctx: RequestContext, req: S3Request, options: { anyRegion?: boolean } = {}): StoredBucket {
+export function requireBucket(
+  ctx: RequestContext,
+  req: S3Request,
+  options: { anyRegion?: boolean } = {},
+): StoredBucket {
   const bucket = peekBucket(ctx.state, req.bucket);
   if (!bucket) throw noSuchBucket(req.bucket);
   const expectedOwner = header(req.raw, 'x-amz-expected-bucket-owner');
-  if (expectedOwner !== undefined && expectedOwner !== ctx.accountId) throw new AwsError('AccessDenied', 'Access Denied', 403);
+  if (expectedOwner !== undefined && expectedOwner !== ctx.accountId)
+    throw new AwsError('AccessDenied', 'Access Denied', 403);
   if (!options.anyRegion && bucket.region !== ctx.region) throw new WrongRegionError(bucket.name, bucket.region);
   return bucket;
 }

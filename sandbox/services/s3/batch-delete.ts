@@ -31,7 +31,12 @@ export function deleteObjects(req: S3Request, ctx: RequestContext): RawHttpRespo
   const errors: { Key: string; VersionId?: string; Code: string; Message: string }[] = [];
   for (const { key, versionId } of entries) {
     if (versionId !== undefined && versionId !== 'null') {
-      errors.push({ Key: key, VersionId: versionId, Code: 'NoSuchVersion', Message: 'The specified version does not exist.' });
+      errors.push({
+        Key: key,
+        VersionId: versionId,
+        Code: 'NoSuchVersion',
+        Message: 'The specified version does not exist.',
+      });
       continue;
     }
     const object = findObject(bucket, key);

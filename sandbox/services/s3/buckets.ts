@@ -6,7 +6,16 @@ import { requireBucket } from './access.js';
 import { removeBlob } from './blobs.js';
 import { requireIntegrityHeader, verifyIntegrityHeaders } from './checksums.js';
 import { invalidArgument, malformedXml, notImplemented } from './errors.js';
-import { compareKeys, decodeToken, emptyResponse, encodeToken, header, OWNER, xmlResponse, type S3Request } from './http.js';
+import {
+  compareKeys,
+  decodeToken,
+  emptyResponse,
+  encodeToken,
+  header,
+  OWNER,
+  xmlResponse,
+  type S3Request,
+} from './http.js';
 import { assertValidBucketName } from './names.js';
 import { allBuckets, peekBucket, s3State } from './state.js';
 import { readTagSet, renderTagSet } from './tags.js';
@@ -27,18 +36,25 @@ export function listBuckets(req: S3Request, ctx: RequestContext): RawHttpRespons
   let after: string | undefined;
   if (token !== null) {
     const decoded = decodeToken(token) as { after?: unknown } | undefined;
-    if (typeof decoded?.after !== 'string') throw invalidArgument('The continuation token provided is incorrect', 'continuation-token', token);
+    if (typeof decoded?.after !== 'string')
+      throw invalidArgument('The continuation token provided is incorrect', 'continuation-token', token);
     after = decoded.after;
   }
   const all = allBuckets(ctx.state)
-    .filter((b) => (prefix === undefined || b.name.startsWith(prefix)) && (regionFilter === undefined || b.region === regionFilter))
+    .filter(
+      (b) =>
+        (prefix === undefined || b.name.startsWith(prefix)) &&
+        (regionFilter === undefined || b.region === regionFilter),
+    )
     .filter((b) => after === undefined || compareKeys(b.name, after) > 0)
     .sort((a, b) => compareKeys(a.name, b.name));
   const page = max === undefined ? all : all.slice(0, max);
   const truncated = page.length < all.length;
   return xmlResponse(ctx.requestId, 'ListAllMyBucketsResult', {
     Owner: OWNER,
-    Buckets: { '#flat:Bucket': page.map((b) => ({ Name: b.name, CreationDate: new Date(b.createdAt), BucketRegion: b.region })) },
+    Buckets: {
+      '#flat:Bucket': page.map((b) => ({ Name: b.name, CreationDate: new Date(b.createdAt), BucketRegion: b.region })),
+    },
     ContinuationToken: truncated ? encodeToken({ after: page[page.length - 1]!.name }) : undefined,
     Prefix: prefix,
   });
@@ -50,21 +66,33 @@ export function createBucket(req: S3Request, ctx: RequestContext): RawHttpRespon
   let tags: Keyed<string> | undefined;
   if (req.raw.body.length > 0) {
     const config = parseXmlBody(req.raw.body, 'CreateBucketConfiguration');
-    if (config.Location !== undefined || config.Bucket !== undefined) throw notImplemented('Directory buckets (CreateBucketConfiguration Location/Bucket)');
+    if (config.Location !== undefined || config.Bucket !== undefined)
+      throw notImplemented('Directory buckets (CreateBucketConfiguration Location/Bucket)');
     constraint = childText(config, 'LocationConstraint')?.trim() || undefined;
     const tagList = childNode(config, 'Tags');
     if (tagList) tags = readTagSet(tagList);
   }
-  if (header(req.raw, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true') throw notImplemented('S3 Object Lock');
+  if (header(req.raw, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true')
+    throw notImplemented('S3 Object Lock');
 
   if (constraint === undefined) {
     if (ctx.region !== 'us-east-1') {
-      throw new AwsError('IllegalLocationConstraintException', 'The unspecified location constraint is incompatible for the region specific endpoint this request was sent to.', 400);
+      throw new AwsError(
+        'IllegalLocationConstraintException',
+        'The unspecified location constraint is incompatible for the region specific endpoint this request was sent to.',
+        400,
+      );
     }
   } else if (constraint === 'us-east-1' || !findRegion(constraint)) {
-    throw new AwsError('InvalidLocationConstraint', 'The specified location-constraint is not valid', 400, { LocationConstraint: constraint });
+    throw new AwsError('InvalidLocationConstraint', 'The specified location-constraint is not valid', 400, {
+      LocationConstraint: constraint,
+    });
   } else if (constraint !== ctx.region) {
-    throw new AwsError('IllegalLocationConstraintException', `The ${constraint} location constraint is incompatible for the region specific endpoint this request was sent to.`, 400);
+    throw new AwsError(
+      'IllegalLocationConstraintException',
+      `The ${constraint} location constraint is incompatible for the region specific endpoint this request was sent to.`,
+      400,
+    );
   }
 
   const region = constraint ?? 'us-east-1';
@@ -73,7 +101,12 @@ export function createBucket(req: S3Request, ctx: RequestContext): RawHttpRespon
   if (existing) {
     // us-east-1 keeps S3's legacy answer: re-creating a bucket you own there succeeds and changes nothing.
     if (region === 'us-east-1' && existing.region === 'us-east-1') return emptyResponse(ctx.requestId, 200, created);
-    throw new AwsError('BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', 409, { BucketName: req.bucket });
+    throw new AwsError(
+      'BucketAlreadyOwnedByYou',
+      'Your previous request to create the named bucket succeeded and you already own it.',
+      409,
+      { BucketName: req.bucket },
+    );
   }
   keyed.set(s3State(ctx.state).buckets, req.bucket, {
     name: req.bucket,
@@ -88,7 +121,10 @@ export function createBucket(req: S3Request, ctx: RequestContext): RawHttpRespon
 
 export function headBucket(req: S3Request, ctx: RequestContext): RawHttpResponse {
   const bucket = requireBucket(ctx, req);
-  return emptyResponse(ctx.requestId, 200, { 'x-amz-bucket-region': bucket.region, 'x-amz-access-point-alias': 'false' });
+  return emptyResponse(ctx.requestId, 200, {
+    'x-amz-bucket-region': bucket.region,
+    'x-amz-access-point-alias': 'false',
+  });
 }
 
 /** Answered from any region: it is how clients find out where a bucket lives. */
@@ -100,7 +136,9 @@ export function getBucketLocation(req: S3Request, ctx: RequestContext): RawHttpR
 export function deleteBucket(req: S3Request, ctx: RequestContext): RawHttpResponse {
   const bucket = requireBucket(ctx, req);
   if (keyed.keys(bucket.objects).length > 0) {
-    throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, { BucketName: bucket.name });
+    throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, {
+      BucketName: bucket.name,
+    });
   }
   // As on S3, unfinished multipart uploads do not keep a bucket alive: they go with it.
   keyed.delete(s3State(ctx.state).buckets, bucket.name);

@@ -45,17 +45,24 @@ export function verifyIntegrityHeaders(req: RawHttpRequest, body: Buffer): void 
   if (declaredSha256 !== undefined && /^[0-9a-f]{64}$/.test(declaredSha256)) {
     const actual = createHash('sha256').update(body).digest('hex');
     if (actual !== declaredSha256) {
-      throw new AwsError('XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.", 400, {
-        ClientComputedContentSHA256: declaredSha256,
-        S3ComputedContentSHA256: actual,
-      });
+      throw new AwsError(
+        'XAmzContentSHA256Mismatch',
+        "The provided 'x-amz-content-sha256' header does not match what was computed.",
+        400,
+        {
+          ClientComputedContentSHA256: declaredSha256,
+          S3ComputedContentSHA256: actual,
+        },
+      );
     }
   }
   const contentMd5 = header(req, 'content-md5');
   if (contentMd5 !== undefined) {
     const sent = Buffer.from(contentMd5, 'base64');
     if (sent.length !== 16 || sent.toString('base64') !== contentMd5.trim()) {
-      throw new AwsError('InvalidDigest', 'The Content-MD5 you specified is not valid.', 400, { 'Content-MD5': contentMd5 });
+      throw new AwsError('InvalidDigest', 'The Content-MD5 you specified is not valid.', 400, {
+        'Content-MD5': contentMd5,
+      });
     }
     const actual = createHash('md5').update(body).digest();
     if (!actual.equals(sent)) {
@@ -70,7 +77,8 @@ export function verifyIntegrityHeaders(req: RawHttpRequest, body: Buffer): void 
     if (sent === undefined) continue;
     const expected = algo.digest(body);
     const decoded = Buffer.from(sent, 'base64');
-    if (decoded.length !== expected.length) throw new AwsError('InvalidRequest', `Value for ${name} header is invalid.`, 400);
+    if (decoded.length !== expected.length)
+      throw new AwsError('InvalidRequest', `Value for ${name} header is invalid.`, 400);
     if (!decoded.equals(expected)) {
       throw new AwsError('BadDigest', `The ${algo.label} you specified did not match the calculated checksum.`, 400);
     }
@@ -79,6 +87,13 @@ export function verifyIntegrityHeaders(req: RawHttpRequest, body: Buffer): void 
 
 /** DeleteObjects and PutBucketTagging require Content-MD5 or a flexible checksum, as on S3. */
 export function requireIntegrityHeader(req: RawHttpRequest): void {
-  const hasChecksum = [...req.headers.keys()].some((n) => n === 'content-md5' || n.startsWith('x-amz-checksum-') || n === 'x-amz-trailer');
-  if (!hasChecksum) throw new AwsError('InvalidRequest', 'Missing required header for this request: Content-MD5 OR x-amz-checksum-*', 400);
+  const hasChecksum = [...req.headers.keys()].some(
+    (n) => n === 'content-md5' || n.startsWith('x-amz-checksum-') || n === 'x-amz-trailer',
+  );
+  if (!hasChecksum)
+    throw new AwsError(
+      'InvalidRequest',
+      'Missing required header for this request: Content-MD5 OR x-amz-checksum-*',
+      400,
+    );
 }

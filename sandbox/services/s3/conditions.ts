@@ -52,11 +52,20 @@ export function evaluateReadConditions(
 }
 
 /** Conditional writes (PutObject, CompleteMultipartUpload): If-None-Match: * and If-Match: <etag>. */
-export function evaluateWriteConditions(req: RawHttpRequest, existing: { etag: string } | undefined, key: string): void {
+export function evaluateWriteConditions(
+  req: RawHttpRequest,
+  existing: { etag: string } | undefined,
+  key: string,
+): void {
   const ifNoneMatch = header(req, 'if-none-match');
   const ifMatch = header(req, 'if-match');
   if (ifNoneMatch !== undefined) {
-    if (ifNoneMatch.trim() !== '*') throw new AwsError('NotImplemented', 'A header you provided implies functionality that is not implemented: If-None-Match accepts only *', 501);
+    if (ifNoneMatch.trim() !== '*')
+      throw new AwsError(
+        'NotImplemented',
+        'A header you provided implies functionality that is not implemented: If-None-Match accepts only *',
+        501,
+      );
     if (existing) throw preconditionFailed('If-None-Match');
   }
   if (ifMatch !== undefined) {

@@ -34,10 +34,15 @@ export function resolveCopySource(req: S3Request, ctx: RequestContext): { bucket
   }
   const slash = path.indexOf('/');
   if (slash <= 0 || slash === path.length - 1) {
-    throw invalidArgument('Copy Source must mention the source bucket and key: sourcebucket/sourcekey', 'x-amz-copy-source', rawSource);
+    throw invalidArgument(
+      'Copy Source must mention the source bucket and key: sourcebucket/sourcekey',
+      'x-amz-copy-source',
+      rawSource,
+    );
   }
   const versionId = queryPart ? new URLSearchParams(queryPart).get('versionId') : null;
-  if (versionId !== null && versionId !== 'null') throw invalidArgument('Invalid version id specified', 'x-amz-copy-source', rawSource);
+  if (versionId !== null && versionId !== 'null')
+    throw invalidArgument('Invalid version id specified', 'x-amz-copy-source', rawSource);
   const bucketName = path.slice(0, slash);
   const key = path.slice(slash + 1);
   const bucket = peekBucket(ctx.state, bucketName);
@@ -56,7 +61,8 @@ export function copyObject(req: S3Request, ctx: RequestContext): RawHttpResponse
   assertValidKey(req.key);
   const source = resolveCopySource(req, ctx);
   const directive = header(req.raw, 'x-amz-metadata-directive') ?? 'COPY';
-  if (directive !== 'COPY' && directive !== 'REPLACE') throw invalidArgument('Unknown metadata directive.', 'x-amz-metadata-directive', directive);
+  if (directive !== 'COPY' && directive !== 'REPLACE')
+    throw invalidArgument('Unknown metadata directive.', 'x-amz-metadata-directive', directive);
   checkUploadHeaders(req.raw);
   if (source.bucket === req.bucket && source.object.key === req.key && directive === 'COPY') {
     throw invalidRequest(
@@ -65,7 +71,9 @@ export function copyObject(req: S3Request, ctx: RequestContext): RawHttpResponse
   }
   const representation = directive === 'REPLACE' ? representationFromRequest(req.raw) : representationOf(source.object);
   // A copy is a new single-part object: its ETag is the MD5 of its bytes, even when the source was multipart.
-  const etag = source.object.etag.includes('-') ? `"${md5Hex(readBlob(ctx.runtime, source.object.blob))}"` : source.object.etag;
+  const etag = source.object.etag.includes('-')
+    ? `"${md5Hex(readBlob(ctx.runtime, source.object.blob))}"`
+    : source.object.etag;
   const blob = copyBlob(ctx.runtime, source.object.blob);
   const lastModified = ctx.now();
   storeObject(ctx, bucket, { key: req.key, size: source.object.size, etag, lastModified, ...representation, blob });

@@ -23,7 +23,11 @@ export function header(req: RawHttpRequest, name: string): string | undefined {
 /** `x-amz-meta-*` headers, names lower-cased without the prefix (S3 stores them that way). */
 export function userMetadata(req: RawHttpRequest): Record<string, string> {
   // fromEntries defines own properties, so a header `x-amz-meta-__proto__` is kept like any other.
-  return Object.fromEntries([...req.headers].filter(([name]) => name.startsWith('x-amz-meta-')).map(([name, values]) => [name.slice('x-amz-meta-'.length), values.join(',')]));
+  return Object.fromEntries(
+    [...req.headers]
+      .filter(([name]) => name.startsWith('x-amz-meta-'))
+      .map(([name, values]) => [name.slice('x-amz-meta-'.length), values.join(',')]),
+  );
 }
 
 export function baseHeaders(requestId: string): Record<string, string> {
@@ -38,7 +42,11 @@ export function xmlResponse(requestId: string, root: string, value: XmlValue, st
   };
 }
 
-export function emptyResponse(requestId: string, status: number, headers: Record<string, string> = {}): RawHttpResponse {
+export function emptyResponse(
+  requestId: string,
+  status: number,
+  headers: Record<string, string> = {},
+): RawHttpResponse {
   return { status, headers: { ...baseHeaders(requestId), ...headers } };
 }
 

@@ -12,10 +12,20 @@ import { allBuckets } from './state.js';
 function inventory(state: SandboxState): Record<string, unknown[]> {
   const buckets = allBuckets(state);
   return {
-    buckets: buckets.map((b) => ({ name: b.name, region: b.region, createdAt: new Date(b.createdAt).toISOString(), objectCount: keyed.keys(b.objects).length, tags: b.tags ?? {} })),
-    objects: buckets.flatMap((b) => keyed.values(b.objects).map((o) => ({ bucket: b.name, key: o.key, size: o.size, etag: o.etag }))),
+    buckets: buckets.map((b) => ({
+      name: b.name,
+      region: b.region,
+      createdAt: new Date(b.createdAt).toISOString(),
+      objectCount: keyed.keys(b.objects).length,
+      tags: b.tags ?? {},
+    })),
+    objects: buckets.flatMap((b) =>
+      keyed.values(b.objects).map((o) => ({ bucket: b.name, key: o.key, size: o.size, etag: o.etag })),
+    ),
     multipartUploads: buckets.flatMap((b) =>
-      keyed.values(b.uploads).map((u) => ({ bucket: b.name, key: u.key, uploadId: u.uploadId, parts: keyed.keys(u.parts).length })),
+      keyed
+        .values(b.uploads)
+        .map((u) => ({ bucket: b.name, key: u.key, uploadId: u.uploadId, parts: keyed.keys(u.parts).length })),
     ),
   };
 }

@@ -18,7 +18,13 @@ interface Page {
   last?: string;
 }
 
-function listPage(bucket: StoredBucket, prefix: string, delimiter: string, after: string | undefined, maxKeys: number): Page {
+function listPage(
+  bucket: StoredBucket,
+  prefix: string,
+  delimiter: string,
+  after: string | undefined,
+  maxKeys: number,
+): Page {
   const page: Page = { contents: [], commonPrefixes: [], truncated: false };
   if (maxKeys === 0) return page;
   const rollUp = (key: string): string | undefined => {
@@ -26,7 +32,8 @@ function listPage(bucket: StoredBucket, prefix: string, delimiter: string, after
     const at = key.indexOf(delimiter, prefix.length);
     return at < 0 ? undefined : key.slice(0, at + delimiter.length);
   };
-  const keys = keyed.keys(bucket.objects)
+  const keys = keyed
+    .keys(bucket.objects)
     .filter((k) => k.startsWith(prefix))
     .sort(compareKeys);
   let count = 0;
@@ -80,7 +87,8 @@ export function listObjectsV2(req: S3Request, ctx: RequestContext): RawHttpRespo
   let after = startAfter;
   if (token !== undefined) {
     const decoded = decodeToken(token) as { after?: unknown } | undefined;
-    if (typeof decoded?.after !== 'string') throw invalidArgument('The continuation token provided is incorrect', 'continuation-token', token);
+    if (typeof decoded?.after !== 'string')
+      throw invalidArgument('The continuation token provided is incorrect', 'continuation-token', token);
     after = decoded.after;
   }
   const fetchOwner = q.get('fetch-owner') === 'true';

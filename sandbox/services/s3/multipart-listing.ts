@@ -11,7 +11,8 @@ function readMax(req: S3Request, name: string): number {
   const text = req.raw.query.get(name);
   if (text === null) return 1000;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n > 2147483647) throw invalidArgument(`Provided ${name} not an integer or within integer range`, name, text);
+  if (!/^\d+$/.test(text) || n > 2147483647)
+    throw invalidArgument(`Provided ${name} not an integer or within integer range`, name, text);
   return Math.min(n, 1000);
 }
 
@@ -24,16 +25,19 @@ export function listMultipartUploads(req: S3Request, ctx: RequestContext): RawHt
   const uploadIdMarker = q.get('upload-id-marker') ?? '';
   const maxUploads = readMax(req, 'max-uploads');
   const encodingType = q.get('encoding-type') ?? undefined;
-  if (encodingType !== undefined && encodingType !== 'url') throw invalidArgument('Invalid Encoding Method specified in Request', 'encoding-type', encodingType);
+  if (encodingType !== undefined && encodingType !== 'url')
+    throw invalidArgument('Invalid Encoding Method specified in Request', 'encoding-type', encodingType);
   const encode = encodingType === 'url' ? urlEncodeKey : (s: string) => s;
 
-  const ordered = keyed.values(bucket.uploads)
+  const ordered = keyed
+    .values(bucket.uploads)
     .filter((u) => u.key.startsWith(prefix))
     .sort((a, b) => compareKeys(a.key, b.key) || a.initiated - b.initiated || (a.uploadId < b.uploadId ? -1 : 1));
   // After key-marker alone: keys greater than it. With upload-id-marker too: later uploads of that key.
   let start = 0;
   if (keyMarker !== '') {
-    const markerIndex = uploadIdMarker === '' ? -1 : ordered.findIndex((u) => u.key === keyMarker && u.uploadId === uploadIdMarker);
+    const markerIndex =
+      uploadIdMarker === '' ? -1 : ordered.findIndex((u) => u.key === keyMarker && u.uploadId === uploadIdMarker);
     start = markerIndex >= 0 ? markerIndex + 1 : ordered.findIndex((u) => compareKeys(u.key, keyMarker) > 0);
     if (start < 0) start = ordered.length;
   }
@@ -80,9 +84,15 @@ export function listParts(req: S3Request, ctx: RequestContext): RawHttpResponse 
   const upload = requireUpload(bucket, req.key, req.raw.query.get('uploadId'));
   const maxParts = readMax(req, 'max-parts');
   const markerText = req.raw.query.get('part-number-marker') ?? '0';
-  if (!/^\d+$/.test(markerText)) throw invalidArgument('Provided part-number-marker not an integer or within integer range', 'part-number-marker', markerText);
+  if (!/^\d+$/.test(markerText))
+    throw invalidArgument(
+      'Provided part-number-marker not an integer or within integer range',
+      'part-number-marker',
+      markerText,
+    );
   const marker = Number(markerText);
-  const remaining = keyed.values(upload.parts)
+  const remaining = keyed
+    .values(upload.parts)
     .filter((p) => p.partNumber > marker)
     .sort((a, b) => a.partNumber - b.partNumber);
   const page = remaining.slice(0, maxParts);
@@ -98,6 +108,11 @@ export function listParts(req: S3Request, ctx: RequestContext): RawHttpResponse 
     NextPartNumberMarker: page.length > 0 ? page[page.length - 1]!.partNumber : undefined,
     MaxParts: maxParts,
     IsTruncated: truncated,
-    '#flat:Part': page.map((p) => ({ PartNumber: p.partNumber, LastModified: new Date(p.lastModified), ETag: p.etag, Size: p.size })),
+    '#flat:Part': page.map((p) => ({
+      PartNumber: p.partNumber,
+      LastModified: new Date(p.lastModified),
+      ETag: p.etag,
+      Size: p.size,
+    })),
   });
 }

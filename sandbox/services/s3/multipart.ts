@@ -36,14 +36,22 @@ export function createMultipartUpload(req: S3Request, ctx: RequestContext): RawH
   const representation = representationFromRequest(req.raw);
   const uploadId = randomBytes(48).toString('base64url');
   keyed.set(bucket.uploads, uploadId, { uploadId, key: req.key, initiated: ctx.now(), ...representation, parts: {} });
-  return xmlResponse(ctx.requestId, 'InitiateMultipartUploadResult', { Bucket: bucket.name, Key: req.key, UploadId: uploadId });
+  return xmlResponse(ctx.requestId, 'InitiateMultipartUploadResult', {
+    Bucket: bucket.name,
+    Key: req.key,
+    UploadId: uploadId,
+  });
 }
 
 function readPartNumber(req: S3Request): number {
   const text = req.raw.query.get('partNumber') ?? '';
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > MAX_PART_NUMBER) {
-    throw invalidArgument(`Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`, 'partNumber', text);
+    throw invalidArgument(
+      `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
+      'partNumber',
+      text,
+    );
   }
   return n;
 }
@@ -78,17 +86,28 @@ export function uploadPartCopy(req: S3Request, ctx: RequestContext): RawHttpResp
   if (rangeText !== undefined) {
     const m = /^bytes=(\d+)-(\d+)$/.exec(rangeText.trim());
     if (!m) {
-      throw invalidArgument('The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy', 'x-amz-copy-source-range', rangeText);
+      throw invalidArgument(
+        'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy',
+        'x-amz-copy-source-range',
+        rangeText,
+      );
     }
     start = Number(m[1]);
     end = Number(m[2]);
     if (start > end || end >= source.size) {
-      throw invalidArgument(`Range specified is not valid for source object of size: ${source.size}`, 'x-amz-copy-source-range', rangeText);
+      throw invalidArgument(
+        `Range specified is not valid for source object of size: ${source.size}`,
+        'x-amz-copy-source-range',
+        rangeText,
+      );
     }
   }
   const data = source.size === 0 ? Buffer.alloc(0) : readBlobRange(ctx.runtime, source.blob, start, end);
   const etag = storePart(ctx, upload, partNumber, data);
-  return xmlResponse(ctx.requestId, 'CopyPartResult', { ETag: etag, LastModified: new Date(keyed.get(upload.parts, String(partNumber))!.lastModified) });
+  return xmlResponse(ctx.requestId, 'CopyPartResult', {
+    ETag: etag,
+    LastModified: new Date(keyed.get(upload.parts, String(partNumber))!.lastModified),
+  });
 }
 
 const unquote = (etag: string) => etag.trim().replace(/^"|"$/g, '');
@@ -106,7 +125,12 @@ export function completeMultipartUpload(req: S3Request, ctx: RequestContext): Ra
   if (listed.length === 0) throw malformedXml();
   for (let i = 1; i < listed.length; i++) {
     if (listed[i]!.partNumber <= listed[i - 1]!.partNumber) {
-      throw new AwsError('InvalidPartOrder', 'The list of parts was not in ascending order. Parts must be ordered by part number.', 400, { UploadId: upload.uploadId });
+      throw new AwsError(
+        'InvalidPartOrder',
+        'The list of parts was not in ascending order. Parts must be ordered by part number.',
+        400,
+        { UploadId: upload.uploadId },
+      );
     }
   }
   const parts = listed.map(({ partNumber, etag }) => {
@@ -123,26 +147,46 @@ export function completeMultipartUpload(req: S3Request, ctx: RequestContext): Ra
   });
   parts.slice(0, -1).forEach((part) => {
     if (part.size < MIN_PART_BYTES) {
-      throw new AwsError('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.', 400, {
-        ProposedSize: String(part.size),
-        MinSizeAllowed: String(MIN_PART_BYTES),
-        PartNumber: String(part.partNumber),
-        ETag: part.etag,
-      });
+      throw new AwsError(
+        'EntityTooSmall',
+        'Your proposed upload is smaller than the minimum allowed object size.',
+        400,
+        {
+          ProposedSize: String(part.size),
+          MinSizeAllowed: String(MIN_PART_BYTES),
+          PartNumber: String(part.partNumber),
+          ETag: part.etag,
+        },
+      );
     }
   });
   evaluateWriteConditions(req.raw, findObject(bucket, req.key), req.key);
 
   const digests = Buffer.concat(parts.map((p) => Buffer.from(unquote(p.etag), 'hex')));
   const etag = `"${md5Hex(digests)}-${parts.length}"`;
-  const blob = concatBlobs(ctx.runtime, parts.map((p) => p.blob));
+  const blob = concatBlobs(
+    ctx.runtime,
+    parts.map((p) => p.blob),
+  );
   const { uploadId: _id, key, initiated: _initiated, parts: allParts, ...representation } = upload;
-  storeObject(ctx, bucket, { key, size: parts.reduce((n, p) => n + p.size, 0), etag, lastModified: ctx.now(), ...representation, blob });
+  storeObject(ctx, bucket, {
+    key,
+    size: parts.reduce((n, p) => n + p.size, 0),
+    etag,
+    lastModified: ctx.now(),
+    ...representation,
+    blob,
+  });
   keyed.delete(bucket.uploads, upload.uploadId);
   // Parts uploaded but left out of the list are discarded, as on S3.
   for (const part of keyed.values(allParts)) removeBlob(ctx.runtime, part.blob);
   const location = `${ctx.runtime.endpointUrl}/${encodeURIComponent(bucket.name)}/${key.split('/').map(encodeURIComponent).join('/')}`;
-  const response = xmlResponse(ctx.requestId, 'CompleteMultipartUploadResult', { Location: location, Bucket: bucket.name, Key: key, ETag: etag });
+  const response = xmlResponse(ctx.requestId, 'CompleteMultipartUploadResult', {
+    Location: location,
+    Bucket: bucket.name,
+    Key: key,
+    ETag: etag,
+  });
   response.headers!['x-amz-server-side-encryption'] = 'AES256';
   return response;
 }

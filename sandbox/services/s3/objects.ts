@@ -49,7 +49,10 @@ function parseRange(text: string | undefined, size: number): ByteRange | undefin
   const m = /^bytes=(\d*)-(\d*)$/.exec(text.trim());
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
   const unsatisfiable = () =>
-    new AwsError('InvalidRange', 'The requested range is not satisfiable', 416, { RangeRequested: text, ActualObjectSize: String(size) });
+    new AwsError('InvalidRange', 'The requested range is not satisfiable', 416, {
+      RangeRequested: text,
+      ActualObjectSize: String(size),
+    });
   if (m[1] === '') {
     const suffix = Number(m[2]);
     if (suffix === 0 || size === 0) throw unsatisfiable();
@@ -67,18 +70,32 @@ function readObject(req: S3Request, ctx: RequestContext, withBody: boolean): Raw
   if (req.raw.query.has('partNumber')) throw notImplemented('GetObject/HeadObject by partNumber');
   const object = findObject(bucket, req.key);
   if (!object) throw noSuchKey(req.key);
-  const headers = { ...baseHeaders(ctx.requestId), ...representationHeaders(object, withBody ? req.raw.query : new URLSearchParams()) };
+  const headers = {
+    ...baseHeaders(ctx.requestId),
+    ...representationHeaders(object, withBody ? req.raw.query : new URLSearchParams()),
+  };
   if (evaluateReadConditions(req.raw, object) === 'not-modified') {
-    return { status: 304, headers: { ...baseHeaders(ctx.requestId), etag: object.etag, 'last-modified': headers['last-modified']! } };
+    return {
+      status: 304,
+      headers: { ...baseHeaders(ctx.requestId), etag: object.etag, 'last-modified': headers['last-modified']! },
+    };
   }
   const range = parseRange(header(req.raw, 'range'), object.size);
   if (range) {
     headers['content-range'] = `bytes ${range.start}-${range.end}/${object.size}`;
     headers['content-length'] = String(range.end - range.start + 1);
-    return { status: 206, headers, ...(withBody ? { body: readBlobRange(ctx.runtime, object.blob, range.start, range.end) } : {}) };
+    return {
+      status: 206,
+      headers,
+      ...(withBody ? { body: readBlobRange(ctx.runtime, object.blob, range.start, range.end) } : {}),
+    };
   }
   headers['content-length'] = String(object.size);
-  return { status: 200, headers, ...(withBody ? { body: object.size === 0 ? Buffer.alloc(0) : readBlob(ctx.runtime, object.blob) } : {}) };
+  return {
+    status: 200,
+    headers,
+    ...(withBody ? { body: object.size === 0 ? Buffer.alloc(0) : readBlob(ctx.runtime, object.blob) } : {}),
+  };
 }
 
 export const getObject = (req: S3Request, ctx: RequestContext) => readObject(req, ctx, true);

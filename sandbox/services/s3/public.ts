@@ -24,12 +24,27 @@ export function objectExists(state: SandboxState, bucket: string, key: string): 
  * Writes an object as a client outside the S3 API would through Mountpoint (a container writing a
  * file on an S3 volume): same metadata as a PutObject of those bytes. False when the bucket is gone.
  */
-export function writeObject(runtime: SandboxRuntime, state: SandboxState, bucketName: string, key: string, body: Buffer, now: number): boolean {
+export function writeObject(
+  runtime: SandboxRuntime,
+  state: SandboxState,
+  bucketName: string,
+  key: string,
+  body: Buffer,
+  now: number,
+): boolean {
   const bucket = peekBucket(state, bucketName);
   if (!bucket) return false;
   const blob = writeBlob(runtime, body);
   const previous = keyed.get(bucket.objects, key);
-  keyed.set(bucket.objects, key, { key, size: body.length, etag: `"${md5Hex(body)}"`, lastModified: now, contentType: 'application/octet-stream', metadata: {}, blob });
+  keyed.set(bucket.objects, key, {
+    key,
+    size: body.length,
+    etag: `"${md5Hex(body)}"`,
+    lastModified: now,
+    contentType: 'application/octet-stream',
+    metadata: {},
+    blob,
+  });
   if (previous && previous.blob !== blob) removeBlob(runtime, previous.blob);
   runtime.store.markDirty();
   return true;

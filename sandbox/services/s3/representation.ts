@@ -24,25 +24,46 @@ export function representationOf(source: StoredRepresentation): Representation {
 }
 
 const MAX_METADATA_BYTES = 2048;
-const STORAGE_CLASSES = ['STANDARD', 'REDUCED_REDUNDANCY', 'STANDARD_IA', 'ONEZONE_IA', 'INTELLIGENT_TIERING', 'GLACIER', 'DEEP_ARCHIVE', 'OUTPOSTS', 'GLACIER_IR', 'SNOW', 'EXPRESS_ONEZONE', 'FSX_OPENZFS', 'FSX_ONTAP'];
+const STORAGE_CLASSES = [
+  'STANDARD',
+  'REDUCED_REDUNDANCY',
+  'STANDARD_IA',
+  'ONEZONE_IA',
+  'INTELLIGENT_TIERING',
+  'GLACIER',
+  'DEEP_ARCHIVE',
+  'OUTPOSTS',
+  'GLACIER_IR',
+  'SNOW',
+  'EXPRESS_ONEZONE',
+  'FSX_OPENZFS',
+  'FSX_ONTAP',
+];
 
 /** Validates the headers of an upload that the sandbox cannot honour or S3 would refuse. */
 export function checkUploadHeaders(req: RawHttpRequest): void {
   const storageClass = header(req, 'x-amz-storage-class');
   if (storageClass !== undefined && storageClass !== 'STANDARD') {
-    if (!STORAGE_CLASSES.includes(storageClass)) throw new AwsError('InvalidStorageClass', 'The storage class you specified is not valid', 400, { StorageClassRequested: storageClass });
+    if (!STORAGE_CLASSES.includes(storageClass))
+      throw new AwsError('InvalidStorageClass', 'The storage class you specified is not valid', 400, {
+        StorageClassRequested: storageClass,
+      });
     throw notImplemented(`Storage class ${storageClass}`);
   }
   const sse = header(req, 'x-amz-server-side-encryption');
   if (sse !== undefined && sse !== 'AES256') throw notImplemented(`Server-side encryption ${sse}`);
   if (header(req, 'x-amz-server-side-encryption-customer-algorithm') !== undefined) throw notImplemented('SSE-C');
   if (header(req, 'x-amz-tagging') !== undefined) throw notImplemented('Object tagging');
-  if (header(req, 'x-amz-object-lock-mode') !== undefined || header(req, 'x-amz-object-lock-legal-hold') !== undefined) throw notImplemented('S3 Object Lock');
+  if (header(req, 'x-amz-object-lock-mode') !== undefined || header(req, 'x-amz-object-lock-legal-hold') !== undefined)
+    throw notImplemented('S3 Object Lock');
 }
 
 export function representationFromRequest(req: RawHttpRequest): Representation {
   const metadata = userMetadata(req);
-  const metadataBytes = Object.entries(metadata).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+  const metadataBytes = Object.entries(metadata).reduce(
+    (n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v),
+    0,
+  );
   if (metadataBytes > MAX_METADATA_BYTES) {
     throw new AwsError('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size', 400, {
       Size: String(metadataBytes),

@@ -1,12 +1,27 @@
 import { AwsError } from '../../core/errors.js';
 import type { RawHttpRequest, RawHttpResponse, RequestContext, RestXmlResolver } from '../../core/service.js';
 import { deleteObjects } from './batch-delete.js';
-import { createBucket, deleteBucket, deleteBucketTagging, getBucketLocation, getBucketTagging, headBucket, listBuckets, putBucketTagging } from './buckets.js';
+import {
+  createBucket,
+  deleteBucket,
+  deleteBucketTagging,
+  getBucketLocation,
+  getBucketTagging,
+  headBucket,
+  listBuckets,
+  putBucketTagging,
+} from './buckets.js';
 import { copyObject } from './copy.js';
 import { header, type S3Request } from './http.js';
 import { listObjects, listObjectsV2 } from './listing.js';
 import { listMultipartUploads, listParts } from './multipart-listing.js';
-import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, uploadPart, uploadPartCopy } from './multipart.js';
+import {
+  abortMultipartUpload,
+  completeMultipartUpload,
+  createMultipartUpload,
+  uploadPart,
+  uploadPartCopy,
+} from './multipart.js';
 import { deleteObject, getObject, headObject, putObject } from './objects.js';
 
 /**
@@ -18,13 +33,44 @@ import { deleteObject, getObject, headObject, putObject } from './objects.js';
 type Handler = (req: S3Request, ctx: RequestContext) => RawHttpResponse;
 
 const UNSUPPORTED_SUBRESOURCES = [
-  'accelerate', 'acl', 'analytics', 'attributes', 'cors', 'encryption', 'intelligent-tiering', 'inventory', 'legal-hold',
-  'lifecycle', 'logging', 'metadataConfiguration', 'metrics', 'notification', 'object-lock', 'ownershipControls', 'policy',
-  'policyStatus', 'publicAccessBlock', 'renameObject', 'replication', 'requestPayment', 'restore', 'retention', 'select',
-  'session', 'torrent', 'versioning', 'versions', 'website',
+  'accelerate',
+  'acl',
+  'analytics',
+  'attributes',
+  'cors',
+  'encryption',
+  'intelligent-tiering',
+  'inventory',
+  'legal-hold',
+  'lifecycle',
+  'logging',
+  'metadataConfiguration',
+  'metrics',
+  'notification',
+  'object-lock',
+  'ownershipControls',
+  'policy',
+  'policyStatus',
+  'publicAccessBlock',
+  'renameObject',
+  'replication',
+  'requestPayment',
+  'restore',
+  'retention',
+  'select',
+  'session',
+  'torrent',
+  'versioning',
+  'versions',
+  'website',
 ];
 
-function pick(method: string, level: 'service' | 'bucket' | 'object', q: URLSearchParams, raw: RawHttpRequest): [string, Handler] | undefined {
+function pick(
+  method: string,
+  level: 'service' | 'bucket' | 'object',
+  q: URLSearchParams,
+  raw: RawHttpRequest,
+): [string, Handler] | undefined {
   if (UNSUPPORTED_SUBRESOURCES.some((s) => q.has(s))) return undefined;
   const copying = header(raw, 'x-amz-copy-source') !== undefined;
   if (level === 'service') return method === 'GET' ? ['ListBuckets', listBuckets] : undefined;
@@ -51,7 +97,8 @@ function pick(method: string, level: 'service' | 'bucket' | 'object', q: URLSear
   if (q.has('tagging')) return undefined; // object tagging is not implemented
   switch (method) {
     case 'PUT':
-      if (q.has('uploadId') || q.has('partNumber')) return copying ? ['UploadPartCopy', uploadPartCopy] : ['UploadPart', uploadPart];
+      if (q.has('uploadId') || q.has('partNumber'))
+        return copying ? ['UploadPartCopy', uploadPartCopy] : ['UploadPart', uploadPart];
       return copying ? ['CopyObject', copyObject] : ['PutObject', putObject];
     case 'GET':
       return q.has('uploadId') ? ['ListParts', listParts] : ['GetObject', getObject];
@@ -72,7 +119,9 @@ function pick(method: string, level: 'service' | 'bucket' | 'object', q: URLSear
 function splitPath(rawPath: string): { bucket: string; rawKey: string } {
   const trimmed = rawPath.replace(/^\//, '');
   const slash = trimmed.indexOf('/');
-  return slash < 0 ? { bucket: trimmed, rawKey: '' } : { bucket: trimmed.slice(0, slash), rawKey: trimmed.slice(slash + 1) };
+  return slash < 0
+    ? { bucket: trimmed, rawKey: '' }
+    : { bucket: trimmed.slice(0, slash), rawKey: trimmed.slice(slash + 1) };
 }
 
 function decode(text: string): string {

@@ -7,7 +7,8 @@ import { malformedXml } from './errors.js';
 const TAG_TEXT = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$/u;
 const MAX_BUCKET_TAGS = 50;
 
-const invalidTag = (message: string, key?: string) => new AwsError('InvalidTag', message, 400, key === undefined ? {} : { TagKey: key });
+const invalidTag = (message: string, key?: string) =>
+  new AwsError('InvalidTag', message, 400, key === undefined ? {} : { TagKey: key });
 
 export function readTagSet(container: XmlNode): Keyed<string> {
   const tags: Keyed<string> = {};
@@ -16,7 +17,8 @@ export function readTagSet(container: XmlNode): Keyed<string> {
     const key = childText(tag, 'Key');
     const value = childText(tag, 'Value') ?? '';
     if (key === undefined) throw malformedXml();
-    if (key.length < 1 || key.length > 128 || !TAG_TEXT.test(key)) throw invalidTag('The TagKey you have provided is invalid', key);
+    if (key.length < 1 || key.length > 128 || !TAG_TEXT.test(key))
+      throw invalidTag('The TagKey you have provided is invalid', key);
     if (value.length > 256 || !TAG_TEXT.test(value)) throw invalidTag('The TagValue you have provided is invalid', key);
     if (key.toLowerCase().startsWith('aws:')) throw invalidTag('System tags cannot be added/updated by requester', key);
     if (keyed.has(tags, key)) throw invalidTag('Cannot provide multiple Tags with the same key', key);

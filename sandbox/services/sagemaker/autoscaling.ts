@@ -51,19 +51,31 @@ function unusableReason(cluster: StoredCluster, name: string): string | undefine
   const g = findGroup(cluster, name)!;
   if (g.deleting) return `instance group '${name}' is being deleted`;
   if (g.failureMessage) return `instance group '${name}' is Failed`;
-  if (g.spec.TrainingPlanArn) return `instance group '${name}' uses a training plan; Karpenter supports only on-demand capacity`;
-  if (g.spec.OnStartDeepHealthChecks?.length) return `instance group '${name}' runs deep health checks on start, which Karpenter does not support`;
+  if (g.spec.TrainingPlanArn)
+    return `instance group '${name}' uses a training plan; Karpenter supports only on-demand capacity`;
+  if (g.spec.OnStartDeepHealthChecks?.length)
+    return `instance group '${name}' runs deep health checks on start, which Karpenter does not support`;
   return undefined;
 }
 
 /** The HyperPod cluster this EKS cluster orchestrates, as its Karpenter sees it (undefined: none). */
-export function hyperPodAutoscaling(state: SandboxState, region: string, eksClusterArn: string): AutoscalingView | undefined {
+export function hyperPodAutoscaling(
+  state: SandboxState,
+  region: string,
+  eksClusterArn: string,
+): AutoscalingView | undefined {
   const cluster = clustersIn(state, region).find((c) => c.eksClusterArn === eksClusterArn && c.status !== 'Deleting');
   if (!cluster) return undefined;
   const groups = new Map<string, AutoscalingGroupView>();
   for (const g of cluster.groups) {
     const s = g.spec;
-    const zones = [...new Set(g.subnets.map((id) => getSubnet(state, region, id)?.availabilityZone).filter((z): z is string => z !== undefined))];
+    const zones = [
+      ...new Set(
+        g.subnets
+          .map((id) => getSubnet(state, region, id)?.availabilityZone)
+          .filter((z): z is string => z !== undefined),
+      ),
+    ];
     const unusable = unusableReason(cluster, s.InstanceGroupName);
     groups.set(s.InstanceGroupName, {
       name: s.InstanceGroupName,
@@ -72,12 +84,19 @@ export function hyperPodAutoscaling(state: SandboxState, region: string, eksClus
       subnets: [...g.subnets],
       capacityType: s.CapacityRequirements?.Spot ? 'spot' : 'on-demand',
       labels: { ...(s.KubernetesConfig?.Labels ?? {}) },
-      taints: (s.KubernetesConfig?.Taints ?? []).map((t) => ({ key: t.Key, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect })),
+      taints: (s.KubernetesConfig?.Taints ?? []).map((t) => ({
+        key: t.Key,
+        ...(t.Value !== undefined ? { value: t.Value } : {}),
+        effect: t.Effect,
+      })),
       targetCount: g.targetCount,
       ...(unusable ? { unusable } : {}),
     });
   }
-  const enabled = cluster.autoScaling?.Mode === 'Enable' && cluster.autoScaling.Status === 'InService' && cluster.nodeProvisioningMode === 'Continuous';
+  const enabled =
+    cluster.autoScaling?.Mode === 'Enable' &&
+    cluster.autoScaling.Status === 'InService' &&
+    cluster.nodeProvisioningMode === 'Continuous';
   return { clusterName: cluster.name, clusterArn: cluster.arn, enabled, groups };
 }
 
@@ -90,7 +109,12 @@ export interface AutoscaledNodeView {
   terminating: boolean;
 }
 
-export function findAutoscaledNode(state: SandboxState, region: string, clusterName: string, nodeLogicalId: string): AutoscaledNodeView | undefined {
+export function findAutoscaledNode(
+  state: SandboxState,
+  region: string,
+  clusterName: string,
+  nodeLogicalId: string,
+): AutoscaledNodeView | undefined {
   const node = findCluster(state, region, clusterName)?.nodes.find((n) => n.nodeLogicalId === nodeLogicalId);
   if (!node) return undefined;
   return {
@@ -105,8 +129,10 @@ export function findAutoscaledNode(state: SandboxState, region: string, clusterN
 /** HyperPod may act for Karpenter only while it can assume the ClusterRole (a deleted or untrusting role stops it). */
 function roleProblem(state: SandboxState, cluster: StoredCluster): string | undefined {
   const role = cluster.clusterRole ? findRole(state, cluster.clusterRole) : undefined;
-  if (!role || role.arn !== cluster.clusterRole) return `HyperPod could not assume ClusterRole '${cluster.clusterRole ?? ''}': the role does not exist.`;
-  if (!roleTrustsService(role, HYPERPOD_PRINCIPAL)) return `HyperPod could not assume ClusterRole '${cluster.clusterRole}': its trust policy does not allow ${HYPERPOD_PRINCIPAL}.`;
+  if (!role || role.arn !== cluster.clusterRole)
+    return `HyperPod could not assume ClusterRole '${cluster.clusterRole ?? ''}': the role does not exist.`;
+  if (!roleTrustsService(role, HYPERPOD_PRINCIPAL))
+    return `HyperPod could not assume ClusterRole '${cluster.clusterRole}': its trust policy does not allow ${HYPERPOD_PRINCIPAL}.`;
   return undefined;
 }
 
@@ -127,13 +153,22 @@ export function autoscalerAddNode(
   if (!cluster) return { error: `HyperPod cluster '${clusterName}' does not exist.` };
   const group = findGroup(cluster, groupName);
   const refuse = (error: string) => {
-    recordEvent(cluster, now, 'Warn', 'InstanceGroup', `Autoscaling (Karpenter) could not add a node to instance group '${groupName}' for NodeClaim '${claim}': ${error}`, { instanceGroupName: groupName });
+    recordEvent(
+      cluster,
+      now,
+      'Warn',
+      'InstanceGroup',
+      `Autoscaling (Karpenter) could not add a node to instance group '${groupName}' for NodeClaim '${claim}': ${error}`,
+      { instanceGroupName: groupName },
+    );
     return { error };
   };
-  if (cluster.autoScaling?.Mode !== 'Enable' || cluster.nodeProvisioningMode !== 'Continuous') return refuse('autoscaling is not enabled on the cluster.');
+  if (cluster.autoScaling?.Mode !== 'Enable' || cluster.nodeProvisioningMode !== 'Continuous')
+    return refuse('autoscaling is not enabled on the cluster.');
   const role = roleProblem(state, cluster);
   if (role) return refuse(role);
-  if (!group) return refuse(`InstanceGroupNotFound: instance group '${groupName}' does not exist in cluster '${cluster.name}'.`);
+  if (!group)
+    return refuse(`InstanceGroupNotFound: instance group '${groupName}' does not exist in cluster '${cluster.name}'.`);
   const unusable = unusableReason(cluster, groupName);
   if (unusable) return refuse(`InvalidInstanceGroupStatus: ${unusable}.`);
   try {
@@ -147,9 +182,16 @@ export function autoscalerAddNode(
   setTarget(world, group, from + 1);
   const [node] = reconcileGroup(cluster, group, now);
   if (!node) return refuse('no node slot was created.');
-  recordEvent(cluster, now, 'Info', 'InstanceGroup', `Autoscaling (Karpenter) added a node to instance group '${groupName}' for NodeClaim '${claim}' (BatchAddClusterNodes as ${cluster.clusterRole}); target count ${from} → ${group.targetCount}.`, {
-    instanceGroupName: groupName,
-  });
+  recordEvent(
+    cluster,
+    now,
+    'Info',
+    'InstanceGroup',
+    `Autoscaling (Karpenter) added a node to instance group '${groupName}' for NodeClaim '${claim}' (BatchAddClusterNodes as ${cluster.clusterRole}); target count ${from} → ${group.targetCount}.`,
+    {
+      instanceGroupName: groupName,
+    },
+  );
   return { nodeLogicalId: node.nodeLogicalId };
 }
 
@@ -158,7 +200,15 @@ export function autoscalerAddNode(
  * NodeClaim). False when the node is already gone or on its way out; a node HyperPod is rebooting
  * or replacing is refused (NodeIdInUse) and Karpenter retries later.
  */
-export function autoscalerRemoveNode(state: SandboxState, region: string, faults: FaultRegistry, clusterName: string, nodeLogicalId: string, reason: string, now: number): 'removed' | 'gone' | 'busy' {
+export function autoscalerRemoveNode(
+  state: SandboxState,
+  region: string,
+  faults: FaultRegistry,
+  clusterName: string,
+  nodeLogicalId: string,
+  reason: string,
+  now: number,
+): 'removed' | 'gone' | 'busy' {
   const cluster = findCluster(state, region, clusterName);
   const node = cluster?.nodes.find((n) => n.nodeLogicalId === nodeLogicalId);
   if (!cluster || !node || node.terminating) return 'gone';
@@ -166,10 +216,17 @@ export function autoscalerRemoveNode(state: SandboxState, region: string, faults
   const group = findGroup(cluster, node.groupName);
   const from = group?.targetCount ?? 0;
   if (group) setTarget({ state, region, faults }, group, Math.max(0, group.targetCount - 1));
-  recordEvent(cluster, now, 'Info', 'InstanceGroup', `Autoscaling (Karpenter) removed node ${node.instanceId ?? nodeLogicalId} from instance group '${node.groupName}' (${reason}; BatchDeleteClusterNodes as ${cluster.clusterRole}); target count ${from} → ${group?.targetCount ?? 0}.`, {
-    instanceGroupName: node.groupName,
-    ...(node.instanceId ? { instanceId: node.instanceId } : {}),
-  });
+  recordEvent(
+    cluster,
+    now,
+    'Info',
+    'InstanceGroup',
+    `Autoscaling (Karpenter) removed node ${node.instanceId ?? nodeLogicalId} from instance group '${node.groupName}' (${reason}; BatchDeleteClusterNodes as ${cluster.clusterRole}); target count ${from} → ${group?.targetCount ?? 0}.`,
+    {
+      instanceGroupName: node.groupName,
+      ...(node.instanceId ? { instanceId: node.instanceId } : {}),
+    },
+  );
   startShutdown(cluster, node, now);
   return 'removed';
 }

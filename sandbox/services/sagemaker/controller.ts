@@ -14,7 +14,14 @@ import {
   tryLaunch,
 } from './node-lifecycle.js';
 import { groupBusy, releaseReservation, runningCount, setTarget } from './scaling.js';
-import { hyperpodRegion, hyperpodRegions, liveNodes, type StoredCluster, type StoredGroup, type StoredNode } from './state.js';
+import {
+  hyperpodRegion,
+  hyperpodRegions,
+  liveNodes,
+  type StoredCluster,
+  type StoredGroup,
+  type StoredNode,
+} from './state.js';
 import { durations } from './timing.js';
 import type { World } from './world.js';
 
@@ -47,7 +54,8 @@ function planEnds(world: World, cluster: StoredCluster): { group: StoredGroup; e
 
 function nextDue(world: World, cluster: StoredCluster): number | undefined {
   let t = Infinity;
-  if (cluster.status !== 'Deleting' && cluster.status !== 'Failed') for (const p of planEnds(world, cluster)) t = Math.min(t, p.endTime);
+  if (cluster.status !== 'Deleting' && cluster.status !== 'Failed')
+    for (const p of planEnds(world, cluster)) t = Math.min(t, p.endTime);
   if (!cluster.setupDone) t = Math.min(t, cluster.setupEndsAt);
   if (cluster.transitionEndsAt !== undefined) t = Math.min(t, cluster.transitionEndsAt);
   for (const n of cluster.nodes) {
@@ -74,7 +82,13 @@ function step(world: World, cluster: StoredCluster, t: number): 'removed' | unde
     if (cluster.status === 'Creating' && cluster.injectedFailure) {
       failCluster(world, cluster, undefined, cluster.injectedFailure, t);
     } else if (cluster.status === 'Creating') {
-      recordEvent(cluster, t, 'Info', 'Cluster', `Cluster-level resources are ready; instances of ${cluster.groups.length} instance group(s) are launching.`);
+      recordEvent(
+        cluster,
+        t,
+        'Info',
+        'Cluster',
+        `Cluster-level resources are ready; instances of ${cluster.groups.length} instance group(s) are launching.`,
+      );
     }
   }
   if (cluster.transitionEndsAt !== undefined && cluster.transitionEndsAt <= t) delete cluster.transitionEndsAt;
@@ -86,9 +100,16 @@ function step(world: World, cluster: StoredCluster, t: number): 'removed' | unde
       const groupName = group.spec.InstanceGroupName;
       setTarget(world, group, 0);
       for (const node of liveNodes(cluster, groupName)) startShutdown(cluster, node, t);
-      recordEvent(cluster, t, 'Warn', 'InstanceGroup', `Training plan '${name}' ended; the instances of instance group '${groupName}' are terminated and its target count is 0.`, {
-        instanceGroupName: groupName,
-      });
+      recordEvent(
+        cluster,
+        t,
+        'Warn',
+        'InstanceGroup',
+        `Training plan '${name}' ended; the instances of instance group '${groupName}' are terminated and its target count is 0.`,
+        {
+          instanceGroupName: groupName,
+        },
+      );
     }
   }
 
@@ -129,7 +150,13 @@ function step(world: World, cluster: StoredCluster, t: number): 'removed' | unde
 }
 
 /** Launch attempts of one group's due slots; a shortfall retries (Continuous, replacements) or fails. */
-function launchNodes(world: World, cluster: StoredCluster, group: StoredGroup | undefined, nodes: StoredNode[], t: number): void {
+function launchNodes(
+  world: World,
+  cluster: StoredCluster,
+  group: StoredGroup | undefined,
+  nodes: StoredNode[],
+  t: number,
+): void {
   if (!group || group.deleting || cluster.status === 'Failed' || cluster.status === 'Deleting') {
     for (const n of nodes) startShutdown(cluster, n, t);
     return;
@@ -149,7 +176,14 @@ function launchNodes(world: World, cluster: StoredCluster, group: StoredGroup | 
     node.statusMessage = `Waiting: ${reason}`;
   }
   if (waiting.length > 0) {
-    recordEvent(cluster, t, 'Info', 'InstanceGroup', `${waiting.length} instance(s) of instance group '${name}' wait: ${waiting[0]!.reason}.`, { instanceGroupName: name });
+    recordEvent(
+      cluster,
+      t,
+      'Info',
+      'InstanceGroup',
+      `${waiting.length} instance(s) of instance group '${name}' wait: ${waiting[0]!.reason}.`,
+      { instanceGroupName: name },
+    );
   }
   if (failed.length === 0) {
     if (waiting.length === 0) group.retryCount = 0;
@@ -181,14 +215,27 @@ function launchNodes(world: World, cluster: StoredCluster, group: StoredGroup | 
 }
 
 /** A create that cannot complete: the cluster stays, Failed, with its instances terminated. */
-export function failCluster(world: World, cluster: StoredCluster, group: StoredGroup | undefined, message: string, t: number): void {
+export function failCluster(
+  world: World,
+  cluster: StoredCluster,
+  group: StoredGroup | undefined,
+  message: string,
+  t: number,
+): void {
   cluster.status = 'Failed';
   cluster.failureMessage = message;
   if (group) group.failureMessage = message;
   if (cluster.autoScaling) cluster.autoScaling.Status = 'Failed';
   for (const g of cluster.groups) releaseReservation(world, g);
   for (const node of [...cluster.nodes]) if (!node.terminating) startShutdown(cluster, node, t);
-  recordEvent(cluster, t, 'Error', 'Cluster', `Cluster creation failed: ${message}`, group ? { instanceGroupName: group.spec.InstanceGroupName } : {});
+  recordEvent(
+    cluster,
+    t,
+    'Error',
+    'Cluster',
+    `Cluster creation failed: ${message}`,
+    group ? { instanceGroupName: group.spec.InstanceGroupName } : {},
+  );
 }
 
 /** A non-Continuous update that cannot complete: nodes it added go away and targets fall back. */
@@ -203,7 +250,9 @@ function rollBackUpdate(world: World, cluster: StoredCluster, group: StoredGroup
     setTarget(world, g, liveNodes(cluster, g.spec.InstanceGroupName).length);
     g.reachedInService = true;
   }
-  recordEvent(cluster, t, 'Error', 'Cluster', `Cluster update failed and is rolling back: ${message}`, { instanceGroupName: group.spec.InstanceGroupName });
+  recordEvent(cluster, t, 'Error', 'Cluster', `Cluster update failed and is rolling back: ${message}`, {
+    instanceGroupName: group.spec.InstanceGroupName,
+  });
 }
 
 /** Status transitions that follow from the nodes: groups InService, cluster InService, deletes done. */
@@ -223,26 +272,49 @@ function evaluate(world: World, cluster: StoredCluster, t: number): 'removed' | 
       if (!cluster.nodes.some((n) => n.groupName === name)) {
         releaseReservation(world, g);
         cluster.groups = cluster.groups.filter((x) => x !== g);
-        recordEvent(cluster, t, 'Info', 'InstanceGroup', `Instance group '${name}' was deleted.`, { instanceGroupName: name });
+        recordEvent(cluster, t, 'Info', 'InstanceGroup', `Instance group '${name}' was deleted.`, {
+          instanceGroupName: name,
+        });
       }
       continue;
     }
     if (!g.reachedInService && runningCount(cluster, g) >= requiredCount(cluster, g)) {
       g.reachedInService = true;
-      recordEvent(cluster, t, 'Info', 'InstanceGroup', `Instance group '${name}' is InService with ${runningCount(cluster, g)} of ${g.targetCount} instances.`, { instanceGroupName: name });
+      recordEvent(
+        cluster,
+        t,
+        'Info',
+        'InstanceGroup',
+        `Instance group '${name}' is InService with ${runningCount(cluster, g)} of ${g.targetCount} instances.`,
+        { instanceGroupName: name },
+      );
     }
   }
 
-  const settled = cluster.transitionEndsAt === undefined && !cluster.groups.some((g) => g.deleting || (!cluster.nodeProvisioningMode && groupBusy(cluster, g)));
+  const settled =
+    cluster.transitionEndsAt === undefined &&
+    !cluster.groups.some((g) => g.deleting || (!cluster.nodeProvisioningMode && groupBusy(cluster, g)));
   if (cluster.status === 'Creating' && cluster.groups.every((g) => g.reachedInService)) {
     cluster.status = 'InService';
     cluster.inServiceAt = t;
     if (cluster.autoScaling) cluster.autoScaling.Status = 'InService';
     recordEvent(cluster, t, 'Info', 'Cluster', `Cluster '${cluster.name}' is InService.`);
-  } else if ((cluster.status === 'Updating' || cluster.status === 'RollingBack') && settled && cluster.groups.every((g) => g.reachedInService)) {
+  } else if (
+    (cluster.status === 'Updating' || cluster.status === 'RollingBack') &&
+    settled &&
+    cluster.groups.every((g) => g.reachedInService)
+  ) {
     const was = cluster.status;
     cluster.status = 'InService';
-    recordEvent(cluster, t, 'Info', 'Cluster', was === 'Updating' ? 'Cluster update completed; the cluster is InService.' : 'Rollback completed; the cluster is InService.');
+    recordEvent(
+      cluster,
+      t,
+      'Info',
+      'Cluster',
+      was === 'Updating'
+        ? 'Cluster update completed; the cluster is InService.'
+        : 'Rollback completed; the cluster is InService.',
+    );
   }
   return undefined;
 }
@@ -254,7 +326,8 @@ export function requiredCount(cluster: StoredCluster, group: StoredGroup): numbe
 
 /** The last node is gone: HyperPod removes its access entries and forgets the cluster. */
 function finishDelete(world: World, cluster: StoredCluster): void {
-  for (const roleArn of cluster.accessEntryRoles) deleteAccessEntryIfPresent(world.state, world.region, cluster.eksClusterName, roleArn);
+  for (const roleArn of cluster.accessEntryRoles)
+    deleteAccessEntryIfPresent(world.state, world.region, cluster.eksClusterName, roleArn);
   for (const g of cluster.groups) releaseReservation(world, g);
   keyed.delete(hyperpodRegion(world.state, world.region).clusters, cluster.name);
 }

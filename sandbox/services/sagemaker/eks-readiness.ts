@@ -1,4 +1,8 @@
-import { HYPERPOD_KUBERNETES_VERSIONS, HYPERPOD_REQUIRED_DEPENDENCIES, type RequiredDependency } from '../../catalog/hyperpod-eks-requirements.js';
+import {
+  HYPERPOD_KUBERNETES_VERSIONS,
+  HYPERPOD_REQUIRED_DEPENDENCIES,
+  type RequiredDependency,
+} from '../../catalog/hyperpod-eks-requirements.js';
 import type { SandboxState } from '../../core/store.js';
 import { liveKubeObjects } from '../../kube/public.js';
 import type { EksClusterView } from '../eks/public.js';
@@ -27,6 +31,14 @@ export function checkEksReadiness(state: SandboxState, eks: EksClusterView): voi
 }
 
 function isPresent(state: SandboxState, eksClusterArn: string, d: RequiredDependency): boolean {
-  const objects = liveKubeObjects(state, eksClusterArn, { group: d.group, resource: d.resource, ...(d.namespace ? { namespace: d.namespace } : {}) });
-  return objects.some((o) => o.kind === d.kind && ('exact' in d.name ? o.metadata.name === d.name.exact : (o.metadata.name ?? '').includes(d.name.contains)));
+  const objects = liveKubeObjects(state, eksClusterArn, {
+    group: d.group,
+    resource: d.resource,
+    ...(d.namespace ? { namespace: d.namespace } : {}),
+  });
+  return objects.some(
+    (o) =>
+      o.kind === d.kind &&
+      ('exact' in d.name ? o.metadata.name === d.name.exact : (o.metadata.name ?? '').includes(d.name.contains)),
+  );
 }

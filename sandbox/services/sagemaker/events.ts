@@ -25,5 +25,6 @@ export function recordEvent(
     ...(scope.instanceGroupName ? { instanceGroupName: scope.instanceGroupName } : {}),
     ...(scope.instanceId ? { instanceId: scope.instanceId } : {}),
   });
-  if (cluster.events.length > MAX_EVENTS_PER_CLUSTER) cluster.events.splice(0, cluster.events.length - MAX_EVENTS_PER_CLUSTER);
+  if (cluster.events.length > MAX_EVENTS_PER_CLUSTER)
+    cluster.events.splice(0, cluster.events.length - MAX_EVENTS_PER_CLUSTER);
 }

@@ -33,7 +33,11 @@ function hyperpodInventory(state: SandboxState): Record<string, unknown[]> {
         arn: c.arn,
         status: c.status,
         eksCluster: c.eksClusterName,
-        groups: c.groups.map((g) => ({ name: g.spec.InstanceGroupName, instanceType: g.spec.InstanceType, targetCount: g.targetCount })),
+        groups: c.groups.map((g) => ({
+          name: g.spec.InstanceGroupName,
+          instanceType: g.spec.InstanceType,
+          targetCount: g.targetCount,
+        })),
         tags: c.tags,
         // Sandbox times of the create and of the first InService: the service's own time (bench/ reads them).
         createdAt: new Date(c.createdAt).toISOString(),

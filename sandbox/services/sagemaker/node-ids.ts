@@ -12,8 +12,10 @@ export interface Resolved {
 
 export function resolveNodes(cluster: StoredCluster, nodeIds: string[] = [], logicalIds: string[] = []): Resolved[] {
   const out: Resolved[] = [];
-  for (const id of new Set(nodeIds)) out.push({ by: 'instance', id, node: cluster.nodes.find((n) => n.instanceId === id) });
-  for (const id of new Set(logicalIds)) out.push({ by: 'logical', id, node: cluster.nodes.find((n) => n.nodeLogicalId === id) });
+  for (const id of new Set(nodeIds))
+    out.push({ by: 'instance', id, node: cluster.nodes.find((n) => n.instanceId === id) });
+  for (const id of new Set(logicalIds))
+    out.push({ by: 'logical', id, node: cluster.nodes.find((n) => n.nodeLogicalId === id) });
   return out;
 }
 
@@ -29,13 +31,17 @@ export function batchResponse(
     ...(asked.nodeIds
       ? {
           Successful: byInstance.filter((x) => !x.error).map((x) => x.r.id),
-          Failed: byInstance.filter((x) => x.error).map((x) => ({ NodeId: x.r.id, [errorCodeKey]: x.error!.code, Message: x.error!.message })),
+          Failed: byInstance
+            .filter((x) => x.error)
+            .map((x) => ({ NodeId: x.r.id, [errorCodeKey]: x.error!.code, Message: x.error!.message })),
         }
       : {}),
     ...(asked.logicalIds
       ? {
           SuccessfulNodeLogicalIds: byLogical.filter((x) => !x.error).map((x) => x.r.id),
-          FailedNodeLogicalIds: byLogical.filter((x) => x.error).map((x) => ({ NodeLogicalId: x.r.id, [errorCodeKey]: x.error!.code, Message: x.error!.message })),
+          FailedNodeLogicalIds: byLogical
+            .filter((x) => x.error)
+            .map((x) => ({ NodeLogicalId: x.r.id, [errorCodeKey]: x.error!.code, Message: x.error!.message })),
         }
       : {}),
   };

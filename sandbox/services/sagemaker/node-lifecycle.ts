@@ -15,7 +15,8 @@ import type { World } from './world.js';
  * replaced (new instance id) or shut down. Every step records a cluster event.
  */
 
-const nodeKey = (cluster: StoredCluster, node: StoredNode, salt = '') => `${cluster.arn}:${node.nodeLogicalId}:${node.instanceId ?? ''}:${salt}`;
+const nodeKey = (cluster: StoredCluster, node: StoredNode, salt = '') =>
+  `${cluster.arn}:${node.nodeLogicalId}:${node.instanceId ?? ''}:${salt}`;
 
 /** A new node slot in the group; it tries to launch at `launchAt`. */
 export function addNodeSlot(cluster: StoredCluster, group: StoredGroup, at: number, launchAt: number): StoredNode {
@@ -57,31 +58,51 @@ function zoneLabel(region: string, zone: string): string {
  * type (and, for a training plan, its zone), the least-used zone with capacity left. Consumes
  * capacity and creates the instance's ENI on success; explains the shortfall otherwise.
  */
-export function tryLaunch(world: World, cluster: StoredCluster, group: StoredGroup, node: StoredNode, at: number): LaunchOutcome {
+export function tryLaunch(
+  world: World,
+  cluster: StoredCluster,
+  group: StoredGroup,
+  node: StoredNode,
+  at: number,
+): LaunchOutcome {
   const type = node.instanceType;
-  const plan = group.spec.TrainingPlanArn ? findTrainingPlan(world.state, world.region, group.spec.TrainingPlanArn) : undefined;
+  const plan = group.spec.TrainingPlanArn
+    ? findTrainingPlan(world.state, world.region, group.spec.TrainingPlanArn)
+    : undefined;
   if (group.spec.TrainingPlanArn && plan?.status !== 'Active') {
     // Reserved capacity exists only while the plan is Active: before, nodes wait; after, they cannot launch.
     if (plan && (plan.status === 'Pending' || plan.status === 'Scheduled')) {
-      return { ok: false, reason: `training plan '${plan.name}' is ${plan.status}; its capacity starts at ${new Date(plan.startTime).toISOString()}`, retryAt: Math.max(at + 60_000, plan.startTime) };
+      return {
+        ok: false,
+        reason: `training plan '${plan.name}' is ${plan.status}; its capacity starts at ${new Date(plan.startTime).toISOString()}`,
+        retryAt: Math.max(at + 60_000, plan.startTime),
+      };
     }
-    return { ok: false, reason: `training plan ${plan ? `'${plan.name}' is ${plan.status}` : `${group.spec.TrainingPlanArn} no longer exists`}` };
+    return {
+      ok: false,
+      reason: `training plan ${plan ? `'${plan.name}' is ${plan.status}` : `${group.spec.TrainingPlanArn} no longer exists`}`,
+    };
   }
   const planZone = plan?.availabilityZone;
-  const subnets = group.subnets.map((id) => getSubnet(world.state, world.region, id)).filter((s): s is SubnetView => s !== undefined);
+  const subnets = group.subnets
+    .map((id) => getSubnet(world.state, world.region, id))
+    .filter((s): s is SubnetView => s !== undefined);
   const problems: string[] = [];
   const usable: SubnetView[] = [];
   for (const subnet of subnets) {
     const zone = subnet.availabilityZone;
     if (planZone && zone !== planZone) continue;
     if (node.allowedZones && !node.allowedZones.includes(zone)) continue;
-    if (!isOfferedInZone(world.region, zone, type)) problems.push(`${type} is not offered in ${zoneLabel(world.region, zone)}`);
-    else if (!plan && world.faults.capacityAvailable(world.region, zone, type) < 1) problems.push(`insufficient ${type} capacity in ${zoneLabel(world.region, zone)}`);
+    if (!isOfferedInZone(world.region, zone, type))
+      problems.push(`${type} is not offered in ${zoneLabel(world.region, zone)}`);
+    else if (!plan && world.faults.capacityAvailable(world.region, zone, type) < 1)
+      problems.push(`insufficient ${type} capacity in ${zoneLabel(world.region, zone)}`);
     else usable.push(subnet);
   }
   if (subnets.length === 0) problems.push(`none of the subnets ${group.subnets.join(', ')} exists any more`);
   // Spread the group across its zones: the zone with the fewest of its nodes first.
-  const perZone = (zone: string) => liveNodes(cluster, group.spec.InstanceGroupName).filter((n) => n.availabilityZone === zone).length;
+  const perZone = (zone: string) =>
+    liveNodes(cluster, group.spec.InstanceGroupName).filter((n) => n.availabilityZone === zone).length;
   usable.sort((a, b) => perZone(a.availabilityZone) - perZone(b.availabilityZone));
   for (const subnet of usable) {
     try {
@@ -116,17 +137,27 @@ export function tryLaunch(world: World, cluster: StoredCluster, group: StoredGro
         delete node.faultReason;
       }
       node.phaseEndsAt = at + durations.nodeBoot(nodeKey(cluster, node));
-      recordEvent(cluster, at, 'Info', 'Instance', `Launched instance ${instanceId} (${type}, ${node.capacityType}) in ${zoneLabel(world.region, subnet.availabilityZone)} with private IP ${eni.privateIpAddress}.`, {
-        instanceGroupName: group.spec.InstanceGroupName,
-        instanceId,
-      });
+      recordEvent(
+        cluster,
+        at,
+        'Info',
+        'Instance',
+        `Launched instance ${instanceId} (${type}, ${node.capacityType}) in ${zoneLabel(world.region, subnet.availabilityZone)} with private IP ${eni.privateIpAddress}.`,
+        {
+          instanceGroupName: group.spec.InstanceGroupName,
+          instanceId,
+        },
+      );
       return { ok: true };
     } catch (err) {
       if (!isAwsError(err) || err.code !== 'InsufficientFreeAddressesInSubnet') throw err;
-      problems.push(`subnet ${subnet.subnetId} in ${zoneLabel(world.region, subnet.availabilityZone)} has no free IP addresses`);
+      problems.push(
+        `subnet ${subnet.subnetId} in ${zoneLabel(world.region, subnet.availabilityZone)} has no free IP addresses`,
+      );
     }
   }
-  if (planZone && !subnets.some((s) => s.availabilityZone === planZone)) problems.push(`no subnet of the group is in the training plan's zone ${zoneLabel(world.region, planZone)}`);
+  if (planZone && !subnets.some((s) => s.availabilityZone === planZone))
+    problems.push(`no subnet of the group is in the training plan's zone ${zoneLabel(world.region, planZone)}`);
   return { ok: false, reason: problems.join('; ') };
 }
 
@@ -160,13 +191,27 @@ export function startDeepHealthCheck(cluster: StoredCluster, node: StoredNode, c
   node.deepHealthCheckStatus = 'InProgress';
   node.phase = 'deep-health-check';
   node.phaseEndsAt = at + durations.deepHealthCheck(nodeKey(cluster, node, String(at)), checks.length);
-  recordEvent(cluster, at, 'Info', 'Instance', `Deep health checks (${checks.join(', ')}) started on instance ${node.instanceId}.`, scope(node));
+  recordEvent(
+    cluster,
+    at,
+    'Info',
+    'Instance',
+    `Deep health checks (${checks.join(', ')}) started on instance ${node.instanceId}.`,
+    scope(node),
+  );
 }
 
 export function finishDeepHealthCheck(cluster: StoredCluster, node: StoredNode, at: number): void {
   node.deepHealthCheckStatus = 'Passed';
   becomeRunning(node, at);
-  recordEvent(cluster, at, 'Info', 'Instance', `Deep health checks passed on instance ${node.instanceId}; the node is schedulable.`, scope(node));
+  recordEvent(
+    cluster,
+    at,
+    'Info',
+    'Instance',
+    `Deep health checks passed on instance ${node.instanceId}; the node is schedulable.`,
+    scope(node),
+  );
 }
 
 export function startReboot(cluster: StoredCluster, node: StoredNode, at: number): void {
@@ -181,7 +226,14 @@ export function startReboot(cluster: StoredCluster, node: StoredNode, at: number
 
 export function finishReboot(cluster: StoredCluster, node: StoredNode, at: number): void {
   becomeRunning(node, at);
-  recordEvent(cluster, at, 'Info', 'Instance', `Instance ${node.instanceId} rebooted and is schedulable again.`, scope(node));
+  recordEvent(
+    cluster,
+    at,
+    'Info',
+    'Instance',
+    `Instance ${node.instanceId} rebooted and is schedulable again.`,
+    scope(node),
+  );
 }
 
 /** Terminates the node's instance and sends its slot back to launch: it comes back with a new instance id. */
@@ -196,10 +248,17 @@ export function startReplace(world: World, cluster: StoredCluster, node: StoredN
   node.replacing = true;
   delete node.recoveryAt;
   delete node.deepHealthChecks;
-  recordEvent(cluster, at, 'Info', 'Instance', `Replacing instance ${old}: it is terminated and a new instance launches with the same configuration.`, {
-    instanceGroupName: node.groupName,
-    ...(old ? { instanceId: old } : {}),
-  });
+  recordEvent(
+    cluster,
+    at,
+    'Info',
+    'Instance',
+    `Replacing instance ${old}: it is terminated and a new instance launches with the same configuration.`,
+    {
+      instanceGroupName: node.groupName,
+      ...(old ? { instanceId: old } : {}),
+    },
+  );
 }
 
 /** Scale-down, BatchDelete, cluster or group delete: a node without an instance just goes. */
@@ -222,19 +281,38 @@ export function finishShutdown(world: World, cluster: StoredCluster, node: Store
   const id = node.instanceId;
   releaseInstance(world, node);
   cluster.nodes = cluster.nodes.filter((n) => n !== node);
-  recordEvent(cluster, at, 'Info', 'Instance', `Instance ${id} terminated.`, { instanceGroupName: node.groupName, ...(id ? { instanceId: id } : {}) });
+  recordEvent(cluster, at, 'Info', 'Instance', `Instance ${id} terminated.`, {
+    instanceGroupName: node.groupName,
+    ...(id ? { instanceId: id } : {}),
+  });
 }
 
 /** Gives back the instance's ENI (and with it the private IP). */
 function releaseInstance(world: World, node: StoredNode): void {
   if (node.networkInterfaceId) deleteNetworkInterface(world.state, world.region, node.networkInterfaceId);
-  for (const k of ['instanceId', 'networkInterfaceId', 'privateIp', 'privateDnsName', 'subnetId', 'availabilityZone', 'availabilityZoneId', 'launchTime'] as const) {
+  for (const k of [
+    'instanceId',
+    'networkInterfaceId',
+    'privateIp',
+    'privateDnsName',
+    'subnetId',
+    'availabilityZone',
+    'availabilityZoneId',
+    'launchTime',
+  ] as const) {
     delete node[k];
   }
 }
 
 /** A fault label on a running node; with recovery HyperPod acts on it after a short delay. */
-export function markFault(cluster: StoredCluster, node: StoredNode, health: HealthStatus, reason: string | undefined, at: number, recover: boolean): void {
+export function markFault(
+  cluster: StoredCluster,
+  node: StoredNode,
+  health: HealthStatus,
+  reason: string | undefined,
+  at: number,
+  recover: boolean,
+): void {
   node.healthStatus = health;
   if (reason) {
     node.faultReason = reason;

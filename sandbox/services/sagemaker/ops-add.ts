@@ -40,10 +40,15 @@ export function batchAddClusterNodesOp(input: unknown, ctx: RequestContext) {
   const req = validateInput(batchAddNodesInput, input, CORAL);
   const cluster = requireCluster(ctx, req.ClusterName);
   if (cluster.nodeProvisioningMode !== 'Continuous') {
-    throw validation(`BatchAddClusterNodes is only supported for clusters whose NodeProvisioningMode is Continuous; cluster '${cluster.name}' does not use it.`);
+    throw validation(
+      `BatchAddClusterNodes is only supported for clusters whose NodeProvisioningMode is Continuous; cluster '${cluster.name}' does not use it.`,
+    );
   }
   const total = req.NodesToAdd.reduce((a, n) => a + n.IncrementTargetCountBy, 0);
-  if (total > 50) throw validation(`NodesToAdd asks for ${total} nodes; a request can add at most 50 nodes across all instance groups.`);
+  if (total > 50)
+    throw validation(
+      `NodesToAdd asks for ${total} nodes; a request can add at most 50 nodes across all instance groups.`,
+    );
   const params = { cluster: cluster.arn, nodes: req.NodesToAdd };
   const mismatch = () => validation('The ClientToken was already used with different parameters.');
   const earlier = lookupClientToken(ctx, req.ClientToken, params, mismatch);
@@ -67,7 +72,11 @@ export function batchAddClusterNodesOp(input: unknown, ctx: RequestContext) {
   for (const spec of req.NodesToAdd) {
     const group = findGroup(cluster, spec.InstanceGroupName);
     if (!group || group.deleting) {
-      fail(spec, 'InstanceGroupNotFound', `Instance group '${spec.InstanceGroupName}' does not exist in cluster '${cluster.name}'.`);
+      fail(
+        spec,
+        'InstanceGroupNotFound',
+        `Instance group '${spec.InstanceGroupName}' does not exist in cluster '${cluster.name}'.`,
+      );
       continue;
     }
     if (group.failureMessage) {
@@ -76,11 +85,22 @@ export function batchAddClusterNodesOp(input: unknown, ctx: RequestContext) {
     }
     const zones = group.subnets.map((id) => getSubnet(ctx.state, ctx.region, id)?.availabilityZone);
     if (spec.AvailabilityZones && !spec.AvailabilityZones.some((z) => zones.includes(z))) {
-      fail(spec, 'IncompatibleAvailabilityZones', `Instance group '${spec.InstanceGroupName}' has no subnet in ${spec.AvailabilityZones.join(', ')}.`);
+      fail(
+        spec,
+        'IncompatibleAvailabilityZones',
+        `Instance group '${spec.InstanceGroupName}' has no subnet in ${spec.AvailabilityZones.join(', ')}.`,
+      );
       continue;
     }
-    if (spec.InstanceTypes && !spec.InstanceTypes.includes(group.spec.InstanceType as (typeof spec.InstanceTypes)[number])) {
-      fail(spec, 'IncompatibleInstanceTypes', `Instance group '${spec.InstanceGroupName}' runs ${group.spec.InstanceType}, not ${spec.InstanceTypes.join(', ')}.`);
+    if (
+      spec.InstanceTypes &&
+      !spec.InstanceTypes.includes(group.spec.InstanceType as (typeof spec.InstanceTypes)[number])
+    ) {
+      fail(
+        spec,
+        'IncompatibleInstanceTypes',
+        `Instance group '${spec.InstanceGroupName}' runs ${group.spec.InstanceType}, not ${spec.InstanceTypes.join(', ')}.`,
+      );
       continue;
     }
     accepted.push(spec);
@@ -94,7 +114,10 @@ export function batchAddClusterNodesOp(input: unknown, ctx: RequestContext) {
   checkPlanTotals(
     world,
     accepted
-      .map((s) => ({ arn: findGroup(cluster, s.InstanceGroupName)!.spec.TrainingPlanArn, count: s.IncrementTargetCountBy }))
+      .map((s) => ({
+        arn: findGroup(cluster, s.InstanceGroupName)!.spec.TrainingPlanArn,
+        count: s.IncrementTargetCountBy,
+      }))
       .filter((d): d is { arn: string; count: number } => d.arn !== undefined),
   );
   checkQuotas(ctx.state, ctx.region, typeDelta, cluster);

@@ -21,7 +21,10 @@ export function requireCluster(ctx: RequestContext, nameOrArn: string): StoredCl
 
 export function describeClusterOp(input: unknown, ctx: RequestContext) {
   const req = validateInput(clusterOnlyInput, input, CORAL);
-  return describeCluster(requireCluster(ctx, req.ClusterName), (planArn) => findTrainingPlan(ctx.state, ctx.region, planArn)?.status);
+  return describeCluster(
+    requireCluster(ctx, req.ClusterName),
+    (planArn) => findTrainingPlan(ctx.state, ctx.region, planArn)?.status,
+  );
 }
 
 export function listClustersOp(input: unknown, ctx: RequestContext) {
@@ -51,7 +54,13 @@ export function deleteClusterOp(input: unknown, ctx: RequestContext) {
   delete cluster.injectedFailure;
   cluster.transitionEndsAt = now + durations.deleteFinish(`${cluster.arn}:delete`);
   if (cluster.autoScaling) cluster.autoScaling.Status = 'Deleting';
-  recordEvent(cluster, now, 'Info', 'Cluster', `Cluster '${cluster.name}' deletion started; its ${cluster.nodes.filter((n) => n.instanceId).length} instance(s) are terminating.`);
+  recordEvent(
+    cluster,
+    now,
+    'Info',
+    'Cluster',
+    `Cluster '${cluster.name}' deletion started; its ${cluster.nodes.filter((n) => n.instanceId).length} instance(s) are terminating.`,
+  );
   for (const node of [...cluster.nodes]) {
     if (node.terminating) continue;
     startShutdown(cluster, node, now);

@@ -30,7 +30,11 @@ function clusterId(): string {
   return [...randomBytes(12)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
 }
 
-export const worldOf = (ctx: RequestContext): World => ({ state: ctx.state, region: ctx.region, faults: ctx.runtime.faults });
+export const worldOf = (ctx: RequestContext): World => ({
+  state: ctx.state,
+  region: ctx.region,
+  faults: ctx.runtime.faults,
+});
 
 /** Instances per ml.* type that a list of group specs asks for (quota deltas). */
 export function demandByType(specs: { InstanceType?: string; InstanceCount: number }[]): Map<string, number> {
@@ -46,7 +50,9 @@ export function checkPlanTotals(world: World, demands: { arn: string; count: num
   for (const [planArn, count] of perPlan) {
     const plan = findTrainingPlan(world.state, world.region, planArn);
     if (plan && count > plan.availableInstanceCount) {
-      throw validation(`The training plan '${plan.name}' has ${plan.availableInstanceCount} available instances; the instance groups using it need ${count}.`);
+      throw validation(
+        `The training plan '${plan.name}' has ${plan.availableInstanceCount} available instances; the instance groups using it need ${count}.`,
+      );
     }
   }
 }
@@ -54,7 +60,8 @@ export function checkPlanTotals(world: World, demands: { arn: string; count: num
 export function duplicateGroupNames(names: string[]): void {
   const seen = new Set<string>();
   for (const n of names) {
-    if (seen.has(n)) throw validation(`Instance group names must be unique within a cluster: '${n}' appears more than once.`);
+    if (seen.has(n))
+      throw validation(`Instance group names must be unique within a cluster: '${n}' appears more than once.`);
     seen.add(n);
   }
 }
@@ -66,7 +73,11 @@ export function normalizeSpec(spec: GroupSpecInput): StoredGroupSpec {
   return copy;
 }
 
-export function newGroup(spec: StoredGroupSpec, placement: { subnets: string[]; securityGroupIds: string[] }, now: number): StoredGroup {
+export function newGroup(
+  spec: StoredGroupSpec,
+  placement: { subnets: string[]; securityGroupIds: string[] },
+  now: number,
+): StoredGroup {
   return {
     spec,
     targetCount: 0,
@@ -79,13 +90,22 @@ export function newGroup(spec: StoredGroupSpec, placement: { subnets: string[]; 
 }
 
 /** Karpenter is the only autoscaler HyperPod offers: an enabled config without a type means Karpenter. */
-export function withAutoScalerType(a: { Mode: 'Enable' | 'Disable'; AutoScalerType?: 'Karpenter' }): { Mode: 'Enable' | 'Disable'; AutoScalerType?: 'Karpenter' } {
+export function withAutoScalerType(a: { Mode: 'Enable' | 'Disable'; AutoScalerType?: 'Karpenter' }): {
+  Mode: 'Enable' | 'Disable';
+  AutoScalerType?: 'Karpenter';
+} {
   return a.Mode === 'Enable' && !a.AutoScalerType ? { ...a, AutoScalerType: 'Karpenter' } : a;
 }
 
 export function registerAccessEntries(world: World, cluster: StoredCluster, roles: string[], now: number): void {
   for (const role of new Set(roles)) {
-    ensureAccessEntry(world.state, world.region, cluster.eksClusterName, { principalArn: role, type: 'HYPERPOD_LINUX' }, now);
+    ensureAccessEntry(
+      world.state,
+      world.region,
+      cluster.eksClusterName,
+      { principalArn: role, type: 'HYPERPOD_LINUX' },
+      now,
+    );
     if (!cluster.accessEntryRoles.includes(role)) cluster.accessEntryRoles.push(role);
   }
 }
@@ -96,17 +116,25 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
   const now = ctx.now();
   const name = req.ClusterName;
 
-  if (req.RestrictedInstanceGroups) throw validation('RestrictedInstanceGroups (Amazon Nova restricted instance groups) are not supported by the sandbox.');
-  if (req.Orchestrator?.Eks && req.Orchestrator.Slurm) throw validation('Orchestrator must specify exactly one of Eks or Slurm.');
+  if (req.RestrictedInstanceGroups)
+    throw validation(
+      'RestrictedInstanceGroups (Amazon Nova restricted instance groups) are not supported by the sandbox.',
+    );
+  if (req.Orchestrator?.Eks && req.Orchestrator.Slurm)
+    throw validation('Orchestrator must specify exactly one of Eks or Slurm.');
   const eksArn = req.Orchestrator?.Eks?.ClusterArn;
-  if (!eksArn) throw validation('Orchestrator.Eks.ClusterArn is required: the sandbox emulates HyperPod clusters orchestrated by Amazon EKS.');
+  if (!eksArn)
+    throw validation(
+      'Orchestrator.Eks.ClusterArn is required: the sandbox emulates HyperPod clusters orchestrated by Amazon EKS.',
+    );
   const groups = req.InstanceGroups;
   if (!groups) throw validation('InstanceGroups is required: specify at least one instance group.');
   if (!req.VpcConfig) throw validation('VpcConfig is required for clusters orchestrated by Amazon EKS.');
   duplicateGroupNames(groups.map((g) => g.InstanceGroupName));
   const continuous = req.NodeProvisioningMode === 'Continuous';
   if (req.AutoScaling?.Mode === 'Enable') {
-    if (!req.ClusterRole) throw validation('AutoScaling Mode Enable requires ClusterRole, the role HyperPod assumes to scale the cluster.');
+    if (!req.ClusterRole)
+      throw validation('AutoScaling Mode Enable requires ClusterRole, the role HyperPod assumes to scale the cluster.');
     if (!continuous) throw validation('AutoScaling Mode Enable requires NodeProvisioningMode Continuous.');
   }
   if (findCluster(ctx.state, ctx.region, name)) throw inUse(`Cluster '${name}' already exists.`);
@@ -116,9 +144,17 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
   checkVpcConfig(ctx.state, ctx.region, req.VpcConfig, eks.vpcId, 'VpcConfig');
   if (req.ClusterRole) checkRole(ctx.state, req.ClusterRole, 'hyperpod.sagemaker.amazonaws.com', 'ClusterRole');
   const placements = groups.map((g) =>
-    checkGroupSpec(ctx.state, ctx.region, g, { clusterVpc: req.VpcConfig!, vpcId: eks.vpcId, continuous, trainingPlanDelta: g.InstanceCount }),
+    checkGroupSpec(ctx.state, ctx.region, g, {
+      clusterVpc: req.VpcConfig!,
+      vpcId: eks.vpcId,
+      continuous,
+      trainingPlanDelta: g.InstanceCount,
+    }),
   );
-  checkPlanTotals(world, groups.filter((g) => g.TrainingPlanArn).map((g) => ({ arn: g.TrainingPlanArn!, count: g.InstanceCount })));
+  checkPlanTotals(
+    world,
+    groups.filter((g) => g.TrainingPlanArn).map((g) => ({ arn: g.TrainingPlanArn!, count: g.InstanceCount })),
+  );
   checkQuotas(ctx.state, ctx.region, demandByType(groups), undefined);
   const injectedFailure = ctx.runtime.faults.takeCreateFailure('sagemaker', name);
 
@@ -137,7 +173,9 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
     ...(continuous ? { nodeProvisioningMode: 'Continuous' as const } : {}),
     ...(req.TieredStorageConfig ? { tieredStorageConfig: req.TieredStorageConfig } : {}),
     ...(req.ClusterRole ? { clusterRole: req.ClusterRole } : {}),
-    ...(req.AutoScaling ? { autoScaling: { ...withAutoScalerType(req.AutoScaling), Status: 'Creating' as const } } : {}),
+    ...(req.AutoScaling
+      ? { autoScaling: { ...withAutoScalerType(req.AutoScaling), Status: 'Creating' as const } }
+      : {}),
     tags: req.Tags ?? [],
     groups: [],
     nodes: [],
@@ -147,14 +185,25 @@ export function createCluster(input: unknown, ctx: RequestContext): { ClusterArn
     ...(injectedFailure ? { injectedFailure } : {}),
     accessEntryRoles: [],
   };
-  recordEvent(cluster, now, 'Info', 'Cluster', `Cluster '${name}' creation started (orchestrator: EKS cluster ${eks.name}).`);
+  recordEvent(
+    cluster,
+    now,
+    'Info',
+    'Cluster',
+    `Cluster '${name}' creation started (orchestrator: EKS cluster ${eks.name}).`,
+  );
   groups.forEach((spec, i) => {
     const group = newGroup(normalizeSpec(spec), placements[i]!, now);
     cluster.groups.push(group);
     setTarget(world, group, spec.InstanceCount);
     reconcileGroup(cluster, group, now);
   });
-  registerAccessEntries(world, cluster, groups.map((g) => g.ExecutionRole), now);
+  registerAccessEntries(
+    world,
+    cluster,
+    groups.map((g) => g.ExecutionRole),
+    now,
+  );
   keyed.set(hyperpodRegion(ctx.state, ctx.region).clusters, name, cluster);
   return { ClusterArn: clusterArn };
 }

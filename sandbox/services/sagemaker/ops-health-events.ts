@@ -14,12 +14,16 @@ const CORAL = { style: 'coral', code: 'ValidationException' } as const;
 export function startClusterHealthCheckOp(input: unknown, ctx: RequestContext) {
   const req = validateInput(startHealthCheckInput, input, CORAL);
   const cluster = requireCluster(ctx, req.ClusterName);
-  if (cluster.status !== 'InService') throw validation(`Deep health checks need an InService cluster; cluster '${cluster.name}' is ${cluster.status}.`);
+  if (cluster.status !== 'InService')
+    throw validation(`Deep health checks need an InService cluster; cluster '${cluster.name}' is ${cluster.status}.`);
   const plan: { node: StoredNode; checks: string[] }[] = [];
   for (const cfg of req.DeepHealthCheckConfigurations) {
     const group = findGroup(cluster, cfg.InstanceGroupName);
-    if (!group || group.deleting) throw validation(`Instance group '${cfg.InstanceGroupName}' does not exist in cluster '${cluster.name}'.`);
-    const members = cluster.nodes.filter((n) => n.groupName === cfg.InstanceGroupName && n.instanceId && !n.terminating);
+    if (!group || group.deleting)
+      throw validation(`Instance group '${cfg.InstanceGroupName}' does not exist in cluster '${cluster.name}'.`);
+    const members = cluster.nodes.filter(
+      (n) => n.groupName === cfg.InstanceGroupName && n.instanceId && !n.terminating,
+    );
     const chosen = cfg.InstanceIds
       ? cfg.InstanceIds.map((id) => {
           const node = members.find((n) => n.instanceId === id);
@@ -27,10 +31,13 @@ export function startClusterHealthCheckOp(input: unknown, ctx: RequestContext) {
           return node;
         })
       : members.filter((n) => n.status === 'Running');
-    if (chosen.length === 0) throw validation(`Instance group '${cfg.InstanceGroupName}' has no Running nodes to check.`);
+    if (chosen.length === 0)
+      throw validation(`Instance group '${cfg.InstanceGroupName}' has no Running nodes to check.`);
     for (const node of chosen) {
       if (node.status !== 'Running' || node.recoveryAt !== undefined) {
-        throw validation(`Instance '${node.instanceId}' is ${node.status}; deep health checks run on Running nodes only.`);
+        throw validation(
+          `Instance '${node.instanceId}' is ${node.status}; deep health checks run on Running nodes only.`,
+        );
       }
       plan.push({ node, checks: [...new Set(cfg.DeepHealthChecks)] });
     }
@@ -42,7 +49,9 @@ export function startClusterHealthCheckOp(input: unknown, ctx: RequestContext) {
 
 function requireContinuous(cluster: StoredCluster, operation: string): void {
   if (cluster.nodeProvisioningMode !== 'Continuous') {
-    throw validation(`${operation} is only supported for clusters whose NodeProvisioningMode is Continuous; cluster '${cluster.name}' does not use it.`);
+    throw validation(
+      `${operation} is only supported for clusters whose NodeProvisioningMode is Continuous; cluster '${cluster.name}' does not use it.`,
+    );
   }
 }
 

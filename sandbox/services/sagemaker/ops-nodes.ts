@@ -9,7 +9,13 @@ import { startReboot, startReplace, startShutdown } from './node-lifecycle.js';
 import { page, sorted } from './paging.js';
 import { nodeDetails, nodeSummary } from './render.js';
 import { setTarget } from './scaling.js';
-import { batchDeleteNodesInput, batchNodeActionInput, describeClusterNodeInput, listClusterNodesInput, toMillis } from './schemas.js';
+import {
+  batchDeleteNodesInput,
+  batchNodeActionInput,
+  describeClusterNodeInput,
+  listClusterNodesInput,
+  toMillis,
+} from './schemas.js';
 import type { StoredCluster, StoredNode } from './state.js';
 
 /** ListClusterNodes, DescribeClusterNode, BatchDeleteClusterNodes, BatchRebootClusterNodes, BatchReplaceClusterNodes. */
@@ -17,7 +23,10 @@ const CORAL = { style: 'coral', code: 'ValidationException' } as const;
 
 /** Node operations need a cluster that is running (Continuous clusters accept them while they change). */
 export function requireOperable(cluster: StoredCluster, operation: string): void {
-  const ok = cluster.status === 'InService' || cluster.status === 'Updating' || (cluster.nodeProvisioningMode === 'Continuous' && cluster.status === 'Creating');
+  const ok =
+    cluster.status === 'InService' ||
+    cluster.status === 'Updating' ||
+    (cluster.nodeProvisioningMode === 'Continuous' && cluster.status === 'Creating');
   if (!ok) throw validation(`${operation} is not possible while cluster '${cluster.name}' is ${cluster.status}.`);
 }
 
@@ -34,9 +43,16 @@ export function listClusterNodesOp(input: unknown, ctx: RequestContext) {
       (after === undefined || created(n) > after) &&
       (before === undefined || created(n) < before),
   );
-  const ordered = sorted(matching, (n) => (req.SortBy === 'NAME' ? `${n.groupName}\u0000${n.instanceId ?? n.nodeLogicalId}` : created(n)), req.SortOrder);
+  const ordered = sorted(
+    matching,
+    (n) => (req.SortBy === 'NAME' ? `${n.groupName}\u0000${n.instanceId ?? n.nodeLogicalId}` : created(n)),
+    req.SortOrder,
+  );
   const p = page(ordered, req, 100);
-  return { ClusterNodeSummaries: p.items.map((n) => nodeSummary(n, req.IncludeNodeLogicalIds === true)), ...(p.NextToken ? { NextToken: p.NextToken } : {}) };
+  return {
+    ClusterNodeSummaries: p.items.map((n) => nodeSummary(n, req.IncludeNodeLogicalIds === true)),
+    ...(p.NextToken ? { NextToken: p.NextToken } : {}),
+  };
 }
 
 export function describeClusterNodeOp(input: unknown, ctx: RequestContext) {
@@ -45,7 +61,9 @@ export function describeClusterNodeOp(input: unknown, ctx: RequestContext) {
     throw validation('Specify either NodeId or NodeLogicalId, but not both.');
   }
   const cluster = requireCluster(ctx, req.ClusterName);
-  const node = req.NodeId ? cluster.nodes.find((n) => n.instanceId === req.NodeId) : cluster.nodes.find((n) => n.nodeLogicalId === req.NodeLogicalId);
+  const node = req.NodeId
+    ? cluster.nodes.find((n) => n.instanceId === req.NodeId)
+    : cluster.nodes.find((n) => n.nodeLogicalId === req.NodeLogicalId);
   if (!node) throw notFound(`Node '${req.NodeId ?? req.NodeLogicalId}' not found in cluster '${cluster.name}'.`);
   return { NodeDetails: nodeDetails(cluster, node) };
 }
@@ -64,34 +82,69 @@ export function batchDeleteClusterNodesOp(input: unknown, ctx: RequestContext) {
   const now = ctx.now();
   const results = resolveNodes(cluster, req.NodeIds, req.NodeLogicalIds).map((r) => {
     const node = r.node;
-    if (!node) return { r, error: { code: 'NodeIdNotFound', message: `Node '${r.id}' was not found in cluster '${cluster.name}'.` } };
-    if (node.terminating) return { r, error: { code: 'InvalidNodeStatus', message: `Node '${r.id}' is already shutting down.` } };
-    if (node.phase === 'reboot' || node.replacing) return { r, error: { code: 'NodeIdInUse', message: `Node '${r.id}' is being ${node.replacing ? 'replaced' : 'rebooted'}; retry when it is Running.` } };
+    if (!node)
+      return {
+        r,
+        error: { code: 'NodeIdNotFound', message: `Node '${r.id}' was not found in cluster '${cluster.name}'.` },
+      };
+    if (node.terminating)
+      return { r, error: { code: 'InvalidNodeStatus', message: `Node '${r.id}' is already shutting down.` } };
+    if (node.phase === 'reboot' || node.replacing)
+      return {
+        r,
+        error: {
+          code: 'NodeIdInUse',
+          message: `Node '${r.id}' is being ${node.replacing ? 'replaced' : 'rebooted'}; retry when it is Running.`,
+        },
+      };
     const group = cluster.groups.find((g) => g.spec.InstanceGroupName === node.groupName);
     if (group) setTarget(world, group, Math.max(0, group.targetCount - 1));
-    recordEvent(cluster, now, 'Info', 'Instance', `Node '${r.id}' deleted by BatchDeleteClusterNodes; instance group '${node.groupName}' target count is now ${group?.targetCount ?? 0}.`, {
-      instanceGroupName: node.groupName,
-      ...(node.instanceId ? { instanceId: node.instanceId } : {}),
-    });
+    recordEvent(
+      cluster,
+      now,
+      'Info',
+      'Instance',
+      `Node '${r.id}' deleted by BatchDeleteClusterNodes; instance group '${node.groupName}' target count is now ${group?.targetCount ?? 0}.`,
+      {
+        instanceGroupName: node.groupName,
+        ...(node.instanceId ? { instanceId: node.instanceId } : {}),
+      },
+    );
     startShutdown(cluster, node, now);
     return { r };
   });
   if (results.some((x) => !x.error)) cluster.transitionEndsAt ??= now;
-  return batchResponse(results, 'Code', { nodeIds: req.NodeIds !== undefined, logicalIds: req.NodeLogicalIds !== undefined });
+  return batchResponse(results, 'Code', {
+    nodeIds: req.NodeIds !== undefined,
+    logicalIds: req.NodeLogicalIds !== undefined,
+  });
 }
 
 /** Why a node cannot be rebooted or replaced now, if it cannot. */
 function actionError(r: Resolved, clusterName: string): { code: string; message: string } | undefined {
   const node = r.node;
-  if (!node || !node.instanceId || node.terminating) return { code: 'InstanceIdNotFound', message: `Node '${r.id}' was not found in cluster '${clusterName}'.` };
+  if (!node || !node.instanceId || node.terminating)
+    return { code: 'InstanceIdNotFound', message: `Node '${r.id}' was not found in cluster '${clusterName}'.` };
   if (node.phase === 'reboot' || node.replacing || node.recoveryAt !== undefined) {
-    return { code: 'InstanceIdInUse', message: `Another operation is in progress for node '${r.id}'; retry when it completes.` };
+    return {
+      code: 'InstanceIdInUse',
+      message: `Another operation is in progress for node '${r.id}'; retry when it completes.`,
+    };
   }
-  if (node.status !== 'Running') return { code: 'InvalidInstanceStatus', message: `Node '${r.id}' is ${node.status}; only Running nodes can be rebooted or replaced.` };
+  if (node.status !== 'Running')
+    return {
+      code: 'InvalidInstanceStatus',
+      message: `Node '${r.id}' is ${node.status}; only Running nodes can be rebooted or replaced.`,
+    };
   return undefined;
 }
 
-function nodeAction(input: unknown, ctx: RequestContext, operation: string, act: (cluster: StoredCluster, node: StoredNode, now: number) => void) {
+function nodeAction(
+  input: unknown,
+  ctx: RequestContext,
+  operation: string,
+  act: (cluster: StoredCluster, node: StoredNode, now: number) => void,
+) {
   const req = validateInput(batchNodeActionInput, input, CORAL);
   requireSomeIds(req);
   const cluster = requireCluster(ctx, req.ClusterName);
@@ -102,7 +155,10 @@ function nodeAction(input: unknown, ctx: RequestContext, operation: string, act:
     if (!error) act(cluster, r.node!, now);
     return error ? { r, error } : { r };
   });
-  return batchResponse(results, 'ErrorCode', { nodeIds: req.NodeIds !== undefined, logicalIds: req.NodeLogicalIds !== undefined });
+  return batchResponse(results, 'ErrorCode', {
+    nodeIds: req.NodeIds !== undefined,
+    logicalIds: req.NodeLogicalIds !== undefined,
+  });
 }
 
 /** A soft reboot: the node is unschedulable for a couple of minutes and comes back Running. */
@@ -113,5 +169,7 @@ export function batchRebootClusterNodesOp(input: unknown, ctx: RequestContext) {
 /** Fresh hardware: the instance is terminated and the node comes back with a new instance id. */
 export function batchReplaceClusterNodesOp(input: unknown, ctx: RequestContext) {
   const world = worldOf(ctx);
-  return nodeAction(input, ctx, 'BatchReplaceClusterNodes', (cluster, node, now) => startReplace(world, cluster, node, now));
+  return nodeAction(input, ctx, 'BatchReplaceClusterNodes', (cluster, node, now) =>
+    startReplace(world, cluster, node, now),
+  );
 }

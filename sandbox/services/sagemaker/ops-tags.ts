@@ -13,10 +13,15 @@ import { findCluster } from './state.js';
 const CORAL = { style: 'coral', code: 'ValidationException' } as const;
 
 function taggable(ctx: RequestContext, resourceArn: string): { tags: Array<{ Key: string; Value: string }> } {
-  const cluster = /:cluster\/[a-z0-9]{12}$/.test(resourceArn) ? findCluster(ctx.state, ctx.region, resourceArn) : undefined;
+  const cluster = /:cluster\/[a-z0-9]{12}$/.test(resourceArn)
+    ? findCluster(ctx.state, ctx.region, resourceArn)
+    : undefined;
   const server = /:mlflow-tracking-server\//.test(resourceArn) ? findServerByArn(ctx.state, resourceArn) : undefined;
   const found = cluster ?? (server?.region === ctx.region ? server : undefined);
-  if (!found) throw validation(`Resource '${resourceArn}' does not exist (the sandbox tags SageMaker HyperPod clusters and MLflow tracking servers).`);
+  if (!found)
+    throw validation(
+      `Resource '${resourceArn}' does not exist (the sandbox tags SageMaker HyperPod clusters and MLflow tracking servers).`,
+    );
   return found;
 }
 

@@ -1,7 +1,23 @@
 import type { SandboxState } from '../../core/store.js';
 import { markFault } from './node-lifecycle.js';
-export { autoscalerAddNode, autoscalerRemoveNode, findAutoscaledNode, hyperPodAutoscaling, type AutoscaledNodeView, type AutoscalingGroupView, type AutoscalingView } from './autoscaling.js';
-import { clustersIn, findCluster, type DeepHealthCheckStatus, type HealthStatus, type NodeStatus, type StoredCluster, type StoredNode } from './state.js';
+export {
+  autoscalerAddNode,
+  autoscalerRemoveNode,
+  findAutoscaledNode,
+  hyperPodAutoscaling,
+  type AutoscaledNodeView,
+  type AutoscalingGroupView,
+  type AutoscalingView,
+} from './autoscaling.js';
+import {
+  clustersIn,
+  findCluster,
+  type DeepHealthCheckStatus,
+  type HealthStatus,
+  type NodeStatus,
+  type StoredCluster,
+  type StoredNode,
+} from './state.js';
 
 /**
  * What the rest of the sandbox may know about HyperPod: the Kubernetes API (next issue) shows
@@ -58,7 +74,11 @@ function view(cluster: StoredCluster, node: StoredNode): HyperPodNodeView | unde
     ...(node.faultReason ? { faultReason: node.faultReason } : {}),
     capacityType: node.capacityType,
     labels: { ...(k8s?.Labels ?? {}) },
-    taints: (k8s?.Taints ?? []).map((t) => ({ key: t.Key, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect })),
+    taints: (k8s?.Taints ?? []).map((t) => ({
+      key: t.Key,
+      ...(t.Value !== undefined ? { value: t.Value } : {}),
+      effect: t.Effect,
+    })),
     launchTime: node.launchTime ?? node.createdAt,
   };
 }
@@ -99,7 +119,13 @@ export function requestNodeRecovery(
  * The HyperPod cluster orchestrated by an EKS cluster, with its tags (what an IAM condition on
  * `aws:ResourceTag/<key>` reads); undefined when there is none (or it is being deleted).
  */
-export function hyperPodClusterOf(state: SandboxState, region: string, eksClusterArn: string): { name: string; arn: string; tags: Record<string, string> } | undefined {
+export function hyperPodClusterOf(
+  state: SandboxState,
+  region: string,
+  eksClusterArn: string,
+): { name: string; arn: string; tags: Record<string, string> } | undefined {
   const cluster = clustersIn(state, region).find((c) => c.eksClusterArn === eksClusterArn && c.status !== 'Deleting');
-  return cluster ? { name: cluster.name, arn: cluster.arn, tags: Object.fromEntries(cluster.tags.map((t) => [t.Key, t.Value])) } : undefined;
+  return cluster
+    ? { name: cluster.name, arn: cluster.arn, tags: Object.fromEntries(cluster.tags.map((t) => [t.Key, t.Value])) }
+    : undefined;
 }

@@ -32,7 +32,12 @@ function exceeded(name: string, limit: number, used: number, delta: number) {
  * Throws when adding `delta` (instances per ml.* type) to `cluster` (undefined for a new cluster)
  * goes over a quota. Quotas the account does not have are not enforced.
  */
-export function checkQuotas(state: SandboxState, region: string, delta: Map<string, number>, cluster: StoredCluster | undefined): void {
+export function checkQuotas(
+  state: SandboxState,
+  region: string,
+  delta: Map<string, number>,
+  cluster: StoredCluster | undefined,
+): void {
   const requested = total(delta);
   if (requested <= 0) return;
   const regionUsage = new Map<string, number>();

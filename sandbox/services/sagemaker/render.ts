@@ -17,7 +17,9 @@ function groupStatus(cluster: StoredCluster, group: StoredGroup): GroupStatus {
 
 /** Nodes of the group that exist and have joined (rebooting nodes included, leaving ones not). */
 function currentCount(cluster: StoredCluster, group: StoredGroup): number {
-  return cluster.nodes.filter((n) => n.groupName === group.spec.InstanceGroupName && !n.terminating && n.instanceId && n.joinedAt !== undefined).length;
+  return cluster.nodes.filter(
+    (n) => n.groupName === group.spec.InstanceGroupName && !n.terminating && n.instanceId && n.joinedAt !== undefined,
+  ).length;
 }
 
 function kubernetesConfig(group: StoredGroup) {
@@ -26,7 +28,9 @@ function kubernetesConfig(group: StoredGroup) {
   // HyperPod applies declared labels and taints as nodes join; in the sandbox they apply at once.
   return {
     ...(k.Labels ? { CurrentLabels: { ...k.Labels }, DesiredLabels: { ...k.Labels } } : {}),
-    ...(k.Taints ? { CurrentTaints: k.Taints.map((t) => ({ ...t })), DesiredTaints: k.Taints.map((t) => ({ ...t })) } : {}),
+    ...(k.Taints
+      ? { CurrentTaints: k.Taints.map((t) => ({ ...t })), DesiredTaints: k.Taints.map((t) => ({ ...t })) }
+      : {}),
   };
 }
 
@@ -37,12 +41,16 @@ export type PlanStatusLookup = (trainingPlanArn: string) => string | undefined;
 function autoPatchDetails(c: Record<string, unknown>) {
   const next = (c.PatchSchedule as { NextPatchDate?: unknown } | undefined)?.NextPatchDate;
   const schedule = next !== undefined ? { NextPatchDate: next } : undefined;
-  return { PatchingStrategy: c.PatchingStrategy, ...(schedule ? { CurrentPatchSchedule: schedule, DesiredPatchSchedule: schedule } : {}) };
+  return {
+    PatchingStrategy: c.PatchingStrategy,
+    ...(schedule ? { CurrentPatchSchedule: schedule, DesiredPatchSchedule: schedule } : {}),
+  };
 }
 
 export function groupDetails(cluster: StoredCluster, group: StoredGroup, planStatus: PlanStatusLookup) {
   const s = group.spec;
-  const scaling = groupBusy(cluster, group) && !group.deleting && cluster.status !== 'Failed' && cluster.status !== 'Deleting';
+  const scaling =
+    groupBusy(cluster, group) && !group.deleting && cluster.status !== 'Failed' && cluster.status !== 'Deleting';
   const tpStatus = s.TrainingPlanArn ? planStatus(s.TrainingPlanArn) : undefined;
   return {
     CurrentCount: currentCount(cluster, group),
@@ -56,7 +64,9 @@ export function groupDetails(cluster: StoredCluster, group: StoredGroup, planSta
     ...(s.InstanceStorageConfigs ? { InstanceStorageConfigs: s.InstanceStorageConfigs } : {}),
     ...(s.OnStartDeepHealthChecks ? { OnStartDeepHealthChecks: s.OnStartDeepHealthChecks } : {}),
     Status: groupStatus(cluster, group),
-    ...(s.TrainingPlanArn ? { TrainingPlanArn: s.TrainingPlanArn, ...(tpStatus ? { TrainingPlanStatus: tpStatus } : {}) } : {}),
+    ...(s.TrainingPlanArn
+      ? { TrainingPlanArn: s.TrainingPlanArn, ...(tpStatus ? { TrainingPlanStatus: tpStatus } : {}) }
+      : {}),
     ...(s.OverrideVpcConfig ? { OverrideVpcConfig: s.OverrideVpcConfig } : {}),
     ...(s.ScheduledUpdateConfig ? { ScheduledUpdateConfig: s.ScheduledUpdateConfig } : {}),
     ...(s.AutoPatchConfig ? { AutoPatchConfig: autoPatchDetails(s.AutoPatchConfig) } : {}),
@@ -87,7 +97,9 @@ export function describeCluster(cluster: StoredCluster, planStatus: PlanStatusLo
 }
 
 export function clusterSummary(cluster: StoredCluster) {
-  const plans = [...new Set(cluster.groups.map((g) => g.spec.TrainingPlanArn).filter((a): a is string => a !== undefined))];
+  const plans = [
+    ...new Set(cluster.groups.map((g) => g.spec.TrainingPlanArn).filter((a): a is string => a !== undefined)),
+  ];
   return {
     ClusterArn: cluster.arn,
     ClusterName: cluster.name,
@@ -130,7 +142,9 @@ export function nodeDetails(cluster: StoredCluster, node: StoredNode) {
     ...(s?.InstanceStorageConfigs ? { InstanceStorageConfigs: s.InstanceStorageConfigs } : {}),
     ...(node.privateIp ? { PrivatePrimaryIp: node.privateIp } : {}),
     ...(node.privateDnsName ? { PrivateDnsHostname: node.privateDnsName } : {}),
-    ...(node.availabilityZone ? { Placement: { AvailabilityZone: node.availabilityZone, AvailabilityZoneId: node.availabilityZoneId } } : {}),
+    ...(node.availabilityZone
+      ? { Placement: { AvailabilityZone: node.availabilityZone, AvailabilityZoneId: node.availabilityZoneId } }
+      : {}),
     ...(k8s ? { KubernetesConfig: k8s } : {}),
     CapacityType: node.capacityType,
     ...(node.interfaceType ? { NetworkInterface: { InterfaceType: node.interfaceType } } : {}),

@@ -44,11 +44,25 @@ export function reconcileGroup(cluster: StoredCluster, group: StoredGroup, at: n
   if (live.length < group.targetCount) {
     const launchAt = cluster.setupDone ? at : cluster.setupEndsAt;
     for (let i = live.length; i < group.targetCount; i++) added.push(addNodeSlot(cluster, group, at, launchAt));
-    recordEvent(cluster, at, 'Info', 'InstanceGroup', `Instance group '${name}' is scaling up from ${live.length} to ${group.targetCount} instances.`, { instanceGroupName: name });
+    recordEvent(
+      cluster,
+      at,
+      'Info',
+      'InstanceGroup',
+      `Instance group '${name}' is scaling up from ${live.length} to ${group.targetCount} instances.`,
+      { instanceGroupName: name },
+    );
   } else if (live.length > group.targetCount) {
     const surplus = [...live].sort(removalOrder).slice(0, live.length - group.targetCount);
     for (const node of surplus) startShutdown(cluster, node, at);
-    recordEvent(cluster, at, 'Info', 'InstanceGroup', `Instance group '${name}' is scaling down from ${live.length} to ${group.targetCount} instances.`, { instanceGroupName: name });
+    recordEvent(
+      cluster,
+      at,
+      'Info',
+      'InstanceGroup',
+      `Instance group '${name}' is scaling down from ${live.length} to ${group.targetCount} instances.`,
+      { instanceGroupName: name },
+    );
   }
   return added;
 }
@@ -56,7 +70,9 @@ export function reconcileGroup(cluster: StoredCluster, group: StoredGroup, at: n
 /** Nodes a group still has to bring up or take down (the group is scaling). */
 export function groupBusy(cluster: StoredCluster, group: StoredGroup): boolean {
   const name = group.spec.InstanceGroupName;
-  return cluster.nodes.some((n) => n.groupName === name && (n.terminating || (!n.replacing && n.joinedAt === undefined)));
+  return cluster.nodes.some(
+    (n) => n.groupName === name && (n.terminating || (!n.replacing && n.joinedAt === undefined)),
+  );
 }
 
 /** Nodes that joined and are not leaving: what counts towards MinInstanceCount. */

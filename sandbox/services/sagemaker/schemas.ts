@@ -8,10 +8,12 @@ import { CLUSTER_INSTANCE_TYPES } from './instance-types.js';
  */
 const NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/?[a-zA-Z_0-9+=,.@\-_/]+$/;
-const NAME_OR_ARN = /^(?:(arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:cluster\/[a-z0-9]{12})|([a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}))$/;
+const NAME_OR_ARN =
+  /^(?:(arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:cluster\/[a-z0-9]{12})|([a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}))$/;
 const NODE_ID = /^i-[a-f0-9]{8}(?:[a-f0-9]{9})?$/;
 const NODE_LOGICAL_ID = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$/;
-const K8S_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const K8S_KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const K8S_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const TAG_TEXT = /^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$/u;
 
@@ -23,7 +25,11 @@ export const nodeId = z.string().min(1).max(256).regex(NODE_ID);
 export const nodeLogicalId = z.string().min(1).max(128).regex(NODE_LOGICAL_ID);
 export const instanceType = z.enum(CLUSTER_INSTANCE_TYPES);
 export const deepHealthCheckType = z.enum(['InstanceStress', 'InstanceConnectivity']);
-export const trainingPlanArn = z.string().min(50).max(2048).regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:training-plan\/.*$/);
+export const trainingPlanArn = z
+  .string()
+  .min(50)
+  .max(2048)
+  .regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:training-plan\/.*$/);
 const count = z.number().int().min(0).max(6758);
 const timestamp = z.union([z.number(), z.string(), z.date()]);
 export const maxResults = z.number().int().min(1).max(100).optional();
@@ -31,38 +37,92 @@ export const nextToken = z.string().max(8192).optional();
 export const sortOrder = z.enum(['Ascending', 'Descending']).optional();
 
 export const vpcConfig = z.object({
-  SecurityGroupIds: z.array(z.string().max(32).regex(/^[-0-9a-zA-Z]+$/)).min(1).max(5),
-  Subnets: z.array(z.string().max(32).regex(/^[-0-9a-zA-Z]+$/)).min(1).max(16),
+  SecurityGroupIds: z
+    .array(
+      z
+        .string()
+        .max(32)
+        .regex(/^[-0-9a-zA-Z]+$/),
+    )
+    .min(1)
+    .max(5),
+  Subnets: z
+    .array(
+      z
+        .string()
+        .max(32)
+        .regex(/^[-0-9a-zA-Z]+$/),
+    )
+    .min(1)
+    .max(16),
 });
 
-export const tag = z.object({ Key: z.string().min(1).max(128).regex(TAG_TEXT), Value: z.string().max(256).regex(TAG_TEXT) });
+export const tag = z.object({
+  Key: z.string().min(1).max(128).regex(TAG_TEXT),
+  Value: z.string().max(256).regex(TAG_TEXT),
+});
 
-const capacitySize = z.object({ Type: z.enum(['INSTANCE_COUNT', 'CAPACITY_PERCENTAGE']), Value: z.number().int().min(1) });
+const capacitySize = z.object({
+  Type: z.enum(['INSTANCE_COUNT', 'CAPACITY_PERCENTAGE']),
+  Value: z.number().int().min(1),
+});
 const deploymentConfig = z.object({
-  RollingUpdatePolicy: z.object({ MaximumBatchSize: capacitySize, RollbackMaximumBatchSize: capacitySize.optional() }).optional(),
+  RollingUpdatePolicy: z
+    .object({ MaximumBatchSize: capacitySize, RollbackMaximumBatchSize: capacitySize.optional() })
+    .optional(),
   WaitIntervalInSeconds: z.number().int().min(0).max(3600).optional(),
-  AutoRollbackConfiguration: z.array(z.object({ AlarmName: z.string().min(1).max(255) })).min(1).max(10).optional(),
+  AutoRollbackConfiguration: z
+    .array(z.object({ AlarmName: z.string().min(1).max(255) }))
+    .min(1)
+    .max(10)
+    .optional(),
 });
 
 const storageConfig = z.object({
   EbsVolumeConfig: z
     .object({
       VolumeSizeInGB: z.number().int().min(1).max(16384).optional(),
-      VolumeKmsKeyId: z.string().max(2048).regex(/^[a-zA-Z0-9:/_-]*$/).optional(),
+      VolumeKmsKeyId: z
+        .string()
+        .max(2048)
+        .regex(/^[a-zA-Z0-9:/_-]*$/)
+        .optional(),
       RootVolume: z.boolean().optional(),
     })
     .optional(),
   FsxLustreConfig: z
     .object({
-      DnsName: z.string().min(16).max(275).regex(/^((fs|fc)i?-[0-9a-f]{8,}\..{4,253})$/),
-      MountName: z.string().min(1).max(8).regex(/^([A-Za-z0-9_-]{1,8})$/),
-      MountPath: z.string().min(1).max(1024).regex(/^\/[a-zA-Z0-9._/-]+$/).optional(),
+      DnsName: z
+        .string()
+        .min(16)
+        .max(275)
+        .regex(/^((fs|fc)i?-[0-9a-f]{8,}\..{4,253})$/),
+      MountName: z
+        .string()
+        .min(1)
+        .max(8)
+        .regex(/^([A-Za-z0-9_-]{1,8})$/),
+      MountPath: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^\/[a-zA-Z0-9._/-]+$/)
+        .optional(),
     })
     .optional(),
   FsxOpenZfsConfig: z
     .object({
-      DnsName: z.string().min(16).max(275).regex(/^((fs|fc)i?-[0-9a-f]{8,}\..{4,253})$/),
-      MountPath: z.string().min(1).max(1024).regex(/^\/[a-zA-Z0-9._/-]+$/).optional(),
+      DnsName: z
+        .string()
+        .min(16)
+        .max(275)
+        .regex(/^((fs|fc)i?-[0-9a-f]{8,}\..{4,253})$/),
+      MountPath: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^\/[a-zA-Z0-9._/-]+$/)
+        .optional(),
     })
     .optional(),
 });
@@ -75,7 +135,11 @@ export const groupSpec = z.object({
   InstanceRequirements: z.object({ InstanceTypes: z.array(instanceType).min(1).max(20) }).optional(),
   LifeCycleConfig: z
     .object({
-      SourceS3Uri: z.string().max(1024).regex(/^(https|s3):\/\/([^/]+)\/?(.*)$/).optional(),
+      SourceS3Uri: z
+        .string()
+        .max(1024)
+        .regex(/^(https|s3):\/\/([^/]+)\/?(.*)$/)
+        .optional(),
       OnCreate: z.string().min(1).max(128).optional(),
       OnInitComplete: z.string().min(1).max(128).optional(),
     })
@@ -86,13 +150,25 @@ export const groupSpec = z.object({
   OnStartDeepHealthChecks: z.array(deepHealthCheckType).min(1).max(2).optional(),
   TrainingPlanArn: trainingPlanArn.optional(),
   OverrideVpcConfig: vpcConfig.optional(),
-  ScheduledUpdateConfig: z.object({ ScheduleExpression: z.string().min(1).max(256), DeploymentConfig: deploymentConfig.optional() }).optional(),
-  ImageId: z.string().min(7).max(21).regex(/^(ami-[0-9a-fA-F]{8,17}|default)$/).optional(),
+  ScheduledUpdateConfig: z
+    .object({ ScheduleExpression: z.string().min(1).max(256), DeploymentConfig: deploymentConfig.optional() })
+    .optional(),
+  ImageId: z
+    .string()
+    .min(7)
+    .max(21)
+    .regex(/^(ami-[0-9a-fA-F]{8,17}|default)$/)
+    .optional(),
   ImageReleaseVersion: z.string().min(1).max(32).optional(),
-  AutoPatchConfig: z.object({ PatchingStrategy: z.enum(['WhenIdle', 'WhenAllIdle']) }).passthrough().optional(),
+  AutoPatchConfig: z
+    .object({ PatchingStrategy: z.enum(['WhenIdle', 'WhenAllIdle']) })
+    .passthrough()
+    .optional(),
   KubernetesConfig: z
     .object({
-      Labels: z.record(z.string().min(1).max(317).regex(K8S_KEY), z.string().min(1).max(63).regex(K8S_VALUE)).optional(),
+      Labels: z
+        .record(z.string().min(1).max(317).regex(K8S_KEY), z.string().min(1).max(63).regex(K8S_VALUE))
+        .optional(),
       Taints: z
         .array(
           z.object({
@@ -105,17 +181,33 @@ export const groupSpec = z.object({
         .optional(),
     })
     .optional(),
-  SlurmConfig: z.object({ NodeType: z.enum(['Controller', 'Login', 'Compute']), PartitionNames: z.array(z.string()).max(1).optional() }).optional(),
+  SlurmConfig: z
+    .object({
+      NodeType: z.enum(['Controller', 'Login', 'Compute']),
+      PartitionNames: z.array(z.string()).max(1).optional(),
+    })
+    .optional(),
   CapacityRequirements: z.object({ Spot: z.object({}).optional(), OnDemand: z.object({}).optional() }).optional(),
   NetworkInterface: z.object({ InterfaceType: z.enum(['efa', 'efa-only']).optional() }).optional(),
 });
 export type GroupSpecInput = z.infer<typeof groupSpec>;
 
 const orchestrator = z.object({
-  Eks: z.object({ ClusterArn: z.string().min(20).max(2048).regex(/^arn:aws[a-z-]*:eks:[a-z0-9-]*:[0-9]{12}:cluster\/[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/) }).optional(),
+  Eks: z
+    .object({
+      ClusterArn: z
+        .string()
+        .min(20)
+        .max(2048)
+        .regex(/^arn:aws[a-z-]*:eks:[a-z0-9-]*:[0-9]{12}:cluster\/[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/),
+    })
+    .optional(),
   Slurm: z.object({ SlurmConfigStrategy: z.enum(['Overwrite', 'Managed', 'Merge']).optional() }).optional(),
 });
-const tieredStorage = z.object({ Mode: z.enum(['Enable', 'Disable']), InstanceMemoryAllocationPercentage: z.number().int().min(0).max(100).optional() });
+const tieredStorage = z.object({
+  Mode: z.enum(['Enable', 'Disable']),
+  InstanceMemoryAllocationPercentage: z.number().int().min(0).max(100).optional(),
+});
 const autoScaling = z.object({ Mode: z.enum(['Enable', 'Disable']), AutoScalerType: z.enum(['Karpenter']).optional() });
 
 export const createClusterInput = z.object({
@@ -155,7 +247,11 @@ export const listClustersInput = z.object({
   CreationTimeAfter: timestamp.optional(),
   CreationTimeBefore: timestamp.optional(),
   MaxResults: maxResults,
-  NameContains: z.string().max(63).regex(/^[a-zA-Z0-9-]+$/).optional(),
+  NameContains: z
+    .string()
+    .max(63)
+    .regex(/^[a-zA-Z0-9-]+$/)
+    .optional(),
   NextToken: nextToken,
   SortBy: z.enum(['CREATION_TIME', 'NAME']).optional(),
   SortOrder: sortOrder,
@@ -174,7 +270,11 @@ export const listClusterNodesInput = z.object({
   IncludeNodeLogicalIds: z.boolean().optional(),
 });
 
-export const describeClusterNodeInput = z.object({ ClusterName: clusterNameOrArn, NodeId: nodeId.optional(), NodeLogicalId: nodeLogicalId.optional() });
+export const describeClusterNodeInput = z.object({
+  ClusterName: clusterNameOrArn,
+  NodeId: nodeId.optional(),
+  NodeLogicalId: nodeLogicalId.optional(),
+});
 
 export const batchDeleteNodesInput = z.object({
   ClusterName: clusterNameOrArn,
@@ -190,13 +290,21 @@ export const batchNodeActionInput = z.object({
 
 export const batchAddNodesInput = z.object({
   ClusterName: clusterNameOrArn,
-  ClientToken: z.string().max(64).regex(/^[\x21-\x7E]+$/).optional(),
+  ClientToken: z
+    .string()
+    .max(64)
+    .regex(/^[\x21-\x7E]+$/)
+    .optional(),
   NodesToAdd: z
     .array(
       z.object({
         InstanceGroupName: groupName,
         IncrementTargetCountBy: z.number().int().min(1).max(50),
-        AvailabilityZones: z.array(z.string().regex(/^[a-z]{2}-[a-z]+-\d[a-z]$/)).min(1).max(10).optional(),
+        AvailabilityZones: z
+          .array(z.string().regex(/^[a-z]{2}-[a-z]+-\d[a-z]$/))
+          .min(1)
+          .max(10)
+          .optional(),
         InstanceTypes: z.array(instanceType).min(1).max(20).optional(),
       }),
     )
@@ -236,10 +344,20 @@ export const describeClusterEventInput = z.object({
   ClusterName: clusterNameOrArn,
 });
 
-const resourceArn = z.string().max(256).regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+$/);
+const resourceArn = z
+  .string()
+  .max(256)
+  .regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+$/);
 export const addTagsInput = z.object({ ResourceArn: resourceArn, Tags: z.array(tag).max(50) });
-export const listTagsInput = z.object({ ResourceArn: resourceArn, NextToken: nextToken, MaxResults: z.number().int().min(50).optional() });
-export const deleteTagsInput = z.object({ ResourceArn: resourceArn, TagKeys: z.array(z.string().min(1).max(128).regex(TAG_TEXT)).min(1).max(50) });
+export const listTagsInput = z.object({
+  ResourceArn: resourceArn,
+  NextToken: nextToken,
+  MaxResults: z.number().int().min(50).optional(),
+});
+export const deleteTagsInput = z.object({
+  ResourceArn: resourceArn,
+  TagKeys: z.array(z.string().min(1).max(128).regex(TAG_TEXT)).min(1).max(50),
+});
 
 /** JSON timestamps arrive as epoch seconds (SDK, CLI) or ISO text; to epoch ms. */
 export function toMillis(value: number | string | Date | undefined): number | undefined {

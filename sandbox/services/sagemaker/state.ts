@@ -6,10 +6,28 @@ import type { SandboxState } from '../../core/store.js';
  * separately, live in the same SageMaker service and must never collide with clusters).
  * Everything is JSON: times are sandbox epoch ms.
  */
-export type ClusterStatus = 'Creating' | 'Deleting' | 'Failed' | 'InService' | 'RollingBack' | 'SystemUpdating' | 'Updating';
+export type ClusterStatus =
+  | 'Creating'
+  | 'Deleting'
+  | 'Failed'
+  | 'InService'
+  | 'RollingBack'
+  | 'SystemUpdating'
+  | 'Updating';
 export type GroupStatus = 'InService' | 'Creating' | 'Updating' | 'Failed' | 'Degraded' | 'SystemUpdating' | 'Deleting';
-export type NodeStatus = 'Running' | 'Failure' | 'Pending' | 'ShuttingDown' | 'SystemUpdating' | 'DeepHealthCheckInProgress' | 'NotFound';
-export type HealthStatus = 'Schedulable' | 'Unschedulable' | 'UnschedulablePendingReboot' | 'UnschedulablePendingReplacement';
+export type NodeStatus =
+  | 'Running'
+  | 'Failure'
+  | 'Pending'
+  | 'ShuttingDown'
+  | 'SystemUpdating'
+  | 'DeepHealthCheckInProgress'
+  | 'NotFound';
+export type HealthStatus =
+  | 'Schedulable'
+  | 'Unschedulable'
+  | 'UnschedulablePendingReboot'
+  | 'UnschedulablePendingReplacement';
 export type DeepHealthCheckStatus = 'InProgress' | 'Passed' | 'Failed';
 export type EventLevel = 'Info' | 'Warn' | 'Error';
 export type EventResourceType = 'Cluster' | 'InstanceGroup' | 'Instance';
@@ -134,7 +152,11 @@ export interface StoredCluster {
   nodeProvisioningMode?: 'Continuous';
   tieredStorageConfig?: { Mode: 'Enable' | 'Disable'; InstanceMemoryAllocationPercentage?: number };
   clusterRole?: string;
-  autoScaling?: { Mode: 'Enable' | 'Disable'; AutoScalerType?: 'Karpenter'; Status: 'InService' | 'Failed' | 'Creating' | 'Deleting' };
+  autoScaling?: {
+    Mode: 'Enable' | 'Disable';
+    AutoScalerType?: 'Karpenter';
+    Status: 'InService' | 'Failed' | 'Creating' | 'Deleting';
+  };
   tags: { Key: string; Value: string }[];
   groups: StoredGroup[];
   nodes: StoredNode[];

@@ -23,13 +23,15 @@ export interface HostPolicy {
  * which is safe only because such a server must have a token (checked at start).
  *
  * @example
- * hostPolicy({ bind: '127.0.0.1', configured: ['ops.example.com'] }).names // 127.0.0.1, localhost, [::1], ops.example.com
+ * hostPolicy({ bind: '127.0.0.1', configured: ['ops.example.com'] }).names // 127.0.0.1, localhost, [::1],
+ * ops.example.com
  */
 export function hostPolicy({ bind, configured = [] }: { bind: string; configured?: readonly string[] }): HostPolicy {
   const wildcard = WILDCARD_BINDS.has(bind);
   if (wildcard && configured.length === 0) return { names: undefined };
   const names = new Set(LOOPBACK_NAMES);
-  if (!wildcard) names.add(hostnameOf(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind) ?? bind.toLowerCase());
+  if (!wildcard)
+    names.add(hostnameOf(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind) ?? bind.toLowerCase());
   for (const name of configured) {
     const parsed = hostnameOf(name);
     if (parsed) names.add(parsed);
@@ -70,8 +72,14 @@ export function refuseOrigin(origin: string | undefined, host: string | undefine
   } catch {
     url = undefined;
   }
-  const sameOrigin = url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && host !== undefined && url.host.toLowerCase() === host.toLowerCase();
-  return sameOrigin ? undefined : `Cross-site request refused: Origin ${clip(origin)} is not this server (${clip(host ?? 'no Host')}).`;
+  const sameOrigin =
+    url !== undefined &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    host !== undefined &&
+    url.host.toLowerCase() === host.toLowerCase();
+  return sameOrigin
+    ? undefined
+    : `Cross-site request refused: Origin ${clip(origin)} is not this server (${clip(host ?? 'no Host')}).`;
 }
 
 /** Header values are attacker-chosen: never echo more than a line of them. */

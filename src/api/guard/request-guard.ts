@@ -74,7 +74,9 @@ function isUpgrade(request: FastifyRequest): boolean {
 }
 
 function presentsToken(request: FastifyRequest, token: string): boolean {
-  const presented = bearerToken(request.headers.authorization) ?? (request.routeOptions.config.tokenInQuery ? queryToken(request) : undefined);
+  const presented =
+    bearerToken(request.headers.authorization) ??
+    (request.routeOptions.config.tokenInQuery ? queryToken(request) : undefined);
   return presented !== undefined && sameToken(presented, token);
 }
 

@@ -36,7 +36,14 @@ export async function readAutoscaling(cloud: CloudPort, region: string, cluster:
     ...view,
     instanceGroups: nodeClass.spec.instanceGroups,
     nodeClass: readyCondition(nodeClass)!,
-    ...(nodePool ? { nodePool: { ...readyCondition(nodePool)!, ...(nodePool.status.nodes !== undefined ? { nodes: nodePool.status.nodes } : {}) } } : {}),
+    ...(nodePool
+      ? {
+          nodePool: {
+            ...readyCondition(nodePool)!,
+            ...(nodePool.status.nodes !== undefined ? { nodes: nodePool.status.nodes } : {}),
+          },
+        }
+      : {}),
   };
 }
 

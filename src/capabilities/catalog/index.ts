@@ -13,5 +13,12 @@ export const catalog = defineCapability<PreflightService>({
   name: 'catalog',
   service: (deps) => new PreflightService(deps.catalog, deps.defaultRegion),
   routes: registerCatalogRoutes,
-  tools: [registerListAvailabilityZonesTool, registerListInstanceTypesTool, registerListTrainingPlansTool, registerListKubernetesVersionsTool, registerCheckQuotasTool, registerCheckClusterRequestTool],
+  tools: [
+    registerListAvailabilityZonesTool,
+    registerListInstanceTypesTool,
+    registerListTrainingPlansTool,
+    registerListKubernetesVersionsTool,
+    registerCheckQuotasTool,
+    registerCheckClusterRequestTool,
+  ],
 });

@@ -20,7 +20,11 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: CATALOG_PATHS.regions, operationId: 'listRegions', tags: ['preflight'], summary: 'Regions enabled for this account (EC2 DescribeRegions)',
+      method: 'GET',
+      url: CATALOG_PATHS.regions,
+      operationId: 'listRegions',
+      tags: ['preflight'],
+      summary: 'Regions enabled for this account (EC2 DescribeRegions)',
       responses: { 200: { description: 'Regions', schema: z.object({ regions: z.array(RegionViewSchema) }) } },
     },
     async () => ({ regions: await service().regions() }),
@@ -28,19 +32,44 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: CATALOG_PATHS.availabilityZones, operationId: 'listAvailabilityZones', tags: ['preflight'],
-      summary: 'Availability Zones of a Region (EC2 DescribeAvailabilityZones)', query: RegionQuerySchema,
-      responses: { 200: { description: 'Zones', schema: z.object({ region: z.string(), availabilityZones: z.array(AvailabilityZoneViewSchema) }) } },
+      method: 'GET',
+      url: CATALOG_PATHS.availabilityZones,
+      operationId: 'listAvailabilityZones',
+      tags: ['preflight'],
+      summary: 'Availability Zones of a Region (EC2 DescribeAvailabilityZones)',
+      query: RegionQuerySchema,
+      responses: {
+        200: {
+          description: 'Zones',
+          schema: z.object({ region: z.string(), availabilityZones: z.array(AvailabilityZoneViewSchema) }),
+        },
+      },
     },
-    async ({ query }) => ({ region: region(query.region), availabilityZones: await service().availabilityZones(region(query.region)) }),
+    async ({ query }) => ({
+      region: region(query.region),
+      availabilityZones: await service().availabilityZones(region(query.region)),
+    }),
   );
   routes.define(
     app,
     {
-      method: 'GET', url: CATALOG_PATHS.instanceTypes, operationId: 'listInstanceTypes', tags: ['preflight'],
-      summary: 'HyperPod instance types offered in a Region or zone (optionally accelerators only, or one family), with accelerators, EFA and the account quota',
+      method: 'GET',
+      url: CATALOG_PATHS.instanceTypes,
+      operationId: 'listInstanceTypes',
+      tags: ['preflight'],
+      summary:
+        'HyperPod instance types offered in a Region or zone (optionally accelerators only, or one family), with accelerators, EFA and the account quota',
       query: InstanceTypesQuerySchema,
-      responses: { 200: { description: 'Instance types', schema: z.object({ region: z.string(), availabilityZone: z.string().optional(), instanceTypes: z.array(InstanceTypeViewSchema) }) } },
+      responses: {
+        200: {
+          description: 'Instance types',
+          schema: z.object({
+            region: z.string(),
+            availabilityZone: z.string().optional(),
+            instanceTypes: z.array(InstanceTypeViewSchema),
+          }),
+        },
+      },
     },
     async ({ query }) => ({
       region: region(query.region),
@@ -54,17 +83,27 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: CATALOG_PATHS.trainingPlans, operationId: 'listTrainingPlans', tags: ['preflight'],
-      summary: 'SageMaker training plans (reserved capacity) of the account', query: RegionQuerySchema,
-      responses: { 200: { description: 'Training plans', schema: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }) } },
+      method: 'GET',
+      url: CATALOG_PATHS.trainingPlans,
+      operationId: 'listTrainingPlans',
+      tags: ['preflight'],
+      summary: 'SageMaker training plans (reserved capacity) of the account',
+      query: RegionQuerySchema,
+      responses: {
+        200: { description: 'Training plans', schema: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }) },
+      },
     },
     async ({ query }) => ({ trainingPlans: await service().trainingPlans(region(query.region)) }),
   );
   routes.define(
     app,
     {
-      method: 'GET', url: CATALOG_PATHS.kubernetesVersions, operationId: 'listKubernetesVersions', tags: ['preflight'],
-      summary: 'Kubernetes versions a new cluster may run: what EKS offers in the Region (DescribeClusterVersions), what SageMaker HyperPod supports, and the default',
+      method: 'GET',
+      url: CATALOG_PATHS.kubernetesVersions,
+      operationId: 'listKubernetesVersions',
+      tags: ['preflight'],
+      summary:
+        'Kubernetes versions a new cluster may run: what EKS offers in the Region (DescribeClusterVersions), what SageMaker HyperPod supports, and the default',
       query: RegionQuerySchema,
       responses: { 200: { description: 'Kubernetes versions, newest first', schema: KubernetesVersionsSchema } },
     },
@@ -73,17 +112,32 @@ export function registerCatalogRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: CATALOG_PATHS.quotaCheck, operationId: 'checkQuotas', readOnly: true, tags: ['preflight'],
-      summary: 'Check HyperPod cluster-usage quotas (and a training plan) for an instance type and count', body: QuotaCheckRequestSchema,
-      responses: { 200: { description: 'Findings; problems name the field, the quota and how to raise it', schema: QuotaCheckResultSchema } },
+      method: 'POST',
+      url: CATALOG_PATHS.quotaCheck,
+      operationId: 'checkQuotas',
+      readOnly: true,
+      tags: ['preflight'],
+      summary: 'Check HyperPod cluster-usage quotas (and a training plan) for an instance type and count',
+      body: QuotaCheckRequestSchema,
+      responses: {
+        200: {
+          description: 'Findings; problems name the field, the quota and how to raise it',
+          schema: QuotaCheckResultSchema,
+        },
+      },
     },
     async ({ body }) => service().checkQuotas({ ...body, region: region(body.region) }),
   );
   routes.define(
     app,
     {
-      method: 'POST', url: CATALOG_PATHS.clusterCheck, operationId: 'checkCreateCluster', readOnly: true, tags: ['preflight'],
-      summary: 'Check a whole create-cluster request without creating anything', body: CreateClusterRequestSchema,
+      method: 'POST',
+      url: CATALOG_PATHS.clusterCheck,
+      operationId: 'checkCreateCluster',
+      readOnly: true,
+      tags: ['preflight'],
+      summary: 'Check a whole create-cluster request without creating anything',
+      body: CreateClusterRequestSchema,
       responses: { 200: { description: 'Findings', schema: QuotaCheckResultSchema } },
     },
     async ({ body }) => service().checkCreateCluster({ ...body, region: region(body.region) }),

@@ -1,6 +1,10 @@
 import type { AwsCatalog } from '../../cloud/aws/catalog.js';
 import { InputError } from '../../domain/errors.js';
-import { chooseKubernetesVersion, HYPERPOD_KUBERNETES_SUPPORT, kubernetesVersionOptions } from '../../domain/kubernetes-versions.js';
+import {
+  chooseKubernetesVersion,
+  HYPERPOD_KUBERNETES_SUPPORT,
+  kubernetesVersionOptions,
+} from '../../domain/kubernetes-versions.js';
 import { filterInstanceTypes, type InstanceTypeFilter } from '../../domain/instance-types.js';
 import { healthAgentRegionProblem } from '../../domain/features/node-agents.js';
 import {
@@ -12,7 +16,13 @@ import {
   type RegionView,
 } from '../../domain/preflight.js';
 import type { CreateClusterRequest } from '../../domain/schemas/clusters.js';
-import type { InstanceTypeView, KubernetesVersions, QuotaCheckRequest, QuotaCheckResult, TrainingPlanView } from '../../domain/schemas/preflight.js';
+import type {
+  InstanceTypeView,
+  KubernetesVersions,
+  QuotaCheckRequest,
+  QuotaCheckResult,
+  TrainingPlanView,
+} from '../../domain/schemas/preflight.js';
 
 /** The catalogue calls preflight needs (AwsCatalog provides them; a test may hand in its own). */
 export type PreflightCatalog = Pick<
@@ -36,7 +46,8 @@ export type PreflightCatalog = Pick<
  *
  * @example
  * const preflight = new PreflightService(new AwsCatalog(clients), 'us-west-2');
- * const result = await preflight.checkQuotas({ instanceType: 'ml.p5.48xlarge', instanceCount: 4, capacityType: 'on-demand' });
+ * const result = await preflight.checkQuotas({ instanceType: 'ml.p5.48xlarge', instanceCount: 4, capacityType:
+ * 'on-demand' });
  * if (!result.ok) console.log(result.problems.map((p) => `${p.field}: ${p.message} ${p.remedy}`));
  */
 export class PreflightService {
@@ -61,11 +72,19 @@ export class PreflightService {
    * (accelerators only, one family) so that an agent reads the few types it asked about, not all of them.
    * An unknown zone is an InputError.
    */
-  async instanceTypes(region = this.defaultRegion, zone?: string, filter: InstanceTypeFilter = {}): Promise<InstanceTypeView[]> {
+  async instanceTypes(
+    region = this.defaultRegion,
+    zone?: string,
+    filter: InstanceTypeFilter = {},
+  ): Promise<InstanceTypeView[]> {
     await this.requireRegion(region);
     if (zone !== undefined) {
       const zones = (await this.catalog.listAvailabilityZones(region)).map((z) => z.name);
-      if (!zones.includes(zone)) throw InputError.field('availabilityZone', `is not an available Availability Zone of ${region}; choose one of ${zones.join(', ')}`);
+      if (!zones.includes(zone))
+        throw InputError.field(
+          'availabilityZone',
+          `is not an available Availability Zone of ${region}; choose one of ${zones.join(', ')}`,
+        );
     }
     return filterInstanceTypes(await this.catalog.listHyperPodInstanceTypes(region, zone), filter);
   }
@@ -116,7 +135,18 @@ export class PreflightService {
     // of its chart: a Region without one is refused here, before any AWS call.
     const noAgent = healthAgentRegionProblem(region);
     if (noAgent) {
-      return { ok: false, quotas: [], problems: [{ field: 'region', code: 'UnsupportedRegion', message: noAgent, remedy: 'Create the cluster in one of those Regions.' }] };
+      return {
+        ok: false,
+        quotas: [],
+        problems: [
+          {
+            field: 'region',
+            code: 'UnsupportedRegion',
+            message: noAgent,
+            remedy: 'Create the cluster in one of those Regions.',
+          },
+        ],
+      };
     }
     return this.check({
       region,
@@ -160,7 +190,10 @@ export class PreflightService {
   /** Every fact the rules need, asked in parallel (the slow-changing ones come from the catalogue cache). */
   private async gather(req: PreflightRequest): Promise<PreflightFacts> {
     const { region, name } = req;
-    const plan = req.capacityType === 'training-plan' && req.trainingPlanArn ? this.catalog.getTrainingPlan(region, req.trainingPlanArn) : undefined;
+    const plan =
+      req.capacityType === 'training-plan' && req.trainingPlanArn
+        ? this.catalog.getTrainingPlan(region, req.trainingPlanArn)
+        : undefined;
     const eksName = name ? managedEksClusterName(name) : undefined;
     const [zones, types, quotas, usage, trainingPlan, hyperPodNames, eksTaken, kubernetesVersions] = await Promise.all([
       this.catalog.listAvailabilityZones(region),
@@ -176,18 +209,34 @@ export class PreflightService {
     const type = types.find((t) => t.instanceType === req.instanceType);
     return {
       zones: zones.map((z) => z.name),
-      ...(type ? { instanceType: { availabilityZones: type.availabilityZones, spotSupported: type.spotSupported, efaSupported: type.efaSupported } } : {}),
+      ...(type
+        ? {
+            instanceType: {
+              availabilityZones: type.availabilityZones,
+              spotSupported: type.spotSupported,
+              efaSupported: type.efaSupported,
+            },
+          }
+        : {}),
       quotas,
       usage,
       ...(trainingPlan ? { trainingPlan } : {}),
-      ...(name ? { existing: { hyperPodCluster: hyperPodNames?.includes(name) ?? false, ...(eksTaken ? { eksCluster: eksName } : {}) } } : {}),
+      ...(name
+        ? {
+            existing: {
+              hyperPodCluster: hyperPodNames?.includes(name) ?? false,
+              ...(eksTaken ? { eksCluster: eksName } : {}),
+            },
+          }
+        : {}),
       ...(kubernetesVersions ? { kubernetesVersions } : {}),
     };
   }
 
   private async requireRegion(region: string): Promise<void> {
     const regions = (await this.catalog.listRegions()).map((r) => r.name);
-    if (!regions.includes(region)) throw InputError.field('region', `is not a Region enabled for this account; use one of ${regions.join(', ')}`);
+    if (!regions.includes(region))
+      throw InputError.field('region', `is not a Region enabled for this account; use one of ${regions.join(', ')}`);
   }
 }
 

@@ -25,12 +25,23 @@ export async function deletePlan(
 ): Promise<DeletePlan> {
   const { region, name, keepStorage } = where;
   const names = resourceNames(name, await deps.cloud.accountId(), region);
-  const [found, mounted] = await Promise.all([clusterResources(deps.cloud, region, name, names), mountedStorages(deps.cloud, region, name)]);
-  const kept: StorageOfCluster[] = deps.keptStorages.list(region, name).map((k) => ({ namespace: k.namespace, name: k.name, data: k.data }));
+  const [found, mounted] = await Promise.all([
+    clusterResources(deps.cloud, region, name, names),
+    mountedStorages(deps.cloud, region, name),
+  ]);
+  const kept: StorageOfCluster[] = deps.keptStorages
+    .list(region, name)
+    .map((k) => ({ namespace: k.namespace, name: k.name, data: k.data }));
   const plan = teardownPlan({ keepStorage, found, kept, mounted });
   if (plan.deletes.length === 0 && !deps.operations.activeFor(clusterTarget(region, name))) {
-    const keeps = plan.keeps.length ? ` What remains is kept: ${plan.keeps.map((k) => `${k.kind} ${k.name} (${k.reason})`).join('; ')}.` : '';
-    throw new NotFoundError('Cluster', name, `Cluster ${name} does not exist in ${region}: nothing of it is left to delete.${keeps}`);
+    const keeps = plan.keeps.length
+      ? ` What remains is kept: ${plan.keeps.map((k) => `${k.kind} ${k.name} (${k.reason})`).join('; ')}.`
+      : '';
+    throw new NotFoundError(
+      'Cluster',
+      name,
+      `Cluster ${name} does not exist in ${region}: nothing of it is left to delete.${keeps}`,
+    );
   }
   return { cluster: name, region, keepStorage, ...plan };
 }
@@ -41,7 +52,11 @@ async function mountedStorages(cloud: CloudPort, region: string, name: string): 
     const hp = await cloud.hyperpod.describe(region, name);
     const kube = hp && (await kubeOfHyperPod(cloud, hp, region));
     if (!kube) return [];
-    return (await readStorages(kube, { mounts: false })).map((s) => ({ namespace: s.namespace, name: s.name, data: dataOfStorage(s) }));
+    return (await readStorages(kube, { mounts: false })).map((s) => ({
+      namespace: s.namespace,
+      name: s.name,
+      data: dataOfStorage(s),
+    }));
   } catch {
     // A cluster being torn down: what it mounts cannot be read, and its own storage is found by tag.
     return [];

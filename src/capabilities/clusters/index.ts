@@ -17,5 +17,13 @@ export const clusters = defineCapability<ClusterService>({
   workflows: (deps) => [createClusterWorkflow(deps), deleteClusterWorkflow(deps)],
   service: (deps) => new ClusterService(deps),
   routes: registerClusterRoutes,
-  tools: [registerListClustersTool, registerGetClusterTool, registerCreateClusterTool, registerDeleteClusterTool, registerGetClusterDeletePlanTool, registerGetActiveClusterTool, registerSetActiveClusterTool],
+  tools: [
+    registerListClustersTool,
+    registerGetClusterTool,
+    registerCreateClusterTool,
+    registerDeleteClusterTool,
+    registerGetClusterDeletePlanTool,
+    registerGetActiveClusterTool,
+    registerSetActiveClusterTool,
+  ],
 });

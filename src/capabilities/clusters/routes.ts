@@ -20,14 +20,21 @@ const NameParams = z.object({ name: ClusterRefSchema });
 const RegionQuery = z.object({ region: RegionSchema.optional() }).strict();
 
 export function registerClusterRoutes({ app, routes, service, region }: RouteContext<ClusterService>): void {
-
   routes.define(
     app,
     {
-      method: 'GET', url: CLUSTER_PATHS.list, operationId: 'listClusters', tags: ['clusters'],
+      method: 'GET',
+      url: CLUSTER_PATHS.list,
+      operationId: 'listClusters',
+      tags: ['clusters'],
       summary: 'List HyperPod clusters (and ones being created)',
       query: RegionQuery,
-      responses: { 200: { description: 'Clusters', schema: z.object({ region: z.string(), clusters: z.array(ClusterSummarySchema) }) } },
+      responses: {
+        200: {
+          description: 'Clusters',
+          schema: z.object({ region: z.string(), clusters: z.array(ClusterSummarySchema) }),
+        },
+      },
     },
     async ({ query }) => ({ region: region(query.region), clusters: await service().list(region(query.region)) }),
   );
@@ -35,9 +42,13 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: CLUSTER_PATHS.one, operationId: 'getCluster', tags: ['clusters'],
+      method: 'GET',
+      url: CLUSTER_PATHS.one,
+      operationId: 'getCluster',
+      tags: ['clusters'],
       summary: 'Get one cluster: HyperPod, EKS, instance groups, storage, current operation',
-      params: NameParams, query: RegionQuery,
+      params: NameParams,
+      query: RegionQuery,
       responses: { 200: { description: 'Cluster', schema: ClusterDetailSchema } },
     },
     async ({ params, query }) => service().get(region(query.region), params.name),
@@ -46,25 +57,34 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'POST', url: CLUSTER_PATHS.list, operationId: 'createCluster', tags: ['clusters'],
+      method: 'POST',
+      url: CLUSTER_PATHS.list,
+      operationId: 'createCluster',
+      tags: ['clusters'],
       summary: 'Create a HyperPod cluster with its network, EKS cluster, dependencies and storage',
-      description: 'Runs the preflight first (zone, instance type offered, quotas, training plan, name free, Kubernetes version offered by EKS and supported by HyperPod): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
+      description:
+        'Runs the preflight first (zone, instance type offered, quotas, training plan, name free, Kubernetes version offered by EKS and supported by HyperPod): any problem answers 422 naming the field and the fix, before anything is created. Otherwise answers 202 with a create-cluster operation.',
       body: CreateClusterRequestSchema,
       responses: { 202: { description: 'Operation accepted', schema: AcceptedSchema } },
     },
-    async ({ body, request }) => accepted(await service().create({ ...body, region: region(body.region) }, idempotencyKey(request))),
+    async ({ body, request }) =>
+      accepted(await service().create({ ...body, region: region(body.region) }, idempotencyKey(request))),
   );
 
   routes.define(
     app,
     {
-      method: 'GET', url: CLUSTER_PATHS.deletePlan, operationId: 'getClusterDeletePlan', tags: ['clusters'],
+      method: 'GET',
+      url: CLUSTER_PATHS.deletePlan,
+      operationId: 'getClusterDeletePlan',
+      tags: ['clusters'],
       summary: 'What deleting the cluster removes and what it keeps, by name (read it before confirming a delete)',
       description:
         'Deletes: the HyperPod and EKS clusters and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx. ' +
-        'Keeps, each with why: storages removed keeping their data, the cluster\'s buckets and file systems with keepStorage=true, and buckets or file systems it mounts that InstantStart never made. ' +
+        "Keeps, each with why: storages removed keeping their data, the cluster's buckets and file systems with keepStorage=true, and buckets or file systems it mounts that InstantStart never made. " +
         '404 when nothing of the cluster is left to delete.',
-      params: NameParams, query: DeletePlanQuerySchema,
+      params: NameParams,
+      query: DeletePlanQuerySchema,
       responses: { 200: { description: 'The plan', schema: DeletePlanSchema } },
     },
     async ({ params, query }) => service().deletePlan(region(query.region), params.name, query.keepStorage === 'true'),
@@ -73,17 +93,29 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'DELETE', url: CLUSTER_PATHS.one, operationId: 'deleteCluster', tags: ['clusters'],
+      method: 'DELETE',
+      url: CLUSTER_PATHS.one,
+      operationId: 'deleteCluster',
+      tags: ['clusters'],
       summary: 'Delete a cluster and everything InstantStart made for it (confirm=true required)',
       description:
         'A saga in reverse order; "already gone" is success. Answers the operation with its plan: what it removes and what it keeps (GET …/delete-plan shows the same before). ' +
         'It ends by listing whatever of the cluster still exists in any service, but what it keeps, instead of claiming success. ' +
         '404 when nothing of the cluster exists (no HyperPod or EKS cluster, nothing tagged with it to delete, no operation on it); a cluster whose create failed half-way is deletable.',
-      params: NameParams, query: DeleteClusterQuerySchema,
-      responses: { 202: { description: 'Operation accepted, with its plan', schema: AcceptedSchema.extend({ plan: DeletePlanSchema }) } },
+      params: NameParams,
+      query: DeleteClusterQuerySchema,
+      responses: {
+        202: {
+          description: 'Operation accepted, with its plan',
+          schema: AcceptedSchema.extend({ plan: DeletePlanSchema }),
+        },
+      },
     },
     async ({ params, query, request }) => {
-      const started = await service().delete({ name: params.name, region: region(query.region), keepStorage: query.keepStorage === 'true' }, idempotencyKey(request));
+      const started = await service().delete(
+        { name: params.name, region: region(query.region), keepStorage: query.keepStorage === 'true' },
+        idempotencyKey(request),
+      );
       return { ...accepted(started), plan: started.plan };
     },
   );
@@ -91,8 +123,12 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'GET', url: CLUSTER_PATHS.active, operationId: 'getActiveCluster', tags: ['clusters'],
-      summary: 'The cluster the user works with (a selection no call defaults to: every cluster-scoped request names its cluster)',
+      method: 'GET',
+      url: CLUSTER_PATHS.active,
+      operationId: 'getActiveCluster',
+      tags: ['clusters'],
+      summary:
+        'The cluster the user works with (a selection no call defaults to: every cluster-scoped request names its cluster)',
       responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },
     },
     async () => service().activeCluster(),
@@ -101,7 +137,10 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
   routes.define(
     app,
     {
-      method: 'PUT', url: CLUSTER_PATHS.active, operationId: 'setActiveCluster', tags: ['clusters'],
+      method: 'PUT',
+      url: CLUSTER_PATHS.active,
+      operationId: 'setActiveCluster',
+      tags: ['clusters'],
       summary: 'Select the active cluster (it must exist)',
       body: SetActiveClusterRequestSchema,
       responses: { 200: { description: 'Active cluster', schema: ActiveClusterSchema } },

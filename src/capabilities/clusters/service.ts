@@ -4,7 +4,14 @@ import { clusterTarget } from '../../domain/naming.js';
 import { kubernetesVersionRangeProblem } from '../../domain/preflight.js';
 import type { PreflightProblem } from '../../domain/schemas/preflight.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
-import { CreateClusterInputSchema, type ClusterDetail, type ClusterSummary, type CreateClusterRequest, type DeleteClusterInput, type DeletePlan } from '../../domain/schemas/clusters.js';
+import {
+  CreateClusterInputSchema,
+  type ClusterDetail,
+  type ClusterSummary,
+  type CreateClusterRequest,
+  type DeleteClusterInput,
+  type DeletePlan,
+} from '../../domain/schemas/clusters.js';
 import { deletePlan } from './delete-plan.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
@@ -21,7 +28,10 @@ function preconditionFailed(problems: readonly PreflightProblem[]): Precondition
   return new PreconditionError(
     `The cluster cannot be created as asked: ${problems.map((p) => p.message).join(' ')}`,
     problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
-    problems.map((p) => p.remedy).filter(Boolean).join(' ') || undefined,
+    problems
+      .map((p) => p.remedy)
+      .filter(Boolean)
+      .join(' ') || undefined,
   );
 }
 
@@ -38,7 +48,10 @@ export class ClusterService {
   /** Clusters whose node read failed, until when their health is not asked again (see `health`). */
   private readonly unreadable = new Map<string, number>();
   /** The last list answer per Region and what it was made of: the same parts give the same (settled) answer. */
-  private readonly lists = new Map<string, { clusters: ClusterSummary[]; healths: Array<ClusterHealth | undefined>; out: ClusterSummary[] }>();
+  private readonly lists = new Map<
+    string,
+    { clusters: ClusterSummary[]; healths: Array<ClusterHealth | undefined>; out: ClusterSummary[] }
+  >();
 
   constructor(private readonly deps: ServiceDeps) {
     this.views = new ClusterViews(deps.cloud, deps.operations, deps.activeCluster);
@@ -84,7 +97,8 @@ export class ClusterService {
    * A repeat (the same request while the cluster's create runs, or as the succeeded create that made
    * the cluster) gets the existing operation, without a preflight that would trip over the half-made
    * cluster; a repeat under the same Idempotency-Key was answered before (src/api/idempotency.ts).
-   * Another request while an operation works on the cluster is a 409 naming it (the engine's locks). Otherwise the preflight runs
+   * Another request while an operation works on the cluster is a 409 naming it (the engine's locks). Otherwise the
+   * preflight runs
    * first and any problem is a 422 naming the field and the fix, before anything is created.
    */
   async create(input: CreateClusterRequest & { region: string }, idempotencyKey?: string): Promise<Started> {
@@ -110,7 +124,9 @@ export class ClusterService {
    * cluster (it may have been deleted outside InstantStart). A different request for the name is not
    * a repeat: it goes on to the preflight, which refuses the taken name.
    */
-  private async madeBySameRequest(input: CreateClusterRequest & { region: string }): Promise<OperationView | undefined> {
+  private async madeBySameRequest(
+    input: CreateClusterRequest & { region: string },
+  ): Promise<OperationView | undefined> {
     const [newest] = this.deps.operations.list({ target: clusterTarget(input.region, input.name), limit: 1 });
     if (newest?.kind !== 'create-cluster' || newest.status !== 'succeeded') return undefined;
     const asked = CreateClusterInputSchema.safeParse(input);
@@ -132,19 +148,40 @@ export class ClusterService {
    * allows exactly that); answers the plan with the operation. A repeat (same key, or the delete
    * already running) answers that operation with the plan it was started with.
    */
-  async delete(input: { name: string; region: string; keepStorage: boolean }, idempotencyKey?: string): Promise<Started & { plan: DeletePlan }> {
+  async delete(
+    input: { name: string; region: string; keepStorage: boolean },
+    idempotencyKey?: string,
+  ): Promise<Started & { plan: DeletePlan }> {
     const { operations } = this.deps;
-    const earlier = (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) || operations.activeFor(clusterTarget(input.region, input.name));
+    const earlier =
+      (idempotencyKey && operations.byIdempotencyKey(idempotencyKey)) ||
+      operations.activeFor(clusterTarget(input.region, input.name));
     if (earlier?.kind === 'delete-cluster') {
       // The request as first asked, with the plan it was started with: the engine answers that operation
       // (or 409 when this request is another: another cluster, another keepStorage).
       const first = earlier.input as DeleteClusterInput;
-      const again = { ...input, ...(first.deletes ? { deletes: first.deletes } : {}), ...(first.keeps ? { keeps: first.keeps } : {}) };
+      const again = {
+        ...input,
+        ...(first.deletes ? { deletes: first.deletes } : {}),
+        ...(first.keeps ? { keeps: first.keeps } : {}),
+      };
       const started = operations.start('delete-cluster', again, { idempotencyKey });
-      return { ...started, plan: { cluster: input.name, region: input.region, keepStorage: input.keepStorage, deletes: first.deletes ?? [], keeps: first.keeps ?? [] } };
+      return {
+        ...started,
+        plan: {
+          cluster: input.name,
+          region: input.region,
+          keepStorage: input.keepStorage,
+          deletes: first.deletes ?? [],
+          keeps: first.keeps ?? [],
+        },
+      };
     }
     const plan = await this.deletePlan(input.region, input.name, input.keepStorage);
-    return { ...operations.start('delete-cluster', { ...input, deletes: plan.deletes, keeps: plan.keeps }, { idempotencyKey }), plan };
+    return {
+      ...operations.start('delete-cluster', { ...input, deletes: plan.deletes, keeps: plan.keeps }, { idempotencyKey }),
+      plan,
+    };
   }
 
   activeCluster(): { name: string | null; region: string | null } {

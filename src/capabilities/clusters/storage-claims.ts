@@ -17,7 +17,8 @@ export async function storageClaims(
   eksClusterName: string,
   wanted: ReadonlyArray<{ store: StorageClaim['store']; name: string }>,
 ): Promise<StorageClaim[]> {
-  const unknown = () => wanted.map((w) => ({ claim: `${CLAIM_NAMESPACE}/${w.name}`, store: w.store, phase: 'Unknown' }));
+  const unknown = () =>
+    wanted.map((w) => ({ claim: `${CLAIM_NAMESPACE}/${w.name}`, store: w.store, phase: 'Unknown' }));
   try {
     const kube = await cloud.kube(region, eksClusterName);
     return await Promise.all(

@@ -3,7 +3,14 @@ import type { Cluster as EksCluster } from '@aws-sdk/client-eks';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { CloudPort, HyperPodCluster } from '../../cloud/ports.js';
 import { CLOUD_TIMEOUT, CloudError, NotFoundError } from '../../domain/errors.js';
-import { clusterOfTarget, clusterTarget, eksClusterNameFor, instanceGroupTarget, resourceNames, TAG_MANAGED_BY } from '../../domain/naming.js';
+import {
+  clusterOfTarget,
+  clusterTarget,
+  eksClusterNameFor,
+  instanceGroupTarget,
+  resourceNames,
+  TAG_MANAGED_BY,
+} from '../../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../../domain/schemas/clusters.js';
 import type { InstanceGroupView } from '../../domain/schemas/instance-groups.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
@@ -61,7 +68,10 @@ interface ClusterFacts {
 
 type FailedOperation = NonNullable<ClusterSummary['failedOperation']>;
 
-const capacityTypeOf = (g: { TrainingPlanArn?: string; CapacityRequirements?: { Spot?: unknown } }): 'on-demand' | 'spot' | 'training-plan' =>
+const capacityTypeOf = (g: {
+  TrainingPlanArn?: string;
+  CapacityRequirements?: { Spot?: unknown };
+}): 'on-demand' | 'spot' | 'training-plan' =>
   g.TrainingPlanArn ? 'training-plan' : g.CapacityRequirements?.Spot ? 'spot' : 'on-demand';
 
 /**
@@ -115,7 +125,10 @@ export class ClusterViews {
     return out;
   }
 
-  private assembleList(region: string, listed: Array<{ cluster: ListedCluster; tags: Record<string, string> }>): ClusterSummary[] {
+  private assembleList(
+    region: string,
+    listed: Array<{ cluster: ListedCluster; tags: Record<string, string> }>,
+  ): ClusterSummary[] {
     const unsettled = this.unsettled(region);
     const out: ClusterSummary[] = [];
     for (const { cluster: c, tags } of listed) {
@@ -135,7 +148,15 @@ export class ClusterViews {
     // time (the cloud's clock); the operation's start is the server's and is on the operation.
     for (const [name, op] of unsettled) {
       if (out.some((c) => c.name === name)) continue;
-      out.push({ name, region, status: statusWithoutHyperPod(op), managedByInstantStart: true, eksClusterName: eksClusterNameFor(name), ...this.operationOf(region, name), ...failedOperationOf(op) });
+      out.push({
+        name,
+        region,
+        status: statusWithoutHyperPod(op),
+        managedByInstantStart: true,
+        eksClusterName: eksClusterNameFor(name),
+        ...this.operationOf(region, name),
+        ...failedOperationOf(op),
+      });
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -145,13 +166,20 @@ export class ClusterViews {
     const hp = await this.descriptions.get(key, () => this.cloud.hyperpod.describe(region, name));
     const op = this.operationOf(region, name);
     const unsettled = this.unsettled(region).get(name);
-    if (!hp && !op.activeOperation && !unsettled) throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+    if (!hp && !op.activeOperation && !unsettled)
+      throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
     const { managed, eks, eksName, storage } = await this.facts.get(key, () => this.readFacts(region, name, hp));
     const active = this.activeCluster.get();
     return {
       name,
       region,
-      status: hp?.ClusterStatus ?? (op.activeOperation?.kind === 'delete-cluster' ? 'Deleting' : unsettled ? statusWithoutHyperPod(unsettled) : 'Creating'),
+      status:
+        hp?.ClusterStatus ??
+        (op.activeOperation?.kind === 'delete-cluster'
+          ? 'Deleting'
+          : unsettled
+            ? statusWithoutHyperPod(unsettled)
+            : 'Creating'),
       clusterArn: hp?.ClusterArn,
       eksClusterName: eks?.name ?? (managed ? eksName : undefined),
       createdAt: hp?.CreationTime?.toISOString(),
@@ -191,7 +219,10 @@ export class ClusterViews {
     const hp = await describeHyperPod(this.cloud, region, name);
     return (hp.InstanceGroups ?? []).map((g) => {
       const op = this.operations.activeFor(instanceGroupTarget(region, name, g.InstanceGroupName!));
-      return { ...instanceGroupView(g, hp.VpcConfig?.Subnets ?? []), ...(op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status } } : {}) };
+      return {
+        ...instanceGroupView(g, hp.VpcConfig?.Subnets ?? []),
+        ...(op ? { activeOperation: { id: op.id, kind: op.kind, status: op.status } } : {}),
+      };
     });
   }
 
@@ -221,7 +252,10 @@ export class ClusterViews {
   /** ListClusters, then the tags of each (kept per ARN; at most TAG_READS_AT_ONCE calls at once). */
   private async readList(region: string): Promise<Array<{ cluster: ListedCluster; tags: Record<string, string> }>> {
     const clusters = await this.cloud.hyperpod.list(region);
-    return mapLimited(clusters, TAG_READS_AT_ONCE, async (cluster) => ({ cluster, tags: await this.tagsOf(region, cluster.name, cluster.arn) }));
+    return mapLimited(clusters, TAG_READS_AT_ONCE, async (cluster) => ({
+      cluster,
+      tags: await this.tagsOf(region, cluster.name, cluster.arn),
+    }));
   }
 
   /** A refused read is "no tags" for this answer only: only tags actually read are kept. */
@@ -237,8 +271,14 @@ export class ClusterViews {
     const eks = await this.cloud.eks.describeCluster(region, eksName);
     if (!managed) return { managed, eksName, eks };
     const names = resourceNames(name, await this.cloud.accountId(), region);
-    const [bucket, fs] = await Promise.all([this.cloud.storage.bucketExists(region, names.bucket), this.cloud.storage.findFileSystem(region, name)]);
-    const wanted = [...(bucket ? [{ store: 's3' as const, name: names.persistentVolumeClaim }] : []), ...(fs ? [{ store: 'fsx' as const, name: names.fsxPersistentVolumeClaim }] : [])];
+    const [bucket, fs] = await Promise.all([
+      this.cloud.storage.bucketExists(region, names.bucket),
+      this.cloud.storage.findFileSystem(region, name),
+    ]);
+    const wanted = [
+      ...(bucket ? [{ store: 's3' as const, name: names.persistentVolumeClaim }] : []),
+      ...(fs ? [{ store: 'fsx' as const, name: names.fsxPersistentVolumeClaim }] : []),
+    ];
     const claims = wanted.length && eks?.endpoint ? await storageClaims(this.cloud, region, eksName, wanted) : [];
     const storage = {
       ...(bucket ? { s3Bucket: names.bucket, persistentVolumeClaim: `default/${names.persistentVolumeClaim}` } : {}),
@@ -250,7 +290,8 @@ export class ClusterViews {
 
   private journalView(): NonNullable<ClusterViews['journal']> {
     const now = this.now();
-    if (!this.journal || this.journal.expiresAt <= now) this.journal = { expiresAt: now + this.ttlMs, active: new Map() };
+    if (!this.journal || this.journal.expiresAt <= now)
+      this.journal = { expiresAt: now + this.ttlMs, active: new Map() };
     return this.journal;
   }
 
@@ -272,7 +313,10 @@ export class ClusterViews {
     if (!active.has(target)) active.set(target, this.operations.activeFor(target));
     const op = active.get(target);
     if (!op) return {};
-    const phases = { ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}), ...(op.runningPhases.length ? { runningPhases: op.runningPhases } : {}) };
+    const phases = {
+      ...(op.currentPhase ? { currentPhase: op.currentPhase } : {}),
+      ...(op.runningPhases.length ? { runningPhases: op.runningPhases } : {}),
+    };
     return { activeOperation: { id: op.id, kind: op.kind, status: op.status, ...phases } };
   }
 }
@@ -304,7 +348,10 @@ function failedOperationOf(op: OperationView | undefined): { failedOperation?: F
   const { name, region } = op.input as { name: string; region: string };
   const phase = op.error?.phase;
   const what = op.kind === 'delete-cluster' ? 'Its delete stopped part-way' : 'Its create stopped part-way';
-  const retry = op.status === 'failed' && phase ? `, or fix the cause and retry the failed phase (POST /api/v1/operations/${op.id}/phases/${phase}/retry; MCP retry_operation_phase)` : '';
+  const retry =
+    op.status === 'failed' && phase
+      ? `, or fix the cause and retry the failed phase (POST /api/v1/operations/${op.id}/phases/${phase}/retry; MCP retry_operation_phase)`
+      : '';
   return {
     failedOperation: {
       id: op.id,
@@ -331,13 +378,20 @@ export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets
     capacityType: capacityTypeOf(g as { TrainingPlanArn?: string; CapacityRequirements?: { Spot?: unknown } }),
     ...(g.TrainingPlanArn ? { trainingPlanArn: g.TrainingPlanArn } : {}),
     ...((g as { NetworkInterface?: { InterfaceType?: 'efa' | 'efa-only' } }).NetworkInterface?.InterfaceType
-      ? { networkInterface: (g as { NetworkInterface: { InterfaceType: 'efa' | 'efa-only' } }).NetworkInterface.InterfaceType }
+      ? {
+          networkInterface: (g as { NetworkInterface: { InterfaceType: 'efa' | 'efa-only' } }).NetworkInterface
+            .InterfaceType,
+        }
       : {}),
     ...(g.ThreadsPerCore ? { threadsPerCore: g.ThreadsPerCore } : {}),
     deepHealthChecks: (g.OnStartDeepHealthChecks?.length ?? 0) > 0,
     subnetIds: g.OverrideVpcConfig?.Subnets ?? clusterSubnets,
     labels: k?.DesiredLabels ?? k?.CurrentLabels ?? {},
-    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({ key: t.Key!, ...(t.Value !== undefined ? { value: t.Value } : {}), effect: t.Effect! })),
+    taints: (k?.DesiredTaints ?? k?.CurrentTaints ?? []).map((t) => ({
+      key: t.Key!,
+      ...(t.Value !== undefined ? { value: t.Value } : {}),
+      effect: t.Effect!,
+    })),
     // The settings an edit changes, read as a change request is diffed against them.
     ...(spec.lifecycleConfig ? { lifecycleConfig: spec.lifecycleConfig } : {}),
     ...(spec.scheduledUpdate ? { scheduledUpdate: spec.scheduledUpdate } : {}),

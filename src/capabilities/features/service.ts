@@ -33,7 +33,11 @@ type Started = { operation: OperationView; existing: boolean };
 function installWords(i: FeatureInstall, d: FeatureDefinition): string {
   switch (i.kind) {
     case 'eks-addon': {
-      const pods = d.identities.filter((x) => i.podIdentityAssociations?.includes(x.id)).flatMap((x) => x.bindings.flatMap((b) => (b.kind === 'pod-identity' ? [`${b.namespace}/${b.serviceAccount}`] : [])));
+      const pods = d.identities
+        .filter((x) => i.podIdentityAssociations?.includes(x.id))
+        .flatMap((x) =>
+          x.bindings.flatMap((b) => (b.kind === 'pod-identity' ? [`${b.namespace}/${b.serviceAccount}`] : [])),
+        );
       return `EKS add-on ${i.addonName} (${i.namespace})${pods.length ? ` with pod identity for ${pods.join(', ')}` : ''}${i.configurationValues ? ', with configuration values built from the cluster' : ''}`;
     }
     case 'manifests':
@@ -64,10 +68,18 @@ export class FeaturesService {
   }
 
   private get workflowDeps(): WorkflowDeps {
-    return { cloud: this.deps.cloud, activeCluster: this.deps.activeCluster, keptStorages: this.deps.keptStorages, mlflowLinks: this.deps.training };
+    return {
+      cloud: this.deps.cloud,
+      activeCluster: this.deps.activeCluster,
+      keptStorages: this.deps.keptStorages,
+      mlflowLinks: this.deps.training,
+    };
   }
 
-  private async read(region: string, cluster: string): Promise<{ facts: FeatureFacts; readings: Map<FeatureId, FeatureReadResult> }> {
+  private async read(
+    region: string,
+    cluster: string,
+  ): Promise<{ facts: FeatureFacts; readings: Map<FeatureId, FeatureReadResult> }> {
     const { facts, hyperpod } = await existingClusterFacts(this.workflowDeps, region, cluster);
     const readings = await readAllFeatures(readSource(this.workflowDeps, facts, async () => hyperpod));
     return { facts, readings };
@@ -125,14 +137,22 @@ export class FeaturesService {
   }
 
   /**
-   * The plan of a change against the cluster as it is (read afresh, never from GET's cache), with every add-on's version checked against
+   * The plan of a change against the cluster as it is (read afresh, never from GET's cache), with every add-on's
+   * version checked against
    * the cluster (DescribeAddonVersions) — nothing is changed.
    */
-  async plan(region: string, cluster: string, changes: FeatureChanges): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer; providedBy: Map<FeatureId, string> }> {
+  async plan(
+    region: string,
+    cluster: string,
+    changes: FeatureChanges,
+  ): Promise<{ plan: FeaturePlan; answer: FeaturePlanAnswer; providedBy: Map<FeatureId, string> }> {
     // A role name IAM could not take (a long cluster name) is refused on `name` before any AWS call.
-    for (const id of dependencyClosure(changedKeys(changes).filter((k) => changes[k] !== false))) for (const i of featureDefinition(id).identities) featureRoleName(cluster, region, i);
+    for (const id of dependencyClosure(changedKeys(changes).filter((k) => changes[k] !== false)))
+      for (const i of featureDefinition(id).identities) featureRoleName(cluster, region, i);
     const { facts, readings } = await this.read(region, cluster);
-    const providedBy = new Map([...readings].flatMap(([id, r]) => ('providedBy' in r && r.providedBy ? [[id, r.providedBy] as const] : [])));
+    const providedBy = new Map(
+      [...readings].flatMap(([id, r]) => ('providedBy' in r && r.providedBy ? [[id, r.providedBy] as const] : [])),
+    );
     const plan = planFeatures(featureActuals(readings, changedKeys(changes)), changes);
     const versions = new Map<FeatureId, string>();
     for (const i of plan.install) {
@@ -157,14 +177,27 @@ export class FeaturesService {
       ...(versions.has(id) ? { version: versions.get(id)! } : {}),
       manifests: (set: Parameters<typeof featureManifests>[0]) => {
         try {
-          return featureManifests(set, region).map((o) => `${o.kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
+          return featureManifests(set, region).map(
+            (o) => `${o.kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`,
+          );
         } catch (err) {
           return [`the ${set} manifests (${err instanceof Error ? err.message : String(err)})`];
         }
       },
     });
     const answer: FeaturePlanAnswer = {
-      install: plan.install.map((i) => ({ feature: i.feature, reason: i.reason, neededBy: i.neededBy, config: i.config, objects: installPlanObjects(i.feature, objectFacts(i.feature), i.reason === 'reconfigure', i.outdated !== undefined) })),
+      install: plan.install.map((i) => ({
+        feature: i.feature,
+        reason: i.reason,
+        neededBy: i.neededBy,
+        config: i.config,
+        objects: installPlanObjects(
+          i.feature,
+          objectFacts(i.feature),
+          i.reason === 'reconfigure',
+          i.outdated !== undefined,
+        ),
+      })),
       remove: plan.remove.map((feature) => ({ feature, objects: removePlanObjects(feature, objectFacts(feature)) })),
       unchanged: plan.unchanged,
       refused: plan.refused,
@@ -177,20 +210,40 @@ export class FeaturesService {
    * Applies a change: refused (422 naming the refused feature and what needs it) before anything is
    * done; nothing to do (200, no operation) when the cluster already matches; else set-features (202).
    */
-  async set(region: string, cluster: string, changes: FeatureChanges, idempotencyKey?: string): Promise<{ started: Started } | { unchanged: FeaturesUnchanged }> {
+  async set(
+    region: string,
+    cluster: string,
+    changes: FeatureChanges,
+    idempotencyKey?: string,
+  ): Promise<{ started: Started } | { unchanged: FeaturesUnchanged }> {
     const input = { cluster, region, changes };
     const { plan, answer, providedBy } = await this.plan(region, cluster, changes);
     if (plan.refused.length) {
       const problems = refusalProblems(plan);
-      throw new PreconditionError(`Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`, problems);
+      throw new PreconditionError(
+        `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`,
+        problems,
+      );
     }
     const autoscalingOn = plan.install.find((i) => i.feature === 'autoscaling');
     if (autoscalingOn) {
-      await this.deps.service(autoscaling).checkGroups(region, cluster, autoscalingOn.config.instanceGroups as string[], (path) => (path === 'instanceGroups' ? 'autoscaling.instanceGroups' : 'autoscaling'));
+      await this.deps
+        .service(autoscaling)
+        .checkGroups(region, cluster, autoscalingOn.config.instanceGroups as string[], (path) =>
+          path === 'instanceGroups' ? 'autoscaling.instanceGroups' : 'autoscaling',
+        );
     }
     if (isNoOp(plan)) {
-      const others = plan.unchanged.filter((id) => providedBy.has(id)).map((id) => ` ${id} is provided by ${providedBy.get(id)}, which InstantStart leaves in charge.`);
-      return { unchanged: { noOp: true, message: `Nothing to do: ${plan.unchanged.join(', ')} already ${plan.unchanged.length === 1 ? 'is' : 'are'} as asked.${others.join('')} No operation was started.`, plan: answer } };
+      const others = plan.unchanged
+        .filter((id) => providedBy.has(id))
+        .map((id) => ` ${id} is provided by ${providedBy.get(id)}, which InstantStart leaves in charge.`);
+      return {
+        unchanged: {
+          noOp: true,
+          message: `Nothing to do: ${plan.unchanged.join(', ')} already ${plan.unchanged.length === 1 ? 'is' : 'are'} as asked.${others.join('')} No operation was started.`,
+          plan: answer,
+        },
+      };
     }
     return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
   }

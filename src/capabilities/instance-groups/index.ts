@@ -13,10 +13,21 @@ import { updateInstanceGroupWorkflow } from './workflows/changes/update.js';
 /** Instance groups of a cluster: add (every capacity path), scale, change settings, delete. */
 export const instanceGroups = defineCapability<InstanceGroupService>({
   name: 'instance-groups',
-  workflows: (deps) => [addInstanceGroupWorkflow(deps), scaleInstanceGroupWorkflow(deps), updateInstanceGroupWorkflow(deps), deleteInstanceGroupWorkflow(deps)],
+  workflows: (deps) => [
+    addInstanceGroupWorkflow(deps),
+    scaleInstanceGroupWorkflow(deps),
+    updateInstanceGroupWorkflow(deps),
+    deleteInstanceGroupWorkflow(deps),
+  ],
   service: (deps) => new InstanceGroupService(deps),
   routes: registerInstanceGroupRoutes,
-  tools: [registerListInstanceGroupsTool, registerAddInstanceGroupTool, registerScaleInstanceGroupTool, registerUpdateInstanceGroupTool, registerDeleteInstanceGroupTool],
+  tools: [
+    registerListInstanceGroupsTool,
+    registerAddInstanceGroupTool,
+    registerScaleInstanceGroupTool,
+    registerUpdateInstanceGroupTool,
+    registerDeleteInstanceGroupTool,
+  ],
   // A retried scale sends its count again: it must still fit the quotas and the plan.
   retryChecks: {
     'scale-instance-group': (service, operation) => service.checkRetry(operation),

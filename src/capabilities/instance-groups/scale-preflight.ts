@@ -17,7 +17,13 @@ const holds = (g: InstanceGroupView) => (RELEASED_STATUSES.has(g.status) ? 0 : g
  * const r = await checkScale(preflight, 'us-west-2', groups, 'workers', 12);
  * if (!r.ok) console.log(r.problems.map((p) => p.message));
  */
-export async function checkScale(preflight: PreflightService, region: string, groups: InstanceGroupView[], name: string, instanceCount: number): Promise<ScalePreflightResult> {
+export async function checkScale(
+  preflight: PreflightService,
+  region: string,
+  groups: InstanceGroupView[],
+  name: string,
+  instanceCount: number,
+): Promise<ScalePreflightResult> {
   const group = groups.find((g) => g.name === name);
   if (!group) throw InputError.field('group', `has no instance group '${name}' in this cluster`);
   const targetCount = holds(group);
@@ -40,6 +46,9 @@ export function scaleRefusal(name: string, result: ScalePreflightResult): Precon
   return new PreconditionError(
     `Instance group ${name} cannot grow from ${result.targetCount} to ${result.instanceCount} instances: ${result.problems.map((p) => p.message).join(' ')}`,
     result.problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
-    result.problems.map((p) => p.remedy).filter(Boolean).join(' ') || undefined,
+    result.problems
+      .map((p) => p.remedy)
+      .filter(Boolean)
+      .join(' ') || undefined,
   );
 }

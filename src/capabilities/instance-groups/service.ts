@@ -1,6 +1,11 @@
 import { InputError, PreconditionError } from '../../domain/errors.js';
 import { diffInstanceGroup, throwIfRefused, type InstanceGroupSpec } from '../../domain/instance-groups.js';
-import type { AddInstanceGroupRequest as AddRequest, InstanceGroupView, ScalePreflightResult, UpdateInstanceGroupRequest } from '../../domain/schemas/instance-groups.js';
+import type {
+  AddInstanceGroupRequest as AddRequest,
+  InstanceGroupView,
+  ScalePreflightResult,
+  UpdateInstanceGroupRequest,
+} from '../../domain/schemas/instance-groups.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { catalog } from '../catalog/index.js';
 import type { ServiceDeps } from '../capability.js';
@@ -21,7 +26,10 @@ export class InstanceGroupService {
     const groups = await this.views().instanceGroups(region, cluster);
     if (!groups.some((g) => g.targetCount > g.currentCount)) return groups;
     // A failed node read leaves the groups as HyperPod describes them: the counts still show the gap.
-    const shortfalls = await this.deps.service(nodes).views.shortfalls(region, cluster).catch(() => []);
+    const shortfalls = await this.deps
+      .service(nodes)
+      .views.shortfalls(region, cluster)
+      .catch(() => []);
     return groups.map((g) => {
       const shortfall = shortfalls.find((s) => s.instanceGroupName === g.name);
       return shortfall ? { ...g, shortfall } : g;
@@ -30,14 +38,21 @@ export class InstanceGroupService {
 
   /**
    * A repeat of the same request while the group's add runs gets its operation back (a repeat under
-   * the same Idempotency-Key is answered before this, src/api/idempotency.ts); a name the cluster already has is refused; otherwise the zone, EFA, spot, quotas and plan are
+   * the same Idempotency-Key is answered before this, src/api/idempotency.ts); a name the cluster already has is
+   * refused; otherwise the zone, EFA, spot, quotas and plan are
    * checked (422 naming the field) before the operation starts — which is a 409 naming the running
    * operation when another change of the cluster (or its create or delete) is under way.
    */
-  async add(region: string, cluster: string, group: AddInstanceGroupRequest, idempotencyKey?: string): Promise<Started> {
+  async add(
+    region: string,
+    cluster: string,
+    group: AddInstanceGroupRequest,
+    idempotencyKey?: string,
+  ): Promise<Started> {
     const existing = (await this.list(region, cluster)).find((g) => g.name === group.name);
     const repeat = existing?.activeOperation;
-    if (existing && !repeat) throw InputError.field('name', `cluster ${cluster} already has an instance group '${group.name}'`);
+    if (existing && !repeat)
+      throw InputError.field('name', `cluster ${cluster} already has an instance group '${group.name}'`);
     if (!repeat) await this.preflight(region, group);
     return this.deps.operations.start('add-instance-group', { ...group, cluster, region }, { idempotencyKey });
   }
@@ -48,14 +63,29 @@ export class InstanceGroupService {
    */
   async checkRetry(operation: OperationView): Promise<void> {
     const input = operation.input as { cluster?: unknown; region?: unknown; name?: unknown; instanceCount?: unknown };
-    if (typeof input.cluster !== 'string' || typeof input.region !== 'string' || typeof input.name !== 'string' || typeof input.instanceCount !== 'number') return;
-    const check = await this.checkScale({ cluster: input.cluster, region: input.region, name: input.name }, input.instanceCount);
+    if (
+      typeof input.cluster !== 'string' ||
+      typeof input.region !== 'string' ||
+      typeof input.name !== 'string' ||
+      typeof input.instanceCount !== 'number'
+    )
+      return;
+    const check = await this.checkScale(
+      { cluster: input.cluster, region: input.region, name: input.name },
+      input.instanceCount,
+    );
     if (!check.ok) throw scaleRefusal(input.name, check);
   }
 
   /** Would scaling the group to `instanceCount` pass the create's checks (quotas, training plan)? Read-only. */
   async checkScale(ref: GroupRef, instanceCount: number): Promise<ScalePreflightResult> {
-    return checkScale(this.deps.service(catalog), ref.region, await this.list(ref.region, ref.cluster), ref.name, instanceCount);
+    return checkScale(
+      this.deps.service(catalog),
+      ref.region,
+      await this.list(ref.region, ref.cluster),
+      ref.name,
+      instanceCount,
+    );
   }
 
   /**
@@ -70,7 +100,8 @@ export class InstanceGroupService {
     if (!current) throw InputError.field('group', `cluster ${ref.cluster} has no instance group '${ref.name}'`);
     const { region: _region, confirm, ...wanted } = request;
     // The same instant written two ways is no change: compare ISO forms.
-    if (wanted.autoPatch?.nextPatchDate) wanted.autoPatch = { ...wanted.autoPatch, nextPatchDate: new Date(wanted.autoPatch.nextPatchDate).toISOString() };
+    if (wanted.autoPatch?.nextPatchDate)
+      wanted.autoPatch = { ...wanted.autoPatch, nextPatchDate: new Date(wanted.autoPatch.nextPatchDate).toISOString() };
     const diff = diffInstanceGroup(current, wanted as Partial<InstanceGroupSpec>);
     throwIfRefused(diff);
     if (request.instanceCount !== undefined && request.instanceCount > current.instanceCount) {
@@ -81,13 +112,26 @@ export class InstanceGroupService {
     if (instanceCount !== undefined && instanceCount < current.instanceCount && confirm !== true) {
       throw new PreconditionError(
         `Scaling ${ref.name} from ${current.instanceCount} to ${instanceCount} instances terminates ${current.instanceCount - instanceCount} node(s) and the jobs on them; send confirm: true once the user agreed.`,
-        [{ path: 'confirm', message: `must be true to shrink ${ref.name} from ${current.instanceCount} to ${instanceCount} instances (nodes are terminated)` }],
+        [
+          {
+            path: 'confirm',
+            message: `must be true to shrink ${ref.name} from ${current.instanceCount} to ${instanceCount} instances (nodes are terminated)`,
+          },
+        ],
       );
     }
     if (Object.keys(settings).length === 0) {
-      return this.deps.operations.start('scale-instance-group', { ...ref, instanceCount: instanceCount ?? current.instanceCount }, { idempotencyKey });
+      return this.deps.operations.start(
+        'scale-instance-group',
+        { ...ref, instanceCount: instanceCount ?? current.instanceCount },
+        { idempotencyKey },
+      );
     }
-    return this.deps.operations.start('update-instance-group', { ...ref, changes: settings, ...(instanceCount !== undefined ? { instanceCount } : {}) }, { idempotencyKey });
+    return this.deps.operations.start(
+      'update-instance-group',
+      { ...ref, changes: settings, ...(instanceCount !== undefined ? { instanceCount } : {}) },
+      { idempotencyKey },
+    );
   }
 
   delete(ref: GroupRef, idempotencyKey?: string): Started {
@@ -100,9 +144,18 @@ export class InstanceGroupService {
     const types = await preflight.instanceTypes(region, group.availabilityZone);
     const type = types.find((t) => t.instanceType === group.instanceType);
     const problems: Array<{ path: string; message: string }> = [];
-    if (!type) problems.push({ path: 'instanceType', message: `${group.instanceType} is not offered for HyperPod in ${group.availabilityZone}` });
-    if (type && group.networkInterface && !type.efaSupported) problems.push({ path: 'networkInterface', message: `${group.instanceType} does not support EFA, so '${group.networkInterface}' is not available` });
-    if (type && group.capacityType === 'spot' && !type.spotSupported) problems.push({ path: 'capacityType', message: `${group.instanceType} is not offered as spot capacity` });
+    if (!type)
+      problems.push({
+        path: 'instanceType',
+        message: `${group.instanceType} is not offered for HyperPod in ${group.availabilityZone}`,
+      });
+    if (type && group.networkInterface && !type.efaSupported)
+      problems.push({
+        path: 'networkInterface',
+        message: `${group.instanceType} does not support EFA, so '${group.networkInterface}' is not available`,
+      });
+    if (type && group.capacityType === 'spot' && !type.spotSupported)
+      problems.push({ path: 'capacityType', message: `${group.instanceType} is not offered as spot capacity` });
     if (group.instanceCount > 0 && problems.length === 0) {
       const quota = await preflight.checkQuotas({
         region,
@@ -112,9 +165,14 @@ export class InstanceGroupService {
         ...(group.trainingPlanArn ? { trainingPlanArn: group.trainingPlanArn } : {}),
         availabilityZone: group.availabilityZone,
       });
-      for (const p of quota.problems) problems.push({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` });
+      for (const p of quota.problems)
+        problems.push({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` });
     }
-    if (problems.length) throw new PreconditionError(`The instance group cannot be added as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join(' ')}`, problems);
+    if (problems.length)
+      throw new PreconditionError(
+        `The instance group cannot be added as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join(' ')}`,
+        problems,
+      );
   }
 
   private views() {

@@ -1,10 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_HUB_ENDPOINT, HubRefusal, HuggingFaceHub, type HubModelRevision } from '../../cloud/huggingface/hub-client.js';
+import {
+  DEFAULT_HUB_ENDPOINT,
+  HubRefusal,
+  HuggingFaceHub,
+  type HubModelRevision,
+} from '../../cloud/huggingface/hub-client.js';
 import type { KubePort } from '../../cloud/ports.js';
 import { CloudError, ConflictError, PreconditionError } from '../../domain/errors.js';
 import { opaqueSecretManifest, SECRET } from '../../domain/kube/secret.js';
-import { DEFAULT_MODEL_DOWNLOAD_IMAGE, defaultDownloadPath, downloadTarget, MODEL_DOWNLOAD_LABEL, TOKEN_KEY } from '../../domain/model-downloads.js';
-import { ModelDownloadInputSchema, type LandedFile, type ModelDownloadInput, type ModelDownloadList, type StartModelDownloadRequest } from '../../domain/schemas/model-downloads.js';
+import {
+  DEFAULT_MODEL_DOWNLOAD_IMAGE,
+  defaultDownloadPath,
+  downloadTarget,
+  MODEL_DOWNLOAD_LABEL,
+  TOKEN_KEY,
+} from '../../domain/model-downloads.js';
+import {
+  ModelDownloadInputSchema,
+  type LandedFile,
+  type ModelDownloadInput,
+  type ModelDownloadList,
+  type StartModelDownloadRequest,
+} from '../../domain/schemas/model-downloads.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import type { ServiceDeps } from '../capability.js';
@@ -15,9 +32,11 @@ import { readLanded } from './workflows/landed.js';
 type Started = { operation: OperationView; existing: boolean };
 
 /** The image of the download Job: INSTANTSTART_MODEL_DOWNLOAD_IMAGE, else the pinned default (src/domain/model-downloads.ts says why). */
-export const downloadImage = (env: NodeJS.ProcessEnv = process.env): string => env.INSTANTSTART_MODEL_DOWNLOAD_IMAGE?.trim() || DEFAULT_MODEL_DOWNLOAD_IMAGE;
+export const downloadImage = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.INSTANTSTART_MODEL_DOWNLOAD_IMAGE?.trim() || DEFAULT_MODEL_DOWNLOAD_IMAGE;
 
-const refused = (path: 'modelId' | 'revision' | 'token', message: string) => new PreconditionError(`${path}: ${message}`, [{ path, message }]);
+const refused = (path: 'modelId' | 'revision' | 'token', message: string) =>
+  new PreconditionError(`${path}: ${message}`, [{ path, message }]);
 
 /**
  * The rules of model downloads: nothing is created until the model has been checked on the Hub
@@ -30,8 +49,18 @@ export class ModelDownloadsService {
     private readonly hub = new HuggingFaceHub(),
   ) {}
 
-  async start(region: string, cluster: string, request: StartModelDownloadRequest, idempotencyKey?: string): Promise<Started> {
-    const kube = await kubeOfHyperPod(this.deps.cloud, await describeHyperPod(this.deps.cloud, region, cluster), region, { required: true });
+  async start(
+    region: string,
+    cluster: string,
+    request: StartModelDownloadRequest,
+    idempotencyKey?: string,
+  ): Promise<Started> {
+    const kube = await kubeOfHyperPod(
+      this.deps.cloud,
+      await describeHyperPod(this.deps.cloud, region, cluster),
+      region,
+      { required: true },
+    );
     const storage = await resolveDownloadStorage(kube, request.storage);
     const revision = request.revision ?? 'main';
     const model = await this.checkModel(request.modelId, revision, request.token);
@@ -42,7 +71,10 @@ export class ModelDownloadsService {
     if (running) {
       const same = running.input.modelId === request.modelId && running.input.commit === model.sha;
       if (same) return { operation: running, existing: true };
-      throw new ConflictError(`prefix: download ${running.id} is writing ${storage.name}/${path} now; wait for it (wait_for_operation) or choose another prefix.`, 'prefix');
+      throw new ConflictError(
+        `prefix: download ${running.id} is writing ${storage.name}/${path} now; wait for it (wait_for_operation) or choose another prefix.`,
+        'prefix',
+      );
     }
     const landed = await this.landed(target, request.modelId, model.sha);
     if (landed) return { operation: landed, existing: true };
@@ -96,7 +128,11 @@ export class ModelDownloadsService {
 
   private refusalOf(r: HubRefusal, modelId: string, revision: string, token: string | undefined): Error {
     const hub = this.hub.endpoint;
-    if (r.code === 'RevisionNotFound') return refused('revision', `model ${modelId} has no revision '${revision}' on the Hugging Face Hub (${hub}): ${r.message}`);
+    if (r.code === 'RevisionNotFound')
+      return refused(
+        'revision',
+        `model ${modelId} has no revision '${revision}' on the Hugging Face Hub (${hub}): ${r.message}`,
+      );
     if (r.code === 'GatedRepo') {
       return refused(
         'token',
@@ -105,11 +141,24 @@ export class ModelDownloadsService {
           : `model ${modelId} is gated: give a Hugging Face access token (token) of an account granted access (${r.message}).`,
       );
     }
-    if (r.status === 401 && token && /credentials/i.test(r.message)) return refused('token', `the Hugging Face Hub does not accept this token (${r.message}); check it at ${hub}/settings/tokens.`);
+    if (r.status === 401 && token && /credentials/i.test(r.message))
+      return refused(
+        'token',
+        `the Hugging Face Hub does not accept this token (${r.message}); check it at ${hub}/settings/tokens.`,
+      );
     if (r.code === 'RepoNotFound' || r.status === 404 || r.status === 401) {
-      return refused('modelId', `model ${modelId} does not exist on the Hugging Face Hub (${hub})${token ? '' : ', or it is private (then give a token that can read it)'}: ${r.message}`);
+      return refused(
+        'modelId',
+        `model ${modelId} does not exist on the Hugging Face Hub (${hub})${token ? '' : ', or it is private (then give a token that can read it)'}: ${r.message}`,
+      );
     }
-    return new CloudError('huggingface', 'ModelInfo', r.code ?? `HTTP${r.status}`, `The Hugging Face Hub (${hub}) refused to describe ${modelId}: ${r.message}`, r.status >= 500 ? 502 : r.status);
+    return new CloudError(
+      'huggingface',
+      'ModelInfo',
+      r.code ?? `HTTP${r.status}`,
+      `The Hugging Face Hub (${hub}) refused to describe ${modelId}: ${r.message}`,
+      r.status >= 500 ? 502 : r.status,
+    );
   }
 
   private inputFor(p: {
@@ -133,7 +182,9 @@ export class ModelDownloadsService {
       namespace: p.storage.namespace,
       claimName: p.storage.claimName,
       bucket: p.storage.bucket,
-      ...(p.storage.bucketRegion && p.storage.bucketRegion !== p.region ? { bucketRegion: p.storage.bucketRegion } : {}),
+      ...(p.storage.bucketRegion && p.storage.bucketRegion !== p.region
+        ? { bucketRegion: p.storage.bucketRegion }
+        : {}),
       path: p.path,
       keyPrefix: `${p.storage.prefix}${p.path}/`,
       jobName: p.jobName,
@@ -146,8 +197,23 @@ export class ModelDownloadsService {
   }
 
   /** The token goes into a Secret of its own, labelled with the Job that will read it (and nothing else keeps it). */
-  private async keepToken(kube: KubePort, namespace: string, name: string, jobName: string, token: string): Promise<void> {
-    await kube.apply(SECRET, opaqueSecretManifest({ name, namespace, key: TOKEN_KEY, value: token, labels: { [MODEL_DOWNLOAD_LABEL]: jobName } }));
+  private async keepToken(
+    kube: KubePort,
+    namespace: string,
+    name: string,
+    jobName: string,
+    token: string,
+  ): Promise<void> {
+    await kube.apply(
+      SECRET,
+      opaqueSecretManifest({
+        name,
+        namespace,
+        key: TOKEN_KEY,
+        value: token,
+        labels: { [MODEL_DOWNLOAD_LABEL]: jobName },
+      }),
+    );
   }
 }
 

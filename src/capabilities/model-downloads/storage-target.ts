@@ -28,13 +28,27 @@ export interface DownloadStorage {
 export async function resolveDownloadStorage(kube: KubePort, name: string): Promise<DownloadStorage> {
   const storages = (await readStorages(kube, { mounts: false })).filter((s) => s.namespace === STORAGE_NAMESPACE);
   const writable = storages.filter((s) => s.kind === 's3' && s.access === 'read-write').map((s) => s.name);
-  const known = writable.length ? `The cluster's writable S3 storages: ${writable.join(', ')}.` : 'The cluster has no writable S3 storage yet: add one first.';
-  const refuse = (why: string) => new PreconditionError(`storage: ${why} ${known}`, [{ path: 'storage', message: `${why} ${known}` }]);
+  const known = writable.length
+    ? `The cluster's writable S3 storages: ${writable.join(', ')}.`
+    : 'The cluster has no writable S3 storage yet: add one first.';
+  const refuse = (why: string) =>
+    new PreconditionError(`storage: ${why} ${known}`, [{ path: 'storage', message: `${why} ${known}` }]);
   const s = storages.find((v) => v.name === name);
   if (!s) throw refuse(`the cluster has no storage '${name}' (no PersistentVolumeClaim ${STORAGE_NAMESPACE}/${name}).`);
-  if (s.kind !== 's3' || !s.bucket) throw refuse(`storage '${name}' is not an S3 storage (${s.kind}); model downloads go to S3 storages, whose files can be listed and checked.`);
-  if (s.claimPhase !== 'Bound') throw refuse(`storage '${name}' is ${s.claimPhase}, not Bound: nothing can be written into it yet.`);
+  if (s.kind !== 's3' || !s.bucket)
+    throw refuse(
+      `storage '${name}' is not an S3 storage (${s.kind}); model downloads go to S3 storages, whose files can be listed and checked.`,
+    );
+  if (s.claimPhase !== 'Bound')
+    throw refuse(`storage '${name}' is ${s.claimPhase}, not Bound: nothing can be written into it yet.`);
   if (s.access === 'read-only') throw refuse(`storage '${name}' is mounted read-only.`);
   const prefix = s.prefix ?? '';
-  return { name, namespace: STORAGE_NAMESPACE, claimName: s.name, bucket: s.bucket, prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix, ...(s.bucketRegion ? { bucketRegion: s.bucketRegion } : {}) };
+  return {
+    name,
+    namespace: STORAGE_NAMESPACE,
+    claimName: s.name,
+    bucket: s.bucket,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+    ...(s.bucketRegion ? { bucketRegion: s.bucketRegion } : {}),
+  };
 }

@@ -4,7 +4,8 @@ import type { ClusterEvent } from '../../domain/schemas/nodes.js';
 
 /** One timeline from two sources: HyperPod's cluster events and Kubernetes' events about nodes. */
 
-const iso = (t: unknown): string | undefined => (t instanceof Date ? t.toISOString() : typeof t === 'string' && t ? t : undefined);
+const iso = (t: unknown): string | undefined =>
+  t instanceof Date ? t.toISOString() : typeof t === 'string' && t ? t : undefined;
 
 export function hyperpodEvent(e: ClusterEventSummary): ClusterEvent {
   const level = e.EventLevel === 'Error' ? 'error' : e.EventLevel === 'Warn' ? 'warning' : 'info';
@@ -24,7 +25,12 @@ export function kubeEvent(e: ListedKubeObject): ClusterEvent {
   const instanceId = /^hyperpod-(i-[0-9a-f]+)$/.exec(involved.name ?? '')?.[1];
   const count = typeof e.count === 'number' ? e.count : undefined;
   return {
-    time: iso(e.lastTimestamp) ?? iso(e.eventTime) ?? iso(e.firstTimestamp) ?? iso(e.metadata?.creationTimestamp) ?? new Date(0).toISOString(),
+    time:
+      iso(e.lastTimestamp) ??
+      iso(e.eventTime) ??
+      iso(e.firstTimestamp) ??
+      iso(e.metadata?.creationTimestamp) ??
+      new Date(0).toISOString(),
     source: 'kubernetes',
     level: e.type === 'Warning' ? 'warning' : 'info',
     kind: typeof e.reason === 'string' ? e.reason : 'Event',

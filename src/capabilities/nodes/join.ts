@@ -1,6 +1,14 @@
 import type { ClusterInstanceGroupDetails, ClusterNodeSummary } from '@aws-sdk/client-sagemaker';
 import type { ListedKubeObject } from '../../cloud/ports.js';
-import { DEEP_HEALTH_CHECK_LABEL, FAULT_REASON_LABEL, FAULT_TYPE_LABEL, INSTANCE_GROUP_LABEL, NODE_HEALTH_LABEL, nodeHealth, type NodeCondition } from '../../domain/node-health.js';
+import {
+  DEEP_HEALTH_CHECK_LABEL,
+  FAULT_REASON_LABEL,
+  FAULT_TYPE_LABEL,
+  INSTANCE_GROUP_LABEL,
+  NODE_HEALTH_LABEL,
+  nodeHealth,
+  type NodeCondition,
+} from '../../domain/node-health.js';
 import { allocatableAccelerators, type NodeView } from '../../domain/schemas/nodes.js';
 
 /**
@@ -24,7 +32,8 @@ export interface ClusterNodeFacts {
 type Any = Record<string, unknown>;
 const rec = (v: unknown): Any => (v && typeof v === 'object' ? (v as Any) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const iso = (t: unknown): string | undefined => (t instanceof Date ? t.toISOString() : typeof t === 'string' ? t : undefined);
+const iso = (t: unknown): string | undefined =>
+  t instanceof Date ? t.toISOString() : typeof t === 'string' ? t : undefined;
 
 /** The EC2 instance id of a Kubernetes Node: from its providerID (aws:///zone/i-…), else its name hyperpod-i-…. */
 export function instanceIdOfNode(node: ListedKubeObject): string | undefined {
@@ -40,7 +49,13 @@ export function conditionsOf(node: ListedKubeObject | undefined): NodeCondition[
   if (!Array.isArray(list)) return [];
   return list.map((c) => {
     const x = rec(c);
-    return { type: String(x.type), status: String(x.status), reason: str(x.reason), message: str(x.message), lastTransitionTime: iso(x.lastTransitionTime) };
+    return {
+      type: String(x.type),
+      status: String(x.status),
+      reason: str(x.reason),
+      message: str(x.message),
+      lastTransitionTime: iso(x.lastTransitionTime),
+    };
   });
 }
 
@@ -49,7 +64,11 @@ function taintsOf(node: ListedKubeObject): Array<{ key: string; value?: string; 
   if (!Array.isArray(list)) return [];
   return list.map((t) => {
     const x = rec(t);
-    return { key: String(x.key), ...(str(x.value) !== undefined ? { value: str(x.value) } : {}), effect: String(x.effect) };
+    return {
+      key: String(x.key),
+      ...(str(x.value) !== undefined ? { value: str(x.value) } : {}),
+      effect: String(x.effect),
+    };
   });
 }
 
@@ -84,7 +103,9 @@ export function nodeViewOf(
   const labels = kube?.metadata?.labels ?? {};
   const instanceId = summary?.InstanceId ?? instanceIdOfNode(kube!)!;
   const addresses = rec(kube?.status).addresses;
-  const internalIp = Array.isArray(addresses) ? str(rec(addresses.find((a) => rec(a).type === 'InternalIP')).address) : undefined;
+  const internalIp = Array.isArray(addresses)
+    ? str(rec(addresses.find((a) => rec(a).type === 'InternalIP')).address)
+    : undefined;
   const health = nodeHealth({
     ...(summary
       ? {
@@ -93,11 +114,24 @@ export function nodeViewOf(
             instanceGroupName: summary.InstanceGroupName,
             instanceType: summary.InstanceType,
             launchTime: summary.LaunchTime,
-            instanceStatus: { status: summary.InstanceStatus?.Status ?? 'Pending', message: summary.InstanceStatus?.Message },
+            instanceStatus: {
+              status: summary.InstanceStatus?.Status ?? 'Pending',
+              message: summary.InstanceStatus?.Message,
+            },
           },
         }
       : {}),
-    ...(kube ? { kube: { name: kube.metadata?.name ?? '', labels, unschedulable: rec(kube.spec).unschedulable === true, taints: taintsOf(kube), conditions: conditionsOf(kube) } } : {}),
+    ...(kube
+      ? {
+          kube: {
+            name: kube.metadata?.name ?? '',
+            labels,
+            unschedulable: rec(kube.spec).unschedulable === true,
+            taints: taintsOf(kube),
+            conditions: conditionsOf(kube),
+          },
+        }
+      : {}),
     nodeRecovery,
     now,
   });
@@ -113,7 +147,10 @@ export function nodeViewOf(
     ...(summary?.LaunchTime ? { launchTime: iso(summary.LaunchTime) } : {}),
     ...(capacityTypeOf(group) ? { capacityType: capacityTypeOf(group) } : {}),
     instanceStatus: summary
-      ? { status: summary.InstanceStatus?.Status ?? 'Pending', ...(summary.InstanceStatus?.Message ? { message: summary.InstanceStatus.Message } : {}) }
+      ? {
+          status: summary.InstanceStatus?.Status ?? 'Pending',
+          ...(summary.InstanceStatus?.Message ? { message: summary.InstanceStatus.Message } : {}),
+        }
       : { status: 'NotFound', message: 'HyperPod no longer lists this instance; only its Kubernetes Node is left.' },
     labels: {
       ...(labels[NODE_HEALTH_LABEL] ? { healthStatus: labels[NODE_HEALTH_LABEL] } : {}),
@@ -157,7 +194,17 @@ export function joinNodes(facts: ClusterNodeFacts): NodeRow[] {
   }
   for (const [id, kube] of kubeById) {
     if (listed.has(id) || !kube.metadata?.labels?.[INSTANCE_GROUP_LABEL]) continue;
-    out.push(nodeViewOf(undefined, kube, groups.get(kube.metadata.labels[INSTANCE_GROUP_LABEL]), facts.nodeRecovery, facts.now));
+    out.push(
+      nodeViewOf(
+        undefined,
+        kube,
+        groups.get(kube.metadata.labels[INSTANCE_GROUP_LABEL]),
+        facts.nodeRecovery,
+        facts.now,
+      ),
+    );
   }
-  return out.sort((a, b) => a.instanceGroupName.localeCompare(b.instanceGroupName) || a.instanceId.localeCompare(b.instanceId));
+  return out.sort(
+    (a, b) => a.instanceGroupName.localeCompare(b.instanceGroupName) || a.instanceId.localeCompare(b.instanceId),
+  );
 }

@@ -31,20 +31,42 @@ export class NodeService {
    * back; another action on one of its nodes is a 409 naming it).
    * An unknown cluster is a 404 before anything starts.
    */
-  async act(region: string, cluster: string, action: NodeAction, nodeIds: string[], idempotencyKey?: string): Promise<Started> {
+  async act(
+    region: string,
+    cluster: string,
+    action: NodeAction,
+    nodeIds: string[],
+    idempotencyKey?: string,
+  ): Promise<Started> {
     await describeHyperPod(this.deps.cloud, region, cluster);
     return this.deps.operations.start(NODE_ACTION_KINDS[action], { cluster, region, nodeIds }, { idempotencyKey });
   }
 
   /** Deep health checks on named nodes of a group, or on every node of it: the operation names them. */
-  async deepHealthCheck(region: string, cluster: string, req: StartDeepHealthCheckRequest, idempotencyKey?: string): Promise<Started> {
+  async deepHealthCheck(
+    region: string,
+    cluster: string,
+    req: StartDeepHealthCheckRequest,
+    idempotencyKey?: string,
+  ): Promise<Started> {
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
     if (!hp.InstanceGroups?.some((g) => g.InstanceGroupName === req.instanceGroupName)) {
-      throw InputError.field('instanceGroupName', `cluster ${cluster} has no instance group '${req.instanceGroupName}'`);
+      throw InputError.field(
+        'instanceGroupName',
+        `cluster ${cluster} has no instance group '${req.instanceGroupName}'`,
+      );
     }
     const nodeIds =
-      req.nodeIds ?? (await this.deps.cloud.hyperpodNodes.listAll(region, cluster, req.instanceGroupName)).filter((n) => n.InstanceGroupName === req.instanceGroupName && n.InstanceId).map((n) => n.InstanceId!);
-    if (nodeIds.length === 0) throw InputError.field('instanceGroupName', `instance group '${req.instanceGroupName}' has no nodes to check`);
-    return this.deps.operations.start(NODE_ACTION_KINDS['deep-health-check'], { cluster, region, instanceGroupName: req.instanceGroupName, nodeIds, checks: req.checks }, { idempotencyKey });
+      req.nodeIds ??
+      (await this.deps.cloud.hyperpodNodes.listAll(region, cluster, req.instanceGroupName))
+        .filter((n) => n.InstanceGroupName === req.instanceGroupName && n.InstanceId)
+        .map((n) => n.InstanceId!);
+    if (nodeIds.length === 0)
+      throw InputError.field('instanceGroupName', `instance group '${req.instanceGroupName}' has no nodes to check`);
+    return this.deps.operations.start(
+      NODE_ACTION_KINDS['deep-health-check'],
+      { cluster, region, instanceGroupName: req.instanceGroupName, nodeIds, checks: req.checks },
+      { idempotencyKey },
+    );
   }
 }

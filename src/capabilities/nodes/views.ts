@@ -70,14 +70,22 @@ export class NodeViews {
     options: NodeViewsOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.snapshots = new ReadCache({ ttlMs: options.snapshotTtlMs ?? 5_000, maxEntries: SNAPSHOTS_KEPT, now: this.now });
+    this.snapshots = new ReadCache({
+      ttlMs: options.snapshotTtlMs ?? 5_000,
+      maxEntries: SNAPSHOTS_KEPT,
+      now: this.now,
+    });
     this.healths = new ReadCache({ ttlMs: options.snapshotTtlMs ?? 5_000, maxEntries: HEALTHS_KEPT, now: this.now });
     this.watches = new NodeWatches((region, cluster) => this.freshDigest(region, cluster), options.watch);
   }
 
   async list(region: string, cluster: string, query: ListNodesQuery): Promise<NodeList> {
     const snap = await this.snapshot(region, cluster);
-    const placed = snap.nodes.filter((n) => (!query.group || n.instanceGroupName === query.group) && (!query.availabilityZone || n.availabilityZone === query.availabilityZone));
+    const placed = snap.nodes.filter(
+      (n) =>
+        (!query.group || n.instanceGroupName === query.group) &&
+        (!query.availabilityZone || n.availabilityZone === query.availabilityZone),
+    );
     const counts: Record<NodeHealthState, number> = { healthy: 0, degraded: 0, failed: 0, transitional: 0 };
     for (const n of placed) counts[n.health.state]++;
     const matching = query.health ? placed.filter((n) => n.health.state === query.health) : placed;
@@ -87,14 +95,24 @@ export class NodeViews {
     const page: NodeView[] = rows.map((n, i) => ({ ...n, podCount: podCounts[i]! }));
     const next = offset + page.length;
     const shortfalls = snap.shortfalls.filter((s) => !query.group || s.instanceGroupName === query.group);
-    return { cluster, region, nodes: page, total: matching.length, counts, shortfalls, ...(next < matching.length ? { nextToken: encodeToken(next) } : {}) };
+    return {
+      cluster,
+      region,
+      nodes: page,
+      total: matching.length,
+      counts,
+      shortfalls,
+      ...(next < matching.length ? { nextToken: encodeToken(next) } : {}),
+    };
   }
 
   /** The cluster's health rolled up from the same snapshot the node list reads (no read of its own). */
   async health(region: string, cluster: string): Promise<ClusterHealth> {
     // Kept apart from the snapshots, for as long: the clusters list asks for every cluster on every
     // request, and more clusters than SNAPSHOTS_KEPT would otherwise read their nodes each time.
-    return this.healths.get(`${region}/${cluster}`, async () => settledAnswer(healthOf(await this.snapshot(region, cluster))));
+    return this.healths.get(`${region}/${cluster}`, async () =>
+      settledAnswer(healthOf(await this.snapshot(region, cluster))),
+    );
   }
 
   /** The shortfall of each group short of its target, from the same snapshot. */
@@ -111,7 +129,13 @@ export class NodeViews {
     this.forget(region, cluster);
     const snap = await this.snapshot(region, cluster);
     const digest = JSON.stringify([
-      snap.nodes.map((n) => [n.instanceId, n.health.state, n.health.code, n.instanceStatus.status, n.labels.healthStatus ?? '']),
+      snap.nodes.map((n) => [
+        n.instanceId,
+        n.health.state,
+        n.health.code,
+        n.instanceStatus.status,
+        n.labels.healthStatus ?? '',
+      ]),
       snap.shortfalls.map((s) => [s.instanceGroupName, s.targetCount, s.launched, s.state, s.reason ?? '']),
     ]);
     return { digest, nodes: snap.nodes.length };
@@ -124,14 +148,26 @@ export class NodeViews {
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const nodeName = `hyperpod-${instanceId}`;
     const kubeNode = kube ? await kube.find(NODE, nodeName) : undefined;
-    if (!details && !kubeNode) throw new NotFoundError('node', instanceId, `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`);
+    if (!details && !kubeNode)
+      throw new NotFoundError(
+        'node',
+        instanceId,
+        `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`,
+      );
     const pods = kube && kubeNode ? await kube.list(POD, { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
     const unfinished = podsByNode(pods).get(nodeName) ?? [];
     const group = hp.InstanceGroups?.find((g) => g.InstanceGroupName === details?.InstanceGroupName);
     const node: NodeView = {
       ...nodeViewOf(
         details
-          ? { InstanceId: details.InstanceId, NodeLogicalId: details.NodeLogicalId, InstanceGroupName: details.InstanceGroupName, InstanceType: details.InstanceType, LaunchTime: details.LaunchTime, InstanceStatus: details.InstanceStatus }
+          ? {
+              InstanceId: details.InstanceId,
+              NodeLogicalId: details.NodeLogicalId,
+              InstanceGroupName: details.InstanceGroupName,
+              InstanceType: details.InstanceType,
+              LaunchTime: details.LaunchTime,
+              InstanceStatus: details.InstanceStatus,
+            }
           : undefined,
         kubeNode,
         group,
@@ -148,19 +184,42 @@ export class NodeViews {
       cluster,
       region,
       node,
-      conditions: conditionsOf(kubeNode).map((c) => ({ ...c, lastTransitionTime: c.lastTransitionTime === undefined ? undefined : String(c.lastTransitionTime) })),
+      conditions: conditionsOf(kubeNode).map((c) => ({
+        ...c,
+        lastTransitionTime: c.lastTransitionTime === undefined ? undefined : String(c.lastTransitionTime),
+      })),
       labels: kubeNode?.metadata?.labels ?? {},
-      pods: unfinished.map((p) => ({ namespace: p.metadata?.namespace ?? 'default', name: p.metadata?.name ?? '', phase: String((p.status as { phase?: string } | undefined)?.phase ?? 'Unknown') })),
+      pods: unfinished.map((p) => ({
+        namespace: p.metadata?.namespace ?? 'default',
+        name: p.metadata?.name ?? '',
+        phase: String((p.status as { phase?: string } | undefined)?.phase ?? 'Unknown'),
+      })),
       events,
     };
   }
 
   /** HyperPod's and Kubernetes' events of the cluster, newest first. */
-  async events(region: string, cluster: string, query: ListClusterEventsQuery): Promise<{ cluster: string; region: string; events: ClusterEvent[]; notes: string[] }> {
+  async events(
+    region: string,
+    cluster: string,
+    query: ListClusterEventsQuery,
+  ): Promise<{ cluster: string; region: string; events: ClusterEvent[]; notes: string[] }> {
     const hp = await describeHyperPod(this.cloud, region, cluster);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
     const notes: string[] = [];
-    const events = await this.timeline(hp, region, cluster, kube, { nodeId: query.nodeId, nodeName: query.nodeId ? `hyperpod-${query.nodeId}` : undefined, group: query.group, limit: query.limit }, notes);
+    const events = await this.timeline(
+      hp,
+      region,
+      cluster,
+      kube,
+      {
+        nodeId: query.nodeId,
+        nodeName: query.nodeId ? `hyperpod-${query.nodeId}` : undefined,
+        group: query.group,
+        limit: query.limit,
+      },
+      notes,
+    );
     return { cluster, region, events, notes };
   }
 
@@ -176,21 +235,36 @@ export class NodeViews {
     if (hp.NodeProvisioningMode === 'Continuous') {
       let nextToken: string | undefined;
       do {
-        const page = await this.cloud.hyperpodNodes.events(region, cluster, { nodeId: filter.nodeId, groupName: filter.group, nextToken, maxResults: 100 });
+        const page = await this.cloud.hyperpodNodes.events(region, cluster, {
+          nodeId: filter.nodeId,
+          groupName: filter.group,
+          nextToken,
+          maxResults: 100,
+        });
         hyperpod.push(...page.events);
         nextToken = hyperpod.length < filter.limit ? page.nextToken : undefined;
       } while (nextToken);
     } else {
-      notes.push('HyperPod lists cluster events only for clusters with Continuous node provisioning; this cluster shows Kubernetes events only.');
+      notes.push(
+        'HyperPod lists cluster events only for clusters with Continuous node provisioning; this cluster shows Kubernetes events only.',
+      );
     }
     hyperpod = hyperpod.slice(0, filter.limit);
     let kubeEvents: ListedKubeObject[] = [];
     if (kube) {
-      const selector = filter.nodeName ? `involvedObject.kind=Node,involvedObject.name=${filter.nodeName}` : 'involvedObject.kind=Node';
+      const selector = filter.nodeName
+        ? `involvedObject.kind=Node,involvedObject.name=${filter.nodeName}`
+        : 'involvedObject.kind=Node';
       kubeEvents = await kube.list(EVENT, { fieldSelector: selector });
       if (filter.group) {
-        const groupNodes = new Set<string | undefined>((await kube.list(NODE, { labelSelector: `sagemaker.amazonaws.com/instance-group-name=${filter.group}` })).map((n) => n.metadata.name));
-        kubeEvents = kubeEvents.filter((e) => groupNodes.has((e.involvedObject as { name?: string } | undefined)?.name));
+        const groupNodes = new Set<string | undefined>(
+          (await kube.list(NODE, { labelSelector: `sagemaker.amazonaws.com/instance-group-name=${filter.group}` })).map(
+            (n) => n.metadata.name,
+          ),
+        );
+        kubeEvents = kubeEvents.filter((e) =>
+          groupNodes.has((e.involvedObject as { name?: string } | undefined)?.name),
+        );
       }
     } else {
       notes.push('The EKS cluster has no Kubernetes API yet, so only HyperPod events are shown.');
@@ -223,9 +297,18 @@ export class NodeViews {
   private async read(region: string, cluster: string): Promise<Snapshot> {
     const hp = await describeHyperPod(this.cloud, region, cluster);
     const kube = await kubeOfHyperPod(this.cloud, hp, region);
-    const [summaries, kubeNodes] = await Promise.all([this.cloud.hyperpodNodes.listAll(region, cluster), kube ? kube.list(NODE) : Promise.resolve([])]);
+    const [summaries, kubeNodes] = await Promise.all([
+      this.cloud.hyperpodNodes.listAll(region, cluster),
+      kube ? kube.list(NODE) : Promise.resolve([]),
+    ]);
     const now = this.now();
-    const nodes = joinNodes({ summaries, kubeNodes, groups: hp.InstanceGroups ?? [], nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined, now });
+    const nodes = joinNodes({
+      summaries,
+      kubeNodes,
+      groups: hp.InstanceGroups ?? [],
+      nodeRecovery: hp.NodeRecovery as 'Automatic' | 'None' | undefined,
+      now,
+    });
     const shortfalls = await readShortfalls(this.cloud, region, cluster, hp, summaries);
     return { at: now, nodes, shortfalls, ...(kube ? { kube } : {}), podCounts: new Map() };
   }
@@ -236,13 +319,14 @@ export class NodeViews {
     if (!snap.kube || !name) return Promise.resolve(0);
     const known = snap.podCounts.get(name);
     if (known) return known;
-    const counted = snap.kube.list(POD, { fieldSelector: `spec.nodeName=${name},${UNFINISHED_PODS}` }).then((pods) => podsByNode(pods).get(name)?.length ?? 0);
+    const counted = snap.kube
+      .list(POD, { fieldSelector: `spec.nodeName=${name},${UNFINISHED_PODS}` })
+      .then((pods) => podsByNode(pods).get(name)?.length ?? 0);
     snap.podCounts.set(name, counted);
     // A failed count is not kept: the next page that shows the node asks again.
     counted.catch(() => snap.podCounts.get(name) === counted && snap.podCounts.delete(name));
     return counted;
   }
-
 }
 
 function healthOf(snap: Snapshot): ClusterHealth {

@@ -11,5 +11,12 @@ import { registerWaitForOperationTool } from './tools/wait-for-operation.js';
 export const operations = defineCapability({
   name: 'operations',
   routes: registerOperationRoutes,
-  tools: [registerGetOperationTool, registerListOperationsTool, registerWaitForOperationTool, registerRetryOperationPhaseTool, registerCancelOperationTool, registerGetOperationLogsTool],
+  tools: [
+    registerGetOperationTool,
+    registerListOperationsTool,
+    registerWaitForOperationTool,
+    registerRetryOperationPhaseTool,
+    registerCancelOperationTool,
+    registerGetOperationLogsTool,
+  ],
 });

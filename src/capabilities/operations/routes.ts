@@ -11,15 +11,33 @@ import { accepted } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
 import { OPERATION_PATHS } from './paths.js';
 
-const IdParams = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an operation id').describe('Operation id.') });
-const PhaseParams = IdParams.extend({ phase: z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'must be a phase name such as hyperpod').describe('Phase name.') });
+const IdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be an operation id')
+    .describe('Operation id.'),
+});
+const PhaseParams = IdParams.extend({
+  phase: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9-]+$/, 'must be a phase name such as hyperpod')
+    .describe('Phase name.'),
+});
 
 export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: RouteContext<never>): void {
   routes.define(
     app,
     {
-      method: 'GET', url: OPERATION_PATHS.list, operationId: 'listOperations', tags: ['operations'],
-      summary: 'List operations, newest first', query: ListOperationsQuerySchema,
+      method: 'GET',
+      url: OPERATION_PATHS.list,
+      operationId: 'listOperations',
+      tags: ['operations'],
+      summary: 'List operations, newest first',
+      query: ListOperationsQuerySchema,
       responses: { 200: { description: 'Operations', schema: z.object({ operations: z.array(OperationViewSchema) }) } },
     },
     async ({ query }) => ({ operations: ctx.operations.list(query) }),
@@ -27,8 +45,12 @@ export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: R
   routes.define(
     app,
     {
-      method: 'GET', url: OPERATION_PATHS.one, operationId: 'getOperation', tags: ['operations'],
-      summary: 'An operation with each phase\'s status, duration, progress and error', params: IdParams,
+      method: 'GET',
+      url: OPERATION_PATHS.one,
+      operationId: 'getOperation',
+      tags: ['operations'],
+      summary: "An operation with each phase's status, duration, progress and error",
+      params: IdParams,
       responses: { 200: { description: 'Operation', schema: OperationViewSchema } },
     },
     async ({ params }) => ctx.operations.get(params.id),
@@ -36,8 +58,13 @@ export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: R
   routes.define(
     app,
     {
-      method: 'GET', url: OPERATION_PATHS.wait, operationId: 'waitForOperation', tags: ['operations'],
-      summary: 'Block until the operation is terminal or timeoutSeconds pass, then return it', params: IdParams, query: WaitQuerySchema,
+      method: 'GET',
+      url: OPERATION_PATHS.wait,
+      operationId: 'waitForOperation',
+      tags: ['operations'],
+      summary: 'Block until the operation is terminal or timeoutSeconds pass, then return it',
+      params: IdParams,
+      query: WaitQuerySchema,
       responses: { 200: { description: 'Operation', schema: OperationViewSchema } },
     },
     async ({ params, query }) => {
@@ -48,18 +75,33 @@ export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: R
   routes.define(
     app,
     {
-      method: 'GET', url: OPERATION_PATHS.events, operationId: 'getOperationEvents', tags: ['operations'],
-      summary: 'Log lines of an operation\'s phases, paged by sequence number', params: IdParams, query: OperationEventsQuerySchema,
-      responses: { 200: { description: 'Log lines', schema: z.object({ lines: z.array(LogLineSchema), nextAfter: z.number().int() }) } },
+      method: 'GET',
+      url: OPERATION_PATHS.events,
+      operationId: 'getOperationEvents',
+      tags: ['operations'],
+      summary: "Log lines of an operation's phases, paged by sequence number",
+      params: IdParams,
+      query: OperationEventsQuerySchema,
+      responses: {
+        200: {
+          description: 'Log lines',
+          schema: z.object({ lines: z.array(LogLineSchema), nextAfter: z.number().int() }),
+        },
+      },
     },
     async ({ params, query }) => ctx.operations.events(params.id, query.after, query.limit),
   );
   routes.define(
     app,
     {
-      method: 'POST', url: OPERATION_PATHS.retryPhase, operationId: 'retryOperationPhase', tags: ['operations'],
-      summary: 'Retry the failed phase of a failed operation; it starts by observing, so nothing is done twice', params: PhaseParams,
-      description: 'Some kinds are checked again first: a scale (or an update that changes the count) whose count no longer fits the quotas or the training plan is refused with 422 naming the quota and the fix, and nothing is retried.',
+      method: 'POST',
+      url: OPERATION_PATHS.retryPhase,
+      operationId: 'retryOperationPhase',
+      tags: ['operations'],
+      summary: 'Retry the failed phase of a failed operation; it starts by observing, so nothing is done twice',
+      params: PhaseParams,
+      description:
+        'Some kinds are checked again first: a scale (or an update that changes the count) whose count no longer fits the quotas or the training plan is refused with 422 naming the quota and the fix, and nothing is retried.',
       responses: { 202: { description: 'Operation resumed', schema: AcceptedSchema } },
     },
     async ({ params }) => {
@@ -72,8 +114,12 @@ export function registerOperationRoutes({ app, routes, api: ctx, checkRetry }: R
   routes.define(
     app,
     {
-      method: 'POST', url: OPERATION_PATHS.cancel, operationId: 'cancelOperation', tags: ['operations'],
-      summary: 'Cancel a running operation at its next safe point', params: IdParams,
+      method: 'POST',
+      url: OPERATION_PATHS.cancel,
+      operationId: 'cancelOperation',
+      tags: ['operations'],
+      summary: 'Cancel a running operation at its next safe point',
+      params: IdParams,
       responses: { 202: { description: 'Cancellation accepted', schema: AcceptedSchema } },
     },
     async ({ params }) => {

@@ -10,12 +10,18 @@ import { STORAGE_DRIVERS } from '../../domain/storage.js';
  * the request with the bucket's name and Region, or the subnet a new file system goes in.
  */
 
-const refuse = (path: string, message: string, remedy?: string) => new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
+const refuse = (path: string, message: string, remedy?: string) =>
+  new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
 
 /** The same storage as asked: a repeat of an add that already happened (the operation then changes nothing). */
 function sameStorage(existing: StorageView, r: AddStorageRequest, bucket: string | undefined): boolean {
   if (existing.kind !== r.kind) return false;
-  if (r.kind === 's3') return existing.bucket === bucket && (existing.prefix ?? '') === (r.prefix ?? '') && existing.access === (r.readOnly ? 'read-only' : 'read-write');
+  if (r.kind === 's3')
+    return (
+      existing.bucket === bucket &&
+      (existing.prefix ?? '') === (r.prefix ?? '') &&
+      existing.access === (r.readOnly ? 'read-only' : 'read-write')
+    );
   return r.createFileSystem ? true : existing.fileSystemId === r.fileSystemId;
 }
 
@@ -39,11 +45,17 @@ export async function checkAdd(c: AddContext, r: AddStorageRequest): Promise<Add
       `Turn on ${driver.feature} first: set_features {"${driver.feature}": true} or PATCH /api/v1/clusters/${c.cluster}/features.`,
     );
   }
-  const bucket = r.kind === 's3' ? (r.bucket ?? storageBucketName(c.cluster, r.namespace, r.name, c.accountId, c.region)) : undefined;
+  const bucket =
+    r.kind === 's3'
+      ? (r.bucket ?? storageBucketName(c.cluster, r.namespace, r.name, c.accountId, c.region))
+      : undefined;
   const existing = c.storages.find((s) => s.name === r.name && s.namespace === r.namespace);
   const repeat = existing !== undefined && sameStorage(existing, r, bucket);
   if (existing && !repeat) {
-    throw new ConflictError(`name: cluster ${c.cluster} already has a storage ${r.namespace}/${r.name} (${existing.dataName}); remove it first or choose another name.`, 'name');
+    throw new ConflictError(
+      `name: cluster ${c.cluster} already has a storage ${r.namespace}/${r.name} (${existing.dataName}); remove it first or choose another name.`,
+      'name',
+    );
   }
   const input: AddStorageInput = { ...r, cluster: c.cluster, region: c.region };
   if (r.kind === 's3') return { ...input, bucket, ...(await checkBucket(c, r, bucket!, repeat)) };
@@ -53,15 +65,30 @@ export async function checkAdd(c: AddContext, r: AddStorageRequest): Promise<Add
 }
 
 /** An existing bucket must be there and reachable; a new one's name must be free. Its Region goes into Mountpoint's options. */
-async function checkBucket(c: AddContext, r: AddStorageRequest, bucket: string, repeat: boolean): Promise<{ bucketRegion?: string }> {
+async function checkBucket(
+  c: AddContext,
+  r: AddStorageRequest,
+  bucket: string,
+  repeat: boolean,
+): Promise<{ bucketRegion?: string }> {
   const probe = await c.cloud.storage.probeBucket(c.region, bucket);
   if (r.createBucket) {
-    if (probe.state === 'forbidden') throw refuse('bucket', `'${bucket}' is taken (bucket names are global across AWS accounts): choose another name`);
-    if (probe.state === 'reachable' && !repeat) throw refuse('bucket', `'${bucket}' already exists: mount it as an existing bucket (createBucket: false) or choose another name`);
+    if (probe.state === 'forbidden')
+      throw refuse('bucket', `'${bucket}' is taken (bucket names are global across AWS accounts): choose another name`);
+    if (probe.state === 'reachable' && !repeat)
+      throw refuse(
+        'bucket',
+        `'${bucket}' already exists: mount it as an existing bucket (createBucket: false) or choose another name`,
+      );
     return {};
   }
-  if (probe.state === 'missing') throw refuse('bucket', `'${bucket}' does not exist: check the name, or set createBucket: true to make it`);
-  if (probe.state === 'forbidden') throw refuse('bucket', `'${bucket}' exists but this server cannot reach it (another account's bucket, or no s3:ListBucket on it)`);
+  if (probe.state === 'missing')
+    throw refuse('bucket', `'${bucket}' does not exist: check the name, or set createBucket: true to make it`);
+  if (probe.state === 'forbidden')
+    throw refuse(
+      'bucket',
+      `'${bucket}' exists but this server cannot reach it (another account's bucket, or no s3:ListBucket on it)`,
+    );
   return probe.region && probe.region !== c.region ? { bucketRegion: probe.region } : {};
 }
 
@@ -69,15 +96,24 @@ async function checkBucket(c: AddContext, r: AddStorageRequest, bucket: string, 
 async function checkFileSystem(c: AddContext, id: string): Promise<void> {
   const fs = await c.cloud.storage.describeFileSystem(c.region, id);
   if (!fs) throw refuse('fileSystemId', `${id} does not exist in ${c.region}`);
-  if (fs.FileSystemType !== 'LUSTRE') throw refuse('fileSystemId', `${id} is an FSx for ${fs.FileSystemType ?? 'other'} file system; only FSx for Lustre is supported`);
-  if (fs.Lifecycle !== 'AVAILABLE') throw refuse('fileSystemId', `${id} is ${fs.Lifecycle ?? 'not available'}; it must be AVAILABLE to be mounted`);
+  if (fs.FileSystemType !== 'LUSTRE')
+    throw refuse(
+      'fileSystemId',
+      `${id} is an FSx for ${fs.FileSystemType ?? 'other'} file system; only FSx for Lustre is supported`,
+    );
+  if (fs.Lifecycle !== 'AVAILABLE')
+    throw refuse('fileSystemId', `${id} is ${fs.Lifecycle ?? 'not available'}; it must be AVAILABLE to be mounted`);
   const eks = await c.cloud.eks.describeCluster(c.region, c.eksClusterName);
   const vpcId = eks?.resourcesVpcConfig?.vpcId;
-  if (vpcId && fs.VpcId !== vpcId) throw refuse('fileSystemId', `${id} is in VPC ${fs.VpcId}, the cluster in ${vpcId}: its nodes cannot reach it`);
+  if (vpcId && fs.VpcId !== vpcId)
+    throw refuse('fileSystemId', `${id} is in VPC ${fs.VpcId}, the cluster in ${vpcId}: its nodes cannot reach it`);
   const subnets = new Set([...(c.hp.VpcConfig?.Subnets ?? []), ...(eks?.resourcesVpcConfig?.subnetIds ?? [])]);
   const fsSubnet = fs.SubnetIds?.[0];
   if (fsSubnet && subnets.size && !subnets.has(fsSubnet)) {
-    throw refuse('fileSystemId', `${id} is in subnet ${fsSubnet}, which is not one of the cluster's subnets (${[...subnets].join(', ')})`);
+    throw refuse(
+      'fileSystemId',
+      `${id} is in subnet ${fsSubnet}, which is not one of the cluster's subnets (${[...subnets].join(', ')})`,
+    );
   }
 }
 
@@ -85,6 +121,10 @@ async function checkFileSystem(c: AddContext, id: string): Promise<void> {
 function placeNewFileSystem(c: AddContext): { subnetId: string; securityGroupId: string } {
   const subnetId = c.hp.VpcConfig?.Subnets?.[0];
   const securityGroupId = c.hp.VpcConfig?.SecurityGroupIds?.[0];
-  if (!subnetId || !securityGroupId) throw refuse('createFileSystem', `cluster ${c.cluster} reports no subnet and security group (VpcConfig) to put a file system in`);
+  if (!subnetId || !securityGroupId)
+    throw refuse(
+      'createFileSystem',
+      `cluster ${c.cluster} reports no subnet and security group (VpcConfig) to put a file system in`,
+    );
   return { subnetId, securityGroupId };
 }

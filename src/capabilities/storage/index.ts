@@ -12,7 +12,8 @@ import { removeStorageWorkflow } from './workflows/remove-storage.js';
 /**
  * A cluster's storages: S3 buckets (Mountpoint for Amazon S3 CSI driver) and FSx for Lustre file
  * systems as statically provisioned volumes and claims — listed live from Kubernetes, added,
- * removed (data kept unless asked: then listed as kept until forgotten) and browsed. Other capabilities find a storage by name through
+ * removed (data kept unless asked: then listed as kept until forgotten) and browsed. Other capabilities find a storage
+ * by name through
  * `service(storage).resolve(region, cluster, name, namespace)`.
  */
 export const storage = defineCapability<StorageService>({
@@ -20,5 +21,11 @@ export const storage = defineCapability<StorageService>({
   workflows: (deps) => [addStorageWorkflow(deps), removeStorageWorkflow(deps)],
   service: (deps) => new StorageService(deps),
   routes: registerStorageRoutes,
-  tools: [registerListStorageTool, registerAddStorageTool, registerRemoveStorageTool, registerBrowseStorageTool, registerForgetKeptStorageTool],
+  tools: [
+    registerListStorageTool,
+    registerAddStorageTool,
+    registerRemoveStorageTool,
+    registerBrowseStorageTool,
+    registerForgetKeptStorageTool,
+  ],
 });

@@ -4,7 +4,16 @@ import { featureDefinition } from '../../domain/features/registry.js';
 import { NAMESPACE } from '../../domain/kube/namespace.js';
 import { clusterTarget } from '../../domain/naming.js';
 import { TERMINAL_OPERATION_STATUSES, type OperationView } from '../../domain/schemas/operations.js';
-import type { AddStorageRequest, BrowseStorageAnswer, BrowseStorageQuery, ForgetKeptStorageAnswer, KeptStorageView, RemoveStorageQuery, StorageList, StorageView } from '../../domain/schemas/storage.js';
+import type {
+  AddStorageRequest,
+  BrowseStorageAnswer,
+  BrowseStorageQuery,
+  ForgetKeptStorageAnswer,
+  KeptStorageView,
+  RemoveStorageQuery,
+  StorageList,
+  StorageView,
+} from '../../domain/schemas/storage.js';
 import type { KeptStorageRecord } from '../../workflows/context.js';
 import { keptStoragesOfTag } from '../../domain/cluster-teardown.js';
 import { TAG_CLUSTER, TAG_KEPT_STORAGE, TAG_MANAGED_BY, TAG_PART } from '../../domain/naming.js';
@@ -43,10 +52,16 @@ const FSX_NOT_BROWSABLE =
 export class StorageService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  private async access(region: string, cluster: string): Promise<{ hp: Awaited<ReturnType<typeof describeHyperPod>>; eksClusterName: string; kube: KubePort }> {
+  private async access(
+    region: string,
+    cluster: string,
+  ): Promise<{ hp: Awaited<ReturnType<typeof describeHyperPod>>; eksClusterName: string; kube: KubePort }> {
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
     const eksClusterName = eksClusterOf(hp);
-    if (!eksClusterName) throw new PreconditionError(`Cluster ${cluster} is not orchestrated by EKS: it has no Kubernetes storage to manage.`);
+    if (!eksClusterName)
+      throw new PreconditionError(
+        `Cluster ${cluster} is not orchestrated by EKS: it has no Kubernetes storage to manage.`,
+      );
     return { hp, eksClusterName, kube: await kubeOfHyperPod(this.deps.cloud, hp, region, { required: true }) };
   }
 
@@ -85,7 +100,12 @@ export class StorageService {
    */
   async forgetKept(region: string, cluster: string, name: string, namespace: string): Promise<ForgetKeptStorageAnswer> {
     const record = this.deps.keptStorages.get(region, cluster, namespace, name);
-    if (!record) throw new NotFoundError('Kept storage', `${namespace}/${name}`, `Cluster ${cluster} has no kept storage ${namespace}/${name} (list_storage shows the kept ones).`);
+    if (!record)
+      throw new NotFoundError(
+        'Kept storage',
+        `${namespace}/${name}`,
+        `Cluster ${cluster} has no kept storage ${namespace}/${name} (list_storage shows the kept ones).`,
+      );
     const me = `${namespace}/${name}`;
     const dataName = storageDataName(record.data);
     const where = record.data.kind === 's3' ? (record.data.region ?? region) : region;
@@ -97,7 +117,14 @@ export class StorageService {
       const others = keptStoragesOfTag(tags[TAG_KEPT_STORAGE]).filter((m) => m !== me);
       if (tags[STORAGE_LABEL] === me && others.length === 0) {
         const ownName = tags.Name?.startsWith(`${cluster}-`) ? ['Name'] : [];
-        await this.deps.cloud.tagged.untag(where, resource, [TAG_CLUSTER, TAG_MANAGED_BY, TAG_PART, STORAGE_LABEL, TAG_KEPT_STORAGE, ...ownName]);
+        await this.deps.cloud.tagged.untag(where, resource, [
+          TAG_CLUSTER,
+          TAG_MANAGED_BY,
+          TAG_PART,
+          STORAGE_LABEL,
+          TAG_KEPT_STORAGE,
+          ...ownName,
+        ]);
         released = true;
       } else if (others.length) {
         await this.deps.cloud.tagged.tag(where, resource, { [TAG_KEPT_STORAGE]: others.join(' ') });
@@ -119,14 +146,24 @@ export class StorageService {
   async resolve(region: string, cluster: string, name: string, namespace = 'default'): Promise<ResolvedStorage> {
     const { kube } = await this.access(region, cluster);
     const found = await resolveStorage(kube, name, namespace);
-    if (!found) throw new NotFoundError('Storage', `${namespace}/${name}`, `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`);
+    if (!found)
+      throw new NotFoundError(
+        'Storage',
+        `${namespace}/${name}`,
+        `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`,
+      );
     return found;
   }
 
   private async find(region: string, cluster: string, name: string, namespace: string): Promise<StorageView> {
     const { kube } = await this.access(region, cluster);
     const found = (await readStorages(kube)).find((s) => s.name === name && s.namespace === namespace);
-    if (!found) throw new NotFoundError('Storage', `${namespace}/${name}`, `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`);
+    if (!found)
+      throw new NotFoundError(
+        'Storage',
+        `${namespace}/${name}`,
+        `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`,
+      );
     return found;
   }
 
@@ -139,21 +176,37 @@ export class StorageService {
       kube.find(NAMESPACE, request.namespace),
     ]);
     // A claim lives in a namespace the cluster has: InstantStart does not make namespaces as a side effect.
-    if (!namespace) throw new PreconditionError(`namespace: cluster ${cluster} has no namespace '${request.namespace}'`, [{ path: 'namespace', message: `does not exist in cluster ${cluster}: create it first (kubectl create namespace ${request.namespace})` }]);
-    const input = await checkAdd({ cloud: this.deps.cloud, region, cluster, hp, eksClusterName, accountId, storages, drivers }, request);
+    if (!namespace)
+      throw new PreconditionError(`namespace: cluster ${cluster} has no namespace '${request.namespace}'`, [
+        {
+          path: 'namespace',
+          message: `does not exist in cluster ${cluster}: create it first (kubectl create namespace ${request.namespace})`,
+        },
+      ]);
+    const input = await checkAdd(
+      { cloud: this.deps.cloud, region, cluster, hp, eksClusterName, accountId, storages, drivers },
+      request,
+    );
     return this.deps.operations.start('add-storage', input, { idempotencyKey });
   }
 
-  async remove(region: string, cluster: string, name: string, query: RemoveStorageQuery, idempotencyKey?: string): Promise<Started> {
+  async remove(
+    region: string,
+    cluster: string,
+    name: string,
+    query: RemoveStorageQuery,
+    idempotencyKey?: string,
+  ): Promise<Started> {
     const storage = await this.find(region, cluster, name, query.namespace);
     const force = query.force === 'true';
     const deleteData = query.deleteData === 'true';
     const running = storage.mounts.filter((m) => m.phase === 'Running' || m.phase === 'Pending');
     if (running.length && !force) {
       const pods = running.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ');
-      throw new PreconditionError(`force: storage ${storage.namespace}/${name} is mounted by running pods (${pods}); stop them first, or pass force=true`, [
-        { path: 'force', message: `storage ${name} is mounted by ${running.length} running pod(s): ${pods}` },
-      ]);
+      throw new PreconditionError(
+        `force: storage ${storage.namespace}/${name} is mounted by running pods (${pods}); stop them first, or pass force=true`,
+        [{ path: 'force', message: `storage ${name} is mounted by ${running.length} running pod(s): ${pods}` }],
+      );
     }
     if (deleteData && query.confirm !== storage.dataName) {
       throw InputError.field('confirm', `must name the data to delete exactly: ${storage.dataName}`);
@@ -161,9 +214,22 @@ export class StorageService {
     if (!deleteData && query.confirm !== undefined) throw InputError.field('confirm', 'only goes with deleteData=true');
     if (deleteData) {
       const sharers = (await this.sharing(region, cluster, storage)).map((s) => `${s.namespace}/${s.name}`);
-      if (sharers.length) throw new PreconditionError(`deleteData: ${storage.dataName} is also the data of ${sharers.join(', ')}; remove those first or keep the data`, [{ path: 'deleteData', message: `${storage.dataName} is also mounted by storage ${sharers.join(', ')}` }]);
+      if (sharers.length)
+        throw new PreconditionError(
+          `deleteData: ${storage.dataName} is also the data of ${sharers.join(', ')}; remove those first or keep the data`,
+          [{ path: 'deleteData', message: `${storage.dataName} is also mounted by storage ${sharers.join(', ')}` }],
+        );
     }
-    const input = { cluster, region, name, namespace: storage.namespace, volumeName: storage.volumeName, data: dataOfStorage(storage), force, deleteData };
+    const input = {
+      cluster,
+      region,
+      name,
+      namespace: storage.namespace,
+      volumeName: storage.volumeName,
+      data: dataOfStorage(storage),
+      force,
+      deleteData,
+    };
     return this.deps.operations.start('remove-storage', input, { idempotencyKey });
   }
 
@@ -173,7 +239,9 @@ export class StorageService {
     return (await readStorages(kube, { mounts: false })).filter(
       (o) =>
         !(o.name === s.name && o.namespace === s.namespace) &&
-        (s.kind === 'fsx' ? o.fileSystemId === s.fileSystemId : o.kind === 's3' && o.bucket === s.bucket && (o.prefix ?? '').startsWith(s.prefix ?? '')),
+        (s.kind === 'fsx'
+          ? o.fileSystemId === s.fileSystemId
+          : o.kind === 's3' && o.bucket === s.bucket && (o.prefix ?? '').startsWith(s.prefix ?? '')),
     );
   }
 
@@ -184,7 +252,12 @@ export class StorageService {
     if (s.kind === 'fsx') return { ...base, browsable: false, message: FSX_NOT_BROWSABLE };
     const prefix = `${s.prefix ?? ''}${path}`;
     try {
-      const page = await this.deps.cloud.storage.listObjects(s.bucketRegion ?? region, s.bucket!, { prefix, delimiter: '/', continuationToken: query.pageToken, maxKeys: query.limit });
+      const page = await this.deps.cloud.storage.listObjects(s.bucketRegion ?? region, s.bucket!, {
+        prefix,
+        delimiter: '/',
+        continuationToken: query.pageToken,
+        maxKeys: query.limit,
+      });
       return {
         ...base,
         browsable: true,
@@ -192,12 +265,25 @@ export class StorageService {
         prefix,
         folders: page.folders.map((f) => ({ name: f.slice(prefix.length), path: f.slice((s.prefix ?? '').length) })),
         // A zero-byte object named like the folder itself is a console "folder marker", not content.
-        objects: page.objects.filter((o) => o.key !== prefix).map((o) => ({ name: o.key.slice(prefix.length), key: o.key, size: o.size, ...(o.lastModified ? { lastModified: o.lastModified } : {}) })),
+        objects: page.objects
+          .filter((o) => o.key !== prefix)
+          .map((o) => ({
+            name: o.key.slice(prefix.length),
+            key: o.key,
+            size: o.size,
+            ...(o.lastModified ? { lastModified: o.lastModified } : {}),
+          })),
         ...(page.nextToken ? { nextToken: page.nextToken } : {}),
       };
     } catch (err) {
-      if (err instanceof CloudError && err.code === 'NoSuchBucket') throw new NotFoundError('S3 bucket', s.bucket!, `The bucket of storage ${name}, ${s.bucket}, no longer exists.`);
-      if (err instanceof CloudError && err.code === 'InvalidArgument' && query.pageToken) throw InputError.field('pageToken', 'is not a token this storage\'s listing gave (start again without it)');
+      if (err instanceof CloudError && err.code === 'NoSuchBucket')
+        throw new NotFoundError(
+          'S3 bucket',
+          s.bucket!,
+          `The bucket of storage ${name}, ${s.bucket}, no longer exists.`,
+        );
+      if (err instanceof CloudError && err.code === 'InvalidArgument' && query.pageToken)
+        throw InputError.field('pageToken', "is not a token this storage's listing gave (start again without it)");
       throw err;
     }
   }

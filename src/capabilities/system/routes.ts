@@ -21,9 +21,14 @@ export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<nev
   routes.define(
     app,
     {
-      method: 'GET', url: SYSTEM_PATHS.config, operationId: 'getConfig', tags: ['system'],
-      summary: 'Which cloud this server talks to (sandbox or AWS), its default Region and account, and whether its credentials work',
-      description: 'When `cloudAccess.ready` is false (e.g. `--cloud aws` without usable credentials), `cloudAccess.problem` says why and what to do; every endpoint that needs the cloud answers 503 until then.',
+      method: 'GET',
+      url: SYSTEM_PATHS.config,
+      operationId: 'getConfig',
+      tags: ['system'],
+      summary:
+        'Which cloud this server talks to (sandbox or AWS), its default Region and account, and whether its credentials work',
+      description:
+        'When `cloudAccess.ready` is false (e.g. `--cloud aws` without usable credentials), `cloudAccess.problem` says why and what to do; every endpoint that needs the cloud answers 503 until then.',
       responses: { 200: { description: 'Server configuration', schema: ServerConfigViewSchema } },
     },
     async () => await config(),
@@ -31,8 +36,13 @@ export function registerSystemRoutes({ app, routes, api: ctx }: RouteContext<nev
   routes.define(
     app,
     {
-      method: 'POST', url: SYSTEM_PATHS.credentialsCheck, operationId: 'checkCredentials', readOnly: true, tags: ['system'],
-      summary: 'Check the cloud credentials again (after `aws sso login` or fixing a profile); when they work, the account\'s data opens without a restart',
+      method: 'POST',
+      url: SYSTEM_PATHS.credentialsCheck,
+      operationId: 'checkCredentials',
+      readOnly: true,
+      tags: ['system'],
+      summary:
+        "Check the cloud credentials again (after `aws sso login` or fixing a profile); when they work, the account's data opens without a restart",
       responses: { 200: { description: 'Server configuration after the check', schema: ServerConfigViewSchema } },
     },
     async () => await config(await ctx.checkCloudAccess()),

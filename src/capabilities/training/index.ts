@@ -8,7 +8,11 @@ import { registerGetJobMetricsTool } from './tools/get-job-metrics.js';
 import { registerGetJobTool } from './tools/get-job.js';
 import { registerListJobsTool } from './tools/list-jobs.js';
 import { registerListRecipesTool } from './tools/list-recipes.js';
-import { registerCreateMlflowServerTool, registerDeleteMlflowServerTool, registerListMlflowServersTool } from './tools/mlflow-servers.js';
+import {
+  registerCreateMlflowServerTool,
+  registerDeleteMlflowServerTool,
+  registerListMlflowServersTool,
+} from './tools/mlflow-servers.js';
 import { registerSubmitTrainingJobTool } from './tools/submit-training-job.js';
 import { registerWaitForJobTool } from './tools/wait-for-job.js';
 import { registerWaitForMlflowServerTool } from './tools/wait-for-mlflow-server.js';

@@ -8,7 +8,14 @@ import { POD, type KubePod } from '../../domain/kube/pod.js';
 import { RAY_CLUSTER } from '../../domain/kube/ray-cluster.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
 import type { TrainingJobList, TrainingJobView } from '../../domain/schemas/training.js';
-import { hasSubmitterPod, hyperpodJobView, hyperpodPodSelector, rayJobView, rayPodSelector, raySubmitterSelector } from '../../domain/training/job-view.js';
+import {
+  hasSubmitterPod,
+  hyperpodJobView,
+  hyperpodPodSelector,
+  rayJobView,
+  rayPodSelector,
+  raySubmitterSelector,
+} from '../../domain/training/job-view.js';
 import { pendingReason, unscheduledPods } from '../../domain/training/scheduling.js';
 
 /**
@@ -18,7 +25,9 @@ import { pendingReason, unscheduledPods } from '../../domain/training/scheduling
  */
 
 /** A job object as found, with its kind. */
-export type FoundJob = { kind: 'HyperPodPyTorchJob'; job: KubeHyperPodPyTorchJob } | { kind: 'RayJob'; job: KubeRayJob };
+export type FoundJob =
+  | { kind: 'HyperPodPyTorchJob'; job: KubeHyperPodPyTorchJob }
+  | { kind: 'RayJob'; job: KubeRayJob };
 
 /** Events shown with one job: enough for the recent story, never the namespace's whole history. */
 const MAX_EVENTS = 50;
@@ -33,14 +42,34 @@ async function listKind<T>(read: () => Promise<T[]>): Promise<T[] | 'notServed'>
   }
 }
 
-export async function listJobs(kube: KubePort, cluster: string, region: string, namespace?: string): Promise<TrainingJobList> {
+export async function listJobs(
+  kube: KubePort,
+  cluster: string,
+  region: string,
+  namespace?: string,
+): Promise<TrainingJobList> {
   const options = namespace ? { namespace } : {};
-  const [hp, ray] = await Promise.all([listKind(() => kube.list(HYPERPOD_PYTORCH_JOB, options)), listKind(() => kube.list(RAY_JOB, options))]);
-  const jobs: TrainingJobView[] = [...(hp === 'notServed' ? [] : hp.map((j) => hyperpodJobView(j))), ...(ray === 'notServed' ? [] : ray.map((j) => rayJobView(j)))];
+  const [hp, ray] = await Promise.all([
+    listKind(() => kube.list(HYPERPOD_PYTORCH_JOB, options)),
+    listKind(() => kube.list(RAY_JOB, options)),
+  ]);
+  const jobs: TrainingJobView[] = [
+    ...(hp === 'notServed' ? [] : hp.map((j) => hyperpodJobView(j))),
+    ...(ray === 'notServed' ? [] : ray.map((j) => rayJobView(j))),
+  ];
   jobs.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || a.name.localeCompare(b.name));
   const notServed = [
-    ...(hp === 'notServed' ? [{ kind: 'HyperPodPyTorchJob' as const, installedBy: HYPERPOD_PYTORCH_JOB.installedBy ?? 'the training-operator feature' }] : []),
-    ...(ray === 'notServed' ? [{ kind: 'RayJob' as const, installedBy: RAY_JOB.installedBy ?? 'the kuberay-operator feature' }] : []),
+    ...(hp === 'notServed'
+      ? [
+          {
+            kind: 'HyperPodPyTorchJob' as const,
+            installedBy: HYPERPOD_PYTORCH_JOB.installedBy ?? 'the training-operator feature',
+          },
+        ]
+      : []),
+    ...(ray === 'notServed'
+      ? [{ kind: 'RayJob' as const, installedBy: RAY_JOB.installedBy ?? 'the kuberay-operator feature' }]
+      : []),
   ];
   return { cluster, region, jobs, notServed };
 }
@@ -56,14 +85,21 @@ export async function findJob(kube: KubePort, namespace: string, name: string): 
       throw err;
     }
   };
-  const [hp, ray] = await Promise.all([served(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)), served(() => kube.find(RAY_JOB, name, namespace))]);
+  const [hp, ray] = await Promise.all([
+    served(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)),
+    served(() => kube.find(RAY_JOB, name, namespace)),
+  ]);
   if (hp) return { kind: 'HyperPodPyTorchJob', job: hp };
   return ray ? { kind: 'RayJob', job: ray } : undefined;
 }
 
 /** The 404 of a job that is not there. */
 export const jobNotFound = (cluster: string, namespace: string, name: string): NotFoundError =>
-  new NotFoundError('Training job', `${namespace}/${name}`, `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`);
+  new NotFoundError(
+    'Training job',
+    `${namespace}/${name}`,
+    `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`,
+  );
 
 /** The job, or a 404 naming it. */
 export async function requireJob(kube: KubePort, cluster: string, namespace: string, name: string): Promise<FoundJob> {
@@ -92,7 +128,11 @@ async function eventsOf(kube: KubePort, namespace: string, names: ReadonlySet<st
 }
 
 /** Why pods wait for a node, when some do: the nodes are read only then (what they advertise). */
-async function pendingOf(kube: KubePort, pods: readonly KubePod[], events: Awaited<ReturnType<typeof eventsOf>>): Promise<{ pending?: string }> {
+async function pendingOf(
+  kube: KubePort,
+  pods: readonly KubePod[],
+  events: Awaited<ReturnType<typeof eventsOf>>,
+): Promise<{ pending?: string }> {
   if (unscheduledPods(pods).length === 0) return {};
   const nodes = (await kube.list(NODE)).map((n) => ({ allocatable: n.status.allocatable }));
   const pending = pendingReason({ pods, events, nodes });
@@ -104,17 +144,27 @@ export async function jobDetail(kube: KubePort, found: FoundJob): Promise<Traini
   const namespace = found.job.metadata.namespace ?? 'default';
   if (found.kind === 'HyperPodPyTorchJob') {
     const pods = await kube.list(POD, { namespace, labelSelector: hyperpodPodSelector(found.job.metadata.name) });
-    const events = await eventsOf(kube, namespace, new Set([found.job.metadata.name, ...pods.map((p) => p.metadata.name)]));
+    const events = await eventsOf(
+      kube,
+      namespace,
+      new Set([found.job.metadata.name, ...pods.map((p) => p.metadata.name)]),
+    );
     return { ...hyperpodJobView(found.job, pods), events, ...(await pendingOf(kube, pods, events)) };
   }
   const clusterName = found.job.status.rayClusterName;
   const [rayPods, rayCluster, submitterPods] = await Promise.all([
     clusterName ? kube.list(POD, { namespace, labelSelector: rayPodSelector(clusterName) }) : [],
     clusterName ? kube.find(RAY_CLUSTER, clusterName, namespace) : undefined,
-    hasSubmitterPod(found.job) ? kube.list(POD, { namespace, labelSelector: raySubmitterSelector(found.job.metadata.name) }) : [],
+    hasSubmitterPod(found.job)
+      ? kube.list(POD, { namespace, labelSelector: raySubmitterSelector(found.job.metadata.name) })
+      : [],
   ]);
   const pods = [...rayPods, ...submitterPods];
-  const names = new Set([found.job.metadata.name, ...(clusterName ? [clusterName] : []), ...pods.map((p) => p.metadata.name)]);
+  const names = new Set([
+    found.job.metadata.name,
+    ...(clusterName ? [clusterName] : []),
+    ...pods.map((p) => p.metadata.name),
+  ]);
   const events = await eventsOf(kube, namespace, names);
   return { ...rayJobView(found.job, pods, rayCluster), events, ...(await pendingOf(kube, pods, events)) };
 }
@@ -122,5 +172,7 @@ export async function jobDetail(kube: KubePort, found: FoundJob): Promise<Traini
 /** Deletes the job (a RayJob's RayCluster goes with it: KubeRay owns it); false when it was already gone. */
 export async function deleteJob(kube: KubePort, found: FoundJob): Promise<boolean> {
   const namespace = found.job.metadata.namespace ?? 'default';
-  return found.kind === 'HyperPodPyTorchJob' ? kube.delete(HYPERPOD_PYTORCH_JOB, found.job.metadata.name, namespace) : kube.delete(RAY_JOB, found.job.metadata.name, namespace);
+  return found.kind === 'HyperPodPyTorchJob'
+    ? kube.delete(HYPERPOD_PYTORCH_JOB, found.job.metadata.name, namespace)
+    : kube.delete(RAY_JOB, found.job.metadata.name, namespace);
 }

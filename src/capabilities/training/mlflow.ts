@@ -1,12 +1,27 @@
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
-import type { HyperPodCluster, KubePort, MlflowTrackingServer, MlflowTrackingServerSummary } from '../../cloud/ports.js';
+import type {
+  HyperPodCluster,
+  KubePort,
+  MlflowTrackingServer,
+  MlflowTrackingServerSummary,
+} from '../../cloud/ports.js';
 import { PreconditionError } from '../../domain/errors.js';
 import { SERVICE_ACCOUNT } from '../../domain/kube/service-account.js';
 import { MANAGED_BY } from '../../domain/kube/kind.js';
-import { MLFLOW_READY_STATUSES, type CreateMlflowServerRequest, type DeleteMlflowServerAnswer, type MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
+import {
+  MLFLOW_READY_STATUSES,
+  type CreateMlflowServerRequest,
+  type DeleteMlflowServerAnswer,
+  type MlflowTrackingServerView,
+} from '../../domain/schemas/mlflow.js';
 import type { TrainingJobView, TrainingMetricsAnswer } from '../../domain/schemas/training.js';
 import { metricNames, thinPoints } from '../../domain/training/metrics.js';
-import { clusterOwnerTags, mlflowIdentity, mlflowServerRole, TAG_MLFLOW_SERVER } from '../../domain/training/mlflow-identity.js';
+import {
+  clusterOwnerTags,
+  mlflowIdentity,
+  mlflowServerRole,
+  TAG_MLFLOW_SERVER,
+} from '../../domain/training/mlflow-identity.js';
 import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../../domain/naming.js';
 import { eksClusterOf } from '../../workflows/cluster-access.js';
 import { ensureOwnedRole } from '../../workflows/feature-identities.js';
@@ -65,7 +80,9 @@ export class MlflowServers {
    */
   async list(region: string): Promise<{ region: string; servers: MlflowTrackingServerView[] }> {
     const summaries = await this.deps.cloud.mlflow.listTrackingServers(region);
-    const described = await mapLimited(summaries, DESCRIBES_AT_ONCE, (s) => this.deps.cloud.mlflow.describeTrackingServer(region, s.name));
+    const described = await mapLimited(summaries, DESCRIBES_AT_ONCE, (s) =>
+      this.deps.cloud.mlflow.describeTrackingServer(region, s.name),
+    );
     return { region, servers: summaries.map((s, i) => serverView(described[i] ?? s)) };
   }
 
@@ -80,14 +97,26 @@ export class MlflowServers {
    * between the create and the recorded answer finds the server it made and answers it, instead of
    * SageMaker's "name in use".
    */
-  async create(region: string, req: CreateMlflowServerRequest, idempotencyKey?: string): Promise<MlflowTrackingServerView> {
+  async create(
+    region: string,
+    req: CreateMlflowServerRequest,
+    idempotencyKey?: string,
+  ): Promise<MlflowTrackingServerView> {
     if (req.cluster && !(await this.deps.cloud.hyperpod.describe(region, req.cluster))) {
-      throw new PreconditionError(`cluster: there is no HyperPod cluster ${req.cluster} in ${region}.`, [{ path: 'cluster', message: `there is no HyperPod cluster ${req.cluster} in ${region} (list_clusters shows them)` }]);
+      throw new PreconditionError(`cluster: there is no HyperPod cluster ${req.cluster} in ${region}.`, [
+        {
+          path: 'cluster',
+          message: `there is no HyperPod cluster ${req.cluster} in ${region} (list_clusters shows them)`,
+        },
+      ]);
     }
-    // A server made for a cluster carries its tag (in the create request itself, as its role does): the cluster's delete finds and deletes both.
+    // A server made for a cluster carries its tag (in the create request itself, as its role does): the cluster's
+    // delete finds and deletes both.
     const clusterTag: Record<string, string> = req.cluster ? { [TAG_CLUSTER]: req.cluster } : {};
-    const keyTag: Record<string, string> = idempotencyKey === undefined ? {} : { [TAG_IDEMPOTENCY_KEY]: submitKeyDigest(idempotencyKey) };
-    const made = idempotencyKey === undefined ? undefined : await this.madeUnder(region, req.name, keyTag[TAG_IDEMPOTENCY_KEY]!);
+    const keyTag: Record<string, string> =
+      idempotencyKey === undefined ? {} : { [TAG_IDEMPOTENCY_KEY]: submitKeyDigest(idempotencyKey) };
+    const made =
+      idempotencyKey === undefined ? undefined : await this.madeUnder(region, req.name, keyTag[TAG_IDEMPOTENCY_KEY]!);
     if (made) return serverView(made);
     const roleArn = req.roleArn ?? (await this.ensureServerRole(req.name, req.artifactStoreUri, clusterTag));
     await this.deps.cloud.mlflow.createTrackingServer(region, {
@@ -108,7 +137,9 @@ export class MlflowServers {
   private async madeUnder(region: string, name: string, digest: string): Promise<MlflowTrackingServer | undefined> {
     const s = await this.deps.cloud.mlflow.describeTrackingServer(region, name);
     if (!s) return undefined;
-    return (await this.deps.cloud.mlflow.trackingServerTags(region, s.arn))?.[TAG_IDEMPOTENCY_KEY] === digest ? s : undefined;
+    return (await this.deps.cloud.mlflow.trackingServerTags(region, s.arn))?.[TAG_IDEMPOTENCY_KEY] === digest
+      ? s
+      : undefined;
   }
 
   /**
@@ -123,24 +154,44 @@ export class MlflowServers {
     const unlinkedClusters = this.deps.training.unlinkServer(server.arn).map((l) => l.cluster);
     const deletedRole = await this.deleteOwnRole(name, server.roleArn);
     const now = await this.deps.cloud.mlflow.describeTrackingServer(region, name);
-    return { server: name, region, deleted: true, ...(now ? { status: now.status } : {}), unlinkedClusters, ...(deletedRole ? { deletedRole } : {}) };
+    return {
+      server: name,
+      region,
+      deleted: true,
+      ...(now ? { status: now.status } : {}),
+      unlinkedClusters,
+      ...(deletedRole ? { deletedRole } : {}),
+    };
   }
 
   private async deleteOwnRole(serverName: string, usedRoleArn: string | undefined): Promise<string | undefined> {
     const spec = mlflowServerRole(serverName, '');
     const facts = await this.deps.cloud.iam.describeRole(spec.roleName);
     if (!facts || facts.arn !== usedRoleArn) return undefined;
-    if (facts.tags[TAG_MANAGED_BY] !== MANAGED_BY_VALUE || facts.tags[TAG_MLFLOW_SERVER] !== spec.tags[TAG_MLFLOW_SERVER]) return undefined;
+    if (
+      facts.tags[TAG_MANAGED_BY] !== MANAGED_BY_VALUE ||
+      facts.tags[TAG_MLFLOW_SERVER] !== spec.tags[TAG_MLFLOW_SERVER]
+    )
+      return undefined;
     await this.deps.cloud.iam.delete(spec.roleName, () => {});
     return spec.roleName;
   }
 
   /** The role SageMaker assumes to reach the artifact store, when the request names none. */
-  private ensureServerRole(name: string, artifactStoreUri: string, clusterTag: Record<string, string>): Promise<string> {
+  private ensureServerRole(
+    name: string,
+    artifactStoreUri: string,
+    clusterTag: Record<string, string>,
+  ): Promise<string> {
     const spec = mlflowServerRole(name, artifactStoreUri);
     return ensureOwnedRole(
       this.deps.cloud.iam,
-      { ...spec, tags: { ...spec.tags, ...clusterTag }, managedPolicyArns: [], inlinePolicyName: 'instantstart-mlflow-artifacts' },
+      {
+        ...spec,
+        tags: { ...spec.tags, ...clusterTag },
+        managedPolicyArns: [],
+        inlinePolicyName: 'instantstart-mlflow-artifacts',
+      },
       { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_MLFLOW_SERVER]: spec.tags[TAG_MLFLOW_SERVER]! },
       'roleArn',
       () => {},
@@ -152,7 +203,12 @@ export class MlflowServers {
     const region = regionOfArn(arn) ?? this.deps.defaultRegion;
     const server = await this.deps.cloud.mlflow.describeTrackingServer(region, serverNameOfArn(arn));
     if (!server || server.arn !== arn) {
-      throw new PreconditionError(`${field}: there is no MLflow tracking server ${arn}.`, [{ path: field, message: `there is no MLflow tracking server ${arn}; list them with list_mlflow_servers or create one with create_mlflow_server.` }]);
+      throw new PreconditionError(`${field}: there is no MLflow tracking server ${arn}.`, [
+        {
+          path: field,
+          message: `there is no MLflow tracking server ${arn}; list them with list_mlflow_servers or create one with create_mlflow_server.`,
+        },
+      ]);
     }
     return server;
   }
@@ -162,23 +218,53 @@ export class MlflowServers {
    * job is applied: the IAM role (trusting EKS Pod Identity; sagemaker-mlflow:* on that server only),
    * the service account, and its pod identity association. Answers the service account's name.
    */
-  async ensureJobIdentity(region: string, cluster: string, hp: HyperPodCluster, kube: KubePort, namespace: string, trackingServerArn: string): Promise<string> {
+  async ensureJobIdentity(
+    region: string,
+    cluster: string,
+    hp: HyperPodCluster,
+    kube: KubePort,
+    namespace: string,
+    trackingServerArn: string,
+  ): Promise<string> {
     const eksName = eksClusterOf(hp);
-    if (!eksName) throw new PreconditionError('mlflow: the cluster is not EKS-orchestrated, so its pods cannot get a pod identity.', [{ path: 'mlflow', message: 'needs an EKS-orchestrated cluster (pod identity)' }]);
+    if (!eksName)
+      throw new PreconditionError(
+        'mlflow: the cluster is not EKS-orchestrated, so its pods cannot get a pod identity.',
+        [{ path: 'mlflow', message: 'needs an EKS-orchestrated cluster (pod identity)' }],
+      );
     const id = mlflowIdentity(cluster, namespace, trackingServerArn);
     const roleArn = await ensureOwnedRole(
       this.deps.cloud.iam,
-      { roleName: id.roleName, description: id.description, trustPolicy: id.trustPolicy, managedPolicyArns: [], inlinePolicy: id.inlinePolicy, inlinePolicyName: id.inlinePolicyName, tags: id.tags },
+      {
+        roleName: id.roleName,
+        description: id.description,
+        trustPolicy: id.trustPolicy,
+        managedPolicyArns: [],
+        inlinePolicy: id.inlinePolicy,
+        inlinePolicyName: id.inlinePolicyName,
+        tags: id.tags,
+      },
       clusterOwnerTags(cluster),
       'mlflow',
       () => {},
     );
-    await kube.apply(SERVICE_ACCOUNT, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: id.serviceAccount, namespace, labels: { ...MANAGED_BY } } });
+    await kube.apply(SERVICE_ACCOUNT, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: id.serviceAccount, namespace, labels: { ...MANAGED_BY } },
+    });
     const existing = await this.deps.cloud.eks.podIdentityAssociation(region, eksName, namespace, id.serviceAccount);
-    if (!existing) await this.deps.cloud.eks.createPodIdentityAssociation(region, eksName, { namespace, serviceAccount: id.serviceAccount, roleArn, tags: { ...clusterOwnerTags(cluster) } });
+    if (!existing)
+      await this.deps.cloud.eks.createPodIdentityAssociation(region, eksName, {
+        namespace,
+        serviceAccount: id.serviceAccount,
+        roleArn,
+        tags: { ...clusterOwnerTags(cluster) },
+      });
     // The service account is ours (named for this server and namespace): an association pointing it at
     // another role would leave the job's pods without permission to log, so it is pointed back.
-    else if (existing.roleArn !== roleArn) await this.deps.cloud.eks.updatePodIdentityAssociationRole(region, eksName, existing.associationId, roleArn);
+    else if (existing.roleArn !== roleArn)
+      await this.deps.cloud.eks.updatePodIdentityAssociationRole(region, eksName, existing.associationId, roleArn);
     return id.serviceAccount;
   }
 
@@ -193,8 +279,18 @@ export class MlflowServers {
     const series = await Promise.all(
       metricNames(query.metrics).map(async (metric) => {
         if (!logged.has(metric)) return { metric, points: [] };
-        const history = await this.deps.cloud.mlflow.metricHistory({ trackingServerArn, runId: run.id, metricKey: metric });
-        return { metric, points: thinPoints(history.points.map((p) => ({ step: p.step, value: p.value, timestamp: p.timestamp })), query.maxPoints) };
+        const history = await this.deps.cloud.mlflow.metricHistory({
+          trackingServerArn,
+          runId: run.id,
+          metricKey: metric,
+        });
+        return {
+          metric,
+          points: thinPoints(
+            history.points.map((p) => ({ step: p.step, value: p.value, timestamp: p.timestamp })),
+            query.maxPoints,
+          ),
+        };
       }),
     );
     return { ...base, runId: run.id, series };

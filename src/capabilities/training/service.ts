@@ -4,8 +4,19 @@ import type { KeyedCall } from '../../domain/keyed-call.js';
 import { clusterOfTarget } from '../../domain/naming.js';
 import { HYPERPOD_PYTORCH_JOB, type KubeHyperPodPyTorchJob } from '../../domain/kube/hyperpod-pytorch-job.js';
 import { RAY_JOB, type KubeRayJob } from '../../domain/kube/ray-job.js';
-import type { CreateMlflowServerRequest, DeleteMlflowServerAnswer, MlflowTrackingServerView } from '../../domain/schemas/mlflow.js';
-import { SubmitTrainingJobRequestSchema, type RecipeView, type SubmitTrainingJobRequest, type TrainingJobList, type TrainingJobView, type TrainingMetricsAnswer } from '../../domain/schemas/training.js';
+import type {
+  CreateMlflowServerRequest,
+  DeleteMlflowServerAnswer,
+  MlflowTrackingServerView,
+} from '../../domain/schemas/mlflow.js';
+import {
+  SubmitTrainingJobRequestSchema,
+  type RecipeView,
+  type SubmitTrainingJobRequest,
+  type TrainingJobList,
+  type TrainingJobView,
+  type TrainingMetricsAnswer,
+} from '../../domain/schemas/training.js';
 import { hyperpodJobView, rayJobView } from '../../domain/training/job-view.js';
 import { mlflowIdentity } from '../../domain/training/mlflow-identity.js';
 import { RECIPES, recipeById, recipeView } from '../../domain/training/recipes/index.js';
@@ -75,20 +86,34 @@ export class TrainingService {
    * annotated with it, and a job of that name already made under that key is the answer (a retry
    * after a crash between the apply and the recorded answer: submit-key.ts).
    */
-  async submit(region: string, cluster: string, request: SubmitTrainingJobRequest, idempotencyKey?: string): Promise<{ job: TrainingJobView; template?: string }> {
+  async submit(
+    region: string,
+    cluster: string,
+    request: SubmitTrainingJobRequest,
+    idempotencyKey?: string,
+  ): Promise<{ job: TrainingJobView; template?: string }> {
     const kind = kindOfRequest(request);
     const linked = request.mlflow ? undefined : this.deps.training.clusterMlflow(region, cluster);
     const req: SubmitTrainingJobRequest = linked ? { ...request, mlflow: { trackingServerArn: linked } } : request;
     const { hp, kube } = await this.access(region, cluster);
     const made = idempotencyKey === undefined ? undefined : await findJob(kube, req.namespace, req.name);
-    if (submittedUnder(made, idempotencyKey)) return this.submitted(region, cluster, request, made.kind === 'HyperPodPyTorchJob' ? hyperpodJobView(made.job) : rayJobView(made.job));
+    if (submittedUnder(made, idempotencyKey))
+      return this.submitted(
+        region,
+        cluster,
+        request,
+        made.kind === 'HyperPodPyTorchJob' ? hyperpodJobView(made.job) : rayJobView(made.job),
+      );
     await checkNameAndKind(kube, cluster, kind, req.name, req.namespace);
     const identity = req.mlflow ? mlflowIdentity(cluster, req.namespace, req.mlflow.trackingServerArn) : undefined;
     const facts = await submitFacts(this.deps, region, hp, kube, req, identity?.serviceAccount);
     // The domain decides (and refuses) before anything exists.
     const manifest = withSubmitKey(withSavedRequest(trainingManifest(req, facts), req), idempotencyKey);
     if (req.mlflow) {
-      await this.mlflow.requireByArn(req.mlflow.trackingServerArn, request.mlflow ? 'mlflow.trackingServerArn' : 'mlflow');
+      await this.mlflow.requireByArn(
+        req.mlflow.trackingServerArn,
+        request.mlflow ? 'mlflow.trackingServerArn' : 'mlflow',
+      );
       await this.mlflow.ensureJobIdentity(region, cluster, hp, kube, req.namespace, req.mlflow.trackingServerArn);
     }
     const view =
@@ -99,15 +124,33 @@ export class TrainingService {
   }
 
   /** The answer of a submit whose job exists: the template saved when asked (a put: a retry saves the same). */
-  private submitted(region: string, cluster: string, request: SubmitTrainingJobRequest, job: TrainingJobView): { job: TrainingJobView; template?: string } {
+  private submitted(
+    region: string,
+    cluster: string,
+    request: SubmitTrainingJobRequest,
+    job: TrainingJobView,
+  ): { job: TrainingJobView; template?: string } {
     this.lists.invalidate(`${region}/${cluster}`);
     if (!request.saveAsTemplate) return { job };
-    this.templates.save(region, cluster, request.saveAsTemplate.name, savedRequest(request), request.saveAsTemplate.description);
+    this.templates.save(
+      region,
+      cluster,
+      request.saveAsTemplate.name,
+      savedRequest(request),
+      request.saveAsTemplate.description,
+    );
     return { job, template: request.saveAsTemplate.name };
   }
 
   /** Runs a job again under a new name, from the request kept on it (422 naming job when it has none). */
-  async resubmit(region: string, cluster: string, namespace: string, job: string, name: string, idempotencyKey?: string): Promise<{ job: TrainingJobView }> {
+  async resubmit(
+    region: string,
+    cluster: string,
+    namespace: string,
+    job: string,
+    name: string,
+    idempotencyKey?: string,
+  ): Promise<{ job: TrainingJobView }> {
     const { kube } = await this.access(region, cluster);
     const found = await requireJob(kube, cluster, namespace, job);
     const saved = savedRequestOf(job, found.job.metadata.annotations);
@@ -132,7 +175,13 @@ export class TrainingService {
    * is promised before the delete: a retry after a crash between the delete and the recorded answer
    * finds the job gone and answers what the first run would have, never 404.
    */
-  async delete(region: string, cluster: string, namespace: string, job: string, keyed?: KeyedCall): Promise<DeletedJob> {
+  async delete(
+    region: string,
+    cluster: string,
+    namespace: string,
+    job: string,
+    keyed?: KeyedCall,
+  ): Promise<DeletedJob> {
     const { kube } = await this.access(region, cluster);
     const found = await findJob(kube, namespace, job);
     if (!found && keyed?.interrupted && keyed.promised !== undefined) return JSON.parse(keyed.promised) as DeletedJob;
@@ -144,7 +193,13 @@ export class TrainingService {
     return { ...answer, deleted };
   }
 
-  async metrics(region: string, cluster: string, namespace: string, job: string, query: { metrics?: string; maxPoints: number }): Promise<TrainingMetricsAnswer> {
+  async metrics(
+    region: string,
+    cluster: string,
+    namespace: string,
+    job: string,
+    query: { metrics?: string; maxPoints: number },
+  ): Promise<TrainingMetricsAnswer> {
     const { kube } = await this.access(region, cluster);
     const found = await requireJob(kube, cluster, namespace, job);
     const view = found.kind === 'HyperPodPyTorchJob' ? hyperpodJobView(found.job) : rayJobView(found.job);
@@ -158,11 +213,20 @@ export class TrainingService {
 
   async getMlflowServer(region: string, name: string): Promise<MlflowTrackingServerView> {
     const s = await this.mlflow.get(region, name);
-    if (!s) throw new NotFoundError('MLflow tracking server', name, `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`);
+    if (!s)
+      throw new NotFoundError(
+        'MLflow tracking server',
+        name,
+        `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`,
+      );
     return s;
   }
 
-  createMlflowServer(region: string, req: CreateMlflowServerRequest, idempotencyKey?: string): Promise<MlflowTrackingServerView> {
+  createMlflowServer(
+    region: string,
+    req: CreateMlflowServerRequest,
+    idempotencyKey?: string,
+  ): Promise<MlflowTrackingServerView> {
     return this.mlflow.create(region, req, idempotencyKey);
   }
 
@@ -170,13 +234,20 @@ export class TrainingService {
     return this.mlflow.delete(region, name);
   }
 
-  async clusterMlflow(region: string, cluster: string): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {
+  async clusterMlflow(
+    region: string,
+    cluster: string,
+  ): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {
     await describeHyperPod(this.deps.cloud, region, cluster);
     return { cluster, region, trackingServerArn: this.deps.training.clusterMlflow(region, cluster) ?? null };
   }
 
   /** Links (or with null unlinks) the cluster's default server; a server SageMaker does not know is a 422 naming trackingServerArn. */
-  async linkMlflow(region: string, cluster: string, trackingServerArn: string | null): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {
+  async linkMlflow(
+    region: string,
+    cluster: string,
+    trackingServerArn: string | null,
+  ): Promise<{ cluster: string; region: string; trackingServerArn: string | null }> {
     await describeHyperPod(this.deps.cloud, region, cluster);
     if (trackingServerArn !== null) await this.mlflow.requireByArn(trackingServerArn, 'trackingServerArn');
     this.deps.training.setClusterMlflow(region, cluster, trackingServerArn ?? undefined);

@@ -19,30 +19,52 @@ import type { ServiceDeps } from '../capability.js';
  */
 
 /** The managed feature that makes a cluster serve each kind (docs/FEATURES.md). */
-export const FEATURE_OF_KIND: Readonly<Record<TrainingKind, string>> = { HyperPodPyTorchJob: 'training-operator', RayJob: 'kuberay-operator' };
+export const FEATURE_OF_KIND: Readonly<Record<TrainingKind, string>> = {
+  HyperPodPyTorchJob: 'training-operator',
+  RayJob: 'kuberay-operator',
+};
 
-const refuse = (path: string, message: string, remedy?: string) => new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
+const refuse = (path: string, message: string, remedy?: string) =>
+  new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
 
 /** The group's placement and capacity type; 422 naming instanceGroup when the cluster has no such group. */
-export async function groupFacts(deps: ServiceDeps, region: string, hp: HyperPodCluster, groupName: string): Promise<{ placement: Placement; capacityType: string }> {
+export async function groupFacts(
+  deps: ServiceDeps,
+  region: string,
+  hp: HyperPodCluster,
+  groupName: string,
+): Promise<{ placement: Placement; capacityType: string }> {
   const groups = hp.InstanceGroups ?? [];
   const group = groups.find((g) => g.InstanceGroupName === groupName);
   if (!group) {
     const names = groups.map((g) => g.InstanceGroupName).filter(Boolean);
-    throw refuse('instanceGroup', `cluster ${hp.ClusterName} has no instance group '${groupName}'${names.length ? ` (its groups: ${names.join(', ')})` : ''}.`);
+    throw refuse(
+      'instanceGroup',
+      `cluster ${hp.ClusterName} has no instance group '${groupName}'${names.length ? ` (its groups: ${names.join(', ')})` : ''}.`,
+    );
   }
   const spec = groupSpecOf(group);
   const types = await deps.catalog.listHyperPodInstanceTypes(region);
   const facts = types.find((t) => t.instanceType === spec.instanceType);
-  if (!facts) throw refuse('instanceGroup', `the catalog has no facts about ${spec.instanceType} in ${region} (accelerators, EFA), so the pods cannot be sized.`);
-  return { placement: placementFor({ name: spec.name, instanceType: spec.instanceType, taints: spec.taints ?? [] }, facts), capacityType: spec.capacityType };
+  if (!facts)
+    throw refuse(
+      'instanceGroup',
+      `the catalog has no facts about ${spec.instanceType} in ${region} (accelerators, EFA), so the pods cannot be sized.`,
+    );
+  return {
+    placement: placementFor({ name: spec.name, instanceType: spec.instanceType, taints: spec.taints ?? [] }, facts),
+    capacityType: spec.capacityType,
+  };
 }
 
 /** The storage's claim in the job's namespace; 422 naming storage otherwise (listing the storages there are). */
 export async function claimOf(kube: KubePort, storage: string, namespace: string): Promise<string> {
   const found = await resolveStorage(kube, storage, namespace);
   if (found) return found.claim;
-  throw refuse('storage', `the cluster has no storage '${storage}' in namespace ${namespace} (no PersistentVolumeClaim ${namespace}/${storage}); list them with list_storage and give one of its names, or submit into its namespace.`);
+  throw refuse(
+    'storage',
+    `the cluster has no storage '${storage}' in namespace ${namespace} (no PersistentVolumeClaim ${namespace}/${storage}); list them with list_storage and give one of its names, or submit into its namespace.`,
+  );
 }
 
 /**
@@ -50,13 +72,25 @@ export async function claimOf(kube: KubePort, storage: string, namespace: string
  * 409 naming `name` when a job of either kind has it (a submit never overwrites a job); 422 naming
  * the operator feature when the kind is not served.
  */
-export async function checkNameAndKind(kube: KubePort, cluster: string, kind: TrainingKind, name: string, namespace: string): Promise<void> {
-  const finders = { HyperPodPyTorchJob: () => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace), RayJob: () => kube.find(RAY_JOB, name, namespace) } as const;
+export async function checkNameAndKind(
+  kube: KubePort,
+  cluster: string,
+  kind: TrainingKind,
+  name: string,
+  namespace: string,
+): Promise<void> {
+  const finders = {
+    HyperPodPyTorchJob: () => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace),
+    RayJob: () => kube.find(RAY_JOB, name, namespace),
+  } as const;
   for (const k of ['HyperPodPyTorchJob', 'RayJob'] as const) {
     try {
       const existing = await finders[k]();
       if (existing) {
-        const why = k === kind ? `a ${k} named ${name} already exists in namespace ${namespace}` : `a ${k} named ${name} exists in namespace ${namespace}, and a name is one job across both kinds`;
+        const why =
+          k === kind
+            ? `a ${k} named ${name} already exists in namespace ${namespace}`
+            : `a ${k} named ${name} exists in namespace ${namespace}, and a name is one job across both kinds`;
         throw new ConflictError(`name: ${why}; choose another name, or delete that job first (delete_job).`, 'name');
       }
     } catch (err) {
@@ -74,8 +108,18 @@ export async function checkNameAndKind(kube: KubePort, cluster: string, kind: Tr
 }
 
 /** Every fact trainingManifest needs, read for one request. */
-export async function submitFacts(deps: ServiceDeps, region: string, hp: HyperPodCluster, kube: KubePort, req: SubmitTrainingJobRequest, serviceAccountName?: string): Promise<SubmitFacts> {
-  const [group, claimName] = await Promise.all([groupFacts(deps, region, hp, req.instanceGroup), claimOf(kube, req.storage, req.namespace)]);
+export async function submitFacts(
+  deps: ServiceDeps,
+  region: string,
+  hp: HyperPodCluster,
+  kube: KubePort,
+  req: SubmitTrainingJobRequest,
+  serviceAccountName?: string,
+): Promise<SubmitFacts> {
+  const [group, claimName] = await Promise.all([
+    groupFacts(deps, region, hp, req.instanceGroup),
+    claimOf(kube, req.storage, req.namespace),
+  ]);
   return {
     claimName,
     placement: group.placement,

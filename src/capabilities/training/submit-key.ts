@@ -16,7 +16,13 @@ export const submitKeyDigest = (key: string): string => createHash('sha256').upd
 /** The manifest with the key's digest added to its annotations. */
 export function withSubmitKey(manifest: KubeObject, key: string | undefined): KubeObject {
   if (key === undefined) return manifest;
-  return { ...manifest, metadata: { ...manifest.metadata, annotations: { ...manifest.metadata.annotations, [SUBMIT_KEY_ANNOTATION]: submitKeyDigest(key) } } };
+  return {
+    ...manifest,
+    metadata: {
+      ...manifest.metadata,
+      annotations: { ...manifest.metadata.annotations, [SUBMIT_KEY_ANNOTATION]: submitKeyDigest(key) },
+    },
+  };
 }
 
 /** True when the job was submitted under this key. */

@@ -26,15 +26,33 @@ export class TrainingTemplates {
   get(region: string, cluster: string, name: string): TrainingTemplate {
     const record = this.records.template(region, cluster, name);
     const t = record ? templateOf(cluster, record) : undefined;
-    if (!t) throw new NotFoundError('training template', name, `Cluster ${cluster} has no training template '${name}' in ${region} (list them with GET …/training-templates).`);
+    if (!t)
+      throw new NotFoundError(
+        'training template',
+        name,
+        `Cluster ${cluster} has no training template '${name}' in ${region} (list them with GET …/training-templates).`,
+      );
     return t;
   }
 
   /** Saves (creates or replaces) a template; the recipe must exist (400 naming request.recipe). */
-  save(region: string, cluster: string, name: string, request: unknown, description?: string): { template: TrainingTemplate; replaced: boolean } {
+  save(
+    region: string,
+    cluster: string,
+    name: string,
+    request: unknown,
+    description?: string,
+  ): { template: TrainingTemplate; replaced: boolean } {
     const parsed = TrainingTemplateRequestSchema.parse(request);
-    if (parsed.recipe !== undefined && !recipeById(parsed.recipe)) throw InputError.field('request.recipe', `'${parsed.recipe}' is not a recipe; list them with list_recipes`);
-    const { replaced } = this.records.putTemplate({ region, cluster, name, request: parsed, ...(description !== undefined ? { description } : {}) });
+    if (parsed.recipe !== undefined && !recipeById(parsed.recipe))
+      throw InputError.field('request.recipe', `'${parsed.recipe}' is not a recipe; list them with list_recipes`);
+    const { replaced } = this.records.putTemplate({
+      region,
+      cluster,
+      name,
+      request: parsed,
+      ...(description !== undefined ? { description } : {}),
+    });
     return { template: this.get(region, cluster, name), replaced };
   }
 
@@ -42,16 +60,33 @@ export class TrainingTemplates {
    * Saves a new template; 409 naming name when the cluster has one of that name — but the retry of a
    * create a crash interrupted after the save (the same key and body) answers the template it saved.
    */
-  create(region: string, cluster: string, name: string, request: unknown, description?: string, keyed?: KeyedCall): TrainingTemplate {
+  create(
+    region: string,
+    cluster: string,
+    name: string,
+    request: unknown,
+    description?: string,
+    keyed?: KeyedCall,
+  ): TrainingTemplate {
     const existing = this.records.template(region, cluster, name);
-    if (existing && keyed?.interrupted && sameTemplate(existing, request, description)) return this.get(region, cluster, name);
-    if (existing) throw new ConflictError(`name: cluster ${cluster} already has a template '${name}'; replace it with PUT …/training-templates/${name} or choose another name.`, 'name');
+    if (existing && keyed?.interrupted && sameTemplate(existing, request, description))
+      return this.get(region, cluster, name);
+    if (existing)
+      throw new ConflictError(
+        `name: cluster ${cluster} already has a template '${name}'; replace it with PUT …/training-templates/${name} or choose another name.`,
+        'name',
+      );
     return this.save(region, cluster, name, request, description).template;
   }
 
   delete(region: string, cluster: string, name: string): boolean {
     const gone = this.records.deleteTemplate(region, cluster, name);
-    if (!gone) throw new NotFoundError('training template', name, `Cluster ${cluster} has no training template '${name}' in ${region}.`);
+    if (!gone)
+      throw new NotFoundError(
+        'training template',
+        name,
+        `Cluster ${cluster} has no training template '${name}' in ${region}.`,
+      );
     return gone;
   }
 }
@@ -59,11 +94,20 @@ export class TrainingTemplates {
 /** Whether the stored template is what this request would save (its request as parsed, and its description). */
 function sameTemplate(stored: TrainingTemplateRecord, request: unknown, description: string | undefined): boolean {
   const parsed = TrainingTemplateRequestSchema.safeParse(request);
-  return parsed.success && canonicalJson(stored.request) === canonicalJson(parsed.data) && stored.description === description;
+  return (
+    parsed.success && canonicalJson(stored.request) === canonicalJson(parsed.data) && stored.description === description
+  );
 }
 
 function templateOf(cluster: string, r: TrainingTemplateRecord): TrainingTemplate | undefined {
   const request = TrainingTemplateRequestSchema.safeParse(r.request);
   if (!request.success) return undefined;
-  return { name: r.name, cluster, ...(r.description !== undefined ? { description: r.description } : {}), request: request.data, createdAt: r.createdAt, updatedAt: r.updatedAt };
+  return {
+    name: r.name,
+    cluster,
+    ...(r.description !== undefined ? { description: r.description } : {}),
+    request: request.data,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
 }

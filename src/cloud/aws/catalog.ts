@@ -73,10 +73,16 @@ export class AwsCatalog {
   listAvailabilityZones(region: string): Promise<AvailabilityZoneView[]> {
     return this.cache.get(`${region}:zones`, async () => {
       const r = await awsCall('ec2', 'DescribeAvailabilityZones', () =>
-        this.clients.ec2(region).send(new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-type', Values: ['availability-zone'] }] })),
+        this.clients
+          .ec2(region)
+          .send(
+            new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-type', Values: ['availability-zone'] }] }),
+          ),
       );
       return (r.AvailabilityZones ?? [])
-        .filter((z) => z.ZoneName && z.State === 'available' && (z.ZoneType ?? 'availability-zone') === 'availability-zone')
+        .filter(
+          (z) => z.ZoneName && z.State === 'available' && (z.ZoneType ?? 'availability-zone') === 'availability-zone',
+        )
         .map((z) => ({ name: z.ZoneName!, zoneId: z.ZoneId ?? '', state: z.State! }))
         .sort((a, b) => a.name.localeCompare(b.name));
     });
@@ -117,7 +123,8 @@ export class AwsCatalog {
    * account has no such quota in the Region.
    *
    * @example
-   * await catalog.getQuota('us-west-2', 'sagemaker', 'ml.p5.48xlarge for cluster usage'); // { quotaCode: 'L-…', value: 0, … }
+   * await catalog.getQuota('us-west-2', 'sagemaker', 'ml.p5.48xlarge for cluster usage'); // { quotaCode: 'L-…', value:
+   * 0, … }
    */
   async getQuota(region: string, serviceCode: string, quotaName: string): Promise<QuotaFact | undefined> {
     const entry = (await this.quotaIndex(region, serviceCode)).get(quotaName);
@@ -145,13 +152,17 @@ export class AwsCatalog {
 
   /** Names of every HyperPod cluster of the Region, whatever its status. */
   async listHyperPodClusterNames(region: string): Promise<string[]> {
-    return (await listHyperPodClusters(this.clients, region)).map((c) => c.ClusterName).filter((n): n is string => n !== undefined);
+    return (await listHyperPodClusters(this.clients, region))
+      .map((c) => c.ClusterName)
+      .filter((n): n is string => n !== undefined);
   }
 
   /** Whether an EKS cluster of that name exists in the Region (in any status). */
   async eksClusterExists(region: string, name: string): Promise<boolean> {
     try {
-      await awsCall('eks', 'DescribeCluster', () => this.clients.eks(region).send(new DescribeEksClusterCommand({ name })));
+      await awsCall('eks', 'DescribeCluster', () =>
+        this.clients.eks(region).send(new DescribeEksClusterCommand({ name })),
+      );
       return true;
     } catch (err) {
       if (hasCode(err, 'ResourceNotFoundException')) return false;

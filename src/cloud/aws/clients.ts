@@ -42,7 +42,12 @@ export class AwsClients {
   /** Told of every request sent through these clients and of every Kubernetes apply (src/cloud/observer.ts). */
   readonly observer: CloudObserver | undefined;
 
-  constructor({ defaultRegion, maxAttempts = 6, timeouts = {}, observer }: { defaultRegion: string; maxAttempts?: number; timeouts?: Partial<CloudTimeouts>; observer?: CloudObserver }) {
+  constructor({
+    defaultRegion,
+    maxAttempts = 6,
+    timeouts = {},
+    observer,
+  }: { defaultRegion: string; maxAttempts?: number; timeouts?: Partial<CloudTimeouts>; observer?: CloudObserver }) {
     this.defaultRegion = defaultRegion;
     this.maxAttempts = maxAttempts;
     this.timeouts = resolveCloudTimeouts(timeouts);
@@ -75,7 +80,11 @@ export class AwsClients {
     return this.client('iam', undefined, (cfg) => new IAMClient(cfg));
   }
 
-  private client<T extends SendingClient>(service: string, region: string | undefined, make: (cfg: ClientConfig) => T): T {
+  private client<T extends SendingClient>(
+    service: string,
+    region: string | undefined,
+    make: (cfg: ClientConfig) => T,
+  ): T {
     const r = region ?? this.defaultRegion;
     const key = `${service}:${r}`;
     let c = this.cache.get(key) as T | undefined;
@@ -105,13 +114,21 @@ interface SendingClient {
 interface ObservableClient {
   middlewareStack: { add(middleware: ObservingMiddleware, options: { step: 'initialize'; name: string }): void };
 }
-type ObservingMiddleware = (next: (args: { input: unknown }) => Promise<unknown>, context: { commandName?: string }) => (args: { input: unknown }) => Promise<unknown>;
+type ObservingMiddleware = (
+  next: (args: { input: unknown }) => Promise<unknown>,
+  context: { commandName?: string },
+) => (args: { input: unknown }) => Promise<unknown>;
 
 /** Tells the observer each command's input as the SDK's first middleware step sees it (once per call, not per retry). */
 function observe(client: ObservableClient, service: string, region: string, observer: CloudObserver): void {
   client.middlewareStack.add(
     (next, context) => (args) => {
-      tell(observer.awsRequest, { service, region, operation: (context.commandName ?? '').replace(/Command$/, ''), input: args.input });
+      tell(observer.awsRequest, {
+        service,
+        region,
+        operation: (context.commandName ?? '').replace(/Command$/, ''),
+        input: args.input,
+      });
       return next(args);
     },
     { step: 'initialize', name: 'instantstartCloudObserver' },
@@ -137,7 +154,8 @@ function withDeadline(client: SendingClient, service: string, ms: number): void 
     const started = Date.now();
     return send(command, { ...options, abortSignal: controller.signal })
       .catch((err: unknown) => {
-        const timedOut = (controller.signal.aborted && !outer?.aborted) || (err as { name?: string })?.name === 'TimeoutError';
+        const timedOut =
+          (controller.signal.aborted && !outer?.aborted) || (err as { name?: string })?.name === 'TimeoutError';
         if (!timedOut) throw err;
         const operation = command.constructor.name.replace(/Command$/, '');
         throw cloudTimeout(service, operation, secondsOf(controller.signal.aborted ? ms : Date.now() - started));

@@ -40,7 +40,9 @@ export class EksAdapter implements EksPort {
 
   async describeCluster(region: string, name: string): Promise<Cluster | undefined> {
     try {
-      const r = await awsCall('eks', 'DescribeCluster', () => this.clients.eks(region).send(new DescribeClusterCommand({ name })));
+      const r = await awsCall('eks', 'DescribeCluster', () =>
+        this.clients.eks(region).send(new DescribeClusterCommand({ name })),
+      );
       return r.cluster;
     } catch (err) {
       if (hasCode(err, ...NOT_FOUND)) {
@@ -67,9 +69,18 @@ export class EksAdapter implements EksPort {
           name: spec.name,
           roleArn: spec.roleArn,
           version: spec.version,
-          resourcesVpcConfig: { subnetIds: spec.subnetIds, securityGroupIds: spec.securityGroupIds, endpointPublicAccess: true, endpointPrivateAccess: true },
+          resourcesVpcConfig: {
+            subnetIds: spec.subnetIds,
+            securityGroupIds: spec.securityGroupIds,
+            endpointPublicAccess: true,
+            endpointPrivateAccess: true,
+          },
           accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP', bootstrapClusterCreatorAdminPermissions: true },
-          logging: { clusterLogging: [{ types: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'], enabled: true }] },
+          logging: {
+            clusterLogging: [
+              { types: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'], enabled: true },
+            ],
+          },
           tags: spec.tags,
           clientRequestToken: `instantstart-${spec.name}`,
         }),
@@ -88,7 +99,9 @@ export class EksAdapter implements EksPort {
 
   async describeAddon(region: string, clusterName: string, addonName: string): Promise<Addon | undefined> {
     try {
-      const r = await awsCall('eks', 'DescribeAddon', () => this.clients.eks(region).send(new DescribeAddonCommand({ clusterName, addonName })));
+      const r = await awsCall('eks', 'DescribeAddon', () =>
+        this.clients.eks(region).send(new DescribeAddonCommand({ clusterName, addonName })),
+      );
       return r.addon;
     } catch (err) {
       if (hasCode(err, ...NOT_FOUND)) return undefined;
@@ -102,7 +115,9 @@ export class EksAdapter implements EksPort {
       this.clients.eks(region).send(new DescribeAddonVersionsCommand({ addonName, kubernetesVersion })),
     );
     const versions = r.addons?.[0]?.addonVersions ?? [];
-    const preferred = versions.find((v) => v.compatibilities?.some((c) => c.clusterVersion === kubernetesVersion && c.defaultVersion));
+    const preferred = versions.find((v) =>
+      v.compatibilities?.some((c) => c.clusterVersion === kubernetesVersion && c.defaultVersion),
+    );
     return (preferred ?? versions[0])?.addonVersion;
   }
 
@@ -111,13 +126,18 @@ export class EksAdapter implements EksPort {
     let nextToken: string | undefined;
     do {
       const r = await awsCall('eks', 'DescribeAddonVersions', () =>
-        this.clients.eks(region).send(new DescribeAddonVersionsCommand({ addonName, kubernetesVersion, ...(nextToken ? { nextToken } : {}) })),
+        this.clients
+          .eks(region)
+          .send(
+            new DescribeAddonVersionsCommand({ addonName, kubernetesVersion, ...(nextToken ? { nextToken } : {}) }),
+          ),
       );
       for (const addon of r.addons ?? []) {
         if (addon.addonName !== addonName) continue;
         for (const v of addon.addonVersions ?? []) {
           const compatibility = v.compatibilities?.find((c) => c.clusterVersion === kubernetesVersion);
-          if (v.addonVersion && compatibility) out.push({ version: v.addonVersion, isDefault: compatibility.defaultVersion === true });
+          if (v.addonVersion && compatibility)
+            out.push({ version: v.addonVersion, isDefault: compatibility.defaultVersion === true });
         }
       }
       nextToken = r.nextToken;
@@ -144,7 +164,9 @@ export class EksAdapter implements EksPort {
             addonName,
             addonVersion: options.version,
             resolveConflicts: 'OVERWRITE',
-            ...(options.podIdentityAssociations?.length ? { podIdentityAssociations: options.podIdentityAssociations.map((p) => ({ ...p })) } : {}),
+            ...(options.podIdentityAssociations?.length
+              ? { podIdentityAssociations: options.podIdentityAssociations.map((p) => ({ ...p })) }
+              : {}),
             ...(options.configurationValues ? { configurationValues: options.configurationValues } : {}),
             tags: options.tags,
             clientRequestToken: `instantstart-${clusterName}-${addonName}`,
@@ -157,7 +179,12 @@ export class EksAdapter implements EksPort {
     }
   }
 
-  async updateAddon(region: string, clusterName: string, addonName: string, options: { version: string; configurationValues?: string }): Promise<void> {
+  async updateAddon(
+    region: string,
+    clusterName: string,
+    addonName: string,
+    options: { version: string; configurationValues?: string },
+  ): Promise<void> {
     await awsCall('eks', 'UpdateAddon', () =>
       this.clients.eks(region).send(
         new UpdateAddonCommand({
@@ -173,26 +200,54 @@ export class EksAdapter implements EksPort {
 
   async deleteAddon(region: string, clusterName: string, addonName: string): Promise<void> {
     try {
-      await awsCall('eks', 'DeleteAddon', () => this.clients.eks(region).send(new DeleteAddonCommand({ clusterName, addonName })));
+      await awsCall('eks', 'DeleteAddon', () =>
+        this.clients.eks(region).send(new DeleteAddonCommand({ clusterName, addonName })),
+      );
     } catch (err) {
       if (!hasCode(err, ...NOT_FOUND)) throw err;
     }
   }
 
-  async podIdentityAssociation(region: string, clusterName: string, namespace: string, serviceAccount: string): Promise<PodIdentityAssociationFacts | undefined> {
-    const r = await awsCall('eks', 'ListPodIdentityAssociations', () => this.clients.eks(region).send(new ListPodIdentityAssociationsCommand({ clusterName, namespace, serviceAccount })));
+  async podIdentityAssociation(
+    region: string,
+    clusterName: string,
+    namespace: string,
+    serviceAccount: string,
+  ): Promise<PodIdentityAssociationFacts | undefined> {
+    const r = await awsCall('eks', 'ListPodIdentityAssociations', () =>
+      this.clients.eks(region).send(new ListPodIdentityAssociationsCommand({ clusterName, namespace, serviceAccount })),
+    );
     const found = r.associations?.[0];
     if (!found?.associationId) return undefined;
     // The list's summaries carry no role: DescribePodIdentityAssociation says which role pods get.
-    const d = await awsCall('eks', 'DescribePodIdentityAssociation', () => this.clients.eks(region).send(new DescribePodIdentityAssociationCommand({ clusterName, associationId: found.associationId })));
-    return { associationId: found.associationId, ...(found.associationArn ? { associationArn: found.associationArn } : {}), ...(d.association?.roleArn ? { roleArn: d.association.roleArn } : {}) };
+    const d = await awsCall('eks', 'DescribePodIdentityAssociation', () =>
+      this.clients
+        .eks(region)
+        .send(new DescribePodIdentityAssociationCommand({ clusterName, associationId: found.associationId })),
+    );
+    return {
+      associationId: found.associationId,
+      ...(found.associationArn ? { associationArn: found.associationArn } : {}),
+      ...(d.association?.roleArn ? { roleArn: d.association.roleArn } : {}),
+    };
   }
 
-  async updatePodIdentityAssociationRole(region: string, clusterName: string, associationId: string, roleArn: string): Promise<void> {
-    await awsCall('eks', 'UpdatePodIdentityAssociation', () => this.clients.eks(region).send(new UpdatePodIdentityAssociationCommand({ clusterName, associationId, roleArn })));
+  async updatePodIdentityAssociationRole(
+    region: string,
+    clusterName: string,
+    associationId: string,
+    roleArn: string,
+  ): Promise<void> {
+    await awsCall('eks', 'UpdatePodIdentityAssociation', () =>
+      this.clients.eks(region).send(new UpdatePodIdentityAssociationCommand({ clusterName, associationId, roleArn })),
+    );
   }
 
-  async createPodIdentityAssociation(region: string, clusterName: string, a: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> }): Promise<string> {
+  async createPodIdentityAssociation(
+    region: string,
+    clusterName: string,
+    a: { namespace: string; serviceAccount: string; roleArn: string; tags: Record<string, string> },
+  ): Promise<string> {
     const r = await awsCall('eks', 'CreatePodIdentityAssociation', () =>
       this.clients.eks(region).send(
         new CreatePodIdentityAssociationCommand({

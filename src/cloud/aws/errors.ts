@@ -23,11 +23,25 @@ const RETRYABLE = new Set([
  */
 export function toCloudError(err: unknown, service: string, operation: string): CloudError {
   if (err instanceof CloudError) return err;
-  const e = err as { name?: string; Code?: string; message?: string; $metadata?: { httpStatusCode?: number }; $retryable?: unknown; code?: string };
+  const e = err as {
+    name?: string;
+    Code?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number };
+    $retryable?: unknown;
+    code?: string;
+  };
   const status = e?.$metadata?.httpStatusCode;
   const code = e?.Code ?? e?.name ?? 'UnknownError';
   if (status === undefined && (e?.code === 'ECONNREFUSED' || e?.code === 'ECONNRESET' || e?.name === 'TimeoutError')) {
-    return new CloudError(service, operation, 'NetworkingError', `${service} ${operation} could not reach AWS: ${e.message ?? e.code}`, undefined, true);
+    return new CloudError(
+      service,
+      operation,
+      'NetworkingError',
+      `${service} ${operation} could not reach AWS: ${e.message ?? e.code}`,
+      undefined,
+      true,
+    );
   }
   const retryable = RETRYABLE.has(code) || (status !== undefined && status >= 500) || Boolean(e?.$retryable);
   return new CloudError(service, operation, code, e?.message ?? String(err), status, retryable);

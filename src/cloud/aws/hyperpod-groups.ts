@@ -18,12 +18,16 @@ export class HyperPodGroupsAdapter implements HyperPodGroupsPort {
 
   /** Creates or updates the given groups (full specifications). */
   async putGroups(region: string, cluster: string, groups: ClusterInstanceGroupSpecification[]): Promise<void> {
-    await awsCall('sagemaker', 'UpdateCluster', () => this.clients.sagemaker(region).send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroups: groups })));
+    await awsCall('sagemaker', 'UpdateCluster', () =>
+      this.clients.sagemaker(region).send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroups: groups })),
+    );
   }
 
   async deleteGroups(region: string, cluster: string, groupNames: string[]): Promise<void> {
     await awsCall('sagemaker', 'UpdateCluster', () =>
-      this.clients.sagemaker(region).send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroupsToDelete: groupNames })),
+      this.clients
+        .sagemaker(region)
+        .send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroupsToDelete: groupNames })),
     );
   }
 
@@ -31,10 +35,20 @@ export class HyperPodGroupsAdapter implements HyperPodGroupsPort {
    * Adds `count` nodes to one group (Continuous provisioning only). The client token makes a repeat
    * of the same request within HyperPod's 8-hour window a no-op.
    */
-  async addNodes(region: string, cluster: string, groupName: string, count: number, clientToken: string): Promise<BatchAddClusterNodesCommandOutput> {
+  async addNodes(
+    region: string,
+    cluster: string,
+    groupName: string,
+    count: number,
+    clientToken: string,
+  ): Promise<BatchAddClusterNodesCommandOutput> {
     return awsCall('sagemaker', 'BatchAddClusterNodes', () =>
       this.clients.sagemaker(region).send(
-        new BatchAddClusterNodesCommand({ ClusterName: cluster, ClientToken: clientToken, NodesToAdd: [{ InstanceGroupName: groupName, IncrementTargetCountBy: count }] }),
+        new BatchAddClusterNodesCommand({
+          ClusterName: cluster,
+          ClientToken: clientToken,
+          NodesToAdd: [{ InstanceGroupName: groupName, IncrementTargetCountBy: count }],
+        }),
       ),
     );
   }

@@ -16,8 +16,6 @@ import type { HyperPodNodesPort, NodeActionResult } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
-
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -29,7 +27,11 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
   constructor(private readonly clients: AwsClients) {}
 
   /** One page of ListClusterNodes (MaxResults ≤ 100); includes nodes still provisioning. */
-  async listPage(region: string, cluster: string, options: { groupName?: string; nextToken?: string; maxResults?: number } = {}): Promise<{ nodes: ClusterNodeSummary[]; nextToken?: string }> {
+  async listPage(
+    region: string,
+    cluster: string,
+    options: { groupName?: string; nextToken?: string; maxResults?: number } = {},
+  ): Promise<{ nodes: ClusterNodeSummary[]; nextToken?: string }> {
     const r = await awsCall('sagemaker', 'ListClusterNodes', () =>
       this.clients.sagemaker(region).send(
         new ListClusterNodesCommand({
@@ -59,7 +61,12 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
   async describe(region: string, cluster: string, nodeId: string): Promise<ClusterNodeDetails | undefined> {
     try {
       const r = await awsCall('sagemaker', 'DescribeClusterNode', () =>
-        this.clients.sagemaker(region).send(new DescribeClusterNodeCommand({ ClusterName: cluster, ...(nodeId.startsWith('i-') ? { NodeId: nodeId } : { NodeLogicalId: nodeId }) })),
+        this.clients.sagemaker(region).send(
+          new DescribeClusterNodeCommand({
+            ClusterName: cluster,
+            ...(nodeId.startsWith('i-') ? { NodeId: nodeId } : { NodeLogicalId: nodeId }),
+          }),
+        ),
       );
       return r.NodeDetails;
     } catch (err) {
@@ -69,7 +76,11 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
   }
 
   /** Newest first; Continuous-mode clusters only (HyperPod's rule). */
-  async events(region: string, cluster: string, options: { nodeId?: string; groupName?: string; nextToken?: string; maxResults?: number } = {}): Promise<{ events: ClusterEventSummary[]; nextToken?: string }> {
+  async events(
+    region: string,
+    cluster: string,
+    options: { nodeId?: string; groupName?: string; nextToken?: string; maxResults?: number } = {},
+  ): Promise<{ events: ClusterEventSummary[]; nextToken?: string }> {
     const r = await awsCall('sagemaker', 'ListClusterEvents', () =>
       this.clients.sagemaker(region).send(
         new ListClusterEventsCommand({
@@ -88,30 +99,58 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
 
   reboot(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]> {
     return this.batch(nodeIds, NODE_ACTION_BATCH_LIMITS.reboot, async (ids) => {
-      const r = await awsCall('sagemaker', 'BatchRebootClusterNodes', () => this.clients.sagemaker(region).send(new BatchRebootClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })));
-      return { ok: r.Successful ?? [], failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.ErrorCode, message: f.Message })) };
+      const r = await awsCall('sagemaker', 'BatchRebootClusterNodes', () =>
+        this.clients.sagemaker(region).send(new BatchRebootClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })),
+      );
+      return {
+        ok: r.Successful ?? [],
+        failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.ErrorCode, message: f.Message })),
+      };
     });
   }
 
   replace(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]> {
     return this.batch(nodeIds, NODE_ACTION_BATCH_LIMITS.replace, async (ids) => {
-      const r = await awsCall('sagemaker', 'BatchReplaceClusterNodes', () => this.clients.sagemaker(region).send(new BatchReplaceClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })));
-      return { ok: r.Successful ?? [], failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.ErrorCode, message: f.Message })) };
+      const r = await awsCall('sagemaker', 'BatchReplaceClusterNodes', () =>
+        this.clients
+          .sagemaker(region)
+          .send(new BatchReplaceClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })),
+      );
+      return {
+        ok: r.Successful ?? [],
+        failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.ErrorCode, message: f.Message })),
+      };
     });
   }
 
   delete(region: string, cluster: string, nodeIds: string[]): Promise<NodeActionResult[]> {
     return this.batch(nodeIds, NODE_ACTION_BATCH_LIMITS.delete, async (ids) => {
-      const r = await awsCall('sagemaker', 'BatchDeleteClusterNodes', () => this.clients.sagemaker(region).send(new BatchDeleteClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })));
-      return { ok: r.Successful ?? [], failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.Code, message: f.Message })) };
+      const r = await awsCall('sagemaker', 'BatchDeleteClusterNodes', () =>
+        this.clients.sagemaker(region).send(new BatchDeleteClusterNodesCommand({ ClusterName: cluster, NodeIds: ids })),
+      );
+      return {
+        ok: r.Successful ?? [],
+        failed: (r.Failed ?? []).map((f) => ({ nodeId: f.NodeId!, code: f.Code, message: f.Message })),
+      };
     });
   }
 
   /** On-demand deep health checks (GPU stress, EFA connectivity) on chosen nodes of one group. */
-  async startDeepHealthCheck(region: string, cluster: string, groupName: string, nodeIds: string[], checks: DeepHealthCheckType[]): Promise<void> {
+  async startDeepHealthCheck(
+    region: string,
+    cluster: string,
+    groupName: string,
+    nodeIds: string[],
+    checks: DeepHealthCheckType[],
+  ): Promise<void> {
     await awsCall('sagemaker', 'StartClusterHealthCheck', () =>
       this.clients.sagemaker(region).send(
-        new StartClusterHealthCheckCommand({ ClusterName: cluster, DeepHealthCheckConfigurations: [{ InstanceGroupName: groupName, InstanceIds: nodeIds, DeepHealthChecks: checks }] }),
+        new StartClusterHealthCheckCommand({
+          ClusterName: cluster,
+          DeepHealthCheckConfigurations: [
+            { InstanceGroupName: groupName, InstanceIds: nodeIds, DeepHealthChecks: checks },
+          ],
+        }),
       ),
     );
   }
@@ -120,7 +159,9 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
   private async batch(
     nodeIds: string[],
     limit: number,
-    call: (ids: string[]) => Promise<{ ok: string[]; failed: Array<{ nodeId: string; code?: string; message?: string }> }>,
+    call: (
+      ids: string[],
+    ) => Promise<{ ok: string[]; failed: Array<{ nodeId: string; code?: string; message?: string }> }>,
   ): Promise<NodeActionResult[]> {
     const results: NodeActionResult[] = [];
     for (const ids of chunks(nodeIds, limit)) {

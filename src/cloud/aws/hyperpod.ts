@@ -20,9 +20,15 @@ export class HyperPodAdapter implements HyperPodPort {
 
   async describe(region: string, name: string): Promise<HyperPodCluster | undefined> {
     try {
-      return await awsCall('sagemaker', 'DescribeCluster', () => this.clients.sagemaker(region).send(new DescribeClusterCommand({ ClusterName: name })));
+      return await awsCall('sagemaker', 'DescribeCluster', () =>
+        this.clients.sagemaker(region).send(new DescribeClusterCommand({ ClusterName: name })),
+      );
     } catch (err) {
-      if (hasCode(err, ...NOT_FOUND) || (hasCode(err, 'ValidationException') && /not (be )?found|does not exist/i.test((err as Error).message))) return undefined;
+      if (
+        hasCode(err, ...NOT_FOUND) ||
+        (hasCode(err, 'ValidationException') && /not (be )?found|does not exist/i.test((err as Error).message))
+      )
+        return undefined;
       throw err;
     }
   }
@@ -50,7 +56,9 @@ export class HyperPodAdapter implements HyperPodPort {
 
   async delete(region: string, name: string): Promise<void> {
     try {
-      await awsCall('sagemaker', 'DeleteCluster', () => this.clients.sagemaker(region).send(new DeleteClusterCommand({ ClusterName: name })));
+      await awsCall('sagemaker', 'DeleteCluster', () =>
+        this.clients.sagemaker(region).send(new DeleteClusterCommand({ ClusterName: name })),
+      );
     } catch (err) {
       if (!hasCode(err, ...NOT_FOUND)) throw err;
     }
@@ -61,15 +69,20 @@ export class HyperPodAdapter implements HyperPodPort {
     const out: Array<{ name: string; arn: string; status: string; createdAt?: Date }> = [];
     let NextToken: string | undefined;
     do {
-      const r = await awsCall('sagemaker', 'ListClusters', () => this.clients.sagemaker(region).send(new ListClustersCommand({ NextToken, MaxResults: 100 })));
-      for (const c of r.ClusterSummaries ?? []) out.push({ name: c.ClusterName!, arn: c.ClusterArn!, status: c.ClusterStatus!, createdAt: c.CreationTime });
+      const r = await awsCall('sagemaker', 'ListClusters', () =>
+        this.clients.sagemaker(region).send(new ListClustersCommand({ NextToken, MaxResults: 100 })),
+      );
+      for (const c of r.ClusterSummaries ?? [])
+        out.push({ name: c.ClusterName!, arn: c.ClusterArn!, status: c.ClusterStatus!, createdAt: c.CreationTime });
       NextToken = r.NextToken;
     } while (NextToken);
     return out;
   }
 
   async tags(region: string, arn: string): Promise<Record<string, string>> {
-    const r = await awsCall('sagemaker', 'ListTags', () => this.clients.sagemaker(region).send(new ListTagsCommand({ ResourceArn: arn })));
+    const r = await awsCall('sagemaker', 'ListTags', () =>
+      this.clients.sagemaker(region).send(new ListTagsCommand({ ResourceArn: arn })),
+    );
     return Object.fromEntries((r.Tags ?? []).map((t) => [t.Key!, t.Value ?? '']));
   }
 
@@ -77,12 +90,19 @@ export class HyperPodAdapter implements HyperPodPort {
    * The ClusterRole goes with Enable only: HyperPod refuses to change it while autoscaling is on,
    * and Disable needs none.
    */
-  async setAutoScaling(region: string, name: string, setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' }): Promise<void> {
+  async setAutoScaling(
+    region: string,
+    name: string,
+    setting: { mode: 'Enable'; clusterRoleArn: string } | { mode: 'Disable' },
+  ): Promise<void> {
     await awsCall('sagemaker', 'UpdateCluster', () =>
       this.clients.sagemaker(region).send(
         new UpdateClusterCommand({
           ClusterName: name,
-          AutoScaling: { Mode: setting.mode, ...(setting.mode === 'Enable' ? { AutoScalerType: 'Karpenter' as const } : {}) },
+          AutoScaling: {
+            Mode: setting.mode,
+            ...(setting.mode === 'Enable' ? { AutoScalerType: 'Karpenter' as const } : {}),
+          },
           ...(setting.mode === 'Enable' ? { ClusterRole: setting.clusterRoleArn } : {}),
         }),
       ),
@@ -90,7 +110,11 @@ export class HyperPodAdapter implements HyperPodPort {
   }
 
   /** Disable needs no percentage; Enable without one leaves HyperPod's default. */
-  async setTieredStorage(region: string, name: string, setting: { mode: 'Enable'; instanceMemoryAllocationPercentage?: number } | { mode: 'Disable' }): Promise<void> {
+  async setTieredStorage(
+    region: string,
+    name: string,
+    setting: { mode: 'Enable'; instanceMemoryAllocationPercentage?: number } | { mode: 'Disable' },
+  ): Promise<void> {
     await awsCall('sagemaker', 'UpdateCluster', () =>
       this.clients.sagemaker(region).send(
         new UpdateClusterCommand({

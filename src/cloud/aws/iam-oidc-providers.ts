@@ -15,11 +15,15 @@ export class IamOidcProviders implements IamOidcProvidersPort {
 
   async list(): Promise<IamOidcProvider[]> {
     const iam = this.clients.iam();
-    const listed = await awsCall('iam', 'ListOpenIDConnectProviders', () => iam.send(new ListOpenIDConnectProvidersCommand({})));
+    const listed = await awsCall('iam', 'ListOpenIDConnectProviders', () =>
+      iam.send(new ListOpenIDConnectProvidersCommand({})),
+    );
     const providers: IamOidcProvider[] = [];
     for (const { Arn } of listed.OpenIDConnectProviderList ?? []) {
       try {
-        const p = await awsCall('iam', 'GetOpenIDConnectProvider', () => iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: Arn })));
+        const p = await awsCall('iam', 'GetOpenIDConnectProvider', () =>
+          iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: Arn })),
+        );
         providers.push({
           arn: Arn!,
           url: (p.Url ?? '').replace(/^https:\/\//, ''),
@@ -37,7 +41,11 @@ export class IamOidcProviders implements IamOidcProvidersPort {
   async create(issuerUrl: string, clientIds: string[], tags: Record<string, string>): Promise<string> {
     try {
       const r = await awsCall('iam', 'CreateOpenIDConnectProvider', () =>
-        this.clients.iam().send(new CreateOpenIDConnectProviderCommand({ Url: issuerUrl, ClientIDList: clientIds, Tags: tagList(tags) })),
+        this.clients
+          .iam()
+          .send(
+            new CreateOpenIDConnectProviderCommand({ Url: issuerUrl, ClientIDList: clientIds, Tags: tagList(tags) }),
+          ),
       );
       return r.OpenIDConnectProviderArn!;
     } catch (err) {
@@ -51,7 +59,9 @@ export class IamOidcProviders implements IamOidcProvidersPort {
 
   async delete(arn: string): Promise<void> {
     try {
-      await awsCall('iam', 'DeleteOpenIDConnectProvider', () => this.clients.iam().send(new DeleteOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn })));
+      await awsCall('iam', 'DeleteOpenIDConnectProvider', () =>
+        this.clients.iam().send(new DeleteOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: arn })),
+      );
     } catch (err) {
       if (!hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) throw err;
     }

@@ -26,10 +26,18 @@ const text = (doc: unknown): string => (typeof doc === 'string' ? doc : JSON.str
 const notFound = (err: unknown) => hasCode(err, 'NoSuchEntity', 'NoSuchEntityException');
 
 const policyDocument = (spec: RoleSpec) =>
-  JSON.stringify(spec.trustPolicy ?? {
-    Version: '2012-10-17',
-    Statement: [{ Effect: 'Allow', Principal: { Service: spec.trustedServices }, Action: spec.trustActions ?? ['sts:AssumeRole'] }],
-  });
+  JSON.stringify(
+    spec.trustPolicy ?? {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Allow',
+          Principal: { Service: spec.trustedServices },
+          Action: spec.trustActions ?? ['sts:AssumeRole'],
+        },
+      ],
+    },
+  );
 
 /** IAM roles found by name, created when missing, with their policies attached idempotently. */
 export class IamRoles implements IamPort {
@@ -38,7 +46,9 @@ export class IamRoles implements IamPort {
   /** The role's ARN, or undefined when it does not exist. */
   async find(roleName: string): Promise<string | undefined> {
     try {
-      const r = await awsCall('iam', 'GetRole', () => this.clients.iam().send(new GetRoleCommand({ RoleName: roleName })));
+      const r = await awsCall('iam', 'GetRole', () =>
+        this.clients.iam().send(new GetRoleCommand({ RoleName: roleName })),
+      );
       return r.Role?.Arn;
     } catch (err) {
       if (hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) return undefined;
@@ -79,11 +89,17 @@ export class IamRoles implements IamPort {
     }
     const attached = await this.attachedPolicies(spec.roleName);
     for (const policyArn of spec.managedPolicyArns.filter((p) => !attached.includes(p))) {
-      await awsCall('iam', 'AttachRolePolicy', () => iam.send(new AttachRolePolicyCommand({ RoleName: spec.roleName, PolicyArn: policyArn })));
+      await awsCall('iam', 'AttachRolePolicy', () =>
+        iam.send(new AttachRolePolicyCommand({ RoleName: spec.roleName, PolicyArn: policyArn })),
+      );
       log(`Attached ${policyArn.split('/').pop()} to ${spec.roleName}`);
     }
     for (const [name, doc] of Object.entries(spec.inlinePolicies ?? {})) {
-      await awsCall('iam', 'PutRolePolicy', () => iam.send(new PutRolePolicyCommand({ RoleName: spec.roleName, PolicyName: name, PolicyDocument: JSON.stringify(doc) })));
+      await awsCall('iam', 'PutRolePolicy', () =>
+        iam.send(
+          new PutRolePolicyCommand({ RoleName: spec.roleName, PolicyName: name, PolicyDocument: JSON.stringify(doc) }),
+        ),
+      );
     }
     return arn;
   }
@@ -93,11 +109,17 @@ export class IamRoles implements IamPort {
     const iam = this.clients.iam();
     if (!(await this.find(roleName))) return;
     for (const policyArn of await this.attachedPolicies(roleName)) {
-      await awsCall('iam', 'DetachRolePolicy', () => iam.send(new DetachRolePolicyCommand({ RoleName: roleName, PolicyArn: policyArn })));
+      await awsCall('iam', 'DetachRolePolicy', () =>
+        iam.send(new DetachRolePolicyCommand({ RoleName: roleName, PolicyArn: policyArn })),
+      );
     }
-    const inline = await awsCall('iam', 'ListRolePolicies', () => iam.send(new ListRolePoliciesCommand({ RoleName: roleName })));
+    const inline = await awsCall('iam', 'ListRolePolicies', () =>
+      iam.send(new ListRolePoliciesCommand({ RoleName: roleName })),
+    );
     for (const name of inline.PolicyNames ?? []) {
-      await awsCall('iam', 'DeleteRolePolicy', () => iam.send(new DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: name })));
+      await awsCall('iam', 'DeleteRolePolicy', () =>
+        iam.send(new DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: name })),
+      );
     }
     try {
       await awsCall('iam', 'DeleteRole', () => iam.send(new DeleteRoleCommand({ RoleName: roleName })));
@@ -109,7 +131,9 @@ export class IamRoles implements IamPort {
 
   async describeRole(roleName: string): Promise<IamRoleFacts | undefined> {
     try {
-      const r = await awsCall('iam', 'GetRole', () => this.clients.iam().send(new GetRoleCommand({ RoleName: roleName })));
+      const r = await awsCall('iam', 'GetRole', () =>
+        this.clients.iam().send(new GetRoleCommand({ RoleName: roleName })),
+      );
       return {
         arn: r.Role!.Arn!,
         trustPolicy: decodeDocument(r.Role!.AssumeRolePolicyDocument),
@@ -121,11 +145,21 @@ export class IamRoles implements IamPort {
     }
   }
 
-  async createRole(role: { roleName: string; description: string; trustPolicy: unknown; tags: Record<string, string> }): Promise<string> {
+  async createRole(role: {
+    roleName: string;
+    description: string;
+    trustPolicy: unknown;
+    tags: Record<string, string>;
+  }): Promise<string> {
     try {
       const r = await awsCall('iam', 'CreateRole', () =>
         this.clients.iam().send(
-          new CreateRoleCommand({ RoleName: role.roleName, Description: role.description, AssumeRolePolicyDocument: text(role.trustPolicy), Tags: tagList(role.tags) }),
+          new CreateRoleCommand({
+            RoleName: role.roleName,
+            Description: role.description,
+            AssumeRolePolicyDocument: text(role.trustPolicy),
+            Tags: tagList(role.tags),
+          }),
         ),
       );
       return r.Role!.Arn!;
@@ -137,16 +171,24 @@ export class IamRoles implements IamPort {
   }
 
   async updateTrustPolicy(roleName: string, trustPolicy: unknown): Promise<void> {
-    await awsCall('iam', 'UpdateAssumeRolePolicy', () => this.clients.iam().send(new UpdateAssumeRolePolicyCommand({ RoleName: roleName, PolicyDocument: text(trustPolicy) })));
+    await awsCall('iam', 'UpdateAssumeRolePolicy', () =>
+      this.clients
+        .iam()
+        .send(new UpdateAssumeRolePolicyCommand({ RoleName: roleName, PolicyDocument: text(trustPolicy) })),
+    );
   }
 
   async attachPolicy(roleName: string, policyArn: string): Promise<void> {
-    await awsCall('iam', 'AttachRolePolicy', () => this.clients.iam().send(new AttachRolePolicyCommand({ RoleName: roleName, PolicyArn: policyArn })));
+    await awsCall('iam', 'AttachRolePolicy', () =>
+      this.clients.iam().send(new AttachRolePolicyCommand({ RoleName: roleName, PolicyArn: policyArn })),
+    );
   }
 
   async inlinePolicy(roleName: string, policyName: string): Promise<string | undefined> {
     try {
-      const r = await awsCall('iam', 'GetRolePolicy', () => this.clients.iam().send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })));
+      const r = await awsCall('iam', 'GetRolePolicy', () =>
+        this.clients.iam().send(new GetRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })),
+      );
       return decodeDocument(r.PolicyDocument);
     } catch (err) {
       if (notFound(err)) return undefined;
@@ -155,15 +197,22 @@ export class IamRoles implements IamPort {
   }
 
   async putInlinePolicy(roleName: string, policyName: string, document: unknown): Promise<void> {
-    await awsCall('iam', 'PutRolePolicy', () => this.clients.iam().send(new PutRolePolicyCommand({ RoleName: roleName, PolicyName: policyName, PolicyDocument: text(document) })));
+    await awsCall('iam', 'PutRolePolicy', () =>
+      this.clients
+        .iam()
+        .send(new PutRolePolicyCommand({ RoleName: roleName, PolicyName: policyName, PolicyDocument: text(document) })),
+    );
   }
 
   async listRoleTrusts(): Promise<Array<{ roleName: string; arn: string; trustPolicy: string }>> {
     const roles: Array<{ roleName: string; arn: string; trustPolicy: string }> = [];
     let marker: string | undefined;
     do {
-      const page = await awsCall('iam', 'ListRoles', () => this.clients.iam().send(new ListRolesCommand({ Marker: marker })));
-      for (const r of page.Roles ?? []) roles.push({ roleName: r.RoleName!, arn: r.Arn!, trustPolicy: decodeDocument(r.AssumeRolePolicyDocument) });
+      const page = await awsCall('iam', 'ListRoles', () =>
+        this.clients.iam().send(new ListRolesCommand({ Marker: marker })),
+      );
+      for (const r of page.Roles ?? [])
+        roles.push({ roleName: r.RoleName!, arn: r.Arn!, trustPolicy: decodeDocument(r.AssumeRolePolicyDocument) });
       marker = page.IsTruncated ? page.Marker : undefined;
     } while (marker);
     return roles;
@@ -171,14 +220,18 @@ export class IamRoles implements IamPort {
 
   async deleteInlinePolicy(roleName: string, policyName: string): Promise<void> {
     try {
-      await awsCall('iam', 'DeleteRolePolicy', () => this.clients.iam().send(new DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })));
+      await awsCall('iam', 'DeleteRolePolicy', () =>
+        this.clients.iam().send(new DeleteRolePolicyCommand({ RoleName: roleName, PolicyName: policyName })),
+      );
     } catch (err) {
       if (!hasCode(err, 'NoSuchEntity', 'NoSuchEntityException')) throw err;
     }
   }
 
   async attachedPolicies(roleName: string): Promise<string[]> {
-    const r = await awsCall('iam', 'ListAttachedRolePolicies', () => this.clients.iam().send(new ListAttachedRolePoliciesCommand({ RoleName: roleName })));
+    const r = await awsCall('iam', 'ListAttachedRolePolicies', () =>
+      this.clients.iam().send(new ListAttachedRolePoliciesCommand({ RoleName: roleName })),
+    );
     return (r.AttachedPolicies ?? []).map((p) => p.PolicyArn!);
   }
 }

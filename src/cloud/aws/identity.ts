@@ -12,8 +12,16 @@ export interface CallerIdentity {
 
 /** STS codes that mean "these credentials are not good", as opposed to "AWS did not answer". */
 const REJECTED = new Set([
-  'ExpiredToken', 'ExpiredTokenException', 'InvalidClientTokenId', 'SignatureDoesNotMatch', 'UnrecognizedClientException',
-  'AccessDenied', 'AccessDeniedException', 'InvalidSignatureException', 'IncompleteSignature', 'AuthFailure',
+  'ExpiredToken',
+  'ExpiredTokenException',
+  'InvalidClientTokenId',
+  'SignatureDoesNotMatch',
+  'UnrecognizedClientException',
+  'AccessDenied',
+  'AccessDeniedException',
+  'InvalidSignatureException',
+  'IncompleteSignature',
+  'AuthFailure',
 ]);
 
 /**
@@ -42,7 +50,11 @@ export async function checkCallerIdentity(
   });
   try {
     const r = await sts.send(new GetCallerIdentityCommand({}), { abortSignal: AbortSignal.timeout(requestMs) });
-    if (!r.Account) return { ok: false, problem: credentialsProblem('CloudUnreachable', 'STS GetCallerIdentity answered without an account.') };
+    if (!r.Account)
+      return {
+        ok: false,
+        problem: credentialsProblem('CloudUnreachable', 'STS GetCallerIdentity answered without an account.'),
+      };
     return { ok: true, identity: { accountId: r.Account, arn: r.Arn ?? '' } };
   } catch (err) {
     return { ok: false, problem: identityProblem(err) };
@@ -60,7 +72,10 @@ export function identityProblem(err: unknown): CloudAccessProblem {
   }
   const cloud = toCloudError(err, 'sts', 'GetCallerIdentity');
   const detail = `${cloud.code}: ${cloud.message}`;
-  if (REJECTED.has(cloud.code) || (cloud.httpStatus !== undefined && cloud.httpStatus >= 400 && cloud.httpStatus < 500 && cloud.httpStatus !== 429)) {
+  if (
+    REJECTED.has(cloud.code) ||
+    (cloud.httpStatus !== undefined && cloud.httpStatus >= 400 && cloud.httpStatus < 500 && cloud.httpStatus !== 429)
+  ) {
     return credentialsProblem('CredentialsRejected', detail);
   }
   return credentialsProblem('CloudUnreachable', detail);

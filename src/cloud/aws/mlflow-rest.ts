@@ -26,7 +26,13 @@ import { secondsOf } from '../timeouts.js';
 
 export const MLFLOW_SERVICE = 'sagemaker-mlflow';
 const ROUTING_HEADER = 'x-mlflow-sm-tracking-server-arn';
-const RETRYABLE = new Set(['REQUEST_LIMIT_EXCEEDED', 'RESOURCE_EXHAUSTED', 'TEMPORARILY_UNAVAILABLE', 'INTERNAL_ERROR', 'DEADLINE_EXCEEDED']);
+const RETRYABLE = new Set([
+  'REQUEST_LIMIT_EXCEEDED',
+  'RESOURCE_EXHAUSTED',
+  'TEMPORARILY_UNAVAILABLE',
+  'INTERNAL_ERROR',
+  'DEADLINE_EXCEEDED',
+]);
 
 /** A tracking server's ARN, read: `arn:<partition>:sagemaker:<region>:<account>:mlflow-tracking-server/<name>`. */
 export interface TrackingServerRef {
@@ -38,7 +44,10 @@ export interface TrackingServerRef {
 }
 
 export function parseTrackingServerArn(arn: string): TrackingServerRef | undefined {
-  const m = /^arn:(aws[a-z-]*):sagemaker:([a-z0-9-]+):(\d{12}):mlflow-tracking-server\/([a-zA-Z0-9](-*[a-zA-Z0-9]){0,255})$/.exec(arn);
+  const m =
+    /^arn:(aws[a-z-]*):sagemaker:([a-z0-9-]+):(\d{12}):mlflow-tracking-server\/([a-zA-Z0-9](-*[a-zA-Z0-9]){0,255})$/.exec(
+      arn,
+    );
   return m ? { arn, partition: m[1]!, region: m[2]!, account: m[3]!, name: m[4]! } : undefined;
 }
 
@@ -46,11 +55,21 @@ export function parseTrackingServerArn(arn: string): TrackingServerRef | undefin
  * The base URL MLflow calls for this server go to (rules above). `trackingServerUrl` (Describe's)
  * is the answer only in a partition whose MLflow host the plugin does not know.
  */
-export function mlflowEndpoint(server: TrackingServerRef, trackingServerUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const configured = [env.SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT, ...(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS?.toLowerCase() === 'true' ? [] : [env.AWS_ENDPOINT_URL_SAGEMAKER_MLFLOW, env.AWS_ENDPOINT_URL])];
+export function mlflowEndpoint(
+  server: TrackingServerRef,
+  trackingServerUrl: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const configured = [
+    env.SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT,
+    ...(env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS?.toLowerCase() === 'true'
+      ? []
+      : [env.AWS_ENDPOINT_URL_SAGEMAKER_MLFLOW, env.AWS_ENDPOINT_URL]),
+  ];
   const chosen = configured.map((v) => v?.trim()).find((v) => v);
   if (chosen) return chosen.replace(/\/+$/, '');
-  if (server.partition === 'aws' || server.partition === 'aws-us-gov') return `https://${server.region}.experiments.sagemaker.aws`;
+  if (server.partition === 'aws' || server.partition === 'aws-us-gov')
+    return `https://${server.region}.experiments.sagemaker.aws`;
   return trackingServerUrl?.replace(/\/+$/, '');
 }
 
@@ -62,7 +81,8 @@ export interface MlflowTarget {
 type Query = Record<string, string | number | undefined>;
 
 /** RFC 3986 encoding, as SigV4 canonicalises: a space is %20, never `+`. */
-const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export class MlflowRest {
   constructor(
@@ -79,7 +99,14 @@ export class MlflowRest {
     return this.call<T>(target, operation, 'POST', path, {}, JSON.stringify(body));
   }
 
-  private async call<T>(target: MlflowTarget, operation: string, method: 'GET' | 'POST', path: string, query: Query, body: string | undefined): Promise<T> {
+  private async call<T>(
+    target: MlflowTarget,
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    query: Query,
+    body: string | undefined,
+  ): Promise<T> {
     const base = new URL(target.baseUrl);
     const fullPath = `${base.pathname.replace(/\/+$/, '')}/api/2.0/mlflow/${path}`;
     const params = Object.entries(query).filter((e): e is [string, string | number] => e[1] !== undefined);
@@ -92,7 +119,12 @@ export class MlflowRest {
       accept: 'application/json',
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     };
-    const signer = new SignatureV4({ service: MLFLOW_SERVICE, region: target.server.region, sha256: Sha256, credentials: this.credentials(target.server.region) });
+    const signer = new SignatureV4({
+      service: MLFLOW_SERVICE,
+      region: target.server.region,
+      sha256: Sha256,
+      credentials: this.credentials(target.server.region),
+    });
     const signed = await signer.sign(
       new HttpRequest({
         method,
@@ -108,18 +140,38 @@ export class MlflowRest {
     const sendHeaders = Object.fromEntries(Object.entries(signed.headers).filter(([k]) => k.toLowerCase() !== 'host'));
     let res: Response;
     try {
-      res = await fetch(`${base.origin}${fullPath}${queryString ? `?${queryString}` : ''}`, { method, headers: sendHeaders, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(`${base.origin}${fullPath}${queryString ? `?${queryString}` : ''}`, {
+        method,
+        headers: sendHeaders,
+        ...(body !== undefined ? { body } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (err) {
       const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-      if (e?.name === 'TimeoutError' || e?.name === 'AbortError') throw cloudTimeout(MLFLOW_SERVICE, operation, secondsOf(this.timeoutMs));
-      throw new CloudError(MLFLOW_SERVICE, operation, 'NetworkingError', `${MLFLOW_SERVICE} ${operation} could not reach ${base.origin}: ${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)}`, undefined, true);
+      if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+        throw cloudTimeout(MLFLOW_SERVICE, operation, secondsOf(this.timeoutMs));
+      throw new CloudError(
+        MLFLOW_SERVICE,
+        operation,
+        'NetworkingError',
+        `${MLFLOW_SERVICE} ${operation} could not reach ${base.origin}: ${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)}`,
+        undefined,
+        true,
+      );
     }
     const text = await res.text();
     const parsed = parseJson(text);
     if (res.ok) return (parsed ?? {}) as T;
     const code = typeof parsed?.error_code === 'string' ? parsed.error_code : `HTTP${res.status}`;
     const message = typeof parsed?.message === 'string' ? parsed.message : text.slice(0, 300) || res.statusText;
-    throw new CloudError(MLFLOW_SERVICE, operation, code, `MLflow ${operation} on tracking server '${target.server.name}': ${message}`, res.status, RETRYABLE.has(code) || res.status === 429 || res.status >= 500);
+    throw new CloudError(
+      MLFLOW_SERVICE,
+      operation,
+      code,
+      `MLflow ${operation} on tracking server '${target.server.name}': ${message}`,
+      res.status,
+      RETRYABLE.has(code) || res.status === 429 || res.status >= 500,
+    );
   }
 }
 

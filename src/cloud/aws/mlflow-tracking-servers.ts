@@ -21,7 +21,14 @@ export class MlflowTrackingServers {
     let NextToken: string | undefined;
     do {
       const r = await awsCall('sagemaker', 'ListMlflowTrackingServers', () =>
-        this.clients.sagemaker(region).send(new ListMlflowTrackingServersCommand({ NextToken, MaxResults: 100, SortBy: 'CreationTime', SortOrder: 'Descending' })),
+        this.clients.sagemaker(region).send(
+          new ListMlflowTrackingServersCommand({
+            NextToken,
+            MaxResults: 100,
+            SortBy: 'CreationTime',
+            SortOrder: 'Descending',
+          }),
+        ),
       );
       for (const s of r.TrackingServerSummaries ?? []) {
         out.push({
@@ -41,7 +48,9 @@ export class MlflowTrackingServers {
 
   async describe(region: string, name: string): Promise<MlflowTrackingServer | undefined> {
     try {
-      const s = await awsCall('sagemaker', 'DescribeMlflowTrackingServer', () => this.clients.sagemaker(region).send(new DescribeMlflowTrackingServerCommand({ TrackingServerName: name })));
+      const s = await awsCall('sagemaker', 'DescribeMlflowTrackingServer', () =>
+        this.clients.sagemaker(region).send(new DescribeMlflowTrackingServerCommand({ TrackingServerName: name })),
+      );
       return {
         arn: s.TrackingServerArn!,
         name: s.TrackingServerName ?? name,
@@ -52,7 +61,9 @@ export class MlflowTrackingServers {
         ...(s.TrackingServerSize ? { size: s.TrackingServerSize } : {}),
         ...(s.MlflowVersion ? { mlflowVersion: s.MlflowVersion } : {}),
         ...(s.RoleArn ? { roleArn: s.RoleArn } : {}),
-        ...(s.AutomaticModelRegistration !== undefined ? { automaticModelRegistration: s.AutomaticModelRegistration } : {}),
+        ...(s.AutomaticModelRegistration !== undefined
+          ? { automaticModelRegistration: s.AutomaticModelRegistration }
+          : {}),
         ...(s.WeeklyMaintenanceWindowStart ? { weeklyMaintenanceWindowStart: s.WeeklyMaintenanceWindowStart } : {}),
         ...(s.CreationTime ? { createdAt: s.CreationTime } : {}),
         ...(s.LastModifiedTime ? { lastModifiedAt: s.LastModifiedTime } : {}),
@@ -87,7 +98,9 @@ export class MlflowTrackingServers {
     let NextToken: string | undefined;
     try {
       do {
-        const r = await awsCall('sagemaker', 'ListTags', () => this.clients.sagemaker(region).send(new ListTagsCommand({ ResourceArn: arn, NextToken, MaxResults: 50 })));
+        const r = await awsCall('sagemaker', 'ListTags', () =>
+          this.clients.sagemaker(region).send(new ListTagsCommand({ ResourceArn: arn, NextToken, MaxResults: 50 })),
+        );
         for (const t of r.Tags ?? []) if (t.Key !== undefined) tags[t.Key] = t.Value ?? '';
         NextToken = r.NextToken;
       } while (NextToken);
@@ -100,7 +113,9 @@ export class MlflowTrackingServers {
 
   async delete(region: string, name: string): Promise<void> {
     try {
-      await awsCall('sagemaker', 'DeleteMlflowTrackingServer', () => this.clients.sagemaker(region).send(new DeleteMlflowTrackingServerCommand({ TrackingServerName: name })));
+      await awsCall('sagemaker', 'DeleteMlflowTrackingServer', () =>
+        this.clients.sagemaker(region).send(new DeleteMlflowTrackingServerCommand({ TrackingServerName: name })),
+      );
     } catch (err) {
       if (!hasCode(err, ...NOT_FOUND)) throw err;
     }

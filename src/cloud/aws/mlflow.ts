@@ -14,10 +14,24 @@ import type {
 import type { CredentialsProvider } from '../k8s/eks-token.js';
 import type { AwsClients } from './clients.js';
 import { hasCode } from './errors.js';
-import { MLFLOW_SERVICE, MlflowRest, mlflowEndpoint, parseTrackingServerArn, type MlflowTarget } from './mlflow-rest.js';
+import {
+  MLFLOW_SERVICE,
+  MlflowRest,
+  mlflowEndpoint,
+  parseTrackingServerArn,
+  type MlflowTarget,
+} from './mlflow-rest.js';
 import { MlflowTrackingServers } from './mlflow-tracking-servers.js';
 
-export type { MlflowExperiment, MlflowMetricHistory, MlflowMetricPoint, MlflowRun, MlflowTrackingServer, MlflowTrackingServerSpec, MlflowTrackingServerSummary } from '../ports.js';
+export type {
+  MlflowExperiment,
+  MlflowMetricHistory,
+  MlflowMetricPoint,
+  MlflowRun,
+  MlflowTrackingServer,
+  MlflowTrackingServerSpec,
+  MlflowTrackingServerSummary,
+} from '../ports.js';
 
 /** Default cap on one metric's history: a point per step of a long run, well within a chart's reach. */
 export const METRIC_HISTORY_MAX_POINTS = 100_000;
@@ -45,7 +59,10 @@ export class MlflowAdapter implements MlflowPort {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.servers = new MlflowTrackingServers(clients);
-    this.rest = new MlflowRest((region) => clients.sagemaker(region).config.credentials as CredentialsProvider, clients.timeouts.requestMs);
+    this.rest = new MlflowRest(
+      (region) => clients.sagemaker(region).config.credentials as CredentialsProvider,
+      clients.timeouts.requestMs,
+    );
   }
 
   listTrackingServers(region: string): Promise<MlflowTrackingServerSummary[]> {
@@ -69,10 +86,18 @@ export class MlflowAdapter implements MlflowPort {
     this.targets.clear();
   }
 
-  async findExperiment(query: { trackingServerArn: string; experimentName: string }): Promise<MlflowExperiment | undefined> {
+  async findExperiment(query: {
+    trackingServerArn: string;
+    experimentName: string;
+  }): Promise<MlflowExperiment | undefined> {
     const target = await this.target(query.trackingServerArn);
     try {
-      const r = await this.rest.get<{ experiment?: WireExperiment }>(target, 'GetExperimentByName', 'experiments/get-by-name', { experiment_name: query.experimentName });
+      const r = await this.rest.get<{ experiment?: WireExperiment }>(
+        target,
+        'GetExperimentByName',
+        'experiments/get-by-name',
+        { experiment_name: query.experimentName },
+      );
       return r.experiment ? experimentOf(r.experiment) : undefined;
     } catch (err) {
       if (hasCode(err, 'RESOURCE_DOES_NOT_EXIST')) return undefined;
@@ -84,26 +109,39 @@ export class MlflowAdapter implements MlflowPort {
     return (await this.searchRuns({ ...query, maxResults: 1 }))[0];
   }
 
-  async searchRuns(query: { trackingServerArn: string; experimentName: string; runName?: string; tags?: MlflowKeyValue[]; maxResults?: number }): Promise<MlflowRun[]> {
+  async searchRuns(query: {
+    trackingServerArn: string;
+    experimentName: string;
+    runName?: string;
+    tags?: MlflowKeyValue[];
+    maxResults?: number;
+  }): Promise<MlflowRun[]> {
     const experiment = await this.findExperiment(query);
     if (!experiment) return [];
     const target = await this.target(query.trackingServerArn);
     const conditions = [
       ...(query.runName !== undefined ? [`tags."mlflow.runName" = ${literal('runName', query.runName)}`] : []),
-      ...(query.tags ?? []).map((t, i) => `tags.${quotedKey(`tags[${i}].key`, t.key)} = ${literal(`tags[${i}].value`, t.value)}`),
+      ...(query.tags ?? []).map(
+        (t, i) => `tags.${quotedKey(`tags[${i}].key`, t.key)} = ${literal(`tags[${i}].value`, t.value)}`,
+      ),
     ];
     const limit = Math.max(1, query.maxResults ?? RUNS_PAGE);
     const runs: MlflowRun[] = [];
     let token: string | undefined;
     do {
-      const r = await this.rest.post<{ runs?: WireRun[]; next_page_token?: string }>(target, 'SearchRuns', 'runs/search', {
-        experiment_ids: [experiment.id],
-        ...(conditions.length ? { filter: conditions.join(' AND ') } : {}),
-        run_view_type: 'ACTIVE_ONLY',
-        max_results: Math.min(RUNS_PAGE, limit - runs.length),
-        order_by: ['attributes.start_time DESC'],
-        ...(token ? { page_token: token } : {}),
-      });
+      const r = await this.rest.post<{ runs?: WireRun[]; next_page_token?: string }>(
+        target,
+        'SearchRuns',
+        'runs/search',
+        {
+          experiment_ids: [experiment.id],
+          ...(conditions.length ? { filter: conditions.join(' AND ') } : {}),
+          run_view_type: 'ACTIVE_ONLY',
+          max_results: Math.min(RUNS_PAGE, limit - runs.length),
+          order_by: ['attributes.start_time DESC'],
+          ...(token ? { page_token: token } : {}),
+        },
+      );
       for (const run of r.runs ?? []) runs.push(runOf(run));
       token = r.next_page_token || undefined;
     } while (token && runs.length < limit);
@@ -115,7 +153,13 @@ export class MlflowAdapter implements MlflowPort {
    * then timestamp — servers do not promise an order, and older ones ignore paging and answer all at
    * once. More than `maxPoints` points: the first `maxPoints` read, with `truncated` set.
    */
-  async metricHistory(query: { trackingServerArn: string; runId: string; metricKey: string; maxPoints?: number; pageSize?: number }): Promise<MlflowMetricHistory> {
+  async metricHistory(query: {
+    trackingServerArn: string;
+    runId: string;
+    metricKey: string;
+    maxPoints?: number;
+    pageSize?: number;
+  }): Promise<MlflowMetricHistory> {
     const limit = Math.max(1, query.maxPoints ?? METRIC_HISTORY_MAX_POINTS);
     const pageSize = Math.max(1, Math.min(query.pageSize ?? HISTORY_PAGE, 25_000));
     const target = await this.target(query.trackingServerArn);
@@ -127,13 +171,24 @@ export class MlflowAdapter implements MlflowPort {
     for (;;) {
       let r: { metrics?: WireMetric[]; next_page_token?: string };
       try {
-        r = await this.rest.get(target, 'GetMetricHistory', 'metrics/get-history', { run_id: query.runId, metric_key: query.metricKey, max_results: pageSize, page_token: token });
+        r = await this.rest.get(target, 'GetMetricHistory', 'metrics/get-history', {
+          run_id: query.runId,
+          metric_key: query.metricKey,
+          max_results: pageSize,
+          page_token: token,
+        });
       } catch (err) {
-        if (hasCode(err, 'RESOURCE_DOES_NOT_EXIST')) throw new NotFoundError('MLflow run', query.runId, `MLflow run '${query.runId}' does not exist on tracking server '${target.server.name}'.`);
+        if (hasCode(err, 'RESOURCE_DOES_NOT_EXIST'))
+          throw new NotFoundError(
+            'MLflow run',
+            query.runId,
+            `MLflow run '${query.runId}' does not exist on tracking server '${target.server.name}'.`,
+          );
         throw err;
       }
       pages++;
-      for (const m of r.metrics ?? []) points.push({ step: num(m.step), timestamp: num(m.timestamp), value: num(m.value) });
+      for (const m of r.metrics ?? [])
+        points.push({ step: num(m.step), timestamp: num(m.timestamp), value: num(m.value) });
       const next = r.next_page_token || undefined;
       if (points.length > limit || (points.length === limit && next)) {
         truncated = true;
@@ -141,7 +196,15 @@ export class MlflowAdapter implements MlflowPort {
         break;
       }
       if (!next) break;
-      if (seen.has(next)) throw new CloudError(MLFLOW_SERVICE, 'GetMetricHistory', 'RepeatedPageToken', `MLflow GetMetricHistory on tracking server '${target.server.name}' returned the same page token twice; stopped after ${pages} pages.`, undefined, false);
+      if (seen.has(next))
+        throw new CloudError(
+          MLFLOW_SERVICE,
+          'GetMetricHistory',
+          'RepeatedPageToken',
+          `MLflow GetMetricHistory on tracking server '${target.server.name}' returned the same page token twice; stopped after ${pages} pages.`,
+          undefined,
+          false,
+        );
       seen.add(next);
       token = next;
     }
@@ -152,21 +215,40 @@ export class MlflowAdapter implements MlflowPort {
   /** Where a server's MLflow calls go, after checking it exists and serves (Describe, kept a few seconds). */
   private target(arn: string): Promise<MlflowTarget> {
     const ref = parseTrackingServerArn(arn);
-    if (!ref) throw InputError.field('trackingServerArn', `'${arn}' is not an MLflow tracking server ARN (arn:aws:sagemaker:<region>:<account>:mlflow-tracking-server/<name>).`);
+    if (!ref)
+      throw InputError.field(
+        'trackingServerArn',
+        `'${arn}' is not an MLflow tracking server ARN (arn:aws:sagemaker:<region>:<account>:mlflow-tracking-server/<name>).`,
+      );
     const now = Date.now();
     const cached = this.targets.get(arn);
     if (cached && now - cached.at < TARGET_TTL_MS) return cached.target;
     const target = this.servers.describe(ref.region, ref.name).then((server) => {
-      if (!server || server.arn !== arn) throw new NotFoundError('MLflow tracking server', arn, `MLflow tracking server '${ref.name}' does not exist in ${ref.region}.`);
+      if (!server || server.arn !== arn)
+        throw new NotFoundError(
+          'MLflow tracking server',
+          arn,
+          `MLflow tracking server '${ref.name}' does not exist in ${ref.region}.`,
+        );
       if (!server.active) {
         throw new PreconditionError(
           `MLflow tracking server '${ref.name}' is ${server.status}: it answers MLflow requests only while it runs.`,
           [{ path: 'trackingServerArn', message: `tracking server is ${server.status}` }],
-          /Creating|Updating|Starting/.test(server.status) ? 'Wait until it is Created or Started, then ask again.' : /Stop/.test(server.status) ? 'Start it (StartMlflowTrackingServer), then ask again.' : undefined,
+          /Creating|Updating|Starting/.test(server.status)
+            ? 'Wait until it is Created or Started, then ask again.'
+            : /Stop/.test(server.status)
+              ? 'Start it (StartMlflowTrackingServer), then ask again.'
+              : undefined,
         );
       }
       const baseUrl = mlflowEndpoint(ref, server.url, this.env);
-      if (!baseUrl) throw new CloudError(MLFLOW_SERVICE, 'Connect', 'UnknownEndpoint', `No MLflow endpoint is known for partition '${ref.partition}'; set SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT.`);
+      if (!baseUrl)
+        throw new CloudError(
+          MLFLOW_SERVICE,
+          'Connect',
+          'UnknownEndpoint',
+          `No MLflow endpoint is known for partition '${ref.partition}'; set SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT.`,
+        );
       return { server: ref, baseUrl };
     });
     this.targets.set(arn, { at: now, target });
@@ -198,14 +280,25 @@ interface WireMetric {
   step?: number | string;
 }
 interface WireRun {
-  info?: { run_id?: string; run_uuid?: string; run_name?: string; experiment_id?: string; status?: string; start_time?: number | string; end_time?: number | string; artifact_uri?: string; lifecycle_stage?: string };
+  info?: {
+    run_id?: string;
+    run_uuid?: string;
+    run_name?: string;
+    experiment_id?: string;
+    status?: string;
+    start_time?: number | string;
+    end_time?: number | string;
+    artifact_uri?: string;
+    lifecycle_stage?: string;
+  };
   data?: { metrics?: WireMetric[]; params?: WireKeyValue[]; tags?: WireKeyValue[] };
 }
 
 /** A number from MLflow's JSON: int64s may come as strings, doubles as "NaN"/"Infinity". */
 const num = (v: number | string | undefined): number => (typeof v === 'number' ? v : v === undefined ? 0 : Number(v));
 const optionalNum = (v: number | string | undefined) => (v === undefined || v === null ? undefined : num(v));
-const pairs = (list: WireKeyValue[] | undefined): MlflowKeyValue[] => (list ?? []).map((t) => ({ key: String(t.key ?? ''), value: String(t.value ?? '') }));
+const pairs = (list: WireKeyValue[] | undefined): MlflowKeyValue[] =>
+  (list ?? []).map((t) => ({ key: String(t.key ?? ''), value: String(t.value ?? '') }));
 
 function experimentOf(e: WireExperiment): MlflowExperiment {
   const creationTime = optionalNum(e.creation_time);
@@ -237,7 +330,12 @@ function runOf(r: WireRun): MlflowRun {
     lifecycleStage: info.lifecycle_stage ?? 'active',
     tags,
     params: pairs(r.data?.params),
-    latestMetrics: (r.data?.metrics ?? []).map((m) => ({ key: String(m.key ?? ''), step: num(m.step), timestamp: num(m.timestamp), value: num(m.value) })),
+    latestMetrics: (r.data?.metrics ?? []).map((m) => ({
+      key: String(m.key ?? ''),
+      step: num(m.step),
+      timestamp: num(m.timestamp),
+      value: num(m.value),
+    })),
   };
 }
 
@@ -245,7 +343,10 @@ function runOf(r: WireRun): MlflowRun {
 function literal(field: string, value: string): string {
   if (!value.includes("'")) return `'${value}'`;
   if (!value.includes('"')) return `"${value}"`;
-  throw InputError.field(field, 'cannot contain both single and double quotes (MLflow search strings have no escapes).');
+  throw InputError.field(
+    field,
+    'cannot contain both single and double quotes (MLflow search strings have no escapes).',
+  );
 }
 
 /** A tag key in backticks (MLflow's quoting for keys with dots, dashes or spaces). */

@@ -8,7 +8,13 @@ import {
   type IpPermission,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
-import { describeMissing, missingNetworkAttributes, type MissingPiece, type SecurityGroupRule, type VpcAttributes } from '../../domain/network/completeness.js';
+import {
+  describeMissing,
+  missingNetworkAttributes,
+  type MissingPiece,
+  type SecurityGroupRule,
+  type VpcAttributes,
+} from '../../domain/network/completeness.js';
 import type { ClusterNetwork } from '../ports.js';
 import { awsCall } from './errors.js';
 
@@ -21,14 +27,22 @@ import { awsCall } from './errors.js';
 /** enableDnsSupport and enableDnsHostnames: DescribeVpcAttribute answers one attribute per call. */
 export async function describeVpcAttributes(ec2: EC2Client, vpcId: string): Promise<VpcAttributes> {
   const read = (Attribute: 'enableDnsSupport' | 'enableDnsHostnames') =>
-    awsCall('ec2', 'DescribeVpcAttribute', () => ec2.send(new DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute })));
+    awsCall('ec2', 'DescribeVpcAttribute', () =>
+      ec2.send(new DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute })),
+    );
   const [support, hostnames] = await Promise.all([read('enableDnsSupport'), read('enableDnsHostnames')]);
-  return { enableDnsSupport: support.EnableDnsSupport?.Value === true, enableDnsHostnames: hostnames.EnableDnsHostnames?.Value === true };
+  return {
+    enableDnsSupport: support.EnableDnsSupport?.Value === true,
+    enableDnsHostnames: hostnames.EnableDnsHostnames?.Value === true,
+  };
 }
 
 /** The rules of a described group, one per peer (group or IPv4 range), both directions. */
 export function securityGroupRules(group: SecurityGroup): SecurityGroupRule[] {
-  const expand = (direction: SecurityGroupRule['direction'], permissions: IpPermission[] | undefined): SecurityGroupRule[] =>
+  const expand = (
+    direction: SecurityGroupRule['direction'],
+    permissions: IpPermission[] | undefined,
+  ): SecurityGroupRule[] =>
     (permissions ?? []).flatMap((p) => {
       const protocol = p.IpProtocol ?? '-1';
       return [
@@ -44,7 +58,9 @@ export function missingAttributes(net: ClusterNetwork): MissingPiece[] {
   return missingNetworkAttributes({
     vpc: net.vpcAttributes,
     subnets: net.subnets,
-    securityGroup: net.securityGroupId ? { groupId: net.securityGroupId, rules: net.securityGroupRules ?? [] } : undefined,
+    securityGroup: net.securityGroupId
+      ? { groupId: net.securityGroupId, rules: net.securityGroupRules ?? [] }
+      : undefined,
   });
 }
 
@@ -67,26 +83,39 @@ async function finish(ec2: EC2Client, net: ClusterNetwork, piece: MissingPiece):
       // EKS private endpoints and node registration need DNS names inside the VPC. One attribute per call.
       const support = piece.kind === 'vpc-dns-support';
       await awsCall('ec2', 'ModifyVpcAttribute', () =>
-        ec2.send(new ModifyVpcAttributeCommand({ VpcId: net.vpcId, ...(support ? { EnableDnsSupport: { Value: true } } : { EnableDnsHostnames: { Value: true } }) })),
+        ec2.send(
+          new ModifyVpcAttributeCommand({
+            VpcId: net.vpcId,
+            ...(support ? { EnableDnsSupport: { Value: true } } : { EnableDnsHostnames: { Value: true } }),
+          }),
+        ),
       );
       const now = net.vpcAttributes ?? { enableDnsSupport: true, enableDnsHostnames: false };
       net.vpcAttributes = support ? { ...now, enableDnsSupport: true } : { ...now, enableDnsHostnames: true };
       return;
     }
     case 'subnet-public-ip': {
-      await awsCall('ec2', 'ModifySubnetAttribute', () => ec2.send(new ModifySubnetAttributeCommand({ SubnetId: piece.subnetId, MapPublicIpOnLaunch: { Value: true } })));
+      await awsCall('ec2', 'ModifySubnetAttribute', () =>
+        ec2.send(new ModifySubnetAttributeCommand({ SubnetId: piece.subnetId, MapPublicIpOnLaunch: { Value: true } })),
+      );
       const subnet = net.subnets.find((s) => s.subnetId === piece.subnetId);
       if (subnet) subnet.mapPublicIpOnLaunch = true;
       return;
     }
     case 'security-group-rule': {
       const { rule, groupId } = piece;
-      const peer = rule.peerGroupId ? { UserIdGroupPairs: [{ GroupId: rule.peerGroupId }] } : { IpRanges: [{ CidrIp: rule.cidr }] };
+      const peer = rule.peerGroupId
+        ? { UserIdGroupPairs: [{ GroupId: rule.peerGroupId }] }
+        : { IpRanges: [{ CidrIp: rule.cidr }] };
       const IpPermissions = [{ IpProtocol: rule.protocol, ...peer }];
       if (rule.direction === 'ingress') {
-        await awsCall('ec2', 'AuthorizeSecurityGroupIngress', () => ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions })));
+        await awsCall('ec2', 'AuthorizeSecurityGroupIngress', () =>
+          ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions })),
+        );
       } else {
-        await awsCall('ec2', 'AuthorizeSecurityGroupEgress', () => ec2.send(new AuthorizeSecurityGroupEgressCommand({ GroupId: groupId, IpPermissions })));
+        await awsCall('ec2', 'AuthorizeSecurityGroupEgress', () =>
+          ec2.send(new AuthorizeSecurityGroupEgressCommand({ GroupId: groupId, IpPermissions })),
+        );
       }
       net.securityGroupRules = [...(net.securityGroupRules ?? []), rule];
       return;

@@ -46,11 +46,19 @@ export class NetworkTeardown implements NetworkTeardownPort {
     const ec2 = this.clients.ec2(region);
     const net = await this.network.find(region, cluster);
     if (net.s3EndpointId) {
-      await ignoreGone(() => awsCall('ec2', 'DeleteVpcEndpoints', () => ec2.send(new DeleteVpcEndpointsCommand({ VpcEndpointIds: [net.s3EndpointId!] }))));
+      await ignoreGone(() =>
+        awsCall('ec2', 'DeleteVpcEndpoints', () =>
+          ec2.send(new DeleteVpcEndpointsCommand({ VpcEndpointIds: [net.s3EndpointId!] })),
+        ),
+      );
       log(`Deleted S3 gateway endpoint ${net.s3EndpointId}`);
     }
     if (net.natGatewayId && net.natGatewayState !== 'deleting') {
-      await ignoreGone(() => awsCall('ec2', 'DeleteNatGateway', () => ec2.send(new DeleteNatGatewayCommand({ NatGatewayId: net.natGatewayId! }))));
+      await ignoreGone(() =>
+        awsCall('ec2', 'DeleteNatGateway', () =>
+          ec2.send(new DeleteNatGatewayCommand({ NatGatewayId: net.natGatewayId! })),
+        ),
+      );
       log(`Deleting NAT gateway ${net.natGatewayId}`);
     }
   }
@@ -70,29 +78,57 @@ export class NetworkTeardown implements NetworkTeardownPort {
       if (!table) continue;
       for (const a of table.Associations ?? []) {
         if (a.Main || !a.RouteTableAssociationId) continue;
-        await ignoreGone(() => awsCall('ec2', 'DisassociateRouteTable', () => ec2.send(new DisassociateRouteTableCommand({ AssociationId: a.RouteTableAssociationId }))));
+        await ignoreGone(() =>
+          awsCall('ec2', 'DisassociateRouteTable', () =>
+            ec2.send(new DisassociateRouteTableCommand({ AssociationId: a.RouteTableAssociationId })),
+          ),
+        );
       }
-      await ignoreGone(() => awsCall('ec2', 'DeleteRouteTable', () => ec2.send(new DeleteRouteTableCommand({ RouteTableId: table.RouteTableId }))));
+      await ignoreGone(() =>
+        awsCall('ec2', 'DeleteRouteTable', () =>
+          ec2.send(new DeleteRouteTableCommand({ RouteTableId: table.RouteTableId })),
+        ),
+      );
       log(`Deleted route table ${table.RouteTableId}`);
     }
     if (net.internetGatewayId) {
       await ignoreGone(() =>
-        awsCall('ec2', 'DetachInternetGateway', () => ec2.send(new DetachInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId, VpcId: net.vpcId }))),
+        awsCall('ec2', 'DetachInternetGateway', () =>
+          ec2.send(new DetachInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId, VpcId: net.vpcId })),
+        ),
       );
-      await ignoreGone(() => awsCall('ec2', 'DeleteInternetGateway', () => ec2.send(new DeleteInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId }))));
+      await ignoreGone(() =>
+        awsCall('ec2', 'DeleteInternetGateway', () =>
+          ec2.send(new DeleteInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId })),
+        ),
+      );
       log(`Deleted internet gateway ${net.internetGatewayId}`);
     }
     for (const s of net.subnets) {
-      if (await dependent(() => awsCall('ec2', 'DeleteSubnet', () => ec2.send(new DeleteSubnetCommand({ SubnetId: s.subnetId }))))) waiting.push(`subnet ${s.subnetId}`);
+      if (
+        await dependent(() =>
+          awsCall('ec2', 'DeleteSubnet', () => ec2.send(new DeleteSubnetCommand({ SubnetId: s.subnetId }))),
+        )
+      )
+        waiting.push(`subnet ${s.subnetId}`);
       else log(`Deleted subnet ${s.subnetId} (${s.cidr})`);
     }
     if (net.securityGroupId) {
-      if (await dependent(() => awsCall('ec2', 'DeleteSecurityGroup', () => ec2.send(new DeleteSecurityGroupCommand({ GroupId: net.securityGroupId }))))) {
+      if (
+        await dependent(() =>
+          awsCall('ec2', 'DeleteSecurityGroup', () =>
+            ec2.send(new DeleteSecurityGroupCommand({ GroupId: net.securityGroupId })),
+          ),
+        )
+      ) {
         waiting.push(`security group ${net.securityGroupId}`);
       } else log(`Deleted security group ${net.securityGroupId}`);
     }
     if (waiting.length === 0) {
-      if (await dependent(() => awsCall('ec2', 'DeleteVpc', () => ec2.send(new DeleteVpcCommand({ VpcId: net.vpcId }))))) waiting.push(`VPC ${net.vpcId}`);
+      if (
+        await dependent(() => awsCall('ec2', 'DeleteVpc', () => ec2.send(new DeleteVpcCommand({ VpcId: net.vpcId }))))
+      )
+        waiting.push(`VPC ${net.vpcId}`);
       else log(`Deleted VPC ${net.vpcId}`);
     } else waiting.push(`VPC ${net.vpcId}`);
     return waiting;
@@ -101,7 +137,11 @@ export class NetworkTeardown implements NetworkTeardownPort {
   private async releaseAddress(region: string, net: ClusterNetwork, log: (m: string) => void): Promise<string[]> {
     if (!net.allocationId || net.natGatewayId) return net.allocationId ? [`Elastic IP ${net.allocationId}`] : [];
     const ec2 = this.clients.ec2(region);
-    if (await dependent(() => awsCall('ec2', 'ReleaseAddress', () => ec2.send(new ReleaseAddressCommand({ AllocationId: net.allocationId }))))) {
+    if (
+      await dependent(() =>
+        awsCall('ec2', 'ReleaseAddress', () => ec2.send(new ReleaseAddressCommand({ AllocationId: net.allocationId }))),
+      )
+    ) {
       return [`Elastic IP ${net.allocationId}`];
     }
     log(`Released Elastic IP ${net.allocationId}`);
@@ -124,7 +164,8 @@ async function dependent(call: () => Promise<unknown>): Promise<boolean> {
     return false;
   } catch (err) {
     if (hasCode(err, ...GONE)) return false;
-    if (err instanceof CloudError && (err.code === 'DependencyViolation' || err.code === 'InvalidIPAddress.InUse')) return true;
+    if (err instanceof CloudError && (err.code === 'DependencyViolation' || err.code === 'InvalidIPAddress.InUse'))
+      return true;
     throw err;
   }
 }

@@ -28,7 +28,12 @@ import { clusterTags, TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming
 import type { ClusterNetwork, ClusterSubnet, NetworkPlan, NetworkPort, SubnetRole } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall } from './errors.js';
-import { describeVpcAttributes, finishAttributes, missingAttributes, securityGroupRules } from './network-attributes.js';
+import {
+  describeVpcAttributes,
+  finishAttributes,
+  missingAttributes,
+  securityGroupRules,
+} from './network-attributes.js';
 
 export type { ClusterNetwork, ClusterSubnet, NetworkPlan, SubnetRole } from '../ports.js';
 
@@ -36,7 +41,9 @@ const byCluster = (cluster: string, part?: string): Filter[] => [
   { Name: `tag:${TAG_CLUSTER}`, Values: [cluster] },
   ...(part ? [{ Name: `tag:${TAG_PART}`, Values: [part] }] : []),
 ];
-const tagSpec = (type: ResourceType, cluster: string, part: string) => [{ ResourceType: type, Tags: tagList(clusterTags(cluster, part)) }];
+const tagSpec = (type: ResourceType, cluster: string, part: string) => [
+  { ResourceType: type, Tags: tagList(clusterTags(cluster, part)) },
+];
 
 /**
  * The cluster network as EC2 resources: reads find everything by tag; `ensure*` calls find first and
@@ -48,7 +55,9 @@ export class NetworkAdapter implements NetworkPort {
   /** Reads the network of `cluster` in `region` (nothing created). */
   async find(region: string, cluster: string): Promise<ClusterNetwork> {
     const ec2 = this.clients.ec2(region);
-    const vpcs = await awsCall('ec2', 'DescribeVpcs', () => ec2.send(new DescribeVpcsCommand({ Filters: byCluster(cluster, 'vpc') })));
+    const vpcs = await awsCall('ec2', 'DescribeVpcs', () =>
+      ec2.send(new DescribeVpcsCommand({ Filters: byCluster(cluster, 'vpc') })),
+    );
     const vpc = vpcs.Vpcs?.[0];
     const net: ClusterNetwork = { subnets: [], internetGatewayAttached: false };
     if (!vpc?.VpcId) return net;
@@ -59,17 +68,40 @@ export class NetworkAdapter implements NetworkPort {
     const [vpcAttributes, subnets, igws, nats, rts, sgs, endpoints, addresses] = await Promise.all([
       describeVpcAttributes(ec2, vpc.VpcId),
       awsCall('ec2', 'DescribeSubnets', () => ec2.send(new DescribeSubnetsCommand({ Filters: inVpc }))),
-      awsCall('ec2', 'DescribeInternetGateways', () => ec2.send(new DescribeInternetGatewaysCommand({ Filters: byCluster(cluster, 'igw') }))),
-      awsCall('ec2', 'DescribeNatGateways', () => ec2.send(new DescribeNatGatewaysCommand({ Filter: [...inVpc, ...byCluster(cluster, 'nat')] }))),
-      awsCall('ec2', 'DescribeRouteTables', () => ec2.send(new DescribeRouteTablesCommand({ Filters: [...inVpc, ...byCluster(cluster)] }))),
-      awsCall('ec2', 'DescribeSecurityGroups', () => ec2.send(new DescribeSecurityGroupsCommand({ Filters: [...inVpc, ...byCluster(cluster, 'nodes')] }))),
-      awsCall('ec2', 'DescribeVpcEndpoints', () => ec2.send(new DescribeVpcEndpointsCommand({ Filters: [...inVpc, ...byCluster(cluster, 's3-endpoint')] }))),
-      awsCall('ec2', 'DescribeAddresses', () => ec2.send(new DescribeAddressesCommand({ Filters: byCluster(cluster, 'nat-ip') }))),
+      awsCall('ec2', 'DescribeInternetGateways', () =>
+        ec2.send(new DescribeInternetGatewaysCommand({ Filters: byCluster(cluster, 'igw') })),
+      ),
+      awsCall('ec2', 'DescribeNatGateways', () =>
+        ec2.send(new DescribeNatGatewaysCommand({ Filter: [...inVpc, ...byCluster(cluster, 'nat')] })),
+      ),
+      awsCall('ec2', 'DescribeRouteTables', () =>
+        ec2.send(new DescribeRouteTablesCommand({ Filters: [...inVpc, ...byCluster(cluster)] })),
+      ),
+      awsCall('ec2', 'DescribeSecurityGroups', () =>
+        ec2.send(new DescribeSecurityGroupsCommand({ Filters: [...inVpc, ...byCluster(cluster, 'nodes')] })),
+      ),
+      awsCall('ec2', 'DescribeVpcEndpoints', () =>
+        ec2.send(new DescribeVpcEndpointsCommand({ Filters: [...inVpc, ...byCluster(cluster, 's3-endpoint')] })),
+      ),
+      awsCall('ec2', 'DescribeAddresses', () =>
+        ec2.send(new DescribeAddressesCommand({ Filters: byCluster(cluster, 'nat-ip') })),
+      ),
     ]);
     for (const s of subnets.Subnets ?? []) {
       const part = s.Tags?.find((t) => t.Key === TAG_PART)?.Value;
-      const role: ClusterSubnet['role'] = part === 'public' || part === 'private' || part === 'compute' ? part : part?.startsWith('compute') ? 'compute' : 'other';
-      net.subnets.push({ subnetId: s.SubnetId!, cidr: s.CidrBlock!, zone: s.AvailabilityZone!, role, mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true });
+      const role: ClusterSubnet['role'] =
+        part === 'public' || part === 'private' || part === 'compute'
+          ? part
+          : part?.startsWith('compute')
+            ? 'compute'
+            : 'other';
+      net.subnets.push({
+        subnetId: s.SubnetId!,
+        cidr: s.CidrBlock!,
+        zone: s.AvailabilityZone!,
+        role,
+        mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true,
+      });
     }
     const igw = igws.InternetGateways?.[0];
     net.internetGatewayId = igw?.InternetGatewayId;
@@ -85,7 +117,9 @@ export class NetworkAdapter implements NetworkPort {
     const group = sgs.SecurityGroups?.[0];
     net.securityGroupId = group?.GroupId;
     if (group) net.securityGroupRules = securityGroupRules(group);
-    net.s3EndpointId = endpoints.VpcEndpoints?.find((e) => !['deleted', 'deleting'].includes(String(e.State).toLowerCase()))?.VpcEndpointId;
+    net.s3EndpointId = endpoints.VpcEndpoints?.find(
+      (e) => !['deleted', 'deleting'].includes(String(e.State).toLowerCase()),
+    )?.VpcEndpointId;
     return net;
   }
 
@@ -96,7 +130,13 @@ export class NetworkAdapter implements NetworkPort {
   static isComplete(net: ClusterNetwork, plan: NetworkPlan): boolean {
     return (
       missingAttributes(net).length === 0 &&
-      Boolean(net.vpcId && net.internetGatewayAttached && net.securityGroupId && net.s3EndpointId && net.natGatewayState === 'available') &&
+      Boolean(
+        net.vpcId &&
+          net.internetGatewayAttached &&
+          net.securityGroupId &&
+          net.s3EndpointId &&
+          net.natGatewayState === 'available',
+      ) &&
       plan.subnets.every((p) => net.subnets.some((s) => s.cidr === p.cidr)) &&
       hasDefaultRoute(net.publicRouteTable, 'igw') &&
       hasDefaultRoute(net.privateRouteTable, 'nat') &&
@@ -128,27 +168,48 @@ export class NetworkAdapter implements NetworkPort {
       if (net.subnets.some((s) => s.cidr === want.cidr)) continue;
       const r = await awsCall('ec2', 'CreateSubnet', () =>
         ec2.send(
-          new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: want.cidr, AvailabilityZone: want.zone, TagSpecifications: tagSpec('subnet', cluster, want.role) }),
+          new CreateSubnetCommand({
+            VpcId: vpcId,
+            CidrBlock: want.cidr,
+            AvailabilityZone: want.zone,
+            TagSpecifications: tagSpec('subnet', cluster, want.role),
+          }),
         ),
       );
       const id = r.Subnet!.SubnetId!;
-      net.subnets.push({ subnetId: id, cidr: want.cidr, zone: want.zone, role: want.role, mapPublicIpOnLaunch: r.Subnet!.MapPublicIpOnLaunch === true });
+      net.subnets.push({
+        subnetId: id,
+        cidr: want.cidr,
+        zone: want.zone,
+        role: want.role,
+        mapPublicIpOnLaunch: r.Subnet!.MapPublicIpOnLaunch === true,
+      });
       await finishAttributes(ec2, net); // a public subnet maps public IPv4 addresses at launch
       log(`Created ${want.role} subnet ${id} ${want.cidr} in ${want.zone}`);
     }
     if (!net.internetGatewayId) {
-      const r = await awsCall('ec2', 'CreateInternetGateway', () => ec2.send(new CreateInternetGatewayCommand({ TagSpecifications: tagSpec('internet-gateway', cluster, 'igw') })));
+      const r = await awsCall('ec2', 'CreateInternetGateway', () =>
+        ec2.send(new CreateInternetGatewayCommand({ TagSpecifications: tagSpec('internet-gateway', cluster, 'igw') })),
+      );
       net.internetGatewayId = r.InternetGateway!.InternetGatewayId!;
       log(`Created internet gateway ${net.internetGatewayId}`);
     }
     if (!net.internetGatewayAttached) {
-      await awsCall('ec2', 'AttachInternetGateway', () => ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId, VpcId: vpcId })));
+      await awsCall('ec2', 'AttachInternetGateway', () =>
+        ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: net.internetGatewayId, VpcId: vpcId })),
+      );
       net.internetGatewayAttached = true;
     }
-    const publicSubnet = net.subnets.find((s) => s.role === 'public' && s.zone === plan.subnets.find((p) => p.role === 'public')?.zone);
+    const publicSubnet = net.subnets.find(
+      (s) => s.role === 'public' && s.zone === plan.subnets.find((p) => p.role === 'public')?.zone,
+    );
     if (!net.natGatewayId) {
       if (!net.allocationId) {
-        const r = await awsCall('ec2', 'AllocateAddress', () => ec2.send(new AllocateAddressCommand({ Domain: 'vpc', TagSpecifications: tagSpec('elastic-ip', cluster, 'nat-ip') })));
+        const r = await awsCall('ec2', 'AllocateAddress', () =>
+          ec2.send(
+            new AllocateAddressCommand({ Domain: 'vpc', TagSpecifications: tagSpec('elastic-ip', cluster, 'nat-ip') }),
+          ),
+        );
         net.allocationId = r.AllocationId!;
       }
       const r = await awsCall('ec2', 'CreateNatGateway', () =>
@@ -165,8 +226,24 @@ export class NetworkAdapter implements NetworkPort {
       net.natGatewayState = r.NatGateway!.State;
       log(`Created NAT gateway ${net.natGatewayId} in ${publicSubnet!.zone}`);
     }
-    net.publicRouteTable = await this.ensureRouteTable(region, cluster, vpcId, net.publicRouteTable, 'public-routes', { GatewayId: net.internetGatewayId }, log);
-    net.privateRouteTable = await this.ensureRouteTable(region, cluster, vpcId, net.privateRouteTable, 'private-routes', { NatGatewayId: net.natGatewayId }, log);
+    net.publicRouteTable = await this.ensureRouteTable(
+      region,
+      cluster,
+      vpcId,
+      net.publicRouteTable,
+      'public-routes',
+      { GatewayId: net.internetGatewayId },
+      log,
+    );
+    net.privateRouteTable = await this.ensureRouteTable(
+      region,
+      cluster,
+      vpcId,
+      net.privateRouteTable,
+      'private-routes',
+      { NatGatewayId: net.natGatewayId },
+      log,
+    );
     await this.ensureAssociations(region, net, net.publicRouteTable, ['public']);
     await this.ensureAssociations(region, net, net.privateRouteTable, ['private', 'compute']);
     if (!net.securityGroupId) {
@@ -197,21 +274,32 @@ export class NetworkAdapter implements NetworkPort {
   /** Names of the Region's available Availability Zones (not Local or Wavelength Zones), sorted. */
   async availableZones(region: string): Promise<string[]> {
     const r = await awsCall('ec2', 'DescribeAvailabilityZones', () =>
-      this.clients.ec2(region).send(new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-type', Values: ['availability-zone'] }] })),
+      this.clients
+        .ec2(region)
+        .send(
+          new DescribeAvailabilityZonesCommand({ Filters: [{ Name: 'zone-type', Values: ['availability-zone'] }] }),
+        ),
     );
-    return (r.AvailabilityZones ?? []).filter((z) => z.State === 'available').map((z) => z.ZoneName!).sort();
+    return (r.AvailabilityZones ?? [])
+      .filter((z) => z.State === 'available')
+      .map((z) => z.ZoneName!)
+      .sort();
   }
 
   /** The NAT gateway's state, for the await step. */
   async natGatewayState(region: string, natGatewayId: string): Promise<string | undefined> {
-    const r = await awsCall('ec2', 'DescribeNatGateways', () => this.clients.ec2(region).send(new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] })));
+    const r = await awsCall('ec2', 'DescribeNatGateways', () =>
+      this.clients.ec2(region).send(new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] })),
+    );
     return r.NatGateways?.[0]?.State;
   }
 
   /** CreateTags overwrites a tag's value and is harmless to repeat. */
   async tagSubnets(region: string, subnetIds: readonly string[], tags: Record<string, string>): Promise<void> {
     if (subnetIds.length === 0) return;
-    await awsCall('ec2', 'CreateTags', () => this.clients.ec2(region).send(new CreateTagsCommand({ Resources: [...subnetIds], Tags: tagList(tags) })));
+    await awsCall('ec2', 'CreateTags', () =>
+      this.clients.ec2(region).send(new CreateTagsCommand({ Resources: [...subnetIds], Tags: tagList(tags) })),
+    );
   }
 
   private async ensureRouteTable(
@@ -226,23 +314,41 @@ export class NetworkAdapter implements NetworkPort {
     const ec2 = this.clients.ec2(region);
     let table = existing;
     if (!table) {
-      const r = await awsCall('ec2', 'CreateRouteTable', () => ec2.send(new CreateRouteTableCommand({ VpcId: vpcId, TagSpecifications: tagSpec('route-table', cluster, part) })));
+      const r = await awsCall('ec2', 'CreateRouteTable', () =>
+        ec2.send(
+          new CreateRouteTableCommand({ VpcId: vpcId, TagSpecifications: tagSpec('route-table', cluster, part) }),
+        ),
+      );
       table = r.RouteTable!;
       log(`Created route table ${table.RouteTableId} (${part})`);
     }
     if (!hasDefaultRoute(table, target.GatewayId ? 'igw' : 'nat')) {
-      await awsCall('ec2', 'CreateRoute', () => ec2.send(new CreateRouteCommand({ RouteTableId: table!.RouteTableId, DestinationCidrBlock: '0.0.0.0/0', ...target })));
+      await awsCall('ec2', 'CreateRoute', () =>
+        ec2.send(
+          new CreateRouteCommand({ RouteTableId: table!.RouteTableId, DestinationCidrBlock: '0.0.0.0/0', ...target }),
+        ),
+      );
       table = { ...table, Routes: [...(table.Routes ?? []), { DestinationCidrBlock: '0.0.0.0/0', ...target }] };
     }
     return table;
   }
 
-  private async ensureAssociations(region: string, net: ClusterNetwork, table: RouteTable | undefined, roles: SubnetRole[]): Promise<void> {
+  private async ensureAssociations(
+    region: string,
+    net: ClusterNetwork,
+    table: RouteTable | undefined,
+    roles: SubnetRole[],
+  ): Promise<void> {
     const ec2 = this.clients.ec2(region);
     const associated = new Set((table?.Associations ?? []).map((a) => a.SubnetId));
     for (const s of net.subnets.filter((x) => roles.includes(x.role as SubnetRole) && !associated.has(x.subnetId))) {
-      await awsCall('ec2', 'AssociateRouteTable', () => ec2.send(new AssociateRouteTableCommand({ RouteTableId: table!.RouteTableId, SubnetId: s.subnetId })));
-      table!.Associations = [...(table!.Associations ?? []), { SubnetId: s.subnetId, RouteTableId: table!.RouteTableId }];
+      await awsCall('ec2', 'AssociateRouteTable', () =>
+        ec2.send(new AssociateRouteTableCommand({ RouteTableId: table!.RouteTableId, SubnetId: s.subnetId })),
+      );
+      table!.Associations = [
+        ...(table!.Associations ?? []),
+        { SubnetId: s.subnetId, RouteTableId: table!.RouteTableId },
+      ];
     }
   }
 
@@ -265,7 +371,10 @@ export class NetworkAdapter implements NetworkPort {
 
 function hasDefaultRoute(table: RouteTable | undefined, kind: 'igw' | 'nat'): boolean {
   return Boolean(
-    table?.Routes?.some((r) => r.DestinationCidrBlock === '0.0.0.0/0' && (kind === 'igw' ? r.GatewayId?.startsWith('igw-') : r.NatGatewayId)),
+    table?.Routes?.some(
+      (r) =>
+        r.DestinationCidrBlock === '0.0.0.0/0' && (kind === 'igw' ? r.GatewayId?.startsWith('igw-') : r.NatGatewayId),
+    ),
   );
 }
 

@@ -1,4 +1,9 @@
-import { CreateFileSystemCommand, DeleteFileSystemCommand, DescribeFileSystemsCommand, type FileSystem } from '@aws-sdk/client-fsx';
+import {
+  CreateFileSystemCommand,
+  DeleteFileSystemCommand,
+  DescribeFileSystemsCommand,
+  type FileSystem,
+} from '@aws-sdk/client-fsx';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -32,8 +37,12 @@ export class StorageAdapter implements StoragePort {
   /** GetBucketTagging: the bucket's tags ({} when it has none), undefined when there is no such bucket. */
   async bucketTags(region: string, bucket: string): Promise<Record<string, string> | undefined> {
     try {
-      const r = await awsCall('s3', 'GetBucketTagging', () => this.clients.s3(region).send(new GetBucketTaggingCommand({ Bucket: bucket })));
-      return Object.fromEntries((r.TagSet ?? []).filter((t) => t.Key !== undefined).map((t) => [t.Key!, t.Value ?? '']));
+      const r = await awsCall('s3', 'GetBucketTagging', () =>
+        this.clients.s3(region).send(new GetBucketTaggingCommand({ Bucket: bucket })),
+      );
+      return Object.fromEntries(
+        (r.TagSet ?? []).filter((t) => t.Key !== undefined).map((t) => [t.Key!, t.Value ?? '']),
+      );
     } catch (err) {
       if (hasCode(err, 'NoSuchTagSet')) return {};
       if (hasCode(err, 'NotFound', 'NoSuchBucket')) return undefined;
@@ -47,11 +56,14 @@ export class StorageAdapter implements StoragePort {
    */
   async probeBucket(region: string, bucket: string): Promise<BucketProbe> {
     try {
-      const r = await awsCall('s3', 'HeadBucket', () => this.clients.s3(region).send(new HeadBucketCommand({ Bucket: bucket })));
+      const r = await awsCall('s3', 'HeadBucket', () =>
+        this.clients.s3(region).send(new HeadBucketCommand({ Bucket: bucket })),
+      );
       return { state: 'reachable', ...(r.BucketRegion ? { region: r.BucketRegion } : {}) };
     } catch (err) {
       if (hasCode(err, 'NotFound', 'NoSuchBucket')) return { state: 'missing' };
-      if (hasCode(err, 'Forbidden', 'AccessDenied', '403') || (err instanceof CloudError && err.httpStatus === 403)) return { state: 'forbidden' };
+      if (hasCode(err, 'Forbidden', 'AccessDenied', '403') || (err instanceof CloudError && err.httpStatus === 403))
+        return { state: 'forbidden' };
       throw err;
     }
   }
@@ -70,7 +82,11 @@ export class StorageAdapter implements StoragePort {
     );
     return {
       folders: (page.CommonPrefixes ?? []).map((p) => p.Prefix!).filter(Boolean),
-      objects: (page.Contents ?? []).map((o) => ({ key: o.Key!, size: o.Size ?? 0, ...(o.LastModified ? { lastModified: o.LastModified.toISOString() } : {}) })),
+      objects: (page.Contents ?? []).map((o) => ({
+        key: o.Key!,
+        size: o.Size ?? 0,
+        ...(o.LastModified ? { lastModified: o.LastModified.toISOString() } : {}),
+      })),
       ...(page.IsTruncated && page.NextContinuationToken ? { nextToken: page.NextContinuationToken } : {}),
     };
   }
@@ -79,7 +95,12 @@ export class StorageAdapter implements StoragePort {
    * The bucket, created with its tags in the CreateBucket request itself (so no crash can leave it
    * untagged, hence unfindable by the delete); a bucket that already exists gets them put.
    */
-  async ensureBucket(region: string, bucket: string, tags: Record<string, string>, log: (m: string) => void): Promise<void> {
+  async ensureBucket(
+    region: string,
+    bucket: string,
+    tags: Record<string, string>,
+    log: (m: string) => void,
+  ): Promise<void> {
     const s3 = this.clients.s3(region);
     if (!(await this.bucketExists(region, bucket))) {
       try {
@@ -100,7 +121,9 @@ export class StorageAdapter implements StoragePort {
         if (!hasCode(err, 'BucketAlreadyOwnedByYou')) throw err;
       }
     }
-    await awsCall('s3', 'PutBucketTagging', () => s3.send(new PutBucketTaggingCommand({ Bucket: bucket, Tagging: { TagSet: tagList(tags) } })));
+    await awsCall('s3', 'PutBucketTagging', () =>
+      s3.send(new PutBucketTaggingCommand({ Bucket: bucket, Tagging: { TagSet: tagList(tags) } })),
+    );
   }
 
   /** Empties then deletes the bucket; a missing bucket is fine. */
@@ -122,9 +145,14 @@ export class StorageAdapter implements StoragePort {
     let token: string | undefined;
     let deleted = 0;
     do {
-      const page = await awsCall('s3', 'ListObjectsV2', () => s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token })));
+      const page = await awsCall('s3', 'ListObjectsV2', () =>
+        s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token })),
+      );
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await awsCall('s3', 'DeleteObjects', () => s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } })));
+      if (keys.length)
+        await awsCall('s3', 'DeleteObjects', () =>
+          s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } })),
+        );
       deleted += keys.length;
       token = page.NextContinuationToken;
     } while (token);
@@ -134,11 +162,19 @@ export class StorageAdapter implements StoragePort {
 
   /** A FSx for Lustre file system of the cluster (found by tag; with `part`, that part of it), if any. */
   async findFileSystem(region: string, cluster: string, part?: string): Promise<FileSystem | undefined> {
-    const tagged = (f: FileSystem, key: string, value: string) => f.Tags?.some((t) => t.Key === key && t.Value === value) ?? false;
+    const tagged = (f: FileSystem, key: string, value: string) =>
+      f.Tags?.some((t) => t.Key === key && t.Value === value) ?? false;
     let NextToken: string | undefined;
     do {
-      const r = await awsCall('fsx', 'DescribeFileSystems', () => this.clients.fsx(region).send(new DescribeFileSystemsCommand({ NextToken })));
-      const mine = r.FileSystems?.find((f) => tagged(f, TAG_CLUSTER, cluster) && (part === undefined || tagged(f, TAG_PART, part)) && f.Lifecycle !== 'DELETING');
+      const r = await awsCall('fsx', 'DescribeFileSystems', () =>
+        this.clients.fsx(region).send(new DescribeFileSystemsCommand({ NextToken })),
+      );
+      const mine = r.FileSystems?.find(
+        (f) =>
+          tagged(f, TAG_CLUSTER, cluster) &&
+          (part === undefined || tagged(f, TAG_PART, part)) &&
+          f.Lifecycle !== 'DELETING',
+      );
       if (mine) return mine;
       NextToken = r.NextToken;
     } while (NextToken);
@@ -148,7 +184,13 @@ export class StorageAdapter implements StoragePort {
   async createFileSystem(
     region: string,
     cluster: string,
-    spec: { subnetId: string; securityGroupId: string; storageCapacityGiB: number; tags: Record<string, string>; clientToken?: string },
+    spec: {
+      subnetId: string;
+      securityGroupId: string;
+      storageCapacityGiB: number;
+      tags: Record<string, string>;
+      clientToken?: string;
+    },
   ): Promise<FileSystem> {
     const r = await awsCall('fsx', 'CreateFileSystem', () =>
       this.clients.fsx(region).send(
@@ -157,7 +199,11 @@ export class StorageAdapter implements StoragePort {
           StorageCapacity: spec.storageCapacityGiB,
           SubnetIds: [spec.subnetId],
           SecurityGroupIds: [spec.securityGroupId],
-          LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 250, DataCompressionType: 'LZ4' },
+          LustreConfiguration: {
+            DeploymentType: 'PERSISTENT_2',
+            PerUnitStorageThroughput: 250,
+            DataCompressionType: 'LZ4',
+          },
           Tags: tagList(spec.tags),
           ClientRequestToken: spec.clientToken ?? `instantstart-${cluster}-fsx`,
         }),
@@ -168,7 +214,9 @@ export class StorageAdapter implements StoragePort {
 
   async describeFileSystem(region: string, id: string): Promise<FileSystem | undefined> {
     try {
-      const r = await awsCall('fsx', 'DescribeFileSystems', () => this.clients.fsx(region).send(new DescribeFileSystemsCommand({ FileSystemIds: [id] })));
+      const r = await awsCall('fsx', 'DescribeFileSystems', () =>
+        this.clients.fsx(region).send(new DescribeFileSystemsCommand({ FileSystemIds: [id] })),
+      );
       return r.FileSystems?.[0];
     } catch (err) {
       if (hasCode(err, 'FileSystemNotFound')) return undefined;
@@ -178,7 +226,9 @@ export class StorageAdapter implements StoragePort {
 
   async deleteFileSystem(region: string, id: string): Promise<void> {
     try {
-      await awsCall('fsx', 'DeleteFileSystem', () => this.clients.fsx(region).send(new DeleteFileSystemCommand({ FileSystemId: id })));
+      await awsCall('fsx', 'DeleteFileSystem', () =>
+        this.clients.fsx(region).send(new DeleteFileSystemCommand({ FileSystemId: id })),
+      );
     } catch (err) {
       if (!hasCode(err, 'FileSystemNotFound')) throw err;
     }

@@ -17,7 +17,8 @@ import { DEFAULT_CLOUD_TIMEOUTS, secondsOf } from '../timeouts.js';
 export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
 
 /** The Hub this server talks to: HF_ENDPOINT without a trailing slash, or the public Hub. */
-export const hubEndpointFromEnvironment = (env: NodeJS.ProcessEnv = process.env): string => (env.HF_ENDPOINT?.trim() || DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
+export const hubEndpointFromEnvironment = (env: NodeJS.ProcessEnv = process.env): string =>
+  (env.HF_ENDPOINT?.trim() || DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
 
 export interface HubModelRevision {
   id: string;
@@ -49,15 +50,30 @@ export class HuggingFaceHub {
 
   /** `GET /api/models/{repo}/revision/{rev}?blobs=true`: the commit, the gate and every file with its size. */
   async modelRevision(modelId: string, revision: string, token?: string): Promise<HubModelRevision> {
-    const res = await this.call('ModelInfo', `/api/models/${modelId}/revision/${encodeURIComponent(revision)}?blobs=true`, 'GET', token);
+    const res = await this.call(
+      'ModelInfo',
+      `/api/models/${modelId}/revision/${encodeURIComponent(revision)}?blobs=true`,
+      'GET',
+      token,
+    );
     if (!res.ok) throw await refusal(res);
     const info = (await res.json()) as Record<string, unknown>;
     const siblings = Array.isArray(info.siblings) ? (info.siblings as Array<Record<string, unknown>>) : [];
     const files = siblings
       .filter((s) => typeof s.rfilename === 'string')
-      .map((s) => ({ path: s.rfilename as string, size: Number((s.lfs as { size?: number } | undefined)?.size ?? s.size ?? 0) || 0 }));
+      .map((s) => ({
+        path: s.rfilename as string,
+        size: Number((s.lfs as { size?: number } | undefined)?.size ?? s.size ?? 0) || 0,
+      }));
     const gated = info.gated === 'auto' || info.gated === 'manual' ? info.gated : false;
-    return { id: String(info.id ?? modelId), sha: String(info.sha ?? ''), gated, private: info.private === true, files, totalBytes: files.reduce((n, f) => n + f.size, 0) };
+    return {
+      id: String(info.id ?? modelId),
+      sha: String(info.sha ?? ''),
+      gated,
+      private: info.private === true,
+      files,
+      totalBytes: files.reduce((n, f) => n + f.size, 0),
+    };
   }
 
   /**
@@ -65,23 +81,55 @@ export class HuggingFaceHub {
    * without following redirects (a redirect to the CDN means yes). The refusal when it cannot.
    */
   async fileRefusal(modelId: string, commit: string, path: string, token?: string): Promise<HubRefusal | undefined> {
-    const res = await this.call('GetFileMetadata', `/${modelId}/resolve/${commit}/${path.split('/').map(encodeURIComponent).join('/')}`, 'HEAD', token);
+    const res = await this.call(
+      'GetFileMetadata',
+      `/${modelId}/resolve/${commit}/${path.split('/').map(encodeURIComponent).join('/')}`,
+      'HEAD',
+      token,
+    );
     if (res.ok || (res.status >= 300 && res.status < 400)) return undefined;
     return refusal(res);
   }
 
-  private async call(operation: string, path: string, method: 'GET' | 'HEAD', token: string | undefined): Promise<Response> {
+  private async call(
+    operation: string,
+    path: string,
+    method: 'GET' | 'HEAD',
+    token: string | undefined,
+  ): Promise<Response> {
     try {
       return await fetch(`${this.endpoint}${path}`, {
         method,
         redirect: 'manual',
-        headers: { accept: 'application/json', 'user-agent': 'instantstart', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          'user-agent': 'instantstart',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) throw cloudTimeout('huggingface', operation, secondsOf(this.timeoutMs), `The Hugging Face Hub (${this.endpoint})`);
-      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
-      throw new CloudError('huggingface', operation, 'HubUnreachable', `The Hugging Face Hub at ${this.endpoint} cannot be reached (${cause}); check this server's network path to it, or HF_ENDPOINT.`, 502, true);
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+        throw cloudTimeout(
+          'huggingface',
+          operation,
+          secondsOf(this.timeoutMs),
+          `The Hugging Face Hub (${this.endpoint})`,
+        );
+      const cause =
+        err instanceof Error && err.cause instanceof Error
+          ? err.cause.message
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      throw new CloudError(
+        'huggingface',
+        operation,
+        'HubUnreachable',
+        `The Hugging Face Hub at ${this.endpoint} cannot be reached (${cause}); check this server's network path to it, or HF_ENDPOINT.`,
+        502,
+        true,
+      );
     }
   }
 }

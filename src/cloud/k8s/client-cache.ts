@@ -50,11 +50,18 @@ export class KubeClients {
   private async open(region: string, name: string, key: string): Promise<KubeClusterClient> {
     const c = await this.describe(region, name);
     // A DELETING cluster still reports its endpoint, but it is going: do not cache a client for it.
-    if (!c?.endpoint || !c.certificateAuthority?.data || !SERVING.has(c.status ?? '')) throw new KubeApiUnavailable(name, c?.status);
+    if (!c?.endpoint || !c.certificateAuthority?.data || !SERVING.has(c.status ?? ''))
+      throw new KubeApiUnavailable(name, c?.status);
     let self: Promise<KubeClusterClient> | undefined;
     const client = new KubeClusterClient(
       { clusterName: name, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data },
-      { requestMs: this.options.requestMs, credentials: this.options.credentials, now: this.options.now, observer: this.options.observer, onUnreachable: () => self && this.drop(key, self) },
+      {
+        requestMs: this.options.requestMs,
+        credentials: this.options.credentials,
+        now: this.options.now,
+        observer: this.options.observer,
+        onUnreachable: () => self && this.drop(key, self),
+      },
     );
     self = this.entries.get(key);
     return client;

@@ -2,12 +2,25 @@ import { PassThrough, type Readable } from 'node:stream';
 import { Log, Watch } from '@kubernetes/client-node';
 import { tell, type CloudObserver } from '../observer.js';
 import { DEFAULT_CLOUD_TIMEOUTS } from '../timeouts.js';
-import { KubeError, KubeExpired, KubeKindNotServed, KubeNotFound, type KubeObjectNaming } from '../../domain/kube/errors.js';
+import {
+  KubeError,
+  KubeExpired,
+  KubeKindNotServed,
+  KubeNotFound,
+  type KubeObjectNaming,
+} from '../../domain/kube/errors.js';
 import { knownKind } from '../../domain/kube/index.js';
 import { kubeKind, parseBase, qualifiedKind, type KubeKind, type KubeResource } from '../../domain/kube/kind.js';
 import { POD } from '../../domain/kube/pod.js';
 import type { KubeObject } from '../../domain/kube-object.js';
-import type { KubeListOptions, KubeLogOptions, KubePage, KubePort, KubeWatchEvent, KubeWatchOptions } from '../ports.js';
+import type {
+  KubeListOptions,
+  KubeLogOptions,
+  KubePage,
+  KubePort,
+  KubeWatchEvent,
+  KubeWatchOptions,
+} from '../ports.js';
 import { answerError, endpointGone, noAnswerError, parseStatus } from './errors.js';
 import type { CredentialsProvider } from './eks-token.js';
 import { EksTokenSource } from './token-source.js';
@@ -40,7 +53,8 @@ function collectionPath(kind: KubeKind, namespace?: string): string {
 }
 
 /** Namespaced objects named without a namespace live in `default`, as kubectl assumes. */
-const objectPath = (kind: KubeKind, name: string, namespace?: string) => `${collectionPath(kind, kind.namespaced ? (namespace ?? 'default') : undefined)}/${enc(name)}`;
+const objectPath = (kind: KubeKind, name: string, namespace?: string) =>
+  `${collectionPath(kind, kind.namespaced ? (namespace ?? 'default') : undefined)}/${enc(name)}`;
 
 /**
  * A Kubernetes client for one EKS cluster (see KubePort), authenticated with an EKS token made from
@@ -55,8 +69,18 @@ export class KubeClusterClient implements KubePort {
 
   constructor(target: EksEndpoint, options: KubeClusterClientOptions = {}) {
     this.observer = options.observer;
-    const tokens = new EksTokenSource({ clusterName: target.clusterName, region: target.region, credentials: options.credentials, now: options.now });
-    this.transport = new KubeTransport(target, tokens, options.requestMs ?? DEFAULT_CLOUD_TIMEOUTS.requestMs, options.onUnreachable);
+    const tokens = new EksTokenSource({
+      clusterName: target.clusterName,
+      region: target.region,
+      credentials: options.credentials,
+      now: options.now,
+    });
+    this.transport = new KubeTransport(
+      target,
+      tokens,
+      options.requestMs ?? DEFAULT_CLOUD_TIMEOUTS.requestMs,
+      options.onUnreachable,
+    );
   }
 
   get cluster(): string {
@@ -64,7 +88,9 @@ export class KubeClusterClient implements KubePort {
   }
 
   async get<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<T> {
-    return kind.parse(await this.json(kind, 'get', { name, namespace }, { method: 'GET', path: objectPath(kind, name, namespace) }));
+    return kind.parse(
+      await this.json(kind, 'get', { name, namespace }, { method: 'GET', path: objectPath(kind, name, namespace) }),
+    );
   }
 
   async find<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<T | undefined> {
@@ -85,14 +111,31 @@ export class KubeClusterClient implements KubePort {
     }
   }
 
-  async listPage<T extends KubeResource>(kind: KubeKind<T>, options: KubeListOptions & { continue?: string } = {}): Promise<KubePage<T>> {
-    const query = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: options.limit ?? PAGE, continue: options.continue };
-    const body = (await this.json(kind, 'list', { namespace: options.namespace }, { method: 'GET', path: collectionPath(kind, options.namespace), query })) as {
+  async listPage<T extends KubeResource>(
+    kind: KubeKind<T>,
+    options: KubeListOptions & { continue?: string } = {},
+  ): Promise<KubePage<T>> {
+    const query = {
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+      limit: options.limit ?? PAGE,
+      continue: options.continue,
+    };
+    const body = (await this.json(
+      kind,
+      'list',
+      { namespace: options.namespace },
+      { method: 'GET', path: collectionPath(kind, options.namespace), query },
+    )) as {
       metadata?: { resourceVersion?: string; continue?: string };
       items?: unknown[];
     };
     const items = (Array.isArray(body.items) ? body.items : []).map((i) => kind.parse(i));
-    return { items, resourceVersion: body.metadata?.resourceVersion ?? '', ...(body.metadata?.continue ? { continue: body.metadata.continue } : {}) };
+    return {
+      items,
+      resourceVersion: body.metadata?.resourceVersion ?? '',
+      ...(body.metadata?.continue ? { continue: body.metadata.continue } : {}),
+    };
   }
 
   async list<T extends KubeResource>(kind: KubeKind<T>, options: KubeListOptions = {}): Promise<T[]> {
@@ -128,7 +171,8 @@ export class KubeClusterClient implements KubePort {
       {
         listAll: (k, o) => this.listAll(k, o),
         openStream: (k, o, onEvent, onDone) => this.openWatch(k, o, onEvent, onDone),
-        statusError: (k, s) => answerError(this.naming(k, {}), 'watch', s.code ?? 500, JSON.stringify({ kind: 'Status', ...s })),
+        statusError: (k, s) =>
+          answerError(this.naming(k, {}), 'watch', s.code ?? 500, JSON.stringify({ kind: 'Status', ...s })),
       },
       kind,
       options,
@@ -168,7 +212,12 @@ export class KubeClusterClient implements KubePort {
 
   async delete<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<boolean> {
     try {
-      await this.json(kind, 'delete', { name, namespace }, { method: 'DELETE', path: objectPath(kind, name, namespace), query: { propagationPolicy: 'Background' } });
+      await this.json(
+        kind,
+        'delete',
+        { name, namespace },
+        { method: 'DELETE', path: objectPath(kind, name, namespace), query: { propagationPolicy: 'Background' } },
+      );
       return true;
     } catch (err) {
       if (err instanceof KubeNotFound || err instanceof KubeKindNotServed) return false;
@@ -182,14 +231,31 @@ export class KubeClusterClient implements KubePort {
     if (!container) {
       const p = await this.get(POD, pod.name, pod.namespace);
       if (p.spec.containers.length !== 1) {
-        throw new KubeError(naming, 'logs', 'BadRequest', `Pod ${pod.namespace}/${pod.name} has containers ${p.spec.containers.join(', ')}: name the one whose log to read.`, 400, false);
+        throw new KubeError(
+          naming,
+          'logs',
+          'BadRequest',
+          `Pod ${pod.namespace}/${pod.name} has containers ${p.spec.containers.join(', ')}: name the one whose log to read.`,
+          400,
+          false,
+        );
       }
       container = p.spec.containers[0]!;
     }
     const out = new PassThrough();
-    const logOptions = { follow: options.follow, tailLines: options.tailLines, sinceSeconds: options.sinceSeconds, sinceTime: options.sinceTime, limitBytes: options.limitBytes, previous: options.previous, timestamps: options.timestamps };
+    const logOptions = {
+      follow: options.follow,
+      tailLines: options.tailLines,
+      sinceSeconds: options.sinceSeconds,
+      sinceTime: options.sinceTime,
+      limitBytes: options.limitBytes,
+      previous: options.previous,
+      timestamps: options.timestamps,
+    };
     try {
-      const controller = await this.transport.withKubeConfig((kc) => new Log(kc).log(pod.namespace, pod.name, container!, out, logOptions));
+      const controller = await this.transport.withKubeConfig((kc) =>
+        new Log(kc).log(pod.namespace, pod.name, container!, out, logOptions),
+      );
       const stop = () => {
         controller.abort();
         out.end();
@@ -199,19 +265,33 @@ export class KubeClusterClient implements KubePort {
     } catch (err) {
       const status = statusOf(err);
       if (status === 404) throw new KubeNotFound(naming, 'logs');
-      if (status !== undefined) throw answerError(naming, 'logs', status, JSON.stringify((err as { body?: unknown }).body ?? ''));
+      if (status !== undefined)
+        throw answerError(naming, 'logs', status, JSON.stringify((err as { body?: unknown }).body ?? ''));
       throw noAnswerError(naming, 'logs', err, this.transport.deadlineMs);
     }
     return out;
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
-  private naming(kind: { apiVersion: string; kind: string }, o: { name?: string; namespace?: string }): KubeObjectNaming {
-    return { cluster: this.cluster, kind: qualifiedKind(kind), ...(o.namespace !== undefined ? { namespace: o.namespace } : {}), ...(o.name !== undefined ? { name: o.name } : {}) };
+  private naming(
+    kind: { apiVersion: string; kind: string },
+    o: { name?: string; namespace?: string },
+  ): KubeObjectNaming {
+    return {
+      cluster: this.cluster,
+      kind: qualifiedKind(kind),
+      ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
+      ...(o.name !== undefined ? { name: o.name } : {}),
+    };
   }
 
   /** Sends, and turns every failure into a typed error naming the object. */
-  private async json(kind: KubeKind, verb: string, o: { name?: string; namespace?: string }, req: KubeRequest): Promise<unknown> {
+  private async json(
+    kind: KubeKind,
+    verb: string,
+    o: { name?: string; namespace?: string },
+    req: KubeRequest,
+  ): Promise<unknown> {
     const naming = this.naming(kind, o);
     let res: KubeResponse;
     try {
@@ -231,7 +311,8 @@ export class KubeClusterClient implements KubePort {
    */
   private async notFound(kind: KubeKind, naming: KubeObjectNaming, verb: string, res: KubeResponse): Promise<Error> {
     const status = parseStatus(res.body);
-    if (naming.name !== undefined && status?.reason === 'NotFound' && status.details?.name === naming.name) return new KubeNotFound(naming, verb);
+    if (naming.name !== undefined && status?.reason === 'NotFound' && status.details?.name === naming.name)
+      return new KubeNotFound(naming, verb);
     const served = await this.serves(kind.apiVersion, kind.kind, naming, verb);
     if (served === 'no-api') {
       this.transport.endpointGone();
@@ -242,7 +323,12 @@ export class KubeClusterClient implements KubePort {
   }
 
   /** The kind's descriptor from discovery, or false when the group version does not list it; 'no-api' when nothing is served. */
-  private async serves(apiVersion: string, kindName: string, naming: KubeObjectNaming, verb: string): Promise<{ name: string; namespaced: boolean } | false | 'no-api'> {
+  private async serves(
+    apiVersion: string,
+    kindName: string,
+    naming: KubeObjectNaming,
+    verb: string,
+  ): Promise<{ name: string; namespaced: boolean } | false | 'no-api'> {
     const res = await this.transport.send({ method: 'GET', path: apiPath(apiVersion) }).catch((err: unknown) => {
       throw noAnswerError(naming, verb, err, this.transport.deadlineMs);
     });
@@ -254,7 +340,10 @@ export class KubeClusterClient implements KubePort {
       return core.status === 404 ? 'no-api' : false;
     }
     if (res.status !== 200) throw answerError(naming, `discover ${apiVersion}`, res.status, res.body);
-    const resources = ((JSON.parse(res.body) as { resources?: Array<{ name?: string; kind?: string; namespaced?: boolean }> }).resources ?? []).filter((r) => !r.name?.includes('/'));
+    const resources = (
+      (JSON.parse(res.body) as { resources?: Array<{ name?: string; kind?: string; namespaced?: boolean }> })
+        .resources ?? []
+    ).filter((r) => !r.name?.includes('/'));
     const found = resources.find((r) => r.kind === kindName);
     return found?.name ? { name: found.name, namespaced: found.namespaced === true } : false;
   }
@@ -270,10 +359,18 @@ export class KubeClusterClient implements KubePort {
       throw endpointGone(naming, 'apply');
     }
     if (!found) throw new KubeKindNotServed(naming, 'apply');
-    return kubeKind({ apiVersion: m.apiVersion, kind: m.kind, plural: found.name, namespaced: found.namespaced }, (raw) => parseBase(raw, m));
+    return kubeKind(
+      { apiVersion: m.apiVersion, kind: m.kind, plural: found.name, namespaced: found.namespaced },
+      (raw) => parseBase(raw, m),
+    );
   }
 
-  private openWatch(kind: KubeKind, o: KubeWatchOptions & { resourceVersion: string }, onEvent: (type: string, object: unknown) => void, onDone: (err?: unknown) => void): Promise<() => void> {
+  private openWatch(
+    kind: KubeKind,
+    o: KubeWatchOptions & { resourceVersion: string },
+    onEvent: (type: string, object: unknown) => void,
+    onDone: (err?: unknown) => void,
+  ): Promise<() => void> {
     const naming = this.naming(kind, { namespace: o.namespace });
     const query = {
       resourceVersion: o.resourceVersion,
@@ -287,10 +384,15 @@ export class KubeClusterClient implements KubePort {
       .withKubeConfig(async (kc) => {
         let refused: unknown;
         let opened = false;
-        const controller = await new Watch(kc).watch(collectionPath(kind, o.namespace), query, onEvent, (err: unknown) => {
-          if (!opened && statusOf(err) !== undefined) refused = err;
-          else onDone(err ?? undefined);
-        });
+        const controller = await new Watch(kc).watch(
+          collectionPath(kind, o.namespace),
+          query,
+          onEvent,
+          (err: unknown) => {
+            if (!opened && statusOf(err) !== undefined) refused = err;
+            else onDone(err ?? undefined);
+          },
+        );
         if (refused) throw refused;
         opened = true;
         return () => controller.abort();

@@ -1,5 +1,11 @@
 import { CloudError, cloudTimeout } from '../../domain/errors.js';
-import { KubeConflict, KubeError, KubeForbidden, KubeUnauthorized, type KubeObjectNaming } from '../../domain/kube/errors.js';
+import {
+  KubeConflict,
+  KubeError,
+  KubeForbidden,
+  KubeUnauthorized,
+  type KubeObjectNaming,
+} from '../../domain/kube/errors.js';
 import { secondsOf } from '../timeouts.js';
 
 /**
@@ -34,17 +40,36 @@ export function answerError(object: KubeObjectNaming, verb: string, status: numb
   if (status === 401) return new KubeUnauthorized(object, verb);
   const retryable = status === 429 || status >= 500;
   const name = object.name ? ` ${object.namespace ? `${object.namespace}/` : ''}${object.name}` : '';
-  return new KubeError(object, verb, s?.reason ?? `Http${status}`, `${verb} ${object.kind}${name} in EKS cluster ${object.cluster}: ${detail}`, status, retryable);
+  return new KubeError(
+    object,
+    verb,
+    s?.reason ?? `Http${status}`,
+    `${verb} ${object.kind}${name} in EKS cluster ${object.cluster}: ${detail}`,
+    status,
+    retryable,
+  );
 }
 
 /** No answer: past the deadline (TimeoutError) or nothing reachable (NetworkingError); both retryable outages. */
 export function noAnswerError(object: KubeObjectNaming, verb: string, err: unknown, deadlineMs: number): CloudError {
   const e = err as { name?: string; type?: string; code?: unknown; message?: string };
   if (e?.name === 'AbortError' || e?.type === 'aborted') {
-    return cloudTimeout('kubernetes', `${verb} ${object.kind}`, secondsOf(deadlineMs), `The Kubernetes API of EKS cluster ${object.cluster}`);
+    return cloudTimeout(
+      'kubernetes',
+      `${verb} ${object.kind}`,
+      secondsOf(deadlineMs),
+      `The Kubernetes API of EKS cluster ${object.cluster}`,
+    );
   }
   const code = typeof e?.code === 'string' ? e.code : (e?.type ?? 'unknown');
-  return new CloudError('kubernetes', verb, 'NetworkingError', `${verb} ${object.kind}: could not reach the Kubernetes API of EKS cluster ${object.cluster} (${code}): ${e?.message ?? String(err)}`, undefined, true);
+  return new CloudError(
+    'kubernetes',
+    verb,
+    'NetworkingError',
+    `${verb} ${object.kind}: could not reach the Kubernetes API of EKS cluster ${object.cluster} (${code}): ${e?.message ?? String(err)}`,
+    undefined,
+    true,
+  );
 }
 
 /** An endpoint that no longer serves Kubernetes at all (the cluster went, its address was reused). */

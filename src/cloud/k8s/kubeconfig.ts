@@ -17,7 +17,9 @@ export function buildKubeconfig(input: KubeconfigInput): string {
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server: input.endpoint, 'certificate-authority-data': input.certificateAuthorityData } }],
+    clusters: [
+      { name, cluster: { server: input.endpoint, 'certificate-authority-data': input.certificateAuthorityData } },
+    ],
     contexts: [{ name, context: { cluster: name, user: name } }],
     'current-context': name,
     preferences: {},

@@ -57,8 +57,15 @@ export class EksTokenSource {
   private async sign(fresh: boolean): Promise<Signed> {
     const now = this.now();
     // After a refusal the SDK's cached credentials may be what the cluster refused: fetch them again.
-    const credentials: CredentialsProvider = fresh ? () => this.credentials({ forceRefresh: true }) : () => this.credentials();
-    const t = await createEksToken({ clusterName: this.options.clusterName, region: this.options.region, credentials, now: new Date(now) });
+    const credentials: CredentialsProvider = fresh
+      ? () => this.credentials({ forceRefresh: true })
+      : () => this.credentials();
+    const t = await createEksToken({
+      clusterName: this.options.clusterName,
+      region: this.options.region,
+      credentials,
+      now: new Date(now),
+    });
     this.held = { token: t.token, signedAt: now };
     return this.held;
   }

@@ -1,5 +1,11 @@
 import { Agent } from 'node:https';
-import { createConfiguration, HttpMethod, KubeConfig, ServerConfiguration, type Configuration } from '@kubernetes/client-node';
+import {
+  createConfiguration,
+  HttpMethod,
+  KubeConfig,
+  ServerConfiguration,
+  type Configuration,
+} from '@kubernetes/client-node';
 import type { EksTokenSource } from './token-source.js';
 
 /** Where an EKS cluster's API lives, from DescribeCluster. */
@@ -33,7 +39,8 @@ export const isUnreachable = (err: unknown): boolean => UNREACHABLE.has(String((
  * routine: the server closes a connection it deems idle just as the client sends on it, and the
  * client learns of it only from the reset.
  */
-export const isConnectionReset = (err: unknown): boolean => ['ECONNRESET', 'EPIPE'].includes(String((err as { code?: unknown })?.code));
+export const isConnectionReset = (err: unknown): boolean =>
+  ['ECONNRESET', 'EPIPE'].includes(String((err as { code?: unknown })?.code));
 
 /**
  * HTTP to one cluster's API through client-node's request machinery, with what every request
@@ -55,7 +62,12 @@ export class KubeTransport {
     // A `timeout` makes Node honour the server's `Keep-Alive: timeout=N` hint: an idle connection is
     // closed a second before the server would close it, so a request (a write above all, which is
     // not sent twice) does not go out on a connection the server is closing.
-    this.agent = new Agent({ ca: Buffer.from(target.certificateAuthorityData, 'base64'), keepAlive: true, maxSockets: 16, timeout: requestMs });
+    this.agent = new Agent({
+      ca: Buffer.from(target.certificateAuthorityData, 'base64'),
+      keepAlive: true,
+      maxSockets: 16,
+      timeout: requestMs,
+    });
     this.config = createConfiguration({ baseServer: new ServerConfiguration(target.endpoint, {}) });
   }
 
@@ -92,7 +104,9 @@ export class KubeTransport {
     const kc = new KubeConfig();
     const name = this.target.clusterName;
     kc.loadFromOptions({
-      clusters: [{ name, server: this.target.endpoint, caData: this.target.certificateAuthorityData, skipTLSVerify: false }],
+      clusters: [
+        { name, server: this.target.endpoint, caData: this.target.certificateAuthorityData, skipTLSVerify: false },
+      ],
       users: [{ name: 'instantstart', token }],
       contexts: [{ name: 'instantstart', cluster: name, user: 'instantstart' }],
       currentContext: 'instantstart',
@@ -117,7 +131,8 @@ export class KubeTransport {
 
   private async sendOnce(req: KubeRequest, token: string): Promise<KubeResponse> {
     const ctx = this.config.baseServer.makeRequestContext(req.path, HttpMethod[req.method]);
-    for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) ctx.setQueryParam(key, String(value));
+    for (const [key, value] of Object.entries(req.query ?? {}))
+      if (value !== undefined) ctx.setQueryParam(key, String(value));
     ctx.setHeaderParam('Accept', 'application/json');
     ctx.setHeaderParam('Authorization', `Bearer ${token}`);
     if (req.body !== undefined) {

@@ -18,7 +18,12 @@ import type { KubePage, KubeWatchEvent, KubeWatchOptions } from '../ports.js';
 export interface WatchSource {
   listAll<T extends KubeResource>(kind: KubeKind<T>, options: KubeWatchOptions): Promise<KubePage<T>>;
   /** Opens one watch request; `onEvent` gets each line, `onDone` once when the stream ends or fails. */
-  openStream(kind: KubeKind, options: KubeWatchOptions & { resourceVersion: string }, onEvent: (type: string, object: unknown) => void, onDone: (err?: unknown) => void): Promise<() => void>;
+  openStream(
+    kind: KubeKind,
+    options: KubeWatchOptions & { resourceVersion: string },
+    onEvent: (type: string, object: unknown) => void,
+    onDone: (err?: unknown) => void,
+  ): Promise<() => void>;
   /** A typed error for an ERROR event's Status (other than 410). */
   statusError(kind: KubeKind, status: { code?: number; reason?: string; message?: string }): Error;
 }
@@ -32,7 +37,11 @@ type Raw = { type: 'event'; event: string; object: unknown } | { type: 'done'; e
 
 const keyOf = (o: KubeResource) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-export async function* watchKind<T extends KubeResource>(source: WatchSource, kind: KubeKind<T>, options: KubeWatchOptions = {}): AsyncGenerator<KubeWatchEvent<T>> {
+export async function* watchKind<T extends KubeResource>(
+  source: WatchSource,
+  kind: KubeKind<T>,
+  options: KubeWatchOptions = {},
+): AsyncGenerator<KubeWatchEvent<T>> {
   const signal = options.signal;
   const known = new Map<string, T>();
   let rv = options.resourceVersion;
@@ -67,7 +76,12 @@ export async function* watchKind<T extends KubeResource>(source: WatchSource, ki
     };
     let stop: () => void = () => {};
     try {
-      stop = await source.openStream(kind, { ...options, resourceVersion: rv! }, (event, object) => push({ type: 'event', event, object }), (err) => push({ type: 'done', err }));
+      stop = await source.openStream(
+        kind,
+        { ...options, resourceVersion: rv! },
+        (event, object) => push({ type: 'event', event, object }),
+        (err) => push({ type: 'done', err }),
+      );
     } catch (err) {
       if (++failures >= MAX_FAILURES) throw err;
       await pause(failures, signal);

@@ -21,7 +21,13 @@ export interface OfferedAddonVersion {
  * @throws InputError on `<feature>.version` when the asked version is not offered (the message lists those that are).
  * @throws CloudError when EKS offers no version of the add-on for that Kubernetes version at all.
  */
-export function chooseAddonVersion(p: { feature: string; addonName: string; kubernetesVersion: string; asked?: string; offered: readonly OfferedAddonVersion[] }): string {
+export function chooseAddonVersion(p: {
+  feature: string;
+  addonName: string;
+  kubernetesVersion: string;
+  asked?: string;
+  offered: readonly OfferedAddonVersion[];
+}): string {
   if (!p.offered.length) {
     throw new CloudError(
       'eks',
@@ -57,12 +63,27 @@ const needsAccessEntries = (addonName: string): boolean => addonName.startsWith(
  *
  * @throws PreconditionError naming the feature, with the command that fixes it.
  */
-export function checkAddonAuthenticationMode(p: { feature: string; addonName: string; clusterName?: string; authenticationMode?: string }): void {
-  if (p.authenticationMode === undefined || !needsAccessEntries(p.addonName) || ACCESS_ENTRY_MODES.has(p.authenticationMode)) return;
+export function checkAddonAuthenticationMode(p: {
+  feature: string;
+  addonName: string;
+  clusterName?: string;
+  authenticationMode?: string;
+}): void {
+  if (
+    p.authenticationMode === undefined ||
+    !needsAccessEntries(p.addonName) ||
+    ACCESS_ENTRY_MODES.has(p.authenticationMode)
+  )
+    return;
   const cluster = p.clusterName ?? '<eks-cluster>';
   throw new PreconditionError(
     `${p.feature}: the ${p.addonName} add-on needs the EKS cluster's authentication mode to be API or API_AND_CONFIG_MAP (HyperPod registers its nodes through access entries); it is ${p.authenticationMode}.`,
-    [{ path: p.feature, message: `needs EKS authentication mode API or API_AND_CONFIG_MAP, not ${p.authenticationMode}` }],
+    [
+      {
+        path: p.feature,
+        message: `needs EKS authentication mode API or API_AND_CONFIG_MAP, not ${p.authenticationMode}`,
+      },
+    ],
     `aws eks update-cluster-config --name ${cluster} --access-config authenticationMode=API_AND_CONFIG_MAP (one way: it cannot be switched back to CONFIG_MAP)`,
   );
 }

@@ -27,7 +27,8 @@ export function registryOrder<Id extends string = FeatureId>(registry: FeatureRe
   const visit = (id: Id, path: readonly string[]) => {
     const s = state.get(id);
     if (s === 'done') return;
-    if (s === 'visiting') throw new Error(`feature dependency cycle: ${[...path.slice(path.indexOf(id)), id].join(' → ')}`);
+    if (s === 'visiting')
+      throw new Error(`feature dependency cycle: ${[...path.slice(path.indexOf(id)), id].join(' → ')}`);
     state.set(id, 'visiting');
     for (const need of needsOf(registry, id)) visit(need as Id, [...path, id]);
     state.set(id, 'done');
@@ -66,8 +67,15 @@ export function removeOrder<Id extends string>(ids: Iterable<Id>, registry: Feat
  * @example
  * whatNeeds('cert-manager') // ['training-operator', 'inference-operator']
  */
-export function whatNeeds<Id extends string>(id: Id, options: { transitive?: boolean; registry?: FeatureRegistry } = {}): Id[] {
+export function whatNeeds<Id extends string>(
+  id: Id,
+  options: { transitive?: boolean; registry?: FeatureRegistry } = {},
+): Id[] {
   const registry = options.registry ?? FEATURES;
   const order = registryOrder<Id>(registry);
-  return order.filter((other) => other !== id && (options.transitive ? dependencyClosure([other], registry).has(id) : needsOf(registry, other).includes(id)));
+  return order.filter(
+    (other) =>
+      other !== id &&
+      (options.transitive ? dependencyClosure([other], registry).has(id) : needsOf(registry, other).includes(id)),
+  );
 }

@@ -48,7 +48,9 @@ export const HEALTH_AGENT_REGIONS: readonly string[] = [...HEALTH_AGENT_ACCOUNTS
 /** The agent's image in `region`, or undefined when the chart names no account there. */
 export function healthAgentImage(region: string): string | undefined {
   const account = HEALTH_AGENT_ACCOUNTS.get(region);
-  return account ? `${account}.dkr.ecr.${region}.amazonaws.com/hyperpod-health-monitoring-agent:${HEALTH_AGENT_TAG}` : undefined;
+  return account
+    ? `${account}.dkr.ecr.${region}.amazonaws.com/hyperpod-health-monitoring-agent:${HEALTH_AGENT_TAG}`
+    : undefined;
 }
 
 /** NVIDIA chart 0.16.1: `nvcr.io/nvidia/k8s-device-plugin` tagged `v<appVersion>`. */
@@ -59,13 +61,20 @@ export const NEURON_DEVICE_PLUGIN_IMAGE = 'public.ecr.aws/neuron/neuron-device-p
  * EFA chart 0.5.20 (appVersion v0.5.13). The chart names EKS's us-west-2 registry whatever the
  * Region (it has no per-Region map); the image is pulled from there, as the chart does.
  */
-export const EFA_DEVICE_PLUGIN_IMAGE = '602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.5.13';
+export const EFA_DEVICE_PLUGIN_IMAGE =
+  '602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.5.13';
 
 /** values.yaml → nvidia-device-plugin.affinity: the NVIDIA GPU types. */
 export const NVIDIA_PLUGIN_INSTANCE_TYPES: readonly string[] = [
-  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g5.${s}`),
-  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '16xlarge', '12xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g6.${s}`),
-  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g6e.${s}`),
+  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'].map(
+    (s) => `ml.g5.${s}`,
+  ),
+  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '16xlarge', '12xlarge', '24xlarge', '48xlarge'].map(
+    (s) => `ml.g6.${s}`,
+  ),
+  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'].map(
+    (s) => `ml.g6e.${s}`,
+  ),
   ...['2xlarge', '4xlarge', '8xlarge', '12xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g7e.${s}`),
   'ml.gr6.4xlarge',
   'ml.gr6.8xlarge',
@@ -82,7 +91,16 @@ export const NVIDIA_PLUGIN_INSTANCE_TYPES: readonly string[] = [
 
 /** charts/neuron-device-plugin: the Inferentia and Trainium types (the EC2 names are in the chart's list too). */
 export const NEURON_PLUGIN_INSTANCE_TYPES: readonly string[] = [
-  ...['inf1.xlarge', 'inf1.2xlarge', 'inf1.6xlarge', 'inf1.24xlarge', 'inf2.xlarge', 'inf2.8xlarge', 'inf2.24xlarge', 'inf2.48xlarge'],
+  ...[
+    'inf1.xlarge',
+    'inf1.2xlarge',
+    'inf1.6xlarge',
+    'inf1.24xlarge',
+    'inf2.xlarge',
+    'inf2.8xlarge',
+    'inf2.24xlarge',
+    'inf2.48xlarge',
+  ],
   ...['trn1.2xlarge', 'trn1.32xlarge', 'trn1n.32xlarge'],
   ...['ml.inf2.xlarge', 'ml.inf2.8xlarge', 'ml.inf2.24xlarge', 'ml.inf2.48xlarge'],
   ...['ml.trn1.2xlarge', 'ml.trn1.32xlarge', 'ml.trn1n.32xlarge', 'ml.trn2.48xlarge'],
@@ -124,11 +142,17 @@ export const HEALTH_AGENT_NVIDIA_INSTANCE_TYPES: readonly string[] = [
   'ml.p5.4xlarge',
   'ml.p4d.24xlarge',
   'ml.p4de.24xlarge',
-  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g5.${s}`),
-  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '16xlarge', '12xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g6.${s}`),
+  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'].map(
+    (s) => `ml.g5.${s}`,
+  ),
+  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '16xlarge', '12xlarge', '24xlarge', '48xlarge'].map(
+    (s) => `ml.g6.${s}`,
+  ),
   'ml.gr6.4xlarge',
   'ml.gr6.8xlarge',
-  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '16xlarge', '12xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g6e.${s}`),
+  ...['xlarge', '2xlarge', '4xlarge', '8xlarge', '16xlarge', '12xlarge', '24xlarge', '48xlarge'].map(
+    (s) => `ml.g6e.${s}`,
+  ),
   ...['2xlarge', '4xlarge', '8xlarge', '12xlarge', '24xlarge', '48xlarge'].map((s) => `ml.g7e.${s}`),
   'ml.p6-b200.48xlarge',
   'ml.p6-b300.48xlarge',

@@ -55,10 +55,12 @@ export interface FeatureRoleSpec {
 /** `https://oidc.eks.<region>.amazonaws.com/id/<ID>` → `oidc.eks.<region>.amazonaws.com/id/<ID>`: how IAM names the provider and its condition keys. */
 export const issuerHostPath = (issuerUrl: string): string => issuerUrl.replace(/^https:\/\//, '').replace(/\/+$/, '');
 
-export const oidcProviderArnFor = (accountId: string, issuerUrl: string): string => `arn:aws:iam::${accountId}:oidc-provider/${issuerHostPath(issuerUrl)}`;
+export const oidcProviderArnFor = (accountId: string, issuerUrl: string): string =>
+  `arn:aws:iam::${accountId}:oidc-provider/${issuerHostPath(issuerUrl)}`;
 
 /** The issuer host and path an OIDC provider ARN names (the prefix of its condition keys). */
-const providerHostPath = (providerArn: string): string => providerArn.replace(/^arn:aws[\w-]*:iam::\d{12}:oidc-provider\//, '');
+const providerHostPath = (providerArn: string): string =>
+  providerArn.replace(/^arn:aws[\w-]*:iam::\d{12}:oidc-provider\//, '');
 
 /**
  * A feature's identities with its settings applied: an annotated IRSA service account lives in the
@@ -69,32 +71,58 @@ export function featureIdentities(id: FeatureId, config: Record<string, unknown>
   const namespace = typeof config.namespace === 'string' && config.namespace ? config.namespace : undefined;
   return featureDefinition(id).identities.map((identity) => ({
     ...identity,
-    bindings: identity.bindings.map((b): IdentityBinding => (b.kind === 'irsa' && b.annotate && namespace ? { ...b, namespace } : b)),
+    bindings: identity.bindings.map(
+      (b): IdentityBinding => (b.kind === 'irsa' && b.annotate && namespace ? { ...b, namespace } : b),
+    ),
   }));
 }
 
-export const needsOidcProvider = (identity: FeatureIdentity): boolean => identity.bindings.some((b) => b.kind === 'irsa');
+export const needsOidcProvider = (identity: FeatureIdentity): boolean =>
+  identity.bindings.some((b) => b.kind === 'irsa');
 
 /** The service accounts InstantStart annotates itself for this identity. */
-export const annotatedServiceAccounts = (identity: FeatureIdentity): Array<{ namespace: string; serviceAccount: string }> =>
-  identity.bindings.flatMap((b) => (b.kind === 'irsa' && b.annotate ? [{ namespace: b.namespace, serviceAccount: b.serviceAccount }] : []));
+export const annotatedServiceAccounts = (
+  identity: FeatureIdentity,
+): Array<{ namespace: string; serviceAccount: string }> =>
+  identity.bindings.flatMap((b) =>
+    b.kind === 'irsa' && b.annotate ? [{ namespace: b.namespace, serviceAccount: b.serviceAccount }] : [],
+  );
 
-function trustStatement(binding: IdentityBinding, oidcProviderArn: string | undefined, featureId: FeatureId): PolicyStatement {
-  if (binding.kind === 'pod-identity') return { Effect: 'Allow', Principal: { Service: POD_IDENTITY_SERVICE }, Action: POD_IDENTITY_ACTIONS };
-  if (binding.kind === 'service') return { Effect: 'Allow', Principal: { Service: binding.service }, Action: 'sts:AssumeRole' };
+function trustStatement(
+  binding: IdentityBinding,
+  oidcProviderArn: string | undefined,
+  featureId: FeatureId,
+): PolicyStatement {
+  if (binding.kind === 'pod-identity')
+    return { Effect: 'Allow', Principal: { Service: POD_IDENTITY_SERVICE }, Action: POD_IDENTITY_ACTIONS };
+  if (binding.kind === 'service')
+    return { Effect: 'Allow', Principal: { Service: binding.service }, Action: 'sts:AssumeRole' };
   if (!oidcProviderArn) throw new Error(`${featureId}: an IRSA trust needs the cluster's IAM OIDC provider`);
   const key = providerHostPath(oidcProviderArn);
   const subject = `system:serviceaccount:${binding.namespace}:${binding.serviceAccount}`;
   // A wildcard subject (an add-on's per-model service accounts) only matches under StringLike.
-  const condition: Record<string, Record<string, string>> = subject.includes('*') ? { StringLike: { [`${key}:sub`]: subject } } : { StringEquals: { [`${key}:sub`]: subject } };
+  const condition: Record<string, Record<string, string>> = subject.includes('*')
+    ? { StringLike: { [`${key}:sub`]: subject } }
+    : { StringEquals: { [`${key}:sub`]: subject } };
   if (binding.audience) condition.StringEquals = { ...condition.StringEquals, [`${key}:aud`]: IRSA_AUDIENCE };
-  return { Effect: 'Allow', Principal: { Federated: oidcProviderArn }, Action: 'sts:AssumeRoleWithWebIdentity', Condition: condition };
+  return {
+    Effect: 'Allow',
+    Principal: { Federated: oidcProviderArn },
+    Action: 'sts:AssumeRoleWithWebIdentity',
+    Condition: condition,
+  };
 }
 
 /** The role's trust policy: one statement per binding (identical ones once). */
-export function identityTrustPolicy(featureId: FeatureId, identity: FeatureIdentity, oidcProviderArn?: string): PolicyDocument {
+export function identityTrustPolicy(
+  featureId: FeatureId,
+  identity: FeatureIdentity,
+  oidcProviderArn?: string,
+): PolicyDocument {
   const statements = identity.bindings.map((b) => trustStatement(b, oidcProviderArn, featureId));
-  const unique = statements.filter((s, i) => statements.findIndex((t) => JSON.stringify(t) === JSON.stringify(s)) === i);
+  const unique = statements.filter(
+    (s, i) => statements.findIndex((t) => JSON.stringify(t) === JSON.stringify(s)) === i,
+  );
   return { Version: '2012-10-17', Statement: unique };
 }
 
@@ -102,9 +130,18 @@ function missing(featureId: FeatureId, what: string, remedy: string): Preconditi
   return new PreconditionError(`${featureId} needs ${what}.`, [{ path: featureId, message: `needs ${what}` }], remedy);
 }
 
-function grantResource(featureId: FeatureId, resource: Extract<PermissionGrant, { resource: string }>['resource'], facts: IdentityFacts): string {
+function grantResource(
+  featureId: FeatureId,
+  resource: Extract<PermissionGrant, { resource: string }>['resource'],
+  facts: IdentityFacts,
+): string {
   const shared = () => {
-    if (!facts.sharedBucket) throw missing(featureId, 'the cluster\'s shared S3 bucket', 'Create the cluster with S3 storage (storage.s3), or add one, before turning this feature on.');
+    if (!facts.sharedBucket)
+      throw missing(
+        featureId,
+        "the cluster's shared S3 bucket",
+        'Create the cluster with S3 storage (storage.s3), or add one, before turning this feature on.',
+      );
     return `arn:aws:s3:::${facts.sharedBucket}`;
   };
   switch (resource) {
@@ -115,7 +152,12 @@ function grantResource(featureId: FeatureId, resource: Extract<PermissionGrant, 
     case 'shared-bucket-checkpoints':
       return `${shared()}/${CHECKPOINT_PREFIX}*`;
     case 'tls-bucket':
-      if (!facts.tlsBucket) throw missing(featureId, 'its TLS certificate bucket', 'The bucket is made before the identities; retry the operation.');
+      if (!facts.tlsBucket)
+        throw missing(
+          featureId,
+          'its TLS certificate bucket',
+          'The bucket is made before the identities; retry the operation.',
+        );
       return `arn:aws:s3:::${facts.tlsBucket}/*`;
     case 'hyperpod-cluster':
       return facts.hyperpodClusterArn;
@@ -125,7 +167,11 @@ function grantResource(featureId: FeatureId, resource: Extract<PermissionGrant, 
 }
 
 /** The inline policy of an identity, or undefined when it grants nothing beyond its managed policies. */
-export function identityPermissionsPolicy(featureId: FeatureId, identity: FeatureIdentity, facts: IdentityFacts): PolicyDocument | undefined {
+export function identityPermissionsPolicy(
+  featureId: FeatureId,
+  identity: FeatureIdentity,
+  facts: IdentityFacts,
+): PolicyDocument | undefined {
   const statements = identity.permissions.flatMap((grant): PolicyStatement[] => {
     if ('published' in grant) return publishedPolicy(grant.published, grant.version).Statement;
     if (grant.ifPresent && grant.resource.startsWith('shared-bucket') && !facts.sharedBucket) return [];
@@ -143,7 +189,12 @@ export function identityPermissionsPolicy(featureId: FeatureId, identity: Featur
  * featureRoleSpec('demo', 'inference-operator', featureIdentities('inference-operator', {})[0]!, facts).roleName
  * // 'SageMakerHyperPodInference-demo-<hash>'
  */
-export function featureRoleSpec(cluster: string, featureId: FeatureId, identity: FeatureIdentity, facts: IdentityFacts): FeatureRoleSpec {
+export function featureRoleSpec(
+  cluster: string,
+  featureId: FeatureId,
+  identity: FeatureIdentity,
+  facts: IdentityFacts,
+): FeatureRoleSpec {
   const inlinePolicy = identityPermissionsPolicy(featureId, identity, facts);
   const { Name: _name, ...tags } = clusterTags(cluster, 'role');
   return {

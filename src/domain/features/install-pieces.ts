@@ -53,12 +53,17 @@ export function inferenceOperatorConfigurationValues(facts: InferenceOperatorFac
   const role = (id: string): string => {
     const arn = facts.roleArns.get(id);
     if (!arn) throw new Error(`inference operator values: no role ARN for identity '${id}'`);
-    if (!ROLE_ARN.test(arn)) throw new Error(`inference operator values: '${arn}' (identity '${id}') is not an IAM role ARN`);
+    if (!ROLE_ARN.test(arn))
+      throw new Error(`inference operator values: '${arn}' (identity '${id}') is not an IAM role ARN`);
     return arn;
   };
   const cluster = CLUSTER_ARN.exec(facts.hyperpodClusterArn);
-  if (!cluster) throw new Error(`inference operator values: '${facts.hyperpodClusterArn}' is not a HyperPod cluster ARN`);
-  if (cluster[1] !== facts.region) throw new Error(`inference operator values: HyperPod cluster ${facts.hyperpodClusterArn} is not in ${facts.region}`);
+  if (!cluster)
+    throw new Error(`inference operator values: '${facts.hyperpodClusterArn}' is not a HyperPod cluster ARN`);
+  if (cluster[1] !== facts.region)
+    throw new Error(
+      `inference operator values: HyperPod cluster ${facts.hyperpodClusterArn} is not in ${facts.region}`,
+    );
   if (!facts.tlsBucket) throw new Error('inference operator values: no TLS certificate bucket');
   const values = {
     executionRoleArn: role(INFERENCE_VALUE_ROLES.executionRoleArn),
@@ -66,7 +71,10 @@ export function inferenceOperatorConfigurationValues(facts: InferenceOperatorFac
     hyperpodClusterArn: facts.hyperpodClusterArn,
     jumpstartGatedModelDownloadRoleArn: role(INFERENCE_VALUE_ROLES.jumpstartGatedModelDownloadRoleArn),
     alb: { enabled: true, serviceAccount: { create: true, roleArn: role(INFERENCE_VALUE_ROLES.albRoleArn) } },
-    keda: { enabled: true, auth: { aws: { irsa: { enabled: true, roleArn: role(INFERENCE_VALUE_ROLES.kedaRoleArn) } } } },
+    keda: {
+      enabled: true,
+      auth: { aws: { irsa: { enabled: true, roleArn: role(INFERENCE_VALUE_ROLES.kedaRoleArn) } } },
+    },
   };
   return JSON.stringify(values);
 }

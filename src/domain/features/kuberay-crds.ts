@@ -22,7 +22,12 @@ const int64 = (): Schema => ({ type: 'integer', format: 'int64' });
 const bool = (): Schema => ({ type: 'boolean' });
 const time = (extra: Schema = {}): Schema => ({ type: 'string', format: 'date-time', ...extra });
 const strMap = (): Schema => ({ type: 'object', additionalProperties: { type: 'string' } });
-const obj = (properties: Schema, required: string[] = [], extra: Schema = {}): Schema => ({ type: 'object', properties, ...(required.length ? { required } : {}), ...extra });
+const obj = (properties: Schema, required: string[] = [], extra: Schema = {}): Schema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  ...extra,
+});
 const arr = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
 const enumOf = (...values: string[]) => str({ enum: values });
 /** Fields only `v1` has: spread into a properties object (nothing for v1alpha1). */
@@ -34,7 +39,10 @@ const managedBy = (): Schema =>
   str({
     'x-kubernetes-validations': [
       { message: 'the managedBy field is immutable', rule: 'self == oldSelf' },
-      { message: "the managedBy field value must be either 'ray.io/kuberay-operator' or 'kueue.x-k8s.io/multikueue'", rule: "self in ['ray.io/kuberay-operator', 'kueue.x-k8s.io/multikueue']" },
+      {
+        message: "the managedBy field value must be either 'ray.io/kuberay-operator' or 'kueue.x-k8s.io/multikueue'",
+        rule: "self in ['ray.io/kuberay-operator', 'kueue.x-k8s.io/multikueue']",
+      },
     ],
   });
 
@@ -48,7 +56,11 @@ const conditions = (): Schema =>
         observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
         reason: str({ maxLength: 1024, minLength: 1, pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' }),
         status: enumOf('True', 'False', 'Unknown'),
-        type: str({ maxLength: 316, pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),
+        type: str({
+          maxLength: 316,
+          pattern:
+            '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+        }),
       },
       ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
     ),
@@ -59,7 +71,9 @@ function rayClusterSpec(v: Version): Schema {
   const groupRequired = v === 'v1' ? [] : ['rayStartParams'];
   return obj(
     {
-      ...v1Only(v, { authOptions: obj({ enableK8sTokenAuth: bool(), mode: enumOf('disabled', 'token'), secretName: str() }) }),
+      ...v1Only(v, {
+        authOptions: obj({ enableK8sTokenAuth: bool(), mode: enumOf('disabled', 'token'), secretName: str() }),
+      }),
       autoscalerOptions: obj({
         env: arr(core('V1EnvVar')),
         envFrom: arr(core('V1EnvFromSource')),
@@ -74,7 +88,15 @@ function rayClusterSpec(v: Version): Schema {
       }),
       enableInTreeAutoscaling: bool(),
       ...v1Only(v, {
-        gcsFaultToleranceOptions: obj({ externalStorageNamespace: str(), redisAddress: str(), redisPassword: core('V1EnvVar'), redisUsername: core('V1EnvVar') }, ['redisAddress']),
+        gcsFaultToleranceOptions: obj(
+          {
+            externalStorageNamespace: str(),
+            redisAddress: str(),
+            redisPassword: core('V1EnvVar'),
+            redisUsername: core('V1EnvVar'),
+          },
+          ['redisAddress'],
+        ),
       }),
       headGroupSpec: obj(
         {
@@ -126,7 +148,12 @@ function rayClusterStatus(v: Version): Schema {
     desiredTPU: quantitySchema(),
     desiredWorkerReplicas: int32(),
     endpoints: strMap(),
-    head: obj({ podIP: str(), ...v1Only(v, { podName: str() }), serviceIP: str(), ...v1Only(v, { serviceName: str() }) }),
+    head: obj({
+      podIP: str(),
+      ...v1Only(v, { podName: str() }),
+      serviceIP: str(),
+      ...v1Only(v, { serviceName: str() }),
+    }),
     lastUpdateTime: time({ nullable: true }),
     maxWorkerReplicas: int32(),
     minWorkerReplicas: int32(),
@@ -146,12 +173,23 @@ const deletionStrategy = (): Schema =>
         obj(
           {
             condition: obj(
-              { jobDeploymentStatus: enumOf('Failed'), jobStatus: enumOf('SUCCEEDED', 'FAILED'), ttlSeconds: int32({ default: 0, minimum: 0 }) },
+              {
+                jobDeploymentStatus: enumOf('Failed'),
+                jobStatus: enumOf('SUCCEEDED', 'FAILED'),
+                ttlSeconds: int32({ default: 0, minimum: 0 }),
+              },
               [],
               {
                 'x-kubernetes-validations': [
-                  { message: 'JobStatus and JobDeploymentStatus cannot be used together within the same deletion condition.', rule: '!(has(self.jobStatus) && has(self.jobDeploymentStatus))' },
-                  { message: 'the deletion condition requires either the JobStatus or the JobDeploymentStatus field.', rule: 'has(self.jobStatus) || has(self.jobDeploymentStatus)' },
+                  {
+                    message:
+                      'JobStatus and JobDeploymentStatus cannot be used together within the same deletion condition.',
+                    rule: '!(has(self.jobStatus) && has(self.jobDeploymentStatus))',
+                  },
+                  {
+                    message: 'the deletion condition requires either the JobStatus or the JobDeploymentStatus field.',
+                    rule: 'has(self.jobStatus) || has(self.jobDeploymentStatus)',
+                  },
                 ],
               },
             ),
@@ -167,8 +205,16 @@ const deletionStrategy = (): Schema =>
     [],
     {
       'x-kubernetes-validations': [
-        { message: 'legacy policies (onSuccess/onFailure) and deletionRules cannot be used together within the same deletionStrategy', rule: '!((has(self.onSuccess) || has(self.onFailure)) && has(self.deletionRules))' },
-        { message: 'deletionStrategy requires either BOTH onSuccess and onFailure, OR the deletionRules field (cannot be empty)', rule: '((has(self.onSuccess) && has(self.onFailure)) || has(self.deletionRules))' },
+        {
+          message:
+            'legacy policies (onSuccess/onFailure) and deletionRules cannot be used together within the same deletionStrategy',
+          rule: '!((has(self.onSuccess) || has(self.onFailure)) && has(self.deletionRules))',
+        },
+        {
+          message:
+            'deletionStrategy requires either BOTH onSuccess and onFailure, OR the deletionRules field (cannot be empty)',
+          rule: '((has(self.onSuccess) && has(self.onFailure)) || has(self.deletionRules))',
+        },
       ],
     },
   );
@@ -230,7 +276,12 @@ function rayServiceSpec(v: Version): Schema {
       ...v1Only(v, {
         upgradeStrategy: obj({
           clusterUpgradeOptions: obj(
-            { gatewayClassName: str(), intervalSeconds: int32(), maxSurgePercent: int32({ default: 100 }), stepSizePercent: int32() },
+            {
+              gatewayClassName: str(),
+              intervalSeconds: int32(),
+              maxSurgePercent: int32({ default: 100 }),
+              stepSizePercent: int32(),
+            },
             ['gatewayClassName', 'intervalSeconds', 'stepSizePercent'],
           ),
           type: str(),
@@ -245,7 +296,15 @@ function serviceStatus(v: Version): Schema {
   const health = v === 'v1' ? {} : { healthLastUpdateTime: time() };
   const deployment = obj({ ...health, message: str(), status: str() });
   return obj({
-    applicationStatuses: { type: 'object', additionalProperties: obj({ ...health, message: str(), serveDeploymentStatuses: { type: 'object', additionalProperties: deployment }, status: str() }) },
+    applicationStatuses: {
+      type: 'object',
+      additionalProperties: obj({
+        ...health,
+        message: str(),
+        serveDeploymentStatuses: { type: 'object', additionalProperties: deployment },
+        status: str(),
+      }),
+    },
     ...v1Only(v, { lastTrafficMigratedTime: time() }),
     rayClusterName: str(),
     rayClusterStatus: rayClusterStatus(v),
@@ -264,7 +323,10 @@ const rayServiceStatus = (v: Version): Schema =>
     serviceStatus: str(),
   });
 
-const root = (spec: Schema, status: Schema): Schema => ({ type: 'object', properties: { apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec, status } });
+const root = (spec: Schema, status: Schema): Schema => ({
+  type: 'object',
+  properties: { apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec, status },
+});
 const age: PrinterColumn = { name: 'age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
 const RAY_CLUSTER_COLUMNS: PrinterColumn[] = [
@@ -295,14 +357,24 @@ const RAY_SERVICE_COLUMNS: PrinterColumn[] = [
 /** The served versions of every KubeRay CRD, storage first. */
 export const KUBERAY_CRD_VERSIONS = ['v1', 'v1alpha1'] as const;
 
-const rayCrd = (kind: string, plural: string, schema: (v: Version) => Schema, columns: { v1: PrinterColumn[]; v1alpha1?: PrinterColumn[] }): KubeObject =>
+const rayCrd = (
+  kind: string,
+  plural: string,
+  schema: (v: Version) => Schema,
+  columns: { v1: PrinterColumn[]; v1alpha1?: PrinterColumn[] },
+): KubeObject =>
   customResourceDefinitionManifest({
     group: 'ray.io',
     kind,
     plural,
     scope: 'Namespaced',
     categories: ['all'],
-    versions: KUBERAY_CRD_VERSIONS.map((v) => ({ name: v, storage: v === 'v1', schema: schema(v), ...(columns[v] ? { columns: columns[v] } : {}) })),
+    versions: KUBERAY_CRD_VERSIONS.map((v) => ({
+      name: v,
+      storage: v === 'v1',
+      schema: schema(v),
+      ...(columns[v] ? { columns: columns[v] } : {}),
+    })),
   });
 
 let crds: KubeObject[] | undefined;
@@ -310,9 +382,14 @@ let crds: KubeObject[] | undefined;
 /** RayCluster, RayJob and RayService CRDs (built once; callers get copies). */
 export function kuberayCrds(): KubeObject[] {
   crds ??= [
-    rayCrd('RayCluster', 'rayclusters', (v) => root(rayClusterSpec(v), rayClusterStatus(v)), { v1: RAY_CLUSTER_COLUMNS, v1alpha1: RAY_CLUSTER_COLUMNS }),
+    rayCrd('RayCluster', 'rayclusters', (v) => root(rayClusterSpec(v), rayClusterStatus(v)), {
+      v1: RAY_CLUSTER_COLUMNS,
+      v1alpha1: RAY_CLUSTER_COLUMNS,
+    }),
     rayCrd('RayJob', 'rayjobs', (v) => root(rayJobSpec(v), rayJobStatus(v)), { v1: RAY_JOB_COLUMNS }),
-    rayCrd('RayService', 'rayservices', (v) => root(rayServiceSpec(v), rayServiceStatus(v)), { v1: RAY_SERVICE_COLUMNS }),
+    rayCrd('RayService', 'rayservices', (v) => root(rayServiceSpec(v), rayServiceStatus(v)), {
+      v1: RAY_SERVICE_COLUMNS,
+    }),
   ];
   return structuredClone(crds);
 }

@@ -36,7 +36,11 @@ export const KUBERAY = {
 const LABELS = { 'app.kubernetes.io/name': 'kuberay', 'app.kubernetes.io/component': KUBERAY.name };
 
 const CRUD = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
-const rule = (apiGroups: string[], resources: string[], verbs: string[]): PolicyRule => ({ apiGroups, resources, verbs });
+const rule = (apiGroups: string[], resources: string[], verbs: string[]): PolicyRule => ({
+  apiGroups,
+  resources,
+  verbs,
+});
 /** Upstream's role names RayCronJob (alpha, its CRD not installed here) too: the rules are kept as upstream writes them. */
 const RAY_KINDS = ['rayclusters', 'raycronjobs', 'rayjobs', 'rayservices'];
 
@@ -56,8 +60,16 @@ const OPERATOR_RULES: PolicyRule[] = [
   rule(['gateway.networking.k8s.io'], ['gateways', 'httproutes'], ['create', 'get', 'list', 'update', 'watch']),
   rule(['networking.k8s.io'], ['ingressclasses'], ['get', 'list', 'watch']),
   rule(['ray.io'], RAY_KINDS, CRUD),
-  rule(['ray.io'], RAY_KINDS.map((k) => `${k}/finalizers`), ['update']),
-  rule(['ray.io'], RAY_KINDS.map((k) => `${k}/status`), ['get', 'patch', 'update']),
+  rule(
+    ['ray.io'],
+    RAY_KINDS.map((k) => `${k}/finalizers`),
+    ['update'],
+  ),
+  rule(
+    ['ray.io'],
+    RAY_KINDS.map((k) => `${k}/status`),
+    ['get', 'patch', 'update'],
+  ),
   rule(['rbac.authorization.k8s.io'], ['rolebindings'], ['create', 'delete', 'get', 'list', 'watch']),
   rule(['rbac.authorization.k8s.io'], ['roles'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
   rule(['route.openshift.io'], ['routes'], CRUD),
@@ -71,7 +83,12 @@ const LEADER_ELECTION_RULES: PolicyRule[] = [
 ];
 const LEADER_ELECTION = `${KUBERAY.name}-leader-election`;
 
-const probe = { httpGet: { path: '/metrics', port: 'http' }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 5 };
+const probe = {
+  httpGet: { path: '/metrics', port: 'http' },
+  initialDelaySeconds: 10,
+  periodSeconds: 5,
+  failureThreshold: 5,
+};
 
 /** The pinned objects in apply order: the namespace, the CRDs, the operator's identity and permissions, the Deployment and its Service. */
 export function kuberayManifests(): KubeObject[] {
@@ -82,9 +99,21 @@ export function kuberayManifests(): KubeObject[] {
     ...kuberayCrds(),
     { ...serviceAccountManifest(ns, sa), metadata: { name: sa, namespace: ns, labels: { ...LABELS, ...MANAGED_BY } } },
     clusterRoleManifest({ name: KUBERAY.name, labels: LABELS, rules: OPERATOR_RULES }),
-    clusterRoleBindingManifest({ name: KUBERAY.name, role: KUBERAY.name, namespace: ns, serviceAccount: sa, labels: LABELS }),
+    clusterRoleBindingManifest({
+      name: KUBERAY.name,
+      role: KUBERAY.name,
+      namespace: ns,
+      serviceAccount: sa,
+      labels: LABELS,
+    }),
     roleManifest({ namespace: ns, name: LEADER_ELECTION, labels: LABELS, rules: LEADER_ELECTION_RULES }),
-    roleBindingManifest({ namespace: ns, name: LEADER_ELECTION, role: LEADER_ELECTION, serviceAccount: sa, labels: LABELS }),
+    roleBindingManifest({
+      namespace: ns,
+      name: LEADER_ELECTION,
+      role: LEADER_ELECTION,
+      serviceAccount: sa,
+      labels: LABELS,
+    }),
     deploymentManifest({
       namespace: ns,
       name: KUBERAY.name,
@@ -102,7 +131,12 @@ export function kuberayManifests(): KubeObject[] {
           command: ['/manager'],
           args: ['--feature-gates=RayClusterStatusConditions=true'],
           ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, seccompProfile: { type: 'RuntimeDefault' } },
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+            readOnlyRootFilesystem: true,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           livenessProbe: probe,
           readinessProbe: probe,
           // Upstream's sizing: about 500 MB manages some 500 Ray pods.

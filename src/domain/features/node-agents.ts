@@ -41,10 +41,17 @@ const HEALTH_TAINT = { key: NODE_HEALTH_LABEL, operator: 'Equal', value: 'Unsche
 
 const instanceTypes = (values: readonly string[], extra: Loose[] = []) => ({
   nodeAffinity: {
-    requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: INSTANCE_TYPE_LABEL, operator: 'In', values: [...values] }, ...extra] }] },
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [
+        { matchExpressions: [{ key: INSTANCE_TYPE_LABEL, operator: 'In', values: [...values] }, ...extra] },
+      ],
+    },
   },
 });
-const hostPath = (name: string, path: string, type?: string) => ({ name, hostPath: { path, ...(type ? { type } : {}) } });
+const hostPath = (name: string, path: string, type?: string) => ({
+  name,
+  hostPath: { path, ...(type ? { type } : {}) },
+});
 const fromField = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { fieldPath } } });
 
 function nvidiaDevicePlugin(): KubeObject {
@@ -110,13 +117,20 @@ function neuronDevicePlugin(): KubeObject[] {
         priorityClassName: 'system-node-critical',
         nodeSelector: HYPERPOD_NODES,
         affinity: instanceTypes(NEURON_PLUGIN_INSTANCE_TYPES),
-        tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, { key: 'aws.amazon.com/neuron', operator: 'Exists', effect: 'NoSchedule' }, HEALTH_TAINT],
+        tolerations: [
+          { key: 'CriticalAddonsOnly', operator: 'Exists' },
+          { key: 'aws.amazon.com/neuron', operator: 'Exists', effect: 'NoSchedule' },
+          HEALTH_TAINT,
+        ],
         containers: [
           {
             name,
             image: NEURON_DEVICE_PLUGIN_IMAGE,
             imagePullPolicy: 'Always',
-            env: [{ name: 'KUBECONFIG', value: '/etc/kubernetes/kubelet.conf' }, fromField('NODE_NAME', 'spec.nodeName')],
+            env: [
+              { name: 'KUBECONFIG', value: '/etc/kubernetes/kubelet.conf' },
+              fromField('NODE_NAME', 'spec.nodeName'),
+            ],
             securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
             volumeMounts: [
               { name: 'device-plugin', mountPath: DEVICE_PLUGIN_DIR },
@@ -140,9 +154,15 @@ function efaDevicePlugin(): KubeObject {
       priorityClassName: 'system-node-critical',
       nodeSelector: HYPERPOD_NODES,
       // The chart keeps EKS Auto Mode nodes out; HyperPod nodes never are, but the term is the chart's.
-      affinity: instanceTypes(EFA_PLUGIN_INSTANCE_TYPES, [{ key: 'eks.amazonaws.com/compute-type', operator: 'NotIn', values: ['auto'] }]),
+      affinity: instanceTypes(EFA_PLUGIN_INSTANCE_TYPES, [
+        { key: 'eks.amazonaws.com/compute-type', operator: 'NotIn', values: ['auto'] },
+      ]),
       // The chart lists CriticalAddonsOnly twice (its own and HyperPod's values); once is the same.
-      tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, { key: 'aws.amazon.com/efa', operator: 'Exists', effect: 'NoSchedule' }, HEALTH_TAINT],
+      tolerations: [
+        { key: 'CriticalAddonsOnly', operator: 'Exists' },
+        { key: 'aws.amazon.com/efa', operator: 'Exists', effect: 'NoSchedule' },
+        HEALTH_TAINT,
+      ],
       containers: [
         {
           name: 'aws-efa-k8s-device-plugin',
@@ -156,7 +176,11 @@ function efaDevicePlugin(): KubeObject {
           ],
         },
       ],
-      volumes: [hostPath('device-plugin', DEVICE_PLUGIN_DIR), hostPath('infiniband-volume', '/dev/infiniband/'), hostPath('neuron-tools', '/opt/aws/neuron/', 'DirectoryOrCreate')],
+      volumes: [
+        hostPath('device-plugin', DEVICE_PLUGIN_DIR),
+        hostPath('infiniband-volume', '/dev/infiniband/'),
+        hostPath('neuron-tools', '/opt/aws/neuron/', 'DirectoryOrCreate'),
+      ],
     },
   });
 }
@@ -169,7 +193,10 @@ export function devicePluginManifests(): KubeObject[] {
 // ── the health-monitoring agent ─────────────────────────────────────────────────────────────────
 
 /** The agent's own flag (node-problem-detector's): the system log monitor's config in the image. */
-export const HEALTH_AGENT_ARGS = ['--enable-k8s-exporter=false', '--config.system-log-monitor=/config/system-message-monitor.json'];
+export const HEALTH_AGENT_ARGS = [
+  '--enable-k8s-exporter=false',
+  '--config.system-log-monitor=/config/system-message-monitor.json',
+];
 
 /** charts/health-monitoring-agent/templates/health-monitoring-agent.yaml → ClusterRole health-monitoring-agent. */
 export const HEALTH_AGENT_RULES: PolicyRule[] = [
@@ -189,7 +216,13 @@ export function healthAgentRegionProblem(region: string): string | undefined {
   );
 }
 
-function agentDaemonSet(namespace: string, name: string, image: string, types: readonly string[], extra: { args?: string[]; env?: Loose[] }): KubeObject {
+function agentDaemonSet(
+  namespace: string,
+  name: string,
+  image: string,
+  types: readonly string[],
+  extra: { args?: string[]; env?: Loose[] },
+): KubeObject {
   return daemonSetManifest({
     namespace,
     name,

@@ -26,38 +26,88 @@ export interface PlanObjectFacts {
   manifests?: (set: Extract<FeatureInstall, { kind: 'manifests' }>['set']) => string[];
 }
 
-function identityObjects(facts: PlanObjectFacts, identity: FeatureIdentity, action: 'create' | 'delete'): PlannedObject[] {
-  const out: PlannedObject[] = [{ action, kind: 'IAM role', name: featureRoleName(facts.cluster, facts.region, identity) }];
+function identityObjects(
+  facts: PlanObjectFacts,
+  identity: FeatureIdentity,
+  action: 'create' | 'delete',
+): PlannedObject[] {
+  const out: PlannedObject[] = [
+    { action, kind: 'IAM role', name: featureRoleName(facts.cluster, facts.region, identity) },
+  ];
   for (const b of identity.bindings) {
-    if (b.kind === 'irsa' && b.annotate) out.push({ action: 'update', kind: 'service account annotation', name: `${b.namespace}/${b.serviceAccount} eks.amazonaws.com/role-arn` });
+    if (b.kind === 'irsa' && b.annotate)
+      out.push({
+        action: 'update',
+        kind: 'service account annotation',
+        name: `${b.namespace}/${b.serviceAccount} eks.amazonaws.com/role-arn`,
+      });
   }
   return out;
 }
 
-function installObjects(feature: FeatureId, install: FeatureInstall, facts: PlanObjectFacts, action: 'create' | 'delete', reconfigure: boolean): PlannedObject[] {
+function installObjects(
+  feature: FeatureId,
+  install: FeatureInstall,
+  facts: PlanObjectFacts,
+  action: 'create' | 'delete',
+  reconfigure: boolean,
+): PlannedObject[] {
   switch (install.kind) {
     case 's3-bucket':
       return action === 'create' ? [{ action, kind: 'S3 bucket', name: facts.tlsBucket }] : [];
     case 'subnet-tags':
-      return action === 'create' ? [{ action: 'update', kind: 'subnet tag', name: `${install.key}=${install.value} on the ${install.subnets} subnets` }] : [];
+      return action === 'create'
+        ? [
+            {
+              action: 'update',
+              kind: 'subnet tag',
+              name: `${install.key}=${install.value} on the ${install.subnets} subnets`,
+            },
+          ]
+        : [];
     case 'eks-addon': {
       const pods = featureDefinition(feature)
         .identities.filter((i) => install.podIdentityAssociations?.includes(i.id))
-        .flatMap((i) => i.bindings.flatMap((b) => (b.kind === 'pod-identity' ? [`${b.namespace}/${b.serviceAccount}`] : [])));
+        .flatMap((i) =>
+          i.bindings.flatMap((b) => (b.kind === 'pod-identity' ? [`${b.namespace}/${b.serviceAccount}`] : [])),
+        );
       return [
-        { action: reconfigure ? 'update' : action, kind: 'EKS add-on', name: `${install.addonName}${facts.version && action === 'create' ? ` ${facts.version}` : ''}` },
+        {
+          action: reconfigure ? 'update' : action,
+          kind: 'EKS add-on',
+          name: `${install.addonName}${facts.version && action === 'create' ? ` ${facts.version}` : ''}`,
+        },
         ...(reconfigure ? [] : pods.map((p) => ({ action, kind: 'pod identity association', name: p }))),
       ];
     }
     case 'manifests':
-      return (facts.manifests?.(install.set) ?? [install.source]).map((name) => ({ action, kind: 'Kubernetes object', name }));
+      return (facts.manifests?.(install.set) ?? [install.source]).map((name) => ({
+        action,
+        kind: 'Kubernetes object',
+        name,
+      }));
     case 'cluster-setting': {
       const mode = action === 'create' ? install.enabled : install.disabled;
-      const objects: PlannedObject[] = [{ action: 'update', kind: 'HyperPod cluster setting', name: `${install.field} ${Object.entries(mode).map(([k, v]) => `${k}=${v}`).join(' ')}` }];
+      const objects: PlannedObject[] = [
+        {
+          action: 'update',
+          kind: 'HyperPod cluster setting',
+          name: `${install.field} ${Object.entries(mode)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`,
+        },
+      ];
       if (install.field === 'AutoScaling' && action === 'create' && !reconfigure) {
-        objects.push({ action: 'create', kind: 'Kubernetes object', name: `HyperpodNodeClass/${KARPENTER_OBJECT_NAME}` }, { action: 'create', kind: 'Kubernetes object', name: `NodePool/${KARPENTER_OBJECT_NAME}` });
+        objects.push(
+          { action: 'create', kind: 'Kubernetes object', name: `HyperpodNodeClass/${KARPENTER_OBJECT_NAME}` },
+          { action: 'create', kind: 'Kubernetes object', name: `NodePool/${KARPENTER_OBJECT_NAME}` },
+        );
       } else if (install.field === 'AutoScaling' && reconfigure) {
-        objects.push({ action: 'update', kind: 'Kubernetes object', name: `HyperpodNodeClass/${KARPENTER_OBJECT_NAME}` });
+        objects.push({
+          action: 'update',
+          kind: 'Kubernetes object',
+          name: `HyperpodNodeClass/${KARPENTER_OBJECT_NAME}`,
+        });
       }
       return objects;
     }
@@ -69,7 +119,11 @@ function renamedRoleObjects(facts: PlanObjectFacts, identity: FeatureIdentity): 
   const former = formerFeatureRoleName(facts.cluster, identity);
   if (!former) return [];
   return [
-    { action: 'create', kind: 'IAM role', name: `${featureRoleName(facts.cluster, facts.region, identity)} (when missing)` },
+    {
+      action: 'create',
+      kind: 'IAM role',
+      name: `${featureRoleName(facts.cluster, facts.region, identity)} (when missing)`,
+    },
     { action: 'delete', kind: 'IAM role', name: `${former} (its former name, when InstantStart made it)` },
   ];
 }
@@ -79,14 +133,35 @@ function renamedRoleObjects(facts: PlanObjectFacts, identity: FeatureIdentity): 
  * first, then what it installs. `outdated`: a reconfigure because the feature is configured as InstantStart
  * would not configure it now (its add-on names a role's former name).
  */
-export function installPlanObjects(feature: FeatureId, facts: PlanObjectFacts, reconfigure = false, outdated = false): PlannedObject[] {
+export function installPlanObjects(
+  feature: FeatureId,
+  facts: PlanObjectFacts,
+  reconfigure = false,
+  outdated = false,
+): PlannedObject[] {
   const d = featureDefinition(feature);
   // Autoscaling's ClusterRole is set-autoscaling's; it is made when missing and kept.
-  const identities = reconfigure ? (outdated ? d.identities.flatMap((i) => renamedRoleObjects(facts, i)) : []) : d.identities.flatMap((i) => identityObjects(facts, i, 'create'));
+  const identities = reconfigure
+    ? outdated
+      ? d.identities.flatMap((i) => renamedRoleObjects(facts, i))
+      : []
+    : d.identities.flatMap((i) => identityObjects(facts, i, 'create'));
   // One provider per cluster issuer, however many of the feature's roles trust it.
   const irsa = !reconfigure && d.identities.some((i) => i.bindings.some((b) => b.kind === 'irsa'));
-  const provider: PlannedObject[] = irsa ? [{ action: 'create', kind: 'IAM OIDC provider', name: 'the EKS cluster\'s issuer (when missing; kept while anything trusts it)' }] : [];
-  return [...provider, ...identities, ...d.installs.flatMap((i) => installObjects(feature, i, facts, 'create', reconfigure))];
+  const provider: PlannedObject[] = irsa
+    ? [
+        {
+          action: 'create',
+          kind: 'IAM OIDC provider',
+          name: "the EKS cluster's issuer (when missing; kept while anything trusts it)",
+        },
+      ]
+    : [];
+  return [
+    ...provider,
+    ...identities,
+    ...d.installs.flatMap((i) => installObjects(feature, i, facts, 'create', reconfigure)),
+  ];
 }
 
 /** What turning `feature` off deletes and changes: what it installs (in reverse), then its identities (autoscaling's ClusterRole is kept). */
@@ -95,8 +170,13 @@ export function removePlanObjects(feature: FeatureId, facts: PlanObjectFacts): P
   const installs = [...d.installs].reverse().flatMap((i) => installObjects(feature, i, facts, 'delete', false));
   const former = (i: FeatureIdentity): PlannedObject[] => {
     const name = formerFeatureRoleName(facts.cluster, i);
-    return name ? [{ action: 'delete', kind: 'IAM role', name: `${name} (its former name, when InstantStart made it)` }] : [];
+    return name
+      ? [{ action: 'delete', kind: 'IAM role', name: `${name} (its former name, when InstantStart made it)` }]
+      : [];
   };
-  const identities = feature === 'autoscaling' ? [] : d.identities.flatMap((i) => [...identityObjects(facts, i, 'delete'), ...former(i)]);
+  const identities =
+    feature === 'autoscaling'
+      ? []
+      : d.identities.flatMap((i) => [...identityObjects(facts, i, 'delete'), ...former(i)]);
   return [...installs, ...identities];
 }

@@ -57,19 +57,25 @@ export interface FeaturePlan {
 const KNOWN = new Set<string>(FEATURE_IDS);
 
 /** Reads a caller's or the cluster's map by a known id only (never a caller's key on a plain object). */
-const own = <T>(record: Partial<Record<FeatureId, T>>, id: FeatureId): T | undefined => (Object.hasOwn(record, id) ? record[id] : undefined);
+const own = <T>(record: Partial<Record<FeatureId, T>>, id: FeatureId): T | undefined =>
+  Object.hasOwn(record, id) ? record[id] : undefined;
 
 /** The settings a feature would run with, checked against its schema; problems name `<feature>.<field>`. */
 function checkedConfig(id: FeatureId, config: Record<string, unknown>): Record<string, unknown> {
   const parsed = FEATURE_CONFIG_SCHEMAS[id].safeParse(config);
   if (parsed.success) return parsed.data as Record<string, unknown>;
-  const problems: FieldProblem[] = parsed.error.issues.map((i) => ({ path: [id, ...i.path.map(String)].join('.'), message: i.message }));
+  const problems: FieldProblem[] = parsed.error.issues.map((i) => ({
+    path: [id, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
   throw new InputError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 }
 
 /** True when every setting the caller sent already has that value (settings they did not send are not compared). */
 const matches = (requested: Record<string, unknown>, current: Record<string, unknown>): boolean =>
-  Object.keys(requested).every((k) => canonicalJson(requested[k]) === canonicalJson(Object.hasOwn(current, k) ? current[k] : undefined));
+  Object.keys(requested).every(
+    (k) => canonicalJson(requested[k]) === canonicalJson(Object.hasOwn(current, k) ? current[k] : undefined),
+  );
 
 /**
  * @example
@@ -79,7 +85,8 @@ const matches = (requested: Record<string, unknown>, current: Record<string, unk
 export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, changes: FeatureChanges): FeaturePlan {
   for (const key of Object.keys(changes)) {
     if (!KNOWN.has(key)) throw InputError.field(key, `is not a feature (features: ${FEATURE_IDS.join(', ')})`);
-    if (!featureDefinition(key as FeatureId).toggleable) throw InputError.field(key, 'is part of every HyperPod cluster and cannot be turned on or off');
+    if (!featureDefinition(key as FeatureId).toggleable)
+      throw InputError.field(key, 'is part of every HyperPod cluster and cannot be turned on or off');
   }
   const isOn = (id: FeatureId) => own(actual, id)?.enabled === true;
   const requested = new Map<FeatureId, PlannedInstall>();
@@ -105,7 +112,14 @@ export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, 
     const config = checkedConfig(id, { ...current, ...sent });
     const outdated = isOn(id) && !providedBy ? own(actual, id)?.outdated : undefined;
     if (isOn(id) && matches(sent, current) && !outdated) unchanged.push(id);
-    else requested.set(id, { feature: id, config, reason: isOn(id) ? 'reconfigure' : 'requested', neededBy: [], ...(outdated ? { outdated } : {}) });
+    else
+      requested.set(id, {
+        feature: id,
+        config,
+        reason: isOn(id) ? 'reconfigure' : 'requested',
+        neededBy: [],
+        ...(outdated ? { outdated } : {}),
+      });
   }
 
   // What the requested features need and the cluster lacks, installed first with their defaults.
@@ -158,4 +172,5 @@ export function refusalProblems(plan: Pick<FeaturePlan, 'refused'>): FieldProble
 }
 
 /** A plan that changes nothing: every key the caller sent already matches the cluster. */
-export const isNoOp = (plan: FeaturePlan): boolean => plan.install.length === 0 && plan.remove.length === 0 && plan.refused.length === 0;
+export const isNoOp = (plan: FeaturePlan): boolean =>
+  plan.install.length === 0 && plan.remove.length === 0 && plan.refused.length === 0;

@@ -22,7 +22,9 @@ const trainingOperatorController: FeatureIdentity = {
   id: 'controller',
   title: 'Training operator controller',
   roleSuffix: 'training-op',
-  bindings: [{ kind: 'pod-identity', namespace: HYPERPOD_NAMESPACE, serviceAccount: 'hp-training-operator-controller-manager' }],
+  bindings: [
+    { kind: 'pod-identity', namespace: HYPERPOD_NAMESPACE, serviceAccount: 'hp-training-operator-controller-manager' },
+  ],
   managedPolicies: [managed('AmazonSageMakerHyperPodTrainingOperatorAccess')],
   permissions: [],
 };
@@ -35,7 +37,11 @@ const s3CsiDriver: FeatureIdentity = {
   managedPolicies: [],
   permissions: [
     { actions: ['s3:ListBucket'], resource: 'shared-bucket', ifPresent: true },
-    { actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'], resource: 'shared-bucket-objects', ifPresent: true },
+    {
+      actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'],
+      resource: 'shared-bucket-objects',
+      ifPresent: true,
+    },
   ],
 };
 
@@ -55,10 +61,18 @@ const inferenceIdentities: FeatureIdentity[] = [
     roleNamePrefix: 'SageMakerHyperPodInference',
     bindings: [
       { kind: 'service', service: 'sagemaker.amazonaws.com' },
-      { kind: 'irsa', namespace: INFERENCE_NAMESPACE, serviceAccount: 'hyperpod-inference-controller-manager', audience: true, annotate: false },
+      {
+        kind: 'irsa',
+        namespace: INFERENCE_NAMESPACE,
+        serviceAccount: 'hyperpod-inference-controller-manager',
+        audience: true,
+        annotate: false,
+      },
     ],
     managedPolicies: [managed('AmazonSageMakerHyperPodInferenceAccess')],
-    permissions: [{ actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'], resource: 'tls-bucket' }],
+    permissions: [
+      { actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'], resource: 'tls-bucket' },
+    ],
   },
   {
     id: 'gated-model',
@@ -66,16 +80,30 @@ const inferenceIdentities: FeatureIdentity[] = [
     roleSuffix: 'inference-gated',
     bindings: [
       { kind: 'service', service: 'sagemaker.amazonaws.com' },
-      { kind: 'irsa', namespace: '*', serviceAccount: 'hyperpod-inference-service-account*', audience: false, annotate: false },
+      {
+        kind: 'irsa',
+        namespace: '*',
+        serviceAccount: 'hyperpod-inference-service-account*',
+        audience: false,
+        annotate: false,
+      },
     ],
     managedPolicies: [managed('AmazonSageMakerHyperPodGatedModelAccess')],
     permissions: [],
   },
   {
     id: 'load-balancer-controller',
-    title: 'AWS Load Balancer Controller (endpoints\' ALBs)',
+    title: "AWS Load Balancer Controller (endpoints' ALBs)",
     roleSuffix: 'inference-alb',
-    bindings: [{ kind: 'irsa', namespace: INFERENCE_NAMESPACE, serviceAccount: 'aws-load-balancer-controller', audience: true, annotate: false }],
+    bindings: [
+      {
+        kind: 'irsa',
+        namespace: INFERENCE_NAMESPACE,
+        serviceAccount: 'aws-load-balancer-controller',
+        audience: true,
+        annotate: false,
+      },
+    ],
     managedPolicies: [],
     permissions: [{ published: 'aws-load-balancer-controller', version: 'v2.13.0' }],
   },
@@ -85,7 +113,13 @@ const inferenceIdentities: FeatureIdentity[] = [
     roleSuffix: 'inference-keda',
     bindings: [
       { kind: 'service', service: 'sagemaker.amazonaws.com' },
-      { kind: 'irsa', namespace: INFERENCE_NAMESPACE, serviceAccount: 'keda-operator', audience: false, annotate: false },
+      {
+        kind: 'irsa',
+        namespace: INFERENCE_NAMESPACE,
+        serviceAccount: 'keda-operator',
+        audience: false,
+        annotate: false,
+      },
     ],
     managedPolicies: [],
     // The two trigger kinds the inference operator offers: CloudWatch metrics and Amazon Managed Prometheus queries.
@@ -102,12 +136,21 @@ const checkpointingIdentity: FeatureIdentity = {
   id: 'training-pods',
   title: 'Training pods writing tiered checkpoints',
   roleSuffix: 'checkpointing',
-  bindings: [{ kind: 'irsa', namespace: 'default', serviceAccount: CHECKPOINTING_SERVICE_ACCOUNT, audience: true, annotate: true }],
+  bindings: [
+    {
+      kind: 'irsa',
+      namespace: 'default',
+      serviceAccount: CHECKPOINTING_SERVICE_ACCOUNT,
+      audience: true,
+      annotate: true,
+    },
+  ],
   managedPolicies: [],
   permissions: [
     { actions: ['s3:ListBucket', 's3:GetBucketLocation'], resource: 'shared-bucket' },
     { actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resource: 'shared-bucket-checkpoints' },
-    // The user guide asks for "CloudWatch write permission for metrics"; PutMetricData is that (cannot be scoped to a resource).
+    // The user guide asks for "CloudWatch write permission for metrics"; PutMetricData is that (cannot be scoped to a
+    // resource).
     { actions: ['cloudwatch:PutMetricData'], resource: 'any' },
   ],
 };
@@ -125,7 +168,7 @@ const definitions: FeatureDefinition[] = [
   {
     id: 'cert-manager',
     title: 'cert-manager',
-    summary: 'Issues the TLS certificates the operators\' admission webhooks serve.',
+    summary: "Issues the TLS certificates the operators' admission webhooks serve.",
     toggleable: true,
     needs: [],
     installs: [{ kind: 'eks-addon', addonName: 'cert-manager', namespace: 'cert-manager' }],
@@ -146,7 +189,14 @@ const definitions: FeatureDefinition[] = [
     summary: 'Mounts S3 buckets (the shared bucket, model storage) into pods as volumes.',
     toggleable: true,
     needs: ['pod-identity-agent'],
-    installs: [{ kind: 'eks-addon', addonName: 'aws-mountpoint-s3-csi-driver', namespace: 'kube-system', podIdentityAssociations: ['driver'] }],
+    installs: [
+      {
+        kind: 'eks-addon',
+        addonName: 'aws-mountpoint-s3-csi-driver',
+        namespace: 'kube-system',
+        podIdentityAssociations: ['driver'],
+      },
+    ],
     identities: [s3CsiDriver],
   },
   {
@@ -165,7 +215,13 @@ const definitions: FeatureDefinition[] = [
     summary: 'Reports node faults to HyperPod, which replaces or reboots the node.',
     toggleable: false,
     needs: [],
-    installs: [{ kind: 'manifests', set: 'health-monitoring-agent', source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart/charts/health-monitoring-agent @ 011ca92' }],
+    installs: [
+      {
+        kind: 'manifests',
+        set: 'health-monitoring-agent',
+        source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart/charts/health-monitoring-agent @ 011ca92',
+      },
+    ],
     identities: [],
   },
   {
@@ -174,32 +230,58 @@ const definitions: FeatureDefinition[] = [
     summary: 'Advertise GPUs, Neuron cores and EFA interfaces to the Kubernetes scheduler.',
     toggleable: false,
     needs: [],
-    installs: [{ kind: 'manifests', set: 'device-plugins', source: 'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart @ 011ca92 (nvidia-device-plugin 0.16.1, neuron-device-plugin, aws-efa-k8s-device-plugin 0.5.20)' }],
+    installs: [
+      {
+        kind: 'manifests',
+        set: 'device-plugins',
+        source:
+          'aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart @ 011ca92 (nvidia-device-plugin 0.16.1, neuron-device-plugin, aws-efa-k8s-device-plugin 0.5.20)',
+      },
+    ],
     identities: [],
   },
   {
     id: 'training-operator',
     title: 'HyperPod training operator',
-    summary: 'Runs HyperPodPyTorchJob training jobs with HyperPod\'s job-level resiliency (restart on fault, hang detection).',
+    summary:
+      "Runs HyperPodPyTorchJob training jobs with HyperPod's job-level resiliency (restart on fault, hang detection).",
     toggleable: true,
     needs: ['cert-manager', 'pod-identity-agent'],
-    installs: [{ kind: 'eks-addon', addonName: 'amazon-sagemaker-hyperpod-training-operator', namespace: HYPERPOD_NAMESPACE, podIdentityAssociations: ['controller'] }],
+    installs: [
+      {
+        kind: 'eks-addon',
+        addonName: 'amazon-sagemaker-hyperpod-training-operator',
+        namespace: HYPERPOD_NAMESPACE,
+        podIdentityAssociations: ['controller'],
+      },
+    ],
     identities: [trainingOperatorController],
   },
   {
     id: 'inference-operator',
     title: 'HyperPod inference operator',
-    summary: 'Deploys models as inference endpoints (InferenceEndpointConfig, JumpStartModel) behind a load balancer, with autoscaling.',
+    summary:
+      'Deploys models as inference endpoints (InferenceEndpointConfig, JumpStartModel) behind a load balancer, with autoscaling.',
     toggleable: true,
     needs: ['cert-manager', 's3-csi-driver', 'fsx-csi-driver', 'metrics-server'],
     // The dependency add-on versions the inference operator's chart ships with (chart 2.2.2).
-    needsMinimumVersions: { 'cert-manager': 'v1.18.2', 's3-csi-driver': 'v1.14.1', 'fsx-csi-driver': 'v1.6.0', 'metrics-server': 'v0.7.2' },
+    needsMinimumVersions: {
+      'cert-manager': 'v1.18.2',
+      's3-csi-driver': 'v1.14.1',
+      'fsx-csi-driver': 'v1.6.0',
+      'metrics-server': 'v0.7.2',
+    },
     installs: [
       { kind: 's3-bucket', purpose: 'TLS certificates of inference endpoints (tlsCertificateS3Bucket)' },
       // The load balancer controller places internet-facing ALBs in subnets tagged elb, internal ones in internal-elb.
       { kind: 'subnet-tags', subnets: 'public', key: 'kubernetes.io/role/elb', value: '1' },
       { kind: 'subnet-tags', subnets: 'private', key: 'kubernetes.io/role/internal-elb', value: '1' },
-      { kind: 'eks-addon', addonName: 'amazon-sagemaker-hyperpod-inference', namespace: INFERENCE_NAMESPACE, configurationValues: 'inference-operator' },
+      {
+        kind: 'eks-addon',
+        addonName: 'amazon-sagemaker-hyperpod-inference',
+        namespace: INFERENCE_NAMESPACE,
+        configurationValues: 'inference-operator',
+      },
     ],
     identities: inferenceIdentities,
   },
@@ -209,16 +291,29 @@ const definitions: FeatureDefinition[] = [
     summary: 'Runs Ray clusters and jobs (RayCluster, RayJob, RayService) on the cluster.',
     toggleable: true,
     needs: [],
-    installs: [{ kind: 'manifests', set: 'kuberay-operator', source: 'ray-project/kuberay ray-operator (CRDs and operator Deployment), pinned by InstantStart' }],
+    installs: [
+      {
+        kind: 'manifests',
+        set: 'kuberay-operator',
+        source: 'ray-project/kuberay ray-operator (CRDs and operator Deployment), pinned by InstantStart',
+      },
+    ],
     identities: [],
   },
   {
     id: 'tiered-checkpointing',
     title: 'Managed tiered checkpointing',
-    summary: 'Keeps training checkpoints in node memory first and in the shared bucket\'s checkpoint prefix behind it.',
+    summary: "Keeps training checkpoints in node memory first and in the shared bucket's checkpoint prefix behind it.",
     toggleable: true,
     needs: [],
-    installs: [{ kind: 'cluster-setting', field: 'TieredStorageConfig', enabled: { Mode: 'Enable' }, disabled: { Mode: 'Disable' } }],
+    installs: [
+      {
+        kind: 'cluster-setting',
+        field: 'TieredStorageConfig',
+        enabled: { Mode: 'Enable' },
+        disabled: { Mode: 'Disable' },
+      },
+    ],
     identities: [checkpointingIdentity],
   },
   {
@@ -227,7 +322,15 @@ const definitions: FeatureDefinition[] = [
     summary: 'HyperPod-managed Karpenter adds and removes nodes of the chosen instance groups as pods wait.',
     toggleable: true,
     needs: [],
-    installs: [{ kind: 'cluster-setting', field: 'AutoScaling', enabled: { Mode: 'Enable', AutoScalerType: 'Karpenter' }, disabled: { Mode: 'Disable' }, operation: 'set-autoscaling' }],
+    installs: [
+      {
+        kind: 'cluster-setting',
+        field: 'AutoScaling',
+        enabled: { Mode: 'Enable', AutoScalerType: 'Karpenter' },
+        disabled: { Mode: 'Disable' },
+        operation: 'set-autoscaling',
+      },
+    ],
     identities: [
       {
         id: 'cluster-role',
@@ -235,7 +338,12 @@ const definitions: FeatureDefinition[] = [
         roleSuffix: 'autoscaling',
         bindings: [{ kind: 'service', service: 'hyperpod.sagemaker.amazonaws.com' }],
         managedPolicies: [],
-        permissions: [{ actions: ['sagemaker:BatchAddClusterNodes', 'sagemaker:BatchDeleteClusterNodes'], resource: 'hyperpod-cluster' }],
+        permissions: [
+          {
+            actions: ['sagemaker:BatchAddClusterNodes', 'sagemaker:BatchDeleteClusterNodes'],
+            resource: 'hyperpod-cluster',
+          },
+        ],
       },
     ],
   },
@@ -266,10 +374,19 @@ const ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
  * @example
  * featureRoleName('demo', 'us-west-2', trainingOperatorController) // 'instantstart-demo-training-op'
  */
-export function featureRoleName(cluster: string, region: string, identity: Pick<FeatureIdentity, 'roleSuffix' | 'roleNamePrefix'>): string {
-  const name = identity.roleNamePrefix ? prefixedRoleName(identity.roleNamePrefix, cluster, region) : `instantstart-${cluster}-${identity.roleSuffix}`;
+export function featureRoleName(
+  cluster: string,
+  region: string,
+  identity: Pick<FeatureIdentity, 'roleSuffix' | 'roleNamePrefix'>,
+): string {
+  const name = identity.roleNamePrefix
+    ? prefixedRoleName(identity.roleNamePrefix, cluster, region)
+    : `instantstart-${cluster}-${identity.roleSuffix}`;
   if (!ROLE_NAME.test(name)) {
-    throw InputError.field('name', `cannot name an IAM role: '${name}' is not 1–${ROLE_NAME_MAX} of IAM's role-name characters (letters, digits, +=,.@_-)`);
+    throw InputError.field(
+      'name',
+      `cannot name an IAM role: '${name}' is not 1–${ROLE_NAME_MAX} of IAM's role-name characters (letters, digits, +=,.@_-)`,
+    );
   }
   return name;
 }
@@ -278,7 +395,10 @@ export function featureRoleName(cluster: string, region: string, identity: Pick<
  * The name an identity's role had before it needed a name prefix (`instantstart-<cluster>-<suffix>`):
  * InstantStart made such roles and still finds and removes them. Undefined when the name never changed.
  */
-export function formerFeatureRoleName(cluster: string, identity: Pick<FeatureIdentity, 'roleSuffix' | 'roleNamePrefix'>): string | undefined {
+export function formerFeatureRoleName(
+  cluster: string,
+  identity: Pick<FeatureIdentity, 'roleSuffix' | 'roleNamePrefix'>,
+): string | undefined {
   return identity.roleNamePrefix ? `instantstart-${cluster}-${identity.roleSuffix}` : undefined;
 }
 
@@ -290,7 +410,13 @@ export function addonNameOf(id: FeatureId): string | undefined {
 
 /** What create-cluster turns on: HyperPod's own pieces and the training operator, plus the CSI driver of each storage it makes. */
 export function createClusterFeatures(storage: { s3: boolean; fsx: boolean }): FeatureId[] {
-  const wanted = new Set<FeatureId>(['pod-identity-agent', 'cert-manager', 'health-monitoring-agent', 'device-plugins', 'training-operator']);
+  const wanted = new Set<FeatureId>([
+    'pod-identity-agent',
+    'cert-manager',
+    'health-monitoring-agent',
+    'device-plugins',
+    'training-operator',
+  ]);
   if (storage.s3) wanted.add('s3-csi-driver');
   if (storage.fsx) wanted.add('fsx-csi-driver');
   return FEATURE_IDS.filter((id) => wanted.has(id));

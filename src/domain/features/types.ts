@@ -76,7 +76,13 @@ export type IdentityBinding =
 export type PermissionGrant =
   | {
       actions: readonly string[];
-      resource: 'shared-bucket' | 'shared-bucket-objects' | 'shared-bucket-checkpoints' | 'tls-bucket' | 'hyperpod-cluster' | 'any';
+      resource:
+        | 'shared-bucket'
+        | 'shared-bucket-objects'
+        | 'shared-bucket-checkpoints'
+        | 'tls-bucket'
+        | 'hyperpod-cluster'
+        | 'any';
       /**
        * Granted only when the cluster has that resource; without it the grant is left out rather than
        * refusing the feature (the S3 CSI driver works without a shared bucket: each added storage grants

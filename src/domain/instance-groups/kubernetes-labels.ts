@@ -34,11 +34,13 @@ export function labelKeyProblem(key: string): string | undefined {
     if (prefix.length === 0) return 'has an empty prefix before "/"';
     if (prefix.length > 253) return `prefix must be at most 253 characters (it has ${prefix.length})`;
     if (!DNS_SUBDOMAIN.test(prefix)) return `prefix "${prefix}" must be a lower-case DNS subdomain such as example.com`;
-    if (RESERVED_PREFIX.test(prefix)) return `prefix "${prefix}" is reserved for HyperPod, whose agents manage these labels (node health, instance group)`;
+    if (RESERVED_PREFIX.test(prefix))
+      return `prefix "${prefix}" is reserved for HyperPod, whose agents manage these labels (node health, instance group)`;
   }
   if (name.length === 0) return 'must have a name (the part after any "prefix/")';
   if (name.length > 63) return `name part must be at most 63 characters (it has ${name.length})`;
-  if (!NAME.test(name)) return `name part "${name}" must use letters, digits, "-", "_" and ".", starting and ending with a letter or digit`;
+  if (!NAME.test(name))
+    return `name part "${name}" must use letters, digits, "-", "_" and ".", starting and ending with a letter or digit`;
   return undefined;
 }
 
@@ -46,7 +48,8 @@ export function labelKeyProblem(key: string): string | undefined {
 export function labelValueProblem(value: string): string | undefined {
   if (value.length === 0) return undefined;
   if (value.length > 63) return `must be at most 63 characters (it has ${value.length})`;
-  if (!NAME.test(value)) return 'must use letters, digits, "-", "_" and ".", starting and ending with a letter or digit';
+  if (!NAME.test(value))
+    return 'must use letters, digits, "-", "_" and ".", starting and ending with a letter or digit';
   return undefined;
 }
 
@@ -56,7 +59,9 @@ export const LabelKeySchema = z
     const problem = labelKeyProblem(key);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .describe('Kubernetes label key: optional DNS-subdomain prefix and "/", then a name of ≤ 63 letters, digits, "-", "_", "."; the sagemaker.amazonaws.com prefix is HyperPod\'s.');
+  .describe(
+    'Kubernetes label key: optional DNS-subdomain prefix and "/", then a name of ≤ 63 letters, digits, "-", "_", "."; the sagemaker.amazonaws.com prefix is HyperPod\'s.',
+  );
 
 export const LabelValueSchema = z
   .string()
@@ -64,14 +69,20 @@ export const LabelValueSchema = z
     const problem = labelValueProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .describe('Kubernetes label value: empty, or ≤ 63 letters, digits, "-", "_", ".", starting and ending with a letter or digit.');
+  .describe(
+    'Kubernetes label value: empty, or ≤ 63 letters, digits, "-", "_", ".", starting and ending with a letter or digit.',
+  );
 
 /** Labels as a record whose problems point at the offending key (`labels.<key>`), which z.record would not. */
 export const LabelsSchema = z
   .record(z.string(), z.string('must be a string'))
   .superRefine((labels, ctx) => {
     const keys = Object.keys(labels);
-    if (keys.length > MAX_GROUP_LABELS) ctx.addIssue({ code: 'custom', message: `must have at most ${MAX_GROUP_LABELS} labels (HyperPod's limit); it has ${keys.length}` });
+    if (keys.length > MAX_GROUP_LABELS)
+      ctx.addIssue({
+        code: 'custom',
+        message: `must have at most ${MAX_GROUP_LABELS} labels (HyperPod's limit); it has ${keys.length}`,
+      });
     for (const key of keys) {
       const keyProblem = labelKeyProblem(key);
       const valueProblem = keyProblem ? undefined : labelValueProblem(labels[key]!);
@@ -87,10 +98,12 @@ export const TaintSchema = z
     value: LabelValueSchema.optional().describe('Taint value, with the same syntax as a label value; may be left out.'),
     effect: z
       .enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute'], 'must be NoSchedule, PreferNoSchedule or NoExecute')
-      .describe('NoSchedule: new pods without a toleration stay off; PreferNoSchedule: avoided if possible; NoExecute: running pods without a toleration are evicted too.'),
+      .describe(
+        'NoSchedule: new pods without a toleration stay off; PreferNoSchedule: avoided if possible; NoExecute: running pods without a toleration are evicted too.',
+      ),
   })
   .strict()
-  .describe('A Kubernetes taint HyperPod keeps on the group\'s nodes.');
+  .describe("A Kubernetes taint HyperPod keeps on the group's nodes.");
 
 /** Kubernetes refuses two taints with the same key and effect on one node. */
 export const TaintsSchema = z
@@ -100,8 +113,15 @@ export const TaintsSchema = z
     const seen = new Set<string>();
     taints.forEach((t, i) => {
       const id = `${t.key}:${t.effect}`;
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `repeats key ${t.key} with effect ${t.effect}; Kubernetes allows one taint per key and effect` });
+      if (seen.has(id))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i],
+          message: `repeats key ${t.key} with effect ${t.effect}; Kubernetes allows one taint per key and effect`,
+        });
       seen.add(id);
     });
   })
-  .describe(`Kubernetes taints HyperPod keeps on the group's nodes (at most ${MAX_GROUP_TAINTS}); pods need a matching toleration.`);
+  .describe(
+    `Kubernetes taints HyperPod keeps on the group's nodes (at most ${MAX_GROUP_TAINTS}); pods need a matching toleration.`,
+  );

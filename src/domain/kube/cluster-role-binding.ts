@@ -17,17 +17,32 @@ export function parseClusterRoleBinding(raw: unknown): KubeClusterRoleBinding {
     subjects: list(base.subjects)
       .map(rec)
       .filter((s) => typeof s.kind === 'string' && typeof s.name === 'string')
-      .map((s) => ({ kind: s.kind as string, name: s.name as string, ...(str(s.namespace) ? { namespace: str(s.namespace) } : {}) })),
+      .map((s) => ({
+        kind: s.kind as string,
+        name: s.name as string,
+        ...(str(s.namespace) ? { namespace: str(s.namespace) } : {}),
+      })),
   };
 }
 
 export const CLUSTER_ROLE_BINDING = kubeKind<KubeClusterRoleBinding>(
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    plural: 'clusterrolebindings',
+    namespaced: false,
+  },
   parseClusterRoleBinding,
 );
 
 /** Binds ClusterRole `role` to the service account `namespace/serviceAccount`. */
-export function clusterRoleBindingManifest(p: { name: string; role: string; namespace: string; serviceAccount: string; labels?: Record<string, string> }): KubeObject {
+export function clusterRoleBindingManifest(p: {
+  name: string;
+  role: string;
+  namespace: string;
+  serviceAccount: string;
+  labels?: Record<string, string>;
+}): KubeObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',

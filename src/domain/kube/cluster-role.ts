@@ -23,9 +23,16 @@ export function parseClusterRole(raw: unknown): KubeClusterRole {
   };
 }
 
-export const CLUSTER_ROLE = kubeKind<KubeClusterRole>({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false }, parseClusterRole);
+export const CLUSTER_ROLE = kubeKind<KubeClusterRole>(
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },
+  parseClusterRole,
+);
 
-export function clusterRoleManifest(p: { name: string; labels?: Record<string, string>; rules: readonly PolicyRule[] }): KubeObject {
+export function clusterRoleManifest(p: {
+  name: string;
+  labels?: Record<string, string>;
+  rules: readonly PolicyRule[];
+}): KubeObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',

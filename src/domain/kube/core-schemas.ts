@@ -29,12 +29,27 @@ interface Attribute {
 const classes = generated as unknown as Record<string, { attributeTypeMap?: Attribute[] } | undefined>;
 
 /** apimachinery's resource.Quantity, as CRDs spell it. */
-export const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
-export const intOrString = (): Schema => ({ anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
+export const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+export const intOrString = (): Schema => ({
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  'x-kubernetes-int-or-string': true,
+});
 export const quantitySchema = (): Schema => ({ ...intOrString(), pattern: QUANTITY_PATTERN });
 
 /** Fields client-node types as `string` that are resource quantities on the wire (maps of them, or one). */
-const QUANTITY_FIELDS = new Set(['limits', 'requests', 'capacity', 'allocatable', 'hard', 'used', 'overhead', 'allocatedResources', 'sizeLimit', 'divisor']);
+const QUANTITY_FIELDS = new Set([
+  'limits',
+  'requests',
+  'capacity',
+  'allocatable',
+  'hard',
+  'used',
+  'overhead',
+  'allocatedResources',
+  'sizeLimit',
+  'divisor',
+]);
 
 /** The embedded ObjectMeta controller-gen writes for templates (generateEmbeddedObjectMeta=true). */
 export const embeddedObjectMeta = (): Schema => ({
@@ -88,10 +103,16 @@ export function coreSchema(name: string, visiting: ReadonlySet<string> = new Set
   const defaults = MODEL_DEFAULTS[name] ?? {};
   const properties: Record<string, Schema> = {};
   for (const a of [...attributes].sort((x, y) => x.baseName.localeCompare(y.baseName))) {
-    const typed = a.type === 'V1ObjectMeta' ? embeddedObjectMeta() : typeSchema(a.type, a.format, QUANTITY_FIELDS.has(a.baseName), inner);
+    const typed =
+      a.type === 'V1ObjectMeta'
+        ? embeddedObjectMeta()
+        : typeSchema(a.type, a.format, QUANTITY_FIELDS.has(a.baseName), inner);
     properties[a.baseName] = Object.hasOwn(defaults, a.baseName) ? { ...typed, default: defaults[a.baseName] } : typed;
   }
-  const wanted = attributes.filter((a) => required.has(a.name)).map((a) => a.baseName).sort();
+  const wanted = attributes
+    .filter((a) => required.has(a.name))
+    .map((a) => a.baseName)
+    .sort();
   const schema: Schema = { type: 'object', properties, ...(wanted.length ? { required: wanted } : {}) };
   built.set(name, schema);
   return schema;

@@ -1,5 +1,19 @@
 import type { KubeObject } from '../kube-object.js';
-import { conditionOf, health, kubeKind, list, parseBase, parseConditions, rec, str, MANAGED_BY, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  conditionOf,
+  health,
+  kubeKind,
+  list,
+  parseBase,
+  parseConditions,
+  rec,
+  str,
+  MANAGED_BY,
+  type Condition,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * CustomResourceDefinition: the kinds add-ons and HyperPod bring (Karpenter's NodePool, HyperPod's
@@ -36,25 +50,44 @@ export function parseCustomResourceDefinition(raw: unknown): KubeCustomResourceD
 }
 
 export const CUSTOM_RESOURCE_DEFINITION = kubeKind<KubeCustomResourceDefinition>(
-  { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false, health: customResourceDefinitionHealth },
+  {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+    health: customResourceDefinitionHealth,
+  },
   parseCustomResourceDefinition,
 );
 
 /** True once the API server serves the CRD's kinds. */
-export const isEstablished = (crd: KubeCustomResourceDefinition): boolean => conditionOf(crd.status.conditions, 'Established')?.status === 'True';
+export const isEstablished = (crd: KubeCustomResourceDefinition): boolean =>
+  conditionOf(crd.status.conditions, 'Established')?.status === 'True';
 
 /** Established is healthy; NamesAccepted False (another CRD took the names) fails; anything else is on its way. */
 export function customResourceDefinitionHealth(crd: KubeCustomResourceDefinition): KubeHealth {
   const name = crd.metadata.name;
-  if (isEstablished(crd)) return health('healthy', 'established', `CRD ${name} is Established: the cluster serves ${crd.spec.kind}.`);
+  if (isEstablished(crd))
+    return health('healthy', 'established', `CRD ${name} is Established: the cluster serves ${crd.spec.kind}.`);
   const names = conditionOf(crd.status.conditions, 'NamesAccepted');
-  if (names?.status === 'False') return health('failed', names.reason ?? 'NamesNotAccepted', `CRD ${name} cannot be served: ${names.message || names.reason || 'its names were not accepted'}.`);
+  if (names?.status === 'False')
+    return health(
+      'failed',
+      names.reason ?? 'NamesNotAccepted',
+      `CRD ${name} cannot be served: ${names.message || names.reason || 'its names were not accepted'}.`,
+    );
   if (crd.metadata.deletionTimestamp) return health('transitional', 'terminating', `CRD ${name} is being deleted.`);
   return health('transitional', 'establishing', `CRD ${name} is not Established yet.`);
 }
 
 /** A column `kubectl get` prints for a custom kind (`additionalPrinterColumns`). */
-export type PrinterColumn = { name: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date'; jsonPath: string; priority?: number; description?: string };
+export type PrinterColumn = {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  priority?: number;
+  description?: string;
+};
 
 export interface CustomResourceDefinitionSpec {
   group: string;
@@ -64,7 +97,13 @@ export interface CustomResourceDefinitionSpec {
   categories?: readonly string[];
   shortNames?: readonly string[];
   /** Served versions; exactly one is the storage version. */
-  versions: ReadonlyArray<{ name: string; storage: boolean; schema: Loose; columns?: readonly PrinterColumn[]; status?: boolean }>;
+  versions: ReadonlyArray<{
+    name: string;
+    storage: boolean;
+    schema: Loose;
+    columns?: readonly PrinterColumn[];
+    status?: boolean;
+  }>;
   labels?: Record<string, string>;
 }
 

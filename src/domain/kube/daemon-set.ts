@@ -1,5 +1,18 @@
 import type { KubeObject } from '../kube-object.js';
-import { health, kubeKind, list, num, parseBase, rec, str, strings, MANAGED_BY, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  health,
+  kubeKind,
+  list,
+  num,
+  parseBase,
+  rec,
+  str,
+  strings,
+  MANAGED_BY,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * DaemonSet: the node agents InstantStart installs from manifests (HyperPod's health-monitoring
@@ -21,7 +34,11 @@ function affinityTerms(podSpec: Loose): NodeSelectorExpression[][] {
     list(rec(t).matchExpressions)
       .map(rec)
       .filter((e) => typeof e.key === 'string' && typeof e.operator === 'string')
-      .map((e) => ({ key: e.key as string, operator: e.operator as string, values: list(e.values).filter((v): v is string => typeof v === 'string') })),
+      .map((e) => ({
+        key: e.key as string,
+        operator: e.operator as string,
+        values: list(e.values).filter((v): v is string => typeof v === 'string'),
+      })),
   );
 }
 
@@ -44,7 +61,10 @@ export function parseDaemonSet(raw: unknown): KubeDaemonSet {
   };
 }
 
-export const DAEMON_SET = kubeKind<KubeDaemonSet>({ apiVersion: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, health: daemonSetHealth }, parseDaemonSet);
+export const DAEMON_SET = kubeKind<KubeDaemonSet>(
+  { apiVersion: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, health: daemonSetHealth },
+  parseDaemonSet,
+);
 
 /**
  * A node agent: the pod spec as its chart writes it (containers, volumes, tolerations, affinity,
@@ -69,11 +89,21 @@ export function daemonSetManifest(p: { namespace: string; name: string; podSpec:
 export function daemonSetHealth(ds: KubeDaemonSet): KubeHealth {
   const s = ds.status;
   const what = `DaemonSet ${ds.metadata.namespace ?? ''}/${ds.metadata.name}`;
-  if (s.observedGeneration !== undefined && ds.metadata.generation !== undefined && s.observedGeneration < ds.metadata.generation) {
+  if (
+    s.observedGeneration !== undefined &&
+    ds.metadata.generation !== undefined &&
+    s.observedGeneration < ds.metadata.generation
+  ) {
     return health('transitional', 'rolling-out', `${what}: the controller has not seen the latest change yet.`);
   }
-  if (s.desired === 0) return health('healthy', 'no-nodes', `${what} runs on no node yet (none matches it); its pods start as nodes join.`);
-  if (s.updated < s.desired) return health('transitional', 'rolling-out', `${what}: ${s.updated} of ${s.desired} pods updated.`);
+  if (s.desired === 0)
+    return health(
+      'healthy',
+      'no-nodes',
+      `${what} runs on no node yet (none matches it); its pods start as nodes join.`,
+    );
+  if (s.updated < s.desired)
+    return health('transitional', 'rolling-out', `${what}: ${s.updated} of ${s.desired} pods updated.`);
   if (s.ready < s.desired) return health('transitional', 'starting', `${what}: ${s.ready} of ${s.desired} pods ready.`);
   return health('healthy', 'ready', `${what}: all ${s.desired} pods ready.`);
 }
@@ -96,13 +126,17 @@ const expressionHolds = (e: NodeSelectorExpression, labels: Record<string, strin
 
 /** Whether the DaemonSet's required node affinity admits a node with these labels (no terms: every node). */
 export const affinityAdmits = (ds: KubeDaemonSet, labels: Record<string, string>): boolean =>
-  ds.spec.affinityTerms.length === 0 || ds.spec.affinityTerms.some((term) => term.every((e) => expressionHolds(e, labels)));
+  ds.spec.affinityTerms.length === 0 ||
+  ds.spec.affinityTerms.some((term) => term.every((e) => expressionHolds(e, labels)));
 
 /** Whether the DaemonSet's nodeSelector matches a node with these labels. */
 export const nodeSelectorMatches = (ds: KubeDaemonSet, labels: Record<string, string>): boolean =>
   Object.entries(ds.spec.nodeSelector).every(([k, v]) => Object.hasOwn(labels, k) && labels[k] === v);
 
-const selectorText = (sel: Record<string, string>) => Object.entries(sel).map(([k, v]) => `${k}=${v}`).join(',');
+const selectorText = (sel: Record<string, string>) =>
+  Object.entries(sel)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
 
 /**
  * A DaemonSet judged against the nodes it is for — the HyperPod nodes (`nodes`, found by a label
@@ -113,7 +147,10 @@ const selectorText = (sel: Record<string, string>) => Object.entries(sel).map(([
  * @example
  * daemonSetCoverage(ds, [{ name: 'hyperpod-i-0a', labels: { 'sagemaker.amazonaws.com/compute-type': 'hyperpod', … } }])
  */
-export function daemonSetCoverage(ds: KubeDaemonSet, nodes: ReadonlyArray<{ name: string; labels: Record<string, string> }>): KubeHealth {
+export function daemonSetCoverage(
+  ds: KubeDaemonSet,
+  nodes: ReadonlyArray<{ name: string; labels: Record<string, string> }>,
+): KubeHealth {
   const own = daemonSetHealth(ds);
   const meantFor = nodes.filter((n) => affinityAdmits(ds, n.labels));
   if (meantFor.length === 0 || ds.status.desired > 0 || own.code === 'rolling-out') return own;
@@ -126,7 +163,15 @@ export function daemonSetCoverage(ds: KubeDaemonSet, nodes: ReadonlyArray<{ name
       .filter(([k, v]) => shown[k] !== v)
       .map(([k]) => `${k}=${str(shown[k]) ?? '(absent)'}`)
       .join(', ');
-    return health('failed', 'selects-no-node', `${what} runs on no node: its nodeSelector ${selectorText(ds.spec.nodeSelector)} matches none of the ${count}; they carry ${mismatch}.`);
+    return health(
+      'failed',
+      'selects-no-node',
+      `${what} runs on no node: its nodeSelector ${selectorText(ds.spec.nodeSelector)} matches none of the ${count}; they carry ${mismatch}.`,
+    );
   }
-  return health('failed', 'selects-no-node', `${what} runs on no node: the ${count} match its selector, but it tolerates none of their taints.`);
+  return health(
+    'failed',
+    'selects-no-node',
+    `${what} runs on no node: the ${count} match its selector, but it tolerates none of their taints.`,
+  );
 }

@@ -1,5 +1,18 @@
 import type { KubeObject } from '../kube-object.js';
-import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, MANAGED_BY, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  conditionOf,
+  health,
+  kubeKind,
+  num,
+  parseBase,
+  parseConditions,
+  rec,
+  MANAGED_BY,
+  type Condition,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * Deployment: the controllers of the add-ons (cert-manager, the training operator, CSI
@@ -8,7 +21,14 @@ import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, MA
 
 export type KubeDeployment = KubeResource & {
   spec: Loose & { replicas: number };
-  status: Loose & { replicas: number; ready: number; updated: number; available: number; observedGeneration?: number; conditions: Condition[] };
+  status: Loose & {
+    replicas: number;
+    ready: number;
+    updated: number;
+    available: number;
+    observedGeneration?: number;
+    conditions: Condition[];
+  };
 };
 
 export function parseDeployment(raw: unknown): KubeDeployment {
@@ -31,21 +51,34 @@ export function parseDeployment(raw: unknown): KubeDeployment {
   };
 }
 
-export const DEPLOYMENT = kubeKind<KubeDeployment>({ apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true, health: deploymentHealth }, parseDeployment);
+export const DEPLOYMENT = kubeKind<KubeDeployment>(
+  { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true, health: deploymentHealth },
+  parseDeployment,
+);
 
 /** Progressing False with ProgressDeadlineExceeded fails; all replicas updated and available is healthy. */
 export function deploymentHealth(d: KubeDeployment): KubeHealth {
   const what = `Deployment ${d.metadata.namespace ?? ''}/${d.metadata.name}`;
   const progressing = conditionOf(d.status.conditions, 'Progressing');
   if (progressing?.status === 'False' && progressing.reason === 'ProgressDeadlineExceeded') {
-    return health('failed', 'ProgressDeadlineExceeded', `${what} stopped making progress: ${progressing.message ?? 'its new pods never became available'}.`);
+    return health(
+      'failed',
+      'ProgressDeadlineExceeded',
+      `${what} stopped making progress: ${progressing.message ?? 'its new pods never became available'}.`,
+    );
   }
-  if (d.status.observedGeneration !== undefined && d.metadata.generation !== undefined && d.status.observedGeneration < d.metadata.generation) {
+  if (
+    d.status.observedGeneration !== undefined &&
+    d.metadata.generation !== undefined &&
+    d.status.observedGeneration < d.metadata.generation
+  ) {
     return health('transitional', 'rolling-out', `${what}: the controller has not seen the latest change yet.`);
   }
   const want = d.spec.replicas;
-  if (d.status.updated < want) return health('transitional', 'rolling-out', `${what}: ${d.status.updated} of ${want} replicas updated.`);
-  if (d.status.available < want) return health('transitional', 'starting', `${what}: ${d.status.available} of ${want} replicas available.`);
+  if (d.status.updated < want)
+    return health('transitional', 'rolling-out', `${what}: ${d.status.updated} of ${want} replicas updated.`);
+  if (d.status.available < want)
+    return health('transitional', 'starting', `${what}: ${d.status.available} of ${want} replicas available.`);
   if (d.status.replicas > want) return health('transitional', 'scaling-down', `${what}: old replicas are going away.`);
   return health('healthy', 'available', `${what}: ${want} of ${want} replicas available.`);
 }
@@ -82,7 +115,9 @@ export function deploymentManifest(p: {
           ...(p.serviceAccountName ? { serviceAccountName: p.serviceAccountName } : {}),
           ...(p.podSecurityContext ? { securityContext: p.podSecurityContext } : {}),
           containers: p.containers.map((c) => structuredClone(c)),
-          ...(p.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: p.terminationGracePeriodSeconds } : {}),
+          ...(p.terminationGracePeriodSeconds !== undefined
+            ? { terminationGracePeriodSeconds: p.terminationGracePeriodSeconds }
+            : {}),
         },
       },
     },

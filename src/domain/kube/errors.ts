@@ -21,7 +21,8 @@ export interface KubeObjectNaming {
   name?: string;
 }
 
-const where = (o: KubeObjectNaming) => `${o.kind}${o.name ? ` ${o.namespace ? `${o.namespace}/` : ''}${o.name}` : o.namespace ? ` in namespace ${o.namespace}` : ''} in EKS cluster ${o.cluster}`;
+const where = (o: KubeObjectNaming) =>
+  `${o.kind}${o.name ? ` ${o.namespace ? `${o.namespace}/` : ''}${o.name}` : o.namespace ? ` in namespace ${o.namespace}` : ''} in EKS cluster ${o.cluster}`;
 
 export class KubeError extends CloudError {
   constructor(
@@ -51,8 +52,19 @@ export class KubeNotFound extends KubeError {
 /** The cluster does not serve the kind at all: its CRD is not installed (or not Established yet), or the API version is gone. */
 export class KubeKindNotServed extends KubeError {
   constructor(object: KubeObjectNaming, verb: string, installedBy?: string) {
-    const remedy = installedBy ? `Install ${installedBy}, then try again.` : `Install the CustomResourceDefinition that serves ${object.kind}, then try again.`;
-    super(object, verb, 'KindNotServed', `EKS cluster ${object.cluster} does not serve ${object.kind} (no such resource type in its API).`, 404, false, remedy, 422);
+    const remedy = installedBy
+      ? `Install ${installedBy}, then try again.`
+      : `Install the CustomResourceDefinition that serves ${object.kind}, then try again.`;
+    super(
+      object,
+      verb,
+      'KindNotServed',
+      `EKS cluster ${object.cluster} does not serve ${object.kind} (no such resource type in its API).`,
+      404,
+      false,
+      remedy,
+      422,
+    );
     this.name = 'KubeKindNotServed';
   }
 }
@@ -102,7 +114,16 @@ export class KubeUnauthorized extends KubeError {
 /** A list outlived its continue token more times than it restarts (the cluster changes faster than it can be listed). */
 export class KubeExpired extends KubeError {
   constructor(object: KubeObjectNaming, verb: string, attempts: number) {
-    super(object, verb, 'Expired', `Listing ${where(object)} restarted ${attempts} times and each time its continue token expired (the cluster's history was compacted meanwhile); try again.`, 410, true, undefined, 503);
+    super(
+      object,
+      verb,
+      'Expired',
+      `Listing ${where(object)} restarted ${attempts} times and each time its continue token expired (the cluster's history was compacted meanwhile); try again.`,
+      410,
+      true,
+      undefined,
+      503,
+    );
     this.name = 'KubeExpired';
   }
 }
@@ -117,7 +138,9 @@ export class KubeApiUnavailable extends CloudError {
       'eks',
       'DescribeCluster',
       'NoKubernetesApi',
-      status ? `EKS cluster ${cluster} has no Kubernetes API endpoint (status ${status}).` : `EKS cluster ${cluster} does not exist, so it has no Kubernetes API.`,
+      status
+        ? `EKS cluster ${cluster} has no Kubernetes API endpoint (status ${status}).`
+        : `EKS cluster ${cluster} does not exist, so it has no Kubernetes API.`,
       undefined,
       // Worth waiting for only while the cluster is on its way up.
       status === 'CREATING' || status === 'PENDING',

@@ -18,7 +18,8 @@ export type KubeEvent = KubeResource & {
 export function parseEvent(raw: unknown): KubeEvent {
   const base = parseBase(raw, { apiVersion: 'v1', kind: 'Event' });
   const involved = rec(base.involvedObject);
-  const lastSeen = time(base.lastTimestamp) ?? time(base.eventTime) ?? time(base.firstTimestamp) ?? base.metadata.creationTimestamp;
+  const lastSeen =
+    time(base.lastTimestamp) ?? time(base.eventTime) ?? time(base.firstTimestamp) ?? base.metadata.creationTimestamp;
   return {
     ...base,
     involvedObject: { kind: str(involved.kind), name: str(involved.name), namespace: str(involved.namespace) },
@@ -30,11 +31,17 @@ export function parseEvent(raw: unknown): KubeEvent {
   };
 }
 
-export const EVENT = kubeKind<KubeEvent>({ apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true }, parseEvent);
+export const EVENT = kubeKind<KubeEvent>(
+  { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true },
+  parseEvent,
+);
 
 /** `involvedObject.kind=Node,involvedObject.name=<node>`: the field selector of one object's events. */
-export const eventsOf = (kind: string, name?: string): string => `involvedObject.kind=${kind}${name ? `,involvedObject.name=${name}` : ''}`;
+export const eventsOf = (kind: string, name?: string): string =>
+  `involvedObject.kind=${kind}${name ? `,involvedObject.name=${name}` : ''}`;
 
 /** A Warning is worth a look; a Normal event is just news. */
 export const eventHealth = (e: KubeEvent): KubeHealth =>
-  e.type === 'Warning' ? health('degraded', e.reason ?? 'warning', e.message ?? 'A warning without a message.') : health('healthy', e.reason ?? 'normal', e.message ?? '');
+  e.type === 'Warning'
+    ? health('degraded', e.reason ?? 'warning', e.message ?? 'A warning without a message.')
+    : health('healthy', e.reason ?? 'normal', e.message ?? '');

@@ -1,5 +1,18 @@
 import type { KubeObject } from '../kube-object.js';
-import { kubeKind, list, parseBase, parseConditions, rec, readyConditionHealth, str, MANAGED_BY, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  kubeKind,
+  list,
+  parseBase,
+  parseConditions,
+  rec,
+  readyConditionHealth,
+  str,
+  MANAGED_BY,
+  type Condition,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * HyperpodNodeClass (karpenter.sagemaker.amazonaws.com/v1): which HyperPod instance groups
@@ -14,7 +27,10 @@ export const NODE_CLASS_FAILURES = ['InstanceGroupNotFound', 'InstanceGroupNotSu
 
 export type KubeHyperpodNodeClass = KubeResource & {
   spec: Loose & { instanceGroups: string[] };
-  status: Loose & { conditions: Condition[]; instanceGroups: Array<{ name: string; instanceTypes: string[]; availabilityZones: string[] }> };
+  status: Loose & {
+    conditions: Condition[];
+    instanceGroups: Array<{ name: string; instanceTypes: string[]; availabilityZones: string[] }>;
+  };
 };
 
 const strs = (v: unknown) => list(v).filter((x): x is string => typeof x === 'string');
@@ -32,7 +48,11 @@ export function parseHyperpodNodeClass(raw: unknown): KubeHyperpodNodeClass {
       instanceGroups: list(status.instanceGroups)
         .map(rec)
         .filter((g) => typeof g.name === 'string')
-        .map((g) => ({ name: g.name as string, instanceTypes: strs(g.instanceTypes), availabilityZones: strs(g.availabilityZones) })),
+        .map((g) => ({
+          name: g.name as string,
+          instanceTypes: strs(g.instanceTypes),
+          availabilityZones: strs(g.availabilityZones),
+        })),
     },
   };
 }
@@ -44,7 +64,8 @@ export const HYPERPOD_NODE_CLASS = kubeKind<KubeHyperpodNodeClass>(
     plural: 'hyperpodnodeclasses',
     namespaced: false,
     crd: 'hyperpodnodeclasses.karpenter.sagemaker.amazonaws.com',
-    installedBy: 'HyperPod-managed Karpenter (turn managed autoscaling on for the cluster: PUT …/autoscaling {"enabled": true})',
+    installedBy:
+      'HyperPod-managed Karpenter (turn managed autoscaling on for the cluster: PUT …/autoscaling {"enabled": true})',
     health: hyperpodNodeClassHealth,
   },
   parseHyperpodNodeClass,
@@ -52,10 +73,13 @@ export const HYPERPOD_NODE_CLASS = kubeKind<KubeHyperpodNodeClass>(
 
 /** One class listing the groups Karpenter may scale. */
 export function hyperpodNodeClassManifest(name: string, instanceGroups: readonly string[]): KubeObject {
-  return { apiVersion: HYPERPOD_NODE_CLASS_API, kind: 'HyperpodNodeClass', metadata: { name, labels: { ...MANAGED_BY } }, spec: { instanceGroups: [...instanceGroups] } };
+  return {
+    apiVersion: HYPERPOD_NODE_CLASS_API,
+    kind: 'HyperpodNodeClass',
+    metadata: { name, labels: { ...MANAGED_BY } },
+    spec: { instanceGroups: [...instanceGroups] },
+  };
 }
-
-
 
 export function hyperpodNodeClassHealth(nc: KubeHyperpodNodeClass): KubeHealth {
   return readyConditionHealth(`HyperpodNodeClass ${nc.metadata.name}`, nc.status.conditions, NODE_CLASS_FAILURES);

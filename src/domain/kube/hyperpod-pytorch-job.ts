@@ -1,6 +1,21 @@
 import type { KubeObject } from '../kube-object.js';
 import type { Budget, LastFault, RecoveryBudget, TrainingPhase } from '../schemas/training.js';
-import { bool, health, kubeKind, list, num, parseBase, parseConditions, rec, str, time, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  bool,
+  health,
+  kubeKind,
+  list,
+  num,
+  parseBase,
+  parseConditions,
+  rec,
+  str,
+  time,
+  type Condition,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * HyperPodPyTorchJob (sagemaker.amazonaws.com/v1): a distributed PyTorch job run by the HyperPod
@@ -22,20 +37,35 @@ export const ELASTIC_AGENT_PORT = 8080;
 
 export type ReplicaSpec = { name: string; replicas: number; maxReplicas?: number; template: Loose };
 export type LogRule = Loose & { name: string; logPattern?: string };
-export type HyperPodRestartPolicy = { evalPeriodSeconds?: number; numRestartBeforeFullJobRestart?: number; maxFullJobRestarts?: number; maxNumRepeatOffendersToAvoid?: number };
+export type HyperPodRestartPolicy = {
+  evalPeriodSeconds?: number;
+  numRestartBeforeFullJobRestart?: number;
+  maxFullJobRestarts?: number;
+  maxNumRepeatOffendersToAvoid?: number;
+};
 
 export type KubeHyperPodPyTorchJob = KubeResource & {
   spec: Loose & {
     nprocPerNode?: string;
     replicaSpecs: ReplicaSpec[];
-    runPolicy: Loose & { jobMaxRetryCount?: number; restartPolicy?: HyperPodRestartPolicy; logMonitoringConfiguration: LogRule[]; suspend?: boolean };
+    runPolicy: Loose & {
+      jobMaxRetryCount?: number;
+      restartPolicy?: HyperPodRestartPolicy;
+      logMonitoringConfiguration: LogRule[];
+      suspend?: boolean;
+    };
     elasticPolicy?: Loose & { minReplicas?: number; maxReplicas?: number };
   };
   status: Loose & {
     conditions: Condition[];
     restartCount: number;
     restartStatus?: { currentEvalPeriod?: string; fullJobRestartCount: number; restartCount: number };
-    latestFaultyPodInstanceList?: { restartType?: string; faultyInstanceIdList: string[]; faultyPodList: string[]; faultyRankList: number[] };
+    latestFaultyPodInstanceList?: {
+      restartType?: string;
+      faultyInstanceIdList: string[];
+      faultyPodList: string[];
+      faultyRankList: number[];
+    };
     /** `targetReplicas` is per replica spec upstream (a map); here their sum, the job's target size. */
     elasticScalingStatus?: Loose & { targetReplicas?: number };
     startTime?: string;
@@ -45,19 +75,25 @@ export type KubeHyperPodPyTorchJob = KubeResource & {
 
 const strs = (v: unknown) => list(v).filter((x): x is string => typeof x === 'string');
 /** Ranks as numbers whether the operator lists them as numbers or numeric strings. */
-const ints = (v: unknown) => list(v).map((x) => (typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x)).filter((x): x is number => typeof x === 'number' && Number.isInteger(x));
+const ints = (v: unknown) =>
+  list(v)
+    .map((x) => (typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : x))
+    .filter((x): x is number => typeof x === 'number' && Number.isInteger(x));
 /**
  * The size the operator scales to: upstream a map of replica spec → replicas (the HyperPod CLI's
  * model of the CRD, ElasticScalingStatus.targetReplicas: Dict[str, int]), summed; a bare number is taken as it is.
  */
 function targetSize(v: unknown): number | undefined {
   if (num(v) !== undefined) return num(v);
-  const counts = Object.values(rec(v)).map(num).filter((n): n is number => n !== undefined);
+  const counts = Object.values(rec(v))
+    .map(num)
+    .filter((n): n is number => n !== undefined);
   return counts.length ? counts.reduce((a, b) => a + b, 0) : undefined;
 }
 /** The window as reported: a time, or a number (kept as its text); its shape is not documented. */
 const evalPeriod = (v: unknown): string | undefined => time(v) ?? (num(v) !== undefined ? String(num(v)) : undefined);
-const defined = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends Record<string, unknown>>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function parseHyperPodPyTorchJob(raw: unknown): KubeHyperPodPyTorchJob {
   const base = parseBase(raw, { apiVersion: HYPERPOD_PYTORCH_JOB_API, kind: 'HyperPodPyTorchJob' });
@@ -78,12 +114,25 @@ export function parseHyperPodPyTorchJob(raw: unknown): KubeHyperPodPyTorchJob {
       replicaSpecs: list(spec.replicaSpecs)
         .map(rec)
         .filter((r) => typeof r.name === 'string')
-        .map((r) => ({ ...r, name: r.name as string, replicas: num(r.replicas) ?? 0, ...(num(r.maxReplicas) !== undefined ? { maxReplicas: num(r.maxReplicas) } : {}), template: rec(r.template) })),
+        .map((r) => ({
+          ...r,
+          name: r.name as string,
+          replicas: num(r.replicas) ?? 0,
+          ...(num(r.maxReplicas) !== undefined ? { maxReplicas: num(r.maxReplicas) } : {}),
+          template: rec(r.template),
+        })),
       runPolicy: {
         ...run,
         ...(num(run.jobMaxRetryCount) !== undefined ? { jobMaxRetryCount: num(run.jobMaxRetryCount) } : {}),
         ...(Object.keys(restart).length
-          ? { restartPolicy: defined({ evalPeriodSeconds: num(restart.evalPeriodSeconds), numRestartBeforeFullJobRestart: num(restart.numRestartBeforeFullJobRestart), maxFullJobRestarts: num(restart.maxFullJobRestarts), maxNumRepeatOffendersToAvoid: num(restart.maxNumRepeatOffendersToAvoid) }) }
+          ? {
+              restartPolicy: defined({
+                evalPeriodSeconds: num(restart.evalPeriodSeconds),
+                numRestartBeforeFullJobRestart: num(restart.numRestartBeforeFullJobRestart),
+                maxFullJobRestarts: num(restart.maxFullJobRestarts),
+                maxNumRepeatOffendersToAvoid: num(restart.maxNumRepeatOffendersToAvoid),
+              }),
+            }
           : {}),
         logMonitoringConfiguration: list(run.logMonitoringConfiguration)
           .map(rec)
@@ -91,19 +140,38 @@ export function parseHyperPodPyTorchJob(raw: unknown): KubeHyperPodPyTorchJob {
           .map((r) => ({ ...r, name: r.name as string })),
         ...(bool(run.suspend) !== undefined ? { suspend: bool(run.suspend) } : {}),
       },
-      ...(Object.keys(elastic).length ? { elasticPolicy: { ...elastic, minReplicas: num(elastic.minReplicas), maxReplicas: num(elastic.maxReplicas) } } : {}),
+      ...(Object.keys(elastic).length
+        ? {
+            elasticPolicy: { ...elastic, minReplicas: num(elastic.minReplicas), maxReplicas: num(elastic.maxReplicas) },
+          }
+        : {}),
     },
     status: {
       ...status,
       conditions: parseConditions(status.conditions),
       restartCount: num(status.restartCount) ?? 0,
       ...(Object.keys(rs).length
-        ? { restartStatus: defined({ currentEvalPeriod: evalPeriod(rs.currentEvalPeriod), fullJobRestartCount: num(rs.fullJobRestartCount) ?? 0, restartCount: num(rs.restartCount) ?? 0 }) }
+        ? {
+            restartStatus: defined({
+              currentEvalPeriod: evalPeriod(rs.currentEvalPeriod),
+              fullJobRestartCount: num(rs.fullJobRestartCount) ?? 0,
+              restartCount: num(rs.restartCount) ?? 0,
+            }),
+          }
         : {}),
       ...(Object.keys(fault).length
-        ? { latestFaultyPodInstanceList: { ...(str(fault.restartType) ? { restartType: str(fault.restartType) } : {}), faultyInstanceIdList: strs(fault.faultyInstanceIdList), faultyPodList: strs(fault.faultyPodList), faultyRankList: ints(fault.faultyRankList) } }
+        ? {
+            latestFaultyPodInstanceList: {
+              ...(str(fault.restartType) ? { restartType: str(fault.restartType) } : {}),
+              faultyInstanceIdList: strs(fault.faultyInstanceIdList),
+              faultyPodList: strs(fault.faultyPodList),
+              faultyRankList: ints(fault.faultyRankList),
+            },
+          }
         : {}),
-      ...(Object.keys(scaling).length ? { elasticScalingStatus: { ...scaling, targetReplicas: targetSize(scaling.targetReplicas) } } : {}),
+      ...(Object.keys(scaling).length
+        ? { elasticScalingStatus: { ...scaling, targetReplicas: targetSize(scaling.targetReplicas) } }
+        : {}),
       ...(time(status.startTime) ? { startTime: time(status.startTime) } : {}),
       ...(time(status.completionTime) ? { completionTime: time(status.completionTime) } : {}),
     },
@@ -117,7 +185,8 @@ export const HYPERPOD_PYTORCH_JOB = kubeKind<KubeHyperPodPyTorchJob>(
     plural: 'hyperpodpytorchjobs',
     namespaced: true,
     crd: 'hyperpodpytorchjobs.sagemaker.amazonaws.com',
-    installedBy: 'the HyperPod training operator (turn the training-operator feature on: the cluster\'s Features tab, or set_features)',
+    installedBy:
+      "the HyperPod training operator (turn the training-operator feature on: the cluster's Features tab, or set_features)",
     health: hyperpodPyTorchJobHealth,
   },
   parseHyperPodPyTorchJob,
@@ -137,7 +206,12 @@ export function hyperpodPyTorchJobManifest(p: {
   return {
     apiVersion: HYPERPOD_PYTORCH_JOB_API,
     kind: 'HyperPodPyTorchJob',
-    metadata: { name: p.name, namespace: p.namespace, labels: p.labels, ...(p.annotations ? { annotations: p.annotations } : {}) },
+    metadata: {
+      name: p.name,
+      namespace: p.namespace,
+      labels: p.labels,
+      ...(p.annotations ? { annotations: p.annotations } : {}),
+    },
     spec: {
       nprocPerNode: p.nprocPerNode,
       replicaSpecs: p.replicaSpecs,
@@ -157,7 +231,8 @@ const RUNNING = ['Running', 'PodsRunning'];
 const isTrue = (c: Condition) => c.status === 'True';
 const hanging = (c: Condition) => c.type === 'Hanging' || (c.reason ?? '').startsWith('LogStateHanging');
 const slow = (c: Condition) => c.type === 'Slow' || (c.reason ?? '').startsWith('LogStateSlow');
-const said = (c: Condition | undefined) => (c ? { ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) } : {});
+const said = (c: Condition | undefined) =>
+  c ? { ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) } : {};
 
 /**
  * The phase of a job from its conditions, the newest decisive one first: Failed, then Succeeded,
@@ -183,7 +258,8 @@ export function hyperpodJobStatus(job: KubeHyperPodPyTorchJob): TrainingStatus {
   return { phase: 'Pending', ...said(find(['Created'])) };
 }
 
-const budget = (used: number, allowed: number | undefined): Budget => (allowed === undefined ? { used } : { used, allowed, remaining: Math.max(0, allowed - used) });
+const budget = (used: number, allowed: number | undefined): Budget =>
+  allowed === undefined ? { used } : { used, allowed, remaining: Math.max(0, allowed - used) };
 
 /**
  * The recovery budget: all restarts so far (status.restartCount) of jobMaxRetryCount, full-job
@@ -193,11 +269,20 @@ export function hyperpodRecoveryBudget(job: KubeHyperPodPyTorchJob): RecoveryBud
   const rp = job.spec.runPolicy.restartPolicy;
   const rs = job.status.restartStatus;
   const processRestarts = budget(job.status.restartCount, job.spec.runPolicy.jobMaxRetryCount);
-  const fullJobRestarts = rs || rp?.maxFullJobRestarts !== undefined ? budget(rs?.fullJobRestartCount ?? 0, rp?.maxFullJobRestarts) : undefined;
+  const fullJobRestarts =
+    rs || rp?.maxFullJobRestarts !== undefined
+      ? budget(rs?.fullJobRestartCount ?? 0, rp?.maxFullJobRestarts)
+      : undefined;
   const fault = job.status.latestFaultyPodInstanceList;
   const type = fault?.restartType ?? '';
   const lastFault: LastFault | undefined = fault
-    ? { restartType: type || 'unknown', level: /^PLR$/i.test(type) ? 'process' : /^JLR$/i.test(type) ? 'job' : 'unknown', ranks: fault.faultyRankList, pods: fault.faultyPodList, instances: fault.faultyInstanceIdList }
+    ? {
+        restartType: type || 'unknown',
+        level: /^PLR$/i.test(type) ? 'process' : /^JLR$/i.test(type) ? 'job' : 'unknown',
+        ranks: fault.faultyRankList,
+        pods: fault.faultyPodList,
+        instances: fault.faultyInstanceIdList,
+      }
     : undefined;
   const spent = (b: Budget | undefined) => b?.allowed !== undefined && b.used >= b.allowed;
   return {
@@ -223,7 +308,11 @@ export function hyperpodRecoveryBudget(job: KubeHyperPodPyTorchJob): RecoveryBud
  * succeeded; degraded while recovering or flagged by a log rule; failed once failed. `says` words what only
  * the kind knows (how it recovers, what it waits for).
  */
-export function trainingJobHealth(name: string, s: TrainingStatus, says: { restarting: string; restartReason: string; pending: string }): KubeHealth {
+export function trainingJobHealth(
+  name: string,
+  s: TrainingStatus,
+  says: { restarting: string; restartReason: string; pending: string },
+): KubeHealth {
   const why = s.message || s.reason;
   switch (s.phase) {
     case 'Succeeded':
@@ -236,7 +325,11 @@ export function trainingJobHealth(name: string, s: TrainingStatus, says: { resta
       return health('degraded', says.restartReason, `${name} ${says.restarting}${why ? ` (${why})` : ''}.`);
     case 'Hanging':
     case 'Slow':
-      return health('degraded', s.reason ?? s.phase.toLowerCase(), `${name} is ${s.phase.toLowerCase()}${why ? `: ${why}` : ''}.`);
+      return health(
+        'degraded',
+        s.reason ?? s.phase.toLowerCase(),
+        `${name} is ${s.phase.toLowerCase()}${why ? `: ${why}` : ''}.`,
+      );
     case 'Suspended':
       return health('transitional', 'suspended', `${name} is suspended.`);
     default:
@@ -246,5 +339,9 @@ export function trainingJobHealth(name: string, s: TrainingStatus, says: { resta
 
 export function hyperpodPyTorchJobHealth(job: KubeHyperPodPyTorchJob): KubeHealth {
   const s = hyperpodJobStatus(job);
-  return trainingJobHealth(`HyperPodPyTorchJob ${job.metadata.name}`, s, { restarting: 'is recovering from a fault', restartReason: s.reason ?? 'restarting', pending: 'is waiting for its pods' });
+  return trainingJobHealth(`HyperPodPyTorchJob ${job.metadata.name}`, s, {
+    restarting: 'is recovering from a fault',
+    restartReason: s.reason ?? 'restarting',
+    pending: 'is waiting for its pods',
+  });
 }

@@ -54,4 +54,5 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
 const BY_TYPE = new Map(KNOWN_KINDS.map((k) => [`${k.apiVersion} ${k.kind}`, k]));
 
 /** The known descriptor of a manifest's kind, or undefined. */
-export const knownKind = (apiVersion: string, kind: string): KubeKind<KubeResource> | undefined => BY_TYPE.get(`${apiVersion} ${kind}`);
+export const knownKind = (apiVersion: string, kind: string): KubeKind<KubeResource> | undefined =>
+  BY_TYPE.get(`${apiVersion} ${kind}`);

@@ -1,4 +1,17 @@
-import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, str, type Condition, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  conditionOf,
+  health,
+  kubeKind,
+  num,
+  parseBase,
+  parseConditions,
+  rec,
+  str,
+  type Condition,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * Job (batch/v1): what InstantStart runs to completion in a cluster (a model download). Read live:
@@ -8,7 +21,14 @@ import { conditionOf, health, kubeKind, num, parseBase, parseConditions, rec, st
 
 export type KubeJob = KubeResource & {
   spec: Loose & { backoffLimit?: number };
-  status: Loose & { active: number; succeeded: number; failed: number; startTime?: string; completionTime?: string; conditions: Condition[] };
+  status: Loose & {
+    active: number;
+    succeeded: number;
+    failed: number;
+    startTime?: string;
+    completionTime?: string;
+    conditions: Condition[];
+  };
 };
 
 export function parseJob(raw: unknown): KubeJob {
@@ -30,14 +50,22 @@ export function parseJob(raw: unknown): KubeJob {
   };
 }
 
-export const JOB = kubeKind<KubeJob>({ apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs', namespaced: true, health: jobHealth }, parseJob);
+export const JOB = kubeKind<KubeJob>(
+  { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs', namespaced: true, health: jobHealth },
+  parseJob,
+);
 
 export type JobState = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
 /** Complete → Succeeded, Failed → Failed (with Kubernetes' reason), a pod running → Running, else Pending. */
 export function jobState(job: KubeJob): { state: JobState; reason?: string; message?: string } {
   const failed = conditionOf(job.status.conditions, 'Failed');
-  if (failed?.status === 'True') return { state: 'Failed', ...(failed.reason ? { reason: failed.reason } : {}), ...(failed.message ? { message: failed.message } : {}) };
+  if (failed?.status === 'True')
+    return {
+      state: 'Failed',
+      ...(failed.reason ? { reason: failed.reason } : {}),
+      ...(failed.message ? { message: failed.message } : {}),
+    };
   if (conditionOf(job.status.conditions, 'Complete')?.status === 'True') return { state: 'Succeeded' };
   return { state: job.status.active > 0 ? 'Running' : 'Pending' };
 }
@@ -46,6 +74,15 @@ export function jobState(job: KubeJob): { state: JobState; reason?: string; mess
 export function jobHealth(job: KubeJob): KubeHealth {
   const s = jobState(job);
   if (s.state === 'Succeeded') return health('healthy', 'complete', `Job ${job.metadata.name} completed.`);
-  if (s.state === 'Failed') return health('failed', s.reason ?? 'failed', `Job ${job.metadata.name} failed${s.message ? `: ${s.message}` : ''}.`);
-  return health('transitional', s.state.toLowerCase(), `Job ${job.metadata.name} is ${s.state === 'Running' ? 'running' : 'waiting for its pod to start'}.`);
+  if (s.state === 'Failed')
+    return health(
+      'failed',
+      s.reason ?? 'failed',
+      `Job ${job.metadata.name} failed${s.message ? `: ${s.message}` : ''}.`,
+    );
+  return health(
+    'transitional',
+    s.state.toLowerCase(),
+    `Job ${job.metadata.name} is ${s.state === 'Running' ? 'running' : 'waiting for its pod to start'}.`,
+  );
 }

@@ -49,27 +49,34 @@ export interface KubeKind<T extends KubeResource = KubeResource> {
   health?(obj: T): KubeHealth;
 }
 
-export function kubeKind<T extends KubeResource>(descriptor: Omit<KubeKind<T>, 'parse'>, parse: (raw: unknown) => T): KubeKind<T> {
+export function kubeKind<T extends KubeResource>(
+  descriptor: Omit<KubeKind<T>, 'parse'>,
+  parse: (raw: unknown) => T,
+): KubeKind<T> {
   return { ...descriptor, parse };
 }
 
 /** The API group of an apiVersion ('' for the core group). */
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+export const groupOf = (apiVersion: string): string =>
+  apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 
 /** `nodepools.karpenter.sh`: the name of the CRD that serves a custom kind. */
 export const crdNameOf = (plural: string, apiVersion: string): string => `${plural}.${groupOf(apiVersion)}`;
 
 /** `Node`, `NodePool.karpenter.sh`: how errors and logs name a kind. */
-export const qualifiedKind = (k: { apiVersion: string; kind: string }): string => (groupOf(k.apiVersion) ? `${k.kind}.${groupOf(k.apiVersion)}` : k.kind);
+export const qualifiedKind = (k: { apiVersion: string; kind: string }): string =>
+  groupOf(k.apiVersion) ? `${k.kind}.${groupOf(k.apiVersion)}` : k.kind;
 
 // ── tolerant readers ─────────────────────────────────────────────────────────────────────────────
-export const rec = (v: unknown): Loose => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {});
+export const rec = (v: unknown): Loose =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {};
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** A timestamp as RFC 3339 text (client libraries may hand over Date objects). */
-export const time = (v: unknown): string | undefined => (v instanceof Date ? v.toISOString() : typeof v === 'string' && v ? v : undefined);
+export const time = (v: unknown): string | undefined =>
+  v instanceof Date ? v.toISOString() : typeof v === 'string' && v ? v : undefined;
 
 /** A string map, dropping entries whose value is not a string (labels, annotations, selectors). */
 export function strings(v: unknown): Record<string, string> {
@@ -93,18 +100,36 @@ export function parseMeta(v: unknown): ObjectMeta {
     ownerReferences: list(m.ownerReferences)
       .map(rec)
       .filter((o) => typeof o.kind === 'string' && typeof o.name === 'string')
-      .map((o) => ({ apiVersion: str(o.apiVersion) ?? '', kind: o.kind as string, name: o.name as string, ...(str(o.uid) ? { uid: str(o.uid) } : {}), ...(bool(o.controller) ? { controller: true } : {}) })),
+      .map((o) => ({
+        apiVersion: str(o.apiVersion) ?? '',
+        kind: o.kind as string,
+        name: o.name as string,
+        ...(str(o.uid) ? { uid: str(o.uid) } : {}),
+        ...(bool(o.controller) ? { controller: true } : {}),
+      })),
   };
 }
 
 /** The common part of every parser: apiVersion/kind (defaulted from the descriptor: lists leave them out) and metadata, unknown fields kept. */
 export function parseBase(raw: unknown, kind: { apiVersion: string; kind: string }): KubeResource {
   const r = rec(raw);
-  return { ...r, apiVersion: str(r.apiVersion) ?? kind.apiVersion, kind: str(r.kind) ?? kind.kind, metadata: parseMeta(r.metadata) };
+  return {
+    ...r,
+    apiVersion: str(r.apiVersion) ?? kind.apiVersion,
+    kind: str(r.kind) ?? kind.kind,
+    metadata: parseMeta(r.metadata),
+  };
 }
 
 // ── conditions ───────────────────────────────────────────────────────────────────────────────────
-export type Condition = { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string; lastTransitionTime?: string; observedGeneration?: number };
+export type Condition = {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+};
 
 export function parseConditions(v: unknown): Condition[] {
   return list(v)
@@ -120,7 +145,8 @@ export function parseConditions(v: unknown): Condition[] {
     }));
 }
 
-export const conditionOf = (conditions: readonly Condition[], type: string): Condition | undefined => conditions.find((c) => c.type === type);
+export const conditionOf = (conditions: readonly Condition[], type: string): Condition | undefined =>
+  conditions.find((c) => c.type === type);
 
 /** The label every object InstantStart creates carries, so people (and kubectl) can tell ours from theirs. */
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'instantstart' } as const;
@@ -137,11 +163,16 @@ export type KubeHealth = { state: KubeHealthState; code: string; reason: string 
 export const health = (state: KubeHealthState, code: string, reason: string): KubeHealth => ({ state, code, reason });
 
 /** The health of an object whose `Ready` condition is its verdict (Karpenter's objects, most operators' CRs). */
-export function readyConditionHealth(what: string, conditions: readonly Condition[], failing: readonly string[] = []): KubeHealth {
+export function readyConditionHealth(
+  what: string,
+  conditions: readonly Condition[],
+  failing: readonly string[] = [],
+): KubeHealth {
   const ready = conditionOf(conditions, 'Ready');
   if (!ready) return health('transitional', 'pending', `${what} has not been reported on yet.`);
   if (ready.status === 'True') return health('healthy', 'ready', `${what} is Ready.`);
   const why = ready.message || ready.reason || 'no reason given';
-  if (ready.reason && failing.includes(ready.reason)) return health('failed', ready.reason, `${what} is not Ready: ${why}`);
+  if (ready.reason && failing.includes(ready.reason))
+    return health('failed', ready.reason, `${what} is not Ready: ${why}`);
   return health('transitional', ready.reason ?? 'not-ready', `${what} is not Ready yet: ${why}`);
 }

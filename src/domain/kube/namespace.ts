@@ -1,5 +1,15 @@
 import type { KubeObject } from '../kube-object.js';
-import { health, kubeKind, parseBase, rec, str, MANAGED_BY, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  health,
+  kubeKind,
+  parseBase,
+  rec,
+  str,
+  MANAGED_BY,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /** Namespace: InstantStart makes `aws-hyperpod` for HyperPod's agents (the rest come with EKS and the add-ons). */
 
@@ -11,11 +21,23 @@ export function parseNamespace(raw: unknown): KubeNamespace {
   return { ...base, status: { ...status, phase: str(status.phase) ?? 'Active' } };
 }
 
-export const NAMESPACE = kubeKind<KubeNamespace>({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, health: namespaceHealth }, parseNamespace);
+export const NAMESPACE = kubeKind<KubeNamespace>(
+  { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, health: namespaceHealth },
+  parseNamespace,
+);
 
-export const namespaceManifest = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { ...MANAGED_BY } } });
+export const namespaceManifest = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { ...MANAGED_BY } },
+});
 
 export function namespaceHealth(ns: KubeNamespace): KubeHealth {
-  if (ns.status.phase === 'Terminating') return health('transitional', 'terminating', `Namespace ${ns.metadata.name} is being deleted; nothing new can be created in it.`);
+  if (ns.status.phase === 'Terminating')
+    return health(
+      'transitional',
+      'terminating',
+      `Namespace ${ns.metadata.name} is being deleted; nothing new can be created in it.`,
+    );
   return health('healthy', 'active', `Namespace ${ns.metadata.name} is active.`);
 }

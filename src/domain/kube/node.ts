@@ -1,5 +1,17 @@
 import { nodeHealth, type KubeNodeFacts, type NodeHealth } from '../node-health.js';
-import { bool, kubeKind, list, parseBase, parseConditions, rec, str, strings, type Condition, type KubeResource, type Loose } from './kind.js';
+import {
+  bool,
+  kubeKind,
+  list,
+  parseBase,
+  parseConditions,
+  rec,
+  str,
+  strings,
+  type Condition,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * Node: what HyperPod's instances look like from Kubernetes. InstantStart never creates Nodes (the
@@ -12,7 +24,12 @@ export type NodeAddress = { type: string; address: string };
 
 export type KubeNode = KubeResource & {
   spec: Loose & { providerID?: string; unschedulable?: boolean; taints: NodeTaint[] };
-  status: Loose & { conditions: Condition[]; addresses: NodeAddress[]; allocatable: Record<string, string>; capacity: Record<string, string> };
+  status: Loose & {
+    conditions: Condition[];
+    addresses: NodeAddress[];
+    allocatable: Record<string, string>;
+    capacity: Record<string, string>;
+  };
 };
 
 export function parseNode(raw: unknown): KubeNode {
@@ -28,7 +45,11 @@ export function parseNode(raw: unknown): KubeNode {
       taints: list(spec.taints)
         .map(rec)
         .filter((t) => typeof t.key === 'string' && typeof t.effect === 'string')
-        .map((t) => ({ key: t.key as string, ...(str(t.value) !== undefined ? { value: str(t.value) } : {}), effect: t.effect as string })),
+        .map((t) => ({
+          key: t.key as string,
+          ...(str(t.value) !== undefined ? { value: str(t.value) } : {}),
+          effect: t.effect as string,
+        })),
     },
     status: {
       ...status,
@@ -43,7 +64,10 @@ export function parseNode(raw: unknown): KubeNode {
   };
 }
 
-export const NODE = kubeKind<KubeNode>({ apiVersion: 'v1', kind: 'Node', plural: 'nodes', namespaced: false }, parseNode);
+export const NODE = kubeKind<KubeNode>(
+  { apiVersion: 'v1', kind: 'Node', plural: 'nodes', namespaced: false },
+  parseNode,
+);
 
 /** The EC2 instance id of a Node: from its providerID (aws:///zone/i-…), else its name hyperpod-i-…. */
 export function instanceIdOf(node: KubeNode): string | undefined {
@@ -68,7 +92,8 @@ export function nodeFacts(node: KubeNode): KubeNodeFacts {
  * cordon); the node views add SageMaker's facts to the same model.
  *
  * @example
- * nodeKubeHealth(parseNode({ metadata: { name: 'n1' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } }), Date.now()).state; // 'healthy'
+ * nodeKubeHealth(parseNode({ metadata: { name: 'n1' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } }),
+ * Date.now()).state; // 'healthy'
  */
 export function nodeKubeHealth(node: KubeNode, now: number): NodeHealth {
   return nodeHealth({ kube: nodeFacts(node), now, kubernetesOnly: true });

@@ -1,4 +1,16 @@
-import { health, kubeKind, list, parseBase, rec, str, strings, MANAGED_BY, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  health,
+  kubeKind,
+  list,
+  parseBase,
+  rec,
+  str,
+  strings,
+  MANAGED_BY,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 import type { KubeObject } from '../kube-object.js';
 
 /**
@@ -33,14 +45,31 @@ export function parsePersistentVolume(raw: unknown): KubePersistentVolume {
       accessModes: list(spec.accessModes).filter((m): m is string => typeof m === 'string'),
       ...(claimRef ? { claimRef: { namespace: str(claimRef.namespace), name: str(claimRef.name) } } : {}),
       csiDriver: str(rec(spec.csi).driver),
-      ...(csi ? { csiVolume: { volumeHandle: str(csi.volumeHandle), readOnly: csi.readOnly === true, volumeAttributes: strings(csi.volumeAttributes) } } : {}),
+      ...(csi
+        ? {
+            csiVolume: {
+              volumeHandle: str(csi.volumeHandle),
+              readOnly: csi.readOnly === true,
+              volumeAttributes: strings(csi.volumeAttributes),
+            },
+          }
+        : {}),
       mountOptions: list(spec.mountOptions).filter((m): m is string => typeof m === 'string'),
     },
     status: { ...status, phase: str(status.phase) ?? 'Pending', message: str(status.message) },
   };
 }
 
-export const PERSISTENT_VOLUME = kubeKind<KubePersistentVolume>({ apiVersion: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, health: persistentVolumeHealth }, parsePersistentVolume);
+export const PERSISTENT_VOLUME = kubeKind<KubePersistentVolume>(
+  {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    plural: 'persistentvolumes',
+    namespaced: false,
+    health: persistentVolumeHealth,
+  },
+  parsePersistentVolume,
+);
 
 export interface PersistentVolumeSpec {
   name: string;
@@ -77,12 +106,20 @@ export function persistentVolumeManifest(p: PersistentVolumeSpec): KubeObject {
 export function persistentVolumeHealth(pv: KubePersistentVolume): KubeHealth {
   switch (pv.status.phase) {
     case 'Bound':
-      return health('healthy', 'bound', `Bound to claim ${pv.spec.claimRef?.namespace ?? ''}/${pv.spec.claimRef?.name ?? ''}.`);
+      return health(
+        'healthy',
+        'bound',
+        `Bound to claim ${pv.spec.claimRef?.namespace ?? ''}/${pv.spec.claimRef?.name ?? ''}.`,
+      );
     case 'Available':
     case 'Pending':
       return health('transitional', pv.status.phase.toLowerCase(), 'The volume waits for its claim to bind it.');
     case 'Released':
-      return health('degraded', 'released', 'Its claim was deleted; the data is kept (Retain) but no new claim can bind the volume until its claimRef is cleared.');
+      return health(
+        'degraded',
+        'released',
+        'Its claim was deleted; the data is kept (Retain) but no new claim can bind the volume until its claimRef is cleared.',
+      );
     default:
       return health('failed', 'failed', `The volume failed${pv.status.message ? `: ${pv.status.message}` : ''}.`);
   }

@@ -15,7 +15,14 @@ export const RAY_ORIGIN_KIND_LABEL = 'ray.io/originated-from-crd';
 export const RAY_ORIGIN_NAME_LABEL = 'ray.io/originated-from-cr-name';
 
 export type KubeRayJob = KubeResource & {
-  spec: Loose & { entrypoint?: string; rayClusterSpec?: KubeRayCluster['spec']; backoffLimit?: number; suspend?: boolean; shutdownAfterJobFinishes?: boolean; submissionMode?: string };
+  spec: Loose & {
+    entrypoint?: string;
+    rayClusterSpec?: KubeRayCluster['spec'];
+    backoffLimit?: number;
+    suspend?: boolean;
+    shutdownAfterJobFinishes?: boolean;
+    submissionMode?: string;
+  };
   status: Loose & {
     jobStatus?: string;
     jobDeploymentStatus?: string;
@@ -46,14 +53,40 @@ export function parseRayJob(raw: unknown): KubeRayJob {
       ...(spec.rayClusterSpec !== undefined ? { rayClusterSpec: parseRayClusterSpec(spec.rayClusterSpec) } : {}),
       ...(num(spec.backoffLimit) !== undefined ? { backoffLimit: num(spec.backoffLimit) } : {}),
       ...(typeof spec.suspend === 'boolean' ? { suspend: spec.suspend } : {}),
-      ...(typeof spec.shutdownAfterJobFinishes === 'boolean' ? { shutdownAfterJobFinishes: spec.shutdownAfterJobFinishes } : {}),
+      ...(typeof spec.shutdownAfterJobFinishes === 'boolean'
+        ? { shutdownAfterJobFinishes: spec.shutdownAfterJobFinishes }
+        : {}),
       ...(str(spec.submissionMode) !== undefined ? { submissionMode: str(spec.submissionMode) } : {}),
     },
-    status: { ...status, ...s('jobStatus'), ...s('jobDeploymentStatus'), ...s('reason'), ...s('message'), ...s('rayClusterName'), ...s('dashboardURL'), ...s('jobId'), ...n('succeeded'), ...n('failed'), ...t('startTime'), ...t('endTime') },
+    status: {
+      ...status,
+      ...s('jobStatus'),
+      ...s('jobDeploymentStatus'),
+      ...s('reason'),
+      ...s('message'),
+      ...s('rayClusterName'),
+      ...s('dashboardURL'),
+      ...s('jobId'),
+      ...n('succeeded'),
+      ...n('failed'),
+      ...t('startTime'),
+      ...t('endTime'),
+    },
   };
 }
 
-export const RAY_JOB = kubeKind<KubeRayJob>({ apiVersion: RAY_API, kind: 'RayJob', plural: 'rayjobs', namespaced: true, crd: 'rayjobs.ray.io', installedBy: RAY_INSTALLED_BY, health: rayJobHealth }, parseRayJob);
+export const RAY_JOB = kubeKind<KubeRayJob>(
+  {
+    apiVersion: RAY_API,
+    kind: 'RayJob',
+    plural: 'rayjobs',
+    namespaced: true,
+    crd: 'rayjobs.ray.io',
+    installedBy: RAY_INSTALLED_BY,
+    health: rayJobHealth,
+  },
+  parseRayJob,
+);
 
 /** A RayJob manifest with its own Ray cluster; the VERL recipes fill entrypoint and the cluster spec. */
 export function rayJobManifest(p: {
@@ -70,7 +103,12 @@ export function rayJobManifest(p: {
   return {
     apiVersion: RAY_API,
     kind: 'RayJob',
-    metadata: { name: p.name, namespace: p.namespace, labels: p.labels, ...(p.annotations ? { annotations: p.annotations } : {}) },
+    metadata: {
+      name: p.name,
+      namespace: p.namespace,
+      labels: p.labels,
+      ...(p.annotations ? { annotations: p.annotations } : {}),
+    },
     spec: {
       entrypoint: p.entrypoint,
       ...(p.runtimeEnvYAML ? { runtimeEnvYAML: p.runtimeEnvYAML } : {}),
@@ -95,7 +133,8 @@ export function rayJobStatus(job: KubeRayJob): TrainingStatus {
   if (jobStatus === 'STOPPED') return { phase: 'Failed', reason: reason ?? 'Stopped', ...(message ? { message } : {}) };
   if (jobDeploymentStatus === 'Complete' || jobStatus === 'SUCCEEDED') return { phase: 'Succeeded', ...said };
   if (jobDeploymentStatus === 'Retrying') return { phase: 'Restarting', ...said };
-  if (jobDeploymentStatus === 'Suspending' || jobDeploymentStatus === 'Suspended' || job.spec.suspend) return { phase: 'Suspended', ...said };
+  if (jobDeploymentStatus === 'Suspending' || jobDeploymentStatus === 'Suspended' || job.spec.suspend)
+    return { phase: 'Suspended', ...said };
   if (jobDeploymentStatus === 'Running' && jobStatus === 'RUNNING') return { phase: 'Running', ...said };
   return { phase: 'Pending', ...said };
 }

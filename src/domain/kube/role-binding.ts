@@ -6,12 +6,24 @@ import { kubeKind, MANAGED_BY } from './kind.js';
 
 export type KubeRoleBinding = KubeClusterRoleBinding;
 
-export const parseRoleBinding = (raw: unknown): KubeRoleBinding => ({ ...parseClusterRoleBinding({ ...(raw as object), kind: 'RoleBinding' }), kind: 'RoleBinding' });
+export const parseRoleBinding = (raw: unknown): KubeRoleBinding => ({
+  ...parseClusterRoleBinding({ ...(raw as object), kind: 'RoleBinding' }),
+  kind: 'RoleBinding',
+});
 
-export const ROLE_BINDING = kubeKind<KubeRoleBinding>({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true }, parseRoleBinding);
+export const ROLE_BINDING = kubeKind<KubeRoleBinding>(
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true },
+  parseRoleBinding,
+);
 
 /** Binds Role `role` to the service account `serviceAccount` of `namespace`. */
-export function roleBindingManifest(p: { namespace: string; name: string; role: string; serviceAccount: string; labels?: Record<string, string> }): KubeObject {
+export function roleBindingManifest(p: {
+  namespace: string;
+  name: string;
+  role: string;
+  serviceAccount: string;
+  labels?: Record<string, string>;
+}): KubeObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',

@@ -9,11 +9,22 @@ import { kubeKind, MANAGED_BY, type KubeResource } from './kind.js';
 
 export type KubeRole = KubeResource & { rules: PolicyRule[] };
 
-export const parseRole = (raw: unknown): KubeRole => ({ ...parseClusterRole({ ...(raw as object), kind: 'Role' }), kind: 'Role' });
+export const parseRole = (raw: unknown): KubeRole => ({
+  ...parseClusterRole({ ...(raw as object), kind: 'Role' }),
+  kind: 'Role',
+});
 
-export const ROLE = kubeKind<KubeRole>({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles', namespaced: true }, parseRole);
+export const ROLE = kubeKind<KubeRole>(
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles', namespaced: true },
+  parseRole,
+);
 
-export function roleManifest(p: { namespace: string; name: string; labels?: Record<string, string>; rules: readonly PolicyRule[] }): KubeObject {
+export function roleManifest(p: {
+  namespace: string;
+  name: string;
+  labels?: Record<string, string>;
+  rules: readonly PolicyRule[];
+}): KubeObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'Role',

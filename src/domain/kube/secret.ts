@@ -14,10 +14,19 @@ export function parseSecret(raw: unknown): KubeSecret {
   return { ...rest, ...(str(rest.type) ? { type: str(rest.type) } : {}) } as KubeSecret;
 }
 
-export const SECRET = kubeKind<KubeSecret>({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }, parseSecret);
+export const SECRET = kubeKind<KubeSecret>(
+  { apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  parseSecret,
+);
 
 /** An Opaque secret of one key; the value travels base64-encoded in `data`, as the API stores it. */
-export function opaqueSecretManifest(p: { name: string; namespace: string; key: string; value: string; labels?: Record<string, string> }): KubeObject {
+export function opaqueSecretManifest(p: {
+  name: string;
+  namespace: string;
+  key: string;
+  value: string;
+  labels?: Record<string, string>;
+}): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -28,4 +37,5 @@ export function opaqueSecretManifest(p: { name: string; namespace: string; key: 
 }
 
 /** UTF-8 then base64, with what both Node and browsers have (the domain runs in either). */
-const base64 = (text: string) => btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(''));
+const base64 = (text: string) =>
+  btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(''));

@@ -1,12 +1,25 @@
 import type { KubeObject } from '../kube-object.js';
-import { health, kubeKind, list, parseBase, rec, str, MANAGED_BY, type KubeHealth, type KubeResource, type Loose } from './kind.js';
+import {
+  health,
+  kubeKind,
+  list,
+  parseBase,
+  rec,
+  str,
+  MANAGED_BY,
+  type KubeHealth,
+  type KubeResource,
+  type Loose,
+} from './kind.js';
 
 /**
  * Service: a stable address for pods (KubeRay's operator publishes its metrics port with one). Its
  * status is the load balancer's; a ClusterIP Service is usable once it exists.
  */
 
-export type KubeService = KubeResource & { spec: Loose & { type: string; clusterIP?: string; ports: Array<{ name?: string; port: number }> } };
+export type KubeService = KubeResource & {
+  spec: Loose & { type: string; clusterIP?: string; ports: Array<{ name?: string; port: number }> };
+};
 
 export function parseService(raw: unknown): KubeService {
   const base = parseBase(raw, { apiVersion: 'v1', kind: 'Service' });
@@ -25,9 +38,13 @@ export function parseService(raw: unknown): KubeService {
   };
 }
 
-export const serviceHealth = (svc: KubeService): KubeHealth => health('healthy', 'present', `Service ${svc.metadata.namespace ?? ''}/${svc.metadata.name} exists.`);
+export const serviceHealth = (svc: KubeService): KubeHealth =>
+  health('healthy', 'present', `Service ${svc.metadata.namespace ?? ''}/${svc.metadata.name} exists.`);
 
-export const SERVICE = kubeKind<KubeService>({ apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true, health: serviceHealth }, parseService);
+export const SERVICE = kubeKind<KubeService>(
+  { apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true, health: serviceHealth },
+  parseService,
+);
 
 /** A ClusterIP Service in front of the pods `selector` picks. */
 export function serviceManifest(p: {
@@ -41,7 +58,12 @@ export function serviceManifest(p: {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: p.name, namespace: p.namespace, labels: { ...p.labels, ...MANAGED_BY }, ...(p.annotations ? { annotations: { ...p.annotations } } : {}) },
+    metadata: {
+      name: p.name,
+      namespace: p.namespace,
+      labels: { ...p.labels, ...MANAGED_BY },
+      ...(p.annotations ? { annotations: { ...p.annotations } } : {}),
+    },
     spec: { type: 'ClusterIP', selector: { ...p.selector }, ports: p.ports.map((x) => ({ ...x })) },
   };
 }

@@ -71,7 +71,10 @@ export function infraBlock(vpc: Cidr): Cidr {
 export function parseVpcCidr(text: string, path = 'vpcCidr'): Cidr {
   const vpc = parseCidr(text, path);
   if (vpc.prefix < MIN_VPC_PREFIX) {
-    throw InputError.field(path, `${text} is larger than EC2 allows for a VPC block; use a /${MIN_VPC_PREFIX} to /${MAX_VPC_PREFIX}`);
+    throw InputError.field(
+      path,
+      `${text} is larger than EC2 allows for a VPC block; use a /${MIN_VPC_PREFIX} to /${MAX_VPC_PREFIX}`,
+    );
   }
   if (vpc.prefix > MAX_VPC_PREFIX) {
     throw InputError.field(
@@ -84,10 +87,16 @@ export function parseVpcCidr(text: string, path = 'vpcCidr'): Cidr {
 
 function checkZones(zones: readonly string[]): void {
   if (zones.length < MIN_ZONES) {
-    throw InputError.field('zones', `needs at least ${MIN_ZONES} Availability Zones (EKS requires subnets in two zones); got ${zones.length}`);
+    throw InputError.field(
+      'zones',
+      `needs at least ${MIN_ZONES} Availability Zones (EKS requires subnets in two zones); got ${zones.length}`,
+    );
   }
   if (zones.length > MAX_ZONES) {
-    throw InputError.field('zones', `allows at most ${MAX_ZONES} Availability Zones (the infrastructure /${INFRA_BLOCK_PREFIX} holds ${MAX_ZONES} public and ${MAX_ZONES} private /${BASE_SUBNET_PREFIX}s); got ${zones.length}`);
+    throw InputError.field(
+      'zones',
+      `allows at most ${MAX_ZONES} Availability Zones (the infrastructure /${INFRA_BLOCK_PREFIX} holds ${MAX_ZONES} public and ${MAX_ZONES} private /${BASE_SUBNET_PREFIX}s); got ${zones.length}`,
+    );
   }
   const seen = new Map<string, number>();
   zones.forEach((zone, i) => {
@@ -95,7 +104,11 @@ function checkZones(zones: readonly string[]): void {
       throw InputError.field(`zones[${i}]`, `'${zone}' is not an Availability Zone name such as us-west-2b`);
     }
     const first = seen.get(zone);
-    if (first !== undefined) throw InputError.field(`zones[${i}]`, `${zone} is listed twice (also zones[${first}]); each zone gets one public and one private subnet`);
+    if (first !== undefined)
+      throw InputError.field(
+        `zones[${i}]`,
+        `${zone} is listed twice (also zones[${first}]); each zone gets one public and one private subnet`,
+      );
     seen.set(zone, i);
   });
 }

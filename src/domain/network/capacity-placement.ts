@@ -89,11 +89,17 @@ const alignUp = (address: number) => Math.ceil(address / BLOCK) * BLOCK;
 /** The VPC's blocks, primary first, then secondaries in CIDR order; rejects malformed or overlapping ones. */
 function vpcBlocks(vpcCidr: string, secondaryCidrs: readonly string[]): { primary: Cidr; secondary: Cidr[] } {
   const primary = parseCidr(vpcCidr, 'vpcCidr');
-  const secondary = secondaryCidrs.map((c, i) => ({ cidr: parseCidr(c, `secondaryCidrs[${i}]`), i })).sort((a, b) => compareCidrs(a.cidr, b.cidr));
+  const secondary = secondaryCidrs
+    .map((c, i) => ({ cidr: parseCidr(c, `secondaryCidrs[${i}]`), i }))
+    .sort((a, b) => compareCidrs(a.cidr, b.cidr));
   const seen = [{ cidr: primary, name: 'the primary block' }];
   for (const { cidr, i } of secondary) {
     const clash = seen.find((s) => cidrsOverlap(s.cidr, cidr));
-    if (clash) throw InputError.field(`secondaryCidrs[${i}]`, `${formatCidr(cidr)} overlaps ${clash.name} ${formatCidr(clash.cidr)}`);
+    if (clash)
+      throw InputError.field(
+        `secondaryCidrs[${i}]`,
+        `${formatCidr(cidr)} overlaps ${clash.name} ${formatCidr(clash.cidr)}`,
+      );
     seen.push({ cidr, name: 'the secondary block' });
   }
   return { primary, secondary: secondary.map((s) => s.cidr) };
@@ -104,7 +110,8 @@ function regions(vpcCidr: string, secondaryCidrs: readonly string[]): Region[] {
   const { primary, secondary } = vpcBlocks(vpcCidr, secondaryCidrs);
   const out: Region[] = [];
   // A block smaller than a /20 holds no compute subnet at all.
-  if (subnetCount(primary, COMPUTE_SUBNET_PREFIX) > 1) out.push({ start: cidrEnd(infraBlock(primary)), end: cidrEnd(primary) });
+  if (subnetCount(primary, COMPUTE_SUBNET_PREFIX) > 1)
+    out.push({ start: cidrEnd(infraBlock(primary)), end: cidrEnd(primary) });
   for (const cidr of secondary) {
     if (subnetCount(cidr, COMPUTE_SUBNET_PREFIX) > 0) out.push({ start: cidr.base, end: cidrEnd(cidr) });
   }
@@ -215,5 +222,10 @@ export function placeComputeSubnet(req: PlacementRequest): ComputePlacement {
     if (base !== undefined) return { kind: 'create', cidr: formatCidr({ base, prefix: COMPUTE_SUBNET_PREFIX }) };
   }
   const blocks = vpcBlocks(req.vpcCidr, req.secondaryCidrs ?? []);
-  throw new CapacityPlacementError(formatCidr(blocks.primary), req.zone, computeCapacity(req), blocks.secondary.map(formatCidr));
+  throw new CapacityPlacementError(
+    formatCidr(blocks.primary),
+    req.zone,
+    computeCapacity(req),
+    blocks.secondary.map(formatCidr),
+  );
 }

@@ -73,11 +73,13 @@ export function missingNetworkAttributes(described: {
   const missing: MissingPiece[] = [];
   if (described.vpc && !described.vpc.enableDnsSupport) missing.push({ kind: 'vpc-dns-support' });
   if (described.vpc && !described.vpc.enableDnsHostnames) missing.push({ kind: 'vpc-dns-hostnames' });
-  for (const s of described.subnets) if (s.role === 'public' && !s.mapPublicIpOnLaunch) missing.push({ kind: 'subnet-public-ip', subnetId: s.subnetId });
+  for (const s of described.subnets)
+    if (s.role === 'public' && !s.mapPublicIpOnLaunch) missing.push({ kind: 'subnet-public-ip', subnetId: s.subnetId });
   const sg = described.securityGroup;
   if (sg) {
     for (const rule of nodeSecurityGroupRules(sg.groupId)) {
-      if (!sg.rules.some((r) => sameRule(r, rule))) missing.push({ kind: 'security-group-rule', groupId: sg.groupId, rule });
+      if (!sg.rules.some((r) => sameRule(r, rule)))
+        missing.push({ kind: 'security-group-rule', groupId: sg.groupId, rule });
     }
   }
   return missing;

@@ -27,7 +27,10 @@ const OCTET = /^(0|[1-9]\d{0,2})$/;
 export function parseIpv4(text: string, path = 'address'): number {
   const parts = text.split('.');
   if (parts.length !== 4 || !parts.every((p) => OCTET.test(p))) {
-    throw InputError.field(path, `'${text}' is not an IPv4 address such as 10.0.0.0 (four numbers 0–255 without leading zeros)`);
+    throw InputError.field(
+      path,
+      `'${text}' is not an IPv4 address such as 10.0.0.0 (four numbers 0–255 without leading zeros)`,
+    );
   }
   let value = 0;
   for (const part of parts) {

@@ -17,7 +17,12 @@ import {
  */
 export const StorageRequestSchema = z
   .object({
-    s3: z.boolean().default(true).describe('Create a shared S3 bucket mounted in pods through the Mountpoint for Amazon S3 CSI driver (PV + PVC).'),
+    s3: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Create a shared S3 bucket mounted in pods through the Mountpoint for Amazon S3 CSI driver (PV + PVC).',
+      ),
     fsxLustre: z
       .object({
         storageCapacityGiB: z
@@ -25,7 +30,10 @@ export const StorageRequestSchema = z
           .int()
           .min(1200, 'must be at least 1200 GiB')
           .max(100800)
-          .refine((n) => n === 1200 || n % 2400 === 0, 'must be 1200 GiB or a multiple of 2400 GiB (FSx for Lustre SSD sizes)')
+          .refine(
+            (n) => n === 1200 || n % 2400 === 0,
+            'must be 1200 GiB or a multiple of 2400 GiB (FSx for Lustre SSD sizes)',
+          )
           .default(1200)
           .describe('FSx for Lustre capacity in GiB: 1200, 2400, 4800, … (1200 or multiples of 2400).'),
       })
@@ -42,14 +50,27 @@ export const StorageRequestSchema = z
  * spelling the same request with other field names (the MCP tools' `cluster`/`group`) applies them too.
  */
 export function checkCapacityAndPlacement(
-  req: { capacityType: string; trainingPlanArn?: string | undefined; region?: string | undefined; availabilityZone: string },
+  req: {
+    capacityType: string;
+    trainingPlanArn?: string | undefined;
+    region?: string | undefined;
+    availabilityZone: string;
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (req.capacityType === 'training-plan' && !req.trainingPlanArn) {
-    ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is required when capacityType is training-plan' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['trainingPlanArn'],
+      message: 'is required when capacityType is training-plan',
+    });
   }
   if (req.capacityType !== 'training-plan' && req.trainingPlanArn) {
-    ctx.addIssue({ code: 'custom', path: ['trainingPlanArn'], message: 'is only allowed when capacityType is training-plan' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['trainingPlanArn'],
+      message: 'is only allowed when capacityType is training-plan',
+    });
   }
   if (req.region && !req.availabilityZone.startsWith(req.region)) {
     ctx.addIssue({ code: 'custom', path: ['availabilityZone'], message: `is not in region ${req.region}` });
@@ -66,7 +87,7 @@ export const KubernetesVersionSchema = z
   .regex(/^\d+\.\d+$/, 'must look like 1.32')
   .describe(
     `Kubernetes version of the EKS control plane, one SageMaker HyperPod supports (${hyperPodKubernetesRange()}) and EKS offers in the Region ` +
-      '(list_kubernetes_versions / GET /api/v1/kubernetes-versions). Leave it out for the default: EKS\'s default version when HyperPod supports it, ' +
+      "(list_kubernetes_versions / GET /api/v1/kubernetes-versions). Leave it out for the default: EKS's default version when HyperPod supports it, " +
       'else the newest version both support.',
   );
 
@@ -78,21 +99,32 @@ export const CreateClusterRequestSchema = z
     instanceType: InstanceTypeSchema,
     capacityType: CapacityTypeSchema.default('on-demand'),
     trainingPlanArn: TrainingPlanArnSchema.optional(),
-    instanceCount: z.number().int().min(1, 'must be at least 1').max(1000).describe('Number of instances in the first instance group.'),
+    instanceCount: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(1000)
+      .describe('Number of instances in the first instance group.'),
     networkInterface: z
       .enum(['efa', 'efa-only'])
       .optional()
-      .describe('EFA network interfaces for the first group (EFA-capable types only: the instance type list says efaSupported): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Left out: ENA only. Fixed for the group\'s lifetime.'),
+      .describe(
+        'EFA network interfaces for the first group (EFA-capable types only: the instance type list says efaSupported): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Left out: ENA only. Fixed for the group\'s lifetime.',
+      ),
     deepHealthChecks: z
       .boolean()
       .default(false)
-      .describe('Run deep health checks (GPU stress and EFA connectivity) on new nodes before they take work. Adds time to node start.'),
+      .describe(
+        'Run deep health checks (GPU stress and EFA connectivity) on new nodes before they take work. Adds time to node start.',
+      ),
     kubernetesVersion: KubernetesVersionSchema.optional(),
     storage: StorageRequestSchema.default({ s3: true }),
   })
   .strict()
   .superRefine(checkCapacityAndPlacement)
-  .describe('Create a SageMaker HyperPod cluster on a new Amazon EKS cluster, with its network, roles, dependencies and storage.');
+  .describe(
+    'Create a SageMaker HyperPod cluster on a new Amazon EKS cluster, with its network, roles, dependencies and storage.',
+  );
 export type CreateClusterRequest = z.output<typeof CreateClusterRequestSchema>;
 
 export const DeleteClusterQuerySchema = z
@@ -100,8 +132,13 @@ export const DeleteClusterQuerySchema = z
     region: RegionSchema.optional(),
     confirm: z
       .literal('true', 'must be true: deleting a cluster removes its nodes, EKS cluster, network and storage')
-      .describe('Must be "true" — deletion removes the nodes, the EKS cluster, the network and (unless keepStorage) the storage.'),
-    keepStorage: z.enum(['true', 'false']).default('false').describe('"true" keeps the S3 bucket and FSx file system (their data).'),
+      .describe(
+        'Must be "true" — deletion removes the nodes, the EKS cluster, the network and (unless keepStorage) the storage.',
+      ),
+    keepStorage: z
+      .enum(['true', 'false'])
+      .default('false')
+      .describe('"true" keeps the S3 bucket and FSx file system (their data).'),
   })
   .strict();
 export type DeleteClusterQuery = z.output<typeof DeleteClusterQuerySchema>;
@@ -113,12 +150,19 @@ export type CreateClusterInput = z.output<typeof CreateClusterInputSchema>;
 export const DeletePlanQuerySchema = z
   .object({
     region: RegionSchema.optional(),
-    keepStorage: z.enum(['true', 'false']).default('false').describe('"true": plan a delete that keeps the cluster\'s buckets and file systems (their data).'),
+    keepStorage: z
+      .enum(['true', 'false'])
+      .default('false')
+      .describe('"true": plan a delete that keeps the cluster\'s buckets and file systems (their data).'),
   })
   .strict();
 
 export const DeletePlanItemSchema = z.object({
-  kind: z.string().describe('What it is: HyperPod cluster, EKS cluster, S3 bucket, FSx file system, MLflow tracking server, IAM role, VPC, subnet, …'),
+  kind: z
+    .string()
+    .describe(
+      'What it is: HyperPod cluster, EKS cluster, S3 bucket, FSx file system, MLflow tracking server, IAM role, VPC, subnet, …',
+    ),
   name: z.string().describe('Its name or id, as AWS names it.'),
   reason: z.string().optional().describe('Why it is kept (kept items only).'),
 });
@@ -129,10 +173,16 @@ export const DeletePlanSchema = z
     cluster: z.string(),
     region: z.string(),
     keepStorage: z.boolean(),
-    deletes: z.array(DeletePlanItemSchema).describe('What the delete removes: the HyperPod and EKS clusters and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx.'),
+    deletes: z
+      .array(DeletePlanItemSchema)
+      .describe(
+        'What the delete removes: the HyperPod and EKS clusters and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx.',
+      ),
     keeps: z
       .array(DeletePlanItemSchema)
-      .describe('What stays, each with why: storage the user chose to keep (a storage removed keeping its data, or keepStorage), and buckets or file systems the cluster mounts that InstantStart never made.'),
+      .describe(
+        'What stays, each with why: storage the user chose to keep (a storage removed keeping its data, or keepStorage), and buckets or file systems the cluster mounts that InstantStart never made.',
+      ),
   })
   .describe('What deleting the cluster removes and what it keeps, by name — read before confirming a delete.');
 export type DeletePlan = z.infer<typeof DeletePlanSchema>;
@@ -171,16 +221,26 @@ export const ClusterSummarySchema = z.object({
     ),
   clusterArn: z.string().optional(),
   eksClusterName: z.string().optional(),
-  createdAt: z.string().optional().describe('When HyperPod created the cluster, on the cloud\'s clock (see `cloudTime` of GET /api/v1/config); absent until HyperPod has it.'),
+  createdAt: z
+    .string()
+    .optional()
+    .describe(
+      "When HyperPod created the cluster, on the cloud's clock (see `cloudTime` of GET /api/v1/config); absent until HyperPod has it.",
+    ),
   failureMessage: z.string().optional(),
-  managedByInstantStart: z.boolean().describe('True when this server created the cluster (its resources carry our tags).'),
+  managedByInstantStart: z
+    .boolean()
+    .describe('True when this server created the cluster (its resources carry our tags).'),
   activeOperation: z
     .object({
       id: z.string(),
       kind: z.string(),
       status: z.string(),
       currentPhase: z.string().optional(),
-      runningPhases: z.array(z.string()).optional().describe('The phases working now, side by side (absent when none is).'),
+      runningPhases: z
+        .array(z.string())
+        .optional()
+        .describe('The phases working now, side by side (absent when none is).'),
     })
     .optional()
     .describe('The operation now working on this cluster, if any.'),
@@ -195,7 +255,9 @@ export const ClusterSummarySchema = z.object({
       remedy: z.string().describe('What to do: delete the cluster to remove what was made, or retry the failed phase.'),
     })
     .optional()
-    .describe('The last create or delete of this cluster, when it failed or was cancelled part-way: what it made is still there (and may cost money) until the cluster is deleted.'),
+    .describe(
+      'The last create or delete of this cluster, when it failed or was cancelled part-way: what it made is still there (and may cost money) until the cluster is deleted.',
+    ),
   health: ClusterHealthSchema.optional().describe(
     'The health of its nodes and instance groups rolled up (failed or degraded nodes, groups short of their target and why) — for a cluster whose nodes can be read (InService, Updating, SystemUpdating, RollingBack); absent otherwise or when they could not be read.',
   ),
@@ -208,7 +270,9 @@ export const StorageClaimSchema = z.object({
   store: z.enum(['s3', 'fsx']).describe('What the claim mounts: the S3 bucket (Mountpoint CSI) or FSx for Lustre.'),
   phase: z
     .string()
-    .describe('The claim\'s phase: Bound (pods can mount it), Pending (waiting for its volume), Lost; Missing when the claim does not exist; Unknown when the cluster\'s Kubernetes API cannot be read.'),
+    .describe(
+      "The claim's phase: Bound (pods can mount it), Pending (waiting for its volume), Lost; Missing when the claim does not exist; Unknown when the cluster's Kubernetes API cannot be read.",
+    ),
   volumeName: z.string().optional().describe('The PersistentVolume it binds.'),
 });
 export type StorageClaim = z.infer<typeof StorageClaimSchema>;
@@ -239,7 +303,11 @@ export const ClusterDetailSchema = ClusterSummarySchema.extend({
         .describe('The PersistentVolumeClaims jobs mount, one per store, each with its phase read from Kubernetes.'),
     })
     .optional(),
-  isActive: z.boolean().describe('Whether this is the active cluster: the one the user selected or created last (no call defaults to it).'),
+  isActive: z
+    .boolean()
+    .describe(
+      'Whether this is the active cluster: the one the user selected or created last (no call defaults to it).',
+    ),
 });
 export type ClusterDetail = z.infer<typeof ClusterDetailSchema>;
 

@@ -8,26 +8,35 @@ import { z } from 'zod';
 export const RegionSchema = z
   .string()
   .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, 'must be an AWS Region code such as us-west-2')
-  .describe('AWS Region code, e.g. us-west-2. Defaults to the server\'s region.');
+  .describe("AWS Region code, e.g. us-west-2. Defaults to the server's region.");
 
 export const AvailabilityZoneSchema = z
   .string()
   .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, 'must be an Availability Zone name such as us-west-2b')
-  .describe('Availability Zone name, e.g. us-west-2b. List valid zones with list_availability_zones / GET /api/v1/availability-zones.');
+  .describe(
+    'Availability Zone name, e.g. us-west-2b. List valid zones with list_availability_zones / GET /api/v1/availability-zones.',
+  );
 
 /** HyperPod instance types are the EC2 type with an `ml.` prefix. */
 export const InstanceTypeSchema = z
   .string()
   .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, 'must be a SageMaker HyperPod instance type such as ml.p5.48xlarge')
-  .describe('SageMaker HyperPod instance type, e.g. ml.g5.8xlarge. List the types offered in a zone with list_instance_types.');
+  .describe(
+    'SageMaker HyperPod instance type, e.g. ml.g5.8xlarge. List the types offered in a zone with list_instance_types.',
+  );
 
 export const CapacityTypeSchema = z
   .enum(['on-demand', 'spot', 'training-plan'])
-  .describe('Where the instances come from: on-demand, spot (interruptible, cheaper) or a training plan (reserved capacity; give trainingPlanArn).');
+  .describe(
+    'Where the instances come from: on-demand, spot (interruptible, cheaper) or a training plan (reserved capacity; give trainingPlanArn).',
+  );
 
 export const TrainingPlanArnSchema = z
   .string()
-  .regex(/^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:training-plan\/[A-Za-z0-9][A-Za-z0-9-]{0,63}$/, 'must be a SageMaker training plan ARN')
+  .regex(
+    /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:training-plan\/[A-Za-z0-9][A-Za-z0-9-]{0,63}$/,
+    'must be a SageMaker training plan ARN',
+  )
   .describe('ARN of the training plan whose reserved capacity the instances use (capacityType training-plan only).');
 
 /**
@@ -38,8 +47,13 @@ export const ClusterNameSchema = z
   .string()
   .min(1, 'must not be empty')
   .max(32, 'must be at most 32 characters (it becomes part of IAM role and S3 bucket names)')
-  .regex(/^[a-z]([a-z0-9-]*[a-z0-9])?$/, 'must start with a lower-case letter, use only a-z, 0-9 and hyphens, and not end with a hyphen')
-  .describe('Cluster name: 1–32 characters, lower-case letters, digits and hyphens. Names the HyperPod cluster; the EKS cluster, roles and bucket derive from it.');
+  .regex(
+    /^[a-z]([a-z0-9-]*[a-z0-9])?$/,
+    'must start with a lower-case letter, use only a-z, 0-9 and hyphens, and not end with a hyphen',
+  )
+  .describe(
+    'Cluster name: 1–32 characters, lower-case letters, digits and hyphens. Names the HyperPod cluster; the EKS cluster, roles and bucket derive from it.',
+  );
 
 /** Any existing HyperPod cluster's name (HyperPod's own rule), for clusters we did not create too. */
 export const ClusterRefSchema = z
@@ -48,4 +62,8 @@ export const ClusterRefSchema = z
   .describe('Name of an existing HyperPod cluster.');
 
 export const PageLimitSchema = z.coerce.number().int().min(1).max(500).default(50).describe('Page size (1–500).');
-export const PageTokenSchema = z.string().max(2048).optional().describe('Opaque token from the previous page\'s nextToken.');
+export const PageTokenSchema = z
+  .string()
+  .max(2048)
+  .optional()
+  .describe("Opaque token from the previous page's nextToken.");

@@ -26,7 +26,9 @@ export const FEATURE_IDS = [
 ] as const;
 export type FeatureId = (typeof FEATURE_IDS)[number];
 
-export const FeatureIdSchema = z.enum(FEATURE_IDS, `must be one of ${FEATURE_IDS.join(', ')}`).describe('A managed feature of the cluster.');
+export const FeatureIdSchema = z
+  .enum(FEATURE_IDS, `must be one of ${FEATURE_IDS.join(', ')}`)
+  .describe('A managed feature of the cluster.');
 
 /**
  * An EKS add-on version as DescribeAddonVersions spells it, e.g. v1.18.2-eksbuild.2. Absent means the
@@ -35,7 +37,9 @@ export const FeatureIdSchema = z.enum(FEATURE_IDS, `must be one of ${FEATURE_IDS
 export const AddonVersionSchema = z
   .string()
   .regex(/^v\d+\.\d+\.\d+(-[A-Za-z0-9.]+)?$/, 'must be an EKS add-on version such as v1.18.2-eksbuild.2')
-  .describe('EKS add-on version (DescribeAddonVersions); absent = the default version for the cluster\'s Kubernetes version.');
+  .describe(
+    "EKS add-on version (DescribeAddonVersions); absent = the default version for the cluster's Kubernetes version.",
+  );
 
 /** The config of a feature that is one EKS add-on: only which version. */
 export const AddonFeatureConfigSchema = z
@@ -52,19 +56,25 @@ export const TieredCheckpointingConfigSchema = z
     instanceMemoryAllocationPercentage: z
       .number('must be a whole number from 20 to 100')
       .int('must be a whole number from 20 to 100')
-      .min(20, 'must be at least 20 (the HyperPod user guide\'s lower bound)')
+      .min(20, "must be at least 20 (the HyperPod user guide's lower bound)")
       .max(100, 'must be at most 100')
       .optional()
-      .describe('Share of each instance\'s memory (percent, 20–100) HyperPod gives the checkpoint memory tier; absent = HyperPod\'s default.'),
+      .describe(
+        "Share of each instance's memory (percent, 20–100) HyperPod gives the checkpoint memory tier; absent = HyperPod's default.",
+      ),
     namespace: z
       .string()
       .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes namespace name')
       .max(63, 'must be at most 63 characters')
       .optional()
-      .describe('Namespace of the training pods whose service account gets the checkpointing identity (absent = default).'),
+      .describe(
+        'Namespace of the training pods whose service account gets the checkpointing identity (absent = default).',
+      ),
   })
   .strict()
-  .describe('Managed tiered checkpointing: a memory tier on every node, with the shared bucket\'s checkpoint prefix behind it.');
+  .describe(
+    "Managed tiered checkpointing: a memory tier on every node, with the shared bucket's checkpoint prefix behind it.",
+  );
 
 /** Managed autoscaling as a feature: the same rule as set-autoscaling's instanceGroups. */
 export const AutoscalingFeatureConfigSchema = z
@@ -101,22 +111,32 @@ export type FeatureConfig<Id extends FeatureId = FeatureId> = z.output<(typeof F
  * The features a caller may turn on and off. The health-monitoring agent and the device plugins are
  * part of every HyperPod cluster (HyperPod's own dependency chart): installed by create, never offered.
  */
-export const TOGGLEABLE_FEATURE_IDS = FEATURE_IDS.filter((id) => id !== 'health-monitoring-agent' && id !== 'device-plugins');
+export const TOGGLEABLE_FEATURE_IDS = FEATURE_IDS.filter(
+  (id) => id !== 'health-monitoring-agent' && id !== 'device-plugins',
+);
 
 const changeOf = (id: FeatureId) =>
   z
     .union([z.boolean(), FEATURE_CONFIG_SCHEMAS[id]], `must be true, false or this feature's settings object`)
     .optional()
-    .describe(`true turns ${id} on (with its defaults, or its current settings when already on), false turns it off, an object turns it on with those settings.`);
+    .describe(
+      `true turns ${id} on (with its defaults, or its current settings when already on), false turns it off, an object turns it on with those settings.`,
+    );
 
 /**
  * A change of features under the diff contract: only the keys the caller changed, each true, false
  * or a settings object. Unknown keys (and the features nobody toggles) are refused, naming the key.
  */
 export const FeatureChangesSchema = z
-  .strictObject(Object.fromEntries(TOGGLEABLE_FEATURE_IDS.map((id) => [id, changeOf(id)])) as { [K in FeatureId]?: ReturnType<typeof changeOf> })
+  .strictObject(
+    Object.fromEntries(TOGGLEABLE_FEATURE_IDS.map((id) => [id, changeOf(id)])) as {
+      [K in FeatureId]?: ReturnType<typeof changeOf>;
+    },
+  )
   .refine((changes) => Object.values(changes).some((v) => v !== undefined), 'must name at least one feature to change')
-  .describe('Only the features the caller changed: true turns one on, false off, an object turns it on with those settings.');
+  .describe(
+    'Only the features the caller changed: true turns one on, false off, an object turns it on with those settings.',
+  );
 export type FeatureChanges = { [K in FeatureId]?: boolean | FeatureConfig<K> };
 
 // ── Answers of the features API (GET …/features, POST …/features/plan) ─────────────────────────────
@@ -170,7 +190,11 @@ export const FeaturesAnswerSchema = z
 export type FeaturesAnswer = z.infer<typeof FeaturesAnswerSchema>;
 
 /** One step of a plan in words: which object it creates or deletes (role, add-on, association, annotation, setting). */
-export const PlannedObjectSchema = z.object({ action: z.enum(['create', 'update', 'delete']), kind: z.string(), name: z.string() });
+export const PlannedObjectSchema = z.object({
+  action: z.enum(['create', 'update', 'delete']),
+  kind: z.string(),
+  name: z.string(),
+});
 
 export const FeaturePlanAnswerSchema = z
   .object({
@@ -185,17 +209,23 @@ export const FeaturePlanAnswerSchema = z
     ),
     remove: z.array(z.object({ feature: FeatureIdSchema, objects: z.array(PlannedObjectSchema) })),
     unchanged: z.array(FeatureIdSchema),
-    refused: z.array(z.object({ feature: FeatureIdSchema, neededBy: z.array(FeatureIdSchema), providedBy: z.string().optional() })),
+    refused: z.array(
+      z.object({ feature: FeatureIdSchema, neededBy: z.array(FeatureIdSchema), providedBy: z.string().optional() }),
+    ),
     /** True when applying would change nothing (every key sent already matches the cluster). */
     noOp: z.boolean(),
   })
-  .describe('What a change of features would do, before anything happens: installs in order (with what each also needs), removals, and refusals.');
+  .describe(
+    'What a change of features would do, before anything happens: installs in order (with what each also needs), removals, and refusals.',
+  );
 export type FeaturePlanAnswer = z.infer<typeof FeaturePlanAnswerSchema>;
 
 // ── The set-features operation (PATCH …/features) ──────────────────────────────────────────────────
 
 /** The set-features operation's input: the caller's changes (only the keys they changed), with the cluster and Region resolved. */
-export const SetFeaturesInputSchema = z.object({ cluster: ClusterRefSchema, region: RegionSchema, changes: FeatureChangesSchema }).strict();
+export const SetFeaturesInputSchema = z
+  .object({ cluster: ClusterRefSchema, region: RegionSchema, changes: FeatureChangesSchema })
+  .strict();
 export type SetFeaturesInput = z.output<typeof SetFeaturesInputSchema>;
 
 /** PATCH …/features when every key sent already matches the cluster: 200, no operation started, the plan that says so. */
@@ -205,5 +235,7 @@ export const FeaturesUnchangedSchema = z
     message: z.string(),
     plan: FeaturePlanAnswerSchema,
   })
-  .describe('Nothing to do: every feature named already is as asked. No operation was started and nothing was changed.');
+  .describe(
+    'Nothing to do: every feature named already is as asked. No operation was started and nothing was changed.',
+  );
 export type FeaturesUnchanged = z.infer<typeof FeaturesUnchangedSchema>;

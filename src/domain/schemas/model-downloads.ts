@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from './common.js';
 
 // operations.ts lists the operation kinds, whose input schemas are here: importing it back would be a cycle.
-const OperationStatusSchema = z.string().describe('The operation\'s status: pending, running, cancelling, succeeded, failed or cancelled.');
+const OperationStatusSchema = z
+  .string()
+  .describe("The operation's status: pending, running, cancelling, succeeded, failed or cancelled.");
 const OperationErrorSchema = z.object({ phase: z.string().optional(), code: z.string(), message: z.string() });
 
 /**
@@ -19,8 +21,14 @@ export const ModelIdSchema = z
   .string('must be a model id')
   .max(193, 'must be at most 193 characters (owner/name, each at most 96)')
   .refine((id) => id.split('/').length === 2, 'must be owner/name, e.g. Qwen/Qwen2.5-0.5B-Instruct')
-  .refine((id) => id.split('/').every((part) => REPO_PART.test(part)), 'must be owner/name where each part is 1–96 letters, digits, -, _ or ., starting and ending with a letter or digit')
-  .refine((id) => !id.includes('--') && !id.includes('..'), 'must not contain -- or .. (the Hub forbids them in repository names)')
+  .refine(
+    (id) => id.split('/').every((part) => REPO_PART.test(part)),
+    'must be owner/name where each part is 1–96 letters, digits, -, _ or ., starting and ending with a letter or digit',
+  )
+  .refine(
+    (id) => !id.includes('--') && !id.includes('..'),
+    'must not contain -- or .. (the Hub forbids them in repository names)',
+  )
   .describe('Hugging Face Hub model id, owner/name, e.g. Qwen/Qwen2.5-0.5B-Instruct.');
 
 /** A branch, tag or commit: git ref characters the Hub uses, no `..`, no leading or trailing `/`. */
@@ -28,8 +36,14 @@ export const RevisionSchema = z
   .string('must be a revision')
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]*$/, 'must be a branch, tag or commit: letters, digits, ., _, - and /, starting with a letter or digit')
-  .refine((r) => !r.includes('..') && !r.endsWith('/') && !r.includes('//') && !r.endsWith('.lock'), 'must be a valid git ref (no .., no empty segment, no trailing / or .lock)')
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._\-/]*$/,
+    'must be a branch, tag or commit: letters, digits, ., _, - and /, starting with a letter or digit',
+  )
+  .refine(
+    (r) => !r.includes('..') && !r.endsWith('/') && !r.includes('//') && !r.endsWith('.lock'),
+    'must be a valid git ref (no .., no empty segment, no trailing / or .lock)',
+  )
   .describe('Branch, tag or 40-hex commit of the model (default main).');
 
 /** The storage to write into: the name of its PersistentVolumeClaim in the namespace `default` (as the storage list names it). */
@@ -37,8 +51,13 @@ export const DownloadStorageSchema = z
   .string('must be a storage name')
   .min(1, 'must not be empty')
   .max(63, 'must be at most 63 characters (a Kubernetes name)')
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a storage name as the cluster\'s storage list shows it (lower-case letters, digits and hyphens)')
-  .describe('The storage to write into, as the cluster\'s storage list names it (its PersistentVolumeClaim in namespace default). S3 storages only.');
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+    "must be a storage name as the cluster's storage list shows it (lower-case letters, digits and hyphens)",
+  )
+  .describe(
+    "The storage to write into, as the cluster's storage list names it (its PersistentVolumeClaim in namespace default). S3 storages only.",
+  );
 
 /** A path inside the storage: relative, `/`-separated segments of safe characters, no `.`/`..`. */
 export const DownloadPrefixSchema = z
@@ -47,7 +66,14 @@ export const DownloadPrefixSchema = z
   .max(512, 'must be at most 512 characters')
   .refine((p) => !p.startsWith('/'), 'must be relative to the storage: write models/llama, not /models/llama')
   .refine((p) => /^[A-Za-z0-9._\-/]+$/.test(p), 'must use letters, digits, ., _, - and / only')
-  .refine((p) => p.replace(/\/+$/, '').split('/').every((s) => s !== '' && s !== '.' && s !== '..'), 'must not contain empty, . or .. path segments')
+  .refine(
+    (p) =>
+      p
+        .replace(/\/+$/, '')
+        .split('/')
+        .every((s) => s !== '' && s !== '.' && s !== '..'),
+    'must not contain empty, . or .. path segments',
+  )
   .transform((p) => p.replace(/\/+$/, ''))
   .describe('Where the files go inside the storage, e.g. models/my-llama. Default: models/<owner>/<name>/<revision>.');
 
@@ -63,7 +89,7 @@ export const HubTokenSchema = z
 
 export const StartModelDownloadRequestSchema = z
   .object({
-    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
     modelId: ModelIdSchema,
     revision: RevisionSchema.optional(),
     storage: DownloadStorageSchema,
@@ -71,7 +97,9 @@ export const StartModelDownloadRequestSchema = z
     token: HubTokenSchema.optional(),
   })
   .strict()
-  .describe('Download a Hugging Face Hub model into one of the cluster\'s S3 storages. The model is checked on the Hub first (exists, revision, size, gate); then a Job runs `hf download` into the storage.');
+  .describe(
+    "Download a Hugging Face Hub model into one of the cluster's S3 storages. The model is checked on the Hub first (exists, revision, size, gate); then a Job runs `hf download` into the storage.",
+  );
 export type StartModelDownloadRequest = z.output<typeof StartModelDownloadRequestSchema>;
 
 /**
@@ -83,25 +111,42 @@ export const ModelDownloadInputSchema = z.object({
   region: RegionSchema,
   modelId: ModelIdSchema,
   revision: RevisionSchema.describe('The revision as asked (main when none was).'),
-  commit: z.string().regex(/^[0-9a-f]{40}$/).describe('The commit the revision resolved to on the Hub when the download was checked; the Job downloads exactly it.'),
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .describe(
+      'The commit the revision resolved to on the Hub when the download was checked; the Job downloads exactly it.',
+    ),
   storage: DownloadStorageSchema,
-  namespace: z.string().describe('Namespace of the storage\'s claim, where the Job and the Secret run.'),
+  namespace: z.string().describe("Namespace of the storage's claim, where the Job and the Secret run."),
   claimName: z.string(),
-  bucket: z.string().describe('The storage\'s S3 bucket.'),
-  bucketRegion: RegionSchema.optional().describe('The bucket\'s Region (the volume\'s `region` mount option), when it is not the cluster\'s.'),
-  path: z.string().describe('Where the files go inside the storage (models/<owner>/<name>/<revision> unless a prefix was given).'),
-  keyPrefix: z.string().describe('The S3 key prefix the files land under: the storage\'s own prefix, then path, then /.'),
+  bucket: z.string().describe("The storage's S3 bucket."),
+  bucketRegion: RegionSchema.optional().describe(
+    "The bucket's Region (the volume's `region` mount option), when it is not the cluster's.",
+  ),
+  path: z
+    .string()
+    .describe('Where the files go inside the storage (models/<owner>/<name>/<revision> unless a prefix was given).'),
+  keyPrefix: z
+    .string()
+    .describe("The S3 key prefix the files land under: the storage's own prefix, then path, then /."),
   jobName: z.string(),
-  tokenSecret: z.string().optional().describe('Name of the Kubernetes Secret holding the token (key HF_TOKEN), when a token was given.'),
+  tokenSecret: z
+    .string()
+    .optional()
+    .describe('Name of the Kubernetes Secret holding the token (key HF_TOKEN), when a token was given.'),
   image: z.string().describe('The downloader image (INSTANTSTART_MODEL_DOWNLOAD_IMAGE).'),
-  hubEndpoint: z.string().optional().describe('HF_ENDPOINT for the Job, when the server uses another Hub than https://huggingface.co.'),
+  hubEndpoint: z
+    .string()
+    .optional()
+    .describe('HF_ENDPOINT for the Job, when the server uses another Hub than https://huggingface.co.'),
   expectedFiles: z.number().int().min(0),
   expectedBytes: z.number().int().min(0),
 });
 export type ModelDownloadInput = z.output<typeof ModelDownloadInputSchema>;
 
 export const LandedFileSchema = z.object({
-  path: z.string().describe('Path below the download\'s folder, e.g. model.safetensors.'),
+  path: z.string().describe("Path below the download's folder, e.g. model.safetensors."),
   size: z.number().int().describe('Bytes, as S3 lists them.'),
 });
 export type LandedFile = z.infer<typeof LandedFileSchema>;
@@ -113,14 +158,16 @@ export const DownloadProgressSchema = z
     bytes: z.number().int().describe('Bytes landed so far.'),
     totalBytes: z.number().int().describe('Bytes of the model at that revision (from the Hub).'),
   })
-  .describe('What has landed in the storage (ListObjectsV2 of the download\'s folder), against what the Hub lists.');
+  .describe("What has landed in the storage (ListObjectsV2 of the download's folder), against what the Hub lists.");
 export type DownloadProgress = z.infer<typeof DownloadProgressSchema>;
 
 export const ModelDownloadJobSchema = z
   .object({
     name: z.string(),
     namespace: z.string(),
-    state: z.enum(['Pending', 'Running', 'Succeeded', 'Failed', 'Gone']).describe('Read live from Kubernetes; Gone once the Job was deleted (finished Jobs expire after a day).'),
+    state: z
+      .enum(['Pending', 'Running', 'Succeeded', 'Failed', 'Gone'])
+      .describe('Read live from Kubernetes; Gone once the Job was deleted (finished Jobs expire after a day).'),
     message: z.string().optional().describe('Why, when Kubernetes says (e.g. BackoffLimitExceeded).'),
   })
   .describe('The Kubernetes Job doing the download, as Kubernetes reports it now.');
@@ -137,8 +184,10 @@ export const ModelDownloadViewSchema = z
     destination: z.string().describe('s3://bucket/prefix/ the files land under.'),
     createdAt: z.string(),
     finishedAt: z.string().optional(),
-    progress: DownloadProgressSchema.optional().describe('What has landed: from the result once succeeded, read live from S3 while unfinished; absent for a failed or cancelled download (what it left is in the storage).'),
-    job: ModelDownloadJobSchema.optional().describe('Absent when the cluster\'s Kubernetes API could not be read.'),
+    progress: DownloadProgressSchema.optional().describe(
+      'What has landed: from the result once succeeded, read live from S3 while unfinished; absent for a failed or cancelled download (what it left is in the storage).',
+    ),
+    job: ModelDownloadJobSchema.optional().describe("Absent when the cluster's Kubernetes API could not be read."),
     files: z.array(LandedFileSchema).optional().describe('What landed (succeeded downloads).'),
     error: OperationErrorSchema.optional(),
   })
@@ -148,7 +197,9 @@ export type ModelDownloadView = z.infer<typeof ModelDownloadViewSchema>;
 export const ModelDownloadListSchema = z.object({
   cluster: z.string(),
   region: z.string(),
-  downloads: z.array(ModelDownloadViewSchema).describe('Newest first (the 200 newest model-download operations of the server).'),
+  downloads: z
+    .array(ModelDownloadViewSchema)
+    .describe('Newest first (the 200 newest model-download operations of the server).'),
 });
 export type ModelDownloadList = z.infer<typeof ModelDownloadListSchema>;
 

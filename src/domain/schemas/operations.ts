@@ -18,12 +18,14 @@ export const TERMINAL_OPERATION_STATUSES: readonly OperationStatus[] = ['succeed
 
 export const PhaseStatusSchema = z
   .enum(['pending', 'observing', 'acting', 'awaiting', 'succeeded', 'skipped', 'failed', 'cancelled'])
-  .describe('observing: reading actual state; acting: one mutation journaled before the call; awaiting: polling to a terminal state; skipped: already done, nothing changed.');
+  .describe(
+    'observing: reading actual state; acting: one mutation journaled before the call; awaiting: polling to a terminal state; skipped: already done, nothing changed.',
+  );
 export type PhaseStatus = z.infer<typeof PhaseStatusSchema>;
 
 export const OperationErrorSchema = z.object({
   phase: z.string().optional(),
-  code: z.string().describe('The cloud\'s own error code (e.g. ValidationException) or ours.'),
+  code: z.string().describe("The cloud's own error code (e.g. ValidationException) or ours."),
   message: z.string(),
 });
 export type OperationError = z.infer<typeof OperationErrorSchema>;
@@ -49,7 +51,9 @@ export const PhaseViewSchema = z.object({
   after: z
     .array(z.string())
     .optional()
-    .describe('The phases this one starts after: it runs as soon as they are done, side by side with any other phase whose needs are met. Absent when this server does not run this kind of operation.'),
+    .describe(
+      'The phases this one starts after: it runs as soon as they are done, side by side with any other phase whose needs are met. Absent when this server does not run this kind of operation.',
+    ),
   progress: z.string().optional().describe('Latest progress note while awaiting, e.g. "EKS cluster CREATING".'),
   error: OperationErrorSchema.optional(),
   retryable: z.boolean().describe('True when this phase failed and can be retried alone.'),
@@ -59,10 +63,18 @@ export type PhaseView = z.infer<typeof PhaseViewSchema>;
 export const OperationPauseSchema = z
   .object({
     since: z.string().describe('ISO-8601 time the operation paused.'),
-    code: z.string().describe('The store\'s error code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE, SQLITE_BUSY.'),
-    reason: z.string().describe('Which file cannot be written, why, what to do; the operation resumes by itself, observing first, once it can.'),
+    code: z
+      .string()
+      .describe("The store's error code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE, SQLITE_BUSY."),
+    reason: z
+      .string()
+      .describe(
+        'Which file cannot be written, why, what to do; the operation resumes by itself, observing first, once it can.',
+      ),
   })
-  .describe('Present while the operation is paused because the server cannot write its data directory (kept in memory only: the journal is what cannot be written).');
+  .describe(
+    'Present while the operation is paused because the server cannot write its data directory (kept in memory only: the journal is what cannot be written).',
+  );
 export type OperationPause = z.infer<typeof OperationPauseSchema>;
 
 export const OperationViewSchema = z.object({
@@ -70,17 +82,29 @@ export const OperationViewSchema = z.object({
   kind: z.string().describe('Workflow kind, e.g. create-cluster, delete-cluster.'),
   target: z.string().describe('What the operation works on, e.g. cluster/us-west-2/my-cluster.'),
   status: OperationStatusSchema,
-  cloud: CloudKindSchema.nullable().describe('The cloud the operation acts on; null for operations journaled before InstantStart recorded it (unknown).'),
-  accountId: z.string().nullable().describe('The AWS account the operation acts in (000000000000 on the sandbox); null when unknown.'),
+  cloud: CloudKindSchema.nullable().describe(
+    'The cloud the operation acts on; null for operations journaled before InstantStart recorded it (unknown).',
+  ),
+  accountId: z
+    .string()
+    .nullable()
+    .describe('The AWS account the operation acts in (000000000000 on the sandbox); null when unknown.'),
   region: z.string().nullable().describe('The Region the operation acts in; null when unknown.'),
   input: z.record(z.string(), z.unknown()),
   result: z.record(z.string(), z.unknown()).optional(),
   error: OperationErrorSchema.optional(),
-  currentPhase: z.string().optional().describe('The first phase working (else the failed or cancelled one, else the next pending one). Several phases may run at once: see runningPhases.'),
+  currentPhase: z
+    .string()
+    .optional()
+    .describe(
+      'The first phase working (else the failed or cancelled one, else the next pending one). Several phases may run at once: see runningPhases.',
+    ),
   runningPhases: z
     .array(z.string())
     .default([])
-    .describe('Every phase working now (observing, acting or awaiting), in phase order: independent phases run side by side. Empty once the operation ended.'),
+    .describe(
+      'Every phase working now (observing, acting or awaiting), in phase order: independent phases run side by side. Empty once the operation ended.',
+    ),
   paused: OperationPauseSchema.optional(),
   phases: z.array(PhaseViewSchema),
   createdAt: z.string(),
@@ -111,7 +135,11 @@ export const AcceptedSchema = z.object({
   operation: OperationViewSchema,
   statusUrl: z.string().describe('GET this URL until operation.status is terminal.'),
   statusTool: z.string().describe('MCP tool to poll: wait_for_operation with this operation id.'),
-  existing: z.boolean().describe('True when this request was already answered: the operation started under the same Idempotency-Key, the one already running for the same request, or the succeeded create that made this very cluster — returned instead of a new one.'),
+  existing: z
+    .boolean()
+    .describe(
+      'True when this request was already answered: the operation started under the same Idempotency-Key, the one already running for the same request, or the succeeded create that made this very cluster — returned instead of a new one.',
+    ),
 });
 export type Accepted = z.infer<typeof AcceptedSchema>;
 
@@ -133,6 +161,11 @@ export const OperationEventsQuerySchema = z
 
 export const WaitQuerySchema = z
   .object({
-    timeoutSeconds: z.coerce.number().min(0).max(300).default(30).describe('Block up to this many seconds for a terminal status.'),
+    timeoutSeconds: z.coerce
+      .number()
+      .min(0)
+      .max(300)
+      .default(30)
+      .describe('Block up to this many seconds for a terminal status.'),
   })
   .strict();

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { AvailabilityZoneSchema, CapacityTypeSchema, InstanceTypeSchema, RegionSchema, TrainingPlanArnSchema } from './common.js';
+import {
+  AvailabilityZoneSchema,
+  CapacityTypeSchema,
+  InstanceTypeSchema,
+  RegionSchema,
+  TrainingPlanArnSchema,
+} from './common.js';
 
 /** What AWS tells us about where capacity exists and whether the account may use it. */
 
@@ -13,7 +19,10 @@ export const RegionQuerySchema = z.object({ region: RegionSchema.optional() }).s
 
 export const InstanceFamilySchema = z
   .string()
-  .regex(/^[a-z]+[0-9][a-z0-9-]*$/, 'must be an instance family such as p5, g5, g6e or trn1 (the part of ml.p5.48xlarge between "ml." and the size)')
+  .regex(
+    /^[a-z]+[0-9][a-z0-9-]*$/,
+    'must be an instance family such as p5, g5, g6e or trn1 (the part of ml.p5.48xlarge between "ml." and the size)',
+  )
   .max(20)
   .describe('Only types of this family, e.g. p5, g5, g6e, trn1 (exact: p4d does not include p4de).');
 
@@ -39,7 +48,10 @@ export const InstanceTypeViewSchema = z.object({
   efaSupported: z.boolean(),
   maximumEfaInterfaces: z.number().int().optional(),
   spotSupported: z.boolean(),
-  clusterUsageQuota: z.number().optional().describe('Account quota "<type> for cluster usage" (how many this account may run across HyperPod clusters).'),
+  clusterUsageQuota: z
+    .number()
+    .optional()
+    .describe('Account quota "<type> for cluster usage" (how many this account may run across HyperPod clusters).'),
 });
 export type InstanceTypeView = z.infer<typeof InstanceTypeViewSchema>;
 
@@ -59,7 +71,7 @@ export const QuotaFindingSchema = z.object({
   quotaName: z.string(),
   quotaCode: z.string().optional(),
   serviceCode: z.string(),
-  value: z.number().describe('The account\'s current limit.'),
+  value: z.number().describe("The account's current limit."),
   inUse: z.number().describe('How many are already used by existing HyperPod clusters.'),
   requested: z.number(),
   ok: z.boolean(),
@@ -75,11 +87,15 @@ export type PreflightProblem = z.infer<typeof PreflightProblemSchema>;
 export const QuotaCheckResultSchema = z.object({
   ok: z.boolean(),
   quotas: z.array(QuotaFindingSchema),
-  problems: z.array(PreflightProblemSchema).describe('Every reason the request would fail, each naming the field and the fix.'),
+  problems: z
+    .array(PreflightProblemSchema)
+    .describe('Every reason the request would fail, each naming the field and the fix.'),
   kubernetesVersion: z
     .string()
     .optional()
-    .describe('For a create-cluster check: the Kubernetes version the EKS cluster would be created at (the one asked for, or the default both EKS and HyperPod support).'),
+    .describe(
+      'For a create-cluster check: the Kubernetes version the EKS cluster would be created at (the one asked for, or the default both EKS and HyperPod support).',
+    ),
 });
 export type QuotaCheckResult = z.infer<typeof QuotaCheckResultSchema>;
 
@@ -103,12 +119,15 @@ export const KubernetesVersionViewSchema = z.object({
   eks: z
     .object({
       offered: z.boolean().describe('EKS offers it for new clusters in the Region.'),
-      isDefault: z.boolean().describe('EKS\'s own default for new clusters.'),
-      status: z.string().optional().describe('EKS\'s support status: STANDARD_SUPPORT, or EXTENDED_SUPPORT (costs more per cluster-hour).'),
-      endOfStandardSupport: z.string().optional().describe('When EKS\'s standard support of it ends (date).'),
+      isDefault: z.boolean().describe("EKS's own default for new clusters."),
+      status: z
+        .string()
+        .optional()
+        .describe("EKS's support status: STANDARD_SUPPORT, or EXTENDED_SUPPORT (costs more per cluster-hour)."),
+      endOfStandardSupport: z.string().optional().describe("When EKS's standard support of it ends (date)."),
     })
     .describe('What EKS says of it (DescribeClusterVersions).'),
-  hyperpod: z.boolean().describe('SageMaker HyperPod supports it (from AWS\'s documentation: no API reports it).'),
+  hyperpod: z.boolean().describe("SageMaker HyperPod supports it (from AWS's documentation: no API reports it)."),
   usable: z.boolean().describe('Both support it: create_cluster accepts it as kubernetesVersion.'),
   isChosenDefault: z.boolean().describe('The version create_cluster uses when kubernetesVersion is left out.'),
 });
@@ -119,10 +138,16 @@ export const KubernetesVersionsSchema = z.object({
   defaultVersion: z
     .string()
     .nullable()
-    .describe('What create_cluster uses without kubernetesVersion: EKS\'s default when HyperPod supports it, else the newest version both support; null when none fits both.'),
-  versions: z.array(KubernetesVersionViewSchema).describe('Every version EKS offers or HyperPod supports, newest first.'),
+    .describe(
+      "What create_cluster uses without kubernetesVersion: EKS's default when HyperPod supports it, else the newest version both support; null when none fits both.",
+    ),
+  versions: z
+    .array(KubernetesVersionViewSchema)
+    .describe('Every version EKS offers or HyperPod supports, newest first.'),
   hyperpodSupport: z
     .object({ versions: z.array(z.string()), sources: z.array(z.string()), readOn: z.string() })
-    .describe('HyperPod\'s supported versions as InstantStart knows them, with the AWS documentation they were read from and when.'),
+    .describe(
+      "HyperPod's supported versions as InstantStart knows them, with the AWS documentation they were read from and when.",
+    ),
 });
 export type KubernetesVersions = z.infer<typeof KubernetesVersionsSchema>;

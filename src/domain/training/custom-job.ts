@@ -13,12 +13,22 @@ import type { Placement } from './placement.js';
  * look for the metric line contract only.
  */
 export function customJobManifest(custom: CustomContainer, placement: Placement, common: TrainingCommon): KubeObject {
-  return hyperpodTrainingJob({}, { ...common, env: [...custom.env, ...(common.env ?? [])] }, placement, { image: custom.image, command: customCommand(custom, placement, common), args: custom.args });
+  return hyperpodTrainingJob({}, { ...common, env: [...custom.env, ...(common.env ?? [])] }, placement, {
+    image: custom.image,
+    command: customCommand(custom, placement, common),
+    args: custom.args,
+  });
 }
 
 /** The container command: the script through hyperpodrun, or the command as written. */
 export function customCommand(custom: CustomContainer, placement: Placement, common: TrainingCommon): string[] {
-  const script = custom.launch === 'hyperpodrun' && !startsHyperpodrun(custom.command) ? customScriptOf(custom.command) : undefined;
+  const script =
+    custom.launch === 'hyperpodrun' && !startsHyperpodrun(custom.command) ? customScriptOf(custom.command) : undefined;
   if (!script) return [...custom.command];
-  return hyperpodrunCommand({ nnodes: nnodesOf(common.nodes, common.elastic), nprocPerNode: placement.processesPerNode, entry: { script: script.script }, args: script.args });
+  return hyperpodrunCommand({
+    nnodes: nnodesOf(common.nodes, common.elastic),
+    nprocPerNode: placement.processesPerNode,
+    entry: { script: script.script },
+    args: script.args,
+  });
 }

@@ -37,7 +37,10 @@ const SHM_VOLUME = 'dshm';
  * The pod volumes of a training pod: the storage's claim, and a memory-backed /dev/shm (the
  * container runtime's 64 MiB default breaks NCCL and PyTorch data loaders).
  */
-export function dataVolumes(claimName: string): { volumes: Array<Record<string, unknown>>; volumeMounts: Array<Record<string, unknown>> } {
+export function dataVolumes(claimName: string): {
+  volumes: Array<Record<string, unknown>>;
+  volumeMounts: Array<Record<string, unknown>>;
+} {
   return {
     volumes: [
       { name: STORAGE_VOLUME, persistentVolumeClaim: { claimName } },

@@ -28,7 +28,10 @@ const PIP_SPEC = /^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?(==[A-Za-z0-
 /** A recipe's `elasticAgent` parameter: what to install when the image lacks hyperpodrun. */
 export const ElasticAgentParamSchema = z
   .string()
-  .refine((s) => s === '' || PIP_SPEC.test(s), `must be a pip requirement such as ${ELASTIC_AGENT_REQUIREMENT}, or empty`)
+  .refine(
+    (s) => s === '' || PIP_SPEC.test(s),
+    `must be a pip requirement such as ${ELASTIC_AGENT_REQUIREMENT}, or empty`,
+  )
   .default(ELASTIC_AGENT_REQUIREMENT)
   .describe(
     `The HyperPod elastic agent (pip package ${ELASTIC_AGENT_PACKAGE}), installed at start when the image has no hyperpodrun; every worker starts through it, and without it the training operator's restarts and log rules do nothing. Empty: never install (your image must have it).`,
@@ -54,14 +57,23 @@ export interface HyperpodrunLaunch {
 
 /** The agent's own flags: the job's layout, the operator's port, and its log copies (`--tee=3`: stdout and stderr). */
 export function hyperpodrunFlags(nnodes: string, nprocPerNode: number): string[] {
-  return [`--nnodes=${nnodes}`, `--nproc-per-node=${nprocPerNode}`, '--server-host=0.0.0.0', `--server-port=${ELASTIC_AGENT_PORT}`, '--tee=3', `--log_dir=${HYPERPOD_LOG_DIR}`];
+  return [
+    `--nnodes=${nnodes}`,
+    `--nproc-per-node=${nprocPerNode}`,
+    '--server-host=0.0.0.0',
+    `--server-port=${ELASTIC_AGENT_PORT}`,
+    '--tee=3',
+    `--log_dir=${HYPERPOD_LOG_DIR}`,
+  ];
 }
 
 /** `--nnodes` of a job: its nodes, or `min:max` when it is elastic. */
-export const nnodesOf = (nodes: number, elastic?: { minReplicas: number; maxReplicas: number }): string => (elastic ? `${elastic.minReplicas}:${elastic.maxReplicas}` : String(nodes));
+export const nnodesOf = (nodes: number, elastic?: { minReplicas: number; maxReplicas: number }): string =>
+  elastic ? `${elastic.minReplicas}:${elastic.maxReplicas}` : String(nodes);
 
 /** Looks a module's file up with the image's Python, as MS-Swift's launcher does before it calls torchrun. */
-const findModule = (module: string) => `entry=$(python3 -c 'import importlib.util, sys; print(importlib.util.find_spec(sys.argv[1]).origin)' ${module}) || exit 1`;
+const findModule = (module: string) =>
+  `entry=$(python3 -c 'import importlib.util, sys; print(importlib.util.find_spec(sys.argv[1]).origin)' ${module}) || exit 1`;
 
 /**
  * The container command that starts the workers through hyperpodrun: plain arguments when nothing
@@ -69,18 +81,29 @@ const findModule = (module: string) => `entry=$(python3 -c 'import importlib.uti
  * whose request values arrive as its arguments ("$@").
  *
  * @example
- * hyperpodrunCommand({ nnodes: '2', nprocPerNode: 8, entry: { module: 'swift.cli.sft' }, args: ['--model', '/data/models/m'] })
- * // ['/bin/bash', '-c', 'entry=$(python3 -c …) || exit 1\nexec hyperpodrun --nnodes=2 --nproc-per-node=8 … "$entry" "$@"', 'hyperpodrun-launch', '--model', '/data/models/m']
+ * hyperpodrunCommand({ nnodes: '2', nprocPerNode: 8, entry: { module: 'swift.cli.sft' }, args: ['--model',
+ * '/data/models/m'] })
+ * // ['/bin/bash', '-c', 'entry=$(python3 -c …) || exit 1\nexec hyperpodrun --nnodes=2 --nproc-per-node=8 … "$entry"
+ * "$@"', 'hyperpodrun-launch', '--model', '/data/models/m']
  */
 export function hyperpodrunCommand(l: HyperpodrunLaunch): string[] {
   const flags = hyperpodrunFlags(l.nnodes, l.nprocPerNode);
   const args = [...(l.args ?? [])];
   if ('script' in l.entry && !l.install && !l.prepare) return ['hyperpodrun', ...flags, l.entry.script, ...args];
   const lines = [
-    ...(l.install ? [`command -v hyperpodrun >/dev/null || python3 -m pip install --no-cache-dir '${l.install}' || exit 1`] : []),
+    ...(l.install
+      ? [`command -v hyperpodrun >/dev/null || python3 -m pip install --no-cache-dir '${l.install}' || exit 1`]
+      : []),
     ...(l.prepare ? [l.prepare] : []),
     ...('module' in l.entry ? [findModule(l.entry.module)] : []),
     `exec hyperpodrun ${flags.join(' ')} ${'module' in l.entry ? '"$entry" ' : ''}"$@"`,
   ];
-  return ['/bin/bash', '-c', lines.join('\n'), 'hyperpodrun-launch', ...('script' in l.entry ? [l.entry.script] : []), ...args];
+  return [
+    '/bin/bash',
+    '-c',
+    lines.join('\n'),
+    'hyperpodrun-launch',
+    ...('script' in l.entry ? [l.entry.script] : []),
+    ...args,
+  ];
 }

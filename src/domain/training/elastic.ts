@@ -13,7 +13,11 @@ import type { TrainingKind } from '../schemas/training.js';
 
 /** `spec.elasticPolicy` of a HyperPodPyTorchJob. */
 export function elasticPolicyManifest(e: Elastic): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]));
+  return Object.fromEntries(
+    Object.entries(e)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]),
+  );
 }
 
 export interface TrainingCompatibilityFacts {
@@ -34,23 +38,55 @@ export interface TrainingCompatibilityRequest {
 }
 
 /** Every reason the combination cannot run, each naming the field to change; [] when it can. */
-export function trainingCompatibilityProblems(req: TrainingCompatibilityRequest, facts: TrainingCompatibilityFacts): FieldProblem[] {
+export function trainingCompatibilityProblems(
+  req: TrainingCompatibilityRequest,
+  facts: TrainingCompatibilityFacts,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (req.elastic) {
-    if (facts.kind !== 'HyperPodPyTorchJob') problems.push({ path: 'elastic', message: `applies to HyperPodPyTorchJob recipes only; a ${facts.kind} sizes its Ray cluster itself` });
+    if (facts.kind !== 'HyperPodPyTorchJob')
+      problems.push({
+        path: 'elastic',
+        message: `applies to HyperPodPyTorchJob recipes only; a ${facts.kind} sizes its Ray cluster itself`,
+      });
     if (facts.capacityType === 'spot')
-      problems.push({ path: 'elastic', message: `is not available on instance group '${facts.group}': it runs spot instances, and HyperPod elastic training does not support spot capacity. Choose an on-demand or training-plan group, or leave elastic out` });
+      problems.push({
+        path: 'elastic',
+        message: `is not available on instance group '${facts.group}': it runs spot instances, and HyperPod elastic training does not support spot capacity. Choose an on-demand or training-plan group, or leave elastic out`,
+      });
     if (facts.tieredCheckpointing)
-      problems.push({ path: 'elastic', message: 'is not available while managed tiered checkpointing is enabled on the cluster (HyperPod does not combine them). Turn the tiered-checkpointing feature off, or leave elastic out' });
-    if (req.checkpointless) problems.push({ path: 'checkpointless', message: 'cannot be combined with elastic training (HyperPod does not support both on one job); leave one of them out' });
+      problems.push({
+        path: 'elastic',
+        message:
+          'is not available while managed tiered checkpointing is enabled on the cluster (HyperPod does not combine them). Turn the tiered-checkpointing feature off, or leave elastic out',
+      });
+    if (req.checkpointless)
+      problems.push({
+        path: 'checkpointless',
+        message:
+          'cannot be combined with elastic training (HyperPod does not support both on one job); leave one of them out',
+      });
   }
   if (req.checkpointless && facts.tieredCheckpointing)
-    problems.push({ path: 'checkpointless', message: 'is not available while managed tiered checkpointing is enabled on the cluster (HyperPod does not combine them)' });
-  if (req.checkpointless && facts.kind !== 'HyperPodPyTorchJob') problems.push({ path: 'checkpointless', message: `applies to HyperPodPyTorchJob recipes only, not a ${facts.kind}` });
+    problems.push({
+      path: 'checkpointless',
+      message:
+        'is not available while managed tiered checkpointing is enabled on the cluster (HyperPod does not combine them)',
+    });
+  if (req.checkpointless && facts.kind !== 'HyperPodPyTorchJob')
+    problems.push({
+      path: 'checkpointless',
+      message: `applies to HyperPodPyTorchJob recipes only, not a ${facts.kind}`,
+    });
   if (facts.kind === 'RayJob' && req.faultTolerance) {
     const ft = req.faultTolerance;
     const presets = Object.values(ft.logMonitoring ?? {}).some((v) => v !== undefined);
-    if (presets || (ft.customRules?.length ?? 0) > 0) problems.push({ path: 'faultTolerance.logMonitoring', message: 'log monitoring is done by the HyperPod training operator, which does not run RayJobs; leave it out (a RayJob retries as a whole: jobMaxRetryCount)' });
+    if (presets || (ft.customRules?.length ?? 0) > 0)
+      problems.push({
+        path: 'faultTolerance.logMonitoring',
+        message:
+          'log monitoring is done by the HyperPod training operator, which does not run RayJobs; leave it out (a RayJob retries as a whole: jobMaxRetryCount)',
+      });
   }
   return problems;
 }
@@ -60,11 +96,17 @@ export function trainingCompatibilityProblems(req: TrainingCompatibilityRequest,
  * settings cannot run on this group and cluster.
  *
  * @example
- * checkTrainingCompatibility({ elastic: { minReplicas: 1, maxReplicas: 4 } }, { kind: 'HyperPodPyTorchJob', group: 'spot-gpus', capacityType: 'spot', tieredCheckpointing: false });
- * // throws PreconditionError, problems: [{ path: 'elastic', message: 'is not available on instance group \'spot-gpus\': it runs spot instances, …' }]
+ * checkTrainingCompatibility({ elastic: { minReplicas: 1, maxReplicas: 4 } }, { kind: 'HyperPodPyTorchJob', group:
+ * 'spot-gpus', capacityType: 'spot', tieredCheckpointing: false });
+ * // throws PreconditionError, problems: [{ path: 'elastic', message: 'is not available on instance group
+ * \'spot-gpus\': it runs spot instances, …' }]
  */
 export function checkTrainingCompatibility(req: TrainingCompatibilityRequest, facts: TrainingCompatibilityFacts): void {
   const problems = trainingCompatibilityProblems(req, facts);
   if (problems.length === 0) return;
-  throw new PreconditionError(problems.map((p) => `${p.path} ${p.message}`).join('; '), problems, 'Change the named fields (or the cluster\'s settings) and submit again; nothing was created.');
+  throw new PreconditionError(
+    problems.map((p) => `${p.path} ${p.message}`).join('; '),
+    problems,
+    "Change the named fields (or the cluster's settings) and submit again; nothing was created.",
+  );
 }

@@ -55,24 +55,42 @@ export interface TrainingContainer {
 
 /** The container's environment: the request's first, then ours (a later entry wins in Kubernetes, and ours must). */
 export function trainingEnv(common: TrainingCommon, placement: Placement, recipeEnv: EnvVar[] = []): EnvVar[] {
-  const ours = [...placement.env, ...dataContractEnv(common.jobName), ...(common.mlflow ? mlflowEnv(common.mlflow, common.jobName) : []), ...recipeEnv];
+  const ours = [
+    ...placement.env,
+    ...dataContractEnv(common.jobName),
+    ...(common.mlflow ? mlflowEnv(common.mlflow, common.jobName) : []),
+    ...recipeEnv,
+  ];
   const taken = new Set(ours.map((e) => e.name));
   return [...(common.env ?? []).filter((e) => !taken.has(e.name)), ...ours];
 }
 
 function jobMeta(recipeId: string | undefined, common: TrainingCommon, placement: Placement) {
-  const labels: Record<string, string> = { ...MANAGED_BY, [TRAINING_JOB_LABEL]: common.jobName, ...(recipeId ? { [RECIPE_LABEL]: recipeId } : {}) };
+  const labels: Record<string, string> = {
+    ...MANAGED_BY,
+    [TRAINING_JOB_LABEL]: common.jobName,
+    ...(recipeId ? { [RECIPE_LABEL]: recipeId } : {}),
+  };
   const annotations: Record<string, string> = {
     [INSTANCE_GROUP_ANNOTATION]: placement.group,
     [STORAGE_ANNOTATION]: common.claimName,
-    ...(common.mlflow ? { [MLFLOW_ARN_ANNOTATION]: common.mlflow.trackingServerArn, [MLFLOW_EXPERIMENT_ANNOTATION]: common.mlflow.experimentName } : {}),
+    ...(common.mlflow
+      ? {
+          [MLFLOW_ARN_ANNOTATION]: common.mlflow.trackingServerArn,
+          [MLFLOW_EXPERIMENT_ANNOTATION]: common.mlflow.experimentName,
+        }
+      : {}),
     ...(common.checkpointless ? { [CHECKPOINTLESS_ANNOTATION]: 'true' } : {}),
   };
   return { labels, annotations };
 }
 
 /** A pod template on the placement with the storage at /data: one container, one pod per node. */
-export function trainingPodTemplate(common: TrainingCommon, placement: Placement, container: TrainingContainer & { name: string; ports?: Array<Record<string, unknown>> }): Record<string, unknown> {
+export function trainingPodTemplate(
+  common: TrainingCommon,
+  placement: Placement,
+  container: TrainingContainer & { name: string; ports?: Array<Record<string, unknown>> },
+): Record<string, unknown> {
   const { volumes, volumeMounts } = dataVolumes(common.claimName);
   return {
     metadata: { labels: { ...MANAGED_BY, [TRAINING_JOB_LABEL]: common.jobName } },
@@ -102,7 +120,12 @@ export function trainingPodTemplate(common: TrainingCommon, placement: Placement
 export const REPLICA_NAME = 'pod';
 
 /** A HyperPodPyTorchJob of `nodes` pods (one replica spec), with fault tolerance and, when asked, elastic. */
-export function hyperpodTrainingJob(recipe: { id?: string; logLines?: RecipeLogLines }, common: TrainingCommon, placement: Placement, container: TrainingContainer): KubeObject {
+export function hyperpodTrainingJob(
+  recipe: { id?: string; logLines?: RecipeLogLines },
+  common: TrainingCommon,
+  placement: Placement,
+  container: TrainingContainer,
+): KubeObject {
   const { labels, annotations } = jobMeta(recipe.id, common, placement);
   return hyperpodPyTorchJobManifest({
     name: common.jobName,
@@ -115,7 +138,11 @@ export function hyperpodTrainingJob(recipe: { id?: string; logLines?: RecipeLogL
         name: REPLICA_NAME,
         replicas: common.nodes,
         ...(common.elastic ? { maxReplicas: common.elastic.maxReplicas } : {}),
-        template: trainingPodTemplate(common, placement, { ...container, name: 'trainer', ports: [{ name: 'elastic-agent', containerPort: ELASTIC_AGENT_PORT }] }),
+        template: trainingPodTemplate(common, placement, {
+          ...container,
+          name: 'trainer',
+          ports: [{ name: 'elastic-agent', containerPort: ELASTIC_AGENT_PORT }],
+        }),
       },
     ],
     runPolicy: runPolicyManifest(common.faultTolerance, recipe.logLines),
@@ -135,10 +162,16 @@ const RAY_HEAD_PORTS = [
  * accelerators too, so the job's GPU count is nodes × per node), the others are one worker group.
  * Whole-job retries: jobMaxRetryCount → backoffLimit (each retry runs on a new Ray cluster).
  */
-export function rayTrainingJob(recipe: { id: string }, common: TrainingCommon, placement: Placement, job: { image: string; entrypoint: string; runtimeEnvYAML?: string; env?: EnvVar[] }): KubeObject {
+export function rayTrainingJob(
+  recipe: { id: string },
+  common: TrainingCommon,
+  placement: Placement,
+  job: { image: string; entrypoint: string; runtimeEnvYAML?: string; env?: EnvVar[] },
+): KubeObject {
   const { labels, annotations } = jobMeta(recipe.id, common, placement);
   // KubeRay supplies the container command (ray start …); the container only needs image and env.
-  const pod = (ports: Array<Record<string, unknown>>) => trainingPodTemplate(common, placement, { name: 'ray', image: job.image, env: job.env ?? [], ports });
+  const pod = (ports: Array<Record<string, unknown>>) =>
+    trainingPodTemplate(common, placement, { name: 'ray', image: job.image, env: job.env ?? [], ports });
   const workers = common.nodes - 1;
   return rayJobManifest({
     name: common.jobName,
@@ -153,7 +186,19 @@ export function rayTrainingJob(recipe: { id: string }, common: TrainingCommon, p
     ttlSecondsAfterFinished: 0,
     rayClusterSpec: {
       headGroupSpec: { rayStartParams: { 'dashboard-host': '0.0.0.0' }, template: pod(RAY_HEAD_PORTS) },
-      workerGroupSpecs: workers > 0 ? [{ groupName: 'workers', replicas: workers, minReplicas: workers, maxReplicas: workers, rayStartParams: {}, template: pod([]) }] : [],
+      workerGroupSpecs:
+        workers > 0
+          ? [
+              {
+                groupName: 'workers',
+                replicas: workers,
+                minReplicas: workers,
+                maxReplicas: workers,
+                rayStartParams: {},
+                template: pod([]),
+              },
+            ]
+          : [],
     },
   });
 }

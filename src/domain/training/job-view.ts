@@ -1,11 +1,25 @@
-import { hyperpodJobStatus, hyperpodPyTorchJobHealth, hyperpodRecoveryBudget, HPJOB_LABEL, REPLICA_INDEX_LABEL, REPLICA_NAME_LABEL, type KubeHyperPodPyTorchJob } from '../kube/hyperpod-pytorch-job.js';
+import {
+  hyperpodJobStatus,
+  hyperpodPyTorchJobHealth,
+  hyperpodRecoveryBudget,
+  HPJOB_LABEL,
+  REPLICA_INDEX_LABEL,
+  REPLICA_NAME_LABEL,
+  type KubeHyperPodPyTorchJob,
+} from '../kube/hyperpod-pytorch-job.js';
 import type { Condition, KubeResource } from '../kube/kind.js';
 import { podHealth, type KubePod } from '../kube/pod.js';
 import { RAY_CLUSTER_LABEL, RAY_GROUP_LABEL, RAY_NODE_TYPE_LABEL, type KubeRayCluster } from '../kube/ray-cluster.js';
 import { rayJobHealth, rayJobRecoveryBudget, rayJobStatus, type KubeRayJob } from '../kube/ray-job.js';
 import type { RankView, TrainingJobView } from '../schemas/training.js';
 import { checkpointDir, outputDir } from './data-contract.js';
-import { INSTANCE_GROUP_ANNOTATION, MLFLOW_ARN_ANNOTATION, MLFLOW_EXPERIMENT_ANNOTATION, RECIPE_LABEL, STORAGE_ANNOTATION } from './job-manifest.js';
+import {
+  INSTANCE_GROUP_ANNOTATION,
+  MLFLOW_ARN_ANNOTATION,
+  MLFLOW_EXPERIMENT_ANNOTATION,
+  RECIPE_LABEL,
+  STORAGE_ANNOTATION,
+} from './job-manifest.js';
 
 /**
  * The job view (schemas/training.ts TrainingJobView) of a HyperPodPyTorchJob or a RayJob and the
@@ -59,7 +73,9 @@ export function hyperpodRanks(job: KubeHyperPodPyTorchJob, pods: readonly KubePo
     offset += Math.max(spec.replicas, spec.maxReplicas ?? 0);
   }
   const ranked = pods.map((pod) => {
-    const name = pod.metadata.labels[REPLICA_NAME_LABEL] ?? job.spec.replicaSpecs.find((s) => pod.metadata.name.startsWith(`${job.metadata.name}-${s.name}-`))?.name;
+    const name =
+      pod.metadata.labels[REPLICA_NAME_LABEL] ??
+      job.spec.replicaSpecs.find((s) => pod.metadata.name.startsWith(`${job.metadata.name}-${s.name}-`))?.name;
     const indexText = pod.metadata.labels[REPLICA_INDEX_LABEL] ?? /-(\d+)$/.exec(pod.metadata.name)?.[1];
     const index = indexText !== undefined && /^\d+$/.test(indexText) ? Number(indexText) : undefined;
     const base = name !== undefined ? offsets.get(name) : undefined;
@@ -67,7 +83,9 @@ export function hyperpodRanks(job: KubeHyperPodPyTorchJob, pods: readonly KubePo
   });
   let next = offset;
   return ranked
-    .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.pod.metadata.name.localeCompare(b.pod.metadata.name))
+    .sort(
+      (a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.pod.metadata.name.localeCompare(b.pod.metadata.name),
+    )
     .map((r) => rankView(r.rank ?? next++, r.pod, r.role));
 }
 
@@ -76,15 +94,30 @@ export function hyperpodRanks(job: KubeHyperPodPyTorchJob, pods: readonly KubePo
  * submitter (a pod of the batch Job, no Ray node) comes last — its newest pod, after a retry.
  */
 export function rayRanks(pods: readonly KubePod[]): RankView[] {
-  const isRayNode = (p: KubePod) => p.metadata.labels[RAY_NODE_TYPE_LABEL] !== undefined || p.metadata.labels[JOB_NAME_LABEL] === undefined;
+  const isRayNode = (p: KubePod) =>
+    p.metadata.labels[RAY_NODE_TYPE_LABEL] !== undefined || p.metadata.labels[JOB_NAME_LABEL] === undefined;
   const head = pods.filter((p) => p.metadata.labels[RAY_NODE_TYPE_LABEL] === 'head');
   const workers = pods
     .filter((p) => isRayNode(p) && p.metadata.labels[RAY_NODE_TYPE_LABEL] !== 'head')
-    .sort((a, b) => (a.metadata.labels[RAY_GROUP_LABEL] ?? '').localeCompare(b.metadata.labels[RAY_GROUP_LABEL] ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+    .sort(
+      (a, b) =>
+        (a.metadata.labels[RAY_GROUP_LABEL] ?? '').localeCompare(b.metadata.labels[RAY_GROUP_LABEL] ?? '') ||
+        a.metadata.name.localeCompare(b.metadata.name),
+    );
   const submitter = pods
     .filter((p) => !isRayNode(p))
-    .sort((a, b) => Number(a.metadata.deletionTimestamp !== undefined) - Number(b.metadata.deletionTimestamp !== undefined) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''))[0];
-  const nodes = [...head, ...workers].map((pod, i) => rankView(i, pod, pod.metadata.labels[RAY_NODE_TYPE_LABEL] === 'head' ? 'head' : (pod.metadata.labels[RAY_GROUP_LABEL] ?? 'worker')));
+    .sort(
+      (a, b) =>
+        Number(a.metadata.deletionTimestamp !== undefined) - Number(b.metadata.deletionTimestamp !== undefined) ||
+        (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''),
+    )[0];
+  const nodes = [...head, ...workers].map((pod, i) =>
+    rankView(
+      i,
+      pod,
+      pod.metadata.labels[RAY_NODE_TYPE_LABEL] === 'head' ? 'head' : (pod.metadata.labels[RAY_GROUP_LABEL] ?? 'worker'),
+    ),
+  );
   return submitter ? [...nodes, rankView(nodes.length, submitter, SUBMITTER_ROLE)] : nodes;
 }
 
@@ -100,7 +133,15 @@ function common(obj: KubeResource) {
     ...(a[STORAGE_ANNOTATION] ? { storage: a[STORAGE_ANNOTATION] } : {}),
     ...(obj.metadata.creationTimestamp ? { createdAt: obj.metadata.creationTimestamp } : {}),
     paths: { checkpoints: checkpointDir(obj.metadata.name), outputs: outputDir(obj.metadata.name) },
-    ...(arn ? { mlflow: { trackingServerArn: arn, experimentName: a[MLFLOW_EXPERIMENT_ANNOTATION] ?? obj.metadata.name, runName: obj.metadata.name } } : {}),
+    ...(arn
+      ? {
+          mlflow: {
+            trackingServerArn: arn,
+            experimentName: a[MLFLOW_EXPERIMENT_ANNOTATION] ?? obj.metadata.name,
+            runName: obj.metadata.name,
+          },
+        }
+      : {}),
   };
 }
 
@@ -110,7 +151,14 @@ const imageOf = (template: unknown): string | undefined => {
   return typeof image === 'string' ? image : undefined;
 };
 
-const conditionsView = (cs: readonly Condition[]) => cs.map((c) => ({ type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}), ...(c.lastTransitionTime ? { lastTransitionTime: c.lastTransitionTime } : {}) }));
+const conditionsView = (cs: readonly Condition[]) =>
+  cs.map((c) => ({
+    type: c.type,
+    status: c.status,
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+    ...(c.lastTransitionTime ? { lastTransitionTime: c.lastTransitionTime } : {}),
+  }));
 
 export function hyperpodJobView(job: KubeHyperPodPyTorchJob, pods: readonly KubePod[] = []): TrainingJobView {
   const status = hyperpodJobStatus(job);
@@ -130,7 +178,15 @@ export function hyperpodJobView(job: KubeHyperPodPyTorchJob, pods: readonly Kube
     conditions: conditionsView(job.status.conditions),
     ...(job.status.startTime ? { startedAt: job.status.startTime } : {}),
     ...(job.status.completionTime ? { finishedAt: job.status.completionTime } : {}),
-    ...(elastic?.minReplicas !== undefined && elastic.maxReplicas !== undefined ? { elastic: { minReplicas: elastic.minReplicas, maxReplicas: elastic.maxReplicas, ...(target !== undefined ? { targetReplicas: target } : {}) } } : {}),
+    ...(elastic?.minReplicas !== undefined && elastic.maxReplicas !== undefined
+      ? {
+          elastic: {
+            minReplicas: elastic.minReplicas,
+            maxReplicas: elastic.maxReplicas,
+            ...(target !== undefined ? { targetReplicas: target } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -156,8 +212,12 @@ export function rayJobView(job: KubeRayJob, pods: readonly KubePod[] = [], clust
           rayCluster: {
             name: clusterName,
             ...(cluster?.status.state ? { state: cluster.status.state } : {}),
-            ...(cluster?.status.availableWorkerReplicas !== undefined ? { availableWorkers: cluster.status.availableWorkerReplicas } : {}),
-            ...(cluster?.status.desiredWorkerReplicas !== undefined ? { desiredWorkers: cluster.status.desiredWorkerReplicas } : {}),
+            ...(cluster?.status.availableWorkerReplicas !== undefined
+              ? { availableWorkers: cluster.status.availableWorkerReplicas }
+              : {}),
+            ...(cluster?.status.desiredWorkerReplicas !== undefined
+              ? { desiredWorkers: cluster.status.desiredWorkerReplicas }
+              : {}),
             ...(job.status.dashboardURL ? { dashboardURL: job.status.dashboardURL } : {}),
           },
         }

@@ -18,7 +18,14 @@ export const DEFAULT_METRICS = ['loss', 'throughput', 'learning_rate'] as const;
 /** `"loss, throughput"` → ['loss', 'throughput'] (trimmed, each once, in order); the default list when absent. */
 export function metricNames(text: string | undefined): string[] {
   if (text === undefined) return [...DEFAULT_METRICS];
-  return [...new Set(text.split(',').map((m) => m.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**

@@ -17,7 +17,10 @@ export const MLFLOW_POLICY_NAME = 'instantstart-mlflow';
 /** On a tracking server's role: the server it was made for. */
 export const TAG_MLFLOW_SERVER = 'instantstart.io/mlflow-tracking-server';
 /** The tags that make a role ours for a cluster (what ensureOwnedRole checks before changing one). */
-export const clusterOwnerTags = (cluster: string): Record<string, string> => ({ [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_CLUSTER]: cluster });
+export const clusterOwnerTags = (cluster: string): Record<string, string> => ({
+  [TAG_MANAGED_BY]: MANAGED_BY_VALUE,
+  [TAG_CLUSTER]: cluster,
+});
 /** The role's part tag (beside the cluster tags every role of ours carries). */
 export const MLFLOW_ROLE_PART = 'training-mlflow';
 
@@ -30,7 +33,13 @@ export const mlflowJobRolePrefix = (cluster: string): string => `instantstart-${
  */
 export function isClusterMlflowRole(cluster: string, roleName: string, tags: Record<string, string>): boolean {
   const prefix = mlflowJobRolePrefix(cluster);
-  return roleName.startsWith(prefix) && /^[0-9a-f]{8}$/.test(roleName.slice(prefix.length)) && tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE && tags[TAG_CLUSTER] === cluster && tags[TAG_PART] === MLFLOW_ROLE_PART;
+  return (
+    roleName.startsWith(prefix) &&
+    /^[0-9a-f]{8}$/.test(roleName.slice(prefix.length)) &&
+    tags[TAG_MANAGED_BY] === MANAGED_BY_VALUE &&
+    tags[TAG_CLUSTER] === cluster &&
+    tags[TAG_PART] === MLFLOW_ROLE_PART
+  );
 }
 
 /** 8 hex of FNV-1a: a short, stable suffix per tracking server (its name may be 256 characters). */
@@ -67,9 +76,15 @@ export function mlflowIdentity(cluster: string, namespace: string, trackingServe
   return {
     roleName,
     description: `Training jobs of ${cluster} log to MLflow tracking server ${server.slice(0, 100)} (InstantStart)`,
-    trustPolicy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: POD_IDENTITY_SERVICE }, Action: [...POD_IDENTITY_ACTIONS] }] },
+    trustPolicy: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: POD_IDENTITY_SERVICE }, Action: [...POD_IDENTITY_ACTIONS] }],
+    },
     inlinePolicyName: MLFLOW_POLICY_NAME,
-    inlinePolicy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: trackingServerArn }] },
+    inlinePolicy: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: ['sagemaker-mlflow:*'], Resource: trackingServerArn }],
+    },
     tags: { ...clusterTags(cluster, MLFLOW_ROLE_PART) },
     namespace,
     serviceAccount: `instantstart-mlflow-${suffix}`,
@@ -80,21 +95,41 @@ export function mlflowIdentity(cluster: string, namespace: string, trackingServe
  * The role SageMaker assumes for a tracking server InstantStart creates without a roleArn: it
  * trusts sagemaker.amazonaws.com and may read and write the artifact store's bucket under its prefix.
  */
-export function mlflowServerRole(serverName: string, artifactStoreUri: string): { roleName: string; description: string; trustPolicy: PolicyDocument; inlinePolicy: PolicyDocument; tags: Record<string, string> } {
+export function mlflowServerRole(
+  serverName: string,
+  artifactStoreUri: string,
+): {
+  roleName: string;
+  description: string;
+  trustPolicy: PolicyDocument;
+  inlinePolicy: PolicyDocument;
+  tags: Record<string, string>;
+} {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(artifactStoreUri);
   const bucket = m?.[1] ?? '';
   const prefix = (m?.[2] ?? '').replace(/\/+$/, '');
   return {
     roleName: `instantstart-mlflow-${serverName.slice(0, 34)}-${shortHash(serverName)}`,
     description: `SageMaker managed MLflow server ${serverName.slice(0, 100)} reaches its artifact store (InstantStart)`,
-    trustPolicy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }] },
+    trustPolicy: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+    },
     inlinePolicy: {
       Version: '2012-10-17',
       Statement: [
-        { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Resource: `arn:aws:s3:::${bucket}/${prefix ? `${prefix}/` : ''}*` },
+        {
+          Effect: 'Allow',
+          Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+          Resource: `arn:aws:s3:::${bucket}/${prefix ? `${prefix}/` : ''}*`,
+        },
         { Effect: 'Allow', Action: ['s3:ListBucket', 's3:GetBucketLocation'], Resource: `arn:aws:s3:::${bucket}` },
       ],
     },
-    tags: { [TAG_MANAGED_BY]: MANAGED_BY_VALUE, [TAG_PART]: 'mlflow-server', [TAG_MLFLOW_SERVER]: serverName.slice(0, 256) },
+    tags: {
+      [TAG_MANAGED_BY]: MANAGED_BY_VALUE,
+      [TAG_PART]: 'mlflow-server',
+      [TAG_MLFLOW_SERVER]: serverName.slice(0, 256),
+    },
   };
 }

@@ -13,7 +13,10 @@ import type { InstanceTypeView } from '../schemas/preflight.js';
 export type EnvVar = { name: string; value: string };
 
 /** What placement needs of a type: the catalog's view (src/domain/schemas/preflight.ts InstanceTypeView). */
-export type InstanceTypeFacts = Pick<InstanceTypeView, 'instanceType' | 'acceleratorName' | 'acceleratorCount' | 'efaSupported' | 'maximumEfaInterfaces'>;
+export type InstanceTypeFacts = Pick<
+  InstanceTypeView,
+  'instanceType' | 'acceleratorName' | 'acceleratorCount' | 'efaSupported' | 'maximumEfaInterfaces'
+>;
 
 export interface PlacementGroup {
   name: string;
@@ -93,11 +96,14 @@ function familyEnv(family: string, accelerator: AcceleratorKind, efa: number): E
  * The placement of a job on an instance group.
  *
  * @example
- * placementFor({ name: 'gpu', instanceType: 'ml.p5.48xlarge' }, { instanceType: 'ml.p5.48xlarge', acceleratorName: 'H100', acceleratorCount: 8, efaSupported: true, maximumEfaInterfaces: 32 })
- * // { accelerator: 'nvidia', acceleratorsPerPod: 8, efaPerPod: 32, resources: { limits: { 'nvidia.com/gpu': '8', 'vpc.amazonaws.com/efa': '32' } }, env: [FI_PROVIDER=efa, …, FI_EFA_USE_DEVICE_RDMA=1, …], … }
+ * placementFor({ name: 'gpu', instanceType: 'ml.p5.48xlarge' }, { instanceType: 'ml.p5.48xlarge', acceleratorName:
+ * 'H100', acceleratorCount: 8, efaSupported: true, maximumEfaInterfaces: 32 })
+ * // { accelerator: 'nvidia', acceleratorsPerPod: 8, efaPerPod: 32, resources: { limits: { 'nvidia.com/gpu': '8',
+ * 'vpc.amazonaws.com/efa': '32' } }, env: [FI_PROVIDER=efa, …, FI_EFA_USE_DEVICE_RDMA=1, …], … }
  */
 export function placementFor(group: PlacementGroup, facts: InstanceTypeFacts): Placement {
-  if (facts.instanceType !== group.instanceType) throw new Error(`placementFor: facts describe ${facts.instanceType}, the group runs ${group.instanceType}`);
+  if (facts.instanceType !== group.instanceType)
+    throw new Error(`placementFor: facts describe ${facts.instanceType}, the group runs ${group.instanceType}`);
   const family = instanceFamily(group.instanceType);
   const accelerator = acceleratorKind(family, facts);
   const acceleratorsPerPod = accelerator === 'none' ? 0 : (facts.acceleratorCount ?? 0);
@@ -106,7 +112,12 @@ export function placementFor(group: PlacementGroup, facts: InstanceTypeFacts): P
   if (accelerator === 'nvidia') limits[GPU_RESOURCE] = String(acceleratorsPerPod);
   if (accelerator === 'neuron') limits[NEURON_RESOURCE] = String(acceleratorsPerPod);
   if (efaPerPod > 0) limits[EFA_RESOURCE] = String(efaPerPod);
-  const processesPerNode = accelerator === 'nvidia' ? acceleratorsPerPod : accelerator === 'neuron' ? acceleratorsPerPod * (NEURON_CORES_PER_DEVICE[family] ?? 2) : 1;
+  const processesPerNode =
+    accelerator === 'nvidia'
+      ? acceleratorsPerPod
+      : accelerator === 'neuron'
+        ? acceleratorsPerPod * (NEURON_CORES_PER_DEVICE[family] ?? 2)
+        : 1;
   return {
     group: group.name,
     instanceType: group.instanceType,
@@ -116,7 +127,12 @@ export function placementFor(group: PlacementGroup, facts: InstanceTypeFacts): P
     processesPerNode,
     efaPerPod,
     nodeSelector: { [INSTANCE_GROUP_LABEL]: group.name },
-    tolerations: (group.taints ?? []).map((t) => ({ key: t.key, operator: t.value !== undefined ? 'Equal' : 'Exists', ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect })),
+    tolerations: (group.taints ?? []).map((t) => ({
+      key: t.key,
+      operator: t.value !== undefined ? 'Equal' : 'Exists',
+      ...(t.value !== undefined ? { value: t.value } : {}),
+      effect: t.effect,
+    })),
     resources: { limits },
     env: familyEnv(family, accelerator, efaPerPod),
   };

@@ -24,8 +24,10 @@ export function regexProblem(pattern: string): string | undefined {
   } catch (e) {
     return `is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`;
   }
-  if (/\(\?<?[=!]/.test(pattern)) return 'uses a lookaround ((?=, (?!, (?<=, (?<!), which the training operator\'s regex engine does not support';
-  if (/\\[1-9]|\\k</.test(pattern)) return 'uses a backreference, which the training operator\'s regex engine does not support';
+  if (/\(\?<?[=!]/.test(pattern))
+    return "uses a lookaround ((?=, (?!, (?<=, (?<!), which the training operator's regex engine does not support";
+  if (/\\[1-9]|\\k</.test(pattern))
+    return "uses a backreference, which the training operator's regex engine does not support";
   if (/\(\?<[A-Za-z]/.test(pattern)) return 'uses a named group; use a plain (…) group';
   return undefined;
 }

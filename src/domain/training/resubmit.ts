@@ -21,7 +21,13 @@ export function savedRequest(req: SubmitTrainingJobRequest): SavedRequest {
 
 /** The manifest with the request annotation added (the manifest is otherwise unchanged). */
 export function withSavedRequest(manifest: KubeObject, req: SubmitTrainingJobRequest): KubeObject {
-  return { ...manifest, metadata: { ...manifest.metadata, annotations: { ...manifest.metadata.annotations, [REQUEST_ANNOTATION]: JSON.stringify(savedRequest(req)) } } };
+  return {
+    ...manifest,
+    metadata: {
+      ...manifest.metadata,
+      annotations: { ...manifest.metadata.annotations, [REQUEST_ANNOTATION]: JSON.stringify(savedRequest(req)) },
+    },
+  };
 }
 
 /**
@@ -30,7 +36,12 @@ export function withSavedRequest(manifest: KubeObject, req: SubmitTrainingJobReq
  */
 export function savedRequestOf(job: string, annotations: Readonly<Record<string, string>>): SavedRequest {
   const text = annotations[REQUEST_ANNOTATION];
-  const refuse = (why: string) => new PreconditionError(`job: ${job} cannot be re-submitted: ${why}`, [{ path: 'job', message: `cannot be re-submitted: ${why}` }], 'Submit it anew with submit_training_job (POST …/jobs) and the full request.');
+  const refuse = (why: string) =>
+    new PreconditionError(
+      `job: ${job} cannot be re-submitted: ${why}`,
+      [{ path: 'job', message: `cannot be re-submitted: ${why}` }],
+      'Submit it anew with submit_training_job (POST …/jobs) and the full request.',
+    );
   if (!text) throw refuse(`it has no ${REQUEST_ANNOTATION} annotation (it was not submitted through InstantStart)`);
   let raw: unknown;
   try {
@@ -39,6 +50,9 @@ export function savedRequestOf(job: string, annotations: Readonly<Record<string,
     throw refuse(`its ${REQUEST_ANNOTATION} annotation is not JSON`);
   }
   const parsed = TrainingTemplateRequestSchema.safeParse(raw);
-  if (!parsed.success) throw refuse(`its ${REQUEST_ANNOTATION} annotation is not a valid request (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    throw refuse(
+      `its ${REQUEST_ANNOTATION} annotation is not a valid request (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`,
+    );
   return parsed.data;
 }

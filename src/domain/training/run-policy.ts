@@ -31,13 +31,20 @@ const either = (contract: string, native?: string) => (native ? `(?:${contract}|
 export function presetRules(presets: LogMonitoringPresets, lines: RecipeLogLines = {}): LogMonitoringRule[] {
   const progress = `.*${either(CONTRACT_PROGRESS_FRAGMENT, lines.progress)}.*`;
   const rules: LogMonitoringRule[] = [];
-  if (presets.jobStart) rules.push({ name: PRESET_RULE_NAMES.jobStart, logPattern: progress, expectedStartCutOffInSeconds: presets.jobStart.cutoffSeconds });
+  if (presets.jobStart)
+    rules.push({
+      name: PRESET_RULE_NAMES.jobStart,
+      logPattern: progress,
+      expectedStartCutOffInSeconds: presets.jobStart.cutoffSeconds,
+    });
   if (presets.hang)
     rules.push({
       name: PRESET_RULE_NAMES.hang,
       logPattern: progress,
       expectedRecurringFrequencyInSeconds: presets.hang.gapSeconds,
-      ...(presets.hang.startCutoffSeconds !== undefined ? { expectedStartCutOffInSeconds: presets.hang.startCutoffSeconds } : {}),
+      ...(presets.hang.startCutoffSeconds !== undefined
+        ? { expectedStartCutOffInSeconds: presets.hang.startCutoffSeconds }
+        : {}),
     });
   if (presets.lowThroughput)
     rules.push({

@@ -18,7 +18,8 @@ const PLUGINS: Readonly<Record<string, { plugin: string; daemonSet: string }>> =
 };
 
 /** The pods waiting for a node: Pending, not bound, not going. */
-export const unscheduledPods = (pods: readonly KubePod[]): KubePod[] => pods.filter((p) => p.status.phase === 'Pending' && !p.spec.nodeName && !p.metadata.deletionTimestamp);
+export const unscheduledPods = (pods: readonly KubePod[]): KubePod[] =>
+  pods.filter((p) => p.status.phase === 'Pending' && !p.spec.nodeName && !p.metadata.deletionTimestamp);
 
 export interface SchedulingFacts {
   /** The job's pods. */
@@ -33,7 +34,8 @@ export interface SchedulingFacts {
  * The sentence that says why the job's pods are not placed, or undefined when none waits.
  *
  * @example
- * pendingReason({ pods, events, nodes }) // 'No node advertises nvidia.com/gpu: the NVIDIA device plugin … is not running …'
+ * pendingReason({ pods, events, nodes }) // 'No node advertises nvidia.com/gpu: the NVIDIA device plugin … is not
+ * running …'
  */
 export function pendingReason(facts: SchedulingFacts): string | undefined {
   const waiting = unscheduledPods(facts.pods);
@@ -46,7 +48,9 @@ export function pendingReason(facts: SchedulingFacts): string | undefined {
   const missing = asked.filter((r) => !advertised(r));
   const count = `${waiting.length} pod${waiting.length === 1 ? '' : 's'}`;
   if (missing.length > 0) {
-    const plugins = [...new Map(missing.filter((r) => PLUGINS[r]).map((r) => [PLUGINS[r]!.daemonSet, PLUGINS[r]!])).values()];
+    const plugins = [
+      ...new Map(missing.filter((r) => PLUGINS[r]).map((r) => [PLUGINS[r]!.daemonSet, PLUGINS[r]!])).values(),
+    ];
     const why = plugins.length
       ? ` — the ${plugins.map((p) => `${p.plugin} (DaemonSet ${p.daemonSet})`).join(' and ')} ${plugins.length === 1 ? 'is' : 'are'} not running on the nodes ` +
         '(a node advertises these only while its device plugin is registered; the device-plugins feature installs them)'

@@ -29,7 +29,11 @@ export interface SubmitFacts {
 }
 
 /** The common inputs of a request: fault tolerance with its defaults, the MLflow experiment defaulting to the job name. */
-export function trainingCommon(req: SubmitTrainingJobRequest, claimName: string, serviceAccountName?: string): TrainingCommon {
+export function trainingCommon(
+  req: SubmitTrainingJobRequest,
+  claimName: string,
+  serviceAccountName?: string,
+): TrainingCommon {
   return {
     ...(serviceAccountName ? { serviceAccountName } : {}),
     jobName: req.name,
@@ -38,7 +42,14 @@ export function trainingCommon(req: SubmitTrainingJobRequest, claimName: string,
     nodes: req.nodes,
     faultTolerance: req.faultTolerance ?? FaultToleranceSchema.parse({}),
     ...(req.elastic ? { elastic: req.elastic } : {}),
-    ...(req.mlflow ? { mlflow: { trackingServerArn: req.mlflow.trackingServerArn, experimentName: req.mlflow.experimentName ?? req.name } } : {}),
+    ...(req.mlflow
+      ? {
+          mlflow: {
+            trackingServerArn: req.mlflow.trackingServerArn,
+            experimentName: req.mlflow.experimentName ?? req.name,
+          },
+        }
+      : {}),
     ...(req.image ? { image: req.image } : {}),
     ...(req.env.length ? { env: req.env } : {}),
     ...(req.checkpointless ? { checkpointless: true } : {}),
@@ -48,7 +59,8 @@ export function trainingCommon(req: SubmitTrainingJobRequest, claimName: string,
 /** The kind a request creates (custom containers are HyperPodPyTorchJobs). */
 export function kindOfRequest(req: Pick<SubmitTrainingJobRequest, 'recipe'>): TrainingKind {
   const recipe = req.recipe !== undefined ? recipeById(req.recipe) : undefined;
-  if (req.recipe !== undefined && !recipe) throw InputError.field('recipe', `'${req.recipe}' is not a recipe; list them with list_recipes`);
+  if (req.recipe !== undefined && !recipe)
+    throw InputError.field('recipe', `'${req.recipe}' is not a recipe; list them with list_recipes`);
   return recipe?.kind ?? 'HyperPodPyTorchJob';
 }
 
@@ -56,7 +68,8 @@ export function kindOfRequest(req: Pick<SubmitTrainingJobRequest, 'recipe'>): Tr
  * The manifest for a submit request, or the refusal.
  *
  * @example
- * const manifest = trainingManifest(req, { claimName: 'shared-s3', placement, capacityType: 'on-demand', tieredCheckpointing: false });
+ * const manifest = trainingManifest(req, { claimName: 'shared-s3', placement, capacityType: 'on-demand',
+ * tieredCheckpointing: false });
  * // a HyperPodPyTorchJob or RayJob object, ready for server-side apply
  */
 export function trainingManifest(req: SubmitTrainingJobRequest, facts: SubmitFacts): KubeObject {
@@ -64,19 +77,37 @@ export function trainingManifest(req: SubmitTrainingJobRequest, facts: SubmitFac
   const recipe = req.recipe !== undefined ? recipeById(req.recipe)! : undefined;
   const params = recipe ? parseRecipeParams(recipe, req.params) : undefined;
   const common = trainingCommon(req, facts.claimName, facts.serviceAccountName);
-  checkTrainingCompatibility({ ...(req.elastic ? { elastic: req.elastic } : {}), checkpointless: req.checkpointless, ...(req.faultTolerance ? { faultTolerance: req.faultTolerance } : {}) }, {
-    kind,
-    group: facts.placement.group,
-    capacityType: facts.capacityType,
-    tieredCheckpointing: facts.tieredCheckpointing,
-  });
+  checkTrainingCompatibility(
+    {
+      ...(req.elastic ? { elastic: req.elastic } : {}),
+      checkpointless: req.checkpointless,
+      ...(req.faultTolerance ? { faultTolerance: req.faultTolerance } : {}),
+    },
+    {
+      kind,
+      group: facts.placement.group,
+      capacityType: facts.capacityType,
+      tieredCheckpointing: facts.tieredCheckpointing,
+    },
+  );
   if (recipe && req.elastic && !recipe.elastic)
-    throw new PreconditionError(`elastic: recipe ${recipe.id} cannot resume at another world size; elastic training is for PyTorch scripts that do (the pytorch-script recipe or a custom container)`, [
-      { path: 'elastic', message: `is not available with recipe ${recipe.id}: its framework does not resume at another world size (AWS documents elastic training for PyTorch DDP/FSDP with Distributed Checkpoint); use pytorch-script or a custom container` },
-    ]);
+    throw new PreconditionError(
+      `elastic: recipe ${recipe.id} cannot resume at another world size; elastic training is for PyTorch scripts that do (the pytorch-script recipe or a custom container)`,
+      [
+        {
+          path: 'elastic',
+          message: `is not available with recipe ${recipe.id}: its framework does not resume at another world size (AWS documents elastic training for PyTorch DDP/FSDP with Distributed Checkpoint); use pytorch-script or a custom container`,
+        },
+      ],
+    );
   if (recipe) {
     const problems = recipeProblems(recipe, params, facts.placement, common);
-    if (problems.length) throw new PreconditionError(problems.map((p) => `${p.path} ${p.message}`).join('; '), problems, 'Change the named fields and submit again; nothing was created.');
+    if (problems.length)
+      throw new PreconditionError(
+        problems.map((p) => `${p.path} ${p.message}`).join('; '),
+        problems,
+        'Change the named fields and submit again; nothing was created.',
+      );
     return recipe.build(params as never, facts.placement, common);
   }
   return customJobManifest(req.custom!, facts.placement, common);

@@ -76,7 +76,11 @@ async function readProblem(res: Response): Promise<Problem> {
   } catch {
     // not JSON: a proxy's HTML error page, for instance
   }
-  return { status: res.status, title: res.statusText || 'Request failed', detail: text.slice(0, 300) || `HTTP ${res.status} ${res.statusText}` };
+  return {
+    status: res.status,
+    title: res.statusText || 'Request failed',
+    detail: text.slice(0, 300) || `HTTP ${res.status} ${res.statusText}`,
+  };
 }
 
 /**
@@ -101,11 +105,16 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ProblemError({ status: 0, title: 'Server unreachable', detail: `Could not reach the InstantStart server (${(err as Error).message}).` });
+    throw new ProblemError({
+      status: 0,
+      title: 'Server unreachable',
+      detail: `Could not reach the InstantStart server (${(err as Error).message}).`,
+    });
   }
   if (!res.ok) {
     const problem = await readProblem(res);
-    if (res.status === 401) problem.detail = `${problem.detail ?? 'This server requires an API token.'} In the browser, open the UI once as /#token=<token>.`;
+    if (res.status === 401)
+      problem.detail = `${problem.detail ?? 'This server requires an API token.'} In the browser, open the UI once as /#token=<token>.`;
     throw new ProblemError(problem);
   }
   if (res.status === 204) return undefined as T;

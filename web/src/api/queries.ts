@@ -20,15 +20,19 @@ export const keys = {
   autoscaling: (cluster: string, region?: string) => ['clusters', 'autoscaling', cluster, region ?? ''] as const,
   // Nodes are not under 'clusters': a 5,000-node page read should follow its own 10 s rhythm, not every operation note.
   nodes: (cluster: string, region?: string) => ['nodes', cluster, region ?? ''] as const,
-  nodePage: (cluster: string, region: string | undefined, params: NodeListParams) => ['nodes', cluster, region ?? '', 'page', params] as const,
-  node: (cluster: string, region: string | undefined, instanceId: string) => ['nodes', cluster, region ?? '', 'detail', instanceId] as const,
-  clusterEvents: (cluster: string, region: string | undefined, group?: string) => ['nodes', cluster, region ?? '', 'events', group ?? ''] as const,
+  nodePage: (cluster: string, region: string | undefined, params: NodeListParams) =>
+    ['nodes', cluster, region ?? '', 'page', params] as const,
+  node: (cluster: string, region: string | undefined, instanceId: string) =>
+    ['nodes', cluster, region ?? '', 'detail', instanceId] as const,
+  clusterEvents: (cluster: string, region: string | undefined, group?: string) =>
+    ['nodes', cluster, region ?? '', 'events', group ?? ''] as const,
   operations: ['operations'] as const,
   operationList: ['operations', 'list'] as const,
   operation: (id: string) => ['operations', 'detail', id] as const,
 };
 
-export const isTerminal = (op: Pick<OperationView, 'status'>) => op.status === 'succeeded' || op.status === 'failed' || op.status === 'cancelled';
+export const isTerminal = (op: Pick<OperationView, 'status'>) =>
+  op.status === 'succeeded' || op.status === 'failed' || op.status === 'cancelled';
 
 /** While the WebSocket is down, anything that changes on its own is polled every 5 s. */
 export function usePollInterval(): number | false {
@@ -42,7 +46,12 @@ export function useRegions() {
   return useQuery({ queryKey: keys.regions, queryFn: endpoints.listRegions, staleTime: 10 * 60_000 });
 }
 export function useAvailabilityZones(region: string | undefined) {
-  return useQuery({ queryKey: keys.zones(region), queryFn: () => endpoints.listAvailabilityZones(region), enabled: !!region, staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: keys.zones(region),
+    queryFn: () => endpoints.listAvailabilityZones(region),
+    enabled: !!region,
+    staleTime: 5 * 60_000,
+  });
 }
 export function useInstanceTypes(region: string | undefined, zone: string | undefined) {
   return useQuery({
@@ -53,25 +62,48 @@ export function useInstanceTypes(region: string | undefined, zone: string | unde
   });
 }
 export function useKubernetesVersions(region: string | undefined) {
-  return useQuery({ queryKey: keys.kubernetesVersions(region), queryFn: () => endpoints.listKubernetesVersions(region), enabled: !!region, staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: keys.kubernetesVersions(region),
+    queryFn: () => endpoints.listKubernetesVersions(region),
+    enabled: !!region,
+    staleTime: 5 * 60_000,
+  });
 }
 export function useTrainingPlans(region: string | undefined) {
-  return useQuery({ queryKey: keys.trainingPlans(region), queryFn: () => endpoints.listTrainingPlans(region), enabled: !!region, staleTime: 60_000 });
+  return useQuery({
+    queryKey: keys.trainingPlans(region),
+    queryFn: () => endpoints.listTrainingPlans(region),
+    enabled: !!region,
+    staleTime: 60_000,
+  });
 }
 
 export function useClusters(region?: string) {
   const poll = usePollInterval();
   // Cluster status also moves without our operations (HyperPod's own updates): a slow refresh always.
-  return useQuery({ queryKey: keys.clusterList(region), queryFn: () => endpoints.listClusters(region), refetchInterval: poll || 30_000 });
+  return useQuery({
+    queryKey: keys.clusterList(region),
+    queryFn: () => endpoints.listClusters(region),
+    refetchInterval: poll || 30_000,
+  });
 }
 /** One cluster; `enabled: false` stops every refetch (a page whose cluster is gone asks no more). */
 export function useCluster(name: string, region?: string, options: { enabled?: boolean } = {}) {
   const poll = usePollInterval();
-  return useQuery({ queryKey: keys.cluster(name, region), queryFn: () => endpoints.getCluster(name, region), refetchInterval: poll || 30_000, enabled: options.enabled ?? true });
+  return useQuery({
+    queryKey: keys.cluster(name, region),
+    queryFn: () => endpoints.getCluster(name, region),
+    refetchInterval: poll || 30_000,
+    enabled: options.enabled ?? true,
+  });
 }
 export function useInstanceGroups(cluster: string, region?: string) {
   const poll = usePollInterval();
-  return useQuery({ queryKey: keys.instanceGroups(cluster, region), queryFn: () => endpoints.listInstanceGroups(cluster, region), refetchInterval: poll || 30_000 });
+  return useQuery({
+    queryKey: keys.instanceGroups(cluster, region),
+    queryFn: () => endpoints.listInstanceGroups(cluster, region),
+    refetchInterval: poll || 30_000,
+  });
 }
 
 /** How often the node views refresh themselves: one page, one node or one event list at a time. */
@@ -107,7 +139,11 @@ export function useClusterEvents(cluster: string, region: string | undefined, gr
 }
 export function useAutoscaling(cluster: string, region?: string) {
   const poll = usePollInterval();
-  return useQuery({ queryKey: keys.autoscaling(cluster, region), queryFn: () => endpoints.getAutoscaling(cluster, region), refetchInterval: poll || 30_000 });
+  return useQuery({
+    queryKey: keys.autoscaling(cluster, region),
+    queryFn: () => endpoints.getAutoscaling(cluster, region),
+    refetchInterval: poll || 30_000,
+  });
 }
 
 export function useActiveCluster() {
@@ -116,7 +152,11 @@ export function useActiveCluster() {
 
 export function useOperations() {
   const poll = usePollInterval();
-  return useQuery({ queryKey: keys.operationList, queryFn: () => endpoints.listOperations({ limit: 100 }), refetchInterval: poll });
+  return useQuery({
+    queryKey: keys.operationList,
+    queryFn: () => endpoints.listOperations({ limit: 100 }),
+    refetchInterval: poll,
+  });
 }
 export function useOperation(id: string) {
   const poll = usePollInterval();
@@ -132,7 +172,11 @@ export function useOperation(id: string) {
  * changes (every cluster view by default, or `refresh`) is read again, then `onStarted` (usually: go to
  * the operation). Every "start" button of the UI is one of these.
  */
-export function useStartOperation<Args = void>(start: (args: Args) => Promise<Accepted>, onStarted: (accepted: Accepted) => void, refresh: readonly QueryKey[] = [keys.clusters]) {
+export function useStartOperation<Args = void>(
+  start: (args: Args) => Promise<Accepted>,
+  onStarted: (accepted: Accepted) => void,
+  refresh: readonly QueryKey[] = [keys.clusters],
+) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: start,

@@ -1,9 +1,24 @@
 /** View and request types, straight from the backend's zod schemas (type-only imports). */
 import type { z } from 'zod';
 import type { AutoscalingView, SetAutoscalingRequestSchema } from '../../../src/domain/schemas/autoscaling.js';
-import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '../../../src/domain/schemas/clusters.js';
-import type { AddInstanceGroupRequestSchema, InstanceGroupView, ScalePreflightResult } from '../../../src/domain/schemas/instance-groups.js';
-import type { Accepted, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView } from '../../../src/domain/schemas/operations.js';
+import type {
+  ClusterDetail,
+  ClusterSummary,
+  CreateClusterRequestSchema,
+} from '../../../src/domain/schemas/clusters.js';
+import type {
+  AddInstanceGroupRequestSchema,
+  InstanceGroupView,
+  ScalePreflightResult,
+} from '../../../src/domain/schemas/instance-groups.js';
+import type {
+  Accepted,
+  LogLine,
+  OperationStatus,
+  OperationView,
+  PhaseStatus,
+  PhaseView,
+} from '../../../src/domain/schemas/operations.js';
 import type { CloudAccessProblem, ServerConfigView } from '../../../src/domain/schemas/config.js';
 import type {
   ClusterEvent,
@@ -28,7 +43,21 @@ import type {
   TrainingPlanView,
 } from '../../../src/domain/schemas/preflight.js';
 
-export type { Accepted, ClusterDetail, ClusterSummary, InstanceTypeView, KubernetesVersions, LogLine, OperationStatus, OperationView, PhaseStatus, PhaseView, PreflightProblem, QuotaCheckResult, TrainingPlanView };
+export type {
+  Accepted,
+  ClusterDetail,
+  ClusterSummary,
+  InstanceTypeView,
+  KubernetesVersions,
+  LogLine,
+  OperationStatus,
+  OperationView,
+  PhaseStatus,
+  PhaseView,
+  PreflightProblem,
+  QuotaCheckResult,
+  TrainingPlanView,
+};
 export type CreateClusterInput = z.input<typeof CreateClusterRequestSchema>;
 export type AddInstanceGroupInput = z.input<typeof AddInstanceGroupRequestSchema>;
 export type { InstanceGroupView, ScalePreflightResult };
@@ -57,7 +86,9 @@ export type NodeActionKind = NodeActionResult['action'];
 export type ClusterHealth = NonNullable<ClusterSummary['health']>;
 export type GroupShortfall = NodeList['shortfalls'][number];
 /** The list filters and page the node table sends (limit and nextToken included). */
-export type NodeListParams = Partial<Pick<ListNodesQuery, 'group' | 'health' | 'availabilityZone' | 'limit' | 'nextToken'>>;
+export type NodeListParams = Partial<
+  Pick<ListNodesQuery, 'group' | 'health' | 'availabilityZone' | 'limit' | 'nextToken'>
+>;
 export type ClusterEvents = z.infer<typeof ClusterEventsSchema>;
 export type StartDeepHealthCheckInput = z.input<typeof StartDeepHealthCheckRequestSchema>;
 

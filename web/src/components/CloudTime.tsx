@@ -17,11 +17,24 @@ export function CloudTime({ iso }: { iso: string | undefined }) {
 }
 
 /** How long ago the cloud stamped `iso`, measured on the cloud's clock and moving (every `intervalMs`). */
-export function CloudAge({ iso, intervalMs = 1000, testId }: { iso: string | undefined; intervalMs?: number; testId?: string }) {
+export function CloudAge({
+  iso,
+  intervalMs = 1000,
+  testId,
+}: {
+  iso: string | undefined;
+  intervalMs?: number;
+  testId?: string;
+}) {
   const now = useCloudNow(intervalMs);
   const sandbox = useSandboxTime();
   return (
-    <time dateTime={iso} data-clock={sandbox ? 'sandbox' : 'cloud'} title={iso ? `${formatTime(iso)}${sandbox ? ' (sandbox time)' : ''}` : undefined} data-testid={testId}>
+    <time
+      dateTime={iso}
+      data-clock={sandbox ? 'sandbox' : 'cloud'}
+      title={iso ? `${formatTime(iso)}${sandbox ? ' (sandbox time)' : ''}` : undefined}
+      data-testid={testId}
+    >
       {formatAge(iso, now)}
     </time>
   );
@@ -32,7 +45,17 @@ export function CloudAge({ iso, intervalMs = 1000, testId }: { iso: string | und
  * clock like the times beside it, between `lead` and `tail`: " Updated 10:12:05 (sandbox time)." on the sandbox.
  * Nothing until the cloud's clock was read.
  */
-export function CloudClockAt({ localMs, lead, tail, testId }: { localMs: number; lead: string; tail: string; testId?: string }) {
+export function CloudClockAt({
+  localMs,
+  lead,
+  tail,
+  testId,
+}: {
+  localMs: number;
+  lead: string;
+  tail: string;
+  testId?: string;
+}) {
   const cloudTimeOf = useCloudTimeOf();
   const sandbox = useSandboxTime();
   if (!cloudTimeOf) return null;

@@ -37,10 +37,20 @@ function shortLabel(h: ClusterHealth): string {
 
 /** The health verdict in one word or two, its sentence in a popover. `—` when the server gave none. */
 export function ClusterHealthBadge({ health, testId }: { health: ClusterHealth | undefined; testId: string }) {
-  if (!health) return <span data-testid={testId} data-state="none">—</span>;
+  if (!health)
+    return (
+      <span data-testid={testId} data-state="none">
+        —
+      </span>
+    );
   return (
     <span data-testid={testId} data-state={health.state}>
-      <Popover header="Cluster health" content={<ClusterHealthDetails health={health} />} dismissButton={false} size="large">
+      <Popover
+        header="Cluster health"
+        content={<ClusterHealthDetails health={health} />}
+        dismissButton={false}
+        size="large"
+      >
         <StatusIndicator type={INDICATOR[health.state]}>{shortLabel(health)}</StatusIndicator>
       </Popover>
     </span>
@@ -100,8 +110,8 @@ export function ShortfallAlert({ shortfalls }: { shortfalls: GroupShortfall[] | 
           ))}
           {waiting && (
             <Box fontSize="body-s">
-              HyperPod retries on its own. No node action fixes missing capacity: wait, or scale the group down, or add a group in another Availability Zone,
-              with another instance type or on a training plan.
+              HyperPod retries on its own. No node action fixes missing capacity: wait, or scale the group down, or add
+              a group in another Availability Zone, with another instance type or on a training plan.
             </Box>
           )}
         </SpaceBetween>
@@ -115,7 +125,12 @@ export function GroupShortfallNote({ shortfall: s }: { shortfall: GroupShortfall
   const label = `${s.missing} not launched${s.state === 'waiting' ? ' (waiting)' : ''}`;
   return (
     <span data-testid={`group-shortfall-${s.instanceGroupName}`} data-state={s.state}>
-      <Popover header={`Group ${s.instanceGroupName} is short`} content={<ShortfallLine s={s} />} dismissButton={false} size="large">
+      <Popover
+        header={`Group ${s.instanceGroupName} is short`}
+        content={<ShortfallLine s={s} />}
+        dismissButton={false}
+        size="large"
+      >
         <StatusIndicator type={s.state === 'waiting' ? 'warning' : 'in-progress'}>{label}</StatusIndicator>
       </Popover>
     </span>

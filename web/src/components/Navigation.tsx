@@ -12,11 +12,20 @@ export function CloudBadge() {
   const config = useConfig();
   if (!config.data) return null;
   return config.data.cloud === 'sandbox' ? (
-    <span data-testid="cloud-mode" data-cloud="sandbox" title="A local simulated cloud: nothing is created in AWS and nothing costs money.">
+    <span
+      data-testid="cloud-mode"
+      data-cloud="sandbox"
+      title="A local simulated cloud: nothing is created in AWS and nothing costs money."
+    >
       <Badge color="green">Sandbox cloud</Badge>
     </span>
   ) : (
-    <span data-testid="cloud-mode" data-cloud="aws" data-ready={String(config.data.cloudAccess.ready)} title="Real AWS: what you create here is billed to your account.">
+    <span
+      data-testid="cloud-mode"
+      data-cloud="aws"
+      data-ready={String(config.data.cloudAccess.ready)}
+      title="Real AWS: what you create here is billed to your account."
+    >
       <Badge color="red">AWS</Badge>
       {!config.data.cloudAccess.ready && (
         <Box color="text-status-error" fontSize="body-s" data-testid="cloud-not-connected">

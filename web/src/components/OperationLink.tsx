@@ -4,7 +4,13 @@ import { operationKindLabel } from '../../../src/domain/naming.js';
 import { operationPath } from '../lib/format.js';
 
 /** "Create cluster · eks (running)", or "· nat-ready + eks" while phases run side by side, linking to the operation's progress page. */
-export function OperationLink({ op, testId }: { op: { id: string; kind: string; status: string; currentPhase?: string; runningPhases?: string[] }; testId?: string }) {
+export function OperationLink({
+  op,
+  testId,
+}: {
+  op: { id: string; kind: string; status: string; currentPhase?: string; runningPhases?: string[] };
+  testId?: string;
+}) {
   const follow = useFollow();
   const phases = op.runningPhases && op.runningPhases.length > 1 ? op.runningPhases.join(' + ') : op.currentPhase;
   return (

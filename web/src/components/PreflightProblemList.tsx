@@ -4,7 +4,13 @@ import type { PreflightProblem } from '../api/types.js';
 import { inFormWords } from '../lib/format.js';
 
 /** Preflight problems as people read them: the field's label, the sentence, then the fix. */
-export function PreflightProblemList({ problems, testId = 'preflight-problem' }: { problems: PreflightProblem[]; testId?: string }) {
+export function PreflightProblemList({
+  problems,
+  testId = 'preflight-problem',
+}: {
+  problems: PreflightProblem[];
+  testId?: string;
+}) {
   return (
     <ul style={{ margin: 0, paddingLeft: 20 }}>
       {problems.map((p, i) => (

@@ -49,13 +49,25 @@ export const isPhaseRunning = (s: PhaseStatus) => s === 'observing' || s === 'ac
 
 // wrapText={false}: a status word never breaks mid-word in a narrow column ("InServi/ce").
 export function ClusterStatus({ status }: { status: string }) {
-  return <StatusIndicator type={CLUSTER[status] ?? 'info'} wrapText={false}>{status}</StatusIndicator>;
+  return (
+    <StatusIndicator type={CLUSTER[status] ?? 'info'} wrapText={false}>
+      {status}
+    </StatusIndicator>
+  );
 }
 
 export function OperationStatusIndicator({ status }: { status: OperationStatus }) {
-  return <StatusIndicator type={OPERATION[status] ?? 'info'} wrapText={false}>{status[0]!.toUpperCase() + status.slice(1)}</StatusIndicator>;
+  return (
+    <StatusIndicator type={OPERATION[status] ?? 'info'} wrapText={false}>
+      {status[0]!.toUpperCase() + status.slice(1)}
+    </StatusIndicator>
+  );
 }
 
 export function PhaseStatusIndicator({ status }: { status: PhaseStatus }) {
-  return <StatusIndicator type={PHASE[status] ?? 'info'} wrapText={false}>{PHASE_LABEL[status] ?? status}</StatusIndicator>;
+  return (
+    <StatusIndicator type={PHASE[status] ?? 'info'} wrapText={false}>
+      {PHASE_LABEL[status] ?? status}
+    </StatusIndicator>
+  );
 }

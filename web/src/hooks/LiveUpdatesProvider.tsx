@@ -160,6 +160,9 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
     operationListeners.current.add(listener);
     return () => void operationListeners.current.delete(listener);
   }, []);
-  const value = useMemo<LiveStatus>(() => ({ connected, subscribeLogs, watch, subscribeOperations }), [connected, subscribeLogs, watch, subscribeOperations]);
+  const value = useMemo<LiveStatus>(
+    () => ({ connected, subscribeLogs, watch, subscribeOperations }),
+    [connected, subscribeLogs, watch, subscribeOperations],
+  );
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -9,7 +9,8 @@ import { useConfig } from '../api/queries.js';
  * in the cloud's time and its age is measured against the cloud's clock (read from the server, run forward at its
  * speed); on the sandbox those times are labelled "sandbox time". A page about the cloud's state says every time on
  * that clock, even when it last read the cloud ("Updated …", useCloudTimeOf): it never mixes the two clocks. Times the
- * server itself keeps (operations) are wall-clock times and carry no label. Components: web/src/components/CloudTime.tsx.
+ * server itself keeps (operations) are wall-clock times and carry no label. Components:
+ * web/src/components/CloudTime.tsx.
  */
 
 /** Re-read now and then: the sandbox's speed can change and its clock can jump ahead (POST /_sandbox/clock). */
@@ -42,11 +43,13 @@ export function useCloudNow(intervalMs = 1000): number {
 
 /**
  * A moment the page saw on the reader's wall clock (a query's `dataUpdatedAt`) as the cloud's clock read it then (epoch
- * ms), undefined until the clock was read: "Updated …" beside events stamped by the same clock (CloudClockAt, CloudTime.tsx).
+ * ms), undefined until the clock was read: "Updated …" beside events stamped by the same clock (CloudClockAt,
+ * CloudTime.tsx).
  */
 export function useCloudTimeOf(): ((localMs: number) => number) | undefined {
   const reading = useClockReading();
-  // Until the first reading the cloud's time of that moment is unknown: nothing, rather than the wall clock under a cloud label.
+  // Until the first reading the cloud's time of that moment is unknown: nothing, rather than the wall clock under a
+  // cloud label.
   return reading ? (localMs) => cloudNow(reading, localMs) : undefined;
 }
 
@@ -69,6 +72,7 @@ export function useCloudClockNote(): string {
   const config = useConfig().data;
   const speed = config?.clockSpeed ?? 1;
   if (config?.cloud !== 'sandbox') return '';
-  const faster = speed === 1 ? '' : `, which runs ${Number.isInteger(speed) ? speed : speed.toFixed(1)}× faster than real time`;
+  const faster =
+    speed === 1 ? '' : `, which runs ${Number.isInteger(speed) ? speed : speed.toFixed(1)}× faster than real time`;
   return `Times marked "sandbox time" come from the sandbox's clock${faster}, so they run ahead of yours; ages are measured on that clock.`;
 }

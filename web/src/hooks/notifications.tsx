@@ -17,7 +17,11 @@ interface NotificationsValue {
   notifyError(header: string, error: unknown): void;
 }
 
-const NotificationsContext = createContext<NotificationsValue>({ items: [], notify: () => undefined, notifyError: () => undefined });
+const NotificationsContext = createContext<NotificationsValue>({
+  items: [],
+  notify: () => undefined,
+  notifyError: () => undefined,
+});
 
 /** The problem+json `detail` and every `errors[].path: message`, as the user should read them. */
 /** A problem as a sentence and its fields' messages; `words`: the form's own words for the request fields it names. */
@@ -57,7 +61,8 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
         onDismiss: () => dismiss(id),
       };
       setItems((list) => [item, ...list].slice(0, 5));
-      if (notice.autoDismiss ?? (notice.type === 'success' || notice.type === 'info')) setTimeout(() => dismiss(id), 8000);
+      if (notice.autoDismiss ?? (notice.type === 'success' || notice.type === 'info'))
+        setTimeout(() => dismiss(id), 8000);
     },
     [dismiss],
   );

@@ -19,11 +19,36 @@ export const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOption
 export const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
 
 /** Shared apimachinery types (client-node names them like any v1 model). */
-const META_KINDS = new Set(['ObjectMeta', 'ListMeta', 'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry', 'Condition', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'Patch']);
+const META_KINDS = new Set([
+  'ObjectMeta',
+  'ListMeta',
+  'LabelSelector',
+  'LabelSelectorRequirement',
+  'OwnerReference',
+  'ManagedFieldsEntry',
+  'Condition',
+  'Status',
+  'StatusDetails',
+  'StatusCause',
+  'DeleteOptions',
+  'Preconditions',
+  'Patch',
+]);
 /** Core types first reached from another group's kinds. */
 const CORE_MODELS = new Set(['V1PodTemplateSpec', 'V1TopologySelectorTerm', 'V1TopologySelectorLabelRequirement']);
 /** Resource quantities travel as strings or numbers (`cpu: 2`, `memory: 4Gi`); client-node types them as strings. */
-const QUANTITY_FIELDS = new Set(['limits', 'requests', 'capacity', 'allocatable', 'hard', 'used', 'overhead', 'allocatedResources', 'sizeLimit', 'divisor']);
+const QUANTITY_FIELDS = new Set([
+  'limits',
+  'requests',
+  'capacity',
+  'allocatable',
+  'hard',
+  'used',
+  'overhead',
+  'allocatedResources',
+  'sizeLimit',
+  'divisor',
+]);
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -59,7 +84,10 @@ export function builtinCatalog(): Catalog {
   const schemas: Record<string, Schema> = {
     [QUANTITY]: { anyOf: [{ type: 'number' }, { type: 'string' }] },
     [INT_OR_STRING]: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
-    [PATCH]: { type: 'object', description: 'A patch document: JSON Patch, JSON merge patch, strategic merge patch or an apply configuration.' },
+    [PATCH]: {
+      type: 'object',
+      description: 'A patch document: JSON Patch, JSON merge patch, strategic merge patch or an apply configuration.',
+    },
   };
   const queue: Array<{ cls: string; pkg: string }> = [];
   const nameOf = (cls: string, pkg: string): string => {
@@ -67,7 +95,13 @@ export function builtinCatalog(): Catalog {
     if (name) return name;
     const parts = /^([A-Z][a-z]+)?(V\d+(?:(?:alpha|beta)\d+)?)([A-Z]\w*)$/.exec(cls);
     const [prefix, version, kind] = parts ? [parts[1], parts[2]!.toLowerCase(), parts[3]!] : [undefined, 'v1', cls];
-    const own = META_KINDS.has(kind) ? 'io.k8s.apimachinery.pkg.apis.meta' : CORE_MODELS.has(cls) ? 'io.k8s.api.core' : prefix ? packageOfGroup(prefix === 'Core' ? '' : prefix.toLowerCase()) : pkg;
+    const own = META_KINDS.has(kind)
+      ? 'io.k8s.apimachinery.pkg.apis.meta'
+      : CORE_MODELS.has(cls)
+        ? 'io.k8s.api.core'
+        : prefix
+          ? packageOfGroup(prefix === 'Core' ? '' : prefix.toLowerCase())
+          : pkg;
     name = `${own}.${version}.${kind}`;
     names.set(cls, name);
     queue.push({ cls, pkg: own });
@@ -80,7 +114,8 @@ export function builtinCatalog(): Catalog {
     if (cls) kinds.set(gvkKey(t.group, t.version, t.kind), nameOf(cls, packageOfGroup(t.group)));
   }
   // Shared by every group's operations: list metadata, delete bodies, delete and error answers.
-  for (const shared of ['V1ListMeta', 'V1DeleteOptions', 'V1Status']) nameOf(shared, 'io.k8s.apimachinery.pkg.apis.meta');
+  for (const shared of ['V1ListMeta', 'V1DeleteOptions', 'V1Status'])
+    nameOf(shared, 'io.k8s.apimachinery.pkg.apis.meta');
   for (let next = queue.shift(); next; next = queue.shift()) {
     schemas[names.get(next.cls)!] = modelSchema(next.cls, (cls) => nameOf(cls, next.pkg));
   }
@@ -98,7 +133,8 @@ export function builtinCatalog(): Catalog {
   for (const [definition, properties] of Object.entries(patchExtensions())) {
     const target = schemas[definition]?.properties as Record<string, Schema> | undefined;
     if (!target) continue;
-    for (const [field, extensions] of Object.entries(properties)) if (target[field]) Object.assign(target[field]!, extensions);
+    for (const [field, extensions] of Object.entries(properties))
+      if (target[field]) Object.assign(target[field]!, extensions);
   }
   catalog = { schemas, kinds };
   return catalog;

@@ -44,11 +44,15 @@ function sum(list: unknown[]): unknown {
   return (list as number[]).reduce((a, b) => a + b, 0);
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)) === JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)) ===
+    JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 
 function quantityOf(text: string): Quantity {
   const q = Quantity.parse(text);
-  if (!q) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  if (!q)
+    throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
   return q;
 }
 
@@ -63,7 +67,9 @@ export function celEnvironment(): Environment {
     .registerType('Quantity', Quantity)
     // regex
     .registerFunction('string.find(string): string', (s: string, p: string) => regex(p).exec(s)?.[0] ?? '')
-    .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => [...s.matchAll(regex(p, 'g'))].map((m) => m[0]))
+    .registerFunction('string.findAll(string): list<string>', (s: string, p: string) =>
+      [...s.matchAll(regex(p, 'g'))].map((m) => m[0]),
+    )
     .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => {
       const all = [...s.matchAll(regex(p, 'g'))].map((m) => m[0]);
       return n < 0n ? all : all.slice(0, Number(n));
@@ -74,26 +80,35 @@ export function celEnvironment(): Environment {
       if (i < 0n || i > BigInt(chars.length)) throw new Error(`index out of range: ${i}`);
       return chars[Number(i)] ?? '';
     })
-    .registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => s.split(from).join(to))
-    .registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => {
-      if (n < 0n) return s.split(from).join(to);
-      let out = s;
-      let at = 0;
-      for (let k = 0n; k < n; k++) {
-        const i = out.indexOf(from, at);
-        if (i < 0) break;
-        out = `${out.slice(0, i)}${to}${out.slice(i + from.length)}`;
-        at = i + to.length;
-      }
-      return out;
-    })
+    .registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) =>
+      s.split(from).join(to),
+    )
+    .registerFunction(
+      'string.replace(string, string, int): string',
+      (s: string, from: string, to: string, n: bigint) => {
+        if (n < 0n) return s.split(from).join(to);
+        let out = s;
+        let at = 0;
+        for (let k = 0n; k < n; k++) {
+          const i = out.indexOf(from, at);
+          if (i < 0) break;
+          out = `${out.slice(0, i)}${to}${out.slice(i + from.length)}`;
+          at = i + to.length;
+        }
+        return out;
+      },
+    )
     .registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''))
     // lists
-    .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
+    .registerFunction('list.isSorted(): bool', (l: unknown[]) =>
+      l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0),
+    )
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extremum(l, -1))
     .registerFunction('list.max(): dyn', (l: unknown[]) => extremum(l, 1))
-    .registerFunction('list.indexOf(dyn): int', (l: unknown[], x: unknown) => BigInt(l.findIndex((y) => sameValue(x, y))))
+    .registerFunction('list.indexOf(dyn): int', (l: unknown[], x: unknown) =>
+      BigInt(l.findIndex((y) => sameValue(x, y))),
+    )
     .registerFunction('list.lastIndexOf(dyn): int', (l: unknown[], x: unknown) => {
       for (let i = l.length - 1; i >= 0; i--) if (sameValue(x, l[i])) return BigInt(i);
       return -1n;

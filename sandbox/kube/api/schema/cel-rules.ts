@@ -32,7 +32,8 @@ interface AstNode {
   op: string;
   args: unknown;
 }
-const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && typeof (v as AstNode).op === 'string';
+const isNode = (v: unknown): v is AstNode =>
+  typeof v === 'object' && v !== null && typeof (v as AstNode).op === 'string';
 
 function readsOldSelf(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(readsOldSelf);
@@ -54,7 +55,8 @@ export function compile(source: string, want: 'bool' | 'string'): Outcome {
     const parsed = env.parse(source);
     const checked = parsed.check();
     const type = String(checked.type);
-    if (!checked.valid) outcome = { error: `ERROR: <input>: ${firstLine(checked.error?.message ?? 'type check failed')}` };
+    if (!checked.valid)
+      outcome = { error: `ERROR: <input>: ${firstLine(checked.error?.message ?? 'type check failed')}` };
     else if (type !== want && type !== 'dyn') outcome = { error: `cel expression must evaluate to a ${want}` };
     else outcome = { compiled: { run: (vars) => parsed(vars), usesOldSelf: readsOldSelf(parsed.ast) } };
   } catch (err) {
@@ -74,7 +76,9 @@ function ruleShown(r: ValidationRule): string {
 /** The rules of one schema node (malformed entries are the structural check's business). */
 export function rulesOf(schema: Schema): ValidationRule[] {
   const rules = schema['x-kubernetes-validations'];
-  return Array.isArray(rules) ? (rules.filter((r) => isPlainObject(r) && typeof r.rule === 'string') as ValidationRule[]) : [];
+  return Array.isArray(rules)
+    ? (rules.filter((r) => isPlainObject(r) && typeof r.rule === 'string') as ValidationRule[])
+    : [];
 }
 
 /** Compile causes of every rule under `schema` (a CRD version's openAPIV3Schema at `at`). */
@@ -87,17 +91,32 @@ export function ruleCompileCauses(schema: Schema, at: string): StatusCause[] {
       return;
     }
     const rule = compile(r.rule, 'bool');
-    if ('error' in rule) causes.push({ field: `${path}.rule`, reason: 'FieldValueInvalid', message: `Invalid value: ${ruleShown(r)}: compilation failed: ${rule.error}` });
+    if ('error' in rule)
+      causes.push({
+        field: `${path}.rule`,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${ruleShown(r)}: compilation failed: ${rule.error}`,
+      });
     if (r.messageExpression !== undefined) {
       const message = compile(r.messageExpression, 'string');
-      if ('error' in message) causes.push({ field: `${path}.messageExpression`, reason: 'FieldValueInvalid', message: `Invalid value: ${ruleShown(r)}: messageExpression compilation failed: ${message.error}` });
+      if ('error' in message)
+        causes.push({
+          field: `${path}.messageExpression`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${ruleShown(r)}: messageExpression compilation failed: ${message.error}`,
+        });
     }
   });
-  for (const [name, sub] of Object.entries(isPlainObject(schema.properties) ? schema.properties : {})) if (isPlainObject(sub)) causes.push(...ruleCompileCauses(sub, `${at}.properties[${name}]`));
+  for (const [name, sub] of Object.entries(isPlainObject(schema.properties) ? schema.properties : {}))
+    if (isPlainObject(sub)) causes.push(...ruleCompileCauses(sub, `${at}.properties[${name}]`));
   if (isPlainObject(schema.items)) causes.push(...ruleCompileCauses(schema.items, `${at}.items`));
-  if (isPlainObject(schema.additionalProperties)) causes.push(...ruleCompileCauses(schema.additionalProperties, `${at}.additionalProperties`));
+  if (isPlainObject(schema.additionalProperties))
+    causes.push(...ruleCompileCauses(schema.additionalProperties, `${at}.additionalProperties`));
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    if (Array.isArray(schema[key])) (schema[key] as Schema[]).forEach((s, i) => isPlainObject(s) && causes.push(...ruleCompileCauses(s, `${at}.${key}[${i}]`)));
+    if (Array.isArray(schema[key]))
+      (schema[key] as Schema[]).forEach(
+        (s, i) => isPlainObject(s) && causes.push(...ruleCompileCauses(s, `${at}.${key}[${i}]`)),
+      );
   }
   return causes;
 }

@@ -30,7 +30,14 @@ export function hasRules(s: unknown): boolean {
   if (Array.isArray(s)) return s.some(hasRules);
   if (!isPlainObject(s)) return false;
   if (rulesOf(s).length > 0) return true;
-  return [s.properties ? Object.values(s.properties) : [], s.items, s.additionalProperties, s.allOf, s.anyOf, s.oneOf].some(hasRules);
+  return [
+    s.properties ? Object.values(s.properties) : [],
+    s.items,
+    s.additionalProperties,
+    s.allOf,
+    s.anyOf,
+    s.oneOf,
+  ].some(hasRules);
 }
 
 /** The rule causes of `value` (validated at `path` by `schema`), `old` being the stored object on update. */
@@ -49,7 +56,9 @@ function walk(s: Schema, value: unknown, old: Old, path: string, root: boolean, 
     const keys = s['x-kubernetes-list-type'] === 'map' ? ((s['x-kubernetes-list-map-keys'] ?? []) as string[]) : [];
     const olds = keys.length > 0 && Array.isArray(old) ? old : [];
     value.forEach((item, i) => {
-      const match = olds.find((o) => isPlainObject(o) && isPlainObject(item) && keys.every((k) => isDeepStrictEqual(o[k], item[k])));
+      const match = olds.find(
+        (o) => isPlainObject(o) && isPlainObject(item) && keys.every((k) => isDeepStrictEqual(o[k], item[k])),
+      );
       walk(s.items, item, match === undefined ? NO_OLD : match, joinPath(path, i), false, out);
     });
     return;
@@ -58,12 +67,21 @@ function walk(s: Schema, value: unknown, old: Old, path: string, root: boolean, 
   const olds = isPlainObject(old) ? old : undefined;
   for (const [key, v] of Object.entries(value)) {
     if (root && key === 'metadata') continue;
-    const field = fieldOf(s.properties, key) ?? (isPlainObject(s.additionalProperties) ? s.additionalProperties : undefined);
+    const field =
+      fieldOf(s.properties, key) ?? (isPlainObject(s.additionalProperties) ? s.additionalProperties : undefined);
     if (field) walk(field, v, olds && Object.hasOwn(olds, key) ? olds[key] : NO_OLD, joinPath(path, key), false, out);
   }
 }
 
-function evaluate(s: Schema, rules: ValidationRule[], value: unknown, old: Old, path: string, root: boolean, out: StatusCause[]): void {
+function evaluate(
+  s: Schema,
+  rules: ValidationRule[],
+  value: unknown,
+  old: Old,
+  path: string,
+  root: boolean,
+  out: StatusCause[],
+): void {
   const unchanged = old !== NO_OLD && isDeepStrictEqual(value, old);
   let self: unknown;
   let oldSelf: unknown;
@@ -71,7 +89,11 @@ function evaluate(s: Schema, rules: ValidationRule[], value: unknown, old: Old, 
     const rule = compile(r.rule, 'bool');
     if (!('compiled' in rule)) {
       // The API refuses such a CRD; one a sandbox controller stored directly must still not pass unchecked.
-      out.push({ field: path, reason: 'FieldValueInvalid', message: `Invalid value: "${typeof s.type === 'string' ? s.type : ''}": rule compilation failed: ${rule.error}: ${r.rule.trim()}` });
+      out.push({
+        field: path,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${typeof s.type === 'string' ? s.type : ''}": rule compilation failed: ${rule.error}: ${r.rule.trim()}`,
+      });
       continue;
     }
     if (rule.compiled.usesOldSelf ? old === NO_OLD : unchanged) continue;
@@ -84,7 +106,11 @@ function evaluate(s: Schema, rules: ValidationRule[], value: unknown, old: Old, 
       result = rule.compiled.run({ self, oldSelf });
     } catch (err) {
       const why = err instanceof Error ? err.message.split('\n')[0]!.trim() : String(err);
-      out.push({ field, reason: 'FieldValueInvalid', message: `Invalid value: "${type}": ${why} evaluating rule: ${r.rule.trim()}` });
+      out.push({
+        field,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${type}": ${why} evaluating rule: ${r.rule.trim()}`,
+      });
       continue;
     }
     if (result === true) continue;
@@ -127,17 +153,21 @@ export function toCel(value: unknown, s: Schema | undefined, root = false): unkn
     if (s?.type === 'number') return value;
     return Number.isInteger(value) ? BigInt(value) : value;
   }
-  if (typeof value === 'string') return s?.format === 'date-time' && !Number.isNaN(Date.parse(value)) ? new Date(value) : value;
+  if (typeof value === 'string')
+    return s?.format === 'date-time' && !Number.isNaN(Date.parse(value)) ? new Date(value) : value;
   if (Array.isArray(value)) return value.map((item) => toCel(item, isPlainObject(s?.items) ? s.items : undefined));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (root && key === 'metadata') {
       const meta = isPlainObject(v) ? v : {};
-      out.metadata = Object.fromEntries(['name', 'generateName'].filter((k) => typeof meta[k] === 'string').map((k) => [k, meta[k]]));
+      out.metadata = Object.fromEntries(
+        ['name', 'generateName'].filter((k) => typeof meta[k] === 'string').map((k) => [k, meta[k]]),
+      );
       continue;
     }
-    const field = fieldOf(s?.properties, key) ?? (isPlainObject(s?.additionalProperties) ? s.additionalProperties : undefined);
+    const field =
+      fieldOf(s?.properties, key) ?? (isPlainObject(s?.additionalProperties) ? s.additionalProperties : undefined);
     Object.defineProperty(out, key, { value: toCel(v, field), enumerable: true, writable: true, configurable: true });
   }
   return out;

@@ -31,7 +31,10 @@ export function serviceCauses(obj: KubeObject): StatusCause[] {
     if (ports.length > 1 && !p?.name) causes.push(required(`${at}.name`));
     else if (p?.name && names.has(p.name)) causes.push(duplicate(`${at}.name`, p.name));
     if (p?.name) names.add(p.name);
-    causes.push(...portRange(`${at}.port`, p?.port), ...enumCause(`${at}.protocol`, p?.protocol, ['SCTP', 'TCP', 'UDP']));
+    causes.push(
+      ...portRange(`${at}.port`, p?.port),
+      ...enumCause(`${at}.protocol`, p?.protocol, ['SCTP', 'TCP', 'UDP']),
+    );
     if (typeof p?.targetPort === 'number') causes.push(...portRange(`${at}.targetPort`, p.targetPort));
   });
   causes.push(...enumCause('spec.sessionAffinity', spec.sessionAffinity, ['ClientIP', 'None']));
@@ -39,7 +42,30 @@ export function serviceCauses(obj: KubeObject): StatusCause[] {
 }
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
-const VOLUME_SOURCES = ['awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'csi', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'glusterfs', 'hostPath', 'iscsi', 'local', 'nfs', 'photonPersistentDisk', 'portworxVolume', 'quobyte', 'rbd', 'scaleIO', 'storageos', 'vsphereVolume'];
+const VOLUME_SOURCES = [
+  'awsElasticBlockStore',
+  'azureDisk',
+  'azureFile',
+  'cephfs',
+  'cinder',
+  'csi',
+  'fc',
+  'flexVolume',
+  'flocker',
+  'gcePersistentDisk',
+  'glusterfs',
+  'hostPath',
+  'iscsi',
+  'local',
+  'nfs',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'quobyte',
+  'rbd',
+  'scaleIO',
+  'storageos',
+  'vsphereVolume',
+];
 
 function accessModes(spec: Any, missing: StatusCause): StatusCause[] {
   const modes = list(spec.accessModes) as unknown[];
@@ -52,13 +78,25 @@ export function persistentVolumeCauses(obj: KubeObject): StatusCause[] {
   const causes: StatusCause[] = [];
   const capacity = (isPlainObject(spec.capacity) ? spec.capacity : {}) as Any;
   if (Object.keys(capacity).length === 0) causes.push(required('spec.capacity'));
-  else if (!('storage' in capacity) || Object.keys(capacity).length > 1) causes.push(notSupported('spec.capacity', capacity, ['storage']));
+  else if (!('storage' in capacity) || Object.keys(capacity).length > 1)
+    causes.push(notSupported('spec.capacity', capacity, ['storage']));
   else causes.push(...quantityCauses('spec.capacity[storage]', capacity.storage));
   causes.push(...accessModes(spec, required('spec.accessModes')));
   const sources = VOLUME_SOURCES.filter((s) => spec[s] !== undefined);
   if (sources.length === 0) causes.push(required('spec', 'must specify a volume type'));
-  for (const extra of sources.slice(1)) causes.push({ field: `spec.${extra}`, reason: 'FieldValueForbidden', message: 'Forbidden: may not specify more than 1 volume type' });
-  causes.push(...enumCause('spec.persistentVolumeReclaimPolicy', spec.persistentVolumeReclaimPolicy, ['Delete', 'Recycle', 'Retain']));
+  for (const extra of sources.slice(1))
+    causes.push({
+      field: `spec.${extra}`,
+      reason: 'FieldValueForbidden',
+      message: 'Forbidden: may not specify more than 1 volume type',
+    });
+  causes.push(
+    ...enumCause('spec.persistentVolumeReclaimPolicy', spec.persistentVolumeReclaimPolicy, [
+      'Delete',
+      'Recycle',
+      'Retain',
+    ]),
+  );
   causes.push(...enumCause('spec.volumeMode', spec.volumeMode, ['Block', 'Filesystem']));
   return causes;
 }
@@ -71,14 +109,16 @@ export function persistentVolumeClaimCauses(obj: KubeObject): StatusCause[] {
   else {
     const bad = quantityCauses('spec.resources[storage]', storage);
     causes.push(...bad);
-    if (bad.length === 0 && parseQuantity(storage) === 0) causes.push(invalidValue('spec.resources[storage]', storage, 'must be greater than zero'));
+    if (bad.length === 0 && parseQuantity(storage) === 0)
+      causes.push(invalidValue('spec.resources[storage]', storage, 'must be greater than zero'));
   }
   causes.push(...enumCause('spec.volumeMode', spec.volumeMode, ['Block', 'Filesystem']));
   return causes;
 }
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-const CONFIG_KEY_MESSAGE = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+const CONFIG_KEY_MESSAGE =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 /** `unique`: whether a key may appear in only one of the fields (ConfigMaps; a Secret's stringData overrides its data). */
 function dataKeys(obj: KubeObject, fields: string[], unique: boolean): StatusCause[] {
@@ -86,8 +126,16 @@ function dataKeys(obj: KubeObject, fields: string[], unique: boolean): StatusCau
   const seen = new Set<string>();
   for (const field of fields) {
     for (const key of Object.keys((isPlainObject(obj[field]) ? obj[field] : {}) as Any)) {
-      if (!CONFIG_KEY.test(key) || key.length > 253) causes.push(invalidValue(`${field}[${key}]`, key, key.length > 253 ? 'must be no more than 253 characters' : CONFIG_KEY_MESSAGE));
-      if (unique && seen.has(key)) causes.push(invalidValue(`${field}[${key}]`, key, `duplicate of key present in ${fields[0]}`));
+      if (!CONFIG_KEY.test(key) || key.length > 253)
+        causes.push(
+          invalidValue(
+            `${field}[${key}]`,
+            key,
+            key.length > 253 ? 'must be no more than 253 characters' : CONFIG_KEY_MESSAGE,
+          ),
+        );
+      if (unique && seen.has(key))
+        causes.push(invalidValue(`${field}[${key}]`, key, `duplicate of key present in ${fields[0]}`));
       seen.add(key);
     }
   }
@@ -96,16 +144,24 @@ function dataKeys(obj: KubeObject, fields: string[], unique: boolean): StatusCau
 
 export const configMapCauses = (obj: KubeObject): StatusCause[] => dataKeys(obj, ['data', 'binaryData'], true);
 
-const SECRET_KEYS: Record<string, string[]> = { 'kubernetes.io/tls': ['tls.crt', 'tls.key'], 'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'], 'kubernetes.io/basic-auth': [] };
+const SECRET_KEYS: Record<string, string[]> = {
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/basic-auth': [],
+};
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export function secretCauses(obj: KubeObject): StatusCause[] {
   const causes = dataKeys(obj, ['data', 'stringData'], false);
   const data = (isPlainObject(obj.data) ? obj.data : {}) as Any;
   for (const [key, value] of Object.entries(data)) {
-    if (typeof value === 'string' && !BASE64.test(value)) causes.push(invalidValue(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
+    if (typeof value === 'string' && !BASE64.test(value))
+      causes.push(invalidValue(`data[${key}]`, '<secret contents redacted>', 'illegal base64 data'));
   }
-  const present = new Set([...Object.keys(data), ...Object.keys((isPlainObject(obj.stringData) ? obj.stringData : {}) as Any)]);
+  const present = new Set([
+    ...Object.keys(data),
+    ...Object.keys((isPlainObject(obj.stringData) ? obj.stringData : {}) as Any),
+  ]);
   for (const key of SECRET_KEYS[obj.type as string] ?? []) if (!present.has(key)) causes.push(required(`data[${key}]`));
   return causes;
 }
@@ -113,12 +169,28 @@ export function secretCauses(obj: KubeObject): StatusCause[] {
 export function roleCauses(obj: KubeObject): StatusCause[] {
   return list(obj.rules).flatMap((r, i) => {
     const causes: StatusCause[] = [];
-    if (list(r?.verbs).length === 0) causes.push(required(`rules[${i}].verbs`, 'verbs must contain at least one value'));
+    if (list(r?.verbs).length === 0)
+      causes.push(required(`rules[${i}].verbs`, 'verbs must contain at least one value'));
     const resources = list(r?.resources).length > 0;
     const urls = list(r?.nonResourceURLs).length > 0;
-    if (resources && !Array.isArray(r.apiGroups)) causes.push(required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group'));
-    if (urls && (resources || Array.isArray(r.apiGroups))) causes.push(invalidValue(`rules[${i}].nonResourceURLs`, r.nonResourceURLs, 'rules cannot apply to both regular resources and non-resource URLs'));
-    if (urls && obj.kind === 'Role') causes.push(invalidValue(`rules[${i}].nonResourceURLs`, r.nonResourceURLs, 'namespaced rules cannot apply to non-resource URLs'));
+    if (resources && !Array.isArray(r.apiGroups))
+      causes.push(required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group'));
+    if (urls && (resources || Array.isArray(r.apiGroups)))
+      causes.push(
+        invalidValue(
+          `rules[${i}].nonResourceURLs`,
+          r.nonResourceURLs,
+          'rules cannot apply to both regular resources and non-resource URLs',
+        ),
+      );
+    if (urls && obj.kind === 'Role')
+      causes.push(
+        invalidValue(
+          `rules[${i}].nonResourceURLs`,
+          r.nonResourceURLs,
+          'namespaced rules cannot apply to non-resource URLs',
+        ),
+      );
     return causes;
   });
 }
@@ -127,10 +199,12 @@ export function roleBindingCauses(obj: KubeObject): StatusCause[] {
   const ref = (isPlainObject(obj.roleRef) ? obj.roleRef : {}) as Any;
   const kinds = obj.kind === 'RoleBinding' ? ['ClusterRole', 'Role'] : ['ClusterRole'];
   const causes = enumCause('roleRef.kind', ref.kind, kinds);
-  if (ref.apiGroup !== undefined && ref.apiGroup !== 'rbac.authorization.k8s.io') causes.push(notSupported('roleRef.apiGroup', ref.apiGroup, ['rbac.authorization.k8s.io']));
+  if (ref.apiGroup !== undefined && ref.apiGroup !== 'rbac.authorization.k8s.io')
+    causes.push(notSupported('roleRef.apiGroup', ref.apiGroup, ['rbac.authorization.k8s.io']));
   list(obj.subjects).forEach((s, i) => {
     causes.push(...enumCause(`subjects[${i}].kind`, s?.kind, ['Group', 'ServiceAccount', 'User']));
-    if (s?.kind === 'ServiceAccount' && !s.namespace && obj.kind === 'ClusterRoleBinding') causes.push(required(`subjects[${i}].namespace`));
+    if (s?.kind === 'ServiceAccount' && !s.namespace && obj.kind === 'ClusterRoleBinding')
+      causes.push(required(`subjects[${i}].namespace`));
   });
   return causes;
 }

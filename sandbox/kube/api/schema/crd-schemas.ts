@@ -38,7 +38,7 @@ export function customResourceSchema(cluster: KubeCluster, type: ResourceType): 
   let byVersion = SCHEMAS.get(stored);
   if (!byVersion) SCHEMAS.set(stored, (byVersion = new Map()));
   if (!byVersion.has(type.version)) {
-    const versions = ((stored.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? []);
+    const versions = (stored.spec as { versions?: CrdVersion[] } | undefined)?.versions ?? [];
     const schema = versions.find((v) => v.name === type.version)?.schema?.openAPIV3Schema;
     byVersion.set(type.version, schema && typeof schema === 'object' ? structuredClone(schema) : undefined);
   }
@@ -55,11 +55,22 @@ export function publishedCustomSchemas(cluster: KubeCluster, type: ResourceType)
   const own = customResourceSchema(cluster, type) ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const name = customSchemaName(type);
   const properties = { ...((own.properties ?? {}) as Record<string, Schema>) };
-  properties.apiVersion = { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
-  properties.kind = { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
+  properties.apiVersion = {
+    type: 'string',
+    description: 'APIVersion defines the versioned schema of this representation of an object.',
+  };
+  properties.kind = {
+    type: 'string',
+    description: 'Kind is a string value representing the REST resource this object represents.',
+  };
   properties.metadata = { allOf: [{ $ref: `${REF}${OBJECT_META}` }], description: "Standard object's metadata." };
   return {
-    [name]: { ...own, type: 'object', properties, 'x-kubernetes-group-version-kind': [{ group: type.group, version: type.version, kind: type.kind }] },
+    [name]: {
+      ...own,
+      type: 'object',
+      properties,
+      'x-kubernetes-group-version-kind': [{ group: type.group, version: type.version, kind: type.kind }],
+    },
     [`${name}List`]: listSchema(name, type.group, type.version, type.listKind),
   };
 }

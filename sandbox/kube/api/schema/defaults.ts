@@ -7,7 +7,8 @@ import { deref, isPlainObject, setField, type Resolver, type Schema } from './wa
  */
 export function applyDefaults(value: unknown, raw: Schema, resolve: Resolver): unknown {
   const s = deref(raw, resolve);
-  if (Array.isArray(value)) return isPlainObject(s.items) ? value.map((item) => applyDefaults(item, s.items, resolve)) : value;
+  if (Array.isArray(value))
+    return isPlainObject(s.items) ? value.map((item) => applyDefaults(item, s.items, resolve)) : value;
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = { ...value };
   const properties = (isPlainObject(s.properties) ? s.properties : {}) as Record<string, Schema>;
@@ -18,7 +19,8 @@ export function applyDefaults(value: unknown, raw: Schema, resolve: Resolver): u
     if (out[key] !== undefined) out[key] = applyDefaults(out[key], sub, resolve);
   }
   if (isPlainObject(s.additionalProperties)) {
-    for (const key of Object.keys(out)) if (!Object.hasOwn(properties, key)) setField(out, key, applyDefaults(out[key], s.additionalProperties, resolve));
+    for (const key of Object.keys(out))
+      if (!Object.hasOwn(properties, key)) setField(out, key, applyDefaults(out[key], s.additionalProperties, resolve));
   }
   return out;
 }

@@ -20,15 +20,36 @@ import { isPlainObject, REF, type Schema } from './walk.js';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
-const INT_OR_STRING_SCHEMA: Schema = { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
+const INT_OR_STRING_SCHEMA: Schema = {
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+};
 const stringMap = (): Schema => ({ type: 'object', additionalProperties: { type: 'string' } });
 const EMBEDDED_META: Schema = {
   type: 'object',
-  properties: { annotations: stringMap(), finalizers: { type: 'array', items: { type: 'string' } }, labels: stringMap(), name: { type: 'string' }, namespace: { type: 'string' } },
+  properties: {
+    annotations: stringMap(),
+    finalizers: { type: 'array', items: { type: 'string' } },
+    labels: stringMap(),
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+  },
 };
 
 /** The JSONSchemaProps keywords an inlined built-in schema keeps. */
-const KEPT = new Set(['type', 'format', 'enum', 'properties', 'items', 'additionalProperties', 'required', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type']);
+const KEPT = new Set([
+  'type',
+  'format',
+  'enum',
+  'properties',
+  'items',
+  'additionalProperties',
+  'required',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+]);
 
 const cache = new Map<string, Schema>();
 
@@ -49,12 +70,19 @@ export function embeddedSchema(name: string): Schema {
 }
 
 function inline(schema: Schema, stack: string[]): Schema {
-  const wrapped = Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.type === undefined ? (schema.allOf[0] as Schema) : undefined;
-  const ref = typeof schema.$ref === 'string' ? schema.$ref : typeof wrapped?.$ref === 'string' ? wrapped.$ref : undefined;
+  const wrapped =
+    Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.type === undefined
+      ? (schema.allOf[0] as Schema)
+      : undefined;
+  const ref =
+    typeof schema.$ref === 'string' ? schema.$ref : typeof wrapped?.$ref === 'string' ? wrapped.$ref : undefined;
   if (ref) return inlineRef(ref.slice(REF.length), stack);
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) if (KEPT.has(key)) out[key] = value;
-  if (isPlainObject(schema.properties)) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([field, sub]) => [field, inline(sub as Schema, stack)]));
+  if (isPlainObject(schema.properties))
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([field, sub]) => [field, inline(sub as Schema, stack)]),
+    );
   if (isPlainObject(schema.items)) out.items = inline(schema.items, stack);
   if (isPlainObject(schema.additionalProperties)) out.additionalProperties = inline(schema.additionalProperties, stack);
   if (out['x-kubernetes-list-type'] === 'map') {
@@ -71,8 +99,10 @@ function inline(schema: Schema, stack: string[]): Schema {
 function inlineRef(name: string, stack: string[]): Schema {
   if (name === QUANTITY || name === INT_OR_STRING) return structuredClone(INT_OR_STRING_SCHEMA);
   if (name === OBJECT_META) return structuredClone(EMBEDDED_META);
-  // A recursive type cannot be written out; no type a pod template reaches is one (a new client-node would say so here).
-  if (stack.includes(name)) throw new Error(`cannot inline ${name}: it contains itself (${[...stack, name].join(' → ')})`);
+  // A recursive type cannot be written out; no type a pod template reaches is one (a new client-node would say so
+  // here).
+  if (stack.includes(name))
+    throw new Error(`cannot inline ${name}: it contains itself (${[...stack, name].join(' → ')})`);
   const target = builtinCatalog().schemas[name];
   if (!target) throw new Error(`no built-in schema named ${name}`);
   return inline(target, [...stack, name]);

@@ -47,7 +47,10 @@ function pathSegmentName(value: string): string[] {
 /** A label or annotation key: an optional DNS subdomain prefix and `/`, then a name of up to 63 characters. */
 export function qualifiedName(key: string): string[] {
   const parts = key.split('/');
-  if (parts.length > 2) return [`a qualified name ${QUALIFIED_MESSAGE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  if (parts.length > 2)
+    return [
+      `a qualified name ${QUALIFIED_MESSAGE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   const [prefix, name] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['', parts[0]!];
   const errors: string[] = [];
   if (parts.length === 2) {
@@ -91,19 +94,34 @@ export function validateMetadata(type: ResourceType, obj: KubeObject): StatusCau
   }
   for (const [key, value] of Object.entries(meta.labels ?? {})) {
     for (const detail of qualifiedName(key)) causes.push(invalidValue('metadata.labels', key, detail));
-    if (typeof value === 'string') for (const detail of labelValue(value)) causes.push(invalidValue('metadata.labels', value, detail));
+    if (typeof value === 'string')
+      for (const detail of labelValue(value)) causes.push(invalidValue('metadata.labels', value, detail));
   }
   let annotationBytes = 0;
   for (const [key, value] of Object.entries(meta.annotations ?? {})) {
-    for (const detail of qualifiedName(key.toLowerCase())) causes.push(invalidValue('metadata.annotations', key, detail));
+    for (const detail of qualifiedName(key.toLowerCase()))
+      causes.push(invalidValue('metadata.annotations', key, detail));
     annotationBytes += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
   }
-  if (annotationBytes > ANNOTATIONS_MAX_BYTES) causes.push({ field: 'metadata.annotations', reason: 'FieldValueTooLong', message: `Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes` });
+  if (annotationBytes > ANNOTATIONS_MAX_BYTES)
+    causes.push({
+      field: 'metadata.annotations',
+      reason: 'FieldValueTooLong',
+      message: `Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes`,
+    });
   (meta.finalizers ?? []).forEach((f, i) => {
     if (typeof f !== 'string' || STANDARD_FINALIZERS.has(f)) return;
     const errors = qualifiedName(f);
-    if (errors.length > 0) for (const detail of errors) causes.push(invalidValue(`metadata.finalizers[${i}]`, f, detail));
-    else if (!f.includes('/')) causes.push(invalidValue(`metadata.finalizers[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    if (errors.length > 0)
+      for (const detail of errors) causes.push(invalidValue(`metadata.finalizers[${i}]`, f, detail));
+    else if (!f.includes('/'))
+      causes.push(
+        invalidValue(
+          `metadata.finalizers[${i}]`,
+          f,
+          'name is neither a standard finalizer name nor is it fully qualified',
+        ),
+      );
   });
   return causes;
 }

@@ -12,7 +12,24 @@ import { isPlainObject } from './walk.js';
 type Any = Record<string, any>;
 
 const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
-const SUFFIX: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+const SUFFIX: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
 
 /** A resource quantity (`500m`, `4Gi`, `1e3`, `2`) as a number, or undefined when it is not one. */
 export function parseQuantity(value: unknown): number | undefined {
@@ -31,7 +48,14 @@ export function parseQuantity(value: unknown): number | undefined {
 export function quantityCauses(field: string, value: unknown): StatusCause[] {
   if (typeof value !== 'string' && typeof value !== 'number') return [];
   const n = parseQuantity(value);
-  if (n === undefined) return [invalidValue(field, value, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")];
+  if (n === undefined)
+    return [
+      invalidValue(
+        field,
+        value,
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+      ),
+    ];
   return n < 0 ? [invalidValue(field, value, 'must be greater than or equal to 0')] : [];
 }
 
@@ -45,7 +69,13 @@ function resources(c: Any, at: string): StatusCause[] {
     const request = parseQuantity(q);
     const limit = parseQuantity(limits[name]);
     if (request !== undefined && limit !== undefined && request > limit) {
-      causes.push(invalidValue(`${at}.resources.requests`, String(q), `must be less than or equal to ${name} limit of ${String(limits[name])}`));
+      causes.push(
+        invalidValue(
+          `${at}.resources.requests`,
+          String(q),
+          `must be less than or equal to ${name} limit of ${String(limits[name])}`,
+        ),
+      );
     }
   }
   return causes;
@@ -68,14 +98,19 @@ function container(c: Any, at: string, names: Set<string>, volumes: Set<string>)
     causes.push(...enumCause(`${at}.ports[${i}].protocol`, p?.protocol, ['SCTP', 'TCP', 'UDP']));
   });
   (Array.isArray(c.volumeMounts) ? (c.volumeMounts as Any[]) : []).forEach((m, i) => {
-    if (typeof m?.name === 'string' && m.name !== '' && !volumes.has(m.name)) causes.push(notFoundValue(`${at}.volumeMounts[${i}].name`, m.name));
+    if (typeof m?.name === 'string' && m.name !== '' && !volumes.has(m.name))
+      causes.push(notFoundValue(`${at}.volumeMounts[${i}].name`, m.name));
   });
   causes.push(...resources(c, at));
   return causes;
 }
 
 /** `restartPolicies`: what this owner allows (`Always` for Deployments, `OnFailure`/`Never` for Jobs, all three for Pods). */
-export function validatePodSpec(spec: unknown, at: string, restartPolicies: string[] = ['Always', 'OnFailure', 'Never']): StatusCause[] {
+export function validatePodSpec(
+  spec: unknown,
+  at: string,
+  restartPolicies: string[] = ['Always', 'OnFailure', 'Never'],
+): StatusCause[] {
   if (!isPlainObject(spec)) return [required(at)];
   const s = spec as Any;
   const causes: StatusCause[] = [];
@@ -83,19 +118,36 @@ export function validatePodSpec(spec: unknown, at: string, restartPolicies: stri
   (Array.isArray(s.volumes) ? (s.volumes as Any[]) : []).forEach((v, i) => {
     if (typeof v?.name !== 'string' || v.name === '') return;
     if (volumes.has(v.name)) causes.push(duplicate(`${at}.volumes[${i}].name`, v.name));
-    else for (const detail of dns1123Label(v.name)) causes.push(invalidValue(`${at}.volumes[${i}].name`, v.name, detail));
+    else
+      for (const detail of dns1123Label(v.name)) causes.push(invalidValue(`${at}.volumes[${i}].name`, v.name, detail));
     volumes.add(v.name);
   });
   const names = new Set<string>();
   if (!Array.isArray(s.containers) || s.containers.length === 0) causes.push(required(`${at}.containers`));
-  (Array.isArray(s.initContainers) ? (s.initContainers as Any[]) : []).forEach((c, i) => causes.push(...container(c, `${at}.initContainers[${i}]`, names, volumes)));
-  (Array.isArray(s.containers) ? (s.containers as Any[]) : []).forEach((c, i) => causes.push(...container(c, `${at}.containers[${i}]`, names, volumes)));
-  if (s.restartPolicy !== undefined && !restartPolicies.includes(s.restartPolicy)) causes.push(notSupported(`${at}.restartPolicy`, s.restartPolicy, restartPolicies));
-  causes.push(...enumCause(`${at}.dnsPolicy`, s.dnsPolicy, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
+  (Array.isArray(s.initContainers) ? (s.initContainers as Any[]) : []).forEach((c, i) =>
+    causes.push(...container(c, `${at}.initContainers[${i}]`, names, volumes)),
+  );
+  (Array.isArray(s.containers) ? (s.containers as Any[]) : []).forEach((c, i) =>
+    causes.push(...container(c, `${at}.containers[${i}]`, names, volumes)),
+  );
+  if (s.restartPolicy !== undefined && !restartPolicies.includes(s.restartPolicy))
+    causes.push(notSupported(`${at}.restartPolicy`, s.restartPolicy, restartPolicies));
+  causes.push(
+    ...enumCause(`${at}.dnsPolicy`, s.dnsPolicy, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']),
+  );
   (Array.isArray(s.tolerations) ? (s.tolerations as Any[]) : []).forEach((t, i) => {
     causes.push(...enumCause(`${at}.tolerations[${i}].operator`, t?.operator, ['Equal', 'Exists']));
-    causes.push(...enumCause(`${at}.tolerations[${i}].effect`, t?.effect === '' ? undefined : t?.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
-    if (t?.operator === 'Exists' && t?.value) causes.push(invalidValue(`${at}.tolerations[${i}].operator`, t.operator, "value must be empty when `operator` is 'Exists'"));
+    causes.push(
+      ...enumCause(`${at}.tolerations[${i}].effect`, t?.effect === '' ? undefined : t?.effect, [
+        'NoSchedule',
+        'PreferNoSchedule',
+        'NoExecute',
+      ]),
+    );
+    if (t?.operator === 'Exists' && t?.value)
+      causes.push(
+        invalidValue(`${at}.tolerations[${i}].operator`, t.operator, "value must be empty when `operator` is 'Exists'"),
+      );
   });
   return causes;
 }

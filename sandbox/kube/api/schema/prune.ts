@@ -24,7 +24,10 @@ export function pruneValue(value: unknown, schema: Schema, path: string, resolve
 function walk(value: unknown, raw: Schema, path: string, resolve: Resolver, unknown: string[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   const s = deref(raw, resolve);
-  if (Array.isArray(value)) return isPlainObject(s.items) ? value.map((item, i) => walk(item, s.items, joinPath(path, i), resolve, unknown)) : value;
+  if (Array.isArray(value))
+    return isPlainObject(s.items)
+      ? value.map((item, i) => walk(item, s.items, joinPath(path, i), resolve, unknown))
+      : value;
   const properties = s.properties as Record<string, Schema> | undefined;
   const additional = s.additionalProperties as Schema | boolean | undefined;
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;

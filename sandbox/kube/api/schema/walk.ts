@@ -37,7 +37,8 @@ export function deref(schema: Schema, resolve: Resolver): Schema {
   return s;
 }
 
-export const joinPath = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+export const joinPath = (path: string, key: string | number): string =>
+  typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 
 /** The JSON type of a value as OpenAPI names it (`integer` for whole numbers). */
 export function jsonType(value: unknown): string {
@@ -47,7 +48,8 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, any> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The schema of field `key` among `properties`. Objects' keys come from the request, and a key such
@@ -64,6 +66,7 @@ export function setField(out: Record<string, unknown>, key: string, value: unkno
 /** How the API server prints a value inside `Invalid value: …` (strings quoted, numbers bare, the rest as JSON). */
 export function shown(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined)
+    return String(value);
   return JSON.stringify(value);
 }

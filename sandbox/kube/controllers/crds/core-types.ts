@@ -15,7 +15,8 @@ import { REF, type Schema } from '../../api/schema/walk.js';
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 /** The pattern controller-gen puts on a resource.Quantity. */
-const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const CORE = 'io.k8s.api.core.v1';
 
@@ -48,15 +49,35 @@ const DEFAULTS: Record<string, unknown> = {
 };
 /** Fields of a definition as the upstream CRD types them where client-node differs (or has none yet). */
 const FIELDS: Record<string, Record<string, Schema>> = {
-  [`${CORE}.ContainerRestartRuleOnExitCodes`]: { values: { type: 'array', items: { type: 'integer', format: 'int32' } } },
-  [`${CORE}.PodCertificateProjection`]: { userAnnotations: { type: 'object', additionalProperties: { type: 'string' } } },
+  [`${CORE}.ContainerRestartRuleOnExitCodes`]: {
+    values: { type: 'array', items: { type: 'integer', format: 'int32' } },
+  },
+  [`${CORE}.PodCertificateProjection`]: {
+    userAnnotations: { type: 'object', additionalProperties: { type: 'string' } },
+  },
 };
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 /** The API's `+structType=atomic` structs (controller-gen: `x-kubernetes-map-type: atomic`). */
 const ATOMIC_STRUCTS = new Set([
-  ...['ConfigMapEnvSource', 'ConfigMapKeySelector', 'ConfigMapProjection', 'ConfigMapVolumeSource', 'FileKeySelector', 'LocalObjectReference', 'NodeSelector'].map((k) => `${CORE}.${k}`),
-  ...['NodeSelectorTerm', 'ObjectFieldSelector', 'ResourceFieldSelector', 'SecretEnvSource', 'SecretKeySelector', 'SecretProjection', 'TypedLocalObjectReference'].map((k) => `${CORE}.${k}`),
+  ...[
+    'ConfigMapEnvSource',
+    'ConfigMapKeySelector',
+    'ConfigMapProjection',
+    'ConfigMapVolumeSource',
+    'FileKeySelector',
+    'LocalObjectReference',
+    'NodeSelector',
+  ].map((k) => `${CORE}.${k}`),
+  ...[
+    'NodeSelectorTerm',
+    'ObjectFieldSelector',
+    'ResourceFieldSelector',
+    'SecretEnvSource',
+    'SecretKeySelector',
+    'SecretProjection',
+    'TypedLocalObjectReference',
+  ].map((k) => `${CORE}.${k}`),
   `${META}.LabelSelector`,
 ]);
 /** The API's `+listType` markers of the fields a CRD embeds (controller-gen: `x-kubernetes-list-type`, `-list-map-keys`). */
@@ -99,23 +120,49 @@ const LIST_TYPES: Record<string, 'atomic' | 'set' | string[]> = {
   'meta.v1.LabelSelector.matchExpressions': 'atomic',
 };
 const listTypeOf = (definition: string | undefined, field: string) =>
-  definition ? LIST_TYPES[`${definition.replace(/^io\.k8s\.api\.core\.v1\./, '').replace(/^io\.k8s\.api\./, '').replace(/^io\.k8s\.apimachinery\.pkg\.apis\./, '')}.${field}`] : undefined;
+  definition
+    ? LIST_TYPES[
+        `${definition
+          .replace(/^io\.k8s\.api\.core\.v1\./, '')
+          .replace(/^io\.k8s\.api\./, '')
+          .replace(/^io\.k8s\.apimachinery\.pkg\.apis\./, '')}.${field}`
+      ]
+    : undefined;
 
 /** Keywords of the API's documents that say nothing about what an object may hold. */
-const DOCUMENTATION = new Set(['description', 'x-kubernetes-patch-merge-key', 'x-kubernetes-patch-strategy', 'x-kubernetes-group-version-kind']);
+const DOCUMENTATION = new Set([
+  'description',
+  'x-kubernetes-patch-merge-key',
+  'x-kubernetes-patch-strategy',
+  'x-kubernetes-group-version-kind',
+]);
 
 function expand(schema: Schema, seen: readonly string[]): Schema {
-  const ref = typeof schema.$ref === 'string' ? schema.$ref : Array.isArray(schema.allOf) && schema.allOf.length === 1 ? (schema.allOf[0] as Schema).$ref : undefined;
+  const ref =
+    typeof schema.$ref === 'string'
+      ? schema.$ref
+      : Array.isArray(schema.allOf) && schema.allOf.length === 1
+        ? (schema.allOf[0] as Schema).$ref
+        : undefined;
   if (typeof ref === 'string') {
     const name = ref.slice(REF.length);
-    if (name === QUANTITY) return { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN, 'x-kubernetes-int-or-string': true };
-    if (name === INT_OR_STRING) return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+    if (name === QUANTITY)
+      return {
+        anyOf: [{ type: 'integer' }, { type: 'string' }],
+        pattern: QUANTITY_PATTERN,
+        'x-kubernetes-int-or-string': true,
+      };
+    if (name === INT_OR_STRING)
+      return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
     // controller-gen writes an embedded ObjectMeta (a volume claim template's) as a bare object: its fields are pruned.
     if (name === OBJECT_META) return { type: 'object' };
     if (seen.includes(name)) throw new Error(`core type ${name} is recursive: a CRD cannot embed it`);
     const target = builtinCatalog().schemas[name];
     if (!target) throw new Error(`no core type ${name}`);
-    const expanded = expand({ ...target, properties: { ...(target.properties as Record<string, Schema>), ...FIELDS[name] } }, [...seen, name]);
+    const expanded = expand(
+      { ...target, properties: { ...(target.properties as Record<string, Schema>), ...FIELDS[name] } },
+      [...seen, name],
+    );
     return ATOMIC_STRUCTS.has(name) ? { ...expanded, 'x-kubernetes-map-type': 'atomic' } : expanded;
   }
   const definition = seen.at(-1);
@@ -128,7 +175,12 @@ function expand(schema: Schema, seen: readonly string[]): Schema {
           const typed = expand(s, seen);
           const fallback = DEFAULTS[`${definition}.${field}`];
           const list = listTypeOf(definition, field);
-          const listed = list === undefined ? {} : Array.isArray(list) ? { 'x-kubernetes-list-map-keys': list, 'x-kubernetes-list-type': 'map' } : { 'x-kubernetes-list-type': list };
+          const listed =
+            list === undefined
+              ? {}
+              : Array.isArray(list)
+                ? { 'x-kubernetes-list-map-keys': list, 'x-kubernetes-list-type': 'map' }
+                : { 'x-kubernetes-list-type': list };
           return [field, { ...typed, ...(fallback === undefined ? {} : { default: fallback }), ...listed }];
         }),
       );

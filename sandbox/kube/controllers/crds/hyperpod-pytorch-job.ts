@@ -38,7 +38,13 @@ const logMonitoringRule = obj(
 );
 
 const restartPolicy = obj(
-  { evalPeriodSeconds: int(), maxFullJobRestarts: int(), numRestartBeforeFullJobRestart: int(), maxNumRepeatOffendersToAvoid: int(), scaleUpSnoozeTimeInSeconds: int({ default: 0 }) },
+  {
+    evalPeriodSeconds: int(),
+    maxFullJobRestarts: int(),
+    numRestartBeforeFullJobRestart: int(),
+    maxNumRepeatOffendersToAvoid: int(),
+    scaleUpSnoozeTimeInSeconds: int({ default: 0 }),
+  },
   ['evalPeriodSeconds'],
 );
 
@@ -67,28 +73,64 @@ const elasticPolicy = obj({
 
 const spec = obj({
   nprocPerNode: str({ default: 'auto' }),
-  replicaSpecs: arr(obj({ name: str(), replicas: int({ default: 0 }), maxReplicas: int(), spares: int({ default: 0 }), template: podTemplate() }, ['name'])),
+  replicaSpecs: arr(
+    obj(
+      {
+        name: str(),
+        replicas: int({ default: 0 }),
+        maxReplicas: int(),
+        spares: int({ default: 0 }),
+        template: podTemplate(),
+      },
+      ['name'],
+    ),
+  ),
   runPolicy,
   elasticPolicy,
 });
 
 /** An ObjectReference as the status lists pods (jobPods, managerPods, podManagerStatuses). */
-const objectReference = () => obj({ apiVersion: str(), fieldPath: str(), kind: str(), name: str(), namespace: str(), resourceVersion: str(), uid: str() });
+const objectReference = () =>
+  obj({
+    apiVersion: str(),
+    fieldPath: str(),
+    kind: str(),
+    name: str(),
+    namespace: str(),
+    resourceVersion: str(),
+    uid: str(),
+  });
 const toleration = obj({ effect: str(), key: str(), operator: str(), tolerationSeconds: int(), value: str() });
 
 const status = obj({
   completionTime: str(),
-  conditions: arr(obj({ lastProbeTime: str(), lastTransitionTime: str(), message: str(), reason: str(), status: str(), type: str() }, ['status', 'type'])),
+  conditions: arr(
+    obj(
+      { lastProbeTime: str(), lastTransitionTime: str(), message: str(), reason: str(), status: str(), type: str() },
+      ['status', 'type'],
+    ),
+  ),
   jobPods: arr(objectReference()),
-  latestFaultyPodInstanceList: obj({ restartType: str(), faultyInstanceIdList: arr(str()), faultyPodList: arr(str()), faultyRankList: arr(str()) }),
+  latestFaultyPodInstanceList: obj({
+    restartType: str(),
+    faultyInstanceIdList: arr(str()),
+    faultyPodList: arr(str()),
+    faultyRankList: arr(str()),
+  }),
   managerPods: objectReference(),
   masterAddr: str(),
   masterPort: str(),
   podManagerStatuses: arr(objectReference()),
-  podSetInfos: arr(obj({ annotations: stringMap(), labels: stringMap(), nodeSelector: stringMap(), tolerations: arr(toleration) })),
+  podSetInfos: arr(
+    obj({ annotations: stringMap(), labels: stringMap(), nodeSelector: stringMap(), tolerations: arr(toleration) }),
+  ),
   podSets: arr(obj({ count: int(), minCount: int(), template: podTemplate() }, ['count', 'template'])),
   restartCount: int({ default: 0 }),
-  restartStatus: obj({ currentEvalPeriod: int(), fullJobRestartCount: int(), restartCount: int() }, ['currentEvalPeriod', 'fullJobRestartCount', 'restartCount']),
+  restartStatus: obj({ currentEvalPeriod: int(), fullJobRestartCount: int(), restartCount: int() }, [
+    'currentEvalPeriod',
+    'fullJobRestartCount',
+    'restartCount',
+  ]),
   elasticScalingStatus: obj({
     targetReplicas: { type: 'object', additionalProperties: int() },
     lastUpdated: str(),
@@ -109,7 +151,11 @@ export const TRAINING_OPERATOR_CRDS: KubeObject[] = [
     plural: 'hyperpodpytorchjobs',
     scope: 'Namespaced',
     versions: ['v1'],
-    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.conditions[-1].type' }, { name: 'Restarts', type: 'integer', jsonPath: '.status.restartCount' }, age],
+    columns: [
+      { name: 'Status', type: 'string', jsonPath: '.status.conditions[-1].type' },
+      { name: 'Restarts', type: 'integer', jsonPath: '.status.restartCount' },
+      age,
+    ],
     spec,
     status,
   }),

@@ -21,9 +21,14 @@ const v1 = (version: Version, fields: Any): Any => (version === 'v1' ? fields : 
 const int64 = (extra: Any = {}): Any => ({ type: 'integer', format: 'int64', ...extra });
 const num = (extra: Any = {}): Any => ({ type: 'number', ...extra });
 const dateTime = () => str({ format: 'date-time' });
-const ROLE_ARN = str({ maxLength: 2048, minLength: 20, pattern: '^arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+$' });
+const ROLE_ARN = str({
+  maxLength: 2048,
+  minLength: 20,
+  pattern: '^arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+$',
+});
 const DNS_NAME = str({ maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$' });
-const arnOf = (resource: string) => str({ pattern: `(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:${resource}/.*|^$)` });
+const arnOf = (resource: string) =>
+  str({ pattern: `(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:${resource}/.*|^$)` });
 const nameValue = () => obj({ name: str(), value: str() }, ['name', 'value']);
 
 /** metav1.Condition as controller-gen writes it. */
@@ -36,7 +41,11 @@ const conditions = () =>
         observedGeneration: int64({ minimum: 0 }),
         reason: str({ maxLength: 1024, minLength: 1, pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$' }),
         status: str({ enum: ['True', 'False', 'Unknown'] }),
-        type: str({ maxLength: 316, pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' }),
+        type: str({
+          maxLength: 316,
+          pattern:
+            '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+        }),
       },
       ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
     ),
@@ -67,7 +76,10 @@ const prometheusTrigger = () =>
     name: str(),
     namespace: str(),
     query: str(),
-    serverAddress: str({ pattern: '^https:\\/\\/aps-workspaces\\.[a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*\\.amazonaws\\.com\\/workspaces\\/ws-[a-zA-Z0-9-]+$|^$' }),
+    serverAddress: str({
+      pattern:
+        '^https:\\/\\/aps-workspaces\\.[a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*\\.amazonaws\\.com\\/workspaces\\/ws-[a-zA-Z0-9-]+$|^$',
+    }),
     targetValue: num(),
     useCachedMetrics: bool({ default: true }),
   });
@@ -89,7 +101,8 @@ const autoScalingSpec = (version: Version) =>
 // ── data capture (v1) ───────────────────────────────────────────────────────────────────────────
 const contentTypes = () => arr(str(), { maxItems: 10, minItems: 1, 'x-kubernetes-list-type': 'set' });
 const captureContentTypeHeader = () => obj({ csvContentTypes: contentTypes(), jsonContentTypes: contentTypes() });
-const captureOptions = () => arr(obj({ captureMode: str({ enum: ['Input', 'Output'] }) }, ['captureMode']), { maxItems: 32, minItems: 1 });
+const captureOptions = () =>
+  arr(obj({ captureMode: str({ enum: ['Input', 'Output'] }) }, ['captureMode']), { maxItems: 32, minItems: 1 });
 const samplingPercentage = () => int({ maximum: 100, minimum: 0 });
 const kmsKeyId = () => str({ maxLength: 2048, pattern: '^[a-zA-Z0-9:/_-]*$' });
 const dataCapture = () =>
@@ -97,7 +110,10 @@ const dataCapture = () =>
     loadBalancer: obj({ enabled: bool() }, ['enabled']),
     modelPod: obj(
       {
-        bufferConfig: obj({ batchSize: int({ default: 10, maximum: 1000, minimum: 1 }), flushIntervalSeconds: int({ default: 60, maximum: 300, minimum: 10 }) }),
+        bufferConfig: obj({
+          batchSize: int({ default: 10, maximum: 1000, minimum: 1 }),
+          flushIntervalSeconds: int({ default: 60, maximum: 300, minimum: 10 }),
+        }),
         captureContentTypeHeader: captureContentTypeHeader(),
         captureOptions: captureOptions(),
         enabled: bool(),
@@ -109,14 +125,24 @@ const dataCapture = () =>
     ),
     s3Uri: str({ maxLength: 512, pattern: '^s3://([^/]+)(/[^,=]*)?$' }),
     sagemakerEndpoint: obj(
-      { captureContentTypeHeader: captureContentTypeHeader(), captureOptions: captureOptions(), enabled: bool(), initialSamplingPercentage: samplingPercentage(), kmsKeyId: kmsKeyId() },
+      {
+        captureContentTypeHeader: captureContentTypeHeader(),
+        captureOptions: captureOptions(),
+        enabled: bool(),
+        initialSamplingPercentage: samplingPercentage(),
+        kmsKeyId: kmsKeyId(),
+      },
       ['enabled'],
     ),
   });
 
 // ── routing, caching, load balancer, metrics, TLS, DNS ──────────────────────────────────────────
 const intelligentRoutingSpec = (version: Version) =>
-  obj({ autoScalingSpec: autoScalingSpec(version), enabled: bool({ default: false }), routingStrategy: str({ default: 'prefixaware', enum: ['prefixaware', 'kvaware', 'session', 'roundrobin'] }) });
+  obj({
+    autoScalingSpec: autoScalingSpec(version),
+    enabled: bool({ default: false }),
+    routingStrategy: str({ default: 'prefixaware', enum: ['prefixaware', 'kvaware', 'session', 'roundrobin'] }),
+  });
 const kvCacheSpec = () =>
   obj({
     cacheConfigFile: str(),
@@ -125,12 +151,21 @@ const kvCacheSpec = () =>
     l2CacheSpec: obj({ l2CacheBackend: str({ pattern: '(?i)redis|tieredstorage' }), l2CacheLocalUrl: str() }),
   });
 const loadBalancer = () =>
-  obj({ healthCheckPath: str({ default: '/ping', pattern: '^/.*' }), routingAlgorithm: str({ default: 'least_outstanding_requests', enum: ['least_outstanding_requests', 'round_robin'] }) });
+  obj({
+    healthCheckPath: str({ default: '/ping', pattern: '^/.*' }),
+    routingAlgorithm: str({
+      default: 'least_outstanding_requests',
+      enum: ['least_outstanding_requests', 'round_robin'],
+    }),
+  });
 const metrics = () =>
   obj({
     enabled: bool({ default: true }),
     metricsScrapeIntervalSeconds: int({ default: 15, maximum: 300, minimum: 5 }),
-    modelMetrics: obj({ path: str({ default: '/metrics', pattern: '^/[a-zA-Z0-9\\-_.\\/]*$' }), port: int({ default: 8080, maximum: 65535, minimum: 1024 }) }),
+    modelMetrics: obj({
+      path: str({ default: '/metrics', pattern: '^/[a-zA-Z0-9\\-_.\\/]*$' }),
+      port: int({ default: 8080, maximum: 65535, minimum: 1024 }),
+    }),
   });
 const tlsConfig = (version: Version) =>
   obj({
@@ -138,7 +173,10 @@ const tlsConfig = (version: Version) =>
       customCertificateConfig: obj(
         {
           acmArn: str({ pattern: '^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$' }),
-          domainName: str({ maxLength: 253, pattern: '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$' }),
+          domainName: str({
+            maxLength: 253,
+            pattern: '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$',
+          }),
         },
         ['acmArn', 'domainName'],
       ),
@@ -155,11 +193,26 @@ const deploymentStatus = (version: Version) =>
     conditions: conditions(),
     ...v1(version, {
       dataCaptureStatus: obj({
-        modelPod: obj({ lastTransitionTime: dateTime(), message: str(), reason: str(), status: str({ enum: ['Healthy', 'Unhealthy'] }) }, ['status']),
+        modelPod: obj(
+          {
+            lastTransitionTime: dateTime(),
+            message: str(),
+            reason: str(),
+            status: str({ enum: ['Healthy', 'Unhealthy'] }),
+          },
+          ['status'],
+        ),
       }),
     }),
     deploymentStatus: obj(
-      { deploymentObjectOverallState: str(), lastUpdated: dateTime(), message: str(), name: str(), reason: str(), status: coreType('io.k8s.api.apps.v1.DeploymentStatus') },
+      {
+        deploymentObjectOverallState: str(),
+        lastUpdated: dateTime(),
+        message: str(),
+        name: str(),
+        reason: str(),
+        status: coreType('io.k8s.api.apps.v1.DeploymentStatus'),
+      },
       ['lastUpdated', 'name'],
     ),
     ...v1(version, {
@@ -177,12 +230,37 @@ const deploymentStatus = (version: Version) =>
         ['managedByOperator'],
       ),
     }),
-    endpoints: obj({ sagemaker: obj({ configArn: arnOf('endpoint-config'), endpointArn: arnOf('endpoint'), modelArn: arnOf('model'), state: str() }, ['state']) }),
-    metricsStatus: obj({ enabled: bool(), errorMessage: str(), metricsScrapeIntervalSeconds: int(), modelMetrics: obj({ path: str(), port: int() }), state: str() }, ['enabled']),
+    endpoints: obj({
+      sagemaker: obj(
+        { configArn: arnOf('endpoint-config'), endpointArn: arnOf('endpoint'), modelArn: arnOf('model'), state: str() },
+        ['state'],
+      ),
+    }),
+    metricsStatus: obj(
+      {
+        enabled: bool(),
+        errorMessage: str(),
+        metricsScrapeIntervalSeconds: int(),
+        modelMetrics: obj({ path: str(), port: int() }),
+        state: str(),
+      },
+      ['enabled'],
+    ),
     observedGeneration: int64(),
     replicas: int(),
     selector: str(),
-    state: str({ enum: ['DeploymentPending', 'DeploymentInProgress', 'DeploymentFailed', 'DeploymentComplete', 'DeletionPending', 'DeletionInProgress', 'DeletionFailed', 'DeletionComplete'] }),
+    state: str({
+      enum: [
+        'DeploymentPending',
+        'DeploymentInProgress',
+        'DeploymentFailed',
+        'DeploymentComplete',
+        'DeletionPending',
+        'DeletionInProgress',
+        'DeletionFailed',
+        'DeletionComplete',
+      ],
+    }),
     tlsCertificate: obj({
       certificateARN: str({ pattern: 'arn:aws[a-z\\-]*:acm:[a-z0-9\\-]*:[0-9]{12}:certificate/.*' }),
       certificateDomainNames: arr(str()),
@@ -201,13 +279,30 @@ const worker = (version: Version) =>
   obj(
     {
       ...v1(version, { args: arr(str()), command: arr(str()) }),
-      environmentVariables: arr(coreType('EnvVar'), { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }),
+      environmentVariables: arr(coreType('EnvVar'), {
+        'x-kubernetes-list-map-keys': ['name'],
+        'x-kubernetes-list-type': 'map',
+      }),
       image: str(),
-      modelInvocationPort: obj({ containerPort: int({ maximum: 65535, minimum: 1 }), name: str({ default: 'http', pattern: '^http$|^grpc$' }) }, ['containerPort']),
+      modelInvocationPort: obj(
+        {
+          containerPort: int({ maximum: 65535, minimum: 1 }),
+          name: str({ default: 'http', pattern: '^http$|^grpc$' }),
+        },
+        ['containerPort'],
+      ),
       modelVolumeMount: obj({ mountPath: str({ default: '/opt/ml/model' }), name: str() }, ['name']),
       ...v1(version, {
-        probes: obj({ livenessProbe: coreType('Probe'), readinessProbe: coreType('Probe'), startupProbe: coreType('Probe') }),
-        requestLimits: obj({ maxConcurrentRequests: int({ minimum: 1 }), maxQueueSize: int({ minimum: 0 }), overflowStatusCode: int({ default: 429, maximum: 599, minimum: 400 }) }),
+        probes: obj({
+          livenessProbe: coreType('Probe'),
+          readinessProbe: coreType('Probe'),
+          startupProbe: coreType('Probe'),
+        }),
+        requestLimits: obj({
+          maxConcurrentRequests: int({ minimum: 1 }),
+          maxQueueSize: int({ minimum: 0 }),
+          overflowStatusCode: int({ default: 429, maximum: 599, minimum: 400 }),
+        }),
       }),
       resources: coreType('ResourceRequirements'),
       ...v1(version, { workingDir: str() }),
@@ -221,12 +316,18 @@ const modelSourceConfig = (version: Version) =>
       fsxStorage: obj({ dnsName: str(), fileSystemId: str(), mountName: str() }, ['fileSystemId']),
       ...v1(version, {
         huggingFaceModel: obj(
-          { commitSHA: str({ pattern: '^[0-9a-f]{40}$' }), modelId: str({ pattern: '^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$' }), tokenSecretRef: coreType('SecretKeySelector') },
+          {
+            commitSHA: str({ pattern: '^[0-9a-f]{40}$' }),
+            modelId: str({ pattern: '^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$' }),
+            tokenSecretRef: coreType('SecretKeySelector'),
+          },
           ['modelId'],
         ),
       }),
       modelLocation: str(),
-      modelSourceType: str({ enum: version === 'v1' ? ['fsx', 's3', 'huggingface', 'kubernetesVolume'] : ['fsx', 's3'] }),
+      modelSourceType: str({
+        enum: version === 'v1' ? ['fsx', 's3', 'huggingface', 'kubernetesVolume'] : ['fsx', 's3'],
+      }),
       prefetchEnabled: bool({ default: false }),
       s3Storage: obj({ bucketName: str(), region: str() }, ['bucketName', 'region']),
     },
@@ -235,7 +336,13 @@ const modelSourceConfig = (version: Version) =>
 
 /** Prefill/decode disaggregation: the two pools' pods and autoscaling. */
 const pdSpec = () => {
-  const pool = () => obj({ args: arr(str()), nodeSelector: { type: 'object', additionalProperties: str() }, replicas: int({ default: 1, minimum: 1 }), resources: coreType('ResourceRequirements') });
+  const pool = () =>
+    obj({
+      args: arr(str()),
+      nodeSelector: { type: 'object', additionalProperties: str() },
+      replicas: int({ default: 1, minimum: 1 }),
+      resources: coreType('ResourceRequirements'),
+    });
   return obj(
     {
       autoScalingSpec: obj({ decodingAutoScaling: autoScalingSpec('v1'), prefillAutoScaling: autoScalingSpec('v1') }),
@@ -259,7 +366,12 @@ function inferenceEndpointConfigSpec(version: Version): Any {
       ...v1(version, { instanceTypes: arr(str()), intelligentRoutingSpec: intelligentRoutingSpec(version) }),
       invocationEndpoint: str({ default: 'invocations' }),
       ...v1(version, {
-        kubernetes: obj({ initContainers: arr(coreType('Container')), schedulerName: DNS_NAME, serviceAccountName: DNS_NAME, volumes: arr(coreType('Volume')) }),
+        kubernetes: obj({
+          initContainers: arr(coreType('Container')),
+          schedulerName: DNS_NAME,
+          serviceAccountName: DNS_NAME,
+          volumes: arr(coreType('Volume')),
+        }),
         kvCacheSpec: kvCacheSpec(),
       }),
       loadBalancer: loadBalancer(),
@@ -274,7 +386,9 @@ function inferenceEndpointConfigSpec(version: Version): Any {
       tlsConfig: tlsConfig(version),
       worker: worker(version),
     },
-    version === 'v1' ? ['modelName', 'modelSourceConfig', 'worker'] : ['instanceType', 'modelName', 'modelSourceConfig', 'worker'],
+    version === 'v1'
+      ? ['modelName', 'modelSourceConfig', 'worker']
+      : ['instanceType', 'modelName', 'modelSourceConfig', 'worker'],
   );
 }
 
@@ -295,7 +409,11 @@ function jumpStartModelSpec(version: Version): Any {
           acceptEula: bool({ default: false }),
           additionalConfigs: arr(nameValue(), { maxItems: 10 }),
           gatedModelDownloadRole: ROLE_ARN,
-          modelHubName: str({ default: 'SageMakerPublicHub', maxLength: 63, pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$' }),
+          modelHubName: str({
+            default: 'SageMakerPublicHub',
+            maxLength: 63,
+            pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$',
+          }),
           modelId: modelName,
           modelVersion: str({ maxLength: 14, minLength: 5, pattern: '^\\d{1,4}.\\d{1,4}.\\d{1,4}$' }),
         },
@@ -324,7 +442,14 @@ function registrationSpec(version: Version): Any {
   return obj(
     {
       eksClusterDetails: obj(
-        { arn: str(), clusterSecurityGroupId: str(), name: str(), securityGroupIds: arr(str()), subnetIds: arr(str()), vpcId: str() },
+        {
+          arn: str(),
+          clusterSecurityGroupId: str(),
+          name: str(),
+          securityGroupIds: arr(str()),
+          subnetIds: arr(str()),
+          vpcId: str(),
+        },
         ['arn', 'clusterSecurityGroupId', 'name', 'securityGroupIds', 'subnetIds', 'vpcId'],
       ),
       executionRole: ROLE_ARN,
@@ -348,9 +473,21 @@ function registrationSpec(version: Version): Any {
         ),
       }),
       tags: arr(nameValue()),
-      tlsConfig: obj({ tlsCertificateOutputS3Bucket: str(), tlsCertificateS3Keys: arr(str()), tlsServerNameOverride: str() }, ['tlsCertificateOutputS3Bucket', 'tlsCertificateS3Keys']),
+      tlsConfig: obj(
+        { tlsCertificateOutputS3Bucket: str(), tlsCertificateS3Keys: arr(str()), tlsServerNameOverride: str() },
+        ['tlsCertificateOutputS3Bucket', 'tlsCertificateS3Keys'],
+      ),
     },
-    ['eksClusterDetails', 'executionRole', 'imageUri', 'instanceType', 'loadBalancerHostName', 'name', 'restApiId', 'tlsConfig'],
+    [
+      'eksClusterDetails',
+      'executionRole',
+      'imageUri',
+      'instanceType',
+      'loadBalancerHostName',
+      'name',
+      'restApiId',
+      'tlsConfig',
+    ],
   );
 }
 
@@ -358,20 +495,46 @@ const registrationStatus = () =>
   obj(
     {
       conditions: conditions(),
-      endpoint: obj({ arn: arnOf('endpoint'), configArn: arnOf('endpoint-config'), lastModifiedTime: dateTime(), modelArn: arnOf('model') }, ['arn', 'configArn', 'modelArn']),
+      endpoint: obj(
+        {
+          arn: arnOf('endpoint'),
+          configArn: arnOf('endpoint-config'),
+          lastModifiedTime: dateTime(),
+          modelArn: arnOf('model'),
+        },
+        ['arn', 'configArn', 'modelArn'],
+      ),
       loadBalancer: obj({ hostName: str() }, ['hostName']),
       observedGeneration: int64(),
-      state: str({ enum: ['CreationInProgress', 'CreationFailed', 'CreationCompleted', 'DeletionInProgress', 'DeletionFailed', 'DeletionCompleted', 'UpdateInProgress', 'UpdateFailed', 'UpdateCompleted'] }),
+      state: str({
+        enum: [
+          'CreationInProgress',
+          'CreationFailed',
+          'CreationCompleted',
+          'DeletionInProgress',
+          'DeletionFailed',
+          'DeletionCompleted',
+          'UpdateInProgress',
+          'UpdateFailed',
+          'UpdateCompleted',
+        ],
+      }),
     },
     ['state'],
   );
 
 // ── the CRD objects ─────────────────────────────────────────────────────────────────────────────
 const GROUP = 'inference.sagemaker.aws.amazon.com';
-const SCALE = { labelSelectorPath: '.status.selector', specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
+const SCALE = {
+  labelSelectorPath: '.status.selector',
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+};
 
 /** One CRD serving v1 (stored) and v1alpha1, each with its own schema. */
-function inferenceCrd(c: Pick<CrdSpec, 'kind' | 'plural'> & { schema: (version: Version) => { spec: Any; status: Any }; scale: boolean }): KubeObject {
+function inferenceCrd(
+  c: Pick<CrdSpec, 'kind' | 'plural'> & { schema: (version: Version) => { spec: Any; status: Any }; scale: boolean },
+): KubeObject {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -386,7 +549,13 @@ function inferenceCrd(c: Pick<CrdSpec, 'kind' | 'plural'> & { schema: (version: 
           name,
           served: true,
           storage: name === 'v1',
-          schema: { openAPIV3Schema: { description: `${c.kind} is the Schema for the ${c.plural} API`, type: 'object', properties: { apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec, status } } },
+          schema: {
+            openAPIV3Schema: {
+              description: `${c.kind} is the Schema for the ${c.plural} API`,
+              type: 'object',
+              properties: { apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec, status },
+            },
+          },
           subresources: { ...(c.scale ? { scale: SCALE } : {}), status: {} },
         };
       }),
@@ -395,7 +564,22 @@ function inferenceCrd(c: Pick<CrdSpec, 'kind' | 'plural'> & { schema: (version: 
 }
 
 export const INFERENCE_OPERATOR_CRDS: KubeObject[] = [
-  inferenceCrd({ kind: 'InferenceEndpointConfig', plural: 'inferenceendpointconfigs', scale: true, schema: (v) => ({ spec: inferenceEndpointConfigSpec(v), status: deploymentStatus(v) }) }),
-  inferenceCrd({ kind: 'JumpStartModel', plural: 'jumpstartmodels', scale: true, schema: (v) => ({ spec: jumpStartModelSpec(v), status: deploymentStatus(v) }) }),
-  inferenceCrd({ kind: 'SageMakerEndpointRegistration', plural: 'sagemakerendpointregistrations', scale: false, schema: (v) => ({ spec: registrationSpec(v), status: registrationStatus() }) }),
+  inferenceCrd({
+    kind: 'InferenceEndpointConfig',
+    plural: 'inferenceendpointconfigs',
+    scale: true,
+    schema: (v) => ({ spec: inferenceEndpointConfigSpec(v), status: deploymentStatus(v) }),
+  }),
+  inferenceCrd({
+    kind: 'JumpStartModel',
+    plural: 'jumpstartmodels',
+    scale: true,
+    schema: (v) => ({ spec: jumpStartModelSpec(v), status: deploymentStatus(v) }),
+  }),
+  inferenceCrd({
+    kind: 'SageMakerEndpointRegistration',
+    plural: 'sagemakerendpointregistrations',
+    scale: false,
+    schema: (v) => ({ spec: registrationSpec(v), status: registrationStatus() }),
+  }),
 ];

@@ -11,14 +11,25 @@ import { age, arr, crd, int, obj, str } from '../addon-builders.js';
  */
 
 const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
-const QUALIFIED_NAME = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$';
-const QUANTITY = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+const QUALIFIED_NAME =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$';
+const QUANTITY =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 const DURATION_OR_NEVER = '^(([0-9]+(s|m|h))+|Never)$';
-const CONDITION_TYPE = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
+const CONDITION_TYPE =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
 
 /** Well-known labels outside the restricted domains' exceptions (karpenter's v1 labels.go). */
 const quoted = (names: string[]) => `[${names.map((n) => JSON.stringify(n)).join(', ')}]`;
-const KUBERNETES_IO_ALLOWED = ['beta.kubernetes.io/instance-type', 'failure-domain.beta.kubernetes.io/region', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch', 'failure-domain.beta.kubernetes.io/zone', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region'];
+const KUBERNETES_IO_ALLOWED = [
+  'beta.kubernetes.io/instance-type',
+  'failure-domain.beta.kubernetes.io/region',
+  'beta.kubernetes.io/os',
+  'beta.kubernetes.io/arch',
+  'failure-domain.beta.kubernetes.io/zone',
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+];
 const KARPENTER_ALLOWED = ['karpenter.sh/capacity-type', 'karpenter.sh/nodepool'];
 const domain = (v: string) => `${v}.find("^([^/]+)")`;
 
@@ -27,21 +38,38 @@ const domain = (v: string) => `${v}.find("^([^/]+)")`;
  * node.kubernetes.io/instance-type; template labels may not (Karpenter sets it).
  */
 function labelRules(v: string, requirement: boolean): Array<{ message: string; rule: string }> {
-  const kubernetesIo = [...KUBERNETES_IO_ALLOWED, ...(requirement ? ['node.kubernetes.io/instance-type'] : []), 'kubernetes.io/arch', 'kubernetes.io/os', 'node.kubernetes.io/windows-build'];
+  const kubernetesIo = [
+    ...KUBERNETES_IO_ALLOWED,
+    ...(requirement ? ['node.kubernetes.io/instance-type'] : []),
+    'kubernetes.io/arch',
+    'kubernetes.io/os',
+    'node.kubernetes.io/windows-build',
+  ];
   return [
     {
       message: 'label domain "kubernetes.io" is restricted',
       rule: `${v} in ${quoted(kubernetesIo)} || ${domain(v)}.endsWith("node.kubernetes.io") || ${domain(v)}.endsWith("node-restriction.kubernetes.io") || !${domain(v)}.endsWith("kubernetes.io")`,
     },
-    { message: 'label domain "k8s.io" is restricted', rule: `${domain(v)}.endsWith("kops.k8s.io") || !${domain(v)}.endsWith("k8s.io")` },
-    { message: 'label domain "karpenter.sh" is restricted', rule: `${v} in ${quoted(KARPENTER_ALLOWED)} || !${domain(v)}.endsWith("karpenter.sh")` },
+    {
+      message: 'label domain "k8s.io" is restricted',
+      rule: `${domain(v)}.endsWith("kops.k8s.io") || !${domain(v)}.endsWith("k8s.io")`,
+    },
+    {
+      message: 'label domain "karpenter.sh" is restricted',
+      rule: `${v} in ${quoted(KARPENTER_ALLOWED)} || !${domain(v)}.endsWith("karpenter.sh")`,
+    },
     { message: 'label "karpenter.sh/nodepool" is restricted', rule: `${v} != "karpenter.sh/nodepool"` },
     { message: 'label "kubernetes.io/hostname" is restricted', rule: `${v} != "kubernetes.io/hostname"` },
   ];
 }
-const forEveryKey = (rules: Array<{ message: string; rule: string }>) => rules.map((r) => ({ ...r, rule: `self.all(x, ${r.rule})` }));
+const forEveryKey = (rules: Array<{ message: string; rule: string }>) =>
+  rules.map((r) => ({ ...r, rule: `self.all(x, ${r.rule})` }));
 
-const quantity: Any = { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY, 'x-kubernetes-int-or-string': true };
+const quantity: Any = {
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  pattern: QUANTITY,
+  'x-kubernetes-int-or-string': true,
+};
 const notEmpty = (what: string) => [{ message: `${what} may not be empty`, rule: "self != ''" }];
 
 const taint = obj(
@@ -85,9 +113,18 @@ const nodeClaimTemplateSpec = obj(
     requirements: arr(requirement, {
       maxItems: 100,
       'x-kubernetes-validations': [
-        { message: "requirements with operator 'In' must have a value defined", rule: "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)" },
-        { message: "requirements operator 'Gt' or 'Lt' must have a single positive integer value", rule: "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)" },
-        { message: "requirements with 'minValues' must have at least that many values specified in the 'values' field", rule: "self.all(x, (x.operator == 'In' && has(x.minValues)) ? x.values.size() >= x.minValues : true)" },
+        {
+          message: "requirements with operator 'In' must have a value defined",
+          rule: "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
+        },
+        {
+          message: "requirements operator 'Gt' or 'Lt' must have a single positive integer value",
+          rule: "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
+        },
+        {
+          message: "requirements with 'minValues' must have at least that many values specified in the 'values' field",
+          rule: "self.all(x, (x.operator == 'In' && has(x.minValues)) ? x.values.size() >= x.minValues : true)",
+        },
       ],
     }),
     startupTaints: arr(taint),
@@ -102,7 +139,9 @@ const budget = obj(
     duration: str({ pattern: '^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$' }),
     nodes: str({ default: '10%', pattern: '^((100|[0-9]{1,2})%|[0-9]+)$' }),
     reasons: arr(str({ enum: ['Underutilized', 'Empty', 'Drifted'] })),
-    schedule: str({ pattern: '^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))$' }),
+    schedule: str({
+      pattern: '^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))$',
+    }),
   },
   ['nodes'],
 );
@@ -111,9 +150,21 @@ const spec = obj(
   {
     disruption: obj(
       {
-        budgets: arr(budget, { default: [{ nodes: '10%' }], maxItems: 50, 'x-kubernetes-validations': [{ message: "'schedule' must be set with 'duration'", rule: 'self.all(x, has(x.schedule) == has(x.duration))' }] }),
+        budgets: arr(budget, {
+          default: [{ nodes: '10%' }],
+          maxItems: 50,
+          'x-kubernetes-validations': [
+            {
+              message: "'schedule' must be set with 'duration'",
+              rule: 'self.all(x, has(x.schedule) == has(x.duration))',
+            },
+          ],
+        }),
         consolidateAfter: str({ pattern: DURATION_OR_NEVER }),
-        consolidationPolicy: str({ default: 'WhenEmptyOrUnderutilized', enum: ['WhenEmpty', 'WhenEmptyOrUnderutilized'] }),
+        consolidationPolicy: str({
+          default: 'WhenEmptyOrUnderutilized',
+          enum: ['WhenEmpty', 'WhenEmptyOrUnderutilized'],
+        }),
       },
       ['consolidateAfter'],
       { default: { consolidateAfter: '0s' } },
@@ -123,7 +174,12 @@ const spec = obj(
       {
         metadata: obj({
           annotations: { type: 'object', additionalProperties: str() },
-          labels: { type: 'object', additionalProperties: str({ maxLength: 63, pattern: LABEL_VALUE }), maxProperties: 100, 'x-kubernetes-validations': forEveryKey(labelRules('x', false)) },
+          labels: {
+            type: 'object',
+            additionalProperties: str({ maxLength: 63, pattern: LABEL_VALUE }),
+            maxProperties: 100,
+            'x-kubernetes-validations': forEveryKey(labelRules('x', false)),
+          },
         }),
         spec: nodeClaimTemplateSpec,
       },

@@ -11,20 +11,33 @@ import { age, arr, crd, int, obj, str } from '../addon-builders.js';
  * Upstream has no CEL rules and keeps no unknown field: a structural schema prunes them.
  */
 
-const policies = arr(obj({ periodSeconds: int(), type: str(), value: int() }, ['periodSeconds', 'type', 'value']), { 'x-kubernetes-list-type': 'atomic' });
+const policies = arr(obj({ periodSeconds: int(), type: str(), value: int() }, ['periodSeconds', 'type', 'value']), {
+  'x-kubernetes-list-type': 'atomic',
+});
 const scalingRules = obj({ policies, selectPolicy: str(), stabilizationWindowSeconds: int() });
 
 const spec = obj(
   {
     advanced: obj({
-      horizontalPodAutoscalerConfig: obj({ behavior: obj({ scaleDown: scalingRules, scaleUp: scalingRules }), name: str() }),
+      horizontalPodAutoscalerConfig: obj({
+        behavior: obj({ scaleDown: scalingRules, scaleUp: scalingRules }),
+        name: str(),
+      }),
       restoreToOriginalReplicaCount: { type: 'boolean' },
-      scalingModifiers: obj({ activationTarget: str(), formula: str(), metricType: str({ enum: ['AverageValue', 'Value'] }), target: str() }),
+      scalingModifiers: obj({
+        activationTarget: str(),
+        formula: str(),
+        metricType: str({ enum: ['AverageValue', 'Value'] }),
+        target: str(),
+      }),
     }),
     cooldownPeriod: int(),
     fallback: obj(
       {
-        behavior: str({ default: 'static', enum: ['static', 'currentReplicas', 'currentReplicasIfHigher', 'currentReplicasIfLower'] }),
+        behavior: str({
+          default: 'static',
+          enum: ['static', 'currentReplicas', 'currentReplicasIfHigher', 'currentReplicasIfLower'],
+        }),
         failureThreshold: int(),
         replicas: int(),
       },
@@ -64,7 +77,12 @@ const status = obj({
   originalReplicaCount: int(),
   pausedReplicaCount: int(),
   resourceMetricNames: arr(str()),
-  scaleTargetGVKR: obj({ group: str(), kind: str(), resource: str(), version: str() }, ['group', 'kind', 'resource', 'version']),
+  scaleTargetGVKR: obj({ group: str(), kind: str(), resource: str(), version: str() }, [
+    'group',
+    'kind',
+    'resource',
+    'version',
+  ]),
   scaleTargetKind: str(),
   triggersTypes: str(),
 });

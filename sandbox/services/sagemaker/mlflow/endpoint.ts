@@ -40,7 +40,13 @@ export function isMlflowRequest(raw: RawHttpRequest, rawQuery: string): boolean 
   return scope ? scope.service === MLFLOW_SIGNING_NAME : PATH.test(raw.path);
 }
 
-const signedOf = (raw: RawHttpRequest, rawQuery: string): IncomingSignedRequest => ({ method: raw.method, rawPath: raw.rawPath, rawQuery, headers: raw.headers, body: raw.body });
+const signedOf = (raw: RawHttpRequest, rawQuery: string): IncomingSignedRequest => ({
+  method: raw.method,
+  rawPath: raw.rawPath,
+  rawQuery,
+  headers: raw.headers,
+  body: raw.body,
+});
 
 export function serveMlflow(raw: RawHttpRequest, rawQuery: string, runtime: SandboxRuntime): MlflowCall {
   const requestId = randomUUID();
@@ -55,23 +61,51 @@ export function serveMlflow(raw: RawHttpRequest, rawQuery: string, runtime: Sand
         ? mlflowError('UNAUTHENTICATED', verdict.message)
         : mlflowError('PERMISSION_DENIED', verdict.message);
     }
-    if (verdict.scope.service !== MLFLOW_SIGNING_NAME) throw mlflowError('PERMISSION_DENIED', `Credential should be scoped to correct service: '${MLFLOW_SIGNING_NAME}'.`);
-    if (!route) throw mlflowError('ENDPOINT_NOT_FOUND', `No API endpoint ${raw.method} ${raw.path} (the sandbox serves ${Object.values(MLFLOW_HANDLERS).map((h) => h.path).join(', ')} under /api/2.0/mlflow/).`);
-    if (!('handler' in route)) throw mlflowError('BAD_REQUEST', `${raw.method} is not allowed for ${raw.path}; use ${route.allowed}.`);
+    if (verdict.scope.service !== MLFLOW_SIGNING_NAME)
+      throw mlflowError(
+        'PERMISSION_DENIED',
+        `Credential should be scoped to correct service: '${MLFLOW_SIGNING_NAME}'.`,
+      );
+    if (!route)
+      throw mlflowError(
+        'ENDPOINT_NOT_FOUND',
+        `No API endpoint ${raw.method} ${raw.path} (the sandbox serves ${Object.values(MLFLOW_HANDLERS)
+          .map((h) => h.path)
+          .join(', ')} under /api/2.0/mlflow/).`,
+      );
+    if (!('handler' in route))
+      throw mlflowError('BAD_REQUEST', `${raw.method} is not allowed for ${raw.path}; use ${route.allowed}.`);
     const server = serverOf(raw, runtime);
     region = server.region;
     if (verdict.scope.region !== server.region) {
-      throw mlflowError('PERMISSION_DENIED', `Credential should be scoped to a valid region, not '${verdict.scope.region}': tracking server '${server.name}' is in ${server.region}.`);
+      throw mlflowError(
+        'PERMISSION_DENIED',
+        `Credential should be scoped to a valid region, not '${verdict.scope.region}': tracking server '${server.name}' is in ${server.region}.`,
+      );
     }
-    if (!isServing(server.status)) throw mlflowError('TEMPORARILY_UNAVAILABLE', `Tracking server '${server.name}' is ${server.status}; it answers MLflow requests once it is Created or Started.`);
+    if (!isServing(server.status))
+      throw mlflowError(
+        'TEMPORARILY_UNAVAILABLE',
+        `Tracking server '${server.name}' is ${server.status}; it answers MLflow requests once it is Created or Started.`,
+      );
     const injected = runtime.faults.intercept(MLFLOW_SIGNING_NAME, operation);
-    if (injected) throw injected.kind === 'throttle' ? mlflowError('REQUEST_LIMIT_EXCEEDED', 'Rate exceeded') : new AwsError(injected.code, injected.message, injected.status);
+    if (injected)
+      throw injected.kind === 'throttle'
+        ? mlflowError('REQUEST_LIMIT_EXCEEDED', 'Rate exceeded')
+        : new AwsError(injected.code, injected.message, injected.status);
     input = raw.method === 'GET' ? queryInput(raw.query) : jsonInput(raw.body);
     const body = route.handler.run(input as Input, server, runtime.clock.now());
     return { response: json(200, body, requestId), operation, region, input, wrote: route.handler.writes };
   } catch (err) {
     const e = isAwsError(err) ? err : internal(err);
-    return { response: json(e.status, { error_code: e.code, message: e.message }, requestId), operation, region, input, errorCode: e.code, wrote: false };
+    return {
+      response: json(e.status, { error_code: e.code, message: e.message }, requestId),
+      operation,
+      region,
+      input,
+      errorCode: e.code,
+      wrote: false,
+    };
   }
 }
 
@@ -82,7 +116,9 @@ function routeOf(raw: RawHttpRequest): Route | undefined {
   if (!tail) return undefined;
   for (const [name, { path, handler }] of Object.entries(MLFLOW_HANDLERS)) {
     if (path !== tail) continue;
-    return handler.method.split('|').includes(raw.method) ? { name, handler } : { allowed: handler.method.replace('|', ' or ') };
+    return handler.method.split('|').includes(raw.method)
+      ? { name, handler }
+      : { allowed: handler.method.replace('|', ' or ') };
   }
   return undefined;
 }
@@ -97,7 +133,11 @@ function serverOf(raw: RawHttpRequest, runtime: SandboxRuntime): StoredTrackingS
   }
   const host = raw.headers.get('host')?.[0]?.toLowerCase();
   const byHost = host ? allServers(state).find((s) => new URL(s.url).host === host) : undefined;
-  if (!byHost) throw mlflowError('INVALID_PARAMETER_VALUE', `Name the tracking server with the ${ROUTING_HEADER} header (its ARN), as the sagemaker-mlflow plugin does.`);
+  if (!byHost)
+    throw mlflowError(
+      'INVALID_PARAMETER_VALUE',
+      `Name the tracking server with the ${ROUTING_HEADER} header (its ARN), as the sagemaker-mlflow plugin does.`,
+    );
   return byHost;
 }
 
@@ -106,7 +146,12 @@ function queryInput(query: URLSearchParams): Input {
   const out: Input = Object.create(null) as Input;
   for (const key of new Set(query.keys())) {
     const all = query.getAll(key);
-    Object.defineProperty(out, key, { value: all.length > 1 ? all : all[0], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: all.length > 1 ? all : all[0],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -119,12 +164,17 @@ function jsonInput(body: Buffer): Input {
   } catch {
     throw mlflowError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw mlflowError('BAD_REQUEST', 'Malformed request: the body must be a JSON object.');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw mlflowError('BAD_REQUEST', 'Malformed request: the body must be a JSON object.');
   return parsed as Input;
 }
 
 function json(status: number, body: unknown, requestId: string): RawHttpResponse {
-  return { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify(body),
+  };
 }
 
 function internal(err: unknown): AwsError {

@@ -11,7 +11,8 @@ const pairs = (section: Keyed<string>) => keyed.entries(section).map(([key, valu
 const nonEmpty = <T>(name: string, list: T[]) => (list.length > 0 ? { [name]: list } : {});
 
 /** Doubles that JSON has no number for are strings in protobuf JSON. */
-const double = (v: number): number | string => (Number.isFinite(v) ? v : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity');
+const double = (v: number): number | string =>
+  Number.isFinite(v) ? v : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
 
 export function experimentJson(e: StoredExperiment) {
   return {
@@ -40,7 +41,12 @@ export function runInfoJson(r: StoredRun) {
   };
 }
 
-export const metricJson = (m: LoggedMetric) => ({ key: m.key, value: double(m.value), timestamp: m.timestamp, step: m.step });
+export const metricJson = (m: LoggedMetric) => ({
+  key: m.key,
+  value: double(m.value),
+  timestamp: m.timestamp,
+  step: m.step,
+});
 export const pointJson = (key: string, p: MetricPoint) => metricJson({ key, step: p[0], timestamp: p[1], value: p[2] });
 
 export function runJson(r: StoredRun) {

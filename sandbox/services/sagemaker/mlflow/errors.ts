@@ -23,11 +23,14 @@ const STATUS: Record<string, number> = {
 
 export const mlflowStatusOf = (code: string): number => STATUS[code] ?? 500;
 
-export const mlflowError = (code: keyof typeof STATUS | string, message: string): AwsError => new AwsError(code, message, mlflowStatusOf(code));
+export const mlflowError = (code: keyof typeof STATUS | string, message: string): AwsError =>
+  new AwsError(code, message, mlflowStatusOf(code));
 
 export const invalidParameter = (message: string) => mlflowError('INVALID_PARAMETER_VALUE', message);
 
 export const missingParameter = (name: string) =>
-  invalidParameter(`Missing value for required parameter '${name}'. See the API docs for more information about request parameters.`);
+  invalidParameter(
+    `Missing value for required parameter '${name}'. See the API docs for more information about request parameters.`,
+  );
 
 export const notFound = (message: string) => mlflowError('RESOURCE_DOES_NOT_EXIST', message);

@@ -4,7 +4,18 @@ import { experimentJson, pointJson, runInfoJson, runJson } from './entities.js';
 import { invalidParameter, missingParameter, notFound } from './errors.js';
 import { compare, orderItems, parseFilter, parseOrderBy, type Comparison, type OrderBy } from './search.js';
 import type { RunStatus, StoredExperiment, StoredRun, StoredTrackingServer } from './state.js';
-import { createExperiment, createRun, experimentById, experimentByName, latestMetrics, logToRun, metricHistory, runById, updateRun, type LoggedMetric } from './tracking.js';
+import {
+  createExperiment,
+  createRun,
+  experimentById,
+  experimentByName,
+  latestMetrics,
+  logToRun,
+  metricHistory,
+  runById,
+  updateRun,
+  type LoggedMetric,
+} from './tracking.js';
 
 /**
  * The MLflow REST operations the sandbox serves (mlflow/protos/service.proto), on one tracking
@@ -33,7 +44,8 @@ function text(input: Input, name: string, required = false): string | undefined 
     if (required) throw missingParameter(name);
     return undefined;
   }
-  if (typeof v !== 'string') throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected a string.`);
+  if (typeof v !== 'string')
+    throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected a string.`);
   return v;
 }
 
@@ -44,7 +56,8 @@ function integer(input: Input, name: string, required = false): number | undefin
     return undefined;
   }
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n)) throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected an integer.`);
+  if (!Number.isSafeInteger(n))
+    throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected an integer.`);
   return n;
 }
 
@@ -59,12 +72,14 @@ function list<T>(input: Input, name: string, item: (v: unknown, i: number) => T)
   const v = Object.hasOwn(input, name) ? input[name] : undefined;
   if (v === undefined || v === null) return [];
   const arr = Array.isArray(v) ? v : typeof v === 'string' ? [v] : undefined;
-  if (!arr) throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected a list.`);
+  if (!arr)
+    throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected a list.`);
   return arr.map(item);
 }
 
 const object = (v: unknown, name: string): Input => {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected an object.`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw invalidParameter(`Invalid value ${JSON.stringify(v)} for parameter '${name}' supplied: expected an object.`);
   return v as Input;
 };
 const keyValues = (input: Input, name: string) =>
@@ -75,13 +90,18 @@ const keyValues = (input: Input, name: string) =>
 
 function maxResults(input: Input, fallback: number | undefined, max: number): number | undefined {
   const n = integer(input, 'max_results') ?? fallback;
-  if (n !== undefined && (n < 1 || n > max)) throw invalidParameter(`Invalid value ${n} for parameter 'max_results' supplied. It must be at most ${max} and at least 1.`);
+  if (n !== undefined && (n < 1 || n > max))
+    throw invalidParameter(
+      `Invalid value ${n} for parameter 'max_results' supplied. It must be at most ${max} and at least 1.`,
+    );
   return n;
 }
 
 /** MLflow's page tokens: opaque, base64 of an offset. */
 function paged<T>(items: T[], input: Input, size: number | undefined): { items: T[]; next_page_token?: string } {
-  const { items: slice, next } = offsetPage(items, text(input, 'page_token'), size, () => invalidParameter('Invalid page token, could not base64-decode or JSON-decode.'));
+  const { items: slice, next } = offsetPage(items, text(input, 'page_token'), size, () =>
+    invalidParameter('Invalid page token, could not base64-decode or JSON-decode.'),
+  );
   return { items: slice, ...(next ? { next_page_token: next } : {}) };
 }
 
@@ -94,7 +114,8 @@ function runIdOf(input: Input): string {
 
 function runStatus(v: string | undefined): RunStatus | undefined {
   if (v === undefined) return undefined;
-  if (!RUN_STATUSES.includes(v as RunStatus)) throw invalidParameter(`Invalid value '${v}' for parameter 'status': must be one of ${RUN_STATUSES.join(', ')}.`);
+  if (!RUN_STATUSES.includes(v as RunStatus))
+    throw invalidParameter(`Invalid value '${v}' for parameter 'status': must be one of ${RUN_STATUSES.join(', ')}.`);
   return v as RunStatus;
 }
 
@@ -115,7 +136,10 @@ function viewFilter(v: string | undefined, name: string): (stage: string) => boo
 
 function experimentValue(e: StoredExperiment, c: { entity: string; key: string }): string | number | undefined {
   if (c.entity === 'tag') return keyed.get(e.tags, c.key);
-  if (c.entity !== 'attribute') throw invalidParameter(`Invalid search expression for experiments: '${c.entity}s.${c.key}' (experiments have attributes and tags).`);
+  if (c.entity !== 'attribute')
+    throw invalidParameter(
+      `Invalid search expression for experiments: '${c.entity}s.${c.key}' (experiments have attributes and tags).`,
+    );
   switch (c.key) {
     case 'name':
       return e.name;
@@ -126,7 +150,9 @@ function experimentValue(e: StoredExperiment, c: { entity: string; key: string }
     case 'last_update_time':
       return e.lastUpdateTime;
     default:
-      throw invalidParameter(`Invalid attribute key '${c.key}' specified. Valid keys are name, experiment_id, creation_time, last_update_time.`);
+      throw invalidParameter(
+        `Invalid attribute key '${c.key}' specified. Valid keys are name, experiment_id, creation_time, last_update_time.`,
+      );
   }
 }
 
@@ -155,12 +181,15 @@ function runValue(r: StoredRun, c: { entity: string; key: string }): string | nu
         case 'artifact_uri':
           return r.artifactUri;
         default:
-          throw invalidParameter(`Invalid attribute key '${c.key}' specified. Valid keys are run_name, run_id, status, user_id, start_time, end_time, artifact_uri.`);
+          throw invalidParameter(
+            `Invalid attribute key '${c.key}' specified. Valid keys are run_name, run_id, status, user_id, start_time, end_time, artifact_uri.`,
+          );
       }
   }
 }
 
-const matches = <T>(item: T, filter: Comparison[], valueOf: (item: T, c: Comparison) => string | number | undefined) => filter.every((c) => compare(c, valueOf(item, c)));
+const matches = <T>(item: T, filter: Comparison[], valueOf: (item: T, c: Comparison) => string | number | undefined) =>
+  filter.every((c) => compare(c, valueOf(item, c)));
 
 // ── the operations ───────────────────────────────────────────────────────────────────────────────
 
@@ -185,7 +214,9 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
     handler: {
       method: 'GET',
       writes: false,
-      run: (input, server) => ({ experiment: experimentJson(experimentById(store(server), text(input, 'experiment_id', true))) }),
+      run: (input, server) => ({
+        experiment: experimentJson(experimentById(store(server), text(input, 'experiment_id', true))),
+      }),
     },
   },
   CreateExperiment: {
@@ -194,7 +225,16 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
       method: 'POST',
       writes: true,
       run(input, server, now) {
-        const e = createExperiment(store(server), server.artifactStoreUri, { name: text(input, 'name', true), ...optional('artifactLocation', text(input, 'artifact_location')), tags: keyValues(input, 'tags') }, now);
+        const e = createExperiment(
+          store(server),
+          server.artifactStoreUri,
+          {
+            name: text(input, 'name', true),
+            ...optional('artifactLocation', text(input, 'artifact_location')),
+            tags: keyValues(input, 'tags'),
+          },
+          now,
+        );
         return { experiment_id: e.id };
       },
     },
@@ -208,11 +248,21 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
         const filter = parseFilter(text(input, 'filter'));
         const order = parseOrderBy(list(input, 'order_by', (v) => String(v)));
         const visible = viewFilter(text(input, 'view_type'), 'view_type');
-        const found = keyed.values(store(server).experiments).filter((e) => visible(e.lifecycleStage) && matches(e, filter, experimentValue));
+        const found = keyed
+          .values(store(server).experiments)
+          .filter((e) => visible(e.lifecycleStage) && matches(e, filter, experimentValue));
         const defaultOrder: OrderBy[] = [{ entity: 'attribute', key: 'last_update_time', ascending: false }];
-        const ordered = orderItems(found, order.length ? order : defaultOrder, experimentValue, (a, b) => Number(b.id) - Number(a.id));
+        const ordered = orderItems(
+          found,
+          order.length ? order : defaultOrder,
+          experimentValue,
+          (a, b) => Number(b.id) - Number(a.id),
+        );
         const { items, next_page_token } = paged(ordered, input, maxResults(input, 1000, SEARCH_MAX));
-        return { ...(items.length ? { experiments: items.map(experimentJson) } : {}), ...(next_page_token ? { next_page_token } : {}) };
+        return {
+          ...(items.length ? { experiments: items.map(experimentJson) } : {}),
+          ...(next_page_token ? { next_page_token } : {}),
+        };
       },
     },
   },
@@ -244,14 +294,22 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
       writes: true,
       run(input, server) {
         const run = runById(store(server), runIdOf(input));
-        updateRun(run, { ...optional('status', runStatus(text(input, 'status'))), ...optional('endTime', integer(input, 'end_time')), ...optional('runName', text(input, 'run_name')) });
+        updateRun(run, {
+          ...optional('status', runStatus(text(input, 'status'))),
+          ...optional('endTime', integer(input, 'end_time')),
+          ...optional('runName', text(input, 'run_name')),
+        });
         return { run_info: runInfoJson(run) };
       },
     },
   },
   GetRun: {
     path: 'runs/get',
-    handler: { method: 'GET', writes: false, run: (input, server) => ({ run: runJson(runById(store(server), runIdOf(input))) }) },
+    handler: {
+      method: 'GET',
+      writes: false,
+      run: (input, server) => ({ run: runJson(runById(store(server), runIdOf(input))) }),
+    },
   },
   SearchRuns: {
     path: 'runs/search',
@@ -263,11 +321,16 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
         const filter = parseFilter(text(input, 'filter'));
         const order = parseOrderBy(list(input, 'order_by', (v) => String(v)));
         const visible = viewFilter(text(input, 'run_view_type'), 'run_view_type');
-        const found = keyed.values(store(server).runs).filter((r) => ids.includes(r.experimentId) && visible(r.lifecycleStage) && matches(r, filter, runValue));
+        const found = keyed
+          .values(store(server).runs)
+          .filter((r) => ids.includes(r.experimentId) && visible(r.lifecycleStage) && matches(r, filter, runValue));
         const defaultOrder: OrderBy[] = [{ entity: 'attribute', key: 'start_time', ascending: false }];
         const ordered = orderItems(found, [...order, ...defaultOrder], runValue, (a, b) => (a.id < b.id ? -1 : 1));
         const { items, next_page_token } = paged(ordered, input, maxResults(input, 1000, SEARCH_MAX));
-        return { ...(items.length ? { runs: items.map(runJson) } : {}), ...(next_page_token ? { next_page_token } : {}) };
+        return {
+          ...(items.length ? { runs: items.map(runJson) } : {}),
+          ...(next_page_token ? { next_page_token } : {}),
+        };
       },
     },
   },
@@ -280,8 +343,15 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
         const run = runById(store(server), runIdOf(input));
         const key = text(input, 'metric_key', true);
         // Without max_results the history is not paginated, as MLflow's handler does.
-        const { items, next_page_token } = paged(metricHistory(run, key), input, maxResults(input, undefined, HISTORY_MAX));
-        return { ...(items.length ? { metrics: items.map((p) => pointJson(key, p)) } : {}), ...(next_page_token ? { next_page_token } : {}) };
+        const { items, next_page_token } = paged(
+          metricHistory(run, key),
+          input,
+          maxResults(input, undefined, HISTORY_MAX),
+        );
+        return {
+          ...(items.length ? { metrics: items.map((p) => pointJson(key, p)) } : {}),
+          ...(next_page_token ? { next_page_token } : {}),
+        };
       },
     },
   },
@@ -307,8 +377,15 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
         const metrics = list(input, 'metrics', (v, i) => metricOf(object(v, `metrics[${i}]`), `metrics[${i}].`));
         const params = keyValues(input, 'params');
         const tags = keyValues(input, 'tags');
-        if (metrics.length > 1000 || params.length > 100 || tags.length > 100 || metrics.length + params.length + tags.length > 1000) {
-          throw invalidParameter(`A batch logging request can contain at most 1000 metrics, 100 params and 100 tags, 1000 entities in total; got ${metrics.length} metrics, ${params.length} params and ${tags.length} tags.`);
+        if (
+          metrics.length > 1000 ||
+          params.length > 100 ||
+          tags.length > 100 ||
+          metrics.length + params.length + tags.length > 1000
+        ) {
+          throw invalidParameter(
+            `A batch logging request can contain at most 1000 metrics, 100 params and 100 tags, 1000 entities in total; got ${metrics.length} metrics, ${params.length} params and ${tags.length} tags.`,
+          );
         }
         logToRun(run, { metrics, params, tags });
         return {};
@@ -321,7 +398,9 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
       method: 'POST',
       writes: true,
       run(input, server) {
-        logToRun(runById(store(server), runIdOf(input)), { params: [{ key: text(input, 'key', true), value: String(text(input, 'value') ?? '') }] });
+        logToRun(runById(store(server), runIdOf(input)), {
+          params: [{ key: text(input, 'key', true), value: String(text(input, 'value') ?? '') }],
+        });
         return {};
       },
     },
@@ -332,7 +411,9 @@ export const MLFLOW_HANDLERS: Record<string, { path: string; handler: MlflowHand
       method: 'POST',
       writes: true,
       run(input, server) {
-        logToRun(runById(store(server), runIdOf(input)), { tags: [{ key: text(input, 'key', true), value: String(text(input, 'value') ?? '') }] });
+        logToRun(runById(store(server), runIdOf(input)), {
+          tags: [{ key: text(input, 'key', true), value: String(text(input, 'value') ?? '') }],
+        });
         return {};
       },
     },
@@ -349,4 +430,5 @@ function metricOf(o: Input, prefix: string): LoggedMetric {
   };
 }
 
-const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]: V });

@@ -7,7 +7,8 @@ import { allServers, removeServer, type StoredTrackingServer, type TrackingServe
  * create; the other transitions are shorter. Each duration comes from a stable hash of the server
  * and the step, so the same server settles at the same time after a sandbox restart.
  */
-const between = (key: string, lowMinutes: number, highMinutes: number) => Math.round((lowMinutes + unitHash(key) * (highMinutes - lowMinutes)) * 60_000);
+const between = (key: string, lowMinutes: number, highMinutes: number) =>
+  Math.round((lowMinutes + unitHash(key) * (highMinutes - lowMinutes)) * 60_000);
 
 const DURATIONS: Partial<Record<TrackingServerStatus, (key: string) => number>> = {
   Creating: (k) => between(`${k}:create`, 15, 25),
@@ -26,7 +27,11 @@ const SETTLES_TO: Partial<Record<TrackingServerStatus, TrackingServerStatus>> = 
 };
 
 /** Puts a server into a transitional status that settles by itself. */
-export function beginTransition(server: StoredTrackingServer, status: 'Creating' | 'Updating' | 'Starting' | 'Stopping' | 'Deleting', now: number): void {
+export function beginTransition(
+  server: StoredTrackingServer,
+  status: 'Creating' | 'Updating' | 'Starting' | 'Stopping' | 'Deleting',
+  now: number,
+): void {
   server.status = status;
   server.settlesAt = now + DURATIONS[status]!(`${server.arn}|${now}`);
 }

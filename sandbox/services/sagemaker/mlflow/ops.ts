@@ -11,7 +11,14 @@ import { SAGEMAKER_VALIDATION } from '../training-plans/schemas.js';
 import { beginTransition } from './lifecycle.js';
 import { renderSummary, renderTrackingServer } from './render.js';
 import { createSchema, listSchema, nameOnlySchema, presignSchema, updateSchema } from './schemas.js';
-import { emptyTrackingStore, findServer, isServing, mlflowRegion, serversIn, type StoredTrackingServer } from './state.js';
+import {
+  emptyTrackingStore,
+  findServer,
+  isServing,
+  mlflowRegion,
+  serversIn,
+  type StoredTrackingServer,
+} from './state.js';
 
 /**
  * SageMaker's managed MLflow tracking servers: create, describe, list, update, start, stop, delete
@@ -37,7 +44,8 @@ function lookup(ctx: RequestContext, name: string): StoredTrackingServer {
 function checkArtifactStore(ctx: RequestContext, uri: string): void {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(uri);
   if (!m) throw validation(`ArtifactStoreUri '${uri}' must be an Amazon S3 URI (s3://<bucket>/<prefix>).`);
-  if (!bucketExists(ctx.state, m[1]!)) throw validation(`The S3 bucket '${m[1]}' in ArtifactStoreUri does not exist or is not accessible.`);
+  if (!bucketExists(ctx.state, m[1]!))
+    throw validation(`The S3 bucket '${m[1]}' in ArtifactStoreUri does not exist or is not accessible.`);
 }
 
 /** `t-` and 12 letters or digits, as AWS names a server's host; stable for a name, ARN and creation time. */
@@ -98,7 +106,8 @@ const listTrackingServers: OperationHandler = (input, ctx) => {
   const req = validateInput(listSchema, input, SAGEMAKER_VALIDATION);
   const after = toMillis(req.CreatedAfter);
   const before = toMillis(req.CreatedBefore);
-  if ([after, before].some((t) => t !== undefined && Number.isNaN(t))) throw validation('CreatedAfter and CreatedBefore must be valid timestamps.');
+  if ([after, before].some((t) => t !== undefined && Number.isNaN(t)))
+    throw validation('CreatedAfter and CreatedBefore must be valid timestamps.');
   const matching = serversIn(ctx.state, ctx.region).filter(
     (s) =>
       (after === undefined || s.createdAt > after) &&
@@ -109,7 +118,11 @@ const listTrackingServers: OperationHandler = (input, ctx) => {
   const by = req.SortBy ?? 'CreationTime';
   const key = (s: StoredTrackingServer) => (by === 'Name' ? s.name : by === 'Status' ? s.status : s.createdAt);
   // Newest first unless asked otherwise; names break ties so pages never shuffle.
-  const ordered = sorted(sorted(matching, (s) => s.name, 'Ascending'), key, req.SortOrder ?? 'Descending');
+  const ordered = sorted(
+    sorted(matching, (s) => s.name, 'Ascending'),
+    key,
+    req.SortOrder ?? 'Descending',
+  );
   const { items, NextToken } = page(ordered, req, 100);
   return { TrackingServerSummaries: items.map(renderSummary), ...(NextToken ? { NextToken } : {}) };
 };
@@ -117,13 +130,15 @@ const listTrackingServers: OperationHandler = (input, ctx) => {
 const updateTrackingServer: OperationHandler = (input, ctx) => {
   const req = validateInput(updateSchema, input, SAGEMAKER_VALIDATION);
   const server = lookup(ctx, req.TrackingServerName);
-  if (!isServing(server.status)) throw conflict(`Tracking server '${server.name}' is ${server.status}; it can be updated only when it is running.`);
+  if (!isServing(server.status))
+    throw conflict(`Tracking server '${server.name}' is ${server.status}; it can be updated only when it is running.`);
   if (req.ArtifactStoreUri !== undefined) checkArtifactStore(ctx, req.ArtifactStoreUri);
   const now = ctx.now();
   if (req.ArtifactStoreUri !== undefined) server.artifactStoreUri = req.ArtifactStoreUri;
   if (req.TrackingServerSize !== undefined) server.size = req.TrackingServerSize;
   if (req.AutomaticModelRegistration !== undefined) server.automaticModelRegistration = req.AutomaticModelRegistration;
-  if (req.WeeklyMaintenanceWindowStart !== undefined) server.weeklyMaintenanceWindowStart = req.WeeklyMaintenanceWindowStart;
+  if (req.WeeklyMaintenanceWindowStart !== undefined)
+    server.weeklyMaintenanceWindowStart = req.WeeklyMaintenanceWindowStart;
   if (req.S3BucketOwnerAccountId !== undefined) server.s3BucketOwnerAccountId = req.S3BucketOwnerAccountId;
   if (req.S3BucketOwnerVerification !== undefined) server.s3BucketOwnerVerification = req.S3BucketOwnerVerification;
   server.lastModifiedAt = now;
@@ -135,7 +150,8 @@ const updateTrackingServer: OperationHandler = (input, ctx) => {
 const startTrackingServer: OperationHandler = (input, ctx) => {
   const req = validateInput(nameOnlySchema, input, SAGEMAKER_VALIDATION);
   const server = lookup(ctx, req.TrackingServerName);
-  if (server.status !== 'Stopped' && server.status !== 'StartFailed') throw conflict(`Tracking server '${server.name}' is ${server.status}; only a Stopped server can be started.`);
+  if (server.status !== 'Stopped' && server.status !== 'StartFailed')
+    throw conflict(`Tracking server '${server.name}' is ${server.status}; only a Stopped server can be started.`);
   server.lastModifiedBy = who(ctx);
   beginTransition(server, 'Starting', ctx.now());
   return { TrackingServerArn: server.arn };
@@ -144,7 +160,8 @@ const startTrackingServer: OperationHandler = (input, ctx) => {
 const stopTrackingServer: OperationHandler = (input, ctx) => {
   const req = validateInput(nameOnlySchema, input, SAGEMAKER_VALIDATION);
   const server = lookup(ctx, req.TrackingServerName);
-  if (!isServing(server.status) && server.status !== 'StopFailed') throw conflict(`Tracking server '${server.name}' is ${server.status}; only a running server can be stopped.`);
+  if (!isServing(server.status) && server.status !== 'StopFailed')
+    throw conflict(`Tracking server '${server.name}' is ${server.status}; only a running server can be stopped.`);
   server.lastModifiedBy = who(ctx);
   beginTransition(server, 'Stopping', ctx.now());
   return { TrackingServerArn: server.arn };

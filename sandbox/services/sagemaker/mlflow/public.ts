@@ -1,6 +1,13 @@
 import { keyed } from '../../../core/keyed.js';
 import type { SandboxState } from '../../../core/store.js';
-import { allServers, findServerByArn, isServing, type ReporterSource, type RunStatus, type StoredRun } from './state.js';
+import {
+  allServers,
+  findServerByArn,
+  isServing,
+  type ReporterSource,
+  type RunStatus,
+  type StoredRun,
+} from './state.js';
 import { appendPoints, createExperiment, createRun, experimentByName, RUN_NAME_TAG } from './tracking.js';
 
 export { mlflowOperations } from './ops.js';
@@ -24,7 +31,14 @@ export type TrainerRun = StoredRun;
  */
 export function trainerRun(
   state: SandboxState,
-  target: { trackingServerArn: string; experimentName: string; runName: string; userId: string; startTime: number; tags: Record<string, string> },
+  target: {
+    trackingServerArn: string;
+    experimentName: string;
+    runName: string;
+    userId: string;
+    startTime: number;
+    tags: Record<string, string>;
+  },
   now: number,
 ): TrainerRun | undefined {
   const server = findServerByArn(state, target.trackingServerArn);
@@ -35,10 +49,25 @@ export function trainerRun(
   if (experiment.lifecycleStage !== 'active') return undefined;
   const existing = keyed
     .values(store.runs)
-    .filter((r) => r.experimentId === experiment.id && r.lifecycleStage === 'active' && keyed.get(r.tags, RUN_NAME_TAG) === target.runName)
+    .filter(
+      (r) =>
+        r.experimentId === experiment.id &&
+        r.lifecycleStage === 'active' &&
+        keyed.get(r.tags, RUN_NAME_TAG) === target.runName,
+    )
     .sort((a, b) => b.startTime - a.startTime)[0];
   if (existing) return existing;
-  return createRun(store, { experimentId: experiment.id, runName: target.runName, userId: target.userId, startTime: target.startTime, tags: Object.entries(target.tags).map(([key, value]) => ({ key, value })) }, now);
+  return createRun(
+    store,
+    {
+      experimentId: experiment.id,
+      runName: target.runName,
+      userId: target.userId,
+      startTime: target.startTime,
+      tags: Object.entries(target.tags).map(([key, value]) => ({ key, value })),
+    },
+    now,
+  );
 }
 
 export const reporterSourceOf = (run: TrainerRun): ReporterSource | undefined => run.reporter;
@@ -48,7 +77,10 @@ export function setReporterSource(run: TrainerRun, source: ReporterSource): void
 }
 
 /** Appends parsed log values to metric histories: `[step, timestamp ms, value]` each. */
-export function recordMetrics(run: TrainerRun, points: Array<{ key: string; step: number; timestamp: number; value: number }>): void {
+export function recordMetrics(
+  run: TrainerRun,
+  points: Array<{ key: string; step: number; timestamp: number; value: number }>,
+): void {
   for (const p of points) appendPoints(run, p.key, [[p.step, p.timestamp, p.value]]);
 }
 

@@ -4,7 +4,9 @@ import { isServing, type StoredTrackingServer } from './state.js';
 
 const MAINTENANCE = new Set(['MaintenanceInProgress', 'MaintenanceComplete', 'MaintenanceFailed']);
 
-const userContext = (who: { arn: string; principalId: string }) => ({ IamIdentity: { Arn: who.arn, PrincipalId: who.principalId } });
+const userContext = (who: { arn: string; principalId: string }) => ({
+  IamIdentity: { Arn: who.arn, PrincipalId: who.principalId },
+});
 
 export function renderTrackingServer(s: StoredTrackingServer) {
   return {

@@ -71,7 +71,8 @@ function identifier(c: Cursor, what: string): { entity: Entity; key: string } {
   if (!head) throw invalidParameter(`Invalid ${what} '${c.text}': expected an identifier at position ${c.i}.`);
   if (c.text[c.i] !== '.') return { entity: 'attribute', key: head };
   const entity = ENTITIES[head.toLowerCase()];
-  if (!entity) throw invalidParameter(`Invalid ${what} '${c.text}': '${head}' is not one of attributes, tags, params, metrics.`);
+  if (!entity)
+    throw invalidParameter(`Invalid ${what} '${c.text}': '${head}' is not one of attributes, tags, params, metrics.`);
   c.i++;
   const q = c.text[c.i];
   if (q === '"' || q === '`') return { entity, key: c.quoted() };
@@ -94,7 +95,8 @@ export function parseFilter(filter: string | undefined): Comparison[] {
     if (ch === "'" || ch === '"') value = c.quoted();
     else {
       const num = c.match(/^-?\d+(\.\d+)?([eE][-+]?\d+)?/);
-      if (num === undefined) throw invalidParameter(`Invalid filter '${filter}': expected a quoted string or a number after '${op}'.`);
+      if (num === undefined)
+        throw invalidParameter(`Invalid filter '${filter}': expected a quoted string or a number after '${op}'.`);
       value = Number(num);
     }
     out.push({ entity, key, op, value });
@@ -115,14 +117,18 @@ export function parseOrderBy(orderBy: string[] | undefined): OrderBy[] {
 
 /** SQL LIKE: `%` any run of characters, `_` one character. */
 function like(pattern: string, value: string, insensitive: boolean): boolean {
-  const re = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  const re = pattern
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%/g, '.*')
+    .replace(/_/g, '.');
   return new RegExp(`^${re}$`, insensitive ? 'is' : 's').test(value);
 }
 
 /** Whether `actual` satisfies one comparison; a missing value never matches (as in MLflow's SQL store). */
 export function compare(cmp: Comparison, actual: string | number | undefined): boolean {
   if (actual === undefined) return false;
-  if (cmp.op === 'LIKE' || cmp.op === 'ILIKE') return typeof actual === 'string' && typeof cmp.value === 'string' && like(cmp.value, actual, cmp.op === 'ILIKE');
+  if (cmp.op === 'LIKE' || cmp.op === 'ILIKE')
+    return typeof actual === 'string' && typeof cmp.value === 'string' && like(cmp.value, actual, cmp.op === 'ILIKE');
   const [a, b] = typeof actual === 'number' ? [actual, Number(cmp.value)] : [actual, String(cmp.value)];
   switch (cmp.op) {
     case '=':
@@ -141,7 +147,12 @@ export function compare(cmp: Comparison, actual: string | number | undefined): b
 }
 
 /** Sorts by the clauses in turn, missing values last, then by `tiebreak`. */
-export function orderItems<T>(items: T[], clauses: OrderBy[], valueOf: (item: T, clause: OrderBy) => string | number | undefined, tiebreak: (a: T, b: T) => number): T[] {
+export function orderItems<T>(
+  items: T[],
+  clauses: OrderBy[],
+  valueOf: (item: T, clause: OrderBy) => string | number | undefined,
+  tiebreak: (a: T, b: T) => number,
+): T[] {
   return [...items].sort((x, y) => {
     for (const clause of clauses) {
       const a = valueOf(x, clause);

@@ -29,7 +29,14 @@ export const TRACKING_SERVER_STATUSES = [
 export type TrackingServerStatus = (typeof TRACKING_SERVER_STATUSES)[number];
 
 /** The states in which a server answers MLflow's REST API (IsActive `Active`). */
-const SERVING: ReadonlySet<TrackingServerStatus> = new Set(['Created', 'Updated', 'Started', 'UpdateFailed', 'MaintenanceComplete', 'MaintenanceFailed']);
+const SERVING: ReadonlySet<TrackingServerStatus> = new Set([
+  'Created',
+  'Updated',
+  'Started',
+  'UpdateFailed',
+  'MaintenanceComplete',
+  'MaintenanceFailed',
+]);
 export const isServing = (status: TrackingServerStatus): boolean => SERVING.has(status);
 
 /** One metric value at a step: `[step, timestamp ms, value]` (compact: a run keeps thousands). */

@@ -17,8 +17,16 @@ const MAX_PARAM_VALUE = 6000;
 const MAX_TAG_VALUE = 8000;
 
 function checkKey(kind: string, key: string): void {
-  if (key.length === 0 || key.length > MAX_KEY || !KEY.test(key) || key.split('/').includes('..') || key.startsWith('/')) {
-    throw invalidParameter(`Invalid ${kind} name: '${key}'. Names may only contain alphanumerics, underscores (_), dashes (-), periods (.), spaces ( ), colons (:) and slashes (/), and be at most ${MAX_KEY} characters.`);
+  if (
+    key.length === 0 ||
+    key.length > MAX_KEY ||
+    !KEY.test(key) ||
+    key.split('/').includes('..') ||
+    key.startsWith('/')
+  ) {
+    throw invalidParameter(
+      `Invalid ${kind} name: '${key}'. Names may only contain alphanumerics, underscores (_), dashes (-), periods (.), spaces ( ), colons (:) and slashes (/), and be at most ${MAX_KEY} characters.`,
+    );
   }
 }
 
@@ -36,9 +44,15 @@ export function experimentById(store: TrackingStore, id: string): StoredExperime
   return found;
 }
 
-export function createExperiment(store: TrackingStore, artifactStoreUri: string, input: { name: string; artifactLocation?: string; tags?: Array<{ key: string; value: string }> }, now: number): StoredExperiment {
+export function createExperiment(
+  store: TrackingStore,
+  artifactStoreUri: string,
+  input: { name: string; artifactLocation?: string; tags?: Array<{ key: string; value: string }> },
+  now: number,
+): StoredExperiment {
   if (input.name.trim() === '') throw invalidParameter(`Invalid experiment name: '${input.name}'`);
-  if (experimentByName(store, input.name)) throw mlflowError('RESOURCE_ALREADY_EXISTS', `Experiment '${input.name}' already exists.`);
+  if (experimentByName(store, input.name))
+    throw mlflowError('RESOURCE_ALREADY_EXISTS', `Experiment '${input.name}' already exists.`);
   for (const t of input.tags ?? []) checkKey('tag', t.key);
   const id = String(store.nextExperimentId++);
   const experiment: StoredExperiment = {
@@ -62,8 +76,42 @@ export function runById(store: TrackingStore, id: string): StoredRun {
   return found;
 }
 
-const ADJECTIVES = ['amazing', 'bold', 'calm', 'clever', 'dapper', 'eager', 'gentle', 'honest', 'lucky', 'merciful', 'nimble', 'rogue', 'shy', 'silent', 'vaunted', 'wise'];
-const NOUNS = ['ant', 'bass', 'cat', 'colt', 'crane', 'deer', 'finch', 'fox', 'hare', 'hawk', 'lark', 'mole', 'owl', 'ram', 'seal', 'wolf'];
+const ADJECTIVES = [
+  'amazing',
+  'bold',
+  'calm',
+  'clever',
+  'dapper',
+  'eager',
+  'gentle',
+  'honest',
+  'lucky',
+  'merciful',
+  'nimble',
+  'rogue',
+  'shy',
+  'silent',
+  'vaunted',
+  'wise',
+];
+const NOUNS = [
+  'ant',
+  'bass',
+  'cat',
+  'colt',
+  'crane',
+  'deer',
+  'finch',
+  'fox',
+  'hare',
+  'hawk',
+  'lark',
+  'mole',
+  'owl',
+  'ram',
+  'seal',
+  'wolf',
+];
 
 /** MLflow's generated run names (`bold-cat-123`), derived from the run id. */
 function generatedRunName(runId: string): string {
@@ -73,15 +121,26 @@ function generatedRunName(runId: string): string {
 
 export function createRun(
   store: TrackingStore,
-  input: { experimentId: string; userId?: string; runName?: string; startTime?: number; tags?: Array<{ key: string; value: string }> },
+  input: {
+    experimentId: string;
+    userId?: string;
+    runName?: string;
+    startTime?: number;
+    tags?: Array<{ key: string; value: string }>;
+  },
   now: number,
 ): StoredRun {
   const experiment = experimentById(store, input.experimentId);
-  if (experiment.lifecycleStage !== 'active') throw invalidParameter(`The experiment ${experiment.id} must be in the 'active' state. Current state is ${experiment.lifecycleStage}.`);
+  if (experiment.lifecycleStage !== 'active')
+    throw invalidParameter(
+      `The experiment ${experiment.id} must be in the 'active' state. Current state is ${experiment.lifecycleStage}.`,
+    );
   for (const t of input.tags ?? []) checkKey('tag', t.key);
   const tagged = input.tags?.find((t) => t.key === RUN_NAME_TAG)?.value;
   if (input.runName !== undefined && tagged !== undefined && tagged !== input.runName) {
-    throw invalidParameter(`Both 'run_name' argument and 'mlflow.runName' tag are specified, but with different values (run_name='${input.runName}', mlflow.runName='${tagged}').`);
+    throw invalidParameter(
+      `Both 'run_name' argument and 'mlflow.runName' tag are specified, but with different values (run_name='${input.runName}', mlflow.runName='${tagged}').`,
+    );
   }
   const id = randomUUID().replaceAll('-', '');
   const name = input.runName ?? tagged ?? generatedRunName(id);
@@ -114,7 +173,8 @@ export function updateRun(run: StoredRun, input: { status?: RunStatus; endTime?:
 }
 
 function checkActive(run: StoredRun): void {
-  if (run.lifecycleStage !== 'active') throw invalidParameter(`The run ${run.id} must be in the 'active' state. Current state is ${run.lifecycleStage}.`);
+  if (run.lifecycleStage !== 'active')
+    throw invalidParameter(`The run ${run.id} must be in the 'active' state. Current state is ${run.lifecycleStage}.`);
 }
 
 export interface LoggedMetric {
@@ -125,20 +185,33 @@ export interface LoggedMetric {
 }
 
 /** LogMetric / LogBatch: every entry is checked before any is written. */
-export function logToRun(run: StoredRun, batch: { metrics?: LoggedMetric[]; params?: Array<{ key: string; value: string }>; tags?: Array<{ key: string; value: string }> }): void {
+export function logToRun(
+  run: StoredRun,
+  batch: {
+    metrics?: LoggedMetric[];
+    params?: Array<{ key: string; value: string }>;
+    tags?: Array<{ key: string; value: string }>;
+  },
+): void {
   checkActive(run);
   for (const m of batch.metrics ?? []) checkKey('metric', m.key);
   for (const p of batch.params ?? []) {
     checkKey('param', p.key);
-    if (p.value.length > MAX_PARAM_VALUE) throw invalidParameter(`Param value '${p.value.slice(0, 50)}…' had length ${p.value.length}, which exceeded length limit of ${MAX_PARAM_VALUE}`);
+    if (p.value.length > MAX_PARAM_VALUE)
+      throw invalidParameter(
+        `Param value '${p.value.slice(0, 50)}…' had length ${p.value.length}, which exceeded length limit of ${MAX_PARAM_VALUE}`,
+      );
     const before = keyed.get(run.params, p.key);
     if (before !== undefined && before !== p.value) {
-      throw invalidParameter(`Changing param values is not allowed. Param with key='${p.key}' was already logged with value='${before}' for run ID='${run.id}'. Attempted logging new value '${p.value}'.`);
+      throw invalidParameter(
+        `Changing param values is not allowed. Param with key='${p.key}' was already logged with value='${before}' for run ID='${run.id}'. Attempted logging new value '${p.value}'.`,
+      );
     }
   }
   for (const t of batch.tags ?? []) {
     checkKey('tag', t.key);
-    if (t.value.length > MAX_TAG_VALUE) throw invalidParameter(`Tag value had length ${t.value.length}, which exceeded length limit of ${MAX_TAG_VALUE}`);
+    if (t.value.length > MAX_TAG_VALUE)
+      throw invalidParameter(`Tag value had length ${t.value.length}, which exceeded length limit of ${MAX_TAG_VALUE}`);
   }
   for (const m of batch.metrics ?? []) appendPoints(run, m.key, [[m.step, m.timestamp, m.value]]);
   for (const p of batch.params ?? []) keyed.set(run.params, p.key, p.value);
@@ -162,7 +235,8 @@ export function latestMetrics(run: StoredRun): LoggedMetric[] {
   return keyed.entries(run.metrics).flatMap(([key, history]) => {
     let best: MetricPoint | undefined;
     for (const p of history) {
-      if (!best || p[0] > best[0] || (p[0] === best[0] && (p[1] > best[1] || (p[1] === best[1] && p[2] > best[2])))) best = p;
+      if (!best || p[0] > best[0] || (p[0] === best[0] && (p[1] > best[1] || (p[1] === best[1] && p[2] > best[2]))))
+        best = p;
     }
     return best ? [{ key, step: best[0], timestamp: best[1], value: best[2] }] : [];
   });
@@ -171,5 +245,8 @@ export function latestMetrics(run: StoredRun): LoggedMetric[] {
 /** A metric's whole history in a stable order: by step, then timestamp (insertion order breaks ties). */
 export function metricHistory(run: StoredRun, key: string): MetricPoint[] {
   const history = keyed.get(run.metrics, key) ?? [];
-  return history.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => a[0] - b[0] || a[1] - b[1] || i - j).map(([p]) => p);
+  return history
+    .map((p, i) => [p, i] as const)
+    .sort(([a, i], [b, j]) => a[0] - b[0] || a[1] - b[1] || i - j)
+    .map(([p]) => p);
 }

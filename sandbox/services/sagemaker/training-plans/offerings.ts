@@ -31,7 +31,14 @@ const HOURLY_USD: Record<string, number> = {
 /** Instances already sold in a zone over a window (they come out of that day's capacity). */
 export type Booked = (zone: string, instanceType: string, start: number, end: number) => number;
 
-export function freeCapacity(region: string, zone: string, instanceType: string, start: number, end: number, booked: Booked): number {
+export function freeCapacity(
+  region: string,
+  zone: string,
+  instanceType: string,
+  start: number,
+  end: number,
+  booked: Booked,
+): number {
   return capacityOn(region, zone, instanceType, Math.floor(start / DAY)) - booked(zone, instanceType, start, end);
 }
 
@@ -80,7 +87,15 @@ export function searchOfferings(search: OfferingSearch, booked: Booked): StoredO
       if (freeCapacity(search.region, zone, search.instanceType, start, end, booked) < search.instanceCount) continue;
       inZone++;
       found.push({
-        id: offeringId([search.region, zone, search.instanceType, search.instanceCount, start, search.durationHours, search.targetResources]),
+        id: offeringId([
+          search.region,
+          zone,
+          search.instanceType,
+          search.instanceCount,
+          start,
+          search.durationHours,
+          search.targetResources,
+        ]),
         targetResources: [...search.targetResources],
         requestedStartTimeAfter: search.startTimeAfter,
         requestedEndTimeBefore: search.endTimeBefore,
@@ -88,7 +103,14 @@ export function searchOfferings(search: OfferingSearch, booked: Booked): StoredO
         upfrontFee: (rate * search.instanceCount * search.durationHours).toFixed(2),
         currencyCode: 'USD',
         capacity: [
-          { instanceType: search.instanceType, instanceCount: search.instanceCount, availabilityZone: zone, startTime: start, endTime: end, durationHours: search.durationHours },
+          {
+            instanceType: search.instanceType,
+            instanceCount: search.instanceCount,
+            availabilityZone: zone,
+            startTime: start,
+            endTime: end,
+            durationHours: search.durationHours,
+          },
         ],
       });
     }

@@ -18,32 +18,41 @@ const MAX_HOURS = 182 * 24;
 
 const searchTrainingPlanOfferings: OperationHandler = (input, ctx) => {
   const req = validateInput(searchSchema, input, SAGEMAKER_VALIDATION);
-  if (req.TrainingPlanArn !== undefined) throw validation('Searching for training plan extension offerings is not supported by the sandbox.');
+  if (req.TrainingPlanArn !== undefined)
+    throw validation('Searching for training plan extension offerings is not supported by the sandbox.');
   if (req.UltraServerType !== undefined || req.UltraServerCount !== undefined) {
     throw validation('UltraServer offerings are not available in this Region.');
   }
-  if (req.InstanceType === undefined) throw validation('InstanceType must be specified when UltraServerType is not specified.');
+  if (req.InstanceType === undefined)
+    throw validation('InstanceType must be specified when UltraServerType is not specified.');
   if (req.InstanceCount === undefined) throw validation('InstanceCount must be specified together with InstanceType.');
   const durationHours = req.DurationHours ?? MIN_HOURS;
   if (durationHours < MIN_HOURS || durationHours > MAX_HOURS || durationHours % 24 !== 0) {
-    throw validation(`DurationHours must be a multiple of 24 between ${MIN_HOURS} and ${MAX_HOURS}; got ${durationHours}.`);
+    throw validation(
+      `DurationHours must be a multiple of 24 between ${MIN_HOURS} and ${MAX_HOURS}; got ${durationHours}.`,
+    );
   }
   const now = ctx.now();
   const startTimeAfter = Math.max(now, toMillis(req.StartTimeAfter) ?? now);
   const endTimeBefore = toMillis(req.EndTimeBefore);
-  if ([startTimeAfter, endTimeBefore].some((t) => t !== undefined && Number.isNaN(t))) throw validation('StartTimeAfter and EndTimeBefore must be valid timestamps.');
-  if (endTimeBefore !== undefined && endTimeBefore <= startTimeAfter) throw validation('EndTimeBefore must be later than StartTimeAfter.');
+  if ([startTimeAfter, endTimeBefore].some((t) => t !== undefined && Number.isNaN(t)))
+    throw validation('StartTimeAfter and EndTimeBefore must be valid timestamps.');
+  if (endTimeBefore !== undefined && endTimeBefore <= startTimeAfter)
+    throw validation('EndTimeBefore must be later than StartTimeAfter.');
 
   const booked = bookedInstances(ctx);
-  const offerings = searchOfferings({
-    region: ctx.region,
-    instanceType: req.InstanceType,
-    instanceCount: req.InstanceCount,
-    startTimeAfter,
-    endTimeBefore,
-    durationHours,
-    targetResources: req.TargetResources,
-  }, booked);
+  const offerings = searchOfferings(
+    {
+      region: ctx.region,
+      instanceType: req.InstanceType,
+      instanceCount: req.InstanceCount,
+      startTimeAfter,
+      endTimeBefore,
+      durationHours,
+      targetResources: req.TargetResources,
+    },
+    booked,
+  );
 
   // Remember what was offered so CreateTrainingPlan can buy it by id.
   const section = planRegion(ctx.state, ctx.region);
@@ -68,12 +77,21 @@ const createTrainingPlan: OperationHandler = (input, ctx) => {
     throw new AwsError('ResourceInUse', `Training plan with name '${req.TrainingPlanName}' already exists.`, 400);
   }
   const offering = keyed.get(section?.offerings, req.TrainingPlanOfferingId);
-  if (!offering) throw new AwsError('ResourceNotFound', `Training plan offering '${req.TrainingPlanOfferingId}' not found.`, 400);
+  if (!offering)
+    throw new AwsError('ResourceNotFound', `Training plan offering '${req.TrainingPlanOfferingId}' not found.`, 400);
   const now = ctx.now();
   const startTime = Math.min(...offering.capacity.map((c) => c.startTime));
-  if (startTime <= now) throw validation(`Training plan offering '${offering.id}' has expired: its reserved capacity was to start at ${new Date(startTime).toISOString()}. Search for offerings again.`);
+  if (startTime <= now)
+    throw validation(
+      `Training plan offering '${offering.id}' has expired: its reserved capacity was to start at ${new Date(startTime).toISOString()}. Search for offerings again.`,
+    );
   const booked = bookedInstances(ctx);
-  if (!offering.capacity.every((c) => freeCapacity(ctx.region, c.availabilityZone, c.instanceType, c.startTime, c.endTime, booked) >= c.instanceCount)) {
+  if (
+    !offering.capacity.every(
+      (c) =>
+        freeCapacity(ctx.region, c.availabilityZone, c.instanceType, c.startTime, c.endTime, booked) >= c.instanceCount,
+    )
+  ) {
     throw validation(`Training plan offering '${offering.id}' is no longer available. Search for offerings again.`);
   }
 
@@ -109,7 +127,8 @@ const createTrainingPlan: OperationHandler = (input, ctx) => {
 const describeTrainingPlan: OperationHandler = (input, ctx) => {
   const req = validateInput(describeSchema, input, SAGEMAKER_VALIDATION);
   const plan = lookupPlan(ctx.state, ctx.region, req.TrainingPlanName);
-  if (!plan) throw new AwsError('ResourceNotFound', `Training plan with name '${req.TrainingPlanName}' not found.`, 400);
+  if (!plan)
+    throw new AwsError('ResourceNotFound', `Training plan with name '${req.TrainingPlanName}' not found.`, 400);
   return renderPlan(plan, ctx.region, ctx.now());
 };
 
@@ -121,12 +140,19 @@ const listTrainingPlans: OperationHandler = (input, ctx) => {
   const now = ctx.now();
   const views = plansIn(ctx.state, ctx.region)
     .map((p) => renderPlan(p, ctx.region, now))
-    .filter((v) => (after === undefined || v.StartTime.getTime() > after) && (before === undefined || v.StartTime.getTime() < before))
+    .filter(
+      (v) =>
+        (after === undefined || v.StartTime.getTime() > after) &&
+        (before === undefined || v.StartTime.getTime() < before),
+    )
     .filter((v) => statuses.length === 0 || statuses.includes(v.Status));
   const by = req.SortBy ?? 'StartTime';
   const dir = (req.SortOrder ?? 'Descending') === 'Ascending' ? 1 : -1;
-  const key = (v: (typeof views)[number]) => (by === 'StartTime' ? v.StartTime.getTime() : by === 'Status' ? v.Status : v.TrainingPlanName);
-  views.sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.TrainingPlanName < b.TrainingPlanName ? -1 : 1));
+  const key = (v: (typeof views)[number]) =>
+    by === 'StartTime' ? v.StartTime.getTime() : by === 'Status' ? v.Status : v.TrainingPlanName;
+  views.sort((a, b) =>
+    key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.TrainingPlanName < b.TrainingPlanName ? -1 : 1,
+  );
 
   const { items, NextToken } = page(views, req, 100);
   return { TrainingPlanSummaries: items, NextToken };

@@ -46,7 +46,12 @@ export function findTrainingPlan(state: SandboxState, region: string, arnOrName:
  * Callers check availability first; the count stays within [0, total] whatever they send, because
  * this also runs from ticks, where throwing would wedge the controller.
  */
-export function adjustTrainingPlanUsage(state: SandboxState, region: string, trainingPlanArn: string, delta: number): void {
+export function adjustTrainingPlanUsage(
+  state: SandboxState,
+  region: string,
+  trainingPlanArn: string,
+  delta: number,
+): void {
   const plan = lookupPlan(state, region, trainingPlanArn);
   if (!plan) return;
   plan.inUse = Math.max(0, Math.min(totalInstances(plan), plan.inUse + delta));

@@ -24,7 +24,11 @@ export const RESERVED_CAPACITY_INSTANCE_TYPES = [
 export const TARGET_RESOURCES = ['training-job', 'hyperpod-cluster', 'endpoint', 'studio-apps'] as const;
 export const PLAN_STATUSES = ['Pending', 'Active', 'Scheduled', 'Expired', 'Failed'] as const;
 
-const planName = z.string().min(1).max(64).regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$/);
+const planName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$/);
 
 export const searchSchema = z.object({
   InstanceType: z.enum(RESERVED_CAPACITY_INSTANCE_TYPES).optional(),
@@ -40,7 +44,11 @@ export const searchSchema = z.object({
 
 export const createSchema = z.object({
   TrainingPlanName: planName,
-  TrainingPlanOfferingId: z.string().min(1).max(256).regex(/^[a-z0-9-]+$/),
+  TrainingPlanOfferingId: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[a-z0-9-]+$/),
   SpareInstanceCountPerUltraServer: z.number().int().min(0).optional(),
   Tags: z
     .array(z.object({ Key: z.string().min(1).max(128), Value: z.string().max(256) }))

@@ -15,7 +15,11 @@ export function statusAt(plan: StoredPlan, now: number): PlanStatus {
 }
 
 /** Reserved capacities follow the same clock, each by its own window. */
-export function capacityStatusAt(plan: StoredPlan, cap: { startTime: number; endTime: number }, now: number): PlanStatus {
+export function capacityStatusAt(
+  plan: StoredPlan,
+  cap: { startTime: number; endTime: number },
+  now: number,
+): PlanStatus {
   const planStatus = statusAt(plan, now);
   if (planStatus === 'Pending' || planStatus === 'Failed') return planStatus;
   if (now < cap.startTime) return 'Scheduled';

@@ -1,6 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AUTOSCALING_SCOPE, AutoscalingViewSchema, SetAutoscalingRequestSchema, type AutoscalingView } from '../../../domain/schemas/autoscaling.js';
+import {
+  AUTOSCALING_SCOPE,
+  AutoscalingViewSchema,
+  SetAutoscalingRequestSchema,
+  type AutoscalingView,
+} from '../../../domain/schemas/autoscaling.js';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
@@ -25,7 +30,10 @@ export function registerGetAutoscalingTool(server: McpServer, api: RestClient): 
     output: AutoscalingViewSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const v = await api.get<AutoscalingView>(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), { query: { region }, signal });
+      const v = await api.get<AutoscalingView>(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), {
+        query: { region },
+        signal,
+      });
       const state = v.mode === 'Enable' ? `on (${v.status ?? 'status unknown'})` : 'off';
       const parts = [
         `Autoscaling of ${cluster} is ${state}${v.failureMessage ? `: ${v.failureMessage}` : ''}.`,
@@ -49,7 +57,7 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
       'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with groups, 1–10; call again to change the list) or off ' +
       '(enabled: false; node counts stay where they are). Karpenter then adds nodes to those groups for pods that cannot be scheduled (groups can start at 0) and removes ' +
       'nodes that stay empty for 5 minutes. Groups on training plans or with deep health checks are refused. ' +
-      'Once on, Karpenter terminates the groups\' empty nodes on its own (a node kept warm for the next job included): tell the user and get their yes first. ' +
+      "Once on, Karpenter terminates the groups' empty nodes on its own (a node kept warm for the next job included): tell the user and get their yes first. " +
       `${AUTOSCALING_SCOPE} The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".`,
     input: z
       .object({
@@ -65,7 +73,10 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
     async run({ cluster, groups, ...rest }, { api, signal }) {
       const body = { ...rest, ...(groups ? { instanceGroups: groups } : {}) };
       const accepted = await api.put(apiPath(AUTOSCALING_PATHS.one, { name: cluster }), { body, signal });
-      return startedAnswer(accepted, `set_autoscaling ${cluster} ${rest.enabled ? `on for ${(groups ?? []).join(', ')}` : 'off'}`);
+      return startedAnswer(
+        accepted,
+        `set_autoscaling ${cluster} ${rest.enabled ? `on for ${(groups ?? []).join(', ')}` : 'off'}`,
+      );
     },
   });
 }

@@ -25,13 +25,20 @@ function Readiness({ c, nodes, testId }: { c?: AutoscalingView['nodeClass']; nod
   if (!c) return <span data-testid={testId}>—</span>;
   return (
     <span data-testid={testId} data-ready={c.ready}>
-      <StatusIndicator type={c.ready ? 'success' : 'pending'}>{c.ready ? `Ready${nodes !== undefined ? ` (${nodes} node${nodes === 1 ? '' : 's'})` : ''}` : c.message || c.reason || 'Not ready'}</StatusIndicator>
+      <StatusIndicator type={c.ready ? 'success' : 'pending'}>
+        {c.ready
+          ? `Ready${nodes !== undefined ? ` (${nodes} node${nodes === 1 ? '' : 's'})` : ''}`
+          : c.message || c.reason || 'Not ready'}
+      </StatusIndicator>
     </span>
   );
 }
 
 function useSetAutoscaling(cluster: string, region: string, onStarted: (a: Accepted) => void) {
-  return useStartOperation((body: { enabled: boolean; instanceGroups?: string[] }) => setAutoscaling(cluster, { ...body, region }), onStarted);
+  return useStartOperation(
+    (body: { enabled: boolean; instanceGroups?: string[] }) => setAutoscaling(cluster, { ...body, region }),
+    onStarted,
+  );
 }
 
 interface ModalProps {
@@ -45,11 +52,17 @@ interface ModalProps {
 
 /** Turns managed autoscaling on for the chosen groups (or changes which groups it scales). */
 function EnableAutoscalingModal({ cluster, region, view, groups, onDismiss, onStarted }: ModalProps) {
-  const [chosen, setChosen] = useState<readonly MultiselectProps.Option[]>(() => view.instanceGroups.map((g) => ({ value: g, label: g })));
+  const [chosen, setChosen] = useState<readonly MultiselectProps.Option[]>(() =>
+    view.instanceGroups.map((g) => ({ value: g, label: g })),
+  );
   const start = useSetAutoscaling(cluster, region, onStarted);
   // The server refuses these too (422 naming instanceGroups); the modal says why before anyone asks.
   const unusable = (g: InstanceGroupView) =>
-    g.capacityType === 'training-plan' ? 'on a training plan: reserved capacity is not launched on demand' : g.deepHealthChecks ? 'runs deep health checks on new nodes: turn them off first' : undefined;
+    g.capacityType === 'training-plan'
+      ? 'on a training plan: reserved capacity is not launched on demand'
+      : g.deepHealthChecks
+        ? 'runs deep health checks on new nodes: turn them off first'
+        : undefined;
   const options: MultiselectProps.Option[] = groups.map((g) => ({
     value: g.name,
     label: g.name,
@@ -61,13 +74,25 @@ function EnableAutoscalingModal({ cluster, region, view, groups, onDismiss, onSt
     <Modal
       visible
       onDismiss={onDismiss}
-      header={view.mode === 'Enable' ? `Change the groups autoscaling scales in ${cluster}` : `Enable node autoscaling for ${cluster}`}
+      header={
+        view.mode === 'Enable'
+          ? `Change the groups autoscaling scales in ${cluster}`
+          : `Enable node autoscaling for ${cluster}`
+      }
       data-testid="autoscaling-modal"
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={names.length === 0} loading={start.isPending} onClick={() => start.mutate({ enabled: true, instanceGroups: names })} data-testid="autoscaling-submit">
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={names.length === 0}
+              loading={start.isPending}
+              onClick={() => start.mutate({ enabled: true, instanceGroups: names })}
+              data-testid="autoscaling-submit"
+            >
               {view.mode === 'Enable' ? 'Update' : 'Enable'}
             </Button>
           </SpaceBetween>
@@ -76,7 +101,11 @@ function EnableAutoscalingModal({ cluster, region, view, groups, onDismiss, onSt
     >
       <SpaceBetween size="m">
         <Alert type="info">{view.scope}</Alert>
-        <FormField label="Instance groups" description="HyperPod-managed Karpenter adds and removes nodes of these groups for pending pods (groups can scale from zero)." data-testid="autoscaling-groups">
+        <FormField
+          label="Instance groups"
+          description="HyperPod-managed Karpenter adds and removes nodes of these groups for pending pods (groups can scale from zero)."
+          data-testid="autoscaling-groups"
+        >
           <Multiselect
             selectedOptions={chosen}
             onChange={({ detail }) => setChosen(detail.selectedOptions)}
@@ -106,15 +135,24 @@ function DisableAutoscalingModal({ cluster, region, view, onDismiss, onStarted }
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={start.isPending} onClick={() => start.mutate({ enabled: false })} data-testid="autoscaling-submit">Disable</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              loading={start.isPending}
+              onClick={() => start.mutate({ enabled: false })}
+              data-testid="autoscaling-submit"
+            >
+              Disable
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="m">
         <Box>
-          {`Karpenter stops adding and removing nodes of ${view.instanceGroups.length ? view.instanceGroups.join(', ') : 'the cluster\'s instance groups'}; their counts change only when you scale them.`}
+          {`Karpenter stops adding and removing nodes of ${view.instanceGroups.length ? view.instanceGroups.join(', ') : "the cluster's instance groups"}; their counts change only when you scale them.`}
         </Box>
         {start.error && (
           <Alert type="error" header="Autoscaling was not changed">
@@ -147,10 +185,16 @@ export function AutoscalingPanel({ cluster, region }: { cluster: string; region:
           description="HyperPod-managed Karpenter launches nodes from instance groups for pods that cannot be scheduled, and removes empty ones."
           actions={
             <SpaceBetween direction="horizontal" size="xs">
-              <Button disabled={!v || !v.continuous} onClick={() => setModal('enable')} data-testid="autoscaling-enable">
+              <Button
+                disabled={!v || !v.continuous}
+                onClick={() => setModal('enable')}
+                data-testid="autoscaling-enable"
+              >
                 {enabled ? 'Change groups' : 'Enable'}
               </Button>
-              <Button disabled={!enabled} onClick={() => setModal('disable')} data-testid="autoscaling-disable">Disable</Button>
+              <Button disabled={!enabled} onClick={() => setModal('disable')} data-testid="autoscaling-disable">
+                Disable
+              </Button>
             </SpaceBetween>
           }
         >
@@ -173,36 +217,77 @@ export function AutoscalingPanel({ cluster, region }: { cluster: string; region:
                 label: 'Mode',
                 value: (
                   <span data-testid="autoscaling-mode" data-mode={v.mode}>
-                    <StatusIndicator type={enabled ? 'success' : 'stopped'}>{enabled ? 'Enabled' : 'Disabled'}</StatusIndicator>
+                    <StatusIndicator type={enabled ? 'success' : 'stopped'}>
+                      {enabled ? 'Enabled' : 'Disabled'}
+                    </StatusIndicator>
                   </span>
                 ),
               },
               { label: 'Status', value: <span data-testid="autoscaling-status">{v.status ?? '—'}</span> },
               { label: 'Autoscaler', value: v.autoScalerType ?? '—' },
               { label: 'Cluster role', value: code(v.clusterRoleArn) },
-              { label: 'Managed instance groups', value: <span data-testid="autoscaling-managed-groups">{v.instanceGroups.length ? v.instanceGroups.join(', ') : '—'}</span> },
+              {
+                label: 'Managed instance groups',
+                value: (
+                  <span data-testid="autoscaling-managed-groups">
+                    {v.instanceGroups.length ? v.instanceGroups.join(', ') : '—'}
+                  </span>
+                ),
+              },
               { label: 'HyperpodNodeClass', value: <Readiness testId="autoscaling-nodeclass" c={v.nodeClass} /> },
-              { label: 'NodePool', value: <Readiness testId="autoscaling-nodepool" c={v.nodePool} nodes={v.nodePool?.nodes} /> },
+              {
+                label: 'NodePool',
+                value: <Readiness testId="autoscaling-nodepool" c={v.nodePool} nodes={v.nodePool?.nodes} />,
+              },
               ...(v.activeOperation
-                ? [{ label: 'Changing', value: <Link href={operationPath(v.activeOperation.id)} data-testid="autoscaling-operation">{v.activeOperation.status}</Link> }]
+                ? [
+                    {
+                      label: 'Changing',
+                      value: (
+                        <Link href={operationPath(v.activeOperation.id)} data-testid="autoscaling-operation">
+                          {v.activeOperation.status}
+                        </Link>
+                      ),
+                    },
+                  ]
                 : []),
             ]}
           />
           {v.failureMessage && (
-            <Alert type="error" header="HyperPod could not run the autoscaler" data-testid="autoscaling-failure">{v.failureMessage}</Alert>
+            <Alert type="error" header="HyperPod could not run the autoscaler" data-testid="autoscaling-failure">
+              {v.failureMessage}
+            </Alert>
           )}
           {!v.continuous && (
             <Alert type="warning" header="Not available for this cluster">
-              The cluster does not provision nodes continuously (NodeProvisioningMode Continuous), which managed autoscaling requires.
+              The cluster does not provision nodes continuously (NodeProvisioningMode Continuous), which managed
+              autoscaling requires.
             </Alert>
           )}
-          <Alert type="info" header="What autoscaling covers" data-testid="autoscaling-scope">{v.scope}</Alert>
+          <Alert type="info" header="What autoscaling covers" data-testid="autoscaling-scope">
+            {v.scope}
+          </Alert>
         </SpaceBetween>
       )}
       {modal === 'enable' && v && (
-        <EnableAutoscalingModal cluster={cluster} region={region} view={v} groups={groups.data ?? []} onDismiss={() => setModal(null)} onStarted={started} />
+        <EnableAutoscalingModal
+          cluster={cluster}
+          region={region}
+          view={v}
+          groups={groups.data ?? []}
+          onDismiss={() => setModal(null)}
+          onStarted={started}
+        />
       )}
-      {modal === 'disable' && v && <DisableAutoscalingModal cluster={cluster} region={region} view={v} onDismiss={() => setModal(null)} onStarted={started} />}
+      {modal === 'disable' && v && (
+        <DisableAutoscalingModal
+          cluster={cluster}
+          region={region}
+          view={v}
+          onDismiss={() => setModal(null)}
+          onStarted={started}
+        />
+      )}
     </Container>
   );
 }

@@ -20,7 +20,8 @@ type Phase = PhaseDefinition<SetAutoscalingInput, SetAutoscalingState>;
 
 const wantedMode = (input: SetAutoscalingInput) => (input.enabled ? 'Enable' : 'Disable');
 
-const describe = (deps: WorkflowDeps, input: SetAutoscalingInput) => describeHyperPod(deps.cloud, input.region, input.cluster);
+const describe = (deps: WorkflowDeps, input: SetAutoscalingInput) =>
+  describeHyperPod(deps.cloud, input.region, input.cluster);
 
 async function roleDefinition(deps: WorkflowDeps, input: SetAutoscalingInput, hp?: HyperPodCluster) {
   const names = resourceNames(input.cluster, await deps.cloud.accountId(), input.region);
@@ -61,22 +62,44 @@ function modePhase(deps: WorkflowDeps): Phase {
     },
     async act(ctx) {
       if (ctx.input.enabled) {
-        const role = ctx.state.clusterRoleArn ?? (await deps.cloud.iam.find((await roleDefinition(deps, ctx.input)).roleName));
-        if (!role) throw new CloudError('iam', 'GetRole', 'NoSuchEntity', 'The autoscaling ClusterRole is missing; retry the role phase.');
-        await deps.cloud.hyperpod.setAutoScaling(ctx.input.region, ctx.input.cluster, { mode: 'Enable', clusterRoleArn: role });
+        const role =
+          ctx.state.clusterRoleArn ?? (await deps.cloud.iam.find((await roleDefinition(deps, ctx.input)).roleName));
+        if (!role)
+          throw new CloudError(
+            'iam',
+            'GetRole',
+            'NoSuchEntity',
+            'The autoscaling ClusterRole is missing; retry the role phase.',
+          );
+        await deps.cloud.hyperpod.setAutoScaling(ctx.input.region, ctx.input.cluster, {
+          mode: 'Enable',
+          clusterRoleArn: role,
+        });
         ctx.log(`Enabling HyperPod-managed Karpenter on ${ctx.input.cluster} with ClusterRole ${role} (UpdateCluster)`);
       } else {
         await deps.cloud.hyperpod.setAutoScaling(ctx.input.region, ctx.input.cluster, { mode: 'Disable' });
-        ctx.log(`Disabling autoscaling on ${ctx.input.cluster} (UpdateCluster); node counts now change only when you scale`);
+        ctx.log(
+          `Disabling autoscaling on ${ctx.input.cluster} (UpdateCluster); node counts now change only when you scale`,
+        );
       }
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
       const a = (await describe(deps, ctx.input)).AutoScaling;
-      if (a?.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'AutoScalingFailed', `HyperPod could not ${ctx.input.enabled ? 'start' : 'stop'} autoscaling: ${a.FailureMessage ?? 'no reason given'}`);
-      const settled = (a?.Mode ?? 'Disable') === wantedMode(ctx.input) && (a?.Status === undefined || a.Status === 'InService');
+      if (a?.Status === 'Failed')
+        throw new CloudError(
+          'sagemaker',
+          'UpdateCluster',
+          'AutoScalingFailed',
+          `HyperPod could not ${ctx.input.enabled ? 'start' : 'stop'} autoscaling: ${a.FailureMessage ?? 'no reason given'}`,
+        );
+      const settled =
+        (a?.Mode ?? 'Disable') === wantedMode(ctx.input) && (a?.Status === undefined || a.Status === 'InService');
       if (!settled) return { done: false, progress: `AutoScaling ${a?.Mode ?? 'off'} ${a?.Status ?? ''}`.trim() };
-      return { done: true, progress: ctx.input.enabled ? 'HyperPod runs Karpenter for the cluster' : 'Autoscaling is off' };
+      return {
+        done: true,
+        progress: ctx.input.enabled ? 'HyperPod runs Karpenter for the cluster' : 'Autoscaling is off',
+      };
     },
   };
 }
@@ -93,10 +116,13 @@ function karpenterPhase(deps: WorkflowDeps): Phase {
     title: 'Point Karpenter at the instance groups',
     expectedSeconds: 20,
     skip: (ctx) => !ctx.input.enabled,
-    kube: async (ctx) => kubeOfHyperPod(deps.cloud, await describe(deps, ctx.input), ctx.input.region, { required: true }),
+    kube: async (ctx) =>
+      kubeOfHyperPod(deps.cloud, await describe(deps, ctx.input), ctx.input.region, { required: true }),
     manifests: (ctx) => karpenterManifests(groups(ctx.input)),
-    matches: ([nodeClass], ctx) => sameGroups((nodeClass as KubeHyperpodNodeClass).spec.instanceGroups, groups(ctx.input)),
-    readyProgress: (ctx) => `Karpenter may scale ${groups(ctx.input).join(', ')} (HyperpodNodeClass and NodePool '${KARPENTER_OBJECT_NAME}' Ready)`,
+    matches: ([nodeClass], ctx) =>
+      sameGroups((nodeClass as KubeHyperpodNodeClass).spec.instanceGroups, groups(ctx.input)),
+    readyProgress: (ctx) =>
+      `Karpenter may scale ${groups(ctx.input).join(', ')} (HyperpodNodeClass and NodePool '${KARPENTER_OBJECT_NAME}' Ready)`,
     pollKey: (ctx) => `kube:${ctx.input.region}:${ctx.input.cluster}:karpenter`,
   });
 }
@@ -116,6 +142,10 @@ export function setAutoscalingWorkflow(deps: WorkflowDeps): KindWorkflow<'set-au
     locks: (i) => clusterChangeLocks(i.region, i.cluster),
     initialState: () => ({}),
     phases: setAutoscalingPhases(deps),
-    result: (s, i) => ({ cluster: i.cluster, enabled: i.enabled, ...(i.enabled ? { instanceGroups: i.instanceGroups, clusterRoleArn: s.clusterRoleArn } : {}) }),
+    result: (s, i) => ({
+      cluster: i.cluster,
+      enabled: i.enabled,
+      ...(i.enabled ? { instanceGroups: i.instanceGroups, clusterRoleArn: s.clusterRoleArn } : {}),
+    }),
   });
 }

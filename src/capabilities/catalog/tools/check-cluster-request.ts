@@ -1,5 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CREATE_CLUSTER_REST_FIELDS, CreateClusterToolInputSchema, createClusterRequest } from '../../clusters/tools/create-cluster-input.js';
+import {
+  CREATE_CLUSTER_REST_FIELDS,
+  CreateClusterToolInputSchema,
+  createClusterRequest,
+} from '../../clusters/tools/create-cluster-input.js';
 import { QuotaCheckResultSchema, type QuotaCheckResult } from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
@@ -23,7 +27,10 @@ export function registerCheckClusterRequestTool(server: McpServer, api: RestClie
     output: QuotaCheckResultSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run(args, { api, signal }) {
-      const result = await api.post<QuotaCheckResult>(CATALOG_PATHS.clusterCheck, { body: createClusterRequest(args), signal });
+      const result = await api.post<QuotaCheckResult>(CATALOG_PATHS.clusterCheck, {
+        body: createClusterRequest(args),
+        signal,
+      });
       return { text: describeCheck(result, 'You may call create_cluster with the same arguments.'), data: result };
     },
   });

@@ -1,5 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { QuotaCheckRequestSchema, QuotaCheckResultSchema, type QuotaCheckResult } from '../../../domain/schemas/preflight.js';
+import {
+  QuotaCheckRequestSchema,
+  QuotaCheckResultSchema,
+  type QuotaCheckResult,
+} from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { describeCheck } from '../../../mcp/preflight-text.js';
@@ -7,7 +11,9 @@ import { CATALOG_PATHS } from '../paths.js';
 
 /** The shared schema leaves instanceCount undescribed; agents need every field explained. */
 const InputSchema = QuotaCheckRequestSchema.extend({
-  instanceCount: QuotaCheckRequestSchema.shape.instanceCount.describe('How many instances of instanceType the user wants (1–1000).'),
+  instanceCount: QuotaCheckRequestSchema.shape.instanceCount.describe(
+    'How many instances of instanceType the user wants (1–1000).',
+  ),
 });
 
 /** `check_quotas` → POST /api/v1/preflight/quotas (read-only despite the POST). */

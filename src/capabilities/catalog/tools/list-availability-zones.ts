@@ -20,7 +20,10 @@ export function registerListAvailabilityZonesTool(server: McpServer, api: RestCl
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region }, { api, signal }) {
-      const data = await api.get<z.infer<typeof OutputSchema>>(CATALOG_PATHS.availabilityZones, { query: { region }, signal });
+      const data = await api.get<z.infer<typeof OutputSchema>>(CATALOG_PATHS.availabilityZones, {
+        query: { region },
+        signal,
+      });
       const zones = data.availabilityZones.map((z) => `${z.name} (${z.zoneId}, ${z.state})`).join(', ');
       return { text: `Availability zones of ${data.region}: ${zones || 'none'}`, data };
     },

@@ -1,7 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AvailabilityZoneSchema, RegionSchema } from '../../../domain/schemas/common.js';
-import { InstanceFamilySchema, InstanceTypeViewSchema, type InstanceTypeView } from '../../../domain/schemas/preflight.js';
+import {
+  InstanceFamilySchema,
+  InstanceTypeViewSchema,
+  type InstanceTypeView,
+} from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { CATALOG_PATHS } from '../paths.js';
@@ -19,13 +23,18 @@ export function registerListInstanceTypesTool(server: McpServer, api: RestClient
     title: 'List HyperPod instance types',
     description:
       'List the SageMaker HyperPod instance types AWS offers in a region — or, with availabilityZone, in that zone only — with accelerators, EFA and spot support ' +
-      'and the account\'s cluster-usage quota. Narrow it with acceleratorsOnly and family (e.g. p5, g5, trn1) to read only the types the user asks about. Call it with the zone the user picked before asking for an instance type, and offer only types listed here ' +
+      "and the account's cluster-usage quota. Narrow it with acceleratorsOnly and family (e.g. p5, g5, trn1) to read only the types the user asks about. Call it with the zone the user picked before asking for an instance type, and offer only types listed here " +
       '(check before create). A quota of 0 means the account must request an increase first (see check_quotas).',
     input: z
       .object({
         region: RegionSchema.optional(),
-        availabilityZone: AvailabilityZoneSchema.optional().describe('Only list types offered in this zone, e.g. us-west-2b (recommended once the user chose a zone).'),
-        acceleratorsOnly: z.boolean().optional().describe('true: only types with GPUs or Trainium/Inferentia chips (what training and inference need).'),
+        availabilityZone: AvailabilityZoneSchema.optional().describe(
+          'Only list types offered in this zone, e.g. us-west-2b (recommended once the user chose a zone).',
+        ),
+        acceleratorsOnly: z
+          .boolean()
+          .optional()
+          .describe('true: only types with GPUs or Trainium/Inferentia chips (what training and inference need).'),
         family: InstanceFamilySchema.optional(),
       })
       .strict(),

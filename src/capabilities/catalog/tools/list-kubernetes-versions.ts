@@ -30,7 +30,10 @@ export function registerListKubernetesVersionsTool(server: McpServer, api: RestC
       const head = data.defaultVersion
         ? `Kubernetes versions in ${data.region}; create_cluster uses ${data.defaultVersion} unless asked otherwise:`
         : `No Kubernetes version in ${data.region} is both offered by EKS and supported by HyperPod; create the cluster in another region.`;
-      return { text: `${head}\n${lines.join('\n')}\nHyperPod's range is read from ${data.hyperpodSupport.sources[0]} (${data.hyperpodSupport.readOn}).`, data };
+      return {
+        text: `${head}\n${lines.join('\n')}\nHyperPod's range is read from ${data.hyperpodSupport.sources[0]} (${data.hyperpodSupport.readOn}).`,
+        data,
+      };
     },
   });
 }

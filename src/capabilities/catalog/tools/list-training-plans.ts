@@ -14,18 +14,26 @@ export function registerListTrainingPlansTool(server: McpServer, api: RestClient
     description:
       'List the SageMaker training plans (reserved capacity) of a region with their instance type, zone, available count and time window. ' +
       'Call it when the user wants capacity type "training-plan" (or asks for reserved capacity) and offer only plans that are Active or Scheduled, ' +
-      'target HyperPod clusters, and match the instance type and count. A plan fixes the zone: use the plan\'s availabilityZone, and tell the user.',
+      "target HyperPod clusters, and match the instance type and count. A plan fixes the zone: use the plan's availabilityZone, and tell the user.",
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region }, { api, signal }) {
-      const data = await api.get<{ trainingPlans: TrainingPlanView[] }>(CATALOG_PATHS.trainingPlans, { query: { region }, signal });
+      const data = await api.get<{ trainingPlans: TrainingPlanView[] }>(CATALOG_PATHS.trainingPlans, {
+        query: { region },
+        signal,
+      });
       const lines = data.trainingPlans.map(
         (p) =>
           `- ${p.name} (${p.status}): ${p.availableInstanceCount ?? '?'}/${p.totalInstanceCount ?? '?'} × ${p.instanceType ?? '?'} available in ${p.availabilityZone ?? '?'}` +
           `${p.startTime ? `, ${p.startTime} → ${p.endTime ?? '?'}` : ''}; ARN ${p.arn}`,
       );
-      return { text: lines.length ? `${lines.length} training plan(s):\n${lines.join('\n')}` : 'No training plans in this region.', data };
+      return {
+        text: lines.length
+          ? `${lines.length} training plan(s):\n${lines.join('\n')}`
+          : 'No training plans in this region.',
+        data,
+      };
     },
   });
 }

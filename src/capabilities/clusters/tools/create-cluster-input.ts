@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { checkCapacityAndPlacement, CreateClusterRequestSchema, type CreateClusterRequest } from '../../../domain/schemas/clusters.js';
+import {
+  checkCapacityAndPlacement,
+  CreateClusterRequestSchema,
+  type CreateClusterRequest,
+} from '../../../domain/schemas/clusters.js';
 import { ClusterNameSchema } from '../../../domain/schemas/common.js';
 
 /**
@@ -10,7 +14,10 @@ import { ClusterNameSchema } from '../../../domain/schemas/common.js';
 const { name: _name, ...fields } = CreateClusterRequestSchema.shape;
 
 export const CreateClusterToolInputSchema = z
-  .object({ cluster: ClusterNameSchema.describe(`Name of the new cluster. ${ClusterNameSchema.description}`), ...fields })
+  .object({
+    cluster: ClusterNameSchema.describe(`Name of the new cluster. ${ClusterNameSchema.description}`),
+    ...fields,
+  })
   .strict()
   .superRefine(checkCapacityAndPlacement)
   .describe(CreateClusterRequestSchema.description!);

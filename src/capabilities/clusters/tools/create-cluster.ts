@@ -1,5 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CREATE_CLUSTER_REST_FIELDS, CreateClusterToolInputSchema, createClusterRequest } from './create-cluster-input.js';
+import {
+  CREATE_CLUSTER_REST_FIELDS,
+  CreateClusterToolInputSchema,
+  createClusterRequest,
+} from './create-cluster-input.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';

@@ -15,11 +15,15 @@ const InputSchema = z
     region: RegionSchema.optional(),
     confirm: z
       .literal(true, 'must be true: set it only after the user explicitly confirmed deleting this cluster by name')
-      .describe('Must be true. Set it only after the user explicitly confirmed, by name, that this cluster and everything in it may be deleted.'),
+      .describe(
+        'Must be true. Set it only after the user explicitly confirmed, by name, that this cluster and everything in it may be deleted.',
+      ),
     keepStorage: z
       .boolean()
       .default(false)
-      .describe('true keeps every bucket and FSx file system holding the cluster\'s data; false (default) deletes them too (storages removed keeping their data stay either way). Ask the user if data matters.'),
+      .describe(
+        "true keeps every bucket and FSx file system holding the cluster's data; false (default) deletes them too (storages removed keeping their data stay either way). Ask the user if data matters.",
+      ),
   })
   .strict();
 
@@ -35,7 +39,9 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed"; ' +
       'only then say the cluster is gone. A failed teardown phase can be retried with retry_operation_phase.',
     input: InputSchema,
-    output: OperationStartedSchema.extend({ plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.') }),
+    output: OperationStartedSchema.extend({
+      plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.'),
+    }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, region, keepStorage }, { api, signal }) {
       const accepted = await api.delete(apiPath(CLUSTER_PATHS.one, { name: cluster }), {
@@ -46,7 +52,10 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
       const parsed = DeletePlanSchema.safeParse((accepted as { plan?: unknown }).plan);
       if (!parsed.success) return answer;
       const plan = parsed.data;
-      return { text: `${answer.text}\n${deletePlanText(plan)}`, data: { ...(answer.data as Record<string, unknown>), plan } };
+      return {
+        text: `${answer.text}\n${deletePlanText(plan)}`,
+        data: { ...(answer.data as Record<string, unknown>), plan },
+      };
     },
   });
 }

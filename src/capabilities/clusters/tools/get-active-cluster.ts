@@ -19,7 +19,12 @@ export function registerGetActiveClusterTool(server: McpServer, api: RestClient)
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run(_args, { api, signal }) {
       const active = await api.get<z.infer<typeof ActiveClusterSchema>>(CLUSTER_PATHS.active, { signal });
-      return { text: active.name ? `Active cluster: ${active.name} (${active.region ?? 'default region'}).` : 'No active cluster is selected.', data: active };
+      return {
+        text: active.name
+          ? `Active cluster: ${active.name} (${active.region ?? 'default region'}).`
+          : 'No active cluster is selected.',
+        data: active,
+      };
     },
   });
 }

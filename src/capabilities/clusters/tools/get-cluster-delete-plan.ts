@@ -15,20 +15,31 @@ export function registerGetClusterDeletePlanTool(server: McpServer, api: RestCli
     title: 'What deleting a cluster removes and keeps',
     description:
       'Before delete_cluster: list by name what deleting the cluster removes (HyperPod and EKS clusters, MLflow tracking servers made for it, buckets, file systems, roles, network) ' +
-      'and what it keeps, with why (storages removed keeping their data, everything of the cluster\'s data with keepStorage, buckets it mounts that InstantStart never made). ' +
+      "and what it keeps, with why (storages removed keeping their data, everything of the cluster's data with keepStorage, buckets it mounts that InstantStart never made). " +
       'Show both lists to the user and get their yes before delete_cluster. Changes nothing. Not found: nothing of the cluster is left to delete.',
     input: z
       .object({
         cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
         region: RegionSchema.optional(),
-        keepStorage: z.boolean().default(false).describe('Plan a delete that keeps the cluster\'s buckets and file systems (as delete_cluster\'s keepStorage).'),
+        keepStorage: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Plan a delete that keeps the cluster's buckets and file systems (as delete_cluster's keepStorage).",
+          ),
       })
       .strict(),
     output: DeletePlanSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region, keepStorage }, { api, signal }) {
-      const plan = await api.get<DeletePlan>(apiPath(CLUSTER_PATHS.deletePlan, { name: cluster }), { query: { region, keepStorage: String(keepStorage) }, signal });
-      return { text: `Deleting ${plan.cluster} (${plan.region})${plan.keepStorage ? ' keeping its storage' : ''}:\n${deletePlanText(plan)}`, data: plan };
+      const plan = await api.get<DeletePlan>(apiPath(CLUSTER_PATHS.deletePlan, { name: cluster }), {
+        query: { region, keepStorage: String(keepStorage) },
+        signal,
+      });
+      return {
+        text: `Deleting ${plan.cluster} (${plan.region})${plan.keepStorage ? ' keeping its storage' : ''}:\n${deletePlanText(plan)}`,
+        data: plan,
+      };
     },
   });
 }

@@ -13,26 +13,49 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
     name: 'get_cluster',
     title: 'Describe a HyperPod cluster',
     description:
-      'Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage (with each PersistentVolumeClaim\'s phase: Bound means jobs can mount it), ' +
-      'and whether it is the active cluster. Use it to verify a cluster after create_cluster\'s operation succeeded, or before deleting it. ' +
+      "Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage (with each PersistentVolumeClaim's phase: Bound means jobs can mount it), " +
+      "and whether it is the active cluster. Use it to verify a cluster after create_cluster's operation succeeded, or before deleting it. " +
       'For the progress of a running create or delete, use wait_for_operation instead.',
-    input: z.object({ cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'), region: RegionSchema.optional() }).strict(),
+    input: z
+      .object({
+        cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
+        region: RegionSchema.optional(),
+      })
+      .strict(),
     output: ClusterDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const c = await api.get<ClusterDetail>(apiPath(CLUSTER_PATHS.one, { name: cluster }), { query: { region }, signal });
+      const c = await api.get<ClusterDetail>(apiPath(CLUSTER_PATHS.one, { name: cluster }), {
+        query: { region },
+        signal,
+      });
       const lines = [`${c.name} (${c.region}): ${c.status}${c.isActive ? ' [active cluster]' : ''}`];
       if (c.failureMessage) lines.push(`Failure: ${c.failureMessage}`);
-      if (c.eks) lines.push(`EKS ${c.eks.name}: ${c.eks.status}${c.eks.version ? `, Kubernetes ${c.eks.version}` : ''}`);
+      if (c.eks)
+        lines.push(`EKS ${c.eks.name}: ${c.eks.status}${c.eks.version ? `, Kubernetes ${c.eks.version}` : ''}`);
       if (c.nodeRecovery) lines.push(`Node recovery: ${c.nodeRecovery}`);
-      if (c.health) lines.push(`Health: ${c.health.state} — ${c.health.summary}${c.health.state === 'healthy' ? '' : ' Details: list_nodes (heal-node playbook).'}`);
+      if (c.health)
+        lines.push(
+          `Health: ${c.health.state} — ${c.health.summary}${c.health.state === 'healthy' ? '' : ' Details: list_nodes (heal-node playbook).'}`,
+        );
       for (const g of c.instanceGroups) {
-        lines.push(`- group ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}), ${g.status}`);
+        lines.push(
+          `- group ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}), ${g.status}`,
+        );
       }
-      if (c.storage?.s3Bucket) lines.push(`S3 bucket ${c.storage.s3Bucket}${c.storage.persistentVolumeClaim ? ` (PVC ${c.storage.persistentVolumeClaim})` : ''}`);
+      if (c.storage?.s3Bucket)
+        lines.push(
+          `S3 bucket ${c.storage.s3Bucket}${c.storage.persistentVolumeClaim ? ` (PVC ${c.storage.persistentVolumeClaim})` : ''}`,
+        );
       if (c.storage?.fsxFileSystemId) lines.push(`FSx for Lustre ${c.storage.fsxFileSystemId}`);
-      for (const claim of c.storage?.claims ?? []) lines.push(`- claim ${claim.claim} (${claim.store}): ${claim.phase}${claim.volumeName ? ` → volume ${claim.volumeName}` : ''}`);
-      if (c.activeOperation) lines.push(`Operation ${c.activeOperation.id} (${c.activeOperation.kind}) is ${c.activeOperation.status}: follow it with wait_for_operation.`);
+      for (const claim of c.storage?.claims ?? [])
+        lines.push(
+          `- claim ${claim.claim} (${claim.store}): ${claim.phase}${claim.volumeName ? ` → volume ${claim.volumeName}` : ''}`,
+        );
+      if (c.activeOperation)
+        lines.push(
+          `Operation ${c.activeOperation.id} (${c.activeOperation.kind}) is ${c.activeOperation.status}: follow it with wait_for_operation.`,
+        );
       return { text: lines.join('\n'), data: c };
     },
   });

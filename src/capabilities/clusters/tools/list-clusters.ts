@@ -21,11 +21,17 @@ export function registerListClustersTool(server: McpServer, api: RestClient): vo
     async run({ region }, { api, signal }) {
       const data = await api.get<{ clusters: ClusterSummary[] }>(CLUSTER_PATHS.list, { query: { region }, signal });
       const lines = data.clusters.map((c) => {
-        const op = c.activeOperation ? ` — operation ${c.activeOperation.id} (${c.activeOperation.kind}, ${c.activeOperation.status})` : '';
-        const health = c.health && c.health.state !== 'healthy' ? ` — health ${c.health.state}: ${c.health.summary}` : '';
+        const op = c.activeOperation
+          ? ` — operation ${c.activeOperation.id} (${c.activeOperation.kind}, ${c.activeOperation.status})`
+          : '';
+        const health =
+          c.health && c.health.state !== 'healthy' ? ` — health ${c.health.state}: ${c.health.summary}` : '';
         return `- ${c.name} (${c.region}): ${c.status}${c.managedByInstantStart ? '' : ' [not created by InstantStart]'}${health}${op}`;
       });
-      const text = data.clusters.length === 0 ? 'No HyperPod clusters in this region.' : `${data.clusters.length} cluster(s):\n${lines.join('\n')}`;
+      const text =
+        data.clusters.length === 0
+          ? 'No HyperPod clusters in this region.'
+          : `${data.clusters.length} cluster(s):\n${lines.join('\n')}`;
       return { text, data };
     },
   });

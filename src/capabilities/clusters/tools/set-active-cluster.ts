@@ -16,13 +16,24 @@ export function registerSetActiveClusterTool(server: McpServer, api: RestClient)
       'Select the active cluster: the one the web UI opens and the user is working with (tools do not default to it: every cluster-scoped tool takes cluster). ' +
       'It takes effect immediately (no operation to poll); the answer is the new selection. create_cluster selects its new cluster itself (one of its phases), ' +
       'so call this only when the user switches between existing clusters (names from list_clusters).',
-    input: z.object({ cluster: fields.name.describe('Name of the cluster to select (from list_clusters).'), region: fields.region }).strict(),
+    input: z
+      .object({
+        cluster: fields.name.describe('Name of the cluster to select (from list_clusters).'),
+        region: fields.region,
+      })
+      .strict(),
     restFields: { name: 'cluster' },
     output: ActiveClusterSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ cluster, region }, { api, signal }) {
-      const active = await api.put<z.infer<typeof ActiveClusterSchema>>(CLUSTER_PATHS.active, { body: { name: cluster, region }, signal });
-      return { text: `Active cluster is now ${active.name ?? '(none)'}${active.region ? ` (${active.region})` : ''}. This change is complete.`, data: active };
+      const active = await api.put<z.infer<typeof ActiveClusterSchema>>(CLUSTER_PATHS.active, {
+        body: { name: cluster, region },
+        signal,
+      });
+      return {
+        text: `Active cluster is now ${active.name ?? '(none)'}${active.region ? ` (${active.region})` : ''}. This change is complete.`,
+        data: active,
+      };
     },
   });
 }

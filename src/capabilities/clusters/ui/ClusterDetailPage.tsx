@@ -49,7 +49,11 @@ function ClusterGone({ name, deletion, error }: { name: string; deletion?: Clust
       type="info"
       header={`Cluster ${name} no longer exists`}
       data-testid="cluster-gone"
-      action={<Button href="/clusters" onFollow={follow}>All clusters</Button>}
+      action={
+        <Button href="/clusters" onFollow={follow}>
+          All clusters
+        </Button>
+      }
     >
       {deletion?.status === 'succeeded' ? (
         <>
@@ -76,7 +80,8 @@ function ClusterGone({ name, deletion, error }: { name: string; deletion?: Clust
 export function ClusterDetailPage() {
   const { name = '', tab = 'overview', item: first, part } = useParams();
   // A tab's item is the rest of the URL: one part (a node) or two (a training job's namespace and name).
-  const item = first !== undefined && part !== undefined ? `${encodeURIComponent(first)}/${encodeURIComponent(part)}` : first;
+  const item =
+    first !== undefined && part !== undefined ? `${encodeURIComponent(first)}/${encodeURIComponent(part)}` : first;
   const [search] = useSearchParams();
   const region = search.get('region') ?? undefined;
   const navigate = useNavigate();
@@ -109,7 +114,10 @@ export function ClusterDetailPage() {
   }, [gone, pageKey]);
   const goneRef = useRef(gone);
   goneRef.current = gone;
-  useEffect(() => () => void (goneRef.current && qc.removeQueries({ queryKey: keys.cluster(name, region), exact: true })), [qc, name, region]);
+  useEffect(
+    () => () => void (goneRef.current && qc.removeQueries({ queryKey: keys.cluster(name, region), exact: true })),
+    [qc, name, region],
+  );
 
   if (gone) return <ClusterGone name={name} deletion={deletion} error={cluster.error} />;
   if (cluster.isLoading) return <Spinner size="large" />;
@@ -123,13 +131,20 @@ export function ClusterDetailPage() {
   const c = cluster.data;
   const beingDeleted = (!!deletion && !TERMINAL.has(deletion.status)) || c.status === 'Deleting';
   const activeTab = CLUSTER_PAGE_TABS.find((t) => t.id === tab);
-  const content = (id: ClusterTabId) => (id === 'overview' ? <ClusterOverview c={c} panels={<TabPanels tab={id} c={c} />} /> : <TabPanels tab={id} c={c} item={item} />);
+  const content = (id: ClusterTabId) =>
+    id === 'overview' ? (
+      <ClusterOverview c={c} panels={<TabPanels tab={id} c={c} />} />
+    ) : (
+      <TabPanels tab={id} c={c} item={item} />
+    );
   return (
     <ContentLayout
       header={
         <Header
           variant="h1"
-          description={c.eksClusterName ? `HyperPod cluster orchestrated by EKS cluster ${c.eksClusterName}` : 'HyperPod cluster'}
+          description={
+            c.eksClusterName ? `HyperPod cluster orchestrated by EKS cluster ${c.eksClusterName}` : 'HyperPod cluster'
+          }
           info={
             <SpaceBetween direction="horizontal" size="xs" alignItems="center">
               {c.isActive && <Badge color="blue">Active</Badge>}
@@ -138,7 +153,12 @@ export function ClusterDetailPage() {
           }
           actions={
             <SpaceBetween direction="horizontal" size="xs">
-              <Button disabled={c.isActive || beingDeleted} loading={setActive.isPending} onClick={() => setActive.mutate()} data-testid="detail-set-active">
+              <Button
+                disabled={c.isActive || beingDeleted}
+                loading={setActive.isPending}
+                onClick={() => setActive.mutate()}
+                data-testid="detail-set-active"
+              >
                 Set active
               </Button>
               <Button disabled={beingDeleted} onClick={() => setConfirmingDelete(true)} data-testid="detail-delete">
@@ -155,7 +175,11 @@ export function ClusterDetailPage() {
         {beingDeleted ? (
           <Alert type="warning" header={`Cluster ${c.name} is being deleted`} data-testid="cluster-deleting">
             Its actions are off until the delete ends.{' '}
-            {deletion ? <OperationLink op={c.activeOperation?.id === deletion.id ? c.activeOperation : { ...deletion, kind: 'delete-cluster' }} /> : null}
+            {deletion ? (
+              <OperationLink
+                op={c.activeOperation?.id === deletion.id ? c.activeOperation : { ...deletion, kind: 'delete-cluster' }}
+              />
+            ) : null}
           </Alert>
         ) : (
           c.activeOperation && (
@@ -166,12 +190,21 @@ export function ClusterDetailPage() {
         )}
         {activeTab ? (
           // A disabled fieldset turns off every button of every panel at once, those of capabilities to come included.
-          <fieldset disabled={beingDeleted} aria-disabled={beingDeleted} style={{ border: 0, margin: 0, padding: 0, minWidth: 0, opacity: beingDeleted ? 0.6 : 1 }}>
+          <fieldset
+            disabled={beingDeleted}
+            aria-disabled={beingDeleted}
+            style={{ border: 0, margin: 0, padding: 0, minWidth: 0, opacity: beingDeleted ? 0.6 : 1 }}
+          >
             <Tabs
               data-testid="cluster-tabs"
               activeTabId={activeTab.id}
               onChange={({ detail }) => detail.activeTabHref && navigate(detail.activeTabHref)}
-              tabs={CLUSTER_PAGE_TABS.map((t) => ({ id: t.id, label: t.label, href: clusterPath(c.name, region, t.id), content: t.id === activeTab.id ? content(t.id) : null }))}
+              tabs={CLUSTER_PAGE_TABS.map((t) => ({
+                id: t.id,
+                label: t.label,
+                href: clusterPath(c.name, region, t.id),
+                content: t.id === activeTab.id ? content(t.id) : null,
+              }))}
             />
           </fieldset>
         ) : (

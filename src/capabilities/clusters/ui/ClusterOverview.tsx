@@ -19,20 +19,38 @@ function Facts({ c }: { c: ClusterDetail }) {
       <KeyValuePairs
         columns={3}
         items={[
-          { label: 'Status', value: <span data-testid="cluster-detail-status"><ClusterStatus status={c.status} /></span> },
-          { label: 'Health', value: c.health ? <span data-testid="cluster-overview-health" data-state={c.health.state}><ClusterHealthDetails health={c.health} /></span> : '—' },
+          {
+            label: 'Status',
+            value: (
+              <span data-testid="cluster-detail-status">
+                <ClusterStatus status={c.status} />
+              </span>
+            ),
+          },
+          {
+            label: 'Health',
+            value: c.health ? (
+              <span data-testid="cluster-overview-health" data-state={c.health.state}>
+                <ClusterHealthDetails health={c.health} />
+              </span>
+            ) : (
+              '—'
+            ),
+          },
           { label: 'Region', value: c.region },
           { label: cloudLabel('Created'), value: <CloudTime iso={c.createdAt} /> },
           { label: 'HyperPod cluster ARN', value: code(c.clusterArn) },
           { label: 'Node recovery', value: c.nodeRecovery ?? '—' },
           { label: 'Node provisioning mode', value: c.nodeProvisioningMode ?? '—' },
-          { label: 'EKS cluster', value: c.eks ? `${c.eks.name} (${c.eks.status})` : c.eksClusterName ?? '—' },
+          { label: 'EKS cluster', value: c.eks ? `${c.eks.name} (${c.eks.status})` : (c.eksClusterName ?? '—') },
           { label: 'Kubernetes version', value: c.eks?.version ?? '—' },
           { label: 'EKS endpoint', value: code(c.eks?.endpoint) },
           { label: 'VPC', value: code(c.eks?.vpcId) },
           { label: 'Subnets', value: c.eks?.subnetIds.length ? c.eks.subnetIds.join(', ') : '—' },
           { label: 'Managed by InstantStart', value: c.managedByInstantStart ? 'Yes' : 'No (created elsewhere)' },
-          ...(c.failureMessage ? [{ label: 'Failure', value: <Box color="text-status-error">{c.failureMessage}</Box> }] : []),
+          ...(c.failureMessage
+            ? [{ label: 'Failure', value: <Box color="text-status-error">{c.failureMessage}</Box> }]
+            : []),
         ]}
       />
     </Container>

@@ -35,7 +35,8 @@ export function ClustersPage() {
   const [filter, setFilter] = useState('');
   const [deleting, setDeleting] = useState<ClusterSummary | null>(null);
 
-  const isActive = (c: ClusterSummary) => active.data?.name === c.name && (!active.data.region || active.data.region === c.region);
+  const isActive = (c: ClusterSummary) =>
+    active.data?.name === c.name && (!active.data.region || active.data.region === c.region);
   const items = useMemo(
     () =>
       (clusters.data ?? [])
@@ -44,7 +45,9 @@ export function ClustersPage() {
     [clusters.data, filter],
   );
   // Keep the selection pointing at fresh rows (the list refreshes live).
-  const current = selected[0] ? items.find((c) => c.name === selected[0]!.name && c.region === selected[0]!.region) : undefined;
+  const current = selected[0]
+    ? items.find((c) => c.name === selected[0]!.name && c.region === selected[0]!.region)
+    : undefined;
 
   const setActive = useMutation({
     mutationFn: (c: ClusterSummary) => setActiveCluster(c.name, c.region),
@@ -95,19 +98,33 @@ export function ClustersPage() {
         </span>
       ),
     },
-    { id: 'health', header: 'Health', cell: (c) => <ClusterHealthBadge health={c.health} testId={`cluster-health-${c.name}`} /> },
+    {
+      id: 'health',
+      header: 'Health',
+      cell: (c) => <ClusterHealthBadge health={c.health} testId={`cluster-health-${c.name}`} />,
+    },
     { id: 'region', header: 'Region', cell: (c) => c.region },
     { id: 'eks', header: 'EKS cluster', cell: (c) => c.eksClusterName ?? '—' },
     { id: 'created', header: cloudLabel('Created'), cell: (c) => <CloudTime iso={c.createdAt} /> },
     {
       id: 'active',
       header: 'Active',
-      cell: (c) => (isActive(c) ? <Badge color="blue" data-testid={`cluster-active-${c.name}`}>Active</Badge> : c.managedByInstantStart ? '' : <Box color="text-status-inactive">not ours</Box>),
+      cell: (c) =>
+        isActive(c) ? (
+          <Badge color="blue" data-testid={`cluster-active-${c.name}`}>
+            Active
+          </Badge>
+        ) : c.managedByInstantStart ? (
+          ''
+        ) : (
+          <Box color="text-status-inactive">not ours</Box>
+        ),
     },
     {
       id: 'operation',
       header: 'Current operation',
-      cell: (c) => (c.activeOperation ? <OperationLink op={c.activeOperation} testId={`cluster-operation-${c.name}`} /> : '—'),
+      cell: (c) =>
+        c.activeOperation ? <OperationLink op={c.activeOperation} testId={`cluster-operation-${c.name}`} /> : '—',
     },
   ];
 
@@ -125,7 +142,14 @@ export function ClustersPage() {
         selectedItems={current ? [current] : []}
         onSelectionChange={(e) => setSelected(e.detail.selectedItems)}
         ariaLabels={{ itemSelectionLabel: (_s, c) => `Select ${c.name}`, selectionGroupLabel: 'Cluster selection' }}
-        filter={<TextFilter filteringText={filter} onChange={(e) => setFilter(e.detail.filteringText)} filteringPlaceholder="Find clusters by name" countText={`${items.length} matches`} />}
+        filter={
+          <TextFilter
+            filteringText={filter}
+            onChange={(e) => setFilter(e.detail.filteringText)}
+            filteringPlaceholder="Find clusters by name"
+            countText={`${items.length} matches`}
+          />
+        }
         header={
           <Header
             variant="awsui-h1-sticky"
@@ -133,11 +157,25 @@ export function ClustersPage() {
             description="SageMaker HyperPod clusters orchestrated by Amazon EKS, and the ones an operation is creating."
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button iconName="refresh" ariaLabel="Refresh" loading={clusters.isFetching && !clusters.isLoading} onClick={() => void clusters.refetch()} />
-                <Button disabled={!current || isActive(current)} loading={setActive.isPending} onClick={() => current && setActive.mutate(current)} data-testid="set-active">
+                <Button
+                  iconName="refresh"
+                  ariaLabel="Refresh"
+                  loading={clusters.isFetching && !clusters.isLoading}
+                  onClick={() => void clusters.refetch()}
+                />
+                <Button
+                  disabled={!current || isActive(current)}
+                  loading={setActive.isPending}
+                  onClick={() => current && setActive.mutate(current)}
+                  data-testid="set-active"
+                >
                   Set active
                 </Button>
-                <Button disabled={!current || current.status === 'Deleting'} onClick={() => current && setDeleting(current)} data-testid="delete-cluster">
+                <Button
+                  disabled={!current || current.status === 'Deleting'}
+                  onClick={() => current && setDeleting(current)}
+                  data-testid="delete-cluster"
+                >
                   Delete
                 </Button>
                 <Button variant="primary" onClick={() => navigate('/create-cluster')} data-testid="create-cluster">
@@ -158,7 +196,9 @@ export function ClustersPage() {
             <Box textAlign="center" color="inherit" padding="l">
               <SpaceBetween size="s">
                 <b>No clusters</b>
-                <Box color="inherit">Create a HyperPod cluster: network, EKS, dependencies, HyperPod and storage in one operation.</Box>
+                <Box color="inherit">
+                  Create a HyperPod cluster: network, EKS, dependencies, HyperPod and storage in one operation.
+                </Box>
                 <Button onClick={() => navigate('/create-cluster')}>Create cluster</Button>
               </SpaceBetween>
             </Box>

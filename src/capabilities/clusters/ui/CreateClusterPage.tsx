@@ -23,7 +23,8 @@ const REVIEW = 3;
 /**
  * Placement → Capacity → Storage → Review. Capacity checks the quotas as soon as a type and count are
  * chosen, so a count the account cannot run shows where it is typed; Review runs the whole preflight and keeps
- * "Create" disabled while it reports problems. Cancel asks first: it throws the choices away. The Idempotency-Key is this wizard session plus a digest of
+ * "Create" disabled while it reports problems. Cancel asks first: it throws the choices away. The Idempotency-Key is
+ * this wizard session plus a digest of
  * the body: a double click (or a retry after a network error) cannot create twice, while an edited
  * request after a refusal is a new request.
  */
@@ -46,7 +47,8 @@ export function CreateClusterPage() {
   const errors = useMemo(() => {
     const e = validate(form);
     const zoneKnown = zones.data?.some((z) => z.name === form.availabilityZone && z.state === 'available');
-    if (form.availabilityZone && zones.data && !zoneKnown) e.availabilityZone = `${form.availabilityZone} is not an available zone of ${form.region}.`;
+    if (form.availabilityZone && zones.data && !zoneKnown)
+      e.availabilityZone = `${form.availabilityZone} is not an available zone of ${form.region}.`;
     return e;
   }, [form, zones.data]);
   const request = useMemo(() => toRequest(form), [form]);
@@ -74,7 +76,12 @@ export function CreateClusterPage() {
       qc.setQueryData(keys.operation(accepted.operation.id), accepted.operation);
       void qc.invalidateQueries({ queryKey: keys.clusters });
       void qc.invalidateQueries({ queryKey: keys.operationList });
-      notify({ type: 'success', header: accepted.existing ? `An operation for ${form.name} was already running` : `Creating cluster ${form.name}` });
+      notify({
+        type: 'success',
+        header: accepted.existing
+          ? `An operation for ${form.name} was already running`
+          : `Creating cluster ${form.name}`,
+      });
       navigate(operationPath(accepted.operation.id));
     },
     onError: () => void preflight.refetch(),
@@ -85,7 +92,8 @@ export function CreateClusterPage() {
     submit.reset();
   };
   const shownErrors = (s: number) => (touchedSteps.has(s) ? stepErrors(errors, s) : {});
-  const firstStepWithErrors = (upTo: number) => STEP_FIELDS.slice(0, upTo).findIndex((_, s) => Object.keys(stepErrors(errors, s)).length > 0);
+  const firstStepWithErrors = (upTo: number) =>
+    STEP_FIELDS.slice(0, upTo).findIndex((_, s) => Object.keys(stepErrors(errors, s)).length > 0);
 
   const navigateTo = (requested: number) => {
     if (requested <= step) return setStep(requested);
@@ -101,7 +109,13 @@ export function CreateClusterPage() {
     inFlight.current = true;
     submit.mutate();
   };
-  const canSubmit = formValid && preflight.isSuccess && !preflight.isFetching && preflight.data.ok && problems === 0 && !submit.isPending;
+  const canSubmit =
+    formValid &&
+    preflight.isSuccess &&
+    !preflight.isFetching &&
+    preflight.data.ok &&
+    problems === 0 &&
+    !submit.isPending;
   const disabledReason = !formValid
     ? 'Fix the errors in the earlier steps'
     : preflight.isFetching
@@ -162,16 +176,35 @@ export function CreateClusterPage() {
               <Button onClick={() => setStep(REVIEW - 1)} data-testid="wizard-previous">
                 Previous
               </Button>
-              <Button variant="primary" disabled={!canSubmit} disabledReason={disabledReason} loading={submit.isPending} onClick={doSubmit} data-testid="wizard-submit">
+              <Button
+                variant="primary"
+                disabled={!canSubmit}
+                disabledReason={disabledReason}
+                loading={submit.isPending}
+                onClick={doSubmit}
+                data-testid="wizard-submit"
+              >
                 Create cluster
               </Button>
             </SpaceBetween>
           ) : undefined
         }
         steps={[
-          { title: 'Placement', description: 'Where the cluster runs.', content: <PlacementStep {...props} errors={shownErrors(0)} /> },
-          { title: 'Capacity', description: 'What it runs on: instance type, count and where the capacity comes from.', content: <CapacityStep {...props} errors={shownErrors(1)} check={capacity} /> },
-          { title: 'Storage', description: 'Shared storage mounted in every pod.', content: <StorageStep {...props} errors={shownErrors(2)} /> },
+          {
+            title: 'Placement',
+            description: 'Where the cluster runs.',
+            content: <PlacementStep {...props} errors={shownErrors(0)} />,
+          },
+          {
+            title: 'Capacity',
+            description: 'What it runs on: instance type, count and where the capacity comes from.',
+            content: <CapacityStep {...props} errors={shownErrors(1)} check={capacity} />,
+          },
+          {
+            title: 'Storage',
+            description: 'Shared storage mounted in every pod.',
+            content: <StorageStep {...props} errors={shownErrors(2)} />,
+          },
           {
             title: 'Review and create',
             description: 'The server checks the whole request before anything is created.',
@@ -185,10 +218,17 @@ export function CreateClusterPage() {
                 <ReviewStep
                   form={form}
                   goTo={setStep}
-                  preflight={{ result: preflight.data, error: preflight.error, loading: preflight.isFetching, enabled: formValid, rerun: () => void preflight.refetch() }}
+                  preflight={{
+                    result: preflight.data,
+                    error: preflight.error,
+                    loading: preflight.isFetching,
+                    enabled: formValid,
+                    rerun: () => void preflight.refetch(),
+                  }}
                 />
                 <Alert type="info">
-                  Creating takes a while on AWS (the EKS control plane alone takes 8–12 minutes). You will follow each phase live; any failed phase can be retried alone.
+                  Creating takes a while on AWS (the EKS control plane alone takes 8–12 minutes). You will follow each
+                  phase live; any failed phase can be retried alone.
                 </Alert>
               </SpaceBetween>
             ),

@@ -86,7 +86,11 @@ export function DeleteClusterModal({ cluster, onDismiss, onDeleted }: DeleteClus
           Deleting <b>{cluster.name}</b> removes everything InstantStart made for it, listed below by name
           {keepStorage ? ', but its buckets and file systems.' : ', with its storage.'} This cannot be undone.
         </Box>
-        <Checkbox checked={keepStorage} onChange={(e) => setKeepStorage(e.detail.checked)} data-testid="delete-keep-storage">
+        <Checkbox
+          checked={keepStorage}
+          onChange={(e) => setKeepStorage(e.detail.checked)}
+          data-testid="delete-keep-storage"
+        >
           Keep storage (every S3 bucket and FSx for Lustre file system holding the cluster's data)
         </Checkbox>
         {plan.isLoading && <StatusIndicator type="loading">Reading what the delete removes and keeps</StatusIndicator>}

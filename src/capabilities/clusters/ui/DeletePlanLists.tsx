@@ -7,13 +7,22 @@ const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 const SHOWN = 40;
 
 function Items({ items, testId, empty }: { items: readonly DeletePlanItem[]; testId: string; empty: string }) {
-  if (items.length === 0) return <Box color="text-body-secondary" data-testid={testId}>{empty}</Box>;
+  if (items.length === 0)
+    return (
+      <Box color="text-body-secondary" data-testid={testId}>
+        {empty}
+      </Box>
+    );
   return (
     <ul data-testid={testId} style={{ margin: 0, paddingInlineStart: 18, maxHeight: 220, overflowY: 'auto' }}>
       {items.slice(0, SHOWN).map((i) => (
         <li key={`${i.kind}/${i.name}`} style={wrap}>
           {i.kind} <b>{i.name}</b>
-          {i.reason ? <Box variant="small" color="text-body-secondary">{i.reason}</Box> : null}
+          {i.reason ? (
+            <Box variant="small" color="text-body-secondary">
+              {i.reason}
+            </Box>
+          ) : null}
         </li>
       ))}
       {items.length > SHOWN && <li>…and {items.length - SHOWN} more</li>}

@@ -20,7 +20,11 @@ const isDeleteOf = (op: OperationView, name: string, region: string | undefined)
  * delete-cluster of this cluster — the moment it starts and the moment it succeeds, without waiting
  * for the next refetch of the cluster (which, once it is gone, only answers 404).
  */
-export function useClusterDeletion(name: string, region: string | undefined, active: ClusterDetail['activeOperation']): ClusterDeletion | undefined {
+export function useClusterDeletion(
+  name: string,
+  region: string | undefined,
+  active: ClusterDetail['activeOperation'],
+): ClusterDeletion | undefined {
   const { subscribeOperations } = useLiveStatus();
   const [pushed, setPushed] = useState<{ id: string; status: string; updatedAt: string }>();
   useEffect(() => {
@@ -28,7 +32,11 @@ export function useClusterDeletion(name: string, region: string | undefined, act
     return subscribeOperations((op) => {
       if (!isDeleteOf(op, name, region)) return;
       // Events of one operation may arrive out of order; a newer delete replaces an older one.
-      setPushed((prev) => (prev && prev.id === op.id && prev.updatedAt > op.updatedAt ? prev : { id: op.id, status: op.status, updatedAt: op.updatedAt }));
+      setPushed((prev) =>
+        prev && prev.id === op.id && prev.updatedAt > op.updatedAt
+          ? prev
+          : { id: op.id, status: op.status, updatedAt: op.updatedAt },
+      );
     });
   }, [subscribeOperations, name, region]);
   if (pushed) return { id: pushed.id, status: pushed.status };

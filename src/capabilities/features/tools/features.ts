@@ -18,7 +18,7 @@ import { FEATURES_PATHS } from '../paths.js';
 const ChangeInput = z
   .object({
     cluster: ClusterRefSchema,
-    region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.'),
+    region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
     changes: FeatureChangesSchema.describe(
       'ONLY the features the user asked to change, e.g. {"inference-operator": true} or {"cert-manager": false} or {"tiered-checkpointing": {"instanceMemoryAllocationPercentage": 40}}. ' +
         'Never send features the user did not mention: they are left as they are.',
@@ -34,8 +34,13 @@ function planText(p: FeaturePlanAnswer): string {
         ? `REFUSED: ${r.feature} cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install.`
         : `REFUSED: ${r.feature} cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`,
     ),
-    ...p.remove.map((r) => `remove ${r.feature}: ${r.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`),
-    ...p.install.map((i) => `install ${i.feature}${i.reason === 'needed' ? ` (needed by ${i.neededBy.join(', ')})` : i.reason === 'reconfigure' ? ' (new settings)' : ''}: ${i.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`),
+    ...p.remove.map(
+      (r) => `remove ${r.feature}: ${r.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`,
+    ),
+    ...p.install.map(
+      (i) =>
+        `install ${i.feature}${i.reason === 'needed' ? ` (needed by ${i.neededBy.join(', ')})` : i.reason === 'reconfigure' ? ' (new settings)' : ''}: ${i.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`,
+    ),
     p.unchanged.length ? `already as asked: ${p.unchanged.join(', ')}` : '',
   ];
   return lines.filter(Boolean).join('\n') || 'Nothing to do.';
@@ -45,19 +50,28 @@ function planText(p: FeaturePlanAnswer): string {
 export function registerGetFeaturesTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'get_features',
-    title: 'Show a cluster\'s managed features',
+    title: "Show a cluster's managed features",
     description:
       'Show every managed feature of a cluster as the cluster has it now (read from AWS and Kubernetes): training operator, inference operator, KubeRay, managed tiered ' +
       'checkpointing, managed autoscaling, cert-manager, metrics-server, the S3 and FSx CSI drivers, the pod identity agent — each with its state (on, off, installing, removing, ' +
       'failed), version, health, settings, what it needs and what needs it, and its IAM roles; a feature another install provides (an existing KubeRay) says by whom ' +
       '(providedBy): InstantStart leaves it in charge and will not turn it off. Call it before set_features to know what is on.',
-    input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional().describe('AWS Region of the cluster; defaults to the server\'s region.') }).strict(),
+    input: z
+      .object({
+        cluster: ClusterRefSchema,
+        region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
+      })
+      .strict(),
     output: FeaturesAnswerSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const a = await api.get<FeaturesAnswer>(apiPath(FEATURES_PATHS.list, { name: cluster }), { query: { region }, signal });
+      const a = await api.get<FeaturesAnswer>(apiPath(FEATURES_PATHS.list, { name: cluster }), {
+        query: { region },
+        signal,
+      });
       const lines = a.features.map(
-        (f) => `${f.id}: ${f.state}${f.version ? ` ${f.version}` : ''}${f.providedBy ? ` [provided by ${f.providedBy}, not InstantStart]` : ''}${f.health ? ` — ${f.health}` : ''}${f.needs.length ? ` (needs ${f.needs.join(', ')})` : ''}${f.toggleable ? '' : ' [part of every cluster]'}`,
+        (f) =>
+          `${f.id}: ${f.state}${f.version ? ` ${f.version}` : ''}${f.providedBy ? ` [provided by ${f.providedBy}, not InstantStart]` : ''}${f.health ? ` — ${f.health}` : ''}${f.needs.length ? ` (needs ${f.needs.join(', ')})` : ''}${f.toggleable ? '' : ' [part of every cluster]'}`,
       );
       const running = a.runningOperationId ? `\nOperation ${a.runningOperationId} is changing them.` : '';
       return { text: `Features of ${cluster}:\n${lines.join('\n')}${running}`, data: a };
@@ -78,14 +92,20 @@ export function registerPlanFeaturesTool(server: McpServer, api: RestClient): vo
     output: FeaturePlanAnswerSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region, changes }, { api, signal }) {
-      const p = await api.post<FeaturePlanAnswer>(apiPath(FEATURES_PATHS.plan, { name: cluster }), { query: { region }, body: changes, signal });
+      const p = await api.post<FeaturePlanAnswer>(apiPath(FEATURES_PATHS.plan, { name: cluster }), {
+        query: { region },
+        body: changes,
+        signal,
+      });
       return { text: `Plan for ${cluster}${p.noOp ? ' (nothing would change)' : ''}:\n${planText(p)}`, data: p };
     },
   });
 }
 
 const SetFeaturesOutput = OperationStartedSchema.partial().safeExtend({
-  noOp: z.boolean().describe('True when every feature named already was as asked: no operation was started and nothing changed.'),
+  noOp: z
+    .boolean()
+    .describe('True when every feature named already was as asked: no operation was started and nothing changed.'),
   message: z.string().optional(),
 });
 
@@ -103,7 +123,11 @@ export function registerSetFeaturesTool(server: McpServer, api: RestClient): voi
     output: SetFeaturesOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, region, changes }, { api, signal }) {
-      const answer = await api.patch<unknown>(apiPath(FEATURES_PATHS.list, { name: cluster }), { query: { region }, body: changes, signal });
+      const answer = await api.patch<unknown>(apiPath(FEATURES_PATHS.list, { name: cluster }), {
+        query: { region },
+        body: changes,
+        signal,
+      });
       const what = Object.entries(changes)
         .map(([k, v]) => `${k} ${v === false ? 'off' : 'on'}`)
         .join(', ');

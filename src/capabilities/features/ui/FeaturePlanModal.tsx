@@ -13,7 +13,12 @@ import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import type { FeatureChanges, FeatureId, FeaturePlanAnswer } from '../../../domain/schemas/features.js';
 import { applyFeatureChanges, featureKeys, isAccepted, planFeatureChanges } from './api.js';
 
-type Step = { feature: FeatureId; what: 'install' | 'reconfigure' | 'remove'; why: string; objects: FeaturePlanAnswer['install'][number]['objects'] };
+type Step = {
+  feature: FeatureId;
+  what: 'install' | 'reconfigure' | 'remove';
+  why: string;
+  objects: FeaturePlanAnswer['install'][number]['objects'];
+};
 
 /** The plan as rows in the order it runs: installs (needs first), then removals (dependents first). */
 function stepsOf(plan: FeaturePlanAnswer): Step[] {
@@ -21,10 +26,20 @@ function stepsOf(plan: FeaturePlanAnswer): Step[] {
     ...plan.install.map((i) => ({
       feature: i.feature,
       what: i.reason === 'reconfigure' ? ('reconfigure' as const) : ('install' as const),
-      why: i.reason === 'needed' ? `needed by ${i.neededBy.join(', ')}` : i.reason === 'reconfigure' ? 'settings changed' : 'you turned it on',
+      why:
+        i.reason === 'needed'
+          ? `needed by ${i.neededBy.join(', ')}`
+          : i.reason === 'reconfigure'
+            ? 'settings changed'
+            : 'you turned it on',
       objects: i.objects,
     })),
-    ...plan.remove.map((r) => ({ feature: r.feature, what: 'remove' as const, why: 'you turned it off', objects: r.objects })),
+    ...plan.remove.map((r) => ({
+      feature: r.feature,
+      what: 'remove' as const,
+      why: 'you turned it off',
+      objects: r.objects,
+    })),
   ];
 }
 
@@ -32,7 +47,10 @@ function stepsOf(plan: FeaturePlanAnswer): Step[] {
 function changeInWords(v: unknown): string {
   if (v === true) return 'on';
   if (v === false) return 'off';
-  if (typeof v === 'object' && v !== null) return Object.entries(v).map(([k, x]) => `${fieldLabel(k).toLowerCase()} ${String(x)}`).join(', ');
+  if (typeof v === 'object' && v !== null)
+    return Object.entries(v)
+      .map(([k, x]) => `${fieldLabel(k).toLowerCase()} ${String(x)}`)
+      .join(', ');
   return String(v);
 }
 
@@ -52,7 +70,13 @@ export function FeaturePlanModal(props: {
 }) {
   const { cluster, region, changes, titles } = props;
   const qc = useQueryClient();
-  const plan = useQuery({ queryKey: ['feature-plan', cluster, region ?? '', changes], queryFn: () => planFeatureChanges(cluster, changes, region), staleTime: 0, gcTime: 0, retry: false });
+  const plan = useQuery({
+    queryKey: ['feature-plan', cluster, region ?? '', changes],
+    queryFn: () => planFeatureChanges(cluster, changes, region),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
   const apply = useMutation({
     mutationFn: () => applyFeatureChanges(cluster, changes, region),
     onSuccess: (answer) => {
@@ -74,8 +98,16 @@ export function FeaturePlanModal(props: {
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={props.onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={blocked} loading={apply.isPending} onClick={() => apply.mutate()} data-testid="features-apply">
+            <Button variant="link" onClick={props.onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={blocked}
+              loading={apply.isPending}
+              onClick={() => apply.mutate()}
+              data-testid="features-apply"
+            >
               {p?.noOp ? 'Nothing to do' : 'Apply'}
             </Button>
           </SpaceBetween>
@@ -101,7 +133,15 @@ export function FeaturePlanModal(props: {
           </Alert>
         )}
         {p && p.refused.length > 0 && (
-          <Alert type="error" header={p.refused.every((r) => r.providedBy) ? 'Refused: not installed by InstantStart' : 'Refused: another feature still needs this'} data-testid="features-plan-refused">
+          <Alert
+            type="error"
+            header={
+              p.refused.every((r) => r.providedBy)
+                ? 'Refused: not installed by InstantStart'
+                : 'Refused: another feature still needs this'
+            }
+            data-testid="features-plan-refused"
+          >
             {p.refused.map((r) => (
               <div key={r.feature}>
                 {r.providedBy
@@ -140,7 +180,11 @@ export function FeaturePlanModal(props: {
                 id: 'what',
                 header: 'Action',
                 minWidth: 130,
-                cell: (s) => <StatusIndicator wrapText={false} type={s.what === 'remove' ? 'stopped' : 'pending'}>{s.what === 'install' ? 'Install' : s.what === 'remove' ? 'Remove' : 'Reconfigure'}</StatusIndicator>,
+                cell: (s) => (
+                  <StatusIndicator wrapText={false} type={s.what === 'remove' ? 'stopped' : 'pending'}>
+                    {s.what === 'install' ? 'Install' : s.what === 'remove' ? 'Remove' : 'Reconfigure'}
+                  </StatusIndicator>
+                ),
               },
               { id: 'why', header: 'Why', minWidth: 120, cell: (s) => s.why },
               {

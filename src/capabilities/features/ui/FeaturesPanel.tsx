@@ -37,24 +37,48 @@ const settingsOf = (change: PendingChange | undefined, f: FeatureState): Record<
   typeof change === 'object' ? change : isOn(f) ? { ...f.config } : {};
 
 /** The settings a feature takes, edited in place; only what the user types is sent. */
-function FeatureSettings(props: { cluster: string; region: string; feature: FeatureState; value: Record<string, unknown>; onChange(v: Record<string, unknown>): void; disabled: boolean }) {
+function FeatureSettings(props: {
+  cluster: string;
+  region: string;
+  feature: FeatureState;
+  value: Record<string, unknown>;
+  onChange(v: Record<string, unknown>): void;
+  disabled: boolean;
+}) {
   const { feature, value, onChange, disabled } = props;
   const groups = useInstanceGroups(props.cluster, props.region);
   if (feature.id === 'tiered-checkpointing') {
     const pct = value.instanceMemoryAllocationPercentage;
     return (
       <ColumnLayout columns={2}>
-        <FormField label="Memory for checkpoints (%)" description="Share of each node's memory HyperPod keeps for the checkpoint tier: 20–100. Empty: HyperPod's default." data-testid="feature-setting-memory">
+        <FormField
+          label="Memory for checkpoints (%)"
+          description="Share of each node's memory HyperPod keeps for the checkpoint tier: 20–100. Empty: HyperPod's default."
+          data-testid="feature-setting-memory"
+        >
           <Input
             type="number"
             inputMode="numeric"
             disabled={disabled}
             value={pct === undefined ? '' : String(pct)}
-            onChange={({ detail }) => onChange({ ...value, instanceMemoryAllocationPercentage: detail.value === '' ? undefined : Number(detail.value) })}
+            onChange={({ detail }) =>
+              onChange({
+                ...value,
+                instanceMemoryAllocationPercentage: detail.value === '' ? undefined : Number(detail.value),
+              })
+            }
           />
         </FormField>
-        <FormField label="Namespace of training pods" description="Its service account instantstart-checkpointing gets the checkpointing role. Empty: default." data-testid="feature-setting-namespace">
-          <Input disabled={disabled} value={typeof value.namespace === 'string' ? value.namespace : ''} onChange={({ detail }) => onChange({ ...value, namespace: detail.value || undefined })} />
+        <FormField
+          label="Namespace of training pods"
+          description="Its service account instantstart-checkpointing gets the checkpointing role. Empty: default."
+          data-testid="feature-setting-namespace"
+        >
+          <Input
+            disabled={disabled}
+            value={typeof value.namespace === 'string' ? value.namespace : ''}
+            onChange={({ detail }) => onChange({ ...value, namespace: detail.value || undefined })}
+          />
         </FormField>
       </ColumnLayout>
     );
@@ -62,11 +86,19 @@ function FeatureSettings(props: { cluster: string; region: string; feature: Feat
   if (feature.id === 'autoscaling') {
     const chosen = Array.isArray(value.instanceGroups) ? (value.instanceGroups as string[]) : [];
     return (
-      <FormField label="Instance groups Karpenter may scale" description="Required to turn autoscaling on." data-testid="feature-setting-groups">
+      <FormField
+        label="Instance groups Karpenter may scale"
+        description="Required to turn autoscaling on."
+        data-testid="feature-setting-groups"
+      >
         <Multiselect
           disabled={disabled}
           selectedOptions={chosen.map((g) => ({ value: g, label: g }))}
-          options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name, description: `${g.instanceType} · ${g.capacityType}` }))}
+          options={(groups.data ?? []).map((g) => ({
+            value: g.name,
+            label: g.name,
+            description: `${g.instanceType} · ${g.capacityType}`,
+          }))}
           onChange={({ detail }) => onChange({ ...value, instanceGroups: detail.selectedOptions.map((o) => o.value!) })}
           placeholder="Choose instance groups"
         />
@@ -84,7 +116,13 @@ function ChangeOutcome({ id, onDismiss }: { id: string; onDismiss: () => void })
   const status = useOperation(id).data?.status;
   const { type, text } = changeOutcome(status);
   return (
-    <Alert type={type} dismissible onDismiss={onDismiss} data-testid="features-started" data-status={status ?? 'pending'}>
+    <Alert
+      type={type}
+      dismissible
+      onDismiss={onDismiss}
+      data-testid="features-started"
+      data-status={status ?? 'pending'}
+    >
       {text} <Link href={operationPath(id)}>Its operation</Link>
     </Alert>
   );
@@ -131,8 +169,21 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
           description="HyperPod's managed capabilities and what they stand on. Each state is read from the cluster; a change installs what a feature needs first and refuses to remove what another still needs."
           actions={
             <SpaceBetween direction="horizontal" size="xs">
-              <Button disabled={pending.size === 0} onClick={() => setPending(new Map())} data-testid="features-discard">Discard changes</Button>
-              <Button variant="primary" disabled={changedCount === 0 || !!running} onClick={() => setReviewing(true)} data-testid="features-review">Review changes</Button>
+              <Button
+                disabled={pending.size === 0}
+                onClick={() => setPending(new Map())}
+                data-testid="features-discard"
+              >
+                Discard changes
+              </Button>
+              <Button
+                variant="primary"
+                disabled={changedCount === 0 || !!running}
+                onClick={() => setReviewing(true)}
+                data-testid="features-review"
+              >
+                Review changes
+              </Button>
             </SpaceBetween>
           }
         >
@@ -143,10 +194,13 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
       <SpaceBetween size="m">
         {running && (
           <Alert type="info" header="Changing features" data-testid="features-running">
-            Each feature's state below follows the change as it runs. <Link href={operationPath(running)}>Follow the operation</Link>
+            Each feature's state below follows the change as it runs.{' '}
+            <Link href={operationPath(running)}>Follow the operation</Link>
           </Alert>
         )}
-        {!running && lastOperation && <ChangeOutcome id={lastOperation} onDismiss={() => setLastOperation(undefined)} />}
+        {!running && lastOperation && (
+          <ChangeOutcome id={lastOperation} onDismiss={() => setLastOperation(undefined)} />
+        )}
         {nothingToDo && (
           <Alert type="info" dismissible onDismiss={() => setNothingToDo(false)} data-testid="features-nothing-to-do">
             The cluster already matched: nothing was changed.
@@ -195,8 +249,16 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
               ),
             },
             { id: 'version', header: 'Version', minWidth: 150, cell: (f) => f.version ?? '—' },
-            { id: 'needs', header: 'Needs', cell: (f) => (f.needs.length ? f.needs.map((n) => titles.get(n) ?? n).join(', ') : '—') },
-            { id: 'needed-by', header: 'Needed by', cell: (f) => (f.neededBy.length ? f.neededBy.map((n) => titles.get(n) ?? n).join(', ') : '—') },
+            {
+              id: 'needs',
+              header: 'Needs',
+              cell: (f) => (f.needs.length ? f.needs.map((n) => titles.get(n) ?? n).join(', ') : '—'),
+            },
+            {
+              id: 'needed-by',
+              header: 'Needed by',
+              cell: (f) => (f.neededBy.length ? f.neededBy.map((n) => titles.get(n) ?? n).join(', ') : '—'),
+            },
             {
               id: 'toggle',
               header: 'On',
@@ -206,7 +268,9 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
                     <span data-testid={`feature-toggle-${f.id}`}>
                       <Toggle
                         checked={wantedOn(f)}
-                        disabled={!!running || f.state === 'installing' || f.state === 'removing' || f.state === 'unknown'}
+                        disabled={
+                          !!running || f.state === 'installing' || f.state === 'removing' || f.state === 'unknown'
+                        }
                         onChange={({ detail }) => edit(f.id, detail.checked === isOn(f) ? undefined : detail.checked)}
                         ariaLabel={`${f.title} on`}
                       />
@@ -220,7 +284,11 @@ export function FeaturesPanel({ cluster, region }: { cluster: string; region: st
           ]}
         />
         {withSettings.map((f) => (
-          <Container key={f.id} header={<Header variant="h3">{`${f.title}: settings`}</Header>} data-testid={`feature-settings-${f.id}`}>
+          <Container
+            key={f.id}
+            header={<Header variant="h3">{`${f.title}: settings`}</Header>}
+            data-testid={`feature-settings-${f.id}`}
+          >
             <FeatureSettings
               cluster={cluster}
               region={region}

@@ -27,11 +27,16 @@ function isNoChange(feature: FeatureState, change: PendingChange): boolean {
   if (change === true) return on;
   if (!on) return false;
   const settings = cleanSettings(change);
-  return Object.keys(settings).every((k) => same(settings[k], Object.hasOwn(feature.config, k) ? feature.config[k] : undefined));
+  return Object.keys(settings).every((k) =>
+    same(settings[k], Object.hasOwn(feature.config, k) ? feature.config[k] : undefined),
+  );
 }
 
 /** The PATCH body: only the features the user changed, each as little as says the change. */
-export function changesToSend(features: readonly FeatureState[], pending: ReadonlyMap<FeatureId, PendingChange>): FeatureChanges {
+export function changesToSend(
+  features: readonly FeatureState[],
+  pending: ReadonlyMap<FeatureId, PendingChange>,
+): FeatureChanges {
   const body: Record<string, unknown> = {};
   for (const f of features) {
     const change = pending.get(f.id);

@@ -10,13 +10,23 @@ import { readFeature, type FeatureReading, type ReadSource } from './feature-rea
  */
 export type FeatureReadResult = FeatureReading | { state: 'unknown'; health: string; config: Record<string, unknown> };
 
-export async function readAllFeatures(source: ReadSource, ids: readonly FeatureId[] = FEATURE_IDS): Promise<Map<FeatureId, FeatureReadResult>> {
+export async function readAllFeatures(
+  source: ReadSource,
+  ids: readonly FeatureId[] = FEATURE_IDS,
+): Promise<Map<FeatureId, FeatureReadResult>> {
   const read = await Promise.all(
     ids.map(async (id): Promise<[FeatureId, FeatureReadResult]> => {
       try {
         return [id, await readFeature(source, id)];
       } catch (err) {
-        return [id, { state: 'unknown', health: `could not be read: ${err instanceof Error ? err.message : String(err)}`, config: {} }];
+        return [
+          id,
+          {
+            state: 'unknown',
+            health: `could not be read: ${err instanceof Error ? err.message : String(err)}`,
+            config: {},
+          },
+        ];
       }
     }),
   );
@@ -29,13 +39,24 @@ export async function readAllFeatures(source: ReadSource, ids: readonly FeatureI
  * again. A feature the change touches (named, needed by one named, or needing one named) that could
  * not be read stops the plan: nothing is planned on a guess.
  */
-export function featureActuals(readings: ReadonlyMap<FeatureId, FeatureReadResult>, changed: readonly FeatureId[]): Partial<Record<FeatureId, FeatureActual>> {
+export function featureActuals(
+  readings: ReadonlyMap<FeatureId, FeatureReadResult>,
+  changed: readonly FeatureId[],
+): Partial<Record<FeatureId, FeatureActual>> {
   const needed = dependencyClosure(changed);
   const touches = (id: FeatureId) => needed.has(id) || changed.some((c) => dependencyClosure([id]).has(c));
   const out: Partial<Record<FeatureId, FeatureActual>> = {};
   for (const [id, r] of readings) {
     if (r.state === 'unknown') {
-      if (touches(id)) throw new CloudError('features', 'ReadFeatures', 'FeatureUnreadable', `${id} ${r.health}; nothing was changed.`, 503, true);
+      if (touches(id))
+        throw new CloudError(
+          'features',
+          'ReadFeatures',
+          'FeatureUnreadable',
+          `${id} ${r.health}; nothing was changed.`,
+          503,
+          true,
+        );
       continue;
     }
     out[id] = {

@@ -16,13 +16,24 @@ import type { FeatureFacts } from './feature-facts.js';
 export function addonValues(values: AddonValuesId, facts: FeatureFacts, roleArns: ReadonlyMap<string, string>): string {
   switch (values) {
     case 'inference-operator':
-      return inferenceOperatorConfigurationValues({ region: facts.region, eksClusterName: facts.eksClusterName, hyperpodClusterArn: facts.hyperpodClusterArn, tlsBucket: facts.tlsBucket, roleArns });
+      return inferenceOperatorConfigurationValues({
+        region: facts.region,
+        eksClusterName: facts.eksClusterName,
+        hyperpodClusterArn: facts.hyperpodClusterArn,
+        tlsBucket: facts.tlsBucket,
+        roleArns,
+      });
   }
 }
 
 /** The ARNs the feature's roles have when InstantStart makes them (at path `/`, named by featureRoleName). */
 function namedRoleArns(facts: FeatureFacts, feature: FeatureId): Map<string, string> {
-  return new Map(featureDefinition(feature).identities.map((i) => [i.id, `arn:aws:iam::${facts.accountId}:role/${featureRoleName(facts.clusterName, facts.region, i)}`]));
+  return new Map(
+    featureDefinition(feature).identities.map((i) => [
+      i.id,
+      `arn:aws:iam::${facts.accountId}:role/${featureRoleName(facts.clusterName, facts.region, i)}`,
+    ]),
+  );
 }
 
 const parsed = (text: string | undefined): Record<string, unknown> | undefined => {
@@ -39,7 +50,12 @@ const parsed = (text: string | undefined): Record<string, unknown> | undefined =
  * would install now, in words; undefined when they are (compared as JSON, key order aside), or when the
  * facts cannot build them yet (no HyperPod cluster).
  */
-export function addonValuesDrift(values: AddonValuesId, facts: FeatureFacts, feature: FeatureId, held: string | undefined): string | undefined {
+export function addonValuesDrift(
+  values: AddonValuesId,
+  facts: FeatureFacts,
+  feature: FeatureId,
+  held: string | undefined,
+): string | undefined {
   if (!facts.hyperpodClusterArn) return undefined;
   let wanted: Record<string, unknown> | undefined;
   try {
@@ -49,9 +65,13 @@ export function addonValuesDrift(values: AddonValuesId, facts: FeatureFacts, fea
   }
   if (!wanted) return undefined;
   const current = parsed(held) ?? {};
-  const differ = [...new Set([...Object.keys(wanted), ...Object.keys(current)])].filter((k) => canonicalJson(wanted[k]) !== canonicalJson(current[k]));
+  const differ = [...new Set([...Object.keys(wanted), ...Object.keys(current)])].filter(
+    (k) => canonicalJson(wanted[k]) !== canonicalJson(current[k]),
+  );
   if (differ.length === 0) return undefined;
   const role = (v: unknown) => (typeof v === 'string' ? v.split('/').pop() : 'none');
-  const words = differ.map((k) => (k === 'executionRoleArn' ? `executionRoleArn names ${role(current[k])}, not ${role(wanted[k])}` : `${k} differs`));
+  const words = differ.map((k) =>
+    k === 'executionRoleArn' ? `executionRoleArn names ${role(current[k])}, not ${role(wanted[k])}` : `${k} differs`,
+  );
   return `configuration out of date (${words.join('; ')}): turn the feature on again to reconfigure it`;
 }

@@ -4,7 +4,11 @@ import type { FeatureInstall } from '../../../domain/features/types.js';
 import { clusterTags } from '../../../domain/naming.js';
 import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
-import { ensureFeatureIdentities, removeFeatureIdentities, removeFormerRoles } from '../../../workflows/feature-identities.js';
+import {
+  ensureFeatureIdentities,
+  removeFeatureIdentities,
+  removeFormerRoles,
+} from '../../../workflows/feature-identities.js';
 import { addonValues } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
 import { providedByWords, readKubeRayInstall } from './kuberay-install.js';
@@ -29,15 +33,28 @@ const title = (id: FeatureId) => featureDefinition(id).title;
 
 /** The inference operator's bucket for endpoints' TLS certificates (kept when the feature is turned off: it may hold certificates). */
 async function ensureTlsBucket(deps: WorkflowDeps, facts: FeatureFacts, log: Log): Promise<void> {
-  await deps.cloud.storage.ensureBucket(facts.region, facts.tlsBucket, clusterTags(facts.clusterName, 'inference-tls'), log);
+  await deps.cloud.storage.ensureBucket(
+    facts.region,
+    facts.tlsBucket,
+    clusterTags(facts.clusterName, 'inference-tls'),
+    log,
+  );
 }
 
 /** The load balancer controller places internet-facing ALBs in subnets tagged elb, internal ones in internal-elb (kept when turned off: harmless, and maybe not only ours). */
-async function tagSubnets(deps: WorkflowDeps, facts: FeatureFacts, install: Extract<FeatureInstall, { kind: 'subnet-tags' }>, log: Log): Promise<void> {
+async function tagSubnets(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  install: Extract<FeatureInstall, { kind: 'subnet-tags' }>,
+  log: Log,
+): Promise<void> {
   const network = await deps.cloud.network.find(facts.region, facts.clusterName);
   const subnets = network.subnets.filter((s) => s.role === install.subnets).map((s) => s.subnetId);
   if (subnets.length === 0) {
-    log(`no ${install.subnets} subnets of ${facts.clusterName} found by InstantStart's tags: tag yours ${install.key}=${install.value} for load balancers`, 'warn');
+    log(
+      `no ${install.subnets} subnets of ${facts.clusterName} found by InstantStart's tags: tag yours ${install.key}=${install.value} for load balancers`,
+      'warn',
+    );
     return;
   }
   await deps.cloud.network.tagSubnets(facts.region, subnets, { [install.key]: install.value });
@@ -45,22 +62,39 @@ async function tagSubnets(deps: WorkflowDeps, facts: FeatureFacts, install: Extr
 }
 
 /** The roles of the feature's identities (by registry identity id), made first when it has any. */
-async function identities(deps: WorkflowDeps, facts: FeatureFacts, change: FeatureChange, log: Log): Promise<ReadonlyMap<string, string>> {
+async function identities(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  change: FeatureChange,
+  log: Log,
+): Promise<ReadonlyMap<string, string>> {
   if (featureDefinition(change.feature).identities.length === 0) return new Map();
   return ensureFeatureIdentities(deps, facts, change.feature, change.config, log);
 }
 
-async function installAddon(deps: WorkflowDeps, facts: FeatureFacts, change: FeatureChange, install: Extract<FeatureInstall, { kind: 'eks-addon' }>, log: Log): Promise<void> {
+async function installAddon(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  change: FeatureChange,
+  install: Extract<FeatureInstall, { kind: 'eks-addon' }>,
+  log: Log,
+): Promise<void> {
   const roleArns = await identities(deps, facts, change, log);
   const definition = featureDefinition(change.feature);
   const podIdentityAssociations = definition.identities
     .filter((i) => install.podIdentityAssociations?.includes(i.id))
-    .flatMap((i) => i.bindings.flatMap((b) => (b.kind === 'pod-identity' ? [{ serviceAccount: b.serviceAccount, roleArn: roleArns.get(i.id) }] : [])))
+    .flatMap((i) =>
+      i.bindings.flatMap((b) =>
+        b.kind === 'pod-identity' ? [{ serviceAccount: b.serviceAccount, roleArn: roleArns.get(i.id) }] : [],
+      ),
+    )
     .map((p) => {
       if (!p.roleArn) throw new Error(`feature ${change.feature}: no role made for pod identity ${p.serviceAccount}`);
       return { serviceAccount: p.serviceAccount, roleArn: p.roleArn };
     });
-  const configurationValues = install.configurationValues ? addonValues(install.configurationValues, facts, roleArns) : undefined;
+  const configurationValues = install.configurationValues
+    ? addonValues(install.configurationValues, facts, roleArns)
+    : undefined;
   await deps.cloud.eks.createAddon(facts.region, facts.eksClusterName, install.addonName, {
     ...(change.version ? { version: change.version } : {}),
     ...(podIdentityAssociations.length ? { podIdentityAssociations } : {}),
@@ -68,13 +102,22 @@ async function installAddon(deps: WorkflowDeps, facts: FeatureFacts, change: Fea
     tags: clusterTags(facts.clusterName, 'addon'),
   });
   const bound = podIdentityAssociations.map((p) => p.serviceAccount);
-  log(`${definition.title}: installing add-on ${install.addonName} ${change.version ?? ''}${bound.length ? ` with pod identity for ${bound.join(', ')}` : ''}`.replace(/ +/g, ' ').trim());
+  log(
+    `${definition.title}: installing add-on ${install.addonName} ${change.version ?? ''}${bound.length ? ` with pod identity for ${bound.join(', ')}` : ''}`
+      .replace(/ +/g, ' ')
+      .trim(),
+  );
   // A role left under a former name (an install that named it failed: the add-on refuses it) goes now.
   if (configurationValues) await removeFormerRoles(deps, facts, change.feature, change.config, log);
 }
 
 /** Installs feature `change.feature`: its buckets and tags, its identities, then what it is (add-on, manifests, cluster setting), in registry order. */
-export async function installFeature(deps: WorkflowDeps, facts: FeatureFacts, change: FeatureChange, log: Log): Promise<void> {
+export async function installFeature(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  change: FeatureChange,
+  log: Log,
+): Promise<void> {
   const definition = featureDefinition(change.feature);
   const scoped: Log = (m, level) => log(m.startsWith(definition.title) ? m : `${definition.title}: ${m}`, level);
   for (const install of definition.installs) {
@@ -98,7 +141,8 @@ export async function installFeature(deps: WorkflowDeps, facts: FeatureFacts, ch
             scoped(`provided by ${providedByWords(found)}: left in charge, nothing applied`);
             break;
           }
-          if (found.owner === 'instantstart' && found.outdated) scoped(`upgrading InstantStart's KubeRay (${found.outdated})`);
+          if (found.owner === 'instantstart' && found.outdated)
+            scoped(`upgrading InstantStart's KubeRay (${found.outdated})`);
         }
         await identities(deps, facts, change, scoped);
         await kube.applyAll(objects);
@@ -106,7 +150,10 @@ export async function installFeature(deps: WorkflowDeps, facts: FeatureFacts, ch
         break;
       }
       case 'cluster-setting':
-        if (install.field !== 'TieredStorageConfig') throw new Error(`${install.field} is set by its own operation (${install.operation ?? 'none'}), not by the reconciler`);
+        if (install.field !== 'TieredStorageConfig')
+          throw new Error(
+            `${install.field} is set by its own operation (${install.operation ?? 'none'}), not by the reconciler`,
+          );
         await identities(deps, facts, change, scoped);
         await setTieredStorage(deps, facts, change, scoped);
         break;
@@ -114,9 +161,17 @@ export async function installFeature(deps: WorkflowDeps, facts: FeatureFacts, ch
   }
 }
 
-async function setTieredStorage(deps: WorkflowDeps, facts: FeatureFacts, change: FeatureChange, log: Log): Promise<void> {
+async function setTieredStorage(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  change: FeatureChange,
+  log: Log,
+): Promise<void> {
   const pct = change.config.instanceMemoryAllocationPercentage as number | undefined;
-  await deps.cloud.hyperpod.setTieredStorage(facts.region, facts.clusterName, { mode: 'Enable', ...(pct !== undefined ? { instanceMemoryAllocationPercentage: pct } : {}) });
+  await deps.cloud.hyperpod.setTieredStorage(facts.region, facts.clusterName, {
+    mode: 'Enable',
+    ...(pct !== undefined ? { instanceMemoryAllocationPercentage: pct } : {}),
+  });
   log(`TieredStorageConfig Mode Enable${pct !== undefined ? ` with ${pct}% of instance memory` : ''} (UpdateCluster)`);
 }
 
@@ -126,14 +181,26 @@ async function setTieredStorage(deps: WorkflowDeps, facts: FeatureFacts, change:
  * made first — so an add-on still naming a role's former name is pointed at the role's name now — and
  * then the former role goes (when InstantStart made it: nothing uses it any more).
  */
-export async function reconfigureFeature(deps: WorkflowDeps, facts: FeatureFacts, change: FeatureChange, log: Log): Promise<void> {
+export async function reconfigureFeature(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  change: FeatureChange,
+  log: Log,
+): Promise<void> {
   const install = primaryInstall(change.feature);
   const scoped: Log = (m, level) => log(`${title(change.feature)}: ${m}`, level);
   if (install.kind === 'eks-addon') {
     if (!change.version) throw new Error(`feature ${change.feature}: no version resolved to update to`);
-    const configurationValues = install.configurationValues ? addonValues(install.configurationValues, facts, await identities(deps, facts, change, scoped)) : undefined;
-    await deps.cloud.eks.updateAddon(facts.region, facts.eksClusterName, install.addonName, { version: change.version, ...(configurationValues ? { configurationValues } : {}) });
-    scoped(`updating add-on ${install.addonName} to ${change.version}${configurationValues ? ' with its configuration values rebuilt' : ''}`);
+    const configurationValues = install.configurationValues
+      ? addonValues(install.configurationValues, facts, await identities(deps, facts, change, scoped))
+      : undefined;
+    await deps.cloud.eks.updateAddon(facts.region, facts.eksClusterName, install.addonName, {
+      version: change.version,
+      ...(configurationValues ? { configurationValues } : {}),
+    });
+    scoped(
+      `updating add-on ${install.addonName} to ${change.version}${configurationValues ? ' with its configuration values rebuilt' : ''}`,
+    );
     if (configurationValues) await removeFormerRoles(deps, facts, change.feature, change.config, scoped);
   } else if (install.kind === 'cluster-setting' && install.field === 'TieredStorageConfig') {
     await identities(deps, facts, change, scoped);
@@ -147,11 +214,17 @@ export async function reconfigureFeature(deps: WorkflowDeps, facts: FeatureFacts
 /** An add-on whose install failed is deleted, so that the next act installs it again. */
 export async function deleteFailedAddon(deps: WorkflowDeps, facts: FeatureFacts, feature: FeatureId): Promise<void> {
   const install = primaryInstall(feature);
-  if (install.kind === 'eks-addon') await deps.cloud.eks.deleteAddon(facts.region, facts.eksClusterName, install.addonName);
+  if (install.kind === 'eks-addon')
+    await deps.cloud.eks.deleteAddon(facts.region, facts.eksClusterName, install.addonName);
 }
 
 /** Removes what the feature is (add-on with its pod identity associations, manifests in reverse, the setting turned off); its identities go once it is gone. */
-export async function uninstallFeature(deps: WorkflowDeps, facts: FeatureFacts, feature: FeatureId, log: Log): Promise<void> {
+export async function uninstallFeature(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  feature: FeatureId,
+  log: Log,
+): Promise<void> {
   const install = primaryInstall(feature);
   const scoped: Log = (m, level) => log(`${title(feature)}: ${m}`, level);
   switch (install.kind) {
@@ -174,7 +247,8 @@ export async function uninstallFeature(deps: WorkflowDeps, facts: FeatureFacts, 
       return;
     }
     case 'cluster-setting':
-      if (install.field !== 'TieredStorageConfig') throw new Error(`${install.field} is set by its own operation, not by the reconciler`);
+      if (install.field !== 'TieredStorageConfig')
+        throw new Error(`${install.field} is set by its own operation, not by the reconciler`);
       await deps.cloud.hyperpod.setTieredStorage(facts.region, facts.clusterName, { mode: 'Disable' });
       scoped('TieredStorageConfig Mode Disable (UpdateCluster)');
   }
@@ -183,6 +257,12 @@ export async function uninstallFeature(deps: WorkflowDeps, facts: FeatureFacts, 
 /** Whether turning the feature off also removes identities (after what it is has gone). */
 export const hasIdentities = (feature: FeatureId): boolean => featureDefinition(feature).identities.length > 0;
 
-export async function removeIdentities(deps: WorkflowDeps, facts: FeatureFacts, feature: FeatureId, config: Record<string, unknown>, log: Log): Promise<void> {
+export async function removeIdentities(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  feature: FeatureId,
+  config: Record<string, unknown>,
+  log: Log,
+): Promise<void> {
   await removeFeatureIdentities(deps, facts, feature, config, (m) => log(`${title(feature)}: ${m}`));
 }

@@ -27,11 +27,24 @@ export const tlsBucketName = (names: ClusterResourceNames): string => `${names.b
  */
 export async function featureFacts(
   deps: WorkflowDeps,
-  p: { region: string; cluster: string; accountId?: string; eks: Cluster; hyperpodClusterArn?: string; sharedBucket?: string },
+  p: {
+    region: string;
+    cluster: string;
+    accountId?: string;
+    eks: Cluster;
+    hyperpodClusterArn?: string;
+    sharedBucket?: string;
+  },
 ): Promise<FeatureFacts> {
   const accountId = p.accountId ?? (await deps.cloud.accountId());
   const names = resourceNames(p.cluster, accountId, p.region);
-  if (!p.eks.version) throw new CloudError('eks', 'DescribeCluster', 'NoVersion', `EKS cluster ${p.eks.name} reports no Kubernetes version yet.`);
+  if (!p.eks.version)
+    throw new CloudError(
+      'eks',
+      'DescribeCluster',
+      'NoVersion',
+      `EKS cluster ${p.eks.name} reports no Kubernetes version yet.`,
+    );
   return {
     clusterName: p.cluster,
     region: p.region,
@@ -46,14 +59,40 @@ export async function featureFacts(
 }
 
 /** The facts of an existing HyperPod cluster (404 naming it when it does not exist), with the HyperPod cluster as read. */
-export async function existingClusterFacts(deps: WorkflowDeps, region: string, cluster: string): Promise<{ facts: FeatureFacts; hyperpod: HyperPodCluster }> {
+export async function existingClusterFacts(
+  deps: WorkflowDeps,
+  region: string,
+  cluster: string,
+): Promise<{ facts: FeatureFacts; hyperpod: HyperPodCluster }> {
   const hyperpod = await describeHyperPod(deps.cloud, region, cluster);
   const eksName = eksClusterOf(hyperpod);
-  if (!eksName) throw new CloudError('sagemaker', 'DescribeCluster', 'NotEksOrchestrated', `HyperPod cluster '${cluster}' is not orchestrated by EKS; its features cannot be managed.`);
+  if (!eksName)
+    throw new CloudError(
+      'sagemaker',
+      'DescribeCluster',
+      'NotEksOrchestrated',
+      `HyperPod cluster '${cluster}' is not orchestrated by EKS; its features cannot be managed.`,
+    );
   const accountId = await deps.cloud.accountId();
   const names = resourceNames(cluster, accountId, region);
-  const [eks, hasBucket] = await Promise.all([deps.cloud.eks.describeCluster(region, eksName), deps.cloud.storage.bucketExists(region, names.bucket)]);
-  if (!eks) throw new CloudError('eks', 'DescribeCluster', 'ResourceNotFoundException', `EKS cluster ${eksName} of '${cluster}' does not exist.`);
-  const facts = await featureFacts(deps, { region, cluster, accountId, eks, hyperpodClusterArn: hyperpod.ClusterArn ?? '', ...(hasBucket ? { sharedBucket: names.bucket } : {}) });
+  const [eks, hasBucket] = await Promise.all([
+    deps.cloud.eks.describeCluster(region, eksName),
+    deps.cloud.storage.bucketExists(region, names.bucket),
+  ]);
+  if (!eks)
+    throw new CloudError(
+      'eks',
+      'DescribeCluster',
+      'ResourceNotFoundException',
+      `EKS cluster ${eksName} of '${cluster}' does not exist.`,
+    );
+  const facts = await featureFacts(deps, {
+    region,
+    cluster,
+    accountId,
+    eks,
+    hyperpodClusterArn: hyperpod.ClusterArn ?? '',
+    ...(hasBucket ? { sharedBucket: names.bucket } : {}),
+  });
   return { facts, hyperpod };
 }

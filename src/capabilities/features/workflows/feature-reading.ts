@@ -48,12 +48,19 @@ export interface ReadSource {
 }
 
 /** A source reading the HyperPod cluster at most once (`hyperpod` absent: a feature that needs it throws, e.g. during create before HyperPod exists). */
-export function readSource(deps: WorkflowDeps, facts: FeatureFacts, hyperpod?: () => Promise<HyperPodCluster>): ReadSource {
+export function readSource(
+  deps: WorkflowDeps,
+  facts: FeatureFacts,
+  hyperpod?: () => Promise<HyperPodCluster>,
+): ReadSource {
   let hp: Promise<HyperPodCluster> | undefined;
   return {
     deps,
     facts,
-    hyperpod: () => (hp ??= hyperpod ? hyperpod() : Promise.reject(new Error(`the HyperPod cluster '${facts.clusterName}' is not made yet`))),
+    hyperpod: () =>
+      (hp ??= hyperpod
+        ? hyperpod()
+        : Promise.reject(new Error(`the HyperPod cluster '${facts.clusterName}' is not made yet`))),
     kube: () => deps.cloud.kube(facts.region, facts.eksClusterName),
   };
 }
@@ -61,14 +68,25 @@ export function readSource(deps: WorkflowDeps, facts: FeatureFacts, hyperpod?: (
 /** What decides whether a feature is on: its add-on, else its manifests, else its cluster setting (registry order of installs). */
 export function primaryInstall(id: FeatureId): Exclude<FeatureInstall, { kind: 's3-bucket' | 'subnet-tags' }> {
   const installs = featureDefinition(id).installs;
-  const found = installs.find((i) => i.kind === 'eks-addon') ?? installs.find((i) => i.kind === 'manifests') ?? installs.find((i) => i.kind === 'cluster-setting');
+  const found =
+    installs.find((i) => i.kind === 'eks-addon') ??
+    installs.find((i) => i.kind === 'manifests') ??
+    installs.find((i) => i.kind === 'cluster-setting');
   if (!found) throw new Error(`feature ${id} installs nothing the reconciler can read`);
   return found;
 }
 
-const issuesOf = (a: { health?: { issues?: Array<{ message?: string }> } }) => (a.health?.issues ?? []).map((i) => i.message).filter(Boolean).join('; ');
+const issuesOf = (a: { health?: { issues?: Array<{ message?: string }> } }) =>
+  (a.health?.issues ?? [])
+    .map((i) => i.message)
+    .filter(Boolean)
+    .join('; ');
 
-async function readAddon(src: ReadSource, id: FeatureId, install: Extract<FeatureInstall, { kind: 'eks-addon' }>): Promise<FeatureReading> {
+async function readAddon(
+  src: ReadSource,
+  id: FeatureId,
+  install: Extract<FeatureInstall, { kind: 'eks-addon' }>,
+): Promise<FeatureReading> {
   const addonName = install.addonName;
   const a = await src.deps.cloud.eks.describeAddon(src.facts.region, src.facts.eksClusterName, addonName);
   if (!a) return { state: 'off', health: `add-on ${addonName} not installed`, config: {} };
@@ -79,27 +97,36 @@ async function readAddon(src: ReadSource, id: FeatureId, install: Extract<Featur
   // DEGRADED is normal before nodes exist (the add-on's pods have nowhere to run yet): on, with why.
   if (status === 'ACTIVE' || status === 'DEGRADED') {
     // Configuration values InstantStart would not install now (an add-on still naming a renamed role): outdated.
-    const outdated = install.configurationValues ? addonValuesDrift(install.configurationValues, src.facts, id, a.configurationValues) : undefined;
+    const outdated = install.configurationValues
+      ? addonValuesDrift(install.configurationValues, src.facts, id, a.configurationValues)
+      : undefined;
     const health = [issues ? `${status}: ${issues}` : status, outdated].filter(Boolean).join('; ');
     return { state: 'on', health, ...base, ...(outdated ? { outdated } : {}) };
   }
-  if (status === 'CREATE_FAILED' || status === 'UPDATE_FAILED' || status === 'DELETE_FAILED') return { state: 'failed', health: issues || status, ...base };
+  if (status === 'CREATE_FAILED' || status === 'UPDATE_FAILED' || status === 'DELETE_FAILED')
+    return { state: 'failed', health: issues || status, ...base };
   if (status === 'DELETING') return { state: 'removing', health: status, ...base };
   return { state: 'installing', health: status, ...base };
 }
 
-async function readManifests(src: ReadSource, id: FeatureId, set: Parameters<typeof featureManifests>[0]): Promise<FeatureReading> {
+async function readManifests(
+  src: ReadSource,
+  id: FeatureId,
+  set: Parameters<typeof featureManifests>[0],
+): Promise<FeatureReading> {
   let objects: KubeObject[];
   try {
     objects = featureManifests(set, src.facts.region);
   } catch (err) {
-    if (err instanceof InputError) return { state: 'failed', health: err.problems[0]?.message ?? err.message, config: {} };
+    if (err instanceof InputError)
+      return { state: 'failed', health: err.problems[0]?.message ?? err.message, config: {} };
     throw err;
   }
   const kube = await src.kube();
   const present = await Promise.all(objects.map((o) => kube.current(o)));
   const missing = objects.filter((_, i) => !present[i]).map((o) => `${o.kind}/${o.metadata.name}`);
-  if (missing.length === objects.length) return { state: 'off', health: `${featureDefinition(id).title} not installed`, config: {} };
+  if (missing.length === objects.length)
+    return { state: 'off', health: `${featureDefinition(id).title} not installed`, config: {} };
   if (missing.length > 0) return { state: 'failed', health: `missing ${missing.join(', ')}`, config: {} };
   const agents = present.filter((o) => o?.kind === 'DaemonSet').map((o) => DAEMON_SET.parse(o));
   const idle = agents.length ? await idleDaemonSets(kube, agents) : [];
@@ -113,8 +140,14 @@ async function readManifests(src: ReadSource, id: FeatureId, set: Parameters<typ
  * selector that matches nothing shows.
  */
 async function idleDaemonSets(kube: KubePort, agents: readonly KubeDaemonSet[]): Promise<string[]> {
-  const nodes = (await kube.list(NODE, { labelSelector: INSTANCE_GROUP_LABEL })).map((n) => ({ name: n.metadata.name, labels: n.metadata.labels }));
-  return agents.map((ds) => daemonSetCoverage(ds, nodes)).filter((h) => h.state === 'failed').map((h) => h.reason);
+  const nodes = (await kube.list(NODE, { labelSelector: INSTANCE_GROUP_LABEL })).map((n) => ({
+    name: n.metadata.name,
+    labels: n.metadata.labels,
+  }));
+  return agents
+    .map((ds) => daemonSetCoverage(ds, nodes))
+    .filter((h) => h.state === 'failed')
+    .map((h) => h.reason);
 }
 
 /** KubeRay: someone else's install is on (provided by it); ours is read as the other manifest sets are, and may lag the pinned one. */
@@ -122,7 +155,13 @@ async function readKubeRay(src: ReadSource, id: FeatureId): Promise<FeatureReadi
   const install = await readKubeRayInstall(await src.kube());
   if (install.owner === 'other') {
     const providedBy = providedByWords(install);
-    return { state: 'on', ...(install.version ? { version: install.version } : {}), health: `provided by ${providedBy}; InstantStart leaves it in charge`, config: {}, providedBy };
+    return {
+      state: 'on',
+      ...(install.version ? { version: install.version } : {}),
+      health: `provided by ${providedBy}; InstantStart leaves it in charge`,
+      config: {},
+      providedBy,
+    };
   }
   const reading = await readManifests(src, id, 'kuberay-operator');
   if (install.owner !== 'instantstart') return reading;
@@ -161,9 +200,15 @@ async function readAutoscaling(src: ReadSource): Promise<FeatureReading> {
       throw err;
     });
   const config = groups ? { instanceGroups: groups.spec.instanceGroups } : {};
-  if (a.Status === 'Failed') return { state: 'failed', health: `AutoScaling Failed: ${a.FailureMessage ?? 'no reason given'}`, config };
-  if (a.Status !== undefined && a.Status !== 'InService') return { state: 'installing', health: `AutoScaling ${a.Status}`, config };
-  return { state: 'on', health: `AutoScaling ${a.Status ?? 'Enable'}${groups ? ` on ${groups.spec.instanceGroups.join(', ')}` : ''}`, config };
+  if (a.Status === 'Failed')
+    return { state: 'failed', health: `AutoScaling Failed: ${a.FailureMessage ?? 'no reason given'}`, config };
+  if (a.Status !== undefined && a.Status !== 'InService')
+    return { state: 'installing', health: `AutoScaling ${a.Status}`, config };
+  return {
+    state: 'on',
+    health: `AutoScaling ${a.Status ?? 'Enable'}${groups ? ` on ${groups.spec.instanceGroups.join(', ')}` : ''}`,
+    config,
+  };
 }
 
 /** Feature `id` as the cluster has it now. */

@@ -1,7 +1,10 @@
 import type { KubePort } from '../../../cloud/ports.js';
 import { KUBERAY } from '../../../domain/features/kuberay.js';
 import { KUBERAY_CRD_VERSIONS } from '../../../domain/features/kuberay-crds.js';
-import { CUSTOM_RESOURCE_DEFINITION, type KubeCustomResourceDefinition } from '../../../domain/kube/custom-resource-definition.js';
+import {
+  CUSTOM_RESOURCE_DEFINITION,
+  type KubeCustomResourceDefinition,
+} from '../../../domain/kube/custom-resource-definition.js';
 import { DEPLOYMENT, type KubeDeployment } from '../../../domain/kube/deployment.js';
 import { list, rec, str, MANAGED_BY } from '../../../domain/kube/kind.js';
 
@@ -25,7 +28,8 @@ export type KubeRayInstall =
   | { owner: 'instantstart'; version?: string; outdated?: string }
   | { owner: 'other'; version?: string; description: string };
 
-const ours = (o: { metadata: { labels?: Record<string, string> } }) => o.metadata.labels?.['app.kubernetes.io/managed-by'] === MANAGED_BY['app.kubernetes.io/managed-by'];
+const ours = (o: { metadata: { labels?: Record<string, string> } }) =>
+  o.metadata.labels?.['app.kubernetes.io/managed-by'] === MANAGED_BY['app.kubernetes.io/managed-by'];
 
 /** The operator image of a Deployment, when one of its containers runs KubeRay's. */
 function operatorImage(d: KubeDeployment): string | undefined {
@@ -43,9 +47,15 @@ function versionOf(d: KubeDeployment): string | undefined {
 
 function describe(crds: KubeCustomResourceDefinition[], operators: KubeDeployment[]): string {
   const op = operators[0];
-  if (!op) return `CRDs ${crds.map((c) => c.metadata.name).join(', ')} installed by another tool (no KubeRay operator Deployment found)`;
+  if (!op)
+    return `CRDs ${crds.map((c) => c.metadata.name).join(', ')} installed by another tool (no KubeRay operator Deployment found)`;
   const labels = op.metadata.labels ?? {};
-  const how = labels['app.kubernetes.io/managed-by'] === 'Helm' ? `Helm release ${labels['app.kubernetes.io/instance'] ?? op.metadata.name}` : labels['app.kubernetes.io/managed-by'] ? `managed by ${labels['app.kubernetes.io/managed-by']}` : 'installed by another tool';
+  const how =
+    labels['app.kubernetes.io/managed-by'] === 'Helm'
+      ? `Helm release ${labels['app.kubernetes.io/instance'] ?? op.metadata.name}`
+      : labels['app.kubernetes.io/managed-by']
+        ? `managed by ${labels['app.kubernetes.io/managed-by']}`
+        : 'installed by another tool';
   return `operator Deployment ${op.metadata.namespace}/${op.metadata.name}, ${how}`;
 }
 
@@ -62,14 +72,22 @@ function lag(crds: KubeCustomResourceDefinition[], operators: KubeDeployment[]):
 
 export async function readKubeRayInstall(kube: KubePort): Promise<KubeRayInstall> {
   const [crds, operators] = await Promise.all([
-    Promise.all(CRD_NAMES.map((name) => kube.find(CUSTOM_RESOURCE_DEFINITION, name))).then((found) => found.filter((c): c is KubeCustomResourceDefinition => !!c)),
-    kube.list(DEPLOYMENT, { labelSelector: OPERATOR_SELECTOR }).then((found) => found.filter((d) => operatorImage(d) !== undefined || !ours(d))),
+    Promise.all(CRD_NAMES.map((name) => kube.find(CUSTOM_RESOURCE_DEFINITION, name))).then((found) =>
+      found.filter((c): c is KubeCustomResourceDefinition => !!c),
+    ),
+    kube
+      .list(DEPLOYMENT, { labelSelector: OPERATOR_SELECTOR })
+      .then((found) => found.filter((d) => operatorImage(d) !== undefined || !ours(d))),
   ]);
   const foreignCrds = crds.filter((c) => !ours(c));
   const foreignOperators = operators.filter((d) => !ours(d));
   if (foreignCrds.length || foreignOperators.length) {
     const version = foreignOperators.map(versionOf).find(Boolean);
-    return { owner: 'other', ...(version ? { version } : {}), description: describe(foreignCrds.length ? foreignCrds : crds, foreignOperators) };
+    return {
+      owner: 'other',
+      ...(version ? { version } : {}),
+      description: describe(foreignCrds.length ? foreignCrds : crds, foreignOperators),
+    };
   }
   if (crds.length === 0 && operators.length === 0) return { owner: 'none' };
   const version = operators.map(versionOf).find(Boolean);

@@ -6,7 +6,14 @@ import type { FeatureId } from '../../../domain/schemas/features.js';
 import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
 import { resolveAddonVersion } from '../../../workflows/addon-compatibility.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
-import { deleteFailedAddon, hasIdentities, installFeature, reconfigureFeature, removeIdentities, uninstallFeature } from './feature-actions.js';
+import {
+  deleteFailedAddon,
+  hasIdentities,
+  installFeature,
+  reconfigureFeature,
+  removeIdentities,
+  uninstallFeature,
+} from './feature-actions.js';
 import type { FeatureFacts } from './feature-facts.js';
 import { primaryInstall, readFeature, type FeatureReading, type ReadSource } from './feature-reading.js';
 
@@ -74,13 +81,19 @@ interface Row {
 /** Settings a reading reports back and a request may pin (others, like a namespace, are applied when the feature is installed). */
 const READ_BACK = ['version', 'instanceMemoryAllocationPercentage', 'instanceGroups'];
 const configMatches = (wanted: Record<string, unknown>, actual: Record<string, unknown>) =>
-  READ_BACK.every((k) => !Object.hasOwn(wanted, k) || wanted[k] === undefined || canonicalJson(wanted[k]) === canonicalJson(Object.hasOwn(actual, k) ? actual[k] : undefined));
+  READ_BACK.every(
+    (k) =>
+      !Object.hasOwn(wanted, k) ||
+      wanted[k] === undefined ||
+      canonicalJson(wanted[k]) === canonicalJson(Object.hasOwn(actual, k) ? actual[k] : undefined),
+  );
 
 function situation(action: ReconcileAction, row: Row): Situation {
   if (row.known) return 'settled';
   const s = row.reading.state;
   if (action === 'install') {
-    if (s === 'on') return configMatches(row.item.config, row.reading.config) && !row.reading.outdated ? 'settled' : 'actionable';
+    if (s === 'on')
+      return configMatches(row.item.config, row.reading.config) && !row.reading.outdated ? 'settled' : 'actionable';
     return s === 'installing' || s === 'removing' ? 'busy' : 'actionable';
   }
   if (s === 'off') return hasIdentities(row.item.feature) && row.step !== 'done' ? 'actionable' : 'settled';
@@ -100,15 +113,30 @@ function blockers(action: ReconcileAction, row: Row, rows: readonly Row[]): Feat
   return waitsFor.filter((other) => situation(action, other) !== 'settled').map((other) => other.item.feature);
 }
 
-export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, spec: ReconcileSpec<I, S>): PhaseDefinition<I, S> {
+export function reconcilePhase<I, S extends ReconcileState>(
+  deps: WorkflowDeps,
+  spec: ReconcileSpec<I, S>,
+): PhaseDefinition<I, S> {
   const { action } = spec;
-  const progressOf = (ctx: Ctx<I, S>, id: FeatureId) => (ctx.state.featureProgress ?? []).find((p) => p.feature === id && p.action === action);
+  const progressOf = (ctx: Ctx<I, S>, id: FeatureId) =>
+    (ctx.state.featureProgress ?? []).find((p) => p.feature === id && p.action === action);
 
-  const setProgress = (ctx: Ctx<I, S>, rows: readonly Row[], steps: ReadonlyMap<FeatureId, { step: FeatureStep; detail: string }>) => {
-    const others = (ctx.state.featureProgress ?? []).filter((p) => p.action !== action || !rows.some((r) => r.item.feature === p.feature));
-    const mine = rows.map((r) => ({ feature: r.item.feature, action, ...(steps.get(r.item.feature) ?? { step: r.step, detail: r.reading.health }) }));
+  const setProgress = (
+    ctx: Ctx<I, S>,
+    rows: readonly Row[],
+    steps: ReadonlyMap<FeatureId, { step: FeatureStep; detail: string }>,
+  ) => {
+    const others = (ctx.state.featureProgress ?? []).filter(
+      (p) => p.action !== action || !rows.some((r) => r.item.feature === p.feature),
+    );
+    const mine = rows.map((r) => ({
+      feature: r.item.feature,
+      action,
+      ...(steps.get(r.item.feature) ?? { step: r.step, detail: r.reading.health }),
+    }));
     const next = [...others, ...mine];
-    if (canonicalJson(next) !== canonicalJson(ctx.state.featureProgress ?? [])) ctx.setState({ featureProgress: next } as Partial<S>);
+    if (canonicalJson(next) !== canonicalJson(ctx.state.featureProgress ?? []))
+      ctx.setState({ featureProgress: next } as Partial<S>);
   };
 
   /** Reads the features (those already done in this run are not asked again when `skipDone`). */
@@ -140,9 +168,11 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
       known.set(item.feature, version);
       added = true;
     }
-    if (added) ctx.setState({ addonVersions: [...known].map(([feature, version]) => ({ feature, version })) } as Partial<S>);
+    if (added)
+      ctx.setState({ addonVersions: [...known].map(([feature, version]) => ({ feature, version })) } as Partial<S>);
   };
-  const versionOf = (ctx: Ctx<I, S>, id: FeatureId) => (ctx.state.addonVersions ?? []).find((v) => v.feature === id)?.version;
+  const versionOf = (ctx: Ctx<I, S>, id: FeatureId) =>
+    (ctx.state.addonVersions ?? []).find((v) => v.feature === id)?.version;
 
   return {
     name: spec.name,
@@ -152,9 +182,19 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
     async observe(ctx) {
       const rows = await readRows(ctx, await spec.source(ctx), false);
       const settled = rows.map((r) => situation(action, r) === 'settled');
-      setProgress(ctx, rows, new Map(rows.flatMap((r, i) => (settled[i] ? [[r.item.feature, { step: 'done' as const, detail: r.reading.health }]] : []))));
+      setProgress(
+        ctx,
+        rows,
+        new Map(
+          rows.flatMap((r, i) =>
+            settled[i] ? [[r.item.feature, { step: 'done' as const, detail: r.reading.health }]] : [],
+          ),
+        ),
+      );
       if (settled.every(Boolean)) return 'done';
-      const startable = rows.some((r) => situation(action, r) === 'actionable' && blockers(action, r, rows).length === 0);
+      const startable = rows.some(
+        (r) => situation(action, r) === 'actionable' && blockers(action, r, rows).length === 0,
+      );
       return startable ? 'needs-act' : 'in-progress';
     },
 
@@ -179,11 +219,17 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
           continue;
         }
         if (s === 'busy') {
-          ctx.log(`${t}: already ${row.reading.state === 'installing' ? 'installing' : 'being removed'} (${row.reading.health}) — skipped`);
+          ctx.log(
+            `${t}: already ${row.reading.state === 'installing' ? 'installing' : 'being removed'} (${row.reading.health}) — skipped`,
+          );
           steps.set(id, { step: row.step === 'replacing' ? 'replacing' : 'changing', detail: row.reading.health });
           continue;
         }
-        const change = { feature: id, config: row.item.config, ...(versionOf(ctx, id) ? { version: versionOf(ctx, id)! } : {}) };
+        const change = {
+          feature: id,
+          config: row.item.config,
+          ...(versionOf(ctx, id) ? { version: versionOf(ctx, id)! } : {}),
+        };
         if (action === 'install') {
           if (row.reading.state === 'failed' && primaryInstall(id).kind === 'eks-addon') {
             ctx.log(`${t}: previous install failed (${row.reading.health}); removing it to install again`, 'warn');
@@ -214,26 +260,56 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
     async await(ctx) {
       const rows = await readRows(ctx, await spec.source(ctx), true);
       // Only what this run changed fails the wait; a failure found before (waiting its turn) is replaced by act.
-      const failed = rows.filter((r) => r.reading.state === 'failed' && (r.step === 'changing' || r.step === 'removing-identities'));
+      const failed = rows.filter(
+        (r) => r.reading.state === 'failed' && (r.step === 'changing' || r.step === 'removing-identities'),
+      );
       if (failed.length) {
         const [service, op] = action === 'install' ? ['eks', 'CreateAddon'] : ['eks', 'DeleteAddon'];
-        throw new CloudError(service!, op!, action === 'install' ? 'DependencyFailed' : 'RemovalFailed', failed.map((f) => `${featureDefinition(f.item.feature).title}: ${f.reading.health}`).join('; '));
+        throw new CloudError(
+          service!,
+          op!,
+          action === 'install' ? 'DependencyFailed' : 'RemovalFailed',
+          failed.map((f) => `${featureDefinition(f.item.feature).title}: ${f.reading.health}`).join('; '),
+        );
       }
       if (action === 'install') {
         const vanished = rows.filter((r) => r.step === 'changing' && r.reading.state === 'off');
         if (vanished.length) {
-          throw new CloudError('eks', 'DescribeAddon', 'DependencyMissing', `${vanished.map((v) => featureDefinition(v.item.feature).title).join(', ')} vanished while installing; retry the phase to install again.`);
+          throw new CloudError(
+            'eks',
+            'DescribeAddon',
+            'DependencyMissing',
+            `${vanished.map((v) => featureDefinition(v.item.feature).title).join(', ')} vanished while installing; retry the phase to install again.`,
+          );
         }
       }
       const steps = new Map<FeatureId, { step: FeatureStep; detail: string }>();
-      for (const r of rows) if (situation(action, r) === 'settled') steps.set(r.item.feature, { step: 'done', detail: r.step === 'done' ? progressOf(ctx, r.item.feature)?.detail ?? r.reading.health : r.reading.health });
+      for (const r of rows)
+        if (situation(action, r) === 'settled')
+          steps.set(r.item.feature, {
+            step: 'done',
+            detail:
+              r.step === 'done' ? (progressOf(ctx, r.item.feature)?.detail ?? r.reading.health) : r.reading.health,
+          });
       setProgress(ctx, rows, steps);
       const open = rows.filter((r) => situation(action, r) !== 'settled');
-      if (open.length === 0) return { done: true, progress: `${titles(rows.map((r) => r.item.feature))} ${action === 'install' ? 'on' : 'off'}` };
-      // The next wave may start: a feature whose blockers are settled now, a failed install now gone, identities to remove.
+      if (open.length === 0)
+        return {
+          done: true,
+          progress: `${titles(rows.map((r) => r.item.feature))} ${action === 'install' ? 'on' : 'off'}`,
+        };
+      // The next wave may start: a feature whose blockers are settled now, a failed install now gone, identities to
+      // remove.
       const next = open.filter((r) => situation(action, r) === 'actionable' && blockers(action, r, rows).length === 0);
-      const progress = open.map((r) => `${featureDefinition(r.item.feature).title} ${stepWords(r, blockers(action, r, rows))}`).join('; ');
-      if (next.length) return { done: false, observeAgain: true, progress: `${progress}; next: ${titles(next.map((r) => r.item.feature))}` };
+      const progress = open
+        .map((r) => `${featureDefinition(r.item.feature).title} ${stepWords(r, blockers(action, r, rows))}`)
+        .join('; ');
+      if (next.length)
+        return {
+          done: false,
+          observeAgain: true,
+          progress: `${progress}; next: ${titles(next.map((r) => r.item.feature))}`,
+        };
       return { done: false, progress: `waiting: ${progress}` };
     },
   };
@@ -243,7 +319,11 @@ export function reconcilePhase<I, S extends ReconcileState>(deps: WorkflowDeps, 
 const titles = (ids: readonly FeatureId[]): string => ids.map((id) => featureDefinition(id).title).join(', ');
 
 /** A reading standing in for a feature already seen settled in this run (not asked again). */
-const doneReading = (action: ReconcileAction): FeatureReading => ({ state: action === 'install' ? 'on' : 'off', health: action === 'install' ? 'on' : 'off', config: {} });
+const doneReading = (action: ReconcileAction): FeatureReading => ({
+  state: action === 'install' ? 'on' : 'off',
+  health: action === 'install' ? 'on' : 'off',
+  config: {},
+});
 
 function stepWords(row: Row, waitingFor: readonly FeatureId[]): string {
   if (waitingFor.length) return `waiting for ${titles(waitingFor)}`;

@@ -2,7 +2,12 @@ import { PreconditionError } from '../../../domain/errors.js';
 import { planFeatures, refusalProblems, type PlannedInstall } from '../../../domain/features/plan.js';
 import { clusterTarget } from '../../../domain/naming.js';
 import type { SetAutoscalingInput } from '../../../domain/schemas/autoscaling.js';
-import { FEATURE_IDS, type FeatureChanges, type FeatureId, type SetFeaturesInput } from '../../../domain/schemas/features.js';
+import {
+  FEATURE_IDS,
+  type FeatureChanges,
+  type FeatureId,
+  type SetFeaturesInput,
+} from '../../../domain/schemas/features.js';
 import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
 import { describeHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
@@ -24,10 +29,12 @@ type Phase = PhaseDefinition<SetFeaturesInput, SetFeaturesState>;
 /** The target of set-features on a cluster: what a GET of its features names as running. */
 export const featuresTarget = (region: string, cluster: string): string => `${clusterTarget(region, cluster)}/features`;
 
-const source = (deps: WorkflowDeps, ctx: Ctx) => readSource(deps, ctx.state.featureFacts!, () => describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster));
+const source = (deps: WorkflowDeps, ctx: Ctx) =>
+  readSource(deps, ctx.state.featureFacts!, () => describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster));
 
 /** The features a change names (ids only, in registry order). */
-export const changedKeys = (changes: FeatureChanges): FeatureId[] => FEATURE_IDS.filter((id) => Object.hasOwn(changes, id) && changes[id] !== undefined);
+export const changedKeys = (changes: FeatureChanges): FeatureId[] =>
+  FEATURE_IDS.filter((id) => Object.hasOwn(changes, id) && changes[id] !== undefined);
 
 /** Reads every feature, plans the change against them, refuses what an enabled feature still needs, checks every add-on version — before any change. */
 function planPhase(deps: WorkflowDeps): Phase {
@@ -40,20 +47,38 @@ function planPhase(deps: WorkflowDeps): Phase {
       if (ctx.state.plan) return 'done';
       const { facts } = await existingClusterFacts(deps, ctx.input.region, ctx.input.cluster);
       ctx.setState({ featureFacts: facts });
-      const plan = planFeatures(featureActuals(await readAllFeatures(source(deps, ctx)), changedKeys(ctx.input.changes as FeatureChanges)), ctx.input.changes as FeatureChanges);
+      const plan = planFeatures(
+        featureActuals(await readAllFeatures(source(deps, ctx)), changedKeys(ctx.input.changes as FeatureChanges)),
+        ctx.input.changes as FeatureChanges,
+      );
       if (plan.refused.length) {
         const problems = refusalProblems(plan);
-        throw new PreconditionError(`Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+        throw new PreconditionError(
+          `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`,
+          problems,
+        );
       }
       const progress: FeatureProgress[] = [
-        ...plan.remove.map((feature) => ({ feature, action: 'remove' as const, step: 'waiting' as const, detail: 'to remove' })),
-        ...plan.install.map((i) => ({ feature: i.feature, action: 'install' as const, step: 'waiting' as const, detail: i.reason === 'needed' ? `needed by ${i.neededBy.join(', ')}` : i.reason })),
+        ...plan.remove.map((feature) => ({
+          feature,
+          action: 'remove' as const,
+          step: 'waiting' as const,
+          detail: 'to remove',
+        })),
+        ...plan.install.map((i) => ({
+          feature: i.feature,
+          action: 'install' as const,
+          step: 'waiting' as const,
+          detail: i.reason === 'needed' ? `needed by ${i.neededBy.join(', ')}` : i.reason,
+        })),
       ];
       ctx.setState({ plan: { install: plan.install, remove: plan.remove }, featureProgress: progress });
       ctx.log(
         [
           plan.remove.length ? `remove ${plan.remove.join(', ')}` : '',
-          plan.install.length ? `install ${plan.install.map((i) => (i.reason === 'needed' ? `${i.feature} (needed by ${i.neededBy.join(', ')})` : i.feature)).join(', ')}` : '',
+          plan.install.length
+            ? `install ${plan.install.map((i) => (i.reason === 'needed' ? `${i.feature} (needed by ${i.neededBy.join(', ')})` : i.feature)).join(', ')}`
+            : '',
           plan.unchanged.length ? `unchanged ${plan.unchanged.join(', ')}` : '',
         ]
           .filter(Boolean)
@@ -71,8 +96,15 @@ const reconciled = (id: FeatureId) => id !== AUTOSCALING;
 function autoscalingInput(ctx: Ctx): SetAutoscalingInput | undefined {
   const plan = ctx.state.plan;
   const install = plan?.install.find((i) => i.feature === AUTOSCALING);
-  if (install) return { cluster: ctx.input.cluster, region: ctx.input.region, enabled: true, instanceGroups: install.config.instanceGroups as string[] };
-  if (plan?.remove.includes(AUTOSCALING)) return { cluster: ctx.input.cluster, region: ctx.input.region, enabled: false };
+  if (install)
+    return {
+      cluster: ctx.input.cluster,
+      region: ctx.input.region,
+      enabled: true,
+      instanceGroups: install.config.instanceGroups as string[],
+    };
+  if (plan?.remove.includes(AUTOSCALING))
+    return { cluster: ctx.input.cluster, region: ctx.input.region, enabled: false };
   return undefined;
 }
 
@@ -104,7 +136,8 @@ function autoscalingPhase(phase: PhaseDefinition<SetAutoscalingInput, SetAutosca
       const input = autoscalingInput(ctx);
       if (!input) return 'done';
       const outcome = await phase.observe(inner(ctx, input));
-      if (outcome === 'done' && last) mark(ctx, 'done', input.enabled ? `on for ${input.instanceGroups!.join(', ')}` : 'off');
+      if (outcome === 'done' && last)
+        mark(ctx, 'done', input.enabled ? `on for ${input.instanceGroups!.join(', ')}` : 'off');
       return outcome;
     },
     ...(phase.act
@@ -120,7 +153,8 @@ function autoscalingPhase(phase: PhaseDefinition<SetAutoscalingInput, SetAutosca
           async await(ctx: Ctx) {
             const input = autoscalingInput(ctx)!;
             const outcome = await phase.await!(inner(ctx, input));
-            if (outcome.done && last) mark(ctx, 'done', input.enabled ? `on for ${input.instanceGroups!.join(', ')}` : 'off');
+            if (outcome.done && last)
+              mark(ctx, 'done', input.enabled ? `on for ${input.instanceGroups!.join(', ')}` : 'off');
             return outcome;
           },
         }
@@ -158,7 +192,10 @@ export function setFeaturesWorkflow(deps: WorkflowDeps): KindWorkflow<'set-featu
         title: 'Install features (what they need first)',
         expectedSeconds: 150,
         action: 'install',
-        items: (ctx) => (ctx.state.plan?.install ?? []).filter((i) => reconciled(i.feature)).map((i) => ({ feature: i.feature, config: i.config })),
+        items: (ctx) =>
+          (ctx.state.plan?.install ?? [])
+            .filter((i) => reconciled(i.feature))
+            .map((i) => ({ feature: i.feature, config: i.config })),
         source: async (ctx) => source(deps, ctx),
         pollKey,
       }),

@@ -36,7 +36,10 @@ export function registerAddInstanceGroupTool(server: McpServer, api: RestClient)
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run({ cluster, group, ...settings }, { api, signal }) {
-      const accepted = await api.post(apiPath(GROUP_PATHS.list, { name: cluster }), { body: { name: group, ...settings }, signal });
+      const accepted = await api.post(apiPath(GROUP_PATHS.list, { name: cluster }), {
+        body: { name: group, ...settings },
+        signal,
+      });
       return startedAnswer(accepted, `add_instance_group ${group} to ${cluster}`);
     },
   });

@@ -14,7 +14,7 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
     name: 'delete_instance_group',
     title: 'Delete an instance group',
     description:
-      'Delete an instance group and terminate its nodes (jobs on them stop). DESTRUCTIVE: show the user list_instance_groups\' view of it and get an ' +
+      "Delete an instance group and terminate its nodes (jobs on them stop). DESTRUCTIVE: show the user list_instance_groups' view of it and get an " +
       'explicit yes for this group name, then pass confirm: true. The answer is an operation that is NOT done: call wait_for_operation with its ' +
       'operationId until status is "succeeded" or "failed".',
     input: z
@@ -22,13 +22,18 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
         cluster: ClusterRefSchema,
         group: InstanceGroupNameSchema.describe('Name of the instance group to delete (from list_instance_groups).'),
         region: RegionSchema.optional(),
-        confirm: z.literal(true, 'must be true: set it only after the user confirmed deleting this group by name').describe('Must be true, after the user confirmed.'),
+        confirm: z
+          .literal(true, 'must be true: set it only after the user confirmed deleting this group by name')
+          .describe('Must be true, after the user confirmed.'),
       })
       .strict(),
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, group, region }, { api, signal }) {
-      const accepted = await api.delete(apiPath(GROUP_PATHS.one, { name: cluster, group }), { query: { confirm: 'true', region }, signal });
+      const accepted = await api.delete(apiPath(GROUP_PATHS.one, { name: cluster, group }), {
+        query: { confirm: 'true', region },
+        signal,
+      });
       return startedAnswer(accepted, `delete_instance_group ${group}`);
     },
   });

@@ -20,14 +20,24 @@ export function registerListInstanceGroupsTool(server: McpServer, api: RestClien
     output: z.object({ cluster: z.string(), region: z.string(), instanceGroups: z.array(InstanceGroupViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const data = await api.get<{ cluster: string; region: string; instanceGroups: InstanceGroupView[] }>(apiPath(GROUP_PATHS.list, { name: cluster }), { query: { region }, signal });
+      const data = await api.get<{ cluster: string; region: string; instanceGroups: InstanceGroupView[] }>(
+        apiPath(GROUP_PATHS.list, { name: cluster }),
+        { query: { region }, signal },
+      );
       const lines = data.instanceGroups.map(
         (g) =>
           `- ${g.name}: ${g.currentCount}/${g.targetCount} × ${g.instanceType} (${g.capacityType}${g.networkInterface ? `, ${g.networkInterface}` : ''}), ${g.status}` +
-          (g.shortfall ? ` — ${g.shortfall.missing} not launched (${g.shortfall.state})${g.shortfall.reason ? `: ${g.shortfall.reason}` : ''}` : '') +
+          (g.shortfall
+            ? ` — ${g.shortfall.missing} not launched (${g.shortfall.state})${g.shortfall.reason ? `: ${g.shortfall.reason}` : ''}`
+            : '') +
           (g.activeOperation ? ` — operation ${g.activeOperation.id} (${g.activeOperation.kind})` : ''),
       );
-      return { text: lines.length ? `${lines.length} instance group(s) in ${cluster}:\n${lines.join('\n')}` : `${cluster} has no instance groups.`, data };
+      return {
+        text: lines.length
+          ? `${lines.length} instance group(s) in ${cluster}:\n${lines.join('\n')}`
+          : `${cluster} has no instance groups.`,
+        data,
+      };
     },
   });
 }

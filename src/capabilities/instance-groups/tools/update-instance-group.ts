@@ -18,7 +18,7 @@ const fields = UpdateInstanceGroupRequestSchema.shape;
 export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'update_instance_group',
-    title: 'Change an instance group\'s settings',
+    title: "Change an instance group's settings",
     description:
       'Change what HyperPod lets change on a live group besides its count: Kubernetes labels and taints (each sent as the complete new set), deep health ' +
       'checks on new nodes, lifecycle scripts, scheduled AMI updates, automatic patching and the minimum count. It never adds or removes nodes: to change ' +
@@ -46,7 +46,12 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, group, ...body }, { api, signal }) {
       const accepted = await api.patch(apiPath(GROUP_PATHS.one, { name: cluster, group }), { body, signal });
-      return startedAnswer(accepted, `update_instance_group ${group} (${Object.keys(body).filter((k) => k !== 'region').join(', ')})`);
+      return startedAnswer(
+        accepted,
+        `update_instance_group ${group} (${Object.keys(body)
+          .filter((k) => k !== 'region')
+          .join(', ')})`,
+      );
     },
   });
 }

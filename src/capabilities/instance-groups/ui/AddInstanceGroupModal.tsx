@@ -11,7 +11,12 @@ import Toggle from '@cloudscape-design/components/toggle';
 import { useMemo, useState } from 'react';
 import { AddInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
 import { addInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import { useStartOperation, useAvailabilityZones, useInstanceTypes, useTrainingPlans } from '../../../../web/src/api/queries.js';
+import {
+  useStartOperation,
+  useAvailabilityZones,
+  useInstanceTypes,
+  useTrainingPlans,
+} from '../../../../web/src/api/queries.js';
 import type { Accepted, AddInstanceGroupInput } from '../../../../web/src/api/types.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 
@@ -47,7 +52,9 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
   const [name, setName] = useState(prefill?.name ?? '');
   const [zone, setZone] = useState<string | undefined>(prefill?.availabilityZone);
   const [type, setType] = useState<string | undefined>(prefill?.instanceType);
-  const [capacityType, setCapacityType] = useState<'on-demand' | 'spot' | 'training-plan'>(prefill?.capacityType === 'spot' ? 'spot' : 'on-demand');
+  const [capacityType, setCapacityType] = useState<'on-demand' | 'spot' | 'training-plan'>(
+    prefill?.capacityType === 'spot' ? 'spot' : 'on-demand',
+  );
   const [plan, setPlan] = useState<string>();
   const [iface, setIface] = useState<'none' | 'efa' | 'efa-only'>(prefill?.networkInterface ?? 'none');
   const [count, setCount] = useState(String(prefill?.instanceCount ?? 1));
@@ -71,7 +78,8 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
     deepHealthChecks: deep,
   };
   const parsed = AddInstanceGroupRequestSchema.safeParse(body);
-  const fieldError = (field: string) => (parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message);
+  const fieldError = (field: string) =>
+    parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
   const nameTaken = existing.includes(name);
   const start = useStartOperation(() => addInstanceGroup(cluster, body, idempotencyKey), onStarted);
   const option = (v: string | undefined, label?: string) => (v ? { value: v, label: label ?? v } : null);
@@ -85,8 +93,19 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!parsed.success || nameTaken || sameAsStarved} disabledReason={sameAsStarved ? 'Choose another zone or instance type' : undefined} loading={start.isPending} onClick={() => start.mutate()} data-testid="group-submit">Add instance group</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={!parsed.success || nameTaken || sameAsStarved}
+              disabledReason={sameAsStarved ? 'Choose another zone or instance type' : undefined}
+              loading={start.isPending}
+              onClick={() => start.mutate()}
+              data-testid="group-submit"
+            >
+              Add instance group
+            </Button>
           </SpaceBetween>
         </Box>
       }
@@ -97,26 +116,54 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
             {`HyperPod found no capacity for ${starved.instanceType} in ${starved.availabilityZone}. Choose another Availability Zone or instance type: the same request would wait for the same capacity.`}
           </Alert>
         )}
-        <FormField label="Name" errorText={name && (nameTaken ? 'A group of this name exists' : fieldError('name'))} data-testid="group-name">
+        <FormField
+          label="Name"
+          errorText={name && (nameTaken ? 'A group of this name exists' : fieldError('name'))}
+          data-testid="group-name"
+        >
           <Input value={name} onChange={({ detail }) => setName(detail.value)} />
         </FormField>
-        <FormField label="Availability Zone" description="The group's /20 compute subnet in this zone is reused, or created." errorText={sameAsStarved ? `No capacity for ${type} here: choose another zone or type` : undefined} data-testid="group-zone">
+        <FormField
+          label="Availability Zone"
+          description="The group's /20 compute subnet in this zone is reused, or created."
+          errorText={sameAsStarved ? `No capacity for ${type} here: choose another zone or type` : undefined}
+          data-testid="group-zone"
+        >
           <Select
             selectedOption={option(zone)}
-            onChange={({ detail }) => { setZone(detail.selectedOption.value); setType(undefined); }}
-            options={(zones.data ?? []).filter((z) => z.state === 'available').map((z) => ({ value: z.name, label: z.name, description: z.zoneId }))}
+            onChange={({ detail }) => {
+              setZone(detail.selectedOption.value);
+              setType(undefined);
+            }}
+            options={(zones.data ?? [])
+              .filter((z) => z.state === 'available')
+              .map((z) => ({ value: z.name, label: z.name, description: z.zoneId }))}
             statusType={zones.isLoading ? 'loading' : 'finished'}
             placeholder="Choose a zone"
           />
         </FormField>
-        <FormField label="Instance type" description="Only the HyperPod types offered in the zone." data-testid="group-instance-type">
+        <FormField
+          label="Instance type"
+          description="Only the HyperPod types offered in the zone."
+          data-testid="group-instance-type"
+        >
           <Select
             selectedOption={option(type)}
-            onChange={({ detail }) => { setType(detail.selectedOption.value); setIface('none'); }}
+            onChange={({ detail }) => {
+              setType(detail.selectedOption.value);
+              setIface('none');
+            }}
             options={(types.data ?? []).map((t) => ({
               value: t.instanceType,
               label: t.instanceType,
-              description: [t.acceleratorCount ? `${t.acceleratorCount}× ${t.acceleratorName}` : undefined, t.vcpus ? `${t.vcpus} vCPU` : undefined, t.efaSupported ? 'EFA' : undefined, t.clusterUsageQuota !== undefined ? `quota ${t.clusterUsageQuota}` : undefined].filter(Boolean).join(' · '),
+              description: [
+                t.acceleratorCount ? `${t.acceleratorCount}× ${t.acceleratorName}` : undefined,
+                t.vcpus ? `${t.vcpus} vCPU` : undefined,
+                t.efaSupported ? 'EFA' : undefined,
+                t.clusterUsageQuota !== undefined ? `quota ${t.clusterUsageQuota}` : undefined,
+              ]
+                .filter(Boolean)
+                .join(' · '),
             }))}
             disabled={!zone}
             statusType={types.isLoading ? 'loading' : 'finished'}
@@ -124,13 +171,22 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
             placeholder={zone ? 'Choose a type' : 'Choose a zone first'}
           />
         </FormField>
-        <FormField label="Capacity type" description="Fixed for the group's lifetime." data-testid="group-capacity-type">
+        <FormField
+          label="Capacity type"
+          description="Fixed for the group's lifetime."
+          data-testid="group-capacity-type"
+        >
           <RadioGroup
             value={capacityType}
             onChange={({ detail }) => setCapacityType(detail.value as typeof capacityType)}
             items={[
               { value: 'on-demand', label: 'On-demand' },
-              { value: 'spot', label: 'Spot', description: info && !info.spotSupported ? 'Not offered for this type' : 'Interruptible, cheaper', disabled: !!info && !info.spotSupported },
+              {
+                value: 'spot',
+                label: 'Spot',
+                description: info && !info.spotSupported ? 'Not offered for this type' : 'Interruptible, cheaper',
+                disabled: !!info && !info.spotSupported,
+              },
               { value: 'training-plan', label: 'Training plan', description: 'Reserved capacity' },
             ]}
           />
@@ -140,12 +196,26 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
             <Select
               selectedOption={option(plan)}
               onChange={({ detail }) => setPlan(detail.selectedOption.value)}
-              options={(plans.data ?? []).filter((p) => !type || p.instanceType === type).map((p) => ({ value: p.arn, label: p.name, description: `${p.status} · ${p.availableInstanceCount ?? '?'} available` }))}
+              options={(plans.data ?? [])
+                .filter((p) => !type || p.instanceType === type)
+                .map((p) => ({
+                  value: p.arn,
+                  label: p.name,
+                  description: `${p.status} · ${p.availableInstanceCount ?? '?'} available`,
+                }))}
               placeholder="Choose a plan"
             />
           </FormField>
         )}
-        <FormField label="Network interface" description={info?.efaSupported ? 'EFA for fast collective communication; fixed for the group\'s lifetime.' : 'EFA needs an EFA-capable instance type.'} data-testid="group-network-interface">
+        <FormField
+          label="Network interface"
+          description={
+            info?.efaSupported
+              ? "EFA for fast collective communication; fixed for the group's lifetime."
+              : 'EFA needs an EFA-capable instance type.'
+          }
+          data-testid="group-network-interface"
+        >
           <RadioGroup
             value={iface}
             onChange={({ detail }) => setIface(detail.value as typeof iface)}
@@ -159,8 +229,14 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
         <FormField label="Instance count" errorText={fieldError('instanceCount')} data-testid="group-count">
           <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} />
         </FormField>
-        <Toggle checked={deep} onChange={({ detail }) => setDeep(detail.checked)}>Deep health checks on new nodes</Toggle>
-        {start.error && <Alert type="error" header="The group was not added"><ProblemText error={start.error} /></Alert>}
+        <Toggle checked={deep} onChange={({ detail }) => setDeep(detail.checked)}>
+          Deep health checks on new nodes
+        </Toggle>
+        {start.error && (
+          <Alert type="error" header="The group was not added">
+            <ProblemText error={start.error} />
+          </Alert>
+        )}
       </SpaceBetween>
     </Modal>
   );

@@ -8,7 +8,12 @@ import { operationPath } from '../../../../web/src/lib/format.js';
 import { AddInstanceGroupModal, type GroupPrefill } from './AddInstanceGroupModal.js';
 
 /** The operations whose nodes HyperPod could not launch, and what the group asked for. */
-const CAPACITY_KINDS = new Set(['create-cluster', 'add-instance-group', 'scale-instance-group', 'update-instance-group']);
+const CAPACITY_KINDS = new Set([
+  'create-cluster',
+  'add-instance-group',
+  'scale-instance-group',
+  'update-instance-group',
+]);
 
 type Input = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -35,14 +40,16 @@ const freeName = (base: string, taken: string[]) => {
 export function prefillOf(op: OperationView, groups: InstanceGroupView[]): GroupPrefill | undefined {
   const input = op.input as Input;
   const taken = groups.map((g) => g.name);
-  const capacity = (v: unknown) => (v === 'spot' ? 'spot' : v === 'training-plan' ? 'training-plan' : 'on-demand') as GroupPrefill['capacityType'];
-  const iface = (v: unknown): Pick<GroupPrefill, 'networkInterface'> => (v === 'efa' || v === 'efa-only' ? { networkInterface: v } : {});
+  const capacity = (v: unknown) =>
+    (v === 'spot' ? 'spot' : v === 'training-plan' ? 'training-plan' : 'on-demand') as GroupPrefill['capacityType'];
+  const iface = (v: unknown): Pick<GroupPrefill, 'networkInterface'> =>
+    v === 'efa' || v === 'efa-only' ? { networkInterface: v } : {};
   if (op.kind === 'add-instance-group' || op.kind === 'create-cluster') {
     const zone = str(input.availabilityZone);
     const type = str(input.instanceType);
     if (!zone || !type) return undefined;
     return {
-      name: freeName(op.kind === 'add-instance-group' ? str(input.name) ?? 'workers' : 'workers', taken),
+      name: freeName(op.kind === 'add-instance-group' ? (str(input.name) ?? 'workers') : 'workers', taken),
       availabilityZone: zone,
       instanceType: type,
       instanceCount: num(input.instanceCount) ?? 1,
@@ -73,7 +80,8 @@ export function prefillOf(op: OperationView, groups: InstanceGroupView[]): Group
  */
 export function CapacityRetryPanel({ operation: op }: { operation: OperationView }) {
   const target = clusterOf(op);
-  const applies = op.status === 'failed' && op.error?.code === 'InsufficientCapacity' && CAPACITY_KINDS.has(op.kind) && !!target;
+  const applies =
+    op.status === 'failed' && op.error?.code === 'InsufficientCapacity' && CAPACITY_KINDS.has(op.kind) && !!target;
   const groups = useInstanceGroups(applies ? target!.cluster : '', target?.region ?? '');
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -84,12 +92,20 @@ export function CapacityRetryPanel({ operation: op }: { operation: OperationView
     <>
       <Alert
         type="info"
-        header={prefill.noCapacity ? `No capacity for ${prefill.noCapacity.instanceType} in ${prefill.noCapacity.availabilityZone}` : `No capacity for ${prefill.instanceType}`}
-        action={<Button onClick={() => setOpen(true)} data-testid="capacity-change-retry">Try another zone or type</Button>}
+        header={
+          prefill.noCapacity
+            ? `No capacity for ${prefill.noCapacity.instanceType} in ${prefill.noCapacity.availabilityZone}`
+            : `No capacity for ${prefill.instanceType}`
+        }
+        action={
+          <Button onClick={() => setOpen(true)} data-testid="capacity-change-retry">
+            Try another zone or type
+          </Button>
+        }
         data-testid="capacity-retry"
       >
-        Retrying waits for the same capacity. Ask for these {prefill.instanceCount} instance(s) as a new instance group in another
-        Availability Zone or of another instance type instead; the form starts from this request.
+        Retrying waits for the same capacity. Ask for these {prefill.instanceCount} instance(s) as a new instance group
+        in another Availability Zone or of another instance type instead; the form starts from this request.
         {op.kind !== 'add-instance-group' ? ' The group that is short keeps its target until you scale it down.' : ''}
       </Alert>
       {open && (

@@ -45,15 +45,20 @@ export function EditInstanceGroupModal({ cluster, region, group, onDismiss, onSt
   const changed = Object.keys(edit.changes).length > 0;
   const readable = Object.keys(edit.errors).length === 0;
   const start = useStartOperation(() => updateInstanceGroup(cluster, group.name, body), onStarted);
-  const set = (patch: Partial<GroupEditForm>) => { setForm({ ...form, ...patch }); setAccepted(false); };
-  const setLifecycle = (patch: Partial<GroupEditForm['lifecycle']>) => set({ lifecycle: { ...form.lifecycle, ...patch } });
-  const disabledReason = !readable || !parsed.success
-    ? 'Fix the fields marked in red'
-    : !changed
-      ? 'Change a setting first'
-      : edit.consequences.length > 0 && !accepted
-        ? 'Accept what the change does first'
-        : undefined;
+  const set = (patch: Partial<GroupEditForm>) => {
+    setForm({ ...form, ...patch });
+    setAccepted(false);
+  };
+  const setLifecycle = (patch: Partial<GroupEditForm['lifecycle']>) =>
+    set({ lifecycle: { ...form.lifecycle, ...patch } });
+  const disabledReason =
+    !readable || !parsed.success
+      ? 'Fix the fields marked in red'
+      : !changed
+        ? 'Change a setting first'
+        : edit.consequences.length > 0 && !accepted
+          ? 'Accept what the change does first'
+          : undefined;
   return (
     <Modal
       visible
@@ -64,32 +69,99 @@ export function EditInstanceGroupModal({ cluster, region, group, onDismiss, onSt
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={disabledReason !== undefined} disabledReason={disabledReason} loading={start.isPending} onClick={() => start.mutate()} data-testid="group-edit-submit">Save changes</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={disabledReason !== undefined}
+              disabledReason={disabledReason}
+              loading={start.isPending}
+              onClick={() => start.mutate()}
+              data-testid="group-edit-submit"
+            >
+              Save changes
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="m">
-        <Box variant="p">Instance type, capacity, network interface and zone are fixed for a group&apos;s lifetime; the count changes with Scale.</Box>
+        <Box variant="p">
+          Instance type, capacity, network interface and zone are fixed for a group&apos;s lifetime; the count changes
+          with Scale.
+        </Box>
         <ColumnLayout columns={2}>
-          <FormField label="Kubernetes labels" description="One key=value a line. HyperPod keeps them on every node of the group." errorText={edit.errors.labels ?? problem('labels')} data-testid="group-edit-labels">
-            <Textarea value={form.labels} rows={4} onChange={({ detail }) => set({ labels: detail.value })} placeholder="team=research" />
+          <FormField
+            label="Kubernetes labels"
+            description="One key=value a line. HyperPod keeps them on every node of the group."
+            errorText={edit.errors.labels ?? problem('labels')}
+            data-testid="group-edit-labels"
+          >
+            <Textarea
+              value={form.labels}
+              rows={4}
+              onChange={({ detail }) => set({ labels: detail.value })}
+              placeholder="team=research"
+            />
           </FormField>
-          <FormField label="Taints" description="One key=value:Effect a line (NoSchedule, PreferNoSchedule or NoExecute). Pods need a matching toleration." errorText={edit.errors.taints ?? problem('taints')} data-testid="group-edit-taints">
-            <Textarea value={form.taints} rows={4} onChange={({ detail }) => set({ taints: detail.value })} placeholder="dedicated=training:NoSchedule" />
+          <FormField
+            label="Taints"
+            description="One key=value:Effect a line (NoSchedule, PreferNoSchedule or NoExecute). Pods need a matching toleration."
+            errorText={edit.errors.taints ?? problem('taints')}
+            data-testid="group-edit-taints"
+          >
+            <Textarea
+              value={form.taints}
+              rows={4}
+              onChange={({ detail }) => set({ taints: detail.value })}
+              placeholder="dedicated=training:NoSchedule"
+            />
           </FormField>
         </ColumnLayout>
-        <FormField label="Lifecycle scripts" description="Run by nodes created from now on. The execution role must be able to read the folder." errorText={problem('lifecycleConfig')} data-testid="group-edit-lifecycle">
+        <FormField
+          label="Lifecycle scripts"
+          description="Run by nodes created from now on. The execution role must be able to read the folder."
+          errorText={problem('lifecycleConfig')}
+          data-testid="group-edit-lifecycle"
+        >
           <ColumnLayout columns={3}>
-            <FormField label="S3 folder"><Input value={form.lifecycle.sourceS3Uri} onChange={({ detail }) => setLifecycle({ sourceS3Uri: detail.value })} placeholder="s3://sagemaker-my-bucket/lifecycle/" data-testid="group-edit-lifecycle-uri" /></FormField>
-            <FormField label="On create"><Input value={form.lifecycle.onCreate} onChange={({ detail }) => setLifecycle({ onCreate: detail.value })} placeholder="on_create.sh" data-testid="group-edit-lifecycle-on-create" /></FormField>
-            <FormField label="After initialisation (optional)"><Input value={form.lifecycle.onInitComplete} onChange={({ detail }) => setLifecycle({ onInitComplete: detail.value })} /></FormField>
+            <FormField label="S3 folder">
+              <Input
+                value={form.lifecycle.sourceS3Uri}
+                onChange={({ detail }) => setLifecycle({ sourceS3Uri: detail.value })}
+                placeholder="s3://sagemaker-my-bucket/lifecycle/"
+                data-testid="group-edit-lifecycle-uri"
+              />
+            </FormField>
+            <FormField label="On create">
+              <Input
+                value={form.lifecycle.onCreate}
+                onChange={({ detail }) => setLifecycle({ onCreate: detail.value })}
+                placeholder="on_create.sh"
+                data-testid="group-edit-lifecycle-on-create"
+              />
+            </FormField>
+            <FormField label="After initialisation (optional)">
+              <Input
+                value={form.lifecycle.onInitComplete}
+                onChange={({ detail }) => setLifecycle({ onInitComplete: detail.value })}
+              />
+            </FormField>
           </ColumnLayout>
         </FormField>
         <ColumnLayout columns={2}>
-          <FormField label="Scheduled AMI updates" description="A cron expression such as cron(0 3 ? * SUN *); empty for none." errorText={problem('scheduledUpdate')} data-testid="group-edit-ami-schedule">
-            <Input value={form.amiSchedule} onChange={({ detail }) => set({ amiSchedule: detail.value })} placeholder="cron(0 3 ? * SUN *)" />
+          <FormField
+            label="Scheduled AMI updates"
+            description="A cron expression such as cron(0 3 ? * SUN *); empty for none."
+            errorText={problem('scheduledUpdate')}
+            data-testid="group-edit-ami-schedule"
+          >
+            <Input
+              value={form.amiSchedule}
+              onChange={({ detail }) => set({ amiSchedule: detail.value })}
+              placeholder="cron(0 3 ? * SUN *)"
+            />
           </FormField>
           <FormField label="Automatic patching" errorText={problem('autoPatch')} data-testid="group-edit-patching">
             <RadioGroup
@@ -97,7 +169,11 @@ export function EditInstanceGroupModal({ cluster, region, group, onDismiss, onSt
               onChange={({ detail }) => set({ patching: detail.value as PatchingChoice })}
               items={[
                 { value: 'off', label: 'Off' },
-                { value: 'WhenIdle', label: 'When a node is idle', description: 'Each node is patched and restarted when it runs no pods.' },
+                {
+                  value: 'WhenIdle',
+                  label: 'When a node is idle',
+                  description: 'Each node is patched and restarted when it runs no pods.',
+                },
                 { value: 'WhenAllIdle', label: 'When the whole group is idle' },
               ]}
             />
@@ -107,13 +183,25 @@ export function EditInstanceGroupModal({ cluster, region, group, onDismiss, onSt
           <Alert type="warning" header="What this change does" data-testid="group-edit-consequences">
             <SpaceBetween size="xs">
               <ul style={{ margin: 0, paddingInlineStart: 20 }}>
-                {edit.consequences.map((c) => <li key={c}>{c}</li>)}
+                {edit.consequences.map((c) => (
+                  <li key={c}>{c}</li>
+                ))}
               </ul>
-              <Checkbox checked={accepted} onChange={({ detail }) => setAccepted(detail.checked)} data-testid="group-edit-accept">I understand; make the change.</Checkbox>
+              <Checkbox
+                checked={accepted}
+                onChange={({ detail }) => setAccepted(detail.checked)}
+                data-testid="group-edit-accept"
+              >
+                I understand; make the change.
+              </Checkbox>
             </SpaceBetween>
           </Alert>
         )}
-        {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
+        {start.error && (
+          <Alert type="error">
+            <ProblemText error={start.error} />
+          </Alert>
+        )}
       </SpaceBetween>
     </Modal>
   );

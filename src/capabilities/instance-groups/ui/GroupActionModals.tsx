@@ -24,7 +24,6 @@ interface GroupModalProps {
   onStarted(accepted: Accepted): void;
 }
 
-
 /**
  * Sends only the new count, and only when it differs (the diff contract). A growth is checked first by
  * the server's scale preflight (the create's quota and training-plan checks): Scale stays disabled
@@ -50,7 +49,10 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
   });
   const checking = grows && (settled !== n || check.isFetching);
   const refused = grows && !checking && check.data !== undefined && !check.data.ok;
-  const start = useStartOperation(() => scaleInstanceGroup(cluster, group.name, n, region, shrinking && confirmed), onStarted);
+  const start = useStartOperation(
+    () => scaleInstanceGroup(cluster, group.name, n, region, shrinking && confirmed),
+    onStarted,
+  );
   const disabledReason = !changed
     ? 'Enter a count other than the current target'
     : checking
@@ -68,18 +70,42 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={disabledReason !== undefined} disabledReason={disabledReason} loading={start.isPending} onClick={() => start.mutate()} data-testid="scale-submit">Scale</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={disabledReason !== undefined}
+              disabledReason={disabledReason}
+              loading={start.isPending}
+              onClick={() => start.mutate()}
+              data-testid="scale-submit"
+            >
+              Scale
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="m">
         <Box>{`${group.currentCount} running of ${group.targetCount} requested × ${group.instanceType} (${group.capacityType}).`}</Box>
-        <FormField label="Instance count" errorText={valid ? undefined : 'A whole number from 0 to 1000'} description="0 keeps the group with no nodes. A larger count is checked against your quotas first.">
-          <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} data-testid="scale-count" />
+        <FormField
+          label="Instance count"
+          errorText={valid ? undefined : 'A whole number from 0 to 1000'}
+          description="0 keeps the group with no nodes. A larger count is checked against your quotas first."
+        >
+          <Input
+            type="number"
+            value={count}
+            onChange={({ detail }) => setCount(detail.value)}
+            data-testid="scale-count"
+          />
         </FormField>
-        {checking && <StatusIndicator type="loading">Checking quotas for {n - group.targetCount} more instance(s)…</StatusIndicator>}
+        {checking && (
+          <StatusIndicator type="loading">
+            Checking quotas for {n - group.targetCount} more instance(s)…
+          </StatusIndicator>
+        )}
         {grows && !checking && check.data?.ok && (
           <span data-testid="scale-check-ok">
             <StatusIndicator type="success">{`Quotas allow ${check.data.adds} more ${group.instanceType}.`}</StatusIndicator>
@@ -96,11 +122,19 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
           </Alert>
         ) : null}
         {shrinking && (
-          <Checkbox checked={confirmed} onChange={({ detail }) => setConfirmed(detail.checked)} data-testid="scale-confirm-shrink">
+          <Checkbox
+            checked={confirmed}
+            onChange={({ detail }) => setConfirmed(detail.checked)}
+            data-testid="scale-confirm-shrink"
+          >
             {`Terminate ${group.targetCount - n} node(s) of ${group.name}; jobs running on them stop.`}
           </Checkbox>
         )}
-        {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
+        {start.error && (
+          <Alert type="error">
+            <ProblemText error={start.error} />
+          </Alert>
+        )}
       </SpaceBetween>
     </Modal>
   );
@@ -118,8 +152,18 @@ export function DeleteInstanceGroupModal({ cluster, region, group, onDismiss, on
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={typed !== group.name} loading={start.isPending} onClick={() => start.mutate()} data-testid="group-delete-confirm">Delete</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={typed !== group.name}
+              loading={start.isPending}
+              onClick={() => start.mutate()}
+              data-testid="group-delete-confirm"
+            >
+              Delete
+            </Button>
           </SpaceBetween>
         </Box>
       }
@@ -127,9 +171,17 @@ export function DeleteInstanceGroupModal({ cluster, region, group, onDismiss, on
       <SpaceBetween size="m">
         <Alert type="warning">{`Its ${group.currentCount} node(s) are terminated; jobs running on them stop.`}</Alert>
         <FormField label={`Type ${group.name} to confirm`}>
-          <Input value={typed} onChange={({ detail }) => setTyped(detail.value)} data-testid="group-delete-confirm-input" />
+          <Input
+            value={typed}
+            onChange={({ detail }) => setTyped(detail.value)}
+            data-testid="group-delete-confirm-input"
+          />
         </FormField>
-        {start.error && <Alert type="error"><ProblemText error={start.error} /></Alert>}
+        {start.error && (
+          <Alert type="error">
+            <ProblemText error={start.error} />
+          </Alert>
+        )}
       </SpaceBetween>
     </Modal>
   );

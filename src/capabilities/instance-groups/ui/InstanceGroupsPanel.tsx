@@ -15,7 +15,8 @@ import { AddInstanceGroupModal } from './AddInstanceGroupModal.js';
 import { DeleteInstanceGroupModal, ScaleInstanceGroupModal } from './GroupActionModals.js';
 import { EditInstanceGroupModal } from './EditInstanceGroupModal.js';
 
-const capacity = (g: InstanceGroupView) => (g.trainingPlanArn ? `training plan (${g.trainingPlanArn.split('/').pop()})` : g.capacityType);
+const capacity = (g: InstanceGroupView) =>
+  g.trainingPlanArn ? `training plan (${g.trainingPlanArn.split('/').pop()})` : g.capacityType;
 
 /** The cluster page's instance groups: table, add, scale, edit, delete — each change an operation. */
 export function InstanceGroupsPanel({ cluster, region }: { cluster: string; region: string }) {
@@ -42,13 +43,22 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
             variant="h2"
             counter={`(${items.length})`}
             description="Capacity type, EFA mode, instance type and zone are fixed for a group's lifetime; the count can change."
-            actions={<Button onClick={() => setAdding(true)} data-testid="add-instance-group">Add instance group</Button>}
+            actions={
+              <Button onClick={() => setAdding(true)} data-testid="add-instance-group">
+                Add instance group
+              </Button>
+            }
           >
             Instance groups
           </Header>
         }
         columnDefinitions={[
-          { id: 'name', header: 'Name', cell: (g) => <span data-testid={`group-row-${g.name}`}>{g.name}</span>, isRowHeader: true },
+          {
+            id: 'name',
+            header: 'Name',
+            cell: (g) => <span data-testid={`group-row-${g.name}`}>{g.name}</span>,
+            isRowHeader: true,
+          },
           { id: 'type', header: 'Instance type', cell: (g) => g.instanceType },
           {
             id: 'count',
@@ -64,25 +74,67 @@ export function InstanceGroupsPanel({ cluster, region }: { cluster: string; regi
           { id: 'capacity', header: 'Capacity type', cell: capacity },
           { id: 'efa', header: 'Network interface', cell: (g) => g.networkInterface ?? 'ENA' },
           { id: 'subnets', header: 'Subnets', cell: (g) => g.subnetIds.join(', ') },
-          { id: 'op', header: 'Operation', cell: (g) => (g.activeOperation ? <OperationLink op={g.activeOperation} /> : '—') },
+          {
+            id: 'op',
+            header: 'Operation',
+            cell: (g) => (g.activeOperation ? <OperationLink op={g.activeOperation} /> : '—'),
+          },
           {
             id: 'actions',
             header: 'Actions',
             cell: (g) => (
               <SpaceBetween direction="horizontal" size="xxs">
-                <Button variant="inline-link" onClick={() => setScaling(g)} data-testid={`group-scale-${g.name}`}>Scale</Button>
-                <Button variant="inline-link" onClick={() => setEditing(g)} data-testid={`group-edit-${g.name}`}>Edit</Button>
-                <Button variant="inline-link" onClick={() => setDeleting(g)} data-testid={`group-delete-${g.name}`}>Delete</Button>
+                <Button variant="inline-link" onClick={() => setScaling(g)} data-testid={`group-scale-${g.name}`}>
+                  Scale
+                </Button>
+                <Button variant="inline-link" onClick={() => setEditing(g)} data-testid={`group-edit-${g.name}`}>
+                  Edit
+                </Button>
+                <Button variant="inline-link" onClick={() => setDeleting(g)} data-testid={`group-delete-${g.name}`}>
+                  Delete
+                </Button>
               </SpaceBetween>
             ),
           },
         ]}
         empty={<Box textAlign="center">No instance groups yet</Box>}
       />
-      {adding && <AddInstanceGroupModal cluster={cluster} region={region} existing={items.map((g) => g.name)} onDismiss={() => setAdding(false)} onStarted={started} />}
-      {scaling && <ScaleInstanceGroupModal cluster={cluster} region={region} group={scaling} onDismiss={() => setScaling(null)} onStarted={started} />}
-      {editing && <EditInstanceGroupModal cluster={cluster} region={region} group={editing} onDismiss={() => setEditing(null)} onStarted={started} />}
-      {deleting && <DeleteInstanceGroupModal cluster={cluster} region={region} group={deleting} onDismiss={() => setDeleting(null)} onStarted={started} />}
+      {adding && (
+        <AddInstanceGroupModal
+          cluster={cluster}
+          region={region}
+          existing={items.map((g) => g.name)}
+          onDismiss={() => setAdding(false)}
+          onStarted={started}
+        />
+      )}
+      {scaling && (
+        <ScaleInstanceGroupModal
+          cluster={cluster}
+          region={region}
+          group={scaling}
+          onDismiss={() => setScaling(null)}
+          onStarted={started}
+        />
+      )}
+      {editing && (
+        <EditInstanceGroupModal
+          cluster={cluster}
+          region={region}
+          group={editing}
+          onDismiss={() => setEditing(null)}
+          onStarted={started}
+        />
+      )}
+      {deleting && (
+        <DeleteInstanceGroupModal
+          cluster={cluster}
+          region={region}
+          group={deleting}
+          onDismiss={() => setDeleting(null)}
+          onStarted={started}
+        />
+      )}
     </>
   );
 }

@@ -19,21 +19,33 @@ export interface GroupEditForm {
   patching: PatchingChoice;
 }
 
-export const formatLabels = (labels: Record<string, string>) => Object.entries(labels).map(([k, v]) => `${k}=${v}`).join('\n');
-export const formatTaints = (taints: Taint[]) => taints.map((t) => `${t.key}${t.value !== undefined ? `=${t.value}` : ''}:${t.effect}`).join('\n');
+export const formatLabels = (labels: Record<string, string>) =>
+  Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+export const formatTaints = (taints: Taint[]) =>
+  taints.map((t) => `${t.key}${t.value !== undefined ? `=${t.value}` : ''}:${t.effect}`).join('\n');
 
 /** The form filled from the group as HyperPod describes it. */
 export function formOf(g: InstanceGroupView): GroupEditForm {
   return {
     labels: formatLabels(g.labels),
     taints: formatTaints(g.taints),
-    lifecycle: { sourceS3Uri: g.lifecycleConfig?.sourceS3Uri ?? '', onCreate: g.lifecycleConfig?.onCreate ?? '', onInitComplete: g.lifecycleConfig?.onInitComplete ?? '' },
+    lifecycle: {
+      sourceS3Uri: g.lifecycleConfig?.sourceS3Uri ?? '',
+      onCreate: g.lifecycleConfig?.onCreate ?? '',
+      onInitComplete: g.lifecycleConfig?.onInitComplete ?? '',
+    },
     amiSchedule: g.scheduledUpdate?.scheduleExpression ?? '',
     patching: g.autoPatch?.patchingStrategy ?? 'off',
   };
 }
 
-const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** `key=value` lines → labels, or the first line that is not one (the schema judges keys and values). */
 export function parseLabels(text: string): { labels: Record<string, string> } | { error: string } {
@@ -51,19 +63,27 @@ export function parseTaints(text: string): { taints: Taint[] } | { error: string
   const taints: Taint[] = [];
   for (const line of lines(text)) {
     const colon = line.lastIndexOf(':');
-    if (colon <= 0) return { error: `"${line}" is not key=value:Effect (Effect: NoSchedule, PreferNoSchedule or NoExecute)` };
+    if (colon <= 0)
+      return { error: `"${line}" is not key=value:Effect (Effect: NoSchedule, PreferNoSchedule or NoExecute)` };
     const [key, value] = line.slice(0, colon).split(/=(.*)/s) as [string, string | undefined];
-    taints.push({ key: key.trim(), ...(value !== undefined ? { value: value.trim() } : {}), effect: line.slice(colon + 1).trim() });
+    taints.push({
+      key: key.trim(),
+      ...(value !== undefined ? { value: value.trim() } : {}),
+      effect: line.slice(colon + 1).trim(),
+    });
   }
   return { taints };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const sortedLabels = (l: Record<string, string>) => Object.fromEntries(Object.entries(l).sort(([a], [b]) => a.localeCompare(b)));
+const sortedLabels = (l: Record<string, string>) =>
+  Object.fromEntries(Object.entries(l).sort(([a], [b]) => a.localeCompare(b)));
 
 export interface GroupEdit {
   /** The PATCH body: only the fields that differ from the group. */
-  changes: Partial<Pick<UpdateInstanceGroupRequest, 'labels' | 'taints' | 'lifecycleConfig' | 'scheduledUpdate' | 'autoPatch'>>;
+  changes: Partial<
+    Pick<UpdateInstanceGroupRequest, 'labels' | 'taints' | 'lifecycleConfig' | 'scheduledUpdate' | 'autoPatch'>
+  >;
   /** A line the form cannot read, by field. */
   errors: Partial<Record<'labels' | 'taints', string>>;
   /** What the changes do to nodes and running work, for the user to accept before the change starts. */
@@ -79,7 +99,9 @@ export function groupEdit(g: InstanceGroupView, form: GroupEditForm): GroupEdit 
   if ('error' in labels) errors.labels = labels.error;
   else if (!same(sortedLabels(labels.labels), sortedLabels(g.labels))) {
     changes.labels = labels.labels;
-    consequences.push('Labels change on every node of the group: pods whose node selector or affinity no longer matches are not moved, but new ones may not be placed there.');
+    consequences.push(
+      'Labels change on every node of the group: pods whose node selector or affinity no longer matches are not moved, but new ones may not be placed there.',
+    );
   }
   const taints = parseTaints(form.taints);
   if ('error' in taints) errors.taints = taints.error;
@@ -88,22 +110,34 @@ export function groupEdit(g: InstanceGroupView, form: GroupEditForm): GroupEdit 
     // Taking a taint away evicts nothing; a new one keeps pods off, and a new NoExecute one evicts them.
     const added = taints.taints.filter((t) => !g.taints.some((o) => same(o, t)));
     if (added.some((t) => t.effect === 'NoExecute')) {
-      consequences.push('A new NoExecute taint evicts every running pod on the group\'s nodes that does not tolerate it: their jobs stop or restart elsewhere.');
-    } else if (added.length > 0) consequences.push('New taints keep pods without a matching toleration off the group\'s nodes from now on.');
+      consequences.push(
+        "A new NoExecute taint evicts every running pod on the group's nodes that does not tolerate it: their jobs stop or restart elsewhere.",
+      );
+    } else if (added.length > 0)
+      consequences.push("New taints keep pods without a matching toleration off the group's nodes from now on.");
   }
   const lc = form.lifecycle;
   const wantsLifecycle = lc.sourceS3Uri.trim() !== '' || lc.onCreate.trim() !== '';
-  const lifecycle = { sourceS3Uri: lc.sourceS3Uri.trim(), onCreate: lc.onCreate.trim(), ...(lc.onInitComplete.trim() ? { onInitComplete: lc.onInitComplete.trim() } : {}) };
+  const lifecycle = {
+    sourceS3Uri: lc.sourceS3Uri.trim(),
+    onCreate: lc.onCreate.trim(),
+    ...(lc.onInitComplete.trim() ? { onInitComplete: lc.onInitComplete.trim() } : {}),
+  };
   if (wantsLifecycle && !same(lifecycle, g.lifecycleConfig ?? null)) {
     changes.lifecycleConfig = lifecycle;
-    consequences.push('New lifecycle scripts run only on nodes created from now on (new, replaced or recovered nodes); nodes running now keep what they ran.');
+    consequences.push(
+      'New lifecycle scripts run only on nodes created from now on (new, replaced or recovered nodes); nodes running now keep what they ran.',
+    );
   }
   const schedule = form.amiSchedule.trim();
   if (schedule !== (g.scheduledUpdate?.scheduleExpression ?? '')) {
     // The batch and pause already set stay as they were: the dialog edits the schedule.
     const { scheduleExpression: _was, ...rest } = g.scheduledUpdate ?? { scheduleExpression: '' };
     changes.scheduledUpdate = schedule ? { scheduleExpression: schedule, ...rest } : null;
-    if (schedule) consequences.push(`AMI updates roll over the group on the schedule ${schedule}: each node is replaced in turn, and work running on it stops.`);
+    if (schedule)
+      consequences.push(
+        `AMI updates roll over the group on the schedule ${schedule}: each node is replaced in turn, and work running on it stops.`,
+      );
   }
   if (form.patching !== (g.autoPatch?.patchingStrategy ?? 'off')) {
     changes.autoPatch = form.patching === 'off' ? null : { patchingStrategy: form.patching };
@@ -111,7 +145,7 @@ export function groupEdit(g: InstanceGroupView, form: GroupEditForm): GroupEdit 
       consequences.push(
         form.patching === 'WhenIdle'
           ? 'Automatic patching restarts each node when it runs no pods.'
-          : 'Automatic patching restarts the group\'s nodes when the whole group is idle.',
+          : "Automatic patching restarts the group's nodes when the whole group is idle.",
       );
     }
   }

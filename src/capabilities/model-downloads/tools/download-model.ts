@@ -9,16 +9,19 @@ import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { MODEL_DOWNLOAD_PATHS } from '../paths.js';
 
 const InputSchema = z
-  .object({ cluster: ClusterRefSchema.describe('The cluster whose storage receives the model (from list_clusters).'), ...StartModelDownloadRequestSchema.shape })
+  .object({
+    cluster: ClusterRefSchema.describe('The cluster whose storage receives the model (from list_clusters).'),
+    ...StartModelDownloadRequestSchema.shape,
+  })
   .strict();
 
 /** `download_model` → POST /api/v1/clusters/{cluster}/model-downloads (202 + operation). */
 export function registerDownloadModelTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'download_model',
-    title: 'Download a model into the cluster\'s storage',
+    title: "Download a model into the cluster's storage",
     description:
-      'Download a Hugging Face Hub model (modelId owner/name, optional revision: branch, tag or commit; default main) into one of the cluster\'s S3 storages, ' +
+      "Download a Hugging Face Hub model (modelId owner/name, optional revision: branch, tag or commit; default main) into one of the cluster's S3 storages, " +
       'by a Kubernetes Job running `hf download`. Files land under <storage prefix>/models/<owner>/<name>/<revision>/ unless prefix names another folder of the storage.\n' +
       'The model is checked on the Hub first: a missing model or revision is refused naming modelId or revision, and a gated model needs token (an access token of an account ' +
       'granted access) — nothing is created when refused. Ask the user for a token only when the model is gated or private; it is kept only in a Kubernetes Secret that is deleted ' +

@@ -21,7 +21,10 @@ export function registerListModelDownloadsTool(server: McpServer, api: RestClien
     output: ModelDownloadListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const list = await api.get<ModelDownloadList>(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), { query: { region }, signal });
+      const list = await api.get<ModelDownloadList>(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), {
+        query: { region },
+        signal,
+      });
       const lines = list.downloads.map((d) => {
         const p = d.progress;
         const job = d.job ? `; Job ${d.job.name} ${d.job.state}` : '';
@@ -29,7 +32,9 @@ export function registerListModelDownloadsTool(server: McpServer, api: RestClien
         const landed = p ? `; ${p.files}/${p.totalFiles} files, ${mb(p.bytes)} of ${mb(p.totalBytes)}` : '';
         return `- ${d.modelId}@${d.revision} → ${d.destination} (${d.storage}): ${d.status}${why}${landed}${job} [operation ${d.operationId}]`;
       });
-      const text = lines.length ? `Model downloads of ${cluster}:\n${lines.join('\n')}` : `No model downloads on ${cluster} yet (start one with download_model).`;
+      const text = lines.length
+        ? `Model downloads of ${cluster}:\n${lines.join('\n')}`
+        : `No model downloads on ${cluster} yet (start one with download_model).`;
       return { text, data: list };
     },
   });

@@ -24,10 +24,18 @@ import { inFormWords } from '../../../../web/src/lib/format.js';
 function Progress({ d }: { d: ModelDownloadView }) {
   const p = d.progress;
   if (!p) return <span data-testid="model-download-progress">—</span>;
-  const percent = p.totalBytes > 0 ? Math.min(100, Math.round((p.bytes / p.totalBytes) * 100)) : p.totalFiles > 0 ? Math.round((p.files / p.totalFiles) * 100) : 0;
+  const percent =
+    p.totalBytes > 0
+      ? Math.min(100, Math.round((p.bytes / p.totalBytes) * 100))
+      : p.totalFiles > 0
+        ? Math.round((p.files / p.totalFiles) * 100)
+        : 0;
   return (
     <span data-testid="model-download-progress" data-files={p.files} data-total-files={p.totalFiles}>
-      <ProgressBar value={percent} additionalInfo={`${p.files} / ${p.totalFiles} files · ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}`} />
+      <ProgressBar
+        value={percent}
+        additionalInfo={`${p.files} / ${p.totalFiles} files · ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}`}
+      />
     </span>
   );
 }
@@ -48,7 +56,11 @@ function DownloadDetail({ d }: { d: ModelDownloadView }) {
     <Table
       data-testid="model-download-files"
       variant="embedded"
-      header={<Header variant="h3" counter={`(${d.files.length})`} description={d.destination}>Files landed</Header>}
+      header={
+        <Header variant="h3" counter={`(${d.files.length})`} description={d.destination}>
+          Files landed
+        </Header>
+      }
       items={d.files}
       columnDefinitions={[
         { id: 'path', header: 'File', cell: (f) => <Breakable text={f.path} /> },
@@ -69,7 +81,9 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<string | undefined>();
   // What a download may write into (the server checks the same): S3 storages of the namespace `default`, read-write.
-  const storages = (storageList.data?.storages ?? []).filter((s) => s.kind === 's3' && s.access === 'read-write' && s.namespace === 'default').map((s) => s.name);
+  const storages = (storageList.data?.storages ?? [])
+    .filter((s) => s.kind === 's3' && s.access === 'read-write' && s.namespace === 'default')
+    .map((s) => s.name);
   const downloads = list.data?.downloads ?? [];
   const chosen = downloads.find((d) => d.operationId === selected) ?? downloads[0];
   return (
@@ -97,7 +111,11 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
             Model downloads
           </Header>
         }
-        empty={<Box textAlign="center" color="inherit">No model downloads yet.</Box>}
+        empty={
+          <Box textAlign="center" color="inherit">
+            No model downloads yet.
+          </Box>
+        }
         wrapLines
         columnDefinitions={[
           {
@@ -126,7 +144,9 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
                 </span>
                 {d.job && (
                   <Box variant="small" display="block" data-testid="model-download-job">
-                    <span title={d.job.message}><Breakable text={`Job ${d.job.name}: ${d.job.state}`} /></span>
+                    <span title={d.job.message}>
+                      <Breakable text={`Job ${d.job.name}: ${d.job.state}`} />
+                    </span>
                   </Box>
                 )}
               </>
@@ -134,7 +154,11 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
           },
           { id: 'progress', header: 'Progress', cell: (d) => <Progress d={d} />, minWidth: 180 },
           { id: 'started', header: 'Started', cell: (d) => formatTime(d.createdAt) },
-          { id: 'operation', header: 'Operation', cell: (d) => <Link href={operationPath(d.operationId)}>Details</Link> },
+          {
+            id: 'operation',
+            header: 'Operation',
+            cell: (d) => <Link href={operationPath(d.operationId)}>Details</Link>,
+          },
         ]}
       />
       {list.error && (
@@ -143,7 +167,10 @@ export function ModelDownloadsPanel({ cluster, region }: ClusterPanelProps) {
         </Alert>
       )}
       {chosen && (
-        <Container header={<Header variant="h2">{`${chosen.modelId} @ ${chosen.revision}`}</Header>} data-testid="model-download-detail">
+        <Container
+          header={<Header variant="h2">{`${chosen.modelId} @ ${chosen.revision}`}</Header>}
+          data-testid="model-download-detail"
+        >
           <DownloadDetail d={chosen} />
         </Container>
       )}

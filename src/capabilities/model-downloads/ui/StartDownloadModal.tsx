@@ -42,14 +42,25 @@ interface Props {
  * the field it names.
  */
 export function StartDownloadModal({ cluster, region, storages, onDismiss, onStarted }: Props) {
-  const [values, setValues] = useState<Record<Field, string>>({ modelId: '', revision: '', storage: storages[0] ?? '', prefix: '', token: '' });
+  const [values, setValues] = useState<Record<Field, string>>({
+    modelId: '',
+    revision: '',
+    storage: storages[0] ?? '',
+    prefix: '',
+    token: '',
+  });
   const [touched, setTouched] = useState(false);
   // One key per opened form: a double click or a retry after a lost answer starts one download.
   const key = useMemo(() => `ui-model-download-${crypto.randomUUID()}`, []);
   const start = useStartModelDownload(cluster, region, onStarted);
-  const set = (field: Field) => ({ detail }: { detail: { value: string } }) => setValues((v) => ({ ...v, [field]: detail.value }));
+  const set =
+    (field: Field) =>
+    ({ detail }: { detail: { value: string } }) =>
+      setValues((v) => ({ ...v, [field]: detail.value }));
   const serverProblem = (field: Field) =>
-    start.error instanceof ProblemError ? start.error.problem.errors?.find((e) => e.path === field)?.message : undefined;
+    start.error instanceof ProblemError
+      ? start.error.problem.errors?.find((e) => e.path === field)?.message
+      : undefined;
   const errorOf = (field: Field) => (touched ? problemOf(field, values[field]) : undefined) ?? serverProblem(field);
   const invalid = FIELDS.some((f) => problemOf(f, values[f]));
   const submit = () => {
@@ -65,7 +76,9 @@ export function StartDownloadModal({ cluster, region, storages, onDismiss, onSta
     start.mutate({ body, key });
   };
   const validModel = !problemOf('modelId', values.modelId) && values.modelId !== '';
-  const path = validModel ? defaultDownloadPath(values.modelId.trim(), values.revision.trim() || 'main') : 'models/<owner>/<name>/<revision>';
+  const path = validModel
+    ? defaultDownloadPath(values.modelId.trim(), values.revision.trim() || 'main')
+    : 'models/<owner>/<name>/<revision>';
   return (
     <Modal
       visible
@@ -75,8 +88,16 @@ export function StartDownloadModal({ cluster, region, storages, onDismiss, onSta
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={start.isPending} disabled={storages.length === 0} onClick={submit} data-testid="model-download-submit">
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              loading={start.isPending}
+              disabled={storages.length === 0}
+              onClick={submit}
+              data-testid="model-download-submit"
+            >
               Download
             </Button>
           </SpaceBetween>
@@ -85,13 +106,34 @@ export function StartDownloadModal({ cluster, region, storages, onDismiss, onSta
     >
       <Form>
         <SpaceBetween size="m">
-          <FormField label="Model" description="Hugging Face Hub model id, owner/name." errorText={errorOf('modelId')} data-testid="model-download-model">
-            <Input value={values.modelId} onChange={set('modelId')} placeholder="Qwen/Qwen2.5-0.5B-Instruct" autoFocus />
+          <FormField
+            label="Model"
+            description="Hugging Face Hub model id, owner/name."
+            errorText={errorOf('modelId')}
+            data-testid="model-download-model"
+          >
+            <Input
+              value={values.modelId}
+              onChange={set('modelId')}
+              placeholder="Qwen/Qwen2.5-0.5B-Instruct"
+              autoFocus
+            />
           </FormField>
-          <FormField label="Revision" description="Branch, tag or commit." constraintText="Default: main" errorText={errorOf('revision')} data-testid="model-download-revision">
+          <FormField
+            label="Revision"
+            description="Branch, tag or commit."
+            constraintText="Default: main"
+            errorText={errorOf('revision')}
+            data-testid="model-download-revision"
+          >
             <Input value={values.revision} onChange={set('revision')} placeholder="main" />
           </FormField>
-          <FormField label="Storage" description="The cluster's S3 storage the files land in." errorText={storages.length === 0 ? 'The cluster has no S3 storage yet.' : serverProblem('storage')} data-testid="model-download-storage">
+          <FormField
+            label="Storage"
+            description="The cluster's S3 storage the files land in."
+            errorText={storages.length === 0 ? 'The cluster has no S3 storage yet.' : serverProblem('storage')}
+            data-testid="model-download-storage"
+          >
             <Select
               selectedOption={values.storage ? { value: values.storage, label: values.storage } : null}
               onChange={({ detail }) => setValues((v) => ({ ...v, storage: detail.selectedOption.value ?? '' }))}
@@ -99,7 +141,13 @@ export function StartDownloadModal({ cluster, region, storages, onDismiss, onSta
               placeholder="Choose a storage"
             />
           </FormField>
-          <FormField label="Folder" description="Where the files go inside the storage." constraintText={`Default: ${path}`} errorText={errorOf('prefix')} data-testid="model-download-prefix">
+          <FormField
+            label="Folder"
+            description="Where the files go inside the storage."
+            constraintText={`Default: ${path}`}
+            errorText={errorOf('prefix')}
+            data-testid="model-download-prefix"
+          >
             <Input value={values.prefix} onChange={set('prefix')} placeholder={path} />
           </FormField>
           <FormField
@@ -112,7 +160,13 @@ export function StartDownloadModal({ cluster, region, storages, onDismiss, onSta
             errorText={errorOf('token')}
             data-testid="model-download-token"
           >
-            <Input type="password" value={values.token} onChange={set('token')} placeholder="hf_…" autoComplete={false} />
+            <Input
+              type="password"
+              value={values.token}
+              onChange={set('token')}
+              placeholder="hf_…"
+              autoComplete={false}
+            />
           </FormField>
           {start.error && !FIELDS.some((f) => serverProblem(f)) && (
             <Alert type="error" header="The download was not started" data-testid="model-download-error">

@@ -15,20 +15,31 @@ export const modelDownloadKeys = {
   list: (cluster: string, region?: string) => ['model-downloads', cluster, region ?? ''] as const,
 };
 
-export const listModelDownloads = (cluster: string, region?: string) => api<ModelDownloadList>(`${apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster })}${qs({ region })}`);
+export const listModelDownloads = (cluster: string, region?: string) =>
+  api<ModelDownloadList>(`${apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster })}${qs({ region })}`);
 
 export const startModelDownload = (cluster: string, body: StartModelDownloadInput, idempotencyKey: string) =>
-  api<Accepted>(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+  api<Accepted>(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), {
+    method: 'POST',
+    body,
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 
 /** The cluster's downloads: every 2 s while one is unfinished (its progress moves in S3, not in our events), else every 30 s. */
 export function useModelDownloads(cluster: string, region?: string) {
   return useQuery({
     queryKey: modelDownloadKeys.list(cluster, region),
     queryFn: () => listModelDownloads(cluster, region),
-    refetchInterval: (q) => (q.state.data?.downloads.some((d) => !['succeeded', 'failed', 'cancelled'].includes(d.status)) ? 2000 : 30_000),
+    refetchInterval: (q) =>
+      q.state.data?.downloads.some((d) => !['succeeded', 'failed', 'cancelled'].includes(d.status)) ? 2000 : 30_000,
   });
 }
 
 export function useStartModelDownload(cluster: string, region: string, onStarted: (a: Accepted) => void) {
-  return useStartOperation(({ body, key }: { body: StartModelDownloadInput; key: string }) => startModelDownload(cluster, { ...body, region }, key), onStarted, [modelDownloadKeys.list(cluster, region)]);
+  return useStartOperation(
+    ({ body, key }: { body: StartModelDownloadInput; key: string }) =>
+      startModelDownload(cluster, { ...body, region }, key),
+    onStarted,
+    [modelDownloadKeys.list(cluster, region)],
+  );
 }

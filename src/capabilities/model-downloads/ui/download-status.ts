@@ -14,6 +14,7 @@ const STATUS: Record<string, { type: Indicator; text: string }> = {
 
 /** A running download whose Job already Succeeded is past downloading: it lists what landed. */
 export function downloadStatus(d: Pick<ModelDownloadView, 'status' | 'job'>): { type: Indicator; text: string } {
-  if (d.status === 'running' && d.job?.state === 'Succeeded') return { type: 'in-progress', text: 'Downloaded, listing the files' };
+  if (d.status === 'running' && d.job?.state === 'Succeeded')
+    return { type: 'in-progress', text: 'Downloaded, listing the files' };
   return STATUS[d.status] ?? { type: 'info', text: d.status };
 }

@@ -30,7 +30,13 @@ export interface ModelDownloadState {
 type Ctx = PhaseContext<ModelDownloadInput, ModelDownloadState>;
 type Phase = PhaseDefinition<ModelDownloadInput, ModelDownloadState>;
 
-const kubeOf = async (deps: WorkflowDeps, ctx: Ctx): Promise<KubePort> => kubeOfHyperPod(deps.cloud, await describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster), ctx.input.region, { required: true });
+const kubeOf = async (deps: WorkflowDeps, ctx: Ctx): Promise<KubePort> =>
+  kubeOfHyperPod(
+    deps.cloud,
+    await describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster),
+    ctx.input.region,
+    { required: true },
+  );
 
 const landedLine = (files: readonly LandedFile[], input: ModelDownloadInput) => {
   const p = progressOf(files, input);
@@ -40,7 +46,8 @@ const landedLine = (files: readonly LandedFile[], input: ModelDownloadInput) => 
 /** The token's Secret goes as soon as nothing needs it; a Secret already gone is fine. */
 async function forgetToken(kube: KubePort, ctx: Ctx): Promise<void> {
   if (!ctx.input.tokenSecret) return;
-  if (await kube.delete(SECRET, ctx.input.tokenSecret, ctx.input.namespace)) ctx.log(`Deleted Secret ${ctx.input.namespace}/${ctx.input.tokenSecret} (the Hugging Face token)`);
+  if (await kube.delete(SECRET, ctx.input.tokenSecret, ctx.input.namespace))
+    ctx.log(`Deleted Secret ${ctx.input.namespace}/${ctx.input.tokenSecret} (the Hugging Face token)`);
 }
 
 function jobPhase(deps: WorkflowDeps): Phase {
@@ -52,7 +59,8 @@ function jobPhase(deps: WorkflowDeps): Phase {
     manifests: (ctx) => [modelDownloadJobManifest(ctx.input)],
     // The Job exists: following it is the next phase's (a failed Job fails there, with its log).
     ready: () => ({ done: true }),
-    readyProgress: (ctx) => `Job ${ctx.input.namespace}/${ctx.input.jobName} runs hf download ${ctx.input.modelId} (${ctx.input.revision} = ${ctx.input.commit.slice(0, 7)})`,
+    readyProgress: (ctx) =>
+      `Job ${ctx.input.namespace}/${ctx.input.jobName} runs hf download ${ctx.input.modelId} (${ctx.input.revision} = ${ctx.input.commit.slice(0, 7)})`,
   });
 }
 
@@ -63,23 +71,44 @@ function downloadPhase(deps: WorkflowDeps): Phase {
     expectedSeconds: 300,
     async observe(ctx) {
       const job = await (await kubeOf(deps, ctx)).find(JOB, ctx.input.jobName, ctx.input.namespace);
-      if (!job) throw new CloudError('kubernetes', 'Job', 'JobMissing', `Job ${ctx.input.namespace}/${ctx.input.jobName} is gone (deleted, or expired a day after it finished); start a new download.`);
+      if (!job)
+        throw new CloudError(
+          'kubernetes',
+          'Job',
+          'JobMissing',
+          `Job ${ctx.input.namespace}/${ctx.input.jobName} is gone (deleted, or expired a day after it finished); start a new download.`,
+        );
       return jobState(job).state === 'Succeeded' ? 'done' : 'in-progress';
     },
     pollKey: (ctx) => `kube:${ctx.input.region}:${ctx.input.cluster}:job:${ctx.input.namespace}/${ctx.input.jobName}`,
     async await(ctx) {
       const kube = await kubeOf(deps, ctx);
       const job = await kube.find(JOB, ctx.input.jobName, ctx.input.namespace);
-      if (!job) throw new CloudError('kubernetes', 'Job', 'JobMissing', `Job ${ctx.input.namespace}/${ctx.input.jobName} was deleted before it finished; start a new download.`);
+      if (!job)
+        throw new CloudError(
+          'kubernetes',
+          'Job',
+          'JobMissing',
+          `Job ${ctx.input.namespace}/${ctx.input.jobName} was deleted before it finished; start a new download.`,
+        );
       const state = jobState(job);
       if (state.state === 'Failed') {
         const lines = await lastLogLines(kube, ctx.input.namespace, ctx.input.jobName);
         await forgetToken(kube, ctx);
         const why = `${state.reason ?? 'Failed'}${state.message ? `: ${state.message}` : ''}`;
-        throw new CloudError('kubernetes', 'Job', 'ModelDownloadFailed', `The download Job ${ctx.input.jobName} failed (${why}).${lines.length ? ` Its pod's last lines:\n${lines.join('\n')}` : ' Its pod left no log.'}`);
+        throw new CloudError(
+          'kubernetes',
+          'Job',
+          'ModelDownloadFailed',
+          `The download Job ${ctx.input.jobName} failed (${why}).${lines.length ? ` Its pod's last lines:\n${lines.join('\n')}` : ' Its pod left no log.'}`,
+        );
       }
       const files = await readLanded(deps.cloud, ctx.input);
-      if (state.state !== 'Succeeded') return { done: false, progress: `${state.state === 'Pending' ? 'Job waiting for its pod to start' : 'Downloading'}: ${landedLine(files, ctx.input)}` };
+      if (state.state !== 'Succeeded')
+        return {
+          done: false,
+          progress: `${state.state === 'Pending' ? 'Job waiting for its pod to start' : 'Downloading'}: ${landedLine(files, ctx.input)}`,
+        };
       return { done: true, progress: landedLine(files, ctx.input) };
     },
   };
@@ -88,12 +117,14 @@ function downloadPhase(deps: WorkflowDeps): Phase {
 function tokenPhase(deps: WorkflowDeps): Phase {
   return {
     name: 'token',
-    title: 'Delete the token\'s Secret',
+    title: "Delete the token's Secret",
     expectedSeconds: 2,
     appliesTo: (i) => !!i.tokenSecret,
     async observe(ctx) {
       if (!ctx.input.tokenSecret) return 'done';
-      return (await (await kubeOf(deps, ctx)).find(SECRET, ctx.input.tokenSecret, ctx.input.namespace)) ? 'needs-act' : 'done';
+      return (await (await kubeOf(deps, ctx)).find(SECRET, ctx.input.tokenSecret, ctx.input.namespace))
+        ? 'needs-act'
+        : 'done';
     },
     async act(ctx) {
       await forgetToken(await kubeOf(deps, ctx), ctx);
@@ -120,7 +151,10 @@ export function modelDownloadWorkflow(deps: WorkflowDeps): KindWorkflow<'model-d
   return defineWorkflow('model-download', {
     target: (i) => downloadTarget(i.region, i.cluster, i.storage, i.path),
     // The cluster stays (shared); one download at a time writes a folder (exclusive).
-    locks: (i) => [shared(clusterTarget(i.region, i.cluster)), exclusive(downloadTarget(i.region, i.cluster, i.storage, i.path))],
+    locks: (i) => [
+      shared(clusterTarget(i.region, i.cluster)),
+      exclusive(downloadTarget(i.region, i.cluster, i.storage, i.path)),
+    ],
     initialState: () => ({}),
     phases: [jobPhase(deps), downloadPhase(deps), tokenPhase(deps), resultPhase(deps)],
     result: (s, i) => {

@@ -13,13 +13,16 @@ export function registerGetNodeTool(server: McpServer, api: RestClient): void {
     name: 'get_node',
     title: 'Investigate a node',
     description:
-      'Everything about one node: its health verdict and why, SageMaker\'s instance status, the Kubernetes Node\'s labels and conditions, the pods on it ' +
+      "Everything about one node: its health verdict and why, SageMaker's instance status, the Kubernetes Node's labels and conditions, the pods on it " +
       'and its recent HyperPod and Kubernetes events. This is the "investigate" step: do it before reboot_nodes, and reboot before replace_nodes.',
     input: z.object({ cluster: ClusterRefSchema, nodeId: NodeIdSchema, region: RegionSchema.optional() }).strict(),
     output: NodeDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, nodeId, region }, { api, signal }) {
-      const data = await api.get<NodeDetail>(apiPath(NODE_PATHS.one, { name: cluster, nodeId }), { query: { region }, signal });
+      const data = await api.get<NodeDetail>(apiPath(NODE_PATHS.one, { name: cluster, nodeId }), {
+        query: { region },
+        signal,
+      });
       const n = data.node;
       const text = [
         `${n.instanceId} (${n.instanceGroupName}, ${n.instanceType}): ${n.health.state} — ${n.health.reason}`,

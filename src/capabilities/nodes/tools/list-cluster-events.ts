@@ -13,18 +13,34 @@ export function registerListClusterEventsTool(server: McpServer, api: RestClient
     name: 'list_cluster_events',
     title: 'List cluster events',
     description:
-      'The cluster\'s event timeline, newest first: HyperPod\'s cluster events (launches, capacity shortfalls, reboots, replacements, health checks, ' +
+      "The cluster's event timeline, newest first: HyperPod's cluster events (launches, capacity shortfalls, reboots, replacements, health checks, " +
       'scaling) merged with Kubernetes events about its nodes. Filter by instance group or node. Use it to investigate missing capacity or a ' +
       'failing node before rebooting or replacing anything.',
     input: ListClusterEventsQuerySchema.omit({ limit: true })
-      .extend({ cluster: ClusterRefSchema, limit: z.number().int().min(1).max(200).optional().describe('Most events to return (1–200, default 50).') })
+      .extend({
+        cluster: ClusterRefSchema,
+        limit: z.number().int().min(1).max(200).optional().describe('Most events to return (1–200, default 50).'),
+      })
       .strict(),
     output: ClusterEventsSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, ...query }, { api, signal }) {
-      const data = await api.get<z.infer<typeof ClusterEventsSchema>>(apiPath(NODE_PATHS.events, { name: cluster }), { query: query as Record<string, string | number | undefined>, signal });
-      const lines = data.events.map((e) => `- ${e.time} [${e.source} ${e.level}] ${e.kind}${e.instanceGroupName ? ` ${e.instanceGroupName}` : ''}${e.instanceId ? ` ${e.instanceId}` : ''}: ${e.message}`);
-      return { text: [`${data.events.length} event(s) of ${cluster}, newest first:`, ...lines, ...data.notes.map((n) => `Note: ${n}`)].join('\n'), data };
+      const data = await api.get<z.infer<typeof ClusterEventsSchema>>(apiPath(NODE_PATHS.events, { name: cluster }), {
+        query: query as Record<string, string | number | undefined>,
+        signal,
+      });
+      const lines = data.events.map(
+        (e) =>
+          `- ${e.time} [${e.source} ${e.level}] ${e.kind}${e.instanceGroupName ? ` ${e.instanceGroupName}` : ''}${e.instanceId ? ` ${e.instanceId}` : ''}: ${e.message}`,
+      );
+      return {
+        text: [
+          `${data.events.length} event(s) of ${cluster}, newest first:`,
+          ...lines,
+          ...data.notes.map((n) => `Note: ${n}`),
+        ].join('\n'),
+        data,
+      };
     },
   });
 }

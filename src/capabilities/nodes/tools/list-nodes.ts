@@ -14,7 +14,7 @@ export function registerListNodesTool(server: McpServer, api: RestClient): void 
     title: 'List nodes and their health',
     description:
       'List the nodes of a HyperPod cluster, each with one health verdict (healthy, degraded, failed, transitional), the reason in a sentence and ' +
-      'the suggested next step, and the groups short of their target (shortfalls: slots HyperPod has not launched an instance for, and AWS\'s reason, ' +
+      "the suggested next step, and the groups short of their target (shortfalls: slots HyperPod has not launched an instance for, and AWS's reason, " +
       'e.g. insufficient capacity — no node action fixes that; see the heal-node playbook). Filter by instance group, health or zone; pages of up to 500 (pass nextToken for more). To heal a node escalate in ' +
       'order: investigate (get_node, list_cluster_events) → reboot_nodes → replace_nodes; never replace before a reboot was tried.',
     input: ListNodesQuerySchema.omit({ limit: true, nextToken: true })
@@ -27,18 +27,30 @@ export function registerListNodesTool(server: McpServer, api: RestClient): void 
     output: NodeListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, ...query }, { api, signal }) {
-      const data = await api.get<NodeList>(apiPath(NODE_PATHS.list, { name: cluster }), { query: query as Record<string, string | number | undefined>, signal });
+      const data = await api.get<NodeList>(apiPath(NODE_PATHS.list, { name: cluster }), {
+        query: query as Record<string, string | number | undefined>,
+        signal,
+      });
       const c = data.counts;
       const head = `${data.total} node(s) match in ${cluster} (healthy ${c.healthy}, degraded ${c.degraded}, failed ${c.failed}, transitional ${c.transitional}).`;
       const lines = data.nodes.map(
-        (n) => `- ${n.instanceId} (${n.instanceGroupName}, ${n.instanceType}${n.availabilityZone ? `, ${n.availabilityZone}` : ''}): ${n.health.state} — ${n.health.reason}${n.health.suggestedAction !== 'none' ? ` Next: ${n.health.suggestedAction}.` : ''}`,
+        (n) =>
+          `- ${n.instanceId} (${n.instanceGroupName}, ${n.instanceType}${n.availabilityZone ? `, ${n.availabilityZone}` : ''}): ${n.health.state} — ${n.health.reason}${n.health.suggestedAction !== 'none' ? ` Next: ${n.health.suggestedAction}.` : ''}`,
       );
       const short = data.shortfalls.map(
         (s) =>
           `! group ${s.instanceGroupName} has ${s.launched} of ${s.targetCount} ${s.instanceType} instance(s): ${s.missing} not launched (${s.state})` +
           `${s.reason ? ` — ${s.reason}` : ''}${s.unlaunched.length ? ` [slots ${s.unlaunched.map((u) => u.nodeLogicalId).join(', ')}]` : ''}`,
       );
-      return { text: [head, ...short, ...lines, ...(data.nextToken ? [`More: call list_nodes again with nextToken "${data.nextToken}".`] : [])].join('\n'), data };
+      return {
+        text: [
+          head,
+          ...short,
+          ...lines,
+          ...(data.nextToken ? [`More: call list_nodes again with nextToken "${data.nextToken}".`] : []),
+        ].join('\n'),
+        data,
+      };
     },
   });
 }

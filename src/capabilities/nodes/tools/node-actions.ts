@@ -54,9 +54,17 @@ export function registerNodeActionTools(server: McpServer, api: RestClient): voi
       description: t.description,
       input: nodeActionRequestSchema(action).extend({ cluster: ClusterRefSchema }),
       output: OperationStartedSchema,
-      annotations: { readOnlyHint: false, destructiveHint: t.destructive, idempotentHint: action !== 'reboot', openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: t.destructive,
+        idempotentHint: action !== 'reboot',
+        openWorldHint: true,
+      },
       async run({ cluster, ...body }, { api, signal }) {
-        return startedAnswer(await api.post(apiPath(NODE_PATHS[action], { name: cluster }), { body, signal }), `${action}_nodes`);
+        return startedAnswer(
+          await api.post(apiPath(NODE_PATHS[action], { name: cluster }), { body, signal }),
+          `${action}_nodes`,
+        );
       },
     });
   }
@@ -81,7 +89,10 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run({ cluster, group, ...rest }, { api, signal }) {
       const body = { instanceGroupName: group, ...rest };
-      return startedAnswer(await api.post(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal }), 'start_deep_health_check');
+      return startedAnswer(
+        await api.post(apiPath(NODE_PATHS.deepHealthCheck, { name: cluster }), { body, signal }),
+        'start_deep_health_check',
+      );
     },
   });
 }

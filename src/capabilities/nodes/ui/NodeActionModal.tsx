@@ -12,7 +12,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { actOnNodes, startDeepHealthCheck } from '../../../../web/src/api/endpoints.js';
 import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
-import type { Accepted, NodeActionKind, NodeActionResult, NodeOutcome, NodeView } from '../../../../web/src/api/types.js';
+import type {
+  Accepted,
+  NodeActionKind,
+  NodeActionResult,
+  NodeOutcome,
+  NodeView,
+} from '../../../../web/src/api/types.js';
 import { OperationLink } from '../../../../web/src/components/OperationLink.js';
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { EscalationOrder, NodeHealthIndicator } from './health.js';
@@ -44,7 +50,8 @@ const TITLE: Record<NodeActionKind, string> = {
 
 /** What each action does, in the words the confirmation shows. */
 const WHAT: Record<NodeActionKind, string> = {
-  reboot: 'HyperPod reboots each instance: it keeps its instance id and its volumes, takes no work while it reboots (a few minutes) and comes back Ready.',
+  reboot:
+    'HyperPod reboots each instance: it keeps its instance id and its volumes, takes no work while it reboots (a few minutes) and comes back Ready.',
   replace:
     'HyperPod terminates each instance and launches a new one in its place under a new instance id. Local data on the root and secondary volumes is lost; pods running on the nodes stop.',
   delete:
@@ -57,28 +64,55 @@ const WHAT: Record<NodeActionKind, string> = {
 const CONFIRM_WORD: Partial<Record<NodeActionKind, string>> = { replace: 'replace', delete: 'delete' };
 
 const CHECKS: Array<{ value: Check; label: string; description: string }> = [
-  { value: 'InstanceStress', label: 'Instance stress', description: 'GPU/Neuron stress, DCGM diagnostics, EFA loopback on each instance' },
-  { value: 'InstanceConnectivity', label: 'Instance connectivity', description: 'NCCL/NCCOM tests across the instances' },
+  {
+    value: 'InstanceStress',
+    label: 'Instance stress',
+    description: 'GPU/Neuron stress, DCGM diagnostics, EFA loopback on each instance',
+  },
+  {
+    value: 'InstanceConnectivity',
+    label: 'Instance connectivity',
+    description: 'NCCL/NCCOM tests across the instances',
+  },
 ];
 
 /** One request of the action: the operation it started, or why it was refused (a multi-group check sends one per group). */
 type Sent = { group?: string; accepted?: Accepted; error?: unknown };
 
-async function runDeepHealthChecks(cluster: string, region: string, target: NodeActionTarget, checks: Check[]): Promise<Sent[]> {
+async function runDeepHealthChecks(
+  cluster: string,
+  region: string,
+  target: NodeActionTarget,
+  checks: Check[],
+): Promise<Sent[]> {
   if (target.nodes.length === 0) {
-    return [{ group: target.group, accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: target.group!, checks }) }];
+    return [
+      {
+        group: target.group,
+        accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: target.group!, checks }),
+      },
+    ];
   }
   // StartClusterHealthCheck takes one group per request: one operation per group.
   const byGroup = new Map<string, string[]>();
-  for (const n of target.nodes) byGroup.set(n.instanceGroupName, [...(byGroup.get(n.instanceGroupName) ?? []), n.instanceId]);
+  for (const n of target.nodes)
+    byGroup.set(n.instanceGroupName, [...(byGroup.get(n.instanceGroupName) ?? []), n.instanceId]);
   if (byGroup.size === 1) {
     const [[group, nodeIds]] = [...byGroup];
-    return [{ group, accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: group!, nodeIds: nodeIds!, checks }) }];
+    return [
+      {
+        group,
+        accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: group!, nodeIds: nodeIds!, checks }),
+      },
+    ];
   }
   return Promise.all(
     [...byGroup].map(async ([group, nodeIds]): Promise<Sent> => {
       try {
-        return { group, accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: group, nodeIds, checks }) };
+        return {
+          group,
+          accepted: await startDeepHealthCheck(cluster, { region, instanceGroupName: group, nodeIds, checks }),
+        };
       } catch (error) {
         return { group, error };
       }
@@ -99,25 +133,46 @@ export function NodeResultsTable({ result }: { result: NodeActionResult }) {
       wrapLines
       header={<Box variant="h3">{`${result.succeeded} succeeded, ${result.failed} failed`}</Box>}
       columnDefinitions={[
-        { id: 'node', header: 'Node', cell: (r) => <span data-testid={`node-result-${r.nodeId}`}>{r.nodeId}</span>, isRowHeader: true },
+        {
+          id: 'node',
+          header: 'Node',
+          cell: (r) => <span data-testid={`node-result-${r.nodeId}`}>{r.nodeId}</span>,
+          isRowHeader: true,
+        },
         {
           id: 'outcome',
           header: 'Outcome',
           cell: (r) => (
             <span data-testid={`node-result-status-${r.nodeId}`} data-outcome={r.outcome}>
-              <StatusIndicator type={r.outcome === 'succeeded' ? 'success' : 'error'}>{OUTCOME_WORD[r.outcome]}</StatusIndicator>
+              <StatusIndicator type={r.outcome === 'succeeded' ? 'success' : 'error'}>
+                {OUTCOME_WORD[r.outcome]}
+              </StatusIndicator>
             </span>
           ),
         },
         { id: 'code', header: 'Code', cell: (r) => r.code ?? '—' },
-        { id: 'message', header: 'Why', cell: (r) => r.message ?? (r.newInstanceId ? `Replaced by ${r.newInstanceId}` : '—') },
+        {
+          id: 'message',
+          header: 'Why',
+          cell: (r) => r.message ?? (r.newInstanceId ? `Replaced by ${r.newInstanceId}` : '—'),
+        },
       ]}
     />
   );
 }
 
 /** A started node action: a link to its operation page while it runs, then its per-node results. */
-function NodeOperation({ sent, accepted, cluster, region }: { sent: Sent; accepted: Accepted; cluster: string; region: string }) {
+function NodeOperation({
+  sent,
+  accepted,
+  cluster,
+  region,
+}: {
+  sent: Sent;
+  accepted: Accepted;
+  cluster: string;
+  region: string;
+}) {
   const qc = useQueryClient();
   const view = useOperation(accepted.operation.id).data ?? accepted.operation;
   const ended = isTerminal(view);
@@ -130,10 +185,14 @@ function NodeOperation({ sent, accepted, cluster, region }: { sent: Sent; accept
       <Box data-testid="node-action-operation" data-status={view.status}>
         {sent.group ? `Group ${sent.group}: ` : ''}
         <OperationLink op={view} testId="node-action-operation-link" />
-        {!ended && ' — it ends when every node reached the end of the action; you may close this dialog, the operation goes on.'}
+        {!ended &&
+          ' — it ends when every node reached the end of the action; you may close this dialog, the operation goes on.'}
       </Box>
       {view.status === 'failed' && view.error && (
-        <Alert type="error" header="The operation failed">{`${view.error.code}: ${inFormWords(view.error.message, undefined)}`}</Alert>
+        <Alert
+          type="error"
+          header="The operation failed"
+        >{`${view.error.code}: ${inFormWords(view.error.message, undefined)}`}</Alert>
       )}
       {result && <NodeResultsTable result={result} />}
     </SpaceBetween>
@@ -159,12 +218,14 @@ export function NodeActionModal({ cluster, region, target, onDismiss }: Props) {
       return [{ accepted: await actOnNodes(cluster, action, ids, region) }];
     },
     onSuccess: (sent) => {
-      for (const s of sent) if (s.accepted) qc.setQueryData(keys.operation(s.accepted.operation.id), s.accepted.operation);
+      for (const s of sent)
+        if (s.accepted) qc.setQueryData(keys.operation(s.accepted.operation.id), s.accepted.operation);
     },
     onSettled: () => void qc.invalidateQueries({ queryKey: keys.nodes(cluster, region) }),
   });
   const ready = (!word || typed === word) && (action !== 'deep-health-check' || checks.length > 0);
-  const subject = nodes.length > 0 ? `${nodes.length} node${nodes.length === 1 ? '' : 's'}` : `every node of ${target.group}`;
+  const subject =
+    nodes.length > 0 ? `${nodes.length} node${nodes.length === 1 ? '' : 's'}` : `every node of ${target.group}`;
   const done = run.data;
 
   return (
@@ -181,7 +242,13 @@ export function NodeActionModal({ cluster, region, target, onDismiss }: Props) {
               {done ? 'Close' : 'Cancel'}
             </Button>
             {!done && (
-              <Button variant="primary" disabled={!ready} loading={run.isPending} onClick={() => run.mutate()} data-testid="node-confirm">
+              <Button
+                variant="primary"
+                disabled={!ready}
+                loading={run.isPending}
+                onClick={() => run.mutate()}
+                data-testid="node-confirm"
+              >
                 {action === 'deep-health-check' ? 'Run checks' : TITLE[action]}
               </Button>
             )}
@@ -218,7 +285,9 @@ export function NodeActionModal({ cluster, region, target, onDismiss }: Props) {
                   key={c.value}
                   checked={checks.includes(c.value)}
                   description={c.description}
-                  onChange={({ detail }) => setChecks((now) => (detail.checked ? [...now, c.value] : now.filter((x) => x !== c.value)))}
+                  onChange={({ detail }) =>
+                    setChecks((now) => (detail.checked ? [...now, c.value] : now.filter((x) => x !== c.value)))
+                  }
                   data-testid={`node-dhc-${c.value}`}
                 >
                   {c.label}
@@ -248,9 +317,20 @@ export function NodeActionModal({ cluster, region, target, onDismiss }: Props) {
         )}
         {done?.map((sent, i) =>
           sent.accepted ? (
-            <NodeOperation key={sent.accepted.operation.id} sent={sent} accepted={sent.accepted} cluster={cluster} region={region} />
+            <NodeOperation
+              key={sent.accepted.operation.id}
+              sent={sent}
+              accepted={sent.accepted}
+              cluster={cluster}
+              region={region}
+            />
           ) : (
-            <Alert key={`refused-${i}`} type="error" header={`The request${sent.group ? ` for group ${sent.group}` : ''} was refused`} data-testid="node-action-error">
+            <Alert
+              key={`refused-${i}`}
+              type="error"
+              header={`The request${sent.group ? ` for group ${sent.group}` : ''} was refused`}
+              data-testid="node-action-error"
+            >
               <ProblemText error={sent.error} />
             </Alert>
           ),

@@ -31,10 +31,24 @@ const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '�
 
 function Verdict({ node }: { node: NodeView }) {
   const { health } = node;
-  const type = health.state === 'healthy' ? 'success' : health.state === 'transitional' ? 'info' : health.state === 'degraded' ? 'warning' : 'error';
+  const type =
+    health.state === 'healthy'
+      ? 'success'
+      : health.state === 'transitional'
+        ? 'info'
+        : health.state === 'degraded'
+          ? 'warning'
+          : 'error';
   return (
     // The alert's own icon says the state: a status indicator in its header would show a second one.
-    <Alert type={type} header={<span data-testid="node-detail-health" data-state={health.state}>{HEALTH_LABEL[health.state]}</span>}>
+    <Alert
+      type={type}
+      header={
+        <span data-testid="node-detail-health" data-state={health.state}>
+          {HEALTH_LABEL[health.state]}
+        </span>
+      }
+    >
       <SpaceBetween size="xxs">
         <Box data-testid="node-detail-reason">{health.reason}</Box>
         <Box variant="small">{`Cause code ${health.code} · next step: ${suggestedActionLabel(health.suggestedAction)}`}</Box>
@@ -47,14 +61,26 @@ function Facts({ d }: { d: NodeDetail }) {
   const cloudLabel = useCloudTimeLabel();
   const n = d.node;
   const k = n.kubernetes;
-  const accel = [n.allocatable.gpus ? `${n.allocatable.gpus} GPU` : '', n.allocatable.neuronDevices ? `${n.allocatable.neuronDevices} Neuron` : '', n.allocatable.efa ? `${n.allocatable.efa} EFA` : '']
+  const accel = [
+    n.allocatable.gpus ? `${n.allocatable.gpus} GPU` : '',
+    n.allocatable.neuronDevices ? `${n.allocatable.neuronDevices} Neuron` : '',
+    n.allocatable.efa ? `${n.allocatable.efa} EFA` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   return (
     <KeyValuePairs
       columns={3}
       items={[
-        { label: 'SageMaker status', value: <span data-testid="node-detail-sagemaker-status">{n.instanceStatus.status}{n.instanceStatus.message ? ` — ${n.instanceStatus.message}` : ''}</span> },
+        {
+          label: 'SageMaker status',
+          value: (
+            <span data-testid="node-detail-sagemaker-status">
+              {n.instanceStatus.status}
+              {n.instanceStatus.message ? ` — ${n.instanceStatus.message}` : ''}
+            </span>
+          ),
+        },
         { label: 'Instance group', value: n.instanceGroupName },
         { label: 'Instance type', value: n.instanceType },
         { label: 'Availability Zone', value: n.availabilityZone ?? '—' },
@@ -71,7 +97,9 @@ function Facts({ d }: { d: NodeDetail }) {
         { label: 'Fault', value: [n.labels.faultType, n.labels.faultReason].filter(Boolean).join(': ') || '—' },
         {
           label: 'Taints',
-          value: k?.taints.length ? k.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ') : '—',
+          value: k?.taints.length
+            ? k.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ')
+            : '—',
         },
       ]}
     />
@@ -99,7 +127,11 @@ function Body({ d }: { d: NodeDetail }) {
             header: 'Status',
             cell: (c) => {
               const good = c.type === 'Ready' ? c.status === 'True' : c.status === 'False';
-              return <StatusIndicator type={c.status === 'Unknown' ? 'warning' : good ? 'success' : 'error'}>{c.status}</StatusIndicator>;
+              return (
+                <StatusIndicator type={c.status === 'Unknown' ? 'warning' : good ? 'success' : 'error'}>
+                  {c.status}
+                </StatusIndicator>
+              );
             },
           },
           { id: 'reason', header: 'Reason', cell: (c) => c.reason ?? '—' },
@@ -112,7 +144,11 @@ function Body({ d }: { d: NodeDetail }) {
         data-testid="node-detail-pods"
         variant="embedded"
         items={d.pods}
-        header={<Header variant="h3" counter={`(${d.pods.length})`}>Pods</Header>}
+        header={
+          <Header variant="h3" counter={`(${d.pods.length})`}>
+            Pods
+          </Header>
+        }
         columnDefinitions={[
           { id: 'ns', header: 'Namespace', cell: (p) => p.namespace },
           { id: 'name', header: 'Name', cell: (p) => p.name, isRowHeader: true },
@@ -125,7 +161,15 @@ function Body({ d }: { d: NodeDetail }) {
         variant="embedded"
         events={d.events}
         hideSubject
-        header={<Header variant="h3" counter={`(${d.events.length})`} description={`HyperPod and Kubernetes events of this node, newest first.${clockNote ? ` ${clockNote}` : ''}`}>Events</Header>}
+        header={
+          <Header
+            variant="h3"
+            counter={`(${d.events.length})`}
+            description={`HyperPod and Kubernetes events of this node, newest first.${clockNote ? ` ${clockNote}` : ''}`}
+          >
+            Events
+          </Header>
+        }
         empty={<Box textAlign="center">No recent events for this node</Box>}
       />
       <ExpandableSection headerText={`Kubernetes labels (${labels.length})`} data-testid="node-detail-labels">
@@ -158,13 +202,35 @@ export function NodeDetailModal({ cluster, region, instanceId, onDismiss, onActi
       data-testid="node-detail"
       footer={
         <SpaceBetween size="s">
-          <EscalationOrder current={node && node.health.suggestedAction !== 'none' ? node.health.suggestedAction : undefined} />
+          <EscalationOrder
+            current={node && node.health.suggestedAction !== 'none' ? node.health.suggestedAction : undefined}
+          />
           <Box float="right">
             <SpaceBetween direction="horizontal" size="xs">
-              <Button disabled={!node} onClick={() => node && onAction('reboot', node)} data-testid="node-detail-reboot">Reboot</Button>
-              <Button disabled={!node} onClick={() => node && onAction('replace', node)} data-testid="node-detail-replace">Replace</Button>
-              <Button disabled={!node} onClick={() => node && onAction('deep-health-check', node)} data-testid="node-detail-dhc">Deep health check</Button>
-              <Button variant="primary" onClick={onDismiss} data-testid="node-detail-close">Close</Button>
+              <Button
+                disabled={!node}
+                onClick={() => node && onAction('reboot', node)}
+                data-testid="node-detail-reboot"
+              >
+                Reboot
+              </Button>
+              <Button
+                disabled={!node}
+                onClick={() => node && onAction('replace', node)}
+                data-testid="node-detail-replace"
+              >
+                Replace
+              </Button>
+              <Button
+                disabled={!node}
+                onClick={() => node && onAction('deep-health-check', node)}
+                data-testid="node-detail-dhc"
+              >
+                Deep health check
+              </Button>
+              <Button variant="primary" onClick={onDismiss} data-testid="node-detail-close">
+                Close
+              </Button>
             </SpaceBetween>
           </Box>
         </SpaceBetween>

@@ -33,7 +33,12 @@ const NO_FILTERS: Filters = { group: '', health: '', zone: '' };
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 const accelerators = (n: NodeView) =>
-  [n.allocatable.gpus ? String(n.allocatable.gpus) : '', n.allocatable.neuronDevices ? `${n.allocatable.neuronDevices} Neuron` : ''].filter(Boolean).join(' + ') || '0';
+  [
+    n.allocatable.gpus ? String(n.allocatable.gpus) : '',
+    n.allocatable.neuronDevices ? `${n.allocatable.neuronDevices} Neuron` : '',
+  ]
+    .filter(Boolean)
+    .join(' + ') || '0';
 
 /**
  * Cloudscape's Pagination takes no test ids for its arrows; give them stable ones
@@ -66,7 +71,8 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
   // The region stays in the URL only when the page was opened with one.
   const urlRegion = useSearchParams()[0].get('region') ?? undefined;
   const detail = item ?? null;
-  const setDetail = (instanceId: string | null) => navigate(instanceId ? nodePath(cluster, urlRegion, instanceId) : clusterPath(cluster, urlRegion, 'nodes'));
+  const setDetail = (instanceId: string | null) =>
+    navigate(instanceId ? nodePath(cluster, urlRegion, instanceId) : clusterPath(cluster, urlRegion, 'nodes'));
   const paginationRef = useRef<HTMLDivElement>(null);
   usePaginationTestIds(paginationRef);
 
@@ -98,10 +104,25 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
     setSelected([]);
   };
 
-  const groupOptions: SelectProps.Option[] = [{ value: '', label: 'All instance groups' }, ...(groups.data ?? []).map((g) => ({ value: g.name, label: g.name, description: `${g.instanceType} · ${g.currentCount} / ${g.targetCount}` }))];
+  const groupOptions: SelectProps.Option[] = [
+    { value: '', label: 'All instance groups' },
+    ...(groups.data ?? []).map((g) => ({
+      value: g.name,
+      label: g.name,
+      description: `${g.instanceType} · ${g.currentCount} / ${g.targetCount}`,
+    })),
+  ];
   const healthOptions: SelectProps.Option[] = [
-    { value: '', label: 'Any health', labelTag: data ? String(HEALTH_STATES.reduce((s, h) => s + data.counts[h], 0)) : undefined },
-    ...HEALTH_STATES.map((h) => ({ value: h, label: HEALTH_LABEL[h], labelTag: data ? String(data.counts[h]) : undefined })),
+    {
+      value: '',
+      label: 'Any health',
+      labelTag: data ? String(HEALTH_STATES.reduce((s, h) => s + data.counts[h], 0)) : undefined,
+    },
+    ...HEALTH_STATES.map((h) => ({
+      value: h,
+      label: HEALTH_LABEL[h],
+      labelTag: data ? String(data.counts[h]) : undefined,
+    })),
   ];
   const zoneOptions: SelectProps.Option[] = [
     { value: '', label: 'All Availability Zones' },
@@ -109,7 +130,12 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
   ];
   const pick = (options: SelectProps.Option[], value: string) => options.find((o) => o.value === value) ?? options[0]!;
 
-  const act = (action: NodeActionKind) => setActing({ action, nodes: selected, ...(action === 'deep-health-check' && selected.length === 0 ? { group: filters.group } : {}) });
+  const act = (action: NodeActionKind) =>
+    setActing({
+      action,
+      nodes: selected,
+      ...(action === 'deep-health-check' && selected.length === 0 ? { group: filters.group } : {}),
+    });
   const none = selected.length === 0;
   const counts = data?.counts;
   const summary = counts
@@ -149,19 +175,33 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
                 </span>
                 {summary && ` (${summary})`}
                 {data && `, page ${pageNumber} of ${pages}.`}
-                {page.dataUpdatedAt > 0 && <CloudClockAt localMs={page.dataUpdatedAt} lead=" Updated " tail=", every 10 s." testId="nodes-updated" />}
+                {page.dataUpdatedAt > 0 && (
+                  <CloudClockAt
+                    localMs={page.dataUpdatedAt}
+                    lead=" Updated "
+                    tail=", every 10 s."
+                    testId="nodes-updated"
+                  />
+                )}
                 {page.error && data && (
                   <Box color="text-status-warning" display="inline" data-testid="nodes-refresh-error">
-                    {' '}The last refresh failed: <ProblemText error={page.error} />
+                    {' '}
+                    The last refresh failed: <ProblemText error={page.error} />
                   </Box>
                 )}
               </>
             }
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button disabled={none} onClick={() => act('reboot')} data-testid="node-action-reboot">Reboot</Button>
-                <Button disabled={none} onClick={() => act('replace')} data-testid="node-action-replace">Replace</Button>
-                <Button disabled={none} onClick={() => act('delete')} data-testid="node-action-delete">Delete</Button>
+                <Button disabled={none} onClick={() => act('reboot')} data-testid="node-action-reboot">
+                  Reboot
+                </Button>
+                <Button disabled={none} onClick={() => act('replace')} data-testid="node-action-replace">
+                  Replace
+                </Button>
+                <Button disabled={none} onClick={() => act('delete')} data-testid="node-action-delete">
+                  Delete
+                </Button>
                 <Button
                   disabled={none && !filters.group}
                   onClick={() => act('deep-health-check')}
@@ -190,7 +230,9 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
             <div data-testid="nodes-filter-health" style={{ minWidth: 200 }}>
               <Select
                 selectedOption={pick(healthOptions, filters.health)}
-                onChange={({ detail }) => setFilter({ health: (detail.selectedOption.value ?? '') as Filters['health'] })}
+                onChange={({ detail }) =>
+                  setFilter({ health: (detail.selectedOption.value ?? '') as Filters['health'] })
+                }
                 options={healthOptions}
                 ariaLabel="Filter by health"
               />
@@ -204,7 +246,11 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
                 ariaLabel="Filter by Availability Zone"
               />
             </div>
-            {changing && <Box color="text-status-inactive" padding={{ top: 'xs' }} data-testid="nodes-loading">Loading…</Box>}
+            {changing && (
+              <Box color="text-status-inactive" padding={{ top: 'xs' }} data-testid="nodes-loading">
+                Loading…
+              </Box>
+            )}
           </SpaceBetween>
         }
         pagination={
@@ -215,7 +261,11 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
               openEnd={!!data?.nextToken}
               disabled={changing || !data}
               onChange={({ detail }) => goTo(detail.currentPageIndex)}
-              ariaLabels={{ nextPageLabel: 'Next page', previousPageLabel: 'Previous page', pageLabel: (n) => `Page ${n} of the nodes` }}
+              ariaLabels={{
+                nextPageLabel: 'Next page',
+                previousPageLabel: 'Previous page',
+                pageLabel: (n) => `Page ${n} of the nodes`,
+              }}
             />
           </div>
         }
@@ -228,7 +278,11 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
             minWidth: 190,
             cell: (n) => (
               <span data-testid={`node-row-${n.instanceId}`}>
-                <Button variant="inline-link" onClick={() => setDetail(n.instanceId)} ariaLabel={`Details of ${n.instanceId}`}>
+                <Button
+                  variant="inline-link"
+                  onClick={() => setDetail(n.instanceId)}
+                  ariaLabel={`Details of ${n.instanceId}`}
+                >
                   {n.instanceId}
                 </Button>
               </span>
@@ -241,8 +295,12 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
             cell: (n) => (
               <>
                 {n.instanceGroupName}
-                <Box variant="small" display="block">{n.instanceType}</Box>
-                <Box variant="small" display="block"><span style={NO_WRAP}>{n.availabilityZone ?? '—'}</span></Box>
+                <Box variant="small" display="block">
+                  {n.instanceType}
+                </Box>
+                <Box variant="small" display="block">
+                  <span style={NO_WRAP}>{n.availabilityZone ?? '—'}</span>
+                </Box>
               </>
             ),
           },
@@ -254,15 +312,31 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
             cell: (n) => (
               <span data-testid={`node-health-${n.instanceId}`} data-state={n.health.state} data-code={n.health.code}>
                 <NodeHealthIndicator state={n.health.state} />
-                <Box variant="small" display="block">{n.health.reason}</Box>
+                <Box variant="small" display="block">
+                  {n.health.reason}
+                </Box>
               </span>
             ),
           },
-          { id: 'next', header: 'Suggested action', cell: (n) => <span data-testid={`node-next-${n.instanceId}`}>{suggestedActionLabel(n.health.suggestedAction)}</span> },
+          {
+            id: 'next',
+            header: 'Suggested action',
+            cell: (n) => (
+              <span data-testid={`node-next-${n.instanceId}`}>{suggestedActionLabel(n.health.suggestedAction)}</span>
+            ),
+          },
           { id: 'gpus', header: 'GPUs', cell: accelerators },
           { id: 'pods', header: 'Pods', cell: (n) => n.podCount },
           // Date over time: one column less wide on a laptop screen.
-          { id: 'launched', header: cloudLabel('Launched'), cell: (n) => <span style={{ display: 'inline-block', maxWidth: 90 }}><CloudTime iso={n.launchTime} /></span> },
+          {
+            id: 'launched',
+            header: cloudLabel('Launched'),
+            cell: (n) => (
+              <span style={{ display: 'inline-block', maxWidth: 90 }}>
+                <CloudTime iso={n.launchTime} />
+              </span>
+            ),
+          },
         ]}
         empty={
           page.error && !data ? (
@@ -271,7 +345,9 @@ export function NodesPanel({ cluster, region, item }: { cluster: string; region:
             </Box>
           ) : (
             <Box textAlign="center" data-testid="nodes-empty">
-              {filters.group || filters.health || filters.zone ? 'No nodes match these filters' : 'This cluster has no nodes yet'}
+              {filters.group || filters.health || filters.zone
+                ? 'No nodes match these filters'
+                : 'This cluster has no nodes yet'}
             </Box>
           )
         }

@@ -37,7 +37,11 @@ export const suggestedActionLabel = (a: NodeView['health']['suggestedAction']) =
  * The escalation order of node remedies, with the step at hand in bold:
  * investigate → reboot → replace (delete only gives capacity back).
  */
-export function EscalationOrder({ current }: { current?: 'investigate' | 'reboot' | 'replace' | 'delete' | 'deep-health-check' }) {
+export function EscalationOrder({
+  current,
+}: {
+  current?: 'investigate' | 'reboot' | 'replace' | 'delete' | 'deep-health-check';
+}) {
   const step = current === 'deep-health-check' ? 'investigate' : current;
   const steps = ['investigate', 'reboot', 'replace'] as const;
   return (
@@ -49,7 +53,8 @@ export function EscalationOrder({ current }: { current?: 'investigate' | 'reboot
           {s === step ? <b>{s}</b> : s}
         </span>
       ))}
-      . Investigate first (node detail, events); reboot keeps the instance and its volumes; replace only when a reboot did not help.
+      . Investigate first (node detail, events); reboot keeps the instance and its volumes; replace only when a reboot
+      did not help.
       {current === 'delete' && ' Delete heals nothing: it only gives capacity back.'}
     </Box>
   );

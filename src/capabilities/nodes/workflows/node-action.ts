@@ -1,11 +1,33 @@
 import { NODE_ACTION_BATCH_LIMITS } from '../../../domain/instance-groups.js';
 import { clusterNodesTarget, clusterTarget, clusterUpdateChannel, nodeLock } from '../../../domain/naming.js';
-import { NODE_ACTION_KINDS, nodeIdProblem, type DeepHealthCheckInput, type NodeActionInput, type NodeActionName, type NodeActionResult } from '../../../domain/schemas/nodes.js';
-import { exclusive, shared, type LockClaim, type PhaseContext, type PhaseDefinition } from '../../../engine/workflow.js';
+import {
+  NODE_ACTION_KINDS,
+  nodeIdProblem,
+  type DeepHealthCheckInput,
+  type NodeActionInput,
+  type NodeActionName,
+  type NodeActionResult,
+} from '../../../domain/schemas/nodes.js';
+import {
+  exclusive,
+  shared,
+  type LockClaim,
+  type PhaseContext,
+  type PhaseDefinition,
+} from '../../../engine/workflow.js';
 import type { NodeActionResult as PortResult } from '../../../cloud/ports.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import { defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
-import { judge, observed, outcomes, progressLine, underWay, type NodeActionState, type NodeTrack, type ObservedNodes } from './node-tracking.js';
+import {
+  judge,
+  observed,
+  outcomes,
+  progressLine,
+  underWay,
+  type NodeActionState,
+  type NodeTrack,
+  type ObservedNodes,
+} from './node-tracking.js';
 
 /**
  * reboot-nodes, replace-nodes, delete-nodes and deep-health-check: one workflow shape, two phases.
@@ -19,17 +41,35 @@ type Input = NodeActionInput | DeepHealthCheckInput;
 type Ctx = PhaseContext<Input, NodeActionState>;
 
 const TITLES: Record<NodeActionName, { request: string; settle: string; expectedSeconds: number }> = {
-  reboot: { request: 'Ask HyperPod to reboot the nodes', settle: 'Wait for the nodes to run again', expectedSeconds: 300 },
-  replace: { request: 'Ask HyperPod to replace the nodes', settle: 'Wait for the replacements to run', expectedSeconds: 600 },
-  delete: { request: 'Ask HyperPod to delete the nodes', settle: 'Wait for the nodes to be gone', expectedSeconds: 240 },
-  'deep-health-check': { request: 'Start the deep health checks', settle: 'Wait for the checks to end', expectedSeconds: 1800 },
+  reboot: {
+    request: 'Ask HyperPod to reboot the nodes',
+    settle: 'Wait for the nodes to run again',
+    expectedSeconds: 300,
+  },
+  replace: {
+    request: 'Ask HyperPod to replace the nodes',
+    settle: 'Wait for the replacements to run',
+    expectedSeconds: 600,
+  },
+  delete: {
+    request: 'Ask HyperPod to delete the nodes',
+    settle: 'Wait for the nodes to be gone',
+    expectedSeconds: 240,
+  },
+  'deep-health-check': {
+    request: 'Start the deep health checks',
+    settle: 'Wait for the checks to end',
+    expectedSeconds: 1800,
+  },
 };
 
 /** Every id as asked: those that are not node ids are refused at once, for that node alone. */
 function initialNodes(input: Input): NodeTrack[] {
   return input.nodeIds.map((nodeId) => {
     const problem = nodeIdProblem(nodeId);
-    return problem ? { nodeId, step: 'failed', code: 'InvalidNodeId', message: `${nodeId} ${problem}` } : { nodeId, step: 'asked' };
+    return problem
+      ? { nodeId, step: 'failed', code: 'InvalidNodeId', message: `${nodeId} ${problem}` }
+      : { nodeId, step: 'asked' };
   });
 }
 
@@ -41,7 +81,8 @@ function initialNodes(input: Input): NodeTrack[] {
 export function nodeActionLocks(action: NodeActionName, input: Input): LockClaim[] {
   const claims = [shared(clusterTarget(input.region, input.cluster))];
   if (action === 'delete') claims.push(exclusive(clusterUpdateChannel(input.region, input.cluster)));
-  for (const id of input.nodeIds) if (!nodeIdProblem(id)) claims.push(exclusive(nodeLock(input.region, input.cluster, id)));
+  for (const id of input.nodeIds)
+    if (!nodeIdProblem(id)) claims.push(exclusive(nodeLock(input.region, input.cluster, id)));
   return claims;
 }
 
@@ -63,7 +104,12 @@ function requestPhase(deps: WorkflowDeps, action: NodeActionName): PhaseDefiniti
       if (sent.length) {
         // Asked before a restart, answer unknown: what HyperPod shows decides, not a second request.
         const seen = await readNodes(deps, ctx.input);
-        const changed = new Map(sent.map((t) => [t.nodeId, { ...t, step: underWay(action, t, seen) ? 'accepted' : 'asked' } satisfies NodeTrack]));
+        const changed = new Map(
+          sent.map((t) => [
+            t.nodeId,
+            { ...t, step: underWay(action, t, seen) ? 'accepted' : 'asked' } satisfies NodeTrack,
+          ]),
+        );
         replaceNodes(ctx, changed);
         const resumed = [...changed.values()].filter((t) => t.step === 'accepted').map((t) => t.nodeId);
         if (resumed.length) ctx.log(`Already under way, not asked again: ${resumed.join(', ')}`);
@@ -85,22 +131,39 @@ function logicalIdOf(t: NodeTrack, seen: ObservedNodes): Partial<NodeTrack> {
 }
 
 /** Batch*ClusterNodes, one call per AWS limit; each chunk is journaled as sent before its call. */
-async function batchAct(deps: WorkflowDeps, ctx: Ctx, action: Exclude<NodeActionName, 'deep-health-check'>, asked: NodeTrack[]): Promise<void> {
+async function batchAct(
+  deps: WorkflowDeps,
+  ctx: Ctx,
+  action: Exclude<NodeActionName, 'deep-health-check'>,
+  asked: NodeTrack[],
+): Promise<void> {
   const port = deps.cloud.hyperpodNodes;
   const call = { reboot: port.reboot, replace: port.replace, delete: port.delete }[action].bind(port);
   const limit = NODE_ACTION_BATCH_LIMITS[action];
   for (let i = 0; i < asked.length; i += limit) {
     const chunk = asked.slice(i, i + limit);
     replaceNodes(ctx, new Map(chunk.map((t) => [t.nodeId, { ...t, step: 'sent' } satisfies NodeTrack])));
-    const answers = new Map<string, PortResult>((await call(ctx.input.region, ctx.input.cluster, chunk.map((t) => t.nodeId))).map((r) => [r.nodeId, r]));
+    const answers = new Map<string, PortResult>(
+      (
+        await call(
+          ctx.input.region,
+          ctx.input.cluster,
+          chunk.map((t) => t.nodeId),
+        )
+      ).map((r) => [r.nodeId, r]),
+    );
     const answered = chunk.map((t): NodeTrack => {
       const a = answers.get(t.nodeId);
       if (!a) return { ...t, step: 'failed', code: 'NoAnswer', message: 'HyperPod did not answer for this node.' };
-      return a.ok ? { ...t, step: 'accepted' } : { ...t, step: 'failed', code: a.code ?? 'Refused', message: a.message ?? 'HyperPod refused the node.' };
+      return a.ok
+        ? { ...t, step: 'accepted' }
+        : { ...t, step: 'failed', code: a.code ?? 'Refused', message: a.message ?? 'HyperPod refused the node.' };
     });
     replaceNodes(ctx, new Map(answered.map((t) => [t.nodeId, t])));
     const refused = answered.filter((t) => t.step === 'failed');
-    ctx.log(`${action}: HyperPod accepted ${answered.length - refused.length} of ${answered.length} node(s)${refused.length ? `; refused ${refused.map((t) => `${t.nodeId} (${t.code})`).join(', ')}` : ''}`);
+    ctx.log(
+      `${action}: HyperPod accepted ${answered.length - refused.length} of ${answered.length} node(s)${refused.length ? `; refused ${refused.map((t) => `${t.nodeId} (${t.code})`).join(', ')}` : ''}`,
+    );
   }
 }
 
@@ -112,9 +175,21 @@ async function startChecks(deps: WorkflowDeps, ctx: Ctx, asked: NodeTrack[], see
   const input = ctx.input as DeepHealthCheckInput;
   const refuse = (t: NodeTrack): NodeTrack | undefined => {
     const node = seen.byId.get(t.nodeId);
-    if (!node || node.InstanceGroupName !== input.instanceGroupName) return { ...t, step: 'failed', code: 'InstanceIdNotFound', message: `${t.nodeId} is not a node of instance group '${input.instanceGroupName}'.` };
+    if (!node || node.InstanceGroupName !== input.instanceGroupName)
+      return {
+        ...t,
+        step: 'failed',
+        code: 'InstanceIdNotFound',
+        message: `${t.nodeId} is not a node of instance group '${input.instanceGroupName}'.`,
+      };
     const status = node.InstanceStatus?.Status;
-    if (status !== 'Running') return { ...t, step: 'failed', code: 'InvalidInstanceStatus', message: `${t.nodeId} is ${status ?? 'in an unknown state'}; deep health checks run on Running nodes only.` };
+    if (status !== 'Running')
+      return {
+        ...t,
+        step: 'failed',
+        code: 'InvalidInstanceStatus',
+        message: `${t.nodeId} is ${status ?? 'in an unknown state'}; deep health checks run on Running nodes only.`,
+      };
     return undefined;
   };
   const judged = asked.map((t) => refuse(t) ?? { ...t, step: 'sent' as const });
@@ -124,9 +199,17 @@ async function startChecks(deps: WorkflowDeps, ctx: Ctx, asked: NodeTrack[], see
     ctx.log('No node can be checked now; nothing was started.', 'warn');
     return;
   }
-  await deps.cloud.hyperpodNodes.startDeepHealthCheck(input.region, input.cluster, input.instanceGroupName, checked.map((t) => t.nodeId), input.checks);
+  await deps.cloud.hyperpodNodes.startDeepHealthCheck(
+    input.region,
+    input.cluster,
+    input.instanceGroupName,
+    checked.map((t) => t.nodeId),
+    input.checks,
+  );
   replaceNodes(ctx, new Map(checked.map((t) => [t.nodeId, { ...t, step: 'accepted' } satisfies NodeTrack])));
-  ctx.log(`Deep health checks (${input.checks.join(', ')}) started on ${checked.length} node(s)${checked.length < judged.length ? `; ${judged.length - checked.length} refused` : ''}`);
+  ctx.log(
+    `Deep health checks (${input.checks.join(', ')}) started on ${checked.length} node(s)${checked.length < judged.length ? `; ${judged.length - checked.length} refused` : ''}`,
+  );
 }
 
 function settlePhase(deps: WorkflowDeps, action: NodeActionName): PhaseDefinition<Input, NodeActionState> {
@@ -144,11 +227,15 @@ function settlePhase(deps: WorkflowDeps, action: NodeActionName): PhaseDefinitio
         const next = judge(action, t, seen);
         if (next === t) continue;
         changed.set(t.nodeId, next);
-        if (next.step === 'succeeded') ctx.log(`${t.nodeId}: done${next.newInstanceId ? ` (now ${next.newInstanceId})` : ''}`);
+        if (next.step === 'succeeded')
+          ctx.log(`${t.nodeId}: done${next.newInstanceId ? ` (now ${next.newInstanceId})` : ''}`);
         if (next.step === 'failed') ctx.log(`${t.nodeId}: ${next.code}: ${next.message}`, 'warn');
       }
       if (changed.size) replaceNodes(ctx, changed);
-      return { done: !ctx.state.nodes.some((t) => t.step === 'accepted'), progress: progressLine(action, ctx.state.nodes, seen) };
+      return {
+        done: !ctx.state.nodes.some((t) => t.step === 'accepted'),
+        progress: progressLine(action, ctx.state.nodes, seen),
+      };
     },
   };
 }
@@ -156,10 +243,21 @@ function settlePhase(deps: WorkflowDeps, action: NodeActionName): PhaseDefinitio
 function result(action: NodeActionName, state: NodeActionState, input: Input): NodeActionResult {
   const results = outcomes(state.nodes);
   const succeeded = results.filter((r) => r.outcome === 'succeeded').length;
-  return { cluster: input.cluster, region: input.region, action, results, succeeded, failed: results.length - succeeded };
+  return {
+    cluster: input.cluster,
+    region: input.region,
+    action,
+    results,
+    succeeded,
+    failed: results.length - succeeded,
+  };
 }
 
-function nodeActionWorkflow<K extends (typeof NODE_ACTION_KINDS)[NodeActionName]>(deps: WorkflowDeps, action: NodeActionName, kind: K): KindWorkflow<K, NodeActionState> {
+function nodeActionWorkflow<K extends (typeof NODE_ACTION_KINDS)[NodeActionName]>(
+  deps: WorkflowDeps,
+  action: NodeActionName,
+  kind: K,
+): KindWorkflow<K, NodeActionState> {
   return defineWorkflow(kind, {
     target: (input) => clusterNodesTarget(input.region, input.cluster),
     locks: (input) => nodeActionLocks(action, input),
@@ -170,6 +268,8 @@ function nodeActionWorkflow<K extends (typeof NODE_ACTION_KINDS)[NodeActionName]
 }
 
 export const rebootNodesWorkflow = (deps: WorkflowDeps) => nodeActionWorkflow(deps, 'reboot', NODE_ACTION_KINDS.reboot);
-export const replaceNodesWorkflow = (deps: WorkflowDeps) => nodeActionWorkflow(deps, 'replace', NODE_ACTION_KINDS.replace);
+export const replaceNodesWorkflow = (deps: WorkflowDeps) =>
+  nodeActionWorkflow(deps, 'replace', NODE_ACTION_KINDS.replace);
 export const deleteNodesWorkflow = (deps: WorkflowDeps) => nodeActionWorkflow(deps, 'delete', NODE_ACTION_KINDS.delete);
-export const deepHealthCheckWorkflow = (deps: WorkflowDeps) => nodeActionWorkflow(deps, 'deep-health-check', NODE_ACTION_KINDS['deep-health-check']);
+export const deepHealthCheckWorkflow = (deps: WorkflowDeps) =>
+  nodeActionWorkflow(deps, 'deep-health-check', NODE_ACTION_KINDS['deep-health-check']);

@@ -62,7 +62,9 @@ export function underWay(action: NodeActionName, t: NodeTrack, seen: ObservedNod
     case 'reboot':
       return node !== undefined && statusOf(node) !== 'Running';
     case 'replace':
-      return node === undefined ? t.logicalId !== undefined && seen.byLogicalId.has(t.logicalId) : statusOf(node) !== 'Running';
+      return node === undefined
+        ? t.logicalId !== undefined && seen.byLogicalId.has(t.logicalId)
+        : statusOf(node) !== 'Running';
     case 'delete':
       return node === undefined || statusOf(node) === 'ShuttingDown';
     case 'deep-health-check':
@@ -86,21 +88,36 @@ export function judge(action: NodeActionName, t: NodeTrack, seen: ObservedNodes)
 
   if (action === 'replace') {
     const current = slot ?? node;
-    if (!current) return failed(t, 'NodeGone', 'The node left the cluster before its replacement ran (its group shrank or was deleted).');
+    if (!current)
+      return failed(
+        t,
+        'NodeGone',
+        'The node left the cluster before its replacement ran (its group shrank or was deleted).',
+      );
     const currentStatus = statusOf(current);
     const currentSaid = current.InstanceStatus?.Message ? `: ${current.InstanceStatus.Message}` : '';
-    if (currentStatus === 'Failure') return failed(t, 'Failure', `HyperPod reports the replacement as Failure${currentSaid}`);
-    if (current.InstanceId && current.InstanceId !== t.nodeId && currentStatus === 'Running') return { ...t, step: 'succeeded', newInstanceId: current.InstanceId };
+    if (currentStatus === 'Failure')
+      return failed(t, 'Failure', `HyperPod reports the replacement as Failure${currentSaid}`);
+    if (current.InstanceId && current.InstanceId !== t.nodeId && currentStatus === 'Running')
+      return { ...t, step: 'succeeded', newInstanceId: current.InstanceId };
     return t;
   }
 
   // reboot and deep health checks: the same instance comes back Running.
   if (!node) {
     const now = slot?.InstanceId ? ` (the slot now runs ${slot.InstanceId})` : '';
-    const why = action === 'reboot' ? 'The node left the cluster during the reboot' : 'The node left the cluster during the checks: HyperPod replaces a node whose checks fail';
+    const why =
+      action === 'reboot'
+        ? 'The node left the cluster during the reboot'
+        : 'The node left the cluster during the checks: HyperPod replaces a node whose checks fail';
     return failed(t, action === 'reboot' ? 'NodeGone' : 'DeepHealthCheckFailed', `${why}${now}.`);
   }
-  if (status === 'Failure') return failed(t, action === 'reboot' ? 'Failure' : 'DeepHealthCheckFailed', `HyperPod reports the node as Failure${said}`);
+  if (status === 'Failure')
+    return failed(
+      t,
+      action === 'reboot' ? 'Failure' : 'DeepHealthCheckFailed',
+      `HyperPod reports the node as Failure${said}`,
+    );
   if (status !== 'Running') return { ...t, seenBusy: true };
   if (t.seenBusy || (t.quietReads ?? 0) + 1 >= QUIET_READS_DONE) return { ...t, step: 'succeeded' };
   return { ...t, quietReads: (t.quietReads ?? 0) + 1 };
@@ -111,7 +128,9 @@ export function outcomes(nodes: readonly NodeTrack[]): NodeOutcome[] {
   return nodes.map((t) => ({
     nodeId: t.nodeId,
     outcome: t.step === 'succeeded' ? 'succeeded' : 'failed',
-    ...(t.step === 'succeeded' ? {} : { code: t.code ?? 'Unfinished', message: t.message ?? 'The operation ended before this node did.' }),
+    ...(t.step === 'succeeded'
+      ? {}
+      : { code: t.code ?? 'Unfinished', message: t.message ?? 'The operation ended before this node did.' }),
     ...(t.newInstanceId ? { newInstanceId: t.newInstanceId } : {}),
   }));
 }
@@ -122,7 +141,11 @@ export function progressLine(action: NodeActionName, nodes: readonly NodeTrack[]
   const bad = nodes.filter((t) => t.step === 'failed').length;
   const waiting = nodes.filter((t) => t.step === 'accepted');
   const first = waiting[0];
-  const node = first ? (seen.byId.get(first.nodeId) ?? (first.logicalId ? seen.byLogicalId.get(first.logicalId) : undefined)) : undefined;
-  const where = first ? `; waiting for ${first.nodeId}${node ? ` (${statusOf(node) ?? 'unknown'}${node.InstanceStatus?.Message ? `: ${node.InstanceStatus.Message}` : ''})` : ''}` : '';
+  const node = first
+    ? (seen.byId.get(first.nodeId) ?? (first.logicalId ? seen.byLogicalId.get(first.logicalId) : undefined))
+    : undefined;
+  const where = first
+    ? `; waiting for ${first.nodeId}${node ? ` (${statusOf(node) ?? 'unknown'}${node.InstanceStatus?.Message ? `: ${node.InstanceStatus.Message}` : ''})` : ''}`
+    : '';
   return `${action}: ${done} of ${nodes.length} done, ${bad} failed${where}`;
 }

@@ -10,28 +10,41 @@ import { OPERATION_PATHS } from '../paths.js';
 export function registerGetOperationLogsTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'get_operation_logs',
-    title: 'Read an operation\'s log',
+    title: "Read an operation's log",
     description:
-      'Read an operation\'s log lines (per phase, with level and time), oldest first, in pages. Use it to find why a phase failed before calling ' +
+      "Read an operation's log lines (per phase, with level and time), oldest first, in pages. Use it to find why a phase failed before calling " +
       'retry_operation_phase, or to show the user what happened. Answers the lines as text, each once; its last line says the `after` that reads on.',
     input: z
       .object({
         operationId: OperationIdSchema,
-        after: z.number().int().min(0).default(0).describe('Return lines with seq greater than this (0 = from the start; use nextAfter to page).'),
+        after: z
+          .number()
+          .int()
+          .min(0)
+          .default(0)
+          .describe('Return lines with seq greater than this (0 = from the start; use nextAfter to page).'),
         limit: z.number().int().min(1).max(1000).default(200).describe('How many lines at most (1–1000, default 200).'),
       })
       .strict(),
     textOnly: 'log lines are text: sent once, in the text, not again as structured content',
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run({ operationId, after, limit }, { api, signal }) {
-      const data = await api.get<{ lines: LogLine[]; nextAfter: number }>(apiPath(OPERATION_PATHS.events, { id: operationId }), {
-        query: { after, limit },
-        signal,
-      });
-      const body = data.lines.map((l) => `${l.at} ${l.level.toUpperCase()}${l.phase ? ` [${l.phase}]` : ''} ${l.message}`).join('\n');
+      const data = await api.get<{ lines: LogLine[]; nextAfter: number }>(
+        apiPath(OPERATION_PATHS.events, { id: operationId }),
+        {
+          query: { after, limit },
+          signal,
+        },
+      );
+      const body = data.lines
+        .map((l) => `${l.at} ${l.level.toUpperCase()}${l.phase ? ` [${l.phase}]` : ''} ${l.message}`)
+        .join('\n');
       const more = data.lines.length >= limit ? 'more may follow: ' : '';
       const next = `(${more}call again with after=${data.nextAfter} for the lines that follow)`;
-      return { text: data.lines.length ? `${body}\n${next}` : `No log lines after that point ${next}.`, data: undefined };
+      return {
+        text: data.lines.length ? `${body}\n${next}` : `No log lines after that point ${next}.`,
+        data: undefined,
+      };
     },
   });
 }

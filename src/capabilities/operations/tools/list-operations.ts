@@ -10,8 +10,18 @@ const InputSchema = z
   .object({
     status: OperationStatusSchema.optional().describe('Only operations in this status, e.g. running or failed.'),
     kind: OperationKindSchema.optional().describe(`Only this kind of operation: ${OPERATION_KIND_NAMES.join(', ')}.`),
-    target: z.string().max(256).optional().describe('Only operations on this target, e.g. cluster/us-west-2/my-cluster.'),
-    limit: z.number().int().min(1).max(200).default(20).describe('How many to return, newest first (1–200, default 20).'),
+    target: z
+      .string()
+      .max(256)
+      .optional()
+      .describe('Only operations on this target, e.g. cluster/us-west-2/my-cluster.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(20)
+      .describe('How many to return, newest first (1–200, default 20).'),
   })
   .strict();
 
@@ -31,7 +41,10 @@ export function registerListOperationsTool(server: McpServer, api: RestClient): 
       const lines = data.operations.map(
         (o) => `- ${o.id}: ${o.kind} ${o.target} — ${o.status}${phasesOf(o)}, created ${o.createdAt}`,
       );
-      return { text: lines.length ? `${lines.length} operation(s):\n${lines.join('\n')}` : 'No matching operations.', data };
+      return {
+        text: lines.length ? `${lines.length} operation(s):\n${lines.join('\n')}` : 'No matching operations.',
+        data,
+      };
     },
   });
 }

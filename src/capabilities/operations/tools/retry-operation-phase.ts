@@ -15,7 +15,7 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
       'Retry the failed phase of a failed operation; the operation then continues with the phases after it. Completed phases are not repeated, and the ' +
       'phase starts by observing actual state, so a retry never repeats a mutation that already happened. Use it after wait_for_operation reported ' +
       '"failed" with a retryable phase and the cause is fixed or was transient (read get_operation_logs first). ' +
-      'It runs the operation\'s mutations again from that phase on — a delete deletes, a replace terminates nodes, a scale adds or removes nodes: ' +
+      "It runs the operation's mutations again from that phase on — a delete deletes, a replace terminates nodes, a scale adds or removes nodes: " +
       'tell the user what the operation does and get their yes before retrying it. ' +
       'The answer is NOT the end: call wait_for_operation with the operationId again until status is "succeeded" or "failed".',
     input: z
@@ -25,7 +25,9 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
           .string()
           .min(1)
           .max(64)
-          .describe('Name of the failed phase: failedPhase from wait_for_operation / get_operation (phases[].name whose status is failed and retryable is true).'),
+          .describe(
+            'Name of the failed phase: failedPhase from wait_for_operation / get_operation (phases[].name whose status is failed and retryable is true).',
+          ),
       })
       .strict(),
     output: OperationStartedSchema,

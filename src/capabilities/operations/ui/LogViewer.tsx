@@ -16,13 +16,18 @@ export const LOG_TAIL = 500;
 
 const LEVEL_COLOR: Record<LogLine['level'], string> = { info: 'inherit', warn: '#8d6605', error: '#d91515' };
 
-// Wrapped, a long line (a URL, a JSON body) breaks anywhere to show whole; unwrapped it stays one row and the log scrolls sideways.
+// Wrapped, a long line (a URL, a JSON body) breaks anywhere to show whole; unwrapped it stays one row and the log
+// scrolls sideways.
 const WRAPPED = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } as const;
 const UNWRAPPED = { whiteSpace: 'pre', width: 'max-content', minWidth: '100%' } as const;
 
 const LogRow = memo(function LogRow({ line, wrap }: { line: LogLine; wrap: boolean }) {
   return (
-    <div data-testid="log-line" data-seq={line.seq} style={{ color: LEVEL_COLOR[line.level], ...(wrap ? WRAPPED : UNWRAPPED) }}>
+    <div
+      data-testid="log-line"
+      data-seq={line.seq}
+      style={{ color: LEVEL_COLOR[line.level], ...(wrap ? WRAPPED : UNWRAPPED) }}
+    >
       <span style={{ opacity: 0.6 }}>{formatClock(line.at)} </span>
       {line.phase && <span style={{ opacity: 0.75 }}>[{line.phase}] </span>}
       {line.level !== 'info' && <b>{line.level.toUpperCase()} </b>}
@@ -162,7 +167,11 @@ export function LogViewer({ operationId, live }: { operationId: string; live: bo
       header={
         <Header
           variant="h2"
-          description={dropped.current > 0 ? `Showing the last ${LOG_TAIL} lines; ${dropped.current} earlier lines are not shown.` : undefined}
+          description={
+            dropped.current > 0
+              ? `Showing the last ${LOG_TAIL} lines; ${dropped.current} earlier lines are not shown.`
+              : undefined
+          }
           actions={
             <SpaceBetween direction="horizontal" size="m">
               <Toggle checked={wrap} onChange={(e) => setWrap(e.detail.checked)} data-testid="operation-log-wrap">
@@ -193,7 +202,15 @@ export function LogViewer({ operationId, live }: { operationId: string; live: bo
         tabIndex={0}
         role="log"
         aria-label="Operation log"
-        style={{ maxHeight: 420, overflowY: 'auto', overflowX: 'auto', overflowAnchor: 'none', fontFamily: 'Monaco, Menlo, Consolas, monospace', fontSize: 12, lineHeight: '18px' }}
+        style={{
+          maxHeight: 420,
+          overflowY: 'auto',
+          overflowX: 'auto',
+          overflowAnchor: 'none',
+          fontFamily: 'Monaco, Menlo, Consolas, monospace',
+          fontSize: 12,
+          lineHeight: '18px',
+        }}
       >
         {loading && lines.current.length === 0 ? (
           <StatusIndicator type="loading">Loading log</StatusIndicator>

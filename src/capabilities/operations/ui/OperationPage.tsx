@@ -23,7 +23,14 @@ import { OperationStatusIndicator } from '../../../../web/src/components/status.
 import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { useNow } from '../../../../web/src/hooks/use-now.js';
-import { clusterPath, formatDuration, formatTime, inFormWords, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
+import {
+  clusterPath,
+  formatDuration,
+  formatTime,
+  inFormWords,
+  parseClusterTarget,
+  targetPart,
+} from '../../../../web/src/lib/format.js';
 import { OPERATION_PANELS } from '../../../../web/src/capabilities.js';
 
 type Row = Record<string, unknown>;
@@ -42,7 +49,10 @@ function ResultValue({ value }: { value: unknown }) {
       <SpaceBetween size="xxxs">
         {Object.entries(value).map(([k, v]) => (
           <div key={k}>
-            <Box variant="awsui-key-label" display="inline">{fieldLabel(k)}</Box>: <ResultValue value={v} />
+            <Box variant="awsui-key-label" display="inline">
+              {fieldLabel(k)}
+            </Box>
+            : <ResultValue value={v} />
           </div>
         ))}
       </SpaceBetween>
@@ -58,10 +68,18 @@ function ResultTable({ name, rows }: { name: string; rows: Row[] }) {
     <Table
       variant="embedded"
       data-testid={`operation-result-table-${name}`}
-      header={<Header variant="h3" counter={`(${rows.length})`}>{fieldLabel(name)}</Header>}
+      header={
+        <Header variant="h3" counter={`(${rows.length})`}>
+          {fieldLabel(name)}
+        </Header>
+      }
       items={rows}
       wrapLines
-      columnDefinitions={columns.map((c) => ({ id: c, header: fieldLabel(c), cell: (r: Row) => <ResultValue value={r[c]} /> }))}
+      columnDefinitions={columns.map((c) => ({
+        id: c,
+        header: fieldLabel(c),
+        cell: (r: Row) => <ResultValue value={r[c]} />,
+      }))}
     />
   );
 }
@@ -92,13 +110,28 @@ function Summary({ op }: { op: OperationView }) {
       <KeyValuePairs
         columns={4}
         items={[
-          { label: 'Status', value: <span data-testid="operation-status" data-status={op.status}><OperationStatusIndicator status={op.status} /></span> },
-          { label: op.runningPhases.length > 1 ? 'Running phases' : 'Current phase', value: <span data-testid="operation-running-phases">{op.runningPhases.length > 1 ? op.runningPhases.join(', ') : (op.currentPhase ?? '—')}</span> },
+          {
+            label: 'Status',
+            value: (
+              <span data-testid="operation-status" data-status={op.status}>
+                <OperationStatusIndicator status={op.status} />
+              </span>
+            ),
+          },
+          {
+            label: op.runningPhases.length > 1 ? 'Running phases' : 'Current phase',
+            value: (
+              <span data-testid="operation-running-phases">
+                {op.runningPhases.length > 1 ? op.runningPhases.join(', ') : (op.currentPhase ?? '—')}
+              </span>
+            ),
+          },
           {
             label: 'Target',
             value: cluster ? (
               <Link href={clusterPath(cluster.name, cluster.region)} onFollow={follow} data-testid="operation-target">
-                {part ? `${part} of ` : ''}{cluster.name} ({cluster.region})
+                {part ? `${part} of ` : ''}
+                {cluster.name} ({cluster.region})
               </Link>
             ) : (
               op.target
@@ -121,7 +154,8 @@ export function OperationPage() {
   const { notify, notifyError } = useNotifications();
   const operation = useOperation(id);
   // Arriving from a long form (the wizard's Review) must not keep its scroll position: open at the top.
-  // In braces: current Chromium's scrollTo returns a Promise, which React would call as the effect's cleanup on leaving.
+  // In braces: current Chromium's scrollTo returns a Promise, which React would call as the effect's cleanup on
+  // leaving.
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [id]);
@@ -144,29 +178,48 @@ export function OperationPage() {
   }
   const op = operation.data;
   const cancellable = op.status === 'running' || op.status === 'pending';
-  // What the operation made, in words; a REST path in it (a create's `statusUrl`) points API clients onward and is no word for a person.
-  const result = op.status === 'succeeded' && op.result ? Object.entries(op.result).filter(([, v]) => !(typeof v === 'string' && v.startsWith('/api/'))) : [];
+  // What the operation made, in words; a REST path in it (a create's `statusUrl`) points API clients onward and is no
+  // word for a person.
+  const result =
+    op.status === 'succeeded' && op.result
+      ? Object.entries(op.result).filter(([, v]) => !(typeof v === 'string' && v.startsWith('/api/')))
+      : [];
   return (
     <ContentLayout
       header={
         <Header
           variant="h1"
-          description={<span data-testid="operation-target-label" title={op.target}>{targetDescription(op.target)}</span>}
+          description={
+            <span data-testid="operation-target-label" title={op.target}>
+              {targetDescription(op.target)}
+            </span>
+          }
           actions={
             cancellable || op.status === 'cancelling' ? (
-              <Button onClick={() => cancel.mutate()} loading={cancel.isPending || op.status === 'cancelling'} disabled={op.status === 'cancelling'} data-testid="operation-cancel">
+              <Button
+                onClick={() => cancel.mutate()}
+                loading={cancel.isPending || op.status === 'cancelling'}
+                disabled={op.status === 'cancelling'}
+                data-testid="operation-cancel"
+              >
                 Cancel operation
               </Button>
             ) : undefined
           }
         >
-          <span data-testid="operation-title" data-kind={op.kind}>{operationKindLabel(op.kind)}</span>
+          <span data-testid="operation-title" data-kind={op.kind}>
+            {operationKindLabel(op.kind)}
+          </span>
         </Header>
       }
     >
       <SpaceBetween size="l">
         {op.error && (
-          <Alert type="error" header={`Failed${op.error.phase ? ` in phase ${op.error.phase}` : ''}: ${op.error.code}`} data-testid="operation-error">
+          <Alert
+            type="error"
+            header={`Failed${op.error.phase ? ` in phase ${op.error.phase}` : ''}: ${op.error.code}`}
+            data-testid="operation-error"
+          >
             {inFormWords(op.error.message, undefined)}
             {op.status === 'failed' && op.phases.some((p) => p.retryable)
               ? op.phases.filter((p) => p.retryable).length > 1
@@ -175,9 +228,15 @@ export function OperationPage() {
               : ''}
           </Alert>
         )}
-        {OPERATION_PANELS.map(({ id: panel, Panel }) => <Panel key={panel} operation={op} />)}
+        {OPERATION_PANELS.map(({ id: panel, Panel }) => (
+          <Panel key={panel} operation={op} />
+        ))}
         {op.paused && (
-          <Alert type="warning" header={`Paused: the server cannot write its data directory (${op.paused.code})`} data-testid="operation-paused">
+          <Alert
+            type="warning"
+            header={`Paused: the server cannot write its data directory (${op.paused.code})`}
+            data-testid="operation-paused"
+          >
             {op.paused.reason}
           </Alert>
         )}
@@ -188,7 +247,12 @@ export function OperationPage() {
             <SpaceBetween size="m">
               <KeyValuePairs
                 columns={3}
-                items={result.filter(([, v]) => !isRows(v)).map(([k, v]) => ({ label: <span data-testid="operation-result-label">{fieldLabel(k)}</span>, value: <ResultValue value={v} /> }))}
+                items={result
+                  .filter(([, v]) => !isRows(v))
+                  .map(([k, v]) => ({
+                    label: <span data-testid="operation-result-label">{fieldLabel(k)}</span>,
+                    value: <ResultValue value={v} />,
+                  }))}
               />
               {result.flatMap(([k, v]) => (isRows(v) ? [<ResultTable key={k} name={k} rows={v} />] : []))}
             </SpaceBetween>

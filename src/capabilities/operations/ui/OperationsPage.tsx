@@ -10,7 +10,14 @@ import { OperationStatusIndicator } from '../../../../web/src/components/status.
 import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useFollow } from '../../../../web/src/hooks/use-follow.js';
 import { operationKindLabel } from '../../../domain/naming.js';
-import { clusterPath, formatDuration, formatTime, operationPath, parseClusterTarget, targetPart } from '../../../../web/src/lib/format.js';
+import {
+  clusterPath,
+  formatDuration,
+  formatTime,
+  operationPath,
+  parseClusterTarget,
+  targetPart,
+} from '../../../../web/src/lib/format.js';
 import { inFormWords } from '../../../../web/src/lib/format.js';
 
 type Show = 'all' | 'running' | 'failed';
@@ -21,7 +28,9 @@ export function OperationsPage() {
   const [show, setShow] = useState<Show>('all');
   const items = useMemo(
     () =>
-      (operations.data ?? []).filter((o) => (show === 'running' ? !isTerminal(o) : show === 'failed' ? o.status === 'failed' : true)),
+      (operations.data ?? []).filter((o) =>
+        show === 'running' ? !isTerminal(o) : show === 'failed' ? o.status === 'failed' : true,
+      ),
     [operations.data, show],
   );
   return (
@@ -48,7 +57,14 @@ export function OperationsPage() {
           variant="awsui-h1-sticky"
           counter={operations.data ? `(${operations.data.length})` : undefined}
           description="Every long action is an operation of phases; each phase has its own status and log and can be retried alone."
-          actions={<Button iconName="refresh" ariaLabel="Refresh" onClick={() => void operations.refetch()} loading={operations.isFetching && !operations.isLoading} />}
+          actions={
+            <Button
+              iconName="refresh"
+              ariaLabel="Refresh"
+              onClick={() => void operations.refetch()}
+              loading={operations.isFetching && !operations.isLoading}
+            />
+          }
         >
           Operations
         </Header>
@@ -80,15 +96,31 @@ export function OperationsPage() {
           },
         },
         { id: 'status', header: 'Status', cell: (o) => <OperationStatusIndicator status={o.status} /> },
-        { id: 'phase', header: 'Phase', cell: (o) => (o.runningPhases.length > 1 ? o.runningPhases.join(', ') : o.currentPhase) ?? (o.error?.phase ? `${o.error.phase} (failed)` : '—') },
+        {
+          id: 'phase',
+          header: 'Phase',
+          cell: (o) =>
+            (o.runningPhases.length > 1 ? o.runningPhases.join(', ') : o.currentPhase) ??
+            (o.error?.phase ? `${o.error.phase} (failed)` : '—'),
+        },
         {
           id: 'progress',
           header: 'Progress',
-          cell: (o) => `${o.phases.filter((p) => p.status === 'succeeded' || p.status === 'skipped').length}/${o.phases.length}`,
+          cell: (o) =>
+            `${o.phases.filter((p) => p.status === 'succeeded' || p.status === 'skipped').length}/${o.phases.length}`,
         },
         { id: 'created', header: 'Started', cell: (o) => formatTime(o.createdAt) },
-        { id: 'duration', header: 'Duration', cell: (o) => (o.finishedAt ? formatDuration(Date.parse(o.finishedAt) - Date.parse(o.createdAt)) : '—') },
-        { id: 'error', header: 'Error', cell: (o) => (o.error ? `${o.error.code}: ${inFormWords(o.error.message, undefined)}` : ''), maxWidth: 360 },
+        {
+          id: 'duration',
+          header: 'Duration',
+          cell: (o) => (o.finishedAt ? formatDuration(Date.parse(o.finishedAt) - Date.parse(o.createdAt)) : '—'),
+        },
+        {
+          id: 'error',
+          header: 'Error',
+          cell: (o) => (o.error ? `${o.error.code}: ${inFormWords(o.error.message, undefined)}` : ''),
+          maxWidth: 360,
+        },
       ]}
       wrapLines
       empty={

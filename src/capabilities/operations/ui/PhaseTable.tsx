@@ -37,7 +37,12 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
     },
     onError: (err, phase) =>
       err instanceof ScaleRetryRefused
-        ? notify({ type: 'error', header: `Phase ${phase} was not retried: the count no longer fits`, content: <ScaleRetryRefusedNotice error={err} />, autoDismiss: false })
+        ? notify({
+            type: 'error',
+            header: `Phase ${phase} was not retried: the count no longer fits`,
+            content: <ScaleRetryRefusedNotice error={err} />,
+            autoDismiss: false,
+          })
         : notifyError(`Could not retry phase ${phase}`, err),
   });
 
@@ -59,7 +64,9 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
           <Box variant="small" color="text-body-secondary">
             {p.name}
             {p.expectedSeconds ? ` · ${formatExpected(p.expectedSeconds)}` : ''}
-            {p.status === 'pending' && p.after?.length ? <span data-testid={`phase-after-${p.name}`}>{` · after ${p.after.join(', ')}`}</span> : null}
+            {p.status === 'pending' && p.after?.length ? (
+              <span data-testid={`phase-after-${p.name}`}>{` · after ${p.after.join(', ')}`}</span>
+            ) : null}
           </Box>
         </div>
       ),
@@ -101,7 +108,11 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
       width: 110,
       cell: (p) =>
         p.status === 'failed' && p.retryable && operation.status === 'failed' ? (
-          <Button loading={retry.isPending && retry.variables === p.name} onClick={() => retry.mutate(p.name)} data-testid={`phase-retry-${p.name}`}>
+          <Button
+            loading={retry.isPending && retry.variables === p.name}
+            onClick={() => retry.mutate(p.name)}
+            data-testid={`phase-retry-${p.name}`}
+          >
             Retry
           </Button>
         ) : null,
@@ -116,7 +127,11 @@ export function PhaseTable({ operation }: { operation: OperationView }) {
       trackBy="name"
       wrapLines
       header={
-        <Header variant="h2" counter={`(${done}/${operation.phases.length})`} description={<span data-testid="phase-table-description">{description}</span>}>
+        <Header
+          variant="h2"
+          counter={`(${done}/${operation.phases.length})`}
+          description={<span data-testid="phase-table-description">{description}</span>}
+        >
           Phases
         </Header>
       }

@@ -26,7 +26,12 @@ export class ScaleRetryRefused extends Error {
  * exceeded a quota is not repeated blindly. Other kinds pass unchecked.
  */
 export async function checkRetry(operation: OperationView): Promise<void> {
-  const { cluster, name, region, instanceCount } = operation.input as { cluster?: string; name?: string; region?: string; instanceCount?: unknown };
+  const { cluster, name, region, instanceCount } = operation.input as {
+    cluster?: string;
+    name?: string;
+    region?: string;
+    instanceCount?: unknown;
+  };
   if (!COUNTING_KINDS.has(operation.kind) || !cluster || !name || typeof instanceCount !== 'number') return;
   const check = await checkScaleInstanceGroup(cluster, name, instanceCount, region);
   if (!check.ok) throw new ScaleRetryRefused(operation, check);
@@ -38,10 +43,15 @@ export function ScaleRetryRefusedNotice({ error }: { error: ScaleRetryRefused })
   const { cluster, region } = error.operation.input as { cluster: string; region?: string };
   return (
     <div data-testid="retry-refused">
-      <Box variant="p" color="inherit">{inFormWords(error.message, undefined)}</Box>
+      <Box variant="p" color="inherit">
+        {inFormWords(error.message, undefined)}
+      </Box>
       <PreflightProblemList problems={error.check.problems} testId="retry-refused-problem" />
       <Box variant="p" color="inherit">
-        <Link href={clusterPath(cluster, region)} onFollow={follow} color="inverted" data-testid="retry-refused-link">Scale the group again</Link> with a count that fits, or raise the quota first.
+        <Link href={clusterPath(cluster, region)} onFollow={follow} color="inverted" data-testid="retry-refused-link">
+          Scale the group again
+        </Link>{' '}
+        with a count that fits, or raise the quota first.
       </Box>
     </div>
   );

@@ -2,7 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
-import { BrowseStorageAnswerSchema, BrowseStorageQuerySchema, StorageNameSchema, type BrowseStorageAnswer } from '../../../domain/schemas/storage.js';
+import {
+  BrowseStorageAnswerSchema,
+  BrowseStorageQuerySchema,
+  StorageNameSchema,
+  type BrowseStorageAnswer,
+} from '../../../domain/schemas/storage.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { STORAGE_PATHS } from '../paths.js';
@@ -13,15 +18,28 @@ const q = BrowseStorageQuerySchema.shape;
 export function registerBrowseStorageTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'browse_storage',
-    title: 'Browse a storage\'s contents',
+    title: "Browse a storage's contents",
     description:
       'List one folder of an S3 storage: its sub-folders and objects with sizes and last-modified dates, a page at a time (pass nextToken as pageToken for more). ' +
       'path is relative to the storage (e.g. llama/). FSx for Lustre cannot be browsed through AWS APIs; the answer says so. Use it to check what a download put where.',
-    input: z.object({ cluster: ClusterRefSchema, storage: StorageNameSchema.describe('The storage (its name in list_storage).'), namespace: q.namespace.optional(), region: q.region, path: q.path, pageToken: q.pageToken, limit: q.limit.optional() }).strict(),
+    input: z
+      .object({
+        cluster: ClusterRefSchema,
+        storage: StorageNameSchema.describe('The storage (its name in list_storage).'),
+        namespace: q.namespace.optional(),
+        region: q.region,
+        path: q.path,
+        pageToken: q.pageToken,
+        limit: q.limit.optional(),
+      })
+      .strict(),
     output: BrowseStorageAnswerSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, storage, ...query }, { api, signal }) {
-      const v = await api.get<BrowseStorageAnswer>(apiPath(STORAGE_PATHS.objects, { name: cluster, storage }), { query: { ...query }, signal });
+      const v = await api.get<BrowseStorageAnswer>(apiPath(STORAGE_PATHS.objects, { name: cluster, storage }), {
+        query: { ...query },
+        signal,
+      });
       if (!v.browsable) return { text: v.message ?? `Storage ${storage} cannot be browsed.`, data: v };
       const lines = [
         `s3://${v.bucket}/${v.prefix ?? ''}: ${v.folders.length} folder(s), ${v.objects.length} object(s) on this page.`,

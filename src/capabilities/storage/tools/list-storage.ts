@@ -7,27 +7,43 @@ import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { STORAGE_PATHS } from '../paths.js';
 
-const where = (s: StorageView) => (s.kind === 's3' ? `s3://${s.bucket}/${s.prefix ?? ''}` : `${s.fileSystemId} (FSx for Lustre)`);
-const mounts = (s: StorageView) => (s.mounts.length ? `mounted by ${s.mounts.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ')}` : 'not mounted');
+const where = (s: StorageView) =>
+  s.kind === 's3' ? `s3://${s.bucket}/${s.prefix ?? ''}` : `${s.fileSystemId} (FSx for Lustre)`;
+const mounts = (s: StorageView) =>
+  s.mounts.length
+    ? `mounted by ${s.mounts.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ')}`
+    : 'not mounted';
 
 /** `list_storage` → GET /api/v1/clusters/{cluster}/storage. */
 export function registerListStorageTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'list_storage',
-    title: 'List a cluster\'s storages',
+    title: "List a cluster's storages",
     description:
       'List the storages of a cluster as Kubernetes has them now: S3 buckets mounted through the Mountpoint CSI driver and FSx for Lustre file systems, each with its name (the claim pods mount), ' +
       'where its data is (bucket and prefix, or file system id), read-only or read-write, the claim phase (Bound = pods can mount it) and the pods that mount it. ' +
-      'Also lists storages removed keeping their data (kept, not mounted: kept by the cluster\'s delete until forget_kept_storage), and says whether the S3 and FSx CSI driver features are on (add_storage needs the kind\'s driver). Use it before add_storage, remove_storage, browse_storage and download_model.',
+      "Also lists storages removed keeping their data (kept, not mounted: kept by the cluster's delete until forget_kept_storage), and says whether the S3 and FSx CSI driver features are on (add_storage needs the kind's driver). Use it before add_storage, remove_storage, browse_storage and download_model.",
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
     output: StorageListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, region }, { api, signal }) {
-      const v = await api.get<StorageList>(apiPath(STORAGE_PATHS.list, { name: cluster }), { query: { region }, signal });
-      const lines = v.storages.map((s) => `- ${s.namespace}/${s.name}: ${where(s)}, ${s.access}, claim ${s.claimPhase}, ${mounts(s)}`);
-      for (const k of v.kept) lines.push(`- ${k.namespace}/${k.name}: ${k.state} — ${k.dataName} kept${k.madeByInstantStart ? ' (the cluster\'s delete keeps it)' : ''}; forget_kept_storage forgets it`);
+      const v = await api.get<StorageList>(apiPath(STORAGE_PATHS.list, { name: cluster }), {
+        query: { region },
+        signal,
+      });
+      const lines = v.storages.map(
+        (s) => `- ${s.namespace}/${s.name}: ${where(s)}, ${s.access}, claim ${s.claimPhase}, ${mounts(s)}`,
+      );
+      for (const k of v.kept)
+        lines.push(
+          `- ${k.namespace}/${k.name}: ${k.state} — ${k.dataName} kept${k.madeByInstantStart ? " (the cluster's delete keeps it)" : ''}; forget_kept_storage forgets it`,
+        );
       const drivers = `S3 CSI driver ${v.drivers['s3-csi-driver'] ? 'on' : 'off'}; FSx CSI driver ${v.drivers['fsx-csi-driver'] ? 'on' : 'off'}.`;
-      const text = [`Cluster ${cluster} has ${v.storages.length} storage${v.storages.length === 1 ? '' : 's'}.`, ...lines, drivers].join('\n');
+      const text = [
+        `Cluster ${cluster} has ${v.storages.length} storage${v.storages.length === 1 ? '' : 's'}.`,
+        ...lines,
+        drivers,
+      ].join('\n');
       return { text, data: v };
     },
   });

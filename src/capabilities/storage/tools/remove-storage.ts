@@ -14,12 +14,21 @@ const InputSchema = z
     storage: StorageNameSchema.describe('The storage to remove (its name in list_storage).'),
     namespace: StorageNamespaceSchema.optional(),
     region: RegionSchema.optional(),
-    force: z.boolean().default(false).describe('true removes it even while running pods mount it (they lose it). Ask the user first.'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('true removes it even while running pods mount it (they lose it). Ask the user first.'),
     deleteData: z
       .boolean()
       .default(false)
-      .describe('true ALSO deletes the data (the bucket, the objects under the storage\'s prefix, or the file system) — irreversible. Only after the user explicitly asked for it.'),
-    confirm: z.string().max(600).optional().describe('With deleteData: the data\'s name exactly as list_storage\'s dataName shows it.'),
+      .describe(
+        "true ALSO deletes the data (the bucket, the objects under the storage's prefix, or the file system) — irreversible. Only after the user explicitly asked for it.",
+      ),
+    confirm: z
+      .string()
+      .max(600)
+      .optional()
+      .describe("With deleteData: the data's name exactly as list_storage's dataName shows it."),
   })
   .strict();
 
@@ -29,7 +38,7 @@ export function registerRemoveStorageTool(server: McpServer, api: RestClient): v
     name: 'remove_storage',
     title: 'Remove a storage from a cluster',
     description:
-      'Remove a storage\'s claim and volume; the bucket or file system and its data are KEPT unless deleteData: true with confirm naming the data (list_storage\'s dataName). ' +
+      "Remove a storage's claim and volume; the bucket or file system and its data are KEPT unless deleteData: true with confirm naming the data (list_storage's dataName). " +
       'Refused while running pods mount it unless force: true. The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
     input: InputSchema,
     output: OperationStartedSchema,

@@ -45,10 +45,29 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
 
   const body: AddStorageBody =
     kind === 's3'
-      ? { kind, name, namespace, ...(bucket ? { bucket } : {}), createBucket: source === 'new', ...(prefix ? { prefix } : {}), readOnly }
-      : { kind, name, namespace, ...(source === 'existing' ? { fileSystemId } : { createFileSystem: true, storageCapacityGiB: Number(capacity) }) };
+      ? {
+          kind,
+          name,
+          namespace,
+          ...(bucket ? { bucket } : {}),
+          createBucket: source === 'new',
+          ...(prefix ? { prefix } : {}),
+          readOnly,
+        }
+      : {
+          kind,
+          name,
+          namespace,
+          ...(source === 'existing'
+            ? { fileSystemId }
+            : { createFileSystem: true, storageCapacityGiB: Number(capacity) }),
+        };
   const parsed = AddStorageRequestSchema.safeParse(body);
-  const fieldError = (field: string) => inFormWords((parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message) ?? '', WORDS) || undefined;
+  const fieldError = (field: string) =>
+    inFormWords(
+      (parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message) ?? '',
+      WORDS,
+    ) || undefined;
   const shown = (field: string, value: string) => (value ? fieldError(field) : undefined);
   const driverOff = kind === 's3' ? !drivers['s3-csi-driver'] : !drivers['fsx-csi-driver'];
 
@@ -64,8 +83,18 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!parsed.success} loading={start.isPending} onClick={() => start.mutate()} data-testid="storage-add-submit">Add</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={!parsed.success}
+              loading={start.isPending}
+              onClick={() => start.mutate()}
+              data-testid="storage-add-submit"
+            >
+              Add
+            </Button>
           </SpaceBetween>
         </Box>
       }
@@ -75,8 +104,16 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
           value={kind}
           onChange={({ detail }) => setKind(detail.value as 's3' | 'fsx')}
           items={[
-            { value: 's3', label: 'Amazon S3', description: 'A bucket (or one prefix of it), mounted with Mountpoint for Amazon S3.' },
-            { value: 'fsx', label: 'FSx for Lustre', description: 'A high-throughput shared file system in the cluster\'s subnet.' },
+            {
+              value: 's3',
+              label: 'Amazon S3',
+              description: 'A bucket (or one prefix of it), mounted with Mountpoint for Amazon S3.',
+            },
+            {
+              value: 'fsx',
+              label: 'FSx for Lustre',
+              description: "A high-throughput shared file system in the cluster's subnet.",
+            },
           ]}
         />
         {driverOff && (
@@ -84,10 +121,19 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
             {`The ${kind === 's3' ? 'Mountpoint for Amazon S3 CSI driver (s3-csi-driver)' : 'FSx for Lustre CSI driver (fsx-csi-driver)'} feature is off in this cluster: turn it on under Features first.`}
           </Alert>
         )}
-        <FormField label="Name" description="The claim pods mount, and the name other tools use for this storage." errorText={shown('name', name)} data-testid="storage-name">
+        <FormField
+          label="Name"
+          description="The claim pods mount, and the name other tools use for this storage."
+          errorText={shown('name', name)}
+          data-testid="storage-name"
+        >
           <Input value={name} onChange={({ detail }) => setName(detail.value)} placeholder="models" />
         </FormField>
-        <FormField label="Namespace" description="Pods in this namespace can mount it." errorText={fieldError('namespace')}>
+        <FormField
+          label="Namespace"
+          description="Pods in this namespace can mount it."
+          errorText={fieldError('namespace')}
+        >
           <Input value={namespace} onChange={({ detail }) => setNamespace(detail.value)} />
         </FormField>
         <RadioGroup
@@ -96,12 +142,24 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
           items={
             kind === 's3'
               ? [
-                  { value: 'existing', label: 'An existing bucket', description: 'It must exist and be reachable with this server\'s credentials.' },
-                  { value: 'new', label: 'A new bucket', description: 'Created and tagged as this cluster\'s.' },
+                  {
+                    value: 'existing',
+                    label: 'An existing bucket',
+                    description: "It must exist and be reachable with this server's credentials.",
+                  },
+                  { value: 'new', label: 'A new bucket', description: "Created and tagged as this cluster's." },
                 ]
               : [
-                  { value: 'existing', label: 'An existing file system', description: 'AVAILABLE, in the cluster\'s VPC.' },
-                  { value: 'new', label: 'A new file system', description: 'Created in the cluster\'s subnet; about 10 minutes, billed while it exists.' },
+                  {
+                    value: 'existing',
+                    label: 'An existing file system',
+                    description: "AVAILABLE, in the cluster's VPC.",
+                  },
+                  {
+                    value: 'new',
+                    label: 'A new file system',
+                    description: "Created in the cluster's subnet; about 10 minutes, billed while it exists.",
+                  },
                 ]
           }
           data-testid="storage-source"
@@ -110,25 +168,45 @@ export function AddStorageModal({ cluster, region, drivers, onDismiss, onStarted
           <>
             <FormField
               label={source === 'new' ? 'Bucket name (optional)' : 'Bucket'}
-              description={source === 'new' ? 'Leave empty for a name derived from the cluster and storage.' : undefined}
+              description={
+                source === 'new' ? 'Leave empty for a name derived from the cluster and storage.' : undefined
+              }
               errorText={shown('bucket', bucket)}
               data-testid="storage-bucket"
             >
               <Input value={bucket} onChange={({ detail }) => setBucket(detail.value)} placeholder="my-team-models" />
             </FormField>
-            <FormField label="Prefix (optional)" description="Only this part of the bucket shows in the storage, e.g. models/." errorText={shown('prefix', prefix)} data-testid="storage-prefix">
+            <FormField
+              label="Prefix (optional)"
+              description="Only this part of the bucket shows in the storage, e.g. models/."
+              errorText={shown('prefix', prefix)}
+              data-testid="storage-prefix"
+            >
               <Input value={prefix} onChange={({ detail }) => setPrefix(detail.value)} placeholder="models/" />
             </FormField>
-            <Checkbox checked={readOnly} onChange={({ detail }) => setReadOnly(detail.checked)} description="Pods can read but not write or delete." data-testid="storage-read-only">
+            <Checkbox
+              checked={readOnly}
+              onChange={({ detail }) => setReadOnly(detail.checked)}
+              description="Pods can read but not write or delete."
+              data-testid="storage-read-only"
+            >
               Read-only
             </Checkbox>
           </>
         ) : source === 'existing' ? (
           <FormField label="File system id" errorText={shown('fileSystemId', fileSystemId)} data-testid="storage-fsid">
-            <Input value={fileSystemId} onChange={({ detail }) => setFileSystemId(detail.value)} placeholder="fs-0123456789abcdef0" />
+            <Input
+              value={fileSystemId}
+              onChange={({ detail }) => setFileSystemId(detail.value)}
+              placeholder="fs-0123456789abcdef0"
+            />
           </FormField>
         ) : (
-          <FormField label="Capacity (GiB)" description="1200, or a multiple of 2400." errorText={fieldError('storageCapacityGiB')}>
+          <FormField
+            label="Capacity (GiB)"
+            description="1200, or a multiple of 2400."
+            errorText={fieldError('storageCapacityGiB')}
+          >
             <Input type="number" value={capacity} onChange={({ detail }) => setCapacity(detail.value)} />
           </FormField>
         )}

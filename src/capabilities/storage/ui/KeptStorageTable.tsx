@@ -17,7 +17,19 @@ const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 const label = (k: KeptStorageView) => (k.namespace === 'default' ? k.name : `${k.namespace}/${k.name}`);
 
 /** Forgetting does not delete the data: the dialog says what becomes of it, before and after. */
-function ForgetModal({ cluster, region, kept, onDismiss, onForgotten }: { cluster: string; region: string; kept: KeptStorageView; onDismiss(): void; onForgotten(a: ForgetKeptStorageAnswer): void }) {
+function ForgetModal({
+  cluster,
+  region,
+  kept,
+  onDismiss,
+  onForgotten,
+}: {
+  cluster: string;
+  region: string;
+  kept: KeptStorageView;
+  onDismiss(): void;
+  onForgotten(a: ForgetKeptStorageAnswer): void;
+}) {
   const qc = useQueryClient();
   const forget = useMutation({
     mutationFn: () => forgetKeptStorage(cluster, region, kept),
@@ -35,17 +47,27 @@ function ForgetModal({ cluster, region, kept, onDismiss, onForgotten }: { cluste
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={forget.isPending} onClick={() => forget.mutate()} data-testid="kept-forget-confirm">Forget</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              loading={forget.isPending}
+              onClick={() => forget.mutate()}
+              data-testid="kept-forget-confirm"
+            >
+              Forget
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="s">
         <Box variant="p">
-          <span style={wrap}>{kept.dataName}</span> is not deleted now. It stops being listed here, and deleting cluster {cluster} no longer keeps it on this storage's account:{' '}
+          <span style={wrap}>{kept.dataName}</span> is not deleted now. It stops being listed here, and deleting cluster{' '}
+          {cluster} no longer keeps it on this storage's account:{' '}
           {kept.madeByInstantStart
-            ? 'if InstantStart made it for this storage, it is released (its InstantStart tags removed) and stays in your account as your own; if it is the cluster\'s own bucket, the cluster\'s delete deletes it unless it keeps storage.'
+            ? "if InstantStart made it for this storage, it is released (its InstantStart tags removed) and stays in your account as your own; if it is the cluster's own bucket, the cluster's delete deletes it unless it keeps storage."
             : 'InstantStart did not make it, so nothing of it changes.'}
         </Box>
         {forget.error && (
@@ -59,7 +81,15 @@ function ForgetModal({ cluster, region, kept, onDismiss, onForgotten }: { cluste
 }
 
 /** Storages removed keeping their data: kept, not mounted — also by the cluster's delete — until forgotten. */
-export function KeptStorageTable({ cluster, region, kept }: { cluster: string; region: string; kept: readonly KeptStorageView[] }) {
+export function KeptStorageTable({
+  cluster,
+  region,
+  kept,
+}: {
+  cluster: string;
+  region: string;
+  kept: readonly KeptStorageView[];
+}) {
   const [forgetting, setForgetting] = useState<KeptStorageView | null>(null);
   const [forgotten, setForgotten] = useState<ForgetKeptStorageAnswer | null>(null);
   if (kept.length === 0 && !forgotten) return null;
@@ -72,22 +102,39 @@ export function KeptStorageTable({ cluster, region, kept }: { cluster: string; r
         wrapLines
         stickyColumns={{ first: 0, last: 1 }}
         header={
-          <Header variant="h2" counter={`(${kept.length})`} description="Removed keeping their data. Deleting the cluster keeps this data too, until you forget it here.">
+          <Header
+            variant="h2"
+            counter={`(${kept.length})`}
+            description="Removed keeping their data. Deleting the cluster keeps this data too, until you forget it here."
+          >
             Kept storage
           </Header>
         }
         columnDefinitions={[
-          { id: 'name', header: 'Name', isRowHeader: true, cell: (k) => <span data-testid={`kept-row-${k.namespace}-${k.name}`}>{label(k)}</span> },
+          {
+            id: 'name',
+            header: 'Name',
+            isRowHeader: true,
+            cell: (k) => <span data-testid={`kept-row-${k.namespace}-${k.name}`}>{label(k)}</span>,
+          },
           { id: 'state', header: 'State', cell: (k) => <StatusIndicator type="stopped">{k.state}</StatusIndicator> },
           { id: 'kind', header: 'Kind', cell: (k) => (k.kind === 's3' ? 'S3' : 'FSx for Lustre') },
           { id: 'data', header: 'Data kept', cell: (k) => <span style={wrap}>{k.dataName}</span>, minWidth: 220 },
-          { id: 'made', header: 'Made by', cell: (k) => (k.madeByInstantStart ? 'InstantStart' : 'you (not InstantStart)') },
+          {
+            id: 'made',
+            header: 'Made by',
+            cell: (k) => (k.madeByInstantStart ? 'InstantStart' : 'you (not InstantStart)'),
+          },
           { id: 'kept', header: 'Kept since', cell: (k) => formatTime(k.keptAt) },
           {
             id: 'actions',
             header: 'Actions',
             cell: (k) => (
-              <Button variant="inline-link" onClick={() => setForgetting(k)} data-testid={`kept-forget-${k.namespace}-${k.name}`}>
+              <Button
+                variant="inline-link"
+                onClick={() => setForgetting(k)}
+                data-testid={`kept-forget-${k.namespace}-${k.name}`}
+              >
                 Forget
               </Button>
             ),

@@ -17,13 +17,28 @@ import { removeStorage } from './api.js';
  * Removes a storage's claim and volume. The data stays unless the user ticks "also delete the data"
  * and types its name (the server checks the same); a storage running pods mount needs "remove anyway".
  */
-export function RemoveStorageModal({ cluster, region, storage, onDismiss, onStarted }: { cluster: string; region: string; storage: StorageView; onDismiss(): void; onStarted(a: Accepted): void }) {
+export function RemoveStorageModal({
+  cluster,
+  region,
+  storage,
+  onDismiss,
+  onStarted,
+}: {
+  cluster: string;
+  region: string;
+  storage: StorageView;
+  onDismiss(): void;
+  onStarted(a: Accepted): void;
+}) {
   const [deleteData, setDeleteData] = useState(false);
   const [confirm, setConfirm] = useState('');
   const [force, setForce] = useState(false);
   const running = storage.mounts.filter((m) => m.phase === 'Running' || m.phase === 'Pending');
   const ready = (!deleteData || confirm === storage.dataName) && (running.length === 0 || force);
-  const start = useStartOperation(() => removeStorage(cluster, region, storage, { force, deleteData, confirm }), onStarted);
+  const start = useStartOperation(
+    () => removeStorage(cluster, region, storage, { force, deleteData, confirm }),
+    onStarted,
+  );
   return (
     <Modal
       visible
@@ -33,8 +48,18 @@ export function RemoveStorageModal({ cluster, region, storage, onDismiss, onStar
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!ready} loading={start.isPending} onClick={() => start.mutate()} data-testid="storage-remove-submit">Remove</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={!ready}
+              loading={start.isPending}
+              onClick={() => start.mutate()}
+              data-testid="storage-remove-submit"
+            >
+              Remove
+            </Button>
           </SpaceBetween>
         </Box>
       }
@@ -44,10 +69,20 @@ export function RemoveStorageModal({ cluster, region, storage, onDismiss, onStar
         {running.length > 0 && (
           <Alert type="warning" header="In use">
             {`Mounted by ${running.map((m) => `${m.namespace}/${m.pod}`).join(', ')}.`}
-            <Checkbox checked={force} onChange={({ detail }) => setForce(detail.checked)} data-testid="storage-remove-force">Remove anyway (those pods lose it)</Checkbox>
+            <Checkbox
+              checked={force}
+              onChange={({ detail }) => setForce(detail.checked)}
+              data-testid="storage-remove-force"
+            >
+              Remove anyway (those pods lose it)
+            </Checkbox>
           </Alert>
         )}
-        <Checkbox checked={deleteData} onChange={({ detail }) => setDeleteData(detail.checked)} data-testid="storage-remove-delete-data">
+        <Checkbox
+          checked={deleteData}
+          onChange={({ detail }) => setDeleteData(detail.checked)}
+          data-testid="storage-remove-delete-data"
+        >
           Also delete the data (irreversible)
         </Checkbox>
         {deleteData && (

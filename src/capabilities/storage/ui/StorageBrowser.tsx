@@ -26,14 +26,26 @@ export function formatBytes(n: number): string {
   return `${v.toFixed(1)} ${units[u]}`;
 }
 
-type Entry = { kind: 'folder'; name: string; path: string } | { kind: 'object'; name: string; key: string; size: number; lastModified?: string };
+type Entry =
+  | { kind: 'folder'; name: string; path: string }
+  | { kind: 'object'; name: string; key: string; size: number; lastModified?: string };
 
 /**
  * One storage's contents, a folder at a time: its sub-folders (S3 common prefixes) and objects with
  * sizes and dates, a page of 50 at a time (S3's continuation tokens, kept so Previous goes back).
  * FSx for Lustre cannot be listed through AWS APIs: the server says so and the browser shows it.
  */
-export function StorageBrowser({ cluster, region, storage, onClose }: { cluster: string; region: string; storage: { name: string; namespace: string }; onClose(): void }) {
+export function StorageBrowser({
+  cluster,
+  region,
+  storage,
+  onClose,
+}: {
+  cluster: string;
+  region: string;
+  storage: { name: string; namespace: string };
+  onClose(): void;
+}) {
   const cloudLabel = useCloudTimeLabel();
   const [path, setPath] = useState('');
   // tokens[i] is the token of page i (undefined for the first).
@@ -50,8 +62,19 @@ export function StorageBrowser({ cluster, region, storage, onClose }: { cluster:
     setPage(index);
   };
   const data = answer.data;
-  const entries: Entry[] = data ? [...data.folders.map((f) => ({ kind: 'folder' as const, ...f })), ...data.objects.map((o) => ({ kind: 'object' as const, ...o }))] : [];
-  const crumbs = [{ text: storage.name, href: '' }, ...path.split('/').filter(Boolean).map((part, i, all) => ({ text: part, href: `${all.slice(0, i + 1).join('/')}/` }))];
+  const entries: Entry[] = data
+    ? [
+        ...data.folders.map((f) => ({ kind: 'folder' as const, ...f })),
+        ...data.objects.map((o) => ({ kind: 'object' as const, ...o })),
+      ]
+    : [];
+  const crumbs = [
+    { text: storage.name, href: '' },
+    ...path
+      .split('/')
+      .filter(Boolean)
+      .map((part, i, all) => ({ text: part, href: `${all.slice(0, i + 1).join('/')}/` })),
+  ];
   return (
     <div data-testid="storage-browser" data-path={path}>
       <Table
@@ -63,8 +86,14 @@ export function StorageBrowser({ cluster, region, storage, onClose }: { cluster:
         header={
           <Header
             variant="h2"
-            description={data?.bucket ? <Box variant="code">{`s3://${data.bucket}/${data.prefix ?? ''}`}</Box> : undefined}
-            actions={<Button onClick={onClose} data-testid="storage-browser-close">Close</Button>}
+            description={
+              data?.bucket ? <Box variant="code">{`s3://${data.bucket}/${data.prefix ?? ''}`}</Box> : undefined
+            }
+            actions={
+              <Button onClick={onClose} data-testid="storage-browser-close">
+                Close
+              </Button>
+            }
           >
             {`Contents of ${storage.namespace === 'default' ? storage.name : `${storage.namespace}/${storage.name}`}`}
           </Header>
@@ -88,7 +117,11 @@ export function StorageBrowser({ cluster, region, storage, onClose }: { cluster:
               openEnd={!!data?.nextToken}
               onChange={({ detail }) => goTo(detail.currentPageIndex - 1)}
               onNextPageClick={({ detail }) => goTo(detail.requestedPageIndex - 1)}
-              ariaLabels={{ nextPageLabel: 'Next page', previousPageLabel: 'Previous page', pageLabel: (n) => `Page ${n}` }}
+              ariaLabels={{
+                nextPageLabel: 'Next page',
+                previousPageLabel: 'Previous page',
+                pageLabel: (n) => `Page ${n}`,
+              }}
             />
           )
         }
@@ -99,21 +132,39 @@ export function StorageBrowser({ cluster, region, storage, onClose }: { cluster:
             isRowHeader: true,
             cell: (e) =>
               e.kind === 'folder' ? (
-                <Button variant="inline-link" iconName="folder" onClick={() => open(e.path)} data-testid={`storage-folder-${e.name}`}>
+                <Button
+                  variant="inline-link"
+                  iconName="folder"
+                  onClick={() => open(e.path)}
+                  data-testid={`storage-folder-${e.name}`}
+                >
                   {e.name}
                 </Button>
               ) : (
                 <span data-testid="storage-object">{e.name}</span>
               ),
           },
-          { id: 'size', header: 'Size', cell: (e) => (e.kind === 'object' ? <span data-testid="storage-object-size">{formatBytes(e.size)}</span> : '—') },
-          { id: 'modified', header: cloudLabel('Last modified'), cell: (e) => (e.kind === 'object' && e.lastModified ? <CloudTime iso={e.lastModified} /> : '—') },
+          {
+            id: 'size',
+            header: 'Size',
+            cell: (e) =>
+              e.kind === 'object' ? <span data-testid="storage-object-size">{formatBytes(e.size)}</span> : '—',
+          },
+          {
+            id: 'modified',
+            header: cloudLabel('Last modified'),
+            cell: (e) => (e.kind === 'object' && e.lastModified ? <CloudTime iso={e.lastModified} /> : '—'),
+          },
         ]}
         empty={
           data?.browsable === false ? (
-            <Alert type="info" header="Not browsable" data-testid="storage-not-browsable">{data.message}</Alert>
+            <Alert type="info" header="Not browsable" data-testid="storage-not-browsable">
+              {data.message}
+            </Alert>
           ) : answer.error ? (
-            <Alert type="error" header="The contents could not be read"><ProblemText error={answer.error} /></Alert>
+            <Alert type="error" header="The contents could not be read">
+              <ProblemText error={answer.error} />
+            </Alert>
           ) : (
             <Box textAlign="center">Empty folder</Box>
           )

@@ -21,13 +21,26 @@ import { RemoveStorageModal } from './RemoveStorageModal.js';
 import { StorageBrowser } from './StorageBrowser.js';
 
 /** A storage in the tab's URL: `<name>` in the default namespace, `<namespace>.<name>` elsewhere (names have no dots). */
-export const storageItem = (s: { name: string; namespace: string }) => (s.namespace === 'default' ? s.name : `${s.namespace}.${s.name}`);
-const fromItem = (item: string) => (item.includes('.') ? { namespace: item.split('.')[0]!, name: item.split('.')[1]! } : { namespace: 'default', name: item });
+export const storageItem = (s: { name: string; namespace: string }) =>
+  s.namespace === 'default' ? s.name : `${s.namespace}.${s.name}`;
+const fromItem = (item: string) =>
+  item.includes('.')
+    ? { namespace: item.split('.')[0]!, name: item.split('.')[1]! }
+    : { namespace: 'default', name: item };
 
-const PHASE = new Map<string, StatusIndicatorProps.Type>([['Bound', 'success'], ['Pending', 'pending'], ['Lost', 'error'], ['Missing', 'warning']]);
+const PHASE = new Map<string, StatusIndicatorProps.Type>([
+  ['Bound', 'success'],
+  ['Pending', 'pending'],
+  ['Lost', 'error'],
+  ['Missing', 'warning'],
+]);
 
 const where = (s: StorageView) =>
-  s.kind === 's3' ? <Box variant="code">{`s3://${s.bucket}/${s.prefix ?? ''}`}</Box> : <Box variant="code">{`${s.fileSystemId}${s.mountName ? ` (${s.dnsName}@${s.mountName})` : ''}`}</Box>;
+  s.kind === 's3' ? (
+    <Box variant="code">{`s3://${s.bucket}/${s.prefix ?? ''}`}</Box>
+  ) : (
+    <Box variant="code">{`${s.fileSystemId}${s.mountName ? ` (${s.dnsName}@${s.mountName})` : ''}`}</Box>
+  );
 
 /**
  * The cluster's Storage tab: every S3 (Mountpoint) and FSx for Lustre volume with its claim's phase and
@@ -62,7 +75,11 @@ export function StoragePanel({ cluster, region, item }: ClusterPanelProps) {
             variant="h2"
             counter={`(${items.length})`}
             description="S3 buckets (Mountpoint for Amazon S3 CSI driver) and FSx for Lustre file systems that pods mount by their claim's name. Removing one keeps its data unless you ask."
-            actions={<Button onClick={() => setAdding(true)} disabled={!list.data} data-testid="storage-add">Add storage</Button>}
+            actions={
+              <Button onClick={() => setAdding(true)} disabled={!list.data} data-testid="storage-add">
+                Add storage
+              </Button>
+            }
           >
             Storage
           </Header>
@@ -93,17 +110,30 @@ export function StoragePanel({ cluster, region, item }: ClusterPanelProps) {
           {
             id: 'mounts',
             header: 'Mounted by',
-            cell: (s) => (s.mounts.length ? s.mounts.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ') : '—'),
+            cell: (s) =>
+              s.mounts.length
+                ? s.mounts.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ')
+                : '—',
           },
           {
             id: 'actions',
             header: 'Actions',
             cell: (s) => (
               <SpaceBetween direction="horizontal" size="xxs">
-                <Link href={clusterPath(cluster, region, `storage/${encodeURIComponent(storageItem(s))}`)} onFollow={follow} data-testid={`storage-browse-${s.namespace}-${s.name}`}>
+                <Link
+                  href={clusterPath(cluster, region, `storage/${encodeURIComponent(storageItem(s))}`)}
+                  onFollow={follow}
+                  data-testid={`storage-browse-${s.namespace}-${s.name}`}
+                >
                   Browse
                 </Link>
-                <Button variant="inline-link" onClick={() => setRemoving(s)} data-testid={`storage-remove-${s.namespace}-${s.name}`}>Remove</Button>
+                <Button
+                  variant="inline-link"
+                  onClick={() => setRemoving(s)}
+                  data-testid={`storage-remove-${s.namespace}-${s.name}`}
+                >
+                  Remove
+                </Button>
               </SpaceBetween>
             ),
           },
@@ -113,15 +143,42 @@ export function StoragePanel({ cluster, region, item }: ClusterPanelProps) {
       {list.data && <KeptStorageTable cluster={cluster} region={region} kept={list.data.kept} />}
       {list.data && (!list.data.drivers['s3-csi-driver'] || !list.data.drivers['fsx-csi-driver']) && (
         <Box variant="small" color="text-status-inactive" data-testid="storage-drivers">
-          {[!list.data.drivers['s3-csi-driver'] && 'S3 storage needs the Mountpoint for S3 CSI driver feature', !list.data.drivers['fsx-csi-driver'] && 'FSx storage needs the FSx for Lustre CSI driver feature']
+          {[
+            !list.data.drivers['s3-csi-driver'] && 'S3 storage needs the Mountpoint for S3 CSI driver feature',
+            !list.data.drivers['fsx-csi-driver'] && 'FSx storage needs the FSx for Lustre CSI driver feature',
+          ]
             .filter(Boolean)
             .join('; ')}
           {' — turn it on under Features.'}
         </Box>
       )}
-      {browsing && <StorageBrowser key={`${browsing.namespace}/${browsing.name}`} cluster={cluster} region={region} storage={browsing} onClose={() => navigate(clusterPath(cluster, region, 'storage'))} />}
-      {adding && list.data && <AddStorageModal cluster={cluster} region={region} drivers={list.data.drivers} onDismiss={() => setAdding(false)} onStarted={started} />}
-      {removing && <RemoveStorageModal cluster={cluster} region={region} storage={removing} onDismiss={() => setRemoving(null)} onStarted={started} />}
+      {browsing && (
+        <StorageBrowser
+          key={`${browsing.namespace}/${browsing.name}`}
+          cluster={cluster}
+          region={region}
+          storage={browsing}
+          onClose={() => navigate(clusterPath(cluster, region, 'storage'))}
+        />
+      )}
+      {adding && list.data && (
+        <AddStorageModal
+          cluster={cluster}
+          region={region}
+          drivers={list.data.drivers}
+          onDismiss={() => setAdding(false)}
+          onStarted={started}
+        />
+      )}
+      {removing && (
+        <RemoveStorageModal
+          cluster={cluster}
+          region={region}
+          storage={removing}
+          onDismiss={() => setRemoving(null)}
+          onStarted={started}
+        />
+      )}
     </SpaceBetween>
   );
 }

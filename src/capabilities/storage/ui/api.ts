@@ -3,7 +3,12 @@ import { api, qs } from '../../../../web/src/api/client.js';
 import type { Accepted } from '../../../../web/src/api/types.js';
 import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
 import { apiPath } from '../../../domain/api-path.js';
-import type { AddStorageRequest, BrowseStorageAnswer, ForgetKeptStorageAnswer, StorageList } from '../../../domain/schemas/storage.js';
+import type {
+  AddStorageRequest,
+  BrowseStorageAnswer,
+  ForgetKeptStorageAnswer,
+  StorageList,
+} from '../../../domain/schemas/storage.js';
 import { STORAGE_PATHS } from '../paths.js';
 
 /** The storage tab's REST calls and queries (its paths are the capability's paths.ts). */
@@ -11,16 +16,27 @@ import { STORAGE_PATHS } from '../paths.js';
 // Under 'clusters': every operation change (add-storage, remove-storage) refreshes the list.
 export const storageKeys = {
   list: (cluster: string, region: string) => ['clusters', 'storage', cluster, region] as const,
-  page: (cluster: string, region: string, namespace: string, name: string, path: string, token?: string) => ['storage-objects', cluster, region, namespace, name, path, token ?? ''] as const,
+  page: (cluster: string, region: string, namespace: string, name: string, path: string, token?: string) =>
+    ['storage-objects', cluster, region, namespace, name, path, token ?? ''] as const,
 };
 
-export const listStorage = (cluster: string, region: string) => api<StorageList>(`${apiPath(STORAGE_PATHS.list, { name: cluster })}${qs({ region })}`);
+export const listStorage = (cluster: string, region: string) =>
+  api<StorageList>(`${apiPath(STORAGE_PATHS.list, { name: cluster })}${qs({ region })}`);
 
 export type AddStorageBody = Partial<AddStorageRequest> & Pick<AddStorageRequest, 'kind' | 'name'>;
 export const addStorage = (cluster: string, region: string, body: AddStorageBody, idempotencyKey: string) =>
-  api<Accepted>(apiPath(STORAGE_PATHS.list, { name: cluster }), { method: 'POST', body: { ...body, region }, headers: { 'idempotency-key': idempotencyKey } });
+  api<Accepted>(apiPath(STORAGE_PATHS.list, { name: cluster }), {
+    method: 'POST',
+    body: { ...body, region },
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 
-export const removeStorage = (cluster: string, region: string, storage: { name: string; namespace: string }, options: { force?: boolean; deleteData?: boolean; confirm?: string }) =>
+export const removeStorage = (
+  cluster: string,
+  region: string,
+  storage: { name: string; namespace: string },
+  options: { force?: boolean; deleteData?: boolean; confirm?: string },
+) =>
   api<Accepted>(
     `${apiPath(STORAGE_PATHS.one, { name: cluster, storage: storage.name })}${qs({
       region,
@@ -33,18 +49,41 @@ export const removeStorage = (cluster: string, region: string, storage: { name: 
   );
 
 export const forgetKeptStorage = (cluster: string, region: string, storage: { name: string; namespace: string }) =>
-  api<ForgetKeptStorageAnswer>(`${apiPath(STORAGE_PATHS.kept, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace })}`, { method: 'DELETE' });
+  api<ForgetKeptStorageAnswer>(
+    `${apiPath(STORAGE_PATHS.kept, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace })}`,
+    { method: 'DELETE' },
+  );
 
-export const browseStorage = (cluster: string, region: string, storage: { name: string; namespace: string }, path: string, pageToken: string | undefined, limit: number) =>
-  api<BrowseStorageAnswer>(`${apiPath(STORAGE_PATHS.objects, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace, path: path || undefined, pageToken, limit })}`);
+export const browseStorage = (
+  cluster: string,
+  region: string,
+  storage: { name: string; namespace: string },
+  path: string,
+  pageToken: string | undefined,
+  limit: number,
+) =>
+  api<BrowseStorageAnswer>(
+    `${apiPath(STORAGE_PATHS.objects, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace, path: path || undefined, pageToken, limit })}`,
+  );
 
 export function useStorageList(cluster: string, region: string) {
   const poll = useLiveStatus().connected ? false : 5000;
   // Claim phases and mounts move without our operations (pods come and go): a slow refresh always.
-  return useQuery({ queryKey: storageKeys.list(cluster, region), queryFn: () => listStorage(cluster, region), refetchInterval: poll || 15_000 });
+  return useQuery({
+    queryKey: storageKeys.list(cluster, region),
+    queryFn: () => listStorage(cluster, region),
+    refetchInterval: poll || 15_000,
+  });
 }
 
-export function useStoragePage(cluster: string, region: string, storage: { name: string; namespace: string }, path: string, token: string | undefined, limit: number) {
+export function useStoragePage(
+  cluster: string,
+  region: string,
+  storage: { name: string; namespace: string },
+  path: string,
+  token: string | undefined,
+  limit: number,
+) {
   return useQuery({
     queryKey: [...storageKeys.page(cluster, region, storage.namespace, storage.name, path, token), limit],
     queryFn: () => browseStorage(cluster, region, storage, path, token, limit),

@@ -3,7 +3,13 @@ import { clusterTags, resourceNames } from '../../../domain/naming.js';
 import { carriesTags } from '../../../domain/tags.js';
 import type { AddStorageInput } from '../../../domain/schemas/storage.js';
 import { fsxVolumeManifests, s3VolumeManifests } from '../../../domain/storage-manifests.js';
-import { csiStoragePolicy, csiStoragePolicyName, STORAGE_LABEL, storageTarget, storageVolumeName } from '../../../domain/storage.js';
+import {
+  csiStoragePolicy,
+  csiStoragePolicyName,
+  STORAGE_LABEL,
+  storageTarget,
+  storageVolumeName,
+} from '../../../domain/storage.js';
 import { samePolicy } from '../../../domain/features/policy-document.js';
 import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
 import { applyAndAwait } from '../../../workflows/apply-and-await.js';
@@ -26,7 +32,10 @@ type Ctx = PhaseContext<AddStorageInput, AddStorageState>;
 /** The `instantstart.io/part` tag of a file system made for one storage (it tells it from the cluster's shared one). */
 export const storageFsxPart = (namespace: string, name: string): string => `storage/${namespace}/${name}`;
 /** Tags of what add-storage makes: the cluster's tags, and which storage it is for. */
-const storageTags = (i: AddStorageInput) => ({ ...clusterTags(i.cluster, i.kind === 'fsx' ? storageFsxPart(i.namespace, i.name) : 'storage'), [STORAGE_LABEL]: `${i.namespace}/${i.name}` });
+const storageTags = (i: AddStorageInput) => ({
+  ...clusterTags(i.cluster, i.kind === 'fsx' ? storageFsxPart(i.namespace, i.name) : 'storage'),
+  [STORAGE_LABEL]: `${i.namespace}/${i.name}`,
+});
 
 /**
  * s3 with createBucket: the bucket, tagged as this cluster's. Made in two calls (CreateBucket, then
@@ -57,8 +66,21 @@ function bucketPhase(deps: WorkflowDeps): Phase {
  * until AVAILABLE (about 10 minutes on AWS), through the same steps create-cluster takes.
  */
 function fileSystemPhase(deps: WorkflowDeps): Phase {
-  const remember = (ctx: Ctx, fs: { FileSystemId?: string; DNSName?: string; LustreConfiguration?: { MountName?: string }; StorageCapacity?: number }) =>
-    ctx.setState({ fileSystemId: fs.FileSystemId, dnsName: fs.DNSName, mountName: fs.LustreConfiguration?.MountName ?? 'fsx', capacityGiB: fs.StorageCapacity ?? ctx.input.storageCapacityGiB ?? 1200 });
+  const remember = (
+    ctx: Ctx,
+    fs: {
+      FileSystemId?: string;
+      DNSName?: string;
+      LustreConfiguration?: { MountName?: string };
+      StorageCapacity?: number;
+    },
+  ) =>
+    ctx.setState({
+      fileSystemId: fs.FileSystemId,
+      dnsName: fs.DNSName,
+      mountName: fs.LustreConfiguration?.MountName ?? 'fsx',
+      capacityGiB: fs.StorageCapacity ?? ctx.input.storageCapacityGiB ?? 1200,
+    });
   return {
     name: 'file-system',
     title: 'FSx for Lustre file system',
@@ -102,7 +124,11 @@ function fileSystemPhase(deps: WorkflowDeps): Phase {
     },
     pollKey: (ctx) => `fsx:${ctx.input.region}:${ctx.state.fileSystemId ?? ctx.input.name}`,
     async await(ctx) {
-      const standing = await lustreAvailability(deps.cloud, ctx.input.region, ctx.state.fileSystemId ?? ctx.input.fileSystemId!);
+      const standing = await lustreAvailability(
+        deps.cloud,
+        ctx.input.region,
+        ctx.state.fileSystemId ?? ctx.input.fileSystemId!,
+      );
       if (!('available' in standing)) return { done: false, progress: standing.progress };
       remember(ctx, standing.available);
       return { done: true, progress: `FSx ${standing.available.FileSystemId} AVAILABLE` };
@@ -131,7 +157,10 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
       if (ctx.input.kind !== 's3') return 'done';
       const w = await wanted(ctx.input);
       if (!(await deps.cloud.iam.find(w.role))) {
-        ctx.log(`The S3 CSI driver has no InstantStart role (${w.role}): grant its own role access to s3://${ctx.input.bucket}/${ctx.input.prefix ?? ''}`, 'warn');
+        ctx.log(
+          `The S3 CSI driver has no InstantStart role (${w.role}): grant its own role access to s3://${ctx.input.bucket}/${ctx.input.prefix ?? ''}`,
+          'warn',
+        );
         return 'done';
       }
       const current = await deps.cloud.iam.inlinePolicy(w.role, w.policy);
@@ -140,24 +169,50 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     async act(ctx) {
       const w = await wanted(ctx.input);
       await deps.cloud.iam.putInlinePolicy(w.role, w.policy, w.document);
-      ctx.log(`Role ${w.role}: inline policy ${w.policy} allows ${ctx.input.readOnly ? 'reading' : 'reading and writing'} s3://${ctx.input.bucket}/${ctx.input.prefix ?? ''}`);
+      ctx.log(
+        `Role ${w.role}: inline policy ${w.policy} allows ${ctx.input.readOnly ? 'reading' : 'reading and writing'} s3://${ctx.input.bucket}/${ctx.input.prefix ?? ''}`,
+      );
     },
   };
 }
 
 function manifests(ctx: Ctx) {
   const i = ctx.input;
-  const names = { volumeName: storageVolumeName(i.namespace, i.name), claimName: i.name, namespace: i.namespace, labels: { [STORAGE_LABEL]: `${i.namespace}.${i.name}` } };
+  const names = {
+    volumeName: storageVolumeName(i.namespace, i.name),
+    claimName: i.name,
+    namespace: i.namespace,
+    labels: { [STORAGE_LABEL]: `${i.namespace}.${i.name}` },
+  };
   if (i.kind === 's3') {
-    return s3VolumeManifests({ ...names, bucket: i.bucket!, region: i.bucketRegion ?? i.region, prefix: i.prefix, readOnly: i.readOnly, volumeHandle: `s3-csi-${names.volumeName}` });
+    return s3VolumeManifests({
+      ...names,
+      bucket: i.bucket!,
+      region: i.bucketRegion ?? i.region,
+      prefix: i.prefix,
+      readOnly: i.readOnly,
+      volumeHandle: `s3-csi-${names.volumeName}`,
+    });
   }
   const s = ctx.state;
-  return fsxVolumeManifests({ ...names, fileSystemId: s.fileSystemId!, dnsName: s.dnsName!, mountName: s.mountName ?? 'fsx', capacityGiB: s.capacityGiB ?? 1200 });
+  return fsxVolumeManifests({
+    ...names,
+    fileSystemId: s.fileSystemId!,
+    dnsName: s.dnsName!,
+    mountName: s.mountName ?? 'fsx',
+    capacityGiB: s.capacityGiB ?? 1200,
+  });
 }
 
 /** The PersistentVolume and its claim, applied and awaited until the claim is Bound. */
 function volumePhase(deps: WorkflowDeps): Phase {
-  const kube = async (ctx: Ctx): Promise<KubePort> => kubeOfHyperPod(deps.cloud, await describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster), ctx.input.region, { required: true });
+  const kube = async (ctx: Ctx): Promise<KubePort> =>
+    kubeOfHyperPod(
+      deps.cloud,
+      await describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster),
+      ctx.input.region,
+      { required: true },
+    );
   return {
     ...applyAndAwait<AddStorageInput, AddStorageState>({
       name: 'volume',
@@ -166,7 +221,8 @@ function volumePhase(deps: WorkflowDeps): Phase {
       kube,
       manifests,
       readyProgress: (ctx) => `Claim ${ctx.input.namespace}/${ctx.input.name} is Bound`,
-      pollKey: (ctx) => `kube:${ctx.input.region}:${ctx.input.cluster}:storage:${ctx.input.namespace}/${ctx.input.name}`,
+      pollKey: (ctx) =>
+        `kube:${ctx.input.region}:${ctx.input.cluster}:storage:${ctx.input.namespace}/${ctx.input.name}`,
     }),
     after: ['bucket', 'file-system', 'driver-access'],
   };
@@ -199,7 +255,9 @@ export function addStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'add-storag
       kind: i.kind,
       claim: `${i.namespace}/${i.name}`,
       volumeName: storageVolumeName(i.namespace, i.name),
-      ...(i.kind === 's3' ? { bucket: i.bucket, prefix: i.prefix ?? '', access: i.readOnly ? 'read-only' : 'read-write' } : { fileSystemId: s.fileSystemId }),
+      ...(i.kind === 's3'
+        ? { bucket: i.bucket, prefix: i.prefix ?? '', access: i.readOnly ? 'read-only' : 'read-write' }
+        : { fileSystemId: s.fileSystemId }),
     }),
   });
 }

@@ -16,7 +16,12 @@ type Phase = PhaseDefinition<RemoveStorageInput, Empty>;
 type Ctx = PhaseContext<RemoveStorageInput, Empty>;
 
 const kubeOf = async (deps: WorkflowDeps, ctx: Ctx): Promise<KubePort> =>
-  kubeOfHyperPod(deps.cloud, await describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster), ctx.input.region, { required: true });
+  kubeOfHyperPod(
+    deps.cloud,
+    await describeHyperPod(deps.cloud, ctx.input.region, ctx.input.cluster),
+    ctx.input.region,
+    { required: true },
+  );
 
 /**
  * The claim first: Kubernetes keeps a claim that running pods use (pvc-protection) until they end,
@@ -39,7 +44,9 @@ function claimPhase(deps: WorkflowDeps): Phase {
     pollKey: (ctx) => `kube:${ctx.input.region}:${ctx.input.cluster}:storage:${ctx.input.namespace}/${ctx.input.name}`,
     async await(ctx) {
       const claim = await (await kubeOf(deps, ctx)).find(PERSISTENT_VOLUME_CLAIM, ctx.input.name, ctx.input.namespace);
-      return claim ? { done: false, progress: 'The claim is deleted once no running pod uses it (pvc-protection)' } : { done: true, progress: 'Claim gone' };
+      return claim
+        ? { done: false, progress: 'The claim is deleted once no running pod uses it (pvc-protection)' }
+        : { done: true, progress: 'Claim gone' };
     },
   };
 }
@@ -70,10 +77,13 @@ function volumePhase(deps: WorkflowDeps): Phase {
 
 /** The S3 CSI driver's inline policy for this storage (add-storage's), and nothing else of its role. */
 function driverAccessPhase(deps: WorkflowDeps): Phase {
-  const names = async (i: RemoveStorageInput) => ({ role: resourceNames(i.cluster, await deps.cloud.accountId(), i.region).s3CsiRole, policy: csiStoragePolicyName(i.namespace, i.name) });
+  const names = async (i: RemoveStorageInput) => ({
+    role: resourceNames(i.cluster, await deps.cloud.accountId(), i.region).s3CsiRole,
+    policy: csiStoragePolicyName(i.namespace, i.name),
+  });
   return {
     name: 'driver-access',
-    title: 'Withdraw the S3 CSI driver\'s access to the storage',
+    title: "Withdraw the S3 CSI driver's access to the storage",
     expectedSeconds: 5,
     appliesTo: (i) => i.data.kind === 's3',
     async observe(ctx) {
@@ -111,7 +121,9 @@ function dataPhase(deps: WorkflowDeps): Phase {
       const region = d.region ?? ctx.input.region;
       if (!(await deps.cloud.storage.bucketExists(region, d.bucket))) return 'done';
       if (!d.prefix) return 'needs-act';
-      return (await deps.cloud.storage.listObjects(region, d.bucket, { prefix: d.prefix, maxKeys: 1 })).objects.length ? 'needs-act' : 'done';
+      return (await deps.cloud.storage.listObjects(region, d.bucket, { prefix: d.prefix, maxKeys: 1 })).objects.length
+        ? 'needs-act'
+        : 'done';
     },
     async act(ctx) {
       const d = ctx.input.data;
@@ -125,7 +137,8 @@ function dataPhase(deps: WorkflowDeps): Phase {
         await deps.cloud.storage.deleteBucket(d.region ?? ctx.input.region, d.bucket, log);
       }
     },
-    pollKey: (ctx) => `fsx:${ctx.input.region}:${ctx.input.data.kind === 'fsx' ? ctx.input.data.fileSystemId : ctx.input.name}`,
+    pollKey: (ctx) =>
+      `fsx:${ctx.input.region}:${ctx.input.data.kind === 'fsx' ? ctx.input.data.fileSystemId : ctx.input.name}`,
     async await(ctx) {
       const d = ctx.input.data;
       if (d.kind !== 'fsx') return { done: true };
@@ -151,7 +164,7 @@ function keepPhase(deps: WorkflowDeps): Phase {
   };
   return {
     name: 'keep',
-    title: 'Remember the kept data (listed as kept, not mounted; kept by the cluster\'s delete)',
+    title: "Remember the kept data (listed as kept, not mounted; kept by the cluster's delete)",
     expectedSeconds: 5,
     // Deleted data is not kept: no step of that removal.
     appliesTo: (i) => !i.deleteData,
@@ -169,10 +182,21 @@ function keepPhase(deps: WorkflowDeps): Phase {
       const i = ctx.input;
       const f = await facts(ctx);
       if (f.ours && !f.marks.includes(f.me)) {
-        await deps.cloud.tagged.tag(f.region, dataResource(i.data), { [TAG_KEPT_STORAGE]: [...f.marks, f.me].join(' ') });
-        ctx.log(`Tagged ${storageDataName(i.data)} ${TAG_KEPT_STORAGE}=${[...f.marks, f.me].join(' ')}: the cluster's delete keeps it`);
+        await deps.cloud.tagged.tag(f.region, dataResource(i.data), {
+          [TAG_KEPT_STORAGE]: [...f.marks, f.me].join(' '),
+        });
+        ctx.log(
+          `Tagged ${storageDataName(i.data)} ${TAG_KEPT_STORAGE}=${[...f.marks, f.me].join(' ')}: the cluster's delete keeps it`,
+        );
       }
-      deps.keptStorages.put({ region: i.region, cluster: i.cluster, namespace: i.namespace, name: i.name, data: i.data, ours: f.ours });
+      deps.keptStorages.put({
+        region: i.region,
+        cluster: i.cluster,
+        namespace: i.namespace,
+        name: i.name,
+        data: i.data,
+        ours: f.ours,
+      });
       ctx.log(`Storage ${f.me} is listed as kept, not mounted, until it is forgotten`);
     },
   };
@@ -180,7 +204,8 @@ function keepPhase(deps: WorkflowDeps): Phase {
 
 /**
  * remove-storage: the claim, then the volume, the S3 CSI driver's access, and — only when asked with
- * the data's name — the data itself; else the kept data is remembered (`keep`). The service refused it while running pods mount the claim
+ * the data's name — the data itself; else the kept data is remembered (`keep`). The service refused it while running
+ * pods mount the claim
  * (unless force) and resolved where the data is before anything was deleted.
  */
 export function removeStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'remove-storage', Empty> {
@@ -188,7 +213,19 @@ export function removeStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'remove-
     target: (i) => storageTarget(i.region, i.cluster, i.namespace, i.name),
     locks: (i) => storageLocks(i.region, i.cluster, i.namespace, i.name),
     initialState: () => ({}),
-    phases: [claimPhase(deps), volumePhase(deps), { ...driverAccessPhase(deps), after: [] }, { ...dataPhase(deps), after: ['volume'] }, { ...keepPhase(deps), after: ['volume'] }],
-    result: (_s, i) => ({ cluster: i.cluster, storage: i.name, namespace: i.namespace, data: storageDataName(i.data), dataDeleted: i.deleteData }),
+    phases: [
+      claimPhase(deps),
+      volumePhase(deps),
+      { ...driverAccessPhase(deps), after: [] },
+      { ...dataPhase(deps), after: ['volume'] },
+      { ...keepPhase(deps), after: ['volume'] },
+    ],
+    result: (_s, i) => ({
+      cluster: i.cluster,
+      storage: i.name,
+      namespace: i.namespace,
+      data: storageDataName(i.data),
+      dataDeleted: i.deleteData,
+    }),
   });
 }

@@ -6,7 +6,9 @@ import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { SYSTEM_PATHS } from '../paths.js';
 
 const ServerConfigSchema = ServerConfigViewSchema.extend({
-  cloud: ServerConfigViewSchema.shape.cloud.describe('"sandbox" (a local simulated cloud: nothing is billed) or "aws" (real resources, real cost).'),
+  cloud: ServerConfigViewSchema.shape.cloud.describe(
+    '"sandbox" (a local simulated cloud: nothing is billed) or "aws" (real resources, real cost).',
+  ),
 });
 
 /** `get_server_info` → GET /api/v1/config. */
@@ -22,11 +24,21 @@ export function registerGetServerInfoTool(server: McpServer, api: RestClient): v
     annotations: { ...READ_ONLY, openWorldHint: false },
     async run(_args, { api, signal }) {
       const config = await api.get<z.infer<typeof ServerConfigSchema>>(SYSTEM_PATHS.config, { signal });
-      const where = config.cloud === 'sandbox' ? 'the local sandbox cloud (simulated, no cost)' : config.accountId ? `AWS account ${config.accountId} (real resources)` : 'AWS (account not known yet)';
+      const where =
+        config.cloud === 'sandbox'
+          ? 'the local sandbox cloud (simulated, no cost)'
+          : config.accountId
+            ? `AWS account ${config.accountId} (real resources)`
+            : 'AWS (account not known yet)';
       const problem = config.cloudAccess.problem;
       // Without usable credentials every other tool answers 503: say why and what the user must do first.
-      const access = problem ? ` It cannot act on its cloud yet (${problem.code}): ${problem.message} ${problem.remedy}` : '';
-      return { text: `InstantStart ${config.version} on ${where}; default region ${config.region}.${access}`, data: config };
+      const access = problem
+        ? ` It cannot act on its cloud yet (${problem.code}): ${problem.message} ${problem.remedy}`
+        : '';
+      return {
+        text: `InstantStart ${config.version} on ${where}; default region ${config.region}.${access}`,
+        data: config,
+      };
     },
   });
 }

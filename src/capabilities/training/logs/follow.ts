@@ -63,7 +63,13 @@ export class FollowSession {
       const tails = await this.logs.readTails(this.target, this.query, this.controller.signal);
       if (this.closed) return;
       for (const line of mergeByTime(tails.map((t) => t.lines))) if (!this.emit({ type: 'line', ...line })) return;
-      if (!this.emit({ type: 'tail-end', ranks: tails.filter((t) => !t.error).map((t) => ({ rank: t.rank, pod: t.pod })) })) return;
+      if (
+        !this.emit({
+          type: 'tail-end',
+          ranks: tails.filter((t) => !t.error).map((t) => ({ rank: t.rank, pod: t.pod })),
+        })
+      )
+        return;
       for (const tail of tails) {
         const ranked = this.target.ranks.find((r) => r.rank === tail.rank);
         if (ranked && !tail.error) this.followRank(ranked, tail);
@@ -88,7 +94,12 @@ export class FollowSession {
   /** Follows the rank's current run: after the tail's last line when it was in the tail, else from the run's start. */
   private followRank(ranked: RankedPod, tail?: RankTail): void {
     const { pod } = ranked;
-    const state: Followed = { uid: pod.metadata.uid ?? '', run: readableRun(pod) ?? 0, pod: pod.metadata.name, active: true };
+    const state: Followed = {
+      uid: pod.metadata.uid ?? '',
+      run: readableRun(pod) ?? 0,
+      pod: pod.metadata.name,
+      active: true,
+    };
     this.followed.set(ranked.rank, state);
     void this.relay(ranked, tail).finally(() => {
       state.active = false;
@@ -102,9 +113,16 @@ export class FollowSession {
     // The tail's lines are sent: skip what the follow repeats (the kubelet resumes at whole seconds).
     let skipAtResume = resume?.linesAtTime ?? 0;
     let resuming = resume !== undefined;
-    const since = resume ? { sinceTime: resume.time } : tail && this.query.sinceSeconds !== undefined ? { sinceSeconds: this.query.sinceSeconds } : {};
+    const since = resume
+      ? { sinceTime: resume.time }
+      : tail && this.query.sinceSeconds !== undefined
+        ? { sinceSeconds: this.query.sinceSeconds }
+        : {};
     try {
-      const stream = await this.target.kube.logs({ name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default' }, { follow: true, timestamps: true, ...since, signal: this.controller.signal });
+      const stream = await this.target.kube.logs(
+        { name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default' },
+        { follow: true, timestamps: true, ...since, signal: this.controller.signal },
+      );
       const splitter = new LineSplitter();
       for await (const chunk of textChunks(stream)) {
         for (const raw of splitter.push(chunk)) {
@@ -136,8 +154,10 @@ export class FollowSession {
       const pod = await this.target.kube.find(POD, name, ranked.pod.metadata.namespace ?? 'default');
       const c = pod?.status.containerStatuses[0];
       if (!pod || pod.metadata.uid !== ranked.pod.metadata.uid) reason = 'the pod was deleted';
-      else if (c && c.restartCount > (readableRun(ranked.pod) ?? 0)) reason = `the container restarted (restart ${c.restartCount})`;
-      else if (c?.current.state === 'terminated') reason = `${c.current.reason ?? 'Terminated'} (exit code ${c.current.exitCode ?? 'unknown'})`;
+      else if (c && c.restartCount > (readableRun(ranked.pod) ?? 0))
+        reason = `the container restarted (restart ${c.restartCount})`;
+      else if (c?.current.state === 'terminated')
+        reason = `${c.current.reason ?? 'Terminated'} (exit code ${c.current.exitCode ?? 'unknown'})`;
       else if (c?.current.state === 'waiting') reason = `the container stopped (${c.current.reason ?? 'waiting'})`;
       if (pod) this.pods.set(name, pod);
     } catch {
@@ -150,27 +170,41 @@ export class FollowSession {
   private async watchPods(): Promise<void> {
     const { found } = this.target;
     const watches = podSelectorsOf(found).map((selector) => this.watchSelected(selector));
-    if (found.kind === 'RayJob' && !found.job.status.rayClusterName) watches.push(this.awaitRayCluster(found.job.metadata.name, found.job.metadata.namespace ?? 'default'));
+    if (found.kind === 'RayJob' && !found.job.status.rayClusterName)
+      watches.push(this.awaitRayCluster(found.job.metadata.name, found.job.metadata.namespace ?? 'default'));
     await Promise.all(watches);
   }
 
   /** A RayJob followed before KubeRay made its Ray cluster: once the job names it, that cluster's pods are watched too. */
   private async awaitRayCluster(job: string, namespace: string): Promise<void> {
     try {
-      for await (const event of this.target.kube.watch(RAY_JOB, { namespace, fieldSelector: `metadata.name=${job}`, signal: this.controller.signal })) {
+      for await (const event of this.target.kube.watch(RAY_JOB, {
+        namespace,
+        fieldSelector: `metadata.name=${job}`,
+        signal: this.controller.signal,
+      })) {
         if (this.closed) return;
-        const clusterName = event.type === 'ADDED' || event.type === 'MODIFIED' ? event.object.status.rayClusterName : undefined;
+        const clusterName =
+          event.type === 'ADDED' || event.type === 'MODIFIED' ? event.object.status.rayClusterName : undefined;
         if (clusterName) return await this.watchSelected(rayPodSelector(clusterName));
       }
     } catch (err) {
-      if (!this.closed) this.emit({ type: 'error', message: `the watch of the RayJob ended before its Ray cluster was made: ${readFailure(err)}; reconnect to follow the cluster's pods` });
+      if (!this.closed)
+        this.emit({
+          type: 'error',
+          message: `the watch of the RayJob ended before its Ray cluster was made: ${readFailure(err)}; reconnect to follow the cluster's pods`,
+        });
     }
   }
 
   private async watchSelected(selector: string): Promise<void> {
     const namespace = this.target.found.job.metadata.namespace ?? 'default';
     try {
-      for await (const event of this.target.kube.watch(POD, { namespace, labelSelector: selector, signal: this.controller.signal })) {
+      for await (const event of this.target.kube.watch(POD, {
+        namespace,
+        labelSelector: selector,
+        signal: this.controller.signal,
+      })) {
         if (this.closed) return;
         if (event.type === 'BOOKMARK') continue;
         if (event.type === 'DELETED') this.pods.delete(event.object.metadata.name);
@@ -178,7 +212,11 @@ export class FollowSession {
         this.reconcile();
       }
     } catch (err) {
-      if (!this.closed) this.emit({ type: 'error', message: `the watch of the job's pods ended: ${readFailure(err)}; new runs are not followed (reconnect to resume)` });
+      if (!this.closed)
+        this.emit({
+          type: 'error',
+          message: `the watch of the job's pods ended: ${readFailure(err)}; new runs are not followed (reconnect to resume)`,
+        });
     }
   }
 

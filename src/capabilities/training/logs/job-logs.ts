@@ -20,7 +20,10 @@ const TAIL_READS_AT_ONCE = 8;
 const DOWNLOAD_CHUNK = 64 * 1024;
 
 /** What reading logs takes from a request (the tail's, the download's and the follow's queries all carry it). */
-export type LogQuery = Pick<TrainingLogsQuery, 'rank' | 'tailLines' | 'sinceSeconds' | 'limitBytes' | 'grep' | 'previous'>;
+export type LogQuery = Pick<
+  TrainingLogsQuery,
+  'rank' | 'tailLines' | 'sinceSeconds' | 'limitBytes' | 'grep' | 'previous'
+>;
 
 /** One job's logs in one cluster: where to read them and which ranks the request names. */
 export interface LogTarget {
@@ -43,12 +46,21 @@ export class JobLogs {
 
   private async kube(region: string, cluster: string): Promise<KubePort> {
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
-    if (!eksClusterOf(hp)) throw new PreconditionError(`Cluster ${cluster} is not orchestrated by EKS: it runs no Kubernetes training jobs.`);
+    if (!eksClusterOf(hp))
+      throw new PreconditionError(
+        `Cluster ${cluster} is not orchestrated by EKS: it runs no Kubernetes training jobs.`,
+      );
     return kubeOfHyperPod(this.deps.cloud, hp, region, { required: true });
   }
 
   /** The job and the pods of the ranks asked for; 404 naming the job, 400 naming rank when the job has no such rank. */
-  async target(region: string, cluster: string, namespace: string, job: string, rank: number | 'all'): Promise<LogTarget> {
+  async target(
+    region: string,
+    cluster: string,
+    namespace: string,
+    job: string,
+    rank: number | 'all',
+  ): Promise<LogTarget> {
     const kube = await this.kube(region, cluster);
     const found = await requireJob(kube, cluster, namespace, job);
     const pods = await readRankPods(kube, found);
@@ -57,7 +69,11 @@ export class JobLogs {
       const present = new Set(pods.map((p) => p.rank));
       return { cluster, kube, found, ranks: pods, missing: [...Array(count).keys()].filter((r) => !present.has(r)) };
     }
-    if (rank >= count) throw InputError.field('rank', count === 0 ? `job ${namespace}/${job} has no ranks yet` : `job ${namespace}/${job} has ranks 0–${count - 1}`);
+    if (rank >= count)
+      throw InputError.field(
+        'rank',
+        count === 0 ? `job ${namespace}/${job} has no ranks yet` : `job ${namespace}/${job} has ranks 0–${count - 1}`,
+      );
     const one = pods.filter((p) => p.rank === rank);
     return { cluster, kube, found, ranks: one, missing: one.length ? [] : [rank] };
   }
@@ -70,7 +86,10 @@ export class JobLogs {
       job: target.found.job.metadata.name,
       lines: merged.lines,
       truncated: merged.cut || tails.some((t) => t.truncated),
-      ranks: [...tails.map((t) => ({ rank: t.rank, pod: t.pod, ...(t.error ? { error: t.error } : {}) })), ...missingRanks(target)].sort((a, b) => a.rank - b.rank),
+      ranks: [
+        ...tails.map((t) => ({ rank: t.rank, pod: t.pod, ...(t.error ? { error: t.error } : {}) })),
+        ...missingRanks(target),
+      ].sort((a, b) => a.rank - b.rank),
     };
   }
 
@@ -80,8 +99,16 @@ export class JobLogs {
     const stop = () => controller.abort();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const options = { tailLines: query.tailLines ?? DEFAULT_TAIL_LINES, limitBytes: query.limitBytes ?? DEFAULT_LIMIT_BYTES, sinceSeconds: query.sinceSeconds, previous: query.previous === 'true', grep: query.grep };
-      return await mapLimited(target.ranks, TAIL_READS_AT_ONCE, (r) => readRankTail(target.kube, r, options, controller.signal));
+      const options = {
+        tailLines: query.tailLines ?? DEFAULT_TAIL_LINES,
+        limitBytes: query.limitBytes ?? DEFAULT_LIMIT_BYTES,
+        sinceSeconds: query.sinceSeconds,
+        previous: query.previous === 'true',
+        grep: query.grep,
+      };
+      return await mapLimited(target.ranks, TAIL_READS_AT_ONCE, (r) =>
+        readRankTail(target.kube, r, options, controller.signal),
+      );
     } finally {
       signal?.removeEventListener('abort', stop);
       stop();
@@ -96,17 +123,26 @@ export class JobLogs {
   download(target: LogTarget, query: LogQuery): Readable {
     const controller = new AbortController();
     const previous = query.previous === 'true';
-    const options = { ...(query.tailLines !== undefined ? { tailLines: query.tailLines } : {}), sinceSeconds: query.sinceSeconds, previous, grep: query.grep };
+    const options = {
+      ...(query.tailLines !== undefined ? { tailLines: query.tailLines } : {}),
+      sinceSeconds: query.sinceSeconds,
+      previous,
+      grep: query.grep,
+    };
     async function* text(): AsyncGenerator<string> {
       try {
-        const notes = [...target.ranks.map((r) => ({ rank: r.rank, error: unreadableReason(r.pod, previous) })), ...missingRanks(target)].filter((n) => n.error);
+        const notes = [
+          ...target.ranks.map((r) => ({ rank: r.rank, error: unreadableReason(r.pod, previous) })),
+          ...missingRanks(target),
+        ].filter((n) => n.error);
         const readable = target.ranks.filter((r) => !unreadableReason(r.pod, previous));
         let out = notes.map((n) => `${prefixedLine({ rank: n.rank, text: `(no log: ${n.error})` })}\n`).join('');
         const sources = readable.map((r) => rankLines(target.kube, r, options, controller.signal));
         const heads = await Promise.all(sources.map((s, i) => nextOf(s, readable[i]!)));
         for (;;) {
           let best = -1;
-          for (let i = 0; i < heads.length; i++) if (heads[i] && (best < 0 || compareTimes(heads[i]!.time, heads[best]!.time) < 0)) best = i;
+          for (let i = 0; i < heads.length; i++)
+            if (heads[i] && (best < 0 || compareTimes(heads[i]!.time, heads[best]!.time) < 0)) best = i;
           if (best < 0) break;
           out += `${prefixedLine(heads[best]!)}\n`;
           if (out.length >= DOWNLOAD_CHUNK) {
@@ -131,7 +167,8 @@ export class JobLogs {
   }
 }
 
-const missingRanks = (target: LogTarget) => target.missing.map((rank) => ({ rank, pod: '', error: 'not started yet: the rank has no pod' }));
+const missingRanks = (target: LogTarget) =>
+  target.missing.map((rank) => ({ rank, pod: '', error: 'not started yet: the rank has no pod' }));
 
 /** The next line of a rank's stream; a rank whose read fails ends with a line saying why. */
 async function nextOf(source: AsyncGenerator<LogLine>, ranked: RankedPod): Promise<LogLine | undefined> {

@@ -1,6 +1,13 @@
 import type { KubePort } from '../../../cloud/ports.js';
 import { POD, type KubePod } from '../../../domain/kube/pod.js';
-import { hasSubmitterPod, hyperpodPodSelector, hyperpodRanks, rayPodSelector, rayRanks, raySubmitterSelector } from '../../../domain/training/job-view.js';
+import {
+  hasSubmitterPod,
+  hyperpodPodSelector,
+  hyperpodRanks,
+  rayPodSelector,
+  rayRanks,
+  raySubmitterSelector,
+} from '../../../domain/training/job-view.js';
 import type { FoundJob } from '../jobs.js';
 
 /**
@@ -18,14 +25,20 @@ export interface RankedPod {
 /** The label selectors of the job's pods (a RayJob's: its Ray cluster's, once it has one, and its submitter's). */
 export function podSelectorsOf(found: FoundJob): string[] {
   if (found.kind === 'HyperPodPyTorchJob') return [hyperpodPodSelector(found.job.metadata.name)];
-  return [...(found.job.status.rayClusterName ? [rayPodSelector(found.job.status.rayClusterName)] : []), ...(hasSubmitterPod(found.job) ? [raySubmitterSelector(found.job.metadata.name)] : [])];
+  return [
+    ...(found.job.status.rayClusterName ? [rayPodSelector(found.job.status.rayClusterName)] : []),
+    ...(hasSubmitterPod(found.job) ? [raySubmitterSelector(found.job.metadata.name)] : []),
+  ];
 }
 
 /** How many ranks the job has by its spec (a rank's pod may not exist yet); a RayJob's submitter is its last. */
 export function rankCountOf(found: FoundJob): number {
-  if (found.kind === 'HyperPodPyTorchJob') return found.job.spec.replicaSpecs.reduce((n, s) => n + Math.max(s.replicas, s.maxReplicas ?? 0), 0);
+  if (found.kind === 'HyperPodPyTorchJob')
+    return found.job.spec.replicaSpecs.reduce((n, s) => n + Math.max(s.replicas, s.maxReplicas ?? 0), 0);
   const spec = found.job.spec.rayClusterSpec;
-  return (spec ? 1 + spec.workerGroupSpecs.reduce((n, g) => n + g.replicas, 0) : 0) + (hasSubmitterPod(found.job) ? 1 : 0);
+  return (
+    (spec ? 1 + spec.workerGroupSpecs.reduce((n, g) => n + g.replicas, 0) : 0) + (hasSubmitterPod(found.job) ? 1 : 0)
+  );
 }
 
 /**
@@ -55,7 +68,9 @@ function preferred(a: KubePod, b: KubePod): boolean {
 /** The job's pods now (none while a RayJob has no cluster yet). */
 export async function readRankPods(kube: KubePort, found: FoundJob): Promise<RankedPod[]> {
   const namespace = found.job.metadata.namespace ?? 'default';
-  const lists = await Promise.all(podSelectorsOf(found).map((labelSelector) => kube.list(POD, { namespace, labelSelector })));
+  const lists = await Promise.all(
+    podSelectorsOf(found).map((labelSelector) => kube.list(POD, { namespace, labelSelector })),
+  );
   return rankPods(found, lists.flat());
 }
 
@@ -75,7 +90,8 @@ export function readableRun(pod: KubePod): number | undefined {
 export function unreadableReason(pod: KubePod, previous: boolean): string | undefined {
   const container = pod.status.containerStatuses[0];
   if (!pod.spec.nodeName) return `not started yet: the pod is not scheduled (${pod.status.phase})`;
-  if (previous) return container && container.restartCount > 0 ? undefined : 'no previous run: the container has not restarted';
+  if (previous)
+    return container && container.restartCount > 0 ? undefined : 'no previous run: the container has not restarted';
   if (!container || (container.current.state === 'waiting' && container.restartCount === 0)) {
     return `not started yet: ${container?.current.reason ?? 'ContainerCreating'}`;
   }

@@ -19,7 +19,8 @@ export function parseStampedLine(raw: string): { time?: string; text: string } {
 }
 
 /** Plain, case-sensitive substring: what a user types into a search box, never a regular expression. */
-export const matchesGrep = (text: string, grep: string | undefined): boolean => grep === undefined || text.includes(grep);
+export const matchesGrep = (text: string, grep: string | undefined): boolean =>
+  grep === undefined || text.includes(grep);
 
 /** What a line costs in an answer: its text and the newline that ends it. */
 export const lineBytes = (line: { text: string }): number => Buffer.byteLength(line.text) + 1;
@@ -72,7 +73,10 @@ export class TailBuffer {
   add(line: LogLine): void {
     this.lines.push(line);
     this.bytes += lineBytes(line);
-    while (this.lines.length - this.head > this.maxLines || (this.bytes > this.maxBytes && this.lines.length - this.head > 0)) {
+    while (
+      this.lines.length - this.head > this.maxLines ||
+      (this.bytes > this.maxBytes && this.lines.length - this.head > 0)
+    ) {
       this.bytes -= lineBytes(this.lines[this.head]!);
       this.head++;
       this.truncated = true;

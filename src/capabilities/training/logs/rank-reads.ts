@@ -48,15 +48,27 @@ export function readFailure(err: unknown): string {
 }
 
 /** The rank's log lines (grep applied), oldest first, timestamped by the kubelet. */
-export async function* rankLines(kube: KubePort, ranked: RankedPod, options: RankReadOptions, signal: AbortSignal): AsyncGenerator<LogLine> {
+export async function* rankLines(
+  kube: KubePort,
+  ranked: RankedPod,
+  options: RankReadOptions,
+  signal: AbortSignal,
+): AsyncGenerator<LogLine> {
   const { pod } = ranked;
   const stream = await kube.logs(
     { name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default' },
-    { ...(options.tailLines !== undefined ? { tailLines: options.tailLines } : {}), ...(options.sinceSeconds !== undefined ? { sinceSeconds: options.sinceSeconds } : {}), previous: options.previous, timestamps: true, signal },
+    {
+      ...(options.tailLines !== undefined ? { tailLines: options.tailLines } : {}),
+      ...(options.sinceSeconds !== undefined ? { sinceSeconds: options.sinceSeconds } : {}),
+      previous: options.previous,
+      timestamps: true,
+      signal,
+    },
   );
   for await (const raw of linesOf(stream)) {
     const { time, text } = parseStampedLine(raw);
-    if (matchesGrep(text, options.grep)) yield { rank: ranked.rank, pod: pod.metadata.name, ...(time ? { time } : {}), text };
+    if (matchesGrep(text, options.grep))
+      yield { rank: ranked.rank, pod: pod.metadata.name, ...(time ? { time } : {}), text };
   }
 }
 
@@ -71,7 +83,12 @@ export interface RankTail {
   resume?: { time: string; linesAtTime: number };
 }
 
-export async function readRankTail(kube: KubePort, ranked: RankedPod, options: RankReadOptions & { tailLines: number; limitBytes: number }, signal: AbortSignal): Promise<RankTail> {
+export async function readRankTail(
+  kube: KubePort,
+  ranked: RankedPod,
+  options: RankReadOptions & { tailLines: number; limitBytes: number },
+  signal: AbortSignal,
+): Promise<RankTail> {
   const { pod } = ranked;
   const base = { rank: ranked.rank, pod: pod.metadata.name };
   const reason = unreadableReason(pod, options.previous);
@@ -84,12 +101,19 @@ export async function readRankTail(kube: KubePort, ranked: RankedPod, options: R
   try {
     const stream = await kube.logs(
       { name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default' },
-      { tailLines: scan, ...(options.sinceSeconds !== undefined ? { sinceSeconds: options.sinceSeconds } : {}), previous: options.previous, timestamps: true, signal },
+      {
+        tailLines: scan,
+        ...(options.sinceSeconds !== undefined ? { sinceSeconds: options.sinceSeconds } : {}),
+        previous: options.previous,
+        timestamps: true,
+        signal,
+      },
     );
     for await (const raw of linesOf(stream)) {
       read++;
       const { time, text } = parseStampedLine(raw);
-      if (time) resume = resume?.time === time ? { time, linesAtTime: resume.linesAtTime + 1 } : { time, linesAtTime: 1 };
+      if (time)
+        resume = resume?.time === time ? { time, linesAtTime: resume.linesAtTime + 1 } : { time, linesAtTime: 1 };
       if (matchesGrep(text, options.grep)) buffer.add({ ...base, ...(time ? { time } : {}), text });
     }
   } catch (err) {

@@ -1,7 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { parseOrThrow } from '../../../api/problem.js';
-import { TrainingJobParamsSchema, TrainingLogsAnswerSchema, TrainingLogsFollowQuerySchema, TrainingLogsQuerySchema, type LogStreamMessage } from '../../../domain/schemas/training.js';
+import {
+  TrainingJobParamsSchema,
+  TrainingLogsAnswerSchema,
+  TrainingLogsFollowQuerySchema,
+  TrainingLogsQuerySchema,
+  type LogStreamMessage,
+} from '../../../domain/schemas/training.js';
 import type { RouteContext } from '../../capability.js';
 import { TRAINING_PATHS } from '../paths.js';
 import type { JobLogs, LogTarget } from './job-logs.js';
@@ -24,7 +30,10 @@ export const DROP_GRACE_MS = 30_000;
 const MAX_CLIENT_MESSAGE = 1024;
 
 /** The follow's job, resolved before the upgrade so that a missing job or a bad field is an HTTP problem, not a socket. */
-const followTargets = new WeakMap<FastifyRequest, { target: LogTarget; query: ReturnType<typeof TrainingLogsFollowQuerySchema.parse> }>();
+const followTargets = new WeakMap<
+  FastifyRequest,
+  { target: LogTarget; query: ReturnType<typeof TrainingLogsFollowQuerySchema.parse> }
+>();
 
 /**
  * The REST tail (JSON, or a streamed text download) and the follow WebSocket of a training job's
@@ -34,21 +43,42 @@ export function registerJobLogRoutes({ app, routes, service, region }: RouteCont
   routes.define(
     app,
     {
-      method: 'GET', url: TRAINING_PATHS.jobLogs, operationId: 'getTrainingJobLogs', tags: ['training'],
-      summary: 'The capped tail of one rank\'s or every rank\'s log, merged by time (JSON), or a download of them (format=text)',
+      method: 'GET',
+      url: TRAINING_PATHS.jobLogs,
+      operationId: 'getTrainingJobLogs',
+      tags: ['training'],
+      summary:
+        "The capped tail of one rank's or every rank's log, merged by time (JSON), or a download of them (format=text)",
       description:
         'Per rank: the last tailLines lines (default 500) within limitBytes (default 1 MiB), and the whole answer (all ranks merged, as `[rank N] …` lines) within limitBytes too — oldest dropped first; truncated says so. Optionally of the last sinceSeconds, only lines containing grep, ' +
         'or of the previous container run (previous=true: what a crashed rank printed). ranks says which ranks were read and why one could not be (not started yet, no previous run). ' +
         'format=text answers text/plain as an attachment, every line `[rank N] …`, streamed (the whole log unless tailLines or sinceSeconds bound it). ' +
         `Follow live over the WebSocket at ${TRAINING_PATHS.jobLogsFollow} (docs/API.md: its messages).`,
-      params: TrainingJobParamsSchema, query: TrainingLogsQuerySchema,
-      responses: { 200: { description: 'The tail (application/json), or the download (text/plain) with format=text', schema: TrainingLogsAnswerSchema } },
+      params: TrainingJobParamsSchema,
+      query: TrainingLogsQuerySchema,
+      responses: {
+        200: {
+          description: 'The tail (application/json), or the download (text/plain) with format=text',
+          schema: TrainingLogsAnswerSchema,
+        },
+      },
     },
     async ({ params, query, reply }) => {
-      const target = await service().target(region(query.region), params.name, params.namespace, params.job, query.rank);
+      const target = await service().target(
+        region(query.region),
+        params.name,
+        params.namespace,
+        params.job,
+        query.rank,
+      );
       if (query.format === 'json') return service().tail(target, query);
       const rankPart = query.rank === 'all' ? 'all-ranks' : `rank-${query.rank}`;
-      reply.type('text/plain; charset=utf-8').header('content-disposition', `attachment; filename="${params.job}-${rankPart}${query.previous === 'true' ? '-previous' : ''}.log"`);
+      reply
+        .type('text/plain; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="${params.job}-${rankPart}${query.previous === 'true' ? '-previous' : ''}.log"`,
+        );
       return service().download(target, query);
     },
   );
@@ -61,9 +91,18 @@ export function registerJobLogRoutes({ app, routes, service, region }: RouteCont
     preHandler: async (request) => {
       const params = parseOrThrow(TrainingJobParamsSchema, request.params, 'path');
       const query = parseOrThrow(TrainingLogsFollowQuerySchema, request.query, 'query');
-      followTargets.set(request, { target: await service().target(region(query.region), params.name, params.namespace, params.job, query.rank), query });
+      followTargets.set(request, {
+        target: await service().target(region(query.region), params.name, params.namespace, params.job, query.rank),
+        query,
+      });
     },
-    handler: async (_request, reply) => reply.code(426).header('upgrade', 'websocket').type('application/problem+json').send({ type: 'about:blank', title: 'Upgrade Required', status: 426, detail: 'This path is a WebSocket: connect with Upgrade: websocket (docs/API.md → training job logs).' }),
+    handler: async (_request, reply) =>
+      reply.code(426).header('upgrade', 'websocket').type('application/problem+json').send({
+        type: 'about:blank',
+        title: 'Upgrade Required',
+        status: 426,
+        detail: 'This path is a WebSocket: connect with Upgrade: websocket (docs/API.md → training job logs).',
+      }),
     wsHandler: (socket: WebSocket, request: FastifyRequest) => {
       const resolved = followTargets.get(request);
       followTargets.delete(request);

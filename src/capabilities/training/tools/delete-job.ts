@@ -13,14 +13,29 @@ export function registerDeleteJobTool(server: McpServer, api: RestClient): void 
     name: 'delete_job',
     title: 'Delete a training job',
     description:
-      'Delete a training job and its pods (a RayJob\'s Ray cluster too); a running job stops. Its checkpoints and outputs under /data stay. DESTRUCTIVE: show the user get_job\'s view of it and get an explicit yes ' +
+      "Delete a training job and its pods (a RayJob's Ray cluster too); a running job stops. Its checkpoints and outputs under /data stay. DESTRUCTIVE: show the user get_job's view of it and get an explicit yes " +
       'for this job name, then pass confirm: true. Deleting frees the name for a new submit.',
-    input: z.object({ ...JobRefInput, confirm: z.literal(true, 'must be true: set it only after the user confirmed deleting this job by name').describe('Must be true, after the user confirmed.') }).strict(),
+    input: z
+      .object({
+        ...JobRefInput,
+        confirm: z
+          .literal(true, 'must be true: set it only after the user confirmed deleting this job by name')
+          .describe('Must be true, after the user confirmed.'),
+      })
+      .strict(),
     output: DeleteTrainingJobAnswerSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ cluster, namespace, job, region }, { api, signal }) {
-      const answer = await api.delete<z.infer<typeof DeleteTrainingJobAnswerSchema>>(apiPath(TRAINING_PATHS.job, { name: cluster, namespace, job }), { query: { confirm: 'true', region }, signal });
-      return { text: answer.deleted ? `Deleted ${answer.kind} ${namespace}/${job} and its pods.` : `${namespace}/${job} was already gone.`, data: answer };
+      const answer = await api.delete<z.infer<typeof DeleteTrainingJobAnswerSchema>>(
+        apiPath(TRAINING_PATHS.job, { name: cluster, namespace, job }),
+        { query: { confirm: 'true', region }, signal },
+      );
+      return {
+        text: answer.deleted
+          ? `Deleted ${answer.kind} ${namespace}/${job} and its pods.`
+          : `${namespace}/${job} was already gone.`,
+        data: answer,
+      };
     },
   });
 }

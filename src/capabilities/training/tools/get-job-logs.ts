@@ -17,25 +17,52 @@ const MCP_LIMIT_BYTES = 64 * 1024;
 export function registerGetJobLogsTool(server: McpServer, api: RestClient): void {
   registerRestTool(server, api, {
     name: 'get_job_logs',
-    title: 'Read a training job\'s logs',
+    title: "Read a training job's logs",
     description:
-      'The last lines of a training job\'s logs: one rank, or every rank merged by time with [rank N] prefixes. Use it to see how far a job got (step, loss, tokens/s), ' +
+      "The last lines of a training job's logs: one rank, or every rank merged by time with [rank N] prefixes. Use it to see how far a job got (step, loss, tokens/s), " +
       'why a rank crashed (previous=true reads the run before its restart), or to search (grep: plain text, case-sensitive). ' +
       `Capped: tailLines per rank (default ${MCP_TAIL_LINES}) and limitBytes (default ${MCP_LIMIT_BYTES / 1024} KiB) per rank and for the whole answer as sent, oldest lines dropped first; the answer says when it was cut and how to see more. ` +
-      'The answer is text only (each line once, `[rank N] …`); the structured lines with pod and time are the REST tail\'s. ' +
+      "The answer is text only (each line once, `[rank N] …`); the structured lines with pod and time are the REST tail's. " +
       'Ranks that could not be read are listed with why (not started yet, no previous run).',
     input: z
       .object({
         ...JobRefInput,
-        rank: z.union([z.literal('all'), z.number().int().min(0).max(100_000)]).default('all').describe('One rank (its number), or all (default) for every rank merged by time.'),
-        tailLines: z.number().int().min(1).max(10_000).default(MCP_TAIL_LINES).describe(`Last lines per rank (1–10 000, default ${MCP_TAIL_LINES}). With grep: the last matching lines.`),
-        sinceSeconds: z.number().int().min(1).max(30 * 86_400).optional().describe('Only lines of the last this many seconds.'),
-        limitBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(MCP_LIMIT_BYTES).describe(`Cap in bytes (default ${MCP_LIMIT_BYTES}) per rank and on the lines of the whole answer (all ranks merged); the oldest lines go first.`),
+        rank: z
+          .union([z.literal('all'), z.number().int().min(0).max(100_000)])
+          .default('all')
+          .describe('One rank (its number), or all (default) for every rank merged by time.'),
+        tailLines: z
+          .number()
+          .int()
+          .min(1)
+          .max(10_000)
+          .default(MCP_TAIL_LINES)
+          .describe(`Last lines per rank (1–10 000, default ${MCP_TAIL_LINES}). With grep: the last matching lines.`),
+        sinceSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(30 * 86_400)
+          .optional()
+          .describe('Only lines of the last this many seconds.'),
+        limitBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(10 * 1024 * 1024)
+          .default(MCP_LIMIT_BYTES)
+          .describe(
+            `Cap in bytes (default ${MCP_LIMIT_BYTES}) per rank and on the lines of the whole answer (all ranks merged); the oldest lines go first.`,
+          ),
         grep: q.grep,
-        previous: z.boolean().default(false).describe('true: the previous container run of each rank (what a crashed rank printed before it restarted).'),
+        previous: z
+          .boolean()
+          .default(false)
+          .describe('true: the previous container run of each rank (what a crashed rank printed before it restarted).'),
       })
       .strict(),
-    textOnly: 'log lines are text: sent once, in the text (the whole answer within limitBytes), not again as structured content',
+    textOnly:
+      'log lines are text: sent once, in the text (the whole answer within limitBytes), not again as structured content',
     annotations: { ...READ_ONLY, openWorldHint: true },
     restFields: { name: 'cluster' },
     async run({ cluster, namespace, job, previous, ...query }, { api, signal }) {
@@ -73,7 +100,9 @@ function logsText(v: TrainingLogsAnswer, asked: Asked): string {
 
 function head(v: TrainingLogsAnswer, asked: Asked, count: number): string {
   const which = `${asked.rank === 'all' ? 'all ranks' : `rank ${asked.rank}`}${asked.previous ? ', previous run' : ''}${asked.grep ? `, lines containing "${asked.grep}"` : ''}`;
-  return count ? `${count} line(s) of job ${v.job} (${which}), oldest first:` : `No log lines of job ${v.job} (${which}).`;
+  return count
+    ? `${count} line(s) of job ${v.job} (${which}), oldest first:`
+    : `No log lines of job ${v.job} (${which}).`;
 }
 
 function notes(v: TrainingLogsAnswer, asked: Asked, truncated: boolean): string[] {

@@ -13,7 +13,9 @@ export function recoveryText(job: TrainingJobView): string {
   const parts = [
     budget(r.processRestarts) ? `restarts ${budget(r.processRestarts)}` : undefined,
     budget(r.fullJobRestarts) ? `full-job restarts ${budget(r.fullJobRestarts)}` : undefined,
-    r.window ? `process restarts in window ${r.window.restarts}${r.window.beforeFullJobRestart !== undefined ? `/${r.window.beforeFullJobRestart} before a full-job restart` : ''}` : undefined,
+    r.window
+      ? `process restarts in window ${r.window.restarts}${r.window.beforeFullJobRestart !== undefined ? `/${r.window.beforeFullJobRestart} before a full-job restart` : ''}`
+      : undefined,
     budget(r.jobRetries) ? `job retries ${budget(r.jobRetries)}` : undefined,
   ].filter(Boolean);
   const fault = r.lastFault
@@ -37,9 +39,9 @@ function nextStep(job: TrainingJobView): string {
       return `Next: follow it with get_job (ranks, recovery) and get_job_logs; metrics with get_job_metrics${job.mlflow ? '' : ' (needs mlflow on the submit)'}; wait_for_job with until ["Succeeded", "Failed"] waits for the end.`;
     case 'Hanging':
     case 'Slow':
-      return 'Next: read the ranks\' last lines with get_job_logs; the operator restarts the job within its recovery budget.';
+      return "Next: read the ranks' last lines with get_job_logs; the operator restarts the job within its recovery budget.";
     case 'Failed':
-      return 'Next: read why in the reason and events, and the failing rank\'s logs with get_job_logs (previous: true for a crashed container); fix, then submit again under a new name.';
+      return "Next: read why in the reason and events, and the failing rank's logs with get_job_logs (previous: true for a crashed container); fix, then submit again under a new name.";
     case 'Succeeded':
       return `Next: the results are under ${job.paths.outputs}${job.mlflow ? '; the metrics with get_job_metrics' : ''}.`;
     default:
@@ -55,10 +57,20 @@ export function jobText(job: TrainingJobView): string {
     recoveryText(job),
   ];
   if (job.pending) lines.push(`Waiting for nodes: ${job.pending}`);
-  if (job.instanceGroup || job.storage) lines.push(`Placement: ${job.nodes} node(s)${job.instanceGroup ? ` on group ${job.instanceGroup}` : ''}${job.storage ? `, storage ${job.storage} at /data` : ''}; checkpoints ${job.paths.checkpoints}, outputs ${job.paths.outputs}`);
-  if (job.mlflow) lines.push(`MLflow: run ${job.mlflow.runName} in experiment ${job.mlflow.experimentName} on ${job.mlflow.trackingServerArn}`);
-  for (const r of job.ranks) lines.push(`- rank ${r.rank}${r.role === 'submitter' ? ' (submitter: the driver\'s output)' : ''} ${r.pod}: ${r.phase}${r.node ? ` on ${r.node}` : ''}${r.instanceId ? ` (${r.instanceId})` : ''}, ${r.restarts} container restart(s), ${r.health.state}${r.health.state === 'healthy' ? '' : ` — ${r.health.reason}`}`);
-  for (const e of (job.events ?? []).slice(0, 5)) lines.push(`  event ${e.type} ${e.reason} on ${e.object}: ${e.message}`);
+  if (job.instanceGroup || job.storage)
+    lines.push(
+      `Placement: ${job.nodes} node(s)${job.instanceGroup ? ` on group ${job.instanceGroup}` : ''}${job.storage ? `, storage ${job.storage} at /data` : ''}; checkpoints ${job.paths.checkpoints}, outputs ${job.paths.outputs}`,
+    );
+  if (job.mlflow)
+    lines.push(
+      `MLflow: run ${job.mlflow.runName} in experiment ${job.mlflow.experimentName} on ${job.mlflow.trackingServerArn}`,
+    );
+  for (const r of job.ranks)
+    lines.push(
+      `- rank ${r.rank}${r.role === 'submitter' ? " (submitter: the driver's output)" : ''} ${r.pod}: ${r.phase}${r.node ? ` on ${r.node}` : ''}${r.instanceId ? ` (${r.instanceId})` : ''}, ${r.restarts} container restart(s), ${r.health.state}${r.health.state === 'healthy' ? '' : ` — ${r.health.reason}`}`,
+    );
+  for (const e of (job.events ?? []).slice(0, 5))
+    lines.push(`  event ${e.type} ${e.reason} on ${e.object}: ${e.message}`);
   lines.push(nextStep(job));
   return lines.join('\n');
 }

@@ -16,15 +16,29 @@ export function registerListJobsTool(server: McpServer, api: RestClient): void {
     title: 'List training jobs',
     description:
       'List the training jobs of a cluster (HyperPodPyTorchJobs and RayJobs), newest first, read live from Kubernetes: phase, reason and the restarts used of the recovery budget. ' +
-      'Kinds whose operator is off are named (turn the feature on with set_features). Use get_job for one job\'s ranks, recovery budget and events.',
-    input: z.object({ cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'), namespace: StorageNamespaceSchema.optional().describe('Only jobs of this namespace; default all.'), region: RegionSchema.optional() }).strict(),
+      "Kinds whose operator is off are named (turn the feature on with set_features). Use get_job for one job's ranks, recovery budget and events.",
+    input: z
+      .object({
+        cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
+        namespace: StorageNamespaceSchema.optional().describe('Only jobs of this namespace; default all.'),
+        region: RegionSchema.optional(),
+      })
+      .strict(),
     output: TrainingJobListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, namespace, region }, { api, signal }) {
-      const list = await api.get<TrainingJobList>(apiPath(TRAINING_PATHS.jobs, { name: cluster }), { query: { namespace, region }, signal });
+      const list = await api.get<TrainingJobList>(apiPath(TRAINING_PATHS.jobs, { name: cluster }), {
+        query: { namespace, region },
+        signal,
+      });
       const lines = list.jobs.map(jobLine);
       const off = list.notServed.map((n) => `${n.kind} is not served: ${n.installedBy}.`);
-      const text = [lines.length ? `Training jobs of ${cluster}:\n${lines.join('\n')}` : `No training jobs on ${cluster}${namespace ? ` in ${namespace}` : ''} (submit one with submit_training_job).`, ...off].join('\n');
+      const text = [
+        lines.length
+          ? `Training jobs of ${cluster}:\n${lines.join('\n')}`
+          : `No training jobs on ${cluster}${namespace ? ` in ${namespace}` : ''} (submit one with submit_training_job).`,
+        ...off,
+      ].join('\n');
       return { text, data: list };
     },
   });

@@ -19,10 +19,15 @@ export function registerListRecipesTool(server: McpServer, api: RestClient): voi
     async run(_args, { api, signal }) {
       const list = await api.get<z.infer<typeof RecipeListSchema>>(TRAINING_PATHS.recipes, { signal });
       const lines = list.recipes.map((r) => {
-        const params = Object.keys(((r.parameters as { properties?: Record<string, unknown> }).properties ?? {})).join(', ');
+        const params = Object.keys((r.parameters as { properties?: Record<string, unknown> }).properties ?? {}).join(
+          ', ',
+        );
         return `- ${r.id} (${r.kind}): ${r.title} — params: ${params}`;
       });
-      return { text: `Training recipes:\n${lines.join('\n')}\nSubmit one with submit_training_job (recipe + params).`, data: list };
+      return {
+        text: `Training recipes:\n${lines.join('\n')}\nSubmit one with submit_training_job (recipe + params).`,
+        data: list,
+      };
     },
   });
 }

@@ -2,13 +2,22 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RegionSchema } from '../../../domain/schemas/common.js';
 import { apiPath } from '../../../domain/api-path.js';
-import { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswerSchema, MlflowServerListSchema, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema, type DeleteMlflowServerAnswer, type MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import {
+  CreateMlflowServerRequestSchema,
+  DeleteMlflowServerAnswerSchema,
+  MlflowServerListSchema,
+  MlflowTrackingServerNameSchema,
+  MlflowTrackingServerViewSchema,
+  type DeleteMlflowServerAnswer,
+  type MlflowTrackingServerView,
+} from '../../../domain/schemas/mlflow.js';
 import { NextCallSchema } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { TRAINING_PATHS } from '../paths.js';
 
-const line = (s: MlflowTrackingServerView) => `- ${s.name}: ${s.status}${s.ready ? ' (ready)' : ''}${s.size ? `, ${s.size}` : ''} — ${s.arn}`;
+const line = (s: MlflowTrackingServerView) =>
+  `- ${s.name}: ${s.status}${s.ready ? ' (ready)' : ''}${s.size ? `, ${s.size}` : ''} — ${s.arn}`;
 
 /** `list_mlflow_servers` → GET /api/v1/mlflow/tracking-servers. */
 export function registerListMlflowServersTool(server: McpServer, api: RestClient): void {
@@ -16,14 +25,22 @@ export function registerListMlflowServersTool(server: McpServer, api: RestClient
     name: 'list_mlflow_servers',
     title: 'List MLflow tracking servers',
     description:
-      'List the Region\'s SageMaker managed MLflow tracking servers with their status (Creating takes ~20 minutes; ready once Created). Use it to find the ARN a training job reports to ' +
+      "List the Region's SageMaker managed MLflow tracking servers with their status (Creating takes ~20 minutes; ready once Created). Use it to find the ARN a training job reports to " +
       '(submit_training_job mlflow.trackingServerArn), or to follow create_mlflow_server.',
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: MlflowServerListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ region }, { api, signal }) {
-      const list = await api.get<z.infer<typeof MlflowServerListSchema>>(TRAINING_PATHS.mlflowServers, { query: { region }, signal });
-      return { text: list.servers.length ? `MLflow tracking servers in ${list.region}:\n${list.servers.map(line).join('\n')}` : `No MLflow tracking servers in ${list.region} (create one with create_mlflow_server).`, data: list };
+      const list = await api.get<z.infer<typeof MlflowServerListSchema>>(TRAINING_PATHS.mlflowServers, {
+        query: { region },
+        signal,
+      });
+      return {
+        text: list.servers.length
+          ? `MLflow tracking servers in ${list.region}:\n${list.servers.map(line).join('\n')}`
+          : `No MLflow tracking servers in ${list.region} (create one with create_mlflow_server).`,
+        data: list,
+      };
     },
   });
 }
@@ -37,7 +54,13 @@ export function registerCreateMlflowServerTool(server: McpServer, api: RestClien
       'Create a SageMaker managed MLflow tracking server whose artifacts go to an S3 URI. It answers at once with the server Creating; it is NOT ready until its status is Created (~20 minutes): ' +
       'follow it with wait_for_mlflow_server (the answer names it), calling it again until the server is Created. Jobs submitted meanwhile log nothing until it is ready. ' +
       'It costs money while it exists: ask the user before creating one.',
-    input: CreateMlflowServerRequestSchema.omit({ name: true }).extend({ server: CreateMlflowServerRequestSchema.shape.name.describe('Name of the new tracking server (part of its ARN).') }).strict(),
+    input: CreateMlflowServerRequestSchema.omit({ name: true })
+      .extend({
+        server: CreateMlflowServerRequestSchema.shape.name.describe(
+          'Name of the new tracking server (part of its ARN).',
+        ),
+      })
+      .strict(),
     output: MlflowTrackingServerViewSchema.extend({
       nextStep: z.string(),
       next: NextCallSchema.describe('The call to make next: wait_for_mlflow_server, until the server is Created.'),
@@ -45,10 +68,19 @@ export function registerCreateMlflowServerTool(server: McpServer, api: RestClien
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     restFields: { name: 'server' },
     async run({ server: name, ...rest }, { api, signal }) {
-      const s = await api.post<MlflowTrackingServerView>(TRAINING_PATHS.mlflowServers, { body: { ...rest, name }, signal });
-      const next = { tool: 'wait_for_mlflow_server', arguments: { server: s.name, ...(rest.region ? { region: rest.region } : {}) } };
+      const s = await api.post<MlflowTrackingServerView>(TRAINING_PATHS.mlflowServers, {
+        body: { ...rest, name },
+        signal,
+      });
+      const next = {
+        tool: 'wait_for_mlflow_server',
+        arguments: { server: s.name, ...(rest.region ? { region: rest.region } : {}) },
+      };
       const nextStep = `NOT ready yet (~20 minutes on AWS): call wait_for_mlflow_server with ${JSON.stringify(next.arguments)} until it reports Created.`;
-      return { text: `Creating MLflow tracking server ${s.name} (${s.status}): ${s.arn}. ${nextStep}`, data: { ...s, nextStep, next } };
+      return {
+        text: `Creating MLflow tracking server ${s.name} (${s.status}): ${s.arn}. ${nextStep}`,
+        data: { ...s, nextStep, next },
+      };
     },
   });
 }
@@ -60,23 +92,37 @@ export function registerDeleteMlflowServerTool(server: McpServer, api: RestClien
     title: 'Delete an MLflow tracking server',
     description:
       'Delete a SageMaker managed MLflow tracking server: its experiments, runs and metrics are deleted (the artifacts in its S3 store stay); jobs logging to it lose their metrics. ' +
-      'Clusters that had it as default are unlinked; the role InstantStart made for it is deleted. DESTRUCTIVE: show the user list_mlflow_servers\' row for it and get an explicit yes ' +
+      "Clusters that had it as default are unlinked; the role InstantStart made for it is deleted. DESTRUCTIVE: show the user list_mlflow_servers' row for it and get an explicit yes " +
       'for this server name, then pass confirm: true. It answers at once with the server Deleting; wait_for_mlflow_server waits until SageMaker has removed it.',
     input: z
       .object({
         server: MlflowTrackingServerNameSchema,
         region: RegionSchema.optional(),
-        confirm: z.literal(true, 'must be true: set it only after the user confirmed deleting this tracking server by name').describe('Must be true, after the user confirmed.'),
+        confirm: z
+          .literal(true, 'must be true: set it only after the user confirmed deleting this tracking server by name')
+          .describe('Must be true, after the user confirmed.'),
       })
       .strict(),
     output: DeleteMlflowServerAnswerSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run({ server: name, region }, { api, signal }) {
-      const answer = await api.delete<DeleteMlflowServerAnswer>(apiPath(TRAINING_PATHS.mlflowServer, { server: name }), { query: { confirm: 'true', region }, signal });
-      if (!answer.deleted) return { text: `There is no MLflow tracking server ${name} in ${answer.region} (already deleted?).`, data: answer };
-      const unlinked = answer.unlinkedClusters.length ? ` Unlinked from ${answer.unlinkedClusters.join(', ')} (their jobs report to no server by default now).` : '';
+      const answer = await api.delete<DeleteMlflowServerAnswer>(
+        apiPath(TRAINING_PATHS.mlflowServer, { server: name }),
+        { query: { confirm: 'true', region }, signal },
+      );
+      if (!answer.deleted)
+        return {
+          text: `There is no MLflow tracking server ${name} in ${answer.region} (already deleted?).`,
+          data: answer,
+        };
+      const unlinked = answer.unlinkedClusters.length
+        ? ` Unlinked from ${answer.unlinkedClusters.join(', ')} (their jobs report to no server by default now).`
+        : '';
       const role = answer.deletedRole ? ` Deleted its role ${answer.deletedRole}.` : '';
-      return { text: `Deleting MLflow tracking server ${name} (${answer.status ?? 'Deleting'}); wait_for_mlflow_server waits until SageMaker has removed it.${unlinked}${role}`, data: answer };
+      return {
+        text: `Deleting MLflow tracking server ${name} (${answer.status ?? 'Deleting'}); wait_for_mlflow_server waits until SageMaker has removed it.${unlinked}${role}`,
+        data: answer,
+      };
     },
   });
 }

@@ -1,7 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
-import { TrainingJobViewSchema, TrainingPhaseSchema, type TrainingJobView, type TrainingPhase } from '../../../domain/schemas/training.js';
+import {
+  TrainingJobViewSchema,
+  TrainingPhaseSchema,
+  type TrainingJobView,
+  type TrainingPhase,
+} from '../../../domain/schemas/training.js';
 import { pollUntil } from '../../../mcp/poll-rest.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
@@ -34,7 +39,9 @@ const InputSchema = z
       .array(TrainingPhaseSchema)
       .min(1)
       .default(DEFAULT_UNTIL)
-      .describe('The phases to wait for (default Running, Succeeded, Failed: the job started or ended). ["Succeeded", "Failed"] waits for the end. The wait also ends on Succeeded or Failed, which no job leaves.'),
+      .describe(
+        'The phases to wait for (default Running, Succeeded, Failed: the job started or ended). ["Succeeded", "Failed"] waits for the end. The wait also ends on Succeeded or Failed, which no job leaves.',
+      ),
     timeoutSeconds: WaitTimeoutSchema,
   })
   .strict();
@@ -45,7 +52,10 @@ const OutputSchema = z.object({
   until: z.array(TrainingPhaseSchema),
   waitedSeconds: z.number(),
   nextStep: z.string(),
-  next: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional().describe('The call to make next.'),
+  next: z
+    .object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) })
+    .optional()
+    .describe('The call to make next.'),
   job: TrainingJobViewSchema,
 });
 

@@ -2,7 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
 import { RegionSchema } from '../../../domain/schemas/common.js';
-import { MLFLOW_TRANSITIONAL_STATUSES, MlflowTrackingServerNameSchema, MlflowTrackingServerViewSchema, type MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import {
+  MLFLOW_TRANSITIONAL_STATUSES,
+  MlflowTrackingServerNameSchema,
+  MlflowTrackingServerViewSchema,
+  type MlflowTrackingServerView,
+} from '../../../domain/schemas/mlflow.js';
 import { pollUntil } from '../../../mcp/poll-rest.js';
 import { RestApiError, type RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
@@ -16,13 +21,20 @@ const MAX_PAUSE_MS = 15_000;
 const transitional = (status: string) => (MLFLOW_TRANSITIONAL_STATUSES as readonly string[]).includes(status);
 
 const OutputSchema = z.object({
-  settled: z.boolean().describe('True when the server left its Creating/Updating/Starting/Stopping/Deleting/MaintenanceInProgress status (or, after Deleting, is gone).'),
+  settled: z
+    .boolean()
+    .describe(
+      'True when the server left its Creating/Updating/Starting/Stopping/Deleting/MaintenanceInProgress status (or, after Deleting, is gone).',
+    ),
   gone: z.boolean().describe('True when the server was Deleting and SageMaker has removed it.'),
   status: z.string().describe('Its status at the last read (Gone once removed).'),
   ready: z.boolean().describe('Whether jobs can log to it now.'),
   waitedSeconds: z.number(),
   nextStep: z.string(),
-  next: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional().describe('The call to make next.'),
+  next: z
+    .object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) })
+    .optional()
+    .describe('The call to make next.'),
   server: MlflowTrackingServerViewSchema.optional().describe('The server at the last read (absent once gone).'),
 });
 
@@ -38,7 +50,13 @@ export function registerWaitForMlflowServerTool(server: McpServer, api: RestClie
       'Deleting or MaintenanceInProgress status — Created (ready), CreateFailed, … or gone after Deleting — or timeoutSeconds pass, reporting progress while it waits. ' +
       'A create takes ~20 minutes on AWS: when the answer says it is NOT settled yet, call it again with the same arguments (SageMaker goes on between calls). ' +
       'Submit jobs that report to the server once it is ready.',
-    input: z.object({ server: MlflowTrackingServerNameSchema, region: RegionSchema.optional(), timeoutSeconds: WaitTimeoutSchema }).strict(),
+    input: z
+      .object({
+        server: MlflowTrackingServerNameSchema,
+        region: RegionSchema.optional(),
+        timeoutSeconds: WaitTimeoutSchema,
+      })
+      .strict(),
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
     holdsAnswer: true,
@@ -51,7 +69,8 @@ export function registerWaitForMlflowServerTool(server: McpServer, api: RestClie
           seen = true;
           return { view };
         } catch (err) {
-          // Gone after it was seen (Deleting ends so); a name never seen is the caller's mistake, answered as the 404 it is.
+          // Gone after it was seen (Deleting ends so); a name never seen is the caller's mistake, answered as the 404
+          // it is.
           if (seen && err instanceof RestApiError && err.status === 404) return { gone: true };
           throw err;
         }
@@ -59,7 +78,8 @@ export function registerWaitForMlflowServerTool(server: McpServer, api: RestClie
       const waited = await pollUntil(ctx, {
         read,
         settled: (r) => 'gone' in r || !transitional(r.view.status),
-        describe: (r) => ('gone' in r ? `MLflow tracking server ${name} is gone` : `MLflow tracking server ${name} is ${r.view.status}`),
+        describe: (r) =>
+          'gone' in r ? `MLflow tracking server ${name} is gone` : `MLflow tracking server ${name} is ${r.view.status}`,
         timeoutSeconds,
         firstPauseMs: FIRST_PAUSE_MS,
         maxPauseMs: MAX_PAUSE_MS,
@@ -68,20 +88,45 @@ export function registerWaitForMlflowServerTool(server: McpServer, api: RestClie
       const r = waited.value;
       if ('gone' in r) {
         const nextStep = `MLflow tracking server ${name} is gone (SageMaker removed it after ${waited.waitedSeconds} s).`;
-        return { text: nextStep, data: { settled: true, gone: true, status: 'Gone', ready: false, waitedSeconds: waited.waitedSeconds, nextStep } };
+        return {
+          text: nextStep,
+          data: {
+            settled: true,
+            gone: true,
+            status: 'Gone',
+            ready: false,
+            waitedSeconds: waited.waitedSeconds,
+            nextStep,
+          },
+        };
       }
       const s = r.view;
       const { nextStep, next } = !waited.settled
-        ? { nextStep: `NOT settled yet: ${s.status} after ${waited.waitedSeconds} s. Call wait_for_mlflow_server again with the same arguments.`, next: { tool: 'wait_for_mlflow_server', arguments: again } }
+        ? {
+            nextStep: `NOT settled yet: ${s.status} after ${waited.waitedSeconds} s. Call wait_for_mlflow_server again with the same arguments.`,
+            next: { tool: 'wait_for_mlflow_server', arguments: again },
+          }
         : s.ready
-          ? { nextStep: `${s.status}: ready — jobs can report to it (submit_training_job mlflow.trackingServerArn ${s.arn}).`, next: undefined }
+          ? {
+              nextStep: `${s.status}: ready — jobs can report to it (submit_training_job mlflow.trackingServerArn ${s.arn}).`,
+              next: undefined,
+            }
           : {
               nextStep: `${s.status}: not ready for jobs${/Failed$/.test(s.status) ? ' — SageMaker could not finish the change; see list_mlflow_servers and the AWS console for why' : ''}.`,
               next: { tool: 'list_mlflow_servers', arguments: region ? { region } : {} },
             };
       return {
         text: `MLflow tracking server ${s.name}: ${nextStep}`,
-        data: { settled: waited.settled, gone: false, status: s.status, ready: s.ready, waitedSeconds: waited.waitedSeconds, nextStep, next, server: s },
+        data: {
+          settled: waited.settled,
+          gone: false,
+          status: s.status,
+          ready: s.ready,
+          waitedSeconds: waited.waitedSeconds,
+          nextStep,
+          next,
+          server: s,
+        },
       };
     },
   });

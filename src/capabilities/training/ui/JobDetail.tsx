@@ -32,7 +32,19 @@ const FINISHED = new Set(['Succeeded', 'Failed']);
 /** Kubernetes node names of HyperPod nodes carry the instance id: hyperpod-i-<id>. */
 const instanceOf = (node: string) => /(i-[0-9a-f]+)$/.exec(node)?.[1];
 
-function DeleteJobModal({ cluster, region, job, onDismiss, onDeleted }: { cluster: string; region: string; job: JobRef; onDismiss(): void; onDeleted(): void }) {
+function DeleteJobModal({
+  cluster,
+  region,
+  job,
+  onDismiss,
+  onDeleted,
+}: {
+  cluster: string;
+  region: string;
+  job: JobRef;
+  onDismiss(): void;
+  onDeleted(): void;
+}) {
   const del = useDeleteJob(cluster, region, job, onDeleted);
   return (
     <Modal
@@ -43,25 +55,53 @@ function DeleteJobModal({ cluster, region, job, onDismiss, onDeleted }: { cluste
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={del.isPending} onClick={() => del.mutate()} data-testid="training-delete-confirm">Delete</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              loading={del.isPending}
+              onClick={() => del.mutate()}
+              data-testid="training-delete-confirm"
+            >
+              Delete
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="s">
         <Box>{`The job and its pods in namespace ${job.namespace} are deleted; running ranks stop. Checkpoints and outputs in the storage stay.`}</Box>
-        {del.error && <Alert type="error" header="The job was not deleted"><ProblemText error={del.error} /></Alert>}
+        {del.error && (
+          <Alert type="error" header="The job was not deleted">
+            <ProblemText error={del.error} />
+          </Alert>
+        )}
       </SpaceBetween>
     </Modal>
   );
 }
 
 /** Re-submit: the same request the job was made from (kept on the job by the server), under a new name. */
-function ResubmitModal({ cluster, region, job, onDismiss, onSubmitted }: { cluster: string; region: string; job: JobRef; onDismiss(): void; onSubmitted(a: SubmitJobAnswer): void }) {
+function ResubmitModal({
+  cluster,
+  region,
+  job,
+  onDismiss,
+  onSubmitted,
+}: {
+  cluster: string;
+  region: string;
+  job: JobRef;
+  onDismiss(): void;
+  onSubmitted(a: SubmitJobAnswer): void;
+}) {
   const [name, setName] = useState(resubmitName(job.job));
   const resubmit = useResubmitJob(cluster, region, job, onSubmitted);
-  const fieldError = resubmit.error instanceof ProblemError ? resubmit.error.problem.errors?.find((e) => e.path === 'name')?.message : undefined;
+  const fieldError =
+    resubmit.error instanceof ProblemError
+      ? resubmit.error.problem.errors?.find((e) => e.path === 'name')?.message
+      : undefined;
   return (
     <Modal
       visible
@@ -71,18 +111,34 @@ function ResubmitModal({ cluster, region, job, onDismiss, onSubmitted }: { clust
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={resubmit.isPending} onClick={() => resubmit.mutate(name.trim())} data-testid="training-resubmit-confirm">Submit</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              loading={resubmit.isPending}
+              onClick={() => resubmit.mutate(name.trim())}
+              data-testid="training-resubmit-confirm"
+            >
+              Submit
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="m">
-        <Box>The same recipe, parameters, instance group, storage, fault tolerance and MLflow server as the job was submitted with; the old job stays as it is.</Box>
+        <Box>
+          The same recipe, parameters, instance group, storage, fault tolerance and MLflow server as the job was
+          submitted with; the old job stays as it is.
+        </Box>
         <FormField label="New job name" errorText={fieldError} data-testid="training-resubmit-name">
           <Input value={name} onChange={({ detail }) => setName(detail.value)} />
         </FormField>
-        {resubmit.error && !fieldError && <Alert type="error" header="The job was not re-submitted"><ProblemText error={resubmit.error} /></Alert>}
+        {resubmit.error && !fieldError && (
+          <Alert type="error" header="The job was not re-submitted">
+            <ProblemText error={resubmit.error} />
+          </Alert>
+        )}
       </SpaceBetween>
     </Modal>
   );
@@ -94,11 +150,27 @@ function Ranks({ cluster, region, job }: { cluster: string; region: string | und
     <Table
       data-testid="training-ranks"
       variant="container"
-      header={<Header variant="h2" counter={`(${job.ranks.length})`} description={job.kind === 'RayJob' ? "The Ray cluster's pods (head, then workers), one per node, then the submitter: it prints the driver's output." : 'One pod per node, by global rank.'}>Ranks</Header>}
+      header={
+        <Header
+          variant="h2"
+          counter={`(${job.ranks.length})`}
+          description={
+            job.kind === 'RayJob'
+              ? "The Ray cluster's pods (head, then workers), one per node, then the submitter: it prints the driver's output."
+              : 'One pod per node, by global rank.'
+          }
+        >
+          Ranks
+        </Header>
+      }
       items={job.ranks}
       trackBy="pod"
       wrapLines
-      empty={<Box textAlign="center" color="inherit">No pods yet.</Box>}
+      empty={
+        <Box textAlign="center" color="inherit">
+          No pods yet.
+        </Box>
+      }
       columnDefinitions={[
         { id: 'rank', header: 'Rank', cell: (r) => r.rank },
         { id: 'pod', header: 'Pod', cell: (r) => <span style={wrap}>{r.pod}</span> },
@@ -108,7 +180,13 @@ function Ranks({ cluster, region, job }: { cluster: string; region: string | und
           header: 'Node',
           cell: (r) => {
             const id = r.node ? instanceOf(r.node) : undefined;
-            return id ? <Link href={nodePath(cluster, region, id)} onFollow={follow} data-testid="training-rank-node">{r.node}</Link> : (r.node ?? 'not scheduled');
+            return id ? (
+              <Link href={nodePath(cluster, region, id)} onFollow={follow} data-testid="training-rank-node">
+                {r.node}
+              </Link>
+            ) : (
+              (r.node ?? 'not scheduled')
+            );
           },
         },
         { id: 'phase', header: 'Phase', cell: (r) => r.phase },
@@ -137,7 +215,16 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
   if (job.error) {
     const gone = job.error instanceof ProblemError && job.error.status === 404;
     return (
-      <Alert type={gone ? 'info' : 'error'} header={gone ? `Job ${ref.job} is not there (any more)` : `Job ${ref.job} could not be read`} data-testid="training-job-error" action={<Button href={back} onFollow={follow}>All jobs</Button>}>
+      <Alert
+        type={gone ? 'info' : 'error'}
+        header={gone ? `Job ${ref.job} is not there (any more)` : `Job ${ref.job} could not be read`}
+        data-testid="training-job-error"
+        action={
+          <Button href={back} onFollow={follow}>
+            All jobs
+          </Button>
+        }
+      >
         <ProblemText error={job.error} />
       </Alert>
     );
@@ -158,9 +245,19 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
             description={j.message}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button href={back} onFollow={follow}>All jobs</Button>
-                <Button onClick={() => setResubmitting(true)} disabled={!FINISHED.has(j.phase)} data-testid="training-resubmit">Re-submit</Button>
-                <Button onClick={() => setDeleting(true)} data-testid="training-delete">Delete</Button>
+                <Button href={back} onFollow={follow}>
+                  All jobs
+                </Button>
+                <Button
+                  onClick={() => setResubmitting(true)}
+                  disabled={!FINISHED.has(j.phase)}
+                  data-testid="training-resubmit"
+                >
+                  Re-submit
+                </Button>
+                <Button onClick={() => setDeleting(true)} data-testid="training-delete">
+                  Delete
+                </Button>
               </SpaceBetween>
             }
           >
@@ -176,15 +273,35 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
             { label: 'Recipe', value: j.recipe ?? 'custom container' },
             { label: 'Namespace', value: j.namespace },
             { label: 'Instance group', value: j.instanceGroup ?? '—' },
-            { label: 'Nodes', value: j.elastic ? `${j.nodes} (elastic ${j.elastic.minReplicas}–${j.elastic.maxReplicas})` : String(j.nodes) },
+            {
+              label: 'Nodes',
+              value: j.elastic
+                ? `${j.nodes} (elastic ${j.elastic.minReplicas}–${j.elastic.maxReplicas})`
+                : String(j.nodes),
+            },
             { label: 'Health', value: <HealthIndicator health={j.health} /> },
             { label: 'Storage at /data', value: j.storage ?? '—' },
             { label: 'Image', value: <span style={wrap}>{j.image ?? '—'}</span> },
-            { label: 'Checkpoints / outputs', value: <span style={wrap}>{`${j.paths.checkpoints} · ${j.paths.outputs}`}</span> },
+            {
+              label: 'Checkpoints / outputs',
+              value: <span style={wrap}>{`${j.paths.checkpoints} · ${j.paths.outputs}`}</span>,
+            },
             ...(j.rayCluster
-              ? [{ label: 'Ray cluster', value: `${j.rayCluster.name}${j.rayCluster.state ? ` · ${j.rayCluster.state}` : ''}${j.rayCluster.desiredWorkers !== undefined ? ` · ${j.rayCluster.availableWorkers ?? 0}/${j.rayCluster.desiredWorkers} workers` : ''}` }]
+              ? [
+                  {
+                    label: 'Ray cluster',
+                    value: `${j.rayCluster.name}${j.rayCluster.state ? ` · ${j.rayCluster.state}` : ''}${j.rayCluster.desiredWorkers !== undefined ? ` · ${j.rayCluster.availableWorkers ?? 0}/${j.rayCluster.desiredWorkers} workers` : ''}`,
+                  },
+                ]
               : []),
-            ...(j.mlflow ? [{ label: 'MLflow', value: <span style={wrap}>{`experiment ${j.mlflow.experimentName}, run ${j.mlflow.runName}`}</span> }] : []),
+            ...(j.mlflow
+              ? [
+                  {
+                    label: 'MLflow',
+                    value: <span style={wrap}>{`experiment ${j.mlflow.experimentName}, run ${j.mlflow.runName}`}</span>,
+                  },
+                ]
+              : []),
             { label: cloudLabel('Created'), value: <CloudTime iso={j.createdAt} /> },
             { label: cloudLabel('Finished'), value: <CloudTime iso={j.finishedAt} /> },
           ]}
@@ -200,7 +317,11 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
         header={<Header variant="h2">Conditions</Header>}
         items={j.conditions}
         wrapLines
-        empty={<Box textAlign="center" color="inherit">No conditions reported.</Box>}
+        empty={
+          <Box textAlign="center" color="inherit">
+            No conditions reported.
+          </Box>
+        }
         columnDefinitions={[
           { id: 'type', header: 'Type', cell: (c) => c.type },
           { id: 'status', header: 'Status', cell: (c) => c.status },
@@ -212,19 +333,39 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
       <Table
         data-testid="training-events"
         variant="container"
-        header={<Header variant="h2" description="Newest first.">Events</Header>}
+        header={
+          <Header variant="h2" description="Newest first.">
+            Events
+          </Header>
+        }
         items={j.events ?? []}
         wrapLines
-        empty={<Box textAlign="center" color="inherit">No recent events.</Box>}
+        empty={
+          <Box textAlign="center" color="inherit">
+            No recent events.
+          </Box>
+        }
         columnDefinitions={[
           { id: 'time', header: cloudLabel('Time'), cell: (e) => <CloudTime iso={e.time} /> },
           { id: 'type', header: 'Type', cell: (e) => e.type },
           { id: 'reason', header: 'Reason', cell: (e) => e.reason },
           { id: 'object', header: 'Object', cell: (e) => <span style={wrap}>{e.object}</span> },
-          { id: 'message', header: 'Message', cell: (e) => <span style={wrap}>{`${e.message}${e.count && e.count > 1 ? ` (×${e.count})` : ''}`}</span> },
+          {
+            id: 'message',
+            header: 'Message',
+            cell: (e) => <span style={wrap}>{`${e.message}${e.count && e.count > 1 ? ` (×${e.count})` : ''}`}</span>,
+          },
         ]}
       />
-      {deleting && <DeleteJobModal cluster={cluster} region={region} job={ref} onDismiss={() => setDeleting(false)} onDeleted={() => navigate(back)} />}
+      {deleting && (
+        <DeleteJobModal
+          cluster={cluster}
+          region={region}
+          job={ref}
+          onDismiss={() => setDeleting(false)}
+          onDeleted={() => navigate(back)}
+        />
+      )}
       {resubmitting && (
         <ResubmitModal
           cluster={cluster}

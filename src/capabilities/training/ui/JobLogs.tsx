@@ -36,13 +36,19 @@ function StatusLine({ status, pending, onReconnect }: { status: StreamStatus; pe
       case 'tail':
         return <StatusIndicator type="loading">Reading the tail</StatusIndicator>;
       case 'following':
-        return pending > 0 ? <StatusIndicator type="stopped">{`Paused — ${pending} new lines waiting`}</StatusIndicator> : <StatusIndicator type="success">Following</StatusIndicator>;
+        return pending > 0 ? (
+          <StatusIndicator type="stopped">{`Paused — ${pending} new lines waiting`}</StatusIndicator>
+        ) : (
+          <StatusIndicator type="success">Following</StatusIndicator>
+        );
       case 'dropped':
         return <StatusIndicator type="warning">{`Dropped: ${status.reason}`}</StatusIndicator>;
       case 'error':
         return <StatusIndicator type="error">{status.message}</StatusIndicator>;
       case 'closed':
-        return <StatusIndicator type="stopped">{`Stream ended${status.reason ? `: ${status.reason}` : ''}`}</StatusIndicator>;
+        return (
+          <StatusIndicator type="stopped">{`Stream ended${status.reason ? `: ${status.reason}` : ''}`}</StatusIndicator>
+        );
     }
   })();
   const canReconnect = status.state === 'dropped' || status.state === 'error' || status.state === 'closed';
@@ -105,7 +111,14 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
   const count = matches ? matches.length : stream.ring.length;
   const line = (i: number) => stream.ring.at(matches ? matches[i]! : i);
 
-  const rankOptions = [{ value: 'all', label: 'All ranks' }, ...ranks.map((r) => ({ value: String(r.rank), label: `Rank ${r.rank}${r.role === 'submitter' ? ' (submitter)' : ''}`, description: r.pod }))];
+  const rankOptions = [
+    { value: 'all', label: 'All ranks' },
+    ...ranks.map((r) => ({
+      value: String(r.rank),
+      label: `Rank ${r.rank}${r.role === 'submitter' ? ' (submitter)' : ''}`,
+      description: r.pod,
+    })),
+  ];
   const togglePause = () => {
     stream.setPaused(!paused);
     setPausedState(!paused);
@@ -124,9 +137,26 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
           description={`The last ${TAIL_LINES} lines per rank, then new lines live. The viewer keeps the newest ${LOG_CAPACITY.toLocaleString()} lines (${held.toLocaleString()} held${stream.ring.evicted ? `, ${stream.ring.evicted.toLocaleString()} older dropped` : ''}).`}
           actions={
             <SpaceBetween direction="horizontal" size="xs" alignItems="center">
-              <Toggle checked={wrap} onChange={({ detail }) => setWrap(detail.checked)} data-testid="training-logs-wrap">Wrap lines</Toggle>
-              <Button onClick={togglePause} data-testid="training-logs-pause">{paused ? 'Follow' : 'Pause'}</Button>
-              <Button iconName="download" onClick={() => void download(jobLogsDownloadUrl(cluster, region, { namespace, job }, rank), `${job}${rank === 'all' ? '' : `-rank-${rank}`}.log`)} data-testid="training-logs-download">
+              <Toggle
+                checked={wrap}
+                onChange={({ detail }) => setWrap(detail.checked)}
+                data-testid="training-logs-wrap"
+              >
+                Wrap lines
+              </Toggle>
+              <Button onClick={togglePause} data-testid="training-logs-pause">
+                {paused ? 'Follow' : 'Pause'}
+              </Button>
+              <Button
+                iconName="download"
+                onClick={() =>
+                  void download(
+                    jobLogsDownloadUrl(cluster, region, { namespace, job }, rank),
+                    `${job}${rank === 'all' ? '' : `-rank-${rank}`}.log`,
+                  )
+                }
+                data-testid="training-logs-download"
+              >
                 Download
               </Button>
             </SpaceBetween>
@@ -139,13 +169,26 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
       <SpaceBetween size="s">
         <SpaceBetween direction="horizontal" size="s">
           <div style={{ minWidth: 200 }} data-testid="training-logs-rank">
-            <Select selectedOption={rankOptions.find((o) => o.value === String(rank)) ?? rankOptions[0]!} options={rankOptions} onChange={({ detail }) => setRank(detail.selectedOption.value === 'all' ? 'all' : Number(detail.selectedOption.value))} />
+            <Select
+              selectedOption={rankOptions.find((o) => o.value === String(rank)) ?? rankOptions[0]!}
+              options={rankOptions}
+              onChange={({ detail }) =>
+                setRank(detail.selectedOption.value === 'all' ? 'all' : Number(detail.selectedOption.value))
+              }
+            />
           </div>
           <div style={{ minWidth: 320 }} data-testid="training-logs-search">
-            <Input type="search" value={search} onChange={({ detail }) => setSearch(detail.value)} placeholder="Search the lines held" />
+            <Input
+              type="search"
+              value={search}
+              onChange={({ detail }) => setSearch(detail.value)}
+              placeholder="Search the lines held"
+            />
           </div>
           {search.trim() && search.trim() !== grep && (
-            <Button onClick={reconnect} data-testid="training-logs-server-search">Search the server</Button>
+            <Button onClick={reconnect} data-testid="training-logs-server-search">
+              Search the server
+            </Button>
           )}
           {grep && (
             <Button
@@ -162,7 +205,12 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
           <StatusLine status={stream.status} pending={stream.pending} onReconnect={reconnect} />
         </SpaceBetween>
         <LogLines count={count} line={line} version={stream.version} wrap={wrap} />
-        {matches && <Box variant="small" data-testid="training-logs-matches">{`${matches.length} of ${held - stream.ring.notes} lines match`}</Box>}
+        {matches && (
+          <Box
+            variant="small"
+            data-testid="training-logs-matches"
+          >{`${matches.length} of ${held - stream.ring.notes} lines match`}</Box>
+        )}
       </SpaceBetween>
     </Container>
   );

@@ -16,7 +16,12 @@ const TITLES = new Map([
   ['learning_rate', 'Learning rate'],
 ]);
 
-const formatValue = (v: number) => (Math.abs(v) >= 1000 ? Math.round(v).toLocaleString() : Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(1) : String(Number(v.toPrecision(4))));
+const formatValue = (v: number) =>
+  Math.abs(v) >= 1000
+    ? Math.round(v).toLocaleString()
+    : Math.abs(v) < 0.01 && v !== 0
+      ? v.toExponential(1)
+      : String(Number(v.toPrecision(4)));
 
 function SeriesChart({ series }: { series: TrainingMetricsAnswer['series'][number] }) {
   const title = TITLES.get(series.metric) ?? series.metric;
@@ -34,7 +39,11 @@ function SeriesChart({ series }: { series: TrainingMetricsAnswer['series'][numbe
         yTickFormatter={formatValue}
         ariaLabel={`${title} by step`}
         statusType="finished"
-        empty={<Box textAlign="center" color="inherit">No points yet.</Box>}
+        empty={
+          <Box textAlign="center" color="inherit">
+            No points yet.
+          </Box>
+        }
       />
     </div>
   );
@@ -44,13 +53,34 @@ function SeriesChart({ series }: { series: TrainingMetricsAnswer['series'][numbe
  * Loss, throughput and learning rate by step, as the job reported them to its MLflow run (read
  * through the API, every page of the history). A job without a tracking server says so.
  */
-export function JobMetrics({ cluster, region, job, settled }: { cluster: string; region: string; job: JobRef; settled: boolean }) {
+export function JobMetrics({
+  cluster,
+  region,
+  job,
+  settled,
+}: {
+  cluster: string;
+  region: string;
+  job: JobRef;
+  settled: boolean;
+}) {
   const metrics = useJobMetrics(cluster, region, job, settled);
   const m = metrics.data;
   return (
     <Container
       data-testid="training-metrics"
-      header={<Header variant="h2" description={m?.source === 'mlflow' ? `MLflow run ${m.runId ?? ''} on ${m.trackingServerArn ?? ''}` : 'From the job\'s MLflow run.'}>Metrics</Header>}
+      header={
+        <Header
+          variant="h2"
+          description={
+            m?.source === 'mlflow'
+              ? `MLflow run ${m.runId ?? ''} on ${m.trackingServerArn ?? ''}`
+              : "From the job's MLflow run."
+          }
+        >
+          Metrics
+        </Header>
+      }
     >
       {metrics.isLoading && <Box color="text-status-inactive">Loading metrics…</Box>}
       {metrics.error && (
@@ -60,10 +90,13 @@ export function JobMetrics({ cluster, region, job, settled }: { cluster: string;
       )}
       {m?.source === 'none' && (
         <Box color="text-status-inactive" data-testid="training-metrics-none">
-          This job reports to no MLflow tracking server. Choose one when submitting (or link one to the cluster) to see loss, throughput and learning rate here.
+          This job reports to no MLflow tracking server. Choose one when submitting (or link one to the cluster) to see
+          loss, throughput and learning rate here.
         </Box>
       )}
-      {m?.source === 'mlflow' && m.series.length === 0 && <Box color="text-status-inactive">No metrics logged yet.</Box>}
+      {m?.source === 'mlflow' && m.series.length === 0 && (
+        <Box color="text-status-inactive">No metrics logged yet.</Box>
+      )}
       {m?.source === 'mlflow' && m.series.length > 0 && (
         <ColumnLayout columns={Math.min(3, m.series.length) as 1 | 2 | 3}>
           {m.series.map((s) => (

@@ -23,12 +23,18 @@ import { SubmitJobModal } from './SubmitJobModal.js';
  * The feature that serves each kind, as the Features tab names it. The API's `installedBy` speaks to every client
  * (it names the feature id and the MCP tool); the page says what to turn on where.
  */
-const SERVED_BY: Record<TrainingKind, string> = { HyperPodPyTorchJob: 'the HyperPod training operator', RayJob: 'the KubeRay operator' };
+const SERVED_BY: Record<TrainingKind, string> = {
+  HyperPodPyTorchJob: 'the HyperPod training operator',
+  RayJob: 'the KubeRay operator',
+};
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 
 /** What the filter box matches: the columns a person reads. */
-const haystack = (j: TrainingJobView) => [j.name, j.namespace, j.kind, j.recipe ?? 'custom', j.instanceGroup ?? '', j.phase, j.reason ?? ''].join(' ').toLowerCase();
+const haystack = (j: TrainingJobView) =>
+  [j.name, j.namespace, j.kind, j.recipe ?? 'custom', j.instanceGroup ?? '', j.phase, j.reason ?? '']
+    .join(' ')
+    .toLowerCase();
 
 /**
  * The cluster's training jobs (HyperPodPyTorchJob and RayJob) as Kubernetes reports them, polled;
@@ -53,12 +59,19 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
           type="info"
           header={notServed.length === 2 ? 'No training operator is on' : `${notServed[0]!.kind} jobs are not served`}
           data-testid="training-not-served"
-          action={<Button href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>Open Features</Button>}
+          action={
+            <Button href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>
+              Open Features
+            </Button>
+          }
         >
           {notServed.map((n) => (
             <div key={n.kind}>
               {`${n.kind} jobs need ${SERVED_BY[n.kind]}: turn it on in the `}
-              <Link href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>Features tab</Link>.
+              <Link href={clusterPath(cluster, urlRegion, 'features')} onFollow={follow}>
+                Features tab
+              </Link>
+              .
             </div>
           ))}
         </Alert>
@@ -77,8 +90,18 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
             description={`Training jobs as Kubernetes reports them now; refreshed every few seconds while one runs.${clockNote ? ` ${clockNote}` : ''}`}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button iconName="refresh" ariaLabel="Refresh" loading={jobs.isFetching && !jobs.isLoading} onClick={() => void jobs.refetch()} />
-                <Button variant="primary" onClick={() => setOpen(true)} disabled={notServed.length === 2} data-testid="training-submit-open">
+                <Button
+                  iconName="refresh"
+                  ariaLabel="Refresh"
+                  loading={jobs.isFetching && !jobs.isLoading}
+                  onClick={() => void jobs.refetch()}
+                />
+                <Button
+                  variant="primary"
+                  onClick={() => setOpen(true)}
+                  disabled={notServed.length === 2}
+                  data-testid="training-submit-open"
+                >
                   Submit job
                 </Button>
               </SpaceBetween>
@@ -87,8 +110,19 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
             Training jobs
           </Header>
         }
-        filter={<TextFilter filteringText={filter} onChange={({ detail }) => setFilter(detail.filteringText)} filteringPlaceholder="Find jobs by name, recipe, group or phase" countText={needle ? `${items.length} matches` : undefined} />}
-        empty={<Box textAlign="center" color="inherit">{needle ? 'No job matches.' : 'No training jobs yet.'}</Box>}
+        filter={
+          <TextFilter
+            filteringText={filter}
+            onChange={({ detail }) => setFilter(detail.filteringText)}
+            filteringPlaceholder="Find jobs by name, recipe, group or phase"
+            countText={needle ? `${items.length} matches` : undefined}
+          />
+        }
+        empty={
+          <Box textAlign="center" color="inherit">
+            {needle ? 'No job matches.' : 'No training jobs yet.'}
+          </Box>
+        }
         columnDefinitions={[
           {
             id: 'name',
@@ -96,17 +130,35 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
             minWidth: 160,
             cell: (j) => (
               <span style={wrap}>
-                <Link href={jobPath(cluster, urlRegion, j)} onFollow={follow} data-testid="training-job-link">{j.name}</Link>
-                {j.namespace !== 'default' && <Box variant="small" display="block">{j.namespace}</Box>}
+                <Link href={jobPath(cluster, urlRegion, j)} onFollow={follow} data-testid="training-job-link">
+                  {j.name}
+                </Link>
+                {j.namespace !== 'default' && (
+                  <Box variant="small" display="block">
+                    {j.namespace}
+                  </Box>
+                )}
               </span>
             ),
           },
           { id: 'kind', header: 'Kind', cell: (j) => j.kind },
           { id: 'recipe', header: 'Recipe', cell: (j) => j.recipe ?? 'custom' },
           { id: 'group', header: 'Instance group', cell: (j) => j.instanceGroup ?? '—' },
-          { id: 'nodes', header: 'Nodes', cell: (j) => (j.elastic ? `${j.nodes} (${j.elastic.minReplicas}–${j.elastic.maxReplicas})` : j.nodes) },
+          {
+            id: 'nodes',
+            header: 'Nodes',
+            cell: (j) => (j.elastic ? `${j.nodes} (${j.elastic.minReplicas}–${j.elastic.maxReplicas})` : j.nodes),
+          },
           { id: 'phase', header: 'Phase', minWidth: 220, cell: (j) => <PhaseIndicator job={j} /> },
-          { id: 'budget', header: 'Recovery budget', cell: (j) => <span data-testid="training-job-budget" style={{ color: j.recovery.exhausted ? '#d91515' : undefined }}>{budgetText(j.recovery)}</span> },
+          {
+            id: 'budget',
+            header: 'Recovery budget',
+            cell: (j) => (
+              <span data-testid="training-job-budget" style={{ color: j.recovery.exhausted ? '#d91515' : undefined }}>
+                {budgetText(j.recovery)}
+              </span>
+            ),
+          },
           { id: 'age', header: 'Age', cell: (j) => <CloudAge iso={j.createdAt} testId={`job-age-${j.name}`} /> },
         ]}
       />
@@ -115,7 +167,14 @@ export function JobsTable({ cluster, region }: Pick<ClusterPanelProps, 'cluster'
           <ProblemText error={jobs.error} />
         </Alert>
       )}
-      {open && <SubmitJobModal cluster={cluster} region={region} onDismiss={() => setOpen(false)} onSubmitted={() => setOpen(false)} />}
+      {open && (
+        <SubmitJobModal
+          cluster={cluster}
+          region={region}
+          onDismiss={() => setOpen(false)}
+          onSubmitted={() => setOpen(false)}
+        />
+      )}
     </SpaceBetween>
   );
 }

@@ -48,7 +48,17 @@ export function LogLines({ count, line, version, wrap = false }: Props) {
   }, []);
 
   const layout = useMemo(
-    () => (wrap ? wrappedLayout(count, (i) => { const l = line(i); return l ? displayText(l).length : 0; }, columns) : undefined),
+    () =>
+      wrap
+        ? wrappedLayout(
+            count,
+            (i) => {
+              const l = line(i);
+              return l ? displayText(l).length : 0;
+            },
+            columns,
+          )
+        : undefined,
     // `line` reads a buffer mutated in place: `version` says when it changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [wrap, count, columns, version],
@@ -81,8 +91,16 @@ export function LogLines({ count, line, version, wrap = false }: Props) {
         key={l.seq}
         data-testid="training-log-line"
         style={{
-          position: 'absolute', top, left: PADDING, height, lineHeight: `${ROW_HEIGHT}px`, overflow: 'hidden', color: l.note ? '#8d6605' : undefined,
-          ...(wrap ? { right: PADDING, whiteSpace: 'pre-wrap', wordBreak: 'break-all' } : { whiteSpace: 'pre', minWidth: `calc(100% - ${2 * PADDING}px)` }),
+          position: 'absolute',
+          top,
+          left: PADDING,
+          height,
+          lineHeight: `${ROW_HEIGHT}px`,
+          overflow: 'hidden',
+          color: l.note ? '#8d6605' : undefined,
+          ...(wrap
+            ? { right: PADDING, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }
+            : { whiteSpace: 'pre', minWidth: `calc(100% - ${2 * PADDING}px)` }),
         }}
       >
         {text}
@@ -100,11 +118,29 @@ export function LogLines({ count, line, version, wrap = false }: Props) {
         atBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT;
         setScrollTop(el.scrollTop);
       }}
-      style={{ height: VIEW_HEIGHT, overflow: 'auto', position: 'relative', ...FONT, background: '#0f1b2a', color: '#d1d5db', borderRadius: 8 }}
+      style={{
+        height: VIEW_HEIGHT,
+        overflow: 'auto',
+        position: 'relative',
+        ...FONT,
+        background: '#0f1b2a',
+        color: '#d1d5db',
+        borderRadius: 8,
+      }}
     >
-      <span ref={probe} aria-hidden style={{ position: 'absolute', visibility: 'hidden', whiteSpace: 'pre' }}>0123456789</span>
+      <span ref={probe} aria-hidden style={{ position: 'absolute', visibility: 'hidden', whiteSpace: 'pre' }}>
+        0123456789
+      </span>
       {/* Unwrapped, the spacer is as wide as the longest line in view, so the view scrolls sideways to its end. */}
-      <div style={{ height: totalRows * ROW_HEIGHT, position: 'relative', ...(wrap ? {} : { width: `calc(${widest}ch + ${2 * PADDING}px)`, minWidth: '100%' }) }}>{rows}</div>
+      <div
+        style={{
+          height: totalRows * ROW_HEIGHT,
+          position: 'relative',
+          ...(wrap ? {} : { width: `calc(${widest}ch + ${2 * PADDING}px)`, minWidth: '100%' }),
+        }}
+      >
+        {rows}
+      </div>
     </div>
   );
 }

@@ -31,7 +31,10 @@ function CreateServerModal({ region, cluster, onDismiss }: { region: string; clu
   const [touched, setTouched] = useState(false);
   const [forCluster, setForCluster] = useState(true);
   const create = useCreateMlflowServer(region, onDismiss);
-  const server = (path: string) => (create.error instanceof ProblemError ? create.error.problem.errors?.find((e) => e.path === path)?.message : undefined);
+  const server = (path: string) =>
+    create.error instanceof ProblemError
+      ? create.error.problem.errors?.find((e) => e.path === path)?.message
+      : undefined;
   const local = (path: 'name' | 'artifactStoreUri', value: string) => {
     if (!touched) return undefined;
     const r = shape[path].safeParse(value);
@@ -51,8 +54,12 @@ function CreateServerModal({ region, cluster, onDismiss }: { region: string; clu
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={create.isPending} onClick={submit} data-testid="mlflow-create-submit">Create</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button variant="primary" loading={create.isPending} onClick={submit} data-testid="mlflow-create-submit">
+              Create
+            </Button>
           </SpaceBetween>
         </Box>
       }
@@ -60,14 +67,28 @@ function CreateServerModal({ region, cluster, onDismiss }: { region: string; clu
       <Form>
         <SpaceBetween size="m">
           <Box variant="p">{CreateMlflowServerRequestSchema.description}</Box>
-          <FormField label="Name" description={shape.name.description} errorText={local('name', name) ?? server('name')} data-testid="mlflow-create-name">
+          <FormField
+            label="Name"
+            description={shape.name.description}
+            errorText={local('name', name) ?? server('name')}
+            data-testid="mlflow-create-name"
+          >
             <Input value={name} onChange={({ detail }) => setName(detail.value)} />
           </FormField>
-          <FormField label="Artifact store" description={shape.artifactStoreUri.description} errorText={local('artifactStoreUri', uri) ?? server('artifactStoreUri')} data-testid="mlflow-create-uri">
+          <FormField
+            label="Artifact store"
+            description={shape.artifactStoreUri.description}
+            errorText={local('artifactStoreUri', uri) ?? server('artifactStoreUri')}
+            data-testid="mlflow-create-uri"
+          >
             <Input value={uri} onChange={({ detail }) => setUri(detail.value)} placeholder="s3://my-bucket/mlflow" />
           </FormField>
           <FormField label="Size" description={MlflowServerSizeSchema.description} errorText={server('size')}>
-            <Select selectedOption={{ value: size, label: size }} options={SIZES.map((s) => ({ value: s, label: s }))} onChange={({ detail }) => setSize(detail.selectedOption.value as (typeof SIZES)[number])} />
+            <Select
+              selectedOption={{ value: size, label: size }}
+              options={SIZES.map((s) => ({ value: s, label: s }))}
+              onChange={({ detail }) => setSize(detail.selectedOption.value as (typeof SIZES)[number])}
+            />
           </FormField>
           <FormField errorText={server('cluster')} data-testid="mlflow-create-cluster">
             <Checkbox checked={forCluster} onChange={({ detail }) => setForCluster(detail.checked)}>
@@ -86,7 +107,17 @@ function CreateServerModal({ region, cluster, onDismiss }: { region: string; clu
 }
 
 /** Deleting a server takes its runs and metrics: the modal says so and names what else goes. */
-function DeleteServerModal({ region, server, onDismiss, onDeleted }: { region: string; server: MlflowTrackingServerView; onDismiss(): void; onDeleted(a: DeleteMlflowServerAnswer): void }) {
+function DeleteServerModal({
+  region,
+  server,
+  onDismiss,
+  onDeleted,
+}: {
+  region: string;
+  server: MlflowTrackingServerView;
+  onDismiss(): void;
+  onDeleted(a: DeleteMlflowServerAnswer): void;
+}) {
   const remove = useDeleteMlflowServer(region, onDeleted);
   return (
     <Modal
@@ -97,16 +128,27 @@ function DeleteServerModal({ region, server, onDismiss, onDeleted }: { region: s
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" loading={remove.isPending} onClick={() => remove.mutate(server.name)} data-testid="mlflow-delete-confirm">Delete</Button>
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              loading={remove.isPending}
+              onClick={() => remove.mutate(server.name)}
+              data-testid="mlflow-delete-confirm"
+            >
+              Delete
+            </Button>
           </SpaceBetween>
         </Box>
       }
     >
       <SpaceBetween size="s">
         <Box variant="p">
-          SageMaker deletes <b style={wrap}>{server.name}</b> with its experiments, runs and metrics; jobs that report to it lose their charts. The artifacts in{' '}
-          <span style={wrap}>{server.artifactStoreUri ?? 'its S3 artifact store'}</span> stay. Clusters that use it as their default are unlinked, and the role InstantStart made for it is deleted.
+          SageMaker deletes <b style={wrap}>{server.name}</b> with its experiments, runs and metrics; jobs that report
+          to it lose their charts. The artifacts in{' '}
+          <span style={wrap}>{server.artifactStoreUri ?? 'its S3 artifact store'}</span> stay. Clusters that use it as
+          their default are unlinked, and the role InstantStart made for it is deleted.
         </Box>
         {remove.error && (
           <Alert type="error" header="The tracking server was not deleted">
@@ -153,18 +195,50 @@ export function MlflowServers({ region, cluster }: { region: string; cluster: st
             description={`SageMaker managed MLflow in ${region}: choose one when submitting a job to plot its loss and throughput.`}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button disabled={!chosen || chosen.status === 'Deleting'} onClick={() => setDeleting(chosen)} data-testid="mlflow-delete-open">Delete</Button>
-                <Button onClick={() => setOpen(true)} data-testid="mlflow-create-open">Create tracking server</Button>
+                <Button
+                  disabled={!chosen || chosen.status === 'Deleting'}
+                  onClick={() => setDeleting(chosen)}
+                  data-testid="mlflow-delete-open"
+                >
+                  Delete
+                </Button>
+                <Button onClick={() => setOpen(true)} data-testid="mlflow-create-open">
+                  Create tracking server
+                </Button>
               </SpaceBetween>
             }
           >
             MLflow tracking servers
           </Header>
         }
-        empty={<Box textAlign="center" color="inherit">No tracking servers in this Region.</Box>}
+        empty={
+          <Box textAlign="center" color="inherit">
+            No tracking servers in this Region.
+          </Box>
+        }
         columnDefinitions={[
           { id: 'name', header: 'Name', cell: (s) => <span style={wrap}>{s.name}</span> },
-          { id: 'status', header: 'Status', cell: (s) => <span data-testid="mlflow-server-status" data-ready={s.ready}><StatusIndicator type={s.ready ? 'success' : /Fail/.test(s.status) ? 'error' : /ing$/.test(s.status) ? 'in-progress' : 'stopped'}>{s.status}</StatusIndicator></span> },
+          {
+            id: 'status',
+            header: 'Status',
+            cell: (s) => (
+              <span data-testid="mlflow-server-status" data-ready={s.ready}>
+                <StatusIndicator
+                  type={
+                    s.ready
+                      ? 'success'
+                      : /Fail/.test(s.status)
+                        ? 'error'
+                        : /ing$/.test(s.status)
+                          ? 'in-progress'
+                          : 'stopped'
+                  }
+                >
+                  {s.status}
+                </StatusIndicator>
+              </span>
+            ),
+          },
           { id: 'size', header: 'Size', cell: (s) => s.size ?? '—' },
           { id: 'version', header: 'MLflow', cell: (s) => s.mlflowVersion ?? '—' },
           { id: 'store', header: 'Artifact store', cell: (s) => <span style={wrap}>{s.artifactStoreUri ?? '—'}</span> },
@@ -172,11 +246,20 @@ export function MlflowServers({ region, cluster }: { region: string; cluster: st
         ]}
       />
       {deleted && (
-        <Alert type={deleted.deleted ? 'success' : 'info'} dismissible onDismiss={() => setDeleted(undefined)} data-testid="mlflow-deleted">
+        <Alert
+          type={deleted.deleted ? 'success' : 'info'}
+          dismissible
+          onDismiss={() => setDeleted(undefined)}
+          data-testid="mlflow-deleted"
+        >
           {deletedText(deleted)}
         </Alert>
       )}
-      {servers.error && <Alert type="error" header="The tracking servers could not be read"><ProblemText error={servers.error} /></Alert>}
+      {servers.error && (
+        <Alert type="error" header="The tracking servers could not be read">
+          <ProblemText error={servers.error} />
+        </Alert>
+      )}
       {open && <CreateServerModal region={region} cluster={cluster} onDismiss={() => setOpen(false)} />}
       {deleting && (
         <DeleteServerModal

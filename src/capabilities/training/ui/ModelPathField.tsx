@@ -27,10 +27,17 @@ interface Props {
  */
 export function ModelPathField({ cluster, region, value, onChange, storage, storages, onStorage }: Props) {
   const downloads = useModelDownloads(cluster, region);
-  const landed = (downloads.data?.downloads ?? []).filter((d) => d.status === 'succeeded' && storages.includes(d.storage));
+  const landed = (downloads.data?.downloads ?? []).filter(
+    (d) => d.status === 'succeeded' && storages.includes(d.storage),
+  );
   // The chosen storage's models first: picking one of them leaves the storage as it is.
   const ordered = [...landed.filter((d) => d.storage === storage), ...landed.filter((d) => d.storage !== storage)];
-  const options = ordered.map((d) => ({ value: mountedPath(d), label: `${d.modelId} @ ${d.revision}`, description: `${mountedPath(d)} · storage ${d.storage}`, tags: [d.storage] }));
+  const options = ordered.map((d) => ({
+    value: mountedPath(d),
+    label: `${d.modelId} @ ${d.revision}`,
+    description: `${mountedPath(d)} · storage ${d.storage}`,
+    tags: [d.storage],
+  }));
   return (
     <Autosuggest
       value={value}
@@ -44,7 +51,11 @@ export function ModelPathField({ cluster, region, value, onChange, storage, stor
       enteredTextLabel={(v) => `Use ${v}`}
       statusType={downloads.isLoading ? 'loading' : 'finished'}
       loadingText="Reading the cluster's model downloads"
-      empty={storages.length === 0 ? 'No storage in this namespace' : 'No model downloaded into these storages yet: download one on the Models tab, or type a folder under /data.'}
+      empty={
+        storages.length === 0
+          ? 'No storage in this namespace'
+          : 'No model downloaded into these storages yet: download one on the Models tab, or type a folder under /data.'
+      }
       placeholder={`${DATA_ROOT}/models/<owner>/<name>/<revision>`}
       ariaLabel="Model folder"
       data-testid="training-model-path"

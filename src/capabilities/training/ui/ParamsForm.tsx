@@ -23,9 +23,20 @@ export function ParamsForm({ fields, values, onChange, errorOf, inputFor }: Prop
     <SpaceBetween size="m">
       {fields.map((f) => {
         const value = values.get(f.name) ?? f.initial;
-        const common = { label: f.name, description: f.description, constraintText: f.constraint, errorText: errorOf(f.name), 'data-testid': `training-param-${f.name}` };
+        const common = {
+          label: f.name,
+          description: f.description,
+          constraintText: f.constraint,
+          errorText: errorOf(f.name),
+          'data-testid': `training-param-${f.name}`,
+        };
         const own = f.kind === 'string' ? inputFor?.(f.name, String(value), (v) => onChange(f.name, v)) : undefined;
-        if (own) return <FormField key={f.name} {...common}>{own}</FormField>;
+        if (own)
+          return (
+            <FormField key={f.name} {...common}>
+              {own}
+            </FormField>
+          );
         if (f.kind === 'boolean')
           return (
             <FormField key={f.name} {...common}>
@@ -53,7 +64,11 @@ export function ParamsForm({ fields, values, onChange, errorOf, inputFor }: Prop
           );
         return (
           <FormField key={f.name} {...common}>
-            <Input value={String(value)} inputMode={f.kind === 'string' ? 'text' : 'decimal'} onChange={({ detail }) => onChange(f.name, detail.value)} />
+            <Input
+              value={String(value)}
+              inputMode={f.kind === 'string' ? 'text' : 'decimal'}
+              onChange={({ detail }) => onChange(f.name, detail.value)}
+            />
           </FormField>
         );
       })}

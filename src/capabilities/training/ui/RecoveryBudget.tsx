@@ -15,7 +15,13 @@ function BudgetBar({ budget, label, testId }: { budget: Budget; label: string; t
   return (
     <span data-testid={testId} data-used={budget.used} data-allowed={budget.allowed ?? ''}>
       {budget.allowed ? (
-        <ProgressBar value={Math.min(100, (budget.used / budget.allowed) * 100)} status={budget.used >= budget.allowed ? 'error' : 'in-progress'} resultText={`${text} used`} additionalInfo={label} description={text} />
+        <ProgressBar
+          value={Math.min(100, (budget.used / budget.allowed) * 100)}
+          status={budget.used >= budget.allowed ? 'error' : 'in-progress'}
+          resultText={`${text} used`}
+          additionalInfo={label}
+          description={text}
+        />
       ) : (
         <Box>{`${text} (no limit)`}</Box>
       )}
@@ -27,12 +33,46 @@ function BudgetBar({ budget, label, testId }: { budget: Budget; label: string; t
  * The recovery budget as the operator counts it: all restarts of jobMaxRetryCount, full-job restarts
  * of their limit, the escalation window, and the last fault with links to its instances' node view.
  */
-export function RecoveryBudget({ cluster, region, recovery }: { cluster: string; region: string | undefined; recovery: Recovery }) {
+export function RecoveryBudget({
+  cluster,
+  region,
+  recovery,
+}: {
+  cluster: string;
+  region: string | undefined;
+  recovery: Recovery;
+}) {
   const follow = useFollow();
   const items = [];
-  if (recovery.processRestarts) items.push({ label: 'Restarts (all levels)', value: <BudgetBar budget={recovery.processRestarts} label="the job's retry limit (run policy)" testId="training-budget-restarts" /> });
-  if (recovery.fullJobRestarts) items.push({ label: 'Full-job restarts', value: <BudgetBar budget={recovery.fullJobRestarts} label="the job's limit of full restarts (restart policy)" testId="training-budget-full" /> });
-  if (recovery.jobRetries) items.push({ label: 'Job retries (Ray)', value: <BudgetBar budget={recovery.jobRetries} label="the RayJob's retry limit" testId="training-budget-retries" /> });
+  if (recovery.processRestarts)
+    items.push({
+      label: 'Restarts (all levels)',
+      value: (
+        <BudgetBar
+          budget={recovery.processRestarts}
+          label="the job's retry limit (run policy)"
+          testId="training-budget-restarts"
+        />
+      ),
+    });
+  if (recovery.fullJobRestarts)
+    items.push({
+      label: 'Full-job restarts',
+      value: (
+        <BudgetBar
+          budget={recovery.fullJobRestarts}
+          label="the job's limit of full restarts (restart policy)"
+          testId="training-budget-full"
+        />
+      ),
+    });
+  if (recovery.jobRetries)
+    items.push({
+      label: 'Job retries (Ray)',
+      value: (
+        <BudgetBar budget={recovery.jobRetries} label="the RayJob's retry limit" testId="training-budget-retries" />
+      ),
+    });
   if (recovery.window)
     items.push({
       label: 'Escalation window',
@@ -49,7 +89,9 @@ export function RecoveryBudget({ cluster, region, recovery }: { cluster: string;
             {f.instances.map((id, i) => (
               <span key={id}>
                 {i > 0 && ', '}
-                <Link href={nodePath(cluster, region, id)} onFollow={follow}>{id}</Link>
+                <Link href={nodePath(cluster, region, id)} onFollow={follow}>
+                  {id}
+                </Link>
               </span>
             ))}
           </span>
@@ -59,9 +101,24 @@ export function RecoveryBudget({ cluster, region, recovery }: { cluster: string;
   return (
     <Container
       data-testid="training-recovery"
-      header={<Header variant="h2" description={recovery.exhausted ? 'A limit is reached: the next fault fails the job (or did).' : 'What the operator may still spend on faults.'}>Recovery budget</Header>}
+      header={
+        <Header
+          variant="h2"
+          description={
+            recovery.exhausted
+              ? 'A limit is reached: the next fault fails the job (or did).'
+              : 'What the operator may still spend on faults.'
+          }
+        >
+          Recovery budget
+        </Header>
+      }
     >
-      {items.length ? <KeyValuePairs columns={Math.min(4, items.length) as 1 | 2 | 3 | 4} items={items} /> : <Box color="text-status-inactive">No budget reported.</Box>}
+      {items.length ? (
+        <KeyValuePairs columns={Math.min(4, items.length) as 1 | 2 | 3 | 4} items={items} />
+      ) : (
+        <Box color="text-status-inactive">No budget reported.</Box>
+      )}
     </Container>
   );
 }

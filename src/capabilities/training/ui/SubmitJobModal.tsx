@@ -44,12 +44,18 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
   const [localProblems, setLocalProblems] = useState<Map<string, string>>(new Map());
   const submit = useSubmitJob(cluster, region, onSubmitted);
   const storageList = useStorageList(cluster, region);
-  const namespaceStorages = (storageList.data?.storages ?? []).filter((s) => s.namespace === (common.namespace.trim() || 'default')).map((s) => s.name);
+  const namespaceStorages = (storageList.data?.storages ?? [])
+    .filter((s) => s.namespace === (common.namespace.trim() || 'default'))
+    .map((s) => s.name);
   const recipe: RecipeView | undefined = recipes.data?.recipes.find((r) => r.id === chosen);
   const fields = useMemo(() => (recipe ? fieldsOf(recipe.parameters) : []), [recipe]);
   const formValues = values ?? initialValues(fields);
   const custom = chosen === CUSTOM_ID;
-  const source: Source | undefined = custom ? { custom: true } : recipe ? { recipe: recipe.id, kind: recipe.kind } : undefined;
+  const source: Source | undefined = custom
+    ? { custom: true }
+    : recipe
+      ? { recipe: recipe.id, kind: recipe.kind }
+      : undefined;
 
   const choose = (id: string) => {
     setChosen(id);
@@ -73,7 +79,30 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
     const message = localProblems.get(path) ?? serverErrors.find((e) => e.path === path)?.message;
     return message === undefined ? undefined : readableFieldMessage(path.replace(/^params\./, ''), message);
   };
-  const shownPaths = new Set([...fields.map((f) => `params.${f.name}`), 'name', 'namespace', 'instanceGroup', 'nodes', 'storage', 'mlflow', 'image', 'custom.image', 'custom.command', 'custom.args', 'custom.launch', 'elastic', 'elastic.minReplicas', 'elastic.maxReplicas', 'checkpointless', 'faultTolerance', 'faultTolerance.jobMaxRetryCount', 'faultTolerance.logMonitoring', 'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow', 'saveAsTemplate', 'saveAsTemplate.name']);
+  const shownPaths = new Set([
+    ...fields.map((f) => `params.${f.name}`),
+    'name',
+    'namespace',
+    'instanceGroup',
+    'nodes',
+    'storage',
+    'mlflow',
+    'image',
+    'custom.image',
+    'custom.command',
+    'custom.args',
+    'custom.launch',
+    'elastic',
+    'elastic.minReplicas',
+    'elastic.maxReplicas',
+    'checkpointless',
+    'faultTolerance',
+    'faultTolerance.jobMaxRetryCount',
+    'faultTolerance.logMonitoring',
+    'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow',
+    'saveAsTemplate',
+    'saveAsTemplate.name',
+  ]);
   const unplaced = serverErrors.filter((e) => !shownPaths.has(e.path));
 
   const send = () => {
@@ -91,7 +120,11 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
           data-testid="training-template-select"
           selectedOption={null}
           placeholder={`Start from a template (${templateList.length})`}
-          options={templateList.map((t) => ({ value: t.name, label: t.name, description: t.description ?? t.request.recipe ?? 'custom container' }))}
+          options={templateList.map((t) => ({
+            value: t.name,
+            label: t.name,
+            description: t.description ?? t.request.recipe ?? 'custom container',
+          }))}
           onChange={({ detail }) => {
             const t = templateList.find((x) => x.name === detail.selectedOption.value);
             if (t) fromTemplate(t);
@@ -102,7 +135,23 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
         data-testid="training-recipe-cards"
         loading={recipes.isLoading}
         loadingText="Loading recipes"
-        items={[...(recipes.data?.recipes ?? []).map((r) => ({ id: r.id, title: r.title, description: r.description, kind: r.kind, image: r.image.default })), { id: CUSTOM_ID, title: 'Custom container', description: 'Your own image (with the HyperPod elastic agent, hyperpodrun) and training script, run as a HyperPodPyTorchJob with the same placement, storage and fault tolerance.', kind: 'HyperPodPyTorchJob' as const, image: 'your image' }]}
+        items={[
+          ...(recipes.data?.recipes ?? []).map((r) => ({
+            id: r.id,
+            title: r.title,
+            description: r.description,
+            kind: r.kind,
+            image: r.image.default,
+          })),
+          {
+            id: CUSTOM_ID,
+            title: 'Custom container',
+            description:
+              'Your own image (with the HyperPod elastic agent, hyperpodrun) and training script, run as a HyperPodPyTorchJob with the same placement, storage and fault tolerance.',
+            kind: 'HyperPodPyTorchJob' as const,
+            image: 'your image',
+          },
+        ]}
         trackBy="id"
         cardsPerRow={[{ cards: 1 }, { minWidth: 500, cards: 2 }]}
         cardDefinition={{
@@ -114,24 +163,51 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
           sections: [
             { id: 'description', content: (r) => <span style={wrap}>{r.description}</span> },
             { id: 'kind', header: 'Kind', content: (r) => r.kind },
-            { id: 'image', header: 'Image', content: (r) => <Box variant="code"><span style={wrap}>{r.image}</span></Box> },
+            {
+              id: 'image',
+              header: 'Image',
+              content: (r) => (
+                <Box variant="code">
+                  <span style={wrap}>{r.image}</span>
+                </Box>
+              ),
+            },
           ],
         }}
       />
-      {recipes.error && <Alert type="error" header="The recipes could not be read"><ProblemText error={recipes.error} /></Alert>}
+      {recipes.error && (
+        <Alert type="error" header="The recipes could not be read">
+          <ProblemText error={recipes.error} />
+        </Alert>
+      )}
     </SpaceBetween>
   );
 
   const form = source && (
     <Form>
       <SpaceBetween size="l">
-        <Header variant="h3" description={custom ? 'Your own container.' : recipe?.description} actions={<Button onClick={() => choose('')}>Choose another recipe</Button>}>
+        <Header
+          variant="h3"
+          description={custom ? 'Your own container.' : recipe?.description}
+          actions={<Button onClick={() => choose('')}>Choose another recipe</Button>}
+        >
           {custom ? 'Custom container' : recipe?.title}
         </Header>
-        <CommonFields cluster={cluster} region={region} state={common} set={(p) => setCommon((c) => ({ ...c, ...p }))} kind={recipe?.kind ?? 'HyperPodPyTorchJob'} custom={custom} recipeImage={recipe?.image.default} errorOf={errorOf} />
+        <CommonFields
+          cluster={cluster}
+          region={region}
+          state={common}
+          set={(p) => setCommon((c) => ({ ...c, ...p }))}
+          kind={recipe?.kind ?? 'HyperPodPyTorchJob'}
+          custom={custom}
+          recipeImage={recipe?.image.default}
+          errorOf={errorOf}
+        />
         {fields.length > 0 && (
           <SpaceBetween size="s">
-            <Header variant="h3" description="Generated from the recipe's parameter schema.">Recipe parameters</Header>
+            <Header variant="h3" description="Generated from the recipe's parameter schema.">
+              Recipe parameters
+            </Header>
             <ParamsForm
               fields={fields}
               values={formValues}
@@ -139,7 +215,15 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
               errorOf={(name) => errorOf(`params.${name}`)}
               inputFor={(name, value, onChange) =>
                 name === MODEL_PATH_PARAM ? (
-                  <ModelPathField cluster={cluster} region={region} value={value} onChange={onChange} storage={common.storage} storages={namespaceStorages} onStorage={(storage) => setCommon((c) => ({ ...c, storage }))} />
+                  <ModelPathField
+                    cluster={cluster}
+                    region={region}
+                    value={value}
+                    onChange={onChange}
+                    storage={common.storage}
+                    storages={namespaceStorages}
+                    onStorage={(storage) => setCommon((c) => ({ ...c, storage }))}
+                  />
                 ) : undefined
               }
             />
@@ -164,8 +248,16 @@ export function SubmitJobModal({ cluster, region, onDismiss, onSubmitted }: Prop
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss}>Cancel</Button>
-            <Button variant="primary" disabled={!source} loading={submit.isPending} onClick={send} data-testid="training-submit">
+            <Button variant="link" onClick={onDismiss}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              disabled={!source}
+              loading={submit.isPending}
+              onClick={send}
+              data-testid="training-submit"
+            >
               Submit
             </Button>
           </SpaceBetween>

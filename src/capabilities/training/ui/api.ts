@@ -4,7 +4,12 @@ import type { z } from 'zod';
 import { api, qs } from '../../../../web/src/api/client.js';
 import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
 import { apiPath } from '../../../domain/api-path.js';
-import type { CreateMlflowServerRequestSchema, DeleteMlflowServerAnswer, MlflowServerListSchema, MlflowTrackingServerView } from '../../../domain/schemas/mlflow.js';
+import type {
+  CreateMlflowServerRequestSchema,
+  DeleteMlflowServerAnswer,
+  MlflowServerListSchema,
+  MlflowTrackingServerView,
+} from '../../../domain/schemas/mlflow.js';
 import type {
   RecipeListSchema,
   SubmitTrainingJobAnswerSchema,
@@ -31,31 +36,51 @@ export interface JobRef {
 export const trainingKeys = {
   recipes: ['training', 'recipes'] as const,
   jobs: (cluster: string, region: string) => ['training', 'jobs', cluster, region] as const,
-  job: (cluster: string, region: string, ref: JobRef) => ['training', 'jobs', cluster, region, ref.namespace, ref.job] as const,
-  metrics: (cluster: string, region: string, ref: JobRef) => ['training', 'metrics', cluster, region, ref.namespace, ref.job] as const,
+  job: (cluster: string, region: string, ref: JobRef) =>
+    ['training', 'jobs', cluster, region, ref.namespace, ref.job] as const,
+  metrics: (cluster: string, region: string, ref: JobRef) =>
+    ['training', 'metrics', cluster, region, ref.namespace, ref.job] as const,
   templates: (cluster: string, region: string) => ['training', 'templates', cluster, region] as const,
   mlflowServers: (region: string) => ['training', 'mlflow-servers', region] as const,
 };
 
-const jobPath = (cluster: string, ref: JobRef) => apiPath(TRAINING_PATHS.job, { name: cluster, namespace: ref.namespace, job: ref.job });
+const jobPath = (cluster: string, ref: JobRef) =>
+  apiPath(TRAINING_PATHS.job, { name: cluster, namespace: ref.namespace, job: ref.job });
 
 export const listRecipes = () => api<z.infer<typeof RecipeListSchema>>(TRAINING_PATHS.recipes);
-export const listJobs = (cluster: string, region: string) => api<TrainingJobList>(`${apiPath(TRAINING_PATHS.jobs, { name: cluster })}${qs({ region })}`);
-export const getJob = (cluster: string, region: string, ref: JobRef) => api<TrainingJobView>(`${jobPath(cluster, ref)}${qs({ region })}`);
-export const deleteJob = (cluster: string, region: string, ref: JobRef) => api<unknown>(`${jobPath(cluster, ref)}${qs({ region, confirm: 'true' })}`, { method: 'DELETE' });
+export const listJobs = (cluster: string, region: string) =>
+  api<TrainingJobList>(`${apiPath(TRAINING_PATHS.jobs, { name: cluster })}${qs({ region })}`);
+export const getJob = (cluster: string, region: string, ref: JobRef) =>
+  api<TrainingJobView>(`${jobPath(cluster, ref)}${qs({ region })}`);
+export const deleteJob = (cluster: string, region: string, ref: JobRef) =>
+  api<unknown>(`${jobPath(cluster, ref)}${qs({ region, confirm: 'true' })}`, { method: 'DELETE' });
 export const submitJob = (cluster: string, region: string, body: SubmitJobInput) =>
   api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobs, { name: cluster }), { method: 'POST', body: { ...body, region } });
 export const resubmitJob = (cluster: string, region: string, ref: JobRef, name: string) =>
-  api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobResubmit, { name: cluster, namespace: ref.namespace, job: ref.job }), { method: 'POST', body: { region, name } });
+  api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobResubmit, { name: cluster, namespace: ref.namespace, job: ref.job }), {
+    method: 'POST',
+    body: { region, name },
+  });
 /** The whole log as a text download (one rank or all merged, `[rank N] …`), streamed by the server. */
 export const jobLogsDownloadUrl = (cluster: string, region: string, ref: JobRef, rank: 'all' | number) =>
   `${apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region, rank: String(rank), format: 'text' })}`;
-export const getJobMetrics = (cluster: string, region: string, ref: JobRef) => api<TrainingMetricsAnswer>(`${apiPath(TRAINING_PATHS.jobMetrics, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region })}`);
-export const listTemplates = (cluster: string, region: string) => api<z.infer<typeof TrainingTemplateListSchema>>(`${apiPath(TRAINING_PATHS.templates, { name: cluster })}${qs({ region })}`);
-export const listMlflowServers = (region: string) => api<z.infer<typeof MlflowServerListSchema>>(`${TRAINING_PATHS.mlflowServers}${qs({ region })}`);
-export const createMlflowServer = (body: CreateMlflowServerInput) => api<unknown>(TRAINING_PATHS.mlflowServers, { method: 'POST', body });
+export const getJobMetrics = (cluster: string, region: string, ref: JobRef) =>
+  api<TrainingMetricsAnswer>(
+    `${apiPath(TRAINING_PATHS.jobMetrics, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region })}`,
+  );
+export const listTemplates = (cluster: string, region: string) =>
+  api<z.infer<typeof TrainingTemplateListSchema>>(
+    `${apiPath(TRAINING_PATHS.templates, { name: cluster })}${qs({ region })}`,
+  );
+export const listMlflowServers = (region: string) =>
+  api<z.infer<typeof MlflowServerListSchema>>(`${TRAINING_PATHS.mlflowServers}${qs({ region })}`);
+export const createMlflowServer = (body: CreateMlflowServerInput) =>
+  api<unknown>(TRAINING_PATHS.mlflowServers, { method: 'POST', body });
 export const deleteMlflowServer = (region: string, server: string) =>
-  api<DeleteMlflowServerAnswer>(`${apiPath(TRAINING_PATHS.mlflowServer, { server })}${qs({ region, confirm: 'true' })}`, { method: 'DELETE' });
+  api<DeleteMlflowServerAnswer>(
+    `${apiPath(TRAINING_PATHS.mlflowServer, { server })}${qs({ region, confirm: 'true' })}`,
+    { method: 'DELETE' },
+  );
 
 /** Phases a job leaves on its own: while one is in them the table and detail refresh every 3 s. */
 const SETTLED = new Set(['Succeeded', 'Failed', 'Suspended']);
@@ -67,16 +92,28 @@ export function useRecipes() {
 
 /** The cluster's jobs: polled (Kubernetes moves them, not our operations), faster while one runs. */
 export function useJobs(cluster: string, region: string) {
-  return useQuery({ queryKey: trainingKeys.jobs(cluster, region), queryFn: () => listJobs(cluster, region), refetchInterval: (q) => (q.state.data && moving(q.state.data.jobs) ? 3000 : 15_000) });
+  return useQuery({
+    queryKey: trainingKeys.jobs(cluster, region),
+    queryFn: () => listJobs(cluster, region),
+    refetchInterval: (q) => (q.state.data && moving(q.state.data.jobs) ? 3000 : 15_000),
+  });
 }
 
 export function useJob(cluster: string, region: string, ref: JobRef) {
-  return useQuery({ queryKey: trainingKeys.job(cluster, region, ref), queryFn: () => getJob(cluster, region, ref), refetchInterval: (q) => (q.state.data && SETTLED.has(q.state.data.phase) ? 15_000 : 3000) });
+  return useQuery({
+    queryKey: trainingKeys.job(cluster, region, ref),
+    queryFn: () => getJob(cluster, region, ref),
+    refetchInterval: (q) => (q.state.data && SETTLED.has(q.state.data.phase) ? 15_000 : 3000),
+  });
 }
 
 /** Metrics of a running job grow with each step: refreshed every 10 s until it settles. */
 export function useJobMetrics(cluster: string, region: string, ref: JobRef, settled: boolean) {
-  const query = useQuery({ queryKey: trainingKeys.metrics(cluster, region, ref), queryFn: () => getJobMetrics(cluster, region, ref), refetchInterval: settled ? false : 10_000 });
+  const query = useQuery({
+    queryKey: trainingKeys.metrics(cluster, region, ref),
+    queryFn: () => getJobMetrics(cluster, region, ref),
+    refetchInterval: settled ? false : 10_000,
+  });
   // Once more when the job ends: its last steps were logged after the previous read.
   const { refetch } = query;
   const wasSettled = useRef(settled);
@@ -88,7 +125,11 @@ export function useJobMetrics(cluster: string, region: string, ref: JobRef, sett
 }
 
 export function useTemplates(cluster: string, region: string) {
-  return useQuery({ queryKey: trainingKeys.templates(cluster, region), queryFn: () => listTemplates(cluster, region), retry: false });
+  return useQuery({
+    queryKey: trainingKeys.templates(cluster, region),
+    queryFn: () => listTemplates(cluster, region),
+    retry: false,
+  });
 }
 
 /** Tracking servers take minutes to create: polled every 5 s while one is changing. */
@@ -97,7 +138,8 @@ export function useMlflowServers(region: string) {
   return useQuery({
     queryKey: trainingKeys.mlflowServers(region),
     queryFn: () => listMlflowServers(region),
-    refetchInterval: (q) => (q.state.data?.servers.some((s: MlflowTrackingServerView) => /ing$/.test(s.status)) ? 5000 : poll),
+    refetchInterval: (q) =>
+      q.state.data?.servers.some((s: MlflowTrackingServerView) => /ing$/.test(s.status)) ? 5000 : poll,
   });
 }
 
@@ -113,7 +155,12 @@ export function useSubmitJob(cluster: string, region: string, onSubmitted: (a: S
   });
 }
 
-export function useResubmitJob(cluster: string, region: string, ref: JobRef, onSubmitted: (a: SubmitJobAnswer) => void) {
+export function useResubmitJob(
+  cluster: string,
+  region: string,
+  ref: JobRef,
+  onSubmitted: (a: SubmitJobAnswer) => void,
+) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => resubmitJob(cluster, region, ref, name),

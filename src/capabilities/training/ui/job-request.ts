@@ -63,24 +63,38 @@ export const EMPTY_COMMON: CommonState = {
 /** What is submitted: a recipe (by id) or a custom container. */
 export type Source = { recipe: string; kind: 'HyperPodPyTorchJob' | 'RayJob' } | { custom: true };
 
-const lines = (s: string) => s.split('\n').map((x) => x.trim()).filter(Boolean);
+const lines = (s: string) =>
+  s
+    .split('\n')
+    .map((x) => x.trim())
+    .filter(Boolean);
 const num = (s: string) => (s.trim() === '' ? undefined : Number(s.trim()));
 
 function faultToleranceOf(c: CommonState, ray: boolean): SubmitJobInput['faultTolerance'] {
   const logMonitoring = ray
     ? undefined
     : {
-        ...(c.jobStart ? { jobStart: { ...(num(c.jobStartCutoff) !== undefined ? { cutoffSeconds: num(c.jobStartCutoff) } : {}) } } : {}),
+        ...(c.jobStart
+          ? { jobStart: { ...(num(c.jobStartCutoff) !== undefined ? { cutoffSeconds: num(c.jobStartCutoff) } : {}) } }
+          : {}),
         ...(c.hang ? { hang: { ...(num(c.hangGap) !== undefined ? { gapSeconds: num(c.hangGap) } : {}) } } : {}),
         ...(c.lowThroughput ? { lowThroughput: { tokensPerSecondBelow: num(c.tokensBelow) ?? Number.NaN } } : {}),
       };
   const hasRules = logMonitoring && Object.keys(logMonitoring).length > 0;
   if (num(c.retries) === undefined && !hasRules) return undefined;
-  return { ...(num(c.retries) !== undefined ? { jobMaxRetryCount: num(c.retries) } : {}), ...(hasRules ? { logMonitoring } : {}) };
+  return {
+    ...(num(c.retries) !== undefined ? { jobMaxRetryCount: num(c.retries) } : {}),
+    ...(hasRules ? { logMonitoring } : {}),
+  };
 }
 
 /** The request the form stands for, and the problems found before sending (by field path, like the server's). */
-export function requestOf(source: Source, c: CommonState, fields: readonly FormFieldSpec[], values: FormValues): { body: SubmitJobInput; problems: Map<string, string> } {
+export function requestOf(
+  source: Source,
+  c: CommonState,
+  fields: readonly FormFieldSpec[],
+  values: FormValues,
+): { body: SubmitJobInput; problems: Map<string, string> } {
   const { params, problems: paramProblems } = paramsOf(fields, values);
   const problems = new Map([...paramProblems].map(([k, v]) => [`params.${k}`, v] as [string, string]));
   const ray = 'recipe' in source && source.kind === 'RayJob';
@@ -91,9 +105,20 @@ export function requestOf(source: Source, c: CommonState, fields: readonly FormF
     instanceGroup: c.instanceGroup,
     nodes: num(c.nodes) ?? 1,
     storage: c.storage,
-    ...('recipe' in source ? { recipe: source.recipe, params, ...(c.image.trim() ? { image: c.image.trim() } : {}) } : { custom: { image: c.customImage.trim(), command: lines(c.customCommand), args: lines(c.customArgs), launch: c.customLaunch } }),
+    ...('recipe' in source
+      ? { recipe: source.recipe, params, ...(c.image.trim() ? { image: c.image.trim() } : {}) }
+      : {
+          custom: {
+            image: c.customImage.trim(),
+            command: lines(c.customCommand),
+            args: lines(c.customArgs),
+            launch: c.customLaunch,
+          },
+        }),
     ...(ft ? { faultTolerance: ft } : {}),
-    ...(c.elastic ? { elastic: { minReplicas: num(c.minReplicas) ?? Number.NaN, maxReplicas: num(c.maxReplicas) ?? Number.NaN } } : {}),
+    ...(c.elastic
+      ? { elastic: { minReplicas: num(c.minReplicas) ?? Number.NaN, maxReplicas: num(c.maxReplicas) ?? Number.NaN } }
+      : {}),
     ...(c.mlflow ? { mlflow: { trackingServerArn: c.mlflow } } : {}),
     ...(c.saveAsTemplate ? { saveAsTemplate: { name: c.templateName.trim() } } : {}),
   };
@@ -101,16 +126,26 @@ export function requestOf(source: Source, c: CommonState, fields: readonly FormF
   if (!body.instanceGroup) problems.set('instanceGroup', 'choose the instance group the pods run on');
   if (!body.storage) problems.set('storage', 'choose the storage mounted at /data');
   if (c.saveAsTemplate && !c.templateName.trim()) problems.set('saveAsTemplate.name', 'is required to save a template');
-  if (c.elastic && num(c.minReplicas) === undefined) problems.set('elastic.minReplicas', 'is required for an elastic job');
-  if (c.elastic && num(c.maxReplicas) === undefined) problems.set('elastic.maxReplicas', 'is required for an elastic job');
-  if (c.lowThroughput && !ray && num(c.tokensBelow) === undefined) problems.set('faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow', 'is required for a throughput floor');
+  if (c.elastic && num(c.minReplicas) === undefined)
+    problems.set('elastic.minReplicas', 'is required for an elastic job');
+  if (c.elastic && num(c.maxReplicas) === undefined)
+    problems.set('elastic.maxReplicas', 'is required for an elastic job');
+  if (c.lowThroughput && !ray && num(c.tokensBelow) === undefined)
+    problems.set(
+      'faultTolerance.logMonitoring.lowThroughput.tokensPerSecondBelow',
+      'is required for a throughput floor',
+    );
   if ('custom' in source && !c.customImage.trim()) problems.set('custom.image', 'is required');
-  if ('custom' in source && lines(c.customCommand).length === 0) problems.set('custom.command', 'is required: the program to run, one part per line');
+  if ('custom' in source && lines(c.customCommand).length === 0)
+    problems.set('custom.command', 'is required: the program to run, one part per line');
   return { body, problems };
 }
 
 /** A saved template back into the form (its request has no job name: the person gives a new one). */
-export function stateFromTemplate(t: TrainingTemplate, fields: readonly FormFieldSpec[]): { common: CommonState; values: Map<string, string | boolean> } {
+export function stateFromTemplate(
+  t: TrainingTemplate,
+  fields: readonly FormFieldSpec[],
+): { common: CommonState; values: Map<string, string | boolean> } {
   const r = t.request;
   const ft = r.faultTolerance;
   const lm = ft?.logMonitoring;

@@ -26,7 +26,12 @@ export function PhaseIndicator({ job }: { job: Pick<TrainingJobView, 'phase' | '
   );
 }
 
-const HEALTH: Record<string, StatusIndicatorProps.Type> = { healthy: 'success', transitional: 'in-progress', degraded: 'warning', failed: 'error' };
+const HEALTH: Record<string, StatusIndicatorProps.Type> = {
+  healthy: 'success',
+  transitional: 'in-progress',
+  degraded: 'warning',
+  failed: 'error',
+};
 
 export function HealthIndicator({ health }: { health: { state: string; reason: string } }) {
   return (
@@ -36,11 +41,16 @@ export function HealthIndicator({ health }: { health: { state: string; reason: s
   );
 }
 
-const part = (b: Budget | undefined, noun: string) => (b ? `${b.used}${b.allowed !== undefined ? `/${b.allowed}` : ''} ${noun}` : undefined);
+const part = (b: Budget | undefined, noun: string) =>
+  b ? `${b.used}${b.allowed !== undefined ? `/${b.allowed}` : ''} ${noun}` : undefined;
 
 /** "3/10 restarts, 0/1 full-job" (HyperPodPyTorchJob) or "1/3 retries" (RayJob). */
 export function budgetText(r: RecoveryBudget): string {
-  return [part(r.processRestarts, 'restarts'), part(r.fullJobRestarts, 'full-job'), part(r.jobRetries, 'retries')].filter(Boolean).join(', ') || '—';
+  return (
+    [part(r.processRestarts, 'restarts'), part(r.fullJobRestarts, 'full-job'), part(r.jobRetries, 'retries')]
+      .filter(Boolean)
+      .join(', ') || '—'
+  );
 }
 
 /** Seconds as "6 h", "10 min", "45 s". */

@@ -59,4 +59,5 @@ export class LogRing {
 }
 
 /** The line as the viewer shows it: every line of a job carries its rank, once. */
-export const displayText = (l: Pick<ViewLine, 'rank' | 'text'>) => (l.text.startsWith('[rank ') ? l.text : `[rank ${l.rank}] ${l.text}`);
+export const displayText = (l: Pick<ViewLine, 'rank' | 'text'>) =>
+  l.text.startsWith('[rank ') ? l.text : `[rank ${l.rank}] ${l.text}`;

@@ -69,7 +69,9 @@ function initialOf(s: JsonSchema, kind: FieldKind): string | boolean {
 /** The fields of an object schema, in the schema's order. */
 export function fieldsOf(schema: JsonSchema): FormFieldSpec[] {
   const props = isObject(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  );
   return Object.entries(props)
     .filter((e): e is [string, JsonSchema] => isObject(e[1]))
     .map(([name, raw]) => {
@@ -90,13 +92,17 @@ export function fieldsOf(schema: JsonSchema): FormFieldSpec[] {
 
 export type FormValues = ReadonlyMap<string, string | boolean>;
 
-export const initialValues = (fields: readonly FormFieldSpec[]): Map<string, string | boolean> => new Map(fields.map((f) => [f.name, f.initial]));
+export const initialValues = (fields: readonly FormFieldSpec[]): Map<string, string | boolean> =>
+  new Map(fields.map((f) => [f.name, f.initial]));
 
 /**
  * The params object from the form: empty optional fields are left out (the server fills defaults),
  * numbers parsed, lists split by line. Problems a person can fix before sending are returned by field.
  */
-export function paramsOf(fields: readonly FormFieldSpec[], values: FormValues): { params: Record<string, unknown>; problems: Map<string, string> } {
+export function paramsOf(
+  fields: readonly FormFieldSpec[],
+  values: FormValues,
+): { params: Record<string, unknown>; problems: Map<string, string> } {
   // Entries first, then one object: names come from the server's schema, never assigned into an object one by one.
   const entries: Array<[string, unknown]> = [];
   const problems = new Map<string, string>();
@@ -113,10 +119,17 @@ export function paramsOf(fields: readonly FormFieldSpec[], values: FormValues): 
     }
     if (f.kind === 'number' || f.kind === 'integer') {
       const n = Number(text);
-      if (!Number.isFinite(n) || (f.kind === 'integer' && !Number.isInteger(n))) problems.set(f.name, f.kind === 'integer' ? 'must be a whole number' : 'must be a number');
+      if (!Number.isFinite(n) || (f.kind === 'integer' && !Number.isInteger(n)))
+        problems.set(f.name, f.kind === 'integer' ? 'must be a whole number' : 'must be a number');
       else entries.push([f.name, n]);
     } else if (f.kind === 'string-list') {
-      entries.push([f.name, text.split('\n').map((x) => x.trim()).filter(Boolean)]);
+      entries.push([
+        f.name,
+        text
+          .split('\n')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ]);
     } else if (f.kind === 'json') {
       try {
         entries.push([f.name, JSON.parse(text) as unknown]);
@@ -129,7 +142,10 @@ export function paramsOf(fields: readonly FormFieldSpec[], values: FormValues): 
 }
 
 /** A template's saved params back into form values (what the server stored, shown as typed). */
-export function valuesFromParams(fields: readonly FormFieldSpec[], params: Record<string, unknown> | undefined): Map<string, string | boolean> {
+export function valuesFromParams(
+  fields: readonly FormFieldSpec[],
+  params: Record<string, unknown> | undefined,
+): Map<string, string | boolean> {
   const values = initialValues(fields);
   if (!params) return values;
   for (const f of fields) {

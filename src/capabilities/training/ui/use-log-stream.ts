@@ -10,7 +10,13 @@ export const LOG_CAPACITY = 50_000;
 /** Lines asked for before following (per rank). */
 export const TAIL_LINES = 1000;
 
-export type StreamStatus = { state: 'connecting' } | { state: 'tail' } | { state: 'following' } | { state: 'dropped'; reason: string } | { state: 'closed'; reason?: string } | { state: 'error'; message: string };
+export type StreamStatus =
+  | { state: 'connecting' }
+  | { state: 'tail' }
+  | { state: 'following' }
+  | { state: 'dropped'; reason: string }
+  | { state: 'closed'; reason?: string }
+  | { state: 'error'; message: string };
 
 /** What waits for the next frame: the server's messages, and the socket's close in its place among them. */
 type Queued = LogStreamMessage | { type: 'closed'; reason?: string };
@@ -63,7 +69,8 @@ export function useLogStream(options: StreamOptions) {
       if (m.type === 'line') ring.current.push({ rank: m.rank, text: m.text });
       else if (m.type === 'tail-end') next = { state: 'following' };
       else if (m.type === 'rank-started') ring.current.push({ rank: m.rank, text: `— ${m.pod} started`, note: true });
-      else if (m.type === 'rank-ended') ring.current.push({ rank: m.rank, text: `— ${m.pod} ended: ${m.reason}`, note: true });
+      else if (m.type === 'rank-ended')
+        ring.current.push({ rank: m.rank, text: `— ${m.pod} ended: ${m.reason}`, note: true });
       else if (m.type === 'dropped') next = { state: 'dropped', reason: m.reason };
       else if (m.type === 'error') next = { state: 'error', message: m.message };
       else if (m.type === 'closed') next = { state: 'closed', reason: m.reason };
@@ -81,10 +88,11 @@ export function useLogStream(options: StreamOptions) {
     let frame: number | undefined;
     let ended = false;
     const schedule = () => {
-      if (frame === undefined) frame = requestAnimationFrame(() => {
-        frame = undefined;
-        flush();
-      });
+      if (frame === undefined)
+        frame = requestAnimationFrame(() => {
+          frame = undefined;
+          flush();
+        });
     };
     const ws = new WebSocket(followUrl({ cluster, region, namespace, job, rank, grep }));
     ws.onopen = () => setStatus({ state: 'tail' });
@@ -102,7 +110,8 @@ export function useLogStream(options: StreamOptions) {
       schedule();
     };
     ws.onclose = (event) => {
-      // A dropped or failed stream already said why; otherwise the close is news, in its turn after the lines before it.
+      // A dropped or failed stream already said why; otherwise the close is news, in its turn after the lines before
+      // it.
       if (!ended) queue.current.push({ type: 'closed', reason: event.reason || undefined });
       schedule();
     };

@@ -1,4 +1,9 @@
-import { DescribeInstanceTypesCommand, paginateDescribeInstanceTypeOfferings, type _InstanceType, type InstanceTypeInfo } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstanceTypesCommand,
+  paginateDescribeInstanceTypeOfferings,
+  type _InstanceType,
+  type InstanceTypeInfo,
+} from '@aws-sdk/client-ec2';
 import { instanceTypeFromClusterUsageQuota } from '../../../domain/preflight.js';
 import type { InstanceTypeView } from '../../../domain/schemas/preflight.js';
 import type { AwsClients } from '../clients.js';
@@ -18,7 +23,11 @@ const DESCRIBE_BATCH = 100;
  * - what each is: EC2 DescribeInstanceTypes (vCPUs, memory, GPUs or Neuron devices, EFA, spot).
  * Types EC2 does not offer anywhere in the Region are left out. Sorted by name.
  */
-export async function loadHyperPodInstanceTypes(clients: AwsClients, region: string, quotas: QuotaIndex): Promise<InstanceTypeView[]> {
+export async function loadHyperPodInstanceTypes(
+  clients: AwsClients,
+  region: string,
+  quotas: QuotaIndex,
+): Promise<InstanceTypeView[]> {
   const quotaByType = new Map<string, number | undefined>();
   for (const entry of quotas.values()) {
     const type = instanceTypeFromClusterUsageQuota(entry.quotaName);
@@ -63,14 +72,20 @@ async function offeringsByZone(clients: AwsClients, region: string): Promise<Map
   return byType;
 }
 
-async function describeTypes(clients: AwsClients, region: string, names: string[]): Promise<Map<string, InstanceTypeInfo>> {
+async function describeTypes(
+  clients: AwsClients,
+  region: string,
+  names: string[],
+): Promise<Map<string, InstanceTypeInfo>> {
   const out = new Map<string, InstanceTypeInfo>();
   for (const batch of chunks(names, DESCRIBE_BATCH)) {
     let NextToken: string | undefined;
     do {
       const page = await awsCall('ec2', 'DescribeInstanceTypes', () =>
         // The SDK types names as its enum of the day; names here come from AWS itself, so newer ones are fine.
-        clients.ec2(region).send(new DescribeInstanceTypesCommand({ InstanceTypes: batch as _InstanceType[], NextToken })),
+        clients
+          .ec2(region)
+          .send(new DescribeInstanceTypesCommand({ InstanceTypes: batch as _InstanceType[], NextToken })),
       );
       for (const t of page.InstanceTypes ?? []) if (t.InstanceType) out.set(t.InstanceType, t);
       NextToken = page.NextToken;
@@ -80,7 +95,9 @@ async function describeTypes(clients: AwsClients, region: string, names: string[
 }
 
 /** The spec fields of the view; a type EC2 did not describe still shows, with what is known. */
-function specView(t: InstanceTypeInfo | undefined): Omit<InstanceTypeView, 'instanceType' | 'availabilityZones' | 'clusterUsageQuota'> {
+function specView(
+  t: InstanceTypeInfo | undefined,
+): Omit<InstanceTypeView, 'instanceType' | 'availabilityZones' | 'clusterUsageQuota'> {
   const gpus = t?.GpuInfo?.Gpus ?? [];
   const neuron = t?.NeuronInfo?.NeuronDevices ?? [];
   const accelerators = gpus.length > 0 ? gpus : neuron;
@@ -90,7 +107,9 @@ function specView(t: InstanceTypeInfo | undefined): Omit<InstanceTypeView, 'inst
   const maxEfa = t?.NetworkInfo?.EfaInfo?.MaximumEfaInterfaces;
   return {
     ...(t?.VCpuInfo?.DefaultVCpus !== undefined ? { vcpus: t.VCpuInfo.DefaultVCpus } : {}),
-    ...(t?.MemoryInfo?.SizeInMiB !== undefined ? { memoryGiB: Math.round((t.MemoryInfo.SizeInMiB / 1024) * 100) / 100 } : {}),
+    ...(t?.MemoryInfo?.SizeInMiB !== undefined
+      ? { memoryGiB: Math.round((t.MemoryInfo.SizeInMiB / 1024) * 100) / 100 }
+      : {}),
     ...(acceleratorName ? { acceleratorName } : {}),
     ...(acceleratorCount > 0 ? { acceleratorCount } : {}),
     efaSupported,

@@ -16,15 +16,20 @@ export async function loadEksKubernetesVersions(clients: AwsClients, region: str
     () => paginateDescribeClusterVersions({ client, pageSize: 100 }, { clusterType: 'eks' }),
     (p) => p.clusterVersions,
   );
-  return versions.filter((v): v is ClusterVersionInformation & { clusterVersion: string } => Boolean(v.clusterVersion)).map(toView);
+  return versions
+    .filter((v): v is ClusterVersionInformation & { clusterVersion: string } => Boolean(v.clusterVersion))
+    .map(toView);
 }
 
 function toView(v: ClusterVersionInformation & { clusterVersion: string }): EksKubernetesVersion {
   return {
     version: v.clusterVersion,
     isDefault: v.defaultVersion === true,
-    // `status` is the deprecated spelling of `versionStatus` (lower-case values); read it only when the new one is absent.
+    // `status` is the deprecated spelling of `versionStatus` (lower-case values); read it only when the new one is
+    // absent.
     status: v.versionStatus ?? (v.status ? v.status.toUpperCase().replace(/-/g, '_') : 'UNKNOWN'),
-    ...(v.endOfStandardSupportDate ? { endOfStandardSupport: v.endOfStandardSupportDate.toISOString().slice(0, 10) } : {}),
+    ...(v.endOfStandardSupportDate
+      ? { endOfStandardSupport: v.endOfStandardSupportDate.toISOString().slice(0, 10) }
+      : {}),
   };
 }

@@ -8,7 +8,12 @@ import { awsCall } from '../errors.js';
  * const quotas = await collectPages('servicequotas', 'ListServiceQuotas',
  *   () => paginateListServiceQuotas({ client }, { ServiceCode: 'sagemaker' }), (p) => p.Quotas);
  */
-export function collectPages<P, T>(service: string, operation: string, pages: () => AsyncIterable<P>, items: (page: P) => T[] | undefined): Promise<T[]> {
+export function collectPages<P, T>(
+  service: string,
+  operation: string,
+  pages: () => AsyncIterable<P>,
+  items: (page: P) => T[] | undefined,
+): Promise<T[]> {
   return awsCall(service, operation, async () => {
     const all: T[] = [];
     for await (const page of pages()) all.push(...(items(page) ?? []));
@@ -24,7 +29,11 @@ export function chunks<T>(list: readonly T[], size: number): T[][] {
 }
 
 /** Runs `work` over `items` with at most `limit` calls in flight, keeping the input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

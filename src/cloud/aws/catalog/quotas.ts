@@ -31,7 +31,12 @@ export type QuotaIndex = Map<string, QuotaEntry>;
 export async function loadQuotaIndex(clients: AwsClients, region: string, serviceCode: string): Promise<QuotaIndex> {
   const client = clients.quotas(region);
   const [applied, defaults] = await Promise.all([
-    collectPages('servicequotas', 'ListServiceQuotas', () => paginateListServiceQuotas({ client, pageSize: 100 }, { ServiceCode: serviceCode }), (p) => p.Quotas),
+    collectPages(
+      'servicequotas',
+      'ListServiceQuotas',
+      () => paginateListServiceQuotas({ client, pageSize: 100 }, { ServiceCode: serviceCode }),
+      (p) => p.Quotas,
+    ),
     collectPages(
       'servicequotas',
       'ListAWSDefaultServiceQuotas',
@@ -67,11 +72,17 @@ export function listedValue(entry: QuotaEntry): number | undefined {
  * increase may have been approved since the listing was cached. When Service Quotas has no applied
  * value for it (NoSuchResourceException, or no Value), the default from the listing holds.
  */
-export async function currentQuota(clients: AwsClients, region: string, entry: QuotaEntry): Promise<QuotaFact | undefined> {
+export async function currentQuota(
+  clients: AwsClients,
+  region: string,
+  entry: QuotaEntry,
+): Promise<QuotaFact | undefined> {
   let value: number | undefined;
   try {
     const r = await awsCall('servicequotas', 'GetServiceQuota', () =>
-      clients.quotas(region).send(new GetServiceQuotaCommand({ ServiceCode: entry.serviceCode, QuotaCode: entry.quotaCode })),
+      clients
+        .quotas(region)
+        .send(new GetServiceQuotaCommand({ ServiceCode: entry.serviceCode, QuotaCode: entry.quotaCode })),
     );
     value = r.Quota?.Value;
   } catch (err) {

@@ -14,7 +14,12 @@ import { collectPages } from './paginate.js';
 /** Every training plan of the account in `region`, newest start first (SageMaker's default order). */
 export async function listTrainingPlanFacts(clients: AwsClients, region: string): Promise<TrainingPlanFacts[]> {
   const client = clients.sagemaker(region);
-  const plans = await collectPages('sagemaker', 'ListTrainingPlans', () => paginateListTrainingPlans({ client, pageSize: 100 }, {}), (p) => p.TrainingPlanSummaries);
+  const plans = await collectPages(
+    'sagemaker',
+    'ListTrainingPlans',
+    () => paginateListTrainingPlans({ client, pageSize: 100 }, {}),
+    (p) => p.TrainingPlanSummaries,
+  );
   return plans.map(toFacts);
 }
 
@@ -23,7 +28,11 @@ export async function listTrainingPlanFacts(clients: AwsClients, region: string)
  * plan's name, so the name comes from the ARN and the answer's ARN must be the one asked for (a plan
  * of the same name in another account or Region is another plan).
  */
-export async function describeTrainingPlanFacts(clients: AwsClients, region: string, arn: string): Promise<TrainingPlanFacts | undefined> {
+export async function describeTrainingPlanFacts(
+  clients: AwsClients,
+  region: string,
+  arn: string,
+): Promise<TrainingPlanFacts | undefined> {
   const parsed = parseTrainingPlanArn(arn);
   if (!parsed || parsed.region !== region) return undefined;
   try {

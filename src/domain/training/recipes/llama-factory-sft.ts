@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { DATASETS_DIR, outputDir } from '../data-contract.js';
 import { ElasticAgentParamSchema, hyperpodrunCommand } from '../elastic-agent.js';
 import { hyperpodTrainingJob } from '../job-manifest.js';
-import { BatchSizeSchema, dataPath, EpochsSchema, FinetuningTypeSchema, GradientAccumulationSchema, LearningRateSchema, LoggingStepsSchema, LoraRankSchema, MaxLengthSchema, ModelPathSchema, needsNvidia, SaveStepsSchema } from './params.js';
+import {
+  BatchSizeSchema,
+  dataPath,
+  EpochsSchema,
+  FinetuningTypeSchema,
+  GradientAccumulationSchema,
+  LearningRateSchema,
+  LoggingStepsSchema,
+  LoraRankSchema,
+  MaxLengthSchema,
+  ModelPathSchema,
+  needsNvidia,
+  SaveStepsSchema,
+} from './params.js';
 import { defineRecipe } from './recipe.js';
 
 /**
@@ -36,8 +49,15 @@ const LAUNCHER_ENV = [
 export const LLAMA_FACTORY_SFT_PARAMS = z
   .object({
     modelPath: ModelPathSchema,
-    template: z.string().regex(/^[a-z0-9_.-]{1,64}$/, 'must be a LLaMA-Factory template name such as qwen or llama3').default('qwen').describe('Chat template of the model family (LLaMA-Factory\'s template name: qwen, llama3, mistral, …).'),
-    dataset: z.string().regex(/^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/, 'must be dataset names separated by commas').describe('Dataset names, comma-separated, as registered in dataset_info.json of datasetDir.'),
+    template: z
+      .string()
+      .regex(/^[a-z0-9_.-]{1,64}$/, 'must be a LLaMA-Factory template name such as qwen or llama3')
+      .default('qwen')
+      .describe("Chat template of the model family (LLaMA-Factory's template name: qwen, llama3, mistral, …)."),
+    dataset: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/, 'must be dataset names separated by commas')
+      .describe('Dataset names, comma-separated, as registered in dataset_info.json of datasetDir.'),
     datasetDir: dataPath('Folder with dataset_info.json and the data files', DATASETS_DIR).default(DATASETS_DIR),
     finetuningType: FinetuningTypeSchema,
     loraRank: LoraRankSchema,
@@ -46,10 +66,20 @@ export const LLAMA_FACTORY_SFT_PARAMS = z
     perDeviceBatchSize: BatchSizeSchema,
     gradientAccumulationSteps: GradientAccumulationSchema,
     cutoffLen: MaxLengthSchema,
-    maxSamples: z.number().int().min(1).optional().describe('Use at most this many samples per dataset (a quick trial).'),
+    maxSamples: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Use at most this many samples per dataset (a quick trial).'),
     saveSteps: SaveStepsSchema,
     loggingSteps: LoggingStepsSchema,
-    deepspeed: z.enum(['none', 'z2', 'z3']).default('none').describe('DeepSpeed ZeRO stage for large full fine-tunes: z2 shards optimizer state and gradients, z3 also the weights.'),
+    deepspeed: z
+      .enum(['none', 'z2', 'z3'])
+      .default('none')
+      .describe(
+        'DeepSpeed ZeRO stage for large full fine-tunes: z2 shards optimizer state and gradients, z3 also the weights.',
+      ),
     elasticAgent: ElasticAgentParamSchema,
   })
   .strict();
@@ -57,10 +87,14 @@ export const LLAMA_FACTORY_SFT_PARAMS = z
 export const LLAMA_FACTORY_SFT = defineRecipe({
   id: 'llama-factory-sft',
   title: 'LLaMA-Factory SFT (full or LoRA)',
-  description: 'Supervised fine-tuning with LLaMA-Factory (its train entry, launched by hyperpodrun) from a model in the storage on datasets registered in dataset_info.json; LoRA adapters or full weights land in /data/outputs/<job>.',
+  description:
+    'Supervised fine-tuning with LLaMA-Factory (its train entry, launched by hyperpodrun) from a model in the storage on datasets registered in dataset_info.json; LoRA adapters or full weights land in /data/outputs/<job>.',
   kind: 'HyperPodPyTorchJob',
   elastic: false,
-  image: { default: IMAGE, source: 'Docker Hub hiyouga/llamafactory (LLaMA-Factory\'s docker/docker-cuda build), tag 0.9.4' },
+  image: {
+    default: IMAGE,
+    source: "Docker Hub hiyouga/llamafactory (LLaMA-Factory's docker/docker-cuda build), tag 0.9.4",
+  },
   params: LLAMA_FACTORY_SFT_PARAMS,
   logLines: LOG_LINES,
   check: (_p, placement) => needsNvidia('LLaMA-Factory', placement),

@@ -23,7 +23,11 @@ const IMAGE = 'public.ecr.aws/deep-learning-containers/pytorch-training:2.8.0-gp
 export const PYTORCH_SCRIPT_PARAMS = z
   .object({
     script: dataPath('The training script in the storage', '/data/code/train.py'),
-    scriptArgs: z.array(z.string().max(1024)).max(128).default([]).describe('Arguments after the script, e.g. ["--epochs", "3"].'),
+    scriptArgs: z
+      .array(z.string().max(1024))
+      .max(128)
+      .default([])
+      .describe('Arguments after the script, e.g. ["--epochs", "3"].'),
     elasticAgent: ElasticAgentParamSchema,
   })
   .strict();
@@ -31,13 +35,24 @@ export const PYTORCH_SCRIPT_PARAMS = z
 export const PYTORCH_SCRIPT = defineRecipe({
   id: 'pytorch-script',
   title: 'PyTorch script (hyperpodrun)',
-  description: 'Runs a PyTorch script from the storage on every node with hyperpodrun (torchrun-compatible: one process per GPU or NeuronCore), with HyperPod process-level restarts, log monitoring and optional elastic scaling.',
+  description:
+    'Runs a PyTorch script from the storage on every node with hyperpodrun (torchrun-compatible: one process per GPU or NeuronCore), with HyperPod process-level restarts, log monitoring and optional elastic scaling.',
   kind: 'HyperPodPyTorchJob',
   elastic: true,
-  image: { default: IMAGE, source: 'AWS Deep Learning Containers (aws/deep-learning-containers available_images.md), ECR Public Gallery mirror' },
+  image: {
+    default: IMAGE,
+    source:
+      'AWS Deep Learning Containers (aws/deep-learning-containers available_images.md), ECR Public Gallery mirror',
+  },
   params: PYTORCH_SCRIPT_PARAMS,
   build(params, placement, common) {
-    const command = hyperpodrunCommand({ nnodes: nnodesOf(common.nodes, common.elastic), nprocPerNode: placement.processesPerNode, entry: { script: params.script }, args: params.scriptArgs, install: params.elasticAgent });
+    const command = hyperpodrunCommand({
+      nnodes: nnodesOf(common.nodes, common.elastic),
+      nprocPerNode: placement.processesPerNode,
+      entry: { script: params.script },
+      args: params.scriptArgs,
+      install: params.elasticAgent,
+    });
     return hyperpodTrainingJob({ id: 'pytorch-script' }, common, placement, { image: common.image ?? IMAGE, command });
   },
 });

@@ -42,7 +42,10 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
   const chosen = types.data?.find((t) => t.instanceType === form.instanceType);
   const plansForType = (plans.data ?? []).filter((p) => p.instanceType === form.instanceType);
   const usablePlans = plansForType.filter((p) => !planUnusableReason(p, form.availabilityZone));
-  const typeOptions = [...(types.data ?? [])].sort(compareInstanceTypes).filter(FILTERS[typeFilter]).map(instanceTypeOption);
+  const typeOptions = [...(types.data ?? [])]
+    .sort(compareInstanceTypes)
+    .filter(FILTERS[typeFilter])
+    .map(instanceTypeOption);
 
   const chooseType = (instanceType: string) => {
     const t = types.data?.find((x) => x.instanceType === instanceType);
@@ -56,7 +59,16 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
 
   return (
     <SpaceBetween size="l">
-      <Container header={<Header variant="h2" description={`Types SageMaker HyperPod offers in ${form.availabilityZone || 'the zone'}.`}>Instances</Header>}>
+      <Container
+        header={
+          <Header
+            variant="h2"
+            description={`Types SageMaker HyperPod offers in ${form.availabilityZone || 'the zone'}.`}
+          >
+            Instances
+          </Header>
+        }
+      >
         <SpaceBetween size="l">
           <SegmentedControl
             selectedId={typeFilter}
@@ -69,9 +81,19 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
             ]}
             data-testid="wizard-type-filter"
           />
-          <FormField label="Instance type" description="Accelerated types first, then by family and size." errorText={types.error ? <ProblemText error={types.error} /> : errors.instanceType}>
+          <FormField
+            label="Instance type"
+            description="Accelerated types first, then by family and size."
+            errorText={types.error ? <ProblemText error={types.error} /> : errors.instanceType}
+          >
             <Select
-              selectedOption={chosen ? instanceTypeOption(chosen) : form.instanceType ? { value: form.instanceType, label: form.instanceType } : null}
+              selectedOption={
+                chosen
+                  ? instanceTypeOption(chosen)
+                  : form.instanceType
+                    ? { value: form.instanceType, label: form.instanceType }
+                    : null
+              }
               onChange={(e) => chooseType(e.detail.selectedOption.value ?? '')}
               options={typeOptions}
               placeholder="Choose an instance type"
@@ -87,20 +109,41 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
           <FormField
             label="Instance count"
             description="Instances in the first instance group."
-            constraintText={chosen?.clusterUsageQuota !== undefined ? `1–1000. Account quota for ${chosen.instanceType} cluster usage: ${chosen.clusterUsageQuota}.` : '1–1000.'}
+            constraintText={
+              chosen?.clusterUsageQuota !== undefined
+                ? `1–1000. Account quota for ${chosen.instanceType} cluster usage: ${chosen.clusterUsageQuota}.`
+                : '1–1000.'
+            }
             errorText={errors.instanceCount}
           >
-            <Input type="number" inputMode="numeric" value={form.instanceCount} onChange={(e) => update({ instanceCount: e.detail.value })} data-testid="wizard-count" />
+            <Input
+              type="number"
+              inputMode="numeric"
+              value={form.instanceCount}
+              onChange={(e) => update({ instanceCount: e.detail.value })}
+              data-testid="wizard-count"
+            />
           </FormField>
           <CapacityCheckResult check={check} instanceType={form.instanceType} />
         </SpaceBetween>
       </Container>
-      <Container header={<Header variant="h2" description="Fixed for the instance group's lifetime.">Capacity type</Header>}>
+      <Container
+        header={
+          <Header variant="h2" description="Fixed for the instance group's lifetime.">
+            Capacity type
+          </Header>
+        }
+      >
         <SpaceBetween size="l">
           <FormField errorText={errors.capacityType}>
             <Tiles
               value={form.capacityType}
-              onChange={(e) => update({ capacityType: e.detail.value as WizardForm['capacityType'], ...(e.detail.value !== 'training-plan' ? { trainingPlanArn: '' } : {}) })}
+              onChange={(e) =>
+                update({
+                  capacityType: e.detail.value as WizardForm['capacityType'],
+                  ...(e.detail.value !== 'training-plan' ? { trainingPlanArn: '' } : {}),
+                })
+              }
               columns={3}
               data-testid="wizard-capacity-type"
               items={[
@@ -135,7 +178,11 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
               errorText={plans.error ? <ProblemText error={plans.error} /> : errors.trainingPlanArn}
             >
               <Select
-                selectedOption={plansForType.map((p) => trainingPlanOption(p, form.availabilityZone, sandboxTime)).find((o) => o.value === form.trainingPlanArn) ?? null}
+                selectedOption={
+                  plansForType
+                    .map((p) => trainingPlanOption(p, form.availabilityZone, sandboxTime))
+                    .find((o) => o.value === form.trainingPlanArn) ?? null
+                }
                 onChange={(e) => update({ trainingPlanArn: e.detail.selectedOption.value ?? '' })}
                 options={plansForType.map((p) => trainingPlanOption(p, form.availabilityZone, sandboxTime))}
                 placeholder="Choose a training plan"
@@ -146,11 +193,19 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
             </FormField>
           )}
           {form.capacityType === 'spot' && (
-            <Alert type="info">Spot instances can be reclaimed at short notice. Elastic training does not run on spot capacity.</Alert>
+            <Alert type="info">
+              Spot instances can be reclaimed at short notice. Elastic training does not run on spot capacity.
+            </Alert>
           )}
         </SpaceBetween>
       </Container>
-      <Container header={<Header variant="h2" description="Fixed for the instance group's lifetime.">Network interface</Header>}>
+      <Container
+        header={
+          <Header variant="h2" description="Fixed for the instance group's lifetime.">
+            Network interface
+          </Header>
+        }
+      >
         <FormField
           errorText={errors.networkInterface}
           description={
@@ -169,14 +224,23 @@ export function CapacityStep({ form, update, errors, check }: StepProps & { chec
             items={[
               { value: 'none', label: 'ENA only', description: 'The standard network interface.' },
               { value: 'efa', label: 'EFA', description: 'EFA alongside ENA.', disabled: !chosen?.efaSupported },
-              { value: 'efa-only', label: 'EFA-only', description: 'EFA-only interfaces.', disabled: !chosen?.efaSupported },
+              {
+                value: 'efa-only',
+                label: 'EFA-only',
+                description: 'EFA-only interfaces.',
+                disabled: !chosen?.efaSupported,
+              },
             ]}
           />
         </FormField>
       </Container>
       <Container header={<Header variant="h2">Node health</Header>}>
         <FormField description="GPU stress and EFA connectivity tests under load before nodes take work. Adds time to node start; HyperPod's basic health checks and automatic node recovery are always on.">
-          <Toggle checked={form.deepHealthChecks} onChange={(e) => update({ deepHealthChecks: e.detail.checked })} data-testid="wizard-deep-health">
+          <Toggle
+            checked={form.deepHealthChecks}
+            onChange={(e) => update({ deepHealthChecks: e.detail.checked })}
+            data-testid="wizard-deep-health"
+          >
             Deep health checks
           </Toggle>
         </FormField>

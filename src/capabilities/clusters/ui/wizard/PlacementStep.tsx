@@ -21,9 +21,14 @@ export function PlacementStep({ form, update, errors }: StepProps) {
   const regionOptions: SelectProps.Option[] = (regions.data ?? [])
     .filter((r) => r.optInStatus !== 'not-opted-in')
     .map((r) => ({ value: r.name, label: r.name }));
-  if (form.region && !regionOptions.some((o) => o.value === form.region)) regionOptions.unshift({ value: form.region, label: form.region });
+  if (form.region && !regionOptions.some((o) => o.value === form.region))
+    regionOptions.unshift({ value: form.region, label: form.region });
   const validZones = (zones.data ?? []).filter((z) => z.state === 'available');
-  const zoneOptions: SelectProps.Option[] = validZones.map((z) => ({ value: z.name, label: z.name, description: z.zoneId }));
+  const zoneOptions: SelectProps.Option[] = validZones.map((z) => ({
+    value: z.name,
+    label: z.name,
+    description: z.zoneId,
+  }));
   const selectedZone = zoneOptions.find((o) => o.value === form.availabilityZone) ?? null;
 
   return (
@@ -46,7 +51,15 @@ export function PlacementStep({ form, update, errors }: StepProps) {
         <FormField label="Region" errorText={regions.error ? <ProblemText error={regions.error} /> : errors.region}>
           <Select
             selectedOption={form.region ? { value: form.region, label: form.region } : null}
-            onChange={(e) => update({ region: e.detail.selectedOption.value ?? '', availabilityZone: '', kubernetesVersion: '', instanceType: '', trainingPlanArn: '' })}
+            onChange={(e) =>
+              update({
+                region: e.detail.selectedOption.value ?? '',
+                availabilityZone: '',
+                kubernetesVersion: '',
+                instanceType: '',
+                trainingPlanArn: '',
+              })
+            }
             options={regionOptions}
             statusType={regions.isLoading ? 'loading' : 'finished'}
             loadingText="Loading Regions"
@@ -60,10 +73,14 @@ export function PlacementStep({ form, update, errors }: StepProps) {
           errorText={zones.error ? <ProblemText error={zones.error} /> : errors.availabilityZone}
         >
           <Select
-            selectedOption={selectedZone ?? (form.availabilityZone ? { value: form.availabilityZone, label: form.availabilityZone } : null)}
+            selectedOption={
+              selectedZone ??
+              (form.availabilityZone ? { value: form.availabilityZone, label: form.availabilityZone } : null)
+            }
             onChange={(e) => {
               const zone = e.detail.selectedOption.value ?? '';
-              if (zone !== form.availabilityZone) update({ availabilityZone: zone, instanceType: '', trainingPlanArn: '' });
+              if (zone !== form.availabilityZone)
+                update({ availabilityZone: zone, instanceType: '', trainingPlanArn: '' });
             }}
             options={zoneOptions}
             placeholder="Choose a zone"
@@ -85,23 +102,37 @@ function KubernetesVersionField({
   update,
   versions,
   error,
-}: Pick<StepProps, 'form' | 'update'> & { versions: ReturnType<typeof useKubernetesVersions>; error: string | undefined }) {
+}: Pick<StepProps, 'form' | 'update'> & {
+  versions: ReturnType<typeof useKubernetesVersions>;
+  error: string | undefined;
+}) {
   const data = versions.data;
   const defaultLabel = data?.defaultVersion ? `Default (${data.defaultVersion})` : 'Default';
   const options: SelectProps.Option[] = [
-    { value: '', label: defaultLabel, description: 'EKS\'s default version when HyperPod supports it, else the newest version both support' },
+    {
+      value: '',
+      label: defaultLabel,
+      description: "EKS's default version when HyperPod supports it, else the newest version both support",
+    },
     ...(data?.versions ?? [])
       .filter((v) => v.usable)
       .map((v) => ({
         value: v.version,
         label: v.version,
-        description: [v.eks.status === 'EXTENDED_SUPPORT' ? 'EKS extended support (costs more per hour)' : 'EKS standard support', v.eks.isDefault ? 'EKS default' : '']
+        description: [
+          v.eks.status === 'EXTENDED_SUPPORT' ? 'EKS extended support (costs more per hour)' : 'EKS standard support',
+          v.eks.isDefault ? 'EKS default' : '',
+        ]
           .filter(Boolean)
           .join(' · '),
       })),
   ];
-  const selected = options.find((o) => o.value === form.kubernetesVersion) ?? (form.kubernetesVersion ? { value: form.kubernetesVersion, label: form.kubernetesVersion } : options[0]!);
-  const notOffered = (data?.versions ?? []).filter((v) => !v.usable).map((v) => `${v.version} (${v.hyperpod ? 'EKS does not offer it here' : 'HyperPod does not support it'})`);
+  const selected =
+    options.find((o) => o.value === form.kubernetesVersion) ??
+    (form.kubernetesVersion ? { value: form.kubernetesVersion, label: form.kubernetesVersion } : options[0]!);
+  const notOffered = (data?.versions ?? [])
+    .filter((v) => !v.usable)
+    .map((v) => `${v.version} (${v.hyperpod ? 'EKS does not offer it here' : 'HyperPod does not support it'})`);
   return (
     <FormField
       label="Kubernetes version"

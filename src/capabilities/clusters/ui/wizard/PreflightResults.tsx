@@ -30,7 +30,13 @@ export function PreflightResults({ preflight }: { preflight: PreflightState }) {
           variant="h2"
           description="Read-only checks by the server: name free, zone valid, type offered, service quotas, training plan, Kubernetes version."
           actions={
-            <Button iconName="refresh" onClick={preflight.rerun} loading={loading} disabled={!preflight.enabled} data-testid="preflight-rerun">
+            <Button
+              iconName="refresh"
+              onClick={preflight.rerun}
+              loading={loading}
+              disabled={!preflight.enabled}
+              data-testid="preflight-rerun"
+            >
               Check again
             </Button>
           }
@@ -53,7 +59,11 @@ export function PreflightResults({ preflight }: { preflight: PreflightState }) {
           </span>
         )}
         {!loading && result && result.problems.length > 0 && (
-          <Alert type="error" header={`${result.problems.length} problem${result.problems.length > 1 ? 's' : ''} to fix before creating`} data-testid="preflight-problems">
+          <Alert
+            type="error"
+            header={`${result.problems.length} problem${result.problems.length > 1 ? 's' : ''} to fix before creating`}
+            data-testid="preflight-problems"
+          >
             <PreflightProblemList problems={result.problems} />
           </Alert>
         )}
@@ -71,7 +81,11 @@ export function PreflightResults({ preflight }: { preflight: PreflightState }) {
               {
                 id: 'ok',
                 header: 'Result',
-                cell: (q) => <StatusIndicator type={q.ok ? 'success' : 'error'}>{q.ok ? 'Enough' : (q.remedy ? inFormWords(q.remedy, undefined) : 'Too low')}</StatusIndicator>,
+                cell: (q) => (
+                  <StatusIndicator type={q.ok ? 'success' : 'error'}>
+                    {q.ok ? 'Enough' : q.remedy ? inFormWords(q.remedy, undefined) : 'Too low'}
+                  </StatusIndicator>
+                ),
               },
             ]}
           />

@@ -12,16 +12,37 @@ export interface ReviewStepProps {
   goTo(step: number): void;
 }
 
-function Section({ title, step, goTo, items }: { title: string; step: number; goTo(step: number): void; items: { label: string; value: string }[] }) {
+function Section({
+  title,
+  step,
+  goTo,
+  items,
+}: {
+  title: string;
+  step: number;
+  goTo(step: number): void;
+  items: { label: string; value: string }[];
+}) {
   return (
-    <Container header={<Header variant="h2" actions={<Button onClick={() => goTo(step)}>Edit</Button>}>{title}</Header>}>
+    <Container
+      header={
+        <Header variant="h2" actions={<Button onClick={() => goTo(step)}>Edit</Button>}>
+          {title}
+        </Header>
+      }
+    >
       <KeyValuePairs columns={3} items={items.map((i) => ({ label: i.label, value: i.value || '—' }))} />
     </Container>
   );
 }
 
 export function ReviewStep({ form, preflight, goTo }: ReviewStepProps) {
-  const capacity = form.capacityType === 'training-plan' ? `Training plan (${form.trainingPlanArn.split('/').pop()})` : form.capacityType === 'spot' ? 'Spot' : 'On-demand';
+  const capacity =
+    form.capacityType === 'training-plan'
+      ? `Training plan (${form.trainingPlanArn.split('/').pop()})`
+      : form.capacityType === 'spot'
+        ? 'Spot'
+        : 'On-demand';
   return (
     <SpaceBetween size="l">
       <PreflightResults preflight={preflight} />
@@ -33,7 +54,12 @@ export function ReviewStep({ form, preflight, goTo }: ReviewStepProps) {
           { label: 'Cluster name', value: form.name },
           { label: 'Region', value: form.region },
           { label: 'Availability Zone', value: form.availabilityZone },
-          { label: 'Kubernetes version', value: form.kubernetesVersion || `Default${preflight.result?.kubernetesVersion ? ` (${preflight.result.kubernetesVersion})` : ''}` },
+          {
+            label: 'Kubernetes version',
+            value:
+              form.kubernetesVersion ||
+              `Default${preflight.result?.kubernetesVersion ? ` (${preflight.result.kubernetesVersion})` : ''}`,
+          },
         ]}
       />
       <Section
@@ -44,7 +70,10 @@ export function ReviewStep({ form, preflight, goTo }: ReviewStepProps) {
           { label: 'Instance type', value: form.instanceType },
           { label: 'Instance count', value: form.instanceCount },
           { label: 'Capacity type', value: capacity },
-          { label: 'Network interface', value: form.networkInterface === 'none' ? 'ENA only' : form.networkInterface === 'efa' ? 'EFA' : 'EFA-only' },
+          {
+            label: 'Network interface',
+            value: form.networkInterface === 'none' ? 'ENA only' : form.networkInterface === 'efa' ? 'EFA' : 'EFA-only',
+          },
           { label: 'Deep health checks', value: form.deepHealthChecks ? 'On' : 'Off' },
         ]}
       />

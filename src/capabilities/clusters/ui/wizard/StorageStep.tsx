@@ -9,7 +9,16 @@ import type { StepProps } from './step-props.js';
 /** A shared S3 bucket (on by default) and an optional FSx for Lustre file system. */
 export function StorageStep({ form, update, errors }: StepProps) {
   return (
-    <Container header={<Header variant="h2" description="Every pod mounts the same storage by the same claim names (shared-s3 and shared-fsx in the default namespace), so a job written for one cluster runs on any other.">Shared storage</Header>}>
+    <Container
+      header={
+        <Header
+          variant="h2"
+          description="Every pod mounts the same storage by the same claim names (shared-s3 and shared-fsx in the default namespace), so a job written for one cluster runs on any other."
+        >
+          Shared storage
+        </Header>
+      }
+    >
       <SpaceBetween size="l">
         <FormField
           description="A bucket mounted in pods through the Mountpoint for Amazon S3 CSI driver (a PersistentVolume and a claim in the default namespace)."
@@ -19,13 +28,20 @@ export function StorageStep({ form, update, errors }: StepProps) {
             S3 bucket
           </Toggle>
         </FormField>
-        <FormField description="A high-throughput POSIX file system in the compute zone, mounted through the FSx CSI driver." errorText={errors.fsx}>
+        <FormField
+          description="A high-throughput POSIX file system in the compute zone, mounted through the FSx CSI driver."
+          errorText={errors.fsx}
+        >
           <Toggle checked={form.fsx} onChange={(e) => update({ fsx: e.detail.checked })} data-testid="wizard-fsx">
             FSx for Lustre
           </Toggle>
         </FormField>
         {form.fsx && (
-          <FormField label="FSx for Lustre capacity (GiB)" constraintText="1200, or a multiple of 2400 up to 100800." errorText={errors.fsxCapacityGiB}>
+          <FormField
+            label="FSx for Lustre capacity (GiB)"
+            constraintText="1200, or a multiple of 2400 up to 100800."
+            errorText={errors.fsxCapacityGiB}
+          >
             <Input
               type="number"
               inputMode="numeric"

@@ -30,7 +30,12 @@ export function useCapacityCheck(form: WizardForm): CapacityCheck {
   };
   const key = JSON.stringify(body);
   const settled = useDebounced(key);
-  const enabled = !!r.instanceType && Number.isInteger(r.instanceCount) && r.instanceCount >= 1 && r.instanceCount <= 1000 && (r.capacityType !== 'training-plan' || !!r.trainingPlanArn);
+  const enabled =
+    !!r.instanceType &&
+    Number.isInteger(r.instanceCount) &&
+    r.instanceCount >= 1 &&
+    r.instanceCount <= 1000 &&
+    (r.capacityType !== 'training-plan' || !!r.trainingPlanArn);
   const query = useQuery({
     queryKey: ['capacity-check', settled],
     queryFn: () => checkQuotas(JSON.parse(settled) as typeof body),

@@ -81,9 +81,11 @@ export function validate(form: WizardForm): FieldErrors {
   const errors: FieldErrors = {};
   if (!form.availabilityZone) errors.availabilityZone = 'Choose an Availability Zone.';
   if (!form.instanceType) errors.instanceType = 'Choose an instance type.';
-  if (form.capacityType === 'training-plan' && !form.trainingPlanArn) errors.trainingPlanArn = 'Choose a training plan.';
+  if (form.capacityType === 'training-plan' && !form.trainingPlanArn)
+    errors.trainingPlanArn = 'Choose a training plan.';
   if (!/^\d+$/.test(form.instanceCount.trim())) errors.instanceCount = 'Enter a whole number of instances (1–1000).';
-  if (form.fsx && !/^\d+$/.test(form.fsxCapacityGiB.trim())) errors.fsxCapacityGiB = 'Enter the capacity in GiB: 1200, 2400, 4800, …';
+  if (form.fsx && !/^\d+$/.test(form.fsxCapacityGiB.trim()))
+    errors.fsxCapacityGiB = 'Enter the capacity in GiB: 1200, 2400, 4800, …';
   const parsed = CreateClusterRequestSchema.safeParse(toRequest(form));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

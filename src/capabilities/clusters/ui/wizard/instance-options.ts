@@ -34,7 +34,8 @@ export function instanceTypeOption(t: InstanceTypeView): SelectProps.Option {
 export function planUnusableReason(plan: TrainingPlanView, zone: string): string | undefined {
   if (plan.availabilityZone && zone && plan.availabilityZone !== zone) return `reserved in ${plan.availabilityZone}`;
   if (!['Active', 'Scheduled', 'Pending'].includes(plan.status)) return `status ${plan.status}`;
-  if (plan.targetResources.length > 0 && !plan.targetResources.includes('hyperpod-cluster')) return 'not for HyperPod clusters';
+  if (plan.targetResources.length > 0 && !plan.targetResources.includes('hyperpod-cluster'))
+    return 'not for HyperPod clusters';
   return undefined;
 }
 

@@ -8,7 +8,8 @@ import { reconcilePhase } from '../../../features/workflows/reconcile.js';
 import { ADDON_SET_EXPECTED_SECONDS, namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
-const features = (input: CreateClusterInput) => createClusterDependencyFeatures({ s3: input.storage.s3, fsx: Boolean(input.storage.fsxLustre) });
+const features = (input: CreateClusterInput) =>
+  createClusterDependencyFeatures({ s3: input.storage.s3, fsx: Boolean(input.storage.fsxLustre) });
 
 /**
  * "Set the default features": what HyperPod needs before it makes nodes (the health-monitoring
@@ -21,7 +22,8 @@ const features = (input: CreateClusterInput) => createClusterDependencyFeatures(
 export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
   return reconcilePhase<CreateClusterInput, CreateClusterState>(deps, {
     name: 'dependencies',
-    title: 'Default features: cert-manager, health-monitoring agent, device plugins, training operator, storage CSI drivers',
+    title:
+      'Default features: cert-manager, health-monitoring agent, device plugins, training operator, storage CSI drivers',
     expectedSeconds: ADDON_SET_EXPECTED_SECONDS,
     action: 'install',
     items: (ctx) => features(ctx.input).map((feature) => ({ feature, config: {} })),
@@ -30,7 +32,13 @@ export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClu
       if (!facts) {
         const names = await namesFor(deps, ctx);
         const eks = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
-        if (!eks) throw new CloudError('eks', 'DescribeCluster', 'ResourceNotFoundException', `EKS cluster ${names.eksCluster} disappeared.`);
+        if (!eks)
+          throw new CloudError(
+            'eks',
+            'DescribeCluster',
+            'ResourceNotFoundException',
+            `EKS cluster ${names.eksCluster} disappeared.`,
+          );
         facts = await featureFacts(deps, {
           region: ctx.input.region,
           cluster: ctx.input.name,

@@ -9,12 +9,21 @@ import { namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
 /** The first instance group, from the four decisions the user made (zone, type, capacity type, count). */
-export function initialInstanceGroup(input: CreateClusterInput, executionRoleArn: string, groupName: string): ClusterInstanceGroupSpecification {
+export function initialInstanceGroup(
+  input: CreateClusterInput,
+  executionRoleArn: string,
+  groupName: string,
+): ClusterInstanceGroupSpecification {
   return instanceGroupSpec({ ...input, name: groupName }, executionRoleArn);
 }
 
 const failure = (name: string, message: string | undefined) =>
-  new CloudError('sagemaker', 'CreateCluster', 'ClusterFailed', `HyperPod cluster ${name} failed: ${message ?? 'no reason given'}`);
+  new CloudError(
+    'sagemaker',
+    'CreateCluster',
+    'ClusterFailed',
+    `HyperPod cluster ${name} failed: ${message ?? 'no reason given'}`,
+  );
 
 /**
  * SageMaker CreateCluster with the EKS orchestrator, automatic node recovery and the first group.
@@ -31,7 +40,11 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
       if (!c) return 'needs-act';
       ctx.setState({ hyperpodClusterArn: c.ClusterArn });
-      if (c.ClusterStatus === 'InService' && (c.InstanceGroups ?? []).every((g) => (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0))) return 'done';
+      if (
+        c.ClusterStatus === 'InService' &&
+        (c.InstanceGroups ?? []).every((g) => (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0))
+      )
+        return 'done';
       if (c.ClusterStatus === 'Failed') {
         // First sight of the failure: report it. On a retry the user has fixed the cause; start over.
         if (ctx.attempt === 1) throw failure(ctx.input.name, c.FailureMessage);
@@ -61,29 +74,65 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
         subnetIds: [subnets.compute],
         securityGroupIds: [ctx.state.securityGroupId!],
         instanceGroups: [initialInstanceGroup(ctx.input, ctx.state.executionRoleArn!, names.initialGroup)],
-        tags: { ...clusterTags(ctx.input.name, 'hyperpod'), 'SageMaker': 'true' },
+        tags: { ...clusterTags(ctx.input.name, 'hyperpod'), SageMaker: 'true' },
       });
       ctx.setState({ hyperpodClusterArn: arn, capacityEventMark: 0, hyperpodReplacing: false });
-      ctx.log(`Requested HyperPod cluster ${names.hyperpodCluster}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`);
+      ctx.log(
+        `Requested HyperPod cluster ${names.hyperpodCluster}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`,
+      );
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
     async await(ctx) {
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
       if (ctx.state.hyperpodReplacing) {
-        if (!c) return { done: false, observeAgain: true, progress: `The failed HyperPod cluster ${ctx.input.name} is gone; creating it again` };
-        if (c.ClusterStatus === 'Deleting') return { done: false, progress: `Deleting the failed HyperPod cluster before creating it again (${c.ClusterStatus})` };
+        if (!c)
+          return {
+            done: false,
+            observeAgain: true,
+            progress: `The failed HyperPod cluster ${ctx.input.name} is gone; creating it again`,
+          };
+        if (c.ClusterStatus === 'Deleting')
+          return {
+            done: false,
+            progress: `Deleting the failed HyperPod cluster before creating it again (${c.ClusterStatus})`,
+          };
         if (c.ClusterStatus === 'Failed') {
-          throw new CloudError('sagemaker', 'DeleteCluster', 'ClusterDeleteFailed', `The failed HyperPod cluster ${ctx.input.name} could not be deleted: ${c.FailureMessage ?? 'no reason given'}. Retry the phase to delete it again.`);
+          throw new CloudError(
+            'sagemaker',
+            'DeleteCluster',
+            'ClusterDeleteFailed',
+            `The failed HyperPod cluster ${ctx.input.name} could not be deleted: ${c.FailureMessage ?? 'no reason given'}. Retry the phase to delete it again.`,
+          );
         }
       }
-      if (!c) throw new CloudError('sagemaker', 'DescribeCluster', 'ResourceNotFound', `HyperPod cluster ${ctx.input.name} disappeared while being created.`);
+      if (!c)
+        throw new CloudError(
+          'sagemaker',
+          'DescribeCluster',
+          'ResourceNotFound',
+          `HyperPod cluster ${ctx.input.name} disappeared while being created.`,
+        );
       if (c.ClusterStatus === 'Failed') throw failure(ctx.input.name, c.FailureMessage);
       const groups = c.InstanceGroups ?? [];
-      const counts = groups.map((g) => `${g.InstanceGroupName} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`).join(', ');
+      const counts = groups
+        .map((g) => `${g.InstanceGroupName} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`)
+        .join(', ');
       // With Continuous provisioning HyperPod is InService before its nodes run; the user asked for nodes.
       const nodesUp = groups.every((g) => (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0));
-      const waiting = nodesUp ? '' : await checkCapacity(deps.cloud, ctx.input.region, ctx.input.name, groups[0]?.InstanceGroupName ?? 'workers', ctx.state.capacityEventMark ?? 0, 'CreateCluster');
-      return { done: c.ClusterStatus === 'InService' && nodesUp, progress: `HyperPod ${c.ClusterStatus}${counts ? ` (${counts})` : ''}${waiting}` };
+      const waiting = nodesUp
+        ? ''
+        : await checkCapacity(
+            deps.cloud,
+            ctx.input.region,
+            ctx.input.name,
+            groups[0]?.InstanceGroupName ?? 'workers',
+            ctx.state.capacityEventMark ?? 0,
+            'CreateCluster',
+          );
+      return {
+        done: c.ClusterStatus === 'InService' && nodesUp,
+        progress: `HyperPod ${c.ClusterStatus}${counts ? ` (${counts})` : ''}${waiting}`,
+      };
     },
   };
 }

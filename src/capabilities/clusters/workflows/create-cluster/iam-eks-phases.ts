@@ -19,7 +19,8 @@ export async function namesFor(deps: WorkflowDeps, ctx: Ctx) {
   return resourceNames(ctx.input.name, accountId, ctx.input.region);
 }
 
-const eksArn = (ctx: Ctx, eksName: string) => `arn:aws:eks:${ctx.input.region}:${ctx.state.accountId}:cluster/${eksName}`;
+const eksArn = (ctx: Ctx, eksName: string) =>
+  `arn:aws:eks:${ctx.input.region}:${ctx.state.accountId}:cluster/${eksName}`;
 
 export function iamPhase(deps: WorkflowDeps): Phase {
   const roles = async (ctx: Ctx) => {
@@ -32,8 +33,12 @@ export function iamPhase(deps: WorkflowDeps): Phase {
     expectedSeconds: 20,
     async observe(ctx) {
       const [eksRole, execRole] = await roles(ctx);
-      if (!(await deps.cloud.iam.isComplete(eksRole)) || !(await deps.cloud.iam.isComplete(execRole))) return 'needs-act';
-      ctx.setState({ eksClusterRoleArn: await deps.cloud.iam.find(eksRole.roleName), executionRoleArn: await deps.cloud.iam.find(execRole.roleName) });
+      if (!(await deps.cloud.iam.isComplete(eksRole)) || !(await deps.cloud.iam.isComplete(execRole)))
+        return 'needs-act';
+      ctx.setState({
+        eksClusterRoleArn: await deps.cloud.iam.find(eksRole.roleName),
+        executionRoleArn: await deps.cloud.iam.find(execRole.roleName),
+      });
       return 'done';
     },
     async act(ctx) {
@@ -54,7 +59,8 @@ export function iamPhase(deps: WorkflowDeps): Phase {
  */
 async function kubernetesVersionFor(deps: WorkflowDeps, ctx: Ctx): Promise<string> {
   if (ctx.state.kubernetesVersion) return ctx.state.kubernetesVersion;
-  const version = ctx.input.kubernetesVersion ?? chooseKubernetesVersion(await deps.cloud.eks.clusterVersions(ctx.input.region));
+  const version =
+    ctx.input.kubernetesVersion ?? chooseKubernetesVersion(await deps.cloud.eks.clusterVersions(ctx.input.region));
   if (!version) {
     throw new CloudError(
       'eks',
@@ -79,7 +85,12 @@ export function eksPhase(deps: WorkflowDeps): Phase {
       ctx.setState({ eksClusterArn: c.arn, kubernetesVersion: c.version });
       if (c.status === 'ACTIVE') return 'done';
       if (c.status === 'CREATING') return 'in-progress';
-      throw new CloudError('eks', 'DescribeCluster', `Cluster${c.status}`, `EKS cluster ${names.eksCluster} is ${c.status}${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}. Delete the cluster and create it again.`);
+      throw new CloudError(
+        'eks',
+        'DescribeCluster',
+        `Cluster${c.status}`,
+        `EKS cluster ${names.eksCluster} is ${c.status}${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}. Delete the cluster and create it again.`,
+      );
     },
     async act(ctx) {
       const names = await namesFor(deps, ctx);
@@ -94,14 +105,28 @@ export function eksPhase(deps: WorkflowDeps): Phase {
         tags: clusterTags(ctx.input.name, 'eks'),
       });
       ctx.setState({ eksClusterArn: c.arn, kubernetesVersion: c.version ?? version });
-      ctx.log(`Requested EKS cluster ${names.eksCluster} (Kubernetes ${c.version ?? version}, authentication API_AND_CONFIG_MAP)`);
+      ctx.log(
+        `Requested EKS cluster ${names.eksCluster} (Kubernetes ${c.version ?? version}, authentication API_AND_CONFIG_MAP)`,
+      );
     },
     pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
     async await(ctx) {
       const names = await namesFor(deps, ctx);
       const c = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
-      if (!c) throw new CloudError('eks', 'DescribeCluster', 'ResourceNotFoundException', `EKS cluster ${names.eksCluster} disappeared while being created.`);
-      if (c.status === 'FAILED') throw new CloudError('eks', 'CreateCluster', 'ClusterFailed', `EKS cluster ${names.eksCluster} failed to create${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}.`);
+      if (!c)
+        throw new CloudError(
+          'eks',
+          'DescribeCluster',
+          'ResourceNotFoundException',
+          `EKS cluster ${names.eksCluster} disappeared while being created.`,
+        );
+      if (c.status === 'FAILED')
+        throw new CloudError(
+          'eks',
+          'CreateCluster',
+          'ClusterFailed',
+          `EKS cluster ${names.eksCluster} failed to create${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}.`,
+        );
       return { done: c.status === 'ACTIVE', progress: `EKS cluster ${c.status}` };
     },
   };
@@ -119,7 +144,8 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
     const names = await namesFor(deps, ctx);
     // Add-ons already seen settled in this wait are not asked again (`known`); the rest concurrently.
     const known = new Map(inWait ? Object.entries(ctx.state.baseAddonsSettled ?? {}) : []);
-    const read = async (a: string) => known.get(a) ?? (await deps.cloud.eks.describeAddon(ctx.input.region, names.eksCluster, a))?.status;
+    const read = async (a: string) =>
+      known.get(a) ?? (await deps.cloud.eks.describeAddon(ctx.input.region, names.eksCluster, a))?.status;
     const found = await Promise.all(BASE_EKS_ADDONS.map(async (a) => [a, await read(a)] as const));
     return Object.fromEntries(found) as Record<string, string | undefined>;
   };
@@ -133,7 +159,12 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
       const s = await statuses(ctx);
       if (Object.values(s).every(settled)) return 'done';
       if (Object.values(s).some((x) => x === undefined)) return 'needs-act';
-      ctx.setState({ baseAddonsSettled: Object.fromEntries(Object.entries(s).filter(([, v]) => settled(v))) as Record<string, string> });
+      ctx.setState({
+        baseAddonsSettled: Object.fromEntries(Object.entries(s).filter(([, v]) => settled(v))) as Record<
+          string,
+          string
+        >,
+      });
       return 'in-progress';
     },
     async act(ctx) {
@@ -146,7 +177,10 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
           continue;
         }
         const version = await deps.cloud.eks.defaultAddonVersion(ctx.input.region, addon, ctx.state.kubernetesVersion!);
-        await deps.cloud.eks.createAddon(ctx.input.region, names.eksCluster, addon, { version, tags: clusterTags(ctx.input.name, 'addon') });
+        await deps.cloud.eks.createAddon(ctx.input.region, names.eksCluster, addon, {
+          version,
+          tags: clusterTags(ctx.input.name, 'addon'),
+        });
         ctx.log(`${addon}: installing ${version ?? ''}`.trim());
       }
     },
@@ -154,10 +188,22 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
     async await(ctx) {
       const s = await statuses(ctx, true);
       const failed = Object.entries(s).filter(([, v]) => v === 'CREATE_FAILED');
-      if (failed.length) throw new CloudError('eks', 'CreateAddon', 'AddonCreateFailed', `EKS add-on(s) ${failed.map(([k]) => k).join(', ')} failed to install.`);
+      if (failed.length)
+        throw new CloudError(
+          'eks',
+          'CreateAddon',
+          'AddonCreateFailed',
+          `EKS add-on(s) ${failed.map(([k]) => k).join(', ')} failed to install.`,
+        );
       const nowSettled = Object.entries(s).filter(([, v]) => settled(v)) as Array<[string, string]>;
-      if (nowSettled.length > Object.keys(ctx.state.baseAddonsSettled ?? {}).length) ctx.setState({ baseAddonsSettled: Object.fromEntries(nowSettled) });
-      return { done: Object.values(s).every(settled), progress: Object.entries(s).map(([k, v]) => `${k} ${v}`).join(', ') };
+      if (nowSettled.length > Object.keys(ctx.state.baseAddonsSettled ?? {}).length)
+        ctx.setState({ baseAddonsSettled: Object.fromEntries(nowSettled) });
+      return {
+        done: Object.values(s).every(settled),
+        progress: Object.entries(s)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      };
     },
   };
 }

@@ -11,7 +11,8 @@ import type { CreateClusterInput, CreateClusterState } from './types.js';
  * gateway and the private route to it).
  */
 export function natReadyPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
-  const stateOf = async (region: string, natGatewayId: string | undefined) => (natGatewayId ? deps.cloud.network.natGatewayState(region, natGatewayId) : undefined);
+  const stateOf = async (region: string, natGatewayId: string | undefined) =>
+    natGatewayId ? deps.cloud.network.natGatewayState(region, natGatewayId) : undefined;
   return {
     name: 'nat-ready',
     title: 'NAT gateway available (the private subnets reach AWS through it)',
@@ -25,7 +26,8 @@ export function natReadyPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
     pollKey: (ctx) => `ec2:${ctx.input.region}:nat:${ctx.state.natGatewayId}`,
     async await(ctx) {
       const state = await stateOf(ctx.input.region, ctx.state.natGatewayId);
-      if (state === 'failed') throw new Error(`NAT gateway ${ctx.state.natGatewayId} failed; retry the nat-ready phase to make a new one.`);
+      if (state === 'failed')
+        throw new Error(`NAT gateway ${ctx.state.natGatewayId} failed; retry the nat-ready phase to make a new one.`);
       return { done: state === 'available', progress: `NAT gateway ${state ?? 'not found'}` };
     },
   };

@@ -19,9 +19,17 @@ async function zonesFor(deps: WorkflowDeps, ctx: Ctx): Promise<string[]> {
   if (ctx.state.zones) return ctx.state.zones;
   const { region, availabilityZone } = ctx.input;
   const available = await deps.cloud.network.availableZones(region);
-  if (!available.includes(availabilityZone)) throw InputError.field('availabilityZone', `${availabilityZone} is not an available zone of ${region} (available: ${available.join(', ')})`);
+  if (!available.includes(availabilityZone))
+    throw InputError.field(
+      'availabilityZone',
+      `${availabilityZone} is not an available zone of ${region} (available: ${available.join(', ')})`,
+    );
   const other = available.find((z) => z !== availabilityZone);
-  if (!other) throw InputError.field('availabilityZone', `${region} has no second available zone; EKS needs subnets in two zones`);
+  if (!other)
+    throw InputError.field(
+      'availabilityZone',
+      `${region} has no second available zone; EKS needs subnets in two zones`,
+    );
   const zones = [availabilityZone, other];
   ctx.setState({ zones });
   return zones;
@@ -37,7 +45,10 @@ export function networkPlan(zones: string[], existing: ClusterNetwork): NetworkP
   const placement = placeComputeSubnet({
     vpcCidr: base.vpcCidr,
     zone: zones[0]!,
-    existing: [...existing.subnets, ...subnets.filter((p) => !existing.subnets.some((s) => s.cidr === p.cidr)).map((p) => ({ subnetId: '', ...p }))],
+    existing: [
+      ...existing.subnets,
+      ...subnets.filter((p) => !existing.subnets.some((s) => s.cidr === p.cidr)).map((p) => ({ subnetId: '', ...p })),
+    ],
   });
   subnets.push({ cidr: placement.cidr, zone: zones[0]!, role: 'compute' });
   return { vpcCidr: base.vpcCidr, subnets };
@@ -58,7 +69,9 @@ function record(ctx: Ctx, net: ClusterNetwork, zones: string[]): void {
 export async function ensureNetwork(deps: WorkflowDeps, ctx: Ctx): Promise<void> {
   const zones = await zonesFor(deps, ctx);
   const existing = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
-  const net = await deps.cloud.network.ensure(ctx.input.region, ctx.input.name, networkPlan(zones, existing), (m) => ctx.log(m));
+  const net = await deps.cloud.network.ensure(ctx.input.region, ctx.input.name, networkPlan(zones, existing), (m) =>
+    ctx.log(m),
+  );
   record(ctx, net, zones);
 }
 
@@ -77,7 +90,9 @@ export function networkPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
       if (!net.vpcId) return 'needs-act';
       const plan = networkPlan(zones, net);
-      const made = NetworkAdapter.isComplete({ ...net, natGatewayState: 'available' }, plan) && (net.natGatewayState === 'pending' || net.natGatewayState === 'available');
+      const made =
+        NetworkAdapter.isComplete({ ...net, natGatewayState: 'available' }, plan) &&
+        (net.natGatewayState === 'pending' || net.natGatewayState === 'available');
       if (made) {
         record(ctx, net, zones);
         return 'done';

@@ -4,7 +4,11 @@ import { carriesTags } from '../../../../domain/tags.js';
 import { s3VolumeManifests } from '../../../../domain/storage-manifests.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
-import { lustreAvailability, lustreVolumeManifests, requestLustreFileSystem } from '../../../../workflows/lustre-file-system.js';
+import {
+  lustreAvailability,
+  lustreVolumeManifests,
+  requestLustreFileSystem,
+} from '../../../../workflows/lustre-file-system.js';
 import { namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
@@ -34,7 +38,13 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       const { names, kube } = await wanted(deps, ctx);
       if (s3) {
         // Tagged, not only there: CreateBucket and PutBucketTagging are two calls, a crash may fall between.
-        if (!carriesTags(await deps.cloud.storage.bucketTags(ctx.input.region, names.bucket), clusterTags(ctx.input.name, 'bucket'))) return 'needs-act';
+        if (
+          !carriesTags(
+            await deps.cloud.storage.bucketTags(ctx.input.region, names.bucket),
+            clusterTags(ctx.input.name, 'bucket'),
+          )
+        )
+          return 'needs-act';
         if (!(await kube.find(PERSISTENT_VOLUME_CLAIM, names.persistentVolumeClaim, 'default'))) return 'needs-act';
         ctx.setState({ bucket: names.bucket });
       }
@@ -51,10 +61,24 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       const { s3, fsxLustre } = ctx.input.storage;
       const { names, kube } = await wanted(deps, ctx);
       if (s3) {
-        await deps.cloud.storage.ensureBucket(ctx.input.region, names.bucket, clusterTags(ctx.input.name, 'bucket'), (m) => ctx.log(m));
-        await kube.applyAll(s3VolumeManifests({ volumeName: names.persistentVolume, claimName: names.persistentVolumeClaim, bucket: names.bucket, region: ctx.input.region }));
+        await deps.cloud.storage.ensureBucket(
+          ctx.input.region,
+          names.bucket,
+          clusterTags(ctx.input.name, 'bucket'),
+          (m) => ctx.log(m),
+        );
+        await kube.applyAll(
+          s3VolumeManifests({
+            volumeName: names.persistentVolume,
+            claimName: names.persistentVolumeClaim,
+            bucket: names.bucket,
+            region: ctx.input.region,
+          }),
+        );
         ctx.setState({ bucket: names.bucket });
-        ctx.log(`PersistentVolume ${names.persistentVolume} and claim default/${names.persistentVolumeClaim} mount s3://${names.bucket}`);
+        ctx.log(
+          `PersistentVolume ${names.persistentVolume} and claim default/${names.persistentVolumeClaim} mount s3://${names.bucket}`,
+        );
       }
       if (fsxLustre) {
         const fs = await requestLustreFileSystem(
@@ -85,9 +109,15 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
       if (!claim) {
         // Binding the volume needs the file system's DNS name, known only once it is AVAILABLE.
         await kube.applyAll(
-          lustreVolumeManifests(fs, { volumeName: names.fsxPersistentVolume, claimName: names.fsxPersistentVolumeClaim, fallbackCapacityGiB: fsxLustre.storageCapacityGiB }),
+          lustreVolumeManifests(fs, {
+            volumeName: names.fsxPersistentVolume,
+            claimName: names.fsxPersistentVolumeClaim,
+            fallbackCapacityGiB: fsxLustre.storageCapacityGiB,
+          }),
         );
-        ctx.log(`PersistentVolume ${names.fsxPersistentVolume} and claim default/${names.fsxPersistentVolumeClaim} mount ${fs.FileSystemId}`);
+        ctx.log(
+          `PersistentVolume ${names.fsxPersistentVolume} and claim default/${names.fsxPersistentVolumeClaim} mount ${fs.FileSystemId}`,
+        );
       }
       return { done: true, progress: 'FSx AVAILABLE' };
     },

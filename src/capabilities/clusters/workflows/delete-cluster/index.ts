@@ -1,6 +1,12 @@
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
-import { FSX_FILE_SYSTEM, isKept, S3_BUCKET, teardownPlan, type FoundResource } from '../../../../domain/cluster-teardown.js';
+import {
+  FSX_FILE_SYSTEM,
+  isKept,
+  S3_BUCKET,
+  teardownPlan,
+  type FoundResource,
+} from '../../../../domain/cluster-teardown.js';
 import type { DeleteClusterInput, DeletePlanItem } from '../../../../domain/schemas/clusters.js';
 import type { TaggedResource } from '../../../../cloud/ports.js';
 import { clusterResources, IAM_ROLE, MLFLOW_SERVER } from '../../../../workflows/cluster-resources.js';
@@ -64,9 +70,11 @@ function removalPhase(spec: {
       const found = await spec.status(ctx);
       if (found?.failure) throw new CloudError(spec.name, 'Delete', 'DeleteFailed', found.failure);
       if (!found) return { done: true, progress: `${spec.name} gone` };
-      if (settling(found.status)) return { done: false, progress: `${spec.name} ${found.status}: deleted once that ends` };
+      if (settling(found.status))
+        return { done: false, progress: `${spec.name} ${found.status}: deleted once that ends` };
       // Settled and not being deleted (it was settling when observed): observe again, and act deletes it.
-      if (found.status !== spec.deletingStatus) return { done: false, observeAgain: true, progress: `${spec.name} ${found.status}` };
+      if (found.status !== spec.deletingStatus)
+        return { done: false, observeAgain: true, progress: `${spec.name} ${found.status}` };
       return { done: false, progress: `${spec.name} ${found.status}` };
     },
   };
@@ -84,7 +92,10 @@ function hyperpodPhase(deps: WorkflowDeps): Phase {
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
       if (!c) return undefined;
       const failed = c.ClusterStatus === 'Failed' && c.FailureMessage && /delet/i.test(c.FailureMessage);
-      return { status: c.ClusterStatus!, ...(failed ? { failure: `HyperPod could not delete ${ctx.input.name}: ${c.FailureMessage}` } : {}) };
+      return {
+        status: c.ClusterStatus!,
+        ...(failed ? { failure: `HyperPod could not delete ${ctx.input.name}: ${c.FailureMessage}` } : {}),
+      };
     },
     async remove(ctx) {
       await deps.cloud.hyperpod.delete(ctx.input.region, (await names(deps, ctx)).hyperpodCluster);
@@ -99,7 +110,11 @@ function keepsOf(ctx: Ctx, found: readonly FoundResource[]): DeletePlanItem[] {
 }
 
 /** The cluster's resources of some services, less what the delete keeps. */
-async function toRemove(deps: WorkflowDeps, ctx: Ctx, services: ReadonlyArray<TaggedResource['service']>): Promise<FoundResource[]> {
+async function toRemove(
+  deps: WorkflowDeps,
+  ctx: Ctx,
+  services: ReadonlyArray<TaggedResource['service']>,
+): Promise<FoundResource[]> {
   const found = await clusterResources(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx), services);
   const keeps = keepsOf(ctx, found);
   return found.filter((r) => !isKept(keeps, r));
@@ -114,7 +129,10 @@ async function toRemove(deps: WorkflowDeps, ctx: Ctx, services: ReadonlyArray<Ta
 function mlflowPhase(deps: WorkflowDeps): Phase {
   const servers = async (ctx: Ctx) => {
     const found = (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
-    for (const s of found) if (s.arn) for (const l of deps.mlflowLinks.unlinkServer(s.arn)) ctx.log(`Cluster ${l.cluster} (${l.region}) no longer reports to ${s.id} by default`);
+    for (const s of found)
+      if (s.arn)
+        for (const l of deps.mlflowLinks.unlinkServer(s.arn))
+          ctx.log(`Cluster ${l.cluster} (${l.region}) no longer reports to ${s.id} by default`);
     return found;
   };
   return {
@@ -138,9 +156,16 @@ function mlflowPhase(deps: WorkflowDeps): Phase {
     async await(ctx) {
       const left = await servers(ctx);
       const failed = left.find((s) => s.status === 'DeleteFailed');
-      if (failed) throw new CloudError('sagemaker', 'DeleteMlflowTrackingServer', 'DeleteFailed', `SageMaker could not delete MLflow tracking server ${failed.id}.`);
+      if (failed)
+        throw new CloudError(
+          'sagemaker',
+          'DeleteMlflowTrackingServer',
+          'DeleteFailed',
+          `SageMaker could not delete MLflow tracking server ${failed.id}.`,
+        );
       if (left.length === 0) return { done: true, progress: 'MLflow tracking servers gone' };
-      if (left.some((s) => s.status !== 'Deleting')) return { done: false, observeAgain: true, progress: `${left.length} tracking server(s) left` };
+      if (left.some((s) => s.status !== 'Deleting'))
+        return { done: false, observeAgain: true, progress: `${left.length} tracking server(s) left` };
       return { done: false, progress: `Deleting ${left.map((s) => s.id).join(', ')}` };
     },
   };
@@ -154,18 +179,23 @@ function mlflowPhase(deps: WorkflowDeps): Phase {
 function storagePhase(deps: WorkflowDeps): Phase {
   const data = async (ctx: Ctx) => {
     const left = await toRemove(deps, ctx, ['s3', 'fsx']);
-    return { buckets: left.filter((r) => r.kind === S3_BUCKET), fileSystems: left.filter((r) => r.kind === FSX_FILE_SYSTEM) };
+    return {
+      buckets: left.filter((r) => r.kind === S3_BUCKET),
+      fileSystems: left.filter((r) => r.kind === FSX_FILE_SYSTEM),
+    };
   };
   return {
     name: 'storage',
-    title: 'Delete the cluster\'s buckets and file systems (but what it keeps)',
+    title: "Delete the cluster's buckets and file systems (but what it keeps)",
     expectedSeconds: 120,
     onFailure: 'continue',
     async observe(ctx) {
       const { buckets, fileSystems } = await data(ctx);
       if (buckets.length === 0 && fileSystems.length === 0) return 'done';
       // FSx refuses DeleteFileSystem while CREATING (a create cancelled while it was made): await it first.
-      return buckets.length === 0 && fileSystems.every((f) => f.status === 'DELETING' || f.status === 'CREATING') ? 'in-progress' : 'needs-act';
+      return buckets.length === 0 && fileSystems.every((f) => f.status === 'DELETING' || f.status === 'CREATING')
+        ? 'in-progress'
+        : 'needs-act';
     },
     async act(ctx) {
       const { buckets, fileSystems } = await data(ctx);
@@ -179,13 +209,17 @@ function storagePhase(deps: WorkflowDeps): Phase {
         await deps.cloud.storage.deleteFileSystem(ctx.input.region, f.id);
         ctx.log(`Deleting FSx file system ${f.id}`);
       }
-      for (const k of ctx.input.keeps ?? []) if (k.kind === S3_BUCKET || k.kind === FSX_FILE_SYSTEM) ctx.log(`Keeping ${k.kind} ${k.name}: ${k.reason ?? 'kept'}`);
+      for (const k of ctx.input.keeps ?? [])
+        if (k.kind === S3_BUCKET || k.kind === FSX_FILE_SYSTEM)
+          ctx.log(`Keeping ${k.kind} ${k.name}: ${k.reason ?? 'kept'}`);
     },
     pollKey: (ctx) => `fsx:${ctx.input.region}:teardown:${ctx.input.name}`,
     async await(ctx) {
       const { buckets, fileSystems } = await data(ctx);
-      if (buckets.length === 0 && fileSystems.length === 0) return { done: true, progress: 'buckets and file systems gone' };
-      // A bucket left, or a file system settled (AVAILABLE, FAILED, or CREATING no more): observe again, and act deletes it.
+      if (buckets.length === 0 && fileSystems.length === 0)
+        return { done: true, progress: 'buckets and file systems gone' };
+      // A bucket left, or a file system settled (AVAILABLE, FAILED, or CREATING no more): observe again, and act
+      // deletes it.
       if (buckets.length || fileSystems.some((f) => f.status !== 'DELETING' && f.status !== 'CREATING')) {
         return { done: false, observeAgain: true, progress: `${buckets.length + fileSystems.length} left` };
       }
@@ -240,7 +274,11 @@ function iamPhase(deps: WorkflowDeps): Phase {
       const log = (m: string) => ctx.log(m);
       for (const r of await roles(ctx)) await deps.cloud.iam.delete(r, log);
       const n = await names(deps, ctx);
-      await releaseClusterProvider(deps, { clusterName: ctx.input.name, region: ctx.input.region, eksClusterName: n.eksCluster }, log);
+      await releaseClusterProvider(
+        deps,
+        { clusterName: ctx.input.name, region: ctx.input.region, eksClusterName: n.eksCluster },
+        log,
+      );
     },
   };
 }
@@ -264,7 +302,13 @@ function networkPhase(deps: WorkflowDeps): Phase {
       const left = await deps.cloud.teardown.finishTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
       if (left.length === 0) return { done: true, progress: 'network gone' };
       const heldBy = await networkHeldByFailedPhase(deps, ctx);
-      if (heldBy) throw new CloudError('ec2', 'DeleteSubnet', 'DependencyViolation', `${left.join(', ')} cannot be deleted: ${heldBy}`);
+      if (heldBy)
+        throw new CloudError(
+          'ec2',
+          'DeleteSubnet',
+          'DependencyViolation',
+          `${left.join(', ')} cannot be deleted: ${heldBy}`,
+        );
       return { done: false, progress: `waiting for ${left.join(', ')}` };
     },
   };
@@ -285,11 +329,14 @@ async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<s
   const n = await names(deps, ctx);
   const holders: string[] = [];
   const hp = await deps.cloud.hyperpod.describe(region, n.hyperpodCluster);
-  if (hp && hp.ClusterStatus !== 'Deleting') holders.push(`HyperPod cluster ${n.hyperpodCluster} (${hp.ClusterStatus}) still has nodes in them`);
+  if (hp && hp.ClusterStatus !== 'Deleting')
+    holders.push(`HyperPod cluster ${n.hyperpodCluster} (${hp.ClusterStatus}) still has nodes in them`);
   const eks = await deps.cloud.eks.describeCluster(region, n.eksCluster);
-  if (eks && eks.status !== 'DELETING') holders.push(`EKS cluster ${n.eksCluster} (${eks.status}) still has network interfaces in them`);
+  if (eks && eks.status !== 'DELETING')
+    holders.push(`EKS cluster ${n.eksCluster} (${eks.status}) still has network interfaces in them`);
   const fs = await deps.cloud.storage.findFileSystem(region, name);
-  if (fs && fs.Lifecycle !== 'DELETING') holders.push(`FSx file system ${fs.FileSystemId} (${fs.Lifecycle}) still has network interfaces in them`);
+  if (fs && fs.Lifecycle !== 'DELETING')
+    holders.push(`FSx file system ${fs.FileSystemId} (${fs.Lifecycle}) still has network interfaces in them`);
   if (holders.length === 0) return undefined;
   return `${holders.join('; ')}, because ${failures.map((f) => `phase '${f.phase}' failed (${f.code})`).join(' and ')}.`;
 }
@@ -308,13 +355,20 @@ function verifyPhase(deps: WorkflowDeps): Phase {
     async observe(ctx) {
       const found = await clusterResources(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx));
       const keeps = keepsOf(ctx, found);
-      const left = found.filter((r) => !isKept(keeps, r)).map((r) => `${r.kind} ${r.id}${r.status ? ` (${r.status})` : ''}`);
+      const left = found
+        .filter((r) => !isKept(keeps, r))
+        .map((r) => `${r.kind} ${r.id}${r.status ? ` (${r.status})` : ''}`);
       if (left.length) {
         const failures = ctx.earlierFailures;
         const why = failures.length
           ? ` They remain because ${failures.length === 1 ? 'this phase' : 'these phases'} failed: ${failures.map((f) => `'${f.phase}' (${f.code}: ${f.message.replace(/\.$/, '')})`).join('; ')}. Fix the cause, then retry a failed phase: every failed phase runs again, in order, then this check.`
           : " Retry this operation's failed phase, or delete them by hand.";
-        throw new CloudError('instantstart', 'DeleteCluster', 'ResourcesRemain', `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`);
+        throw new CloudError(
+          'instantstart',
+          'DeleteCluster',
+          'ResourcesRemain',
+          `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`,
+        );
       }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
@@ -339,7 +393,20 @@ export function deleteClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),
     initialState: () => ({}),
-    phases: [hyperpodPhase(deps), mlflowPhase(deps), storagePhase(deps), eksPhase(deps), iamPhase(deps), networkPhase(deps), verifyPhase(deps)],
-    result: (_state, input) => ({ clusterName: input.name, region: input.region, storageKept: input.keepStorage, kept: (input.keeps ?? []).map((k) => `${k.kind} ${k.name}`) }),
+    phases: [
+      hyperpodPhase(deps),
+      mlflowPhase(deps),
+      storagePhase(deps),
+      eksPhase(deps),
+      iamPhase(deps),
+      networkPhase(deps),
+      verifyPhase(deps),
+    ],
+    result: (_state, input) => ({
+      clusterName: input.name,
+      region: input.region,
+      storageKept: input.keepStorage,
+      kept: (input.keeps ?? []).map((k) => `${k.kind} ${k.name}`),
+    }),
   });
 }

@@ -36,7 +36,8 @@ async function clusterNetwork(deps: WorkflowDeps, ctx: Ctx): Promise<ClusterNetw
  * lowest free /20 of the VPC, which is created, tagged and routed through the NAT gateway.
  */
 function placementPhase(deps: WorkflowDeps): Phase {
-  const computeIn = (net: ClusterNetwork, zone: string) => net.subnets.find((s) => s.role === 'compute' && s.zone === zone);
+  const computeIn = (net: ClusterNetwork, zone: string) =>
+    net.subnets.find((s) => s.role === 'compute' && s.zone === zone);
   return {
     name: 'placement',
     title: 'Compute subnet (/20) in the chosen zone',
@@ -51,9 +52,21 @@ function placementPhase(deps: WorkflowDeps): Phase {
     },
     async act(ctx) {
       const net = await clusterNetwork(deps, ctx);
-      const placement = placeComputeSubnet({ vpcCidr: net.vpcCidr!, zone: ctx.input.availabilityZone, existing: net.subnets });
-      const keep = net.subnets.filter((s) => s.role !== 'other').map((s) => ({ cidr: s.cidr, zone: s.zone, role: s.role as NetworkPlan['subnets'][number]['role'] }));
-      const plan: NetworkPlan = { vpcCidr: net.vpcCidr!, subnets: placement.kind === 'create' ? [...keep, { cidr: placement.cidr, zone: ctx.input.availabilityZone, role: 'compute' }] : keep };
+      const placement = placeComputeSubnet({
+        vpcCidr: net.vpcCidr!,
+        zone: ctx.input.availabilityZone,
+        existing: net.subnets,
+      });
+      const keep = net.subnets
+        .filter((s) => s.role !== 'other')
+        .map((s) => ({ cidr: s.cidr, zone: s.zone, role: s.role as NetworkPlan['subnets'][number]['role'] }));
+      const plan: NetworkPlan = {
+        vpcCidr: net.vpcCidr!,
+        subnets:
+          placement.kind === 'create'
+            ? [...keep, { cidr: placement.cidr, zone: ctx.input.availabilityZone, role: 'compute' }]
+            : keep,
+      };
       const after = await deps.cloud.network.ensure(ctx.input.region, ctx.input.cluster, plan, (m) => ctx.log(m));
       const compute = computeIn(after, ctx.input.availabilityZone)!;
       ctx.setState({ vpcId: after.vpcId, computeSubnetId: compute.subnetId, securityGroupId: after.securityGroupId });
@@ -64,10 +77,14 @@ function placementPhase(deps: WorkflowDeps): Phase {
 function groupPhase(deps: WorkflowDeps): Phase {
   const group = async (ctx: Ctx) => {
     const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.cluster);
-    if (!c) throw new PreconditionError(`HyperPod cluster ${ctx.input.cluster} does not exist in ${ctx.input.region}.`, [{ path: 'cluster', message: 'no such cluster' }]);
+    if (!c)
+      throw new PreconditionError(`HyperPod cluster ${ctx.input.cluster} does not exist in ${ctx.input.region}.`, [
+        { path: 'cluster', message: 'no such cluster' },
+      ]);
     return { cluster: c, group: c.InstanceGroups?.find((g) => g.InstanceGroupName === ctx.input.name) };
   };
-  const ready = (g: { Status?: string; CurrentCount?: number; TargetCount?: number }) => g.Status === 'InService' && (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0);
+  const ready = (g: { Status?: string; CurrentCount?: number; TargetCount?: number }) =>
+    g.Status === 'InService' && (g.CurrentCount ?? 0) >= (g.TargetCount ?? 0);
   return {
     name: 'instance-group',
     title: 'HyperPod instance group',
@@ -81,22 +98,55 @@ function groupPhase(deps: WorkflowDeps): Phase {
       const { cluster } = await group(ctx);
       // New groups run with the cluster's execution role: one role per cluster keeps its trust simple.
       const executionRole = cluster.InstanceGroups?.[0]?.ExecutionRole;
-      if (!executionRole) throw new PreconditionError(`Cluster ${ctx.input.cluster} has no instance group whose execution role a new group could use.`);
-      const spec = instanceGroupSpec(ctx.input, executionRole, { subnetId: ctx.state.computeSubnetId!, securityGroupId: ctx.state.securityGroupId! });
+      if (!executionRole)
+        throw new PreconditionError(
+          `Cluster ${ctx.input.cluster} has no instance group whose execution role a new group could use.`,
+        );
+      const spec = instanceGroupSpec(ctx.input, executionRole, {
+        subnetId: ctx.state.computeSubnetId!,
+        securityGroupId: ctx.state.securityGroupId!,
+      });
       ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster) });
       await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [spec]);
-      ctx.log(`Requested instance group ${ctx.input.name}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`);
+      ctx.log(
+        `Requested instance group ${ctx.input.name}: ${ctx.input.instanceCount} × ${ctx.input.instanceType} (${ctx.input.capacityType}) in ${ctx.input.availabilityZone}`,
+      );
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
       const { cluster, group: g } = await group(ctx);
       if (!g) {
-        if (cluster.ClusterStatus === 'InService') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupMissing', `HyperPod finished updating ${ctx.input.cluster} without group ${ctx.input.name}${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`);
+        if (cluster.ClusterStatus === 'InService')
+          throw new CloudError(
+            'sagemaker',
+            'UpdateCluster',
+            'InstanceGroupMissing',
+            `HyperPod finished updating ${ctx.input.cluster} without group ${ctx.input.name}${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`,
+          );
         return { done: false, progress: `HyperPod ${cluster.ClusterStatus}` };
       }
-      if (g.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`);
-      const waiting = ready(g) ? '' : await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster', () => removeHalfMadeGroup(deps, ctx));
-      return { done: ready(g), progress: `${ctx.input.name} ${g.Status} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes${waiting}` };
+      if (g.Status === 'Failed')
+        throw new CloudError(
+          'sagemaker',
+          'UpdateCluster',
+          'InstanceGroupFailed',
+          `Instance group ${ctx.input.name} failed${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`,
+        );
+      const waiting = ready(g)
+        ? ''
+        : await checkCapacity(
+            deps.cloud,
+            ctx.input.region,
+            ctx.input.cluster,
+            ctx.input.name,
+            ctx.state.capacityEventMark ?? 0,
+            'UpdateCluster',
+            () => removeHalfMadeGroup(deps, ctx),
+          );
+      return {
+        done: ready(g),
+        progress: `${ctx.input.name} ${g.Status} ${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes${waiting}`,
+      };
     },
   };
 }
@@ -104,7 +154,9 @@ function groupPhase(deps: WorkflowDeps): Phase {
 /** No capacity: the group this operation added goes again, so no half-made group keeps HyperPod retrying. */
 async function removeHalfMadeGroup(deps: WorkflowDeps, ctx: Ctx): Promise<string> {
   await deps.cloud.hyperpodGroups.deleteGroups(ctx.input.region, ctx.input.cluster, [ctx.input.name]);
-  ctx.log(`No capacity for ${ctx.input.name}: removing the group (UpdateCluster InstanceGroupsToDelete) so nothing is left half-made`);
+  ctx.log(
+    `No capacity for ${ctx.input.name}: removing the group (UpdateCluster InstanceGroupsToDelete) so nothing is left half-made`,
+  );
   return (
     `The group '${ctx.input.name}' is being removed, so nothing is left half-made (its zone's compute subnet stays for later groups). ` +
     'Add it again in another Availability Zone, with another instance type, or on a training plan (list_training_plans).'
@@ -112,12 +164,19 @@ async function removeHalfMadeGroup(deps: WorkflowDeps, ctx: Ctx): Promise<string
 }
 
 /** add-instance-group: placement (/20 compute subnet) → instance-group (UpdateCluster, polled until its nodes run). */
-export function addInstanceGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'add-instance-group', AddInstanceGroupState> {
+export function addInstanceGroupWorkflow(
+  deps: WorkflowDeps,
+): KindWorkflow<'add-instance-group', AddInstanceGroupState> {
   return defineWorkflow('add-instance-group', {
     target: (input) => instanceGroupTarget(input.region, input.cluster, input.name),
     locks: (input) => clusterChangeLocks(input.region, input.cluster),
     initialState: () => ({}),
     phases: [placementPhase(deps), groupPhase(deps)],
-    result: (state, input) => ({ cluster: input.cluster, instanceGroup: input.name, availabilityZone: input.availabilityZone, computeSubnetId: state.computeSubnetId }),
+    result: (state, input) => ({
+      cluster: input.cluster,
+      instanceGroup: input.name,
+      availabilityZone: input.availabilityZone,
+      computeSubnetId: state.computeSubnetId,
+    }),
   });
 }

@@ -24,9 +24,16 @@ export interface ScaleState {
 
 const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.name);
 
-export async function describeGroup(deps: WorkflowDeps, g: GroupRef): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
+export async function describeGroup(
+  deps: WorkflowDeps,
+  g: GroupRef,
+): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
   const c = await describeHyperPod(deps.cloud, g.region, g.cluster);
-  return { continuous: c.NodeProvisioningMode === 'Continuous', group: c.InstanceGroups?.find((x) => x.InstanceGroupName === g.name), clusterStatus: c.ClusterStatus };
+  return {
+    continuous: c.NodeProvisioningMode === 'Continuous',
+    group: c.InstanceGroups?.find((x) => x.InstanceGroupName === g.name),
+    clusterStatus: c.ClusterStatus,
+  };
 }
 
 const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`;
@@ -36,54 +43,107 @@ const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.T
  * of a Continuous-mode cluster goes through BatchAddClusterNodes, everything else through
  * UpdateCluster restating the group as HyperPod describes it with the new count.
  */
-export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleState>(deps: WorkflowDeps): PhaseDefinition<I, S> {
+export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleState>(
+  deps: WorkflowDeps,
+): PhaseDefinition<I, S> {
   return {
     name: 'scale',
     title: 'Scale the instance group',
     expectedSeconds: 420,
     async observe(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
-      if (!group) throw new NotFoundError('instance group', ctx.input.name, `Cluster ${ctx.input.cluster} has no instance group '${ctx.input.name}'.`);
+      if (!group)
+        throw new NotFoundError(
+          'instance group',
+          ctx.input.name,
+          `Cluster ${ctx.input.cluster} has no instance group '${ctx.input.name}'.`,
+        );
       if (ctx.input.instanceCount === undefined) return 'done';
       if ((group.TargetCount ?? 0) !== ctx.input.instanceCount) return 'needs-act';
       return group.CurrentCount === ctx.input.instanceCount && group.Status === 'InService' ? 'done' : 'in-progress';
     },
     async act(ctx: PhaseContext<I, S>) {
       const { group, continuous } = await describeGroup(deps, ctx.input);
-      ctx.setState({ capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster), previousTarget: group!.TargetCount ?? 0 } as Partial<S>);
+      ctx.setState({
+        capacityEventMark: await eventMark(deps.cloud, ctx.input.region, ctx.input.cluster),
+        previousTarget: group!.TargetCount ?? 0,
+      } as Partial<S>);
       const wanted = ctx.input.instanceCount!;
       const target = group!.TargetCount ?? 0;
       const delta = wanted - target;
       if (delta > 0 && continuous) {
-        const r = await deps.cloud.hyperpodGroups.addNodes(ctx.input.region, ctx.input.cluster, ctx.input.name, delta, ctx.operationId.slice(-36));
+        const r = await deps.cloud.hyperpodGroups.addNodes(
+          ctx.input.region,
+          ctx.input.cluster,
+          ctx.input.name,
+          delta,
+          ctx.operationId.slice(-36),
+        );
         const failed = r.Failed?.[0];
-        if (failed) throw new CloudError('sagemaker', 'BatchAddClusterNodes', failed.ErrorCode ?? 'AddNodesFailed', failed.Message ?? `HyperPod refused to add ${delta} nodes to ${ctx.input.name}.`);
+        if (failed)
+          throw new CloudError(
+            'sagemaker',
+            'BatchAddClusterNodes',
+            failed.ErrorCode ?? 'AddNodesFailed',
+            failed.Message ?? `HyperPod refused to add ${delta} nodes to ${ctx.input.name}.`,
+          );
         ctx.log(`Adding ${delta} node(s) to ${ctx.input.name} (BatchAddClusterNodes): ${target} → ${wanted}`);
         return;
       }
-      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specFromDetails(group!, { InstanceCount: wanted })]);
+      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [
+        specFromDetails(group!, { InstanceCount: wanted }),
+      ]);
       ctx.log(`Scaling ${ctx.input.name} (UpdateCluster): ${target} → ${wanted}`);
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
-      if (!group) throw new CloudError('sagemaker', 'DescribeCluster', 'InstanceGroupMissing', `Instance group ${ctx.input.name} disappeared while scaling.`);
-      if (group.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed while scaling.`);
+      if (!group)
+        throw new CloudError(
+          'sagemaker',
+          'DescribeCluster',
+          'InstanceGroupMissing',
+          `Instance group ${ctx.input.name} disappeared while scaling.`,
+        );
+      if (group.Status === 'Failed')
+        throw new CloudError(
+          'sagemaker',
+          'UpdateCluster',
+          'InstanceGroupFailed',
+          `Instance group ${ctx.input.name} failed while scaling.`,
+        );
       const wanted = ctx.input.instanceCount ?? group.TargetCount ?? 0;
       const done = group.Status === 'InService' && group.CurrentCount === wanted;
       const growing = (group.CurrentCount ?? 0) < wanted;
-      const waiting = !done && growing ? await checkCapacity(deps.cloud, ctx.input.region, ctx.input.cluster, ctx.input.name, ctx.state.capacityEventMark ?? 0, 'UpdateCluster', () => restoreTarget(deps, ctx)) : '';
+      const waiting =
+        !done && growing
+          ? await checkCapacity(
+              deps.cloud,
+              ctx.input.region,
+              ctx.input.cluster,
+              ctx.input.name,
+              ctx.state.capacityEventMark ?? 0,
+              'UpdateCluster',
+              () => restoreTarget(deps, ctx),
+            )
+          : '';
       return { done, progress: `${ctx.input.name} ${group.Status} ${counts(group)}${waiting}` };
     },
   };
 }
 
 /** No capacity for the growth: the group's target goes back to what it was, so HyperPod stops retrying. */
-async function restoreTarget<I extends ScaleInstanceGroupInput, S extends ScaleState>(deps: WorkflowDeps, ctx: PhaseContext<I, S>): Promise<string> {
+async function restoreTarget<I extends ScaleInstanceGroupInput, S extends ScaleState>(
+  deps: WorkflowDeps,
+  ctx: PhaseContext<I, S>,
+): Promise<string> {
   const previous = ctx.state.previousTarget;
   const { group } = await describeGroup(deps, ctx.input);
-  if (previous === undefined || !group) return 'HyperPod keeps retrying in the background: scale the group down to stop.';
-  await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specFromDetails(group, { InstanceCount: previous })]);
+  if (previous === undefined || !group)
+    return 'HyperPod keeps retrying in the background: scale the group down to stop.';
+  await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [
+    specFromDetails(group, { InstanceCount: previous }),
+  ]);
   ctx.log(`No capacity for ${ctx.input.name}: target set back to ${previous} so nothing is left half-made`);
   return `The group's target is set back to ${previous}, so nothing is left half-made. Add a group in another Availability Zone, with another instance type, or on a training plan instead.`;
 }
@@ -105,7 +165,10 @@ function deleteGroupPhase(deps: WorkflowDeps): PhaseDefinition<GroupRef, Empty> 
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
-      return { done: !group, progress: group ? `${ctx.input.name} ${group.Status} ${counts(group)}` : `${ctx.input.name} gone` };
+      return {
+        done: !group,
+        progress: group ? `${ctx.input.name} ${group.Status} ${counts(group)}` : `${ctx.input.name} gone`,
+      };
     },
   };
 }

@@ -25,12 +25,17 @@ const listed = (changes: object) => Object.keys(changes).join(', ');
 function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupInput, ScaleState> {
   const pending = async (input: UpdateInstanceGroupInput) => {
     const { group } = await describeGroup(deps, input);
-    if (!group) throw new NotFoundError('instance group', input.name, `Cluster ${input.cluster} has no instance group '${input.name}'.`);
+    if (!group)
+      throw new NotFoundError(
+        'instance group',
+        input.name,
+        `Cluster ${input.cluster} has no instance group '${input.name}'.`,
+      );
     return { group, diff: diffInstanceGroup(groupSpecOf(group), input.changes) };
   };
   return {
     name: 'settings',
-    title: 'Change the group\'s settings',
+    title: "Change the group's settings",
     expectedSeconds: 60,
     async observe(ctx) {
       const { group, diff } = await pending(ctx.input);
@@ -39,15 +44,28 @@ function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupI
     },
     async act(ctx) {
       const { group, diff } = await pending(ctx.input);
-      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [specWithChanges(group, diff.changes)]);
-      ctx.log(`Changing ${listed(diff.changes)} of ${ctx.input.name} (UpdateCluster); other fields restated as HyperPod describes them`);
+      await deps.cloud.hyperpodGroups.putGroups(ctx.input.region, ctx.input.cluster, [
+        specWithChanges(group, diff.changes),
+      ]);
+      ctx.log(
+        `Changing ${listed(diff.changes)} of ${ctx.input.name} (UpdateCluster); other fields restated as HyperPod describes them`,
+      );
     },
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.cluster}`,
     async await(ctx) {
       const { group, diff } = await pending(ctx.input);
-      if (group.Status === 'Failed') throw new CloudError('sagemaker', 'UpdateCluster', 'InstanceGroupFailed', `Instance group ${ctx.input.name} failed while its settings changed.`);
+      if (group.Status === 'Failed')
+        throw new CloudError(
+          'sagemaker',
+          'UpdateCluster',
+          'InstanceGroupFailed',
+          `Instance group ${ctx.input.name} failed while its settings changed.`,
+        );
       const done = diff.noop && group.Status === 'InService';
-      return { done, progress: `${ctx.input.name} ${group.Status}${diff.noop ? '' : `; still to apply: ${listed(diff.changes)}`}` };
+      return {
+        done,
+        progress: `${ctx.input.name} ${group.Status}${diff.noop ? '' : `; still to apply: ${listed(diff.changes)}`}`,
+      };
     },
   };
 }
@@ -58,6 +76,10 @@ export function updateInstanceGroupWorkflow(deps: WorkflowDeps): KindWorkflow<'u
     locks: groupChangeLocks,
     initialState: () => ({}),
     phases: [settingsPhase(deps), scalePhase(deps)],
-    result: (_s, input) => ({ cluster: input.cluster, instanceGroup: input.name, changed: [...Object.keys(input.changes), ...(input.instanceCount !== undefined ? ['instanceCount'] : [])] }),
+    result: (_s, input) => ({
+      cluster: input.cluster,
+      instanceGroup: input.name,
+      changed: [...Object.keys(input.changes), ...(input.instanceCount !== undefined ? ['instanceCount'] : [])],
+    }),
   });
 }

@@ -28,9 +28,13 @@ export function EventsPanel({ cluster, region }: { cluster: string; region: stri
     <SpaceBetween size="s">
       {data && data.notes.length > 0 && (
         <Alert type="info" header="Not every source could be read" data-testid="events-notes">
-          {data.notes.length === 1 ? data.notes[0] : (
+          {data.notes.length === 1 ? (
+            data.notes[0]
+          ) : (
             <ul style={{ margin: 0, paddingLeft: 20 }}>
-              {data.notes.map((n) => <li key={n}>{n}</li>)}
+              {data.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
             </ul>
           )}
         </Alert>
@@ -45,7 +49,9 @@ export function EventsPanel({ cluster, region }: { cluster: string; region: stri
             description={
               <>
                 {`HyperPod cluster events and Kubernetes node events, newest first (the latest ${LIMIT}).`}
-                {events.dataUpdatedAt > 0 && <CloudClockAt localMs={events.dataUpdatedAt} lead=" Updated " tail="." testId="events-updated" />}
+                {events.dataUpdatedAt > 0 && (
+                  <CloudClockAt localMs={events.dataUpdatedAt} lead=" Updated " tail="." testId="events-updated" />
+                )}
                 {clockNote ? ` ${clockNote}` : ''}
               </>
             }

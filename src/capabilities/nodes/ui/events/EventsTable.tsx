@@ -6,7 +6,11 @@ import type { ClusterEvent } from '../../../../../web/src/api/types.js';
 import { CloudTime } from '../../../../../web/src/components/CloudTime.js';
 import { useCloudTimeLabel } from '../../../../../web/src/hooks/cloud-clock.js';
 
-const LEVEL: Record<ClusterEvent['level'], StatusIndicatorProps.Type> = { info: 'info', warning: 'warning', error: 'error' };
+const LEVEL: Record<ClusterEvent['level'], StatusIndicatorProps.Type> = {
+  info: 'info',
+  warning: 'warning',
+  error: 'error',
+};
 const LEVEL_LABEL: Record<ClusterEvent['level'], string> = { info: 'Info', warning: 'Warning', error: 'Error' };
 const SOURCE_LABEL: Record<ClusterEvent['source'], string> = { hyperpod: 'HyperPod', kubernetes: 'Kubernetes' };
 
@@ -27,7 +31,16 @@ interface Props {
 }
 
 /** A timeline of HyperPod and Kubernetes events, newest first, as the server orders them. */
-export function EventsTable({ events, loading, header, filter, empty, hideSubject, variant, 'data-testid': testId = 'events-table' }: Props) {
+export function EventsTable({
+  events,
+  loading,
+  header,
+  filter,
+  empty,
+  hideSubject,
+  variant,
+  'data-testid': testId = 'events-table',
+}: Props) {
   const cloudLabel = useCloudTimeLabel();
   const columns: Array<TableProps.ColumnDefinition<ClusterEvent>> = [
     { id: 'time', header: cloudLabel('Time'), cell: (e) => <CloudTime iso={e.time} />, width: 190 },
@@ -43,7 +56,11 @@ export function EventsTable({ events, loading, header, filter, empty, hideSubjec
             cell: (e: ClusterEvent) => [e.instanceGroupName, e.instanceId].filter(Boolean).join(' / ') || '—',
           },
         ]),
-    { id: 'message', header: 'Message', cell: (e) => (e.count && e.count > 1 ? `${e.message} (×${e.count})` : e.message) },
+    {
+      id: 'message',
+      header: 'Message',
+      cell: (e) => (e.count && e.count > 1 ? `${e.message} (×${e.count})` : e.message),
+    },
   ];
   return (
     <Table
