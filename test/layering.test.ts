@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 /** A source tree of the given files in a temporary folder, removed after `body`. */
 function withTree(files: Record<string, string>, body: (root: string) => void): void {
@@ -212,5 +213,20 @@ describe('layering check on the sources (scripts/check-layers.mjs)', () => {
     );
     assert.deepEqual(others, [], r.output);
     assert.match(r.output, /in \d{3,} files$/m);
+  });
+
+  it("has no rule gone stale: each rule's importing and imported paths name files of this repository", async () => {
+    // Loaded by URL: the rules are plain JavaScript that `npm test` runs before anything is built.
+    const { rules } = await import(pathToFileURL(resolve('scripts/layers/rules.mjs')).href);
+    const { sourceFiles } = await import(pathToFileURL(resolve('scripts/layers/sources.mjs')).href);
+    const files: string[] = sourceFiles('.');
+    const stale: string[] = [];
+    for (const rule of rules as Array<{ name: string; from?: { path?: RegExp }; to?: { path?: RegExp } }>) {
+      for (const side of ['from', 'to'] as const) {
+        const path = rule[side]?.path;
+        if (path && !files.some((f) => path.test(f))) stale.push(`${rule.name}: ${side}.path ${path} matches no file`);
+      }
+    }
+    assert.deepEqual(stale, []);
   });
 });
