@@ -3,11 +3,11 @@ import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/c
 import Flashbar from '@cloudscape-design/components/flashbar';
 import { useState } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { PAGES } from './capabilities.js';
+import { PAGES } from './routes.js';
 import { useCloudNotice } from './components/CloudNotice.js';
 import { Navigation } from './components/Navigation.js';
-import { useNotifications } from './hooks/notifications.js';
-import { useFollow } from './hooks/use-follow.js';
+import { useNotifications } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
 import { NotFoundPage } from './pages/NotFoundPage.js';
 
 /** The page a path shows, matched like the router does (`:param` is one segment). */

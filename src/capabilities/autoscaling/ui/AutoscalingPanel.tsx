@@ -12,11 +12,13 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { setAutoscaling } from '../../../../web/src/api/endpoints.js';
-import { useStartOperation, useAutoscaling, useInstanceGroups } from '../../../../web/src/api/queries.js';
-import type { Accepted, AutoscalingView, InstanceGroupView } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { operationPath } from '../../../../web/src/lib/format.js';
+import { setAutoscaling } from './api.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import { useAutoscaling } from './api.js';
+import { useInstanceGroups } from '../../instance-groups/ui/index.js';
+import type { Accepted, AutoscalingView, InstanceGroupView } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { operationPath } from '@kit/lib/format.js';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 

@@ -9,11 +9,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { deleteCluster, getDeletePlan } from '../../../../web/src/api/endpoints.js';
+import { deleteCluster, getDeletePlan } from './api.js';
 import { DeletePlanLists } from './DeletePlanLists.js';
-import { keys } from '../../../../web/src/api/queries.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { keys } from '@kit/api/queries.js';
+import type { Accepted } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 
 export interface DeleteClusterModalProps {
   /** The cluster to delete; the modal is shown while set. */

@@ -14,11 +14,12 @@ import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/c
 import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 import { useMemo, useState } from 'react';
-import { useInstanceGroups, useOperation } from '../../../../web/src/api/queries.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { operationPath } from '../../../../web/src/lib/format.js';
+import { useInstanceGroups } from '../../instance-groups/ui/index.js';
+import { useOperation } from '../../operations/ui/index.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { operationPath } from '@kit/lib/format.js';
 import { changeOutcome } from './change-outcome.js';
-import type { FeatureId, FeatureState } from '../../../domain/schemas/features.js';
+import type { FeatureId, FeatureState } from '@domain/schemas/features.js';
 import { useFeatures } from './api.js';
 import { FeaturePlanModal } from './FeaturePlanModal.js';
 import { changesToSend, type PendingChange } from './pending-changes.js';

@@ -8,11 +8,11 @@ import Modal from '@cloudscape-design/components/modal';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useMemo, useState } from 'react';
-import { ProblemError } from '../../../../web/src/api/client.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { defaultDownloadPath } from '../../../domain/model-downloads.js';
-import { StartModelDownloadRequestSchema } from '../../../domain/schemas/model-downloads.js';
+import { ProblemError } from '@kit/api/client.js';
+import type { Accepted } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { defaultDownloadPath } from '@domain/model-downloads.js';
+import { StartModelDownloadRequestSchema } from '@domain/schemas/model-downloads.js';
 import { useStartModelDownload, type StartModelDownloadInput } from './api.js';
 
 const fields = StartModelDownloadRequestSchema.shape;

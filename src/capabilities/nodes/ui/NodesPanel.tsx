@@ -7,17 +7,19 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useAvailabilityZones, useInstanceGroups, useNodePage } from '../../../../web/src/api/queries.js';
-import type { NodeActionKind, NodeHealthState, NodeView } from '../../../../web/src/api/types.js';
-import { ShortfallAlert } from '../../../../web/src/components/ClusterHealth.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
-import { clusterPath, nodePath } from '../../../../web/src/lib/format.js';
+import { useAvailabilityZones } from '../../catalog/ui/index.js';
+import { useInstanceGroups } from '../../instance-groups/ui/index.js';
+import { useNodePage } from './api.js';
+import type { NodeActionKind, NodeHealthState, NodeView } from '@kit/api/types.js';
+import { ShortfallAlert } from '@kit/components/ClusterHealth.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { useLiveNodes } from '@kit/hooks/use-live-nodes.js';
+import { clusterPath, nodePath } from '@kit/lib/format.js';
 import { HEALTH_LABEL, HEALTH_STATES, NodeHealthIndicator, suggestedActionLabel } from './health.js';
 import { NodeActionModal, type NodeActionTarget } from './NodeActionModal.js';
 import { NodeDetailModal } from './NodeDetailModal.js';
-import { CloudClockAt, CloudTime } from '../../../../web/src/components/CloudTime.js';
-import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
+import { CloudClockAt, CloudTime } from '@kit/components/CloudTime.js';
+import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 
 /** Rows per page: the server's default page, small enough for any browser whatever the cluster size. */
 export const NODES_PAGE_SIZE = 50;

@@ -8,12 +8,12 @@ import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/c
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { ClusterPanelProps } from '../../../../web/src/capabilities.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath, operationPath } from '../../../../web/src/lib/format.js';
-import type { StorageView } from '../../../domain/schemas/storage.js';
+import type { ClusterPanelProps } from '@kit/capability.js';
+import type { Accepted } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { clusterPath, operationPath } from '@kit/lib/format.js';
+import type { StorageView } from '@domain/schemas/storage.js';
 import { useStorageList } from './api.js';
 import { AddStorageModal } from './AddStorageModal.js';
 import { KeptStorageTable } from './KeptStorageTable.js';

@@ -1,4 +1,4 @@
-import type { TrainingTemplate } from '../../../domain/schemas/training.js';
+import type { TrainingTemplate } from '@domain/schemas/training.js';
 import type { SubmitJobInput } from './api.js';
 import { paramsOf, valuesFromParams, type FormFieldSpec, type FormValues } from './schema-form.js';
 

@@ -1,4 +1,4 @@
-import type { TrainingPlanView } from '../../../../domain/schemas/preflight.js';
+import type { TrainingPlanView } from '@domain/schemas/preflight.js';
 
 /**
  * A training plan's reserved dates, "5/1/2026 – 5/8/2026". They are the cloud's (SageMaker's), so on the sandbox

@@ -1,4 +1,4 @@
-import { readableFieldMessage } from '../../../src/domain/field-labels.js';
+import { readableFieldMessage } from '@domain/field-labels.js';
 
 /**
  * The one fetch wrapper the UI uses. Non-2xx answers become a `ProblemError` carrying the
@@ -120,12 +120,4 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** A query string from defined values only. */
-export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
-  const s = sp.toString();
-  return s ? `?${s}` : '';
 }

@@ -1,16 +1,12 @@
 /** View and request types, straight from the backend's zod schemas (type-only imports). */
 import type { z } from 'zod';
-import type { AutoscalingView, SetAutoscalingRequestSchema } from '../../../src/domain/schemas/autoscaling.js';
-import type {
-  ClusterDetail,
-  ClusterSummary,
-  CreateClusterRequestSchema,
-} from '../../../src/domain/schemas/clusters.js';
+import type { AutoscalingView, SetAutoscalingRequestSchema } from '@domain/schemas/autoscaling.js';
+import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '@domain/schemas/clusters.js';
 import type {
   AddInstanceGroupRequestSchema,
   InstanceGroupView,
   ScalePreflightResult,
-} from '../../../src/domain/schemas/instance-groups.js';
+} from '@domain/schemas/instance-groups.js';
 import type {
   Accepted,
   LogLine,
@@ -18,8 +14,8 @@ import type {
   OperationView,
   PhaseStatus,
   PhaseView,
-} from '../../../src/domain/schemas/operations.js';
-import type { CloudAccessProblem, ServerConfigView } from '../../../src/domain/schemas/config.js';
+} from '@domain/schemas/operations.js';
+import type { CloudAccessProblem, ServerConfigView } from '@domain/schemas/config.js';
 import type {
   ClusterEvent,
   ClusterEventsSchema,
@@ -30,7 +26,7 @@ import type {
   NodeList,
   NodeView,
   StartDeepHealthCheckRequestSchema,
-} from '../../../src/domain/schemas/nodes.js';
+} from '@domain/schemas/nodes.js';
 import type {
   AvailabilityZoneViewSchema,
   InstanceTypeView,
@@ -41,7 +37,7 @@ import type {
   QuotaFindingSchema,
   RegionViewSchema,
   TrainingPlanView,
-} from '../../../src/domain/schemas/preflight.js';
+} from '@domain/schemas/preflight.js';
 
 export type {
   Accepted,
