@@ -1,5 +1,4 @@
-import type { CapabilityPage } from '@kit/capability.js';
-import { CLUSTER_TABS } from '@kit/capability.js';
+import { type CapabilityPage, CLUSTER_TABS } from '@kit/capability.js';
 import { clusterPath } from '@kit/lib/format.js';
 import { CAPABILITY_PAGES } from './capabilities.js';
 import { ClusterDetailPage } from './pages/ClusterDetailPage.js';
