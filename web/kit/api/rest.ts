@@ -15,7 +15,8 @@ import { api, type RequestOptions } from './client.js';
  *   rest(STORAGE_PATHS.list, { name: cluster }).post<Accepted>({ body, idempotencyKey });
  */
 export function rest<T extends string>(template: T, ...params: RouteParams<T>): Route {
-  const path = (apiPath as (t: string, p?: Record<string, string>) => string)(template, params[0]);
+  // RouteParams<T> checked the parameters against the template; apiPath fills them (its own typing wants a literal T).
+  const path = (apiPath as (template: string, values?: Record<string, string>) => string)(template, params[0]);
   const send =
     (method: NonNullable<RequestOptions['method']>) =>
     <A>(options: Send = {}): Promise<A> =>
