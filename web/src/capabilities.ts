@@ -1,4 +1,4 @@
-import { CLUSTER_TABS, type CapabilityUi } from '@kit/capability.js';
+import { type CapabilityUi, CLUSTER_TABS } from '@kit/capability.js';
 
 /**
  * The app shell's capability table. Every capability's UI is found by folder (adding one needs no line here) and

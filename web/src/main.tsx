@@ -1,17 +1,17 @@
 import '@cloudscape-design/global-styles/index.css';
+import { captureTokenFromHash, ProblemError } from '@kit/api/client.js';
+import { ServerConfigSource } from '@kit/api/server-config.js';
+import { OperationPanelsContext } from '@kit/capability.js';
+import { NotificationsProvider } from '@kit/hooks/notifications.js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { captureTokenFromHash, ProblemError } from '@kit/api/client.js';
-import { App } from './App.js';
-import { ServerConfigSource } from '@kit/api/server-config.js';
-import { OperationPanelsContext } from '@kit/capability.js';
 import { getConfig } from '../../src/capabilities/system/ui/index.js';
+import { App } from './App.js';
 import { CLUSTER_PAGE_TABS, NAVIGATION, OPERATION_PANELS } from './capabilities.js';
-import { PAGES } from './routes.js';
 import { LiveUpdatesProvider } from './hooks/LiveUpdatesProvider.js';
-import { NotificationsProvider } from '@kit/hooks/notifications.js';
+import { PAGES } from './routes.js';
 
 captureTokenFromHash();
 

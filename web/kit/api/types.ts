@@ -1,12 +1,24 @@
 /** View and request types, straight from the backend's zod schemas (type-only imports). */
-import type { z } from 'zod';
+
 import type { AutoscalingView, SetAutoscalingRequestSchema } from '@domain/schemas/autoscaling.js';
 import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '@domain/schemas/clusters.js';
+import type { CloudAccessProblem, ServerConfigView } from '@domain/schemas/config.js';
 import type {
   AddInstanceGroupRequestSchema,
   InstanceGroupView,
   ScalePreflightResult,
 } from '@domain/schemas/instance-groups.js';
+import type {
+  ClusterEvent,
+  ClusterEventsSchema,
+  ListNodesQuery,
+  NodeActionResult,
+  NodeDetail,
+  NodeList,
+  NodeOutcome,
+  NodeView,
+  StartDeepHealthCheckRequestSchema,
+} from '@domain/schemas/nodes.js';
 import type {
   Accepted,
   LogLine,
@@ -15,18 +27,6 @@ import type {
   PhaseStatus,
   PhaseView,
 } from '@domain/schemas/operations.js';
-import type { CloudAccessProblem, ServerConfigView } from '@domain/schemas/config.js';
-import type {
-  ClusterEvent,
-  ClusterEventsSchema,
-  ListNodesQuery,
-  NodeActionResult,
-  NodeOutcome,
-  NodeDetail,
-  NodeList,
-  NodeView,
-  StartDeepHealthCheckRequestSchema,
-} from '@domain/schemas/nodes.js';
 import type {
   AvailabilityZoneViewSchema,
   InstanceTypeView,
@@ -38,6 +38,7 @@ import type {
   RegionViewSchema,
   TrainingPlanView,
 } from '@domain/schemas/preflight.js';
+import type { z } from 'zod';
 
 export type {
   Accepted,

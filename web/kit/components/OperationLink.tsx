@@ -1,6 +1,6 @@
 import Link from '@cloudscape-design/components/link';
-import { useFollow } from '@kit/hooks/use-follow.js';
 import { operationKindLabel } from '@domain/naming.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
 import { operationPath } from '@kit/lib/format.js';
 
 /** "Create cluster · eks (running)", or "· nat-ready + eks" while phases run side by side, linking to the operation's progress page. */

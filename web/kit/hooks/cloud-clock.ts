@@ -1,7 +1,7 @@
+import { type CloudClockReading, cloudNow } from '@domain/cloud-clock.js';
+import { useConfig, useReadConfig } from '@kit/api/server-config.js';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { cloudNow, type CloudClockReading } from '@domain/cloud-clock.js';
-import { useConfig, useReadConfig } from '@kit/api/server-config.js';
 
 /**
  * The one rule for clocks on every page: what the cloud timestamps (jobs, nodes, events, clusters, objects) is shown

@@ -48,4 +48,4 @@ export function nodePath(cluster: string, region: string | undefined, instanceId
 export const operationPath = (id: string) => `/operations/${encodeURIComponent(id)}`;
 
 /** A form's own words for the request fields a server message names (src/domain/form-words.ts). */
-export { inFormWords, type FormWords } from '@domain/form-words.js';
+export { type FormWords, inFormWords } from '@domain/form-words.js';

@@ -8,20 +8,19 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Tabs from '@cloudscape-design/components/tabs';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ProblemError } from '@kit/api/client.js';
 import { keys } from '@kit/api/queries.js';
 import type { ClusterDetail } from '@kit/api/types.js';
 import type { ClusterTabId } from '@kit/capability.js';
-import { CLUSTER_PAGE_TABS, CLUSTER_PANELS } from '../capabilities.js';
-import { OperationLink } from '@kit/components/OperationLink.js';
 import { ClusterHealthBadge } from '@kit/components/ClusterHealth.js';
-import { useLiveNodes } from '@kit/hooks/use-live-nodes.js';
+import { OperationLink } from '@kit/components/OperationLink.js';
 import { ProblemText, useNotifications } from '@kit/hooks/notifications.js';
 import { useFollow } from '@kit/hooks/use-follow.js';
+import { useLiveNodes } from '@kit/hooks/use-live-nodes.js';
 import { clusterPath, operationPath } from '@kit/lib/format.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import {
   type ClusterDeletion,
   ClusterOverview,
@@ -31,6 +30,7 @@ import {
   useCluster,
   useClusterDeletion,
 } from '../../../src/capabilities/clusters/ui/index.js';
+import { CLUSTER_PAGE_TABS, CLUSTER_PANELS } from '../capabilities.js';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 

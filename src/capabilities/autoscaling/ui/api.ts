@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { keys, usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted, AutoscalingView, SetAutoscalingInput } from '@kit/api/types.js';
+import { useQuery } from '@tanstack/react-query';
 import { AUTOSCALING_PATHS } from '../paths.js';
 
 /** The autoscaling capability's REST calls and query (its path is the capability's paths.ts). */

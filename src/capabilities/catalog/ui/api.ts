@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { rest } from '@kit/api/rest.js';
 import type {
   AvailabilityZoneView,
@@ -10,6 +9,7 @@ import type {
   RegionView,
   TrainingPlanView,
 } from '@kit/api/types.js';
+import { useQuery } from '@tanstack/react-query';
 import { CATALOG_PATHS } from '../paths.js';
 
 /** What AWS offers (Regions, zones, instance types, training plans, Kubernetes versions) and the preflight checks. */

@@ -3,12 +3,12 @@ import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import type { ReactNode } from 'react';
 import type { ClusterDetail } from '@kit/api/types.js';
+import { CloudTime } from '@kit/components/CloudTime.js';
 import { ClusterHealthDetails } from '@kit/components/ClusterHealth.js';
 import { ClusterStatus } from '@kit/components/status.js';
-import { CloudTime } from '@kit/components/CloudTime.js';
 import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
+import type { ReactNode } from 'react';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 

@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import type { DeletePlan } from '@domain/schemas/clusters.js';
 import { keys, usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted, ActiveCluster, ClusterDetail, ClusterSummary, CreateClusterInput } from '@kit/api/types.js';
-import type { DeletePlan } from '@domain/schemas/clusters.js';
+import { useQuery } from '@tanstack/react-query';
 import { CLUSTER_PATHS } from '../paths.js';
 
 /** The clusters capability's REST calls and queries (its paths are the capability's paths.ts). */

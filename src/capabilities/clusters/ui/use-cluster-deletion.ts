@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import type { ClusterDetail, OperationView } from '@kit/api/types.js';
 import { useLiveStatus } from '@kit/hooks/live-context.js';
 import { parseClusterTarget } from '@kit/lib/format.js';
+import { useEffect, useState } from 'react';
 
 export interface ClusterDeletion {
   id: string;

@@ -13,14 +13,14 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
+import type { FeatureId, FeatureState } from '@domain/schemas/features.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { operationPath } from '@kit/lib/format.js';
 import { useMemo, useState } from 'react';
 import { useInstanceGroups } from '../../instance-groups/ui/index.js';
 import { useOperation } from '../../operations/ui/index.js';
-import { ProblemText } from '@kit/hooks/notifications.js';
-import { operationPath } from '@kit/lib/format.js';
-import { changeOutcome } from './change-outcome.js';
-import type { FeatureId, FeatureState } from '@domain/schemas/features.js';
 import { useFeatures } from './api.js';
+import { changeOutcome } from './change-outcome.js';
 import { FeaturePlanModal } from './FeaturePlanModal.js';
 import { changesToSend, type PendingChange } from './pending-changes.js';
 

@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import type { FeatureChanges, FeaturePlanAnswer, FeaturesAnswer, FeaturesUnchanged } from '@domain/schemas/features.js';
+import { usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted } from '@kit/api/types.js';
-import { usePollInterval } from '@kit/api/queries.js';
-import type { FeatureChanges, FeaturePlanAnswer, FeaturesAnswer, FeaturesUnchanged } from '@domain/schemas/features.js';
+import { useQuery } from '@tanstack/react-query';
 import { FEATURES_PATHS } from '../paths.js';
 
 /** The features API as the panel uses it: read the actual state, plan a change, apply it. */

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { keys, usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted, AddInstanceGroupInput, InstanceGroupView, ScalePreflightResult } from '@kit/api/types.js';
+import { useQuery } from '@tanstack/react-query';
 import { GROUP_PATHS } from '../paths.js';
 
 /** The instance-groups capability's REST calls and queries (its paths are the capability's paths.ts). */

@@ -7,13 +7,13 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useMemo, useState } from 'react';
+import { defaultDownloadPath } from '@domain/model-downloads.js';
+import { StartModelDownloadRequestSchema } from '@domain/schemas/model-downloads.js';
 import { ProblemError } from '@kit/api/client.js';
 import type { Accepted } from '@kit/api/types.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
-import { defaultDownloadPath } from '@domain/model-downloads.js';
-import { StartModelDownloadRequestSchema } from '@domain/schemas/model-downloads.js';
-import { useStartModelDownload, type StartModelDownloadInput } from './api.js';
+import { useMemo, useState } from 'react';
+import { type StartModelDownloadInput, useStartModelDownload } from './api.js';
 
 const fields = StartModelDownloadRequestSchema.shape;
 const FIELDS = ['modelId', 'revision', 'storage', 'prefix', 'token'] as const;

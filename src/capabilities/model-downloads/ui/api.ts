@@ -1,9 +1,9 @@
+import type { ModelDownloadList, StartModelDownloadRequestSchema } from '@domain/schemas/model-downloads.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import { rest } from '@kit/api/rest.js';
+import type { Accepted } from '@kit/api/types.js';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { rest } from '@kit/api/rest.js';
-import { useStartOperation } from '@kit/api/queries.js';
-import type { Accepted } from '@kit/api/types.js';
-import type { ModelDownloadList, StartModelDownloadRequestSchema } from '@domain/schemas/model-downloads.js';
 import { MODEL_DOWNLOAD_PATHS } from '../paths.js';
 
 /** The model-downloads REST calls the UI makes, and their queries (kept with the capability). */

@@ -1,4 +1,3 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { keys } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type {
@@ -9,6 +8,7 @@ import type {
   NodeListParams,
   StartDeepHealthCheckInput,
 } from '@kit/api/types.js';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { NODE_PATHS } from '../paths.js';
 
 /** The nodes capability's REST calls and queries (its paths are the capability's paths.ts). */

@@ -9,16 +9,11 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useParams } from 'react-router-dom';
 import { fieldLabel } from '@domain/field-labels.js';
 import { operationKindLabel } from '@domain/naming.js';
-import { cancelOperation, useOperation } from './api.js';
 import { isTerminal, keys } from '@kit/api/queries.js';
 import type { OperationView } from '@kit/api/types.js';
-import { LogViewer } from './LogViewer.js';
-import { PhaseTable } from './PhaseTable.js';
+import { useOperationPanels } from '@kit/capability.js';
 import { OperationStatusIndicator } from '@kit/components/status.js';
 import { ProblemText, useNotifications } from '@kit/hooks/notifications.js';
 import { useFollow } from '@kit/hooks/use-follow.js';
@@ -31,7 +26,12 @@ import {
   parseClusterTarget,
   targetPart,
 } from '@kit/lib/format.js';
-import { useOperationPanels } from '@kit/capability.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import { cancelOperation, useOperation } from './api.js';
+import { LogViewer } from './LogViewer.js';
+import { PhaseTable } from './PhaseTable.js';
 
 type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,22 +4,22 @@ import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import Table from '@cloudscape-design/components/table';
-import { useMemo, useState } from 'react';
+import { operationKindLabel } from '@domain/naming.js';
 import { isTerminal } from '@kit/api/queries.js';
-import { useOperations } from './api.js';
 import { OperationStatusIndicator } from '@kit/components/status.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useFollow } from '@kit/hooks/use-follow.js';
-import { operationKindLabel } from '@domain/naming.js';
 import {
   clusterPath,
   formatDuration,
   formatTime,
+  inFormWords,
   operationPath,
   parseClusterTarget,
   targetPart,
 } from '@kit/lib/format.js';
-import { inFormWords } from '@kit/lib/format.js';
+import { useMemo, useState } from 'react';
+import { useOperations } from './api.js';
 
 type Show = 'all' | 'running' | 'failed';
 

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { isTerminal, keys, usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted, EventsPage, OperationView } from '@kit/api/types.js';
+import { useQuery } from '@tanstack/react-query';
 import { OPERATION_PATHS } from '../paths.js';
 
 /**

@@ -1,13 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { rest } from '@kit/api/rest.js';
-import type { Accepted } from '@kit/api/types.js';
-import { useLiveStatus } from '@kit/hooks/live-context.js';
 import type {
   AddStorageRequest,
   BrowseStorageAnswer,
   ForgetKeptStorageAnswer,
   StorageList,
 } from '@domain/schemas/storage.js';
+import { rest } from '@kit/api/rest.js';
+import type { Accepted } from '@kit/api/types.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { STORAGE_PATHS } from '../paths.js';
 
 /** The storage tab's REST calls and queries (its paths are the capability's paths.ts). */

@@ -10,21 +10,21 @@ import Link from '@cloudscape-design/components/link';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
-import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import type { TrainingJobView } from '@domain/schemas/training.js';
 import { ProblemError } from '@kit/api/client.js';
+import { CloudTime } from '@kit/components/CloudTime.js';
+import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useFollow } from '@kit/hooks/use-follow.js';
 import { clusterPath, nodePath } from '@kit/lib/format.js';
-import type { TrainingJobView } from '@domain/schemas/training.js';
-import { useDeleteJob, useJob, useResubmitJob, type JobRef, type SubmitJobAnswer } from './api.js';
-import { resubmitName } from './job-request.js';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { type JobRef, type SubmitJobAnswer, useDeleteJob, useJob, useResubmitJob } from './api.js';
 import { JobLogs } from './JobLogs.js';
 import { JobMetrics } from './JobMetrics.js';
+import { resubmitName } from './job-request.js';
 import { HealthIndicator, jobPath, PhaseIndicator } from './job-status.js';
 import { RecoveryBudget } from './RecoveryBudget.js';
-import { CloudTime } from '@kit/components/CloudTime.js';
-import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 /** Phases a job ends in: metrics stop growing, and it may be re-submitted. */

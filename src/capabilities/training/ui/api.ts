@@ -1,8 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import type { z } from 'zod';
-import { rest } from '@kit/api/rest.js';
-import { useLiveStatus } from '@kit/hooks/live-context.js';
 import type {
   CreateMlflowServerRequestSchema,
   DeleteMlflowServerAnswer,
@@ -18,6 +13,11 @@ import type {
   TrainingMetricsAnswer,
   TrainingTemplateListSchema,
 } from '@domain/schemas/training.js';
+import { rest } from '@kit/api/rest.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { z } from 'zod';
 import { TRAINING_PATHS } from '../paths.js';
 
 /** The training REST calls the UI makes and their queries (paths from the capability's paths.ts). */

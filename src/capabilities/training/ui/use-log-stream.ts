@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type LogStreamMessage, LogStreamMessageSchema } from '@domain/schemas/training.js';
 import { apiToken } from '@kit/api/client.js';
 import { rest } from '@kit/api/rest.js';
-import { LogStreamMessageSchema, type LogStreamMessage } from '@domain/schemas/training.js';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { TRAINING_PATHS } from '../paths.js';
 import { LogRing } from './log-buffer.js';
 

@@ -5,8 +5,8 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
-import { PreflightProblemList } from '@kit/components/PreflightProblemList.js';
 import type { QuotaCheckResult } from '@kit/api/types.js';
+import { PreflightProblemList } from '@kit/components/PreflightProblemList.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { inFormWords } from '@kit/lib/format.js';
 
