@@ -133,9 +133,8 @@ describe('layering check on the sources (scripts/check-layers.mjs)', () => {
 
   it("resolves the tsconfig files' path aliases (read from them, not known in advance)", () => {
     const files = {
-      'web/tsconfig.json':
-        '{\n  // the UI kit\n  "compilerOptions": { "paths": { "@kit/*": ["./src/kit/*"], }, },\n}\n',
-      'web/src/kit/Button.tsx': 'export const Button = () => <button />;\n',
+      'web/tsconfig.json': '{\n  // the UI kit\n  "compilerOptions": { "paths": { "@kit/*": ["./kit/*"], }, },\n}\n',
+      'web/kit/Button.tsx': 'export const Button = () => <button />;\n',
       'src/capabilities/training/ui/index.tsx':
         "import { Button } from '@kit/Button.js';\nexport const Page = () => <Button />;\n",
     };
@@ -143,10 +142,36 @@ describe('layering check on the sources (scripts/check-layers.mjs)', () => {
     assertFails(
       {
         ...files,
-        'web/src/kit/Button.tsx': "import { db } from '../../../src/store/db.js';\nexport const Button = db;\n",
+        'web/kit/Button.tsx': "import { db } from '../../src/store/db.js';\nexport const Button = db;\n",
         'src/store/db.ts': 'export const db = 1;\n',
       },
-      ['ui-talks-rest-only: web/src/kit/Button.tsx → src/store/db.ts'],
+      ['ui-talks-rest-only: web/kit/Button.tsx → src/store/db.ts'],
+    );
+  });
+
+  it("layers the UI: the kit knows no capability and no shell; a capability's UI never imports the shell", () => {
+    const files = {
+      'web/tsconfig.json': '{ "compilerOptions": { "paths": { "@kit/*": ["./kit/*"] } } }\n',
+      'web/kit/Button.tsx': 'export const Button = () => <button />;\n',
+      'web/src/routes.tsx':
+        "import { Page } from '../../src/capabilities/training/ui/index.js';\nexport const r = [Page];\n",
+      'src/capabilities/training/ui/index.tsx':
+        "import { Button } from '@kit/Button.js';\nexport const Page = () => <Button />;\n",
+    };
+    withTree(files, (root) => assert.equal(check(root).status, 0, check(root).output));
+    assertFails(
+      {
+        ...files,
+        'web/kit/Button.tsx':
+          "import { Page } from '../../src/capabilities/training/ui/index.js';\nexport const Button = Page;\n",
+        'src/capabilities/training/ui/index.tsx':
+          "import { r } from '../../../../web/src/routes.js';\nexport const Page = () => r.length;\n",
+      },
+      [
+        'ui-kit-is-below-the-capabilities: web/kit/Button.tsx → src/capabilities/training/ui/index.tsx',
+        'ui-shell-is-above-the-capabilities: src/capabilities/training/ui/index.tsx → web/src/routes.tsx',
+        'no-cycles: src/capabilities/training/ui/index.tsx → web/src/routes.tsx → src/capabilities/training/ui/index.tsx',
+      ],
     );
   });
 

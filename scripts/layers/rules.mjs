@@ -12,6 +12,8 @@
 // `cycles: { within }` forbids import circles among the files matching `within`.
 
 const PRODUCT = /^(src|web)\//;
+/** The browser app: the shell, the kit and each capability's UI folder. */
+const UI = /^(web\/src\/|web\/kit\/|src\/capabilities\/[^/]+\/ui\/)/;
 /** The parts of src/mcp a capability's tools (and its services, for their reports) may use. */
 const MCP_KIT = '(tool-kit|rest-client|operation-report|preflight-text|poll-rest)\\.';
 
@@ -122,18 +124,32 @@ export const rules = [
   {
     name: 'ui-talks-rest-only',
     comment:
-      "The UI talks only to the REST API: of our code it imports the web shell (web/src), the capabilities' UI folders and REST paths (paths.ts, filled by src/domain/api-path.ts), the shared zod schemas (src/domain/schemas) and the pure helpers of src/domain (modules importing only zod and each other: field labels, the instance-type order, names) — never a capability's service, routes or workflows.",
-    from: { path: /^(web\/src\/|src\/capabilities\/[^/]+\/ui\/)/ },
+      "The UI talks only to the REST API: of our code it imports the shell (web/src), the kit (web/kit), the capabilities' UI folders and their REST paths (paths.ts, filled by src/domain/api-path.ts), the shared zod schemas (src/domain/schemas) and the pure helpers of src/domain (modules importing only zod and each other: field labels, the instance-type order, names) — never a capability's service, routes or workflows.",
+    from: { path: UI },
     to: {
       pathNot:
-        /^(web\/src\/|src\/capabilities\/[^/]+\/(ui\/|paths\.ts$)|src\/domain\/schemas\/[^/]+\.ts$|src\/domain\/api-path\.ts$)/,
+        /^(web\/src\/|web\/kit\/|src\/capabilities\/[^/]+\/(ui\/|paths\.ts$)|src\/domain\/schemas\/[^/]+\.ts$|src\/domain\/api-path\.ts$)/,
       unlessPure: { path: /^src\/domain\//, packages: /^zod(\/|$)/ },
     },
   },
   {
+    name: 'ui-kit-is-below-the-capabilities',
+    comment:
+      "The UI kit (web/kit, imported as @kit/…: components, hooks, formatting, the typed REST client) is what every capability's UI builds on: it knows neither the shell nor any capability (the shell hands it what it needs through React context).",
+    from: { path: /^web\/kit\// },
+    to: { path: /^(web\/src\/|src\/capabilities\/)/ },
+  },
+  {
+    name: 'ui-shell-is-above-the-capabilities',
+    comment:
+      "The app shell (web/src: App, routes, navigation, the cluster page frame) imports the capabilities' UIs; a capability's UI never imports the shell back.",
+    from: { path: /^src\/capabilities\/[^/]+\/ui\// },
+    to: { path: /^web\/src\// },
+  },
+  {
     name: 'ui-runs-in-the-browser',
     comment: 'The UI is bundled for the browser: no Node built-in (node:fs, path, child_process…).',
-    from: { path: /^(web\/src\/|src\/capabilities\/[^/]+\/ui\/)/ },
+    from: { path: UI },
     to: { builtin: true },
   },
   {
@@ -152,8 +168,9 @@ export const rules = [
   },
   {
     name: 'kubernetes-client-stays-in-cloud-k8s',
-    comment: 'The Kubernetes client is an adapter detail: only src/cloud/k8s imports @kubernetes/client-node.',
-    from: { path: PRODUCT, pathNot: /^src\/cloud\/k8s\// },
+    comment:
+      "The Kubernetes client is an adapter detail: only src/cloud/k8s imports @kubernetes/client-node — and src/domain/kube/core-schemas.ts, which reads the package's generated model metadata (attribute type maps, not the client) to type the Kubernetes fields embedded in the CRDs the product installs.",
+    from: { path: PRODUCT, pathNot: [/^src\/cloud\/k8s\//, /^src\/domain\/kube\/core-schemas\.ts$/] },
     to: { package: /^@kubernetes\/client-node(\/|$)/ },
   },
   {

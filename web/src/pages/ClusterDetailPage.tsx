@@ -8,23 +8,29 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Tabs from '@cloudscape-design/components/tabs';
+import { ProblemError } from '@kit/api/client.js';
+import { keys } from '@kit/api/queries.js';
+import type { ClusterDetail } from '@kit/api/types.js';
+import type { ClusterTabId } from '@kit/capability.js';
+import { ClusterHealthBadge } from '@kit/components/ClusterHealth.js';
+import { OperationLink } from '@kit/components/OperationLink.js';
+import { ProblemText, useNotifications } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { useLiveNodes } from '@kit/hooks/use-live-nodes.js';
+import { clusterPath, operationPath } from '@kit/lib/format.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { ProblemError } from '../../../../web/src/api/client.js';
-import { setActiveCluster } from '../../../../web/src/api/endpoints.js';
-import { keys, useCluster } from '../../../../web/src/api/queries.js';
-import type { ClusterDetail } from '../../../../web/src/api/types.js';
-import { CLUSTER_PAGE_TABS, CLUSTER_PANELS, type ClusterTabId } from '../../../../web/src/capabilities.js';
-import { OperationLink } from '../../../../web/src/components/OperationLink.js';
-import { ClusterHealthBadge } from '../../../../web/src/components/ClusterHealth.js';
-import { useLiveNodes } from '../../../../web/src/hooks/use-live-nodes.js';
-import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath, operationPath } from '../../../../web/src/lib/format.js';
-import { ClusterOverview } from './ClusterOverview.js';
-import { DeleteClusterModal } from './DeleteClusterModal.js';
-import { useClusterDeletion, type ClusterDeletion } from './use-cluster-deletion.js';
+import {
+  type ClusterDeletion,
+  ClusterOverview,
+  clusterKeys,
+  DeleteClusterModal,
+  setActiveCluster,
+  useCluster,
+  useClusterDeletion,
+} from '../../../src/capabilities/clusters/ui/index.js';
+import { CLUSTER_PAGE_TABS, CLUSTER_PANELS } from '../capabilities.js';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -100,7 +106,7 @@ export function ClusterDetailPage() {
   const setActive = useMutation({
     mutationFn: () => setActiveCluster(name, region ?? cluster.data?.region),
     onSuccess: (result) => {
-      qc.setQueryData(keys.activeCluster, result);
+      qc.setQueryData(clusterKeys.active, result);
       void qc.invalidateQueries({ queryKey: keys.clusters });
       notify({ type: 'success', header: `${name} is now the active cluster` });
     },
@@ -115,7 +121,7 @@ export function ClusterDetailPage() {
   const goneRef = useRef(gone);
   goneRef.current = gone;
   useEffect(
-    () => () => void (goneRef.current && qc.removeQueries({ queryKey: keys.cluster(name, region), exact: true })),
+    () => () => void (goneRef.current && qc.removeQueries({ queryKey: clusterKeys.one(name, region), exact: true })),
     [qc, name, region],
   );
 

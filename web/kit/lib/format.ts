@@ -1,5 +1,5 @@
 /** Formatting helpers shared by the pages. */
-import { clusterOfTarget, targetLabel } from '../../../src/domain/naming.js';
+import { clusterOfTarget, targetLabel } from '@domain/naming.js';
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
@@ -48,4 +48,4 @@ export function nodePath(cluster: string, region: string | undefined, instanceId
 export const operationPath = (id: string) => `/operations/${encodeURIComponent(id)}`;
 
 /** A form's own words for the request fields a server message names (src/domain/form-words.ts). */
-export { inFormWords, type FormWords } from '../../../src/domain/form-words.js';
+export { type FormWords, inFormWords } from '@domain/form-words.js';

@@ -1,6 +1,6 @@
-import { formatAge } from '../../../src/domain/cloud-clock.js';
-import { useCloudNow, useCloudTimeOf, useSandboxTime } from '../hooks/cloud-clock.js';
-import { formatClock, formatTime } from '../lib/format.js';
+import { formatAge } from '@domain/cloud-clock.js';
+import { useCloudNow, useCloudTimeOf, useSandboxTime } from '@kit/hooks/cloud-clock.js';
+import { formatClock, formatTime } from '@kit/lib/format.js';
 
 /**
  * A time the cloud stamped (a launch, an event, a creation), in the cloud's clock: on the sandbox its tooltip and

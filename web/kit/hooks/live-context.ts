@@ -1,5 +1,5 @@
+import type { LogLine, OperationView } from '@kit/api/types.js';
 import { createContext, useContext } from 'react';
-import type { LogLine, OperationView } from '../api/types.js';
 
 /** What a log view hears from the live connection for one operation. */
 export interface LogListener {

@@ -1,8 +1,7 @@
+import { type CloudClockReading, cloudNow } from '@domain/cloud-clock.js';
+import { useConfig, useReadConfig } from '@kit/api/server-config.js';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { cloudNow, type CloudClockReading } from '../../../src/domain/cloud-clock.js';
-import * as endpoints from '../api/endpoints.js';
-import { useConfig } from '../api/queries.js';
 
 /**
  * The one rule for clocks on every page: what the cloud timestamps (jobs, nodes, events, clusters, objects) is shown
@@ -10,7 +9,7 @@ import { useConfig } from '../api/queries.js';
  * speed); on the sandbox those times are labelled "sandbox time". A page about the cloud's state says every time on
  * that clock, even when it last read the cloud ("Updated …", useCloudTimeOf): it never mixes the two clocks. Times the
  * server itself keeps (operations) are wall-clock times and carry no label. Components:
- * web/src/components/CloudTime.tsx.
+ * web/kit/components/CloudTime.tsx.
  */
 
 /** Re-read now and then: the sandbox's speed can change and its clock can jump ahead (POST /_sandbox/clock). */
@@ -18,10 +17,11 @@ const REREAD_MS = 30_000;
 
 /** The latest reading of the cloud's clock (undefined until the first answer). */
 function useClockReading(): CloudClockReading | undefined {
+  const readConfig = useReadConfig();
   const read = useQuery({
     queryKey: ['cloud-clock'],
     queryFn: async () => {
-      const config = await endpoints.getConfig();
+      const config = await readConfig();
       return { cloudMs: Date.parse(config.cloudTime), localMs: Date.now(), speed: config.clockSpeed };
     },
     refetchInterval: REREAD_MS,

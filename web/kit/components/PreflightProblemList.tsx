@@ -1,7 +1,7 @@
 import Box from '@cloudscape-design/components/box';
-import { fieldLabel } from '../../../src/domain/field-labels.js';
-import type { PreflightProblem } from '../api/types.js';
-import { inFormWords } from '../lib/format.js';
+import { fieldLabel } from '@domain/field-labels.js';
+import type { PreflightProblem } from '@kit/api/types.js';
+import { inFormWords } from '@kit/lib/format.js';
 
 /** Preflight problems as people read them: the field's label, the sentence, then the fix. */
 export function PreflightProblemList({

@@ -1,16 +1,24 @@
 /** View and request types, straight from the backend's zod schemas (type-only imports). */
-import type { z } from 'zod';
-import type { AutoscalingView, SetAutoscalingRequestSchema } from '../../../src/domain/schemas/autoscaling.js';
-import type {
-  ClusterDetail,
-  ClusterSummary,
-  CreateClusterRequestSchema,
-} from '../../../src/domain/schemas/clusters.js';
+
+import type { AutoscalingView, SetAutoscalingRequestSchema } from '@domain/schemas/autoscaling.js';
+import type { ClusterDetail, ClusterSummary, CreateClusterRequestSchema } from '@domain/schemas/clusters.js';
+import type { CloudAccessProblem, ServerConfigView } from '@domain/schemas/config.js';
 import type {
   AddInstanceGroupRequestSchema,
   InstanceGroupView,
   ScalePreflightResult,
-} from '../../../src/domain/schemas/instance-groups.js';
+} from '@domain/schemas/instance-groups.js';
+import type {
+  ClusterEvent,
+  ClusterEventsSchema,
+  ListNodesQuery,
+  NodeActionResult,
+  NodeDetail,
+  NodeList,
+  NodeOutcome,
+  NodeView,
+  StartDeepHealthCheckRequestSchema,
+} from '@domain/schemas/nodes.js';
 import type {
   Accepted,
   LogLine,
@@ -18,19 +26,7 @@ import type {
   OperationView,
   PhaseStatus,
   PhaseView,
-} from '../../../src/domain/schemas/operations.js';
-import type { CloudAccessProblem, ServerConfigView } from '../../../src/domain/schemas/config.js';
-import type {
-  ClusterEvent,
-  ClusterEventsSchema,
-  ListNodesQuery,
-  NodeActionResult,
-  NodeOutcome,
-  NodeDetail,
-  NodeList,
-  NodeView,
-  StartDeepHealthCheckRequestSchema,
-} from '../../../src/domain/schemas/nodes.js';
+} from '@domain/schemas/operations.js';
 import type {
   AvailabilityZoneViewSchema,
   InstanceTypeView,
@@ -41,7 +37,8 @@ import type {
   QuotaFindingSchema,
   RegionViewSchema,
   TrainingPlanView,
-} from '../../../src/domain/schemas/preflight.js';
+} from '@domain/schemas/preflight.js';
+import type { z } from 'zod';
 
 export type {
   Accepted,

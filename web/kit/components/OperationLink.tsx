@@ -1,7 +1,7 @@
 import Link from '@cloudscape-design/components/link';
-import { useFollow } from '../hooks/use-follow.js';
-import { operationKindLabel } from '../../../src/domain/naming.js';
-import { operationPath } from '../lib/format.js';
+import { operationKindLabel } from '@domain/naming.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { operationPath } from '@kit/lib/format.js';
 
 /** "Create cluster · eks (running)", or "· nat-ready + eks" while phases run side by side, linking to the operation's progress page. */
 export function OperationLink({

@@ -3,7 +3,7 @@ import Box from '@cloudscape-design/components/box';
 import Popover from '@cloudscape-design/components/popover';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
-import type { ClusterHealth, GroupShortfall } from '../api/types.js';
+import type { ClusterHealth, GroupShortfall } from '@kit/api/types.js';
 
 /**
  * A cluster's rolled-up health (nodes and instance groups), drawn the same way on the clusters list,

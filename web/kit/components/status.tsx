@@ -1,5 +1,5 @@
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
-import type { OperationStatus, PhaseStatus } from '../api/types.js';
+import type { OperationStatus, PhaseStatus } from '@kit/api/types.js';
 
 type Kind = StatusIndicatorProps.Type;
 

@@ -1,8 +1,9 @@
-import { readableFieldMessage } from '../../../src/domain/field-labels.js';
+import { readableFieldMessage } from '@domain/field-labels.js';
 
 /**
- * The one fetch wrapper the UI uses. Non-2xx answers become a `ProblemError` carrying the
- * RFC 9457 problem+json body the server sends (`detail`, `errors[].path/message`, `code`).
+ * The one fetch wrapper of the UI, under the kit's typed REST client (`rest`, rest.ts), which is what a capability's UI
+ * calls. Non-2xx answers become a `ProblemError` carrying the RFC 9457 problem+json body the server sends (`detail`,
+ * `errors[].path/message`, `code`).
  */
 
 export interface ProblemFieldError {
@@ -85,10 +86,8 @@ async function readProblem(res: Response): Promise<Problem> {
 
 /**
  * Calls the REST API and parses JSON. Bodies are always sent as application/json (the server
- * refuses other content types on mutations, its CSRF defence).
- *
- * @example
- * const { clusters } = await api<{ clusters: ClusterSummary[] }>('/api/v1/clusters');
+ * refuses other content types on mutations, its CSRF defence). Capability UIs call `rest(…)` (rest.ts), which fills
+ * the path template and the query string and calls this.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
@@ -120,12 +119,4 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** A query string from defined values only. */
-export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
-  const s = sp.toString();
-  return s ? `?${s}` : '';
 }

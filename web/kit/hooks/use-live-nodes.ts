@@ -1,5 +1,5 @@
+import { useLiveStatus } from '@kit/hooks/live-context.js';
 import { useEffect } from 'react';
-import { useLiveStatus } from './live-context.js';
 
 /**
  * While the calling component is shown, the server watches the cluster's nodes (one shared watch

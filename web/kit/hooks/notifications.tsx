@@ -1,7 +1,7 @@
 import type { FlashbarProps } from '@cloudscape-design/components/flashbar';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ProblemError } from '../api/client.js';
-import { inFormWords, type FormWords } from '../lib/format.js';
+import { ProblemError } from '@kit/api/client.js';
+import { type FormWords, inFormWords } from '@kit/lib/format.js';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 
 export interface Notice {
   type: 'success' | 'error' | 'warning' | 'info';
