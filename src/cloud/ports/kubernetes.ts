@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import type { KubeKind, KubeResource } from '../../domain/kube/kind.js';
 import type { KubeObject } from '../../domain/kube-object.js';
 
+/** One EKS cluster's Kubernetes API (src/cloud/k8s implements it with @kubernetes/client-node). */
+
 /** An item of a Kubernetes list as read code without a kind module sees it: shapes are not to be trusted. */
 export interface ListedKubeObject {
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; creationTimestamp?: Date | string };

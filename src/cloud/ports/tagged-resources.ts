@@ -1,3 +1,5 @@
+/** Resources found by a tag, service by service (S3, SageMaker, IAM, EC2, EKS, FSx): what a cluster made, and data kept. */
+
 /** One resource carrying a tag, whichever service holds it. */
 export interface TaggedResource {
   service: 's3' | 'sagemaker' | 'iam' | 'ec2' | 'eks' | 'fsx';
