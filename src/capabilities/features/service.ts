@@ -23,8 +23,8 @@ import { featureIdentityStates } from '../../workflows/feature-identities.js';
 import type { ServiceDeps } from '../capability.js';
 import { autoscaling } from '../autoscaling/index.js';
 import { featureActuals, readAllFeatures, type FeatureReadResult } from './workflows/actual-state.js';
-import { existingClusterFacts, type FeatureFacts } from './workflows/feature-facts.js';
-import { primaryInstall, readSource } from './workflows/feature-reading.js';
+import { existingClusterFacts, type FeatureFacts } from '../../workflows/feature-reconciliation/feature-facts.js';
+import { primaryInstall, readSource } from '../../workflows/feature-reconciliation/feature-reading.js';
 import { changedKeys, featuresTarget } from './workflows/set-features.js';
 
 type Started = { operation: OperationView; existing: boolean };

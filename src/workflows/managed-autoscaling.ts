@@ -1,15 +1,15 @@
-import { karpenterManifests, KARPENTER_OBJECT_NAME, sameGroups } from '../../../domain/autoscaling.js';
-import { hyperpodAutoscalingRole } from '../../../domain/cluster-roles.js';
-import { CloudError } from '../../../domain/errors.js';
-import { clusterTarget, resourceNames } from '../../../domain/naming.js';
-import type { SetAutoscalingInput } from '../../../domain/schemas/autoscaling.js';
-import type { HyperPodCluster } from '../../../cloud/ports.js';
-import type { KubeHyperpodNodeClass } from '../../../domain/kube/hyperpod-node-class.js';
-import type { PhaseDefinition } from '../../../engine/workflow.js';
-import { applyAndAwait } from '../../../workflows/apply-and-await.js';
-import { describeHyperPod, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
-import type { WorkflowDeps } from '../../../workflows/context.js';
-import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
+import { karpenterManifests, KARPENTER_OBJECT_NAME, sameGroups } from '../domain/autoscaling.js';
+import { hyperpodAutoscalingRole } from '../domain/cluster-roles.js';
+import { CloudError } from '../domain/errors.js';
+import { clusterTarget, resourceNames } from '../domain/naming.js';
+import type { SetAutoscalingInput } from '../domain/schemas/autoscaling.js';
+import type { HyperPodCluster } from '../cloud/ports.js';
+import type { KubeHyperpodNodeClass } from '../domain/kube/hyperpod-node-class.js';
+import type { PhaseDefinition } from '../engine/workflow.js';
+import { applyAndAwait } from './apply-and-await.js';
+import { describeHyperPod, kubeOfHyperPod } from './cluster-access.js';
+import type { WorkflowDeps } from './context.js';
+import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from './define.js';
 
 /** With enabled, `instanceGroups` are the groups Karpenter may scale (checked by the service against the cluster). */
 export type { SetAutoscalingInput };

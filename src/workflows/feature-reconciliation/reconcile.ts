@@ -1,11 +1,11 @@
-import { canonicalJson } from '../../../domain/canonical-json.js';
-import { CloudError } from '../../../domain/errors.js';
-import { dependencyClosure } from '../../../domain/features/graph.js';
-import { featureDefinition } from '../../../domain/features/registry.js';
-import type { FeatureId } from '../../../domain/schemas/features.js';
-import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
-import { resolveAddonVersion } from '../../../workflows/addon-compatibility.js';
-import type { WorkflowDeps } from '../../../workflows/context.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { CloudError } from '../../domain/errors.js';
+import { dependencyClosure } from '../../domain/features/graph.js';
+import { featureDefinition } from '../../domain/features/registry.js';
+import type { FeatureId } from '../../domain/schemas/features.js';
+import type { PhaseContext, PhaseDefinition } from '../../engine/workflow.js';
+import { resolveAddonVersion } from '../addon-compatibility.js';
+import type { WorkflowDeps } from '../context.js';
 import {
   deleteFailedAddon,
   hasIdentities,
