@@ -1,7 +1,7 @@
 import { karpenterManifests, KARPENTER_OBJECT_NAME, sameGroups } from '../domain/autoscaling.js';
 import { hyperpodAutoscalingRole } from '../domain/cluster-roles.js';
 import { CloudError } from '../domain/errors.js';
-import { clusterTarget, resourceNames } from '../domain/naming.js';
+import { resourceNames } from '../domain/naming.js';
 import type { SetAutoscalingInput } from '../domain/schemas/autoscaling.js';
 import type { HyperPodCluster } from '../cloud/ports.js';
 import type { KubeHyperpodNodeClass } from '../domain/kube/hyperpod-node-class.js';
@@ -9,7 +9,6 @@ import type { PhaseDefinition } from '../engine/workflow.js';
 import { applyAndAwait } from './apply-and-await.js';
 import { describeHyperPod, kubeOfHyperPod } from './cluster-access.js';
 import type { WorkflowDeps } from './context.js';
-import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from './define.js';
 
 /** With enabled, `instanceGroups` are the groups Karpenter may scale (checked by the service against the cluster). */
 export type { SetAutoscalingInput };
@@ -128,24 +127,10 @@ function karpenterPhase(deps: WorkflowDeps): Phase {
 }
 
 /**
- * The phases of turning managed autoscaling on or off, in order: set-autoscaling is these; set-features
- * runs the same phases for its `autoscaling` feature (their state is only `clusterRoleArn`).
+ * The phases of turning managed autoscaling on or off, in order: the autoscaling capability's set-autoscaling is
+ * these; the features capability's set-features runs the same phases for its `autoscaling` feature (their state is
+ * only `clusterRoleArn`).
  */
 export function setAutoscalingPhases(deps: WorkflowDeps): Phase[] {
   return [rolePhase(deps), modePhase(deps), karpenterPhase(deps)];
-}
-
-export function setAutoscalingWorkflow(deps: WorkflowDeps): KindWorkflow<'set-autoscaling', SetAutoscalingState> {
-  return defineWorkflow('set-autoscaling', {
-    target: (i) => `${clusterTarget(i.region, i.cluster)}/autoscaling`,
-    // UpdateCluster sets the AutoScaling mode: one change of the cluster at a time, as for its groups.
-    locks: (i) => clusterChangeLocks(i.region, i.cluster),
-    initialState: () => ({}),
-    phases: setAutoscalingPhases(deps),
-    result: (s, i) => ({
-      cluster: i.cluster,
-      enabled: i.enabled,
-      ...(i.enabled ? { instanceGroups: i.instanceGroups, clusterRoleArn: s.clusterRoleArn } : {}),
-    }),
-  });
 }

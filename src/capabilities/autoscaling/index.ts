@@ -2,7 +2,7 @@ import { defineCapability } from '../capability.js';
 import { registerAutoscalingRoutes } from './routes.js';
 import { AutoscalingService } from './service.js';
 import { registerGetAutoscalingTool, registerSetAutoscalingTool } from './tools/autoscaling.js';
-import { setAutoscalingWorkflow } from '../../workflows/managed-autoscaling.js';
+import { setAutoscalingWorkflow } from './workflows/set-autoscaling.js';
 
 /** HyperPod-managed node autoscaling (Karpenter) for chosen instance groups. */
 export const autoscaling = defineCapability<AutoscalingService>({
