@@ -15,11 +15,12 @@ import type { ClusterDetail, ClusterSummary } from '../../domain/schemas/cluster
 import type { InstanceGroupView } from '../../domain/schemas/instance-groups.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import type { InstanceGroupSpec } from '../../domain/instance-groups.js';
-import type { ActiveClusterPort } from '../../workflows/context.js';
 import { describeHyperPod } from '../../workflows/cluster-access.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
 import { ReadCache } from '../../workflows/read-cache.js';
+import type { ServiceOperations } from '../capability.js';
+import type { ActiveClusterPort } from './ports.js';
 import { storageClaims } from './storage-claims.js';
 
 /** What the views need from the operation engine. */
@@ -33,6 +34,16 @@ export interface OperationsLookup {
   unsettledClusterOperations(): OperationView[];
   /** Calls `listener` after every change of any operation (the engine's 'operation' event). */
   on(event: 'operation', listener: (op: OperationView) => void): unknown;
+}
+
+/** The views' lookup over the operations every service is given. */
+export function operationsLookup(operations: ServiceOperations): OperationsLookup {
+  return {
+    activeFor: (target) => operations.activeFor(target),
+    unsettledClusterOperations: () =>
+      operations.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
+    on: (event, listener) => operations.on(event, listener),
+  };
 }
 
 export interface ClusterViewsOptions {

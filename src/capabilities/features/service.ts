@@ -68,12 +68,7 @@ export class FeaturesService {
   }
 
   private get workflowDeps(): WorkflowDeps {
-    return {
-      cloud: this.deps.cloud,
-      activeCluster: this.deps.activeCluster,
-      keptStorages: this.deps.keptStorages,
-      mlflowLinks: this.deps.training,
-    };
+    return { cloud: this.deps.cloud };
   }
 
   private async read(

@@ -12,6 +12,7 @@ import type { TaggedResource } from '../../../../cloud/ports.js';
 import { clusterResources, IAM_ROLE, MLFLOW_SERVER } from '../../../../workflows/cluster-resources.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import type { ClusterWorkflowDeps } from '../../ports.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { clusterOwnedRoles } from '../../../../workflows/cluster-owned-roles.js';
 import { isOurProvider, releaseClusterProvider } from '../../../../workflows/feature-oidc-provider.js';
@@ -126,7 +127,7 @@ async function toRemove(
  * cluster whose default server is one of them is unlinked (before the delete, and again while it is
  * awaited: a resume after a crash between the two finds the servers Deleting and never acts).
  */
-function mlflowPhase(deps: WorkflowDeps): Phase {
+function mlflowPhase(deps: ClusterWorkflowDeps): Phase {
   const servers = async (ctx: Ctx) => {
     const found = (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
     for (const s of found)
@@ -346,7 +347,7 @@ async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<s
  * and the clusters and roles of its fixed names) but what the delete said it keeps, and fails naming
  * them and the failed phases (with their errors) that left them — one message says what and why.
  */
-function verifyPhase(deps: WorkflowDeps): Phase {
+function verifyPhase(deps: ClusterWorkflowDeps): Phase {
   return {
     name: 'verify',
     title: 'Verify nothing of the cluster remains but what it keeps',
@@ -388,7 +389,7 @@ function verifyPhase(deps: WorkflowDeps): Phase {
  * EKS cluster, roles and NAT gateway behind. The verify phase then lists what remains and why, and
  * the operation fails; a retry re-runs every failed phase, then verify.
  */
-export function deleteClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
+export function deleteClusterWorkflow(deps: ClusterWorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
   return defineWorkflow('delete-cluster', {
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),
