@@ -48,19 +48,19 @@ export async function lustreAvailability(
 ): Promise<{ available: FsxFileSystem } | { progress: string }> {
   const fs = await cloud.storage.describeFileSystem(region, fileSystemId);
   if (!fs)
-    throw new CloudError(
-      'fsx',
-      'DescribeFileSystems',
-      'FileSystemNotFound',
-      `FSx file system ${fileSystemId} disappeared.`,
-    );
+    throw new CloudError({
+      service: 'fsx',
+      operation: 'DescribeFileSystems',
+      code: 'FileSystemNotFound',
+      message: `FSx file system ${fileSystemId} disappeared.`,
+    });
   if (fs.Lifecycle === 'FAILED')
-    throw new CloudError(
-      'fsx',
-      'CreateFileSystem',
-      'FileSystemFailed',
-      `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`,
-    );
+    throw new CloudError({
+      service: 'fsx',
+      operation: 'CreateFileSystem',
+      code: 'FileSystemFailed',
+      message: `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`,
+    });
   return fs.Lifecycle === 'AVAILABLE' ? { available: fs } : { progress: `FSx ${fs.Lifecycle}` };
 }
 

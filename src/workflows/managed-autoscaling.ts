@@ -64,12 +64,12 @@ function modePhase(deps: WorkflowDeps): Phase {
         const role =
           ctx.state.clusterRoleArn ?? (await deps.cloud.iam.find((await roleDefinition(deps, ctx.input)).roleName));
         if (!role)
-          throw new CloudError(
-            'iam',
-            'GetRole',
-            'NoSuchEntity',
-            'The autoscaling ClusterRole is missing; retry the role phase.',
-          );
+          throw new CloudError({
+            service: 'iam',
+            operation: 'GetRole',
+            code: 'NoSuchEntity',
+            message: 'The autoscaling ClusterRole is missing; retry the role phase.',
+          });
         await deps.cloud.hyperpod.setAutoScaling(ctx.input.region, ctx.input.cluster, {
           mode: 'Enable',
           clusterRoleArn: role,
@@ -86,12 +86,12 @@ function modePhase(deps: WorkflowDeps): Phase {
     async await(ctx) {
       const a = (await describe(deps, ctx.input)).AutoScaling;
       if (a?.Status === 'Failed')
-        throw new CloudError(
-          'sagemaker',
-          'UpdateCluster',
-          'AutoScalingFailed',
-          `HyperPod could not ${ctx.input.enabled ? 'start' : 'stop'} autoscaling: ${a.FailureMessage ?? 'no reason given'}`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'UpdateCluster',
+          code: 'AutoScalingFailed',
+          message: `HyperPod could not ${ctx.input.enabled ? 'start' : 'stop'} autoscaling: ${a.FailureMessage ?? 'no reason given'}`,
+        });
       const settled =
         (a?.Mode ?? 'Disable') === wantedMode(ctx.input) && (a?.Status === undefined || a.Status === 'InService');
       if (!settled) return { done: false, progress: `AutoScaling ${a?.Mode ?? 'off'} ${a?.Status ?? ''}`.trim() };

@@ -22,7 +22,11 @@ function kubeWith(jobs: Record<string, string[]>, served: string[]): KubePort {
     cluster: 'demo-eks',
     async find(kind: KubeKind, name: string) {
       if (!served.includes(kind.kind))
-        throw new KubeKindNotServed({ cluster: 'demo-eks', kind: kind.kind, name }, 'get', kind.installedBy);
+        throw new KubeKindNotServed({
+          object: { cluster: 'demo-eks', kind: kind.kind, name },
+          verb: 'get',
+          installedBy: kind.installedBy,
+        });
       return jobs[kind.kind]?.includes(name) ? ({ metadata: { name } } as never) : undefined;
     },
   } as unknown as KubePort;

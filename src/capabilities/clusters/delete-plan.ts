@@ -41,11 +41,11 @@ export async function deletePlan(
     const keeps = plan.keeps.length
       ? ` What remains is kept: ${plan.keeps.map((k) => `${k.kind} ${k.name} (${k.reason})`).join('; ')}.`
       : '';
-    throw new NotFoundError(
-      'Cluster',
-      name,
-      `Cluster ${name} does not exist in ${region}: nothing of it is left to delete.${keeps}`,
-    );
+    throw new NotFoundError({
+      resource: 'Cluster',
+      id: name,
+      message: `Cluster ${name} does not exist in ${region}: nothing of it is left to delete.${keeps}`,
+    });
   }
   return { cluster: name, region, keepStorage, ...plan };
 }

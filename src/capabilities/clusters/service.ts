@@ -25,14 +25,15 @@ type Started = { operation: OperationView; existing: boolean };
 
 /** A 422 naming each problem's field, with its fix. */
 function preconditionFailed(problems: readonly PreflightProblem[]): PreconditionError {
-  return new PreconditionError(
-    `The cluster cannot be created as asked: ${problems.map((p) => p.message).join(' ')}`,
-    problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
-    problems
-      .map((p) => p.remedy)
-      .filter(Boolean)
-      .join(' ') || undefined,
-  );
+  return new PreconditionError({
+    message: `The cluster cannot be created as asked: ${problems.map((p) => p.message).join(' ')}`,
+    problems: problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
+    remedy:
+      problems
+        .map((p) => p.remedy)
+        .filter(Boolean)
+        .join(' ') || undefined,
+  });
 }
 
 /** Cluster statuses whose nodes are worth a health read (Creating/Deleting/Failed say it all). */

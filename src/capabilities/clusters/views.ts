@@ -176,7 +176,11 @@ export class ClusterViews {
     const op = this.operationOf(region, name);
     const unsettled = this.unsettled(region).get(name);
     if (!hp && !op.activeOperation && !unsettled)
-      throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+      throw new NotFoundError({
+        resource: 'HyperPod cluster',
+        id: name,
+        message: `HyperPod cluster '${name}' does not exist in ${region}.`,
+      });
     const { managed, eks, eksName, storage } = await this.facts.get(key, () => this.readFacts(region, name, hp));
     const active = this.activeCluster.get();
     return {

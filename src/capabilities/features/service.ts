@@ -215,10 +215,10 @@ export class FeaturesService {
     const { plan, answer, providedBy } = await this.plan(region, cluster, changes);
     if (plan.refused.length) {
       const problems = refusalProblems(plan);
-      throw new PreconditionError(
-        `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`,
+      throw new PreconditionError({
+        message: `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`,
         problems,
-      );
+      });
     }
     const autoscalingOn = plan.install.find((i) => i.feature === 'autoscaling');
     if (autoscalingOn) {

@@ -148,11 +148,11 @@ export class NodeViews {
     const nodeName = `hyperpod-${instanceId}`;
     const kubeNode = kube ? await kube.find(NODE, nodeName) : undefined;
     if (!details && !kubeNode)
-      throw new NotFoundError(
-        'node',
-        instanceId,
-        `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`,
-      );
+      throw new NotFoundError({
+        resource: 'node',
+        id: instanceId,
+        message: `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`,
+      });
     const pods = kube && kubeNode ? await kube.list(POD, { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
     const unfinished = podsByNode(pods).get(nodeName) ?? [];
     const group = hp.InstanceGroups?.find((g) => g.InstanceGroupName === details?.InstanceGroupName);

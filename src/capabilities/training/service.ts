@@ -69,7 +69,12 @@ export class TrainingService {
 
   recipe(id: string): RecipeView {
     const recipe = recipeById(id);
-    if (!recipe) throw new NotFoundError('recipe', id, `There is no recipe '${id}' (list them with list_recipes).`);
+    if (!recipe)
+      throw new NotFoundError({
+        resource: 'recipe',
+        id,
+        message: `There is no recipe '${id}' (list them with list_recipes).`,
+      });
     return recipeView(recipe);
   }
 
@@ -214,11 +219,11 @@ export class TrainingService {
   async getMlflowServer(region: string, name: string): Promise<MlflowTrackingServerView> {
     const s = await this.mlflow.get(region, name);
     if (!s)
-      throw new NotFoundError(
-        'MLflow tracking server',
-        name,
-        `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`,
-      );
+      throw new NotFoundError({
+        resource: 'MLflow tracking server',
+        id: name,
+        message: `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`,
+      });
     return s;
   }
 

@@ -25,7 +25,7 @@ export const FEATURE_OF_KIND: Readonly<Record<TrainingKind, string>> = {
 };
 
 const refuse = (path: string, message: string, remedy?: string) =>
-  new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
+  new PreconditionError({ message: `${path}: ${message}`, problems: [{ path, message }], remedy });
 
 /** The group's placement and capacity type; 422 naming instanceGroup when the cluster has no such group. */
 export async function groupFacts(
@@ -91,7 +91,10 @@ export async function checkNameAndKind(
           k === kind
             ? `a ${k} named ${name} already exists in namespace ${namespace}`
             : `a ${k} named ${name} exists in namespace ${namespace}, and a name is one job across both kinds`;
-        throw new ConflictError(`name: ${why}; choose another name, or delete that job first (delete_job).`, 'name');
+        throw new ConflictError({
+          message: `name: ${why}; choose another name, or delete that job first (delete_job).`,
+          field: 'name',
+        });
       }
     } catch (err) {
       if (!(err instanceof KubeKindNotServed)) throw err;

@@ -51,7 +51,7 @@ export class KubeClients {
     const c = await this.describe(region, name);
     // A DELETING cluster still reports its endpoint, but it is going: do not cache a client for it.
     if (!c?.endpoint || !c.certificateAuthority?.data || !SERVING.has(c.status ?? ''))
-      throw new KubeApiUnavailable(name, c?.status);
+      throw new KubeApiUnavailable({ cluster: name, status: c?.status });
     let self: Promise<KubeClusterClient> | undefined;
     const client = new KubeClusterClient(
       { clusterName: name, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data },

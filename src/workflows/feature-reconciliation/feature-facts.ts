@@ -38,12 +38,12 @@ export async function featureFacts(
   const accountId = p.accountId ?? (await deps.cloud.accountId());
   const names = resourceNames(p.cluster, accountId, p.region);
   if (!p.eks.version)
-    throw new CloudError(
-      'eks',
-      'DescribeCluster',
-      'NoVersion',
-      `EKS cluster ${p.eks.name} reports no Kubernetes version yet.`,
-    );
+    throw new CloudError({
+      service: 'eks',
+      operation: 'DescribeCluster',
+      code: 'NoVersion',
+      message: `EKS cluster ${p.eks.name} reports no Kubernetes version yet.`,
+    });
   return {
     clusterName: p.cluster,
     region: p.region,
@@ -66,12 +66,12 @@ export async function existingClusterFacts(
   const hyperpod = await describeHyperPod(deps.cloud, region, cluster);
   const eksName = eksClusterOf(hyperpod);
   if (!eksName)
-    throw new CloudError(
-      'sagemaker',
-      'DescribeCluster',
-      'NotEksOrchestrated',
-      `HyperPod cluster '${cluster}' is not orchestrated by EKS; its features cannot be managed.`,
-    );
+    throw new CloudError({
+      service: 'sagemaker',
+      operation: 'DescribeCluster',
+      code: 'NotEksOrchestrated',
+      message: `HyperPod cluster '${cluster}' is not orchestrated by EKS; its features cannot be managed.`,
+    });
   const accountId = await deps.cloud.accountId();
   const names = resourceNames(cluster, accountId, region);
   const [eks, hasBucket] = await Promise.all([
@@ -79,12 +79,12 @@ export async function existingClusterFacts(
     deps.cloud.storage.bucketExists(region, names.bucket),
   ]);
   if (!eks)
-    throw new CloudError(
-      'eks',
-      'DescribeCluster',
-      'ResourceNotFoundException',
-      `EKS cluster ${eksName} of '${cluster}' does not exist.`,
-    );
+    throw new CloudError({
+      service: 'eks',
+      operation: 'DescribeCluster',
+      code: 'ResourceNotFoundException',
+      message: `EKS cluster ${eksName} of '${cluster}' does not exist.`,
+    });
   const facts = await featureFacts(deps, {
     region,
     cluster,

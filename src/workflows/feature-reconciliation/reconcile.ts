@@ -265,22 +265,22 @@ export function reconcilePhase<I, S extends ReconcileState>(
       );
       if (failed.length) {
         const [service, op] = action === 'install' ? ['eks', 'CreateAddon'] : ['eks', 'DeleteAddon'];
-        throw new CloudError(
-          service!,
-          op!,
-          action === 'install' ? 'DependencyFailed' : 'RemovalFailed',
-          failed.map((f) => `${featureDefinition(f.item.feature).title}: ${f.reading.health}`).join('; '),
-        );
+        throw new CloudError({
+          service: service!,
+          operation: op!,
+          code: action === 'install' ? 'DependencyFailed' : 'RemovalFailed',
+          message: failed.map((f) => `${featureDefinition(f.item.feature).title}: ${f.reading.health}`).join('; '),
+        });
       }
       if (action === 'install') {
         const vanished = rows.filter((r) => r.step === 'changing' && r.reading.state === 'off');
         if (vanished.length) {
-          throw new CloudError(
-            'eks',
-            'DescribeAddon',
-            'DependencyMissing',
-            `${vanished.map((v) => featureDefinition(v.item.feature).title).join(', ')} vanished while installing; retry the phase to install again.`,
-          );
+          throw new CloudError({
+            service: 'eks',
+            operation: 'DescribeAddon',
+            code: 'DependencyMissing',
+            message: `${vanished.map((v) => featureDefinition(v.item.feature).title).join(', ')} vanished while installing; retry the phase to install again.`,
+          });
         }
       }
       const steps = new Map<FeatureId, { step: FeatureStep; detail: string }>();

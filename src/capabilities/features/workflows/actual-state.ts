@@ -53,14 +53,14 @@ export function featureActuals(
   for (const [id, r] of readings) {
     if (r.state === 'unknown') {
       if (touches(id))
-        throw new CloudError(
-          'features',
-          'ReadFeatures',
-          'FeatureUnreadable',
-          `${id} ${r.health}; nothing was changed.`,
-          503,
-          true,
-        );
+        throw new CloudError({
+          service: 'features',
+          operation: 'ReadFeatures',
+          code: 'FeatureUnreadable',
+          message: `${id} ${r.health}; nothing was changed.`,
+          httpStatus: 503,
+          retryable: true,
+        });
       continue;
     }
     out[id] = {

@@ -57,10 +57,10 @@ function planPhase(deps: WorkflowDeps): Phase {
       );
       if (plan.refused.length) {
         const problems = refusalProblems(plan);
-        throw new PreconditionError(
-          `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`,
+        throw new PreconditionError({
+          message: `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`,
           problems,
-        );
+        });
       }
       const progress: FeatureProgress[] = [
         ...plan.remove.map((feature) => ({

@@ -33,9 +33,9 @@ export class JobLogs implements TailReader {
   private async kube(region: string, cluster: string): Promise<KubePort> {
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
     if (!eksClusterOf(hp))
-      throw new PreconditionError(
-        `Cluster ${cluster} is not orchestrated by EKS: it runs no Kubernetes training jobs.`,
-      );
+      throw new PreconditionError({
+        message: `Cluster ${cluster} is not orchestrated by EKS: it runs no Kubernetes training jobs.`,
+      });
     return kubeOfHyperPod(this.deps.cloud, hp, region, { required: true });
   }
 

@@ -33,12 +33,12 @@ export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClu
         const names = await namesFor(deps, ctx);
         const eks = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
         if (!eks)
-          throw new CloudError(
-            'eks',
-            'DescribeCluster',
-            'ResourceNotFoundException',
-            `EKS cluster ${names.eksCluster} disappeared.`,
-          );
+          throw new CloudError({
+            service: 'eks',
+            operation: 'DescribeCluster',
+            code: 'ResourceNotFoundException',
+            message: `EKS cluster ${names.eksCluster} disappeared.`,
+          });
         facts = await featureFacts(deps, {
           region: ctx.input.region,
           cluster: ctx.input.name,

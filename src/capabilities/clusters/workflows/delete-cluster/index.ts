@@ -69,7 +69,8 @@ function removalPhase(spec: {
     pollKey: spec.pollKey,
     async await(ctx) {
       const found = await spec.status(ctx);
-      if (found?.failure) throw new CloudError(spec.name, 'Delete', 'DeleteFailed', found.failure);
+      if (found?.failure)
+        throw new CloudError({ service: spec.name, operation: 'Delete', code: 'DeleteFailed', message: found.failure });
       if (!found) return { done: true, progress: `${spec.name} gone` };
       if (settling(found.status))
         return { done: false, progress: `${spec.name} ${found.status}: deleted once that ends` };
@@ -158,12 +159,12 @@ function mlflowPhase(deps: ClusterWorkflowDeps): Phase {
       const left = await servers(ctx);
       const failed = left.find((s) => s.status === 'DeleteFailed');
       if (failed)
-        throw new CloudError(
-          'sagemaker',
-          'DeleteMlflowTrackingServer',
-          'DeleteFailed',
-          `SageMaker could not delete MLflow tracking server ${failed.id}.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'DeleteMlflowTrackingServer',
+          code: 'DeleteFailed',
+          message: `SageMaker could not delete MLflow tracking server ${failed.id}.`,
+        });
       if (left.length === 0) return { done: true, progress: 'MLflow tracking servers gone' };
       if (left.some((s) => s.status !== 'Deleting'))
         return { done: false, observeAgain: true, progress: `${left.length} tracking server(s) left` };
@@ -304,12 +305,12 @@ function networkPhase(deps: WorkflowDeps): Phase {
       if (left.length === 0) return { done: true, progress: 'network gone' };
       const heldBy = await networkHeldByFailedPhase(deps, ctx);
       if (heldBy)
-        throw new CloudError(
-          'ec2',
-          'DeleteSubnet',
-          'DependencyViolation',
-          `${left.join(', ')} cannot be deleted: ${heldBy}`,
-        );
+        throw new CloudError({
+          service: 'ec2',
+          operation: 'DeleteSubnet',
+          code: 'DependencyViolation',
+          message: `${left.join(', ')} cannot be deleted: ${heldBy}`,
+        });
       return { done: false, progress: `waiting for ${left.join(', ')}` };
     },
   };
@@ -364,12 +365,12 @@ function verifyPhase(deps: ClusterWorkflowDeps): Phase {
         const why = failures.length
           ? ` They remain because ${failures.length === 1 ? 'this phase' : 'these phases'} failed: ${failures.map((f) => `'${f.phase}' (${f.code}: ${f.message.replace(/\.$/, '')})`).join('; ')}. Fix the cause, then retry a failed phase: every failed phase runs again, in order, then this check.`
           : " Retry this operation's failed phase, or delete them by hand.";
-        throw new CloudError(
-          'instantstart',
-          'DeleteCluster',
-          'ResourcesRemain',
-          `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`,
-        );
+        throw new CloudError({
+          service: 'instantstart',
+          operation: 'DeleteCluster',
+          code: 'ResourcesRemain',
+          message: `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`,
+        });
       }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
