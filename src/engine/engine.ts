@@ -15,7 +15,8 @@ import {
   type RunEnd,
   type RunMode,
 } from './operation-runner.js';
-import { resolvePolling, SharedPoller, type PollingOptions } from './poller.js';
+import { SharedPoller } from './poller.js';
+import { resolvePolling, type PollingOptions } from './polling.js';
 import { DEFAULT_STORE_PROBE, StorePauses, type StoreProbeOptions } from './store-pauses.js';
 import { lockHolder, type LockHolder } from './locks.js';
 import { phaseNeeds, type PhaseNeeds } from './phase-graph.js';

@@ -5,7 +5,8 @@ import { describeFailure, EngineStoppedError } from './failures.js';
 import type { OperationJournal } from './journal.js';
 import { ancestorsOf, type PhaseNeeds } from './phase-graph.js';
 import { runPhaseLoop } from './phase-loop.js';
-import type { PollingOptions, SharedPoller } from './poller.js';
+import type { SharedPoller } from './poller.js';
+import type { PollingOptions } from './polling.js';
 import { isPhaseActive, isPhaseComplete, isTerminal } from './views.js';
 import type { AnyWorkflow, PhaseContext, PhaseDefinition } from './workflow.js';
 

@@ -4,7 +4,8 @@ import { raceAbort, sleep } from './abort.js';
 import { isOutage, isTransient, MAX_TRANSIENT_RETRIES, OUTAGE_RETRY_MS, silentParty } from './failures.js';
 import type { OperationJournal } from './journal.js';
 import { PollSchedule } from './poll-schedule.js';
-import { transientBackoffMs, type PollingOptions, type SharedPoller } from './poller.js';
+import type { SharedPoller } from './poller.js';
+import { transientBackoffMs, type PollingOptions } from './polling.js';
 import type { AwaitOutcome, ObserveOutcome, PhaseContext, PhaseDefinition } from './workflow.js';
 
 type Step = 'observe' | 'act' | 'await';
