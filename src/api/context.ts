@@ -1,7 +1,7 @@
 import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
 import type { CloudAccess } from '../domain/schemas/config.js';
 import type { InputOf, OperationKind } from '../domain/operation-kinds.js';
-import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
+import type { LogLine, OperationSnapshot, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 import type { ActiveClusterPort } from '../workflows/context.js';
 import type { ClusterViews } from '../capabilities/clusters/views.js';
 import type { NodeViews } from '../capabilities/nodes/views.js';
@@ -23,7 +23,8 @@ export interface OperationsApi {
   retryPhase(id: string, phase: string): OperationView;
   cancel(id: string): OperationView;
   waitFor(id: string, timeoutMs: number): Promise<OperationView>;
-  on(event: 'operation', listener: (op: OperationView) => void): unknown;
+  /** After every change of an operation: the engine's snapshot (a face adds the links it answers with). */
+  on(event: 'operation', listener: (op: OperationSnapshot) => void): unknown;
   on(event: 'log', listener: (e: { operationId: string; line: LogLine }) => void): unknown;
   off(event: string, listener: (...args: never[]) => void): unknown;
 }

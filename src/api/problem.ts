@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { blockingWithLinks, waitForItSentence, type StatusLinks } from './operation-links.js';
 import { noteRefusal } from './request-log.js';
 import {
   CLOUD_TIMEOUT,
@@ -25,7 +26,7 @@ export interface Problem {
   remedy?: string;
   instance?: string;
   /** On a 409 because another operation runs: that operation, and where to wait for it. */
-  operation?: BlockingOperation;
+  operation?: BlockingOperation & StatusLinks;
 }
 
 /** Where a request part lives; names the field path of a problem with the whole part (`(query)`). */
@@ -111,15 +112,18 @@ export function problemFor(err: unknown, instance?: string): Problem {
     // Errors that know better say so (Kubernetes: a 409 stays a conflict, a missing kind is a 422 with its remedy).
     if (e.answerStatus) status = e.answerStatus;
     const errors = e.problems?.length ? e.problems : e.field ? [{ path: e.field, message: err.message }] : undefined;
+    // A 409 naming a running operation ends with how to wait for it, on either face.
+    const detail =
+      err instanceof OperationConflictError ? `${err.message} ${waitForItSentence(err.operation.id)}` : err.message;
     return {
       type: `https://instantstart.dev/problems/${err.kind}`,
       title: TITLES[err.kind],
       status,
-      detail: clip(err.message, 4000),
+      detail: clip(detail, 4000),
       ...(errors ? { errors } : {}),
       ...(e.code ? { code: e.code } : {}),
       ...(e.remedy ? { remedy: e.remedy } : {}),
-      ...(err instanceof OperationConflictError ? { operation: err.operation } : {}),
+      ...(err instanceof OperationConflictError ? { operation: blockingWithLinks(err.operation) } : {}),
       ...(instance ? { instance } : {}),
     };
   }

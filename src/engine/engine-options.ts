@@ -1,5 +1,5 @@
 import type { CloudIdentity } from '../domain/operation-owner.js';
-import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
+import type { LogLine, OperationStatus, OperationSnapshot } from '../domain/schemas/operations.js';
 import type { OperationsStore } from '../store/operations-store.js';
 import type { EngineLogger } from './operation-runner.js';
 import type { PollingOptions } from './polling.js';
@@ -54,7 +54,7 @@ export interface OperationEngineOptions<M extends KindInputs = Record<string, Re
 }
 
 export interface StartResult {
-  operation: OperationView;
+  operation: OperationSnapshot;
   /** True when an operation for the same idempotency key or target was returned instead of a new one. */
   existing: boolean;
 }
@@ -67,6 +67,6 @@ export interface ListOperationsFilter {
 }
 
 export interface OperationEvents {
-  operation: [OperationView];
+  operation: [OperationSnapshot];
   log: [{ operationId: string; line: LogLine }];
 }

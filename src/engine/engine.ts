@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { ConflictError, InputError } from '../domain/errors.js';
 import { foreignOperationReason, type CloudIdentity } from '../domain/operation-owner.js';
-import type { LogLine, OperationView } from '../domain/schemas/operations.js';
+import type { LogLine, OperationSnapshot } from '../domain/schemas/operations.js';
 import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
 import type {
   KindInputs,
@@ -41,7 +41,7 @@ const SILENT: EngineLogger = { info() {}, warn() {}, error() {} };
 /**
  * Durable operations (ARCHITECTURE.md → Operations): every phase state is journaled before it is
  * entered, so after a crash `resume()` continues each unfinished operation by observing, never by
- * mutating blindly. Emits `'operation'` (OperationView) after every change and `'log'` per log line.
+ * mutating blindly. Emits `'operation'` (OperationSnapshot) after every change and `'log'` per log line.
  * When the journal itself cannot be written, operations pause (store-pauses.ts) instead of failing
  * or turning into zombies, and resume the same way, by observing, once it can.
  *
@@ -183,17 +183,17 @@ export class OperationEngine<
   }
 
   /** The operation's current view; NotFoundError when there is none with this id. */
-  get(id: string): OperationView {
+  get(id: string): OperationSnapshot {
     return this.reads.get(id);
   }
 
   /** Operations matching the filter, newest first (default limit 50). */
-  list(filter: ListOperationsFilter = {}): OperationView[] {
+  list(filter: ListOperationsFilter = {}): OperationSnapshot[] {
     return this.reads.list(filter);
   }
 
   /** For each target, the view of its newest operation of one of `kinds` (e.g. every cluster's last create or delete). */
-  latestPerTarget(kinds: readonly string[]): OperationView[] {
+  latestPerTarget(kinds: readonly string[]): OperationSnapshot[] {
     return this.reads.latestPerTarget(kinds);
   }
 
@@ -203,7 +203,7 @@ export class OperationEngine<
   }
 
   /** Operations not yet terminal on this target, newest first. */
-  activeFor(target: string): OperationView[] {
+  activeFor(target: string): OperationSnapshot[] {
     return this.reads.activeFor(target);
   }
 
@@ -215,7 +215,7 @@ export class OperationEngine<
    * operation is not failed, the phase is not a failed one, or another operation now works on the
    * same target.
    */
-  retryPhase(id: string, phaseName: string): OperationView {
+  retryPhase(id: string, phaseName: string): OperationSnapshot {
     this.assertRunning();
     const op = this.record(id);
     this.assertOwned(op);
@@ -228,7 +228,7 @@ export class OperationEngine<
    * Cancels a running operation: the phase in flight is aborted through ctx.signal and the status goes
    * cancelling → cancelled. ConflictError when the operation already ended.
    */
-  cancel(id: string): OperationView {
+  cancel(id: string): OperationSnapshot {
     this.assertRunning();
     const op = this.record(id);
     if (isTerminal(op.status))
@@ -252,7 +252,7 @@ export class OperationEngine<
   }
 
   /** Resolves with the view once the operation is terminal, or with its current view after `timeoutMs`. */
-  waitFor(id: string, timeoutMs: number): Promise<OperationView> {
+  waitFor(id: string, timeoutMs: number): Promise<OperationSnapshot> {
     const current = this.get(id);
     if (isTerminal(current.status) || this.stopped) return Promise.resolve(current);
     return this.waiters.wait(id, timeoutMs, () => this.get(id));
@@ -263,9 +263,9 @@ export class OperationEngine<
    * observe. Operations of kinds not registered here, or recorded for another cloud or account than
    * this server's, are left untouched (and logged). Returns the operations it resumed.
    */
-  resume(): OperationView[] {
+  resume(): OperationSnapshot[] {
     this.assertRunning();
-    const resumed: OperationView[] = [];
+    const resumed: OperationSnapshot[] = [];
     for (const op of this.store.listActive()) {
       if (this.runs.has(op.id) || this.paused.has(op.id)) continue;
       if (!this.workflows.has(op.kind)) {

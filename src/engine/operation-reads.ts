@@ -1,10 +1,10 @@
 import { NotFoundError } from '../domain/errors.js';
-import type { LogLine, OperationPause, OperationView } from '../domain/schemas/operations.js';
+import type { LogLine, OperationPause, OperationSnapshot } from '../domain/schemas/operations.js';
 import { settledAnswer } from '../domain/settled-answer.js';
 import type { OperationEntry, OperationRecord, OperationsStore } from '../store/operations-store.js';
 import type { ListOperationsFilter } from './engine-options.js';
 import type { PhaseNeeds } from './phase-graph.js';
-import { isTerminal, toOperationView } from './views.js';
+import { isTerminal, toOperationSnapshot } from './views.js';
 
 /** What the reads need besides the journal: the clock, the pauses kept in memory and each kind's phase graph. */
 export interface ReadDeps {
@@ -21,19 +21,19 @@ export interface ReadDeps {
  * until the operation is written again) and that one answer serves every later read.
  */
 export class OperationReads {
-  private readonly settledViews = new WeakMap<OperationEntry, OperationView>();
+  private readonly settledViews = new WeakMap<OperationEntry, OperationSnapshot>();
 
   constructor(private readonly deps: ReadDeps) {}
 
   /** The operation's current view; NotFoundError when there is none with this id. */
-  get(id: string): OperationView {
+  get(id: string): OperationSnapshot {
     const entry = this.deps.store.readOperation(id);
     if (!entry) throw new NotFoundError('operation', id);
     return this.view(entry);
   }
 
   /** Operations matching the filter, newest first (default limit 50). */
-  list(filter: ListOperationsFilter = {}): OperationView[] {
+  list(filter: ListOperationsFilter = {}): OperationSnapshot[] {
     return this.deps.store.readOperations(filter).map((entry) => this.view(entry));
   }
 
@@ -41,7 +41,7 @@ export class OperationReads {
    * For each target, the view of its newest operation of one of `kinds` (oldest target first): e.g.
    * every cluster's last create-cluster or delete-cluster.
    */
-  latestPerTarget(kinds: readonly string[]): OperationView[] {
+  latestPerTarget(kinds: readonly string[]): OperationSnapshot[] {
     return this.deps.store.readLatestPerTarget(kinds).map((entry) => this.view(entry));
   }
 
@@ -53,7 +53,7 @@ export class OperationReads {
   }
 
   /** Operations not yet terminal on this target, newest first. */
-  activeFor(target: string): OperationView[] {
+  activeFor(target: string): OperationSnapshot[] {
     return this.deps.store
       .readActive(target)
       .reverse()
@@ -67,13 +67,13 @@ export class OperationReads {
     return op;
   }
 
-  private view(entry: OperationEntry): OperationView {
+  private view(entry: OperationEntry): OperationSnapshot {
     const { operation, phases } = entry;
     const paused = this.deps.paused(operation.id);
     const settled = paused === undefined && isTerminal(operation.status);
     const known = settled ? this.settledViews.get(entry) : undefined;
     if (known) return known;
-    const view = toOperationView(operation, phases, this.deps.now(), paused, this.deps.needs(operation.kind));
+    const view = toOperationSnapshot(operation, phases, this.deps.now(), paused, this.deps.needs(operation.kind));
     if (settled) this.settledViews.set(entry, settledAnswer(view));
     return view;
   }

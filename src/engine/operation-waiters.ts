@@ -1,7 +1,7 @@
-import type { OperationView } from '../domain/schemas/operations.js';
+import type { OperationSnapshot } from '../domain/schemas/operations.js';
 import { isTerminal } from './views.js';
 
-type Settle = (view: OperationView, force?: boolean) => void;
+type Settle = (view: OperationSnapshot, force?: boolean) => void;
 
 /**
  * The callers waiting for operations to end (OperationEngine.waitFor): each is answered with the view once
@@ -12,7 +12,7 @@ export class OperationWaiters {
   private readonly waiting = new Map<string, Set<Settle>>();
 
   /** Resolves with the terminal view of `id`, or with `current()` after `timeoutMs`. */
-  wait(id: string, timeoutMs: number, current: () => OperationView): Promise<OperationView> {
+  wait(id: string, timeoutMs: number, current: () => OperationSnapshot): Promise<OperationSnapshot> {
     return new Promise((resolve) => {
       const set = this.waiting.get(id) ?? new Set();
       this.waiting.set(id, set);
@@ -29,12 +29,12 @@ export class OperationWaiters {
   }
 
   /** The operation changed: its waiters are answered when it is terminal now. */
-  changed(view: OperationView): void {
+  changed(view: OperationSnapshot): void {
     for (const settle of [...(this.waiting.get(view.id) ?? [])]) settle(view);
   }
 
   /** The engine stopped: every waiter is answered with the operation's view as it stands. */
-  releaseAll(viewOf: (id: string) => OperationView): void {
+  releaseAll(viewOf: (id: string) => OperationSnapshot): void {
     for (const [id, set] of this.waiting) {
       const view = viewOf(id);
       for (const settle of [...set]) settle(view, true);

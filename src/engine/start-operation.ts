@@ -6,7 +6,6 @@ import type { LogLine } from '../domain/schemas/operations.js';
 import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
 import type { InputSchema } from './engine-options.js';
 import { lockHolder, type LockHolder } from './locks.js';
-import { OPERATION_STATUS_TOOL, operationStatusUrl } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
 
 /** What a start reads and writes: the journal, the registered workflows, the clock and the ids. */
@@ -110,14 +109,15 @@ export function parseInput(
   );
 }
 
-/** The 409 for a start or retry that needs what a running operation holds: names it and how to wait for it. */
+/**
+ * The 409 for a start or retry that needs what a running operation holds: names that operation and what it
+ * holds. How to wait for it (a URL, a tool) is the faces' to add (src/api/operation-links.ts).
+ */
 export function lockConflict({ operation: op, resource, mode }: LockHolder, what: string): OperationConflictError {
-  const statusUrl = operationStatusUrl(op.id);
   const how = mode === 'exclusive' ? 'holds' : 'shares';
   return new OperationConflictError(
-    `${what}: ${op.kind} operation ${op.id} (${op.status}) on ${op.target} ${how} ${resource}. ` +
-      `Wait until it ends — ${OPERATION_STATUS_TOOL} ${JSON.stringify({ operationId: op.id })} or GET ${statusUrl} — then send this request again.`,
-    { id: op.id, kind: op.kind, status: op.status, target: op.target, statusUrl, statusTool: OPERATION_STATUS_TOOL },
+    `${what}: ${op.kind} operation ${op.id} (${op.status}) on ${op.target} ${how} ${resource}.`,
+    { id: op.id, kind: op.kind, status: op.status, target: op.target },
     resource,
   );
 }

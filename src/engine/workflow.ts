@@ -77,7 +77,7 @@ export interface PhaseContext<I, S> {
 }
 
 export interface PhaseDefinition<I, S> {
-  /** Stable id used in URLs (`…/phases/{name}/retry`). */
+  /** Stable id: a retry names the phase by it. */
   name: string;
   title: string;
   /** Typical duration on AWS; sets the polling cadence and the progress estimate. */
