@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '../domain/errors.js';
 import type { OperationRecord, OperationsStore } from '../store/operations-store.js';
 import type { OperationJournal } from './journal.js';
 import { lockHolder } from './locks.js';
+import { FRESH_CLOCKS } from './phase-deadline.js';
 import { lockConflict } from './start-operation.js';
 import type { AnyWorkflow } from './workflow.js';
 
@@ -54,6 +55,7 @@ export function journalRetry(
       finishedAt: null,
       error: null,
       progress: null,
+      ...FRESH_CLOCKS, // a retry resets the phase's deadline
     });
     for (const p of later) journal.phase(p.name, { status: 'pending', finishedAt: null, error: null, progress: null });
     journal.operation({ status: 'running', error: null, finishedAt: null });

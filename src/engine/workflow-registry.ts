@@ -1,11 +1,11 @@
 import type { InputSchema } from './engine-options.js';
 import { phaseNeeds, type PhaseNeeds } from './phase-graph.js';
-import type { AnyWorkflow } from './workflow.js';
+import type { AnyWorkflow, PhaseDefinition } from './workflow.js';
 
 /**
  * The workflows an engine runs, by kind, each with its phase graph resolved once. Registration refuses
  * programming errors at start-up: a kind registered twice, a kind outside the engine's kinds, a phase graph
- * that names unknown or later phases.
+ * that names unknown or later phases, a phase without a usable deadline.
  */
 export class WorkflowRegistry {
   private readonly workflows = new Map<string, AnyWorkflow>();
@@ -21,6 +21,7 @@ export class WorkflowRegistry {
         `Workflow '${workflow.kind}' is not an operation kind (known: ${Object.keys(this.kinds).join(', ')}); add its input schema to the kinds map.`,
       );
     }
+    for (const phase of workflow.phases) assertDeadline(workflow.kind, phase);
     this.graphs.set(workflow.kind, phaseNeeds(workflow));
     this.workflows.set(workflow.kind, workflow);
   }
@@ -47,5 +48,21 @@ export class WorkflowRegistry {
 
   kindNames(): string[] {
     return [...this.workflows.keys()];
+  }
+}
+
+/**
+ * Every phase declares finite deadlines for its act and its wait (workflow.ts → PhaseDeadline), the wait's no
+ * shorter than the phase's expected duration: a wait that may never end, or that fails before it usually ends, is a
+ * mistake in the declaration, refused at start-up.
+ */
+function assertDeadline(kind: string, phase: PhaseDefinition<unknown, unknown>): void {
+  const { actSeconds, waitSeconds } = phase.deadline ?? {};
+  const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+  if (!finite(actSeconds) || !finite(waitSeconds) || waitSeconds < phase.expectedSeconds) {
+    throw new Error(
+      `Phase '${phase.name}' of workflow '${kind}' needs deadline: { actSeconds, waitSeconds }, finite and positive, ` +
+        `the wait at least its expectedSeconds (${phase.expectedSeconds}); got ${JSON.stringify(phase.deadline)}.`,
+    );
   }
 }

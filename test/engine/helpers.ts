@@ -108,6 +108,7 @@ export class FakeResource {
       name,
       title: name[0]!.toUpperCase() + name.slice(1),
       expectedSeconds: 60,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       observe: async () => {
         this.observeCalls++;
         if (!this.exists) return 'needs-act';

@@ -18,6 +18,7 @@ class Replaceable {
       name: 'thing',
       title: 'Thing',
       expectedSeconds: 60,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       observe: async () =>
         this.status === 'ready'
           ? 'done'

@@ -121,6 +121,7 @@ describe('phase journal', () => {
           name: 'x',
           title: 'X',
           expectedSeconds: 1,
+          deadline: { actSeconds: 60, waitSeconds: 600 },
           observe: async () => {
             throw new TypeError('state.vpcId is undefined');
           },
