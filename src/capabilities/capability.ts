@@ -16,7 +16,7 @@ import type { OperationsLookup } from './clusters/views.js';
  * tools (tools/, REST calls only) and its UI (ui/index.tsx, found by the UI's glob). The composition
  * root lists capabilities once (all.ts); nothing else names them.
  *
- * Layering inside a folder (checked by .dependency-cruiser.cjs): routes parse → call the service →
+ * Layering inside a folder (checked by scripts/check-layers.mjs): routes parse → call the service →
  * map; the service and views hold the rules; workflows use ports (cloud, engine, domain); tools import
  * only src/mcp's kit and src/domain.
  */

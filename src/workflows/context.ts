@@ -1,5 +1,7 @@
 import type { CloudPort } from '../cloud/ports.js';
-import type { StorageData } from '../domain/schemas/storage.js';
+import type { KeptStorageRecord } from '../domain/schemas/storage.js';
+
+export type { KeptStorageRecord } from '../domain/schemas/storage.js';
 
 /** The selection of the active cluster lives in the server's store; workflows reach it through this port. */
 export interface ActiveClusterPort {
@@ -31,18 +33,6 @@ export interface TrainingRecordsPort {
   setClusterMlflow(region: string, cluster: string, trackingServerArn: string | undefined): void;
   /** Unlinks the server from every cluster that had it as default; those clusters. */
   unlinkServer(trackingServerArn: string): Array<{ region: string; cluster: string }>;
-}
-
-/** A storage removed "keeping the data" (src/store/kept-storage-store.ts). */
-export interface KeptStorageRecord {
-  region: string;
-  cluster: string;
-  namespace: string;
-  name: string;
-  data: StorageData;
-  /** Whether InstantStart made the data (it carries the cluster's tag): a delete would remove it but for this record. */
-  ours: boolean;
-  keptAt: string;
 }
 
 export interface KeptStoragesPort {

@@ -1,7 +1,5 @@
-import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
-import type { Cluster as EksCluster } from '@aws-sdk/client-eks';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
-import type { CloudPort, HyperPodCluster } from '../../cloud/ports.js';
+import type { CloudPort, EksCluster, HyperPodCluster, HyperPodGroupDetails } from '../../cloud/ports.js';
 import { CLOUD_TIMEOUT, CloudError, NotFoundError } from '../../domain/errors.js';
 import {
   clusterOfTarget,
@@ -365,7 +363,7 @@ function failedOperationOf(op: OperationView | undefined): { failedOperation?: F
 }
 
 /** One group as the API shows it, from HyperPod's description (the source of truth). */
-export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets: string[]): InstanceGroupView {
+export function instanceGroupView(g: HyperPodGroupDetails, clusterSubnets: string[]): InstanceGroupView {
   const k = g.KubernetesConfig;
   const spec = groupSpecOf(g);
   return {

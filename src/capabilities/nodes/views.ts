@@ -1,5 +1,4 @@
-import type { ClusterEventSummary } from '@aws-sdk/client-sagemaker';
-import type { CloudPort, HyperPodCluster, KubePort, ListedKubeObject } from '../../cloud/ports.js';
+import type { CloudPort, HyperPodCluster, HyperPodEvent, KubePort, ListedKubeObject } from '../../cloud/ports.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { InputError, NotFoundError } from '../../domain/errors.js';
 import { EVENT } from '../../domain/kube/event.js';
@@ -231,7 +230,7 @@ export class NodeViews {
     filter: { nodeId?: string; nodeName?: string; group?: string; limit: number },
     notes: string[],
   ): Promise<ClusterEvent[]> {
-    let hyperpod: ClusterEventSummary[] = [];
+    let hyperpod: HyperPodEvent[] = [];
     if (hp.NodeProvisioningMode === 'Continuous') {
       let nextToken: string | undefined;
       do {

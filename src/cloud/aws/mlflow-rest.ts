@@ -3,7 +3,7 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { CloudError, cloudTimeout } from '../../domain/errors.js';
-import type { CredentialsProvider } from '../k8s/eks-token.js';
+import type { CredentialsProvider } from './eks-token.js';
 import { secondsOf } from '../timeouts.js';
 
 /**

@@ -11,7 +11,7 @@ import type {
   MlflowTrackingServerSpec,
   MlflowTrackingServerSummary,
 } from '../ports.js';
-import type { CredentialsProvider } from '../k8s/eks-token.js';
+import type { CredentialsProvider } from './eks-token.js';
 import type { AwsClients } from './clients.js';
 import { hasCode } from './errors.js';
 import {

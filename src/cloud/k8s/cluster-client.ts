@@ -22,8 +22,8 @@ import type {
   KubeWatchOptions,
 } from '../ports.js';
 import { answerError, endpointGone, noAnswerError, parseStatus } from './errors.js';
-import type { CredentialsProvider } from './eks-token.js';
-import { EksTokenSource } from './token-source.js';
+import type { CredentialsProvider } from '../aws/eks-token.js';
+import { EksTokenSource } from '../aws/eks-token-source.js';
 import { KubeTransport, statusOf, type EksEndpoint, type KubeRequest, type KubeResponse } from './transport.js';
 import { WATCH_SECONDS, watchKind } from './watch.js';
 

@@ -1,5 +1,4 @@
-import type { Cluster } from '@aws-sdk/client-eks';
-import type { HyperPodCluster } from '../../../cloud/ports.js';
+import type { EksCluster, HyperPodCluster } from '../../../cloud/ports.js';
 import { CloudError } from '../../../domain/errors.js';
 import { resourceNames, type ClusterResourceNames } from '../../../domain/naming.js';
 import { describeHyperPod, eksClusterOf } from '../../../workflows/cluster-access.js';
@@ -31,7 +30,7 @@ export async function featureFacts(
     region: string;
     cluster: string;
     accountId?: string;
-    eks: Cluster;
+    eks: EksCluster;
     hyperpodClusterArn?: string;
     sharedBucket?: string;
   },

@@ -1,4 +1,4 @@
-import type { ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupSpecification } from '../../../../cloud/ports.js';
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTags } from '../../../../domain/naming.js';
 import type { PhaseDefinition } from '../../../../engine/workflow.js';
@@ -13,7 +13,7 @@ export function initialInstanceGroup(
   input: CreateClusterInput,
   executionRoleArn: string,
   groupName: string,
-): ClusterInstanceGroupSpecification {
+): HyperPodGroupSpecification {
   return instanceGroupSpec({ ...input, name: groupName }, executionRoleArn);
 }
 

@@ -1,4 +1,4 @@
-import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupDetails } from '../../../../cloud/ports.js';
 import { CloudError, NotFoundError } from '../../../../domain/errors.js';
 import { instanceGroupTarget } from '../../../../domain/naming.js';
 import type { ScaleInstanceGroupInput } from '../../../../domain/schemas/instance-groups.js';
@@ -27,7 +27,7 @@ const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.
 export async function describeGroup(
   deps: WorkflowDeps,
   g: GroupRef,
-): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
+): Promise<{ continuous: boolean; group?: HyperPodGroupDetails; clusterStatus?: string }> {
   const c = await describeHyperPod(deps.cloud, g.region, g.cluster);
   return {
     continuous: c.NodeProvisioningMode === 'Continuous',
@@ -36,7 +36,7 @@ export async function describeGroup(
   };
 }
 
-const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`;
+const counts = (g: HyperPodGroupDetails) => `${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`;
 
 /**
  * Scale: a no-op (no AWS mutation at all) when the group already has the requested target; growth
