@@ -18,8 +18,12 @@ export interface DeadlineTimerOptions {
   title: string;
   deadline: PhaseDeadline;
   expectedSeconds: number;
-  /** Real ms per cloud ms (PollingOptions.timeScale): deadlines are in cloud seconds, like every wait. */
+  /** Real ms per cloud ms (PollingOptions.timeScale): a wait's deadline is in cloud seconds, like every wait. */
   timeScale: number;
+  /** No deadline ends sooner than this many real ms (PollingOptions.minDeadlineMs). */
+  minDeadlineMs: number;
+  /** True while the cloud does not answer: the outage rule (OUTAGE_RETRY_MS) decides then, the deadline waits. */
+  held(): boolean;
   nowMs(): number;
   /** What the wait last saw (its latest progress line), for the message. */
   lastSeen(): string | undefined;
@@ -31,6 +35,9 @@ interface Due {
   step: 'act' | 'wait';
   atMs: number;
 }
+
+/** How often a deadline that passed while the cloud was silent looks again whether it answers. */
+const HELD_RECHECK_MS = 1000;
 
 /** setTimeout's longest delay; a later deadline is re-armed when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -65,10 +72,14 @@ export class DeadlineTimer {
   }
 
   private dueFor(step: DeadlineStep, { actStartedAt, waitStartedAt }: PhaseClocks): Due | undefined {
-    const { deadline, timeScale } = this.options;
-    const at = (startedAt: string, seconds: number) => Date.parse(startedAt) + seconds * 1000 * timeScale;
-    const act = actStartedAt ? { step: 'act' as const, atMs: at(actStartedAt, deadline.actSeconds) } : undefined;
-    const wait = waitStartedAt ? { step: 'wait' as const, atMs: at(waitStartedAt, deadline.waitSeconds) } : undefined;
+    const { deadline, timeScale, minDeadlineMs } = this.options;
+    const at = (startedAt: string, ms: number) => Date.parse(startedAt) + Math.max(minDeadlineMs, ms);
+    // An act is calls to the cloud: real round trips and the SDK's real-time retries, which a sped-up clock does not
+    // shorten. A wait is the cloud's own work, which it does: its deadline follows the time scale.
+    const act = actStartedAt ? { step: 'act' as const, atMs: at(actStartedAt, deadline.actSeconds * 1000) } : undefined;
+    const wait = waitStartedAt
+      ? { step: 'wait' as const, atMs: at(waitStartedAt, deadline.waitSeconds * 1000 * timeScale) }
+      : undefined;
     if (step === 'act') return act;
     if (step === 'await') return wait;
     return wait ?? act;
@@ -80,6 +91,10 @@ export class DeadlineTimer {
       this.timer = undefined;
       if (this.armed !== due || this.expired) return;
       if (this.options.nowMs() < due.atMs) return this.arm(due); // a deadline beyond one timer, or a clock behind
+      if (this.options.held()) {
+        this.armed = { ...due, atMs: this.options.nowMs() + HELD_RECHECK_MS };
+        return this.arm(this.armed);
+      }
       this.expired = true;
       this.options.expire(new PhaseDeadlineExceeded(this.message(due.step)));
     }, delay);

@@ -6,7 +6,7 @@ import type { OperationJournal } from './journal.js';
 import { DeadlineTimer, type PhaseClocks } from './phase-deadline.js';
 import { PollSchedule } from './poll-schedule.js';
 import type { SharedPoller } from './poller.js';
-import { transientBackoffMs, type PollingOptions } from './polling.js';
+import { MIN_DEADLINE_MS, transientBackoffMs, type PollingOptions } from './polling.js';
 import type { AwaitOutcome, ObserveOutcome, PhaseContext, PhaseDefinition } from './workflow.js';
 
 type Step = 'observe' | 'act' | 'await';
@@ -67,6 +67,8 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
     deadline: phase.deadline,
     expectedSeconds: phase.expectedSeconds,
     timeScale: env.polling.timeScale,
+    minDeadlineMs: env.polling.minDeadlineMs ?? MIN_DEADLINE_MS,
+    held: () => outage !== undefined,
     nowMs: env.nowMs,
     lastSeen: () => (outage ? `${outage.who} is not answering` : progress),
     expire: env.expire,
@@ -151,11 +153,8 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
           await raceAbort(phase.act!(ctx), signal);
           answered();
           madeProgress();
+          if (!phase.await) return 'succeeded'; // its clocks no longer matter: a new attempt starts them anew
           clocks.actStartedAt = undefined;
-          if (!phase.await) {
-            journal.phase(phase.name, { actStartedAt: null });
-            return 'succeeded';
-          }
           journal.phase(phase.name, { status: 'awaiting', actStartedAt: null, ...beginWait() });
           step = 'await';
           continue;

@@ -17,7 +17,16 @@ export interface PollingOptions {
    * a 10-minute EKS create that takes 6 s of real time is polled at the same relative cadence.
    */
   timeScale: number;
+  /**
+   * No phase deadline (workflow.ts → PhaseDeadline) ends sooner than this many real ms, whatever `timeScale`: a wait
+   * is seen to end through real round trips, and a sped-up sandbox clock can be slowed or held — below this a deadline
+   * would measure the machine, not the cloud. Default {@link MIN_DEADLINE_MS}; on AWS every deadline is above it.
+   */
+  minDeadlineMs?: number;
 }
+
+/** One minute of real time: see PollingOptions.minDeadlineMs. */
+export const MIN_DEADLINE_MS = 60_000;
 
 export const DEFAULT_POLLING: PollingOptions = { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: 1 };
 

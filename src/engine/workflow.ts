@@ -82,20 +82,22 @@ export interface PhaseContext<I, S> {
 }
 
 /**
- * How long a phase may take, in cloud seconds like `expectedSeconds` (the engine scales them by the polling time
- * scale, as it does every wait, so a sped-up sandbox reaches them in its own time). Ground each in what AWS (or
- * Kubernetes) documents for the call, or in what the phase does, well above the typical duration: a deadline is for
- * a wait that will not end, not for a slow day.
+ * How long a phase may take. Ground each in what AWS (or Kubernetes) documents for the call, or in what the phase
+ * does, well above the typical duration: a deadline is for a wait that will not end, not for a slow day. No deadline
+ * ends sooner than a minute of real time (PollingOptions.minDeadlineMs), and none runs out while the cloud is not
+ * answering (the outage rule decides then).
  */
 export interface PhaseDeadline {
   /**
    * From the first time the current change journaled "acting" (a repeat of act after a restart or a transient error
    * keeps counting) until act returns. Past it the act is abandoned; what it asked the cloud for may still happen.
+   * Real seconds: an act is calls to the cloud, whose round trips a sped-up sandbox clock does not shorten.
    */
   actSeconds: number;
   /**
    * From the moment the phase began waiting for its change (after its act, or when observe found it under way)
-   * until its await reports done. An `observeAgain` starts a new change: both clocks start anew.
+   * until its await reports done. An `observeAgain` starts a new change: both clocks start anew. Cloud seconds like
+   * `expectedSeconds`: scaled by the polling time scale as every wait is, so a sped-up sandbox reaches it in its time.
    */
   waitSeconds: number;
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AwaitOutcome, PhaseDefinition } from '../../src/engine/workflow.js';
+import { openDatabase, openMemoryDatabase } from '../../src/store/database.js';
 import {
   deferred,
-  fileEngine,
+  FAST_POLLING,
   newEngine,
   phaseReaches,
   tempDataDir,
@@ -37,12 +38,15 @@ class StuckWidget {
   }
 }
 
+/** These tests' deadlines are fractions of a second: no one-minute floor (PollingOptions.minDeadlineMs). */
+const NO_FLOOR = { polling: { ...FAST_POLLING, minDeadlineMs: 0 } };
+
 const failedWidget = (engine: ReturnType<typeof newEngine>['engine'], id: string) =>
   viewWhere(engine, id, (v) => v.status === 'failed', 10_000);
 
 describe('phase deadlines', () => {
   it('a wait that never settles fails its phase past the wait deadline, naming what it waited for; a retry runs it again with a fresh clock', async () => {
-    const { engine } = newEngine();
+    const { engine } = newEngine(openMemoryDatabase(), NO_FLOOR);
     const widget = new StuckWidget();
     engine.register(workflow('make', [widget.phase({ actSeconds: 5, waitSeconds: 0.4 })]));
     const { operation } = engine.start('make', { name: 'a' });
@@ -77,7 +81,7 @@ describe('phase deadlines', () => {
   });
 
   it('an act that does not return fails its phase past the act deadline, and what it does afterwards writes nothing', async () => {
-    const { engine } = newEngine();
+    const { engine } = newEngine(openMemoryDatabase(), NO_FLOOR);
     const hang = deferred();
     let wroteLate: unknown;
     engine.register(
@@ -113,7 +117,7 @@ describe('phase deadlines', () => {
   it('counts from the journal: after a restart the wait fails when its deadline from the first wait passes, not a whole deadline later', async () => {
     const { dir, cleanup } = tempDataDir();
     try {
-      const first = fileEngine(dir);
+      const first = newEngine(openDatabase(dir), NO_FLOOR);
       const widget = new StuckWidget();
       const deadline = { actSeconds: 5, waitSeconds: 1.5 };
       first.engine.register(workflow('make', [widget.phase(deadline)]));
@@ -125,7 +129,7 @@ describe('phase deadlines', () => {
       await first.engine.stop(); // as a crash leaves it
       first.db.close();
 
-      const second = fileEngine(dir);
+      const second = newEngine(openDatabase(dir), NO_FLOOR);
       second.engine.register(workflow('make', [widget.phase(deadline)]));
       const resumedAt = Date.now();
       second.engine.resume();
@@ -149,8 +153,21 @@ describe('phase deadlines', () => {
     }
   });
 
+  it('scales a wait deadline with the time scale, but never below the real-time floor', async () => {
+    const { engine } = newEngine(openMemoryDatabase(), {
+      polling: { ...FAST_POLLING, timeScale: 0.001, minDeadlineMs: 400 },
+    });
+    const widget = new StuckWidget();
+    engine.register(workflow('make', [widget.phase({ actSeconds: 60, waitSeconds: 2 })])); // 2 ms of real time
+    const { operation } = engine.start('make', { name: 'a' });
+    const failed = await failedWidget(engine, operation.id);
+    assert.equal(failed.error?.code, 'PhaseDeadlineExceeded');
+    assert.ok(failed.phases[0]!.durationMs! >= 400, `not before the floor (${failed.phases[0]!.durationMs} ms)`);
+    await engine.stop();
+  });
+
   it('refuses at registration a phase without a usable deadline', () => {
-    const { engine } = newEngine();
+    const { engine } = newEngine(openMemoryDatabase(), NO_FLOOR);
     const widget = new StuckWidget();
     const missing = { ...widget.phase({ actSeconds: 1, waitSeconds: 1 }), deadline: undefined } as never;
     assert.throws(() => engine.register(workflow('a', [missing])), /Phase 'widget' of workflow 'a' needs deadline/);
