@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { IdempotencyKeysPort, ServiceKey } from '../api/context.js';
+import { withStatusLinks } from '../api/operation-links.js';
 import type { Capability, ServiceDeps, ServiceOperations } from '../capabilities/capability.js';
 import { catalog } from '../capabilities/catalog/index.js';
 import { clusters, type ActiveClusterPort } from '../capabilities/clusters/index.js';
@@ -111,23 +112,30 @@ export function openWorkspace({
     capabilities.flatMap((capability) => capability.workflows?.({ cloud, ...ports.of(capability) }) ?? []),
   );
 
-  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
+  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target). The
+  // operations it answers carry where to follow them (src/api/operation-links.ts): the engine names no URL or tool.
   const operations: ServiceOperations = {
-    start: (kind, input, opts) => engine.start(kind, input, opts),
-    get: (id) => engine.get(id),
-    list: (query) => engine.list(query),
+    start: (kind, input, opts) => {
+      const started = engine.start(kind, input, opts);
+      return { operation: withStatusLinks(started.operation), existing: started.existing };
+    },
+    get: (id) => withStatusLinks(engine.get(id)),
+    list: (query) => engine.list(query).map(withStatusLinks),
     events: (id, after, limit) => engine.events(id, after, limit),
-    retryPhase: (id, phase) => engine.retryPhase(id, phase),
-    cancel: (id) => engine.cancel(id),
-    waitFor: (id, ms) => engine.waitFor(id, ms),
+    retryPhase: (id, phase) => withStatusLinks(engine.retryPhase(id, phase)),
+    cancel: (id) => withStatusLinks(engine.cancel(id)),
+    waitFor: async (id, ms) => withStatusLinks(await engine.waitFor(id, ms)),
     on: (event: 'operation' | 'log', listener: (...args: never[]) => void) => engine.on(event, listener as never),
     off: (event: string, listener: (...args: never[]) => void) => engine.off(event as 'operation', listener as never),
-    activeFor: (target) => engine.activeFor(target)[0],
+    activeFor: (target) => {
+      const active = engine.activeFor(target)[0];
+      return active && withStatusLinks(active);
+    },
     byIdempotencyKey: (key) => {
       const found = stores.operations.findByIdempotencyKey(key);
-      return found ? engine.get(found.id) : undefined;
+      return found ? withStatusLinks(engine.get(found.id)) : undefined;
     },
-    latestPerTarget: (kinds) => engine.latestPerTarget(kinds),
+    latestPerTarget: (kinds) => engine.latestPerTarget(kinds).map(withStatusLinks),
   };
   const services = new CapabilityServices(capabilities, { cloud, defaultRegion: identity.region, operations }, ports);
   logger.info(

@@ -33,6 +33,7 @@ function rolePhase(deps: WorkflowDeps): Phase {
     name: 'role',
     title: 'Create the autoscaling ClusterRole',
     expectedSeconds: 15,
+    deadline: { actSeconds: 120, waitSeconds: 300 }, // one IAM role and its policy
     appliesTo: (i) => i.enabled,
     async observe(ctx) {
       if (!ctx.input.enabled) return 'done';
@@ -54,6 +55,7 @@ function modePhase(deps: WorkflowDeps): Phase {
     name: 'autoscaling',
     title: 'Turn HyperPod-managed autoscaling on or off',
     expectedSeconds: 60,
+    deadline: { actSeconds: 300, waitSeconds: 1800 }, // one UpdateCluster; HyperPod installs its Karpenter within minutes
     async observe(ctx) {
       const a = (await describe(deps, ctx.input)).AutoScaling;
       if ((a?.Mode ?? 'Disable') !== wantedMode(ctx.input)) return 'needs-act';
@@ -114,6 +116,7 @@ function karpenterPhase(deps: WorkflowDeps): Phase {
     name: 'karpenter',
     title: 'Point Karpenter at the instance groups',
     expectedSeconds: 20,
+    deadline: { actSeconds: 300, waitSeconds: 900 }, // a Kubernetes apply, then its objects' health
     skip: (ctx) => !ctx.input.enabled,
     kube: async (ctx) =>
       kubeOfHyperPod(deps.cloud, await describe(deps, ctx.input), ctx.input.region, { required: true }),

@@ -46,6 +46,7 @@ function planPhase(deps: WorkflowDeps): Phase {
     name: 'plan',
     title: 'Read the features as the cluster has them and plan the change',
     expectedSeconds: 5,
+    deadline: { actSeconds: 120, waitSeconds: 120 }, // reads only
     verdict: 'Planned from the cluster as it is',
     async observe(ctx) {
       if (ctx.state.plan) return 'done';
@@ -136,6 +137,7 @@ function autoscalingPhase(phase: PhaseDefinition<SetAutoscalingInput, SetAutosca
     name: phase.name === 'autoscaling' ? 'autoscaling' : `autoscaling-${phase.name}`,
     title: `Autoscaling: ${phase.title}`,
     expectedSeconds: phase.expectedSeconds,
+    deadline: phase.deadline,
     async observe(ctx) {
       const input = autoscalingInput(ctx);
       if (!input) return 'done';
@@ -186,6 +188,7 @@ export function setFeaturesWorkflow(deps: WorkflowDeps): KindWorkflow<'set-featu
         name: 'remove',
         title: 'Remove features (what needs another first)',
         expectedSeconds: 120,
+        deadline: { actSeconds: 900, waitSeconds: 2700 }, // several features, each an add-on or a chart, one after another
         action: 'remove',
         items: (ctx) => (ctx.state.plan?.remove ?? []).filter(reconciled).map((feature) => ({ feature, config: {} })),
         source: async (ctx) => source(deps, ctx),
@@ -195,6 +198,7 @@ export function setFeaturesWorkflow(deps: WorkflowDeps): KindWorkflow<'set-featu
         name: 'install',
         title: 'Install features (what they need first)',
         expectedSeconds: 150,
+        deadline: { actSeconds: 900, waitSeconds: 3600 }, // several features, each an add-on or a chart, one after another
         action: 'install',
         items: (ctx) =>
           (ctx.state.plan?.install ?? [])

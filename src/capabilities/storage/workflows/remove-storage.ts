@@ -33,6 +33,7 @@ function claimPhase(deps: WorkflowDeps): Phase {
     name: 'claim',
     title: 'Delete the PersistentVolumeClaim',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // the claim goes once no running pod uses it: allow an hour for them to end
     async observe(ctx) {
       const claim = await (await kubeOf(deps, ctx)).find(PERSISTENT_VOLUME_CLAIM, ctx.input.name, ctx.input.namespace);
       if (!claim) return 'done';
@@ -58,6 +59,7 @@ function volumePhase(deps: WorkflowDeps): Phase {
     name: 'volume',
     title: 'Delete the PersistentVolume',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 900 }, // one delete
     appliesTo: (i) => !!i.volumeName,
     async observe(ctx) {
       if (!ctx.input.volumeName) return 'done';
@@ -86,6 +88,7 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     name: 'driver-access',
     title: "Withdraw the S3 CSI driver's access to the storage",
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 600 }, // an IAM policy
     appliesTo: (i) => i.data.kind === 's3',
     async observe(ctx) {
       if (ctx.input.data.kind !== 's3') return 'done';
@@ -106,6 +109,7 @@ function dataPhase(deps: WorkflowDeps): Phase {
     name: 'data',
     title: 'Delete the data',
     expectedSeconds: 30,
+    deadline: { actSeconds: 7200, waitSeconds: 3600 }, // act empties a bucket (1,000 objects a call: millions take a while); FSx deletes take minutes
     // Kept data is no step of the removal: the operation's result names it as kept.
     appliesTo: (i) => i.deleteData,
     async observe(ctx) {
@@ -167,6 +171,7 @@ function keepPhase(deps: StorageWorkflowDeps): Phase {
     name: 'keep',
     title: "Remember the kept data (listed as kept, not mounted; kept by the cluster's delete)",
     expectedSeconds: 5,
+    deadline: { actSeconds: 120, waitSeconds: 120 }, // one row in the server's own store
     // Deleted data is not kept: no step of that removal.
     appliesTo: (i) => !i.deleteData,
     async observe(ctx) {

@@ -25,6 +25,7 @@ export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClu
     title:
       'Default features: cert-manager, health-monitoring agent, device plugins, training operator, storage CSI drivers',
     expectedSeconds: ADDON_SET_EXPECTED_SECONDS,
+    deadline: { actSeconds: 900, waitSeconds: 2700 }, // several features, each an add-on or a chart, one after another
     action: 'install',
     items: (ctx) => features(ctx.input).map((feature) => ({ feature, config: {} })),
     async source(ctx) {

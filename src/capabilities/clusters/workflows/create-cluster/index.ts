@@ -18,6 +18,7 @@ function activeClusterPhase(deps: ClusterWorkflowDeps): PhaseDefinition<CreateCl
     name: 'active-cluster',
     title: 'Select as the active cluster',
     expectedSeconds: 1,
+    deadline: { actSeconds: 60, waitSeconds: 60 }, // one row in the server's own store
     async observe(ctx) {
       const current = deps.activeCluster.get();
       return current?.name === ctx.input.name && current.region === ctx.input.region ? 'done' : 'needs-act';

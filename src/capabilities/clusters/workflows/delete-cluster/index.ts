@@ -10,7 +10,7 @@ import {
 import type { DeleteClusterInput, DeletePlanItem } from '../../../../domain/schemas/clusters.js';
 import type { TaggedResource } from '../../../../cloud/ports.js';
 import { clusterResources, IAM_ROLE, MLFLOW_SERVER } from '../../../../workflows/cluster-resources.js';
-import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
+import type { PhaseContext, PhaseDeadline, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
 import type { ClusterWorkflowDeps } from '../../ports.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
@@ -43,6 +43,7 @@ function removalPhase(spec: {
   name: string;
   title: string;
   expectedSeconds: number;
+  deadline: PhaseDeadline;
   pollKey: (ctx: Ctx) => string;
   /** The resource's status, or undefined when it is gone. */
   status: (ctx: Ctx) => Promise<{ status: string; failure?: string } | undefined>;
@@ -56,6 +57,7 @@ function removalPhase(spec: {
     name: spec.name,
     title: spec.title,
     expectedSeconds: spec.expectedSeconds,
+    deadline: spec.deadline,
     onFailure: 'continue',
     async observe(ctx) {
       const found = await spec.status(ctx);
@@ -88,6 +90,7 @@ function hyperpodPhase(deps: WorkflowDeps): Phase {
     name: 'hyperpod',
     title: 'Delete the HyperPod cluster and its nodes',
     expectedSeconds: 300,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // HyperPod deletes every node first: minutes, longer for big groups
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
     deletingStatus: 'Deleting',
     async status(ctx) {
@@ -141,6 +144,7 @@ function mlflowPhase(deps: ClusterWorkflowDeps): Phase {
     name: 'mlflow',
     title: 'Delete the MLflow tracking servers made for the cluster',
     expectedSeconds: 120,
+    deadline: { actSeconds: 300, waitSeconds: 1800 }, // a tracking server is deleted within minutes
     onFailure: 'continue',
     async observe(ctx) {
       const left = await servers(ctx);
@@ -190,6 +194,7 @@ function storagePhase(deps: WorkflowDeps): Phase {
     name: 'storage',
     title: "Delete the cluster's buckets and file systems (but what it keeps)",
     expectedSeconds: 120,
+    deadline: { actSeconds: 7200, waitSeconds: 3600 }, // act empties buckets (1,000 objects a call: millions take a while); FSx deletes take minutes
     onFailure: 'continue',
     async observe(ctx) {
       const { buckets, fileSystems } = await data(ctx);
@@ -235,6 +240,7 @@ function eksPhase(deps: WorkflowDeps): Phase {
     name: 'eks',
     title: 'Delete the EKS cluster (and its add-ons)',
     expectedSeconds: 300,
+    deadline: { actSeconds: 300, waitSeconds: 2700 }, // an EKS delete (its add-ons first) takes about 10–15 min
     pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
     deletingStatus: 'DELETING',
     // EKS refuses DeleteCluster while the cluster is being created or updated (ResourceInUseException).
@@ -265,6 +271,7 @@ function iamPhase(deps: WorkflowDeps): Phase {
     name: 'iam',
     title: 'Delete IAM roles',
     expectedSeconds: 20,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // IAM calls
     onFailure: 'continue',
     async observe(ctx) {
       for (const r of await roles(ctx)) if (await deps.cloud.iam.find(r)) return 'needs-act';
@@ -290,6 +297,7 @@ function networkPhase(deps: WorkflowDeps): Phase {
     name: 'network',
     title: 'Delete the network (NAT gateway, subnets, gateways, VPC)',
     expectedSeconds: 120,
+    deadline: { actSeconds: 900, waitSeconds: 3600 }, // the NAT gateway's delete, and ENIs that EKS and load balancers release late
     onFailure: 'continue',
     async observe(ctx) {
       const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
@@ -353,6 +361,7 @@ function verifyPhase(deps: ClusterWorkflowDeps): Phase {
     name: 'verify',
     title: 'Verify nothing of the cluster remains but what it keeps',
     expectedSeconds: 10,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // one tagged-resources read
     verdict: 'Verified: nothing tagged with the cluster remains but what it keeps',
     async observe(ctx) {
       const found = await clusterResources(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx));
