@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeClusterAccess } from '../src/cloud/aws/eks-cluster-access.js';
-import { createEksToken, execCredential } from '../src/cloud/k8s/eks-token.js';
+import { createEksToken, execCredential } from '../src/cloud/aws/eks-token.js';
 import { buildKubeconfig } from '../src/cloud/k8s/kubeconfig.js';
 import { UsageError } from '../sandbox/cli.js';
 import { execCredentialSettings } from './kubeconfig-credentials.js';

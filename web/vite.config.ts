@@ -10,6 +10,13 @@ export default defineConfig({
   root,
   base: '/',
   plugins: [react()],
+  // The UI's two aliases (also in web/tsconfig.json): the shared UI kit, and the domain's schemas and pure rules.
+  resolve: {
+    alias: {
+      '@kit': fileURLToPath(new URL('./kit', import.meta.url)),
+      '@domain': fileURLToPath(new URL('../src/domain', import.meta.url)),
+    },
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

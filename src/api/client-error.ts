@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { problemType, type Problem } from './problem.js';
 
 /**
  * Bytes that are not an HTTP/1.1 request never reach Fastify's routing, so they never meet its error
@@ -34,12 +35,13 @@ export function answerClientError(this: FastifyInstance, err: Error & { code?: s
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, title] = statusOf(err.code);
   const why = (err.code && WHY[err.code]) ?? `it is not valid HTTP/1.1 (${err.code ?? err.message})`;
-  const body = JSON.stringify({
-    type: 'https://instantstart.dev/problems/input',
+  const problem: Problem = {
+    type: problemType('input'),
     title,
     status,
     detail: `The request could not be read: ${why}.`,
-  });
+  };
+  const body = JSON.stringify(problem);
   this.log.debug({ code: err.code }, 'malformed request refused');
   if (!socket.writable) return void socket.destroy();
   const head = [

@@ -1,11 +1,6 @@
-import type { AutoscalingView } from '../domain/schemas/autoscaling.js';
 import type { CloudAccess } from '../domain/schemas/config.js';
 import type { InputOf, OperationKind } from '../domain/operation-kinds.js';
 import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
-import type { ActiveClusterPort } from '../workflows/context.js';
-import type { ClusterViews } from '../capabilities/clusters/views.js';
-import type { NodeViews } from '../capabilities/nodes/views.js';
-import type { PreflightService } from '../capabilities/catalog/service.js';
 
 /** What the routes use of the operation engine (src/engine). */
 export interface OperationsApi {

@@ -139,10 +139,11 @@ export class Replays {
     ]
       .filter(Boolean)
       .join(', ');
-    return new ConflictError(
-      `Idempotency key '${key}' was already used for another request (${about}): ` +
+    return new ConflictError({
+      message:
+        `Idempotency key '${key}' was already used for another request (${about}): ` +
         'send exactly that request again to get its answer, or use a new key for a different request.',
-      'Idempotency-Key',
-    );
+      field: 'Idempotency-Key',
+    });
   }
 }

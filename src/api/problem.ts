@@ -1,15 +1,20 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { noteRefusal } from './request-log.js';
 import {
   CLOUD_TIMEOUT,
+  CloudError,
+  ConflictError,
   DomainError,
   InputError,
   OperationConflictError,
+  PreconditionError,
   StoreUnavailableError,
+  UnavailableError,
   type BlockingOperation,
   type FieldProblem,
 } from '../domain/errors.js';
+import { KubeError } from '../domain/kube/errors.js';
 
 /**
  * The one place business errors become HTTP: RFC 9457 problem+json with the fields at fault.
@@ -72,10 +77,10 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, part
     .slice(0, 10)
     .map((p) => `${p.path}: ${p.message}`)
     .join('; ');
-  throw new InputError(
-    `Invalid ${PART_WHAT[part]}: ${listed}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`,
+  throw new InputError({
+    message: `Invalid ${PART_WHAT[part]}: ${listed}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`,
     problems,
-  );
+  });
 }
 
 const STATUS: Record<DomainError['kind'], number> = {
@@ -90,60 +95,86 @@ const STATUS: Record<DomainError['kind'], number> = {
   unavailable: 503,
 };
 
+/** The problem a refusal answers with; anything that is no refusal is a 500 that says nothing of the server's internals. */
 export function problemFor(err: unknown, instance?: string): Problem {
-  if (err instanceof DomainError) {
-    const e = err as DomainError & {
-      problems?: FieldProblem[];
-      code?: string;
-      remedy?: string;
-      httpStatus?: number;
-      field?: string;
-      service?: string;
-      answerStatus?: number;
-    };
-    let status = STATUS[err.kind];
-    // The cloud's own 4xx (e.g. a quota it enforces) is the caller's to fix; keep it.
-    if (err.kind === 'cloud' && e.httpStatus && e.httpStatus >= 400 && e.httpStatus < 500 && e.httpStatus !== 429)
-      status = 422;
-    if (err.kind === 'cloud' && e.httpStatus === 429) status = 503;
-    // The cloud did not answer within its deadline: a gateway timeout, not a failure of the request.
-    if (err.kind === 'cloud' && e.code === CLOUD_TIMEOUT) status = 504;
-    // Errors that know better say so (Kubernetes: a 409 stays a conflict, a missing kind is a 422 with its remedy).
-    if (e.answerStatus) status = e.answerStatus;
-    const errors = e.problems?.length ? e.problems : e.field ? [{ path: e.field, message: err.message }] : undefined;
-    return {
-      type: `https://instantstart.dev/problems/${err.kind}`,
-      title: TITLES[err.kind],
-      status,
-      detail: clip(err.message, 4000),
-      ...(errors ? { errors } : {}),
-      ...(e.code ? { code: e.code } : {}),
-      ...(e.remedy ? { remedy: e.remedy } : {}),
-      ...(err instanceof OperationConflictError ? { operation: err.operation } : {}),
-      ...(instance ? { instance } : {}),
-    };
-  }
-  const fe = err as FastifyError;
-  if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+  if (err instanceof DomainError) return domainProblem(err, instance);
+  if (isFastifyRefusal(err)) {
     // Fastify's own rejections (malformed JSON, unsupported media type, body too large, bad URL):
     // they concern the request as a whole, and may quote it — clipped.
-    const part = fe.code === 'FST_ERR_BAD_URL' || fe.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '(path)' : '(body)';
-    const detail = clip(fe.message, 300);
+    const part = err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '(path)' : '(body)';
+    const detail = clip(err.message, 300);
     return {
-      type: 'https://instantstart.dev/problems/input',
+      type: problemType('input'),
       title: 'Bad request',
-      status: fe.statusCode,
+      status: err.statusCode,
       detail,
       errors: [{ path: part, message: detail }],
       ...(instance ? { instance } : {}),
     };
   }
   return {
-    type: 'https://instantstart.dev/problems/internal',
+    type: problemType('internal'),
     title: 'Internal error',
     status: 500,
     detail: 'The server failed unexpectedly; see its log for the request id.',
   };
+}
+
+/** A business error as a problem: its kind's type and title, and whatever the error carries that a person acts on. */
+function domainProblem(err: DomainError, instance: string | undefined): Problem {
+  const errors = fieldProblems(err);
+  const code = err instanceof CloudError || err instanceof UnavailableError ? err.code : undefined;
+  const remedy =
+    err instanceof PreconditionError || err instanceof UnavailableError || err instanceof KubeError
+      ? err.remedy
+      : undefined;
+  return {
+    type: problemType(err.kind),
+    title: TITLES[err.kind],
+    status: statusOf(err),
+    detail: clip(err.message, 4000),
+    ...(errors ? { errors } : {}),
+    ...(code ? { code } : {}),
+    ...(remedy ? { remedy } : {}),
+    ...(err instanceof OperationConflictError ? { operation: err.operation } : {}),
+    ...(instance ? { instance } : {}),
+  };
+}
+
+/** The status of a business error: its kind's, unless the cloud's own answer (or the error itself) says better. */
+function statusOf(err: DomainError): number {
+  // Errors that know better say so (Kubernetes: a 409 stays a conflict, a missing kind is a 422 with its remedy).
+  if (err instanceof KubeError && err.answerStatus) return err.answerStatus;
+  if (!(err instanceof CloudError)) return STATUS[err.kind];
+  // The cloud did not answer within its deadline: a gateway timeout, not a failure of the request.
+  if (err.code === CLOUD_TIMEOUT) return 504;
+  // The cloud throttles us: the request is fine, try it again later.
+  if (err.httpStatus === 429) return 503;
+  // The cloud's own 4xx (e.g. a quota it enforces) is the caller's to fix; keep it.
+  if (err.httpStatus && err.httpStatus >= 400 && err.httpStatus < 500) return 422;
+  return STATUS[err.kind];
+}
+
+/** The request fields at fault: those the error names, or the one field a conflict is about. */
+function fieldProblems(err: DomainError): FieldProblem[] | undefined {
+  if ((err instanceof InputError || err instanceof PreconditionError) && err.problems.length) return err.problems;
+  if (err instanceof ConflictError && err.field) return [{ path: err.field, message: err.message }];
+  return undefined;
+}
+
+/** The `type` URI of a problem: one per kind of business error, plus `internal` for a bug. */
+export const problemType = (kind: DomainError['kind'] | 'internal'): string =>
+  `https://instantstart.dev/problems/${kind}`;
+
+/** Fastify's own refusal of a request (and our body parser's): an Error with a 4xx `statusCode`. */
+function isFastifyRefusal(err: unknown): err is Error & { statusCode: number; code?: unknown } {
+  return (
+    err instanceof Error &&
+    'statusCode' in err &&
+    typeof err.statusCode === 'number' &&
+    err.statusCode >= 400 &&
+    err.statusCode < 500
+  );
 }
 
 const TITLES: Record<DomainError['kind'], string> = {
@@ -183,7 +214,7 @@ export function jsonRpcError(
   problem: Problem,
   err: unknown,
 ): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
-  const parseError = (err as { code?: string })?.code === INVALID_JSON;
+  const parseError = err instanceof Error && 'code' in err && err.code === INVALID_JSON;
   return {
     jsonrpc: '2.0',
     error: {

@@ -73,11 +73,11 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
       return sendProblem(
         reply,
         request,
-        new NotFoundError(
-          'endpoint',
-          path,
-          `${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path} is not an endpoint of this server; see /api/openapi.json.`,
-        ),
+        new NotFoundError({
+          resource: 'endpoint',
+          id: path,
+          message: `${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path} is not an endpoint of this server; see /api/openapi.json.`,
+        }),
       );
     }
     // The UI's client-side routes (/clusters/demo, …) all load the app's one page.

@@ -85,7 +85,7 @@ export class CloudSession {
       message: 'The server has not checked its cloud credentials yet.',
       remedy: 'Try again in a moment.',
     };
-    throw new UnavailableError(p.message, p.code, p.remedy);
+    throw new UnavailableError({ message: p.message, code: p.code, remedy: p.remedy });
   }
 
   /** Records the server's URL in the open workspace's lock (and in any opened later). */

@@ -1,8 +1,7 @@
-import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
 import { AwsClients } from './aws/clients.js';
 import { EksAdapter } from './aws/eks.js';
-import { awsCall } from './aws/errors.js';
 import { HyperPodAdapter } from './aws/hyperpod.js';
+import { callerAccount } from './aws/identity.js';
 import { HyperPodGroupsAdapter } from './aws/hyperpod-groups.js';
 import { HyperPodNodesAdapter } from './aws/hyperpod-nodes.js';
 import { IamOidcProviders } from './aws/iam-oidc-providers.js';
@@ -58,9 +57,7 @@ export class Cloud implements CloudPort {
 
   /** The caller's AWS account (STS GetCallerIdentity, asked once). */
   accountId(): Promise<string> {
-    this.account ??= awsCall('sts', 'GetCallerIdentity', () =>
-      this.clients.sts().send(new GetCallerIdentityCommand({})),
-    ).then((r) => r.Account!);
+    this.account ??= callerAccount(this.clients);
     this.account.catch(() => (this.account = undefined));
     return this.account;
   }

@@ -22,43 +22,63 @@ export abstract class DomainError extends Error {
     | 'unavailable';
 }
 
+/** What an InputError says: a sentence and each offending field. */
+export interface InputErrorOptions {
+  message: string;
+  /** Each offending field; none when the request is wrong as a whole. */
+  problems?: FieldProblem[];
+}
+
 /** The request itself is wrong (400/422): names each offending field. */
 export class InputError extends DomainError {
   readonly kind = 'input' as const;
-  constructor(
-    message: string,
-    readonly problems: FieldProblem[] = [],
-  ) {
+  readonly problems: FieldProblem[];
+  constructor({ message, problems = [] }: InputErrorOptions) {
     super(message);
+    this.problems = problems;
     this.name = 'InputError';
   }
 
   static field(path: string, message: string): InputError {
-    return new InputError(`${path}: ${message}`, [{ path, message }]);
+    return new InputError({ message: `${path}: ${message}`, problems: [{ path, message }] });
   }
+}
+
+export interface NotFoundErrorOptions {
+  /** What kind of thing, e.g. `cluster`, `operation`. */
+  resource: string;
+  /** Its name or id as the caller gave it. */
+  id: string;
+  /** Default: `<resource> '<id>' does not exist.` */
+  message?: string;
 }
 
 /** A named thing does not exist (404). */
 export class NotFoundError extends DomainError {
   readonly kind = 'not-found' as const;
-  constructor(
-    readonly resource: string,
-    readonly id: string,
-    message = `${resource} '${id}' does not exist.`,
-  ) {
+  readonly resource: string;
+  readonly id: string;
+  constructor({ resource, id, message = `${resource} '${id}' does not exist.` }: NotFoundErrorOptions) {
     super(message);
+    this.resource = resource;
+    this.id = id;
     this.name = 'NotFoundError';
   }
+}
+
+export interface ConflictErrorOptions {
+  message: string;
+  /** The request field whose value clashes, when one does. */
+  field?: string;
 }
 
 /** The request is valid but clashes with current state (409), e.g. a retry of a phase that did not fail. */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict' as const;
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
+  readonly field: string | undefined;
+  constructor({ message, field }: ConflictErrorOptions) {
     super(message);
+    this.field = field;
     this.name = 'ConflictError';
   }
 }
@@ -75,20 +95,34 @@ export interface BlockingOperation {
   statusTool: string;
 }
 
+export interface OperationConflictErrorOptions {
+  message: string;
+  operation: BlockingOperation;
+  /** The locked resource both want, e.g. `cluster/us-west-2/demo/update-cluster`. */
+  resource: string;
+}
+
 /**
  * Another operation is running and holds a lock this request needs (409): e.g. a delete of a cluster
  * while an instance group is being added to it. Names the operation and how to wait for it.
  */
 export class OperationConflictError extends ConflictError {
-  constructor(
-    message: string,
-    readonly operation: BlockingOperation,
-    /** The locked resource both want, e.g. `cluster/us-west-2/demo/update-cluster`. */
-    readonly resource: string,
-  ) {
-    super(message);
+  readonly operation: BlockingOperation;
+  readonly resource: string;
+  constructor({ message, operation, resource }: OperationConflictErrorOptions) {
+    super({ message });
+    this.operation = operation;
+    this.resource = resource;
     this.name = 'OperationConflictError';
   }
+}
+
+export interface PreconditionErrorOptions {
+  message: string;
+  /** The request fields the unready world concerns, when there are any. */
+  problems?: FieldProblem[];
+  /** How to make the world ready. */
+  remedy?: string;
 }
 
 /**
@@ -97,28 +131,45 @@ export class OperationConflictError extends ConflictError {
  */
 export class PreconditionError extends DomainError {
   readonly kind = 'precondition' as const;
-  constructor(
-    message: string,
-    readonly problems: FieldProblem[] = [],
-    readonly remedy?: string,
-  ) {
+  readonly problems: FieldProblem[];
+  readonly remedy: string | undefined;
+  constructor({ message, problems = [], remedy }: PreconditionErrorOptions) {
     super(message);
+    this.problems = problems;
+    this.remedy = remedy;
     this.name = 'PreconditionError';
   }
+}
+
+export interface CloudErrorOptions {
+  /** `eks`, `sagemaker`, `kubernetes`, … */
+  service: string;
+  /** The call that failed: `CreateCluster`, or a Kubernetes verb. */
+  operation: string;
+  /** The cloud's own code (`ThrottlingException`, `NotFound`), kept so people can search for it. */
+  code: string;
+  message: string;
+  /** The HTTP status the cloud answered with, when it answered. */
+  httpStatus?: number;
+  /** True when the cloud calls it transient (throttling, 5xx, network): the engine retries it. */
+  retryable?: boolean;
 }
 
 /** The cloud refused or failed (AWS or Kubernetes); keeps its code so people can search for it. */
 export class CloudError extends DomainError {
   readonly kind = 'cloud' as const;
-  constructor(
-    readonly service: string,
-    readonly operation: string,
-    readonly code: string,
-    message: string,
-    readonly httpStatus?: number,
-    readonly retryable = false,
-  ) {
+  readonly service: string;
+  readonly operation: string;
+  readonly code: string;
+  readonly httpStatus: number | undefined;
+  readonly retryable: boolean;
+  constructor({ service, operation, code, message, httpStatus, retryable = false }: CloudErrorOptions) {
     super(message);
+    this.service = service;
+    this.operation = operation;
+    this.code = code;
+    this.httpStatus = httpStatus;
+    this.retryable = retryable;
     this.name = 'CloudError';
   }
 }
@@ -139,13 +190,15 @@ export const CLOUD_TIMEOUT = 'TimeoutError';
  */
 export function cloudTimeout(service: string, operation: string, seconds: number, who = 'AWS'): CloudError {
   const message = `${who} is not answering: ${service} ${operation} took longer than ${seconds} s; check this server's network path to it (VPN, proxy, firewall, DNS) and the AWS Health Dashboard, then try again.`;
-  return new CloudError(service, operation, CLOUD_TIMEOUT, message, undefined, true);
+  return new CloudError({ service, operation, code: CLOUD_TIMEOUT, message, retryable: true });
 }
 
 /** Missing or wrong API token. */
 export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized' as const;
-  constructor(message = 'This server requires an API token: send `Authorization: Bearer <token>`.') {
+  constructor({
+    message = 'This server requires an API token: send `Authorization: Bearer <token>`.',
+  }: { message?: string } = {}) {
     super(message);
     this.name = 'UnauthorizedError';
   }
@@ -154,10 +207,18 @@ export class UnauthorizedError extends DomainError {
 /** The caller is known (or needs no identity) but this request is not allowed, e.g. a cross-site mutation. */
 export class ForbiddenError extends DomainError {
   readonly kind = 'forbidden' as const;
-  constructor(message: string) {
+  constructor({ message }: { message: string }) {
     super(message);
     this.name = 'ForbiddenError';
   }
+}
+
+export interface UnavailableErrorOptions {
+  message: string;
+  /** Why, as a stable code (`NoCredentials`, `SQLITE_FULL`). */
+  code: string;
+  /** What to do so that the same request works. */
+  remedy?: string;
 }
 
 /**
@@ -166,14 +227,20 @@ export class ForbiddenError extends DomainError {
  */
 export class UnavailableError extends DomainError {
   readonly kind = 'unavailable' as const;
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly remedy?: string,
-  ) {
+  readonly code: string;
+  readonly remedy: string | undefined;
+  constructor({ message, code, remedy }: UnavailableErrorOptions) {
     super(message);
+    this.code = code;
+    this.remedy = remedy;
     this.name = 'UnavailableError';
   }
+}
+
+export interface StoreUnavailableErrorOptions extends UnavailableErrorOptions {
+  /** The file that cannot be written. */
+  file: string;
+  remedy: string;
 }
 
 /**
@@ -182,13 +249,12 @@ export class UnavailableError extends DomainError {
  * or the file system's (`EACCES`, …); `remedy` says what an operator does about it.
  */
 export class StoreUnavailableError extends UnavailableError {
-  constructor(
-    message: string,
-    code: string,
-    readonly file: string,
-    override readonly remedy: string,
-  ) {
-    super(message, code, remedy);
+  readonly file: string;
+  override readonly remedy: string;
+  constructor({ message, code, file, remedy }: StoreUnavailableErrorOptions) {
+    super({ message, code, remedy });
+    this.file = file;
+    this.remedy = remedy;
     this.name = 'StoreUnavailableError';
   }
 }

@@ -193,10 +193,10 @@ export function diffInstanceGroup(
  */
 export function throwIfRefused(diff: InstanceGroupDiff): void {
   if (diff.refused.length === 0) return;
-  throw new PreconditionError(
-    `These fields are fixed for the group's lifetime: ${diff.refused.map((p) => `${p.path} (${p.message})`).join('; ')}.`,
-    diff.refused,
-  );
+  throw new PreconditionError({
+    message: `These fields are fixed for the group's lifetime: ${diff.refused.map((p) => `${p.path} (${p.message})`).join('; ')}.`,
+    problems: diff.refused,
+  });
 }
 
 // ---- Batch* node API limits ---------------------------------------------------------------------

@@ -168,7 +168,8 @@ export function nodeHealth(input: NodeHealthInput): NodeHealth {
   const { sagemaker, kube } = input;
   const now = ms(input.now);
   if (now === undefined) throw InputError.field('now', 'must be a valid time');
-  if (!sagemaker && !kube) throw new InputError('A node needs SageMaker or Kubernetes facts to judge its health.');
+  if (!sagemaker && !kube)
+    throw new InputError({ message: 'A node needs SageMaker or Kubernetes facts to judge its health.' });
   const labels = kube?.labels ?? {};
   if (sagemaker) {
     const fromInstance = instanceVerdict(sagemaker, labels, now);

@@ -202,9 +202,9 @@ export class OperationEngine<
     this.assertRunning();
     const workflow = this.workflows.get(kind);
     if (!workflow)
-      throw new InputError(
-        `Unknown operation kind '${kind}'. Known kinds: ${[...this.workflows.keys()].join(', ') || 'none'}.`,
-      );
+      throw new InputError({
+        message: `Unknown operation kind '${kind}'. Known kinds: ${[...this.workflows.keys()].join(', ') || 'none'}.`,
+      });
     const parsed = this.parseInput(kind, input);
     const target = workflow.target(parsed);
     const found = this.store.transaction((): { record: OperationRecord; existing: boolean; accepted?: LogLine } => {
@@ -262,7 +262,7 @@ export class OperationEngine<
   /** The operation's current view; NotFoundError when there is none with this id. */
   get(id: string): OperationView {
     const entry = this.store.readOperation(id);
-    if (!entry) throw new NotFoundError('operation', id);
+    if (!entry) throw new NotFoundError({ resource: 'operation', id });
     return this.view(entry);
   }
 
@@ -307,23 +307,33 @@ export class OperationEngine<
     const op = this.record(id);
     this.assertOwned(op);
     const phase = this.store.getPhase(id, phaseName);
-    if (!phase) throw new NotFoundError('phase', phaseName, `Operation ${id} has no phase '${phaseName}'.`);
+    if (!phase)
+      throw new NotFoundError({
+        resource: 'phase',
+        id: phaseName,
+        message: `Operation ${id} has no phase '${phaseName}'.`,
+      });
     if (op.status !== 'failed')
-      throw new ConflictError(`Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`);
+      throw new ConflictError({
+        message: `Operation ${id} is ${op.status}; only a failed operation can have a phase retried.`,
+      });
     const failed = this.store.listPhases(id).filter((p) => p.status === 'failed');
     if (phase.status !== 'failed') {
       const names = failed.map((p) => `'${p.name}'`);
-      throw new ConflictError(
-        failed.length === 0
-          ? `Operation ${id} failed outside its phases (${op.error?.code ?? 'unknown'}); no phase can be retried — start a new operation.`
-          : failed.length === 1
-            ? `Phase '${phaseName}' is ${phase.status}, not failed; retry the failed phase ${names[0]} instead.`
-            : `Phase '${phaseName}' is ${phase.status}, not failed; retry one of the failed phases ${names.join(', ')} (all of them run again, in order).`,
-      );
+      throw new ConflictError({
+        message:
+          failed.length === 0
+            ? `Operation ${id} failed outside its phases (${op.error?.code ?? 'unknown'}); no phase can be retried — start a new operation.`
+            : failed.length === 1
+              ? `Phase '${phaseName}' is ${phase.status}, not failed; retry the failed phase ${names[0]} instead.`
+              : `Phase '${phaseName}' is ${phase.status}, not failed; retry one of the failed phases ${names.join(', ')} (all of them run again, in order).`,
+      });
     }
     const workflow = this.workflows.get(op.kind);
     if (!workflow)
-      throw new ConflictError(`This server cannot run '${op.kind}' operations, so it cannot retry this one.`);
+      throw new ConflictError({
+        message: `This server cannot run '${op.kind}' operations, so it cannot retry this one.`,
+      });
     const journal = this.journal(id);
     const [first, ...later] = failed;
     journal.together(() => {
@@ -362,7 +372,7 @@ export class OperationEngine<
     this.assertRunning();
     const op = this.record(id);
     if (isTerminal(op.status))
-      throw new ConflictError(`Operation ${id} already ${op.status}; there is nothing to cancel.`);
+      throw new ConflictError({ message: `Operation ${id} already ${op.status}; there is nothing to cancel.` });
     this.assertOwned(op);
     const run = this.runs.get(id);
     const journal = this.journal(id);
@@ -484,10 +494,10 @@ export class OperationEngine<
       path: i.path.map(String).join('.') || '(input)',
       message: i.message,
     }));
-    throw new InputError(
-      `Invalid input for ${kind}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+    throw new InputError({
+      message: `Invalid input for ${kind}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
       problems,
-    );
+    });
   }
 
   private journal(id: string): OperationJournal {
@@ -526,7 +536,7 @@ export class OperationEngine<
 
   private record(id: string): OperationRecord {
     const op = this.store.getOperation(id);
-    if (!op) throw new NotFoundError('operation', id);
+    if (!op) throw new NotFoundError({ resource: 'operation', id });
     return op;
   }
 
@@ -557,7 +567,7 @@ export class OperationEngine<
   /** Refuses (409) to touch an operation that belongs to another cloud or account. */
   private assertOwned(op: OperationRecord): void {
     const foreign = this.foreignReason(op);
-    if (foreign) throw new ConflictError(foreign);
+    if (foreign) throw new ConflictError({ message: foreign });
   }
 
   private assertRunning(): void {
@@ -569,12 +579,20 @@ export class OperationEngine<
 function lockConflict({ operation: op, resource, mode }: LockHolder, what: string): OperationConflictError {
   const statusUrl = operationStatusUrl(op.id);
   const how = mode === 'exclusive' ? 'holds' : 'shares';
-  return new OperationConflictError(
-    `${what}: ${op.kind} operation ${op.id} (${op.status}) on ${op.target} ${how} ${resource}. ` +
+  return new OperationConflictError({
+    message:
+      `${what}: ${op.kind} operation ${op.id} (${op.status}) on ${op.target} ${how} ${resource}. ` +
       `Wait until it ends — ${OPERATION_STATUS_TOOL} ${JSON.stringify({ operationId: op.id })} or GET ${statusUrl} — then send this request again.`,
-    { id: op.id, kind: op.kind, status: op.status, target: op.target, statusUrl, statusTool: OPERATION_STATUS_TOOL },
+    operation: {
+      id: op.id,
+      kind: op.kind,
+      status: op.status,
+      target: op.target,
+      statusUrl,
+      statusTool: OPERATION_STATUS_TOOL,
+    },
     resource,
-  );
+  });
 }
 
 /**
@@ -585,15 +603,15 @@ function lockConflict({ operation: op, resource, mode }: LockHolder, what: strin
  */
 function assertSameRequest(key: string, same: OperationRecord, kind: string, input: Record<string, unknown>): void {
   if (same.kind !== kind) {
-    throw new ConflictError(
-      `Idempotency key '${key}' was already used for ${same.kind} operation ${same.id}; use a new key for a different request.`,
-      'Idempotency-Key',
-    );
+    throw new ConflictError({
+      message: `Idempotency key '${key}' was already used for ${same.kind} operation ${same.id}; use a new key for a different request.`,
+      field: 'Idempotency-Key',
+    });
   }
   if (canonicalJson(same.input) !== canonicalJson(input)) {
-    throw new ConflictError(
-      `Idempotency key '${key}' was already used for ${same.kind} operation ${same.id} on ${same.target} with a different request body; send the same body to get that operation back, or use a new key for a different request.`,
-      'Idempotency-Key',
-    );
+    throw new ConflictError({
+      message: `Idempotency key '${key}' was already used for ${same.kind} operation ${same.id} on ${same.target} with a different request body; send the same body to get that operation back, or use a new key for a different request.`,
+      field: 'Idempotency-Key',
+    });
   }
 }

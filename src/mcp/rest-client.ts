@@ -33,31 +33,60 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+export interface RestApiErrorOptions {
+  /** The request that was refused. */
+  method: string;
+  path: string;
+  /** The answer's HTTP status and the problem's fields (a non-problem answer has only a title, maybe a detail). */
+  status: number;
+  title: string;
+  detail: string | undefined;
+  errors?: FieldProblem[];
+  code?: string;
+  type?: string;
+}
+
 /** An RFC 9457 problem answer (or any non-2xx answer), with the fields a person needs to act. */
 export class RestApiError extends Error {
-  constructor(
-    readonly method: string,
-    readonly path: string,
-    readonly status: number,
-    readonly title: string,
-    readonly detail: string | undefined,
-    readonly errors: FieldProblem[] = [],
-    readonly code?: string,
-    readonly type?: string,
-  ) {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly errors: FieldProblem[];
+  readonly code: string | undefined;
+  readonly type: string | undefined;
+  constructor({ method, path, status, title, detail, errors = [], code, type }: RestApiErrorOptions) {
     super(detail ? `${title}: ${detail}` : title);
+    this.method = method;
+    this.path = path;
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+    this.errors = errors;
+    this.code = code;
+    this.type = type;
     this.name = 'RestApiError';
   }
 }
 
+export interface RestUnreachableErrorOptions {
+  baseUrl: string;
+  /** Why there was no answer: the connection's error, or the deadline. */
+  reason: string;
+  timedOut?: boolean;
+}
+
 /** No HTTP answer at all: server down, wrong URL, timeout. */
 export class RestUnreachableError extends Error {
-  constructor(
-    readonly baseUrl: string,
-    readonly reason: string,
-    readonly timedOut = false,
-  ) {
+  readonly baseUrl: string;
+  readonly reason: string;
+  readonly timedOut: boolean;
+  constructor({ baseUrl, reason, timedOut = false }: RestUnreachableErrorOptions) {
     super(`cannot reach the InstantStart server at ${baseUrl}: ${reason}`);
+    this.baseUrl = baseUrl;
+    this.reason = reason;
+    this.timedOut = timedOut;
     this.name = 'RestUnreachableError';
   }
 }
@@ -136,13 +165,13 @@ export class RestClient {
       text = await response.text();
     } catch (err) {
       if (timedOut())
-        throw new RestUnreachableError(
-          this.baseUrl,
-          `no answer to ${method} ${path} within ${Math.round(timeoutMs / 1000)} s`,
-          true,
-        );
+        throw new RestUnreachableError({
+          baseUrl: this.baseUrl,
+          reason: `no answer to ${method} ${path} within ${Math.round(timeoutMs / 1000)} s`,
+          timedOut: true,
+        });
       if (options.signal?.aborted) throw new Error(`${method} ${path} was cancelled`);
-      throw new RestUnreachableError(this.baseUrl, describeFetchError(err));
+      throw new RestUnreachableError({ baseUrl: this.baseUrl, reason: describeFetchError(err) });
     } finally {
       dispose();
     }
@@ -206,16 +235,16 @@ function toApiError(method: string, path: string, response: Response, text: stri
   const detail = problem
     ? (str(problem.detail) ?? str(problem.message) ?? str(problem.error))
     : text.trim().slice(0, 500) || undefined;
-  return new RestApiError(
+  return new RestApiError({
     method,
     path,
-    response.status,
+    status: response.status,
     title,
     detail,
-    fieldProblems(problem?.errors),
-    str(problem?.code),
-    str(problem?.type),
-  );
+    errors: fieldProblems(problem?.errors),
+    code: str(problem?.code),
+    type: str(problem?.type),
+  });
 }
 
 /** `errors[]` as the API documents it ({path, message}); a path given as an array is joined with dots. */

@@ -1,4 +1,4 @@
-import type { KeptStorageRecord, KeptStoragesPort } from '../workflows/context.js';
+import type { KeptStorageRecord } from '../domain/schemas/storage.js';
 import type { Database } from './database.js';
 import { guardWrite } from './store-failures.js';
 
@@ -8,7 +8,7 @@ import { guardWrite } from './store-failures.js';
  * SQL (never a user's name as an object key). The data itself carries the same fact as a tag when
  * InstantStart made it (docs/STORAGE.md → Kept storage), so a delete run elsewhere keeps it too.
  */
-export class KeptStorageStore implements KeptStoragesPort {
+export class KeptStorageStore {
   private readonly sql: ReturnType<typeof prepare>;
 
   constructor(

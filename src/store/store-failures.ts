@@ -60,12 +60,12 @@ export function unwritableStore(err: unknown, file: string): StoreUnavailableErr
   if (typeof code !== 'string' || !(UNWRITABLE.test(code) || UNWRITABLE_FS.has(code))) return undefined;
   const { problem, remedy } = diagnose(code, file);
   const detail = err instanceof Error ? err.message : String(err);
-  return new StoreUnavailableError(
-    `InstantStart cannot write its journal ${file}: ${problem} (${code}: ${detail}).`,
+  return new StoreUnavailableError({
+    message: `InstantStart cannot write its journal ${file}: ${problem} (${code}: ${detail}).`,
     code,
     file,
     remedy,
-  );
+  });
 }
 
 /**
@@ -89,10 +89,10 @@ export function unusableStore(err: unknown, file: string): Error {
   if (!failure) return err instanceof Error ? err : new Error(String(err));
   const { problem } = diagnose(failure.code, file);
   const detail = err instanceof Error ? err.message : String(err);
-  return new StoreUnavailableError(
-    `Cannot use the InstantStart database ${file}: ${problem} (${failure.code}: ${detail}). ${failure.remedy}`,
-    failure.code,
+  return new StoreUnavailableError({
+    message: `Cannot use the InstantStart database ${file}: ${problem} (${failure.code}: ${detail}). ${failure.remedy}`,
+    code: failure.code,
     file,
-    failure.remedy,
-  );
+    remedy: failure.remedy,
+  });
 }

@@ -74,7 +74,13 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
         continue;
       }
       const h = customResourceDefinitionHealth(crd);
-      if (h.state === 'failed') throw new CloudError('kubernetes', 'CustomResourceDefinition', h.code, h.reason);
+      if (h.state === 'failed')
+        throw new CloudError({
+          service: 'kubernetes',
+          operation: 'CustomResourceDefinition',
+          code: h.code,
+          message: h.reason,
+        });
       if (h.state !== 'healthy') waiting.set(name, h.reason);
     }
     return waiting;
@@ -109,7 +115,8 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
       const k = kindOf(manifests[i]!);
       const h = k?.health?.(o);
       if (!h) return;
-      if (h.state === 'failed') throw new CloudError('kubernetes', qualifiedKind(o), h.code, h.reason);
+      if (h.state === 'failed')
+        throw new CloudError({ service: 'kubernetes', operation: qualifiedKind(o), code: h.code, message: h.reason });
       if (h.state === 'transitional') waiting.push(h.reason);
     });
     return waiting.length

@@ -68,12 +68,12 @@ export async function checkCapacity(
     const advice = giveUp
       ? await giveUp()
       : 'HyperPod keeps retrying in the background: scale the group down (or delete it) to stop, or add a group in another Availability Zone, with another instance type or on a training plan; retry this phase to keep waiting.';
-    throw new CloudError(
-      'sagemaker',
+    throw new CloudError({
+      service: 'sagemaker',
       operation,
-      'InsufficientCapacity',
-      `${trouble.latest} After ${trouble.rounds} attempts the nodes of '${group}' are still missing. ${advice}`,
-    );
+      code: 'InsufficientCapacity',
+      message: `${trouble.latest} After ${trouble.rounds} attempts the nodes of '${group}' are still missing. ${advice}`,
+    });
   }
   return ` — waiting for capacity: ${trouble.latest}`;
 }

@@ -6,7 +6,11 @@ import { KubeApiUnavailable } from '../domain/kube/errors.js';
 export async function describeHyperPod(cloud: CloudPort, region: string, cluster: string): Promise<HyperPodCluster> {
   const hp = await cloud.hyperpod.describe(region, cluster);
   if (!hp)
-    throw new NotFoundError('HyperPod cluster', cluster, `HyperPod cluster '${cluster}' does not exist in ${region}.`);
+    throw new NotFoundError({
+      resource: 'HyperPod cluster',
+      id: cluster,
+      message: `HyperPod cluster '${cluster}' does not exist in ${region}.`,
+    });
   return hp;
 }
 
@@ -40,7 +44,8 @@ export async function kubeOfHyperPod(
 ): Promise<KubePort | undefined> {
   const eksName = eksClusterOf(hp);
   if (!eksName) {
-    if (options.required) throw new KubeApiUnavailable(hp.ClusterName ?? 'unknown', 'not EKS-orchestrated');
+    if (options.required)
+      throw new KubeApiUnavailable({ cluster: hp.ClusterName ?? 'unknown', status: 'not EKS-orchestrated' });
     return undefined;
   }
   try {

@@ -104,10 +104,10 @@ export async function ensureOwnedRole(
   } else {
     const missingTag = Object.entries(ownerTags).find(([k, v]) => current.tags[k] !== v);
     if (missingTag) {
-      throw new ConflictError(
-        `IAM role ${spec.roleName} exists but InstantStart did not make it for this purpose (it lacks the ${missingTag[0]}=${missingTag[1]} tag); rename or delete that role, then retry.`,
-        conflictField,
-      );
+      throw new ConflictError({
+        message: `IAM role ${spec.roleName} exists but InstantStart did not make it for this purpose (it lacks the ${missingTag[0]}=${missingTag[1]} tag); rename or delete that role, then retry.`,
+        field: conflictField,
+      });
     }
     arn = current.arn;
     if (!samePolicy(current.trustPolicy, spec.trustPolicy)) {

@@ -29,14 +29,13 @@ export async function clusterIssuer(deps: WorkflowDeps, where: Where): Promise<s
   if (!cluster) return undefined;
   const issuer = cluster.identity?.oidc?.issuer;
   if (!issuer)
-    throw new CloudError(
-      'eks',
-      'DescribeCluster',
-      'NoOidcIssuer',
-      `EKS cluster ${where.eksClusterName} has no OIDC issuer yet (status ${cluster.status}); IRSA needs it.`,
-      undefined,
-      true,
-    );
+    throw new CloudError({
+      service: 'eks',
+      operation: 'DescribeCluster',
+      code: 'NoOidcIssuer',
+      message: `EKS cluster ${where.eksClusterName} has no OIDC issuer yet (status ${cluster.status}); IRSA needs it.`,
+      retryable: true,
+    });
   return issuer;
 }
 
@@ -54,21 +53,21 @@ export async function ensureClusterProvider(
 ): Promise<string> {
   const issuer = await clusterIssuer(deps, where);
   if (!issuer)
-    throw new CloudError(
-      'eks',
-      'DescribeCluster',
-      'ResourceNotFoundException',
-      `EKS cluster ${where.eksClusterName} does not exist.`,
-      404,
-    );
+    throw new CloudError({
+      service: 'eks',
+      operation: 'DescribeCluster',
+      code: 'ResourceNotFoundException',
+      message: `EKS cluster ${where.eksClusterName} does not exist.`,
+      httpStatus: 404,
+    });
   const found = await findClusterProvider(deps, issuer);
   if (found) {
     if (!found.clientIds.includes(IRSA_AUDIENCE)) {
-      throw new PreconditionError(
-        `The IAM OIDC provider ${found.arn} of this cluster's issuer does not list the client id ${IRSA_AUDIENCE}, so IRSA tokens would be refused; InstantStart does not change a provider it did not make.`,
-        [],
-        `aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${found.arn} --client-id ${IRSA_AUDIENCE}`,
-      );
+      throw new PreconditionError({
+        message: `The IAM OIDC provider ${found.arn} of this cluster's issuer does not list the client id ${IRSA_AUDIENCE}, so IRSA tokens would be refused; InstantStart does not change a provider it did not make.`,
+        problems: [],
+        remedy: `aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${found.arn} --client-id ${IRSA_AUDIENCE}`,
+      });
     }
     return found.arn;
   }

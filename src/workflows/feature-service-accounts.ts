@@ -35,11 +35,11 @@ export async function checkNamespaces(
   for (const ns of new Set(accounts.map((a) => a.namespace))) {
     if (await kube.find(NAMESPACE, ns)) continue;
     const message = `namespace '${ns}' does not exist in the cluster; create it (kubectl create namespace ${ns}) or choose another`;
-    throw new PreconditionError(
-      `${featureId}.namespace: ${message}.`,
-      [{ path: `${featureId}.namespace`, message }],
-      `kubectl create namespace ${ns}`,
-    );
+    throw new PreconditionError({
+      message: `${featureId}.namespace: ${message}.`,
+      problems: [{ path: `${featureId}.namespace`, message }],
+      remedy: `kubectl create namespace ${ns}`,
+    });
   }
 }
 
@@ -70,10 +70,10 @@ export async function annotateServiceAccount(
     );
   } else {
     if (named) {
-      throw new ConflictError(
-        `Service account ${where(sa)} already names another role (${ROLE_ARN_ANNOTATION}=${named}); InstantStart does not take over a service account bound to someone else's role. Remove that annotation or choose another namespace.`,
-        `${featureId}.namespace`,
-      );
+      throw new ConflictError({
+        message: `Service account ${where(sa)} already names another role (${ROLE_ARN_ANNOTATION}=${named}); InstantStart does not take over a service account bound to someone else's role. Remove that annotation or choose another namespace.`,
+        field: `${featureId}.namespace`,
+      });
     }
     await kube.apply(SERVICE_ACCOUNT, roleAnnotationManifest(sa.namespace, sa.serviceAccount, roleArn));
   }

@@ -1,4 +1,4 @@
-import type { ClusterInstanceGroupDetails, ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupDetails, HyperPodGroupSpecification } from '../cloud/ports.js';
 import type { InstanceGroupChanges, InstanceGroupSpec, TaintEffect } from '../domain/instance-groups.js';
 
 /** The decisions that make one HyperPod instance group; every capacity path builds its spec here. */
@@ -26,10 +26,10 @@ export function instanceGroupSpec(
   d: InstanceGroupDecisions,
   executionRoleArn: string,
   placement?: { subnetId: string; securityGroupId: string },
-): ClusterInstanceGroupSpecification {
+): HyperPodGroupSpecification {
   return {
     InstanceGroupName: d.name,
-    InstanceType: d.instanceType as ClusterInstanceGroupSpecification['InstanceType'],
+    InstanceType: d.instanceType as HyperPodGroupSpecification['InstanceType'],
     InstanceCount: d.instanceCount,
     ...(d.minInstanceCount !== undefined ? { MinInstanceCount: d.minInstanceCount } : {}),
     ExecutionRole: executionRoleArn,
@@ -71,9 +71,9 @@ export function instanceGroupSpec(
  * as they are — never as we remember them.
  */
 export function specFromDetails(
-  details: ClusterInstanceGroupDetails,
-  changes: Partial<ClusterInstanceGroupSpecification> = {},
-): ClusterInstanceGroupSpecification {
+  details: HyperPodGroupDetails,
+  changes: Partial<HyperPodGroupSpecification> = {},
+): HyperPodGroupSpecification {
   const k = details.KubernetesConfig;
   return {
     InstanceGroupName: details.InstanceGroupName!,
@@ -113,7 +113,7 @@ const iso = (d: Date | string | undefined) => (d === undefined ? undefined : new
  * (diffInstanceGroup). Desired Kubernetes labels and taints win over current ones, because a change
  * already asked for is what the user sees as the group's setting.
  */
-export function groupSpecOf(d: ClusterInstanceGroupDetails): InstanceGroupSpec {
+export function groupSpecOf(d: HyperPodGroupDetails): InstanceGroupSpec {
   const k = d.KubernetesConfig;
   const iface = (d as { NetworkInterface?: { InterfaceType?: 'efa' | 'efa-only' } }).NetworkInterface?.InterfaceType;
   const schedule = d.ScheduledUpdateConfig;
@@ -176,11 +176,8 @@ export function groupSpecOf(d: ClusterInstanceGroupDetails): InstanceGroupSpec {
  * UpdateCluster's specification of the group: everything restated as HyperPod describes it, with
  * only `changes` applied (null settings and deepHealthChecks: false remove their block).
  */
-export function specWithChanges(
-  d: ClusterInstanceGroupDetails,
-  changes: InstanceGroupChanges,
-): ClusterInstanceGroupSpecification {
-  const spec: ClusterInstanceGroupSpecification = specFromDetails(d);
+export function specWithChanges(d: HyperPodGroupDetails, changes: InstanceGroupChanges): HyperPodGroupSpecification {
+  const spec: HyperPodGroupSpecification = specFromDetails(d);
   if (changes.instanceCount !== undefined) spec.InstanceCount = changes.instanceCount;
   if (changes.minInstanceCount !== undefined) spec.MinInstanceCount = changes.minInstanceCount;
   if (changes.labels !== undefined || changes.taints !== undefined) {

@@ -1,5 +1,4 @@
-import type { FileSystem } from '@aws-sdk/client-fsx';
-import type { CloudPort, Log } from '../cloud/ports.js';
+import type { CloudPort, FsxFileSystem, Log } from '../cloud/ports.js';
 import { CloudError } from '../domain/errors.js';
 import type { KubeObject } from '../domain/kube-object.js';
 import { fsxVolumeManifests } from '../domain/storage-manifests.js';
@@ -24,7 +23,7 @@ export interface LustreRequest {
 }
 
 /** The file system tagged as `part` of the cluster, asked for when there is none (or the last one FAILED). */
-export async function requestLustreFileSystem(cloud: CloudPort, r: LustreRequest, log: Log): Promise<FileSystem> {
+export async function requestLustreFileSystem(cloud: CloudPort, r: LustreRequest, log: Log): Promise<FsxFileSystem> {
   const found = await cloud.storage.findFileSystem(r.region, r.cluster, r.part);
   if (found && found.Lifecycle !== 'FAILED') return found;
   const fs = await cloud.storage.createFileSystem(r.region, r.cluster, {
@@ -46,28 +45,28 @@ export async function lustreAvailability(
   cloud: CloudPort,
   region: string,
   fileSystemId: string,
-): Promise<{ available: FileSystem } | { progress: string }> {
+): Promise<{ available: FsxFileSystem } | { progress: string }> {
   const fs = await cloud.storage.describeFileSystem(region, fileSystemId);
   if (!fs)
-    throw new CloudError(
-      'fsx',
-      'DescribeFileSystems',
-      'FileSystemNotFound',
-      `FSx file system ${fileSystemId} disappeared.`,
-    );
+    throw new CloudError({
+      service: 'fsx',
+      operation: 'DescribeFileSystems',
+      code: 'FileSystemNotFound',
+      message: `FSx file system ${fileSystemId} disappeared.`,
+    });
   if (fs.Lifecycle === 'FAILED')
-    throw new CloudError(
-      'fsx',
-      'CreateFileSystem',
-      'FileSystemFailed',
-      `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`,
-    );
+    throw new CloudError({
+      service: 'fsx',
+      operation: 'CreateFileSystem',
+      code: 'FileSystemFailed',
+      message: `FSx file system ${fs.FileSystemId} failed: ${fs.FailureDetails?.Message ?? 'no reason given'}`,
+    });
   return fs.Lifecycle === 'AVAILABLE' ? { available: fs } : { progress: `FSx ${fs.Lifecycle}` };
 }
 
 /** The volume and claim of an AVAILABLE Lustre file system (its DNS name and mount name are known only then). */
 export function lustreVolumeManifests(
-  fs: FileSystem,
+  fs: FsxFileSystem,
   p: {
     volumeName: string;
     claimName: string;

@@ -30,7 +30,14 @@ function countingCloud(names: string[]) {
         await tick();
         inFlight--;
         if (refuseTags)
-          throw new CloudError('sagemaker', 'ListTags', 'AccessDeniedException', 'not allowed', 400, false);
+          throw new CloudError({
+            service: 'sagemaker',
+            operation: 'ListTags',
+            code: 'AccessDeniedException',
+            message: 'not allowed',
+            httpStatus: 400,
+            retryable: false,
+          });
         return { [TAG_MANAGED_BY]: 'instantstart' };
       },
       describe: async (_region: string, name: string): Promise<HyperPodCluster | undefined> => {

@@ -4,6 +4,7 @@ import { CreateClusterCommand, DescribeClusterCommand, SageMakerClient } from '@
 import { AwsClients } from '../../src/cloud/aws/clients.js';
 import { HyperPodGroupsAdapter } from '../../src/cloud/aws/hyperpod-groups.js';
 import { HyperPodNodesAdapter } from '../../src/cloud/aws/hyperpod-nodes.js';
+import type { HyperPodGroupSpecification } from '../../src/cloud/ports.js';
 import { NODE_ACTION_BATCH_LIMITS as NODE_BATCH_LIMITS } from '../../src/domain/instance-groups.js';
 import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { buildPrereqs, group, waitForCluster } from '../sandbox/sagemaker-fixtures.js';
@@ -88,7 +89,14 @@ describe('HyperPod instance groups adapter against the sandbox', () => {
   after(() => sb?.dispose());
 
   it('adds a group, adds nodes with an idempotent client token, and deletes the group', async () => {
-    await groups.putGroups('us-west-2', 'grow', [group(p, 'extra', 'ml.c5.xlarge', 1)]);
+    // The port's own specification (what group() makes for the SDK): the adapter maps it to SageMaker's.
+    const extra: HyperPodGroupSpecification = {
+      InstanceGroupName: 'extra',
+      InstanceType: 'ml.c5.xlarge',
+      InstanceCount: 1,
+      ExecutionRole: p.executionRoleArn,
+    };
+    await groups.putGroups('us-west-2', 'grow', [extra]);
     const added = await eventually(
       async () => {
         const c = await sm().send(new DescribeClusterCommand({ ClusterName: 'grow' }));

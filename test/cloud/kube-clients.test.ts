@@ -10,7 +10,7 @@ import {
 import { AwsClients, Cloud } from '../../src/cloud/index.js';
 import { KubeClients } from '../../src/cloud/k8s/client-cache.js';
 import { KubeClusterClient, type EksEndpoint } from '../../src/cloud/k8s/cluster-client.js';
-import type { AwsCredentials } from '../../src/cloud/k8s/eks-token.js';
+import type { AwsCredentials } from '../../src/cloud/aws/eks-token.js';
 import { CloudError } from '../../src/domain/errors.js';
 import { KubeApiUnavailable, KubeForbidden, KubeUnauthorized } from '../../src/domain/kube/errors.js';
 import { NAMESPACE } from '../../src/domain/kube/namespace.js';

@@ -159,7 +159,12 @@ describe('phases as a graph', () => {
         res.b.phase('b', {
           after: ['a'],
           act: async () => {
-            throw new CloudError('ec2', 'CreateThing', 'AccessDenied', 'not allowed');
+            throw new CloudError({
+              service: 'ec2',
+              operation: 'CreateThing',
+              code: 'AccessDenied',
+              message: 'not allowed',
+            });
           },
         }),
         // c finishes only once b has failed, so c2 can only start after the failure.
@@ -206,7 +211,13 @@ describe('phases as a graph', () => {
         diamond.phases({
           b: {
             act: async (ctx) => {
-              if (broken) throw new CloudError('iam', 'CreateRole', 'AccessDenied', 'no iam:CreateRole');
+              if (broken)
+                throw new CloudError({
+                  service: 'iam',
+                  operation: 'CreateRole',
+                  code: 'AccessDenied',
+                  message: 'no iam:CreateRole',
+                });
               diamond.res.b.exists = true;
               ctx.setState({ b: 'made' });
             },
@@ -271,7 +282,7 @@ describe('phases as a graph', () => {
         new FakeResource().phase('x', {
           onFailure: 'continue',
           observe: async () => {
-            throw new CloudError('s', 'Delete', 'Refused', 'no');
+            throw new CloudError({ service: 's', operation: 'Delete', code: 'Refused', message: 'no' });
           },
         }),
         new FakeResource().phase('y', { after: [], ...report('y') }),

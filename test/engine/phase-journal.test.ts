@@ -84,7 +84,7 @@ describe('phase journal', () => {
       workflow('make', [
         first.phase('quota', {
           observe: async () => {
-            throw new PreconditionError('Not enough ml.p5.48xlarge quota in us-west-2.');
+            throw new PreconditionError({ message: 'Not enough ml.p5.48xlarge quota in us-west-2.' });
           },
         }),
         later.phase('cluster'),

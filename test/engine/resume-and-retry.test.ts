@@ -119,7 +119,14 @@ describe('crash and resume', () => {
 
 describe('retry of a failed phase', () => {
   const limitExceeded = () =>
-    new CloudError('eks', 'CreateCluster', 'ResourceLimitExceededException', 'Cluster limit reached.', 400, false);
+    new CloudError({
+      service: 'eks',
+      operation: 'CreateCluster',
+      code: 'ResourceLimitExceededException',
+      message: 'Cluster limit reached.',
+      httpStatus: 400,
+      retryable: false,
+    });
 
   it('runs the failed phase again from observe, counts the attempt and completes the operation', async () => {
     const { engine } = newEngine();

@@ -90,12 +90,12 @@ describe('a store that cannot be written pauses operations and resumes them by o
     const original = store.transaction.bind(store);
     // The write that records the failure is the one that fails (as when failOperation hit SQLITE_FULL).
     const diskFull = () =>
-      new StoreUnavailableError(
-        'InstantStart cannot write its journal: the disk is full (SQLITE_FULL).',
-        'SQLITE_FULL',
-        dir,
-        'Free space.',
-      );
+      new StoreUnavailableError({
+        message: 'InstantStart cannot write its journal: the disk is full (SQLITE_FULL).',
+        code: 'SQLITE_FULL',
+        file: dir,
+        remedy: 'Free space.',
+      });
     store.transaction = <T>(fn: () => T): T => {
       if (full) throw diskFull();
       return original(fn);

@@ -29,14 +29,14 @@ class Cloud {
       act: async () => {
         this.calls[name]!++;
         if (name === 'b' && this.broken)
-          throw new CloudError(
-            'sagemaker',
-            'DeleteCluster',
-            'AccessDeniedException',
-            'not authorized to perform sagemaker:DeleteCluster',
-            400,
-            false,
-          );
+          throw new CloudError({
+            service: 'sagemaker',
+            operation: 'DeleteCluster',
+            code: 'AccessDeniedException',
+            message: 'not authorized to perform sagemaker:DeleteCluster',
+            httpStatus: 400,
+            retryable: false,
+          });
         if (name !== 'c' || !this.cHeld) this.left.delete(name);
       },
       await: async () => ({ done: !this.left.has(name) }),
@@ -51,12 +51,12 @@ class Cloud {
       observe: async (ctx) => {
         if (this.left.size === 0) return 'done';
         const why = ctx.earlierFailures.map((f) => `${f.phase} (${f.code}: ${f.message})`).join('; ');
-        throw new CloudError(
-          'test',
-          'Verify',
-          'ResourcesRemain',
-          `Still there: ${[...this.left].join(', ')}; failed phases: ${why}`,
-        );
+        throw new CloudError({
+          service: 'test',
+          operation: 'Verify',
+          code: 'ResourcesRemain',
+          message: `Still there: ${[...this.left].join(', ')}; failed phases: ${why}`,
+        });
       },
     };
   }

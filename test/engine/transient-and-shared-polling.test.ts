@@ -4,7 +4,15 @@ import { CloudError } from '../../src/domain/errors.js';
 import { MAX_TRANSIENT_RETRIES } from '../../src/engine/failures.js';
 import { deferred, FakeResource, newEngine, phaseReaches, until, workflow } from './helpers.js';
 
-const throttled = () => new CloudError('eks', 'DescribeCluster', 'ThrottlingException', 'Rate exceeded', 400, true);
+const throttled = () =>
+  new CloudError({
+    service: 'eks',
+    operation: 'DescribeCluster',
+    code: 'ThrottlingException',
+    message: 'Rate exceeded',
+    httpStatus: 400,
+    retryable: true,
+  });
 
 describe('transient cloud errors', () => {
   it('are retried with a warn line each, then the phase goes on', async () => {
@@ -67,7 +75,14 @@ describe('transient cloud errors', () => {
           act: async () => {
             res.actCalls++;
             res.exists = true; // the request went through, but the answer was lost
-            throw new CloudError('eks', 'CreateCluster', 'InternalFailure', 'Service error', 500, true);
+            throw new CloudError({
+              service: 'eks',
+              operation: 'CreateCluster',
+              code: 'InternalFailure',
+              message: 'Service error',
+              httpStatus: 500,
+              retryable: true,
+            });
           },
         }),
       ]),

@@ -7,7 +7,7 @@ import {
   DeleteClusterCommand,
   EKSClient,
 } from '@aws-sdk/client-eks';
-import { createEksToken } from '../../src/cloud/k8s/eks-token.js';
+import { createEksToken } from '../../src/cloud/aws/eks-token.js';
 import { verifyEksToken } from '../../sandbox/kube/auth.js';
 import { SANDBOX_VIEWER_ACCESS_KEY_ID, SANDBOX_VIEWER_SECRET_ACCESS_KEY } from '../../sandbox/core/credentials.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -215,7 +215,7 @@ describe('nodes, node actions and events in the web UI (chromium, real server on
       /Time \(sandbox time\)/,
       'the column of cloud times says whose clock it is',
     );
-    // "Updated …" is on the events' clock (web/src/hooks/cloud-clock.ts: a page about the cloud never mixes clocks):
+    // "Updated …" is on the events' clock (web/kit/hooks/cloud-clock.ts: a page about the cloud never mixes clocks):
     // labelled, and
     // no earlier than the newest event it read nor later than the cloud's time now. The wall clock is hours behind at
     // 600×.

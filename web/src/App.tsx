@@ -1,14 +1,14 @@
 import AppLayout from '@cloudscape-design/components/app-layout';
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from '@cloudscape-design/components/breadcrumb-group';
 import Flashbar from '@cloudscape-design/components/flashbar';
+import { useNotifications } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
 import { useState } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { PAGES } from './capabilities.js';
 import { useCloudNotice } from './components/CloudNotice.js';
 import { Navigation } from './components/Navigation.js';
-import { useNotifications } from './hooks/notifications.js';
-import { useFollow } from './hooks/use-follow.js';
 import { NotFoundPage } from './pages/NotFoundPage.js';
+import { PAGES } from './routes.js';
 
 /** The page a path shows, matched like the router does (`:param` is one segment). */
 function pageFor(pathname: string) {

@@ -1,13 +1,17 @@
 import '@cloudscape-design/global-styles/index.css';
+import { captureTokenFromHash, ProblemError } from '@kit/api/client.js';
+import { ServerConfigSource } from '@kit/api/server-config.js';
+import { OperationPanelsContext } from '@kit/capability.js';
+import { NotificationsProvider } from '@kit/hooks/notifications.js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { captureTokenFromHash, ProblemError } from './api/client.js';
+import { getConfig } from '../../src/capabilities/system/ui/index.js';
 import { App } from './App.js';
-import { CLUSTER_PAGE_TABS, NAVIGATION, PAGES } from './capabilities.js';
+import { CLUSTER_PAGE_TABS, NAVIGATION, OPERATION_PANELS } from './capabilities.js';
 import { LiveUpdatesProvider } from './hooks/LiveUpdatesProvider.js';
-import { NotificationsProvider } from './hooks/notifications.js';
+import { PAGES } from './routes.js';
 
 captureTokenFromHash();
 
@@ -39,11 +43,16 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <NotificationsProvider>
-          <LiveUpdatesProvider>
-            <App />
-          </LiveUpdatesProvider>
-        </NotificationsProvider>
+        {/* What the kit reads from the capabilities, given here so the kit never imports one. */}
+        <ServerConfigSource.Provider value={getConfig}>
+          <OperationPanelsContext.Provider value={OPERATION_PANELS}>
+            <NotificationsProvider>
+              <LiveUpdatesProvider>
+                <App />
+              </LiveUpdatesProvider>
+            </NotificationsProvider>
+          </OperationPanelsContext.Provider>
+        </ServerConfigSource.Provider>
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { KubeCluster } from '../cluster.js';
 import { apiVersionOf, type ResourceType } from '../types.js';
+import type { SimpleResponse } from './http.js';
 import { openApiDocument } from './openapi.js';
-
-export interface SimpleResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-}
 
 /**
  * `/version`, `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>` (legacy and,

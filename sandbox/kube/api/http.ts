@@ -5,6 +5,13 @@ import { decodeKubeProtobuf } from './protobuf.js';
 
 /** Reading requests and writing JSON / Status answers the way kube-apiserver does. */
 
+/** An answer made whole before it is written (discovery, the OpenAPI documents). */
+export interface SimpleResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
 /** kube-apiserver's request body limit. */
 const MAX_BODY = 3 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KubeCluster } from '../cluster.js';
 import type { ResourceType } from '../types.js';
-import type { SimpleResponse } from './discovery.js';
+import type { SimpleResponse } from './http.js';
 import { resourcePaths } from './openapi-paths.js';
 import { PROTOBUF_V2, PROTOBUF_V2_ACCEPT, swaggerProtobufHeader, toSwagger2 } from './openapi-v2.js';
 import { builtinCatalog, builtinSchemaName } from './schema/builtin-schemas.js';

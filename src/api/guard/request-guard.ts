@@ -59,11 +59,11 @@ function refusalOf(request: FastifyRequest, options: RequestGuardOptions): Error
   if (level === 'liveness') return undefined;
   const host = request.headers.host;
   const badHost = refuseHost(options.hosts, host);
-  if (badHost) return new ForbiddenError(badHost);
+  if (badHost) return new ForbiddenError({ message: badHost });
   if (level === 'ui') return undefined;
   if (MUTATING.has(request.method) || isUpgrade(request)) {
     const badOrigin = refuseOrigin(request.headers.origin, host);
-    if (badOrigin) return new ForbiddenError(badOrigin);
+    if (badOrigin) return new ForbiddenError({ message: badOrigin });
   }
   if (options.token && !presentsToken(request, options.token)) return new UnauthorizedError();
   return undefined;

@@ -64,9 +64,9 @@ export class AutoscalingService {
       field ? { ...p, path: field(p.path) } : p,
     );
     if (problems.length)
-      throw new PreconditionError(
-        `Autoscaling cannot be enabled as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`,
+      throw new PreconditionError({
+        message: `Autoscaling cannot be enabled as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`,
         problems,
-      );
+      });
   }
 }

@@ -18,21 +18,22 @@ import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { ClusterHealth } from '../../domain/cluster-health.js';
 import { catalog } from '../catalog/index.js';
 import { nodes } from '../nodes/index.js';
-import type { ServiceDeps } from '../capability.js';
-import { ClusterViews } from './views.js';
+import type { ClusterServiceDeps } from './ports.js';
+import { ClusterViews, operationsLookup } from './views.js';
 
 type Started = { operation: OperationView; existing: boolean };
 
 /** A 422 naming each problem's field, with its fix. */
 function preconditionFailed(problems: readonly PreflightProblem[]): PreconditionError {
-  return new PreconditionError(
-    `The cluster cannot be created as asked: ${problems.map((p) => p.message).join(' ')}`,
-    problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
-    problems
-      .map((p) => p.remedy)
-      .filter(Boolean)
-      .join(' ') || undefined,
-  );
+  return new PreconditionError({
+    message: `The cluster cannot be created as asked: ${problems.map((p) => p.message).join(' ')}`,
+    problems: problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
+    remedy:
+      problems
+        .map((p) => p.remedy)
+        .filter(Boolean)
+        .join(' ') || undefined,
+  });
 }
 
 /** Cluster statuses whose nodes are worth a health read (Creating/Deleting/Failed say it all). */
@@ -53,8 +54,8 @@ export class ClusterService {
     { clusters: ClusterSummary[]; healths: Array<ClusterHealth | undefined>; out: ClusterSummary[] }
   >();
 
-  constructor(private readonly deps: ServiceDeps) {
-    this.views = new ClusterViews(deps.cloud, deps.operations, deps.activeCluster);
+  constructor(private readonly deps: ClusterServiceDeps) {
+    this.views = new ClusterViews(deps.cloud, operationsLookup(deps.operations), deps.activeCluster);
   }
 
   /** Each cluster with its health rolled up (from the node views' shared snapshot; a few clusters at once). */

@@ -1,7 +1,5 @@
-import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
-import type { Cluster as EksCluster } from '@aws-sdk/client-eks';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
-import type { CloudPort, HyperPodCluster } from '../../cloud/ports.js';
+import type { CloudPort, EksCluster, HyperPodCluster, HyperPodGroupDetails } from '../../cloud/ports.js';
 import { CLOUD_TIMEOUT, CloudError, NotFoundError } from '../../domain/errors.js';
 import {
   clusterOfTarget,
@@ -15,11 +13,12 @@ import type { ClusterDetail, ClusterSummary } from '../../domain/schemas/cluster
 import type { InstanceGroupView } from '../../domain/schemas/instance-groups.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import type { InstanceGroupSpec } from '../../domain/instance-groups.js';
-import type { ActiveClusterPort } from '../../workflows/context.js';
 import { describeHyperPod } from '../../workflows/cluster-access.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
 import { ReadCache } from '../../workflows/read-cache.js';
+import type { ServiceOperations } from '../capability.js';
+import type { ActiveClusterPort } from './ports.js';
 import { storageClaims } from './storage-claims.js';
 
 /** What the views need from the operation engine. */
@@ -33,6 +32,16 @@ export interface OperationsLookup {
   unsettledClusterOperations(): OperationView[];
   /** Calls `listener` after every change of any operation (the engine's 'operation' event). */
   on(event: 'operation', listener: (op: OperationView) => void): unknown;
+}
+
+/** The views' lookup over the operations every service is given. */
+export function operationsLookup(operations: ServiceOperations): OperationsLookup {
+  return {
+    activeFor: (target) => operations.activeFor(target),
+    unsettledClusterOperations: () =>
+      operations.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
+    on: (event, listener) => operations.on(event, listener),
+  };
 }
 
 export interface ClusterViewsOptions {
@@ -167,7 +176,11 @@ export class ClusterViews {
     const op = this.operationOf(region, name);
     const unsettled = this.unsettled(region).get(name);
     if (!hp && !op.activeOperation && !unsettled)
-      throw new NotFoundError('HyperPod cluster', name, `HyperPod cluster '${name}' does not exist in ${region}.`);
+      throw new NotFoundError({
+        resource: 'HyperPod cluster',
+        id: name,
+        message: `HyperPod cluster '${name}' does not exist in ${region}.`,
+      });
     const { managed, eks, eksName, storage } = await this.facts.get(key, () => this.readFacts(region, name, hp));
     const active = this.activeCluster.get();
     return {
@@ -365,7 +378,7 @@ function failedOperationOf(op: OperationView | undefined): { failedOperation?: F
 }
 
 /** One group as the API shows it, from HyperPod's description (the source of truth). */
-export function instanceGroupView(g: ClusterInstanceGroupDetails, clusterSubnets: string[]): InstanceGroupView {
+export function instanceGroupView(g: HyperPodGroupDetails, clusterSubnets: string[]): InstanceGroupView {
   const k = g.KubernetesConfig;
   const spec = groupSpecOf(g);
   return {

@@ -166,10 +166,10 @@ function parseUpdate(body: unknown) {
     return parseOrThrow(UpdateInstanceGroupRequestSchema, body, 'body');
   } catch (err) {
     if (err instanceof InputError && err.problems.some((p) => isImmutableGroupField(p.path))) {
-      throw new PreconditionError(
-        `These fields are fixed for the group's lifetime: ${err.problems.map((p) => `${p.path} (${p.message})`).join('; ')}.`,
-        err.problems,
-      );
+      throw new PreconditionError({
+        message: `These fields are fixed for the group's lifetime: ${err.problems.map((p) => `${p.path} (${p.message})`).join('; ')}.`,
+        problems: err.problems,
+      });
     }
     throw err;
   }

@@ -1,6 +1,6 @@
 import { InputError, PreconditionError } from '../../domain/errors.js';
 import type { InstanceGroupView, ScalePreflightResult } from '../../domain/schemas/instance-groups.js';
-import type { PreflightService } from '../catalog/service.js';
+import type { PreflightService } from '../catalog/index.js';
 
 /** Groups HyperPod no longer counts against the quotas: they give their instances back. */
 const RELEASED_STATUSES = new Set(['Failed', 'Deleting']);
@@ -43,12 +43,13 @@ export async function checkScale(
 
 /** A failed scale preflight as the 422 every face shows: sentences, each problem on its field with its fix. */
 export function scaleRefusal(name: string, result: ScalePreflightResult): PreconditionError {
-  return new PreconditionError(
-    `Instance group ${name} cannot grow from ${result.targetCount} to ${result.instanceCount} instances: ${result.problems.map((p) => p.message).join(' ')}`,
-    result.problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
-    result.problems
-      .map((p) => p.remedy)
-      .filter(Boolean)
-      .join(' ') || undefined,
-  );
+  return new PreconditionError({
+    message: `Instance group ${name} cannot grow from ${result.targetCount} to ${result.instanceCount} instances: ${result.problems.map((p) => p.message).join(' ')}`,
+    problems: result.problems.map((p) => ({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` })),
+    remedy:
+      result.problems
+        .map((p) => p.remedy)
+        .filter(Boolean)
+        .join(' ') || undefined,
+  });
 }

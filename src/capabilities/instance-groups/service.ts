@@ -110,15 +110,15 @@ export class InstanceGroupService {
     }
     const { instanceCount, ...settings } = diff.changes;
     if (instanceCount !== undefined && instanceCount < current.instanceCount && confirm !== true) {
-      throw new PreconditionError(
-        `Scaling ${ref.name} from ${current.instanceCount} to ${instanceCount} instances terminates ${current.instanceCount - instanceCount} node(s) and the jobs on them; send confirm: true once the user agreed.`,
-        [
+      throw new PreconditionError({
+        message: `Scaling ${ref.name} from ${current.instanceCount} to ${instanceCount} instances terminates ${current.instanceCount - instanceCount} node(s) and the jobs on them; send confirm: true once the user agreed.`,
+        problems: [
           {
             path: 'confirm',
             message: `must be true to shrink ${ref.name} from ${current.instanceCount} to ${instanceCount} instances (nodes are terminated)`,
           },
         ],
-      );
+      });
     }
     if (Object.keys(settings).length === 0) {
       return this.deps.operations.start(
@@ -169,10 +169,10 @@ export class InstanceGroupService {
         problems.push({ path: p.field, message: `${p.message}${p.remedy ? ` ${p.remedy}` : ''}` });
     }
     if (problems.length)
-      throw new PreconditionError(
-        `The instance group cannot be added as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join(' ')}`,
+      throw new PreconditionError({
+        message: `The instance group cannot be added as asked: ${problems.map((p) => `${p.path}: ${p.message}`).join(' ')}`,
         problems,
-      );
+      });
   }
 
   private views() {

@@ -36,7 +36,7 @@ export const downloadImage = (env: NodeJS.ProcessEnv = process.env): string =>
   env.INSTANTSTART_MODEL_DOWNLOAD_IMAGE?.trim() || DEFAULT_MODEL_DOWNLOAD_IMAGE;
 
 const refused = (path: 'modelId' | 'revision' | 'token', message: string) =>
-  new PreconditionError(`${path}: ${message}`, [{ path, message }]);
+  new PreconditionError({ message: `${path}: ${message}`, problems: [{ path, message }] });
 
 /**
  * The rules of model downloads: nothing is created until the model has been checked on the Hub
@@ -71,10 +71,10 @@ export class ModelDownloadsService {
     if (running) {
       const same = running.input.modelId === request.modelId && running.input.commit === model.sha;
       if (same) return { operation: running, existing: true };
-      throw new ConflictError(
-        `prefix: download ${running.id} is writing ${storage.name}/${path} now; wait for it (wait_for_operation) or choose another prefix.`,
-        'prefix',
-      );
+      throw new ConflictError({
+        message: `prefix: download ${running.id} is writing ${storage.name}/${path} now; wait for it (wait_for_operation) or choose another prefix.`,
+        field: 'prefix',
+      });
     }
     const landed = await this.landed(target, request.modelId, model.sha);
     if (landed) return { operation: landed, existing: true };
@@ -152,13 +152,13 @@ export class ModelDownloadsService {
         `model ${modelId} does not exist on the Hugging Face Hub (${hub})${token ? '' : ', or it is private (then give a token that can read it)'}: ${r.message}`,
       );
     }
-    return new CloudError(
-      'huggingface',
-      'ModelInfo',
-      r.code ?? `HTTP${r.status}`,
-      `The Hugging Face Hub (${hub}) refused to describe ${modelId}: ${r.message}`,
-      r.status >= 500 ? 502 : r.status,
-    );
+    return new CloudError({
+      service: 'huggingface',
+      operation: 'ModelInfo',
+      code: r.code ?? `HTTP${r.status}`,
+      message: `The Hugging Face Hub (${hub}) refused to describe ${modelId}: ${r.message}`,
+      httpStatus: r.status >= 500 ? 502 : r.status,
+    });
   }
 
   private inputFor(p: {

@@ -32,7 +32,10 @@ export async function resolveDownloadStorage(kube: KubePort, name: string): Prom
     ? `The cluster's writable S3 storages: ${writable.join(', ')}.`
     : 'The cluster has no writable S3 storage yet: add one first.';
   const refuse = (why: string) =>
-    new PreconditionError(`storage: ${why} ${known}`, [{ path: 'storage', message: `${why} ${known}` }]);
+    new PreconditionError({
+      message: `storage: ${why} ${known}`,
+      problems: [{ path: 'storage', message: `${why} ${known}` }],
+    });
   const s = storages.find((v) => v.name === name);
   if (!s) throw refuse(`the cluster has no storage '${name}' (no PersistentVolumeClaim ${STORAGE_NAMESPACE}/${name}).`);
   if (s.kind !== 's3' || !s.bucket)

@@ -1,5 +1,4 @@
-import type { ClusterEventSummary } from '@aws-sdk/client-sagemaker';
-import type { ListedKubeObject } from '../../cloud/ports.js';
+import type { HyperPodEvent, ListedKubeObject } from '../../cloud/ports.js';
 import type { ClusterEvent } from '../../domain/schemas/nodes.js';
 
 /** One timeline from two sources: HyperPod's cluster events and Kubernetes' events about nodes. */
@@ -7,7 +6,7 @@ import type { ClusterEvent } from '../../domain/schemas/nodes.js';
 const iso = (t: unknown): string | undefined =>
   t instanceof Date ? t.toISOString() : typeof t === 'string' && t ? t : undefined;
 
-export function hyperpodEvent(e: ClusterEventSummary): ClusterEvent {
+export function hyperpodEvent(e: HyperPodEvent): ClusterEvent {
   const level = e.EventLevel === 'Error' ? 'error' : e.EventLevel === 'Warn' ? 'warning' : 'info';
   return {
     time: iso(e.EventTime) ?? new Date(0).toISOString(),

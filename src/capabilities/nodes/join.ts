@@ -1,5 +1,4 @@
-import type { ClusterInstanceGroupDetails, ClusterNodeSummary } from '@aws-sdk/client-sagemaker';
-import type { ListedKubeObject } from '../../cloud/ports.js';
+import type { HyperPodGroupDetails, HyperPodNode, ListedKubeObject } from '../../cloud/ports.js';
 import {
   DEEP_HEALTH_CHECK_LABEL,
   FAULT_REASON_LABEL,
@@ -22,9 +21,9 @@ import { allocatableAccelerators, type NodeView } from '../../domain/schemas/nod
 export type NodeRow = Omit<NodeView, 'podCount'>;
 
 export interface ClusterNodeFacts {
-  summaries: readonly ClusterNodeSummary[];
+  summaries: readonly HyperPodNode[];
   kubeNodes: readonly ListedKubeObject[];
-  groups: readonly ClusterInstanceGroupDetails[];
+  groups: readonly HyperPodGroupDetails[];
   nodeRecovery?: 'Automatic' | 'None';
   now: number;
 }
@@ -87,16 +86,16 @@ export function podsByNode(pods: readonly ListedKubeObject[]): Map<string, Liste
   return out;
 }
 
-function capacityTypeOf(group: ClusterInstanceGroupDetails | undefined): NodeView['capacityType'] {
+function capacityTypeOf(group: HyperPodGroupDetails | undefined): NodeView['capacityType'] {
   if (!group) return undefined;
   return group.CapacityRequirements?.Spot ? 'spot' : 'on-demand';
 }
 
 /** One node's view from whatever facts exist about it. */
 export function nodeViewOf(
-  summary: ClusterNodeSummary | undefined,
+  summary: HyperPodNode | undefined,
   kube: ListedKubeObject | undefined,
-  group: ClusterInstanceGroupDetails | undefined,
+  group: HyperPodGroupDetails | undefined,
   nodeRecovery: 'Automatic' | 'None' | undefined,
   now: number,
 ): NodeRow {

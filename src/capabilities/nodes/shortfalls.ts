@@ -1,5 +1,4 @@
-import type { ClusterNodeSummary } from '@aws-sdk/client-sagemaker';
-import type { CloudPort, HyperPodCluster } from '../../cloud/ports.js';
+import type { CloudPort, HyperPodCluster, HyperPodNode } from '../../cloud/ports.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { groupShortfall, type GroupFacts, type GroupShortfall } from '../../domain/cluster-health.js';
 
@@ -22,7 +21,7 @@ export async function readShortfalls(
   region: string,
   cluster: string,
   hp: HyperPodCluster,
-  summaries: readonly ClusterNodeSummary[],
+  summaries: readonly HyperPodNode[],
 ): Promise<GroupShortfall[]> {
   const facts: GroupFacts[] = (hp.InstanceGroups ?? []).map((g) => {
     const mine = summaries.filter((s) => s.InstanceGroupName === g.InstanceGroupName);

@@ -1,5 +1,4 @@
-import type { ClusterEventSummary } from '@aws-sdk/client-sagemaker';
-import type { CloudPort, HyperPodCluster, KubePort, ListedKubeObject } from '../../cloud/ports.js';
+import type { CloudPort, HyperPodCluster, HyperPodEvent, KubePort, ListedKubeObject } from '../../cloud/ports.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { InputError, NotFoundError } from '../../domain/errors.js';
 import { EVENT } from '../../domain/kube/event.js';
@@ -149,11 +148,11 @@ export class NodeViews {
     const nodeName = `hyperpod-${instanceId}`;
     const kubeNode = kube ? await kube.find(NODE, nodeName) : undefined;
     if (!details && !kubeNode)
-      throw new NotFoundError(
-        'node',
-        instanceId,
-        `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`,
-      );
+      throw new NotFoundError({
+        resource: 'node',
+        id: instanceId,
+        message: `Cluster ${cluster} has no node ${instanceId} (neither HyperPod nor Kubernetes knows it).`,
+      });
     const pods = kube && kubeNode ? await kube.list(POD, { fieldSelector: `spec.nodeName=${nodeName}` }) : [];
     const unfinished = podsByNode(pods).get(nodeName) ?? [];
     const group = hp.InstanceGroups?.find((g) => g.InstanceGroupName === details?.InstanceGroupName);
@@ -231,7 +230,7 @@ export class NodeViews {
     filter: { nodeId?: string; nodeName?: string; group?: string; limit: number },
     notes: string[],
   ): Promise<ClusterEvent[]> {
-    let hyperpod: ClusterEventSummary[] = [];
+    let hyperpod: HyperPodEvent[] = [];
     if (hp.NodeProvisioningMode === 'Continuous') {
       let nextToken: string | undefined;
       do {

@@ -11,7 +11,7 @@ import { STORAGE_DRIVERS } from '../../domain/storage.js';
  */
 
 const refuse = (path: string, message: string, remedy?: string) =>
-  new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
+  new PreconditionError({ message: `${path}: ${message}`, problems: [{ path, message }], remedy });
 
 /** The same storage as asked: a repeat of an add that already happened (the operation then changes nothing). */
 function sameStorage(existing: StorageView, r: AddStorageRequest, bucket: string | undefined): boolean {
@@ -52,10 +52,10 @@ export async function checkAdd(c: AddContext, r: AddStorageRequest): Promise<Add
   const existing = c.storages.find((s) => s.name === r.name && s.namespace === r.namespace);
   const repeat = existing !== undefined && sameStorage(existing, r, bucket);
   if (existing && !repeat) {
-    throw new ConflictError(
-      `name: cluster ${c.cluster} already has a storage ${r.namespace}/${r.name} (${existing.dataName}); remove it first or choose another name.`,
-      'name',
-    );
+    throw new ConflictError({
+      message: `name: cluster ${c.cluster} already has a storage ${r.namespace}/${r.name} (${existing.dataName}); remove it first or choose another name.`,
+      field: 'name',
+    });
   }
   const input: AddStorageInput = { ...r, cluster: c.cluster, region: c.region };
   if (r.kind === 's3') return { ...input, bucket, ...(await checkBucket(c, r, bucket!, repeat)) };

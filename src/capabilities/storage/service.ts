@@ -9,18 +9,18 @@ import type {
   BrowseStorageAnswer,
   BrowseStorageQuery,
   ForgetKeptStorageAnswer,
+  KeptStorageRecord,
   KeptStorageView,
   RemoveStorageQuery,
   StorageList,
   StorageView,
 } from '../../domain/schemas/storage.js';
-import type { KeptStorageRecord } from '../../workflows/context.js';
 import { keptStoragesOfTag } from '../../domain/cluster-teardown.js';
 import { TAG_CLUSTER, TAG_KEPT_STORAGE, TAG_MANAGED_BY, TAG_PART } from '../../domain/naming.js';
 import { dataOfStorage, dataResource, STORAGE_DRIVERS, STORAGE_LABEL, storageDataName } from '../../domain/storage.js';
 import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { readStorages, resolveStorage, type ResolvedStorage } from '../../workflows/storage-volumes.js';
-import type { ServiceDeps } from '../capability.js';
+import type { StorageServiceDeps } from './ports.js';
 import { checkAdd } from './add-checks.js';
 
 type Started = { operation: OperationView; existing: boolean };
@@ -50,7 +50,7 @@ const FSX_NOT_BROWSABLE =
  * not confirmed by the data's own name, and browse an S3 storage's contents.
  */
 export class StorageService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: StorageServiceDeps) {}
 
   private async access(
     region: string,
@@ -59,9 +59,9 @@ export class StorageService {
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
     const eksClusterName = eksClusterOf(hp);
     if (!eksClusterName)
-      throw new PreconditionError(
-        `Cluster ${cluster} is not orchestrated by EKS: it has no Kubernetes storage to manage.`,
-      );
+      throw new PreconditionError({
+        message: `Cluster ${cluster} is not orchestrated by EKS: it has no Kubernetes storage to manage.`,
+      });
     return { hp, eksClusterName, kube: await kubeOfHyperPod(this.deps.cloud, hp, region, { required: true }) };
   }
 
@@ -101,11 +101,11 @@ export class StorageService {
   async forgetKept(region: string, cluster: string, name: string, namespace: string): Promise<ForgetKeptStorageAnswer> {
     const record = this.deps.keptStorages.get(region, cluster, namespace, name);
     if (!record)
-      throw new NotFoundError(
-        'Kept storage',
-        `${namespace}/${name}`,
-        `Cluster ${cluster} has no kept storage ${namespace}/${name} (list_storage shows the kept ones).`,
-      );
+      throw new NotFoundError({
+        resource: 'Kept storage',
+        id: `${namespace}/${name}`,
+        message: `Cluster ${cluster} has no kept storage ${namespace}/${name} (list_storage shows the kept ones).`,
+      });
     const me = `${namespace}/${name}`;
     const dataName = storageDataName(record.data);
     const where = record.data.kind === 's3' ? (record.data.region ?? region) : region;
@@ -147,11 +147,11 @@ export class StorageService {
     const { kube } = await this.access(region, cluster);
     const found = await resolveStorage(kube, name, namespace);
     if (!found)
-      throw new NotFoundError(
-        'Storage',
-        `${namespace}/${name}`,
-        `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`,
-      );
+      throw new NotFoundError({
+        resource: 'Storage',
+        id: `${namespace}/${name}`,
+        message: `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`,
+      });
     return found;
   }
 
@@ -159,11 +159,11 @@ export class StorageService {
     const { kube } = await this.access(region, cluster);
     const found = (await readStorages(kube)).find((s) => s.name === name && s.namespace === namespace);
     if (!found)
-      throw new NotFoundError(
-        'Storage',
-        `${namespace}/${name}`,
-        `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`,
-      );
+      throw new NotFoundError({
+        resource: 'Storage',
+        id: `${namespace}/${name}`,
+        message: `Cluster ${cluster} has no storage ${namespace}/${name} (list_storage shows its storages).`,
+      });
     return found;
   }
 
@@ -177,12 +177,15 @@ export class StorageService {
     ]);
     // A claim lives in a namespace the cluster has: InstantStart does not make namespaces as a side effect.
     if (!namespace)
-      throw new PreconditionError(`namespace: cluster ${cluster} has no namespace '${request.namespace}'`, [
-        {
-          path: 'namespace',
-          message: `does not exist in cluster ${cluster}: create it first (kubectl create namespace ${request.namespace})`,
-        },
-      ]);
+      throw new PreconditionError({
+        message: `namespace: cluster ${cluster} has no namespace '${request.namespace}'`,
+        problems: [
+          {
+            path: 'namespace',
+            message: `does not exist in cluster ${cluster}: create it first (kubectl create namespace ${request.namespace})`,
+          },
+        ],
+      });
     const input = await checkAdd(
       { cloud: this.deps.cloud, region, cluster, hp, eksClusterName, accountId, storages, drivers },
       request,
@@ -203,10 +206,12 @@ export class StorageService {
     const running = storage.mounts.filter((m) => m.phase === 'Running' || m.phase === 'Pending');
     if (running.length && !force) {
       const pods = running.map((m) => `${m.namespace}/${m.pod}${m.node ? ` on ${m.node}` : ''}`).join(', ');
-      throw new PreconditionError(
-        `force: storage ${storage.namespace}/${name} is mounted by running pods (${pods}); stop them first, or pass force=true`,
-        [{ path: 'force', message: `storage ${name} is mounted by ${running.length} running pod(s): ${pods}` }],
-      );
+      throw new PreconditionError({
+        message: `force: storage ${storage.namespace}/${name} is mounted by running pods (${pods}); stop them first, or pass force=true`,
+        problems: [
+          { path: 'force', message: `storage ${name} is mounted by ${running.length} running pod(s): ${pods}` },
+        ],
+      });
     }
     if (deleteData && query.confirm !== storage.dataName) {
       throw InputError.field('confirm', `must name the data to delete exactly: ${storage.dataName}`);
@@ -215,10 +220,12 @@ export class StorageService {
     if (deleteData) {
       const sharers = (await this.sharing(region, cluster, storage)).map((s) => `${s.namespace}/${s.name}`);
       if (sharers.length)
-        throw new PreconditionError(
-          `deleteData: ${storage.dataName} is also the data of ${sharers.join(', ')}; remove those first or keep the data`,
-          [{ path: 'deleteData', message: `${storage.dataName} is also mounted by storage ${sharers.join(', ')}` }],
-        );
+        throw new PreconditionError({
+          message: `deleteData: ${storage.dataName} is also the data of ${sharers.join(', ')}; remove those first or keep the data`,
+          problems: [
+            { path: 'deleteData', message: `${storage.dataName} is also mounted by storage ${sharers.join(', ')}` },
+          ],
+        });
     }
     const input = {
       cluster,
@@ -277,11 +284,11 @@ export class StorageService {
       };
     } catch (err) {
       if (err instanceof CloudError && err.code === 'NoSuchBucket')
-        throw new NotFoundError(
-          'S3 bucket',
-          s.bucket!,
-          `The bucket of storage ${name}, ${s.bucket}, no longer exists.`,
-        );
+        throw new NotFoundError({
+          resource: 'S3 bucket',
+          id: s.bucket!,
+          message: `The bucket of storage ${name}, ${s.bucket}, no longer exists.`,
+        });
       if (err instanceof CloudError && err.code === 'InvalidArgument' && query.pageToken)
         throw InputError.field('pageToken', "is not a token this storage's listing gave (start again without it)");
       throw err;

@@ -95,11 +95,11 @@ export async function findJob(kube: KubePort, namespace: string, name: string): 
 
 /** The 404 of a job that is not there. */
 export const jobNotFound = (cluster: string, namespace: string, name: string): NotFoundError =>
-  new NotFoundError(
-    'Training job',
-    `${namespace}/${name}`,
-    `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`,
-  );
+  new NotFoundError({
+    resource: 'Training job',
+    id: `${namespace}/${name}`,
+    message: `Cluster ${cluster} has no training job ${namespace}/${name} (list_jobs shows its jobs).`,
+  });
 
 /** The job, or a 404 naming it. */
 export async function requireJob(kube: KubePort, cluster: string, namespace: string, name: string): Promise<FoundJob> {

@@ -25,7 +25,7 @@ import {
 import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../../domain/naming.js';
 import { eksClusterOf } from '../../workflows/cluster-access.js';
 import { ensureOwnedRole } from '../../workflows/feature-identities.js';
-import type { ServiceDeps } from '../capability.js';
+import type { TrainingServiceDeps } from './ports.js';
 import { submitKeyDigest } from './submit-key.js';
 
 /**
@@ -72,7 +72,7 @@ export function serverView(s: MlflowTrackingServer | MlflowTrackingServerSummary
 }
 
 export class MlflowServers {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: TrainingServiceDeps) {}
 
   /**
    * The Region's servers, each described (ListMlflowTrackingServers leaves out size, artifact store
@@ -103,12 +103,15 @@ export class MlflowServers {
     idempotencyKey?: string,
   ): Promise<MlflowTrackingServerView> {
     if (req.cluster && !(await this.deps.cloud.hyperpod.describe(region, req.cluster))) {
-      throw new PreconditionError(`cluster: there is no HyperPod cluster ${req.cluster} in ${region}.`, [
-        {
-          path: 'cluster',
-          message: `there is no HyperPod cluster ${req.cluster} in ${region} (list_clusters shows them)`,
-        },
-      ]);
+      throw new PreconditionError({
+        message: `cluster: there is no HyperPod cluster ${req.cluster} in ${region}.`,
+        problems: [
+          {
+            path: 'cluster',
+            message: `there is no HyperPod cluster ${req.cluster} in ${region} (list_clusters shows them)`,
+          },
+        ],
+      });
     }
     // A server made for a cluster carries its tag (in the create request itself, as its role does): the cluster's
     // delete finds and deletes both.
@@ -203,12 +206,15 @@ export class MlflowServers {
     const region = regionOfArn(arn) ?? this.deps.defaultRegion;
     const server = await this.deps.cloud.mlflow.describeTrackingServer(region, serverNameOfArn(arn));
     if (!server || server.arn !== arn) {
-      throw new PreconditionError(`${field}: there is no MLflow tracking server ${arn}.`, [
-        {
-          path: field,
-          message: `there is no MLflow tracking server ${arn}; list them with list_mlflow_servers or create one with create_mlflow_server.`,
-        },
-      ]);
+      throw new PreconditionError({
+        message: `${field}: there is no MLflow tracking server ${arn}.`,
+        problems: [
+          {
+            path: field,
+            message: `there is no MLflow tracking server ${arn}; list them with list_mlflow_servers or create one with create_mlflow_server.`,
+          },
+        ],
+      });
     }
     return server;
   }
@@ -228,10 +234,10 @@ export class MlflowServers {
   ): Promise<string> {
     const eksName = eksClusterOf(hp);
     if (!eksName)
-      throw new PreconditionError(
-        'mlflow: the cluster is not EKS-orchestrated, so its pods cannot get a pod identity.',
-        [{ path: 'mlflow', message: 'needs an EKS-orchestrated cluster (pod identity)' }],
-      );
+      throw new PreconditionError({
+        message: 'mlflow: the cluster is not EKS-orchestrated, so its pods cannot get a pod identity.',
+        problems: [{ path: 'mlflow', message: 'needs an EKS-orchestrated cluster (pod identity)' }],
+      });
     const id = mlflowIdentity(cluster, namespace, trackingServerArn);
     const roleArn = await ensureOwnedRole(
       this.deps.cloud.iam,

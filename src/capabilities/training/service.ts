@@ -24,10 +24,10 @@ import { savedRequest, savedRequestOf, withSavedRequest } from '../../domain/tra
 import { kindOfRequest, trainingManifest } from '../../domain/training/submit.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { ReadCache } from '../../workflows/read-cache.js';
-import type { ServiceDeps } from '../capability.js';
 import { deleteJob, findJob, jobDetail, jobNotFound, listJobs, requireJob } from './jobs.js';
 import { JobLogs } from './logs/job-logs.js';
 import { MlflowServers } from './mlflow.js';
+import type { TrainingServiceDeps } from './ports.js';
 import { checkNameAndKind, submitFacts } from './submit-facts.js';
 import { submittedUnder, withSubmitKey } from './submit-key.js';
 import { TrainingTemplates } from './templates.js';
@@ -51,7 +51,7 @@ export class TrainingService {
   /** Job lists polled by pages and agents: one Kubernetes read serves them all for a moment; our own changes drop it. */
   private readonly lists = new ReadCache<TrainingJobList>({ ttlMs: 2_000 });
 
-  constructor(readonly deps: ServiceDeps) {
+  constructor(readonly deps: TrainingServiceDeps) {
     this.templates = new TrainingTemplates(deps.training);
     this.mlflow = new MlflowServers(deps);
     this.logs = new JobLogs(deps);
@@ -69,7 +69,12 @@ export class TrainingService {
 
   recipe(id: string): RecipeView {
     const recipe = recipeById(id);
-    if (!recipe) throw new NotFoundError('recipe', id, `There is no recipe '${id}' (list them with list_recipes).`);
+    if (!recipe)
+      throw new NotFoundError({
+        resource: 'recipe',
+        id,
+        message: `There is no recipe '${id}' (list them with list_recipes).`,
+      });
     return recipeView(recipe);
   }
 
@@ -214,11 +219,11 @@ export class TrainingService {
   async getMlflowServer(region: string, name: string): Promise<MlflowTrackingServerView> {
     const s = await this.mlflow.get(region, name);
     if (!s)
-      throw new NotFoundError(
-        'MLflow tracking server',
-        name,
-        `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`,
-      );
+      throw new NotFoundError({
+        resource: 'MLflow tracking server',
+        id: name,
+        message: `There is no MLflow tracking server '${name}' in ${region} (list them with list_mlflow_servers).`,
+      });
     return s;
   }
 

@@ -8,7 +8,7 @@ import { placementFor, type Placement } from '../../domain/training/placement.js
 import type { SubmitFacts } from '../../domain/training/submit.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
 import { resolveStorage } from '../../workflows/storage-volumes.js';
-import type { ServiceDeps } from '../capability.js';
+import type { TrainingServiceDeps } from './ports.js';
 
 /**
  * What a submit is decided on, read from where it is true now: the instance group and its type's
@@ -25,11 +25,11 @@ export const FEATURE_OF_KIND: Readonly<Record<TrainingKind, string>> = {
 };
 
 const refuse = (path: string, message: string, remedy?: string) =>
-  new PreconditionError(`${path}: ${message}`, [{ path, message }], remedy);
+  new PreconditionError({ message: `${path}: ${message}`, problems: [{ path, message }], remedy });
 
 /** The group's placement and capacity type; 422 naming instanceGroup when the cluster has no such group. */
 export async function groupFacts(
-  deps: ServiceDeps,
+  deps: TrainingServiceDeps,
   region: string,
   hp: HyperPodCluster,
   groupName: string,
@@ -91,7 +91,10 @@ export async function checkNameAndKind(
           k === kind
             ? `a ${k} named ${name} already exists in namespace ${namespace}`
             : `a ${k} named ${name} exists in namespace ${namespace}, and a name is one job across both kinds`;
-        throw new ConflictError(`name: ${why}; choose another name, or delete that job first (delete_job).`, 'name');
+        throw new ConflictError({
+          message: `name: ${why}; choose another name, or delete that job first (delete_job).`,
+          field: 'name',
+        });
       }
     } catch (err) {
       if (!(err instanceof KubeKindNotServed)) throw err;
@@ -109,7 +112,7 @@ export async function checkNameAndKind(
 
 /** Every fact trainingManifest needs, read for one request. */
 export async function submitFacts(
-  deps: ServiceDeps,
+  deps: TrainingServiceDeps,
   region: string,
   hp: HyperPodCluster,
   kube: KubePort,

@@ -3,7 +3,7 @@ import { ConflictError, InputError, NotFoundError } from '../../domain/errors.js
 import type { KeyedCall } from '../../domain/keyed-call.js';
 import { TrainingTemplateRequestSchema, type TrainingTemplate } from '../../domain/schemas/training.js';
 import { recipeById } from '../../domain/training/recipes/index.js';
-import type { TrainingRecordsPort, TrainingTemplateRecord } from '../../workflows/context.js';
+import type { TrainingRecordsPort, TrainingTemplateRecord } from './ports.js';
 
 /**
  * Saved job requests of a cluster (templates): kept in the server's store by Region, cluster and
@@ -27,11 +27,11 @@ export class TrainingTemplates {
     const record = this.records.template(region, cluster, name);
     const t = record ? templateOf(cluster, record) : undefined;
     if (!t)
-      throw new NotFoundError(
-        'training template',
-        name,
-        `Cluster ${cluster} has no training template '${name}' in ${region} (list them with GET …/training-templates).`,
-      );
+      throw new NotFoundError({
+        resource: 'training template',
+        id: name,
+        message: `Cluster ${cluster} has no training template '${name}' in ${region} (list them with GET …/training-templates).`,
+      });
     return t;
   }
 
@@ -72,21 +72,21 @@ export class TrainingTemplates {
     if (existing && keyed?.interrupted && sameTemplate(existing, request, description))
       return this.get(region, cluster, name);
     if (existing)
-      throw new ConflictError(
-        `name: cluster ${cluster} already has a template '${name}'; replace it with PUT …/training-templates/${name} or choose another name.`,
-        'name',
-      );
+      throw new ConflictError({
+        message: `name: cluster ${cluster} already has a template '${name}'; replace it with PUT …/training-templates/${name} or choose another name.`,
+        field: 'name',
+      });
     return this.save(region, cluster, name, request, description).template;
   }
 
   delete(region: string, cluster: string, name: string): boolean {
     const gone = this.records.deleteTemplate(region, cluster, name);
     if (!gone)
-      throw new NotFoundError(
-        'training template',
-        name,
-        `Cluster ${cluster} has no training template '${name}' in ${region}.`,
-      );
+      throw new NotFoundError({
+        resource: 'training template',
+        id: name,
+        message: `Cluster ${cluster} has no training template '${name}' in ${region}.`,
+      });
     return gone;
   }
 }

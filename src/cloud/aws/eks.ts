@@ -11,13 +11,11 @@ import {
   ListPodIdentityAssociationsCommand,
   UpdateAddonCommand,
   UpdatePodIdentityAssociationCommand,
-  type Addon,
-  type Cluster,
 } from '@aws-sdk/client-eks';
 import { CloudError } from '../../domain/errors.js';
 import type { OfferedAddonVersion } from '../../domain/features/addon-version.js';
 import type { EksKubernetesVersion } from '../../domain/kubernetes-versions.js';
-import type { EksClusterSpec, EksPort, PodIdentityAssociationFacts } from '../ports.js';
+import type { EksAddon, EksCluster, EksClusterSpec, EksPort, PodIdentityAssociationFacts } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { loadEksKubernetesVersions } from './catalog/kubernetes-versions.js';
 import { awsCall, hasCode } from './errors.js';
@@ -38,7 +36,7 @@ export class EksAdapter implements EksPort {
     private readonly onGone: (region: string, name: string) => void = () => {},
   ) {}
 
-  async describeCluster(region: string, name: string): Promise<Cluster | undefined> {
+  async describeCluster(region: string, name: string): Promise<EksCluster | undefined> {
     try {
       const r = await awsCall('eks', 'DescribeCluster', () =>
         this.clients.eks(region).send(new DescribeClusterCommand({ name })),
@@ -62,7 +60,7 @@ export class EksAdapter implements EksPort {
    * HyperPod needs API_AND_CONFIG_MAP authentication (it adds access entries for its nodes); the
    * caller becomes cluster admin so this server can install what HyperPod needs.
    */
-  async createCluster(region: string, spec: EksClusterSpec): Promise<Cluster> {
+  async createCluster(region: string, spec: EksClusterSpec): Promise<EksCluster> {
     const r = await awsCall('eks', 'CreateCluster', () =>
       this.clients.eks(region).send(
         new CreateClusterCommand({
@@ -97,7 +95,7 @@ export class EksAdapter implements EksPort {
     }
   }
 
-  async describeAddon(region: string, clusterName: string, addonName: string): Promise<Addon | undefined> {
+  async describeAddon(region: string, clusterName: string, addonName: string): Promise<EksAddon | undefined> {
     try {
       const r = await awsCall('eks', 'DescribeAddon', () =>
         this.clients.eks(region).send(new DescribeAddonCommand({ clusterName, addonName })),

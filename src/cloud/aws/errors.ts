@@ -34,17 +34,23 @@ export function toCloudError(err: unknown, service: string, operation: string): 
   const status = e?.$metadata?.httpStatusCode;
   const code = e?.Code ?? e?.name ?? 'UnknownError';
   if (status === undefined && (e?.code === 'ECONNREFUSED' || e?.code === 'ECONNRESET' || e?.name === 'TimeoutError')) {
-    return new CloudError(
+    return new CloudError({
       service,
       operation,
-      'NetworkingError',
-      `${service} ${operation} could not reach AWS: ${e.message ?? e.code}`,
-      undefined,
-      true,
-    );
+      code: 'NetworkingError',
+      message: `${service} ${operation} could not reach AWS: ${e.message ?? e.code}`,
+      retryable: true,
+    });
   }
   const retryable = RETRYABLE.has(code) || (status !== undefined && status >= 500) || Boolean(e?.$retryable);
-  return new CloudError(service, operation, code, e?.message ?? String(err), status, retryable);
+  return new CloudError({
+    service,
+    operation,
+    code,
+    message: e?.message ?? String(err),
+    httpStatus: status,
+    retryable,
+  });
 }
 
 /** Runs one SDK call and maps its failure; `ignore` lists codes that mean "fine" (e.g. already gone). */

@@ -1,11 +1,7 @@
-import {
-  BatchAddClusterNodesCommand,
-  UpdateClusterCommand,
-  type BatchAddClusterNodesCommandOutput,
-  type ClusterInstanceGroupSpecification,
-} from '@aws-sdk/client-sagemaker';
-import type { HyperPodGroupsPort } from '../ports.js';
+import { BatchAddClusterNodesCommand, UpdateClusterCommand } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupSpecification, HyperPodGroupsPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
+import { sagemakerGroupSpec } from './hyperpod-group-spec.js';
 import { awsCall } from './errors.js';
 
 /**
@@ -17,9 +13,11 @@ export class HyperPodGroupsAdapter implements HyperPodGroupsPort {
   constructor(private readonly clients: AwsClients) {}
 
   /** Creates or updates the given groups (full specifications). */
-  async putGroups(region: string, cluster: string, groups: ClusterInstanceGroupSpecification[]): Promise<void> {
+  async putGroups(region: string, cluster: string, groups: HyperPodGroupSpecification[]): Promise<void> {
     await awsCall('sagemaker', 'UpdateCluster', () =>
-      this.clients.sagemaker(region).send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroups: groups })),
+      this.clients
+        .sagemaker(region)
+        .send(new UpdateClusterCommand({ ClusterName: cluster, InstanceGroups: groups.map(sagemakerGroupSpec) })),
     );
   }
 
@@ -41,7 +39,7 @@ export class HyperPodGroupsAdapter implements HyperPodGroupsPort {
     groupName: string,
     count: number,
     clientToken: string,
-  ): Promise<BatchAddClusterNodesCommandOutput> {
+  ): ReturnType<HyperPodGroupsPort['addNodes']> {
     return awsCall('sagemaker', 'BatchAddClusterNodes', () =>
       this.clients.sagemaker(region).send(
         new BatchAddClusterNodesCommand({

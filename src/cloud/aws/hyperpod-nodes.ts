@@ -6,13 +6,16 @@ import {
   ListClusterEventsCommand,
   ListClusterNodesCommand,
   StartClusterHealthCheckCommand,
-  type ClusterEventSummary,
-  type ClusterNodeDetails,
-  type ClusterNodeSummary,
   type DeepHealthCheckType,
 } from '@aws-sdk/client-sagemaker';
 import { NODE_ACTION_BATCH_LIMITS } from '../../domain/instance-groups.js';
-import type { HyperPodNodesPort, NodeActionResult } from '../ports.js';
+import type {
+  HyperPodEvent,
+  HyperPodNode,
+  HyperPodNodeDetails,
+  HyperPodNodesPort,
+  NodeActionResult,
+} from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -31,7 +34,7 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
     region: string,
     cluster: string,
     options: { groupName?: string; nextToken?: string; maxResults?: number } = {},
-  ): Promise<{ nodes: ClusterNodeSummary[]; nextToken?: string }> {
+  ): Promise<{ nodes: HyperPodNode[]; nextToken?: string }> {
     const r = await awsCall('sagemaker', 'ListClusterNodes', () =>
       this.clients.sagemaker(region).send(
         new ListClusterNodesCommand({
@@ -47,8 +50,8 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
   }
 
   /** Every node of the cluster (all pages). */
-  async listAll(region: string, cluster: string, groupName?: string): Promise<ClusterNodeSummary[]> {
-    const out: ClusterNodeSummary[] = [];
+  async listAll(region: string, cluster: string, groupName?: string): Promise<HyperPodNode[]> {
+    const out: HyperPodNode[] = [];
     let nextToken: string | undefined;
     do {
       const page = await this.listPage(region, cluster, { groupName, nextToken });
@@ -58,7 +61,7 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
     return out;
   }
 
-  async describe(region: string, cluster: string, nodeId: string): Promise<ClusterNodeDetails | undefined> {
+  async describe(region: string, cluster: string, nodeId: string): Promise<HyperPodNodeDetails | undefined> {
     try {
       const r = await awsCall('sagemaker', 'DescribeClusterNode', () =>
         this.clients.sagemaker(region).send(
@@ -80,7 +83,7 @@ export class HyperPodNodesAdapter implements HyperPodNodesPort {
     region: string,
     cluster: string,
     options: { nodeId?: string; groupName?: string; nextToken?: string; maxResults?: number } = {},
-  ): Promise<{ events: ClusterEventSummary[]; nextToken?: string }> {
+  ): Promise<{ events: HyperPodEvent[]; nextToken?: string }> {
     const r = await awsCall('sagemaker', 'ListClusterEvents', () =>
       this.clients.sagemaker(region).send(
         new ListClusterEventsCommand({

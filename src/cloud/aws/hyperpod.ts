@@ -8,9 +8,8 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import type { HyperPodCluster, HyperPodClusterSpec, HyperPodPort } from '../ports.js';
 import type { AwsClients } from './clients.js';
+import { sagemakerGroupSpec } from './hyperpod-group-spec.js';
 import { awsCall, hasCode } from './errors.js';
-
-export type { HyperPodCluster, HyperPodClusterSpec } from '../ports.js';
 
 const NOT_FOUND = ['ResourceNotFound', 'ResourceNotFoundException'];
 
@@ -43,7 +42,7 @@ export class HyperPodAdapter implements HyperPodPort {
         new CreateClusterCommand({
           ClusterName: spec.name,
           Orchestrator: { Eks: { ClusterArn: spec.eksClusterArn } },
-          InstanceGroups: spec.instanceGroups,
+          InstanceGroups: spec.instanceGroups.map(sagemakerGroupSpec),
           VpcConfig: { Subnets: spec.subnetIds, SecurityGroupIds: spec.securityGroupIds },
           NodeRecovery: 'Automatic',
           NodeProvisioningMode: 'Continuous',

@@ -3,7 +3,8 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { credentialsProblem } from '../../domain/cloud-access.js';
 import type { CloudAccessProblem } from '../../domain/schemas/config.js';
 import { resolveCloudTimeouts, type CloudTimeouts } from '../timeouts.js';
-import { toCloudError } from './errors.js';
+import type { AwsClients } from './clients.js';
+import { awsCall, toCloudError } from './errors.js';
 
 export interface CallerIdentity {
   accountId: string;
@@ -61,6 +62,12 @@ export async function checkCallerIdentity(
   } finally {
     sts.destroy();
   }
+}
+
+/** The account of the server's clients' credentials (STS GetCallerIdentity through its own clients, so observed and timed like every call). */
+export async function callerAccount(clients: AwsClients): Promise<string> {
+  const r = await awsCall('sts', 'GetCallerIdentity', () => clients.sts().send(new GetCallerIdentityCommand({})));
+  return r.Account!;
 }
 
 /** Sorts a failed identity check into no credentials / rejected / unreachable, keeping the SDK's words. */

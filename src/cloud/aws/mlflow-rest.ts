@@ -3,7 +3,7 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { CloudError, cloudTimeout } from '../../domain/errors.js';
-import type { CredentialsProvider } from '../k8s/eks-token.js';
+import type { CredentialsProvider } from './eks-token.js';
 import { secondsOf } from '../timeouts.js';
 
 /**
@@ -150,28 +150,27 @@ export class MlflowRest {
       const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
       if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
         throw cloudTimeout(MLFLOW_SERVICE, operation, secondsOf(this.timeoutMs));
-      throw new CloudError(
-        MLFLOW_SERVICE,
+      throw new CloudError({
+        service: MLFLOW_SERVICE,
         operation,
-        'NetworkingError',
-        `${MLFLOW_SERVICE} ${operation} could not reach ${base.origin}: ${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)}`,
-        undefined,
-        true,
-      );
+        code: 'NetworkingError',
+        message: `${MLFLOW_SERVICE} ${operation} could not reach ${base.origin}: ${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)}`,
+        retryable: true,
+      });
     }
     const text = await res.text();
     const parsed = parseJson(text);
     if (res.ok) return (parsed ?? {}) as T;
     const code = typeof parsed?.error_code === 'string' ? parsed.error_code : `HTTP${res.status}`;
     const message = typeof parsed?.message === 'string' ? parsed.message : text.slice(0, 300) || res.statusText;
-    throw new CloudError(
-      MLFLOW_SERVICE,
+    throw new CloudError({
+      service: MLFLOW_SERVICE,
       operation,
       code,
-      `MLflow ${operation} on tracking server '${target.server.name}': ${message}`,
-      res.status,
-      RETRYABLE.has(code) || res.status === 429 || res.status >= 500,
-    );
+      message: `MLflow ${operation} on tracking server '${target.server.name}': ${message}`,
+      httpStatus: res.status,
+      retryable: RETRYABLE.has(code) || res.status === 429 || res.status >= 500,
+    });
   }
 }
 

@@ -11,7 +11,7 @@ import type {
   MlflowTrackingServerSpec,
   MlflowTrackingServerSummary,
 } from '../ports.js';
-import type { CredentialsProvider } from '../k8s/eks-token.js';
+import type { CredentialsProvider } from './eks-token.js';
 import type { AwsClients } from './clients.js';
 import { hasCode } from './errors.js';
 import {
@@ -179,11 +179,11 @@ export class MlflowAdapter implements MlflowPort {
         });
       } catch (err) {
         if (hasCode(err, 'RESOURCE_DOES_NOT_EXIST'))
-          throw new NotFoundError(
-            'MLflow run',
-            query.runId,
-            `MLflow run '${query.runId}' does not exist on tracking server '${target.server.name}'.`,
-          );
+          throw new NotFoundError({
+            resource: 'MLflow run',
+            id: query.runId,
+            message: `MLflow run '${query.runId}' does not exist on tracking server '${target.server.name}'.`,
+          });
         throw err;
       }
       pages++;
@@ -197,14 +197,13 @@ export class MlflowAdapter implements MlflowPort {
       }
       if (!next) break;
       if (seen.has(next))
-        throw new CloudError(
-          MLFLOW_SERVICE,
-          'GetMetricHistory',
-          'RepeatedPageToken',
-          `MLflow GetMetricHistory on tracking server '${target.server.name}' returned the same page token twice; stopped after ${pages} pages.`,
-          undefined,
-          false,
-        );
+        throw new CloudError({
+          service: MLFLOW_SERVICE,
+          operation: 'GetMetricHistory',
+          code: 'RepeatedPageToken',
+          message: `MLflow GetMetricHistory on tracking server '${target.server.name}' returned the same page token twice; stopped after ${pages} pages.`,
+          retryable: false,
+        });
       seen.add(next);
       token = next;
     }
@@ -225,30 +224,30 @@ export class MlflowAdapter implements MlflowPort {
     if (cached && now - cached.at < TARGET_TTL_MS) return cached.target;
     const target = this.servers.describe(ref.region, ref.name).then((server) => {
       if (!server || server.arn !== arn)
-        throw new NotFoundError(
-          'MLflow tracking server',
-          arn,
-          `MLflow tracking server '${ref.name}' does not exist in ${ref.region}.`,
-        );
+        throw new NotFoundError({
+          resource: 'MLflow tracking server',
+          id: arn,
+          message: `MLflow tracking server '${ref.name}' does not exist in ${ref.region}.`,
+        });
       if (!server.active) {
-        throw new PreconditionError(
-          `MLflow tracking server '${ref.name}' is ${server.status}: it answers MLflow requests only while it runs.`,
-          [{ path: 'trackingServerArn', message: `tracking server is ${server.status}` }],
-          /Creating|Updating|Starting/.test(server.status)
+        throw new PreconditionError({
+          message: `MLflow tracking server '${ref.name}' is ${server.status}: it answers MLflow requests only while it runs.`,
+          problems: [{ path: 'trackingServerArn', message: `tracking server is ${server.status}` }],
+          remedy: /Creating|Updating|Starting/.test(server.status)
             ? 'Wait until it is Created or Started, then ask again.'
             : /Stop/.test(server.status)
               ? 'Start it (StartMlflowTrackingServer), then ask again.'
               : undefined,
-        );
+        });
       }
       const baseUrl = mlflowEndpoint(ref, server.url, this.env);
       if (!baseUrl)
-        throw new CloudError(
-          MLFLOW_SERVICE,
-          'Connect',
-          'UnknownEndpoint',
-          `No MLflow endpoint is known for partition '${ref.partition}'; set SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT.`,
-        );
+        throw new CloudError({
+          service: MLFLOW_SERVICE,
+          operation: 'Connect',
+          code: 'UnknownEndpoint',
+          message: `No MLflow endpoint is known for partition '${ref.partition}'; set SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT.`,
+        });
       return { server: ref, baseUrl };
     });
     this.targets.set(arn, { at: now, target });

@@ -22,10 +22,9 @@ import {
   DescribeVpcsCommand,
   type Filter,
   type ResourceType,
-  type RouteTable,
 } from '@aws-sdk/client-ec2';
 import { clusterTags, TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
-import type { ClusterNetwork, ClusterSubnet, NetworkPlan, NetworkPort, SubnetRole } from '../ports.js';
+import type { ClusterNetwork, ClusterSubnet, Ec2RouteTable, NetworkPlan, NetworkPort, SubnetRole } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall } from './errors.js';
 import {
@@ -110,7 +109,7 @@ export class NetworkAdapter implements NetworkPort {
     net.natGatewayId = nat?.NatGatewayId;
     net.natGatewayState = nat?.State;
     net.allocationId = addresses.Addresses?.[0]?.AllocationId;
-    const part = (t: RouteTable) => t.Tags?.find((x) => x.Key === TAG_PART)?.Value;
+    const part = (t: Ec2RouteTable) => t.Tags?.find((x) => x.Key === TAG_PART)?.Value;
     net.publicRouteTable = rts.RouteTables?.find((t) => part(t) === 'public-routes');
     net.privateRouteTable = rts.RouteTables?.find((t) => part(t) === 'private-routes');
     net.vpcAttributes = vpcAttributes;
@@ -306,11 +305,11 @@ export class NetworkAdapter implements NetworkPort {
     region: string,
     cluster: string,
     vpcId: string,
-    existing: RouteTable | undefined,
+    existing: Ec2RouteTable | undefined,
     part: string,
     target: { GatewayId?: string; NatGatewayId?: string },
     log: (m: string) => void,
-  ): Promise<RouteTable> {
+  ): Promise<Ec2RouteTable> {
     const ec2 = this.clients.ec2(region);
     let table = existing;
     if (!table) {
@@ -336,7 +335,7 @@ export class NetworkAdapter implements NetworkPort {
   private async ensureAssociations(
     region: string,
     net: ClusterNetwork,
-    table: RouteTable | undefined,
+    table: Ec2RouteTable | undefined,
     roles: SubnetRole[],
   ): Promise<void> {
     const ec2 = this.clients.ec2(region);
@@ -369,7 +368,7 @@ export class NetworkAdapter implements NetworkPort {
   }
 }
 
-function hasDefaultRoute(table: RouteTable | undefined, kind: 'igw' | 'nat'): boolean {
+function hasDefaultRoute(table: Ec2RouteTable | undefined, kind: 'igw' | 'nat'): boolean {
   return Boolean(
     table?.Routes?.some(
       (r) =>
@@ -378,7 +377,7 @@ function hasDefaultRoute(table: RouteTable | undefined, kind: 'igw' | 'nat'): bo
   );
 }
 
-function associatedAll(net: ClusterNetwork, table: RouteTable | undefined, roles: SubnetRole[]): boolean {
+function associatedAll(net: ClusterNetwork, table: Ec2RouteTable | undefined, roles: SubnetRole[]): boolean {
   const associated = new Set((table?.Associations ?? []).map((a) => a.SubnetId));
   return net.subnets.filter((s) => roles.includes(s.role as SubnetRole)).every((s) => associated.has(s.subnetId));
 }

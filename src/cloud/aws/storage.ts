@@ -1,9 +1,4 @@
-import {
-  CreateFileSystemCommand,
-  DeleteFileSystemCommand,
-  DescribeFileSystemsCommand,
-  type FileSystem,
-} from '@aws-sdk/client-fsx';
+import { CreateFileSystemCommand, DeleteFileSystemCommand, DescribeFileSystemsCommand } from '@aws-sdk/client-fsx';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -16,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { CloudError } from '../../domain/errors.js';
 import { TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
-import type { BucketProbe, ListObjectsOptions, ObjectPage, StoragePort } from '../ports.js';
+import type { BucketProbe, FsxFileSystem, ListObjectsOptions, ObjectPage, StoragePort } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
 
@@ -161,8 +156,8 @@ export class StorageAdapter implements StoragePort {
   }
 
   /** A FSx for Lustre file system of the cluster (found by tag; with `part`, that part of it), if any. */
-  async findFileSystem(region: string, cluster: string, part?: string): Promise<FileSystem | undefined> {
-    const tagged = (f: FileSystem, key: string, value: string) =>
+  async findFileSystem(region: string, cluster: string, part?: string): Promise<FsxFileSystem | undefined> {
+    const tagged = (f: FsxFileSystem, key: string, value: string) =>
       f.Tags?.some((t) => t.Key === key && t.Value === value) ?? false;
     let NextToken: string | undefined;
     do {
@@ -191,7 +186,7 @@ export class StorageAdapter implements StoragePort {
       tags: Record<string, string>;
       clientToken?: string;
     },
-  ): Promise<FileSystem> {
+  ): Promise<FsxFileSystem> {
     const r = await awsCall('fsx', 'CreateFileSystem', () =>
       this.clients.fsx(region).send(
         new CreateFileSystemCommand({
@@ -212,7 +207,7 @@ export class StorageAdapter implements StoragePort {
     return r.FileSystem!;
   }
 
-  async describeFileSystem(region: string, id: string): Promise<FileSystem | undefined> {
+  async describeFileSystem(region: string, id: string): Promise<FsxFileSystem | undefined> {
     try {
       const r = await awsCall('fsx', 'DescribeFileSystems', () =>
         this.clients.fsx(region).send(new DescribeFileSystemsCommand({ FileSystemIds: [id] })),

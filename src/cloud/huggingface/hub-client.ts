@@ -30,14 +30,21 @@ export interface HubModelRevision {
   totalBytes: number;
 }
 
+export interface HubRefusalOptions {
+  status: number;
+  /** The Hub's `X-Error-Code`, when it sent one. */
+  code: string | undefined;
+  message: string;
+}
+
 /** The Hub said no: its status, its `X-Error-Code` (RepoNotFound, RevisionNotFound, GatedRepo, …) and its sentence. */
 export class HubRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string | undefined;
+  constructor({ status, code, message }: HubRefusalOptions) {
     super(message);
+    this.status = status;
+    this.code = code;
     this.name = 'HubRefusal';
   }
 }
@@ -122,14 +129,14 @@ export class HuggingFaceHub {
           : err instanceof Error
             ? err.message
             : String(err);
-      throw new CloudError(
-        'huggingface',
+      throw new CloudError({
+        service: 'huggingface',
         operation,
-        'HubUnreachable',
-        `The Hugging Face Hub at ${this.endpoint} cannot be reached (${cause}); check this server's network path to it, or HF_ENDPOINT.`,
-        502,
-        true,
-      );
+        code: 'HubUnreachable',
+        message: `The Hugging Face Hub at ${this.endpoint} cannot be reached (${cause}); check this server's network path to it, or HF_ENDPOINT.`,
+        httpStatus: 502,
+        retryable: true,
+      });
     }
   }
 }
@@ -146,5 +153,5 @@ async function refusal(res: Response): Promise<HubRefusal> {
       message = body.slice(0, 300);
     }
   }
-  return new HubRefusal(res.status, code, message || `HTTP ${res.status}`);
+  return new HubRefusal({ status: res.status, code, message: message || `HTTP ${res.status}` });
 }

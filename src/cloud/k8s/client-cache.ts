@@ -1,7 +1,7 @@
-import type { Cluster } from '@aws-sdk/client-eks';
 import { KubeApiUnavailable } from '../../domain/kube/errors.js';
 import type { CloudObserver } from '../observer.js';
-import type { CredentialsProvider } from './eks-token.js';
+import type { EksCluster } from '../ports.js';
+import type { CredentialsProvider } from '../aws/eks-token.js';
 import { KubeClusterClient } from './cluster-client.js';
 
 /**
@@ -26,7 +26,7 @@ export class KubeClients {
   private readonly entries = new Map<string, Promise<KubeClusterClient>>();
 
   constructor(
-    private readonly describe: (region: string, name: string) => Promise<Cluster | undefined>,
+    private readonly describe: (region: string, name: string) => Promise<EksCluster | undefined>,
     private readonly options: KubeClientsOptions = {},
   ) {}
 
@@ -51,7 +51,7 @@ export class KubeClients {
     const c = await this.describe(region, name);
     // A DELETING cluster still reports its endpoint, but it is going: do not cache a client for it.
     if (!c?.endpoint || !c.certificateAuthority?.data || !SERVING.has(c.status ?? ''))
-      throw new KubeApiUnavailable(name, c?.status);
+      throw new KubeApiUnavailable({ cluster: name, status: c?.status });
     let self: Promise<KubeClusterClient> | undefined;
     const client = new KubeClusterClient(
       { clusterName: name, region, endpoint: c.endpoint, certificateAuthorityData: c.certificateAuthority.data },

@@ -22,8 +22,8 @@ import type {
   KubeWatchOptions,
 } from '../ports.js';
 import { answerError, endpointGone, noAnswerError, parseStatus } from './errors.js';
-import type { CredentialsProvider } from './eks-token.js';
-import { EksTokenSource } from './token-source.js';
+import type { CredentialsProvider } from '../aws/eks-token.js';
+import { EksTokenSource } from '../aws/eks-token-source.js';
 import { KubeTransport, statusOf, type EksEndpoint, type KubeRequest, type KubeResponse } from './transport.js';
 import { WATCH_SECONDS, watchKind } from './watch.js';
 
@@ -163,7 +163,11 @@ export class KubeClusterClient implements KubePort {
         if (!(err instanceof KubeError && err.httpStatus === 410)) throw err;
       }
     }
-    throw new KubeExpired(this.naming(kind, { namespace: options.namespace }), 'list', LIST_RESTARTS + 1);
+    throw new KubeExpired({
+      object: this.naming(kind, { namespace: options.namespace }),
+      verb: 'list',
+      attempts: LIST_RESTARTS + 1,
+    });
   }
 
   watch<T extends KubeResource>(kind: KubeKind<T>, options: KubeWatchOptions = {}): AsyncIterable<KubeWatchEvent<T>> {
@@ -231,14 +235,14 @@ export class KubeClusterClient implements KubePort {
     if (!container) {
       const p = await this.get(POD, pod.name, pod.namespace);
       if (p.spec.containers.length !== 1) {
-        throw new KubeError(
-          naming,
-          'logs',
-          'BadRequest',
-          `Pod ${pod.namespace}/${pod.name} has containers ${p.spec.containers.join(', ')}: name the one whose log to read.`,
-          400,
-          false,
-        );
+        throw new KubeError({
+          object: naming,
+          verb: 'logs',
+          code: 'BadRequest',
+          message: `Pod ${pod.namespace}/${pod.name} has containers ${p.spec.containers.join(', ')}: name the one whose log to read.`,
+          httpStatus: 400,
+          retryable: false,
+        });
       }
       container = p.spec.containers[0]!;
     }
@@ -264,7 +268,7 @@ export class KubeClusterClient implements KubePort {
       else options.signal?.addEventListener('abort', stop, { once: true });
     } catch (err) {
       const status = statusOf(err);
-      if (status === 404) throw new KubeNotFound(naming, 'logs');
+      if (status === 404) throw new KubeNotFound({ object: naming, verb: 'logs' });
       if (status !== undefined)
         throw answerError(naming, 'logs', status, JSON.stringify((err as { body?: unknown }).body ?? ''));
       throw noAnswerError(naming, 'logs', err, this.transport.deadlineMs);
@@ -312,14 +316,14 @@ export class KubeClusterClient implements KubePort {
   private async notFound(kind: KubeKind, naming: KubeObjectNaming, verb: string, res: KubeResponse): Promise<Error> {
     const status = parseStatus(res.body);
     if (naming.name !== undefined && status?.reason === 'NotFound' && status.details?.name === naming.name)
-      return new KubeNotFound(naming, verb);
+      return new KubeNotFound({ object: naming, verb });
     const served = await this.serves(kind.apiVersion, kind.kind, naming, verb);
     if (served === 'no-api') {
       this.transport.endpointGone();
       return endpointGone(naming, verb);
     }
-    if (!served) return new KubeKindNotServed(naming, verb, kind.installedBy);
-    return new KubeNotFound(naming, verb);
+    if (!served) return new KubeKindNotServed({ object: naming, verb, installedBy: kind.installedBy });
+    return new KubeNotFound({ object: naming, verb });
   }
 
   /** The kind's descriptor from discovery, or false when the group version does not list it; 'no-api' when nothing is served. */
@@ -358,7 +362,7 @@ export class KubeClusterClient implements KubePort {
       this.transport.endpointGone();
       throw endpointGone(naming, 'apply');
     }
-    if (!found) throw new KubeKindNotServed(naming, 'apply');
+    if (!found) throw new KubeKindNotServed({ object: naming, verb: 'apply' });
     return kubeKind(
       { apiVersion: m.apiVersion, kind: m.kind, plural: found.name, namespaced: found.namespaced },
       (raw) => parseBase(raw, m),

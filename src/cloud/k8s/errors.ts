@@ -35,19 +35,19 @@ export function parseStatus(body: string): KubeStatus | undefined {
 export function answerError(object: KubeObjectNaming, verb: string, status: number, body: string): KubeError {
   const s = parseStatus(body);
   const detail = s?.message ?? (body.trim().slice(0, 300) || `HTTP ${status}`);
-  if (status === 409) return new KubeConflict(object, verb, detail, s?.reason ?? 'Conflict');
-  if (status === 403) return new KubeForbidden(object, verb, detail);
-  if (status === 401) return new KubeUnauthorized(object, verb);
+  if (status === 409) return new KubeConflict({ object, verb, detail, reason: s?.reason ?? 'Conflict' });
+  if (status === 403) return new KubeForbidden({ object, verb, detail });
+  if (status === 401) return new KubeUnauthorized({ object, verb });
   const retryable = status === 429 || status >= 500;
   const name = object.name ? ` ${object.namespace ? `${object.namespace}/` : ''}${object.name}` : '';
-  return new KubeError(
+  return new KubeError({
     object,
     verb,
-    s?.reason ?? `Http${status}`,
-    `${verb} ${object.kind}${name} in EKS cluster ${object.cluster}: ${detail}`,
-    status,
+    code: s?.reason ?? `Http${status}`,
+    message: `${verb} ${object.kind}${name} in EKS cluster ${object.cluster}: ${detail}`,
+    httpStatus: status,
     retryable,
-  );
+  });
 }
 
 /** No answer: past the deadline (TimeoutError) or nothing reachable (NetworkingError); both retryable outages. */
@@ -62,24 +62,22 @@ export function noAnswerError(object: KubeObjectNaming, verb: string, err: unkno
     );
   }
   const code = typeof e?.code === 'string' ? e.code : (e?.type ?? 'unknown');
-  return new CloudError(
-    'kubernetes',
-    verb,
-    'NetworkingError',
-    `${verb} ${object.kind}: could not reach the Kubernetes API of EKS cluster ${object.cluster} (${code}): ${e?.message ?? String(err)}`,
-    undefined,
-    true,
-  );
+  return new CloudError({
+    service: 'kubernetes',
+    operation: verb,
+    code: 'NetworkingError',
+    message: `${verb} ${object.kind}: could not reach the Kubernetes API of EKS cluster ${object.cluster} (${code}): ${e?.message ?? String(err)}`,
+    retryable: true,
+  });
 }
 
 /** An endpoint that no longer serves Kubernetes at all (the cluster went, its address was reused). */
 export function endpointGone(object: KubeObjectNaming, verb: string): CloudError {
-  return new CloudError(
-    'kubernetes',
-    verb,
-    'NetworkingError',
-    `${verb} ${object.kind}: the endpoint of EKS cluster ${object.cluster} no longer serves a Kubernetes API (the cluster was deleted or replaced); its address is looked up again on the next try.`,
-    undefined,
-    true,
-  );
+  return new CloudError({
+    service: 'kubernetes',
+    operation: verb,
+    code: 'NetworkingError',
+    message: `${verb} ${object.kind}: the endpoint of EKS cluster ${object.cluster} no longer serves a Kubernetes API (the cluster was deleted or replaced); its address is looked up again on the next try.`,
+    retryable: true,
+  });
 }

@@ -6,7 +6,7 @@ import {
   ServerConfiguration,
   type Configuration,
 } from '@kubernetes/client-node';
-import type { EksTokenSource } from './token-source.js';
+import type { EksTokenSource } from '../aws/eks-token-source.js';
 
 /** Where an EKS cluster's API lives, from DescribeCluster. */
 export interface EksEndpoint {

@@ -29,12 +29,12 @@ export function chooseAddonVersion(p: {
   offered: readonly OfferedAddonVersion[];
 }): string {
   if (!p.offered.length) {
-    throw new CloudError(
-      'eks',
-      'DescribeAddonVersions',
-      'AddonVersionNotFound',
-      `EKS offers no version of the ${p.addonName} add-on for Kubernetes ${p.kubernetesVersion}; the feature ${p.feature} cannot be installed on this cluster until EKS does (or the cluster is upgraded).`,
-    );
+    throw new CloudError({
+      service: 'eks',
+      operation: 'DescribeAddonVersions',
+      code: 'AddonVersionNotFound',
+      message: `EKS offers no version of the ${p.addonName} add-on for Kubernetes ${p.kubernetesVersion}; the feature ${p.feature} cannot be installed on this cluster until EKS does (or the cluster is upgraded).`,
+    });
   }
   if (p.asked !== undefined) {
     if (p.offered.some((o) => o.version === p.asked)) return p.asked;
@@ -76,14 +76,14 @@ export function checkAddonAuthenticationMode(p: {
   )
     return;
   const cluster = p.clusterName ?? '<eks-cluster>';
-  throw new PreconditionError(
-    `${p.feature}: the ${p.addonName} add-on needs the EKS cluster's authentication mode to be API or API_AND_CONFIG_MAP (HyperPod registers its nodes through access entries); it is ${p.authenticationMode}.`,
-    [
+  throw new PreconditionError({
+    message: `${p.feature}: the ${p.addonName} add-on needs the EKS cluster's authentication mode to be API or API_AND_CONFIG_MAP (HyperPod registers its nodes through access entries); it is ${p.authenticationMode}.`,
+    problems: [
       {
         path: p.feature,
         message: `needs EKS authentication mode API or API_AND_CONFIG_MAP, not ${p.authenticationMode}`,
       },
     ],
-    `aws eks update-cluster-config --name ${cluster} --access-config authenticationMode=API_AND_CONFIG_MAP (one way: it cannot be switched back to CONFIG_MAP)`,
-  );
+    remedy: `aws eks update-cluster-config --name ${cluster} --access-config authenticationMode=API_AND_CONFIG_MAP (one way: it cannot be switched back to CONFIG_MAP)`,
+  });
 }

@@ -127,7 +127,11 @@ export function identityTrustPolicy(
 }
 
 function missing(featureId: FeatureId, what: string, remedy: string): PreconditionError {
-  return new PreconditionError(`${featureId} needs ${what}.`, [{ path: featureId, message: `needs ${what}` }], remedy);
+  return new PreconditionError({
+    message: `${featureId} needs ${what}.`,
+    problems: [{ path: featureId, message: `needs ${what}` }],
+    remedy,
+  });
 }
 
 function grantResource(

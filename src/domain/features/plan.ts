@@ -68,7 +68,7 @@ function checkedConfig(id: FeatureId, config: Record<string, unknown>): Record<s
     path: [id, ...i.path.map(String)].join('.'),
     message: i.message,
   }));
-  throw new InputError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
+  throw new InputError({ message: problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems });
 }
 
 /** True when every setting the caller sent already has that value (settings they did not send are not compared). */

@@ -54,25 +54,39 @@ export interface ComputeCapacity {
  * No free /20 is left: a precondition the user fixes by growing the VPC or choosing another.
  * The message names the VPC block(s), the /20 count and the use, so it is actionable on its own.
  */
+export interface CapacityPlacementErrorOptions {
+  /** The VPC's primary block. */
+  vpcCidr: string;
+  zone: string;
+  capacity: ComputeCapacity;
+  secondaryCidrs?: readonly string[];
+}
+
 export class CapacityPlacementError extends PreconditionError {
-  constructor(
-    readonly vpcCidr: string,
-    readonly zone: string,
-    readonly capacity: ComputeCapacity,
-    readonly secondaryCidrs: readonly string[] = [],
-  ) {
+  readonly vpcCidr: string;
+  readonly zone: string;
+  readonly capacity: ComputeCapacity;
+  readonly secondaryCidrs: readonly string[];
+  constructor({ vpcCidr, zone, capacity, secondaryCidrs = [] }: CapacityPlacementErrorOptions) {
     const remedy =
       'Associate a secondary IPv4 CIDR block with the VPC (aws ec2 associate-vpc-cidr-block --vpc-id <vpc-id> --cidr-block 100.64.0.0/16) ' +
       'and retry, or place the instance group in another VPC.';
     const blocks = secondaryCidrs.length ? `${vpcCidr} (secondary: ${secondaryCidrs.join(', ')})` : vpcCidr;
     const other = capacity.used - capacity.usedByCompute;
-    super(
-      `No free /${COMPUTE_SUBNET_PREFIX} for a compute subnet in ${zone}: VPC ${blocks} holds ${capacity.total} compute /${COMPUTE_SUBNET_PREFIX}s ` +
+    super({
+      message:
+        `No free /${COMPUTE_SUBNET_PREFIX} for a compute subnet in ${zone}: VPC ${blocks} holds ${capacity.total} compute /${COMPUTE_SUBNET_PREFIX}s ` +
         `(besides its infrastructure /${COMPUTE_SUBNET_PREFIX}) and ${capacity.used} of them are in use ` +
         `(${capacity.usedByCompute} by compute subnets, ${other} by other subnets). ${remedy}`,
-      [{ path: 'vpcCidr', message: `${vpcCidr} has no free /${COMPUTE_SUBNET_PREFIX} left for a compute subnet` }],
+      problems: [
+        { path: 'vpcCidr', message: `${vpcCidr} has no free /${COMPUTE_SUBNET_PREFIX} left for a compute subnet` },
+      ],
       remedy,
-    );
+    });
+    this.vpcCidr = vpcCidr;
+    this.zone = zone;
+    this.capacity = capacity;
+    this.secondaryCidrs = secondaryCidrs;
     this.name = 'CapacityPlacementError';
   }
 }
@@ -222,10 +236,10 @@ export function placeComputeSubnet(req: PlacementRequest): ComputePlacement {
     if (base !== undefined) return { kind: 'create', cidr: formatCidr({ base, prefix: COMPUTE_SUBNET_PREFIX }) };
   }
   const blocks = vpcBlocks(req.vpcCidr, req.secondaryCidrs ?? []);
-  throw new CapacityPlacementError(
-    formatCidr(blocks.primary),
-    req.zone,
-    computeCapacity(req),
-    blocks.secondary.map(formatCidr),
-  );
+  throw new CapacityPlacementError({
+    vpcCidr: formatCidr(blocks.primary),
+    zone: req.zone,
+    capacity: computeCapacity(req),
+    secondaryCidrs: blocks.secondary.map(formatCidr),
+  });
 }

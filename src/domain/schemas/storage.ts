@@ -215,6 +215,18 @@ export const StorageDataSchema = z.discriminatedUnion('kind', [
 ]);
 export type StorageData = z.infer<typeof StorageDataSchema>;
 
+/** A storage removed "keeping the data", as the server's store keeps it (src/store/kept-storage-store.ts). */
+export interface KeptStorageRecord {
+  region: string;
+  cluster: string;
+  namespace: string;
+  name: string;
+  data: StorageData;
+  /** Whether InstantStart made the data (it carries the cluster's tag): a delete would remove it but for this record. */
+  ours: boolean;
+  keptAt: string;
+}
+
 export const RemoveStorageInputSchema = z
   .object({
     cluster: ClusterRefSchema,

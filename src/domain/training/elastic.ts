@@ -104,9 +104,9 @@ export function trainingCompatibilityProblems(
 export function checkTrainingCompatibility(req: TrainingCompatibilityRequest, facts: TrainingCompatibilityFacts): void {
   const problems = trainingCompatibilityProblems(req, facts);
   if (problems.length === 0) return;
-  throw new PreconditionError(
-    problems.map((p) => `${p.path} ${p.message}`).join('; '),
+  throw new PreconditionError({
+    message: problems.map((p) => `${p.path} ${p.message}`).join('; '),
     problems,
-    "Change the named fields (or the cluster's settings) and submit again; nothing was created.",
-  );
+    remedy: "Change the named fields (or the cluster's settings) and submit again; nothing was created.",
+  });
 }

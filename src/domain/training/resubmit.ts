@@ -37,11 +37,11 @@ export function withSavedRequest(manifest: KubeObject, req: SubmitTrainingJobReq
 export function savedRequestOf(job: string, annotations: Readonly<Record<string, string>>): SavedRequest {
   const text = annotations[REQUEST_ANNOTATION];
   const refuse = (why: string) =>
-    new PreconditionError(
-      `job: ${job} cannot be re-submitted: ${why}`,
-      [{ path: 'job', message: `cannot be re-submitted: ${why}` }],
-      'Submit it anew with submit_training_job (POST …/jobs) and the full request.',
-    );
+    new PreconditionError({
+      message: `job: ${job} cannot be re-submitted: ${why}`,
+      problems: [{ path: 'job', message: `cannot be re-submitted: ${why}` }],
+      remedy: 'Submit it anew with submit_training_job (POST …/jobs) and the full request.',
+    });
   if (!text) throw refuse(`it has no ${REQUEST_ANNOTATION} annotation (it was not submitted through InstantStart)`);
   let raw: unknown;
   try {

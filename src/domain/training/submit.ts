@@ -91,23 +91,23 @@ export function trainingManifest(req: SubmitTrainingJobRequest, facts: SubmitFac
     },
   );
   if (recipe && req.elastic && !recipe.elastic)
-    throw new PreconditionError(
-      `elastic: recipe ${recipe.id} cannot resume at another world size; elastic training is for PyTorch scripts that do (the pytorch-script recipe or a custom container)`,
-      [
+    throw new PreconditionError({
+      message: `elastic: recipe ${recipe.id} cannot resume at another world size; elastic training is for PyTorch scripts that do (the pytorch-script recipe or a custom container)`,
+      problems: [
         {
           path: 'elastic',
           message: `is not available with recipe ${recipe.id}: its framework does not resume at another world size (AWS documents elastic training for PyTorch DDP/FSDP with Distributed Checkpoint); use pytorch-script or a custom container`,
         },
       ],
-    );
+    });
   if (recipe) {
     const problems = recipeProblems(recipe, params, facts.placement, common);
     if (problems.length)
-      throw new PreconditionError(
-        problems.map((p) => `${p.path} ${p.message}`).join('; '),
+      throw new PreconditionError({
+        message: problems.map((p) => `${p.path} ${p.message}`).join('; '),
         problems,
-        'Change the named fields and submit again; nothing was created.',
-      );
+        remedy: 'Change the named fields and submit again; nothing was created.',
+      });
     return recipe.build(params as never, facts.placement, common);
   }
   return customJobManifest(req.custom!, facts.placement, common);

@@ -1,15 +1,15 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import type { FlashbarProps } from '@cloudscape-design/components/flashbar';
+import { keys } from '@kit/api/queries.js';
+import { useConfig } from '@kit/api/server-config.js';
+import type { CloudAccessProblem, ServerConfig } from '@kit/api/types.js';
+import { useCloudClockNote } from '@kit/hooks/cloud-clock.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { formatTime, inFormWords } from '@kit/lib/format.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { checkCredentials } from '../api/endpoints.js';
-import { keys, useConfig } from '../api/queries.js';
-import type { CloudAccessProblem, ServerConfig } from '../api/types.js';
-import { ProblemText } from '../hooks/notifications.js';
-import { formatTime } from '../lib/format.js';
-import { useCloudClockNote } from '../hooks/cloud-clock.js';
-import { inFormWords } from '../lib/format.js';
+import { checkCredentials } from '../../../src/capabilities/system/ui/index.js';
 
 const HEADLINES: Record<CloudAccessProblem['code'], string> = {
   NoCredentials: 'No AWS credentials',

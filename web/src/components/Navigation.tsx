@@ -1,11 +1,11 @@
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import SideNavigation from '@cloudscape-design/components/side-navigation';
+import { useConfig } from '@kit/api/server-config.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
 import { useLocation } from 'react-router-dom';
-import { useConfig } from '../api/queries.js';
 import { NAVIGATION } from '../capabilities.js';
-import { useLiveStatus } from '../hooks/live-context.js';
-import { useFollow } from '../hooks/use-follow.js';
 
 /** Which cloud the server talks to: users must know whether anything they do costs money. */
 export function CloudBadge() {

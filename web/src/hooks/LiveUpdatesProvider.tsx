@@ -1,9 +1,9 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { apiToken } from '../api/client.js';
-import { keys } from '../api/queries.js';
-import type { LogLine, OperationView } from '../api/types.js';
-import { LiveContext, type LiveStatus, type LiveWatch, type LogListener } from './live-context.js';
+import { apiToken } from '@kit/api/client.js';
+import { keys } from '@kit/api/queries.js';
+import type { LogLine, OperationView } from '@kit/api/types.js';
+import { LiveContext, type LiveStatus, type LiveWatch, type LogListener } from '@kit/hooks/live-context.js';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 type ServerMessage =
   | { type: 'operation'; operation: OperationView }

@@ -1,6 +1,6 @@
 import Alert from '@cloudscape-design/components/alert';
 import Link from '@cloudscape-design/components/link';
-import { useFollow } from '../hooks/use-follow.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
 
 export function NotFoundPage() {
   const follow = useFollow();

@@ -10,13 +10,14 @@ import Modal from '@cloudscape-design/components/modal';
 import Multiselect, { type MultiselectProps } from '@cloudscape-design/components/multiselect';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useStartOperation } from '@kit/api/queries.js';
+import type { Accepted, AutoscalingView, InstanceGroupView } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { operationPath } from '@kit/lib/format.js';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { setAutoscaling } from '../../../../web/src/api/endpoints.js';
-import { useStartOperation, useAutoscaling, useInstanceGroups } from '../../../../web/src/api/queries.js';
-import type { Accepted, AutoscalingView, InstanceGroupView } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { operationPath } from '../../../../web/src/lib/format.js';
+import { useInstanceGroups } from '../../instance-groups/ui/index.js';
+import { setAutoscaling, useAutoscaling } from './api.js';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 

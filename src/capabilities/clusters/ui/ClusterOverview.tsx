@@ -3,12 +3,12 @@ import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import type { ClusterDetail } from '@kit/api/types.js';
+import { CloudTime } from '@kit/components/CloudTime.js';
+import { ClusterHealthDetails } from '@kit/components/ClusterHealth.js';
+import { ClusterStatus } from '@kit/components/status.js';
+import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 import type { ReactNode } from 'react';
-import type { ClusterDetail } from '../../../../web/src/api/types.js';
-import { ClusterHealthDetails } from '../../../../web/src/components/ClusterHealth.js';
-import { ClusterStatus } from '../../../../web/src/components/status.js';
-import { CloudTime } from '../../../../web/src/components/CloudTime.js';
-import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 

@@ -7,21 +7,21 @@ import Popover from '@cloudscape-design/components/popover';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
+import { keys } from '@kit/api/queries.js';
+import type { Accepted, ClusterSummary } from '@kit/api/types.js';
+import { CloudTime } from '@kit/components/CloudTime.js';
+import { ClusterHealthBadge } from '@kit/components/ClusterHealth.js';
+import { OperationLink } from '@kit/components/OperationLink.js';
+import { ClusterStatus } from '@kit/components/status.js';
+import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
+import { ProblemText, useNotifications } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { clusterPath, operationPath } from '@kit/lib/format.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { setActiveCluster } from '../../../../web/src/api/endpoints.js';
-import { keys, useActiveCluster, useClusters } from '../../../../web/src/api/queries.js';
-import type { Accepted, ClusterSummary } from '../../../../web/src/api/types.js';
+import { clusterKeys, setActiveCluster, useActiveCluster, useClusters } from './api.js';
 import { DeleteClusterModal } from './DeleteClusterModal.js';
-import { OperationLink } from '../../../../web/src/components/OperationLink.js';
-import { ClusterHealthBadge } from '../../../../web/src/components/ClusterHealth.js';
-import { ClusterStatus } from '../../../../web/src/components/status.js';
-import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath, operationPath } from '../../../../web/src/lib/format.js';
-import { CloudTime } from '../../../../web/src/components/CloudTime.js';
-import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 export function ClustersPage() {
   const cloudLabel = useCloudTimeLabel();
@@ -52,7 +52,7 @@ export function ClustersPage() {
   const setActive = useMutation({
     mutationFn: (c: ClusterSummary) => setActiveCluster(c.name, c.region),
     onSuccess: (result) => {
-      qc.setQueryData(keys.activeCluster, result);
+      qc.setQueryData(clusterKeys.active, result);
       void qc.invalidateQueries({ queryKey: keys.clusters });
       notify({ type: 'success', header: `${result.name} is now the active cluster` });
     },

@@ -4,19 +4,21 @@ import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Wizard from '@cloudscape-design/components/wizard';
+import { keys } from '@kit/api/queries.js';
+import { useConfig } from '@kit/api/server-config.js';
+import { ProblemText, useNotifications } from '@kit/hooks/notifications.js';
+import { operationPath } from '@kit/lib/format.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { createCluster, preflightCluster } from '../../../../web/src/api/endpoints.js';
-import { keys, useAvailabilityZones, useConfig } from '../../../../web/src/api/queries.js';
-import { useCapacityCheck } from './wizard/capacity-check.js';
+import { preflightCluster, useAvailabilityZones } from '../../catalog/ui/index.js';
+import { createCluster } from './api.js';
 import { CapacityStep } from './wizard/CapacityStep.js';
-import { digest, initialForm, stepErrors, STEP_FIELDS, toRequest, validate, type WizardForm } from './wizard/form.js';
+import { useCapacityCheck } from './wizard/capacity-check.js';
+import { digest, initialForm, STEP_FIELDS, stepErrors, toRequest, validate, type WizardForm } from './wizard/form.js';
 import { PlacementStep } from './wizard/PlacementStep.js';
 import { ReviewStep } from './wizard/ReviewStep.js';
 import { StorageStep } from './wizard/StorageStep.js';
-import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
-import { operationPath } from '../../../../web/src/lib/format.js';
 
 const REVIEW = 3;
 

@@ -7,13 +7,13 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { keys } from '@kit/api/queries.js';
+import type { Accepted } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { deleteCluster, getDeletePlan } from '../../../../web/src/api/endpoints.js';
+import { deleteCluster, getDeletePlan } from './api.js';
 import { DeletePlanLists } from './DeletePlanLists.js';
-import { keys } from '../../../../web/src/api/queries.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 
 export interface DeleteClusterModalProps {
   /** The cluster to delete; the modal is shown while set. */

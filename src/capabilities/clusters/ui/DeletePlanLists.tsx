@@ -1,6 +1,6 @@
 import Box from '@cloudscape-design/components/box';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
-import type { DeletePlan, DeletePlanItem } from '../../../domain/schemas/clusters.js';
+import type { DeletePlan, DeletePlanItem } from '@domain/schemas/clusters.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 /** Enough rows to read in a dialog; the rest is counted (EC2 pieces are many). */

@@ -1,7 +1,7 @@
+import type { ClusterDetail, OperationView } from '@kit/api/types.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { parseClusterTarget } from '@kit/lib/format.js';
 import { useEffect, useState } from 'react';
-import type { ClusterDetail, OperationView } from '../../../../web/src/api/types.js';
-import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
-import { parseClusterTarget } from '../../../../web/src/lib/format.js';
 
 export interface ClusterDeletion {
   id: string;

@@ -5,12 +5,12 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import { fieldLabel } from '@domain/field-labels.js';
+import type { FeatureChanges, FeatureId, FeaturePlanAnswer } from '@domain/schemas/features.js';
+import { keys } from '@kit/api/queries.js';
+import { Breakable } from '@kit/components/Breakable.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fieldLabel } from '../../../domain/field-labels.js';
-import { Breakable } from '../../../../web/src/components/Breakable.js';
-import { keys } from '../../../../web/src/api/queries.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import type { FeatureChanges, FeatureId, FeaturePlanAnswer } from '../../../domain/schemas/features.js';
 import { applyFeatureChanges, featureKeys, isAccepted, planFeatureChanges } from './api.js';
 
 type Step = {

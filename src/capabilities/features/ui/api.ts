@@ -1,14 +1,8 @@
+import type { FeatureChanges, FeaturePlanAnswer, FeaturesAnswer, FeaturesUnchanged } from '@domain/schemas/features.js';
+import { usePollInterval } from '@kit/api/queries.js';
+import { rest } from '@kit/api/rest.js';
+import type { Accepted } from '@kit/api/types.js';
 import { useQuery } from '@tanstack/react-query';
-import { api, qs } from '../../../../web/src/api/client.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { usePollInterval } from '../../../../web/src/api/queries.js';
-import { apiPath } from '../../../domain/api-path.js';
-import type {
-  FeatureChanges,
-  FeaturePlanAnswer,
-  FeaturesAnswer,
-  FeaturesUnchanged,
-} from '../../../domain/schemas/features.js';
 import { FEATURES_PATHS } from '../paths.js';
 
 /** The features API as the panel uses it: read the actual state, plan a change, apply it. */
@@ -18,18 +12,15 @@ export const featureKeys = {
 };
 
 export const getFeatures = (cluster: string, region?: string) =>
-  api<FeaturesAnswer>(`${apiPath(FEATURES_PATHS.list, { name: cluster })}${qs({ region })}`);
+  rest(FEATURES_PATHS.list, { name: cluster }).get<FeaturesAnswer>({ region });
 
 export const planFeatureChanges = (cluster: string, changes: FeatureChanges, region?: string) =>
-  api<FeaturePlanAnswer>(`${apiPath(FEATURES_PATHS.plan, { name: cluster })}${qs({ region })}`, {
-    method: 'POST',
-    body: changes,
-  });
+  rest(FEATURES_PATHS.plan, { name: cluster }).post<FeaturePlanAnswer>({ query: { region }, body: changes });
 
 /** 202 with the set-features operation, or 200 `{noOp: true}` when every key sent already matched (nothing started). */
 export const applyFeatureChanges = (cluster: string, changes: FeatureChanges, region?: string) =>
-  api<Accepted | FeaturesUnchanged>(`${apiPath(FEATURES_PATHS.list, { name: cluster })}${qs({ region })}`, {
-    method: 'PATCH',
+  rest(FEATURES_PATHS.list, { name: cluster }).patch<Accepted | FeaturesUnchanged>({
+    query: { region },
     body: changes,
   });
 

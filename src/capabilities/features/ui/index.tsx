@@ -1,4 +1,4 @@
-import type { CapabilityUi } from '../../../../web/src/capabilities.js';
+import type { CapabilityUi } from '@kit/capability.js';
 import { FeaturesPanel } from './FeaturesPanel.js';
 
 export const ui: CapabilityUi = {

@@ -1,4 +1,4 @@
-import type { FeatureChanges, FeatureId, FeatureState } from '../../../domain/schemas/features.js';
+import type { FeatureChanges, FeatureId, FeatureState } from '@domain/schemas/features.js';
 
 /**
  * The panel's half of the diff contract: the user's edits are kept per feature, and only the ones

@@ -2,7 +2,11 @@ import { CloudError } from '../../../domain/errors.js';
 import { dependencyClosure } from '../../../domain/features/graph.js';
 import type { FeatureActual } from '../../../domain/features/plan.js';
 import { FEATURE_IDS, type FeatureId } from '../../../domain/schemas/features.js';
-import { readFeature, type FeatureReading, type ReadSource } from './feature-reading.js';
+import {
+  readFeature,
+  type FeatureReading,
+  type ReadSource,
+} from '../../../workflows/feature-reconciliation/feature-reading.js';
 
 /**
  * Every feature of a cluster as read now (each read on its own: one that cannot be read is
@@ -49,14 +53,14 @@ export function featureActuals(
   for (const [id, r] of readings) {
     if (r.state === 'unknown') {
       if (touches(id))
-        throw new CloudError(
-          'features',
-          'ReadFeatures',
-          'FeatureUnreadable',
-          `${id} ${r.health}; nothing was changed.`,
-          503,
-          true,
-        );
+        throw new CloudError({
+          service: 'features',
+          operation: 'ReadFeatures',
+          code: 'FeatureUnreadable',
+          message: `${id} ${r.health}; nothing was changed.`,
+          httpStatus: 503,
+          retryable: true,
+        });
       continue;
     }
     out[id] = {

@@ -12,11 +12,15 @@ import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js'
 import { describeHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
-import { setAutoscalingPhases, type SetAutoscalingState } from '../../autoscaling/workflows/set-autoscaling.js';
+import { setAutoscalingPhases, type SetAutoscalingState } from '../../../workflows/managed-autoscaling.js';
 import { featureActuals, readAllFeatures } from './actual-state.js';
-import { existingClusterFacts, type FeatureFacts } from './feature-facts.js';
-import { readSource } from './feature-reading.js';
-import { reconcilePhase, type FeatureProgress, type ReconcileState } from './reconcile.js';
+import { existingClusterFacts, type FeatureFacts } from '../../../workflows/feature-reconciliation/feature-facts.js';
+import { readSource } from '../../../workflows/feature-reconciliation/feature-reading.js';
+import {
+  reconcilePhase,
+  type FeatureProgress,
+  type ReconcileState,
+} from '../../../workflows/feature-reconciliation/reconcile.js';
 
 export interface SetFeaturesState extends ReconcileState, SetAutoscalingState {
   featureFacts?: FeatureFacts;
@@ -53,10 +57,10 @@ function planPhase(deps: WorkflowDeps): Phase {
       );
       if (plan.refused.length) {
         const problems = refusalProblems(plan);
-        throw new PreconditionError(
-          `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`,
+        throw new PreconditionError({
+          message: `Features cannot be changed as asked: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}.`,
           problems,
-        );
+        });
       }
       const progress: FeatureProgress[] = [
         ...plan.remove.map((feature) => ({

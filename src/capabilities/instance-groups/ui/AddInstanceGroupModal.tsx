@@ -8,17 +8,13 @@ import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Toggle from '@cloudscape-design/components/toggle';
+import { AddInstanceGroupRequestSchema } from '@domain/schemas/instance-groups.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import type { Accepted, AddInstanceGroupInput } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useMemo, useState } from 'react';
-import { AddInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
-import { addInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import {
-  useStartOperation,
-  useAvailabilityZones,
-  useInstanceTypes,
-  useTrainingPlans,
-} from '../../../../web/src/api/queries.js';
-import type { Accepted, AddInstanceGroupInput } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { useAvailabilityZones, useInstanceTypes, useTrainingPlans } from '../../catalog/ui/index.js';
+import { addInstanceGroup } from './api.js';
 
 /** A request to start from (a group that found no capacity), and the zone and type it must not repeat. */
 export interface GroupPrefill {

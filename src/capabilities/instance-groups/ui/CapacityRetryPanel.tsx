@@ -1,11 +1,11 @@
 import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
+import type { InstanceGroupView, OperationView } from '@kit/api/types.js';
+import { operationPath } from '@kit/lib/format.js';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useInstanceGroups } from '../../../../web/src/api/queries.js';
-import type { InstanceGroupView, OperationView } from '../../../../web/src/api/types.js';
-import { operationPath } from '../../../../web/src/lib/format.js';
 import { AddInstanceGroupModal, type GroupPrefill } from './AddInstanceGroupModal.js';
+import { useInstanceGroups } from './api.js';
 
 /** The operations whose nodes HyperPod could not launch, and what the group asked for. */
 const CAPACITY_KINDS = new Set([

@@ -9,13 +9,13 @@ import Modal from '@cloudscape-design/components/modal';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
+import { UpdateInstanceGroupRequestSchema } from '@domain/schemas/instance-groups.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import type { Accepted, InstanceGroupView } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
-import { UpdateInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
-import { updateInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import { useStartOperation } from '../../../../web/src/api/queries.js';
-import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formOf, groupEdit, type GroupEditForm, type PatchingChoice } from './group-edit.js';
+import { updateInstanceGroup } from './api.js';
+import { formOf, type GroupEditForm, groupEdit, type PatchingChoice } from './group-edit.js';
 
 interface Props {
   cluster: string;

@@ -7,14 +7,14 @@ import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useStartOperation } from '@kit/api/queries.js';
+import type { Accepted, InstanceGroupView } from '@kit/api/types.js';
+import { PreflightProblemList } from '@kit/components/PreflightProblemList.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { useDebounced } from '@kit/hooks/use-debounced.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { checkScaleInstanceGroup, deleteInstanceGroup, scaleInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import { useStartOperation } from '../../../../web/src/api/queries.js';
-import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
-import { PreflightProblemList } from '../../../../web/src/components/PreflightProblemList.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { useDebounced } from '../../../../web/src/hooks/use-debounced.js';
+import { checkScaleInstanceGroup, deleteInstanceGroup, scaleInstanceGroup } from './api.js';
 
 interface GroupModalProps {
   cluster: string;

@@ -3,17 +3,17 @@ import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
+import type { Accepted, InstanceGroupView } from '@kit/api/types.js';
+import { GroupShortfallNote } from '@kit/components/ClusterHealth.js';
+import { OperationLink } from '@kit/components/OperationLink.js';
+import { ClusterStatus } from '@kit/components/status.js';
+import { operationPath } from '@kit/lib/format.js';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useInstanceGroups } from '../../../../web/src/api/queries.js';
-import type { Accepted, InstanceGroupView } from '../../../../web/src/api/types.js';
-import { operationPath } from '../../../../web/src/lib/format.js';
-import { OperationLink } from '../../../../web/src/components/OperationLink.js';
-import { GroupShortfallNote } from '../../../../web/src/components/ClusterHealth.js';
-import { ClusterStatus } from '../../../../web/src/components/status.js';
 import { AddInstanceGroupModal } from './AddInstanceGroupModal.js';
-import { DeleteInstanceGroupModal, ScaleInstanceGroupModal } from './GroupActionModals.js';
+import { useInstanceGroups } from './api.js';
 import { EditInstanceGroupModal } from './EditInstanceGroupModal.js';
+import { DeleteInstanceGroupModal, ScaleInstanceGroupModal } from './GroupActionModals.js';
 
 const capacity = (g: InstanceGroupView) =>
   g.trainingPlanArn ? `training plan (${g.trainingPlanArn.split('/').pop()})` : g.capacityType;

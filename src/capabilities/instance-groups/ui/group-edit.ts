@@ -3,7 +3,7 @@
  * person types, and the PATCH body it makes: only what differs from the group (the diff contract), with what each
  * change does to running work said before the user confirms.
  */
-import type { InstanceGroupView, UpdateInstanceGroupRequest } from '../../../domain/schemas/instance-groups.js';
+import type { InstanceGroupView, UpdateInstanceGroupRequest } from '@domain/schemas/instance-groups.js';
 
 type Taint = InstanceGroupView['taints'][number];
 export type PatchingChoice = 'off' | 'WhenIdle' | 'WhenAllIdle';

@@ -8,18 +8,17 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import { formatBytes } from '@domain/model-downloads.js';
+import type { ModelDownloadView } from '@domain/schemas/model-downloads.js';
+import type { ClusterPanelProps } from '@kit/capability.js';
+import { Breakable } from '@kit/components/Breakable.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { formatTime, inFormWords, operationPath } from '@kit/lib/format.js';
 import { useState } from 'react';
-import { Breakable } from '../../../../web/src/components/Breakable.js';
-import type { ClusterPanelProps } from '../../../../web/src/capabilities.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formatTime, operationPath } from '../../../../web/src/lib/format.js';
-import { formatBytes } from '../../../domain/model-downloads.js';
-import type { ModelDownloadView } from '../../../domain/schemas/model-downloads.js';
-import { useStorageList } from '../../storage/ui/api.js';
+import { useStorageList } from '../../storage/ui/index.js';
 import { useModelDownloads } from './api.js';
 import { downloadStatus } from './download-status.js';
 import { StartDownloadModal } from './StartDownloadModal.js';
-import { inFormWords } from '../../../../web/src/lib/format.js';
 
 function Progress({ d }: { d: ModelDownloadView }) {
   const p = d.progress;

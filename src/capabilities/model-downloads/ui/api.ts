@@ -1,10 +1,9 @@
+import type { ModelDownloadList, StartModelDownloadRequestSchema } from '@domain/schemas/model-downloads.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import { rest } from '@kit/api/rest.js';
+import type { Accepted } from '@kit/api/types.js';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api, qs } from '../../../../web/src/api/client.js';
-import { useStartOperation } from '../../../../web/src/api/queries.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { apiPath } from '../../../domain/api-path.js';
-import type { ModelDownloadList, StartModelDownloadRequestSchema } from '../../../domain/schemas/model-downloads.js';
 import { MODEL_DOWNLOAD_PATHS } from '../paths.js';
 
 /** The model-downloads REST calls the UI makes, and their queries (kept with the capability). */
@@ -16,14 +15,10 @@ export const modelDownloadKeys = {
 };
 
 export const listModelDownloads = (cluster: string, region?: string) =>
-  api<ModelDownloadList>(`${apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster })}${qs({ region })}`);
+  rest(MODEL_DOWNLOAD_PATHS.list, { name: cluster }).get<ModelDownloadList>({ region });
 
 export const startModelDownload = (cluster: string, body: StartModelDownloadInput, idempotencyKey: string) =>
-  api<Accepted>(apiPath(MODEL_DOWNLOAD_PATHS.list, { name: cluster }), {
-    method: 'POST',
-    body,
-    headers: { 'idempotency-key': idempotencyKey },
-  });
+  rest(MODEL_DOWNLOAD_PATHS.list, { name: cluster }).post<Accepted>({ body, idempotencyKey });
 
 /** The cluster's downloads: every 2 s while one is unfinished (its progress moves in S3, not in our events), else every 30 s. */
 export function useModelDownloads(cluster: string, region?: string) {

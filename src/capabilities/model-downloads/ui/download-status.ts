@@ -1,5 +1,5 @@
 /** A download's status as the Models tab words it (issue 26, item 7: never "Downloading" once its Job succeeded). */
-import type { ModelDownloadView } from '../../../domain/schemas/model-downloads.js';
+import type { ModelDownloadView } from '@domain/schemas/model-downloads.js';
 
 type Indicator = 'success' | 'error' | 'warning' | 'info' | 'stopped' | 'pending' | 'in-progress' | 'loading';
 

@@ -72,12 +72,12 @@ function downloadPhase(deps: WorkflowDeps): Phase {
     async observe(ctx) {
       const job = await (await kubeOf(deps, ctx)).find(JOB, ctx.input.jobName, ctx.input.namespace);
       if (!job)
-        throw new CloudError(
-          'kubernetes',
-          'Job',
-          'JobMissing',
-          `Job ${ctx.input.namespace}/${ctx.input.jobName} is gone (deleted, or expired a day after it finished); start a new download.`,
-        );
+        throw new CloudError({
+          service: 'kubernetes',
+          operation: 'Job',
+          code: 'JobMissing',
+          message: `Job ${ctx.input.namespace}/${ctx.input.jobName} is gone (deleted, or expired a day after it finished); start a new download.`,
+        });
       return jobState(job).state === 'Succeeded' ? 'done' : 'in-progress';
     },
     pollKey: (ctx) => `kube:${ctx.input.region}:${ctx.input.cluster}:job:${ctx.input.namespace}/${ctx.input.jobName}`,
@@ -85,23 +85,23 @@ function downloadPhase(deps: WorkflowDeps): Phase {
       const kube = await kubeOf(deps, ctx);
       const job = await kube.find(JOB, ctx.input.jobName, ctx.input.namespace);
       if (!job)
-        throw new CloudError(
-          'kubernetes',
-          'Job',
-          'JobMissing',
-          `Job ${ctx.input.namespace}/${ctx.input.jobName} was deleted before it finished; start a new download.`,
-        );
+        throw new CloudError({
+          service: 'kubernetes',
+          operation: 'Job',
+          code: 'JobMissing',
+          message: `Job ${ctx.input.namespace}/${ctx.input.jobName} was deleted before it finished; start a new download.`,
+        });
       const state = jobState(job);
       if (state.state === 'Failed') {
         const lines = await lastLogLines(kube, ctx.input.namespace, ctx.input.jobName);
         await forgetToken(kube, ctx);
         const why = `${state.reason ?? 'Failed'}${state.message ? `: ${state.message}` : ''}`;
-        throw new CloudError(
-          'kubernetes',
-          'Job',
-          'ModelDownloadFailed',
-          `The download Job ${ctx.input.jobName} failed (${why}).${lines.length ? ` Its pod's last lines:\n${lines.join('\n')}` : ' Its pod left no log.'}`,
-        );
+        throw new CloudError({
+          service: 'kubernetes',
+          operation: 'Job',
+          code: 'ModelDownloadFailed',
+          message: `The download Job ${ctx.input.jobName} failed (${why}).${lines.length ? ` Its pod's last lines:\n${lines.join('\n')}` : ' Its pod left no log.'}`,
+        });
       }
       const files = await readLanded(deps.cloud, ctx.input);
       if (state.state !== 'Succeeded')

@@ -8,21 +8,16 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import { isTerminal, keys } from '@kit/api/queries.js';
+import type { Accepted, NodeActionKind, NodeActionResult, NodeOutcome, NodeView } from '@kit/api/types.js';
+import { OperationLink } from '@kit/components/OperationLink.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { inFormWords } from '@kit/lib/format.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { actOnNodes, startDeepHealthCheck } from '../../../../web/src/api/endpoints.js';
-import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
-import type {
-  Accepted,
-  NodeActionKind,
-  NodeActionResult,
-  NodeOutcome,
-  NodeView,
-} from '../../../../web/src/api/types.js';
-import { OperationLink } from '../../../../web/src/components/OperationLink.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import { useOperation } from '../../operations/ui/index.js';
+import { actOnNodes, startDeepHealthCheck } from './api.js';
 import { EscalationOrder, NodeHealthIndicator } from './health.js';
-import { inFormWords } from '../../../../web/src/lib/format.js';
 
 type Check = 'InstanceStress' | 'InstanceConnectivity';
 

@@ -10,13 +10,13 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
-import { useNode } from '../../../../web/src/api/queries.js';
-import type { NodeActionKind, NodeDetail, NodeView } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
+import type { NodeActionKind, NodeDetail, NodeView } from '@kit/api/types.js';
+import { CloudTime } from '@kit/components/CloudTime.js';
+import { useCloudClockNote, useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { useNode } from './api.js';
 import { EventsTable } from './events/EventsTable.js';
 import { EscalationOrder, HEALTH_LABEL, suggestedActionLabel } from './health.js';
-import { useCloudClockNote, useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
-import { CloudTime } from '../../../../web/src/components/CloudTime.js';
 
 interface Props {
   cluster: string;

@@ -1,6 +1,6 @@
 import Box from '@cloudscape-design/components/box';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
-import type { NodeHealthState, NodeView } from '../../../../web/src/api/types.js';
+import type { NodeHealthState, NodeView } from '@kit/api/types.js';
 
 /** The one health verdict the server gives each node, drawn the same way everywhere in the UI. */
 

@@ -1,4 +1,4 @@
-import type { CapabilityUi } from '../../../../web/src/capabilities.js';
+import type { CapabilityUi } from '@kit/capability.js';
 import { EventsPanel } from './events/EventsPanel.js';
 import { NodesPanel } from './NodesPanel.js';
 

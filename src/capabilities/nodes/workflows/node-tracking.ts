@@ -1,4 +1,4 @@
-import type { ClusterNodeSummary } from '@aws-sdk/client-sagemaker';
+import type { HyperPodNode } from '../../../cloud/ports.js';
 import type { NodeActionName, NodeOutcome } from '../../../domain/schemas/nodes.js';
 
 /**
@@ -33,13 +33,13 @@ export const QUIET_READS_DONE = 3;
 
 /** One read of a cluster's nodes, by instance id and by logical id. */
 export interface ObservedNodes {
-  byId: Map<string, ClusterNodeSummary>;
-  byLogicalId: Map<string, ClusterNodeSummary>;
+  byId: Map<string, HyperPodNode>;
+  byLogicalId: Map<string, HyperPodNode>;
 }
 
-export function observed(summaries: readonly ClusterNodeSummary[]): ObservedNodes {
-  const byId = new Map<string, ClusterNodeSummary>();
-  const byLogicalId = new Map<string, ClusterNodeSummary>();
+export function observed(summaries: readonly HyperPodNode[]): ObservedNodes {
+  const byId = new Map<string, HyperPodNode>();
+  const byLogicalId = new Map<string, HyperPodNode>();
   for (const n of summaries) {
     if (n.InstanceId) byId.set(n.InstanceId, n);
     if (n.NodeLogicalId) byLogicalId.set(n.NodeLogicalId, n);
@@ -47,7 +47,7 @@ export function observed(summaries: readonly ClusterNodeSummary[]): ObservedNode
   return { byId, byLogicalId };
 }
 
-const statusOf = (n: ClusterNodeSummary | undefined) => n?.InstanceStatus?.Status;
+const statusOf = (n: HyperPodNode | undefined) => n?.InstanceStatus?.Status;
 const failed = (t: NodeTrack, code: string, message: string): NodeTrack => ({ ...t, step: 'failed', code, message });
 
 /**

@@ -4,12 +4,12 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
+import type { LogLine } from '@kit/api/types.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { formatClock } from '@kit/lib/format.js';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { getOperationEvents } from '../../../../web/src/api/endpoints.js';
-import type { LogLine } from '../../../../web/src/api/types.js';
-import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formatClock } from '../../../../web/src/lib/format.js';
+import { getOperationEvents } from './api.js';
 
 /** Only the newest lines stay in the page (SkyPilot's dashboard froze on huge logs). */
 export const LOG_TAIL = 500;

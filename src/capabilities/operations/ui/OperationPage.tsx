@@ -9,20 +9,15 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Table from '@cloudscape-design/components/table';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useParams } from 'react-router-dom';
-import { fieldLabel } from '../../../domain/field-labels.js';
-import { operationKindLabel } from '../../../domain/naming.js';
-import { cancelOperation } from '../../../../web/src/api/endpoints.js';
-import { isTerminal, keys, useOperation } from '../../../../web/src/api/queries.js';
-import type { OperationView } from '../../../../web/src/api/types.js';
-import { LogViewer } from './LogViewer.js';
-import { PhaseTable } from './PhaseTable.js';
-import { OperationStatusIndicator } from '../../../../web/src/components/status.js';
-import { ProblemText, useNotifications } from '../../../../web/src/hooks/notifications.js';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { useNow } from '../../../../web/src/hooks/use-now.js';
+import { fieldLabel } from '@domain/field-labels.js';
+import { operationKindLabel } from '@domain/naming.js';
+import { isTerminal, keys } from '@kit/api/queries.js';
+import type { OperationView } from '@kit/api/types.js';
+import { useOperationPanels } from '@kit/capability.js';
+import { OperationStatusIndicator } from '@kit/components/status.js';
+import { ProblemText, useNotifications } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { useNow } from '@kit/hooks/use-now.js';
 import {
   clusterPath,
   formatDuration,
@@ -30,8 +25,13 @@ import {
   inFormWords,
   parseClusterTarget,
   targetPart,
-} from '../../../../web/src/lib/format.js';
-import { OPERATION_PANELS } from '../../../../web/src/capabilities.js';
+} from '@kit/lib/format.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import { cancelOperation, useOperation } from './api.js';
+import { LogViewer } from './LogViewer.js';
+import { PhaseTable } from './PhaseTable.js';
 
 type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -153,6 +153,7 @@ export function OperationPage() {
   const qc = useQueryClient();
   const { notify, notifyError } = useNotifications();
   const operation = useOperation(id);
+  const operationPanels = useOperationPanels();
   // Arriving from a long form (the wizard's Review) must not keep its scroll position: open at the top.
   // In braces: current Chromium's scrollTo returns a Promise, which React would call as the effect's cleanup on
   // leaving.
@@ -228,7 +229,7 @@ export function OperationPage() {
               : ''}
           </Alert>
         )}
-        {OPERATION_PANELS.map(({ id: panel, Panel }) => (
+        {operationPanels.map(({ id: panel, Panel }) => (
           <Panel key={panel} operation={op} />
         ))}
         {op.paused && (

@@ -4,21 +4,22 @@ import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import Table from '@cloudscape-design/components/table';
-import { useMemo, useState } from 'react';
-import { isTerminal, useOperations } from '../../../../web/src/api/queries.js';
-import { OperationStatusIndicator } from '../../../../web/src/components/status.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { operationKindLabel } from '../../../domain/naming.js';
+import { operationKindLabel } from '@domain/naming.js';
+import { isTerminal } from '@kit/api/queries.js';
+import { OperationStatusIndicator } from '@kit/components/status.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
 import {
   clusterPath,
   formatDuration,
   formatTime,
+  inFormWords,
   operationPath,
   parseClusterTarget,
   targetPart,
-} from '../../../../web/src/lib/format.js';
-import { inFormWords } from '../../../../web/src/lib/format.js';
+} from '@kit/lib/format.js';
+import { useMemo, useState } from 'react';
+import { useOperations } from './api.js';
 
 type Show = 'all' | 'running' | 'failed';
 

@@ -2,16 +2,15 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
+import { keys } from '@kit/api/queries.js';
+import type { OperationView, PhaseView } from '@kit/api/types.js';
+import { isPhaseRunning, PhaseStatusIndicator } from '@kit/components/status.js';
+import { useNotifications } from '@kit/hooks/notifications.js';
+import { useNow } from '@kit/hooks/use-now.js';
+import { formatDuration, formatExpected, inFormWords } from '@kit/lib/format.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { retryPhase } from '../../../../web/src/api/endpoints.js';
-import { keys } from '../../../../web/src/api/queries.js';
-import type { OperationView, PhaseView } from '../../../../web/src/api/types.js';
-import { useNotifications } from '../../../../web/src/hooks/notifications.js';
-import { useNow } from '../../../../web/src/hooks/use-now.js';
-import { formatDuration, formatExpected } from '../../../../web/src/lib/format.js';
-import { isPhaseRunning, PhaseStatusIndicator } from '../../../../web/src/components/status.js';
+import { retryPhase } from './api.js';
 import { checkRetry, ScaleRetryRefused, ScaleRetryRefusedNotice } from './scale-retry-check.js';
-import { inFormWords } from '../../../../web/src/lib/format.js';
 
 function phaseDuration(p: PhaseView, now: number): number | undefined {
   if (isPhaseRunning(p.status) && p.startedAt) return Math.max(0, now - Date.parse(p.startedAt));

@@ -1,4 +1,4 @@
-import type { CapabilityUi } from '../../../../web/src/capabilities.js';
+import type { CapabilityUi } from '@kit/capability.js';
 import { OperationPage } from './OperationPage.js';
 import { OperationsPage } from './OperationsPage.js';
 
@@ -15,3 +15,6 @@ export const ui: CapabilityUi = {
   ],
   navigation: [{ text: 'Operations', href: '/operations', order: 90, section: '/operations' }],
 };
+
+/** For other capabilities' UIs: one operation, followed until it ends. */
+export { useOperation } from './api.js';

@@ -1,11 +1,10 @@
 import Box from '@cloudscape-design/components/box';
 import Link from '@cloudscape-design/components/link';
-import { checkScaleInstanceGroup } from '../../../../web/src/api/endpoints.js';
-import type { OperationView, ScalePreflightResult } from '../../../../web/src/api/types.js';
-import { PreflightProblemList } from '../../../../web/src/components/PreflightProblemList.js';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { clusterPath } from '../../../../web/src/lib/format.js';
-import { inFormWords } from '../../../../web/src/lib/format.js';
+import type { OperationView, ScalePreflightResult } from '@kit/api/types.js';
+import { PreflightProblemList } from '@kit/components/PreflightProblemList.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { clusterPath, inFormWords } from '@kit/lib/format.js';
+import { checkScaleInstanceGroup } from '../../instance-groups/ui/index.js';
 
 /** Operation kinds whose retry asks HyperPod again for the count in their input. */
 const COUNTING_KINDS = new Set(['scale-instance-group', 'update-instance-group']);

@@ -8,13 +8,13 @@ import Modal from '@cloudscape-design/components/modal';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tiles from '@cloudscape-design/components/tiles';
+import { AddStorageRequestSchema, type StorageList } from '@domain/schemas/storage.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import type { Accepted } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { inFormWords } from '@kit/lib/format.js';
 import { useMemo, useState } from 'react';
-import { useStartOperation } from '../../../../web/src/api/queries.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { inFormWords } from '../../../../web/src/lib/format.js';
-import { AddStorageRequestSchema, type StorageList } from '../../../domain/schemas/storage.js';
-import { addStorage, type AddStorageBody } from './api.js';
+import { type AddStorageBody, addStorage } from './api.js';
 import { WORDS } from './form-words.js';
 
 interface Props {

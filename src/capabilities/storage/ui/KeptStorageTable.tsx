@@ -6,11 +6,11 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import type { ForgetKeptStorageAnswer, KeptStorageView } from '@domain/schemas/storage.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { formatTime } from '@kit/lib/format.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import { formatTime } from '../../../../web/src/lib/format.js';
-import type { ForgetKeptStorageAnswer, KeptStorageView } from '../../../domain/schemas/storage.js';
 import { forgetKeptStorage, storageKeys } from './api.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;

@@ -6,11 +6,11 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import type { StorageView } from '@domain/schemas/storage.js';
+import { useStartOperation } from '@kit/api/queries.js';
+import type { Accepted } from '@kit/api/types.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
-import { useStartOperation } from '../../../../web/src/api/queries.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import type { StorageView } from '../../../domain/schemas/storage.js';
 import { removeStorage } from './api.js';
 
 /**

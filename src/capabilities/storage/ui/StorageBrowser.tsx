@@ -5,11 +5,11 @@ import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import Table from '@cloudscape-design/components/table';
+import { CloudTime } from '@kit/components/CloudTime.js';
+import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
 import { useStoragePage } from './api.js';
-import { CloudTime } from '../../../../web/src/components/CloudTime.js';
-import { useCloudTimeLabel } from '../../../../web/src/hooks/cloud-clock.js';
 
 const PAGE_SIZE = 50;
 

@@ -1,14 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, qs } from '../../../../web/src/api/client.js';
-import type { Accepted } from '../../../../web/src/api/types.js';
-import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
-import { apiPath } from '../../../domain/api-path.js';
 import type {
   AddStorageRequest,
   BrowseStorageAnswer,
   ForgetKeptStorageAnswer,
   StorageList,
-} from '../../../domain/schemas/storage.js';
+} from '@domain/schemas/storage.js';
+import { rest } from '@kit/api/rest.js';
+import type { Accepted } from '@kit/api/types.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { STORAGE_PATHS } from '../paths.js';
 
 /** The storage tab's REST calls and queries (its paths are the capability's paths.ts). */
@@ -21,15 +20,11 @@ export const storageKeys = {
 };
 
 export const listStorage = (cluster: string, region: string) =>
-  api<StorageList>(`${apiPath(STORAGE_PATHS.list, { name: cluster })}${qs({ region })}`);
+  rest(STORAGE_PATHS.list, { name: cluster }).get<StorageList>({ region });
 
 export type AddStorageBody = Partial<AddStorageRequest> & Pick<AddStorageRequest, 'kind' | 'name'>;
 export const addStorage = (cluster: string, region: string, body: AddStorageBody, idempotencyKey: string) =>
-  api<Accepted>(apiPath(STORAGE_PATHS.list, { name: cluster }), {
-    method: 'POST',
-    body: { ...body, region },
-    headers: { 'idempotency-key': idempotencyKey },
-  });
+  rest(STORAGE_PATHS.list, { name: cluster }).post<Accepted>({ body: { ...body, region }, idempotencyKey });
 
 export const removeStorage = (
   cluster: string,
@@ -37,22 +32,20 @@ export const removeStorage = (
   storage: { name: string; namespace: string },
   options: { force?: boolean; deleteData?: boolean; confirm?: string },
 ) =>
-  api<Accepted>(
-    `${apiPath(STORAGE_PATHS.one, { name: cluster, storage: storage.name })}${qs({
+  rest(STORAGE_PATHS.one, { name: cluster, storage: storage.name }).delete<Accepted>({
+    query: {
       region,
       namespace: storage.namespace,
       force: options.force ? 'true' : undefined,
       deleteData: options.deleteData ? 'true' : undefined,
       confirm: options.deleteData ? options.confirm : undefined,
-    })}`,
-    { method: 'DELETE' },
-  );
+    },
+  });
 
 export const forgetKeptStorage = (cluster: string, region: string, storage: { name: string; namespace: string }) =>
-  api<ForgetKeptStorageAnswer>(
-    `${apiPath(STORAGE_PATHS.kept, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace })}`,
-    { method: 'DELETE' },
-  );
+  rest(STORAGE_PATHS.kept, { name: cluster, storage: storage.name }).delete<ForgetKeptStorageAnswer>({
+    query: { region, namespace: storage.namespace },
+  });
 
 export const browseStorage = (
   cluster: string,
@@ -62,9 +55,13 @@ export const browseStorage = (
   pageToken: string | undefined,
   limit: number,
 ) =>
-  api<BrowseStorageAnswer>(
-    `${apiPath(STORAGE_PATHS.objects, { name: cluster, storage: storage.name })}${qs({ region, namespace: storage.namespace, path: path || undefined, pageToken, limit })}`,
-  );
+  rest(STORAGE_PATHS.objects, { name: cluster, storage: storage.name }).get<BrowseStorageAnswer>({
+    region,
+    namespace: storage.namespace,
+    path: path || undefined,
+    pageToken,
+    limit,
+  });
 
 export function useStorageList(cluster: string, region: string) {
   const poll = useLiveStatus().connected ? false : 5000;

@@ -1,4 +1,4 @@
-import type { FormWords } from '../../../domain/form-words.js';
+import type { FormWords } from '@domain/form-words.js';
 
 /**
  * The add-storage request's choice fields as the form shows them: the server's messages (the schema's and the add

@@ -8,6 +8,7 @@ import { csiStoragePolicyName, dataResource, storageDataName, storageTarget } fr
 import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
+import type { StorageWorkflowDeps } from '../ports.js';
 import { defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
 import { storageLocks } from './storage-locks.js';
 
@@ -153,7 +154,7 @@ function dataPhase(deps: WorkflowDeps): Phase {
  * the cluster's delete keeps its data. Data InstantStart made (tagged with the cluster) also gets the
  * kept-storage tag naming this storage, so a delete run from another server keeps it too.
  */
-function keepPhase(deps: WorkflowDeps): Phase {
+function keepPhase(deps: StorageWorkflowDeps): Phase {
   const facts = async (ctx: Ctx) => {
     const i = ctx.input;
     const region = i.data.kind === 's3' ? (i.data.region ?? i.region) : i.region;
@@ -208,7 +209,7 @@ function keepPhase(deps: WorkflowDeps): Phase {
  * pods mount the claim
  * (unless force) and resolved where the data is before anything was deleted.
  */
-export function removeStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'remove-storage', Empty> {
+export function removeStorageWorkflow(deps: StorageWorkflowDeps): KindWorkflow<'remove-storage', Empty> {
   return defineWorkflow('remove-storage', {
     target: (i) => storageTarget(i.region, i.cluster, i.namespace, i.name),
     locks: (i) => storageLocks(i.region, i.cluster, i.namespace, i.name),

@@ -2,8 +2,8 @@ import { POD, type KubePod } from '../../../domain/kube/pod.js';
 import { RAY_JOB } from '../../../domain/kube/ray-job.js';
 import type { LogStreamMessage } from '../../../domain/schemas/training.js';
 import { rayPodSelector } from '../../../domain/training/job-view.js';
-import type { JobLogs, LogQuery, LogTarget } from './job-logs.js';
 import { podSelectorsOf, rankPods, readableRun, type RankedPod } from './job-pods.js';
+import type { LogQuery, LogTarget, TailReader } from './log-target.js';
 import { compareTimes, LineSplitter, matchesGrep, mergeByTime, parseStampedLine } from './log-lines.js';
 import { readFailure, textChunks, type RankTail } from './rank-reads.js';
 
@@ -42,7 +42,7 @@ export class FollowSession {
   private closed = false;
 
   constructor(
-    private readonly logs: JobLogs,
+    private readonly logs: TailReader,
     private readonly target: LogTarget,
     private readonly query: LogQuery,
     private readonly sink: FollowSink,

@@ -2,14 +2,17 @@ import { Readable } from 'node:stream';
 import { mapLimited } from '../../../cloud/aws/catalog/paginate.js';
 import type { KubePort } from '../../../cloud/ports.js';
 import { InputError, PreconditionError } from '../../../domain/errors.js';
-import type { LogLine, TrainingLogsAnswer, TrainingLogsQuery } from '../../../domain/schemas/training.js';
+import type { LogLine, TrainingLogsAnswer } from '../../../domain/schemas/training.js';
 import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { ServiceDeps } from '../../capability.js';
 import { FollowSession, type FollowSink } from './follow.js';
-import { requireJob, type FoundJob } from '../jobs.js';
+import { requireJob } from '../jobs.js';
 import { rankCountOf, readRankPods, unreadableReason, type RankedPod } from './job-pods.js';
 import { compareTimes, mergeByTime, newestWithin, prefixedLine } from './log-lines.js';
+import type { LogQuery, LogTarget, TailReader } from './log-target.js';
 import { rankLines, readFailure, readRankTail, type RankTail } from './rank-reads.js';
+
+export type { LogQuery, LogTarget } from './log-target.js';
 
 /** What the JSON tail and the follow read when the request does not say. */
 export const DEFAULT_TAIL_LINES = 500;
@@ -19,37 +22,20 @@ const TAIL_READS_AT_ONCE = 8;
 /** The download is written in pieces of about this size (one write per line would cost more than the lines). */
 const DOWNLOAD_CHUNK = 64 * 1024;
 
-/** What reading logs takes from a request (the tail's, the download's and the follow's queries all carry it). */
-export type LogQuery = Pick<
-  TrainingLogsQuery,
-  'rank' | 'tailLines' | 'sinceSeconds' | 'limitBytes' | 'grep' | 'previous'
->;
-
-/** One job's logs in one cluster: where to read them and which ranks the request names. */
-export interface LogTarget {
-  cluster: string;
-  kube: KubePort;
-  found: FoundJob;
-  /** The ranks asked for (one, or all) with their pods now. */
-  ranks: RankedPod[];
-  /** Ranks asked for that have no pod yet. */
-  missing: number[];
-}
-
 /**
  * Training job logs (docs/TRAINING.md → Logs): a capped tail of one rank or all ranks merged by
  * time (JSON), the same as a streamed text download, and a live follow (follow.ts). The job and its
  * pods are read from the cluster's Kubernetes API on each request; nothing is stored.
  */
-export class JobLogs {
+export class JobLogs implements TailReader {
   constructor(private readonly deps: ServiceDeps) {}
 
   private async kube(region: string, cluster: string): Promise<KubePort> {
     const hp = await describeHyperPod(this.deps.cloud, region, cluster);
     if (!eksClusterOf(hp))
-      throw new PreconditionError(
-        `Cluster ${cluster} is not orchestrated by EKS: it runs no Kubernetes training jobs.`,
-      );
+      throw new PreconditionError({
+        message: `Cluster ${cluster} is not orchestrated by EKS: it runs no Kubernetes training jobs.`,
+      });
     return kubeOfHyperPod(this.deps.cloud, hp, region, { required: true });
   }
 

@@ -6,8 +6,8 @@ import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import { useInstanceGroups } from '../../../../web/src/api/queries.js';
-import { useStorageList } from '../../storage/ui/api.js';
+import { useInstanceGroups } from '../../instance-groups/ui/index.js';
+import { useStorageList } from '../../storage/ui/index.js';
 import { useMlflowServers } from './api.js';
 import type { CommonState } from './job-request.js';
 

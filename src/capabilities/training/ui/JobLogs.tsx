@@ -7,13 +7,13 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
+import type { RankView } from '@domain/schemas/training.js';
+import { apiToken } from '@kit/api/client.js';
+import { useDebounced } from '@kit/hooks/use-debounced.js';
 import { useMemo, useState } from 'react';
-import { useDebounced } from '../../../../web/src/hooks/use-debounced.js';
-import type { RankView } from '../../../domain/schemas/training.js';
-import { apiToken } from '../../../../web/src/api/client.js';
 import { jobLogsDownloadUrl } from './api.js';
 import { LogLines } from './LogLines.js';
-import { LOG_CAPACITY, TAIL_LINES, useLogStream, type StreamStatus } from './use-log-stream.js';
+import { LOG_CAPACITY, type StreamStatus, TAIL_LINES, useLogStream } from './use-log-stream.js';
 
 interface Props {
   cluster: string;

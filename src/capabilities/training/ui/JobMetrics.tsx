@@ -4,9 +4,9 @@ import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import LineChart from '@cloudscape-design/components/line-chart';
-import { ProblemText } from '../../../../web/src/hooks/notifications.js';
-import type { TrainingMetricsAnswer } from '../../../domain/schemas/training.js';
-import { useJobMetrics, type JobRef } from './api.js';
+import type { TrainingMetricsAnswer } from '@domain/schemas/training.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { type JobRef, useJobMetrics } from './api.js';
 
 /** Headings for the metrics the trainers' metric line reports; any other series keeps its MLflow name. */
 const TITLES = new Map([

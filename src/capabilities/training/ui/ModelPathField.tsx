@@ -1,7 +1,7 @@
 import Autosuggest from '@cloudscape-design/components/autosuggest';
-import { DATA_ROOT } from '../../../domain/training/data-contract.js';
-import type { ModelDownloadView } from '../../../domain/schemas/model-downloads.js';
-import { useModelDownloads } from '../../model-downloads/ui/api.js';
+import type { ModelDownloadView } from '@domain/schemas/model-downloads.js';
+import { DATA_ROOT } from '@domain/training/data-contract.js';
+import { useModelDownloads } from '../../model-downloads/ui/index.js';
 
 /** The recipe parameter that names the model folder (every recipe with a model calls it so: ModelPathSchema). */
 export const MODEL_PATH_PARAM = 'modelPath';

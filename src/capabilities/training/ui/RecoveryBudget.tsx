@@ -5,9 +5,9 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Link from '@cloudscape-design/components/link';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useFollow } from '../../../../web/src/hooks/use-follow.js';
-import { nodePath } from '../../../../web/src/lib/format.js';
-import type { Budget, RecoveryBudget as Recovery } from '../../../domain/schemas/training.js';
+import type { Budget, RecoveryBudget as Recovery } from '@domain/schemas/training.js';
+import { useFollow } from '@kit/hooks/use-follow.js';
+import { nodePath } from '@kit/lib/format.js';
 import { formatSeconds } from './job-status.js';
 
 function BudgetBar({ budget, label, testId }: { budget: Budget; label: string; testId: string }) {

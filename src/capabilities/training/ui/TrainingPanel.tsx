@@ -1,5 +1,5 @@
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import type { ClusterPanelProps } from '../../../../web/src/capabilities.js';
+import type { ClusterPanelProps } from '@kit/capability.js';
 import { JobDetail } from './JobDetail.js';
 import { JobsTable } from './JobsTable.js';
 import { MlflowServers } from './MlflowServers.js';

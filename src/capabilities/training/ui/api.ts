@@ -1,15 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import type { z } from 'zod';
-import { api, qs } from '../../../../web/src/api/client.js';
-import { useLiveStatus } from '../../../../web/src/hooks/live-context.js';
-import { apiPath } from '../../../domain/api-path.js';
 import type {
   CreateMlflowServerRequestSchema,
   DeleteMlflowServerAnswer,
   MlflowServerListSchema,
   MlflowTrackingServerView,
-} from '../../../domain/schemas/mlflow.js';
+} from '@domain/schemas/mlflow.js';
 import type {
   RecipeListSchema,
   SubmitTrainingJobAnswerSchema,
@@ -18,7 +12,12 @@ import type {
   TrainingJobView,
   TrainingMetricsAnswer,
   TrainingTemplateListSchema,
-} from '../../../domain/schemas/training.js';
+} from '@domain/schemas/training.js';
+import { rest } from '@kit/api/rest.js';
+import { useLiveStatus } from '@kit/hooks/live-context.js';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { z } from 'zod';
 import { TRAINING_PATHS } from '../paths.js';
 
 /** The training REST calls the UI makes and their queries (paths from the capability's paths.ts). */
@@ -44,43 +43,35 @@ export const trainingKeys = {
   mlflowServers: (region: string) => ['training', 'mlflow-servers', region] as const,
 };
 
-const jobPath = (cluster: string, ref: JobRef) =>
-  apiPath(TRAINING_PATHS.job, { name: cluster, namespace: ref.namespace, job: ref.job });
+/** A job's path parameters: its cluster, namespace and name. */
+const jobParams = (cluster: string, ref: JobRef) => ({ name: cluster, namespace: ref.namespace, job: ref.job });
 
-export const listRecipes = () => api<z.infer<typeof RecipeListSchema>>(TRAINING_PATHS.recipes);
+export const listRecipes = () => rest(TRAINING_PATHS.recipes).get<z.infer<typeof RecipeListSchema>>();
 export const listJobs = (cluster: string, region: string) =>
-  api<TrainingJobList>(`${apiPath(TRAINING_PATHS.jobs, { name: cluster })}${qs({ region })}`);
+  rest(TRAINING_PATHS.jobs, { name: cluster }).get<TrainingJobList>({ region });
 export const getJob = (cluster: string, region: string, ref: JobRef) =>
-  api<TrainingJobView>(`${jobPath(cluster, ref)}${qs({ region })}`);
+  rest(TRAINING_PATHS.job, jobParams(cluster, ref)).get<TrainingJobView>({ region });
 export const deleteJob = (cluster: string, region: string, ref: JobRef) =>
-  api<unknown>(`${jobPath(cluster, ref)}${qs({ region, confirm: 'true' })}`, { method: 'DELETE' });
+  rest(TRAINING_PATHS.job, jobParams(cluster, ref)).delete<unknown>({ query: { region, confirm: 'true' } });
 export const submitJob = (cluster: string, region: string, body: SubmitJobInput) =>
-  api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobs, { name: cluster }), { method: 'POST', body: { ...body, region } });
+  rest(TRAINING_PATHS.jobs, { name: cluster }).post<SubmitJobAnswer>({ body: { ...body, region } });
 export const resubmitJob = (cluster: string, region: string, ref: JobRef, name: string) =>
-  api<SubmitJobAnswer>(apiPath(TRAINING_PATHS.jobResubmit, { name: cluster, namespace: ref.namespace, job: ref.job }), {
-    method: 'POST',
-    body: { region, name },
-  });
+  rest(TRAINING_PATHS.jobResubmit, jobParams(cluster, ref)).post<SubmitJobAnswer>({ body: { region, name } });
 /** The whole log as a text download (one rank or all merged, `[rank N] …`), streamed by the server. */
 export const jobLogsDownloadUrl = (cluster: string, region: string, ref: JobRef, rank: 'all' | number) =>
-  `${apiPath(TRAINING_PATHS.jobLogs, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region, rank: String(rank), format: 'text' })}`;
+  rest(TRAINING_PATHS.jobLogs, jobParams(cluster, ref)).url({ region, rank: String(rank), format: 'text' });
 export const getJobMetrics = (cluster: string, region: string, ref: JobRef) =>
-  api<TrainingMetricsAnswer>(
-    `${apiPath(TRAINING_PATHS.jobMetrics, { name: cluster, namespace: ref.namespace, job: ref.job })}${qs({ region })}`,
-  );
+  rest(TRAINING_PATHS.jobMetrics, jobParams(cluster, ref)).get<TrainingMetricsAnswer>({ region });
 export const listTemplates = (cluster: string, region: string) =>
-  api<z.infer<typeof TrainingTemplateListSchema>>(
-    `${apiPath(TRAINING_PATHS.templates, { name: cluster })}${qs({ region })}`,
-  );
+  rest(TRAINING_PATHS.templates, { name: cluster }).get<z.infer<typeof TrainingTemplateListSchema>>({ region });
 export const listMlflowServers = (region: string) =>
-  api<z.infer<typeof MlflowServerListSchema>>(`${TRAINING_PATHS.mlflowServers}${qs({ region })}`);
+  rest(TRAINING_PATHS.mlflowServers).get<z.infer<typeof MlflowServerListSchema>>({ region });
 export const createMlflowServer = (body: CreateMlflowServerInput) =>
-  api<unknown>(TRAINING_PATHS.mlflowServers, { method: 'POST', body });
+  rest(TRAINING_PATHS.mlflowServers).post<unknown>({ body });
 export const deleteMlflowServer = (region: string, server: string) =>
-  api<DeleteMlflowServerAnswer>(
-    `${apiPath(TRAINING_PATHS.mlflowServer, { server })}${qs({ region, confirm: 'true' })}`,
-    { method: 'DELETE' },
-  );
+  rest(TRAINING_PATHS.mlflowServer, { server }).delete<DeleteMlflowServerAnswer>({
+    query: { region, confirm: 'true' },
+  });
 
 /** Phases a job leaves on its own: while one is in them the table and detail refresh every 3 s. */
 const SETTLED = new Set(['Succeeded', 'Failed', 'Suspended']);

@@ -1,6 +1,6 @@
-import type { TrainingTemplate } from '../../../domain/schemas/training.js';
+import type { TrainingTemplate } from '@domain/schemas/training.js';
 import type { SubmitJobInput } from './api.js';
-import { paramsOf, valuesFromParams, type FormFieldSpec, type FormValues } from './schema-form.js';
+import { type FormFieldSpec, type FormValues, paramsOf, valuesFromParams } from './schema-form.js';
 
 /**
  * The submit form's state apart from the recipe's own parameters, and how it becomes a

@@ -1,6 +1,6 @@
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
-import type { Budget, RecoveryBudget, TrainingJobView, TrainingPhase } from '../../../domain/schemas/training.js';
-import { clusterPath } from '../../../../web/src/lib/format.js';
+import type { Budget, RecoveryBudget, TrainingJobView, TrainingPhase } from '@domain/schemas/training.js';
+import { clusterPath } from '@kit/lib/format.js';
 
 /** How a job's phase, health and recovery budget read everywhere in the training UI. */
 

@@ -1,7 +1,7 @@
+import { type LogStreamMessage, LogStreamMessageSchema } from '@domain/schemas/training.js';
+import { apiToken } from '@kit/api/client.js';
+import { rest } from '@kit/api/rest.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiToken } from '../../../../web/src/api/client.js';
-import { apiPath } from '../../../domain/api-path.js';
-import { LogStreamMessageSchema, type LogStreamMessage } from '../../../domain/schemas/training.js';
 import { TRAINING_PATHS } from '../paths.js';
 import { LogRing } from './log-buffer.js';
 
@@ -33,11 +33,14 @@ export interface StreamOptions {
 
 function followUrl(o: StreamOptions): string {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const params = new URLSearchParams({ region: o.region, rank: String(o.rank), tailLines: String(TAIL_LINES) });
-  if (o.grep) params.set('grep', o.grep);
-  const token = apiToken();
-  if (token) params.set('token', token);
-  return `${proto}//${location.host}${apiPath(TRAINING_PATHS.jobLogsFollow, { name: o.cluster, namespace: o.namespace, job: o.job })}?${params}`;
+  const path = rest(TRAINING_PATHS.jobLogsFollow, { name: o.cluster, namespace: o.namespace, job: o.job }).url({
+    region: o.region,
+    rank: String(o.rank),
+    tailLines: String(TAIL_LINES),
+    grep: o.grep,
+    token: apiToken(),
+  });
+  return `${proto}//${location.host}${path}`;
 }
 
 /**

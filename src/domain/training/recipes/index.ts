@@ -60,10 +60,10 @@ export function parseRecipeParams<R extends Recipe>(recipe: R, params: unknown):
     path: ['params', ...i.path.map(String)].join('.'),
     message: i.message,
   }));
-  throw new InputError(
-    `Invalid parameters of recipe ${recipe.id}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+  throw new InputError({
+    message: `Invalid parameters of recipe ${recipe.id}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
     problems,
-  );
+  });
 }
 
 /** The recipe's own checks of parameters against the placement (GPU kind, parallel sizes). */

@@ -4,8 +4,8 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useAvailabilityZones, useKubernetesVersions, useRegions } from '../../../../../web/src/api/queries.js';
-import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { useAvailabilityZones, useKubernetesVersions, useRegions } from '../../../catalog/ui/index.js';
 import type { StepProps } from './step-props.js';
 
 /**

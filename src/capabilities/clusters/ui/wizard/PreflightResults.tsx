@@ -5,10 +5,10 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
-import { PreflightProblemList } from '../../../../../web/src/components/PreflightProblemList.js';
-import type { QuotaCheckResult } from '../../../../../web/src/api/types.js';
-import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
-import { inFormWords } from '../../../../../web/src/lib/format.js';
+import type { QuotaCheckResult } from '@kit/api/types.js';
+import { PreflightProblemList } from '@kit/components/PreflightProblemList.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
+import { inFormWords } from '@kit/lib/format.js';
 
 export interface PreflightState {
   result?: QuotaCheckResult;

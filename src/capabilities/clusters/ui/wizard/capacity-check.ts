@@ -1,7 +1,7 @@
+import type { QuotaCheckResult } from '@kit/api/types.js';
+import { useDebounced } from '@kit/hooks/use-debounced.js';
 import { useQuery } from '@tanstack/react-query';
-import { checkQuotas } from '../../../../../web/src/api/endpoints.js';
-import type { QuotaCheckResult } from '../../../../../web/src/api/types.js';
-import { useDebounced } from '../../../../../web/src/hooks/use-debounced.js';
+import { checkQuotas } from '../../../catalog/ui/index.js';
 import { toRequest, type WizardForm } from './form.js';
 
 export interface CapacityCheck {

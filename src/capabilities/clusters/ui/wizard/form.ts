@@ -1,5 +1,5 @@
-import { CreateClusterRequestSchema } from '../../../../domain/schemas/clusters.js';
-import type { CreateClusterInput } from '../../../../../web/src/api/types.js';
+import { CreateClusterRequestSchema } from '@domain/schemas/clusters.js';
+import type { CreateClusterInput } from '@kit/api/types.js';
 
 /** The wizard's editable state: strings where the user types, converted by `toRequest`. */
 export interface WizardForm {

@@ -1,5 +1,5 @@
 import type { SelectProps } from '@cloudscape-design/components/select';
-import type { InstanceTypeView, TrainingPlanView } from '../../../../../web/src/api/types.js';
+import type { InstanceTypeView, TrainingPlanView } from '@kit/api/types.js';
 import { planDates } from './plan-dates.js';
 
 /** "8 × H100 · 192 vCPU · 2048 GiB" — what a person compares when choosing a type. */

@@ -2,9 +2,9 @@ import { createClusterDependencyFeatures } from '../../../../domain/cluster-depe
 import { CloudError } from '../../../../domain/errors.js';
 import type { PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
-import { featureFacts } from '../../../features/workflows/feature-facts.js';
-import { readSource } from '../../../features/workflows/feature-reading.js';
-import { reconcilePhase } from '../../../features/workflows/reconcile.js';
+import { featureFacts } from '../../../../workflows/feature-reconciliation/feature-facts.js';
+import { readSource } from '../../../../workflows/feature-reconciliation/feature-reading.js';
+import { reconcilePhase } from '../../../../workflows/feature-reconciliation/reconcile.js';
 import { ADDON_SET_EXPECTED_SECONDS, namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
@@ -33,12 +33,12 @@ export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClu
         const names = await namesFor(deps, ctx);
         const eks = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
         if (!eks)
-          throw new CloudError(
-            'eks',
-            'DescribeCluster',
-            'ResourceNotFoundException',
-            `EKS cluster ${names.eksCluster} disappeared.`,
-          );
+          throw new CloudError({
+            service: 'eks',
+            operation: 'DescribeCluster',
+            code: 'ResourceNotFoundException',
+            message: `EKS cluster ${names.eksCluster} disappeared.`,
+          });
         facts = await featureFacts(deps, {
           region: ctx.input.region,
           cluster: ctx.input.name,

@@ -1,4 +1,4 @@
-import type { ClusterInstanceGroupSpecification } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupSpecification } from '../../../../cloud/ports.js';
 import { CloudError } from '../../../../domain/errors.js';
 import { clusterTags } from '../../../../domain/naming.js';
 import type { PhaseDefinition } from '../../../../engine/workflow.js';
@@ -13,17 +13,17 @@ export function initialInstanceGroup(
   input: CreateClusterInput,
   executionRoleArn: string,
   groupName: string,
-): ClusterInstanceGroupSpecification {
+): HyperPodGroupSpecification {
   return instanceGroupSpec({ ...input, name: groupName }, executionRoleArn);
 }
 
 const failure = (name: string, message: string | undefined) =>
-  new CloudError(
-    'sagemaker',
-    'CreateCluster',
-    'ClusterFailed',
-    `HyperPod cluster ${name} failed: ${message ?? 'no reason given'}`,
-  );
+  new CloudError({
+    service: 'sagemaker',
+    operation: 'CreateCluster',
+    code: 'ClusterFailed',
+    message: `HyperPod cluster ${name} failed: ${message ?? 'no reason given'}`,
+  });
 
 /**
  * SageMaker CreateCluster with the EKS orchestrator, automatic node recovery and the first group.
@@ -97,21 +97,21 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
             progress: `Deleting the failed HyperPod cluster before creating it again (${c.ClusterStatus})`,
           };
         if (c.ClusterStatus === 'Failed') {
-          throw new CloudError(
-            'sagemaker',
-            'DeleteCluster',
-            'ClusterDeleteFailed',
-            `The failed HyperPod cluster ${ctx.input.name} could not be deleted: ${c.FailureMessage ?? 'no reason given'}. Retry the phase to delete it again.`,
-          );
+          throw new CloudError({
+            service: 'sagemaker',
+            operation: 'DeleteCluster',
+            code: 'ClusterDeleteFailed',
+            message: `The failed HyperPod cluster ${ctx.input.name} could not be deleted: ${c.FailureMessage ?? 'no reason given'}. Retry the phase to delete it again.`,
+          });
         }
       }
       if (!c)
-        throw new CloudError(
-          'sagemaker',
-          'DescribeCluster',
-          'ResourceNotFound',
-          `HyperPod cluster ${ctx.input.name} disappeared while being created.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'DescribeCluster',
+          code: 'ResourceNotFound',
+          message: `HyperPod cluster ${ctx.input.name} disappeared while being created.`,
+        });
       if (c.ClusterStatus === 'Failed') throw failure(ctx.input.name, c.FailureMessage);
       const groups = c.InstanceGroups ?? [];
       const counts = groups

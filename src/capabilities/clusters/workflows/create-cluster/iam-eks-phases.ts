@@ -62,12 +62,12 @@ async function kubernetesVersionFor(deps: WorkflowDeps, ctx: Ctx): Promise<strin
   const version =
     ctx.input.kubernetesVersion ?? chooseKubernetesVersion(await deps.cloud.eks.clusterVersions(ctx.input.region));
   if (!version) {
-    throw new CloudError(
-      'eks',
-      'DescribeClusterVersions',
-      'NoSupportedKubernetesVersion',
-      `EKS offers no Kubernetes version in ${ctx.input.region} that SageMaker HyperPod supports (${hyperPodKubernetesRange()}). Create the cluster in another Region.`,
-    );
+    throw new CloudError({
+      service: 'eks',
+      operation: 'DescribeClusterVersions',
+      code: 'NoSupportedKubernetesVersion',
+      message: `EKS offers no Kubernetes version in ${ctx.input.region} that SageMaker HyperPod supports (${hyperPodKubernetesRange()}). Create the cluster in another Region.`,
+    });
   }
   ctx.setState({ kubernetesVersion: version });
   return version;
@@ -85,12 +85,12 @@ export function eksPhase(deps: WorkflowDeps): Phase {
       ctx.setState({ eksClusterArn: c.arn, kubernetesVersion: c.version });
       if (c.status === 'ACTIVE') return 'done';
       if (c.status === 'CREATING') return 'in-progress';
-      throw new CloudError(
-        'eks',
-        'DescribeCluster',
-        `Cluster${c.status}`,
-        `EKS cluster ${names.eksCluster} is ${c.status}${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}. Delete the cluster and create it again.`,
-      );
+      throw new CloudError({
+        service: 'eks',
+        operation: 'DescribeCluster',
+        code: `Cluster${c.status}`,
+        message: `EKS cluster ${names.eksCluster} is ${c.status}${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}. Delete the cluster and create it again.`,
+      });
     },
     async act(ctx) {
       const names = await namesFor(deps, ctx);
@@ -114,19 +114,19 @@ export function eksPhase(deps: WorkflowDeps): Phase {
       const names = await namesFor(deps, ctx);
       const c = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
       if (!c)
-        throw new CloudError(
-          'eks',
-          'DescribeCluster',
-          'ResourceNotFoundException',
-          `EKS cluster ${names.eksCluster} disappeared while being created.`,
-        );
+        throw new CloudError({
+          service: 'eks',
+          operation: 'DescribeCluster',
+          code: 'ResourceNotFoundException',
+          message: `EKS cluster ${names.eksCluster} disappeared while being created.`,
+        });
       if (c.status === 'FAILED')
-        throw new CloudError(
-          'eks',
-          'CreateCluster',
-          'ClusterFailed',
-          `EKS cluster ${names.eksCluster} failed to create${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}.`,
-        );
+        throw new CloudError({
+          service: 'eks',
+          operation: 'CreateCluster',
+          code: 'ClusterFailed',
+          message: `EKS cluster ${names.eksCluster} failed to create${c.health?.issues?.length ? `: ${c.health.issues.map((i) => i.message).join('; ')}` : ''}.`,
+        });
       return { done: c.status === 'ACTIVE', progress: `EKS cluster ${c.status}` };
     },
   };
@@ -189,12 +189,12 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
       const s = await statuses(ctx, true);
       const failed = Object.entries(s).filter(([, v]) => v === 'CREATE_FAILED');
       if (failed.length)
-        throw new CloudError(
-          'eks',
-          'CreateAddon',
-          'AddonCreateFailed',
-          `EKS add-on(s) ${failed.map(([k]) => k).join(', ')} failed to install.`,
-        );
+        throw new CloudError({
+          service: 'eks',
+          operation: 'CreateAddon',
+          code: 'AddonCreateFailed',
+          message: `EKS add-on(s) ${failed.map(([k]) => k).join(', ')} failed to install.`,
+        });
       const nowSettled = Object.entries(s).filter(([, v]) => settled(v)) as Array<[string, string]>;
       if (nowSettled.length > Object.keys(ctx.state.baseAddonsSettled ?? {}).length)
         ctx.setState({ baseAddonsSettled: Object.fromEntries(nowSettled) });

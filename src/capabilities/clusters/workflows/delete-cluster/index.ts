@@ -12,6 +12,7 @@ import type { TaggedResource } from '../../../../cloud/ports.js';
 import { clusterResources, IAM_ROLE, MLFLOW_SERVER } from '../../../../workflows/cluster-resources.js';
 import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import type { ClusterWorkflowDeps } from '../../ports.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { clusterOwnedRoles } from '../../../../workflows/cluster-owned-roles.js';
 import { isOurProvider, releaseClusterProvider } from '../../../../workflows/feature-oidc-provider.js';
@@ -68,7 +69,8 @@ function removalPhase(spec: {
     pollKey: spec.pollKey,
     async await(ctx) {
       const found = await spec.status(ctx);
-      if (found?.failure) throw new CloudError(spec.name, 'Delete', 'DeleteFailed', found.failure);
+      if (found?.failure)
+        throw new CloudError({ service: spec.name, operation: 'Delete', code: 'DeleteFailed', message: found.failure });
       if (!found) return { done: true, progress: `${spec.name} gone` };
       if (settling(found.status))
         return { done: false, progress: `${spec.name} ${found.status}: deleted once that ends` };
@@ -126,7 +128,7 @@ async function toRemove(
  * cluster whose default server is one of them is unlinked (before the delete, and again while it is
  * awaited: a resume after a crash between the two finds the servers Deleting and never acts).
  */
-function mlflowPhase(deps: WorkflowDeps): Phase {
+function mlflowPhase(deps: ClusterWorkflowDeps): Phase {
   const servers = async (ctx: Ctx) => {
     const found = (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
     for (const s of found)
@@ -157,12 +159,12 @@ function mlflowPhase(deps: WorkflowDeps): Phase {
       const left = await servers(ctx);
       const failed = left.find((s) => s.status === 'DeleteFailed');
       if (failed)
-        throw new CloudError(
-          'sagemaker',
-          'DeleteMlflowTrackingServer',
-          'DeleteFailed',
-          `SageMaker could not delete MLflow tracking server ${failed.id}.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'DeleteMlflowTrackingServer',
+          code: 'DeleteFailed',
+          message: `SageMaker could not delete MLflow tracking server ${failed.id}.`,
+        });
       if (left.length === 0) return { done: true, progress: 'MLflow tracking servers gone' };
       if (left.some((s) => s.status !== 'Deleting'))
         return { done: false, observeAgain: true, progress: `${left.length} tracking server(s) left` };
@@ -303,12 +305,12 @@ function networkPhase(deps: WorkflowDeps): Phase {
       if (left.length === 0) return { done: true, progress: 'network gone' };
       const heldBy = await networkHeldByFailedPhase(deps, ctx);
       if (heldBy)
-        throw new CloudError(
-          'ec2',
-          'DeleteSubnet',
-          'DependencyViolation',
-          `${left.join(', ')} cannot be deleted: ${heldBy}`,
-        );
+        throw new CloudError({
+          service: 'ec2',
+          operation: 'DeleteSubnet',
+          code: 'DependencyViolation',
+          message: `${left.join(', ')} cannot be deleted: ${heldBy}`,
+        });
       return { done: false, progress: `waiting for ${left.join(', ')}` };
     },
   };
@@ -346,7 +348,7 @@ async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<s
  * and the clusters and roles of its fixed names) but what the delete said it keeps, and fails naming
  * them and the failed phases (with their errors) that left them — one message says what and why.
  */
-function verifyPhase(deps: WorkflowDeps): Phase {
+function verifyPhase(deps: ClusterWorkflowDeps): Phase {
   return {
     name: 'verify',
     title: 'Verify nothing of the cluster remains but what it keeps',
@@ -363,12 +365,12 @@ function verifyPhase(deps: WorkflowDeps): Phase {
         const why = failures.length
           ? ` They remain because ${failures.length === 1 ? 'this phase' : 'these phases'} failed: ${failures.map((f) => `'${f.phase}' (${f.code}: ${f.message.replace(/\.$/, '')})`).join('; ')}. Fix the cause, then retry a failed phase: every failed phase runs again, in order, then this check.`
           : " Retry this operation's failed phase, or delete them by hand.";
-        throw new CloudError(
-          'instantstart',
-          'DeleteCluster',
-          'ResourcesRemain',
-          `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`,
-        );
+        throw new CloudError({
+          service: 'instantstart',
+          operation: 'DeleteCluster',
+          code: 'ResourcesRemain',
+          message: `These resources of ${ctx.input.name} still exist: ${left.join('; ')}.${why}`,
+        });
       }
       const active = deps.activeCluster.get();
       if (active?.name === ctx.input.name && active.region === ctx.input.region) deps.activeCluster.set(undefined);
@@ -388,7 +390,7 @@ function verifyPhase(deps: WorkflowDeps): Phase {
  * EKS cluster, roles and NAT gateway behind. The verify phase then lists what remains and why, and
  * the operation fails; a retry re-runs every failed phase, then verify.
  */
-export function deleteClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
+export function deleteClusterWorkflow(deps: ClusterWorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
   return defineWorkflow('delete-cluster', {
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),

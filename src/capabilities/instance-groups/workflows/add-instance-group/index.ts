@@ -22,10 +22,10 @@ type Phase = PhaseDefinition<AddInstanceGroupInput, AddInstanceGroupState>;
 async function clusterNetwork(deps: WorkflowDeps, ctx: Ctx): Promise<ClusterNetwork> {
   const net = await deps.cloud.network.find(ctx.input.region, ctx.input.cluster);
   if (!net.vpcId || !net.securityGroupId) {
-    throw new PreconditionError(
-      `Cluster ${ctx.input.cluster} has no network made by InstantStart in ${ctx.input.region}, so there is no VPC to place the group's compute subnet in.`,
-      [{ path: 'cluster', message: 'must be a cluster InstantStart created' }],
-    );
+    throw new PreconditionError({
+      message: `Cluster ${ctx.input.cluster} has no network made by InstantStart in ${ctx.input.region}, so there is no VPC to place the group's compute subnet in.`,
+      problems: [{ path: 'cluster', message: 'must be a cluster InstantStart created' }],
+    });
   }
   return net;
 }
@@ -78,9 +78,10 @@ function groupPhase(deps: WorkflowDeps): Phase {
   const group = async (ctx: Ctx) => {
     const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.cluster);
     if (!c)
-      throw new PreconditionError(`HyperPod cluster ${ctx.input.cluster} does not exist in ${ctx.input.region}.`, [
-        { path: 'cluster', message: 'no such cluster' },
-      ]);
+      throw new PreconditionError({
+        message: `HyperPod cluster ${ctx.input.cluster} does not exist in ${ctx.input.region}.`,
+        problems: [{ path: 'cluster', message: 'no such cluster' }],
+      });
     return { cluster: c, group: c.InstanceGroups?.find((g) => g.InstanceGroupName === ctx.input.name) };
   };
   const ready = (g: { Status?: string; CurrentCount?: number; TargetCount?: number }) =>
@@ -99,9 +100,9 @@ function groupPhase(deps: WorkflowDeps): Phase {
       // New groups run with the cluster's execution role: one role per cluster keeps its trust simple.
       const executionRole = cluster.InstanceGroups?.[0]?.ExecutionRole;
       if (!executionRole)
-        throw new PreconditionError(
-          `Cluster ${ctx.input.cluster} has no instance group whose execution role a new group could use.`,
-        );
+        throw new PreconditionError({
+          message: `Cluster ${ctx.input.cluster} has no instance group whose execution role a new group could use.`,
+        });
       const spec = instanceGroupSpec(ctx.input, executionRole, {
         subnetId: ctx.state.computeSubnetId!,
         securityGroupId: ctx.state.securityGroupId!,
@@ -117,21 +118,21 @@ function groupPhase(deps: WorkflowDeps): Phase {
       const { cluster, group: g } = await group(ctx);
       if (!g) {
         if (cluster.ClusterStatus === 'InService')
-          throw new CloudError(
-            'sagemaker',
-            'UpdateCluster',
-            'InstanceGroupMissing',
-            `HyperPod finished updating ${ctx.input.cluster} without group ${ctx.input.name}${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`,
-          );
+          throw new CloudError({
+            service: 'sagemaker',
+            operation: 'UpdateCluster',
+            code: 'InstanceGroupMissing',
+            message: `HyperPod finished updating ${ctx.input.cluster} without group ${ctx.input.name}${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`,
+          });
         return { done: false, progress: `HyperPod ${cluster.ClusterStatus}` };
       }
       if (g.Status === 'Failed')
-        throw new CloudError(
-          'sagemaker',
-          'UpdateCluster',
-          'InstanceGroupFailed',
-          `Instance group ${ctx.input.name} failed${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'UpdateCluster',
+          code: 'InstanceGroupFailed',
+          message: `Instance group ${ctx.input.name} failed${cluster.FailureMessage ? `: ${cluster.FailureMessage}` : ''}.`,
+        });
       const waiting = ready(g)
         ? ''
         : await checkCapacity(

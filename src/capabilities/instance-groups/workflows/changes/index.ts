@@ -1,4 +1,4 @@
-import type { ClusterInstanceGroupDetails } from '@aws-sdk/client-sagemaker';
+import type { HyperPodGroupDetails } from '../../../../cloud/ports.js';
 import { CloudError, NotFoundError } from '../../../../domain/errors.js';
 import { instanceGroupTarget } from '../../../../domain/naming.js';
 import type { ScaleInstanceGroupInput } from '../../../../domain/schemas/instance-groups.js';
@@ -27,7 +27,7 @@ const groupTarget = (g: GroupRef) => instanceGroupTarget(g.region, g.cluster, g.
 export async function describeGroup(
   deps: WorkflowDeps,
   g: GroupRef,
-): Promise<{ continuous: boolean; group?: ClusterInstanceGroupDetails; clusterStatus?: string }> {
+): Promise<{ continuous: boolean; group?: HyperPodGroupDetails; clusterStatus?: string }> {
   const c = await describeHyperPod(deps.cloud, g.region, g.cluster);
   return {
     continuous: c.NodeProvisioningMode === 'Continuous',
@@ -36,7 +36,7 @@ export async function describeGroup(
   };
 }
 
-const counts = (g: ClusterInstanceGroupDetails) => `${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`;
+const counts = (g: HyperPodGroupDetails) => `${g.CurrentCount ?? 0}/${g.TargetCount ?? 0} nodes`;
 
 /**
  * Scale: a no-op (no AWS mutation at all) when the group already has the requested target; growth
@@ -53,11 +53,11 @@ export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleSta
     async observe(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
       if (!group)
-        throw new NotFoundError(
-          'instance group',
-          ctx.input.name,
-          `Cluster ${ctx.input.cluster} has no instance group '${ctx.input.name}'.`,
-        );
+        throw new NotFoundError({
+          resource: 'instance group',
+          id: ctx.input.name,
+          message: `Cluster ${ctx.input.cluster} has no instance group '${ctx.input.name}'.`,
+        });
       if (ctx.input.instanceCount === undefined) return 'done';
       if ((group.TargetCount ?? 0) !== ctx.input.instanceCount) return 'needs-act';
       return group.CurrentCount === ctx.input.instanceCount && group.Status === 'InService' ? 'done' : 'in-progress';
@@ -81,12 +81,12 @@ export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleSta
         );
         const failed = r.Failed?.[0];
         if (failed)
-          throw new CloudError(
-            'sagemaker',
-            'BatchAddClusterNodes',
-            failed.ErrorCode ?? 'AddNodesFailed',
-            failed.Message ?? `HyperPod refused to add ${delta} nodes to ${ctx.input.name}.`,
-          );
+          throw new CloudError({
+            service: 'sagemaker',
+            operation: 'BatchAddClusterNodes',
+            code: failed.ErrorCode ?? 'AddNodesFailed',
+            message: failed.Message ?? `HyperPod refused to add ${delta} nodes to ${ctx.input.name}.`,
+          });
         ctx.log(`Adding ${delta} node(s) to ${ctx.input.name} (BatchAddClusterNodes): ${target} → ${wanted}`);
         return;
       }
@@ -99,19 +99,19 @@ export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleSta
     async await(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
       if (!group)
-        throw new CloudError(
-          'sagemaker',
-          'DescribeCluster',
-          'InstanceGroupMissing',
-          `Instance group ${ctx.input.name} disappeared while scaling.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'DescribeCluster',
+          code: 'InstanceGroupMissing',
+          message: `Instance group ${ctx.input.name} disappeared while scaling.`,
+        });
       if (group.Status === 'Failed')
-        throw new CloudError(
-          'sagemaker',
-          'UpdateCluster',
-          'InstanceGroupFailed',
-          `Instance group ${ctx.input.name} failed while scaling.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'UpdateCluster',
+          code: 'InstanceGroupFailed',
+          message: `Instance group ${ctx.input.name} failed while scaling.`,
+        });
       const wanted = ctx.input.instanceCount ?? group.TargetCount ?? 0;
       const done = group.Status === 'InService' && group.CurrentCount === wanted;
       const growing = (group.CurrentCount ?? 0) < wanted;

@@ -26,11 +26,11 @@ function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupI
   const pending = async (input: UpdateInstanceGroupInput) => {
     const { group } = await describeGroup(deps, input);
     if (!group)
-      throw new NotFoundError(
-        'instance group',
-        input.name,
-        `Cluster ${input.cluster} has no instance group '${input.name}'.`,
-      );
+      throw new NotFoundError({
+        resource: 'instance group',
+        id: input.name,
+        message: `Cluster ${input.cluster} has no instance group '${input.name}'.`,
+      });
     return { group, diff: diffInstanceGroup(groupSpecOf(group), input.changes) };
   };
   return {
@@ -55,12 +55,12 @@ function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupI
     async await(ctx) {
       const { group, diff } = await pending(ctx.input);
       if (group.Status === 'Failed')
-        throw new CloudError(
-          'sagemaker',
-          'UpdateCluster',
-          'InstanceGroupFailed',
-          `Instance group ${ctx.input.name} failed while its settings changed.`,
-        );
+        throw new CloudError({
+          service: 'sagemaker',
+          operation: 'UpdateCluster',
+          code: 'InstanceGroupFailed',
+          message: `Instance group ${ctx.input.name} failed while its settings changed.`,
+        });
       const done = diff.noop && group.Status === 'InService';
       return {
         done,

@@ -3,12 +3,13 @@ import Box from '@cloudscape-design/components/box';
 import Header from '@cloudscape-design/components/header';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import { CloudClockAt } from '@kit/components/CloudTime.js';
+import { useCloudClockNote } from '@kit/hooks/cloud-clock.js';
+import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
-import { useClusterEvents, useInstanceGroups } from '../../../../../web/src/api/queries.js';
-import { ProblemText } from '../../../../../web/src/hooks/notifications.js';
+import { useInstanceGroups } from '../../../instance-groups/ui/index.js';
+import { useClusterEvents } from '../api.js';
 import { EventsTable } from './EventsTable.js';
-import { useCloudClockNote } from '../../../../../web/src/hooks/cloud-clock.js';
-import { CloudClockAt } from '../../../../../web/src/components/CloudTime.js';
 
 const ALL: SelectProps.Option = { value: '', label: 'All instance groups' };
 const LIMIT = 100;

@@ -1,10 +1,10 @@
 import Box from '@cloudscape-design/components/box';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
+import type { ClusterEvent } from '@kit/api/types.js';
+import { CloudTime } from '@kit/components/CloudTime.js';
+import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 import type { ReactNode } from 'react';
-import type { ClusterEvent } from '../../../../../web/src/api/types.js';
-import { CloudTime } from '../../../../../web/src/components/CloudTime.js';
-import { useCloudTimeLabel } from '../../../../../web/src/hooks/cloud-clock.js';
 
 const LEVEL: Record<ClusterEvent['level'], StatusIndicatorProps.Type> = {
   info: 'info',
