@@ -419,8 +419,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     return held.until.then(() => (abandoned() ? undefined : serve()));
   }
 
-  const front = await listenShared(server, httpsServer, port, host);
-  const actualPort = (front.address() as AddressInfo).port;
+  const shared = await listenShared(server, httpsServer, port, host);
+  const actualPort = (shared.front.address() as AddressInfo).port;
   runtime.endpointUrl = `http://${host}:${actualPort}`;
   const ticker = setInterval(tick, tickIntervalMs);
   ticker.unref();
@@ -435,11 +435,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     async stop() {
       clearInterval(ticker);
       store.flush();
-      await new Promise<void>((resolve) => {
-        front.close(() => resolve());
-        server.closeAllConnections();
-        httpsServer.closeAllConnections();
-      });
+      await shared.close();
     },
   };
 }

@@ -2,8 +2,9 @@
 // `npm test`: build, check the layering rules, then run every *.test.js with node's test runner.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { build, installIfNeeded, step } from './prepare.mjs';
+import { orderLongestFirst, recordTimes, slowestFiles } from './test-times.mjs';
 
 // The SDK warns on Node 20 about its future releases; the lockfile pins versions that support it.
 const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
@@ -38,15 +39,20 @@ rmSync(records, { recursive: true, force: true });
 mkdirSync(records, { recursive: true });
 env.INSTANTSTART_CONFORMANCE_DIR = records;
 const isConformance = (f) => f.includes(`${join('test', 'conformance')}/`);
-const runs = [files.filter((f) => !isConformance(f)), files.filter(isConformance)].filter((run) => run.length > 0);
+// Longest files first (test-times.mjs): two lanes finish together instead of one long file running alone at the end.
+const runs = [orderLongestFirst(files.filter((f) => !isConformance(f))), files.filter(isConformance)].filter(
+  (run) => run.length > 0,
+);
 
 let passed = 0;
 let failed = 0;
 let status = 0;
+const fileSeconds = {};
 runs.forEach((run, i) => {
   const counts = resolve(`dist/test-counts-${i}.json`);
   rmSync(counts, { force: true });
   // Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
+  // TEST_CONCURRENCY overrides it (to measure another figure on a given machine).
   const r = spawnSync(
     process.execPath,
     [
@@ -55,7 +61,7 @@ runs.forEach((run, i) => {
       '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/count-reporter.mjs',
       `--test-reporter-destination=${counts}`,
-      '--test-concurrency=2',
+      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
       '--test-timeout=300000',
       ...run,
     ],
@@ -65,7 +71,14 @@ runs.forEach((run, i) => {
   const totals = existsSync(counts) ? JSON.parse(readFileSync(counts, 'utf8') || '{}') : {};
   passed += totals.passed ?? 0;
   failed += totals.failed ?? (r.status === 0 ? 0 : 1);
+  for (const [file, ms] of Object.entries(totals.files ?? {})) fileSeconds[relative('.', file)] = ms / 1000;
 });
-// One closing line over both runs (each run's own summary is above it).
+recordTimes(fileSeconds);
+// One closing line over both runs (each run's own summary is above it), then where the time went.
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+const slowest = slowestFiles(fileSeconds, 10);
+if (slowest.length > 0) {
+  process.stdout.write(`\nslowest test files:\n`);
+  for (const [file, seconds] of slowest) process.stdout.write(`${seconds.toFixed(1).padStart(7)} s  ${file}\n`);
+}
 process.exit(status);

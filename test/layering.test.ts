@@ -222,22 +222,11 @@ describe('layering check on the sources (scripts/check-layers.mjs)', () => {
     );
   });
 
-  // The module rule is being made true by the capability-module work, and the engine's poll-schedule ↔ poller circle
-  // by the phase-deadline work (issue 27): until then they may report; no other rule may (the SDK rule holds since
-  // the ports answer in domain types).
-  it('finds in this repository no violation but of the rules still being made true', () => {
+  it('finds no violation in this repository', () => {
     const r = check();
-    if (r.status === 0) {
-      assert.match(r.output, /^layering: \d{3,} files, \d{4,} imports checked/m);
-      return;
-    }
-    const others = r.violations.filter(
-      (l) =>
-        !/^(capability-is-a-module|kubernetes-client-stays-in-cloud-k8s): /.test(l) &&
-        l !== 'no-cycles: src/engine/poll-schedule.ts → src/engine/poller.ts → src/engine/poll-schedule.ts',
-    );
-    assert.deepEqual(others, [], r.output);
-    assert.match(r.output, /in \d{3,} files$/m);
+    assert.equal(r.status, 0, r.output);
+    assert.deepEqual(r.violations, [], r.output);
+    assert.match(r.output, /^layering: \d{3,} files, \d{4,} imports checked/m);
   });
 
   it("has no rule gone stale: each rule's importing and imported paths name files of this repository", async () => {

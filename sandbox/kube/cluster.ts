@@ -65,13 +65,29 @@ export function makeKubeCluster(
   },
 ): KubeCluster {
   const objects = new ClusterObjects(data, hooks);
-  const types = (): ResourceType[] => [
-    ...BUILTIN_RESOURCES,
-    ...objects
-      .list(CRD_TYPE)
-      .filter(isEstablished)
-      .flatMap((crd) => typesOfCrd(crd)),
-  ];
+  // Every request and every controller looks its types up (findType) many times a tick, and a CRD
+  // carries its whole OpenAPI schema: the types are built again only when a CRD changed (its uid and
+  // resourceVersion, read in place without copying), not copied out of the store on each lookup.
+  let cached: { fingerprint: string; types: ResourceType[] } | undefined;
+  const types = (): ResourceType[] => {
+    let fingerprint = '';
+    objects.scan(CRD_TYPE, undefined, (crd) => {
+      fingerprint += `${crd.metadata.uid}@${crd.metadata.resourceVersion};`;
+    });
+    if (cached?.fingerprint !== fingerprint) {
+      cached = {
+        fingerprint,
+        types: [
+          ...BUILTIN_RESOURCES,
+          ...objects
+            .list(CRD_TYPE)
+            .filter(isEstablished)
+            .flatMap((crd) => typesOfCrd(crd)),
+        ],
+      };
+    }
+    return [...cached.types];
+  };
   const cluster: KubeCluster = {
     ...identity,
     objects,

@@ -76,9 +76,9 @@ export const rules = [
   {
     name: 'capability-workflows-use-ports',
     comment:
-      "A capability's durable operations use the engine, the cloud ports, the domain and the workflow kit — never HTTP, MCP or the store.",
+      "A capability's durable operations use the engine, the cloud ports, the domain, the workflow kit and their capability's own ports (ports.ts: a store, supplied by the composition root) — never HTTP, MCP or the store itself.",
     from: { path: /^src\/capabilities\/[^/]+\/workflows\// },
-    to: { path: /^src\/(?!workflows\/|engine\/|cloud\/|domain\/|capabilities\/[^/]+\/workflows\/)/ },
+    to: { path: /^src\/(?!workflows\/|engine\/|cloud\/|domain\/|capabilities\/[^/]+\/(workflows\/|ports\.ts$))/ },
   },
   {
     name: 'capability-routes-parse-call-map',

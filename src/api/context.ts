@@ -1,6 +1,6 @@
 import type { CloudAccess } from '../domain/schemas/config.js';
 import type { InputOf, OperationKind } from '../domain/operation-kinds.js';
-import type { LogLine, OperationStatus, OperationView } from '../domain/schemas/operations.js';
+import type { LogLine, OperationSnapshot, OperationStatus, OperationView } from '../domain/schemas/operations.js';
 
 /** What the routes use of the operation engine (src/engine). */
 export interface OperationsApi {
@@ -18,7 +18,8 @@ export interface OperationsApi {
   retryPhase(id: string, phase: string): OperationView;
   cancel(id: string): OperationView;
   waitFor(id: string, timeoutMs: number): Promise<OperationView>;
-  on(event: 'operation', listener: (op: OperationView) => void): unknown;
+  /** After every change of an operation: the engine's snapshot (a face adds the links it answers with). */
+  on(event: 'operation', listener: (op: OperationSnapshot) => void): unknown;
   on(event: 'log', listener: (e: { operationId: string; line: LogLine }) => void): unknown;
   off(event: string, listener: (...args: never[]) => void): unknown;
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { canonicalJson } from '../domain/canonical-json.js';
+import type { OperationSnapshot } from '../domain/schemas/operations.js';
+import { withStatusLinks } from './operation-links.js';
 import type { ApiContext } from './context.js';
 import type { LiveTopics } from './live-topics.js';
 
@@ -41,7 +43,9 @@ export function registerLiveUpdates(app: FastifyInstance, ctx: ApiContext, topic
     const text = JSON.stringify(message);
     for (const ws of clients) deliver(ws, text);
   };
-  const onOperation = (operation: unknown) => send({ type: 'operation', operation });
+  // The browser keeps it as the operation's REST view: the same links as GET answers with.
+  const onOperation = (operation: OperationSnapshot) =>
+    send({ type: 'operation', operation: withStatusLinks(operation) });
   const onLog = (e: { operationId: string; line: unknown }) =>
     send({ type: 'log', operationId: e.operationId, line: e.line });
   ctx.operations.on('operation', onOperation as never);

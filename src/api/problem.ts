@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { blockingWithLinks, waitForItSentence, type StatusLinks } from './operation-links.js';
 import { noteRefusal } from './request-log.js';
 import {
   CLOUD_TIMEOUT,
@@ -30,7 +31,7 @@ export interface Problem {
   remedy?: string;
   instance?: string;
   /** On a 409 because another operation runs: that operation, and where to wait for it. */
-  operation?: BlockingOperation;
+  operation?: BlockingOperation & StatusLinks;
 }
 
 /** Where a request part lives; names the field path of a problem with the whole part (`(query)`). */
@@ -132,11 +133,15 @@ function domainProblem(err: DomainError, instance: string | undefined): Problem 
     type: problemType(err.kind),
     title: TITLES[err.kind],
     status: statusOf(err),
-    detail: clip(err.message, 4000),
+    // A 409 naming a running operation ends with how to wait for it, on either face.
+    detail: clip(
+      err instanceof OperationConflictError ? `${err.message} ${waitForItSentence(err.operation.id)}` : err.message,
+      4000,
+    ),
     ...(errors ? { errors } : {}),
     ...(code ? { code } : {}),
     ...(remedy ? { remedy } : {}),
-    ...(err instanceof OperationConflictError ? { operation: err.operation } : {}),
+    ...(err instanceof OperationConflictError ? { operation: blockingWithLinks(err.operation) } : {}),
     ...(instance ? { instance } : {}),
   };
 }

@@ -7,5 +7,5 @@ export const CAPABILITIES: readonly Capability<unknown>[] = Object.values(all) a
 /** Every MCP tool registration, capability by capability. */
 export const CAPABILITY_TOOLS: readonly ToolRegistration[] = CAPABILITIES.flatMap((c) => c.tools ?? []);
 
-export type { Capability, ServiceDeps, RouteContext, ToolRegistration } from './capability.js';
+export type { Capability, RouteContext, ServiceDeps, ServiceOperations, ToolRegistration } from './capability.js';
 export { defineCapability } from './capability.js';

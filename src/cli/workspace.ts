@@ -1,15 +1,25 @@
 import type { Logger } from 'pino';
-import type { IdempotencyKeysPort, OperationsApi, ServiceKey } from '../api/context.js';
-import type { Capability, ServiceDeps } from '../capabilities/capability.js';
-import type { OperationsLookup } from '../capabilities/clusters/views.js';
+import type { IdempotencyKeysPort, ServiceKey } from '../api/context.js';
+import { withStatusLinks } from '../api/operation-links.js';
+import type { Capability, ServiceDeps, ServiceOperations } from '../capabilities/capability.js';
+import { catalog } from '../capabilities/catalog/index.js';
+import { clusters, type ActiveClusterPort } from '../capabilities/clusters/index.js';
+import { storage } from '../capabilities/storage/index.js';
+import { SuppliedPorts, supplyPorts } from '../capabilities/supplied-ports.js';
+import { training } from '../capabilities/training/index.js';
 import { AwsClients, Cloud, type CloudObserver, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OPERATION_KINDS, type OperationInputs } from '../domain/operation-kinds.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import { OperationEngine } from '../engine/engine.js';
 import { lockDirectory, type DirectoryLock } from '../store/directory-lock.js';
-import { openStores, OperationsRetention, RetentionSchedule, type RetentionPolicy } from '../store/index.js';
-import type { ActiveClusterPort } from '../workflows/context.js';
+import {
+  openStores,
+  OperationsRetention,
+  RetentionSchedule,
+  type RetentionPolicy,
+  type Stores,
+} from '../store/index.js';
 
 /** Everything a server does for one cloud and account: its journal, engine, cloud adapters and views. */
 export interface Workspace {
@@ -17,7 +27,7 @@ export interface Workspace {
   /** The data directory of this cloud and account (data-layout.ts). */
   dir: string;
   engine: OperationEngine<OperationInputs>;
-  operations: OperationsApi & OperationsLookup;
+  operations: ServiceOperations;
   /** Each mutating request's Idempotency-Key and its answer (src/api/idempotency.ts). */
   idempotencyKeys: IdempotencyKeysPort;
   /** A capability's service, built on first use. */
@@ -80,13 +90,6 @@ export function openWorkspace({
     lock.release();
     throw err;
   }
-  const activeCluster: ActiveClusterPort = {
-    get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
-    set: (value) =>
-      value
-        ? stores.settings.setSetting('active-cluster', value)
-        : void stores.settings.deleteSetting('active-cluster'),
-  };
   // Clients built after the identity check, so they see the credentials that check found.
   const clients = new AwsClients({
     defaultRegion: identity.region,
@@ -101,39 +104,40 @@ export function openWorkspace({
     polling: { minIntervalMs: 1000, maxIntervalMs: 30_000, timeScale: pollTimeScale },
     owner: identity,
   });
-  const deps = { cloud, activeCluster, keptStorages: stores.keptStorages, mlflowLinks: stores.training };
+  const ports = capabilityPorts(stores, clients);
+  ports.check(capabilities);
   // Every kind of OPERATION_KINDS gets exactly one workflow, and every workflow is one of them (else: a programming
   // error, at start-up).
-  engine.registerAll(capabilities.flatMap((capability) => capability.workflows?.(deps) ?? []));
+  engine.registerAll(
+    capabilities.flatMap((capability) => capability.workflows?.({ cloud, ...ports.of(capability) }) ?? []),
+  );
 
-  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target).
-  const operations: OperationsApi & OperationsLookup = {
-    start: (kind, input, opts) => engine.start(kind, input, opts),
-    get: (id) => engine.get(id),
-    list: (query) => engine.list(query),
+  // The routes' and views' narrow view of the engine (a repeat create finds its operation by key or target). The
+  // operations it answers carry where to follow them (src/api/operation-links.ts): the engine names no URL or tool.
+  const operations: ServiceOperations = {
+    start: (kind, input, opts) => {
+      const started = engine.start(kind, input, opts);
+      return { operation: withStatusLinks(started.operation), existing: started.existing };
+    },
+    get: (id) => withStatusLinks(engine.get(id)),
+    list: (query) => engine.list(query).map(withStatusLinks),
     events: (id, after, limit) => engine.events(id, after, limit),
-    retryPhase: (id, phase) => engine.retryPhase(id, phase),
-    cancel: (id) => engine.cancel(id),
-    waitFor: (id, ms) => engine.waitFor(id, ms),
+    retryPhase: (id, phase) => withStatusLinks(engine.retryPhase(id, phase)),
+    cancel: (id) => withStatusLinks(engine.cancel(id)),
+    waitFor: async (id, ms) => withStatusLinks(await engine.waitFor(id, ms)),
     on: (event: 'operation' | 'log', listener: (...args: never[]) => void) => engine.on(event, listener as never),
     off: (event: string, listener: (...args: never[]) => void) => engine.off(event as 'operation', listener as never),
-    activeFor: (target) => engine.activeFor(target)[0],
+    activeFor: (target) => {
+      const active = engine.activeFor(target)[0];
+      return active && withStatusLinks(active);
+    },
     byIdempotencyKey: (key) => {
       const found = stores.operations.findByIdempotencyKey(key);
-      return found ? engine.get(found.id) : undefined;
+      return found ? withStatusLinks(engine.get(found.id)) : undefined;
     },
-    unsettledClusterOperations: () =>
-      engine.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
+    latestPerTarget: (kinds) => engine.latestPerTarget(kinds).map(withStatusLinks),
   };
-  const services = new CapabilityServices(capabilities, {
-    cloud,
-    catalog: new AwsCatalog(clients),
-    defaultRegion: identity.region,
-    operations,
-    activeCluster,
-    training: stores.training,
-    keptStorages: stores.keptStorages,
-  });
+  const services = new CapabilityServices(capabilities, { cloud, defaultRegion: identity.region, operations }, ports);
   logger.info(
     { cloud: identity.cloud, accountId: identity.accountId, dataDir: dir },
     'opened the data directory of this cloud and account',
@@ -164,6 +168,27 @@ export function openWorkspace({
 }
 
 /**
+ * Each capability's own ports (Capability.ports), built from this workspace's stores and clients: the one place that
+ * says which store answers which capability's port.
+ */
+function capabilityPorts(stores: Stores, clients: AwsClients): SuppliedPorts {
+  const awsCatalog = new AwsCatalog(clients);
+  const activeCluster: ActiveClusterPort = {
+    get: () => stores.settings.getSetting<{ name: string; region: string }>('active-cluster'),
+    set: (value) =>
+      value
+        ? stores.settings.setSetting('active-cluster', value)
+        : void stores.settings.deleteSetting('active-cluster'),
+  };
+  return new SuppliedPorts([
+    supplyPorts(catalog, { catalog: awsCatalog }),
+    supplyPorts(clusters, { activeCluster, keptStorages: stores.keptStorages, mlflowLinks: stores.training }),
+    supplyPorts(storage, { keptStorages: stores.keptStorages }),
+    supplyPorts(training, { training: stores.training, catalog: awsCatalog }),
+  ]);
+}
+
+/**
  * Each capability's service, built on first use so that services can use each other's in any order
  * (a cycle would recurse, and is a design error to fix, not to work around).
  */
@@ -174,6 +199,7 @@ class CapabilityServices {
   constructor(
     capabilities: readonly Capability<unknown>[],
     private readonly deps: Omit<ServiceDeps, 'service'>,
+    private readonly ports: SuppliedPorts,
   ) {
     this.byName = new Map(capabilities.map((c) => [c.name, c]));
   }
@@ -183,7 +209,11 @@ class CapabilityServices {
     const capability = this.byName.get(key.name);
     if (!capability?.service)
       throw new Error(`No capability '${key.name}' with a service is registered in this workspace.`);
-    const service = capability.service({ ...this.deps, service: (other) => this.get(other) });
+    const service = capability.service({
+      ...this.deps,
+      ...this.ports.of(capability),
+      service: (other) => this.get(other),
+    });
     this.built.set(key.name, service);
     return service as S;
   }

@@ -83,16 +83,12 @@ export class ConflictError extends DomainError {
   }
 }
 
-/** The running operation a request clashed with: what a caller needs to wait for it. */
+/** The running operation a request clashed with (the faces add where to wait for it: src/api/operation-links.ts). */
 export interface BlockingOperation {
   id: string;
   kind: string;
   status: string;
   target: string;
-  /** GET it for the operation's progress. */
-  statusUrl: string;
-  /** The MCP tool that waits for it: wait_for_operation. */
-  statusTool: string;
 }
 
 export interface OperationConflictErrorOptions {
@@ -104,7 +100,7 @@ export interface OperationConflictErrorOptions {
 
 /**
  * Another operation is running and holds a lock this request needs (409): e.g. a delete of a cluster
- * while an instance group is being added to it. Names the operation and how to wait for it.
+ * while an instance group is being added to it. Names the operation and what it holds.
  */
 export class OperationConflictError extends ConflictError {
   readonly operation: BlockingOperation;

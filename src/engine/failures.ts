@@ -33,9 +33,25 @@ export const silentParty = (err: CloudError): string => (err.service === 'kubern
  * our domain error's name, or `InternalError` for a bug — with the original message.
  */
 export function describeFailure(err: unknown, phase?: string): OperationError {
-  const code = err instanceof CloudError ? err.code : err instanceof DomainError ? err.name : 'InternalError';
+  const code =
+    err instanceof CloudError
+      ? err.code
+      : err instanceof DomainError || err instanceof PhaseDeadlineExceeded
+        ? err.name
+        : 'InternalError';
   const message = err instanceof Error ? err.message : String(err);
   return { ...(phase === undefined ? {} : { phase }), code, message: message || code };
+}
+
+/**
+ * A phase ran past its deadline (workflow.ts → PhaseDeadline): its act did not return, or what it waited for did
+ * not finish. The message names the phase, the deadline and what the wait last saw; the phase can be retried.
+ */
+export class PhaseDeadlineExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PhaseDeadlineExceeded';
+  }
 }
 
 /** Raised by the engine's journal once the engine has stopped: the loop must exit without writing. */

@@ -4,8 +4,10 @@ import { StoreUnavailableError } from '../domain/errors.js';
 import { describeFailure, EngineStoppedError } from './failures.js';
 import type { OperationJournal } from './journal.js';
 import { ancestorsOf, type PhaseNeeds } from './phase-graph.js';
+import { FRESH_CLOCKS } from './phase-deadline.js';
 import { runPhaseLoop } from './phase-loop.js';
-import type { PollingOptions, SharedPoller } from './poller.js';
+import type { SharedPoller } from './poller.js';
+import type { PollingOptions } from './polling.js';
 import { isPhaseActive, isPhaseComplete, isTerminal } from './views.js';
 import type { AnyWorkflow, PhaseContext, PhaseDefinition } from './workflow.js';
 
@@ -188,15 +190,22 @@ async function runPhaseGraph(env: GraphRun): Promise<GraphEnd> {
   const runPhase = async (row: PhaseRecord): Promise<void> => {
     const definition = definitionOf(row.name);
     let record = row;
+    // The phase's own signal: the run's (cancel, stop, a store that cannot be written), and its deadline's.
+    const own = new AbortController();
+    const relay = () => own.abort(signal.reason);
+    if (signal.aborted) relay();
+    else signal.addEventListener('abort', relay, { once: true });
     try {
       if (!definition) throw new Error(`Workflow '${op.kind}' no longer has a phase '${row.name}'.`);
       if (row.status === 'pending') record = beginAttempt(journal, row);
+      const context = phaseContext(journal, deps.store, op, record, own.signal, stateRef, ancestors.get(row.name));
       const final = await runPhaseLoop({
         definition,
         record,
-        context: phaseContext(journal, deps.store, op, record, signal, stateRef, ancestors.get(row.name) ?? new Set()),
+        context,
         journal,
-        signal,
+        signal: own.signal,
+        expire: (err) => own.abort(err),
         polling: deps.polling,
         poller: deps.poller,
         random: deps.random,
@@ -228,6 +237,8 @@ async function runPhaseGraph(env: GraphRun): Promise<GraphEnd> {
         end.fatal ??= { err: journalErr, phase: row.name };
         env.abortAll(journalErr);
       }
+    } finally {
+      signal.removeEventListener('abort', relay);
     }
   };
 
@@ -269,7 +280,7 @@ function isPhaseFailure(err: unknown, signal: AbortSignal): boolean {
   return !signal.aborted && !(err instanceof EngineStoppedError) && !(err instanceof StoreUnavailableError);
 }
 
-/** Counts a new attempt of a pending phase and stamps its start. */
+/** Counts a new attempt of a pending phase and stamps its start (its deadline clocks start anew). */
 function beginAttempt(journal: OperationJournal, phase: PhaseRecord): PhaseRecord {
   return journal.together(() => {
     const started = journal.phase(phase.name, {
@@ -279,6 +290,7 @@ function beginAttempt(journal: OperationJournal, phase: PhaseRecord): PhaseRecor
       finishedAt: null,
       error: null,
       progress: null,
+      ...FRESH_CLOCKS,
     });
     journal.log('info', `${phase.title}: started.`, phase.name);
     return started;
@@ -292,7 +304,7 @@ function phaseContext(
   phase: PhaseRecord,
   signal: AbortSignal,
   stateRef: { current: Record<string, unknown> },
-  ancestors: ReadonlySet<string>,
+  ancestors: ReadonlySet<string> = new Set(),
 ): PhaseContext<unknown, Record<string, unknown>> {
   return {
     operationId: op.id,

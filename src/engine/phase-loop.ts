@@ -3,8 +3,10 @@ import type { PhaseRecord } from '../store/operations-store.js';
 import { raceAbort, sleep } from './abort.js';
 import { isOutage, isTransient, MAX_TRANSIENT_RETRIES, OUTAGE_RETRY_MS, silentParty } from './failures.js';
 import type { OperationJournal } from './journal.js';
+import { DeadlineTimer, type PhaseClocks } from './phase-deadline.js';
 import { PollSchedule } from './poll-schedule.js';
-import { transientBackoffMs, type PollingOptions, type SharedPoller } from './poller.js';
+import type { SharedPoller } from './poller.js';
+import { MIN_DEADLINE_MS, transientBackoffMs, type PollingOptions } from './polling.js';
 import type { AwaitOutcome, ObserveOutcome, PhaseContext, PhaseDefinition } from './workflow.js';
 
 type Step = 'observe' | 'act' | 'await';
@@ -16,7 +18,10 @@ export interface PhaseLoopEnv {
   record: PhaseRecord;
   context: PhaseContext<unknown, Record<string, unknown>>;
   journal: OperationJournal;
+  /** This phase's signal: aborted by a cancel or a stop of the run, and by the phase's own deadline (`expire`). */
   signal: AbortSignal;
+  /** Aborts this phase alone (its signal) with `err`: how a deadline that passed ends it. */
+  expire(err: unknown): void;
   polling: PollingOptions;
   poller: SharedPoller;
   random: () => number;
@@ -38,6 +43,10 @@ const OBSERVE_OUTCOMES: readonly ObserveOutcome[] = ['done', 'in-progress', 'nee
  * outage instead: retried with backoff for up to {@link OUTAGE_RETRY_MS}, shown once as the phase's
  * progress and one warn line, and closed by one info line when the cloud answers again. A failed act
  * is never repeated blindly: the loop goes back to observe.
+ *
+ * The phase's deadline (PhaseDefinition.deadline) counts from the journaled clocks of its change — when it first
+ * acted, when its wait began — so a restart resumes the count; past it the phase rejects with
+ * PhaseDeadlineExceeded, naming what it waited for and what it last saw.
  */
 export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStatus, 'succeeded' | 'skipped'>> {
   const { definition: phase, context: ctx, journal, signal } = env;
@@ -49,6 +58,27 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
   let failedStep: Step | undefined;
   const waits = new WaitSchedules(env, startedAtMs);
   let outage: { since: number; attempts: number; who: string } | undefined;
+  const clocks: PhaseClocks = {
+    ...(env.record.actStartedAt === undefined ? {} : { actStartedAt: env.record.actStartedAt }),
+    ...(env.record.waitStartedAt === undefined ? {} : { waitStartedAt: env.record.waitStartedAt }),
+  };
+  const deadline = new DeadlineTimer({
+    title: phase.title,
+    deadline: phase.deadline,
+    expectedSeconds: phase.expectedSeconds,
+    timeScale: env.polling.timeScale,
+    minDeadlineMs: env.polling.minDeadlineMs ?? MIN_DEADLINE_MS,
+    held: () => outage !== undefined,
+    nowMs: env.nowMs,
+    lastSeen: () => (outage ? `${outage.who} is not answering` : progress),
+    expire: env.expire,
+  });
+  // The wait of the current change begins (journaled once: a wait resumed after a restart keeps its start).
+  const beginWait = () => {
+    const patch = clocks.waitStartedAt === undefined ? { waitStartedAt: journal.timestamp() } : {};
+    Object.assign(clocks, patch);
+    return patch;
+  };
 
   // A run of transient errors ends when the work moves forward. Observe answering "needs-act"
   // after a failed act is not progress: the act must get through before the count starts over.
@@ -75,6 +105,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
   try {
     for (;;) {
       signal.throwIfAborted();
+      deadline.follow(step, clocks);
       try {
         if (step === 'observe') {
           journal.phase(phase.name, { status: 'observing' });
@@ -104,7 +135,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
             continue;
           }
           journal.together(() => {
-            journal.phase(phase.name, { status: 'awaiting' });
+            journal.phase(phase.name, { status: 'awaiting', ...beginWait() });
             journal.log('info', 'Already under way; waiting for it to finish.', phase.name);
           });
           step = 'await';
@@ -112,14 +143,19 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
         }
 
         if (step === 'act') {
-          // Journaled and durable BEFORE the mutation: a crash from here on resumes at observe.
-          journal.phase(phase.name, { status: 'acting', acted: true });
+          // Journaled and durable BEFORE the mutation: a crash from here on resumes at observe. The act's clock starts
+          // with its first try and runs on through repeats (after a restart or a transient error) until act returns.
+          const actClock = clocks.actStartedAt === undefined ? { actStartedAt: journal.timestamp() } : {};
+          journal.phase(phase.name, { status: 'acting', acted: true, ...actClock });
+          Object.assign(clocks, actClock);
+          deadline.follow('act', clocks);
           acted = true;
           await raceAbort(phase.act!(ctx), signal);
           answered();
           madeProgress();
-          if (!phase.await) return 'succeeded';
-          journal.phase(phase.name, { status: 'awaiting' });
+          if (!phase.await) return 'succeeded'; // its clocks no longer matter: a new attempt starts them anew
+          clocks.actStartedAt = undefined;
+          journal.phase(phase.name, { status: 'awaiting', actStartedAt: null, ...beginWait() });
           step = 'await';
           continue;
         }
@@ -140,8 +176,11 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
         }
         if (outcome.done) return 'succeeded';
         if (outcome.observeAgain) {
-          // The next wait is another change (made by the next act): its schedule starts now.
+          // The next wait is another change (made by the next act): its schedule and its deadline start anew.
           waits.restart();
+          journal.phase(phase.name, { actStartedAt: null, waitStartedAt: null });
+          clocks.actStartedAt = undefined;
+          clocks.waitStartedAt = undefined;
           step = 'observe';
         }
       } catch (err) {
@@ -179,6 +218,7 @@ export async function runPhaseLoop(env: PhaseLoopEnv): Promise<Extract<PhaseStat
       }
     }
   } finally {
+    deadline.stop();
     waits.leave();
   }
 }

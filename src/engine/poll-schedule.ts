@@ -1,4 +1,4 @@
-import type { PollingOptions } from './poller.js';
+import type { PollingOptions } from './polling.js';
 
 /**
  * When a wait asks the cloud again. A wait usually ends close to its expected duration, so the

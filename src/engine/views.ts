@@ -1,21 +1,13 @@
 import type {
   OperationPause,
+  OperationSnapshot,
   OperationStatus,
-  OperationView,
   PhaseStatus,
   PhaseView,
 } from '../domain/schemas/operations.js';
 import { TERMINAL_OPERATION_STATUSES } from '../domain/schemas/operations.js';
 import type { OperationRecord, PhaseRecord } from '../store/operations-store.js';
 import type { PhaseNeeds } from './phase-graph.js';
-
-/** The MCP tool that decides completion of any operation. */
-export const OPERATION_STATUS_TOOL = 'wait_for_operation';
-
-/** The REST endpoint that reports one operation. */
-export function operationStatusUrl(id: string): string {
-  return `/api/v1/operations/${encodeURIComponent(id)}`;
-}
 
 export function isTerminal(status: OperationStatus): boolean {
   return TERMINAL_OPERATION_STATUSES.includes(status);
@@ -46,17 +38,17 @@ export function currentPhaseOf(status: OperationStatus, phases: PhaseRecord[]): 
 }
 
 /**
- * The public view of an operation (OperationViewSchema) from its journal rows. `now` gives a
+ * An operation as the engine answers it (OperationSnapshotSchema) from its journal rows. `now` gives a
  * running phase its duration so far; `paused` is the engine's in-memory note while the store
- * cannot be written.
+ * cannot be written. What a client calls to follow it is the faces' to add (src/api/operation-links.ts).
  */
-export function toOperationView(
+export function toOperationSnapshot(
   op: OperationRecord,
   phases: PhaseRecord[],
   now: Date,
   paused?: OperationPause,
   needs?: PhaseNeeds,
-): OperationView {
+): OperationSnapshot {
   const current = currentPhaseOf(op.status, phases);
   // A terminal operation has nothing running, whatever a crash left in its rows.
   const running = isTerminal(op.status) ? [] : phases.filter((p) => isPhaseActive(p.status)).map((p) => p.name);
@@ -86,8 +78,6 @@ export function toOperationView(
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,
     ...(op.finishedAt === undefined ? {} : { finishedAt: op.finishedAt }),
-    statusUrl: operationStatusUrl(op.id),
-    statusTool: OPERATION_STATUS_TOOL,
   };
 }
 

@@ -14,6 +14,11 @@
  *
  * After a restart, or on a retry, a phase always starts again at observe — never by mutating blindly.
  *
+ * Every phase declares its `deadline`: how long its act and its wait may take. Past it the phase fails with
+ * `PhaseDeadlineExceeded`, naming what it waited for and what it last saw, instead of polling forever; a retry runs
+ * it again with fresh clocks. The clocks are journaled (when the act first started, when the wait began), so a
+ * restart does not reset them.
+ *
  * Phases form a graph: each starts once the phases it needs (`after`, default: the one declared
  * before it) are done, and phases whose needs are met run side by side, each journaled, resumed and
  * retried on its own. A plain list of phases therefore runs in sequence, as it always did.
@@ -32,7 +37,7 @@
  *
  * @example
  * const phase: PhaseDefinition<{ name: string }, { vpcId?: string }> = {
- *   name: 'network', title: 'Network', expectedSeconds: 120,
+ *   name: 'network', title: 'Network', expectedSeconds: 120, deadline: { actSeconds: 120, waitSeconds: 900 },
  *   observe: async (ctx) => ((await findVpc(ctx.input.name)) ? 'done' : 'needs-act'),
  *   act: async (ctx) => ctx.setState({ vpcId: await createVpc(ctx.input.name) }),
  * };
@@ -76,12 +81,35 @@ export interface PhaseContext<I, S> {
   readonly earlierFailures: readonly OperationError[];
 }
 
+/**
+ * How long a phase may take. Ground each in what AWS (or Kubernetes) documents for the call, or in what the phase
+ * does, well above the typical duration: a deadline is for a wait that will not end, not for a slow day. No deadline
+ * ends sooner than a minute of real time (PollingOptions.minDeadlineMs), and none runs out while the cloud is not
+ * answering (the outage rule decides then).
+ */
+export interface PhaseDeadline {
+  /**
+   * From the first time the current change journaled "acting" (a repeat of act after a restart or a transient error
+   * keeps counting) until act returns. Past it the act is abandoned; what it asked the cloud for may still happen.
+   * Real seconds: an act is calls to the cloud, whose round trips a sped-up sandbox clock does not shorten.
+   */
+  actSeconds: number;
+  /**
+   * From the moment the phase began waiting for its change (after its act, or when observe found it under way)
+   * until its await reports done. An `observeAgain` starts a new change: both clocks start anew. Cloud seconds like
+   * `expectedSeconds`: scaled by the polling time scale as every wait is, so a sped-up sandbox reaches it in its time.
+   */
+  waitSeconds: number;
+}
+
 export interface PhaseDefinition<I, S> {
-  /** Stable id used in URLs (`…/phases/{name}/retry`). */
+  /** Stable id: a retry names the phase by it. */
   name: string;
   title: string;
   /** Typical duration on AWS; sets the polling cadence and the progress estimate. */
   expectedSeconds: number;
+  /** How long its act and its wait may take (PhaseDeadline); required, so that no wait can poll forever. */
+  deadline: PhaseDeadline;
   observe(ctx: PhaseContext<I, S>): Promise<ObserveOutcome>;
   act?(ctx: PhaseContext<I, S>): Promise<void>;
   await?(ctx: PhaseContext<I, S>): Promise<AwaitOutcome>;

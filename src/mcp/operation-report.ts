@@ -10,6 +10,7 @@ import {
   type PhaseView,
 } from '../domain/schemas/operations.js';
 import { nextCallAfterSuccess } from './next-call.js';
+import { OPERATION_STATUS_TOOL } from './status-tool.js';
 import type { ToolAnswer } from './tool-kit.js';
 
 /**
@@ -18,7 +19,7 @@ import type { ToolAnswer } from './tool-kit.js';
  * says in so many words that the work is NOT done, and every status answer ends with the next step.
  */
 
-export const STATUS_TOOL = 'wait_for_operation';
+export const STATUS_TOOL = OPERATION_STATUS_TOOL;
 
 const PhaseLineSchema = z.object({
   name: z.string().describe('Phase id; pass it to retry_operation_phase when the phase failed.'),

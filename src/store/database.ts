@@ -124,6 +124,12 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (region, cluster, namespace, name)
   ) WITHOUT ROWID;
   `,
+  // Phase deadlines (issue 27): when the current change of a phase first acted and when its wait began, journaled so
+  // that a deadline counts from them across restarts. NULL: not acted / not waiting in this attempt.
+  `
+  ALTER TABLE phases ADD COLUMN act_started_at TEXT;
+  ALTER TABLE phases ADD COLUMN wait_started_at TEXT;
+  `,
 ];
 
 /**

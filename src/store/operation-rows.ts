@@ -43,6 +43,14 @@ export interface PhaseRecord {
   progress?: string;
   error?: OperationError;
   expectedSeconds: number;
+  /**
+   * When the phase's current change first journaled "acting" (kept when act runs again after a restart or a
+   * transient error): its act deadline counts from here. Absent until it acts; cleared by a new attempt and by
+   * `observeAgain`.
+   */
+  actStartedAt?: string;
+  /** When the phase began waiting for its current change: its wait deadline counts from here (cleared likewise). */
+  waitStartedAt?: string;
 }
 
 /** An operation with its phases in order, read in one query. */
@@ -81,6 +89,8 @@ export interface PhaseRow {
   progress: string | null;
   error: string | null;
   expected_seconds: number;
+  act_started_at: string | null;
+  wait_started_at: string | null;
 }
 export interface LogRow {
   seq: number;
@@ -95,7 +105,7 @@ export const TERMINAL_LIST = TERMINAL_OPERATION_STATUSES.map((s) => `'${s}'`).jo
 
 /** The phase columns, in the order of each array in `phases_json`. */
 const PHASE_TUPLE =
-  'p.idx, p.name, p.title, p.status, p.attempts, p.acted, p.started_at, p.finished_at, p.progress, p.error, p.expected_seconds';
+  'p.idx, p.name, p.title, p.status, p.attempts, p.acted, p.started_at, p.finished_at, p.progress, p.error, p.expected_seconds, p.act_started_at, p.wait_started_at';
 type PhaseTuple = [
   number,
   string,
@@ -108,6 +118,8 @@ type PhaseTuple = [
   string | null,
   string | null,
   number,
+  string | null,
+  string | null,
 ];
 
 /**
@@ -163,6 +175,8 @@ export function toPhase(row: PhaseRow): PhaseRecord {
     ...(row.progress === null ? {} : { progress: row.progress }),
     ...(row.error === null ? {} : { error: JSON.parse(row.error) as OperationError }),
     expectedSeconds: row.expected_seconds,
+    ...(row.act_started_at === null ? {} : { actStartedAt: row.act_started_at }),
+    ...(row.wait_started_at === null ? {} : { waitStartedAt: row.wait_started_at }),
   };
 }
 
@@ -170,7 +184,21 @@ export function toPhase(row: PhaseRow): PhaseRecord {
 export function toEntry(row: OperationWithPhasesRow): OperationEntry {
   // json_group_array over no rows gives '[]'.
   const phases = (JSON.parse(row.phases_json) as PhaseTuple[]).map(
-    ([idx, name, title, status, attempts, acted, started_at, finished_at, progress, error, expected_seconds]) =>
+    ([
+      idx,
+      name,
+      title,
+      status,
+      attempts,
+      acted,
+      started_at,
+      finished_at,
+      progress,
+      error,
+      expected_seconds,
+      act_started_at,
+      wait_started_at,
+    ]) =>
       toPhase({
         operation_id: row.id,
         idx,
@@ -184,6 +212,8 @@ export function toEntry(row: OperationWithPhasesRow): OperationEntry {
         progress,
         error,
         expected_seconds,
+        act_started_at,
+        wait_started_at,
       }),
   );
   return { operation: toOperation(row), phases };

@@ -42,6 +42,8 @@ export interface PhasePatch {
   finishedAt?: string | null;
   progress?: string | null;
   error?: OperationError | null;
+  actStartedAt?: string | null;
+  waitStartedAt?: string | null;
 }
 
 export interface OperationFilter {
@@ -68,6 +70,8 @@ const PHASE_COLUMNS: Record<keyof PhasePatch, string> = {
   finishedAt: 'finished_at',
   progress: 'progress',
   error: 'error',
+  actStartedAt: 'act_started_at',
+  waitStartedAt: 'wait_started_at',
 };
 /** How many operations' entries {@link OperationsStore.readOperation} keeps (a few KB each). */
 const CACHED_ENTRIES = 256;

@@ -8,7 +8,7 @@ import { KubeKindNotServed } from '../domain/kube/errors.js';
 import { knownKind } from '../domain/kube/index.js';
 import { qualifiedKind, type KubeKind, type KubeResource } from '../domain/kube/kind.js';
 import type { KubeObject } from '../domain/kube-object.js';
-import type { AwaitOutcome, PhaseContext, PhaseDefinition } from '../engine/workflow.js';
+import type { AwaitOutcome, PhaseContext, PhaseDeadline, PhaseDefinition } from '../engine/workflow.js';
 
 /**
  * A phase that puts Kubernetes objects in a cluster and waits until they work:
@@ -26,6 +26,7 @@ import type { AwaitOutcome, PhaseContext, PhaseDefinition } from '../engine/work
  * @example
  * applyAndAwait<Input, State>({
  *   name: 'karpenter', title: 'Point Karpenter at the instance groups', expectedSeconds: 20,
+ *   deadline: { actSeconds: 300, waitSeconds: 900 },
  *   kube: (ctx) => clusterKube(ctx), manifests: (ctx) => karpenterManifests(ctx.input.groups),
  * });
  */
@@ -33,6 +34,7 @@ export interface ApplyAndAwaitSpec<I, S> {
   name: string;
   title: string;
   expectedSeconds: number;
+  deadline: PhaseDeadline;
   kube(ctx: PhaseContext<I, S>): Promise<KubePort>;
   /** The objects, in apply order. */
   manifests(ctx: PhaseContext<I, S>): readonly KubeObject[];
@@ -147,6 +149,7 @@ export function applyAndAwait<I, S>(spec: ApplyAndAwaitSpec<I, S>): PhaseDefinit
     name: spec.name,
     title: spec.title,
     expectedSeconds: spec.expectedSeconds,
+    deadline: spec.deadline,
     async observe(ctx) {
       if (spec.skip?.(ctx)) return 'done';
       const kube = await spec.kube(ctx);

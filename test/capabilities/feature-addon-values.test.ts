@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addonValues, addonValuesDrift } from '../../src/capabilities/features/workflows/addon-values.js';
-import type { FeatureFacts } from '../../src/capabilities/features/workflows/feature-facts.js';
+import { addonValues, addonValuesDrift } from '../../src/workflows/feature-reconciliation/addon-values.js';
+import type { FeatureFacts } from '../../src/workflows/feature-reconciliation/feature-facts.js';
 import { FEATURES, featureRoleName } from '../../src/domain/features/registry.js';
 
 const FACTS: FeatureFacts = {

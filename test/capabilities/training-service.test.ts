@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { metricsOfLine } from '../../sandbox/kube/controllers/mlflow-reporter.js';
-import type { ServiceDeps } from '../../src/capabilities/capability.js';
 import { checkNameAndKind, groupFacts } from '../../src/capabilities/training/submit-facts.js';
+import type { TrainingServiceDeps } from '../../src/capabilities/training/ports.js';
 import { TrainingTemplates } from '../../src/capabilities/training/templates.js';
 import type { HyperPodCluster, KubePort } from '../../src/cloud/ports.js';
 import { ConflictError, InputError, PreconditionError } from '../../src/domain/errors.js';
@@ -81,7 +81,7 @@ describe('training submit: the facts that refuse a request before anything is cr
           },
         ],
       },
-    } as unknown as ServiceDeps;
+    } as unknown as TrainingServiceDeps;
     const gpu = await groupFacts(deps, 'us-west-2', hp, 'gpu');
     assert.equal(gpu.capacityType, 'on-demand');
     assert.deepEqual(gpu.placement.resources.limits, { 'nvidia.com/gpu': '1', 'vpc.amazonaws.com/efa': '1' });

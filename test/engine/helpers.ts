@@ -8,7 +8,7 @@ import {
   type PhaseDefinition,
   type WorkflowDefinition,
 } from '../../src/engine/workflow.js';
-import type { OperationView } from '../../src/domain/schemas/operations.js';
+import type { OperationSnapshot } from '../../src/domain/schemas/operations.js';
 import { openDatabase, openMemoryDatabase, type Database } from '../../src/store/database.js';
 import { OperationsStore } from '../../src/store/operations-store.js';
 
@@ -53,9 +53,9 @@ export function deferred<T = void>(): Deferred<T> {
 export function viewWhere(
   engine: OperationEngine,
   id: string,
-  predicate: (view: OperationView) => boolean,
+  predicate: (view: OperationSnapshot) => boolean,
   timeoutMs = 3000,
-): Promise<OperationView> {
+): Promise<OperationSnapshot> {
   const now = engine.get(id);
   if (predicate(now)) return Promise.resolve(now);
   return new Promise((resolve, reject) => {
@@ -63,7 +63,7 @@ export function viewWhere(
       engine.off('operation', listener);
       reject(new Error(`timed out waiting on ${id}; last view: ${JSON.stringify(engine.get(id))}`));
     }, timeoutMs);
-    const listener = (view: OperationView) => {
+    const listener = (view: OperationSnapshot) => {
       if (view.id !== id || !predicate(view)) return;
       clearTimeout(timer);
       engine.off('operation', listener);
@@ -88,7 +88,7 @@ export function phaseReaches(
   id: string,
   phase: string,
   status: string,
-): Promise<OperationView> {
+): Promise<OperationSnapshot> {
   return viewWhere(engine, id, (v) => v.phases.find((p) => p.name === phase)?.status === status);
 }
 
@@ -108,6 +108,7 @@ export class FakeResource {
       name,
       title: name[0]!.toUpperCase() + name.slice(1),
       expectedSeconds: 60,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       observe: async () => {
         this.observeCalls++;
         if (!this.exists) return 'needs-act';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AwaitOutcome, PhaseDefinition } from '../../src/engine/workflow.js';
-import type { OperationView } from '../../src/domain/schemas/operations.js';
+import type { OperationSnapshot } from '../../src/domain/schemas/operations.js';
 import { newEngine, phaseReaches, viewWhere, workflow, type Input, type State } from './helpers.js';
 
 /**
@@ -18,6 +18,7 @@ class Replaceable {
       name: 'thing',
       title: 'Thing',
       expectedSeconds: 60,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       observe: async () =>
         this.status === 'ready'
           ? 'done'
@@ -38,7 +39,7 @@ class Replaceable {
   }
 }
 
-const statusesOf = (views: OperationView[]) =>
+const statusesOf = (views: OperationSnapshot[]) =>
   views.map((v) => v.phases[0]!.status).filter((s, i, all) => s !== all[i - 1]);
 
 describe('an await step that hands back to observe (act, wait, act, wait in one phase)', () => {
@@ -46,8 +47,8 @@ describe('an await step that hands back to observe (act, wait, act, wait in one 
     const { engine } = newEngine();
     const thing = new Replaceable();
     engine.register(workflow('replace', [thing.phase()]));
-    const seen: OperationView[] = [];
-    engine.on('operation', (v: OperationView) => seen.push(v));
+    const seen: OperationSnapshot[] = [];
+    engine.on('operation', (v: OperationSnapshot) => seen.push(v));
 
     const { operation } = engine.start('replace', { name: 'a' });
     await viewWhere(engine, operation.id, (v) => v.phases[0]!.progress === 'Deleting the failed thing');

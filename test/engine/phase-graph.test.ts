@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CloudError } from '../../src/domain/errors.js';
-import type { OperationView } from '../../src/domain/schemas/operations.js';
+import type { OperationSnapshot } from '../../src/domain/schemas/operations.js';
 import type { PhaseDefinition } from '../../src/engine/workflow.js';
 import { openMemoryDatabase } from '../../src/store/database.js';
 import {
@@ -37,7 +37,7 @@ class Diamond {
   }
 }
 
-const statuses = (v: OperationView) => Object.fromEntries(v.phases.map((p) => [p.name, p.status]));
+const statuses = (v: OperationSnapshot) => Object.fromEntries(v.phases.map((p) => [p.name, p.status]));
 
 describe('phases as a graph', () => {
   it('runs the two middle phases of a diamond side by side, and the last one once both are done', async () => {

@@ -121,6 +121,7 @@ describe('phase journal', () => {
           name: 'x',
           title: 'X',
           expectedSeconds: 1,
+          deadline: { actSeconds: 60, waitSeconds: 600 },
           observe: async () => {
             throw new TypeError('state.vpcId is undefined');
           },
@@ -133,14 +134,13 @@ describe('phase journal', () => {
     assert.match(failed.error!.message, /vpcId/);
   });
 
-  it('shows statusUrl, statusTool and the current phase while running', async () => {
+  it('shows the current phase while running, and names no tool or URL (the faces add them)', async () => {
     const { engine } = newEngine();
     const res = new FakeResource();
     engine.register(workflow('make', [res.phase('build')]));
     const { operation, existing } = engine.start('make', { name: 'a' });
     assert.equal(existing, false);
-    assert.equal(operation.statusUrl, `/api/v1/operations/${operation.id}`);
-    assert.equal(operation.statusTool, 'wait_for_operation');
+    assert.ok(!('statusUrl' in operation) && !('statusTool' in operation), "links are the faces' (operation-links.ts)");
     assert.equal(operation.target, 'thing/a');
     assert.equal(operation.currentPhase, 'build');
     assert.equal(operation.phases[0]!.status, 'pending');

@@ -7,6 +7,7 @@ const check = (verdict?: string): PhaseDefinition<Input, State> => ({
   name: 'verify',
   title: 'Verify nothing remains',
   expectedSeconds: 1,
+  deadline: { actSeconds: 60, waitSeconds: 600 },
   ...(verdict ? { verdict } : {}),
   observe: async () => 'done',
 });

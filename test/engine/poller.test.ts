@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nextSamplePointMs, PollSchedule, samplePointsMs, SCHEDULE_JITTER } from '../../src/engine/poll-schedule.js';
+import { SharedPoller } from '../../src/engine/poller.js';
 import {
   DEFAULT_POLLING,
   pollDelayMs,
   resolvePolling,
-  SharedPoller,
   transientBackoffMs,
   type PollingOptions,
-} from '../../src/engine/poller.js';
+} from '../../src/engine/polling.js';
 import { deferred } from './helpers.js';
 
 /**

@@ -21,6 +21,7 @@ class Cloud {
       name,
       title: `Remove ${name}`,
       expectedSeconds: 5,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       onFailure: 'continue',
       observe: async () => {
         this.observed[name]!++;
@@ -48,6 +49,7 @@ class Cloud {
       name: 'verify',
       title: 'Verify nothing remains',
       expectedSeconds: 1,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       observe: async (ctx) => {
         if (this.left.size === 0) return 'done';
         const why = ctx.earlierFailures.map((f) => `${f.phase} (${f.code}: ${f.message})`).join('; ');

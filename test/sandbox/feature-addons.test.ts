@@ -478,6 +478,7 @@ describe("the feature registry's EKS add-ons materialise in the sandbox cluster"
       name: 'kuberay',
       title: 'KubeRay operator',
       expectedSeconds: 60,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       kube: async () => kube,
       manifests: () => kuberayOperatorManifests(),
     });

@@ -237,6 +237,8 @@ describe('operations store', () => {
       old.exec(
         'DROP TABLE training_templates; DROP TABLE cluster_mlflow; DROP TABLE idempotency_keys; DROP TABLE kept_storages;',
       );
+      // Nor the phases' deadline clocks (issue 27).
+      for (const column of ['act_started_at', 'wait_started_at']) old.exec(`ALTER TABLE phases DROP COLUMN ${column}`);
       old.pragma('user_version = 1');
       old
         .prepare(

@@ -7,7 +7,6 @@ import { FEATURE_IDS } from '../../src/domain/schemas/features.js';
 import { resolveAddonVersion } from '../../src/workflows/addon-compatibility.js';
 import type { WorkflowDeps } from '../../src/workflows/context.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 /** resolveAddonVersion against the sandbox's add-on catalogue (DescribeAddonVersions over the wire). */
 describe('resolveAddonVersion: add-on version × Kubernetes version × authentication mode, before any change', () => {
@@ -26,9 +25,6 @@ describe('resolveAddonVersion: add-on version × Kubernetes version × authentic
     sb = await startTestSandbox();
     deps = {
       cloud: new Cloud(new AwsClients({ defaultRegion: region })),
-      activeCluster: { get: () => undefined, set: () => {} },
-      keptStorages: memoryKeptStorages(),
-      mlflowLinks: memoryMlflowLinks(),
     };
   });
   after(async () => sb.dispose());

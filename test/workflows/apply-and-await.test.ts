@@ -102,6 +102,7 @@ describe('applyAndAwait: server-side apply, wait for the CRD, then for readiness
       name: 'widgets',
       title: 'Widgets',
       expectedSeconds: 10,
+      deadline: { actSeconds: 60, waitSeconds: 600 },
       kube: async () => kube,
       kinds: [WIDGET],
       manifests: (ctx) => [

@@ -9,7 +9,6 @@ import type {
 import { CloudError } from '../../src/domain/errors.js';
 import type { EksKubernetesVersion } from '../../src/domain/kubernetes-versions.js';
 import type { PhaseContext } from '../../src/engine/workflow.js';
-import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 const v = (version: string, isDefault = false): EksKubernetesVersion => ({
   version,
@@ -57,12 +56,7 @@ async function act(offered: EksKubernetesVersion[], p: { asked?: string; journal
     attempt: 1,
     earlierFailures: [],
   };
-  const error = await eksPhase({
-    cloud,
-    activeCluster: { get: () => undefined, set: () => {} },
-    keptStorages: memoryKeptStorages(),
-    mlflowLinks: memoryMlflowLinks(),
-  }).act!(ctx).then(
+  const error = await eksPhase({ cloud }).act!(ctx).then(
     () => undefined,
     (e: unknown) => e,
   );

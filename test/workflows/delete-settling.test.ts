@@ -54,7 +54,7 @@ describe('delete-cluster: an FSx file system still CREATING is awaited, then del
       assert.equal(fs.Lifecycle, 'CREATING');
       id = h.engine.start('delete-cluster', { name: 'settle', region: REGION, keepStorage: false }).operation.id;
       let storage = h.engine.get(id).phases.find((p) => p.name === 'storage');
-      for (let i = 0; i < 500 && !/FSx CREATING: deleted once that ends/.test(storage?.progress ?? ''); i++) {
+      for (let i = 0; i < 500 && !/FSx \S+ CREATING/.test(storage?.progress ?? ''); i++) {
         await new Promise((r) => setTimeout(r, 20));
         storage = h.engine.get(id).phases.find((p) => p.name === 'storage');
       }

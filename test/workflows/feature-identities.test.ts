@@ -12,7 +12,6 @@ import {
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { activeCluster, buildEksWorld } from '../sandbox/eks-fixtures.js';
-import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 /**
  * The identity chain of managed tiered checkpointing, made and removed against the sandbox and seen
@@ -75,9 +74,6 @@ describe('feature identities: the tiered checkpointing chain on the sandbox', ()
     k = await kubeAccess(sb, 'ckpt-eks');
     deps = {
       cloud: new Cloud(new AwsClients({ defaultRegion: 'us-west-2' })),
-      activeCluster: { get: () => undefined, set: () => undefined },
-      keptStorages: memoryKeptStorages(),
-      mlflowLinks: memoryMlflowLinks(),
     };
     facts = {
       clusterName: 'ckpt',

@@ -19,7 +19,6 @@ import {
 } from '../../src/capabilities/nodes/workflows/node-tracking.js';
 import type { WorkflowDeps } from '../../src/workflows/context.js';
 import type { OperationRecord } from '../../src/store/operations-store.js';
-import { memoryKeptStorages, memoryMlflowLinks } from '../helpers/kept-storages.js';
 
 const A = 'i-0aaaaaaaaaaaaaaaa';
 const B = 'i-0bbbbbbbbbbbbbbbb';
@@ -59,9 +58,6 @@ function fakeCloud(
   };
   const deps = {
     cloud: { hyperpodNodes } as unknown as CloudPort,
-    activeCluster: { get: () => undefined, set: () => undefined },
-    keptStorages: memoryKeptStorages(),
-    mlflowLinks: memoryMlflowLinks(),
   } satisfies WorkflowDeps;
   return { deps, calls };
 }

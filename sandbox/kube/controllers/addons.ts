@@ -40,14 +40,18 @@ const LIVE = new Set(['CREATING', 'ACTIVE', 'DEGRADED', 'UPDATING', 'UPDATE_FAIL
 
 export function materialiseAddons(cluster: KubeCluster, state: SandboxState, clusterDns: string): void {
   const addons = new Map(listEksAddons(state, cluster.region, cluster.name).map((a) => [a.name, a]));
-  const installed = new Map<string, KubeObject[]>();
-  for (const o of ADDON_KINDS.flatMap((t) => cluster.objects.list(t))) {
-    const name = o.metadata.annotations?.[ADDON];
-    if (name) installed.set(name, [...(installed.get(name) ?? []), o]);
-  }
+  // Read in place (scan): this runs every tick and add-ons bring CRDs with whole OpenAPI schemas; the objects are
+  // copied only when an add-on is to be installed, released or removed.
+  const installed = new Map<string, Array<Readonly<KubeObject>>>();
+  for (const t of ADDON_KINDS)
+    cluster.objects.scan(t, undefined, (o) => {
+      const name = o.metadata.annotations?.[ADDON];
+      if (name) installed.set(name, [...(installed.get(name) ?? []), o]);
+    });
   for (const name of Object.keys(ADDON_MANIFESTS)) {
     const addon = addons.get(name);
-    const mine = installed.get(name) ?? [];
+    const stored = installed.get(name) ?? [];
+    const mine = () => stored.map((o) => structuredClone(o) as KubeObject);
     if (addon && LIVE.has(addon.status)) {
       const params = {
         version: addon.version,
@@ -57,17 +61,18 @@ export function materialiseAddons(cluster: KubeCluster, state: SandboxState, clu
         configuration: parsed(addon.configurationValues),
       };
       const stamp = versionStamp(addon.version, addon.configurationValues);
-      const current = mine.some((o) => o.metadata.annotations?.[VERSION] === stamp && !o.metadata.deletionTimestamp);
+      const current = stored.some((o) => o.metadata.annotations?.[VERSION] === stamp && !o.metadata.deletionTimestamp);
       if (!current) {
+        const before = mine();
         install(cluster, name, params, true, stamp);
         // What the new version or configuration no longer has goes (an add-on reconfigured without KEDA loses KEDA).
-        for (const o of mine)
+        for (const o of before)
           if (o.metadata.annotations?.[VERSION] !== stamp && !stillWanted(cluster, o, stamp)) remove(cluster, o);
       }
     } else if (addon?.status === 'DELETING' && addon.preserve) {
-      for (const o of mine) release(cluster, o);
+      for (const o of mine()) release(cluster, o);
     } else {
-      for (const o of mine) remove(cluster, o);
+      for (const o of mine()) remove(cluster, o);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { defineCapability } from '../capability.js';
+import type { CatalogPorts } from './ports.js';
 import { registerCatalogRoutes } from './routes.js';
 import { PreflightService } from './service.js';
 import { registerCheckClusterRequestTool } from './tools/check-cluster-request.js';
@@ -9,8 +10,9 @@ import { registerListKubernetesVersionsTool } from './tools/list-kubernetes-vers
 import { registerListTrainingPlansTool } from './tools/list-training-plans.js';
 
 /** What AWS offers and allows (Regions, zones, instance types, training plans, Kubernetes versions, quotas) and the checks before a create. */
-export const catalog = defineCapability<PreflightService>({
+export const catalog = defineCapability<PreflightService, CatalogPorts>({
   name: 'catalog',
+  ports: { catalog: 'what AWS offers and allows, read through the catalogue calls (cached)' },
   service: (deps) => new PreflightService(deps.catalog, deps.defaultRegion),
   routes: registerCatalogRoutes,
   tools: [
@@ -22,3 +24,7 @@ export const catalog = defineCapability<PreflightService>({
     registerCheckClusterRequestTool,
   ],
 });
+
+export type { CatalogPort, CatalogPorts } from './ports.js';
+/** Its service, as `deps.service(catalog)` answers it: the checks before a create or a scale. */
+export type { PreflightService };

@@ -1,5 +1,5 @@
-import type { AwsCatalog } from '../../cloud/aws/catalog.js';
 import { InputError } from '../../domain/errors.js';
+import type { CatalogPort } from './ports.js';
 import {
   chooseKubernetesVersion,
   HYPERPOD_KUBERNETES_SUPPORT,
@@ -24,21 +24,6 @@ import type {
   TrainingPlanView,
 } from '../../domain/schemas/preflight.js';
 
-/** The catalogue calls preflight needs (AwsCatalog provides them; a test may hand in its own). */
-export type PreflightCatalog = Pick<
-  AwsCatalog,
-  | 'listRegions'
-  | 'listAvailabilityZones'
-  | 'listHyperPodInstanceTypes'
-  | 'listTrainingPlans'
-  | 'getTrainingPlan'
-  | 'hyperPodQuotas'
-  | 'hyperPodUsage'
-  | 'listHyperPodClusterNames'
-  | 'eksClusterExists'
-  | 'listKubernetesVersions'
->;
-
 /**
  * Check before create. Gathers what AWS says (zones, where the type is offered, quotas, what
  * existing HyperPod clusters use, the training plan, names in use) and lets the pure rules in
@@ -52,7 +37,7 @@ export type PreflightCatalog = Pick<
  */
 export class PreflightService {
   constructor(
-    private readonly catalog: PreflightCatalog,
+    private readonly catalog: CatalogPort,
     private readonly defaultRegion: string,
   ) {}
 

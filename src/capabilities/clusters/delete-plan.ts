@@ -6,8 +6,8 @@ import type { DeletePlan } from '../../domain/schemas/clusters.js';
 import { dataOfStorage } from '../../domain/storage.js';
 import { kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { clusterResources } from '../../workflows/cluster-resources.js';
-import type { KeptStoragesPort } from '../../workflows/context.js';
 import { readStorages } from '../../workflows/storage-volumes.js';
+import type { KeptStoragesOfClusterPort } from './ports.js';
 
 /**
  * What deleting a cluster removes and keeps, by name (src/domain/cluster-teardown.ts has the rules):
@@ -20,7 +20,11 @@ import { readStorages } from '../../workflows/storage-volumes.js';
  * left tagged resources, so it still has a plan (and can be deleted).
  */
 export async function deletePlan(
-  deps: { cloud: CloudPort; keptStorages: KeptStoragesPort; operations: { activeFor(target: string): unknown } },
+  deps: {
+    cloud: CloudPort;
+    keptStorages: KeptStoragesOfClusterPort;
+    operations: { activeFor(target: string): unknown };
+  },
   where: { region: string; name: string; keepStorage: boolean },
 ): Promise<DeletePlan> {
   const { region, name, keepStorage } = where;

@@ -18,8 +18,8 @@ import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { ClusterHealth } from '../../domain/cluster-health.js';
 import { catalog } from '../catalog/index.js';
 import { nodes } from '../nodes/index.js';
-import type { ServiceDeps } from '../capability.js';
-import { ClusterViews } from './views.js';
+import type { ClusterServiceDeps } from './ports.js';
+import { ClusterViews, operationsLookup } from './views.js';
 
 type Started = { operation: OperationView; existing: boolean };
 
@@ -54,8 +54,8 @@ export class ClusterService {
     { clusters: ClusterSummary[]; healths: Array<ClusterHealth | undefined>; out: ClusterSummary[] }
   >();
 
-  constructor(private readonly deps: ServiceDeps) {
-    this.views = new ClusterViews(deps.cloud, deps.operations, deps.activeCluster);
+  constructor(private readonly deps: ClusterServiceDeps) {
+    this.views = new ClusterViews(deps.cloud, operationsLookup(deps.operations), deps.activeCluster);
   }
 
   /** Each cluster with its health rolled up (from the node views' shared snapshot; a few clusters at once). */

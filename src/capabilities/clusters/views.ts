@@ -11,13 +11,14 @@ import {
 } from '../../domain/naming.js';
 import type { ClusterDetail, ClusterSummary } from '../../domain/schemas/clusters.js';
 import type { InstanceGroupView } from '../../domain/schemas/instance-groups.js';
-import type { OperationView } from '../../domain/schemas/operations.js';
+import type { OperationSnapshot, OperationView } from '../../domain/schemas/operations.js';
 import type { InstanceGroupSpec } from '../../domain/instance-groups.js';
-import type { ActiveClusterPort } from '../../workflows/context.js';
 import { describeHyperPod } from '../../workflows/cluster-access.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
 import { ReadCache } from '../../workflows/read-cache.js';
+import type { ServiceOperations } from '../capability.js';
+import type { ActiveClusterPort } from './ports.js';
 import { storageClaims } from './storage-claims.js';
 
 /** What the views need from the operation engine. */
@@ -30,7 +31,17 @@ export interface OperationsLookup {
    */
   unsettledClusterOperations(): OperationView[];
   /** Calls `listener` after every change of any operation (the engine's 'operation' event). */
-  on(event: 'operation', listener: (op: OperationView) => void): unknown;
+  on(event: 'operation', listener: (op: OperationSnapshot) => void): unknown;
+}
+
+/** The views' lookup over the operations every service is given. */
+export function operationsLookup(operations: ServiceOperations): OperationsLookup {
+  return {
+    activeFor: (target) => operations.activeFor(target),
+    unsettledClusterOperations: () =>
+      operations.latestPerTarget(['create-cluster', 'delete-cluster']).filter((op) => op.status !== 'succeeded'),
+    on: (event, listener) => operations.on(event, listener),
+  };
 }
 
 export interface ClusterViewsOptions {
@@ -240,7 +251,7 @@ export class ClusterViews {
    * it works on (its description, facts and tags) and its Region's list, so the next look reads AWS
    * again — a create, a delete or a group change is never hidden behind a kept answer.
    */
-  private changedBy(op: OperationView): void {
+  private changedBy(op: OperationSnapshot): void {
     this.journal = undefined;
     const cluster = clusterOfTarget(op.target);
     if (!cluster) return;

@@ -23,8 +23,8 @@ import { featureIdentityStates } from '../../workflows/feature-identities.js';
 import type { ServiceDeps } from '../capability.js';
 import { autoscaling } from '../autoscaling/index.js';
 import { featureActuals, readAllFeatures, type FeatureReadResult } from './workflows/actual-state.js';
-import { existingClusterFacts, type FeatureFacts } from './workflows/feature-facts.js';
-import { primaryInstall, readSource } from './workflows/feature-reading.js';
+import { existingClusterFacts, type FeatureFacts } from '../../workflows/feature-reconciliation/feature-facts.js';
+import { primaryInstall, readSource } from '../../workflows/feature-reconciliation/feature-reading.js';
 import { changedKeys, featuresTarget } from './workflows/set-features.js';
 
 type Started = { operation: OperationView; existing: boolean };
@@ -68,12 +68,7 @@ export class FeaturesService {
   }
 
   private get workflowDeps(): WorkflowDeps {
-    return {
-      cloud: this.deps.cloud,
-      activeCluster: this.deps.activeCluster,
-      keptStorages: this.deps.keptStorages,
-      mlflowLinks: this.deps.training,
-    };
+    return { cloud: this.deps.cloud };
   }
 
   private async read(

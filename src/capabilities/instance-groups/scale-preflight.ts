@@ -1,6 +1,6 @@
 import { InputError, PreconditionError } from '../../domain/errors.js';
 import type { InstanceGroupView, ScalePreflightResult } from '../../domain/schemas/instance-groups.js';
-import type { PreflightService } from '../catalog/service.js';
+import type { PreflightService } from '../catalog/index.js';
 
 /** Groups HyperPod no longer counts against the quotas: they give their instances back. */
 const RELEASED_STATUSES = new Set(['Failed', 'Deleting']);

@@ -2,7 +2,7 @@ import { InputError } from '../../domain/errors.js';
 import type { NodeAction } from '../../domain/instance-groups.js';
 import { clusterOfTarget } from '../../domain/naming.js';
 import { NODE_ACTION_KINDS, type StartDeepHealthCheckRequest } from '../../domain/schemas/nodes.js';
-import type { OperationView } from '../../domain/schemas/operations.js';
+import type { OperationSnapshot, OperationView } from '../../domain/schemas/operations.js';
 import { describeHyperPod } from '../../workflows/cluster-access.js';
 import type { ServiceDeps } from '../capability.js';
 import { NodeViews } from './views.js';
@@ -20,7 +20,7 @@ export class NodeService {
   constructor(private readonly deps: ServiceDeps) {
     this.views = new NodeViews(deps.cloud);
     // A node action changes what the nodes look like: listings read afresh as it moves on and ends.
-    deps.operations.on('operation', (op: OperationView) => {
+    deps.operations.on('operation', (op: OperationSnapshot) => {
       const c = ACTION_KINDS.has(op.kind) ? clusterOfTarget(op.target) : undefined;
       if (c) this.views.forget(c.region, c.name);
     });

@@ -1,4 +1,5 @@
 import { defineCapability } from '../capability.js';
+import type { StoragePorts } from './ports.js';
 import { registerStorageRoutes } from './routes.js';
 import { StorageService } from './service.js';
 import { registerAddStorageTool } from './tools/add-storage.js';
@@ -16,8 +17,9 @@ import { removeStorageWorkflow } from './workflows/remove-storage.js';
  * by name through
  * `service(storage).resolve(region, cluster, name, namespace)`.
  */
-export const storage = defineCapability<StorageService>({
+export const storage = defineCapability<StorageService, StoragePorts>({
   name: 'storage',
+  ports: { keptStorages: 'the storages removed keeping their data, until forgotten' },
   workflows: (deps) => [addStorageWorkflow(deps), removeStorageWorkflow(deps)],
   service: (deps) => new StorageService(deps),
   routes: registerStorageRoutes,
@@ -29,3 +31,5 @@ export const storage = defineCapability<StorageService>({
     registerForgetKeptStorageTool,
   ],
 });
+
+export type { KeptStoragesPort, StoragePorts } from './ports.js';

@@ -9,18 +9,18 @@ import type {
   BrowseStorageAnswer,
   BrowseStorageQuery,
   ForgetKeptStorageAnswer,
+  KeptStorageRecord,
   KeptStorageView,
   RemoveStorageQuery,
   StorageList,
   StorageView,
 } from '../../domain/schemas/storage.js';
-import type { KeptStorageRecord } from '../../workflows/context.js';
 import { keptStoragesOfTag } from '../../domain/cluster-teardown.js';
 import { TAG_CLUSTER, TAG_KEPT_STORAGE, TAG_MANAGED_BY, TAG_PART } from '../../domain/naming.js';
 import { dataOfStorage, dataResource, STORAGE_DRIVERS, STORAGE_LABEL, storageDataName } from '../../domain/storage.js';
 import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { readStorages, resolveStorage, type ResolvedStorage } from '../../workflows/storage-volumes.js';
-import type { ServiceDeps } from '../capability.js';
+import type { StorageServiceDeps } from './ports.js';
 import { checkAdd } from './add-checks.js';
 
 type Started = { operation: OperationView; existing: boolean };
@@ -50,7 +50,7 @@ const FSX_NOT_BROWSABLE =
  * not confirmed by the data's own name, and browse an S3 storage's contents.
  */
 export class StorageService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: StorageServiceDeps) {}
 
   private async access(
     region: string,

@@ -1,4 +1,5 @@
 import { defineCapability } from '../capability.js';
+import type { TrainingPorts } from './ports.js';
 import { registerJobLogRoutes } from './logs/routes.js';
 import { registerTrainingRoutes } from './routes.js';
 import { TrainingService } from './service.js';
@@ -23,8 +24,12 @@ import { registerWaitForMlflowServerTool } from './tools/wait-for-mlflow-server.
  * job logs (REST tail and download, the follow WebSocket). No workflows: a submit is one server-side
  * apply, and what follows is Kubernetes' and SageMaker's state.
  */
-export const training = defineCapability<TrainingService>({
+export const training = defineCapability<TrainingService, TrainingPorts>({
   name: 'training',
+  ports: {
+    training: "the training templates and each cluster's default MLflow server",
+    catalog: "the catalogue's instance types, which size a job's pods",
+  },
   service: (deps) => new TrainingService(deps),
   routes: (r) => {
     registerTrainingRoutes(r);
@@ -45,3 +50,5 @@ export const training = defineCapability<TrainingService>({
     registerDeleteMlflowServerTool,
   ],
 });
+
+export type { TrainingPorts, TrainingRecordsPort, TrainingTemplateRecord } from './ports.js';

@@ -25,7 +25,7 @@ import {
 import { MANAGED_BY_VALUE, TAG_CLUSTER, TAG_MANAGED_BY } from '../../domain/naming.js';
 import { eksClusterOf } from '../../workflows/cluster-access.js';
 import { ensureOwnedRole } from '../../workflows/feature-identities.js';
-import type { ServiceDeps } from '../capability.js';
+import type { TrainingServiceDeps } from './ports.js';
 import { submitKeyDigest } from './submit-key.js';
 
 /**
@@ -72,7 +72,7 @@ export function serverView(s: MlflowTrackingServer | MlflowTrackingServerSummary
 }
 
 export class MlflowServers {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: TrainingServiceDeps) {}
 
   /**
    * The Region's servers, each described (ListMlflowTrackingServers leaves out size, artifact store

@@ -24,10 +24,10 @@ import { savedRequest, savedRequestOf, withSavedRequest } from '../../domain/tra
 import { kindOfRequest, trainingManifest } from '../../domain/training/submit.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { ReadCache } from '../../workflows/read-cache.js';
-import type { ServiceDeps } from '../capability.js';
 import { deleteJob, findJob, jobDetail, jobNotFound, listJobs, requireJob } from './jobs.js';
 import { JobLogs } from './logs/job-logs.js';
 import { MlflowServers } from './mlflow.js';
+import type { TrainingServiceDeps } from './ports.js';
 import { checkNameAndKind, submitFacts } from './submit-facts.js';
 import { submittedUnder, withSubmitKey } from './submit-key.js';
 import { TrainingTemplates } from './templates.js';
@@ -51,7 +51,7 @@ export class TrainingService {
   /** Job lists polled by pages and agents: one Kubernetes read serves them all for a moment; our own changes drop it. */
   private readonly lists = new ReadCache<TrainingJobList>({ ttlMs: 2_000 });
 
-  constructor(readonly deps: ServiceDeps) {
+  constructor(readonly deps: TrainingServiceDeps) {
     this.templates = new TrainingTemplates(deps.training);
     this.mlflow = new MlflowServers(deps);
     this.logs = new JobLogs(deps);

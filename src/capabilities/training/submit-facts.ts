@@ -8,7 +8,7 @@ import { placementFor, type Placement } from '../../domain/training/placement.js
 import type { SubmitFacts } from '../../domain/training/submit.js';
 import { groupSpecOf } from '../../workflows/instance-group-spec.js';
 import { resolveStorage } from '../../workflows/storage-volumes.js';
-import type { ServiceDeps } from '../capability.js';
+import type { TrainingServiceDeps } from './ports.js';
 
 /**
  * What a submit is decided on, read from where it is true now: the instance group and its type's
@@ -29,7 +29,7 @@ const refuse = (path: string, message: string, remedy?: string) =>
 
 /** The group's placement and capacity type; 422 naming instanceGroup when the cluster has no such group. */
 export async function groupFacts(
-  deps: ServiceDeps,
+  deps: TrainingServiceDeps,
   region: string,
   hp: HyperPodCluster,
   groupName: string,
@@ -112,7 +112,7 @@ export async function checkNameAndKind(
 
 /** Every fact trainingManifest needs, read for one request. */
 export async function submitFacts(
-  deps: ServiceDeps,
+  deps: TrainingServiceDeps,
   region: string,
   hp: HyperPodCluster,
   kube: KubePort,

@@ -3,7 +3,7 @@ import { ConflictError, InputError, NotFoundError } from '../../domain/errors.js
 import type { KeyedCall } from '../../domain/keyed-call.js';
 import { TrainingTemplateRequestSchema, type TrainingTemplate } from '../../domain/schemas/training.js';
 import { recipeById } from '../../domain/training/recipes/index.js';
-import type { TrainingRecordsPort, TrainingTemplateRecord } from '../../workflows/context.js';
+import type { TrainingRecordsPort, TrainingTemplateRecord } from './ports.js';
 
 /**
  * Saved job requests of a cluster (templates): kept in the server's store by Region, cluster and

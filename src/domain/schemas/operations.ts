@@ -77,7 +77,11 @@ export const OperationPauseSchema = z
   );
 export type OperationPause = z.infer<typeof OperationPauseSchema>;
 
-export const OperationViewSchema = z.object({
+/**
+ * An operation and its phases as the journal has them now: what the engine answers. The faces add what to call to
+ * follow it (OperationViewSchema).
+ */
+export const OperationSnapshotSchema = z.object({
   id: z.string(),
   kind: z.string().describe('Workflow kind, e.g. create-cluster, delete-cluster.'),
   target: z.string().describe('What the operation works on, e.g. cluster/us-west-2/my-cluster.'),
@@ -110,6 +114,11 @@ export const OperationViewSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   finishedAt: z.string().optional(),
+});
+export type OperationSnapshot = z.infer<typeof OperationSnapshotSchema>;
+
+/** An operation as REST answers it (and MCP reads it): its snapshot and where to follow it (src/api/operation-links.ts). */
+export const OperationViewSchema = OperationSnapshotSchema.extend({
   statusUrl: z.string(),
   statusTool: z.string().describe('MCP tool that reports this operation (wait_for_operation / get_operation).'),
 });

@@ -3,7 +3,7 @@ import {
   CREATE_CLUSTER_REST_FIELDS,
   CreateClusterToolInputSchema,
   createClusterRequest,
-} from '../../clusters/tools/create-cluster-input.js';
+} from '../../../domain/schemas/create-cluster-tool-input.js';
 import { QuotaCheckResultSchema, type QuotaCheckResult } from '../../../domain/schemas/preflight.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';

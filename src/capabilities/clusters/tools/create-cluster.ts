@@ -3,7 +3,7 @@ import {
   CREATE_CLUSTER_REST_FIELDS,
   CreateClusterToolInputSchema,
   createClusterRequest,
-} from './create-cluster-input.js';
+} from '../../../domain/schemas/create-cluster-tool-input.js';
 import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';

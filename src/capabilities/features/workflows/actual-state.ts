@@ -2,7 +2,11 @@ import { CloudError } from '../../../domain/errors.js';
 import { dependencyClosure } from '../../../domain/features/graph.js';
 import type { FeatureActual } from '../../../domain/features/plan.js';
 import { FEATURE_IDS, type FeatureId } from '../../../domain/schemas/features.js';
-import { readFeature, type FeatureReading, type ReadSource } from './feature-reading.js';
+import {
+  readFeature,
+  type FeatureReading,
+  type ReadSource,
+} from '../../../workflows/feature-reconciliation/feature-reading.js';
 
 /**
  * Every feature of a cluster as read now (each read on its own: one that cannot be read is

@@ -12,11 +12,15 @@ import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js'
 import { describeHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
 import { clusterChangeLocks, defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
-import { setAutoscalingPhases, type SetAutoscalingState } from '../../autoscaling/workflows/set-autoscaling.js';
+import { setAutoscalingPhases, type SetAutoscalingState } from '../../../workflows/managed-autoscaling.js';
 import { featureActuals, readAllFeatures } from './actual-state.js';
-import { existingClusterFacts, type FeatureFacts } from './feature-facts.js';
-import { readSource } from './feature-reading.js';
-import { reconcilePhase, type FeatureProgress, type ReconcileState } from './reconcile.js';
+import { existingClusterFacts, type FeatureFacts } from '../../../workflows/feature-reconciliation/feature-facts.js';
+import { readSource } from '../../../workflows/feature-reconciliation/feature-reading.js';
+import {
+  reconcilePhase,
+  type FeatureProgress,
+  type ReconcileState,
+} from '../../../workflows/feature-reconciliation/reconcile.js';
 
 export interface SetFeaturesState extends ReconcileState, SetAutoscalingState {
   featureFacts?: FeatureFacts;
@@ -42,6 +46,7 @@ function planPhase(deps: WorkflowDeps): Phase {
     name: 'plan',
     title: 'Read the features as the cluster has them and plan the change',
     expectedSeconds: 5,
+    deadline: { actSeconds: 120, waitSeconds: 120 }, // reads only
     verdict: 'Planned from the cluster as it is',
     async observe(ctx) {
       if (ctx.state.plan) return 'done';
@@ -132,6 +137,7 @@ function autoscalingPhase(phase: PhaseDefinition<SetAutoscalingInput, SetAutosca
     name: phase.name === 'autoscaling' ? 'autoscaling' : `autoscaling-${phase.name}`,
     title: `Autoscaling: ${phase.title}`,
     expectedSeconds: phase.expectedSeconds,
+    deadline: phase.deadline,
     async observe(ctx) {
       const input = autoscalingInput(ctx);
       if (!input) return 'done';
@@ -182,6 +188,7 @@ export function setFeaturesWorkflow(deps: WorkflowDeps): KindWorkflow<'set-featu
         name: 'remove',
         title: 'Remove features (what needs another first)',
         expectedSeconds: 120,
+        deadline: { actSeconds: 900, waitSeconds: 2700 }, // several features, each an add-on or a chart, one after another
         action: 'remove',
         items: (ctx) => (ctx.state.plan?.remove ?? []).filter(reconciled).map((feature) => ({ feature, config: {} })),
         source: async (ctx) => source(deps, ctx),
@@ -191,6 +198,7 @@ export function setFeaturesWorkflow(deps: WorkflowDeps): KindWorkflow<'set-featu
         name: 'install',
         title: 'Install features (what they need first)',
         expectedSeconds: 150,
+        deadline: { actSeconds: 900, waitSeconds: 3600 }, // several features, each an add-on or a chart, one after another
         action: 'install',
         items: (ctx) =>
           (ctx.state.plan?.install ?? [])

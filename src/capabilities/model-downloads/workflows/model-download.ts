@@ -55,6 +55,7 @@ function jobPhase(deps: WorkflowDeps): Phase {
     name: 'job',
     title: 'Start the download Job (hf download)',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 1800 }, // the Job is applied and its pod scheduled
     kube: (ctx) => kubeOf(deps, ctx),
     manifests: (ctx) => [modelDownloadJobManifest(ctx.input)],
     // The Job exists: following it is the next phase's (a failed Job fails there, with its log).
@@ -69,6 +70,7 @@ function downloadPhase(deps: WorkflowDeps): Phase {
     name: 'download',
     title: 'Download the model into the storage',
     expectedSeconds: 300,
+    deadline: { actSeconds: 300, waitSeconds: 43_200 }, // a long wait by intent: hundreds of GB from the Hub can take hours
     async observe(ctx) {
       const job = await (await kubeOf(deps, ctx)).find(JOB, ctx.input.jobName, ctx.input.namespace);
       if (!job)
@@ -119,6 +121,7 @@ function tokenPhase(deps: WorkflowDeps): Phase {
     name: 'token',
     title: "Delete the token's Secret",
     expectedSeconds: 2,
+    deadline: { actSeconds: 120, waitSeconds: 300 }, // one Secret
     appliesTo: (i) => !!i.tokenSecret,
     async observe(ctx) {
       if (!ctx.input.tokenSecret) return 'done';
@@ -137,6 +140,7 @@ function resultPhase(deps: WorkflowDeps): Phase {
     name: 'result',
     title: 'List what landed',
     expectedSeconds: 2,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // one listing
     verdict: 'Listed the files in the storage',
     async observe(ctx) {
       const files = await readLanded(deps.cloud, ctx.input);

@@ -40,26 +40,34 @@ import {
 type Input = NodeActionInput | DeepHealthCheckInput;
 type Ctx = PhaseContext<Input, NodeActionState>;
 
-const TITLES: Record<NodeActionName, { request: string; settle: string; expectedSeconds: number }> = {
+/** Each action's titles, its settle's typical duration and how long that wait may take (`waitSeconds`). */
+const TITLES: Record<
+  NodeActionName,
+  { request: string; settle: string; expectedSeconds: number; waitSeconds: number }
+> = {
   reboot: {
     request: 'Ask HyperPod to reboot the nodes',
     settle: 'Wait for the nodes to run again',
     expectedSeconds: 300,
+    waitSeconds: 1800, // a reboot is back within minutes
   },
   replace: {
     request: 'Ask HyperPod to replace the nodes',
     settle: 'Wait for the replacements to run',
     expectedSeconds: 600,
+    waitSeconds: 7200, // a new instance (capacity permitting) and its health checks
   },
   delete: {
     request: 'Ask HyperPod to delete the nodes',
     settle: 'Wait for the nodes to be gone',
     expectedSeconds: 240,
+    waitSeconds: 3600, // HyperPod drains, then terminates
   },
   'deep-health-check': {
     request: 'Start the deep health checks',
     settle: 'Wait for the checks to end',
     expectedSeconds: 1800,
+    waitSeconds: 28_800, // stress, DCGM level 4, EFA and NCCL tests: hours on big nodes, by intent
   },
 };
 
@@ -99,6 +107,7 @@ function requestPhase(deps: WorkflowDeps, action: NodeActionName): PhaseDefiniti
     name: 'request',
     title: TITLES[action].request,
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // one Batch* call per 99 nodes
     async observe(ctx) {
       const sent = ctx.state.nodes.filter((t) => t.step === 'sent');
       if (sent.length) {
@@ -217,6 +226,7 @@ function settlePhase(deps: WorkflowDeps, action: NodeActionName): PhaseDefinitio
     name: 'settle',
     title: TITLES[action].settle,
     expectedSeconds: TITLES[action].expectedSeconds,
+    deadline: { actSeconds: 300, waitSeconds: TITLES[action].waitSeconds }, // act: reads only
     async observe(ctx) {
       return ctx.state.nodes.some((t) => t.step === 'accepted') ? 'in-progress' : 'done';
     },

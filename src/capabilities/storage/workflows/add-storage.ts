@@ -47,6 +47,7 @@ function bucketPhase(deps: WorkflowDeps): Phase {
     name: 'bucket',
     title: 'Create the S3 bucket',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // CreateBucket and its tags
     appliesTo: (i) => i.kind === 's3' && !!i.createBucket,
     async observe(ctx) {
       if (ctx.input.kind !== 's3' || !ctx.input.createBucket) return 'done';
@@ -85,6 +86,7 @@ function fileSystemPhase(deps: WorkflowDeps): Phase {
     name: 'file-system',
     title: 'FSx for Lustre file system',
     expectedSeconds: 600,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // an FSx for Lustre file system takes minutes to tens of minutes
     appliesTo: (i) => i.kind === 'fsx',
     async observe(ctx) {
       if (ctx.input.kind !== 'fsx') return 'done';
@@ -152,6 +154,7 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     name: 'driver-access',
     title: 'Let the S3 CSI driver reach the bucket',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 600 }, // an IAM policy and the CSI driver's pods
     appliesTo: (i) => i.kind === 's3',
     async observe(ctx) {
       if (ctx.input.kind !== 's3') return 'done';
@@ -218,6 +221,7 @@ function volumePhase(deps: WorkflowDeps): Phase {
       name: 'volume',
       title: 'PersistentVolume and claim',
       expectedSeconds: 10,
+      deadline: { actSeconds: 300, waitSeconds: 900 }, // PersistentVolume and claim, until Bound
       kube,
       manifests,
       readyProgress: (ctx) => `Claim ${ctx.input.namespace}/${ctx.input.name} is Bound`,

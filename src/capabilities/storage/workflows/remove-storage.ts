@@ -8,6 +8,7 @@ import { csiStoragePolicyName, dataResource, storageDataName, storageTarget } fr
 import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { WorkflowDeps } from '../../../workflows/context.js';
+import type { StorageWorkflowDeps } from '../ports.js';
 import { defineWorkflow, type KindWorkflow } from '../../../workflows/define.js';
 import { storageLocks } from './storage-locks.js';
 
@@ -32,6 +33,7 @@ function claimPhase(deps: WorkflowDeps): Phase {
     name: 'claim',
     title: 'Delete the PersistentVolumeClaim',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // the claim goes once no running pod uses it: allow an hour for them to end
     async observe(ctx) {
       const claim = await (await kubeOf(deps, ctx)).find(PERSISTENT_VOLUME_CLAIM, ctx.input.name, ctx.input.namespace);
       if (!claim) return 'done';
@@ -57,6 +59,7 @@ function volumePhase(deps: WorkflowDeps): Phase {
     name: 'volume',
     title: 'Delete the PersistentVolume',
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 900 }, // one delete
     appliesTo: (i) => !!i.volumeName,
     async observe(ctx) {
       if (!ctx.input.volumeName) return 'done';
@@ -85,6 +88,7 @@ function driverAccessPhase(deps: WorkflowDeps): Phase {
     name: 'driver-access',
     title: "Withdraw the S3 CSI driver's access to the storage",
     expectedSeconds: 5,
+    deadline: { actSeconds: 300, waitSeconds: 600 }, // an IAM policy
     appliesTo: (i) => i.data.kind === 's3',
     async observe(ctx) {
       if (ctx.input.data.kind !== 's3') return 'done';
@@ -105,6 +109,7 @@ function dataPhase(deps: WorkflowDeps): Phase {
     name: 'data',
     title: 'Delete the data',
     expectedSeconds: 30,
+    deadline: { actSeconds: 7200, waitSeconds: 3600 }, // act empties a bucket (1,000 objects a call: millions take a while); FSx deletes take minutes
     // Kept data is no step of the removal: the operation's result names it as kept.
     appliesTo: (i) => i.deleteData,
     async observe(ctx) {
@@ -153,7 +158,7 @@ function dataPhase(deps: WorkflowDeps): Phase {
  * the cluster's delete keeps its data. Data InstantStart made (tagged with the cluster) also gets the
  * kept-storage tag naming this storage, so a delete run from another server keeps it too.
  */
-function keepPhase(deps: WorkflowDeps): Phase {
+function keepPhase(deps: StorageWorkflowDeps): Phase {
   const facts = async (ctx: Ctx) => {
     const i = ctx.input;
     const region = i.data.kind === 's3' ? (i.data.region ?? i.region) : i.region;
@@ -166,6 +171,7 @@ function keepPhase(deps: WorkflowDeps): Phase {
     name: 'keep',
     title: "Remember the kept data (listed as kept, not mounted; kept by the cluster's delete)",
     expectedSeconds: 5,
+    deadline: { actSeconds: 120, waitSeconds: 120 }, // one row in the server's own store
     // Deleted data is not kept: no step of that removal.
     appliesTo: (i) => !i.deleteData,
     async observe(ctx) {
@@ -208,7 +214,7 @@ function keepPhase(deps: WorkflowDeps): Phase {
  * pods mount the claim
  * (unless force) and resolved where the data is before anything was deleted.
  */
-export function removeStorageWorkflow(deps: WorkflowDeps): KindWorkflow<'remove-storage', Empty> {
+export function removeStorageWorkflow(deps: StorageWorkflowDeps): KindWorkflow<'remove-storage', Empty> {
   return defineWorkflow('remove-storage', {
     target: (i) => storageTarget(i.region, i.cluster, i.namespace, i.name),
     locks: (i) => storageLocks(i.region, i.cluster, i.namespace, i.name),

@@ -2,9 +2,9 @@ import { createClusterDependencyFeatures } from '../../../../domain/cluster-depe
 import { CloudError } from '../../../../domain/errors.js';
 import type { PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
-import { featureFacts } from '../../../features/workflows/feature-facts.js';
-import { readSource } from '../../../features/workflows/feature-reading.js';
-import { reconcilePhase } from '../../../features/workflows/reconcile.js';
+import { featureFacts } from '../../../../workflows/feature-reconciliation/feature-facts.js';
+import { readSource } from '../../../../workflows/feature-reconciliation/feature-reading.js';
+import { reconcilePhase } from '../../../../workflows/feature-reconciliation/reconcile.js';
 import { ADDON_SET_EXPECTED_SECONDS, namesFor } from './iam-eks-phases.js';
 import type { CreateClusterInput, CreateClusterState } from './types.js';
 
@@ -25,6 +25,7 @@ export function dependenciesPhase(deps: WorkflowDeps): PhaseDefinition<CreateClu
     title:
       'Default features: cert-manager, health-monitoring agent, device plugins, training operator, storage CSI drivers',
     expectedSeconds: ADDON_SET_EXPECTED_SECONDS,
+    deadline: { actSeconds: 900, waitSeconds: 2700 }, // several features, each an add-on or a chart, one after another
     action: 'install',
     items: (ctx) => features(ctx.input).map((feature) => ({ feature, config: {} })),
     async source(ctx) {

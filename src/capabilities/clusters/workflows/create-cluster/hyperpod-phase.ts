@@ -36,6 +36,7 @@ export function hyperpodPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
     name: 'hyperpod',
     title: 'HyperPod cluster with automatic node recovery',
     expectedSeconds: 900,
+    deadline: { actSeconds: 600, waitSeconds: 21_600 }, // big groups with deep health checks run for hours; no capacity fails sooner (capacity-watch.ts)
     async observe(ctx) {
       const c = await deps.cloud.hyperpod.describe(ctx.input.region, ctx.input.name);
       if (!c) return 'needs-act';

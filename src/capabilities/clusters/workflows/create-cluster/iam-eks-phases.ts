@@ -31,6 +31,7 @@ export function iamPhase(deps: WorkflowDeps): Phase {
     name: 'iam',
     title: 'IAM roles: EKS cluster role and HyperPod execution role',
     expectedSeconds: 20,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // IAM calls; role propagation takes seconds
     async observe(ctx) {
       const [eksRole, execRole] = await roles(ctx);
       if (!(await deps.cloud.iam.isComplete(eksRole)) || !(await deps.cloud.iam.isComplete(execRole)))
@@ -78,6 +79,7 @@ export function eksPhase(deps: WorkflowDeps): Phase {
     name: 'eks',
     title: 'EKS control plane (about 8–12 minutes on AWS)',
     expectedSeconds: 600,
+    deadline: { actSeconds: 300, waitSeconds: 2700 }, // AWS: an EKS create takes about 10–15 min
     async observe(ctx) {
       const names = await namesFor(deps, ctx);
       const c = await deps.cloud.eks.describeCluster(ctx.input.region, names.eksCluster);
@@ -155,6 +157,7 @@ export function eksAddonsPhase(deps: WorkflowDeps): Phase {
     name: 'eks-addons',
     title: 'EKS base add-ons: vpc-cni, kube-proxy, coredns, eks-pod-identity-agent',
     expectedSeconds: ADDON_SET_EXPECTED_SECONDS,
+    deadline: { actSeconds: 300, waitSeconds: 1800 }, // add-ons turn ACTIVE within minutes
     async observe(ctx) {
       const s = await statuses(ctx);
       if (Object.values(s).every(settled)) return 'done';

@@ -1,6 +1,6 @@
 import { clusterTarget, resourceNames } from '../../../../domain/naming.js';
 import type { PhaseDefinition } from '../../../../engine/workflow.js';
-import type { WorkflowDeps } from '../../../../workflows/context.js';
+import type { ClusterWorkflowDeps } from '../../ports.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { dependenciesPhase } from './dependencies-phase.js';
 import { hyperpodPhase } from './hyperpod-phase.js';
@@ -13,11 +13,12 @@ import type { CreateClusterInput, CreateClusterState } from './types.js';
 export type { CreateClusterInput, CreateClusterState } from './types.js';
 
 /** Selects the new cluster as the active one, the cluster the user works with (SPEC phase 2). */
-function activeClusterPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
+function activeClusterPhase(deps: ClusterWorkflowDeps): PhaseDefinition<CreateClusterInput, CreateClusterState> {
   return {
     name: 'active-cluster',
     title: 'Select as the active cluster',
     expectedSeconds: 1,
+    deadline: { actSeconds: 60, waitSeconds: 60 }, // one row in the server's own store
     async observe(ctx) {
       const current = deps.activeCluster.get();
       return current?.name === ctx.input.name && current.region === ctx.input.region ? 'done' : 'needs-act';
@@ -54,7 +55,7 @@ function activeClusterPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterIn
  *   hyperpod-apis.md §5.1); the execution role and EKS come through eks.
  * Each phase observes first, so a retry or a resume after a crash continues where reality is.
  */
-export function createClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'create-cluster', CreateClusterState> {
+export function createClusterWorkflow(deps: ClusterWorkflowDeps): KindWorkflow<'create-cluster', CreateClusterState> {
   return defineWorkflow('create-cluster', {
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),

@@ -17,6 +17,7 @@ export function natReadyPhase(deps: WorkflowDeps): PhaseDefinition<CreateCluster
     name: 'nat-ready',
     title: 'NAT gateway available (the private subnets reach AWS through it)',
     expectedSeconds: 120,
+    deadline: { actSeconds: 600, waitSeconds: 1800 }, // a NAT gateway is available within minutes
     async observe(ctx) {
       const state = await stateOf(ctx.input.region, ctx.state.natGatewayId);
       if (state === 'available') return 'done';

@@ -85,6 +85,7 @@ export function networkPhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
     name: 'network',
     title: 'Network: VPC, subnets in two zones, gateways, routes, security group, S3 endpoint',
     expectedSeconds: 30,
+    deadline: { actSeconds: 600, waitSeconds: 300 }, // act: a dozen EC2 creates, each seconds; nothing long to wait for
     async observe(ctx) {
       const zones = await zonesFor(deps, ctx);
       const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);

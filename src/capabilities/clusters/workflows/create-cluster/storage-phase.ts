@@ -29,6 +29,7 @@ export function storagePhase(deps: WorkflowDeps): PhaseDefinition<CreateClusterI
     name: 'storage',
     title: 'Storage: shared S3 bucket (Mountpoint CSI) and optional FSx for Lustre',
     expectedSeconds: 60,
+    deadline: { actSeconds: 600, waitSeconds: 3600 }, // an FSx for Lustre file system takes minutes to tens of minutes
     async observe(ctx) {
       const { s3, fsxLustre } = ctx.input.storage;
       if (!s3 && !fsxLustre) {

@@ -1,5 +1,5 @@
-import type { FeatureFacts } from '../../../features/workflows/feature-facts.js';
-import type { ReconcileState } from '../../../features/workflows/reconcile.js';
+import type { FeatureFacts } from '../../../../workflows/feature-reconciliation/feature-facts.js';
+import type { ReconcileState } from '../../../../workflows/feature-reconciliation/reconcile.js';
 
 /** The stored input: the request with its Region resolved (its schema is in src/domain/schemas/clusters.ts). */
 export type { CreateClusterInput } from '../../../../domain/schemas/clusters.js';

@@ -10,8 +10,9 @@ import {
 import type { DeleteClusterInput, DeletePlanItem } from '../../../../domain/schemas/clusters.js';
 import type { TaggedResource } from '../../../../cloud/ports.js';
 import { clusterResources, IAM_ROLE, MLFLOW_SERVER } from '../../../../workflows/cluster-resources.js';
-import type { PhaseContext, PhaseDefinition } from '../../../../engine/workflow.js';
+import type { PhaseContext, PhaseDeadline, PhaseDefinition } from '../../../../engine/workflow.js';
 import type { WorkflowDeps } from '../../../../workflows/context.js';
+import type { ClusterWorkflowDeps } from '../../ports.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { clusterOwnedRoles } from '../../../../workflows/cluster-owned-roles.js';
 import { isOurProvider, releaseClusterProvider } from '../../../../workflows/feature-oidc-provider.js';
@@ -42,6 +43,7 @@ function removalPhase(spec: {
   name: string;
   title: string;
   expectedSeconds: number;
+  deadline: PhaseDeadline;
   pollKey: (ctx: Ctx) => string;
   /** The resource's status, or undefined when it is gone. */
   status: (ctx: Ctx) => Promise<{ status: string; failure?: string } | undefined>;
@@ -55,6 +57,7 @@ function removalPhase(spec: {
     name: spec.name,
     title: spec.title,
     expectedSeconds: spec.expectedSeconds,
+    deadline: spec.deadline,
     onFailure: 'continue',
     async observe(ctx) {
       const found = await spec.status(ctx);
@@ -87,6 +90,7 @@ function hyperpodPhase(deps: WorkflowDeps): Phase {
     name: 'hyperpod',
     title: 'Delete the HyperPod cluster and its nodes',
     expectedSeconds: 300,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // HyperPod deletes every node first: minutes, longer for big groups
     pollKey: (ctx) => `sagemaker:${ctx.input.region}:cluster:${ctx.input.name}`,
     deletingStatus: 'Deleting',
     async status(ctx) {
@@ -127,7 +131,7 @@ async function toRemove(
  * cluster whose default server is one of them is unlinked (before the delete, and again while it is
  * awaited: a resume after a crash between the two finds the servers Deleting and never acts).
  */
-function mlflowPhase(deps: WorkflowDeps): Phase {
+function mlflowPhase(deps: ClusterWorkflowDeps): Phase {
   const servers = async (ctx: Ctx) => {
     const found = (await toRemove(deps, ctx, ['sagemaker'])).filter((r) => r.kind === MLFLOW_SERVER);
     for (const s of found)
@@ -140,6 +144,7 @@ function mlflowPhase(deps: WorkflowDeps): Phase {
     name: 'mlflow',
     title: 'Delete the MLflow tracking servers made for the cluster',
     expectedSeconds: 120,
+    deadline: { actSeconds: 300, waitSeconds: 1800 }, // a tracking server is deleted within minutes
     onFailure: 'continue',
     async observe(ctx) {
       const left = await servers(ctx);
@@ -189,6 +194,7 @@ function storagePhase(deps: WorkflowDeps): Phase {
     name: 'storage',
     title: "Delete the cluster's buckets and file systems (but what it keeps)",
     expectedSeconds: 120,
+    deadline: { actSeconds: 7200, waitSeconds: 3600 }, // act empties buckets (1,000 objects a call: millions take a while); FSx deletes take minutes
     onFailure: 'continue',
     async observe(ctx) {
       const { buckets, fileSystems } = await data(ctx);
@@ -234,6 +240,7 @@ function eksPhase(deps: WorkflowDeps): Phase {
     name: 'eks',
     title: 'Delete the EKS cluster (and its add-ons)',
     expectedSeconds: 300,
+    deadline: { actSeconds: 300, waitSeconds: 2700 }, // an EKS delete (its add-ons first) takes about 10–15 min
     pollKey: (ctx) => `eks:${ctx.input.region}:cluster:${ctx.input.name}`,
     deletingStatus: 'DELETING',
     // EKS refuses DeleteCluster while the cluster is being created or updated (ResourceInUseException).
@@ -264,6 +271,7 @@ function iamPhase(deps: WorkflowDeps): Phase {
     name: 'iam',
     title: 'Delete IAM roles',
     expectedSeconds: 20,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // IAM calls
     onFailure: 'continue',
     async observe(ctx) {
       for (const r of await roles(ctx)) if (await deps.cloud.iam.find(r)) return 'needs-act';
@@ -289,6 +297,7 @@ function networkPhase(deps: WorkflowDeps): Phase {
     name: 'network',
     title: 'Delete the network (NAT gateway, subnets, gateways, VPC)',
     expectedSeconds: 120,
+    deadline: { actSeconds: 900, waitSeconds: 3600 }, // the NAT gateway's delete, and ENIs that EKS and load balancers release late
     onFailure: 'continue',
     async observe(ctx) {
       const net = await deps.cloud.network.find(ctx.input.region, ctx.input.name);
@@ -347,11 +356,12 @@ async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<s
  * and the clusters and roles of its fixed names) but what the delete said it keeps, and fails naming
  * them and the failed phases (with their errors) that left them — one message says what and why.
  */
-function verifyPhase(deps: WorkflowDeps): Phase {
+function verifyPhase(deps: ClusterWorkflowDeps): Phase {
   return {
     name: 'verify',
     title: 'Verify nothing of the cluster remains but what it keeps',
     expectedSeconds: 10,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // one tagged-resources read
     verdict: 'Verified: nothing tagged with the cluster remains but what it keeps',
     async observe(ctx) {
       const found = await clusterResources(deps.cloud, ctx.input.region, ctx.input.name, await names(deps, ctx));
@@ -389,7 +399,7 @@ function verifyPhase(deps: WorkflowDeps): Phase {
  * EKS cluster, roles and NAT gateway behind. The verify phase then lists what remains and why, and
  * the operation fails; a retry re-runs every failed phase, then verify.
  */
-export function deleteClusterWorkflow(deps: WorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
+export function deleteClusterWorkflow(deps: ClusterWorkflowDeps): KindWorkflow<'delete-cluster', DeleteClusterState> {
   return defineWorkflow('delete-cluster', {
     target: (input) => clusterTarget(input.region, input.name),
     locks: (input) => wholeClusterLocks(input.region, input.name),

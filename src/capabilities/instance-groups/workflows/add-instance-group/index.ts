@@ -42,6 +42,7 @@ function placementPhase(deps: WorkflowDeps): Phase {
     name: 'placement',
     title: 'Compute subnet (/20) in the chosen zone',
     expectedSeconds: 10,
+    deadline: { actSeconds: 300, waitSeconds: 300 }, // one subnet
     async observe(ctx) {
       const net = await clusterNetwork(deps, ctx);
       const compute = computeIn(net, ctx.input.availabilityZone);
@@ -90,6 +91,7 @@ function groupPhase(deps: WorkflowDeps): Phase {
     name: 'instance-group',
     title: 'HyperPod instance group',
     expectedSeconds: 600,
+    deadline: { actSeconds: 300, waitSeconds: 21_600 }, // big groups with deep health checks run for hours; no capacity fails sooner (capacity-watch.ts)
     async observe(ctx) {
       const { group: g } = await group(ctx);
       if (!g) return 'needs-act';

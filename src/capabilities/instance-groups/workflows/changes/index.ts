@@ -50,6 +50,7 @@ export function scalePhase<I extends ScaleInstanceGroupInput, S extends ScaleSta
     name: 'scale',
     title: 'Scale the instance group',
     expectedSeconds: 420,
+    deadline: { actSeconds: 300, waitSeconds: 21_600 }, // new nodes' deep health checks run for hours; no capacity fails sooner (capacity-watch.ts)
     async observe(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
       if (!group)
@@ -153,6 +154,7 @@ function deleteGroupPhase(deps: WorkflowDeps): PhaseDefinition<GroupRef, Empty> 
     name: 'delete-group',
     title: 'Delete the instance group and its nodes',
     expectedSeconds: 240,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // HyperPod drains and deletes the group's nodes
     async observe(ctx) {
       const { group } = await describeGroup(deps, ctx.input);
       if (!group) return 'done';

@@ -37,6 +37,7 @@ function settingsPhase(deps: WorkflowDeps): PhaseDefinition<UpdateInstanceGroupI
     name: 'settings',
     title: "Change the group's settings",
     expectedSeconds: 60,
+    deadline: { actSeconds: 300, waitSeconds: 3600 }, // one UpdateCluster; the cluster is back InService within minutes
     async observe(ctx) {
       const { group, diff } = await pending(ctx.input);
       if (diff.noop) return group.Status === 'Updating' ? 'in-progress' : 'done';

@@ -1,8 +1,8 @@
-import { canonicalJson } from '../../../domain/canonical-json.js';
-import { inferenceOperatorConfigurationValues } from '../../../domain/features/install-pieces.js';
-import { featureDefinition, featureRoleName } from '../../../domain/features/registry.js';
-import type { AddonValuesId } from '../../../domain/features/types.js';
-import type { FeatureId } from '../../../domain/schemas/features.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { inferenceOperatorConfigurationValues } from '../../domain/features/install-pieces.js';
+import { featureDefinition, featureRoleName } from '../../domain/features/registry.js';
+import type { AddonValuesId } from '../../domain/features/types.js';
+import type { FeatureId } from '../../domain/schemas/features.js';
 import type { FeatureFacts } from './feature-facts.js';
 
 /**

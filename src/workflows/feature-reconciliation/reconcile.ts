@@ -1,11 +1,11 @@
-import { canonicalJson } from '../../../domain/canonical-json.js';
-import { CloudError } from '../../../domain/errors.js';
-import { dependencyClosure } from '../../../domain/features/graph.js';
-import { featureDefinition } from '../../../domain/features/registry.js';
-import type { FeatureId } from '../../../domain/schemas/features.js';
-import type { PhaseContext, PhaseDefinition } from '../../../engine/workflow.js';
-import { resolveAddonVersion } from '../../../workflows/addon-compatibility.js';
-import type { WorkflowDeps } from '../../../workflows/context.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { CloudError } from '../../domain/errors.js';
+import { dependencyClosure } from '../../domain/features/graph.js';
+import { featureDefinition } from '../../domain/features/registry.js';
+import type { FeatureId } from '../../domain/schemas/features.js';
+import type { PhaseContext, PhaseDeadline, PhaseDefinition } from '../../engine/workflow.js';
+import { resolveAddonVersion } from '../addon-compatibility.js';
+import type { WorkflowDeps } from '../context.js';
 import {
   deleteFailedAddon,
   hasIdentities,
@@ -59,6 +59,7 @@ export interface ReconcileSpec<I, S extends ReconcileState> {
   name: string;
   title: string;
   expectedSeconds: number;
+  deadline: PhaseDeadline;
   action: ReconcileAction;
   /** The features to reconcile, in order (install: needs first; remove: dependents first). */
   items(ctx: PhaseContext<I, S>): ReconcileItem[];
@@ -178,6 +179,7 @@ export function reconcilePhase<I, S extends ReconcileState>(
     name: spec.name,
     title: spec.title,
     expectedSeconds: spec.expectedSeconds,
+    deadline: spec.deadline,
 
     async observe(ctx) {
       const rows = await readRows(ctx, await spec.source(ctx), false);

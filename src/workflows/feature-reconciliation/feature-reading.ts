@@ -1,21 +1,21 @@
-import type { HyperPodCluster, KubePort } from '../../../cloud/ports.js';
-import { InputError } from '../../../domain/errors.js';
-import { DAEMON_SET, daemonSetCoverage, type KubeDaemonSet } from '../../../domain/kube/daemon-set.js';
-import { NODE } from '../../../domain/kube/node.js';
-import type { KubeObject } from '../../../domain/kube-object.js';
-import { INSTANCE_GROUP_LABEL } from '../../../domain/node-health.js';
-import { KARPENTER_OBJECT_NAME } from '../../../domain/autoscaling.js';
-import { featureManifests } from '../../../domain/cluster-dependencies.js';
-import { featureDefinition } from '../../../domain/features/registry.js';
-import type { FeatureInstall } from '../../../domain/features/types.js';
-import { KubeKindNotServed } from '../../../domain/kube/errors.js';
-import { HYPERPOD_NODE_CLASS } from '../../../domain/kube/hyperpod-node-class.js';
-import type { FeatureId } from '../../../domain/schemas/features.js';
-import type { WorkflowDeps } from '../../../workflows/context.js';
+import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
+import { InputError } from '../../domain/errors.js';
+import { DAEMON_SET, daemonSetCoverage, type KubeDaemonSet } from '../../domain/kube/daemon-set.js';
+import { NODE } from '../../domain/kube/node.js';
+import type { KubeObject } from '../../domain/kube-object.js';
+import { INSTANCE_GROUP_LABEL } from '../../domain/node-health.js';
+import { KARPENTER_OBJECT_NAME } from '../../domain/autoscaling.js';
+import { featureManifests } from '../../domain/cluster-dependencies.js';
+import { featureDefinition } from '../../domain/features/registry.js';
+import type { FeatureInstall } from '../../domain/features/types.js';
+import { KubeKindNotServed } from '../../domain/kube/errors.js';
+import { HYPERPOD_NODE_CLASS } from '../../domain/kube/hyperpod-node-class.js';
+import type { FeatureId } from '../../domain/schemas/features.js';
+import type { WorkflowDeps } from '../context.js';
 import { addonValuesDrift } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
 import { providedByWords, readKubeRayInstall } from './kuberay-install.js';
-import { KUBERAY } from '../../../domain/features/kuberay.js';
+import { KUBERAY } from '../../domain/features/kuberay.js';
 
 /**
  * One feature as the cluster has it, read from AWS and Kubernetes (never our store): the EKS add-on

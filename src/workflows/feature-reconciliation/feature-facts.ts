@@ -1,9 +1,9 @@
-import type { EksCluster, HyperPodCluster } from '../../../cloud/ports.js';
-import { CloudError } from '../../../domain/errors.js';
-import { resourceNames, type ClusterResourceNames } from '../../../domain/naming.js';
-import { describeHyperPod, eksClusterOf } from '../../../workflows/cluster-access.js';
-import type { WorkflowDeps } from '../../../workflows/context.js';
-import type { FeatureClusterFacts } from '../../../workflows/feature-identities.js';
+import type { EksCluster, HyperPodCluster } from '../../cloud/ports.js';
+import { CloudError } from '../../domain/errors.js';
+import { resourceNames, type ClusterResourceNames } from '../../domain/naming.js';
+import { describeHyperPod, eksClusterOf } from '../cluster-access.js';
+import type { WorkflowDeps } from '../context.js';
+import type { FeatureClusterFacts } from '../feature-identities.js';
 
 /**
  * The facts of one cluster its features are installed with: names (roles, buckets), the EKS cluster

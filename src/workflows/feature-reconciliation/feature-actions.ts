@@ -1,14 +1,10 @@
-import { featureManifests } from '../../../domain/cluster-dependencies.js';
-import { featureDefinition } from '../../../domain/features/registry.js';
-import type { FeatureInstall } from '../../../domain/features/types.js';
-import { clusterTags } from '../../../domain/naming.js';
-import type { FeatureId } from '../../../domain/schemas/features.js';
-import type { WorkflowDeps } from '../../../workflows/context.js';
-import {
-  ensureFeatureIdentities,
-  removeFeatureIdentities,
-  removeFormerRoles,
-} from '../../../workflows/feature-identities.js';
+import { featureManifests } from '../../domain/cluster-dependencies.js';
+import { featureDefinition } from '../../domain/features/registry.js';
+import type { FeatureInstall } from '../../domain/features/types.js';
+import { clusterTags } from '../../domain/naming.js';
+import type { FeatureId } from '../../domain/schemas/features.js';
+import type { WorkflowDeps } from '../context.js';
+import { ensureFeatureIdentities, removeFeatureIdentities, removeFormerRoles } from '../feature-identities.js';
 import { addonValues } from './addon-values.js';
 import type { FeatureFacts } from './feature-facts.js';
 import { providedByWords, readKubeRayInstall } from './kuberay-install.js';

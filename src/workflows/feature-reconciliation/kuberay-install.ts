@@ -1,12 +1,12 @@
-import type { KubePort } from '../../../cloud/ports.js';
-import { KUBERAY } from '../../../domain/features/kuberay.js';
-import { KUBERAY_CRD_VERSIONS } from '../../../domain/features/kuberay-crds.js';
+import type { KubePort } from '../../cloud/ports.js';
+import { KUBERAY } from '../../domain/features/kuberay.js';
+import { KUBERAY_CRD_VERSIONS } from '../../domain/features/kuberay-crds.js';
 import {
   CUSTOM_RESOURCE_DEFINITION,
   type KubeCustomResourceDefinition,
-} from '../../../domain/kube/custom-resource-definition.js';
-import { DEPLOYMENT, type KubeDeployment } from '../../../domain/kube/deployment.js';
-import { list, rec, str, MANAGED_BY } from '../../../domain/kube/kind.js';
+} from '../../domain/kube/custom-resource-definition.js';
+import { DEPLOYMENT, type KubeDeployment } from '../../domain/kube/deployment.js';
+import { list, rec, str, MANAGED_BY } from '../../domain/kube/kind.js';
 
 /**
  * Whose KubeRay a cluster runs, read before InstantStart applies or removes its own: the ray.io

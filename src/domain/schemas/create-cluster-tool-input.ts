@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  checkCapacityAndPlacement,
-  CreateClusterRequestSchema,
-  type CreateClusterRequest,
-} from '../../../domain/schemas/clusters.js';
-import { ClusterNameSchema } from '../../../domain/schemas/common.js';
+import { checkCapacityAndPlacement, CreateClusterRequestSchema, type CreateClusterRequest } from './clusters.js';
+import { ClusterNameSchema } from './common.js';
 
 /**
  * create_cluster's and check_cluster_request's arguments: the REST create request with the new
