@@ -47,6 +47,8 @@ export function useInstanceGroups(cluster: string, region?: string) {
   return useQuery({
     queryKey: groupKeys.list(cluster, region),
     queryFn: () => listInstanceGroups(cluster, region),
+    // A panel that does not apply (the capacity retry panel on another kind of operation) passes no cluster: ask nothing.
+    enabled: cluster !== '',
     refetchInterval: poll || 30_000,
   });
 }
