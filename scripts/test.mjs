@@ -51,8 +51,9 @@ const fileSeconds = {};
 runs.forEach((run, i) => {
   const counts = resolve(`dist/test-counts-${i}.json`);
   rmSync(counts, { force: true });
-  // Two files at a time: most tests wait on child processes (aws, kubectl, chromium) rather than the CPU.
-  // TEST_CONCURRENCY overrides it (to measure another figure on a given machine).
+  // Two files at a time on 2 cores: since the sandbox stop no longer waits out keep-alive connections, the files
+  // are mostly CPU-bound (sandbox ticks, kubectl's token plugin, chromium); three lanes measured no clear gain
+  // (six e2e files: 208/238 s at 2, 210/173 s at 3, on a shared machine). TEST_CONCURRENCY overrides it.
   const r = spawnSync(
     process.execPath,
     [
