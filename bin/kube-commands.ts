@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { describeClusterAccess } from '../src/cloud/aws/eks-cluster-access.js';
 import { createEksToken, execCredential } from '../src/cloud/aws/eks-token.js';
 import { buildKubeconfig } from '../src/cloud/k8s/kubeconfig.js';
-import { UsageError } from '../sandbox/cli.js';
+import { UsageError } from '../sandbox/usage-error.js';
 import { execCredentialSettings } from './kubeconfig-credentials.js';
 
 /**
@@ -57,6 +56,8 @@ export async function runKubeconfigCommand(argv: string[]): Promise<void> {
   const [cluster, ...extra] = positionals;
   if (!cluster || extra.length > 0) throw new UsageError('give exactly one cluster name');
   const region = regionOf(values.region);
+  // Loaded here, not at the top: `token` (run before every kubectl call) needs no EKS client.
+  const { describeClusterAccess } = await import('../src/cloud/aws/eks-cluster-access.js');
   const access = await describeClusterAccess(cluster, region);
   const launcher = fileURLToPath(new URL('../../bin/instantstart.mjs', import.meta.url));
   const credentials = execCredentialSettings(process.env);

@@ -1,7 +1,4 @@
-import { runSandboxCommand, UsageError } from '../sandbox/cli.js';
-import { runKubeconfigCommand, runTokenCommand } from './kube-commands.js';
-import { runMcpCommand } from './mcp-command.js';
-import { runServeCommand } from './serve-command.js';
+import { UsageError } from '../sandbox/usage-error.js';
 
 /**
  * The `instantstart` command. It lives outside `src/` because it composes the product with the
@@ -22,23 +19,25 @@ Run 'instantstart <command> --help' for a command's options.`;
 // runs `instantstart token` as its credential plugin; the lockfile pins SDK versions that support Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+// Each command loads only its own modules: kubectl runs `instantstart token` before every call, and loading the
+// server, the sandbox and every SDK client for it took seconds of CPU where the token needs a fraction of one.
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      await runServeCommand(rest);
+      await (await import('./serve-command.js')).runServeCommand(rest);
       return;
     case 'mcp':
-      await runMcpCommand(rest);
+      await (await import('./mcp-command.js')).runMcpCommand(rest);
       return;
     case 'sandbox':
-      await runSandboxCommand(rest);
+      await (await import('../sandbox/cli.js')).runSandboxCommand(rest);
       return;
     case 'kubeconfig':
-      await runKubeconfigCommand(rest);
+      await (await import('./kube-commands.js')).runKubeconfigCommand(rest);
       return;
     case 'token':
-      await runTokenCommand(rest);
+      await (await import('./kube-commands.js')).runTokenCommand(rest);
       return;
     case undefined:
     case '--help':

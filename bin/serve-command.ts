@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../sandbox/cli.js';
+import { UsageError } from '../sandbox/usage-error.js';
 import { exportLines, sandboxEnvironment } from '../sandbox/environment.js';
 import { migrateLegacyLayout, sandboxCloudStateDirectory, sandboxDirectory } from '../src/cli/data-layout.js';
 import { LOG_FORMATS } from '../src/cli/logger.js';

@@ -2,6 +2,9 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startSandbox } from './server.js';
 import { exportLines, sandboxEnvironment } from './environment.js';
+import { UsageError } from './usage-error.js';
+
+export { UsageError };
 
 const USAGE = `usage: instantstart sandbox [--port 4566] [--host 127.0.0.1] [--speed N] [--state-dir DIR]
 
@@ -50,5 +53,3 @@ export async function runSandboxCommand(argv: string[]): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 }
-
-export class UsageError extends Error {}
