@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type NodeHealthState } from './node-health.js';
+import type { NodeHealthState } from './node-health-terms.js';
 
 /**
  * A cluster's health in one verdict, rolled up from what the node views already judge: each node's

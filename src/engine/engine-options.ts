@@ -1,7 +1,7 @@
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import type { LogLine, OperationStatus, OperationSnapshot } from '../domain/schemas/operations.js';
 import type { OperationsStore } from '../store/operations-store.js';
-import type { EngineLogger } from './operation-runner.js';
+import type { EngineLogger } from './engine-logger.js';
 import type { PollingOptions } from './polling.js';
 import type { StoreProbeOptions } from './store-pauses.js';
 

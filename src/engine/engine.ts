@@ -12,7 +12,9 @@ import type {
   StartResult,
 } from './engine-options.js';
 import { OperationJournal } from './journal.js';
-import { finishCancelled, type EngineLogger, type RunMode } from './operation-runner.js';
+import type { EngineLogger } from './engine-logger.js';
+import { finishCancelled } from './operation-endings.js';
+import type { RunMode } from './operation-runner.js';
 import { OperationRuns } from './operation-runs.js';
 import { SharedPoller } from './poller.js';
 import { resolvePolling } from './polling.js';
@@ -25,7 +27,7 @@ import { isTerminal } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
 import { WorkflowRegistry } from './workflow-registry.js';
 
-export type { EngineLogger } from './operation-runner.js';
+export type { EngineLogger } from './engine-logger.js';
 export type { StoreProbeOptions } from './store-pauses.js';
 export type {
   InputSchema,

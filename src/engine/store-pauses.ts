@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../domain/errors.js';
 import type { OperationPause } from '../domain/schemas/operations.js';
 import type { OperationsStore } from '../store/operations-store.js';
-import type { EngineLogger } from './operation-runner.js';
+import type { EngineLogger } from './engine-logger.js';
 
 export interface StoreProbeOptions {
   minIntervalMs: number;

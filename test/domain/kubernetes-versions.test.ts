@@ -7,7 +7,8 @@ import {
   kubernetesVersionOptions,
   type EksKubernetesVersion,
 } from '../../src/domain/kubernetes-versions.js';
-import { evaluatePreflight, kubernetesVersionRangeProblem } from '../../src/domain/preflight.js';
+import { evaluatePreflight } from '../../src/domain/preflight.js';
+import { kubernetesVersionRangeProblem } from '../../src/domain/preflight-kubernetes.js';
 import { CreateClusterRequestSchema } from '../../src/domain/schemas/clusters.js';
 
 const eks = (version: string, isDefault = false, status = 'STANDARD_SUPPORT'): EksKubernetesVersion => ({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InputError } from '../../src/domain/errors.js';
+import { formatDuration, nodeHealth } from '../../src/domain/node-health.js';
 import {
   DEEP_HEALTH_CHECK_LABEL,
   FAULT_REASON_LABEL,
@@ -13,10 +14,8 @@ import {
   type NodeHealthInput,
   NodeHealthSchema,
   type SageMakerNodeFacts,
-  formatDuration,
   nextEscalation,
-  nodeHealth,
-} from '../../src/domain/node-health.js';
+} from '../../src/domain/node-health-terms.js';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const minutesAgo = (m: number) => new Date(NOW - m * 60_000);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateClusterCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { AwsCatalog } from '../../src/cloud/aws/catalog.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
-import { HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight.js';
+import { HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight-quotas.js';
 import { CreateClusterRequestSchema } from '../../src/domain/schemas/clusters.js';
 import { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

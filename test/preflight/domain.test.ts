@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { evaluatePreflight } from '../../src/domain/preflight.js';
+import type { PreflightFacts, PreflightRequest, TrainingPlanFacts } from '../../src/domain/preflight-facts.js';
 import {
   clusterUsageQuotaName,
-  evaluatePreflight,
   HYPERPOD_QUOTA_NAMES,
   instanceTypeFromClusterUsageQuota,
-  parseTrainingPlanArn,
   quotaIncreaseRemedy,
-  trainingPlanView,
-  type PreflightFacts,
-  type PreflightRequest,
-  type TrainingPlanFacts,
-} from '../../src/domain/preflight.js';
+} from '../../src/domain/preflight-quotas.js';
+import { parseTrainingPlanArn, trainingPlanView } from '../../src/domain/preflight-training-plan.js';
 import { QuotaCheckResultSchema, TrainingPlanViewSchema } from '../../src/domain/schemas/preflight.js';
 
 const P5 = 'ml.p5.48xlarge';

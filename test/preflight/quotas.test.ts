@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AwsCatalog } from '../../src/cloud/aws/catalog.js';
 import { AwsClients } from '../../src/cloud/aws/clients.js';
-import { HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight.js';
+import { HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight-quotas.js';
 import { QuotaCheckRequestSchema, QuotaCheckResultSchema } from '../../src/domain/schemas/preflight.js';
 import { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -2,12 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PreflightService } from '../../src/capabilities/catalog/service.js';
 import { checkScale, scaleRefusal } from '../../src/capabilities/instance-groups/scale-preflight.js';
-import {
-  clusterUsageQuotaName,
-  evaluatePreflight,
-  HYPERPOD_QUOTA_NAMES,
-  type PreflightFacts,
-} from '../../src/domain/preflight.js';
+import { evaluatePreflight } from '../../src/domain/preflight.js';
+import type { PreflightFacts } from '../../src/domain/preflight-facts.js';
+import { clusterUsageQuotaName, HYPERPOD_QUOTA_NAMES } from '../../src/domain/preflight-quotas.js';
 import type { InstanceGroupView } from '../../src/domain/schemas/instance-groups.js';
 import type { QuotaCheckResult } from '../../src/domain/schemas/preflight.js';
 

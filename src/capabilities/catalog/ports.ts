@@ -1,11 +1,6 @@
 import type { EksKubernetesVersion } from '../../domain/kubernetes-versions.js';
-import type {
-  AvailabilityZoneView,
-  HyperPodQuotaFacts,
-  HyperPodUsage,
-  RegionView,
-  TrainingPlanFacts,
-} from '../../domain/preflight.js';
+import type { AvailabilityZoneView, RegionView } from '../../domain/preflight.js';
+import type { HyperPodQuotaFacts, HyperPodUsage, TrainingPlanFacts } from '../../domain/preflight-facts.js';
 import type { InstanceTypeView, TrainingPlanView } from '../../domain/schemas/preflight.js';
 
 /**

@@ -11,10 +11,9 @@ import {
   evaluatePreflight,
   managedEksClusterName,
   type AvailabilityZoneView,
-  type PreflightFacts,
-  type PreflightRequest,
   type RegionView,
 } from '../../domain/preflight.js';
+import type { PreflightFacts, PreflightRequest } from '../../domain/preflight-facts.js';
 import type { CreateClusterRequest } from '../../domain/schemas/clusters.js';
 import type {
   InstanceTypeView,

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { NotFoundError, PreconditionError } from '../../domain/errors.js';
 import { clusterTarget } from '../../domain/naming.js';
-import { kubernetesVersionRangeProblem } from '../../domain/preflight.js';
+import { kubernetesVersionRangeProblem } from '../../domain/preflight-kubernetes.js';
 import type { PreflightProblem } from '../../domain/schemas/preflight.js';
 import { settledAnswer } from '../../domain/settled-answer.js';
 import {

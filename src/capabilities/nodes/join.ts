@@ -1,13 +1,13 @@
 import type { HyperPodGroupDetails, HyperPodNode, ListedKubeObject } from '../../cloud/ports.js';
+import { nodeHealth } from '../../domain/node-health.js';
 import {
   DEEP_HEALTH_CHECK_LABEL,
   FAULT_REASON_LABEL,
   FAULT_TYPE_LABEL,
   INSTANCE_GROUP_LABEL,
   NODE_HEALTH_LABEL,
-  nodeHealth,
   type NodeCondition,
-} from '../../domain/node-health.js';
+} from '../../domain/node-health-terms.js';
 import { allocatableAccelerators, type NodeView } from '../../domain/schemas/nodes.js';
 
 /**

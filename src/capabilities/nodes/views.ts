@@ -5,7 +5,7 @@ import { EVENT } from '../../domain/kube/event.js';
 import { NODE } from '../../domain/kube/node.js';
 import { POD, UNFINISHED_PODS } from '../../domain/kube/pod.js';
 import { clusterHealth, type ClusterHealth, type GroupShortfall } from '../../domain/cluster-health.js';
-import type { NodeHealthState } from '../../domain/node-health.js';
+import type { NodeHealthState } from '../../domain/node-health-terms.js';
 import type {
   ClusterEvent,
   ListClusterEventsQuery,

@@ -1,17 +1,13 @@
 import { DescribeAvailabilityZonesCommand, DescribeRegionsCommand } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand as DescribeEksClusterCommand } from '@aws-sdk/client-eks';
+import type { AvailabilityZoneView, RegionView } from '../../domain/preflight.js';
+import type { HyperPodQuotaFacts, HyperPodUsage, QuotaFact, TrainingPlanFacts } from '../../domain/preflight-facts.js';
 import {
   clusterUsageQuotaName,
   HYPERPOD_QUOTA_NAMES,
   HYPERPOD_QUOTA_SERVICE_CODE,
-  trainingPlanView,
-  type AvailabilityZoneView,
-  type HyperPodQuotaFacts,
-  type HyperPodUsage,
-  type QuotaFact,
-  type RegionView,
-  type TrainingPlanFacts,
-} from '../../domain/preflight.js';
+} from '../../domain/preflight-quotas.js';
+import { trainingPlanView } from '../../domain/preflight-training-plan.js';
 import type { EksKubernetesVersion } from '../../domain/kubernetes-versions.js';
 import type { InstanceTypeView, TrainingPlanView } from '../../domain/schemas/preflight.js';
 import type { AwsClients } from './clients.js';

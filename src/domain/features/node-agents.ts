@@ -6,7 +6,12 @@ import type { Loose } from '../kube/kind.js';
 import { namespaceManifest } from '../kube/namespace.js';
 import { serviceAccountManifest } from '../kube/service-account.js';
 import type { KubeObject } from '../kube-object.js';
-import { COMPUTE_TYPE_LABEL, HYPERPOD_COMPUTE_TYPE, INSTANCE_TYPE_LABEL, NODE_HEALTH_LABEL } from '../node-health.js';
+import {
+  COMPUTE_TYPE_LABEL,
+  HYPERPOD_COMPUTE_TYPE,
+  INSTANCE_TYPE_LABEL,
+  NODE_HEALTH_LABEL,
+} from '../node-health-terms.js';
 import {
   EFA_DEVICE_PLUGIN_IMAGE,
   EFA_PLUGIN_INSTANCE_TYPES,

@@ -1,4 +1,5 @@
-import { nodeHealth, type KubeNodeFacts, type NodeHealth } from '../node-health.js';
+import { nodeHealth } from '../node-health.js';
+import type { KubeNodeFacts, NodeHealth } from '../node-health-terms.js';
 import {
   bool,
   kubeKind,

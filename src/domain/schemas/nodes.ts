@@ -7,7 +7,7 @@ import {
   type NodeAction,
 } from '../instance-groups.js';
 import { GroupShortfallSchema } from '../cluster-health.js';
-import { NodeHealthSchema, NodeHealthStateSchema } from '../node-health.js';
+import { NodeHealthSchema, NodeHealthStateSchema } from '../node-health-terms.js';
 import { AvailabilityZoneSchema, ClusterRefSchema, PageLimitSchema, PageTokenSchema, RegionSchema } from './common.js';
 import { InstanceGroupNameSchema } from './instance-groups.js';
 

@@ -1,5 +1,5 @@
 import { instanceFamily } from '../instance-types.js';
-import { INSTANCE_GROUP_LABEL } from '../node-health.js';
+import { INSTANCE_GROUP_LABEL } from '../node-health-terms.js';
 import type { InstanceTypeView } from '../schemas/preflight.js';
 
 /**

@@ -3,7 +3,7 @@ import { InputError } from '../../domain/errors.js';
 import { DAEMON_SET, daemonSetCoverage, type KubeDaemonSet } from '../../domain/kube/daemon-set.js';
 import { NODE } from '../../domain/kube/node.js';
 import type { KubeObject } from '../../domain/kube-object.js';
-import { INSTANCE_GROUP_LABEL } from '../../domain/node-health.js';
+import { INSTANCE_GROUP_LABEL } from '../../domain/node-health-terms.js';
 import { KARPENTER_OBJECT_NAME } from '../../domain/autoscaling.js';
 import { featureManifests } from '../../domain/cluster-dependencies.js';
 import { featureDefinition } from '../../domain/features/registry.js';

@@ -4,7 +4,7 @@ import {
   type ClusterInstanceGroupDetails,
   type ClusterSummary,
 } from '@aws-sdk/client-sagemaker';
-import type { HyperPodUsage } from '../../../domain/preflight.js';
+import type { HyperPodUsage } from '../../../domain/preflight-facts.js';
 import type { AwsClients } from '../clients.js';
 import { awsCall, hasCode } from '../errors.js';
 import { collectPages, mapLimited } from './paginate.js';

@@ -4,7 +4,7 @@ import {
   type _InstanceType,
   type InstanceTypeInfo,
 } from '@aws-sdk/client-ec2';
-import { instanceTypeFromClusterUsageQuota } from '../../../domain/preflight.js';
+import { instanceTypeFromClusterUsageQuota } from '../../../domain/preflight-quotas.js';
 import type { InstanceTypeView } from '../../../domain/schemas/preflight.js';
 import type { AwsClients } from '../clients.js';
 import { awsCall } from '../errors.js';

@@ -4,7 +4,7 @@ import {
   paginateListServiceQuotas,
   type ServiceQuota,
 } from '@aws-sdk/client-service-quotas';
-import type { QuotaFact } from '../../../domain/preflight.js';
+import type { QuotaFact } from '../../../domain/preflight-facts.js';
 import type { AwsClients } from '../clients.js';
 import { awsCall, hasCode } from '../errors.js';
 import { collectPages } from './paginate.js';

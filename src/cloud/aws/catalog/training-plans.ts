@@ -4,7 +4,8 @@ import {
   type DescribeTrainingPlanResponse,
   type TrainingPlanSummary,
 } from '@aws-sdk/client-sagemaker';
-import { parseTrainingPlanArn, type TrainingPlanFacts } from '../../../domain/preflight.js';
+import type { TrainingPlanFacts } from '../../../domain/preflight-facts.js';
+import { parseTrainingPlanArn } from '../../../domain/preflight-training-plan.js';
 import type { AwsClients } from '../clients.js';
 import { awsCall, hasCode } from '../errors.js';
 import { collectPages } from './paginate.js';
