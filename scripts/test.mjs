@@ -56,16 +56,7 @@ runs.forEach((run, i) => {
   // (six e2e files: 208/238 s at 2, 210/173 s at 3, on a shared machine). TEST_CONCURRENCY overrides it.
   const r = spawnSync(
     process.execPath,
-    [
-      '--test',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=./scripts/count-reporter.mjs',
-      `--test-reporter-destination=${counts}`,
-      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
-      '--test-timeout=300000',
-      ...run,
-    ],
+    ['scripts/run-tests.mjs', counts, String(process.env.TEST_CONCURRENCY ?? 2), ...run],
     { stdio: 'inherit', env },
   );
   if (r.status !== 0) status = r.status ?? 1;
