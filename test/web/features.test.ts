@@ -97,9 +97,19 @@ describe('the Advanced Features panel (chromium, real server on the sandbox)', (
       '--overwrite',
     ]);
     sent.length = 0;
-    await page.reload();
+    // The server keeps what it read of a cluster's features for 3 s (ReadCache): a change made behind its back shows on
+    // the first reload after that — now that kubectl answers in a fraction of a second, the first reload may be early.
     const provided = page.locator('[data-testid="feature-provided-by-kuberay-operator"]');
-    await provided.waitFor();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await page.reload();
+      try {
+        await provided.waitFor({ timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+    }
     assert.equal(
       await provided.textContent(),
       'Provided by an existing KubeRay v1.6.2 (operator Deployment kuberay-system/kuberay-operator, Helm release ray); InstantStart leaves it in charge.',
