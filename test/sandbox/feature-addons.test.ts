@@ -511,7 +511,16 @@ describe("the feature registry's EKS add-ons materialise in the sandbox cluster"
     ).items[0];
     assert.equal(pod.status.phase, 'Running');
     assert.equal(pod.spec.containers[0].image, 'quay.io/kuberay/operator:v1.6.2');
-    const logs = await k.kubectl(['logs', '-n', 'kuberay-system', pod.metadata.name]);
+    // The operator logs "Reconciled" a few sandbox seconds after it took its lease: read until it has (kubectl answers
+    // in a fraction of a second, so the first read may come before).
+    let logs = await k.kubectl(['logs', '-n', 'kuberay-system', pod.metadata.name]);
+    await eventually(
+      async () => {
+        logs = await k.kubectl(['logs', '-n', 'kuberay-system', pod.metadata.name]);
+        return logs.stdout.includes('"Reconciled"');
+      },
+      { sandbox: sb, stepSeconds: 15, what: 'the KubeRay operator reconciling' },
+    );
     assert.match(
       logs.stdout,
       /"Starting" component="kuberay-operator" version="v1\.6\.2"[\s\S]*"Reconciled"/,
