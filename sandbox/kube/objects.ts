@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { cloneJson } from '../core/clone-json.js';
 import { alreadyExists, conflict, gone, notFound } from './errors.js';
 import { apiVersionOf, type KubeObject, type ResourceType, type WatchEvent } from './types.js';
 
@@ -96,7 +97,7 @@ export class ClusterObjects {
 
   get(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     const found = this.data.objects[ClusterObjects.key(t, namespace, name)];
-    return found ? structuredClone(found) : undefined;
+    return found ? cloneJson(found) : undefined;
   }
 
   /** Every object of a type (in one namespace, or all), ordered by namespace then name. */
@@ -106,9 +107,7 @@ export class ClusterObjects {
     if (!entry) return [];
     const sorted = (entry.sorted ??= [...entry.keys].sort());
     const prefix = t.namespaced && namespace !== undefined ? `${typeKey}/${namespace}/` : undefined;
-    return (prefix ? sorted.filter((k) => k.startsWith(prefix)) : sorted).map((k) =>
-      structuredClone(this.data.objects[k]!),
-    );
+    return (prefix ? sorted.filter((k) => k.startsWith(prefix)) : sorted).map((k) => cloneJson(this.data.objects[k]!));
   }
 
   /** Visits the stored objects of a type (one namespace, or all), in key order, without copying; `visit` must not change them. */
@@ -139,14 +138,14 @@ export class ClusterObjects {
       const o = this.data.objects[k]!;
       if (!match(o)) continue;
       total++;
-      if (limit === undefined || items.length < limit) items.push(structuredClone(o));
+      if (limit === undefined || items.length < limit) items.push(cloneJson(o));
     }
     return { items, total };
   }
 
   /** Stores a new object: uid, resourceVersion, generation 1, creationTimestamp; `generateName` honoured. */
   create(t: ResourceType, input: KubeObject): KubeObject {
-    const obj = structuredClone(input);
+    const obj = cloneJson(input);
     obj.apiVersion = apiVersionOf(t);
     obj.kind = t.kind;
     const meta = obj.metadata;
@@ -173,7 +172,7 @@ export class ClusterObjects {
     if (!current) throw notFound(t, meta.name!);
     if (meta.resourceVersion && meta.resourceVersion !== current.metadata.resourceVersion)
       throw conflict(t, meta.name!);
-    const obj = structuredClone(input);
+    const obj = cloneJson(input);
     obj.apiVersion = apiVersionOf(t);
     obj.kind = t.kind;
     obj.metadata.uid = current.metadata.uid;
@@ -181,7 +180,7 @@ export class ClusterObjects {
     if (current.metadata.deletionTimestamp) obj.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
     if (!t.namespaced) delete obj.metadata.namespace;
     obj.metadata.generation = (current.metadata.generation ?? 1) + (specChanged(current, obj) ? 1 : 0);
-    if (isDeepStrictEqual(withoutVersion(current), withoutVersion(obj))) return structuredClone(current);
+    if (isDeepStrictEqual(withoutVersion(current), withoutVersion(obj))) return cloneJson(current);
     return this.commit(t, key, obj, 'MODIFIED');
   }
 
@@ -192,7 +191,7 @@ export class ClusterObjects {
     if (!current) throw notFound(t, name);
     delete this.data.objects[key];
     this.unindexKey(key);
-    const gone = structuredClone(current);
+    const gone = cloneJson(current);
     gone.metadata.resourceVersion = String(++this.data.resourceVersion);
     this.record(t, gone, 'DELETED');
     this.hooks.changed();
@@ -214,7 +213,7 @@ export class ClusterObjects {
         c.typeKey === typeKey &&
         (filter.namespace === undefined || c.namespace === filter.namespace)
       ) {
-        listener(structuredClone(c.event));
+        listener(cloneJson(c.event));
       }
     }
     const entry = { typeKey, ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}), listener };
@@ -241,7 +240,7 @@ export class ClusterObjects {
    */
   all(options: { copy?: boolean } = {}): KubeObject[] {
     const stored = Object.values(this.data.objects);
-    return options.copy === false ? stored : stored.map((o) => structuredClone(o));
+    return options.copy === false ? stored : stored.map((o) => cloneJson(o));
   }
 
   private commit(t: ResourceType, key: string, obj: KubeObject, type: 'ADDED' | 'MODIFIED'): KubeObject {
@@ -250,7 +249,7 @@ export class ClusterObjects {
     this.data.objects[key] = obj;
     this.record(t, obj, type);
     this.hooks.changed();
-    return structuredClone(obj);
+    return cloneJson(obj);
   }
 
   private record(t: ResourceType, obj: KubeObject, type: WatchEvent['type']): void {
@@ -258,13 +257,13 @@ export class ClusterObjects {
       rv: Number(obj.metadata.resourceVersion),
       typeKey: typeKeyOf(t),
       namespace: obj.metadata.namespace,
-      event: { type, object: structuredClone(obj) },
+      event: { type, object: cloneJson(obj) },
     };
     this.history.push(change);
     if (this.history.length > HISTORY) this.oldestWatchable = this.history.shift()!.rv;
     for (const l of this.listeners) {
       if (l.typeKey === change.typeKey && (l.namespace === undefined || l.namespace === change.namespace))
-        l.listener(structuredClone(change.event));
+        l.listener(cloneJson(change.event));
     }
   }
 

@@ -9,6 +9,7 @@ import { xmlDocument } from '../../sandbox/core/xml.js';
 import { nestQueryParams } from '../../sandbox/protocols/query.js';
 import { decodeAwsChunked } from '../../sandbox/protocols/aws-chunked.js';
 import { matchRoute } from '../../sandbox/protocols/rest.js';
+import { cloneJson } from '../../sandbox/core/clone-json.js';
 
 describe('sandbox clock', () => {
   it('runs `speed` times faster than real time and never goes back', () => {
@@ -186,5 +187,24 @@ describe('wire helpers', () => {
     assert.equal(hit.labels.principalArn, 'arn:aws:iam::0:role/r');
     assert.deepEqual(matchRoute(routes, 'PUT', '/clusters/c1'), { methodMismatch: true });
     assert.equal(matchRoute(routes, 'GET', '/nodegroups'), undefined);
+  });
+});
+
+describe('JSON copies of stored objects', () => {
+  it('copies deeply, keeps a label called __proto__ as data and undefined fields, and shares nothing', () => {
+    const labels = JSON.parse('{"__proto__": "x", "constructor": "y"}');
+    const stored = {
+      metadata: { name: 'p', labels, gone: undefined },
+      spec: { containers: [{ args: ['a', 1, null, true] }] },
+    };
+    const copy = cloneJson(stored);
+    assert.deepStrictEqual(copy, stored);
+    assert.equal(Object.getPrototypeOf(copy.metadata.labels), Object.prototype);
+    assert.deepEqual(Object.keys(copy.metadata.labels), ['__proto__', 'constructor']);
+    assert.ok('gone' in copy.metadata);
+    copy.spec.containers[0]!.args.push('b');
+    copy.metadata.labels.constructor = 'z';
+    assert.deepEqual(stored.spec.containers[0]!.args, ['a', 1, null, true]);
+    assert.equal(stored.metadata.labels.constructor, 'y');
   });
 });

@@ -72,6 +72,25 @@ export function nodeAffinityMatches(podSpec: Any, node: KubeObject): boolean {
   );
 }
 
+/**
+ * The only nodes a pod may go to when its required node affinity names them by `metadata.name` in every term (a
+ * DaemonSet pod is pinned this way); undefined when any term admits other nodes. kube-scheduler's NodeAffinity
+ * PreFilter answers the same set (PreFilterResult.NodeNames, kubernetes v1.26+,
+ * pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go), so a pinned pod is not tried on every node.
+ */
+export function pinnedNodeNames(podSpec: Any): Set<string> | undefined {
+  const terms = (podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ??
+    []) as Any[];
+  if (terms.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const term of terms) {
+    const byName = ((term.matchFields ?? []) as Any[]).find((e) => e.key === 'metadata.name' && e.operator === 'In');
+    if (!byName) return undefined;
+    for (const name of (byName.values ?? []) as string[]) names.add(name);
+  }
+  return names;
+}
+
 function insufficientResources(pod: KubeObject, node: KubeObject, podsOnNode: KubeObject[]): string[] {
   const allocatable = ((node.status as Any)?.allocatable ?? {}) as Record<string, string>;
   const reasons: string[] = [];

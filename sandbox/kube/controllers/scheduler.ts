@@ -2,7 +2,7 @@ import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
 import { parseQuantity } from './quantity.js';
-import { filterNode, requestsOf } from './scheduler-filters.js';
+import { filterNode, pinnedNodeNames, requestsOf } from './scheduler-filters.js';
 import { condition, isTerminal, nodeNameOf, rfc3339, save, T, type Any } from './util.js';
 import { unschedulableForClaims } from './volume-mounts.js';
 
@@ -27,11 +27,22 @@ export function schedule(cluster: KubeCluster): void {
     (p) => !nodeNameOf(p) && !p.metadata.deletionTimestamp && !isTerminal(p),
   ).items;
   if (pending.length === 0) return;
-  const pods = cluster.objects.list(T.pods);
-  const nodes = cluster.objects.list(T.nodes).filter((n) => !n.metadata.deletionTimestamp);
-  const bound = pods.filter((p) => nodeNameOf(p) && !isTerminal(p));
+  // The pods already bound and the nodes are only read: the stored objects, not copies (thousands at scale).
+  const nodes: KubeObject[] = [];
+  const byName = new Map<string, KubeObject>();
+  cluster.objects.scan(T.nodes, undefined, (n) => {
+    if (n.metadata.deletionTimestamp) return;
+    nodes.push(n as KubeObject);
+    byName.set(n.metadata.name!, n as KubeObject);
+  });
   const onNode = new Map<string, KubeObject[]>();
-  for (const p of bound) onNode.set(nodeNameOf(p)!, [...(onNode.get(nodeNameOf(p)!) ?? []), p]);
+  cluster.objects.scan(T.pods, undefined, (p) => {
+    const node = nodeNameOf(p as KubeObject);
+    if (!node || isTerminal(p as KubeObject)) return;
+    const here = onNode.get(node);
+    if (here) here.push(p as KubeObject);
+    else onNode.set(node, [p as KubeObject]);
+  });
   const now = cluster.now();
   // Oldest first, as the scheduling queue orders pods of equal priority.
   pending.sort(
@@ -61,19 +72,11 @@ export function schedule(cluster: KubeCluster): void {
       });
       continue;
     }
-    const histogram = new Map<string, number>();
-    let unresolvable = 0;
-    const feasible: Array<{ node: KubeObject; score: number }> = [];
-    for (const node of nodes) {
-      const here = onNode.get(node.metadata.name!) ?? [];
-      const verdict = filterNode(pod, node, here);
-      if (!verdict) {
-        feasible.push({ node, score: score(pod, node, here) });
-        continue;
-      }
-      for (const r of verdict.reasons) histogram.set(r, (histogram.get(r) ?? 0) + 1);
-      if (!verdict.resolvable) unresolvable += 1;
-    }
+    // A pod pinned to named nodes is tried there first; only when none fits are all nodes tried, for the message.
+    const pinned = pinnedNodeNames(spec);
+    let verdicts = tryNodes(pod, pinned ? [...pinned].flatMap((n) => byName.get(n) ?? []) : nodes, onNode);
+    if (pinned && verdicts.feasible.length === 0) verdicts = tryNodes(pod, nodes, onNode);
+    const { feasible, histogram, unresolvable } = verdicts;
     if (feasible.length > 0) {
       const best = feasible.sort(
         (a, b) => a.score - b.score || a.node.metadata.name!.localeCompare(b.node.metadata.name!),
@@ -91,6 +94,24 @@ export function schedule(cluster: KubeCluster): void {
       minIntervalMs: EVENT_INTERVAL_MS,
     });
   }
+}
+
+/** Runs the filters over `nodes`: the feasible ones with their score, and the reasons the others failed. */
+function tryNodes(pod: KubeObject, nodes: KubeObject[], onNode: Map<string, KubeObject[]>) {
+  const histogram = new Map<string, number>();
+  let unresolvable = 0;
+  const feasible: Array<{ node: KubeObject; score: number }> = [];
+  for (const node of nodes) {
+    const here = onNode.get(node.metadata.name!) ?? [];
+    const verdict = filterNode(pod, node, here);
+    if (!verdict) {
+      feasible.push({ node, score: score(pod, node, here) });
+      continue;
+    }
+    for (const r of verdict.reasons) histogram.set(r, (histogram.get(r) ?? 0) + 1);
+    if (!verdict.resolvable) unresolvable += 1;
+  }
+  return { feasible, histogram, unresolvable };
 }
 
 /** kube-scheduler's FitError wording: reasons counted per node, sorted, then the preemption verdict. */

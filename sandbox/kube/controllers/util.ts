@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sameJson } from '../../core/clone-json.js';
 import type { KubeCluster } from '../cluster.js';
 import { builtinType } from '../resources.js';
 import type { KubeObject, OwnerReference, ResourceType } from '../types.js';
@@ -118,7 +119,7 @@ export function keepConditionTimes(previous: Any[] | undefined, next: Any[]): An
 
 /** Updates only when something changed (no resourceVersion churn, no watch noise); skips objects deleted meanwhile. */
 export function save(cluster: KubeCluster, type: ResourceType, before: KubeObject, after: KubeObject): KubeObject {
-  if (JSON.stringify(before) === JSON.stringify(after)) return before;
+  if (sameJson(before, after)) return before;
   if (!cluster.objects.get(type, after.metadata.namespace, after.metadata.name!)) return before;
   return cluster.objects.update(type, {
     ...after,
