@@ -237,7 +237,7 @@ export const ContainerAutoscalingSchema = z
       .enum(['queue_depth', 'running_requests'])
       .default('queue_depth')
       .describe(
-        "What drives it: the router's queue depth (queue_depth) or the servers' running requests (running_requests).",
+        "What drives it: the servers' waiting requests (queue_depth: vllm:num_requests_waiting, sglang:num_queue_reqs) or their running requests (running_requests).",
       ),
     threshold: z.number().positive().describe('Target value per replica: replicas = ceil(metric / threshold).'),
     prometheusUrl: z
