@@ -1,9 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEksToken, execCredential } from '../src/cloud/aws/eks-token.js';
-import { buildKubeconfig } from '../src/cloud/k8s/kubeconfig.js';
+import { createEksToken, environmentKeys, execCredential } from '../src/cloud/aws/eks-token.js';
 import { UsageError } from '../sandbox/usage-error.js';
-import { execCredentialSettings } from './kubeconfig-credentials.js';
 
 /**
  * `instantstart kubeconfig CLUSTER` and `instantstart token --cluster CLUSTER`: the product's own
@@ -41,7 +39,11 @@ export async function runTokenCommand(argv: string[]): Promise<void> {
   });
   if (values.help) return void process.stdout.write(`${TOKEN_USAGE}\n`);
   if (!values.cluster) throw new UsageError('--cluster is required');
-  const token = await createEksToken({ clusterName: values.cluster, region: regionOf(values.region) });
+  const token = await createEksToken({
+    clusterName: values.cluster,
+    region: regionOf(values.region),
+    credentials: environmentKeys(process.env),
+  });
   process.stdout.write(`${JSON.stringify(execCredential(token))}\n`);
 }
 
@@ -58,6 +60,8 @@ export async function runKubeconfigCommand(argv: string[]): Promise<void> {
   const region = regionOf(values.region);
   // Loaded here, not at the top: `token` (run before every kubectl call) needs no EKS client.
   const { describeClusterAccess } = await import('../src/cloud/aws/eks-cluster-access.js');
+  const { buildKubeconfig } = await import('../src/cloud/k8s/kubeconfig.js');
+  const { execCredentialSettings } = await import('./kubeconfig-credentials.js');
   const access = await describeClusterAccess(cluster, region);
   const launcher = fileURLToPath(new URL('../../bin/instantstart.mjs', import.meta.url));
   const credentials = execCredentialSettings(process.env);

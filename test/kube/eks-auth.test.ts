@@ -7,7 +7,7 @@ import {
   DeleteClusterCommand,
   EKSClient,
 } from '@aws-sdk/client-eks';
-import { createEksToken } from '../../src/cloud/aws/eks-token.js';
+import { createEksToken, environmentKeys } from '../../src/cloud/aws/eks-token.js';
 import { verifyEksToken } from '../../sandbox/kube/auth.js';
 import { SANDBOX_VIEWER_ACCESS_KEY_ID, SANDBOX_VIEWER_SECRET_ACCESS_KEY } from '../../sandbox/core/credentials.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -60,6 +60,27 @@ describe('EKS token authentication (product token code ↔ sandbox authenticator
     assert.equal(verifyEksToken(`Bearer ${wrong.token}`, 'alpha'), undefined, 'a wrong secret proves nothing');
     assert.equal(verifyEksToken('Bearer k8s-aws-v1.bm90LWEtdXJs', 'alpha'), undefined);
     assert.equal(verifyEksToken(undefined, 'alpha'), undefined);
+  });
+});
+
+describe("the token command's credentials (kubectl runs it before every call)", () => {
+  it("takes the environment's static keys as the SDK's default chain would, and leaves a named profile to the chain", async () => {
+    const keys = { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE000000000', AWS_SECRET_ACCESS_KEY: 'secret' };
+    assert.deepEqual(await environmentKeys(keys)!(), {
+      accessKeyId: keys.AWS_ACCESS_KEY_ID,
+      secretAccessKey: 'secret',
+    });
+    assert.deepEqual(await environmentKeys({ ...keys, AWS_SESSION_TOKEN: 'session' })!(), {
+      accessKeyId: keys.AWS_ACCESS_KEY_ID,
+      secretAccessKey: 'secret',
+      sessionToken: 'session',
+    });
+    assert.equal(environmentKeys({ ...keys, AWS_PROFILE: 'dev' }), undefined, 'AWS_PROFILE skips fromEnv in the chain');
+    assert.equal(
+      environmentKeys({ AWS_ACCESS_KEY_ID: keys.AWS_ACCESS_KEY_ID }),
+      undefined,
+      'half a key pair is no key',
+    );
   });
 });
 
