@@ -122,22 +122,29 @@ function stringRules(value: string, s: Schema, path: string, out: StatusCause[])
 }
 
 const patterns = new Map<string, RegExp | undefined>();
-/** CRD patterns are RE2; the shared subset compiles as JavaScript (`u` for escapes like \p{L}). */
-function patternOf(source: string): RegExp | undefined {
-  if (!patterns.has(source)) {
+/**
+ * CRD patterns are RE2; the shared subset compiles as JavaScript (`u` for escapes like \p{L}). RE2's leading
+ * flag group `(?i)` (the inference operator's `l2CacheBackend: (?i)redis|tieredstorage`) has no JavaScript
+ * spelling: it becomes the `i` flag.
+ */
+function patternOf(raw: string): RegExp | undefined {
+  if (!patterns.has(raw)) {
+    const insensitive = raw.startsWith('(?i)');
+    const source = insensitive ? raw.slice(4) : raw;
+    const flags = insensitive ? 'i' : '';
     let re: RegExp | undefined;
     try {
-      re = new RegExp(source, 'u');
+      re = new RegExp(source, `u${flags}`);
     } catch {
       try {
-        re = new RegExp(source);
+        re = new RegExp(source, flags);
       } catch {
         re = undefined;
       }
     }
-    patterns.set(source, re);
+    patterns.set(raw, re);
   }
-  return patterns.get(source);
+  return patterns.get(raw);
 }
 
 function arrayRules(value: unknown[], s: Schema, path: string, o: ValidateOptions, out: StatusCause[]): void {
