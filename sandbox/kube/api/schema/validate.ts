@@ -117,34 +117,35 @@ function stringRules(value: string, s: Schema, path: string, out: StatusCause[])
       reason: 'FieldValueTooLong',
       message: `Too long: may not be more than ${s.maxLength} bytes`,
     });
-  if (typeof s.pattern === 'string' && !patternOf(s.pattern)?.test(value))
+  if (typeof s.pattern === 'string' && patternOf(s.pattern)?.test(value) === false)
     out.push(invalid(path, value, `${inBody(path)} in body should match '${s.pattern}'`));
 }
 
 const patterns = new Map<string, RegExp | undefined>();
 /**
- * CRD patterns are RE2; the shared subset compiles as JavaScript (`u` for escapes like \p{L}). RE2's leading
- * flag group `(?i)` (the inference operator's `l2CacheBackend: (?i)redis|tieredstorage`) has no JavaScript
- * spelling: it becomes the `i` flag.
+ * CRD patterns are RE2; the shared subset compiles as JavaScript (`u` for escapes like \p{L}). RE2's
+ * leading flag group (`(?i)redis|tieredstorage` in the inference operator's CRD) becomes JavaScript's
+ * flags. A pattern JavaScript cannot compile at all is not checked (refusing every value would refuse
+ * objects the real API server stores).
  */
-function patternOf(raw: string): RegExp | undefined {
-  if (!patterns.has(raw)) {
-    const insensitive = raw.startsWith('(?i)');
-    const source = insensitive ? raw.slice(4) : raw;
-    const flags = insensitive ? 'i' : '';
+function patternOf(source: string): RegExp | undefined {
+  if (!patterns.has(source)) {
     let re: RegExp | undefined;
+    const inline = /^\(\?([ims]+)\)/.exec(source);
+    const body = inline ? source.slice(inline[0].length) : source;
+    const flags = inline ? [...new Set(inline[1])].join('') : '';
     try {
-      re = new RegExp(source, `u${flags}`);
+      re = new RegExp(body, `u${flags}`);
     } catch {
       try {
-        re = new RegExp(source, flags);
+        re = new RegExp(body, flags);
       } catch {
         re = undefined;
       }
     }
-    patterns.set(raw, re);
+    patterns.set(source, re);
   }
-  return patterns.get(raw);
+  return patterns.get(source);
 }
 
 function arrayRules(value: unknown[], s: Schema, path: string, o: ValidateOptions, out: StatusCause[]): void {
