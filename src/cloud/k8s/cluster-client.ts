@@ -18,6 +18,8 @@ import type {
   KubeLogOptions,
   KubePage,
   KubePort,
+  KubeServiceProxyAnswer,
+  KubeServiceProxyRequest,
   KubeWatchEvent,
   KubeWatchOptions,
 } from '../ports.js';
@@ -274,6 +276,26 @@ export class KubeClusterClient implements KubePort {
       throw noAnswerError(naming, 'logs', err, this.transport.deadlineMs);
     }
     return out;
+  }
+
+  async proxyService(r: KubeServiceProxyRequest): Promise<KubeServiceProxyAnswer> {
+    const naming = { cluster: this.cluster, kind: 'Service', namespace: r.namespace, name: r.service };
+    // The proxy subresource (Kubernetes API: core/v1 Service `proxy`); the path after it goes to the Service as is.
+    const path =
+      `/api/v1/namespaces/${enc(r.namespace)}/services/${enc(`${r.service}:${r.port}`)}/proxy/` +
+      r.path.replace(/^\/+/, '').split('/').map(enc).join('/');
+    try {
+      const res = await this.transport.stream({
+        method: r.method,
+        path,
+        ...(r.body !== undefined ? { body: r.body } : {}),
+        ...(r.accept ? { accept: r.accept } : {}),
+        ...(r.signal ? { signal: r.signal } : {}),
+      });
+      return { status: res.status, ...(res.contentType ? { contentType: res.contentType } : {}), body: res.body };
+    } catch (err) {
+      throw noAnswerError(naming, 'proxy', err, this.transport.deadlineMs);
+    }
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
