@@ -204,6 +204,38 @@ export class KubeClusterClient implements KubePort {
     for (const m of manifests) await this.apply(await this.kindOf(m), m);
   }
 
+  async mergePatch<T extends KubeResource>(
+    kind: KubeKind<T>,
+    name: string,
+    namespace: string | undefined,
+    patch: Record<string, unknown>,
+  ): Promise<T> {
+    const req: KubeRequest = {
+      method: 'PATCH',
+      path: objectPath(kind, name, namespace),
+      query: { fieldManager: FIELD_MANAGER },
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    };
+    return kind.parse(await this.json(kind, 'patch', { name, namespace }, req));
+  }
+
+  async scale(kind: KubeKind, name: string, namespace: string | undefined, replicas: number): Promise<void> {
+    // The scale subresource (autoscaling/v1 Scale): what kubectl scale and the HPA write.
+    await this.json(
+      kind,
+      'scale',
+      { name, namespace },
+      {
+        method: 'PATCH',
+        path: `${objectPath(kind, name, namespace)}/scale`,
+        query: { fieldManager: FIELD_MANAGER },
+        body: { spec: { replicas } },
+        contentType: 'application/merge-patch+json',
+      },
+    );
+  }
+
   async deleteObject(manifest: KubeObject): Promise<boolean> {
     let kind: KubeKind;
     try {

@@ -110,6 +110,19 @@ export interface KubePort {
   apply<T extends KubeResource>(kind: KubeKind<T>, manifest: KubeObject): Promise<T>;
   /** Server-side apply of each manifest, in order (kinds found by apiVersion + kind). */
   applyAll(manifests: readonly KubeObject[]): Promise<void>;
+  /**
+   * A JSON merge patch (RFC 7386) of one object: for a change to fields another writer owns as well (a pod's
+   * label, a count), where a server-side apply of the one field would drop the rest of what we applied. The
+   * object as stored; KubeNotFound when absent.
+   */
+  mergePatch<T extends KubeResource>(
+    kind: KubeKind<T>,
+    name: string,
+    namespace: string | undefined,
+    patch: Record<string, unknown>,
+  ): Promise<T>;
+  /** Sets the replicas through the object's `scale` subresource (Deployment, StatefulSet, a CRD that has one). */
+  scale(kind: KubeKind, name: string, namespace: string | undefined, replicas: number): Promise<void>;
   /** Deletes the object; false when there was nothing to delete. */
   delete<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<boolean>;
   /** Deletes the object a manifest describes (kind found by apiVersion + kind); false when there was nothing to delete. */
