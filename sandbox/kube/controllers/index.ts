@@ -88,7 +88,12 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);
-  runKubelets(cluster, { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) });
+  const faults = (ctx.runtime as SandboxRuntime | undefined)?.faults;
+  runKubelets(
+    cluster,
+    { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) },
+    faults && ((image) => faults.imagePullFailure(cluster.name, image)),
+  );
   // What the containers just wrote to their S3 volumes lands before anyone sees them finished.
   landHfDownloads(cluster);
   reportToMlflow(cluster, ctx.state, ctx.runtime as SandboxRuntime | undefined);
