@@ -28,7 +28,11 @@ describe('the SGLang router, model pools and load balancers in the sandbox', () 
   before(async () => {
     w = await servingWorld();
     w.create('deployments', modelDeployment('sg', 2, sglangContainer('Qwen/Qwen3-8B')));
-    w.create('serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'router', namespace: 'default' } });
+    w.create('serviceaccounts', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'router', namespace: 'default' },
+    });
     w.create('roles', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
@@ -76,7 +80,10 @@ describe('the SGLang router, model pools and load balancers in the sandbox', () 
   it('discovers both workers and keeps prefix affinity with cache_aware, spreading other prompts', async () => {
     const workers = await json(await w.call(`${router}/workers`));
     assert.equal(workers.total, 2);
-    assert.deepEqual(workers.workers.map((x: any) => x.metadata.pod_name).sort(), w.pods('app', 'sg').map((p) => p.metadata.name));
+    assert.deepEqual(
+      workers.workers.map((x: any) => x.metadata.pod_name).sort(),
+      w.pods('app', 'sg').map((p) => p.metadata.name),
+    );
     const served = async (prompt: string) => {
       const res = await w.chat(`${router}/v1/chat/completions`, prompt);
       assert.equal(res.status, 200);
