@@ -250,6 +250,22 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     const after = await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed']);
     assert.equal(after.metadata.resourceVersion, version, 'nothing changed');
 
+    const scaled = await server.api('PUT', `${endpoint('qwen-managed')}/scale`, { replicas: 2 });
+    assert.equal(scaled.status, 200, JSON.stringify(scaled.body));
+    assert.equal((await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed'])).spec.replicas, 2);
+
+    const js = await server.api('POST', `${endpoints}/managed`, {
+      name: 'js',
+      model: { source: 'jumpstart', modelId: 'deepseek-llm-r1-distill-qwen-1-5b', acceptEula: true },
+      instanceTypes: ['ml.g5.xlarge'],
+    });
+    assert.equal(js.status, 201, JSON.stringify(js.body));
+    assert.equal(js.body.kind, 'jumpstart');
+    const jsm = await kubectlJson(['get', 'jumpstartmodel', 'js']);
+    assert.match(jsm.spec.server.executionRole, /^arn:aws:iam::000000000000:role\/SageMakerHyperPodInference/);
+    const jsGone = await server.api('DELETE', `${endpoint('js')}?confirm=true`);
+    assert.deepEqual(jsGone.body.deleted, [{ kind: 'JumpStartModel', name: 'js' }]);
+
     const deleted = await call(mcp, 'delete_endpoint', { cluster: CLUSTER, endpoint: 'qwen-managed', confirm: true });
     assert.ok(!deleted.isError, deleted.text);
     assert.deepEqual((deleted.structuredContent as any).deleted, [
