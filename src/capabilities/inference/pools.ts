@@ -44,6 +44,8 @@ export class ModelPools {
   constructor(
     private readonly deps: InferenceServiceDeps,
     private readonly access: Access,
+    /** Told of each change, so the endpoint list kept for a moment is read again (a pool endpoint's replicas). */
+    private readonly changed: (region: string, cluster: string) => void,
   ) {}
 
   private async view(kube: KubePort, d: KubeDeployment, services?: KubeService[]): Promise<ModelPoolView> {
@@ -142,7 +144,9 @@ export class ModelPools {
       },
       idempotencyKey,
     );
-    return this.view(kube, await kube.apply(DEPLOYMENT, deployment));
+    const applied = await kube.apply(DEPLOYMENT, deployment);
+    this.changed(region, cluster);
+    return this.view(kube, applied);
   }
 
   /** Deletes the pool's Deployment (its workers go with it); 409 while a pool endpoint still selects it. */
@@ -160,7 +164,9 @@ export class ModelPools {
         message: `pool: endpoints ${endpoints.join(', ')} still select the workers of ${namespace}/${pool}; delete them first (delete_endpoint).`,
         field: 'pool',
       });
-    return { pool, namespace, deleted: await kube.delete(DEPLOYMENT, poolDeploymentName(pool), namespace) };
+    const deleted = await kube.delete(DEPLOYMENT, poolDeploymentName(pool), namespace);
+    this.changed(region, cluster);
+    return { pool, namespace, deleted };
   }
 
   /**
@@ -192,6 +198,7 @@ export class ModelPools {
         `${endpoint} is not an endpoint of pool ${namespace}/${pool}; deploy one first (deploy_container_endpoint with service.variant pool and service.pool ${pool}).`,
       );
     await kube.mergePatch(POD, pod, namespace, assignWorkerPatch(endpoint));
+    this.changed(region, cluster);
     return this.view(kube, d);
   }
 }

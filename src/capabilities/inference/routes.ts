@@ -281,7 +281,7 @@ function registerPoolRoutes({ app, routes, service, region }: RouteContext<Infer
       query: ListQuery,
       responses: { 200: { description: 'The pools', schema: ModelPoolListSchema } },
     },
-    async ({ params, query }) => service().listPools(region(query.region), params.name, query.namespace),
+    async ({ params, query }) => service().pools.list(region(query.region), params.name, query.namespace),
   );
 
   routes.define(
@@ -298,7 +298,7 @@ function registerPoolRoutes({ app, routes, service, region }: RouteContext<Infer
       responses: { 201: { description: 'The pool', schema: ModelPoolViewSchema } },
     },
     async ({ params, body, request }) =>
-      service().createPool(region(body.region), params.name, body, idempotencyKey(request)),
+      service().pools.create(region(body.region), params.name, body, idempotencyKey(request)),
   );
 
   routes.define(
@@ -313,7 +313,7 @@ function registerPoolRoutes({ app, routes, service, region }: RouteContext<Infer
       query: RegionQuery,
       responses: { 200: { description: 'The pool', schema: ModelPoolViewSchema } },
     },
-    async ({ params, query }) => service().getPool(region(query.region), params.name, params.namespace, params.pool),
+    async ({ params, query }) => service().pools.get(region(query.region), params.name, params.namespace, params.pool),
   );
 
   routes.define(
@@ -333,7 +333,8 @@ function registerPoolRoutes({ app, routes, service, region }: RouteContext<Infer
         },
       },
     },
-    async ({ params, query }) => service().deletePool(region(query.region), params.name, params.namespace, params.pool),
+    async ({ params, query }) =>
+      service().pools.delete(region(query.region), params.name, params.namespace, params.pool),
   );
 
   routes.define(
@@ -350,7 +351,7 @@ function registerPoolRoutes({ app, routes, service, region }: RouteContext<Infer
       responses: { 200: { description: 'The pool', schema: ModelPoolViewSchema } },
     },
     async ({ params, body }) =>
-      service().assignWorker(
+      service().pools.assign(
         region(body.region),
         params.name,
         params.namespace,

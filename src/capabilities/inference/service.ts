@@ -14,7 +14,6 @@ import { scaledObjectPreview } from '../../domain/inference/endpoint-autoscaling
 import {
   ContainerAutoscalingSchema,
   type ContainerAutoscaling,
-  type CreateModelPoolRequest,
   type DeployContainerEndpointRequest,
   type DeployManagedEndpointRequest,
   type EndpointDetail,
@@ -23,8 +22,6 @@ import {
   type EndpointView,
   type InvokeEndpointAnswer,
   type InvokeEndpointRequest,
-  type ModelPoolList,
-  type ModelPoolView,
 } from '../../domain/schemas/inference.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
 import { ReadCache } from '../../workflows/read-cache.js';
@@ -47,7 +44,8 @@ import {
   type FoundEndpoint,
 } from './endpoints.js';
 import { checkInstanceTypes, checkSecret, refuse, storageFacts } from './facts.js';
-import { invokeChat, invokeChatStream, servedModel } from './invoke.js';
+import { invokeChat, invokeChatStream } from './invoke.js';
+import { invokeTargetOf } from './invoke-target.js';
 import { endpointLogs } from './logs.js';
 import { managedManifest, refuseRoutingChange } from './managed-plan.js';
 import { ModelPools } from './pools.js';
@@ -68,7 +66,11 @@ export class InferenceService {
   private readonly lists = new ReadCache<EndpointList>({ ttlMs: 2_000 });
 
   constructor(readonly deps: InferenceServiceDeps) {
-    this.pools = new ModelPools(deps, (region, cluster) => this.access(region, cluster));
+    this.pools = new ModelPools(
+      deps,
+      (region, cluster) => this.access(region, cluster),
+      (region, cluster) => this.changed(region, cluster),
+    );
     deps.operations.on('operation', (op) => {
       const cluster = clusterOfTarget(op.target);
       if (cluster) this.lists.invalidate(`${cluster.region}/${cluster.name}`);
@@ -357,37 +359,10 @@ export class InferenceService {
     return endpointLogs(kube, name, namespace, await endpointPods(kube, found), query);
   }
 
-  /**
-   * Where a chat completion goes: a container endpoint's Service `E` (port 80; with a router, Service `E` reaches
-   * the router), a managed endpoint's Service the operator made (found by owner reference; the one named for the
-   * endpoint when there are several) — and the model name its server answers to.
-   */
+  /** The endpoint's Service and the model its server answers to (invoke-target.ts). */
   private async invokeTarget(region: string, cluster: string, namespace: string, name: string) {
     const { kube } = await this.access(region, cluster);
-    const found = await requireEndpoint(kube, cluster, namespace, name);
-    const view = viewOf(found);
-    if (found.kind === 'container') {
-      const target = { namespace, service: serverName(name), port: 80, invocationPath: view.invocationPath };
-      // A pool's workers load the pool's model: the endpoint's view names the pool, the server the model.
-      const model = view.variant === 'pool' ? await servedModel(kube, target) : view.model;
-      return { kube, target: { ...target, model: model ?? view.model } };
-    }
-    const services = found.made.services;
-    const svc = services.find((s) => s.metadata.name === name) ?? services[0];
-    if (!svc)
-      throw new PreconditionError({
-        message: `Endpoint ${namespace}/${name} has no Service yet: the inference operator makes it once it deploys the model (state ${view.state}).`,
-        remedy: 'Wait until get_endpoint shows it Ready, then try again.',
-      });
-    const target = {
-      namespace,
-      service: svc.metadata.name,
-      port: svc.spec.ports[0]?.port ?? 80,
-      invocationPath: view.invocationPath,
-      model: view.model,
-    };
-    // The operator's server names the model after where it mounted it: ask it (GET /v1/models) which name it serves.
-    return { kube, target: { ...target, model: (await servedModel(kube, target)) ?? view.model } };
+    return { kube, target: await invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)) };
   }
 
   async invoke(
@@ -412,44 +387,5 @@ export class InferenceService {
   ): Promise<Readable> {
     const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
     return invokeChatStream(kube, target, req, signal);
-  }
-
-  // ── pools ──────────────────────────────────────────────────────────────────────────────────────
-  listPools(region: string, cluster: string, namespace?: string): Promise<ModelPoolList> {
-    return this.pools.list(region, cluster, namespace);
-  }
-
-  getPool(region: string, cluster: string, namespace: string, pool: string): Promise<ModelPoolView> {
-    return this.pools.get(region, cluster, namespace, pool);
-  }
-
-  async createPool(
-    region: string,
-    cluster: string,
-    req: CreateModelPoolRequest,
-    idempotencyKey?: string,
-  ): Promise<ModelPoolView> {
-    const view = await this.pools.create(region, cluster, req, idempotencyKey);
-    this.changed(region, cluster);
-    return view;
-  }
-
-  async deletePool(region: string, cluster: string, namespace: string, pool: string) {
-    const answer = await this.pools.delete(region, cluster, namespace, pool);
-    this.changed(region, cluster);
-    return answer;
-  }
-
-  async assignWorker(
-    region: string,
-    cluster: string,
-    namespace: string,
-    pool: string,
-    pod: string,
-    endpoint: string,
-  ): Promise<ModelPoolView> {
-    const view = await this.pools.assign(region, cluster, namespace, pool, pod, endpoint);
-    this.changed(region, cluster);
-    return view;
   }
 }
