@@ -13,6 +13,12 @@ import type { InvokeEndpointAnswer, InvokeEndpointRequest } from '../../domain/s
 
 /** Most bytes of a model server's answer read (a completion of 4,096 tokens is far below it). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
+/**
+ * How long a plain (not streamed) completion may take to answer: a server answers only once it has generated every
+ * token, which for thousands of tokens on a busy GPU is minutes, far past an API read's deadline.
+ */
+export const COMPLETION_MS = 300_000;
+
 /** Most characters of generated text a REST answer carries; MCP asks for less (its answers cost tokens). */
 export const MAX_CONTENT_CHARS = 32_768;
 
@@ -108,6 +114,7 @@ export async function invokeChat(
     path: t.invocationPath,
     method: 'POST',
     body: completionBody(t, req, false),
+    headersMs: COMPLETION_MS,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (res.status < 200 || res.status >= 300) throw await proxyFailure(t, kube.cluster, res);

@@ -323,10 +323,11 @@ export class KubeClusterClient implements KubePort {
         ...(r.body !== undefined ? { body: r.body } : {}),
         ...(r.accept ? { accept: r.accept } : {}),
         ...(r.signal ? { signal: r.signal } : {}),
+        ...(r.headersMs ? { headersMs: r.headersMs } : {}),
       });
       return { status: res.status, ...(res.contentType ? { contentType: res.contentType } : {}), body: res.body };
     } catch (err) {
-      throw noAnswerError(naming, 'proxy', err, this.transport.deadlineMs);
+      throw noAnswerError(naming, 'proxy', err, r.headersMs ?? this.transport.deadlineMs);
     }
   }
 

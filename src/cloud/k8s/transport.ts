@@ -30,6 +30,9 @@ export interface KubeResponse {
   body: string;
 }
 
+/** A request whose answer is streamed: what it accepts, its end, and how long its headers may take. */
+export type KubeStreamRequest = KubeRequest & { signal?: AbortSignal; accept?: string; headersMs?: number };
+
 /** An answer whose body is read as it comes (a service proxy's streamed chat completion). */
 export interface KubeStreamResponse {
   status: number;
@@ -92,7 +95,7 @@ export class KubeTransport {
    * `send`; the deadline covers the wait for the headers, the caller's `signal` the rest. Never sent twice: it may
    * reach a model server, which is not ours to repeat.
    */
-  async stream(req: KubeRequest & { signal?: AbortSignal; accept?: string }): Promise<KubeStreamResponse> {
+  async stream(req: KubeStreamRequest): Promise<KubeStreamResponse> {
     const token = await this.tokens.token();
     const first = await this.streamOnce(req, token);
     if (first.status !== 401) return first;
@@ -100,10 +103,7 @@ export class KubeTransport {
     return this.streamOnce(req, await this.tokens.renew(token));
   }
 
-  private streamOnce(
-    req: KubeRequest & { signal?: AbortSignal; accept?: string },
-    token: string,
-  ): Promise<KubeStreamResponse> {
+  private streamOnce(req: KubeStreamRequest, token: string): Promise<KubeStreamResponse> {
     // The endpoint may carry a path (the sandbox serves each cluster under one): the request's path goes after it.
     const url = new URL(`${this.target.endpoint.replace(/\/+$/, '')}${req.path}`);
     for (const [key, value] of Object.entries(req.query ?? {}))
@@ -112,7 +112,7 @@ export class KubeTransport {
     return new Promise<KubeStreamResponse>((resolve, reject) => {
       const headersDeadline = setTimeout(
         () => outgoing.destroy(Object.assign(new Error('no answer in time'), { name: 'AbortError' })),
-        this.requestMs,
+        req.headersMs ?? this.requestMs,
       );
       const outgoing = httpsRequest(
         url,

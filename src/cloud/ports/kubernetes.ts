@@ -73,6 +73,8 @@ export interface KubeServiceProxyRequest {
   accept?: string;
   /** Ends the request and its answer's stream. */
   signal?: AbortSignal;
+  /** How long to wait for the answer's headers (default: the client's request deadline); a model may think for minutes. */
+  headersMs?: number;
 }
 
 /** The answer of the Service behind the proxy (or the API server's own, when it could not reach it). */
