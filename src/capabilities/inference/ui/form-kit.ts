@@ -1,0 +1,69 @@
+import type { SelectProps } from '@cloudscape-design/components/select';
+import { readableFieldMessage } from '@domain/field-labels.js';
+import { ProblemError, type ProblemFieldError } from '@kit/api/client.js';
+
+/**
+ * What the two deploy forms share: inputs keep what was typed (strings), the server's schema is the judge. The
+ * server's problem+json names each refused field by its path (`worker.gpus`, `model.acceptEula`); the form shows the
+ * message under the input that owns that path, and whatever no input owns in one alert.
+ */
+
+export const option = (value: string, label = value, description?: string): SelectProps.Option => ({
+  value,
+  label,
+  description,
+});
+
+export const pick = (options: readonly SelectProps.Option[], value: string) =>
+  options.find((o) => o.value === value) ?? null;
+
+/** A number typed, or undefined when the input is empty (the server's default applies). */
+export const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s.trim()));
+
+/** One element per non-empty line: arguments and commands are lists, never a shell string. */
+export const lines = (s: string): string[] =>
+  s
+    .split('\n')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+export interface FieldErrors {
+  /** The message for the input that owns `path` (its own path or one under it: `instanceTypes.0`). */
+  errorOf(path: string): string | undefined;
+  /** The refusals no input on screen owns. */
+  unplaced: ProblemFieldError[];
+  /** Whether the form shows the error as a whole: no field named, or some field no input owns. */
+  alert: boolean;
+}
+
+/**
+ * Field errors from a failed mutation, each placed on one of `paths` (the inputs on screen): an error belongs to the
+ * longest path that is it or a prefix of it.
+ */
+export function fieldErrors(error: unknown, paths: readonly string[]): FieldErrors {
+  const errors = error instanceof ProblemError ? (error.problem.errors ?? []) : [];
+  const owner = (p: string) =>
+    paths
+      .filter((f) => p === f || p.startsWith(`${f}.`))
+      .sort((a, b) => b.length - a.length)
+      .at(0);
+  const unplaced = errors.filter((e) => owner(e.path) === undefined);
+  return {
+    errorOf: (path) => {
+      const e = errors.find((x) => owner(x.path) === path);
+      return e ? readableFieldMessage(lastWords(e.path), e.message) : undefined;
+    },
+    unplaced,
+    alert: !!error && (errors.length === 0 || unplaced.length > 0),
+  };
+}
+
+/** The field's label is above the input: the sentence names only the last part ("Url must be …" under "L2 cache"). */
+const lastWords = (path: string) =>
+  path
+    .split('.')
+    .filter((p) => !/^\d+$/.test(p))
+    .at(-1) ?? path;
+
+/** A fresh Idempotency-Key for one form: a double click or a retry after a lost answer deploys once. */
+export const newIdempotencyKey = (form: string) => `ui-${form}-${crypto.randomUUID()}`;
