@@ -17,6 +17,17 @@ const METRICS = [
   option('running_requests', 'Running requests', 'Requests the servers are working on'),
 ];
 
+/** The autoscaling inputs: request path → label (the deploy form and the scaling panel place refusals with it). */
+export const AUTOSCALING_LABELS = {
+  autoscaling: 'Autoscaling',
+  'autoscaling.min': 'Fewest replicas',
+  'autoscaling.max': 'Most replicas',
+  'autoscaling.cooldownSeconds': 'Cooldown',
+  'autoscaling.metric': 'Metric',
+  'autoscaling.threshold': 'Target per replica',
+  'autoscaling.prometheusUrl': 'Prometheus URL',
+};
+
 interface Props {
   cluster: string;
   region: string;

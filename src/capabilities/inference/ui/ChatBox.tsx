@@ -1,7 +1,9 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
+import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
@@ -129,7 +131,7 @@ export function ChatBox({ cluster, region, endpoint, ready }: Props) {
         <SpaceBetween size="s">
           {shown.map((t, i) => (
             <div
-              // biome-ignore lint/suspicious/noArrayIndexKey: turns are only appended, their index is their identity
+              // Turns are only appended: their index is their identity.
               key={i}
               data-testid={`inference-chat-${t.message.role}`}
               data-streaming={streaming && i === shown.length - 1 ? 'true' : undefined}
@@ -164,7 +166,7 @@ export function ChatBox({ cluster, region, endpoint, ready }: Props) {
             placeholder="Ask the model something (Enter sends, Shift+Enter for a new line)"
           />
         </FormField>
-        <SpaceBetween direction="horizontal" size="xs" alignItems="end">
+        <SpaceBetween direction="horizontal" size="xs">
           <Button
             variant="primary"
             onClick={() => void send()}
@@ -178,13 +180,17 @@ export function ChatBox({ cluster, region, endpoint, ready }: Props) {
               Stop
             </Button>
           )}
-          <FormField label="Most tokens">
-            <Input value={maxTokens} inputMode="numeric" onChange={({ detail }) => setMaxTokens(detail.value)} />
-          </FormField>
-          <FormField label="System prompt" constraintText="Optional">
-            <Input value={system} onChange={({ detail }) => setSystem(detail.value)} />
-          </FormField>
         </SpaceBetween>
+        <ExpandableSection headerText="Options">
+          <ColumnLayout columns={2}>
+            <FormField label="System prompt" constraintText="Optional">
+              <Input value={system} onChange={({ detail }) => setSystem(detail.value)} />
+            </FormField>
+            <FormField label="Most tokens in the answer">
+              <Input value={maxTokens} inputMode="numeric" onChange={({ detail }) => setMaxTokens(detail.value)} />
+            </FormField>
+          </ColumnLayout>
+        </ExpandableSection>
       </SpaceBetween>
     </Container>
   );

@@ -9,16 +9,16 @@ import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
+import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
-import Tiles from '@cloudscape-design/components/tiles';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useMemo, useState } from 'react';
 import { useInstanceGroups } from '../../instance-groups/ui/index.js';
 import { useStorageList } from '../../storage/ui/index.js';
 import { useDeployContainer, usePools } from './api.js';
-import { AutoscalingFields } from './AutoscalingFields.js';
+import { AUTOSCALING_LABELS, AutoscalingFields } from './AutoscalingFields.js';
 import { type ContainerState, containerRequestOf, EMPTY_CONTAINER } from './container-request.js';
 import { fieldErrors, newIdempotencyKey, option, pick } from './form-kit.js';
 
@@ -29,32 +29,26 @@ interface Props {
   onDeployed(ref: { namespace: string; name: string }): void;
 }
 
-/** The inputs on screen, by the request path each owns (a refusal shows under its input). */
-const PATHS = [
-  'name',
-  'namespace',
-  'engine',
-  'image',
-  'model',
-  'storage',
-  'hfTokenSecret',
-  'command',
-  'args',
-  'instanceGroup',
-  'gpus',
-  'replicas',
-  'port',
-  'service',
-  'service.pool',
-  'router',
-  'autoscaling',
-  'autoscaling.min',
-  'autoscaling.max',
-  'autoscaling.cooldownSeconds',
-  'autoscaling.metric',
-  'autoscaling.threshold',
-  'autoscaling.prometheusUrl',
-] as const;
+/** The inputs on screen: the request path each owns (a refusal shows under it) → its label, which the message names. */
+const LABELS = {
+  name: 'Endpoint name',
+  namespace: 'Namespace',
+  engine: 'Engine',
+  image: 'Image',
+  model: 'Model',
+  storage: 'Storage',
+  hfTokenSecret: 'Token Secret',
+  command: 'Command',
+  args: 'Engine arguments',
+  instanceGroup: 'Instance group',
+  gpus: 'GPUs per replica',
+  replicas: 'Replicas',
+  port: 'Port',
+  service: 'How it is reached',
+  'service.pool': 'Model pool',
+  router: 'SGLang router',
+  ...AUTOSCALING_LABELS,
+};
 
 const ENGINES = [
   option('vllm', 'vLLM', 'vllm serve, OpenAI-compatible'),
@@ -94,7 +88,7 @@ export function DeployContainerModal({ cluster, region, onDismiss, onDeployed }:
   const groups = useInstanceGroups(cluster, region);
   const storages = useStorageList(cluster, region);
   const pools = usePools(cluster, region);
-  const { errorOf, alert } = fieldErrors(deploy.error, PATHS);
+  const { errorOf, alert } = fieldErrors(deploy.error, LABELS);
   const namespace = s.namespace.trim() || 'default';
   const text =
     (k: keyof ContainerState) =>
@@ -233,11 +227,10 @@ export function DeployContainerModal({ cluster, region, onDismiss, onDeployed }:
             </FormField>
           </ColumnLayout>
           <FormField label="How it is reached" errorText={errorOf('service')} data-testid="inference-container-variant">
-            <Tiles
+            <RadioGroup
               value={s.variant}
               onChange={({ detail }) => set({ variant: detail.value as ContainerState['variant'] })}
               items={VARIANTS}
-              columns={3}
             />
           </FormField>
           {s.variant === 'pool' && (

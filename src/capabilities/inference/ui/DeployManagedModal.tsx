@@ -34,35 +34,36 @@ interface Props {
   onDeployed(ref: { namespace: string; name: string }): void;
 }
 
-/** The inputs on screen, by the request path each owns (a refusal shows under its input). */
-const PATHS = [
-  'name',
-  'namespace',
-  'model',
-  'model.storage',
-  'model.path',
-  'model.modelId',
-  'model.revision',
-  'model.tokenSecret',
-  'model.modelVersion',
-  'model.acceptEula',
-  'instanceTypes',
-  'replicas',
-  'worker',
-  'worker.args',
-  'worker.port',
-  'worker.gpus',
-  'worker.cpu',
-  'worker.memory',
-  'kvCache',
-  'kvCache.l2.url',
-  'routing',
-  'autoscaling.min',
-  'autoscaling.max',
-  'autoscaling.trigger',
-  'autoscaling.trigger.targetValue',
-  'loadBalancer',
-] as const;
+/** The inputs on screen: the request path each owns (a refusal shows under it) → its label, which the message names. */
+const LABELS = {
+  name: 'Endpoint name',
+  namespace: 'Namespace',
+  model: 'Model source',
+  'model.storage': 'Storage',
+  'model.path': 'Path',
+  'model.modelId': 'Model id',
+  'model.revision': 'Revision',
+  'model.tokenSecret': 'Token Secret',
+  'model.modelVersion': 'Model version',
+  'model.acceptEula': 'Licence acceptance',
+  instanceTypes: 'Instance types',
+  replicas: 'Replicas',
+  worker: 'Model server',
+  'worker.image': 'Image',
+  'worker.args': 'Arguments',
+  'worker.port': 'Port',
+  'worker.gpus': 'GPUs per replica',
+  'worker.cpu': 'CPU',
+  'worker.memory': 'Memory',
+  kvCache: 'KV cache',
+  'kvCache.l2.url': 'Redis URL',
+  routing: 'Intelligent routing',
+  'autoscaling.min': 'Fewest replicas',
+  'autoscaling.max': 'Most replicas',
+  'autoscaling.trigger': 'Trigger',
+  'autoscaling.trigger.targetValue': 'Target per replica',
+  loadBalancer: 'Load balancer',
+};
 
 const STRATEGIES = [
   option('prefixaware', 'Prefix-aware', 'Requests sharing a prompt prefix go to the same worker'),
@@ -94,7 +95,7 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
   const storages = useStorageList(cluster, region);
   const follow = useFollow();
   const urlRegion = useSearchParams()[0].get('region') ?? undefined;
-  const { errorOf, alert } = fieldErrors(deploy.error, PATHS);
+  const { errorOf, alert } = fieldErrors(deploy.error, LABELS);
   const jumpstart = s.source === 'jumpstart';
   const text =
     (k: keyof ManagedState) =>
@@ -286,7 +287,7 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
                 <FormField
                   label="Image"
                   description="A vLLM, SGLang or other OpenAI-compatible server image your account can pull."
-                  errorText={errorOf('worker')}
+                  errorText={errorOf('worker.image') ?? errorOf('worker')}
                   data-testid="inference-managed-image"
                 >
                   <Input value={s.image} onChange={text('image')} placeholder="registry/repository:tag" />

@@ -9,7 +9,7 @@ import type { EndpointDetail } from '@domain/schemas/inference.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
 import { type EndpointRef, useScaleEndpoint, useSetAutoscaling } from './api.js';
-import { AutoscalingFields } from './AutoscalingFields.js';
+import { AUTOSCALING_LABELS, AutoscalingFields } from './AutoscalingFields.js';
 import { type AutoscalingState, autoscalingOf, autoscalingStateOf } from './container-request.js';
 import { fieldErrors } from './form-kit.js';
 
@@ -27,19 +27,11 @@ export function ScalingPanel({ cluster, region, endpoint: e }: Props) {
   const ref: EndpointRef = { namespace: e.namespace, endpoint: e.name };
   const [replicas, setReplicas] = useState(String(e.replicas.desired));
   const scale = useScaleEndpoint(cluster, region, ref);
-  const scaleErrors = fieldErrors(scale.error, ['replicas']);
+  const scaleErrors = fieldErrors(scale.error, { replicas: 'Replicas' });
   const [editing, setEditing] = useState(false);
   const [scaling, setScaling] = useState<AutoscalingState>(() => autoscalingStateOf(e.autoscaling));
   const autoscale = useSetAutoscaling(cluster, region, ref);
-  const scalingErrors = fieldErrors(autoscale.error, [
-    'autoscaling',
-    'autoscaling.min',
-    'autoscaling.max',
-    'autoscaling.cooldownSeconds',
-    'autoscaling.metric',
-    'autoscaling.threshold',
-    'autoscaling.prometheusUrl',
-  ]);
+  const scalingErrors = fieldErrors(autoscale.error, AUTOSCALING_LABELS);
   const container = e.kind === 'container';
   return (
     <Container

@@ -1,5 +1,4 @@
 import type { SelectProps } from '@cloudscape-design/components/select';
-import { readableFieldMessage } from '@domain/field-labels.js';
 import { ProblemError, type ProblemFieldError } from '@kit/api/client.js';
 
 /**
@@ -37,11 +36,13 @@ export interface FieldErrors {
 }
 
 /**
- * Field errors from a failed mutation, each placed on one of `paths` (the inputs on screen): an error belongs to the
- * longest path that is it or a prefix of it.
+ * Field errors from a failed mutation, each placed on one of the inputs on screen (`labels`: request path → the
+ * input's label): an error belongs to the longest path that is it or a prefix of it, and reads as a sentence naming
+ * the input as the form does ("GPUs per replica must be at most 1"), not the request field.
  */
-export function fieldErrors(error: unknown, paths: readonly string[]): FieldErrors {
+export function fieldErrors(error: unknown, labels: Readonly<Record<string, string>>): FieldErrors {
   const errors = error instanceof ProblemError ? (error.problem.errors ?? []) : [];
+  const paths = Object.keys(labels);
   const owner = (p: string) =>
     paths
       .filter((f) => p === f || p.startsWith(`${f}.`))
@@ -51,19 +52,13 @@ export function fieldErrors(error: unknown, paths: readonly string[]): FieldErro
   return {
     errorOf: (path) => {
       const e = errors.find((x) => owner(x.path) === path);
-      return e ? readableFieldMessage(lastWords(e.path), e.message) : undefined;
+      if (!e) return undefined;
+      return /^[A-Z]/.test(e.message) ? e.message : `${labels[path] ?? 'This field'} ${e.message}`;
     },
     unplaced,
     alert: !!error && (errors.length === 0 || unplaced.length > 0),
   };
 }
-
-/** The field's label is above the input: the sentence names only the last part ("Url must be …" under "L2 cache"). */
-const lastWords = (path: string) =>
-  path
-    .split('.')
-    .filter((p) => !/^\d+$/.test(p))
-    .at(-1) ?? path;
 
 /** A fresh Idempotency-Key for one form: a double click or a retry after a lost answer deploys once. */
 export const newIdempotencyKey = (form: string) => `ui-${form}-${crypto.randomUUID()}`;
