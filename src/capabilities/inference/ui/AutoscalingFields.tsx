@@ -37,21 +37,18 @@ interface Props {
   set(patch: Partial<AutoscalingState>): void;
   /** The message for the input owning a path under `autoscaling` (min, max, threshold, …). */
   errorOf(path: string): string | undefined;
+  /** Whether the endpoint exists: the server previews the scaler of a deployed endpoint only. */
+  deployed: boolean;
 }
 
-/** The preview answer as text: the server sends the ScaledObject as YAML text or as JSON. */
-const previewText = (a: unknown) =>
-  typeof a === 'string'
-    ? a
-    : a && typeof a === 'object' && 'yaml' in a && typeof a.yaml === 'string'
-      ? a.yaml
-      : JSON.stringify(a && typeof a === 'object' && 'scaledObject' in a ? a.scaledObject : a, null, 2);
+/** The ScaledObject as it would be applied, indented (YAML is what kubectl shows; JSON reads the same here). */
+const previewText = (a: { scaledObject: Record<string, unknown> }) => JSON.stringify(a.scaledObject, null, 2);
 
 /**
  * KEDA scaling of a container endpoint: replicas = ceil(metric / threshold) between min and max, scaled down after the
  * cooldown. "Preview" shows the ScaledObject the server would apply for these settings, before anything is applied.
  */
-export function AutoscalingFields({ cluster, region, endpoint, state, set, errorOf }: Props) {
+export function AutoscalingFields({ cluster, region, endpoint, state, set, errorOf, deployed }: Props) {
   const preview = useMutation({
     mutationFn: () => previewAutoscaling(cluster, region, endpoint, autoscalingOf(state)).then(previewText),
   });
@@ -109,14 +106,15 @@ export function AutoscalingFields({ cluster, region, endpoint, state, set, error
         </FormField>
       </ColumnLayout>
       <SpaceBetween size="s">
-        <Button
-          onClick={() => preview.mutate()}
-          loading={preview.isPending}
-          disabled={!endpoint.endpoint}
-          data-testid="inference-scaling-preview"
-        >
-          Preview the scaler
-        </Button>
+        {deployed ? (
+          <Button onClick={() => preview.mutate()} loading={preview.isPending} data-testid="inference-scaling-preview">
+            Preview the scaler
+          </Button>
+        ) : (
+          <Box variant="small" color="text-body-secondary">
+            Once deployed, the endpoint's page previews the scaler for other settings before they are applied.
+          </Box>
+        )}
         {preview.data !== undefined && (
           <Box variant="code" data-testid="inference-scaling-preview-text">
             <pre

@@ -316,6 +316,7 @@ export function DeployContainerModal({ cluster, region, onDismiss, onDeployed }:
                   state={s.scaling}
                   set={(patch) => setState((x) => ({ ...x, scaling: { ...x.scaling, ...patch } }))}
                   errorOf={errorOf}
+                  deployed={false}
                 />
               )}
             </SpaceBetween>

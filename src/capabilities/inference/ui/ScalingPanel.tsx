@@ -41,7 +41,7 @@ export function ScalingPanel({ cluster, region, endpoint: e }: Props) {
           variant="h2"
           description={
             e.autoscaling
-              ? `A scaler keeps the replicas between ${e.autoscaling.min} and ${e.autoscaling.max}: a count set here holds until it scales again.`
+              ? `The autoscaler keeps the replicas between ${e.autoscaling.min} and ${e.autoscaling.max}; remove it to set the count by hand.`
               : 'The replicas wanted; pods start or stop to match.'
           }
         >
@@ -57,9 +57,15 @@ export function ScalingPanel({ cluster, region, endpoint: e }: Props) {
             data-testid="inference-scale-replicas"
             stretch={false}
           >
-            <Input value={replicas} inputMode="numeric" onChange={({ detail }) => setReplicas(detail.value)} />
+            <Input
+              value={replicas}
+              inputMode="numeric"
+              disabled={!!e.autoscaling}
+              onChange={({ detail }) => setReplicas(detail.value)}
+            />
           </FormField>
           <Button
+            disabled={!!e.autoscaling}
             onClick={() => scale.mutate(replicas.trim() === '' ? Number.NaN : Number(replicas))}
             loading={scale.isPending}
             data-testid="inference-scale-apply"
@@ -102,6 +108,7 @@ export function ScalingPanel({ cluster, region, endpoint: e }: Props) {
               state={scaling}
               set={(patch) => setScaling((x) => ({ ...x, ...patch }))}
               errorOf={scalingErrors.errorOf}
+              deployed
             />
             <SpaceBetween direction="horizontal" size="xs">
               <Button variant="link" onClick={() => setEditing(false)}>

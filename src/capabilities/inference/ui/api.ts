@@ -75,19 +75,17 @@ export const setAutoscaling = (
   rest(INFERENCE_PATHS.endpointAutoscaling, endpointParams(cluster, ref)).put<unknown>({
     body: { region, autoscaling },
   });
-/**
- * The ScaledObject the server would apply for these settings, before anything is applied: the settings go as the
- * query (`preview` plus each field), the answer is the object as YAML or JSON.
- */
+/** The ScaledObject a PUT of these settings would apply (nothing is applied): the settings go as the query. */
 export const previewAutoscaling = (
   cluster: string,
   region: string,
   ref: EndpointRef,
   autoscaling: ContainerAutoscalingInput,
 ) =>
-  rest(INFERENCE_PATHS.endpointAutoscaling, endpointParams(cluster, ref)).get<unknown>({
+  rest(INFERENCE_PATHS.endpointAutoscaling, endpointParams(cluster, ref)).get<{
+    scaledObject: Record<string, unknown>;
+  }>({
     region,
-    preview: 'true',
     ...autoscaling,
   });
 export const deleteEndpoint = (cluster: string, region: string, ref: EndpointRef) =>
