@@ -1,5 +1,9 @@
-import type { ContainerAutoscalingInput, DeployContainerInput } from './api.js';
-import { lines, num } from './form-kit.js';
+import type { ContainerAutoscalingSchema, DeployContainerEndpointRequestSchema } from '@domain/schemas/inference.js';
+import type { z } from 'zod';
+import { lines, num } from './text-input.js';
+
+type ContainerAutoscalingInput = z.input<typeof ContainerAutoscalingSchema>;
+type DeployContainerInput = z.input<typeof DeployContainerEndpointRequestSchema>;
 
 /**
  * The container deploy form's state and the request it stands for (a Deployment and its Service, the SGLang router,

@@ -16,16 +16,6 @@ export const option = (value: string, label = value, description?: string): Sele
 export const pick = (options: readonly SelectProps.Option[], value: string) =>
   options.find((o) => o.value === value) ?? null;
 
-/** A number typed, or undefined when the input is empty (the server's default applies). */
-export const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s.trim()));
-
-/** One element per non-empty line: arguments and commands are lists, never a shell string. */
-export const lines = (s: string): string[] =>
-  s
-    .split('\n')
-    .map((x) => x.trim())
-    .filter(Boolean);
-
 export interface FieldErrors {
   /** The message for the input that owns `path` (its own path or one under it: `instanceTypes.0`). */
   errorOf(path: string): string | undefined;

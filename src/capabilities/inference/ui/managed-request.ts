@@ -1,5 +1,8 @@
-import type { DeployManagedInput } from './api.js';
-import { lines, num } from './form-kit.js';
+import type { DeployManagedEndpointRequestSchema } from '@domain/schemas/inference.js';
+import type { z } from 'zod';
+import { lines, num } from './text-input.js';
+
+type DeployManagedInput = z.input<typeof DeployManagedEndpointRequestSchema>;
 
 /**
  * The managed deploy form's state and the request it stands for. Only what the person chose is sent: an empty

@@ -2,6 +2,9 @@ import { apiToken, ProblemError } from '@kit/api/client.js';
 import { rest } from '@kit/api/rest.js';
 import { INFERENCE_PATHS } from '../paths.js';
 import type { EndpointRef } from './api.js';
+import { applyEvent, type ChatProgress, parseEvent, takeEvents } from './sse.js';
+
+export type { ChatProgress } from './sse.js';
 
 /**
  * A chat completion streamed from an endpoint through the server (which sends it on through the Kubernetes API
@@ -12,21 +15,6 @@ import type { EndpointRef } from './api.js';
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
-}
-
-/** What the stream told us: text so far, and once it ends the pod that served it, the finish reason, usage. */
-export interface ChatProgress {
-  content: string;
-  servedBy?: string;
-  model?: string;
-  finishReason?: string;
-  truncated?: boolean;
-  usage?: { promptTokens: number; completionTokens: number };
-  /** The server's latency figure when it sends one (ms). */
-  latencyMs?: number;
-  /** Measured here: from the request to the first token, and to the end (ms). */
-  firstTokenMs?: number;
-  totalMs?: number;
 }
 
 export interface StreamChatOptions {
@@ -70,7 +58,7 @@ export async function streamChat(o: StreamChatOptions): Promise<ChatProgress> {
   const progress: ChatProgress = { content: '', servedBy: res.headers.get('x-served-by') ?? undefined };
   // A server that answers JSON (no streaming on its side) gives the whole answer at once.
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    apply(progress, await res.json());
+    applyEvent(progress, await res.json());
     progress.firstTokenMs = progress.totalMs = performance.now() - started;
     o.onProgress({ ...progress });
     return progress;
@@ -81,16 +69,14 @@ export async function streamChat(o: StreamChatOptions): Promise<ChatProgress> {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += value;
-    // Events end with a blank line; keep the unfinished tail for the next chunk.
-    const events = buffer.split(/\r?\n\r?\n/);
-    buffer = events.pop() ?? '';
-    for (const event of events) {
-      const { name, data } = parseEvent(event);
-      if (data === undefined || data === '[DONE]') continue;
-      const payload = JSON.parse(data) as unknown;
+    const taken = takeEvents(buffer);
+    buffer = taken.rest;
+    for (const event of taken.events) {
+      const { name, payload } = parseEvent(event);
+      if (payload === undefined) continue;
       if (name === 'error') throw new ProblemError(payload as ProblemError['problem']);
       const before = progress.content.length;
-      apply(progress, payload);
+      applyEvent(progress, payload);
       if (progress.firstTokenMs === undefined && progress.content.length > before)
         progress.firstTokenMs = performance.now() - started;
       o.onProgress({ ...progress });
@@ -99,47 +85,6 @@ export async function streamChat(o: StreamChatOptions): Promise<ChatProgress> {
   progress.totalMs = performance.now() - started;
   o.onProgress({ ...progress });
   return progress;
-}
-
-/** One server-sent event: its `event:` name and its `data:` lines joined. */
-export function parseEvent(text: string): { name?: string; data?: string } {
-  let name: string | undefined;
-  const data: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line.startsWith('event:')) name = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-  }
-  return { name, data: data.length ? data.join('\n') : undefined };
-}
-
-/**
- * Folds one event into the progress. Events are OpenAI chunks (`choices[0].delta.content`) or the server's own
- * (`{ delta }` / `{ token }` per token, and a last one in the shape of the invoke answer: servedBy, latencyMs, usage).
- */
-export function apply(p: ChatProgress, payload: unknown): void {
-  if (!payload || typeof payload !== 'object') return;
-  const e = payload as Record<string, unknown>;
-  const choice = Array.isArray(e.choices) ? (e.choices[0] as Record<string, unknown> | undefined) : undefined;
-  const delta = choice?.delta as { content?: unknown } | undefined;
-  const message = choice?.message as { content?: unknown } | undefined;
-  if (typeof delta?.content === 'string') p.content += delta.content;
-  else if (typeof message?.content === 'string') p.content = message.content;
-  else if (typeof e.delta === 'string') p.content += e.delta;
-  else if (typeof e.token === 'string') p.content += e.token;
-  else if (typeof e.content === 'string') p.content = e.content;
-  if (typeof choice?.finish_reason === 'string') p.finishReason = choice.finish_reason;
-  if (typeof e.finishReason === 'string') p.finishReason = e.finishReason;
-  if (typeof e.servedBy === 'string') p.servedBy = e.servedBy;
-  if (typeof e.model === 'string') p.model = e.model;
-  if (typeof e.latencyMs === 'number') p.latencyMs = e.latencyMs;
-  if (typeof e.truncated === 'boolean') p.truncated = e.truncated;
-  const usage = e.usage as Record<string, unknown> | undefined;
-  if (usage && typeof usage === 'object') {
-    const prompt = usage.promptTokens ?? usage.prompt_tokens;
-    const completion = usage.completionTokens ?? usage.completion_tokens;
-    if (typeof prompt === 'number' && typeof completion === 'number')
-      p.usage = { promptTokens: prompt, completionTokens: completion };
-  }
 }
 
 async function problemOf(res: Response): Promise<ProblemError['problem']> {

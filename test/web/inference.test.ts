@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+
+const CLUSTER = 'ui-infer';
+/** One NVIDIA A10G per node: a replica of one GPU per node, and a second node for the second replica. */
+const GROUP_TYPE = 'ml.g5.8xlarge';
+const ENDPOINT = 'ui-qwen';
+
+/**
+ * The Endpoints tab (chromium, real server on the sandbox): a vLLM container endpoint deployed from the form (a refusal
+ * of one field shown under it first) becomes Ready, answers a chat streamed token by token through the service proxy
+ * with the pod that served it, scales to two replicas, and is deleted after a confirmation naming its objects.
+ */
+describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real server on the sandbox)', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let browser: TestBrowser;
+  let page: Page;
+  let group = '';
+
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(600));
+    const created = await server.api('POST', '/api/v1/clusters', {
+      name: CLUSTER,
+      availabilityZone: 'us-west-2b',
+      instanceType: GROUP_TYPE,
+      instanceCount: 2,
+    });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
+    group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/instance-groups`)).body.instanceGroups[0].name;
+    browser = await launchBrowser({ viewport: { width: 1440, height: 1000 } });
+    page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+  });
+  after(() => stopAll(browser, server, sb));
+
+  const select = async (testId: string, label: string) => {
+    await page.locator(`[data-testid="${testId}"] button`).first().click();
+    await page.locator(`[data-testid="${testId}"] [role="option"]`, { hasText: label }).first().click();
+  };
+  const field = (testId: string) => page.locator(`[data-testid="${testId}"] input`);
+
+  it('shows how to deploy on an empty cluster, and that managed endpoints wait for the inference operator', async () => {
+    await page.goto(`${server.url}/clusters/${CLUSTER}/endpoints`);
+    await page.locator('[data-testid="inference-empty"]', { hasText: 'No endpoints yet' }).waitFor();
+    await page.locator('[data-testid="inference-deploy-managed-open"]').first().click();
+    await page
+      .locator('[data-testid="inference-operator-off"]', { hasText: 'turn it on in the Features tab' })
+      .waitFor();
+    assert.equal(await page.locator('[data-testid="inference-managed-deploy"]').isDisabled(), true);
+    // The instance types offered are the cluster's, read from its groups.
+    await page.locator('[data-testid="inference-managed-types"] button').first().click();
+    await page.locator('[data-testid="inference-managed-types"] [role="option"]', { hasText: GROUP_TYPE }).waitFor();
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'inference-01-managed-operator-off');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('deploys a vLLM container from the form: too many GPUs shows under its field, then the endpoint becomes Ready', async () => {
+    await page.locator('[data-testid="inference-deploy-container-open"]').first().click();
+    await page.locator('[data-testid="inference-container-modal"]').waitFor();
+    await field('inference-container-name').fill(ENDPOINT);
+    await field('inference-container-model').fill('Qwen/Qwen3-0.6B');
+    await select('inference-container-group', group);
+    await field('inference-container-gpus').fill('2');
+    await screenshot(page, 'inference-02-container-form');
+    await page.locator('[data-testid="inference-container-deploy"]').click();
+    await page.locator('[data-testid="inference-container-gpus"] [id*="error"]', { hasText: /GPU/ }).waitFor();
+    assert.equal(
+      await page.locator('[data-testid="inference-container-error"]').count(),
+      0,
+      'a refusal of one field shows under that field only',
+    );
+    await screenshot(page, 'inference-03-gpus-refused');
+    const before = await server.api('GET', `/api/v1/clusters/${CLUSTER}/endpoints`);
+    assert.deepEqual(before.body.endpoints, [], 'nothing was deployed');
+    await field('inference-container-gpus').fill('1');
+    await page.locator('[data-testid="inference-container-deploy"]').click();
+    await page.locator('[data-testid="inference-container-modal"]').waitFor({ state: 'detached' });
+    // The form opens the endpoint's page.
+    await page.locator('[data-testid="inference-endpoint-detail"]', { hasText: ENDPOINT }).waitFor();
+    await page
+      .locator('[data-testid="inference-endpoint-detail"] [data-testid="inference-endpoint-state"][data-state="Ready"]')
+      .waitFor({ timeout: 90_000 });
+    assert.equal(await page.locator('[data-testid="inference-detail-replicas"]').innerText(), '1/1');
+    const objects = await page.locator('[data-testid="inference-detail-objects"]').innerText();
+    assert.match(objects, new RegExp(`Deployment ${ENDPOINT}\\b`));
+    assert.match(objects, new RegExp(`Service ${ENDPOINT}\\b`));
+    await page.locator('[data-testid="inference-pods"] tr', { hasText: 'Running' }).first().waitFor();
+    await screenshot(page, 'inference-04-ready');
+    // The table lists it Ready, 1/1, at its in-cluster address.
+    await page.locator('[data-testid="inference-endpoint-detail"]').getByText('All endpoints').click();
+    const row = page.locator('[data-testid="inference-endpoints"] tr', { hasText: ENDPOINT });
+    await row.locator('[data-testid="inference-endpoint-state"][data-state="Ready"]').waitFor();
+    assert.match(
+      await row.innerText(),
+      new RegExp(`Container[\\s\\S]*vLLM · Qwen/Qwen3-0.6B[\\s\\S]*1/1[\\s\\S]*${ENDPOINT}\\.default\\.svc`),
+    );
+    await screenshot(page, 'inference-05-table');
+    await row.locator('[data-testid="inference-endpoint-link"]').click();
+    await page.locator('[data-testid="inference-endpoint-detail"]').waitFor();
+  });
+
+  it('chats with the model: the answer streams in token by token, with the pod that served it and the time taken', async () => {
+    // Every change of the answer's text is recorded: a streamed answer grows in several steps.
+    await page.evaluate(`(() => {
+      window.answerLengths = [];
+      new MutationObserver(() => {
+        const el = document.querySelector('[data-testid="inference-chat-assistant"][data-streaming="true"]');
+        const n = el?.textContent?.length;
+        if (n !== undefined && n !== window.answerLengths.at(-1)) window.answerLengths.push(n);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    await page.locator('[data-testid="inference-chat-input"] textarea').fill('Say hello in five words.');
+    await page.locator('[data-testid="inference-chat-send"]').click();
+    const answer = page.locator('[data-testid="inference-chat-assistant"]').last();
+    await answer.locator('[data-testid="inference-chat-stats"]', { hasText: /Served by ui-qwen-/ }).waitFor();
+    await page
+      .locator('[data-testid="inference-chat-assistant"][data-streaming="true"]')
+      .waitFor({ state: 'detached' });
+    const text = await answer.innerText();
+    assert.match(await answer.locator('[data-testid="inference-chat-stats"]').innerText(), /first token \d+ ms/);
+    assert.ok(text.replace(/Model|Served by[\s\S]*$/g, '').trim().length > 0, `the model answered: ${text}`);
+    const lengths = (await page.evaluate('window.answerLengths')) as number[];
+    assert.ok(lengths.length >= 3, `the answer grew in steps while it streamed: ${JSON.stringify(lengths)}`);
+    await screenshot(page, 'inference-06-chat');
+  });
+
+  it('scales the endpoint to two replicas, then deletes it after naming what goes', async () => {
+    await field('inference-scale-replicas').fill('2');
+    await page.locator('[data-testid="inference-scale-apply"]').click();
+    await page.locator('[data-testid="inference-detail-replicas"]', { hasText: '2/2' }).waitFor({ timeout: 90_000 });
+    await page.locator('[data-testid="inference-pods"] tr', { hasText: 'Running' }).nth(1).waitFor();
+    await screenshot(page, 'inference-07-scaled');
+    const deployment = await server.api('GET', `/api/v1/clusters/${CLUSTER}/endpoints/default/${ENDPOINT}`);
+    assert.deepEqual(deployment.body.replicas, { ready: 2, desired: 2 });
+
+    await page.locator('[data-testid="inference-delete"]').click();
+    const modal = page.locator('[data-testid="inference-delete-modal"]');
+    await modal.waitFor();
+    const named = await modal.locator('[data-testid="inference-delete-objects"]').innerText();
+    assert.match(named, new RegExp(`Deployment ${ENDPOINT}\\b`));
+    assert.match(named, new RegExp(`Service ${ENDPOINT}\\b`));
+    await screenshot(page, 'inference-08-delete');
+    await page.locator('[data-testid="inference-delete-confirm"]').click();
+    await page.locator('[data-testid="inference-endpoints"]').waitFor();
+    await page
+      .locator('[data-testid="inference-endpoints"] tr', { hasText: ENDPOINT })
+      .waitFor({ state: 'detached', timeout: 60_000 });
+    assert.deepEqual(browser.errors, [], 'no console or page errors');
+  });
+});
