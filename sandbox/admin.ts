@@ -3,6 +3,7 @@ import type { CallLog } from './core/calls.js';
 import { faultSchema } from './core/faults.js';
 import type { RawHttpResponse, SandboxRuntime, ServiceModule } from './core/service.js';
 import type { KubeCluster } from './kube/cluster.js';
+import { setSandboxMetric } from './kube/controllers/sandbox-metrics.js';
 import { injectTrainingFault, TrainingFaultError, trainingFaultSchema } from './kube/controllers/training-faults.js';
 
 /**
@@ -23,6 +24,18 @@ export interface AdminRequest {
 }
 
 const KUBE_TRAINING_FAULT = /^\/_sandbox\/kube\/([^/]+)\/faults\/training$/;
+const KUBE_METRICS = /^\/_sandbox\/kube\/([^/]+)\/metrics$/;
+
+/** A value for the sandbox's metric store (kube/controllers/sandbox-metrics.ts): by exact PromQL query, or by metric name. */
+const metricSchema = z
+  .object({
+    query: z.string().min(1).max(4096).optional().describe('a PromQL query, matched exactly'),
+    name: z.string().min(1).max(256).optional().describe('a metric name (Prometheus or CloudWatch metricName)'),
+    value: z.number().finite(),
+    region: z.string().optional(),
+  })
+  .strict()
+  .refine((m) => m.query !== undefined || m.name !== undefined, { message: 'give "query" or "name"' });
 
 const clockSchema = z
   .object({
@@ -60,6 +73,8 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
 
   const trainingFault = KUBE_TRAINING_FAULT.exec(url.pathname.replace(/\/+$/, ''));
   if (trainingFault && method === 'POST') return injectIntoTraining(req, safeDecode(trainingFault[1]!), body);
+  const metrics = KUBE_METRICS.exec(url.pathname.replace(/\/+$/, ''));
+  if (metrics && method === 'POST') return setMetric(req, safeDecode(metrics[1]!), body);
 
   switch (route) {
     case 'GET /_sandbox/health':
@@ -139,6 +154,25 @@ export async function handleAdmin(req: AdminRequest): Promise<RawHttpResponse> {
     default:
       return problem(404, `no sandbox admin route ${route}; see docs/SANDBOX.md`);
   }
+}
+
+/** `POST /_sandbox/kube/<cluster>/metrics`: a value the cluster's KEDA triggers read (a sandbox device: there is no Prometheus or CloudWatch). */
+function setMetric(req: AdminRequest, clusterName: string, body: unknown): RawHttpResponse {
+  const parsed = metricSchema.safeParse(body);
+  if (!parsed.success) return problem(400, zodDetail(parsed.error));
+  const cluster = req.kube?.clusterNamed(clusterName, parsed.data.region);
+  if (cluster === 'ambiguous')
+    return problem(400, `EKS clusters named ${clusterName} live in several Regions: name one with "region"`);
+  if (!cluster) return problem(404, `no live sandbox EKS cluster named ${clusterName}`);
+  setSandboxMetric(cluster, { query: parsed.data.query, name: parsed.data.name }, parsed.data.value);
+  req.runtime.store.markDirty();
+  req.tick();
+  return json(200, {
+    cluster: clusterName,
+    query: parsed.data.query,
+    name: parsed.data.name,
+    value: parsed.data.value,
+  });
 }
 
 const safeDecode = (segment: string) => {

@@ -91,6 +91,20 @@ export const faultSchema = z.discriminatedUnion('type', [
     count: z.number().int().positive().default(1).describe('compact before this many continued lists'),
   }),
   z.object({
+    type: z.literal('image-pull'),
+    image: z
+      .string()
+      .min(1)
+      .describe(
+        'the image as a pod names it (`vllm/vllm-openai:v0.10.1`); a trailing * matches every image starting so',
+      ),
+    cluster: z.string().min(1).optional().describe('EKS cluster name; any cluster when absent'),
+    reason: z
+      .enum(['not-found', 'unauthorized'])
+      .default('not-found')
+      .describe("the registry's answer: no such image or tag, or the node may not pull it"),
+  }),
+  z.object({
     type: z.literal('node-fault'),
     region: z.string().optional(),
     cluster: z.string().min(1).describe('HyperPod cluster name'),
@@ -218,6 +232,21 @@ export class FaultRegistry {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether the kubelets of an EKS cluster fail to pull this image, and how (an image-pull fault
+   * lasts until cleared: pods naming the image stay in ImagePullBackOff).
+   */
+  imagePullFailure(cluster: string, image: string): 'not-found' | 'unauthorized' | undefined {
+    const f = this.faults.find(
+      (x): x is OfType<'image-pull'> =>
+        x.type === 'image-pull' &&
+        (x.cluster === undefined || x.cluster === cluster) &&
+        (x.image.endsWith('*') ? image.startsWith(x.image.slice(0, -1)) : image === x.image),
+    );
+    if (f) f.triggered++;
+    return f?.reason;
   }
 
   /**

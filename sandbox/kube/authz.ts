@@ -18,6 +18,8 @@ interface PolicyGrant {
   verbs: KubeVerb[];
   /** Resources never granted (by `resource` or `group/resource`). */
   except?: string[];
+  /** Subresources never granted (the view role has no `services/proxy` or `pods/proxy`; edit and admin do). */
+  exceptSubresources?: string[];
   /** Cluster-scoped resources are granted too (only with a cluster access scope). */
   clusterScoped: boolean;
 }
@@ -27,7 +29,7 @@ const POLICIES: Record<string, PolicyGrant> = {
   AmazonEKSClusterAdminPolicy: { verbs: ALL_VERBS, clusterScoped: true },
   AmazonEKSAdminPolicy: { verbs: ALL_VERBS, clusterScoped: false },
   AmazonEKSEditPolicy: { verbs: ALL_VERBS, except: ['roles', 'rolebindings'], clusterScoped: false },
-  AmazonEKSViewPolicy: { verbs: READ, except: ['secrets'], clusterScoped: true },
+  AmazonEKSViewPolicy: { verbs: READ, except: ['secrets'], exceptSubresources: ['proxy'], clusterScoped: true },
   AmazonEKSAdminViewPolicy: { verbs: READ, clusterScoped: true },
 };
 
@@ -41,7 +43,7 @@ export function authorize(
 ): void {
   if (!type) return; // discovery, /version and OpenAPI are open to every authenticated user, as on EKS
   if (isAllowed(cluster, who, verb, type, namespace, subresource)) return;
-  throw forbidden(who.user.username, verb, type, namespace);
+  throw forbidden(who.user.username, verb, type, namespace, '', subresource);
 }
 
 /** Whether the request would be allowed (what `authorize` checks, as a yes or no). */
@@ -54,7 +56,7 @@ export function isAllowed(
   subresource?: string,
 ): boolean {
   return (
-    allowedByPolicies(who, verb, type, namespace) ||
+    allowedByPolicies(who, verb, type, namespace, subresource) ||
     allowedByRbac(cluster, who, verb, type, namespace, subresource) ||
     allowedForNodes(who, verb, type, subresource)
   );
@@ -77,11 +79,13 @@ function allowedByPolicies(
   verb: KubeVerb,
   type: ResourceType,
   namespace: string | undefined,
+  subresource?: string,
 ): boolean {
   return who.policies.some((p) => {
     const grant = POLICIES[p.policyArn.slice(p.policyArn.lastIndexOf('/') + 1)];
     if (!grant || !grant.verbs.includes(verb)) return false;
     if (grant.except?.includes(type.resource)) return false;
+    if (subresource && grant.exceptSubresources?.includes(subresource)) return false;
     if (p.accessScope.type === 'namespace') {
       // Namespace-scoped: only namespaced resources, only in the listed namespaces (not across all).
       return type.namespaced && namespace !== undefined && p.accessScope.namespaces.includes(namespace);

@@ -90,10 +90,11 @@ export const forbidden = (
   t: ResourceType | undefined,
   namespace: string | undefined,
   why = '',
+  subresource?: string,
 ) =>
   new KubeError(
     403,
     'Forbidden',
-    `${t ? qualified(t) : 'resource'} is forbidden: User "${user}" cannot ${verb} resource "${t?.resource ?? ''}" in API group "${t?.group ?? ''}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}${why ? `: ${why}` : ''}`,
+    `${t ? qualified(t) : 'resource'} is forbidden: User "${user}" cannot ${verb} resource "${t?.resource ?? ''}${subresource ? `/${subresource}` : ''}" in API group "${t?.group ?? ''}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}${why ? `: ${why}` : ''}`,
     { ...(t ? { group: t.group, kind: t.resource } : {}) },
   );

@@ -74,9 +74,9 @@ export class KubernetesApis {
 
   /** Serves an HTTPS request; false when the path is not a cluster endpoint. */
   async serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const m = ENDPOINT_PATH.exec(req.url ?? '/');
-    if (!m) return false;
     const state = this.runtime.store.state;
+    const m = ENDPOINT_PATH.exec(req.url ?? '/') ?? this.unprefixed(state, req);
+    if (!m) return false;
     const live = listLiveEksClusters(state).find((c) => c.endpointId === m[1]);
     try {
       if (!live)
@@ -112,6 +112,20 @@ export class KubernetesApis {
       res.end(JSON.stringify(e.toStatus()));
     }
     return true;
+  }
+
+  /**
+   * A Kubernetes path without the `/k8s/<endpoint id>` prefix (`kubectl get --raw` replaces the whole
+   * path of the server URL), as the match of ENDPOINT_PATH for the one live cluster its EKS token was
+   * signed for (the token names the cluster in its signed `x-k8s-aws-id` header). Assumed: EKS serves
+   * each cluster at its own host, the sandbox all of them on one port.
+   */
+  private unprefixed(state: SandboxState, req: IncomingMessage): RegExpExecArray | undefined {
+    const url = req.url ?? '/';
+    if (!/^\/(api|apis|version|openapi)(\/|\?|$)/.test(url) || !req.headers.authorization) return undefined;
+    const signedFor = listLiveEksClusters(state).filter((c) => verifyEksToken(req.headers.authorization, c.name));
+    if (signedFor.length !== 1) return undefined;
+    return ENDPOINT_PATH.exec(`/k8s/${signedFor[0]!.endpointId}${url}`) ?? undefined;
   }
 
   private clusterHandle(

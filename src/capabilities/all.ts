@@ -10,3 +10,4 @@ export { features } from './features/index.js';
 export { storage } from './storage/index.js';
 export { modelDownloads } from './model-downloads/index.js';
 export { training } from './training/index.js';
+export { inference } from './inference/index.js';

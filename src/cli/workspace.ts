@@ -7,6 +7,7 @@ import { clusters, type ActiveClusterPort } from '../capabilities/clusters/index
 import { storage } from '../capabilities/storage/index.js';
 import { SuppliedPorts, supplyPorts } from '../capabilities/supplied-ports.js';
 import { training } from '../capabilities/training/index.js';
+import { inference } from '../capabilities/inference/index.js';
 import { AwsClients, Cloud, type CloudObserver, type CloudTimeouts } from '../cloud/index.js';
 import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OPERATION_KINDS, type OperationInputs } from '../domain/operation-kinds.js';
@@ -185,6 +186,7 @@ function capabilityPorts(stores: Stores, clients: AwsClients): SuppliedPorts {
     supplyPorts(clusters, { activeCluster, keptStorages: stores.keptStorages, mlflowLinks: stores.training }),
     supplyPorts(storage, { keptStorages: stores.keptStorages }),
     supplyPorts(training, { training: stores.training, catalog: awsCatalog }),
+    supplyPorts(inference, { catalog: awsCatalog }),
   ]);
 }
 

@@ -50,7 +50,8 @@ describe('controllers: bootstrap, Services, Endpoints, garbage collection, Event
     svc = get(w, 'services', 'shop');
     assert.match(
       svc.status.loadBalancer.ingress[0].hostname,
-      /^k8s-default-shop-[0-9a-f]{10}-[0-9a-f]{16}\.elb\.us-west-2\.amazonaws\.com$/,
+      /^a[0-9a-f]{31}-\d{10}\.us-west-2\.elb\.amazonaws\.com$/,
+      "EKS's in-tree provider makes a Classic Load Balancer for a Service no other controller claims",
     );
     assert.ok(eventsFor(w, 'shop').some((e) => e.reason === 'EnsuredLoadBalancer'));
     const ep = get(w, 'endpoints', 'shop');

@@ -15,7 +15,7 @@ import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
-const READING_VERBS = /^(list|get|check|wait|browse|plan)_/;
+const READING_VERBS = /^(list|get|check|wait|browse|plan|invoke)_/;
 /** The tools whose answer is text (log lines): no output schema, no structured copy of the lines. */
 const TEXT_ONLY = ['get_job_logs', 'get_operation_logs'];
 
@@ -55,6 +55,7 @@ describe('the MCP tool list', () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'add_instance_group',
       'add_storage',
+      'assign_pool_worker',
       'browse_storage',
       'cancel_operation',
       'check_cluster_request',
@@ -62,16 +63,21 @@ describe('the MCP tool list', () => {
       'create_cluster',
       'create_mlflow_server',
       'delete_cluster',
+      'delete_endpoint',
       'delete_instance_group',
       'delete_job',
       'delete_mlflow_server',
       'delete_nodes',
+      'deploy_container_endpoint',
+      'deploy_managed_endpoint',
+      'deploy_router',
       'download_model',
       'forget_kept_storage',
       'get_active_cluster',
       'get_autoscaling',
       'get_cluster',
       'get_cluster_delete_plan',
+      'get_endpoint',
       'get_features',
       'get_job',
       'get_job_logs',
@@ -80,15 +86,18 @@ describe('the MCP tool list', () => {
       'get_operation',
       'get_operation_logs',
       'get_server_info',
+      'invoke_endpoint',
       'list_availability_zones',
       'list_cluster_events',
       'list_clusters',
+      'list_endpoints',
       'list_instance_groups',
       'list_instance_types',
       'list_jobs',
       'list_kubernetes_versions',
       'list_mlflow_servers',
       'list_model_downloads',
+      'list_model_pool',
       'list_nodes',
       'list_operations',
       'list_recipes',
@@ -99,9 +108,11 @@ describe('the MCP tool list', () => {
       'remove_storage',
       'replace_nodes',
       'retry_operation_phase',
+      'scale_endpoint',
       'scale_instance_group',
       'set_active_cluster',
       'set_autoscaling',
+      'set_endpoint_autoscaling',
       'set_features',
       'start_deep_health_check',
       'submit_training_job',
@@ -118,7 +129,7 @@ describe('the MCP tool list', () => {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
       assert.match(
         tool.name,
-        /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit)_[a-z_]+$/,
+        /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit|deploy|invoke|assign)_[a-z_]+$/,
         `${tool.name}: verb-first snake_case`,
       );
       assert.equal(tool.inputSchema.type, 'object');
@@ -342,7 +353,7 @@ describe('the MCP tool list', () => {
     const playbooks = readdirSync(join(root, 'agent/skills')).filter((f) => f.endsWith('.md'));
     assert.ok(playbooks.length >= 6, playbooks.join(', '));
     const TOOLISH =
-      /^(list|get|check|browse|plan|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit)_[a-z_]+$/;
+      /^(list|get|check|browse|plan|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit|deploy|invoke|assign)_[a-z_]+$/;
     for (const file of playbooks) {
       const name = file.replace(/\.md$/, '');
       assert.match(doc, new RegExp(`agent/skills/${name}\\.md`), `docs/MCP.md lists the playbook ${file}`);

@@ -7,6 +7,7 @@ import { readBody, sendError } from './http.js';
 import { patch } from './patch.js';
 import { resolvePath, type ResourceRequest } from './paths.js';
 import { podLog } from './pod-log.js';
+import { matchProxy, proxyRequest, proxyVerb } from './proxy.js';
 import { getOne, list } from './read.js';
 import { scale } from './scale.js';
 import { watch } from './watch.js';
@@ -28,6 +29,12 @@ export async function handleKubeApi(
     const query = url.searchParams;
     const method = (req.method ?? 'GET').toUpperCase();
     const cluster = ctx.cluster;
+    // Services' and pods' proxy subresources carry a path of their own after `/proxy`.
+    const proxied = matchProxy(url.pathname);
+    if (proxied) {
+      ctx.authorize(proxyVerb(method), proxied.type, proxied.namespace, 'proxy');
+      return await proxyRequest(cluster, proxied, req, res, url.search);
+    }
     const r = resolvePath(cluster, url.pathname);
     if (!r) {
       ctx.authorize('get', undefined, undefined);

@@ -75,6 +75,20 @@ const storageClassOf = (o: KubeObject) =>
   o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec(o).storageClassName ?? '';
 const unset = (v: unknown) => (v === undefined || v === null ? '<unset>' : String(v));
 
+/** `10/2 (avg)` per metric, as kubectl prints an HPA's external metrics (current from status, `<unknown>` before). */
+function hpaTargets(o: KubeObject): string {
+  const current = (status(o).currentMetrics ?? []) as Any[];
+  const parts = ((spec(o).metrics ?? []) as Any[]).map((m, i) => {
+    const target = m.external?.target ?? m.resource?.target ?? {};
+    const now = current[i]?.external?.current ?? current[i]?.resource?.current;
+    const avg = target.type === 'AverageValue';
+    const want = avg ? target.averageValue : (target.value ?? `${target.averageUtilization}%`);
+    const have = now ? (avg ? now.averageValue : now.value) : '<unknown>';
+    return `${have}/${want}${avg ? ' (avg)' : ''}`;
+  });
+  return parts.join(', ') || '<none>';
+}
+
 function jobStatus(o: KubeObject): string {
   const has = (t: string) => ((status(o).conditions ?? []) as Any[]).some((c) => c.type === t && c.status === 'True');
   if (has('Complete')) return 'Complete';
@@ -335,6 +349,24 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
     CONTAINERS,
     IMAGES,
     SELECTOR,
+  ],
+  // kubectl's printers (k8s.io/kubernetes pkg/printers/internalversion): printIngress, printHorizontalPodAutoscaler.
+  'networking.k8s.io/ingresses': [
+    NAME,
+    col('Class', (o) => spec(o).ingressClassName ?? '<none>'),
+    col('Hosts', (o) => ((spec(o).rules ?? []) as Any[]).map((r) => r.host ?? '*').join(',') || '*'),
+    col('Address', (o) => ((status(o).loadBalancer?.ingress ?? []) as Any[]).map((i) => i.hostname ?? i.ip).join(',')),
+    col('Ports', (o) => (spec(o).tls?.length ? '80, 443' : '80')),
+    AGE,
+  ],
+  'autoscaling/horizontalpodautoscalers': [
+    NAME,
+    col('Reference', (o) => `${spec(o).scaleTargetRef?.kind}/${spec(o).scaleTargetRef?.name}`),
+    col('Targets', hpaTargets),
+    col('MinPods', (o) => String(spec(o).minReplicas ?? 1)),
+    col('MaxPods', (o) => count(spec(o).maxReplicas), 0, 'integer'),
+    col('Replicas', (o) => count(status(o).currentReplicas), 0, 'integer'),
+    AGE,
   ],
   'rbac.authorization.k8s.io/rolebindings': BINDING,
   'rbac.authorization.k8s.io/clusterrolebindings': BINDING,

@@ -9,6 +9,7 @@ import { applyDefaults } from './defaults.js';
 import { finishPendingDeletions } from './deletion.js';
 import { mediaType, parseBody, rfc3339, sendJson } from './http.js';
 import { setField } from './schema/walk.js';
+import { inferenceAdmissionCauses, INFERENCE_WEBHOOK } from '../admission/inference-webhook.js';
 import { checkUpdate } from './immutable.js';
 import { served, type ResourceRequest } from './paths.js';
 import { crdStatus, isCrd, prepareForCreate } from './prepare.js';
@@ -106,8 +107,20 @@ function validate(
   const admitted = defaultObject(cluster, type, pruneObject(cluster, type, obj));
   for (const k of Object.keys(obj)) if (!Object.hasOwn(admitted, k)) delete obj[k];
   for (const [k, v] of Object.entries(admitted)) setField(obj as unknown as Record<string, unknown>, k, v); // not Object.assign: a `__proto__` key stays data
+  const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
   const causes = validateObject(cluster, type, obj, old);
-  if (causes.length > 0) throw invalid(type, obj.metadata.name ?? obj.metadata.generateName ?? '', causes);
+  if (causes.length > 0) throw invalid(type, name, causes);
+  // Validating admission runs last, on an object the schema accepted (the operators' webhooks).
+  const refused = inferenceAdmissionCauses(type, obj, old);
+  if (refused.length > 0) {
+    const e = invalid(type, name, refused);
+    throw new KubeError(
+      e.code,
+      e.reason,
+      `admission webhook "${INFERENCE_WEBHOOK}" denied the request: ${e.message}`,
+      e.details,
+    );
+  }
 }
 
 const SYSTEM_FIELDS = [

@@ -5,7 +5,8 @@ import { hexHash, rfc3339, unit, type Any } from './util.js';
 
 /**
  * One container's life in the simulated kubelet, on the sandbox clock: waiting (image pull, 2–6 s
- * unless the node already has the image) → running its program → terminated when the program
+ * unless the node already has the image; an image-pull fault keeps it in ErrImagePull /
+ * ImagePullBackOff) → running its program → terminated when the program
  * exits, then restarted per the restart policy after a CrashLoopBackOff back-off of 10 s doubling
  * to 5 min (reset after a run of 10 min). Each call advances a status as far as `now` allows.
  */
@@ -24,8 +25,12 @@ export interface RunContext {
   /** Restarts allowed after this exit code (the pod's restartPolicy; init containers never restart on success). */
   restarts(exitCode: number): boolean;
   /** `once`: recorded the first time only (a pull in progress is reported once, not every tick). */
-  event(type: 'Normal' | 'Warning', reason: string, message: string, once?: boolean): void;
+  event(type: 'Normal' | 'Warning', reason: string, message: string, once?: boolean, minIntervalMs?: number): void;
+  /** Why the registry refuses this image (an image-pull fault), or undefined when it pulls. */
+  pullFailure?(image: string): PullFailure | undefined;
 }
+
+export type PullFailure = 'not-found' | 'unauthorized';
 
 export function freshStatus(container: Any, waitingReason: 'ContainerCreating' | 'PodInitializing'): Any {
   return {
@@ -51,9 +56,14 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
     if (state.waiting?.reason === 'PodInitializing') state.waiting = { reason: 'ContainerCreating' };
     if (state.waiting?.reason === 'ContainerCreating') {
       const present = ctx.imagesOnNode.has(String(container.image)) && container.imagePullPolicy !== 'Always';
-      const pullMs = present ? 0 : seconds(2000 + unit(`${pod.metadata.uid}|${container.name}|pull`) * 4000);
+      const pullMs = present ? 0 : pullDuration(pod, container);
       if (!present) ctx.event('Normal', 'Pulling', `Pulling image "${container.image}"`, true);
       if (now < since + pullMs) break;
+      const failure = present ? undefined : ctx.pullFailure?.(String(container.image));
+      if (failure) {
+        failPull(cs, container, since + pullMs, failure, ctx);
+        break;
+      }
       if (present) ctx.event('Normal', 'Pulled', `Container image "${container.image}" already present on machine`);
       else {
         const s = (pullMs / 1000).toFixed(3);
@@ -101,6 +111,22 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
       );
       continue;
     }
+    if (state.waiting?.reason === 'ErrImagePull' || state.waiting?.reason === 'ImagePullBackOff') {
+      const failure = ctx.pullFailure?.(String(container.image));
+      if (failure) {
+        failPull(cs, container, since + pullDuration(pod, container), failure, ctx);
+        break;
+      }
+      // The fault is gone: the next attempt (this pass of the kubelet; assumed, not at the back-off's end) pulls.
+      ctx.event(
+        'Normal',
+        'Pulled',
+        `Successfully pulled image "${container.image}" in 2.000s (2.000s including waiting).`,
+      );
+      ctx.imagesOnNode.add(String(container.image));
+      start(cs, container, now, ctx);
+      continue;
+    }
     if (state.waiting?.reason === 'CrashLoopBackOff') {
       const restartAt = Date.parse(cs.lastState.terminated.finishedAt) + backoffAfter(cs);
       if (now < restartAt) break;
@@ -111,6 +137,44 @@ export function advanceContainer(cs: Any, container: Any, since: number, ctx: Ru
     break;
   }
   return cs;
+}
+
+/** How long pulling an image takes (2–6 s, fixed per pod and container). */
+const pullDuration = (pod: KubeObject, container: Any) =>
+  seconds(2000 + unit(`${pod.metadata.uid}|${container.name}|pull`) * 4000);
+
+/** `vllm/vllm-openai:v1` → `docker.io/vllm/vllm-openai:v1`, as containerd names what it resolves. */
+function fullReference(image: string): string {
+  const id = imageIdOf(image).replace(/@sha256:.*$/, '');
+  const tag = image.includes('@') ? `@${image.split('@')[1]}` : (/:([^/:]+)$/.exec(image)?.[0] ?? ':latest');
+  return `${id}${tag}`;
+}
+
+/**
+ * A pull the registry refuses, as containerd and the kubelet word it: the first failure comes when the
+ * pull would have finished (`firstFailure`); the kubelet then retries after a back-off of 10 s doubling
+ * to 5 min. In the second after each failure the container waits in ErrImagePull, between attempts in
+ * ImagePullBackOff (with the last error, as kubelets since 1.30 add it).
+ */
+function failPull(cs: Any, container: Any, firstFailure: number, failure: PullFailure, ctx: RunContext): void {
+  const image = String(container.image);
+  const ref = fullReference(image);
+  const rpc =
+    failure === 'not-found'
+      ? `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`
+      : `rpc error: code = Unknown desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`;
+  let last = firstFailure;
+  for (let attempt = 1; last + backoffMs(attempt) <= ctx.now; attempt++) last += backoffMs(attempt);
+  const fresh = ctx.now - last < 1000;
+  cs.state = fresh
+    ? { waiting: { reason: 'ErrImagePull', message: rpc } }
+    : { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}": ErrImagePull: ${rpc}` } };
+  ctx.event('Warning', 'Failed', `Failed to pull image "${image}": ${rpc}`, false, 10_000);
+  ctx.event('Warning', 'Failed', 'Error: ErrImagePull', false, 10_000);
+  if (!fresh) {
+    ctx.event('Normal', 'BackOff', `Back-off pulling image "${image}"`, false, 10_000);
+    ctx.event('Warning', 'Failed', 'Error: ImagePullBackOff', false, 10_000);
+  }
 }
 
 /** The back-off before the next restart: doubling with restarts, back to the start after a run of twice the cap (10 min). */
@@ -131,13 +195,18 @@ function start(cs: Any, container: Any, at: number, ctx: RunContext): void {
   ctx.event('Normal', 'Started', `Started container ${cs.name}`);
 }
 
-/** A readiness probe passes once its initial delay (and one period) have gone by. */
-export function probeReady(cs: Any, container: Any, now: number): boolean {
+/**
+ * A readiness probe passes once its initial delay (and one period) have gone by — and, for an HTTP or
+ * TCP probe, once the container listens (`listensAfterMs` after its start: a model server loading its
+ * weights refuses connections until then).
+ */
+export function probeReady(cs: Any, container: Any, now: number, listensAfterMs = 0): boolean {
   if (!cs.state?.running) return false;
   const probe = container.readinessProbe as Any | undefined;
   if (!probe) return true;
   const delay = (Number(probe.initialDelaySeconds ?? 0) + Number(probe.periodSeconds ?? 10)) * 1000;
-  return now >= Date.parse(cs.state.running.startedAt) + delay;
+  const dials = probe.httpGet || probe.tcpSocket || probe.grpc;
+  return now >= Date.parse(cs.state.running.startedAt) + Math.max(delay, dials ? listensAfterMs : 0);
 }
 
 /** `nginx:1.27` → `docker.io/library/nginx@sha256:…`, as containerd reports pulled images. */

@@ -13,6 +13,7 @@ import { syncHyperPodNodes } from './hyperpod-nodes.js';
 import { landHfDownloads } from './hf-download.js';
 import { runInferenceOperator } from './inference-operator.js';
 import { runJobs } from './jobs.js';
+import { runKeda } from './keda.js';
 import { runKarpenter } from './karpenter.js';
 import { reportToMlflow } from './mlflow-reporter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
@@ -82,10 +83,17 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   runJobs(cluster);
   runTrainingOperator(cluster);
   runInferenceOperator(cluster, ctx.state);
+  // KEDA scales what the operators made (and any Deployment a ScaledObject names) before the scheduler places the pods.
+  runKeda(cluster);
   // HyperPod's Karpenter acts on what the last scheduling pass left Pending and labels new nodes before this one.
   runKarpenter(cluster, ctx.state, (ctx.runtime as SandboxRuntime | undefined)?.faults);
   schedule(cluster);
-  runKubelets(cluster, { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) });
+  const faults = (ctx.runtime as SandboxRuntime | undefined)?.faults;
+  runKubelets(
+    cluster,
+    { bucketRegion: (bucket) => bucketRegion(ctx.state, bucket) },
+    faults && ((image) => faults.imagePullFailure(cluster.name, image)),
+  );
   // What the containers just wrote to their S3 volumes lands before anyone sees them finished.
   landHfDownloads(cluster);
   reportToMlflow(cluster, ctx.state, ctx.runtime as SandboxRuntime | undefined);

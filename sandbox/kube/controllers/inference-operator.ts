@@ -4,6 +4,7 @@ import { actAsRole } from '../../services/iam/public.js';
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
 import { recordEvent } from './events.js';
+import { runInferenceEndpoints } from './inference-endpoints.js';
 import { rfc3339, save, type Any } from './util.js';
 
 /**
@@ -17,7 +18,8 @@ import { rfc3339, save, type Any } from './util.js';
  * A refusal fails the registration (`CreationFailed`, a condition and a Warning event carrying AWS's
  * error), tried again on later passes as a controller requeues it. Assumed (the sandbox hosts no
  * SageMaker endpoints): an allowed registration stays `CreationInProgress`, saying so; registrations
- * are reconciled only while the add-on runs.
+ * are reconciled only while the add-on runs. The endpoints themselves (InferenceEndpointConfig,
+ * JumpStartModel) are reconciled by inference-endpoints.ts, in the same pass and on the same terms.
  */
 
 const INFERENCE = 'amazon-sagemaker-hyperpod-inference';
@@ -64,12 +66,27 @@ function refusal(state: SandboxState, role: string, registration: KubeObject, re
 }
 
 export function runInferenceOperator(cluster: KubeCluster, state: SandboxState): void {
+  const role = operatorRole(state, cluster);
+  if (!role) return;
+  // An endpoint's SageMaker endpoint is created as a registration's is: the operator passes its own execution role.
+  runInferenceEndpoints(cluster, {
+    sageMakerRefusal: (endpointName) =>
+      refusal(
+        state,
+        role,
+        {
+          apiVersion: 'v1',
+          kind: 'Endpoint',
+          metadata: { name: endpointName },
+          spec: { executionRole: role, name: endpointName },
+        },
+        cluster.region,
+      ),
+  });
   const type = cluster.findType('inference.sagemaker.aws.amazon.com', 'v1', 'sagemakerendpointregistrations');
   if (!type) return;
   const registrations = cluster.objects.list(type);
   if (registrations.length === 0) return;
-  const role = operatorRole(state, cluster);
-  if (!role) return;
   const now = cluster.now();
   for (const r of registrations) {
     if (r.metadata.deletionTimestamp) continue;

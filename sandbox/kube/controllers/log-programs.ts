@@ -6,6 +6,7 @@ import { inRange, periodic, PREFIX, type Program } from './program-lines.js';
 import { isRayJobSubmit, isRayStart, raySubmitProgram, rayNodeProgram } from './ray-programs.js';
 import { parseScript, scriptOf, timelineOf } from './shell-script.js';
 import { isTrainingVariant, trainingProgram, trainingVariantOf } from './training-programs.js';
+import { servingKind, servingProgram } from '../serving/programs.js';
 import { unit, type Any } from './util.js';
 
 /**
@@ -23,6 +24,9 @@ import { unit, type Any } from './util.js';
  *   checkpoint and exits 0. Crash, hang and slow scenarios by annotation.
  * - `ray` (a command `ray start …`) and `ray-submit` (`ray job submit … -- <entrypoint>`),
  *   ray-programs.ts: Ray's start-up, then blocking; the submitter tails the entrypoint's trainer.
+ * - `vllm`, `sglang`, `sglang-router` (a command that runs `vllm serve`, the vLLM OpenAI entrypoint,
+ *   `sglang.launch_server` or `sglang_router.launch_router`; ../serving/): the servers' start-up lines,
+ *   then they answer HTTP through the API server's proxy; never exit.
  * - `server` (nginx, vllm, tgi, triton, inference, server, httpd, envoy): start-up lines, then a
  *   request line every 5 s; never exits.
  * - `failing` (images with fail or crash): starts, prints an error, exits `exit-code` (default 1)
@@ -52,6 +56,8 @@ export function programKind(pod: KubeObject, container: Any): string {
   // What a container runs says more than its image's name (the download image may be an inference server's).
   if (hfDownloadArgv(container)) return 'hf-download';
   if (isHealthAgentImage(container.image) && agentFlagError(container)) return 'bad-flag';
+  const serving = servingKind(container);
+  if (serving) return serving;
   if (isRayJobSubmit(container)) return 'ray-submit';
   if (isRayStart(container)) return 'ray';
   const recipe = trainingVariantOf(container);
@@ -74,6 +80,8 @@ export function programOf(pod: KubeObject, container: Any, run: number, cluster?
   const seed = `${pod.metadata.uid}|${container.name}|${run}`;
   const kind = programKind(pod, container);
   if (isTrainingVariant(kind)) return trainingProgram(pod, container, run, kind);
+  const serving = servingProgram(kind, pod, container, cluster);
+  if (serving) return serving;
   switch (kind) {
     case 'ray':
       return rayNodeProgram(pod, container);

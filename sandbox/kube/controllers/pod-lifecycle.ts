@@ -1,8 +1,9 @@
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
-import { advanceContainer, freshStatus, probeReady, type RunContext } from './container-runs.js';
+import { advanceContainer, freshStatus, probeReady, type PullFailure, type RunContext } from './container-runs.js';
 import { recordEvent } from './events.js';
 import { programOf } from './log-programs.js';
+import { listensAfterMs } from '../serving/servers.js';
 import { qosClass } from './pod-template.js';
 import { isReady, isTerminal, keepConditionTimes, nodeNameOf, rfc3339, save, T, unit, type Any } from './util.js';
 import { mountProblem, type VolumeWorld } from './volume-mounts.js';
@@ -20,7 +21,11 @@ const MOUNT_EVENT_INTERVAL_MS = 120_000;
  * stays in ContainerCreating with a FailedMount event. `world` answers what the mounts need of the
  * cloud (S3 buckets); without it buckets are not checked.
  */
-export function runKubelets(cluster: KubeCluster, world?: VolumeWorld): void {
+export function runKubelets(
+  cluster: KubeCluster,
+  world?: VolumeWorld,
+  pullFailure?: (image: string) => PullFailure | undefined,
+): void {
   const now = cluster.now();
   const nodes = new Map(cluster.objects.list(T.nodes).map((n) => [n.metadata.name!, n]));
   // A kubelet that is not Ready does nothing (the node lifecycle controller marks its pods), and a
@@ -50,7 +55,7 @@ export function runKubelets(cluster: KubeCluster, world?: VolumeWorld): void {
   for (const pod of work) {
     const nodeName = nodeNameOf(pod)!;
     const node = nodes.get(nodeName)!;
-    const next = step(cluster, pod, node, now, usedIps, images.get(nodeName) ?? new Set(), world);
+    const next = step(cluster, pod, node, now, usedIps, images.get(nodeName) ?? new Set(), world, pullFailure);
     save(cluster, T.pods, pod, next);
   }
 }
@@ -89,6 +94,7 @@ function step(
   usedIps: Set<string>,
   imagesOnNode: Set<string>,
   world?: VolumeWorld,
+  pullFailure?: (image: string) => PullFailure | undefined,
 ): KubeObject {
   const next = structuredClone(pod);
   const spec = next.spec as Any;
@@ -115,8 +121,13 @@ function step(
     now,
     imagesOnNode,
     restarts,
-    event: (type, reason, message, once) =>
-      recordEvent(cluster, pod, type, reason, message, 'kubelet', { host, ...(once ? { once } : {}) }),
+    event: (type, reason, message, once, minIntervalMs) =>
+      recordEvent(cluster, pod, type, reason, message, 'kubelet', {
+        host,
+        ...(once ? { once } : {}),
+        ...(minIntervalMs ? { minIntervalMs } : {}),
+      }),
+    ...(pullFailure ? { pullFailure } : {}),
   });
   const deadline =
     spec.activeDeadlineSeconds !== undefined
@@ -164,7 +175,7 @@ function step(
         since,
         ctx((code) => policy === 'Always' || (policy === 'OnFailure' && code !== 0)),
       );
-      if (cs.state.running) cs.ready = probeReady(cs, container, now);
+      if (cs.state.running) cs.ready = probeReady(cs, container, now, listensAfterMs(container));
     }
   }
   return settle(next, now, initialised);

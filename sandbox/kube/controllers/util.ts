@@ -23,6 +23,8 @@ export const T = {
   daemonsets: builtinType('apps', 'daemonsets'),
   statefulsets: builtinType('apps', 'statefulsets'),
   jobs: builtinType('batch', 'jobs'),
+  ingresses: builtinType('networking.k8s.io', 'ingresses'),
+  hpas: builtinType('autoscaling', 'horizontalpodautoscalers'),
   clusterroles: builtinType('rbac.authorization.k8s.io', 'clusterroles'),
   clusterrolebindings: builtinType('rbac.authorization.k8s.io', 'clusterrolebindings'),
   storageclasses: builtinType('storage.k8s.io', 'storageclasses'),

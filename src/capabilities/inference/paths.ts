@@ -13,6 +13,8 @@ export const INFERENCE_PATHS = {
   endpoint: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}',
   /** PUT: the replicas wanted. */
   endpointScale: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}/scale',
+  /** PUT: add (or re-apply) the SGLang router in front of an sglang endpoint (`<endpoint>-router`). */
+  endpointRouter: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}/router',
   /** PUT: the KEDA scaling (null removes it); GET ?preview: the ScaledObject it would apply. */
   endpointAutoscaling: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}/autoscaling',
   /** POST: a chat completion through the service proxy (stream=true answers server-sent events). */

@@ -18,6 +18,8 @@ import type {
   KubeLogOptions,
   KubePage,
   KubePort,
+  KubeServiceProxyAnswer,
+  KubeServiceProxyRequest,
   KubeWatchEvent,
   KubeWatchOptions,
 } from '../ports.js';
@@ -202,6 +204,38 @@ export class KubeClusterClient implements KubePort {
     for (const m of manifests) await this.apply(await this.kindOf(m), m);
   }
 
+  async mergePatch<T extends KubeResource>(
+    kind: KubeKind<T>,
+    name: string,
+    namespace: string | undefined,
+    patch: Record<string, unknown>,
+  ): Promise<T> {
+    const req: KubeRequest = {
+      method: 'PATCH',
+      path: objectPath(kind, name, namespace),
+      query: { fieldManager: FIELD_MANAGER },
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    };
+    return kind.parse(await this.json(kind, 'patch', { name, namespace }, req));
+  }
+
+  async scale(kind: KubeKind, name: string, namespace: string | undefined, replicas: number): Promise<void> {
+    // The scale subresource (autoscaling/v1 Scale): what kubectl scale and the HPA write.
+    await this.json(
+      kind,
+      'scale',
+      { name, namespace },
+      {
+        method: 'PATCH',
+        path: `${objectPath(kind, name, namespace)}/scale`,
+        query: { fieldManager: FIELD_MANAGER },
+        body: { spec: { replicas } },
+        contentType: 'application/merge-patch+json',
+      },
+    );
+  }
+
   async deleteObject(manifest: KubeObject): Promise<boolean> {
     let kind: KubeKind;
     try {
@@ -274,6 +308,26 @@ export class KubeClusterClient implements KubePort {
       throw noAnswerError(naming, 'logs', err, this.transport.deadlineMs);
     }
     return out;
+  }
+
+  async proxyService(r: KubeServiceProxyRequest): Promise<KubeServiceProxyAnswer> {
+    const naming = { cluster: this.cluster, kind: 'Service', namespace: r.namespace, name: r.service };
+    // The proxy subresource (Kubernetes API: core/v1 Service `proxy`); the path after it goes to the Service as is.
+    const path =
+      `/api/v1/namespaces/${enc(r.namespace)}/services/${enc(`${r.service}:${r.port}`)}/proxy/` +
+      r.path.replace(/^\/+/, '').split('/').map(enc).join('/');
+    try {
+      const res = await this.transport.stream({
+        method: r.method,
+        path,
+        ...(r.body !== undefined ? { body: r.body } : {}),
+        ...(r.accept ? { accept: r.accept } : {}),
+        ...(r.signal ? { signal: r.signal } : {}),
+      });
+      return { status: res.status, ...(res.contentType ? { contentType: res.contentType } : {}), body: res.body };
+    } catch (err) {
+      throw noAnswerError(naming, 'proxy', err, this.transport.deadlineMs);
+    }
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────

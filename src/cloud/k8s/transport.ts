@@ -1,4 +1,5 @@
-import { Agent } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
 import {
   createConfiguration,
   HttpMethod,
@@ -27,6 +28,13 @@ export interface KubeRequest {
 export interface KubeResponse {
   status: number;
   body: string;
+}
+
+/** An answer whose body is read as it comes (a service proxy's streamed chat completion). */
+export interface KubeStreamResponse {
+  status: number;
+  contentType?: string;
+  body: IncomingMessage;
 }
 
 /** Network failures that mean "nothing answers at this address": the endpoint may be stale. */
@@ -76,6 +84,62 @@ export class KubeTransport {
     const first = await this.once(req, token);
     if (first.status !== 401) return first;
     return this.once(req, await this.tokens.renew(token));
+  }
+
+  /**
+   * One request whose answer is handed over as soon as its headers arrive, the body left to read as it
+   * streams (client-node's generated client reads every body whole). Same token, CA and keep-alive agent as
+   * `send`; the deadline covers the wait for the headers, the caller's `signal` the rest. Never sent twice: it may
+   * reach a model server, which is not ours to repeat.
+   */
+  async stream(req: KubeRequest & { signal?: AbortSignal; accept?: string }): Promise<KubeStreamResponse> {
+    const token = await this.tokens.token();
+    const first = await this.streamOnce(req, token);
+    if (first.status !== 401) return first;
+    first.body.resume();
+    return this.streamOnce(req, await this.tokens.renew(token));
+  }
+
+  private streamOnce(
+    req: KubeRequest & { signal?: AbortSignal; accept?: string },
+    token: string,
+  ): Promise<KubeStreamResponse> {
+    const url = new URL(req.path, this.target.endpoint);
+    for (const [key, value] of Object.entries(req.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    return new Promise<KubeStreamResponse>((resolve, reject) => {
+      const headersDeadline = setTimeout(
+        () => outgoing.destroy(Object.assign(new Error('no answer in time'), { name: 'AbortError' })),
+        this.requestMs,
+      );
+      const outgoing = httpsRequest(
+        url,
+        {
+          method: req.method,
+          agent: this.agent,
+          headers: {
+            Accept: req.accept ?? 'application/json',
+            Authorization: `Bearer ${token}`,
+            ...(body !== undefined
+              ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(body) }
+              : {}),
+          },
+          ...(req.signal ? { signal: req.signal } : {}),
+        },
+        (res) => {
+          clearTimeout(headersDeadline);
+          const type = res.headers['content-type'];
+          resolve({ status: res.statusCode ?? 0, ...(type ? { contentType: type } : {}), body: res });
+        },
+      );
+      outgoing.on('error', (err) => {
+        clearTimeout(headersDeadline);
+        if (isUnreachable(err)) this.onUnreachable();
+        reject(err);
+      });
+      outgoing.end(body);
+    });
   }
 
   /** Runs `open` with a KubeConfig carrying the current token, once more with a renewed one if it fails with 401. */

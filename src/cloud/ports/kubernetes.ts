@@ -55,6 +55,35 @@ export interface KubeLogOptions {
 }
 
 /**
+ * A request to a Service through the API server's service proxy
+ * (`/api/v1/namespaces/{namespace}/services/{service}:{port}/proxy/{path}`): what a client outside the cluster
+ * reaches an in-cluster Service by, on EKS as anywhere (no port-forward, no exec).
+ */
+export interface KubeServiceProxyRequest {
+  namespace: string;
+  service: string;
+  /** The Service port (its number or name). */
+  port: number | string;
+  /** The path after the Service's root, without the leading slash (`v1/chat/completions`). */
+  path: string;
+  method: 'GET' | 'POST';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** What the caller takes (`text/event-stream` for a streamed completion). */
+  accept?: string;
+  /** Ends the request and its answer's stream. */
+  signal?: AbortSignal;
+}
+
+/** The answer of the Service behind the proxy (or the API server's own, when it could not reach it). */
+export interface KubeServiceProxyAnswer {
+  status: number;
+  contentType?: string;
+  /** Read as it comes; the caller bounds what it reads and destroys it when done. */
+  body: Readable;
+}
+
+/**
  * One cluster's Kubernetes API, typed by kind (src/domain/kube): reads parse into the kind's type,
  * writes are server-side apply under the field manager `instantstart`, failures are the typed errors
  * of src/domain/kube/errors.ts naming the cluster and the object.
@@ -81,10 +110,28 @@ export interface KubePort {
   apply<T extends KubeResource>(kind: KubeKind<T>, manifest: KubeObject): Promise<T>;
   /** Server-side apply of each manifest, in order (kinds found by apiVersion + kind). */
   applyAll(manifests: readonly KubeObject[]): Promise<void>;
+  /**
+   * A JSON merge patch (RFC 7386) of one object: for a change to fields another writer owns as well (a pod's
+   * label, a count), where a server-side apply of the one field would drop the rest of what we applied. The
+   * object as stored; KubeNotFound when absent.
+   */
+  mergePatch<T extends KubeResource>(
+    kind: KubeKind<T>,
+    name: string,
+    namespace: string | undefined,
+    patch: Record<string, unknown>,
+  ): Promise<T>;
+  /** Sets the replicas through the object's `scale` subresource (Deployment, StatefulSet, a CRD that has one). */
+  scale(kind: KubeKind, name: string, namespace: string | undefined, replicas: number): Promise<void>;
   /** Deletes the object; false when there was nothing to delete. */
   delete<T extends KubeResource>(kind: KubeKind<T>, name: string, namespace?: string): Promise<boolean>;
   /** Deletes the object a manifest describes (kind found by apiVersion + kind); false when there was nothing to delete. */
   deleteObject(manifest: KubeObject): Promise<boolean>;
   /** A container's log as a text stream (live with `follow`: it ends when the container does, or on `signal`). */
   logs(pod: { name: string; namespace: string }, options?: KubeLogOptions): Promise<Readable>;
+  /**
+   * A request to a Service through the API server's service proxy, its answer streamed. Any HTTP status comes
+   * back (the Service's own, or the API server's 503 when no pod is ready behind it); no answer at all throws.
+   */
+  proxyService(request: KubeServiceProxyRequest): Promise<KubeServiceProxyAnswer>;
 }

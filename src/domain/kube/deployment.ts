@@ -123,3 +123,26 @@ export function deploymentManifest(p: {
     },
   };
 }
+
+/** A Deployment as we send it (no status): what the inference builders answer, typed where callers read it. */
+export type DeploymentManifest = KubeObject & {
+  apiVersion: 'apps/v1';
+  kind: 'Deployment';
+  metadata: { name: string; namespace: string; labels: Record<string, string>; annotations?: Record<string, string> };
+  spec: Loose & {
+    replicas: number;
+    selector: { matchLabels: Record<string, string> };
+    template: {
+      metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+      spec: Loose & { containers: ContainerManifest[] };
+    };
+  };
+};
+
+/** The containers of a Deployment read from a cluster (tolerant: a container without a name or image is skipped). */
+export function deploymentContainers(d: { spec: Loose }): ContainerManifest[] {
+  const containers = rec(rec(rec(d.spec).template).spec).containers;
+  return (Array.isArray(containers) ? containers : [])
+    .map(rec)
+    .filter((c) => typeof c.name === 'string' && typeof c.image === 'string') as ContainerManifest[];
+}

@@ -6,6 +6,8 @@ import { DEPLOYMENT } from './deployment.js';
 import { EVENT } from './event.js';
 import { HYPERPOD_NODE_CLASS } from './hyperpod-node-class.js';
 import { HYPERPOD_PYTORCH_JOB } from './hyperpod-pytorch-job.js';
+import { INFERENCE_ENDPOINT_CONFIG } from './inference-endpoint-config.js';
+import { JUMPSTART_MODEL } from './jumpstart-model.js';
 import { JOB } from './job.js';
 import type { KubeKind, KubeResource } from './kind.js';
 import { NAMESPACE } from './namespace.js';
@@ -18,6 +20,7 @@ import { RAY_CLUSTER } from './ray-cluster.js';
 import { RAY_JOB } from './ray-job.js';
 import { ROLE } from './role.js';
 import { ROLE_BINDING } from './role-binding.js';
+import { SCALED_OBJECT } from './scaled-object.js';
 import { SECRET } from './secret.js';
 import { SERVICE } from './service.js';
 import { SERVICE_ACCOUNT } from './service-account.js';
@@ -49,6 +52,9 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
   HYPERPOD_PYTORCH_JOB,
   RAY_JOB,
   RAY_CLUSTER,
+  INFERENCE_ENDPOINT_CONFIG,
+  JUMPSTART_MODEL,
+  SCALED_OBJECT,
 ] as KubeKind[];
 
 const BY_TYPE = new Map(KNOWN_KINDS.map((k) => [`${k.apiVersion} ${k.kind}`, k]));

@@ -67,3 +67,25 @@ export function serviceManifest(p: {
     spec: { type: 'ClusterIP', selector: { ...p.selector }, ports: p.ports.map((x) => ({ ...x })) },
   };
 }
+
+/** A Service as we send it (no status). */
+export type ServiceManifest = KubeObject & {
+  apiVersion: 'v1';
+  kind: 'Service';
+  metadata: { name: string; namespace: string; labels: Record<string, string>; annotations?: Record<string, string> };
+  spec: Loose & {
+    type: 'ClusterIP' | 'LoadBalancer';
+    selector: Record<string, string>;
+    ports: Array<{ name: string; port: number; targetPort: number | string; protocol?: 'TCP' }>;
+  };
+};
+
+/** The load balancer's address once the controller reported it (`status.loadBalancer.ingress[0]`): hostname, else IP. */
+export function loadBalancerAddress(svc: KubeService): string | undefined {
+  const ingress = list(rec(rec(svc.status).loadBalancer).ingress).map(rec);
+  for (const i of ingress) {
+    const address = str(i.hostname) ?? str(i.ip);
+    if (address) return address;
+  }
+  return undefined;
+}

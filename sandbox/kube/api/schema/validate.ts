@@ -117,20 +117,28 @@ function stringRules(value: string, s: Schema, path: string, out: StatusCause[])
       reason: 'FieldValueTooLong',
       message: `Too long: may not be more than ${s.maxLength} bytes`,
     });
-  if (typeof s.pattern === 'string' && !patternOf(s.pattern)?.test(value))
+  if (typeof s.pattern === 'string' && patternOf(s.pattern)?.test(value) === false)
     out.push(invalid(path, value, `${inBody(path)} in body should match '${s.pattern}'`));
 }
 
 const patterns = new Map<string, RegExp | undefined>();
-/** CRD patterns are RE2; the shared subset compiles as JavaScript (`u` for escapes like \p{L}). */
+/**
+ * CRD patterns are RE2; the shared subset compiles as JavaScript (`u` for escapes like \p{L}). RE2's
+ * leading flag group (`(?i)redis|tieredstorage` in the inference operator's CRD) becomes JavaScript's
+ * flags. A pattern JavaScript cannot compile at all is not checked (refusing every value would refuse
+ * objects the real API server stores).
+ */
 function patternOf(source: string): RegExp | undefined {
   if (!patterns.has(source)) {
     let re: RegExp | undefined;
+    const inline = /^\(\?([ims]+)\)/.exec(source);
+    const body = inline ? source.slice(inline[0].length) : source;
+    const flags = inline ? [...new Set(inline[1])].join('') : '';
     try {
-      re = new RegExp(source, 'u');
+      re = new RegExp(body, `u${flags}`);
     } catch {
       try {
-        re = new RegExp(source);
+        re = new RegExp(body, flags);
       } catch {
         re = undefined;
       }

@@ -176,7 +176,7 @@ export const DeployManagedEndpointRequestSchema = z
       .min(1)
       .max(10)
       .describe('Instance types to run on, in order of preference; each must be an instance group of the cluster.'),
-    replicas: z.number().int().min(1).max(100).default(1),
+    replicas: z.number().int().min(1).max(100).default(1).describe('Replicas wanted. Default 1.'),
     worker: ManagedWorkerSchema.optional(),
     invocationPath: z
       .string()
@@ -288,7 +288,7 @@ export const DeployContainerEndpointRequestSchema = z
       .min(0)
       .max(64)
       .describe("GPUs per replica (tensor parallel size for vllm and sglang); at most the group's instance type has."),
-    replicas: z.number().int().min(1).max(64).default(1),
+    replicas: z.number().int().min(1).max(64).default(1).describe('Replicas wanted. Default 1.'),
     port: PortSchema.default(8000).describe('The port the server listens on. Default 8000.'),
     env: EnvListSchema.optional(),
     service: z
@@ -302,7 +302,8 @@ export const DeployContainerEndpointRequestSchema = z
           .describe('pool only: the model pool whose warm workers serve this endpoint.'),
       })
       .strict()
-      .default({ variant: 'internal' }),
+      .default({ variant: 'internal' })
+      .describe('How the endpoint is reached (variant) and, for pool, which pool. Default internal.'),
     router: z
       .object({ policy: RouterPolicySchema.default('cache_aware') })
       .strict()
@@ -403,3 +404,37 @@ export const EndpointRefSchema = z.object({
   namespace: StorageNamespaceSchema,
   endpoint: EndpointNameSchema,
 });
+
+/** Adds (or re-applies) the SGLang router in front of an sglang container endpoint. */
+export const DeployRouterRequestSchema = z
+  .object({
+    region: RegionField,
+    policy: RouterPolicySchema.default('cache_aware'),
+  })
+  .strict()
+  .describe('The SGLang router in front of an sglang endpoint: its own Deployment and Service (<endpoint>-router).');
+
+/** GET …/logs: the capped tail of every pod of the endpoint. */
+export const EndpointLogsQuerySchema = z
+  .object({
+    region: RegionField,
+    tailLines: z.coerce.number().int().min(1).max(5000).default(200).describe('Last lines per pod. Default 200.'),
+    pod: z.string().max(253).optional().describe('Only this pod; default every pod of the endpoint (up to 10).'),
+  })
+  .strict();
+
+/** GET …/autoscaling: the ScaledObject a PUT would apply for these settings (nothing applied). */
+export const AutoscalingPreviewQuerySchema = z
+  .object({
+    region: RegionField,
+    min: z.coerce.number().int().min(1).max(64).default(1),
+    max: z.coerce.number().int().min(1).max(64),
+    cooldownSeconds: z.coerce.number().int().min(0).max(3600).default(300),
+    metric: z.enum(['queue_depth', 'running_requests']).default('queue_depth'),
+    threshold: z.coerce.number().positive(),
+    prometheusUrl: z.string().url(),
+  })
+  .strict();
+export type InvokeEndpointRequest = z.infer<typeof InvokeEndpointRequestSchema>;
+export type CreateModelPoolRequest = z.infer<typeof CreateModelPoolRequestSchema>;
+export type ContainerAutoscaling = z.infer<typeof ContainerAutoscalingSchema>;

@@ -138,3 +138,24 @@ export const DeleteEndpointAnswerSchema = z.object({
   namespace: z.string(),
   deleted: z.array(z.object({ kind: z.string(), name: z.string() })),
 });
+
+export const EndpointLogsAnswerSchema = z.object({
+  endpoint: z.string(),
+  namespace: z.string(),
+  pods: z.array(
+    z.object({
+      pod: z.string(),
+      lines: z.array(z.string()),
+      truncated: z.boolean().describe('More lines were there than tailLines or the byte cap let through.'),
+      error: z.string().optional().describe('Why this pod could not be read (not started yet).'),
+    }),
+  ),
+});
+export type EndpointLogsAnswer = z.infer<typeof EndpointLogsAnswerSchema>;
+
+export const AutoscalingPreviewSchema = z.object({
+  scaledObject: z.record(z.string(), z.unknown()).describe('The KEDA ScaledObject (keda.sh/v1alpha1) it would apply.'),
+});
+
+export const ModelPoolListSchema = z.object({ pools: z.array(ModelPoolViewSchema) });
+export type ModelPoolList = z.infer<typeof ModelPoolListSchema>;

@@ -1,0 +1,460 @@
+import type { Readable } from 'node:stream';
+import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
+import { ConflictError, InputError, PreconditionError } from '../../domain/errors.js';
+import { clusterOfTarget } from '../../domain/naming.js';
+import type { KeyedCall } from '../../domain/keyed-call.js';
+import { routerName, scaledObjectName, serverName } from '../../domain/inference/names.js';
+import { DEPLOYMENT } from '../../domain/kube/deployment.js';
+import { INFERENCE_ENDPOINT_CONFIG } from '../../domain/kube/inference-endpoint-config.js';
+import { JUMPSTART_MODEL } from '../../domain/kube/jumpstart-model.js';
+import type { KubeKind } from '../../domain/kube/kind.js';
+import type { KubeObject } from '../../domain/kube-object.js';
+import { SCALED_OBJECT } from '../../domain/kube/scaled-object.js';
+import { scaledObjectPreview } from '../../domain/inference/endpoint-autoscaling.js';
+import {
+  ContainerAutoscalingSchema,
+  type ContainerAutoscaling,
+  type CreateModelPoolRequest,
+  type DeployContainerEndpointRequest,
+  type DeployManagedEndpointRequest,
+  type EndpointDetail,
+  type EndpointList,
+  type EndpointLogsAnswer,
+  type EndpointView,
+  type InvokeEndpointAnswer,
+  type InvokeEndpointRequest,
+  type ModelPoolList,
+  type ModelPoolView,
+} from '../../domain/schemas/inference.js';
+import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
+import { ReadCache } from '../../workflows/read-cache.js';
+import { features } from '../features/index.js';
+import {
+  containerPlan,
+  containerSettingsOf,
+  deleteContainerObjects,
+  type ContainerSettings,
+} from './container-plan.js';
+import { deployedUnder, withDeployKey } from './deploy-key.js';
+import {
+  endpointDetail,
+  endpointNotFound,
+  endpointPods,
+  findEndpoint,
+  listEndpoints,
+  requireEndpoint,
+  viewOf,
+  type FoundEndpoint,
+} from './endpoints.js';
+import { checkInstanceTypes, checkSecret, refuse, storageFacts } from './facts.js';
+import { invokeChat, invokeChatStream, servedModel } from './invoke.js';
+import { endpointLogs } from './logs.js';
+import { managedManifest, refuseRoutingChange } from './managed-plan.js';
+import { ModelPools } from './pools.js';
+import type { InferenceServiceDeps } from './ports.js';
+
+/** The feature managed endpoints need (src/domain/features/registry.ts). */
+export const INFERENCE_FEATURE = 'inference-operator';
+
+/**
+ * The inference capability's rules (docs/INFERENCE.md). Endpoints are Kubernetes objects, not operations: a deploy
+ * reads the facts, lets the domain build (and refuse) the objects, and applies them in one go — answered at once
+ * with the endpoint as applied; everything after is read live. A delete removes exactly the objects the deploy
+ * made, found by name and label.
+ */
+export class InferenceService {
+  readonly pools: ModelPools;
+  /** Endpoint lists polled by pages and agents: one read serves them for a moment; our own changes drop it. */
+  private readonly lists = new ReadCache<EndpointList>({ ttlMs: 2_000 });
+
+  constructor(readonly deps: InferenceServiceDeps) {
+    this.pools = new ModelPools(deps, (region, cluster) => this.access(region, cluster));
+    deps.operations.on('operation', (op) => {
+      const cluster = clusterOfTarget(op.target);
+      if (cluster) this.lists.invalidate(`${cluster.region}/${cluster.name}`);
+    });
+  }
+
+  /** The HyperPod cluster and its Kubernetes API (404 naming the cluster; 503 while it has no API). */
+  async access(region: string, cluster: string): Promise<{ hp: HyperPodCluster; kube: KubePort }> {
+    const hp = await describeHyperPod(this.deps.cloud, region, cluster);
+    return { hp, kube: await kubeOfHyperPod(this.deps.cloud, hp, region, { required: true }) };
+  }
+
+  private changed(region: string, cluster: string): void {
+    this.lists.invalidate(`${region}/${cluster}`);
+  }
+
+  async list(region: string, cluster: string, namespace?: string): Promise<EndpointList> {
+    const all = await this.lists.get(`${region}/${cluster}`, async () => {
+      const { kube } = await this.access(region, cluster);
+      return listEndpoints(kube);
+    });
+    return namespace ? { ...all, endpoints: all.endpoints.filter((e) => e.namespace === namespace) } : all;
+  }
+
+  async get(region: string, cluster: string, namespace: string, name: string): Promise<EndpointDetail> {
+    const { kube } = await this.access(region, cluster);
+    return endpointDetail(kube, await requireEndpoint(kube, cluster, namespace, name));
+  }
+
+  /** 422 naming the feature (and the call that turns it on) unless the inference operator is on. */
+  private async requireOperator(region: string, cluster: string): Promise<void> {
+    const answer = await this.deps.service(features).get(region, cluster);
+    const state = answer.features.find((f) => f.id === INFERENCE_FEATURE)?.state ?? 'off';
+    if (state === 'on') return;
+    throw new PreconditionError({
+      message: `${INFERENCE_FEATURE}: managed endpoints need the HyperPod inference operator, and on cluster ${cluster} the ${INFERENCE_FEATURE} feature is ${state}.`,
+      problems: [{ path: INFERENCE_FEATURE, message: `is ${state}; managed endpoints need it on` }],
+      remedy: `Turn it on with PATCH /api/v1/clusters/${cluster}/features {"${INFERENCE_FEATURE}": true} (MCP: set_features), wait for the operation, then deploy again — or deploy a container endpoint, which needs no operator.`,
+    });
+  }
+
+  /**
+   * Deploys a managed endpoint: the feature, the instance types, the model's storage or token Secret checked; a
+   * re-deploy may not change the routing strategy (422 naming routing.strategy, nothing applied); then one apply.
+   */
+  async deployManaged(
+    region: string,
+    cluster: string,
+    req: DeployManagedEndpointRequest,
+    idempotencyKey?: string,
+  ): Promise<EndpointView> {
+    await this.requireOperator(region, cluster);
+    const { hp, kube } = await this.access(region, cluster);
+    const jumpstart = req.model.source === 'jumpstart';
+    const kind: KubeKind = jumpstart ? JUMPSTART_MODEL : INFERENCE_ENDPOINT_CONFIG;
+    const current = jumpstart
+      ? await kube.find(JUMPSTART_MODEL, req.name, req.namespace)
+      : await kube.find(INFERENCE_ENDPOINT_CONFIG, req.name, req.namespace);
+    if (current && deployedUnder(current, idempotencyKey))
+      return this.answered(region, cluster, kube, req.namespace, req.name);
+    const other = await findEndpoint(kube, req.namespace, req.name);
+    if (other && other.kind !== (kind === JUMPSTART_MODEL ? 'jumpstart' : 'managed'))
+      throw new ConflictError({
+        message: `name: ${req.namespace}/${req.name} is already a ${other.kind} endpoint; choose another name, or delete it first (delete_endpoint).`,
+        field: 'name',
+      });
+    checkInstanceTypes(hp, req.instanceTypes);
+    const storage =
+      req.model.source === 'storage'
+        ? await storageFacts(kube, req.model.storage, req.namespace, 'model.storage')
+        : undefined;
+    if (req.model.source === 'huggingface' && req.model.tokenSecret)
+      await checkSecret(kube, req.model.tokenSecret.name, req.namespace, 'model.tokenSecret.name');
+    const manifest = managedManifest(req, { region, cluster: hp, storage });
+    if (current) refuseRoutingChange(current, manifest);
+    await kube.apply(kind, withDeployKey(manifest, idempotencyKey));
+    return this.answered(region, cluster, kube, req.namespace, req.name);
+  }
+
+  /**
+   * Deploys a container endpoint: group, GPUs, storage, token Secret, pool and free names checked (container-plan.ts),
+   * then every object applied in order (Secrets are referenced, never written or read).
+   */
+  async deployContainer(
+    region: string,
+    cluster: string,
+    req: DeployContainerEndpointRequest,
+    idempotencyKey?: string,
+  ): Promise<EndpointView> {
+    const { hp, kube } = await this.access(region, cluster);
+    const existing = await findEndpoint(kube, req.namespace, req.name);
+    if (
+      existing?.kind === 'container' &&
+      deployedUnder(existing.parts.service ?? existing.parts.deployment, idempotencyKey)
+    )
+      return this.answered(region, cluster, kube, req.namespace, req.name);
+    const manifests = await containerPlan(this.deps, region, hp, kube, req, existing);
+    for (const m of manifests) await kube.applyAll([withDeployKey(m, idempotencyKey)]);
+    return this.answered(region, cluster, kube, req.namespace, req.name);
+  }
+
+  /** The endpoint as it is right after our change (the list drops what it kept). */
+  private async answered(
+    region: string,
+    cluster: string,
+    kube: KubePort,
+    namespace: string,
+    name: string,
+  ): Promise<EndpointView> {
+    this.changed(region, cluster);
+    return viewOf(await requireEndpoint(kube, cluster, namespace, name));
+  }
+
+  /**
+   * Sets the replicas: a container endpoint through its Deployment's scale subresource, a managed one through its
+   * object's `replicas`. Refused (422 naming replicas) while KEDA scales it: KEDA would undo it.
+   */
+  async scale(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    replicas: number,
+  ): Promise<EndpointView> {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireEndpoint(kube, cluster, namespace, name);
+    const view = viewOf(found);
+    if (view.autoscaling)
+      throw refuse(
+        'replicas',
+        `${namespace}/${name} is scaled by KEDA between ${view.autoscaling.min} and ${view.autoscaling.max} replicas; change its autoscaling (set_endpoint_autoscaling), or remove it first.`,
+      );
+    if (found.kind === 'container') {
+      if (!found.parts.deployment)
+        throw refuse(
+          'replicas',
+          `${namespace}/${name} is a pool endpoint: its workers belong to the pool (assign_pool_worker).`,
+        );
+      await kube.scale(DEPLOYMENT, serverName(name), namespace, replicas);
+    } else if (found.kind === 'managed') {
+      await kube.mergePatch(INFERENCE_ENDPOINT_CONFIG, name, namespace, { spec: { replicas } });
+    } else {
+      await kube.mergePatch(JUMPSTART_MODEL, name, namespace, { spec: { replicas } });
+    }
+    return this.answered(region, cluster, kube, namespace, name);
+  }
+
+  /** Sets (or with null removes) a container endpoint's ScaledObject (`E`, KEDA scales Deployment `E`). */
+  async setAutoscaling(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    autoscaling: ContainerAutoscaling | null,
+  ): Promise<EndpointView> {
+    const { kube } = await this.access(region, cluster);
+    const found = await this.requireContainer(kube, cluster, namespace, name, 'autoscaling');
+    if (autoscaling === null) await kube.delete(SCALED_OBJECT, scaledObjectName(name), namespace);
+    else await kube.apply(SCALED_OBJECT, this.scaledObjectOf(found, autoscaling));
+    return this.answered(region, cluster, kube, namespace, name);
+  }
+
+  /** The ScaledObject a set would apply (nothing applied). */
+  async previewAutoscaling(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    autoscaling: ContainerAutoscaling,
+  ): Promise<{ scaledObject: KubeObject }> {
+    const parsed = ContainerAutoscalingSchema.safeParse(autoscaling);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw InputError.field(issue.path.join('.') || 'autoscaling', issue.message);
+    }
+    const { kube } = await this.access(region, cluster);
+    const found = await this.requireContainer(kube, cluster, namespace, name, 'autoscaling');
+    return { scaledObject: this.scaledObjectOf(found, parsed.data) };
+  }
+
+  /** The domain's ScaledObject for the endpoint (a custom engine is refused there, naming autoscaling). */
+  private scaledObjectOf(found: Extract<FoundEndpoint, { kind: 'container' }>, autoscaling: ContainerAutoscaling) {
+    const engine = viewOf(found).engine ?? 'custom';
+    return scaledObjectPreview({ name: found.name, namespace: found.namespace, engine }, autoscaling);
+  }
+
+  /**
+   * Adds (or re-applies) the SGLang router in front of an sglang endpoint: the endpoint re-planned from the request
+   * it was deployed with, plus the router (its Service `E` then reaches the router), at the replicas it has now.
+   */
+  async deployRouter(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    policy: NonNullable<DeployContainerEndpointRequest['router']>['policy'],
+    idempotencyKey?: string,
+  ): Promise<EndpointView> {
+    const { hp, kube } = await this.access(region, cluster);
+    const found = await this.requireContainer(kube, cluster, namespace, name, 'router');
+    if (found.parts.router?.deployment && deployedUnder(found.parts.router.deployment, idempotencyKey))
+      return this.answered(region, cluster, kube, namespace, name);
+    const settings = this.settingsOf(found);
+    if (settings.engine !== 'sglang')
+      throw refuse(
+        'router',
+        `${namespace}/${name} serves ${settings.engine}; the SGLang router is for sglang endpoints.`,
+      );
+    const replicas = found.parts.deployment?.spec.replicas ?? settings.replicas;
+    const manifests = await containerPlan(
+      this.deps,
+      region,
+      hp,
+      kube,
+      { ...settings, replicas, router: { policy }, ...(found.parts.scaledObject ? {} : { autoscaling: undefined }) },
+      found,
+    );
+    for (const m of manifests) await kube.applyAll([withDeployKey(m, idempotencyKey)]);
+    return this.answered(region, cluster, kube, namespace, name);
+  }
+
+  private async requireContainer(
+    kube: KubePort,
+    cluster: string,
+    namespace: string,
+    name: string,
+    field: string,
+  ): Promise<Extract<FoundEndpoint, { kind: 'container' }>> {
+    const found = await requireEndpoint(kube, cluster, namespace, name);
+    if (found.kind !== 'container' || !found.parts.deployment)
+      throw refuse(
+        field,
+        found.kind === 'container'
+          ? `${namespace}/${name} is a pool endpoint: its workers belong to the pool.`
+          : `${namespace}/${name} is a ${found.kind} endpoint: the inference operator scales and routes it (deploy it again with autoscaling).`,
+      );
+    return found;
+  }
+
+  /** The request a container endpoint was deployed with (kept on its Deployment by the deploy). */
+  private settingsOf(found: Extract<FoundEndpoint, { kind: 'container' }>): ContainerSettings {
+    const settings = containerSettingsOf(found);
+    if (!settings)
+      throw new PreconditionError({
+        message: `${found.namespace}/${found.name} carries no record of how it was deployed, so it cannot be changed here; deploy it again.`,
+      });
+    return settings;
+  }
+
+  /**
+   * Deletes exactly the objects the endpoint is made of (by name, each labelled for it). A managed endpoint is its
+   * InferenceEndpointConfig or JumpStartModel: the operator's owner references remove what it made. Under an
+   * Idempotency-Key the answer is promised before the delete, so a retry finds it gone and answers the same.
+   */
+  async delete(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    keyed?: KeyedCall,
+  ): Promise<{ endpoint: string; namespace: string; deleted: Array<{ kind: string; name: string }> }> {
+    const { kube } = await this.access(region, cluster);
+    const found = await findEndpoint(kube, namespace, name);
+    if (!found && keyed?.interrupted && keyed.promised !== undefined)
+      return JSON.parse(keyed.promised) as { endpoint: string; namespace: string; deleted: [] };
+    if (!found) throw endpointNotFound(cluster, namespace, name);
+    const objects = viewOf(found).objects;
+    const answer = { endpoint: name, namespace, deleted: objects };
+    keyed?.promise(answer);
+    if (found.kind === 'managed') await kube.delete(INFERENCE_ENDPOINT_CONFIG, name, namespace);
+    else if (found.kind === 'jumpstart') await kube.delete(JUMPSTART_MODEL, name, namespace);
+    else await deleteContainerObjects(kube, found, objects);
+    this.changed(region, cluster);
+    return answer;
+  }
+
+  async logs(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    query: { tailLines: number; pod?: string },
+  ): Promise<EndpointLogsAnswer> {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireEndpoint(kube, cluster, namespace, name);
+    return endpointLogs(kube, name, namespace, await endpointPods(kube, found), query);
+  }
+
+  /**
+   * Where a chat completion goes: a container endpoint's Service `E` (port 80; with a router, Service `E` reaches
+   * the router), a managed endpoint's Service the operator made (found by owner reference; the one named for the
+   * endpoint when there are several) — and the model name its server answers to.
+   */
+  private async invokeTarget(region: string, cluster: string, namespace: string, name: string) {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireEndpoint(kube, cluster, namespace, name);
+    const view = viewOf(found);
+    if (found.kind === 'container')
+      return {
+        kube,
+        target: {
+          namespace,
+          service: serverName(name),
+          port: 80,
+          invocationPath: view.invocationPath,
+          model: view.model,
+        },
+      };
+    const services = found.made.services;
+    const svc = services.find((s) => s.metadata.name === name) ?? services[0];
+    if (!svc)
+      throw new PreconditionError({
+        message: `Endpoint ${namespace}/${name} has no Service yet: the inference operator makes it once it deploys the model (state ${view.state}).`,
+        remedy: 'Wait until get_endpoint shows it Ready, then try again.',
+      });
+    const target = {
+      namespace,
+      service: svc.metadata.name,
+      port: svc.spec.ports[0]?.port ?? 80,
+      invocationPath: view.invocationPath,
+      model: view.model,
+    };
+    // The operator's server names the model after where it mounted it: ask it (GET /v1/models) which name it serves.
+    return { kube, target: { ...target, model: (await servedModel(kube, target)) ?? view.model } };
+  }
+
+  async invoke(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    req: InvokeEndpointRequest,
+    maxChars?: number,
+  ): Promise<InvokeEndpointAnswer> {
+    const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
+    return invokeChat(kube, target, req, maxChars ? { maxChars } : {});
+  }
+
+  async invokeStream(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    req: InvokeEndpointRequest,
+    signal?: AbortSignal,
+  ): Promise<Readable> {
+    const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
+    return invokeChatStream(kube, target, req, signal);
+  }
+
+  // ── pools ──────────────────────────────────────────────────────────────────────────────────────
+  listPools(region: string, cluster: string, namespace?: string): Promise<ModelPoolList> {
+    return this.pools.list(region, cluster, namespace);
+  }
+
+  getPool(region: string, cluster: string, namespace: string, pool: string): Promise<ModelPoolView> {
+    return this.pools.get(region, cluster, namespace, pool);
+  }
+
+  async createPool(
+    region: string,
+    cluster: string,
+    req: CreateModelPoolRequest,
+    idempotencyKey?: string,
+  ): Promise<ModelPoolView> {
+    const view = await this.pools.create(region, cluster, req, idempotencyKey);
+    this.changed(region, cluster);
+    return view;
+  }
+
+  async deletePool(region: string, cluster: string, namespace: string, pool: string) {
+    const answer = await this.pools.delete(region, cluster, namespace, pool);
+    this.changed(region, cluster);
+    return answer;
+  }
+
+  async assignWorker(
+    region: string,
+    cluster: string,
+    namespace: string,
+    pool: string,
+    pod: string,
+    endpoint: string,
+  ): Promise<ModelPoolView> {
+    const view = await this.pools.assign(region, cluster, namespace, pool, pod, endpoint);
+    this.changed(region, cluster);
+    return view;
+  }
+}

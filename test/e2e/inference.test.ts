@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parse } from 'yaml';
+import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { call } from '../mcp/client-helpers.js';
+
+const SPEED = 600;
+const CLUSTER = 'infer';
+const endpoints = `/api/v1/clusters/${CLUSTER}/endpoints`;
+const endpoint = (name: string, ns = 'default') => `${endpoints}/${ns}/${name}`;
+const chat = { messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 32 };
+
+/**
+ * Inference end to end on the sandbox, on one cluster of three ml.g5.xlarge nodes (one GPU each) with the shared S3
+ * storage: refusals apply nothing; vLLM container endpoints (external → a LoadBalancer Service with a hostname,
+ * internal → ClusterIP) become Ready and answer a chat completion through the Kubernetes API server's service
+ * proxy over REST (plain and streamed) and MCP; a delete removes exactly the objects the deploy made (kubectl);
+ * a managed endpoint is refused while the inference operator is off, then with the feature on an
+ * InferenceEndpointConfig with KV cache L1+L2 and prefix-aware routing reaches DeploymentComplete and answers, and a
+ * change of its routing strategy is a 422 that changes nothing.
+ */
+describe('inference endpoints through REST and MCP on the sandbox', () => {
+  let sb: TestSandbox;
+  let server: TestServer;
+  let kube: TestKubeCluster;
+  let mcp: Client;
+  let group: string;
+
+  const until = async <T>(probe: () => Promise<T | undefined | false>, what: string, ms = 120_000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      const v = await probe().catch((err: unknown) => {
+        last = err;
+        return undefined;
+      });
+      if (v) return v;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  };
+  const view = async (name: string) => {
+    const r = await server.api('GET', endpoint(name));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const ready = (name: string) =>
+    until(async () => ((v) => (v.state === 'Ready' ? v : undefined))(await view(name)), `${name} Ready`);
+  const kubeWrites = async (after: number) =>
+    (await sb.calls({ service: 'kubernetes', after })).filter((c) => c.mutating);
+  const lastSeq = async () =>
+    Math.max(
+      0,
+      ...(await sb.calls()).map((c) => c.seq),
+      ...(await sb.calls({ service: 'kubernetes' })).map((c) => c.seq),
+    );
+  const kubectlJson = async (args: string[]) => JSON.parse((await kube.kubectl([...args, '-o', 'json'])).stdout);
+  const operationOk = async (r: { status: number; body: any }) => {
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const op = await server.waitForOperation(r.body.operation.id);
+    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+  };
+
+  before(async () => {
+    ({ sb, server } = await startSandboxAndServer(SPEED));
+    await operationOk(
+      await server.api('POST', '/api/v1/clusters', {
+        name: CLUSTER,
+        availabilityZone: 'us-west-2b',
+        instanceType: 'ml.g5.xlarge',
+        instanceCount: 3,
+        storage: { s3: true },
+      }),
+    );
+    const cluster = (await server.api('GET', `/api/v1/clusters/${CLUSTER}`)).body;
+    group = cluster.instanceGroups[0].name;
+    kube = await kubeAccess(sb, `${CLUSTER}-eks`);
+    mcp = new Client({ name: 'e2e-inference', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  });
+  after(() => stopAll(mcp, server, sb));
+
+  const vllm = (name: string, variant: 'external' | 'internal') => ({
+    name,
+    engine: 'vllm',
+    model: 'Qwen/Qwen3-0.6B',
+    instanceGroup: group,
+    gpus: 1,
+    service: { variant },
+  });
+
+  it('refuses before anything is applied, naming the field (the operator off, group, GPUs, storage, token Secret)', async () => {
+    const seq = await lastSeq();
+    const managed = await server.api('POST', `${endpoints}/managed`, {
+      name: 'm1',
+      model: { source: 'storage', storage: 'shared-s3', path: 'models/Qwen3-0.6B' },
+      instanceTypes: ['ml.g5.xlarge'],
+      worker: { image: 'vllm/vllm-openai:v0.10.1', gpus: 1 },
+    });
+    assert.equal(managed.status, 422, JSON.stringify(managed.body));
+    assert.equal(managed.body.errors[0].path, 'inference-operator');
+    assert.match(managed.body.detail + managed.body.remedy, /PATCH \/api\/v1\/clusters\/infer\/features/);
+    const refusals: Array<[Record<string, unknown>, string, number]> = [
+      [{ ...vllm('c1', 'internal'), instanceGroup: 'nope' }, 'instanceGroup', 422],
+      [{ ...vllm('c1', 'internal'), gpus: 4 }, 'gpus', 422],
+      [{ ...vllm('c1', 'internal'), model: '/data/models/x', storage: 'nope' }, 'storage', 422],
+      [{ ...vllm('c1', 'internal'), hfTokenSecret: { name: 'hf-token' } }, 'hfTokenSecret.name', 422],
+      [{ ...vllm('c1', 'internal'), name: 'Bad_Name' }, 'name', 400],
+    ];
+    for (const [body, path, status] of refusals) {
+      const r = await server.api('POST', `${endpoints}/container`, body);
+      assert.equal(r.status, status, JSON.stringify(r.body));
+      assert.equal(r.body.errors[0].path, path, JSON.stringify(r.body));
+    }
+    assert.deepEqual(await kubeWrites(seq), [], 'no Kubernetes write');
+    const list = (await server.api('GET', endpoints)).body;
+    assert.deepEqual(list, { endpoints: [], inferenceOperator: false });
+  });
+
+  it('vLLM external and internal: LoadBalancer with a hostname and ClusterIP; Ready; a chat completion through the service proxy (REST, streamed, MCP)', async () => {
+    for (const [name, variant] of [
+      ['chat-ext', 'external'],
+      ['chat-int', 'internal'],
+    ] as const) {
+      const r = await server.api('POST', `${endpoints}/container`, vllm(name, variant));
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      assert.equal(r.body.kind, 'container');
+      assert.equal(r.body.variant, variant);
+    }
+    const ext = await kubectlJson(['get', 'service', 'chat-ext']);
+    const int = await kubectlJson(['get', 'service', 'chat-int']);
+    assert.equal(ext.spec.type, 'LoadBalancer');
+    assert.equal(int.spec.type, 'ClusterIP');
+    assert.equal(ext.spec.ports[0].port, 80);
+    const extReady = await ready('chat-ext');
+    await ready('chat-int');
+    const withHost = await until(
+      async () => ((v) => (v.urls.loadBalancer ? v : undefined))(await view('chat-ext')),
+      'a load-balancer hostname',
+    );
+    assert.match(withHost.urls.loadBalancer, /elb\.amazonaws\.com/);
+    assert.equal(extReady.replicas.ready, 1);
+
+    const answer = await server.api('POST', `${endpoint('chat-int')}/invoke`, chat);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.ok(answer.body.content.length > 0);
+    assert.equal(answer.body.truncated, false);
+    assert.equal(answer.body.model, 'Qwen/Qwen3-0.6B');
+
+    const res = await fetch(`${server.url}${endpoint('chat-ext')}/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...chat, stream: true }),
+    });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+    const events = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
+    assert.ok(events.length > 2, `several events: ${events.join(' | ')}`);
+    assert.equal(events.at(-1), 'data: [DONE]');
+    const pieces = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.slice(6)).choices?.[0]?.delta?.content ?? '')
+      .join('');
+    assert.ok(pieces.length > 0);
+
+    const viaMcp = await call(mcp, 'invoke_endpoint', { cluster: CLUSTER, endpoint: 'chat-int', ...chat });
+    assert.ok(!viaMcp.isError, viaMcp.text);
+    assert.equal((viaMcp.structuredContent as any).content, answer.body.content, 'deterministic text');
+    const listed = await call(mcp, 'list_endpoints', { cluster: CLUSTER });
+    assert.match(listed.text, /default\/chat-ext \(vllm, external\) Ready/);
+  });
+
+  it('delete removes exactly the objects the deploy made (kubectl), and nothing of another endpoint or writer', async () => {
+    await kube.kubectl(['create', 'service', 'clusterip', 'chat-ext-keep', '--tcp=80:8000']);
+    const before = (await view('chat-ext')).objects;
+    const r = await server.api('DELETE', `${endpoint('chat-ext')}?confirm=true`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.deleted, before);
+    const left = await kubectlJson([
+      'get',
+      'deployments,services,scaledobjects',
+      '-l',
+      'instantstart.io/endpoint=chat-ext',
+    ]);
+    assert.deepEqual(left.items, []);
+    assert.equal(
+      (await kube.kubectl(['get', 'service', 'chat-ext-keep', '-o', 'name'])).stdout.trim(),
+      'service/chat-ext-keep',
+    );
+    assert.equal((await view('chat-int')).state, 'Ready');
+    const gone = await server.api('GET', endpoint('chat-ext'));
+    assert.equal(gone.status, 404);
+    const unconfirmed = await server.api('DELETE', endpoint('chat-int'));
+    assert.equal(unconfirmed.status, 400);
+    assert.equal(unconfirmed.body.errors[0].path, 'confirm');
+    const viaMcp = await call(mcp, 'delete_endpoint', { cluster: CLUSTER, endpoint: 'chat-int', confirm: true });
+    assert.ok(!viaMcp.isError, viaMcp.text);
+  });
+
+  it('managed: with the inference operator on, an InferenceEndpointConfig with KV cache L1+L2 and prefix-aware routing reaches DeploymentComplete and answers; a routing change is a 422 that changes nothing', async () => {
+    await operationOk(
+      await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'inference-operator': true }),
+    );
+    const body = {
+      name: 'qwen-managed',
+      model: { source: 'storage', storage: 'shared-s3', path: 'models/Qwen3-0.6B' },
+      instanceTypes: ['ml.g5.xlarge'],
+      worker: { image: 'vllm/vllm-openai:v0.10.1', gpus: 1, args: ['--max-model-len', '4096'] },
+      kvCache: { l1: true, l2: { backend: 'tieredstorage' } },
+      routing: { strategy: 'prefixaware' },
+    };
+    const wrongType = await server.api('POST', `${endpoints}/managed`, { ...body, instanceTypes: ['ml.p5.48xlarge'] });
+    assert.equal(wrongType.status, 422, JSON.stringify(wrongType.body));
+    assert.equal(wrongType.body.errors[0].path, 'instanceTypes.0');
+    const r = await server.api('POST', `${endpoints}/managed`, body);
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.equal(r.body.kind, 'managed');
+    const yaml = parse(
+      (await kube.kubectl(['get', 'inferenceendpointconfig', 'qwen-managed', '-o', 'yaml'])).stdout,
+    ) as any;
+    assert.equal(yaml.metadata.labels['app.kubernetes.io/managed-by'], 'instantstart');
+    const done = await until(
+      async () => ((v) => (v.operatorState === 'DeploymentComplete' ? v : undefined))(await view('qwen-managed')),
+      'DeploymentComplete',
+    );
+    assert.equal(done.state, 'Ready');
+    assert.equal(done.routing, 'prefixaware');
+    assert.ok(done.pods.length >= 1, 'the operator-made pods are listed');
+    const answer = await server.api('POST', `${endpoint('qwen-managed')}/invoke`, chat);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.ok(answer.body.content.length > 0);
+
+    const version = yaml.metadata.resourceVersion;
+    const seq = await lastSeq();
+    const change = await server.api('POST', `${endpoints}/managed`, { ...body, routing: { strategy: 'kvaware' } });
+    assert.equal(change.status, 422, JSON.stringify(change.body));
+    assert.equal(change.body.errors[0].path, 'routing.strategy');
+    assert.deepEqual(await kubeWrites(seq), []);
+    const after = await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed']);
+    assert.equal(after.metadata.resourceVersion, version, 'nothing changed');
+
+    const deleted = await call(mcp, 'delete_endpoint', { cluster: CLUSTER, endpoint: 'qwen-managed', confirm: true });
+    assert.ok(!deleted.isError, deleted.text);
+    assert.deepEqual((deleted.structuredContent as any).deleted, [
+      { kind: 'InferenceEndpointConfig', name: 'qwen-managed' },
+    ]);
+    await until(
+      async () =>
+        (await kube.kubectl(['get', 'inferenceendpointconfigs', '-o', 'name'])).stdout.trim() === '' ? true : undefined,
+      'the InferenceEndpointConfig gone',
+    );
+  });
+});
