@@ -242,11 +242,15 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       responses: { 200: { description: 'The completion (or the event stream)', schema: InvokeEndpointAnswerSchema } },
       readOnly: true,
     },
-    async ({ params, body, request, reply }) => {
+    async ({ params, body, reply }) => {
       const r = region(body.region);
       if (!body.stream) return service().invoke(r, params.name, params.namespace, params.endpoint, body);
       const abort = new AbortController();
-      request.raw.on('close', () => abort.abort());
+      // The client went away before the answer ended: stop asking the model server (a request's own 'close' fires
+      // once its body is read, so the reply's is the one that tells).
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      });
       const events = await service().invokeStream(
         r,
         params.name,

@@ -104,7 +104,8 @@ export class KubeTransport {
     req: KubeRequest & { signal?: AbortSignal; accept?: string },
     token: string,
   ): Promise<KubeStreamResponse> {
-    const url = new URL(req.path, this.target.endpoint);
+    // The endpoint may carry a path (the sandbox serves each cluster under one): the request's path goes after it.
+    const url = new URL(`${this.target.endpoint.replace(/\/+$/, '')}${req.path}`);
     for (const [key, value] of Object.entries(req.query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
