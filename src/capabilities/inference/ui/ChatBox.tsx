@@ -139,7 +139,9 @@ export function ChatBox({ cluster, region, endpoint, ready }: Props) {
               <Box variant="small" color="text-status-inactive">
                 {t.message.role === 'user' ? 'You' : 'Model'}
               </Box>
-              <div style={bubble(t.message.role)}>{t.message.content || (streaming ? '…' : '')}</div>
+              <div style={bubble(t.message.role)} data-testid="inference-chat-text">
+                {t.message.content || (streaming ? '…' : '')}
+              </div>
               {t.stats && t.message.role === 'assistant' && statsText(t.stats) && (
                 <Box variant="small" color="text-status-inactive" data-testid="inference-chat-stats">
                   {statsText(t.stats)}

@@ -43,12 +43,17 @@ export function fieldErrors(error: unknown, labels: Readonly<Record<string, stri
     errorOf: (path) => {
       const e = errors.find((x) => owner(x.path) === path);
       if (!e) return undefined;
-      return /^[A-Z]/.test(e.message) ? e.message : `${labels[path] ?? 'This field'} ${e.message}`;
+      return sentenceOf(labels[path] ?? 'This field', e.message);
     },
     unplaced,
     alert: !!error && (errors.length === 0 || unplaced.length > 0),
   };
 }
+
+/** Schema messages are fragments ("must be at most 40 characters"): named by the label; a sentence stands alone. */
+const FRAGMENT = /^(must|is|are|should|cannot|can't|needs?|has|have|was|does|expected|too|not)\b/;
+const sentenceOf = (label: string, message: string) =>
+  FRAGMENT.test(message) ? `${label} ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
 
 /** A fresh Idempotency-Key for one form: a double click or a retry after a lost answer deploys once. */
 export const newIdempotencyKey = (form: string) => `ui-${form}-${crypto.randomUUID()}`;
