@@ -169,6 +169,30 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
       .waitFor({ state: 'detached', timeout: 60_000 });
   });
 
+  it('puts the SGLang router in front of an SGLang endpoint from its page', async () => {
+    const deployed = await server.api('POST', `/api/v1/clusters/${CLUSTER}/endpoints/container`, {
+      name: 'ui-sglang',
+      engine: 'sglang',
+      model: 'Qwen/Qwen3-0.6B',
+      instanceGroup: group,
+      gpus: 1,
+    });
+    assert.equal(deployed.status, 201, JSON.stringify(deployed.body));
+    await page.goto(`${server.url}/clusters/${CLUSTER}/endpoints/default/ui-sglang`);
+    await page.locator('[data-testid="inference-router-add"]').click();
+    await page
+      .locator('[data-testid="inference-endpoint-detail"]', { hasText: /Cache-aware · ready/ })
+      .waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="inference-router"]').waitFor({ state: 'detached' });
+    const objects = await page.locator('[data-testid="inference-detail-objects"]').innerText();
+    assert.match(objects, /Deployment ui-sglang-router\b/);
+    assert.match(objects, /Service ui-sglang-router\b/);
+    await screenshot(page, 'inference-09-router');
+    const gone = await server.api('DELETE', `/api/v1/clusters/${CLUSTER}/endpoints/default/ui-sglang?confirm=true`);
+    assert.equal(gone.status, 200, JSON.stringify(gone.body));
+    await page.goto(`${server.url}/clusters/${CLUSTER}/endpoints`);
+  });
+
   it("moves a model pool's warm worker to another endpoint from the assignment table", async () => {
     const pools = `/api/v1/clusters/${CLUSTER}/model-pools`;
     const created = await server.api('POST', pools, {
@@ -208,7 +232,7 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
     await table.locator('tr', { hasText: moved }).waitFor();
     const assign = page.locator(`[data-testid="inference-pool-assign-${moved}"]`);
     assert.match(await assign.innerText(), /pool-a/);
-    await screenshot(page, 'inference-09-pool');
+    await screenshot(page, 'inference-10-pool');
     await assign.locator('button').first().click();
     await page.getByRole('option', { name: 'pool-b' }).click();
     await assign.locator('button', { hasText: 'pool-b' }).waitFor();
@@ -221,7 +245,7 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
     // The endpoints follow their workers: each now has one.
     const b = page.locator('[data-testid="inference-endpoints"] tr', { hasText: 'pool-b' });
     await b.locator('[data-testid="inference-endpoint-replicas"]', { hasText: '1/1' }).waitFor();
-    await screenshot(page, 'inference-10-pool-moved');
+    await screenshot(page, 'inference-11-pool-moved');
     assert.deepEqual(browser.errors, [], 'no console or page errors');
   });
 });

@@ -21,6 +21,7 @@ import { useDeployContainer, usePools } from './api.js';
 import { AUTOSCALING_LABELS, AutoscalingFields } from './AutoscalingFields.js';
 import { type ContainerState, containerRequestOf, EMPTY_CONTAINER } from './container-request.js';
 import { fieldErrors, newIdempotencyKey, option, pick } from './form-kit.js';
+import { ROUTER_POLICIES } from './RouterPanel.js';
 
 interface Props {
   cluster: string;
@@ -54,12 +55,6 @@ const ENGINES = [
   option('vllm', 'vLLM', 'vllm serve, OpenAI-compatible'),
   option('sglang', 'SGLang', 'python3 -m sglang.launch_server'),
   option('custom', 'Custom', 'Your image and command'),
-];
-const ROUTER_POLICIES = [
-  option('cache_aware', 'Cache-aware', 'Longest prefix match unless the load is unbalanced'),
-  option('round_robin', 'Round robin'),
-  option('random', 'Random'),
-  option('power_of_two', 'Power of two', 'The less loaded of two random workers'),
 ];
 const VARIANTS = [
   { value: 'internal', label: 'Cluster-internal', description: 'A ClusterIP Service: reached by in-cluster DNS only.' },

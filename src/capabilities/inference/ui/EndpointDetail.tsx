@@ -21,6 +21,7 @@ import { ChatBox } from './ChatBox.js';
 import { DeleteEndpointModal } from './DeleteEndpointModal.js';
 import { EndpointLogs } from './EndpointLogs.js';
 import { engineAndModel, KIND_LABEL, StateIndicator, VARIANT_LABEL } from './endpoint-status.js';
+import { ROUTER_POLICIES, RouterPanel } from './RouterPanel.js';
 import { ScalingPanel } from './ScalingPanel.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
@@ -204,7 +205,7 @@ export function EndpointDetail({
               ? [
                   {
                     label: 'SGLang router',
-                    value: `${e.router.policy} · ${e.router.ready ? 'ready' : 'not ready'} · Service ${e.router.service}`,
+                    value: `${ROUTER_POLICIES.find((p) => p.value === e.router?.policy)?.label ?? e.router.policy} · ${e.router.ready ? 'ready' : 'not ready'} · Service ${e.router.service}`,
                   },
                 ]
               : []),
@@ -231,6 +232,9 @@ export function EndpointDetail({
       </Container>
       <ChatBox cluster={cluster} region={region} endpoint={ref} ready={e.replicas.ready > 0} />
       <ScalingPanel cluster={cluster} region={region} endpoint={e} />
+      {e.engine === 'sglang' && e.kind === 'container' && e.variant !== 'pool' && !e.router && (
+        <RouterPanel cluster={cluster} region={region} endpoint={e} />
+      )}
       <Pods cluster={cluster} region={urlRegion} e={e} />
       <EndpointLogs cluster={cluster} region={region} endpoint={ref} />
       <Events e={e} />

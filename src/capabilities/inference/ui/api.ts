@@ -88,6 +88,9 @@ export const previewAutoscaling = (
     region,
     ...autoscaling,
   });
+/** Puts the SGLang router in front of an sglang endpoint (its own Deployment and Service, `<endpoint>-router`). */
+export const deployRouter = (cluster: string, region: string, ref: EndpointRef, policy: string) =>
+  rest(INFERENCE_PATHS.endpointRouter, endpointParams(cluster, ref)).put<EndpointView>({ body: { region, policy } });
 export const deleteEndpoint = (cluster: string, region: string, ref: EndpointRef) =>
   rest(INFERENCE_PATHS.endpoint, endpointParams(cluster, ref)).delete<DeleteEndpointAnswer>({
     query: { region, confirm: 'true' },
@@ -175,6 +178,8 @@ export const useSetAutoscaling = (cluster: string, region: string, ref: Endpoint
   useInferenceMutation(cluster, region, (a: ContainerAutoscalingInput | null) =>
     setAutoscaling(cluster, region, ref, a),
   );
+export const useDeployRouter = (cluster: string, region: string, ref: EndpointRef) =>
+  useInferenceMutation(cluster, region, (policy: string) => deployRouter(cluster, region, ref, policy));
 export const useDeleteEndpoint = (cluster: string, region: string, ref: EndpointRef) =>
   useInferenceMutation(cluster, region, () => deleteEndpoint(cluster, region, ref));
 export const useAssignPoolWorker = (cluster: string, region: string) =>
