@@ -4,9 +4,10 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from '../helpers/browser.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { ensureQuota } from '../sandbox/sagemaker-fixtures.js';
 
 const CLUSTER = 'ui-infer';
-/** One NVIDIA A10G per node: a replica of one GPU per node, and a second node for the second replica. */
+/** One NVIDIA A10G per node: a replica of one GPU per node; three nodes for two replicas, then a pool and a managed endpoint. */
 const GROUP_TYPE = 'ml.g5.8xlarge';
 const ENDPOINT = 'ui-qwen';
 
@@ -24,11 +25,13 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(600));
+    await ensureQuota(sb, `${GROUP_TYPE} for cluster usage`, 3);
     const created = await server.api('POST', '/api/v1/clusters', {
       name: CLUSTER,
       availabilityZone: 'us-west-2b',
       instanceType: GROUP_TYPE,
-      instanceCount: 2,
+      instanceCount: 3,
+      storage: { s3: true },
     });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     assert.equal((await server.waitForOperation(created.body.operation.id)).status, 'succeeded');
@@ -246,6 +249,49 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
     const b = page.locator('[data-testid="inference-endpoints"] tr', { hasText: 'pool-b' });
     await b.locator('[data-testid="inference-endpoint-replicas"]', { hasText: '1/1' }).waitFor();
     await screenshot(page, 'inference-11-pool-moved');
+  });
+
+  it('deploys a managed endpoint with KV cache and prefix-aware routing once the inference operator is on: a missing image shows under its field first', async () => {
+    const features = await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'inference-operator': true });
+    assert.equal(features.status, 202, JSON.stringify(features.body));
+    assert.equal((await server.waitForOperation(features.body.operation.id)).status, 'succeeded');
+    const storage = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/storage`)).body.storages.find(
+      (x: { kind: string }) => x.kind === 's3',
+    ).name;
+    await page.goto(`${server.url}/clusters/${CLUSTER}/endpoints`);
+    await page.locator('[data-testid="inference-deploy-managed-open"]').first().click();
+    const modal = page.locator('[data-testid="inference-managed-modal"]');
+    await modal.waitFor();
+    assert.equal(await page.locator('[data-testid="inference-operator-off"]').count(), 0, 'the operator is on');
+    await field('inference-managed-name').fill('ui-managed');
+    await page.locator('[data-testid="inference-managed-source"]').getByText('Cluster storage').click();
+    await select('inference-managed-storage', storage);
+    await field('inference-managed-path').fill('models/Qwen3-0.6B');
+    await select('inference-managed-types', GROUP_TYPE);
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="inference-managed-args"] textarea').fill('--model\n/opt/ml/model\n--port\n8080');
+    await modal.getByText('KV cache and routing', { exact: true }).click();
+    await page.locator('[data-testid="inference-managed-kv"] input').check();
+    await select('inference-managed-l2', 'Managed tiered storage');
+    await page.locator('[data-testid="inference-managed-routing"] input').check();
+    await page
+      .locator('[data-testid="inference-routing-permanent"]', { hasText: 'cannot be added, removed or changed' })
+      .waitFor();
+    await page.locator('[data-testid="inference-managed-deploy"]').click();
+    await page.locator('[data-testid="inference-managed-image"] [id*="error"]').waitFor();
+    await screenshot(page, 'inference-12-managed-form');
+    await field('inference-managed-image').fill('vllm/vllm-openai:v0.10.1');
+    await page.locator('[data-testid="inference-managed-deploy"]').click();
+    await modal.waitFor({ state: 'detached' });
+    const detail = page.locator('[data-testid="inference-endpoint-detail"]', { hasText: 'ui-managed' });
+    await detail.waitFor();
+    await detail.locator('[data-testid="inference-endpoint-state"][data-state="Ready"]').waitFor({ timeout: 90_000 });
+    const text = await detail.innerText();
+    assert.match(text, /Managed endpoint/);
+    assert.match(text, /DeploymentComplete/);
+    assert.match(text, /Intelligent routing\s+Prefix-aware \(fixed\)/);
+    assert.match(text, /InferenceEndpointConfig ui-managed/);
+    await screenshot(page, 'inference-13-managed-ready');
     assert.deepEqual(browser.errors, [], 'no console or page errors');
   });
 });

@@ -296,6 +296,7 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
                   label="Arguments"
                   description="One per line, passed as they are (no shell)."
                   errorText={errorOf('worker.args')}
+                  data-testid="inference-managed-args"
                 >
                   <Textarea value={s.args} onChange={text('args')} rows={3} placeholder={'--max-model-len\n8192'} />
                 </FormField>
@@ -320,7 +321,7 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
           )}
           <ExpandableSection headerText="KV cache and routing" variant="container">
             <SpaceBetween size="m">
-              <FormField errorText={errorOf('kvCache')}>
+              <FormField errorText={errorOf('kvCache')} data-testid="inference-managed-kv">
                 <Checkbox checked={s.kvCache} onChange={({ detail }) => set({ kvCache: detail.checked })}>
                   Managed tiered KV cache
                 </Checkbox>
@@ -330,7 +331,7 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
                   <Checkbox checked={s.l1} onChange={({ detail }) => set({ l1: detail.checked })}>
                     L1: CPU memory on each worker
                   </Checkbox>
-                  <FormField label="L2: shared cache">
+                  <FormField label="L2: shared cache" data-testid="inference-managed-l2">
                     <Select
                       selectedOption={pick(L2_OPTIONS, s.l2)}
                       options={L2_OPTIONS}

@@ -20,7 +20,7 @@ import { type EndpointRef, useEndpoint } from './api.js';
 import { ChatBox } from './ChatBox.js';
 import { DeleteEndpointModal } from './DeleteEndpointModal.js';
 import { EndpointLogs } from './EndpointLogs.js';
-import { engineAndModel, KIND_LABEL, StateIndicator, VARIANT_LABEL } from './endpoint-status.js';
+import { engineAndModel, KIND_LABEL, ROUTING_LABEL, StateIndicator, VARIANT_LABEL } from './endpoint-status.js';
 import { ROUTER_POLICIES, RouterPanel } from './RouterPanel.js';
 import { ScalingPanel } from './ScalingPanel.js';
 
@@ -200,7 +200,7 @@ export function EndpointDetail({
             { label: 'Instance types', value: e.instanceTypes.join(', ') || '—' },
             ...(e.variant ? [{ label: 'Reached through', value: VARIANT_LABEL[e.variant] }] : []),
             ...(e.pool ? [{ label: 'Model pool', value: e.pool }] : []),
-            ...(e.routing ? [{ label: 'Intelligent routing', value: `${e.routing} (fixed)` }] : []),
+            ...(e.routing ? [{ label: 'Intelligent routing', value: `${ROUTING_LABEL[e.routing]} (fixed)` }] : []),
             ...(e.router
               ? [
                   {

@@ -36,6 +36,13 @@ export const VARIANT_LABEL: Record<NonNullable<EndpointView['variant']>, string>
   pool: 'Model pool',
 };
 
+export const ROUTING_LABEL: Record<NonNullable<EndpointView['routing']>, string> = {
+  prefixaware: 'Prefix-aware',
+  kvaware: 'KV-aware',
+  session: 'Session',
+  roundrobin: 'Round robin',
+};
+
 /** "vLLM · Qwen/Qwen3-0.6B" for a container, the model alone for a managed endpoint. */
 export function engineAndModel(e: Pick<EndpointView, 'engine' | 'model'>): string {
   const engine = e.engine ? { vllm: 'vLLM', sglang: 'SGLang', custom: 'Custom' }[e.engine] : undefined;
