@@ -8,7 +8,7 @@ const WRITES: Readonly<Record<string, string>> = { POST: 'create', PUT: 'update'
  * A call-log line for a Kubernetes write (GET /_sandbox/calls?service=kubernetes): which verb on which
  * resource, e.g. `apply hyperpodpytorchjobs` about `default/llama`, so a test can count the writes a
  * request made as it counts AWS mutations. Reads are not logged (watches and polls would drown them).
- * undefined for a read or a path that names no resource.
+ * undefined for a read, a request through the proxy subresource, or a path that names no resource.
  */
 export function kubeCallEntry(
   req: IncomingMessage,
@@ -24,6 +24,8 @@ export function kubeCallEntry(
   if (!rest?.length) return undefined;
   const namespaced = rest[0] === 'namespaces' && rest.length >= 3;
   const [resource, name, subresource] = namespaced ? rest.slice(2) : rest;
+  // A POST through a Service's or pod's proxy is a request to the workload (a chat completion), not a write.
+  if (subresource === 'proxy') return undefined;
   const apply = verb === 'patch' && String(req.headers['content-type'] ?? '').startsWith('application/apply-patch');
   return {
     time: new Date().toISOString(),

@@ -95,16 +95,17 @@ export const BUILTIN_RESOURCES: ResourceType[] = [
     categories: ['all'],
     subresources: { status: true },
   }),
+  // Groups in kube-apiserver's priority order: apps, autoscaling, batch, networking.k8s.io, rbac, storage.
+  builtin('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, {
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: { status: true },
+  }),
   builtin('batch', 'v1', 'jobs', 'Job', true, { categories: ['all'], subresources: { status: true } }),
   // What the HyperPod inference operator makes for an endpoint's load balancer (an Ingress of class `alb`) and
   // what KEDA makes for a ScaledObject (its HPA), served as kube-apiserver 1.3x serves them.
   builtin('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, {
     shortNames: ['ing'],
-    subresources: { status: true },
-  }),
-  builtin('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, {
-    shortNames: ['hpa'],
-    categories: ['all'],
     subresources: { status: true },
   }),
   builtin('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),

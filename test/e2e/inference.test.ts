@@ -250,6 +250,22 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     const after = await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed']);
     assert.equal(after.metadata.resourceVersion, version, 'nothing changed');
 
+    const scaled = await server.api('PUT', `${endpoint('qwen-managed')}/scale`, { replicas: 2 });
+    assert.equal(scaled.status, 200, JSON.stringify(scaled.body));
+    assert.equal((await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed'])).spec.replicas, 2);
+
+    const js = await server.api('POST', `${endpoints}/managed`, {
+      name: 'js',
+      model: { source: 'jumpstart', modelId: 'deepseek-llm-r1-distill-qwen-1-5b', acceptEula: true },
+      instanceTypes: ['ml.g5.xlarge'],
+    });
+    assert.equal(js.status, 201, JSON.stringify(js.body));
+    assert.equal(js.body.kind, 'jumpstart');
+    const jsm = await kubectlJson(['get', 'jumpstartmodel', 'js']);
+    assert.match(jsm.spec.server.executionRole, /^arn:aws:iam::000000000000:role\/SageMakerHyperPodInference/);
+    const jsGone = await server.api('DELETE', `${endpoint('js')}?confirm=true`);
+    assert.deepEqual(jsGone.body.deleted, [{ kind: 'JumpStartModel', name: 'js' }]);
+
     const deleted = await call(mcp, 'delete_endpoint', { cluster: CLUSTER, endpoint: 'qwen-managed', confirm: true });
     assert.ok(!deleted.isError, deleted.text);
     assert.deepEqual((deleted.structuredContent as any).deleted, [
@@ -260,5 +276,161 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
         (await kube.kubectl(['get', 'inferenceendpointconfigs', '-o', 'name'])).stdout.trim() === '' ? true : undefined,
       'the InferenceEndpointConfig gone',
     );
+  });
+
+  it('SGLang behind its router with KEDA: up when the sandbox metric rises, back after the cooldown; scale refused while KEDA scales; preview; logs; delete takes the router and its RBAC', async () => {
+    const r = await server.api('POST', `${endpoints}/container`, {
+      name: 'sg',
+      engine: 'sglang',
+      model: 'Qwen/Qwen3-0.6B',
+      instanceGroup: group,
+      gpus: 1,
+      router: {},
+      autoscaling: {
+        min: 1,
+        max: 2,
+        threshold: 5,
+        cooldownSeconds: 30,
+        prometheusUrl: 'http://prometheus-server.monitoring.svc.cluster.local',
+      },
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const sg = await ready('sg');
+    assert.equal(sg.router.service, 'sg-router');
+    assert.equal(sg.router.policy, 'cache_aware');
+    assert.equal(sg.autoscaling.scaledObject, 'sg');
+    assert.deepEqual(sg.objects.map((o: { kind: string; name: string }) => `${o.kind}/${o.name}`).sort(), [
+      'Deployment/sg',
+      'Deployment/sg-router',
+      'Role/sg-router',
+      'RoleBinding/sg-router',
+      'ScaledObject/sg',
+      'Service/sg',
+      'Service/sg-router',
+      'ServiceAccount/sg-router',
+    ]);
+    const answer = await server.api('POST', `${endpoint('sg')}/invoke`, chat);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+
+    const refused = await server.api('PUT', `${endpoint('sg')}/scale`, { replicas: 2 });
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.equal(refused.body.errors[0].path, 'replicas');
+
+    const metric = (value: number) =>
+      sb.admin(`/_sandbox/kube/${CLUSTER}-eks/metrics`, {
+        method: 'POST',
+        body: { name: 'sglang:num_queue_reqs', value },
+      });
+    const replicas = async (n: number) =>
+      until(async () => {
+        await sb.advance(15);
+        const v = await view('sg');
+        return v.replicas.desired === n && v.replicas.ready === n ? v : undefined;
+      }, `${n} replicas of sg`);
+    await metric(10);
+    await replicas(2);
+    await metric(0);
+    await replicas(1);
+
+    const preview = await server.api(
+      'GET',
+      `${endpoint('sg')}/autoscaling?max=3&threshold=2&prometheusUrl=${encodeURIComponent('http://prom.monitoring.svc:9090')}`,
+    );
+    assert.equal(preview.status, 200, JSON.stringify(preview.body));
+    assert.equal(preview.body.scaledObject.kind, 'ScaledObject');
+    assert.equal(preview.body.scaledObject.spec.maxReplicaCount, 3);
+    assert.equal(
+      (await kubectlJson(['get', 'scaledobject', 'sg'])).spec.maxReplicaCount,
+      2,
+      'a preview applies nothing',
+    );
+
+    const removed = await call(mcp, 'set_endpoint_autoscaling', {
+      cluster: CLUSTER,
+      endpoint: 'sg',
+      autoscaling: null,
+    });
+    assert.ok(!removed.isError, removed.text);
+    assert.equal((await kube.kubectl(['get', 'scaledobjects', '-o', 'name'])).stdout.trim(), '');
+    const scaled = await call(mcp, 'scale_endpoint', { cluster: CLUSTER, endpoint: 'sg', replicas: 2 });
+    assert.ok(!scaled.isError, scaled.text);
+    assert.equal((await kubectlJson(['get', 'deployment', 'sg'])).spec.replicas, 2);
+    await replicas(2);
+
+    const logs = await server.api('GET', `${endpoint('sg')}/logs?tailLines=5`);
+    assert.equal(logs.status, 200, JSON.stringify(logs.body));
+    assert.ok(logs.body.pods.length >= 3, 'two servers and the router');
+    assert.ok(logs.body.pods.every((p: { lines: string[] }) => p.lines.length <= 5));
+
+    const deleted = await server.api('DELETE', `${endpoint('sg')}?confirm=true`);
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    const left = await kubectlJson([
+      'get',
+      'deployments,services,scaledobjects,serviceaccounts,roles,rolebindings',
+      '-l',
+      'instantstart.io/endpoint=sg',
+    ]);
+    assert.deepEqual(left.items, []);
+  });
+
+  it('a model pool: workers assigned by label to two pool endpoints; reassigning one moves its traffic (MCP)', async () => {
+    const pool = await server.api('POST', `/api/v1/clusters/${CLUSTER}/model-pools`, {
+      name: 'p',
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-0.6B',
+      instanceGroup: group,
+      gpus: 1,
+      workers: 2,
+    });
+    assert.equal(pool.status, 201, JSON.stringify(pool.body));
+    for (const name of ['alpha', 'beta']) {
+      const r = await server.api('POST', `${endpoints}/container`, {
+        name,
+        engine: 'vllm',
+        model: 'Qwen/Qwen3-0.6B',
+        instanceGroup: group,
+        gpus: 1,
+        service: { variant: 'pool', pool: 'p' },
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      assert.equal(r.body.variant, 'pool');
+    }
+    const workers = await until(async () => {
+      const listed = await call(mcp, 'list_model_pool', { cluster: CLUSTER, namespace: 'default', pool: 'p' });
+      const w = (listed.structuredContent as any).pools[0].workers;
+      return w.length === 2 && w.every((x: { ready: boolean }) => x.ready) ? w : undefined;
+    }, 'two ready workers');
+    const [w0, w1] = workers.map((w: { pod: string }) => w.pod);
+    for (const [pod, ep] of [
+      [w0, 'alpha'],
+      [w1, 'beta'],
+    ]) {
+      const a = await call(mcp, 'assign_pool_worker', { cluster: CLUSTER, pool: 'p', pod, endpoint: ep });
+      assert.ok(!a.isError, a.text);
+    }
+    assert.equal((await ready('alpha')).replicas.ready, 1);
+    assert.equal((await ready('beta')).replicas.ready, 1);
+    const first = await server.api('POST', `${endpoint('beta')}/invoke`, chat);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+
+    const moved = await call(mcp, 'assign_pool_worker', { cluster: CLUSTER, pool: 'p', pod: w1, endpoint: 'alpha' });
+    assert.ok(!moved.isError, moved.text);
+    const pod = await kubectlJson(['get', 'pod', w1]);
+    assert.equal(pod.metadata.labels['instantstart.io/model'], 'alpha');
+    const beta = await server.api('POST', `${endpoint('beta')}/invoke`, chat);
+    assert.equal(
+      beta.status,
+      422,
+      `the old endpoint no longer routes to the moved worker: ${JSON.stringify(beta.body)}`,
+    );
+    const alpha = await server.api('POST', `${endpoint('alpha')}/invoke`, chat);
+    assert.equal(alpha.status, 200, JSON.stringify(alpha.body));
+    assert.equal((await view('alpha')).replicas.ready, 2);
+
+    const busy = await server.api('DELETE', `/api/v1/clusters/${CLUSTER}/model-pools/default/p?confirm=true`);
+    assert.equal(busy.status, 409, 'endpoints still select the pool');
+    const unknown = await call(mcp, 'assign_pool_worker', { cluster: CLUSTER, pool: 'p', pod: w1, endpoint: 'nope' });
+    assert.ok(unknown.isError);
+    assert.match(unknown.text, /- endpoint: /);
   });
 });

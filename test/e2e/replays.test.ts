@@ -525,6 +525,104 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
     ]);
   });
 
+  it('inference: each deploy, the router, scale, autoscaling, a pool worker and a delete, replayed, make one set of objects', async () => {
+    const features = await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'inference-operator': true });
+    assert.equal(features.status, 202, JSON.stringify(features.body));
+    assert.equal((await server.waitForOperation(features.body.operation.id)).status, 'succeeded');
+    const at = { cluster: CLUSTER, endpoint: 'rp-sg' };
+    await replay(
+      'deploy_container_endpoint',
+      { ...at, engine: 'sglang', model: 'Qwen/Qwen3-0.6B', group: mainGroup, gpus: 1 },
+      [
+        ['kubernetes', 'apply deployments'],
+        ['kubernetes', 'apply services'],
+      ],
+    );
+    await replay('deploy_router', at, [
+      ['kubernetes', 'apply serviceaccounts'],
+      ['kubernetes', 'apply roles'],
+      ['kubernetes', 'apply rolebindings'],
+    ]);
+    await replay('scale_endpoint', { ...at, replicas: 2 }, [['kubernetes', 'patch deployments/scale']]);
+    await replay(
+      'set_endpoint_autoscaling',
+      {
+        ...at,
+        autoscaling: { min: 1, max: 2, threshold: 5, prometheusUrl: 'http://prometheus.monitoring.svc.cluster.local' },
+      },
+      [['kubernetes', 'apply scaledobjects']],
+    );
+    await replay(
+      'deploy_managed_endpoint',
+      {
+        cluster: CLUSTER,
+        endpoint: 'rp-managed',
+        model: { source: 'huggingface', modelId: 'Qwen/Qwen3-0.6B' },
+        instanceTypes: ['ml.g5.xlarge'],
+        worker: { image: 'vllm/vllm-openai:v0.10.1', gpus: 0, args: ['--port', '8080'] },
+      },
+      [['kubernetes', 'apply inferenceendpointconfigs']],
+    );
+    // The pool and its endpoint are set up without keys: the replay is of the reassignment.
+    const pool = await server.api('POST', `/api/v1/clusters/${CLUSTER}/model-pools`, {
+      name: 'rp-pool',
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-0.6B',
+      instanceGroup: mainGroup,
+      gpus: 0,
+      workers: 1,
+    });
+    assert.equal(pool.status, 201, JSON.stringify(pool.body));
+    const poolEndpoint = await server.api('POST', `/api/v1/clusters/${CLUSTER}/endpoints/container`, {
+      name: 'rp-pooled',
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-0.6B',
+      instanceGroup: mainGroup,
+      gpus: 0,
+      service: { variant: 'pool', pool: 'rp-pool' },
+    });
+    assert.equal(poolEndpoint.status, 201, JSON.stringify(poolEndpoint.body));
+    let worker = '';
+    const deadline = Date.now() + 60_000;
+    while (!worker && Date.now() < deadline) {
+      worker =
+        (await server.api('GET', `/api/v1/clusters/${CLUSTER}/model-pools/default/rp-pool`)).body.workers[0]?.pod ?? '';
+      if (!worker) await new Promise((r) => setTimeout(r, 200));
+    }
+    await replay('assign_pool_worker', { cluster: CLUSTER, pool: 'rp-pool', pod: worker, endpoint: 'rp-pooled' }, [
+      ['kubernetes', 'patch pods'],
+    ]);
+    await replay('delete_endpoint', { ...at, confirm: true }, [['kubernetes', 'delete scaledobjects']]);
+  });
+
+  it('a deploy interrupted between its apply and its recorded answer, retried with its key, answers the endpoint it made without applying again', async () => {
+    const url = `/api/v1/clusters/${CLUSTER}/endpoints/container`;
+    const body = { name: 'rp-crash-ep', engine: 'vllm', model: 'Qwen/Qwen3-0.6B', instanceGroup: mainGroup, gpus: 0 };
+    const first = await server.api('POST', url, body, { 'idempotency-key': 'crash-deploy' });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    await mcp.close();
+    await server.close();
+    const db = new BetterSqlite3(findDatabase(dataDir));
+    assert.equal(
+      db
+        .prepare('UPDATE idempotency_keys SET status = NULL, answer = NULL, answered_at = NULL WHERE key = ?')
+        .run('crash-deploy').changes,
+      1,
+    );
+    db.close();
+    server = await startTestServer(sb, { speed: SPEED, dataDir });
+    await connect();
+    const before = await lastSeq();
+    const retried = await server.api('POST', url, body, { 'idempotency-key': 'crash-deploy' });
+    assert.equal(retried.status, 201, JSON.stringify(retried.body));
+    assert.equal(retried.body.name, 'rp-crash-ep');
+    assert.deepEqual(await sb.calls({ service: 'kubernetes', after: before }), [], 'nothing applied again');
+    const kube = await kubeAccess(sb, `${CLUSTER}-eks`);
+    const annotations = JSON.parse((await kube.kubectl(['get', 'service', 'rp-crash-ep', '-o', 'json'])).stdout)
+      .metadata.annotations;
+    assert.match(annotations['instantstart.dev/idempotency-key'], /^[0-9a-f]{32}$/, 'a digest of the key, not the key');
+  });
+
   it('set_autoscaling, then delete_cluster', async () => {
     await replay('set_autoscaling', { cluster: CLUSTER, enabled: true, groups: [mainGroup] }, [
       ['sagemaker', 'UpdateCluster'],

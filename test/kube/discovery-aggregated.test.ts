@@ -42,7 +42,9 @@ describe('aggregated discovery', () => {
     const names = answer.body.items.map((g: { metadata: { name: string } }) => g.metadata.name);
     assert.deepEqual(names, [
       'apps',
+      'autoscaling',
       'batch',
+      'networking.k8s.io',
       'rbac.authorization.k8s.io',
       'storage.k8s.io',
       'apiextensions.k8s.io',
@@ -55,7 +57,7 @@ describe('aggregated discovery', () => {
       responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
       verbs: ['get', 'patch', 'update'],
     });
-    const crontabs = answer.body.items[5].versions[0].resources[0];
+    const crontabs = answer.body.items.at(-1).versions[0].resources[0];
     assert.equal(crontabs.resource, 'crontabs');
     assert.deepEqual(crontabs.responseKind, { group: 'stable.example.com', version: 'v1', kind: 'CronTab' });
     assert.deepEqual(crontabs.shortNames, ['ct']);

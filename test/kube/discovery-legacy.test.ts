@@ -64,7 +64,15 @@ describe('legacy discovery', () => {
     assert.equal(before.kind, 'APIGroupList');
     assert.deepEqual(
       before.groups.map((g: { name: string }) => g.name),
-      ['apps', 'batch', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'apiextensions.k8s.io'],
+      [
+        'apps',
+        'autoscaling',
+        'batch',
+        'networking.k8s.io',
+        'rbac.authorization.k8s.io',
+        'storage.k8s.io',
+        'apiextensions.k8s.io',
+      ],
     );
     assert.equal(handleDiscovery(pending, '/apis/stable.example.com', ''), undefined);
 

@@ -38,7 +38,9 @@ describe('OpenAPI documents', () => {
       'api/v1',
       'apis/apiextensions.k8s.io/v1',
       'apis/apps/v1',
+      'apis/autoscaling/v2',
       'apis/batch/v1',
+      'apis/networking.k8s.io/v1',
       'apis/rbac.authorization.k8s.io/v1',
       'apis/storage.k8s.io/v1',
     ]);

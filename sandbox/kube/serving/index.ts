@@ -5,5 +5,5 @@
 import './model-server.js';
 import './router.js';
 
-export { listening, servePod, Unreachable, type PodHttpRequest, type PodHttpResponse } from './pod-http.js';
+export { servePod, Unreachable, type PodHttpRequest, type PodHttpResponse } from './pod-http.js';
 export { servingSpecOf, type ServingSpec } from './servers.js';

@@ -128,22 +128,6 @@ export async function servePod(
   return handler(proc, port, req);
 }
 
-/** Whether a pod's port answers now (what an httpGet or tcpSocket readiness probe sees). */
-export function listening(cluster: KubeCluster, pod: KubeObject, port: number): boolean {
-  try {
-    listener(cluster, pod, port);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The pod with this IP, among the cluster's running pods. */
-export function podByIp(cluster: KubeCluster, ip: string, pods: KubeObject[]): KubeObject | undefined {
-  void cluster;
-  return pods.find((p) => podIpOf(p) === ip && (p.status as Any)?.phase === 'Running');
-}
-
 /** Counts a request in `running` until its answer has been written (or abandoned). */
 export async function* tracked(
   proc: ServingProcess,

@@ -366,17 +366,12 @@ export class InferenceService {
     const { kube } = await this.access(region, cluster);
     const found = await requireEndpoint(kube, cluster, namespace, name);
     const view = viewOf(found);
-    if (found.kind === 'container')
-      return {
-        kube,
-        target: {
-          namespace,
-          service: serverName(name),
-          port: 80,
-          invocationPath: view.invocationPath,
-          model: view.model,
-        },
-      };
+    if (found.kind === 'container') {
+      const target = { namespace, service: serverName(name), port: 80, invocationPath: view.invocationPath };
+      // A pool's workers load the pool's model: the endpoint's view names the pool, the server the model.
+      const model = view.variant === 'pool' ? await servedModel(kube, target) : view.model;
+      return { kube, target: { ...target, model: model ?? view.model } };
+    }
     const services = found.made.services;
     const svc = services.find((s) => s.metadata.name === name) ?? services[0];
     if (!svc)

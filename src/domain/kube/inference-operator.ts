@@ -155,7 +155,8 @@ export function parseOperatorStatus(raw: unknown): OperatorStatus {
   const sm = rec(rec(status.endpoints).sagemaker);
   return {
     ...status,
-    ...(isState(status.state) ? { state: status.state } : {}),
+    // Read fields replace the raw ones (a wrong-typed value reads as absent).
+    state: isState(status.state) ? status.state : undefined,
     conditions: parseConditions(status.conditions),
     ...(hasDeployment
       ? {
@@ -172,15 +173,18 @@ export function parseOperatorStatus(raw: unknown): OperatorStatus {
         }
       : {}),
     ...(str(sm.state) ? { sagemakerEndpointState: str(sm.state) } : {}),
-    ...(num(status.replicas) !== undefined ? { replicas: num(status.replicas) } : {}),
-    ...(num(status.observedGeneration) !== undefined ? { observedGeneration: num(status.observedGeneration) } : {}),
+    replicas: num(status.replicas),
+    observedGeneration: num(status.observedGeneration),
   };
 }
 
-/** Keeps the spec blocks as they came, dropping the ones that are not objects (a tolerant read). */
+/**
+ * The shared spec blocks read tolerantly: a block that is not an object, or a count that is not a number, reads
+ * as absent. Every key is present (undefined when absent) so spreading it over the raw spec replaces a wrong-typed one.
+ */
 export function parseCommonSpec(spec: Loose): OperatorCommonSpec {
   const block = <T>(v: unknown): T | undefined => (Object.keys(rec(v)).length ? (rec(v) as T) : undefined);
-  return defined({
+  return {
     replicas: num(spec.replicas),
     maxDeployTimeInSeconds: num(spec.maxDeployTimeInSeconds),
     autoScalingSpec: block<OperatorAutoScalingSpec>(spec.autoScalingSpec),
@@ -188,7 +192,7 @@ export function parseCommonSpec(spec: Loose): OperatorCommonSpec {
     kvCacheSpec: block<KvCacheSpec>(spec.kvCacheSpec),
     loadBalancer: block<OperatorLoadBalancer>(spec.loadBalancer),
     metrics: block<OperatorMetrics>(spec.metrics),
-  });
+  };
 }
 
 /** Why the operator failed, in its words: the deployment status' reason/message, else a False condition's. */

@@ -80,10 +80,10 @@ export function parseScaledObject(raw: unknown): KubeScaledObject {
     spec: {
       ...spec,
       scaleTargetRef: { ...target, name: str(target.name) ?? '' },
-      ...(num(spec.minReplicaCount) !== undefined ? { minReplicaCount: num(spec.minReplicaCount) } : {}),
-      ...(num(spec.maxReplicaCount) !== undefined ? { maxReplicaCount: num(spec.maxReplicaCount) } : {}),
-      ...(num(spec.cooldownPeriod) !== undefined ? { cooldownPeriod: num(spec.cooldownPeriod) } : {}),
-      ...(num(spec.pollingInterval) !== undefined ? { pollingInterval: num(spec.pollingInterval) } : {}),
+      minReplicaCount: num(spec.minReplicaCount),
+      maxReplicaCount: num(spec.maxReplicaCount),
+      cooldownPeriod: num(spec.cooldownPeriod),
+      pollingInterval: num(spec.pollingInterval),
       triggers: list(spec.triggers)
         .map(rec)
         .filter((t) => typeof t.type === 'string')

@@ -4,14 +4,13 @@ import { apiPath } from '../../../domain/api-path.js';
 import {
   ContainerAutoscalingSchema,
   DeleteEndpointAnswerSchema,
-  EndpointViewSchema,
   RouterPolicySchema,
   type EndpointView,
 } from '../../../domain/schemas/inference.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { INFERENCE_PATHS } from '../paths.js';
-import { EndpointRefInput, endpointText } from './endpoint-text.js';
+import { EndpointRefInput, EndpointSummarySchema, endpointText } from './endpoint-text.js';
 
 const CHANGE_HINTS = {
   readOnlyHint: false,
@@ -31,7 +30,7 @@ export function registerScaleEndpointTool(server: McpServer, api: RestClient): v
     input: z
       .object({ ...EndpointRefInput, replicas: z.number().int().min(0).max(100).describe('Replicas wanted.') })
       .strict(),
-    output: EndpointViewSchema,
+    output: EndpointSummarySchema,
     annotations: CHANGE_HINTS,
     async run({ cluster, namespace, endpoint, region, replicas }, { api, signal }) {
       const view = await api.put<EndpointView>(
@@ -57,7 +56,7 @@ export function registerSetEndpointAutoscalingTool(server: McpServer, api: RestC
         autoscaling: ContainerAutoscalingSchema.nullable().describe('The scaling; null removes it.'),
       })
       .strict(),
-    output: EndpointViewSchema,
+    output: EndpointSummarySchema,
     annotations: CHANGE_HINTS,
     async run({ cluster, namespace, endpoint, region, autoscaling }, { api, signal }) {
       const view = await api.put<EndpointView>(
@@ -78,7 +77,7 @@ export function registerDeployRouterTool(server: McpServer, api: RestClient): vo
       'Add (or re-apply) the SGLang router to an sglang container endpoint: its own Deployment and Service <endpoint>-router, finding the replicas by label; ' +
       'invoke_endpoint then goes through it. Policy cache_aware by default.',
     input: z.object({ ...EndpointRefInput, policy: RouterPolicySchema.default('cache_aware') }).strict(),
-    output: EndpointViewSchema,
+    output: EndpointSummarySchema,
     annotations: CHANGE_HINTS,
     async run({ cluster, namespace, endpoint, region, policy }, { api, signal }) {
       const view = await api.put<EndpointView>(

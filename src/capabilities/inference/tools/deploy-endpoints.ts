@@ -7,13 +7,12 @@ import {
   DeployContainerEndpointRequestSchema,
   DeployManagedEndpointRequestSchema,
   EndpointNameSchema,
-  EndpointViewSchema,
   type EndpointView,
 } from '../../../domain/schemas/inference.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { INFERENCE_PATHS } from '../paths.js';
-import { ClusterInput, endpointText, withoutName } from './endpoint-text.js';
+import { ClusterInput, EndpointSummarySchema, endpointText, withoutName } from './endpoint-text.js';
 
 const withoutGroup = <T extends { instanceGroup: unknown }>({
   instanceGroup: _group,
@@ -47,7 +46,7 @@ export function registerDeployManagedEndpointTool(server: McpServer, api: RestCl
         region: RegionSchema.optional(),
       })
       .strict(),
-    output: EndpointViewSchema.extend({ nextStep: z.string() }),
+    output: EndpointSummarySchema.extend({ nextStep: z.string() }),
     annotations: DEPLOY_HINTS,
     restFields: { name: 'endpoint' },
     async run({ cluster, endpoint, ...rest }, { api, signal }) {
@@ -79,7 +78,7 @@ export function registerDeployContainerEndpointTool(server: McpServer, api: Rest
         region: RegionSchema.optional(),
       })
       .strict(),
-    output: EndpointViewSchema.extend({ nextStep: z.string() }),
+    output: EndpointSummarySchema.extend({ nextStep: z.string() }),
     annotations: DEPLOY_HINTS,
     restFields: { name: 'endpoint', instanceGroup: 'group' },
     async run({ cluster, endpoint, group, ...rest }, { api, signal }) {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
-import { EndpointNameSchema, type EndpointDetail, type EndpointView } from '../../../domain/schemas/inference.js';
+import {
+  EndpointNameSchema,
+  EndpointViewSchema,
+  type EndpointDetail,
+  type EndpointView,
+} from '../../../domain/schemas/inference.js';
 import { StorageNamespaceSchema } from '../../../domain/schemas/storage.js';
 
 /** The inputs naming one endpoint, shared by the endpoint tools. */
@@ -48,3 +53,31 @@ export const withoutName = <T extends Record<string, z.ZodType>>(shape: T): Omit
   const { name: _name, region: _region, ...rest } = shape;
   return rest;
 };
+
+/**
+ * What a change tool answers as structured content: the endpoint's state, not its whole view (get_endpoint gives
+ * that) — tool schemas are sent with every tool list, and their size is paid in tokens (issue 29).
+ */
+export const EndpointSummarySchema = EndpointViewSchema.pick({
+  name: true,
+  namespace: true,
+  kind: true,
+  state: true,
+  operatorState: true,
+  reason: true,
+  replicas: true,
+});
+
+/** The endpoint list as list_endpoints answers it: each endpoint's summary with its model and URLs. */
+export const EndpointListItemSchema = EndpointViewSchema.pick({
+  name: true,
+  namespace: true,
+  kind: true,
+  engine: true,
+  variant: true,
+  model: true,
+  state: true,
+  reason: true,
+  replicas: true,
+  urls: true,
+});

@@ -11,7 +11,7 @@ import { StorageNamespaceSchema } from '../../../domain/schemas/storage.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { INFERENCE_PATHS } from '../paths.js';
-import { ClusterInput, EndpointRefInput, endpointLine, endpointText } from './endpoint-text.js';
+import { ClusterInput, EndpointListItemSchema, EndpointRefInput, endpointLine, endpointText } from './endpoint-text.js';
 
 /** `list_endpoints` → GET /api/v1/clusters/{cluster}/endpoints. */
 export function registerListEndpointsTool(server: McpServer, api: RestClient): void {
@@ -24,7 +24,7 @@ export function registerListEndpointsTool(server: McpServer, api: RestClient): v
     input: z
       .object({ ...ClusterInput, namespace: StorageNamespaceSchema.optional().describe('Only this namespace.') })
       .strict(),
-    output: EndpointListSchema,
+    output: EndpointListSchema.extend({ endpoints: z.array(EndpointListItemSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },
     async run({ cluster, namespace, region }, { api, signal }) {
       const list = await api.get<EndpointList>(apiPath(INFERENCE_PATHS.endpoints, { name: cluster }), {
