@@ -192,6 +192,18 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
         await back.or(page.locator('[data-testid="training-recipe-cards"]')).first().waitFor();
       }
     }
+    await dialog(
+      tab('endpoints'),
+      'deploy container',
+      '[data-testid="inference-deploy-container-open"]',
+      '[data-testid="inference-container-modal"]',
+    );
+    await dialog(
+      tab('endpoints'),
+      'deploy managed',
+      '[data-testid="inference-deploy-managed-open"]',
+      '[data-testid="inference-managed-modal"]',
+    );
     await dialog(tab('models'), 'download a model', '[data-testid="model-download-start"]');
     await dialog(tab('jobs'), 'create tracking server', '[data-testid="mlflow-create-open"]').catch(async (err) => {
       await screenshot(page, 'words-mlflow');
