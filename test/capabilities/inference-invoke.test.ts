@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { KubePort, KubeServiceProxyRequest } from '../../src/cloud/ports.js';
+import type { KubePort, KubeServiceProxyRequest, ProxiedAnswerHeaders } from '../../src/cloud/ports.js';
 import {
   invokeChat,
   invokeChatStream,
@@ -19,12 +19,17 @@ import { CloudError, PreconditionError } from '../../src/domain/errors.js';
 const target = { namespace: 'default', service: 'chat', port: 80, invocationPath: 'v1/chat/completions', model: 'm' };
 const req = { messages: [{ role: 'user' as const, content: 'hi' }], maxTokens: 16, stream: false };
 
-function proxy(status: number, body: string | Buffer[], seen: KubeServiceProxyRequest[] = []): KubePort {
+function proxy(
+  status: number,
+  body: string | Buffer[],
+  seen: KubeServiceProxyRequest[] = [],
+  headers: ProxiedAnswerHeaders = {},
+): KubePort {
   return {
     cluster: 'c',
     async proxyService(r: KubeServiceProxyRequest) {
       seen.push(r);
-      return { status, body: Readable.from(Array.isArray(body) ? body : [Buffer.from(body)]) };
+      return { status, headers, body: Readable.from(Array.isArray(body) ? body : [Buffer.from(body)]) };
     },
   } as unknown as KubePort;
 }
@@ -91,7 +96,7 @@ describe('invoke through the service proxy', () => {
     const events = 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n';
     const small = await invokeChatStream(proxy(200, events), target, { ...req, stream: true });
     let out = '';
-    for await (const c of small) out += c;
+    for await (const c of small.events) out += c;
     assert.equal(out, events);
     const big = Buffer.alloc(256 * 1024, 'b');
     const capped = await invokeChatStream(
@@ -104,12 +109,22 @@ describe('invoke through the service proxy', () => {
     );
     let size = 0;
     let tail = '';
-    for await (const c of capped) {
+    for await (const c of capped.events) {
       size += Buffer.byteLength(c);
       tail = String(c);
     }
     assert.ok(size <= MAX_ANSWER_BYTES + 100, `${size} bytes`);
     assert.match(tail, /event: truncated/);
+  });
+
+  it('names the pod that answered when the server says so (x-served-by), plain and streamed', async () => {
+    const servedBy = { 'content-type': 'application/json', 'x-served-by': 'chat-6d9f-abcde' };
+    const plain = await invokeChat(proxy(200, completion('hi'), [], servedBy), target, req);
+    assert.equal(plain.servedBy, 'chat-6d9f-abcde');
+    assert.equal((await invokeChat(proxy(200, completion('hi')), target, req)).servedBy, undefined);
+    const streamed = await invokeChatStream(proxy(200, 'data: [DONE]\n\n', [], servedBy), target, req);
+    assert.equal(streamed.servedBy, 'chat-6d9f-abcde');
+    streamed.events.resume();
   });
 
   it('asks a server which model it serves', async () => {

@@ -154,6 +154,12 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     assert.ok(answer.body.content.length > 0);
     assert.equal(answer.body.truncated, false);
     assert.equal(answer.body.model, 'Qwen/Qwen3-0.6B');
+    // Which pod answered: the model server's x-served-by, carried through the service proxy.
+    const podsOf = async (name: string) =>
+      (await kubectlJson(['get', 'pods', '-l', `instantstart.io/endpoint=${name}`])).items.map(
+        (p: { metadata: { name: string } }) => p.metadata.name,
+      );
+    assert.ok((await podsOf('chat-int')).includes(answer.body.servedBy), `servedBy ${answer.body.servedBy}`);
 
     const res = await fetch(`${server.url}${endpoint('chat-ext')}/invoke`, {
       method: 'POST',
@@ -162,6 +168,7 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     });
     assert.equal(res.status, 200, res.status === 200 ? '' : await res.text());
     assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+    assert.ok((await podsOf('chat-ext')).includes(res.headers.get('x-served-by')), 'x-served-by on the stream');
     const events = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
     assert.ok(events.length > 2, `several events: ${events.join(' | ')}`);
     assert.equal(events.at(-1), 'data: [DONE]');

@@ -125,9 +125,12 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
     await page
       .locator('[data-testid="inference-chat-assistant"][data-streaming="true"]')
       .waitFor({ state: 'detached' });
+    // The pod that answered, named by the stream's x-served-by header, shown before the times.
+    const servedBy = res.headers()['x-served-by'];
+    assert.match(servedBy ?? '', new RegExp(`^${ENDPOINT}-`), 'the stream names the pod that answered');
     assert.match(
       await answer.locator('[data-testid="inference-chat-stats"]').innerText(),
-      /first token \d+ ms · \d+ ms in all/,
+      new RegExp(`^Served by ${servedBy} · first token \\d+ ms · \\d+ ms in all`),
     );
     // The text the model streamed, chunk by chunk, as the server relayed it (the sandbox's text is deterministic).
     const events = (await res.text())

@@ -140,9 +140,11 @@ export async function invokeChat(
       model: t.model,
       content: cut(text, options.maxChars ?? MAX_CONTENT_CHARS).text,
       truncated: true,
+      ...(res.headers['x-served-by'] ? { servedBy: res.headers['x-served-by'] } : {}),
       latencyMs,
     };
   }
+  const servedBy = res.headers['x-served-by'];
   const choice = parsed.choices?.[0];
   const content = cut(choice?.message?.content ?? '', options.maxChars ?? MAX_CONTENT_CHARS);
   const usage = parsed.usage;
@@ -154,8 +156,15 @@ export async function invokeChat(
     ...(usage?.prompt_tokens !== undefined && usage.completion_tokens !== undefined
       ? { usage: { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } }
       : {}),
+    ...(servedBy ? { servedBy } : {}),
     latencyMs,
   };
+}
+
+/** A streamed completion's events, and the pod that answers them when its server says so (`x-served-by`). */
+export interface ChatStream {
+  events: Readable;
+  servedBy?: string;
 }
 
 /**
@@ -167,7 +176,7 @@ export async function invokeChatStream(
   t: InvokeTarget,
   req: InvokeEndpointRequest,
   signal?: AbortSignal,
-): Promise<Readable> {
+): Promise<ChatStream> {
   const res = await kube.proxyService({
     namespace: t.namespace,
     service: t.service,
@@ -193,5 +202,6 @@ export async function invokeChatStream(
     },
   });
   res.body.on('error', (err) => capped.destroy(err));
-  return res.body.pipe(capped);
+  const servedBy = res.headers['x-served-by'];
+  return { events: res.body.pipe(capped), ...(servedBy ? { servedBy } : {}) };
 }

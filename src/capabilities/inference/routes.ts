@@ -236,7 +236,8 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
         "Send an OpenAI-style chat completion to the endpoint through the Kubernetes API server's service proxy; stream=true answers server-sent events",
       description:
         "A plain answer carries the generated text (capped; truncated says so). With stream=true the model server's events " +
-        '(data: {chat.completion.chunk} … data: [DONE]) are passed through as they come, as text/event-stream. 422 when no replica is ready.',
+        '(data: {chat.completion.chunk} … data: [DONE]) are passed through as they come, as text/event-stream, with the header ' +
+        'x-served-by naming the pod that answers when its server says so (servedBy in a plain answer). 422 when no replica is ready.',
       params: EndpointRefSchema,
       body: InvokeEndpointRequestSchema,
       responses: { 200: { description: 'The completion (or the event stream)', schema: InvokeEndpointAnswerSchema } },
@@ -251,7 +252,7 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
-      const events = await service().invokeStream(
+      const { events, servedBy } = await service().invokeStream(
         r,
         params.name,
         params.namespace,
@@ -260,6 +261,8 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
         abort.signal,
       );
       reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+      // Which pod answers (the UI shows it): known from the model server's headers, before its first event.
+      if (servedBy) reply.header('x-served-by', servedBy);
       return events;
     },
   );

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
 import { ConflictError, InputError, PreconditionError } from '../../domain/errors.js';
 import { clusterOfTarget } from '../../domain/naming.js';
@@ -44,7 +43,7 @@ import {
   type FoundEndpoint,
 } from './endpoints.js';
 import { checkInstanceTypes, checkSecret, refuse, storageFacts } from './facts.js';
-import { invokeChat, invokeChatStream } from './invoke.js';
+import { invokeChat, invokeChatStream, type ChatStream } from './invoke.js';
 import { invokeTargetOf } from './invoke-target.js';
 import { endpointLogs } from './logs.js';
 import { managedManifest, refuseRoutingChange } from './managed-plan.js';
@@ -384,7 +383,7 @@ export class InferenceService {
     name: string,
     req: InvokeEndpointRequest,
     signal?: AbortSignal,
-  ): Promise<Readable> {
+  ): Promise<ChatStream> {
     const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
     return invokeChatStream(kube, target, req, signal);
   }

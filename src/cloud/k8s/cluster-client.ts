@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { Log, Watch } from '@kubernetes/client-node';
 import { tell, type CloudObserver } from '../observer.js';
@@ -19,6 +20,7 @@ import type {
   KubePage,
   KubePort,
   KubeServiceProxyAnswer,
+  ProxiedAnswerHeaders,
   KubeServiceProxyRequest,
   KubeWatchEvent,
   KubeWatchOptions,
@@ -325,7 +327,7 @@ export class KubeClusterClient implements KubePort {
         ...(r.signal ? { signal: r.signal } : {}),
         ...(r.headersMs ? { headersMs: r.headersMs } : {}),
       });
-      return { status: res.status, ...(res.contentType ? { contentType: res.contentType } : {}), body: res.body };
+      return { status: res.status, headers: proxiedHeaders(res.headers), body: res.body };
     } catch (err) {
       throw noAnswerError(naming, 'proxy', err, r.headersMs ?? this.transport.deadlineMs);
     }
@@ -463,4 +465,17 @@ export class KubeClusterClient implements KubePort {
         throw noAnswerError(naming, 'watch', err, this.transport.deadlineMs);
       });
   }
+}
+
+/** A pod's name as Kubernetes allows it (DNS subdomain): the only `x-served-by` passed on, so no header is forged. */
+const POD_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** Of a proxied answer's headers, what its caller may be told: the content type and the pod that answered. */
+function proxiedHeaders(h: IncomingHttpHeaders): ProxiedAnswerHeaders {
+  const type = h['content-type'];
+  const servedBy = h['x-served-by'];
+  return {
+    ...(type ? { 'content-type': type } : {}),
+    ...(typeof servedBy === 'string' && POD_NAME.test(servedBy) ? { 'x-served-by': servedBy } : {}),
+  };
 }

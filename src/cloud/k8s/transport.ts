@@ -36,7 +36,7 @@ export type KubeStreamRequest = KubeRequest & { signal?: AbortSignal; accept?: s
 /** An answer whose body is read as it comes (a service proxy's streamed chat completion). */
 export interface KubeStreamResponse {
   status: number;
-  contentType?: string;
+  headers: IncomingMessage['headers'];
   body: IncomingMessage;
 }
 
@@ -130,8 +130,7 @@ export class KubeTransport {
         },
         (res) => {
           clearTimeout(headersDeadline);
-          const type = res.headers['content-type'];
-          resolve({ status: res.statusCode ?? 0, ...(type ? { contentType: type } : {}), body: res });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
         },
       );
       outgoing.on('error', (err) => {

@@ -77,10 +77,20 @@ export interface KubeServiceProxyRequest {
   headersMs?: number;
 }
 
+/**
+ * The headers of a proxied answer passed on to the caller: what the answer is, and which pod answered (the
+ * sandbox's model servers name themselves in `x-served-by`). Nothing else: no cookie, no server's own auth.
+ */
+export interface ProxiedAnswerHeaders {
+  'content-type'?: string;
+  'x-served-by'?: string;
+}
+
 /** The answer of the Service behind the proxy (or the API server's own, when it could not reach it). */
 export interface KubeServiceProxyAnswer {
   status: number;
-  contentType?: string;
+  /** Of the answer's headers, only these two. */
+  headers: ProxiedAnswerHeaders;
   /** Read as it comes; the caller bounds what it reads and destroys it when done. */
   body: Readable;
 }

@@ -21,7 +21,7 @@ export function registerInvokeEndpointTool(server: McpServer, api: RestClient): 
     title: 'Try an inference endpoint',
     description:
       'Send an OpenAI-style chat completion to an endpoint through the Kubernetes API service proxy and answer the generated text ' +
-      `(at most ${MCP_MAX_CONTENT} characters; truncated says so), finish reason, token usage and latency. Changes nothing. The endpoint must be Ready.`,
+      `(at most ${MCP_MAX_CONTENT} characters; truncated says so), finish reason, token usage, latency and the pod that answered (when its server says). Changes nothing. The endpoint must be Ready.`,
     input: z
       .object({
         ...EndpointRefInput,
@@ -45,7 +45,7 @@ export function registerInvokeEndpointTool(server: McpServer, api: RestClient): 
         answer.content.length > MCP_MAX_CONTENT
           ? { ...answer, content: answer.content.slice(0, MCP_MAX_CONTENT), truncated: true }
           : answer;
-      const meta = `(${bounded.model}, ${bounded.finishReason ?? 'no finish reason'}, ${bounded.latencyMs} ms${bounded.truncated ? ', truncated' : ''})`;
+      const meta = `(${bounded.model}, ${bounded.finishReason ?? 'no finish reason'}, ${bounded.latencyMs} ms${bounded.servedBy ? `, served by ${bounded.servedBy}` : ''}${bounded.truncated ? ', truncated' : ''})`;
       return { text: `${bounded.content}\n${meta}`, data: bounded };
     },
   });
