@@ -94,6 +94,31 @@ describe('managed endpoint view', () => {
     assert.deepEqual(v.objects, [{ kind: 'InferenceEndpointConfig', name: 'qwen' }]);
   });
 
+  it("counts only the model server's replicas, not the router the operator adds for intelligent routing", () => {
+    const one = live(
+      INFERENCE_ENDPOINT_CONFIG,
+      { ...iec, spec: { ...iec.spec, replicas: 1 } },
+      {
+        state: 'DeploymentComplete',
+      },
+    );
+    const deployment = (name: string, ready: number) =>
+      live(
+        DEPLOYMENT,
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'team-a' }, spec: { replicas: 1 } },
+        { readyReplicas: ready },
+      );
+    const withRouter = { deployments: [deployment('qwen', 1), deployment('qwen-router', 1)], services: [] };
+    const v = managedEndpointView(one, withRouter);
+    assert.deepEqual([v.replicas, v.state], [{ ready: 1, desired: 1 }, 'Ready']);
+    // The router ready while no worker is: nothing serves the model yet.
+    const waiting = managedEndpointView(one, {
+      deployments: [deployment('qwen', 0), deployment('qwen-router', 1)],
+      services: [],
+    });
+    assert.deepEqual([waiting.replicas, waiting.state], [{ ready: 0, desired: 1 }, 'Deploying']);
+  });
+
   it("a failure carries the operator's reason", () => {
     const obj = live(INFERENCE_ENDPOINT_CONFIG, iec, {
       state: 'DeploymentFailed',

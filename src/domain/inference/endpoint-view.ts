@@ -29,9 +29,8 @@ export function managedEndpointView(
 ): EndpointView {
   const s = obj.status;
   const desired = obj.spec.replicas ?? 1;
-  const ready = made.deployments.length
-    ? made.deployments.reduce((n, d) => n + d.status.ready, 0)
-    : (s.deployment?.readyReplicas ?? 0);
+  const servers = made.deployments.filter((d) => isModelServer(obj, d));
+  const ready = servers.length ? servers.reduce((n, d) => n + d.status.ready, 0) : (s.deployment?.readyReplicas ?? 0);
   const failure = operatorFailure(s);
   const state = managedState(obj, ready, desired);
   const svc = made.services[0];
@@ -77,6 +76,14 @@ export function managedEndpointView(
     ...(obj.metadata.creationTimestamp ? { createdAt: obj.metadata.creationTimestamp } : {}),
   };
 }
+
+/**
+ * Whether a Deployment the operator made is the endpoint's model server, whose replicas are the endpoint's: the one
+ * named after the endpoint (upstream: the HyperPod CLI walkthrough's HPA scales `Deployment/<name>`, its pods carry
+ * `app: <name>`). The router it adds for intelligent routing (`<name>-router` in the sandbox, assumed) is not a
+ * replica of the model.
+ */
+const isModelServer = (obj: KubeResource, d: KubeDeployment) => d.metadata.name === obj.metadata.name;
 
 function managedState(obj: KubeInferenceEndpointConfig | KubeJumpStartModel, ready: number, desired: number): State {
   if (obj.metadata.deletionTimestamp) return 'Deleting';
