@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { containerEndpointManifests } from '../../src/domain/inference/container-endpoint.js';
 import { containerEndpointView, managedEndpointView } from '../../src/domain/inference/endpoint-view.js';
 import { managedEndpointManifest } from '../../src/domain/inference/managed-endpoint.js';
+import { poolManifests } from '../../src/domain/inference/model-pool.js';
 import { DEPLOYMENT } from '../../src/domain/kube/deployment.js';
 import { INFERENCE_ENDPOINT_CONFIG } from '../../src/domain/kube/inference-endpoint-config.js';
 import { knownKind } from '../../src/domain/kube/index.js';
@@ -10,6 +11,7 @@ import { JUMPSTART_MODEL } from '../../src/domain/kube/jumpstart-model.js';
 import { POD } from '../../src/domain/kube/pod.js';
 import { SCALED_OBJECT, scaledObjectStatus } from '../../src/domain/kube/scaled-object.js';
 import { SERVICE } from '../../src/domain/kube/service.js';
+import { CreateModelPoolRequestSchema } from '../../src/domain/schemas/inference/requests.js';
 import { EndpointViewSchema } from '../../src/domain/schemas/inference/views.js';
 import { containerRequest, G5_FACTS, managedRequest } from './inference-fixtures.js';
 
@@ -260,6 +262,26 @@ describe('container endpoint view', () => {
     EndpointViewSchema.parse(v);
     assert.deepEqual([v.variant, v.pool, v.state], ['pool', 'warm', 'Degraded']);
     assert.deepEqual(v.replicas, { ready: 1, desired: 2 });
+    // What it serves is the pool's: its Deployment's engine, model and instance type (the Service says none).
+    const { deployment } = poolManifests(
+      CreateModelPoolRequestSchema.parse({
+        name: 'warm',
+        engine: 'sglang',
+        model: 'Qwen/Qwen3-4B',
+        instanceGroup: 'gpu',
+        gpus: 1,
+        workers: 2,
+      }),
+      G5_FACTS,
+    );
+    const served = containerEndpointView({
+      service: live(SERVICE, pool.service),
+      poolDeployment: live(DEPLOYMENT, deployment),
+    });
+    assert.deepEqual(
+      [served.engine, served.model, served.instanceTypes],
+      ['sglang', 'Qwen/Qwen3-4B', ['ml.g5.12xlarge']],
+    );
   });
 
   it('ScaledObject status: ready, active, paused by annotation', () => {

@@ -401,6 +401,8 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
       });
       assert.equal(r.status, 201, JSON.stringify(r.body));
       assert.equal(r.body.variant, 'pool');
+      // What it serves is the pool's (read from its Deployment), not "pool p".
+      assert.deepEqual([r.body.engine, r.body.model], ['vllm', 'Qwen/Qwen3-0.6B']);
     }
     const workers = await until(async () => {
       const listed = await call(mcp, 'list_model_pool', { cluster: CLUSTER, namespace: 'default', pool: 'p' });

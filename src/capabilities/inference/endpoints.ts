@@ -6,6 +6,7 @@ import {
   MANAGED_BY_LABEL,
   MANAGED_BY_VALUE,
   POOL_LABEL,
+  poolDeploymentName,
   ROUTER,
 } from '../../domain/inference/names.js';
 import { DEPLOYMENT, type KubeDeployment } from '../../domain/kube/deployment.js';
@@ -49,6 +50,8 @@ interface LabelledObjects {
   rbac: KubeResource[];
   /** Pool workers (for pool endpoints' replicas). */
   poolPods: KubePod[];
+  /** Pool Deployments (what a pool endpoint serves: engine, model, instance type). */
+  pools: KubeDeployment[];
 }
 
 /** What the operator made from a managed endpoint: the objects whose owner reference is the endpoint's object. */
@@ -116,10 +119,12 @@ function groupContainers(o: LabelledObjects): Map<string, { name: string; namesp
   }
   for (const e of out.values()) {
     const pool = e.parts.service?.metadata.labels[POOL_LABEL];
-    if (pool)
-      e.parts.poolPods = o.poolPods.filter(
-        (p) => p.metadata.labels[POOL_LABEL] === pool && (p.metadata.namespace ?? 'default') === e.namespace,
-      );
+    if (!pool) continue;
+    const inPool = (x: KubeResource) =>
+      x.metadata.labels[POOL_LABEL] === pool && (x.metadata.namespace ?? 'default') === e.namespace;
+    e.parts.poolPods = o.poolPods.filter(inPool);
+    const poolDeployment = o.pools.find((d) => inPool(d) && d.metadata.name === poolDeploymentName(pool));
+    if (poolDeployment) e.parts.poolDeployment = poolDeployment;
   }
   // An entry of RBAC or a ScaledObject alone (its Deployment and Service gone) is no endpoint to show.
   for (const [key, e] of out) if (!e.parts.deployment && !e.parts.service) out.delete(key);
@@ -134,7 +139,7 @@ async function readLabelled(
 ): Promise<LabelledObjects> {
   const ns = namespace ? { namespace } : {};
   const ours = { ...ns, labelSelector: ourSelector(endpoint) };
-  const [deployments, services, scaled, accounts, roles, bindings, poolPods] = await Promise.all([
+  const [deployments, services, scaled, accounts, roles, bindings, poolPods, pools] = await Promise.all([
     kube.list(DEPLOYMENT, ours),
     kube.list(SERVICE, ours),
     served(() => kube.list(SCALED_OBJECT, ours), []),
@@ -142,8 +147,9 @@ async function readLabelled(
     kube.list(ROLE, ours),
     kube.list(ROLE_BINDING, ours),
     kube.list(POD, { ...ns, labelSelector: POOL_LABEL }),
+    kube.list(DEPLOYMENT, { ...ns, labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE},${POOL_LABEL}` }),
   ]);
-  return { deployments, services, scaled, rbac: [...accounts, ...roles, ...bindings], poolPods };
+  return { deployments, services, scaled, rbac: [...accounts, ...roles, ...bindings], poolPods, pools };
 }
 
 /** The operator's objects in these namespaces (all when undefined), for {@link madeBy}. */

@@ -7,6 +7,7 @@ import {
   MODEL_LABEL,
   POOL_LABEL,
   poolDeploymentName,
+  SERVED_MODEL_ANNOTATION,
 } from '../../domain/inference/names.js';
 import { assignWorkerPatch, poolManifests } from '../../domain/inference/model-pool.js';
 import { servingImage } from './container-plan.js';
@@ -23,7 +24,7 @@ import { deployedUnder, withDeployKey } from './deploy-key.js';
 import { checkGpus, groupFacts, nameTaken, refuse, storageFacts } from './facts.js';
 import type { InferenceServiceDeps } from './ports.js';
 
-/** The pool's request as kept on its Deployment (what a view shows: engine, model). */
+/** The pool's request as kept on its Deployment (its record; the view reads the served-model annotation). */
 const POOL_REQUEST_ANNOTATION = 'instantstart.dev/request';
 
 type Access = (region: string, cluster: string) => Promise<{ hp: HyperPodCluster; kube: KubePort }>;
@@ -55,14 +56,7 @@ export class ModelPools {
       kube.list(POD, { namespace, labelSelector: `${POOL_LABEL}=${pool}` }),
       services ?? kube.list(SERVICE, { namespace, labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}` }),
     ]);
-    let model = '';
-    try {
-      model = String(
-        (JSON.parse(d.metadata.annotations[POOL_REQUEST_ANNOTATION] ?? '{}') as { model?: unknown }).model ?? '',
-      );
-    } catch {
-      model = '';
-    }
+    const model = d.metadata.annotations[SERVED_MODEL_ANNOTATION] ?? '';
     const engineLabel = d.metadata.labels[ENGINE_LABEL];
     const engine = SERVING_ENGINES.find((e) => e === engineLabel) ?? 'custom';
     return {

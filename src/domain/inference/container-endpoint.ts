@@ -4,7 +4,16 @@ import type { ScaledObjectManifest } from '../kube/scaled-object.js';
 import type { ServiceManifest } from '../kube/service.js';
 import type { DeployContainerEndpointRequest } from '../schemas/inference/requests.js';
 import { scaledObjectPreview } from './endpoint-autoscaling.js';
-import { endpointLabels, endpointSelector, MODEL_SERVER, ROUTER_PORT, SERVICE_PORT, serverName } from './names.js';
+import {
+  endpointLabels,
+  endpointSelector,
+  INSTANCE_TYPE_ANNOTATION,
+  MODEL_SERVER,
+  ROUTER_PORT,
+  SERVED_MODEL_ANNOTATION,
+  SERVICE_PORT,
+  serverName,
+} from './names.js';
 import { poolEndpointService } from './model-pool.js';
 import { servingCommand } from './serving-command.js';
 import { scrapeAnnotations, servingContainer, servingPodSpec, type ContainerEndpointFacts } from './serving-pod.js';
@@ -39,10 +48,6 @@ export const EXTERNAL_LB_ANNOTATIONS: Readonly<Record<string, string>> = {
   'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
   'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing',
 };
-
-/** On endpoint Deployments: what they serve and on which instance type (read back by the endpoint view). */
-export const SERVED_MODEL_ANNOTATION = 'instantstart.io/served-model';
-export const INSTANCE_TYPE_ANNOTATION = 'instantstart.io/instance-type';
 
 export function containerEndpointManifests(
   req: DeployContainerEndpointRequest,

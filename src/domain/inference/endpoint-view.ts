@@ -8,8 +8,15 @@ import { scaledObjectStatus, type KubeScaledObject } from '../kube/scaled-object
 import { loadBalancerAddress, type KubeService } from '../kube/service.js';
 import { SERVING_ENGINES, type ServingEngine } from '../schemas/inference/fields.js';
 import type { EndpointView } from '../schemas/inference/views.js';
-import { INSTANCE_TYPE_ANNOTATION, SERVED_MODEL_ANNOTATION } from './container-endpoint.js';
-import { ENGINE_LABEL, inClusterUrl, MODEL_LABEL, POOL_LABEL, SERVICE_PORT } from './names.js';
+import {
+  ENGINE_LABEL,
+  inClusterUrl,
+  INSTANCE_TYPE_ANNOTATION,
+  MODEL_LABEL,
+  POOL_LABEL,
+  SERVED_MODEL_ANNOTATION,
+  SERVICE_PORT,
+} from './names.js';
 
 /**
  * An endpoint as the faces show it, read from live objects: a managed endpoint from its
@@ -133,6 +140,8 @@ export type ContainerEndpointLive = {
   scaledObject?: KubeScaledObject;
   /** Pool endpoints: the pool's worker pods (the view counts those labelled for this endpoint). */
   poolPods?: KubePod[];
+  /** Pool endpoints: the pool's Deployment (`pool-P`), which says what its workers serve (engine, model, type). */
+  poolDeployment?: KubeDeployment;
 };
 
 export function containerEndpointView(objs: ContainerEndpointLive): EndpointView {
@@ -141,8 +150,9 @@ export function containerEndpointView(objs: ContainerEndpointLive): EndpointView
   const name = any?.metadata.name ?? '';
   const namespace = any?.metadata.namespace ?? '';
   const pool = svc?.metadata.labels[POOL_LABEL];
-  const labels = d?.metadata.labels ?? svc?.metadata.labels ?? {};
-  const engineLabel = labels[ENGINE_LABEL];
+  // What serves: the endpoint's own Deployment, or for a pool endpoint the pool's (its Service carries neither).
+  const server = d ?? (pool ? objs.poolDeployment : undefined);
+  const engineLabel = (server ?? svc)?.metadata.labels[ENGINE_LABEL];
   const engine = (SERVING_ENGINES as readonly string[]).includes(engineLabel ?? '')
     ? (engineLabel as ServingEngine)
     : undefined;
@@ -160,13 +170,13 @@ export function containerEndpointView(objs: ContainerEndpointLive): EndpointView
       .map((o) => ({ kind: o.kind, name: o.metadata.name })),
     ...(so ? [{ kind: 'ScaledObject', name: so.metadata.name }] : []),
   ];
-  const instanceType = d?.metadata.annotations[INSTANCE_TYPE_ANNOTATION];
+  const instanceType = server?.metadata.annotations[INSTANCE_TYPE_ANNOTATION];
   return {
     name,
     namespace,
     kind: 'container',
     ...(engine ? { engine } : {}),
-    model: d?.metadata.annotations[SERVED_MODEL_ANNOTATION] ?? (pool ? `pool ${pool}` : ''),
+    model: server?.metadata.annotations[SERVED_MODEL_ANNOTATION] ?? '',
     state,
     ...(reason ? { reason } : {}),
     replicas,

@@ -7,6 +7,7 @@ import type { ContainerEndpointFacts } from './serving-pod.js';
 import {
   COMPONENT_LABEL,
   ENDPOINT_LABEL,
+  INSTANCE_TYPE_ANNOTATION,
   MANAGED_BY_LABEL,
   MANAGED_BY_VALUE,
   MODEL_LABEL,
@@ -15,6 +16,7 @@ import {
   poolEndpointSelector,
   poolLabels,
   POOL_LABEL,
+  SERVED_MODEL_ANNOTATION,
   SERVICE_PORT,
   serverName,
 } from './names.js';
@@ -58,7 +60,13 @@ export function poolManifests(
     deployment: {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: { name: poolDeploymentName(req.name), namespace: req.namespace, labels: { ...labels } },
+      metadata: {
+        name: poolDeploymentName(req.name),
+        namespace: req.namespace,
+        labels: { ...labels },
+        // What its endpoints serve, on the one object they share (a pool endpoint is a Service alone).
+        annotations: { [SERVED_MODEL_ANNOTATION]: req.model, [INSTANCE_TYPE_ANNOTATION]: facts.instanceType },
+      },
       spec: {
         replicas: req.workers,
         selector: { matchLabels: { [POOL_LABEL]: req.name } },

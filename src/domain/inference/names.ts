@@ -37,6 +37,13 @@ export const ROUTER_PORT = 30000;
 export const ROUTER_METRICS_PORT = 29000;
 /** Where a storage claim is mounted in serving containers. */
 export const DATA_MOUNT = '/data';
+/**
+ * On endpoint and pool Deployments: what they serve and on which instance type (read back by the endpoint view; a
+ * pool endpoint reads its pool's).
+ */
+export const SERVED_MODEL_ANNOTATION = 'instantstart.io/served-model';
+export const INSTANCE_TYPE_ANNOTATION = 'instantstart.io/instance-type';
+
 /** The env var vLLM / SGLang / huggingface_hub read the Hugging Face token from. */
 export const HF_TOKEN_ENV = 'HF_TOKEN';
 
