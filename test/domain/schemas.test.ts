@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { z } from 'zod';
 import { CreateClusterRequestSchema, DeleteClusterQuerySchema } from '../../src/domain/schemas/clusters.js';
 import { QuotaCheckRequestSchema } from '../../src/domain/schemas/preflight.js';
+import { ImageSchema } from '../../src/domain/schemas/training/fields.js';
 
 /** The problems a user sees: each issue's path (as the problem+json field) and message. */
 function problems(schema: z.ZodType, input: unknown): Array<{ path: string; message: string }> {
@@ -283,5 +284,16 @@ describe('QuotaCheckRequestSchema', () => {
     const r = QuotaCheckRequestSchema.safeParse({ ...quota, count: 3 });
     assert.ok(!r.success);
     assert.equal(r.error.issues[0]!.code, 'unrecognized_keys');
+  });
+});
+
+describe('ImageSchema', () => {
+  it('says an empty image in words (not zod\'s "Too small")', () => {
+    const found = problems(ImageSchema, '');
+    assert.match(found[0]!.message, /^must not be empty/);
+    assert.ok(
+      found.every((p) => !/Too small/.test(p.message)),
+      JSON.stringify(found),
+    );
   });
 });

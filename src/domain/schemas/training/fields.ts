@@ -77,8 +77,8 @@ export const EnvListSchema = z
 
 export const ImageSchema = z
   .string()
-  .min(1)
-  .max(512)
+  .min(1, 'must not be empty: give a container image reference such as registry/repository:tag')
+  .max(512, 'must be at most 512 characters')
   .regex(/^[a-z0-9][a-z0-9._\-/:@]*$/i, 'must be a container image reference such as registry/repository:tag')
   .describe('Container image, e.g. 123456789012.dkr.ecr.us-west-2.amazonaws.com/my-trainer:1.2.');
 
