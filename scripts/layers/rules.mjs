@@ -99,7 +99,9 @@ export const rules = [
       "Services and views hold the rules; HTTP, MCP, the CLI and the store are not theirs to reach. (The capability contract above the folders, src/capabilities/capability.ts, names each face's types.)",
     from: { path: /^src\/capabilities\/[^/]+\// },
     to: {
-      path: new RegExp(`^src/(api/(?!accepted|problem|route|context)|mcp/(?!${MCP_KIT})|cli/|store/)`),
+      path: new RegExp(
+        `^src/(api/(?!accepted|problem|route|context|log-follow-socket)|mcp/(?!${MCP_KIT})|cli/|store/)`,
+      ),
     },
   },
   {

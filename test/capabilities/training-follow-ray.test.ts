@@ -3,8 +3,8 @@ import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { KubePort } from '../../src/cloud/ports.js';
 import type { FoundJob } from '../../src/capabilities/training/jobs.js';
-import { FollowSession } from '../../src/capabilities/training/logs/follow.js';
-import type { JobLogs, LogTarget } from '../../src/capabilities/training/logs/job-logs.js';
+import { followedRanks, type LogTarget } from '../../src/capabilities/training/logs/job-logs.js';
+import { FollowSession } from '../../src/workflows/pod-logs/follow.js';
 import { parsePod } from '../../src/domain/kube/pod.js';
 import { parseRayJob } from '../../src/domain/kube/ray-job.js';
 import type { LogStreamMessage } from '../../src/domain/schemas/training.js';
@@ -67,12 +67,11 @@ describe('following a RayJob opened before KubeRay made its Ray cluster', () => 
     } as unknown as KubePort;
     const found: FoundJob = { kind: 'RayJob', job: rayJob({ jobDeploymentStatus: 'Initializing' }) };
     const target: LogTarget = { cluster: 'demo', kube, found, ranks: [], missing: [0] };
-    const logs = { readTails: async () => [] } as unknown as JobLogs;
     const got: LogStreamMessage[] = [];
     const session = new FollowSession(
-      logs,
-      target,
-      { rank: 'all', previous: 'false' },
+      async () => [],
+      followedRanks(target, { rank: 'all' }),
+      {},
       { send: (m) => (got.push(m), true), drop: () => {}, fail: () => {} },
     );
     const done = session.start();

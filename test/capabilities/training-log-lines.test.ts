@@ -10,8 +10,8 @@ import {
   parseStampedLine,
   prefixedLine,
   TailBuffer,
-} from '../../src/capabilities/training/logs/log-lines.js';
-import { linesOf } from '../../src/capabilities/training/logs/rank-reads.js';
+} from '../../src/workflows/pod-logs/lines.js';
+import { linesOf } from '../../src/workflows/pod-logs/pod-reads.js';
 import type { LogLine } from '../../src/domain/schemas/training.js';
 
 const line = (rank: number, time: string | undefined, text: string): LogLine => ({

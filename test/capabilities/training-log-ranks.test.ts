@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FoundJob } from '../../src/capabilities/training/jobs.js';
-import { rankPods, readableRun, unreadableReason } from '../../src/capabilities/training/logs/job-pods.js';
+import { rankPods } from '../../src/capabilities/training/logs/job-pods.js';
+import { readableRun, unreadableReason } from '../../src/workflows/pod-logs/pod-runs.js';
 import { parseHyperPodPyTorchJob } from '../../src/domain/kube/hyperpod-pytorch-job.js';
 import { parsePod } from '../../src/domain/kube/pod.js';
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parse } from 'yaml';
+import WebSocket from 'ws';
 import { kubeAccess, type TestKubeCluster } from '../helpers/kube.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
@@ -181,8 +182,43 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     const viaMcp = await call(mcp, 'invoke_endpoint', { cluster: CLUSTER, endpoint: 'chat-int', ...chat });
     assert.ok(!viaMcp.isError, viaMcp.text);
     assert.equal((viaMcp.structuredContent as any).content, answer.body.content, 'deterministic text');
+    assert.match(viaMcp.text, /served by chat-int-/);
     const listed = await call(mcp, 'list_endpoints', { cluster: CLUSTER });
     assert.match(listed.text, /default\/chat-ext \(vllm, external\) Ready/);
+
+    // The logs followed live over the WebSocket training's logs use: each pod's tail, tail-end, then a pod that
+    // starts later (a scale-up) followed from its first line.
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}${endpoint('chat-int')}/logs/follow?tailLines=50`, {
+      origin: server.url,
+    });
+    const messages: any[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    try {
+      const [first] = await podsOf('chat-int');
+      const tailEnd = await until(async () => messages.find((m) => m.type === 'tail-end'), 'tail-end');
+      assert.deepEqual(tailEnd.ranks, [{ rank: 0, pod: first }]);
+      assert.ok(
+        messages.some((m) => m.type === 'line' && m.pod === first && /Application startup complete/.test(m.text)),
+        'the tail came first',
+      );
+      const scaled = await server.api('PUT', `${endpoint('chat-int')}/scale`, { replicas: 2 });
+      assert.equal(scaled.status, 200, JSON.stringify(scaled.body));
+      const started = await until(async () => messages.find((m) => m.type === 'rank-started'), 'the new pod');
+      assert.notEqual(started.pod, first);
+      await until(
+        async () => messages.some((m) => m.type === 'line' && m.pod === started.pod && /Uvicorn running/.test(m.text)),
+        "the new pod's lines as it starts",
+      );
+    } finally {
+      ws.terminate();
+    }
+    const notWs = await server.api('GET', `${endpoint('chat-int')}/logs/follow`);
+    assert.equal(notWs.status, 426, 'the follow path without an upgrade says it is a WebSocket');
+    assert.equal((await server.api('GET', `${endpoint('nope')}/logs/follow`)).status, 404);
   });
 
   it('delete removes exactly the objects the deploy made (kubectl), and nothing of another endpoint or writer', async () => {

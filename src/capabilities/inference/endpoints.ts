@@ -260,18 +260,24 @@ export function servingDeployments(found: FoundEndpoint): KubeDeployment[] {
   return [found.parts.deployment, found.parts.router?.deployment].filter((d): d is KubeDeployment => Boolean(d));
 }
 
-/** The pods of the endpoint: its Deployments' pods, or a pool endpoint's workers (its Service's selector). */
-export async function endpointPods(kube: KubePort, found: FoundEndpoint): Promise<KubePod[]> {
-  const namespace = found.kind === 'container' ? found.namespace : (found.object.metadata.namespace ?? 'default');
+export const endpointNamespace = (found: FoundEndpoint): string =>
+  found.kind === 'container' ? found.namespace : (found.object.metadata.namespace ?? 'default');
+
+/** The label selectors of the endpoint's pods: its Deployments', or a pool endpoint's Service's (its workers). */
+export function endpointPodSelectors(found: FoundEndpoint): string[] {
   const selectors = servingDeployments(found).map(matchLabels);
   if (found.kind === 'container' && !found.parts.deployment && found.parts.service) {
     const sel = (found.parts.service.spec.selector ?? {}) as Record<string, string>;
     selectors.push(sel);
   }
+  return selectors.filter((s) => Object.keys(s).length > 0).map(selectorText);
+}
+
+/** The pods of the endpoint: its Deployments' pods, or a pool endpoint's workers (its Service's selector). */
+export async function endpointPods(kube: KubePort, found: FoundEndpoint): Promise<KubePod[]> {
+  const namespace = endpointNamespace(found);
   const lists = await Promise.all(
-    selectors
-      .filter((s) => Object.keys(s).length > 0)
-      .map((s) => kube.list(POD, { namespace, labelSelector: selectorText(s) })),
+    endpointPodSelectors(found).map((labelSelector) => kube.list(POD, { namespace, labelSelector })),
   );
   const byName = new Map(lists.flat().map((p) => [p.metadata.name, p]));
   return [...byName.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));

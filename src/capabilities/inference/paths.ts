@@ -21,6 +21,8 @@ export const INFERENCE_PATHS = {
   endpointInvoke: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}/invoke',
   /** GET: the capped tail of the endpoint's pods' logs. */
   endpointLogs: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}/logs',
+  /** GET (WebSocket): the pods' logs followed live — the tail, then new lines, new pods as they start. */
+  endpointLogsFollow: '/api/v1/clusters/{name}/endpoints/{namespace}/{endpoint}/logs/follow',
   /** GET: the model pools of the cluster; POST: create one. */
   pools: '/api/v1/clusters/{name}/model-pools',
   /** GET: one pool with its workers' assignment; DELETE: remove it. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { idempotencyKey, keyedCall } from '../../api/accepted.js';
+import { registerFollowSocket } from '../../api/log-follow-socket.js';
+import { parseOrThrow } from '../../api/problem.js';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import {
   AssignPoolWorkerRequestSchema,
@@ -13,6 +15,7 @@ import {
   EndpointDetailSchema,
   EndpointListSchema,
   EndpointLogsAnswerSchema,
+  EndpointLogsFollowQuerySchema,
   EndpointLogsQuerySchema,
   EndpointRefSchema,
   EndpointViewSchema,
@@ -24,6 +27,7 @@ import {
   SetEndpointAutoscalingRequestSchema,
 } from '../../domain/schemas/inference.js';
 import { StorageNamespaceSchema } from '../../domain/schemas/storage.js';
+import type { LogStreamMessage } from '../../domain/schemas/training.js';
 import type { RouteContext } from '../capability.js';
 import { INFERENCE_PATHS } from './paths.js';
 import type { InferenceService } from './service.js';
@@ -217,6 +221,7 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       operationId: 'getEndpointLogs',
       tags: TAGS,
       summary: "The capped tail of the endpoint's pods' logs (up to 10 pods, tailLines each, 256 KiB per pod)",
+      description: `Follow live over the WebSocket at ${INFERENCE_PATHS.endpointLogsFollow} (docs/API.md: its messages).`,
       params: EndpointRefSchema,
       query: EndpointLogsQuerySchema,
       responses: { 200: { description: 'The lines per pod', schema: EndpointLogsAnswerSchema } },
@@ -224,6 +229,25 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
     async ({ params, query }) =>
       service().logs(region(query.region), params.name, params.namespace, params.endpoint, query),
   );
+
+  registerFollowSocket(app, {
+    url: INFERENCE_PATHS.endpointLogsFollow,
+    async resolve(request) {
+      const params = parseOrThrow(EndpointRefSchema, request.params, 'path');
+      const query = parseOrThrow(EndpointLogsFollowQuerySchema, request.query, 'query');
+      const target = await service().logTarget(
+        region(query.region),
+        params.name,
+        params.namespace,
+        params.endpoint,
+        query.pod,
+      );
+      return { target, query };
+    },
+    follow: ({ target, query }, sink) => service().followLogs(target, query, sink),
+    dropped: (reason): LogStreamMessage => ({ type: 'dropped', reason }),
+    docs: 'endpoint logs',
+  });
 
   routes.define(
     app,

@@ -18,6 +18,7 @@ import {
   type EndpointDetail,
   type EndpointList,
   type EndpointLogsAnswer,
+  type EndpointLogsFollowQuery,
   type EndpointView,
   type InvokeEndpointAnswer,
   type InvokeEndpointRequest,
@@ -34,7 +35,9 @@ import {
 import { deployedUnder, withDeployKey } from './deploy-key.js';
 import {
   endpointDetail,
+  endpointNamespace,
   endpointNotFound,
+  endpointPodSelectors,
   endpointPods,
   findEndpoint,
   listEndpoints,
@@ -46,6 +49,8 @@ import { checkInstanceTypes, checkSecret, refuse, storageFacts } from './facts.j
 import { invokeChat, invokeChatStream, type ChatStream } from './invoke.js';
 import { invokeTargetOf } from './invoke-target.js';
 import { endpointLogs } from './logs.js';
+import { followEndpointLogs, type EndpointLogTarget } from './log-follow.js';
+import type { FollowSession, FollowSink } from '../../workflows/pod-logs/follow.js';
 import { managedManifest, refuseRoutingChange } from './managed-plan.js';
 import { ModelPools } from './pools.js';
 import type { InferenceServiceDeps } from './ports.js';
@@ -356,6 +361,27 @@ export class InferenceService {
     const { kube } = await this.access(region, cluster);
     const found = await requireEndpoint(kube, cluster, namespace, name);
     return endpointLogs(kube, name, namespace, await endpointPods(kube, found), query);
+  }
+
+  /** What a logs follow reads (404 naming the endpoint, or 422 naming pod, before any WebSocket opens). */
+  async logTarget(
+    region: string,
+    cluster: string,
+    namespace: string,
+    name: string,
+    pod?: string,
+  ): Promise<EndpointLogTarget> {
+    const { kube } = await this.access(region, cluster);
+    const found = await requireEndpoint(kube, cluster, namespace, name);
+    const pods = await endpointPods(kube, found);
+    if (pod !== undefined && !pods.some((p) => p.metadata.name === pod))
+      throw refuse('pod', `${pod} is not a pod of endpoint ${namespace}/${name} (get_endpoint lists its pods).`);
+    return { kube, endpoint: name, namespace: endpointNamespace(found), selectors: endpointPodSelectors(found), pods };
+  }
+
+  /** Follows the endpoint's pods' logs live for one client (one session per WebSocket; log-follow.ts). */
+  followLogs(target: EndpointLogTarget, query: EndpointLogsFollowQuery, sink: FollowSink): FollowSession {
+    return followEndpointLogs(target, query, sink);
   }
 
   /** The endpoint's Service and the model its server answers to (invoke-target.ts). */

@@ -5,12 +5,15 @@ import { InputError, PreconditionError } from '../../../domain/errors.js';
 import type { LogLine, TrainingLogsAnswer } from '../../../domain/schemas/training.js';
 import { describeHyperPod, eksClusterOf, kubeOfHyperPod } from '../../../workflows/cluster-access.js';
 import type { ServiceDeps } from '../../capability.js';
-import { FollowSession, type FollowSink } from './follow.js';
+import { RAY_JOB } from '../../../domain/kube/ray-job.js';
+import { rayPodSelector } from '../../../domain/training/job-view.js';
+import { FollowSession, type FollowedPods, type FollowSink } from '../../../workflows/pod-logs/follow.js';
+import { compareTimes, mergeByTime, newestWithin, prefixedLine } from '../../../workflows/pod-logs/lines.js';
+import { rankLines, readFailure, readRankTail, type RankTail } from '../../../workflows/pod-logs/pod-reads.js';
+import { unreadableReason, type RankedPod } from '../../../workflows/pod-logs/pod-runs.js';
 import { requireJob } from '../jobs.js';
-import { rankCountOf, readRankPods, unreadableReason, type RankedPod } from './job-pods.js';
-import { compareTimes, mergeByTime, newestWithin, prefixedLine } from './log-lines.js';
-import type { LogQuery, LogTarget, TailReader } from './log-target.js';
-import { rankLines, readFailure, readRankTail, type RankTail } from './rank-reads.js';
+import { podSelectorsOf, rankCountOf, rankPods, readRankPods } from './job-pods.js';
+import type { LogQuery, LogTarget } from './log-target.js';
 
 export type { LogQuery, LogTarget } from './log-target.js';
 
@@ -27,7 +30,7 @@ const DOWNLOAD_CHUNK = 64 * 1024;
  * time (JSON), the same as a streamed text download, and a live follow (follow.ts). The job and its
  * pods are read from the cluster's Kubernetes API on each request; nothing is stored.
  */
-export class JobLogs implements TailReader {
+export class JobLogs {
   constructor(private readonly deps: ServiceDeps) {}
 
   private async kube(region: string, cluster: string): Promise<KubePort> {
@@ -147,10 +150,48 @@ export class JobLogs implements TailReader {
 
   /** Follows the job's logs live for one client (one stream per WebSocket). */
   follow(target: LogTarget, query: LogQuery, sink: FollowSink): FollowSession {
-    const session = new FollowSession(this, target, query, sink);
+    const session = new FollowSession(
+      (signal) => this.readTails(target, query, signal),
+      followedRanks(target, query),
+      query,
+      sink,
+    );
     void session.start();
     return session;
   }
+}
+
+/**
+ * The job's ranks as the shared follow reads them: its pods' selectors, ranked as the job view ranks them (only the
+ * rank asked for), and — for a RayJob followed before KubeRay made its Ray cluster — that cluster's pods once named.
+ */
+export function followedRanks(target: LogTarget, query: Pick<LogQuery, 'rank'>): FollowedPods {
+  const { found, kube } = target;
+  const namespace = found.job.metadata.namespace ?? 'default';
+  const awaitsCluster = found.kind === 'RayJob' && !found.job.status.rayClusterName;
+  return {
+    kube,
+    namespace,
+    ranks: target.ranks,
+    selectors: podSelectorsOf(found),
+    number: (pods) => rankPods(found, pods).filter((r) => query.rank === 'all' || r.rank === query.rank),
+    ...(awaitsCluster
+      ? {
+          async later(signal: AbortSignal) {
+            for await (const event of kube.watch(RAY_JOB, {
+              namespace,
+              fieldSelector: `metadata.name=${found.job.metadata.name}`,
+              signal,
+            })) {
+              const cluster =
+                event.type === 'ADDED' || event.type === 'MODIFIED' ? event.object.status.rayClusterName : undefined;
+              if (cluster) return rayPodSelector(cluster);
+            }
+            return undefined;
+          },
+        }
+      : {}),
+  };
 }
 
 const missingRanks = (target: LogTarget) =>

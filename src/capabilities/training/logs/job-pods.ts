@@ -8,6 +8,7 @@ import {
   rayRanks,
   raySubmitterSelector,
 } from '../../../domain/training/job-view.js';
+import type { RankedPod } from '../../../workflows/pod-logs/pod-runs.js';
 import type { FoundJob } from '../jobs.js';
 
 /**
@@ -15,12 +16,6 @@ import type { FoundJob } from '../jobs.js';
  * (HPJob=<job>; a RayJob's by its Ray cluster and its submitter Job) and ranked as the job view ranks them, so a
  * log's `[rank N]` is the rank every other face shows. Also: why a rank's log cannot be read yet.
  */
-
-/** One rank and its pod now. */
-export interface RankedPod {
-  rank: number;
-  pod: KubePod;
-}
 
 /** The label selectors of the job's pods (a RayJob's: its Ray cluster's, once it has one, and its submitter's). */
 export function podSelectorsOf(found: FoundJob): string[] {
@@ -72,28 +67,4 @@ export async function readRankPods(kube: KubePort, found: FoundJob): Promise<Ran
     podSelectorsOf(found).map((labelSelector) => kube.list(POD, { namespace, labelSelector })),
   );
   return rankPods(found, lists.flat());
-}
-
-/**
- * Which run of the pod's container a log read now shows (runs count from 0, like restarts): the
- * running or finished one, or — while it waits to restart (CrashLoopBackOff) — the one that just
- * ended; undefined before its first run.
- */
-export function readableRun(pod: KubePod): number | undefined {
-  const c = pod.status.containerStatuses[0];
-  if (!pod.spec.nodeName || !c) return undefined;
-  if (c.current.state === 'running' || c.current.state === 'terminated') return c.restartCount;
-  return c.restartCount > 0 ? c.restartCount - 1 : undefined;
-}
-
-/** Why the pod's log cannot be read (undefined when it can): not scheduled, not started, no previous run. */
-export function unreadableReason(pod: KubePod, previous: boolean): string | undefined {
-  const container = pod.status.containerStatuses[0];
-  if (!pod.spec.nodeName) return `not started yet: the pod is not scheduled (${pod.status.phase})`;
-  if (previous)
-    return container && container.restartCount > 0 ? undefined : 'no previous run: the container has not restarted';
-  if (!container || (container.current.state === 'waiting' && container.restartCount === 0)) {
-    return `not started yet: ${container?.current.reason ?? 'ContainerCreating'}`;
-  }
-  return undefined;
 }

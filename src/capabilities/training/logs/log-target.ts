@@ -1,8 +1,7 @@
 import type { KubePort } from '../../../cloud/ports.js';
 import type { TrainingLogsQuery } from '../../../domain/schemas/training.js';
 import type { FoundJob } from '../jobs.js';
-import type { RankedPod } from './job-pods.js';
-import type { RankTail } from './rank-reads.js';
+import type { RankedPod } from '../../../workflows/pod-logs/pod-runs.js';
 
 /** What reading logs takes from a request (the tail's, the download's and the follow's queries all carry it). */
 export type LogQuery = Pick<
@@ -19,12 +18,4 @@ export interface LogTarget {
   ranks: RankedPod[];
   /** Ranks asked for that have no pod yet. */
   missing: number[];
-}
-
-/**
- * What a follow needs of the job's logs (job-logs.ts): the tail it starts from. Declared here, not taken from
- * `JobLogs`, so that follow.ts and job-logs.ts (which starts follows) do not import each other.
- */
-export interface TailReader {
-  readTails(target: LogTarget, query: LogQuery, signal?: AbortSignal): Promise<RankTail[]>;
 }

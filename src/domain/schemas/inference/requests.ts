@@ -423,6 +423,26 @@ export const EndpointLogsQuerySchema = z
   })
   .strict();
 
+/**
+ * The endpoint logs' follow WebSocket: the tail of each pod first (as the REST tail), then new lines as they come.
+ * Its messages are the training follow's (LogStreamMessage), `rank` numbering the endpoint's pods as first seen.
+ */
+export const EndpointLogsFollowQuerySchema = z
+  .object({
+    region: RegionField,
+    tailLines: z.coerce.number().int().min(1).max(5000).default(200).describe('Last lines per pod first. Default 200.'),
+    sinceSeconds: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86400)
+      .optional()
+      .describe('Only lines of the last N seconds (a reconnect resumes with it).'),
+    pod: z.string().max(253).optional().describe('Only this pod; default every pod of the endpoint (up to 10).'),
+  })
+  .strict();
+export type EndpointLogsFollowQuery = z.infer<typeof EndpointLogsFollowQuerySchema>;
+
 /** GET …/autoscaling: the ScaledObject a PUT would apply for these settings (nothing applied). */
 export const AutoscalingPreviewQuerySchema = z
   .object({

@@ -1,11 +1,10 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { KubePort } from '../../../cloud/ports.js';
-import { KubeNotFound } from '../../../domain/kube/errors.js';
-import type { LogLine } from '../../../domain/schemas/training.js';
-import type { RankedPod } from './job-pods.js';
-import { unreadableReason } from './job-pods.js';
-import { LineSplitter, matchesGrep, parseStampedLine, TailBuffer } from './log-lines.js';
+import type { KubePort } from '../../cloud/ports.js';
+import { KubeNotFound } from '../../domain/kube/errors.js';
+import type { LogLine } from '../../domain/schemas/training.js';
+import { unreadableReason, type RankedPod } from './pod-runs.js';
+import { LineSplitter, matchesGrep, parseStampedLine, TailBuffer } from './lines.js';
 
 /**
  * Reading one rank's log from the kubelet: as lines (the download's stream), or as a capped tail

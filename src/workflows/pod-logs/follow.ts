@@ -1,11 +1,35 @@
-import { POD, type KubePod } from '../../../domain/kube/pod.js';
-import { RAY_JOB } from '../../../domain/kube/ray-job.js';
-import type { LogStreamMessage } from '../../../domain/schemas/training.js';
-import { rayPodSelector } from '../../../domain/training/job-view.js';
-import { podSelectorsOf, rankPods, readableRun, type RankedPod } from './job-pods.js';
-import type { LogQuery, LogTarget, TailReader } from './log-target.js';
-import { compareTimes, LineSplitter, matchesGrep, mergeByTime, parseStampedLine } from './log-lines.js';
-import { readFailure, textChunks, type RankTail } from './rank-reads.js';
+import type { KubePort } from '../../cloud/ports.js';
+import { POD, type KubePod } from '../../domain/kube/pod.js';
+import type { LogStreamMessage } from '../../domain/schemas/training.js';
+import { compareTimes, LineSplitter, matchesGrep, mergeByTime, parseStampedLine } from './lines.js';
+import { readFailure, textChunks, type RankTail } from './pod-reads.js';
+import { readableRun, type RankedPod } from './pod-runs.js';
+
+/**
+ * The set of pods a follow reads (a training job's ranks, an endpoint's pods): where they are, which label
+ * selectors find them, and how the pods seen are numbered.
+ */
+export interface FollowedPods {
+  kube: KubePort;
+  namespace: string;
+  /** The pods asked for now, by number (the tail was read from these). */
+  ranks: RankedPod[];
+  /** The label selectors whose pods are watched for new runs. */
+  selectors: string[];
+  /** The pods seen by the watch, numbered; only those asked for. */
+  number(pods: readonly KubePod[]): RankedPod[];
+  /** A selector known only later (a RayJob's Ray cluster once KubeRay made it): watched once it resolves. */
+  later?(signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** What a follow reads beside the pods: how far back its first follow goes, and the grep. */
+export interface FollowQuery {
+  sinceSeconds?: number;
+  grep?: string;
+}
+
+/** The capped tail a follow starts from (each pod's, with where its log stood). */
+export type TailRead = (signal: AbortSignal) => Promise<RankTail[]>;
 
 /** Where a follow sends its messages: the route's WebSocket. */
 export interface FollowSink {
@@ -26,10 +50,10 @@ interface Followed {
 }
 
 /**
- * One client's live view of a job's logs: the capped tail first, `tail-end`, then every rank's new
- * lines as the kubelet streams them (a follow per rank pod, resumed exactly after the tail's last
- * line). A watch of the job's pods starts a new follow when a rank's container restarts in place or
- * its pod is recreated (`rank-started`); a follow that ends says so (`rank-ended`, with why).
+ * One client's live view of a set of pods' logs (a training job's ranks, an endpoint's pods): the capped tail
+ * first, `tail-end`, then every pod's new lines as the kubelet streams them (a follow per pod, resumed exactly after
+ * the tail's last line). A watch of the pods starts a new follow when a container restarts in place or a pod is
+ * (re)created (`rank-started`); a follow that ends says so (`rank-ended`, with why).
  *
  * Nothing is buffered for the client: each line is handed to the sink as it is read, and the
  * kubelet is read no faster than that. When the sink says the client is too far behind, the client
@@ -42,9 +66,9 @@ export class FollowSession {
   private closed = false;
 
   constructor(
-    private readonly logs: TailReader,
-    private readonly target: LogTarget,
-    private readonly query: LogQuery,
+    private readonly tails: TailRead,
+    private readonly target: FollowedPods,
+    private readonly query: FollowQuery,
     private readonly sink: FollowSink,
   ) {}
 
@@ -60,7 +84,7 @@ export class FollowSession {
 
   async start(): Promise<void> {
     try {
-      const tails = await this.logs.readTails(this.target, this.query, this.controller.signal);
+      const tails = await this.tails(this.controller.signal);
       if (this.closed) return;
       for (const line of mergeByTime(tails.map((t) => t.lines))) if (!this.emit({ type: 'line', ...line })) return;
       if (
@@ -166,39 +190,29 @@ export class FollowSession {
     this.emit({ type: 'rank-ended', rank: ranked.rank, pod: name, reason });
   }
 
-  /** Watches the job's pods (each selector of them) so that a rank's next run (restart in place, or a new pod) is followed too. */
+  /** Watches the pods (each selector of them) so that a pod's next run (restart in place, or a new pod) is followed too. */
   private async watchPods(): Promise<void> {
-    const { found } = this.target;
-    const watches = podSelectorsOf(found).map((selector) => this.watchSelected(selector));
-    if (found.kind === 'RayJob' && !found.job.status.rayClusterName)
-      watches.push(this.awaitRayCluster(found.job.metadata.name, found.job.metadata.namespace ?? 'default'));
+    const watches = this.target.selectors.map((selector) => this.watchSelected(selector));
+    if (this.target.later) watches.push(this.awaitLater(this.target.later));
     await Promise.all(watches);
   }
 
-  /** A RayJob followed before KubeRay made its Ray cluster: once the job names it, that cluster's pods are watched too. */
-  private async awaitRayCluster(job: string, namespace: string): Promise<void> {
+  /** Pods found by a selector known only later (a RayJob's Ray cluster): watched once it is known. */
+  private async awaitLater(later: NonNullable<FollowedPods['later']>): Promise<void> {
     try {
-      for await (const event of this.target.kube.watch(RAY_JOB, {
-        namespace,
-        fieldSelector: `metadata.name=${job}`,
-        signal: this.controller.signal,
-      })) {
-        if (this.closed) return;
-        const clusterName =
-          event.type === 'ADDED' || event.type === 'MODIFIED' ? event.object.status.rayClusterName : undefined;
-        if (clusterName) return await this.watchSelected(rayPodSelector(clusterName));
-      }
+      const selector = await later(this.controller.signal);
+      if (selector && !this.closed) await this.watchSelected(selector);
     } catch (err) {
       if (!this.closed)
         this.emit({
           type: 'error',
-          message: `the watch of the RayJob ended before its Ray cluster was made: ${readFailure(err)}; reconnect to follow the cluster's pods`,
+          message: `the watch for the pods still to come ended: ${readFailure(err)}; reconnect to follow them`,
         });
     }
   }
 
   private async watchSelected(selector: string): Promise<void> {
-    const namespace = this.target.found.job.metadata.namespace ?? 'default';
+    const { namespace } = this.target;
     try {
       for await (const event of this.target.kube.watch(POD, {
         namespace,
@@ -215,7 +229,7 @@ export class FollowSession {
       if (!this.closed)
         this.emit({
           type: 'error',
-          message: `the watch of the job's pods ended: ${readFailure(err)}; new runs are not followed (reconnect to resume)`,
+          message: `the watch of the pods ended: ${readFailure(err)}; new runs are not followed (reconnect to resume)`,
         });
     }
   }
@@ -226,8 +240,7 @@ export class FollowSession {
    */
   private reconcile(): void {
     if (this.closed) return;
-    for (const ranked of rankPods(this.target.found, [...this.pods.values()])) {
-      if (this.query.rank !== 'all' && ranked.rank !== this.query.rank) continue;
+    for (const ranked of this.target.number([...this.pods.values()])) {
       const run = readableRun(ranked.pod);
       if (run === undefined) continue;
       const f = this.followed.get(ranked.rank);

@@ -1,9 +1,9 @@
-import type { LogLine } from '../../../domain/schemas/training.js';
+import type { LogLine } from '../../domain/schemas/training.js';
 
 /**
  * The pure pieces of job logs: a kubelet line split into its time and text, the plain-text grep,
  * a tail kept within a line count and a byte cap (the oldest lines go first), the merge of every
- * rank's tail by time, and the `[rank N]` prefix every face shows. No I/O: job-logs.ts feeds them.
+ * rank's tail by time, and the `[rank N]` prefix every face shows. No I/O: pod-reads.ts and follow.ts feed them.
  */
 
 /** A line longer than this is cut: one runaway line must not grow the server's memory. */
