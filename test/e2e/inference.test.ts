@@ -187,7 +187,7 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     assert.match(listed.text, /default\/chat-ext \(vllm, external\) Ready/);
 
     // The logs followed live over the WebSocket training's logs use: each pod's tail, tail-end, then a pod that
-    // starts later (a scale-up) followed from its first line.
+    // starts later (a replacement) followed from its first line.
     const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}${endpoint('chat-int')}/logs/follow?tailLines=50`, {
       origin: server.url,
     });
@@ -205,12 +205,16 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
         messages.some((m) => m.type === 'line' && m.pod === first && /Application startup complete/.test(m.text)),
         'the tail came first',
       );
-      const scaled = await server.api('PUT', `${endpoint('chat-int')}/scale`, { replicas: 2 });
-      assert.equal(scaled.status, 200, JSON.stringify(scaled.body));
+      // Its pod replaced (the group has no room for a second GPU pod): the old one's end said, the new one followed.
+      await kube.kubectl(['delete', 'pod', first, '--wait=false']);
       const started = await until(async () => messages.find((m) => m.type === 'rank-started'), 'the new pod');
       assert.notEqual(started.pod, first);
+      await until(async () => messages.find((m) => m.type === 'rank-ended' && m.pod === first), 'the old pod ended');
       await until(
-        async () => messages.some((m) => m.type === 'line' && m.pod === started.pod && /Uvicorn running/.test(m.text)),
+        async () =>
+          messages.some(
+            (m) => m.type === 'line' && m.pod === started.pod && /Application startup complete/.test(m.text),
+          ),
         "the new pod's lines as it starts",
       );
     } finally {
