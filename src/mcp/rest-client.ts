@@ -44,6 +44,8 @@ export interface RestApiErrorOptions {
   errors?: FieldProblem[];
   code?: string;
   type?: string;
+  /** What the server says to do about it (the problem's `remedy`), when it says. */
+  remedy?: string;
 }
 
 /** An RFC 9457 problem answer (or any non-2xx answer), with the fields a person needs to act. */
@@ -56,7 +58,8 @@ export class RestApiError extends Error {
   readonly errors: FieldProblem[];
   readonly code: string | undefined;
   readonly type: string | undefined;
-  constructor({ method, path, status, title, detail, errors = [], code, type }: RestApiErrorOptions) {
+  readonly remedy: string | undefined;
+  constructor({ method, path, status, title, detail, errors = [], code, type, remedy }: RestApiErrorOptions) {
     super(detail ? `${title}: ${detail}` : title);
     this.method = method;
     this.path = path;
@@ -66,6 +69,7 @@ export class RestApiError extends Error {
     this.errors = errors;
     this.code = code;
     this.type = type;
+    this.remedy = remedy;
     this.name = 'RestApiError';
   }
 }
@@ -244,6 +248,7 @@ function toApiError(method: string, path: string, response: Response, text: stri
     errors: fieldProblems(problem?.errors),
     code: str(problem?.code),
     type: str(problem?.type),
+    remedy: str(problem?.remedy),
   });
 }
 

@@ -198,6 +198,8 @@ export function describeToolError(
     const lines = [`${tool} failed: HTTP ${err.status} ${err.title}${detailAddsNothing ? '' : ` — ${err.detail}`}`];
     for (const p of err.errors) lines.push(`- ${toolPath(p.path, restFields) || '(request)'}: ${p.message}`);
     if (err.code) lines.push(`(code ${err.code})`);
+    // The server's own advice for this refusal (which call turns a needed feature on, …) before the generic hint.
+    if (err.remedy) lines.push(`To fix: ${err.remedy}`);
     const hint = hintFor(err.status);
     if (hint) lines.push(hint);
     return lines.join('\n');

@@ -105,6 +105,16 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     assert.equal(managed.status, 422, JSON.stringify(managed.body));
     assert.equal(managed.body.errors[0].path, 'inference-operator');
     assert.match(managed.body.detail + managed.body.remedy, /PATCH \/api\/v1\/clusters\/infer\/features/);
+    // An agent reads the same advice: the tool that turns the feature on.
+    const viaMcp = await call(mcp, 'deploy_managed_endpoint', {
+      cluster: CLUSTER,
+      endpoint: 'm1',
+      model: { source: 'storage', storage: 'shared-s3', path: 'models/Qwen3-0.6B' },
+      instanceTypes: ['ml.g5.xlarge'],
+      worker: { image: 'vllm/vllm-openai:v0.10.1', gpus: 1 },
+    });
+    assert.ok(viaMcp.isError);
+    assert.match(viaMcp.text, /To fix: .*set_features/);
     const refusals: Array<[Record<string, unknown>, string, number]> = [
       [{ ...vllm('c1', 'internal'), instanceGroup: 'nope' }, 'instanceGroup', 422],
       [{ ...vllm('c1', 'internal'), gpus: 4 }, 'gpus', 422],
