@@ -39,7 +39,8 @@ describe('service proxy to simulated vLLM servers', () => {
     assert.equal(status.kind, 'Status');
     assert.equal(status.reason, 'ServiceUnavailable');
     assert.equal(status.message, 'no endpoints available for service "llm:80"');
-    w.advance(6);
+    // Each pod pulls for 2–6 s (by its uid), then vLLM takes 6 s to listen and the probe 1 s to see it.
+    w.advance(10);
     const pods = w.pods('app', 'llm');
     assert.ok(pods.every((p: any) => p.status.conditions.find((c: any) => c.type === 'Ready').status === 'True'));
     assert.match(w.logs(pods[0]!.metadata.name!), /Starting vLLM API server on http:\/\/0\.0\.0\.0:8000/);

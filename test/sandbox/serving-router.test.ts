@@ -73,7 +73,8 @@ describe('the SGLang router, model pools and load balancers in the sandbox', () 
     deployment.spec.template.spec.serviceAccountName = 'router';
     w.create('deployments', deployment);
     w.create('services', service('router', { app: 'router' }));
-    w.advance(12);
+    // Pulls take 2–6 s (by pod uid), SGLang 8 s to listen, the probe 1 s to see it: 20 s covers the slowest.
+    w.advance(20);
   });
   after(() => w.close());
 
@@ -139,7 +140,7 @@ describe('the SGLang router, model pools and load balancers in the sandbox', () 
     );
     w.create('services', service('alpha', labels));
     w.create('services', service('beta', { ...labels, 'instantstart.io/model': 'beta' }));
-    w.advance(12);
+    w.advance(20);
     const via = (svc: string) => `/api/v1/namespaces/default/services/${svc}:80/proxy/v1/chat/completions`;
     const none = await w.chat(via('beta'), 'hi');
     assert.equal(none.status, 503);
