@@ -44,7 +44,7 @@ import {
   type FoundEndpoint,
 } from './endpoints.js';
 import { checkInstanceTypes, checkSecret, refuse, storageFacts } from './facts.js';
-import { invokeChat, invokeChatStream } from './invoke.js';
+import { invokeChat, invokeChatStream, type InvokeTarget } from './invoke.js';
 import { invokeTargetOf } from './invoke-target.js';
 import { endpointLogs } from './logs.js';
 import { managedManifest, refuseRoutingChange } from './managed-plan.js';
@@ -64,6 +64,12 @@ export class InferenceService {
   readonly pools: ModelPools;
   /** Endpoint lists polled by pages and agents: one read serves them for a moment; our own changes drop it. */
   private readonly lists = new ReadCache<EndpointList>({ ttlMs: 2_000 });
+  /**
+   * Where each endpoint's invokes go (Service, port, model name). Finding it takes some ten Kubernetes reads, which
+   * a chat of many turns would pay before every first token; kept a moment instead, dropped on our own changes and
+   * when an invoke fails (the endpoint may have changed outside us).
+   */
+  private readonly targets = new ReadCache<InvokeTarget>({ ttlMs: 10_000 });
 
   constructor(readonly deps: InferenceServiceDeps) {
     this.pools = new ModelPools(
@@ -73,7 +79,7 @@ export class InferenceService {
     );
     deps.operations.on('operation', (op) => {
       const cluster = clusterOfTarget(op.target);
-      if (cluster) this.lists.invalidate(`${cluster.region}/${cluster.name}`);
+      if (cluster) this.changed(cluster.region, cluster.name);
     });
   }
 
@@ -85,6 +91,7 @@ export class InferenceService {
 
   private changed(region: string, cluster: string): void {
     this.lists.invalidate(`${region}/${cluster}`);
+    this.targets.invalidate((key) => key.startsWith(`${region}/${cluster}/`));
   }
 
   async list(region: string, cluster: string, namespace?: string): Promise<EndpointList> {
@@ -362,7 +369,11 @@ export class InferenceService {
   /** The endpoint's Service and the model its server answers to (invoke-target.ts). */
   private async invokeTarget(region: string, cluster: string, namespace: string, name: string) {
     const { kube } = await this.access(region, cluster);
-    return { kube, target: await invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)) };
+    const key = `${region}/${cluster}/${namespace}/${name}`;
+    const target = await this.targets.get(key, async () =>
+      invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)),
+    );
+    return { kube, target, forget: () => this.targets.invalidate(key) };
   }
 
   async invoke(
@@ -373,8 +384,11 @@ export class InferenceService {
     req: InvokeEndpointRequest,
     maxChars?: number,
   ): Promise<InvokeEndpointAnswer> {
-    const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
-    return invokeChat(kube, target, req, maxChars ? { maxChars } : {});
+    const { kube, target, forget } = await this.invokeTarget(region, cluster, namespace, name);
+    return invokeChat(kube, target, req, maxChars ? { maxChars } : {}).catch((err: unknown) => {
+      forget();
+      throw err;
+    });
   }
 
   async invokeStream(
@@ -385,7 +399,10 @@ export class InferenceService {
     req: InvokeEndpointRequest,
     signal?: AbortSignal,
   ): Promise<Readable> {
-    const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
-    return invokeChatStream(kube, target, req, signal);
+    const { kube, target, forget } = await this.invokeTarget(region, cluster, namespace, name);
+    return invokeChatStream(kube, target, req, signal).catch((err: unknown) => {
+      forget();
+      throw err;
+    });
   }
 }
