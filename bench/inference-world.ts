@@ -4,7 +4,7 @@ import { progress } from './lib/stats.js';
 import { createThroughRest } from './lib/world.js';
 
 /**
- * What the inference figures (g, h) need: a one-node GPU cluster made through our REST API and one vLLM container
+ * What the inference figures (g, h) need: a two-node GPU cluster made through our REST API and one vLLM container
  * endpoint deployed on it through our REST API, Ready. Its pod template then gets the sandbox's
  * `sandbox.instantstart.dev/answer-tokens` annotation (kubectl patch; a sandbox device, docs/SANDBOX.md) so that
  * every answer is `answerTokens` long: the simulated server's own answers are 12–40 tokens.
@@ -28,12 +28,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function inferenceWorld(served: Served, dir: string, answerTokens: number): Promise<InferenceWorld> {
   const admin = new SandboxAdmin(served.sandboxUrl);
-  progress(`(g, h) a one-node ml.g5.xlarge cluster through the REST API`);
+  // Two one-GPU nodes: the patched pod starts on the second before the first pod goes (a rolling update).
+  progress(`(g, h) a two-node ml.g5.xlarge cluster through the REST API`);
   await createThroughRest(served.url, {
     name: CLUSTER,
     availabilityZone: 'us-west-2b',
     instanceType: 'ml.g5.xlarge',
-    instanceCount: 1,
+    instanceCount: 2,
     storage: { s3: false },
   });
   const cluster = await http(`${served.url}/api/v1/clusters/${CLUSTER}`);
