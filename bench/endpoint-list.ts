@@ -11,8 +11,9 @@ import { extraClusters } from './lib/world.js';
  * (g)'s endpoint (read back with kubectl, renamed, `replicas: 0` so that the sandbox does not run 1,000 pods the
  * list never reads) created straight through the Kubernetes API with kubectl: the list reads them live, with our
  * labels, as it reads what our deploys make. Then `GET /api/v1/clusters/{name}/endpoints` of each cluster in turn,
- * one request at a time, each followed by the same request to a bare Fastify serving the same body
- * (reference-server.ts); then autocannon on one cluster's list against the same bare Fastify.
+ * one request at a time: once live (our server keeps a list 2 s; rounds last longer), once again at once (the kept
+ * answer), then the same request to a bare Fastify serving the same body (reference-server.ts); then autocannon on
+ * one cluster's list against the same bare Fastify.
  */
 
 export interface ListOptions {
@@ -67,6 +68,9 @@ function fleetManifest(template: any[], names: string[]): string {
   });
 }
 
+/** How long our server keeps an endpoint list (src/capabilities/inference/service.ts). */
+const CACHE_MS = 2_000;
+
 const names = (count: number, skip = 0) =>
   Array.from({ length: count - skip }, (_, i) => `ep-${String(i + 1 + skip).padStart(3, '0')}`);
 
@@ -120,13 +124,21 @@ export async function endpointList(
       await time(`${served.url}${path(c.name)}`);
       await time(`${reference.url}/r/${i}`);
     }
-    const ours: number[] = [];
+    // Our list keeps a read for 2 s (a page polls it; agents ask again): a round lasts longer, so each cluster's
+    // first read in it is live (its Kubernetes objects read again), and the read right after it is the kept one.
+    const live: number[] = [];
+    const kept: number[] = [];
     const bare: number[] = [];
-    for (let round = 0; round < options.rounds; round++)
+    for (let round = 0; round < options.rounds; round++) {
+      const started = performance.now();
       for (const [i, c] of clusters.entries()) {
-        ours.push(await time(`${served.url}${path(c.name)}`));
+        live.push(await time(`${served.url}${path(c.name)}`));
+        kept.push(await time(`${served.url}${path(c.name)}`));
         bare.push(await time(`${reference.url}/r/${i}`));
       }
+      const left = started + CACHE_MS + 200 - performance.now();
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+    }
     progress(`(h) autocannon on ${CLUSTER}'s list vs bare Fastify`);
     const load = await paired(`${served.url}${path(CLUSTER)}`, `${reference.url}/r/0`, {
       connections: options.connections,
@@ -141,12 +153,13 @@ export async function endpointList(
       bytes,
       buildMs,
       firstMs: first,
-      ours: { p50: median(ours), p99: percentile(ours, 99), samples: ours.length },
+      live: { p50: median(live), p99: percentile(live, 99), samples: live.length },
+      kept: { p50: median(kept), p99: percentile(kept, 99) },
       bare: { p50: median(bare), p99: percentile(bare, 99) },
       load,
     };
     report(
-      `(h) GET /api/v1/clusters/{name}/endpoints: ${int(figures.endpoints)} endpoints across ${clusters.length} clusters (${options.perCluster} each, body ~${int(bytes)} B; one request at a time, ${options.rounds} rounds over the clusters)`,
+      `(h) GET /api/v1/clusters/{name}/endpoints: ${int(figures.endpoints)} endpoints across ${clusters.length} clusters (${options.perCluster} each, body ~${int(bytes)} B; one request at a time, ${options.rounds} rounds over the clusters, each longer than the 2 s our list is kept)`,
       table([
         ['figure', 'ours', 'bare Fastify', 'goal'],
         [
@@ -155,8 +168,19 @@ export async function endpointList(
           '',
           '',
         ],
-        [`warm list p50 (${ours.length} reads)`, ms(figures.ours.p50), ms(figures.bare.p50), '≤ 100 ms'],
-        ['warm list p99', ms(figures.ours.p99), ms(figures.bare.p99), ''],
+        [
+          `warm list, read live (> 2 s after the last): p50 (${live.length} reads)`,
+          ms(figures.live.p50),
+          ms(figures.bare.p50),
+          '≤ 100 ms',
+        ],
+        ['warm list, read live: p99', ms(figures.live.p99), ms(figures.bare.p99), ''],
+        [
+          'warm list, read again at once (kept 2 s): p50 / p99',
+          `${ms(figures.kept.p50)} / ${ms(figures.kept.p99)}`,
+          '',
+          '',
+        ],
         [
           `req/s, ${options.connections} connections (ours/bare ${ratio(load.ratio)})`,
           int(load.ours.rps),
