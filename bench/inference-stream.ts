@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { CLUSTER, EKS, ENDPOINT, type InferenceWorld, MODEL, NAMESPACE } from './inference-world.js';
+import { ROOT } from './lib/processes.js';
 import type { Served } from './lib/servers.js';
 import { int, median, ms, percentile, progress, ratio, report, table } from './lib/stats.js';
 
@@ -29,15 +33,45 @@ interface Sample {
 
 const PROMPT = [{ role: 'user', content: 'Explain how a KV cache speeds up decoding, in detail.' }];
 
-/** Sends one streamed request and reads it to `data: [DONE]`, timing the events as they arrive. */
-async function streamOnce(url: string, body: unknown): Promise<Sample> {
-  const t0 = performance.now();
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify(body),
+interface Path {
+  url: string;
+  body: unknown;
+  /** For the Kubernetes API server: its CA and a bearer token (sent with node:https, which takes a CA). */
+  tls?: { ca: string; token: string };
+}
+
+/**
+ * POSTs the JSON body and answers the status and the body as it streams. All three paths use node:http(s) with
+ * keep-alive (the API server's needs a CA, which fetch takes no option for), so the client costs the same for each.
+ */
+async function open(p: Path): Promise<{ status: number; body: AsyncIterable<Uint8Array> }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  if (p.tls) headers.authorization = `Bearer ${p.tls.token}`;
+  const send = p.tls ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      p.url,
+      { method: 'POST', headers, ...(p.tls ? { ca: p.tls.ca, agent: tlsAgent } : { agent: plainAgent }) },
+      (res) => resolve({ status: res.statusCode ?? 0, body: res }),
+    );
+    req.once('error', reject);
+    req.end(JSON.stringify(p.body));
   });
-  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${(await res.text()).slice(0, 500)}`);
+}
+
+const tlsAgent = new HttpsAgent({ keepAlive: true });
+const plainAgent = new HttpAgent({ keepAlive: true });
+
+/** Sends one streamed request and reads it to `data: [DONE]`, timing the events as they arrive. */
+async function streamOnce(p: Path): Promise<Sample> {
+  const url = p.url;
+  const t0 = performance.now();
+  const res = await open(p);
+  if (res.status !== 200) {
+    let text = '';
+    for await (const c of res.body) text += Buffer.from(c).toString();
+    throw new Error(`${url}: ${res.status} ${text.slice(0, 500)}`);
+  }
   const decoder = new TextDecoder();
   let buffered = '';
   let first = 0;
@@ -84,36 +118,54 @@ export async function inferenceStream(
   options: StreamOptions,
 ): Promise<Record<string, unknown>> {
   const maxTokens = world.answerTokens + 100;
-  const ours = {
+  const ours: Path = {
     url: `${served.url}/api/v1/clusters/${CLUSTER}/endpoints/${NAMESPACE}/${ENDPOINT}/invoke`,
     body: { messages: PROMPT, maxTokens, stream: true },
   };
   // The body our invoke sends the model server (src/capabilities/inference/invoke.ts completionBody).
-  const direct = {
+  const direct: Path = {
     url: `${served.sandboxUrl}/_sandbox/kube/${EKS}/pods/${NAMESPACE}/${world.pod}/serve/v1/chat/completions`,
     body: { model: MODEL, messages: PROMPT, max_tokens: maxTokens, stream: true },
   };
-  progress(`(g) warming both paths`);
+  // The same request through the EKS cluster's API server and its service proxy alone, as kubectl would send it
+  // (the kubeconfig's server and CA, a token from `instantstart token`): what the sandbox's API server costs.
+  const config = JSON.parse(world.kubectl(['config', 'view', '--raw', '-o', 'json']));
+  const token = JSON.parse(
+    execFileSync(process.execPath, ['bin/instantstart.mjs', 'token', '--cluster', EKS], {
+      cwd: ROOT,
+      env: process.env,
+      encoding: 'utf8',
+    }),
+  ).status.token as string;
+  const server = config.clusters[0].cluster;
+  const proxy: Path = {
+    url: `${server.server}/api/v1/namespaces/${NAMESPACE}/services/${ENDPOINT}:80/proxy/v1/chat/completions`,
+    body: direct.body,
+    tls: { ca: Buffer.from(server['certificate-authority-data'], 'base64').toString('utf8'), token },
+  };
+  // Nothing changes in the cluster while it is measured: sandbox time at real speed, so that the controllers'
+  // passes (which every request to the sandbox starts) cost what they cost in a quiet cluster.
+  await world.admin.speed(1);
+  progress(`(g) warming the three paths`);
   for (let i = 0; i < 3; i++) {
-    const a = await streamOnce(ours.url, ours.body);
-    const b = await streamOnce(direct.url, direct.body);
-    if (a.tokens !== world.answerTokens || b.tokens !== world.answerTokens)
-      throw new Error(
-        `expected ${world.answerTokens} tokens each way, got ${a.tokens} (ours) and ${b.tokens} (direct)`,
-      );
+    const got = [await streamOnce(ours), await streamOnce(proxy), await streamOnce(direct)].map((x) => x.tokens);
+    if (got.some((n) => n !== world.answerTokens))
+      throw new Error(`expected ${world.answerTokens} tokens each way, got ${got.join(', ')} (ours, proxy, direct)`);
   }
-  progress(`(g) ${options.pairs} pairs of streamed completions (${world.answerTokens} tokens each), taking turns`);
+  progress(
+    `(g) ${options.pairs} rounds of three streamed completions (${world.answerTokens} tokens each), taking turns`,
+  );
   const o: Sample[] = [];
   const d: Sample[] = [];
+  const k: Sample[] = [];
   for (let i = 0; i < options.pairs; i++) {
-    // Alternate who goes first, so neither always follows the other's leftovers.
-    if (i % 2 === 0) {
-      o.push(await streamOnce(ours.url, ours.body));
-      d.push(await streamOnce(direct.url, direct.body));
-    } else {
-      d.push(await streamOnce(direct.url, direct.body));
-      o.push(await streamOnce(ours.url, ours.body));
-    }
+    // Rotate who goes first, so none always follows another's leftovers.
+    const turn = [
+      async () => o.push(await streamOnce(ours)),
+      async () => d.push(await streamOnce(direct)),
+      async () => k.push(await streamOnce(proxy)),
+    ];
+    for (let j = 0; j < turn.length; j++) await turn[(i + j) % turn.length]!();
   }
   const overhead = o.map((s, i) => s.ttftMs - d[i]!.ttftMs);
   const rate = o.map((s, i) => s.tokensPerSec / d[i]!.tokensPerSec);
@@ -129,6 +181,8 @@ export async function inferenceStream(
   const figures = {
     ours: fig(o),
     direct: fig(d),
+    proxyOnly: fig(k),
+    proxyOverheadMs: median(k.map((s, i) => s.ttftMs - d[i]!.ttftMs)),
     firstTokenOverheadMs: median(overhead),
     firstTokenOverheadP90Ms: percentile(overhead, 90),
     tokensPerSecRatio: median(rate),
@@ -143,10 +197,11 @@ export async function inferenceStream(
     ms(f.totalMs),
   ];
   report(
-    `(g) streamed chat completion, ${world.answerTokens} tokens: through our API and the service proxy vs straight to the model server (${options.pairs} alternating pairs; medians)`,
+    `(g) streamed chat completion, ${world.answerTokens} tokens: through our API and the service proxy vs straight to the model server (${options.pairs} rounds taking turns; medians; sandbox at speed 1)`,
     `${table([
       ['path', 'first token p50', 'p90', 'tokens/s', 'whole answer'],
       row('straight to the pod (sandbox device)', figures.direct),
+      row('the service proxy alone (bearer token, as kubectl)', figures.proxyOnly),
       row('POST …/invoke stream=true → service proxy', figures.ours),
     ])}\n${table([
       ['figure', 'value', 'goal'],
@@ -156,6 +211,7 @@ export async function inferenceStream(
         '< 5 ms',
       ],
       ['tokens/s, ours / direct (median of pairs)', ratio(figures.tokensPerSecRatio), '≥ 0.9×'],
+      ['of the overhead, the sandbox API server and proxy alone (median)', ms(figures.proxyOverheadMs), ''],
     ])}`,
   );
   return figures;
