@@ -65,11 +65,11 @@ export class InferenceService {
   /** Endpoint lists polled by pages and agents: one read serves them for a moment; our own changes drop it. */
   private readonly lists = new ReadCache<EndpointList>({ ttlMs: 2_000 });
   /**
-   * Where each endpoint's invokes go (Service, port, model name). Finding it takes some ten Kubernetes reads, which
-   * a chat of many turns would pay before every first token; kept a moment instead, dropped on our own changes and
-   * when an invoke fails (the endpoint may have changed outside us).
+   * Where each endpoint's invokes go (its cluster's Kubernetes API; Service, port, model name). Finding it takes a
+   * DescribeCluster and some ten Kubernetes reads, which a chat of many turns would pay before every first token;
+   * kept a moment instead, dropped on our own changes and when an invoke fails (it may have changed outside us).
    */
-  private readonly targets = new ReadCache<InvokeTarget>({ ttlMs: 10_000 });
+  private readonly targets = new ReadCache<{ kube: KubePort; target: InvokeTarget }>({ ttlMs: 10_000 });
 
   constructor(readonly deps: InferenceServiceDeps) {
     this.pools = new ModelPools(
@@ -368,11 +368,11 @@ export class InferenceService {
 
   /** The endpoint's Service and the model its server answers to (invoke-target.ts). */
   private async invokeTarget(region: string, cluster: string, namespace: string, name: string) {
-    const { kube } = await this.access(region, cluster);
     const key = `${region}/${cluster}/${namespace}/${name}`;
-    const target = await this.targets.get(key, async () =>
-      invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)),
-    );
+    const { kube, target } = await this.targets.get(key, async () => {
+      const { kube } = await this.access(region, cluster);
+      return { kube, target: await invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)) };
+    });
     return { kube, target, forget: () => this.targets.invalidate(key) };
   }
 
