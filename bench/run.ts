@@ -28,7 +28,7 @@ import { startup } from './startup.js';
  *   h  the endpoint list of 10 clusters with 100 endpoints each vs a bare Fastify serving the same bodies
  */
 const USAGE = `usage: npm run bench -- [--only a,b,c,d,e,f,g,h] [--quick] [--nodes N] [--json FILE]
-  --quick   fewer and shorter samples, sandbox speed 100 for the create, 1,000 nodes, 100,000 log lines, 10 streamed pairs,
+  --quick   fewer and shorter samples, sandbox speed 100 for the create, 1,000 nodes, 100,000 log lines, 10 streamed rounds,
             3 endpoint clusters of 100: under 4 minutes
   --nodes   nodes in the large cluster of (d) (default 5000; 1000 with --quick)
   --json    also write every figure as JSON to FILE`;
