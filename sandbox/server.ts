@@ -17,6 +17,7 @@ import { listenShared } from './core/shared-port.js';
 import { kubeCallEntry } from './kube/call-entry.js';
 import { KubernetesApis } from './kube/service.js';
 import { handleAdmin } from './admin.js';
+import { matchServe, serveDirect } from './admin-serve.js';
 import { jsonError, jsonSuccess, parseJsonBody } from './protocols/json.js';
 import { nestQueryParams, queryError, querySuccess, readQueryParams } from './protocols/query.js';
 import { matchRoute, routeQueryInput } from './protocols/rest.js';
@@ -159,6 +160,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
+    // One request straight to a pod's server, streamed both ways (admin-serve.ts): its body is the server's to read.
+    const direct = matchServe((req.url ?? '/').split('?')[0] ?? '/');
+    if (direct) {
+      tick();
+      await serveDirect(direct, url.search, req, res, (name) => kube.clusterNamed(name));
+      return;
+    }
     const body = await readBody(req);
     const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
     const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';

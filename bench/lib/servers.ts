@@ -106,6 +106,13 @@ export class SandboxAdmin {
     if (r.status !== 200) throw new Error(`advance: ${r.status} ${r.text}`);
   }
 
+  /** Sets how many sandbox seconds pass per real second (asked twice: a keep-alive socket the sandbox just closed). */
+  async speed(speed: number): Promise<void> {
+    const set = () => http(`${this.url}/_sandbox/clock`, { method: 'POST', body: { speed } });
+    const r = await set().catch(set);
+    if (r.status !== 200) throw new Error(`speed: ${r.status} ${r.text}`);
+  }
+
   async calls(after = 0): Promise<SandboxCall[]> {
     return (await http<{ calls: SandboxCall[] }>(`${this.url}/_sandbox/calls?after=${after}`)).body.calls;
   }

@@ -32,6 +32,7 @@ export interface CreateRequest {
   availabilityZone: string;
   instanceType: string;
   instanceCount: number;
+  storage?: { s3: boolean };
 }
 
 /** POST /api/v1/clusters, then wait; the operation must succeed. */

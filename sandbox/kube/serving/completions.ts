@@ -74,8 +74,12 @@ export interface Generation {
   promptTokens: number;
 }
 
-export function generate(req: ChatRequest): Generation {
-  const natural = 12 + Math.floor(unit(`len|${req.prompt}`) * 29);
+/**
+ * `naturalTokens`: the pod's `sandbox.instantstart.dev/answer-tokens` (a sandbox device, for long answers such as the
+ * bench's); otherwise 12–40 chosen from the prompt.
+ */
+export function generate(req: ChatRequest, naturalTokens?: number): Generation {
+  const natural = naturalTokens ?? 12 + Math.floor(unit(`len|${req.prompt}`) * 29);
   const count = req.maxTokens !== undefined ? Math.min(natural, req.maxTokens) : natural;
   const words = Array.from({ length: count }, (_, i) => WORDS[Math.floor(unit(`${i}|${req.prompt}`) * WORDS.length)]!);
   return {

@@ -19,6 +19,7 @@ import {
   type ServingProcess,
 } from './pod-http.js';
 import type { ModelServerSpec } from './servers.js';
+import { PREFIX } from '../controllers/program-lines.js';
 
 /**
  * What a simulated vLLM, SGLang or custom server answers on its port: `POST /v1/chat/completions`
@@ -32,6 +33,19 @@ import type { ModelServerSpec } from './servers.js';
  * a caller see which worker answered). Streamed chunks are paced a couple of real milliseconds apart
  * (assumed), so a reader sees them arrive one by one. Nothing queues: `…waiting` stays 0 (assumed).
  */
+
+/**
+ * A sandbox device: the pod annotation `sandbox.instantstart.dev/answer-tokens: N` makes every answer N tokens long
+ * (still cut at `max_tokens`), so a caller can ask for answers of hundreds of tokens (the bench does).
+ */
+const ANSWER_TOKENS = `${PREFIX}answer-tokens`;
+const MAX_ANSWER_TOKENS = 100_000;
+
+function answerTokens(proc: ServingProcess): number | undefined {
+  const raw = proc.pod.metadata.annotations?.[ANSWER_TOKENS];
+  const n = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_ANSWER_TOKENS) : undefined;
+}
 
 /** Real milliseconds between two streamed chunks (assumed). */
 export const CHUNK_PAUSE_MS = 2;
@@ -102,7 +116,7 @@ async function chat(proc: ServingProcess, spec: ModelServerSpec, req: PodHttpReq
   // vLLM refuses a model it does not serve; SGLang and custom servers answer whatever is named.
   if (spec.engine === 'vllm' && parsed.model !== undefined && parsed.model !== spec.servedName)
     return json(proc, 404, errorBody(404, `The model \`${parsed.model}\` does not exist.`, 'NotFoundError'));
-  const g = generate(parsed);
+  const g = generate(parsed, answerTokens(proc));
   proc.served += 1;
   proc.promptTokens += g.promptTokens;
   proc.generationTokens += g.words.length;

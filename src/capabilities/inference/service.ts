@@ -46,7 +46,7 @@ import {
   type FoundEndpoint,
 } from './endpoints.js';
 import { checkInstanceTypes, checkSecret, refuse, storageFacts } from './facts.js';
-import { invokeChat, invokeChatStream, type ChatStream } from './invoke.js';
+import { invokeChat, invokeChatStream, type ChatStream, type InvokeTarget } from './invoke.js';
 import { invokeTargetOf } from './invoke-target.js';
 import { endpointLogs } from './logs.js';
 import { followEndpointLogs, type EndpointLogTarget } from './log-follow.js';
@@ -68,6 +68,12 @@ export class InferenceService {
   readonly pools: ModelPools;
   /** Endpoint lists polled by pages and agents: one read serves them for a moment; our own changes drop it. */
   private readonly lists = new ReadCache<EndpointList>({ ttlMs: 2_000 });
+  /**
+   * Where each endpoint's invokes go (its cluster's Kubernetes API; Service, port, model name). Finding it takes a
+   * DescribeCluster and some ten Kubernetes reads, which a chat of many turns would pay before every first token;
+   * kept a moment instead, dropped on our own changes and when an invoke fails (it may have changed outside us).
+   */
+  private readonly targets = new ReadCache<{ kube: KubePort; target: InvokeTarget }>({ ttlMs: 10_000 });
 
   constructor(readonly deps: InferenceServiceDeps) {
     this.pools = new ModelPools(
@@ -77,7 +83,7 @@ export class InferenceService {
     );
     deps.operations.on('operation', (op) => {
       const cluster = clusterOfTarget(op.target);
-      if (cluster) this.lists.invalidate(`${cluster.region}/${cluster.name}`);
+      if (cluster) this.changed(cluster.region, cluster.name);
     });
   }
 
@@ -89,6 +95,7 @@ export class InferenceService {
 
   private changed(region: string, cluster: string): void {
     this.lists.invalidate(`${region}/${cluster}`);
+    this.targets.invalidate((key) => key.startsWith(`${region}/${cluster}/`));
   }
 
   async list(region: string, cluster: string, namespace?: string): Promise<EndpointList> {
@@ -386,8 +393,12 @@ export class InferenceService {
 
   /** The endpoint's Service and the model its server answers to (invoke-target.ts). */
   private async invokeTarget(region: string, cluster: string, namespace: string, name: string) {
-    const { kube } = await this.access(region, cluster);
-    return { kube, target: await invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)) };
+    const key = `${region}/${cluster}/${namespace}/${name}`;
+    const { kube, target } = await this.targets.get(key, async () => {
+      const { kube } = await this.access(region, cluster);
+      return { kube, target: await invokeTargetOf(kube, await requireEndpoint(kube, cluster, namespace, name)) };
+    });
+    return { kube, target, forget: () => this.targets.invalidate(key) };
   }
 
   async invoke(
@@ -398,8 +409,11 @@ export class InferenceService {
     req: InvokeEndpointRequest,
     maxChars?: number,
   ): Promise<InvokeEndpointAnswer> {
-    const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
-    return invokeChat(kube, target, req, maxChars ? { maxChars } : {});
+    const { kube, target, forget } = await this.invokeTarget(region, cluster, namespace, name);
+    return invokeChat(kube, target, req, maxChars ? { maxChars } : {}).catch((err: unknown) => {
+      forget();
+      throw err;
+    });
   }
 
   async invokeStream(
@@ -410,7 +424,10 @@ export class InferenceService {
     req: InvokeEndpointRequest,
     signal?: AbortSignal,
   ): Promise<ChatStream> {
-    const { kube, target } = await this.invokeTarget(region, cluster, namespace, name);
-    return invokeChatStream(kube, target, req, signal);
+    const { kube, target, forget } = await this.invokeTarget(region, cluster, namespace, name);
+    return invokeChatStream(kube, target, req, signal).catch((err: unknown) => {
+      forget();
+      throw err;
+    });
   }
 }
