@@ -28,8 +28,8 @@ describe('straight to a pod’s model server (sandbox admin device)', () => {
     const d = modelDeployment('long', 1, vllmContainer('Qwen/Qwen3-0.6B')) as any;
     d.spec.template.metadata.annotations = { 'sandbox.instantstart.dev/answer-tokens': '300' };
     w.create('deployments', d);
-    w.advance(5);
-    w.advance(6);
+    // A pull of 2–6 s (by pod uid), vLLM's 6 s to listen, 1 s for the probe: 15 s covers the slowest.
+    w.advance(15);
     pod = w.pods('app', 'long')[0]!.metadata.name!;
     server = createServer((req, res) => {
       const route = matchServe((req.url ?? '/').split('?')[0]!);
