@@ -51,12 +51,12 @@ const fileSeconds = {};
 runs.forEach((run, i) => {
   const counts = resolve(`dist/test-counts-${i}.json`);
   rmSync(counts, { force: true });
-  // Two files at a time on 2 cores: since the sandbox stop no longer waits out keep-alive connections, the files
-  // are mostly CPU-bound (sandbox ticks, kubectl's token plugin, chromium); three lanes measured no clear gain
-  // (six e2e files: 208/238 s at 2, 210/173 s at 3, on a shared machine). TEST_CONCURRENCY overrides it.
+  // Three files at a time on 2 cores: the end-to-end files wait on timers (operation polls, sandbox pacing) for
+  // about a third of their time, so two lanes left the CPUs idle that long (six e2e files: 140 % CPU in 61 s with two
+  // lanes, 178 % in 53 s with three). TEST_CONCURRENCY overrides it.
   const r = spawnSync(
     process.execPath,
-    ['scripts/run-tests.mjs', counts, String(process.env.TEST_CONCURRENCY ?? 2), ...run],
+    ['scripts/run-tests.mjs', counts, String(process.env.TEST_CONCURRENCY ?? 3), ...run],
     { stdio: 'inherit', env },
   );
   if (r.status !== 0) status = r.status ?? 1;
