@@ -154,7 +154,7 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       responses: { 200: { description: 'The endpoint', schema: EndpointViewSchema } },
     },
     async ({ params, body }) =>
-      service().scale(region(body.region), params.name, params.namespace, params.endpoint, body.replicas),
+      service().scaling.scale(region(body.region), params.name, params.namespace, params.endpoint, body.replicas),
   );
 
   routes.define(
@@ -170,7 +170,13 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       responses: { 200: { description: 'The endpoint', schema: EndpointViewSchema } },
     },
     async ({ params, body }) =>
-      service().setAutoscaling(region(body.region), params.name, params.namespace, params.endpoint, body.autoscaling),
+      service().scaling.setAutoscaling(
+        region(body.region),
+        params.name,
+        params.namespace,
+        params.endpoint,
+        body.autoscaling,
+      ),
   );
 
   routes.define(
@@ -186,7 +192,7 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       responses: { 200: { description: 'The preview', schema: AutoscalingPreviewSchema } },
     },
     async ({ params, query: { region: r, ...autoscaling } }) =>
-      service().previewAutoscaling(region(r), params.name, params.namespace, params.endpoint, autoscaling),
+      service().scaling.previewAutoscaling(region(r), params.name, params.namespace, params.endpoint, autoscaling),
   );
 
   routes.define(
@@ -203,7 +209,7 @@ export function registerInferenceRoutes(ctx: RouteContext<InferenceService>): vo
       responses: { 200: { description: 'The endpoint', schema: EndpointViewSchema } },
     },
     async ({ params, body, request }) =>
-      service().deployRouter(
+      service().scaling.deployRouter(
         region(body.region),
         params.name,
         params.namespace,
