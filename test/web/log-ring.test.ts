@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LogRing } from '../../src/capabilities/training/ui/log-buffer.js';
+import { LogRing } from '../../web/kit/lib/log-buffer.js';
 
 describe("the log viewer's ring of lines", () => {
   it('keeps the newest lines up to its capacity and counts what fell off', () => {
