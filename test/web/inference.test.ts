@@ -95,6 +95,14 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
     assert.match(objects, new RegExp(`Deployment ${ENDPOINT}\\b`));
     assert.match(objects, new RegExp(`Service ${ENDPOINT}\\b`));
     await page.locator('[data-testid="inference-pods"] tr', { hasText: 'Running' }).first().waitFor();
+    // The logs panel follows live: it opened with the page, before the pod was there, and the model server's start-up
+    // lines come in as it writes them, each with its pod.
+    await page.locator('[data-testid="inference-logs-status"][data-state="following"]').waitFor();
+    await page
+      .locator('[data-testid="inference-log-lines"]', {
+        hasText: new RegExp(`\\[${ENDPOINT}-[^\\]]+\\] INFO: +Application startup complete\\.`),
+      })
+      .waitFor({ timeout: 30_000 });
     await screenshot(page, 'inference-04-ready');
     // The table lists it Ready, 1/1, at its in-cluster address.
     await page.locator('[data-testid="inference-endpoint-detail"]').getByText('All endpoints').click();
@@ -157,6 +165,14 @@ describe('the Endpoints tab: deploy, chat with and scale a model (chromium, real
     await page.locator('[data-testid="inference-scale-apply"]').click();
     await page.locator('[data-testid="inference-detail-replicas"]', { hasText: '2/2' }).waitFor({ timeout: 90_000 });
     await page.locator('[data-testid="inference-pods"] tr', { hasText: 'Running' }).nth(1).waitFor();
+    // The new replica's start-up joins the followed logs with no reload: the panel notes its pod, then its lines.
+    await page
+      .locator('[data-testid="inference-log-lines"]', {
+        hasText: new RegExp(
+          `Application startup complete\\.[\\s\\S]*— ${ENDPOINT}-\\S+ started[\\s\\S]*Application startup complete\\.`,
+        ),
+      })
+      .waitFor({ timeout: 30_000 });
     await screenshot(page, 'inference-07-scaled');
     const deployment = await server.api('GET', `/api/v1/clusters/${CLUSTER}/endpoints/default/${ENDPOINT}`);
     assert.deepEqual(deployment.body.replicas, { ready: 2, desired: 2 });

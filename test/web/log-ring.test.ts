@@ -1,6 +1,58 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { LogRing } from '../../src/capabilities/training/ui/log-buffer.js';
+import { pathToFileURL } from 'node:url';
+
+interface Line {
+  rank: number;
+  pod?: string;
+  text: string;
+  note?: boolean;
+}
+interface Ring {
+  readonly length: number;
+  evicted: number;
+  notes: number;
+  push(line: Line): void;
+  at(i: number): (Line & { seq: number }) | undefined;
+  clear(): void;
+}
+
+/**
+ * The ring lives in the UI kit (web/kit/lib/log-buffer.ts, an import-free module). The root build must not emit it:
+ * its dist/web/… is the UI bundle's folder, which vite empties. So the test compiles that one file itself.
+ */
+async function kitRing(): Promise<new (capacity: number) => Ring> {
+  const out = mkdtempSync(join(tmpdir(), 'log-ring-'));
+  try {
+    execFileSync(process.execPath, [
+      'node_modules/typescript/bin/tsc',
+      'web/kit/lib/log-buffer.ts',
+      ...[
+        '--outDir',
+        out,
+        '--module',
+        'es2022',
+        '--target',
+        'es2022',
+        '--skipLibCheck',
+        '--types',
+        '',
+        '--ignoreConfig',
+      ],
+    ]);
+    const mod = (await import(pathToFileURL(join(out, 'log-buffer.js')).href)) as {
+      LogRing: new (capacity: number) => Ring;
+    };
+    return mod.LogRing;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+const LogRing = await kitRing();
 
 describe("the log viewer's ring of lines", () => {
   it('keeps the newest lines up to its capacity and counts what fell off', () => {
@@ -13,6 +65,17 @@ describe("the log viewer's ring of lines", () => {
       ['line 2', 'line 3', 'line 4'],
     );
     assert.equal(ring.at(3), undefined);
+  });
+
+  it('keeps the pod that printed a line (an endpoint shows it per line)', () => {
+    const ring = new LogRing(2);
+    ring.push({ rank: 1, pod: 'llama-7d9f-abc12', text: 'INFO: Application startup complete.' });
+    assert.deepEqual(ring.at(0), {
+      rank: 1,
+      pod: 'llama-7d9f-abc12',
+      text: 'INFO: Application startup complete.',
+      seq: 0,
+    });
   });
 
   it("counts its own notes apart from the job's lines, as they come and as they fall off", () => {

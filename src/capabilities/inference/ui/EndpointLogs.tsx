@@ -1,11 +1,22 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
-import { ProblemText } from '@kit/hooks/notifications.js';
-import { type EndpointRef, useEndpointLogs } from './api.js';
+import { LogStreamStatus } from '@kit/components/LogStreamStatus.js';
+import { useLogStream } from '@kit/hooks/use-log-stream.js';
+import type { ViewLine } from '@kit/lib/log-buffer.js';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import { type EndpointRef, endpointLogsFollowPath, LOG_TAIL_LINES } from './api.js';
 
-/** The capped tail of the endpoint's pods' logs, each line with its pod, read again every 10 s. */
+/**
+ * Lines the panel keeps (the newest). A plain <pre> draws them all, so fewer than training's virtualised viewer:
+ * an endpoint's logs are start-up lines and requests, read here to see it come up or fail.
+ */
+const CAPACITY = 5000;
+
+/** Each line with its pod (an endpoint's replicas print the same lines); the viewer's own notes as they are. */
+const shown = (l: ViewLine) => (l.note || !l.pod ? l.text : `[${l.pod}] ${l.text}`);
+
+/** The endpoint's pods' logs, followed live: each pod's tail, then new lines as they come, each with its pod. */
 export function EndpointLogs({
   cluster,
   region,
@@ -15,21 +26,42 @@ export function EndpointLogs({
   region: string;
   endpoint: EndpointRef;
 }) {
-  const logs = useEndpointLogs(cluster, region, endpoint);
-  const lines = logs.data ?? [];
+  const path = endpointLogsFollowPath(cluster, region, endpoint);
+  const stream = useLogStream({ path, capacity: CAPACITY });
+  const { ring, version } = stream;
+  // The ring is mutated in place; `version` says it changed.
+  const text = useMemo(() => {
+    const out: string[] = [];
+    for (let i = 0; i < ring.length; i++) {
+      const l = ring.at(i);
+      if (l) out.push(shown(l));
+    }
+    return out.join('\n');
+  }, [ring, version]);
+
+  // Stay at the bottom as lines come, unless the reader scrolled up to read.
+  const pre = useRef<HTMLPreElement>(null);
+  const atBottom = useRef(true);
+  // Runs when the text grows.
+  useLayoutEffect(() => {
+    const el = pre.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [text]);
+
+  const held = ring.length - ring.notes;
   return (
     <Container
       data-testid="inference-logs"
       header={
         <Header
           variant="h2"
-          description="The last lines of each pod, refreshed every 10 seconds."
+          description={`The last ${LOG_TAIL_LINES} lines of each pod, then new lines live; the newest ${CAPACITY.toLocaleString()} are kept${ring.evicted ? ` (${ring.evicted.toLocaleString()} older dropped)` : ''}.`}
           actions={
-            <Button
-              iconName="refresh"
-              ariaLabel="Refresh logs"
-              loading={logs.isFetching}
-              onClick={() => void logs.refetch()}
+            <LogStreamStatus
+              testId="inference-logs"
+              status={stream.status}
+              pending={stream.pending}
+              onReconnect={stream.reconnect}
             />
           }
         >
@@ -37,16 +69,21 @@ export function EndpointLogs({
         </Header>
       }
     >
-      {logs.error ? (
-        <Box color="text-status-error">
-          <ProblemText error={logs.error} />
+      {ring.length === 0 ? (
+        <Box color="text-status-inactive">
+          {stream.status.state === 'connecting' || stream.status.state === 'tail'
+            ? 'Loading logs…'
+            : 'No log lines yet.'}
         </Box>
-      ) : lines.length === 0 ? (
-        <Box color="text-status-inactive">{logs.isLoading ? 'Loading logs…' : 'No log lines yet.'}</Box>
       ) : (
         <pre
+          ref={pre}
           data-testid="inference-log-lines"
-          data-count={lines.length}
+          data-count={held}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
+          }}
           style={{
             margin: 0,
             maxHeight: 360,
@@ -56,7 +93,7 @@ export function EndpointLogs({
             overflowWrap: 'anywhere',
           }}
         >
-          {lines.map((l) => (l.pod ? `[${l.pod}] ${l.text}` : l.text)).join('\n')}
+          {text}
         </pre>
       )}
     </Container>

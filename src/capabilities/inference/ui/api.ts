@@ -27,19 +27,11 @@ export interface EndpointRef {
   endpoint: string;
 }
 
-/** The capped log tail: each line with the pod that wrote it (the answer may also be plain lines or text). */
-export interface EndpointLogLine {
-  pod?: string;
-  text: string;
-}
-
 // Endpoints are under 'inference', not 'clusters': Kubernetes moves them without our operations; they follow their poll.
 export const inferenceKeys = {
   endpoints: (cluster: string, region: string) => ['inference', 'endpoints', cluster, region] as const,
   endpoint: (cluster: string, region: string, ref: EndpointRef) =>
     ['inference', 'endpoints', cluster, region, ref.namespace, ref.endpoint] as const,
-  logs: (cluster: string, region: string, ref: EndpointRef) =>
-    ['inference', 'logs', cluster, region, ref.namespace, ref.endpoint] as const,
   pools: (cluster: string, region: string) => ['inference', 'pools', cluster, region] as const,
 };
 
@@ -95,8 +87,14 @@ export const deleteEndpoint = (cluster: string, region: string, ref: EndpointRef
   rest(INFERENCE_PATHS.endpoint, endpointParams(cluster, ref)).delete<DeleteEndpointAnswer>({
     query: { region, confirm: 'true' },
   });
-export const getEndpointLogs = (cluster: string, region: string, ref: EndpointRef) =>
-  rest(INFERENCE_PATHS.endpointLogs, endpointParams(cluster, ref)).get<unknown>({ region });
+/** Lines asked for of each pod before following. */
+export const LOG_TAIL_LINES = 200;
+/** The endpoint logs' follow WebSocket path (its query too; the kit's log stream adds the token). */
+export const endpointLogsFollowPath = (cluster: string, region: string, ref: EndpointRef) =>
+  rest(INFERENCE_PATHS.endpointLogsFollow, endpointParams(cluster, ref)).url({
+    region,
+    tailLines: String(LOG_TAIL_LINES),
+  });
 export const listPools = (cluster: string, region: string) =>
   rest(INFERENCE_PATHS.pools, { name: cluster })
     .get<{ pools: ModelPoolView[] }>({ region })
@@ -131,15 +129,6 @@ export function useEndpoint(cluster: string, region: string, ref: EndpointRef) {
     queryFn: () => getEndpoint(cluster, region, ref),
     refetchInterval: (q) => (q.state.data && SETTLED.has(q.state.data.state) ? 10_000 : 3000),
     retry: (count, error) => count < 2 && !(error instanceof Error && 'status' in error && error.status === 404),
-  });
-}
-
-/** The logs tail, read again every 10 s (the server caps it; a live stream is the training page's kind of follow). */
-export function useEndpointLogs(cluster: string, region: string, ref: EndpointRef) {
-  return useQuery({
-    queryKey: inferenceKeys.logs(cluster, region, ref),
-    queryFn: () => getEndpointLogs(cluster, region, ref).then(logLinesOf),
-    refetchInterval: 10_000,
   });
 }
 
@@ -189,25 +178,3 @@ export const useAssignPoolWorker = (cluster: string, region: string) =>
     (a: { pool: { namespace: string; name: string }; pod: string; endpoint: string }) =>
       assignPoolWorker(cluster, region, a.pool, a.pod, a.endpoint),
   );
-
-/** The logs answer as lines: `{ lines: [{ pod, text }] }`, `{ lines: ['…'] }`, `{ pods: [{ pod, lines }] }` or text. */
-export function logLinesOf(answer: unknown): EndpointLogLine[] {
-  if (typeof answer === 'string') return answer.split('\n').map((text) => ({ text }));
-  if (!answer || typeof answer !== 'object') return [];
-  const a = answer as { lines?: unknown; pods?: unknown; text?: unknown };
-  if (Array.isArray(a.lines)) return a.lines.map(lineOf);
-  if (Array.isArray(a.pods))
-    return a.pods.flatMap((p: { pod?: string; name?: string; lines?: unknown; text?: string }) => {
-      const pod = p.pod ?? p.name;
-      if (Array.isArray(p.lines)) return p.lines.map((l) => ({ ...lineOf(l), pod }));
-      return typeof p.text === 'string' ? p.text.split('\n').map((text) => ({ pod, text })) : [];
-    });
-  if (typeof a.text === 'string') return a.text.split('\n').map((text) => ({ text }));
-  return [];
-}
-
-function lineOf(l: unknown): EndpointLogLine {
-  if (typeof l === 'string') return { text: l };
-  const o = l as { pod?: string; text?: string; line?: string; message?: string };
-  return { pod: o.pod, text: o.text ?? o.line ?? o.message ?? '' };
-}

@@ -5,7 +5,6 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
 import type { RankView } from '@domain/schemas/training.js';
 import { apiToken } from '@kit/api/client.js';
@@ -13,7 +12,9 @@ import { useDebounced } from '@kit/hooks/use-debounced.js';
 import { useMemo, useState } from 'react';
 import { jobLogsDownloadUrl } from './api.js';
 import { LogLines } from './LogLines.js';
-import { LOG_CAPACITY, type StreamStatus, TAIL_LINES, useLogStream } from './use-log-stream.js';
+import { LogStreamStatus } from '@kit/components/LogStreamStatus.js';
+import { LOG_CAPACITY } from '@kit/hooks/use-log-stream.js';
+import { TAIL_LINES, useJobLogStream } from './use-job-log-stream.js';
 
 interface Props {
   cluster: string;
@@ -21,45 +22,6 @@ interface Props {
   namespace: string;
   job: string;
   ranks: readonly RankView[];
-}
-
-function StatusLine({ status, pending, onReconnect }: { status: StreamStatus; pending: number; onReconnect(): void }) {
-  const reconnect = (
-    <Button variant="inline-link" onClick={onReconnect} data-testid="training-logs-reconnect">
-      Reconnect
-    </Button>
-  );
-  const body = (() => {
-    switch (status.state) {
-      case 'connecting':
-        return <StatusIndicator type="loading">Connecting</StatusIndicator>;
-      case 'tail':
-        return <StatusIndicator type="loading">Reading the tail</StatusIndicator>;
-      case 'following':
-        return pending > 0 ? (
-          <StatusIndicator type="stopped">{`Paused — ${pending} new lines waiting`}</StatusIndicator>
-        ) : (
-          <StatusIndicator type="success">Following</StatusIndicator>
-        );
-      case 'dropped':
-        return <StatusIndicator type="warning">{`Dropped: ${status.reason}`}</StatusIndicator>;
-      case 'error':
-        return <StatusIndicator type="error">{status.message}</StatusIndicator>;
-      case 'closed':
-        return (
-          <StatusIndicator type="stopped">{`Stream ended${status.reason ? `: ${status.reason}` : ''}`}</StatusIndicator>
-        );
-    }
-  })();
-  const canReconnect = status.state === 'dropped' || status.state === 'error' || status.state === 'closed';
-  return (
-    <span data-testid="training-logs-status" data-state={status.state}>
-      <SpaceBetween direction="horizontal" size="xs">
-        {body}
-        {canReconnect && reconnect}
-      </SpaceBetween>
-    </span>
-  );
 }
 
 /**
@@ -95,7 +57,7 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
   const [paused, setPausedState] = useState(false);
   // Long lines scroll sideways by default; wrapped, each shows whole.
   const [wrap, setWrap] = useState(false);
-  const stream = useLogStream({ cluster, region, namespace, job, rank, grep });
+  const stream = useJobLogStream({ cluster, region, namespace, job, rank, grep });
   const needle = useDebounced(search, 150);
 
   // With a search, the indexes of matching lines; recomputed as lines arrive (at most one frame's batch each time).
@@ -202,7 +164,12 @@ export function JobLogs({ cluster, region, namespace, job, ranks }: Props) {
               {`Server filter: ${grep}`}
             </Button>
           )}
-          <StatusLine status={stream.status} pending={stream.pending} onReconnect={reconnect} />
+          <LogStreamStatus
+            testId="training-logs"
+            status={stream.status}
+            pending={stream.pending}
+            onReconnect={reconnect}
+          />
         </SpaceBetween>
         <LogLines count={count} line={line} version={stream.version} wrap={wrap} />
         {matches && (

@@ -1,6 +1,10 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { displayText, type ViewLine } from './log-buffer.js';
+import type { ViewLine } from '@kit/lib/log-buffer.js';
 import { wrappedLayout } from './log-layout.js';
+
+/** The line as the viewer shows it: every line of a job carries its rank, once. */
+const displayText = (l: Pick<ViewLine, 'rank' | 'text'>) =>
+  l.text.startsWith('[rank ') ? l.text : `[rank ${l.rank}] ${l.text}`;
 
 /** Every row of text is this tall, so the list knows where any line is without measuring it. */
 export const ROW_HEIGHT = 18;

@@ -1,14 +1,10 @@
 import { type LogStreamMessage, LogStreamMessageSchema } from '@domain/schemas/training.js';
 import { apiToken } from '@kit/api/client.js';
-import { rest } from '@kit/api/rest.js';
+import { LogRing } from '@kit/lib/log-buffer.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { TRAINING_PATHS } from '../paths.js';
-import { LogRing } from './log-buffer.js';
 
-/** Lines the viewer keeps (the newest); the UI says so. */
+/** Lines a viewer keeps by default (the newest); the UI says so. */
 export const LOG_CAPACITY = 50_000;
-/** Lines asked for before following (per rank). */
-export const TAIL_LINES = 1000;
 
 export type StreamStatus =
   | { state: 'connecting' }
@@ -22,46 +18,43 @@ export type StreamStatus =
 type Queued = LogStreamMessage | { type: 'closed'; reason?: string };
 
 export interface StreamOptions {
-  cluster: string;
-  region: string;
-  namespace: string;
-  job: string;
-  rank: 'all' | number;
-  /** Server-side filter, applied when the stream (re)opens. */
-  grep?: string;
+  /**
+   * The follow path with its query (e.g. `rest(TRAINING_PATHS.jobLogsFollow, …).url({ region, … })`); the hook
+   * makes it a ws(s) URL on this host and adds the API token. A new path opens a new stream.
+   */
+  path: string;
+  /** Lines kept (the newest); {@link LOG_CAPACITY} unless said. */
+  capacity?: number;
 }
 
-function followUrl(o: StreamOptions): string {
-  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const path = rest(TRAINING_PATHS.jobLogsFollow, { name: o.cluster, namespace: o.namespace, job: o.job }).url({
-    region: o.region,
-    rank: String(o.rank),
-    tailLines: String(TAIL_LINES),
-    grep: o.grep,
-    token: apiToken(),
-  });
-  return `${proto}//${location.host}${path}`;
+/** The path as a WebSocket URL on the page's host, with the API token a browser cannot send as a header. */
+function socketUrl(path: string): string {
+  const url = new URL(path, location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const token = apiToken();
+  if (token) url.searchParams.set('token', token);
+  return url.toString();
 }
 
 /**
- * One WebSocket per stream (the job's logs follow path): the capped tail, then new lines. Messages
+ * One WebSocket per stream (a logs follow path: a training job's, an endpoint's; their messages are
+ * LogStreamMessage): the capped tail, then new lines. Messages
  * are queued and applied once per animation frame, so a burst of thousands of lines costs one render;
  * while paused they wait in the queue (bounded like the buffer). `reconnect` opens a new stream,
  * e.g. after the server dropped a slow client.
  */
-export function useLogStream(options: StreamOptions) {
-  const ring = useRef(new LogRing(LOG_CAPACITY));
+export function useLogStream({ path, capacity = LOG_CAPACITY }: StreamOptions) {
+  const ring = useRef(new LogRing(capacity));
   const queue = useRef<Queued[]>([]);
   const paused = useRef(false);
   const [version, setVersion] = useState(0);
   const [status, setStatus] = useState<StreamStatus>({ state: 'connecting' });
   const [pending, setPending] = useState(0);
   const [attempt, setAttempt] = useState(0);
-  const { cluster, region, namespace, job, rank, grep } = options;
 
   const flush = useCallback(() => {
     if (paused.current) {
-      if (queue.current.length > LOG_CAPACITY) queue.current.splice(0, queue.current.length - LOG_CAPACITY);
+      if (queue.current.length > capacity) queue.current.splice(0, queue.current.length - capacity);
       setPending(queue.current.length);
       return;
     }
@@ -69,11 +62,12 @@ export function useLogStream(options: StreamOptions) {
     queue.current = [];
     let next: StreamStatus | undefined;
     for (const m of batch) {
-      if (m.type === 'line') ring.current.push({ rank: m.rank, text: m.text });
+      if (m.type === 'line') ring.current.push({ rank: m.rank, pod: m.pod, text: m.text });
       else if (m.type === 'tail-end') next = { state: 'following' };
-      else if (m.type === 'rank-started') ring.current.push({ rank: m.rank, text: `— ${m.pod} started`, note: true });
+      else if (m.type === 'rank-started')
+        ring.current.push({ rank: m.rank, pod: m.pod, text: `— ${m.pod} started`, note: true });
       else if (m.type === 'rank-ended')
-        ring.current.push({ rank: m.rank, text: `— ${m.pod} ended: ${m.reason}`, note: true });
+        ring.current.push({ rank: m.rank, pod: m.pod, text: `— ${m.pod} ended: ${m.reason}`, note: true });
       else if (m.type === 'dropped') next = { state: 'dropped', reason: m.reason };
       else if (m.type === 'error') next = { state: 'error', message: m.message };
       else if (m.type === 'closed') next = { state: 'closed', reason: m.reason };
@@ -81,7 +75,7 @@ export function useLogStream(options: StreamOptions) {
     if (next) setStatus(next);
     setPending(0);
     setVersion((v) => v + 1);
-  }, []);
+  }, [capacity]);
 
   useEffect(() => {
     ring.current.clear();
@@ -97,7 +91,7 @@ export function useLogStream(options: StreamOptions) {
           flush();
         });
     };
-    const ws = new WebSocket(followUrl({ cluster, region, namespace, job, rank, grep }));
+    const ws = new WebSocket(socketUrl(path));
     ws.onopen = () => setStatus({ state: 'tail' });
     ws.onmessage = (event) => {
       let parsed: unknown;
@@ -125,7 +119,7 @@ export function useLogStream(options: StreamOptions) {
       ws.close();
       if (frame !== undefined) cancelAnimationFrame(frame);
     };
-  }, [cluster, region, namespace, job, rank, grep, attempt, flush]);
+  }, [path, attempt, flush]);
 
   const setPaused = useCallback(
     (p: boolean) => {

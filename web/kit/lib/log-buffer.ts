@@ -1,14 +1,17 @@
 /**
- * A ring buffer of log lines: the viewer keeps the newest `capacity` lines whatever a job prints, so
+ * A ring buffer of log lines: a viewer keeps the newest `capacity` lines whatever its pods print, so
  * a 1 M-line follow costs the browser a fixed amount of memory (SkyPilot's dashboard froze on 100k
  * lines). Pushing is O(1); the oldest line goes when the buffer is full.
  */
 export interface ViewLine {
   /** Order of arrival since the stream opened (stable across evictions). */
   seq: number;
+  /** The stream's number for the pod (a training job's rank; an endpoint's pods numbered as first seen). */
   rank: number;
+  /** The pod that printed the line, when the stream named it. */
+  pod?: string;
   text: string;
-  /** A note of the viewer itself (a rank started or ended), drawn apart from the job's output. */
+  /** A note of the viewer itself (a pod started or ended), drawn apart from the pods' output. */
   note?: boolean;
 }
 
@@ -19,7 +22,7 @@ export class LogRing {
   private nextSeq = 0;
   /** Lines that were evicted (fell off the front) since the stream opened. */
   evicted = 0;
-  /** How many of the lines held are the viewer's own notes (so "N of M lines match" counts the job's lines only). */
+  /** How many of the lines held are the viewer's own notes (so "N of M lines match" counts the pods' lines only). */
   notes = 0;
 
   constructor(readonly capacity: number) {
@@ -57,7 +60,3 @@ export class LogRing {
     this.notes = 0;
   }
 }
-
-/** The line as the viewer shows it: every line of a job carries its rank, once. */
-export const displayText = (l: Pick<ViewLine, 'rank' | 'text'>) =>
-  l.text.startsWith('[rank ') ? l.text : `[rank ${l.rank}] ${l.text}`;
