@@ -83,6 +83,14 @@ describe('invoke through the service proxy', () => {
       assert.match(e.message, /no ready replica.*no endpoints available/);
       return true;
     });
+    // A Service the endpoints controller has not listed yet: the API server's 404 Status says so.
+    const noEndpoints = '{"kind":"Status","status":"Failure","message":"endpoints \\"beta\\" not found","code":404}';
+    await assert.rejects(invokeChat(proxy(404, noEndpoints), target, req), (e: unknown) => {
+      assert.ok(e instanceof PreconditionError);
+      assert.match(e.message, /no ready replica/);
+      return true;
+    });
+    await assert.rejects(invokeChat(proxy(404, 'no such path'), target, req), CloudError);
     await assert.rejects(invokeChat(proxy(400, '{"error":"bad model"}'), target, req), (e: unknown) => {
       assert.ok(e instanceof CloudError);
       assert.equal(e.httpStatus, 400);

@@ -469,7 +469,11 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     }
     assert.equal((await ready('alpha')).replicas.ready, 1);
     assert.equal((await ready('beta')).replicas.ready, 1);
-    const first = await server.api('POST', `${endpoint('beta')}/invoke`, chat);
+    // The endpoints controller lists a relabelled pod behind its new Service a moment later (as on a real cluster).
+    const first = await until(async () => {
+      const r = await server.api('POST', `${endpoint('beta')}/invoke`, chat);
+      return r.status === 200 ? r : undefined;
+    }, 'beta answering');
     assert.equal(first.status, 200, JSON.stringify(first.body));
 
     const moved = await call(mcp, 'assign_pool_worker', { cluster: CLUSTER, pool: 'p', pod: w1, endpoint: 'alpha' });

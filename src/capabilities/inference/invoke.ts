@@ -63,7 +63,10 @@ async function readCapped(body: Readable, cap: number): Promise<{ text: string; 
 async function proxyFailure(t: InvokeTarget, cluster: string, res: KubeServiceProxyAnswer): Promise<Error> {
   const { text } = await readCapped(res.body, 4096);
   const detail = text.trim().slice(0, 500) || `HTTP ${res.status}`;
-  if (res.status === 503 || res.status === 502)
+  // 404 `endpoints "x" not found`: the Service has no Endpoints object yet (the endpoints controller lists pods a
+  // moment after they become ready or are relabelled) — as unanswerable as 503, for the same reason.
+  const noEndpoints = res.status === 404 && /endpoints \\?"[^"\\]+\\?" not found/.test(text);
+  if (res.status === 503 || res.status === 502 || noEndpoints)
     return new PreconditionError({
       message: `Endpoint ${t.namespace}/${t.service} has no ready replica to answer (${detail}).`,
       remedy: 'Wait until get_endpoint shows it Ready (its pods and events say what it waits for), then try again.',
