@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { queryDatabase } from '../helpers/database-file.js';
 import { taggedNames } from '../helpers/inventory.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
+import { kubeAccess } from '../helpers/kube.js';
+import { eventually, type TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
 
@@ -108,6 +109,38 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     );
   });
 
+  it('serves two endpoints behind load balancers: an external container endpoint (NLB) and a managed one with an ALB', async () => {
+    const group = (await server.api('GET', base)).body.instanceGroups[0].name;
+    const container = await server.api('POST', `${base}/endpoints/container`, {
+      name: 'web',
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-0.6B',
+      instanceGroup: group,
+      gpus: 0,
+      service: { variant: 'external' },
+    });
+    assert.equal(container.status, 201, JSON.stringify(container.body));
+    const managed = await server.api('POST', `${base}/endpoints/managed`, {
+      name: 'alb',
+      model: { source: 'storage', storage: 'shared-s3', path: 'models/gpt2' },
+      instanceTypes: ['ml.c5.xlarge'],
+      worker: { image: 'vllm/vllm-openai:v0.10.1', gpus: 0, port: 8080, args: ['--model', '/opt/ml/model'] },
+      loadBalancer: {},
+    });
+    assert.equal(managed.status, 201, JSON.stringify(managed.body));
+    // Both get their load balancers: the NLB's hostname on the Service, the ALB's on the operator's Ingress.
+    const kube = await kubeAccess(sb, `${CLUSTER}-eks`);
+    const items = async (kind: string) =>
+      JSON.parse((await kube.kubectl(['get', kind, '-A', '-o', 'json'])).stdout).items;
+    const served = (o: any) => !!o.status?.loadBalancer?.ingress?.[0]?.hostname;
+    await eventually(
+      async () =>
+        (await items('services')).some((o: any) => o.metadata.name === 'web' && served(o)) &&
+        (await items('ingresses')).some(served),
+      { sandbox: sb, stepSeconds: 10, tries: 60, what: 'both load balancers' },
+    );
+  });
+
   it('lists a storage removed keeping its data as kept, not mounted (REST and MCP)', async () => {
     const list = (await server.api('GET', `${base}/storage`)).body;
     assert.deepEqual(
@@ -126,6 +159,15 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     assert.equal(r.status, 200, JSON.stringify(r.body));
     plan = r.body;
     const deletes = plan.deletes.map((d: any) => `${d.kind} ${d.name}`);
+    // The load balancers first, each with the object that holds it.
+    assert.match(
+      deletes[0],
+      /^Load balancer k8s-default-web-.*\.elb\.us-west-2\.amazonaws\.com \(Service default\/web\)$/,
+    );
+    assert.ok(
+      deletes.some((d: string) => /^Load balancer internal-k8s-.*\(Ingress default\/alb\)$/.test(d)),
+      deletes.join(', '),
+    );
     for (const expected of [
       `HyperPod cluster ${CLUSTER}`,
       `EKS cluster ${CLUSTER}-eks`,
@@ -170,6 +212,21 @@ describe('delete leaves nothing it made, and keeps exactly what it says', () => 
     assert.deepEqual(started.body.plan.keeps, plan.keeps);
     const op = await ok(started);
     assert.deepEqual(op.result.kept, [`S3 bucket ${keptBucket}`]);
+    // The load balancers went first, through the objects that made them, while their controller still ran.
+    assert.equal(op.phases[0].name, 'load-balancers');
+    const events = await server.api('GET', `/api/v1/operations/${op.id}/events?limit=1000`);
+    const lines = events.body.lines
+      .filter((l: any) => l.phase === 'load-balancers')
+      .map((l: any) => l.message)
+      .join('\n');
+    assert.match(lines, /Deleting InferenceEndpointConfig default\/alb/);
+    assert.match(lines, /Deleting Service default\/web and its load balancer k8s-default-web-/);
+    const enis = (await sb.aws(['ec2', 'describe-network-interfaces'])).json.NetworkInterfaces;
+    assert.deepEqual(
+      enis.filter((e: any) => /^ELB /.test(e.Description ?? '')).map((e: any) => e.Description),
+      [],
+      'no load balancer outlived the cluster',
+    );
     const left = taggedNames(await sb.inventory(), CLUSTER);
     assert.deepEqual(left, [`s3/buckets ${keptBucket}`], left.join('\n'));
     const servers = (await sb.inventory()).sagemaker!.mlflowTrackingServers!.map((s: any) => s.name);

@@ -76,6 +76,7 @@ describe('delete goes on past a phase that cannot finish, says what remains and 
     assert.deepEqual(
       failed.phases.map((p: any) => [p.name, p.status]),
       [
+        ['load-balancers', 'skipped'],
         ['hyperpod', 'failed'],
         ['mlflow', 'skipped'],
         ['storage', 'succeeded'],
@@ -143,6 +144,7 @@ describe('delete goes on past a phase that cannot finish, says what remains and 
     assert.deepEqual(
       done.phases.map((p: any) => [p.name, p.attempts]),
       [
+        ['load-balancers', 1],
         ['hyperpod', 2],
         ['mlflow', 1],
         ['storage', 1],

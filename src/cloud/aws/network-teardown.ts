@@ -6,9 +6,11 @@ import {
   DeleteSubnetCommand,
   DeleteVpcCommand,
   DeleteVpcEndpointsCommand,
+  DescribeNetworkInterfacesCommand,
   DetachInternetGatewayCommand,
   DisassociateRouteTableCommand,
   ReleaseAddressCommand,
+  type EC2Client,
 } from '@aws-sdk/client-ec2';
 import { CloudError } from '../../domain/errors.js';
 import type { NetworkTeardownPort } from '../ports.js';
@@ -110,7 +112,7 @@ export class NetworkTeardown implements NetworkTeardownPort {
           awsCall('ec2', 'DeleteSubnet', () => ec2.send(new DeleteSubnetCommand({ SubnetId: s.subnetId }))),
         )
       )
-        waiting.push(`subnet ${s.subnetId}`);
+        waiting.push(`subnet ${s.subnetId}${await this.heldBy(ec2, s.subnetId)}`);
       else log(`Deleted subnet ${s.subnetId} (${s.cidr})`);
     }
     if (net.securityGroupId) {
@@ -132,6 +134,22 @@ export class NetworkTeardown implements NetworkTeardownPort {
       else log(`Deleted VPC ${net.vpcId}`);
     } else waiting.push(`VPC ${net.vpcId}`);
     return waiting;
+  }
+
+  /**
+   * What keeps a subnet, in words: the network interfaces still in it, by their descriptions (`ELB net/k8s-…` is
+   * a load balancer's, `Amazon EKS …` the control plane's) — so a wait that never ends names its cause.
+   */
+  private async heldBy(ec2: EC2Client, subnetId: string): Promise<string> {
+    const found = await awsCall('ec2', 'DescribeNetworkInterfaces', () =>
+      ec2.send(
+        new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'subnet-id', Values: [subnetId] }], MaxResults: 5 }),
+      ),
+    );
+    const enis = (found.NetworkInterfaces ?? []).map(
+      (e) => `${e.NetworkInterfaceId}${e.Description ? ` "${e.Description}"` : ''}`,
+    );
+    return enis.length ? ` (held by ${enis.join(', ')}${found.NextToken ? ', …' : ''})` : '';
   }
 
   private async releaseAddress(region: string, net: ClusterNetwork, log: (m: string) => void): Promise<string[]> {

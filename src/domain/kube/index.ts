@@ -6,6 +6,7 @@ import { DEPLOYMENT } from './deployment.js';
 import { EVENT } from './event.js';
 import { HYPERPOD_NODE_CLASS } from './hyperpod-node-class.js';
 import { HYPERPOD_PYTORCH_JOB } from './hyperpod-pytorch-job.js';
+import { INGRESS } from './ingress.js';
 import { INFERENCE_ENDPOINT_CONFIG } from './inference-endpoint-config.js';
 import { JUMPSTART_MODEL } from './jumpstart-model.js';
 import { JOB } from './job.js';
@@ -47,6 +48,7 @@ export const KNOWN_KINDS: readonly KubeKind[] = [
   ROLE,
   ROLE_BINDING,
   SERVICE,
+  INGRESS,
   HYPERPOD_NODE_CLASS,
   NODE_POOL,
   HYPERPOD_PYTORCH_JOB,

@@ -22,6 +22,8 @@ export type ObjectMeta = {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   ownerReferences: OwnerReference[];
+  /** What must finish before the API server removes the object (a load balancer controller's cleanup); only when set. */
+  finalizers?: string[];
 };
 
 /** A Kubernetes object read back from a cluster: typed metadata, the rest as the kind module types it. */
@@ -107,8 +109,11 @@ export function parseMeta(v: unknown): ObjectMeta {
         ...(str(o.uid) ? { uid: str(o.uid) } : {}),
         ...(bool(o.controller) ? { controller: true } : {}),
       })),
+    ...(finalizersOf(m.finalizers).length ? { finalizers: finalizersOf(m.finalizers) } : {}),
   };
 }
+
+const finalizersOf = (v: unknown): string[] => list(v).filter((f): f is string => typeof f === 'string');
 
 /** The common part of every parser: apiVersion/kind (defaulted from the descriptor: lists leave them out) and metadata, unknown fields kept. */
 export function parseBase(raw: unknown, kind: { apiVersion: string; kind: string }): KubeResource {

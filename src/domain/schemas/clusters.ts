@@ -176,7 +176,7 @@ export const DeletePlanSchema = z
     deletes: z
       .array(DeletePlanItemSchema)
       .describe(
-        'What the delete removes: the HyperPod and EKS clusters and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx.',
+        'What the delete removes: the load balancers its Kubernetes Services and Ingresses hold (first, through those objects), the HyperPod and EKS clusters, and every resource tagged instantstart.io/cluster=<name> in S3, SageMaker (MLflow tracking servers), IAM, EC2 and FSx.',
       ),
     keeps: z
       .array(DeletePlanItemSchema)

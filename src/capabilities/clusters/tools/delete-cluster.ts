@@ -33,7 +33,7 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
     name: 'delete_cluster',
     title: 'Delete a HyperPod cluster',
     description:
-      'Delete a cluster and everything InstantStart made for it: HyperPod nodes, the EKS cluster, the network, roles and (unless keepStorage) the storage. ' +
+      'Delete a cluster and everything InstantStart made for it: first the load balancers its Kubernetes Services, Ingresses and inference endpoints hold, then HyperPod nodes, the EKS cluster, the network, roles and (unless keepStorage) the storage. ' +
       'DESTRUCTIVE and irreversible: first show the user get_cluster_delete_plan (what goes, what stays and why), get an explicit yes for this cluster name, then pass confirm: true. ' +
       'The answer lists what the delete removes and keeps; afterwards nothing tagged with the cluster remains but what it keeps. Not found: nothing of the cluster exists. ' +
       'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed"; ' +

@@ -14,7 +14,7 @@ export function registerGetClusterDeletePlanTool(server: McpServer, api: RestCli
     name: 'get_cluster_delete_plan',
     title: 'What deleting a cluster removes and keeps',
     description:
-      'Before delete_cluster: list by name what deleting the cluster removes (HyperPod and EKS clusters, MLflow tracking servers made for it, buckets, file systems, roles, network) ' +
+      'Before delete_cluster: list by name what deleting the cluster removes (the load balancers its Kubernetes Services and Ingresses hold, HyperPod and EKS clusters, MLflow tracking servers made for it, buckets, file systems, roles, network) ' +
       "and what it keeps, with why (storages removed keeping their data, everything of the cluster's data with keepStorage, buckets it mounts that InstantStart never made). " +
       'Show both lists to the user and get their yes before delete_cluster. Changes nothing. Not found: nothing of the cluster is left to delete.',
     input: z

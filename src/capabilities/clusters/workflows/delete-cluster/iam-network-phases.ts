@@ -60,7 +60,7 @@ export function networkPhase(deps: WorkflowDeps): Phase {
     async await(ctx) {
       const left = await deps.cloud.teardown.finishTeardown(ctx.input.region, ctx.input.name, (m) => ctx.log(m));
       if (left.length === 0) return { done: true, progress: 'network gone' };
-      const heldBy = await networkHeldByFailedPhase(deps, ctx);
+      const heldBy = await networkHeldByFailedPhase(deps, ctx, left);
       if (heldBy)
         throw new CloudError({
           service: 'ec2',
@@ -76,15 +76,38 @@ export function networkPhase(deps: WorkflowDeps): Phase {
 /**
  * Why the rest of the network cannot go in this run, or undefined while it can still go on its own.
  * Subnets wait for the network interfaces in them to leave; when an earlier phase failed, what it
- * should have removed (HyperPod nodes, the EKS control plane, FSx) keeps its interfaces for good, so
- * the phase stops waiting — but only after the NAT gateway and its address are gone: they cost money.
+ * should have removed (HyperPod nodes, the EKS control plane, FSx, a load balancer) keeps its
+ * interfaces for good, so the phase stops waiting — but only after the NAT gateway and its address are
+ * gone: they cost money. So do a load balancer's when phase load-balancers found no Kubernetes API to
+ * delete it through (the EKS cluster was deleted first, outside InstantStart): it was orphaned then.
  */
-async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<string | undefined> {
+async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx, left: string[]): Promise<string | undefined> {
   const failures = ctx.earlierFailures;
-  if (failures.length === 0) return undefined;
+  const unchecked = ctx.state.loadBalancersUnchecked;
+  if (failures.length === 0 && !unchecked) return undefined;
   const { region, name } = ctx.input;
   const net = await deps.cloud.network.find(region, name);
   if (net.natGatewayId || net.allocationId) return undefined;
+  const holders: string[] = [];
+  if (failures.length) holders.push(...(await clusterHolders(deps, ctx)));
+  // A load balancer outlives the cluster whose Service or Ingress made it: its interfaces (described `ELB net/…`,
+  // `ELB app/…`, `ELB <name>`) stay until it is deleted by hand.
+  const orphaned = left.filter((l) => l.includes('"ELB '));
+  if (orphaned.length)
+    holders.push(
+      `load balancers that the cluster's Kubernetes Services or Ingresses made still have network interfaces in them (${orphaned.join('; ')}): delete them (aws elbv2 delete-load-balancer, or aws elb delete-load-balancer for a Classic one), then retry`,
+    );
+  if (holders.length === 0) return undefined;
+  const why = [
+    ...failures.map((f) => `phase '${f.phase}' failed (${f.code})`),
+    ...(unchecked ? [`phase 'load-balancers' could not reach the cluster's Kubernetes API (${unchecked})`] : []),
+  ];
+  return `${holders.join('; ')}, because ${why.join(' and ')}.`;
+}
+
+/** The clusters and file system of the cluster still holding interfaces in its subnets (not being deleted). */
+async function clusterHolders(deps: WorkflowDeps, ctx: Ctx): Promise<string[]> {
+  const { region, name } = ctx.input;
   const n = await names(deps, ctx);
   const holders: string[] = [];
   const hp = await deps.cloud.hyperpod.describe(region, n.hyperpodCluster);
@@ -96,6 +119,5 @@ async function networkHeldByFailedPhase(deps: WorkflowDeps, ctx: Ctx): Promise<s
   const fs = await deps.cloud.storage.findFileSystem(region, name);
   if (fs && fs.Lifecycle !== 'DELETING')
     holders.push(`FSx file system ${fs.FileSystemId} (${fs.Lifecycle}) still has network interfaces in them`);
-  if (holders.length === 0) return undefined;
-  return `${holders.join('; ')}, because ${failures.map((f) => `phase '${f.phase}' failed (${f.code})`).join(' and ')}.`;
+  return holders;
 }

@@ -3,6 +3,7 @@ import type { ClusterWorkflowDeps } from '../../ports.js';
 import { defineWorkflow, wholeClusterLocks, type KindWorkflow } from '../../../../workflows/define.js';
 import { eksPhase, hyperpodPhase } from './cluster-phases.js';
 import { iamPhase, networkPhase } from './iam-network-phases.js';
+import { loadBalancersPhase } from './load-balancers-phase.js';
 import { mlflowPhase, storagePhase } from './mlflow-storage-phases.js';
 import type { DeleteClusterState } from './types.js';
 import { verifyPhase } from './verify-phase.js';
@@ -22,6 +23,7 @@ export function deleteClusterWorkflow(deps: ClusterWorkflowDeps): KindWorkflow<'
     locks: (input) => wholeClusterLocks(input.region, input.name),
     initialState: () => ({}),
     phases: [
+      loadBalancersPhase(deps),
       hyperpodPhase(deps),
       mlflowPhase(deps),
       storagePhase(deps),

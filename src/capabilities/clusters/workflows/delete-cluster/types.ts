@@ -13,6 +13,8 @@ import type { WorkflowDeps } from '../../../../workflows/context.js';
 export type { DeleteClusterInput };
 export interface DeleteClusterState {
   accountId?: string;
+  /** Why phase load-balancers could not ask the cluster's Kubernetes API (no EKS cluster, or not ACTIVE): any load balancer left then is orphaned. */
+  loadBalancersUnchecked?: string;
 }
 export type Ctx = PhaseContext<DeleteClusterInput, DeleteClusterState>;
 export type Phase = PhaseDefinition<DeleteClusterInput, DeleteClusterState>;
