@@ -1,4 +1,5 @@
 import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
+import { REQUEST_ANNOTATION } from '../../domain/kube/kind.js';
 import { containerEndpointManifests, type ContainerEndpointFacts } from '../../domain/inference/container-endpoint.js';
 import { DEFAULT_SERVING_IMAGES } from '../../domain/inference/serving-command.js';
 import { ENDPOINT_LABEL, poolDeploymentName, routerName, serverName } from '../../domain/inference/names.js';
@@ -30,8 +31,6 @@ import type { InferenceServiceDeps } from './ports.js';
 export type ContainerSettings = DeployContainerEndpointRequest;
 
 /** The deploy request as kept on the endpoint's model-server Deployment (or its Service, for a pool endpoint). */
-export const REQUEST_ANNOTATION = 'instantstart.dev/request';
-
 const withRequest = (m: KubeObject, req: DeployContainerEndpointRequest): KubeObject => {
   const { region: _region, ...kept } = req;
   return {

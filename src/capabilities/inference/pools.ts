@@ -1,4 +1,5 @@
 import type { HyperPodCluster, KubePort } from '../../cloud/ports.js';
+import { REQUEST_ANNOTATION } from '../../domain/kube/kind.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import {
   ENGINE_LABEL,
@@ -25,7 +26,6 @@ import { checkGpus, groupFacts, nameTaken, refuse, storageFacts } from './facts.
 import type { InferenceServiceDeps } from './ports.js';
 
 /** The pool's request as kept on its Deployment (its record; the view reads the served-model annotation). */
-const POOL_REQUEST_ANNOTATION = 'instantstart.dev/request';
 
 type Access = (region: string, cluster: string) => Promise<{ hp: HyperPodCluster; kube: KubePort }>;
 
@@ -133,7 +133,7 @@ export class ModelPools {
         ...built.deployment,
         metadata: {
           ...built.deployment.metadata,
-          annotations: { ...built.deployment.metadata.annotations, [POOL_REQUEST_ANNOTATION]: JSON.stringify(kept) },
+          annotations: { ...built.deployment.metadata.annotations, [REQUEST_ANNOTATION]: JSON.stringify(kept) },
         },
       },
       idempotencyKey,

@@ -156,6 +156,12 @@ export const conditionOf = (conditions: readonly Condition[], type: string): Con
 /** The label every object InstantStart creates carries, so people (and kubectl) can tell ours from theirs. */
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'instantstart' } as const;
 
+/**
+ * The annotation that keeps the request an object was made from (JSON, no secrets): what a resubmit, a re-deploy
+ * or a pool's view reads back. One key for every kind InstantStart makes.
+ */
+export const REQUEST_ANNOTATION = 'instantstart.dev/request';
+
 // ── health ───────────────────────────────────────────────────────────────────────────────────────
 /**
  * Every kind's `health()` answers in the vocabulary of node-health.ts: healthy (doing its job),

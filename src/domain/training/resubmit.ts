@@ -1,5 +1,6 @@
 import { PreconditionError } from '../errors.js';
 import type { KubeObject } from '../kube-object.js';
+import { REQUEST_ANNOTATION } from '../kube/kind.js';
 import { TrainingTemplateRequestSchema, type SubmitTrainingJobRequest } from '../schemas/training.js';
 
 /**
@@ -8,8 +9,6 @@ import { TrainingTemplateRequestSchema, type SubmitTrainingJobRequest } from '..
  * secrets (env literals are refused when they look like one, EnvVarSchema), so it may be read by
  * anyone who can read the job. Templates keep the same shape (TrainingTemplateRequestSchema).
  */
-
-export const REQUEST_ANNOTATION = 'instantstart.dev/request';
 
 export type SavedRequest = ReturnType<typeof TrainingTemplateRequestSchema.parse>;
 
