@@ -10,7 +10,7 @@ import { ProblemText } from '@kit/hooks/notifications.js';
 import { useMutation } from '@tanstack/react-query';
 import { type EndpointRef, previewAutoscaling } from './api.js';
 import { type AutoscalingState, autoscalingOf } from './container-request.js';
-import { option, pick } from './form-kit.js';
+import { option, pick } from '@kit/lib/form-kit.js';
 
 const METRICS = [
   option('queue_depth', 'Queue depth', "Requests waiting in the router's or servers' queue"),

@@ -20,7 +20,8 @@ import { useStorageList } from '../../storage/ui/index.js';
 import { useDeployContainer, usePools } from './api.js';
 import { AUTOSCALING_LABELS, AutoscalingFields } from './AutoscalingFields.js';
 import { type ContainerState, containerRequestOf, EMPTY_CONTAINER } from './container-request.js';
-import { fieldErrors, newIdempotencyKey, option, pick } from './form-kit.js';
+import { SelectField } from '@kit/components/SelectField.js';
+import { fieldErrors, newIdempotencyKey, option, pick } from '@kit/lib/form-kit.js';
 import { ROUTER_POLICIES } from './RouterPanel.js';
 
 interface Props {
@@ -140,13 +141,14 @@ export function DeployContainerModal({ cluster, region, onDismiss, onDeployed }:
             <FormField label="Namespace" errorText={errorOf('namespace')} data-testid="inference-container-namespace">
               <Input value={s.namespace} onChange={text('namespace')} />
             </FormField>
-            <FormField label="Engine" errorText={errorOf('engine')} data-testid="inference-container-engine">
-              <Select
-                selectedOption={pick(ENGINES, s.engine)}
-                options={ENGINES}
-                onChange={({ detail }) => set({ engine: detail.selectedOption.value as ContainerState['engine'] })}
-              />
-            </FormField>
+            <SelectField
+              label="Engine"
+              errorText={errorOf('engine')}
+              testId="inference-container-engine"
+              options={ENGINES}
+              value={s.engine}
+              onChange={(v) => set({ engine: v as ContainerState['engine'] })}
+            />
           </ColumnLayout>
           <ColumnLayout columns={2}>
             <FormField
@@ -157,19 +159,16 @@ export function DeployContainerModal({ cluster, region, onDismiss, onDeployed }:
             >
               <Input value={s.model} onChange={text('model')} placeholder="Qwen/Qwen3-0.6B" />
             </FormField>
-            <FormField
+            <SelectField
               label="Storage"
               description="Mounted at /data (models you downloaded)."
               errorText={errorOf('storage')}
-              data-testid="inference-container-storage"
-            >
-              <Select
-                selectedOption={pick(storageOptions, s.storage)}
-                options={storageOptions}
-                onChange={({ detail }) => set({ storage: detail.selectedOption.value ?? '' })}
-                statusType={storages.isLoading ? 'loading' : 'finished'}
-              />
-            </FormField>
+              testId="inference-container-storage"
+              options={storageOptions}
+              value={s.storage}
+              onChange={(v) => set({ storage: v })}
+              loading={storages.isLoading}
+            />
             <FormField
               label="Image"
               description={s.engine === 'custom' ? 'Your serving image.' : 'Leave empty for the pinned engine image.'}
@@ -190,22 +189,19 @@ export function DeployContainerModal({ cluster, region, onDismiss, onDeployed }:
             </FormField>
           </ColumnLayout>
           <ColumnLayout columns={4}>
-            <FormField
+            <SelectField
               label="Instance group"
               errorText={
                 errorOf('instanceGroup') ??
                 (groups.data && groupOptions.length === 0 ? 'The cluster has no instance group yet.' : undefined)
               }
-              data-testid="inference-container-group"
-            >
-              <Select
-                selectedOption={pick(groupOptions, s.instanceGroup)}
-                options={groupOptions}
-                onChange={({ detail }) => set({ instanceGroup: detail.selectedOption.value ?? '' })}
-                placeholder="Choose a group"
-                statusType={groups.isLoading ? 'loading' : 'finished'}
-              />
-            </FormField>
+              testId="inference-container-group"
+              options={groupOptions}
+              value={s.instanceGroup}
+              onChange={(v) => set({ instanceGroup: v })}
+              placeholder="Choose a group"
+              loading={groups.isLoading}
+            />
             <FormField
               label="GPUs per replica"
               description="Tensor parallel size for vLLM and SGLang."

@@ -22,7 +22,8 @@ import { useSearchParams } from 'react-router-dom';
 import { useInstanceGroups } from '../../instance-groups/ui/index.js';
 import { useStorageList } from '../../storage/ui/index.js';
 import { useDeployManaged } from './api.js';
-import { fieldErrors, newIdempotencyKey, option, pick } from './form-kit.js';
+import { SelectField } from '@kit/components/SelectField.js';
+import { fieldErrors, newIdempotencyKey, option, pick } from '@kit/lib/form-kit.js';
 import { EMPTY_MANAGED, type ManagedState, managedRequestOf } from './managed-request.js';
 
 interface Props {
@@ -181,7 +182,7 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
           </FormField>
           {s.source === 'storage' && (
             <ColumnLayout columns={2}>
-              <FormField
+              <SelectField
                 label="Storage"
                 errorText={
                   errorOf('model.storage') ??
@@ -189,16 +190,13 @@ export function DeployManagedModal({ cluster, region, operatorOn, onDismiss, onD
                     ? `No storage in namespace ${s.namespace || 'default'}: add one on the Storage tab.`
                     : undefined)
                 }
-                data-testid="inference-managed-storage"
-              >
-                <Select
-                  selectedOption={pick(storageOptions, s.storage)}
-                  options={storageOptions}
-                  onChange={({ detail }) => set({ storage: detail.selectedOption.value ?? '' })}
-                  placeholder="Choose a storage"
-                  statusType={storages.isLoading ? 'loading' : 'finished'}
-                />
-              </FormField>
+                testId="inference-managed-storage"
+                options={storageOptions}
+                value={s.storage}
+                onChange={(v) => set({ storage: v })}
+                placeholder="Choose a storage"
+                loading={storages.isLoading}
+              />
               <FormField
                 label="Path in the storage"
                 constraintText="Optional"

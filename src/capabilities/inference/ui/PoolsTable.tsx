@@ -9,7 +9,7 @@ import type { ModelPoolView } from '@domain/schemas/inference.js';
 import type { ClusterPanelProps } from '@kit/capability.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useAssignPoolWorker, usePools } from './api.js';
-import { option } from './form-kit.js';
+import { option } from '@kit/lib/form-kit.js';
 
 const wrap = { whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 

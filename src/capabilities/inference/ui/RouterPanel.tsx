@@ -9,7 +9,7 @@ import type { EndpointView } from '@domain/schemas/inference.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
 import { useDeployRouter } from './api.js';
-import { option, pick } from './form-kit.js';
+import { option, pick } from '@kit/lib/form-kit.js';
 
 export const ROUTER_POLICIES = [
   option('cache_aware', 'Cache-aware', 'Longest prefix match unless the load is unbalanced'),

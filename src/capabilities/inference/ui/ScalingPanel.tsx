@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { type EndpointRef, useScaleEndpoint, useSetAutoscaling } from './api.js';
 import { AUTOSCALING_LABELS, AutoscalingFields } from './AutoscalingFields.js';
 import { type AutoscalingState, autoscalingOf, autoscalingStateOf } from './container-request.js';
-import { fieldErrors } from './form-kit.js';
+import { fieldErrors } from '@kit/lib/form-kit.js';
 
 interface Props {
   cluster: string;

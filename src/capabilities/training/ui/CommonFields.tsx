@@ -3,9 +3,11 @@ import ColumnLayout from '@cloudscape-design/components/column-layout';
 import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
-import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
+import { SelectField } from '@kit/components/SelectField.js';
+import { option, pick } from '@kit/lib/form-kit.js';
 import { useInstanceGroups } from '../../instance-groups/ui/index.js';
 import { useStorageList } from '../../storage/ui/index.js';
 import { useMlflowServers } from './api.js';
@@ -23,11 +25,6 @@ interface Props {
   errorOf(path: string): string | undefined;
 }
 
-const option = (value: string, label = value, description?: string): SelectProps.Option => ({
-  value,
-  label,
-  description,
-});
 const LAUNCH_OPTIONS = [
   option('hyperpodrun', 'Through hyperpodrun', 'Your training script, started by the HyperPod elastic agent'),
   option('as-is', 'As written', 'Your command must exec hyperpodrun itself'),
@@ -52,7 +49,6 @@ export function CommonFields({ cluster, region, state, set, kind, custom, recipe
     option('', 'None'),
     ...(servers.data?.servers ?? []).filter((s) => s.ready).map((s) => option(s.arn, s.name, s.status)),
   ];
-  const pick = (options: SelectProps.Option[], value: string) => options.find((o) => o.value === value) ?? null;
   return (
     <SpaceBetween size="m">
       <ColumnLayout columns={2}>
@@ -67,20 +63,17 @@ export function CommonFields({ cluster, region, state, set, kind, custom, recipe
         <FormField label="Namespace" errorText={errorOf('namespace')} data-testid="training-namespace">
           <Input value={state.namespace} onChange={text(set, 'namespace')} />
         </FormField>
-        <FormField
+        <SelectField
           label="Instance group"
           description="GPUs and EFA per pod follow from its instance type."
           errorText={errorOf('instanceGroup')}
-          data-testid="training-group"
-        >
-          <Select
-            selectedOption={pick(groupOptions, state.instanceGroup)}
-            options={groupOptions}
-            onChange={({ detail }) => set({ instanceGroup: detail.selectedOption.value ?? '' })}
-            placeholder="Choose a group"
-            statusType={groups.isLoading ? 'loading' : 'finished'}
-          />
-        </FormField>
+          testId="training-group"
+          options={groupOptions}
+          value={state.instanceGroup}
+          onChange={(v) => set({ instanceGroup: v })}
+          placeholder="Choose a group"
+          loading={groups.isLoading}
+        />
         <FormField
           label="Nodes"
           description="One pod per node."
@@ -89,7 +82,7 @@ export function CommonFields({ cluster, region, state, set, kind, custom, recipe
         >
           <Input value={state.nodes} inputMode="numeric" onChange={text(set, 'nodes')} />
         </FormField>
-        <FormField
+        <SelectField
           label="Storage"
           description="Mounted at /data in every pod."
           errorText={
@@ -98,30 +91,24 @@ export function CommonFields({ cluster, region, state, set, kind, custom, recipe
               ? `No storage in namespace ${state.namespace || 'default'}: add one on the Storage tab.`
               : undefined)
           }
-          data-testid="training-storage"
-        >
-          <Select
-            selectedOption={pick(storageOptions, state.storage)}
-            options={storageOptions}
-            onChange={({ detail }) => set({ storage: detail.selectedOption.value ?? '' })}
-            placeholder="Choose a storage"
-            statusType={storages.isLoading ? 'loading' : 'finished'}
-          />
-        </FormField>
-        <FormField
+          testId="training-storage"
+          options={storageOptions}
+          value={state.storage}
+          onChange={(v) => set({ storage: v })}
+          placeholder="Choose a storage"
+          loading={storages.isLoading}
+        />
+        <SelectField
           label="MLflow tracking server"
           description="Where the job reports loss, throughput and learning rate."
           constraintText="Optional"
           errorText={errorOf('mlflow')}
-          data-testid="training-mlflow"
-        >
-          <Select
-            selectedOption={pick(serverOptions, state.mlflow)}
-            options={serverOptions}
-            onChange={({ detail }) => set({ mlflow: detail.selectedOption.value ?? '' })}
-            statusType={servers.isLoading ? 'loading' : 'finished'}
-          />
-        </FormField>
+          testId="training-mlflow"
+          options={serverOptions}
+          value={state.mlflow}
+          onChange={(v) => set({ mlflow: v })}
+          loading={servers.isLoading}
+        />
       </ColumnLayout>
       {custom ? (
         <SpaceBetween size="m">

@@ -2,7 +2,7 @@ import type { SelectProps } from '@cloudscape-design/components/select';
 import { ProblemError, type ProblemFieldError } from '@kit/api/client.js';
 
 /**
- * What the two deploy forms share: inputs keep what was typed (strings), the server's schema is the judge. The
+ * What forms share: inputs keep what was typed (strings), the server's schema is the judge. The
  * server's problem+json names each refused field by its path (`worker.gpus`, `model.acceptEula`); the form shows the
  * message under the input that owns that path, and whatever no input owns in one alert.
  */
