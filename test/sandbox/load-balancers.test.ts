@@ -229,6 +229,52 @@ describe('sandbox load balancers: finalizers and network interfaces in the VPC',
     assert.deepEqual(await enis('ELB app/k8s-default-site-'), []);
   });
 
+  it('an explicit IngressGroup shares one ALB: its finalizer on each member, its interfaces until the last member goes', async () => {
+    const member = (name: string) => ({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: {
+        name,
+        namespace: 'default',
+        annotations: {
+          'alb.ingress.kubernetes.io/group.name': 'shop',
+          'alb.ingress.kubernetes.io/scheme': 'internet-facing',
+        },
+      },
+      spec: {
+        ingressClassName: 'alb',
+        rules: [
+          {
+            http: {
+              paths: [{ path: `/${name}`, pathType: 'Prefix', backend: { service: { name, port: { number: 80 } } } }],
+            },
+          },
+        ],
+      },
+    });
+    await apply(member('cart'), member('shelf'));
+    const hostnames = await until(
+      async () => {
+        const names = ['cart', 'shelf'].map(
+          (n) => service('ingresses', n)?.status?.loadBalancer?.ingress?.[0]?.hostname,
+        );
+        return names.every(Boolean) && names;
+      },
+      'both hostnames',
+      1,
+    );
+    assert.equal(hostnames[0], hostnames[1], 'one ALB');
+    assert.match(hostnames[0], /^k8s-shop-[0-9a-f]{10}-\d{10}\.us-west-2\.elb\.amazonaws\.com$/);
+    assert.deepEqual(service('ingresses', 'cart').metadata.finalizers, ['group.ingress.k8s.aws/shop']);
+    assert.equal((await enis('ELB app/k8s-shop-')).length, 2);
+    await k.kubectl(['delete', 'ingress', 'cart', '--wait=false']);
+    await until(async () => gone('ingress', 'cart'), 'cart gone', 1);
+    assert.equal((await enis('ELB app/k8s-shop-')).length, 2, 'shelf still uses the ALB');
+    await k.kubectl(['delete', 'ingress', 'shelf', '--wait=false']);
+    await until(async () => gone('ingress', 'shelf'), 'shelf gone', 1);
+    assert.deepEqual(await enis('ELB app/k8s-shop-'), []);
+  });
+
   it("the in-tree controller's Classic Load Balancer: its finalizer at once, interfaces, hostname after a while; cleaned up on delete even without the LBC", async () => {
     await lbcReplicas(0);
     await until(async () => !lbcReady(), 'the LBC stopped', 1);

@@ -162,6 +162,9 @@ function reconcileIngress(ctx: Context, ing: KubeObject, all: KubeObject[]): voi
  */
 function provision(ctx: Context, type: ResourceType, obj: KubeObject, lb: Balancer, component: string): boolean {
   if (!ctx.vpcId) return true;
+  // Made and published already: nothing to look up again (a changed scheme or subnet tags do not move it here).
+  const published = (obj.status as Any | undefined)?.loadBalancer?.ingress?.[0]?.hostname;
+  if (published === lb.hostname && obj.metadata.finalizers?.includes(lb.finalizer)) return true;
   const lbc = lb.owner === 'lbc';
   // kubernetes/cloud-provider adds its finalizer before EnsureLoadBalancer; the LBC after building its model.
   if (!lbc) addFinalizer(ctx, type, obj, lb.finalizer);
