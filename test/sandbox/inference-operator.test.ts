@@ -68,6 +68,10 @@ describe('the sandbox inference operator and KEDA, seen with kubectl', () => {
     k.kubectl(['apply', '-f', '-'], { input: objects.map((o) => stringify(o)).join('---\n'), allowFailure: true });
   const stored = (resource: string, name: string): any =>
     cluster.objects.get(cluster.findType(GROUP, 'v1', resource)!, 'default', name);
+  const albInterfaces = async () =>
+    ((await sb.aws(['ec2', 'describe-network-interfaces'])).json.NetworkInterfaces as any[]).filter((e) =>
+      e.Description.startsWith('ELB app/k8s-default-llama-'),
+    );
   const until = <V>(probe: () => Promise<V | undefined | false>, what: string, stepSeconds = 5) =>
     eventually(probe, { sandbox: sb, stepSeconds, tries: 120, what });
 
@@ -186,6 +190,9 @@ describe('the sandbox inference operator and KEDA, seen with kubectl', () => {
     assert.equal(ingress.metadata.annotations['alb.ingress.kubernetes.io/healthcheck-path'], '/health');
     assert.equal(ingress.spec.rules[0].http.paths[0].backend.service.name, 'llama-router');
     assert.match(ingress.status.loadBalancer.ingress[0].hostname, /\.us-west-2\.elb\.amazonaws\.com$/);
+    // The AWS Load Balancer Controller's ALB: its finalizer on the Ingress, its interfaces in the VPC's (private) subnets.
+    assert.deepEqual(ingress.metadata.finalizers, ['ingress.k8s.aws/resources']);
+    assert.equal((await albInterfaces()).length, 2, 'one ALB interface per Availability Zone');
     const pods = (await json(['get', 'pods', '-l', 'app=llama'])).items;
     assert.equal(pods.length, 1);
     assert.equal(pods[0].status.phase, 'Running');
@@ -273,6 +280,7 @@ describe('the sandbox inference operator and KEDA, seen with kubectl', () => {
       "the endpoint's objects collected",
       2,
     );
+    assert.deepEqual(await albInterfaces(), [], "the Ingress's ALB deleted before its finalizer went");
   });
 
   it('a ScaledObject scales its Deployment up when the metric rises and back down only after the stabilization window', async () => {

@@ -19,6 +19,7 @@ import { reportToMlflow } from './mlflow-reporter.js';
 import { runNodeLifecycle } from './node-lifecycle.js';
 import { runRayClusters } from './kuberay-clusters.js';
 import { runRayJobs } from './kuberay-jobs.js';
+import { runLoadBalancers } from './load-balancers.js';
 import { runKubelets } from './pod-lifecycle.js';
 import { runReplicaSets } from './replicasets.js';
 import { schedule } from './scheduler.js';
@@ -58,7 +59,7 @@ export function bootstrapCluster(cluster: KubeCluster, ctx: ControllerContext): 
  * and add-ons from the AWS side, node lifecycle, volume binding, the workload controllers, the
  * operators of custom resources (HyperPod training, KubeRay), HyperPod's Karpenter (when
  * autoscaling is on), the scheduler, the
- * kubelets, services and endpoints, then garbage collection. Each step is an idempotent function of
+ * kubelets, services and endpoints, load balancers, then garbage collection. Each step is an idempotent function of
  * the stored objects and sandbox time.
  */
 export function runControllers(cluster: KubeCluster, ctx: ControllerContext): void {
@@ -98,6 +99,8 @@ export function runControllers(cluster: KubeCluster, ctx: ControllerContext): vo
   landHfDownloads(cluster);
   reportToMlflow(cluster, ctx.state, ctx.runtime as SandboxRuntime | undefined);
   runServices(cluster, setup.serviceCidr);
+  // The load balancer controllers (EKS's in-tree one, the AWS Load Balancer Controller while it runs) act on the Services and Ingresses as they now are.
+  runLoadBalancers(cluster, ctx.state);
   collectGarbage(cluster);
   expireEvents(cluster);
 }

@@ -25,8 +25,8 @@ import { dependentsOf, save, T, type Any } from './util.js';
  * ScaledObject(s) of its autoscaling specs and the Ingress of its load balancer (inference-objects.ts,
  * inference-scaling.ts); their status follows the model Deployment (inference-endpoint-status.ts).
  * Objects the spec no longer asks for go; what the spec changes is written over them, except a
- * Deployment's replicas while a ScaledObject scales it. The AWS Load Balancer Controller's part is
- * played here too: an Ingress of class `alb` gets its ALB hostname while that controller runs.
+ * Deployment's replicas while a ScaledObject scales it. The Ingress's ALB is the AWS Load Balancer
+ * Controller's (load-balancers.ts).
  * An endpoint naming a SageMaker endpoint (`endpointName`, `sageMakerEndpoint.name`) needs the
  * operator to pass its execution role to SageMaker: a refusal fails the deployment with AWS's error
  * (as a SageMakerEndpointRegistration fails); an allowed one reports the SageMaker endpoint
@@ -36,8 +36,6 @@ import { dependentsOf, save, T, type Any } from './util.js';
 
 const REPORTER = 'hyperpod-inference-operator';
 const GROUP = 'inference.sagemaker.aws.amazon.com';
-const ALB_NAMESPACE = 'hyperpod-inference-system';
-const ALB_DEPLOYMENT = 'aws-load-balancer-controller';
 
 export interface OperatorAccess {
   /** Why SageMaker refuses the operator's CreateModel for this endpoint, or undefined when IAM allows it. */
@@ -174,7 +172,6 @@ function applyObjects(cluster: KubeCluster, owner: KubeObject, plan: EndpointPla
       if (!wanted.some((o) => o.metadata.name === stale.metadata.name))
         deleteObject(cluster, type, stale, 'Background');
   }
-  publishLoadBalancer(cluster, plan, lb);
   return cluster.objects.get(T.deployments, plan.namespace, n.deployment);
 }
 
@@ -206,22 +203,6 @@ function upsert(cluster: KubeCluster, type: ResourceType, desired: KubeObject, o
 
 const pick = (o: Any, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
-
-/** The AWS Load Balancer Controller's part: while it runs, the endpoint's Ingress gets its ALB's hostname. */
-function publishLoadBalancer(cluster: KubeCluster, plan: EndpointPlan, lb: KubeObject | undefined): void {
-  if (!lb) return;
-  const controller = cluster.objects.get(T.deployments, ALB_NAMESPACE, ALB_DEPLOYMENT);
-  if (!controller) return;
-  const stored = cluster.objects.get(T.ingresses, plan.namespace, lb.metadata.name!);
-  if (!stored || (stored.status as Any | undefined)?.loadBalancer?.ingress?.length) return;
-  const uid = stored.metadata.uid ?? '';
-  const cut = (s: string) => s.slice(0, 8).replace(/-+$/, '');
-  let h = 0;
-  for (const ch of uid) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  const hostname = `internal-k8s-${cut(plan.namespace)}-${cut(plan.name)}-${h.toString(16).padStart(8, '0').slice(0, 10)}-${(h % 1_000_000_000).toString().padStart(9, '0')}.${cluster.region}.elb.amazonaws.com`;
-  save(cluster, T.ingresses, stored, { ...stored, status: { loadBalancer: { ingress: [{ hostname }] } } });
-  recordEvent(cluster, stored, 'Normal', 'SuccessfullyReconciled', 'Successfully reconciled', 'ingress');
-}
 
 /** The model volumes of endpoints that are gone: a cluster-scoped volume has no owner reference to collect it. */
 function releaseVolumes(cluster: KubeCluster): void {

@@ -1,27 +1,15 @@
 import type { KubeCluster } from '../cluster.js';
 import type { KubeObject } from '../types.js';
-import { recordEvent } from './events.js';
-import { hexHash, isReady, isTerminal, matchesSelector, rfc3339, save, T, unit, type Any } from './util.js';
+import { isReady, isTerminal, matchesSelector, rfc3339, save, T, unit, type Any } from './util.js';
 
 /**
  * Services: a ClusterIP from the cluster's service CIDR (`.1` is the `kubernetes` Service, `.10`
- * kube-dns), node ports from 30000–32767 for NodePort and LoadBalancer Services, and for
- * LoadBalancer a hostname 30 s of sandbox time after creation, from whichever controller owns it on
- * EKS: a Service the AWS Load Balancer Controller manages (`spec.loadBalancerClass:
- * service.k8s.aws/nlb`, or the annotation `service.beta.kubernetes.io/aws-load-balancer-type` set to
- * `external` or `nlb-ip`) gets its NLB's name (`k8s-<ns>-<name>-<hash>.elb.<region>.amazonaws.com`,
- * event SuccessfullyReconciled) only while that controller runs in the cluster (a Ready pod labelled
- * `app.kubernetes.io/name: aws-load-balancer-controller`, as its chart and the inference add-on label
- * it) — without it the Service stays pending with no ingress; any other LoadBalancer Service goes to
- * EKS's in-tree cloud provider, which makes a Classic Load Balancer (`a<uid>-<n>.<region>.elb.amazonaws.com`;
- * annotation type `nlb`: a legacy NLB, `<name>-<hash>.elb.<region>.amazonaws.com`), events
- * EnsuringLoadBalancer / EnsuredLoadBalancer. Assumed: the controller's webhook does not default
- * `loadBalancerClass` on new Services (its `enableServiceMutatorWebhook`).
- * The endpoints controller keeps an Endpoints object per selector Service with its pods' IPs
- * (ready ones as addresses, the others as notReadyAddresses).
+ * kube-dns), node ports from 30000–32767 for NodePort and LoadBalancer Services. A LoadBalancer
+ * Service's load balancer (its status, finalizer and AWS resources) is its controller's business:
+ * load-balancers.ts. The endpoints controller keeps an Endpoints object per selector Service with
+ * its pods' IPs (ready ones as addresses, the others as notReadyAddresses).
  */
 
-const LB_DELAY_MS = 30_000;
 const LAST_CHANGE = 'endpoints.kubernetes.io/last-change-trigger-time';
 
 export function runServices(cluster: KubeCluster, serviceCidr: string): void {
@@ -31,11 +19,9 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
   const usedPorts = new Set(
     services.flatMap((s) => (((s.spec as Any)?.ports ?? []) as Any[]).map((p) => p.nodePort)).filter(Boolean),
   );
-  let lbcRuns: boolean | undefined;
   for (const svc of services) {
     if (svc.metadata.deletionTimestamp) continue;
     const spec = structuredClone((svc.spec ?? {}) as Any);
-    const status = structuredClone((svc.status ?? {}) as Any);
     const type = spec.type ?? 'ClusterIP';
     if (type !== 'ExternalName' && !spec.clusterIP) {
       spec.clusterIP = allocateIp(serviceCidr, svc.metadata.uid!, usedIps);
@@ -46,31 +32,7 @@ export function runServices(cluster: KubeCluster, serviceCidr: string): void {
         p.nodePort ? p : { ...p, nodePort: allocatePort(`${svc.metadata.uid}|${i}`, usedPorts) },
       );
     }
-    if (type === 'LoadBalancer' && !status.loadBalancer?.ingress && byLoadBalancerController(svc)) {
-      status.loadBalancer = {};
-      const created = Date.parse(svc.metadata.creationTimestamp!);
-      if ((lbcRuns ??= loadBalancerControllerRuns(cluster)) && now - created >= LB_DELAY_MS) {
-        status.loadBalancer = { ingress: [{ hostname: lbHostname(svc, cluster.region) }] };
-        recordEvent(cluster, svc, 'Normal', 'SuccessfullyReconciled', 'Successfully reconciled', 'service', {
-          once: true,
-        });
-      }
-    } else if (type === 'LoadBalancer' && !status.loadBalancer?.ingress) {
-      status.loadBalancer = {};
-      const created = Date.parse(svc.metadata.creationTimestamp!);
-      if (now - created < LB_DELAY_MS)
-        recordEvent(cluster, svc, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer', 'service-controller', {
-          once: true,
-        });
-      else {
-        status.loadBalancer = { ingress: [{ hostname: inTreeHostname(svc, cluster.region) }] };
-        recordEvent(cluster, svc, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer', 'service-controller', {
-          once: true,
-        });
-      }
-    }
-    if (type !== 'LoadBalancer' && status.loadBalancer?.ingress) status.loadBalancer = {};
-    save(cluster, T.services, svc, { ...svc, spec, status });
+    save(cluster, T.services, svc, { ...svc, spec });
     if (spec.selector && Object.keys(spec.selector).length > 0) syncEndpoints(cluster, { ...svc, spec }, now);
   }
   // The endpoints controller removes what it made for Services that are gone.
@@ -156,50 +118,6 @@ function targetPort(port: Any, pod: KubeObject | undefined): number {
     if (found) return Number(found.containerPort);
   }
   return Number(port.port);
-}
-
-const LB_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-type';
-
-/** Whether the AWS Load Balancer Controller owns this Service's load balancer (and the in-tree provider leaves it alone). */
-function byLoadBalancerController(svc: KubeObject): boolean {
-  const lbType = svc.metadata.annotations?.[LB_TYPE];
-  return (svc.spec as Any)?.loadBalancerClass === 'service.k8s.aws/nlb' || lbType === 'external' || lbType === 'nlb-ip';
-}
-
-/** A Ready pod of the AWS Load Balancer Controller anywhere in the cluster. */
-function loadBalancerControllerRuns(cluster: KubeCluster): boolean {
-  return (
-    cluster.objects.select(
-      T.pods,
-      undefined,
-      (p) =>
-        p.metadata.labels?.['app.kubernetes.io/name'] === 'aws-load-balancer-controller' &&
-        !p.metadata.deletionTimestamp &&
-        isReady(p as KubeObject),
-      1,
-    ).total > 0
-  );
-}
-
-/**
- * The in-tree provider's names: a Classic Load Balancer named `a` + the Service's uid without dashes
- * (32 characters), DNS `<name>-<digits>.<region>.elb.amazonaws.com`; with the annotation type `nlb`
- * an NLB, DNS `<name>-<16 hex>.elb.<region>.amazonaws.com`.
- */
-function inTreeHostname(svc: KubeObject, region: string): string {
-  const uid = svc.metadata.uid!;
-  const name = `a${uid.replace(/-/g, '')}`.slice(0, 32);
-  if (svc.metadata.annotations?.[LB_TYPE] === 'nlb')
-    return `${name}-${hexHash(`${uid}|dns`, 16)}.elb.${region}.amazonaws.com`;
-  const digits = String(Math.floor(unit(`${uid}|clb`) * 9_000_000_000) + 1_000_000_000);
-  return `${name}-${digits}.${region}.elb.amazonaws.com`;
-}
-
-/** The NLB name the AWS Load Balancer Controller derives (namespace and name cut to 8 characters) and its DNS name. */
-function lbHostname(svc: KubeObject, region: string): string {
-  const cut = (s: string) => s.slice(0, 8).replace(/-+$/, '');
-  const uid = svc.metadata.uid!;
-  return `k8s-${cut(svc.metadata.namespace!)}-${cut(svc.metadata.name!)}-${hexHash(`${uid}|lb`, 10)}-${hexHash(`${uid}|dns`, 16)}.elb.${region}.amazonaws.com`;
 }
 
 export function parseCidr(cidr: string): { base: number; size: number } {

@@ -3,7 +3,7 @@ import type { SandboxState } from '../../core/store.js';
 import { resourceId } from '../../core/ids.js';
 import { AwsError } from '../../core/errors.js';
 import { availableIpCount, createInterface, deleteInterface, isPublicSubnet } from './network.js';
-import { ec2Region, peekEc2Region } from './state.js';
+import { ec2Region, peekEc2Region, type Ec2Region, type Subnet } from './state.js';
 import { newRuleId } from './security-group-rules.js';
 
 /** What other sandbox services may know about EC2 resources (see docs/SANDBOX-INTERNALS.md). */
@@ -30,7 +30,20 @@ export function getVpc(
 export function getSubnet(state: SandboxState, region: string, subnetId: string): SubnetView | undefined {
   const r = peekEc2Region(state, region);
   const s = keyed.get(r?.subnets, subnetId);
-  if (!r || !s) return undefined;
+  return r && s ? subnetView(r, s) : undefined;
+}
+
+/** The VPC's subnets with their tags and reachability (what a load balancer controller's DescribeSubnets and DescribeRouteTables tell it). */
+export function listVpcSubnets(state: SandboxState, region: string, vpcId: string): SubnetView[] {
+  const r = peekEc2Region(state, region);
+  if (!r) return [];
+  return keyed
+    .values(r.subnets)
+    .filter((s) => s.vpcId === vpcId)
+    .map((s) => subnetView(r, s));
+}
+
+function subnetView(r: Ec2Region, s: Subnet): SubnetView {
   return {
     subnetId: s.subnetId,
     vpcId: s.vpcId,
@@ -63,13 +76,26 @@ export function createNetworkInterface(
     subnetId: string;
     groupIds: string[];
     description: string;
-    interfaceType?: 'interface' | 'efa' | 'efa-only';
+    interfaceType?: 'interface' | 'efa' | 'efa-only' | 'network_load_balancer';
     requesterId: string;
     tags?: Record<string, string>;
   },
 ): { networkInterfaceId: string; privateIpAddress: string } {
   const eni = createInterface(ec2Region(state, region), { ...req, requesterManaged: true });
   return { networkInterfaceId: eni.networkInterfaceId, privateIpAddress: eni.privateIpAddress };
+}
+
+/** The ids of the VPC's network interfaces with this description (how ELB's own interfaces are found: `ELB net/<name>/<id>`). */
+export function networkInterfacesByDescription(
+  state: SandboxState,
+  region: string,
+  vpcId: string,
+  description: string,
+): string[] {
+  return keyed
+    .values(peekEc2Region(state, region)?.networkInterfaces)
+    .filter((e) => e.vpcId === vpcId && e.description === description)
+    .map((e) => e.networkInterfaceId);
 }
 
 export function deleteNetworkInterface(state: SandboxState, region: string, networkInterfaceId: string): void {

@@ -133,7 +133,7 @@ export interface NetworkInterface {
   privateIpAddress: string;
   groupIds: string[];
   description: string;
-  interfaceType: 'interface' | 'efa' | 'efa-only' | 'nat_gateway' | 'vpc_endpoint';
+  interfaceType: 'interface' | 'efa' | 'efa-only' | 'nat_gateway' | 'vpc_endpoint' | 'network_load_balancer';
   requesterId?: string;
   requesterManaged: boolean;
   macAddress: string;
