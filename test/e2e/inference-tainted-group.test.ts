@@ -18,7 +18,8 @@ const TAINTS = [
  * instance-group edit (one UpdateCluster; HyperPod keeps them on the group's two ml.g5.xlarge nodes), a pod pinned to
  * the group without tolerations stays Pending on them (the scheduler's TaintToleration filter), while a vLLM container
  * endpoint and a model pool's worker placed on the same group tolerate exactly those taints, run, and the endpoint
- * answers a chat completion.
+ * answers a chat completion. (Their GPUs are there because the NVIDIA device plugin already on the nodes keeps running
+ * through NoSchedule taints added later, as the DaemonSet controller keeps it.)
  */
 describe('inference on a tainted instance group', () => {
   let sb: TestSandbox;
