@@ -46,7 +46,12 @@ export const containerRequest = (over: Record<string, unknown>): DeployContainer
     ...over,
   });
 
-export const G5_FACTS = { instanceType: 'ml.g5.12xlarge', gpusPerNode: 4, image: 'vllm/vllm-openai:v0.21.0-cu129' };
+export const G5_FACTS = {
+  instanceType: 'ml.g5.12xlarge',
+  gpusPerNode: 4,
+  taints: [],
+  image: 'vllm/vllm-openai:v0.21.0-cu129',
+};
 
 /** Every string anywhere in `v` (to prove a secret never appears as a literal). */
 export function allStrings(v: unknown, out: string[] = []): string[] {

@@ -276,6 +276,52 @@ describe('controllers: Deployments, ReplicaSets, StatefulSets, DaemonSets', () =
     );
   });
 
+  it('a daemon pod stays through a NoSchedule taint added to its node (counted misscheduled), goes for a NoExecute one, and none comes back', () => {
+    const w = world();
+    w.cluster.objects.create(T.nodes, node('a', { cpu: '8', memory: '32Gi' }));
+    w.cluster.objects.create(T.nodes, node('b', { cpu: '8', memory: '32Gi' }));
+    w.cluster.objects.create(T.daemonsets, {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'plugin', namespace: 'default' },
+      spec: {
+        selector: { matchLabels: { app: 'plugin' } },
+        template: {
+          metadata: { labels: { app: 'plugin' } },
+          spec: { containers: [{ name: 'plugin', image: 'busybox', command: ['sleep', 'infinity'] }] },
+        },
+      },
+    });
+    w.advance(20);
+    const before = podsOf(w, 'plugin');
+    assert.deepEqual(before.map((p) => p.spec.nodeName).sort(), ['a', 'b']);
+    const taint = (name: string, effect: string) => {
+      const n = get(w, 'nodes', name, undefined);
+      w.cluster.objects.update(T.nodes, { ...n, spec: { ...n.spec, taints: [{ key: 'team', value: 'ml', effect }] } });
+    };
+    taint('a', 'NoSchedule');
+    w.advance(20);
+    assert.deepEqual(
+      podsOf(w, 'plugin')
+        .map((p) => p.metadata.name)
+        .sort(),
+      before.map((p) => p.metadata.name).sort(),
+      'both pods keep running',
+    );
+    const ds = get(w, 'daemonsets', 'plugin');
+    assert.deepEqual(
+      [ds.status.desiredNumberScheduled, ds.status.numberMisscheduled, ds.status.numberReady],
+      [1, 1, 1],
+    );
+    taint('a', 'NoExecute');
+    w.advance(20);
+    assert.deepEqual(
+      podsOf(w, 'plugin').map((p) => p.spec.nodeName),
+      ['b'],
+      'the NoExecute taint removes it and no new one is made',
+    );
+  });
+
   it('evicts pods from a node that stops being Ready, and the Deployment replaces them elsewhere; a deleted node takes its pods', () => {
     const w = world();
     w.cluster.objects.create(T.nodes, node('a', { cpu: '8', memory: '32Gi' }));

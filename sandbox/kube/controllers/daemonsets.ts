@@ -19,7 +19,8 @@ import {
 /**
  * The DaemonSet controller: one pod per node the template may run on (node selector, required
  * affinity, NoSchedule/NoExecute taints tolerated — DaemonSet pods tolerate the node-condition taints
- * as the real controller adds them). Each pod is pinned with node affinity on `metadata.name` and
+ * as the real controller adds them); a pod already on a node stays through a NoSchedule taint added
+ * later (counted misscheduled), and goes for an untolerated NoExecute one. Each pod is pinned with node affinity on `metadata.name` and
  * placed by the scheduler. A template change replaces pods one node at a time (maxUnavailable 1).
  */
 
@@ -45,10 +46,22 @@ export function runDaemonSets(cluster: KubeCluster): void {
     const templateSpec = (spec.template?.spec ?? {}) as Any;
     const tolerations = [...((templateSpec.tolerations ?? []) as Any[]), ...DAEMON_TOLERATIONS];
     const hash = templateHash(spec.template);
-    const eligible = nodes.filter(
-      (n) =>
-        nodeAffinityMatches(templateSpec, n) &&
-        !untoleratedTaint(tolerations, ((n.spec as Any)?.taints ?? []) as Any[]),
+    const taintsOf = (n: KubeObject) => ((n.spec as Any)?.taints ?? []) as Any[];
+    const fitting = nodes.filter((n) => nodeAffinityMatches(templateSpec, n));
+    // kube-controller-manager's NodeShouldRunDaemonPod (kubernetes v1.32 pkg/controller/daemon/daemon_controller.go):
+    // a new daemon pod needs every NoSchedule and NoExecute taint tolerated (shouldRun), but one already on the node
+    // keeps running through a NoSchedule taint added later: only an untolerated NoExecute one removes it.
+    const eligible = fitting.filter((n) => !untoleratedTaint(tolerations, taintsOf(n)));
+    const staying = new Set(
+      fitting
+        .filter(
+          (n) =>
+            !untoleratedTaint(
+              tolerations,
+              taintsOf(n).filter((t) => t.effect === 'NoExecute'),
+            ),
+        )
+        .map((n) => n.metadata.name!),
     );
     const pods = podsOf(ds).filter(isActive);
     let changed = false;
@@ -89,7 +102,7 @@ export function runDaemonSets(cluster: KubeCluster): void {
       for (const extra of here.slice(1)) remove(extra);
     }
     const eligibleNames = new Set(eligible.map((n) => n.metadata.name!));
-    for (const [nodeName, list] of byNode) if (!eligibleNames.has(nodeName)) list.forEach(remove);
+    for (const [nodeName, list] of byNode) if (!staying.has(nodeName)) list.forEach(remove);
     // Rolling update, one node at a time: only when every other daemon pod is ready.
     const current = changed ? dependentsOf(cluster, T.pods, ds).filter(isActive) : pods;
     const outdated = current.filter((p) => p.metadata.labels?.[REVISION] !== hash);

@@ -101,6 +101,7 @@ export async function containerPlan(
   const facts: ContainerEndpointFacts = {
     instanceType: group.instanceType,
     gpusPerNode: group.gpus,
+    taints: group.taints,
     image: servingImage(req),
     ...(storage ? { storageClaim: storage.claim } : {}),
   };

@@ -125,6 +125,7 @@ export class ModelPools {
     const built = poolManifests(req, {
       instanceType: group.instanceType,
       gpusPerNode: group.gpus,
+      taints: group.taints,
       image: servingImage(req),
       ...(storage ? { storageClaim: storage.claim } : {}),
     });

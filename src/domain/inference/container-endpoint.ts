@@ -94,6 +94,7 @@ export function containerEndpointManifests(
         metadata: { labels: { ...labels }, annotations: scrapeAnnotations(req.port) },
         spec: servingPodSpec({
           instanceGroup: req.instanceGroup,
+          taints: facts.taints,
           container,
           ...(facts.storageClaim ? { storageClaim: facts.storageClaim } : {}),
         }),

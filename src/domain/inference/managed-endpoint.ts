@@ -20,6 +20,14 @@ import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from './names.js';
  * JumpStartModel, named for the endpoint, which the HyperPod inference operator turns into a
  * Deployment, a Service, an ALB and a KEDA ScaledObject. Every field set here exists in the CRDs at
  * aws/sagemaker-hyperpod-cli 011ca92 with this type (src/domain/kube/inference-operator.ts).
+ *
+ * No tolerations: unlike our own serving pods (serving-pod.ts, which tolerate their group's taints),
+ * a managed endpoint cannot carry any. The InferenceEndpointConfig CRD (`inference.sagemaker.aws.amazon.com/v1`
+ * at 011ca92) has no tolerations field — not under `worker`, not in `nodeAffinity` (a NodeAffinity only),
+ * and `kubernetes` holds only initContainers, schedulerName, serviceAccountName and volumes (its
+ * description names tolerations as a possible future field); the JumpStartModel CRD has none either.
+ * Its pods are placed by instance type, so on a type whose groups carry NoSchedule/NoExecute taints
+ * they stay Pending unless the operator adds matching tolerations itself (its source is not public).
  */
 
 /** What the caller resolved before building: the namespace, the storage the request names, the execution role. */

@@ -74,6 +74,7 @@ export function poolManifests(
           metadata: { labels: { ...labels }, annotations: scrapeAnnotations(req.port) },
           spec: servingPodSpec({
             instanceGroup: req.instanceGroup,
+            taints: facts.taints,
             container,
             ...(facts.storageClaim ? { storageClaim: facts.storageClaim } : {}),
           }),

@@ -1,5 +1,6 @@
 import type { ContainerManifest } from '../kube/deployment.js';
 import type { Loose } from '../kube/kind.js';
+import { groupTolerations, type GroupTaint } from '../instance-groups/tolerations.js';
 import { INSTANCE_GROUP_LABEL } from '../node-health-terms.js';
 import type { EnvVarRequest } from '../schemas/training/fields.js';
 import type { SecretKeyRefSchema } from '../schemas/inference/fields.js';
@@ -10,16 +11,19 @@ import type { ServingCommand } from './serving-command.js';
 
 /**
  * The pod of a model server, shared by endpoint Deployments and pool workers: one container on the
- * instance group's nodes (`sagemaker.amazonaws.com/instance-group-name`), its GPUs as an extended
+ * instance group's nodes (`sagemaker.amazonaws.com/instance-group-name`, tolerating exactly the
+ * group's taints, as training pods do), its GPUs as an extended
  * resource, the storage claim at /data, shared memory for tensor-parallel workers (PyTorch moves
  * tensors between processes through /dev/shm), a readiness probe on `/health` (vLLM and SGLang both
  * answer it once the model is loaded), and Prometheus scrape annotations on the pod.
  */
 
-/** What the caller resolved: the group's instance type and its accelerators, the image, the storage's claim. */
+/** What the caller resolved: the group's instance type, accelerators and taints, the image, the storage's claim. */
 export type ContainerEndpointFacts = {
   instanceType: string;
   gpusPerNode: number;
+  /** The group's taints (HyperPod keeps them on its nodes): the serving pods tolerate exactly these. */
+  taints: ReadonlyArray<GroupTaint>;
   /** EFA interfaces per node. Not requested: a replica runs on one node, where GPUs talk over NVLink/PCIe. */
   efaPerNode?: number;
   /** The resolved image: `req.image`, else DEFAULT_SERVING_IMAGES[engine]. */
@@ -72,16 +76,22 @@ export function servingContainer(p: {
   };
 }
 
-/** The pod spec around a serving container: placement on the group, /dev/shm, the storage claim. */
+/**
+ * The pod spec around a serving container: placement on the group (its nodes, tolerating its taints;
+ * no `tolerations` field when it has none), /dev/shm, the storage claim.
+ */
 export function servingPodSpec(p: {
   instanceGroup: string;
+  taints: ReadonlyArray<GroupTaint>;
   container: ContainerManifest;
   storageClaim?: string;
 }): Loose & {
   containers: ContainerManifest[];
 } {
+  const tolerations = groupTolerations(p.taints);
   return {
     nodeSelector: { [INSTANCE_GROUP_LABEL]: p.instanceGroup },
+    ...(tolerations.length ? { tolerations } : {}),
     containers: [p.container],
     volumes: [
       { name: 'dshm', emptyDir: { medium: 'Memory' } },

@@ -21,7 +21,9 @@ import { scrapeAnnotations } from './serving-pod.js';
  * model-server pods by Kubernetes service discovery (`--service-discovery --selector k=v …`, in its own
  * namespace, on the servers' port) and routes with `--policy` (cache_aware: longest prefix match
  * unless the load is unbalanced). Discovery lists and watches pods, so the router runs as its own
- * ServiceAccount with a Role for exactly that; everything is named `<endpoint>-router`.
+ * ServiceAccount with a Role for exactly that; everything is named `<endpoint>-router`. The router
+ * needs no GPU and is pinned to no instance group (no nodeSelector), so it carries no group
+ * tolerations: it runs on any untainted node of the cluster, the servers on their group's nodes.
  */
 
 export type RouterObjects = {

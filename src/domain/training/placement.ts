@@ -1,3 +1,4 @@
+import { groupTolerations, type GroupTaint, type Toleration } from '../instance-groups/tolerations.js';
 import { instanceFamily } from '../instance-types.js';
 import { INSTANCE_GROUP_LABEL } from '../node-health-terms.js';
 import type { InstanceTypeView } from '../schemas/preflight.js';
@@ -22,7 +23,7 @@ export interface PlacementGroup {
   name: string;
   instanceType: string;
   /** The group's taints (HyperPod keeps them on its nodes); the pods tolerate exactly these. */
-  taints?: ReadonlyArray<{ key: string; value?: string; effect: string }>;
+  taints?: ReadonlyArray<GroupTaint>;
 }
 
 export type AcceleratorKind = 'nvidia' | 'neuron' | 'none';
@@ -38,7 +39,7 @@ export interface Placement {
   processesPerNode: number;
   efaPerPod: number;
   nodeSelector: Record<string, string>;
-  tolerations: Array<Record<string, string>>;
+  tolerations: Toleration[];
   /** Container resources: limits only (extended resources need requests = limits, which Kubernetes fills in). */
   resources: { limits: Record<string, string> };
   /** NCCL / libfabric / Neuron runtime settings for the family. */
@@ -127,12 +128,7 @@ export function placementFor(group: PlacementGroup, facts: InstanceTypeFacts): P
     processesPerNode,
     efaPerPod,
     nodeSelector: { [INSTANCE_GROUP_LABEL]: group.name },
-    tolerations: (group.taints ?? []).map((t) => ({
-      key: t.key,
-      operator: t.value !== undefined ? 'Equal' : 'Exists',
-      ...(t.value !== undefined ? { value: t.value } : {}),
-      effect: t.effect,
-    })),
+    tolerations: groupTolerations(group.taints),
     resources: { limits },
     env: familyEnv(family, accelerator, efaPerPod),
   };
