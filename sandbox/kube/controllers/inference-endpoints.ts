@@ -76,7 +76,8 @@ function reconcile(
   // The CSI driver needs both names; the operator looks up those the spec leaves out (its managed policy's FSxAccess).
   if (plan.model.source === 'fsx' && fsx && (!fsx.dnsName || !fsx.mountName)) {
     const found = access.fileSystem(fsx.fileSystemId);
-    if ('error' in found) return fail(cluster, type, owner, { reason: 'FileSystemNotFound', message: found.error }, now);
+    if ('error' in found)
+      return fail(cluster, type, owner, { reason: 'FileSystemNotFound', message: found.error }, now);
     plan.model.fsx = { ...fsx, dnsName: fsx.dnsName || found.dnsName, mountName: fsx.mountName || found.mountName };
   }
   // Pods reach only the sandbox's Hugging Face Hub simulation: the download container is pointed at it.

@@ -86,7 +86,9 @@ export function runInferenceOperator(cluster: KubeCluster, state: SandboxState):
     fileSystem: (id) => {
       const fs = findFileSystem(state, cluster.region, id);
       if (!fs || fs.lifecycle === 'DELETING')
-        return { error: `FSx file system ${id} was not found in ${cluster.region} (fsx:DescribeFileSystems: FileSystemNotFound)` };
+        return {
+          error: `FSx file system ${id} was not found in ${cluster.region} (fsx:DescribeFileSystems: FileSystemNotFound)`,
+        };
       return { dnsName: fs.dnsName, mountName: fs.lustre.mountName };
     },
   });

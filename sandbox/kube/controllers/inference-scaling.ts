@@ -73,11 +73,7 @@ function prometheusTrigger(t: Any, region: string): Any {
 /** The CRD: a `…TriggerList` "takes priority over" its single `…Trigger` when both are given. */
 export function triggersOf(spec: Any, region: string): Any[] {
   const list = (single: unknown, many: unknown) =>
-    Array.isArray(many) && many.length
-      ? (many as Any[])
-      : single && typeof single === 'object'
-        ? [single as Any]
-        : [];
+    Array.isArray(many) && many.length ? (many as Any[]) : single && typeof single === 'object' ? [single as Any] : [];
   return [
     ...list(spec.cloudWatchTrigger, spec.cloudWatchTriggerList).map((t) => cloudWatchTrigger(t, region)),
     ...list(spec.prometheusTrigger, spec.prometheusTriggerList).map((t) => prometheusTrigger(t, region)),

@@ -82,7 +82,11 @@ function scalerProblem(t: Any): string | undefined {
     t.type === 'prometheus'
       ? need(['serverAddress', 'query', 'threshold'])
       : t.type === 'aws-cloudwatch'
-        ? need(m.expression ? ['awsRegion', 'targetMetricValue'] : ['namespace', 'metricName', 'targetMetricValue', 'awsRegion'])
+        ? need(
+            m.expression
+              ? ['awsRegion', 'targetMetricValue']
+              : ['namespace', 'metricName', 'targetMetricValue', 'awsRegion'],
+          )
         : undefined;
   if (!missing) return undefined;
   return `error parsing ${t.type} metadata: missing required parameter "${missing}" in [triggerMetadata]`;
@@ -119,7 +123,9 @@ function readTrigger(cluster: KubeCluster, t: Any): Reading {
     const value = promQueryValue(cluster, m.query ?? '') ?? 0;
     return { value, target: Number(m.threshold ?? 0), activation: Number(m.activationThreshold ?? 0) };
   }
-  return { error: `[sandbox] the sandbox's KEDA cannot evaluate a ${String(t.type)} trigger (only prometheus and aws-cloudwatch)` };
+  return {
+    error: `[sandbox] the sandbox's KEDA cannot evaluate a ${String(t.type)} trigger (only prometheus and aws-cloudwatch)`,
+  };
 }
 
 /** The target a trigger's HPA metric has (its threshold), whether or not it can be read. */
@@ -164,7 +170,8 @@ function reconcile(cluster: KubeCluster, type: ResourceType, so: KubeObject, mem
         cond('Active', 'Unknown', 'UnknownState', 'ScaledObject check failed'),
       ]),
     };
-    if (event) recordEvent(cluster, so, 'Warning', event.reason, event.message, 'keda-operator', { minIntervalMs: 60_000 });
+    if (event)
+      recordEvent(cluster, so, 'Warning', event.reason, event.message, 'keda-operator', { minIntervalMs: 60_000 });
     save(cluster, type, so, { ...so, status });
   };
   if (!target || (spec.scaleTargetRef?.kind && spec.scaleTargetRef.kind !== 'Deployment'))
@@ -284,7 +291,12 @@ function reconcile(cluster: KubeCluster, type: ResourceType, so: KubeObject, mem
       !isError
         ? cond('Ready', 'True', 'ScaledObjectReady', 'ScaledObject is defined correctly and is ready for scaling')
         : active
-          ? cond('Ready', 'Unknown', 'PartialTriggerError', 'Some triggers defined in ScaledObject are not working correctly')
+          ? cond(
+              'Ready',
+              'Unknown',
+              'PartialTriggerError',
+              'Some triggers defined in ScaledObject are not working correctly',
+            )
           : cond('Ready', 'False', 'TriggerError', 'Triggers defined in ScaledObject are not working correctly'),
       active
         ? cond('Active', 'True', 'ScalerActive', 'Scaling is performed because triggers are active')
@@ -299,7 +311,14 @@ function reconcile(cluster: KubeCluster, type: ResourceType, so: KubeObject, mem
 }
 
 /** Paused: no HPA, no scaling, the Paused condition (the pause reconcile of scaledobject_controller.go). */
-function pause(cluster: KubeCluster, type: ResourceType, so: KubeObject, hpaName: string, status: Any, previous: Any[]) {
+function pause(
+  cluster: KubeCluster,
+  type: ResourceType,
+  so: KubeObject,
+  hpaName: string,
+  status: Any,
+  previous: Any[],
+) {
   removeHpa(cluster, so.metadata.namespace!, hpaName);
   status.conditions = merge(previous, [cond('Paused', 'True', 'ScaledObjectPaused', 'ScaledObject is paused')]);
   save(cluster, type, so, { ...so, status });
