@@ -64,6 +64,8 @@ export interface StatusInput {
   deployment?: KubeObject;
   /** Extra ready check (the router's Deployment, when there is one). */
   routerReady: boolean;
+  /** Its ScaledObject (minReplicaCount 0) took the model Deployment to zero replicas. */
+  scaledToZero: boolean;
   failure?: Failure;
   maxDeployTimeInSeconds: number;
   sagemaker?: Any;
@@ -81,7 +83,7 @@ export function endpointStatus(input: StatusInput): Any {
   let state: string;
   if (failure) state = 'DeploymentFailed';
   else if (!deployment) state = 'DeploymentPending';
-  else if (ready >= desired && desired > 0 && input.routerReady) state = 'DeploymentComplete';
+  else if (ready >= desired && (desired > 0 || input.scaledToZero) && input.routerReady) state = 'DeploymentComplete';
   else if (age > input.maxDeployTimeInSeconds * 1000 && previous.state !== 'DeploymentComplete') {
     state = 'DeploymentFailed';
     failure = {

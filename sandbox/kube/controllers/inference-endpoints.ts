@@ -40,6 +40,8 @@ const GROUP = 'inference.sagemaker.aws.amazon.com';
 export interface OperatorAccess {
   /** Why SageMaker refuses the operator's CreateModel for this endpoint, or undefined when IAM allows it. */
   sageMakerRefusal(endpointName: string): string | undefined;
+  /** The FSx file system's DNS and mount names (fsx:DescribeFileSystems), or why it cannot be described. */
+  fileSystem(fileSystemId: string): { dnsName: string; mountName: string } | { error: string };
 }
 
 export function runInferenceEndpoints(cluster: KubeCluster, access: OperatorAccess): void {
@@ -68,6 +70,16 @@ function reconcile(
   const now = cluster.now();
   if ('failure' in planned) return fail(cluster, type, owner, planned.failure, now);
   const plan = planned.plan;
+  const fsx = plan.model.fsx;
+  // The CSI driver needs both names; the operator looks up those the spec leaves out (its managed policy's FSxAccess).
+  if (plan.model.source === 'fsx' && fsx && (!fsx.dnsName || !fsx.mountName)) {
+    const found = access.fileSystem(fsx.fileSystemId);
+    if ('error' in found)
+      return fail(cluster, type, owner, { reason: 'FileSystemNotFound', message: found.error }, now);
+    plan.model.fsx = { ...fsx, dnsName: fsx.dnsName || found.dnsName, mountName: fsx.mountName || found.mountName };
+  }
+  // Pods reach only the sandbox's Hugging Face Hub simulation: the download container is pointed at it.
+  if (plan.model.huggingFace && cluster.world) plan.model.huggingFace.endpoint = cluster.world.hubEndpoint();
   let sagemaker: Any | undefined;
   if (plan.endpointName) {
     const refused = access.sageMakerRefusal(plan.endpointName);
@@ -79,10 +91,16 @@ function reconcile(
   const router = plan.routing ? cluster.objects.get(T.deployments, plan.namespace, names(plan.name).router) : undefined;
   const routerReady = !plan.routing || Number((router?.status as Any | undefined)?.readyReplicas ?? 0) >= 1;
   const failure = deployment ? podFailure(cluster, plan.namespace, plan.name, now) : undefined;
+  // A ScaledObject with minReplicaCount 0 may take the model Deployment to zero: that is not a deployment in progress.
+  const scaledToZero =
+    Number(plan.autoscaling?.minReplicaCount ?? 1) === 0 &&
+    Number((deployment?.spec as Any | undefined)?.replicas ?? 1) === 0 &&
+    !!scaledObjectOf(cluster, plan.namespace, names(plan.name).scaledObject);
   const status = endpointStatus({
     owner,
     ...(deployment ? { deployment } : {}),
     routerReady,
+    scaledToZero,
     ...(failure ? { failure } : {}),
     maxDeployTimeInSeconds: plan.maxDeployTimeInSeconds,
     ...(sagemaker ? { sagemaker } : {}),
@@ -91,12 +109,17 @@ function reconcile(
   writeStatus(cluster, type, owner, status);
 }
 
+function scaledObjectOf(cluster: KubeCluster, namespace: string, name: string): KubeObject | undefined {
+  const type = cluster.findType('keda.sh', 'v1alpha1', 'scaledobjects');
+  return type ? cluster.objects.get(type, namespace, name) : undefined;
+}
+
 function fail(cluster: KubeCluster, type: ResourceType, owner: KubeObject, failure: Failure, now: number): void {
   writeStatus(
     cluster,
     type,
     owner,
-    endpointStatus({ owner, routerReady: true, failure, maxDeployTimeInSeconds: 0, now }),
+    endpointStatus({ owner, routerReady: true, scaledToZero: false, failure, maxDeployTimeInSeconds: 0, now }),
   );
 }
 

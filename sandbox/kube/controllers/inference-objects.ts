@@ -107,7 +107,14 @@ function downloadContainer(plan: EndpointPlan): Any[] {
         plan.model.mountPath,
       ],
       // The token reaches only this init container, from its Secret (the CRD's tokenSecretRef says so).
-      ...(hf.tokenSecretRef ? { env: [{ name: 'HF_TOKEN', valueFrom: { secretKeyRef: hf.tokenSecretRef } }] } : {}),
+      ...(hf.tokenSecretRef || hf.endpoint
+        ? {
+            env: [
+              ...(hf.tokenSecretRef ? [{ name: 'HF_TOKEN', valueFrom: { secretKeyRef: hf.tokenSecretRef } }] : []),
+              ...(hf.endpoint ? [{ name: 'HF_ENDPOINT', value: hf.endpoint }] : []),
+            ],
+          }
+        : {}),
       volumeMounts: [{ name: plan.model.volumeName, mountPath: plan.model.mountPath }],
     },
   ];

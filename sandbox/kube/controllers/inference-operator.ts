@@ -1,3 +1,4 @@
+import { findFileSystem } from '../../services/fsx/state.js';
 import type { SandboxState } from '../../core/store.js';
 import { listEksAddons } from '../../services/eks/public.js';
 import { actAsRole } from '../../services/iam/public.js';
@@ -82,6 +83,14 @@ export function runInferenceOperator(cluster: KubeCluster, state: SandboxState):
         },
         cluster.region,
       ),
+    fileSystem: (id) => {
+      const fs = findFileSystem(state, cluster.region, id);
+      if (!fs || fs.lifecycle === 'DELETING')
+        return {
+          error: `FSx file system ${id} was not found in ${cluster.region} (fsx:DescribeFileSystems: FileSystemNotFound)`,
+        };
+      return { dnsName: fs.dnsName, mountName: fs.lustre.mountName };
+    },
   });
   const type = cluster.findType('inference.sagemaker.aws.amazon.com', 'v1', 'sagemakerendpointregistrations');
   if (!type) return;

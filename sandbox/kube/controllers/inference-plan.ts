@@ -32,7 +32,8 @@ export interface EndpointPlan {
     source: 's3' | 'fsx' | 'huggingface' | 'kubernetesVolume' | 'jumpstart';
     s3?: { bucket: string; region: string; prefix?: string };
     fsx?: { fileSystemId: string; dnsName?: string; mountName?: string };
-    huggingFace?: { modelId: string; revision?: string; tokenSecretRef?: Any };
+    /** `endpoint`: the Hub the download reaches (the sandbox's simulation, set by the operator's reconcile). */
+    huggingFace?: { modelId: string; revision?: string; tokenSecretRef?: Any; endpoint?: string };
     location?: string;
   };
   initContainers: Any[];

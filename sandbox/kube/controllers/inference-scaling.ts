@@ -6,7 +6,7 @@ import { controllerRef, type Any } from './util.js';
  * The KEDA ScaledObject the inference operator makes from an endpoint's `autoScalingSpec`
  * (keda.sh/v1alpha1, the KEDA 2.17 its add-on bundles): min/max, polling, cooldowns, the HPA's
  * stabilization windows from `scaleUp/DownStabilizationTime`, and one trigger per CloudWatch or
- * Prometheus trigger of the spec (single and list forms). Trigger metadata uses KEDA's keys:
+ * Prometheus trigger of the spec (the list form when given, else the single one). Trigger metadata uses KEDA's keys:
  * `aws-cloudwatch` (namespace, metricName, dimensionName/dimensionValue joined by `;`, metricStat,
  * targetMetricValue, activationTargetMetricValue, minMetricValue, metricStatPeriod,
  * metricCollectionTime, awsRegion, identityOwner operator) and `prometheus` (serverAddress, query,
@@ -70,11 +70,10 @@ function prometheusTrigger(t: Any, region: string): Any {
   };
 }
 
+/** The CRD: a `…TriggerList` "takes priority over" its single `…Trigger` when both are given. */
 export function triggersOf(spec: Any, region: string): Any[] {
-  const list = (single: unknown, many: unknown) => [
-    ...(single && typeof single === 'object' ? [single as Any] : []),
-    ...(Array.isArray(many) ? (many as Any[]) : []),
-  ];
+  const list = (single: unknown, many: unknown) =>
+    Array.isArray(many) && many.length ? (many as Any[]) : single && typeof single === 'object' ? [single as Any] : [];
   return [
     ...list(spec.cloudWatchTrigger, spec.cloudWatchTriggerList).map((t) => cloudWatchTrigger(t, region)),
     ...list(spec.prometheusTrigger, spec.prometheusTriggerList).map((t) => prometheusTrigger(t, region)),
