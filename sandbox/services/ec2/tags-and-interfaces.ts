@@ -4,7 +4,18 @@ import { AwsError } from '../../core/errors.js';
 import { SANDBOX_ACCOUNT_ID } from '../../core/credentials.js';
 import type { OperationHandler } from '../../core/service.js';
 import { ec2Region, type Ec2Region, type NetworkInterface, type Tags } from './state.js';
-import { applyFilters, filtersSchema, page, pagingSchema, qBool, tagSet, validate } from './wire.js';
+import { createInterface, deleteInterface } from './network.js';
+import {
+  applyFilters,
+  filtersSchema,
+  page,
+  pagingSchema,
+  qBool,
+  tagSet,
+  tagSpecificationsSchema,
+  tagsFor,
+  validate,
+} from './wire.js';
 
 /** Which collection a resource id lives in, by its prefix (as EC2 itself resolves tag targets). */
 const RESOURCE_TYPES: Array<{ prefix: string; type: string; collection: keyof Ec2Region; notFound: string }> = [
@@ -125,6 +136,55 @@ export const tagAndInterfaceOperations: Record<string, OperationHandler> = {
     );
     const p = page(filtered, req.MaxResults, req.NextToken);
     return { tagSet: p.items, nextToken: p.nextToken };
+  },
+
+  /**
+   * A network interface of the caller's own (EC2 API reference, CreateNetworkInterface): in a subnet, with security
+   * groups of the subnet's VPC, a description and tags. Not requester-managed, so DeleteNetworkInterface may remove it.
+   */
+  CreateNetworkInterface(input, ctx) {
+    const req = validate(
+      z.object({
+        SubnetId: z.string(),
+        Description: z.string().max(255).optional(),
+        SecurityGroupId: z.array(z.string()).optional(),
+        TagSpecification: tagSpecificationsSchema,
+        DryRun: qBool.optional(),
+      }),
+      input,
+    );
+    const r = ec2Region(ctx.state, ctx.region);
+    const eni = createInterface(r, {
+      subnetId: req.SubnetId,
+      groupIds: req.SecurityGroupId ?? [],
+      description: req.Description ?? '',
+      requesterManaged: false,
+      tags: keyed.toRecord(tagsFor(req.TagSpecification, 'network-interface')),
+    });
+    return { networkInterface: renderInterface(eni, r) };
+  },
+
+  /**
+   * Deletes a caller's network interface. One an AWS service manages for itself (an EKS control plane's, a load
+   * balancer's, a HyperPod node's) is in use by that service and is refused — it goes only with its owner (the
+   * error code is EC2's for an interface in use; that it answers so for requester-managed ones is assumed).
+   */
+  DeleteNetworkInterface(input, ctx) {
+    const req = validate(z.object({ NetworkInterfaceId: z.string(), DryRun: qBool.optional() }), input);
+    const r = ec2Region(ctx.state, ctx.region);
+    const eni = keyed.get(r.networkInterfaces, req.NetworkInterfaceId);
+    if (!eni)
+      throw new AwsError(
+        'InvalidNetworkInterfaceID.NotFound',
+        `The networkInterface ID '${req.NetworkInterfaceId}' does not exist`,
+      );
+    if (eni.requesterManaged)
+      throw new AwsError(
+        'InvalidNetworkInterface.InUse',
+        `The network interface '${eni.networkInterfaceId}' is currently in use${eni.description ? ` (${eni.description})` : ''}.`,
+      );
+    deleteInterface(r, eni.networkInterfaceId);
+    return { return: true };
   },
 
   DescribeNetworkInterfaces(input, ctx) {
