@@ -28,7 +28,17 @@ export type LoadBalancerHolder = {
   finalizers: string[];
   /** The inference endpoint object that owns it (its operator's Ingress): deleting that deletes it. */
   ownedByEndpoint?: string;
+  /** Who deletes its load balancer: the AWS Load Balancer Controller (only while it runs), or EKS's in-tree controller. */
+  controller: 'aws-load-balancer-controller' | 'in-tree';
 };
+
+/**
+ * The Services the AWS Load Balancer Controller serves rather than EKS's in-tree controller: its class, or the annotation
+ * that hands a Service to it (aws-load-balancer-controller v2.13 docs, "Network Load Balancer": `external`, `nlb-ip`).
+ */
+const servedByLoadBalancerController = (s: KubeService): boolean =>
+  s.spec.loadBalancerClass === 'service.k8s.aws/nlb' ||
+  ['external', 'nlb-ip'].includes(s.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-type'] ?? '');
 
 /** The inference operator's kinds, whose objects own the Ingresses it makes. */
 const ENDPOINT_KINDS = new Set(['InferenceEndpointConfig', 'JumpStartModel']);
@@ -40,6 +50,7 @@ function holder(
   kind: LoadBalancerHolder['kind'],
   obj: KubeService | KubeIngress,
   address: string | undefined,
+  controller: LoadBalancerHolder['controller'],
 ): LoadBalancerHolder {
   const owner = obj.metadata.ownerReferences.find((r) => ENDPOINT_KINDS.has(r.kind));
   return {
@@ -50,6 +61,7 @@ function holder(
     deleting: !!obj.metadata.deletionTimestamp,
     finalizers: obj.metadata.finalizers ?? [],
     ...(owner ? { ownedByEndpoint: `${owner.kind} ${owner.name}` } : {}),
+    controller,
   };
 }
 
@@ -64,7 +76,16 @@ export function loadBalancerHolders(
   ingresses: readonly KubeIngress[],
 ): LoadBalancerHolder[] {
   return [
-    ...services.filter((s) => s.spec.type === 'LoadBalancer').map((s) => holder('Service', s, loadBalancerAddress(s))),
+    ...services
+      .filter((s) => s.spec.type === 'LoadBalancer')
+      .map((s) =>
+        holder(
+          'Service',
+          s,
+          loadBalancerAddress(s),
+          servedByLoadBalancerController(s) ? 'aws-load-balancer-controller' : 'in-tree',
+        ),
+      ),
     ...ingresses
       .filter(
         (i) =>
@@ -72,7 +93,7 @@ export function loadBalancerHolders(
           (i.metadata.finalizers ?? []).some((f) => ALB_FINALIZER.test(f)) ||
           ingressLoadBalancers(i).length > 0,
       )
-      .map((i) => holder('Ingress', i, ingressLoadBalancers(i)[0])),
+      .map((i) => holder('Ingress', i, ingressLoadBalancers(i)[0], 'aws-load-balancer-controller')),
   ];
 }
 

@@ -204,6 +204,27 @@ describe('planFeatures', () => {
     assert.equal(isNoOp(onAgain), true);
   });
 
+  it('never turns off a feature objects still use: refused naming them, and what it needs stays on with it', () => {
+    const inUseBy = ['InferenceEndpointConfig default/m', 'Service default/web (load balancer k8s-default-web-1.elb)'];
+    const actual = { ...on('cert-manager', 'metrics-server'), 'inference-operator': { enabled: true, inUseBy } };
+    const off = planFeatures(actual, { 'inference-operator': false, 'cert-manager': false });
+    assert.deepEqual(off.refused, [
+      { feature: 'cert-manager', neededBy: ['inference-operator'] },
+      { feature: 'inference-operator', neededBy: [], inUseBy },
+    ]);
+    assert.deepEqual(off.remove, []);
+    assert.match(
+      refusalProblems(off).find((p) => p.path === 'inference-operator')!.message,
+      /^cannot be turned off while InferenceEndpointConfig default\/m, Service default\/web .* use it: without it nothing deletes their load balancers/,
+    );
+    // Nothing uses it: off as usual.
+    const free = planFeatures(
+      { ...actual, 'inference-operator': { enabled: true, inUseBy: [] } },
+      { 'inference-operator': false },
+    );
+    assert.deepEqual(free.remove, ['inference-operator']);
+  });
+
   it('turning on a feature whose own install lags what InstantStart pins reconfigures it (the upgrade)', () => {
     const actual = {
       ...created,

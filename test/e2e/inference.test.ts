@@ -298,14 +298,16 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.ok(answer.body.content.length > 0);
 
-    const version = yaml.metadata.resourceVersion;
+    // What the user owns (spec and its generation), read just before; the operator keeps writing status as it will.
+    const before = await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed']);
     const seq = await lastSeq();
     const change = await server.api('POST', `${endpoints}/managed`, { ...body, routing: { strategy: 'kvaware' } });
     assert.equal(change.status, 422, JSON.stringify(change.body));
     assert.equal(change.body.errors[0].path, 'routing.strategy');
     assert.deepEqual(await kubeWrites(seq), []);
     const after = await kubectlJson(['get', 'inferenceendpointconfig', 'qwen-managed']);
-    assert.equal(after.metadata.resourceVersion, version, 'nothing changed');
+    assert.deepEqual(after.spec, before.spec, 'nothing changed');
+    assert.equal(after.metadata.generation, before.metadata.generation);
 
     const scaled = await server.api('PUT', `${endpoint('qwen-managed')}/scale`, { replicas: 2 });
     assert.equal(scaled.status, 200, JSON.stringify(scaled.body));
@@ -495,5 +497,26 @@ describe('inference endpoints through REST and MCP on the sandbox', () => {
     const unknown = await call(mcp, 'assign_pool_worker', { cluster: CLUSTER, pool: 'p', pod: w1, endpoint: 'nope' });
     assert.ok(unknown.isError);
     assert.match(unknown.text, /- endpoint: /);
+  });
+
+  it('turning the inference operator off while an endpoint uses it is refused, naming the endpoint; nothing changes', async () => {
+    const r = await server.api('POST', `${endpoints}/container`, { ...vllm('keep-ext', 'external'), gpus: 0 });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const seq = await lastSeq();
+    const off = await server.api('PATCH', `/api/v1/clusters/${CLUSTER}/features`, { 'inference-operator': false });
+    assert.equal(off.status, 422, JSON.stringify(off.body));
+    assert.equal(off.body.errors[0].path, 'inference-operator');
+    assert.match(
+      off.body.errors[0].message,
+      /while Service default\/keep-ext .*uses it: without it nothing deletes their load balancers/,
+    );
+    assert.deepEqual(await kubeWrites(seq), [], 'no Kubernetes write');
+    const viaMcp = await call(mcp, 'set_features', { cluster: CLUSTER, changes: { 'inference-operator': false } });
+    assert.ok(viaMcp.isError);
+    assert.match(viaMcp.text, /Service default\/keep-ext/);
+    const features = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/features`)).body.features as any[];
+    assert.equal(features.find((f) => f.id === 'inference-operator').state, 'on');
+    const gone = await server.api('DELETE', `${endpoint('keep-ext')}?confirm=true`);
+    assert.equal(gone.status, 200, JSON.stringify(gone.body));
   });
 });

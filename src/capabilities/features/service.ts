@@ -24,6 +24,8 @@ import type { ServiceDeps } from '../capability.js';
 import { autoscaling } from '../autoscaling/index.js';
 import { featureActuals, readAllFeatures, type FeatureReadResult } from './workflows/actual-state.js';
 import { existingClusterFacts, type FeatureFacts } from '../../workflows/feature-reconciliation/feature-facts.js';
+import { readInferenceEndpointObjects, readLoadBalancerHolders } from '../../workflows/load-balancer-holders.js';
+import { holderName } from '../../domain/kube-load-balancers.js';
 import { primaryInstall, readSource } from '../../workflows/feature-reconciliation/feature-reading.js';
 import { changedKeys, featuresTarget } from './workflows/set-features.js';
 
@@ -148,7 +150,11 @@ export class FeaturesService {
     const providedBy = new Map(
       [...readings].flatMap(([id, r]) => ('providedBy' in r && r.providedBy ? [[id, r.providedBy] as const] : [])),
     );
-    const plan = planFeatures(featureActuals(readings, changedKeys(changes)), changes);
+    const actuals = featureActuals(readings, changedKeys(changes));
+    const inference = actuals['inference-operator'];
+    if (inference?.enabled && Object.hasOwn(changes, 'inference-operator') && changes['inference-operator'] === false)
+      actuals['inference-operator'] = { ...inference, inUseBy: await inferenceOperatorUsers(this.workflowDeps, facts) };
+    const plan = planFeatures(actuals, changes);
     const versions = new Map<FeatureId, string>();
     for (const i of plan.install) {
       const install = primaryInstall(i.feature);
@@ -242,4 +248,20 @@ export class FeaturesService {
     }
     return { started: this.deps.operations.start('set-features', input, { idempotencyKey }) };
   }
+}
+
+/**
+ * What still needs the inference operator's add-on: its endpoint objects (their operator deletes their load balancers),
+ * and every load balancer the AWS Load Balancer Controller it brings made (the controller deletes it only while it runs:
+ * turned off first, the load balancer is left in the VPC and the object stays Terminating).
+ */
+async function inferenceOperatorUsers(deps: WorkflowDeps, facts: FeatureFacts): Promise<string[]> {
+  const kube = await deps.cloud.kube(facts.region, facts.eksClusterName);
+  const endpoints = (await readInferenceEndpointObjects(kube)).map(
+    ({ object: o }) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`,
+  );
+  const balanced = (await readLoadBalancerHolders(kube))
+    .filter((h) => h.controller === 'aws-load-balancer-controller' && !h.ownedByEndpoint)
+    .map((h) => `${holderName(h)}${h.address ? ` (load balancer ${h.address})` : ''}`);
+  return [...endpoints, ...balanced];
 }

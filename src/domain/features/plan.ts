@@ -20,6 +20,8 @@ export interface FeatureActual {
   providedBy?: string;
   /** InstantStart's own install lags what it pins now (why): turning it on again upgrades it. */
   outdated?: string;
+  /** Objects in the cluster that need it running (`InferenceEndpointConfig default/m`): turning it off is refused. */
+  inUseBy?: string[];
 }
 
 export interface PlannedInstall {
@@ -43,6 +45,8 @@ export interface FeatureRefusal {
   neededBy: FeatureId[];
   /** Set when turning it off is refused because another install provides it (who, in words). */
   providedBy?: string;
+  /** Set when turning it off is refused because objects in the cluster still need it. */
+  inUseBy?: string[];
 }
 
 export interface FeaturePlan {
@@ -93,16 +97,18 @@ export function planFeatures(actual: Partial<Record<FeatureId, FeatureActual>>, 
   const removals: FeatureId[] = [];
   const turnedOff = new Set<FeatureId>();
   const unchanged: FeatureId[] = [];
-  /** Off asked for a feature another install provides: refused (InstantStart removes only what it installed). */
+  /** Off asked for a feature another install provides, or one objects in the cluster still use: refused. */
   const external: FeatureRefusal[] = [];
 
   for (const id of FEATURE_IDS) {
     const change = own(changes as Partial<Record<FeatureId, boolean | Record<string, unknown>>>, id);
     if (change === undefined) continue;
     const providedBy = own(actual, id)?.providedBy;
+    const inUseBy = own(actual, id)?.inUseBy ?? [];
     if (change === false) {
       turnedOff.add(id);
       if (isOn(id) && providedBy) external.push({ feature: id, neededBy: [], providedBy });
+      else if (isOn(id) && inUseBy.length) external.push({ feature: id, neededBy: [], inUseBy });
       else if (isOn(id)) removals.push(id);
       else unchanged.push(id);
       continue;
@@ -167,7 +173,9 @@ export function refusalProblems(plan: Pick<FeaturePlan, 'refused'>): FieldProble
     path: r.feature,
     message: r.providedBy
       ? `cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install and leaves in charge; remove it with the tool that installed it`
-      : `cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it; turn ${r.neededBy.length === 1 ? 'that' : 'those'} off first or in the same request`,
+      : r.inUseBy?.length
+        ? `cannot be turned off while ${r.inUseBy.join(', ')} ${r.inUseBy.length === 1 ? 'uses' : 'use'} it: without it nothing deletes their load balancers (they would be left in the VPC, billing); delete ${r.inUseBy.length === 1 ? 'it' : 'them'} first`
+        : `cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it; turn ${r.neededBy.length === 1 ? 'that' : 'those'} off first or in the same request`,
   }));
 }
 

@@ -210,7 +210,15 @@ export const FeaturePlanAnswerSchema = z
     remove: z.array(z.object({ feature: FeatureIdSchema, objects: z.array(PlannedObjectSchema) })),
     unchanged: z.array(FeatureIdSchema),
     refused: z.array(
-      z.object({ feature: FeatureIdSchema, neededBy: z.array(FeatureIdSchema), providedBy: z.string().optional() }),
+      z.object({
+        feature: FeatureIdSchema,
+        neededBy: z.array(FeatureIdSchema),
+        providedBy: z.string().optional(),
+        inUseBy: z
+          .array(z.string())
+          .optional()
+          .describe('Objects in the cluster that still need it (delete them first).'),
+      }),
     ),
     /** True when applying would change nothing (every key sent already matches the cluster). */
     noOp: z.boolean(),
