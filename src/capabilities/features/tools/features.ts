@@ -32,7 +32,9 @@ function planText(p: FeaturePlanAnswer): string {
     ...p.refused.map((r) =>
       r.providedBy
         ? `REFUSED: ${r.feature} cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install.`
-        : `REFUSED: ${r.feature} cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`,
+        : r.inUseBy?.length
+          ? `REFUSED: ${r.feature} cannot be turned off while ${r.inUseBy.join(', ')} ${r.inUseBy.length === 1 ? 'uses' : 'use'} it (delete them first).`
+          : `REFUSED: ${r.feature} cannot be turned off while ${r.neededBy.join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`,
     ),
     ...p.remove.map(
       (r) => `remove ${r.feature}: ${r.objects.map((o) => `${o.action} ${o.kind} ${o.name}`).join('; ')}`,

@@ -138,7 +138,9 @@ export function FeaturePlanModal(props: {
             header={
               p.refused.every((r) => r.providedBy)
                 ? 'Refused: not installed by InstantStart'
-                : 'Refused: another feature still needs this'
+                : p.refused.every((r) => r.inUseBy?.length)
+                  ? 'Refused: still in use'
+                  : 'Refused: another feature still needs this'
             }
             data-testid="features-plan-refused"
           >
@@ -146,7 +148,9 @@ export function FeaturePlanModal(props: {
               <div key={r.feature}>
                 {r.providedBy
                   ? `${title(titles, r.feature)} cannot be turned off: it is provided by ${r.providedBy}, which InstantStart did not install. Remove it with the tool that installed it.`
-                  : `${title(titles, r.feature)} cannot be turned off while ${r.neededBy.map((n) => title(titles, n)).join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`}
+                  : r.inUseBy?.length
+                    ? `${title(titles, r.feature)} cannot be turned off while ${r.inUseBy.join(', ')} ${r.inUseBy.length === 1 ? 'uses' : 'use'} it: without it nothing deletes their load balancers. Delete them first.`
+                    : `${title(titles, r.feature)} cannot be turned off while ${r.neededBy.map((n) => title(titles, n)).join(', ')} ${r.neededBy.length === 1 ? 'needs' : 'need'} it.`}
               </div>
             ))}
           </Alert>
