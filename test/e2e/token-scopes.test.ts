@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,7 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { rawRequest, rawUpgrade } from '../helpers/raw-http.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
+import { spawnServe, startTestServer, stopAll, type TestServer } from '../helpers/server.js';
+import { startServer } from '../../src/cli/serve.js';
 import { call } from '../mcp/client-helpers.js';
 
 const ADMIN = 'admin-token-1';
@@ -212,6 +216,52 @@ describe('token scopes: read < operate < admin, enforced on every REST route and
       assert.ok(r.isError);
       assert.match(r.text, /This token may only read \(scope read\); POST \/api\/v1\/clusters needs operate\./);
     });
+  });
+});
+
+describe('instantstart serve: --read-token and --operate-token', () => {
+  let sb: TestSandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  after(() => stopAll(sb));
+
+  it('takes repeated and comma-separated tokens, from flags or the environment, and never prints them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'instantstart-scopes-'));
+    const { INSTANTSTART_API_TOKEN: _admin, ...env } = process.env;
+    const proc = await spawnServe(
+      ['--data-dir', dataDir, '--sandbox-url', sb.url, '--region', sb.env.AWS_REGION!, '--read-token', 'r-one,r-two'],
+      { ...env, INSTANTSTART_LOG_LEVEL: 'info', INSTANTSTART_OPERATE_TOKEN: 'o-one, o-two' },
+      dataDir,
+    );
+    try {
+      const create = (token?: string) => proc.api('POST', '/api/v1/clusters', {}, token ? bearer(token) : {});
+      assert.equal((await proc.api('GET', '/api/v1/clusters', undefined, bearer('r-two'))).status, 200);
+      const refused = await create('r-one');
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.detail, 'This token may only read (scope read); POST /api/v1/clusters needs operate.');
+      assert.equal((await create('o-two')).status, 400, 'an operate token reaches validation');
+      assert.equal((await create()).status, 401, 'with tokens configured, none is 401');
+      for (const token of ['r-one', 'r-two', 'o-one', 'o-two']) assert.ok(!proc.output().includes(token), token);
+    } finally {
+      await proc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses one token given for two scopes at start, without saying it', async () => {
+    await assert.rejects(
+      startServer({
+        cloud: 'sandbox',
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: join(tmpdir(), 'never-made'),
+        region: 'us-west-2',
+        token: 'twice-given',
+        readTokens: ['twice-given'],
+      }),
+      (err: Error) => /given for scope admin and scope read/.test(err.message) && !err.message.includes('twice-given'),
+    );
   });
 });
 
