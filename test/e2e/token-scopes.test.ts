@@ -153,6 +153,18 @@ describe('token scopes: read < operate < admin, enforced on every REST route and
     const header = await rawUpgrade(server.url, '/api/v1/ws', bearer(READ));
     assert.equal(header.status, 101, 'in the Authorization header too');
     header.destroy();
+    // The log follows are WebSocket GETs too: a read token passes the guard (and learns the job is missing).
+    for (const path of [
+      '/api/v1/clusters/demo/jobs/default/job-1/logs/follow',
+      '/api/v1/clusters/demo/endpoints/default/endpoint-1/logs/follow',
+    ]) {
+      const follow = await rawUpgrade(server.url, `${path}?token=${READ}`);
+      assert.ok(![401, 403].includes(follow.status), `${path} → ${follow.status}`);
+      follow.destroy();
+      const bare = await rawUpgrade(server.url, path);
+      assert.equal(bare.status, 401, `${path} without a token`);
+      bare.destroy();
+    }
   });
 
   describe('MCP with a read token', () => {
