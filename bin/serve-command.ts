@@ -10,7 +10,8 @@ import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../src/store/retention.js';
 
 const USAGE = `usage: instantstart serve [--cloud sandbox|aws] [--host 127.0.0.1] [--port 3099] [--data-dir .instantstart]
-                         [--region us-west-2] [--token TOKEN] [--sandbox-port 4566] [--sandbox-speed 20]
+                         [--region us-west-2] [--token TOKEN] [--operate-token TOKEN ...] [--read-token TOKEN ...]
+                         [--sandbox-port 4566] [--sandbox-speed 20]
                          [--sandbox-url http://127.0.0.1:4566] [--allowed-host NAME ...]
                          [--log-format pretty|json] [--log-level info]
                          [--retention-days 30] [--retention-max-operations 1000] [--retention-log-lines 5000]
@@ -23,7 +24,12 @@ started and stopped with the server): nothing costs money.
 state in <data-dir>/sandbox/cloud) and <data-dir>/aws/<account-id>; one server at a time uses each.
 --sandbox-speed N runs sandbox time N× faster (default 20: EKS's ~10 minutes take ~30 seconds).
 --sandbox-url uses a sandbox already running (\`instantstart sandbox\`) instead of embedding one.
-Binding beyond 127.0.0.1 requires --token (or INSTANTSTART_API_TOKEN).
+API tokens, each with a scope (read < operate < admin; docs/SECURITY.md → Token scopes): --token TOKEN (or
+INSTANTSTART_API_TOKEN) may do everything (admin); --operate-token TOKEN (repeatable or comma-separated, or
+INSTANTSTART_OPERATE_TOKEN=a,b) may read and change but not destroy or replace (no DELETE, no node reboot/replace/delete);
+--read-token TOKEN (likewise, or INSTANTSTART_READ_TOKEN) may only read (give agents this one by default). A loopback
+server with no token is open to its machine; once any token is given, every request needs one (401 without, 403 when
+its scope is too small). Binding beyond 127.0.0.1 requires at least one token.
 --allowed-host NAME (repeatable, or INSTANTSTART_ALLOWED_HOSTS=a,b) adds a name clients use to reach the server;
 requests whose Host is not a loopback name, the bound address or such a name are refused (DNS rebinding).
 --log-format pretty (default, or INSTANTSTART_LOG_FORMAT) prints short lines; json prints one JSON object per line.
@@ -34,6 +40,19 @@ Finished operations and their logs are kept --retention-days days (INSTANTSTART_
 operation of each kind on each cluster, are always kept.`;
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
+
+/** A comma-separated variable as a list (unset: empty). */
+function listFromEnv(value: string | undefined): string[] {
+  return commaList(value ? [value] : []);
+}
+
+/** Repeated flags whose values may each be comma-separated, as one list without blanks. */
+function commaList(values: readonly string[]): string[] {
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** `value` of `--flag` as a number greater than 0 (a whole one when `whole`). */
@@ -104,6 +123,8 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       'data-dir': { type: 'string', default: '.instantstart' },
       region: { type: 'string' },
       token: { type: 'string', default: process.env.INSTANTSTART_API_TOKEN },
+      'operate-token': { type: 'string', multiple: true, default: listFromEnv(process.env.INSTANTSTART_OPERATE_TOKEN) },
+      'read-token': { type: 'string', multiple: true, default: listFromEnv(process.env.INSTANTSTART_READ_TOKEN) },
       'sandbox-port': { type: 'string', default: '4566' },
       'sandbox-speed': { type: 'string', default: '20' },
       'sandbox-url': { type: 'string' },
@@ -217,6 +238,8 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       dataDir,
       region,
       token: values.token,
+      operateTokens: commaList(values['operate-token']),
+      readTokens: commaList(values['read-token']),
       allowedHosts: values['allowed-host']
         .flatMap((h) => h.split(','))
         .map((h) => h.trim())

@@ -1,3 +1,4 @@
+import type { ApiToken } from './guard/token.js';
 import type { CloudAccess } from '../domain/schemas/config.js';
 import type { InputOf, OperationKind } from '../domain/operation-kinds.js';
 import type { LogLine, OperationSnapshot, OperationStatus, OperationView } from '../domain/schemas/operations.js';
@@ -53,8 +54,11 @@ export interface ServerConfig {
    * may talk to the sandbox); absent on AWS, whose clock is the server's.
    */
   cloudClock?: CloudClockSource;
-  /** Bearer token every request must carry (required when binding beyond loopback). */
-  token?: string;
+  /**
+   * The API tokens, each with its scope (read < operate < admin); once there is one, every request must
+   * carry one (required when binding beyond loopback). None: a loopback server open to its machine.
+   */
+  tokens?: readonly ApiToken[];
 }
 
 /** The cloud's time (epoch ms) and how many times faster than real time it runs. */

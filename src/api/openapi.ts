@@ -1,4 +1,4 @@
-import { takesIdempotencyKey } from './route.js';
+import { requiredScope, takesIdempotencyKey } from './route.js';
 import { z } from 'zod';
 import type { AnyRouteSpec } from './route.js';
 
@@ -64,7 +64,7 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
     const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
     responses['4XX'] = {
       description:
-        'Problem: the request was refused (bad input 400, no token 401, foreign Host/Origin 403, unknown 404, conflict 409, precondition 422)',
+        'Problem: the request was refused (bad input 400, no or wrong token 401, foreign Host/Origin or a token whose scope is too small 403, unknown 404, conflict 409, precondition 422)',
       ...problem,
     };
     responses['5XX'] = {
@@ -89,6 +89,8 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
       tags: r.tags,
+      // The token scope the route needs (OpenAPI 3.1 lets any scheme list role names): read, operate or admin.
+      security: [{ bearer: [requiredScope(r)] }],
       ...(params.length ? { parameters: params } : {}),
       ...(r.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }
@@ -106,6 +108,17 @@ export function buildOpenApi(routes: AnyRouteSpec[], info: { version: string }):
     },
     servers: [{ url: '/' }],
     paths,
-    components: { schemas: { Problem: jsonSchema(ProblemSchema, 'output') } },
+    components: {
+      schemas: { Problem: jsonSchema(ProblemSchema, 'output') },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API token, when the server has any (serve --token: admin, --operate-token, --read-token). Each operation lists the ' +
+            'smallest scope it needs: read < operate < admin; a smaller one is 403 (docs/SECURITY.md → Token scopes).',
+        },
+      },
+    },
   };
 }

@@ -8,6 +8,7 @@ import {
   ConflictError,
   DomainError,
   InputError,
+  InsufficientScopeError,
   OperationConflictError,
   PreconditionError,
   StoreUnavailableError,
@@ -124,9 +125,15 @@ export function problemFor(err: unknown, instance?: string): Problem {
 /** A business error as a problem: its kind's type and title, and whatever the error carries that a person acts on. */
 function domainProblem(err: DomainError, instance: string | undefined): Problem {
   const errors = fieldProblems(err);
-  const code = err instanceof CloudError || err instanceof UnavailableError ? err.code : undefined;
+  const code =
+    err instanceof CloudError || err instanceof UnavailableError || err instanceof InsufficientScopeError
+      ? err.code
+      : undefined;
   const remedy =
-    err instanceof PreconditionError || err instanceof UnavailableError || err instanceof KubeError
+    err instanceof PreconditionError ||
+    err instanceof UnavailableError ||
+    err instanceof KubeError ||
+    err instanceof InsufficientScopeError
       ? err.remedy
       : undefined;
   return {

@@ -4,6 +4,8 @@ import { idempotencyKey, setKeyedCall } from './accepted.js';
 import { answerJson } from './answer-json.js';
 import type { Replays } from './idempotency.js';
 import { parseOrThrow } from './problem.js';
+import type { TokenScope } from '../domain/token-scopes.js';
+import { methodScope } from './guard/scopes.js';
 
 /**
  * A typed route whose zod schemas both validate the request and document it: every route
@@ -28,7 +30,16 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
    * is not a GET is mutating, and honours the key (idempotency.ts) — no route can forget to.
    */
   readOnly?: true;
+  /**
+   * A POST/PUT that destroys or replaces (nodes deleted, rebooted or replaced; a template overwritten): only an
+   * `admin` token may call it, like every DELETE. Other mutations need `operate`; GETs and `readOnly` POSTs `read`.
+   */
+  destructive?: true;
 }
+
+/** The smallest token scope that may call a route (docs/SECURITY.md → Token scopes; checked by guard/scopes.ts). */
+export const requiredScope = (spec: Pick<AnyRouteSpec, 'method' | 'readOnly' | 'destructive'>): TokenScope =>
+  spec.destructive ? 'admin' : spec.readOnly ? 'read' : methodScope(spec.method);
 
 /** Whether a route honours Idempotency-Key: every mutating one. */
 export const takesIdempotencyKey = (spec: Pick<AnyRouteSpec, 'method' | 'readOnly'>): boolean =>
@@ -68,6 +79,7 @@ export class RouteRegistry {
     app.route({
       method: spec.method,
       url: spec.url.replace(/\{(\w+)\}/g, ':$1'),
+      config: { scope: requiredScope(spec) },
       handler: async (request, reply) => {
         const params = spec.params ? parseOrThrow(spec.params, request.params, 'path') : {};
         const query = parseOrThrow(spec.query ?? NO_QUERY, request.query, 'query');

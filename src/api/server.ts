@@ -91,7 +91,7 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
   // onResponse hook then closes the socket of every upgrade the guard refuses.
   await app.register(fastifyWebsocket);
   installRequestGuard(app, {
-    token: ctx.config.token,
+    tokens: ctx.config.tokens ?? [],
     hosts: options.hosts ?? hostPolicy({ bind: '127.0.0.1' }),
     servesUiShell,
   });
@@ -121,7 +121,8 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
     app.route({
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
-      config: { errorDialect: 'jsonrpc' },
+      // Any token may speak MCP: each tool's REST call carries the caller's token and is guarded for its own scope.
+      config: { errorDialect: 'jsonrpc', scope: 'read' },
       handler: async (request, reply) => {
         reply.hijack();
         await mcp.handle(request.raw, reply.raw, request.body);

@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { CAPABILITIES } from '../capabilities/index.js';
 import { hostPolicy } from '../api/guard/hosts.js';
+import type { ApiToken } from '../api/guard/token.js';
+import type { TokenScope } from '../domain/token-scopes.js';
 import { inProcessFetch } from '../api/in-process-fetch.js';
 import { buildServer } from '../api/server.js';
 import type { CloudAccessState, CloudClockSource, ServerConfig } from '../api/context.js';
@@ -22,7 +24,12 @@ export interface ServeOptions {
   port: number;
   dataDir: string;
   region: string;
+  /** The full-power (admin) API token: --token / INSTANTSTART_API_TOKEN. */
   token?: string;
+  /** Tokens that may only read: --read-token / INSTANTSTART_READ_TOKEN. */
+  readTokens?: readonly string[];
+  /** Tokens that may read and change, but not destroy or replace: --operate-token / INSTANTSTART_OPERATE_TOKEN. */
+  operateTokens?: readonly string[];
   /** Names (besides loopback and the bound address) that clients use to reach this server; other Host headers are refused. */
   allowedHosts?: string[];
   /** How long AWS and Kubernetes calls may take (defaults: 10 s to connect, 30 s per call). */
@@ -68,15 +75,36 @@ function packageVersion(): string {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+/** Every configured token with its scope; empty strings (an unset variable) are no token. Never logged. */
+function apiTokens(options: ServeOptions): ApiToken[] {
+  const scoped = (scope: TokenScope, tokens: readonly (string | undefined)[]) =>
+    tokens.filter((token): token is string => Boolean(token)).map((token) => ({ token, scope }));
+  const tokens = [
+    ...scoped('admin', [options.token]),
+    ...scoped('operate', options.operateTokens ?? []),
+    ...scoped('read', options.readTokens ?? []),
+  ];
+  // One token with two scopes is a slip (which was meant?): refused, without saying the token.
+  const scopes = new Map<string, TokenScope>();
+  for (const { token, scope } of tokens) {
+    const other = scopes.get(token);
+    if (other && other !== scope)
+      throw new Error(`The same API token is given for scope ${other} and scope ${scope}; give each token once.`);
+    scopes.set(token, scope);
+  }
+  return tokens;
+}
+
 /**
  * The composition root: identity → the cloud's and account's data directory (store → engine + workflows →
  * cloud adapters, cloud-session.ts and workspace.ts) → REST/WebSocket/MCP/UI. Resumes the unfinished
  * operations of that cloud and account before it starts listening.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  if (!LOOPBACK.has(options.host) && !options.token) {
+  const tokens = apiTokens(options);
+  if (!LOOPBACK.has(options.host) && tokens.length === 0) {
     throw new Error(
-      `Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN) so every request must carry it.`,
+      `Binding to ${options.host} exposes the control plane beyond this machine; give --token (or INSTANTSTART_API_TOKEN; --read-token and --operate-token add tokens of smaller scopes) so every request must carry one.`,
     );
   }
   const logger =
@@ -91,7 +119,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     region: options.region,
     version: packageVersion(),
     clockSpeed: 1 / (options.pollTimeScale ?? 1),
-    token: options.token,
+    tokens,
     ...(options.cloudClock ? { cloudClock: options.cloudClock } : {}),
   };
   const ctx = sessionApiContext(session, config);

@@ -4,6 +4,8 @@
  * place in src/api and to MCP tool errors in one place in src/mcp — never anywhere else.
  */
 
+import { SCOPE_ALLOWS, type TokenScope } from './token-scopes.js';
+
 /** One problem with one field of a request, e.g. `{ path: 'instanceCount', message: 'must be ≥ 1' }`. */
 export interface FieldProblem {
   path: string;
@@ -208,6 +210,41 @@ export class ForbiddenError extends DomainError {
     this.name = 'ForbiddenError';
   }
 }
+
+export interface InsufficientScopeErrorOptions {
+  /** The scope of the token the request carried. */
+  tokenScope: TokenScope;
+  /** The smallest scope the route needs. */
+  needed: TokenScope;
+  /** The route as the server declares it (`POST /api/v1/clusters/{name}/nodes/delete`): never the request's own URL. */
+  route: string;
+}
+
+/**
+ * The request's token is valid, but its scope is too small for this route (403): nothing was done. It
+ * names both scopes, so that a person or an agent knows which token to ask for.
+ */
+export class InsufficientScopeError extends ForbiddenError {
+  readonly tokenScope: TokenScope;
+  readonly needed: TokenScope;
+  /** Stable, for programs: the problem's `code`. */
+  readonly code = 'InsufficientScope';
+  readonly remedy: string;
+  constructor({ tokenScope, needed, route }: InsufficientScopeErrorOptions) {
+    super({ message: `This token ${SCOPE_ALLOWS[tokenScope]} (scope ${tokenScope}); ${route} needs ${needed}.` });
+    this.tokenScope = tokenScope;
+    this.needed = needed;
+    this.remedy = `Nothing was changed. Ask a person to make this change, or to give you a token of scope ${needed} (instantstart serve ${SCOPE_FLAG[needed]}).`;
+    this.name = 'InsufficientScopeError';
+  }
+}
+
+/** The serve flag that configures a token of each scope. */
+const SCOPE_FLAG: Readonly<Record<TokenScope, string>> = {
+  read: '--read-token',
+  operate: '--operate-token',
+  admin: '--token',
+};
 
 export interface UnavailableErrorOptions {
   message: string;

@@ -74,6 +74,9 @@ export async function startTestServer(
     speed: number;
     dataDir?: string;
     token?: string;
+    /** Tokens of smaller scopes (serve's --operate-token, --read-token). */
+    operateTokens?: string[];
+    readTokens?: string[];
     cloud?: 'sandbox' | 'aws';
     allowedHosts?: string[];
     logLines?: string[];
@@ -89,6 +92,8 @@ export async function startTestServer(
     dataDir,
     region: sb.env.AWS_REGION!,
     token: options.token,
+    operateTokens: options.operateTokens,
+    readTokens: options.readTokens,
     allowedHosts: options.allowedHosts,
     pollTimeScale: 1 / options.speed,
     // The sandbox's own clock, as `instantstart serve` reads it (bin/serve-command.ts).

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../../domain/errors.js';
 import { refuseHost, refuseOrigin, type HostPolicy } from './hosts.js';
 import { bearerToken } from '../../domain/bearer-token.js';
-import { sameToken } from './token.js';
+import type { TokenScope } from '../../domain/token-scopes.js';
+import { refuseScope } from './scopes.js';
+import { scopeOfToken, type ApiToken } from './token.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,6 +15,11 @@ declare module 'fastify' {
      * `liveness`: nothing (/healthz answers probes that address the server by any name).
      */
     guard?: 'ui' | 'liveness';
+    /**
+     * The smallest token scope that may call the route, when it is not what its method says (GET/HEAD
+     * read, DELETE admin, others operate): set from `RouteSpec.destructive` / `readOnly` (route.ts).
+     */
+    scope?: TokenScope;
     /** The route may carry its token as `?token=` (the WebSocket: browsers cannot set its headers). */
     tokenInQuery?: boolean;
     /** How the route reports errors: problem+json (default) or JSON-RPC (/mcp). */
@@ -21,8 +28,11 @@ declare module 'fastify' {
 }
 
 export interface RequestGuardOptions {
-  /** Bearer token every request must carry; none on a loopback server started without --token. */
-  token?: string;
+  /**
+   * The tokens a request may carry, each with its scope; none on a loopback server started without a
+   * token. Once there is one, every guarded request must carry one of them, of a scope its route allows.
+   */
+  tokens: readonly ApiToken[];
   hosts: HostPolicy;
   /**
    * True when a request that matched no route will be answered with the UI's index.html (the SPA
@@ -65,19 +75,22 @@ function refusalOf(request: FastifyRequest, options: RequestGuardOptions): Error
     const badOrigin = refuseOrigin(request.headers.origin, host);
     if (badOrigin) return new ForbiddenError({ message: badOrigin });
   }
-  if (options.token && !presentsToken(request, options.token)) return new UnauthorizedError();
-  return undefined;
+  if (options.tokens.length === 0) return undefined;
+  const scope = presentedScope(request, options.tokens);
+  if (scope === undefined) return new UnauthorizedError();
+  return refuseScope(request, scope);
 }
 
 function isUpgrade(request: FastifyRequest): boolean {
   return (request.headers.upgrade ?? '').toLowerCase() === 'websocket';
 }
 
-function presentsToken(request: FastifyRequest, token: string): boolean {
+/** The scope of the token the request carries, or undefined when it carries none of ours. */
+function presentedScope(request: FastifyRequest, tokens: readonly ApiToken[]): TokenScope | undefined {
   const presented =
     bearerToken(request.headers.authorization) ??
     (request.routeOptions.config.tokenInQuery ? queryToken(request) : undefined);
-  return presented !== undefined && sameToken(presented, token);
+  return presented === undefined ? undefined : scopeOfToken(presented, tokens);
 }
 
 function queryToken(request: FastifyRequest): string | undefined {

@@ -105,6 +105,8 @@ export function registerNodeRoutes({ app, routes, service, region, live }: Route
         description: a.description,
         params: ClusterParams,
         body: a.body,
+        // Reboot interrupts the node's work, replace loses its local data, delete gives it back: admin tokens only.
+        destructive: true,
         responses: {
           202: { description: 'Operation accepted; its result has the per-node results', schema: AcceptedSchema },
         },

@@ -356,6 +356,8 @@ function registerTemplateRoutes({ app, routes, service, region }: RouteContext<T
       summary: 'Create or replace a template',
       params: TemplateParams,
       body: SaveTrainingTemplateRequestSchema,
+      // It overwrites the template of that name, which is lost: admin tokens only (POST templates creates).
+      destructive: true,
       responses: { 200: { description: 'The template', schema: TrainingTemplateSchema } },
     },
     async ({ params, body }) =>
