@@ -10,7 +10,7 @@ import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/serv
 /**
  * A client nobody here wrote: the official MCP Inspector's CLI (`@modelcontextprotocol/inspector`,
  * `--cli`) lists the tools, prompts and resources and calls a read tool, over streamable HTTP and over
- * stdio (`instantstart mcp`). 0.15.0 is its newest release that runs on Node 20: 0.16.0 on ask for
+ * stdio (`instantstart mcp`). 0.15.0 is its newest release that runs on Node 20: from 0.16.0 on it asks for
  * Node ≥ 22.7.5 (package.json engines), 2.x for ≥ 22.19.
  * INSTANTSTART_TEST_INSPECTOR may name another install's `mcp-inspector` (to try a release by hand).
  */
