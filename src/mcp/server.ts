@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CAPABILITY_TOOLS } from '../capabilities/index.js';
+import { McpContentSet } from './content-set.js';
 import { RestClient } from './rest-client.js';
 import { McpToolSet } from './tool-set.js';
 
@@ -15,9 +16,12 @@ export interface McpServerOptions {
   fetch?: typeof fetch;
   /** The tools to serve; default: every capability's, built once per process ({@link capabilityTools}). */
   tools?: McpToolSet;
+  /** The prompts and resources to serve; default: the package's, built once per process ({@link packageContent}). */
+  content?: McpContentSet;
 }
 
 let everyTool: McpToolSet | undefined;
+let everyPromptAndResource: McpContentSet | undefined;
 /**
  * The protocol server builds a JSON Schema validator (Ajv) unless given one, which was most of the cost
  * of an exchange; it only checks elicitation answers, which these tools never ask for. One serves all.
@@ -30,18 +34,26 @@ export function capabilityTools(): McpToolSet {
   return everyTool;
 }
 
-/** Sent to clients at initialize; many show it to the model as standing instructions. */
-export const SERVER_INSTRUCTIONS = `InstantStart manages SageMaker HyperPod clusters on Amazon EKS through its REST API; these tools are thin REST calls and the server validates every input.
-Rules:
-1. Poll to a terminal state. Mutating tools return an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded", "failed" or "cancelled". submit_training_job and create_mlflow_server answer at once with a job or server that is not ready yet: call the tool their answer names next (wait_for_job, wait_for_mlflow_server). Never report "submitted" as done.
-2. Ask only decision-relevant questions: availability zone, instance type, capacity type (on-demand, spot, training plan) and instance count. Never ask for CIDRs, subnets, route tables, security groups or IAM roles.
-3. Check before create: list_clusters, list_availability_zones, list_instance_types (for the chosen zone), list_training_plans when a plan is wanted, then check_cluster_request; offer only what those list.
-A failed phase is retried alone with retry_operation_phase after reading get_operation_logs. delete_cluster needs the user's explicit confirmation.`;
+/** The playbooks as prompts, the docs, OpenAPI document and operation logs as resources, read on first use and then shared. */
+export function packageContent(): McpContentSet {
+  everyPromptAndResource ??= new McpContentSet();
+  return everyPromptAndResource;
+}
 
 /**
- * An MCP server whose tools are REST calls to `baseUrl` with the caller's token. Cheap to build (the
- * tool set is shared), so streamable HTTP builds one per exchange. It owns no transport: connect it
- * to stdio (stdio.ts) or streamable HTTP (http.ts).
+ * Sent to clients at initialize; many show it to the model as standing instructions, in every
+ * conversation: a few lines. The workflow rules live in the tool descriptions and the playbooks.
+ */
+export const SERVER_INSTRUCTIONS = `InstantStart manages SageMaker HyperPod clusters on Amazon EKS; every tool is one call to its REST API, which checks each input and your token's rights.
+Playbooks for whole workflows (create a cluster, heal a node, storage, training, serving…) are this server's prompts; the docs, the OpenAPI document and operation logs are its resources.
+A mutating tool answers before the work is done: poll with the tool its answer names (wait_for_operation, wait_for_job…) until the status is terminal.`;
+
+/**
+ * An MCP server whose tools are REST calls to `baseUrl` with the caller's token, whose prompts are the
+ * playbooks (playbooks.ts) and whose resources are the docs, the OpenAPI document and operation logs
+ * (resources.ts). Cheap to build (the tool set and the content set are built once per process), so
+ * streamable HTTP builds one per exchange. It owns no transport: connect it to stdio (stdio.ts) or
+ * streamable HTTP (http.ts) — both serve this same server.
  *
  * @example
  * const server = createMcpServer({ baseUrl: 'http://127.0.0.1:3099' });
@@ -53,16 +65,19 @@ export function createMcpServer({
   version = '0.1.0',
   fetch,
   tools = capabilityTools(),
+  content = packageContent(),
 }: McpServerOptions): Server {
   const server = new Server(
     { name: 'instantstart', title: 'InstantStart (SageMaker HyperPod on EKS)', version },
-    // The tool list never changes while a server runs: no listChanged notifications.
+    // The lists never change while a server runs: no listChanged notifications.
     {
       capabilities: { tools: {} },
       instructions: SERVER_INSTRUCTIONS,
       jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
     },
   );
-  tools.serve(server, new RestClient({ baseUrl, token, fetch }));
+  const api = new RestClient({ baseUrl, token, fetch });
+  tools.serve(server, api);
+  content.serve(server, api);
   return server;
 }
