@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diagnoseNccl, type NcclEvidence, type NcclRankEvidence } from '../../src/domain/diagnostics/nccl.js';
+import { ncclEvidenceFrom } from '../../src/domain/diagnostics/nccl-evidence-from.js';
 import { ncclSignals } from '../../src/domain/diagnostics/nccl-log-lines.js';
 import { nodeSecurityGroupRules } from '../../src/domain/network/completeness.js';
 import { DiagnosisSchema } from '../../src/domain/schemas/diagnostics.js';
@@ -278,5 +279,91 @@ describe('ncclSignals', () => {
         ['nccl-error', 'unhandled system error (run with NCCL_DEBUG=INFO for details)'],
       ],
     );
+  });
+});
+
+describe('ncclEvidenceFrom', () => {
+  it('builds the evidence from the pods, nodes and logs as read: FI_/NCCL_ literals only, zone and group from the node labels', () => {
+    const node = (name: string, zone: string, efa: string) => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name,
+        labels: {
+          'sagemaker.amazonaws.com/instance-group-name': 'gpu',
+          'node.kubernetes.io/instance-type': 'ml.p5.48xlarge',
+          'topology.kubernetes.io/zone': zone,
+        },
+      },
+      status: { allocatable: { 'vpc.amazonaws.com/efa': efa, 'nvidia.com/gpu': '8' } },
+    });
+    const pod = (n: number) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `llama-worker-${n}`, namespace: 'default', labels: { HPJob: 'llama' } },
+      spec: {
+        nodeName: `hyperpod-i-${n}`,
+        nodeSelector: { 'sagemaker.amazonaws.com/instance-group-name': 'gpu' },
+        containers: [
+          {
+            name: 'pytorch',
+            env: [
+              { name: 'NODE_RANK', value: String(n) },
+              { name: 'FI_PROVIDER', value: 'efa' },
+              { name: 'NCCL_DEBUG', value: 'WARN' },
+              { name: 'HF_TOKEN', value: 'hf_secret' },
+              { name: 'NCCL_SOCKET_IFNAME', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+            ],
+            resources: { limits: { 'nvidia.com/gpu': '8', 'vpc.amazonaws.com/efa': '32' } },
+          },
+        ],
+      },
+      status: { phase: 'Running', containerStatuses: [{ name: 'pytorch', restartCount: n }] },
+    });
+    const ev = ncclEvidenceFrom({
+      cluster: 'ml',
+      region: 'us-west-2',
+      job: {
+        apiVersion: 'sagemaker.amazonaws.com/v1',
+        kind: 'HyperPodPyTorchJob',
+        metadata: { name: 'llama', namespace: 'default' },
+      },
+      pods: [pod(1), pod(0)],
+      nodes: [node('hyperpod-i-0', 'us-west-2b', '32'), node('hyperpod-i-1', 'us-west-2c', '0')],
+      logs: new Map([['llama-worker-1', { current: ['b'], previous: ['a'] }]]),
+      logTailLines: 100,
+      facts: P5,
+    });
+    assert.deepEqual(ev.job, {
+      kind: 'HyperPodPyTorchJob',
+      name: 'llama',
+      namespace: 'default',
+      instanceGroup: 'gpu',
+      instanceType: 'ml.p5.48xlarge',
+      facts: P5,
+    });
+    assert.deepEqual(ev.ranks[1], {
+      rank: 1,
+      pod: 'llama-worker-1',
+      node: 'hyperpod-i-1',
+      zone: 'us-west-2c',
+      phase: 'Running',
+      restarts: 1,
+      env: { FI_PROVIDER: 'efa', NCCL_DEBUG: 'WARN' },
+      efaRequested: 32,
+      gpusRequested: 8,
+      log: ['b'],
+      previousLog: ['a'],
+    });
+    assert.deepEqual(ev.ranks[0]!.log, []);
+    assert.deepEqual(
+      ev.nodes.map((n) => [n.name, n.zone, n.allocatable.efa]),
+      [
+        ['hyperpod-i-0', 'us-west-2b', 32],
+        ['hyperpod-i-1', 'us-west-2c', 0],
+      ],
+    );
+    const d = diagnoseNccl(ev);
+    assert.ok(['efa-not-allocatable', 'ranks-across-zones', 'sg-not-read'].every((c) => codes(d).includes(c)));
   });
 });

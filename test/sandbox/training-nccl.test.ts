@@ -7,7 +7,9 @@ import {
   TrainingFaultError,
 } from '../../sandbox/kube/controllers/training-faults.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
-import { diagnoseNccl, type NcclEvidence } from '../../src/domain/diagnostics/nccl.js';
+import { diagnoseNccl } from '../../src/domain/diagnostics/nccl.js';
+import { ncclEvidenceFrom } from '../../src/domain/diagnostics/nccl-evidence-from.js';
+import type { KubeObject } from '../../src/domain/kube-object.js';
 import { nodeSecurityGroupRules } from '../../src/domain/network/completeness.js';
 import { get } from '../kube/controllers-fixtures.js';
 import {
@@ -115,40 +117,35 @@ describe('sandbox trainers: NCCL network and a staged NCCL timeout', () => {
 
     // What the diagnostics capability would gather (pods, logs, nodes, the security group) → the diagnosis.
     const pods = jobPods(w, 'llama');
-    const evidence: NcclEvidence = {
+    const evidence = ncclEvidenceFrom({
       cluster: 'ml',
       region: 'us-west-2',
-      job: {
-        kind: 'HyperPodPyTorchJob',
-        name: 'llama',
-        namespace: 'default',
-        instanceType: 'ml.p4d.24xlarge',
-        facts: {
-          instanceType: 'ml.p4d.24xlarge',
-          acceleratorName: 'A100',
-          acceleratorCount: 8,
-          efaSupported: true,
-          maximumEfaInterfaces: 4,
-        },
-      },
-      ranks: pods.map((p, i) => ({
-        rank: i,
-        pod: p.metadata.name,
-        node: p.spec.nodeName,
-        phase: p.status.phase,
-        restarts: p.status.containerStatuses[0].restartCount,
-        env: Object.fromEntries((p.spec.containers[0].env ?? []).map((e: any) => [e.name, e.value])),
-        efaRequested: Number(p.spec.containers[0].resources.limits['vpc.amazonaws.com/efa'] ?? 0),
-        gpusRequested: Number(p.spec.containers[0].resources.limits['nvidia.com/gpu'] ?? 0),
-        log: readLogs(w.cluster, p, { tailLines: 200 }).split('\n'),
-      })),
-      nodes: w.cluster.objects.list(T.nodes).map((n) => ({
-        name: n.metadata.name!,
-        allocatable: { efa: Number((n.status as any).allocatable['vpc.amazonaws.com/efa'] ?? 0), gpu: 8 },
-      })),
-      securityGroup: { groupId: 'sg-1', rules: nodeSecurityGroupRules('sg-1') },
+      job: jobOf(w, 'llama'),
+      pods,
+      nodes: w.cluster.objects.list(T.nodes) as KubeObject[],
+      logs: new Map(
+        pods.map((p) => [
+          p.metadata.name,
+          { current: readLogs(w.cluster, p, { tailLines: 200 }).split('\n').filter(Boolean) },
+        ]),
+      ),
       logTailLines: 200,
-    };
+      facts: {
+        instanceType: 'ml.p4d.24xlarge',
+        acceleratorName: 'A100',
+        acceleratorCount: 8,
+        efaSupported: true,
+        maximumEfaInterfaces: 4,
+      },
+      securityGroup: { groupId: 'sg-1', rules: nodeSecurityGroupRules('sg-1') },
+    });
+    assert.deepEqual(
+      evidence.ranks.map((r) => [r.rank, r.pod, r.efaRequested, r.gpusRequested, r.env.FI_PROVIDER]),
+      [
+        [0, 'llama-pod-0', 0, 8, undefined],
+        [1, 'llama-pod-1', 0, 8, undefined],
+      ],
+    );
     const d = diagnoseNccl(evidence);
     const critical = d.findings.filter((f) => f.severity === 'critical').map((f) => f.code);
     assert.deepEqual(critical, ['nccl-timeout', 'efa-not-used', 'efa-setting-missing']);
