@@ -118,8 +118,9 @@ const trainType = (run: TrainingRun) =>
  * Which network NCCL ends up on, from what the pod really has. aws-ofi-nccl (the plugin in AWS's training images)
  * uses libfabric's efa provider when EFA devices are in the container and FI_PROVIDER is efa or unset (it picks the
  * provider itself then). FI_PROVIDER=efa without a device: libfabric finds no provider, the plugin fails to start
- * (`OFI fi_getinfo() call failed: No data available`, its issue #889) and NCCL, with NCCL_NET unset, falls back to its
- * built-in socket transport. No device and no FI_PROVIDER, or another provider: the socket transport (assumed — a
+ * (aws-ofi-nccl's NCCL_OFI_WARN("OFI fi_getinfo() call failed: %s") with fi_strerror(FI_ENODATA), "No data
+ * available"; libfabric's "provider efa output empty list" in aws/aws-ofi-nccl#889) and NCCL, with NCCL_NET unset,
+ * falls back to its built-in socket transport (NCCL_NET in NCCL's environment-variable docs). No device and no FI_PROVIDER, or another provider: the socket transport (assumed — a
  * real plugin may pick libfabric's tcp provider instead).
  */
 export function ncclNetwork(run: TrainingRun): 'efa' | 'ofi-failed' | 'socket' {
