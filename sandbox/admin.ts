@@ -183,7 +183,7 @@ const safeDecode = (segment: string) => {
   }
 };
 
-/** `POST /_sandbox/kube/<cluster>/faults/training`: crash or hang one rank of a HyperPodPyTorchJob (training-faults.ts). */
+/** `POST /_sandbox/kube/<cluster>/faults/training`: crash, hang or NCCL-time-out ranks of a HyperPodPyTorchJob (training-faults.ts). */
 function injectIntoTraining(req: AdminRequest, clusterName: string, body: unknown): RawHttpResponse {
   const parsed = trainingFaultSchema.safeParse(body);
   if (!parsed.success) return problem(400, zodDetail(parsed.error));

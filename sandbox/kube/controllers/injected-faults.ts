@@ -4,8 +4,8 @@ import { PREFIX } from './program-lines.js';
 import { save, T, type Any } from './util.js';
 
 /**
- * Faults injected into one run of a container from outside the program: a crash or a hang asked
- * for through `POST /_sandbox/kube/<cluster>/faults/training`, and the restarts the training
+ * Faults injected into one run of a container from outside the program: a crash, a hang or an NCCL
+ * timeout asked for through `POST /_sandbox/kube/<cluster>/faults/training`, and the restarts the training
  * operator orders for a hung rank (its elastic agent killing the process). They are kept on the pod,
  * in the annotation `sandbox.instantstart.dev/faults` (a JSON list), each naming the container, the
  * run (the container's restart count then) and the sandbox time — so a run's log stays a function
@@ -14,7 +14,7 @@ import { save, T, type Any } from './util.js';
 
 export const FAULTS_ANNOTATION = `${PREFIX}faults`;
 
-export type InjectedKind = 'crash' | 'hang' | 'restart';
+export type InjectedKind = 'crash' | 'hang' | 'restart' | 'nccl-timeout';
 
 export interface InjectedFault {
   container: string;
@@ -26,6 +26,8 @@ export interface InjectedFault {
   afterMs: number;
   /** Why (restarts by the operator: the rule that found the rank hanging). */
   reason?: string;
+  /** nccl-timeout: the process group's timeout; the watchdog ends the run this long after `afterMs`. */
+  timeoutMs?: number;
 }
 
 /** The faults injected into one run of a container, earliest first (a hang, then the kill that ends the frozen process). */
@@ -45,7 +47,7 @@ export function injectedFaults(pod: KubeObject, container: string, run: number):
         f &&
         f.container === container &&
         f.run === run &&
-        ['crash', 'hang', 'restart'].includes(f.kind) &&
+        ['crash', 'hang', 'restart', 'nccl-timeout'].includes(f.kind) &&
         Number.isFinite(f.afterMs) &&
         f.afterMs >= 0,
     )

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../types.js';
 import { injectedFaults } from './injected-faults.js';
+import { DEFAULT_NCCL_TIMEOUT_MS, ncclWatchdogLines } from './nccl-watchdog.js';
 import {
   annotationNumber,
   commandLine,
@@ -29,7 +30,8 @@ import { unit, type Any } from './util.js';
  * injects; without `…-rank` every rank plays it): `crash-at-step` (exit `exit-code`, 1, at that step;
  * `crash-runs` limits it to the first runs of the container), `hang-at-step` (prints nothing after
  * that step and never exits), `slow-at-step` (throughput down to a third from that step). Faults
- * injected into a run from outside (injected-faults.ts) end or freeze it at their time.
+ * injected into a run from outside (injected-faults.ts) end or freeze it at their time; an injected NCCL timeout
+ * freezes it and, the process group's timeout later, ends it with the NCCL watchdog's abort (nccl-watchdog.ts).
  */
 
 export const TRAINING_VARIANTS = ['training', 'torchrun', 'llamafactory', 'swift', 'megatron', 'verl'] as const;
@@ -93,10 +95,19 @@ export function trainingProgram(pod: KubeObject, container: Any, run: number, va
     hangs.push({ kind: 'hang', atMs: stepAt(hang), lastStep: hang });
   const kills: Ending[] = [];
   for (const injected of injectedFaults(pod, String(container.name), run)) {
+    const stepThen = Math.floor((injected.afterMs - recipe.warmupMs) / period);
+    if (injected.kind === 'nccl-timeout') {
+      // The collective in flight never completes: output stops now, and the watchdog aborts the process once the
+      // process group's timeout has passed (nccl-watchdog.ts).
+      const watchdogMs = injected.timeoutMs ?? DEFAULT_NCCL_TIMEOUT_MS;
+      hangs.push({ kind: 'hang', atMs: injected.afterMs, lastStep: stepThen });
+      kills.push({ kind: 'crash', atMs: injected.afterMs + watchdogMs, lastStep: stepThen, watchdogMs });
+      continue;
+    }
     (injected.kind === 'hang' ? hangs : kills).push({
       kind: injected.kind,
       atMs: injected.afterMs,
-      lastStep: Math.floor((injected.afterMs - recipe.warmupMs) / period),
+      lastStep: stepThen,
       ...(injected.reason ? { reason: injected.reason } : {}),
     });
   }
@@ -152,6 +163,8 @@ interface Ending {
   atMs: number;
   lastStep: number;
   reason?: string;
+  /** A crash by PyTorch's NCCL watchdog after this timeout: the rank prints the watchdog's lines. */
+  watchdogMs?: number;
 }
 
 function endingLines(
@@ -162,6 +175,9 @@ function endingLines(
   wasFrozen: boolean,
 ): Text[] {
   if (end.kind === 'done') return recipe.finish(ctx, last.loss);
+  // The watchdog is a thread of the frozen process: it still prints, then aborts the process.
+  if (end.kind === 'crash' && end.watchdogMs !== undefined)
+    return ncclWatchdogLines(ctx, Math.max(1, end.lastStep + 1), end.watchdogMs);
   // A frozen process killed from outside prints nothing of its own.
   if (end.kind === 'crash') return wasFrozen ? [] : recipe.crash(ctx, end.lastStep + 1);
   return [
@@ -239,7 +255,9 @@ function trainingRun(pod: KubeObject, container: Any, run: number, steps: number
     gpus,
     nproc,
     worldSize: pods * nproc,
-    efa: (literalEnv(container, 'FI_PROVIDER') ?? '').toLowerCase() === 'efa',
+    ...(literalEnv(container, 'FI_PROVIDER') !== undefined
+      ? { fiProvider: String(literalEnv(container, 'FI_PROVIDER')).toLowerCase() }
+      : {}),
     efaDevices: Number(limits['vpc.amazonaws.com/efa'] ?? 0) || 0,
     neuron: Number(limits['aws.amazon.com/neuroncore'] ?? limits['aws.amazon.com/neuron'] ?? 0) > 0,
     host: String((pod.spec as Any | undefined)?.hostname ?? pod.metadata.name ?? 'localhost'),

@@ -29,7 +29,9 @@ export interface TrainingRun {
   nproc: number;
   /** Processes in the job: pods × processes per pod. */
   worldSize: number;
-  efa: boolean;
+  /** FI_PROVIDER as the pod sets it (lower case), when it does. */
+  fiProvider?: string;
+  /** EFA devices allocated to the container (its `vpc.amazonaws.com/efa` request). */
   efaDevices: number;
   neuron: boolean;
   host: string;
@@ -113,24 +115,42 @@ const trainType = (run: TrainingRun) =>
       : 'full';
 
 /**
- * NCCL's start-up on every local rank of the pod: bootstrap, the network (`NET/OFI Selected provider
- * is efa` when FI_PROVIDER=efa), the communicator, the channels (rank 0) and the ring, then Init COMPLETE.
+ * Which network NCCL ends up on, from what the pod really has. aws-ofi-nccl (the plugin in AWS's training images)
+ * uses libfabric's efa provider when EFA devices are in the container and FI_PROVIDER is efa or unset (it picks the
+ * provider itself then). FI_PROVIDER=efa without a device: libfabric finds no provider, the plugin fails to start
+ * (aws-ofi-nccl's NCCL_OFI_WARN("OFI fi_getinfo() call failed: %s") with fi_strerror(FI_ENODATA), "No data
+ * available"; libfabric's "provider efa output empty list" in aws/aws-ofi-nccl#889) and NCCL, with NCCL_NET unset,
+ * falls back to its built-in socket transport (NCCL_NET in NCCL's environment-variable docs). No device and no FI_PROVIDER, or another provider: the socket transport (assumed — a
+ * real plugin may pick libfabric's tcp provider instead).
+ */
+export function ncclNetwork(run: TrainingRun): 'efa' | 'ofi-failed' | 'socket' {
+  const provider = run.fiProvider;
+  if (run.efaDevices > 0 && (provider === undefined || provider === 'efa')) return 'efa';
+  return provider === 'efa' ? 'ofi-failed' : 'socket';
+}
+
+/**
+ * NCCL's start-up on every local rank of the pod: bootstrap, the network (aws-ofi-nccl's `NET/OFI Selected provider
+ * is efa` when EFA is really usable, its failure and the socket fallback otherwise, ncclNetwork), the communicator,
+ * the channels (rank 0) and the ring, then Init COMPLETE.
  */
 export function ncclLines(run: TrainingRun, from: number, prefix = ''): Array<{ offset: number; text: string }> {
   if (run.neuron || run.gpus === 0) return [];
   const out: Array<{ offset: number; text: string }> = [];
   const nics = Math.max(1, run.efaDevices);
   const n = run.worldSize;
+  const network = ncclNetwork(run);
   for (const local of range(0, Math.min(run.nproc, 8))) {
     const rank = firstRank(run) + local;
     const pid = pidOf(run, String(local));
     const head = `${prefix}${run.host}:${pid}:${pid} [${local}] NCCL INFO `;
+    const warn = `${prefix}${run.host}:${pid}:${pid} [${local}] `;
     const at = from + local * 40;
     const next = (rank + 1) % n;
     const crossesNodes = Math.floor(next / run.nproc) !== run.rank;
-    const net = run.efa ? 'NET/OFI' : 'NET/Socket';
+    const net = network === 'efa' ? 'NET/OFI' : 'NET/Socket';
     out.push({ offset: at, text: `${head}Bootstrap : Using eth0:${run.podIp}<0>` });
-    if (run.efa) {
+    if (network === 'efa') {
       out.push({ offset: at + 300, text: `${head}NET/OFI Initializing aws-ofi-nccl 1.14.0` });
       out.push({
         offset: at + 300,
@@ -138,6 +158,22 @@ export function ncclLines(run: TrainingRun, from: number, prefix = ''): Array<{ 
       });
       out.push({ offset: at + 300, text: `${head}Using network Libfabric` });
     } else {
+      if (network === 'ofi-failed') {
+        // aws-ofi-nccl's warnings (NCCL_OFI_WARN, printed as "<func>:<line> NCCL WARN NET/OFI …").
+        out.push({ offset: at + 250, text: `${head}NET/OFI Initializing aws-ofi-nccl 1.14.0` });
+        out.push({
+          offset: at + 280,
+          text: `${warn}nccl_net_ofi_rdma_init:7737 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available`,
+        });
+        out.push({
+          offset: at + 280,
+          text: `${warn}nccl_net_ofi_create_plugin:261 NCCL WARN NET/OFI Unable to find a protocol that worked.  Failing initialization.`,
+        });
+        out.push({
+          offset: at + 280,
+          text: `${warn}nccl_net_ofi_create_plugin:341 NCCL WARN NET/OFI aws-ofi-nccl initialization failed`,
+        });
+      }
       out.push({ offset: at + 300, text: `${head}NET/Socket : Using [0]eth0:${run.podIp}<0>` });
       out.push({ offset: at + 300, text: `${head}Using network Socket` });
     }
