@@ -250,6 +250,4 @@ export const OperationIdSchema = z
   .string()
   .min(1)
   .max(200)
-  .describe(
-    "Operation id: operationId from a mutating tool's answer (create_cluster, delete_cluster, …) or from list_operations.",
-  );
+  .describe("Operation id, from a mutating tool's answer (operationId) or list_operations.");
