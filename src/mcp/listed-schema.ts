@@ -6,7 +6,7 @@
  * size; test/mcp/tool-list-budget.test.ts keeps the list under it.
  *
  * - Input: the tool's fields and their fields (an object deeper down is `{type: object}`), with type,
- *   `required`, `enum`/`const`, `default` and numeric bounds; each top-level field's description, its first
+ *   `required`, `enum`/`const`, `default`, `format` and numeric bounds; each top-level field's description, its first
  *   sentence (a few shared fields, {@link SHARED_FIELDS}, in a few words). Left out: nested fields'
  *   descriptions, string patterns and lengths (a value that breaks one is refused naming the field),
  *   `additionalProperties: false` and the safe-integer bounds zod puts on every integer.
@@ -21,7 +21,18 @@ type JsonSchema = Record<string, unknown>;
 const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 
 /** Keys of an input schema sent as they are (besides the ones handled below). */
-const INPUT_KEYS = new Set(['type', 'enum', 'const', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems']);
+const INPUT_KEYS = new Set([
+  'type',
+  'enum',
+  'const',
+  'default',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+]);
 
 /** How deep fields are listed: a tool's fields (1) and their fields (2); deeper objects are `{type: object}`. */
 const FIELD_DEPTH = 2;
@@ -55,7 +66,7 @@ function inputNode(schema: JsonSchema, depth: number, name?: string): JsonSchema
     } else if (key === 'additionalProperties' && isSchema(value)) {
       // A record (`{key: value}`) keeps its value type; `false` is noise the server enforces anyway.
       if (Object.keys(value).length > 0) out.additionalProperties = inputNode(value, depth);
-    } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+    } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
       out[key] = (value as JsonSchema[]).map((variant) => inputNode(variant, depth));
     } else if (key === 'required' && Array.isArray(value)) {
       if (value.length > 0 && depth < FIELD_DEPTH) out.required = value;
