@@ -132,9 +132,9 @@ function withIdempotencyKey(spec: AnyRestToolSpec): AnyRestToolSpec {
 
 /**
  * Runs a tool whose arguments already passed its input schema. The answer's `data` goes through the
- * output schema before it is sent: zod drops fields the schema does not know, because the JSON Schema
- * a client validates against forbids additional properties — an extra field from a newer server must
- * not fail the call.
+ * full output schema before it is sent: an answer off the contract is worded as an error here, and zod
+ * drops fields the schema does not know (the listed schema a client validates against is shallower,
+ * listed-schema.ts; an extra field from a newer server must not reach it either).
  *
  * The answer is the tool's short text for the model and `structuredContent` for programs, not the
  * same JSON twice: the text is written to carry what an agent needs (names, statuses, the next call),
@@ -250,6 +250,4 @@ export const OperationIdSchema = z
   .string()
   .min(1)
   .max(200)
-  .describe(
-    "Operation id: operationId from a mutating tool's answer (create_cluster, delete_cluster, …) or from list_operations.",
-  );
+  .describe("Operation id, from a mutating tool's answer (operationId) or list_operations.");

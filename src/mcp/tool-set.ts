@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listedInputSchema, listedOutputSchema } from './listed-schema.js';
 import type { RestClient } from './rest-client.js';
 import { errorResult, runRestTool, ToolCollector, type AnyRestToolSpec, type ToolExtra } from './tool-kit.js';
 
@@ -80,23 +81,26 @@ export class McpToolSet {
   }
 }
 
-/** The `tools/list` entry of one tool, as McpServer would list it. */
+/**
+ * The `tools/list` entry of one tool: its schemas in their listed form (listed-schema.ts: what an agent needs to
+ * call it; the server validates with the full zod schemas). The title is sent once, as the tool's; no
+ * `execution` (its default, `taskSupport: forbidden`, is what these tools do: each call answers in its request).
+ */
 function definitionOf(spec: AnyRestToolSpec): Tool {
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: toJsonSchemaCompat(spec.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    inputSchema: listedInputSchema(
+      toJsonSchemaCompat(spec.input, { strictUnions: true, pipeStrategy: 'input' }),
+    ) as Tool['inputSchema'],
     ...(spec.output
       ? {
-          outputSchema: toJsonSchemaCompat(spec.output, {
-            strictUnions: true,
-            pipeStrategy: 'output',
-          }) as Tool['outputSchema'],
+          outputSchema: listedOutputSchema(
+            toJsonSchemaCompat(spec.output, { strictUnions: true, pipeStrategy: 'output' }),
+          ) as Tool['outputSchema'],
         }
       : {}),
-    annotations: { title: spec.title, ...spec.annotations },
-    // Each call answers in its own request (no MCP tasks), as McpServer declares it.
-    execution: { taskSupport: 'forbidden' },
+    annotations: { ...spec.annotations },
   };
 }

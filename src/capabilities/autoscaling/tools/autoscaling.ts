@@ -54,11 +54,13 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
     name: 'set_autoscaling',
     title: 'Turn managed node autoscaling on or off',
     description:
-      'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with groups, 1–10; call again to change the list) or off ' +
-      '(enabled: false; node counts stay where they are). Karpenter then adds nodes to those groups for pods that cannot be scheduled (groups can start at 0) and removes ' +
-      'nodes that stay empty for 5 minutes. Groups on training plans or with deep health checks are refused. ' +
-      "Once on, Karpenter terminates the groups' empty nodes on its own (a node kept warm for the next job included): tell the user and get their yes first. " +
-      `${AUTOSCALING_SCOPE} The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".`,
+      'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with groups, 1–10; ' +
+      'call again to change the list) or off (enabled: false; node counts stay). Karpenter adds nodes for pods ' +
+      'that cannot be scheduled (groups can start at 0) and removes nodes empty for 5 minutes; it scales HyperPod ' +
+      'instance groups only, and groups on training plans or with deep health checks are refused. Once on, ' +
+      "Karpenter terminates the groups' empty nodes on its own: tell the user and get their yes first. The answer " +
+      'is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" ' +
+      'or "failed".',
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -16,7 +16,8 @@ const InputSchema = z
     confirm: z
       .literal(true, 'must be true: set it only after the user explicitly confirmed deleting this cluster by name')
       .describe(
-        'Must be true. Set it only after the user explicitly confirmed, by name, that this cluster and everything in it may be deleted.',
+        'Must be true. Set it only after the user explicitly confirmed, by name, that this cluster and everything ' +
+          'in it may be deleted.',
       ),
     keepStorage: z
       .boolean()
@@ -33,11 +34,12 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
     name: 'delete_cluster',
     title: 'Delete a HyperPod cluster',
     description:
-      'Delete a cluster and everything InstantStart made for it: first the load balancers its Kubernetes Services, Ingresses and inference endpoints hold, then HyperPod nodes, the EKS cluster, the network, roles and (unless keepStorage) the storage. ' +
-      'DESTRUCTIVE and irreversible: first show the user get_cluster_delete_plan (what goes, what stays and why), get an explicit yes for this cluster name, then pass confirm: true. ' +
-      'The answer lists what the delete removes and keeps; afterwards nothing tagged with the cluster remains but what it keeps. Not found: nothing of the cluster exists. ' +
-      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed"; ' +
-      'only then say the cluster is gone. A failed teardown phase can be retried with retry_operation_phase.',
+      'Delete a cluster and everything InstantStart made for it: the load balancers its Services, Ingresses and ' +
+      'endpoints hold, HyperPod nodes, the EKS cluster, network, roles and (unless keepStorage) the storage. ' +
+      'DESTRUCTIVE and irreversible: first show the user get_cluster_delete_plan, get an explicit yes for this ' +
+      'cluster name, then pass confirm: true. The answer is an operation that is NOT done: call wait_for_operation ' +
+      'with its operationId until status is "succeeded" or "failed"; only then say the cluster is gone. A failed ' +
+      'phase can be retried with retry_operation_phase.',
     input: InputSchema,
     output: OperationStartedSchema.extend({
       plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.'),

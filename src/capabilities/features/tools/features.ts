@@ -54,10 +54,10 @@ export function registerGetFeaturesTool(server: McpServer, api: RestClient): voi
     name: 'get_features',
     title: "Show a cluster's managed features",
     description:
-      'Show every managed feature of a cluster as the cluster has it now (read from AWS and Kubernetes): training operator, inference operator, KubeRay, managed tiered ' +
-      'checkpointing, managed autoscaling, cert-manager, metrics-server, the S3 and FSx CSI drivers, the pod identity agent — each with its state (on, off, installing, removing, ' +
-      'failed), version, health, settings, what it needs and what needs it, and its IAM roles; a feature another install provides (an existing KubeRay) says by whom ' +
-      '(providedBy): InstantStart leaves it in charge and will not turn it off. Call it before set_features to know what is on.',
+      'Show every managed feature of a cluster as it is now (AWS and Kubernetes): training and inference ' +
+      'operators, KubeRay, tiered checkpointing, autoscaling, cert-manager, metrics-server, the S3 and FSx CSI ' +
+      'drivers, the pod identity agent — each with its state, version, health, settings, needs and IAM roles; one ' +
+      'another install provides (providedBy) is left in its charge. Call it before set_features.',
     input: z
       .object({
         cluster: ClusterRefSchema,
@@ -87,9 +87,9 @@ export function registerPlanFeaturesTool(server: McpServer, api: RestClient): vo
     name: 'plan_features',
     title: 'Plan a change of managed features (dry run)',
     description:
-      'Answer what set_features would do with the same changes, before anything happens: which features it installs (in order, including what they need), which it removes, ' +
-      'which objects each creates or deletes (add-ons, IAM roles, pod identity associations, buckets, cluster settings), which are already as asked, and what is refused ' +
-      '(turning off what an enabled feature still needs). Changes nothing. Show the plan to the user before calling set_features.',
+      'What set_features would do with the same changes: the features it installs (in order, with what they need) ' +
+      'and removes, the objects each creates or deletes, what is already as asked and what is refused. Changes ' +
+      'nothing. Show the plan to the user before calling set_features.',
     input: ChangeInput,
     output: FeaturePlanAnswerSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
@@ -117,10 +117,11 @@ export function registerSetFeaturesTool(server: McpServer, api: RestClient): voi
     name: 'set_features',
     title: 'Turn managed features on or off',
     description:
-      'Turn managed features of a cluster on or off, sending ONLY the features the user asked to change (the diff contract: features not named are never touched). ' +
-      'What a feature needs is installed first (the inference operator brings cert-manager, the CSI drivers and metrics-server); turning off what an enabled feature still needs ' +
-      'is refused, naming both, and nothing changes. Call plan_features first and show the plan. When everything named already is as asked, the answer says so (noOp) and ' +
-      'starts nothing. Otherwise the answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+      'Turn managed features of a cluster on or off, sending ONLY the features the user asked to change (features ' +
+      'not named are never touched). What a feature needs is installed first; turning off what an enabled feature ' +
+      'still needs is refused, naming both. Call plan_features first and show the plan. When everything named ' +
+      'already is as asked, the answer says so (noOp) and starts nothing. Otherwise the answer is an operation ' +
+      'that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
     input: ChangeInput,
     output: SetFeaturesOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -25,12 +25,13 @@ export function registerAddInstanceGroupTool(server: McpServer, api: RestClient)
     name: 'add_instance_group',
     title: 'Add an instance group',
     description:
-      'Add GPU/CPU capacity to a HyperPod cluster as a new instance group. Capacity type (on-demand, spot, training plan), network interface mode ' +
-      '(EFA or EFA-only, EFA-capable types only) and placement are fixed in this ONE create: the group lands in the /20 compute subnet of its zone ' +
-      '(reused or created by the control plane). Capacity type, EFA mode, instance type and zone cannot change later.\n' +
-      'Before calling (check before create): list_instance_groups (the name must be free), list_availability_zones, list_instance_types for the zone, ' +
-      'list_training_plans for a training plan, check_quotas. Ask the user only for zone, instance type, capacity type and count.\n' +
-      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+      'Add GPU/CPU capacity to a HyperPod cluster as a new instance group in the /20 compute subnet of its zone ' +
+      '(reused or created by the control plane). Instance type, zone, capacity type (on-demand, spot, training ' +
+      'plan) and EFA mode are fixed once created.\nCheck before create: list_instance_groups (the name must be ' +
+      'free), list_availability_zones, list_instance_types for the zone, list_training_plans for a plan, ' +
+      'check_quotas. Ask the user only for zone, instance type, capacity type and count.\nThe answer is an ' +
+      'operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or ' +
+      '"failed".',
     input: InputSchema,
     restFields: { name: 'group' },
     output: OperationStartedSchema,

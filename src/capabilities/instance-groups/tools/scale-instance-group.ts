@@ -19,12 +19,12 @@ export function registerScaleInstanceGroupTool(server: McpServer, api: RestClien
     name: 'scale_instance_group',
     title: 'Scale an instance group',
     description:
-      "Set the number of instances of an instance group (0 allowed): the only tool that changes a group's count. When the group already has that count the " +
-      'operation succeeds without changing anything in AWS. Growth needs quota (check_quotas first for large steps). ' +
-      "DESTRUCTIVE when shrinking: a lower count terminates nodes and stops the jobs on them — show the user list_instance_groups' view of the group, get an " +
-      'explicit yes for the new count, then pass confirm: true (a shrink without it is refused, naming confirm, before anything is sent to AWS). ' +
-      'Instance type, capacity type and EFA mode cannot be changed; add a new group instead. ' +
-      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+      "Set an instance group's number of instances (0 allowed): the only tool that changes a group's count; the " +
+      'same count succeeds without touching AWS. Growth needs quota (check_quotas for large steps). DESTRUCTIVE ' +
+      'when shrinking: a lower count terminates nodes and stops the jobs on them — show the user the group ' +
+      '(list_instance_groups), get an explicit yes for the new count, then pass confirm: true (a shrink without it ' +
+      'is refused). The answer is an operation that is NOT done: call wait_for_operation with its operationId ' +
+      'until status is "succeeded" or "failed".',
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -20,13 +20,14 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
     name: 'update_instance_group',
     title: "Change an instance group's settings",
     description:
-      'Change what HyperPod lets change on a live group besides its count: Kubernetes labels and taints (each sent as the complete new set), deep health ' +
-      'checks on new nodes, lifecycle scripts, scheduled AMI updates, automatic patching and the minimum count. It never adds or removes nodes: to change ' +
-      'the count use scale_instance_group. A NoExecute taint evicts running pods, lifecycle scripts run on replaced nodes, and AMI updates and patching ' +
-      'restart nodes on their schedule (a training job on them restarts or fails): tell the user what will happen and get their yes first. Send ONLY what changes; what already ' +
-      'matches is not sent to AWS, and a request that changes nothing succeeds without touching AWS. Instance type, capacity type, EFA mode, zone and ' +
-      'threads per core are fixed (add a new group instead). The answer is an operation that is NOT done: call wait_for_operation with its operationId ' +
-      'until status is "succeeded" or "failed".',
+      "Change a live group's settings besides its count: Kubernetes labels and taints (each the complete new " +
+      'set), deep health checks on new nodes, lifecycle scripts, scheduled AMI updates, automatic patching, the ' +
+      'minimum count. It never adds or removes nodes (scale_instance_group does). A NoExecute taint evicts running ' +
+      'pods, and AMI updates and patching restart nodes on their schedule (a training job there restarts or ' +
+      'fails): tell the user and get their yes first. Send ONLY what changes (a request that changes nothing ' +
+      'succeeds without touching AWS). Instance type, capacity type, EFA mode, zone and threads per core are ' +
+      'fixed. The answer is an operation that is NOT done: call wait_for_operation with its operationId until ' +
+      'status is "succeeded" or "failed".',
     input: z
       .object({
         cluster: ClusterRefSchema,

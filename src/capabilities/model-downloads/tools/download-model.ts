@@ -21,14 +21,14 @@ export function registerDownloadModelTool(server: McpServer, api: RestClient): v
     name: 'download_model',
     title: "Download a model into the cluster's storage",
     description:
-      "Download a Hugging Face Hub model (modelId owner/name, optional revision: branch, tag or commit; default main) into one of the cluster's S3 storages, " +
-      'by a Kubernetes Job running `hf download`. Files land under <storage prefix>/models/<owner>/<name>/<revision>/ unless prefix names another folder of the storage.\n' +
-      'The model is checked on the Hub first: a missing model or revision is refused naming modelId or revision, and a gated model needs token (an access token of an account ' +
-      'granted access) — nothing is created when refused. Ask the user for a token only when the model is gated or private; it is kept only in a Kubernetes Secret that is deleted ' +
-      'when the download ends, and never echoed back.\n' +
-      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" (its result lists the files that landed) or "failed"; ' +
-      'list_model_downloads shows progress (files and bytes landed) meanwhile. A repeat of a download that already landed (the same commit into the same folder, its files ' +
-      'still there) answers that finished download (existing: true) and downloads nothing.',
+      "Download a Hugging Face Hub model (modelId owner/name; revision default main) into one of the cluster's S3 " +
+      'storages by a Kubernetes Job running `hf download`; files land under <storage ' +
+      'prefix>/models/<owner>/<name>/<revision>/ unless prefix says otherwise. The model is checked on the Hub ' +
+      'first: a missing model or revision is refused and nothing is created. Ask for token only when the model is ' +
+      'gated or private (it lives only in a Secret deleted when the download ends). The answer is an operation ' +
+      'that is NOT done: call wait_for_operation with its operationId until status is "succeeded" (its result ' +
+      'lists the files) or "failed"; list_model_downloads shows progress. A repeat of a download that already ' +
+      'landed answers the finished one (existing: true).',
     input: InputSchema,
     output: OperationStartedSchema,
     // Idempotent: a repeat while it runs answers that operation, and one after it landed answers the finished download.

@@ -13,10 +13,11 @@ export function registerListNodesTool(server: McpServer, api: RestClient): void 
     name: 'list_nodes',
     title: 'List nodes and their health',
     description:
-      'List the nodes of a HyperPod cluster, each with one health verdict (healthy, degraded, failed, transitional), the reason in a sentence and ' +
-      "the suggested next step, and the groups short of their target (shortfalls: slots HyperPod has not launched an instance for, and AWS's reason, " +
-      'e.g. insufficient capacity — no node action fixes that; see the heal-node playbook). Filter by instance group, health or zone; pages of up to 500 (pass nextToken for more). To heal a node escalate in ' +
-      'order: investigate (get_node, list_cluster_events) → reboot_nodes → replace_nodes; never replace before a reboot was tried.',
+      'List the nodes of a HyperPod cluster, each with a health verdict (healthy, degraded, failed, transitional), ' +
+      "the reason and the suggested next step, and the groups short of their target with AWS's reason (e.g. " +
+      'insufficient capacity — no node action fixes that). Filter by group, health or zone; pages of up to 500 ' +
+      '(nextToken). To heal a node escalate in order: investigate (get_node, list_cluster_events) → reboot_nodes → ' +
+      'replace_nodes.',
     input: ListNodesQuerySchema.omit({ limit: true, nextToken: true })
       .extend({
         cluster: ClusterRefSchema,

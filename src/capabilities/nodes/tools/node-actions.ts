@@ -16,31 +16,30 @@ import { NODE_PATHS } from '../paths.js';
 
 const ESCALATION = 'Escalation order: investigate (get_node, list_cluster_events) → reboot_nodes → replace_nodes.';
 const POLL =
-  'The answer is an operation that is NOT done: call wait_for_operation with its operationId until it reports "succeeded"; its result.results has one entry per node ' +
-  '(outcome succeeded, or failed with code and message). A nodeIds entry that is not a node id fails for that node alone; the others go ahead.';
+  'The answer is an operation that is NOT done: call wait_for_operation with its operationId until it reports "succeeded"; its result.results has one ' +
+  'outcome per node, and a nodeIds entry that is not a node id fails for that node alone.';
 
 const TOOLS: Record<NodeAction, { title: string; description: string; destructive: boolean }> = {
   reboot: {
     title: 'Reboot nodes',
     description:
-      `Reboot HyperPod nodes (BatchRebootClusterNodes): the instances and their volumes stay. The first remedy after investigating a failed or degraded node. ${ESCALATION} ` +
-      'It stops every pod on the nodes (a training job running there restarts or fails): tell the user which nodes and jobs, and get their yes first (no confirm field). ' +
-      `The operation ends when each node runs again (minutes). ${POLL}`,
+      `Reboot HyperPod nodes (BatchRebootClusterNodes); instances and volumes stay. The first remedy after investigating a failed or degraded node. ${ESCALATION} ` +
+      'It stops every pod on the nodes (a training job there restarts or fails): tell the user which nodes and jobs, and get their yes first (no confirm field). ' +
+      POLL,
     destructive: true,
   },
   replace: {
     title: 'Replace nodes',
     description:
-      `Replace HyperPod nodes with new hardware (BatchReplaceClusterNodes). DESTRUCTIVE: the instance is terminated and data on its volumes is lost. ` +
-      `Only after a reboot did not help. ${ESCALATION} Get the user's explicit yes for these nodes, then pass confirm: true. The operation ends when each ` +
-      `replacement runs (its result names the new instance id). ${POLL}`,
+      'Replace HyperPod nodes with new hardware (BatchReplaceClusterNodes). DESTRUCTIVE: the instance is terminated and data on its volumes is lost; only after a ' +
+      `reboot did not help. ${ESCALATION} Get the user's explicit yes for these nodes, then pass confirm: true. ${POLL}`,
     destructive: true,
   },
   delete: {
     title: 'Delete nodes',
     description:
       'Delete HyperPod nodes (BatchDeleteClusterNodes): terminates the instances and shrinks their groups. DESTRUCTIVE, and not a way to heal a node — ' +
-      `${ESCALATION} Use it only to give capacity back; get the user's explicit yes, then pass confirm: true. The operation ends when each node is gone. ${POLL}`,
+      `${ESCALATION} Use it only to give capacity back; get the user's explicit yes, then pass confirm: true. ${POLL}`,
     destructive: true,
   },
 };
@@ -75,10 +74,9 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     name: 'start_deep_health_check',
     title: 'Run deep health checks',
     description:
-      'Run deep health checks on nodes of one instance group (StartClusterHealthCheck): InstanceStress (GPU/Neuron stress, DCGM, EFA loopback) and ' +
-      'InstanceConnectivity (NCCL across nodes). Part of investigating a node whose fault is unclear. The checked nodes are taken out of service until the ' +
-      'checks end (their pods are evicted, a training job on them restarts or fails; the stress tests hold the GPUs): tell the user and get their yes first. ' +
-      `The operation ends when each node passed (Running again) or failed. A node that is not a Running node of the group fails alone. ${POLL}`,
+      'Run deep health checks (StartClusterHealthCheck: InstanceStress — GPU/Neuron stress, DCGM, EFA loopback; InstanceConnectivity — NCCL across nodes) on ' +
+      'nodes of one group, to investigate a node whose fault is unclear. The checked nodes are taken out of service until the checks end (their pods are evicted, ' +
+      `a training job on them restarts or fails): tell the user and get their yes first. ${POLL}`,
     // `group`, as every tool names a group (docs/MCP.md → Names); the REST body calls it instanceGroupName.
     input: StartDeepHealthCheckRequestSchema.omit({ instanceGroupName: true }).extend({
       cluster: ClusterRefSchema,

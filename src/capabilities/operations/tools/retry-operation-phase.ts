@@ -12,12 +12,12 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
     name: 'retry_operation_phase',
     title: 'Retry a failed phase',
     description:
-      'Retry the failed phase of a failed operation; the operation then continues with the phases after it. Completed phases are not repeated, and the ' +
-      'phase starts by observing actual state, so a retry never repeats a mutation that already happened. Use it after wait_for_operation reported ' +
-      '"failed" with a retryable phase and the cause is fixed or was transient (read get_operation_logs first). ' +
-      "It runs the operation's mutations again from that phase on — a delete deletes, a replace terminates nodes, a scale adds or removes nodes: " +
-      'tell the user what the operation does and get their yes before retrying it. ' +
-      'The answer is NOT the end: call wait_for_operation with the operationId again until status is "succeeded" or "failed".',
+      'Retry the failed phase of a failed operation, which then continues with the phases after it (done phases ' +
+      'are not repeated; the phase observes actual state first). Use it after wait_for_operation reported "failed" ' +
+      "and the cause is fixed or was transient (read get_operation_logs first). It runs the operation's mutations " +
+      'again from that phase on (a delete deletes, a replace terminates nodes): tell the user what the operation ' +
+      'does and get their yes before retrying it. The answer is NOT the end: call wait_for_operation with the ' +
+      'operationId until status is "succeeded" or "failed".',
     input: z
       .object({
         operationId: OperationIdSchema,
@@ -26,7 +26,8 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
           .min(1)
           .max(64)
           .describe(
-            'Name of the failed phase: failedPhase from wait_for_operation / get_operation (phases[].name whose status is failed and retryable is true).',
+            'Name of the failed phase: failedPhase from wait_for_operation / get_operation (phases[].name whose ' +
+              'status is failed and retryable is true).',
           ),
       })
       .strict(),

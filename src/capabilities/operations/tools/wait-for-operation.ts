@@ -36,10 +36,10 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
     name: 'wait_for_operation',
     title: 'Wait for an operation',
     description:
-      'The status tool of every mutating tool: blocks until the operation reaches a terminal status (succeeded, failed, cancelled) or timeoutSeconds pass, ' +
-      'then reports its status, per-phase progress and the next step. Poll to a terminal state: when the answer says NOT finished, call it again with the ' +
-      'same operationId — the operation keeps running server-side between calls and there is no need to sleep first. Report success to the user only after ' +
-      'status "succeeded". On "failed", read get_operation_logs, then retry_operation_phase with the failed phase.',
+      'The status tool of every mutating tool: blocks until the operation reaches a terminal status (succeeded, ' +
+      'failed, cancelled) or timeoutSeconds pass, then reports its status, phases and next step. When the answer ' +
+      'says NOT finished, call it again with the same operationId (no need to sleep first). Report success only ' +
+      'after status "succeeded"; on "failed", read get_operation_logs, then retry_operation_phase.',
     input: InputSchema,
     output: OperationProgressSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

@@ -16,10 +16,12 @@ export function registerAddStorageTool(server: McpServer, api: RestClient): void
     name: 'add_storage',
     title: 'Add storage to a cluster',
     description:
-      'Add storage pods can mount: kind "s3" with an existing bucket (bucket) or a new one (createBucket: true), optionally one prefix of it, read-only or read-write; ' +
-      'or kind "fsx" with an existing FSx for Lustre file system (fileSystemId) or a new one (createFileSystem: true, storageCapacityGiB; about 10 minutes). ' +
-      "The kind's CSI driver feature must be on (list_storage says; turn it on with set_features). Refused before any change when the bucket or file system will not do. " +
-      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed", then list_storage shows the claim Bound.',
+      'Add storage pods can mount: kind "s3" with an existing bucket or a new one (createBucket: true), optionally ' +
+      'a prefix, read-only or read-write; or kind "fsx" with an existing FSx for Lustre file system or a new one ' +
+      "(createFileSystem: true, storageCapacityGiB; ~10 minutes). The kind's CSI driver feature must be on " +
+      '(list_storage says; set_features). Refused before any change when the bucket or file system will not do. ' +
+      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is ' +
+      '"succeeded" or "failed". Then list_storage shows the claim Bound.',
     input: z.object({ cluster: ClusterRefSchema, storage: name, ...fields }).strict(),
     restFields: { name: 'storage' },
     output: OperationStartedSchema,

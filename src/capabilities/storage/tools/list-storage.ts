@@ -20,9 +20,11 @@ export function registerListStorageTool(server: McpServer, api: RestClient): voi
     name: 'list_storage',
     title: "List a cluster's storages",
     description:
-      'List the storages of a cluster as Kubernetes has them now: S3 buckets mounted through the Mountpoint CSI driver and FSx for Lustre file systems, each with its name (the claim pods mount), ' +
-      'where its data is (bucket and prefix, or file system id), read-only or read-write, the claim phase (Bound = pods can mount it) and the pods that mount it. ' +
-      "Also lists storages removed keeping their data (kept, not mounted: kept by the cluster's delete until forget_kept_storage), and says whether the S3 and FSx CSI driver features are on (add_storage needs the kind's driver). Use it before add_storage, remove_storage, browse_storage and download_model.",
+      "List a cluster's storages as Kubernetes has them: S3 buckets (Mountpoint CSI) and FSx for Lustre file " +
+      'systems, each with its name (the claim pods mount), where its data is, access mode, claim phase (Bound = ' +
+      'mountable) and the pods that mount it; storages removed keeping their data (kept until ' +
+      'forget_kept_storage); and whether the S3 and FSx CSI driver features are on. Use it before add_storage, ' +
+      'remove_storage, browse_storage and download_model.',
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
     output: StorageListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

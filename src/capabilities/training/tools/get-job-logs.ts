@@ -19,11 +19,10 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
     name: 'get_job_logs',
     title: "Read a training job's logs",
     description:
-      "The last lines of a training job's logs: one rank, or every rank merged by time with [rank N] prefixes. Use it to see how far a job got (step, loss, tokens/s), " +
-      'why a rank crashed (previous=true reads the run before its restart), or to search (grep: plain text, case-sensitive). ' +
-      `Capped: tailLines per rank (default ${MCP_TAIL_LINES}) and limitBytes (default ${MCP_LIMIT_BYTES / 1024} KiB) per rank and for the whole answer as sent, oldest lines dropped first; the answer says when it was cut and how to see more. ` +
-      "The answer is text only (each line once, `[rank N] …`); the structured lines with pod and time are the REST tail's. " +
-      'Ranks that could not be read are listed with why (not started yet, no previous run).',
+      "The last lines of a training job's logs, one rank or every rank merged by time ([rank N] prefixes): how " +
+      'far it got (step, loss, tokens/s), why a rank crashed (previous=true reads the run before its restart), or ' +
+      'grep (plain text). Capped by tailLines (default 200) and limitBytes (default 64 KiB), oldest lines first; ' +
+      'the answer says when it was cut. Text only; ranks that could not be read are listed with why.',
     input: z
       .object({
         ...JobRefInput,
@@ -62,7 +61,8 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
       })
       .strict(),
     textOnly:
-      'log lines are text: sent once, in the text (the whole answer within limitBytes), not again as structured content',
+      'log lines are text: sent once, in the text (the whole answer within limitBytes), not again as structured ' +
+      'content',
     annotations: { ...READ_ONLY, openWorldHint: true },
     restFields: { name: 'cluster' },
     async run({ cluster, namespace, job, previous, ...query }, { api, signal }) {

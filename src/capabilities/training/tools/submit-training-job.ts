@@ -20,19 +20,21 @@ export function registerSubmitTrainingJobTool(server: McpServer, api: RestClient
     name: 'submit_training_job',
     title: 'Submit a training job',
     description:
-      'Submit a training job on one instance group of a cluster: a recipe (from list_recipes, with its params) or a custom container; the storage (from list_storage) is mounted at /data in every pod. ' +
-      'HyperPodPyTorchJob workers start through the HyperPod elastic agent (hyperpodrun): the recipes install it when their image lacks it; a custom image must contain it (pip install hyperpod-elastic-agent), ' +
-      "give custom.command as the training script (launch hyperpodrun, the default) — without the agent the operator's restarts and log rules do nothing. " +
-      'It is created at once (HyperPodPyTorchJob, or RayJob for VERL) and answered with the job, Pending until its pods run: the answer names wait_for_job (until Running, Succeeded or Failed) to call next, ' +
-      'then get_job_logs. Refusals create nothing and name the field: ' +
-      'a job name used in the namespace (409 on job), the operator feature off (turn it on with set_features), elastic on a spot group or with tiered checkpointing on, an unknown group or storage. ' +
-      "With mlflow (or the cluster's default tracking server) metrics go to MLflow: read them with get_job_metrics.",
+      'Submit a training job on one instance group: a recipe (list_recipes, with its params) or a custom ' +
+      'container; the storage (list_storage) is mounted at /data in every pod. A custom image must contain the ' +
+      'HyperPod elastic agent (pip install hyperpod-elastic-agent; custom.command is the training script, started ' +
+      "by hyperpodrun), or the operator's restarts and log rules do nothing. The job is created at once " +
+      '(HyperPodPyTorchJob, or RayJob for VERL), Pending until its pods run: call wait_for_job next, then ' +
+      'get_job_logs. Refusals create nothing and name the field (a name taken in the namespace, the operator ' +
+      'feature off: set_features, elastic on spot or with tiered checkpointing, an unknown group or storage). With ' +
+      'mlflow, read the metrics with get_job_metrics.',
     input: SubmitTrainingJobShape.omit({ name: true, instanceGroup: true })
       .extend({
         cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
         job: TrainingJobNameSchema,
         group: InstanceGroupNameSchema.describe(
-          'The instance group the pods run on (from list_instance_groups); GPUs and EFA per pod follow from its instance type.',
+          'The instance group the pods run on (from list_instance_groups); GPUs and EFA per pod follow from its ' +
+            'instance type.',
         ),
       })
       .strict(),

@@ -40,7 +40,8 @@ const InputSchema = z
       .min(1)
       .default(DEFAULT_UNTIL)
       .describe(
-        'The phases to wait for (default Running, Succeeded, Failed: the job started or ended). ["Succeeded", "Failed"] waits for the end. The wait also ends on Succeeded or Failed, which no job leaves.',
+        'The phases to wait for (default Running, Succeeded, Failed: the job started or ended). ["Succeeded", ' +
+          '"Failed"] waits for the end. The wait also ends on Succeeded or Failed, which no job leaves.',
       ),
     timeoutSeconds: WaitTimeoutSchema,
   })
@@ -65,10 +66,10 @@ export function registerWaitForJobTool(server: McpServer, api: RestClient): void
     name: 'wait_for_job',
     title: 'Wait for a training job',
     description:
-      'The status tool of submit_training_job: blocks until the job reaches one of the phases in until (default: Running, Succeeded or Failed) or timeoutSeconds pass, ' +
-      'reporting progress while it waits, then describes the job as get_job does. A job waiting for nodes or a Ray cluster can stay Pending for minutes: when the answer ' +
-      'says it is NOT there yet, call it again with the same arguments (the job goes on in the cluster between calls; no need to sleep first). ' +
-      'To wait for the end, pass until ["Succeeded", "Failed"]. On Failed, read get_job_logs.',
+      'The status tool of submit_training_job: blocks until the job reaches a phase in until (default: Running, ' +
+      'Succeeded or Failed) or timeoutSeconds pass, then describes it as get_job does. A job can stay Pending for ' +
+      'minutes: when the answer says NOT there yet, call it again with the same arguments. To wait for the end, ' +
+      'pass until ["Succeeded", "Failed"]; on Failed, read get_job_logs.',
     input: InputSchema,
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
