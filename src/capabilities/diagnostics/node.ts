@@ -98,6 +98,14 @@ function labelFindings(d: NodeDetail): Finding[] {
       ? [evidence('kubernetes: Node labels', `sagemaker.amazonaws.com/fault-reason=${faultReason}`)]
       : []),
   ];
+  // HyperPod's own event saying why it labelled the node (an instance fault has no fault labels: only the agent sets them).
+  if (healthStatus && healthStatus !== 'Schedulable')
+    fault.push(
+      ...d.events
+        .filter((e) => e.source === 'hyperpod' && e.message.includes(healthStatus))
+        .slice(0, 2)
+        .map((e) => evidence('sagemaker:ListClusterEvents', `${e.time} ${e.message}`)),
+    );
   const found: Finding[] = [];
   if (healthStatus === 'UnschedulablePendingReboot')
     found.push({
