@@ -9,6 +9,7 @@ import { ClusterHealthDetails } from '@kit/components/ClusterHealth.js';
 import { ClusterStatus } from '@kit/components/status.js';
 import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 import type { ReactNode } from 'react';
+import { DiagnoseCreationButton } from '../../diagnostics/ui/index.js';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 
@@ -49,7 +50,17 @@ function Facts({ c }: { c: ClusterDetail }) {
           { label: 'Subnets', value: c.eks?.subnetIds.length ? c.eks.subnetIds.join(', ') : '—' },
           { label: 'Managed by InstantStart', value: c.managedByInstantStart ? 'Yes' : 'No (created elsewhere)' },
           ...(c.failureMessage
-            ? [{ label: 'Failure', value: <Box color="text-status-error">{c.failureMessage}</Box> }]
+            ? [
+                {
+                  label: 'Failure',
+                  value: (
+                    <SpaceBetween size="xs">
+                      <Box color="text-status-error">{c.failureMessage}</Box>
+                      {c.status === 'Failed' && <DiagnoseCreationButton cluster={c.name} region={c.region} />}
+                    </SpaceBetween>
+                  ),
+                },
+              ]
             : []),
         ]}
       />
