@@ -15,6 +15,7 @@ const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : 'â€
 
 function Facts({ c }: { c: ClusterDetail }) {
   const cloudLabel = useCloudTimeLabel();
+  const failedCreate = c.failedOperation?.kind === 'create-cluster' ? c.failedOperation : undefined;
   return (
     <Container header={<Header variant="h2">Overview</Header>} data-testid="cluster-overview">
       <KeyValuePairs
@@ -56,7 +57,24 @@ function Facts({ c }: { c: ClusterDetail }) {
                   value: (
                     <SpaceBetween size="xs">
                       <Box color="text-status-error">{c.failureMessage}</Box>
-                      {c.status === 'Failed' && <DiagnoseCreationButton cluster={c.name} region={c.region} />}
+                      {c.status === 'Failed' && !failedCreate && (
+                        <DiagnoseCreationButton cluster={c.name} region={c.region} />
+                      )}
+                    </SpaceBetween>
+                  ),
+                },
+              ]
+            : []),
+          ...(failedCreate
+            ? [
+                {
+                  label: 'Create failed',
+                  value: (
+                    <SpaceBetween size="xs">
+                      <Box color="text-status-error">
+                        {`${failedCreate.phase ? `Phase ${failedCreate.phase}: ` : ''}${failedCreate.code ?? ''} ${failedCreate.message ?? ''}`}
+                      </Box>
+                      <DiagnoseCreationButton cluster={c.name} region={c.region} operationId={failedCreate.id} />
                     </SpaceBetween>
                   ),
                 },
