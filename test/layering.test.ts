@@ -107,6 +107,29 @@ describe('layering check on the sources (scripts/check-layers.mjs)', () => {
     );
   });
 
+  it('keeps the diagnostics read-only: only read-port.ts sees the cloud and other capabilities', () => {
+    assertFails(
+      {
+        'src/cloud/ports.ts': 'export interface CloudPort { region: string }\n',
+        'src/api/accepted.ts': 'export const accepted = (x: unknown) => x;\n',
+        'src/capabilities/nodes/index.ts': 'export const nodes = { name: "nodes" };\n',
+        'src/capabilities/diagnostics/read-port.ts':
+          "import type { CloudPort } from '../../cloud/ports.js';\nimport { nodes } from '../nodes/index.js';\nexport const read = (c: CloudPort) => [c, nodes];\n",
+        'src/capabilities/diagnostics/node.ts':
+          "import type { CloudPort } from '../../cloud/ports.js';\nimport { read } from './read-port.js';\nexport const n = (c: CloudPort) => read(c);\n",
+        'src/capabilities/diagnostics/routes.ts':
+          "import { accepted } from '../../api/accepted.js';\nexport const r = accepted(1);\n",
+        'src/capabilities/diagnostics/service.ts':
+          "import { nodes } from '../nodes/index.js';\nexport const s = nodes;\n",
+      },
+      [
+        'diagnostics-read-only: src/capabilities/diagnostics/node.ts → src/cloud/ports.ts (type import)',
+        'diagnostics-read-only: src/capabilities/diagnostics/routes.ts → src/api/accepted.ts',
+        'diagnostics-read-only: src/capabilities/diagnostics/service.ts → src/capabilities/nodes/index.ts',
+      ],
+    );
+  });
+
   it('fails on an @aws-sdk import in a capability (a type import too); src/cloud/aws may import it', () => {
     assertFails(
       {

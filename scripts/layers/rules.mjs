@@ -105,6 +105,15 @@ export const rules = [
     },
   },
   {
+    name: 'diagnostics-read-only',
+    comment:
+      "Diagnostics only read (issue 29): their service is built from a read port (read-port.ts, the one file that sees the services' deps and takes only describe/list/get functions out of them). Every other file of the capability imports the domain, its own folder, the capability contract, the MCP tool kit and the route kit — no cloud port, engine, store, workflow kit, other capability or mutating answer (src/api/accepted). test/capabilities/diagnostics-read-only.test.ts checks the calls too.",
+    from: { path: /^src\/capabilities\/diagnostics\/(?!read-port\.ts$|ui\/)/ },
+    to: {
+      path: /^src\/(?!domain\/|capabilities\/diagnostics\/|capabilities\/capability\.ts$|mcp\/(tool-kit|rest-client)\.|api\/(route|problem)\.)/,
+    },
+  },
+  {
     name: 'store-imports-only-domain',
     comment: 'The store persists domain values; it serves the engine and the capabilities and imports neither.',
     from: { path: /^src\/store\// },

@@ -11,3 +11,4 @@ export { storage } from './storage/index.js';
 export { modelDownloads } from './model-downloads/index.js';
 export { training } from './training/index.js';
 export { inference } from './inference/index.js';
+export { diagnostics } from './diagnostics/index.js';

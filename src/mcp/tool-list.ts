@@ -23,6 +23,8 @@ export const TOOL_NAMES = [
   'deploy_container_endpoint',
   'deploy_managed_endpoint',
   'deploy_router',
+  'diagnose_cluster_creation',
+  'diagnose_node',
   'download_model',
   'forget_kept_storage',
   'get_active_cluster',

@@ -16,7 +16,7 @@ import { listedInputSchema, listedOutputSchema } from '../../src/mcp/listed-sche
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
-const READING_VERBS = /^(list|get|check|wait|browse|plan|invoke)_/;
+const READING_VERBS = /^(list|get|check|wait|browse|plan|invoke|diagnose)_/;
 /** The tools whose answer is text (log lines): no output schema, no structured copy of the lines. */
 const TEXT_ONLY = ['get_job_logs', 'get_operation_logs'];
 
@@ -78,6 +78,8 @@ describe('the MCP tool list', () => {
       'deploy_container_endpoint',
       'deploy_managed_endpoint',
       'deploy_router',
+      'diagnose_cluster_creation',
+      'diagnose_node',
       'download_model',
       'forget_kept_storage',
       'get_active_cluster',
@@ -136,7 +138,7 @@ describe('the MCP tool list', () => {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
       assert.match(
         tool.name,
-        /^(list|get|check|browse|plan|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit|deploy|invoke|assign)_[a-z_]+$/,
+        /^(list|get|check|browse|plan|diagnose|create|add|scale|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|update|download|submit|deploy|invoke|assign)_[a-z_]+$/,
         `${tool.name}: verb-first snake_case`,
       );
       assert.equal(tool.inputSchema.type, 'object');
@@ -219,6 +221,8 @@ describe('the MCP tool list', () => {
       'list_nodes',
       'get_node',
       'list_cluster_events',
+      'diagnose_node',
+      'diagnose_cluster_creation',
       'start_deep_health_check',
       'download_model',
       'list_model_downloads',
@@ -355,7 +359,7 @@ describe('the MCP tool list', () => {
     const playbooks = readdirSync(join(root, 'agent/skills')).filter((f) => f.endsWith('.md'));
     assert.ok(playbooks.length >= 6, playbooks.join(', '));
     const TOOLISH =
-      /^(list|get|check|browse|plan|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit|deploy|invoke|assign)_[a-z_]+$/;
+      /^(list|get|check|browse|plan|diagnose|create|add|scale|update|delete|remove|forget|set|wait|retry|cancel|reboot|replace|start|download|submit|deploy|invoke|assign)_[a-z_]+$/;
     for (const file of playbooks) {
       const name = file.replace(/\.md$/, '');
       assert.match(doc, new RegExp(`agent/skills/${name}\\.md`), `docs/MCP.md lists the playbook ${file}`);

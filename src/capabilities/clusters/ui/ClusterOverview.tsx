@@ -9,11 +9,13 @@ import { ClusterHealthDetails } from '@kit/components/ClusterHealth.js';
 import { ClusterStatus } from '@kit/components/status.js';
 import { useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 import type { ReactNode } from 'react';
+import { DiagnoseCreationButton } from '../../diagnostics/ui/index.js';
 
 const code = (v: string | undefined) => (v ? <Box variant="code">{v}</Box> : '—');
 
 function Facts({ c }: { c: ClusterDetail }) {
   const cloudLabel = useCloudTimeLabel();
+  const failedCreate = c.failedOperation?.kind === 'create-cluster' ? c.failedOperation : undefined;
   return (
     <Container header={<Header variant="h2">Overview</Header>} data-testid="cluster-overview">
       <KeyValuePairs
@@ -49,7 +51,34 @@ function Facts({ c }: { c: ClusterDetail }) {
           { label: 'Subnets', value: c.eks?.subnetIds.length ? c.eks.subnetIds.join(', ') : '—' },
           { label: 'Managed by InstantStart', value: c.managedByInstantStart ? 'Yes' : 'No (created elsewhere)' },
           ...(c.failureMessage
-            ? [{ label: 'Failure', value: <Box color="text-status-error">{c.failureMessage}</Box> }]
+            ? [
+                {
+                  label: 'Failure',
+                  value: (
+                    <SpaceBetween size="xs">
+                      <Box color="text-status-error">{c.failureMessage}</Box>
+                      {c.status === 'Failed' && !failedCreate && (
+                        <DiagnoseCreationButton cluster={c.name} region={c.region} />
+                      )}
+                    </SpaceBetween>
+                  ),
+                },
+              ]
+            : []),
+          ...(failedCreate
+            ? [
+                {
+                  label: 'Create failed',
+                  value: (
+                    <SpaceBetween size="xs">
+                      <Box color="text-status-error">
+                        {`${failedCreate.phase ? `Phase ${failedCreate.phase}: ` : ''}${failedCreate.code ?? ''} ${failedCreate.message ?? ''}`}
+                      </Box>
+                      <DiagnoseCreationButton cluster={c.name} region={c.region} operationId={failedCreate.id} />
+                    </SpaceBetween>
+                  ),
+                },
+              ]
             : []),
         ]}
       />

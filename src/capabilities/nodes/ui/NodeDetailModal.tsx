@@ -14,6 +14,7 @@ import type { NodeActionKind, NodeDetail, NodeView } from '@kit/api/types.js';
 import { CloudTime } from '@kit/components/CloudTime.js';
 import { useCloudClockNote, useCloudTimeLabel } from '@kit/hooks/cloud-clock.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
+import { DiagnoseNodeButton } from '../../diagnostics/ui/index.js';
 import { useNode } from './api.js';
 import { EventsTable } from './events/EventsTable.js';
 import { EscalationOrder, HEALTH_LABEL, suggestedActionLabel } from './health.js';
@@ -207,6 +208,7 @@ export function NodeDetailModal({ cluster, region, instanceId, onDismiss, onActi
           />
           <Box float="right">
             <SpaceBetween direction="horizontal" size="xs">
+              <DiagnoseNodeButton cluster={cluster} region={region} node={instanceId} />
               <Button
                 disabled={!node}
                 onClick={() => node && onAction('reboot', node)}

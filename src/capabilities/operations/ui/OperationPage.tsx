@@ -29,6 +29,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
+import { DiagnoseCreationButton } from '../../diagnostics/ui/index.js';
 import { cancelOperation, useOperation } from './api.js';
 import { LogViewer } from './LogViewer.js';
 import { PhaseTable } from './PhaseTable.js';
@@ -179,6 +180,7 @@ export function OperationPage() {
   }
   const op = operation.data;
   const cancellable = op.status === 'running' || op.status === 'pending';
+  const cluster = parseClusterTarget(op.target);
   // What the operation made, in words; a REST path in it (a create's `statusUrl`) points API clients onward and is no
   // word for a person.
   const result =
@@ -220,6 +222,11 @@ export function OperationPage() {
             type="error"
             header={`Failed${op.error.phase ? ` in phase ${op.error.phase}` : ''}: ${op.error.code}`}
             data-testid="operation-error"
+            action={
+              op.kind === 'create-cluster' && cluster ? (
+                <DiagnoseCreationButton cluster={cluster.name} region={cluster.region} operationId={op.id} />
+              ) : undefined
+            }
           >
             {inFormWords(op.error.message, undefined)}
             {op.status === 'failed' && op.phases.some((p) => p.retryable)
