@@ -86,3 +86,44 @@ describe('the Kiro agent config matches the tools', () => {
     assert.equal(server.timeout, server.requestTimeout);
   });
 });
+
+/**
+ * The read-only Kiro agent (agent/hypd-inst-diagnostics.json): it loads exactly the read tools — every tool whose
+ * annotations say readOnlyHint, and nothing else, so a new read tool must be added and a mutating one cannot be — and
+ * sends a read-scoped token, so the server refuses a change even if a tool list were wrong.
+ */
+describe('the read-only diagnostics agent config', () => {
+  let client: Client;
+  let tools: Tool[];
+  let agent: AgentConfig & {
+    tools: string[];
+    allowedTools: string[];
+    mcpServers: Record<string, { headers?: Record<string, string> }>;
+  };
+  before(async () => {
+    ({ client, tools } = await inMemoryToolClient());
+    agent = JSON.parse(readFileSync(join(repoRoot(), 'agent/hypd-inst-diagnostics.json'), 'utf8'));
+  });
+  after(() => client.close());
+
+  const listed = (entries: string[]) =>
+    entries
+      .filter((t) => t.startsWith('@instantstart/'))
+      .map((t) => t.slice('@instantstart/'.length))
+      .sort();
+
+  it('loads and allows exactly the read-only tools', () => {
+    const readOnly = names(tools.filter((t) => t.annotations?.readOnlyHint === true));
+    assert.ok(readOnly.includes('diagnose_node') && readOnly.includes('diagnose_cluster_creation'));
+    assert.deepEqual(listed(agent.tools), readOnly);
+    assert.deepEqual(listed(agent.allowedTools), readOnly);
+    assert.ok(!agent.tools.includes('@instantstart'), 'never the whole server');
+  });
+
+  it('sends a read-scoped token and has the same timeouts as the operating agent', () => {
+    const server = agent.mcpServers.instantstart!;
+    assert.equal(server.headers?.Authorization, 'Bearer ${INSTANTSTART_READ_TOKEN}');
+    const operating = JSON.parse(readFileSync(join(repoRoot(), 'agent/hypd-inst-agent.json'), 'utf8')) as AgentConfig;
+    assert.equal(server.requestTimeout, operating.mcpServers.instantstart!.requestTimeout);
+  });
+});
