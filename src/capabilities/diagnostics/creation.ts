@@ -66,7 +66,7 @@ export async function diagnoseClusterCreation(
         mutating: true,
       });
     summary = cause
-      ? `The create of ${cluster} failed in phase ${phase}: ${CAUSE_TEXT[cause].title.toLowerCase()} (${error.code}).`
+      ? `The create of ${cluster} failed in phase ${phase}: ${lowerFirst(CAUSE_TEXT[cause].title)} (${error.code}).`
       : `The create of ${cluster} was cancelled in phase ${phase}.`;
     await gatherLeftBehind(read, region, cluster, findings, suggestions);
   } else {
@@ -318,3 +318,7 @@ async function gatherLeftBehind(
     mutating: true,
   });
 }
+
+/** A title as the middle of a sentence: its first letter lowered unless it starts an acronym (`AWS`, `IAM`, `EKS`). */
+const lowerFirst = (title: string): string =>
+  /^[A-Z]{2}/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1);
