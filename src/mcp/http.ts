@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { callerToken, findInvalidParams, readJsonBody, sendJsonRpcError, wantsEventStream } from './jsonrpc-http.js';
 import { capabilityTools, createMcpServer } from './server.js';
+import { parseToolGroups, type ToolGroup } from './tool-groups.js';
 
 export interface McpHttpHandlerOptions {
   /**
@@ -66,10 +67,16 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     const invalid = findInvalidParams(body.value);
     if (invalid) return sendJsonRpcError(res, 200, invalid.message, {}, -32602, invalid.id);
     const token = callerToken(req);
+    let groups: ToolGroup[] | undefined;
+    try {
+      groups = parseToolGroups(new URL(req.url ?? '/', 'http://mcp').searchParams.get('tools') ?? undefined);
+    } catch (err) {
+      return sendJsonRpcError(res, 400, err instanceof Error ? err.message : String(err), {}, -32602);
+    }
 
     const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
-    const server = createMcpServer({ baseUrl, token, fetch: options.fetch });
-    const tools = capabilityTools();
+    const tools = capabilityTools(groups);
+    const server = createMcpServer({ baseUrl, token, fetch: options.fetch, tools });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !wantsEventStream(body.value, (name) => tools.holdsAnswer(name)),

@@ -3,6 +3,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { CAPABILITY_TOOLS } from '../capabilities/index.js';
 import { McpContentSet } from './content-set.js';
 import { RestClient } from './rest-client.js';
+import { toolsOfGroups, type ToolGroup } from './tool-groups.js';
 import { McpToolSet } from './tool-set.js';
 
 export interface McpServerOptions {
@@ -21,6 +22,8 @@ export interface McpServerOptions {
 }
 
 let everyTool: McpToolSet | undefined;
+/** One tool set per combination of groups asked for (at most 2³ of them), built on first use. */
+const groupTools = new Map<string, McpToolSet>();
 let everyPromptAndResource: McpContentSet | undefined;
 /**
  * The protocol server builds a JSON Schema validator (Ajv) unless given one, which was most of the cost
@@ -28,10 +31,19 @@ let everyPromptAndResource: McpContentSet | undefined;
  */
 let validator: AjvJsonSchemaValidator | undefined;
 
-/** Every capability's tools (the tools/ folder of each capability), built on first use and then shared. */
-export function capabilityTools(): McpToolSet {
-  everyTool ??= new McpToolSet(CAPABILITY_TOOLS);
-  return everyTool;
+/**
+ * Every capability's tools (the tools/ folder of each capability), or those of some tool groups (tool-groups.ts),
+ * built on first use and then shared.
+ */
+export function capabilityTools(groups?: readonly ToolGroup[]): McpToolSet {
+  if (!groups) {
+    everyTool ??= new McpToolSet(CAPABILITY_TOOLS);
+    return everyTool;
+  }
+  const key = groups.join(',');
+  let set = groupTools.get(key);
+  if (!set) groupTools.set(key, (set = new McpToolSet(toolsOfGroups(groups))));
+  return set;
 }
 
 /** The playbooks as prompts, the docs, OpenAPI document and operation logs as resources, read on first use and then shared. */

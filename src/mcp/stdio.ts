@@ -1,13 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RestClient } from './rest-client.js';
-import { createMcpServer } from './server.js';
+import { capabilityTools, createMcpServer } from './server.js';
+import type { ToolGroup } from './tool-groups.js';
 
 export interface StdioMcpOptions {
   /** The running InstantStart server, e.g. `http://127.0.0.1:3099`. */
   url: string;
   /** API token for that server; falls back to the INSTANTSTART_API_TOKEN environment variable. */
   token?: string;
+  /** Serve only these tool groups (tool-groups.ts); default: every tool. */
+  groups?: readonly ToolGroup[];
   /** For tests; default process.stdin / process.stdout / stderr. */
   stdin?: Readable;
   stdout?: Writable;
@@ -31,12 +34,13 @@ export interface StdioMcpSession {
 export async function runStdioMcp({
   url,
   token = process.env.INSTANTSTART_API_TOKEN,
+  groups,
   stdin = process.stdin,
   stdout = process.stdout,
   log = (line) => process.stderr.write(`instantstart mcp: ${line}\n`),
 }: StdioMcpOptions): Promise<StdioMcpSession> {
   const api = new RestClient({ baseUrl: url, token }); // also validates the URL before anything starts
-  const server = createMcpServer({ baseUrl: api.baseUrl, token });
+  const server = createMcpServer({ baseUrl: api.baseUrl, token, tools: capabilityTools(groups) });
   const transport = new StdioServerTransport(stdin, stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

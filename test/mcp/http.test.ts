@@ -102,6 +102,24 @@ describe('the /mcp endpoint', () => {
     }
   });
 
+  it('serves only the tool groups ?tools= names (with the polling tools), and refuses an unknown group naming the groups', async () => {
+    const client = await connectClient(`${open.url}?tools=diagnostics`);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('diagnose_node') && names.includes('wait_for_operation'), names.join(', '));
+      assert.ok(!names.includes('create_cluster') && !names.includes('submit_training_job'), names.join(', '));
+      const outside = await call(client, 'create_cluster', { name: 'x' });
+      assert.equal(outside.isError, true, 'a tool outside the groups is unknown here');
+    } finally {
+      await client.close();
+    }
+    const res = await post(`${open.url}?tools=cluster,gpu`);
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    assert.equal(body.error.code, -32602);
+    assert.match(body.error.message, /no tool group 'gpu' \(groups: cluster, workloads, diagnostics\)/);
+  });
+
   it('answers params that do not fit the method with -32602 Invalid params, naming the field', async () => {
     const res = await fetch(open.url, {
       method: 'POST',

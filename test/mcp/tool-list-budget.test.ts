@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { capabilityTools } from '../../src/mcp/server.js';
+import { capabilitiesOutsideGroups, parseToolGroups, TOOL_GROUP_NAMES } from '../../src/mcp/tool-groups.js';
 import { inMemoryToolClient } from './client-helpers.js';
 
 /**
@@ -67,5 +68,28 @@ describe('the tools/list budget', () => {
       assert.ok(Object.keys(schema.properties ?? {}).length > 0, `${tool.name}: its top-level properties are listed`);
       assert.equal(schema.required, undefined, `${tool.name}: the listed shape requires nothing the answer may omit`);
     }
+  });
+
+  it('each tool group lists under 80,000 characters (20k tokens), with the polling tools; together they cover every tool', () => {
+    assert.deepEqual(capabilitiesOutsideGroups(), [], 'every capability with tools is in a group');
+    const covered = new Set<string>();
+    for (const group of TOOL_GROUP_NAMES) {
+      const set = capabilityTools([group]);
+      const length = JSON.stringify({ tools: set.definitions }).length;
+      assert.ok(length < 80_000, `group ${group}: ${length} characters\n${sizes([...set.definitions])}`);
+      assert.ok(set.names.includes('wait_for_operation'), `group ${group} carries the polling tool`);
+      for (const n of set.names) covered.add(n);
+    }
+    assert.deepEqual([...covered].sort(), [...capabilityTools().names].sort());
+  });
+
+  it('refuses an unknown group naming the groups there are; equal requests share one tool set', () => {
+    assert.throws(
+      () => parseToolGroups('cluster,gpu'),
+      /tools: names no tool group 'gpu' \(groups: cluster, workloads, diagnostics\)/,
+    );
+    assert.equal(parseToolGroups(' '), undefined);
+    assert.deepEqual(parseToolGroups('diagnostics, cluster'), ['cluster', 'diagnostics']);
+    assert.equal(capabilityTools(['cluster', 'diagnostics']), capabilityTools(parseToolGroups('diagnostics,cluster')));
   });
 });
