@@ -19,6 +19,8 @@ export interface McpServerOptions {
   tools?: McpToolSet;
   /** The prompts and resources to serve; default: the package's, built once per process ({@link packageContent}). */
   content?: McpContentSet;
+  /** The transport carries requests to the client (stdio), so destructive tools may ask the user (elicitation). */
+  canAsk?: boolean;
 }
 
 let everyTool: McpToolSet | undefined;
@@ -78,6 +80,7 @@ export function createMcpServer({
   fetch,
   tools = capabilityTools(),
   content = packageContent(),
+  canAsk = false,
 }: McpServerOptions): Server {
   const server = new Server(
     { name: 'instantstart', title: 'InstantStart (SageMaker HyperPod on EKS)', version },
@@ -89,7 +92,7 @@ export function createMcpServer({
     },
   );
   const api = new RestClient({ baseUrl, token, fetch });
-  tools.serve(server, api);
+  tools.serve(server, api, { canAsk });
   content.serve(server, api);
   return server;
 }

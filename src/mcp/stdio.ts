@@ -40,7 +40,8 @@ export async function runStdioMcp({
   log = (line) => process.stderr.write(`instantstart mcp: ${line}\n`),
 }: StdioMcpOptions): Promise<StdioMcpSession> {
   const api = new RestClient({ baseUrl: url, token }); // also validates the URL before anything starts
-  const server = createMcpServer({ baseUrl: api.baseUrl, token, tools: capabilityTools(groups) });
+  // stdio is one session: a destructive tool can ask the user through the client (elicitation) and hear back.
+  const server = createMcpServer({ baseUrl: api.baseUrl, token, tools: capabilityTools(groups), canAsk: true });
   const transport = new StdioServerTransport(stdin, stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

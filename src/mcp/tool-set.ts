@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { confirmsByElicitation, elicitingAsker, type ConfirmAsker } from './confirm-by-elicitation.js';
 import { listedInputSchema, listedOutputSchema } from './listed-schema.js';
 import type { RestClient } from './rest-client.js';
 import { errorResult, runRestTool, ToolCollector, type AnyRestToolSpec, type ToolExtra } from './tool-kit.js';
@@ -54,17 +55,33 @@ export class McpToolSet {
     return this.specs.get(name)?.holdsAnswer === true;
   }
 
-  /** Answers `tools/list` and `tools/call` on `server`, calling the REST API through `api`. */
-  serve(server: Server, api: RestClient): void {
+  /**
+   * Answers `tools/list` and `tools/call` on `server`, calling the REST API through `api`. With `canAsk` (a transport
+   * that carries requests to the client: stdio), a destructive tool asks the user through elicitation when the client
+   * supports it (confirm-by-elicitation.ts).
+   */
+  serve(server: Server, api: RestClient, options: { canAsk?: boolean } = {}): void {
     const list = { tools: this.definitions as Tool[] };
     server.setRequestHandler(ListToolsRequestSchema, () => list);
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.call(request.params.name, request.params.arguments, api, extra),
+      this.call(
+        request.params.name,
+        request.params.arguments,
+        api,
+        extra,
+        options.canAsk ? elicitingAsker(server) : undefined,
+      ),
     );
   }
 
   /** One `tools/call`. */
-  async call(name: string, args: unknown, api: RestClient, extra: ToolExtra): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: unknown,
+    api: RestClient,
+    extra: ToolExtra,
+    ask?: ConfirmAsker,
+  ): Promise<CallToolResult> {
     const spec = this.specs.get(name);
     if (!spec) return errorResult(`Tool ${name} not found. Call tools/list for the tools of this server.`);
     const parsed = spec.input.safeParse(args ?? {});
@@ -76,6 +93,11 @@ export class McpToolSet {
       return errorResult(
         `Input validation error: Invalid arguments for tool ${name}:\n${lines.join('\n')}\nNothing was sent to the server; fix the named fields and call again.`,
       );
+    }
+    if (ask && confirmsByElicitation(spec)) {
+      const answer = await ask(spec, parsed.data as Record<string, unknown>);
+      if (!answer.confirmed) return errorResult(`${name} was not run: ${answer.why}. Nothing was changed.`);
+      return runRestTool(spec, { ...(parsed.data as Record<string, unknown>), confirm: true }, api, extra);
     }
     return runRestTool(spec, parsed.data, api, extra);
   }
