@@ -27,6 +27,16 @@ const USER_ANSWERS: Record<string, string> = { 'instance type': 'ml.g5.8xlarge',
 const STARVED_ANSWERS: Record<string, string> = { ...USER_ANSWERS, 'instance type': 'ml.g5.xlarge' };
 const MUTATING_ANSWER_NEVER_GIVEN = 'no';
 
+/** Polls (real time; the sandbox runs at SPEED) until `probe` answers truthy. */
+async function until(probe: () => Promise<unknown>, what: string, seconds = 60): Promise<void> {
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 /** A playbook as served by prompts/get, cut into its `## ` sections and each section's numbered items. */
 interface Playbook {
   text: string;
@@ -138,11 +148,14 @@ class ScriptedAgent {
   async pollFrom(started: { text: string; data: any }): Promise<any> {
     let tool: string = started.data.statusTool;
     let args: Record<string, unknown> = started.data.statusToolArguments;
-    assert.match(started.text, new RegExp(`Call ${tool} with ${JSON.stringify(args)}`), 'the text names it too');
+    assert.ok(started.text.includes(`Call ${tool} with ${JSON.stringify(args)}`), 'the text names it too');
     for (let i = 0; i < 200; i++) {
-      const { data } = await this.call(tool, args);
+      const { text, data } = await this.call(tool, args);
       if (data.terminal) return data;
-      assert.ok(data.next, `a running operation names the next call: ${JSON.stringify(data)}`);
+      // What a model reads is the text: its "call <tool> {…}" must be the structured next call.
+      const hint = /\bcall (\w+) (\{[^{}]*\})/i.exec(text);
+      assert.ok(hint && data.next, `a running operation names the next call: ${text}`);
+      assert.deepEqual({ tool: hint[1], arguments: JSON.parse(hint[2]!) }, data.next);
       ({ tool, arguments: args } = data.next);
     }
     throw new Error('the operation did not end');
@@ -161,6 +174,17 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
   });
   after(() => stopAll(client, server, sb));
+
+  /** The mutating calls (AWS and Kubernetes) the sandbox logged after `mark`; the log itself is checked not to be empty. */
+  async function mutatingSince(mark: number): Promise<string[]> {
+    assert.ok(
+      (await sb.calls({ mutating: true })).length > 0,
+      'the log records mutating calls (the creates made some)',
+    );
+    return (await sb.calls({ mutating: true, after: mark })).map(
+      (c) => `${c.service} ${c.operation} ${c.subject ?? ''}`,
+    );
+  }
 
   /**
    * create-cluster.md, steps 0–8, literally. Returns the final wait answer; `failed` is left for the caller
@@ -284,7 +308,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     assert.equal(agent.calls.filter((c) => c.tool === 'create_cluster').length, 1);
   });
 
-  it('heal-node.md on the healthy cluster: list, diagnose, nothing to suggest, zero mutating calls', async () => {
+  it('heal-node.md on a healthy node (nothing to suggest) and on a node marked for a reboot (suggested, not run): zero mutating calls', async () => {
     const agent = new ScriptedAgent(client, tools);
     await agent.open('heal-node', `is a node of ${happy} unhealthy?`);
     const mark = (await sb.calls()).at(-1)?.seq ?? 0;
@@ -300,12 +324,55 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     const d = DiagnosisSchema.parse((await agent.call('diagnose_node', { cluster: happy, node })).data);
     assert.equal(d.escalation?.stage, 'none', JSON.stringify(d));
     assert.ok(d.suggestions.every((s) => !s.mutating));
-    for (const c of agent.calls) assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, c.tool);
-    const mutating = await sb.calls({ mutating: true, after: mark });
+    assert.deepEqual(await mutatingSince(mark), []);
+
+    // Now a fault HyperPod leaves to the operator (node recovery None): step 1 finds it, step 2 suggests the reboot,
+    // and the script's user does not say yes.
+    await sb.aws(['sagemaker', 'update-cluster', '--cluster-name', happy, '--node-recovery', 'None']);
+    await until(async () => {
+      const c = await sb.aws(['sagemaker', 'describe-cluster', '--cluster-name', happy]);
+      return c.json.NodeRecovery === 'None' && c.json.ClusterStatus === 'InService';
+    }, 'node recovery None, in service');
+    const fault = await sb.admin('/_sandbox/faults', {
+      method: 'POST',
+      body: {
+        type: 'node-fault',
+        cluster: happy,
+        instanceId: node,
+        health: 'UnschedulablePendingReboot',
+        reason: 'Instance status check failed: the instance is unreachable',
+      },
+    });
+    assert.equal(fault.status, 201, JSON.stringify(fault.body));
+    await until(async () => {
+      // The node list is a read cache of a few seconds (src/capabilities/nodes/views.ts): wait until it shows the fault.
+      const r = await server.api('GET', `/api/v1/clusters/${happy}/nodes?health=failed`);
+      return r.body.nodes?.some((n: any) => n.instanceId === node);
+    }, 'the fault in the node list');
+
+    const healer = new ScriptedAgent(client, tools);
+    await healer.open('heal-node', `a node of ${happy} is failing`);
+    const faultMark = (await sb.calls()).at(-1)?.seq ?? 0;
+    healer.at(1);
+    const failed = await healer.call('list_nodes', { cluster: happy, health: 'failed' });
     assert.deepEqual(
-      mutating.map((c) => `${c.service} ${c.operation}`),
-      [],
+      failed.data.nodes.map((n: any) => [n.instanceId, n.health.suggestedAction]),
+      [[node, 'reboot']],
+      failed.text,
     );
+    healer.at(2);
+    const faulted = DiagnosisSchema.parse((await healer.call('diagnose_node', { cluster: happy, node })).data);
+    assert.equal(faulted.escalation?.stage, 'reboot', JSON.stringify(faulted.escalation));
+    const reboot = faulted.suggestions[0]!;
+    assert.ok(reboot.mutating && reboot.command.startsWith('reboot_nodes '), reboot.command);
+    // Rule 2: reading tools only until a yes to that command; the script's user answers no, so the script stops.
+    assert.equal(healer.ask('reboot_nodes', healer.playbook.item('Rules', 2), undefined), MUTATING_ANSWER_NEVER_GIVEN);
+    for (const c of [...agent.calls, ...healer.calls]) {
+      assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, `${c.tool} only reads`);
+    }
+    assert.deepEqual(await mutatingSince(faultMark), [], 'nothing changed in AWS or Kubernetes');
+    const list = await call(client, 'list_operations', { kind: 'reboot-nodes' });
+    assert.deepEqual((list.structuredContent as any).operations, [], 'nothing was rebooted');
   });
 
   it(`"${STARVED_SENTENCE}" with no capacity there: the create fails, diagnose-cluster-creation.md names the cause and stops before any change`, async () => {
@@ -372,12 +439,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     for (const c of agent.calls.slice(since)) {
       assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, `${c.tool} only reads`);
     }
-    const mutating = await sb.calls({ mutating: true, after: mark });
-    assert.deepEqual(
-      mutating.map((c) => `${c.service} ${c.operation} ${c.subject ?? ''}`),
-      [],
-      'nothing changed in AWS or Kubernetes from the diagnosis on',
-    );
+    assert.deepEqual(await mutatingSince(mark), [], 'nothing changed in AWS or Kubernetes from the diagnosis on');
     const still = await call(client, 'get_operation', { operationId: end.operationId });
     assert.equal((still.structuredContent as any).status, 'failed', 'nothing was retried');
   });
