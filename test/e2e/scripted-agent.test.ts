@@ -440,6 +440,15 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
       assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, `${c.tool} only reads`);
     }
     assert.deepEqual(await mutatingSince(mark), [], 'nothing changed in AWS or Kubernetes from the diagnosis on');
+    assert.deepEqual(
+      agent.asked.map((a) => [a.step, a.question, a.answer]),
+      [
+        ['Steps 4', 'instance type', 'ml.g5.xlarge'],
+        ['Steps 7', 'confirm', 'yes'],
+        ['Steps 5', 'retry_operation_phase', 'no'],
+      ],
+      'the open type, the one confirmation, and the yes the diagnosis waits for (not given)',
+    );
     const still = await call(client, 'get_operation', { operationId: end.operationId });
     assert.equal((still.structuredContent as any).status, 'failed', 'nothing was retried');
   });
