@@ -3,8 +3,7 @@ import type { SecurityGroupAttributes } from '../../domain/network/completeness.
 import { NotFoundError } from '../../domain/errors.js';
 import { KubeError, KubeKindNotServed, KubeNotFound } from '../../domain/kube/errors.js';
 import { HYPERPOD_PYTORCH_JOB } from '../../domain/kube/hyperpod-pytorch-job.js';
-import { NODE } from '../../domain/kube/node.js';
-import { POD } from '../../domain/kube/pod.js';
+import { type KubeResource, kubeKind, parseBase } from '../../domain/kube/kind.js';
 import type { KubeObject } from '../../domain/kube-object.js';
 import type { InstanceTypeFacts } from '../../domain/training/placement.js';
 import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
@@ -73,6 +72,17 @@ export interface DiagnosticsKubeReads {
   logTail(namespace: string, pod: string, options: { tailLines: number; previous?: boolean }): Promise<string[]>;
 }
 
+/**
+ * Pods and nodes as the API server sends them (metadata normalised, every other field kept): the NCCL evidence reads
+ * the containers' env and resources and the nodes' allocatable, which the typed kinds (POD, NODE) reduce.
+ */
+const raw = (kind: string, plural: string, namespaced: boolean) =>
+  kubeKind<KubeResource>({ apiVersion: 'v1', kind, plural, namespaced }, (r) =>
+    parseBase(r, { apiVersion: 'v1', kind }),
+  );
+const RAW_POD = raw('Pod', 'pods', true);
+const RAW_NODE = raw('Node', 'nodes', false);
+
 /** Bound of one log read: a tail of long lines must not pull megabytes. */
 const LOG_BYTES = 256 * 1024;
 
@@ -86,9 +96,8 @@ function kubeReads(kube: KubePort): DiagnosticsKubeReads {
         throw err;
       }
     },
-    pods: async (namespace, labelSelector) =>
-      (await kube.list(POD, { namespace, labelSelector })) as unknown as KubeObject[],
-    nodes: async () => (await kube.list(NODE)) as unknown as KubeObject[],
+    pods: async (namespace, labelSelector) => (await kube.list(RAW_POD, { namespace, labelSelector })) as KubeObject[],
+    nodes: async () => (await kube.list(RAW_NODE)) as KubeObject[],
     async logTail(namespace, pod, { tailLines, previous }) {
       try {
         const stream = await kube.logs(
