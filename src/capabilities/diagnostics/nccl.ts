@@ -95,7 +95,7 @@ async function logTails(
   namespace: string,
   pods: readonly KubeObject[],
 ): Promise<Map<string, { current: string[]; previous?: string[] }>> {
-  const logs = new Map<string, { current: string[]; previous?: string[] }>();
+  const entries: Array<[string, { current: string[]; previous?: string[] }]> = [];
   const read = [...pods].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)).slice(0, MAX_LOGGED_RANKS);
   for (const pod of read) {
     const statuses = obj(pod.status).containerStatuses;
@@ -104,7 +104,7 @@ async function logTails(
     const previous = restarted
       ? await kube.logTail(namespace, pod.metadata.name, { tailLines: NCCL_LOG_TAIL, previous: true })
       : undefined;
-    logs.set(pod.metadata.name, { current, ...(previous?.length ? { previous } : {}) });
+    entries.push([pod.metadata.name, { current, ...(previous?.length ? { previous } : {}) }]);
   }
-  return logs;
+  return new Map(entries);
 }
