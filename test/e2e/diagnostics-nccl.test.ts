@@ -3,27 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DiagnosisSchema, type Diagnosis } from '../../src/domain/schemas/diagnostics.js';
+import { createGpuCluster, jobWithNcclTimeout, until } from '../helpers/nccl-job.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
 
 const SPEED = 600;
-/** While the job runs (~1000 sandbox seconds) the clock slows, so that the fault hits a running rank. */
-const RUN_SPEED = 40;
 const CLUSTER = 'nccl';
-const JOBS = `/api/v1/clusters/${CLUSTER}/jobs`;
 const NCCL = (ns: string, job: string) => `/api/v1/clusters/${CLUSTER}/diagnostics/jobs/${ns}/${job}/nccl`;
-
-/** Polls (real time) until `probe` gives a value. */
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, seconds = 90): Promise<T> {
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    const v = await probe().catch(() => undefined);
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * diagnose_nccl end to end: a two-node GPU job submitted through REST (ml.g5.xlarge: no EFA settings), a staged NCCL
@@ -34,54 +21,17 @@ describe('diagnose_nccl: a staged NCCL timeout is named, read-only (REST and MCP
   let sb: TestSandbox;
   let server: TestServer;
   let mcp: Client;
-  const clock = (speed: number) => sb.admin('/_sandbox/clock', { method: 'POST', body: { speed } });
 
   before(async () => {
     ({ sb, server } = await startSandboxAndServer(SPEED));
     mcp = new Client({ name: 'e2e-diagnostics-nccl', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-    const created = await server.api('POST', '/api/v1/clusters', {
-      name: CLUSTER,
-      availabilityZone: 'us-west-2b',
-      instanceType: 'ml.g5.xlarge',
-      instanceCount: 2,
-      storage: { s3: true },
-    });
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    const op = await server.waitForOperation(created.body.operation.id);
-    assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
+    await createGpuCluster(server, CLUSTER);
   });
   after(() => stopAll(mcp, server, sb));
 
   it('names the timeout from the ranks’ logs, with the same findings on both faces and no mutating call', async () => {
-    const group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}`)).body.instanceGroups[0].name;
-    await clock(RUN_SPEED);
-    const submitted = await server.api('POST', JOBS, {
-      name: 'allreduce',
-      recipe: 'pytorch-script',
-      params: { script: '/data/code/train.py', scriptArgs: ['--epochs', '1'] },
-      instanceGroup: group,
-      storage: 'shared-s3',
-      nodes: 2,
-      faultTolerance: { jobMaxRetryCount: 3 },
-    });
-    assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
-    await until(
-      async () => (await server.api('GET', `${JOBS}/default/allreduce`)).body.phase === 'Running',
-      'the job Running',
-    );
-    // Stop the clock (nearly) on a whole second before staging the fault: a container's finishedAt has whole seconds
-    // (RFC 3339 as the kubelet writes it), and the sandbox cuts a run's log at its finishedAt, so a watchdog abort at
-    // x.5 s would lose its own lines (reported; see the sandbox note in the report).
-    await clock(0.000001);
-    const now = Date.parse((await sb.admin('/_sandbox/clock', { method: 'GET' })).body.now);
-    if (now % 1000) await sb.advance((1000 - (now % 1000)) / 1000);
-    const fault = await sb.admin(`/_sandbox/kube/${CLUSTER}-eks/faults/training`, {
-      method: 'POST',
-      body: { job: 'allreduce', rank: 1, kind: 'nccl-timeout', timeoutSeconds: 30 },
-    });
-    assert.equal(fault.status, 201, JSON.stringify(fault.body));
-    await sb.advance(35); // past the process group's timeout: each rank's watchdog aborts
+    await jobWithNcclTimeout(sb, server, CLUSTER, 'allreduce');
 
     const mark = (await sb.calls()).at(-1)?.seq ?? 0;
     let last: unknown;
