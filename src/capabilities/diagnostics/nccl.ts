@@ -104,7 +104,9 @@ async function logTails(
     const previous = restarted
       ? await kube.logTail(namespace, pod.metadata.name, { tailLines: NCCL_LOG_TAIL, previous: true })
       : undefined;
-    entries.push([pod.metadata.name, { current, ...(previous?.length ? { previous } : {}) }]);
+    // While a restarted container waits in back-off, both reads may answer the same run: keep it once.
+    const distinct = previous?.length && previous.join('\n') !== current.join('\n') ? previous : undefined;
+    entries.push([pod.metadata.name, { current, ...(distinct ? { previous: distinct } : {}) }]);
   }
   return new Map(entries);
 }
