@@ -24,6 +24,7 @@ export const TOOL_NAMES = [
   'deploy_managed_endpoint',
   'deploy_router',
   'diagnose_cluster_creation',
+  'diagnose_nccl',
   'diagnose_node',
   'download_model',
   'forget_kept_storage',

@@ -79,6 +79,7 @@ describe('the MCP tool list', () => {
       'deploy_managed_endpoint',
       'deploy_router',
       'diagnose_cluster_creation',
+      'diagnose_nccl',
       'diagnose_node',
       'download_model',
       'forget_kept_storage',
@@ -230,6 +231,7 @@ describe('the MCP tool list', () => {
       'list_jobs',
       'get_job',
       'get_job_metrics',
+      'diagnose_nccl',
       'delete_job',
     ];
     const GROUP_TOOLS = [

@@ -1,5 +1,13 @@
-import type { HyperPodCluster, HyperPodEvent, IamRoleFacts } from '../../cloud/ports.js';
+import type { HyperPodCluster, HyperPodEvent, IamRoleFacts, KubePort } from '../../cloud/ports.js';
+import type { SecurityGroupAttributes } from '../../domain/network/completeness.js';
 import { NotFoundError } from '../../domain/errors.js';
+import { KubeError, KubeKindNotServed, KubeNotFound } from '../../domain/kube/errors.js';
+import { HYPERPOD_PYTORCH_JOB } from '../../domain/kube/hyperpod-pytorch-job.js';
+import { type KubeResource, kubeKind, parseBase } from '../../domain/kube/kind.js';
+import type { KubeObject } from '../../domain/kube-object.js';
+import type { InstanceTypeFacts } from '../../domain/training/placement.js';
+import { describeHyperPod, kubeOfHyperPod } from '../../workflows/cluster-access.js';
+import { linesOf } from '../../workflows/pod-logs/pod-reads.js';
 import type { OperationKind } from '../../domain/operation-kinds.js';
 import type { DeletePlan } from '../../domain/schemas/clusters.js';
 import type { NodeDetail } from '../../domain/schemas/nodes.js';
@@ -41,6 +49,71 @@ export interface DiagnosticsReadPort {
   node(region: string, cluster: string, nodeId: string): Promise<NodeDetail>;
   /** The account the cloud answers for (names of a cluster's roles carry it). */
   accountId(): Promise<string>;
+  /** Reads of the cluster's Kubernetes API (404 when there is no such cluster; 503 while it has no API). */
+  kube(region: string, cluster: string): Promise<DiagnosticsKubeReads>;
+  /** The catalog's facts of an instance type (EC2 DescribeInstanceTypes); undefined when it has none. */
+  instanceTypeFacts(region: string, instanceType: string): Promise<InstanceTypeFacts | undefined>;
+  /** The cluster's node security group with its rules (EC2 DescribeSecurityGroups); undefined when not found. */
+  securityGroup(region: string, cluster: string): Promise<SecurityGroupAttributes | undefined>;
+}
+
+/** Get, list and log reads of one cluster's Kubernetes API: no member writes. */
+export interface DiagnosticsKubeReads {
+  /** A HyperPodPyTorchJob; undefined when there is none (or the operator is off). */
+  hyperpodJob(namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** Pods of a namespace by label selector. */
+  pods(namespace: string, labelSelector: string): Promise<KubeObject[]>;
+  /** Every node (a HyperPod cluster has tens, not thousands). */
+  nodes(): Promise<KubeObject[]>;
+  /**
+   * The last `tailLines` lines of a pod's first container's log (the current run, or with `previous` the one before
+   * the last restart), at most LOG_BYTES; empty when it cannot be read (not started yet, gone, no previous run).
+   */
+  logTail(namespace: string, pod: string, options: { tailLines: number; previous?: boolean }): Promise<string[]>;
+}
+
+/**
+ * Pods and nodes as the API server sends them (metadata normalised, every other field kept): the NCCL evidence reads
+ * the containers' env and resources and the nodes' allocatable, which the typed kinds (POD, NODE) reduce.
+ */
+const raw = (kind: string, plural: string, namespaced: boolean) =>
+  kubeKind<KubeResource>({ apiVersion: 'v1', kind, plural, namespaced }, (r) =>
+    parseBase(r, { apiVersion: 'v1', kind }),
+  );
+const RAW_POD = raw('Pod', 'pods', true);
+const RAW_NODE = raw('Node', 'nodes', false);
+
+/** Bound of one log read: a tail of long lines must not pull megabytes. */
+const LOG_BYTES = 256 * 1024;
+
+function kubeReads(kube: KubePort): DiagnosticsKubeReads {
+  return {
+    async hyperpodJob(namespace, name) {
+      try {
+        return (await kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)) as KubeObject | undefined;
+      } catch (err) {
+        if (err instanceof KubeKindNotServed) return undefined;
+        throw err;
+      }
+    },
+    pods: async (namespace, labelSelector) => (await kube.list(RAW_POD, { namespace, labelSelector })) as KubeObject[],
+    nodes: async () => (await kube.list(RAW_NODE)) as KubeObject[],
+    async logTail(namespace, pod, { tailLines, previous }) {
+      try {
+        const stream = await kube.logs(
+          { name: pod, namespace },
+          { tailLines, limitBytes: LOG_BYTES, ...(previous ? { previous: true } : {}) },
+        );
+        const lines: string[] = [];
+        for await (const line of linesOf(stream)) lines.push(line);
+        return lines.slice(-tailLines);
+      } catch (err) {
+        // A container not started, a pod gone or no earlier run: the API refuses the read (400/404).
+        if (err instanceof KubeNotFound || (err instanceof KubeError && err.httpStatus === 400)) return [];
+        throw err;
+      }
+    },
+  };
 }
 
 /**
@@ -73,5 +146,19 @@ export function readPortOf(deps: ServiceDeps): DiagnosticsReadPort {
     },
     node: (region, cluster, nodeId) => deps.service(nodes).views.get(region, cluster, nodeId),
     accountId: () => cloud.accountId(),
+    async kube(region, cluster) {
+      const hp = await describeHyperPod(cloud, region, cluster);
+      return kubeReads(await kubeOfHyperPod(cloud, hp, region, { required: true }));
+    },
+    async instanceTypeFacts(region, instanceType) {
+      const types = await deps.service(catalog).instanceTypes(region);
+      return types.find((t) => t.instanceType === instanceType);
+    },
+    async securityGroup(region, cluster) {
+      const network = await cloud.network.find(region, cluster);
+      return network.securityGroupId
+        ? { groupId: network.securityGroupId, rules: network.securityGroupRules ?? [] }
+        : undefined;
+    },
   };
 }

@@ -2,6 +2,8 @@ import { DiagnosisSchema } from '../../domain/schemas/diagnostics.js';
 import {
   ClusterCreationDiagnosisParamsSchema,
   ClusterCreationDiagnosisQuerySchema,
+  NcclDiagnosisParamsSchema,
+  NcclDiagnosisQuerySchema,
   NodeDiagnosisParamsSchema,
   NodeDiagnosisQuerySchema,
 } from '../../domain/schemas/diagnostics-queries.js';
@@ -45,5 +47,22 @@ export function registerDiagnosticsRoutes({ app, routes, service, region }: Rout
       responses: { 200: { description: 'The diagnosis', schema: DiagnosisSchema } },
     },
     async ({ params, query }) => service().node(region(query.region), params.name, params.node),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'GET',
+      url: DIAGNOSTICS_PATHS.nccl,
+      operationId: 'diagnoseNccl',
+      tags: ['diagnostics'],
+      summary:
+        'Why a training job’s NCCL traffic stops or crawls: timeouts, EFA settings and devices, security group, zones',
+      description: `The HyperPodPyTorchJob's ranks: the last 200 lines of each rank's log (and of the run before a restart), its FI_*/NCCL_* settings and EFA/GPU requests against the instance type's facts, the EFA devices its nodes advertise, the node security group's self rule, and the ranks' zones and group. ${READ_ONLY_NOTE}`,
+      params: NcclDiagnosisParamsSchema,
+      query: NcclDiagnosisQuerySchema,
+      responses: { 200: { description: 'The diagnosis', schema: DiagnosisSchema } },
+    },
+    async ({ params, query }) => service().nccl(region(query.region), params.name, params.namespace, params.job),
   );
 }

@@ -1,5 +1,6 @@
 import type { Diagnosis } from '../../domain/schemas/diagnostics.js';
 import { diagnoseClusterCreation } from './creation.js';
+import { diagnoseNcclJob } from './nccl.js';
 import { diagnoseNode } from './node.js';
 import type { DiagnosticsReadPort } from './read-port.js';
 
@@ -19,5 +20,10 @@ export class DiagnosticsService {
   /** A node's health and where it stands on investigate → reboot → replace. */
   node(region: string, cluster: string, node: string): Promise<Diagnosis> {
     return diagnoseNode(this.read, { region, cluster, node });
+  }
+
+  /** NCCL/EFA evidence of a training job: its ranks' logs, settings, devices, security group and placement. */
+  nccl(region: string, cluster: string, namespace: string, job: string): Promise<Diagnosis> {
+    return diagnoseNcclJob(this.read, { region, cluster, namespace, job });
   }
 }

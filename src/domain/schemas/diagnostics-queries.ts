@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from './common.js';
 import { NodeIdSchema } from './nodes.js';
+import { StorageNamespaceSchema } from './storage.js';
+import { TrainingJobNameSchema } from './training.js';
 
 // What the diagnostics' GETs take (src/capabilities/diagnostics/paths.ts); the answer is DiagnosisSchema (diagnostics.ts).
 
@@ -25,3 +27,9 @@ export const NodeDiagnosisParamsSchema = z.object({ name: ClusterRefSchema, node
 export const NodeDiagnosisQuerySchema = z
   .object({ region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region.") })
   .strict();
+
+export const NcclDiagnosisParamsSchema = z
+  .object({ name: ClusterRefSchema, namespace: StorageNamespaceSchema, job: TrainingJobNameSchema })
+  .strict();
+
+export const NcclDiagnosisQuerySchema = NodeDiagnosisQuerySchema;

@@ -7,7 +7,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import type { Diagnosis } from '@domain/schemas/diagnostics.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useState } from 'react';
-import { diagnoseClusterCreation, diagnoseNode, useDiagnosis } from './api.js';
+import { diagnoseClusterCreation, diagnoseNccl, diagnoseNode, useDiagnosis } from './api.js';
 import { DiagnosisView } from './DiagnosisView.js';
 
 interface DiagnoseProps {
@@ -82,6 +82,18 @@ export function DiagnoseNodeButton(p: { cluster: string; region?: string; node: 
       testId="diagnose-node"
       queryKey={['node', p.cluster, p.region ?? '', p.node]}
       read={() => diagnoseNode(p.cluster, p.node, p.region)}
+    />
+  );
+}
+
+/** On a training job: what stops or slows its NCCL traffic (timeouts in its ranks' logs, EFA, security group, zones). */
+export function DiagnoseNcclButton(p: { cluster: string; region?: string; namespace: string; job: string }) {
+  return (
+    <DiagnoseButton
+      title={`NCCL diagnosis of job ${p.namespace}/${p.job}`}
+      testId="diagnose-nccl"
+      queryKey={['nccl', p.cluster, p.region ?? '', p.namespace, p.job]}
+      read={() => diagnoseNccl(p.cluster, p.namespace, p.job, p.region)}
     />
   );
 }

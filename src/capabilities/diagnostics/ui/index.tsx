@@ -1,7 +1,7 @@
 import type { CapabilityUi } from '@kit/capability.js';
 
-/** Diagnostics add no page of their own: their buttons sit where the problem is (a failed create, a node). */
+/** Diagnostics add no page of their own: their buttons sit where the problem is (a failed create, a node, a training job). */
 export const ui: CapabilityUi = {};
 
-export { DiagnoseCreationButton, DiagnoseNodeButton } from './DiagnoseButtons.js';
+export { DiagnoseCreationButton, DiagnoseNcclButton, DiagnoseNodeButton } from './DiagnoseButtons.js';
 export { DiagnosisView } from './DiagnosisView.js';

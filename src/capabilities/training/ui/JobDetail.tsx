@@ -19,6 +19,7 @@ import { useFollow } from '@kit/hooks/use-follow.js';
 import { clusterPath, nodePath } from '@kit/lib/format.js';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { DiagnoseNcclButton } from '../../diagnostics/ui/index.js';
 import { type JobRef, type SubmitJobAnswer, useDeleteJob, useJob, useResubmitJob } from './api.js';
 import { JobLogs } from './JobLogs.js';
 import { JobMetrics } from './JobMetrics.js';
@@ -248,6 +249,9 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
                 <Button href={back} onFollow={follow}>
                   All jobs
                 </Button>
+                {j.kind === 'HyperPodPyTorchJob' && (
+                  <DiagnoseNcclButton cluster={cluster} region={region} namespace={j.namespace} job={j.name} />
+                )}
                 <Button
                   onClick={() => setResubmitting(true)}
                   disabled={!FINISHED.has(j.phase)}
