@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { CreateAddonCommand, DescribeAddonCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CreateFileSystemCommand, FSxClient } from '@aws-sdk/client-fsx';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { stringify } from 'yaml';
-import { makeKubeCluster, type KubeCluster } from '../../sandbox/kube/cluster.js';
+import type { KubeCluster } from '../../sandbox/kube/cluster.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
 import { SANDBOX_HF_TOKEN } from '../../sandbox/services/huggingface/access.js';
-import type { ClusterKubeState } from '../../sandbox/kube/objects.js';
-import { inferenceOperatorConfigurationValues } from '../../src/domain/features/install-pieces.js';
 import { managedEndpointManifest, type ManagedEndpointFacts } from '../../src/domain/inference/managed-endpoint.js';
 import { DeployManagedEndpointRequestSchema } from '../../src/domain/schemas/inference.js';
-import { startKubeCluster, type TestKubeCluster } from '../helpers/kube.js';
-import { eventually, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { node } from '../kube/controllers-fixtures.js';
+import { startInferenceOperatorWorld } from '../helpers/inference-operator-world.js';
+import type { TestKubeCluster } from '../helpers/kube.js';
+import { eventually, type TestSandbox } from '../helpers/sandbox.js';
 
-const ACCOUNT = '000000000000';
-const role = (name: string) => `arn:aws:iam::${ACCOUNT}:role/${name}`;
 const GROUP = 'inference.sagemaker.aws.amazon.com';
 const AMP = 'https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567';
 
@@ -48,7 +42,6 @@ describe("the product's managed endpoints through the sandbox inference operator
   let sb: TestSandbox;
   let k: TestKubeCluster;
   let cluster: KubeCluster;
-  const eks = new EKSClient({});
   const json = async (args: string[]) => JSON.parse((await k.kubectl([...args, '-o', 'json'])).stdout);
   const apply = (...objects: object[]) =>
     k.kubectl(['apply', '-f', '-'], { input: objects.map((o) => stringify(o)).join('---\n'), allowFailure: true });
@@ -69,74 +62,7 @@ describe("the product's managed endpoints through the sandbox inference operator
   const condition = (so: any, type: string) => so?.status?.conditions?.find((c: any) => c.type === type);
 
   before(async () => {
-    sb = await startTestSandbox();
-    k = await startKubeCluster(sb, 'inf');
-    for (const addonName of ['cert-manager', 'aws-mountpoint-s3-csi-driver', 'aws-fsx-csi-driver', 'metrics-server'])
-      await eks.send(new CreateAddonCommand({ clusterName: 'inf', addonName }));
-    await sb.advance(4 * 60);
-    const configurationValues = inferenceOperatorConfigurationValues({
-      region: 'us-west-2',
-      eksClusterName: 'inf',
-      hyperpodClusterArn: `arn:aws:sagemaker:us-west-2:${ACCOUNT}:cluster/abcdef123456`,
-      tlsBucket: 'inf-tls-000000000000',
-      roleArns: new Map([
-        ['execution', role('SageMakerHyperPodInference-inf-exec')],
-        ['gated-model', role('inf-gated')],
-        ['load-balancer-controller', role('inf-alb')],
-        ['keda', role('inf-keda')],
-      ]),
-    });
-    await eks.send(
-      new CreateAddonCommand({
-        clusterName: 'inf',
-        addonName: 'amazon-sagemaker-hyperpod-inference',
-        configurationValues,
-      }),
-    );
-    await until(
-      async () =>
-        ['ACTIVE', 'DEGRADED'].includes(
-          (
-            await eks.send(
-              new DescribeAddonCommand({ clusterName: 'inf', addonName: 'amazon-sagemaker-hyperpod-inference' }),
-            )
-          ).addon?.status ?? '',
-        ),
-      'the inference add-on running',
-      30,
-    );
-    await new S3Client({}).send(new CreateBucketCommand({ Bucket: 'inf-models-000000000000' }));
-    // GPU nodes of the instance type the endpoints ask for, and a CPU node for the add-on's controllers.
-    const data = (sb.sandbox.runtime.store.state as unknown as { kube: Record<string, ClusterKubeState> }).kube[k.arn]!;
-    cluster = makeKubeCluster({ arn: k.arn, name: 'inf', region: 'us-west-2' }, data, {
-      now: () => sb.sandbox.runtime.clock.now(),
-      changed: () => sb.sandbox.runtime.store.markDirty(),
-    });
-    const type = { 'node.kubernetes.io/instance-type': 'ml.g5.8xlarge' };
-    for (let i = 0; i < 2; i++)
-      cluster.objects.create(
-        T.nodes,
-        node(
-          `gpu-${i}`,
-          { cpu: '32', memory: '128Gi', 'nvidia.com/gpu': '1' },
-          { labels: type, ip: `10.0.1.${20 + i}` },
-        ),
-      );
-    cluster.objects.create(
-      T.nodes,
-      node(
-        'cpu-0',
-        { cpu: '32', memory: '128Gi' },
-        { labels: { 'node.kubernetes.io/instance-type': 'ml.m5.4xlarge' }, ip: '10.0.1.40' },
-      ),
-    );
-    await until(
-      async () =>
-        cluster.objects
-          .list(T.deployments, 'hyperpod-inference-system')
-          .some((d) => d.metadata.name === 'keda-operator' && Number((d.status as any)?.readyReplicas ?? 0) > 0),
-      'KEDA running',
-    );
+    ({ sb, k, cluster } = await startInferenceOperatorWorld());
   });
   after(async () => sb?.dispose());
 
