@@ -266,6 +266,10 @@ describe('no API vocabulary on any page or main dialog of the app (chromium)', (
     await scan("the wizard's Capacity step with a count past the quota");
     await page.locator('[data-testid="wizard-count"] input').fill('2');
     await page.locator('[data-testid="capacity-check-ok"]').waitFor();
+    // The tile turns on once the plans offered for this type and zone are read (a separate request from the quota check).
+    await page
+      .locator('[data-testid="wizard-capacity-type"] input[value="training-plan"]:not([disabled])')
+      .waitFor({ state: 'attached' });
     await page.locator('[data-testid="wizard-capacity-type"] input[value="training-plan"]').check({ force: true });
     await scan("the wizard's Capacity step with a training plan to choose");
     await choose('wizard-training-plan', /words-plan/);
