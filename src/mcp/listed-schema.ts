@@ -5,9 +5,9 @@
  * full zod schema (tool-set.ts → call, and the REST API behind it). Budget and figures: docs/MCP.md → Tool list
  * size; test/mcp/tool-list-budget.test.ts keeps the list under it.
  *
- * - Input: the tool's fields and their fields (an object deeper down is `{type: object}`), with type,
- *   `required`, `enum`/`const`, `default`, `format` and numeric bounds; each top-level field's description, its first
- *   sentence (a few shared fields, {@link SHARED_FIELDS}, in a few words). Left out: nested fields'
+ * - Input: the tool's fields and their fields (an object deeper down is `{type: object}`): the tool's fields with
+ *   type, `required`, `enum`/`const`, `default`, `format` and numeric bounds, their fields with type and `enum`/`const`; each top-level field's description, its first
+ *   sentence (the fields most tools share, {@link SHARED_FIELDS}, none: the server instructions say them once). Left out: nested fields'
  *   descriptions, string patterns and lengths (a value that breaks one is refused naming the field),
  *   `additionalProperties: false` and the safe-integer bounds zod puts on every integer.
  * - Output: the answer's top-level properties with their JSON types; deeper objects and arrays of objects are
@@ -34,16 +34,25 @@ const INPUT_KEYS = new Set([
   'minItems',
 ]);
 
+/** What a field's own fields keep (their defaults and bounds are the server's to apply and check). */
+const NESTED_KEYS = new Set(['type', 'enum', 'const']);
+
 /** How deep fields are listed: a tool's fields (1) and their fields (2); deeper objects are `{type: object}`. */
 const FIELD_DEPTH = 2;
 
 /**
- * Fields many tools share, described once here in a few words instead of in each tool's own words (the server
- * instructions and docs/MCP.md → Names say more).
+ * Fields most tools share, listed without a description: what each means is said once, in the server instructions
+ * (server.ts builds that line from this map), not 60 times over in `tools/list`. A tool that creates one (create_cluster,
+ * add_instance_group, submit_training_job, deploy_*) names the new one in the same field.
  */
-const SHARED_FIELDS: ReadonlyMap<string, string> = new Map([
-  ['region', "AWS Region; default: the server's."],
-  ['idempotencyKey', 'Retry key: a repeat with it answers the first call (docs/MCP.md).'],
+export const SHARED_FIELDS: ReadonlyMap<string, string> = new Map([
+  ['cluster', "a HyperPod cluster's name (list_clusters)"],
+  ['group', "an instance group's name (list_instance_groups)"],
+  ['job', "a training job's name (list_jobs)"],
+  ['endpoint', "an inference endpoint's name (list_endpoints)"],
+  ['operationId', "an operation's id (a mutating tool's answer, list_operations)"],
+  ['region', "the AWS Region (default: the server's)"],
+  ['idempotencyKey', "a mutating tool's retry key: a repeat with it answers the first call"],
 ]);
 
 /** The listed form of a tool's input schema. */
@@ -52,7 +61,7 @@ export function listedInputSchema(schema: JsonSchema): JsonSchema {
 }
 
 /** One schema whose fields are at `depth` + 1 (`depth` 0 is the tool's arguments). */
-function inputNode(schema: JsonSchema, depth: number, name?: string): JsonSchema {
+function inputNode(schema: JsonSchema, depth: number, name?: string, isItems = false): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties') {
@@ -61,26 +70,68 @@ function inputNode(schema: JsonSchema, depth: number, name?: string): JsonSchema
           inputNode(child, depth + 1, field),
         );
     } else if (key === 'items' && isSchema(value)) {
-      // An array's items, a record's values and a union's variants are the same field.
-      out.items = inputNode(value, depth);
+      // An array's items, a record's values and a union's variants are the same field (described once, on it).
+      out.items = inputNode(value, depth, name, true);
     } else if (key === 'additionalProperties' && isSchema(value)) {
       // A record (`{key: value}`) keeps its value type; `false` is noise the server enforces anyway.
       if (Object.keys(value).length > 0) out.additionalProperties = inputNode(value, depth);
     } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
-      out[key] = (value as JsonSchema[]).map((variant) => inputNode(variant, depth));
+      const variants = (value as JsonSchema[]).map((variant) => inputNode(variant, depth));
+      const compact = key !== 'allOf' ? compactUnion(variants) : undefined;
+      if (compact) Object.assign(out, compact);
+      else out[key] = variants;
     } else if (key === 'required' && Array.isArray(value)) {
       if (value.length > 0 && depth < FIELD_DEPTH) out.required = value;
     } else if (key === 'description') {
       // Described once, on the tool's own fields; their fields, the variants and items are named and typed.
-      if (depth === 1 && typeof value === 'string')
-        out.description = (name !== undefined && SHARED_FIELDS.get(name)) || firstSentence(value);
+      if (depth === 1 && !isItems && typeof value === 'string' && !(name !== undefined && SHARED_FIELDS.has(name)))
+        out.description = firstSentence(value);
     } else if ((key === 'minimum' && value === -SAFE_INTEGER) || (key === 'maximum' && value === SAFE_INTEGER)) {
       // zod's safe-integer bounds
-    } else if (INPUT_KEYS.has(key)) {
+    } else if (INPUT_KEYS.has(key) && (depth < FIELD_DEPTH || NESTED_KEYS.has(key))) {
       out[key] = value;
     }
   }
   return out;
+}
+
+/**
+ * The hints a client would not assume: MCP's defaults are readOnlyHint false, destructiveHint true, idempotentHint
+ * false, openWorldHint true, and destructive/idempotent mean something only for a tool that is not read-only
+ * (MCP 2025-06-18, ToolAnnotations). A client reads the same hints from the shorter object.
+ */
+export function listedAnnotations(hints: ToolHints): ToolHints {
+  const out: ToolHints = {};
+  if (hints.readOnlyHint === true) out.readOnlyHint = true;
+  else {
+    if (hints.destructiveHint === false) out.destructiveHint = false;
+    if (hints.idempotentHint === true) out.idempotentHint = true;
+  }
+  if (hints.openWorldHint === false) out.openWorldHint = false;
+  return out;
+}
+
+/** The four behaviour hints of a tool. */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * A union that says no more than a type list or an enum (`z.union([z.literal(1), z.literal(2)])` → `enum: [1, 2]`) as
+ * that; other unions keep their variants.
+ */
+function compactUnion(variants: JsonSchema[]): JsonSchema | undefined {
+  // Variants that are bare types (`boolean | object`) are one type list.
+  if (variants.every((v) => typeof v.type === 'string' && Object.keys(v).length === 1))
+    return { type: variants.map((v) => v.type) };
+  if (!variants.every((v) => v.const !== undefined && Object.keys(v).every((k) => k === 'const' || k === 'type')))
+    return undefined;
+  const types = new Set(variants.map((v) => v.type ?? typeOfValue(v.const)));
+  if (types.size !== 1) return undefined;
+  return { type: [...types][0], enum: variants.map((v) => v.const) };
 }
 
 /** The listed form of a tool's output schema: the top-level properties and their JSON types. */

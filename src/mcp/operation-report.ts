@@ -21,6 +21,9 @@ import type { ToolAnswer } from './tool-kit.js';
 
 export const STATUS_TOOL = OPERATION_STATUS_TOOL;
 
+/** The sentence every operation-starting tool's description ends with: the answer is not the end of the work. */
+export const POLL_UNTIL_DONE = 'The answer is NOT the end: poll wait_for_operation until "succeeded" or "failed".';
+
 const PhaseLineSchema = z.object({
   name: z.string().describe('Phase id; pass it to retry_operation_phase when the phase failed.'),
   title: z.string(),

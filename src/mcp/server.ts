@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CAPABILITY_TOOLS } from '../capabilities/index.js';
 import { McpContentSet } from './content-set.js';
+import { SHARED_FIELDS } from './listed-schema.js';
 import { RestClient } from './rest-client.js';
 import { toolsOfGroups, type ToolGroup } from './tool-groups.js';
 import { McpToolSet } from './tool-set.js';
@@ -60,7 +61,8 @@ export function packageContent(): McpContentSet {
  */
 export const SERVER_INSTRUCTIONS = `InstantStart manages SageMaker HyperPod clusters on Amazon EKS; every tool is one call to its REST API, which checks each input and your token's rights.
 Playbooks for whole workflows (create a cluster, heal a node, storage, training, serving…) are this server's prompts; the docs, the OpenAPI document and operation logs are its resources.
-A mutating tool answers before the work is done: poll with the tool its answer names (wait_for_operation, wait_for_job…) until the status is terminal.`;
+A mutating tool answers before the work is done: poll with the tool its answer names (wait_for_operation, wait_for_job…) until the status is terminal.
+Arguments many tools share (a tool that creates one takes its new name): ${[...SHARED_FIELDS].map(([field, meaning]) => `${field} is ${meaning}`).join('; ')}.`;
 
 /**
  * An MCP server whose tools are REST calls to `baseUrl` with the caller's token, whose prompts are the

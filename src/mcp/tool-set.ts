@@ -8,7 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { confirmsByElicitation, elicitingAsker, type ConfirmAsker } from './confirm-by-elicitation.js';
-import { listedInputSchema, listedOutputSchema } from './listed-schema.js';
+import { listedAnnotations, listedInputSchema, listedOutputSchema } from './listed-schema.js';
 import type { RestClient } from './rest-client.js';
 import { errorResult, runRestTool, ToolCollector, type AnyRestToolSpec, type ToolExtra } from './tool-kit.js';
 
@@ -123,6 +123,6 @@ function definitionOf(spec: AnyRestToolSpec): Tool {
           ) as Tool['outputSchema'],
         }
       : {}),
-    annotations: { ...spec.annotations },
+    annotations: listedAnnotations(spec.annotations),
   };
 }

@@ -10,7 +10,7 @@ import { kubeAccess } from '../helpers/kube.js';
 import { findDatabase } from '../helpers/database-file.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
-import { call } from '../mcp/client-helpers.js';
+import { call, hintsOf } from '../mcp/client-helpers.js';
 
 const SPEED = 600;
 const CLUSTER = 'rp';
@@ -133,7 +133,7 @@ describe('replays: every mutating tool sent twice with one idempotencyKey mutate
     await connect();
     const { tools } = await mcp.listTools();
     mutatingTools = tools
-      .filter((t) => t.annotations?.readOnlyHint === false)
+      .filter((t) => !hintsOf(t).readOnlyHint)
       .map((t) => t.name)
       .sort();
     assert.ok(mutatingTools.length >= 20, mutatingTools.join(', '));

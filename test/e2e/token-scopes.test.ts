@@ -11,7 +11,7 @@ import { rawRequest, rawUpgrade } from '../helpers/raw-http.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { spawnServe, startTestServer, stopAll, type TestServer } from '../helpers/server.js';
 import { startServer } from '../../src/cli/serve.js';
-import { call } from '../mcp/client-helpers.js';
+import { call, hintsOf } from '../mcp/client-helpers.js';
 
 const ADMIN = 'admin-token-1';
 const OPERATE = 'operate-token-1';
@@ -195,7 +195,7 @@ describe('token scopes: read < operate < admin, enforced on every REST route and
         (await server.api('GET', '/api/v1/operations', undefined, bearer(READ))).body.operations.map((o: any) => o.id);
       const operationsBefore = await operationIds();
       const mutatingCallsBefore = (await sb.calls({ mutating: true })).length;
-      const mutating = tools.filter((t) => t.annotations?.readOnlyHint === false);
+      const mutating = tools.filter((t) => !hintsOf(t).readOnlyHint);
       assert.ok(mutating.length >= 20, `mutating tools: ${mutating.length}`);
       // Arguments are built from each tool's input schema (and BY_NAME where a field checks more than its JSON Schema
       // says), so that the SDK's validation, which runs before the tool and so before any REST call, lets them through
@@ -310,6 +310,8 @@ const BY_NAME: Record<string, unknown> = {
   modelId: 'Qwen/Qwen2.5-0.5B-Instruct',
   artifactStoreUri: 's3://demo-bucket/mlflow',
   changes: { 'metrics-server': true },
+  // A nested field: the listed schema names its type only (its format is the server's to check).
+  prometheusUrl: 'http://prometheus.example:9090',
 };
 
 /** The smallest object a JSON Schema accepts: its required properties, each a plausible value. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { inMemoryToolClient } from './client-helpers.js';
+import { hintsOf, inMemoryToolClient } from './client-helpers.js';
 
 /**
  * The Kiro agent config (agent/hypd-inst-agent.json) against the live tool list: its prompt's rule
@@ -51,7 +51,7 @@ describe('the Kiro agent config matches the tools', () => {
 
   const answersWithOperation = (t: Tool) =>
     Boolean(t.outputSchema?.properties && 'statusTool' in t.outputSchema.properties);
-  const mutating = (t: Tool) => t.annotations?.readOnlyHint !== true;
+  const mutating = (t: Tool) => !hintsOf(t).readOnlyHint;
 
   it('lists exactly the tools that answer with an operation as the ones to poll', () => {
     assert.deepEqual(
@@ -70,7 +70,7 @@ describe('the Kiro agent config matches the tools', () => {
   it('asks for an explicit yes before exactly the destructive tools', () => {
     assert.deepEqual(
       listAfter(agent.prompt, 'before you call them:'),
-      names(tools.filter((t) => t.annotations?.destructiveHint === true)),
+      names(tools.filter((t) => hintsOf(t).destructiveHint)),
     );
   });
 
@@ -113,7 +113,7 @@ describe('the read-only diagnostics agent config', () => {
       .sort();
 
   it('loads and allows exactly the read-only tools', () => {
-    const readOnly = names(tools.filter((t) => t.annotations?.readOnlyHint === true));
+    const readOnly = names(tools.filter((t) => hintsOf(t).readOnlyHint));
     assert.ok(readOnly.includes('diagnose_node') && readOnly.includes('diagnose_cluster_creation'));
     assert.deepEqual(listed(agent.tools), readOnly);
     assert.deepEqual(listed(agent.allowedTools), readOnly);

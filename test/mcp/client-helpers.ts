@@ -25,3 +25,22 @@ export async function inMemoryToolClient(): Promise<{ client: Client; tools: Too
   await Promise.all([server.connect(a), client.connect(b)]);
   return { client, tools: (await client.listTools()).tools };
 }
+
+/**
+ * A listed tool's four hints as a client reads them: `tools/list` leaves out the ones equal to MCP's defaults
+ * (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true; src/mcp/listed-schema.ts).
+ */
+export function hintsOf(
+  tool: Tool,
+): Required<
+  Pick<NonNullable<Tool['annotations']>, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>
+> {
+  const a = tool.annotations ?? {};
+  const readOnly = a.readOnlyHint ?? false;
+  return {
+    readOnlyHint: readOnly,
+    destructiveHint: readOnly ? false : (a.destructiveHint ?? true),
+    idempotentHint: readOnly ? true : (a.idempotentHint ?? false),
+    openWorldHint: a.openWorldHint ?? true,
+  };
+}

@@ -76,7 +76,7 @@ describe('the schemas tools/list sends', () => {
   it("lists a tool's fields and their fields, typed, with the top-level descriptions' first sentence", () => {
     const Input = z
       .object({
-        cluster: z
+        name: z
           .string()
           .regex(/^[a-z]+$/)
           .min(1)
@@ -86,9 +86,18 @@ describe('the schemas tools/list sends', () => {
         whole: z.number().int().describe('A whole number.'),
         mode: z.enum(['a', 'b']).optional().describe('Which mode: a or b.'),
         nested: z
-          .object({ inner: z.string().describe('Not listed: nested.'), deep: z.object({ x: z.string() }).strict() })
+          .object({
+            inner: z.string().describe('Not listed: nested.'),
+            deep: z.object({ x: z.string() }).strict(),
+            bounded: z.number().int().min(1).max(9).default(3),
+          })
           .strict()
           .describe('A nested object.'),
+        either: z.union([z.boolean(), z.string()]).optional().describe('On, or its setting.'),
+        threads: z
+          .union([z.literal(1), z.literal(2)])
+          .optional()
+          .describe('1 or 2.'),
         labels: z.record(z.string(), z.string()).optional().describe('Labels.'),
         region: z.string().optional().describe('AWS Region code, e.g. us-west-2. Defaults to the server region.'),
       })
@@ -96,20 +105,24 @@ describe('the schemas tools/list sends', () => {
     assert.deepEqual(listedInputSchema(jsonOf(Input, 'input')), {
       type: 'object',
       properties: {
-        cluster: { type: 'string', description: 'Name of the cluster.' },
+        name: { type: 'string', description: 'Name of the cluster.' },
         count: { default: 1, description: 'How many (0–1000).', type: 'integer', minimum: 0, maximum: 1000 },
         whole: { type: 'integer', description: 'A whole number.' },
         mode: { description: 'Which mode: a or b.', type: 'string', enum: ['a', 'b'] },
         nested: {
           type: 'object',
-          properties: { inner: { type: 'string' }, deep: { type: 'object' } },
+          // Its fields are named and typed; their bounds and defaults are the server's to check and apply.
+          properties: { inner: { type: 'string' }, deep: { type: 'object' }, bounded: { type: 'integer' } },
           required: ['inner', 'deep'],
           description: 'A nested object.',
         },
+        either: { description: 'On, or its setting.', type: ['boolean', 'string'] },
+        threads: { description: '1 or 2.', type: 'number', enum: [1, 2] },
         labels: { description: 'Labels.', type: 'object', additionalProperties: { type: 'string' } },
-        region: { description: "AWS Region; default: the server's.", type: 'string' },
+        // Described once, in the server instructions (SHARED_FIELDS).
+        region: { type: 'string' },
       },
-      required: ['cluster', 'whole', 'nested'],
+      required: ['name', 'whole', 'nested'],
     });
   });
 

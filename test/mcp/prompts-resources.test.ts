@@ -10,6 +10,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { registerPlaybookPrompts } from '../../src/mcp/playbooks.js';
 import { LOG_PAGE_LINES, registerResources } from '../../src/mcp/resources.js';
 import { RestClient } from '../../src/mcp/rest-client.js';
+import { SHARED_FIELDS } from '../../src/mcp/listed-schema.js';
 import { createMcpServer, SERVER_INSTRUCTIONS } from '../../src/mcp/server.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
@@ -71,7 +72,9 @@ describe('MCP prompts (the playbooks) and resources (docs, OpenAPI, operation lo
     const caps = client.getServerCapabilities();
     assert.ok(caps?.prompts && caps.resources && caps.tools);
     assert.equal(client.getInstructions(), SERVER_INSTRUCTIONS);
-    assert.ok(SERVER_INSTRUCTIONS.split('\n').length <= 5 && SERVER_INSTRUCTIONS.length < 700);
+    // A few lines: what the server is, where the playbooks are, the polling rule and the arguments every tool shares.
+    assert.ok(SERVER_INSTRUCTIONS.split('\n').length <= 5 && SERVER_INSTRUCTIONS.length < 1_100);
+    for (const field of SHARED_FIELDS.keys()) assert.match(SERVER_INSTRUCTIONS, new RegExp(`\\b${field} is `));
     assert.match(SERVER_INSTRUCTIONS, /prompts/);
     assert.match(SERVER_INSTRUCTIONS, /resources/);
   });

@@ -6,13 +6,18 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { inMemoryToolClient } from './client-helpers.js';
+import { hintsOf, inMemoryToolClient } from './client-helpers.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CAPABILITY_TOOLS } from '../../src/capabilities/index.js';
 import { RestClient } from '../../src/mcp/rest-client.js';
 import { capabilityTools } from '../../src/mcp/server.js';
 import { TOOL_NAMES } from '../../src/mcp/tool-list.js';
-import { listedInputSchema, listedOutputSchema } from '../../src/mcp/listed-schema.js';
+import {
+  listedAnnotations,
+  listedInputSchema,
+  listedOutputSchema,
+  SHARED_FIELDS,
+} from '../../src/mcp/listed-schema.js';
 import { OPERATION_KIND_NAMES } from '../../src/domain/operation-kinds.js';
 
 /** Verbs that only read; every other verb changes something (the tool's annotations must agree). */
@@ -44,12 +49,13 @@ describe('the MCP tool list', () => {
     await Promise.all([reference.connect(a), other.connect(b)]);
     try {
       // The same tools, as a client receives them (JSON on the wire), with the schemas in their listed form
-      // (src/mcp/listed-schema.ts), the title once and no `execution` (its default is what these tools do).
+      // (src/mcp/listed-schema.ts), the title once, the hints MCP does not assume and no `execution` (its default is
+      // what these tools do).
       const theirs = (await other.listTools()).tools.map(({ execution: _, annotations, ...tool }) => ({
         ...tool,
         inputSchema: listedInputSchema(tool.inputSchema),
         ...(tool.outputSchema ? { outputSchema: listedOutputSchema(tool.outputSchema) } : {}),
-        annotations: { ...annotations, title: undefined },
+        annotations: listedAnnotations(annotations ?? {}),
       }));
       assert.deepEqual(JSON.parse(JSON.stringify(tools)), JSON.parse(JSON.stringify(theirs)));
     } finally {
@@ -134,7 +140,7 @@ describe('the MCP tool list', () => {
     assert.deepEqual([...TOOL_NAMES], tools.map((t) => t.name).sort());
   });
 
-  it('gives every tool a "when to use" description, described inputs, an output schema (text-only log tools aside) and all four hints', () => {
+  it('gives every tool a "when to use" description, described inputs (the shared ones in the server instructions), an output schema (text-only log tools aside) and its hints', () => {
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length >= 120, `${tool.name}: description too thin`);
       assert.match(
@@ -144,29 +150,37 @@ describe('the MCP tool list', () => {
       );
       assert.equal(tool.inputSchema.type, 'object');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-        assert.ok((schema as { description?: string }).description, `${tool.name}.${field} has no description`);
+        const described = Boolean((schema as { description?: string }).description);
+        // A field most tools share is described once, in the server instructions (SERVER_INSTRUCTIONS names it).
+        assert.equal(described, !SHARED_FIELDS.has(field), `${tool.name}.${field}: described ${described}`);
       }
       // Log lines are text: sent once, as text, never again as structured content (issue 26).
       if (TEXT_ONLY.includes(tool.name))
         assert.equal(tool.outputSchema, undefined, `${tool.name} answers its lines once, as text`);
       else assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: no output schema`);
+      // The hints MCP assumes when left out are left out (listed-schema.ts → listedAnnotations); a read tool says so.
       const a = tool.annotations ?? {};
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-        assert.equal(typeof a[hint], 'boolean', `${tool.name}: ${hint} not set`);
-      }
+      if (a.readOnlyHint !== true)
+        assert.equal(a.readOnlyHint, undefined, `${tool.name}: readOnlyHint false is the default`);
+      for (const [hint, assumed] of [
+        ['destructiveHint', true],
+        ['idempotentHint', false],
+        ['openWorldHint', true],
+      ] as const)
+        assert.notEqual(a[hint], assumed, `${tool.name}: ${hint} ${assumed} is what MCP assumes: left out`);
     }
   });
 
   it('marks exactly the mutating tools as not read-only, and delete_cluster as destructive', () => {
     for (const tool of tools) {
       const mutating = !READING_VERBS.test(tool.name);
-      assert.equal(tool.annotations?.readOnlyHint, !mutating, tool.name);
-      if (!mutating) assert.equal(tool.annotations?.destructiveHint, false, tool.name);
+      assert.equal(hintsOf(tool).readOnlyHint, !mutating, tool.name);
+      if (!mutating) assert.equal(hintsOf(tool).destructiveHint, false, tool.name);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    assert.equal(byName.get('delete_cluster')?.annotations?.destructiveHint, true);
+    assert.equal(hintsOf(byName.get('delete_cluster')!).destructiveHint, true);
     for (const name of ['replace_nodes', 'delete_nodes']) {
-      assert.equal(byName.get(name)?.annotations?.destructiveHint, true, name);
+      assert.equal(hintsOf(byName.get(name)!).destructiveHint, true, name);
       assert.ok(byName.get(name)?.inputSchema.required?.includes('confirm'), `${name} requires confirm`);
       assert.match(
         byName.get(name)?.description ?? '',
@@ -181,14 +195,14 @@ describe('the MCP tool list', () => {
       'reboot_nodes has no "not needed" confirm field',
     );
     assert.match(byName.get('reboot_nodes')?.description ?? '', /fails for that node alone/);
-    assert.equal(byName.get('create_cluster')?.annotations?.destructiveHint, false);
+    assert.equal(hintsOf(byName.get('create_cluster')!).destructiveHint, false);
     assert.deepEqual(byName.get('delete_cluster')?.inputSchema.required?.includes('confirm'), true);
   });
 
   it('gives every mutating tool an optional idempotencyKey, and no reading tool one', () => {
     for (const tool of tools) {
       const props = tool.inputSchema.properties ?? {};
-      const mutating = tool.annotations?.readOnlyHint === false;
+      const mutating = !hintsOf(tool).readOnlyHint;
       assert.equal(
         'idempotencyKey' in props,
         mutating,
@@ -273,7 +287,7 @@ describe('the MCP tool list', () => {
       'add sets the first count; afterwards only scale changes it',
     );
     const scale = byName.get('scale_instance_group')!;
-    assert.equal(scale.annotations?.destructiveHint, true);
+    assert.equal(hintsOf(scale).destructiveHint, true);
     assert.ok('confirm' in (scale.inputSchema.properties ?? {}));
     assert.match(scale.description ?? '', /shrink.*confirm: true/is);
   });
@@ -290,10 +304,10 @@ describe('the MCP tool list', () => {
       retry_operation_phase: /runs the operation's mutations again/,
     };
     // Forgetting a kept storage lets the cluster's delete take data it would have kept.
-    assert.equal(byName.get('forget_kept_storage')?.annotations?.destructiveHint, true);
+    assert.equal(hintsOf(byName.get('forget_kept_storage')!).destructiveHint, true);
     for (const [name, why] of Object.entries(WHY)) {
       const tool = byName.get(name);
-      assert.equal(tool?.annotations?.destructiveHint, true, `${name} is destructive`);
+      assert.equal(tool && hintsOf(tool).destructiveHint, true, `${name} is destructive`);
       assert.match(tool?.description ?? '', why, `${name} says why`);
       assert.match(
         tool?.description ?? '',
@@ -303,7 +317,7 @@ describe('the MCP tool list', () => {
     }
     // A repeat after success answers the finished download instead of downloading again (issue 26, item 3;
     // test/e2e/replays).
-    assert.equal(byName.get('download_model')?.annotations?.idempotentHint, true);
+    assert.equal(hintsOf(byName.get('download_model')!).idempotentHint, true);
   });
 
   it('offers list_operations.kind as the enum of the operation kinds map', () => {

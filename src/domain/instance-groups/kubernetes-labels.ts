@@ -123,5 +123,5 @@ export const TaintsSchema = z
     });
   })
   .describe(
-    `Kubernetes taints HyperPod keeps on the group's nodes (at most ${MAX_GROUP_TAINTS}); pods need a matching toleration.`,
+    `Taints HyperPod keeps on the group's nodes. At most ${MAX_GROUP_TAINTS}; pods need a matching toleration.`,
   );

@@ -13,9 +13,7 @@ export const AUTOSCALING_SCOPE =
 export const SetAutoscalingRequestSchema = z
   .object({
     region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
-    enabled: z
-      .boolean('must be true or false')
-      .describe('true turns HyperPod-managed node autoscaling (Karpenter, run by AWS) on; false turns it off.'),
+    enabled: z.boolean('must be true or false').describe('Managed node autoscaling on or off. Karpenter, run by AWS.'),
     instanceGroups: z
       .array(InstanceGroupNameSchema)
       .min(1, 'must name at least one instance group')
@@ -23,7 +21,7 @@ export const SetAutoscalingRequestSchema = z
       .refine((names) => new Set(names).size === names.length, 'must not name a group twice')
       .optional()
       .describe(
-        `With enabled: true (required then), the instance groups Karpenter may scale (1–${AUTOSCALING_MAX_GROUPS}); they may start at 0 nodes.`,
+        `Groups Karpenter may scale (enabled: true). 1–${AUTOSCALING_MAX_GROUPS} groups; they may start at 0 nodes.`,
       ),
   })
   .strict()

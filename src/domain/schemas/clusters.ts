@@ -86,8 +86,8 @@ export const KubernetesVersionSchema = z
   .string()
   .regex(/^\d+\.\d+$/, 'must look like 1.32')
   .describe(
-    `Kubernetes version of the EKS control plane, one SageMaker HyperPod supports (${hyperPodKubernetesRange()}) and EKS offers in the Region ` +
-      "(list_kubernetes_versions / GET /api/v1/kubernetes-versions). Leave it out for the default: EKS's default version when HyperPod supports it, " +
+    `Only when the user asks for a version (list_kubernetes_versions). One SageMaker HyperPod supports (${hyperPodKubernetesRange()}) and EKS offers in the Region ` +
+      "(GET /api/v1/kubernetes-versions). Leave it out for the default: EKS's default version when HyperPod supports it, " +
       'else the newest version both support.',
   );
 
@@ -99,23 +99,18 @@ export const CreateClusterRequestSchema = z
     instanceType: InstanceTypeSchema,
     capacityType: CapacityTypeSchema.default('on-demand'),
     trainingPlanArn: TrainingPlanArnSchema.optional(),
-    instanceCount: z
-      .number()
-      .int()
-      .min(1, 'must be at least 1')
-      .max(1000)
-      .describe('Number of instances in the first instance group.'),
+    instanceCount: z.number().int().min(1, 'must be at least 1').max(1000).describe('Instances in the first group.'),
     networkInterface: z
       .enum(['efa', 'efa-only'])
       .optional()
       .describe(
-        'EFA network interfaces for the first group (EFA-capable types only: the instance type list says efaSupported): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Left out: ENA only. Fixed for the group\'s lifetime.',
+        "EFA for the first group: efa (with ENA) or efa-only. EFA-capable types only; left out: ENA only; fixed for the group's lifetime.",
       ),
     deepHealthChecks: z
       .boolean()
       .default(false)
       .describe(
-        'Run deep health checks (GPU stress and EFA connectivity) on new nodes before they take work. Adds time to node start.',
+        'Deep health checks on new nodes. They run before the nodes take work: GPU stress and EFA connectivity; adds time to node start.',
       ),
     kubernetesVersion: KubernetesVersionSchema.optional(),
     storage: StorageRequestSchema.default({ s3: true }),

@@ -14,21 +14,19 @@ export const AvailabilityZoneSchema = z
   .string()
   .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, 'must be an Availability Zone name such as us-west-2b')
   .describe(
-    'Availability Zone name, e.g. us-west-2b. List valid zones with list_availability_zones / GET /api/v1/availability-zones.',
+    'Zone name, e.g. us-west-2b. List valid zones with list_availability_zones / GET /api/v1/availability-zones.',
   );
 
 /** HyperPod instance types are the EC2 type with an `ml.` prefix. */
 export const InstanceTypeSchema = z
   .string()
   .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, 'must be a SageMaker HyperPod instance type such as ml.p5.48xlarge')
-  .describe(
-    'SageMaker HyperPod instance type, e.g. ml.g5.8xlarge. List the types offered in a zone with list_instance_types.',
-  );
+  .describe('Instance type, e.g. ml.g5.8xlarge. List the types offered in a zone with list_instance_types.');
 
 export const CapacityTypeSchema = z
   .enum(['on-demand', 'spot', 'training-plan'])
   .describe(
-    'Where the instances come from: on-demand, spot (interruptible, cheaper) or a training plan (reserved capacity; give trainingPlanArn).',
+    'On-demand, spot or a training plan (give trainingPlanArn). Spot is interruptible and cheaper; a training plan is reserved capacity.',
   );
 
 export const TrainingPlanArnSchema = z
@@ -37,7 +35,7 @@ export const TrainingPlanArnSchema = z
     /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:training-plan\/[A-Za-z0-9][A-Za-z0-9-]{0,63}$/,
     'must be a SageMaker training plan ARN',
   )
-  .describe('ARN of the training plan whose reserved capacity the instances use (capacityType training-plan only).');
+  .describe('For capacityType training-plan. Its reserved capacity is what the instances use.');
 
 /**
  * Our cluster names become the HyperPod cluster name, the EKS cluster name, IAM role names and an

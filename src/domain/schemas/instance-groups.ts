@@ -34,7 +34,7 @@ const InstanceCountSchema = z.number().int().min(0, 'must be at least 0').max(10
 const DeepHealthChecksSchema = z
   .boolean()
   .describe(
-    'Run deep health checks (GPU stress with DCGM, EFA/NCCL connectivity) on new nodes before they take work. Adds time to node start.',
+    'Deep health checks on new nodes. They run before the nodes take work: GPU stress with DCGM, EFA/NCCL connectivity; adds time to node start.',
   );
 
 const S3_URI = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/;
@@ -121,23 +121,19 @@ export const AddInstanceGroupRequestSchema = z
     name: InstanceGroupNameSchema,
     region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
     availabilityZone: AvailabilityZoneSchema.describe(
-      "Zone of the group; its /20 compute subnet is reused or created there. Fixed for the group's lifetime.",
+      "The group's zone. Its /20 compute subnet is reused or created there; fixed for the group's lifetime.",
     ),
     instanceType: InstanceTypeSchema,
-    instanceCount: InstanceCountSchema.describe(
-      'Number of instances (0 for a group that managed autoscaling grows from zero).',
-    ),
+    instanceCount: InstanceCountSchema.describe('Instances (0 for a group managed autoscaling grows).'),
     minInstanceCount: InstanceCountSchema.optional().describe(
-      'Fewest instances HyperPod must get for the group to count as created (else it rolls back after 3 hours).',
+      'Fewest instances for the group to count as created. Else HyperPod rolls it back after 3 hours.',
     ),
     capacityType: CapacityTypeSchema.default('on-demand').describe(CapacityTypeSchema.description!),
     trainingPlanArn: TrainingPlanArnSchema.optional().describe(TrainingPlanArnSchema.description!),
     networkInterface: z
       .enum(['efa', 'efa-only'])
       .optional()
-      .describe(
-        'EFA network interfaces (EFA-capable types only): "efa" adds EFA to the ENA interface, "efa-only" uses EFA-only interfaces. Fixed for the group\'s lifetime.',
-      ),
+      .describe("EFA: efa (with ENA) or efa-only. EFA-capable types only; fixed for the group's lifetime."),
     deepHealthChecks: DeepHealthChecksSchema.default(false).describe(DeepHealthChecksSchema.description!),
     threadsPerCore: z
       .union([z.literal(1), z.literal(2)], 'must be 1 or 2')
@@ -161,9 +157,7 @@ export type AddInstanceGroupRequest = z.output<typeof AddInstanceGroupRequestSch
 export const ShrinkConfirmSchema = z
   .literal(true, 'must be true to shrink: set it only after the user confirmed that nodes of this group are terminated')
   .optional()
-  .describe(
-    "Required (true) when instanceCount is lower than the group's count: nodes are terminated and jobs on them stop. Set it only after the user confirmed.",
-  );
+  .describe("true to shrink, after the user's yes. A lower count terminates nodes and stops their jobs.");
 
 /** What an update request may carry besides the group's mutable fields. */
 const UPDATE_CONTROL_KEYS = ['region', 'confirm'];
@@ -178,14 +172,10 @@ export const UpdateInstanceGroupRequestSchema = z
     region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
     instanceCount: InstanceCountSchema.optional().describe('New number of instances. Send only the fields you change.'),
     minInstanceCount: InstanceCountSchema.optional().describe(
-      'New minimum count (it matters only until the group first becomes InService).',
+      'New minimum count. It matters only until the group first becomes InService.',
     ),
-    labels: LabelsSchema.optional().describe(
-      "The complete new set of labels HyperPod keeps on the group's nodes ({} removes them all).",
-    ),
-    taints: TaintsSchema.optional().describe(
-      "The complete new list of taints HyperPod keeps on the group's nodes ([] removes them all).",
-    ),
+    labels: LabelsSchema.optional().describe('The complete new set of labels ({} removes them all).'),
+    taints: TaintsSchema.optional().describe('The complete new list of taints ([] removes them all).'),
     deepHealthChecks: DeepHealthChecksSchema.optional().describe(DeepHealthChecksSchema.description!),
     lifecycleConfig: LifecycleConfigSchema.optional().describe(
       'New lifecycle scripts; they run on nodes created from now on.',

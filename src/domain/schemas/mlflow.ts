@@ -21,7 +21,7 @@ export const MlflowTrackingServerNameSchema = z
     /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/,
     'must be 1–256 letters, digits and hyphens, starting and ending with a letter or digit',
   )
-  .describe('Tracking server name (part of its ARN).');
+  .describe('Tracking server name.');
 
 export const MlflowServerSizeSchema = z
   .enum(['Small', 'Medium', 'Large'])
@@ -41,18 +41,15 @@ export const CreateMlflowServerRequestSchema = z
       .string()
       .regex(/^\d+(\.\d+)+$/, 'must be a version such as 3.0')
       .optional()
-      .describe("MLflow version of the server, e.g. 3.0; default: SageMaker's current default."),
+      .describe("MLflow version, e.g. 3.0. Default: SageMaker's current default."),
     roleArn: z
       .string()
       .regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/, 'must be an IAM role ARN')
       .optional()
       .describe(
-        'Role SageMaker assumes to reach the artifact store; absent: the role InstantStart manages for MLflow (docs/TRAINING.md → MLflow).',
+        'Role SageMaker assumes to reach the artifact store. Absent: the role InstantStart manages for MLflow (docs/TRAINING.md → MLflow).',
       ),
-    automaticModelRegistration: z
-      .boolean()
-      .default(false)
-      .describe('Register logged models in the SageMaker Model Registry automatically.'),
+    automaticModelRegistration: z.boolean().default(false).describe('Register logged models in the Model Registry.'),
     cluster: ClusterRefSchema.optional().describe(
       "The HyperPod cluster the server is for: the server and the role InstantStart makes for it carry that cluster's tag, and deleting the cluster deletes them. Absent: a server of the Region, which no cluster delete touches.",
     ),

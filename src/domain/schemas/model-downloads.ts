@@ -55,9 +55,7 @@ export const DownloadStorageSchema = z
     /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
     "must be a storage name as the cluster's storage list shows it (lower-case letters, digits and hyphens)",
   )
-  .describe(
-    "The storage to write into, as the cluster's storage list names it (its PersistentVolumeClaim in namespace default). S3 storages only.",
-  );
+  .describe('The S3 storage to write into (list_storage). Its PersistentVolumeClaim is in namespace default.');
 
 /** A path inside the storage: relative, `/`-separated segments of safe characters, no `.`/`..`. */
 export const DownloadPrefixSchema = z

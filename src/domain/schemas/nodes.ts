@@ -43,9 +43,7 @@ export const ListNodesQuerySchema = z
   .object({
     region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
     group: InstanceGroupNameSchema.optional().describe('Only nodes of this instance group.'),
-    health: NodeHealthStateSchema.optional().describe(
-      'Only nodes in this health state: healthy, degraded, failed or transitional.',
-    ),
+    health: NodeHealthStateSchema.optional().describe('Only nodes in this health state.'),
     availabilityZone: AvailabilityZoneSchema.optional().describe('Only nodes in this Availability Zone.'),
     limit: PageLimitSchema,
     nextToken: PageTokenSchema,
@@ -156,6 +154,8 @@ const CONFIRM_WHY: Record<Exclude<NodeAction, 'reboot'>, string> = {
   delete: 'deleting terminates the instances and removes them from their group, which shrinks by as many',
 };
 
+const upperFirst = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
+
 const PER_CALL: Record<NodeAction, number> = {
   reboot: BATCH_REBOOT_LIMIT,
   replace: BATCH_REPLACE_LIMIT,
@@ -204,7 +204,7 @@ export function nodeActionRequestSchema(action: NodeAction) {
     .object({
       region: REGION,
       nodeIds,
-      confirm: z.literal(true, `must be true: ${why}`).describe(`Must be true: ${why}.`),
+      confirm: z.literal(true, `must be true: ${why}`).describe(`true, after the user's yes. ${upperFirst(why)}.`),
     })
     .strict()
     .describe(description);

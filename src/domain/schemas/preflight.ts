@@ -24,7 +24,7 @@ export const InstanceFamilySchema = z
     'must be an instance family such as p5, g5, g6e or trn1 (the part of ml.p5.48xlarge between "ml." and the size)',
   )
   .max(20)
-  .describe('Only types of this family, e.g. p5, g5, g6e, trn1 (exact: p4d does not include p4de).');
+  .describe('Only this family, e.g. p5, g5, trn1. Exact: p4d does not include p4de.');
 
 export const InstanceTypesQuerySchema = z
   .object({

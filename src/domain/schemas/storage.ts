@@ -20,14 +20,14 @@ export const StorageNameSchema = z
     DNS_LABEL,
     'must be a Kubernetes name: lower-case letters, digits and hyphens, starting and ending with a letter or digit',
   )
-  .describe('Storage name: the PersistentVolumeClaim pods mount (lower-case letters, digits, hyphens; up to 63).');
+  .describe('Storage name: the claim pods mount. Lower-case letters, digits, hyphens; up to 63.');
 
 export const StorageNamespaceSchema = z
   .string('must be a namespace name')
   .min(1, 'must not be empty')
   .max(63, 'must be at most 63 characters (a Kubernetes namespace name)')
   .regex(DNS_LABEL, 'must be a Kubernetes namespace name: lower-case letters, digits and hyphens')
-  .describe('Kubernetes namespace of the claim (pods in it can mount the storage). Default: default.');
+  .describe("The claim's namespace. Pods in it can mount the storage.");
 
 /** S3's bucket naming rules for general purpose buckets (S3 User Guide → Bucket naming rules). */
 export const BucketNameSchema = z
@@ -74,7 +74,7 @@ export const PrefixSchema = z
   .refine((p) => !/[\u0000-\u001f\u007f]/.test(p), 'must not contain control characters')
   .transform((p) => (p === '' || p.endsWith('/') ? p : `${p}/`))
   .describe(
-    "Key prefix inside the bucket the storage shows (Mountpoint's prefix option), e.g. models/; a trailing / is added. Empty or absent = the whole bucket.",
+    "Key prefix the storage shows, e.g. models/. Mountpoint's prefix option; a trailing / is added; empty or absent = the whole bucket.",
   );
 
 export const FileSystemIdSchema = z
@@ -93,9 +93,7 @@ export const LustreCapacityGiBSchema = z
 
 export const StorageKindSchema = z
   .enum(['s3', 'fsx'], 'must be s3 or fsx')
-  .describe(
-    's3: an S3 bucket (Mountpoint for Amazon S3 CSI driver); fsx: an FSx for Lustre file system (FSx CSI driver).',
-  );
+  .describe('s3: a bucket (Mountpoint CSI driver); fsx: FSx for Lustre (FSx CSI driver).');
 export type StorageKind = z.infer<typeof StorageKindSchema>;
 
 const S3_ONLY = ['bucket', 'createBucket', 'prefix', 'readOnly'] as const;
@@ -113,25 +111,23 @@ export const AddStorageRequestSchema = z
     createBucket: z
       .boolean('must be true or false')
       .default(false)
-      .describe("s3: true makes a new bucket, tagged as this cluster's; false (default) mounts an existing one."),
+      .describe("s3: true makes a new bucket. It is tagged as this cluster's; false (default) mounts an existing one."),
     prefix: PrefixSchema.optional(),
     readOnly: z
       .boolean('must be true or false')
       .default(false)
-      .describe(
-        's3: true mounts read-only (Mountpoint read-only); false (default) read-write with deletes allowed (allow-delete).',
-      ),
+      .describe('s3: true mounts read-only. False (default): read-write with deletes allowed (allow-delete).'),
     fileSystemId: FileSystemIdSchema.optional().describe(
-      "fsx: an existing FSx for Lustre file system (AVAILABLE, in the cluster's VPC) to mount.",
+      "fsx: an existing file system to mount. AVAILABLE, in the cluster's VPC.",
     ),
     createFileSystem: z
       .boolean('must be true or false')
       .default(false)
       .describe(
-        "fsx: true makes a new FSx for Lustre file system in the cluster's subnet and security group (about 10 minutes).",
+        "fsx: true makes a new file system (about 10 minutes). It is made in the cluster's subnet and security group.",
       ),
     storageCapacityGiB: LustreCapacityGiBSchema.optional().describe(
-      'fsx with createFileSystem: capacity in GiB (1200 or multiples of 2400; default 1200).',
+      'fsx with createFileSystem: GiB, 1200 or multiples of 2400.',
     ),
   })
   .strict()
@@ -246,7 +242,7 @@ export const BrowseStorageQuerySchema = z
     region: RegionSchema.optional(),
     namespace: StorageNamespaceSchema.default('default'),
     path: PrefixSchema.optional().describe(
-      'Folder inside the storage to list (relative to its prefix), e.g. llama/; absent = its top.',
+      "Folder to list, e.g. llama/. Relative to the storage's prefix; absent = its top.",
     ),
     pageToken: z.string().max(2048).optional().describe('nextToken of the previous page.'),
     limit: z.coerce

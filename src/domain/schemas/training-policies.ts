@@ -342,7 +342,7 @@ export const ElasticSchema = z
     }
   })
   .describe(
-    'Elastic training: the job grows and shrinks between minReplicas and maxReplicas nodes with capacity (spec.elasticPolicy). Not on spot groups, not with managed tiered checkpointing on the cluster, not with checkpointless training. HyperPodPyTorchJob recipes only.',
+    'Elastic training between minReplicas and maxReplicas nodes. The job grows and shrinks with capacity (spec.elasticPolicy). Not on spot groups, not with managed tiered checkpointing on the cluster, not with checkpointless training. HyperPodPyTorchJob recipes only.',
   );
 export type Elastic = z.output<typeof ElasticSchema>;
 

@@ -7,7 +7,7 @@ import {
   type AutoscalingView,
 } from '../../../domain/schemas/autoscaling.js';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -24,8 +24,7 @@ export function registerGetAutoscalingTool(server: McpServer, api: RestClient): 
     name: 'get_autoscaling',
     title: 'Show managed node autoscaling',
     description:
-      'Show whether HyperPod-managed Karpenter autoscaling is on for a cluster, which instance groups it may scale, the ClusterRole HyperPod uses, and whether ' +
-      `Karpenter's HyperpodNodeClass and NodePool are Ready. ${AUTOSCALING_SCOPE}`,
+      'Whether managed Karpenter autoscaling is on, the groups it may scale (never training-plan groups or groups with deep health checks) and whether its NodeClass and NodePool are Ready.',
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
     output: AutoscalingViewSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
@@ -53,14 +52,7 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
   registerRestTool(server, api, {
     name: 'set_autoscaling',
     title: 'Turn managed node autoscaling on or off',
-    description:
-      'Turn HyperPod-managed Karpenter autoscaling on for chosen instance groups (enabled: true with groups, 1–10; ' +
-      'call again to change the list) or off (enabled: false; node counts stay). Karpenter adds nodes for pods ' +
-      'that cannot be scheduled (groups can start at 0) and removes nodes empty for 5 minutes; it scales HyperPod ' +
-      'instance groups only, and groups on training plans or with deep health checks are refused. Once on, ' +
-      "Karpenter terminates the groups' empty nodes on its own: tell the user and get their yes first. The answer " +
-      'is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" ' +
-      'or "failed".',
+    description: `Managed Karpenter autoscaling on for groups (enabled: true, groups) or off (counts stay). Karpenter adds nodes for unschedulable pods and terminates the groups' empty nodes on its own: get their yes first. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -19,9 +19,7 @@ export function registerCheckClusterRequestTool(server: McpServer, api: RestClie
     name: 'check_cluster_request',
     title: 'Check a create-cluster request (dry run)',
     description:
-      'Dry-run a create_cluster request without changing anything: the name is free, the zone is valid, the instance type is offered in that zone, ' +
-      'quotas suffice, and the training plan (if any) covers it. Takes exactly the arguments of create_cluster (less idempotencyKey). Call it right before create_cluster ' +
-      '(check before create); if it reports problems, fix them — ask the user only when the fix is their choice (zone, instance type, capacity type, count) — and check again.',
+      'Dry run of create_cluster with its exact arguments: free name, valid zone, type offered there, quotas, training plan. Call it right before create_cluster; fix what it reports and check again.',
     input: CreateClusterToolInputSchema,
     restFields: CREATE_CLUSTER_REST_FIELDS,
     output: QuotaCheckResultSchema,

@@ -22,9 +22,7 @@ export function registerCheckQuotasTool(server: McpServer, api: RestClient): voi
     name: 'check_quotas',
     title: 'Check quotas and training plan for an instance choice',
     description:
-      'Check, without changing anything, whether the account may run instanceCount × instanceType on HyperPod: the "<type> for cluster usage" service quota ' +
-      '(limit vs. already in use) and, for capacityType training-plan, whether the plan covers the request. Use it as soon as the user has picked an instance type ' +
-      'and count, to explain a shortfall before anything is created (quota increases take time). For the complete create request use check_cluster_request.',
+      "Changes nothing: may the account run instanceCount × instanceType on HyperPod (quota against use; a training plan's cover)? Call it once type and count are chosen, to explain a shortfall early.",
     input: InputSchema,
     output: QuotaCheckResultSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

@@ -14,8 +14,7 @@ export function registerListAvailabilityZonesTool(server: McpServer, api: RestCl
     name: 'list_availability_zones',
     title: 'List availability zones',
     description:
-      'List the availability zones of a region as AWS reports them (name, zone id, state). Call it before asking the user to pick a zone, ' +
-      'and offer only zones listed here (check before create). Then call list_instance_types with the chosen zone.',
+      "A Region's availability zones (name, zone id, state). Check before create: offer the user only these, then call list_instance_types with the chosen zone.",
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

@@ -22,19 +22,14 @@ export function registerListInstanceTypesTool(server: McpServer, api: RestClient
     name: 'list_instance_types',
     title: 'List HyperPod instance types',
     description:
-      'List the SageMaker HyperPod instance types AWS offers in a region — or, with availabilityZone, in that zone only — with accelerators, EFA and spot support ' +
-      "and the account's cluster-usage quota. Narrow it with acceleratorsOnly and family (e.g. p5, g5, trn1) to read only the types the user asks about. Call it with the zone the user picked before asking for an instance type, and offer only types listed here " +
-      '(check before create). A quota of 0 means the account must request an increase first (see check_quotas).',
+      "HyperPod instance types offered in a Region or zone: accelerators, EFA, spot, the account's quota (0: needs an increase). Check before create: offer only types listed for the chosen zone.",
     input: z
       .object({
         region: RegionSchema.optional(),
         availabilityZone: AvailabilityZoneSchema.optional().describe(
-          'Only list types offered in this zone, e.g. us-west-2b (recommended once the user chose a zone).',
+          'Only types offered in this zone. Recommended once the user chose a zone.',
         ),
-        acceleratorsOnly: z
-          .boolean()
-          .optional()
-          .describe('true: only types with GPUs or Trainium/Inferentia chips (what training and inference need).'),
+        acceleratorsOnly: z.boolean().optional().describe('true: only types with GPUs, Trainium or Inferentia.'),
         family: InstanceFamilySchema.optional(),
       })
       .strict(),

@@ -12,9 +12,7 @@ export function registerListKubernetesVersionsTool(server: McpServer, api: RestC
     name: 'list_kubernetes_versions',
     title: 'List Kubernetes versions',
     description:
-      'List the Kubernetes versions a new cluster may run in a region: each version EKS offers there or SageMaker HyperPod supports, which side supports it, ' +
-      'and the default create_cluster uses without kubernetesVersion. Call it only when the user asks for a particular Kubernetes version (it is not a ' +
-      'question to ask them): pass kubernetesVersion to create_cluster only when this lists it as usable.',
+      "Kubernetes versions a new cluster may run in a Region and create_cluster's default. Only when the user asks for a version; never ask them for one.",
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: KubernetesVersionsSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

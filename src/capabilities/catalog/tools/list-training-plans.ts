@@ -12,9 +12,7 @@ export function registerListTrainingPlansTool(server: McpServer, api: RestClient
     name: 'list_training_plans',
     title: 'List training plans',
     description:
-      'List the SageMaker training plans (reserved capacity) of a region with their instance type, zone, available count and time window. ' +
-      'Call it when the user wants capacity type "training-plan" (or asks for reserved capacity) and offer only plans that are Active or Scheduled, ' +
-      "target HyperPod clusters, and match the instance type and count. A plan fixes the zone: use the plan's availabilityZone, and tell the user.",
+      "A Region's training plans (reserved capacity): type, zone, available count, window. For capacity type training-plan offer only Active or Scheduled plans that fit (a plan fixes the zone).",
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: z.object({ trainingPlans: z.array(TrainingPlanViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DeletePlanSchema } from '../../../domain/schemas/clusters.js';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { deletePlanText } from './delete-plan-text.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -23,7 +23,7 @@ const InputSchema = z
       .boolean()
       .default(false)
       .describe(
-        "true keeps every bucket and FSx file system holding the cluster's data; false (default) deletes them too (storages removed keeping their data stay either way). Ask the user if data matters.",
+        "true keeps the buckets and file systems holding the cluster's data. False (default) deletes them too; storages removed keeping their data stay either way. Ask the user if data matters.",
       ),
   })
   .strict();
@@ -33,13 +33,7 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'delete_cluster',
     title: 'Delete a HyperPod cluster',
-    description:
-      'Delete a cluster and everything InstantStart made for it: the load balancers its Services, Ingresses and ' +
-      'endpoints hold, HyperPod nodes, the EKS cluster, network, roles and (unless keepStorage) the storage. ' +
-      'DESTRUCTIVE and irreversible: first show the user get_cluster_delete_plan, get an explicit yes for this ' +
-      'cluster name, then pass confirm: true. The answer is an operation that is NOT done: call wait_for_operation ' +
-      'with its operationId until status is "succeeded" or "failed"; only then say the cluster is gone. A failed ' +
-      'phase can be retried with retry_operation_phase.',
+    description: `Delete a cluster and all InstantStart made for it (load balancers, nodes, EKS, network, roles; storage unless keepStorage). DESTRUCTIVE: show get_cluster_delete_plan, get an explicit yes, pass confirm: true. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     output: OperationStartedSchema.extend({
       plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.'),

@@ -11,9 +11,7 @@ export function registerGetActiveClusterTool(server: McpServer, api: RestClient)
     name: 'get_active_cluster',
     title: 'Get the active cluster',
     description:
-      'Read which cluster is active: the one the user selected last (in the web UI or with set_active_cluster) or created last. Use it at the start of a ' +
-      'session to know which cluster the user is working with, then pass that name as cluster: tools never default to the active cluster, so a call ' +
-      'always says which cluster it acts on. name and region are null when none is selected.',
+      'The active cluster: selected last (web UI, set_active_cluster) or created last; null when none. Pass its name as cluster: tools never default to the active cluster.',
     input: z.object({}).strict(),
     output: ActiveClusterSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

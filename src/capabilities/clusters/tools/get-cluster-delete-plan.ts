@@ -14,19 +14,12 @@ export function registerGetClusterDeletePlanTool(server: McpServer, api: RestCli
     name: 'get_cluster_delete_plan',
     title: 'What deleting a cluster removes and keeps',
     description:
-      'Before delete_cluster: list by name what deleting the cluster removes (the load balancers its Kubernetes Services and Ingresses hold, HyperPod and EKS clusters, MLflow tracking servers made for it, buckets, file systems, roles, network) ' +
-      "and what it keeps, with why (storages removed keeping their data, everything of the cluster's data with keepStorage, buckets it mounts that InstantStart never made). " +
-      'Show both lists to the user and get their yes before delete_cluster. Changes nothing. Not found: nothing of the cluster is left to delete.',
+      'Changes nothing: what delete_cluster would remove (load balancers, HyperPod, EKS, MLflow servers, buckets, file systems, roles, network) and keep, with why. Show it before delete_cluster.',
     input: z
       .object({
         cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
         region: RegionSchema.optional(),
-        keepStorage: z
-          .boolean()
-          .default(false)
-          .describe(
-            "Plan a delete that keeps the cluster's buckets and file systems (as delete_cluster's keepStorage).",
-          ),
+        keepStorage: z.boolean().default(false).describe("As delete_cluster's keepStorage."),
       })
       .strict(),
     output: DeletePlanSchema,

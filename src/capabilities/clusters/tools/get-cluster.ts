@@ -13,9 +13,7 @@ export function registerGetClusterTool(server: McpServer, api: RestClient): void
     name: 'get_cluster',
     title: 'Describe a HyperPod cluster',
     description:
-      "Describe one HyperPod cluster: status, its EKS cluster, instance groups (type, capacity type, current/target counts), node recovery, storage (with each PersistentVolumeClaim's phase: Bound means jobs can mount it), " +
-      "and whether it is the active cluster. Use it to verify a cluster after create_cluster's operation succeeded, or before deleting it. " +
-      'For the progress of a running create or delete, use wait_for_operation instead.',
+      'One cluster: status, EKS cluster, groups with counts, node recovery, storage claims (Bound = mountable), active or not. Verify a create once its operation succeeded.',
     input: z
       .object({
         cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),

@@ -12,9 +12,7 @@ export function registerListClustersTool(server: McpServer, api: RestClient): vo
     name: 'list_clusters',
     title: 'List HyperPod clusters',
     description:
-      'List the SageMaker HyperPod clusters of a region, including clusters an InstantStart operation is still creating or deleting (see activeOperation). ' +
-      'Use it FIRST, before offering to create a cluster (check before create: the user may already have one, and the new name must be free), ' +
-      'and to find the name to pass to get_cluster, set_active_cluster or delete_cluster.',
+      "A Region's HyperPod clusters, with those an InstantStart operation is creating or deleting. Call it FIRST (check before create: the user may have one; a new name must be free).",
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: z.object({ clusters: z.array(ClusterSummarySchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },

@@ -13,9 +13,7 @@ export function registerSetActiveClusterTool(server: McpServer, api: RestClient)
     name: 'set_active_cluster',
     title: 'Select the active cluster',
     description:
-      'Select the active cluster: the one the web UI opens and the user is working with (tools do not default to it: every cluster-scoped tool takes cluster). ' +
-      'It takes effect immediately (no operation to poll); the answer is the new selection. create_cluster selects its new cluster itself (one of its phases), ' +
-      'so call this only when the user switches between existing clusters (names from list_clusters).',
+      'Select the active cluster the web UI opens (tools never default to it); immediate. create_cluster selects its new cluster itself: call this only when the user switches clusters.',
     input: z
       .object({
         cluster: fields.name.describe('Name of the cluster to select (from list_clusters).'),

@@ -14,8 +14,7 @@ export function registerDiagnoseClusterCreationTool(server: McpServer, api: Rest
     name: 'diagnose_cluster_creation',
     title: 'Diagnose a cluster create',
     description:
-      "Why a create-cluster failed (default: the cluster's newest): the failed phase and its error, the cause with evidence (quota, capacity, IAM trust, subnet space, add-on version), what was left behind, and the fix as suggested commands. " +
-      'Read-only: show the suggestions to the user; run a mutating one only after they say yes.',
+      'Why a create-cluster failed (default: the newest): failed phase, error, cause with evidence (quota, capacity, IAM trust, subnet space, add-on version), leftovers, fix as suggested commands. Read-only.',
     input: z
       .object({
         cluster: ClusterRefSchema,

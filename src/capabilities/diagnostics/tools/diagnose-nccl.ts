@@ -16,13 +16,12 @@ export function registerDiagnoseNcclTool(server: McpServer, api: RestClient): vo
     name: 'diagnose_nccl',
     title: 'Diagnose NCCL of a training job',
     description:
-      "Why a training job's NCCL hangs, times out or runs slow: its ranks' log tails, EFA settings and devices against the instance type, the security group's self rule, zones. " +
-      'Read-only: fixes are suggested as text for the user to approve.',
+      "Why a training job's NCCL hangs, times out or is slow: the ranks' NCCL lines, EFA settings and devices against the instance type, the security group's self rule, zones. Read-only: fixes are suggested.",
     input: z
       .object({
         cluster: ClusterRefSchema,
         job: TrainingJobNameSchema.describe("The job's name (from list_jobs)."),
-        namespace: StorageNamespaceSchema.default('default').describe("The job's namespace; default: default."),
+        namespace: StorageNamespaceSchema.default('default').describe("The job's namespace."),
         region: RegionSchema.optional(),
       })
       .strict(),

@@ -15,8 +15,7 @@ export function registerDiagnoseNodeTool(server: McpServer, api: RestClient): vo
     name: 'diagnose_node',
     title: 'Diagnose a node',
     description:
-      "A node's health with evidence (SageMaker status, health and fault labels, deep health check, conditions, events, pods, earlier node actions) and where it stands on investigate → reboot → replace, and why. " +
-      'Read-only: the investigate step before reboot_nodes or replace_nodes, which it suggests as text for the user to approve.',
+      "A node's health with evidence (status, labels, deep health check, conditions, events, pods, past actions) and its place on investigate → reboot → replace. Read-only: it suggests, the user approves.",
     input: z.object({ cluster: ClusterRefSchema, node: NodeIdSchema, region: RegionSchema.optional() }).strict(),
     output: DiagnosisSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

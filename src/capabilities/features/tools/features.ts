@@ -10,7 +10,7 @@ import {
   type FeaturesAnswer,
   type FeaturesUnchanged,
 } from '../../../domain/schemas/features.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
 import { FEATURES_PATHS } from '../paths.js';
@@ -20,8 +20,9 @@ const ChangeInput = z
     cluster: ClusterRefSchema,
     region: RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region."),
     changes: FeatureChangesSchema.describe(
-      'ONLY the features the user asked to change, e.g. {"inference-operator": true} or {"cert-manager": false} or {"tiered-checkpointing": {"instanceMemoryAllocationPercentage": 40}}. ' +
-        'Never send features the user did not mention: they are left as they are.',
+      'ONLY the features the user asked to change, e.g. {"inference-operator": true, "cert-manager": false}. ' +
+        'A feature with settings takes them, e.g. {"tiered-checkpointing": {"instanceMemoryAllocationPercentage": 40}}; ' +
+        'never send features the user did not mention: they are left as they are.',
     ),
   })
   .strict();
@@ -54,10 +55,7 @@ export function registerGetFeaturesTool(server: McpServer, api: RestClient): voi
     name: 'get_features',
     title: "Show a cluster's managed features",
     description:
-      'Show every managed feature of a cluster as it is now (AWS and Kubernetes): training and inference ' +
-      'operators, KubeRay, tiered checkpointing, autoscaling, cert-manager, metrics-server, the S3 and FSx CSI ' +
-      'drivers, the pod identity agent — each with its state, version, health, settings, needs and IAM roles; one ' +
-      'another install provides (providedBy) is left in its charge. Call it before set_features.',
+      "A cluster's managed features as they are now (operators, KubeRay, tiered checkpointing, autoscaling, add-ons, CSI drivers): state, version, health, needs, IAM roles.",
     input: z
       .object({
         cluster: ClusterRefSchema,
@@ -87,9 +85,7 @@ export function registerPlanFeaturesTool(server: McpServer, api: RestClient): vo
     name: 'plan_features',
     title: 'Plan a change of managed features (dry run)',
     description:
-      'What set_features would do with the same changes: the features it installs (in order, with what they need) ' +
-      'and removes, the objects each creates or deletes, what is already as asked and what is refused. Changes ' +
-      'nothing. Show the plan to the user before calling set_features.',
+      'Changes nothing: what set_features would do with the same changes — installs (in order), removals, objects created or deleted, refusals. Show the plan to the user before set_features.',
     input: ChangeInput,
     output: FeaturePlanAnswerSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
@@ -116,12 +112,7 @@ export function registerSetFeaturesTool(server: McpServer, api: RestClient): voi
   registerRestTool(server, api, {
     name: 'set_features',
     title: 'Turn managed features on or off',
-    description:
-      'Turn managed features of a cluster on or off, sending ONLY the features the user asked to change (features ' +
-      'not named are never touched). What a feature needs is installed first; turning off what an enabled feature ' +
-      'still needs is refused, naming both. Call plan_features first and show the plan. When everything named ' +
-      'already is as asked, the answer says so (noOp) and starts nothing. Otherwise the answer is an operation ' +
-      'that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+    description: `Turn managed features on or off, naming ONLY those the user asked to change; needs are installed first. Call plan_features first. Nothing to change: noOp. ${POLL_UNTIL_DONE}`,
     input: ChangeInput,
     output: SetFeaturesOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

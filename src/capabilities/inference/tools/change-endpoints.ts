@@ -25,8 +25,7 @@ export function registerScaleEndpointTool(server: McpServer, api: RestClient): v
     name: 'scale_endpoint',
     title: 'Scale an inference endpoint',
     description:
-      "Set an endpoint's replicas (0 stops serving and frees its GPUs). Refused while KEDA scales it: change set_endpoint_autoscaling instead. " +
-      'Pool endpoints are sized by assigning workers (assign_pool_worker).',
+      "Set an endpoint's replicas (0 stops serving and frees its GPUs). Refused while KEDA scales it (set_endpoint_autoscaling); a pool endpoint grows by assign_pool_worker.",
     input: z
       .object({ ...EndpointRefInput, replicas: z.number().int().min(0).max(100).describe('Replicas wanted.') })
       .strict(),
@@ -48,8 +47,7 @@ export function registerSetEndpointAutoscalingTool(server: McpServer, api: RestC
     name: 'set_endpoint_autoscaling',
     title: 'Set KEDA autoscaling of an endpoint',
     description:
-      "Scale a container endpoint with KEDA from a Prometheus metric (the router's queue depth or the servers' running requests): min/max replicas, " +
-      'threshold per replica, cooldown. autoscaling null removes the ScaledObject (replicas stay as they are).',
+      'KEDA scaling of a container endpoint from a Prometheus metric (router queue depth or running requests): min/max, threshold per replica, cooldown. null removes it (replicas stay).',
     input: z
       .object({
         ...EndpointRefInput,
@@ -74,8 +72,7 @@ export function registerDeployRouterTool(server: McpServer, api: RestClient): vo
     name: 'deploy_router',
     title: 'Put the SGLang router in front of an endpoint',
     description:
-      'Add (or re-apply) the SGLang router to an sglang container endpoint: its own Deployment and Service <endpoint>-router, finding the replicas by label; ' +
-      'invoke_endpoint then goes through it. Policy cache_aware by default.',
+      'Add or re-apply the SGLang router (Deployment and Service <endpoint>-router) to an sglang container endpoint; invoke_endpoint then goes through it.',
     input: z.object({ ...EndpointRefInput, policy: RouterPolicySchema.default('cache_aware') }).strict(),
     output: EndpointSummarySchema,
     annotations: CHANGE_HINTS,
@@ -95,14 +92,13 @@ export function registerDeleteEndpointTool(server: McpServer, api: RestClient): 
     name: 'delete_endpoint',
     title: 'Delete an inference endpoint',
     description:
-      'Delete an endpoint: exactly the objects it is made of (a managed one: its InferenceEndpointConfig/JumpStartModel; the operator removes the rest). ' +
-      "Serving stops. DESTRUCTIVE: show the user get_endpoint's view and get an explicit yes for this name, then pass confirm: true.",
+      "Delete an endpoint's objects (the operator removes the rest of a managed one): serving stops. DESTRUCTIVE: show get_endpoint, get an explicit yes for this name, pass confirm: true.",
     input: z
       .object({
         ...EndpointRefInput,
         confirm: z
           .literal(true, 'must be true: set it only after the user confirmed deleting this endpoint by name')
-          .describe('Must be true, after the user confirmed.'),
+          .describe("true, after the user's yes."),
       })
       .strict(),
     output: DeleteEndpointAnswerSchema,

@@ -35,9 +35,7 @@ export function registerDeployManagedEndpointTool(server: McpServer, api: RestCl
     name: 'deploy_managed_endpoint',
     title: 'Deploy a managed inference endpoint',
     description:
-      'Serve a model through the HyperPod inference operator (InferenceEndpointConfig; JumpStartModel for model.source jumpstart): model from a storage, Hugging Face or JumpStart, ' +
-      'instance types of the cluster, KV cache, intelligent routing (immutable once set), autoscaling, load balancer. Needs the inference-operator feature (set_features). ' +
-      'A re-deploy of the same endpoint updates it.',
+      'Serve a model with the HyperPod inference operator from a storage, Hugging Face or JumpStart: KV cache, routing (fixed once set), autoscaling. Needs the inference-operator feature.',
     input: z
       .object({
         ...ClusterInput,
@@ -66,9 +64,7 @@ export function registerDeployContainerEndpointTool(server: McpServer, api: Rest
     name: 'deploy_container_endpoint',
     title: 'Deploy a container inference endpoint',
     description:
-      "Serve a model with vLLM, SGLang or a custom image as a Deployment + Service on one instance group (gpus per replica ≤ its type's). " +
-      'service.variant: external (load balancer), internal (ClusterIP) or pool (warm workers of a model pool). router: the SGLang router for multi-replica sglang; ' +
-      'autoscaling: KEDA. Gated models: hfTokenSecret names a Secret you made (never the token).',
+      'Serve a model with vLLM, SGLang or a custom image (Deployment + Service) on one group: service.variant external (load balancer), internal or pool; router; KEDA autoscaling.',
     input: z
       .object({
         ...ClusterInput,

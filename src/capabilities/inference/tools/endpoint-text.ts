@@ -11,7 +11,7 @@ import { StorageNamespaceSchema } from '../../../domain/schemas/storage.js';
 /** The inputs naming one endpoint, shared by the endpoint tools. */
 export const EndpointRefInput = {
   cluster: ClusterRefSchema.describe('Cluster name (list_clusters).'),
-  namespace: StorageNamespaceSchema.default('default').describe('Endpoint namespace; default: default.'),
+  namespace: StorageNamespaceSchema.default('default').describe("The endpoint's namespace."),
   endpoint: EndpointNameSchema.describe('Endpoint name (list_endpoints).'),
   region: RegionSchema.optional(),
 };

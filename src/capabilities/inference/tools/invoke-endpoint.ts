@@ -20,8 +20,7 @@ export function registerInvokeEndpointTool(server: McpServer, api: RestClient): 
     name: 'invoke_endpoint',
     title: 'Try an inference endpoint',
     description:
-      'Send an OpenAI-style chat completion to an endpoint through the Kubernetes API service proxy and answer the generated text ' +
-      `(at most ${MCP_MAX_CONTENT} characters; truncated says so), finish reason, token usage, latency and the pod that answered (when its server says). Changes nothing. The endpoint must be Ready.`,
+      'An OpenAI-style chat completion sent to a Ready endpoint through the Kubernetes service proxy: text (≤ 4000 characters), finish reason, usage, latency, the pod that answered.',
     input: z
       .object({
         ...EndpointRefInput,

@@ -31,8 +31,7 @@ export function registerListModelPoolTool(server: McpServer, api: RestClient): v
     name: 'list_model_pool',
     title: 'List model pools and their workers',
     description:
-      "The model pools of a cluster (or one, with pool): each warm worker pod and the endpoint it serves (its model label), and the pool's endpoints. " +
-      'Use it before assign_pool_worker.',
+      "A cluster's model pools (or one): each warm worker pod and the endpoint it serves (its model label), and the pool's endpoints. Use it before assign_pool_worker.",
     input: z
       .object({
         ...ClusterInput,
@@ -72,8 +71,7 @@ export function registerAssignPoolWorkerTool(server: McpServer, api: RestClient)
     name: 'assign_pool_worker',
     title: 'Reassign a warm pool worker',
     description:
-      "Move one warm worker of a model pool to another endpoint of the pool: one change of the pod's model label, so the endpoint's Service routes to it " +
-      'from the next request and the old one no longer does. The worker keeps running (no restart).',
+      "Move a model pool's warm worker to another endpoint of the pool by its model label: that endpoint's Service routes to it from the next request; the worker keeps running.",
     input: z
       .object({
         ...ClusterInput,

@@ -19,8 +19,7 @@ export function registerListEndpointsTool(server: McpServer, api: RestClient): v
     name: 'list_endpoints',
     title: 'List inference endpoints',
     description:
-      'List the inference endpoints of a cluster, managed and container, read live: state, replicas ready/desired, model and URL. ' +
-      "Says whether the inference operator is on (managed endpoints need it). get_endpoint gives one endpoint's pods and events.",
+      "A cluster's inference endpoints, managed and container, read live: state, replicas ready/desired, model, URL; and whether the inference operator is on.",
     input: z
       .object({ ...ClusterInput, namespace: StorageNamespaceSchema.optional().describe('Only this namespace.') })
       .strict(),
@@ -48,8 +47,7 @@ export function registerGetEndpointTool(server: McpServer, api: RestClient): voi
     name: 'get_endpoint',
     title: 'Describe an inference endpoint',
     description:
-      "One endpoint as Kubernetes reports it now: state (the operator's own for managed ones), replicas, URLs, router, autoscaling, the objects it is made of, " +
-      'its pods (why one waits: image pull, GPUs) and recent events. Follow a deploy with it until Ready.',
+      'One endpoint now: state, replicas, URLs, router, autoscaling, its objects, pods (why one waits: image pull, GPUs) and events. Follow a deploy with it until Ready.',
     input: z.object(EndpointRefInput).strict(),
     output: EndpointDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
 import { AddInstanceGroupRequestSchema, checkNewGroup } from '../../../domain/schemas/instance-groups.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -24,14 +24,7 @@ export function registerAddInstanceGroupTool(server: McpServer, api: RestClient)
   registerRestTool(server, api, {
     name: 'add_instance_group',
     title: 'Add an instance group',
-    description:
-      'Add GPU/CPU capacity to a HyperPod cluster as a new instance group in the /20 compute subnet of its zone ' +
-      '(reused or created by the control plane). Instance type, zone, capacity type (on-demand, spot, training ' +
-      'plan) and EFA mode are fixed once created.\nCheck before create: list_instance_groups (the name must be ' +
-      'free), list_availability_zones, list_instance_types for the zone, list_training_plans for a plan, ' +
-      'check_quotas. Ask the user only for zone, instance type, capacity type and count.\nThe answer is an ' +
-      'operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or ' +
-      '"failed".',
+    description: `Add capacity as a new instance group (type, zone, capacity type and EFA fixed once made). Check first: list_instance_groups, list_instance_types for the zone, check_quotas; ask only zone, type, capacity type, count. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     restFields: { name: 'group' },
     output: OperationStartedSchema,

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { InstanceGroupNameSchema } from '../../../domain/schemas/instance-groups.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -13,10 +13,7 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
   registerRestTool(server, api, {
     name: 'delete_instance_group',
     title: 'Delete an instance group',
-    description:
-      "Delete an instance group and terminate its nodes (jobs on them stop). DESTRUCTIVE: show the user list_instance_groups' view of it and get an " +
-      'explicit yes for this group name, then pass confirm: true. The answer is an operation that is NOT done: call wait_for_operation with its ' +
-      'operationId until status is "succeeded" or "failed".',
+    description: `Delete an instance group, terminating its nodes (their jobs stop). DESTRUCTIVE: show it, get an explicit yes for this name, pass confirm: true. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,
@@ -24,7 +21,7 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
         region: RegionSchema.optional(),
         confirm: z
           .literal(true, 'must be true: set it only after the user confirmed deleting this group by name')
-          .describe('Must be true, after the user confirmed.'),
+          .describe("true, after the user's yes."),
       })
       .strict(),
     output: OperationStartedSchema,

@@ -13,9 +13,7 @@ export function registerListInstanceGroupsTool(server: McpServer, api: RestClien
     name: 'list_instance_groups',
     title: 'List instance groups',
     description:
-      'List the instance groups of a HyperPod cluster: instance type, capacity type (on-demand / spot / training plan), EFA mode, subnets, ' +
-      'current/target node counts and status, and any operation working on a group. Use it before add_instance_group (the name must be free), ' +
-      'scale_instance_group or delete_instance_group.',
+      "A cluster's instance groups: type, capacity type, EFA mode, subnets, current/target counts, status, any operation on one. Use it before adding (free name), scaling or deleting a group.",
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
     output: z.object({ cluster: z.string(), region: z.string(), instanceGroups: z.array(InstanceGroupViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: true },

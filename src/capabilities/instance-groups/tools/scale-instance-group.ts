@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { InstanceGroupNameSchema, ScaleInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -18,13 +18,7 @@ export function registerScaleInstanceGroupTool(server: McpServer, api: RestClien
   registerRestTool(server, api, {
     name: 'scale_instance_group',
     title: 'Scale an instance group',
-    description:
-      "Set an instance group's number of instances (0 allowed): the only tool that changes a group's count; the " +
-      'same count succeeds without touching AWS. Growth needs quota (check_quotas for large steps). DESTRUCTIVE ' +
-      'when shrinking: a lower count terminates nodes and stops the jobs on them — show the user the group ' +
-      '(list_instance_groups), get an explicit yes for the new count, then pass confirm: true (a shrink without it ' +
-      'is refused). The answer is an operation that is NOT done: call wait_for_operation with its operationId ' +
-      'until status is "succeeded" or "failed".',
+    description: `Set a group's instance count (0 allowed); the only tool that changes it. DESTRUCTIVE when shrinking: nodes terminate, their jobs stop — get an explicit yes for the new count, then pass confirm: true. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { InstanceGroupNameSchema, UpdateInstanceGroupRequestSchema } from '../../../domain/schemas/instance-groups.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -19,15 +19,7 @@ export function registerUpdateInstanceGroupTool(server: McpServer, api: RestClie
   registerRestTool(server, api, {
     name: 'update_instance_group',
     title: "Change an instance group's settings",
-    description:
-      "Change a live group's settings besides its count: Kubernetes labels and taints (each the complete new " +
-      'set), deep health checks on new nodes, lifecycle scripts, scheduled AMI updates, automatic patching, the ' +
-      'minimum count. It never adds or removes nodes (scale_instance_group does). A NoExecute taint evicts running ' +
-      'pods, and AMI updates and patching restart nodes on their schedule (a training job there restarts or ' +
-      'fails): tell the user and get their yes first. Send ONLY what changes (a request that changes nothing ' +
-      'succeeds without touching AWS). Instance type, capacity type, EFA mode, zone and threads per core are ' +
-      'fixed. The answer is an operation that is NOT done: call wait_for_operation with its operationId until ' +
-      'status is "succeeded" or "failed".',
+    description: `Change a group's settings besides its count, sending ONLY what changes. A NoExecute taint evicts running pods, and AMI updates and patching restart nodes: get their yes first. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,

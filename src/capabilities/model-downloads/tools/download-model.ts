@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
 import { StartModelDownloadRequestSchema } from '../../../domain/schemas/model-downloads.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { MODEL_DOWNLOAD_PATHS } from '../paths.js';
@@ -20,15 +20,7 @@ export function registerDownloadModelTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'download_model',
     title: "Download a model into the cluster's storage",
-    description:
-      "Download a Hugging Face Hub model (modelId owner/name; revision default main) into one of the cluster's S3 " +
-      'storages by a Kubernetes Job running `hf download`; files land under <storage ' +
-      'prefix>/models/<owner>/<name>/<revision>/ unless prefix says otherwise. The model is checked on the Hub ' +
-      'first: a missing model or revision is refused and nothing is created. Ask for token only when the model is ' +
-      'gated or private (it lives only in a Secret deleted when the download ends). The answer is an operation ' +
-      'that is NOT done: call wait_for_operation with its operationId until status is "succeeded" (its result ' +
-      'lists the files) or "failed"; list_model_downloads shows progress. A repeat of a download that already ' +
-      'landed answers the finished one (existing: true).',
+    description: `Download a Hugging Face model into a cluster's S3 storage with a Kubernetes Job, under <prefix>/models/<owner>/<name>/<revision>/. Ask for token only for gated or private models. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     output: OperationStartedSchema,
     // Idempotent: a repeat while it runs answers that operation, and one after it landed answers the finished download.

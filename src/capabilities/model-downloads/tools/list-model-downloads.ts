@@ -15,8 +15,7 @@ export function registerListModelDownloadsTool(server: McpServer, api: RestClien
     name: 'list_model_downloads',
     title: 'List model downloads',
     description:
-      'List the model downloads of a cluster, newest first: model, revision, storage and S3 destination, status, progress (files and bytes landed against what the Hub lists), ' +
-      'the Job as Kubernetes reports it now, and for finished downloads the files that landed. Use it to follow a download_model or to find where a model is.',
+      "A cluster's model downloads, newest first: model, revision, storage, S3 destination, status, progress, the Job, the files landed. Follow download_model with it.",
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
     output: ModelDownloadListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

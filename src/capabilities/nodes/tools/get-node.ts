@@ -13,8 +13,7 @@ export function registerGetNodeTool(server: McpServer, api: RestClient): void {
     name: 'get_node',
     title: 'Investigate a node',
     description:
-      "Everything about one node: its health verdict and why, SageMaker's instance status, the Kubernetes Node's labels and conditions, the pods on it " +
-      'and its recent HyperPod and Kubernetes events. This is the "investigate" step: do it before reboot_nodes, and reboot before replace_nodes.',
+      'One node: health and why, SageMaker status, labels, conditions, pods, recent events. The investigate step: before reboot_nodes, and reboot before replace_nodes.',
     input: z.object({ cluster: ClusterRefSchema, nodeId: NodeIdSchema, region: RegionSchema.optional() }).strict(),
     output: NodeDetailSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

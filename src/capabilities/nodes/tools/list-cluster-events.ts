@@ -13,9 +13,7 @@ export function registerListClusterEventsTool(server: McpServer, api: RestClient
     name: 'list_cluster_events',
     title: 'List cluster events',
     description:
-      "The cluster's event timeline, newest first: HyperPod's cluster events (launches, capacity shortfalls, reboots, replacements, health checks, " +
-      'scaling) merged with Kubernetes events about its nodes. Filter by instance group or node. Use it to investigate missing capacity or a ' +
-      'failing node before rebooting or replacing anything.',
+      "A cluster's events, newest first: HyperPod's (launches, capacity shortfalls, reboots, replacements, health checks, scaling) with Kubernetes events about its nodes.",
     input: ListClusterEventsQuerySchema.omit({ limit: true })
       .extend({
         cluster: ClusterRefSchema,

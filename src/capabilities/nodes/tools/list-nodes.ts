@@ -13,11 +13,7 @@ export function registerListNodesTool(server: McpServer, api: RestClient): void 
     name: 'list_nodes',
     title: 'List nodes and their health',
     description:
-      'List the nodes of a HyperPod cluster, each with a health verdict (healthy, degraded, failed, transitional), ' +
-      "the reason and the suggested next step, and the groups short of their target with AWS's reason (e.g. " +
-      'insufficient capacity — no node action fixes that). Filter by group, health or zone; pages of up to 500 ' +
-      '(nextToken). To heal a node escalate in order: investigate (get_node, list_cluster_events) → reboot_nodes → ' +
-      'replace_nodes.',
+      "A cluster's nodes with health (healthy, degraded, failed, transitional), reason and next step, and groups short of target with why; pages of 500. Heal in order: investigate (get_node, diagnose_node) → reboot_nodes → replace_nodes.",
     input: ListNodesQuerySchema.omit({ limit: true, nextToken: true })
       .extend({
         cluster: ClusterRefSchema,

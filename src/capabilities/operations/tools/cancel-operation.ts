@@ -12,9 +12,7 @@ export function registerCancelOperationTool(server: McpServer, api: RestClient):
     name: 'cancel_operation',
     title: 'Cancel an operation',
     description:
-      "Ask a pending or running operation to stop after its current step. Resources already made stay (delete_cluster removes them). Only on the user's " +
-      'explicit request. Cancelling takes effect asynchronously (status "cancelling"): call wait_for_operation with the operationId until it reports ' +
-      '"cancelled" (or another terminal status) before telling the user it stopped.',
+      "Stop a pending or running operation after its current step, only at the user's request; what it made stays. Then call wait_for_operation until it reports cancelled (or another terminal status).",
     input: z.object({ operationId: OperationIdSchema }).strict(),
     output: OperationStartedSchema,
     // Destructive: it abandons work the user asked for; clients should confirm.

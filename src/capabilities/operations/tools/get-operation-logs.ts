@@ -12,8 +12,7 @@ export function registerGetOperationLogsTool(server: McpServer, api: RestClient)
     name: 'get_operation_logs',
     title: "Read an operation's log",
     description:
-      "Read an operation's log lines (per phase, with level and time), oldest first, in pages. Use it to find why a phase failed before calling " +
-      'retry_operation_phase, or to show the user what happened. Answers the lines as text, each once; its last line says the `after` that reads on.',
+      "An operation's log lines (phase, level, time), oldest first, as text in pages; the last line gives the `after` that reads on. Read it before retry_operation_phase.",
     input: z
       .object({
         operationId: OperationIdSchema,
@@ -22,7 +21,7 @@ export function registerGetOperationLogsTool(server: McpServer, api: RestClient)
           .int()
           .min(0)
           .default(0)
-          .describe('Return lines with seq greater than this (0 = from the start; use nextAfter to page).'),
+          .describe('Lines after this seq (0: from the start). Use nextAfter to page.'),
         limit: z.number().int().min(1).max(1000).default(200).describe('How many lines at most (1–1000, default 200).'),
       })
       .strict(),

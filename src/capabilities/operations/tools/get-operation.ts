@@ -12,8 +12,7 @@ export function registerGetOperationTool(server: McpServer, api: RestClient): vo
     name: 'get_operation',
     title: 'Read an operation',
     description:
-      "Read an operation's current status and per-phase progress at once, without waiting. To follow a running operation to its end prefer " +
-      'wait_for_operation (it blocks until a terminal status). An operation is finished only when status is succeeded, failed or cancelled.',
+      "An operation's status and phases now, without waiting (wait_for_operation follows one to its end). Finished only when succeeded, failed or cancelled.",
     input: z.object({ operationId: OperationIdSchema }).strict(),
     output: OperationReportSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { OPERATION_KIND_NAMES, OperationKindSchema } from '../../../domain/operation-kinds.js';
+import { OperationKindSchema } from '../../../domain/operation-kinds.js';
 import { OperationStatusSchema, OperationViewSchema, type OperationView } from '../../../domain/schemas/operations.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { READ_ONLY, registerRestTool } from '../../../mcp/tool-kit.js';
@@ -9,7 +9,7 @@ import { OPERATION_PATHS } from '../paths.js';
 const InputSchema = z
   .object({
     status: OperationStatusSchema.optional().describe('Only operations in this status, e.g. running or failed.'),
-    kind: OperationKindSchema.optional().describe(`Only this kind of operation: ${OPERATION_KIND_NAMES.join(', ')}.`),
+    kind: OperationKindSchema.optional().describe('Only operations of this kind.'),
     target: z
       .string()
       .max(256)
@@ -31,8 +31,7 @@ export function registerListOperationsTool(server: McpServer, api: RestClient): 
     name: 'list_operations',
     title: 'List operations',
     description:
-      'List InstantStart operations (creates, deletes, …), newest first, optionally filtered by status, kind or target. Use it to resume after a lost ' +
-      'session (find the running or failed operation and continue with wait_for_operation or retry_operation_phase) instead of starting the work again.',
+      'InstantStart operations, newest first, by status, kind or target. After a lost session, find the running or failed one and continue it instead of starting again.',
     input: InputSchema,
     output: z.object({ operations: z.array(OperationViewSchema) }),
     annotations: { ...READ_ONLY, openWorldHint: false },

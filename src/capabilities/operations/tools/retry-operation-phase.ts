@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { OperationIdSchema, registerRestTool } from '../../../mcp/tool-kit.js';
 import { apiPath } from '../../../domain/api-path.js';
@@ -11,13 +11,7 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
   registerRestTool(server, api, {
     name: 'retry_operation_phase',
     title: 'Retry a failed phase',
-    description:
-      'Retry the failed phase of a failed operation, which then continues with the phases after it (done phases ' +
-      'are not repeated; the phase observes actual state first). Use it after wait_for_operation reported "failed" ' +
-      "and the cause is fixed or was transient (read get_operation_logs first). It runs the operation's mutations " +
-      'again from that phase on (a delete deletes, a replace terminates nodes): tell the user what the operation ' +
-      'does and get their yes before retrying it. The answer is NOT the end: call wait_for_operation with the ' +
-      'operationId until status is "succeeded" or "failed".',
+    description: `Retry a failed operation from its failed phase; read get_operation_logs first. It runs the operation's mutations again (a delete deletes): get their yes before retrying. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         operationId: OperationIdSchema,
@@ -26,8 +20,8 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
           .min(1)
           .max(64)
           .describe(
-            'Name of the failed phase: failedPhase from wait_for_operation / get_operation (phases[].name whose ' +
-              'status is failed and retryable is true).',
+            'The failed phase: failedPhase from wait_for_operation / get_operation. It is the phases[].name whose ' +
+              'status is failed and retryable is true.',
           ),
       })
       .strict(),

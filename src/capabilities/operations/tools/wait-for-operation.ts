@@ -24,7 +24,7 @@ const InputSchema = z
       .max(300)
       .default(50)
       .describe(
-        'Block up to this many seconds (0–300, default 50) for a terminal status. Many MCP clients abort a tool call after 60 s, so keep the default ' +
+        'Seconds to block at most for a terminal status. Many MCP clients abort a tool call after 60 s, so keep the default ' +
           'unless your client allows longer calls; calling again costs nothing.',
       ),
   })
@@ -36,10 +36,7 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
     name: 'wait_for_operation',
     title: 'Wait for an operation',
     description:
-      'The status tool of every mutating tool: blocks until the operation reaches a terminal status (succeeded, ' +
-      'failed, cancelled) or timeoutSeconds pass, then reports its status, phases and next step. When the answer ' +
-      'says NOT finished, call it again with the same operationId (no need to sleep first). Report success only ' +
-      'after status "succeeded"; on "failed", read get_operation_logs, then retry_operation_phase.',
+      'The status tool of every mutating tool: blocks until the operation is terminal (succeeded, failed, cancelled) or timeoutSeconds pass; NOT finished: call it again. On failed: get_operation_logs, then retry_operation_phase.',
     input: InputSchema,
     output: OperationProgressSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

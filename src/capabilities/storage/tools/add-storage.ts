@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
 import { ClusterRefSchema } from '../../../domain/schemas/common.js';
 import { AddStorageRequestSchema } from '../../../domain/schemas/storage.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { STORAGE_PATHS } from '../paths.js';
@@ -15,13 +15,7 @@ export function registerAddStorageTool(server: McpServer, api: RestClient): void
   registerRestTool(server, api, {
     name: 'add_storage',
     title: 'Add storage to a cluster',
-    description:
-      'Add storage pods can mount: kind "s3" with an existing bucket or a new one (createBucket: true), optionally ' +
-      'a prefix, read-only or read-write; or kind "fsx" with an existing FSx for Lustre file system or a new one ' +
-      "(createFileSystem: true, storageCapacityGiB; ~10 minutes). The kind's CSI driver feature must be on " +
-      '(list_storage says; set_features). Refused before any change when the bucket or file system will not do. ' +
-      'The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is ' +
-      '"succeeded" or "failed". Then list_storage shows the claim Bound.',
+    description: `Add a storage pods mount by its claim: s3 (a bucket or createBucket) or fsx (a file system or createFileSystem, ~10 min). Its CSI driver feature must be on. ${POLL_UNTIL_DONE}`,
     input: z.object({ cluster: ClusterRefSchema, storage: name, ...fields }).strict(),
     restFields: { name: 'storage' },
     output: OperationStartedSchema,

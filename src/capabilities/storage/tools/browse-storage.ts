@@ -20,8 +20,7 @@ export function registerBrowseStorageTool(server: McpServer, api: RestClient): v
     name: 'browse_storage',
     title: "Browse a storage's contents",
     description:
-      'List one folder of an S3 storage: its sub-folders and objects with sizes and last-modified dates, a page at a time (pass nextToken as pageToken for more). ' +
-      'path is relative to the storage (e.g. llama/). FSx for Lustre cannot be browsed through AWS APIs; the answer says so. Use it to check what a download put where.',
+      'One folder of an S3 storage: sub-folders and objects with sizes and dates, in pages (nextToken → pageToken); path is relative to the storage. FSx cannot be browsed.',
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -18,9 +18,7 @@ export function registerForgetKeptStorageTool(server: McpServer, api: RestClient
     name: 'forget_kept_storage',
     title: 'Forget a kept storage',
     description:
-      "Forget a storage removed keeping its data (list_storage's kept list): it is no longer listed, nor kept by the cluster's delete. Its data is NOT deleted now: " +
-      "data InstantStart made for that storage is released (its InstantStart tags removed; it stays in the account as the user's own); data that is the cluster's own " +
-      '(its shared bucket) is deleted with the cluster from now on unless the delete keeps storage. The answer says which. Ask the user first.',
+      "Forget a storage removed keeping its data: no longer listed nor kept by the cluster's delete. Nothing is deleted now, but the cluster's own bucket goes with the cluster. Ask first.",
     input: z
       .object({
         cluster: ClusterRefSchema,

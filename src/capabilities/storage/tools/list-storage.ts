@@ -20,11 +20,7 @@ export function registerListStorageTool(server: McpServer, api: RestClient): voi
     name: 'list_storage',
     title: "List a cluster's storages",
     description:
-      "List a cluster's storages as Kubernetes has them: S3 buckets (Mountpoint CSI) and FSx for Lustre file " +
-      'systems, each with its name (the claim pods mount), where its data is, access mode, claim phase (Bound = ' +
-      'mountable) and the pods that mount it; storages removed keeping their data (kept until ' +
-      'forget_kept_storage); and whether the S3 and FSx CSI driver features are on. Use it before add_storage, ' +
-      'remove_storage, browse_storage and download_model.',
+      "A cluster's storages (S3, FSx for Lustre): claim name, data location, access, claim phase (Bound = mountable), pods mounting it; storages kept after removal; whether the CSI drivers are on.",
     input: z.object({ cluster: ClusterRefSchema, region: RegionSchema.optional() }).strict(),
     output: StorageListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

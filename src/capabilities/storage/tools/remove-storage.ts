@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiPath } from '../../../domain/api-path.js';
 import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { StorageNameSchema, StorageNamespaceSchema } from '../../../domain/schemas/storage.js';
-import { OperationStartedSchema, startedAnswer } from '../../../mcp/operation-report.js';
+import { OperationStartedSchema, startedAnswer, POLL_UNTIL_DONE } from '../../../mcp/operation-report.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
 import { registerRestTool } from '../../../mcp/tool-kit.js';
 import { STORAGE_PATHS } from '../paths.js';
@@ -22,7 +22,7 @@ const InputSchema = z
       .boolean()
       .default(false)
       .describe(
-        "true ALSO deletes the data (the bucket, the objects under the storage's prefix, or the file system) — irreversible. Only after the user explicitly asked for it.",
+        "true ALSO deletes the data, irreversibly. The bucket, the objects under the storage's prefix, or the file system; only after the user explicitly asked for it.",
       ),
     confirm: z
       .string()
@@ -37,9 +37,7 @@ export function registerRemoveStorageTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'remove_storage',
     title: 'Remove a storage from a cluster',
-    description:
-      "Remove a storage's claim and volume; the bucket or file system and its data are KEPT unless deleteData: true with confirm naming the data (list_storage's dataName). " +
-      'Refused while running pods mount it unless force: true. The answer is an operation that is NOT done: call wait_for_operation with its operationId until status is "succeeded" or "failed".',
+    description: `Remove a storage's claim and volume; its data is KEPT unless deleteData: true with confirm naming it. Refused while running pods mount it, unless force. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -17,8 +17,7 @@ export function registerGetServerInfoTool(server: McpServer, api: RestClient): v
     name: 'get_server_info',
     title: 'Describe the InstantStart server',
     description:
-      'Read which cloud the InstantStart server acts on ("sandbox" = local simulation, "aws" = real, billed resources), its default region, ' +
-      'account and version. Call it once at the start of a session: it tells you the region that calls without region use, and whether a create costs money.',
+      'Which cloud the server acts on (sandbox: a local simulation; aws: real, billed), its default region, account and version. Call it once at the start of a session.',
     input: z.object({}).strict(),
     output: ServerConfigSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

@@ -13,14 +13,13 @@ export function registerDeleteJobTool(server: McpServer, api: RestClient): void 
     name: 'delete_job',
     title: 'Delete a training job',
     description:
-      "Delete a training job and its pods (a RayJob's Ray cluster too); a running job stops. Its checkpoints and outputs under /data stay. DESTRUCTIVE: show the user get_job's view of it and get an explicit yes " +
-      'for this job name, then pass confirm: true. Deleting frees the name for a new submit.',
+      "Delete a training job and its pods (a RayJob's Ray cluster too); files under /data stay. DESTRUCTIVE: show get_job, get an explicit yes for this name, pass confirm: true.",
     input: z
       .object({
         ...JobRefInput,
         confirm: z
           .literal(true, 'must be true: set it only after the user confirmed deleting this job by name')
-          .describe('Must be true, after the user confirmed.'),
+          .describe("true, after the user's yes."),
       })
       .strict(),
     output: DeleteTrainingJobAnswerSchema,

@@ -19,10 +19,7 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
     name: 'get_job_logs',
     title: "Read a training job's logs",
     description:
-      "The last lines of a training job's logs, one rank or every rank merged by time ([rank N] prefixes): how " +
-      'far it got (step, loss, tokens/s), why a rank crashed (previous=true reads the run before its restart), or ' +
-      'grep (plain text). Capped by tailLines (default 200) and limitBytes (default 64 KiB), oldest lines first; ' +
-      'the answer says when it was cut. Text only; ranks that could not be read are listed with why.',
+      "A training job's last log lines, one rank or all merged by time: progress, why a rank crashed (previous: true), grep. Capped by tailLines and limitBytes (the answer says when cut). Text only.",
     input: z
       .object({
         ...JobRefInput,
@@ -51,13 +48,10 @@ export function registerGetJobLogsTool(server: McpServer, api: RestClient): void
           .max(10 * 1024 * 1024)
           .default(MCP_LIMIT_BYTES)
           .describe(
-            `Cap in bytes (default ${MCP_LIMIT_BYTES}) per rank and on the lines of the whole answer (all ranks merged); the oldest lines go first.`,
+            `Cap in bytes per rank and on the whole answer. The oldest lines go first (default ${MCP_LIMIT_BYTES}).`,
           ),
         grep: q.grep,
-        previous: z
-          .boolean()
-          .default(false)
-          .describe('true: the previous container run of each rank (what a crashed rank printed before it restarted).'),
+        previous: z.boolean().default(false).describe("true: each rank's run before its last restart."),
       })
       .strict(),
     textOnly:

@@ -20,8 +20,7 @@ export function registerGetJobMetricsTool(server: McpServer, api: RestClient): v
     name: 'get_job_metrics',
     title: "Get a training job's metrics",
     description:
-      "Read a training job's metric series (loss, throughput in tokens/s, learning_rate by step) from its MLflow run on the SageMaker managed MLflow tracking server it reports to. " +
-      'Use it to tell whether training progresses (loss going down, throughput steady). A job submitted without mlflow (and no cluster default) has none.',
+      "A training job's metric series (loss, tokens/s, learning_rate by step) from its MLflow run: is training progressing? None for a job submitted without mlflow.",
     input: z
       .object({
         ...JobRefInput,
@@ -32,7 +31,7 @@ export function registerGetJobMetricsTool(server: McpServer, api: RestClient): v
           .min(10)
           .max(100_000)
           .optional()
-          .describe('At most this many points per series (default 5000; evenly thinned, the last point kept).'),
+          .describe('Points per series at most. Evenly thinned, the last point kept.'),
       })
       .strict(),
     output: TrainingMetricsAnswerSchema,

@@ -16,7 +16,7 @@ import { jobText } from './job-text.js';
 /** The inputs naming one job, shared by the job tools. */
 export const JobRefInput = {
   cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),
-  namespace: StorageNamespaceSchema.default('default').describe("The job's namespace; default: default."),
+  namespace: StorageNamespaceSchema.default('default').describe("The job's namespace."),
   job: TrainingJobNameSchema.describe("The job's name (from list_jobs)."),
   region: RegionSchema.optional(),
 };
@@ -27,8 +27,7 @@ export function registerGetJobTool(server: McpServer, api: RestClient): void {
     name: 'get_job',
     title: 'Describe a training job',
     description:
-      'Describe one training job as Kubernetes reports it now: phase and reason, the recovery budget (restarts used of allowed, process-level vs full-job restarts, the last fault with its ranks and instances), ' +
-      'every rank (pod, node, instance id, phase, restarts, health), conditions and recent events. Use it to follow a job after submit_training_job, or to see why it restarted or failed.',
+      'One training job now: phase, reason, recovery budget (restarts, last fault), every rank (pod, node, phase, restarts, health), conditions and events: why it restarted or failed.',
     input: z.object(JobRefInput).strict(),
     output: TrainingJobViewSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

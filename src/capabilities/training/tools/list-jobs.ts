@@ -15,8 +15,7 @@ export function registerListJobsTool(server: McpServer, api: RestClient): void {
     name: 'list_jobs',
     title: 'List training jobs',
     description:
-      'List the training jobs of a cluster (HyperPodPyTorchJobs and RayJobs), newest first, read live from Kubernetes: phase, reason and the restarts used of the recovery budget. ' +
-      "Kinds whose operator is off are named (turn the feature on with set_features). Use get_job for one job's ranks, recovery budget and events.",
+      "A cluster's training jobs (HyperPodPyTorchJobs, RayJobs), newest first, read live: phase, reason, restarts used of the recovery budget; kinds whose operator is off are named.",
     input: z
       .object({
         cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),

@@ -11,8 +11,7 @@ export function registerListRecipesTool(server: McpServer, api: RestClient): voi
     name: 'list_recipes',
     title: 'List training recipes',
     description:
-      'List the training recipes (PyTorch script with hyperpodrun, LLaMA-Factory SFT, MS-Swift SFT and Megatron RLHF, VERL RL on Ray): each with its kind, pinned image and its parameters as JSON Schema ' +
-      '(every field described, defaults given). Use it before submit_training_job to choose a recipe and fill its params.',
+      'The training recipes (PyTorch hyperpodrun, LLaMA-Factory, MS-Swift, Megatron RLHF, VERL on Ray): kind, pinned image, parameters as JSON Schema. Use it before submit_training_job.',
     input: z.object({}).strict(),
     output: RecipeListSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

@@ -25,8 +25,7 @@ export function registerListMlflowServersTool(server: McpServer, api: RestClient
     name: 'list_mlflow_servers',
     title: 'List MLflow tracking servers',
     description:
-      "List the Region's SageMaker managed MLflow tracking servers with their status (Creating takes ~20 minutes; ready once Created). Use it to find the ARN a training job reports to " +
-      '(submit_training_job mlflow.trackingServerArn), or to follow create_mlflow_server.',
+      "The Region's SageMaker managed MLflow tracking servers and their status (Created = ready): the ARN submit_training_job's mlflow takes.",
     input: z.object({ region: RegionSchema.optional() }).strict(),
     output: MlflowServerListSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
@@ -51,9 +50,7 @@ export function registerCreateMlflowServerTool(server: McpServer, api: RestClien
     name: 'create_mlflow_server',
     title: 'Create an MLflow tracking server',
     description:
-      'Create a SageMaker managed MLflow tracking server whose artifacts go to an S3 URI. It answers at once with the server Creating; it is NOT ready until its status is Created (~20 minutes): ' +
-      'follow it with wait_for_mlflow_server (the answer names it), calling it again until the server is Created. Jobs submitted meanwhile log nothing until it is ready. ' +
-      'It costs money while it exists: ask the user before creating one.',
+      'Create a SageMaker managed MLflow tracking server (artifacts to S3); it costs money: ask first. NOT ready until Created (~20 min): call wait_for_mlflow_server until it is.',
     input: CreateMlflowServerRequestSchema.omit({ name: true })
       .extend({
         server: CreateMlflowServerRequestSchema.shape.name.describe(
@@ -91,16 +88,14 @@ export function registerDeleteMlflowServerTool(server: McpServer, api: RestClien
     name: 'delete_mlflow_server',
     title: 'Delete an MLflow tracking server',
     description:
-      'Delete a SageMaker managed MLflow tracking server: its experiments, runs and metrics are deleted (the artifacts in its S3 store stay); jobs logging to it lose their metrics. ' +
-      "Clusters that had it as default are unlinked; the role InstantStart made for it is deleted. DESTRUCTIVE: show the user list_mlflow_servers' row for it and get an explicit yes " +
-      'for this server name, then pass confirm: true. It answers at once with the server Deleting; wait_for_mlflow_server waits until SageMaker has removed it.',
+      'Delete a managed MLflow tracking server with its experiments, runs and metrics (S3 artifacts stay). DESTRUCTIVE: get an explicit yes for this name, pass confirm: true; then wait_for_mlflow_server.',
     input: z
       .object({
         server: MlflowTrackingServerNameSchema,
         region: RegionSchema.optional(),
         confirm: z
           .literal(true, 'must be true: set it only after the user confirmed deleting this tracking server by name')
-          .describe('Must be true, after the user confirmed.'),
+          .describe("true, after the user's yes."),
       })
       .strict(),
     output: DeleteMlflowServerAnswerSchema,

@@ -20,14 +20,7 @@ export function registerSubmitTrainingJobTool(server: McpServer, api: RestClient
     name: 'submit_training_job',
     title: 'Submit a training job',
     description:
-      'Submit a training job on one instance group: a recipe (list_recipes, with its params) or a custom ' +
-      'container; the storage (list_storage) is mounted at /data in every pod. A custom image must contain the ' +
-      'HyperPod elastic agent (pip install hyperpod-elastic-agent; custom.command is the training script, started ' +
-      "by hyperpodrun), or the operator's restarts and log rules do nothing. The job is created at once " +
-      '(HyperPodPyTorchJob, or RayJob for VERL), Pending until its pods run: call wait_for_job next, then ' +
-      'get_job_logs. Refusals create nothing and name the field (a name taken in the namespace, the operator ' +
-      'feature off: set_features, elastic on spot or with tiered checkpointing, an unknown group or storage). With ' +
-      'mlflow, read the metrics with get_job_metrics.',
+      'Submit a training job on one group: a recipe (list_recipes) or a custom container (its image needs the HyperPod elastic agent), with the storage at /data. Pending until its pods run: follow with wait_for_job, then get_job_logs.',
     input: SubmitTrainingJobShape.omit({ name: true, instanceGroup: true })
       .extend({
         cluster: ClusterRefSchema.describe('Name of the cluster (from list_clusters).'),

@@ -28,7 +28,7 @@ export const WaitTimeoutSchema = z
   .max(300)
   .default(50)
   .describe(
-    'Block up to this many seconds (0–300, default 50). Many MCP clients abort a tool call after 60 s, so keep the default unless your client allows longer calls; ' +
+    'Seconds to block at most. Many MCP clients abort a tool call after 60 s, so keep the default unless your client allows longer calls; ' +
       'calling again costs nothing.',
   );
 
@@ -40,8 +40,8 @@ const InputSchema = z
       .min(1)
       .default(DEFAULT_UNTIL)
       .describe(
-        'The phases to wait for (default Running, Succeeded, Failed: the job started or ended). ["Succeeded", ' +
-          '"Failed"] waits for the end. The wait also ends on Succeeded or Failed, which no job leaves.',
+        'The phases to wait for; ["Succeeded", "Failed"] waits for the end. The default (Running, Succeeded, Failed) ' +
+          'waits for a start or an end. The wait also ends on Succeeded or Failed, which no job leaves.',
       ),
     timeoutSeconds: WaitTimeoutSchema,
   })
@@ -66,10 +66,7 @@ export function registerWaitForJobTool(server: McpServer, api: RestClient): void
     name: 'wait_for_job',
     title: 'Wait for a training job',
     description:
-      'The status tool of submit_training_job: blocks until the job reaches a phase in until (default: Running, ' +
-      'Succeeded or Failed) or timeoutSeconds pass, then describes it as get_job does. A job can stay Pending for ' +
-      'minutes: when the answer says NOT there yet, call it again with the same arguments. To wait for the end, ' +
-      'pass until ["Succeeded", "Failed"]; on Failed, read get_job_logs.',
+      'The status tool of submit_training_job: blocks until the job reaches a phase in until (default Running, Succeeded, Failed) or timeoutSeconds pass; NOT there yet: call it again. On Failed: get_job_logs.',
     input: InputSchema,
     output: OutputSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

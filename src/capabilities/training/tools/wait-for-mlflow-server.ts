@@ -46,10 +46,7 @@ export function registerWaitForMlflowServerTool(server: McpServer, api: RestClie
     name: 'wait_for_mlflow_server',
     title: 'Wait for an MLflow tracking server',
     description:
-      'The status tool of create_mlflow_server (and of delete_mlflow_server): blocks until the tracking server leaves its Creating, Updating, Starting, Stopping, ' +
-      'Deleting or MaintenanceInProgress status — Created (ready), CreateFailed, … or gone after Deleting — or timeoutSeconds pass, reporting progress while it waits. ' +
-      'A create takes ~20 minutes on AWS: when the answer says it is NOT settled yet, call it again with the same arguments (SageMaker goes on between calls). ' +
-      'Submit jobs that report to the server once it is ready.',
+      'The status tool of create_ and delete_mlflow_server: blocks until the server leaves a transitional status (Created, CreateFailed, gone) or timeoutSeconds pass; NOT settled: call it again.',
     input: z
       .object({
         server: MlflowTrackingServerNameSchema,

@@ -27,7 +27,7 @@ export const SERVING_ENGINES = ['vllm', 'sglang', 'custom'] as const;
 export const ServingEngineSchema = z
   .enum(SERVING_ENGINES)
   .describe(
-    'The serving container: vllm (vllm serve, OpenAI-compatible), sglang (python -m sglang.launch_server) or custom (your image and command).',
+    'vllm, sglang or custom (your image and command). The serving container: vllm serve (OpenAI-compatible), python -m sglang.launch_server, or yours.',
   );
 export type ServingEngine = z.infer<typeof ServingEngineSchema>;
 
@@ -54,9 +54,7 @@ export type RoutingStrategy = z.infer<typeof RoutingStrategySchema>;
 export const ROUTER_POLICIES = ['cache_aware', 'round_robin', 'random', 'power_of_two'] as const;
 export const RouterPolicySchema = z
   .enum(ROUTER_POLICIES)
-  .describe(
-    'SGLang router policy: cache_aware (default; longest prefix match unless the load is unbalanced), round_robin, random or power_of_two.',
-  );
+  .describe('SGLang router policy (cache_aware: longest prefix match unless the load is unbalanced).');
 
 /** One command-line argument: a list element, never a shell string (no quoting, no expansion). */
 export const ArgSchema = z
@@ -91,7 +89,7 @@ export const SecretKeyRefSchema = z
       .describe('Key in the Secret holding the token. Default: token.'),
   })
   .strict()
-  .describe('A Kubernetes Secret holding the Hugging Face token for gated models (never the token itself).');
+  .describe('The Secret holding a Hugging Face token, for gated models. Never the token itself.');
 
 export const HuggingFaceModelIdSchema = z
   .string()

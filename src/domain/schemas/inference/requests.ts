@@ -26,7 +26,7 @@ import {
 
 const RegionField = RegionSchema.optional().describe("AWS Region of the cluster; defaults to the server's region.");
 const NamespaceField = StorageNamespaceSchema.default('default').describe(
-  'Namespace the endpoint runs in (its storage claim and token Secret must be in it). Default: default.',
+  'Its namespace, where its storage claim and token Secret are.',
 );
 
 // ── managed (the HyperPod inference operator) ─────────────────────────────────────────────────────────────────────
@@ -81,7 +81,7 @@ export const ManagedModelSchema = z
       })
       .strict(),
   ])
-  .describe('Where the model comes from: a storage of the cluster (S3 or FSx), Hugging Face, or SageMaker JumpStart.');
+  .describe('Where the model comes from: a storage, Hugging Face or JumpStart.');
 
 export const ManagedWorkerSchema = z
   .object({
@@ -102,7 +102,7 @@ export const ManagedWorkerSchema = z
     env: EnvListSchema.optional(),
   })
   .strict()
-  .describe('The model server container the operator runs (not for JumpStart models, which bring their own).');
+  .describe('The model server container the operator runs. Not for JumpStart models, which bring their own.');
 
 export const KvCacheSchema = z
   .object({
@@ -163,7 +163,7 @@ export const ManagedAutoscalingSchema = z
   })
   .strict()
   .refine((a) => a.min <= a.max, { message: 'must not be more than max', path: ['min'] })
-  .describe("Autoscaling the operator turns into a KEDA ScaledObject on the endpoint's Deployment.");
+  .describe("Autoscaling by KEDA. The operator makes a ScaledObject on the endpoint's Deployment.");
 
 export const DeployManagedEndpointRequestSchema = z
   .object({
@@ -175,7 +175,7 @@ export const DeployManagedEndpointRequestSchema = z
       .array(InstanceTypeSchema)
       .min(1)
       .max(10)
-      .describe('Instance types to run on, in order of preference; each must be an instance group of the cluster.'),
+      .describe("Instance types in order of preference. Each must be an instance group's type in the cluster."),
     replicas: z.number().int().min(1).max(100).default(1).describe('Replicas wanted. Default 1.'),
     worker: ManagedWorkerSchema.optional(),
     invocationPath: z
@@ -249,7 +249,9 @@ export const ContainerAutoscalingSchema = z
   })
   .strict()
   .refine((a) => a.min <= a.max, { message: 'must not be more than max', path: ['min'] })
-  .describe('KEDA scaling of the serving Deployment from a Prometheus metric (a ScaledObject named for the endpoint).');
+  .describe(
+    'KEDA scaling from a Prometheus metric. A ScaledObject named for the endpoint scales the serving Deployment.',
+  );
 
 export const DeployContainerEndpointRequestSchema = z
   .object({
@@ -265,9 +267,7 @@ export const DeployContainerEndpointRequestSchema = z
       .min(1)
       .max(1024)
       .regex(/^[^\s]+$/, 'must be a model id or path without spaces')
-      .describe(
-        'What to serve: a Hugging Face model id (Qwen/Qwen3-0.6B) or a path in the storage mounted at /data (/data/models/Qwen3-0.6B).',
-      ),
+      .describe('A Hugging Face model id (Qwen/Qwen3-0.6B) or a path under /data (/data/models/Qwen3-0.6B).'),
     storage: StorageNameSchema.optional().describe(
       'A storage of the cluster mounted at /data (models you downloaded).',
     ),
@@ -277,9 +277,9 @@ export const DeployContainerEndpointRequestSchema = z
       .min(1)
       .max(16)
       .optional()
-      .describe('custom only: the entrypoint, one element each (e.g. ["python3", "-m", "my_server"]).'),
+      .describe('custom only: the entrypoint, one element each. E.g. ["python3", "-m", "my_server"].'),
     args: ArgListSchema.default([]).describe(
-      'Extra engine arguments, one element each (e.g. ["--max-model-len", "8192"]); never a shell string.',
+      'Extra engine arguments, one element each. E.g. ["--max-model-len", "8192"]; never a shell string.',
     ),
     instanceGroup: InstanceGroupNameSchema.describe('The instance group the replicas run on.'),
     gpus: z
@@ -287,7 +287,7 @@ export const DeployContainerEndpointRequestSchema = z
       .int()
       .min(0)
       .max(64)
-      .describe("GPUs per replica (tensor parallel size for vllm and sglang); at most the group's instance type has."),
+      .describe("GPUs per replica (tensor parallel size). At most the group's instance type has."),
     replicas: z.number().int().min(1).max(64).default(1).describe('Replicas wanted. Default 1.'),
     port: PortSchema.default(8000).describe('The port the server listens on. Default 8000.'),
     env: EnvListSchema.optional(),
@@ -308,7 +308,7 @@ export const DeployContainerEndpointRequestSchema = z
       .object({ policy: RouterPolicySchema.default('cache_aware') })
       .strict()
       .optional()
-      .describe('sglang with more than one replica: the SGLang router in front, with its own Service.'),
+      .describe('The SGLang router in front of a multi-replica sglang endpoint. It has its own Service.'),
     autoscaling: ContainerAutoscalingSchema.optional(),
   })
   .strict()

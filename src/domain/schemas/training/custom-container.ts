@@ -77,8 +77,8 @@ export const CustomContainerSchema = z
     });
   })
   .describe(
-    'Your own container, run as a HyperPodPyTorchJob with the same placement, storage and fault ' +
-      'tolerance as a recipe. Its image must contain the HyperPod elastic agent (pip package ' +
+    'Your own container, run as a recipe is. It gets the same placement, storage and fault ' +
+      'tolerance (a HyperPodPyTorchJob); its image must contain the HyperPod elastic agent (pip package ' +
       "hyperpod-elastic-agent, the hyperpodrun launcher): without it the training operator's restarts and " +
       'log rules do nothing.',
   );

@@ -72,7 +72,7 @@ export const EnvListSchema = z
   .array(EnvVarSchema)
   .max(64)
   .describe(
-    'Extra environment variables for every training container; they cannot replace the ones InstantStart sets (data contract, MLflow, NCCL).',
+    'Extra environment variables for every container. They cannot replace the ones InstantStart sets (data contract, MLflow, NCCL).',
   );
 
 export const ImageSchema = z

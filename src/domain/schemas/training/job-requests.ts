@@ -32,9 +32,7 @@ export const SubmitTrainingJobShape = z
     params: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe(
-        "The recipe's parameters, as its schema in list_recipes describes them (model path, dataset, epochs, learning rate, …).",
-      ),
+      .describe("The recipe's parameters, as list_recipes describes them."),
     custom: CustomContainerSchema.optional(),
     image: ImageSchema.optional().describe("Replace the recipe's pinned image (same framework, your build or mirror)."),
     instanceGroup: InstanceGroupNameSchema.describe(
@@ -50,7 +48,7 @@ export const SubmitTrainingJobShape = z
         'Nodes (one pod each) the job starts on. With elastic: the starting size, within minReplicas..maxReplicas.',
       ),
     storage: StorageNameSchema.describe(
-      'The storage mounted at /data in every pod (its claim in namespace): datasets, models, checkpoints and outputs live there.',
+      'The storage mounted at /data in every pod. Its claim is in namespace; datasets, models, checkpoints and outputs live there.',
     ),
     faultTolerance: FaultToleranceSchema.optional().describe(
       'Recovery budget, restart escalation and log-monitoring rules. Default: 10 restarts, 3 process ' +
@@ -61,7 +59,7 @@ export const SubmitTrainingJobShape = z
       .boolean()
       .default(false)
       .describe(
-        "HyperPod checkpointless training (recovery from peers' memory; needs a checkpointless-ready image). Not with elastic or managed tiered checkpointing.",
+        "HyperPod checkpointless training. Recovery from peers' memory; needs a checkpointless-ready image; not with elastic or managed tiered checkpointing.",
       ),
     mlflow: MlflowLinkSchema.optional(),
     env: EnvListSchema.default([]),
@@ -72,7 +70,7 @@ export const SubmitTrainingJobShape = z
       })
       .strict()
       .optional()
-      .describe('Also save this request as a template of the cluster (re-submit it later with another name).'),
+      .describe('Also save the request as a template. Re-submit it later with another name.'),
   })
   .strict();
 

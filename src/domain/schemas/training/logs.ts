@@ -47,7 +47,7 @@ const logQueryFields = {
     .min(1)
     .max(200)
     .optional()
-    .describe('Only lines containing this text (plain, case-sensitive; not a regular expression).'),
+    .describe('Only lines containing this text. Plain, case-sensitive; not a regular expression.'),
   previous: z
     .enum(['true', 'false'])
     .default('false')

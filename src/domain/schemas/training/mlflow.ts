@@ -19,7 +19,7 @@ export const MlflowLinkSchema = z
   })
   .strict()
   .describe(
-    'Report metrics to a SageMaker managed MLflow tracking server: MLFLOW_TRACKING_URI is its ARN, the ' +
+    'Report metrics to a managed MLflow tracking server. MLFLOW_TRACKING_URI is its ARN, the ' +
       'run is named after the job. The image needs mlflow and sagemaker-mlflow; the pods need permission ' +
       'to log (docs/TRAINING.md → MLflow).',
   );
@@ -31,9 +31,7 @@ export const TrainingMetricsQuerySchema = z
       .string()
       .regex(/^[A-Za-z0-9_./\- ]+(,[A-Za-z0-9_./\- ]+)*$/, 'must be metric names separated by commas')
       .optional()
-      .describe(
-        'Comma-separated metric names; default loss, throughput, learning_rate (what the recipes report to MLflow).',
-      ),
+      .describe('Comma-separated metric names. Default: loss, throughput, learning_rate (what the recipes report).'),
     maxPoints: z.coerce
       .number()
       .int()
