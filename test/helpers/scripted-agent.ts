@@ -168,13 +168,33 @@ export class ScriptedAgent {
   }
 }
 
-/** The sandbox call log's newest sequence number: mutating calls after it are counted by `mutatingSince`. */
-export async function callMark(sb: TestSandbox): Promise<number> {
-  return (await sb.calls()).at(-1)?.seq ?? 0;
+/**
+ * AWS calls and Kubernetes writes from the sandbox call log (it lists Kubernetes writes only when asked for by service:
+ * sandbox/core/calls.ts), in the order they came.
+ */
+async function loggedCalls(sb: TestSandbox, filter: { mutating?: boolean; after?: number } = {}) {
+  const [aws, kube] = await Promise.all([sb.calls(filter), sb.calls({ ...filter, service: 'kubernetes' })]);
+  return [...aws, ...kube].sort((a, b) => a.seq - b.seq);
 }
 
-/** The mutating calls (AWS and Kubernetes) the sandbox logged after `mark`; the log itself is checked not to be empty. */
+/** The sandbox call log's newest sequence number: mutating calls after it are counted by `mutatingSince`. */
+export async function callMark(sb: TestSandbox): Promise<number> {
+  return (await loggedCalls(sb)).at(-1)?.seq ?? 0;
+}
+
+/**
+ * The mutating calls (AWS calls and Kubernetes writes) the sandbox logged after `mark`, as "<service> <operation>
+ * <subject>"; the log itself is checked to hold some of each (the cluster's create made them).
+ */
 export async function mutatingSince(sb: TestSandbox, mark: number): Promise<string[]> {
-  assert.ok((await sb.calls({ mutating: true })).length > 0, 'the log records mutating calls (the creates made some)');
-  return (await sb.calls({ mutating: true, after: mark })).map((c) => `${c.service} ${c.operation} ${c.subject ?? ''}`);
+  const all = await loggedCalls(sb, { mutating: true });
+  assert.ok(
+    all.some((c) => c.service !== 'kubernetes'),
+    'the log records mutating AWS calls (the creates made some)',
+  );
+  assert.ok(
+    all.some((c) => c.service === 'kubernetes'),
+    'the log records Kubernetes writes (the creates made some)',
+  );
+  return all.filter((c) => c.seq > mark).map((c) => `${c.service} ${c.operation} ${c.subject ?? ''}`);
 }
