@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { diagnoseNccl, type NcclEvidence, type NcclRankEvidence } from '../../src/domain/diagnostics/nccl.js';
 import { ncclEvidenceFrom } from '../../src/domain/diagnostics/nccl-evidence-from.js';
 import { ncclSignals } from '../../src/domain/diagnostics/nccl-log-lines.js';
+import { nextJobName } from '../../src/domain/diagnostics/nccl-suggestions.js';
 import { nodeSecurityGroupRules } from '../../src/domain/network/completeness.js';
 import { DiagnosisSchema } from '../../src/domain/schemas/diagnostics.js';
 import { placementFor, type InstanceTypeFacts } from '../../src/domain/training/placement.js';
@@ -181,6 +182,39 @@ describe('diagnoseNccl', () => {
     assert.match(d.summary, /likely cause: .*NCCL is not using EFA.*lack EFA settings ml\.p5\.48xlarge needs/);
     const resubmit = d.suggestions.find((s) => s.command.startsWith('delete_job'));
     assert.equal(resubmit?.mutating, true);
+    // As delete_job takes it: confirm: true is part of the command the user says yes to.
+    assert.equal(
+      resubmit?.command,
+      'delete_job {"cluster":"ml","namespace":"default","job":"llama","region":"us-west-2","confirm":true}',
+    );
+    assert.ok(
+      !d.suggestions.some((s) => s.command.startsWith('submit_training_job')),
+      'no request kept on the job: no resubmit to write',
+    );
+  });
+
+  it('a job InstantStart submitted (its request kept): the fix is delete_job, then submit_training_job from that request under a new name', () => {
+    const env = { ...envFor(P5) };
+    delete env.FI_PROVIDER;
+    const request = {
+      namespace: 'default',
+      recipe: 'pytorch-script',
+      params: { script: '/data/code/train.py' },
+      instanceGroup: 'gpu',
+      nodes: 2,
+      storage: 'shared-s3',
+      env: [],
+      checkpointless: false,
+    };
+    const base = evidence({ ranks: [rank(0, { env }), rank(1, { env })] });
+    const d = diagnoseNccl({ ...base, job: { ...base.job, name: 'llama-7', request } });
+    const mutating = d.suggestions.filter((s) => s.mutating).map((s) => s.command);
+    assert.deepEqual(mutating, [
+      'delete_job {"cluster":"ml","namespace":"default","job":"llama-7","region":"us-west-2","confirm":true}',
+      'submit_training_job {"cluster":"ml","region":"us-west-2","job":"llama-8","group":"gpu","namespace":"default","recipe":"pytorch-script","params":{"script":"/data/code/train.py"},"nodes":2,"storage":"shared-s3","env":[],"checkpointless":false}',
+    ]);
+    assert.equal(nextJobName('a'.repeat(40)), `${'a'.repeat(38)}-2`);
+    assert.equal(nextJobName('allreduce'), 'allreduce-2');
   });
 
   it('EFA not requested on an EFA type, and FI_EFA_USE_DEVICE_RDMA=1 on a family without RDMA', () => {

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DiagnosisSchema, type Diagnosis } from '../../src/domain/schemas/diagnostics.js';
 import { createGpuCluster, jobWithNcclTimeout, until } from '../helpers/nccl-job.js';
+import { callMark, mutatingSince } from '../helpers/call-log.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
@@ -33,7 +34,7 @@ describe('diagnose_nccl: a staged NCCL timeout is named, read-only (REST and MCP
   it('names the timeout from the ranks’ logs, with the same findings on both faces and no mutating call', async () => {
     await jobWithNcclTimeout(sb, server, CLUSTER, 'allreduce');
 
-    const mark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const mark = await callMark(sb);
     let last: unknown;
     const viaRest = await until(
       async () => {
@@ -51,12 +52,7 @@ describe('diagnose_nccl: a staged NCCL timeout is named, read-only (REST and MCP
     const viaMcp = await call(mcp, 'diagnose_nccl', { cluster: CLUSTER, job: 'allreduce' });
     assert.equal(viaMcp.isError, undefined, viaMcp.text);
     const structured: Diagnosis = DiagnosisSchema.parse(viaMcp.structuredContent);
-    const mutating = await sb.calls({ mutating: true, after: mark });
-    assert.deepEqual(
-      mutating.map((c) => `${c.service} ${c.operation} ${c.subject ?? ''}`),
-      [],
-      'no mutating call during diagnose_nccl',
-    );
+    assert.deepEqual(await mutatingSince(sb, mark), [], 'no mutating call during diagnose_nccl');
 
     assert.deepEqual(viaRest.subject, {
       kind: 'nccl',
@@ -85,7 +81,7 @@ describe('diagnose_nccl: a staged NCCL timeout is named, read-only (REST and MCP
   });
 
   it('answers 404 for a job that does not exist and 400 naming a bad namespace, reading only', async () => {
-    const mark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const mark = await callMark(sb);
     const missing = await server.api('GET', NCCL('default', 'no-such-job'));
     assert.equal(missing.status, 404, JSON.stringify(missing.body));
     assert.match(JSON.stringify(missing.body), /no-such-job/);
@@ -94,6 +90,6 @@ describe('diagnose_nccl: a staged NCCL timeout is named, read-only (REST and MCP
     assert.equal(bad.body.errors[0].path, 'namespace');
     const viaMcp = await call(mcp, 'diagnose_nccl', { cluster: CLUSTER, job: 'no-such-job' });
     assert.equal(viaMcp.isError, true);
-    assert.deepEqual(await sb.calls({ mutating: true, after: mark }), []);
+    assert.deepEqual(await mutatingSince(sb, mark), []);
   });
 });

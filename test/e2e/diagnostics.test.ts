@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DiagnosisSchema, type Diagnosis } from '../../src/domain/schemas/diagnostics.js';
+import { callMark, mutatingSince } from '../helpers/call-log.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
@@ -36,7 +37,7 @@ describe('diagnostics: each staged fault is named by its finding, suggested and 
 
   /** The diagnosis over REST and over MCP, checking that neither made a mutating call (AWS or Kubernetes). */
   async function diagnose(path: string, tool: string, args: Record<string, unknown>): Promise<Diagnosis> {
-    const mark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const mark = await callMark(sb);
     const r = await server.api('GET', path);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const viaRest = DiagnosisSchema.parse(r.body);
@@ -48,12 +49,7 @@ describe('diagnostics: each staged fault is named by its finding, suggested and 
       viaRest.findings.map((f) => f.code),
       'the same diagnosis on both faces',
     );
-    const mutating = await sb.calls({ mutating: true, after: mark });
-    assert.deepEqual(
-      mutating.map((c) => `${c.service} ${c.operation} ${c.subject ?? ''}`),
-      [],
-      `no mutating call during ${tool}`,
-    );
+    assert.deepEqual(await mutatingSince(sb, mark), [], `no mutating call during ${tool}`);
     assert.equal(viaRest.readOnly, true);
     assert.match(viaMcp.text, /Suggested \(not run/);
     return viaRest;

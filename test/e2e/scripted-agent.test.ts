@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DiagnosisSchema } from '../../src/domain/schemas/diagnostics.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
+import { callMark, mutatingSince, NO, ScriptedAgent, toolsNamed, until } from '../helpers/scripted-agent.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
 
@@ -25,48 +26,6 @@ const STARVED_SENTENCE =
 // new-account quota is 2 for each small g5 type: the starved create takes another type so its preflight passes.)
 const USER_ANSWERS: Record<string, string> = { 'instance type': 'ml.g5.8xlarge', confirm: 'yes' };
 const STARVED_ANSWERS: Record<string, string> = { ...USER_ANSWERS, 'instance type': 'ml.g5.xlarge' };
-const MUTATING_ANSWER_NEVER_GIVEN = 'no';
-
-/** Polls (real time; the sandbox runs at SPEED) until `probe` answers truthy. */
-async function until(probe: () => Promise<unknown>, what: string, seconds = 60): Promise<void> {
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** A playbook as served by prompts/get, cut into its `## ` sections and each section's numbered items. */
-interface Playbook {
-  text: string;
-  section(title: string): string;
-  item(section: string, n: number): string;
-}
-
-function parsePlaybook(text: string): Playbook {
-  const sections = new Map<string, string>();
-  for (const part of text.split(/^## /m).slice(1)) {
-    const nl = part.indexOf('\n');
-    sections.set(part.slice(0, nl).trim(), part.slice(nl + 1));
-  }
-  const section = (title: string) => {
-    const s = sections.get(title);
-    assert.ok(s !== undefined, `the playbook has a "## ${title}" section`);
-    return s;
-  };
-  const item = (title: string, n: number) => {
-    const m = new RegExp(`^${n}\\. ([\\s\\S]*?)(?=^\\d+\\. |(?![\\s\\S]))`, 'm').exec(section(title));
-    assert.ok(m, `the playbook's ${title} has an item ${n}`);
-    return m[1]!;
-  };
-  return { text, section, item };
-}
-
-/** The tools a piece of playbook text names (in backticks), among the server's tools. */
-function toolsNamed(text: string, tools: Map<string, Tool>): Set<string> {
-  return new Set([...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!).filter((name) => tools.has(name)));
-}
 
 /** What the script's reading of a request gives; the fields it does not find are left open. */
 interface Reading {
@@ -92,76 +51,6 @@ function read(sentence: string): Reading {
   };
 }
 
-/** The script: follows one playbook at a time, recording what it called and what it asked. */
-class ScriptedAgent {
-  playbook!: Playbook;
-  private stepText = '';
-  private step = '';
-  /** The tool the previous answer named (statusTool, next.tool): the script may always call it. */
-  private named: string | undefined;
-  readonly calls: Array<{ step: string; tool: string; args: Record<string, unknown> }> = [];
-  readonly asked: Array<{ step: string; question: string; answer: string }> = [];
-
-  constructor(
-    private readonly client: Client,
-    readonly tools: Map<string, Tool>,
-    private readonly answers = USER_ANSWERS,
-  ) {}
-
-  async open(name: string, request: string): Promise<void> {
-    const prompt = await this.client.getPrompt({ name, arguments: { request } });
-    const text = prompt.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
-    assert.match(text, new RegExp(`The user asked: ${request}`), 'the request reaches the prompt');
-    this.playbook = parsePlaybook(text);
-  }
-
-  at(n: number, section = 'Steps'): string {
-    this.step = `${section} ${n}`;
-    this.stepText = this.playbook.item(section, n);
-    return this.stepText;
-  }
-
-  /** A tool call, allowed only when the current step (or the previous answer) names the tool. */
-  async call(tool: string, args: Record<string, unknown>) {
-    assert.ok(
-      toolsNamed(this.stepText, this.tools).has(tool) || this.named === tool,
-      `${this.step} names ${tool}: ${this.stepText}`,
-    );
-    this.calls.push({ step: this.step, tool, args });
-    const r = await call(this.client, tool, args);
-    assert.ok(!r.isError, `${tool} ${JSON.stringify(args)}: ${r.text}`);
-    const data = r.structuredContent as any;
-    this.named = data?.statusTool ?? data?.next?.tool;
-    return { text: r.text, data };
-  }
-
-  /** A question to the user: only one the playbook allows, and only when the request left it open. */
-  ask(question: string, allowed: string, given: unknown): string {
-    assert.equal(given, undefined, `${this.step}: the request already answers "${question}"; asking it is not allowed`);
-    assert.ok(allowed.includes(question), `${this.step}: the playbook does not allow asking "${question}": ${allowed}`);
-    const answer = this.answers[question] ?? MUTATING_ANSWER_NEVER_GIVEN;
-    this.asked.push({ step: this.step, question, answer });
-    return answer;
-  }
-
-  /** Loops on the tool each answer names until the operation is terminal (create-cluster Rule 1, step 8). */
-  async pollFrom(started: { text: string; data: any }): Promise<any> {
-    let tool: string = started.data.statusTool;
-    let args: Record<string, unknown> = started.data.statusToolArguments;
-    assert.ok(started.text.includes(`Call ${tool} with ${JSON.stringify(args)}`), 'the text names it too');
-    for (let i = 0; i < 200; i++) {
-      const { text, data } = await this.call(tool, args);
-      if (data.terminal) return data;
-      // What a model reads is the text: its "call <tool> {…}" must be the structured next call.
-      const hint = /\bcall (\w+) (\{[^{}]*\})/i.exec(text);
-      assert.ok(hint && data.next, `a running operation names the next call: ${text}`);
-      assert.deepEqual({ tool: hint[1], arguments: JSON.parse(hint[2]!) }, data.next);
-      ({ tool, arguments: args } = data.next);
-    }
-    throw new Error('the operation did not end');
-  }
-}
-
 describe('a scripted agent follows the playbooks, served as MCP prompts, through the MCP tools on the sandbox', () => {
   let sb: TestSandbox;
   let server: TestServer;
@@ -174,17 +63,6 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
   });
   after(() => stopAll(client, server, sb));
-
-  /** The mutating calls (AWS and Kubernetes) the sandbox logged after `mark`; the log itself is checked not to be empty. */
-  async function mutatingSince(mark: number): Promise<string[]> {
-    assert.ok(
-      (await sb.calls({ mutating: true })).length > 0,
-      'the log records mutating calls (the creates made some)',
-    );
-    return (await sb.calls({ mutating: true, after: mark })).map(
-      (c) => `${c.service} ${c.operation} ${c.subject ?? ''}`,
-    );
-  }
 
   /**
    * create-cluster.md, steps 0–8, literally. Returns the final wait answer; `failed` is left for the caller
@@ -275,7 +153,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
 
   let happy = '';
   it(`"${SENTENCE}": create-cluster.md step by step ends InService with automatic node recovery and storage Bound`, async () => {
-    const agent = new ScriptedAgent(client, tools);
+    const agent = new ScriptedAgent(client, tools, USER_ANSWERS);
     happy = 'g5-pair';
     const end = await createFromSentence(agent, SENTENCE, happy);
     assert.equal(end.status, 'succeeded', JSON.stringify(end));
@@ -309,9 +187,9 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
   });
 
   it('heal-node.md on a healthy node (nothing to suggest) and on a node marked for a reboot (suggested, not run): zero mutating calls', async () => {
-    const agent = new ScriptedAgent(client, tools);
+    const agent = new ScriptedAgent(client, tools, USER_ANSWERS);
     await agent.open('heal-node', `is a node of ${happy} unhealthy?`);
-    const mark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const mark = await callMark(sb);
     agent.at(1);
     for (const health of ['failed', 'degraded']) {
       const listed = await agent.call('list_nodes', { cluster: happy, health });
@@ -324,7 +202,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     const d = DiagnosisSchema.parse((await agent.call('diagnose_node', { cluster: happy, node })).data);
     assert.equal(d.escalation?.stage, 'none', JSON.stringify(d));
     assert.ok(d.suggestions.every((s) => !s.mutating));
-    assert.deepEqual(await mutatingSince(mark), []);
+    assert.deepEqual(await mutatingSince(sb, mark), []);
 
     // Now a fault HyperPod leaves to the operator (node recovery None): step 1 finds it, step 2 suggests the reboot,
     // and the script's user does not say yes.
@@ -350,9 +228,9 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
       return r.body.nodes?.some((n: any) => n.instanceId === node);
     }, 'the fault in the node list');
 
-    const healer = new ScriptedAgent(client, tools);
+    const healer = new ScriptedAgent(client, tools, USER_ANSWERS);
     await healer.open('heal-node', `a node of ${happy} is failing`);
-    const faultMark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const faultMark = await callMark(sb);
     healer.at(1);
     const failed = await healer.call('list_nodes', { cluster: happy, health: 'failed' });
     assert.deepEqual(
@@ -366,13 +244,51 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     const reboot = faulted.suggestions[0]!;
     assert.ok(reboot.mutating && reboot.command.startsWith('reboot_nodes '), reboot.command);
     // Rule 2: reading tools only until a yes to that command; the script's user answers no, so the script stops.
-    assert.equal(healer.ask('reboot_nodes', healer.playbook.item('Rules', 2), undefined), MUTATING_ANSWER_NEVER_GIVEN);
+    assert.equal(healer.ask('reboot_nodes', healer.playbook.item('Rules', 2), undefined), NO);
     for (const c of [...agent.calls, ...healer.calls]) {
       assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, `${c.tool} only reads`);
     }
-    assert.deepEqual(await mutatingSince(faultMark), [], 'nothing changed in AWS or Kubernetes');
+    assert.deepEqual(await mutatingSince(sb, faultMark), [], 'nothing changed in AWS or Kubernetes');
     const list = await call(client, 'list_operations', { kind: 'reboot-nodes' });
     assert.deepEqual((list.structuredContent as any).operations, [], 'nothing was rebooted');
+    marked = { node, reboot: reboot.command };
+  });
+
+  let marked: { node: string; reboot: string } | undefined;
+  it('heal-node.md, the yes: the suggested reboot runs exactly as suggested, is polled to its end, and the node is healthy again', async () => {
+    assert.ok(marked, 'the previous test left a node marked for a reboot');
+    const { node, reboot } = marked;
+    const healer = new ScriptedAgent(client, tools, { reboot_nodes: 'yes' });
+    await healer.open('heal-node', `a node of ${happy} is failing`);
+    healer.at(2);
+    const d = DiagnosisSchema.parse((await healer.call('diagnose_node', { cluster: happy, node })).data);
+    assert.equal(d.suggestions[0]?.command, reboot, 'the same suggestion as before');
+    const mark = await callMark(sb);
+    assert.equal(healer.askAbout(reboot, healer.playbook.item('Rules', 2)), 'yes');
+    healer.assertReadOnlySince();
+    assert.deepEqual(await mutatingSince(sb, mark), [], 'nothing changed before the yes');
+
+    // Step 3: the reboot exactly as suggested, then wait_for_operation (its answer names it) until it ends.
+    const step3 = healer.at(3);
+    assert.ok(step3.includes('`reboot_nodes`') && step3.includes('`wait_for_operation`'), step3);
+    const started = await healer.runApproved(reboot);
+    const end = await healer.pollFrom(started);
+    assert.equal(end.status, 'succeeded', JSON.stringify(end));
+    assert.deepEqual(
+      end.result.results.map((r: any) => [r.nodeId, r.outcome]),
+      [[node, 'succeeded']],
+      JSON.stringify(end.result),
+    );
+    // After the yes: the one reboot HyperPod was asked for, and nothing else that changes.
+    assert.deepEqual(
+      (await mutatingSince(sb, mark)).filter((c) => !c.startsWith('sagemaker BatchRebootClusterNodes')),
+      [],
+    );
+    assert.equal((await mutatingSince(sb, mark)).length, 1);
+    // And step 3's last words: diagnose_node again says the node is healthy.
+    const again = DiagnosisSchema.parse((await healer.call('diagnose_node', { cluster: happy, node })).data);
+    assert.equal(again.escalation?.stage, 'none', JSON.stringify(again));
+    assert.ok(!again.findings.some((f) => f.severity === 'critical'), JSON.stringify(again.findings));
   });
 
   it(`"${STARVED_SENTENCE}" with no capacity there: the create fails, diagnose-cluster-creation.md names the cause and stops before any change`, async () => {
@@ -395,7 +311,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     const step9 = agent.at(9);
     assert.ok(toolsNamed(step9, tools).has('diagnose_cluster_creation'));
     assert.match(step9, /diagnose-cluster-creation playbook/);
-    const mark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const mark = await callMark(sb);
     await agent.open('diagnose-cluster-creation', `why did ${name} fail?`);
     const since = agent.calls.length;
 
@@ -434,12 +350,12 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     // Step 5: stop unless the user says yes to one command. The script's user does not.
     const step5 = agent.at(5);
     assert.match(step5, /Stop here/);
-    assert.equal(agent.ask('retry_operation_phase', step5, undefined), MUTATING_ANSWER_NEVER_GIVEN);
+    assert.equal(agent.ask('retry_operation_phase', step5, undefined), NO);
 
     for (const c of agent.calls.slice(since)) {
       assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, `${c.tool} only reads`);
     }
-    assert.deepEqual(await mutatingSince(mark), [], 'nothing changed in AWS or Kubernetes from the diagnosis on');
+    assert.deepEqual(await mutatingSince(sb, mark), [], 'nothing changed in AWS or Kubernetes from the diagnosis on');
     assert.deepEqual(
       agent.asked.map((a) => [a.step, a.question, a.answer]),
       [

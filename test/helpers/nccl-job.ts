@@ -3,7 +3,7 @@ import type { TestSandbox } from './sandbox.js';
 import type { TestServer } from './server.js';
 
 /** While the job runs (~1000 sandbox seconds) the clock slows, so that the fault hits a running rank. */
-const RUN_SPEED = 40;
+export const RUN_SPEED = 40;
 
 /** Polls (real time) until `probe` gives a value. */
 export async function until<T>(probe: () => Promise<T | undefined | false>, what: string, seconds = 90): Promise<T> {
@@ -49,6 +49,15 @@ export async function jobWithNcclTimeout(sb: TestSandbox, server: TestServer, cl
     faultTolerance: { jobMaxRetryCount: 3 },
   });
   assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
+  await ncclTimeoutOnceRunning(sb, server, cluster, job);
+}
+
+/**
+ * Once the job (submitted with the clock at RUN_SPEED) runs: the staged NCCL timeout on rank 1, the clock moved past
+ * the process group's timeout, and left nearly stopped.
+ */
+export async function ncclTimeoutOnceRunning(sb: TestSandbox, server: TestServer, cluster: string, job: string) {
+  const clock = (speed: number) => sb.admin('/_sandbox/clock', { method: 'POST', body: { speed } });
   await until(
     async () => (await server.api('GET', `/api/v1/clusters/${cluster}/jobs/default/${job}`)).body.phase === 'Running',
     `${job} Running`,

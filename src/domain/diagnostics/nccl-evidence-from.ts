@@ -1,7 +1,10 @@
+import { REQUEST_ANNOTATION } from '../kube/kind.js';
 import type { KubeObject } from '../kube-object.js';
 import type { SecurityGroupAttributes } from '../network/completeness.js';
 import { INSTANCE_GROUP_LABEL, INSTANCE_TYPE_LABEL } from '../node-health-terms.js';
+import { TrainingTemplateRequestSchema } from '../schemas/training.js';
 import { EFA_RESOURCE, GPU_RESOURCE, type InstanceTypeFacts } from '../training/placement.js';
+import type { SavedRequest } from '../training/resubmit.js';
 import type { NcclEvidence, NcclNodeEvidence, NcclRankEvidence } from './nccl-evidence.js';
 
 /**
@@ -38,6 +41,18 @@ function rankOf(pod: KubeObject, container: Loose, index: number): number {
   const env = arr(container.env).find((e) => e.name === 'NODE_RANK');
   const n = Number(env?.value);
   return Number.isInteger(n) && n >= 0 ? n : index;
+}
+
+/** The request kept on a job InstantStart submitted (resubmit.ts); absent when there is none or it does not parse. */
+function savedRequestOn(job: KubeObject): SavedRequest | undefined {
+  const text = job.metadata.annotations?.[REQUEST_ANNOTATION];
+  if (!text) return undefined;
+  try {
+    const parsed = TrainingTemplateRequestSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function nodeEvidence(node: KubeObject): NcclNodeEvidence {
@@ -100,6 +115,7 @@ export function ncclEvidenceFrom(reads: NcclReads): NcclEvidence {
       : nodes.find((n) => n.name === ranks[0]?.node)?.instanceGroup;
   const instanceType =
     reads.facts?.instanceType ?? nodes.find((n) => n.instanceGroup === instanceGroup && n.instanceType)?.instanceType;
+  const request = savedRequestOn(reads.job);
   return {
     cluster: reads.cluster,
     region: reads.region,
@@ -110,6 +126,7 @@ export function ncclEvidenceFrom(reads: NcclReads): NcclEvidence {
       ...(instanceGroup ? { instanceGroup } : {}),
       ...(instanceType ? { instanceType } : {}),
       ...(reads.facts ? { facts: reads.facts } : {}),
+      ...(request ? { request } : {}),
     },
     ranks,
     nodes,

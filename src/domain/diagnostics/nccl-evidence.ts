@@ -1,5 +1,6 @@
 import type { SecurityGroupAttributes } from '../network/completeness.js';
 import type { InstanceTypeFacts } from '../training/placement.js';
+import type { SavedRequest } from '../training/resubmit.js';
 
 /**
  * What `diagnose_nccl` reads before it judges (src/domain/diagnostics/nccl.ts): the job, each rank's pod with the
@@ -19,6 +20,11 @@ export interface NcclJobEvidence {
   instanceType?: string;
   /** The catalog's facts of that type (EC2 DescribeInstanceTypes): accelerators and EFA. */
   facts?: InstanceTypeFacts;
+  /**
+   * The submit request the job was made from (its `instantstart.dev/request` annotation, src/domain/training/
+   * resubmit.ts), when it has one that parses: what a resubmit through InstantStart sends again.
+   */
+  request?: SavedRequest;
 }
 
 export interface NcclRankEvidence {

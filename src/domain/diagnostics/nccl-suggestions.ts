@@ -39,13 +39,23 @@ export function ncclSuggestions(evidence: NcclEvidence, findings: readonly Findi
       command: `kubectl get pods ${ns} -l HPJob=${job.name} -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.spec.containers[0].env}{"\\t"}{.spec.containers[0].resources.limits}{"\\n"}{end}'`,
       mutating: false,
     });
+    const again = resubmitCommand(evidence);
     add({
       description:
-        'Delete the job and submit it again through InstantStart on its instance group: the placement sets FI_PROVIDER, FI_EFA_USE_DEVICE_RDMA and the EFA devices for the family. Stops the running job.',
+        'Delete the job (it stops; /data stays), freeing its nodes for the job submitted again' +
+        (again ? ' (the next suggestion).' : ' through InstantStart on its instance group (submit_training_job).'),
       kind: 'mcp',
-      command: `delete_job ${json(ref)}`,
+      command: `delete_job ${json({ ...ref, confirm: true })}`,
       mutating: true,
     });
+    if (again)
+      add({
+        description:
+          'Submit it again through InstantStart under a new name, from the request it was made with: the placement sets FI_PROVIDER, FI_EFA_USE_DEVICE_RDMA and the EFA devices for the instance family.',
+        kind: 'mcp',
+        command: again,
+        mutating: true,
+      });
   }
   if (codes.has('efa-not-allocatable') || codes.has('efa-init-failed') || codes.has('efa-not-used')) {
     for (const node of new Set(evidence.ranks.flatMap((r) => (r.node ? [r.node] : []))))
@@ -109,4 +119,23 @@ export function ncclSuggestions(evidence: NcclEvidence, findings: readonly Findi
     mutating: false,
   });
   return out;
+}
+
+/** The next free-looking name: `<job>-2`, or the trailing number plus one; within a job name's 40 characters. */
+export function nextJobName(name: string): string {
+  const m = /^(.*)-(\d+)$/.exec(name);
+  const next = m ? `${m[1]}-${Number(m[2]) + 1}` : `${name}-2`;
+  return next.length <= 40 ? next : `${name.slice(0, 38).replace(/-+$/, '')}-2`;
+}
+
+/**
+ * `submit_training_job` with the request the job was made from (its saved request) under a new name: what InstantStart
+ * submits sets the family's EFA settings itself (placement.ts). Absent when the job carries no saved request.
+ */
+function resubmitCommand(evidence: NcclEvidence): string | undefined {
+  const { request, name } = evidence.job;
+  if (!request) return undefined;
+  const { instanceGroup, ...rest } = request;
+  const { cluster, region } = evidence;
+  return `submit_training_job ${json({ cluster, region, job: nextJobName(name), group: instanceGroup, ...rest })}`;
 }
