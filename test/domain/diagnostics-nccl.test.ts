@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diagnoseNccl, type NcclEvidence, type NcclRankEvidence } from '../../src/domain/diagnostics/nccl.js';
-import { ncclEvidenceFrom } from '../../src/domain/diagnostics/nccl-evidence-from.js';
+import { ncclEvidenceFrom, rankPods } from '../../src/domain/diagnostics/nccl-evidence-from.js';
 import { ncclSignals } from '../../src/domain/diagnostics/nccl-log-lines.js';
 import { nextJobName } from '../../src/domain/diagnostics/nccl-suggestions.js';
 import { nodeSecurityGroupRules } from '../../src/domain/network/completeness.js';
@@ -362,6 +362,7 @@ describe('ncclEvidenceFrom', () => {
         kind: 'HyperPodPyTorchJob',
         metadata: { name: 'llama', namespace: 'default' },
       },
+      podSelector: 'HPJob=llama',
       pods: [pod(1), pod(0)],
       nodes: [node('hyperpod-i-0', 'us-west-2b', '32'), node('hyperpod-i-1', 'us-west-2c', '0')],
       logs: new Map([['llama-worker-1', { current: ['b'], previous: ['a'] }]]),
@@ -372,6 +373,7 @@ describe('ncclEvidenceFrom', () => {
       kind: 'HyperPodPyTorchJob',
       name: 'llama',
       namespace: 'default',
+      podSelector: 'HPJob=llama',
       instanceGroup: 'gpu',
       instanceType: 'ml.p5.48xlarge',
       facts: P5,
@@ -399,5 +401,69 @@ describe('ncclEvidenceFrom', () => {
     );
     const d = diagnoseNccl(ev);
     assert.ok(['efa-not-allocatable', 'ranks-across-zones', 'sg-not-read'].every((c) => codes(d).includes(c)));
+  });
+
+  it("a RayJob's ranks are its Ray cluster's GPU pods (a CPU head runs no collective); the kubectl line selects them", () => {
+    const rayPod = (name: string, gpus: number, env: Array<{ name: string; value: string }>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default', labels: { 'ray.io/cluster': 'rl-abc' } },
+      spec: {
+        nodeName: 'hyperpod-i-0',
+        nodeSelector: { 'sagemaker.amazonaws.com/instance-group-name': 'gpu' },
+        containers: [{ name: 'ray', env, resources: gpus ? { limits: { 'nvidia.com/gpu': String(gpus) } } : {} }],
+      },
+      status: { phase: 'Running' },
+    });
+    const job = { apiVersion: 'ray.io/v1', kind: 'RayJob', metadata: { name: 'rl', namespace: 'default' } };
+    const head = rayPod('rl-abc-head', 0, []);
+    const worker = rayPod('rl-abc-gpu-worker-0', 8, [{ name: 'FI_PROVIDER', value: 'efa' }]);
+    assert.deepEqual(
+      rankPods(job, [head, worker]).map((p) => p.metadata.name),
+      ['rl-abc-gpu-worker-0'],
+    );
+    assert.deepEqual(
+      rankPods(job, [head]).map((p) => p.metadata.name),
+      ['rl-abc-head'],
+      'a CPU-only Ray cluster: every pod',
+    );
+    const hyperpod = { ...job, kind: 'HyperPodPyTorchJob' };
+    assert.equal(rankPods(hyperpod, [head, worker]).length, 2, "a HyperPodPyTorchJob's pods are all ranks");
+    const ev = ncclEvidenceFrom({
+      cluster: 'ml',
+      region: 'us-west-2',
+      job,
+      podSelector: 'ray.io/cluster=rl-abc',
+      pods: rankPods(job, [head, worker]),
+      nodes: [],
+      logs: new Map(),
+      logTailLines: 100,
+    });
+    assert.equal(ev.job.kind, 'RayJob');
+    assert.deepEqual(
+      ev.ranks.map((r) => [r.pod, r.env.FI_PROVIDER, r.gpusRequested]),
+      [['rl-abc-gpu-worker-0', 'efa', 8]],
+    );
+    const d = diagnoseNccl({ ...ev, ranks: ev.ranks.map((r) => ({ ...r, log: [] })) });
+    assert.ok(!codes(d).includes('no-ranks'));
+    const withSetting = diagnoseNccl({
+      ...evidence({}, P5),
+      job: { ...evidence().job, kind: 'RayJob', podSelector: 'ray.io/cluster=rl-abc' },
+      ranks: [rank(0, { env: {} })],
+    });
+    assert.ok(
+      withSetting.suggestions.some((s) =>
+        s.command.startsWith('kubectl get pods -n default -l ray.io/cluster=rl-abc '),
+      ),
+      'the kubectl line selects the Ray cluster pods',
+    );
+  });
+
+  it('a job with no rank pods yet (a RayJob before its Ray cluster) is "nothing to judge", never "no problem found"', () => {
+    const d = diagnoseNccl({ ...evidence(), job: { ...evidence().job, kind: 'RayJob' }, ranks: [] });
+    assert.deepEqual(codes(d), ['no-ranks']);
+    assert.match(d.summary, /^Nothing to judge for default\/[\w-]+ yet: its Ray cluster is not made yet\.$/);
+    assert.ok(d.suggestions.some((s) => s.command.startsWith('wait_for_job ')));
+    DiagnosisSchema.parse(asDiagnosis(d));
   });
 });

@@ -274,6 +274,14 @@ describe('training jobs through REST and MCP on the sandbox', () => {
       // A finished RayJob's Ray cluster is gone with its pods (the GPUs are back); its ranks are read while it runs.
       if (j.kind === 'RayJob') {
         assert.match(done.rayCluster.name, /^r-verl-rl-/);
+        // diagnose_nccl reads a RayJob too: with its Ray cluster gone there is nothing to judge, and it says so.
+        const nccl = await server.api('GET', `/api/v1/clusters/train/diagnostics/jobs/default/${j.name}/nccl`);
+        assert.equal(nccl.status, 200, JSON.stringify(nccl.body));
+        assert.deepEqual(
+          nccl.body.findings.map((f: { code: string }) => f.code),
+          ['no-ranks'],
+        );
+        assert.match(nccl.body.summary, new RegExp(`no pod matches ray.io/cluster=${done.rayCluster.name}`));
         continue;
       }
       assert.equal(done.ranks.length, j.nodes);

@@ -1,7 +1,6 @@
 import { diagnoseNccl } from '../../domain/diagnostics/nccl.js';
-import { ncclEvidenceFrom } from '../../domain/diagnostics/nccl-evidence-from.js';
+import { ncclEvidenceFrom, rankPods } from '../../domain/diagnostics/nccl-evidence-from.js';
 import { NotFoundError } from '../../domain/errors.js';
-import { HPJOB_LABEL } from '../../domain/kube/hyperpod-pytorch-job.js';
 import type { KubeObject } from '../../domain/kube-object.js';
 import { INSTANCE_GROUP_LABEL, INSTANCE_TYPE_LABEL } from '../../domain/node-health-terms.js';
 import type { Diagnosis } from '../../domain/schemas/diagnostics.js';
@@ -16,7 +15,8 @@ type Loose = Record<string, unknown>;
 const obj = (v: unknown): Loose => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {});
 
 /**
- * NCCL/EFA evidence for a training job (issue 29): the job, its pods (`HPJob=<job>`), their log tails, the nodes of
+ * NCCL/EFA evidence for a training job (issue 29): the job (a HyperPodPyTorchJob or a RayJob), its ranks' pods
+ * (`HPJob=<job>`, or the RayJob's Ray cluster pods with GPUs), their log tails, the nodes of
  * its instance group and of its ranks, the type's facts and the node security group — all reads through the port —
  * then the pure judgement (src/domain/diagnostics/nccl.ts). Suggests fixes as text; runs nothing.
  */
@@ -26,14 +26,15 @@ export async function diagnoseNcclJob(
 ): Promise<Diagnosis> {
   const { region, cluster, namespace } = where;
   const kube = await read.kube(region, cluster);
-  const job = await kube.hyperpodJob(namespace, where.job);
-  if (!job)
+  const found = await kube.trainingJob(namespace, where.job);
+  if (!found)
     throw new NotFoundError({
       resource: 'training job',
       id: `${namespace}/${where.job}`,
-      message: `Cluster ${cluster} has no HyperPodPyTorchJob '${where.job}' in namespace ${namespace} (list them with list_jobs).`,
+      message: `Cluster ${cluster} has no training job '${where.job}' (HyperPodPyTorchJob or RayJob) in namespace ${namespace} (list them with list_jobs).`,
     });
-  const pods = await kube.pods(namespace, `${HPJOB_LABEL}=${where.job}`);
+  const { job, podSelector } = found;
+  const pods = podSelector ? rankPods(job, await kube.pods(namespace, podSelector)) : [];
   const allNodes = await kube.nodes();
   const group = groupOf(pods);
   const rankNodes = new Set(pods.map((p) => obj(p.spec).nodeName).filter((n) => typeof n === 'string'));
@@ -50,6 +51,7 @@ export async function diagnoseNcclJob(
     cluster,
     region,
     job,
+    ...(podSelector ? { podSelector } : {}),
     pods,
     nodes,
     logs,

@@ -3,6 +3,8 @@ import type { SecurityGroupAttributes } from '../../domain/network/completeness.
 import { NotFoundError } from '../../domain/errors.js';
 import { KubeError, KubeKindNotServed, KubeNotFound } from '../../domain/kube/errors.js';
 import { HYPERPOD_PYTORCH_JOB } from '../../domain/kube/hyperpod-pytorch-job.js';
+import { RAY_JOB } from '../../domain/kube/ray-job.js';
+import { hyperpodPodSelector, rayPodSelector } from '../../domain/training/job-view.js';
 import { type KubeResource, kubeKind, parseBase } from '../../domain/kube/kind.js';
 import type { KubeObject } from '../../domain/kube-object.js';
 import type { InstanceTypeFacts } from '../../domain/training/placement.js';
@@ -59,8 +61,11 @@ export interface DiagnosticsReadPort {
 
 /** Get, list and log reads of one cluster's Kubernetes API: no member writes. */
 export interface DiagnosticsKubeReads {
-  /** A HyperPodPyTorchJob; undefined when there is none (or the operator is off). */
-  hyperpodJob(namespace: string, name: string): Promise<KubeObject | undefined>;
+  /**
+   * A training job of either kind the product submits — a HyperPodPyTorchJob, else a RayJob — with the label selector of
+   * its ranks' pods; undefined when there is neither (or their operators are off).
+   */
+  trainingJob(namespace: string, name: string): Promise<{ job: KubeObject; podSelector?: string } | undefined>;
   /** Pods of a namespace by label selector. */
   pods(namespace: string, labelSelector: string): Promise<KubeObject[]>;
   /** Every node (a HyperPod cluster has tens, not thousands). */
@@ -88,13 +93,14 @@ const LOG_BYTES = 256 * 1024;
 
 function kubeReads(kube: KubePort): DiagnosticsKubeReads {
   return {
-    async hyperpodJob(namespace, name) {
-      try {
-        return (await kube.find(HYPERPOD_PYTORCH_JOB, name, namespace)) as KubeObject | undefined;
-      } catch (err) {
-        if (err instanceof KubeKindNotServed) return undefined;
-        throw err;
-      }
+    async trainingJob(namespace, name) {
+      const hyperpod = await findServed(() => kube.find(HYPERPOD_PYTORCH_JOB, name, namespace));
+      if (hyperpod) return { job: hyperpod as KubeObject, podSelector: hyperpodPodSelector(name) };
+      const ray = await findServed(() => kube.find(RAY_JOB, name, namespace));
+      if (!ray) return undefined;
+      // KubeRay names the job's Ray cluster in its status once it made it: no pods (no ranks) before.
+      const rayCluster = ray.status.rayClusterName;
+      return { job: ray as KubeObject, ...(rayCluster ? { podSelector: rayPodSelector(rayCluster) } : {}) };
     },
     pods: async (namespace, labelSelector) => (await kube.list(RAW_POD, { namespace, labelSelector })) as KubeObject[],
     nodes: async () => (await kube.list(RAW_NODE)) as KubeObject[],
@@ -114,6 +120,16 @@ function kubeReads(kube: KubePort): DiagnosticsKubeReads {
       }
     },
   };
+}
+
+/** A find whose kind may not be served (its operator off): undefined then, like a missing object. */
+async function findServed<T>(find: () => Promise<T | undefined>): Promise<T | undefined> {
+  try {
+    return await find();
+  } catch (err) {
+    if (err instanceof KubeKindNotServed) return undefined;
+    throw err;
+  }
 }
 
 /**

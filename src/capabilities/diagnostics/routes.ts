@@ -58,7 +58,7 @@ export function registerDiagnosticsRoutes({ app, routes, service, region }: Rout
       tags: ['diagnostics'],
       summary:
         'Why a training job’s NCCL traffic stops or crawls: timeouts, EFA settings and devices, security group, zones',
-      description: `The HyperPodPyTorchJob's ranks: the last 200 lines of each rank's log (and of the run before a restart), its FI_*/NCCL_* settings and EFA/GPU requests against the instance type's facts, the EFA devices its nodes advertise, the node security group's self rule, and the ranks' zones and group. ${READ_ONLY_NOTE}`,
+      description: `The training job's ranks (a HyperPodPyTorchJob's pods, or a RayJob's Ray cluster pods with GPUs): the last 200 lines of each rank's log (and of the run before a restart), its FI_*/NCCL_* settings and EFA/GPU requests against the instance type's facts, the EFA devices its nodes advertise, the node security group's self rule, and the ranks' zones and group. ${READ_ONLY_NOTE}`,
       params: NcclDiagnosisParamsSchema,
       query: NcclDiagnosisQuerySchema,
       responses: { 200: { description: 'The diagnosis', schema: DiagnosisSchema } },

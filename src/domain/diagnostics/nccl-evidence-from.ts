@@ -8,8 +8,8 @@ import type { SavedRequest } from '../training/resubmit.js';
 import type { NcclEvidence, NcclNodeEvidence, NcclRankEvidence } from './nccl-evidence.js';
 
 /**
- * NcclEvidence from what the diagnostics capability reads, as plain Kubernetes objects: the job, its pods (label
- * `HPJob=<job>`), the nodes (the ranks' and the instance group's), each pod's log tail, the type's facts from the
+ * NcclEvidence from what the diagnostics capability reads, as plain Kubernetes objects: the job, its ranks' pods (label
+ * `HPJob=<job>`, or a RayJob's Ray cluster pods that hold GPUs), the nodes (the ranks' and the instance group's), each pod's log tail, the type's facts from the
  * catalog and the node security group (the network port's `find`). Pure, so the capability only reads.
  */
 
@@ -55,6 +55,20 @@ function savedRequestOn(job: KubeObject): SavedRequest | undefined {
   }
 }
 
+/**
+ * The pods that run NCCL: every pod of a HyperPodPyTorchJob; of a RayJob's Ray cluster, those whose first container
+ * asks for GPUs (VERL's workers — a CPU-only head runs no collective and sets no EFA variable), all of them when none
+ * does (a CPU job: nothing then expects EFA).
+ */
+export function rankPods(job: KubeObject, pods: readonly KubeObject[]): KubeObject[] {
+  if (job.kind !== 'RayJob') return [...pods];
+  const withGpus = pods.filter((pod) => {
+    const resources = obj(trainingContainer(pod).resources);
+    return count(obj(resources.limits)[GPU_RESOURCE] ?? obj(resources.requests)[GPU_RESOURCE]) > 0;
+  });
+  return withGpus.length > 0 ? withGpus : [...pods];
+}
+
 export function nodeEvidence(node: KubeObject): NcclNodeEvidence {
   const labels = node.metadata.labels ?? {};
   const allocatable = obj(obj(node.status).allocatable);
@@ -71,6 +85,8 @@ export interface NcclReads {
   cluster: string;
   region: string;
   job: KubeObject;
+  /** The label selector the pods were listed by (absent: a RayJob whose Ray cluster is not made yet). */
+  podSelector?: string;
   pods: readonly KubeObject[];
   nodes: readonly KubeObject[];
   /** Each pod's log tail, by pod name: the current run and, after a restart, the previous one. */
@@ -123,6 +139,7 @@ export function ncclEvidenceFrom(reads: NcclReads): NcclEvidence {
       kind: reads.job.kind,
       name: reads.job.metadata.name,
       namespace: reads.job.metadata.namespace ?? 'default',
+      ...(reads.podSelector ? { podSelector: reads.podSelector } : {}),
       ...(instanceGroup ? { instanceGroup } : {}),
       ...(instanceType ? { instanceType } : {}),
       ...(reads.facts ? { facts: reads.facts } : {}),

@@ -11,10 +11,15 @@ import type { SavedRequest } from '../training/resubmit.js';
  */
 
 export interface NcclJobEvidence {
-  /** `HyperPodPyTorchJob` (what the product submits), or another kind whose pods run NCCL. */
+  /** `HyperPodPyTorchJob` or `RayJob` (the two kinds the product submits), or another kind whose pods run NCCL. */
   kind: string;
   name: string;
   namespace: string;
+  /**
+   * The label selector of its ranks' pods (`HPJob=<job>`, or a RayJob's Ray cluster's `ray.io/cluster=<cluster>`);
+   * absent while a RayJob has no Ray cluster yet.
+   */
+  podSelector?: string;
   /** The instance group its pods are placed on (the pods' node selector), when known. */
   instanceGroup?: string;
   instanceType?: string;

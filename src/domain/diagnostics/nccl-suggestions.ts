@@ -33,12 +33,13 @@ export function ncclSuggestions(evidence: NcclEvidence, findings: readonly Findi
       mutating: false,
     });
   if (codes.has('efa-setting-missing') || codes.has('efa-setting-wrong')) {
-    add({
-      description: 'See the environment and resources the ranks were given.',
-      kind: 'kubectl',
-      command: `kubectl get pods ${ns} -l HPJob=${job.name} -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.spec.containers[0].env}{"\\t"}{.spec.containers[0].resources.limits}{"\\n"}{end}'`,
-      mutating: false,
-    });
+    if (job.podSelector)
+      add({
+        description: 'See the environment and resources the ranks were given.',
+        kind: 'kubectl',
+        command: `kubectl get pods ${ns} -l ${job.podSelector} -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.spec.containers[0].env}{"\\t"}{.spec.containers[0].resources.limits}{"\\n"}{end}'`,
+        mutating: false,
+      });
     const again = resubmitCommand(evidence);
     add({
       description:
@@ -110,6 +111,13 @@ export function ncclSuggestions(evidence: NcclEvidence, findings: readonly Findi
       description: 'List the instance groups and their zones, to place the job on one group in one zone.',
       kind: 'mcp',
       command: `list_instance_groups ${json({ cluster, region })}`,
+      mutating: false,
+    });
+  if (codes.has('no-ranks'))
+    add({
+      description: 'Wait until the job runs (its ranks’ pods exist), then diagnose again.',
+      kind: 'mcp',
+      command: `wait_for_job ${json({ ...ref, until: ['Running', 'Succeeded', 'Failed'] })}`,
       mutating: false,
     });
   add({

@@ -24,6 +24,7 @@ export type { NcclEvidence, NcclNodeEvidence, NcclRankEvidence, NcclJobEvidence 
  * | `ranks-across-zones` | critical (EFA) / warning | ranks in more than one zone |
  * | `nccl-error` | critical / warning beside a timeout | another NCCL error |
  * | `ranks-outside-group` | warning | ranks on nodes of another group or type |
+ * | `no-ranks` | warning | no pod runs the job's ranks yet (a RayJob's Ray cluster not made): nothing else is judged |
  * | `efa-in-use`, `sg-self-rule`, `rank-restarts`, `nccl-init-not-logged`, `sg-not-read`, `instance-type-unknown` | info | checked, or context |
  *
  * @example
@@ -34,6 +35,7 @@ export function diagnoseNccl(evidence: NcclEvidence): {
   findings: Finding[];
   suggestions: SuggestedCommand[];
 } {
+  if (evidence.ranks.length === 0) return noRanks(evidence);
   const placement = expectedPlacement(evidence);
   const efaExpected = (placement?.efaPerPod ?? 0) > 0 && placement?.accelerator === 'nvidia';
   const findings: Finding[] = [
@@ -57,6 +59,24 @@ export function diagnoseNccl(evidence: NcclEvidence): {
   // Stable sort: within a severity the order above stays (the log's story first, then its causes).
   findings.sort((a, b) => order[a.severity] - order[b.severity]);
   return { summary: summarise(evidence, findings), findings, suggestions: ncclSuggestions(evidence, findings) };
+}
+
+/** A job with no rank pods: what it is waiting for, and what to read meanwhile — never "no problem found". */
+function noRanks(evidence: NcclEvidence): { summary: string; findings: Finding[]; suggestions: SuggestedCommand[] } {
+  const { job } = evidence;
+  const where = job.podSelector ? `no pod matches ${job.podSelector}` : 'its Ray cluster is not made yet';
+  const finding: Finding = {
+    severity: 'warning',
+    code: 'no-ranks',
+    title: 'No rank runs yet',
+    explanation: `The ${job.kind} has no pods running its ranks (${where}), so there are no NCCL logs, settings or placements to judge. Follow the job until it runs, then diagnose again.`,
+    evidence: [{ source: `kubernetes ${job.kind} ${job.namespace}/${job.name}`, detail: where }],
+  };
+  return {
+    summary: `Nothing to judge for ${job.namespace}/${job.name} yet: ${where}.`,
+    findings: [finding],
+    suggestions: ncclSuggestions(evidence, [finding]),
+  };
 }
 
 /** One or two sentences: the symptom, and the cause the other critical findings point to. */

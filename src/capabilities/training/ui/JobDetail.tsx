@@ -249,9 +249,7 @@ export function JobDetail({ cluster, region, job: ref }: { cluster: string; regi
                 <Button href={back} onFollow={follow}>
                   All jobs
                 </Button>
-                {j.kind === 'HyperPodPyTorchJob' && (
-                  <DiagnoseNcclButton cluster={cluster} region={region} namespace={j.namespace} job={j.name} />
-                )}
+                <DiagnoseNcclButton cluster={cluster} region={region} namespace={j.namespace} job={j.name} />
                 <Button
                   onClick={() => setResubmitting(true)}
                   disabled={!FINISHED.has(j.phase)}
