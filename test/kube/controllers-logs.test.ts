@@ -54,6 +54,19 @@ describe('controllers: pod logs', () => {
     );
   });
 
+  it("a finished container's last lines are kept, also those of its last second (finishedAt has whole seconds)", () => {
+    const { read } = started(
+      {
+        restartPolicy: 'Never',
+        containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'echo one; sleep 1.5; echo last'] }],
+      },
+      undefined,
+      30,
+    );
+    assert.deepEqual(read().trim().split('\n'), ['one', 'last']);
+    assert.deepEqual(read({ tailLines: 1 }).trim().split('\n'), ['last']);
+  });
+
   it('server: start-up lines, then a request line every 5 s, running on', () => {
     const { w, read } = started(
       { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },

@@ -56,7 +56,7 @@ function containerOf(pod: KubeObject, options: LogOptions): { container: Any; st
 }
 
 /** The run logs are read from; undefined for a pod no node has taken yet (the API answers with nothing). */
-function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
+function runOf(cluster: KubeCluster, pod: KubeObject, options: LogOptions): Run | undefined {
   const { container, status: found } = containerOf(pod, options);
   const status = (found ?? { restartCount: 0, state: {} }) as Any;
   if (!nodeNameOf(pod)) return undefined;
@@ -65,7 +65,7 @@ function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
   const ofTerminated = (t: Any, index: number): Run => ({
     container,
     start: Date.parse(t.startedAt),
-    end: Date.parse(t.finishedAt),
+    end: terminatedEnd(cluster, pod, container, index, t),
     index,
   });
   if (options.previous) {
@@ -78,6 +78,19 @@ function runOf(pod: KubeObject, options: LogOptions): Run | undefined {
   if (state.terminated) return ofTerminated(state.terminated, status.restartCount);
   if (last) return ofTerminated(last, status.restartCount - 1);
   throw badRequest(`${where} is waiting to start: ${state.waiting?.reason ?? 'ContainerCreating'}`);
+}
+
+/**
+ * When a terminated run really ended. Its finishedAt has whole seconds (metav1.Time, as the API sends it), its
+ * program's exit has milliseconds: a run that ended by its program's exit (container-runs.ts) is read to that moment,
+ * so the lines of its last second (a job's closing lines) are kept as the kubelet's log file keeps them; a run ended
+ * otherwise (its pod deleted, its node rebooted) ends at its finishedAt.
+ */
+function terminatedEnd(cluster: KubeCluster, pod: KubeObject, container: Any, index: number, t: Any): number {
+  const finished = Date.parse(t.finishedAt);
+  const exitAfter = programOf(pod, container, index, cluster).exitAfterMs;
+  const exact = exitAfter === undefined ? undefined : Date.parse(t.startedAt) + exitAfter;
+  return exact !== undefined && exact >= finished && exact < finished + 1000 ? exact : finished;
 }
 
 /** RFC3339Nano with fixed nine digits, as the kubelet prefixes lines with `timestamps=true`. */
@@ -102,7 +115,7 @@ function tailOf(cluster: KubeCluster, pod: KubeObject, run: Run, from: number, u
 }
 
 export function readLogs(cluster: KubeCluster, pod: KubeObject, options: LogOptions): string {
-  const run = runOf(pod, options);
+  const run = runOf(cluster, pod, options);
   if (!run) return '';
   const now = options.at ?? cluster.now();
   const since = options.sinceTime
@@ -134,7 +147,7 @@ export function followLogs(
   onEnd: () => void,
   ready: () => boolean = () => true,
 ): () => void {
-  const run = runOf(pod, options);
+  const run = runOf(cluster, pod, options);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   if (!run || run.end !== undefined) {
@@ -159,7 +172,7 @@ export function followLogs(
       ...(((current?.status as Any)?.containerStatuses ?? []) as Any[]),
       ...(((current?.status as Any)?.initContainerStatuses ?? []) as Any[]),
     ].find((c) => c.name === run.container.name);
-    const end = endOfRun(current, pod, status, run.index, sentUntil);
+    const end = endOfRun(cluster, current, pod, run, status, sentUntil);
     const target = Math.min(now, end ?? now);
     // At most FOLLOW_STEP_MS of the log per chunk: after a pause, a fast writer's backlog goes out in pieces.
     const until = Math.min(target, sentUntil + FOLLOW_STEP_MS);
@@ -186,17 +199,19 @@ export function followLogs(
 
 /** When the followed run ended (undefined while it runs): its termination, or now-ish when the pod or container is gone. */
 function endOfRun(
+  cluster: KubeCluster,
   current: KubeObject | undefined,
   pod: KubeObject,
+  run: Run,
   status: Any | undefined,
-  index: number,
   sentUntil: number,
 ): number | undefined {
   if (!current || current.metadata.uid !== pod.metadata.uid || !status) return sentUntil;
-  if (status.restartCount === index) {
+  const ended = (t: Any) => terminatedEnd(cluster, pod, run.container, run.index, t);
+  if (status.restartCount === run.index) {
     if (status.state?.running) return undefined;
-    return status.state?.terminated ? Date.parse(status.state.terminated.finishedAt) : sentUntil;
+    return status.state?.terminated ? ended(status.state.terminated) : sentUntil;
   }
   const last = status.lastState?.terminated;
-  return status.restartCount === index + 1 && last ? Date.parse(last.finishedAt) : sentUntil;
+  return status.restartCount === run.index + 1 && last ? ended(last) : sentUntil;
 }
