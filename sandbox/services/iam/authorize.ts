@@ -27,7 +27,7 @@ export type ActAsAnswer = { allowed: true } | { allowed: false; code: 'AccessDen
 const accountOf = (arn: string): string | undefined => /^arn:aws[\w-]*:[\w-]+:[\w-]*:(\d{12}):/.exec(arn)?.[1];
 
 /** The role's identity-based policies, each by the name AWS would give it. */
-function identityPolicies(state: SandboxState, role: StoredRole): NamedPolicy[] {
+export function identityPolicies(state: SandboxState, role: StoredRole): NamedPolicy[] {
   const own = peekIam(state)?.policies;
   const managed = role.attachedPolicyArns.flatMap((arn): NamedPolicy[] => {
     const aws = findManagedPolicy(arn);
@@ -40,7 +40,7 @@ function identityPolicies(state: SandboxState, role: StoredRole): NamedPolicy[] 
   return [...managed, ...inline];
 }
 
-function boundaryPolicy(state: SandboxState, role: StoredRole): NamedPolicy | undefined {
+export function boundaryPolicy(state: SandboxState, role: StoredRole): NamedPolicy | undefined {
   const arn = role.permissionsBoundaryArn;
   if (!arn) return undefined;
   const aws = findManagedPolicy(arn);

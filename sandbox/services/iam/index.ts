@@ -7,6 +7,7 @@ import { policyOperations } from './policies.js';
 import { rolePolicyOperations } from './role-policies.js';
 import { roleOperations } from './roles.js';
 import { peekIam } from './state.js';
+import { simulateOperations } from './simulate.js';
 import { roleTagOperations } from './tags.js';
 
 /** IAM roles, managed policies and OIDC providers, for the account (global: any signing region). */
@@ -39,6 +40,7 @@ export const iam: ServiceModule = {
     ...rolePolicyOperations,
     ...policyOperations,
     ...oidcOperations,
+    ...simulateOperations,
   },
   inventory,
 };

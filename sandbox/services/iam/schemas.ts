@@ -33,7 +33,7 @@ export function queryInt(min: number, max: number) {
 export const queryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 /** An empty awsQuery list arrives as `Tags=` (an empty string). */
-const queryList = <T extends z.ZodType>(item: T, max: number) =>
+export const queryList = <T extends z.ZodType>(item: T, max: number) =>
   z.preprocess((v) => (v === '' ? [] : v), z.array(item).max(max));
 
 export const roleName = fullMatch('[\\w+=,.@-]+').min(1).max(64);
