@@ -16,9 +16,9 @@ import { withSavedRequest } from '../../src/domain/training/resubmit.js';
 import { trainingManifest } from '../../src/domain/training/submit.js';
 import { kubeAccess } from '../helpers/kube.js';
 import { ncclTimeoutOnceRunning, RUN_SPEED } from '../helpers/nccl-job.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
 import { callMark, mutatingSince, ScriptedAgent, toolsNamed, until } from '../helpers/scripted-agent.js';
-import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
 
 /**
  * The diagnose playbooks run by the scripted agent (test/helpers/scripted-agent.ts) on staged faults, through to the
@@ -28,6 +28,8 @@ import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/serv
  */
 
 const SPEED = 600;
+const USER_TOKEN = 'user-admin-token-1';
+const READ_TOKEN = 'agent-read-token-1';
 const CLUSTER = 'efa-pair';
 // ml.g5.8xlarge: one A10G and one EFA interface (no GPUDirect RDMA); the sandbox's new-account quota allows two.
 const TYPE = 'ml.g5.8xlarge';
@@ -35,17 +37,30 @@ const TYPE = 'ml.g5.8xlarge';
 describe('a scripted agent runs the diagnose playbooks on staged faults, and their fix after the yes', () => {
   let sb: TestSandbox;
   let server: TestServer;
+  // The agent investigates with a read token; a command the user says yes to runs with the user's own token (a delete is
+  // admin-scoped: docs/SECURITY.md → Token scopes).
   let client: Client;
+  let approved: Client;
   let tools: Map<string, Tool>;
   let group = '';
   const clock = (speed: number) => sb.admin('/_sandbox/clock', { method: 'POST', body: { speed } });
 
   before(async () => {
-    ({ sb, server } = await startSandboxAndServer(SPEED));
-    client = new Client({ name: 'e2e-scripted-agent-diagnose', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    sb = await startTestSandbox({ speed: SPEED });
+    server = await startTestServer(sb, { speed: SPEED, token: USER_TOKEN, readTokens: [READ_TOKEN] });
+    const session = async (name: string, token: string) => {
+      const c = new Client({ name, version: '1.0.0' });
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      return c;
+    };
+    client = await session('e2e-scripted-agent-diagnose', READ_TOKEN);
+    approved = await session('e2e-scripted-agent-diagnose-approved', USER_TOKEN);
     tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    const created = await server.api('POST', '/api/v1/clusters', {
+    const created = await api('POST', '/api/v1/clusters', {
       name: CLUSTER,
       availabilityZone: 'us-west-2b',
       instanceType: TYPE,
@@ -53,11 +68,20 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
       storage: { s3: true },
     });
     assert.equal(created.status, 202, JSON.stringify(created.body));
-    const op = await server.waitForOperation(created.body.operation.id);
+    const op = await waitFor(created.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-    group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}`)).body.instanceGroups[0].name;
+    group = (await api('GET', `/api/v1/clusters/${CLUSTER}`)).body.instanceGroups[0].name;
   });
-  after(() => stopAll(client, server, sb));
+  after(() => stopAll(client, approved, server, sb));
+  const api = (method: string, path: string, body?: unknown) =>
+    server.api(method, path, body, { authorization: `Bearer ${USER_TOKEN}` });
+  async function waitFor(id: string) {
+    for (;;) {
+      const r = await api('GET', `/api/v1/operations/${id}/wait?timeoutSeconds=20`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      if (['succeeded', 'failed', 'cancelled'].includes(r.body.status)) return r.body;
+    }
+  }
 
   /**
    * A two-rank job applied with kubectl from a manifest written for a type without EFA (InstantStart's own manifest
@@ -101,7 +125,7 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
 
   it('diagnose-nccl.md: the timeout and its cause (the missing EFA settings), nothing changed until the yes; then the suggested delete and resubmit, and the new job uses EFA', async () => {
     await jobWithoutEfaThatTimesOut('allreduce');
-    const agent = new ScriptedAgent(client, tools, { delete_job: 'yes', submit_training_job: 'yes' });
+    const agent = new ScriptedAgent(client, tools, { delete_job: 'yes', submit_training_job: 'yes' }, approved);
     await agent.open('diagnose-nccl', `why did my job allreduce on ${CLUSTER} time out in NCCL?`);
     const mark = await callMark(sb);
 
@@ -187,7 +211,7 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
       const c = await sm.send(new DescribeClusterCommand({ ClusterName: CLUSTER }));
       return c.NodeRecovery === 'None' && c.ClusterStatus === 'InService';
     }, 'node recovery None, in service');
-    const node = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`)).body.nodes[1].instanceId;
+    const node = (await api('GET', `/api/v1/clusters/${CLUSTER}/nodes`)).body.nodes[1].instanceId;
     const fault = await sb.admin('/_sandbox/faults', {
       method: 'POST',
       body: {
@@ -199,7 +223,7 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
       },
     });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
-    const agent = new ScriptedAgent(client, tools, { replace_nodes: 'yes' });
+    const agent = new ScriptedAgent(client, tools, { replace_nodes: 'yes' }, approved);
     await agent.open('diagnose-node-health', `what is wrong with node ${node} of ${CLUSTER}?`);
     const mark = await callMark(sb);
     // Step 1: the user named the node, so no list_nodes.

@@ -4,9 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DiagnosisSchema } from '../../src/domain/schemas/diagnostics.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
 import { callMark, mutatingSince, NO, ScriptedAgent, toolsNamed, until } from '../helpers/scripted-agent.js';
-import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
 
 /**
@@ -17,6 +17,9 @@ import { call } from '../mcp/client-helpers.js';
  */
 
 const SPEED = 600;
+const OPERATE_TOKEN = 'agent-operate-token-1';
+// The user's own token: a reboot stops pods (admin scope), so the command the user says yes to runs with it.
+const USER_TOKEN = 'user-admin-token-1';
 const SENTENCE =
   'create a cluster with two on-demand GPU nodes in us-west-2b with automatic node recovery, dependencies installed and a shared S3 bucket';
 // The same ask in a zone where the sandbox has no capacity for the type (staged below).
@@ -55,14 +58,28 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
   let sb: TestSandbox;
   let server: TestServer;
   let client: Client;
+  /** The user's own session: a command the user says yes to runs in it. */
+  let userSession: Client;
   let tools: Map<string, Tool>;
   before(async () => {
-    ({ sb, server } = await startSandboxAndServer(SPEED));
+    // The agent holds an operate token (issue 29: with an operate token the seed's sentence builds a cluster end to end).
+    sb = await startTestSandbox({ speed: SPEED });
+    server = await startTestServer(sb, { speed: SPEED, token: USER_TOKEN, operateTokens: [OPERATE_TOKEN] });
     client = new Client({ name: 'e2e-scripted-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${OPERATE_TOKEN}` } },
+      }),
+    );
     tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
+    userSession = new Client({ name: 'e2e-scripted-agent-user', version: '1.0.0' });
+    await userSession.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${USER_TOKEN}` } },
+      }),
+    );
   });
-  after(() => stopAll(client, server, sb));
+  after(() => stopAll(client, userSession, server, sb));
 
   /**
    * create-cluster.md, steps 0–8, literally. Returns the final wait answer; `failed` is left for the caller
@@ -224,7 +241,9 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     await until(async () => {
       // The node list is a read cache of a few seconds (src/capabilities/nodes/views.ts): wait until it shows the fault.
-      const r = await server.api('GET', `/api/v1/clusters/${happy}/nodes?health=failed`);
+      const r = await server.api('GET', `/api/v1/clusters/${happy}/nodes?health=failed`, undefined, {
+        authorization: `Bearer ${OPERATE_TOKEN}`,
+      });
       return r.body.nodes?.some((n: any) => n.instanceId === node);
     }, 'the fault in the node list');
 
@@ -258,7 +277,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
   it('heal-node.md, the yes: the suggested reboot runs exactly as suggested, is polled to its end, and the node is healthy again', async () => {
     assert.ok(marked, 'the previous test left a node marked for a reboot');
     const { node, reboot } = marked;
-    const healer = new ScriptedAgent(client, tools, { reboot_nodes: 'yes' });
+    const healer = new ScriptedAgent(client, tools, { reboot_nodes: 'yes' }, userSession);
     await healer.open('heal-node', `a node of ${happy} is failing`);
     healer.at(2);
     const d = DiagnosisSchema.parse((await healer.call('diagnose_node', { cluster: happy, node })).data);

@@ -73,11 +73,16 @@ export class ScriptedAgent {
   readonly calls: Array<{ step: string; tool: string; args: Record<string, unknown> }> = [];
   readonly asked: Array<{ step: string; question: string; answer: string }> = [];
 
-  /** `answers`: what the script's user says, by question (a suggested command is asked by its tool's name). */
+  /**
+   * `answers`: what the script's user says, by question (a suggested command is asked by its tool's name).
+   * `approvedClient`: the session a command the user said yes to runs in — an agent investigating with a read token
+   * gets a yes and an operate token with it (default: the same client).
+   */
   constructor(
     private readonly client: Client,
     readonly tools: Map<string, Tool>,
     private readonly answers: Record<string, string> = {},
+    private readonly approvedClient: Client = client,
   ) {}
 
   async open(name: string, request: string): Promise<void> {
@@ -102,9 +107,9 @@ export class ScriptedAgent {
     return this.send(tool, args);
   }
 
-  private async send(tool: string, args: Record<string, unknown>) {
+  private async send(tool: string, args: Record<string, unknown>, client = this.client) {
     this.calls.push({ step: this.step, tool, args });
-    const r = await call(this.client, tool, args);
+    const r = await call(client, tool, args);
     assert.ok(!r.isError, `${tool} ${JSON.stringify(args)}: ${r.text}`);
     const data = r.structuredContent as any;
     this.named = data?.statusTool ?? data?.next?.tool;
@@ -142,7 +147,7 @@ export class ScriptedAgent {
       `the user said yes to ${command} (asked: ${JSON.stringify(this.asked)})`,
     );
     const { tool, args } = parseCommand(command);
-    return this.send(tool, args);
+    return this.send(tool, args, this.approvedClient);
   }
 
   /** Loops on the tool each answer names until the operation is terminal (create-cluster Rule 1, step 8). */
