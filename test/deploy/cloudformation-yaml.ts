@@ -71,3 +71,11 @@ export function* walk(node: unknown, path: string[] = []): Generator<{ path: str
     for (const [key, value] of Object.entries(node)) yield* walk(value, [...path, key]);
   }
 }
+
+/** The management instance's user data: the launch template's `Fn::Base64` of a `Fn::Sub` string. */
+export function userDataSub(template: Template): string {
+  const launch = Object.values(template.Resources).find((r) => r.Type === 'AWS::EC2::LaunchTemplate');
+  const sub = launch?.Properties.LaunchTemplateData.UserData?.['Fn::Base64']?.['Fn::Sub'];
+  if (typeof sub !== 'string') throw new Error('no launch template with a Fn::Base64 of a Fn::Sub string as user data');
+  return sub;
+}
