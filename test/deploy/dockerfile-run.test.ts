@@ -120,7 +120,19 @@ function assemble(scratch: string): Assembled {
       }
     }
   }
-  return { app, env, user: runningAsRoot ? user : undefined, moved };
+  return { app, env, user: runningAsRoot && user && canRun(user) ? user : undefined, moved };
+}
+
+/**
+ * Whether the image's user can run Node and read this checkout's packages here (a checkout under /root, or a Node
+ * installed in root's home, is out of its reach): if not, the command runs as the current user and says so.
+ */
+function canRun(user: { uid: number; gid: number }): boolean {
+  const probe = `require('node:fs').accessSync(${JSON.stringify(join(root, 'node_modules', 'fastify', 'package.json'))})`;
+  const r = spawnSync(process.execPath, ['-e', probe], { ...user, timeout: 10_000 });
+  if (r.status === 0) return true;
+  process.stdout.write(`# uid ${user.uid} cannot run ${process.execPath} on ${root}: the command runs as root here\n`);
+  return false;
 }
 
 describe('deploy/Dockerfile runtime stage, run in a scratch directory', () => {
@@ -193,6 +205,20 @@ describe('deploy/Dockerfile runtime stage, run in a scratch directory', () => {
     const withToken = await fetch(`${url}/api/v1/clusters`, { headers: { authorization: `Bearer ${token}` } });
     assert.notEqual(withToken.status, 401);
     assert.ok(!output.includes(token), 'the token never reaches the output');
+  });
+
+  it("runs as the image's user", (t) => {
+    const status = `/proc/${child!.pid}/status`;
+    if (!assembled.user || !existsSync(status)) {
+      t.skip(
+        assembled.user
+          ? 'no /proc here'
+          : 'run as the current user: this test is not root, or uid 1000 cannot reach it',
+      );
+      return;
+    }
+    const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(status, 'utf8'))?.[1];
+    assert.equal(Number(uid), assembled.user.uid);
   });
 
   it('gives the image user a data directory of its own to write in (nothing is stored before AWS answers)', () => {
