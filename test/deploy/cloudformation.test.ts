@@ -82,7 +82,10 @@ describe('deploy/cloudformation.yaml', () => {
       Effect: 'Allow' as const,
       Action: ['eks:DescribeCluster', 'sagemaker:DescribeCluster', 'ec2:DescribeSubnets'],
       Resource: [`arn:aws:eks:*:*:cluster/instantstart-${i}-*`],
-      Condition: { StringEquals: { 'aws:ResourceTag/instantstart.io/managed': 'true' } },
+      Condition: {
+        StringEquals: { 'aws:ResourceTag/instantstart.io/managed': 'true' },
+        StringLike: { 'iam:PassedToService': ['eks.amazonaws.com', 'sagemaker.amazonaws.com'] },
+      },
     }));
     const parts = generator.splitPolicy({ Version: '2012-10-17', Statement: statements });
     assert.ok(parts.length > 1);
@@ -94,7 +97,13 @@ describe('deploy/cloudformation.yaml', () => {
     const rendered = parseTemplate(
       generator.renderTemplate(text, { Version: '2012-10-17', Statement: statements }),
     ).Resources;
-    assert.equal(Object.keys(rendered).filter((name) => name.startsWith('ProductPolicy')).length, parts.length);
+    const generated = Object.entries(rendered).filter(([name]) => name.startsWith('ProductPolicy'));
+    assert.equal(generated.length, parts.length);
+    // Read back from the YAML (condition keys with ':' and '/', values as lists), they are the same statements.
+    assert.deepEqual(
+      generated.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement),
+      statements,
+    );
   });
 
   it('passes cfn-lint', () => {
