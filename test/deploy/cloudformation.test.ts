@@ -107,11 +107,23 @@ describe('deploy/cloudformation.yaml', () => {
   });
 
   it('passes cfn-lint', () => {
-    const lint = spawnSync('cfn-lint', [path], { encoding: 'utf8', timeout: 120_000 });
+    const lint = spawnSync('cfn-lint', ['--format', 'json', path], { encoding: 'utf8', timeout: 120_000 });
     if ((lint.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
       assert.fail('cfn-lint is not installed: pip install cfn-lint (https://github.com/aws-cloudformation/cfn-lint)');
     }
-    assert.equal(lint.status, 0, `cfn-lint found problems:\n${lint.stdout}${lint.stderr}`);
+    const findings = JSON.parse(lint.stdout || '[]') as Array<{ Rule: { Id: string }; Message: string }>;
+    // cfn-lint's IAM action list (1.51) predates these HyperPod actions; the Service Authorization Reference lists both
+    // (sagemaker:BatchRebootClusterNodes, sagemaker:BatchReplaceClusterNodes: "Actions, resources, and condition keys
+    // for Amazon SageMaker"). Only W3037 naming exactly them is let through; any other finding fails.
+    const NEWER_THAN_CFN_LINT = ['batchrebootclusternodes', 'batchreplaceclusternodes'];
+    const problems = findings.filter(
+      (f) => !(f.Rule.Id === 'W3037' && NEWER_THAN_CFN_LINT.some((a) => f.Message.startsWith(`'${a}' is not one of`))),
+    );
+    assert.deepEqual(
+      problems.map((f) => `${f.Rule.Id} ${f.Message.slice(0, 200)}`),
+      [],
+      `cfn-lint found problems (exit ${lint.status}):\n${lint.stderr}`,
+    );
   });
 
   it('has no inbound rule anywhere, and no SSH key or port', () => {
