@@ -123,17 +123,15 @@ export class PricingAdapter implements PricingPort {
     let NextToken: string | undefined;
     do {
       const r = await awsCall('pricing', 'GetProducts', () =>
-        this.clients
-          .pricing()
-          .send(
-            new GetProductsCommand({
-              ServiceCode: lookup.serviceCode,
-              Filters,
-              FormatVersion: 'aws_v1',
-              MaxResults: 100,
-              NextToken,
-            }),
-          ),
+        this.clients.pricing().send(
+          new GetProductsCommand({
+            ServiceCode: lookup.serviceCode,
+            Filters,
+            FormatVersion: 'aws_v1',
+            MaxResults: 100,
+            NextToken,
+          }),
+        ),
       );
       items.push(...((r.PriceList ?? []) as string[]).map(String));
       NextToken = r.NextToken;
