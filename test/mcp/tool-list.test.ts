@@ -119,6 +119,7 @@ describe('the MCP tool list', () => {
       'list_recipes',
       'list_storage',
       'list_training_plans',
+      'plan_cluster',
       'plan_features',
       'reboot_nodes',
       'remove_storage',
@@ -219,6 +220,7 @@ describe('the MCP tool list', () => {
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
     const CLUSTER_TOOLS = [
       'create_cluster',
+      'plan_cluster',
       'check_cluster_request',
       'get_cluster',
       'delete_cluster',
