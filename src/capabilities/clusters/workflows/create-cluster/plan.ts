@@ -124,7 +124,7 @@ export const CREATE_PHASE_PLANNERS: Record<string, PhasePlanner> = {
           case 'eks-addon':
             return [m('eks', 'CreateAddon', 'EKS add-on', install.addonName, { feature: def.title })];
           case 'manifests':
-            return [m('kubernetes', 'apply', 'manifests', install.set, { feature: def.title, source: install.source })];
+            return [m('kubernetes', 'apply', 'manifests', def.title, { source: install.source })];
           case 's3-bucket':
             return [m('s3', 'CreateBucket', 'S3 bucket', install.purpose, { feature: def.title })];
           case 'subnet-tags':
