@@ -34,6 +34,10 @@ export function PlanReview({ plan, error, loading }: PlanState) {
     );
   }
   if (!plan) return null;
+  const rows: Array<PlannedMutation & { first: boolean }> = plan.mutations.map((m, i) => ({
+    ...m,
+    first: i === 0 || plan.mutations[i - 1]?.phase !== m.phase,
+  }));
   return (
     <SpaceBetween size="l">
       <Container
@@ -57,7 +61,7 @@ export function PlanReview({ plan, error, loading }: PlanState) {
           <Table
             variant="embedded"
             wrapLines
-            items={plan.mutations.map((m, i) => ({ ...m, first: i === 0 || plan.mutations[i - 1]?.phase !== m.phase }))}
+            items={rows}
             columnDefinitions={[
               // The step's title once, on its first change.
               { id: 'step', header: 'Step', cell: (m) => (m.first ? m.phaseTitle : '') },
