@@ -15,6 +15,8 @@ export interface PlanState {
   loading: boolean;
 }
 
+type Row = PlannedMutation & { first: boolean };
+
 /** `trustedBy` → "trusted by": the details' keys read as words. */
 const words = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
@@ -34,7 +36,7 @@ export function PlanReview({ plan, error, loading }: PlanState) {
     );
   }
   if (!plan) return null;
-  const rows: Array<PlannedMutation & { first: boolean }> = plan.mutations.map((m, i) => ({
+  const rows: Row[] = plan.mutations.map((m, i) => ({
     ...m,
     first: i === 0 || plan.mutations[i - 1]?.phase !== m.phase,
   }));
@@ -58,7 +60,7 @@ export function PlanReview({ plan, error, loading }: PlanState) {
         }
       >
         <ExpandableSection headerText={`${plan.mutations.length} changes`} data-testid="plan-mutations">
-          <Table
+          <Table<Row>
             variant="embedded"
             wrapLines
             items={rows}
