@@ -161,4 +161,48 @@ describe('plan before apply: a create-cluster plan with its hourly cost (sandbox
     assert.equal(group.hourlyUsd, planned.hourlyUsd);
     assert.equal(r.body.cost.totalHourlyUsd, plan.cost.totalHourlyUsd);
   });
+
+  it("plans adding a group (its zone's compute subnet, the group, what it adds per hour), then the add does that", async () => {
+    const group = {
+      name: 'more',
+      availabilityZone: 'us-west-2c',
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 3,
+    };
+    const mark = (await sb.calls()).at(-1)?.seq ?? 0;
+    const r = await server.api('POST', '/api/v1/clusters/planned/instance-groups/plan', group);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(
+      [
+        ...(await sb.calls({ mutating: true, after: mark })),
+        ...(await sb.calls({ service: 'kubernetes', after: mark })),
+      ],
+      [],
+    );
+    assert.deepEqual(
+      r.body.mutations.map((x: any) => `${x.service} ${x.operation}`),
+      ['ec2 CreateSubnet', 'ec2 AssociateRouteTable', 'sagemaker UpdateCluster'],
+    );
+    const subnet = r.body.mutations[0].details;
+    assert.equal(subnet.zone, 'us-west-2c');
+    assert.match(subnet.cidr, /\/20$/);
+    const price = await listPrice(
+      'AmazonSageMaker',
+      { regionCode: 'us-west-2', instanceName: 'ml.c5.xlarge', component: 'Cluster' },
+      'Hrs',
+    );
+    assert.equal(r.body.cost.totalHourlyUsd, price.usd * 3);
+
+    const added = await server.api('POST', '/api/v1/clusters/planned/instance-groups', group);
+    assert.equal(added.status, 202, JSON.stringify(added.body));
+    assert.equal((await server.waitForOperation(added.body.operation.id)).status, 'succeeded');
+    const did = (await sb.calls({ mutating: true, after: mark }))
+      .filter(
+        (c) =>
+          c.status < 300 &&
+          (creates(c.operation) || c.operation === 'AssociateRouteTable' || c.operation === 'UpdateCluster'),
+      )
+      .map((c) => `${c.service} ${c.operation}`);
+    assert.deepEqual(did, ['ec2 CreateSubnet', 'ec2 AssociateRouteTable', 'sagemaker UpdateCluster']);
+  });
 });

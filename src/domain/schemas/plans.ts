@@ -61,3 +61,12 @@ export const ClusterCostSchema = z.object({
   cost: HourlyCostSchema,
 });
 export type ClusterCost = z.infer<typeof ClusterCostSchema>;
+
+export const InstanceGroupPlanSchema = z.object({
+  cluster: z.string(),
+  region: z.string(),
+  instanceGroup: z.string(),
+  mutations: z.array(PlannedMutationSchema),
+  cost: HourlyCostSchema.describe('What the group adds per hour.'),
+});
+export type InstanceGroupPlan = z.infer<typeof InstanceGroupPlanSchema>;
