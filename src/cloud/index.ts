@@ -9,6 +9,7 @@ import { IamRoles } from './aws/iam-roles.js';
 import { MlflowAdapter } from './aws/mlflow.js';
 import { NetworkAdapter } from './aws/network.js';
 import { NetworkTeardown } from './aws/network-teardown.js';
+import { PricingAdapter } from './aws/pricing.js';
 import { StorageAdapter } from './aws/storage.js';
 import { TaggedResources } from './aws/tagged-resources.js';
 import { KubeClients } from './k8s/client-cache.js';
@@ -30,6 +31,7 @@ export class Cloud implements CloudPort {
   readonly hyperpodNodes: HyperPodNodesAdapter;
   readonly mlflow: MlflowAdapter;
   readonly tagged: TaggedResources;
+  readonly pricing: PricingAdapter;
   private account?: Promise<string>;
   private readonly kubeClients: KubeClients;
 
@@ -45,6 +47,7 @@ export class Cloud implements CloudPort {
     this.hyperpodNodes = new HyperPodNodesAdapter(clients);
     this.mlflow = new MlflowAdapter(clients);
     this.tagged = new TaggedResources(clients);
+    this.pricing = new PricingAdapter(clients);
     this.kubeClients = new KubeClients((region, name) => this.eks.describeCluster(region, name), {
       requestMs: clients.timeouts.requestMs,
       observer: clients.observer,

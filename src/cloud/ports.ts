@@ -9,6 +9,7 @@ import type { IamOidcProvidersPort } from './ports/iam-oidc-providers.js';
 import type { IamPort } from './ports/iam.js';
 import type { KubePort } from './ports/kubernetes.js';
 import type { MlflowPort } from './ports/mlflow.js';
+import type { PricingPort } from './ports/pricing.js';
 import type { S3Port } from './ports/s3.js';
 import type { TaggedResourcesPort } from './ports/tagged-resources.js';
 
@@ -34,6 +35,7 @@ export type * from './ports/iam.js';
 export type * from './ports/kubernetes.js';
 export type * from './ports/log.js';
 export type * from './ports/mlflow.js';
+export type * from './ports/pricing.js';
 export type * from './ports/s3.js';
 export type * from './ports/tagged-resources.js';
 
@@ -54,6 +56,7 @@ export interface CloudPort {
   readonly hyperpodNodes: HyperPodNodesPort;
   readonly mlflow: MlflowPort;
   readonly tagged: TaggedResourcesPort;
+  readonly pricing: PricingPort;
   accountId(): Promise<string>;
   /**
    * The Kubernetes API of an EKS cluster, one cached client per cluster (DescribeCluster once);

@@ -55,28 +55,31 @@ export const SHARED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['idempotencyKey', "a mutating tool's retry key: a repeat with it answers the first call"],
 ]);
 
-/** The listed form of a tool's input schema. */
-export function listedInputSchema(schema: JsonSchema): JsonSchema {
-  return inputNode(schema, 0);
+/**
+ * The listed form of a tool's input schema; `describeFields: false` for a tool that takes another's arguments word for
+ * word (their descriptions are listed once, on that tool).
+ */
+export function listedInputSchema(schema: JsonSchema, { describeFields = true } = {}): JsonSchema {
+  return inputNode(schema, 0, undefined, false, describeFields);
 }
 
 /** One schema whose fields are at `depth` + 1 (`depth` 0 is the tool's arguments). */
-function inputNode(schema: JsonSchema, depth: number, name?: string, isItems = false): JsonSchema {
+function inputNode(schema: JsonSchema, depth: number, name?: string, isItems = false, describe = true): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties') {
       if (depth < FIELD_DEPTH)
         out.properties = mapEntries(value as Record<string, JsonSchema>, (field, child) =>
-          inputNode(child, depth + 1, field),
+          inputNode(child, depth + 1, field, false, describe),
         );
     } else if (key === 'items' && isSchema(value)) {
       // An array's items, a record's values and a union's variants are the same field (described once, on it).
-      out.items = inputNode(value, depth, name, true);
+      out.items = inputNode(value, depth, name, true, describe);
     } else if (key === 'additionalProperties' && isSchema(value)) {
       // A record (`{key: value}`) keeps its value type; `false` is noise the server enforces anyway.
-      if (Object.keys(value).length > 0) out.additionalProperties = inputNode(value, depth);
+      if (Object.keys(value).length > 0) out.additionalProperties = inputNode(value, depth, undefined, false, describe);
     } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
-      const variants = (value as JsonSchema[]).map((variant) => inputNode(variant, depth));
+      const variants = (value as JsonSchema[]).map((variant) => inputNode(variant, depth, undefined, false, describe));
       const compact = key !== 'allOf' ? compactUnion(variants) : undefined;
       if (compact) Object.assign(out, compact);
       else out[key] = variants;
@@ -84,7 +87,13 @@ function inputNode(schema: JsonSchema, depth: number, name?: string, isItems = f
       if (value.length > 0 && depth < FIELD_DEPTH) out.required = value;
     } else if (key === 'description') {
       // Described once, on the tool's own fields; their fields, the variants and items are named and typed.
-      if (depth === 1 && !isItems && typeof value === 'string' && !(name !== undefined && SHARED_FIELDS.has(name)))
+      if (
+        describe &&
+        depth === 1 &&
+        !isItems &&
+        typeof value === 'string' &&
+        !(name !== undefined && SHARED_FIELDS.has(name))
+      )
         out.description = firstSentence(value);
     } else if ((key === 'minimum' && value === -SAFE_INTEGER) || (key === 'maximum' && value === SAFE_INTEGER)) {
       // zod's safe-integer bounds

@@ -46,6 +46,12 @@ export interface RestToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   output?: O;
   /** Why the tool answers text only (required with no `output`, so no tool drops its schema by accident). */
   textOnly?: string;
+  /**
+   * The tool whose arguments these are, word for word (a dry run or plan of it: `check_cluster_request`,
+   * `plan_cluster` take create_cluster's): the fields are listed typed but undescribed here, their descriptions being
+   * that tool's (tool-list.test.ts checks the fields are the same). The description says so.
+   */
+  argumentsOf?: string;
   annotations: Omit<ToolAnnotations, 'title'>;
   /**
    * The tool holds its answer by design (a wait of up to minutes): over HTTP it is answered as an

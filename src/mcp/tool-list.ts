@@ -58,6 +58,7 @@ export const TOOL_NAMES = [
   'list_recipes',
   'list_storage',
   'list_training_plans',
+  'plan_cluster',
   'plan_features',
   'reboot_nodes',
   'remove_storage',

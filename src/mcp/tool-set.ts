@@ -50,6 +50,11 @@ export class McpToolSet {
     return [...this.specs.keys()];
   }
 
+  /** The tool whose arguments a tool takes word for word (RestToolSpec.argumentsOf), if any. */
+  argumentsOf(name: string): string | undefined {
+    return this.specs.get(name)?.argumentsOf;
+  }
+
   /** True when `name` is a tool that holds its answer (RestToolSpec.holdsAnswer). */
   holdsAnswer(name: string): boolean {
     return this.specs.get(name)?.holdsAnswer === true;
@@ -113,9 +118,9 @@ function definitionOf(spec: AnyRestToolSpec): Tool {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: listedInputSchema(
-      toJsonSchemaCompat(spec.input, { strictUnions: true, pipeStrategy: 'input' }),
-    ) as Tool['inputSchema'],
+    inputSchema: listedInputSchema(toJsonSchemaCompat(spec.input, { strictUnions: true, pipeStrategy: 'input' }), {
+      describeFields: spec.argumentsOf === undefined,
+    }) as Tool['inputSchema'],
     ...(spec.output
       ? {
           outputSchema: listedOutputSchema(

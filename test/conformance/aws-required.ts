@@ -20,6 +20,7 @@ const PACKAGES: Record<string, string> = {
   fsx: '@aws-sdk/client-fsx',
   sts: '@aws-sdk/client-sts',
   iam: '@aws-sdk/client-iam',
+  pricing: '@aws-sdk/client-pricing',
 };
 
 type SchemaRef = unknown;

@@ -53,7 +53,9 @@ describe('the MCP tool list', () => {
       // what these tools do).
       const theirs = (await other.listTools()).tools.map(({ execution: _, annotations, ...tool }) => ({
         ...tool,
-        inputSchema: listedInputSchema(tool.inputSchema),
+        inputSchema: listedInputSchema(tool.inputSchema, {
+          describeFields: capabilityTools().argumentsOf(tool.name) === undefined,
+        }),
         ...(tool.outputSchema ? { outputSchema: listedOutputSchema(tool.outputSchema) } : {}),
         annotations: listedAnnotations(annotations ?? {}),
       }));
@@ -119,6 +121,7 @@ describe('the MCP tool list', () => {
       'list_recipes',
       'list_storage',
       'list_training_plans',
+      'plan_cluster',
       'plan_features',
       'reboot_nodes',
       'remove_storage',
@@ -149,10 +152,21 @@ describe('the MCP tool list', () => {
         `${tool.name}: verb-first snake_case`,
       );
       assert.equal(tool.inputSchema.type, 'object');
+      // A tool that takes another's arguments word for word (a dry run, a plan) lists them undescribed: the other
+      // tool describes them, with the same fields.
+      const source = capabilityTools().argumentsOf(tool.name);
+      if (source) {
+        const of = tools.find((t) => t.name === source);
+        assert.ok(of, `${tool.name} takes the arguments of ${source}, a tool`);
+        const fields = (t: Tool) => Object.keys(t.inputSchema.properties ?? {}).filter((f) => f !== 'idempotencyKey');
+        assert.deepEqual(fields(tool).sort(), fields(of).sort(), `${tool.name} takes exactly ${source}'s arguments`);
+        assert.match(tool.description ?? '', new RegExp(`${source}`), `${tool.name} says whose arguments it takes`);
+      }
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         const described = Boolean((schema as { description?: string }).description);
         // A field most tools share is described once, in the server instructions (SERVER_INSTRUCTIONS names it).
-        assert.equal(described, !SHARED_FIELDS.has(field), `${tool.name}.${field}: described ${described}`);
+        const expected = !SHARED_FIELDS.has(field) && !source;
+        assert.equal(described, expected, `${tool.name}.${field}: described ${described}`);
       }
       // Log lines are text: sent once, as text, never again as structured content (issue 26).
       if (TEXT_ONLY.includes(tool.name))
@@ -219,6 +233,7 @@ describe('the MCP tool list', () => {
   it('names a cluster `cluster` and a group `group` in every tool input (one name per concept)', () => {
     const CLUSTER_TOOLS = [
       'create_cluster',
+      'plan_cluster',
       'check_cluster_request',
       'get_cluster',
       'delete_cluster',

@@ -53,6 +53,10 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
       'ml.c5.xlarge has no EFA',
     );
     await page.locator('[data-testid="group-capacity-type"] input[value="spot"]').check({ force: true });
+    // What the group adds per hour, from the Price List (its plan), before anything is sent.
+    await page
+      .locator('[data-testid="group-cost"]', { hasText: /Adds \$\d+\.\d\d per hour .*spot.*SKU [A-Z0-9]{16}/ })
+      .waitFor();
     await screenshot(page, 'groups-01-add-modal');
     await page.locator('[data-testid="group-submit"]').click();
     await waitForSuccess();

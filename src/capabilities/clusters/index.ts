@@ -8,6 +8,7 @@ import { registerGetActiveClusterTool } from './tools/get-active-cluster.js';
 import { registerGetClusterTool } from './tools/get-cluster.js';
 import { registerGetClusterDeletePlanTool } from './tools/get-cluster-delete-plan.js';
 import { registerListClustersTool } from './tools/list-clusters.js';
+import { registerPlanClusterTool } from './tools/plan-cluster.js';
 import { registerSetActiveClusterTool } from './tools/set-active-cluster.js';
 import { createClusterWorkflow } from './workflows/create-cluster/index.js';
 import { deleteClusterWorkflow } from './workflows/delete-cluster/index.js';
@@ -29,6 +30,7 @@ export const clusters = defineCapability<ClusterService, ClusterPorts>({
     registerCreateClusterTool,
     registerDeleteClusterTool,
     registerGetClusterDeletePlanTool,
+    registerPlanClusterTool,
     registerGetActiveClusterTool,
     registerSetActiveClusterTool,
   ],

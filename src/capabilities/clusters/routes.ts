@@ -11,6 +11,7 @@ import {
 } from '../../domain/schemas/clusters.js';
 import { ClusterRefSchema, RegionSchema } from '../../domain/schemas/common.js';
 import { AcceptedSchema } from '../../domain/schemas/operations.js';
+import { ClusterCostSchema, ClusterPlanSchema } from '../../domain/schemas/plans.js';
 import { accepted, idempotencyKey } from '../../api/accepted.js';
 import type { RouteContext } from '../capability.js';
 import type { ClusterService } from './service.js';
@@ -69,6 +70,42 @@ export function registerClusterRoutes({ app, routes, service, region }: RouteCon
     },
     async ({ body, request }) =>
       accepted(await service().create({ ...body, region: region(body.region) }, idempotencyKey(request))),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'POST',
+      url: CLUSTER_PATHS.plan,
+      operationId: 'planCluster',
+      tags: ['clusters'],
+      summary:
+        'Plan a create: what it would make, in order, and what the cluster would cost per hour (changes nothing)',
+      description:
+        'Takes the create-cluster request. Answers the mutations the create would make, phase by phase (names, CIDRs, roles, the instance group, the add-ons), ' +
+        'and the hourly cost from the AWS Price List API: HyperPod instances × count, the EKS cluster, the NAT gateway, FSx for Lustre if asked — each line with its price source and date. ' +
+        'The same checks as the create answer 422 naming the field. Only reads.',
+      readOnly: true,
+      body: CreateClusterRequestSchema,
+      responses: { 200: { description: 'The plan', schema: ClusterPlanSchema } },
+    },
+    async ({ body }) => service().plan({ ...body, region: region(body.region) }),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'GET',
+      url: CLUSTER_PATHS.cost,
+      operationId: 'getClusterCost',
+      tags: ['clusters'],
+      summary:
+        "What the cluster costs per hour now: its instance groups' types × current counts, the EKS cluster, the NAT gateway",
+      params: NameParams,
+      query: RegionQuery,
+      responses: { 200: { description: 'The hourly cost', schema: ClusterCostSchema } },
+    },
+    async ({ params, query }) => service().cost(region(query.region), params.name),
   );
 
   routes.define(

@@ -13,6 +13,10 @@ import {
   type DeletePlan,
 } from '../../domain/schemas/clusters.js';
 import { deletePlan } from './delete-plan.js';
+import type { ClusterCost, ClusterPlan } from '../../domain/schemas/plans.js';
+import { hourlyCost } from '../../domain/hourly-cost.js';
+import { createClusterWorkflow } from './workflows/create-cluster/index.js';
+import { createCost, createPlanFacts, plannedMutations } from './workflows/create-cluster/plan.js';
 import type { OperationView } from '../../domain/schemas/operations.js';
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { ClusterHealth } from '../../domain/cluster-health.js';
@@ -137,6 +141,69 @@ export class ClusterService {
       (err: unknown) => (err instanceof NotFoundError ? false : Promise.reject(err)),
     );
     return stands ? newest : undefined;
+  }
+
+  /**
+   * What a create with this request would make, phase by phase in the workflow's order, and its hourly cost
+   * (docs/PLAN.md). The same checks as the create answer 422 first; nothing is changed (reads only).
+   */
+  async plan(input: CreateClusterRequest & { region: string }): Promise<ClusterPlan> {
+    const outOfRange = kubernetesVersionRangeProblem(input);
+    if (outOfRange) throw preconditionFailed([outOfRange]);
+    const asked = CreateClusterInputSchema.parse(input);
+    const { phases } = createClusterWorkflow(this.deps);
+    const [facts, cost] = await Promise.all([
+      createPlanFacts(this.deps, asked),
+      createCost(this.deps.cloud.pricing, asked),
+    ]);
+    return {
+      cluster: asked.name,
+      region: asked.region,
+      mutations: plannedMutations(phases, facts),
+      cost,
+      notes: [
+        'Phases that need nothing of each other run side by side (network and IAM; add-ons, features and storage once EKS is active), so AWS sees their calls interleaved.',
+        "Each phase looks first and makes only what is missing: a retry, or a name someone already made, makes less. The default features' add-on versions are chosen when they are installed.",
+      ],
+    };
+  }
+
+  /** What the cluster costs per hour now: each instance group's type × current count, the EKS cluster, its NAT gateway. */
+  async cost(region: string, name: string): Promise<ClusterCost> {
+    const detail = await this.views.get(region, name);
+    const pricing = this.deps.cloud.pricing;
+    const groups = await Promise.all(
+      detail.instanceGroups.map(async (g) => ({
+        item: 'hyperpod-instance' as const,
+        description: `${g.name}: ${g.currentCount} × ${g.instanceType} (${g.capacityType})`,
+        quantity: g.currentCount,
+        price:
+          g.capacityType === 'training-plan'
+            ? undefined
+            : await pricing.price(region, { kind: 'hyperpod-instance', instanceType: g.instanceType }),
+        ...(g.capacityType === 'training-plan' ? { missing: 'paid up front with the training plan' } : {}),
+      })),
+    );
+    const [eks, nat] = await Promise.all([
+      pricing.price(region, { kind: 'eks-cluster' }),
+      pricing.price(region, { kind: 'nat-gateway' }),
+    ]);
+    return {
+      cluster: name,
+      region,
+      cost: hourlyCost([
+        ...groups,
+        ...(detail.eks
+          ? [{ item: 'eks-cluster' as const, description: 'EKS cluster (standard support)', quantity: 1, price: eks }]
+          : []),
+        {
+          item: 'nat-gateway',
+          description: 'NAT gateway (hours; data processed billed apart)',
+          quantity: 1,
+          price: nat,
+        },
+      ]),
+    };
   }
 
   /** What deleting the cluster removes and keeps, by name; 404 when nothing of it is left to delete. */

@@ -15,6 +15,7 @@ import { accepted, idempotencyKey } from '../../api/accepted.js';
 import { parseOrThrow } from '../../api/problem.js';
 import type { RouteContext } from '../capability.js';
 import type { InstanceGroupService } from './service.js';
+import { InstanceGroupPlanSchema } from '../../domain/schemas/plans.js';
 import { GROUP_PATHS } from './paths.js';
 
 const ClusterParams = z.object({ name: ClusterRefSchema });
@@ -61,6 +62,27 @@ export function registerInstanceGroupRoutes({
       region: region(query.region),
       instanceGroups: await service().list(region(query.region), params.name),
     }),
+  );
+
+  routes.define(
+    app,
+    {
+      method: 'POST',
+      url: GROUP_PATHS.plan,
+      operationId: 'planInstanceGroup',
+      readOnly: true,
+      tags: ['instance-groups'],
+      summary: 'Plan adding an instance group: what it would make and what it adds per hour (changes nothing)',
+      description:
+        "Takes the add-instance-group request. The add's checks first (422 naming the field); then the compute subnet of the zone when the cluster has none there, the group, and its instances' hourly cost from the AWS Price List API with the price's source and date. Only reads.",
+      params: ClusterParams,
+      body: AddInstanceGroupRequestSchema,
+      responses: { 200: { description: 'The plan', schema: InstanceGroupPlanSchema } },
+    },
+    async ({ params, body }) => {
+      const { region: r, ...group } = body;
+      return service().plan(region(r), params.name, group);
+    },
   );
 
   routes.define(

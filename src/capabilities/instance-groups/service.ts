@@ -12,6 +12,9 @@ import type { ServiceDeps } from '../capability.js';
 import { clusters } from '../clusters/index.js';
 import { nodes } from '../nodes/index.js';
 import { checkScale, scaleRefusal } from './scale-preflight.js';
+import type { InstanceGroupPlan } from '../../domain/schemas/plans.js';
+import { addInstanceGroupWorkflow } from './workflows/add-instance-group/index.js';
+import { addGroupCost, addGroupPlanFacts, plannedGroupMutations } from './workflows/add-instance-group/plan.js';
 
 type Started = { operation: OperationView; existing: boolean };
 type GroupRef = { cluster: string; region: string; name: string };
@@ -55,6 +58,23 @@ export class InstanceGroupService {
       throw InputError.field('name', `cluster ${cluster} already has an instance group '${group.name}'`);
     if (!repeat) await this.preflight(region, group);
     return this.deps.operations.start('add-instance-group', { ...group, cluster, region }, { idempotencyKey });
+  }
+
+  /**
+   * What adding the group would make (add-instance-group's phases: the zone's compute subnet when it has none,
+   * the group) and what it adds per hour (docs/PLAN.md). The add's checks first (400/422 naming the field); reads only.
+   */
+  async plan(region: string, cluster: string, group: AddInstanceGroupRequest): Promise<InstanceGroupPlan> {
+    const existing = (await this.list(region, cluster)).find((g) => g.name === group.name);
+    if (existing) throw InputError.field('name', `cluster ${cluster} already has an instance group '${group.name}'`);
+    await this.preflight(region, group);
+    const input = { ...group, cluster, region };
+    const { phases } = addInstanceGroupWorkflow(this.deps);
+    const [facts, cost] = await Promise.all([
+      addGroupPlanFacts(this.deps, input),
+      addGroupCost(this.deps.cloud.pricing, input),
+    ]);
+    return { cluster, region, instanceGroup: group.name, mutations: plannedGroupMutations(phases, facts), cost };
   }
 
   /**

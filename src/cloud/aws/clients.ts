@@ -2,6 +2,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { FSxClient } from '@aws-sdk/client-fsx';
 import { IAMClient } from '@aws-sdk/client-iam';
+import { PricingClient } from '@aws-sdk/client-pricing';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
@@ -9,6 +10,9 @@ import { STSClient } from '@aws-sdk/client-sts';
 import { cloudTimeout } from '../../domain/errors.js';
 import { tell, type CloudObserver } from '../observer.js';
 import { resolveCloudTimeouts, secondsOf, type CloudTimeouts } from '../timeouts.js';
+
+/** Where the product reads prices (any Region's) from: the Price List API's first endpoint. */
+export const PRICING_API_REGION = 'us-east-1';
 
 /** What every client is built with: Region, retries and the per-attempt connection and request limits. */
 interface ClientConfig {
@@ -74,6 +78,13 @@ export class AwsClients {
   }
   sts(region?: string): STSClient {
     return this.client('sts', region, (cfg) => new STSClient(cfg));
+  }
+  /**
+   * The Price List API has endpoints in us-east-1, eu-central-1 and ap-south-1 only (its API reference);
+   * every Region's prices are read from us-east-1.
+   */
+  pricing(): PricingClient {
+    return this.client('pricing', PRICING_API_REGION, (cfg) => new PricingClient(cfg));
   }
   /** IAM is global; its client lives in the default Region. */
   iam(): IAMClient {

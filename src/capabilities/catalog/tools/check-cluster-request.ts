@@ -21,6 +21,7 @@ export function registerCheckClusterRequestTool(server: McpServer, api: RestClie
     description:
       'Dry run of create_cluster with its exact arguments: free name, valid zone, type offered there, quotas, training plan. Call it right before create_cluster; fix what it reports and check again.',
     input: CreateClusterToolInputSchema,
+    argumentsOf: 'create_cluster',
     restFields: CREATE_CLUSTER_REST_FIELDS,
     output: QuotaCheckResultSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },

@@ -12,12 +12,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { preflightCluster, useAvailabilityZones } from '../../catalog/ui/index.js';
-import { createCluster } from './api.js';
+import { createCluster, planCluster } from './api.js';
 import { CapacityStep } from './wizard/CapacityStep.js';
 import { useCapacityCheck } from './wizard/capacity-check.js';
 import { digest, initialForm, STEP_FIELDS, stepErrors, toRequest, validate, type WizardForm } from './wizard/form.js';
 import { PlacementStep } from './wizard/PlacementStep.js';
 import { ReviewStep } from './wizard/ReviewStep.js';
+import { PlanReview } from './wizard/PlanReview.js';
 import { StorageStep } from './wizard/StorageStep.js';
 
 const REVIEW = 3;
@@ -64,6 +65,15 @@ export function CreateClusterPage() {
     enabled: step === REVIEW && formValid,
     staleTime: 0,
     gcTime: 0,
+    retry: false,
+  });
+
+  // The plan (what the create makes, and its hourly cost) beside the preflight: reads only.
+  const plan = useQuery({
+    queryKey: ['cluster-plan', requestJson],
+    queryFn: () => planCluster(request),
+    enabled: step === REVIEW && formValid,
+    staleTime: 60_000,
     retry: false,
   });
 
@@ -228,6 +238,7 @@ export function CreateClusterPage() {
                     rerun: () => void preflight.refetch(),
                   }}
                 />
+                <PlanReview plan={plan.data} error={plan.error} loading={plan.isFetching} />
                 <Alert type="info">
                   Creating takes a while on AWS (the EKS control plane alone takes 8–12 minutes). You will follow each
                   phase live; any failed phase can be retried alone.

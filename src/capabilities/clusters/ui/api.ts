@@ -1,4 +1,5 @@
 import type { DeletePlan } from '@domain/schemas/clusters.js';
+import type { ClusterCost, ClusterPlan } from '@domain/schemas/plans.js';
 import { keys, usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted, ActiveCluster, ClusterDetail, ClusterSummary, CreateClusterInput } from '@kit/api/types.js';
@@ -24,6 +25,10 @@ export const getCluster = (name: string, region?: string) =>
   rest(CLUSTER_PATHS.one, { name }).get<ClusterDetail>({ region });
 export const createCluster = (body: CreateClusterInput, idempotencyKey: string) =>
   rest(CLUSTER_PATHS.list).post<Accepted>({ body, idempotencyKey });
+/** What a create would make and cost per hour (changes nothing). */
+export const planCluster = (body: CreateClusterInput) => rest(CLUSTER_PATHS.plan).post<ClusterPlan>({ body });
+export const getClusterCost = (name: string, region?: string) =>
+  rest(CLUSTER_PATHS.cost, { name }).get<ClusterCost>({ region });
 export const deleteCluster = (name: string, options: DeleteOptions = {}) =>
   rest(CLUSTER_PATHS.one, { name }).delete<Accepted>({
     query: { confirm: 'true', region: options.region, keepStorage: options.keepStorage ? 'true' : undefined },

@@ -1,4 +1,5 @@
 import type { CapabilityUi } from '@kit/capability.js';
+import { ClusterCostPanel } from './ClusterCostPanel.js';
 import { ClustersPage } from './ClustersPage.js';
 import { CreateClusterPage } from './CreateClusterPage.js';
 
@@ -15,6 +16,7 @@ export const ui: CapabilityUi = {
     },
   ],
   navigation: [{ text: 'Clusters', href: '/clusters', order: 10, section: '/clusters' }],
+  clusterPanels: [{ id: 'cluster-cost', tab: 'overview', order: 90, Panel: ClusterCostPanel }],
 };
 
 /** For the shell's cluster page (web/src/pages/ClusterDetailPage.tsx): the cluster, its overview, set-active and delete. */

@@ -12,9 +12,11 @@ import { AddInstanceGroupRequestSchema } from '@domain/schemas/instance-groups.j
 import { useStartOperation } from '@kit/api/queries.js';
 import type { Accepted, AddInstanceGroupInput } from '@kit/api/types.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
+import type { HourlyCost } from '@domain/schemas/plans.js';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useAvailabilityZones, useInstanceTypes, useTrainingPlans } from '../../catalog/ui/index.js';
-import { addInstanceGroup } from './api.js';
+import { addInstanceGroup, planInstanceGroup } from './api.js';
 
 /** A request to start from (a group that found no capacity), and the zone and type it must not repeat. */
 export interface GroupPrefill {
@@ -44,6 +46,23 @@ interface Props {
  * zones and types AWS lists, EFA modes only for EFA types and spot only where it exists. The
  * server checks quotas and plans and answers with the fields at fault.
  */
+/** "Adds $X per hour", with the line's price and its Price List source. */
+function GroupCost({ cost }: { cost: HourlyCost }) {
+  const line = cost.lines[0];
+  return (
+    <Box data-testid="group-cost">
+      {line?.hourlyUsd === undefined ? (
+        `Hourly cost: not priced (${line?.missing ?? 'no price'})`
+      ) : (
+        <>
+          <Box variant="strong" display="inline">{`Adds $${cost.totalHourlyUsd.toFixed(2)} per hour`}</Box>
+          {` — ${line.description} at $${line.unitPrice} per instance-hour (on-demand, AWS Price List ${line.source?.serviceCode}, SKU ${line.source?.sku}, effective ${line.source?.effectiveDate.slice(0, 10)})`}
+        </>
+      )}
+    </Box>
+  );
+}
+
 export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, onStarted, prefill }: Props) {
   const [name, setName] = useState(prefill?.name ?? '');
   const [zone, setZone] = useState<string | undefined>(prefill?.availabilityZone);
@@ -78,6 +97,14 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
     parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
   const nameTaken = existing.includes(name);
   const start = useStartOperation(() => addInstanceGroup(cluster, body, idempotencyKey), onStarted);
+  // What the group adds per hour (the plan: the add's checks, then the Price List), once the form is complete.
+  const cost = useQuery({
+    queryKey: ['group-plan', cluster, region, JSON.stringify(body)],
+    queryFn: () => planInstanceGroup(cluster, body),
+    enabled: parsed.success && !nameTaken,
+    staleTime: 60_000,
+    retry: false,
+  });
   const option = (v: string | undefined, label?: string) => (v ? { value: v, label: label ?? v } : null);
 
   return (
@@ -228,6 +255,7 @@ export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, on
         <Toggle checked={deep} onChange={({ detail }) => setDeep(detail.checked)}>
           Deep health checks on new nodes
         </Toggle>
+        {cost.data && <GroupCost cost={cost.data.cost} />}
         {start.error && (
           <Alert type="error" header="The group was not added">
             <ProblemText error={start.error} />

@@ -1,6 +1,7 @@
 import { keys, usePollInterval } from '@kit/api/queries.js';
 import { rest } from '@kit/api/rest.js';
 import type { Accepted, AddInstanceGroupInput, InstanceGroupView, ScalePreflightResult } from '@kit/api/types.js';
+import type { InstanceGroupPlan } from '@domain/schemas/plans.js';
 import { useQuery } from '@tanstack/react-query';
 import { GROUP_PATHS } from '../paths.js';
 
@@ -11,6 +12,9 @@ export const groupKeys = {
   list: (cluster: string, region?: string) => [...keys.clusters, 'instance-groups', cluster, region ?? ''] as const,
 };
 
+/** What adding the group makes and adds per hour (reads only). */
+export const planInstanceGroup = (cluster: string, body: AddInstanceGroupInput) =>
+  rest(GROUP_PATHS.plan, { name: cluster }).post<InstanceGroupPlan>({ body });
 export const listInstanceGroups = (cluster: string, region?: string) =>
   rest(GROUP_PATHS.list, { name: cluster })
     .get<{ instanceGroups: InstanceGroupView[] }>({ region })
