@@ -73,6 +73,12 @@ export const PRODUCT_POLICY: readonly ProductPolicyStatement[] = [
     resources: ['*'],
   },
   {
+    sid: 'PriceListRead',
+    why: "Reads HyperPod, EKS, NAT gateway and FSx prices for a plan's hourly cost (the Price List API has no resource-level permissions).",
+    actions: ['pricing:GetProducts'],
+    resources: ['*'],
+  },
+  {
     sid: 'Ec2Read',
     why: "Reads the Region's zones, instance types and offerings, and finds the network it made by its tags (EC2 Describe* take no resource).",
     actions: [
