@@ -18,7 +18,7 @@ import { kubeAccess } from '../helpers/kube.js';
 import { ncclTimeoutOnceRunning, RUN_SPEED } from '../helpers/nccl-job.js';
 import { callMark, mutatingSince, ScriptedAgent, toolsNamed, until } from '../helpers/scripted-agent.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
+import { startTestServer, stopAll, withToken, type TestServer } from '../helpers/server.js';
 
 /**
  * The diagnose playbooks run by the scripted agent (test/helpers/scripted-agent.ts) on staged faults, through to the
@@ -47,7 +47,11 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
 
   before(async () => {
     sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED, token: USER_TOKEN, readTokens: [READ_TOKEN] });
+    // The test's own REST calls are the user's.
+    server = withToken(
+      await startTestServer(sb, { speed: SPEED, token: USER_TOKEN, readTokens: [READ_TOKEN] }),
+      USER_TOKEN,
+    );
     const session = async (name: string, token: string) => {
       const c = new Client({ name, version: '1.0.0' });
       await c.connect(
@@ -60,7 +64,7 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
     client = await session('e2e-scripted-agent-diagnose', READ_TOKEN);
     approved = await session('e2e-scripted-agent-diagnose-approved', USER_TOKEN);
     tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    const created = await api('POST', '/api/v1/clusters', {
+    const created = await server.api('POST', '/api/v1/clusters', {
       name: CLUSTER,
       availabilityZone: 'us-west-2b',
       instanceType: TYPE,
@@ -68,20 +72,11 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
       storage: { s3: true },
     });
     assert.equal(created.status, 202, JSON.stringify(created.body));
-    const op = await waitFor(created.body.operation.id);
+    const op = await server.waitForOperation(created.body.operation.id);
     assert.equal(op.status, 'succeeded', JSON.stringify(op.error ?? op.phases));
-    group = (await api('GET', `/api/v1/clusters/${CLUSTER}`)).body.instanceGroups[0].name;
+    group = (await server.api('GET', `/api/v1/clusters/${CLUSTER}`)).body.instanceGroups[0].name;
   });
   after(() => stopAll(client, approved, server, sb));
-  const api = (method: string, path: string, body?: unknown) =>
-    server.api(method, path, body, { authorization: `Bearer ${USER_TOKEN}` });
-  async function waitFor(id: string) {
-    for (;;) {
-      const r = await api('GET', `/api/v1/operations/${id}/wait?timeoutSeconds=20`);
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      if (['succeeded', 'failed', 'cancelled'].includes(r.body.status)) return r.body;
-    }
-  }
 
   /**
    * A two-rank job applied with kubectl from a manifest written for a type without EFA (InstantStart's own manifest
@@ -211,7 +206,7 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
       const c = await sm.send(new DescribeClusterCommand({ ClusterName: CLUSTER }));
       return c.NodeRecovery === 'None' && c.ClusterStatus === 'InService';
     }, 'node recovery None, in service');
-    const node = (await api('GET', `/api/v1/clusters/${CLUSTER}/nodes`)).body.nodes[1].instanceId;
+    const node = (await server.api('GET', `/api/v1/clusters/${CLUSTER}/nodes`)).body.nodes[1].instanceId;
     const fault = await sb.admin('/_sandbox/faults', {
       method: 'POST',
       body: {

@@ -6,7 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DiagnosisSchema } from '../../src/domain/schemas/diagnostics.js';
 import { callMark, mutatingSince, NO, ScriptedAgent, toolsNamed, until } from '../helpers/scripted-agent.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startTestServer, stopAll, type TestServer } from '../helpers/server.js';
+import { startTestServer, stopAll, withToken, type TestServer } from '../helpers/server.js';
 import { call } from '../mcp/client-helpers.js';
 
 /**
@@ -64,7 +64,10 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
   before(async () => {
     // The agent holds an operate token (issue 29: with an operate token the seed's sentence builds a cluster end to end).
     sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED, token: USER_TOKEN, operateTokens: [OPERATE_TOKEN] });
+    server = withToken(
+      await startTestServer(sb, { speed: SPEED, token: USER_TOKEN, operateTokens: [OPERATE_TOKEN] }),
+      USER_TOKEN,
+    );
     client = new Client({ name: 'e2e-scripted-agent', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
@@ -241,9 +244,7 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
     await until(async () => {
       // The node list is a read cache of a few seconds (src/capabilities/nodes/views.ts): wait until it shows the fault.
-      const r = await server.api('GET', `/api/v1/clusters/${happy}/nodes?health=failed`, undefined, {
-        authorization: `Bearer ${OPERATE_TOKEN}`,
-      });
+      const r = await server.api('GET', `/api/v1/clusters/${happy}/nodes?health=failed`);
       return r.body.nodes?.some((n: any) => n.instanceId === node);
     }, 'the fault in the node list');
 

@@ -23,11 +23,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-function client(url: string): Pick<TestServer, 'api' | 'waitForOperation'> {
+/** The same server's REST API, every request carrying `token` (a server started with tokens refuses requests without). */
+export function withToken<S extends TestServer>(server: S, token: string): S {
+  return { ...server, ...client(server.url, { authorization: `Bearer ${token}` }) };
+}
+
+function client(url: string, defaults: Record<string, string> = {}): Pick<TestServer, 'api' | 'waitForOperation'> {
   const api: TestServer['api'] = async (method, path, body, headers = {}) => {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...defaults,
+        ...headers,
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await res.text();
