@@ -1,22 +1,45 @@
-// The pure unit test files (no sandbox, server, browser or child process) run together in one node process: each
-// file in its own process cost ~0.7 s of start-up for ~0.2 s of tests (70 files: 48 s alone, 16 s as one process).
+// The test files that start nothing (no sandbox, server, browser or child process) run together in one node process:
+// each file in its own process cost 0.7–2 s of start-up (importing the sandbox alone takes ~1.5 s) for a fraction of
+// that in tests (123 files, most of test/domain, engine, api, capabilities and kube: 96 s one by one, 41 s as one).
 // The bundle is a generated entry that imports each file inside a `describe` named after its source, so the
 // reporter still shows every test, and a failure, under its file; `npm test -- <part of a path>` bundles only the
 // unit files that match. run-tests.mjs records each member's time under its own name (memberOf).
-import { writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { sourceName } from './test-times.mjs';
 
 /**
- * The folders under test/ whose files are pure units: they import code and call it, nothing more (a file that
- * starts a sandbox, a server or a child process, or sets process.env, belongs elsewhere — test/cloud, test/kube).
+ * What makes a test file run alone, found in its compiled text: it starts a sandbox, a browser or a child process
+ * (through the test helpers or directly), or reads or changes process.env, which the other files of the process share.
+ * (An in-process server on port 0 that the file closes is fine.) End-to-end and browser files always run alone.
  */
-export const UNIT_FOLDERS = ['domain', 'engine', 'store', 'api', 'capabilities'];
+const RUNS_ALONE = [/['"]node:child_process['"]/, /\bprocess\.env\b/, /\bstartSandbox\b/, /\blaunchBrowser\b/];
+const ALONE_FOLDERS = ['e2e', 'web', 'conformance'];
 
 /** Where the generated entry goes (beside dist/test, so the test search never finds it as a test file). */
 export const BUNDLE_FILE = join('dist', 'unit-tests.mjs');
 
-const isUnit = (file) => UNIT_FOLDERS.some((folder) => file.startsWith(join('dist', 'test', folder) + sep));
+/**
+ * A compiled test file that starts nothing and leaves process.env alone: neither it nor a test module it imports
+ * (relative imports under dist/test, followed) shows any of RUNS_ALONE.
+ */
+export function isUnit(file) {
+  if (ALONE_FOLDERS.some((folder) => file.startsWith(join('dist', 'test', folder) + sep))) return false;
+  return !startsSomething(file, new Set());
+}
+
+function startsSomething(file, seen) {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  if (RUNS_ALONE.some((pattern) => pattern.test(text))) return true;
+  for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    const target = join(dirname(file), spec);
+    if (target.startsWith(join('dist', 'test') + sep) && existsSync(target) && startsSomething(target, seen))
+      return true;
+  }
+  return false;
+}
 
 /**
  * Splits the compiled test files into those run alone and the unit files, and writes the bundle's entry when two or
