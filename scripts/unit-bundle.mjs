@@ -11,10 +11,10 @@ import { sourceName } from './test-times.mjs';
 /**
  * What makes a test file run alone, found in its compiled text: it starts a sandbox, a browser or a child process
  * (through the test helpers or directly), or reads or changes process.env, which the other files of the process share.
- * (An in-process server on port 0 that the file closes is fine.) End-to-end and browser files always run alone.
+ * (An in-process server on port 0 that the file closes is fine.) The conformance test runs alone, after the rest.
  */
 const RUNS_ALONE = [/['"]node:child_process['"]/, /\bprocess\.env\b/, /\bstartSandbox\b/, /\blaunchBrowser\b/];
-const ALONE_FOLDERS = ['e2e', 'web', 'conformance'];
+const ALONE_FOLDERS = ['conformance'];
 
 /** Where the generated entry goes (beside dist/test, so the test search never finds it as a test file). */
 export const BUNDLE_FILE = join('dist', 'unit-tests.mjs');
