@@ -26,11 +26,15 @@ function read(path) {
   }
 }
 
-/** The compiled test files, longest expected first (ties keep their path order). */
-export function orderLongestFirst(files) {
+/**
+ * The compiled test files, longest expected first (ties keep their path order). `bundles` maps a file that runs
+ * others (scripts/unit-bundle.mjs) to them: its estimate is the sum of theirs.
+ */
+export function orderLongestFirst(files, bundles = {}) {
   const local = read(LOCAL);
   const committed = read(COMMITTED);
   const estimate = (file) => {
+    if (bundles[file]) return bundles[file].reduce((sum, member) => sum + estimate(member), 0);
     const name = sourceName(file);
     return local[name] ?? committed[name] ?? FOLDER_SECONDS[name.split('/')[1]] ?? 3;
   };

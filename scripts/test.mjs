@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { join, relative, resolve } from 'node:path';
 import { build, installIfNeeded, step } from './prepare.mjs';
 import { orderLongestFirst, recordTimes, slowestFiles } from './test-times.mjs';
+import { BUNDLE_FILE, bundleUnits } from './unit-bundle.mjs';
 
 // The SDK warns on Node 20 about its future releases; the lockfile pins versions that support it.
 const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
@@ -39,8 +40,11 @@ rmSync(records, { recursive: true, force: true });
 mkdirSync(records, { recursive: true });
 env.INSTANTSTART_CONFORMANCE_DIR = records;
 const isConformance = (f) => f.includes(`${join('test', 'conformance')}/`);
+// The pure unit files run as one process (unit-bundle.mjs); the others each in their own.
+const { alone, members } = bundleUnits(files.filter((f) => !isConformance(f)));
+const main = members.length > 0 ? [...alone, BUNDLE_FILE] : alone;
 // Longest files first (test-times.mjs): two lanes finish together instead of one long file running alone at the end.
-const runs = [orderLongestFirst(files.filter((f) => !isConformance(f))), files.filter(isConformance)].filter(
+const runs = [orderLongestFirst(main, { [BUNDLE_FILE]: members }), files.filter(isConformance)].filter(
   (run) => run.length > 0,
 );
 

@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  AssociateRouteTableCommand,
+  AttachInternetGatewayCommand,
+  CreateInternetGatewayCommand,
+  CreateRouteCommand,
+  CreateRouteTableCommand,
+  CreateTagsCommand,
+  DescribeNetworkInterfacesCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
+import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { stringify } from 'yaml';
 import { makeKubeCluster, type KubeCluster } from '../../sandbox/kube/cluster.js';
 import { T } from '../../sandbox/kube/controllers/util.js';
@@ -34,11 +45,16 @@ describe('sandbox load balancers: finalizers and network interfaces in the VPC',
     eventually(probe, { sandbox: sb, stepSeconds, tries: 60, what });
   const service = (resource: 'services' | 'ingresses', name: string): any =>
     cluster.objects.get(resource === 'services' ? T.services : T.ingresses, 'default', name);
-  /** The VPC's network interfaces whose description starts so, as `aws ec2 describe-network-interfaces` lists them. */
-  const enis = async (descriptionPrefix: string): Promise<any[]> =>
+  /**
+   * The VPC's network interfaces whose description starts so, as DescribeNetworkInterfaces lists them (through the SDK:
+   * the aws CLI costs a second a call; the last case reads them with the CLI).
+   */
+  const enis = async (descriptionPrefix: string) =>
     (
-      await sb.aws(['ec2', 'describe-network-interfaces', '--filters', `Name=vpc-id,Values=${world.vpcId}`])
-    ).json.NetworkInterfaces.filter((e: any) => e.Description.startsWith(descriptionPrefix));
+      await new EC2Client({}).send(
+        new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'vpc-id', Values: [world.vpcId] }] }),
+      )
+    ).NetworkInterfaces!.filter((e) => e.Description!.startsWith(descriptionPrefix));
   const events = async (name: string) =>
     (await json(['get', 'events', '--field-selector', `involvedObject.name=${name}`])).items as any[];
   const lbcReplicas = (n: number) =>
@@ -74,30 +90,20 @@ describe('sandbox load balancers: finalizers and network interfaces in the VPC',
   before(async () => {
     sb = await startTestSandbox();
     world = await buildEksWorld('lb');
-    const igw = (await sb.aws(['ec2', 'create-internet-gateway'])).json.InternetGateway.InternetGatewayId;
-    await sb.aws(['ec2', 'attach-internet-gateway', '--internet-gateway-id', igw, '--vpc-id', world.vpcId]);
-    const rt = (await sb.aws(['ec2', 'create-route-table', '--vpc-id', world.vpcId])).json.RouteTable.RouteTableId;
-    await sb.aws([
-      'ec2',
-      'create-route',
-      '--route-table-id',
-      rt,
-      '--destination-cidr-block',
-      '0.0.0.0/0',
-      '--gateway-id',
-      igw,
-    ]);
+    // Built through the SDK, as buildEksWorld builds the rest (the aws CLI costs a second a call).
+    const ec2 = new EC2Client({});
+    const igw = (await ec2.send(new CreateInternetGatewayCommand({}))).InternetGateway!.InternetGatewayId!;
+    await ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: igw, VpcId: world.vpcId }));
+    const rt = (await ec2.send(new CreateRouteTableCommand({ VpcId: world.vpcId }))).RouteTable!.RouteTableId!;
+    await ec2.send(new CreateRouteCommand({ RouteTableId: rt, DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw }));
     for (const subnet of [world.subnetA, world.subnetB, world.subnetA2])
-      await sb.aws(['ec2', 'associate-route-table', '--route-table-id', rt, '--subnet-id', subnet]);
-    await sb.aws([
-      'ec2',
-      'create-tags',
-      '--resources',
-      world.subnetA,
-      world.subnetB,
-      '--tags',
-      'Key=kubernetes.io/role/elb,Value=1',
-    ]);
+      await ec2.send(new AssociateRouteTableCommand({ RouteTableId: rt, SubnetId: subnet }));
+    await ec2.send(
+      new CreateTagsCommand({
+        Resources: [world.subnetA, world.subnetB],
+        Tags: [{ Key: 'kubernetes.io/role/elb', Value: '1' }],
+      }),
+    );
     await activeCluster(sb, world, 'lb');
     k = await kubeAccess(sb, 'lb');
     const data = (sb.sandbox.runtime.store.state as unknown as { kube: Record<string, ClusterKubeState> }).kube[k.arn]!;
@@ -145,7 +151,7 @@ describe('sandbox load balancers: finalizers and network interfaces in the VPC',
       'one per tagged subnet (A2 is untagged)',
     );
     for (const e of interfaces) {
-      assert.match(e.Description, /^ELB net\/k8s-default-web-[0-9a-f]{10}\/[0-9a-f]{16}$/);
+      assert.match(e.Description ?? '', /^ELB net\/k8s-default-web-[0-9a-f]{10}\/[0-9a-f]{16}$/);
       assert.equal(e.RequesterManaged, true);
       assert.equal(e.RequesterId, 'amazon-elb');
       assert.equal(e.InterfaceType, 'network_load_balancer');
@@ -318,7 +324,11 @@ describe('sandbox load balancers: finalizers and network interfaces in the VPC',
     assert.equal(before.length, 2);
     await sb.aws(['eks', 'delete-cluster', '--name', 'lb']);
     await until(
-      async () => (await sb.aws(['eks', 'describe-cluster', '--name', 'lb'], { allowFailure: true })).code !== 0,
+      async () =>
+        new EKSClient({}).send(new DescribeClusterCommand({ name: 'lb' })).then(
+          () => false,
+          (err: Error) => err.name === 'ResourceNotFoundException',
+        ),
       'the EKS cluster gone',
       60,
     );

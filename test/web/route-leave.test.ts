@@ -49,13 +49,15 @@ describe('every route of the app, left by a link, the side navigation, the bread
     })()`) as Promise<boolean>;
   }
 
-  /** Enters `url` the way the router does on Back/Forward (a popstate), so the page before it stays in the same document. */
+  /**
+   * Enters `url` the way the router does on Back/Forward (a popstate), so the page before it stays in the same document.
+   * The check that follows lets the page settle.
+   */
   async function enter(url: string) {
     await page.evaluate(
       `(() => { history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate', { state: null })); })()`,
     );
     await page.waitForURL((u) => u.pathname === url);
-    await settle();
   }
 
   /**
