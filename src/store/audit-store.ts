@@ -118,7 +118,7 @@ export class AuditStore {
 
   private withCalls(r: Row): AuditEventRecord {
     const operationId = r.replay ? null : r.operation_id;
-    const calls = this.sql.calls.all(r.id, operationId) as Array<{ type: string; detail: string }>;
+    const calls = this.sql.calls.all({ event: r.id, op: operationId }) as Array<{ type: string; detail: string }>;
     const awsCalls: AuditAwsCall[] = [];
     const kubeRefs: AuditKubeRef[] = [];
     for (const c of calls) {
@@ -196,7 +196,7 @@ function prepare(db: Database) {
     forward: db.prepare(`SELECT * FROM audit_events WHERE ${WHERE} AND seq > @after ORDER BY seq LIMIT @limit`),
     one: db.prepare('SELECT * FROM audit_events WHERE id = ?'),
     calls: db.prepare(
-      `SELECT type, detail FROM audit_calls WHERE event_id = ?1 OR (?2 IS NOT NULL AND operation_id = ?2) ORDER BY seq`,
+      `SELECT type, detail FROM audit_calls WHERE event_id = @event OR (@op IS NOT NULL AND operation_id = @op) ORDER BY seq`,
     ),
   };
 }
