@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call } from '../mcp/client-helpers.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -185,6 +186,31 @@ describe('the audit timeline records every mutation through REST and MCP (issue 
       assert.ok(!text.includes(secret), 'no secret in the export');
       assert.ok(!JSON.stringify(await events()).includes(secret), 'no secret in the list');
     }
+  });
+
+  it('over stdio the MCP client is named by the name it gave at initialize', async () => {
+    const stdio = new Client({ name: 'audit-e2e-stdio', version: '1.0.0' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/instantstart.mjs', 'mcp', '--url', server.url],
+        env: { ...(process.env as Record<string, string>), INSTANTSTART_API_TOKEN: ADMIN },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const refused = await call(stdio, 'set_features', {
+        cluster: 'nowhere',
+        changes: { 'training-operator': false },
+      });
+      assert.ok(refused.isError, refused.text);
+    } finally {
+      await stdio.close();
+    }
+    const [e] = await events('&face=mcp&outcome=refused');
+    assert.equal(e.client, 'audit-e2e-stdio');
+    assert.equal(e.action, 'setFeatures');
+    assert.deepEqual(e.actor, { kind: 'token', tokenId, scope: 'admin' });
   });
 
   it('list_audit_events reads the same timeline through MCP, filtered and paged', async () => {
