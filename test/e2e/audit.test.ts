@@ -97,6 +97,17 @@ describe('the audit timeline records every mutation through REST and MCP (issue 
       }
       assert.ok(e.kubeRefs.length > 0, 'the create applied Kubernetes objects (its features)');
     }
+    // The ids are the ones the cloud answered with: each is in the sandbox's call log, for that very operation.
+    const logged = new Map((await sb.calls({ mutating: true })).map((c) => [c.requestId, c.operation]));
+    for (const c of creates.flatMap((e) => e.awsCalls)) assert.equal(logged.get(c.requestId), c.operation, c.requestId);
+    const createCalls = (await sb.calls({ operation: 'CreateCluster', service: 'sagemaker' })).length;
+    assert.equal(
+      creates
+        .flatMap((e) => e.awsCalls)
+        .filter((c: any) => c.operation === 'CreateCluster' && c.service === 'sagemaker').length,
+      createCalls,
+      'every HyperPod CreateCluster the sandbox answered is in the timeline',
+    );
   });
 
   it('a node reboot through REST and through MCP each appear once, with the BatchRebootClusterNodes request id', async () => {
