@@ -51,8 +51,8 @@ export function audited<T>(
 }
 
 /**
- * Writes one audit event per request to a mutating route, when its answer is sent: accepted, refused by the guard
- * (401, 403), by validation (400, 422) or by a conflict (409), or failed — and a replay of an Idempotency-Key
+ * Writes one audit event per request to a mutating route, when its answer is sent: accepted, refused for its token's
+ * scope (403), by validation (400, 422) or by a conflict (409), or failed — and a replay of an Idempotency-Key
  * is its own event marked `replay` (it changed nothing). A failure to write it is logged, never the request's.
  */
 export function installAuditTrail(
@@ -65,7 +65,10 @@ export function installAuditTrail(
     if (!audit || request.is404) return done(null, payload);
     try {
       const port = trail();
-      if (port)
+      // A request the guard refused before it knew who sent it (no valid token, a foreign Host or Origin) is not
+      // recorded: whoever can reach the port could otherwise flood the timeline and push real events out of it
+      // (the request log still has a line for it). A token's refusal for its scope is.
+      if (port && (pending.has(request) || actorOf(request, tokens).kind === 'token'))
         port.record(
           eventOf(request, reply.statusCode, reply.getHeader('idempotent-replayed') === 'true', payload, audit, tokens),
         );

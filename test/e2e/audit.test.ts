@@ -11,6 +11,7 @@ import { startTestServer, stopAll, type TestServer } from '../helpers/server.js'
 const SPEED = 600;
 const ADMIN = 'audit-admin-token-0123456789';
 const HF_SECRET = 'hf_auditSecretValue42';
+const READ = 'audit-read-token-9876543210';
 const auth = { authorization: `Bearer ${ADMIN}` };
 const tokenId = createHash('sha256').update(ADMIN).digest('hex').slice(0, 12);
 const CREATE = {
@@ -52,7 +53,7 @@ describe('the audit timeline records every mutation through REST and MCP (issue 
 
   before(async () => {
     sb = await startTestSandbox({ speed: SPEED });
-    server = await startTestServer(sb, { speed: SPEED, token: ADMIN });
+    server = await startTestServer(sb, { speed: SPEED, token: ADMIN, readTokens: [READ] });
     mcp = new Client({ name: 'audit-e2e-mcp', version: '1.0.0' });
     // Stateless streamable HTTP: each tool call is its own exchange, so the client is named by its User-Agent.
     await mcp.connect(
@@ -176,12 +177,28 @@ describe('the audit timeline records every mutation through REST and MCP (issue 
     assert.ok(refused.status >= 400 && refused.status < 500, JSON.stringify(refused.body));
     const anonymous = await server.api('POST', '/api/v1/clusters', { name: 'no-token', ...CREATE });
     assert.equal(anonymous.status, 401);
+    const readOnly = await api(
+      'POST',
+      '/api/v1/clusters',
+      { name: 'read-token', ...CREATE },
+      {
+        authorization: `Bearer ${READ}`,
+      },
+    );
+    assert.equal(readOnly.status, 403);
 
     const [refusal] = await events('&outcome=refused&kind=startModelDownload');
     assert.equal(refusal.status, refused.status);
     assert.equal(refusal.input.body.token, '[redacted]');
-    const [unauthorized] = await events('&outcome=refused&kind=createCluster');
-    assert.deepEqual(unauthorized.actor, { kind: 'anonymous' });
+    // The token's refusal for its scope is recorded; a request without a valid token is not (anyone could flood it).
+    const refusedCreates = await events('&outcome=refused&kind=createCluster');
+    assert.equal(refusedCreates.length, 1, JSON.stringify(refusedCreates));
+    assert.deepEqual(refusedCreates[0].actor, {
+      kind: 'token',
+      tokenId: createHash('sha256').update(READ).digest('hex').slice(0, 12),
+      scope: 'read',
+    });
+    assert.equal(refusedCreates[0].status, 403);
 
     const exported = await fetch(`${server.url}/api/v1/audit/export`, { headers: auth });
     assert.equal(exported.status, 200);
@@ -193,7 +210,7 @@ describe('the audit timeline records every mutation through REST and MCP (issue 
       .map((l) => JSON.parse(l));
     assert.equal(lines.length, (await events()).length, 'the export holds every event');
     assert.ok(lines[0].at <= lines.at(-1).at, 'oldest first');
-    for (const secret of [ADMIN, HF_SECRET]) {
+    for (const secret of [ADMIN, READ, HF_SECRET]) {
       assert.ok(!text.includes(secret), 'no secret in the export');
       assert.ok(!JSON.stringify(await events()).includes(secret), 'no secret in the list');
     }
