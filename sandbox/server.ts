@@ -360,12 +360,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const e = isAwsError(err)
         ? err
         : new AwsError(service.errors.serialization.code, String(err), service.errors.serialization.status);
-      calls.record(callEntryAt(clock, service.signingName, 'Unknown', region, raw.body, e.status, e.code));
+      calls.record(callEntryAt(clock, service.signingName, 'Unknown', region, raw.body, e.status, e.code, rid));
       return fail(e);
     }
 
     const record = (status: number, errorCode?: string) =>
-      calls.record(callEntryAt(clock, service.signingName, operation, region, input, status, errorCode));
+      calls.record(callEntryAt(clock, service.signingName, operation, region, input, status, errorCode, rid));
 
     const serve = (): RawHttpResponse | Promise<RawHttpResponse> => {
       const injected = faults.intercept(service.signingName, operation);
@@ -529,6 +529,7 @@ function callEntryAt(
   params: unknown,
   status: number,
   errorCode?: string,
+  requestId?: string,
 ) {
   return {
     time: new Date().toISOString(),
@@ -541,6 +542,7 @@ function callEntryAt(
     mutating: isMutatingOperation(operation),
     status,
     ...(errorCode ? { errorCode } : {}),
+    ...(requestId ? { requestId } : {}),
   };
 }
 

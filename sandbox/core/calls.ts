@@ -19,6 +19,8 @@ export interface CallRecord {
   mutating: boolean;
   status: number;
   errorCode?: string;
+  /** The request id the answer carried (`x-amzn-RequestId` / `x-amz-request-id`): what the product's audit keeps. */
+  requestId?: string;
 }
 
 const MUTATING =

@@ -1,3 +1,4 @@
+import type { AuditTrailPort } from './audit-trail.js';
 import type { ApiToken } from './guard/token.js';
 import type { CloudAccess } from '../domain/schemas/config.js';
 import type { InputOf, OperationKind } from '../domain/operation-kinds.js';
@@ -83,6 +84,8 @@ export interface ApiContext {
   idempotencyKeys: IdempotencyKeysPort;
   /** A capability's service in the open workspace (src/capabilities/capability.ts). */
   service<S>(key: ServiceKey<S>): S;
+  /** Where each mutating request's audit event goes (audit-trail.ts); undefined while there is no workspace. */
+  audit?(): AuditTrailPort | undefined;
 }
 
 /** Names a service (a capability is one); `S` only carries its type. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idempotencyKey, setKeyedCall } from './accepted.js';
 import { answerJson } from './answer-json.js';
+import { audited } from './audit-trail.js';
 import type { Replays } from './idempotency.js';
 import { parseOrThrow } from './problem.js';
 import type { TokenScope } from '../domain/token-scopes.js';
@@ -76,45 +77,50 @@ export class RouteRegistry {
     this.routes.push(spec as unknown as AnyRouteSpec);
     const successStatus = Number(Object.keys(spec.responses).find((s) => Number(s) < 300) ?? 200);
     const keyed = takesIdempotencyKey(spec);
+    const handle = async (request: FastifyRequest, reply: FastifyReply, noteInput?: (input: unknown) => void) => {
+      const params = spec.params ? parseOrThrow(spec.params, request.params, 'path') : {};
+      const query = parseOrThrow(spec.query ?? NO_QUERY, request.query, 'query');
+      const body = spec.parseBody
+        ? spec.parseBody(request.body)
+        : spec.body
+          ? parseOrThrow(spec.body, request.body, 'body')
+          : undefined;
+      noteInput?.({ params, query, body });
+      const key = keyed ? idempotencyKey(request) : undefined;
+      const run = () =>
+        handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
+      if (key === undefined || !this.replays) {
+        const out = await run();
+        if (reply.sent) return reply;
+        reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus);
+        const json = answerJson(out);
+        return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
+      }
+      const line = `${spec.method} ${request.url.split('?')[0]}`;
+      const answer = await this.replays.run(
+        { key, line, method: spec.method, route: spec.url, params, query, body },
+        async (call) => {
+          setKeyedCall(request, call);
+          const out = await run();
+          const status = reply.statusCode !== 200 ? reply.statusCode : successStatus;
+          const text = out === undefined ? undefined : (answerJson(out) ?? JSON.stringify(out));
+          return { status, text, ...operationNamed(status, out) };
+        },
+      );
+      reply.code(answer.status);
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return answer.text === undefined ? reply.send() : reply.type('application/json; charset=utf-8').send(answer.text);
+    };
     app.route({
       method: spec.method,
       url: spec.url.replace(/\{(\w+)\}/g, ':$1'),
-      config: { scope: requiredScope(spec) },
-      handler: async (request, reply) => {
-        const params = spec.params ? parseOrThrow(spec.params, request.params, 'path') : {};
-        const query = parseOrThrow(spec.query ?? NO_QUERY, request.query, 'query');
-        const body = spec.parseBody
-          ? spec.parseBody(request.body)
-          : spec.body
-            ? parseOrThrow(spec.body, request.body, 'body')
-            : undefined;
-        const key = keyed ? idempotencyKey(request) : undefined;
-        const run = () =>
-          handler({ params, query, body, request, reply } as RouteInput<z.output<P>, z.output<Q>, z.output<B>>);
-        if (key === undefined || !this.replays) {
-          const out = await run();
-          if (reply.sent) return reply;
-          reply.code(reply.statusCode !== 200 ? reply.statusCode : successStatus);
-          const json = answerJson(out);
-          return json === undefined ? reply.send(out) : reply.type('application/json; charset=utf-8').send(json);
-        }
-        const line = `${spec.method} ${request.url.split('?')[0]}`;
-        const answer = await this.replays.run(
-          { key, line, method: spec.method, route: spec.url, params, query, body },
-          async (call) => {
-            setKeyedCall(request, call);
-            const out = await run();
-            const status = reply.statusCode !== 200 ? reply.statusCode : successStatus;
-            const text = out === undefined ? undefined : (answerJson(out) ?? JSON.stringify(out));
-            return { status, text, ...operationNamed(status, out) };
-          },
-        );
-        reply.code(answer.status);
-        if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return answer.text === undefined
-          ? reply.send()
-          : reply.type('application/json; charset=utf-8').send(answer.text);
+      config: {
+        scope: requiredScope(spec),
+        // Every mutating request is one audit event (audit-trail.ts), whatever its answer.
+        ...(keyed ? { audit: { action: spec.operationId, route: `${spec.method} ${spec.url}` } } : {}),
       },
+      handler: (request, reply) =>
+        keyed ? audited(request, (note) => handle(request, reply, note)) : handle(request, reply),
     });
   }
 }

@@ -13,6 +13,7 @@ import { registerLiveUpdates } from './live-updates.js';
 import { buildOpenApi } from './openapi.js';
 import { NotFoundError } from '../domain/errors.js';
 import { hostPolicy, type HostPolicy } from './guard/hosts.js';
+import { installAuditTrail } from './audit-trail.js';
 import { installRequestGuard } from './guard/request-guard.js';
 import { installSecurityHeaders } from './guard/security-headers.js';
 import { INVALID_JSON, problemFor, sendProblem } from './problem.js';
@@ -96,6 +97,7 @@ export async function buildServer(ctx: ApiContext, options: BuildServerOptions):
     servesUiShell,
   });
   installSecurityHeaders(app);
+  installAuditTrail(app, () => ctx.audit?.(), ctx.config.tokens ?? []);
 
   const routes = new RouteRegistry(new Replays(ctx));
   const region = (requested?: string) => requested ?? ctx.config.region;

@@ -78,6 +78,11 @@ export class CloudSession {
   }
 
   /** The open workspace, or the 503 that says why there is none and what to do. */
+  /** The open workspace, or undefined while the cloud is unavailable. */
+  current(): Workspace | undefined {
+    return this.workspace;
+  }
+
   require(): Workspace {
     if (this.workspace) return this.workspace;
     const p = this.problem ?? {
@@ -193,5 +198,6 @@ export function sessionApiContext(session: CloudSession, config: ServerConfig): 
       forget: (key) => ws().idempotencyKeys.forget(key),
     },
     service: (key) => ws().service(key),
+    audit: () => session.current()?.audit,
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { IdempotencyKeysPort, ServiceKey } from '../api/context.js';
 import { withStatusLinks } from '../api/operation-links.js';
 import type { Capability, ServiceDeps, ServiceOperations } from '../capabilities/capability.js';
+import { audit } from '../capabilities/audit/index.js';
 import { catalog } from '../capabilities/catalog/index.js';
 import { clusters, type ActiveClusterPort } from '../capabilities/clusters/index.js';
 import { storage } from '../capabilities/storage/index.js';
@@ -13,11 +14,13 @@ import { AwsCatalog } from '../cloud/aws/catalog.js';
 import { OPERATION_KINDS, type OperationInputs } from '../domain/operation-kinds.js';
 import type { CloudIdentity } from '../domain/operation-owner.js';
 import { OperationEngine } from '../engine/engine.js';
+import { auditObserver, bothObservers } from './audit-observer.js';
 import { lockDirectory, type DirectoryLock } from '../store/directory-lock.js';
 import {
   openStores,
   OperationsRetention,
   RetentionSchedule,
+  type AuditStore,
   type RetentionPolicy,
   type Stores,
 } from '../store/index.js';
@@ -31,6 +34,8 @@ export interface Workspace {
   operations: ServiceOperations;
   /** Each mutating request's Idempotency-Key and its answer (src/api/idempotency.ts). */
   idempotencyKeys: IdempotencyKeysPort;
+  /** The audit timeline (docs/AUDIT.md): the API writes its events, the cloud observer their calls. */
+  audit: AuditStore;
   /** A capability's service, built on first use. */
   service<S>(key: ServiceKey<S>): S;
   /** Names this server's URL in the directory's lock, for the message a second server prints. */
@@ -95,7 +100,7 @@ export function openWorkspace({
   const clients = new AwsClients({
     defaultRegion: identity.region,
     ...(cloudTimeouts ? { timeouts: cloudTimeouts } : {}),
-    ...(cloudObserver ? { observer: cloudObserver } : {}),
+    observer: bothObservers(auditObserver(stores.audit), cloudObserver),
   });
   const cloud = new Cloud(clients);
   const engine = new OperationEngine<OperationInputs>({
@@ -150,6 +155,7 @@ export function openWorkspace({
     engine,
     operations,
     idempotencyKeys: stores.idempotency,
+    audit: stores.audit,
     service: (key) => services.get(key),
     announce: (url) => lock.announce(url),
     async stop() {
@@ -187,6 +193,7 @@ function capabilityPorts(stores: Stores, clients: AwsClients): SuppliedPorts {
     supplyPorts(storage, { keptStorages: stores.keptStorages }),
     supplyPorts(training, { training: stores.training, catalog: awsCatalog }),
     supplyPorts(inference, { catalog: awsCatalog }),
+    supplyPorts(audit, { auditLog: stores.audit }),
   ]);
 }
 

@@ -78,4 +78,11 @@ export class Cloud implements CloudPort {
 export { AwsClients };
 export { DEFAULT_CLOUD_TIMEOUTS, type CloudTimeouts } from './timeouts.js';
 export { checkCallerIdentity, type CallerIdentity } from './aws/identity.js';
-export type { CloudObserver, ObservedAwsRequest, ObservedKubeApply } from './observer.js';
+export { tell } from './observer.js';
+export type {
+  CloudObserver,
+  ObservedAwsRequest,
+  ObservedAwsResponse,
+  ObservedKubeApply,
+  ObservedKubeWrite,
+} from './observer.js';

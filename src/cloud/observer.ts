@@ -10,7 +10,31 @@ import type { KubeObject } from '../domain/kube-object.js';
  */
 export interface CloudObserver {
   awsRequest?(request: ObservedAwsRequest): void;
+  /** After each AWS call answered (or failed): its request id, for the audit trail (docs/AUDIT.md). */
+  awsResponse?(response: ObservedAwsResponse): void;
   kubeApply?(write: ObservedKubeApply): void;
+  /** After each Kubernetes write other than an apply (merge patch, scale, delete) succeeded: the object it named. */
+  kubeWrite?(write: ObservedKubeWrite): void;
+}
+
+export interface ObservedAwsResponse {
+  service: string;
+  operation: string;
+  region: string;
+  /** The SDK's `$metadata.requestId` (AWS's `x-amzn-RequestId`); absent when no answer came (a timeout). */
+  requestId?: string;
+  /** The error's code (its name) when the call failed. */
+  errorCode?: string;
+}
+
+export interface ObservedKubeWrite {
+  region: string;
+  cluster: string;
+  verb: 'patch' | 'scale' | 'delete';
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
 }
 
 export interface ObservedAwsRequest {

@@ -4,6 +4,7 @@ import { describeFailure, EngineStoppedError } from './failures.js';
 import type { OperationJournal } from './journal.js';
 import { failOperation, finishCancelled } from './operation-endings.js';
 import type { PhaseNeeds } from './phase-graph.js';
+import { inCallScope } from './call-scope.js';
 import { type GraphDeps, runPhaseGraph } from './phase-scheduler.js';
 import { isPhaseComplete, isTerminal } from './views.js';
 import type { AnyWorkflow } from './workflow.js';
@@ -78,15 +79,18 @@ export async function runOperation(deps: RunnerDeps, run: Run, mode: RunMode): P
       if (mode === 'unpause' && run.note) journal.log('info', run.note);
     });
 
-    const ended = await runPhaseGraph({
-      deps,
-      op,
-      workflow,
-      needs,
-      journal,
-      signal,
-      abortAll: (err) => all.abort(err),
-    });
+    // Every cloud call of its phases is filed under this operation (the audit trail: call-scope.ts).
+    const ended = await inCallScope({ operationId: op.id }, () =>
+      runPhaseGraph({
+        deps,
+        op,
+        workflow,
+        needs,
+        journal,
+        signal,
+        abortAll: (err) => all.abort(err),
+      }),
+    );
     if (ended.fatal) {
       phaseName = ended.fatal.phase;
       throw ended.fatal.err;

@@ -76,7 +76,14 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
 
     const baseUrl = typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl;
     const tools = capabilityTools(groups);
-    const server = createMcpServer({ baseUrl, token, fetch: options.fetch, tools });
+    const userAgent = req.headers['user-agent'];
+    const server = createMcpServer({
+      baseUrl,
+      token,
+      fetch: options.fetch,
+      tools,
+      ...(userAgent ? { clientHint: userAgent } : {}),
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !wantsEventStream(body.value, (name) => tools.holdsAnswer(name)),

@@ -1,3 +1,4 @@
+import { CLIENT_HEADER, FACE_HEADER, clientName } from '../domain/audit.js';
 import type { FieldProblem } from '../domain/errors.js';
 
 /**
@@ -21,6 +22,12 @@ export interface RestClientOptions {
   timeoutMs?: number;
   /** Injected in tests; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * The face this client speaks for, sent as `X-InstantStart-Face` with the MCP client's name (asked when each
+   * request is sent: it is known once the client has initialized) as `X-InstantStart-Client` — the audit timeline's
+   * claim of where a request came from (docs/AUDIT.md). Absent: the client is plain REST.
+   */
+  face?: { face: 'mcp'; client(): string | undefined };
 }
 
 export interface RequestOptions {
@@ -102,6 +109,7 @@ export class RestClient {
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
+  readonly #face: RestClientOptions['face'];
   #idempotencyKey: string | undefined;
 
   constructor({
@@ -109,6 +117,7 @@ export class RestClient {
     token,
     timeoutMs = DEFAULT_TIMEOUT_MS,
     fetch: fetchImpl = globalThis.fetch,
+    face,
   }: RestClientOptions) {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`baseUrl must be http(s): ${baseUrl}`);
@@ -116,6 +125,7 @@ export class RestClient {
     this.#token = token || undefined;
     this.#timeoutMs = timeoutMs;
     this.#fetch = fetchImpl;
+    this.#face = face;
   }
 
   /**
@@ -128,6 +138,7 @@ export class RestClient {
       token: this.#token,
       timeoutMs: this.#timeoutMs,
       fetch: this.#fetch,
+      face: this.#face,
     });
     keyed.#idempotencyKey = key;
     return keyed;
@@ -155,6 +166,11 @@ export class RestClient {
     if (this.#token) headers.authorization = `Bearer ${this.#token}`;
     const idempotencyKey = options.idempotencyKey ?? (method === 'GET' ? undefined : this.#idempotencyKey);
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    if (this.#face) {
+      headers[FACE_HEADER] = this.#face.face;
+      const client = clientName(this.#face.client());
+      if (client) headers[CLIENT_HEADER] = client;
+    }
     let body: string | undefined;
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

@@ -22,6 +22,8 @@ export interface McpServerOptions {
   content?: McpContentSet;
   /** The transport carries requests to the client (stdio), so destructive tools may ask the user (elicitation). */
   canAsk?: boolean;
+  /** The MCP client's name when it did not initialize this server (stateless HTTP: the request's User-Agent). */
+  clientHint?: string;
 }
 
 let everyTool: McpToolSet | undefined;
@@ -83,6 +85,7 @@ export function createMcpServer({
   tools = capabilityTools(),
   content = packageContent(),
   canAsk = false,
+  clientHint,
 }: McpServerOptions): Server {
   const server = new Server(
     { name: 'instantstart', title: 'InstantStart (SageMaker HyperPod on EKS)', version },
@@ -93,7 +96,10 @@ export function createMcpServer({
       jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
     },
   );
-  const api = new RestClient({ baseUrl, token, fetch });
+  // Every tool's REST call says it came through MCP, and from which MCP client (the name it gave at initialize; on
+  // stateless HTTP, where each exchange is a new server, the User-Agent of the MCP request): docs/AUDIT.md.
+  const face = { face: 'mcp' as const, client: () => server.getClientVersion()?.name ?? clientHint };
+  const api = new RestClient({ baseUrl, token, fetch, face });
   tools.serve(server, api, { canAsk });
   content.serve(server, api);
   return server;

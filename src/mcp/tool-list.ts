@@ -42,6 +42,7 @@ export const TOOL_NAMES = [
   'get_operation_logs',
   'get_server_info',
   'invoke_endpoint',
+  'list_audit_events',
   'list_availability_zones',
   'list_cluster_events',
   'list_clusters',

@@ -130,6 +130,43 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE phases ADD COLUMN act_started_at TEXT;
   ALTER TABLE phases ADD COLUMN wait_started_at TEXT;
   `,
+  // The audit timeline (issue 30, docs/AUDIT.md): one row per mutating request (its input secret-free), and the
+  // mutating cloud calls filed under a request (event_id) or under the operation it started (operation_id: phases
+  // run after their request ended). `detail` is the call's JSON (service, operation, request id; or the object ref).
+  `
+  CREATE TABLE audit_events (
+    seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+    id             TEXT NOT NULL UNIQUE,
+    at             TEXT NOT NULL,
+    actor          TEXT NOT NULL,
+    face           TEXT NOT NULL,
+    client         TEXT,
+    method         TEXT NOT NULL,
+    route          TEXT NOT NULL,
+    action         TEXT NOT NULL,
+    target         TEXT NOT NULL,
+    input          TEXT,
+    input_digest   TEXT,
+    status         INTEGER NOT NULL,
+    outcome        TEXT NOT NULL,
+    replay         INTEGER NOT NULL,
+    error          TEXT,
+    operation_id   TEXT,
+    operation_kind TEXT
+  );
+  CREATE INDEX audit_events_by_at ON audit_events (at);
+  CREATE TABLE audit_calls (
+    seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id     TEXT,
+    operation_id TEXT,
+    type         TEXT NOT NULL,
+    at           TEXT NOT NULL,
+    detail       TEXT NOT NULL
+  );
+  CREATE INDEX audit_calls_by_event ON audit_calls (event_id) WHERE event_id IS NOT NULL;
+  CREATE INDEX audit_calls_by_operation ON audit_calls (operation_id) WHERE operation_id IS NOT NULL;
+  CREATE INDEX audit_calls_by_age ON audit_calls (at);
+  `,
 ];
 
 /**

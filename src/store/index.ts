@@ -1,4 +1,5 @@
 import { openDatabase, openMemoryDatabase, type Database } from './database.js';
+import { AuditStore } from './audit-store.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeptStorageStore } from './kept-storage-store.js';
 import { OperationsStore } from './operations-store.js';
@@ -6,6 +7,7 @@ import { SettingsStore } from './settings-store.js';
 import { TrainingStore } from './training-store.js';
 
 export * from './database.js';
+export * from './audit-store.js';
 export * from './idempotency-store.js';
 export * from './operations-store.js';
 export * from './settings-store.js';
@@ -26,6 +28,8 @@ export interface Stores {
   idempotency: IdempotencyStore;
   /** Storages removed keeping their data, until forgotten. */
   keptStorages: KeptStorageStore;
+  /** The audit timeline: each mutating request and the cloud calls it made (docs/AUDIT.md). */
+  audit: AuditStore;
   /** Closes the connection; call after the engine has stopped. */
   close(): void;
 }
@@ -47,6 +51,7 @@ export function openStores(dataDir?: string): Stores {
     training: new TrainingStore(db),
     idempotency: new IdempotencyStore(db),
     keptStorages: new KeptStorageStore(db),
+    audit: new AuditStore(db),
     close: () => db.close(),
   };
 }

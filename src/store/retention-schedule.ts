@@ -22,6 +22,7 @@ export interface RetentionPassResult {
   operations: number;
   logLines: number;
   idempotencyKeys: number;
+  auditEvents: number;
   /** True when the pass stopped at its bound with more to remove. */
   more: boolean;
 }
@@ -75,13 +76,14 @@ export class RetentionSchedule {
   }
 
   private async pass(): Promise<RetentionPassResult> {
-    const total: RetentionPassResult = { operations: 0, logLines: 0, idempotencyKeys: 0, more: false };
+    const total: RetentionPassResult = { operations: 0, logLines: 0, idempotencyKeys: 0, auditEvents: 0, more: false };
     try {
       for (let batch = 0; batch < this.maxBatches && !this.stopped; batch++) {
         const result = this.options.retention.pruneBatch(this.now());
         total.operations += result.operations;
         total.logLines += result.logLines;
         total.idempotencyKeys += result.idempotencyKeys;
+        total.auditEvents += result.auditEvents;
         total.more = result.more;
         if (!result.more) break;
         await nextTick();
@@ -90,11 +92,11 @@ export class RetentionSchedule {
       this.options.logger?.warn({ err }, 'retention could not prune the journal; it tries again at the next pass');
       return total;
     }
-    if (total.operations > 0 || total.logLines > 0 || total.idempotencyKeys > 0) {
+    if (total.operations > 0 || total.logLines > 0 || total.idempotencyKeys > 0 || total.auditEvents > 0) {
       const { maxAgeDays, maxOperations, maxLogLinesPerOperation } = this.options.retention.policy;
       this.options.logger?.info(
         { ...total, maxAgeDays, maxOperations, maxLogLinesPerOperation },
-        'retention removed finished operations, old log lines and old idempotency keys',
+        'retention removed finished operations, old log lines, idempotency keys and audit events',
       );
     }
     return total;

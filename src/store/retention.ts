@@ -17,6 +17,9 @@ export interface RetentionPolicy {
 }
 
 /** 30 days, 1,000 finished operations, 5,000 log lines each: a year of daily use stays a few MB. */
+/** Audit events are kept as long as operations (maxAgeDays), and at most this many times maxOperations of them. */
+export const AUDIT_EVENTS_PER_OPERATION = 10;
+
 export const DEFAULT_RETENTION: RetentionPolicy = {
   maxAgeDays: 30,
   maxOperations: 1000,
@@ -29,6 +32,8 @@ export interface PruneResult {
   logLines: number;
   /** Idempotency keys removed (src/store/idempotency-store.ts). */
   idempotencyKeys: number;
+  /** Audit events removed (src/store/audit-store.ts), with the cloud calls filed under them. */
+  auditEvents: number;
   more: boolean;
 }
 
@@ -101,8 +106,31 @@ export class OperationsRetention {
           const idempotencyKeys = keys.length
             ? this.sql.deleteKeys.run(JSON.stringify(keys.slice(0, this.batchSize).map((k) => k.key))).changes
             : 0;
-          const more = expired.length > this.batchSize || long.length > this.batchSize || keys.length > this.batchSize;
-          return { operations, logLines: logLinesBefore + trimmed, idempotencyKeys, more, removedIds: doomed };
+          const events = this.sql.expiredEvents.all(
+            cutoff,
+            this.policy.maxOperations * AUDIT_EVENTS_PER_OPERATION,
+            this.batchSize + 1,
+          ) as Array<{ id: string }>;
+          const eventIds = JSON.stringify(events.slice(0, this.batchSize).map((e) => e.id));
+          const auditEvents = events.length ? this.sql.deleteEvents.run(eventIds).changes : 0;
+          if (events.length) this.sql.deleteEventCalls.run(eventIds);
+          // Calls filed under an operation go by age (the event that started it may be newer than the cutoff only
+          // when the operation ran that long: its calls then outlive it by at most that).
+          const oldCalls = this.sql.deleteOldCalls.run(cutoff, this.batchSize * 10).changes;
+          const more =
+            expired.length > this.batchSize ||
+            long.length > this.batchSize ||
+            keys.length > this.batchSize ||
+            events.length > this.batchSize ||
+            oldCalls >= this.batchSize * 10;
+          return {
+            operations,
+            logLines: logLinesBefore + trimmed,
+            idempotencyKeys,
+            auditEvents,
+            more,
+            removedIds: doomed,
+          };
         })
         .immediate(),
     );
@@ -113,7 +141,17 @@ export class OperationsRetention {
 }
 
 type Statements = Record<
-  'expired' | 'logCount' | 'deleteOperations' | 'longLogs' | 'trimLog' | 'expiredKeys' | 'deleteKeys',
+  | 'expired'
+  | 'logCount'
+  | 'deleteOperations'
+  | 'longLogs'
+  | 'trimLog'
+  | 'expiredKeys'
+  | 'deleteKeys'
+  | 'expiredEvents'
+  | 'deleteEvents'
+  | 'deleteEventCalls'
+  | 'deleteOldCalls',
   BetterSqlite3.Statement
 >;
 
@@ -150,5 +188,14 @@ function prepare(db: Database): Statements {
       SELECT key FROM (SELECT key, created_at, ROW_NUMBER() OVER (ORDER BY created_at DESC, key) AS rank FROM idempotency_keys)
       WHERE created_at < ? OR rank > ? ORDER BY created_at LIMIT ?`),
     deleteKeys: db.prepare('DELETE FROM idempotency_keys WHERE key IN (SELECT value FROM json_each(?))'),
+    // Audit events before the cutoff, or beyond the newest `maxOperations × AUDIT_EVENTS_PER_OPERATION`. Oldest first.
+    expiredEvents: db.prepare(`
+      SELECT id FROM (SELECT id, seq, at, ROW_NUMBER() OVER (ORDER BY seq DESC) AS rank FROM audit_events)
+      WHERE at < ? OR rank > ? ORDER BY seq LIMIT ?`),
+    deleteEvents: db.prepare('DELETE FROM audit_events WHERE id IN (SELECT value FROM json_each(?))'),
+    deleteEventCalls: db.prepare('DELETE FROM audit_calls WHERE event_id IN (SELECT value FROM json_each(?))'),
+    deleteOldCalls: db.prepare(
+      'DELETE FROM audit_calls WHERE seq IN (SELECT seq FROM audit_calls WHERE at < ? ORDER BY seq LIMIT ?)',
+    ),
   };
 }

@@ -27,6 +27,8 @@ export interface TestSandbox {
       subject?: string;
       status: number;
       errorCode?: string;
+      /** The request id the sandbox answered with (as AWS does, in `x-amzn-RequestId`). */
+      requestId?: string;
       mutating: boolean;
     }>
   >;

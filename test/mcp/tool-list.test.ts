@@ -105,6 +105,7 @@ describe('the MCP tool list', () => {
       'get_operation_logs',
       'get_server_info',
       'invoke_endpoint',
+      'list_audit_events',
       'list_availability_zones',
       'list_cluster_events',
       'list_clusters',

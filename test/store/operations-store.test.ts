@@ -239,6 +239,8 @@ describe('operations store', () => {
       );
       // Nor the phases' deadline clocks (issue 27).
       for (const column of ['act_started_at', 'wait_started_at']) old.exec(`ALTER TABLE phases DROP COLUMN ${column}`);
+      // Nor the audit timeline (issue 30).
+      old.exec('DROP TABLE audit_events; DROP TABLE audit_calls;');
       old.pragma('user_version = 1');
       old
         .prepare(

@@ -75,7 +75,7 @@ describe('retention', () => {
       })),
     ]);
     const removed = new OperationsRetention(db, policy({ maxAgeDays: 30 })).pruneBatch(NOW);
-    assert.deepEqual(removed, { operations: 2, logLines: 5, idempotencyKeys: 0, more: false });
+    assert.deepEqual(removed, { operations: 2, logLines: 5, idempotencyKeys: 0, auditEvents: 0, more: false });
     assert.deepEqual(ids(store), ['long', 'long-next', 'old-failed-next', 'old-next', 'recent', 'recent-next']);
     assert.equal(count(db, 'phases'), 6, 'the phases of removed operations went with them');
     assert.equal(count(db, 'operation_log'), 6);
@@ -105,6 +105,7 @@ describe('retention', () => {
       operations: 0,
       logLines: 0,
       idempotencyKeys: 0,
+      auditEvents: 0,
       more: false,
     });
   });
@@ -130,7 +131,7 @@ describe('retention', () => {
       { id: 'quiet', created: 1, lines: 2 },
     ]);
     const removed = new OperationsRetention(db, policy({ maxLogLinesPerOperation: 3 })).pruneBatch(NOW);
-    assert.deepEqual(removed, { operations: 0, logLines: 7, idempotencyKeys: 0, more: false });
+    assert.deepEqual(removed, { operations: 0, logLines: 7, idempotencyKeys: 0, auditEvents: 0, more: false });
     assert.deepEqual(
       store.logLines('chatty').map((l) => l.message),
       ['line 8', 'line 9', 'line 10'],
@@ -147,7 +148,13 @@ describe('retention', () => {
     }));
     const { db, store } = journal([...seeds, { id: 'newest', target: 'cluster/us-west-2/demo', created: 1 }]);
     const retention = new OperationsRetention(db, policy({ maxAgeDays: 30 }), 2);
-    assert.deepEqual(retention.pruneBatch(NOW), { operations: 2, logLines: 2, idempotencyKeys: 0, more: true });
+    assert.deepEqual(retention.pruneBatch(NOW), {
+      operations: 2,
+      logLines: 2,
+      idempotencyKeys: 0,
+      auditEvents: 0,
+      more: true,
+    });
     assert.deepEqual(ids(store), ['newest', 'op-3', 'op-4', 'op-5'], 'the oldest went first');
 
     const logged: string[] = [];
@@ -157,14 +164,26 @@ describe('retention', () => {
       now: () => NOW,
       logger: { info: (_o, msg) => logged.push(msg), warn: (_o, msg) => logged.push(msg) },
     });
-    assert.deepEqual(await schedule.runPass(), { operations: 2, logLines: 2, idempotencyKeys: 0, more: true });
-    assert.deepEqual(await schedule.runPass(), { operations: 1, logLines: 1, idempotencyKeys: 0, more: false });
+    assert.deepEqual(await schedule.runPass(), {
+      operations: 2,
+      logLines: 2,
+      idempotencyKeys: 0,
+      auditEvents: 0,
+      more: true,
+    });
+    assert.deepEqual(await schedule.runPass(), {
+      operations: 1,
+      logLines: 1,
+      idempotencyKeys: 0,
+      auditEvents: 0,
+      more: false,
+    });
     assert.deepEqual(ids(store), ['newest']);
     assert.equal(logged.length, 2, 'each pass that removed something says so');
     await schedule.stop();
     assert.deepEqual(
       await schedule.runPass(),
-      { operations: 0, logLines: 0, idempotencyKeys: 0, more: false },
+      { operations: 0, logLines: 0, idempotencyKeys: 0, auditEvents: 0, more: false },
       'nothing runs after stop',
     );
   });
@@ -179,7 +198,13 @@ describe('retention', () => {
       logger: { info() {}, warn: (_o, msg) => warnings.push(msg) },
     });
     db.close();
-    assert.deepEqual(await schedule.runPass(), { operations: 0, logLines: 0, idempotencyKeys: 0, more: false });
+    assert.deepEqual(await schedule.runPass(), {
+      operations: 0,
+      logLines: 0,
+      idempotencyKeys: 0,
+      auditEvents: 0,
+      more: false,
+    });
     assert.match(warnings[0] ?? '', /could not prune/);
   });
 

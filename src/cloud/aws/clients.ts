@@ -110,7 +110,8 @@ export class AwsClients {
         requestHandler: { connectionTimeout: connectMs, requestTimeout: requestMs, throwOnRequestTimeout: true },
       });
       withDeadline(c, service, requestMs);
-      if (this.observer?.awsRequest) observe(c as unknown as ObservableClient, service, r, this.observer);
+      if (this.observer?.awsRequest || this.observer?.awsResponse)
+        observe(c as unknown as ObservableClient, service, r, this.observer);
       this.cache.set(key, c);
     }
     return c;
@@ -130,17 +131,34 @@ type ObservingMiddleware = (
   context: { commandName?: string },
 ) => (args: { input: unknown }) => Promise<unknown>;
 
-/** Tells the observer each command's input as the SDK's first middleware step sees it (once per call, not per retry). */
+/**
+ * Tells the observer each command's input as the SDK's first middleware step sees it (once per call, not per retry),
+ * then its answer's request id: the `$metadata.requestId` the SDK reads from the last attempt's answer (AWS's
+ * `x-amzn-RequestId` header, or S3's `x-amz-request-id`), on success and on a service error alike.
+ */
 function observe(client: ObservableClient, service: string, region: string, observer: CloudObserver): void {
   client.middlewareStack.add(
-    (next, context) => (args) => {
-      tell(observer.awsRequest, {
-        service,
-        region,
-        operation: (context.commandName ?? '').replace(/Command$/, ''),
-        input: args.input,
-      });
-      return next(args);
+    (next, context) => async (args) => {
+      const operation = (context.commandName ?? '').replace(/Command$/, '');
+      tell(observer.awsRequest, { service, region, operation, input: args.input });
+      if (!observer.awsResponse) return next(args);
+      try {
+        const out = await next(args);
+        const requestId = (out as { output?: { $metadata?: { requestId?: string } } })?.output?.$metadata?.requestId;
+        tell(observer.awsResponse, { service, region, operation, ...(requestId ? { requestId } : {}) });
+        return out;
+      } catch (err) {
+        const e = err as { name?: string; $metadata?: { requestId?: string } };
+        const requestId = e?.$metadata?.requestId;
+        tell(observer.awsResponse, {
+          service,
+          region,
+          operation,
+          ...(requestId ? { requestId } : {}),
+          errorCode: e?.name ?? 'Error',
+        });
+        throw err;
+      }
     },
     { step: 'initialize', name: 'instantstartCloudObserver' },
   );

@@ -219,7 +219,22 @@ export class KubeClusterClient implements KubePort {
       body: patch,
       contentType: 'application/merge-patch+json',
     };
-    return kind.parse(await this.json(kind, 'patch', { name, namespace }, req));
+    const patched = kind.parse(await this.json(kind, 'patch', { name, namespace }, req));
+    this.wrote('patch', kind, name, namespace);
+    return patched;
+  }
+
+  /** Tells the observer of a write that is not an apply (the audit trail's Kubernetes refs). */
+  private wrote(verb: 'patch' | 'scale' | 'delete', kind: KubeKind, name: string, namespace: string | undefined): void {
+    tell(this.observer?.kubeWrite, {
+      region: this.transport.target.region,
+      cluster: this.cluster,
+      verb,
+      apiVersion: kind.apiVersion,
+      kind: kind.kind,
+      name,
+      ...(namespace ? { namespace } : {}),
+    });
   }
 
   async scale(kind: KubeKind, name: string, namespace: string | undefined, replicas: number): Promise<void> {
@@ -236,6 +251,7 @@ export class KubeClusterClient implements KubePort {
         contentType: 'application/merge-patch+json',
       },
     );
+    this.wrote('scale', kind, name, namespace);
   }
 
   async deleteObject(manifest: KubeObject): Promise<boolean> {
@@ -258,6 +274,7 @@ export class KubeClusterClient implements KubePort {
         { name, namespace },
         { method: 'DELETE', path: objectPath(kind, name, namespace), query: { propagationPolicy: 'Background' } },
       );
+      this.wrote('delete', kind, name, namespace);
       return true;
     } catch (err) {
       if (err instanceof KubeNotFound || err instanceof KubeKindNotServed) return false;

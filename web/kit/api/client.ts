@@ -1,3 +1,4 @@
+import { FACE_HEADER } from '@domain/audit.js';
 import { readableFieldMessage } from '@domain/field-labels.js';
 
 /**
@@ -90,7 +91,8 @@ async function readProblem(res: Response): Promise<Problem> {
  * the path template and the query string and calls this.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  // The face this request claims for the audit timeline (docs/AUDIT.md); the browser's User-Agent names the client.
+  const headers: Record<string, string> = { accept: 'application/json', [FACE_HEADER]: 'ui', ...options.headers };
   const token = apiToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
