@@ -51,6 +51,7 @@ export const SHARED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['job', "a training job's name (list_jobs)"],
   ['endpoint', "an inference endpoint's name (list_endpoints)"],
   ['operationId', "an operation's id (a mutating tool's answer, list_operations)"],
+  ['namespace', 'the Kubernetes namespace of the job, endpoint or storage (and of what they mount)'],
   ['region', "the AWS Region (default: the server's)"],
   ['idempotencyKey', "a mutating tool's retry key: a repeat with it answers the first call"],
 ]);

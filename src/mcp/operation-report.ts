@@ -58,7 +58,6 @@ export const OperationStartedSchema = z.object({
     ),
   statusTool: z.string().describe('The tool that decides completion: wait_for_operation.'),
   statusToolArguments: z.object({ operationId: z.string() }),
-  statusUrl: z.string(),
   nextStep: z.string(),
   operation: OperationViewSchema,
 });
@@ -142,7 +141,6 @@ export function startedAnswer(raw: unknown, verb: string): ToolAnswer {
       existing: accepted.existing,
       statusTool,
       statusToolArguments: { operationId: op.id },
-      statusUrl: accepted.statusUrl,
       nextStep,
       operation: op,
     },

@@ -61,8 +61,8 @@ export function packageContent(): McpContentSet {
  * Sent to clients at initialize; many show it to the model as standing instructions, in every
  * conversation: a few lines. The workflow rules live in the tool descriptions and the playbooks.
  */
-export const SERVER_INSTRUCTIONS = `InstantStart manages SageMaker HyperPod clusters on Amazon EKS; every tool is one call to its REST API, which checks each input and your token's rights.
-Playbooks for whole workflows (create a cluster, heal a node, storage, training, serving…) are this server's prompts; the docs, the OpenAPI document and operation logs are its resources.
+export const SERVER_INSTRUCTIONS = `InstantStart manages SageMaker HyperPod clusters on Amazon EKS; each tool is one call to its REST API, which checks every input and your token's rights.
+Playbooks for whole workflows (create a cluster, heal a node, storage, training, serving…) are its prompts; the docs, OpenAPI document and operation logs its resources.
 A mutating tool answers before the work is done: poll with the tool its answer names (wait_for_operation, wait_for_job…) until the status is terminal.
 Arguments many tools share (a tool that creates one takes its new name): ${[...SHARED_FIELDS].map(([field, meaning]) => `${field} is ${meaning}`).join('; ')}.`;
 

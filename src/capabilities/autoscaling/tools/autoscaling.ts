@@ -52,7 +52,7 @@ export function registerSetAutoscalingTool(server: McpServer, api: RestClient): 
   registerRestTool(server, api, {
     name: 'set_autoscaling',
     title: 'Turn managed node autoscaling on or off',
-    description: `Managed Karpenter autoscaling on for groups (enabled: true, groups) or off (counts stay). Karpenter adds nodes for unschedulable pods and terminates the groups' empty nodes on its own: get their yes first. ${POLL_UNTIL_DONE}`,
+    description: `Managed Karpenter autoscaling on for groups (enabled: true, groups) or off (counts stay). It adds nodes for unschedulable pods and terminates the groups' empty nodes on its own: get their yes first. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -14,7 +14,7 @@ export function registerCreateClusterTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'create_cluster',
     title: 'Create a HyperPod cluster',
-    description: `Create a HyperPod cluster on a new EKS cluster: ONE operation (EKS alone takes 8–12 min on AWS).\nCheck before create: list_clusters (free name), list_availability_zones, list_instance_types for the zone, then check_cluster_request.\nAsk the user ONLY for: availability zone, instance type, capacity type (on-demand, spot, training plan) and count; never for networks or roles. ${POLL_UNTIL_DONE}`,
+    description: `Create a HyperPod cluster on a new EKS cluster: ONE operation (EKS alone takes 8–12 min on AWS).\nCheck before create: list_clusters, list_availability_zones, list_instance_types for the zone, then check_cluster_request.\nAsk the user ONLY for: availability zone, instance type, capacity type (on-demand, spot, training plan) and count; never for networks or roles. ${POLL_UNTIL_DONE}`,
     input: CreateClusterToolInputSchema,
     restFields: CREATE_CLUSTER_REST_FIELDS,
     output: OperationStartedSchema,

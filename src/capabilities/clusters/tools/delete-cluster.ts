@@ -33,7 +33,7 @@ export function registerDeleteClusterTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'delete_cluster',
     title: 'Delete a HyperPod cluster',
-    description: `Delete a cluster and all InstantStart made for it (load balancers, nodes, EKS, network, roles; storage unless keepStorage). DESTRUCTIVE: show get_cluster_delete_plan, get an explicit yes, pass confirm: true. ${POLL_UNTIL_DONE}`,
+    description: `Delete a cluster and all InstantStart made for it (storage unless keepStorage). DESTRUCTIVE: show get_cluster_delete_plan, get an explicit yes, pass confirm: true. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     output: OperationStartedSchema.extend({
       plan: DeletePlanSchema.optional().describe('What the delete removes and keeps, by name.'),

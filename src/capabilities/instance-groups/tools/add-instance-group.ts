@@ -24,7 +24,7 @@ export function registerAddInstanceGroupTool(server: McpServer, api: RestClient)
   registerRestTool(server, api, {
     name: 'add_instance_group',
     title: 'Add an instance group',
-    description: `Add capacity as a new instance group (type, zone, capacity type and EFA fixed once made). Check first: list_instance_groups, list_instance_types for the zone, check_quotas; ask only zone, type, capacity type, count. ${POLL_UNTIL_DONE}`,
+    description: `Add capacity as a new instance group (type, zone, capacity type and EFA fixed once made). Check first: list_instance_types for the zone, check_quotas; ask only zone, type, capacity type, count. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     restFields: { name: 'group' },
     output: OperationStartedSchema,

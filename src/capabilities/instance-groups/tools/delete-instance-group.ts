@@ -13,7 +13,7 @@ export function registerDeleteInstanceGroupTool(server: McpServer, api: RestClie
   registerRestTool(server, api, {
     name: 'delete_instance_group',
     title: 'Delete an instance group',
-    description: `Delete an instance group, terminating its nodes (their jobs stop). DESTRUCTIVE: show it, get an explicit yes for this name, pass confirm: true. ${POLL_UNTIL_DONE}`,
+    description: `Delete an instance group and its nodes (their jobs stop). DESTRUCTIVE: get an explicit yes for this name, pass confirm: true. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -18,7 +18,7 @@ export function registerScaleInstanceGroupTool(server: McpServer, api: RestClien
   registerRestTool(server, api, {
     name: 'scale_instance_group',
     title: 'Scale an instance group',
-    description: `Set a group's instance count (0 allowed); the only tool that changes it. DESTRUCTIVE when shrinking: nodes terminate, their jobs stop — get an explicit yes for the new count, then pass confirm: true. ${POLL_UNTIL_DONE}`,
+    description: `Set a group's instance count (0 allowed). DESTRUCTIVE when shrinking: nodes terminate, their jobs stop — get an explicit yes for the new count, then pass confirm: true. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         cluster: ClusterRefSchema,

@@ -20,7 +20,7 @@ export function registerDownloadModelTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'download_model',
     title: "Download a model into the cluster's storage",
-    description: `Download a Hugging Face model into a cluster's S3 storage with a Kubernetes Job, under <prefix>/models/<owner>/<name>/<revision>/. Ask for token only for gated or private models. ${POLL_UNTIL_DONE}`,
+    description: `Download a Hugging Face model into a cluster's S3 storage (a Kubernetes Job), under <prefix>/models/<owner>/<name>/<revision>/. Ask for token only for gated or private models. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     output: OperationStartedSchema,
     // Idempotent: a repeat while it runs answers that operation, and one after it landed answers the finished download.

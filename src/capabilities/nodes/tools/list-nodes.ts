@@ -13,7 +13,7 @@ export function registerListNodesTool(server: McpServer, api: RestClient): void 
     name: 'list_nodes',
     title: 'List nodes and their health',
     description:
-      "A cluster's nodes with health (healthy, degraded, failed, transitional), reason and next step, and groups short of target with why; pages of 500. Heal in order: investigate (get_node, diagnose_node) → reboot_nodes → replace_nodes.",
+      "A cluster's nodes with health (healthy, degraded, failed, transitional), reason and next step, and groups short of target. Heal in order: investigate (get_node, diagnose_node) → reboot_nodes → replace_nodes.",
     input: ListNodesQuerySchema.omit({ limit: true, nextToken: true })
       .extend({
         cluster: ClusterRefSchema,

@@ -14,15 +14,15 @@ import { NODE_PATHS } from '../paths.js';
  * descriptions carry the escalation order and say to poll wait_for_operation.
  */
 
-const ESCALATION = 'investigate (get_node, diagnose_node) → reboot_nodes → replace_nodes';
+const ESCALATION = 'investigate → reboot_nodes → replace_nodes';
 const POLL = `${POLL_UNTIL_DONE} An id that is not a node fails for that node alone.`;
 
 const TOOLS: Record<NodeAction, { title: string; description: string; destructive: boolean }> = {
   reboot: {
     title: 'Reboot nodes',
     description:
-      `Reboot nodes (volumes stay): the first remedy after investigating (${ESCALATION}). It stops every pod on ` +
-      `the nodes (their jobs restart or fail): get their yes first. ${POLL}`,
+      `Reboot nodes (volumes stay), the first remedy (${ESCALATION}). It stops every pod on the nodes: get their ` +
+      `yes first. ${POLL}`,
     destructive: true,
   },
   replace: {
@@ -71,8 +71,8 @@ export function registerStartDeepHealthCheckTool(server: McpServer, api: RestCli
     name: 'start_deep_health_check',
     title: 'Run deep health checks',
     description:
-      'Deep health checks (GPU stress, DCGM, EFA, NCCL) on nodes of a group whose fault is unclear. They are taken ' +
-      `out of service until the checks end (their pods are evicted): get their yes first. ${POLL}`,
+      'Deep health checks (GPU, EFA, NCCL) on nodes whose fault is unclear. They are taken out of service until the ' +
+      `checks end (pods are evicted): get their yes first. ${POLL}`,
     // `group`, as every tool names a group (docs/MCP.md → Names); the REST body calls it instanceGroupName.
     input: StartDeepHealthCheckRequestSchema.omit({ instanceGroupName: true }).extend({
       cluster: ClusterRefSchema,

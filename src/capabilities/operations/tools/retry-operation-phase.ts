@@ -11,7 +11,7 @@ export function registerRetryOperationPhaseTool(server: McpServer, api: RestClie
   registerRestTool(server, api, {
     name: 'retry_operation_phase',
     title: 'Retry a failed phase',
-    description: `Retry a failed operation from its failed phase; read get_operation_logs first. It runs the operation's mutations again (a delete deletes): get their yes before retrying. ${POLL_UNTIL_DONE}`,
+    description: `Retry a failed operation from its failed phase (read get_operation_logs first). It runs the operation's mutations again: get their yes before retrying. ${POLL_UNTIL_DONE}`,
     input: z
       .object({
         operationId: OperationIdSchema,

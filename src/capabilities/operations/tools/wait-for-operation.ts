@@ -36,7 +36,7 @@ export function registerWaitForOperationTool(server: McpServer, api: RestClient)
     name: 'wait_for_operation',
     title: 'Wait for an operation',
     description:
-      'The status tool of every mutating tool: blocks until the operation is terminal (succeeded, failed, cancelled) or timeoutSeconds pass; NOT finished: call it again. On failed: get_operation_logs, then retry_operation_phase.',
+      'The status tool of every mutating tool: blocks until the operation is terminal (succeeded, failed, cancelled) or timeoutSeconds pass; NOT finished: call it again. On failed: get_operation_logs.',
     input: InputSchema,
     output: OperationProgressSchema,
     annotations: { ...READ_ONLY, openWorldHint: false },

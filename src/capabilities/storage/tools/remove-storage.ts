@@ -37,7 +37,7 @@ export function registerRemoveStorageTool(server: McpServer, api: RestClient): v
   registerRestTool(server, api, {
     name: 'remove_storage',
     title: 'Remove a storage from a cluster',
-    description: `Remove a storage's claim and volume; its data is KEPT unless deleteData: true with confirm naming it. Refused while running pods mount it, unless force. ${POLL_UNTIL_DONE}`,
+    description: `Remove a storage's claim and volume; its data is KEPT unless deleteData: true with confirm naming it. Refused while pods mount it, unless force. ${POLL_UNTIL_DONE}`,
     input: InputSchema,
     output: OperationStartedSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
