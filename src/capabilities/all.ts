@@ -12,3 +12,4 @@ export { modelDownloads } from './model-downloads/index.js';
 export { training } from './training/index.js';
 export { inference } from './inference/index.js';
 export { diagnostics } from './diagnostics/index.js';
+export { doctor } from './doctor/index.js';

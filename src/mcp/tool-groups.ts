@@ -13,8 +13,8 @@ export const TOOL_GROUPS = {
   cluster: ['clusters', 'instance-groups', 'nodes', 'features', 'autoscaling', 'storage', 'catalog'],
   /** What runs on a cluster: model downloads, training, inference. */
   workloads: ['model-downloads', 'training', 'inference'],
-  /** The read-only investigations. */
-  diagnostics: ['diagnostics'],
+  /** The read-only investigations, and the account's readiness check. */
+  diagnostics: ['diagnostics', 'doctor'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;

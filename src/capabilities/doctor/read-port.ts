@@ -1,0 +1,34 @@
+import type { PolicySimulation, SimulatedDecision } from '../../cloud/ports.js';
+import type { KubernetesVersions, QuotaCheckRequest, QuotaCheckResult } from '../../domain/schemas/preflight.js';
+import type { ServiceDeps } from '../capability.js';
+import { catalog } from '../catalog/index.js';
+
+/**
+ * Everything `instantstart doctor` may read, and nothing else: each member asks who, simulates, describes or lists.
+ * The doctor service is built from this port alone (index.ts), so no code under this folder holds the cloud or the
+ * operation engine — a readiness check cannot reach a mutating call (test/e2e/doctor.test.ts counts them: zero).
+ */
+export interface DoctorReadPort {
+  /** STS GetCallerIdentity, asked now. */
+  caller(): Promise<{ accountId: string; arn: string }>;
+  /** IAM SimulatePrincipalPolicy, every page. */
+  simulate(question: PolicySimulation): Promise<SimulatedDecision[]>;
+  /** EC2 DescribeAccountAttributes `vpc-max-elastic-ips` and DescribeAddresses' count. */
+  elasticIps(region: string): Promise<{ limit?: number; inUse: number }>;
+  /** The catalog's quota check (Service Quotas and HyperPod's usage): would the request fit? */
+  quotas(request: QuotaCheckRequest): Promise<QuotaCheckResult>;
+  /** The catalog's Kubernetes versions: EKS's offer in the Region, HyperPod's support, the default. */
+  kubernetesVersions(region: string): Promise<KubernetesVersions>;
+}
+
+/** The read port of one workspace, from the services' deps: only read functions are taken out of them. */
+export function readPortOf(deps: ServiceDeps): DoctorReadPort {
+  const { cloud } = deps;
+  return {
+    caller: () => cloud.caller(),
+    simulate: (question) => cloud.iam.simulate(question),
+    elasticIps: (region) => cloud.network.elasticIps(region),
+    quotas: (request) => deps.service(catalog).checkQuotas(request),
+    kubernetesVersions: (region) => deps.service(catalog).kubernetesVersions(region),
+  };
+}
