@@ -75,6 +75,9 @@ const callName = (action: string): string => {
   return `${SERVICE_NAMES[prefix] ?? prefix} ${operation}`;
 };
 
+/** Actions that are a permission only, no API operation (IAM User Guide, "Granting a user permissions to pass a role"). */
+const PERMISSION_ONLY = new Set(['iam:PassRole']);
+
 /**
  * The AWS calls that need `action`: the calls authorized by it (its own operation, or the operations
  * ACTION_EXCEPTIONS maps to it: S3 HeadBucket → s3:ListBucket) and the calls it is a dependent action of
@@ -84,7 +87,7 @@ export function callsNeeding(action: string): string[] {
   const byException = Object.entries(ACTION_EXCEPTIONS)
     .filter(([, a]) => a.toLowerCase() === action.toLowerCase())
     .map(([op]) => callName(op));
-  const own = byException.length > 0 ? byException : [callName(action)];
+  const own = PERMISSION_ONLY.has(action) ? [] : byException.length > 0 ? byException : [callName(action)];
   const dependents = Object.entries(DEPENDENT_ACTIONS)
     .filter(([, needs]) => needs.some((a) => a.toLowerCase() === action.toLowerCase()))
     .map(([op]) => `${callName(op)} (checked with it)`);
