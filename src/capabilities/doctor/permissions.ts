@@ -1,4 +1,3 @@
-import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import { CloudError } from '../../domain/errors.js';
 import {
   callsNeeding,
@@ -9,9 +8,6 @@ import {
 import { PRODUCT_POLICY, type ProductPolicyStatement } from '../../domain/iam/product-policy.js';
 import type { DoctorLine } from '../../domain/schemas/doctor.js';
 import type { DoctorReadPort } from './read-port.js';
-
-/** Questions to IAM in flight at once: SimulatePrincipalPolicy is throttled per account (IAM quotas). */
-const IN_FLIGHT = 4;
 
 /**
  * Every action of PRODUCT_POLICY simulated against the principal: one line per statement whose actions are all
@@ -26,23 +22,20 @@ export async function permissionLines(
   const questions = PRODUCT_POLICY.flatMap((statement) =>
     statementSimulations(statement, where).map((q) => ({ statement, q })),
   );
-  let failure: unknown;
-  const answers = await mapLimited(questions, IN_FLIGHT, async ({ statement, q }) => {
-    if (failure) return { statement, decisions: [] };
-    try {
-      const decisions = await port.simulate({
+  let decided: Awaited<ReturnType<DoctorReadPort['simulate']>>;
+  try {
+    decided = await port.simulate(
+      questions.map(({ q }) => ({
         principalArn: where.principalArn,
         actions: q.actions,
         resources: q.resources,
         context: q.context,
-      });
-      return { statement, decisions };
-    } catch (err) {
-      failure ??= err;
-      return { statement, decisions: [] };
-    }
-  });
-  if (failure) return [simulationFailed(failure, where.principalArn)];
+      })),
+    );
+  } catch (err) {
+    return [simulationFailed(err, where.principalArn)];
+  }
+  const answers = questions.map(({ statement }, i) => ({ statement, decisions: decided[i] ?? [] }));
 
   // The first denial of each action (its resource and decision), per statement in the policy's order.
   const denied = new Map<ProductPolicyStatement, Map<string, { resource: string; explicit: boolean }>>();

@@ -1,3 +1,4 @@
+import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { PolicySimulation, SimulatedDecision } from '../../cloud/ports.js';
 import type { KubernetesVersions, QuotaCheckRequest, QuotaCheckResult } from '../../domain/schemas/preflight.js';
 import type { ServiceDeps } from '../capability.js';
@@ -11,8 +12,11 @@ import { catalog } from '../catalog/index.js';
 export interface DoctorReadPort {
   /** STS GetCallerIdentity, asked now. */
   caller(): Promise<{ accountId: string; arn: string }>;
-  /** IAM SimulatePrincipalPolicy, every page. */
-  simulate(question: PolicySimulation): Promise<SimulatedDecision[]>;
+  /**
+   * IAM SimulatePrincipalPolicy for each question (every page of each), a few in flight at once: IAM throttles the
+   * simulator per account. Rejects with the first failure (the caller may not simulate, no such principal).
+   */
+  simulate(questions: readonly PolicySimulation[]): Promise<SimulatedDecision[][]>;
   /** EC2 DescribeAccountAttributes `vpc-max-elastic-ips` and DescribeAddresses' count. */
   elasticIps(region: string): Promise<{ limit?: number; inUse: number }>;
   /** The catalog's quota check (Service Quotas and HyperPod's usage): would the request fit? */
@@ -21,12 +25,17 @@ export interface DoctorReadPort {
   kubernetesVersions(region: string): Promise<KubernetesVersions>;
 }
 
+/** Questions to IAM in flight at once (SimulatePrincipalPolicy is throttled per account: IAM quotas). */
+const SIMULATIONS_IN_FLIGHT = 4;
+
+export type { PolicySimulation, SimulatedDecision };
+
 /** The read port of one workspace, from the services' deps: only read functions are taken out of them. */
 export function readPortOf(deps: ServiceDeps): DoctorReadPort {
   const { cloud } = deps;
   return {
     caller: () => cloud.caller(),
-    simulate: (question) => cloud.iam.simulate(question),
+    simulate: (questions) => mapLimited(questions, SIMULATIONS_IN_FLIGHT, (q) => cloud.iam.simulate(q)),
     elasticIps: (region) => cloud.network.elasticIps(region),
     quotas: (request) => deps.service(catalog).checkQuotas(request),
     kubernetesVersions: (region) => deps.service(catalog).kubernetesVersions(region),
