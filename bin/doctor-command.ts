@@ -5,11 +5,11 @@ import type { DoctorReport } from '../src/domain/schemas/doctor.js';
 import { RestClient, RestApiError, RestUnreachableError } from '../src/mcp/rest-client.js';
 
 const USAGE = `usage: instantstart doctor [--url http://127.0.0.1:3099] [--token TOKEN] [--region REGION]
-                          [--instance-types ml.g5.8xlarge,ml.p5.48xlarge] [--principal-arn ARN] [--json]
+                          [--instance-types ml.g5.8xlarge,ml.p5.48xlarge] [--principal-arn ARN] [--cluster NAME] [--json]
 
 Is the account and Region the running server acts in ready for InstantStart? Read-only: credentials, every IAM
 permission the product needs (simulated for the server's identity, or --principal-arn), the instance types' quotas,
-the Region's Kubernetes versions, Elastic IP headroom. Prints one line per check with its fix.
+the Region's Kubernetes versions, Elastic IP headroom, and with --cluster that cluster's add-ons. Prints one line per check with its fix.
 Exit status: 0 when every line is ok, 1 otherwise, 2 on bad usage.`;
 
 /**
@@ -26,6 +26,7 @@ export async function runDoctorCommand(argv: string[]): Promise<void> {
       region: { type: 'string' },
       'instance-types': { type: 'string' },
       'principal-arn': { type: 'string' },
+      cluster: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -44,6 +45,7 @@ export async function runDoctorCommand(argv: string[]): Promise<void> {
         region: values.region,
         instanceTypes: values['instance-types'],
         principalArn: values['principal-arn'],
+        cluster: values.cluster,
       },
     });
   } catch (err) {

@@ -98,6 +98,16 @@ describe('instantstart doctor', () => {
     );
   });
 
+  it('names a cluster that does not exist', async () => {
+    const r = await server.api<DoctorReport>('GET', '/api/v1/doctor?cluster=no-such-cluster');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(
+      r.body.lines.filter((l) => l.area === 'cluster').map((l) => [l.status, l.detail]),
+      [['missing', 'No cluster named no-such-cluster in us-west-2.']],
+    );
+    assert.equal(r.body.ok, false);
+  });
+
   it('refuses a malformed instance type or principal naming the field', async () => {
     const bad = await server.api('GET', '/api/v1/doctor?instanceTypes=g5.8xlarge');
     assert.equal(bad.status, 400);

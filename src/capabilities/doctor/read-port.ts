@@ -1,8 +1,10 @@
 import { mapLimited } from '../../cloud/aws/catalog/paginate.js';
 import type { PolicySimulation, SimulatedDecision } from '../../cloud/ports.js';
+import type { FeaturesAnswer } from '../../domain/schemas/features.js';
 import type { KubernetesVersions, QuotaCheckRequest, QuotaCheckResult } from '../../domain/schemas/preflight.js';
 import type { ServiceDeps } from '../capability.js';
 import { catalog } from '../catalog/index.js';
+import { features } from '../features/index.js';
 
 /**
  * Everything `instantstart doctor` may read, and nothing else: each member asks who, simulates, describes or lists.
@@ -23,6 +25,8 @@ export interface DoctorReadPort {
   quotas(request: QuotaCheckRequest): Promise<QuotaCheckResult>;
   /** The catalog's Kubernetes versions: EKS's offer in the Region, HyperPod's support, the default. */
   kubernetesVersions(region: string): Promise<KubernetesVersions>;
+  /** The features capability's answer for an existing cluster: each managed feature's state, health, needs, roles. */
+  clusterFeatures(region: string, cluster: string): Promise<FeaturesAnswer>;
 }
 
 /** Questions to IAM in flight at once (SimulatePrincipalPolicy is throttled per account: IAM quotas). */
@@ -39,5 +43,6 @@ export function readPortOf(deps: ServiceDeps): DoctorReadPort {
     elasticIps: (region) => cloud.network.elasticIps(region),
     quotas: (request) => deps.service(catalog).checkQuotas(request),
     kubernetesVersions: (region) => deps.service(catalog).kubernetesVersions(region),
+    clusterFeatures: (region, cluster) => deps.service(features).get(region, cluster),
   };
 }

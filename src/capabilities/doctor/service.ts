@@ -1,5 +1,6 @@
 import type { DoctorLine, DoctorQuery, DoctorReport } from '../../domain/schemas/doctor.js';
 import { CloudError } from '../../domain/errors.js';
+import { clusterLines } from './cluster-lines.js';
 import { permissionLines, principalOf } from './permissions.js';
 import type { DoctorReadPort } from './read-port.js';
 
@@ -8,7 +9,8 @@ const ELASTIC_IP_QUOTA = 'L-0263D0A3';
 
 /**
  * `instantstart doctor`: who the credentials are, every permission of the product's policy simulated for them, the
- * quotas of the instance types asked about, the Region's Kubernetes versions and its Elastic IP headroom. Read-only:
+ * quotas of the instance types asked about, the Region's Kubernetes versions, its Elastic IP headroom and, for an
+ * existing cluster, its add-ons and what they need. Read-only:
  * built from DoctorReadPort alone.
  *
  * Not checked: the VPCs-per-Region quota (Service Quotas `vpc` L-F678F1CE) — the product reads no VPC quota today
@@ -40,15 +42,16 @@ export class DoctorService {
       },
     ];
     const principal = principalOf(caller.arn, query.principalArn);
-    const [permissions, quotas, versions, elasticIps] = await Promise.all([
+    const [permissions, quotas, versions, elasticIps, cluster] = await Promise.all([
       'line' in principal
         ? [principal.line]
         : permissionLines(this.port, { accountId: caller.accountId, region, principalArn: principal.principalArn }),
       Promise.all(query.instanceTypes.map((t) => this.quotaLine(region, t))),
       this.kubernetesLine(region),
       this.elasticIpLine(region),
+      query.cluster ? clusterLines(this.port, region, query.cluster) : [],
     ]);
-    lines.push(...permissions, ...quotas, versions, elasticIps);
+    lines.push(...permissions, ...quotas, versions, elasticIps, ...cluster);
     return {
       ok: lines.every((l) => l.status === 'ok'),
       region,

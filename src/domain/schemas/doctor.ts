@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InstanceTypeSchema, RegionSchema } from './common.js';
+import { ClusterRefSchema, InstanceTypeSchema, RegionSchema } from './common.js';
 
 /**
  * `instantstart doctor` (issue 30 item 6): the read-only readiness of the account and Region the server acts in.
@@ -33,12 +33,13 @@ export const DoctorQuerySchema = z
       })
       .describe('Comma-separated HyperPod instance types whose quotas to check, e.g. ml.g5.8xlarge,ml.p5.48xlarge.'),
     principalArn: PrincipalArnSchema.optional(),
+    cluster: ClusterRefSchema.optional().describe('An existing cluster whose add-ons and their dependencies to check.'),
   })
   .strict();
 export type DoctorQuery = z.output<typeof DoctorQuerySchema>;
 
 export const DoctorLineSchema = z.object({
-  area: z.enum(['credentials', 'permissions', 'quotas', 'kubernetes', 'network']),
+  area: z.enum(['credentials', 'permissions', 'quotas', 'kubernetes', 'network', 'cluster']),
   status: z.enum(['ok', 'missing', 'warning']),
   title: z.string().describe('What was checked, in one line.'),
   detail: z.string().describe('What was found.'),

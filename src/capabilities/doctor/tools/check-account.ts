@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RegionSchema } from '../../../domain/schemas/common.js';
+import { ClusterRefSchema, RegionSchema } from '../../../domain/schemas/common.js';
 import { doctorText } from '../../../domain/doctor-text.js';
 import { type DoctorReport, DoctorReportSchema } from '../../../domain/schemas/doctor.js';
 import type { RestClient } from '../../../mcp/rest-client.js';
@@ -13,10 +13,11 @@ export function registerCheckAccountTool(server: McpServer, api: RestClient): vo
     name: 'check_account',
     title: 'Check the account',
     description:
-      "Before a first create: credentials, every IAM permission the product needs (simulated), quotas, Kubernetes versions, Elastic IPs. Read-only; each line's fix is for the user to apply.",
+      "Before a first create: credentials, every IAM permission the product needs (simulated), quotas, Kubernetes versions, Elastic IPs, a cluster's add-ons. Read-only; each line's fix is for the user to apply.",
     input: z
       .object({
         region: RegionSchema.optional(),
+        cluster: ClusterRefSchema.optional(),
         instanceTypes: z.string().max(400).optional().describe('Comma-separated instance types whose quotas to check.'),
         principalArn: z
           .string()
@@ -27,9 +28,9 @@ export function registerCheckAccountTool(server: McpServer, api: RestClient): vo
       .strict(),
     output: DoctorReportSchema,
     annotations: { ...READ_ONLY, openWorldHint: true },
-    async run({ region, instanceTypes, principalArn }, { api, signal }) {
+    async run({ region, cluster, instanceTypes, principalArn }, { api, signal }) {
       const data = await api.get<DoctorReport>(DOCTOR_PATHS.check, {
-        query: { region, instanceTypes, principalArn },
+        query: { region, cluster, instanceTypes, principalArn },
         signal,
       });
       return { text: doctorText(data), data };

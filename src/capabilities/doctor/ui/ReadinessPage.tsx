@@ -28,6 +28,7 @@ const AREA: Record<DoctorLine['area'], string> = {
   quotas: 'Quotas',
   kubernetes: 'Kubernetes',
   network: 'Network',
+  cluster: 'Cluster',
 };
 
 /**
