@@ -98,6 +98,46 @@ describe('instantstart doctor', () => {
     );
   });
 
+  it('asks each condition value and resource: a PassRole to EKS only is missing, a create scoped to its own resource type a warning', async () => {
+    const iam = new IAMClient({});
+    const statements = PRODUCT_POLICY.flatMap((s) => {
+      if (s.sid === 'IamPassOwnRoles')
+        return [{ ...s, conditions: { StringEquals: { 'iam:PassedToService': 'eks.amazonaws.com' } } }];
+      if (s.sid !== 'HyperPodCreateTagged') return [s];
+      // What a careful administrator writes: each create on its own resource type.
+      return [
+        { ...s, sid: 'CreateClusters', actions: ['sagemaker:CreateCluster'], resources: [s.resources[0]!] },
+        { ...s, sid: 'CreateServers', actions: ['sagemaker:CreateMlflowTrackingServer'], resources: [s.resources[1]!] },
+        { ...s, sid: 'TagCreates', actions: ['sagemaker:AddTags'] },
+      ];
+    });
+    const arn = (
+      await iam.send(new CreateRoleCommand({ RoleName: 'instantstart-doctor-scoped', AssumeRolePolicyDocument: trust }))
+    ).Role!.Arn!;
+    await iam.send(
+      new PutRolePolicyCommand({
+        RoleName: 'instantstart-doctor-scoped',
+        PolicyName: 'product',
+        PolicyDocument: JSON.stringify(productPolicyDocument(statements)),
+      }),
+    );
+    iam.destroy();
+    const r = await server.api<DoctorReport>('GET', `/api/v1/doctor?principalArn=${encodeURIComponent(arn)}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const notOk = r.body.lines.filter((l) => l.status !== 'ok');
+    assert.deepEqual(
+      notOk.map((l) => [l.status, l.action]),
+      [
+        ['warning', 'sagemaker:CreateCluster'],
+        ['warning', 'sagemaker:CreateMlflowTrackingServer'],
+        ['missing', 'iam:PassRole'],
+      ],
+      JSON.stringify(notOk, null, 1),
+    );
+    assert.match(notOk[2]!.detail, /with iam:PassedToService = sagemaker\.amazonaws\.com/);
+    assert.match(notOk[0]!.detail, /Not on arn:aws:sagemaker:us-west-2:000000000000:mlflow-tracking-server\/\*/);
+  });
+
   it('names a cluster that does not exist', async () => {
     const r = await server.api<DoctorReport>('GET', '/api/v1/doctor?cluster=no-such-cluster');
     assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -10,9 +10,9 @@ import type { DoctorLine } from '../../domain/schemas/doctor.js';
 import type { DoctorReadPort } from './read-port.js';
 
 /**
- * Every action of PRODUCT_POLICY simulated against the principal: one line per statement whose actions are all
+ * Every action of PRODUCT_POLICY simulated against the principal: one ok line per statement whose actions are
  * allowed, one `missing` line per denied action naming its statement's `why`, the AWS calls that need it and the
- * statement to add. A simulation that cannot run (the caller may not simulate, the principal is not found) is one
+ * statement to add (a `warning` when it is denied on some of the statement's resources only). A simulation that cannot run (the caller may not simulate, the principal is not found) is one
  * `warning` line naming why — never a silent ok.
  */
 export async function permissionLines(
@@ -35,38 +35,70 @@ export async function permissionLines(
   } catch (err) {
     return [simulationFailed(err, where.principalArn)];
   }
-  const answers = questions.map(({ statement }, i) => ({ statement, decisions: decided[i] ?? [] }));
-
-  // The first denial of each action (its resource and decision), per statement in the policy's order.
-  const denied = new Map<ProductPolicyStatement, Map<string, { resource: string; explicit: boolean }>>();
-  for (const { statement, decisions } of answers)
-    for (const d of decisions) {
-      if (d.decision === 'allowed') continue;
-      const of = denied.get(statement) ?? new Map();
-      if (!of.has(d.action)) of.set(d.action, { resource: d.resource, explicit: d.decision === 'explicitDeny' });
-      denied.set(statement, of);
+  // Per statement, per action: the first question (one context) that denied it on every resource asked — the
+  // product cannot make that request at all — else the first that denied it on some resources only. A statement
+  // lists the resources of all its actions (HyperPod clusters and MLflow servers), and an action is asked on each:
+  // a caller's policy scoped to the action's own resource type is rightly denied on the others, so a partial
+  // denial is a warning, not a missing permission.
+  const findings = new Map<ProductPolicyStatement, Map<string, Denial>>();
+  questions.forEach(({ statement, q }, i) => {
+    const byAction = new Map<string, { denied: string[]; allowed: number; explicit: boolean }>();
+    for (const d of decided[i] ?? []) {
+      const seen = byAction.get(d.action) ?? { denied: [], allowed: 0, explicit: false };
+      if (d.decision === 'allowed') seen.allowed += 1;
+      else seen.denied.push(d.resource);
+      if (d.decision === 'explicitDeny') seen.explicit = true;
+      byAction.set(d.action, seen);
     }
+    const of = findings.get(statement) ?? new Map<string, Denial>();
+    for (const [action, seen] of byAction) {
+      if (seen.denied.length === 0) continue;
+      const denial: Denial = {
+        whole: seen.allowed === 0,
+        resources: seen.denied,
+        explicit: seen.explicit,
+        context: q.context,
+      };
+      const before = of.get(action);
+      if (!before || (denial.whole && !before.whole)) of.set(action, denial);
+    }
+    if (of.size > 0) findings.set(statement, of);
+  });
 
   const lines: DoctorLine[] = [];
   for (const statement of PRODUCT_POLICY) {
-    const actions = denied.get(statement);
-    if (!actions) {
+    const actions = findings.get(statement);
+    const wholly = [...(actions?.values() ?? [])].some((d) => d.whole);
+    if (!wholly) {
       lines.push({
         area: 'permissions',
         status: 'ok',
         title: `${statement.sid}: ${statement.actions.length} action${statement.actions.length === 1 ? '' : 's'} allowed`,
         detail: statement.why,
       });
-      continue;
     }
-    for (const [action, { resource, explicit }] of actions) {
+    for (const [action, denial] of actions ?? []) {
       const calls = callsNeeding(action);
+      const when = contextWords(denial.context);
+      const on = denial.resources.join(', ');
+      if (!denial.whole) {
+        lines.push({
+          area: 'permissions',
+          status: 'warning',
+          title: `${action} is allowed on some of its resources only`,
+          detail: `Not on ${on}${when}: if ${action} never acts on that kind of resource, this is fine; else ${calls.join(', ')} fails there. ${statement.why}`,
+          fix: `Add to a policy of ${where.principalArn}: ${statementFor(statement, action)}`,
+          action,
+          calls,
+        });
+        continue;
+      }
       lines.push({
         area: 'permissions',
         status: 'missing',
-        title: `${action} is ${explicit ? 'explicitly denied' : 'not allowed'}`,
-        detail: `Needed by ${calls.join(', ')} on ${resource}: ${statement.why}`,
-        fix: explicit
+        title: `${action} is ${denial.explicit ? 'explicitly denied' : 'not allowed'}`,
+        detail: `Needed by ${calls.join(', ')} on ${on}${when}: ${statement.why}`,
+        fix: denial.explicit
           ? `Remove the Deny on ${action} (a policy, permissions boundary or SCP of ${where.principalArn}), then allow it: ${statementFor(statement, action)}`
           : `Add to a policy of ${where.principalArn}: ${statementFor(statement, action)}`,
         action,
@@ -76,6 +108,20 @@ export async function permissionLines(
   }
   return lines;
 }
+
+/** An action denied by one question: on every resource asked (`whole`) or some, and the context it was asked with. */
+interface Denial {
+  whole: boolean;
+  resources: string[];
+  explicit: boolean;
+  context: Record<string, string[]>;
+}
+
+/** The context of a denial in words: ` with iam:PassedToService = sagemaker.amazonaws.com`. */
+const contextWords = (context: Record<string, string[]>): string => {
+  const parts = Object.entries(context).map(([k, v]) => `${k} = ${v.join(', ')}`);
+  return parts.length ? ` with ${parts.join('; ')}` : '';
+};
 
 /** Why the permission check could not run, as one warning with its fix. */
 function simulationFailed(err: unknown, principalArn: string): DoctorLine {
