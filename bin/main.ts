@@ -9,6 +9,7 @@ const USAGE = `usage: instantstart <command> [options]
 commands:
   serve       serve the web UI, REST API and MCP (on the embedded sandbox cloud unless --cloud aws)
   mcp         MCP server over stdio that calls a running server's REST API
+  doctor      is the account ready? credentials, permissions, quotas, versions (asks a running server)
   sandbox     start the local sandbox cloud (AWS wire protocols on 127.0.0.1:4566)
   kubeconfig  print a kubeconfig for an EKS cluster (sandbox or real AWS)
   token       print an EKS token as an ExecCredential (for kubeconfig exec plugins)
@@ -29,6 +30,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'mcp':
       await (await import('./mcp-command.js')).runMcpCommand(rest);
+      return;
+    case 'doctor':
+      await (await import('./doctor-command.js')).runDoctorCommand(rest);
       return;
     case 'sandbox':
       await (await import('../sandbox/cli.js')).runSandboxCommand(rest);

@@ -114,6 +114,15 @@ export const rules = [
     },
   },
   {
+    name: 'doctor-read-only',
+    comment:
+      "The readiness check only reads (issue 30): its service is built from a read port (read-port.ts, the one file that sees the services' deps: who, simulate, describe, list). Every other file of the capability imports the domain, its own folder, the capability contract, the MCP tool kit and the route kit. test/e2e/doctor.test.ts counts its mutating calls: none.",
+    from: { path: /^src\/capabilities\/doctor\/(?!read-port\.ts$|ui\/)/ },
+    to: {
+      path: /^src\/(?!domain\/|capabilities\/doctor\/|capabilities\/capability\.ts$|mcp\/(tool-kit|rest-client)\.|api\/(route|problem)\.)/,
+    },
+  },
+  {
     name: 'store-imports-only-domain',
     comment: 'The store persists domain values; it serves the engine and the capabilities and imports neither.',
     from: { path: /^src\/store\// },

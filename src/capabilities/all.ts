@@ -13,3 +13,4 @@ export { training } from './training/index.js';
 export { inference } from './inference/index.js';
 export { diagnostics } from './diagnostics/index.js';
 export { audit } from './audit/index.js';
+export { doctor } from './doctor/index.js';

@@ -1,7 +1,7 @@
 import { AwsClients } from './aws/clients.js';
 import { EksAdapter } from './aws/eks.js';
 import { HyperPodAdapter } from './aws/hyperpod.js';
-import { callerAccount } from './aws/identity.js';
+import { type CallerIdentity, callerAccount, callerOf } from './aws/identity.js';
 import { HyperPodGroupsAdapter } from './aws/hyperpod-groups.js';
 import { HyperPodNodesAdapter } from './aws/hyperpod-nodes.js';
 import { IamOidcProviders } from './aws/iam-oidc-providers.js';
@@ -63,6 +63,11 @@ export class Cloud implements CloudPort {
     this.account ??= callerAccount(this.clients);
     this.account.catch(() => (this.account = undefined));
     return this.account;
+  }
+
+  /** Who the credentials are now (STS GetCallerIdentity, asked every time: `instantstart doctor`). */
+  caller(): Promise<CallerIdentity> {
+    return callerOf(this.clients);
   }
 
   /** The cluster's cached Kubernetes client (one DescribeCluster per cluster, not per use). */

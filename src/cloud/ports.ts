@@ -58,6 +58,8 @@ export interface CloudPort {
   readonly tagged: TaggedResourcesPort;
   readonly pricing: PricingPort;
   accountId(): Promise<string>;
+  /** Who the credentials are now: account and ARN (STS GetCallerIdentity, not cached). */
+  caller(): Promise<{ accountId: string; arn: string }>;
   /**
    * The Kubernetes API of an EKS cluster, one cached client per cluster (DescribeCluster once);
    * KubeApiUnavailable while the cluster has no endpoint.

@@ -13,8 +13,8 @@ export const TOOL_GROUPS = {
   cluster: ['clusters', 'instance-groups', 'nodes', 'features', 'autoscaling', 'storage', 'catalog'],
   /** What runs on a cluster: model downloads, training, inference. */
   workloads: ['model-downloads', 'training', 'inference'],
-  /** The read-only investigations: diagnostics, and the audit timeline (who changed what). */
-  diagnostics: ['diagnostics', 'audit'],
+  /** The read-only investigations, the audit timeline (who changed what) and the account's readiness check. */
+  diagnostics: ['diagnostics', 'audit', 'doctor'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;

@@ -10,6 +10,7 @@ export const TOOL_NAMES = [
   'assign_pool_worker',
   'browse_storage',
   'cancel_operation',
+  'check_account',
   'check_cluster_request',
   'check_quotas',
   'create_cluster',

@@ -73,6 +73,7 @@ describe('the MCP tool list', () => {
       'assign_pool_worker',
       'browse_storage',
       'cancel_operation',
+      'check_account',
       'check_cluster_request',
       'check_quotas',
       'create_cluster',

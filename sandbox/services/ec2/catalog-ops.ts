@@ -118,7 +118,36 @@ function instanceTypeField(t: InstanceTypeInfo, name: string): Array<string | un
   }
 }
 
+/**
+ * EC2 DescribeAccountAttributes (EC2 API Reference 2016-11-15): the account's attributes of a Region. The sandbox
+ * answers the documented defaults (assumed for a fresh account: EC2 User Guide, "Elastic IP address quota" — five
+ * per Region; no default VPC, as the sandbox's Regions have none); it does not enforce the Elastic IP limit on
+ * AllocateAddress.
+ */
+const ACCOUNT_ATTRIBUTES: Record<string, string> = {
+  'supported-platforms': 'VPC',
+  'default-vpc': 'none',
+  'max-instances': '20',
+  'vpc-max-security-groups-per-interface': '5',
+  'max-elastic-ips': '5',
+  'vpc-max-elastic-ips': '5',
+};
+
 export const catalogOperations: Record<string, OperationHandler> = {
+  DescribeAccountAttributes(input) {
+    const req = validate(z.object({ AttributeName: z.array(z.string()).optional(), DryRun: qBool.optional() }), input);
+    for (const name of req.AttributeName ?? [])
+      if (!(name in ACCOUNT_ATTRIBUTES))
+        throw new AwsError('InvalidParameterValue', `Value (${name}) for parameter attributeName is invalid.`);
+    const names = req.AttributeName?.length ? req.AttributeName : Object.keys(ACCOUNT_ATTRIBUTES);
+    return {
+      accountAttributeSet: names.map((name) => ({
+        attributeName: name,
+        attributeValueSet: [{ attributeValue: ACCOUNT_ATTRIBUTES[name] }],
+      })),
+    };
+  },
+
   DescribeRegions(input) {
     const req = validate(
       z.object({

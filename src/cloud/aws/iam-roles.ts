@@ -14,9 +14,10 @@ import {
 } from '@aws-sdk/client-iam';
 import type { RoleDefinition } from '../../domain/cluster-roles.js';
 import { clusterTags, tagList } from '../../domain/naming.js';
-import type { IamPort, IamRoleFacts } from '../ports.js';
+import type { IamPort, IamRoleFacts, PolicySimulation, SimulatedDecision } from '../ports.js';
 import type { AwsClients } from './clients.js';
 import { awsCall, hasCode } from './errors.js';
+import { simulatePrincipalPolicy } from './iam-simulate.js';
 
 export type RoleSpec = RoleDefinition;
 
@@ -42,6 +43,11 @@ const policyDocument = (spec: RoleSpec) =>
 /** IAM roles found by name, created when missing, with their policies attached idempotently. */
 export class IamRoles implements IamPort {
   constructor(private readonly clients: AwsClients) {}
+
+  /** IAM's policy simulator (read-only): see iam-simulate.ts. */
+  simulate(question: PolicySimulation): Promise<SimulatedDecision[]> {
+    return simulatePrincipalPolicy(this.clients, question);
+  }
 
   /** The role's ARN, or undefined when it does not exist. */
   async find(roleName: string): Promise<string | undefined> {

@@ -64,6 +64,12 @@ export async function checkCallerIdentity(
   }
 }
 
+/** Who the server's clients' credentials are (STS GetCallerIdentity through its own clients: observed and timed). */
+export async function callerOf(clients: AwsClients): Promise<CallerIdentity> {
+  const r = await awsCall('sts', 'GetCallerIdentity', () => clients.sts().send(new GetCallerIdentityCommand({})));
+  return { accountId: r.Account!, arn: r.Arn ?? '' };
+}
+
 /** The account of the server's clients' credentials (STS GetCallerIdentity through its own clients, so observed and timed like every call). */
 export async function callerAccount(clients: AwsClients): Promise<string> {
   const r = await awsCall('sts', 'GetCallerIdentity', () => clients.sts().send(new GetCallerIdentityCommand({})));

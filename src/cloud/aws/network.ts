@@ -25,6 +25,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { clusterTags, TAG_CLUSTER, TAG_PART, tagList } from '../../domain/naming.js';
 import type { ClusterNetwork, ClusterSubnet, Ec2RouteTable, NetworkPlan, NetworkPort, SubnetRole } from '../ports.js';
+import { elasticIpHeadroom } from './account-attributes.js';
 import type { AwsClients } from './clients.js';
 import { awsCall } from './errors.js';
 import {
@@ -50,6 +51,10 @@ const tagSpec = (type: ResourceType, cluster: string, part: string) => [
  */
 export class NetworkAdapter implements NetworkPort {
   constructor(private readonly clients: AwsClients) {}
+
+  elasticIps(region: string): Promise<{ limit?: number; inUse: number }> {
+    return elasticIpHeadroom(this.clients, region);
+  }
 
   /** Reads the network of `cluster` in `region` (nothing created). */
   async find(region: string, cluster: string): Promise<ClusterNetwork> {

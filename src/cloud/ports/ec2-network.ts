@@ -56,6 +56,11 @@ export interface NetworkPlan {
 
 export interface NetworkPort {
   find(region: string, cluster: string): Promise<ClusterNetwork>;
+  /**
+   * The Region's Elastic IP limit (EC2 DescribeAccountAttributes `vpc-max-elastic-ips`; undefined when EC2 does not
+   * answer it) and how many addresses the account holds (DescribeAddresses): a new cluster's NAT gateway takes one.
+   */
+  elasticIps(region: string): Promise<{ limit?: number; inUse: number }>;
   ensure(region: string, cluster: string, plan: NetworkPlan, log: Log): Promise<ClusterNetwork>;
   availableZones(region: string): Promise<string[]>;
   natGatewayState(region: string, natGatewayId: string): Promise<string | undefined>;

@@ -2,7 +2,7 @@ import type { RoleDefinition } from '../../domain/cluster-roles.js';
 import type { Log } from './log.js';
 
 /** IAM roles: a cluster's fixed roles whole (`ensure`), a feature's identity call by call. */
-export interface IamPort {
+export interface IamPort extends IamSimulatorPort {
   find(roleName: string): Promise<string | undefined>;
   isComplete(spec: RoleDefinition): Promise<boolean>;
   ensure(cluster: string, spec: RoleDefinition, log: Log): Promise<string>;
@@ -35,4 +35,35 @@ export interface IamRoleFacts {
   /** The trust policy, decoded JSON text. */
   trustPolicy: string;
   tags: Record<string, string>;
+}
+
+/**
+ * One question to IAM's policy simulator (SimulatePrincipalPolicy): these actions, on these resources, with these
+ * context keys, for the identity-based policies of one principal (a user or a role).
+ */
+export interface PolicySimulation {
+  /** The user or role ARN whose policies are evaluated (an assumed-role session is simulated as its role). */
+  principalArn: string;
+  actions: readonly string[];
+  /** Resource ARNs; none means `*`. */
+  resources?: readonly string[];
+  /** Condition keys and their values, as the real request would carry them (`iam:PassedToService` …). */
+  context?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** How IAM decided one action on one resource. */
+export interface SimulatedDecision {
+  action: string;
+  resource: string;
+  decision: 'allowed' | 'explicitDeny' | 'implicitDeny';
+  /** The policies whose statements decided (empty for an implicit deny). */
+  matchedPolicies: string[];
+  /** Context keys the policies name that the simulation did not supply (the decision may then be wrong). */
+  missingContextValues: string[];
+}
+
+/** IAM's policy simulator: read-only, it evaluates and never changes a policy (`instantstart doctor`). */
+export interface IamSimulatorPort {
+  /** Every page of SimulatePrincipalPolicy's answer. */
+  simulate(question: PolicySimulation): Promise<SimulatedDecision[]>;
 }

@@ -80,8 +80,9 @@ export const PRODUCT_POLICY: readonly ProductPolicyStatement[] = [
   },
   {
     sid: 'Ec2Read',
-    why: "Reads the Region's zones, instance types and offerings, and finds the network it made by its tags (EC2 Describe* take no resource).",
+    why: "Reads the Region's zones, instance types and offerings and its Elastic IP limit, and finds the network it made by its tags (EC2 Describe* take no resource).",
     actions: [
+      'ec2:DescribeAccountAttributes',
       'ec2:DescribeAddresses',
       'ec2:DescribeAvailabilityZones',
       'ec2:DescribeInstanceTypeOfferings',
@@ -288,6 +289,12 @@ export const PRODUCT_POLICY: readonly ProductPolicyStatement[] = [
     why: 'Finds its roles and OIDC providers (ListRoles and ListOpenIDConnectProviders take no resource).',
     actions: ['iam:ListOpenIDConnectProviders', 'iam:ListRoles'],
     resources: ['*'],
+  },
+  {
+    sid: 'IamSimulateOwnRoles',
+    why: "`instantstart doctor` asks IAM's policy simulator whether its own role holds this policy (the deployed role is named `instantstart-*`: assumed, deploy/cloudformation.yaml names it).",
+    actions: ['iam:SimulatePrincipalPolicy'],
+    resources: PRODUCT_ROLE_ARNS,
   },
   {
     sid: 'IamOwnRoles',
