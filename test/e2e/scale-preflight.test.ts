@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { HYPERPOD_HOURLY_USD } from '../../sandbox/catalog/prices.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { startSandboxAndServer, stopAll, type TestServer } from '../helpers/server.js';
 
@@ -43,6 +44,13 @@ describe("scale runs the create's checks first (REST): quota problems are a 422 
     assert.match(problem.remedy, /request-service-quota-increase/);
     const shrink = await server.api('POST', `${groupUrl}/preflight/scale`, { instanceCount: 0 });
     assert.deepEqual([shrink.body.ok, shrink.body.adds], [true, 0]);
+    // What each changes per hour: the Price List's price of the type × the change in count, negative for a shrink.
+    const price = Number(HYPERPOD_HOURLY_USD['ml.c5.xlarge']);
+    assert.ok(Math.abs(fits.body.costChange.totalHourlyUsd - price * (QUOTA - 1)) < 1e-9, JSON.stringify(fits.body));
+    assert.equal(fits.body.costChange.lines[0].source.serviceCode, 'AmazonSageMaker');
+    assert.ok(Math.abs(shrink.body.costChange.totalHourlyUsd + price) < 1e-9, JSON.stringify(shrink.body));
+    const same = await server.api('POST', `${groupUrl}/preflight/scale`, { instanceCount: 1 });
+    assert.equal(same.body.costChange, undefined, 'the same count changes nothing');
     assert.equal((await sb.calls({ mutating: true })).length, mutationsBefore, 'a preflight changes nothing');
     const unknown = await server.api('POST', '/api/v1/clusters/scaler/instance-groups/nope/preflight/scale', {
       instanceCount: 2,

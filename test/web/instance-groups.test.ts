@@ -130,6 +130,8 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     await page.locator('[data-testid="group-scale-spot-a"]').click();
     assert.equal(await page.locator('[data-testid="scale-submit"]').isDisabled(), true, 'nothing changed yet');
     await page.locator('[data-testid="scale-count"] input').fill('2');
+    // What the scale adds per hour, priced from the Price List before the user confirms.
+    await page.locator('[data-testid="scale-cost"]', { hasText: /^Adds \$\d+\.\d\d per hour .*\+1 × .*SKU/ }).waitFor();
     await page.locator('[data-testid="scale-submit"]').click();
     await waitForSuccess();
     await openCluster();
@@ -137,6 +139,7 @@ describe('instance groups in the web UI (chromium, real server on the sandbox)',
     // A lower count terminates nodes: the user ticks the warning first, and that yes is sent as confirm.
     await page.locator('[data-testid="group-scale-spot-a"]').click();
     await page.locator('[data-testid="scale-count"] input').fill('1');
+    await page.locator('[data-testid="scale-cost"]', { hasText: /^Saves \$\d+\.\d\d per hour .*-1 × / }).waitFor();
     assert.equal(
       await page.locator('[data-testid="scale-submit"]').isDisabled(),
       true,

@@ -14,7 +14,12 @@ import { nodes } from '../nodes/index.js';
 import { checkScale, scaleRefusal } from './scale-preflight.js';
 import type { InstanceGroupPlan } from '../../domain/schemas/plans.js';
 import { addInstanceGroupWorkflow } from './workflows/add-instance-group/index.js';
-import { addGroupCost, addGroupPlanFacts, plannedGroupMutations } from './workflows/add-instance-group/plan.js';
+import {
+  addGroupCost,
+  addGroupPlanFacts,
+  plannedGroupMutations,
+  scaleCost,
+} from './workflows/add-instance-group/plan.js';
 
 type Started = { operation: OperationView; existing: boolean };
 type GroupRef = { cluster: string; region: string; name: string };
@@ -97,15 +102,17 @@ export class InstanceGroupService {
     if (!check.ok) throw scaleRefusal(input.name, check);
   }
 
-  /** Would scaling the group to `instanceCount` pass the create's checks (quotas, training plan)? Read-only. */
+  /**
+   * Would scaling the group to `instanceCount` pass the create's checks (quotas, training plan), and what would it
+   * change per hour? Read-only.
+   */
   async checkScale(ref: GroupRef, instanceCount: number): Promise<ScalePreflightResult> {
-    return checkScale(
-      this.deps.service(catalog),
-      ref.region,
-      await this.list(ref.region, ref.cluster),
-      ref.name,
-      instanceCount,
-    );
+    const groups = await this.list(ref.region, ref.cluster);
+    const check = await checkScale(this.deps.service(catalog), ref.region, groups, ref.name, instanceCount);
+    const group = groups.find((g) => g.name === ref.name);
+    if (!group || instanceCount === group.targetCount) return check;
+    const costChange = await scaleCost(this.deps.cloud.pricing, ref.region, group, instanceCount);
+    return { ...check, costChange };
   }
 
   /**

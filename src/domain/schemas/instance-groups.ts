@@ -1,3 +1,4 @@
+import { HourlyCostSchema } from './plans.js';
 import { z } from 'zod';
 import { GroupShortfallSchema } from '../cluster-health.js';
 import { IMMUTABLE_GROUP_FIELDS, MUTABLE_GROUP_FIELDS, isImmutableGroupField } from '../instance-groups.js';
@@ -238,6 +239,9 @@ export const ScalePreflightResultSchema = QuotaCheckResultSchema.extend({
     .number()
     .int()
     .describe('Instances the scale adds against the quotas (0 when it shrinks or keeps the count: nothing to check).'),
+  costChange: HourlyCostSchema.optional().describe(
+    "What the scale changes per hour: the group's instance price (AWS Price List) × the change in count, negative when it shrinks; absent when the count stays.",
+  ),
 }).describe(
   'Whether scaling the group to instanceCount fits the quotas and its training plan; problems name the field, the numbers and the fix.',
 );

@@ -12,11 +12,11 @@ import { AddInstanceGroupRequestSchema } from '@domain/schemas/instance-groups.j
 import { useStartOperation } from '@kit/api/queries.js';
 import type { Accepted, AddInstanceGroupInput } from '@kit/api/types.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
-import type { HourlyCost } from '@domain/schemas/plans.js';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useAvailabilityZones, useInstanceTypes, useTrainingPlans } from '../../catalog/ui/index.js';
 import { addInstanceGroup, planInstanceGroup } from './api.js';
+import { GroupCost } from './GroupCost.js';
 
 /** A request to start from (a group that found no capacity), and the zone and type it must not repeat. */
 export interface GroupPrefill {
@@ -46,23 +46,6 @@ interface Props {
  * zones and types AWS lists, EFA modes only for EFA types and spot only where it exists. The
  * server checks quotas and plans and answers with the fields at fault.
  */
-/** "Adds $X per hour", with the line's price and its Price List source. */
-function GroupCost({ cost }: { cost: HourlyCost }) {
-  const line = cost.lines[0];
-  return (
-    <Box data-testid="group-cost">
-      {line?.hourlyUsd === undefined ? (
-        `Hourly cost: not priced (${line?.missing ?? 'no price'})`
-      ) : (
-        <>
-          <Box variant="strong" display="inline">{`Adds $${cost.totalHourlyUsd.toFixed(2)} per hour`}</Box>
-          {` — ${line.description} at $${line.unitPrice} per instance-hour (on-demand, AWS Price List ${line.source?.serviceCode}, SKU ${line.source?.sku}, effective ${line.source?.effectiveDate.slice(0, 10)})`}
-        </>
-      )}
-    </Box>
-  );
-}
-
 export function AddInstanceGroupModal({ cluster, region, existing, onDismiss, onStarted, prefill }: Props) {
   const [name, setName] = useState(prefill?.name ?? '');
   const [zone, setZone] = useState<string | undefined>(prefill?.availabilityZone);

@@ -15,6 +15,7 @@ import { useDebounced } from '@kit/hooks/use-debounced.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { checkScaleInstanceGroup, deleteInstanceGroup, scaleInstanceGroup } from './api.js';
+import { GroupCost } from './GroupCost.js';
 
 interface GroupModalProps {
   cluster: string;
@@ -42,7 +43,8 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
   const check = useQuery({
     queryKey: ['scale-preflight', region, cluster, group.name, settled],
     queryFn: () => checkScaleInstanceGroup(cluster, group.name, settled, region),
-    enabled: grows && settled === n,
+    // A growth is checked against the quotas; any change is priced (what it adds or saves per hour).
+    enabled: changed && settled === n,
     staleTime: 0,
     gcTime: 0,
     retry: false,
@@ -121,6 +123,9 @@ export function ScaleInstanceGroupModal({ cluster, region, group, onDismiss, onS
             <ProblemText error={check.error} />
           </Alert>
         ) : null}
+        {changed && settled === n && check.data?.costChange && (
+          <GroupCost cost={check.data.costChange} testId="scale-cost" />
+        )}
         {shrinking && (
           <Checkbox
             checked={confirmed}

@@ -80,6 +80,32 @@ export async function addGroupPlanFacts(deps: WorkflowDeps, input: AddInstanceGr
   return { input, network };
 }
 
+/**
+ * What scaling a group from its target count to `instanceCount` changes per hour: its type's price × the difference
+ * (negative when it shrinks). A training plan's instances are paid with the plan.
+ */
+export async function scaleCost(
+  pricing: PricingPort,
+  region: string,
+  group: { name: string; instanceType: string; capacityType: string; targetCount: number },
+  instanceCount: number,
+): Promise<HourlyCost> {
+  const plan = group.capacityType === 'training-plan';
+  const price = plan
+    ? undefined
+    : await pricing.price(region, { kind: 'hyperpod-instance', instanceType: group.instanceType });
+  const change = instanceCount - group.targetCount;
+  return hourlyCost([
+    {
+      item: 'hyperpod-instance',
+      description: `${group.name}: ${change > 0 ? '+' : ''}${change} × ${group.instanceType} (${group.targetCount} → ${instanceCount})`,
+      quantity: change,
+      price,
+      ...(plan ? { missing: 'paid up front with the training plan' } : {}),
+    },
+  ]);
+}
+
 /** What the new group adds per hour: its instances × count. */
 export async function addGroupCost(pricing: PricingPort, input: AddInstanceGroupInput): Promise<HourlyCost> {
   const plan = input.capacityType === 'training-plan';
