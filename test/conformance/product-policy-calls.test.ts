@@ -29,8 +29,6 @@ const NOT_RECORDED: Readonly<Record<string, string>> = {
   'sagemaker-mlflow:GetExperimentByName': 'src/cloud/aws/mlflow.ts (a job’s experiment, by name)',
   'sagemaker-mlflow:SearchRuns': 'src/cloud/aws/mlflow.ts (the experiment’s runs)',
   'sagemaker-mlflow:GetMetricHistory': 'src/cloud/aws/mlflow.ts (a run’s metric history)',
-  // Only when a subnet will not delete (a load balancer or the EKS control plane still holds an interface):
-  'ec2:DescribeNetworkInterfaces': 'src/cloud/aws/network-teardown.ts heldBy (why a subnet delete waits)',
   // Only when a storage is removed keeping an FSx file system another storage still names, or the last one:
   'fsx:UntagResource': 'src/cloud/aws/tagged-resources.ts untag ← src/capabilities/storage/service.ts (kept storage)',
   // Only when a role InstantStart made finds its trust policy changed (e.g. the cluster's OIDC issuer moved):

@@ -162,7 +162,11 @@ describe('a scripted agent follows the playbooks, served as MCP prompts, through
     const request = { cluster: proposedName, availabilityZone: zone, instanceType, capacityType, instanceCount };
     const check = await agent.call('check_cluster_request', request);
     assert.equal(check.data.ok, true, check.text);
-    assert.match(step7, /confirm once/);
+    // The plan's hourly cost goes into the one confirmation (a read: nothing is made).
+    const plan = await agent.call('plan_cluster', request);
+    assert.ok(plan.data.cost.totalHourlyUsd > 0, plan.text);
+    assert.ok(plan.data.mutations.length > 0, plan.text);
+    assert.match(step7, /confirm once.*hourly\s+cost/s);
     assert.equal(agent.ask('confirm', step7, undefined), 'yes');
 
     agent.at(8);

@@ -7,6 +7,7 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import { operationKindLabel } from '@domain/naming.js';
 import type { AuditEvent } from '@domain/schemas/audit.js';
 import { ProblemText } from '@kit/hooks/notifications.js';
 import { useFollow } from '@kit/hooks/use-follow.js';
@@ -119,7 +120,7 @@ export function AuditPage() {
           maxWidth: 220,
         },
         { id: 'who', header: 'Who', cell: (e) => who(e) },
-        { id: 'action', header: 'Action', cell: (e) => e.action },
+        { id: 'action', header: 'Action', cell: (e) => actionWords(e.action) },
         { id: 'target', header: 'Target', cell: (e) => e.target, maxWidth: 260 },
         { id: 'outcome', header: 'Outcome', cell: (e) => <Outcome event={e} /> },
         {
@@ -128,7 +129,7 @@ export function AuditPage() {
           cell: (e) =>
             e.operationId ? (
               <Link href={operationPath(e.operationId)} onFollow={follow}>
-                {e.operationKind ?? e.operationId} · {e.operationStatus ?? '—'}
+                {e.operationKind ? operationKindLabel(e.operationKind) : e.operationId} · {e.operationStatus ?? '—'}
               </Link>
             ) : (
               '—'
@@ -193,4 +194,10 @@ function Outcome({ event: e }: { event: AuditEvent }) {
   const text = `${e.status}${e.replay ? ' · replay' : ''}${e.error ? ` · ${e.error}` : ''}`;
   const type = e.outcome === 'accepted' ? 'success' : e.outcome === 'refused' ? 'warning' : 'error';
   return <StatusIndicator type={type}>{text}</StatusIndicator>;
+}
+
+/** A route's action as words: `createCluster` → "Create cluster" (the filter and the export keep the id). */
+function actionWords(action: string): string {
+  const words = action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 }
