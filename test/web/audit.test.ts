@@ -79,14 +79,12 @@ describe('the audit timeline records the UI face, and its Audit page shows it (c
     await table.locator('tbody tr').nth(2).waitFor();
     assert.equal(await table.locator('tbody tr').count(), 3);
     const text = await table.innerText();
-    for (const want of [
-      'rebootNodes',
-      'setFeatures',
-      'createCluster',
-      'BatchRebootClusterNodes',
-      events[0].awsCalls[0].requestId,
-    ])
-      assert.ok(text.includes(want), `the Audit page shows ${want}`);
+    // In words, the browser by name, each event's AWS calls counted, their request ids one click away.
+    for (const want of ['Reboot nodes', 'Set features', 'Create cluster', 'UI · Chrome', 'BatchRebootClusterNodes'])
+      assert.ok(text.includes(want), `the Audit page shows ${want}: ${text}`);
+    assert.ok(!text.includes(events[0].awsCalls[0].requestId), 'request ids are folded');
+    await table.locator(`[data-testid="audit-aws-${events[0].id}"]`).getByRole('button').first().click();
+    await table.getByText(events[0].awsCalls[0].requestId).waitFor();
     await screenshot(page, 'audit-01-ui-face');
     assert.deepEqual(browser.errors, []);
   });

@@ -1,5 +1,6 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
@@ -112,9 +113,9 @@ export function AuditPage() {
           id: 'face',
           header: 'Face',
           cell: (e) => (
-            <span data-testid={`audit-face-${e.id}`}>
+            <span data-testid={`audit-face-${e.id}`} title={e.client}>
               {e.face.toUpperCase()}
-              {e.client ? ` · ${e.client}` : ''}
+              {e.client ? ` · ${clientName(e.client)}` : ''}
             </span>
           ),
           maxWidth: 220,
@@ -140,25 +141,44 @@ export function AuditPage() {
           header: 'AWS request ids',
           cell: (e) =>
             e.awsCalls.length ? (
-              <Box fontSize="body-s">
-                {e.awsCalls.map((c, i) => (
-                  <div key={`${c.requestId ?? ''}-${i}`}>
-                    {c.operation}: {c.requestId ?? 'no answer'}
-                  </div>
-                ))}
-              </Box>
+              <ExpandableSection
+                headerText={`${e.awsCalls.length} call${e.awsCalls.length === 1 ? '' : 's'}: ${callSummary(e.awsCalls)}`}
+                data-testid={`audit-aws-${e.id}`}
+              >
+                <Box fontSize="body-s">
+                  {e.awsCalls.map((c, i) => (
+                    <div key={`${c.requestId ?? ''}-${i}`}>
+                      {c.operation}: {c.requestId ?? 'no answer'}
+                    </div>
+                  ))}
+                </Box>
+              </ExpandableSection>
             ) : (
               '—'
             ),
+          minWidth: 220,
           maxWidth: 420,
         },
         {
           id: 'kube',
           header: 'Kubernetes objects',
           cell: (e) =>
-            e.kubeRefs.length
-              ? e.kubeRefs.map((r) => `${r.verb} ${r.kind}/${r.namespace ? `${r.namespace}/` : ''}${r.name}`).join(', ')
-              : '—',
+            e.kubeRefs.length ? (
+              <ExpandableSection
+                headerText={`${e.kubeRefs.length} object${e.kubeRefs.length === 1 ? '' : 's'}`}
+                data-testid={`audit-kube-${e.id}`}
+              >
+                <Box fontSize="body-s">
+                  {e.kubeRefs.map((r, i) => (
+                    <div key={`${r.kind}-${r.name}-${i}`}>
+                      {`${r.verb} ${r.kind}/${r.namespace ? `${r.namespace}/` : ''}${r.name}`}
+                    </div>
+                  ))}
+                </Box>
+              </ExpandableSection>
+            ) : (
+              '—'
+            ),
           maxWidth: 320,
         },
       ]}
@@ -200,4 +220,20 @@ function Outcome({ event: e }: { event: AuditEvent }) {
 function actionWords(action: string): string {
   const words = action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
+
+/**
+ * The client as a person names it: an MCP client's own name as it is, a browser's User-Agent as the browser
+ * ("Chrome 156"); the whole header is the cell's title.
+ */
+function clientName(client: string): string {
+  const browser = /(Edg|Firefox|Chrome|Safari)\/(\d+)/.exec(client);
+  if (client.startsWith('Mozilla/') && browser) return `${browser[1] === 'Edg' ? 'Edge' : browser[1]} ${browser[2]}`;
+  return client.length > 40 ? `${client.slice(0, 39)}…` : client;
+}
+
+/** The first calls of an event by operation name, e.g. "BatchRebootClusterNodes" or "CreateRole, CreateVpc, …". */
+function callSummary(calls: readonly { operation: string }[]): string {
+  const names = [...new Set(calls.map((c) => c.operation))];
+  return names.length <= 2 ? names.join(', ') : `${names.slice(0, 2).join(', ')}, …`;
 }
