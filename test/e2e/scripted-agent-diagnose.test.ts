@@ -15,7 +15,7 @@ import { placementFor } from '../../src/domain/training/placement.js';
 import { withSavedRequest } from '../../src/domain/training/resubmit.js';
 import { trainingManifest } from '../../src/domain/training/submit.js';
 import { kubeAccess } from '../helpers/kube.js';
-import { ncclTimeoutOnceRunning, RUN_SPEED } from '../helpers/nccl-job.js';
+import { ncclJobRequest, ncclTimeoutOnceRunning, RUN_SPEED } from '../helpers/nccl-job.js';
 import { callMark, mutatingSince, ScriptedAgent, toolsNamed, until } from '../helpers/scripted-agent.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startTestServer, stopAll, withToken, type TestServer } from '../helpers/server.js';
@@ -84,15 +84,7 @@ describe('a scripted agent runs the diagnose playbooks on staged faults, and the
    * staged NCCL timeout.
    */
   async function jobWithoutEfaThatTimesOut(job: string): Promise<void> {
-    const req = SubmitTrainingJobRequestSchema.parse({
-      name: job,
-      recipe: 'pytorch-script',
-      params: { script: '/data/code/train.py', scriptArgs: ['--epochs', '1'] },
-      instanceGroup: group,
-      storage: 'shared-s3',
-      nodes: 2,
-      faultTolerance: { jobMaxRetryCount: 3 },
-    });
+    const req = SubmitTrainingJobRequestSchema.parse(ncclJobRequest(job, group));
     const noEfa = placementFor(
       { name: group, instanceType: TYPE },
       {

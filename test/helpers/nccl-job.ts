@@ -35,19 +35,22 @@ export async function createGpuCluster(server: TestServer, cluster: string): Pro
  * staged NCCL timeout (POST /_sandbox/kube/<eks>/faults/training) with the clock moved past the process group's
  * timeout, so that each rank's watchdog has aborted it. The clock is left nearly stopped.
  */
+/** The two-rank pytorch-script job the NCCL tests run on a group (its submit request). */
+export const ncclJobRequest = (job: string, group: string) => ({
+  name: job,
+  recipe: 'pytorch-script',
+  params: { script: '/data/code/train.py', scriptArgs: ['--epochs', '1'] },
+  instanceGroup: group,
+  storage: 'shared-s3',
+  nodes: 2,
+  faultTolerance: { jobMaxRetryCount: 3 },
+});
+
 export async function jobWithNcclTimeout(sb: TestSandbox, server: TestServer, cluster: string, job: string) {
   const clock = (speed: number) => sb.admin('/_sandbox/clock', { method: 'POST', body: { speed } });
   const group = (await server.api('GET', `/api/v1/clusters/${cluster}`)).body.instanceGroups[0].name;
   await clock(RUN_SPEED);
-  const submitted = await server.api('POST', `/api/v1/clusters/${cluster}/jobs`, {
-    name: job,
-    recipe: 'pytorch-script',
-    params: { script: '/data/code/train.py', scriptArgs: ['--epochs', '1'] },
-    instanceGroup: group,
-    storage: 'shared-s3',
-    nodes: 2,
-    faultTolerance: { jobMaxRetryCount: 3 },
-  });
+  const submitted = await server.api('POST', `/api/v1/clusters/${cluster}/jobs`, ncclJobRequest(job, group));
   assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
   await ncclTimeoutOnceRunning(sb, server, cluster, job);
 }
